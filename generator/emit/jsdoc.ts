@@ -1,0 +1,53 @@
+/**
+ * JSDoc lines for any documented IR node: description, constraints as tags, and every
+ * gap note as an `@undocumented` tag so it shows in editors.
+ */
+import type { CodeBlockWriter, JSDocStructure, OptionalKind } from "ts-morph";
+import type { Constraints, Docs, TypeNode } from "../ir/model.ts";
+
+const constraintTags: { key: keyof Constraints; tag: string; quote?: boolean }[] = [
+  { key: "format", tag: "format" },
+  { key: "pattern", tag: "pattern", quote: true },
+  { key: "prefix", tag: "prefix", quote: true },
+  { key: "minLength", tag: "minLength" },
+  { key: "maxLength", tag: "maxLength" },
+  { key: "minimum", tag: "minimum" },
+  { key: "maximum", tag: "maximum" },
+  { key: "unit", tag: "unit" },
+];
+
+/** Lines of a doc comment (no comment markers); empty when there is nothing to say. */
+export function docLines(docs: Docs, constraints: Constraints = {}, extra: string[] = []): string[] {
+  const lines: string[] = [];
+  if (docs.description) lines.push(...docs.description.trim().split("\n"));
+  lines.push(...extra);
+  for (const { key, tag, quote } of constraintTags) {
+    const value = constraints[key];
+    if (value !== undefined) lines.push(`@${tag} ${quote ? `\`${String(value)}\`` : String(value)}`);
+  }
+  if (docs.example !== undefined) lines.push(`@example ${JSON.stringify(docs.example)}`);
+  for (const note of docs.notes) lines.push(`@undocumented ${note.text}`);
+  if (docs.deprecated) lines.push("@deprecated");
+  return lines.map((line) => line.replace(/\*\//g, "*\\/"));
+}
+
+/** Doc lines of a type node, including what its shape says (unspecified types, open objects). */
+export function typeDocLines(node: TypeNode): string[] {
+  const extra: string[] = [];
+  if (node.kind === "unknown" && node.unspecified) extra.push("@undocumented Type not shown.");
+  if (node.kind === "enum" && node.open) extra.push("Known values; the full list is not shown.");
+  return docLines(node.docs, node.constraints, extra);
+}
+
+/** As a ts-morph JSDoc structure for `docs: [...]`, or none. */
+export function jsDocStructures(lines: string[]): OptionalKind<JSDocStructure>[] {
+  return lines.length ? [{ description: `\n${lines.join("\n")}` }] : [];
+}
+
+/** Writes a doc comment through a writer, for members written inline. */
+export function writeDocComment(writer: CodeBlockWriter, lines: string[]): void {
+  if (!lines.length) return;
+  writer.writeLine("/**");
+  for (const line of lines) writer.writeLine(line ? ` * ${line}` : " *");
+  writer.writeLine(" */");
+}

@@ -1,0 +1,59 @@
+/**
+ * Emits the generated package's non-code files from handlebars templates:
+ * `package.json`, `tsconfig.json` and `README.md`.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import Handlebars from "handlebars";
+import type { EmitContext, EmittedFile } from "./context.ts";
+
+const templatesDir = fileURLToPath(new URL("../../templates/", import.meta.url));
+
+const handlebars = Handlebars.create();
+handlebars.registerHelper("json", (value: unknown) => JSON.stringify(value));
+
+const compiled = new Map<string, HandlebarsTemplateDelegate>();
+
+/** Renders `templates/<name>.hbs`; templates are compiled once per process. */
+function render(name: string, view: object): string {
+  let template = compiled.get(name);
+  if (!template) {
+    template = handlebars.compile(readFileSync(`${templatesDir}${name}.hbs`, "utf8"), { noEscape: true, strict: true });
+    compiled.set(name, template);
+  }
+  return template(view);
+}
+
+/** What the templates show, read from the IR. */
+function packageView(ctx: EmitContext) {
+  const { model } = ctx;
+  return {
+    banner: ctx.banner,
+    specName: ctx.specName,
+    packageName: model.api.packageName,
+    version: model.api.version,
+    title: model.api.title,
+    description: (model.api.docs.description ?? model.api.title).trim(),
+    typeCount: model.types.length,
+    exampleTypes: model.types.slice(0, 3).map((t) => t.name).join(", "),
+    endpoints: model.endpoints.map((e) => ({
+      id: e.id,
+      summary: e.summary ?? "",
+      method: e.method,
+      path: e.path,
+      auth: e.auth.map((id) => model.credentials.find((c) => c.id === id)?.header ?? id).map((h) => `\`${h}\``).join(", ") || "none",
+    })),
+    callbacks: model.callbacks.map((c) => ({ event: c.event, method: c.method, path: c.path })),
+    gapCount: model.gaps.length,
+  };
+}
+
+/** `package.json`, `tsconfig.json` and `README.md` of the generated package. */
+export function emitPackageFiles(ctx: EmitContext): EmittedFile[] {
+  const view = packageView(ctx);
+  return [
+    { path: "package.json", contents: render("package.json", view), parser: "json" },
+    { path: "tsconfig.json", contents: render("tsconfig.json", view), parser: "json" },
+    { path: "README.md", contents: render("README.md", view), parser: "markdown" },
+  ];
+}

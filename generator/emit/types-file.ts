@@ -1,0 +1,58 @@
+/**
+ * Emits `src/types.ts`: an exported interface per object type and a type alias per
+ * other named type, with JSDoc from descriptions, constraints and gap notes.
+ */
+import {
+  Project,
+  StructureKind,
+  type InterfaceDeclarationStructure,
+  type OptionalKind,
+  type TypeAliasDeclarationStructure,
+} from "ts-morph";
+import type { NamedType } from "../ir/model.ts";
+import type { EmitContext, EmittedFile } from "./context.ts";
+import { jsDocStructures, typeDocLines } from "./jsdoc.ts";
+import { propertyName, writeType } from "./type-text.ts";
+
+type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
+
+/** The structure of one named type. */
+function declarationOf(named: NamedType): Declaration {
+  const node = named.type;
+  const docs = jsDocStructures(typeDocLines(node));
+  if (node.kind === "object" && !node.nullable) {
+    return {
+      kind: StructureKind.Interface,
+      name: named.name,
+      isExported: true,
+      docs,
+      properties: node.fields.map((field) => ({
+        name: propertyName(field.name),
+        hasQuestionToken: !field.required,
+        type: (writer) => writeType(writer, field.type),
+        docs: jsDocStructures(typeDocLines(field.type)),
+      })),
+      indexSignatures: node.open
+        ? [{ keyName: "field", keyType: "string", returnType: "unknown", docs: jsDocStructures(["Further fields that the source does not show."]) }]
+        : [],
+    };
+  }
+  return {
+    kind: StructureKind.TypeAlias,
+    name: named.name,
+    isExported: true,
+    docs,
+    type: (writer) => writeType(writer, node),
+  };
+}
+
+/** `src/types.ts` of the generated package. */
+export function emitTypesFile(ctx: EmitContext): EmittedFile {
+  const project = new Project({ useInMemoryFileSystem: true });
+  const statements: (string | Declaration)[] = [
+    `// ${ctx.banner}`,
+    ...ctx.model.types.map(declarationOf),
+  ];
+  const file = project.createSourceFile("types.ts", { statements });
+  return { path: "src/types.ts", contents: file.getFullText(), parser: "typescript" };
+}

@@ -1,0 +1,230 @@
+/**
+ * Stages 2 and 3, validate and resolve: merges the loaded files and builds the IR,
+ * reporting every meaning problem (references, duplicates, path parameters,
+ * credentials, infinite types) at its location.
+ */
+import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
+import type { SpecFile } from "../load/spec-file.ts";
+import { BuildContext, isRecord, stringList } from "./build-context.ts";
+import { buildErrorCodes, buildErrorResponse, buildStatuses } from "./build-errors.ts";
+import { OperationBuilder } from "./build-operations.ts";
+import { TypeBuilder } from "./build-types.ts";
+import { pascalCase } from "./casing.ts";
+import { checkInfiniteTypes } from "./check-infinite.ts";
+import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
+import type { ApiInfo, ApiModel, ApiVersion, Credential, CredentialPlacement, Endpoint, Lifecycle, Webhooks } from "./model.ts";
+
+type Data = Record<string, unknown>;
+
+/** Builds the IR from loaded files; throws DiagnosticsError listing every problem. */
+export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiModel {
+  const merged = mergeSpec(files, bag);
+  const ctx = new BuildContext(bag);
+  if (!merged.api) bag.report("api-missing", {});
+  bag.throwIfErrors();
+
+  const api = buildApiInfo(merged.api!, ctx);
+  const types = new TypeBuilder(ctx);
+  const namedTypes = types.buildNamed(merged.types);
+  const credentials = merged.credentials.map((d) => buildCredential(d, ctx));
+  const versions = merged.versions.map((d) => buildVersion(d, ctx, namedTypes.map((t) => t.name)));
+  const errorCodes = buildErrorCodes(merged.errorCodes, ctx);
+  const codeSet = new Set(errorCodes.map((c) => c.code));
+  const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
+  checkVersionScopes(merged, versions, ctx);
+  const operations = new OperationBuilder(ctx, types, {
+    credentials: new Set(credentials.map((c) => c.id)),
+    versions,
+    errorResponses: responses,
+    errorCodes: codeSet,
+  });
+  const endpoints = merged.endpoints.map((d) => operations.endpoint(d));
+  const callbacks = merged.callbacks.map((d) => operations.callback(d));
+  checkRoutes(endpoints, ctx, "duplicate-endpoint-route", (e) => e.id);
+  checkRoutes(callbacks, ctx, "duplicate-callback-route", (c) => c.event);
+  const endpointIds = endpoints.map((e) => e.id);
+  const webhooks = merged.webhooks ? buildWebhooks(merged.webhooks, ctx, types, operations, endpointIds) : undefined;
+  const lifecycles = merged.lifecycles.map((d) => buildLifecycle(d, ctx, endpointIds));
+  const limits = merged.limits.map((d) => ({
+    name: d.name,
+    ...(typeof d.value.status === "number" ? { status: d.value.status } : {}),
+    docs: ctx.docs(d.file, d.path, d.value),
+    location: d.file.locate(d.path, "key"),
+  }));
+  const environments = merged.environments.map((d) => ({
+    name: d.name,
+    ...(typeof d.value.baseUrl === "string" ? { baseUrl: d.value.baseUrl } : {}),
+    docs: ctx.docs(d.file, d.path, d.value),
+    location: d.file.locate(d.path, "key"),
+  }));
+  const sharedHeaders = merged.headers.map((d) => ({ name: d.name, required: false, docs: ctx.docs(d.file, d.path, d.value) }));
+  const idem = merged.idempotency;
+  const idempotency = {
+    supported: idem?.value.supported === true,
+    ...(typeof idem?.value.header === "string" ? { header: idem.value.header } : {}),
+    docs: idem ? ctx.docs(idem.file, idem.path, idem.value) : { notes: [] },
+  };
+  const versioning = merged.versioning;
+  const errorsSection = merged.errors;
+  const errorStatuses = buildStatuses(merged.errorStatuses, ctx);
+
+  types.resolve();
+  checkInfiniteTypes(namedTypes, ctx);
+  bag.throwIfErrors();
+
+  return {
+    api,
+    sourceFiles: files.map((f) => f.path),
+    environments,
+    credentials,
+    sharedHeaders,
+    idempotency,
+    versioning: {
+      scheme: "path-prefix",
+      versions,
+      rules: stringList(versioning?.value.rules),
+      docs: versioning ? ctx.docs(versioning.file, versioning.path, versioning.value) : { notes: [] },
+    },
+    errors: {
+      codes: errorCodes,
+      statuses: errorStatuses,
+      responses,
+      docs: errorsSection ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value) : { notes: [] },
+    },
+    types: namedTypes,
+    endpoints,
+    callbacks,
+    ...(webhooks ? { webhooks } : {}),
+    lifecycles,
+    limits,
+    gaps: [...ctx.gaps].sort(
+      (a, b) => a.location.file.localeCompare(b.location.file) || a.location.line - b.location.line || a.location.col - b.location.col,
+    ),
+  };
+}
+
+function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {
+  const v = decl.value;
+  const title = String(v.title);
+  return {
+    packageName: String(v.name),
+    title,
+    version: String(v.version),
+    clientName: typeof v.clientName === "string" ? v.clientName : `${pascalCase(title)}Client`,
+    baseUrlName: typeof v.baseUrl === "string" ? v.baseUrl : "base_url",
+    callbackBaseUrlName: typeof v.callbackBaseUrl === "string" ? v.callbackBaseUrl : "server_url",
+    docs: ctx.docs(decl.file, decl.path, v),
+    location: decl.file.locate(decl.path, "key"),
+  };
+}
+
+function buildCredential(decl: Decl, ctx: BuildContext): Credential {
+  const v = decl.value;
+  const placement = v.in as CredentialPlacement;
+  if (placement !== "none" && typeof v.header !== "string") {
+    ctx.bag.report("credential-header-missing", { name: decl.name, placement }, decl.file.locate([...decl.path, "in"]));
+  }
+  return {
+    id: decl.name,
+    pascalName: pascalCase(decl.name),
+    placement,
+    ...(typeof v.header === "string" ? { header: v.header } : {}),
+    ...(typeof v.scheme === "string" ? { scheme: v.scheme } : {}),
+    ...(typeof v.usedBy === "string" ? { usedBy: v.usedBy } : {}),
+    rules: stringList(v.rules),
+    docs: ctx.docs(decl.file, decl.path, v),
+    location: decl.file.locate(decl.path, "key"),
+  };
+}
+
+function buildVersion(decl: Decl, ctx: BuildContext, typeNames: readonly string[]): ApiVersion {
+  const v = decl.value;
+  if (typeof v.errorBody === "string" && !typeNames.includes(v.errorBody)) {
+    ctx.bag.report("unresolved-ref", { name: v.errorBody, hint: suggestion(v.errorBody, typeNames) }, decl.file.locate([...decl.path, "errorBody"]));
+  }
+  return {
+    name: decl.name,
+    prefix: String(v.prefix),
+    ...(typeof v.errorBody === "string" ? { errorBody: v.errorBody } : {}),
+    ...(typeof v.invalidInputStatus === "number" ? { invalidInputStatus: v.invalidInputStatus } : {}),
+    docs: ctx.docs(decl.file, decl.path, v),
+    location: decl.file.locate(decl.path, "key"),
+  };
+}
+
+function checkVersionScopes(merged: MergedSpec, versions: readonly ApiVersion[], ctx: BuildContext): void {
+  const names = versions.map((v) => v.name);
+  for (const d of merged.errorResponses) {
+    const version = d.value.version;
+    if (typeof version === "string" && !names.includes(version)) {
+      ctx.bag.report("unknown-version-name", { name: version, declared: names.join(", ") || "none" }, d.file.locate([...d.path, "version"]));
+    }
+  }
+}
+
+function checkRoutes<T extends { method: string; path: string; location: Endpoint["location"] }>(
+  items: readonly T[],
+  ctx: BuildContext,
+  code: "duplicate-endpoint-route" | "duplicate-callback-route",
+  id: (item: T) => string,
+): void {
+  const seen = new Map<string, T>();
+  for (const item of items) {
+    const key = `${item.method} ${item.path.replace(/\{[^}]*\}/g, "{}")}`;
+    const other = seen.get(key);
+    if (other) ctx.bag.report(code, { method: item.method, path: item.path, other: id(other) }, item.location);
+    else seen.set(key, item);
+  }
+}
+
+function checkEndpointIds(ids: unknown, known: readonly string[], decl: Decl, key: string, ctx: BuildContext): string[] {
+  const list = stringList(ids);
+  list.forEach((id, i) => {
+    if (!known.includes(id)) {
+      ctx.bag.report("unknown-endpoint", { name: id, hint: suggestion(id, known) }, decl.file.locate([...decl.path, key, i]));
+    }
+  });
+  return list;
+}
+
+function buildWebhooks(decl: Decl, ctx: BuildContext, types: TypeBuilder, operations: OperationBuilder, endpointIds: readonly string[]): Webhooks {
+  const v = decl.value;
+  const groups = (isRecord(v.eventGroups) ? v.eventGroups : {}) as Record<string, Data | null>;
+  return {
+    registration: checkEndpointIds(v.registration, endpointIds, decl, "registration", ctx),
+    auth: operations.auth(decl.file, decl.path, v.auth),
+    eventGroups: Object.entries(groups).map(([value, g]) => ({
+      value,
+      ...(typeof g?.description === "string" ? { description: g.description } : {}),
+    })),
+    ...(v.payload !== undefined ? { payload: types.node(decl.file, [...decl.path, "payload"], v.payload) } : {}),
+    rules: stringList(v.rules),
+    docs: ctx.docs(decl.file, decl.path, v),
+    location: decl.file.locate(decl.path, "key"),
+  };
+}
+
+function buildLifecycle(decl: Decl, ctx: BuildContext, endpointIds: readonly string[]): Lifecycle {
+  const v = decl.value;
+  const transitions = ((v.transitions ?? []) as Data[]).map((t, i) => {
+    const path = [...decl.path, "transitions", i];
+    if (typeof t.trigger === "string" && !endpointIds.includes(t.trigger)) {
+      ctx.bag.report("unknown-endpoint", { name: t.trigger, hint: suggestion(t.trigger, endpointIds) }, decl.file.locate([...path, "trigger"]));
+    }
+    return {
+      from: stringList(t.from),
+      ...(typeof t.to === "string" ? { to: t.to } : {}),
+      ...(typeof t.trigger === "string" ? { trigger: t.trigger } : {}),
+      ...(typeof t.condition === "string" ? { condition: t.condition } : {}),
+      ...(typeof t.effect === "string" ? { effect: t.effect } : {}),
+      docs: ctx.docs(decl.file, path, t),
+    };
+  });
+  return {
+    name: decl.name,
+    states: stringList(v.states),
+    transitions,
+    docs: ctx.docs(decl.file, decl.path, v),
+    location: decl.file.locate(decl.path, "key"),
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * Endpoints (outbound) and callbacks (inbound): parameters checked against the path
+ * template, credentials checked against the declared ones, error responses resolved.
+ */
+import { suggestion } from "../diagnostics/diagnostic.ts";
+import type { DataPath, SpecFile } from "../load/spec-file.ts";
+import { isRecord, stringList, type BuildContext } from "./build-context.ts";
+import { appliesTo, buildErrorResponse, compareErrorResponses } from "./build-errors.ts";
+import type { TypeBuilder } from "./build-types.ts";
+import { camelCase, pascalCase } from "./casing.ts";
+import type { Decl } from "./merge.ts";
+import type { ApiVersion, Callback, Endpoint, ErrorResponse, HeaderSpec, HttpMethod, Param, ParamPlacement } from "./model.ts";
+
+type Data = Record<string, unknown>;
+
+/** What operations are checked against. */
+export interface OperationScope {
+  credentials: ReadonlySet<string>;
+  versions: readonly ApiVersion[];
+  errorResponses: readonly ErrorResponse[];
+  errorCodes: ReadonlySet<number>;
+}
+
+export class OperationBuilder {
+  constructor(
+    private readonly ctx: BuildContext,
+    private readonly types: TypeBuilder,
+    private readonly scope: OperationScope,
+  ) {}
+
+  endpoint(decl: Decl): Endpoint {
+    const { file, path, value: v } = decl;
+    const [group, name] = decl.name.split(".") as [string, string];
+    const version = this.versionOf(file, path, String(v.path));
+    const own = ((v.errors ?? []) as Data[]).map((e, i) =>
+      buildErrorResponse({ name: String(i), value: e, file, path: [...path, "errors", i] }, this.ctx, this.scope.errorCodes, true),
+    );
+    const scoped = this.scope.errorResponses.filter((r) => appliesTo(r, String(v.path), version));
+    const response = isRecord(v.response) ? v.response : {};
+    return {
+      id: decl.name,
+      group,
+      name,
+      pascalName: pascalCase(decl.name),
+      ...(typeof v.summary === "string" ? { summary: v.summary } : {}),
+      method: v.method as HttpMethod,
+      path: String(v.path),
+      ...(version ? { version } : {}),
+      auth: this.auth(file, path, v.auth),
+      headers: headers(this.ctx, file, path, v.headers),
+      params: this.params(file, path, v),
+      ...(v.body !== undefined ? { body: this.types.node(file, [...path, "body"], v.body) } : {}),
+      response: {
+        status: typeof response.status === "number" ? response.status : 200,
+        ...(response.body !== undefined ? { body: this.types.node(file, [...path, "response", "body"], response.body) } : {}),
+        docs: this.ctx.docs(file, [...path, "response"], response),
+      },
+      errors: dedupeErrors([...own, ...scoped]).sort(compareErrorResponses),
+      rules: stringList(v.rules),
+      testingOnly: v.testingOnly === true,
+      docs: this.ctx.docs(file, path, v),
+      location: file.locate(path, "key"),
+    };
+  }
+
+  callback(decl: Decl): Callback {
+    const { file, path, value: v } = decl;
+    const typeAt = (key: string) => (v[key] !== undefined ? { [key]: this.types.node(file, [...path, key], v[key]) } : {});
+    return {
+      event: decl.name,
+      pascalName: pascalCase(decl.name),
+      camelName: camelCase(decl.name),
+      ...(typeof v.summary === "string" ? { summary: v.summary } : {}),
+      method: v.method as HttpMethod,
+      path: String(v.path),
+      auth: this.auth(file, path, v.auth),
+      headers: headers(this.ctx, file, path, v.headers),
+      params: this.params(file, path, v),
+      ...typeAt("body"),
+      ...typeAt("success"),
+      ...typeAt("failure"),
+      rules: stringList(v.rules),
+      docs: this.ctx.docs(file, path, v),
+      location: file.locate(path, "key"),
+    };
+  }
+
+  /** Credential ids, each checked against the declared credentials. */
+  auth(file: SpecFile, path: DataPath, value: unknown): string[] {
+    const ids = stringList(value);
+    ids.forEach((id, i) => {
+      if (!this.scope.credentials.has(id)) {
+        this.ctx.bag.report("unknown-credential", { name: id, hint: suggestion(id, this.scope.credentials) }, file.locate([...path, "auth", i]));
+      }
+    });
+    return ids;
+  }
+
+  private versionOf(file: SpecFile, path: DataPath, urlPath: string): string | undefined {
+    if (this.scope.versions.length === 0) return undefined;
+    const match = this.scope.versions.find((ver) => urlPath.startsWith(ver.prefix));
+    if (!match) {
+      const prefixes = this.scope.versions.map((ver) => ver.prefix).join(", ");
+      this.ctx.bag.report("unknown-version", { path: urlPath, prefixes }, file.locate([...path, "path"]));
+    }
+    return match?.name;
+  }
+
+  /** Parameters in declaration order; path parameters checked against the template both ways. */
+  private params(file: SpecFile, path: DataPath, v: Data): Param[] {
+    const urlPath = String(v.path);
+    const declared = (isRecord(v.params) ? v.params : {}) as Data;
+    const params: Param[] = Object.entries(declared).map(([name, value]) => {
+      const placement = ((isRecord(value) && value.in) || "path") as ParamPlacement;
+      const paramPath = [...path, "params", name];
+      return {
+        name,
+        camelName: camelCase(name),
+        placement,
+        required: placement !== "query" || (isRecord(value) && value.required === true),
+        type: this.types.node(file, paramPath, value),
+        location: file.locate(paramPath, "key"),
+      };
+    });
+    const placeholders = [...urlPath.matchAll(/\{([^{}]*)\}/g)];
+    if (/[{}]/.test(urlPath.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, ""))) {
+      this.ctx.bag.report("path-template-syntax", { path: urlPath }, file.locate([...path, "path"]));
+    }
+    for (const match of placeholders) {
+      const name = match[1]!;
+      if (!params.some((p) => p.name === name && p.placement === "path")) {
+        this.ctx.bag.report("path-param-undeclared", { name }, file.locate([...path, "path"], "value", match.index));
+      }
+    }
+    for (const param of params) {
+      if (param.placement === "path" && !placeholders.some((m) => m[1] === param.name)) {
+        this.ctx.bag.report("path-param-unused", { name: param.name, path: urlPath }, param.location);
+      }
+    }
+    return params;
+  }
+}
+
+/** One response per status, code and tag: the endpoint's own (listed first) wins over a scoped one. */
+function dedupeErrors(list: readonly ErrorResponse[]): ErrorResponse[] {
+  const seen = new Set<string>();
+  return list.filter((r) => {
+    const key = `${r.status}|${r.code}|${r.tag}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Fixed and described request headers. */
+export function headers(ctx: BuildContext, file: SpecFile, path: DataPath, value: unknown): HeaderSpec[] {
+  return Object.entries((isRecord(value) ? value : {}) as Data).map(([name, h]) =>
+    typeof h === "string"
+      ? { name, value: h, required: true, docs: { notes: [] } }
+      : {
+          name,
+          ...(isRecord(h) && typeof h.value === "string" ? { value: h.value } : {}),
+          required: !(isRecord(h) && h.required === false),
+          docs: ctx.docs(file, [...path, "headers", name], h),
+        },
+  );
+}

@@ -1,0 +1,209 @@
+/**
+ * Builds IR type nodes from spec type nodes (shorthand strings or mappings), then
+ * resolves what needs every named type first: references and `extends`.
+ */
+import { suggestion } from "../diagnostics/diagnostic.ts";
+import type { DataPath, SpecFile } from "../load/spec-file.ts";
+import { isRecord, type BuildContext } from "./build-context.ts";
+import type { Decl } from "./merge.ts";
+import type { Constraints, Field, Literal, NamedType, SourceLocation, TypeNode, TypeShape } from "./model.ts";
+import { parseTypeExpr, TypeExprError, type TypeExpr } from "./type-expr.ts";
+
+type Data = Record<string, unknown>;
+
+interface PendingExtends {
+  node: TypeNode & { kind: "object" };
+  base: string;
+  omit: string[];
+  file: SpecFile;
+  path: DataPath;
+}
+
+const constraintKeys = ["format", "pattern", "prefix", "minLength", "maxLength", "minimum", "maximum", "unit"] as const;
+
+export class TypeBuilder {
+  private readonly refs: { name: string; location: SourceLocation }[] = [];
+  private readonly pendingExtends: PendingExtends[] = [];
+  private readonly named = new Map<string, NamedType>();
+
+  constructor(private readonly ctx: BuildContext) {}
+
+  /** Every named type, in declaration order; references and extends resolved. */
+  buildNamed(decls: readonly Decl<unknown>[]): NamedType[] {
+    for (const decl of decls) {
+      const type = this.node(decl.file, decl.path, decl.value);
+      this.named.set(decl.name, { name: decl.name, type, location: decl.file.locate(decl.path, "key") });
+    }
+    return [...this.named.values()];
+  }
+
+  /** Checks every reference and flattens every `extends`; call once all types are built. */
+  resolve(): void {
+    for (const ref of this.refs) {
+      if (!this.named.has(ref.name)) {
+        this.ctx.bag.report("unresolved-ref", { name: ref.name, hint: suggestion(ref.name, this.named.keys()) }, ref.location);
+      }
+    }
+    const done = new Set<PendingExtends>();
+    const inProgress = new Set<PendingExtends>();
+    const flatten = (pending: PendingExtends): void => {
+      if (done.has(pending)) return;
+      if (inProgress.has(pending)) {
+        this.ctx.bag.report("type-conflict", { detail: `extends ${pending.base} forms a cycle` }, pending.file.locate([...pending.path, "extends"]));
+        return;
+      }
+      inProgress.add(pending);
+      this.flattenOne(pending, flatten);
+      inProgress.delete(pending);
+      done.add(pending);
+    };
+    this.pendingExtends.forEach(flatten);
+  }
+
+  private flattenOne(pending: PendingExtends, flatten: (p: PendingExtends) => void): void {
+    const base = this.named.get(pending.base);
+    if (!base) return; // reported as unresolved-ref
+    if (base.type.kind !== "object") {
+      this.ctx.bag.report("extends-not-object", { name: pending.path.at(-1) ?? "", base: pending.base }, pending.file.locate([...pending.path, "extends"]));
+      return;
+    }
+    const basePending = this.pendingExtends.find((p) => p.node === base.type);
+    if (basePending) flatten(basePending);
+    const baseFields = base.type.fields;
+    pending.omit.forEach((name, i) => {
+      if (!baseFields.some((f) => f.name === name)) {
+        this.ctx.bag.report("omit-unknown-field", { field: name, base: pending.base }, pending.file.locate([...pending.path, "omit", i]));
+      }
+    });
+    const own = new Set(pending.node.fields.map((f) => f.name));
+    const inherited = baseFields.filter((f) => !pending.omit.includes(f.name) && !own.has(f.name));
+    pending.node.fields = [...inherited, ...pending.node.fields];
+    pending.node.open ||= base.type.open;
+  }
+
+  /** One type node: a shorthand string or a mapping with facets. */
+  node(file: SpecFile, path: DataPath, value: unknown): TypeNode {
+    const location = file.locate(path);
+    if (typeof value === "string") {
+      const parsed = this.expr(file, path, value);
+      const shape = parsed ? this.shapeOfExpr(parsed.type, file, path, undefined, path) : unknownShape();
+      return { ...shape, nullable: parsed?.nullable ?? false, constraints: {}, docs: { notes: [] }, location };
+    }
+    const data = (isRecord(value) ? value : {}) as Data;
+    const docs = this.ctx.docs(file, path, data);
+    const constraints = readConstraints(data);
+    const { shape, nullable } = this.shapeOfMapping(file, path, data);
+    return { ...shape, nullable: nullable || data.nullable === true, constraints, docs, location } as TypeNode;
+  }
+
+  private shapeOfMapping(file: SpecFile, path: DataPath, data: Data): { shape: TypeShape; nullable: boolean } {
+    const parsed = typeof data.type === "string" ? this.expr(file, [...path, "type"], data.type) : undefined;
+    const nullable = parsed?.nullable ?? false;
+    if (data.fields !== undefined || data.extends !== undefined) {
+      if (parsed && parsed.type.kind !== "openObject") {
+        this.conflict(file, [...path, "type"], `a type with fields is an object, not ${String(data.type)}`);
+      }
+      return { shape: this.objectShape(file, path, data), nullable };
+    }
+    if (data.enum !== undefined) return { shape: this.enumShape(file, path, data, parsed?.type), nullable };
+    if (data.const !== undefined) return { shape: { kind: "literal", value: data.const as Literal }, nullable };
+    const exprPath = [...path, "type"];
+    if (parsed) return { shape: this.shapeOfExpr(parsed.type, file, path, data, exprPath), nullable };
+    if (data.items !== undefined) return { shape: this.shapeOfExpr({ kind: "container", container: "array" }, file, path, data, exprPath), nullable };
+    if (data.values !== undefined) return { shape: this.shapeOfExpr({ kind: "container", container: "map" }, file, path, data, exprPath), nullable };
+    if (data.open === true) return { shape: { kind: "object", fields: [], open: true }, nullable };
+    this.ctx.bag.report("schema-missing-key", { key: "type (or fields, enum, const, items, values)" }, file.locate(path, "key"));
+    return { shape: unknownShape(), nullable };
+  }
+
+  private objectShape(file: SpecFile, path: DataPath, data: Data): TypeShape {
+    const fieldData = (isRecord(data.fields) ? data.fields : {}) as Data;
+    const fields: Field[] = Object.entries(fieldData).map(([name, value]) => {
+      const fieldPath = [...path, "fields", name];
+      return {
+        name,
+        type: this.node(file, fieldPath, value),
+        required: isRecord(value) && value.required === true,
+        location: file.locate(fieldPath, "key"),
+      };
+    });
+    const node = { kind: "object", fields, open: data.open === true } as TypeNode & { kind: "object" };
+    if (typeof data.extends === "string") {
+      node.extendsName = data.extends;
+      this.refs.push({ name: data.extends, location: file.locate([...path, "extends"]) });
+      this.pendingExtends.push({ node, base: data.extends, omit: (data.omit as string[] | undefined) ?? [], file, path });
+    }
+    return node;
+  }
+
+  private enumShape(file: SpecFile, path: DataPath, data: Data, declared: TypeExpr | undefined): TypeShape {
+    const values = data.enum as Literal[];
+    const kinds = [...new Set(values.map((v) => (typeof v === "number" ? "integer" : typeof v)))];
+    if (kinds.length > 1) this.ctx.bag.report("enum-mixed-types", { types: kinds.join(", ") }, file.locate([...path, "enum"]));
+    if (declared && !(declared.kind === "primitive" && (declared.name === kinds[0] || (declared.name === "number" && kinds[0] === "integer")))) {
+      this.conflict(file, [...path, "type"], `enum values are ${kinds.join(", ")} but type is ${String(data.type)}`);
+    }
+    return { kind: "enum", values, open: data.open === true };
+  }
+
+  /** `exprPath` is the scalar holding the shorthand, for the column of a reference in it. */
+  private shapeOfExpr(expr: TypeExpr, file: SpecFile, path: DataPath, data: Data | undefined, exprPath: DataPath): TypeShape {
+    switch (expr.kind) {
+      case "primitive":
+        return { kind: "primitive", name: expr.name };
+      case "unknown":
+        return { kind: "unknown", unspecified: expr.unspecified };
+      case "openObject":
+        return { kind: "object", fields: [], open: true };
+      case "ref":
+        this.refs.push({ name: expr.name, location: file.locate(exprPath, "value", expr.offset) });
+        return { kind: "ref", name: expr.name };
+      case "array":
+        return { kind: "array", items: this.exprNode(expr.items, file, path, exprPath) };
+      case "map":
+        return { kind: "map", values: this.exprNode(expr.values, file, path, exprPath) };
+      case "container": {
+        const key = expr.container === "array" ? "items" : "values";
+        if (data?.[key] === undefined) {
+          this.ctx.bag.report("schema-missing-key", { key }, file.locate(path, "key"));
+          return unknownShape();
+        }
+        const inner = this.node(file, [...path, key], data[key]);
+        return expr.container === "array" ? { kind: "array", items: inner } : { kind: "map", values: inner };
+      }
+      default: {
+        const unhandled: never = expr;
+        throw new Error(`unhandled type expression ${JSON.stringify(unhandled)}`);
+      }
+    }
+  }
+
+  /** An element of a shorthand (`Money` in `Money[]`): no facets of its own. */
+  private exprNode(expr: TypeExpr, file: SpecFile, path: DataPath, exprPath: DataPath): TypeNode {
+    return { ...this.shapeOfExpr(expr, file, path, undefined, exprPath), nullable: false, constraints: {}, docs: { notes: [] }, location: file.locate(exprPath) };
+  }
+
+  private expr(file: SpecFile, path: DataPath, text: string) {
+    try {
+      return parseTypeExpr(text);
+    } catch (error) {
+      if (!(error instanceof TypeExprError)) throw error;
+      this.ctx.bag.report("type-expr-syntax", { expr: JSON.stringify(text), detail: error.detail }, file.locate(path, "value", error.offset));
+      return undefined;
+    }
+  }
+
+  private conflict(file: SpecFile, path: DataPath, detail: string): void {
+    this.ctx.bag.report("type-conflict", { detail }, file.locate(path));
+  }
+}
+
+function unknownShape(): TypeShape {
+  return { kind: "unknown", unspecified: false };
+}
+
+function readConstraints(data: Data): Constraints {
+  const constraints: Record<string, unknown> = {};
+  for (const key of constraintKeys) if (data[key] !== undefined) constraints[key] = data[key];
+  return constraints as Constraints;
+}

@@ -1,0 +1,67 @@
+/**
+ * Finds named types that only an infinite value could satisfy: a chain of required,
+ * non-null references (through fields or aliases) that leads back to where it started.
+ * Arrays and maps end a chain (they may be empty), and so do optional or nullable fields.
+ */
+import type { BuildContext } from "./build-context.ts";
+import type { NamedType, TypeNode } from "./model.ts";
+
+interface Edge {
+  to: string;
+  via: string;
+}
+
+/** Named types a value of `node` must contain, with the field path that forces each. */
+function forcedRefs(node: TypeNode, via: string): Edge[] {
+  if (node.nullable) return [];
+  switch (node.kind) {
+    case "ref":
+      return [{ to: node.name, via }];
+    case "object":
+      return node.fields.filter((f) => f.required).flatMap((f) => forcedRefs(f.type, via ? `${via}.${f.name}` : f.name));
+    case "primitive":
+    case "unknown":
+    case "array":
+    case "map":
+    case "literal":
+    case "enum":
+      return [];
+    default: {
+      const unhandled: never = node;
+      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** Reports each infinite type once, at its declaration. */
+export function checkInfiniteTypes(types: readonly NamedType[], ctx: BuildContext): void {
+  const edges = new Map(types.map((t) => [t.name, forcedRefs(t.type, "")]));
+  const reported = new Set<string>();
+  for (const start of types) {
+    const cycle = findCycle(start.name, edges);
+    if (cycle && !reported.has(start.name)) {
+      cycle.names.forEach((n) => reported.add(n));
+      ctx.bag.report("infinite-type", { name: start.name, cycle: cycle.text }, start.location);
+    }
+  }
+}
+
+function findCycle(start: string, edges: Map<string, Edge[]>): { names: string[]; text: string } | undefined {
+  const stack: { name: string; via: string }[] = [];
+  const visited = new Set<string>();
+  const walk = (name: string): boolean => {
+    for (const edge of edges.get(name) ?? []) {
+      stack.push({ name, via: edge.via });
+      if (edge.to === start) return true;
+      if (!visited.has(edge.to)) {
+        visited.add(edge.to);
+        if (walk(edge.to)) return true;
+      }
+      stack.pop();
+    }
+    return false;
+  };
+  if (!walk(start)) return undefined;
+  const text = [...stack.map((s) => (s.via ? `${s.name}.${s.via}` : s.name)), start].join(" -> ");
+  return { names: stack.map((s) => s.name), text };
+}

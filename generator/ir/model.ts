@@ -1,0 +1,278 @@
+/**
+ * The resolved model (IR): plain data that every emitter reads, and nothing else.
+ * Names and casings are worked out once here; no YAML node survives into it.
+ */
+
+/** A place in a spec file, 1-based. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  col: number;
+}
+
+/** Something the source says it does not show: a gap, never filled in. */
+export interface GapNote {
+  text: string;
+  /** What the note is about, as a readable path: `types.Transaction`, `endpoints.orders.create.response`. */
+  subject: string;
+  location: SourceLocation;
+}
+
+export type Literal = string | number | boolean;
+
+export type PrimitiveName = "string" | "integer" | "number" | "boolean";
+
+export type ValueFormat =
+  | "uuid"
+  | "uri"
+  | "email"
+  | "date-time"
+  | "timestamp"
+  | "currency-code"
+  | "MM-DD-YYYY"
+  | "YYYY-MM"
+  | "serialized-json"
+  | "comma-separated"
+  | "html"
+  | "phone";
+
+export interface Constraints {
+  format?: ValueFormat;
+  pattern?: string;
+  prefix?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  unit?: string;
+}
+
+/** Documentation carried by any type node, field or operation. */
+export interface Docs {
+  description?: string;
+  notes: GapNote[];
+  deprecated?: boolean;
+  example?: unknown;
+}
+
+export type TypeShape =
+  | { kind: "primitive"; name: PrimitiveName }
+  /** Any JSON value. `unspecified`: the source names the value but not its type. */
+  | { kind: "unknown"; unspecified: boolean }
+  | { kind: "ref"; name: string }
+  | { kind: "array"; items: TypeNode }
+  | { kind: "map"; values: TypeNode }
+  /** `open`: further fields exist that the source does not show. */
+  | { kind: "object"; fields: Field[]; open: boolean; extendsName?: string }
+  | { kind: "literal"; value: Literal }
+  /** `open`: the values are the known ones, not all. */
+  | { kind: "enum"; values: Literal[]; open: boolean };
+
+export type TypeNode = TypeShape & {
+  nullable: boolean;
+  constraints: Constraints;
+  docs: Docs;
+  location: SourceLocation;
+};
+
+export interface Field {
+  /** Wire name, exactly as the spec writes it. */
+  name: string;
+  type: TypeNode;
+  required: boolean;
+  location: SourceLocation;
+}
+
+export interface NamedType {
+  name: string;
+  type: TypeNode;
+  location: SourceLocation;
+}
+
+export type CredentialPlacement = "header" | "signature" | "none";
+
+export interface Credential {
+  id: string;
+  /** PascalCase of the id, for generated names. */
+  pascalName: string;
+  placement: CredentialPlacement;
+  header?: string;
+  scheme?: string;
+  usedBy?: string;
+  rules: string[];
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface Environment {
+  name: string;
+  baseUrl?: string;
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface HeaderSpec {
+  name: string;
+  value?: string;
+  required: boolean;
+  docs: Docs;
+}
+
+export type ParamPlacement = "path" | "query" | "trailing";
+
+export interface Param {
+  name: string;
+  camelName: string;
+  placement: ParamPlacement;
+  required: boolean;
+  type: TypeNode;
+  location: SourceLocation;
+}
+
+export type ErrorStatus = number | "4xx" | "5xx";
+
+export interface ErrorResponse {
+  /** Absent: the code appears with any error status. */
+  status?: ErrorStatus;
+  code?: number;
+  tag?: string;
+  /** Where this response was declared to apply. */
+  scope: { kind: "endpoint" } | { kind: "all" } | { kind: "pathPrefix"; prefix: string } | { kind: "version"; version: string };
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface ApiVersion {
+  name: string;
+  prefix: string;
+  errorBody?: string;
+  invalidInputStatus?: number;
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface Endpoint {
+  id: string;
+  group: string;
+  /** Method name inside the group, camelCase as written. */
+  name: string;
+  /** `TransactionsAuthorize`: for generated type names. */
+  pascalName: string;
+  summary?: string;
+  method: HttpMethod;
+  path: string;
+  version?: string;
+  auth: string[];
+  headers: HeaderSpec[];
+  params: Param[];
+  body?: TypeNode;
+  response: { status: number; body?: TypeNode; docs: Docs };
+  /** Own errors plus every scoped error response that applies, sorted by status then code. */
+  errors: ErrorResponse[];
+  rules: string[];
+  testingOnly: boolean;
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface Callback {
+  event: string;
+  /** `ProductInfo`: for generated type names. */
+  pascalName: string;
+  /** `productInfo`. */
+  camelName: string;
+  summary?: string;
+  method: HttpMethod;
+  path: string;
+  auth: string[];
+  headers: HeaderSpec[];
+  params: Param[];
+  body?: TypeNode;
+  success?: TypeNode;
+  failure?: TypeNode;
+  rules: string[];
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface ErrorCode {
+  code: number;
+  /** camelCase constant name. */
+  name: string;
+  meaning: string;
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface StatusInfo {
+  status: ErrorStatus | number;
+  meaning: string;
+  retry: boolean;
+  docs: Docs;
+}
+
+export interface Webhooks {
+  registration: string[];
+  auth: string[];
+  eventGroups: { value: string; description?: string }[];
+  payload?: TypeNode;
+  rules: string[];
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface Lifecycle {
+  name: string;
+  states: string[];
+  transitions: {
+    from: string[];
+    to?: string;
+    trigger?: string;
+    condition?: string;
+    effect?: string;
+    docs: Docs;
+  }[];
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface Limit {
+  name: string;
+  status?: number;
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface ApiInfo {
+  /** npm package name. */
+  packageName: string;
+  title: string;
+  version: string;
+  clientName: string;
+  baseUrlName: string;
+  callbackBaseUrlName: string;
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface ApiModel {
+  api: ApiInfo;
+  /** Spec files the model was read from, relative to the working directory, sorted. */
+  sourceFiles: string[];
+  environments: Environment[];
+  credentials: Credential[];
+  sharedHeaders: HeaderSpec[];
+  idempotency: { supported: boolean; header?: string; docs: Docs };
+  versioning: { scheme: "path-prefix"; versions: ApiVersion[]; rules: string[]; docs: Docs };
+  errors: { codes: ErrorCode[]; statuses: StatusInfo[]; responses: ErrorResponse[]; docs: Docs };
+  types: NamedType[];
+  endpoints: Endpoint[];
+  callbacks: Callback[];
+  webhooks?: Webhooks;
+  lifecycles: Lifecycle[];
+  limits: Limit[];
+  /** Every gap note of the model, in file and position order. */
+  gaps: GapNote[];
+}

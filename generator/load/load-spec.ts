@@ -1,0 +1,89 @@
+/**
+ * Stage 1, load: reads every *.yaml file of the spec folder, parses it keeping
+ * positions, and validates it against the JSON Schema. Reports every problem of every
+ * file at once.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { LineCounter, parseDocument } from "yaml";
+import { DiagnosticBag } from "../diagnostics/diagnostic.ts";
+import { checkSchema } from "./schema-check.ts";
+import { SpecFile } from "./spec-file.ts";
+
+/** Spec files below `dir`, in stable path order. */
+export function listSpecFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.ya?ml$/.test(entry.name)) found.push(full);
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+/** Prints paths relative to the working directory, with `/`, as editors link them. */
+export function displayPath(file: string): string {
+  return relative(process.cwd(), file).split(sep).join("/");
+}
+
+/** Parses one file's text; YAML problems are added to `bag`. */
+export function parseSpecFile(path: string, text: string, bag: DiagnosticBag): SpecFile | undefined {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number) => {
+    const { line, col } = lines.linePos(offset);
+    return { file: path, line, col };
+  };
+  for (const error of doc.errors) {
+    if (error.code === "DUPLICATE_KEY") {
+      const key = text.slice(error.pos[0], error.pos[1]).split(":")[0]?.trim() || "?";
+      bag.report("yaml-duplicate-key", { key }, at(error.pos[0]));
+    } else {
+      bag.report("yaml-syntax", { detail: error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "") }, at(error.pos[0]));
+    }
+  }
+  if (doc.errors.length > 0) return undefined;
+  const data: unknown = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  const file = new SpecFile(path, text, data, doc, lines);
+  if (typeof data !== "object" || Array.isArray(data)) {
+    bag.report("yaml-not-a-mapping", {}, file.locate([]));
+    return undefined;
+  }
+  for (const d of checkSchema(file)) bag.add(d);
+  return file;
+}
+
+export interface LoadResult {
+  files: SpecFile[];
+  /** Texts of every file read, including those that failed, for code frames. */
+  texts: Map<string, string>;
+}
+
+/** Reads and checks the whole spec folder; throws DiagnosticsError listing every problem. */
+export function loadSpec(dir: string, bag: DiagnosticBag): LoadResult {
+  const texts = new Map<string, string>();
+  let exists = false;
+  try {
+    exists = statSync(dir).isDirectory();
+  } catch {
+    exists = false;
+  }
+  if (!exists) {
+    bag.report("spec-dir-missing", { dir: displayPath(dir) });
+    bag.throwIfErrors();
+  }
+  const paths = listSpecFiles(dir);
+  if (paths.length === 0) bag.report("no-spec-files", { dir: displayPath(dir) });
+  const files: SpecFile[] = [];
+  for (const full of paths) {
+    const path = displayPath(full);
+    const text = readFileSync(full, "utf8");
+    texts.set(path, text);
+    const file = parseSpecFile(path, text, bag);
+    if (file) files.push(file);
+  }
+  return { files, texts };
+}

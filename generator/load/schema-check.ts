@@ -1,0 +1,102 @@
+/**
+ * Validates spec data against the JSON Schema and turns Ajv's errors into catalogue
+ * diagnostics at the exact key or value they concern.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import schema from "../schema/spec.schema.json" with { type: "json" };
+import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import type { DataPath, SpecFile } from "./spec-file.ts";
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  compiled ??= new Ajv.default({ allErrors: true, strict: false, verbose: true }).compile(schema);
+  return compiled;
+}
+
+/** Every schema problem of one file. */
+export function checkSchema(file: SpecFile): Diagnostic[] {
+  const validate = validator();
+  if (validate(file.data)) return [];
+  const errors = collapseAlternatives(validate.errors ?? []);
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const error of errors) {
+    const d = toDiagnostic(file, error);
+    const key = `${d.location?.line}:${d.location?.col}:${d.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(d);
+    }
+  }
+  return out;
+}
+
+/**
+ * A `oneOf` whose every branch failed on type becomes one "expected A or B" error;
+ * otherwise the errors of the branch whose type matched speak for it.
+ */
+function collapseAlternatives(errors: ErrorObject[]): ErrorObject[] {
+  const alternatives = errors.filter((e) => e.keyword === "oneOf" || e.keyword === "anyOf");
+  let rest = errors.filter((e) => !alternatives.includes(e));
+  const merged: ErrorObject[] = [];
+  for (const alt of alternatives) {
+    const children = rest.filter((e) => e.schemaPath.startsWith(`${alt.schemaPath}/`));
+    const typeMisses = children.filter((e) => e.keyword === "type" && e.instancePath === alt.instancePath);
+    const branches = (alt.schema as unknown[]).length;
+    rest = rest.filter((e) => !typeMisses.includes(e));
+    if (typeMisses.length >= branches) {
+      rest = rest.filter((e) => !children.includes(e));
+      const expected = [...new Set(typeMisses.map((e) => String((e.params as { type: string }).type)))];
+      merged.push({ ...typeMisses[0]!, params: { type: expected.join(" or ") } });
+    }
+  }
+  return [...rest, ...merged];
+}
+
+function pathOf(pointer: string): string[] {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+function valueAt(data: unknown, path: DataPath): unknown {
+  let value = data;
+  for (const segment of path) value = (value as Record<string, unknown> | undefined)?.[segment as string];
+  return value;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null (an empty value)";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+const typeWords: Record<string, string> = { object: "a mapping", array: "a list", string: "a string", integer: "an integer", number: "a number", boolean: "a boolean" };
+
+function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
+  const path = pathOf(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  const parent = error.parentSchema as { description?: string; properties?: Record<string, unknown> } | undefined;
+  if (error.propertyName !== undefined) {
+    return diagnostic("schema-bad-name", { what: "name", value: error.propertyName, pattern: parent?.description ?? `/${String(params.pattern)}/` }, file.locate([...path, error.propertyName], "key"));
+  }
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const key = String(params.additionalProperty);
+      const allowed = Object.keys(parent?.properties ?? {}).join(", ");
+      return diagnostic("schema-unknown-key", { key, allowed }, file.locate([...path, key], "key"));
+    }
+    case "required":
+      return diagnostic("schema-missing-key", { key: String(params.missingProperty) }, file.locate(path, "key"));
+    case "type": {
+      const expected = String(params.type).split(/,| or /).map((t) => typeWords[t] ?? t).join(" or ");
+      return diagnostic("schema-wrong-type", { expected, actual: describe(valueAt(file.data, path)) }, file.locate(path));
+    }
+    case "enum":
+      return diagnostic("schema-not-allowed", { value: JSON.stringify(valueAt(file.data, path)), allowed: (params.allowedValues as unknown[]).join(", ") }, file.locate(path));
+    case "pattern":
+      return diagnostic("schema-bad-name", { what: "value", value: JSON.stringify(valueAt(file.data, path)), pattern: parent?.description ?? `/${String(params.pattern)}/` }, file.locate(path));
+    default:
+      return diagnostic("schema-bad-value", { detail: `${path.at(-1) ?? "value"} ${error.message ?? "is invalid"}` }, file.locate(path));
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * One parsed spec file: its text, its plain data, and the way back from a data path
+ * to a line and column.
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node, type Pair } from "yaml";
+import type { SourceLocation } from "../ir/model.ts";
+
+export type DataPath = readonly (string | number)[];
+
+export class SpecFile {
+  constructor(
+    /** Path as printed in diagnostics: relative to the working directory, `/`-separated. */
+    readonly path: string,
+    readonly text: string,
+    readonly data: unknown,
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** Location of the value at `path` (or of its key, which reads better for mappings). */
+  locate(path: DataPath, at: "key" | "value" = "value", offsetInScalar = 0): SourceLocation {
+    const found = this.find(path);
+    let offset = this.offsetOf(found.node) ?? 0;
+    if (at === "key" && found.pair && isScalar(found.pair.key) && found.pair.key.range) {
+      offset = found.pair.key.range[0];
+    } else if (offsetInScalar && found.node && isScalar(found.node)) {
+      const quoted = found.node.type === "QUOTE_DOUBLE" || found.node.type === "QUOTE_SINGLE";
+      offset += offsetInScalar + (quoted ? 1 : 0);
+    }
+    return this.at(offset);
+  }
+
+  /** Location of a character offset in the text. */
+  at(offset: number): SourceLocation {
+    const { line, col } = this.lines.linePos(offset);
+    return { file: this.path, line, col };
+  }
+
+  /** The deepest node that `path` reaches, and the pair holding it. */
+  private find(path: DataPath): { node: Node | null; pair?: Pair } {
+    let node: unknown = this.doc.contents;
+    let pair: Pair | undefined;
+    for (const segment of path) {
+      if (isMap(node)) {
+        const next = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment));
+        if (!next) break;
+        pair = next;
+        node = next.value;
+      } else if (isSeq(node) && typeof segment === "number" && node.items[segment] !== undefined) {
+        pair = undefined;
+        node = node.items[segment];
+      } else {
+        break;
+      }
+    }
+    return { node: (node as Node | null) ?? (pair?.key as Node | null) ?? null, ...(pair ? { pair } : {}) };
+  }
+
+  private offsetOf(node: Node | null): number | undefined {
+    return node?.range?.[0];
+  }
+}
+
+function keyText(key: unknown): string | undefined {
+  return isScalar(key) ? String(key.value) : undefined;
+}
