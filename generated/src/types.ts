@@ -1689,3 +1689,65 @@ export interface Transaction {
   platform_metadata?: Record<string, unknown>;
   transaction_properties?: Record<string, unknown>;
 }
+
+/**
+ * Parameters of endpoint transactions.get.
+ */
+export interface TransactionsGetParams {
+  /**
+   * The transaction reference.
+   * Travels in the path.
+   */
+  reference: TransactionReference;
+}
+
+/**
+ * Parameters of endpoint subscriptions.cancel.
+ */
+export interface SubscriptionsCancelParams {
+  /**
+   * The subscription identifier.
+   * Travels in the path.
+   */
+  subscription_id: string;
+}
+
+/**
+ * Parameters of endpoint webhooks.delete.
+ */
+export interface WebhooksDeleteParams {
+  /**
+   * The webhook identifier.
+   * Travels in the path.
+   * @prefix `wh_`
+   */
+  webhook_id: string;
+}
+
+/**
+ * Parameters of callback account.login.
+ */
+export interface AccountLoginParams {
+  /**
+   * Temporary authorization code to exchange for an ID token at the service's token endpoint.
+   * Travels after the path, in the order of this interface.
+   */
+  code: string;
+  /**
+   * Random 8-character string.
+   * Travels after the path, in the order of this interface.
+   * @minLength 8
+   * @maxLength 8
+   */
+  state: string;
+  /**
+   * Set to openid.
+   * Travels after the path, in the order of this interface.
+   */
+  scope: "openid";
+  /**
+   * Order token of the shopper logging in.
+   * Travels after the path, in the order of this interface.
+   */
+  reference: string;
+}

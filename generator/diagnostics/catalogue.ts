@@ -33,6 +33,7 @@ export const catalogue = {
   "duplicate-endpoint-route": { severity: "error", message: "{method} {path} is also endpoint {other}" },
   "duplicate-callback-route": { severity: "error", message: "{method} {path} is also callback {other}" },
   "credential-header-missing": { severity: "error", message: "credential {name} is sent `in: {placement}` but names no header" },
+  "generated-name-conflict": { severity: "error", message: "type {name} clashes with the interface generated for the parameters of {owner}; rename the type" },
   "enum-mixed-types": { severity: "error", message: "enum values must all be of one type; found {types}" },
   "output-not-owned": { severity: "error", message: "{file} exists and was not written by the generator; refusing to overwrite it" },
   "stale-output": { severity: "error", message: "{file} is {state}; run `npm run generate`" },

@@ -32,8 +32,8 @@ export function docLines(docs: Docs, constraints: Constraints = {}, extra: strin
 }
 
 /** Doc lines of a type node, including what its shape says (unspecified types, open objects). */
-export function typeDocLines(node: TypeNode): string[] {
-  const extra: string[] = [];
+export function typeDocLines(node: TypeNode, lead: string[] = []): string[] {
+  const extra: string[] = [...lead];
   if (node.kind === "unknown" && node.unspecified) extra.push("@undocumented Type not shown.");
   if (node.kind === "enum" && node.open) extra.push("Known values; the full list is not shown.");
   return docLines(node.docs, node.constraints, extra);

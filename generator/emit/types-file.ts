@@ -9,7 +9,7 @@ import {
   type OptionalKind,
   type TypeAliasDeclarationStructure,
 } from "ts-morph";
-import type { NamedType } from "../ir/model.ts";
+import type { NamedType, ParamsType } from "../ir/model.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { jsDocStructures, typeDocLines } from "./jsdoc.ts";
 import { propertyName, writeType } from "./type-text.ts";
@@ -46,12 +46,35 @@ function declarationOf(named: NamedType): Declaration {
   };
 }
 
+const placementText: Record<ParamsType["params"][number]["placement"], string> = {
+  path: "Travels in the path.",
+  query: "Travels in the query string.",
+  trailing: "Travels after the path, in the order of this interface.",
+};
+
+/** The interface of an operation's parameters; path and trailing parameters are required. */
+function paramsDeclarationOf(paramsType: ParamsType): InterfaceDeclarationStructure {
+  return {
+    kind: StructureKind.Interface,
+    name: paramsType.name,
+    isExported: true,
+    docs: jsDocStructures([`Parameters of ${paramsType.owner}.`]),
+    properties: paramsType.params.map((param) => ({
+      name: propertyName(param.name),
+      hasQuestionToken: !param.required,
+      type: (writer) => writeType(writer, param.type),
+      docs: jsDocStructures(typeDocLines(param.type, [placementText[param.placement]])),
+    })),
+  };
+}
+
 /** `src/types.ts` of the generated package. */
 export function emitTypesFile(ctx: EmitContext): EmittedFile {
   const project = new Project({ useInMemoryFileSystem: true });
   const statements: (string | Declaration)[] = [
     `// ${ctx.banner}`,
     ...ctx.model.types.map(declarationOf),
+    ...ctx.model.paramsTypes.map(paramsDeclarationOf),
   ];
   const file = project.createSourceFile("types.ts", { statements });
   return { path: "src/types.ts", contents: file.getFullText(), parser: "typescript" };

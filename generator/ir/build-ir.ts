@@ -12,7 +12,19 @@ import { TypeBuilder } from "./build-types.ts";
 import { pascalCase } from "./casing.ts";
 import { checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
-import type { ApiInfo, ApiModel, ApiVersion, Credential, CredentialPlacement, Endpoint, Lifecycle, Webhooks } from "./model.ts";
+import type {
+  ApiInfo,
+  ApiModel,
+  ApiVersion,
+  Callback,
+  Credential,
+  CredentialPlacement,
+  Endpoint,
+  Lifecycle,
+  NamedType,
+  ParamsType,
+  Webhooks,
+} from "./model.ts";
 
 type Data = Record<string, unknown>;
 
@@ -40,6 +52,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   });
   const endpoints = merged.endpoints.map((d) => operations.endpoint(d));
   const callbacks = merged.callbacks.map((d) => operations.callback(d));
+  const paramsTypes = paramsTypesOf(endpoints, callbacks, namedTypes, ctx);
   checkRoutes(endpoints, ctx, "duplicate-endpoint-route", (e) => e.id);
   checkRoutes(callbacks, ctx, "duplicate-callback-route", (c) => c.event);
   const endpointIds = endpoints.map((e) => e.id);
@@ -92,6 +105,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
       docs: errorsSection ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value) : { notes: [] },
     },
     types: namedTypes,
+    paramsTypes,
     endpoints,
     callbacks,
     ...(webhooks ? { webhooks } : {}),
@@ -101,6 +115,22 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
       (a, b) => a.location.file.localeCompare(b.location.file) || a.location.line - b.location.line || a.location.col - b.location.col,
     ),
   };
+}
+
+/** The parameter interfaces of operations; their names must not clash with a named type. */
+function paramsTypesOf(endpoints: readonly Endpoint[], callbacks: readonly Callback[], types: readonly NamedType[], ctx: BuildContext): ParamsType[] {
+  const owners = [
+    ...endpoints.map((e) => ({ owner: `endpoint ${e.id}`, name: e.paramsTypeName, params: e.params, location: e.location })),
+    ...callbacks.map((c) => ({ owner: `callback ${c.event}`, name: c.paramsTypeName, params: c.params, location: c.location })),
+  ];
+  const result: ParamsType[] = [];
+  for (const { owner, name, params, location } of owners) {
+    if (!name) continue;
+    const clash = types.find((t) => t.name === name);
+    if (clash) ctx.bag.report("generated-name-conflict", { name, owner }, clash.location);
+    result.push({ name, owner, params });
+  }
+  return result;
 }
 
 function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {

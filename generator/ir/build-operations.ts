@@ -37,6 +37,7 @@ export class OperationBuilder {
     );
     const scoped = this.scope.errorResponses.filter((r) => appliesTo(r, String(v.path), version));
     const response = isRecord(v.response) ? v.response : {};
+    const params = this.params(file, path, v);
     return {
       id: decl.name,
       group,
@@ -48,7 +49,8 @@ export class OperationBuilder {
       ...(version ? { version } : {}),
       auth: this.auth(file, path, v.auth),
       headers: headers(this.ctx, file, path, v.headers),
-      params: this.params(file, path, v),
+      params,
+      ...(params.length ? { paramsTypeName: `${pascalCase(decl.name)}Params` } : {}),
       ...(v.body !== undefined ? { body: this.types.node(file, [...path, "body"], v.body) } : {}),
       response: {
         status: typeof response.status === "number" ? response.status : 200,
@@ -66,6 +68,7 @@ export class OperationBuilder {
   callback(decl: Decl): Callback {
     const { file, path, value: v } = decl;
     const typeAt = (key: string) => (v[key] !== undefined ? { [key]: this.types.node(file, [...path, key], v[key]) } : {});
+    const params = this.params(file, path, v);
     return {
       event: decl.name,
       pascalName: pascalCase(decl.name),
@@ -75,7 +78,8 @@ export class OperationBuilder {
       path: String(v.path),
       auth: this.auth(file, path, v.auth),
       headers: headers(this.ctx, file, path, v.headers),
-      params: this.params(file, path, v),
+      params,
+      ...(params.length ? { paramsTypeName: `${pascalCase(decl.name)}Params` } : {}),
       ...typeAt("body"),
       ...typeAt("success"),
       ...typeAt("failure"),

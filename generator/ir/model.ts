@@ -129,6 +129,14 @@ export interface Param {
   location: SourceLocation;
 }
 
+/** Parameters of an endpoint or callback, emitted as one interface. */
+export interface ParamsType {
+  name: string;
+  /** `endpoint transactions.get` or `callback account.login`. */
+  owner: string;
+  params: Param[];
+}
+
 export type ErrorStatus = number | "4xx" | "5xx";
 
 export interface ErrorResponse {
@@ -165,6 +173,8 @@ export interface Endpoint {
   auth: string[];
   headers: HeaderSpec[];
   params: Param[];
+  /** Name of the generated interface of `params` (`TransactionsGetParams`), when there are any. */
+  paramsTypeName?: string;
   body?: TypeNode;
   response: { status: number; body?: TypeNode; docs: Docs };
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
@@ -189,6 +199,8 @@ export interface Callback {
   auth: string[];
   headers: HeaderSpec[];
   params: Param[];
+  /** Name of the generated interface of `params` (`AccountLoginParams`), when there are any. */
+  paramsTypeName?: string;
   body?: TypeNode;
   success?: TypeNode;
   failure?: TypeNode;
@@ -268,6 +280,8 @@ export interface ApiModel {
   versioning: { scheme: "path-prefix"; versions: ApiVersion[]; rules: string[]; docs: Docs };
   errors: { codes: ErrorCode[]; statuses: StatusInfo[]; responses: ErrorResponse[]; docs: Docs };
   types: NamedType[];
+  /** Interfaces generated for operation parameters, in endpoint then callback order. */
+  paramsTypes: ParamsType[];
   endpoints: Endpoint[];
   callbacks: Callback[];
   webhooks?: Webhooks;

@@ -1,0 +1,46 @@
+/**
+ * Shared test helpers: run the pipeline on a spec folder in-process, or the CLI as a
+ * user would.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
+import { formatDiagnostic } from "../generator/diagnostics/format.ts";
+import { runPipeline, type PipelineResult } from "../generator/pipeline.ts";
+
+export const repoRoot = join(import.meta.dirname, "..");
+
+/** A fresh empty folder under the system temp folder. */
+export function tempDir(prefix = "apigen-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs every stage but the write on `specDir` (relative to the repo root). */
+export function generateFrom(specDir: string, outDir = tempDir()): Promise<PipelineResult> {
+  return runPipeline({ specDir: join(repoRoot, specDir), outDir });
+}
+
+/**
+ * The diagnostics of a spec that must fail, each as its first printed line:
+ * `path:line:col - severity code: message`. Fails the test if the spec generates.
+ */
+export async function diagnosticsOf(specDir: string): Promise<string[]> {
+  try {
+    await generateFrom(specDir);
+  } catch (error) {
+    if (error instanceof DiagnosticsError) return error.diagnostics.map((d) => formatDiagnostic(d, new Map()));
+    throw error;
+  }
+  throw new Error(`${specDir} generated without diagnostics`);
+}
+
+/** Runs the generator CLI from the repo root, as `npm run generate -- ...args` would. */
+export function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ["--import", "tsx", join(repoRoot, "generator/cli.ts"), ...args], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
