@@ -9,11 +9,13 @@ import type { ApiModel } from "./ir/model.ts";
 import { buildModel } from "./ir/build-ir.ts";
 import { displayPath, loadSpec } from "./load/load-spec.ts";
 import { formatFiles } from "./write/format.ts";
-import { manifestFile, planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
+import { planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
 export interface PipelineOptions {
   specDir: string;
   outDir: string;
+  /** Take unchanged files from outDir instead of formatting them again (default true). */
+  reuseFormatted?: boolean;
 }
 
 export interface Timing {
@@ -50,9 +52,8 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
   const ctx = createEmitContext(model, `${displayPath(options.specDir)}/`);
   const emitted = emitters.flatMap((emitter) => time(`emit ${emitter.name}`, () => [emitter.emit(ctx)].flat()));
   const start = performance.now();
-  const formatted = await formatFiles(emitted);
+  const files = await formatFiles(emitted, options.reuseFormatted === false ? undefined : options.outDir);
   timings.push({ stage: "format", ms: performance.now() - start });
-  const files = [...formatted, manifestFile(formatted)];
   const plan = time("compare", () => planOutput(options.outDir, files));
   return { model, files, plan, timings };
 }

@@ -17,9 +17,12 @@ export function tempDir(prefix = "apigen-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Runs every stage but the write on `specDir` (relative to the repo root). */
-export function generateFrom(specDir: string, outDir = tempDir()): Promise<PipelineResult> {
-  return runPipeline({ specDir: join(repoRoot, specDir), outDir });
+/**
+ * Runs every stage but the write on `specDir` (relative to the repo root). Every file is
+ * formatted afresh unless `reuseFormatted` is set.
+ */
+export function generateFrom(specDir: string, outDir = tempDir(), reuseFormatted = false): Promise<PipelineResult> {
+  return runPipeline({ specDir: join(repoRoot, specDir), outDir, reuseFormatted });
 }
 
 /**

@@ -6,9 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { bannerMarker } from "../emit/context.ts";
-
-/** Lists the files the generator wrote last time; files listed there are its own. */
-export const manifestName = ".apigen-manifest.json";
+import { manifestName, readManifest } from "./manifest.ts";
 
 export interface OutputFile {
   path: string;
@@ -29,22 +27,9 @@ function readIfExists(path: string): string | undefined {
   return existsSync(path) ? readFileSync(path, "utf8") : undefined;
 }
 
-/** Files the previous run recorded in its manifest. */
+/** Files the previous run recorded in its manifest: the generator's own. */
 function previousFiles(outDir: string): string[] {
-  const text = readIfExists(join(outDir, manifestName));
-  if (!text) return [];
-  try {
-    const parsed = JSON.parse(text) as { files?: unknown };
-    return Array.isArray(parsed.files) ? parsed.files.map(String) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The manifest file for this set of outputs. */
-export function manifestFile(files: readonly OutputFile[]): OutputFile {
-  const list = files.map((f) => f.path).sort();
-  return { path: manifestName, contents: `${JSON.stringify({ generator: "apigen", files: list }, null, 2)}\n` };
+  return Object.keys(readManifest(outDir)?.files ?? {});
 }
 
 /** What writing `files` into `outDir` would do. */
