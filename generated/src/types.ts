@@ -330,7 +330,17 @@ export interface PickupOption {
   tax_amount?: number;
   pickup_window_open?: number;
   pickup_window_close?: number;
-  address?: Record<string, never>;
+  address?: {
+    street_address1?: string;
+    street_address2?: string;
+    street_address3?: string;
+    street_address4?: string;
+    locality?: string;
+    region?: string;
+    postal_code?: string;
+    country_code?: string;
+    country?: string;
+  };
   distance?: number;
   distance_unit?: string;
 }
@@ -671,6 +681,52 @@ export interface CartUpdateRequest {
  * Item of the cart.update success cart; a callback cart item plus tax_amount, shipment_type and gift_options.
  */
 export interface CartUpdateItem {
+  reference?: string;
+  name?: string;
+  description?: string;
+  options?: string;
+  uom?: string;
+  upc?: string;
+  sku?: string;
+  isbn?: string;
+  brand?: string;
+  manufacturer?: string;
+  category?: string;
+  tags?: string;
+  color?: string;
+  size?: string;
+  image_url?: string;
+  details_url?: string;
+  type?: string;
+  item_group?: string;
+  service_product_id?: string;
+  total_amount?: number;
+  unit_price?: number;
+  quantity?: number;
+  collections?: string[];
+  weight?: {
+    weight?: number;
+    unit?: string;
+  };
+  taxable?: boolean;
+  properties?: Array<{
+    /**
+     * @undocumented Type not shown.
+     */
+    name?: unknown;
+    /**
+     * @undocumented Type not shown.
+     */
+    value?: unknown;
+  }>;
+  customizations?: Array<{
+    /**
+     * @undocumented Type not shown.
+     */
+    name?: unknown;
+    price?: Money;
+    attributes?: Record<string, unknown>;
+  }>;
   tax_amount?: Money;
   shipment_type?: string;
   gift_options?: {
@@ -919,6 +975,9 @@ export interface Order {
   user_note?: string;
   external_data?: Record<string, unknown>;
   dynamic_content?: {
+    /**
+     * @undocumented Item type not shown.
+     */
     custom_fields?: unknown[];
     eligible_payment_methods?: Array<{
       eligible?: boolean;
@@ -1075,6 +1134,9 @@ export interface OrderItem {
   isbn?: number;
   hide?: boolean;
   taxable?: boolean;
+  /**
+   * @undocumented Item type not shown.
+   */
   collections?: unknown[];
   /**
    * @undocumented Type not shown.
@@ -1442,7 +1504,13 @@ export interface Consumer {
     status?: unknown;
   }>;
   authentication?: {
+    /**
+     * @undocumented Item type not shown.
+     */
     actions?: unknown[];
+    /**
+     * @undocumented Item type not shown.
+     */
     methods?: unknown[];
     /**
      * @undocumented Type not shown.
@@ -1673,6 +1741,9 @@ export interface Transaction {
   };
   risk_insights?: {
     available?: boolean;
+    /**
+     * @undocumented Item type not shown.
+     */
     decision_factors?: unknown[];
     fraud_probability?: number;
     payment_instrument_factors?: Record<string, unknown>;

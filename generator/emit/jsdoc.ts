@@ -31,12 +31,20 @@ export function docLines(docs: Docs, constraints: Constraints = {}, extra: strin
   return lines.map((line) => line.replace(/\*\//g, "*\\/"));
 }
 
-/** Doc lines of a type node, including what its shape says (unspecified types, open objects). */
+/** Doc lines of a type node, with what its array items or map values say folded in. */
 export function typeDocLines(node: TypeNode, lead: string[] = []): string[] {
   const extra: string[] = [...lead];
-  if (node.kind === "unknown" && node.unspecified) extra.push("@undocumented Type not shown.");
   if (node.kind === "enum" && node.open) extra.push("Known values; the full list is not shown.");
-  return docLines(node.docs, node.constraints, extra);
+  const inner = node.kind === "array" ? { word: "Each item", node: node.items } : node.kind === "map" ? { word: "Each value", node: node.values } : undefined;
+  const innerNotes: string[] = [];
+  if (inner) {
+    const { docs, constraints } = inner.node;
+    if (docs.description) extra.push(`${inner.word}: ${docs.description.trim()}`);
+    const facts = constraintTags.filter(({ key }) => constraints[key] !== undefined).map(({ key, tag, quote }) => `${tag} ${quote ? `\`${String(constraints[key])}\`` : String(constraints[key])}`);
+    if (facts.length) extra.push(`${inner.word}: ${facts.join(", ")}.`);
+    innerNotes.push(...typeDocLines(inner.node).filter((line) => line.startsWith("@undocumented ")));
+  }
+  return [...docLines(node.docs, node.constraints, extra), ...innerNotes];
 }
 
 /** As a ts-morph JSDoc structure for `docs: [...]`, or none. */

@@ -45,6 +45,8 @@ function packageView(ctx: EmitContext) {
     })),
     callbacks: model.callbacks.map((c) => ({ event: c.event, method: c.method, path: c.path })),
     gapCount: model.gaps.length,
+    notes: model.gaps.filter((g) => g.kind === "note").map((g) => ({ subject: g.subject, text: g.text })),
+    untypedCount: model.gaps.filter((g) => g.kind === "untyped").length,
   };
 }
 

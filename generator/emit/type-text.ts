@@ -63,8 +63,44 @@ function writeArray(writer: CodeBlockWriter, items: TypeNode): void {
 /** A union of literals; an open enum also admits any other value of its kind. */
 export function enumText(values: readonly (string | number | boolean)[], open: boolean): string {
   const parts = values.map((v) => JSON.stringify(v));
-  if (open) parts.push(typeof values[0] === "string" ? "(string & {})" : "(number & {})");
+  const kind = typeof values[0];
+  if (open && kind !== "boolean") parts.push(kind === "string" ? "(string & {})" : "(number & {})");
   return parts.join(" | ");
+}
+
+/** Whether `node` mentions the named type `name` anywhere inside it. */
+function refersTo(node: TypeNode, name: string): boolean {
+  switch (node.kind) {
+    case "ref":
+      return node.name === name;
+    case "array":
+      return refersTo(node.items, name);
+    case "map":
+      return refersTo(node.values, name);
+    case "object":
+      return node.fields.some((f) => refersTo(f.type, name));
+    case "primitive":
+    case "unknown":
+    case "literal":
+    case "enum":
+      return false;
+    default: {
+      const unhandled: never = node;
+      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/**
+ * The type of the named alias `name`. A map of itself is written as an index signature,
+ * since `type X = Record<string, X>` is a circular alias that TypeScript rejects.
+ */
+export function writeAliasType(writer: CodeBlockWriter, name: string, node: TypeNode): void {
+  if (node.kind !== "map" || !refersTo(node.values, name)) return writeType(writer, node);
+  writer.write("{ [key: string]: ");
+  writeType(writer, node.values);
+  writer.write(" }");
+  if (node.nullable) writer.write(" | null");
 }
 
 /** An inline object type; open objects get an index signature. */
@@ -78,17 +114,20 @@ function writeObjectLiteral(writer: CodeBlockWriter, fields: readonly Field[], o
   });
 }
 
-/** Members of an object type: one property per field, then the index signature if open. */
+/** Doc of the index signature of an open object. */
+export const openObjectDoc = "Further fields that the source does not show.";
+
+/** Members of an object type: the index signature if open (first, as in interfaces), then a property per field. */
 export function writeMembers(writer: CodeBlockWriter, fields: readonly Field[], open: boolean): void {
+  if (open) {
+    writeDocComment(writer, [openObjectDoc]);
+    writer.writeLine("[field: string]: unknown;");
+  }
   for (const field of fields) {
     writeDocComment(writer, typeDocLines(field.type));
     writer.write(`${propertyName(field.name)}${field.required ? "" : "?"}: `);
     writeType(writer, field.type);
     writer.write(";").newLine();
-  }
-  if (open) {
-    writeDocComment(writer, ["Further fields that the source does not show."]);
-    writer.writeLine("[field: string]: unknown;");
   }
 }
 

@@ -12,7 +12,7 @@ import {
 import type { NamedType, ParamsType } from "../ir/model.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { jsDocStructures, typeDocLines } from "./jsdoc.ts";
-import { propertyName, writeType } from "./type-text.ts";
+import { openObjectDoc, propertyName, writeAliasType, writeType } from "./type-text.ts";
 
 type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
 
@@ -33,7 +33,7 @@ function declarationOf(named: NamedType): Declaration {
         docs: jsDocStructures(typeDocLines(field.type)),
       })),
       indexSignatures: node.open
-        ? [{ keyName: "field", keyType: "string", returnType: "unknown", docs: jsDocStructures(["Further fields that the source does not show."]) }]
+        ? [{ keyName: "field", keyType: "string", returnType: "unknown", docs: jsDocStructures([openObjectDoc]) }]
         : [],
     };
   }
@@ -42,7 +42,8 @@ function declarationOf(named: NamedType): Declaration {
     name: named.name,
     isExported: true,
     docs,
-    type: (writer) => writeType(writer, node),
+    type: (writer) => writeAliasType(writer, named.name, node),
+    leadingTrivia: "\n",
   };
 }
 

@@ -21,14 +21,14 @@ export class BuildContext {
     const texts = typeof undocumented === "string" ? [undocumented] : Array.isArray(undocumented) ? (undocumented as string[]) : [];
     texts.forEach((text, i) => {
       const notePath = typeof undocumented === "string" ? [...path, "undocumented"] : [...path, "undocumented", i];
-      docs.notes.push(this.gap(text, subjectOf(path), file.locate(notePath)));
+      docs.notes.push(this.gap("note", text, subjectOf(path), file.locate(notePath)));
     });
     return docs;
   }
 
   /** Records one gap note. */
-  gap(text: string, subject: string, location: SourceLocation): GapNote {
-    const note = { text, subject, location };
+  gap(kind: GapNote["kind"], text: string, subject: string, location: SourceLocation): GapNote {
+    const note = { kind, text, subject, location };
     this.gaps.push(note);
     return note;
   }

@@ -10,7 +10,7 @@ import { buildErrorCodes, buildErrorResponse, buildStatuses } from "./build-erro
 import { OperationBuilder } from "./build-operations.ts";
 import { TypeBuilder } from "./build-types.ts";
 import { pascalCase } from "./casing.ts";
-import { checkInfiniteTypes } from "./check-infinite.ts";
+import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
 import type {
   ApiInfo,
@@ -70,7 +70,12 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
     docs: ctx.docs(d.file, d.path, d.value),
     location: d.file.locate(d.path, "key"),
   }));
-  const sharedHeaders = merged.headers.map((d) => ({ name: d.name, required: false, docs: ctx.docs(d.file, d.path, d.value) }));
+  const sharedHeaders = merged.headers.map((d) => ({
+    name: d.name,
+    ...(d.value.schema !== undefined ? { schema: types.node(d.file, [...d.path, "schema"], d.value.schema) } : {}),
+    required: false,
+    docs: ctx.docs(d.file, d.path, d.value),
+  }));
   const idem = merged.idempotency;
   const idempotency = {
     supported: idem?.value.supported === true,
@@ -83,6 +88,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
 
   types.resolve();
   checkInfiniteTypes(namedTypes, ctx);
+  checkAliasCycles(namedTypes, ctx);
   bag.throwIfErrors();
 
   return {

@@ -4,9 +4,9 @@
  */
 import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
-import { isRecord, type BuildContext } from "./build-context.ts";
+import { isRecord, subjectOf, type BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
-import type { Constraints, Field, Literal, NamedType, SourceLocation, TypeNode, TypeShape } from "./model.ts";
+import type { Constraints, Docs, Field, GapNote, Literal, NamedType, SourceLocation, TypeNode, TypeShape } from "./model.ts";
 import { parseTypeExpr, TypeExprError, type TypeExpr } from "./type-expr.ts";
 
 type Data = Record<string, unknown>;
@@ -87,16 +87,19 @@ export class TypeBuilder {
     if (typeof value === "string") {
       const parsed = this.expr(file, path, value);
       const shape = parsed ? this.shapeOfExpr(parsed.type, file, path, undefined, path) : unknownShape();
-      return { ...shape, nullable: parsed?.nullable ?? false, constraints: {}, docs: { notes: [] }, location };
+      const docs: Docs = { notes: parsed ? this.unspecifiedNotes(parsed.type, file, path) : [] };
+      return Object.assign(shape, { nullable: parsed?.nullable ?? false, constraints: {}, docs, location });
     }
     const data = (isRecord(value) ? value : {}) as Data;
     const docs = this.ctx.docs(file, path, data);
     const constraints = readConstraints(data);
-    const { shape, nullable } = this.shapeOfMapping(file, path, data);
-    return { ...shape, nullable: nullable || data.nullable === true, constraints, docs, location } as TypeNode;
+    const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
+    if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
+    // Object.assign keeps the shape's identity: a pending `extends` refers to it.
+    return Object.assign(shape, { nullable: nullable || data.nullable === true, constraints, docs, location });
   }
 
-  private shapeOfMapping(file: SpecFile, path: DataPath, data: Data): { shape: TypeShape; nullable: boolean } {
+  private shapeOfMapping(file: SpecFile, path: DataPath, data: Data): { shape: TypeShape; nullable: boolean; expr?: TypeExpr } {
     const parsed = typeof data.type === "string" ? this.expr(file, [...path, "type"], data.type) : undefined;
     const nullable = parsed?.nullable ?? false;
     if (data.fields !== undefined || data.extends !== undefined) {
@@ -106,9 +109,15 @@ export class TypeBuilder {
       return { shape: this.objectShape(file, path, data), nullable };
     }
     if (data.enum !== undefined) return { shape: this.enumShape(file, path, data, parsed?.type), nullable };
-    if (data.const !== undefined) return { shape: { kind: "literal", value: data.const as Literal }, nullable };
+    if (data.const !== undefined) {
+      const kind = typeof data.const === "number" ? "integer" : typeof data.const;
+      if (parsed && !(parsed.type.kind === "primitive" && (parsed.type.name === kind || (parsed.type.name === "number" && kind === "integer")))) {
+        this.conflict(file, [...path, "type"], `const ${JSON.stringify(data.const)} is ${kind === "integer" ? "an integer" : `a ${kind}`} but type is ${String(data.type)}`);
+      }
+      return { shape: { kind: "literal", value: data.const as Literal }, nullable };
+    }
     const exprPath = [...path, "type"];
-    if (parsed) return { shape: this.shapeOfExpr(parsed.type, file, path, data, exprPath), nullable };
+    if (parsed) return { shape: this.shapeOfExpr(parsed.type, file, path, data, exprPath), nullable, expr: parsed.type };
     if (data.items !== undefined) return { shape: this.shapeOfExpr({ kind: "container", container: "array" }, file, path, data, exprPath), nullable };
     if (data.values !== undefined) return { shape: this.shapeOfExpr({ kind: "container", container: "map" }, file, path, data, exprPath), nullable };
     if (data.open === true) return { shape: { kind: "object", fields: [], open: true }, nullable };
@@ -178,6 +187,15 @@ export class TypeBuilder {
     }
   }
 
+  /**
+   * A shorthand that says `unspecified` names a value whose type the source does not
+   * show: that is a gap, recorded on the node that holds the shorthand.
+   */
+  private unspecifiedNotes(expr: TypeExpr, file: SpecFile, exprPath: DataPath): GapNote[] {
+    const text = unspecifiedText(expr);
+    return text ? [this.ctx.gap("untyped", text, subjectOf(exprPath.at(-1) === "type" ? exprPath.slice(0, -1) : exprPath), file.locate(exprPath))] : [];
+  }
+
   /** An element of a shorthand (`Money` in `Money[]`): no facets of its own. */
   private exprNode(expr: TypeExpr, file: SpecFile, path: DataPath, exprPath: DataPath): TypeNode {
     return { ...this.shapeOfExpr(expr, file, path, undefined, exprPath), nullable: false, constraints: {}, docs: { notes: [] }, location: file.locate(exprPath) };
@@ -195,6 +213,27 @@ export class TypeBuilder {
 
   private conflict(file: SpecFile, path: DataPath, detail: string): void {
     this.ctx.bag.report("type-conflict", { detail }, file.locate(path));
+  }
+}
+
+/** What an `unspecified` inside a shorthand leaves unknown, or nothing. */
+function unspecifiedText(expr: TypeExpr, depth = ""): string | undefined {
+  switch (expr.kind) {
+    case "unknown":
+      return expr.unspecified ? `${depth ? `${depth} type` : "Type"} not shown.` : undefined;
+    case "array":
+      return unspecifiedText(expr.items, depth ? `${depth} item` : "Item");
+    case "map":
+      return unspecifiedText(expr.values, depth ? `${depth} value` : "Value");
+    case "primitive":
+    case "openObject":
+    case "ref":
+    case "container":
+      return undefined;
+    default: {
+      const unhandled: never = expr;
+      throw new Error(`unhandled type expression ${JSON.stringify(unhandled)}`);
+    }
   }
 }
 

@@ -65,3 +65,28 @@ function findCycle(start: string, edges: Map<string, Edge[]>): { names: string[]
   const text = [...stack.map((s) => (s.via ? `${s.name}.${s.via}` : s.name)), start].join(" -> ");
   return { names: stack.map((s) => s.name), text };
 }
+
+/**
+ * Reports aliases that name themselves through nullable references only
+ * (`Maybe: Maybe | null`): no value is infinite, but TypeScript cannot declare the alias.
+ * Cycles with no nullable link are left to checkInfiniteTypes.
+ */
+export function checkAliasCycles(types: readonly NamedType[], ctx: BuildContext): void {
+  const aliasOf = new Map(types.flatMap((t) => (t.type.kind === "ref" ? [[t.name, t.type] as const] : [])));
+  const reported = new Set<string>();
+  for (const start of types) {
+    if (reported.has(start.name)) continue;
+    const chain: string[] = [start.name];
+    let nullable = false;
+    let current = aliasOf.get(start.name);
+    while (current && !chain.includes(current.name)) {
+      nullable ||= current.nullable;
+      chain.push(current.name);
+      current = aliasOf.get(current.name);
+    }
+    if (!current || current.name !== start.name) continue;
+    nullable ||= current.nullable;
+    chain.forEach((n) => reported.add(n));
+    if (nullable) ctx.bag.report("alias-cycle", { name: start.name, cycle: [...chain, start.name].join(" -> ") }, start.location);
+  }
+}

@@ -12,6 +12,8 @@ export interface SourceLocation {
 
 /** Something the source says it does not show: a gap, never filled in. */
 export interface GapNote {
+  /** `note`: an `undocumented` entry of the spec; `untyped`: a value written `unspecified`. */
+  kind: "note" | "untyped";
   text: string;
   /** What the note is about, as a readable path: `types.Transaction`, `endpoints.orders.create.response`. */
   subject: string;
@@ -114,6 +116,8 @@ export interface Environment {
 export interface HeaderSpec {
   name: string;
   value?: string;
+  /** Type of a variable header's value, when the spec gives one. */
+  schema?: TypeNode;
   required: boolean;
   docs: Docs;
 }

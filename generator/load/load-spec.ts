@@ -38,11 +38,13 @@ export function parseSpecFile(path: string, text: string, bag: DiagnosticBag): S
     return { file: path, line, col };
   };
   for (const error of doc.errors) {
+    // The parser may point at the indentation before the token it means.
+    const offset = error.pos[0] + (/^[ \t]*/.exec(text.slice(error.pos[0]))?.[0].length ?? 0);
     if (error.code === "DUPLICATE_KEY") {
-      const key = text.slice(error.pos[0], error.pos[1]).split(":")[0]?.trim() || "?";
-      bag.report("yaml-duplicate-key", { key }, at(error.pos[0]));
+      const key = /^["']?([^"':,{}\n]*)/.exec(text.slice(offset))?.[1]?.trim() || "?";
+      bag.report("yaml-duplicate-key", { key }, at(offset));
     } else {
-      bag.report("yaml-syntax", { detail: error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "") }, at(error.pos[0]));
+      bag.report("yaml-syntax", { detail: error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "") }, at(offset));
     }
   }
   if (doc.errors.length > 0) return undefined;

@@ -69,11 +69,14 @@ export function checkSchema(file: SpecFile): Diagnostic[] {
  * otherwise the errors of the branch whose type matched speak for it.
  */
 function collapseAlternatives(errors: ErrorObject[]): ErrorObject[] {
+  // A bad property name is reported by the inner `pattern` error, which knows the name.
   const alternatives = errors.filter((e) => e.keyword === "oneOf" || e.keyword === "anyOf");
-  let rest = errors.filter((e) => !alternatives.includes(e));
+  let rest = errors.filter((e) => !alternatives.includes(e) && e.keyword !== "propertyNames");
   const merged: ErrorObject[] = [];
   for (const alt of alternatives) {
-    const children = rest.filter((e) => e.schemaPath.startsWith(`${alt.schemaPath}/`));
+    const within = (e: ErrorObject) =>
+      e.schemaPath.startsWith(`${alt.schemaPath}/`) && (e.instancePath === alt.instancePath || e.instancePath.startsWith(`${alt.instancePath}/`));
+    const children = rest.filter(within);
     const typeMisses = children.filter((e) => e.keyword === "type" && e.instancePath === alt.instancePath);
     const branches = (alt.schema as unknown[]).length;
     rest = rest.filter((e) => !typeMisses.includes(e));
@@ -108,9 +111,10 @@ const typeWords: Record<string, string> = { object: "a mapping", array: "a list"
 function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
   const path = pathOf(error.instancePath);
   const params = error.params as Record<string, unknown>;
-  const parent = error.parentSchema as { description?: string; properties?: Record<string, unknown> } | undefined;
+  const parent = error.parentSchema as { patternDescription?: string; properties?: Record<string, unknown> } | undefined;
+  const patternText = parent?.patternDescription ?? `a match of /${String(params.pattern)}/`;
   if (error.propertyName !== undefined) {
-    return diagnostic("schema-bad-name", { what: "name", value: error.propertyName, pattern: parent?.description ?? `/${String(params.pattern)}/` }, file.locate([...path, error.propertyName], "key"));
+    return diagnostic("schema-bad-name", { what: "name", value: error.propertyName, pattern: patternText }, file.locate([...path, error.propertyName], "key"));
   }
   switch (error.keyword) {
     case "additionalProperties": {
@@ -127,7 +131,7 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
     case "enum":
       return diagnostic("schema-not-allowed", { value: JSON.stringify(valueAt(file.data, path)), allowed: (params.allowedValues as unknown[]).join(", ") }, file.locate(path));
     case "pattern":
-      return diagnostic("schema-bad-name", { what: "value", value: JSON.stringify(valueAt(file.data, path)), pattern: parent?.description ?? `/${String(params.pattern)}/` }, file.locate(path));
+      return diagnostic("schema-bad-name", { what: "value", value: JSON.stringify(valueAt(file.data, path)), pattern: patternText }, file.locate(path));
     default:
       return diagnostic("schema-bad-value", { detail: `${path.at(-1) ?? "value"} ${error.message ?? "is invalid"}` }, file.locate(path));
   }

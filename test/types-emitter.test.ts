@@ -1,0 +1,280 @@
+/**
+ * The type emitter on small valid specs that together use every feature of the spec model
+ * (test/fixtures/features/<feature>/). `src/types.ts` and `src/index.ts` of each are kept
+ * as file snapshots under test/__snapshots__/features/<feature>/ (refresh them with
+ * `npm run test:update`, then read the diff); the snapshots must type-check with
+ * TypeScript 6 and 7; and a few facts are asserted directly, independent of snapshots.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PipelineResult } from "../generator/pipeline.ts";
+import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
+
+const features = [
+  "primitives",
+  "containers",
+  "objects",
+  "enums-and-literals",
+  "constraints-and-docs",
+  "recursion",
+  "extends-and-omit",
+  "operations",
+  "multi-file",
+] as const;
+
+type Feature = (typeof features)[number];
+
+const results = new Map<Feature, PipelineResult>();
+
+beforeAll(async () => {
+  for (const feature of features) results.set(feature, await generateFrom(`test/fixtures/features/${feature}`));
+});
+
+function result(feature: Feature): PipelineResult {
+  const found = results.get(feature);
+  if (!found) throw new Error(`${feature} was not generated`);
+  return found;
+}
+
+function fileOf(feature: Feature, path: string): string {
+  const file = result(feature).files.find((f) => f.path === path);
+  if (!file) throw new Error(`${feature} produced no ${path}`);
+  return file.contents;
+}
+
+const typesOf = (feature: Feature) => fileOf(feature, "src/types.ts");
+
+/** The text of one exported declaration (`interface X {...}` or `type X = ...;`), with its JSDoc. */
+function declaration(feature: Feature, name: string): string {
+  const text = typesOf(feature);
+  const start = text.search(new RegExp(`^export (interface|type) ${name}\\b`, "m"));
+  if (start < 0) throw new Error(`${feature}: no declaration of ${name}`);
+  const docStart = text.lastIndexOf("/**", start);
+  const between = docStart >= 0 ? text.slice(docStart, start) : "";
+  const from = docStart >= 0 && /^\/\*\*[\s\S]*\*\/\n$/.test(between) && !between.includes("export ") ? docStart : start;
+  const next = text.slice(start + 1).search(/^(\/\*\*|export )/m);
+  return text.slice(from, next < 0 ? undefined : start + 1 + next).trimEnd();
+}
+
+describe.each(features)("feature %s", (feature) => {
+  it("generates without diagnostics", () => {
+    expect(result(feature).model.api.title).toBeTruthy();
+  });
+
+  it.each(["src/types.ts", "src/index.ts"])("%s matches its snapshot", async (path) => {
+    const name = path.split("/").pop()!;
+    await expect(fileOf(feature, path)).toMatchFileSnapshot(`./__snapshots__/features/${feature}/${name}`);
+  });
+
+  it("shows every gap note of its types as an @undocumented line, and no other", () => {
+    const notes = result(feature)
+      .model.gaps.filter((g) => g.subject.startsWith("types."))
+      .map((g) => `@undocumented ${g.text}`)
+      .sort();
+    const lines = typesOf(feature)
+      .split("\n")
+      .map((line) => line.trim().replace(/^\* /, ""))
+      .filter((line) => line.startsWith("@undocumented "))
+      .sort();
+    expect(lines).toEqual(notes);
+  });
+});
+
+describe("direct facts of the emitted types", () => {
+  it("primitives: integer is number, object is open, unknown and unspecified are unknown", () => {
+    expect(declaration("primitives", "Primitives")).toContain("count?: number;");
+    expect(declaration("primitives", "Primitives")).toContain("must_text: string;");
+    expect(declaration("primitives", "Primitives")).toContain("bag?: Record<string, unknown>;");
+    expect(declaration("primitives", "Bag")).toMatch(/^export interface Bag \{\n[\s\S]*\[field: string\]: unknown;\n\}$/m);
+    expect(declaration("primitives", "Mystery")).toBe(
+      ["/**", " * @undocumented Type not shown.", " */", "export type Mystery = unknown;"].join("\n"),
+    );
+    expect(declaration("primitives", "MaybeCount")).toBe("export type MaybeCount = number | null;");
+  });
+
+  it("containers: arrays, nested arrays, maps and their mapping forms", () => {
+    const c = declaration("containers", "Containers");
+    expect(c).toContain("grid?: Array<number[]>;");
+    expect(c).toContain("item_grid?: Array<Item[]>;");
+    expect(c).toContain("maybe_names?: string[] | null;");
+    expect(c).toContain("names_or_nulls?: Array<string | null>;");
+    expect(c).toContain("labels?: Record<string, string>;");
+    expect(c).toContain("nested_maps?: Record<string, Record<string, number>>;");
+    expect(c).toContain("map_of_lists?: Record<string, Item[]>;");
+    expect(c).toContain("list_of_maps?: Array<Record<string, string>>;");
+    expect(c).toContain("maybe_scores?: Record<string, number> | null;");
+    expect(c).toContain("optional_values?: Record<string, Item | null>;");
+    expect(declaration("containers", "Counters")).toContain("export type Counters = Record<string, number>;");
+  });
+
+  it("objects: open objects get an index signature, odd wire names are quoted, nullable objects are aliases", () => {
+    const profile = declaration("objects", "Profile");
+    expect(profile).toContain("[field: string]: unknown;");
+    expect(profile).toContain('".tag": string;');
+    expect(profile).toContain('"x-request-id"?: string;');
+    expect(profile).toContain('"2fa_enabled"?: boolean;');
+    expect(profile).toContain('"with space"?: number;');
+    expect(profile).toContain("$schema?: string;");
+    expect(profile).toContain("shipping_address: Address | null;");
+    expect(profile).toContain("billing_address?: Address | null;");
+    expect(profile).toContain("history?: Address[] | null;");
+    expect(declaration("objects", "Settings")).toMatch(/^export type Settings = \{[\s\S]*\} \| null;$/m);
+    expect(declaration("objects", "OpenBag")).toMatch(/^export interface OpenBag \{[\s\S]*\[field: string\]: unknown;\n\}$/m);
+  });
+
+  it("enums: literal unions; open enums admit any other value of their kind", () => {
+    expect(declaration("enums-and-literals", "Status")).toContain('export type Status = "pending" | "paid" | "cancelled";');
+    expect(declaration("enums-and-literals", "OpenStatus")).toContain('export type OpenStatus = "succeeded" | "failed" | (string & {});');
+    expect(declaration("enums-and-literals", "OpenCode")).toContain("export type OpenCode = 100 | 200 | (number & {});");
+    expect(declaration("enums-and-literals", "Priority")).toContain("export type Priority = 1 | 2 | 3;");
+    expect(declaration("enums-and-literals", "Yes")).toContain("export type Yes = true;");
+    const r = declaration("enums-and-literals", "Result");
+    expect(r).toContain('status: "success";');
+    expect(r).toContain('level: "low" | "high" | (string & {});');
+    expect(r).toContain('kind?: "a" | "b" | null;');
+  });
+
+  it("constraints and docs: every facet becomes a JSDoc tag", () => {
+    const payment = declaration("constraints-and-docs", "Payment");
+    for (const tag of [
+      "@format uuid",
+      "@format date-time",
+      "@format timestamp",
+      "@format MM-DD-YYYY",
+      "@pattern `^[A-Z]{3}$`",
+      "@prefix `wh_`",
+      "@minLength 5",
+      "@maxLength 64",
+      "@minimum 0",
+      "@maximum 1000000",
+      "@minimum -1.5",
+      "@unit cents",
+      "@example 1250",
+      '@example "USD"',
+      '@example {"gift":true,"wrap":"paper"}',
+      "@deprecated",
+      "@undocumented Refund fields not shown.",
+    ]) {
+      expect(payment).toContain(` * ${tag}\n`);
+    }
+    // A `*/` in a pattern or description must not end the comment early.
+    expect(payment).not.toMatch(/\*\/\$`/);
+    expect(payment).toContain("like /* this *\\/.");
+  });
+
+  it("recursion: Tree refers to itself, Person and Company to each other", () => {
+    const tree = declaration("recursion", "Tree");
+    expect(tree).toContain("children?: Tree[];");
+    expect(tree).toContain("parent?: Tree | null;");
+    expect(declaration("recursion", "Person")).toContain("employer?: Company;");
+    expect(declaration("recursion", "Company")).toContain("employees: Person[];");
+    expect(declaration("recursion", "LinkedNode")).toContain("next: LinkedNode | null;");
+    expect(declaration("recursion", "Forest")).toContain("export type Forest = Tree[];");
+  });
+
+  it("extends: an object has its base's fields (less omit), its own fields win, chains and openness carry over", () => {
+    expect(declaration("extends-and-omit", "Public")).toMatch(/\{\n\s+id: string;\n[\s\S]*created_at\?: number;\n\s+name\?: string;\n\}/);
+    expect(declaration("extends-and-omit", "Public")).not.toMatch(/secret\??:/);
+    const detailed = declaration("extends-and-omit", "Detailed");
+    for (const member of ["id: string;", "created_at?: number;", "name?: string;", "details?: string;"]) expect(detailed).toContain(member);
+    expect(detailed).not.toMatch(/secret\??:/);
+    const override = declaration("extends-and-omit", "Override");
+    expect(override).toContain("secret: string;");
+    expect(override).not.toContain("secret?: string;");
+    expect(declaration("extends-and-omit", "OpenChild")).toContain("[field: string]: unknown;");
+    expect(declaration("extends-and-omit", "OpenChild")).toContain("kind?: string;");
+    const holder = declaration("extends-and-omit", "Holder");
+    expect(holder).toMatch(/summary\?: \{\n\s+id: string;\n\s+\};/);
+    expect(holder).toContain("secret?: string;");
+  });
+
+  it("multi-file: files are read in path order and refer to each other", () => {
+    const model = result("multi-file").model;
+    expect(model.sourceFiles).toEqual([
+      "test/fixtures/features/multi-file/api.yaml",
+      "test/fixtures/features/multi-file/types/cart.yaml",
+      "test/fixtures/features/multi-file/types/common.yaml",
+      "test/fixtures/features/multi-file/types/item.yaml",
+    ]);
+    expect(model.types.map((t) => t.name)).toEqual(["Cart", "CartId", "Money", "CartItem"]);
+    expect(declaration("multi-file", "CartItem")).toContain("cart?: Cart;");
+  });
+
+  it("operations: endpoints take their version and the error responses whose scope matches", () => {
+    const model = result("operations").model;
+    const byId = new Map(model.endpoints.map((e) => [e.id, e]));
+    const errorsOf = (id: string) => byId.get(id)!.errors.map((e) => `${e.status ?? "any"}/${e.code ?? e.tag ?? "-"}/${e.scope.kind}`);
+    expect(byId.get("orders.get")!.version).toBe("v1");
+    expect(byId.get("files.download")!.version).toBe("v2");
+    expect(errorsOf("orders.get")).toEqual(["401/1005/pathPrefix", "403/18/all", "404/2001/endpoint", "422/-/version", "5xx/-/all", "any/2001/all"]);
+    expect(errorsOf("files.download")).toEqual(["400/invalid_request/version", "403/18/all", "5xx/-/all", "any/2001/all"]);
+    expect(byId.get("orders.get")!.params.map((p) => `${p.name}:${p.placement}:${p.required}`)).toEqual([
+      "order_id:path:true",
+      "expand:query:false",
+      "page:query:true",
+    ]);
+    expect(byId.get("files.download")!.params.map((p) => p.placement)).toEqual(["trailing", "trailing"]);
+    expect(model.api.clientName).toBe("OpsClient");
+    expect(model.credentials.map((c) => `${c.id}:${c.placement}`)).toEqual([
+      "apiKey:header",
+      "token:header",
+      "signingSecret:signature",
+      "dashboardLogin:none",
+    ]);
+    expect(model.webhooks?.registration).toEqual(["webhooks.create", "webhooks.delete"]);
+    expect(model.lifecycles[0]?.transitions.map((t) => t.trigger ?? "-")).toEqual(["orders.cancel", "-"]);
+  });
+
+  it("the gap count of each fixture is what its notes and unspecified types add up to", () => {
+    const counts = Object.fromEntries(features.map((f) => [f, result(f).model.gaps.length]));
+    expect(counts).toEqual({
+      primitives: 2, // Primitives.mystery and Mystery are `unspecified`
+      containers: 0,
+      objects: 1,
+      "enums-and-literals": 0,
+      "constraints-and-docs": 9, // 7 notes, plus risk and Opaque are `unspecified`
+      recursion: 0,
+      "extends-and-omit": 0,
+      operations: 19, // 18 notes, plus the `unspecified` response body of files.download
+      "multi-file": 1,
+    });
+  });
+
+  it("an unspecified type is listed as a gap (docs: `it is listed as a gap too`)", () => {
+    expect(result("primitives").model.gaps.map((g) => g.subject)).toEqual(["types.Primitives.mystery", "types.Mystery"]);
+  });
+
+  it("index.ts re-exports the types", () => {
+    expect(fileOf("primitives", "src/index.ts")).toMatch(/^export type \* from "\.\/types\.js";$/m);
+  });
+});
+
+describe("a recursive map alias", () => {
+  it("type-checks (Record<string, Self> is a circular alias in TypeScript)", async () => {
+    const out = tempDir("apigen-recursive-map-");
+    const generated = await generateFrom("test/fixtures/recursive-map-alias", out);
+    for (const file of generated.files) {
+      mkdirSync(dirname(join(out, file.path)), { recursive: true });
+      writeFileSync(join(out, file.path), file.contents);
+    }
+    const run = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { encoding: "utf8" });
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+});
+
+describe("the feature snapshots type-check", () => {
+  const project = join(repoRoot, "test/__snapshots__/features/tsconfig.json");
+  const compilers = [
+    ["TypeScript 6", join(repoRoot, "node_modules/.bin/tsc"), []],
+    ["TypeScript 7", process.execPath, [join(repoRoot, "node_modules/typescript7/bin/tsc")]],
+  ] as const;
+
+  it.each(compilers)("with %s", (_name, command, prefix) => {
+    const run = spawnSync(command, [...prefix, "-p", project], { encoding: "utf8", cwd: repoRoot });
+    expect(run.stdout + run.stderr, run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+});
