@@ -106,7 +106,9 @@ describe("the Merchant Commerce API model", () => {
     expect(types).toMatch(/export interface Transaction \{\n(  .*\n)*  \[field: string\]: unknown;\n/);
     expect(types).toMatch(/export interface PickupOption \{[\s\S]*?address\?: \{\n\s+street_address1\?: string;[^}]*country\?: string;\n\s+\};/);
     expect(types).not.toMatch(/export interface PickupOption \{[^}]*email/);
-    expect(types).toMatch(/export interface CartUpdateItem \{\n(  .*\n)*  service_product_id\?: string;\n(  .*\n)*  shipment_type\?: string;/);
+    expect(types).toMatch(/export interface CartUpdateItem extends CallbackCartItem \{\n(  .*\n)*  shipment_type\?: string;/);
+    const cartUpdateItem = result.model.types.find((t) => t.name === "CartUpdateItem")!.type;
+    expect(cartUpdateItem.kind === "object" && cartUpdateItem.fields.map((f) => f.name)).toContain("service_product_id");
     expect(types).toMatch(/export interface AccountLoginParams \{[^}]*scope: "openid";/);
   });
 

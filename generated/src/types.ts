@@ -680,53 +680,7 @@ export interface CartUpdateRequest {
 /**
  * Item of the cart.update success cart; a callback cart item plus tax_amount, shipment_type and gift_options.
  */
-export interface CartUpdateItem {
-  reference?: string;
-  name?: string;
-  description?: string;
-  options?: string;
-  uom?: string;
-  upc?: string;
-  sku?: string;
-  isbn?: string;
-  brand?: string;
-  manufacturer?: string;
-  category?: string;
-  tags?: string;
-  color?: string;
-  size?: string;
-  image_url?: string;
-  details_url?: string;
-  type?: string;
-  item_group?: string;
-  service_product_id?: string;
-  total_amount?: number;
-  unit_price?: number;
-  quantity?: number;
-  collections?: string[];
-  weight?: {
-    weight?: number;
-    unit?: string;
-  };
-  taxable?: boolean;
-  properties?: Array<{
-    /**
-     * @undocumented Type not shown.
-     */
-    name?: unknown;
-    /**
-     * @undocumented Type not shown.
-     */
-    value?: unknown;
-  }>;
-  customizations?: Array<{
-    /**
-     * @undocumented Type not shown.
-     */
-    name?: unknown;
-    price?: Money;
-    attributes?: Record<string, unknown>;
-  }>;
+export interface CartUpdateItem extends CallbackCartItem {
   tax_amount?: Money;
   shipment_type?: string;
   gift_options?: {

@@ -9,30 +9,47 @@ import {
   type OptionalKind,
   type TypeAliasDeclarationStructure,
 } from "ts-morph";
-import type { NamedType, ParamsType } from "../ir/model.ts";
+import type { NamedType, ParamsType, TypeNode } from "../ir/model.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { jsDocStructures, typeDocLines } from "./jsdoc.ts";
 import { openObjectDoc, propertyName, writeAliasType, writeType } from "./type-text.ts";
 
 type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
 
+/**
+ * What a named object extends, when TypeScript can say it: `Base`, or `Omit<Base, ...>`
+ * for the fields it drops or redeclares. Omit of an open base would drop every known
+ * field (its keys are `string`), so such an object lists its fields itself.
+ */
+function heritageOf(node: TypeNode & { kind: "object" }, types: ReadonlyMap<string, NamedType>): { text: string; baseOpen: boolean } | undefined {
+  const base = node.base;
+  const baseType = base && types.get(base.name)?.type;
+  if (!base || !baseType || baseType.kind !== "object") return undefined;
+  if (base.without.length === 0) return { text: base.name, baseOpen: baseType.open };
+  if (baseType.open) return undefined;
+  return { text: `Omit<${base.name}, ${base.without.map((name) => JSON.stringify(name)).join(" | ")}>`, baseOpen: false };
+}
+
 /** The structure of one named type. */
-function declarationOf(named: NamedType): Declaration {
+function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>): Declaration {
   const node = named.type;
   const docs = jsDocStructures(typeDocLines(node));
   if (node.kind === "object" && !node.nullable) {
+    const heritage = heritageOf(node, types);
+    const fields = heritage ? node.fields.filter((f) => f.inheritedFrom === undefined) : node.fields;
     return {
       kind: StructureKind.Interface,
       name: named.name,
       isExported: true,
       docs,
-      properties: node.fields.map((field) => ({
+      extends: heritage ? [heritage.text] : [],
+      properties: fields.map((field) => ({
         name: propertyName(field.name),
         hasQuestionToken: !field.required,
         type: (writer) => writeType(writer, field.type),
         docs: jsDocStructures(typeDocLines(field.type)),
       })),
-      indexSignatures: node.open
+      indexSignatures: node.open && !heritage?.baseOpen
         ? [{ keyName: "field", keyType: "string", returnType: "unknown", docs: jsDocStructures([openObjectDoc]) }]
         : [],
     };
@@ -72,9 +89,10 @@ function paramsDeclarationOf(paramsType: ParamsType): InterfaceDeclarationStruct
 /** `src/types.ts` of the generated package. */
 export function emitTypesFile(ctx: EmitContext): EmittedFile {
   const project = new Project({ useInMemoryFileSystem: true });
+  const typesByName = new Map(ctx.model.types.map((t) => [t.name, t]));
   const statements: (string | Declaration)[] = [
     `// ${ctx.banner}`,
-    ...ctx.model.types.map(declarationOf),
+    ...ctx.model.types.map((named) => declarationOf(named, typesByName)),
     ...ctx.model.paramsTypes.map(paramsDeclarationOf),
   ];
   const file = project.createSourceFile("types.ts", { statements });

@@ -76,9 +76,13 @@ export class TypeBuilder {
       }
     });
     const own = new Set(pending.node.fields.map((f) => f.name));
-    const inherited = baseFields.filter((f) => !pending.omit.includes(f.name) && !own.has(f.name));
+    const inherited = baseFields
+      .filter((f) => !pending.omit.includes(f.name) && !own.has(f.name))
+      .map((f) => ({ ...f, inheritedFrom: f.inheritedFrom ?? pending.base }));
+    const without = baseFields.filter((f) => pending.omit.includes(f.name) || own.has(f.name)).map((f) => f.name);
     pending.node.fields = [...inherited, ...pending.node.fields];
     pending.node.open ||= base.type.open;
+    pending.node.base = { name: pending.base, without };
   }
 
   /** One type node: a shorthand string or a mapping with facets. */
@@ -138,7 +142,6 @@ export class TypeBuilder {
     });
     const node = { kind: "object", fields, open: data.open === true } as TypeNode & { kind: "object" };
     if (typeof data.extends === "string") {
-      node.extendsName = data.extends;
       this.refs.push({ name: data.extends, location: file.locate([...path, "extends"]) });
       this.pendingExtends.push({ node, base: data.extends, omit: (data.omit as string[] | undefined) ?? [], file, path });
     }

@@ -64,8 +64,11 @@ export type TypeShape =
   | { kind: "ref"; name: string }
   | { kind: "array"; items: TypeNode }
   | { kind: "map"; values: TypeNode }
-  /** `open`: further fields exist that the source does not show. */
-  | { kind: "object"; fields: Field[]; open: boolean; extendsName?: string }
+  /**
+   * `fields` are all of the object's fields, inherited ones included. `open`: further
+   * fields exist that the source does not show.
+   */
+  | { kind: "object"; fields: Field[]; open: boolean; base?: ObjectBase }
   | { kind: "literal"; value: Literal }
   /** `open`: the values are the known ones, not all. */
   | { kind: "enum"; values: Literal[]; open: boolean };
@@ -77,11 +80,20 @@ export type TypeNode = TypeShape & {
   location: SourceLocation;
 };
 
+/** The named object type an object extends. */
+export interface ObjectBase {
+  name: string;
+  /** Fields of the base the object does not take from it: omitted, or declared again. */
+  without: string[];
+}
+
 export interface Field {
   /** Wire name, exactly as the spec writes it. */
   name: string;
   type: TypeNode;
   required: boolean;
+  /** The named type this field comes from through `extends`, if it does. */
+  inheritedFrom?: string;
   location: SourceLocation;
 }
 

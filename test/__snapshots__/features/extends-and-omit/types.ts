@@ -3,13 +3,7 @@
 /**
  * Extends a type that itself extends another (declared later).
  */
-export interface Detailed {
-  id: string;
-  /**
-   * @format timestamp
-   */
-  created_at?: number;
-  name?: string;
+export interface Detailed extends Public {
   details?: string;
 }
 
@@ -25,24 +19,14 @@ export interface Base {
 /**
  * Base without its secret.
  */
-export interface Public {
-  id: string;
-  /**
-   * @format timestamp
-   */
-  created_at?: number;
+export interface Public extends Omit<Base, "secret"> {
   name?: string;
 }
 
 /**
  * Its own secret field replaces the inherited one.
  */
-export interface Override {
-  id: string;
-  /**
-   * @format timestamp
-   */
-  created_at?: number;
+export interface Override extends Omit<Base, "secret"> {
   secret: string;
 }
 
@@ -57,12 +41,7 @@ export interface OpenBase {
 /**
  * Inherits openness from its base.
  */
-export interface OpenChild {
-  /**
-   * Further fields that the source does not show.
-   */
-  [field: string]: unknown;
-  kind?: string;
+export interface OpenChild extends OpenBase {
   extra?: number;
 }
 
