@@ -24,6 +24,15 @@ function render(name: string, view: object): string {
   return template(view);
 }
 
+/** A call of the first endpoint whose parameters are all path parameters and that takes no body. */
+function exampleCall(model: EmitContext["model"]): string {
+  const endpoint = model.endpoints.find((e) => !e.body && e.params.every((p) => p.placement === "path")) ?? model.endpoints[0];
+  if (!endpoint) return "";
+  const args = endpoint.params.filter((p) => p.placement !== "query").map((p) => JSON.stringify(`<${p.name}>`));
+  if (endpoint.body) args.push("{ /* body */ }");
+  return `${endpoint.group}.${endpoint.name}(${args.join(", ")})`;
+}
+
 /** What the templates show, read from the IR. */
 function packageView(ctx: EmitContext) {
   const { model } = ctx;
@@ -35,6 +44,10 @@ function packageView(ctx: EmitContext) {
     title: model.api.title,
     description: (model.api.docs.description ?? model.api.title).trim(),
     typeCount: model.types.length,
+    clientName: model.api.clientName,
+    errorClassName: model.api.errorClassName,
+    credentialOptions: [...new Set(model.endpoints.flatMap((e) => e.auth))].map((id) => `${id}: "…"`).join(", "),
+    exampleCall: exampleCall(model),
     exampleTypes: model.types.slice(0, 3).map((t) => t.name).join(", "),
     endpoints: model.endpoints.map((e) => ({
       id: e.id,

@@ -142,11 +142,13 @@ function paramsTypesOf(endpoints: readonly Endpoint[], callbacks: readonly Callb
 function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {
   const v = decl.value;
   const title = String(v.title);
+  const clientName = typeof v.clientName === "string" ? v.clientName : `${pascalCase(title)}Client`;
   return {
     packageName: String(v.name),
     title,
     version: String(v.version),
-    clientName: typeof v.clientName === "string" ? v.clientName : `${pascalCase(title)}Client`,
+    clientName,
+    errorClassName: `${clientName.replace(/Client$/, "")}ApiError`,
     baseUrlName: typeof v.baseUrl === "string" ? v.baseUrl : "base_url",
     callbackBaseUrlName: typeof v.callbackBaseUrl === "string" ? v.callbackBaseUrl : "server_url",
     docs: ctx.docs(decl.file, decl.path, v),

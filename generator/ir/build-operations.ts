@@ -41,6 +41,7 @@ export class OperationBuilder {
     return {
       id: decl.name,
       group,
+      groupPascalName: pascalCase(group),
       name,
       pascalName: pascalCase(decl.name),
       ...(typeof v.summary === "string" ? { summary: v.summary } : {}),

@@ -178,6 +178,8 @@ export interface ApiVersion {
 export interface Endpoint {
   id: string;
   group: string;
+  /** `Transactions`: for the group's generated names. */
+  groupPascalName: string;
   /** Method name inside the group, camelCase as written. */
   name: string;
   /** `TransactionsAuthorize`: for generated type names. */
@@ -279,6 +281,8 @@ export interface ApiInfo {
   title: string;
   version: string;
   clientName: string;
+  /** Class of the API's errors, e.g. `MerchantApiError` for `MerchantClient`. */
+  errorClassName: string;
   baseUrlName: string;
   callbackBaseUrlName: string;
   docs: Docs;

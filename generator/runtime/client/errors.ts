@@ -1,0 +1,155 @@
+/**
+ * Errors of the generated client. Every class keeps secrets out of its message, its
+ * `toString()` and its `JSON.stringify()`: it never holds request headers, and text that
+ * came back from the server is redacted against the configured credentials.
+ */
+import type { ValidationIssue } from "../validate.js";
+
+/** Base of every error the client throws. */
+export class ClientError extends Error {
+  override name = "ClientError";
+  constructor(
+    message: string,
+    /** The endpoint id, e.g. `transactions.get`. */
+    readonly endpointId: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** What JSON.stringify shows: no cause chain, which may hold request details. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message, endpointId: this.endpointId };
+  }
+}
+
+/** Status families, for `switch (error.kind)`. */
+export type ApiErrorKind = "authentication" | "permission" | "not_found" | "validation" | "rate_limit" | "server" | "client";
+
+export function kindOfStatus(status: number): ApiErrorKind {
+  if (status === 401) return "authentication";
+  if (status === 403) return "permission";
+  if (status === 404) return "not_found";
+  if (status === 400 || status === 422) return "validation";
+  if (status === 429) return "rate_limit";
+  return status >= 500 ? "server" : "client";
+}
+
+/** One entry of a v1 error body's `errors` array. */
+export interface ApiErrorEntry {
+  code?: number;
+  message?: string;
+  [field: string]: unknown;
+}
+
+export interface ApiErrorDetails {
+  status: number;
+  endpointId: string;
+  /** Numeric code of the first entry of a v1 body. */
+  code?: number;
+  /** `.tag` of a v3 body. */
+  tag?: string;
+  message: string;
+  errors: ApiErrorEntry[];
+  /** The parsed JSON body, or the text when it is not JSON. */
+  body: unknown;
+  headers: Headers;
+}
+
+/** The API answered with a status outside 2xx. */
+export class ApiError extends ClientError {
+  override name = "ApiError";
+  readonly status: number;
+  readonly kind: ApiErrorKind;
+  readonly code: number | undefined;
+  readonly tag: string | undefined;
+  readonly errors: ApiErrorEntry[];
+  readonly body: unknown;
+  readonly headers: Headers;
+
+  constructor(details: ApiErrorDetails) {
+    const label = details.code !== undefined ? ` code ${details.code}` : details.tag !== undefined ? ` ${details.tag}` : "";
+    super(`${details.endpointId} failed with ${details.status}${label}: ${details.message}`, details.endpointId);
+    this.status = details.status;
+    this.kind = kindOfStatus(details.status);
+    this.code = details.code;
+    this.tag = details.tag;
+    this.errors = details.errors;
+    this.body = details.body;
+    this.headers = details.headers;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), status: this.status, kind: this.kind, code: this.code, tag: this.tag, errors: this.errors, body: this.body };
+  }
+}
+
+/** The request never got a response: DNS, refused or reset connection. */
+export class ConnectionError extends ClientError {
+  override name = "ConnectionError";
+}
+
+/** No complete response within `timeoutMs`. */
+export class TimeoutError extends ClientError {
+  override name = "TimeoutError";
+  constructor(
+    endpointId: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${endpointId} timed out after ${timeoutMs} ms`, endpointId);
+  }
+}
+
+/** The caller's AbortSignal fired. */
+export class UserAbortError extends ClientError {
+  override name = "UserAbortError";
+}
+
+/** A 2xx response whose body is not the JSON the endpoint documents. */
+export class ResponseParseError extends ClientError {
+  override name = "ResponseParseError";
+  constructor(
+    endpointId: string,
+    readonly status: number,
+    detail: string,
+  ) {
+    super(`${endpointId} answered ${status} with ${detail}`, endpointId);
+  }
+}
+
+/** A request that breaks a rule of the spec; nothing was sent. */
+export class RequestValidationError extends ClientError {
+  override name = "RequestValidationError";
+  /** The first field at fault, e.g. `body.tracking_number`. */
+  readonly field: string;
+  constructor(
+    endpointId: string,
+    readonly issues: ValidationIssue[],
+  ) {
+    super(`${endpointId}: ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`, endpointId);
+    this.field = issues[0]?.path ?? "";
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), field: this.field, issues: this.issues };
+  }
+}
+
+/** The endpoint needs a credential the client was not given; nothing was sent. */
+export class MissingCredentialError extends ClientError {
+  override name = "MissingCredentialError";
+  constructor(
+    endpointId: string,
+    readonly credential: string,
+    header: string,
+  ) {
+    super(`${endpointId} needs the ${credential} option (sent as ${header}), and the client has none`, endpointId);
+  }
+}
+
+/** Replaces every occurrence of a secret in `text`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+  return out;
+}

@@ -1,0 +1,62 @@
+/**
+ * When and how long the client waits before trying a request again.
+ */
+
+/** Statuses worth another attempt: timeouts, rate limits and server errors. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Retry-After is honoured only within this bound; beyond it the usual back-off applies. */
+const maxRetryAfterMs = 60_000;
+
+/**
+ * The server's Retry-After in milliseconds (delta-seconds or an HTTP date), when it is
+ * between 0 and 60 s; otherwise undefined.
+ */
+export function retryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  const text = header.trim();
+  const ms = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  return Number.isFinite(ms) && ms >= 0 && ms <= maxRetryAfterMs ? ms : undefined;
+}
+
+/**
+ * Back-off before retry number `retry` (0 for the first): min(0.5 s * 2^retry, 8 s), of
+ * which a random half is taken off so that clients do not retry in step.
+ */
+export function backoffMs(retry: number, random: () => number = Math.random): number {
+  const cap = Math.min(500 * 2 ** retry, 8000);
+  return cap / 2 + (random() * cap) / 2;
+}
+
+/** Resolves after `ms`, or rejects at once with the signal's reason when it aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Whether a failed fetch certainly never reached the server (the connection was refused or
+ * the name did not resolve), so that even a non-idempotent request may be sent again.
+ */
+export function neverReachedServer(error: unknown): boolean {
+  const codes = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && codes.includes(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

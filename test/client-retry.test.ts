@@ -1,0 +1,56 @@
+/**
+ * The retry rules of the client runtime, exactly: back-off bounds, Retry-After parsing,
+ * which statuses and failures are retried.
+ */
+import { describe, expect, it } from "vitest";
+import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep } from "../generator/runtime/client/retry.ts";
+
+describe("back-off", () => {
+  it("is min(0.5 s * 2^n, 8 s), less a random half", () => {
+    expect([0, 1, 2, 3, 4, 5, 9].map((n) => backoffMs(n, () => 1))).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
+    expect([0, 1, 4, 9].map((n) => backoffMs(n, () => 0))).toEqual([250, 500, 4000, 4000]);
+    for (let i = 0; i < 50; i++) {
+      const ms = backoffMs(2);
+      expect(ms).toBeGreaterThanOrEqual(1000);
+      expect(ms).toBeLessThanOrEqual(2000);
+    }
+  });
+});
+
+describe("Retry-After", () => {
+  const now = Date.parse("2026-11-21T12:00:00Z");
+  it.each([
+    ["3", 3000],
+    ["0", 0],
+    ["1.5", 1500],
+    ["60", 60000],
+    ["61", undefined],
+    ["-1", undefined],
+    ["soon", undefined],
+    ["", undefined],
+    ["Sat, 21 Nov 2026 12:00:30 GMT", 30000],
+    ["Sat, 21 Nov 2026 12:05:00 GMT", undefined],
+    ["Sat, 21 Nov 2026 11:59:00 GMT", undefined],
+  ])("%j gives %j ms", (header, expected) => {
+    expect(retryAfterMs(header, now)).toBe(expected);
+  });
+  it("absent gives nothing", () => expect(retryAfterMs(null, now)).toBeUndefined());
+});
+
+describe("what is retried", () => {
+  it("408, 429 and 5xx, nothing else", () => {
+    expect([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504].filter(isRetryableStatus)).toEqual([408, 429, 500, 502, 503, 504]);
+  });
+  it("knows a refused connection never reached the server, and a reset may have", () => {
+    expect(neverReachedServer(new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNREFUSED" }) }))).toBe(true);
+    expect(neverReachedServer(new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNRESET" }) }))).toBe(false);
+    expect(neverReachedServer(new TypeError("fetch failed"))).toBe(false);
+  });
+  it("sleep rejects at once when aborted", async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(new Error("stop")), 20);
+    await expect(sleep(10_000, controller.signal)).rejects.toThrow("stop");
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
