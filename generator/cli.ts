@@ -1,13 +1,15 @@
 /**
- * Command line: `npm run generate [-- --spec DIR --out DIR --check --gaps --timings]`.
+ * Command line: `npm run generate [-- --spec DIR --out DIR --check --gaps --timings --scaffold-handlers FILE]`.
  * A broken spec prints its diagnostics and exits 1 without writing; never a stack trace.
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DiagnosticsError, diagnostic } from "./diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { displayPath } from "./load/load-spec.ts";
 import { runPipeline, type PipelineResult, type SpecTexts } from "./pipeline.ts";
+import { writeHandlersScaffold } from "./write/scaffold.ts";
 import { writeOutput } from "./write/writer.ts";
 
 const usage = `Usage: npm run generate -- [options]
@@ -17,6 +19,8 @@ const usage = `Usage: npm run generate -- [options]
   --check       write nothing; exit 1 listing the files that differ from the spec
   --gaps        list every undocumented note of the spec with its location
   --timings     print the time of each stage
+  --scaffold-handlers FILE  write a typed callback handlers file (never overwrites one), not the package
+  --handlers-import SPEC    module the scaffold imports from (default: <package name>/callbacks)
   --help        show this text`;
 
 interface CliOptions {
@@ -25,6 +29,8 @@ interface CliOptions {
   check: boolean;
   gaps: boolean;
   timings: boolean;
+  scaffoldHandlers?: string;
+  handlersImport?: string;
 }
 
 function parseOptions(argv: string[]): CliOptions | undefined {
@@ -36,12 +42,16 @@ function parseOptions(argv: string[]): CliOptions | undefined {
       check: { type: "boolean", default: false },
       gaps: { type: "boolean", default: false },
       timings: { type: "boolean", default: false },
+      "scaffold-handlers": { type: "string" },
+      "handlers-import": { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
   });
   if (values.help) return undefined;
-  return { specDir: resolve(values.spec), outDir: resolve(values.out), check: values.check, gaps: values.gaps, timings: values.timings };
+  const scaffold = values["scaffold-handlers"] !== undefined ? { scaffoldHandlers: resolve(values["scaffold-handlers"]) } : {};
+  const handlersImport = values["handlers-import"] !== undefined ? { handlersImport: values["handlers-import"] } : {};
+  return { specDir: resolve(values.spec), outDir: resolve(values.out), check: values.check, gaps: values.gaps, timings: values.timings, ...scaffold, ...handlersImport };
 }
 
 function printGaps(result: PipelineResult): void {
@@ -73,6 +83,24 @@ function check(result: PipelineResult, out: string): number {
   return 1;
 }
 
+/** The refusal when a file is already where the scaffold would go; exit code 1. */
+function refuseExisting(file: string): number {
+  console.error(`${displayPath(file)} already exists: --scaffold-handlers never overwrites a file. Remove it or choose another path.`);
+  return 1;
+}
+
+/** `--scaffold-handlers FILE`: writes the handlers scaffold unless a file is there (exit 1). */
+async function scaffold(result: PipelineResult, options: CliOptions, file: string): Promise<number> {
+  const shown = displayPath(file);
+  if (result.model.callbacks.length === 0) {
+    console.error(`the spec has no callbacks: no handlers to scaffold`);
+    return 1;
+  }
+  if ((await writeHandlersScaffold(result.model, `${displayPath(options.specDir)}/`, file, options.handlersImport)) === "exists") return refuseExisting(file);
+  console.log(`${shown}: ${result.model.callbacks.length} handlers scaffolded`);
+  return 0;
+}
+
 function write(result: PipelineResult, out: string): number {
   const { plan } = result;
   if (plan.notOwned.length) {
@@ -99,11 +127,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage);
     return 0;
   }
+  if (options.scaffoldHandlers && existsSync(options.scaffoldHandlers)) return refuseExisting(options.scaffoldHandlers);
   const sources: SpecTexts = { texts: new Map() };
   try {
     const result = await runPipeline(options, sources);
     const out = displayPath(options.outDir);
-    const code = options.gaps ? (printGaps(result), 0) : options.check ? check(result, out) : write(result, out);
+    const code = options.scaffoldHandlers ? await scaffold(result, options, options.scaffoldHandlers) : options.gaps ? (printGaps(result), 0) : options.check ? check(result, out) : write(result, out);
     if (options.timings) printTimings(result, performance.now() - started);
     return code;
   } catch (error) {

@@ -9,7 +9,14 @@ import type { EmitContext, EmittedFile } from "./context.ts";
 const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 
 /** Runtime modules every package gets, by file name. */
-export const runtimeModules = ["validate.ts"] as const;
+export const runtimeModules = [
+  "validate.ts",
+  "client/errors.ts",
+  "client/retry.ts",
+  "client/response.ts",
+  "client/core.ts",
+  "callbacks/base64.ts", "callbacks/body.ts", "callbacks/failure.ts", "callbacks/signature.ts", "callbacks/routes.ts", "callbacks/core.ts", "callbacks/node-adapter.ts", "callbacks/fetch-adapter.ts", "callbacks/router.ts",
+] as const;
 
 /** `src/runtime/*.ts` of the generated package. */
 export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {

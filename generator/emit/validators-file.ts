@@ -72,7 +72,7 @@ function paramsExpression(paramsType: ParamsType): string {
 }
 
 /** The combinators of runtime/validate.ts; only those a spec uses are imported. */
-const combinators = ["anything", "array", "boolean", "literal", "map", "nullable", "number", "object", "oneOf", "string"];
+export const combinators = ["anything", "array", "boolean", "literal", "map", "nullable", "number", "object", "oneOf", "string"];
 
 /** `src/validators.ts` of the generated package. */
 export function emitValidatorsFile(ctx: EmitContext): EmittedFile {

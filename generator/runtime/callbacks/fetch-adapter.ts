@@ -1,0 +1,31 @@
+/**
+ * The router as a Fetch API handler (`Request` -> `Response`): Deno, Bun, Cloudflare Workers,
+ * Hono and any runtime with `Request`/`Response`. Some Fetch runtimes drop the body of a GET
+ * request; a callback sent as GET with a body (`product.info`) needs one that keeps it, or
+ * the node adapter.
+ */
+import { readStreamLimited } from "./body.js";
+import type { InboundRequest, OutboundResponse } from "./core.js";
+
+/** A Fetch API handler. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** Path and query of a request URL. */
+function targetOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+}
+
+/** A Fetch handler over the router core; an unknown path is a 404 like any other refusal. */
+export function createFetchHandler(handle: (request: InboundRequest) => Promise<OutboundResponse>): FetchHandler {
+  return async (request) => {
+    const answer = await handle({
+      method: request.method,
+      target: targetOf(request.url),
+      headers: request.headers,
+      readBody: (limit) => readStreamLimited(request.body, limit),
+    });
+    const noBody = answer.status === 204 || answer.status === 205 || answer.status === 304;
+    return new Response(noBody ? null : answer.body, { status: answer.status, headers: answer.headers });
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * `createRouter`: the core with its adapters, as the generated `createCallbackRouter` returns
+ * it. Each adapter is a plain function, so `http.createServer(router.node)` and
+ * `{ fetch: router.fetch }` work without binding.
+ */
+import { createCore, type AnyHandler, type BaseRouterOptions, type InboundRequest, type OutboundResponse, type RouterSpec } from "./core.js";
+import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
+import { createNodeListener, type NodeListener } from "./node-adapter.js";
+
+/** A callback router: one core, three ways in. */
+export interface CallbackRouter {
+  /** node:http listener; Express/Connect middleware when mounted before any body parser. */
+  node: NodeListener;
+  /** Fetch API handler: `Request` -> `Response`. */
+  fetch: FetchHandler;
+  /** The runtime-neutral core, for writing another adapter. */
+  handle: (request: InboundRequest) => Promise<OutboundResponse>;
+}
+
+/** Builds a router from the generated spec of the routes and the user's options. */
+export function createRouter(spec: RouterSpec, options: BaseRouterOptions & { handlers: { readonly [event: string]: AnyHandler | undefined } }): CallbackRouter {
+  const handle = createCore(spec, options);
+  return { node: createNodeListener(handle), fetch: createFetchHandler(handle), handle };
+}

@@ -1,0 +1,158 @@
+/**
+ * Signature checks of inbound calls (callbacks and webhooks), with Web Crypto only, so the
+ * same code runs on Node 20+, Deno, Bun, edge runtimes and browsers.
+ *
+ * The spec names the header (`X-Service-Hmac-Sha256`) but not the computation. The default
+ * is base64(HMAC-SHA256(secret, raw body bytes exactly as received)); `compute` and
+ * `decode` replace it once the real one is known. Every secret is tried (rotation), every
+ * digest is compared in constant time, and nothing here ever puts a secret in a message.
+ */
+import { decodeBase64, encodeBase64 } from "./base64.js";
+import { parseJson } from "./body.js";
+
+/** Reads a request header by name, in any letter case (as `Headers#get` does). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** What a signature may cover: the raw body plus, for custom schemes, the request line and headers. */
+export interface SignedContent {
+  /** The body bytes exactly as received; empty for a request without a body. */
+  body: Uint8Array<ArrayBuffer>;
+  method: string;
+  /** Path and query as received, e.g. `/oauth/login?code=...`. */
+  target: string;
+  headers: HeaderReader;
+}
+
+/** Computes the expected digest for one secret. */
+export type ComputeSignature = (secret: string, content: SignedContent) => Promise<Uint8Array | ArrayBuffer> | Uint8Array | ArrayBuffer;
+
+/** Turns the header value into digest bytes; `undefined` when it is malformed. */
+export type DecodeSignature = (headerValue: string) => Uint8Array | undefined;
+
+/** How signatures are computed and read; both default to the documented assumption. */
+export interface SignatureOptions {
+  /** Default: HMAC-SHA256 of `content.body` keyed with the UTF-8 bytes of the secret. */
+  compute?: ComputeSignature;
+  /** Default: strict padded base64. */
+  decode?: DecodeSignature;
+}
+
+/** Result of a signature check; `reason` is safe to show (it never holds a secret or a digest). */
+export type SignatureCheck = { ok: true } | { ok: false; reason: "missing" | "malformed" | "mismatch" };
+
+/** Checks a header value against the content, trying every secret. */
+export type SignatureVerifier = (headerValue: string | null | undefined, content: SignedContent) => Promise<SignatureCheck>;
+
+const encoder = new TextEncoder();
+
+/** The non-empty secrets of a list that may hold unset environment variables. */
+export function usableSecrets(secrets: readonly (string | null | undefined)[]): string[] {
+  return secrets.filter((s): s is string => typeof s === "string" && s.length > 0);
+}
+
+/** Imports a secret as an HMAC-SHA256 signing key. */
+function hmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+/** HMAC-SHA256 of `bytes` with `secret` (UTF-8). */
+export async function hmacSha256(secret: string, bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), bytes));
+}
+
+/** The header value the default scheme expects: base64(HMAC-SHA256(secret, body)). For tests and tools. */
+export async function signBody(secret: string, body: Uint8Array<ArrayBuffer> | string): Promise<string> {
+  return encodeBase64(await hmacSha256(secret, typeof body === "string" ? encoder.encode(body) : body));
+}
+
+/** Equal bytes, in time that depends only on the lengths, never on where they differ. */
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  const length = Math.max(a.length, b.length);
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
+/**
+ * A verifier over a fixed set of secrets. With the default computation each secret's key is
+ * imported once and reused. All secrets are always tried, so timing does not tell which matched.
+ */
+export function createSignatureVerifier(secrets: readonly string[], options: SignatureOptions = {}): SignatureVerifier {
+  const decode = options.decode ?? decodeBase64;
+  let keys: Promise<CryptoKey[]> | undefined;
+  const digests = async (content: SignedContent): Promise<Uint8Array[]> => {
+    if (options.compute) {
+      const compute = options.compute;
+      return Promise.all(secrets.map(async (secret) => new Uint8Array(await compute(secret, content))));
+    }
+    keys ??= Promise.all(secrets.map(hmacKey));
+    return Promise.all((await keys).map(async (key) => new Uint8Array(await crypto.subtle.sign("HMAC", key, content.body))));
+  };
+  return async (headerValue, content) => {
+    if (headerValue === null || headerValue === undefined || headerValue.trim() === "") return { ok: false, reason: "missing" };
+    const given = decode(headerValue.trim());
+    if (given === undefined) return { ok: false, reason: "malformed" };
+    let matched = false;
+    for (const expected of await digests(content)) matched = timingSafeEqual(given, expected) || matched;
+    return matched ? { ok: true } : { ok: false, reason: "mismatch" };
+  };
+}
+
+/** Words for a failed check, safe to send back and to log. */
+export function signatureMessage(reason: "missing" | "malformed" | "mismatch", header: string): string {
+  switch (reason) {
+    case "missing":
+      return `missing ${header} header`;
+    case "malformed":
+      return `${header} is not a well-formed signature`;
+    case "mismatch":
+      return `${header} does not match the body`;
+    default: {
+      const unhandled: never = reason;
+      throw new Error(`unhandled signature failure ${String(unhandled)}`);
+    }
+  }
+}
+
+/** Outcome of `verifyWebhook`: the parsed payload, or why it was refused. */
+export type WebhookVerification =
+  | { ok: true; payload: unknown }
+  | { ok: false; reason: "missing" | "malformed" | "mismatch" | "invalid-json"; message: string };
+
+/** Options of `verifyWebhook`. */
+export interface WebhookVerifyOptions extends SignatureOptions {
+  /** Header name for messages; default `signature header`. */
+  header?: string;
+  /** The request line and headers, for a custom `compute` that signs more than the body. */
+  request?: Omit<SignedContent, "body">;
+}
+
+/** Bytes of a raw body given as bytes, a buffer or a string (strings are taken as UTF-8). */
+export function bodyBytes(rawBody: Uint8Array | ArrayBuffer | string): Uint8Array<ArrayBuffer> {
+  if (typeof rawBody === "string") return encoder.encode(rawBody);
+  return rawBody instanceof ArrayBuffer ? new Uint8Array(rawBody) : new Uint8Array(rawBody);
+}
+
+/**
+ * Checks a webhook delivery the way callbacks are checked, then parses its JSON. Pass the
+ * body exactly as received (bytes; a string only if it is the exact UTF-8 text), the value of
+ * the signature header, and every current secret. The payload's shape is not in the spec:
+ * it is handed over as `unknown`.
+ */
+export async function verifyWebhook(
+  rawBody: Uint8Array | ArrayBuffer | string,
+  signatureHeader: string | null | undefined,
+  secrets: readonly (string | null | undefined)[],
+  options: WebhookVerifyOptions = {},
+): Promise<WebhookVerification> {
+  const usable = usableSecrets(secrets);
+  if (usable.length === 0) throw new Error("verifyWebhook: no usable signing secret (every entry is empty or unset)");
+  const body = bodyBytes(rawBody);
+  const check = await createSignatureVerifier(usable, options)(signatureHeader, { method: "POST", target: "", headers: { get: () => null }, ...options.request, body });
+  const header = options.header ?? "signature header";
+  if (!check.ok) return { ok: false, reason: check.reason, message: signatureMessage(check.reason, header) };
+  const parsed = parseJson(body);
+  return parsed.ok ? { ok: true, payload: parsed.value } : { ok: false, reason: "invalid-json", message: "body is not valid JSON" };
+}
