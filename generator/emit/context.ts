@@ -17,7 +17,7 @@ export interface EmittedFile {
   path: string;
   contents: string;
   /** How prettier reads it. */
-  parser: "typescript" | "json" | "markdown";
+  parser: "typescript" | "json" | "markdown" | "yaml";
 }
 
 /** The marker every generated code file starts with; the writer treats such files as its own. */

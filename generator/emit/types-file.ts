@@ -34,7 +34,10 @@ function heritageOf(node: TypeNode & { kind: "object" }, types: ReadonlyMap<stri
 function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>): Declaration {
   const node = named.type;
   const docs = jsDocStructures(typeDocLines(node));
-  if (node.kind === "object" && !node.nullable) {
+  // A closed object with no fields is `Record<string, never>` (an alias), as inline: an empty
+  // interface would accept any non-null value.
+  const emptyClosed = node.kind === "object" && node.fields.length === 0 && !node.open && !node.base;
+  if (node.kind === "object" && !node.nullable && !emptyClosed) {
     const heritage = heritageOf(node, types);
     const fields = heritage ? node.fields.filter((f) => f.inheritedFrom === undefined) : node.fields;
     return {

@@ -1,0 +1,106 @@
+/**
+ * The error responses of an endpoint, from the IR's resolved `errors` (its own plus every
+ * scoped response that applies, already de-duplicated and sorted). One response per
+ * status (`4xx`/`5xx` become the OpenAPI ranges `4XX`/`5XX`), whose body is the error body
+ * schema of the endpoint's version, with one example per code or tag that can appear with
+ * it. An entry without a status (a code or tag that appears with any error status) is
+ * listed, and given as an example, under every error response of the endpoint. Examples
+ * are built from the error body type by examples.ts, so they validate against it.
+ */
+import type { ApiModel, Endpoint, ErrorResponse, ErrorStatus, NamedType } from "../../ir/model.ts";
+import { errorExample } from "./examples.ts";
+import { notesOf, obj, text, type Json, type JsonObject } from "./json.ts";
+import { schemaRef } from "./schemas.ts";
+
+/** The key of a status in `responses`. */
+export function statusKey(status: ErrorStatus | number): string {
+  return typeof status === "number" ? String(status) : status.toUpperCase();
+}
+
+/** `Code 1005`, `Tag unprocessable_request`, or nothing. */
+function entryLabel(entry: ErrorResponse): string | undefined {
+  if (entry.code !== undefined) return `Code ${entry.code}${entry.tag !== undefined ? `, tag ${entry.tag}` : ""}`;
+  return entry.tag !== undefined ? `Tag ${entry.tag}` : undefined;
+}
+
+/** One line of a response description for an entry. */
+function entryLine(entry: ErrorResponse, anyStatus: boolean): string {
+  const label = entryLabel(entry);
+  const where = anyStatus ? " (with any error status)" : "";
+  const description = entry.docs.description?.trim();
+  return `- ${label ?? "Without a code"}${where}${description ? `: ${description}` : "."}`;
+}
+
+/** The example key of an entry: `code-1005`, `tag-unprocessable_request`. */
+function exampleKey(entry: ErrorResponse): string {
+  return entry.code !== undefined ? `code-${entry.code}` : `tag-${entry.tag}`;
+}
+
+interface Group {
+  status: ErrorStatus;
+  entries: ErrorResponse[];
+}
+
+/** Entries grouped by status, in the IR's order. */
+function groupByStatus(errors: readonly ErrorResponse[]): Group[] {
+  const groups: Group[] = [];
+  for (const entry of errors) {
+    if (entry.status === undefined) continue;
+    const group = groups.find((g) => g.status === entry.status);
+    if (group) group.entries.push(entry);
+    else groups.push({ status: entry.status, entries: [entry] });
+  }
+  return groups;
+}
+
+/** `responses` entries for the errors of `endpoint`, keyed by status. */
+export function errorResponses(model: ApiModel, endpoint: Endpoint): JsonObject {
+  const version = model.versioning.versions.find((v) => v.name === endpoint.version);
+  const bodyType = version?.errorBody !== undefined ? model.types.find((t) => t.name === version.errorBody) : undefined;
+  const anyStatus = endpoint.errors.filter((e) => e.status === undefined);
+  const out: JsonObject = {};
+  for (const group of groupByStatus(endpoint.errors)) {
+    out[statusKey(group.status)] = errorResponse(model, group, anyStatus, bodyType);
+  }
+  return out;
+}
+
+function errorResponse(model: ApiModel, group: Group, allStatuses: readonly ErrorResponse[], bodyType: NamedType | undefined): JsonObject {
+  // A code or tag this status already lists is not listed again as one of any status.
+  const anyStatus = allStatuses.filter((e) => !group.entries.some((own) => exampleKey(own) === exampleKey(e) && entryLabel(own) !== undefined));
+  const info = model.errors.statuses.find((s) => s.status === group.status);
+  const meaning = info?.meaning ?? `Error ${statusKey(group.status)}.`;
+  // An entry without code or tag that only repeats the status meaning adds nothing.
+  const said = (e: ErrorResponse) => entryLabel(e) !== undefined || (e.docs.description?.trim() ?? meaning) !== meaning;
+  const lines = [...group.entries.filter(said).map((e) => entryLine(e, false)), ...anyStatus.map((e) => entryLine(e, true))];
+  const examples: JsonObject = {};
+  const unplaced: ErrorResponse[] = [];
+  for (const entry of [...group.entries, ...anyStatus]) {
+    const value = bodyType && (entry.code !== undefined || entry.tag !== undefined) ? errorExample(bodyType, model.types, entry) : undefined;
+    if (value === undefined) {
+      unplaced.push(entry);
+      continue;
+    }
+    examples[exampleKey(entry)] = exampleObject(model, entry, value);
+  }
+  const media = bodyType
+    ? { "application/json": obj({ schema: { $ref: schemaRef(bodyType.name) }, examples: Object.keys(examples).length ? examples : undefined }) }
+    : undefined;
+  return obj({
+    description: text(meaning, lines.join("\n")),
+    content: media,
+    "x-retry": info?.retry ? true : undefined,
+    "x-undocumented": notesOf(info?.docs, ...unplaced.map((e) => e.docs)),
+  });
+}
+
+function exampleObject(model: ApiModel, entry: ErrorResponse, value: Json): JsonObject {
+  const code = model.errors.codes.find((c) => c.code === entry.code);
+  const named = code && code.name !== `code${code.code}` ? ` (${code.name})` : "";
+  return obj({
+    summary: `${entryLabel(entry)}${named}`,
+    description: entry.docs.description?.trim(),
+    value,
+    "x-undocumented": notesOf(entry.docs),
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * OpenAPI parameters of an operation: its path, query and trailing parameters, its
+ * request headers, and the API's shared optional headers (`components.parameters`).
+ * Headers OpenAPI describes elsewhere are left out: `Content-Type` and `Accept` (the media
+ * types of the bodies) and `Authorization` (the security schemes). A trailing parameter
+ * (one the source puts after the path without saying how) is a path parameter appended to
+ * the path template as `/{name}`: see `pathTemplate`.
+ */
+import type { HeaderSpec, Param } from "../../ir/model.ts";
+import { componentKey, notesOf, obj, text, type JsonObject } from "./json.ts";
+import { placementText, schemaOf } from "./schemas.ts";
+
+/** Headers a parameter may not describe (OpenAPI 3.1, Parameter Object: `name`). */
+const describedElsewhere = new Set(["accept", "content-type", "authorization"]);
+
+/** Whether a request header becomes a header parameter. */
+export function isHeaderParameter(header: HeaderSpec): boolean {
+  return !describedElsewhere.has(header.name.toLowerCase());
+}
+
+/** The path of an operation with its trailing parameters appended as `/{name}` segments. */
+export function pathTemplate(path: string, params: readonly Param[]): string {
+  const trailing = params.filter((p) => p.placement === "trailing").map((p) => `/{${p.name}}`);
+  return trailing.length ? `${path.replace(/\/$/, "")}${trailing.join("")}` : path;
+}
+
+/** OpenAPI `in` of a parameter placement. */
+function placementIn(param: Param): "path" | "query" {
+  const placement = param.placement;
+  switch (placement) {
+    case "path":
+    case "trailing":
+      return "path";
+    case "query":
+      return "query";
+    default: {
+      const unhandled: never = placement;
+      throw new Error(`unhandled parameter placement ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** A path, query or trailing parameter: docs on the parameter, the type's shape in `schema`. */
+export function parameterOf(param: Param): JsonObject {
+  const docs = param.type.docs;
+  const trailing = param.placement === "trailing" ? placementText.trailing : undefined;
+  return obj({
+    name: param.name,
+    in: placementIn(param),
+    required: param.required || placementIn(param) === "path",
+    description: text(docs.description, trailing),
+    deprecated: docs.deprecated ? true : undefined,
+    schema: schemaOf(param.type, { bare: true }),
+    "x-undocumented": notesOf(docs),
+  });
+}
+
+/** A request header: a fixed value is a `const`; a variable one takes its declared type (a string by default). */
+export function headerParameterOf(header: HeaderSpec): JsonObject {
+  const schema = header.value !== undefined
+    ? { type: "string", const: header.value }
+    : header.schema
+      ? schemaOf(header.schema, { bare: true })
+      : { type: "string" };
+  return obj({
+    name: header.name,
+    in: "header",
+    required: header.required,
+    description: text(header.docs.description, header.schema?.docs.description),
+    schema,
+    "x-undocumented": notesOf(header.docs, header.schema?.docs),
+  });
+}
+
+/** Key of a shared header in `components.parameters`. */
+export function sharedHeaderKey(header: HeaderSpec): string {
+  return componentKey(header.name);
+}
+
+/** `$ref` to a parameter component. */
+export function parameterRef(key: string): JsonObject {
+  return { $ref: `#/components/parameters/${key}` };
+}
+
+/**
+ * A shared header (e.g. X-Nonce) as a component: optional, since the source does not say
+ * which endpoints take it (that gap travels with it as `x-undocumented`).
+ */
+export function sharedHeaderParameter(header: HeaderSpec): JsonObject {
+  return headerParameterOf({ ...header, required: false });
+}

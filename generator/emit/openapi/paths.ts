@@ -1,0 +1,88 @@
+/**
+ * `paths`: every outbound endpoint as an operation under its path template, with
+ * `operationId` = the endpoint id, a tag per group, its parameters and request headers,
+ * the shared optional headers (X-Nonce), its security requirement, the request body,
+ * the success response (an explicit any-value schema and the gap note where the source
+ * does not show the body) and its error responses (errors.ts). Also the `tags` list.
+ */
+import type { ApiModel, Endpoint, HeaderSpec } from "../../ir/model.ts";
+import { errorResponses } from "./errors.ts";
+import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
+import { headerParameterOf, isHeaderParameter, parameterOf, parameterRef, pathTemplate, sharedHeaderKey } from "./parameters.ts";
+import { schemaOf } from "./schemas.ts";
+import { securityOf } from "./security.ts";
+
+/** The media type of a body: the fixed Content-Type header when there is one, else JSON. */
+export function mediaTypeOf(headers: readonly HeaderSpec[]): string {
+  return headers.find((h) => h.name.toLowerCase() === "content-type")?.value ?? "application/json";
+}
+
+/** The schema of a body the source does not show: any JSON value, said explicitly. */
+export const notShownSchema: JsonObject = { description: "Not shown in the source: any JSON value." };
+
+function successResponse(model: ApiModel, endpoint: Endpoint): JsonObject {
+  const { response } = endpoint;
+  const meaning = model.errors.statuses.find((s) => s.status === response.status)?.meaning;
+  return obj({
+    description: text(response.docs.description ?? meaning ?? "Success.", response.body ? undefined : "The body is not shown in the source."),
+    content: { "application/json": { schema: response.body ? schemaOf(response.body) : notShownSchema } },
+    "x-undocumented": notesOf(response.docs),
+  });
+}
+
+function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
+  const parameters = [
+    ...endpoint.params.map(parameterOf),
+    ...endpoint.headers.filter(isHeaderParameter).map(headerParameterOf),
+    ...model.sharedHeaders.map((h) => parameterRef(sharedHeaderKey(h))),
+  ];
+  return obj({
+    tags: [endpoint.group],
+    summary: endpoint.summary ?? endpoint.id,
+    description: text(endpoint.docs.description, endpoint.testingOnly ? "Testing only." : undefined, rulesText(endpoint.rules)),
+    operationId: endpoint.id,
+    deprecated: endpoint.docs.deprecated ? true : undefined,
+    security: securityOf(model, endpoint.auth),
+    parameters: parameters.length ? parameters : undefined,
+    requestBody: endpoint.body
+      ? { required: true, content: { [mediaTypeOf(endpoint.headers)]: { schema: schemaOf(endpoint.body) } } }
+      : undefined,
+    responses: { [String(endpoint.response.status)]: successResponse(model, endpoint), ...errorResponses(model, endpoint) },
+    "x-testing-only": endpoint.testingOnly ? true : undefined,
+    "x-undocumented": notesOf(endpoint.docs),
+  });
+}
+
+/** `paths`, in endpoint order; endpoints that share a path share its path item. */
+export function pathsOf(model: ApiModel): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  for (const endpoint of model.endpoints) {
+    const key = pathTemplate(endpoint.path, endpoint.params);
+    (paths[key] ??= {})[endpoint.method.toLowerCase()] = operationOf(model, endpoint);
+  }
+  return paths;
+}
+
+/** The tag of inbound callbacks, when the model has any. */
+export const callbacksTag = "callbacks";
+
+/** The tag of webhook deliveries (shared with an endpoint group of that name). */
+export const webhooksTag = "webhooks";
+
+/** `tags`: one per endpoint group in endpoint order (naming its client methods), then callbacks and webhooks. */
+export function tagsOf(model: ApiModel): JsonObject[] {
+  const groups = [...new Set(model.endpoints.map((e) => e.group))];
+  const tags = groups.map((group) => {
+    const endpoints = model.endpoints.filter((e) => e.group === group);
+    const list = endpoints.map((e) => `\`${e.id}\`${e.summary ? ` (${e.summary})` : ""}`).join(", ");
+    const deliveries = group === webhooksTag && model.webhooks ? " Deliveries to a registered URL are under `webhooks`." : "";
+    return { name: group, description: `Endpoints of the ${group} group: ${list}.${deliveries}` };
+  });
+  if (model.callbacks.length) {
+    tags.push({ name: callbacksTag, description: `Calls the API makes to the user's server, at {${model.api.callbackBaseUrlName}}; see \`webhooks\`.` });
+  }
+  if (model.webhooks && !groups.includes(webhooksTag)) {
+    tags.push({ name: webhooksTag, description: "Deliveries to a registered URL; see `webhooks`." });
+  }
+  return tags;
+}

@@ -1,0 +1,150 @@
+/**
+ * JSON Schema 2020-12 (the dialect of OpenAPI 3.1) for IR type nodes, and the
+ * `components.schemas` of the document: one schema per named type and per parameters
+ * interface. The mapping follows types-file.ts, so that openapi-typescript's output for a
+ * schema and our TypeScript type are assignable both ways:
+ *
+ * - nullable: `type: [T, "null"]`; a nullable reference is `anyOf: [{$ref}, {type: "null"}]`
+ * - `unknown` / `unspecified`: `{}` (any JSON value), a gap note for `unspecified`
+ * - literal: `type` + `const` (nullable: `enum: [value, null]`); enum: `type` + `enum`
+ * - open enum: `anyOf: [{type, enum: known}, {type}]`, the known values kept as an enum
+ * - object: `properties` + `required`; open: `additionalProperties: true`; no fields and
+ *   closed: `additionalProperties: false`; otherwise `additionalProperties` is left out, as
+ *   the validators let unlisted fields pass. `extends` is flattened (the IR gives every
+ *   field, inherited ones included) and named in `x-extends`.
+ * - map: `type: object` + `additionalProperties: <values>`
+ * - constraints: `format` (the model's name, standard or not), `pattern`, `prefix` as the
+ *   pattern `^prefix` (in `allOf` when there is a pattern too), lengths, bounds, `x-unit`
+ * - docs: `description`, `examples: [example]`, `deprecated`, `x-undocumented`
+ */
+import type { Constraints, Literal, NamedType, ParamsType, TypeNode } from "../../ir/model.ts";
+import { notesOf, obj, text, type Json, type JsonObject } from "./json.ts";
+
+/** Where a named type's schema lives. */
+export function schemaRef(name: string): string {
+  return `#/components/schemas/${name}`;
+}
+
+export interface SchemaOptions {
+  /** Description lines placed before the node's own description. */
+  lead?: string[];
+  /**
+   * Leave out description, deprecation and gap notes: the caller puts them on the object
+   * that holds the schema (a parameter, a header).
+   */
+  bare?: boolean;
+}
+
+/** The schema of one type node. */
+export function schemaOf(node: TypeNode, options: SchemaOptions = {}): JsonObject {
+  const lead = [...(options.lead ?? []), ...(node.kind === "enum" && node.open ? ["Known values; the full list is not shown."] : [])];
+  const docs = node.docs;
+  return obj({
+    description: options.bare ? undefined : text(...lead, docs.description),
+    ...shapeOf(node),
+    ...constraintKeywords(node.constraints),
+    examples: docs.example !== undefined ? [docs.example as Json] : undefined,
+    deprecated: !options.bare && docs.deprecated ? true : undefined,
+    "x-undocumented": options.bare ? undefined : notesOf(docs),
+  });
+}
+
+/** `T` or `[T, "null"]`. */
+function typeKeyword(name: string, nullable: boolean): Json {
+  return nullable ? [name, "null"] : name;
+}
+
+function shapeOf(node: TypeNode): JsonObject {
+  switch (node.kind) {
+    case "primitive":
+      return { type: typeKeyword(node.name, node.nullable) };
+    case "unknown":
+      return {};
+    case "ref":
+      return node.nullable ? { anyOf: [{ $ref: schemaRef(node.name) }, { type: "null" }] } : { $ref: schemaRef(node.name) };
+    case "array":
+      return { type: typeKeyword("array", node.nullable), items: schemaOf(node.items) };
+    case "map":
+      return { type: typeKeyword("object", node.nullable), additionalProperties: schemaOf(node.values) };
+    case "object": {
+      const required = node.fields.filter((f) => f.required).map((f) => f.name);
+      return obj({
+        type: typeKeyword("object", node.nullable),
+        properties: node.fields.length ? Object.fromEntries(node.fields.map((f) => [f.name, schemaOf(f.type)])) : undefined,
+        required: required.length ? required : undefined,
+        additionalProperties: node.open ? true : node.fields.length === 0 ? false : undefined,
+        "x-extends": node.base?.name,
+      });
+    }
+    case "literal": {
+      const type = literalType([node.value]);
+      return node.nullable ? { type: [type, "null"], enum: [node.value, null] } : { type, const: node.value };
+    }
+    case "enum": {
+      const type = literalType(node.values);
+      const values: Json[] = [...node.values];
+      if (!node.open || type === "boolean") {
+        return { type: typeKeyword(type, node.nullable), enum: node.nullable ? [...values, null] : values };
+      }
+      return { anyOf: [{ type, enum: values }, { type }, ...(node.nullable ? [{ type: "null" }] : [])] };
+    }
+    default: {
+      const unhandled: never = node;
+      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** The JSON Schema type of a list of literals of one kind. */
+function literalType(values: readonly Literal[]): string {
+  const first = values[0];
+  if (typeof first === "string") return "string";
+  if (typeof first === "boolean") return "boolean";
+  return values.every((v) => Number.isInteger(v)) ? "integer" : "number";
+}
+
+/** A regular expression matching `value` literally; valid with and without the `u` flag. */
+export function escapeRegExp(value: string): string {
+  return value.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+}
+
+/** Validation keywords of the model's constraints; `prefix` becomes the pattern `^prefix`. */
+function constraintKeywords(c: Constraints): JsonObject {
+  const prefixPattern = c.prefix !== undefined ? `^${escapeRegExp(c.prefix)}` : undefined;
+  return obj({
+    format: c.format,
+    pattern: c.pattern ?? prefixPattern,
+    allOf: c.pattern !== undefined && prefixPattern !== undefined ? [{ pattern: prefixPattern }] : undefined,
+    minLength: c.minLength,
+    maxLength: c.maxLength,
+    minimum: c.minimum,
+    maximum: c.maximum,
+    "x-unit": c.unit,
+  });
+}
+
+/** How each placement of a parameter is said in its description. */
+export const placementText: Record<ParamsType["params"][number]["placement"], string> = {
+  path: "Travels in the path.",
+  query: "Travels in the query string.",
+  trailing: "Travels after the path, in the order of the parameters.",
+};
+
+/** The schema of a parameters interface: an object of its parameters, path and trailing ones required. */
+function paramsSchemaOf(paramsType: ParamsType): JsonObject {
+  const required = paramsType.params.filter((p) => p.required).map((p) => p.name);
+  return obj({
+    description: `Parameters of ${paramsType.owner}.`,
+    type: "object",
+    properties: Object.fromEntries(paramsType.params.map((p) => [p.name, schemaOf(p.type, { lead: [placementText[p.placement]] })])),
+    required: required.length ? required : undefined,
+  });
+}
+
+/** `components.schemas`: every named type in model order, then every parameters interface. */
+export function componentSchemas(types: readonly NamedType[], paramsTypes: readonly ParamsType[]): JsonObject {
+  return Object.fromEntries([
+    ...types.map((named) => [named.name, schemaOf(named.type)] as const),
+    ...paramsTypes.map((p) => [p.name, paramsSchemaOf(p)] as const),
+  ]);
+}

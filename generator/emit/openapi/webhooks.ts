@@ -1,0 +1,111 @@
+/**
+ * The inbound side, under the OpenAPI 3.1 top-level `webhooks`: one entry per callback
+ * (keyed by its event, e.g. `product.info`) and one for the webhook delivery
+ * (`webhook.delivery`). Each operation has the signature header (a parameter component),
+ * the credentials the API sends (its `security`), its trailing parameters, the request
+ * body, and the responses the user's server answers with: `200` with the success or the
+ * failure body (the body's `status` says which; the source shows no HTTP status for either),
+ * and `default` with the failure body, for a failure sent with another status. A webhook entry has no URL of its own, so the path under the callback
+ * base address is given in `x-path` and in the description, and the parameters that
+ * travel in it (path and trailing ones) in `x-path-parameters`, as parameter objects:
+ * OpenAPI (and lint) allow path parameters only under `paths`. A GET callback with a body
+ * (product.info) keeps its body, which OpenAPI 3.1 permits, and says so.
+ */
+import type { ApiModel, Callback, Webhooks } from "../../ir/model.ts";
+import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
+import { headerParameterOf, isHeaderParameter, parameterOf, parameterRef, pathTemplate } from "./parameters.ts";
+import { callbacksTag, mediaTypeOf, notShownSchema, webhooksTag } from "./paths.ts";
+import { schemaOf } from "./schemas.ts";
+import { securityOf, signatureCredentials, signatureParameterKey } from "./security.ts";
+
+/** Key of the webhook delivery under `webhooks`. */
+export const deliveryKey = "webhook.delivery";
+
+const getBodyText =
+  "This GET request carries a JSON body. OpenAPI 3.1 permits a request body on GET (HTTP gives it no defined meaning, so some tools and proxies drop it); it is kept as the source describes it.";
+
+function signatureParameters(model: ApiModel, auth: readonly string[]): JsonObject[] {
+  return signatureCredentials(model, auth).map((c) => parameterRef(signatureParameterKey(c)));
+}
+
+function jsonContent(schema: JsonObject, mediaType = "application/json"): JsonObject {
+  return { [mediaType]: { schema } };
+}
+
+/** `200`: the success body, or either body when there is a failure body too; `default`: the failure body. */
+function callbackResponses(callback: Callback): JsonObject {
+  const { success, failure } = callback;
+  const answer = success && failure ? { anyOf: [schemaOf(success), schemaOf(failure)] } : success ? schemaOf(success) : failure ? schemaOf(failure) : undefined;
+  return obj({
+    "200": obj({
+      description: failure
+        ? "The user's server's answer: the success or the failure body, whose `status` says which. The source shows no HTTP status for either; 200 is assumed."
+        : "Success: the user's server answers with this body. The source shows no HTTP status; 200 is assumed.",
+      content: answer ? jsonContent(answer) : undefined,
+    }),
+    default: failure ? { description: "Failure sent with another HTTP status (not shown in the source).", content: jsonContent(schemaOf(failure)) } : undefined,
+  });
+}
+
+function callbackOperation(model: ApiModel, callback: Callback): JsonObject {
+  const path = pathTemplate(callback.path, callback.params);
+  const parameters = [
+    ...signatureParameters(model, callback.auth),
+    ...callback.headers.filter(isHeaderParameter).map(headerParameterOf),
+    ...callback.params.filter((p) => p.placement === "query").map(parameterOf),
+  ];
+  const pathParameters = callback.params.filter((p) => p.placement !== "query").map(parameterOf);
+  const mediaType = mediaTypeOf(callback.headers);
+  return obj({
+    tags: [callbacksTag],
+    summary: callback.summary ?? callback.event,
+    description: text(
+      callback.docs.description,
+      `The API sends \`${callback.method} {${model.api.callbackBaseUrlName}}${path}\` to the user's server.`,
+      callback.body && callback.method === "GET" ? getBodyText : undefined,
+      rulesText(callback.rules),
+    ),
+    operationId: `callback.${callback.event}`,
+    deprecated: callback.docs.deprecated ? true : undefined,
+    security: securityOf(model, callback.auth),
+    parameters: parameters.length ? parameters : undefined,
+    requestBody: callback.body ? { required: true, content: jsonContent(schemaOf(callback.body), mediaType) } : undefined,
+    responses: callbackResponses(callback),
+    "x-path": path,
+    "x-path-parameters": pathParameters.length ? pathParameters : undefined,
+    "x-undocumented": notesOf(callback.docs),
+  });
+}
+
+function deliveryOperation(model: ApiModel, webhooks: Webhooks): JsonObject {
+  const groups = webhooks.eventGroups.map((g) => `- \`${g.value}\`${g.description ? `: ${g.description}` : ""}`);
+  const parameters = signatureParameters(model, webhooks.auth);
+  return obj({
+    tags: [webhooksTag],
+    summary: "Webhook delivery",
+    description: text(
+      webhooks.docs.description,
+      `The API sends each delivery to a URL registered with ${webhooks.registration.map((id) => `\`${id}\``).join(" / ")}. The HTTP method of a delivery is not shown in the source; POST is assumed.`,
+      groups.length ? ["Event groups a webhook subscribes to:", ...groups].join("\n") : undefined,
+      rulesText(webhooks.rules),
+    ),
+    operationId: deliveryKey,
+    security: securityOf(model, webhooks.auth),
+    parameters: parameters.length ? parameters : undefined,
+    requestBody: { required: true, content: jsonContent(webhooks.payload ? schemaOf(webhooks.payload) : notShownSchema) },
+    responses: {
+      "200": { description: "Success: the delivery is accepted. The status and body the API expects are not shown in the source." },
+      default: { description: "Failure: any other answer. What the API does then is not shown in the source." },
+    },
+    "x-registration": [...webhooks.registration],
+    "x-event-groups": webhooks.eventGroups.map((g) => obj({ value: g.value, description: g.description })),
+    "x-undocumented": notesOf(webhooks.docs),
+  });
+}
+
+/** The top-level `webhooks`, or nothing when the model has no inbound side. */
+export function webhooksOf(model: ApiModel): JsonObject | undefined {
+  const entries: [string, JsonObject][] = model.callbacks.map((c) => [c.event, { [c.method.toLowerCase()]: callbackOperation(model, c) }]);
+  if (model.webhooks) entries.push([deliveryKey, { post: deliveryOperation(model, model.webhooks) }]);
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}

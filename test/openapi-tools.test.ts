@@ -1,0 +1,168 @@
+/**
+ * Tools no one here wrote read the generated OpenAPI documents (the Merchant Commerce API
+ * and every feature fixture, generated afresh into temp folders):
+ *
+ * - `@redocly/cli lint` with its recommended ruleset: no error; the warnings left are those
+ *   docs/openapi.md lists with their reason (for the Merchant document, exactly: no
+ *   license, and the components no operation refers to).
+ * - `@apidevtools/swagger-parser`: validates the JSON and the YAML file against the
+ *   OpenAPI 3.1 schema, and dereferences every `$ref`.
+ */
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "./helpers.ts";
+import { generateInto, removeFolders, specDirs, walk, type Generated } from "./support/openapi.ts";
+
+const require = createRequire(import.meta.url);
+const redoclyBin = join(dirname(require.resolve("@redocly/cli/package.json")), "bin/cli.js");
+
+interface LintProblem {
+  ruleId: string;
+  severity: "error" | "warn";
+  message: string;
+  location: { pointer: string }[];
+}
+
+interface LintReport {
+  totals: { errors: number; warnings: number };
+  problems: LintProblem[];
+}
+
+/** Runs `redocly lint --extends recommended` on one file; resolves to its JSON report. */
+function lint(file: string): Promise<LintReport> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [redoclyBin, "lint", file, "--extends", "recommended", "--format", "json", "--max-problems", "1000"], {
+      cwd: dirname(file),
+      // No telemetry, no update check: the test reaches no network.
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", () => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(stdout) as LintReport);
+      } catch {
+        reject(new Error(`redocly lint printed no JSON report:\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
+
+const generated = new Map<string, Generated>();
+const reports = new Map<string, LintReport>();
+
+beforeAll(async () => {
+  for (const specDir of specDirs) generated.set(specDir, await generateInto(specDir));
+  // Two at a time: the machine has two cores.
+  for (let i = 0; i < specDirs.length; i += 2) {
+    const batch = specDirs.slice(i, i + 2);
+    const done = await Promise.all(batch.map((s) => lint(join(generated.get(s)!.dir, "openapi.yaml"))));
+    batch.forEach((s, j) => reports.set(s, done[j]!));
+  }
+}, 180_000);
+afterAll(() => removeFolders([...generated.values()].map((g) => g.dir)));
+
+const docsText = () => readFileSync(join(repoRoot, "docs/openapi.md"), "utf8");
+
+/** Names of the schemas that nothing outside `components.schemas` reaches through `$ref`, directly or not. */
+function unreachableSchemas(document: Record<string, any>): string[] {
+  const refsIn = (value: unknown): string[] => {
+    const names: string[] = [];
+    walk(value, (node) => {
+      const ref = node.$ref;
+      if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) names.push(ref.slice("#/components/schemas/".length).split("/")[0]!);
+    });
+    return names;
+  };
+  const { schemas, ...otherComponents } = document.components as Record<string, Record<string, unknown>>;
+  const reached = new Set<string>();
+  const queue = refsIn([document.paths, document.webhooks, otherComponents]);
+  while (queue.length) {
+    const name = queue.pop()!;
+    if (reached.has(name)) continue;
+    reached.add(name);
+    queue.push(...refsIn(schemas![name]));
+  }
+  return Object.keys(schemas!).filter((name) => !reached.has(name));
+}
+
+describe("@redocly/cli lint (recommended)", () => {
+  it.each(specDirs)("%s: no errors", (specDir) => {
+    const report = reports.get(specDir)!;
+    expect(report.problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+    expect(report.totals.errors).toBe(0);
+  });
+
+  it("the Merchant document: warnings are exactly no license and the components no operation uses, each listed in docs/openapi.md", () => {
+    const report = reports.get("spec")!;
+    const warnings = report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer}`).sort();
+    const unused = unreachableSchemas(generated.get("spec")!.document);
+    expect(unused).toEqual(["Subscription", "Webhook", "TransactionsGetParams", "SubscriptionsCancelParams", "WebhooksDeleteParams", "AccountLoginParams"]);
+    expect(warnings).toEqual(["info-license #/info", ...unused.map((n) => `no-unused-components #/components/schemas/${n}`)].sort());
+    const docs = docsText();
+    for (const rule of new Set(report.problems.map((p) => p.ruleId))) expect(docs, rule).toContain(`\`${rule}\``);
+    for (const name of unused) expect(docs, name).toContain(`\`${name}\``);
+  });
+
+  it.each(specDirs.slice(1))("%s: every warning is of a rule docs/openapi.md explains", (specDir) => {
+    const docs = docsText();
+    for (const problem of reports.get(specDir)!.problems) expect(docs, problem.ruleId).toContain(`\`${problem.ruleId}\``);
+  });
+
+  it("reports a real defect: a document with an error fails (the check is live)", async () => {
+    const g = generated.get("test/fixtures/features/operations")!;
+    const broken = structuredClone(g.document);
+    delete broken.paths["/v1/orders/{order_id}"].get.summary;
+    const file = join(g.dir, "broken.json");
+    writeFileSync(file, JSON.stringify(broken));
+    const report = await lint(file);
+    expect(report.problems.map((p) => p.ruleId)).toContain("operation-summary");
+    expect(report.totals.errors).toBeGreaterThan(0);
+  });
+});
+
+describe("@apidevtools/swagger-parser", () => {
+  it.each(specDirs.flatMap((s) => [[s, "openapi.json"], [s, "openapi.yaml"]]))("%s/%s validates against the OpenAPI 3.1 schema", async (specDir, file) => {
+    const api = (await SwaggerParser.validate(join(generated.get(specDir)!.dir, file))) as { openapi: string };
+    expect(api.openapi).toBe("3.1.0");
+  });
+
+  it.each(specDirs)("%s dereferences: no $ref is left", async (specDir) => {
+    const parser = new SwaggerParser();
+    const api = await parser.dereference(join(generated.get(specDir)!.dir, "openapi.json"));
+    const left: string[] = [];
+    const seen = new Set<unknown>();
+    const visit = (value: unknown, path: string): void => {
+      if (typeof value !== "object" || value === null || seen.has(value)) return;
+      seen.add(value);
+      if ("$ref" in value) left.push(path);
+      for (const [key, inner] of Object.entries(value)) visit(inner, `${path}/${key}`);
+    };
+    visit(api, "");
+    expect(left).toEqual([]);
+    if (specDir === "spec") {
+      // Transaction holds Transaction[]: the dereferenced document is circular, as the model is.
+      expect(parser.$refs.circular).toBe(true);
+      const get = (api as any).paths["/v1/merchant/transactions/{reference}"].get;
+      const transaction = get.responses["200"].content["application/json"].schema;
+      expect(transaction.properties.refund_transactions.items).toBe(transaction);
+    }
+  });
+
+  it("rejects a document with a broken $ref (the check is live)", async () => {
+    const g = generated.get("spec")!;
+    const broken = structuredClone(g.document);
+    broken.paths["/v1/webhooks"].post.requestBody.content["application/json"].schema = { $ref: "#/components/schemas/NoSuchType" };
+    await expect(SwaggerParser.validate(broken as never)).rejects.toThrow(/NoSuchType/);
+  });
+});

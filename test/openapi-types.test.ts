@@ -1,0 +1,130 @@
+/**
+ * openapi-typescript (a generator no one here wrote) turns each generated OpenAPI document
+ * into TypeScript; for every named type and parameters interface, its
+ * `components["schemas"][Name]` and our `types.ts` type must be assignable both ways. One
+ * file of checks per spec, all compiled by one `tsc --noEmit` (TypeScript 6, strict, with
+ * exactOptionalPropertyTypes as the generated package uses).
+ */
+import openapiTS, { astToString } from "openapi-typescript";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot, tempDir } from "./helpers.ts";
+import { generateInto, removeFolders, specDirs } from "./support/openapi.ts";
+
+const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+
+/** What the checks of one spec compile to. */
+interface Checked {
+  folder: string;
+  names: string[];
+  /** openapi-typescript's output. */
+  generatedTypes: string;
+}
+
+const checks = new Map<string, Checked>();
+let root = "";
+const made: string[] = [];
+afterAll(() => removeFolders([...made, root].filter(Boolean)));
+
+/** `Mutual<A, B>` is `true` only when A and B are assignable to each other (no distribution over unions). */
+const mutual = "type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;";
+
+beforeAll(async () => {
+  root = tempDir("apigen-openapi-types-");
+  for (const [i, specDir] of specDirs.entries()) {
+    const g = await generateInto(specDir);
+    made.push(g.dir);
+    const folder = join(root, `spec${i}`);
+    mkdirSync(folder);
+    const generatedTypes = astToString(await openapiTS(g.document as never));
+    writeFileSync(join(folder, "openapi-types.ts"), generatedTypes);
+    copyFileSync(join(g.dir, "src/types.ts"), join(folder, "types.ts"));
+    const names = Object.keys(g.document.components.schemas as object);
+    const lines = [
+      `import type { components } from "./openapi-types.ts";`,
+      `import type * as Ours from "./types.ts";`,
+      `type S = components["schemas"];`,
+      mutual,
+      // One line per name, so an error's line number names the type.
+      ...names.map((name) => `export const check_${name}: Mutual<S[${JSON.stringify(name)}], Ours.${name}> = true;`),
+    ];
+    writeFileSync(join(folder, "check.ts"), `${lines.join("\n")}\n`);
+    checks.set(specDir, { folder, names, generatedTypes });
+  }
+  writeFileSync(
+    join(root, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        allowImportingTsExtensions: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      include: ["*/check.ts"],
+    }),
+  );
+}, 120_000);
+
+let output: string | undefined;
+/** tsc's output on every check file, run once. */
+function compile(): string {
+  output ??= (() => {
+    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(root, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+    return `${run.stdout}${run.stderr}`;
+  })();
+  return output;
+}
+
+/** The named types of a spec whose check line has a compile error, and any other error. */
+function failures(specDir: string): string[] {
+  const { folder, names } = checks.get(specDir)!;
+  const prefix = `${folder.slice(root.length + 1)}/`;
+  return compile()
+    .split("\n")
+    .filter((line) => line.startsWith(prefix))
+    .map((line) => {
+      const m = /check\.ts\((\d+),\d+\)/.exec(line);
+      const name = m ? names[Number(m[1]) - 5] : undefined;
+      return name ? `${name} is not assignable both ways` : line;
+    });
+}
+
+describe("openapi-typescript's types and ours are assignable both ways", () => {
+  it.each(specDirs)("%s", (specDir) => {
+    expect(checks.get(specDir)!.names.length).toBeGreaterThan(0);
+    expect(failures(specDir)).toEqual([]);
+  });
+
+  it("the check is live: a type that differs is caught, and named", () => {
+    const { folder, names } = checks.get("spec")!;
+    const types = readFileSync(join(folder, "types.ts"), "utf8");
+    const broken = join(root, "broken");
+    mkdirSync(broken, { recursive: true });
+    copyFileSync(join(folder, "openapi-types.ts"), join(broken, "openapi-types.ts"));
+    copyFileSync(join(folder, "check.ts"), join(broken, "check.ts"));
+    // Money.amount becomes a string in our types only.
+    writeFileSync(join(broken, "types.ts"), types.replace(/(export interface Money \{[^}]*?amount\?: )number;/, "$1string;"));
+    const config = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8")) as { include: string[] };
+    writeFileSync(join(broken, "tsconfig.json"), JSON.stringify({ ...config, include: ["check.ts"] }));
+    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(broken, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+    const failed = [...run.stdout.matchAll(/check\.ts\((\d+),/g)].map((m) => names[Number(m[1]) - 5]);
+    expect(failed).toContain("Money");
+    expect(failed).not.toContain("Address");
+  });
+
+  it("openapi-typescript reads the 3.1 forms as intended: nullable, open enums, maps, const", () => {
+    const text = checks.get("spec")!.generatedTypes;
+    expect(text).toMatch(/artifact\?: string \| null;/);
+    expect(text).toMatch(/"\.tag"\?: "unprocessable_request" \| string;/);
+    expect(text).toMatch(/metadata\?: \{\s*\[key: string\]: string;\s*\};/);
+    expect(text).toMatch(/success\?: false;/);
+  });
+});
