@@ -68,6 +68,6 @@ export interface OpenBag {
   [field: string]: unknown;
 }
 
-export interface Empty {}
+export type Empty = Record<string, never>;
 
 export type MaybeAddress = Address | null;
