@@ -1,8 +1,11 @@
 /**
  * The command line as a user runs it: --gaps, --timings, --help and a bad flag.
  */
+import { spawn } from "node:child_process";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "./helpers.ts";
+import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
 describe("cli", () => {
   it("--gaps lists every undocumented note with its location, and writes nothing", () => {
@@ -35,5 +38,56 @@ describe("cli", () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/Unknown option '--frobnicate'/);
     expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it("--diff prints each change, who it breaks and the bump; --fail-on gates on it", () => {
+    const args = ["--diff", "test/fixtures/diff/base", "--spec", "test/fixtures/diff/response-field-removed"];
+    const run = runCli(args);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^BREAKING for callers +types\.Order\.total: field removed \(callers read it\)$/m);
+    expect(run.stdout.trim().split("\n").at(-1)).toBe("semver: major (1 breaking, 0 minor, 0 patch)");
+    expect(runCli([...args, "--fail-on", "breaking"]).status).toBe(1);
+    const additive = ["--diff", "test/fixtures/diff/base", "--spec", "test/fixtures/diff/response-field-added"];
+    expect(runCli([...additive, "--fail-on", "breaking"]).status).toBe(0);
+    expect(runCli([...additive, "--fail-on", "minor"]).status).toBe(1);
+  });
+
+  it("--diff against a git revision of spec/ finds no change in a clean tree", () => {
+    const run = runCli(["--diff", "HEAD"]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain("semver: none");
+  });
+
+  it("modes that cannot be combined are a usage error", () => {
+    const run = runCli(["--check", "--watch"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^--check, --watch cannot be combined/);
+  });
+
+  it("--watch regenerates on a spec edit until interrupted", async () => {
+    const spec = tempDir("apigen-cli-watch-");
+    const out = tempDir("apigen-cli-watch-out-");
+    cpSync(join(repoRoot, "test/fixtures/features/primitives"), spec, { recursive: true });
+    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "generator/cli.ts"), "--watch", "--spec", spec, "--out", out], { cwd: repoRoot });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const waitFor = async (pattern: RegExp) => {
+      const deadline = Date.now() + 30_000;
+      while (!pattern.test(stdout)) {
+        if (Date.now() > deadline) throw new Error(`no ${pattern} in: ${stdout}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    try {
+      await waitFor(/\d+ added, 0 changed, 0 unchanged in \d+ ms/);
+      const file = join(spec, "api.yaml");
+      writeFileSync(file, readFileSync(file, "utf8").replace(/^types:\n/m, "types:\n  Fresh:\n    fields:\n      id: string\n"));
+      await waitFor(/0 added, [1-9]\d* changed, \d+ unchanged in \d+ ms/);
+      expect(readFileSync(join(out, "src/types.ts"), "utf8")).toContain("export interface Fresh {");
+    } finally {
+      child.kill("SIGINT");
+    }
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * The command line's options, parsed and resolved once into one mode with its settings.
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+export const usage = `Usage: npm run generate -- [options]
+
+  --spec DIR                spec folder to read (default: spec)
+  --out DIR                 package folder to write (default: generated)
+  --check                   write nothing; exit 1 listing the files that differ from the spec
+  --gaps                    list every undocumented note of the spec with its location
+  --watch                   regenerate whenever a spec file changes; keep the last good output on errors
+  --diff BASE               compare the spec with BASE (a spec folder or a git revision of it) and
+                            print every change, who it breaks and the semver bump it implies
+  --fail-on LEVEL           with --diff: exit 1 on a change of LEVEL or above (breaking, minor, patch)
+  --scaffold-handlers FILE  write a typed callback handlers file (never overwrites one), not the package
+  --handlers-import SPEC    module the scaffold imports from (default: <package name>/callbacks)
+  --timings                 print the time of each stage
+  --help                    show this text`;
+
+export type Mode =
+  | { kind: "write" }
+  | { kind: "check" }
+  | { kind: "gaps" }
+  | { kind: "watch" }
+  | { kind: "diff"; base: string; failOn?: "breaking" | "minor" | "patch" }
+  | { kind: "scaffold"; file: string; handlersImport?: string };
+
+export interface CliOptions {
+  specDir: string;
+  outDir: string;
+  timings: boolean;
+  mode: Mode;
+}
+
+export class UsageError extends Error {}
+
+/** The options of `argv`, or undefined for --help; throws UsageError on bad flags. */
+export function parseOptions(argv: string[]): CliOptions | undefined {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        spec: { type: "string", default: "spec" },
+        out: { type: "string", default: "generated" },
+        check: { type: "boolean", default: false },
+        gaps: { type: "boolean", default: false },
+        watch: { type: "boolean", default: false },
+        diff: { type: "string" },
+        "fail-on": { type: "string" },
+        timings: { type: "boolean", default: false },
+        "scaffold-handlers": { type: "string" },
+        "handlers-import": { type: "string" },
+        help: { type: "boolean", default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return undefined;
+  const modes: Mode[] = [
+    ...(values.check ? [{ kind: "check" } as const] : []),
+    ...(values.gaps ? [{ kind: "gaps" } as const] : []),
+    ...(values.watch ? [{ kind: "watch" } as const] : []),
+    ...(values.diff !== undefined ? [{ kind: "diff", base: values.diff, ...failOn(values["fail-on"]) } as const] : []),
+    ...(values["scaffold-handlers"] !== undefined
+      ? [{ kind: "scaffold", file: resolve(values["scaffold-handlers"]), ...(values["handlers-import"] !== undefined ? { handlersImport: values["handlers-import"] } : {}) } as const]
+      : []),
+  ];
+  if (modes.length > 1) throw new UsageError(`--${modes.map((m) => m.kind).join(", --")} cannot be combined`);
+  if (values["fail-on"] !== undefined && values.diff === undefined) throw new UsageError("--fail-on goes with --diff");
+  return { specDir: resolve(values.spec), outDir: resolve(values.out), timings: values.timings, mode: modes[0] ?? { kind: "write" } };
+}
+
+function failOn(value: string | undefined): { failOn?: "breaking" | "minor" | "patch" } {
+  if (value === undefined) return {};
+  if (value === "breaking" || value === "minor" || value === "patch") return { failOn: value };
+  throw new UsageError(`--fail-on takes breaking, minor or patch, not ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,72 @@
+/**
+ * The commands that run the whole pipeline on the spec: write the package, check it is
+ * current, list the gaps, scaffold callback handlers.
+ */
+import { resolve } from "node:path";
+import { diagnostic } from "../diagnostics/diagnostic.ts";
+import { formatDiagnostics } from "../diagnostics/format.ts";
+import { displayPath } from "../load/load-spec.ts";
+import type { PipelineResult } from "../pipeline.ts";
+import { writeHandlersScaffold } from "../write/scaffold.ts";
+import { writeOutput } from "../write/writer.ts";
+
+/** Writes the changed files; exit 1 (nothing written) when a file in the way is the user's. */
+export function writeCommand(result: PipelineResult, out: string): number {
+  const { plan } = result;
+  if (plan.notOwned.length) {
+    const problems = plan.notOwned.map((p) => diagnostic("output-not-owned", { file: `${out}/${p}` }));
+    console.error(formatDiagnostics(problems, new Map()));
+    return 1;
+  }
+  writeOutput(resolve(out), result.files, plan);
+  const removed = plan.stale.length ? `, ${plan.stale.length} removed` : "";
+  console.log(`${out}/: ${plan.added.length} added, ${plan.changed.length} changed, ${plan.unchanged.length} unchanged${removed}`);
+  return 0;
+}
+
+/** Exit code 1 when the output folder does not match the spec. */
+export function checkCommand(result: PipelineResult, out: string): number {
+  const { plan } = result;
+  const differing = [
+    ...plan.added.map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "missing" })),
+    ...[...plan.changed, ...plan.notOwned].map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "out of date" })),
+    ...plan.stale.map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "no longer generated" })),
+  ];
+  if (differing.length === 0) {
+    console.log(`${out}/ is up to date with the spec (${result.files.length} files)`);
+    return 0;
+  }
+  console.error(formatDiagnostics(differing, new Map()));
+  return 1;
+}
+
+export function gapsCommand(result: PipelineResult): number {
+  for (const gap of result.model.gaps) {
+    const l = gap.location;
+    console.log(`${l.file}:${l.line}:${l.col}  ${gap.subject}: ${gap.text}`);
+  }
+  console.log(`\n${result.model.gaps.length} undocumented facts`);
+  return 0;
+}
+
+/** The refusal when a file is already where the scaffold would go; exit code 1. */
+export function refuseExisting(file: string): number {
+  console.error(`${displayPath(file)} already exists: --scaffold-handlers never overwrites a file. Remove it or choose another path.`);
+  return 1;
+}
+
+/** `--scaffold-handlers FILE`: writes the handlers scaffold unless a file is there (exit 1). */
+export async function scaffoldCommand(result: PipelineResult, specDir: string, file: string, handlersImport: string | undefined): Promise<number> {
+  if (result.model.callbacks.length === 0) {
+    console.error(`the spec has no callbacks: no handlers to scaffold`);
+    return 1;
+  }
+  if ((await writeHandlersScaffold(result.model, `${displayPath(specDir)}/`, file, handlersImport)) === "exists") return refuseExisting(file);
+  console.log(`${displayPath(file)}: ${result.model.callbacks.length} handlers scaffolded`);
+  return 0;
+}
+
+export function printTimings(result: PipelineResult, totalMs: number): void {
+  for (const t of result.timings) console.error(`${t.stage.padEnd(16)} ${t.ms.toFixed(1).padStart(8)} ms`);
+  console.error(`${"total".padEnd(16)} ${totalMs.toFixed(1).padStart(8)} ms`);
+}

@@ -1,0 +1,94 @@
+/**
+ * Who reads and who writes each named type: callers of the client write request bodies and
+ * parameters and read responses; implementers of the callback handlers read what the API
+ * sends them and write the answers. A change breaks whoever reads or writes in the way it
+ * affects, so the diff classifies every change against these usages.
+ */
+import type { ApiModel, TypeNode } from "../ir/model.ts";
+
+export type Audience = "callers" | "implementers";
+export type Access = "reads" | "writes";
+
+/** A place a type is used: by whom and how. */
+export interface Usage {
+  audience: Audience;
+  access: Access;
+}
+
+export const usageKey = (u: Usage) => `${u.audience}:${u.access}`;
+
+/** Named types directly inside a node. */
+function namedIn(node: TypeNode | undefined, into: string[]): void {
+  if (!node) return;
+  switch (node.kind) {
+    case "ref":
+      into.push(node.name);
+      return;
+    case "array":
+      return namedIn(node.items, into);
+    case "map":
+      return namedIn(node.values, into);
+    case "object":
+      return node.fields.forEach((f) => namedIn(f.type, into));
+    case "primitive":
+    case "unknown":
+    case "literal":
+    case "enum":
+      return;
+    default: {
+      const unhandled: never = node;
+      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** Every usage of every named type reachable from the operations of the model. */
+export function typeUsages(model: ApiModel): Map<string, Usage[]> {
+  const byName = new Map(model.types.map((t) => [t.name, t]));
+  const usages = new Map<string, Usage[]>();
+  const visit = (name: string, usage: Usage) => {
+    const list = usages.get(name) ?? [];
+    if (list.some((u) => usageKey(u) === usageKey(usage))) return;
+    usages.set(name, [...list, usage]);
+    const nested: string[] = [];
+    namedIn(byName.get(name)?.type, nested);
+    nested.forEach((n) => visit(n, usage));
+  };
+  const root = (node: TypeNode | undefined, usage: Usage) => {
+    const names: string[] = [];
+    namedIn(node, names);
+    names.forEach((n) => visit(n, usage));
+  };
+  for (const e of model.endpoints) {
+    root(e.body, { audience: "callers", access: "writes" });
+    e.params.forEach((p) => root(p.type, { audience: "callers", access: "writes" }));
+    root(e.response.body, { audience: "callers", access: "reads" });
+  }
+  for (const c of model.callbacks) {
+    root(c.body, { audience: "implementers", access: "reads" });
+    c.params.forEach((p) => root(p.type, { audience: "implementers", access: "reads" }));
+    root(c.success, { audience: "implementers", access: "writes" });
+    root(c.failure, { audience: "implementers", access: "writes" });
+  }
+  return usages;
+}
+
+/** Usages of an inline (unnamed) position, for changes made directly on an operation. */
+export function positionUsage(kind: "endpoint-body" | "endpoint-param" | "endpoint-response" | "callback-body" | "callback-param" | "callback-answer"): Usage {
+  switch (kind) {
+    case "endpoint-body":
+    case "endpoint-param":
+      return { audience: "callers", access: "writes" };
+    case "endpoint-response":
+      return { audience: "callers", access: "reads" };
+    case "callback-body":
+    case "callback-param":
+      return { audience: "implementers", access: "reads" };
+    case "callback-answer":
+      return { audience: "implementers", access: "writes" };
+    default: {
+      const unhandled: never = kind;
+      throw new Error(`unhandled position ${String(unhandled)}`);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * `generate --watch`: regenerates whenever a spec file changes (debounced), prints the
+ * diagnostics of a broken spec and keeps the last good output, and reports how long each
+ * regeneration took.
+ */
+import { watch, type FSWatcher } from "node:fs";
+import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
+import { formatDiagnostics } from "./diagnostics/format.ts";
+import { runPipeline, type PipelineOptions, type SpecTexts } from "./pipeline.ts";
+import { writeOutput } from "./write/writer.ts";
+
+export interface WatchReport {
+  ok: boolean;
+  /** One line (or the diagnostics) to print. */
+  text: string;
+}
+
+/** One regeneration: writes when the spec is good, reports either way. */
+export async function regenerate(options: PipelineOptions, outName: string): Promise<WatchReport> {
+  const started = performance.now();
+  const sources: SpecTexts = { texts: new Map() };
+  try {
+    const result = await runPipeline(options, sources);
+    const { plan } = result;
+    if (plan.notOwned.length) return { ok: false, text: `${outName}/: ${plan.notOwned.join(", ")} not written by the generator; nothing written` };
+    writeOutput(options.outDir, result.files, plan);
+    const ms = (performance.now() - started).toFixed(0);
+    return { ok: true, text: `${outName}/: ${plan.added.length} added, ${plan.changed.length} changed, ${plan.unchanged.length} unchanged in ${ms} ms` };
+  } catch (error) {
+    if (error instanceof DiagnosticsError) {
+      return { ok: false, text: `${formatDiagnostics(error.diagnostics, sources.texts)}\n${outName}/ keeps its last good output` };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Watches the spec folder and regenerates after each burst of changes, one run at a time.
+ * Resolves the returned `closed` promise when `close()` is called.
+ */
+export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 100): { close: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+  let pending = false;
+  const run = async () => {
+    if (running) {
+      pending = true;
+      return;
+    }
+    running = true;
+    try {
+      report(await regenerate(options, outName));
+    } catch (error) {
+      report({ ok: false, text: `internal error: ${(error as Error).message}` });
+    } finally {
+      running = false;
+      if (pending) {
+        pending = false;
+        void run();
+      }
+    }
+  };
+  const watcher: FSWatcher = watch(options.specDir, { recursive: true }, (_event, file) => {
+    if (file && !/\.ya?ml$/.test(String(file))) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), debounceMs);
+  });
+  void run();
+  return {
+    close: () => {
+      clearTimeout(timer);
+      watcher.close();
+    },
+  };
+}

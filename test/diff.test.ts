@@ -1,0 +1,78 @@
+/**
+ * `generate --diff`: every kind of change between two specs, classified for callers of the
+ * client and implementers of the callback handlers, with the semver bump it implies.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compareModels, semverBump } from "../generator/diff/compare.ts";
+import { loadModel, resolveBase } from "../generator/diff/load-base.ts";
+import { formatChanges } from "../generator/diff/report.ts";
+import { repoRoot, tempDir } from "./helpers.ts";
+
+const fixtures = join(repoRoot, "test/fixtures/diff");
+const base = loadModel(join(fixtures, "base"));
+
+/** Each fixture folder next to `base` changes one thing; its expected lines and bump. */
+const cases: [string, string[], string][] = [
+  ["response-field-removed", ["BREAKING for callers types.Order.total: field removed (callers read it)"], "major"],
+  ["response-field-added", ["minor types.Order.currency: optional field added (callers read it)"], "minor"],
+  ["request-field-added-optional", ["minor types.CreateOrder.coupon: optional field added (callers write it)"], "minor"],
+  ["request-field-added-required", ["BREAKING for callers types.CreateOrder.buyer: required field added (callers write it)"], "major"],
+  ["field-type-changed", ["BREAKING for callers types.Order.total: type integer -> string (callers read it)"], "major"],
+  ["response-field-became-optional", ["BREAKING for callers types.Order.id: required -> optional (callers read it)"], "major"],
+  ["request-field-became-required", ["BREAKING for callers types.CreateOrder.note: optional -> required (callers write it)"], "major"],
+  ["response-field-became-nullable", ["BREAKING for callers types.Order.total: may now be null (callers read it)"], "major"],
+  ["response-enum-value-added", ['BREAKING for callers types.Order.status: enum value "refunded" added (callers read it)'], "major"],
+  ["response-enum-value-removed", ['minor types.Order.status: enum value "paid" removed (callers read it)'], "minor"],
+  ["error-code-added", ["minor errors.codes.18: error code 18 (permissionDenied) added"], "minor"],
+  ["error-code-removed", ["BREAKING for callers errors.codes.1005: error code 1005 (apiKeyRejected) removed"], "major"],
+  ["endpoint-added", ["minor endpoints.orders.list: endpoint added"], "minor"],
+  ["endpoint-removed", ["BREAKING for callers endpoints.orders.get: endpoint removed"], "major"],
+  ["callback-added", ["BREAKING for implementers callbacks.order.notify: callback added (a handler is now required)"], "major"],
+  ["callback-answer-field-added-required", ["BREAKING for implementers types.CheckSuccess.reason: required field added (implementers write it)"], "major"],
+  ["callback-request-field-added", ["minor types.CheckRequest.amount: optional field added (implementers read it)"], "minor"],
+  ["callback-request-field-removed", ["BREAKING for implementers types.CheckRequest.order_id: field removed (implementers read it)"], "major"],
+  ["gap-notes-only", ["patch gaps: undocumented notes changed"], "patch"],
+  ["no-change", ["no changes"], "none"],
+];
+
+const squeeze = (text: string) => text.split("\n").map((l) => l.replace(/\s+/g, " ").trim());
+
+describe("model diff", () => {
+  it.each(cases)("%s", (name, lines, bump) => {
+    const changes = compareModels(base, loadModel(join(fixtures, name)));
+    expect(semverBump(changes)).toBe(bump);
+    const printed = squeeze(formatChanges(changes));
+    expect(printed.slice(0, -2)).toEqual(lines);
+    expect(printed.at(-1)).toMatch(new RegExp(`^semver: ${bump} \\(`));
+  });
+
+  it("direction flips between callers and implementers for the same change", () => {
+    const readerAdds = compareModels(base, loadModel(join(fixtures, "callback-request-field-added")));
+    const writerAdds = compareModels(base, loadModel(join(fixtures, "callback-answer-field-added-required")));
+    expect(readerAdds.map((c) => c.level)).toEqual(["minor"]);
+    expect(writerAdds.map((c) => [c.level, c.breaks])).toEqual([["breaking", ["implementers"]]]);
+  });
+
+  it("reads the base from a git revision of the spec folder", () => {
+    const repo = tempDir("apigen-diff-git-");
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8" });
+    git("init", "-q");
+    git("config", "user.email", "t@example.invalid");
+    git("config", "user.name", "t");
+    cpSync(join(fixtures, "base"), join(repo, "spec"), { recursive: true });
+    git("add", ".");
+    git("commit", "-qm", "base");
+    writeFileSync(join(repo, "spec/api.yaml"), execFileSync("cat", [join(fixtures, "response-field-removed/api.yaml")], { encoding: "utf8" }));
+    const extracted = resolveBase("HEAD", join(repo, "spec"));
+    const changes = compareModels(loadModel(extracted), loadModel(join(repo, "spec")));
+    expect(changes.map((c) => `${c.subject}: ${c.description}`)).toEqual(["types.Order.total: field removed (callers read it)"]);
+  });
+
+  it("finds nothing between the Merchant spec and itself", () => {
+    const merchant = loadModel(join(repoRoot, "spec"));
+    expect(compareModels(merchant, merchant)).toEqual([]);
+  });
+});
