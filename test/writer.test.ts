@@ -5,6 +5,8 @@
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatFiles } from "../generator/write/format.ts";
+import { contentHash } from "../generator/write/manifest.ts";
 import { planOutput, writeOutput } from "../generator/write/writer.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
@@ -87,5 +89,24 @@ describe("writer", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/src\/types\.ts is out of date; run `npm run generate`/);
     expect(snapshotFolder(out)).toEqual(before);
+  });
+
+  it("reuses a formatted file only when the emitted text and the way it is formatted are both unchanged", async () => {
+    const out = tempDir();
+    const emitted = [{ path: "data.json", contents: '{"a":[1,2]}', parser: "json" as const }];
+    const first = await formatFiles(emitted, out);
+    writeOutput(out, first, planOutput(out, first));
+    expect(first[0]!.contents).toBe('{ "a": [1, 2] }\n');
+    // Make the recorded output recognisable: a reused file comes back as it is on disk.
+    const manifestPath = join(out, ".apigen-manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+    manifest.files["data.json"].output = contentHash("MARKER\n");
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    writeFileSync(join(out, "data.json"), "MARKER\n");
+    expect((await formatFiles(emitted, out))[0]!.contents).toBe("MARKER\n");
+    expect((await formatFiles([{ ...emitted[0]!, parser: "none" as const }], out))[0]!.contents).toBe('{"a":[1,2]}');
+    expect((await formatFiles([{ ...emitted[0]!, contents: '{"a":[1,3]}' }], out))[0]!.contents).toBe('{ "a": [1, 3] }\n');
+    writeFileSync(join(out, "data.json"), "edited by hand\n");
+    expect((await formatFiles(emitted, out))[0]!.contents).toBe('{ "a": [1, 2] }\n');
   });
 });

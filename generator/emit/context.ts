@@ -16,8 +16,8 @@ export interface EmittedFile {
   /** Path inside the output folder, `/`-separated. */
   path: string;
   contents: string;
-  /** How prettier reads it. */
-  parser: "typescript" | "json" | "markdown" | "yaml";
+  /** How prettier reads it; `none`: written as emitted (serializer output, already canonical). */
+  parser: "typescript" | "json" | "markdown" | "none";
 }
 
 /** The marker every generated code file starts with; the writer treats such files as its own. */

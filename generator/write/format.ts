@@ -35,7 +35,8 @@ export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: str
   const entries: Record<string, ManifestEntry> = {};
   const out = await Promise.all(
     files.map(async (file) => {
-      const source = contentHash(file.contents);
+      // The parser is part of the key: the same text formatted another way is another output.
+      const source = contentHash(`${file.parser}\n${file.contents}`);
       const known = reusable[file.path];
       const onDisk = known?.source === source && reuseFrom ? readIfExists(join(reuseFrom, file.path)) : undefined;
       const contents = onDisk !== undefined && contentHash(onDisk) === known?.output ? onDisk : await format(file);
@@ -49,6 +50,7 @@ export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: str
 let prettier: typeof import("prettier") | undefined;
 
 async function format(file: EmittedFile): Promise<string> {
+  if (file.parser === "none") return file.contents;
   prettier ??= await import("prettier");
   return prettier.format(file.contents, { ...options, parser: file.parser });
 }

@@ -15,20 +15,22 @@ export function emitOpenApiFiles(ctx: EmitContext): EmittedFile[] {
   const json = JSON.stringify(document, null, 2);
   // No anchors or aliases: a schema object used twice is written out twice.
   const yaml = YAML.stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+  // The document travels as one JSON string: a literal of this size would cost formatting
+  // and every type-check of the package seconds, for types no tool needs.
   const ts = [
     `// ${ctx.banner}`,
     "",
     "/**",
     ` * The OpenAPI ${String(document.openapi)} document of ${ctx.model.api.title}, the same as \`openapi.json\` and \`openapi.yaml\``,
-    " * at the package root. Pass it to a tool that takes a document object (cast it to the",
-    " * tool's document type if it asks for mutable arrays).",
+    " * at the package root, as a plain object for tools that take a document object.",
     " */",
-    `export const openApiDocument = ${json} as const;`,
+    `export const openApiDocument: { readonly [key: string]: unknown } = /* @__PURE__ */ JSON.parse(${JSON.stringify(JSON.stringify(document))});`,
     "",
   ].join("\n");
+  // JSON.stringify and the yaml library write canonical text already: prettier is for code and prose.
   return [
-    { path: "openapi.json", contents: `${json}\n`, parser: "json" },
-    { path: "openapi.yaml", contents: `# ${ctx.banner}\n${yaml}`, parser: "yaml" },
+    { path: "openapi.json", contents: `${json}\n`, parser: "none" },
+    { path: "openapi.yaml", contents: `# ${ctx.banner}\n${yaml}`, parser: "none" },
     { path: "src/openapi.ts", contents: ts, parser: "typescript" },
   ];
 }
