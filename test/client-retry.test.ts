@@ -54,3 +54,20 @@ describe("what is retried", () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 });
+
+describe("nonces", () => {
+  it("are random UUID v4s, also where there is no global crypto (Node 18)", async () => {
+    const { randomNonce } = await import("../generator/runtime/client/core.ts");
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(randomNonce()).toMatch(uuid);
+    const saved = Object.getOwnPropertyDescriptor(globalThis, "crypto")!;
+    Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true });
+    try {
+      const nonces = new Set(Array.from({ length: 100 }, () => randomNonce()));
+      expect(nonces.size).toBe(100);
+      for (const n of nonces) expect(n).toMatch(uuid);
+    } finally {
+      Object.defineProperty(globalThis, "crypto", saved);
+    }
+  });
+});

@@ -151,7 +151,7 @@ export class ClientCore {
       if (call.nonce)
         headers.set(
           this.nonceHeader,
-          typeof call.nonce === "function" ? call.nonce() : crypto.randomUUID(),
+          typeof call.nonce === "function" ? call.nonce() : randomNonce(),
         );
       this.log(`${op.id} ${op.method} ${url} attempt ${attempt + 1}`, secrets);
       const outcome = await this.attempt(
@@ -302,6 +302,19 @@ interface ResponseOutcome {
 type Outcome =
   | ResponseOutcome
   | { kind: "failure"; error: ConnectionError | TimeoutError; retryable: boolean };
+
+/** A random UUID v4; Node 18 has no global `crypto` unless started with a flag. */
+export function randomNonce(): string {
+  const webCrypto = (globalThis as { crypto?: Crypto }).crypto;
+  if (webCrypto?.randomUUID) return webCrypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (webCrypto?.getRandomValues) webCrypto.getRandomValues(bytes);
+  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 async function resolve(value: CredentialValue): Promise<string> {
   return typeof value === "function" ? value() : value;
