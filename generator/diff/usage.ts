@@ -5,6 +5,7 @@
  * affects, so the diff classifies every change against these usages.
  */
 import type { ApiModel, TypeNode } from "../ir/model.ts";
+import { referencedNames } from "../ir/walk.ts";
 
 export type Audience = "callers" | "implementers";
 export type Access = "reads" | "writes";
@@ -17,30 +18,6 @@ export interface Usage {
 
 export const usageKey = (u: Usage) => `${u.audience}:${u.access}`;
 
-/** Named types directly inside a node. */
-function namedIn(node: TypeNode | undefined, into: string[]): void {
-  if (!node) return;
-  switch (node.kind) {
-    case "ref":
-      into.push(node.name);
-      return;
-    case "array":
-      return namedIn(node.items, into);
-    case "map":
-      return namedIn(node.values, into);
-    case "object":
-      return node.fields.forEach((f) => namedIn(f.type, into));
-    case "primitive":
-    case "unknown":
-    case "literal":
-    case "enum":
-      return;
-    default: {
-      const unhandled: never = node;
-      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
-    }
-  }
-}
 
 /** Every usage of every named type reachable from the operations of the model. */
 export function typeUsages(model: ApiModel): Map<string, Usage[]> {
@@ -50,14 +27,10 @@ export function typeUsages(model: ApiModel): Map<string, Usage[]> {
     const list = usages.get(name) ?? [];
     if (list.some((u) => usageKey(u) === usageKey(usage))) return;
     usages.set(name, [...list, usage]);
-    const nested: string[] = [];
-    namedIn(byName.get(name)?.type, nested);
-    nested.forEach((n) => visit(n, usage));
+    referencedNames(byName.get(name)?.type).forEach((n) => visit(n, usage));
   };
   const root = (node: TypeNode | undefined, usage: Usage) => {
-    const names: string[] = [];
-    namedIn(node, names);
-    names.forEach((n) => visit(n, usage));
+    referencedNames(node).forEach((n) => visit(n, usage));
   };
   for (const e of model.endpoints) {
     root(e.body, { audience: "callers", access: "writes" });

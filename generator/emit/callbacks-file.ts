@@ -7,6 +7,7 @@
  */
 import { CodeBlockWriter } from "ts-morph";
 import type { ApiModel, Callback, TypeNode } from "../ir/model.ts";
+import { referencedNames } from "../ir/walk.ts";
 import { failureShapeOf, paramConversion, responseEventField, signatureCodeOf, signatureHeaderOf } from "./callback-shapes.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { docLines } from "./jsdoc.ts";
@@ -21,31 +22,6 @@ export function typeText(node: TypeNode): string {
   return writer.toString();
 }
 
-/** Named types a type node refers to, for the import list. */
-function refsOf(node: TypeNode | undefined, into: Set<string>): void {
-  if (!node) return;
-  switch (node.kind) {
-    case "ref":
-      into.add(node.name);
-      return;
-    case "array":
-      return refsOf(node.items, into);
-    case "map":
-      return refsOf(node.values, into);
-    case "object":
-      for (const field of node.fields) refsOf(field.type, into);
-      return;
-    case "primitive":
-    case "unknown":
-    case "literal":
-    case "enum":
-      return;
-    default: {
-      const unhandled: never = node;
-      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
-    }
-  }
-}
 
 /** `ProductInfoResult`: the type of what a callback's handler answers. */
 export function resultTypeName(callback: Callback): string {
@@ -117,7 +93,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
   if (model.callbacks.length === 0 && !model.webhooks) return [];
   const webhookHeader = model.webhooks ? signatureHeaderOf(model.webhooks.auth, model) : undefined;
   const types = new Set<string>();
-  for (const c of model.callbacks) for (const node of [c.body, c.success, c.failure]) refsOf(node, types);
+  for (const c of model.callbacks) referencedNames(c.body, c.success, c.failure).forEach((n) => types.add(n));
   for (const c of model.callbacks) if (c.paramsTypeName) types.add(c.paramsTypeName);
   const routes = model.callbacks.map((c) => routeEntry(c, model)).join("\n");
   const validators = [...new Set(routes.match(/\bvalidate[A-Z]\w*/g) ?? [])].sort();

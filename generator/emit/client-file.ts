@@ -5,6 +5,7 @@
  */
 import { Project, Scope, StructureKind, VariableDeclarationKind, type ClassDeclarationStructure, type InterfaceDeclarationStructure, type StatementStructures } from "ts-morph";
 import type { ApiModel, Endpoint, TypeNode } from "../ir/model.ts";
+import { referencedNames } from "../ir/walk.ts";
 import { endpointDocLines } from "./client-docs.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { jsDocStructures } from "./jsdoc.ts";
@@ -12,30 +13,6 @@ import { validatorName } from "./names.ts";
 import { writeType } from "./type-text.ts";
 import { combinators, validatorExpression } from "./validators-file.ts";
 
-/** Named types a type node mentions, for the type import. */
-function collectRefs(node: TypeNode | undefined, into: Set<string>): void {
-  if (!node) return;
-  switch (node.kind) {
-    case "ref":
-      into.add(node.name);
-      return;
-    case "array":
-      return collectRefs(node.items, into);
-    case "map":
-      return collectRefs(node.values, into);
-    case "object":
-      return node.fields.forEach((f) => collectRefs(f.type, into));
-    case "primitive":
-    case "unknown":
-    case "literal":
-    case "enum":
-      return;
-    default: {
-      const unhandled: never = node;
-      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
-    }
-  }
-}
 
 const operationName = (endpoint: Endpoint) => `op${endpoint.pascalName}`;
 const groupClassName = (endpoint: Endpoint) => `${endpoint.groupPascalName}Api`;
@@ -163,7 +140,7 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
   const inlineCombinators = combinators.filter((name) => operations.some((o) => new RegExp(`\\b${name}\\(`).test(JSON.stringify(o))));
   const typeRefs = new Set<string>();
   for (const e of model.endpoints) {
-    [e.body, e.response.body, ...e.params.map((p) => p.type)].forEach((n) => collectRefs(n, typeRefs));
+    referencedNames(e.body, e.response.body, ...e.params.map((p) => p.type)).forEach((n) => typeRefs.add(n));
     if (e.paramsTypeName && e.params.some((p) => p.placement === "query")) typeRefs.add(e.paramsTypeName);
   }
   const validators = new Set(model.endpoints.flatMap((e) => [

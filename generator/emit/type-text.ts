@@ -4,6 +4,7 @@
  */
 import type { CodeBlockWriter } from "ts-morph";
 import type { Field, TypeNode } from "../ir/model.ts";
+import { referencedNames } from "../ir/walk.ts";
 import { typeDocLines, writeDocComment } from "./jsdoc.ts";
 
 /** Writes the type of `node`, with `| null` where it is nullable. */
@@ -68,35 +69,13 @@ export function enumText(values: readonly (string | number | boolean)[], open: b
   return parts.join(" | ");
 }
 
-/** Whether `node` mentions the named type `name` anywhere inside it. */
-function refersTo(node: TypeNode, name: string): boolean {
-  switch (node.kind) {
-    case "ref":
-      return node.name === name;
-    case "array":
-      return refersTo(node.items, name);
-    case "map":
-      return refersTo(node.values, name);
-    case "object":
-      return node.fields.some((f) => refersTo(f.type, name));
-    case "primitive":
-    case "unknown":
-    case "literal":
-    case "enum":
-      return false;
-    default: {
-      const unhandled: never = node;
-      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
-    }
-  }
-}
 
 /**
  * The type of the named alias `name`. A map of itself is written as an index signature,
  * since `type X = Record<string, X>` is a circular alias that TypeScript rejects.
  */
 export function writeAliasType(writer: CodeBlockWriter, name: string, node: TypeNode): void {
-  if (node.kind !== "map" || !refersTo(node.values, name)) return writeType(writer, node);
+  if (node.kind !== "map" || !referencedNames(node.values).has(name)) return writeType(writer, node);
   writer.write("{ [key: string]: ");
   writeType(writer, node.values);
   writer.write(" }");
