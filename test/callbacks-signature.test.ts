@@ -151,3 +151,23 @@ describe("webhooks", () => {
     await expect(verifyWebhook(bytes, sign(payload), [""])).rejects.toThrow(/no usable signing secret/);
   });
 });
+
+describe("signatures without a global crypto (Node 18)", () => {
+  it("verify with the Web Crypto passed in, and say clearly when there is none", async () => {
+    const { createSignatureVerifier, signBody } = await import("../generator/runtime/callbacks/signature.ts");
+    const { webcrypto } = await import("node:crypto");
+    const body = new TextEncoder().encode('{"event":"cart.update"}');
+    const header = await signBody("s3cret", body);
+    const saved = Object.getOwnPropertyDescriptor(globalThis, "crypto")!;
+    Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true });
+    try {
+      expect(() => createSignatureVerifier(["s3cret"])).toThrow(/no Web Crypto in this runtime: pass signature\.subtle/);
+      const verify = createSignatureVerifier(["s3cret"], { subtle: webcrypto.subtle as SubtleCrypto });
+      const content = { method: "POST", target: "/cart_update", headers: { get: () => null }, body };
+      await expect(verify(header, content)).resolves.toEqual({ ok: true });
+      await expect(verify(header.replace(/^./, (c) => (c === "A" ? "B" : "A")), content)).resolves.toEqual({ ok: false, reason: "mismatch" });
+    } finally {
+      Object.defineProperty(globalThis, "crypto", saved);
+    }
+  });
+});

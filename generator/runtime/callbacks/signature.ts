@@ -37,6 +37,18 @@ export interface SignatureOptions {
   compute?: ComputeSignature;
   /** Default: strict padded base64. */
   decode?: DecodeSignature;
+  /**
+   * Web Crypto to compute with; default `globalThis.crypto.subtle`. Node 18 has no global
+   * `crypto` unless started with a flag: pass `(await import("node:crypto")).webcrypto.subtle`.
+   */
+  subtle?: SubtleCrypto;
+}
+
+/** The Web Crypto to use, or a clear error where the runtime has none. */
+function subtleCrypto(given: SubtleCrypto | undefined): SubtleCrypto {
+  const subtle = given ?? (globalThis as { crypto?: Crypto }).crypto?.subtle;
+  if (!subtle) throw new Error('no Web Crypto in this runtime: pass signature.subtle (on Node 18, (await import("node:crypto")).webcrypto.subtle)');
+  return subtle;
 }
 
 /** Result of a signature check; `reason` is safe to show (it never holds a secret or a digest). */
@@ -53,13 +65,14 @@ export function usableSecrets(secrets: readonly (string | null | undefined)[]): 
 }
 
 /** Imports a secret as an HMAC-SHA256 signing key. */
-function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+function hmacKey(subtle: SubtleCrypto, secret: string): Promise<CryptoKey> {
+  return subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
 /** HMAC-SHA256 of `bytes` with `secret` (UTF-8). */
-export async function hmacSha256(secret: string, bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), bytes));
+export async function hmacSha256(secret: string, bytes: Uint8Array<ArrayBuffer>, subtle?: SubtleCrypto): Promise<Uint8Array> {
+  const crypto = subtleCrypto(subtle);
+  return new Uint8Array(await crypto.sign("HMAC", await hmacKey(crypto, secret), bytes));
 }
 
 /** The header value the default scheme expects: base64(HMAC-SHA256(secret, body)). For tests and tools. */
@@ -81,14 +94,15 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
  */
 export function createSignatureVerifier(secrets: readonly string[], options: SignatureOptions = {}): SignatureVerifier {
   const decode = options.decode ?? decodeBase64;
+  const subtle = options.compute ? undefined : subtleCrypto(options.subtle);
   let keys: Promise<CryptoKey[]> | undefined;
   const digests = async (content: SignedContent): Promise<Uint8Array[]> => {
     if (options.compute) {
       const compute = options.compute;
       return Promise.all(secrets.map(async (secret) => new Uint8Array(await compute(secret, content))));
     }
-    keys ??= Promise.all(secrets.map(hmacKey));
-    return Promise.all((await keys).map(async (key) => new Uint8Array(await crypto.subtle.sign("HMAC", key, content.body))));
+    keys ??= Promise.all(secrets.map((secret) => hmacKey(subtle!, secret)));
+    return Promise.all((await keys).map(async (key) => new Uint8Array(await subtle!.sign("HMAC", key, content.body))));
   };
   return async (headerValue, content) => {
     if (headerValue === null || headerValue === undefined || headerValue.trim() === "") return { ok: false, reason: "missing" };
