@@ -1,11 +1,13 @@
 /**
  * Emits the generated package's non-code files from handlebars templates:
- * `package.json`, `tsconfig.json` and `README.md`.
+ * `package.json`, `tsconfig.json`, `tsconfig.build.json` and `README.md`.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
+import type { Callback } from "../ir/model.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
+import { callbackExample, endpointExample } from "./readme-examples.ts";
 
 const templatesDir = fileURLToPath(new URL("../../templates/", import.meta.url));
 
@@ -33,6 +35,12 @@ function exampleCall(model: EmitContext["model"]): string {
   return `${endpoint.group}.${endpoint.name}(${args.join(", ")})`;
 }
 
+/** A callback's summary, else the first sentence of its description (a summary that only repeats the event says nothing). */
+function callbackSummary(callback: Callback): string {
+  if (callback.summary && callback.summary !== callback.event) return callback.summary;
+  return callback.docs.description?.trim().split(/(?<=\.)\s/)[0] ?? "";
+}
+
 /** What the templates show, read from the IR. */
 function packageView(ctx: EmitContext) {
   const { model } = ctx;
@@ -55,20 +63,23 @@ function packageView(ctx: EmitContext) {
       method: e.method,
       path: e.path,
       auth: e.auth.map((id) => model.credentials.find((c) => c.id === id)?.header ?? id).map((h) => `\`${h}\``).join(", ") || "none",
+      example: endpointExample(e, model),
     })),
-    callbacks: model.callbacks.map((c) => ({ event: c.event, method: c.method, path: c.path })),
+    hasCallbacks: model.callbacks.length > 0 || model.webhooks !== undefined,
+    callbacks: model.callbacks.map((c) => ({ event: c.event, summary: callbackSummary(c), method: c.method, path: c.path, example: callbackExample(c, model) })),
     gapCount: model.gaps.length,
     notes: model.gaps.filter((g) => g.kind === "note").map((g) => ({ subject: g.subject, text: g.text })),
     untypedCount: model.gaps.filter((g) => g.kind === "untyped").length,
   };
 }
 
-/** `package.json`, `tsconfig.json` and `README.md` of the generated package. */
+/** `package.json`, `tsconfig.json` (strict check, no output), `tsconfig.build.json` (src/ to dist/) and `README.md` of the generated package. */
 export function emitPackageFiles(ctx: EmitContext): EmittedFile[] {
   const view = packageView(ctx);
   return [
     { path: "package.json", contents: render("package.json", view), parser: "json" },
     { path: "tsconfig.json", contents: render("tsconfig.json", view), parser: "json" },
+    { path: "tsconfig.build.json", contents: render("tsconfig.build.json", view), parser: "json" },
     { path: "README.md", contents: render("README.md", view), parser: "markdown" },
   ];
 }

@@ -1,0 +1,163 @@
+/**
+ * examples/merchant-server, started as `npm start` starts it (tsx src/main.ts, configuration
+ * from the environment) as a child process on 127.0.0.1, next to a stand-in for the service
+ * (node:http on 127.0.0.1) that answers its client. Signed callbacks of all four events go to
+ * its router and get the filled-in handlers' answers; its `GET /orders/:reference` route makes
+ * the generated client call the stand-in. Its committed handlers type-check.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { send, secret, sign, type Running } from "./callbacks-helpers.ts";
+import { repoRoot } from "./helpers.ts";
+import { TestServer } from "./support/test-server.ts";
+
+const example = join(repoRoot, "examples/merchant-server");
+const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
+
+let service: TestServer;
+let child: ChildProcess;
+let merchant: Running;
+let output = "";
+
+/** Starts the example and resolves with its address once it prints it (10 s at most). */
+function startExample(env: Record<string, string>): Promise<Running> {
+  child = spawn(process.execPath, [tsxCli, "src/main.ts"], { cwd: example, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the example did not start within 10 s:\n${output}`)), 10_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const match = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ origin: match[1]!, port: Number(match[2]), close: async () => undefined });
+      }
+    };
+    child.stdout!.on("data", read);
+    child.stderr!.on("data", read);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the example exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+beforeAll(async () => {
+  service = await TestServer.start();
+  merchant = await startExample({ PORT: "0", HOST: "127.0.0.1", SERVICE_BASE_URL: service.url, API_KEY: "example-api-key", SIGNING_SECRET: secret });
+});
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
+  await service?.stop();
+});
+
+describe("examples/merchant-server", () => {
+  it("is started by `npm start` with tsx src/main.ts, after building the package", () => {
+    const pkg = JSON.parse(readFileSync(join(example, "package.json"), "utf8")) as { private: boolean; scripts: Record<string, string>; dependencies: Record<string, string> };
+    expect(pkg.scripts.start).toBe("tsx src/main.ts");
+    expect(pkg.scripts.prestart).toBe("npm run build -w merchant-commerce-api");
+    expect(pkg.private).toBe(true);
+    expect(Object.keys(pkg.dependencies)).toEqual(["merchant-commerce-api"]);
+  });
+
+  it("answers product.info, a GET with a signed JSON body, from its catalogue", async () => {
+    const body = JSON.stringify({ event: "product.info", data: { sku: "MUG-BLUE" } });
+    const res = await send(merchant, "/callbacks/product_get", { method: "GET", body });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      event: "product.info",
+      status: "success",
+      data: {
+        Current: { ServiceID: "prod-mug", Brand: "Acme", Name: "Blue mug", Availability: "in_stock", AvailabilityCount: "42", Taxable: true, Prices: [{ UnitPriceInCents: 1250, Currency: "USD" }] },
+        Variants: [],
+        Parent: { Name: "Kitchen", Brand: "Acme" },
+      },
+    });
+    const missing = await send(merchant, "/callbacks/product_get", { method: "GET", body: JSON.stringify({ event: "product.info", data: { productID: "nope" } }) });
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual({ event: "product.info", status: "failure", error: { code: 404, message: "no product nope" } });
+  });
+
+  it("answers order.shipping with its rates", async () => {
+    const body = JSON.stringify({ event: "order.shipping", data: { shipping_address: { country_code: "US", postal_code: "94103" }, cart: { total_amount: 2500, items: [{ sku: "MUG-BLUE", quantity: 2 }] } } });
+    const res = await send(merchant, "/callbacks/order_shipping", { body });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      event: "order.shipping",
+      status: "success",
+      data: {
+        shipping_options: [
+          { service: "Ground", reference: "ship-ground", cost: 500, estimated_delivery_date: "5 business days" },
+          { service: "Express", reference: "ship-express", cost: 1500, estimated_delivery_date: "1 business day" },
+        ],
+        is_store_location: false,
+      },
+    });
+  });
+
+  it("answers cart.update: prices known items, refuses unknown ones with 6001", async () => {
+    const ok = await send(merchant, "/callbacks/cart_update", { body: JSON.stringify({ event: "cart.update", data: { order_reference: "ord-1", add_items: [{ product_id: "prod-tea", quantity: 2 }] } }) });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toEqual({
+      event: "cart.update",
+      status: "success",
+      data: { order_create: { cart: { items: [{ reference: "prod-tea", sku: "TEA-GREEN", name: "Green tea", quantity: 2, total_amount: 1798 }], total_amount: 1798, currency: "USD" } } },
+    });
+    const unknown = await send(merchant, "/callbacks/cart_update", { body: JSON.stringify({ event: "cart.update", data: { add_items: [{ product_id: "prod-x" }] } }) });
+    expect(unknown.json).toEqual({ event: "cart.update", status: "failure", errors: [{ code: 6001, data: [{ reason: "unknown product prod-x" }] }] });
+  });
+
+  it("answers account.login (parameters after the path, signed over the empty body)", async () => {
+    const known = await send(merchant, "/callbacks/oauth/login/code-alice/abcdefgh/openid/ref-1", { method: "GET", body: "" });
+    expect(known.status).toBe(200);
+    expect(known.json).toEqual({ status: "success" });
+    const other = await send(merchant, "/callbacks/oauth/login?code=code-bob&state=abcdefgh&scope=openid&reference=ref-2", { method: "GET", body: "" });
+    expect(other.status).toBe(401);
+    expect(other.json).toEqual({ status: "failure", errors: [{ code: 401, data: [{ reason: "unknown login code for reference ref-2" }] }] });
+  });
+
+  it("refuses a callback signed with another secret (422, code 27) before any handler runs", async () => {
+    const res = await send(merchant, "/callbacks/cart_update", { body: JSON.stringify({ event: "cart.update", data: {} }), signWith: "not-the-secret" });
+    expect(res.status).toBe(422);
+    expect(res.json).toMatchObject({ event: "cart.update", status: "failure", errors: [{ code: 27 }] });
+    expect(sign("")).not.toBe(sign("", "not-the-secret"));
+  });
+
+  it("GET /orders/:reference fetches the transaction through the client: right path, API key, answer", async () => {
+    service.json(200, { reference: "ABCD-EFGH-IJKL", status: "authorized", amount: { amount: 2500, currency: "USD" }, merchant_order_number: "order-77" });
+    const res = await send(merchant, "/orders/ABCD-EFGH-IJKL", { method: "GET", signWith: false });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ reference: "ABCD-EFGH-IJKL", status: "authorized", amount: { amount: 2500, currency: "USD" }, order_number: "order-77" });
+    expect(service.requests).toHaveLength(1);
+    const [request] = service.requests;
+    expect(request!.method).toBe("GET");
+    expect(request!.url).toBe("/v1/merchant/transactions/ABCD-EFGH-IJKL");
+    expect(request!.headers["x-api-key"]).toBe("example-api-key");
+    expect(request!.headers.accept).toBe("application/json");
+  });
+
+  it("maps the service's 404 to its own 404, and refuses a malformed reference without calling the service", async () => {
+    service.json(404, { errors: [{ code: 1010, message: "not found" }] });
+    const res = await send(merchant, "/orders/NONE-NONE-NONE", { method: "GET", signWith: false });
+    expect(res.status).toBe(404);
+    expect(res.json).toMatchObject({ code: 1010 });
+    expect(service.requests.map((r) => r.url)).toEqual(["/v1/merchant/transactions/NONE-NONE-NONE"]);
+    service.requests.length = 0;
+    const malformed = await send(merchant, "/orders/NOPE", { method: "GET", signWith: false });
+    expect(malformed.status).toBe(400);
+    expect(service.requests).toEqual([]);
+  });
+
+  it("has handlers and a server that type-check against the built package", () => {
+    const run = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(example, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+});
