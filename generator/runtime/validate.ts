@@ -30,10 +30,18 @@ export interface NumberRules {
 /** Formats whose definition is exact enough to check; others are documentation only. */
 export const formatChecks: Readonly<Record<string, (value: string) => boolean>> = {
   uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
-  "date-time": (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)),
+  "date-time": (v) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) &&
+    !Number.isNaN(Date.parse(v)),
   "MM-DD-YYYY": (v) => {
     const m = /^(\d{2})-(\d{2})-(\d{4})$/.exec(v);
-    return m !== null && Number(m[1]) >= 1 && Number(m[1]) <= 12 && Number(m[2]) >= 1 && Number(m[2]) <= 31;
+    return (
+      m !== null &&
+      Number(m[1]) >= 1 &&
+      Number(m[1]) <= 12 &&
+      Number(m[2]) >= 1 &&
+      Number(m[2]) <= 31
+    );
   },
   "YYYY-MM": (v) => {
     const m = /^(\d{4})-(\d{2})$/.exec(v);
@@ -51,7 +59,11 @@ export const formatChecks: Readonly<Record<string, (value: string) => boolean>> 
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return typeof value === "string" ? "a string" : typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+  return typeof value === "string"
+    ? "a string"
+    : typeof value === "object"
+      ? "an object"
+      : `${typeof value} ${String(value)}`;
 }
 
 function fail(issues: ValidationIssue[], path: string, message: string): void {
@@ -65,10 +77,14 @@ export function string(rules: StringRules = {}): Validator {
   const pattern = rules.pattern !== undefined ? new RegExp(rules.pattern) : undefined;
   const format = rules.format !== undefined ? formatChecks[rules.format] : undefined;
   return (value, path, issues) => {
-    if (typeof value !== "string") return fail(issues, path, `must be a string, not ${describe(value)}`);
-    if (rules.prefix !== undefined && !value.startsWith(rules.prefix)) fail(issues, path, `must begin with ${JSON.stringify(rules.prefix)}`);
-    if (rules.minLength !== undefined && value.length < rules.minLength) fail(issues, path, `must be at least ${rules.minLength} characters long`);
-    if (rules.maxLength !== undefined && value.length > rules.maxLength) fail(issues, path, `must be at most ${rules.maxLength} characters long`);
+    if (typeof value !== "string")
+      return fail(issues, path, `must be a string, not ${describe(value)}`);
+    if (rules.prefix !== undefined && !value.startsWith(rules.prefix))
+      fail(issues, path, `must begin with ${JSON.stringify(rules.prefix)}`);
+    if (rules.minLength !== undefined && value.length < rules.minLength)
+      fail(issues, path, `must be at least ${rules.minLength} characters long`);
+    if (rules.maxLength !== undefined && value.length > rules.maxLength)
+      fail(issues, path, `must be at most ${rules.maxLength} characters long`);
     if (pattern && !pattern.test(value)) fail(issues, path, `must match ${rules.pattern}`);
     if (format && !format(value)) fail(issues, path, `must be in ${rules.format} format`);
   };
@@ -76,10 +92,13 @@ export function string(rules: StringRules = {}): Validator {
 
 export function number(rules: NumberRules = {}): Validator {
   return (value, path, issues) => {
-    if (typeof value !== "number" || !Number.isFinite(value)) return fail(issues, path, `must be a number, not ${describe(value)}`);
+    if (typeof value !== "number" || !Number.isFinite(value))
+      return fail(issues, path, `must be a number, not ${describe(value)}`);
     if (rules.integer && !Number.isInteger(value)) fail(issues, path, "must be an integer");
-    if (rules.minimum !== undefined && value < rules.minimum) fail(issues, path, `must be at least ${rules.minimum}`);
-    if (rules.maximum !== undefined && value > rules.maximum) fail(issues, path, `must be at most ${rules.maximum}`);
+    if (rules.minimum !== undefined && value < rules.minimum)
+      fail(issues, path, `must be at least ${rules.minimum}`);
+    if (rules.maximum !== undefined && value > rules.maximum)
+      fail(issues, path, `must be at most ${rules.maximum}`);
   };
 }
 
@@ -98,7 +117,13 @@ export function oneOf(values: readonly (string | number | boolean)[], open: bool
   const kind = typeof values[0];
   return (value, path, issues) => {
     if (open ? typeof value !== kind : !values.includes(value as string)) {
-      fail(issues, path, open ? `must be a ${kind}, not ${describe(value)}` : `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`);
+      fail(
+        issues,
+        path,
+        open
+          ? `must be a ${kind}, not ${describe(value)}`
+          : `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`,
+      );
     }
   };
 }
@@ -111,7 +136,8 @@ export function nullable(inner: Validator): Validator {
 
 export function array(item: Validator): Validator {
   return (value, path, issues) => {
-    if (!Array.isArray(value)) return fail(issues, path, `must be an array, not ${describe(value)}`);
+    if (!Array.isArray(value))
+      return fail(issues, path, `must be an array, not ${describe(value)}`);
     value.forEach((entry, i) => item(entry, `${path}[${i}]`, issues));
   };
 }
@@ -121,12 +147,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function child(path: string, key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)
+    ? `${path}.${key}`
+    : `${path}[${JSON.stringify(key)}]`;
 }
 
 export function map(values: Validator): Validator {
   return (value, path, issues) => {
-    if (!isPlainObject(value)) return fail(issues, path, `must be an object, not ${describe(value)}`);
+    if (!isPlainObject(value))
+      return fail(issues, path, `must be an object, not ${describe(value)}`);
     for (const [key, entry] of Object.entries(value)) values(entry, child(path, key), issues);
   };
 }
@@ -138,7 +167,8 @@ export type Fields = Readonly<Record<string, readonly [Validator, boolean]>>;
 export function object(fields: Fields): Validator {
   const entries = Object.entries(fields);
   return (value, path, issues) => {
-    if (!isPlainObject(value)) return fail(issues, path, `must be an object, not ${describe(value)}`);
+    if (!isPlainObject(value))
+      return fail(issues, path, `must be an object, not ${describe(value)}`);
     for (const [name, [check, required]] of entries) {
       const fieldPath = child(path, name);
       if (!Object.prototype.hasOwnProperty.call(value, name) || value[name] === undefined) {

@@ -12,7 +12,8 @@ import type { EmittedFile } from "../emit/context.ts";
 import { contentHash, manifestContents, manifestName, readManifest, type ManifestEntry } from "./manifest.ts";
 import type { OutputFile } from "./writer.ts";
 
-const options: Options = { printWidth: 100, trailingComma: "all", proseWrap: "preserve", endOfLine: "lf" };
+/** The one prettier configuration of every generated file (a user's config never applies). */
+export const prettierOptions: Options = { printWidth: 100, trailingComma: "all", proseWrap: "preserve", endOfLine: "lf" };
 
 /** Names the formatter and its version: output hashes made with another are not reused. */
 export const formatterId = `prettier ${(createRequire(import.meta.url)("prettier/package.json") as { version: string }).version}`;
@@ -52,5 +53,5 @@ let prettier: typeof import("prettier") | undefined;
 async function format(file: EmittedFile): Promise<string> {
   if (file.parser === "none") return file.contents;
   prettier ??= await import("prettier");
-  return prettier.format(file.contents, { ...options, parser: file.parser });
+  return prettier.format(file.contents, { ...prettierOptions, parser: file.parser });
 }

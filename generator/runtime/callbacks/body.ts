@@ -18,7 +18,8 @@ export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8A
 
 /** Whether a `Content-Length` header already announces more than `limit` bytes. */
 export function announcesTooMuch(contentLength: string | null | undefined, limit: number): boolean {
-  if (contentLength === null || contentLength === undefined || !/^\d+$/.test(contentLength.trim())) return false;
+  if (contentLength === null || contentLength === undefined || !/^\d+$/.test(contentLength.trim()))
+    return false;
   return Number(contentLength.trim()) > limit;
 }
 
@@ -26,7 +27,10 @@ export function announcesTooMuch(contentLength: string | null | undefined, limit
  * Reads a Web stream up to `limit` bytes. Past the limit it cancels the stream (nothing more
  * is read or kept) and returns `undefined`.
  */
-export async function readStreamLimited(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+export async function readStreamLimited(
+  stream: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   if (stream === null) return new Uint8Array(0);
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];

@@ -10,7 +10,14 @@ import { validate } from "../validate.js";
 import { announcesTooMuch, defaultBodyLimit, parseJson } from "./body.js";
 import { failureBody, genericFailureShape, type FailureShape } from "./failure.js";
 import { matchRoute, stripBasePath, type RouteSpec } from "./routes.js";
-import { createSignatureVerifier, signatureMessage, usableSecrets, type HeaderReader, type SignatureOptions, type SignatureVerifier } from "./signature.js";
+import {
+  createSignatureVerifier,
+  signatureMessage,
+  usableSecrets,
+  type HeaderReader,
+  type SignatureOptions,
+  type SignatureVerifier,
+} from "./signature.js";
 
 /** A request as the core sees it, whichever server received it. */
 export interface InboundRequest {
@@ -101,10 +108,17 @@ export interface RouterSpec {
   signatureCode: number;
 }
 
-const jsonHeaders = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+const jsonHeaders = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+};
 
 /** A JSON response. */
-function json(status: number, body: unknown, headers: Record<string, string> = {}): OutboundResponse {
+function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): OutboundResponse {
   return { status, headers: { ...jsonHeaders, ...headers }, body: JSON.stringify(body) };
 }
 
@@ -123,28 +137,74 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The core request handler of a router: routes, limits, signature, validation, handlers. */
-export function createCore(spec: RouterSpec, options: BaseRouterOptions & { handlers: { readonly [event: string]: AnyHandler | undefined } }): (request: InboundRequest) => Promise<OutboundResponse> {
+export function createCore(
+  spec: RouterSpec,
+  options: BaseRouterOptions & { handlers: { readonly [event: string]: AnyHandler | undefined } },
+): (request: InboundRequest) => Promise<OutboundResponse> {
   const secrets = usableSecrets(options.signingSecrets);
-  const signed = spec.routes.some((r) => r.signatureHeader !== undefined) || (options.webhook !== undefined && spec.webhookSignatureHeader !== undefined);
-  if (signed && secrets.length === 0) throw new Error("createCallbackRouter: signingSecrets has no usable secret (every entry is empty or unset)");
+  const signed =
+    spec.routes.some((r) => r.signatureHeader !== undefined) ||
+    (options.webhook !== undefined && spec.webhookSignatureHeader !== undefined);
+  if (signed && secrets.length === 0)
+    throw new Error(
+      "createCallbackRouter: signingSecrets has no usable secret (every entry is empty or unset)",
+    );
   const verify: SignatureVerifier = createSignatureVerifier(secrets, options.signature);
   const limit = options.bodyLimit ?? defaultBodyLimit;
-  const codes: FailureCodes = { signature: spec.signatureCode, invalid: 400, notFound: 404, method: 405, tooLarge: 413, notImplemented: 501, internal: 500, ...options.codes };
+  const codes: FailureCodes = {
+    signature: spec.signatureCode,
+    invalid: 400,
+    notFound: 404,
+    method: 405,
+    tooLarge: 413,
+    notImplemented: 501,
+    internal: 500,
+    ...options.codes,
+  };
 
   /** A refusal in `shape`, reported to `onReject`. */
-  const refuse = (shape: FailureShape, event: string | undefined, path: string, status: number, code: number, reasons: string[], headers: Record<string, string> = {}): OutboundResponse => {
-    safely(() => options.onReject?.({ ...(event !== undefined ? { event } : {}), path, status, reason: reasons.join("; ") }));
+  const refuse = (
+    shape: FailureShape,
+    event: string | undefined,
+    path: string,
+    status: number,
+    code: number,
+    reasons: string[],
+    headers: Record<string, string> = {},
+  ): OutboundResponse => {
+    safely(() =>
+      options.onReject?.({
+        ...(event !== undefined ? { event } : {}),
+        path,
+        status,
+        reason: reasons.join("; "),
+      }),
+    );
     return json(status, failureBody(shape, event, code, reasons), headers);
   };
   /** The generic 500, after `onError` has seen the error. */
-  const internal = (shape: FailureShape, event: string | undefined, path: string, error: unknown): OutboundResponse => {
+  const internal = (
+    shape: FailureShape,
+    event: string | undefined,
+    path: string,
+    error: unknown,
+  ): OutboundResponse => {
     safely(() => options.onError?.(error, { ...(event !== undefined ? { event } : {}), path }));
     return json(500, failureBody(shape, event, codes.internal, ["internal error"]));
   };
 
   /** Size limit, then signature: the verified raw body, or the refusal. */
-  const readVerified = async (request: InboundRequest, shape: FailureShape, event: string | undefined, path: string, header: string | undefined): Promise<Uint8Array<ArrayBuffer> | OutboundResponse> => {
-    const tooLarge = () => refuse(shape, event, path, 413, codes.tooLarge, [`body is larger than ${limit} bytes`], { connection: "close" });
+  const readVerified = async (
+    request: InboundRequest,
+    shape: FailureShape,
+    event: string | undefined,
+    path: string,
+    header: string | undefined,
+  ): Promise<Uint8Array<ArrayBuffer> | OutboundResponse> => {
+    const tooLarge = () =>
+      refuse(shape, event, path, 413, codes.tooLarge, [`body is larger than ${limit} bytes`], {
+        connection: "close",
+      });
     if (announcesTooMuch(request.headers.get("content-length"), limit)) return tooLarge();
     let body: Uint8Array<ArrayBuffer> | undefined;
     try {
@@ -154,20 +214,48 @@ export function createCore(spec: RouterSpec, options: BaseRouterOptions & { hand
     }
     if (body === undefined) return tooLarge();
     if (header === undefined) return body;
-    const check = await verify(request.headers.get(header), { body, method: request.method, target: request.target, headers: request.headers });
-    return check.ok ? body : refuse(shape, event, path, 422, codes.signature, [signatureMessage(check.reason, header)]);
+    const check = await verify(request.headers.get(header), {
+      body,
+      method: request.method,
+      target: request.target,
+      headers: request.headers,
+    });
+    return check.ok
+      ? body
+      : refuse(shape, event, path, 422, codes.signature, [signatureMessage(check.reason, header)]);
   };
 
   /** The webhook route: POST only, size, signature, JSON, then the user's handler; 200 with an empty body. */
-  const handleWebhook = async (request: InboundRequest, webhook: WebhookRoute, path: string, query: URLSearchParams): Promise<OutboundResponse> => {
+  const handleWebhook = async (
+    request: InboundRequest,
+    webhook: WebhookRoute,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<OutboundResponse> => {
     const shape = genericFailureShape;
-    if (request.method.toUpperCase() !== "POST") return refuse(shape, undefined, path, 405, codes.method, [`${request.method} is not allowed here; use POST`], { allow: "POST" });
+    if (request.method.toUpperCase() !== "POST")
+      return refuse(
+        shape,
+        undefined,
+        path,
+        405,
+        codes.method,
+        [`${request.method} is not allowed here; use POST`],
+        { allow: "POST" },
+      );
     const body = await readVerified(request, shape, undefined, path, spec.webhookSignatureHeader);
     if (!(body instanceof Uint8Array)) return body;
     const parsed = parseJson(body);
-    if (!parsed.ok) return refuse(shape, undefined, path, 400, codes.invalid, ["body is not valid JSON"]);
+    if (!parsed.ok)
+      return refuse(shape, undefined, path, 400, codes.invalid, ["body is not valid JSON"]);
     try {
-      await webhook.handler(parsed.value, { method: request.method, path, query, headers: request.headers, rawBody: body });
+      await webhook.handler(parsed.value, {
+        method: request.method,
+        path,
+        query,
+        headers: request.headers,
+        rawBody: body,
+      });
     } catch (error) {
       return internal(shape, undefined, path, error);
     }
@@ -175,7 +263,13 @@ export function createCore(spec: RouterSpec, options: BaseRouterOptions & { hand
   };
 
   /** One callback: size, signature, JSON and validation, then its handler; the answer gets `event` where the spec puts it. */
-  const handleRoute = async (request: InboundRequest, route: RouteSpec, params: Record<string, unknown> | undefined, path: string, query: URLSearchParams): Promise<OutboundResponse> => {
+  const handleRoute = async (
+    request: InboundRequest,
+    route: RouteSpec,
+    params: Record<string, unknown> | undefined,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<OutboundResponse> => {
     const { event, failure: shape } = route;
     const body = await readVerified(request, shape, event, path, route.signatureHeader);
     if (!(body instanceof Uint8Array)) return body;
@@ -183,24 +277,55 @@ export function createCore(spec: RouterSpec, options: BaseRouterOptions & { hand
     const issues = [];
     if (route.checkBody) {
       const parsed = parseJson(body);
-      if (!parsed.ok) return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
+      if (!parsed.ok)
+        return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
       issues.push(...validate(route.checkBody, parsed.value, "body"));
       input = parsed.value;
     }
     if (route.checkParams) issues.push(...validate(route.checkParams, params ?? {}, "params"));
-    if (issues.length) return refuse(shape, event, path, 400, codes.invalid, issues.map((i) => `${i.path} ${i.message}`));
+    if (issues.length)
+      return refuse(
+        shape,
+        event,
+        path,
+        400,
+        codes.invalid,
+        issues.map((i) => `${i.path} ${i.message}`),
+      );
     const handler = options.handlers[event];
-    if (!handler) return refuse(shape, event, path, 501, codes.notImplemented, [`no handler for ${event}`]);
+    if (!handler)
+      return refuse(shape, event, path, 501, codes.notImplemented, [`no handler for ${event}`]);
     let status = 200;
     const setStatus = (s: number): void => {
-      if (!Number.isInteger(s) || s < 200 || s > 599) throw new RangeError(`setStatus: ${s} is not an HTTP status from 200 to 599`);
+      if (!Number.isInteger(s) || s < 200 || s > 599)
+        throw new RangeError(`setStatus: ${s} is not an HTTP status from 200 to 599`);
       status = s;
     };
-    const ctx: CallbackContext = { event, method: request.method, path, query, headers: request.headers, rawBody: body, params: params ?? {}, setStatus };
+    const ctx: CallbackContext = {
+      event,
+      method: request.method,
+      path,
+      query,
+      headers: request.headers,
+      rawBody: body,
+      params: params ?? {},
+      setStatus,
+    };
     try {
-      const result = await (handler as (input: unknown, ctx: CallbackContext) => unknown)(input, ctx);
-      if (result === undefined) return { status: status === 200 ? 204 : status, headers: { "cache-control": "no-store" }, body: "" };
-      const answer = route.responseEvent !== undefined && isPlainObject(result) ? { [route.responseEvent]: event, ...result, [route.responseEvent]: event } : result;
+      const result = await (handler as (input: unknown, ctx: CallbackContext) => unknown)(
+        input,
+        ctx,
+      );
+      if (result === undefined)
+        return {
+          status: status === 200 ? 204 : status,
+          headers: { "cache-control": "no-store" },
+          body: "",
+        };
+      const answer =
+        route.responseEvent !== undefined && isPlainObject(result)
+          ? { [route.responseEvent]: event, ...result, [route.responseEvent]: event }
+          : result;
       return json(status, answer);
     } catch (error) {
       return internal(shape, event, path, error);
@@ -213,18 +338,37 @@ export function createCore(spec: RouterSpec, options: BaseRouterOptions & { hand
     try {
       url = new URL(request.target, "http://router.invalid");
     } catch {
-      return { ...refuse(genericFailureShape, undefined, request.target, 404, codes.notFound, ["no callback at this path"]), unmatched: true };
+      return {
+        ...refuse(genericFailureShape, undefined, request.target, 404, codes.notFound, [
+          "no callback at this path",
+        ]),
+        unmatched: true,
+      };
     }
     const path = stripBasePath(url.pathname, options.basePath);
-    const notFound = (): OutboundResponse => ({ ...refuse(genericFailureShape, undefined, url.pathname, 404, codes.notFound, ["no callback at this path"]), unmatched: true });
+    const notFound = (): OutboundResponse => ({
+      ...refuse(genericFailureShape, undefined, url.pathname, 404, codes.notFound, [
+        "no callback at this path",
+      ]),
+      unmatched: true,
+    });
     if (path === undefined) return notFound();
-    if (options.webhook && stripBasePath(path, options.webhook.path) === "/") return handleWebhook(request, options.webhook, path, url.searchParams);
+    if (options.webhook && stripBasePath(path, options.webhook.path) === "/")
+      return handleWebhook(request, options.webhook, path, url.searchParams);
     const match = matchRoute(spec.routes, request.method.toUpperCase(), path, url.searchParams);
     switch (match.kind) {
       case "none":
         return notFound();
       case "method":
-        return refuse(match.route.failure, match.route.event, path, 405, codes.method, [`${request.method} is not allowed here; use ${match.allowed.join(" or ")}`], { allow: match.allowed.join(", ") });
+        return refuse(
+          match.route.failure,
+          match.route.event,
+          path,
+          405,
+          codes.method,
+          [`${request.method} is not allowed here; use ${match.allowed.join(" or ")}`],
+          { allow: match.allowed.join(", ") },
+        );
       case "route":
         return handleRoute(request, match.route, match.params, path, url.searchParams);
       default: {

@@ -41,7 +41,12 @@ function capped(reasons: readonly string[]): string[] {
  * the code and reasons where the shape puts them (one string joined with `; `, or one list
  * entry per reason).
  */
-export function failureBody(shape: FailureShape, event: string | undefined, code: number, reasons: readonly string[]): Record<string, unknown> {
+export function failureBody(
+  shape: FailureShape,
+  event: string | undefined,
+  code: number,
+  reasons: readonly string[],
+): Record<string, unknown> {
   const lines = capped(reasons);
   const error: Record<string, unknown> = {};
   if (shape.code !== undefined) error[shape.code] = code;

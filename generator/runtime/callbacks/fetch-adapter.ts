@@ -17,7 +17,9 @@ function targetOf(url: string): string {
 }
 
 /** A Fetch handler over the router core; an unknown path is a 404 like any other refusal. */
-export function createFetchHandler(handle: (request: InboundRequest) => Promise<OutboundResponse>): FetchHandler {
+export function createFetchHandler(
+  handle: (request: InboundRequest) => Promise<OutboundResponse>,
+): FetchHandler {
   return async (request) => {
     const answer = await handle({
       method: request.method,
@@ -26,6 +28,9 @@ export function createFetchHandler(handle: (request: InboundRequest) => Promise<
       readBody: (limit) => readStreamLimited(request.body, limit),
     });
     const noBody = answer.status === 204 || answer.status === 205 || answer.status === 304;
-    return new Response(noBody ? null : answer.body, { status: answer.status, headers: answer.headers });
+    return new Response(noBody ? null : answer.body, {
+      status: answer.status,
+      headers: answer.headers,
+    });
   };
 }

@@ -21,7 +21,10 @@ export interface NodeRequestLike {
   on(event: "end", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
   on(event: "close", listener: () => void): unknown;
-  removeListener(event: "data" | "end" | "error" | "close", listener: (...args: never[]) => void): unknown;
+  removeListener(
+    event: "data" | "end" | "error" | "close",
+    listener: (...args: never[]) => void,
+  ): unknown;
   resume(): unknown;
 }
 
@@ -33,7 +36,11 @@ export interface NodeResponseLike {
 }
 
 /** A node:http listener that also works as Express middleware (`next` gets unknown paths). */
-export type NodeListener = (request: NodeRequestLike, response: NodeResponseLike, next?: (error?: unknown) => void) => void;
+export type NodeListener = (
+  request: NodeRequestLike,
+  response: NodeResponseLike,
+  next?: (error?: unknown) => void,
+) => void;
 
 const encoder = new TextEncoder();
 
@@ -52,10 +59,22 @@ function nodeHeaders(headers: NodeRequestLike["headers"]): HeaderReader {
  * Reads the request stream up to `limit` bytes. Past the limit it stops keeping data, lets
  * the rest drain unread (the answer closes the connection) and resolves `undefined`.
  */
-function readNodeBody(request: NodeRequestLike, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+function readNodeBody(
+  request: NodeRequestLike,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   if (request.readableEnded) {
-    if (request.body instanceof Uint8Array) return Promise.resolve(request.body.byteLength > limit ? undefined : concatBytes([request.body], request.body.byteLength));
-    return Promise.reject(new Error("the request body was already read: mount the callback router before any body parser"));
+    if (request.body instanceof Uint8Array)
+      return Promise.resolve(
+        request.body.byteLength > limit
+          ? undefined
+          : concatBytes([request.body], request.body.byteLength),
+      );
+    return Promise.reject(
+      new Error(
+        "the request body was already read: mount the callback router before any body parser",
+      ),
+    );
   }
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
@@ -104,7 +123,9 @@ function send(response: NodeResponseLike, answer: OutboundResponse): void {
 }
 
 /** A node:http listener / Express middleware over the router core. */
-export function createNodeListener(handle: (request: InboundRequest) => Promise<OutboundResponse>): NodeListener {
+export function createNodeListener(
+  handle: (request: InboundRequest) => Promise<OutboundResponse>,
+): NodeListener {
   return (request, response, next) => {
     const inbound: InboundRequest = {
       method: request.method ?? "GET",

@@ -3,7 +3,14 @@
  * it. Each adapter is a plain function, so `http.createServer(router.node)` and
  * `{ fetch: router.fetch }` work without binding.
  */
-import { createCore, type AnyHandler, type BaseRouterOptions, type InboundRequest, type OutboundResponse, type RouterSpec } from "./core.js";
+import {
+  createCore,
+  type AnyHandler,
+  type BaseRouterOptions,
+  type InboundRequest,
+  type OutboundResponse,
+  type RouterSpec,
+} from "./core.js";
 import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
 import { createNodeListener, type NodeListener } from "./node-adapter.js";
 
@@ -18,7 +25,10 @@ export interface CallbackRouter {
 }
 
 /** Builds a router from the generated spec of the routes and the user's options. */
-export function createRouter(spec: RouterSpec, options: BaseRouterOptions & { handlers: { readonly [event: string]: AnyHandler | undefined } }): CallbackRouter {
+export function createRouter(
+  spec: RouterSpec,
+  options: BaseRouterOptions & { handlers: { readonly [event: string]: AnyHandler | undefined } },
+): CallbackRouter {
   const handle = createCore(spec, options);
   return { node: createNodeListener(handle), fetch: createFetchHandler(handle), handle };
 }

@@ -67,7 +67,11 @@ function convert(text: string, as: ParamSpec["as"]): unknown {
  * The parameters of `route` if `segments` is its path, else `undefined`. Trailing
  * parameters take the segments after the path in order, or the query string when none follow.
  */
-function matchOne(route: RouteSpec, segments: readonly string[], query: URLSearchParams): Record<string, unknown> | undefined {
+function matchOne(
+  route: RouteSpec,
+  segments: readonly string[],
+  query: URLSearchParams,
+): Record<string, unknown> | undefined {
   const template = segmentsOf(route.path);
   const trailing = route.params.filter((p) => p.placement === "trailing");
   const extra = segments.length - template.length;
@@ -86,21 +90,33 @@ function matchOne(route: RouteSpec, segments: readonly string[], query: URLSearc
     let text: string | null | undefined;
     if (param.placement === "path") text = captured.get(param.name);
     else if (param.placement === "query") text = query.get(param.name);
-    else text = extra > 0 ? (next < segments.length ? decodeSegment(segments[next++]!) : undefined) : query.get(param.name);
+    else
+      text =
+        extra > 0
+          ? next < segments.length
+            ? decodeSegment(segments[next++]!)
+            : undefined
+          : query.get(param.name);
     if (text !== null && text !== undefined) params[param.name] = convert(text, param.as);
   }
   return params;
 }
 
 /** The route for a method and path: a match, a known path with another method (405), or none (404). */
-export function matchRoute(routes: readonly RouteSpec[], method: string, pathname: string, query: URLSearchParams): RouteMatch {
+export function matchRoute(
+  routes: readonly RouteSpec[],
+  method: string,
+  pathname: string,
+  query: URLSearchParams,
+): RouteMatch {
   const segments = segmentsOf(pathname);
   let other: RouteSpec | undefined;
   const allowed: string[] = [];
   for (const route of routes) {
     const params = matchOne(route, segments, query);
     if (params === undefined) continue;
-    if (route.method === method) return { kind: "route", route, params: route.params.length ? params : undefined };
+    if (route.method === method)
+      return { kind: "route", route, params: route.params.length ? params : undefined };
     other ??= route;
     if (!allowed.includes(route.method)) allowed.push(route.method);
   }

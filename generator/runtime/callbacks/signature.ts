@@ -26,7 +26,10 @@ export interface SignedContent {
 }
 
 /** Computes the expected digest for one secret. */
-export type ComputeSignature = (secret: string, content: SignedContent) => Promise<Uint8Array | ArrayBuffer> | Uint8Array | ArrayBuffer;
+export type ComputeSignature = (
+  secret: string,
+  content: SignedContent,
+) => Promise<Uint8Array | ArrayBuffer> | Uint8Array | ArrayBuffer;
 
 /** Turns the header value into digest bytes; `undefined` when it is malformed. */
 export type DecodeSignature = (headerValue: string) => Uint8Array | undefined;
@@ -47,15 +50,23 @@ export interface SignatureOptions {
 /** The Web Crypto to use, or a clear error where the runtime has none. */
 function subtleCrypto(given: SubtleCrypto | undefined): SubtleCrypto {
   const subtle = given ?? (globalThis as { crypto?: Crypto }).crypto?.subtle;
-  if (!subtle) throw new Error('no Web Crypto in this runtime: pass signature.subtle (on Node 18, (await import("node:crypto")).webcrypto.subtle)');
+  if (!subtle)
+    throw new Error(
+      'no Web Crypto in this runtime: pass signature.subtle (on Node 18, (await import("node:crypto")).webcrypto.subtle)',
+    );
   return subtle;
 }
 
 /** Result of a signature check; `reason` is safe to show (it never holds a secret or a digest). */
-export type SignatureCheck = { ok: true } | { ok: false; reason: "missing" | "malformed" | "mismatch" };
+export type SignatureCheck =
+  | { ok: true }
+  | { ok: false; reason: "missing" | "malformed" | "mismatch" };
 
 /** Checks a header value against the content, trying every secret. */
-export type SignatureVerifier = (headerValue: string | null | undefined, content: SignedContent) => Promise<SignatureCheck>;
+export type SignatureVerifier = (
+  headerValue: string | null | undefined,
+  content: SignedContent,
+) => Promise<SignatureCheck>;
 
 const encoder = new TextEncoder();
 
@@ -66,18 +77,29 @@ export function usableSecrets(secrets: readonly (string | null | undefined)[]): 
 
 /** Imports a secret as an HMAC-SHA256 signing key. */
 function hmacKey(subtle: SubtleCrypto, secret: string): Promise<CryptoKey> {
-  return subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
 }
 
 /** HMAC-SHA256 of `bytes` with `secret` (UTF-8). */
-export async function hmacSha256(secret: string, bytes: Uint8Array<ArrayBuffer>, subtle?: SubtleCrypto): Promise<Uint8Array> {
+export async function hmacSha256(
+  secret: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  subtle?: SubtleCrypto,
+): Promise<Uint8Array> {
   const crypto = subtleCrypto(subtle);
   return new Uint8Array(await crypto.sign("HMAC", await hmacKey(crypto, secret), bytes));
 }
 
 /** The header value the default scheme expects: base64(HMAC-SHA256(secret, body)). For tests and tools. */
-export async function signBody(secret: string, body: Uint8Array<ArrayBuffer> | string): Promise<string> {
-  return encodeBase64(await hmacSha256(secret, typeof body === "string" ? encoder.encode(body) : body));
+export async function signBody(
+  secret: string,
+  body: Uint8Array<ArrayBuffer> | string,
+): Promise<string> {
+  return encodeBase64(
+    await hmacSha256(secret, typeof body === "string" ? encoder.encode(body) : body),
+  );
 }
 
 /** Equal bytes, in time that depends only on the lengths, never on where they differ. */
@@ -92,30 +114,44 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
  * A verifier over a fixed set of secrets. With the default computation each secret's key is
  * imported once and reused. All secrets are always tried, so timing does not tell which matched.
  */
-export function createSignatureVerifier(secrets: readonly string[], options: SignatureOptions = {}): SignatureVerifier {
+export function createSignatureVerifier(
+  secrets: readonly string[],
+  options: SignatureOptions = {},
+): SignatureVerifier {
   const decode = options.decode ?? decodeBase64;
   const subtle = options.compute ? undefined : subtleCrypto(options.subtle);
   let keys: Promise<CryptoKey[]> | undefined;
   const digests = async (content: SignedContent): Promise<Uint8Array[]> => {
     if (options.compute) {
       const compute = options.compute;
-      return Promise.all(secrets.map(async (secret) => new Uint8Array(await compute(secret, content))));
+      return Promise.all(
+        secrets.map(async (secret) => new Uint8Array(await compute(secret, content))),
+      );
     }
     keys ??= Promise.all(secrets.map((secret) => hmacKey(subtle!, secret)));
-    return Promise.all((await keys).map(async (key) => new Uint8Array(await subtle!.sign("HMAC", key, content.body))));
+    return Promise.all(
+      (await keys).map(
+        async (key) => new Uint8Array(await subtle!.sign("HMAC", key, content.body)),
+      ),
+    );
   };
   return async (headerValue, content) => {
-    if (headerValue === null || headerValue === undefined || headerValue.trim() === "") return { ok: false, reason: "missing" };
+    if (headerValue === null || headerValue === undefined || headerValue.trim() === "")
+      return { ok: false, reason: "missing" };
     const given = decode(headerValue.trim());
     if (given === undefined) return { ok: false, reason: "malformed" };
     let matched = false;
-    for (const expected of await digests(content)) matched = timingSafeEqual(given, expected) || matched;
+    for (const expected of await digests(content))
+      matched = timingSafeEqual(given, expected) || matched;
     return matched ? { ok: true } : { ok: false, reason: "mismatch" };
   };
 }
 
 /** Words for a failed check, safe to send back and to log. */
-export function signatureMessage(reason: "missing" | "malformed" | "mismatch", header: string): string {
+export function signatureMessage(
+  reason: "missing" | "malformed" | "mismatch",
+  header: string,
+): string {
   switch (reason) {
     case "missing":
       return `missing ${header} header`;
@@ -162,11 +198,21 @@ export async function verifyWebhook(
   options: WebhookVerifyOptions = {},
 ): Promise<WebhookVerification> {
   const usable = usableSecrets(secrets);
-  if (usable.length === 0) throw new Error("verifyWebhook: no usable signing secret (every entry is empty or unset)");
+  if (usable.length === 0)
+    throw new Error("verifyWebhook: no usable signing secret (every entry is empty or unset)");
   const body = bodyBytes(rawBody);
-  const check = await createSignatureVerifier(usable, options)(signatureHeader, { method: "POST", target: "", headers: { get: () => null }, ...options.request, body });
+  const check = await createSignatureVerifier(usable, options)(signatureHeader, {
+    method: "POST",
+    target: "",
+    headers: { get: () => null },
+    ...options.request,
+    body,
+  });
   const header = options.header ?? "signature header";
-  if (!check.ok) return { ok: false, reason: check.reason, message: signatureMessage(check.reason, header) };
+  if (!check.ok)
+    return { ok: false, reason: check.reason, message: signatureMessage(check.reason, header) };
   const parsed = parseJson(body);
-  return parsed.ok ? { ok: true, payload: parsed.value } : { ok: false, reason: "invalid-json", message: "body is not valid JSON" };
+  return parsed.ok
+    ? { ok: true, payload: parsed.value }
+    : { ok: false, reason: "invalid-json", message: "body is not valid JSON" };
 }

@@ -6,7 +6,15 @@
  */
 import type { Validator } from "../validate.js";
 import { validate } from "../validate.js";
-import { ConnectionError, MissingCredentialError, RequestValidationError, ResponseParseError, TimeoutError, UserAbortError, redact } from "./errors.js";
+import {
+  ConnectionError,
+  MissingCredentialError,
+  RequestValidationError,
+  ResponseParseError,
+  TimeoutError,
+  UserAbortError,
+  redact,
+} from "./errors.js";
 import { errorDetails, tryParseJson, type ApiErrorClass } from "./response.js";
 import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep } from "./retry.js";
 
@@ -91,7 +99,8 @@ type QueryValue = string | number | boolean;
 function queryString(query: CallInput["query"]): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
-    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) search.append(name, String(item));
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      search.append(name, String(item));
   }
   const text = search.toString();
   return text ? `?${text}` : "";
@@ -125,26 +134,58 @@ export class ClientCore {
     this.check(op, input);
     const { headers, secrets } = await this.headers(op, call);
     const segment = (name: string) => encodeURIComponent(String(input.params?.[name] ?? ""));
-    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(name)) + (op.trailing ?? []).map((name) => `/${segment(name)}`).join("");
+    const path =
+      op.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(name)) +
+      (op.trailing ?? []).map((name) => `/${segment(name)}`).join("");
     const url = this.baseUrl + path + queryString(input.query);
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
     const maxRetries = call.maxRetries ?? this.maxRetries;
     const timeoutMs = call.timeoutMs ?? this.timeoutMs;
     const retrySafe = !unsafeMethods.has(op.method) || call.idempotencyKey !== undefined;
     for (let attempt = 0; ; attempt++) {
-      if (call.signal?.aborted) throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: call.signal.reason });
-      if (call.nonce) headers.set(this.nonceHeader, typeof call.nonce === "function" ? call.nonce() : randomNonce());
+      if (call.signal?.aborted)
+        throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: call.signal.reason });
+      if (call.nonce)
+        headers.set(
+          this.nonceHeader,
+          typeof call.nonce === "function" ? call.nonce() : randomNonce(),
+        );
       this.log(`${op.id} ${op.method} ${url} attempt ${attempt + 1}`, secrets);
-      const outcome = await this.attempt(op, url, { method: op.method, headers, ...(body !== undefined ? { body } : {}) }, timeoutMs, call.signal, secrets);
-      const canRetry = attempt < maxRetries && (outcome.kind === "response" ? retrySafe && isRetryableStatus(outcome.status) : outcome.retryable || retrySafe);
-      if (outcome.kind === "response" && outcome.status < 300) return this.parseSuccess<T>(op, outcome);
-      if (!canRetry) throw outcome.kind === "response" ? new this.errorClass(errorDetails(op.id, outcome.status, outcome.text, outcome.headers, secrets)) : outcome.error;
-      const wait = (outcome.kind === "response" ? retryAfterMs(outcome.headers.get("retry-after")) : undefined) ?? backoffMs(attempt);
-      this.log(`${op.id} ${outcome.kind === "response" ? outcome.status : outcome.error.name}; retrying in ${Math.round(wait)} ms`, secrets);
+      const outcome = await this.attempt(
+        op,
+        url,
+        { method: op.method, headers, ...(body !== undefined ? { body } : {}) },
+        timeoutMs,
+        call.signal,
+        secrets,
+      );
+      const canRetry =
+        attempt < maxRetries &&
+        (outcome.kind === "response"
+          ? retrySafe && isRetryableStatus(outcome.status)
+          : outcome.retryable || retrySafe);
+      if (outcome.kind === "response" && outcome.status < 300)
+        return this.parseSuccess<T>(op, outcome);
+      if (!canRetry)
+        throw outcome.kind === "response"
+          ? new this.errorClass(
+              errorDetails(op.id, outcome.status, outcome.text, outcome.headers, secrets),
+            )
+          : outcome.error;
+      const wait =
+        (outcome.kind === "response"
+          ? retryAfterMs(outcome.headers.get("retry-after"))
+          : undefined) ?? backoffMs(attempt);
+      this.log(
+        `${op.id} ${outcome.kind === "response" ? outcome.status : outcome.error.name}; retrying in ${Math.round(wait)} ms`,
+        secrets,
+      );
       try {
         await sleep(wait, call.signal);
       } catch (reason) {
-        throw new UserAbortError(`${op.id} was aborted while waiting to retry`, op.id, { cause: reason });
+        throw new UserAbortError(`${op.id} was aborted while waiting to retry`, op.id, {
+          cause: reason,
+        });
       }
     }
   }
@@ -152,7 +193,10 @@ export class ClientCore {
   /** Local checks before anything is sent: the spec's rules and the needed credentials. */
   private check(op: Operation, input: CallInput): void {
     const params = { ...input.params, ...input.query };
-    const issues = [...(op.validateParams ? validate(op.validateParams, params, "params") : []), ...(op.validateBody ? validate(op.validateBody, input.body, "body") : [])];
+    const issues = [
+      ...(op.validateParams ? validate(op.validateParams, params, "params") : []),
+      ...(op.validateBody ? validate(op.validateBody, input.body, "body") : []),
+    ];
     if (issues.length) throw new RequestValidationError(op.id, issues);
     for (const c of op.credentials) {
       if (!this.credentials[c.option]) throw new MissingCredentialError(op.id, c.option, c.header);
@@ -163,9 +207,19 @@ export class ClientCore {
    * The call's headers, and the secrets to redact from anything shown: every credential
    * given as a string, and the values this call resolved and sent.
    */
-  private async headers(op: Operation, call: RequestOptions): Promise<{ headers: Headers; secrets: string[] }> {
-    const headers = new Headers({ Accept: "application/json", ...op.headers, ...this.options.headers, ...call.headers });
-    const secrets = Object.values(this.credentials).filter((v): v is string => typeof v === "string");
+  private async headers(
+    op: Operation,
+    call: RequestOptions,
+  ): Promise<{ headers: Headers; secrets: string[] }> {
+    const headers = new Headers({
+      Accept: "application/json",
+      ...op.headers,
+      ...this.options.headers,
+      ...call.headers,
+    });
+    const secrets = Object.values(this.credentials).filter(
+      (v): v is string => typeof v === "string",
+    );
     for (const c of op.credentials) {
       const value = await resolve(this.credentials[c.option]!);
       secrets.push(value);
@@ -176,7 +230,14 @@ export class ClientCore {
   }
 
   /** One fetch with its own timeout, the whole body read inside it. */
-  private async attempt(op: Operation, url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined, secrets: string[]): Promise<Outcome> {
+  private async attempt(
+    op: Operation,
+    url: string,
+    init: RequestInit,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    secrets: string[],
+  ): Promise<Outcome> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -192,9 +253,18 @@ export class ClientCore {
       const text = await response.text();
       return { kind: "response", status: response.status, headers: response.headers, text };
     } catch (error) {
-      if (signal?.aborted) throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: signal.reason });
-      if (timedOut) return { kind: "failure", error: new TimeoutError(op.id, timeoutMs), retryable: false };
-      const detail = redact(error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error), secrets);
+      if (signal?.aborted)
+        throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: signal.reason });
+      if (timedOut)
+        return { kind: "failure", error: new TimeoutError(op.id, timeoutMs), retryable: false };
+      const detail = redact(
+        error instanceof Error
+          ? error.cause instanceof Error
+            ? error.cause.message
+            : error.message
+          : String(error),
+        secrets,
+      );
       const failure = new ConnectionError(`${op.id} could not reach the API: ${detail}`, op.id);
       return { kind: "failure", error: failure, retryable: !sent && neverReachedServer(error) };
     } finally {
@@ -205,7 +275,8 @@ export class ClientCore {
 
   private parseSuccess<T>(op: Operation, outcome: ResponseOutcome): T {
     if (outcome.text.trim() === "") {
-      if (op.documentedResponse) throw new ResponseParseError(op.id, outcome.status, "an empty body");
+      if (op.documentedResponse)
+        throw new ResponseParseError(op.id, outcome.status, "an empty body");
       return undefined as T;
     }
     const parsed = tryParseJson(outcome.text);
@@ -225,7 +296,9 @@ interface ResponseOutcome {
   text: string;
 }
 
-type Outcome = ResponseOutcome | { kind: "failure"; error: ConnectionError | TimeoutError; retryable: boolean };
+type Outcome =
+  | ResponseOutcome
+  | { kind: "failure"; error: ConnectionError | TimeoutError; retryable: boolean };
 
 /** A random UUID v4; Node 18 has no global `crypto` unless started with a flag. */
 export function randomNonce(): string {

@@ -24,7 +24,14 @@ export class ClientError extends Error {
 }
 
 /** Status families, for `switch (error.kind)`. */
-export type ApiErrorKind = "authentication" | "permission" | "not_found" | "validation" | "rate_limit" | "server" | "client";
+export type ApiErrorKind =
+  | "authentication"
+  | "permission"
+  | "not_found"
+  | "validation"
+  | "rate_limit"
+  | "server"
+  | "client";
 
 export function kindOfStatus(status: number): ApiErrorKind {
   if (status === 401) return "authentication";
@@ -68,8 +75,16 @@ export class ApiError extends ClientError {
   readonly headers: Headers;
 
   constructor(details: ApiErrorDetails) {
-    const label = details.code !== undefined ? ` code ${details.code}` : details.tag !== undefined ? ` ${details.tag}` : "";
-    super(`${details.endpointId} failed with ${details.status}${label}: ${details.message}`, details.endpointId);
+    const label =
+      details.code !== undefined
+        ? ` code ${details.code}`
+        : details.tag !== undefined
+          ? ` ${details.tag}`
+          : "";
+    super(
+      `${details.endpointId} failed with ${details.status}${label}: ${details.message}`,
+      details.endpointId,
+    );
     this.status = details.status;
     this.kind = kindOfStatus(details.status);
     this.code = details.code;
@@ -80,7 +95,15 @@ export class ApiError extends ClientError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), status: this.status, kind: this.kind, code: this.code, tag: this.tag, errors: this.errors, body: this.body };
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      kind: this.kind,
+      code: this.code,
+      tag: this.tag,
+      errors: this.errors,
+      body: this.body,
+    };
   }
 }
 
@@ -143,7 +166,10 @@ export class MissingCredentialError extends ClientError {
     readonly credential: string,
     header: string,
   ) {
-    super(`${endpointId} needs the ${credential} option (sent as ${header}), and the client has none`, endpointId);
+    super(
+      `${endpointId} needs the ${credential} option (sent as ${header}), and the client has none`,
+      endpointId,
+    );
   }
 }
 

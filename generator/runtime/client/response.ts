@@ -25,20 +25,32 @@ const maxTextMessage = 500;
  * `.tag` bodies (`{".tag", message}`) and `{error: {code, message}}`; any other body,
  * JSON or not, still gives an error carrying its text.
  */
-export function errorDetails(endpointId: string, status: number, text: string, headers: Headers, secrets: readonly string[]): ApiErrorDetails {
+export function errorDetails(
+  endpointId: string,
+  status: number,
+  text: string,
+  headers: Headers,
+  secrets: readonly string[],
+): ApiErrorDetails {
   const safeText = redact(text, secrets);
   const parsed = tryParseJson(safeText);
   const body = parsed ? parsed.value : safeText;
   const details: ApiErrorDetails = { status, endpointId, message: "", errors: [], body, headers };
   if (isRecord(body)) {
-    if (Array.isArray(body.errors)) details.errors = body.errors.filter(isRecord) as ApiErrorEntry[];
-    const first = details.errors[0] ?? (isRecord(body.error) ? (body.error as ApiErrorEntry) : undefined);
+    if (Array.isArray(body.errors))
+      details.errors = body.errors.filter(isRecord) as ApiErrorEntry[];
+    const first =
+      details.errors[0] ?? (isRecord(body.error) ? (body.error as ApiErrorEntry) : undefined);
     if (typeof first?.code === "number") details.code = first.code;
     if (typeof body[".tag"] === "string") details.tag = body[".tag"];
     const message = first?.message ?? body.message;
     if (typeof message === "string") details.message = message;
   } else if (!parsed) {
-    details.message = safeText.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim().slice(0, maxTextMessage);
+    details.message = safeText
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, maxTextMessage);
   }
   details.message ||= `HTTP ${status}`;
   return details;
