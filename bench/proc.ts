@@ -1,0 +1,38 @@
+/** Spawns a process and measures its wall time and peak RSS (via /usr/bin/time -f %M when present). */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+export const root = join(import.meta.dirname, "..");
+export const scratch = join(root, "node_modules", ".cache", "apigen-bench");
+const hasTime = existsSync("/usr/bin/time");
+
+export function freshDir(name: string): string {
+  const dir = join(scratch, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export interface ProcResult {
+  ms: number;
+  rssMb: number | undefined;
+  stdout: string;
+  stderr: string;
+}
+
+export function timed(cmd: string, args: string[], cwd = root, timeoutMs = 300_000): ProcResult {
+  const rssFile = join(scratch, `rss-${process.pid}.txt`);
+  mkdirSync(scratch, { recursive: true });
+  const [c, a] = hasTime ? ["/usr/bin/time", ["-f", "%M", "-o", rssFile, cmd, ...args]] : [cmd, args];
+  const start = performance.now();
+  const r = spawnSync(c, a as string[], { cwd, encoding: "utf8", timeout: timeoutMs, maxBuffer: 64 << 20 });
+  const ms = performance.now() - start;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}\n${r.stdout}`.slice(0, 4000));
+  let rssMb: number | undefined;
+  if (hasTime) {
+    const kb = Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1));
+    rssMb = kb / 1024;
+  }
+  return { ms, rssMb, stdout: r.stdout, stderr: r.stderr };
+}

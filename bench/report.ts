@@ -1,0 +1,42 @@
+/** Writes docs/benchmarks.md from the sections of one `npm run bench` run. */
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus, totalmem, platform, release } from "node:os";
+import { join } from "node:path";
+import { root } from "./proc.ts";
+import type { Section } from "./stats.ts";
+
+function version(pkg: string): string {
+  try {
+    return JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"), "utf8")).version;
+  } catch {
+    return "not installed";
+  }
+}
+
+export function writeReport(sections: Section[], notMeasured: string[], totalMs: number): string {
+  const pkgs = ["typescript", "typescript7", "tsx", "ts-morph", "prettier", "openapi-typescript", "@hey-api/openapi-ts", "orval", "openapi-fetch", "esbuild"];
+  const lines = [
+    "# Benchmarks",
+    "",
+    "Written by `npm run bench` (bench/run-all.ts); do not edit by hand. Targets are those of issue 7. Every figure is the median, with min, max and the run count.",
+    "",
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${platform()} ${release()}`,
+    `- Node ${process.version}; ${pkgs.map((p) => `${p} ${version(p)}`).join(", ")}`,
+    `- Whole bench run: ${(totalMs / 1000).toFixed(0)} s`,
+    "",
+  ];
+  for (const s of sections) {
+    lines.push(`## ${s.title}`, "", "| measurement | median (min, max, runs) | target | met / missed |", "| --- | --- | --- | --- |");
+    for (const r of s.rows) lines.push(`| ${r.label} | ${r.value} | ${r.target ?? ""} | ${r.verdict ?? ""} |`);
+    lines.push("");
+    for (const n of s.notes ?? []) lines.push(`- ${n.replace(/\|/g, "\\|")}`);
+    if (s.notes?.length) lines.push("");
+  }
+  lines.push("## Not measured yet", "");
+  for (const n of notMeasured) lines.push(`- ${n}`);
+  lines.push("");
+  const text = lines.join("\n");
+  writeFileSync(join(root, "docs/benchmarks.md"), text);
+  return text;
+}
