@@ -47,3 +47,18 @@ export function runCli(args: string[]): { status: number | null; stdout: string;
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** The feature fixtures (test/fixtures/features/<name>), which together use every feature of the model. */
+export const features = [
+  "primitives",
+  "containers",
+  "objects",
+  "enums-and-literals",
+  "constraints-and-docs",
+  "recursion",
+  "extends-and-omit",
+  "operations",
+  "multi-file",
+] as const;
+
+export type Feature = (typeof features)[number];

@@ -6,25 +6,12 @@
  * TypeScript 6 and 7; and a few facts are asserted directly, independent of snapshots.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PipelineResult } from "../generator/pipeline.ts";
-import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
+import { features, generateFrom, repoRoot, tempDir, type Feature } from "./helpers.ts";
 
-const features = [
-  "primitives",
-  "containers",
-  "objects",
-  "enums-and-literals",
-  "constraints-and-docs",
-  "recursion",
-  "extends-and-omit",
-  "operations",
-  "multi-file",
-] as const;
-
-type Feature = (typeof features)[number];
 
 const results = new Map<Feature, PipelineResult>();
 
@@ -61,6 +48,10 @@ function declaration(feature: Feature, name: string): string {
 /** Package sources that are snapshotted: all of src/ but the copied runtime. */
 const isSnapshotted = (path: string) => path.startsWith("src/") && !path.startsWith("src/runtime/");
 const snapshotted = ["src/types.ts", "src/index.ts", "src/validators.ts", "src/client.ts", "src/errors.ts", "src/callbacks.ts", "src/openapi.ts"];
+
+it("covers every folder of test/fixtures/features", () => {
+  expect([...features].sort()).toEqual(readdirSync(join(repoRoot, "test/fixtures/features")).sort());
+});
 
 describe.each(features)("feature %s", (feature) => {
   it("generates without diagnostics", () => {

@@ -5,22 +5,9 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PipelineResult } from "../../generator/pipeline.ts";
-import { generateFrom, tempDir } from "../helpers.ts";
+import { features, generateFrom, tempDir } from "../helpers.ts";
 
-/** The feature fixtures (test/fixtures/features/<name>), which together use every feature of the model. */
-export const features = [
-  "primitives",
-  "containers",
-  "objects",
-  "enums-and-literals",
-  "constraints-and-docs",
-  "recursion",
-  "extends-and-omit",
-  "operations",
-  "multi-file",
-] as const;
-
-export type Feature = (typeof features)[number];
+export { features, type Feature } from "../helpers.ts";
 
 /** Every spec the tools check: the Merchant Commerce API first, then each feature fixture. */
 export const specDirs: readonly string[] = ["spec", ...features.map((f) => `test/fixtures/features/${f}`)];
