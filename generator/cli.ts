@@ -5,32 +5,36 @@
  */
 import { existsSync } from "node:fs";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
+import { displayPath } from "./diagnostics/display-path.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
-import { diffCommand } from "./commands/diff-command.ts";
 import { parseOptions, usage, UsageError, type CliOptions } from "./commands/options.ts";
-import { checkCommand, gapsCommand, printTimings, refuseExisting, scaffoldCommand, writeCommand } from "./commands/pipeline-commands.ts";
-import { watchCommand } from "./commands/watch-command.ts";
-import { displayPath } from "./load/load-spec.ts";
-import { runPipeline, type SpecTexts } from "./pipeline.ts";
+import type { SpecTexts } from "./pipeline.ts";
+import { printTimings } from "./commands/timings.ts";
+import { currentOutputFiles } from "./write/inputs.ts";
+
+// Everything that loads ts-morph, prettier, the YAML parser or Ajv is imported on demand:
+// a run whose output is already current, or a usage error, never pays for them.
 
 /** Runs the mode that needs the pipeline's result. */
 async function runWithPipeline(options: CliOptions, sources: SpecTexts, started: number): Promise<number> {
+  const { runPipeline } = await import("./pipeline.ts");
+  const commands = await import("./commands/pipeline-commands.ts");
   const result = await runPipeline(options, sources);
   const out = displayPath(options.outDir);
   const mode = options.mode;
   let code: number;
   switch (mode.kind) {
     case "write":
-      code = writeCommand(result, out);
+      code = commands.writeCommand(result, out);
       break;
     case "check":
-      code = checkCommand(result, out);
+      code = commands.checkCommand(result, out);
       break;
     case "gaps":
-      code = gapsCommand(result);
+      code = commands.gapsCommand(result);
       break;
     case "scaffold":
-      code = await scaffoldCommand(result, options.specDir, mode.file, mode.handlersImport);
+      code = await commands.scaffoldCommand(result, options.specDir, mode.file, mode.handlersImport);
       break;
     case "watch":
     case "diff":
@@ -40,8 +44,26 @@ async function runWithPipeline(options: CliOptions, sources: SpecTexts, started:
       throw new Error(`unhandled mode ${JSON.stringify(unhandled)}`);
     }
   }
-  if (options.timings) printTimings(result, performance.now() - started);
+  if (options.timings) printTimings(result.timings, performance.now() - started);
   return code;
+}
+
+/**
+ * The build-step case: `write` and `check` end here, before loading anything heavy, when the
+ * manifest's fingerprint and hashes show the output is already what a full run would give.
+ * The messages are the full run's, so nothing tells the two apart but the time.
+ */
+function reportIfCurrent(options: CliOptions, started: number): number | undefined {
+  const { mode } = options;
+  if ((mode.kind !== "write" && mode.kind !== "check") || options.force) return undefined;
+  const checkStart = performance.now();
+  const files = currentOutputFiles(options.specDir, options.outDir, `${displayPath(options.specDir)}/`);
+  if (files === undefined) return undefined;
+  const out = displayPath(options.outDir);
+  if (mode.kind === "write") console.log(`${out}/: 0 added, 0 changed, ${files} unchanged`);
+  else console.log(`${out}/ is up to date with the spec (${files} files)`);
+  if (options.timings) printTimings([{ stage: "up-to-date check", ms: performance.now() - checkStart }], performance.now() - started);
+  return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -59,12 +81,12 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { mode } = options;
-  if (mode.kind === "scaffold" && existsSync(mode.file)) return refuseExisting(mode.file);
+  if (mode.kind === "scaffold" && existsSync(mode.file)) return (await import("./commands/pipeline-commands.ts")).refuseExisting(mode.file);
   const sources: SpecTexts = { texts: new Map() };
   try {
-    if (mode.kind === "watch") return await watchCommand(options.specDir, options.outDir);
-    if (mode.kind === "diff") return diffCommand(options.specDir, mode.base, mode.failOn, sources.texts);
-    return await runWithPipeline(options, sources, started);
+    if (mode.kind === "watch") return await (await import("./commands/watch-command.ts")).watchCommand(options.specDir, options.outDir);
+    if (mode.kind === "diff") return (await import("./commands/diff-command.ts")).diffCommand(options.specDir, mode.base, mode.failOn, sources.texts);
+    return reportIfCurrent(options, started) ?? (await runWithPipeline(options, sources, started));
   } catch (error) {
     if (error instanceof DiagnosticsError) {
       console.error(formatDiagnostics(error.diagnostics, sources.texts));

@@ -8,7 +8,8 @@ import { emitters } from "./emit/emitters.ts";
 import type { ApiModel } from "./ir/model.ts";
 import { buildModel } from "./ir/build-ir.ts";
 import { displayPath, loadSpec } from "./load/load-spec.ts";
-import { formatFiles } from "./write/format.ts";
+import { formatFiles, startFormatThreads } from "./write/format.ts";
+import { inputsFingerprint } from "./write/inputs.ts";
 import { planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
 export interface PipelineOptions {
@@ -44,15 +45,21 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
     timings.push({ stage, ms: performance.now() - start });
     return result;
   };
+  startFormatThreads();
   const bag = new DiagnosticBag();
+  const specLabel = `${displayPath(options.specDir)}/`;
+  // Taken before loading, so a spec edited during the run is never recorded as generated.
+  const inputs = time("fingerprint", () => inputsFingerprint(options.specDir, specLabel));
   const loaded = time("load + schema", () => loadSpec(options.specDir, bag));
   for (const [path, text] of loaded.texts) sources.texts.set(path, text);
   bag.throwIfErrors();
   const model = time("resolve (IR)", () => buildModel(loaded.files, bag));
-  const ctx = createEmitContext(model, `${displayPath(options.specDir)}/`);
+  const ctx = createEmitContext(model, specLabel);
   const emitted = emitters.flatMap((emitter) => time(`emit ${emitter.name}`, () => [emitter.emit(ctx)].flat()));
   const start = performance.now();
-  const files = await formatFiles(emitted, options.reuseFormatted === false ? undefined : options.outDir);
+  // A run with warnings records no fingerprint: skipping it later would hide them.
+  const fingerprint = bag.items.length === 0 ? inputs : undefined;
+  const files = await formatFiles(emitted, options.reuseFormatted === false ? undefined : options.outDir, fingerprint);
   timings.push({ stage: "format", ms: performance.now() - start });
   const plan = time("compare", () => planOutput(options.outDir, files));
   return { model, files, plan, timings };

@@ -44,6 +44,8 @@ export function runCli(args: string[]): { status: number | null; stdout: string;
   const result = spawnSync(process.execPath, ["--import", "tsx", join(repoRoot, "generator/cli.ts"), ...args], {
     cwd: repoRoot,
     encoding: "utf8",
+    // A run that never exits (a thread left holding the process) fails the test instead of hanging it.
+    timeout: 120_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -16,6 +16,8 @@ export const usage = `Usage: npm run generate -- [options]
   --fail-on LEVEL           with --diff: exit 1 on a change of LEVEL or above (breaking, minor, patch)
   --scaffold-handlers FILE  write a typed callback handlers file (never overwrites one), not the package
   --handlers-import SPEC    module the scaffold imports from (default: <package name>/callbacks)
+  --force                   run every stage even when the spec, the generator and the output are
+                            unchanged since the last run (which otherwise stops after comparing hashes)
   --timings                 print the time of each stage
   --help                    show this text`;
 
@@ -31,6 +33,8 @@ export interface CliOptions {
   specDir: string;
   outDir: string;
   timings: boolean;
+  /** Run the whole pipeline even when the output's fingerprint says it is current. */
+  force: boolean;
   mode: Mode;
 }
 
@@ -51,6 +55,7 @@ export function parseOptions(argv: string[]): CliOptions | undefined {
         diff: { type: "string" },
         "fail-on": { type: "string" },
         timings: { type: "boolean", default: false },
+        force: { type: "boolean", default: false },
         "scaffold-handlers": { type: "string" },
         "handlers-import": { type: "string" },
         help: { type: "boolean", default: false },
@@ -72,7 +77,7 @@ export function parseOptions(argv: string[]): CliOptions | undefined {
   ];
   if (modes.length > 1) throw new UsageError(`--${modes.map((m) => m.kind).join(", --")} cannot be combined`);
   if (values["fail-on"] !== undefined && values.diff === undefined) throw new UsageError("--fail-on goes with --diff");
-  return { specDir: resolve(values.spec), outDir: resolve(values.out), timings: values.timings, mode: modes[0] ?? { kind: "write" } };
+  return { specDir: resolve(values.spec), outDir: resolve(values.out), timings: values.timings, force: values.force, mode: modes[0] ?? { kind: "write" } };
 }
 
 function failOn(value: string | undefined): { failOn?: "breaking" | "minor" | "patch" } {

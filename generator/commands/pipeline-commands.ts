@@ -65,8 +65,3 @@ export async function scaffoldCommand(result: PipelineResult, specDir: string, f
   console.log(`${displayPath(file)}: ${result.model.callbacks.length} handlers scaffolded`);
   return 0;
 }
-
-export function printTimings(result: PipelineResult, totalMs: number): void {
-  for (const t of result.timings) console.error(`${t.stage.padEnd(16)} ${t.ms.toFixed(1).padStart(8)} ms`);
-  console.error(`${"total".padEnd(16)} ${totalMs.toFixed(1).padStart(8)} ms`);
-}

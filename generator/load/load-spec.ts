@@ -4,9 +4,10 @@
  * file at once.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { DiagnosticBag } from "../diagnostics/diagnostic.ts";
+import { displayPath } from "../diagnostics/display-path.ts";
 import { checkSchema } from "./schema-check.ts";
 import { SpecFile } from "./spec-file.ts";
 
@@ -24,10 +25,7 @@ export function listSpecFiles(dir: string): string[] {
   return found.sort();
 }
 
-/** Prints paths relative to the working directory, with `/`, as editors link them. */
-export function displayPath(file: string): string {
-  return relative(process.cwd(), file).split(sep).join("/");
-}
+export { displayPath };
 
 /** Parses one file's text; YAML problems are added to `bag`. */
 export function parseSpecFile(path: string, text: string, bag: DiagnosticBag): SpecFile | undefined {

@@ -20,6 +20,8 @@ export interface Manifest {
   generator: "apigen";
   /** Formatter and version the output hashes were made with. */
   formatter: string;
+  /** Fingerprint of the run's inputs (write/inputs.ts); absent when written without one. */
+  inputs?: string;
   files: Record<string, ManifestEntry>;
 }
 
@@ -32,15 +34,16 @@ export function readManifest(outDir: string): Manifest | undefined {
   try {
     const parsed = JSON.parse(readFileSync(join(outDir, manifestName), "utf8")) as Partial<Manifest>;
     if (parsed.generator !== "apigen" || typeof parsed.files !== "object" || parsed.files === null) return undefined;
-    return { generator: "apigen", formatter: String(parsed.formatter ?? ""), files: parsed.files };
+    const inputs = typeof parsed.inputs === "string" ? { inputs: parsed.inputs } : {};
+    return { generator: "apigen", formatter: String(parsed.formatter ?? ""), ...inputs, files: parsed.files };
   } catch {
     return undefined;
   }
 }
 
 /** The manifest's own file for this run's outputs, keys sorted. */
-export function manifestContents(formatter: string, entries: Record<string, ManifestEntry>): string {
+export function manifestContents(formatter: string, entries: Record<string, ManifestEntry>, inputs?: string): string {
   const files = Object.fromEntries(Object.keys(entries).sort().map((path) => [path, entries[path]!]));
-  const manifest: Manifest = { generator: "apigen", formatter, files };
+  const manifest: Manifest = { generator: "apigen", formatter, ...(inputs ? { inputs } : {}), files };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }

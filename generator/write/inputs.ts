@@ -1,0 +1,100 @@
+/**
+ * The fingerprint of everything a run's output depends on: the spec folder's files, the
+ * generator's own sources and templates, the versions of the packages it emits and formats
+ * with, and the spec label printed in banners. The manifest records it; when it is unchanged
+ * and every file the manifest lists is on disk with the bytes it recorded, the output is
+ * current and the run can stop before loading the spec (the build-step case).
+ *
+ * Only `node:` modules are imported here: the point is to answer without loading ts-morph,
+ * prettier or the YAML parser.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { contentHash, readManifest } from "./manifest.ts";
+
+const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
+/** Folders whose files shape the output: the generator (runtime copied verbatim included) and the templates. */
+const generatorFolders = ["generator", "templates"];
+/** Packages whose version changes the emitted or formatted bytes. */
+const outputPackages = ["ts-morph", "prettier", "yaml", "handlebars", "ajv"];
+
+/** Every file below `dir`, as sorted paths relative to it with `/` separators. */
+function filesBelow(dir: string): string[] {
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
+    .sort();
+}
+
+/** Adds each file's path and text to the hash; CRLF is read as LF so a Windows checkout agrees. */
+function hashFolder(hash: ReturnType<typeof createHash>, label: string, dir: string): void {
+  for (const path of filesBelow(dir)) {
+    hash.update(`\0${label}/${path}\0`);
+    hash.update(readFileSync(join(dir, path), "utf8").replaceAll("\r\n", "\n"));
+  }
+}
+
+/** Version of an installed package, read from its package.json next to its resolved entry. */
+function packageVersion(require: NodeJS.Require, name: string): string {
+  let dir = require.resolve(name);
+  for (;;) {
+    const parent = join(dir, "..");
+    if (parent === dir) return "unknown";
+    dir = parent;
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === name) return pkg.version ?? "unknown";
+    } catch {
+      // no package.json at this level: keep walking up
+    }
+  }
+}
+
+let generatorHash: string | undefined;
+
+/** The generator's part of the fingerprint, computed once per process (watch reuses it). */
+function generatorFingerprint(): string {
+  if (generatorHash) return generatorHash;
+  const hash = createHash("sha256");
+  for (const folder of generatorFolders) hashFolder(hash, folder, join(projectRoot, folder));
+  const require = createRequire(import.meta.url);
+  for (const name of outputPackages) hash.update(`\0${name}@${packageVersion(require, name)}`);
+  generatorHash = hash.digest("hex");
+  return generatorHash;
+}
+
+/**
+ * The fingerprint of a run on `specDir` whose banners name the spec `specLabel`; undefined
+ * when the folder cannot be read (loading then reports why).
+ */
+export function inputsFingerprint(specDir: string, specLabel: string): string | undefined {
+  const hash = createHash("sha256").update(generatorFingerprint()).update(`\0label\0${specLabel}`);
+  try {
+    hashFolder(hash, "spec", specDir);
+  } catch {
+    return undefined;
+  }
+  return hash.digest("hex").slice(0, 32);
+}
+
+/**
+ * The number of files (manifest included) when `outDir` already holds exactly what a run
+ * would write, judged by the fingerprint and the recorded hashes alone; undefined otherwise.
+ */
+export function currentOutputFiles(specDir: string, outDir: string, specLabel: string): number | undefined {
+  const manifest = readManifest(outDir);
+  if (!manifest?.inputs) return undefined;
+  if (manifest.inputs !== inputsFingerprint(specDir, specLabel)) return undefined;
+  try {
+    for (const [path, entry] of Object.entries(manifest.files)) {
+      if (contentHash(readFileSync(join(outDir, path), "utf8")) !== entry.output) return undefined;
+    }
+  } catch {
+    return undefined; // a missing output file: the full run writes it again
+  }
+  return Object.keys(manifest.files).length + 1;
+}
