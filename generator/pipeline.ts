@@ -9,6 +9,7 @@ import type { ApiModel } from "./ir/model.ts";
 import { buildModel } from "./ir/build-ir.ts";
 import { displayPath, loadSpec } from "./load/load-spec.ts";
 import { formatFiles, startFormatThreads } from "./write/format.ts";
+import type { StatementMemo } from "./write/format-statements.ts";
 import { inputsFingerprint } from "./write/inputs.ts";
 import { planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
@@ -17,6 +18,8 @@ export interface PipelineOptions {
   outDir: string;
   /** Take unchanged files from outDir instead of formatting them again (default true). */
   reuseFormatted?: boolean;
+  /** Statements formatted by this process's earlier runs (watch keeps one across runs). */
+  formatMemo?: StatementMemo;
 }
 
 export interface Timing {
@@ -59,7 +62,7 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
   const start = performance.now();
   // A run with warnings records no fingerprint: skipping it later would hide them.
   const fingerprint = bag.items.length === 0 ? inputs : undefined;
-  const files = await formatFiles(emitted, options.reuseFormatted === false ? undefined : options.outDir, fingerprint);
+  const files = await formatFiles(emitted, options.reuseFormatted === false ? undefined : options.outDir, { inputs: fingerprint, memo: options.formatMemo });
   timings.push({ stage: "format", ms: performance.now() - start });
   const plan = time("compare", () => planOutput(options.outDir, files));
   return { model, files, plan, timings };

@@ -7,6 +7,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { runPipeline, type PipelineOptions, type SpecTexts } from "./pipeline.ts";
+import { StatementMemo } from "./write/format-statements.ts";
 import { writeOutput } from "./write/writer.ts";
 
 export interface WatchReport {
@@ -36,9 +37,12 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
 
 /**
  * Watches the spec folder and regenerates after each burst of changes, one run at a time.
- * Resolves the returned `closed` promise when `close()` is called.
+ * The debounce only has to gather the events of one save (an editor's write and rename
+ * arrive within a few milliseconds); every millisecond of it is added to each regeneration.
+ * Formatted statements are kept across runs, so an edit re-formats only what it changed.
  */
-export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 100): { close: () => void } {
+export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 20): { close: () => void } {
+  options = { ...options, formatMemo: options.formatMemo ?? new StatementMemo() };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let pending = false;

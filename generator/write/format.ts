@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Options } from "prettier";
 import type { EmittedFile } from "../emit/context.ts";
+import type { StatementMemo } from "./format-statements.ts";
 import { formatThreads } from "./format-threads.ts";
 import { contentHash, manifestContents, manifestName, readManifest, type ManifestEntry } from "./manifest.ts";
 import type { OutputFile } from "./writer.ts";
@@ -27,12 +28,19 @@ function readIfExists(path: string): string | undefined {
   }
 }
 
+export interface FormatOptions {
+  /** The run's fingerprint, recorded in the manifest. */
+  inputs?: string | undefined;
+  /** Statements formatted by earlier runs of this process (watch): only new ones are formatted. */
+  memo?: StatementMemo | undefined;
+}
+
 /**
- * Formatted files in emit order, followed by the manifest (recording `inputs`, the run's
- * fingerprint, when given). With `reuseFrom`, files that have not changed since the manifest
- * there was written are read instead of formatted.
+ * Formatted files in emit order, followed by the manifest. With `reuseFrom`, files that have
+ * not changed since the manifest there was written are read instead of formatted.
  */
-export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: string, inputs?: string): Promise<OutputFile[]> {
+export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: string, options: FormatOptions = {}): Promise<OutputFile[]> {
+  const { memo } = options;
   const previous = reuseFrom ? readManifest(reuseFrom) : undefined;
   const reusable = previous?.formatter === formatterId ? previous.files : {};
   const sources = files.map((file) => contentHash(`${file.parser}\n${file.contents}`));
@@ -43,15 +51,23 @@ export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: str
     if (onDisk !== undefined && contentHash(onDisk) === known?.output) return onDisk;
     return file.parser === "none" ? file.contents : undefined;
   });
+  for (const [i, file] of files.entries()) {
+    if (!memo || file.parser !== "typescript") continue;
+    if (contents[i] === undefined && memo.knows(file.path)) contents[i] = await memo.format(file.path, file.contents, (text) => formatHere({ ...file, contents: text }));
+    else if (contents[i] !== undefined && !memo.knows(file.path)) memo.learn(file.path, file.contents, contents[i]);
+  }
   const toFormat = files.flatMap((file, index) => (contents[index] === undefined ? [{ file, index }] : []));
   const formatted = await formatShared(toFormat.map((job) => job.file));
-  toFormat.forEach((job, i) => (contents[job.index] = formatted[i]));
+  toFormat.forEach((job, i) => {
+    contents[job.index] = formatted[i];
+    if (memo && job.file.parser === "typescript") memo.learn(job.file.path, job.file.contents, formatted[i]!);
+  });
   const entries: Record<string, ManifestEntry> = {};
   const out = files.map((file, i) => {
     entries[file.path] = { source: sources[i]!, output: contentHash(contents[i]!) };
     return { path: file.path, contents: contents[i]! };
   });
-  return [...out, { path: manifestName, contents: manifestContents(formatterId, entries, inputs) }];
+  return [...out, { path: manifestName, contents: manifestContents(formatterId, entries, options.inputs) }];
 }
 
 /** Starts the formatting threads now, so they are warm by the time files are emitted. */
