@@ -7,6 +7,7 @@
  */
 import type { ApiModel, Callback, Field, Literal, TypeNode } from "../ir/model.ts";
 import type { FailureShape } from "../runtime/callbacks/failure.ts";
+import { typesByName } from "./lookup.ts";
 
 /** A failure shape as the emitter works it out (the runtime's `FailureShape`, mutable). */
 export type FailureShapeData = FailureShape & { fixed: Record<string, Literal> };
@@ -27,7 +28,7 @@ export function resolveType(node: TypeNode, model: ApiModel): TypeNode {
   while (current.kind === "ref" && !seen.has(current.name)) {
     const name = current.name;
     seen.add(name);
-    const named = model.types.find((t) => t.name === name);
+    const named = typesByName(model.types).get(name);
     if (!named) break;
     current = named.type;
   }

@@ -130,9 +130,11 @@ function paramsTypesOf(endpoints: readonly Endpoint[], callbacks: readonly Callb
     ...callbacks.map((c) => ({ owner: `callback ${c.event}`, name: c.paramsTypeName, params: c.params, location: c.location })),
   ];
   const result: ParamsType[] = [];
+  // Named types are unique by name (the IR keeps one per name): a map, not a search per operation.
+  const typesByName = new Map(types.map((t) => [t.name, t]));
   for (const { owner, name, params, location } of owners) {
     if (!name) continue;
-    const clash = types.find((t) => t.name === name);
+    const clash = typesByName.get(name);
     if (clash) ctx.bag.report("generated-name-conflict", { name, owner }, clash.location);
     result.push({ name, owner, params });
   }

@@ -24,6 +24,8 @@ const constraintKeys = ["format", "pattern", "prefix", "minLength", "maxLength",
 export class TypeBuilder {
   private readonly refs: { name: string; location: SourceLocation }[] = [];
   private readonly pendingExtends: PendingExtends[] = [];
+  /** The pending `extends` of each object node, so a base is found without a search per type. */
+  private readonly pendingByNode = new Map<TypeNode, PendingExtends>();
   private readonly named = new Map<string, NamedType>();
 
   constructor(private readonly ctx: BuildContext) {}
@@ -67,7 +69,7 @@ export class TypeBuilder {
       this.ctx.bag.report("extends-not-object", { name: pending.path.at(-1) ?? "", base: pending.base }, pending.file.locate([...pending.path, "extends"]));
       return;
     }
-    const basePending = this.pendingExtends.find((p) => p.node === base.type);
+    const basePending = this.pendingByNode.get(base.type);
     if (basePending) flatten(basePending);
     const baseFields = base.type.fields;
     pending.omit.forEach((name, i) => {
@@ -143,7 +145,10 @@ export class TypeBuilder {
     const node = { kind: "object", fields, open: data.open === true } as TypeNode & { kind: "object" };
     if (typeof data.extends === "string") {
       this.refs.push({ name: data.extends, location: file.locate([...path, "extends"]) });
-      this.pendingExtends.push({ node, base: data.extends, omit: (data.omit as string[] | undefined) ?? [], file, path });
+      const pending: PendingExtends = { node, base: data.extends, omit: (data.omit as string[] | undefined) ?? [], file, path };
+      this.pendingExtends.push(pending);
+      // A node has at most one pending extends (objectShape makes a new node each time).
+      this.pendingByNode.set(node, pending);
     }
     return node;
   }

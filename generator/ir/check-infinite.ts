@@ -37,13 +37,55 @@ function forcedRefs(node: TypeNode, via: string): Edge[] {
 export function checkInfiniteTypes(types: readonly NamedType[], ctx: BuildContext): void {
   const edges = new Map(types.map((t) => [t.name, forcedRefs(t.type, "")]));
   const reported = new Set<string>();
+  const cyclic = onCycles(edges);
   for (const start of types) {
+    // A search from every type would visit everything it reaches, n^2 on a connected spec:
+    // only a type on a cycle has one to report.
+    if (!cyclic.has(start.name)) continue;
     const cycle = findCycle(start.name, edges);
     if (cycle && !reported.has(start.name)) {
       cycle.names.forEach((n) => reported.add(n));
       ctx.bag.report("infinite-type", { name: start.name, cycle: cycle.text }, start.location);
     }
   }
+}
+
+/**
+ * Names that lie on some cycle of `edges` (a strongly connected component of more than one
+ * type, or a type that forces itself), by Tarjan's algorithm: linear in the graph.
+ */
+function onCycles(edges: ReadonlyMap<string, readonly Edge[]>): Set<string> {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const result = new Set<string>();
+  const connect = (name: string): void => {
+    index.set(name, index.size);
+    low.set(name, index.get(name)!);
+    stack.push(name);
+    onStack.add(name);
+    for (const { to } of edges.get(name) ?? []) {
+      if (!index.has(to)) {
+        connect(to);
+        low.set(name, Math.min(low.get(name)!, low.get(to)!));
+      } else if (onStack.has(to)) {
+        low.set(name, Math.min(low.get(name)!, index.get(to)!));
+      }
+    }
+    if (low.get(name) !== index.get(name)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== name);
+    const selfLoop = (edges.get(name) ?? []).some((e) => e.to === name);
+    if (component.length > 1 || selfLoop) component.forEach((n) => result.add(n));
+  };
+  for (const name of edges.keys()) if (!index.has(name)) connect(name);
+  return result;
 }
 
 function findCycle(start: string, edges: Map<string, Edge[]>): { names: string[]; text: string } | undefined {

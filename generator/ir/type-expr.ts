@@ -31,23 +31,56 @@ const primitives = new Set(["string", "integer", "number", "boolean"]);
 
 /** Parses a shorthand; throws TypeExprError with the offset of the problem. */
 export function parseTypeExpr(text: string): ParsedTypeExpr {
-  let pos = 0;
-  const skipSpace = () => {
-    while (text[pos] === " ") pos++;
-  };
-  const parseType = (): TypeExpr => {
-    skipSpace();
-    const start = pos;
-    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(pos))?.[0];
-    if (!word) throw new TypeExprError(`expected a type name at ${JSON.stringify(text.slice(pos) || "the end")}`, pos);
-    pos += word.length;
+  return new ExprParser(text).parse();
+}
+
+/**
+ * The parser's state and steps as a class: closures made per call cost a property
+ * definition each under tsx (keepNames), and the IR parses a shorthand per field.
+ */
+class ExprParser {
+  private pos = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** The whole shorthand: a type, then an optional `| null`, then nothing. */
+  parse(): ParsedTypeExpr {
+    const { text } = this;
+    const type = this.parseType();
+    this.skipSpace();
+    let nullable = false;
+    if (text[this.pos] === "|") {
+      this.pos++;
+      this.skipSpace();
+      if (!text.startsWith("null", this.pos)) throw new TypeExprError("only `| null` may follow a type; use enum for unions of values", this.pos);
+      this.pos += 4;
+      nullable = true;
+      this.skipSpace();
+    }
+    if (this.pos < text.length) throw new TypeExprError(`unexpected ${JSON.stringify(text.slice(this.pos))}`, this.pos);
+    return { type, nullable };
+  }
+
+  /** Moves past spaces, which the grammar allows between tokens. */
+  private skipSpace(): void {
+    while (this.text[this.pos] === " ") this.pos++;
+  }
+
+  /** A base type and its `[]` suffixes. */
+  private parseType(): TypeExpr {
+    const { text } = this;
+    this.skipSpace();
+    const start = this.pos;
+    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(this.pos))?.[0];
+    if (!word) throw new TypeExprError(`expected a type name at ${JSON.stringify(text.slice(this.pos) || "the end")}`, this.pos);
+    this.pos += word.length;
     let type: TypeExpr;
-    if (word === "map" && text[pos] === "<") {
-      pos++;
-      const values = parseType();
-      skipSpace();
-      if (text[pos] !== ">") throw new TypeExprError("expected > to close map<", pos);
-      pos++;
+    if (word === "map" && text[this.pos] === "<") {
+      this.pos++;
+      const values = this.parseType();
+      this.skipSpace();
+      if (text[this.pos] !== ">") throw new TypeExprError("expected > to close map<", this.pos);
+      this.pos++;
       type = { kind: "map", values };
     } else if (primitives.has(word)) {
       type = { kind: "primitive", name: word as "string" };
@@ -62,23 +95,10 @@ export function parseTypeExpr(text: string): ParsedTypeExpr {
     } else {
       throw new TypeExprError(`${word} is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, unknown, object, unspecified, map<T>, T[]`, start);
     }
-    while (text.startsWith("[]", pos)) {
-      pos += 2;
+    while (text.startsWith("[]", this.pos)) {
+      this.pos += 2;
       type = { kind: "array", items: type };
     }
     return type;
-  };
-  const type = parseType();
-  skipSpace();
-  let nullable = false;
-  if (text[pos] === "|") {
-    pos++;
-    skipSpace();
-    if (!text.startsWith("null", pos)) throw new TypeExprError("only `| null` may follow a type; use enum for unions of values", pos);
-    pos += 4;
-    nullable = true;
-    skipSpace();
   }
-  if (pos < text.length) throw new TypeExprError(`unexpected ${JSON.stringify(text.slice(pos))}`, pos);
-  return { type, nullable };
 }

@@ -2,12 +2,19 @@
  * One parsed spec file: its text, its plain data, and the way back from a data path
  * to a line and column.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node, type Pair } from "yaml";
+import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node, type Pair, type YAMLMap } from "yaml";
 import type { SourceLocation } from "../ir/model.ts";
 
 export type DataPath = readonly (string | number)[];
 
 export class SpecFile {
+  /**
+   * Each mapping's pairs by key text, built the first time a path goes through it: the IR
+   * locates every node it builds, and a linear search of a mapping with n keys per lookup
+   * made a file with n types cost n^2.
+   */
+  private readonly keyIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
+
   constructor(
     /** Path as printed in diagnostics: relative to the working directory, `/`-separated. */
     readonly path: string,
@@ -42,7 +49,7 @@ export class SpecFile {
     let pair: Pair | undefined;
     for (const segment of path) {
       if (isMap(node)) {
-        const next = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment));
+        const next = this.pairsOf(node).get(String(segment));
         if (!next) break;
         pair = next;
         node = next.value;
@@ -54,6 +61,21 @@ export class SpecFile {
       }
     }
     return { node: (node as Node | null) ?? (pair?.key as Node | null) ?? null, ...(pair ? { pair } : {}) };
+  }
+
+  /** The pairs of a mapping by key text; the first of equal keys wins, as a search in order would find it. */
+  private pairsOf(map: YAMLMap): Map<string, Pair> {
+    let index = this.keyIndex.get(map);
+    if (!index) {
+      index = new Map();
+      for (const item of map.items) {
+        if (!isPair(item)) continue;
+        const key = keyText(item.key);
+        if (key !== undefined && !index.has(key)) index.set(key, item as Pair);
+      }
+      this.keyIndex.set(map, index);
+    }
+    return index;
   }
 
   private offsetOf(node: Node | null): number | undefined {

@@ -8,6 +8,7 @@
  * are built from the error body type by examples.ts, so they validate against it.
  */
 import type { ApiModel, Endpoint, ErrorResponse, ErrorStatus, NamedType } from "../../ir/model.ts";
+import { codesByNumber, typesByName } from "../lookup.ts";
 import { errorExample } from "./examples.ts";
 import { notesOf, obj, text, type Json, type JsonObject } from "./json.ts";
 import { schemaRef } from "./schemas.ts";
@@ -56,7 +57,7 @@ function groupByStatus(errors: readonly ErrorResponse[]): Group[] {
 /** `responses` entries for the errors of `endpoint`, keyed by status. */
 export function errorResponses(model: ApiModel, endpoint: Endpoint): JsonObject {
   const version = model.versioning.versions.find((v) => v.name === endpoint.version);
-  const bodyType = version?.errorBody !== undefined ? model.types.find((t) => t.name === version.errorBody) : undefined;
+  const bodyType = version?.errorBody !== undefined ? typesByName(model.types).get(version.errorBody) : undefined;
   const anyStatus = endpoint.errors.filter((e) => e.status === undefined);
   const out: JsonObject = {};
   for (const group of groupByStatus(endpoint.errors)) {
@@ -95,7 +96,7 @@ function errorResponse(model: ApiModel, group: Group, allStatuses: readonly Erro
 }
 
 function exampleObject(model: ApiModel, entry: ErrorResponse, value: Json): JsonObject {
-  const code = model.errors.codes.find((c) => c.code === entry.code);
+  const code = entry.code === undefined ? undefined : codesByNumber(model.errors.codes).get(entry.code);
   const named = code && code.name !== `code${code.code}` ? ` (${code.name})` : "";
   return obj({
     summary: `${entryLabel(entry)}${named}`,

@@ -7,6 +7,7 @@
  * When the body has no place for the code or tag, there is no example.
  */
 import type { ErrorResponse, Field, NamedType, TypeNode } from "../../ir/model.ts";
+import { typesByName } from "../lookup.ts";
 import type { Json, JsonObject } from "./json.ts";
 
 interface Slot {
@@ -25,8 +26,7 @@ interface Built {
 /** The example body of one error entry, or nothing when the body has no place for its code or tag. */
 export function errorExample(body: NamedType, types: readonly NamedType[], entry: Pick<ErrorResponse, "code" | "tag">): Json | undefined {
   const slot: Slot = { ...(entry.code !== undefined ? { code: entry.code } : {}), ...(entry.tag !== undefined ? { tag: entry.tag } : {}) };
-  const byName = new Map(types.map((t) => [t.name, t]));
-  const built = build(body.type, slot, byName, new Set([body.name]));
+  const built = build(body.type, slot, typesByName(types), new Set([body.name]));
   return built?.filled ? built.value : undefined;
 }
 
@@ -59,8 +59,12 @@ function takesTag(field: Field, slot: Slot): boolean {
   }
 }
 
+/** A value that neither holds the code or tag nor a fixed value. */
+function plain(value: Json): Built {
+  return { value, filled: false, meaningful: false };
+}
+
 function build(node: TypeNode, slot: Slot, types: ReadonlyMap<string, NamedType>, seen: ReadonlySet<string>): Built | undefined {
-  const plain = (value: Json): Built => ({ value, filled: false, meaningful: false });
   switch (node.kind) {
     case "primitive":
       return plain(node.name === "string" ? "" : node.name === "boolean" ? false : 0);

@@ -5,16 +5,18 @@
  * import it from the package. Output is byte-stable: key order is fixed by the emitter,
  * and nothing varies between runs.
  */
-import YAML from "yaml";
 import type { EmitContext, EmittedFile } from "../context.ts";
 import { buildOpenApiDocument } from "./document.ts";
+import { yamlText } from "./yaml-text.ts";
 
 /** `openapi.json`, `openapi.yaml` and `src/openapi.ts` of the generated package. */
 export function emitOpenApiFiles(ctx: EmitContext): EmittedFile[] {
   const document = buildOpenApiDocument(ctx.model);
   const json = JSON.stringify(document, null, 2);
   // No anchors or aliases: a schema object used twice is written out twice.
-  const yaml = YAML.stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+  // yaml-text.ts writes what YAML.stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 })
+  // would, without the library's node tree.
+  const yaml = yamlText(document);
   // The document travels as one JSON string: a literal of this size would cost formatting
   // and every type-check of the package seconds, for types no tool needs.
   const ts = [

@@ -13,7 +13,11 @@ export interface JsonObject {
 /** An object of the entries whose value is defined, in the order given: output key order is fixed by the code. */
 export function obj(entries: Record<string, Json | undefined>): JsonObject {
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(entries)) if (value !== undefined) out[key] = value;
+  // for-in visits a literal's own keys in the order Object.entries would, without the pairs.
+  for (const key in entries) {
+    const value = entries[key];
+    if (value !== undefined) out[key] = value;
+  }
   return out;
 }
 

@@ -71,9 +71,16 @@ export const webhooksTag = "webhooks";
 
 /** `tags`: one per endpoint group in endpoint order (naming its client methods), then callbacks and webhooks. */
 export function tagsOf(model: ApiModel): JsonObject[] {
-  const groups = [...new Set(model.endpoints.map((e) => e.group))];
+  // Endpoints by group in one pass (groups in first-seen order): a filter per group is n^2.
+  const byGroup = new Map<string, Endpoint[]>();
+  for (const e of model.endpoints) {
+    const list = byGroup.get(e.group);
+    if (list) list.push(e);
+    else byGroup.set(e.group, [e]);
+  }
+  const groups = [...byGroup.keys()];
   const tags = groups.map((group) => {
-    const endpoints = model.endpoints.filter((e) => e.group === group);
+    const endpoints = byGroup.get(group)!;
     const list = endpoints.map((e) => `\`${e.id}\`${e.summary ? ` (${e.summary})` : ""}`).join(", ");
     const deliveries = group === webhooksTag && model.webhooks ? " Deliveries to a registered URL are under `webhooks`." : "";
     return { name: group, description: `Endpoints of the ${group} group: ${list}.${deliveries}` };

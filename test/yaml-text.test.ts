@@ -1,0 +1,71 @@
+/**
+ * generator/emit/openapi/yaml-text.ts writes `openapi.yaml` without the yaml library's node
+ * tree and must give the library's bytes: compared here on the Merchant document, on every
+ * awkward string we could think of (quoting, block scalars, document markers, numbers that
+ * look like strings, long keys) in every position, and on random documents built from them.
+ */
+import { describe, expect, it } from "vitest";
+import YAML from "yaml";
+import { DiagnosticBag } from "../generator/diagnostics/diagnostic.ts";
+import { buildOpenApiDocument } from "../generator/emit/openapi/document.ts";
+import type { Json } from "../generator/emit/openapi/json.ts";
+import { yamlOptions, yamlText } from "../generator/emit/openapi/yaml-text.ts";
+import { buildModel } from "../generator/ir/build-ir.ts";
+import { loadSpec } from "../generator/load/load-spec.ts";
+
+const library = (value: unknown) => YAML.stringify(value, yamlOptions);
+
+const awkward = [
+  "", " ", "a", "a b", "a: b", "a:b", "- x", "-", "?", "? x", "#x", "a #b", "a#b", "true", "True", "null", "~", "NULL",
+  "1", "01", "0x1F", "0o7", "1.5", "1e3", ".inf", "-.Inf", ".nan", "%x", "---", "...", "--- x", "a\nb", "a\n\nb", "a\n",
+  "a\n\n", "\na", " a", "a ", "a\n b", "a \nb", "a\t", "\t", "'", '"', `'"`, "it's", 'say "hi"', "x\u0001y", "é",
+  "\u2028", "[a]", "{a}", "a,b", "*a", "&a", "!t", "|", ">", "@", "`", "a\n  b\n", "x".repeat(1030), "a\n\n\n", "\n",
+  "\n\n", "a\u00a0b", "%", "a\r\nb", "=", "<<", "$ref", "/v1/{id}", "application/json", "#/components/schemas/A",
+];
+
+/** A deterministic pseudo-random generator, so a failure reproduces. */
+function random(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
+}
+
+/** A random JSON value from the awkward strings, numbers, booleans and nulls, nested up to 5 deep. */
+function randomValue(pick: (n: number) => number, depth = 0): Json {
+  const roll = pick(10);
+  const word = () => awkward[pick(awkward.length)]! + (pick(3) ? "" : awkward[pick(awkward.length)]!);
+  if (depth > 4 || roll < 4) {
+    const k = pick(6);
+    return k === 0 ? null : k === 1 ? pick(2) === 0 : k === 2 ? [0, -1, 1.5, 1e21, -0, 1e-7, 42][pick(7)]! : word();
+  }
+  if (roll < 7) return Array.from({ length: pick(4) }, () => randomValue(pick, depth + 1));
+  const object: Record<string, Json> = {};
+  for (let i = pick(4); i > 0; i--) object[word()] = randomValue(pick, depth + 1);
+  return object;
+}
+
+describe("yamlText", () => {
+  it("writes the Merchant OpenAPI document as the yaml library does", () => {
+    const model = buildModel(loadSpec("spec", new DiagnosticBag()).files, new DiagnosticBag());
+    const document = buildOpenApiDocument(model);
+    expect(yamlText(document)).toBe(library(document));
+  });
+
+  it("writes every awkward string as a key, a value and a list item at several depths", () => {
+    for (const s of awkward) {
+      for (const value of [{ [s]: s }, [s, [s], { a: [s] }], { x: { y: [{ [s]: { z: s } }] } }, [[[s]]], { [s]: [] }, { [s]: {} }]) {
+        expect(yamlText(value), JSON.stringify(value)).toBe(library(value));
+      }
+    }
+  });
+
+  it("writes random documents as the yaml library does", () => {
+    const pick = random(7);
+    for (let i = 0; i < 3000; i++) {
+      const value = randomValue(pick);
+      expect(yamlText(value), JSON.stringify(value)).toBe(library(value));
+    }
+  });
+});
