@@ -1,5 +1,6 @@
 /**
- * Generation, cold process (`node --import tsx generator/cli.ts --out <tmp> --timings`):
+ * Generation, cold process (`node generator/launch.mjs --out <tmp> --timings`, what
+ * `npm run generate` runs; its bundle of the generator is built before the first timed run):
  * from an empty output folder and with the output already current, on the Merchant spec and
  * on synthetic specs 10x and 50x its size (bench/synth-spec.ts). Wall time, peak RSS and the
  * per-stage breakdown of `--timings`. Measures, never asserts.
@@ -23,19 +24,21 @@ function parseTimings(stdout: string): Map<string, number> {
 }
 
 function generate(spec: string, out: string, timeoutMs = 300_000) {
-  const r = timed(process.execPath, ["--import", "tsx", join(root, "generator/cli.ts"), "--spec", spec, "--out", out, "--timings"], root, timeoutMs);
+  const r = timed(process.execPath, [join(root, "generator/launch.mjs"), "--spec", spec, "--out", out, "--timings"], root, timeoutMs);
   if (/\b(error|warning) [a-z][a-z0-9-]*:/.test(r.stderr + r.stdout)) throw new Error(`diagnostics from the generator: ${r.stderr}`);
   return { ...r, stages: parseTimings(r.stderr + "\n" + r.stdout) };
 }
 
 export async function runGenerate(): Promise<GenerateResult> {
+  // Builds the launcher's bundle if the sources changed, so no timed run includes it.
+  timed(process.execPath, [join(root, "generator/launch.mjs"), "--help"]);
   const rows: Row[] = [];
   const notes: string[] = [];
   const specs: [string, string, number][] = [["Merchant", join(root, "spec"), Number(process.env.BENCH_RUNS ?? 5)]];
   for (const factor of [10, 50]) {
     const dir = freshDir(`spec-x${factor}`);
     makeSyntheticSpec(factor, dir);
-    specs.push([`synthetic ${factor}x`, dir, factor === 50 ? Number(process.env.BENCH_X50_RUNS ?? 1) : 5]);
+    specs.push([`synthetic ${factor}x`, dir, factor === 50 ? Number(process.env.BENCH_X50_RUNS ?? 5) : 5]);
   }
   let merchantEmptyMs = NaN;
   const stageRows: Row[] = [];
@@ -45,13 +48,13 @@ export async function runGenerate(): Promise<GenerateResult> {
     const big = name === "synthetic 50x";
     const limit = big ? x50LimitMs : 300_000;
     try {
-      for (let i = 0; i < runs; i++) {
+      // The issue allows fewer than 5 runs only for runs over 10 s.
+      for (let i = 0; i < runs && !(big && i > 0 && Math.min(...empty) > 10_000); i++) {
         const out = freshDir(`gen-out`);
         const e = generate(spec, out, limit);
         empty.push(e.ms);
         if (e.rssMb) rssE.push(e.rssMb);
         for (const [k, v] of e.stages) stagesE.set(k, [...(stagesE.get(k) ?? []), v]);
-        if (big) continue; // the output-current case at 50x does not fit the 10-minute budget
         const c = generate(spec, out);
         current.push(c.ms);
         if (c.rssMb) rssC.push(c.rssMb);
@@ -77,7 +80,7 @@ export async function runGenerate(): Promise<GenerateResult> {
       rows.push({ label: `${name}: output current, wall`, value: fc(sc) });
     }
     if (rssE.length) rows.push({ label: `${name}: peak RSS empty / current`, value: `${fmt(stat(rssE), "MB")} / ${rssC.length ? fmt(stat(rssC), "MB") : "—"}` });
-    if (runs < 5) notes.push(`${name}: ${runs} run only (a run takes minutes; the 10-minute budget of \`npm run bench\` allows one).`);
+    if (empty.length < 5) notes.push(`${name}: ${empty.length} run${empty.length === 1 ? "" : "s"} only: a run takes over 10 s.`);
     for (const [k, v] of stagesE) {
       stageRows.push({ label: `${name}, empty: ${k}`, value: fmt(stat(v), "ms", 1) });
     }
@@ -85,6 +88,6 @@ export async function runGenerate(): Promise<GenerateResult> {
       stageRows.push({ label: `${name}, current: ${k}`, value: fmt(stat(v), "ms", 1) });
     }
   }
-  notes.push("Per-stage breakdown from `--timings` (in-process times; the wall time adds Node start-up and tsx):");
+  notes.push("Per-stage breakdown from `--timings` (in-process times; the wall time adds Node start-up and module loading). With the output current, the run stops at the `up-to-date check` (hashes of the spec, the generator and the output), so no other stage appears.");
   return { section: { title: "Generation, cold process", rows: [...rows, ...stageRows], notes }, merchantEmptyMs };
 }

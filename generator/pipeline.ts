@@ -8,8 +8,8 @@ import { emitters } from "./emit/emitters.ts";
 import type { ApiModel } from "./ir/model.ts";
 import { buildModel } from "./ir/build-ir.ts";
 import { displayPath, loadSpec } from "./load/load-spec.ts";
-import { formatFiles, startFormatThreads } from "./write/format.ts";
-import type { StatementMemo } from "./write/format-statements.ts";
+import { formatFiles, memoFormatter, startFormatThreads } from "./write/format.ts";
+import { StatementMemo, statementMemoFile } from "./write/format-statements.ts";
 import { inputsFingerprint } from "./write/inputs.ts";
 import { planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
@@ -62,7 +62,11 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
   const start = performance.now();
   // A run with warnings records no fingerprint: skipping it later would hide them.
   const fingerprint = bag.items.length === 0 ? inputs : undefined;
-  const files = await formatFiles(emitted, options.reuseFormatted === false ? undefined : options.outDir, { inputs: fingerprint, memo: options.formatMemo });
+  const reuse = options.reuseFormatted !== false;
+  // Statements formatted by earlier runs are reused unless the caller wants everything formatted afresh.
+  const memo = options.formatMemo ?? (reuse ? StatementMemo.load(statementMemoFile(options.outDir), memoFormatter) : undefined);
+  const files = await formatFiles(emitted, reuse ? options.outDir : undefined, { inputs: fingerprint, memo });
+  memo?.save(statementMemoFile(options.outDir), memoFormatter);
   timings.push({ stage: "format", ms: performance.now() - start });
   const plan = time("compare", () => planOutput(options.outDir, files));
   return { model, files, plan, timings };

@@ -7,7 +7,8 @@ import { watch, type FSWatcher } from "node:fs";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { runPipeline, type PipelineOptions, type SpecTexts } from "./pipeline.ts";
-import { StatementMemo } from "./write/format-statements.ts";
+import { memoFormatter } from "./write/format.ts";
+import { StatementMemo, statementMemoFile } from "./write/format-statements.ts";
 import { writeOutput } from "./write/writer.ts";
 
 export interface WatchReport {
@@ -42,7 +43,7 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
  * Formatted statements are kept across runs, so an edit re-formats only what it changed.
  */
 export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 20): { close: () => void } {
-  options = { ...options, formatMemo: options.formatMemo ?? new StatementMemo() };
+  options = { ...options, formatMemo: options.formatMemo ?? StatementMemo.load(statementMemoFile(options.outDir), memoFormatter) };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let pending = false;

@@ -1,12 +1,29 @@
 /**
- * Formatting TypeScript one top-level statement at a time, for a process that formats the
- * same files again and again (watch). Prettier formats each top-level statement on its own
- * and joins them with one newline, or two where the source had a blank line, so a file can
- * be cut at its statements, each statement's formatted text remembered, and on the next run
- * only the statements that changed formatted: a one-field edit re-formats one declaration,
- * not a file of hundreds.
+ * Formatting TypeScript one top-level statement at a time, from a memory of statements
+ * formatted before. Prettier formats each top-level statement on its own and joins them with
+ * one newline, or two where the source had a blank line, so a file can be cut at its
+ * statements, each statement's formatted text remembered by its source text, and on a later
+ * run only the statements not seen before formatted: after a one-field edit, one declaration
+ * instead of a file of hundreds. Watch keeps the memory across its runs; the command line
+ * keeps it in node_modules/.cache/apigen between runs.
  */
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ts } from "ts-morph";
+
+const memoDir = fileURLToPath(new URL("../../node_modules/.cache/apigen/formatted-statements/", import.meta.url));
+/** Memories not written for this long belong to output folders no longer generated. */
+const memoMaxAgeMs = 7 * 24 * 3600 * 1000;
+
+/**
+ * Where the command line keeps the memory for `outDir` between runs (one file per output
+ * folder, so each stays the size of its output): a cache, safe to delete.
+ */
+export function statementMemoFile(outDir: string): string {
+  return join(memoDir, `${createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16)}.json`);
+}
 
 /** A top-level statement's source text (leading comments included, trimmed) and whether a blank line precedes it. */
 interface Statement {
@@ -25,43 +42,102 @@ function statementsOf(source: string): Statement[] | undefined {
   });
 }
 
-/** Formatted statements by their source text, per file path: what the last run learned. */
-export class StatementMemo {
-  private readonly byFile = new Map<string, Map<string, string>>();
+/** Deletes the memories of output folders not generated for a week (best effort). */
+function removeStaleMemos(dir: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    try {
+      if (now - statSync(join(dir, name)).mtimeMs > memoMaxAgeMs) rmSync(join(dir, name), { force: true });
+    } catch {
+      // removed by another run meanwhile
+    }
+  }
+}
 
-  /** Whether `path` has been formatted before in this process. */
-  knows(path: string): boolean {
-    return this.byFile.has(path);
+/** Beyond this many characters of remembered text, the least recently used statements are dropped. */
+const memoryLimit = 32_000_000;
+
+/** Formatted statements by source text, most recently used last. */
+export class StatementMemo {
+  private readonly entries = new Map<string, string>();
+  private size = 0;
+  private changed = false;
+
+  /** The memory saved by `save` with the same formatter, or an empty one. */
+  static load(file: string, formatter: string): StatementMemo {
+    const memo = new StatementMemo();
+    try {
+      const saved = JSON.parse(readFileSync(file, "utf8")) as { formatter?: string; statements?: [string, string][] };
+      if (saved.formatter === formatter && Array.isArray(saved.statements)) for (const [source, formatted] of saved.statements) memo.remember(source, formatted);
+      memo.changed = false;
+    } catch {
+      // no memory yet, or an unreadable one: start empty
+    }
+    return memo;
   }
 
-  /**
-   * Remembers a whole-file format: the source's statements paired with the output's, when
-   * both cut into the same number of statements (otherwise nothing is learned).
-   */
-  learn(path: string, source: string, formatted: string): void {
+  /** Writes the memory if this run added to it (a temporary file renamed, so readers never see half). */
+  save(file: string, formatter: string): void {
+    if (!this.changed) return;
+    mkdirSync(dirname(file), { recursive: true });
+    const temp = `${file}.tmp-${process.pid}`;
+    writeFileSync(temp, JSON.stringify({ formatter, statements: [...this.entries] }));
+    renameSync(temp, file);
+    this.changed = false;
+    removeStaleMemos(dirname(file));
+  }
+
+  /** Whether nothing is remembered (a fresh memory learns even from files it did not format). */
+  get empty(): boolean {
+    return this.entries.size === 0;
+  }
+
+  /** Remembers each statement of a file formatted whole, when source and output cut into as many statements. */
+  learn(source: string, formatted: string): void {
     const before = statementsOf(source);
     const after = statementsOf(formatted);
     if (!before || !after || before.length !== after.length) return;
-    this.byFile.set(path, new Map(before.map((s, i) => [s.text, `${after[i]!.text}\n`])));
+    before.forEach((statement, i) => this.remember(statement.text, `${after[i]!.text}\n`));
   }
 
   /**
-   * The file formatted from remembered statements, formatting only the new ones with
-   * `formatStatement`; undefined when the file cannot be cut (the caller formats it whole).
+   * The file formatted from remembered statements, the others formatted together in one call
+   * of `formatBatch`; undefined when it cannot be cut or most of it is new (then formatting it
+   * whole is cheaper, and the caller does).
    */
-  async format(path: string, source: string, formatStatement: (text: string) => Promise<string>): Promise<string | undefined> {
+  async format(source: string, formatBatch: (text: string) => Promise<string>): Promise<string | undefined> {
     const statements = statementsOf(source);
-    const known = this.byFile.get(path);
-    if (!statements || !known) return undefined;
-    const current = new Map<string, string>();
+    if (!statements) return undefined;
+    const missing = [...new Set(statements.filter((s) => !this.entries.has(s.text)).map((s) => s.text))];
+    if (missing.length > statements.length / 2) return undefined;
+    if (missing.length > 0) {
+      const formatted = statementsOf(await formatBatch(`${missing.join("\n\n")}\n`));
+      if (formatted?.length !== missing.length) return undefined;
+      missing.forEach((text, i) => this.remember(text, `${formatted[i]!.text}\n`));
+    }
     let out = "";
     for (const statement of statements) {
-      const formatted = current.get(statement.text) ?? known.get(statement.text) ?? (await formatStatement(statement.text));
-      current.set(statement.text, formatted);
+      const formatted = this.entries.get(statement.text)!;
+      this.remember(statement.text, formatted);
       out += `${statement.blankLineBefore ? "\n" : ""}${formatted}`;
     }
-    // Only this run's statements are kept, so the memory stays the size of the output.
-    this.byFile.set(path, current);
     return out;
+  }
+
+  /** Stores or refreshes one statement as the most recently used, dropping the least recently used past the limit. */
+  private remember(source: string, formatted: string): void {
+    const previous = this.entries.get(source);
+    if (previous !== undefined) {
+      this.entries.delete(source);
+      this.size -= source.length + previous.length;
+    }
+    if (previous !== formatted) this.changed = true;
+    this.entries.set(source, formatted);
+    this.size += source.length + formatted.length;
+    for (const [oldest, text] of this.entries) {
+      if (this.size <= memoryLimit) break;
+      this.entries.delete(oldest);
+      this.size -= oldest.length + text.length;
+    }
   }
 }

@@ -31,7 +31,7 @@ function readIfExists(path: string): string | undefined {
 export interface FormatOptions {
   /** The run's fingerprint, recorded in the manifest. */
   inputs?: string | undefined;
-  /** Statements formatted by earlier runs of this process (watch): only new ones are formatted. */
+  /** Statements formatted by earlier runs: TypeScript files are formatted a statement at a time from it. */
   memo?: StatementMemo | undefined;
 }
 
@@ -51,16 +51,17 @@ export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: str
     if (onDisk !== undefined && contentHash(onDisk) === known?.output) return onDisk;
     return file.parser === "none" ? file.contents : undefined;
   });
+  // TypeScript whose statements were mostly formatted before: only the new ones are formatted.
   for (const [i, file] of files.entries()) {
     if (!memo || file.parser !== "typescript") continue;
-    if (contents[i] === undefined && memo.knows(file.path)) contents[i] = await memo.format(file.path, file.contents, (text) => formatHere({ ...file, contents: text }));
-    else if (contents[i] !== undefined && !memo.knows(file.path)) memo.learn(file.path, file.contents, contents[i]);
+    if (contents[i] === undefined) contents[i] = await memo.format(file.contents, (text) => formatAside({ ...file, contents: text }));
+    else if (memo.empty) memo.learn(file.contents, contents[i]);
   }
   const toFormat = files.flatMap((file, index) => (contents[index] === undefined ? [{ file, index }] : []));
   const formatted = await formatShared(toFormat.map((job) => job.file));
   toFormat.forEach((job, i) => {
     contents[job.index] = formatted[i];
-    if (memo && job.file.parser === "typescript") memo.learn(job.file.path, job.file.contents, formatted[i]!);
+    if (memo && job.file.parser === "typescript") memo.learn(job.file.contents, formatted[i]!);
   });
   const entries: Record<string, ManifestEntry> = {};
   const out = files.map((file, i) => {
@@ -69,6 +70,9 @@ export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: str
   });
   return [...out, { path: manifestName, contents: manifestContents(formatterId, entries, options.inputs) }];
 }
+
+/** What a remembered statement's formatting depends on: the formatter, its version and options. */
+export const memoFormatter = `${formatterId} babel-ts ${JSON.stringify(prettierOptions)}`;
 
 /** Starts the formatting threads now, so they are warm by the time files are emitted. */
 export function startFormatThreads(): void {
@@ -106,6 +110,12 @@ async function formatShared(files: readonly EmittedFile[]): Promise<string[]> {
   const own = (file: EmittedFile) => formatHere(file);
   await Promise.all([...threads.map((thread) => lane((file) => thread.format(file.contents, prettierParser(file.parser)))), lane(own)]);
   return results;
+}
+
+/** Formats one file on a formatting thread when they were started (warm), else here. */
+function formatAside(file: EmittedFile): Promise<string> {
+  const [thread] = formatThreads(prettierOptions);
+  return thread ? thread.format(file.contents, prettierParser(file.parser)) : formatHere(file);
 }
 
 /** The prettier parser for an emitted file's kind: TypeScript is parsed by babel-ts, twice as fast as `typescript` here and printing the same. */
