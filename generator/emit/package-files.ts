@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 import type { Callback } from "../ir/model.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
+import { coreClassName, endpointFunctionName } from "./client-file.ts";
 import { callbackExample, endpointExample } from "./readme-examples.ts";
 
 const templatesDir = fileURLToPath(new URL("../../templates/", import.meta.url));
@@ -26,13 +27,13 @@ function render(name: string, view: object): string {
   return template(view);
 }
 
-/** A call of the first endpoint whose parameters are all path parameters and that takes no body. */
-function exampleCall(model: EmitContext["model"]): string {
+/** A call of the first endpoint whose parameters are all path parameters and that takes no body: as a method, or as its standalone function. */
+function exampleCall(model: EmitContext["model"], standalone = false): string {
   const endpoint = model.endpoints.find((e) => !e.body && e.params.every((p) => p.placement === "path")) ?? model.endpoints[0];
   if (!endpoint) return "";
   const args = endpoint.params.filter((p) => p.placement !== "query").map((p) => JSON.stringify(`<${p.name}>`));
   if (endpoint.body) args.push("{ /* body */ }");
-  return `${endpoint.group}.${endpoint.name}(${args.join(", ")})`;
+  return standalone ? `${endpointFunctionName(endpoint)}(${["core", ...args].join(", ")})` : `${endpoint.group}.${endpoint.name}(${args.join(", ")})`;
 }
 
 /** A callback's summary, else the first sentence of its description (a summary that only repeats the event says nothing). */
@@ -56,6 +57,9 @@ function packageView(ctx: EmitContext) {
     errorClassName: model.api.errorClassName,
     credentialOptions: [...new Set(model.endpoints.flatMap((e) => e.auth))].map((id) => `${id}: "…"`).join(", "),
     exampleCall: exampleCall(model),
+    coreName: coreClassName(model),
+    exampleFunctionCall: exampleCall(model, true),
+    exampleFunctionName: exampleCall(model, true).split("(")[0] ?? "",
     exampleTypes: model.types.slice(0, 3).map((t) => t.name).join(", "),
     endpoints: model.endpoints.map((e) => ({
       id: e.id,

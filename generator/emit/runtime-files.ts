@@ -14,6 +14,7 @@ export const runtimeModules = [
   "client/errors.ts",
   "client/retry.ts",
   "client/response.ts",
+  "client/deadline.ts",
   "client/core.ts",
   "callbacks/base64.ts", "callbacks/body.ts", "callbacks/failure.ts", "callbacks/signature.ts", "callbacks/routes.ts", "callbacks/core.ts", "callbacks/node-adapter.ts", "callbacks/fetch-adapter.ts", "callbacks/router.ts",
 ] as const;

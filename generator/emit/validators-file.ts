@@ -5,6 +5,7 @@
  * bodies, so every rule comes from the spec, none is written per field.
  */
 import type { Field, ParamsType, TypeNode } from "../ir/model.ts";
+import * as runtime from "../runtime/validate.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { validatorName } from "./names.ts";
 
@@ -14,9 +15,19 @@ export function validatorExpression(node: TypeNode): string {
   return node.nullable ? `nullable(${inner})` : inner;
 }
 
-function rulesText(rules: Record<string, unknown>): string {
-  const entries = Object.entries(rules).filter(([, v]) => v !== undefined);
-  return entries.length ? `{ ${entries.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")} }` : "";
+/** `uuidFormat`: the runtime export that checks a format; undefined for formats that are documentation only. */
+function formatExport(format: string | undefined): string | undefined {
+  const checked = format === undefined ? undefined : runtime.formats[format];
+  return checked && Object.entries(runtime).find(([name, value]) => value === checked && name !== "formats")?.[0];
+}
+
+/** The rules argument of a combinator; `code` entries are written as they are, the others as JSON. */
+function rulesText(rules: Record<string, unknown>, code: Record<string, string | undefined> = {}): string {
+  const entries = [
+    ...Object.entries(code).flatMap(([k, v]) => (v === undefined ? [] : [`${k}: ${v}`])),
+    ...Object.entries(rules).flatMap(([k, v]) => (v === undefined ? [] : [`${k}: ${JSON.stringify(v)}`])),
+  ];
+  return entries.length ? `{ ${entries.join(", ")} }` : "";
 }
 
 function shapeExpression(node: TypeNode): string {
@@ -24,7 +35,7 @@ function shapeExpression(node: TypeNode): string {
   switch (node.kind) {
     case "primitive":
       if (node.name === "string") {
-        return `string(${rulesText({ format: c.format, pattern: c.pattern, prefix: c.prefix, minLength: c.minLength, maxLength: c.maxLength })})`;
+        return `string(${rulesText({ pattern: c.pattern, prefix: c.prefix, minLength: c.minLength, maxLength: c.maxLength }, { format: formatExport(c.format) })})`;
       }
       if (node.name === "boolean") return "boolean";
       return `number(${rulesText({ integer: node.name === "integer" || undefined, minimum: c.minimum, maximum: c.maximum })})`;
@@ -54,15 +65,19 @@ function objectExpression(fields: readonly Pick<Field, "name" | "type" | "requir
   return `object({ ${members.join(", ")} })`;
 }
 
-/** The function and its shape constant for one named validator. */
+/**
+ * The function and its shape variable for one named validator. The shape is built at the
+ * first call, not when the module loads: a bundle keeps only the validators its calls use,
+ * and loading the package costs nothing for the others.
+ */
 function validatorDeclaration(name: string, expression: string): string {
   const shape = `${validatorName(name)}Shape`;
   return [
     `/** Checks a value against ${name}; appends one issue per problem. */`,
     `export function ${validatorName(name)}(value: unknown, path: string, issues: ValidationIssue[]): void {`,
-    `  ${shape}(value, path, issues);`,
+    `  (${shape} ??= ${expression})(value, path, issues);`,
     `}`,
-    `const ${shape}: Validator = /* @__PURE__ */ ${expression};`,
+    `let ${shape}: Validator | undefined;`,
     "",
   ].join("\n");
 }
@@ -71,8 +86,11 @@ function paramsExpression(paramsType: ParamsType): string {
   return objectExpression(paramsType.params);
 }
 
-/** The combinators of runtime/validate.ts; only those a spec uses are imported. */
-export const combinators = ["anything", "array", "boolean", "literal", "map", "nullable", "number", "object", "oneOf", "string"];
+/** The combinators and checked formats of runtime/validate.ts; only those a spec uses are imported. */
+export const combinators = [
+  ...["anything", "array", "boolean", "literal", "map", "nullable", "number", "object", "oneOf", "string"],
+  ...Object.keys(runtime.formats).map((name) => formatExport(name)!),
+];
 
 /** `src/validators.ts` of the generated package. */
 export function emitValidatorsFile(ctx: EmitContext): EmittedFile {

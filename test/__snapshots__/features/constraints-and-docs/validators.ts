@@ -5,50 +5,55 @@ import {
   number,
   object,
   string,
+  uuidFormat,
+  dateTimeFormat,
+  monthDayYearFormat,
+  yearMonthFormat,
+  uriFormat,
   type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 
 /** Checks a value against Payment; appends one issue per problem. */
 export function validatePayment(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validatePaymentShape(value, path, issues);
+  (validatePaymentShape ??= object({
+    id: [string({ format: uuidFormat }), true],
+    link: [string({ format: uriFormat }), false],
+    email: [string(), false],
+    created_at: [string({ format: dateTimeFormat }), false],
+    created: [number({ integer: true }), false],
+    currency: [string({ pattern: "^[A-Z]{3}$" }), false],
+    birthday: [string({ format: monthDayYearFormat }), false],
+    expiry: [string({ format: yearMonthFormat }), false],
+    payload: [string(), false],
+    tag_list: [string(), false],
+    body_html: [string(), false],
+    phone: [string(), false],
+    webhook_id: [string({ prefix: "wh_", minLength: 5, maxLength: 64 }), false],
+    amount: [number({ integer: true, minimum: 0, maximum: 1000000 }), false],
+    rate: [number({ minimum: -1.5, maximum: 2.25 }), false],
+    legacy_amount: [number(), false],
+    note: [string(), false],
+    risk: [anything, false],
+    comment: [string({ pattern: "^/\\*.*\\*/$" }), false],
+    options: [object({}), false],
+    lines: [array(string()), false],
+  }))(value, path, issues);
 }
-const validatePaymentShape: Validator = /* @__PURE__ */ object({
-  id: [string({ format: "uuid" }), true],
-  link: [string({ format: "uri" }), false],
-  email: [string({ format: "email" }), false],
-  created_at: [string({ format: "date-time" }), false],
-  created: [number({ integer: true }), false],
-  currency: [string({ format: "currency-code", pattern: "^[A-Z]{3}$" }), false],
-  birthday: [string({ format: "MM-DD-YYYY" }), false],
-  expiry: [string({ format: "YYYY-MM" }), false],
-  payload: [string({ format: "serialized-json" }), false],
-  tag_list: [string({ format: "comma-separated" }), false],
-  body_html: [string({ format: "html" }), false],
-  phone: [string({ format: "phone" }), false],
-  webhook_id: [string({ prefix: "wh_", minLength: 5, maxLength: 64 }), false],
-  amount: [number({ integer: true, minimum: 0, maximum: 1000000 }), false],
-  rate: [number({ minimum: -1.5, maximum: 2.25 }), false],
-  legacy_amount: [number(), false],
-  note: [string(), false],
-  risk: [anything, false],
-  comment: [string({ pattern: "^/\\*.*\\*/$" }), false],
-  options: [object({}), false],
-  lines: [array(string()), false],
-});
+let validatePaymentShape: Validator | undefined;
 
 /** Checks a value against Code; appends one issue per problem. */
 export function validateCode(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCodeShape(value, path, issues);
+  (validateCodeShape ??= string({ pattern: "^[A-Z]{2}[0-9]+$", minLength: 3, maxLength: 12 }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateCodeShape: Validator = /* @__PURE__ */ string({
-  pattern: "^[A-Z]{2}[0-9]+$",
-  minLength: 3,
-  maxLength: 12,
-});
+let validateCodeShape: Validator | undefined;
 
 /** Checks a value against Opaque; appends one issue per problem. */
 export function validateOpaque(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOpaqueShape(value, path, issues);
+  (validateOpaqueShape ??= anything)(value, path, issues);
 }
-const validateOpaqueShape: Validator = /* @__PURE__ */ anything;
+let validateOpaqueShape: Validator | undefined;

@@ -13,64 +13,64 @@ import {
 
 /** Checks a value against Item; appends one issue per problem. */
 export function validateItem(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateItemShape(value, path, issues);
+  (validateItemShape ??= object({ sku: [string(), true] }))(value, path, issues);
 }
-const validateItemShape: Validator = /* @__PURE__ */ object({ sku: [string(), true] });
+let validateItemShape: Validator | undefined;
 
 /** Checks a value against Containers; appends one issue per problem. */
 export function validateContainers(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateContainersShape(value, path, issues);
+  (validateContainersShape ??= object({
+    names: [array(string()), false],
+    grid: [array(array(number({ integer: true }))), false],
+    items: [array(validateItem), false],
+    item_grid: [array(array(validateItem)), false],
+    unknowns: [array(anything), false],
+    bags: [array(object({})), false],
+    maybe_names: [nullable(array(string())), false],
+    names_or_nulls: [array(nullable(string())), false],
+    tags: [array(string({ pattern: "^[a-z]+$", minLength: 1, maxLength: 20 })), false],
+    rows: [
+      array(object({ x: [number({ integer: true }), true], y: [number({ integer: true }), true] })),
+      false,
+    ],
+    labels: [map(string()), false],
+    item_index: [map(validateItem), false],
+    nested_maps: [map(map(number({ integer: true }))), false],
+    map_of_lists: [map(array(validateItem)), false],
+    list_of_maps: [array(map(string())), false],
+    scores: [map(number({ minimum: 0, maximum: 100 })), false],
+    maybe_scores: [nullable(map(number())), false],
+    optional_values: [map(nullable(validateItem)), false],
+  }))(value, path, issues);
 }
-const validateContainersShape: Validator = /* @__PURE__ */ object({
-  names: [array(string()), false],
-  grid: [array(array(number({ integer: true }))), false],
-  items: [array(validateItem), false],
-  item_grid: [array(array(validateItem)), false],
-  unknowns: [array(anything), false],
-  bags: [array(object({})), false],
-  maybe_names: [nullable(array(string())), false],
-  names_or_nulls: [array(nullable(string())), false],
-  tags: [array(string({ pattern: "^[a-z]+$", minLength: 1, maxLength: 20 })), false],
-  rows: [
-    array(object({ x: [number({ integer: true }), true], y: [number({ integer: true }), true] })),
-    false,
-  ],
-  labels: [map(string()), false],
-  item_index: [map(validateItem), false],
-  nested_maps: [map(map(number({ integer: true }))), false],
-  map_of_lists: [map(array(validateItem)), false],
-  list_of_maps: [array(map(string())), false],
-  scores: [map(number({ minimum: 0, maximum: 100 })), false],
-  maybe_scores: [nullable(map(number())), false],
-  optional_values: [map(nullable(validateItem)), false],
-});
+let validateContainersShape: Validator | undefined;
 
 /** Checks a value against Names; appends one issue per problem. */
 export function validateNames(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateNamesShape(value, path, issues);
+  (validateNamesShape ??= array(string()))(value, path, issues);
 }
-const validateNamesShape: Validator = /* @__PURE__ */ array(string());
+let validateNamesShape: Validator | undefined;
 
 /** Checks a value against Matrix; appends one issue per problem. */
 export function validateMatrix(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateMatrixShape(value, path, issues);
+  (validateMatrixShape ??= array(array(number())))(value, path, issues);
 }
-const validateMatrixShape: Validator = /* @__PURE__ */ array(array(number()));
+let validateMatrixShape: Validator | undefined;
 
 /** Checks a value against ItemIndex; appends one issue per problem. */
 export function validateItemIndex(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateItemIndexShape(value, path, issues);
+  (validateItemIndexShape ??= map(validateItem))(value, path, issues);
 }
-const validateItemIndexShape: Validator = /* @__PURE__ */ map(validateItem);
+let validateItemIndexShape: Validator | undefined;
 
 /** Checks a value against ItemList; appends one issue per problem. */
 export function validateItemList(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateItemListShape(value, path, issues);
+  (validateItemListShape ??= array(validateItem))(value, path, issues);
 }
-const validateItemListShape: Validator = /* @__PURE__ */ array(validateItem);
+let validateItemListShape: Validator | undefined;
 
 /** Checks a value against Counters; appends one issue per problem. */
 export function validateCounters(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCountersShape(value, path, issues);
+  (validateCountersShape ??= map(number({ integer: true })))(value, path, issues);
 }
-const validateCountersShape: Validator = /* @__PURE__ */ map(number({ integer: true }));
+let validateCountersShape: Validator | undefined;

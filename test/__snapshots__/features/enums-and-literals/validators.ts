@@ -13,60 +13,57 @@ import {
 
 /** Checks a value against Status; appends one issue per problem. */
 export function validateStatus(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateStatusShape(value, path, issues);
+  (validateStatusShape ??= oneOf(["pending", "paid", "cancelled"], false))(value, path, issues);
 }
-const validateStatusShape: Validator = /* @__PURE__ */ oneOf(
-  ["pending", "paid", "cancelled"],
-  false,
-);
+let validateStatusShape: Validator | undefined;
 
 /** Checks a value against OpenStatus; appends one issue per problem. */
 export function validateOpenStatus(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOpenStatusShape(value, path, issues);
+  (validateOpenStatusShape ??= oneOf(["succeeded", "failed"], true))(value, path, issues);
 }
-const validateOpenStatusShape: Validator = /* @__PURE__ */ oneOf(["succeeded", "failed"], true);
+let validateOpenStatusShape: Validator | undefined;
 
 /** Checks a value against Priority; appends one issue per problem. */
 export function validatePriority(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validatePriorityShape(value, path, issues);
+  (validatePriorityShape ??= oneOf([1, 2, 3], false))(value, path, issues);
 }
-const validatePriorityShape: Validator = /* @__PURE__ */ oneOf([1, 2, 3], false);
+let validatePriorityShape: Validator | undefined;
 
 /** Checks a value against OpenCode; appends one issue per problem. */
 export function validateOpenCode(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOpenCodeShape(value, path, issues);
+  (validateOpenCodeShape ??= oneOf([100, 200], true))(value, path, issues);
 }
-const validateOpenCodeShape: Validator = /* @__PURE__ */ oneOf([100, 200], true);
+let validateOpenCodeShape: Validator | undefined;
 
 /** Checks a value against Ratio; appends one issue per problem. */
 export function validateRatio(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateRatioShape(value, path, issues);
+  (validateRatioShape ??= oneOf([1, 2], false))(value, path, issues);
 }
-const validateRatioShape: Validator = /* @__PURE__ */ oneOf([1, 2], false);
+let validateRatioShape: Validator | undefined;
 
 /** Checks a value against Toggle; appends one issue per problem. */
 export function validateToggle(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateToggleShape(value, path, issues);
+  (validateToggleShape ??= oneOf([true, false], false))(value, path, issues);
 }
-const validateToggleShape: Validator = /* @__PURE__ */ oneOf([true, false], false);
+let validateToggleShape: Validator | undefined;
 
 /** Checks a value against Success; appends one issue per problem. */
 export function validateSuccess(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateSuccessShape(value, path, issues);
+  (validateSuccessShape ??= literal("success"))(value, path, issues);
 }
-const validateSuccessShape: Validator = /* @__PURE__ */ literal("success");
+let validateSuccessShape: Validator | undefined;
 
 /** Checks a value against Yes; appends one issue per problem. */
 export function validateYes(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateYesShape(value, path, issues);
+  (validateYesShape ??= literal(true))(value, path, issues);
 }
-const validateYesShape: Validator = /* @__PURE__ */ literal(true);
+let validateYesShape: Validator | undefined;
 
 /** Checks a value against Two; appends one issue per problem. */
 export function validateTwo(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateTwoShape(value, path, issues);
+  (validateTwoShape ??= literal(2))(value, path, issues);
 }
-const validateTwoShape: Validator = /* @__PURE__ */ literal(2);
+let validateTwoShape: Validator | undefined;
 
 /** Checks a value against NullableStatus; appends one issue per problem. */
 export function validateNullableStatus(
@@ -74,24 +71,22 @@ export function validateNullableStatus(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateNullableStatusShape(value, path, issues);
+  (validateNullableStatusShape ??= nullable(oneOf(["on", "off"], false)))(value, path, issues);
 }
-const validateNullableStatusShape: Validator = /* @__PURE__ */ nullable(
-  oneOf(["on", "off"], false),
-);
+let validateNullableStatusShape: Validator | undefined;
 
 /** Checks a value against Result; appends one issue per problem. */
 export function validateResult(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateResultShape(value, path, issues);
+  (validateResultShape ??= object({
+    status: [literal("success"), true],
+    ok: [literal(true), true],
+    version: [literal(2), false],
+    disabled: [literal(false), false],
+    kind: [nullable(oneOf(["a", "b"], false)), false],
+    level: [oneOf(["low", "high"], true), true],
+    flags: [array(oneOf(["x", "y"], false)), false],
+    codes: [map(oneOf([1, 2], true)), false],
+    state: [validateStatus, false],
+  }))(value, path, issues);
 }
-const validateResultShape: Validator = /* @__PURE__ */ object({
-  status: [literal("success"), true],
-  ok: [literal(true), true],
-  version: [literal(2), false],
-  disabled: [literal(false), false],
-  kind: [nullable(oneOf(["a", "b"], false)), false],
-  level: [oneOf(["low", "high"], true), true],
-  flags: [array(oneOf(["x", "y"], false)), false],
-  codes: [map(oneOf([1, 2], true)), false],
-  state: [validateStatus, false],
-});
+let validateResultShape: Validator | undefined;

@@ -9,72 +9,72 @@ import {
 
 /** Checks a value against Detailed; appends one issue per problem. */
 export function validateDetailed(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateDetailedShape(value, path, issues);
+  (validateDetailedShape ??= object({
+    id: [string(), true],
+    created_at: [number({ integer: true }), false],
+    name: [string(), false],
+    details: [string(), false],
+  }))(value, path, issues);
 }
-const validateDetailedShape: Validator = /* @__PURE__ */ object({
-  id: [string(), true],
-  created_at: [number({ integer: true }), false],
-  name: [string(), false],
-  details: [string(), false],
-});
+let validateDetailedShape: Validator | undefined;
 
 /** Checks a value against Base; appends one issue per problem. */
 export function validateBase(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateBaseShape(value, path, issues);
+  (validateBaseShape ??= object({
+    id: [string(), true],
+    created_at: [number({ integer: true }), false],
+    secret: [string(), false],
+  }))(value, path, issues);
 }
-const validateBaseShape: Validator = /* @__PURE__ */ object({
-  id: [string(), true],
-  created_at: [number({ integer: true }), false],
-  secret: [string(), false],
-});
+let validateBaseShape: Validator | undefined;
 
 /** Checks a value against Public; appends one issue per problem. */
 export function validatePublic(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validatePublicShape(value, path, issues);
+  (validatePublicShape ??= object({
+    id: [string(), true],
+    created_at: [number({ integer: true }), false],
+    name: [string(), false],
+  }))(value, path, issues);
 }
-const validatePublicShape: Validator = /* @__PURE__ */ object({
-  id: [string(), true],
-  created_at: [number({ integer: true }), false],
-  name: [string(), false],
-});
+let validatePublicShape: Validator | undefined;
 
 /** Checks a value against Override; appends one issue per problem. */
 export function validateOverride(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOverrideShape(value, path, issues);
+  (validateOverrideShape ??= object({
+    id: [string(), true],
+    created_at: [number({ integer: true }), false],
+    secret: [string(), true],
+  }))(value, path, issues);
 }
-const validateOverrideShape: Validator = /* @__PURE__ */ object({
-  id: [string(), true],
-  created_at: [number({ integer: true }), false],
-  secret: [string(), true],
-});
+let validateOverrideShape: Validator | undefined;
 
 /** Checks a value against OpenBase; appends one issue per problem. */
 export function validateOpenBase(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOpenBaseShape(value, path, issues);
+  (validateOpenBaseShape ??= object({ kind: [string(), false] }))(value, path, issues);
 }
-const validateOpenBaseShape: Validator = /* @__PURE__ */ object({ kind: [string(), false] });
+let validateOpenBaseShape: Validator | undefined;
 
 /** Checks a value against OpenChild; appends one issue per problem. */
 export function validateOpenChild(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOpenChildShape(value, path, issues);
+  (validateOpenChildShape ??= object({
+    kind: [string(), false],
+    extra: [number({ integer: true }), false],
+  }))(value, path, issues);
 }
-const validateOpenChildShape: Validator = /* @__PURE__ */ object({
-  kind: [string(), false],
-  extra: [number({ integer: true }), false],
-});
+let validateOpenChildShape: Validator | undefined;
 
 /** Checks a value against Holder; appends one issue per problem. */
 export function validateHolder(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateHolderShape(value, path, issues);
+  (validateHolderShape ??= object({
+    summary: [object({ id: [string(), true] }), false],
+    copy: [
+      object({
+        id: [string(), true],
+        created_at: [number({ integer: true }), false],
+        secret: [string(), false],
+      }),
+      false,
+    ],
+  }))(value, path, issues);
 }
-const validateHolderShape: Validator = /* @__PURE__ */ object({
-  summary: [object({ id: [string(), true] }), false],
-  copy: [
-    object({
-      id: [string(), true],
-      created_at: [number({ integer: true }), false],
-      secret: [string(), false],
-    }),
-    false,
-  ],
-});
+let validateHolderShape: Validator | undefined;

@@ -10,38 +10,38 @@ import {
 
 /** Checks a value against Cart; appends one issue per problem. */
 export function validateCart(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCartShape(value, path, issues);
+  (validateCartShape ??= object({
+    id: [validateCartId, true],
+    items: [array(validateCartItem), false],
+    total: [validateMoney, false],
+  }))(value, path, issues);
 }
-const validateCartShape: Validator = /* @__PURE__ */ object({
-  id: [validateCartId, true],
-  items: [array(validateCartItem), false],
-  total: [validateMoney, false],
-});
+let validateCartShape: Validator | undefined;
 
 /** Checks a value against CartId; appends one issue per problem. */
 export function validateCartId(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCartIdShape(value, path, issues);
+  (validateCartIdShape ??= string({ prefix: "cart_" }))(value, path, issues);
 }
-const validateCartIdShape: Validator = /* @__PURE__ */ string({ prefix: "cart_" });
+let validateCartIdShape: Validator | undefined;
 
 /** Checks a value against Money; appends one issue per problem. */
 export function validateMoney(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateMoneyShape(value, path, issues);
+  (validateMoneyShape ??= object({
+    amount: [number({ integer: true }), true],
+    currency: [string(), false],
+  }))(value, path, issues);
 }
-const validateMoneyShape: Validator = /* @__PURE__ */ object({
-  amount: [number({ integer: true }), true],
-  currency: [string({ format: "currency-code" }), false],
-});
+let validateMoneyShape: Validator | undefined;
 
 /** Checks a value against CartItem; appends one issue per problem. */
 export function validateCartItem(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCartItemShape(value, path, issues);
+  (validateCartItemShape ??= object({
+    sku: [string(), false],
+    price: [validateMoney, false],
+    cart: [validateCart, false],
+  }))(value, path, issues);
 }
-const validateCartItemShape: Validator = /* @__PURE__ */ object({
-  sku: [string(), false],
-  price: [validateMoney, false],
-  cart: [validateCart, false],
-});
+let validateCartItemShape: Validator | undefined;
 
 /** Checks a value against CartsGetParams; appends one issue per problem. */
 export function validateCartsGetParams(
@@ -49,8 +49,10 @@ export function validateCartsGetParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCartsGetParamsShape(value, path, issues);
+  (validateCartsGetParamsShape ??= object({ cart_id: [validateCartId, true] }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateCartsGetParamsShape: Validator = /* @__PURE__ */ object({
-  cart_id: [validateCartId, true],
-});
+let validateCartsGetParamsShape: Validator | undefined;

@@ -12,65 +12,63 @@ import {
 
 /** Checks a value against Address; appends one issue per problem. */
 export function validateAddress(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateAddressShape(value, path, issues);
+  (validateAddressShape ??= object({
+    line1: [string(), true],
+    line2: [nullable(string()), false],
+    city: [string(), false],
+  }))(value, path, issues);
 }
-const validateAddressShape: Validator = /* @__PURE__ */ object({
-  line1: [string(), true],
-  line2: [nullable(string()), false],
-  city: [string(), false],
-});
+let validateAddressShape: Validator | undefined;
 
 /** Checks a value against Profile; appends one issue per problem. */
 export function validateProfile(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateProfileShape(value, path, issues);
+  (validateProfileShape ??= object({
+    name: [string(), true],
+    address: [validateAddress, false],
+    billing_address: [nullable(validateAddress), false],
+    shipping_address: [nullable(validateAddress), true],
+    nicknames: [nullable(array(string())), false],
+    history: [nullable(array(validateAddress)), false],
+    settings: [
+      object({
+        theme: [string(), false],
+        layout: [
+          nullable(object({ columns: [number({ integer: true }), true], dense: [boolean, false] })),
+          false,
+        ],
+      }),
+      false,
+    ],
+    extras: [object({ source: [string(), false] }), false],
+    metadata: [object({}), false],
+    loose: [object({}), false],
+    nothing: [object({}), false],
+    ".tag": [string(), true],
+    "x-request-id": [string(), false],
+    "2fa_enabled": [boolean, false],
+    $schema: [string(), false],
+    "with space": [number({ integer: true }), false],
+  }))(value, path, issues);
 }
-const validateProfileShape: Validator = /* @__PURE__ */ object({
-  name: [string(), true],
-  address: [validateAddress, false],
-  billing_address: [nullable(validateAddress), false],
-  shipping_address: [nullable(validateAddress), true],
-  nicknames: [nullable(array(string())), false],
-  history: [nullable(array(validateAddress)), false],
-  settings: [
-    object({
-      theme: [string(), false],
-      layout: [
-        nullable(object({ columns: [number({ integer: true }), true], dense: [boolean, false] })),
-        false,
-      ],
-    }),
-    false,
-  ],
-  extras: [object({ source: [string(), false] }), false],
-  metadata: [object({}), false],
-  loose: [object({}), false],
-  nothing: [object({}), false],
-  ".tag": [string(), true],
-  "x-request-id": [string(), false],
-  "2fa_enabled": [boolean, false],
-  $schema: [string(), false],
-  "with space": [number({ integer: true }), false],
-});
+let validateProfileShape: Validator | undefined;
 
 /** Checks a value against Settings; appends one issue per problem. */
 export function validateSettings(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateSettingsShape(value, path, issues);
+  (validateSettingsShape ??= nullable(object({ locale: [string(), false] })))(value, path, issues);
 }
-const validateSettingsShape: Validator = /* @__PURE__ */ nullable(
-  object({ locale: [string(), false] }),
-);
+let validateSettingsShape: Validator | undefined;
 
 /** Checks a value against OpenBag; appends one issue per problem. */
 export function validateOpenBag(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOpenBagShape(value, path, issues);
+  (validateOpenBagShape ??= object({}))(value, path, issues);
 }
-const validateOpenBagShape: Validator = /* @__PURE__ */ object({});
+let validateOpenBagShape: Validator | undefined;
 
 /** Checks a value against Empty; appends one issue per problem. */
 export function validateEmpty(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateEmptyShape(value, path, issues);
+  (validateEmptyShape ??= object({}))(value, path, issues);
 }
-const validateEmptyShape: Validator = /* @__PURE__ */ object({});
+let validateEmptyShape: Validator | undefined;
 
 /** Checks a value against MaybeAddress; appends one issue per problem. */
 export function validateMaybeAddress(
@@ -78,6 +76,6 @@ export function validateMaybeAddress(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateMaybeAddressShape(value, path, issues);
+  (validateMaybeAddressShape ??= nullable(validateAddress))(value, path, issues);
 }
-const validateMaybeAddressShape: Validator = /* @__PURE__ */ nullable(validateAddress);
+let validateMaybeAddressShape: Validator | undefined;

@@ -6,31 +6,32 @@ import {
   object,
   oneOf,
   string,
+  uriFormat,
   type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 
 /** Checks a value against Order; appends one issue per problem. */
 export function validateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOrderShape(value, path, issues);
+  (validateOrderShape ??= object({
+    id: [string({ prefix: "ord_" }), true],
+    status: [oneOf(["open", "shipped", "cancelled"], true), false],
+    total: [number({ integer: true }), false],
+  }))(value, path, issues);
 }
-const validateOrderShape: Validator = /* @__PURE__ */ object({
-  id: [string({ prefix: "ord_" }), true],
-  status: [oneOf(["open", "shipped", "cancelled"], true), false],
-  total: [number({ integer: true }), false],
-});
+let validateOrderShape: Validator | undefined;
 
 /** Checks a value against CreateOrder; appends one issue per problem. */
 export function validateCreateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCreateOrderShape(value, path, issues);
+  (validateCreateOrderShape ??= object({
+    lines: [
+      array(object({ sku: [string(), false], quantity: [number({ integer: true }), false] })),
+      true,
+    ],
+    note: [string(), false],
+  }))(value, path, issues);
 }
-const validateCreateOrderShape: Validator = /* @__PURE__ */ object({
-  lines: [
-    array(object({ sku: [string(), false], quantity: [number({ integer: true }), false] })),
-    true,
-  ],
-  note: [string(), false],
-});
+let validateCreateOrderShape: Validator | undefined;
 
 /** Checks a value against WebhookRegistration; appends one issue per problem. */
 export function validateWebhookRegistration(
@@ -38,48 +39,49 @@ export function validateWebhookRegistration(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateWebhookRegistrationShape(value, path, issues);
+  (validateWebhookRegistrationShape ??= object({
+    url: [string({ format: uriFormat }), true],
+    events: [array(string()), true],
+  }))(value, path, issues);
 }
-const validateWebhookRegistrationShape: Validator = /* @__PURE__ */ object({
-  url: [string({ format: "uri" }), true],
-  events: [array(string()), true],
-});
+let validateWebhookRegistrationShape: Validator | undefined;
 
 /** Checks a value against Ack; appends one issue per problem. */
 export function validateAck(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateAckShape(value, path, issues);
+  (validateAckShape ??= object({ status: [literal("success"), true] }))(value, path, issues);
 }
-const validateAckShape: Validator = /* @__PURE__ */ object({ status: [literal("success"), true] });
+let validateAckShape: Validator | undefined;
 
 /** Checks a value against AckFailure; appends one issue per problem. */
 export function validateAckFailure(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateAckFailureShape(value, path, issues);
+  (validateAckFailureShape ??= object({
+    status: [literal("failure"), true],
+    message: [string(), false],
+  }))(value, path, issues);
 }
-const validateAckFailureShape: Validator = /* @__PURE__ */ object({
-  status: [literal("failure"), true],
-  message: [string(), false],
-});
+let validateAckFailureShape: Validator | undefined;
 
 /** Checks a value against V1Error; appends one issue per problem. */
 export function validateV1Error(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateV1ErrorShape(value, path, issues);
+  (validateV1ErrorShape ??= object({
+    errors: [
+      array(object({ code: [number({ integer: true }), false], message: [string(), false] })),
+      false,
+    ],
+    result: [object({ success: [literal(false), false] }), false],
+  }))(value, path, issues);
 }
-const validateV1ErrorShape: Validator = /* @__PURE__ */ object({
-  errors: [
-    array(object({ code: [number({ integer: true }), false], message: [string(), false] })),
-    false,
-  ],
-  result: [object({ success: [literal(false), false] }), false],
-});
+let validateV1ErrorShape: Validator | undefined;
 
 /** Checks a value against V2Error; appends one issue per problem. */
 export function validateV2Error(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateV2ErrorShape(value, path, issues);
+  (validateV2ErrorShape ??= object({ ".tag": [string(), true], message: [string(), false] }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateV2ErrorShape: Validator = /* @__PURE__ */ object({
-  ".tag": [string(), true],
-  message: [string(), false],
-});
+let validateV2ErrorShape: Validator | undefined;
 
 /** Checks a value against OrdersGetParams; appends one issue per problem. */
 export function validateOrdersGetParams(
@@ -87,13 +89,13 @@ export function validateOrdersGetParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateOrdersGetParamsShape(value, path, issues);
+  (validateOrdersGetParamsShape ??= object({
+    order_id: [string({ prefix: "ord_" }), true],
+    expand: [array(string()), false],
+    page: [number({ integer: true, minimum: 1 }), true],
+  }))(value, path, issues);
 }
-const validateOrdersGetParamsShape: Validator = /* @__PURE__ */ object({
-  order_id: [string({ prefix: "ord_" }), true],
-  expand: [array(string()), false],
-  page: [number({ integer: true, minimum: 1 }), true],
-});
+let validateOrdersGetParamsShape: Validator | undefined;
 
 /** Checks a value against OrdersCancelParams; appends one issue per problem. */
 export function validateOrdersCancelParams(
@@ -101,11 +103,9 @@ export function validateOrdersCancelParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateOrdersCancelParamsShape(value, path, issues);
+  (validateOrdersCancelParamsShape ??= object({ order_id: [string(), true] }))(value, path, issues);
 }
-const validateOrdersCancelParamsShape: Validator = /* @__PURE__ */ object({
-  order_id: [string(), true],
-});
+let validateOrdersCancelParamsShape: Validator | undefined;
 
 /** Checks a value against FilesDownloadParams; appends one issue per problem. */
 export function validateFilesDownloadParams(
@@ -113,12 +113,12 @@ export function validateFilesDownloadParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateFilesDownloadParamsShape(value, path, issues);
+  (validateFilesDownloadParamsShape ??= object({
+    name: [string(), true],
+    part: [number({ integer: true }), true],
+  }))(value, path, issues);
 }
-const validateFilesDownloadParamsShape: Validator = /* @__PURE__ */ object({
-  name: [string(), true],
-  part: [number({ integer: true }), true],
-});
+let validateFilesDownloadParamsShape: Validator | undefined;
 
 /** Checks a value against WebhooksDeleteParams; appends one issue per problem. */
 export function validateWebhooksDeleteParams(
@@ -126,11 +126,13 @@ export function validateWebhooksDeleteParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateWebhooksDeleteParamsShape(value, path, issues);
+  (validateWebhooksDeleteParamsShape ??= object({ webhook_id: [string({ prefix: "wh_" }), true] }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateWebhooksDeleteParamsShape: Validator = /* @__PURE__ */ object({
-  webhook_id: [string({ prefix: "wh_" }), true],
-});
+let validateWebhooksDeleteParamsShape: Validator | undefined;
 
 /** Checks a value against AccountLoginParams; appends one issue per problem. */
 export function validateAccountLoginParams(
@@ -138,9 +140,9 @@ export function validateAccountLoginParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateAccountLoginParamsShape(value, path, issues);
+  (validateAccountLoginParamsShape ??= object({
+    code: [string(), true],
+    state: [string({ minLength: 8, maxLength: 8 }), true],
+  }))(value, path, issues);
 }
-const validateAccountLoginParamsShape: Validator = /* @__PURE__ */ object({
-  code: [string(), true],
-  state: [string({ minLength: 8, maxLength: 8 }), true],
-});
+let validateAccountLoginParamsShape: Validator | undefined;

@@ -12,70 +12,70 @@ import {
 
 /** Checks a value against Primitives; appends one issue per problem. */
 export function validatePrimitives(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validatePrimitivesShape(value, path, issues);
+  (validatePrimitivesShape ??= object({
+    text: [string(), false],
+    count: [number({ integer: true }), false],
+    ratio: [number(), false],
+    flag: [boolean, false],
+    anything: [anything, false],
+    bag: [object({}), false],
+    mystery: [anything, false],
+    must_text: [string(), true],
+    must_count: [number({ integer: true }), true],
+  }))(value, path, issues);
 }
-const validatePrimitivesShape: Validator = /* @__PURE__ */ object({
-  text: [string(), false],
-  count: [number({ integer: true }), false],
-  ratio: [number(), false],
-  flag: [boolean, false],
-  anything: [anything, false],
-  bag: [object({}), false],
-  mystery: [anything, false],
-  must_text: [string(), true],
-  must_count: [number({ integer: true }), true],
-});
+let validatePrimitivesShape: Validator | undefined;
 
 /** Checks a value against Text; appends one issue per problem. */
 export function validateText(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateTextShape(value, path, issues);
+  (validateTextShape ??= string())(value, path, issues);
 }
-const validateTextShape: Validator = /* @__PURE__ */ string();
+let validateTextShape: Validator | undefined;
 
 /** Checks a value against Count; appends one issue per problem. */
 export function validateCount(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCountShape(value, path, issues);
+  (validateCountShape ??= number({ integer: true }))(value, path, issues);
 }
-const validateCountShape: Validator = /* @__PURE__ */ number({ integer: true });
+let validateCountShape: Validator | undefined;
 
 /** Checks a value against Ratio; appends one issue per problem. */
 export function validateRatio(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateRatioShape(value, path, issues);
+  (validateRatioShape ??= number())(value, path, issues);
 }
-const validateRatioShape: Validator = /* @__PURE__ */ number();
+let validateRatioShape: Validator | undefined;
 
 /** Checks a value against Flag; appends one issue per problem. */
 export function validateFlag(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateFlagShape(value, path, issues);
+  (validateFlagShape ??= boolean)(value, path, issues);
 }
-const validateFlagShape: Validator = /* @__PURE__ */ boolean;
+let validateFlagShape: Validator | undefined;
 
 /** Checks a value against AnyValue; appends one issue per problem. */
 export function validateAnyValue(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateAnyValueShape(value, path, issues);
+  (validateAnyValueShape ??= anything)(value, path, issues);
 }
-const validateAnyValueShape: Validator = /* @__PURE__ */ anything;
+let validateAnyValueShape: Validator | undefined;
 
 /** Checks a value against Bag; appends one issue per problem. */
 export function validateBag(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateBagShape(value, path, issues);
+  (validateBagShape ??= object({}))(value, path, issues);
 }
-const validateBagShape: Validator = /* @__PURE__ */ object({});
+let validateBagShape: Validator | undefined;
 
 /** Checks a value against Mystery; appends one issue per problem. */
 export function validateMystery(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateMysteryShape(value, path, issues);
+  (validateMysteryShape ??= anything)(value, path, issues);
 }
-const validateMysteryShape: Validator = /* @__PURE__ */ anything;
+let validateMysteryShape: Validator | undefined;
 
 /** Checks a value against MaybeText; appends one issue per problem. */
 export function validateMaybeText(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateMaybeTextShape(value, path, issues);
+  (validateMaybeTextShape ??= nullable(string()))(value, path, issues);
 }
-const validateMaybeTextShape: Validator = /* @__PURE__ */ nullable(string());
+let validateMaybeTextShape: Validator | undefined;
 
 /** Checks a value against MaybeCount; appends one issue per problem. */
 export function validateMaybeCount(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateMaybeCountShape(value, path, issues);
+  (validateMaybeCountShape ??= nullable(number({ integer: true })))(value, path, issues);
 }
-const validateMaybeCountShape: Validator = /* @__PURE__ */ nullable(number({ integer: true }));
+let validateMaybeCountShape: Validator | undefined;

@@ -12,52 +12,55 @@ import {
 
 /** Checks a value against Tree; appends one issue per problem. */
 export function validateTree(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateTreeShape(value, path, issues);
+  (validateTreeShape ??= object({
+    value: [string(), true],
+    children: [array(validateTree), false],
+    parent: [nullable(validateTree), false],
+  }))(value, path, issues);
 }
-const validateTreeShape: Validator = /* @__PURE__ */ object({
-  value: [string(), true],
-  children: [array(validateTree), false],
-  parent: [nullable(validateTree), false],
-});
+let validateTreeShape: Validator | undefined;
 
 /** Checks a value against Person; appends one issue per problem. */
 export function validatePerson(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validatePersonShape(value, path, issues);
+  (validatePersonShape ??= object({ name: [string(), true], employer: [validateCompany, false] }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validatePersonShape: Validator = /* @__PURE__ */ object({
-  name: [string(), true],
-  employer: [validateCompany, false],
-});
+let validatePersonShape: Validator | undefined;
 
 /** Checks a value against Company; appends one issue per problem. */
 export function validateCompany(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCompanyShape(value, path, issues);
+  (validateCompanyShape ??= object({
+    name: [string(), true],
+    owner: [validatePerson, false],
+    employees: [array(validatePerson), true],
+  }))(value, path, issues);
 }
-const validateCompanyShape: Validator = /* @__PURE__ */ object({
-  name: [string(), true],
-  owner: [validatePerson, false],
-  employees: [array(validatePerson), true],
-});
+let validateCompanyShape: Validator | undefined;
 
 /** Checks a value against LinkedNode; appends one issue per problem. */
 export function validateLinkedNode(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateLinkedNodeShape(value, path, issues);
+  (validateLinkedNodeShape ??= object({
+    value: [number({ integer: true }), true],
+    next: [nullable(validateLinkedNode), true],
+  }))(value, path, issues);
 }
-const validateLinkedNodeShape: Validator = /* @__PURE__ */ object({
-  value: [number({ integer: true }), true],
-  next: [nullable(validateLinkedNode), true],
-});
+let validateLinkedNodeShape: Validator | undefined;
 
 /** Checks a value against Forest; appends one issue per problem. */
 export function validateForest(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateForestShape(value, path, issues);
+  (validateForestShape ??= array(validateTree))(value, path, issues);
 }
-const validateForestShape: Validator = /* @__PURE__ */ array(validateTree);
+let validateForestShape: Validator | undefined;
 
 /** Checks a value against Directory; appends one issue per problem. */
 export function validateDirectory(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateDirectoryShape(value, path, issues);
+  (validateDirectoryShape ??= object({ entries: [map(validateDirectory), true] }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateDirectoryShape: Validator = /* @__PURE__ */ object({
-  entries: [map(validateDirectory), true],
-});
+let validateDirectoryShape: Validator | undefined;
