@@ -13,7 +13,13 @@ function version(pkg: string): string {
   }
 }
 
-export function writeReport(sections: Section[], notMeasured: string[], totalMs: number): string {
+/** How long each step took, against the run's budget. */
+export interface Budget {
+  budgetS: number;
+  steps: [string, number][];
+}
+
+export function writeReport(sections: Section[], notMeasured: string[], totalMs: number, budget?: Budget): string {
   const pkgs = ["typescript", "typescript7", "tsx", "ts-morph", "prettier", "openapi-typescript", "@hey-api/openapi-ts", "orval", "openapi-fetch", "esbuild"];
   const lines = [
     "# Benchmarks",
@@ -23,7 +29,7 @@ export function writeReport(sections: Section[], notMeasured: string[], totalMs:
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${platform()} ${release()}`,
     `- Node ${process.version}; ${pkgs.map((p) => `${p} ${version(p)}`).join(", ")}`,
-    `- Whole bench run: ${(totalMs / 1000).toFixed(0)} s`,
+    `- Whole bench run: ${(totalMs / 1000).toFixed(0)} s${budget ? ` (budget ${budget.budgetS} s: ${totalMs / 1000 <= budget.budgetS ? "met" : "missed"}); ${budget.steps.map(([n, s]) => `${n} ${s.toFixed(0)} s`).join(", ")}` : ""}`,
     "",
   ];
   for (const s of sections) {
@@ -33,9 +39,11 @@ export function writeReport(sections: Section[], notMeasured: string[], totalMs:
     for (const n of s.notes ?? []) lines.push(`- ${n.replace(/\|/g, "\\|")}`);
     if (s.notes?.length) lines.push("");
   }
-  lines.push("## Not measured yet", "");
-  for (const n of notMeasured) lines.push(`- ${n}`);
-  lines.push("");
+  if (notMeasured.length) {
+    lines.push("## Not measured", "");
+    for (const n of notMeasured) lines.push(`- ${n}`);
+    lines.push("");
+  }
   const text = lines.join("\n");
   writeFileSync(join(root, "docs/benchmarks.md"), text);
   return text;

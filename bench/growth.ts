@@ -1,0 +1,95 @@
+/**
+ * Growth per stage, 1x → 10x → 50x, as a ratio to input size: computed from the generation
+ * section's figures (its per-stage `--timings` medians, wall times and peak RSS), not measured
+ * again. Input size is the spec's bytes (the *.yaml files), which grows a little more than the
+ * synthetic factor because copies get longer names. Target, from issue 7: no step may grow
+ * faster than its input, i.e. time ratio ≤ input ratio.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { freshDir, root } from "./proc.ts";
+import type { Row, Section } from "./stats.ts";
+import { makeSyntheticSpec } from "./synth-spec.ts";
+
+/** Below this at the smaller size a figure is mostly timer and scheduling noise: shown, not judged. */
+const noiseMs = 5;
+
+function specBytes(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+    .reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
+}
+
+/** Spec bytes at each factor; the synthetic specs are made again (cheap), so this never depends on generate.ts's scratch folders. */
+function inputSizes(factors: number[]): Map<number, number> {
+  const sizes = new Map<number, number>([[1, specBytes(join(root, "spec"))]]);
+  for (const f of factors.filter((f) => f !== 1)) {
+    const dir = freshDir(`growth-x${f}`);
+    makeSyntheticSpec(f, dir);
+    sizes.set(f, specBytes(dir));
+  }
+  return sizes;
+}
+
+/** "Merchant" -> 1, "synthetic 10x" -> 10 */
+const factorOf = (spec: string) => (spec === "Merchant" ? 1 : Number(/^synthetic (\d+)x$/.exec(spec)?.[1]));
+
+/** The medians of the generation section by figure and factor, read off its rows. */
+function figures(generation: Section): Map<string, Map<number, { value: number; unit: string }>> {
+  const out = new Map<string, Map<number, { value: number; unit: string }>>();
+  const put = (key: string, spec: string, text: string) => {
+    const m = /^([\d.]+) (ms|MB)\b/.exec(text.trim());
+    const factor = factorOf(spec);
+    if (!m || !Number.isFinite(factor)) return; // "not measured", "over 330 s", ...
+    if (!out.has(key)) out.set(key, new Map());
+    out.get(key)!.set(factor, { value: Number(m[1]), unit: m[2]! });
+  };
+  const cases: Record<string, string> = { empty: "empty folder", current: "output current" };
+  for (const r of generation.rows) {
+    // "Merchant, empty: format", "synthetic 10x, one-field edit: total", ...
+    let m = /^(Merchant|synthetic \d+x), ([^:]+): (.+)$/.exec(r.label);
+    if (m) put(`${cases[m[2]!] ?? m[2]}, stage ${m[3]}`, m[1]!, r.value);
+    // "Merchant: empty folder, wall", "synthetic 50x: one-field edit, wall", ...
+    m = /^(Merchant|synthetic \d+x): (.+), wall$/.exec(r.label);
+    if (m) put(`${m[2]}, wall (cold process)`, m[1]!, r.value);
+    m = /^(Merchant|synthetic \d+x): peak RSS empty \/ current$/.exec(r.label);
+    if (m) {
+      const [empty, current] = r.value.split(" / ");
+      put("empty folder, peak RSS", m[1]!, empty ?? "");
+      put("output current, peak RSS", m[1]!, current ?? "");
+    }
+  }
+  return out;
+}
+
+export function growthSection(generation: Section): Section {
+  const figs = figures(generation);
+  const factors = [...new Set([...figs.values()].flatMap((m) => [...m.keys()]))].sort((a, b) => a - b);
+  const sizes = inputSizes(factors);
+  const rows: Row[] = [];
+  for (const [key, byFactor] of figs) {
+    const have = factors.filter((f) => byFactor.has(f));
+    for (let i = 0; i + 1 < have.length; i++) {
+      const [a, b] = [have[i]!, have[i + 1]!];
+      const [x, y] = [byFactor.get(a)!, byFactor.get(b)!];
+      const grew = y.value / x.value;
+      const input = sizes.get(b)! / sizes.get(a)!;
+      const tiny = x.unit === "ms" && x.value < noiseMs;
+      rows.push({
+        label: `${key}: ${a}x → ${b}x`,
+        value: `${x.value} → ${y.value} ${x.unit}: ×${grew.toFixed(2)} for input ×${input.toFixed(2)} (${(grew / input).toFixed(2)} of the input's growth)`,
+        target: "≤ the input's growth",
+        verdict: tiny ? `— (under ${noiseMs} ms at ${a}x: noise)` : grew <= input ? "met" : `missed: grows ${(grew / input).toFixed(2)}x as fast as its input`,
+      });
+    }
+  }
+  const bytes = [...sizes].map(([f, s]) => `${f}x ${(s / 1024).toFixed(0)} KiB`).join(", ");
+  return {
+    title: "Growth per stage, 1x → 10x → 50x",
+    rows,
+    notes: [
+      `Computed from the medians of the generation section, not measured again (where a size had fewer runs, its notes say so). Input size: the spec's *.yaml bytes (${bytes}).`,
+      "A ratio below 1 can come from fixed costs (module loading, start-up) that the 1x figure carries too; above 1 means the step is superlinear in the spec's size.",
+    ],
+  };
+}
