@@ -104,6 +104,29 @@ describe("signature", () => {
     });
   });
 
+  it("Web Crypto, when given, checks exactly as the default (Node's own HMAC on Node), with rotation", async () => {
+    const { webcrypto } = await import("node:crypto");
+    let webCryptoSigns = 0;
+    const subtle = new Proxy(webcrypto.subtle, {
+      get: (target, name) => {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (name === "sign") webCryptoSigns++;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await withRouter({ signingSecrets: [secret, previousSecret], signature: { subtle } }, async (s) => {
+      const vector = { body: vectorBody, signWith: false as const, headers: { [signatureHeader]: "4j5vgPv7eBmdrspQ0on8fyJ8XMpXDhlMYpATkWD9z+w=" } };
+      expect((await send(s, "/cart_update", vector)).status).toBe(200);
+      expect((await send(s, "/order_shipping", { body: bodies.orderShipping, signWith: previousSecret })).status).toBe(200);
+      expect((await send(s, "/order_shipping", { body: bodies.orderShipping, signWith: "third" })).status).toBe(422);
+    });
+    expect(webCryptoSigns).toBeGreaterThanOrEqual(6); // two secrets tried per request
+    // The default on Node never reached Web Crypto for the same checks.
+    const before = webCryptoSigns;
+    expect((await send(server, "/order_shipping", { body: bodies.orderShipping })).status).toBe(200);
+    expect(webCryptoSigns).toBe(before);
+  });
+
   it("a router without any usable secret is refused at creation, naming no secret", () => {
     expect(() => createCallbackRouter(options({ signingSecrets: [undefined, ""] }))).toThrow(/signingSecrets has no usable secret/);
   });
@@ -158,8 +181,11 @@ describe("signatures without a global crypto (Node 18)", () => {
     const { webcrypto } = await import("node:crypto");
     const body = new TextEncoder().encode('{"event":"cart.update"}');
     const header = await signBody("s3cret", body);
+    // Node 18 has neither a global crypto nor process.getBuiltinModule (Node 20.16+).
     const saved = Object.getOwnPropertyDescriptor(globalThis, "crypto")!;
+    const getBuiltinModule = Object.getOwnPropertyDescriptor(process, "getBuiltinModule");
     Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true });
+    Object.defineProperty(process, "getBuiltinModule", { value: undefined, configurable: true });
     try {
       expect(() => createSignatureVerifier(["s3cret"])).toThrow(/no Web Crypto in this runtime: pass signature\.subtle/);
       const verify = createSignatureVerifier(["s3cret"], { subtle: webcrypto.subtle as SubtleCrypto });
@@ -168,6 +194,7 @@ describe("signatures without a global crypto (Node 18)", () => {
       await expect(verify(header.replace(/^./, (c) => (c === "A" ? "B" : "A")), content)).resolves.toEqual({ ok: false, reason: "mismatch" });
     } finally {
       Object.defineProperty(globalThis, "crypto", saved);
+      if (getBuiltinModule) Object.defineProperty(process, "getBuiltinModule", getBuiltinModule);
     }
   });
 });
