@@ -7,7 +7,7 @@ import { createEmitContext } from "./emit/context.ts";
 import { emitters } from "./emit/emitters.ts";
 import type { ApiModel } from "./ir/model.ts";
 import { buildModel } from "./ir/build-ir.ts";
-import { displayPath, loadSpec } from "./load/load-spec.ts";
+import { displayPath, loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
 import { formatFiles, memoFormatter, startFormatThreads } from "./write/format.ts";
 import { StatementMemo, statementMemoFile } from "./write/format-statements.ts";
 import { inputsFingerprint } from "./write/inputs.ts";
@@ -20,6 +20,8 @@ export interface PipelineOptions {
   reuseFormatted?: boolean;
   /** Statements formatted by this process's earlier runs (watch keeps one across runs). */
   formatMemo?: StatementMemo;
+  /** Spec files parsed by this process's earlier runs (watch keeps them across runs). */
+  parsedFiles?: ParsedSpecFiles;
 }
 
 export interface Timing {
@@ -53,7 +55,7 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
   const specLabel = `${displayPath(options.specDir)}/`;
   // Taken before loading, so a spec edited during the run is never recorded as generated.
   const inputs = time("fingerprint", () => inputsFingerprint(options.specDir, specLabel));
-  const loaded = time("load + schema", () => loadSpec(options.specDir, bag));
+  const loaded = time("load + schema", () => loadSpec(options.specDir, bag, options.parsedFiles));
   for (const [path, text] of loaded.texts) sources.texts.set(path, text);
   bag.throwIfErrors();
   const model = time("resolve (IR)", () => buildModel(loaded.files, bag));

@@ -40,10 +40,15 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
  * Watches the spec folder and regenerates after each burst of changes, one run at a time.
  * The debounce only has to gather the events of one save (an editor's write and rename
  * arrive within a few milliseconds); every millisecond of it is added to each regeneration.
- * Formatted statements are kept across runs, so an edit re-formats only what it changed.
+ * Parsed spec files and formatted statements are kept across runs, so an edit re-parses and
+ * re-formats only what it changed.
  */
 export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 20): { close: () => void } {
-  options = { ...options, formatMemo: options.formatMemo ?? StatementMemo.load(statementMemoFile(options.outDir), memoFormatter) };
+  options = {
+    ...options,
+    formatMemo: options.formatMemo ?? StatementMemo.load(statementMemoFile(options.outDir), memoFormatter),
+    parsedFiles: options.parsedFiles ?? new Map(),
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let pending = false;

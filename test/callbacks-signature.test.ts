@@ -107,7 +107,7 @@ describe("signature", () => {
   it("Web Crypto, when given, checks exactly as the default (Node's own HMAC on Node), with rotation", async () => {
     const { webcrypto } = await import("node:crypto");
     let webCryptoSigns = 0;
-    const subtle = new Proxy(webcrypto.subtle, {
+    const subtle = new Proxy(webcrypto.subtle as SubtleCrypto, {
       get: (target, name) => {
         const value = Reflect.get(target, name, target) as unknown;
         if (name === "sign") webCryptoSigns++;

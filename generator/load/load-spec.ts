@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
-import { DiagnosticBag } from "../diagnostics/diagnostic.ts";
+import { DiagnosticBag, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { checkSchema } from "./schema-check.ts";
 import { SpecFile } from "./spec-file.ts";
@@ -56,14 +56,23 @@ export function parseSpecFile(path: string, text: string, bag: DiagnosticBag): S
   return file;
 }
 
+/**
+ * Files parsed by earlier loads of this process, by path: a long-lived process (watch) reuses
+ * a file whose text is unchanged, and the diagnostics it had, instead of parsing it again.
+ */
+export type ParsedSpecFiles = Map<string, { text: string; file: SpecFile | undefined; diagnostics: Diagnostic[] }>;
+
 export interface LoadResult {
   files: SpecFile[];
   /** Texts of every file read, including those that failed, for code frames. */
   texts: Map<string, string>;
 }
 
-/** Reads and checks the whole spec folder; throws DiagnosticsError listing every problem. */
-export function loadSpec(dir: string, bag: DiagnosticBag): LoadResult {
+/**
+ * Reads and checks the whole spec folder; throws DiagnosticsError listing every problem.
+ * With `parsed`, unchanged files are taken from it and it is updated.
+ */
+export function loadSpec(dir: string, bag: DiagnosticBag, parsed?: ParsedSpecFiles): LoadResult {
   const texts = new Map<string, string>();
   let exists = false;
   try {
@@ -82,8 +91,18 @@ export function loadSpec(dir: string, bag: DiagnosticBag): LoadResult {
     const path = displayPath(full);
     const text = readFileSync(full, "utf8");
     texts.set(path, text);
-    const file = parseSpecFile(path, text, bag);
+    const known = parsed?.get(path);
+    if (known?.text === text) {
+      for (const d of known.diagnostics) bag.add(d);
+      if (known.file) files.push(known.file);
+      continue;
+    }
+    const own = new DiagnosticBag();
+    const file = parseSpecFile(path, text, own);
+    for (const d of own.items) bag.add(d);
+    parsed?.set(path, { text, file, diagnostics: own.items });
     if (file) files.push(file);
   }
+  if (parsed) for (const path of parsed.keys()) if (!texts.has(path)) parsed.delete(path);
   return { files, texts };
 }
