@@ -7,7 +7,7 @@
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freshDir, root, timed } from "./proc.ts";
+import { freshDir, root, scratch, timed } from "./proc.ts";
 import { atMost, fmt, stat, type Row, type Section } from "./stats.ts";
 import { makeSyntheticSpec } from "./synth-spec.ts";
 
@@ -88,13 +88,14 @@ export async function runGenerate(): Promise<GenerateResult> {
         forgetFormatting();
         record(cold, generate(spec, out(), limit));
       }
-      // Empty folder, with the statements an earlier run formatted remembered.
-      let dir = out();
-      while (more(warm, runs)) record(warm, generate(spec, (dir = out()), limit));
+      // Empty folder, with the statements an earlier run formatted remembered (not at 50x:
+      // the 10-minute budget; the issue asks for the empty and current cases there).
+      let dir = cold.times.length ? join(scratch, "gen-out") : out();
+      while (!big && more(warm, runs)) record(warm, generate(spec, (dir = out()), limit));
       // Output current: the build step when nothing changed.
       while (more(current, runs)) record(current, generate(spec, dir, limit));
       // One field added or removed, then a cold process regenerates into the current output.
-      while (more(edit, runs)) {
+      while (!big && more(edit, runs)) {
         toggleField(spec, edit.times.length % 2 === 0);
         record(edit, generate(spec, dir, limit));
       }
@@ -105,18 +106,18 @@ export async function runGenerate(): Promise<GenerateResult> {
       notes.push(`${name}: ${(error as Error).message.split("\n")[0]}`);
       continue;
     }
-    const sCold = stat(cold.times), sWarm = stat(warm.times), sCurrent = stat(current.times), sEdit = stat(edit.times);
+    const sCold = stat(cold.times), sCurrent = stat(current.times);
     const emptyTarget = name === "Merchant" ? 700 : big ? 4000 : undefined;
     const judged = (label: string, x: typeof sCold, target?: number) =>
       rows.push({ label, value: fmt(x, "ms"), ...(target ? { target: `≤ ${target} ms`, verdict: atMost(x.median, target, "ms") } : {}) });
     judged(`${name}: empty folder, wall`, sCold, emptyTarget);
-    judged(`${name}: empty folder with formatting memory, wall`, sWarm, emptyTarget);
+    if (warm.times.length) judged(`${name}: empty folder with formatting memory, wall`, stat(warm.times), emptyTarget);
     judged(`${name}: output current, wall`, sCurrent, name === "Merchant" ? 500 : undefined);
-    judged(`${name}: one-field edit, wall`, sEdit);
+    if (edit.times.length) judged(`${name}: one-field edit, wall`, stat(edit.times));
     if (name === "Merchant") merchantEmptyMs = sCold.median;
     if (cold.rss.length) rows.push({ label: `${name}: peak RSS empty / current`, value: `${fmt(stat(cold.rss), "MB")} / ${current.rss.length ? fmt(stat(current.rss), "MB") : "—"}` });
     for (const [label, s] of [["empty folder", cold], ["empty folder with memory", warm], ["one-field edit", edit]] as const) {
-      if (s.times.length < runs) notes.push(`${name}, ${label}: ${s.times.length} run${s.times.length === 1 ? "" : "s"} only: a run takes over 10 s.`);
+      if (s.times.length > 0 && s.times.length < runs) notes.push(`${name}, ${label}: ${s.times.length} run${s.times.length === 1 ? "" : "s"} only: a run takes over 10 s.`);
     }
     for (const [k, v] of cold.stages) stageRows.push({ label: `${name}, empty: ${k}`, value: fmt(stat(v), "ms", 1) });
     for (const [k, v] of edit.stages) stageRows.push({ label: `${name}, one-field edit: ${k}`, value: fmt(stat(v), "ms", 1) });
