@@ -63,11 +63,14 @@ export type SignatureCheck =
   | { ok: true }
   | { ok: false; reason: "missing" | "malformed" | "mismatch" };
 
-/** Checks a header value against the content, trying every secret. */
+/**
+ * Checks a header value against the content, trying every secret. Synchronous when the
+ * digest is (Node's own HMAC): the router then needs no promise for the check.
+ */
 export type SignatureVerifier = (
   headerValue: string | null | undefined,
   content: SignedContent,
-) => Promise<SignatureCheck>;
+) => SignatureCheck | Promise<SignatureCheck>;
 
 const encoder = new TextEncoder();
 
@@ -151,10 +154,6 @@ export function createSignatureVerifier(
         secrets.map(async (secret) => new Uint8Array(await compute(secret, content))),
       );
     }
-    if (native)
-      return secrets.map((secret) =>
-        native.createHmac("sha256", secret).update(content.body).digest(),
-      );
     keys ??= Promise.all(secrets.map((secret) => hmacKey(subtle!, secret)));
     return Promise.all(
       (await keys).map(
@@ -162,15 +161,23 @@ export function createSignatureVerifier(
       ),
     );
   };
-  return async (headerValue, content) => {
+  /** Compares with every digest (no early exit, so timing does not tell which secret matched). */
+  const compare = (given: Uint8Array, expected: readonly Uint8Array[]): SignatureCheck => {
+    let matched = false;
+    for (const digest of expected) matched = timingSafeEqual(given, digest) || matched;
+    return matched ? { ok: true } : { ok: false, reason: "mismatch" };
+  };
+  return (headerValue, content) => {
     if (headerValue === null || headerValue === undefined || headerValue.trim() === "")
       return { ok: false, reason: "missing" };
     const given = decode(headerValue.trim());
     if (given === undefined) return { ok: false, reason: "malformed" };
-    let matched = false;
-    for (const expected of await digests(content))
-      matched = timingSafeEqual(given, expected) || matched;
-    return matched ? { ok: true } : { ok: false, reason: "mismatch" };
+    if (native)
+      return compare(
+        given,
+        secrets.map((secret) => native.createHmac("sha256", secret).update(content.body).digest()),
+      );
+    return digests(content).then((expected) => compare(given, expected));
   };
 }
 
