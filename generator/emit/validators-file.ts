@@ -60,9 +60,15 @@ function shapeExpression(node: TypeNode): string {
   }
 }
 
+/**
+ * `object({ a: string(), b: number() }, ["a"])`: bare validators and the required names apart,
+ * not a `[validator, required]` tuple per field, which made this file most of the package's
+ * type-check time (each tuple literal is typed and related to the tuple type of `Fields`).
+ */
 function objectExpression(fields: readonly Pick<Field, "name" | "type" | "required">[]): string {
-  const members = fields.map((f) => `${JSON.stringify(f.name)}: [${validatorExpression(f.type)}, ${f.required}]`);
-  return `object({ ${members.join(", ")} })`;
+  const members = fields.map((f) => `${JSON.stringify(f.name)}: ${validatorExpression(f.type)}`);
+  const required = fields.filter((f) => f.required).map((f) => JSON.stringify(f.name));
+  return `object({ ${members.join(", ")} }${required.length > 0 ? `, [${required.join(", ")}]` : ""})`;
 }
 
 /**

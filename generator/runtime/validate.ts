@@ -192,14 +192,22 @@ export function map(values: Validator): Validator {
   };
 }
 
-/** Field name -> [validator, required]. */
-export type Fields = Readonly<Record<string, readonly [Validator, boolean]>>;
+/** Field name -> validator, or -> [validator, required]. */
+export interface Fields {
+  readonly [name: string]: Validator | readonly [Validator, boolean];
+}
 
-/** An object with these fields; fields it does not list pass unchecked. */
-export function object(fields: Fields): Validator {
+/**
+ * An object with these fields; fields it does not list pass unchecked. A field is required
+ * when `required` names it or its `[validator, true]` entry says so. The generated validators
+ * pass bare validators and the list: a tuple per field costs a type checker of the package
+ * four times as much as the validator alone.
+ */
+export function object(fields: Fields, required: readonly string[] = []): Validator {
   // Each field's path suffix once, not on every check.
-  const entries = Object.entries(fields).map(([name, [check, required]]) => {
-    return [name, child("", name), check, required] as const;
+  const entries = Object.entries(fields).map(([name, entry]) => {
+    const [check, marked] = typeof entry === "function" ? [entry, false] : entry;
+    return [name, child("", name), check, marked || required.includes(name)] as const;
   });
   return (value, path, issues) => {
     if (!isPlainObject(value))

@@ -100,10 +100,10 @@ const spec: RouterSpec = {
         { name: "warehouse", placement: "query", as: "number" },
       ],
       checkParams: validateStockCheckParams,
-      checkBody: object({
-        event: [literal("stock.check"), true],
-        quantity: [number({ integer: true }), true],
-      }),
+      checkBody: object({ event: literal("stock.check"), quantity: number({ integer: true }) }, [
+        "event",
+        "quantity",
+      ]),
       signatureHeader: "X-Sig",
       failure: {
         fixed: { status: "error" },

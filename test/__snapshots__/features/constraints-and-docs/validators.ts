@@ -16,29 +16,32 @@ import {
 
 /** Checks a value against Payment; appends one issue per problem. */
 export function validatePayment(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validatePaymentShape ??= object({
-    id: [string({ format: uuidFormat }), true],
-    link: [string({ format: uriFormat }), false],
-    email: [string(), false],
-    created_at: [string({ format: dateTimeFormat }), false],
-    created: [number({ integer: true }), false],
-    currency: [string({ pattern: "^[A-Z]{3}$" }), false],
-    birthday: [string({ format: monthDayYearFormat }), false],
-    expiry: [string({ format: yearMonthFormat }), false],
-    payload: [string(), false],
-    tag_list: [string(), false],
-    body_html: [string(), false],
-    phone: [string(), false],
-    webhook_id: [string({ prefix: "wh_", minLength: 5, maxLength: 64 }), false],
-    amount: [number({ integer: true, minimum: 0, maximum: 1000000 }), false],
-    rate: [number({ minimum: -1.5, maximum: 2.25 }), false],
-    legacy_amount: [number(), false],
-    note: [string(), false],
-    risk: [anything, false],
-    comment: [string({ pattern: "^/\\*.*\\*/$" }), false],
-    options: [object({}), false],
-    lines: [array(string()), false],
-  }))(value, path, issues);
+  (validatePaymentShape ??= object(
+    {
+      id: string({ format: uuidFormat }),
+      link: string({ format: uriFormat }),
+      email: string(),
+      created_at: string({ format: dateTimeFormat }),
+      created: number({ integer: true }),
+      currency: string({ pattern: "^[A-Z]{3}$" }),
+      birthday: string({ format: monthDayYearFormat }),
+      expiry: string({ format: yearMonthFormat }),
+      payload: string(),
+      tag_list: string(),
+      body_html: string(),
+      phone: string(),
+      webhook_id: string({ prefix: "wh_", minLength: 5, maxLength: 64 }),
+      amount: number({ integer: true, minimum: 0, maximum: 1000000 }),
+      rate: number({ minimum: -1.5, maximum: 2.25 }),
+      legacy_amount: number(),
+      note: string(),
+      risk: anything,
+      comment: string({ pattern: "^/\\*.*\\*/$" }),
+      options: object({}),
+      lines: array(string()),
+    },
+    ["id"],
+  ))(value, path, issues);
 }
 let validatePaymentShape: Validator | undefined;
 

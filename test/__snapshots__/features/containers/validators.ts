@@ -13,34 +13,31 @@ import {
 
 /** Checks a value against Item; appends one issue per problem. */
 export function validateItem(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateItemShape ??= object({ sku: [string(), true] }))(value, path, issues);
+  (validateItemShape ??= object({ sku: string() }, ["sku"]))(value, path, issues);
 }
 let validateItemShape: Validator | undefined;
 
 /** Checks a value against Containers; appends one issue per problem. */
 export function validateContainers(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateContainersShape ??= object({
-    names: [array(string()), false],
-    grid: [array(array(number({ integer: true }))), false],
-    items: [array(validateItem), false],
-    item_grid: [array(array(validateItem)), false],
-    unknowns: [array(anything), false],
-    bags: [array(object({})), false],
-    maybe_names: [nullable(array(string())), false],
-    names_or_nulls: [array(nullable(string())), false],
-    tags: [array(string({ pattern: "^[a-z]+$", minLength: 1, maxLength: 20 })), false],
-    rows: [
-      array(object({ x: [number({ integer: true }), true], y: [number({ integer: true }), true] })),
-      false,
-    ],
-    labels: [map(string()), false],
-    item_index: [map(validateItem), false],
-    nested_maps: [map(map(number({ integer: true }))), false],
-    map_of_lists: [map(array(validateItem)), false],
-    list_of_maps: [array(map(string())), false],
-    scores: [map(number({ minimum: 0, maximum: 100 })), false],
-    maybe_scores: [nullable(map(number())), false],
-    optional_values: [map(nullable(validateItem)), false],
+    names: array(string()),
+    grid: array(array(number({ integer: true }))),
+    items: array(validateItem),
+    item_grid: array(array(validateItem)),
+    unknowns: array(anything),
+    bags: array(object({})),
+    maybe_names: nullable(array(string())),
+    names_or_nulls: array(nullable(string())),
+    tags: array(string({ pattern: "^[a-z]+$", minLength: 1, maxLength: 20 })),
+    rows: array(object({ x: number({ integer: true }), y: number({ integer: true }) }, ["x", "y"])),
+    labels: map(string()),
+    item_index: map(validateItem),
+    nested_maps: map(map(number({ integer: true }))),
+    map_of_lists: map(array(validateItem)),
+    list_of_maps: array(map(string())),
+    scores: map(number({ minimum: 0, maximum: 100 })),
+    maybe_scores: nullable(map(number())),
+    optional_values: map(nullable(validateItem)),
   }))(value, path, issues);
 }
 let validateContainersShape: Validator | undefined;

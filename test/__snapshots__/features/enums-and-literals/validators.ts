@@ -77,16 +77,19 @@ let validateNullableStatusShape: Validator | undefined;
 
 /** Checks a value against Result; appends one issue per problem. */
 export function validateResult(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateResultShape ??= object({
-    status: [literal("success"), true],
-    ok: [literal(true), true],
-    version: [literal(2), false],
-    disabled: [literal(false), false],
-    kind: [nullable(oneOf(["a", "b"], false)), false],
-    level: [oneOf(["low", "high"], true), true],
-    flags: [array(oneOf(["x", "y"], false)), false],
-    codes: [map(oneOf([1, 2], true)), false],
-    state: [validateStatus, false],
-  }))(value, path, issues);
+  (validateResultShape ??= object(
+    {
+      status: literal("success"),
+      ok: literal(true),
+      version: literal(2),
+      disabled: literal(false),
+      kind: nullable(oneOf(["a", "b"], false)),
+      level: oneOf(["low", "high"], true),
+      flags: array(oneOf(["x", "y"], false)),
+      codes: map(oneOf([1, 2], true)),
+      state: validateStatus,
+    },
+    ["status", "ok", "level"],
+  ))(value, path, issues);
 }
 let validateResultShape: Validator | undefined;

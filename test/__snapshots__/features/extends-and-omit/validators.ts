@@ -9,72 +9,61 @@ import {
 
 /** Checks a value against Detailed; appends one issue per problem. */
 export function validateDetailed(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateDetailedShape ??= object({
-    id: [string(), true],
-    created_at: [number({ integer: true }), false],
-    name: [string(), false],
-    details: [string(), false],
-  }))(value, path, issues);
+  (validateDetailedShape ??= object(
+    { id: string(), created_at: number({ integer: true }), name: string(), details: string() },
+    ["id"],
+  ))(value, path, issues);
 }
 let validateDetailedShape: Validator | undefined;
 
 /** Checks a value against Base; appends one issue per problem. */
 export function validateBase(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateBaseShape ??= object({
-    id: [string(), true],
-    created_at: [number({ integer: true }), false],
-    secret: [string(), false],
-  }))(value, path, issues);
+  (validateBaseShape ??= object(
+    { id: string(), created_at: number({ integer: true }), secret: string() },
+    ["id"],
+  ))(value, path, issues);
 }
 let validateBaseShape: Validator | undefined;
 
 /** Checks a value against Public; appends one issue per problem. */
 export function validatePublic(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validatePublicShape ??= object({
-    id: [string(), true],
-    created_at: [number({ integer: true }), false],
-    name: [string(), false],
-  }))(value, path, issues);
+  (validatePublicShape ??= object(
+    { id: string(), created_at: number({ integer: true }), name: string() },
+    ["id"],
+  ))(value, path, issues);
 }
 let validatePublicShape: Validator | undefined;
 
 /** Checks a value against Override; appends one issue per problem. */
 export function validateOverride(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOverrideShape ??= object({
-    id: [string(), true],
-    created_at: [number({ integer: true }), false],
-    secret: [string(), true],
-  }))(value, path, issues);
+  (validateOverrideShape ??= object(
+    { id: string(), created_at: number({ integer: true }), secret: string() },
+    ["id", "secret"],
+  ))(value, path, issues);
 }
 let validateOverrideShape: Validator | undefined;
 
 /** Checks a value against OpenBase; appends one issue per problem. */
 export function validateOpenBase(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOpenBaseShape ??= object({ kind: [string(), false] }))(value, path, issues);
+  (validateOpenBaseShape ??= object({ kind: string() }))(value, path, issues);
 }
 let validateOpenBaseShape: Validator | undefined;
 
 /** Checks a value against OpenChild; appends one issue per problem. */
 export function validateOpenChild(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOpenChildShape ??= object({
-    kind: [string(), false],
-    extra: [number({ integer: true }), false],
-  }))(value, path, issues);
+  (validateOpenChildShape ??= object({ kind: string(), extra: number({ integer: true }) }))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateOpenChildShape: Validator | undefined;
 
 /** Checks a value against Holder; appends one issue per problem. */
 export function validateHolder(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateHolderShape ??= object({
-    summary: [object({ id: [string(), true] }), false],
-    copy: [
-      object({
-        id: [string(), true],
-        created_at: [number({ integer: true }), false],
-        secret: [string(), false],
-      }),
-      false,
-    ],
+    summary: object({ id: string() }, ["id"]),
+    copy: object({ id: string(), created_at: number({ integer: true }), secret: string() }, ["id"]),
   }))(value, path, issues);
 }
 let validateHolderShape: Validator | undefined;

@@ -10,11 +10,10 @@ import {
 
 /** Checks a value against Cart; appends one issue per problem. */
 export function validateCart(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateCartShape ??= object({
-    id: [validateCartId, true],
-    items: [array(validateCartItem), false],
-    total: [validateMoney, false],
-  }))(value, path, issues);
+  (validateCartShape ??= object(
+    { id: validateCartId, items: array(validateCartItem), total: validateMoney },
+    ["id"],
+  ))(value, path, issues);
 }
 let validateCartShape: Validator | undefined;
 
@@ -26,20 +25,19 @@ let validateCartIdShape: Validator | undefined;
 
 /** Checks a value against Money; appends one issue per problem. */
 export function validateMoney(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateMoneyShape ??= object({
-    amount: [number({ integer: true }), true],
-    currency: [string(), false],
-  }))(value, path, issues);
+  (validateMoneyShape ??= object({ amount: number({ integer: true }), currency: string() }, [
+    "amount",
+  ]))(value, path, issues);
 }
 let validateMoneyShape: Validator | undefined;
 
 /** Checks a value against CartItem; appends one issue per problem. */
 export function validateCartItem(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateCartItemShape ??= object({
-    sku: [string(), false],
-    price: [validateMoney, false],
-    cart: [validateCart, false],
-  }))(value, path, issues);
+  (validateCartItemShape ??= object({ sku: string(), price: validateMoney, cart: validateCart }))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateCartItemShape: Validator | undefined;
 
@@ -49,7 +47,7 @@ export function validateCartsGetParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateCartsGetParamsShape ??= object({ cart_id: [validateCartId, true] }))(
+  (validateCartsGetParamsShape ??= object({ cart_id: validateCartId }, ["cart_id"]))(
     value,
     path,
     issues,

@@ -12,49 +12,46 @@ import {
 
 /** Checks a value against Address; appends one issue per problem. */
 export function validateAddress(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateAddressShape ??= object({
-    line1: [string(), true],
-    line2: [nullable(string()), false],
-    city: [string(), false],
-  }))(value, path, issues);
+  (validateAddressShape ??= object({ line1: string(), line2: nullable(string()), city: string() }, [
+    "line1",
+  ]))(value, path, issues);
 }
 let validateAddressShape: Validator | undefined;
 
 /** Checks a value against Profile; appends one issue per problem. */
 export function validateProfile(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateProfileShape ??= object({
-    name: [string(), true],
-    address: [validateAddress, false],
-    billing_address: [nullable(validateAddress), false],
-    shipping_address: [nullable(validateAddress), true],
-    nicknames: [nullable(array(string())), false],
-    history: [nullable(array(validateAddress)), false],
-    settings: [
-      object({
-        theme: [string(), false],
-        layout: [
-          nullable(object({ columns: [number({ integer: true }), true], dense: [boolean, false] })),
-          false,
-        ],
+  (validateProfileShape ??= object(
+    {
+      name: string(),
+      address: validateAddress,
+      billing_address: nullable(validateAddress),
+      shipping_address: nullable(validateAddress),
+      nicknames: nullable(array(string())),
+      history: nullable(array(validateAddress)),
+      settings: object({
+        theme: string(),
+        layout: nullable(
+          object({ columns: number({ integer: true }), dense: boolean }, ["columns"]),
+        ),
       }),
-      false,
-    ],
-    extras: [object({ source: [string(), false] }), false],
-    metadata: [object({}), false],
-    loose: [object({}), false],
-    nothing: [object({}), false],
-    ".tag": [string(), true],
-    "x-request-id": [string(), false],
-    "2fa_enabled": [boolean, false],
-    $schema: [string(), false],
-    "with space": [number({ integer: true }), false],
-  }))(value, path, issues);
+      extras: object({ source: string() }),
+      metadata: object({}),
+      loose: object({}),
+      nothing: object({}),
+      ".tag": string(),
+      "x-request-id": string(),
+      "2fa_enabled": boolean,
+      $schema: string(),
+      "with space": number({ integer: true }),
+    },
+    ["name", "shipping_address", ".tag"],
+  ))(value, path, issues);
 }
 let validateProfileShape: Validator | undefined;
 
 /** Checks a value against Settings; appends one issue per problem. */
 export function validateSettings(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateSettingsShape ??= nullable(object({ locale: [string(), false] })))(value, path, issues);
+  (validateSettingsShape ??= nullable(object({ locale: string() })))(value, path, issues);
 }
 let validateSettingsShape: Validator | undefined;
 

@@ -13,23 +13,26 @@ import {
 
 /** Checks a value against Order; appends one issue per problem. */
 export function validateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOrderShape ??= object({
-    id: [string({ prefix: "ord_" }), true],
-    status: [oneOf(["open", "shipped", "cancelled"], true), false],
-    total: [number({ integer: true }), false],
-  }))(value, path, issues);
+  (validateOrderShape ??= object(
+    {
+      id: string({ prefix: "ord_" }),
+      status: oneOf(["open", "shipped", "cancelled"], true),
+      total: number({ integer: true }),
+    },
+    ["id"],
+  ))(value, path, issues);
 }
 let validateOrderShape: Validator | undefined;
 
 /** Checks a value against CreateOrder; appends one issue per problem. */
 export function validateCreateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateCreateOrderShape ??= object({
-    lines: [
-      array(object({ sku: [string(), false], quantity: [number({ integer: true }), false] })),
-      true,
-    ],
-    note: [string(), false],
-  }))(value, path, issues);
+  (validateCreateOrderShape ??= object(
+    {
+      lines: array(object({ sku: string(), quantity: number({ integer: true }) })),
+      note: string(),
+    },
+    ["lines"],
+  ))(value, path, issues);
 }
 let validateCreateOrderShape: Validator | undefined;
 
@@ -39,43 +42,39 @@ export function validateWebhookRegistration(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateWebhookRegistrationShape ??= object({
-    url: [string({ format: uriFormat }), true],
-    events: [array(string()), true],
-  }))(value, path, issues);
+  (validateWebhookRegistrationShape ??= object(
+    { url: string({ format: uriFormat }), events: array(string()) },
+    ["url", "events"],
+  ))(value, path, issues);
 }
 let validateWebhookRegistrationShape: Validator | undefined;
 
 /** Checks a value against Ack; appends one issue per problem. */
 export function validateAck(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateAckShape ??= object({ status: [literal("success"), true] }))(value, path, issues);
+  (validateAckShape ??= object({ status: literal("success") }, ["status"]))(value, path, issues);
 }
 let validateAckShape: Validator | undefined;
 
 /** Checks a value against AckFailure; appends one issue per problem. */
 export function validateAckFailure(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateAckFailureShape ??= object({
-    status: [literal("failure"), true],
-    message: [string(), false],
-  }))(value, path, issues);
+  (validateAckFailureShape ??= object({ status: literal("failure"), message: string() }, [
+    "status",
+  ]))(value, path, issues);
 }
 let validateAckFailureShape: Validator | undefined;
 
 /** Checks a value against V1Error; appends one issue per problem. */
 export function validateV1Error(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateV1ErrorShape ??= object({
-    errors: [
-      array(object({ code: [number({ integer: true }), false], message: [string(), false] })),
-      false,
-    ],
-    result: [object({ success: [literal(false), false] }), false],
+    errors: array(object({ code: number({ integer: true }), message: string() })),
+    result: object({ success: literal(false) }),
   }))(value, path, issues);
 }
 let validateV1ErrorShape: Validator | undefined;
 
 /** Checks a value against V2Error; appends one issue per problem. */
 export function validateV2Error(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateV2ErrorShape ??= object({ ".tag": [string(), true], message: [string(), false] }))(
+  (validateV2ErrorShape ??= object({ ".tag": string(), message: string() }, [".tag"]))(
     value,
     path,
     issues,
@@ -89,11 +88,14 @@ export function validateOrdersGetParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateOrdersGetParamsShape ??= object({
-    order_id: [string({ prefix: "ord_" }), true],
-    expand: [array(string()), false],
-    page: [number({ integer: true, minimum: 1 }), true],
-  }))(value, path, issues);
+  (validateOrdersGetParamsShape ??= object(
+    {
+      order_id: string({ prefix: "ord_" }),
+      expand: array(string()),
+      page: number({ integer: true, minimum: 1 }),
+    },
+    ["order_id", "page"],
+  ))(value, path, issues);
 }
 let validateOrdersGetParamsShape: Validator | undefined;
 
@@ -103,7 +105,11 @@ export function validateOrdersCancelParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateOrdersCancelParamsShape ??= object({ order_id: [string(), true] }))(value, path, issues);
+  (validateOrdersCancelParamsShape ??= object({ order_id: string() }, ["order_id"]))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateOrdersCancelParamsShape: Validator | undefined;
 
@@ -113,10 +119,10 @@ export function validateFilesDownloadParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateFilesDownloadParamsShape ??= object({
-    name: [string(), true],
-    part: [number({ integer: true }), true],
-  }))(value, path, issues);
+  (validateFilesDownloadParamsShape ??= object(
+    { name: string(), part: number({ integer: true }) },
+    ["name", "part"],
+  ))(value, path, issues);
 }
 let validateFilesDownloadParamsShape: Validator | undefined;
 
@@ -126,11 +132,9 @@ export function validateWebhooksDeleteParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateWebhooksDeleteParamsShape ??= object({ webhook_id: [string({ prefix: "wh_" }), true] }))(
-    value,
-    path,
-    issues,
-  );
+  (validateWebhooksDeleteParamsShape ??= object({ webhook_id: string({ prefix: "wh_" }) }, [
+    "webhook_id",
+  ]))(value, path, issues);
 }
 let validateWebhooksDeleteParamsShape: Validator | undefined;
 
@@ -140,9 +144,9 @@ export function validateAccountLoginParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateAccountLoginParamsShape ??= object({
-    code: [string(), true],
-    state: [string({ minLength: 8, maxLength: 8 }), true],
-  }))(value, path, issues);
+  (validateAccountLoginParamsShape ??= object(
+    { code: string(), state: string({ minLength: 8, maxLength: 8 }) },
+    ["code", "state"],
+  ))(value, path, issues);
 }
 let validateAccountLoginParamsShape: Validator | undefined;

@@ -12,17 +12,20 @@ import {
 
 /** Checks a value against Primitives; appends one issue per problem. */
 export function validatePrimitives(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validatePrimitivesShape ??= object({
-    text: [string(), false],
-    count: [number({ integer: true }), false],
-    ratio: [number(), false],
-    flag: [boolean, false],
-    anything: [anything, false],
-    bag: [object({}), false],
-    mystery: [anything, false],
-    must_text: [string(), true],
-    must_count: [number({ integer: true }), true],
-  }))(value, path, issues);
+  (validatePrimitivesShape ??= object(
+    {
+      text: string(),
+      count: number({ integer: true }),
+      ratio: number(),
+      flag: boolean,
+      anything: anything,
+      bag: object({}),
+      mystery: anything,
+      must_text: string(),
+      must_count: number({ integer: true }),
+    },
+    ["must_text", "must_count"],
+  ))(value, path, issues);
 }
 let validatePrimitivesShape: Validator | undefined;
 

@@ -12,17 +12,16 @@ import {
 
 /** Checks a value against Tree; appends one issue per problem. */
 export function validateTree(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateTreeShape ??= object({
-    value: [string(), true],
-    children: [array(validateTree), false],
-    parent: [nullable(validateTree), false],
-  }))(value, path, issues);
+  (validateTreeShape ??= object(
+    { value: string(), children: array(validateTree), parent: nullable(validateTree) },
+    ["value"],
+  ))(value, path, issues);
 }
 let validateTreeShape: Validator | undefined;
 
 /** Checks a value against Person; appends one issue per problem. */
 export function validatePerson(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validatePersonShape ??= object({ name: [string(), true], employer: [validateCompany, false] }))(
+  (validatePersonShape ??= object({ name: string(), employer: validateCompany }, ["name"]))(
     value,
     path,
     issues,
@@ -32,20 +31,19 @@ let validatePersonShape: Validator | undefined;
 
 /** Checks a value against Company; appends one issue per problem. */
 export function validateCompany(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateCompanyShape ??= object({
-    name: [string(), true],
-    owner: [validatePerson, false],
-    employees: [array(validatePerson), true],
-  }))(value, path, issues);
+  (validateCompanyShape ??= object(
+    { name: string(), owner: validatePerson, employees: array(validatePerson) },
+    ["name", "employees"],
+  ))(value, path, issues);
 }
 let validateCompanyShape: Validator | undefined;
 
 /** Checks a value against LinkedNode; appends one issue per problem. */
 export function validateLinkedNode(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateLinkedNodeShape ??= object({
-    value: [number({ integer: true }), true],
-    next: [nullable(validateLinkedNode), true],
-  }))(value, path, issues);
+  (validateLinkedNodeShape ??= object(
+    { value: number({ integer: true }), next: nullable(validateLinkedNode) },
+    ["value", "next"],
+  ))(value, path, issues);
 }
 let validateLinkedNodeShape: Validator | undefined;
 
@@ -57,7 +55,7 @@ let validateForestShape: Validator | undefined;
 
 /** Checks a value against Directory; appends one issue per problem. */
 export function validateDirectory(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateDirectoryShape ??= object({ entries: [map(validateDirectory), true] }))(
+  (validateDirectoryShape ??= object({ entries: map(validateDirectory) }, ["entries"]))(
     value,
     path,
     issues,
