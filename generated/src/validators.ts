@@ -10,36 +10,41 @@ import {
   object,
   oneOf,
   string,
+  uuidFormat,
+  dateTimeFormat,
+  monthDayYearFormat,
+  yearMonthFormat,
+  uriFormat,
   type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 
 /** Checks a value against Shipment; appends one issue per problem. */
 export function validateShipment(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateShipmentShape(value, path, issues);
+  (validateShipmentShape ??= object({
+    carrier: string(),
+    service: string(),
+    shipping_method: string(),
+    type: string(),
+    package_type: string(),
+    tax_code: string(),
+    shipping_address_id: string(),
+    signature: string(),
+    cost: number({ integer: true }),
+    tax_amount: number({ integer: true }),
+    discounted_by_membership: boolean,
+    expedited: boolean,
+    estimated_delivery_date: string({ format: monthDayYearFormat }),
+    package_depth: number(),
+    package_height: number(),
+    package_width: number(),
+    total_weight: number(),
+    package_dimension_unit: string(),
+    package_weight_unit: string(),
+    total_weight_unit: string(),
+  }))(value, path, issues);
 }
-const validateShipmentShape: Validator = /* @__PURE__ */ object({
-  carrier: [string(), false],
-  service: [string(), false],
-  shipping_method: [string(), false],
-  type: [string(), false],
-  package_type: [string(), false],
-  tax_code: [string(), false],
-  shipping_address_id: [string(), false],
-  signature: [string(), false],
-  cost: [number({ integer: true }), false],
-  tax_amount: [number({ integer: true }), false],
-  discounted_by_membership: [boolean, false],
-  expedited: [boolean, false],
-  estimated_delivery_date: [string({ format: "MM-DD-YYYY" }), false],
-  package_depth: [number(), false],
-  package_height: [number(), false],
-  package_width: [number(), false],
-  total_weight: [number(), false],
-  package_dimension_unit: [string(), false],
-  package_weight_unit: [string(), false],
-  total_weight_unit: [string(), false],
-});
+let validateShipmentShape: Validator | undefined;
 
 /** Checks a value against InStoreShipment; appends one issue per problem. */
 export function validateInStoreShipment(
@@ -47,193 +52,162 @@ export function validateInStoreShipment(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateInStoreShipmentShape(value, path, issues);
+  (validateInStoreShipmentShape ??= object({
+    cart_shipment: validateShipment,
+    description: string(),
+    distance: number(),
+    distance_unit: string(),
+    pickup_window_open: number({ integer: true }),
+    pickup_window_close: number({ integer: true }),
+    store_name: string(),
+  }))(value, path, issues);
 }
-const validateInStoreShipmentShape: Validator = /* @__PURE__ */ object({
-  cart_shipment: [validateShipment, false],
-  description: [string(), false],
-  distance: [number(), false],
-  distance_unit: [string(), false],
-  pickup_window_open: [number({ integer: true }), false],
-  pickup_window_close: [number({ integer: true }), false],
-  store_name: [string(), false],
-});
+let validateInStoreShipmentShape: Validator | undefined;
 
 /** Checks a value against CartItem; appends one issue per problem. */
 export function validateCartItem(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCartItemShape(value, path, issues);
+  (validateCartItemShape ??= object({
+    name: string(),
+    reference: string(),
+    brand: string(),
+    category: string(),
+    color: string(),
+    description: string(),
+    details_url: string(),
+    image_url: string(),
+    isbn: string(),
+    item_group: string(),
+    manufacturer: string(),
+    merchant_product_id: string(),
+    merchant_variant_id: string(),
+    options: string(),
+    size: string(),
+    sku: string(),
+    source: string(),
+    seller_id: string(),
+    tax_code: string(),
+    uom: string(),
+    upc: string(),
+    weight_unit: string(),
+    tags: string(),
+    quantity: number({ integer: true }),
+    total_amount: number({ integer: true }),
+    unit_price: number({ integer: true }),
+    msrp: number({ integer: true }),
+    tax_amount: number({ integer: true }),
+    weight: number(),
+    taxable: boolean,
+    collections: array(string()),
+    customizations: array(
+      object({ attributes: map(string()), name: string(), price: number({ integer: true }) }),
+    ),
+    external_inputs: object({
+      platform_line_item_reference: number({ integer: true }),
+      platform_product_reference: number({ integer: true }),
+      platform_product_variant_reference: number({ integer: true }),
+    }),
+    gift_option: object({
+      cost: number({ integer: true }),
+      merchant_product_id: string(),
+      message: string(),
+      wrap: boolean,
+    }),
+    properties: array(
+      object({
+        color: string(),
+        display: boolean,
+        name: string(),
+        name_id: number({ integer: true }),
+        value: string(),
+        value_id: number({ integer: true }),
+      }),
+    ),
+    shipment: validateShipment,
+  }))(value, path, issues);
 }
-const validateCartItemShape: Validator = /* @__PURE__ */ object({
-  name: [string(), false],
-  reference: [string(), false],
-  brand: [string(), false],
-  category: [string(), false],
-  color: [string(), false],
-  description: [string(), false],
-  details_url: [string(), false],
-  image_url: [string(), false],
-  isbn: [string(), false],
-  item_group: [string(), false],
-  manufacturer: [string(), false],
-  merchant_product_id: [string(), false],
-  merchant_variant_id: [string(), false],
-  options: [string(), false],
-  size: [string(), false],
-  sku: [string(), false],
-  source: [string(), false],
-  seller_id: [string(), false],
-  tax_code: [string(), false],
-  uom: [string(), false],
-  upc: [string(), false],
-  weight_unit: [string(), false],
-  tags: [string({ format: "comma-separated" }), false],
-  quantity: [number({ integer: true }), false],
-  total_amount: [number({ integer: true }), false],
-  unit_price: [number({ integer: true }), false],
-  msrp: [number({ integer: true }), false],
-  tax_amount: [number({ integer: true }), false],
-  weight: [number(), false],
-  taxable: [boolean, false],
-  collections: [array(string()), false],
-  customizations: [
-    array(
-      object({
-        attributes: [map(string()), false],
-        name: [string(), false],
-        price: [number({ integer: true }), false],
-      }),
-    ),
-    false,
-  ],
-  external_inputs: [
-    object({
-      platform_line_item_reference: [number({ integer: true }), false],
-      platform_product_reference: [number({ integer: true }), false],
-      platform_product_variant_reference: [number({ integer: true }), false],
-    }),
-    false,
-  ],
-  gift_option: [
-    object({
-      cost: [number({ integer: true }), false],
-      merchant_product_id: [string(), false],
-      message: [string(), false],
-      wrap: [boolean, false],
-    }),
-    false,
-  ],
-  properties: [
-    array(
-      object({
-        color: [string(), false],
-        display: [boolean, false],
-        name: [string(), false],
-        name_id: [number({ integer: true }), false],
-        value: [string(), false],
-        value_id: [number({ integer: true }), false],
-      }),
-    ),
-    false,
-  ],
-  shipment: [validateShipment, false],
-});
+let validateCartItemShape: Validator | undefined;
 
 /** Checks a value against Cart; appends one issue per problem. */
 export function validateCart(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCartShape(value, path, issues);
+  (validateCartShape ??= object({
+    total_amount: number({ integer: true }),
+    tax_amount: number({ integer: true }),
+    currency: string(),
+    order_reference: string(),
+    display_id: string(),
+    cart_url: string(),
+    order_description: string(),
+    metadata: map(string()),
+    add_ons: array(
+      object({
+        name: string(),
+        productId: string(),
+        description: string(),
+        imageUrl: string(),
+        productPageUrl: string(),
+        price: number({ integer: true }),
+      }),
+    ),
+    discounts: array(
+      object({
+        amount: number({ integer: true }),
+        code: string(),
+        description: string(),
+        details_url: string(),
+        reference: string(),
+        type: string(),
+      }),
+    ),
+    fees: array(
+      object({
+        reference: string(),
+        name: string(),
+        description: string(),
+        unit_price: number({ integer: true }),
+        unit_tax_amount: number({ integer: true }),
+        quantity: number({ integer: true }),
+      }),
+    ),
+    items: array(validateCartItem),
+    shipments: array(validateShipment),
+    in_store_cart_shipments: array(validateInStoreShipment),
+    fulfillments: array(
+      object({
+        cart_items: array(validateCartItem),
+        cart_shipment: validateShipment,
+        digital_delivery: object({ email: string(), phone: string() }),
+        in_store_cart_shipment: validateInStoreShipment,
+      }),
+    ),
+    loyalty_rewards: array(
+      object({
+        amount: number({ integer: true }),
+        points: number({ integer: true }),
+        coupon_code: string(),
+        description: string(),
+        source: string(),
+        type: string(),
+        details: string(),
+      }),
+    ),
+  }))(value, path, issues);
 }
-const validateCartShape: Validator = /* @__PURE__ */ object({
-  total_amount: [number({ integer: true }), false],
-  tax_amount: [number({ integer: true }), false],
-  currency: [string({ format: "currency-code" }), false],
-  order_reference: [string(), false],
-  display_id: [string(), false],
-  cart_url: [string(), false],
-  order_description: [string(), false],
-  metadata: [map(string()), false],
-  add_ons: [
-    array(
-      object({
-        name: [string(), false],
-        productId: [string(), false],
-        description: [string(), false],
-        imageUrl: [string(), false],
-        productPageUrl: [string(), false],
-        price: [number({ integer: true }), false],
-      }),
-    ),
-    false,
-  ],
-  discounts: [
-    array(
-      object({
-        amount: [number({ integer: true }), false],
-        code: [string(), false],
-        description: [string(), false],
-        details_url: [string(), false],
-        reference: [string(), false],
-        type: [string(), false],
-      }),
-    ),
-    false,
-  ],
-  fees: [
-    array(
-      object({
-        reference: [string(), false],
-        name: [string(), false],
-        description: [string(), false],
-        unit_price: [number({ integer: true }), false],
-        unit_tax_amount: [number({ integer: true }), false],
-        quantity: [number({ integer: true }), false],
-      }),
-    ),
-    false,
-  ],
-  items: [array(validateCartItem), false],
-  shipments: [array(validateShipment), false],
-  in_store_cart_shipments: [array(validateInStoreShipment), false],
-  fulfillments: [
-    array(
-      object({
-        cart_items: [array(validateCartItem), false],
-        cart_shipment: [validateShipment, false],
-        digital_delivery: [object({ email: [string(), false], phone: [string(), false] }), false],
-        in_store_cart_shipment: [validateInStoreShipment, false],
-      }),
-    ),
-    false,
-  ],
-  loyalty_rewards: [
-    array(
-      object({
-        amount: [number({ integer: true }), false],
-        points: [number({ integer: true }), false],
-        coupon_code: [string(), false],
-        description: [string(), false],
-        source: [string(), false],
-        type: [string(), false],
-        details: [string({ format: "serialized-json" }), false],
-      }),
-    ),
-    false,
-  ],
-});
+let validateCartShape: Validator | undefined;
 
 /** Checks a value against PaymentCard; appends one issue per problem. */
 export function validatePaymentCard(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validatePaymentCardShape(value, path, issues);
+  (validatePaymentCardShape ??= object({
+    bin: string(),
+    expiration: string({ format: yearMonthFormat }),
+    last4: string(),
+    postal_code: string(),
+    token: string(),
+    token_type: string(),
+    save: boolean,
+    lender_vcn_token: string(),
+  }))(value, path, issues);
 }
-const validatePaymentCardShape: Validator = /* @__PURE__ */ object({
-  bin: [string(), false],
-  expiration: [string({ format: "YYYY-MM" }), false],
-  last4: [string(), false],
-  postal_code: [string(), false],
-  token: [string(), false],
-  token_type: [string(), false],
-  save: [boolean, false],
-  lender_vcn_token: [string(), false],
-});
+let validatePaymentCardShape: Validator | undefined;
 
 /** Checks a value against UserIdentifier; appends one issue per problem. */
 export function validateUserIdentifier(
@@ -241,15 +215,15 @@ export function validateUserIdentifier(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateUserIdentifierShape(value, path, issues);
+  (validateUserIdentifierShape ??= object({
+    phone: string(),
+    email: string(),
+    artifact: nullable(string()),
+    email_id: nullable(string()),
+    phone_id: nullable(string()),
+  }))(value, path, issues);
 }
-const validateUserIdentifierShape: Validator = /* @__PURE__ */ object({
-  phone: [string(), false],
-  email: [string(), false],
-  artifact: [nullable(string()), false],
-  email_id: [nullable(string()), false],
-  phone_id: [nullable(string()), false],
-});
+let validateUserIdentifierShape: Validator | undefined;
 
 /** Checks a value against UserIdentity; appends one issue per problem. */
 export function validateUserIdentity(
@@ -257,12 +231,13 @@ export function validateUserIdentity(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateUserIdentityShape(value, path, issues);
+  (validateUserIdentityShape ??= object({ first_name: string(), last_name: string() }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateUserIdentityShape: Validator = /* @__PURE__ */ object({
-  first_name: [string(), false],
-  last_name: [string(), false],
-});
+let validateUserIdentityShape: Validator | undefined;
 
 /** Checks a value against AuthorizeRequest; appends one issue per problem. */
 export function validateAuthorizeRequest(
@@ -270,20 +245,20 @@ export function validateAuthorizeRequest(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateAuthorizeRequestShape(value, path, issues);
+  (validateAuthorizeRequestShape ??= object({
+    cart: validateCart,
+    create_service_account: boolean,
+    credit_card: validatePaymentCard,
+    division_id: string(),
+    source: string(),
+    user_identifier: validateUserIdentifier,
+    user_identity: validateUserIdentity,
+    auto_capture: boolean,
+    merchant_event_id: string({ format: uuidFormat }),
+    previous_transaction_id: nullable(string()),
+  }))(value, path, issues);
 }
-const validateAuthorizeRequestShape: Validator = /* @__PURE__ */ object({
-  cart: [validateCart, false],
-  create_service_account: [boolean, false],
-  credit_card: [validatePaymentCard, false],
-  division_id: [string(), false],
-  source: [string(), false],
-  user_identifier: [validateUserIdentifier, false],
-  user_identity: [validateUserIdentity, false],
-  auto_capture: [boolean, false],
-  merchant_event_id: [string({ format: "uuid" }), false],
-  previous_transaction_id: [nullable(string()), false],
-});
+let validateAuthorizeRequestShape: Validator | undefined;
 
 /** Checks a value against CreateOrderRequest; appends one issue per problem. */
 export function validateCreateOrderRequest(
@@ -291,69 +266,50 @@ export function validateCreateOrderRequest(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCreateOrderRequestShape(value, path, issues);
+  (validateCreateOrderRequestShape ??= object({ cart: object({}) }))(value, path, issues);
 }
-const validateCreateOrderRequestShape: Validator = /* @__PURE__ */ object({
-  cart: [object({}), false],
-});
+let validateCreateOrderRequestShape: Validator | undefined;
 
 /** Checks a value against Product; appends one issue per problem. */
 export function validateProduct(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateProductShape(value, path, issues);
-}
-const validateProductShape: Validator = /* @__PURE__ */ object({
-  ServiceID: [string(), false],
-  Brand: [string(), false],
-  Name: [string(), false],
-  Description: [string(), false],
-  IsVariantOf: [string(), false],
-  ItemType: [string(), false],
-  Availability: [string(), false],
-  AvailabilityCount: [string(), false],
-  Taxable: [boolean, false],
-  Multimedia: [
-    object({
-      ImageURLs: [array(string()), false],
-      VideoURLs: [array(string()), false],
-      AudioSamples: [array(string()), false],
+  (validateProductShape ??= object({
+    ServiceID: string(),
+    Brand: string(),
+    Name: string(),
+    Description: string(),
+    IsVariantOf: string(),
+    ItemType: string(),
+    Availability: string(),
+    AvailabilityCount: string(),
+    Taxable: boolean,
+    Multimedia: object({
+      ImageURLs: array(string()),
+      VideoURLs: array(string()),
+      AudioSamples: array(string()),
     }),
-    false,
-  ],
-  Identifiers: [
-    object({
-      SKU: [string(), false],
-      GTIN: [string(), false],
-      MerchantDivisionID: [string(), false],
-      MerchantProductID: [string(), false],
+    Identifiers: object({
+      SKU: string(),
+      GTIN: string(),
+      MerchantDivisionID: string(),
+      MerchantProductID: string(),
     }),
-    false,
-  ],
-  Prices: [
-    array(
-      object({ UnitPriceInCents: [number({ integer: true }), false], Currency: [string(), false] }),
-    ),
-    false,
-  ],
-  Properties: [
-    array(
+    Prices: array(object({ UnitPriceInCents: number({ integer: true }), Currency: string() })),
+    Properties: array(
       object({
-        NameID: [number({ integer: true }), false],
-        Name: [string(), false],
-        ValueID: [number({ integer: true }), false],
-        Value: [string(), false],
-        Metadata: [
-          object({
-            TextLabel: [string(), false],
-            ImageURL: [string(), false],
-            Position: [number({ integer: true }), false],
-          }),
-          false,
-        ],
+        NameID: number({ integer: true }),
+        Name: string(),
+        ValueID: number({ integer: true }),
+        Value: string(),
+        Metadata: object({
+          TextLabel: string(),
+          ImageURL: string(),
+          Position: number({ integer: true }),
+        }),
       }),
     ),
-    false,
-  ],
-});
+  }))(value, path, issues);
+}
+let validateProductShape: Validator | undefined;
 
 /** Checks a value against ShippingOption; appends one issue per problem. */
 export function validateShippingOption(
@@ -361,24 +317,23 @@ export function validateShippingOption(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateShippingOptionShape(value, path, issues);
+  (validateShippingOptionShape ??= object({
+    service: string(),
+    description: string(),
+    cost: number({ integer: true }),
+    tax_amount: number({ integer: true }),
+    reference: string(),
+    signature: string(),
+    estimated_delivery_date: string(),
+    tax_code: string(),
+    discount_by_membership: boolean,
+    default: boolean,
+    description_tooltips: array(
+      object({ target: number({ integer: true }), html_content: string() }),
+    ),
+  }))(value, path, issues);
 }
-const validateShippingOptionShape: Validator = /* @__PURE__ */ object({
-  service: [string(), false],
-  description: [string({ format: "html" }), false],
-  cost: [number({ integer: true }), false],
-  tax_amount: [number({ integer: true }), false],
-  reference: [string(), false],
-  signature: [string(), false],
-  estimated_delivery_date: [string(), false],
-  tax_code: [string(), false],
-  discount_by_membership: [boolean, false],
-  default: [boolean, false],
-  description_tooltips: [
-    array(object({ target: [number({ integer: true }), false], html_content: [string(), false] })),
-    false,
-  ],
-});
+let validateShippingOptionShape: Validator | undefined;
 
 /** Checks a value against PickupOption; appends one issue per problem. */
 export function validatePickupOption(
@@ -386,33 +341,30 @@ export function validatePickupOption(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validatePickupOptionShape(value, path, issues);
-}
-const validatePickupOptionShape: Validator = /* @__PURE__ */ object({
-  reference: [string(), false],
-  signature: [string(), false],
-  store_name: [string(), false],
-  cost: [number({ integer: true }), false],
-  tax_amount: [number({ integer: true }), false],
-  pickup_window_open: [number({ integer: true }), false],
-  pickup_window_close: [number({ integer: true }), false],
-  address: [
-    object({
-      street_address1: [string(), false],
-      street_address2: [string(), false],
-      street_address3: [string(), false],
-      street_address4: [string(), false],
-      locality: [string(), false],
-      region: [string(), false],
-      postal_code: [string(), false],
-      country_code: [string(), false],
-      country: [string(), false],
+  (validatePickupOptionShape ??= object({
+    reference: string(),
+    signature: string(),
+    store_name: string(),
+    cost: number({ integer: true }),
+    tax_amount: number({ integer: true }),
+    pickup_window_open: number({ integer: true }),
+    pickup_window_close: number({ integer: true }),
+    address: object({
+      street_address1: string(),
+      street_address2: string(),
+      street_address3: string(),
+      street_address4: string(),
+      locality: string(),
+      region: string(),
+      postal_code: string(),
+      country_code: string(),
+      country: string(),
     }),
-    false,
-  ],
-  distance: [number(), false],
-  distance_unit: [string(), false],
-});
+    distance: number(),
+    distance_unit: string(),
+  }))(value, path, issues);
+}
+let validatePickupOptionShape: Validator | undefined;
 
 /** Checks a value against ShipToStoreOption; appends one issue per problem. */
 export function validateShipToStoreOption(
@@ -420,19 +372,19 @@ export function validateShipToStoreOption(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateShipToStoreOptionShape(value, path, issues);
+  (validateShipToStoreOptionShape ??= object({
+    service: string(),
+    reference: string(),
+    signature: string(),
+    store_name: string(),
+    cost: number({ integer: true }),
+    tax_amount: number({ integer: true }),
+    address: validateAddress,
+    distance: number(),
+    distance_unit: string(),
+  }))(value, path, issues);
 }
-const validateShipToStoreOptionShape: Validator = /* @__PURE__ */ object({
-  service: [string(), false],
-  reference: [string(), false],
-  signature: [string(), false],
-  store_name: [string(), false],
-  cost: [number({ integer: true }), false],
-  tax_amount: [number({ integer: true }), false],
-  address: [validateAddress, false],
-  distance: [number(), false],
-  distance_unit: [string(), false],
-});
+let validateShipToStoreOptionShape: Validator | undefined;
 
 /** Checks a value against CallbackCartItem; appends one issue per problem. */
 export function validateCallbackCartItem(
@@ -440,46 +392,37 @@ export function validateCallbackCartItem(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCallbackCartItemShape(value, path, issues);
+  (validateCallbackCartItemShape ??= object({
+    reference: string(),
+    name: string(),
+    description: string(),
+    options: string(),
+    uom: string(),
+    upc: string(),
+    sku: string(),
+    isbn: string(),
+    brand: string(),
+    manufacturer: string(),
+    category: string(),
+    tags: string(),
+    color: string(),
+    size: string(),
+    image_url: string(),
+    details_url: string(),
+    type: string(),
+    item_group: string(),
+    service_product_id: string(),
+    total_amount: number({ integer: true }),
+    unit_price: number({ integer: true }),
+    quantity: number({ integer: true }),
+    collections: array(string()),
+    weight: object({ weight: number(), unit: string() }),
+    taxable: boolean,
+    properties: array(object({ name: anything, value: anything })),
+    customizations: array(object({ name: anything, price: validateMoney, attributes: object({}) })),
+  }))(value, path, issues);
 }
-const validateCallbackCartItemShape: Validator = /* @__PURE__ */ object({
-  reference: [string(), false],
-  name: [string(), false],
-  description: [string(), false],
-  options: [string(), false],
-  uom: [string(), false],
-  upc: [string(), false],
-  sku: [string(), false],
-  isbn: [string(), false],
-  brand: [string(), false],
-  manufacturer: [string(), false],
-  category: [string(), false],
-  tags: [string(), false],
-  color: [string(), false],
-  size: [string(), false],
-  image_url: [string(), false],
-  details_url: [string(), false],
-  type: [string(), false],
-  item_group: [string(), false],
-  service_product_id: [string(), false],
-  total_amount: [number({ integer: true }), false],
-  unit_price: [number({ integer: true }), false],
-  quantity: [number({ integer: true }), false],
-  collections: [array(string()), false],
-  weight: [object({ weight: [number(), false], unit: [string(), false] }), false],
-  taxable: [boolean, false],
-  properties: [array(object({ name: [anything, false], value: [anything, false] })), false],
-  customizations: [
-    array(
-      object({
-        name: [anything, false],
-        price: [validateMoney, false],
-        attributes: [object({}), false],
-      }),
-    ),
-    false,
-  ],
-});
+let validateCallbackCartItemShape: Validator | undefined;
 
 /** Checks a value against CallbackFailureError; appends one issue per problem. */
 export function validateCallbackFailureError(
@@ -487,12 +430,12 @@ export function validateCallbackFailureError(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCallbackFailureErrorShape(value, path, issues);
+  (validateCallbackFailureErrorShape ??= object({
+    code: number({ integer: true }),
+    data: array(object({ reason: string() })),
+  }))(value, path, issues);
 }
-const validateCallbackFailureErrorShape: Validator = /* @__PURE__ */ object({
-  code: [number({ integer: true }), false],
-  data: [array(object({ reason: [string(), false] })), false],
-});
+let validateCallbackFailureErrorShape: Validator | undefined;
 
 /** Checks a value against ProductInfoRequest; appends one issue per problem. */
 export function validateProductInfoRequest(
@@ -500,12 +443,12 @@ export function validateProductInfoRequest(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateProductInfoRequestShape(value, path, issues);
+  (validateProductInfoRequestShape ??= object(
+    { event: literal("product.info"), data: object({ productID: string(), sku: string() }) },
+    ["event"],
+  ))(value, path, issues);
 }
-const validateProductInfoRequestShape: Validator = /* @__PURE__ */ object({
-  event: [literal("product.info"), true],
-  data: [object({ productID: [string(), false], sku: [string(), false] }), false],
-});
+let validateProductInfoRequestShape: Validator | undefined;
 
 /** Checks a value against ProductInfoSuccess; appends one issue per problem. */
 export function validateProductInfoSuccess(
@@ -513,20 +456,20 @@ export function validateProductInfoSuccess(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateProductInfoSuccessShape(value, path, issues);
+  (validateProductInfoSuccessShape ??= object(
+    {
+      event: string(),
+      status: literal("success"),
+      data: object({
+        Current: validateProduct,
+        Variants: array(validateProduct),
+        Parent: validateProduct,
+      }),
+    },
+    ["event", "status"],
+  ))(value, path, issues);
 }
-const validateProductInfoSuccessShape: Validator = /* @__PURE__ */ object({
-  event: [string(), true],
-  status: [literal("success"), true],
-  data: [
-    object({
-      Current: [validateProduct, false],
-      Variants: [array(validateProduct), false],
-      Parent: [validateProduct, false],
-    }),
-    false,
-  ],
-});
+let validateProductInfoSuccessShape: Validator | undefined;
 
 /** Checks a value against ProductInfoFailure; appends one issue per problem. */
 export function validateProductInfoFailure(
@@ -534,13 +477,16 @@ export function validateProductInfoFailure(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateProductInfoFailureShape(value, path, issues);
+  (validateProductInfoFailureShape ??= object(
+    {
+      event: string(),
+      status: literal("failure"),
+      error: object({ code: number({ integer: true }), message: string() }),
+    },
+    ["event", "status"],
+  ))(value, path, issues);
 }
-const validateProductInfoFailureShape: Validator = /* @__PURE__ */ object({
-  event: [string(), true],
-  status: [literal("failure"), true],
-  error: [object({ code: [number({ integer: true }), false], message: [string(), false] }), false],
-});
+let validateProductInfoFailureShape: Validator | undefined;
 
 /** Checks a value against OrderShippingRequest; appends one issue per problem. */
 export function validateOrderShippingRequest(
@@ -548,31 +494,28 @@ export function validateOrderShippingRequest(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateOrderShippingRequestShape(value, path, issues);
-}
-const validateOrderShippingRequestShape: Validator = /* @__PURE__ */ object({
-  event: [literal("order.shipping"), true],
-  data: [
-    object({
-      shipping_address: [validateAddress, false],
-      cart: [
-        object({
-          total_amount: [anything, false],
-          items: [array(validateCallbackCartItem), false],
-          tax_amount: [anything, false],
-          billing_address_id: [anything, false],
-          billing_address: [anything, false],
-          order_reference: [anything, false],
-          display_id: [anything, false],
-          metadata: [anything, false],
+  (validateOrderShippingRequestShape ??= object(
+    {
+      event: literal("order.shipping"),
+      data: object({
+        shipping_address: validateAddress,
+        cart: object({
+          total_amount: anything,
+          items: array(validateCallbackCartItem),
+          tax_amount: anything,
+          billing_address_id: anything,
+          billing_address: anything,
+          order_reference: anything,
+          display_id: anything,
+          metadata: anything,
         }),
-        false,
-      ],
-      request_source: [string(), false],
-    }),
-    false,
-  ],
-});
+        request_source: string(),
+      }),
+    },
+    ["event"],
+  ))(value, path, issues);
+}
+let validateOrderShippingRequestShape: Validator | undefined;
 
 /** Checks a value against OrderShippingSuccess; appends one issue per problem. */
 export function validateOrderShippingSuccess(
@@ -580,21 +523,21 @@ export function validateOrderShippingSuccess(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateOrderShippingSuccessShape(value, path, issues);
+  (validateOrderShippingSuccessShape ??= object(
+    {
+      event: string(),
+      status: literal("success"),
+      data: object({
+        shipping_options: array(validateShippingOption),
+        pickup_options: array(validatePickupOption),
+        ship_to_store_options: array(validateShipToStoreOption),
+        is_store_location: boolean,
+      }),
+    },
+    ["event", "status"],
+  ))(value, path, issues);
 }
-const validateOrderShippingSuccessShape: Validator = /* @__PURE__ */ object({
-  event: [string(), true],
-  status: [literal("success"), true],
-  data: [
-    object({
-      shipping_options: [array(validateShippingOption), false],
-      pickup_options: [array(validatePickupOption), false],
-      ship_to_store_options: [array(validateShipToStoreOption), false],
-      is_store_location: [boolean, false],
-    }),
-    false,
-  ],
-});
+let validateOrderShippingSuccessShape: Validator | undefined;
 
 /** Checks a value against OrderShippingFailure; appends one issue per problem. */
 export function validateOrderShippingFailure(
@@ -602,13 +545,12 @@ export function validateOrderShippingFailure(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateOrderShippingFailureShape(value, path, issues);
+  (validateOrderShippingFailureShape ??= object(
+    { event: string(), status: literal("failure"), error: validateCallbackFailureError },
+    ["event", "status"],
+  ))(value, path, issues);
 }
-const validateOrderShippingFailureShape: Validator = /* @__PURE__ */ object({
-  event: [string(), true],
-  status: [literal("failure"), true],
-  error: [validateCallbackFailureError, false],
-});
+let validateOrderShippingFailureShape: Validator | undefined;
 
 /** Checks a value against CartUpdateRequest; appends one issue per problem. */
 export function validateCartUpdateRequest(
@@ -616,101 +558,79 @@ export function validateCartUpdateRequest(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCartUpdateRequestShape(value, path, issues);
-}
-const validateCartUpdateRequestShape: Validator = /* @__PURE__ */ object({
-  event: [literal("cart.update"), true],
-  data: [
-    object({
-      order_reference: [string(), false],
-      add_items: [
-        array(
+  (validateCartUpdateRequestShape ??= object(
+    {
+      event: literal("cart.update"),
+      data: object({
+        order_reference: string(),
+        add_items: array(
           object({
-            product_id: [string(), false],
-            price: [number({ integer: true }), false],
-            currency: [string(), false],
-            quantity: [number({ integer: true }), false],
+            product_id: string(),
+            price: number({ integer: true }),
+            currency: string(),
+            quantity: number({ integer: true }),
           }),
         ),
-        false,
-      ],
-      remove_items: [
-        array(object({ product_id: [anything, false], quantity: [anything, false] })),
-        false,
-      ],
-      discount_codes_to_add: [array(string()), false],
-      discount_codes_to_remove: [array(string()), false],
-      gift_cards_to_add: [
-        array(object({ card_number: [string(), false], pin: [number({ integer: true }), false] })),
-        false,
-      ],
-      gift_cards_to_remove: [
-        array(object({ card_number: [string(), false], pin: [number({ integer: true }), false] })),
-        false,
-      ],
-      loyalty_rewards_to_add: [
-        array(
+        remove_items: array(object({ product_id: anything, quantity: anything })),
+        discount_codes_to_add: array(string()),
+        discount_codes_to_remove: array(string()),
+        gift_cards_to_add: array(object({ card_number: string(), pin: number({ integer: true }) })),
+        gift_cards_to_remove: array(
+          object({ card_number: string(), pin: number({ integer: true }) }),
+        ),
+        loyalty_rewards_to_add: array(
           object({
-            amount: [number({ integer: true }), false],
-            points: [number({ integer: true }), false],
-            type: [string(), false],
-            coupon_code: [string(), false],
-            source: [string(), false],
-            description: [string(), false],
-            details: [string({ format: "serialized-json" }), false],
+            amount: number({ integer: true }),
+            points: number({ integer: true }),
+            type: string(),
+            coupon_code: string(),
+            source: string(),
+            description: string(),
+            details: string(),
           }),
         ),
-        false,
-      ],
-      loyalty_rewards_to_remove: [
-        array(
+        loyalty_rewards_to_remove: array(
           object({
-            amount: [number({ integer: true }), false],
-            points: [number({ integer: true }), false],
-            type: [string(), false],
-            coupon_code: [string(), false],
-            source: [string(), false],
-            description: [string(), false],
-            details: [string({ format: "serialized-json" }), false],
+            amount: number({ integer: true }),
+            points: number({ integer: true }),
+            type: string(),
+            coupon_code: string(),
+            source: string(),
+            description: string(),
+            details: string(),
           }),
         ),
-        false,
-      ],
-      cart: [
-        object({
-          order_reference: [anything, false],
-          display_id: [anything, false],
-          billing_address: [validateAddress, false],
-          shipments: [
-            object({
-              shipping_address_id: [anything, false],
-              shipping_address: [validateAddress, false],
-              total_weight: [anything, false],
-              shipping_method: [anything, false],
-              carrier: [anything, false],
-              service: [anything, false],
-              expedited: [anything, false],
-              cost: [anything, false],
-              tax_amount: [anything, false],
-              package_type: [anything, false],
-              package_width: [anything, false],
-              package_height: [anything, false],
-              package_depth: [anything, false],
-              package_dimension_unit: [anything, false],
-              tax_code: [anything, false],
-              estimated_delivery_date: [anything, false],
-              type: [anything, false],
-              discount_by_membership: [anything, false],
-            }),
-            false,
-          ],
+        cart: object({
+          order_reference: anything,
+          display_id: anything,
+          billing_address: validateAddress,
+          shipments: object({
+            shipping_address_id: anything,
+            shipping_address: validateAddress,
+            total_weight: anything,
+            shipping_method: anything,
+            carrier: anything,
+            service: anything,
+            expedited: anything,
+            cost: anything,
+            tax_amount: anything,
+            package_type: anything,
+            package_width: anything,
+            package_height: anything,
+            package_depth: anything,
+            package_dimension_unit: anything,
+            tax_code: anything,
+            estimated_delivery_date: anything,
+            type: anything,
+            discount_by_membership: anything,
+          }),
         }),
-        false,
-      ],
-    }),
-    false,
-  ],
-});
+      }),
+    },
+    ["event"],
+  ))(value, path, issues);
+}
+let validateCartUpdateRequestShape: Validator | undefined;
 
 /** Checks a value against CartUpdateItem; appends one issue per problem. */
 export function validateCartUpdateItem(
@@ -718,57 +638,45 @@ export function validateCartUpdateItem(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCartUpdateItemShape(value, path, issues);
-}
-const validateCartUpdateItemShape: Validator = /* @__PURE__ */ object({
-  reference: [string(), false],
-  name: [string(), false],
-  description: [string(), false],
-  options: [string(), false],
-  uom: [string(), false],
-  upc: [string(), false],
-  sku: [string(), false],
-  isbn: [string(), false],
-  brand: [string(), false],
-  manufacturer: [string(), false],
-  category: [string(), false],
-  tags: [string(), false],
-  color: [string(), false],
-  size: [string(), false],
-  image_url: [string(), false],
-  details_url: [string(), false],
-  type: [string(), false],
-  item_group: [string(), false],
-  service_product_id: [string(), false],
-  total_amount: [number({ integer: true }), false],
-  unit_price: [number({ integer: true }), false],
-  quantity: [number({ integer: true }), false],
-  collections: [array(string()), false],
-  weight: [object({ weight: [number(), false], unit: [string(), false] }), false],
-  taxable: [boolean, false],
-  properties: [array(object({ name: [anything, false], value: [anything, false] })), false],
-  customizations: [
-    array(
-      object({
-        name: [anything, false],
-        price: [validateMoney, false],
-        attributes: [object({}), false],
-      }),
-    ),
-    false,
-  ],
-  tax_amount: [validateMoney, false],
-  shipment_type: [string(), false],
-  gift_options: [
-    object({
-      wrap: [anything, false],
-      merchant_product_id: [anything, false],
-      message: [anything, false],
-      cost: [anything, false],
+  (validateCartUpdateItemShape ??= object({
+    reference: string(),
+    name: string(),
+    description: string(),
+    options: string(),
+    uom: string(),
+    upc: string(),
+    sku: string(),
+    isbn: string(),
+    brand: string(),
+    manufacturer: string(),
+    category: string(),
+    tags: string(),
+    color: string(),
+    size: string(),
+    image_url: string(),
+    details_url: string(),
+    type: string(),
+    item_group: string(),
+    service_product_id: string(),
+    total_amount: number({ integer: true }),
+    unit_price: number({ integer: true }),
+    quantity: number({ integer: true }),
+    collections: array(string()),
+    weight: object({ weight: number(), unit: string() }),
+    taxable: boolean,
+    properties: array(object({ name: anything, value: anything })),
+    customizations: array(object({ name: anything, price: validateMoney, attributes: object({}) })),
+    tax_amount: validateMoney,
+    shipment_type: string(),
+    gift_options: object({
+      wrap: anything,
+      merchant_product_id: anything,
+      message: anything,
+      cost: anything,
     }),
-    false,
-  ],
-});
+  }))(value, path, issues);
+}
+let validateCartUpdateItemShape: Validator | undefined;
 
 /** Checks a value against CartUpdateDiscount; appends one issue per problem. */
 export function validateCartUpdateDiscount(
@@ -776,20 +684,17 @@ export function validateCartUpdateDiscount(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCartUpdateDiscountShape(value, path, issues);
+  (validateCartUpdateDiscountShape ??= object({
+    amount: validateMoney,
+    code: anything,
+    reference: anything,
+    description: anything,
+    details_url: anything,
+    discount_category: anything,
+    free_shipping: object({ is_free_shipping: anything, maximum_cost_allowed: anything }),
+  }))(value, path, issues);
 }
-const validateCartUpdateDiscountShape: Validator = /* @__PURE__ */ object({
-  amount: [validateMoney, false],
-  code: [anything, false],
-  reference: [anything, false],
-  description: [anything, false],
-  details_url: [anything, false],
-  discount_category: [anything, false],
-  free_shipping: [
-    object({ is_free_shipping: [anything, false], maximum_cost_allowed: [anything, false] }),
-    false,
-  ],
-});
+let validateCartUpdateDiscountShape: Validator | undefined;
 
 /** Checks a value against CartUpdateSuccess; appends one issue per problem. */
 export function validateCartUpdateSuccess(
@@ -797,35 +702,29 @@ export function validateCartUpdateSuccess(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCartUpdateSuccessShape(value, path, issues);
-}
-const validateCartUpdateSuccessShape: Validator = /* @__PURE__ */ object({
-  event: [string(), true],
-  status: [literal("success"), true],
-  data: [
-    object({
-      order_create: [
-        object({
-          cart: [
-            object({
-              currency: [anything, false],
-              total_amount: [anything, false],
-              items: [array(validateCartUpdateItem), false],
-              discounts: [array(validateCartUpdateDiscount), false],
-              order_reference: [anything, false],
-              display_id: [anything, false],
-              cart_url: [anything, false],
-              metadata: [anything, false],
-            }),
-            false,
-          ],
+  (validateCartUpdateSuccessShape ??= object(
+    {
+      event: string(),
+      status: literal("success"),
+      data: object({
+        order_create: object({
+          cart: object({
+            currency: anything,
+            total_amount: anything,
+            items: array(validateCartUpdateItem),
+            discounts: array(validateCartUpdateDiscount),
+            order_reference: anything,
+            display_id: anything,
+            cart_url: anything,
+            metadata: anything,
+          }),
         }),
-        false,
-      ],
-    }),
-    false,
-  ],
-});
+      }),
+    },
+    ["event", "status"],
+  ))(value, path, issues);
+}
+let validateCartUpdateSuccessShape: Validator | undefined;
 
 /** Checks a value against CartUpdateFailure; appends one issue per problem. */
 export function validateCartUpdateFailure(
@@ -833,13 +732,12 @@ export function validateCartUpdateFailure(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCartUpdateFailureShape(value, path, issues);
+  (validateCartUpdateFailureShape ??= object(
+    { event: string(), status: literal("failure"), errors: array(validateCallbackFailureError) },
+    ["event", "status"],
+  ))(value, path, issues);
 }
-const validateCartUpdateFailureShape: Validator = /* @__PURE__ */ object({
-  event: [string(), true],
-  status: [literal("failure"), true],
-  errors: [array(validateCallbackFailureError), false],
-});
+let validateCartUpdateFailureShape: Validator | undefined;
 
 /** Checks a value against AccountLoginSuccess; appends one issue per problem. */
 export function validateAccountLoginSuccess(
@@ -847,11 +745,13 @@ export function validateAccountLoginSuccess(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateAccountLoginSuccessShape(value, path, issues);
+  (validateAccountLoginSuccessShape ??= object({ status: literal("success") }, ["status"]))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateAccountLoginSuccessShape: Validator = /* @__PURE__ */ object({
-  status: [literal("success"), true],
-});
+let validateAccountLoginSuccessShape: Validator | undefined;
 
 /** Checks a value against AccountLoginFailure; appends one issue per problem. */
 export function validateAccountLoginFailure(
@@ -859,53 +759,48 @@ export function validateAccountLoginFailure(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateAccountLoginFailureShape(value, path, issues);
+  (validateAccountLoginFailureShape ??= object(
+    {
+      status: literal("failure"),
+      errors: array(object({ code: anything, data: array(object({ reason: anything })) })),
+    },
+    ["status"],
+  ))(value, path, issues);
 }
-const validateAccountLoginFailureShape: Validator = /* @__PURE__ */ object({
-  status: [literal("failure"), true],
-  errors: [
-    array(
-      object({
-        code: [anything, false],
-        data: [array(object({ reason: [anything, false] })), false],
-      }),
-    ),
-    false,
-  ],
-});
+let validateAccountLoginFailureShape: Validator | undefined;
 
 /** Checks a value against Money; appends one issue per problem. */
 export function validateMoney(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateMoneyShape(value, path, issues);
+  (validateMoneyShape ??= object({
+    amount: number({ integer: true }),
+    currency: string(),
+    currency_symbol: string(),
+  }))(value, path, issues);
 }
-const validateMoneyShape: Validator = /* @__PURE__ */ object({
-  amount: [number({ integer: true }), false],
-  currency: [string({ format: "currency-code" }), false],
-  currency_symbol: [string(), false],
-});
+let validateMoneyShape: Validator | undefined;
 
 /** Checks a value against Address; appends one issue per problem. */
 export function validateAddress(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateAddressShape(value, path, issues);
+  (validateAddressShape ??= object({
+    id: string(),
+    street_address1: string(),
+    street_address2: string(),
+    street_address3: string(),
+    street_address4: string(),
+    locality: string(),
+    region: string(),
+    postal_code: string(),
+    country_code: string(),
+    country: string(),
+    name: string(),
+    first_name: string(),
+    last_name: string(),
+    company: string(),
+    phone: string(),
+    email: string(),
+  }))(value, path, issues);
 }
-const validateAddressShape: Validator = /* @__PURE__ */ object({
-  id: [string(), false],
-  street_address1: [string(), false],
-  street_address2: [string(), false],
-  street_address3: [string(), false],
-  street_address4: [string(), false],
-  locality: [string(), false],
-  region: [string(), false],
-  postal_code: [string(), false],
-  country_code: [string(), false],
-  country: [string(), false],
-  name: [string(), false],
-  first_name: [string(), false],
-  last_name: [string(), false],
-  company: [string(), false],
-  phone: [string(), false],
-  email: [string(), false],
-});
+let validateAddressShape: Validator | undefined;
 
 /** Checks a value against TransactionAddress; appends one issue per problem. */
 export function validateTransactionAddress(
@@ -913,218 +808,178 @@ export function validateTransactionAddress(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateTransactionAddressShape(value, path, issues);
+  (validateTransactionAddressShape ??= object({
+    id: string(),
+    street_address1: string(),
+    street_address2: string(),
+    street_address3: string(),
+    street_address4: string(),
+    locality: string(),
+    region: string(),
+    region_code: string(),
+    postal_code: string(),
+    country: string(),
+    country_code: string(),
+    name: string(),
+    first_name: string(),
+    last_name: string(),
+    company: string(),
+    door_code: string(),
+    email_address: string(),
+    phone_number: string(),
+    priority: string(),
+  }))(value, path, issues);
 }
-const validateTransactionAddressShape: Validator = /* @__PURE__ */ object({
-  id: [string(), false],
-  street_address1: [string(), false],
-  street_address2: [string(), false],
-  street_address3: [string(), false],
-  street_address4: [string(), false],
-  locality: [string(), false],
-  region: [string(), false],
-  region_code: [string(), false],
-  postal_code: [string(), false],
-  country: [string(), false],
-  country_code: [string(), false],
-  name: [string(), false],
-  first_name: [string(), false],
-  last_name: [string(), false],
-  company: [string(), false],
-  door_code: [string(), false],
-  email_address: [string(), false],
-  phone_number: [string(), false],
-  priority: [string(), false],
-});
+let validateTransactionAddressShape: Validator | undefined;
 
 /** Checks a value against V1Error; appends one issue per problem. */
 export function validateV1Error(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateV1ErrorShape(value, path, issues);
+  (validateV1ErrorShape ??= object({ code: number({ integer: true }), message: anything }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateV1ErrorShape: Validator = /* @__PURE__ */ object({
-  code: [number({ integer: true }), false],
-  message: [anything, false],
-});
+let validateV1ErrorShape: Validator | undefined;
 
 /** Checks a value against V1ErrorBody; appends one issue per problem. */
 export function validateV1ErrorBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateV1ErrorBodyShape(value, path, issues);
+  (validateV1ErrorBodyShape ??= object({
+    errors: array(validateV1Error),
+    result: object({ success: literal(false) }),
+  }))(value, path, issues);
 }
-const validateV1ErrorBodyShape: Validator = /* @__PURE__ */ object({
-  errors: [array(validateV1Error), false],
-  result: [object({ success: [literal(false), false] }), false],
-});
+let validateV1ErrorBodyShape: Validator | undefined;
 
 /** Checks a value against V3ErrorBody; appends one issue per problem. */
 export function validateV3ErrorBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateV3ErrorBodyShape(value, path, issues);
+  (validateV3ErrorBodyShape ??= object({
+    ".tag": oneOf(["unprocessable_request"], true),
+    message: anything,
+  }))(value, path, issues);
 }
-const validateV3ErrorBodyShape: Validator = /* @__PURE__ */ object({
-  ".tag": [oneOf(["unprocessable_request"], true), false],
-  message: [anything, false],
-});
+let validateV3ErrorBodyShape: Validator | undefined;
 
 /** Checks a value against Order; appends one issue per problem. */
 export function validateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOrderShape(value, path, issues);
+  (validateOrderShape ??= object({
+    token: string(),
+    requires_action: string(),
+    platform_user_id: string(),
+    user_note: string(),
+    external_data: object({}),
+    dynamic_content: object({
+      custom_fields: array(anything),
+      eligible_payment_methods: array(
+        object({ eligible: boolean, transaction_processor_type: string() }),
+      ),
+      gift_option_view: object({ hide_gift_message: anything, hide_gift_wrap: anything }),
+      hide_apm: array(string()),
+      order_notice: anything,
+      payment_notice: anything,
+      shipping_info_notice: anything,
+      shipping_notice: anything,
+    }),
+    cart: object({
+      order_reference: string(),
+      display_id: string(),
+      cart_url: string(),
+      order_description: string(),
+      merchant_order_url: string(),
+      transaction_reference: string(),
+      billing_address: anything,
+      currency: object({ currency: anything, currency_symbol: anything }),
+      discount_amount: validateMoney,
+      fee_amount: validateMoney,
+      loyalty_rewards_amount: validateMoney,
+      msrp: validateMoney,
+      shipping_amount: validateMoney,
+      subtotal_amount: validateMoney,
+      tax_amount: validateMoney,
+      total_amount: validateMoney,
+      discounts: array(
+        object({
+          amount: validateMoney,
+          code: anything,
+          description: anything,
+          details_url: anything,
+          discount_category: anything,
+          reference: anything,
+          free_shipping: object({
+            is_free_shipping: boolean,
+            maximum_cost_allowed: number({ integer: true }),
+          }),
+        }),
+      ),
+      items: array(validateOrderItem),
+      fees: array(validateOrderItem),
+      shipments: array(validateOrderShipment),
+      fulfillments: array(
+        object({
+          id: anything,
+          fulfillment_type: anything,
+          cart_shipment: anything,
+          in_store_cart_shipment: anything,
+          items: anything,
+        }),
+      ),
+      in_store_shipments: anything,
+      loyalty_rewards: anything,
+      metadata: object({}),
+    }),
+  }))(value, path, issues);
 }
-const validateOrderShape: Validator = /* @__PURE__ */ object({
-  token: [string(), false],
-  requires_action: [string(), false],
-  platform_user_id: [string(), false],
-  user_note: [string(), false],
-  external_data: [object({}), false],
-  dynamic_content: [
-    object({
-      custom_fields: [array(anything), false],
-      eligible_payment_methods: [
-        array(
-          object({ eligible: [boolean, false], transaction_processor_type: [string(), false] }),
-        ),
-        false,
-      ],
-      gift_option_view: [
-        object({ hide_gift_message: [anything, false], hide_gift_wrap: [anything, false] }),
-        false,
-      ],
-      hide_apm: [array(string()), false],
-      order_notice: [anything, false],
-      payment_notice: [anything, false],
-      shipping_info_notice: [anything, false],
-      shipping_notice: [anything, false],
-    }),
-    false,
-  ],
-  cart: [
-    object({
-      order_reference: [string(), false],
-      display_id: [string(), false],
-      cart_url: [string(), false],
-      order_description: [string(), false],
-      merchant_order_url: [string(), false],
-      transaction_reference: [string(), false],
-      billing_address: [anything, false],
-      currency: [
-        object({ currency: [anything, false], currency_symbol: [anything, false] }),
-        false,
-      ],
-      discount_amount: [validateMoney, false],
-      fee_amount: [validateMoney, false],
-      loyalty_rewards_amount: [validateMoney, false],
-      msrp: [validateMoney, false],
-      shipping_amount: [validateMoney, false],
-      subtotal_amount: [validateMoney, false],
-      tax_amount: [validateMoney, false],
-      total_amount: [validateMoney, false],
-      discounts: [
-        array(
-          object({
-            amount: [validateMoney, false],
-            code: [anything, false],
-            description: [anything, false],
-            details_url: [anything, false],
-            discount_category: [anything, false],
-            reference: [anything, false],
-            free_shipping: [
-              object({
-                is_free_shipping: [boolean, false],
-                maximum_cost_allowed: [number({ integer: true }), false],
-              }),
-              false,
-            ],
-          }),
-        ),
-        false,
-      ],
-      items: [array(validateOrderItem), false],
-      fees: [array(validateOrderItem), false],
-      shipments: [array(validateOrderShipment), false],
-      fulfillments: [
-        array(
-          object({
-            id: [anything, false],
-            fulfillment_type: [anything, false],
-            cart_shipment: [anything, false],
-            in_store_cart_shipment: [anything, false],
-            items: [anything, false],
-          }),
-        ),
-        false,
-      ],
-      in_store_shipments: [anything, false],
-      loyalty_rewards: [anything, false],
-      metadata: [object({}), false],
-    }),
-    false,
-  ],
-});
+let validateOrderShape: Validator | undefined;
 
 /** Checks a value against OrderItem; appends one issue per problem. */
 export function validateOrderItem(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateOrderItemShape(value, path, issues);
-}
-const validateOrderItemShape: Validator = /* @__PURE__ */ object({
-  brand: [string(), false],
-  category: [string(), false],
-  color: [string(), false],
-  description: [string(), false],
-  details_url: [string(), false],
-  image_url: [string(), false],
-  item_group: [string(), false],
-  manufacturer: [string(), false],
-  merchant_product_id: [string(), false],
-  merchant_variant_id: [string(), false],
-  name: [string(), false],
-  options: [string(), false],
-  reference: [string(), false],
-  shipment_id: [string(), false],
-  shipment_type: [string(), false],
-  size: [string(), false],
-  sku: [string(), false],
-  tags: [string(), false],
-  type: [string(), false],
-  uom: [string(), false],
-  upc: [string(), false],
-  service_product_id: [string(), false],
-  quantity: [number({ integer: true }), false],
-  isbn: [number({ integer: true }), false],
-  hide: [boolean, false],
-  taxable: [boolean, false],
-  collections: [array(anything), false],
-  customizations: [anything, false],
-  gift_option: [
-    object({ hide_gift_message: [anything, false], hide_gift_wrap: [anything, false] }),
-    false,
-  ],
-  msrp: [validateMoney, false],
-  tax_amount: [validateMoney, false],
-  total_amount: [validateMoney, false],
-  unit_price: [validateMoney, false],
-  properties: [
-    array(
-      object({
-        color: [anything, false],
-        display: [anything, false],
-        name: [anything, false],
-        value: [anything, false],
-      }),
+  (validateOrderItemShape ??= object({
+    brand: string(),
+    category: string(),
+    color: string(),
+    description: string(),
+    details_url: string(),
+    image_url: string(),
+    item_group: string(),
+    manufacturer: string(),
+    merchant_product_id: string(),
+    merchant_variant_id: string(),
+    name: string(),
+    options: string(),
+    reference: string(),
+    shipment_id: string(),
+    shipment_type: string(),
+    size: string(),
+    sku: string(),
+    tags: string(),
+    type: string(),
+    uom: string(),
+    upc: string(),
+    service_product_id: string(),
+    quantity: number({ integer: true }),
+    isbn: number({ integer: true }),
+    hide: boolean,
+    taxable: boolean,
+    collections: array(anything),
+    customizations: anything,
+    gift_option: object({ hide_gift_message: anything, hide_gift_wrap: anything }),
+    msrp: validateMoney,
+    tax_amount: validateMoney,
+    total_amount: validateMoney,
+    unit_price: validateMoney,
+    properties: array(
+      object({ color: anything, display: anything, name: anything, value: anything }),
     ),
-    false,
-  ],
-  subscription: [
-    object({
-      frequency: [
-        object({ unit: [string(), false], value: [number({ integer: true }), false] }),
-        false,
-      ],
+    subscription: object({
+      frequency: object({ unit: string(), value: number({ integer: true }) }),
     }),
-    false,
-  ],
-  weight: [object({ unit: [anything, false], weight: [anything, false] }), false],
-  platform_line_item_reference: [number({ integer: true }), false],
-  platform_product_reference: [number({ integer: true }), false],
-  platform_product_variant_reference: [number({ integer: true }), false],
-});
+    weight: object({ unit: anything, weight: anything }),
+    platform_line_item_reference: number({ integer: true }),
+    platform_product_reference: number({ integer: true }),
+    platform_product_variant_reference: number({ integer: true }),
+  }))(value, path, issues);
+}
+let validateOrderItemShape: Validator | undefined;
 
 /** Checks a value against OrderShipment; appends one issue per problem. */
 export function validateOrderShipment(
@@ -1132,41 +987,35 @@ export function validateOrderShipment(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateOrderShipmentShape(value, path, issues);
-}
-const validateOrderShipmentShape: Validator = /* @__PURE__ */ object({
-  carrier: [string(), false],
-  service: [string(), false],
-  shipping_method: [string(), false],
-  signature: [string(), false],
-  type: [string(), false],
-  package_type: [string(), false],
-  reference: [string(), false],
-  id: [string(), false],
-  estimated_delivery_date: [string(), false],
-  cost: [validateMoney, false],
-  tax_amount: [validateMoney, false],
-  default: [boolean, false],
-  expedited: [boolean, false],
-  description: [array(object({ content: [anything, false], is_html: [anything, false] })), false],
-  description_tooltips: [
-    array(object({ html_content: [anything, false], target: [anything, false] })),
-    false,
-  ],
-  gift_options: [anything, false],
-  package_dimension: [
-    object({
-      depth: [anything, false],
-      height: [anything, false],
-      width: [anything, false],
-      unit: [anything, false],
+  (validateOrderShipmentShape ??= object({
+    carrier: string(),
+    service: string(),
+    shipping_method: string(),
+    signature: string(),
+    type: string(),
+    package_type: string(),
+    reference: string(),
+    id: string(),
+    estimated_delivery_date: string(),
+    cost: validateMoney,
+    tax_amount: validateMoney,
+    default: boolean,
+    expedited: boolean,
+    description: array(object({ content: anything, is_html: anything })),
+    description_tooltips: array(object({ html_content: anything, target: anything })),
+    gift_options: anything,
+    package_dimension: object({
+      depth: anything,
+      height: anything,
+      width: anything,
+      unit: anything,
     }),
-    false,
-  ],
-  package_weight: [object({ unit: [anything, false], weight: [anything, false] }), false],
-  total_weight: [object({ unit: [anything, false], weight: [anything, false] }), false],
-  shipping_address: [validateTransactionAddress, false],
-});
+    package_weight: object({ unit: anything, weight: anything }),
+    total_weight: object({ unit: anything, weight: anything }),
+    shipping_address: validateTransactionAddress,
+  }))(value, path, issues);
+}
+let validateOrderShipmentShape: Validator | undefined;
 
 /** Checks a value against Subscription; appends one issue per problem. */
 export function validateSubscription(
@@ -1174,11 +1023,9 @@ export function validateSubscription(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateSubscriptionShape(value, path, issues);
+  (validateSubscriptionShape ??= object({ subscription_id: string() }))(value, path, issues);
 }
-const validateSubscriptionShape: Validator = /* @__PURE__ */ object({
-  subscription_id: [string(), false],
-});
+let validateSubscriptionShape: Validator | undefined;
 
 /** Checks a value against CancelSubscriptionResponse; appends one issue per problem. */
 export function validateCancelSubscriptionResponse(
@@ -1186,11 +1033,13 @@ export function validateCancelSubscriptionResponse(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCancelSubscriptionResponseShape(value, path, issues);
+  (validateCancelSubscriptionResponseShape ??= object({ success: literal(true) }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateCancelSubscriptionResponseShape: Validator = /* @__PURE__ */ object({
-  success: [literal(true), false],
-});
+let validateCancelSubscriptionResponseShape: Validator | undefined;
 
 /** Checks a value against MockShipmentStatus; appends one issue per problem. */
 export function validateMockShipmentStatus(
@@ -1198,12 +1047,12 @@ export function validateMockShipmentStatus(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateMockShipmentStatusShape(value, path, issues);
+  (validateMockShipmentStatusShape ??= oneOf(
+    ["in_transit", "cancelled", "failure", "delivered"],
+    false,
+  ))(value, path, issues);
 }
-const validateMockShipmentStatusShape: Validator = /* @__PURE__ */ oneOf(
-  ["in_transit", "cancelled", "failure", "delivered"],
-  false,
-);
+let validateMockShipmentStatusShape: Validator | undefined;
 
 /** Checks a value against TrackingDetail; appends one issue per problem. */
 export function validateTrackingDetail(
@@ -1211,17 +1060,17 @@ export function validateTrackingDetail(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateTrackingDetailShape(value, path, issues);
+  (validateTrackingDetailShape ??= object({
+    city: string(),
+    country: string(),
+    datetime: string({ format: dateTimeFormat }),
+    message: string(),
+    state: string(),
+    status: string(),
+    zip: string(),
+  }))(value, path, issues);
 }
-const validateTrackingDetailShape: Validator = /* @__PURE__ */ object({
-  city: [string(), false],
-  country: [string(), false],
-  datetime: [string({ format: "date-time" }), false],
-  message: [string(), false],
-  state: [string(), false],
-  status: [string(), false],
-  zip: [string(), false],
-});
+let validateTrackingDetailShape: Validator | undefined;
 
 /** Checks a value against TrackMockShipmentRequest; appends one issue per problem. */
 export function validateTrackMockShipmentRequest(
@@ -1229,14 +1078,14 @@ export function validateTrackMockShipmentRequest(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateTrackMockShipmentRequestShape(value, path, issues);
+  (validateTrackMockShipmentRequestShape ??= object({
+    delivery_estimate: string(),
+    tracking_detail: array(validateTrackingDetail),
+    tracking_number: string({ prefix: "MockService" }),
+    status: validateMockShipmentStatus,
+  }))(value, path, issues);
 }
-const validateTrackMockShipmentRequestShape: Validator = /* @__PURE__ */ object({
-  delivery_estimate: [string(), false],
-  tracking_detail: [array(validateTrackingDetail), false],
-  tracking_number: [string({ prefix: "MockService" }), false],
-  status: [validateMockShipmentStatus, false],
-});
+let validateTrackMockShipmentRequestShape: Validator | undefined;
 
 /** Checks a value against RandomPhoneResponse; appends one issue per problem. */
 export function validateRandomPhoneResponse(
@@ -1244,21 +1093,19 @@ export function validateRandomPhoneResponse(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateRandomPhoneResponseShape(value, path, issues);
+  (validateRandomPhoneResponseShape ??= object({ phone: string() }))(value, path, issues);
 }
-const validateRandomPhoneResponseShape: Validator = /* @__PURE__ */ object({
-  phone: [string(), false],
-});
+let validateRandomPhoneResponseShape: Validator | undefined;
 
 /** Checks a value against Webhook; appends one issue per problem. */
 export function validateWebhook(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateWebhookShape(value, path, issues);
+  (validateWebhookShape ??= object({
+    webhook_id: string({ prefix: "wh_" }),
+    division_id: string(),
+    url: string({ format: uriFormat }),
+  }))(value, path, issues);
 }
-const validateWebhookShape: Validator = /* @__PURE__ */ object({
-  webhook_id: [string({ prefix: "wh_" }), false],
-  division_id: [string(), false],
-  url: [string({ format: "uri" }), false],
-});
+let validateWebhookShape: Validator | undefined;
 
 /** Checks a value against CreateWebhookRequest; appends one issue per problem. */
 export function validateCreateWebhookRequest(
@@ -1266,12 +1113,12 @@ export function validateCreateWebhookRequest(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCreateWebhookRequestShape(value, path, issues);
+  (validateCreateWebhookRequestShape ??= object(
+    { division_id: string(), url: string({ format: uriFormat }) },
+    ["division_id"],
+  ))(value, path, issues);
 }
-const validateCreateWebhookRequestShape: Validator = /* @__PURE__ */ object({
-  division_id: [string(), true],
-  url: [string({ format: "uri" }), false],
-});
+let validateCreateWebhookRequestShape: Validator | undefined;
 
 /** Checks a value against CreateWebhookResponse; appends one issue per problem. */
 export function validateCreateWebhookResponse(
@@ -1279,11 +1126,13 @@ export function validateCreateWebhookResponse(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateCreateWebhookResponseShape(value, path, issues);
+  (validateCreateWebhookResponseShape ??= object({ webhook_id: string({ prefix: "wh_" }) }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateCreateWebhookResponseShape: Validator = /* @__PURE__ */ object({
-  webhook_id: [string({ prefix: "wh_" }), false],
-});
+let validateCreateWebhookResponseShape: Validator | undefined;
 
 /** Checks a value against TransactionReference; appends one issue per problem. */
 export function validateTransactionReference(
@@ -1291,11 +1140,13 @@ export function validateTransactionReference(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateTransactionReferenceShape(value, path, issues);
+  (validateTransactionReferenceShape ??= string({ pattern: "^[^-]{4}-[^-]{4}-[^-]{4}$" }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateTransactionReferenceShape: Validator = /* @__PURE__ */ string({
-  pattern: "^[^-]{4}-[^-]{4}-[^-]{4}$",
-});
+let validateTransactionReferenceShape: Validator | undefined;
 
 /** Checks a value against TransactionSummary; appends one issue per problem. */
 export function validateTransactionSummary(
@@ -1303,12 +1154,13 @@ export function validateTransactionSummary(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateTransactionSummaryShape(value, path, issues);
+  (validateTransactionSummaryShape ??= object({ reference: string(), status: string() }))(
+    value,
+    path,
+    issues,
+  );
 }
-const validateTransactionSummaryShape: Validator = /* @__PURE__ */ object({
-  reference: [string(), false],
-  status: [string(), false],
-});
+let validateTransactionSummaryShape: Validator | undefined;
 
 /** Checks a value against ListTransactionsResponse; appends one issue per problem. */
 export function validateListTransactionsResponse(
@@ -1316,76 +1168,59 @@ export function validateListTransactionsResponse(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateListTransactionsResponseShape(value, path, issues);
+  (validateListTransactionsResponseShape ??= object({
+    transactions: array(validateTransactionSummary),
+  }))(value, path, issues);
 }
-const validateListTransactionsResponseShape: Validator = /* @__PURE__ */ object({
-  transactions: [array(validateTransactionSummary), false],
-});
+let validateListTransactionsResponseShape: Validator | undefined;
 
 /** Checks a value against Split; appends one issue per problem. */
 export function validateSplit(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateSplitShape(value, path, issues);
+  (validateSplitShape ??= object({ amount: validateMoney, type: string() }))(value, path, issues);
 }
-const validateSplitShape: Validator = /* @__PURE__ */ object({
-  amount: [validateMoney, false],
-  type: [string(), false],
-});
+let validateSplitShape: Validator | undefined;
 
 /** Checks a value against Capture; appends one issue per problem. */
 export function validateCapture(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateCaptureShape(value, path, issues);
+  (validateCaptureShape ??= object({
+    amount: validateMoney,
+    id: string(),
+    merchant_event_id: string(),
+    status: oneOf(["succeeded"], true),
+    metadata: object({}),
+    splits: array(validateSplit),
+  }))(value, path, issues);
 }
-const validateCaptureShape: Validator = /* @__PURE__ */ object({
-  amount: [validateMoney, false],
-  id: [string(), false],
-  merchant_event_id: [string(), false],
-  status: [oneOf(["succeeded"], true), false],
-  metadata: [object({}), false],
-  splits: [array(validateSplit), false],
-});
+let validateCaptureShape: Validator | undefined;
 
 /** Checks a value against Consumer; appends one issue per problem. */
 export function validateConsumer(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateConsumerShape(value, path, issues);
-}
-const validateConsumerShape: Validator = /* @__PURE__ */ object({
-  id: [anything, false],
-  first_name: [anything, false],
-  last_name: [anything, false],
-  email_verified: [boolean, false],
-  platform_account_status: [anything, false],
-  emails: [
-    array(
+  (validateConsumerShape ??= object({
+    id: anything,
+    first_name: anything,
+    last_name: anything,
+    email_verified: boolean,
+    platform_account_status: anything,
+    emails: array(
+      object({ address: anything, id: anything, priority: anything, status: anything }),
+    ),
+    phones: array(
       object({
-        address: [anything, false],
-        id: [anything, false],
-        priority: [anything, false],
-        status: [anything, false],
+        country_code: anything,
+        id: anything,
+        number: anything,
+        priority: anything,
+        status: anything,
       }),
     ),
-    false,
-  ],
-  phones: [
-    array(
-      object({
-        country_code: [anything, false],
-        id: [anything, false],
-        number: [anything, false],
-        priority: [anything, false],
-        status: [anything, false],
-      }),
-    ),
-    false,
-  ],
-  authentication: [
-    object({
-      actions: [array(anything), false],
-      methods: [array(anything), false],
-      sso_authorization_url: [anything, false],
+    authentication: object({
+      actions: array(anything),
+      methods: array(anything),
+      sso_authorization_url: anything,
     }),
-    false,
-  ],
-});
+  }))(value, path, issues);
+}
+let validateConsumerShape: Validator | undefined;
 
 /** Checks a value against TransactionCreditCard; appends one issue per problem. */
 export function validateTransactionCreditCard(
@@ -1393,222 +1228,177 @@ export function validateTransactionCreditCard(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateTransactionCreditCardShape(value, path, issues);
+  (validateTransactionCreditCardShape ??= object({
+    id: string(),
+    bin: string(),
+    last4: string(),
+    network: string(),
+    display_network: string(),
+    icon_asset_path: string(),
+    priority: string(),
+    status: string(),
+    token: string(),
+    token_type: string(),
+    expiration: number({ integer: true }),
+    billing_address: validateTransactionAddress,
+  }))(value, path, issues);
 }
-const validateTransactionCreditCardShape: Validator = /* @__PURE__ */ object({
-  id: [string(), false],
-  bin: [string(), false],
-  last4: [string(), false],
-  network: [string(), false],
-  display_network: [string(), false],
-  icon_asset_path: [string(), false],
-  priority: [string(), false],
-  status: [string(), false],
-  token: [string(), false],
-  token_type: [string(), false],
-  expiration: [number({ integer: true }), false],
-  billing_address: [validateTransactionAddress, false],
-});
+let validateTransactionCreditCardShape: Validator | undefined;
 
 /** Checks a value against Transaction; appends one issue per problem. */
 export function validateTransaction(value: unknown, path: string, issues: ValidationIssue[]): void {
-  validateTransactionShape(value, path, issues);
+  (validateTransactionShape ??= object({
+    id: string(),
+    reference: validateTransactionReference,
+    authorization_id: string(),
+    merchant_order_number: string(),
+    processor: string(),
+    last4: string(),
+    amount: validateMoney,
+    date: number({ integer: true }),
+    last_viewed_utc: number({ integer: true }),
+    type: string(),
+    status: oneOf(["cancelled"], true),
+    view_status: string(),
+    auth_verification_status: string(),
+    risk_review_status: string(),
+    indemnification_decision: string(),
+    indemnification_reason: string(),
+    risk_score: number(),
+    address_change_request_metadata: object({
+      can_change_shipping_address: boolean,
+      id: string(),
+      status: string(),
+      ticket_id: string(),
+      ticket_status: string(),
+    }),
+    authorization: object({
+      auth: string(),
+      avs_response: string(),
+      cvv_response: string(),
+      merchant_event_id: string(),
+      processor: string(),
+      reason: string(),
+      status: oneOf(["succeeded"], true),
+      metadata: object({}),
+    }),
+    capture: validateCapture,
+    captures: array(validateCapture),
+    credit: object({ status: oneOf(["succeeded"], true), merchant_event_id: anything }),
+    void: object({
+      cause: string(),
+      merchant_event_id: string(),
+      status: oneOf(["succeeded"], true),
+      void: string(),
+    }),
+    chargeback_details: object({
+      amt_won: validateMoney,
+      chargeback_amt: validateMoney,
+      chargeback_fee: validateMoney,
+      net_amt: validateMoney,
+      chargeback_id: string(),
+      reason: string(),
+      reason_code: string(),
+      representment_result: string(),
+      representment_reply_by_date: number({ integer: true }),
+      event_views: array(object({ content: string(), time: number({ integer: true }) })),
+    }),
+    manual_disputes: object({
+      amount: number({ integer: true }),
+      currency: string(),
+      delivery_evidence: string(),
+      delivery_link: string(),
+      dispute_evidence: string(),
+      dispute_link: string(),
+      other_evidence: string(),
+      other_link: string(),
+      reason: string(),
+      status: string(),
+    }),
+    custom_fields: object({
+      checkout_setup: string(),
+      context: string(),
+      external_id: string(),
+      field_setup: string(),
+      label: string(),
+      public_id: string(),
+      dynamic: boolean,
+      required: boolean,
+      subscribe_to_newsletter: boolean,
+      position: number({ integer: true }),
+    }),
+    customer_list_status: object({ auto_approved: boolean, block_listed: boolean }),
+    from_consumer: validateConsumer,
+    to_consumer: validateConsumer,
+    from_consumer_membership_users: object({ status: anything }),
+    from_credit_card: validateTransactionCreditCard,
+    to_credit_card: validateTransactionCreditCard,
+    merchant: object({
+      created_at: number({ integer: true }),
+      description: string(),
+      processor: string(),
+      time_zone: string(),
+      onboarding_status: string(),
+      public_id: string(),
+      status: number({ integer: true }),
+      operational_processors: array(object({ processor: anything, status: anything })),
+    }),
+    merchant_division: object({
+      id: string(),
+      public_id: string(),
+      merchant_id: string(),
+      description: string(),
+      display_name: string(),
+      platform: string(),
+      status: string(),
+      hook_type: string(),
+      hook_url: string(),
+      shipping_url: string(),
+      tax_url: string(),
+      shipping_and_tax_url: string(),
+      create_order_url: string(),
+      update_cart_url: string(),
+      product_info_url: string(),
+      get_account_url: string(),
+      account_page_url: string(),
+      debug_url: string(),
+      api_base_domain_url: string(),
+      base_domain_url: string(),
+      oauth_logout_url: string(),
+      oauth_redirect_url: string(),
+      plugin_config_url: string(),
+      privacy_policy_url: string(),
+      terms_of_service_url: string(),
+      validate_additional_account_data_url: string(),
+      shopper_custom_fields_updated_url: string(),
+      universal_merchant_api_url: string(),
+      merchant_password_login_url: string(),
+      is_universal_merchant_api: boolean,
+      is_webhooks_v2: boolean,
+      logo: object({ domain: anything, resource: anything }),
+    }),
+    order: validateOrder,
+    order_decision: object({ decision_factors: array(string()), score: anything }),
+    risk_insights: object({
+      available: boolean,
+      decision_factors: array(anything),
+      fraud_probability: number(),
+      payment_instrument_factors: object({}),
+    }),
+    review_ticket: object({
+      id: string(),
+      status: string(),
+      request_deadline: number({ integer: true }),
+    }),
+    splits: array(validateSplit),
+    adjust_transactions: array(validateTransaction),
+    refund_transactions: array(validateTransaction),
+    refund_transaction_ids: array(string()),
+    platform_metadata: object({}),
+    transaction_properties: object({}),
+  }))(value, path, issues);
 }
-const validateTransactionShape: Validator = /* @__PURE__ */ object({
-  id: [string(), false],
-  reference: [validateTransactionReference, false],
-  authorization_id: [string(), false],
-  merchant_order_number: [string(), false],
-  processor: [string(), false],
-  last4: [string(), false],
-  amount: [validateMoney, false],
-  date: [number({ integer: true }), false],
-  last_viewed_utc: [number({ integer: true }), false],
-  type: [string(), false],
-  status: [oneOf(["cancelled"], true), false],
-  view_status: [string(), false],
-  auth_verification_status: [string(), false],
-  risk_review_status: [string(), false],
-  indemnification_decision: [string(), false],
-  indemnification_reason: [string(), false],
-  risk_score: [number(), false],
-  address_change_request_metadata: [
-    object({
-      can_change_shipping_address: [boolean, false],
-      id: [string(), false],
-      status: [string(), false],
-      ticket_id: [string(), false],
-      ticket_status: [string(), false],
-    }),
-    false,
-  ],
-  authorization: [
-    object({
-      auth: [string(), false],
-      avs_response: [string(), false],
-      cvv_response: [string(), false],
-      merchant_event_id: [string(), false],
-      processor: [string(), false],
-      reason: [string(), false],
-      status: [oneOf(["succeeded"], true), false],
-      metadata: [object({}), false],
-    }),
-    false,
-  ],
-  capture: [validateCapture, false],
-  captures: [array(validateCapture), false],
-  credit: [
-    object({ status: [oneOf(["succeeded"], true), false], merchant_event_id: [anything, false] }),
-    false,
-  ],
-  void: [
-    object({
-      cause: [string(), false],
-      merchant_event_id: [string(), false],
-      status: [oneOf(["succeeded"], true), false],
-      void: [string(), false],
-    }),
-    false,
-  ],
-  chargeback_details: [
-    object({
-      amt_won: [validateMoney, false],
-      chargeback_amt: [validateMoney, false],
-      chargeback_fee: [validateMoney, false],
-      net_amt: [validateMoney, false],
-      chargeback_id: [string(), false],
-      reason: [string(), false],
-      reason_code: [string(), false],
-      representment_result: [string(), false],
-      representment_reply_by_date: [number({ integer: true }), false],
-      event_views: [
-        array(object({ content: [string(), false], time: [number({ integer: true }), false] })),
-        false,
-      ],
-    }),
-    false,
-  ],
-  manual_disputes: [
-    object({
-      amount: [number({ integer: true }), false],
-      currency: [string(), false],
-      delivery_evidence: [string(), false],
-      delivery_link: [string(), false],
-      dispute_evidence: [string(), false],
-      dispute_link: [string(), false],
-      other_evidence: [string(), false],
-      other_link: [string(), false],
-      reason: [string(), false],
-      status: [string(), false],
-    }),
-    false,
-  ],
-  custom_fields: [
-    object({
-      checkout_setup: [string(), false],
-      context: [string(), false],
-      external_id: [string(), false],
-      field_setup: [string(), false],
-      label: [string(), false],
-      public_id: [string(), false],
-      dynamic: [boolean, false],
-      required: [boolean, false],
-      subscribe_to_newsletter: [boolean, false],
-      position: [number({ integer: true }), false],
-    }),
-    false,
-  ],
-  customer_list_status: [
-    object({ auto_approved: [boolean, false], block_listed: [boolean, false] }),
-    false,
-  ],
-  from_consumer: [validateConsumer, false],
-  to_consumer: [validateConsumer, false],
-  from_consumer_membership_users: [object({ status: [anything, false] }), false],
-  from_credit_card: [validateTransactionCreditCard, false],
-  to_credit_card: [validateTransactionCreditCard, false],
-  merchant: [
-    object({
-      created_at: [number({ integer: true }), false],
-      description: [string(), false],
-      processor: [string(), false],
-      time_zone: [string(), false],
-      onboarding_status: [string(), false],
-      public_id: [string(), false],
-      status: [number({ integer: true }), false],
-      operational_processors: [
-        array(object({ processor: [anything, false], status: [anything, false] })),
-        false,
-      ],
-    }),
-    false,
-  ],
-  merchant_division: [
-    object({
-      id: [string(), false],
-      public_id: [string(), false],
-      merchant_id: [string(), false],
-      description: [string(), false],
-      display_name: [string(), false],
-      platform: [string(), false],
-      status: [string(), false],
-      hook_type: [string(), false],
-      hook_url: [string(), false],
-      shipping_url: [string(), false],
-      tax_url: [string(), false],
-      shipping_and_tax_url: [string(), false],
-      create_order_url: [string(), false],
-      update_cart_url: [string(), false],
-      product_info_url: [string(), false],
-      get_account_url: [string(), false],
-      account_page_url: [string(), false],
-      debug_url: [string(), false],
-      api_base_domain_url: [string(), false],
-      base_domain_url: [string(), false],
-      oauth_logout_url: [string(), false],
-      oauth_redirect_url: [string(), false],
-      plugin_config_url: [string(), false],
-      privacy_policy_url: [string(), false],
-      terms_of_service_url: [string(), false],
-      validate_additional_account_data_url: [string(), false],
-      shopper_custom_fields_updated_url: [string(), false],
-      universal_merchant_api_url: [string(), false],
-      merchant_password_login_url: [string(), false],
-      is_universal_merchant_api: [boolean, false],
-      is_webhooks_v2: [boolean, false],
-      logo: [object({ domain: [anything, false], resource: [anything, false] }), false],
-    }),
-    false,
-  ],
-  order: [validateOrder, false],
-  order_decision: [
-    object({ decision_factors: [array(string()), false], score: [anything, false] }),
-    false,
-  ],
-  risk_insights: [
-    object({
-      available: [boolean, false],
-      decision_factors: [array(anything), false],
-      fraud_probability: [number(), false],
-      payment_instrument_factors: [object({}), false],
-    }),
-    false,
-  ],
-  review_ticket: [
-    object({
-      id: [string(), false],
-      status: [string(), false],
-      request_deadline: [number({ integer: true }), false],
-    }),
-    false,
-  ],
-  splits: [array(validateSplit), false],
-  adjust_transactions: [array(validateTransaction), false],
-  refund_transactions: [array(validateTransaction), false],
-  refund_transaction_ids: [array(string()), false],
-  platform_metadata: [object({}), false],
-  transaction_properties: [object({}), false],
-});
+let validateTransactionShape: Validator | undefined;
 
 /** Checks a value against TransactionsGetParams; appends one issue per problem. */
 export function validateTransactionsGetParams(
@@ -1616,11 +1406,11 @@ export function validateTransactionsGetParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateTransactionsGetParamsShape(value, path, issues);
+  (validateTransactionsGetParamsShape ??= object({ reference: validateTransactionReference }, [
+    "reference",
+  ]))(value, path, issues);
 }
-const validateTransactionsGetParamsShape: Validator = /* @__PURE__ */ object({
-  reference: [validateTransactionReference, true],
-});
+let validateTransactionsGetParamsShape: Validator | undefined;
 
 /** Checks a value against SubscriptionsCancelParams; appends one issue per problem. */
 export function validateSubscriptionsCancelParams(
@@ -1628,11 +1418,11 @@ export function validateSubscriptionsCancelParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateSubscriptionsCancelParamsShape(value, path, issues);
+  (validateSubscriptionsCancelParamsShape ??= object({ subscription_id: string() }, [
+    "subscription_id",
+  ]))(value, path, issues);
 }
-const validateSubscriptionsCancelParamsShape: Validator = /* @__PURE__ */ object({
-  subscription_id: [string(), true],
-});
+let validateSubscriptionsCancelParamsShape: Validator | undefined;
 
 /** Checks a value against WebhooksDeleteParams; appends one issue per problem. */
 export function validateWebhooksDeleteParams(
@@ -1640,11 +1430,11 @@ export function validateWebhooksDeleteParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateWebhooksDeleteParamsShape(value, path, issues);
+  (validateWebhooksDeleteParamsShape ??= object({ webhook_id: string({ prefix: "wh_" }) }, [
+    "webhook_id",
+  ]))(value, path, issues);
 }
-const validateWebhooksDeleteParamsShape: Validator = /* @__PURE__ */ object({
-  webhook_id: [string({ prefix: "wh_" }), true],
-});
+let validateWebhooksDeleteParamsShape: Validator | undefined;
 
 /** Checks a value against AccountLoginParams; appends one issue per problem. */
 export function validateAccountLoginParams(
@@ -1652,11 +1442,14 @@ export function validateAccountLoginParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  validateAccountLoginParamsShape(value, path, issues);
+  (validateAccountLoginParamsShape ??= object(
+    {
+      code: string(),
+      state: string({ minLength: 8, maxLength: 8 }),
+      scope: literal("openid"),
+      reference: string(),
+    },
+    ["code", "state", "scope", "reference"],
+  ))(value, path, issues);
 }
-const validateAccountLoginParamsShape: Validator = /* @__PURE__ */ object({
-  code: [string(), true],
-  state: [string({ minLength: 8, maxLength: 8 }), true],
-  scope: [literal("openid"), true],
-  reference: [string(), true],
-});
+let validateAccountLoginParamsShape: Validator | undefined;

@@ -7,7 +7,9 @@
  */
 
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const values: ReadonlyMap<string, number> = new Map([...alphabet].map((char, i) => [char, i]));
+/** Value of each ASCII character code in the alphabet, -1 for the rest: a lookup per character, no Map and no string of one character. */
+const values = new Int8Array(128).fill(-1);
+for (let i = 0; i < alphabet.length; i++) values[alphabet.charCodeAt(i)] = i;
 
 /** Encodes bytes as padded standard base64. */
 export function encodeBase64(bytes: Uint8Array): string {
@@ -28,15 +30,23 @@ export function encodeBase64(bytes: Uint8Array): string {
  * padding, or non-zero bits after the last byte (a non-canonical encoding).
  */
 export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (text.length % 4 !== 0) return undefined;
-  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
-  const bytes = new Uint8Array((text.length / 4) * 3 - padding);
+  const length = text.length;
+  if (length % 4 !== 0) return undefined;
+  // "=" is char code 61; padding is at most two characters, and only at the end
+  const padding =
+    length > 0 && text.charCodeAt(length - 1) === 61
+      ? text.charCodeAt(length - 2) === 61
+        ? 2
+        : 1
+      : 0;
+  const bytes = new Uint8Array((length / 4) * 3 - padding);
   let bits = 0;
   let count = 0;
   let at = 0;
-  for (let i = 0; i < text.length - padding; i++) {
-    const value = values.get(text[i]!);
-    if (value === undefined) return undefined;
+  for (let i = 0; i < length - padding; i++) {
+    const code = text.charCodeAt(i);
+    const value = code < 128 ? values[code]! : -1;
+    if (value < 0) return undefined;
     bits = (bits << 6) | value;
     count += 6;
     if (count >= 8) {

@@ -8,16 +8,27 @@
  * size (413, without reading past the limit), signature over the raw bytes (422), JSON and
  * validation against the spec (400, naming the field), then the handler (500 if it throws).
  * The generated `callbacks.ts` passes the routes and the typed handlers.
+ *
+ * Everything up to the handler is synchronous when the signature is (Node's HMAC): a request
+ * costs one promise, the handler's, and none at all when the handler answers synchronously.
  */
 import { validate } from "../validate.js";
-import { announcesTooMuch, defaultBodyLimit, parseJson } from "./body.js";
+import {
+  announcesTooMuch,
+  defaultBodyLimit,
+  json,
+  parseJson,
+  runHandler,
+  withEvent,
+} from "./body.js";
 import { failureBody, genericFailureShape, type FailureShape } from "./failure.js";
-import { matchRoute, stripBasePath, type RouteSpec } from "./routes.js";
+import { exactRoutes, matchRoute, splitTarget, stripBasePath, type RouteSpec } from "./routes.js";
 import {
   createSignatureVerifier,
   signatureMessage,
   usableSecrets,
   type HeaderReader,
+  type SignatureCheck,
   type SignatureOptions,
   type SignatureVerifier,
 } from "./signature.js";
@@ -111,18 +122,26 @@ export interface RouterSpec {
   signatureCode: number;
 }
 
-const jsonHeaders = {
-  "content-type": "application/json; charset=utf-8",
-  "cache-control": "no-store",
-};
+/** An answer, or the promise of one when the signature check or the handler is asynchronous. */
+export type Answer = OutboundResponse | Promise<OutboundResponse>;
 
-/** A JSON response. */
-function json(
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): OutboundResponse {
-  return { status, headers: { ...jsonHeaders, ...headers }, body: JSON.stringify(body) };
+/** A request after the checks that need no body: an answer already, or what to do with the body. */
+export type Begun =
+  | { answer: OutboundResponse }
+  | {
+      answer?: undefined;
+      /** Read no further than this many bytes; pass `undefined` to `complete` once it is larger. */
+      limit: number;
+      /** The rest, from the raw body: signature, JSON, validation, handler. */
+      complete(body: Uint8Array<ArrayBuffer> | undefined): Answer;
+      /** The body could not be read: the generic 500, after `onError`. */
+      failed(error: unknown): OutboundResponse;
+    };
+
+/** The core of a router: `handle` for any adapter, `begin` for one that reads bodies itself. */
+export interface RouterCore {
+  handle(request: InboundRequest): Promise<OutboundResponse>;
+  begin(method: string, target: string, headers: HeaderReader): Begun;
 }
 
 /** Runs a hook, so a hook that throws never changes the answer. */
@@ -134,16 +153,11 @@ function safely(run: () => void): void {
   }
 }
 
-/** An object that is not an array or null: an answer the router may add `event` to. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The core request handler of a router: routes, limits, signature, validation, handlers. */
 export function createCore(
   spec: RouterSpec,
   options: BaseRouterOptions & { handlers: { readonly [event: string]: AnyHandler | undefined } },
-): (request: InboundRequest) => Promise<OutboundResponse> {
+): RouterCore {
   const secrets = usableSecrets(options.signingSecrets);
   const signed =
     spec.routes.some((r) => r.signatureHeader !== undefined) ||
@@ -164,6 +178,7 @@ export function createCore(
     internal: 500,
     ...options.codes,
   };
+  const exact = exactRoutes(spec.routes);
 
   /** A refusal in `shape`, reported to `onReject`. */
   const refuse = (
@@ -173,7 +188,7 @@ export function createCore(
     status: number,
     code: number,
     reasons: string[],
-    headers: Record<string, string> = {},
+    headers?: Record<string, string>,
   ): OutboundResponse => {
     safely(() =>
       options.onReject?.({
@@ -195,189 +210,205 @@ export function createCore(
     safely(() => options.onError?.(error, { ...(event !== undefined ? { event } : {}), path }));
     return json(500, failureBody(shape, event, codes.internal, ["internal error"]));
   };
+  /** A 404 that a framework adapter may hand on instead. */
+  const notFound = (path: string): Begun => ({
+    answer: {
+      ...refuse(genericFailureShape, undefined, path, 404, codes.notFound, [
+        "no callback at this path",
+      ]),
+      unmatched: true,
+    },
+  });
 
-  /** Size limit, then signature: the verified raw body, or the refusal. */
-  const readVerified = async (
-    request: InboundRequest,
+  /** A 405 with `Allow`. */
+  const wrongMethod = (
+    shape: FailureShape,
+    event: string | undefined,
+    path: string,
+    method: string,
+    allowed: readonly string[],
+  ): Begun => {
+    const reason = `${method} is not allowed here; use ${allowed.join(" or ")}`;
+    return {
+      answer: refuse(shape, event, path, 405, codes.method, [reason], {
+        allow: allowed.join(", "),
+      }),
+    };
+  };
+
+  /**
+   * Size limit (announced, then read), then signature over the raw bytes; `then` gets the
+   * verified body. `event` and `shape` say how refusals look.
+   */
+  const checked = (
+    method: string,
+    target: string,
+    headers: HeaderReader,
     shape: FailureShape,
     event: string | undefined,
     path: string,
     header: string | undefined,
-  ): Promise<Uint8Array<ArrayBuffer> | OutboundResponse> => {
+    then: (body: Uint8Array<ArrayBuffer>) => Answer,
+  ): Begun => {
     const tooLarge = () =>
       refuse(shape, event, path, 413, codes.tooLarge, [`body is larger than ${limit} bytes`], {
         connection: "close",
       });
-    if (announcesTooMuch(request.headers.get("content-length"), limit)) return tooLarge();
-    let body: Uint8Array<ArrayBuffer> | undefined;
-    try {
-      body = await request.readBody(limit);
-    } catch (error) {
-      return internal(shape, event, path, error);
-    }
-    if (body === undefined) return tooLarge();
-    if (header === undefined) return body;
-    const check = await verify(request.headers.get(header), {
-      body,
-      method: request.method,
-      target: request.target,
-      headers: request.headers,
-    });
-    return check.ok
-      ? body
-      : refuse(shape, event, path, 422, codes.signature, [signatureMessage(check.reason, header)]);
+    if (announcesTooMuch(headers.get("content-length"), limit)) return { answer: tooLarge() };
+    return {
+      limit,
+      failed: (error) => internal(shape, event, path, error),
+      complete: (body) => {
+        if (body === undefined) return tooLarge();
+        if (header === undefined) return then(body);
+        const check = verify(headers.get(header), { body, method, target, headers });
+        const after = (c: SignatureCheck): Answer =>
+          c.ok
+            ? then(body)
+            : refuse(shape, event, path, 422, codes.signature, [
+                signatureMessage(c.reason, header),
+              ]);
+        return check instanceof Promise ? check.then(after) : after(check);
+      },
+    };
   };
 
   /** The webhook route: POST only, size, signature, JSON, then the user's handler; 200 with an empty body. */
-  const handleWebhook = async (
-    request: InboundRequest,
+  const beginWebhook = (
+    method: string,
+    target: string,
+    headers: HeaderReader,
     webhook: WebhookRoute,
     path: string,
     query: URLSearchParams,
-  ): Promise<OutboundResponse> => {
+  ): Begun => {
     const shape = genericFailureShape;
-    if (request.method.toUpperCase() !== "POST")
-      return refuse(
-        shape,
-        undefined,
-        path,
-        405,
-        codes.method,
-        [`${request.method} is not allowed here; use POST`],
-        { allow: "POST" },
+    if (method.toUpperCase() !== "POST")
+      return wrongMethod(shape, undefined, path, method, ["POST"]);
+    const header = spec.webhookSignatureHeader;
+    return checked(method, target, headers, shape, undefined, path, header, (body) => {
+      const parsed = parseJson(body);
+      if (!parsed.ok)
+        return refuse(shape, undefined, path, 400, codes.invalid, ["body is not valid JSON"]);
+      return runHandler(
+        () => webhook.handler(parsed.value, { method, path, query, headers, rawBody: body }),
+        () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
+        (error) => internal(shape, undefined, path, error),
       );
-    const body = await readVerified(request, shape, undefined, path, spec.webhookSignatureHeader);
-    if (!(body instanceof Uint8Array)) return body;
-    const parsed = parseJson(body);
-    if (!parsed.ok)
-      return refuse(shape, undefined, path, 400, codes.invalid, ["body is not valid JSON"]);
-    try {
-      await webhook.handler(parsed.value, {
-        method: request.method,
-        path,
-        query,
-        headers: request.headers,
-        rawBody: body,
-      });
-    } catch (error) {
-      return internal(shape, undefined, path, error);
-    }
-    return { status: 200, headers: { "cache-control": "no-store" }, body: "" };
+    });
   };
 
   /** One callback: size, signature, JSON and validation, then its handler; the answer gets `event` where the spec puts it. */
-  const handleRoute = async (
-    request: InboundRequest,
+  const beginRoute = (
+    method: string,
+    target: string,
+    headers: HeaderReader,
     route: RouteSpec,
     params: Record<string, unknown> | undefined,
     path: string,
     query: URLSearchParams,
-  ): Promise<OutboundResponse> => {
+  ): Begun => {
     const { event, failure: shape } = route;
-    const body = await readVerified(request, shape, event, path, route.signatureHeader);
-    if (!(body instanceof Uint8Array)) return body;
-    let input: unknown = params;
-    const issues = [];
-    if (route.checkBody) {
-      const parsed = parseJson(body);
-      if (!parsed.ok)
-        return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
-      issues.push(...validate(route.checkBody, parsed.value, "body"));
-      input = parsed.value;
-    }
-    if (route.checkParams) issues.push(...validate(route.checkParams, params ?? {}, "params"));
-    if (issues.length)
-      return refuse(
-        shape,
+    const header = route.signatureHeader;
+    return checked(method, target, headers, shape, event, path, header, (body) => {
+      let input: unknown = params;
+      const issues = [];
+      if (route.checkBody) {
+        const parsed = parseJson(body);
+        if (!parsed.ok)
+          return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
+        issues.push(...validate(route.checkBody, parsed.value, "body"));
+        input = parsed.value;
+      }
+      if (route.checkParams) issues.push(...validate(route.checkParams, params ?? {}, "params"));
+      if (issues.length)
+        return refuse(
+          shape,
+          event,
+          path,
+          400,
+          codes.invalid,
+          issues.map((i) => `${i.path} ${i.message}`),
+        );
+      const handler = options.handlers[event] as
+        | ((input: unknown, ctx: CallbackContext) => unknown)
+        | undefined;
+      if (!handler)
+        return refuse(shape, event, path, 501, codes.notImplemented, [`no handler for ${event}`]);
+      let status = 200;
+      const setStatus = (s: number): void => {
+        if (!Number.isInteger(s) || s < 200 || s > 599)
+          throw new RangeError(`setStatus: ${s} is not an HTTP status from 200 to 599`);
+        status = s;
+      };
+      const ctx: CallbackContext = {
         event,
+        method,
         path,
-        400,
-        codes.invalid,
-        issues.map((i) => `${i.path} ${i.message}`),
+        query,
+        headers,
+        rawBody: body,
+        params: params ?? {},
+        setStatus,
+      };
+      const field = route.responseEvent;
+      return runHandler(
+        () => handler(input, ctx),
+        (result) => {
+          if (result === undefined)
+            return {
+              status: status === 200 ? 204 : status,
+              headers: { "cache-control": "no-store" },
+              body: "",
+            };
+          return json(status, field === undefined ? result : withEvent(result, field, event));
+        },
+        (error) => internal(shape, event, path, error),
       );
-    const handler = options.handlers[event];
-    if (!handler)
-      return refuse(shape, event, path, 501, codes.notImplemented, [`no handler for ${event}`]);
-    let status = 200;
-    const setStatus = (s: number): void => {
-      if (!Number.isInteger(s) || s < 200 || s > 599)
-        throw new RangeError(`setStatus: ${s} is not an HTTP status from 200 to 599`);
-      status = s;
-    };
-    const ctx: CallbackContext = {
-      event,
-      method: request.method,
-      path,
-      query,
-      headers: request.headers,
-      rawBody: body,
-      params: params ?? {},
-      setStatus,
-    };
-    try {
-      const result = await (handler as (input: unknown, ctx: CallbackContext) => unknown)(
-        input,
-        ctx,
-      );
-      if (result === undefined)
-        return {
-          status: status === 200 ? 204 : status,
-          headers: { "cache-control": "no-store" },
-          body: "",
-        };
-      const answer =
-        route.responseEvent !== undefined && isPlainObject(result)
-          ? { [route.responseEvent]: event, ...result, [route.responseEvent]: event }
-          : result;
-      return json(status, answer);
-    } catch (error) {
-      return internal(shape, event, path, error);
-    }
+    });
   };
 
-  /** Routes one request: webhook path, callback path and method, or 404/405. */
-  return async (request) => {
-    let url: URL;
-    try {
-      url = new URL(request.target, "http://router.invalid");
-    } catch {
-      return {
-        ...refuse(genericFailureShape, undefined, request.target, 404, codes.notFound, [
-          "no callback at this path",
-        ]),
-        unmatched: true,
-      };
-    }
-    const path = stripBasePath(url.pathname, options.basePath);
-    const notFound = (): OutboundResponse => ({
-      ...refuse(genericFailureShape, undefined, url.pathname, 404, codes.notFound, [
-        "no callback at this path",
-      ]),
-      unmatched: true,
-    });
-    if (path === undefined) return notFound();
+  /** Routes one request: webhook path, callback path and method, or 404/405; then the checks before the body. */
+  const begin = (method: string, target: string, headers: HeaderReader): Begun => {
+    const parts = splitTarget(target);
+    if (parts === undefined) return notFound(target);
+    const path = stripBasePath(parts.pathname, options.basePath);
+    if (path === undefined) return notFound(parts.pathname);
     if (options.webhook && stripBasePath(path, options.webhook.path) === "/")
-      return handleWebhook(request, options.webhook, path, url.searchParams);
-    const match = matchRoute(spec.routes, request.method.toUpperCase(), path, url.searchParams);
+      return beginWebhook(method, target, headers, options.webhook, path, parts.query);
+    const upper = method.toUpperCase();
+    const { query } = parts;
+    // the spec's own paths need no segment matching: one lookup, the same answer as matchRoute
+    const route = exact.get(path)?.get(upper);
+    if (route !== undefined)
+      return beginRoute(method, target, headers, route, undefined, path, query);
+    const match = matchRoute(spec.routes, upper, path, query);
     switch (match.kind) {
       case "none":
-        return notFound();
+        return notFound(parts.pathname);
       case "method":
-        return refuse(
-          match.route.failure,
-          match.route.event,
-          path,
-          405,
-          codes.method,
-          [`${request.method} is not allowed here; use ${match.allowed.join(" or ")}`],
-          { allow: match.allowed.join(", ") },
-        );
+        return wrongMethod(match.route.failure, match.route.event, path, method, match.allowed);
       case "route":
-        return handleRoute(request, match.route, match.params, path, url.searchParams);
+        return beginRoute(method, target, headers, match.route, match.params, path, query);
       default: {
         const unhandled: never = match;
         throw new Error(`unhandled route match ${JSON.stringify(unhandled)}`);
       }
     }
   };
+
+  /** The whole of a request for any adapter: `begin`, read the body, `complete`. */
+  const handle = async (request: InboundRequest): Promise<OutboundResponse> => {
+    const begun = begin(request.method, request.target, request.headers);
+    if (begun.answer !== undefined) return begun.answer;
+    let body: Uint8Array<ArrayBuffer> | undefined;
+    try {
+      body = await request.readBody(begun.limit);
+    } catch (error) {
+      return begun.failed(error);
+    }
+    return begun.complete(body);
+  };
+
+  return { handle, begin };
 }

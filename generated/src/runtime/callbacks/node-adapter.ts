@@ -8,7 +8,7 @@
  * else of Node is used, so the package still type-checks without Node's types.
  */
 import { concatBytes } from "./body.js";
-import type { InboundRequest, OutboundResponse } from "./core.js";
+import type { Answer, OutboundResponse, RouterCore } from "./core.js";
 import type { HeaderReader } from "./signature.js";
 
 /** The part of node:http's `IncomingMessage` the adapter uses. */
@@ -59,63 +59,75 @@ function nodeHeaders(headers: NodeRequestLike["headers"]): HeaderReader {
 }
 
 /**
- * Reads the request stream up to `limit` bytes. Past the limit it stops keeping data, lets
- * the rest drain unread (the answer closes the connection) and resolves `undefined`.
+ * Reads the request stream up to `limit` bytes, then calls `done` with the bytes, or with
+ * `undefined` past the limit (it stops keeping data and lets the rest drain unread; the
+ * answer closes the connection), or `fail` with the error; one call in all. Callbacks, not a
+ * promise: reading the body costs no microtask.
  */
 function readNodeBody(
   request: NodeRequestLike,
   limit: number,
-): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  done: (body: Uint8Array<ArrayBuffer> | undefined) => void,
+  fail: (error: unknown) => void,
+): void {
   if (request.readableEnded) {
     if (request.body instanceof Uint8Array)
-      return Promise.resolve(
+      done(
         request.body.byteLength > limit
           ? undefined
           : concatBytes([request.body], request.body.byteLength),
       );
-    return Promise.reject(
-      new Error(
-        "the request body was already read: mount the callback router before any body parser",
-      ),
-    );
+    else
+      fail(
+        new Error(
+          "the request body was already read: mount the callback router before any body parser",
+        ),
+      );
+    return;
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const stop = () => {
-      request.removeListener("data", onData);
-      request.removeListener("end", onEnd);
-      request.removeListener("error", onError);
-      request.removeListener("close", onClose);
-    };
-    function onData(chunk: Uint8Array | string): void {
-      const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
-      size += bytes.byteLength;
-      if (size > limit) {
-        stop();
-        request.resume();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(bytes);
-    }
-    function onEnd(): void {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const stop = () => {
+    request.removeListener("data", onData);
+    request.removeListener("end", onEnd);
+    request.removeListener("error", onError);
+    request.removeListener("close", onClose);
+  };
+  function onData(chunk: Uint8Array | string): void {
+    const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+    size += bytes.byteLength;
+    if (size > limit) {
       stop();
-      resolve(concatBytes(chunks, size));
+      request.resume();
+      done(undefined);
+      return;
     }
-    function onError(error: Error): void {
-      stop();
-      reject(error);
-    }
-    function onClose(): void {
-      stop();
-      reject(new Error("the request closed before its body ended"));
-    }
-    request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onError);
-    request.on("close", onClose);
-  });
+    chunks.push(bytes);
+  }
+  function onEnd(): void {
+    stop();
+    // one chunk (a small body): no copy; Node never reuses the memory of a chunk it handed out
+    done(chunks.length === 1 ? ownBytes(chunks[0]!) : concatBytes(chunks, size));
+  }
+  function onError(error: Error): void {
+    stop();
+    fail(error);
+  }
+  function onClose(): void {
+    stop();
+    fail(new Error("the request closed before its body ended"));
+  }
+  request.on("data", onData);
+  request.on("end", onEnd);
+  request.on("error", onError);
+  request.on("close", onClose);
+}
+
+/** A chunk as the body, when it is backed by a plain `ArrayBuffer` (else a copy). */
+function ownBytes(chunk: Uint8Array): Uint8Array<ArrayBuffer> {
+  return chunk.buffer instanceof ArrayBuffer
+    ? (chunk as Uint8Array<ArrayBuffer>)
+    : concatBytes([chunk], chunk.byteLength);
 }
 
 /** Writes the core's answer, unless the response was already sent. */
@@ -125,26 +137,55 @@ function send(response: NodeResponseLike, answer: OutboundResponse): void {
   response.end(answer.body);
 }
 
-/** A node:http listener / Express middleware over the router core. */
-export function createNodeListener(
-  handle: (request: InboundRequest) => Promise<OutboundResponse>,
-): NodeListener {
+/**
+ * A node:http listener / Express middleware over the router core. The core is driven
+ * directly (route, read the body with callbacks, complete): a request whose handler returns
+ * a promise costs that one promise. An unknown path goes to `next` when there is one; an
+ * error the core throws goes to `next(error)`, or becomes an empty 500.
+ */
+export function createNodeListener(core: RouterCore): NodeListener {
   return (request, response, next) => {
-    const inbound: InboundRequest = {
-      method: request.method ?? "GET",
-      target: request.url ?? "/",
-      headers: nodeHeaders(request.headers),
-      readBody: (limit) => readNodeBody(request, limit),
+    const fallback = (error: unknown): void => {
+      if (next) return next(error);
+      try {
+        send(response, { status: 500, headers: {}, body: "" });
+      } catch {
+        // the connection is gone: nothing left to answer
+      }
     };
-    handle(inbound)
-      .then((answer) => (answer.unmatched && next ? next() : send(response, answer)))
-      .catch((error: unknown) => {
-        if (next) return next(error);
-        try {
-          send(response, { status: 500, headers: {}, body: "" });
-        } catch {
-          // the connection is gone: nothing left to answer
-        }
-      });
+    const write = (answer: OutboundResponse): void => {
+      try {
+        if (answer.unmatched && next) next();
+        else send(response, answer);
+      } catch (error) {
+        fallback(error);
+      }
+    };
+    /** Writes what `make` answers, now or once its promise settles. */
+    const settle = (make: () => Answer): void => {
+      try {
+        const answer = make();
+        if (answer instanceof Promise) answer.then(write, fallback);
+        else write(answer);
+      } catch (error) {
+        fallback(error);
+      }
+    };
+    try {
+      const begun = core.begin(
+        request.method ?? "GET",
+        request.url ?? "/",
+        nodeHeaders(request.headers),
+      );
+      if (begun.answer !== undefined) return write(begun.answer);
+      readNodeBody(
+        request,
+        begun.limit,
+        (body) => settle(() => begun.complete(body)),
+        (error) => settle(() => begun.failed(error)),
+      );
+    } catch (error) {
+      fallback(error);
+    }
   };
 }

@@ -32,6 +32,10 @@ export function createRouter(
   spec: RouterSpec,
   options: BaseRouterOptions & { handlers: { readonly [event: string]: AnyHandler | undefined } },
 ): CallbackRouter {
-  const handle = createCore(spec, options);
-  return { node: createNodeListener(handle), fetch: createFetchHandler(handle), handle };
+  const core = createCore(spec, options);
+  return {
+    node: createNodeListener(core),
+    fetch: createFetchHandler(core.handle),
+    handle: core.handle,
+  };
 }

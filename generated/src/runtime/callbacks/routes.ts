@@ -128,8 +128,61 @@ export function matchRoute(
 
 /** The path below `basePath`, or `undefined` when the path is not under it. */
 export function stripBasePath(pathname: string, basePath: string | undefined): string | undefined {
-  const base = (basePath ?? "").replace(/\/+$/, "");
+  if (basePath === undefined) return pathname;
+  const base = basePath.replace(/\/+$/, "");
   if (base === "") return pathname;
   if (pathname === base) return "/";
   return pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : undefined;
+}
+
+/**
+ * Targets the WHATWG URL parser would hand back unchanged: a path of letters, digits and
+ * `_-~/` (no dot segments, no percent escapes, no leading `//`), and a query of characters
+ * it neither encodes nor strips. Anything else goes through `URL`.
+ */
+const plainTarget = /^\/(?!\/)[\w\-~/]*(?:\?[\w\-.~=&+%]*)?$/;
+
+/**
+ * Path and query of a request target, as `new URL(target, base)` gives them, but without
+ * building a `URL` for the plain targets callbacks use; `undefined` when the target is not
+ * a URL.
+ */
+export function splitTarget(
+  target: string,
+): { pathname: string; query: URLSearchParams } | undefined {
+  if (plainTarget.test(target)) {
+    // the query has no `?` of its own here: URLSearchParams would drop a leading one, URL keeps it
+    const at = target.indexOf("?");
+    return at < 0
+      ? { pathname: target, query: new URLSearchParams() }
+      : { pathname: target.slice(0, at), query: new URLSearchParams(target.slice(at + 1)) };
+  }
+  let url: URL;
+  try {
+    url = new URL(target, "http://router.invalid");
+  } catch {
+    return undefined;
+  }
+  return { pathname: url.pathname, query: url.searchParams };
+}
+
+/** Routes found by one lookup: path, then method. */
+export type ExactRoutes = ReadonlyMap<string, ReadonlyMap<string, RouteSpec>>;
+
+/**
+ * The routes without parameters, by their path exactly as the spec writes it and method,
+ * each only where `matchRoute` picks that same route for that path (an earlier `{name}`
+ * route may take it): a lookup there gives what the general matcher would.
+ */
+export function exactRoutes(routes: readonly RouteSpec[]): ExactRoutes {
+  const exact = new Map<string, Map<string, RouteSpec>>();
+  for (const route of routes) {
+    if (route.params.length > 0 || route.path.includes("{")) continue;
+    const match = matchRoute(routes, route.method.toUpperCase(), route.path, new URLSearchParams());
+    if (match.kind !== "route" || match.route !== route) continue;
+    const methods = exact.get(route.path) ?? new Map<string, RouteSpec>();
+    methods.set(route.method, route);
+    exact.set(route.path, methods);
+  }
+  return exact;
 }

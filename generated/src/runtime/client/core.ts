@@ -2,13 +2,17 @@
 // Copied from generator/runtime/client/core.ts.
 
 /**
- * The request loop shared by every generated endpoint method: validation, credentials,
+ * The request loop shared by every generated endpoint function: validation, credentials,
  * headers, timeout, retries with back-off, and turning responses into values or errors.
- * Uses only fetch, AbortController, Headers and timers: Node 18+, browsers, Deno, Bun and
- * edge runtimes alike.
+ * Uses only fetch, AbortController and timers: Node 18+, browsers, Deno, Bun and edge
+ * runtimes alike.
+ *
+ * It runs on every call, so what depends only on the endpoint is worked out once by
+ * `operation()` when the generated module loads, what depends only on the client once in
+ * its constructor, and a call that needs no retry allocates little beyond its headers.
  */
-import type { Validator } from "../validate.js";
-import { validate } from "../validate.js";
+import type { ValidationIssue, Validator } from "../validate.js";
+import { deadline } from "./deadline.js";
 import {
   ConnectionError,
   MissingCredentialError,
@@ -18,7 +22,7 @@ import {
   UserAbortError,
   redact,
 } from "./errors.js";
-import { errorDetails, tryParseJson, type ApiErrorClass } from "./response.js";
+import { errorDetails, type ApiErrorClass } from "./response.js";
 import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep } from "./retry.js";
 
 /** A credential value, or a function that returns one (called once per request). */
@@ -34,7 +38,7 @@ export interface CoreOptions {
   baseUrl: string;
   /** fetch to use; default the global one. */
   fetch?: typeof fetch;
-  /** Time for a whole attempt, response body included; default 60 000 ms. */
+  /** Time for a whole attempt, response body included; default 60 000 ms; 0 or Infinity for none. */
   timeoutMs?: number;
   /** Further attempts after the first; default 2. */
   maxRetries?: number;
@@ -69,8 +73,8 @@ export interface CredentialSpec {
   scheme?: string;
 }
 
-/** What the generated layer tells the core about one endpoint. */
-export interface Operation {
+/** What the generated layer says about one endpoint: data from the spec, no logic. */
+export interface OperationSpec {
   id: string;
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path template, `{name}` for each path parameter. */
@@ -89,19 +93,50 @@ export interface Operation {
   documentedResponse: boolean;
 }
 
-export interface CallInput {
-  /** Path and trailing parameters by name. */
-  params?: Readonly<Record<string, QueryValue>>;
-  /** Query parameters by name; undefined ones are left out, arrays repeat the name. */
-  query?: Readonly<Record<string, QueryValue | readonly QueryValue[] | undefined>>;
-  body?: unknown;
+/** An endpoint ready to call: its spec, plus what every call would otherwise work out again. */
+export interface Operation extends OperationSpec {
+  /** The path split at its parameters: text at even indexes, parameter names at odd ones. */
+  readonly parts: readonly string[];
+  /** Accept and the fixed headers, by lower-cased name (header names ignore case). */
+  readonly fixedHeaders: Readonly<Record<string, string>>;
+  /** Per credential: option, lower-cased header name, and the scheme with its space. */
+  readonly sends: readonly (readonly [string, string, string])[];
+  /** POST and PATCH: not retried once they may have arrived, unless they carry an idempotency key. */
+  readonly unsafe: boolean;
+}
+
+/** Works out an endpoint's per-call data once, when the generated module loads. */
+export function operation(spec: OperationSpec): Operation {
+  const parts = spec.path.split(/\{(\w+)\}/);
+  for (const name of spec.trailing ?? []) {
+    parts[parts.length - 1] += "/";
+    parts.push(name, "");
+  }
+  const fixedHeaders: Record<string, string> = { accept: "application/json" };
+  for (const [name, value] of Object.entries(spec.headers))
+    fixedHeaders[name.toLowerCase()] = value;
+  return {
+    ...spec,
+    parts,
+    fixedHeaders,
+    sends: spec.credentials.map((c) => [
+      c.option,
+      c.header.toLowerCase(),
+      c.scheme ? `${c.scheme} ` : "",
+    ]),
+    unsafe: spec.method === "POST" || spec.method === "PATCH",
+  };
 }
 
 type QueryValue = string | number | boolean;
+/** Path and trailing parameters by name. */
+export type PathParams = Readonly<Record<string, QueryValue>>;
+/** Query parameters by name; undefined ones are left out, arrays repeat the name. */
+export type QueryParams = Readonly<Record<string, QueryValue | readonly QueryValue[] | undefined>>;
 
-function queryString(query: CallInput["query"]): string {
+function queryString(query: QueryParams): string {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
+  for (const [name, value] of Object.entries(query)) {
     for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
       search.append(name, String(item));
   }
@@ -109,18 +144,39 @@ function queryString(query: CallInput["query"]): string {
   return text ? `?${text}` : "";
 }
 
-const unsafeMethods = new Set(["POST", "PATCH"]);
+/** The endpoint's path with each parameter percent-encoded in its place. */
+function pathOf(parts: readonly string[], params: PathParams | undefined): string {
+  let path = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2)
+    path += encodeURIComponent(String(params?.[parts[i]!] ?? "")) + parts[i + 1]!;
+  return path;
+}
+
+/** Header names lower-cased, so that a later source replaces an earlier one whatever its case. */
+function lowerKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+const noOptions: RequestOptions = {};
 
 export class ClientCore {
   private readonly baseUrl: string;
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
+  private readonly headers: Record<string, string> | undefined;
   private readonly idempotencyHeader: string;
   private readonly nonceHeader: string;
+  private readonly logger: ClientLogger | undefined;
+  /** Credentials given as strings, redacted from anything shown. */
+  private readonly secrets: readonly string[];
+  /** Per endpoint, the headers of its calls when they never change (see `request`). */
+  private readonly fixedHeaders = new Map<Operation, Readonly<Record<string, string>>>();
 
   constructor(
-    private readonly options: CoreOptions,
+    options: CoreOptions,
     private readonly credentials: Readonly<Record<string, CredentialValue | undefined>>,
     private readonly errorClass: ApiErrorClass,
   ) {
@@ -128,137 +184,97 @@ export class ClientCore {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.maxRetries = options.maxRetries ?? 2;
-    this.idempotencyHeader = options.idempotencyHeader ?? "Idempotency-Key";
-    this.nonceHeader = options.nonceHeader ?? "X-Nonce";
+    this.headers = options.headers && lowerKeys(options.headers);
+    this.idempotencyHeader = (options.idempotencyHeader ?? "Idempotency-Key").toLowerCase();
+    this.nonceHeader = (options.nonceHeader ?? "X-Nonce").toLowerCase();
+    this.logger = options.logger;
+    this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
   }
 
   /** Sends one call of `op`, retrying as allowed; resolves to the parsed body. */
-  async request<T>(op: Operation, input: CallInput, call: RequestOptions = {}): Promise<T> {
-    this.check(op, input);
-    const { headers, secrets } = await this.headers(op, call);
-    const segment = (name: string) => encodeURIComponent(String(input.params?.[name] ?? ""));
-    const path =
-      op.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(name)) +
-      (op.trailing ?? []).map((name) => `/${segment(name)}`).join("");
-    const url = this.baseUrl + path + queryString(input.query);
-    const body = input.body === undefined ? undefined : JSON.stringify(input.body);
-    const maxRetries = call.maxRetries ?? this.maxRetries;
-    const timeoutMs = call.timeoutMs ?? this.timeoutMs;
-    const retrySafe = !unsafeMethods.has(op.method) || call.idempotencyKey !== undefined;
-    for (let attempt = 0; ; attempt++) {
-      if (call.signal?.aborted)
-        throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: call.signal.reason });
-      if (call.nonce)
-        headers.set(
-          this.nonceHeader,
-          typeof call.nonce === "function" ? call.nonce() : randomNonce(),
-        );
-      this.log(`${op.id} ${op.method} ${url} attempt ${attempt + 1}`, secrets);
-      const outcome = await this.attempt(
-        op,
-        url,
-        { method: op.method, headers, ...(body !== undefined ? { body } : {}) },
-        timeoutMs,
-        call.signal,
-        secrets,
-      );
-      const canRetry =
-        attempt < maxRetries &&
-        (outcome.kind === "response"
-          ? retrySafe && isRetryableStatus(outcome.status)
-          : outcome.retryable || retrySafe);
-      if (outcome.kind === "response" && outcome.status < 300)
-        return this.parseSuccess<T>(op, outcome);
-      if (!canRetry)
-        throw outcome.kind === "response"
-          ? new this.errorClass(
-              errorDetails(op.id, outcome.status, outcome.text, outcome.headers, secrets),
-            )
-          : outcome.error;
-      const wait =
-        (outcome.kind === "response"
-          ? retryAfterMs(outcome.headers.get("retry-after"))
-          : undefined) ?? backoffMs(attempt);
-      this.log(
-        `${op.id} ${outcome.kind === "response" ? outcome.status : outcome.error.name}; retrying in ${Math.round(wait)} ms`,
-        secrets,
-      );
-      try {
-        await sleep(wait, call.signal);
-      } catch (reason) {
-        throw new UserAbortError(`${op.id} was aborted while waiting to retry`, op.id, {
-          cause: reason,
-        });
-      }
-    }
-  }
-
-  /** Local checks before anything is sent: the spec's rules and the needed credentials. */
-  private check(op: Operation, input: CallInput): void {
-    const params = { ...input.params, ...input.query };
-    const issues = [
-      ...(op.validateParams ? validate(op.validateParams, params, "params") : []),
-      ...(op.validateBody ? validate(op.validateBody, input.body, "body") : []),
-    ];
-    if (issues.length) throw new RequestValidationError(op.id, issues);
+  async request<T>(
+    op: Operation,
+    params?: PathParams,
+    body?: unknown,
+    query?: QueryParams,
+    call: RequestOptions = noOptions,
+  ): Promise<T> {
+    if (op.validateParams || op.validateBody) check(op, params, body, query);
     for (const c of op.credentials) {
       if (!this.credentials[c.option]) throw new MissingCredentialError(op.id, c.option, c.header);
     }
-  }
-
-  /**
-   * The call's headers, and the secrets to redact from anything shown: every credential
-   * given as a string, and the values this call resolved and sent.
-   */
-  private async headers(
-    op: Operation,
-    call: RequestOptions,
-  ): Promise<{ headers: Headers; secrets: string[] }> {
-    const headers = new Headers({
-      Accept: "application/json",
-      ...op.headers,
-      ...this.options.headers,
-      ...call.headers,
-    });
-    const secrets = Object.values(this.credentials).filter(
-      (v): v is string => typeof v === "string",
-    );
-    for (const c of op.credentials) {
-      const value = await resolve(this.credentials[c.option]!);
-      secrets.push(value);
-      headers.set(c.header, c.scheme ? `${c.scheme} ${value}` : value);
+    // The headers of a call without headers of its own or credential functions are the same
+    // every time: built at the first such call, then copied.
+    const fixed = call.headers ? undefined : this.fixedHeaders.get(op);
+    let headers: Record<string, string>;
+    let secrets = this.secrets;
+    if (fixed) headers = { ...fixed };
+    else {
+      headers = {
+        ...op.fixedHeaders,
+        ...this.headers,
+        ...(call.headers && lowerKeys(call.headers)),
+      };
+      let same = !call.headers;
+      for (const [option, name, scheme] of op.sends) {
+        let value = this.credentials[option]!;
+        if (typeof value === "function") {
+          value = await value();
+          secrets = [...secrets, value];
+          same = false;
+        }
+        headers[name] = scheme + value;
+      }
+      if (same) this.fixedHeaders.set(op, { ...headers });
     }
-    if (call.idempotencyKey !== undefined) headers.set(this.idempotencyHeader, call.idempotencyKey);
-    return { headers, secrets };
+    if (call.idempotencyKey !== undefined) headers[this.idempotencyHeader] = call.idempotencyKey;
+    const url = this.baseUrl + pathOf(op.parts, params) + (query ? queryString(query) : "");
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const maxRetries = call.maxRetries ?? this.maxRetries;
+    for (let attempt = 0; ; attempt++) {
+      if (call.signal?.aborted)
+        throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: call.signal.reason });
+      const sent = call.nonce
+        ? {
+            ...headers,
+            [this.nonceHeader]: typeof call.nonce === "function" ? call.nonce() : randomNonce(),
+          }
+        : headers;
+      if (this.logger) this.log(`${op.id} ${op.method} ${url} attempt ${attempt + 1}`, secrets);
+      const outcome = await this.attempt(op, url, sent, payload, call, secrets);
+      if (outcome.kind === "response" && outcome.status < 300) return parseSuccess<T>(op, outcome);
+      await this.beforeRetry(op, outcome, attempt < maxRetries, call, secrets, attempt);
+    }
   }
 
   /** One fetch with its own timeout, the whole body read inside it. */
   private async attempt(
     op: Operation,
     url: string,
-    init: RequestInit,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-    secrets: string[],
+    headers: Record<string, string>,
+    body: string | undefined,
+    call: RequestOptions,
+    secrets: readonly string[],
   ): Promise<Outcome> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const timeoutMs = call.timeoutMs ?? this.timeoutMs;
+    const signal = call.signal;
+    const timer = timeoutMs > 0 && timeoutMs < Infinity ? deadline(timeoutMs, signal) : undefined;
+    const init: RequestInit = {
+      method: op.method,
+      headers,
+      signal: timer ? timer.signal : (signal ?? null),
+    };
+    if (body !== undefined) init.body = body;
     let sent = false;
     try {
-      const response = await this.fetch(url, { ...init, signal: controller.signal });
+      const response = await this.fetch(url, init);
       sent = true;
       const text = await response.text();
       return { kind: "response", status: response.status, headers: response.headers, text };
     } catch (error) {
       if (signal?.aborted)
         throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: signal.reason });
-      if (timedOut)
+      if (timer?.fired)
         return { kind: "failure", error: new TimeoutError(op.id, timeoutMs), retryable: false };
       const detail = redact(
         error instanceof Error
@@ -271,24 +287,75 @@ export class ClientCore {
       const failure = new ConnectionError(`${op.id} could not reach the API: ${detail}`, op.id);
       return { kind: "failure", error: failure, retryable: !sent && neverReachedServer(error) };
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+      timer?.leave();
     }
   }
 
-  private parseSuccess<T>(op: Operation, outcome: ResponseOutcome): T {
-    if (outcome.text.trim() === "") {
-      if (op.documentedResponse)
-        throw new ResponseParseError(op.id, outcome.status, "an empty body");
-      return undefined as T;
+  /** Throws the outcome's error unless the call may be tried again; else waits the back-off. */
+  private async beforeRetry(
+    op: Operation,
+    outcome: Outcome,
+    triesLeft: boolean,
+    call: RequestOptions,
+    secrets: readonly string[],
+    attempt: number,
+  ): Promise<void> {
+    const retrySafe = !op.unsafe || call.idempotencyKey !== undefined;
+    const response = outcome.kind === "response" ? outcome : undefined;
+    const canRetry =
+      triesLeft &&
+      (response
+        ? retrySafe && isRetryableStatus(response.status)
+        : outcome.kind === "failure" && (outcome.retryable || retrySafe));
+    if (!canRetry)
+      throw response
+        ? new this.errorClass(
+            errorDetails(op.id, response.status, response.text, response.headers, secrets),
+          )
+        : (outcome as FailureOutcome).error;
+    const wait =
+      (response && retryAfterMs(response.headers.get("retry-after"))) ?? backoffMs(attempt);
+    if (this.logger) {
+      const what = response ? response.status : (outcome as FailureOutcome).error.name;
+      this.log(`${op.id} ${what}; retrying in ${Math.round(wait)} ms`, secrets);
     }
-    const parsed = tryParseJson(outcome.text);
-    if (!parsed) throw new ResponseParseError(op.id, outcome.status, "a body that is not JSON");
-    return parsed.value as T;
+    try {
+      await sleep(wait, call.signal);
+    } catch (reason) {
+      throw new UserAbortError(`${op.id} was aborted while waiting to retry`, op.id, {
+        cause: reason,
+      });
+    }
   }
 
-  private log(message: string, secrets: string[]): void {
-    this.options.logger?.debug(redact(message, secrets));
+  private log(message: string, secrets: readonly string[]): void {
+    this.logger?.debug(redact(message, secrets));
+  }
+}
+
+/** Local checks before anything is sent: the spec's rules for the parameters and the body. */
+function check(
+  op: Operation,
+  params: PathParams | undefined,
+  body: unknown,
+  query: QueryParams | undefined,
+): void {
+  const issues: ValidationIssue[] = [];
+  op.validateParams?.(query ? { ...params, ...query } : (params ?? {}), "params", issues);
+  op.validateBody?.(body, "body", issues);
+  if (issues.length) throw new RequestValidationError(op.id, issues);
+}
+
+/** The value of a 2xx: its JSON, or undefined for an empty body where the spec shows none. */
+function parseSuccess<T>(op: Operation, outcome: ResponseOutcome): T {
+  if (outcome.text.trim() === "") {
+    if (op.documentedResponse) throw new ResponseParseError(op.id, outcome.status, "an empty body");
+    return undefined as T;
+  }
+  try {
+    return JSON.parse(outcome.text) as T;
+  } catch {
+    throw new ResponseParseError(op.id, outcome.status, "a body that is not JSON");
   }
 }
 
@@ -299,23 +366,22 @@ interface ResponseOutcome {
   text: string;
 }
 
-type Outcome =
-  | ResponseOutcome
-  | { kind: "failure"; error: ConnectionError | TimeoutError; retryable: boolean };
+interface FailureOutcome {
+  kind: "failure";
+  error: ConnectionError | TimeoutError;
+  retryable: boolean;
+}
+
+type Outcome = ResponseOutcome | FailureOutcome;
 
 /** A random UUID v4; Node 18 has no global `crypto` unless started with a flag. */
 export function randomNonce(): string {
   const webCrypto = (globalThis as { crypto?: Crypto }).crypto;
   if (webCrypto?.randomUUID) return webCrypto.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (webCrypto?.getRandomValues) webCrypto.getRandomValues(bytes);
-  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-async function resolve(value: CredentialValue): Promise<string> {
-  return typeof value === "function" ? value() : value;
+  const random = () =>
+    (webCrypto ? webCrypto.getRandomValues(new Uint8Array(1))[0]! : Math.random() * 256) & 15;
+  // Each 0, 1 and 8 of the template becomes a random hex digit; 8 keeps the variant bits.
+  return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) =>
+    (+c ^ (random() >> (+c / 4))).toString(16),
+  );
 }
