@@ -10,6 +10,7 @@ import { formatDiagnostics } from "./diagnostics/format.ts";
 import { parseOptions, usage, UsageError, type CliOptions } from "./commands/options.ts";
 import type { SpecTexts } from "./pipeline.ts";
 import { printTimings } from "./commands/timings.ts";
+import { startFormatThreads } from "./write/format.ts";
 import { currentOutputFiles } from "./write/inputs.ts";
 
 // Everything that loads ts-morph, prettier, the YAML parser or Ajv is imported on demand:
@@ -17,6 +18,8 @@ import { currentOutputFiles } from "./write/inputs.ts";
 
 /** Runs the mode that needs the pipeline's result. */
 async function runWithPipeline(options: CliOptions, sources: SpecTexts, started: number): Promise<number> {
+  // The formatting threads load prettier while this thread loads ts-morph and the spec.
+  if (options.mode.kind === "write" || options.mode.kind === "check") startFormatThreads();
   const { runPipeline } = await import("./pipeline.ts");
   const commands = await import("./commands/pipeline-commands.ts");
   const result = await runPipeline(options, sources);

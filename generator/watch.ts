@@ -43,7 +43,7 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
  * Parsed spec files and formatted statements are kept across runs, so an edit re-parses and
  * re-formats only what it changed.
  */
-export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 20): { close: () => void } {
+export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 10): { close: () => void } {
   options = {
     ...options,
     formatMemo: options.formatMemo ?? StatementMemo.load(statementMemoFile(options.outDir), memoFormatter),
