@@ -66,9 +66,11 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
   const fingerprint = bag.items.length === 0 ? inputs : undefined;
   const reuse = options.reuseFormatted !== false;
   // Statements formatted by earlier runs are reused unless the caller wants everything formatted afresh.
-  const memo = options.formatMemo ?? (reuse ? StatementMemo.load(statementMemoFile(options.outDir), memoFormatter) : undefined);
+  // A memory the caller passed in is the caller's to save (watch saves it when it stops).
+  const ownMemo = options.formatMemo ? undefined : reuse ? StatementMemo.load(statementMemoFile(options.outDir), memoFormatter) : undefined;
+  const memo = options.formatMemo ?? ownMemo;
   const files = await formatFiles(emitted, reuse ? options.outDir : undefined, { inputs: fingerprint, memo });
-  memo?.save(statementMemoFile(options.outDir), memoFormatter);
+  ownMemo?.save(statementMemoFile(options.outDir), memoFormatter);
   timings.push({ stage: "format", ms: performance.now() - start });
   const plan = time("compare", () => planOutput(options.outDir, files));
   return { model, files, plan, timings };

@@ -44,11 +44,9 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
  * re-formats only what it changed.
  */
 export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 10): { close: () => void } {
-  options = {
-    ...options,
-    formatMemo: options.formatMemo ?? StatementMemo.load(statementMemoFile(options.outDir), memoFormatter),
-    parsedFiles: options.parsedFiles ?? new Map(),
-  };
+  const memoFile = statementMemoFile(options.outDir);
+  const formatMemo = options.formatMemo ?? StatementMemo.load(memoFile, memoFormatter);
+  options = { ...options, formatMemo, parsedFiles: options.parsedFiles ?? new Map() };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let pending = false;
@@ -80,6 +78,8 @@ export function watchSpec(options: PipelineOptions, outName: string, report: (r:
     close: () => {
       clearTimeout(timer);
       watcher.close();
+      // Saved once at the end rather than after every run: a run should only write the package.
+      formatMemo.save(memoFile, memoFormatter);
     },
   };
 }
