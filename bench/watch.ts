@@ -23,7 +23,7 @@ const targetMs = 200;
 const typeFile = "types/authorize.yaml";
 const anchorLine = "      total_weight_unit: { type: string, description: Unit name. }\n";
 const addedLine = "      bench_watch_note: string\n";
-const reportLine = /^\S+\/: (\d+) added, (\d+) changed, (\d+) unchanged in (\d+) ms$/;
+const reportLine = /^\S+\/: (\d+) added, (\d+) changed, (\d+) unchanged(?:, \d+ removed)? in (\d+) ms$/;
 
 /** The command line of `npm run generate`, so the bench follows whatever the lead makes it (tsx or a launcher). */
 function generateCommand(): string[] {

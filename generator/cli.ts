@@ -9,6 +9,7 @@ import { displayPath } from "./diagnostics/display-path.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { parseOptions, usage, UsageError, type CliOptions } from "./commands/options.ts";
 import type { SpecTexts } from "./pipeline.ts";
+import { upToDate, writeSummary } from "./commands/messages.ts";
 import { printTimings } from "./commands/timings.ts";
 import { startFormatThreads } from "./write/format.ts";
 import { currentOutputFiles } from "./write/inputs.ts";
@@ -63,8 +64,7 @@ function reportIfCurrent(options: CliOptions, started: number): number | undefin
   const files = currentOutputFiles(options.specDir, options.outDir, `${displayPath(options.specDir)}/`);
   if (files === undefined) return undefined;
   const out = displayPath(options.outDir);
-  if (mode.kind === "write") console.log(`${out}/: 0 added, 0 changed, ${files} unchanged`);
-  else console.log(`${out}/ is up to date with the spec (${files} files)`);
+  console.log(mode.kind === "write" ? writeSummary(out, { added: 0, changed: 0, unchanged: files, removed: 0 }) : upToDate(out, files));
   if (options.timings) printTimings([{ stage: "up-to-date check", ms: performance.now() - checkStart }], performance.now() - started);
   return 0;
 }

@@ -8,8 +8,8 @@ import { emitters } from "./emit/emitters.ts";
 import type { ApiModel } from "./ir/model.ts";
 import { buildModel } from "./ir/build-ir.ts";
 import { displayPath, loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
-import { formatFiles, memoFormatter, startFormatThreads } from "./write/format.ts";
-import { StatementMemo, statementMemoFile } from "./write/format-statements.ts";
+import { formatFiles, startFormatThreads } from "./write/format.ts";
+import { statementMemoFor, type StatementMemo } from "./write/format-statements.ts";
 import { inputsFingerprint } from "./write/inputs.ts";
 import { planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
@@ -67,10 +67,10 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
   const reuse = options.reuseFormatted !== false;
   // Statements formatted by earlier runs are reused unless the caller wants everything formatted afresh.
   // A memory the caller passed in is the caller's to save (watch saves it when it stops).
-  const ownMemo = options.formatMemo ? undefined : reuse ? StatementMemo.load(statementMemoFile(options.outDir), memoFormatter) : undefined;
+  const ownMemo = options.formatMemo ? undefined : reuse ? statementMemoFor(options.outDir) : undefined;
   const memo = options.formatMemo ?? ownMemo;
   const files = await formatFiles(emitted, reuse ? options.outDir : undefined, { inputs: fingerprint, memo });
-  ownMemo?.save(statementMemoFile(options.outDir), memoFormatter);
+  ownMemo?.save();
   timings.push({ stage: "format", ms: performance.now() - start });
   const plan = time("compare", () => planOutput(options.outDir, files));
   return { model, files, plan, timings };

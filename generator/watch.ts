@@ -7,8 +7,8 @@ import { watch, type FSWatcher } from "node:fs";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { runPipeline, type PipelineOptions, type SpecTexts } from "./pipeline.ts";
-import { memoFormatter } from "./write/format.ts";
-import { StatementMemo, statementMemoFile } from "./write/format-statements.ts";
+import { writeSummary } from "./commands/messages.ts";
+import { statementMemoFor } from "./write/format-statements.ts";
 import { writeOutput } from "./write/writer.ts";
 
 export interface WatchReport {
@@ -27,7 +27,8 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
     if (plan.notOwned.length) return { ok: false, text: `${outName}/: ${plan.notOwned.join(", ")} not written by the generator; nothing written` };
     writeOutput(options.outDir, result.files, plan);
     const ms = (performance.now() - started).toFixed(0);
-    return { ok: true, text: `${outName}/: ${plan.added.length} added, ${plan.changed.length} changed, ${plan.unchanged.length} unchanged in ${ms} ms` };
+    const summary = writeSummary(outName, { added: plan.added.length, changed: plan.changed.length, unchanged: plan.unchanged.length, removed: plan.stale.length });
+    return { ok: true, text: `${summary} in ${ms} ms` };
   } catch (error) {
     if (error instanceof DiagnosticsError) {
       return { ok: false, text: `${formatDiagnostics(error.diagnostics, sources.texts)}\n${outName}/ keeps its last good output` };
@@ -44,8 +45,7 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
  * re-formats only what it changed.
  */
 export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 10): { close: () => void } {
-  const memoFile = statementMemoFile(options.outDir);
-  const formatMemo = options.formatMemo ?? StatementMemo.load(memoFile, memoFormatter);
+  const formatMemo = options.formatMemo ?? statementMemoFor(options.outDir);
   options = { ...options, formatMemo, parsedFiles: options.parsedFiles ?? new Map() };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
@@ -79,7 +79,7 @@ export function watchSpec(options: PipelineOptions, outName: string, report: (r:
       clearTimeout(timer);
       watcher.close();
       // Saved once at the end rather than after every run: a run should only write the package.
-      formatMemo.save(memoFile, memoFormatter);
+      formatMemo.save();
     },
   };
 }

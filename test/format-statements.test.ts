@@ -58,9 +58,9 @@ describe("statement-at-a-time formatting", () => {
 
   it("keeps its memory between runs of the command line, per formatter", async () => {
     const dir = tempDir();
-    const memo = new StatementMemo();
+    const memo = StatementMemo.load(join(dir, "memo.json"), "prettier x");
     memo.learn("export const a   = 1\n", "export const a = 1;\n");
-    memo.save(join(dir, "memo.json"), "prettier x");
+    memo.save();
     const loaded = StatementMemo.load(join(dir, "memo.json"), "prettier x");
     expect(await loaded.format("export const a   = 1\n", () => Promise.reject(new Error("not called")))).toBe("export const a = 1;\n");
     expect(StatementMemo.load(join(dir, "memo.json"), "prettier y").empty).toBe(true);

@@ -9,6 +9,7 @@ import { displayPath } from "../load/load-spec.ts";
 import type { PipelineResult } from "../pipeline.ts";
 import { writeHandlersScaffold } from "../write/scaffold.ts";
 import { writeOutput } from "../write/writer.ts";
+import { upToDate, writeSummary } from "./messages.ts";
 
 /** Writes the changed files; exit 1 (nothing written) when a file in the way is the user's. */
 export function writeCommand(result: PipelineResult, out: string): number {
@@ -19,8 +20,7 @@ export function writeCommand(result: PipelineResult, out: string): number {
     return 1;
   }
   writeOutput(resolve(out), result.files, plan);
-  const removed = plan.stale.length ? `, ${plan.stale.length} removed` : "";
-  console.log(`${out}/: ${plan.added.length} added, ${plan.changed.length} changed, ${plan.unchanged.length} unchanged${removed}`);
+  console.log(writeSummary(out, { added: plan.added.length, changed: plan.changed.length, unchanged: plan.unchanged.length, removed: plan.stale.length }));
   return 0;
 }
 
@@ -33,7 +33,7 @@ export function checkCommand(result: PipelineResult, out: string): number {
     ...plan.stale.map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "no longer generated" })),
   ];
   if (differing.length === 0) {
-    console.log(`${out}/ is up to date with the spec (${result.files.length} files)`);
+    console.log(upToDate(out, result.files.length));
     return 0;
   }
   console.error(formatDiagnostics(differing, new Map()));

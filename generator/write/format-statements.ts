@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ts } from "ts-morph";
+import { formatterId, prettierOptions } from "./format.ts";
 
 const memoDir = fileURLToPath(new URL("../../node_modules/.cache/apigen/formatted-statements/", import.meta.url));
 /** Memories not written for this long belong to output folders no longer generated. */
@@ -21,7 +22,7 @@ const memoMaxAgeMs = 7 * 24 * 3600 * 1000;
  * Where the command line keeps the memory for `outDir` between runs (one file per output
  * folder, so each stays the size of its output): a cache, safe to delete.
  */
-export function statementMemoFile(outDir: string): string {
+function statementMemoFile(outDir: string): string {
   return join(memoDir, `${createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16)}.json`);
 }
 
@@ -54,6 +55,14 @@ function removeStaleMemos(dir: string): void {
   }
 }
 
+/** What a remembered statement's formatting depends on: the formatter, its version and options. */
+const memoFormatter = `${formatterId} babel-ts ${JSON.stringify(prettierOptions)}`;
+
+/** The formatting memory of the output folder `outDir`, as earlier runs left it. */
+export function statementMemoFor(outDir: string): StatementMemo {
+  return StatementMemo.load(statementMemoFile(outDir), memoFormatter);
+}
+
 /** Beyond this many characters of remembered text, the least recently used statements are dropped. */
 const memoryLimit = 32_000_000;
 
@@ -63,9 +72,12 @@ export class StatementMemo {
   private size = 0;
   private changed = false;
 
-  /** The memory saved by `save` with the same formatter, or an empty one. */
+  /** A memory kept only in this process, or, with `saveTo`, one that `save` writes there. */
+  constructor(private readonly saveTo?: { file: string; formatter: string }) {}
+
+  /** The memory saved in `file` with the same formatter (or an empty one), to be saved there again. */
   static load(file: string, formatter: string): StatementMemo {
-    const memo = new StatementMemo();
+    const memo = new StatementMemo({ file, formatter });
     try {
       const saved = JSON.parse(readFileSync(file, "utf8")) as { formatter?: string; statements?: [string, string][] };
       if (saved.formatter === formatter && Array.isArray(saved.statements)) for (const [source, formatted] of saved.statements) memo.remember(source, formatted);
@@ -76,9 +88,10 @@ export class StatementMemo {
     return memo;
   }
 
-  /** Writes the memory if this run added to it (a temporary file renamed, so readers never see half). */
-  save(file: string, formatter: string): void {
-    if (!this.changed) return;
+  /** Writes the memory where it was loaded from, if it changed (a temporary file renamed, so readers never see half). */
+  save(): void {
+    if (!this.changed || !this.saveTo) return;
+    const { file, formatter } = this.saveTo;
     mkdirSync(dirname(file), { recursive: true });
     const temp = `${file}.tmp-${process.pid}`;
     writeFileSync(temp, JSON.stringify({ formatter, statements: [...this.entries] }));

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Options } from "prettier";
 import type { EmittedFile } from "../emit/context.ts";
 import type { StatementMemo } from "./format-statements.ts";
-import { formatThreads } from "./format-threads.ts";
+import { formatThreads, type FormatThread } from "./format-threads.ts";
 import { contentHash, manifestContents, manifestName, readManifest, type ManifestEntry } from "./manifest.ts";
 import type { OutputFile } from "./writer.ts";
 
@@ -71,15 +71,13 @@ export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: str
   return [...out, { path: manifestName, contents: manifestContents(formatterId, entries, options.inputs) }];
 }
 
-/** What a remembered statement's formatting depends on: the formatter, its version and options. */
-export const memoFormatter = `${formatterId} babel-ts ${JSON.stringify(prettierOptions)}`;
 
 /** Starts the formatting threads now, so they are warm by the time files are emitted. */
 export function startFormatThreads(): void {
   formatThreads(prettierOptions);
 }
 
-/** Below this much text, starting threads costs more than it saves. */
+/** Below this estimated cost (lines, markdown counted four times), sharing out files costs more than it saves. */
 const sharedFormattingThreshold = 1_000;
 
 /**
@@ -107,15 +105,19 @@ async function formatShared(files: readonly EmittedFile[]): Promise<string[]> {
   const lane = async (format: (file: EmittedFile) => Promise<string>) => {
     for (let index = queue.shift(); index !== undefined; index = queue.shift()) results[index] = await format(files[index]!);
   };
-  const own = (file: EmittedFile) => formatHere(file);
-  await Promise.all([...threads.map((thread) => lane((file) => thread.format(file.contents, prettierParser(file.parser)))), lane(own)]);
+  await Promise.all([...threads.map((thread) => lane((file) => formatOn(thread, file))), lane(formatHere)]);
   return results;
 }
 
 /** Formats one file on a formatting thread when they were started (warm), else here. */
 function formatAside(file: EmittedFile): Promise<string> {
   const [thread] = formatThreads(prettierOptions);
-  return thread ? thread.format(file.contents, prettierParser(file.parser)) : formatHere(file);
+  return thread ? formatOn(thread, file) : formatHere(file);
+}
+
+/** Formats one file on a formatting thread. */
+function formatOn(thread: FormatThread, file: EmittedFile): Promise<string> {
+  return thread.format(file.contents, prettierParser(file.parser));
 }
 
 /** The prettier parser for an emitted file's kind: TypeScript is parsed by babel-ts, twice as fast as `typescript` here and printing the same. */
