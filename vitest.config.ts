@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // Builds generated/dist/ (when stale) for the tests of the built package and the example.
-    globalSetup: ["./test/support/build-package.ts"],
+    // One temporary folder for the run (removed at its end), then generated/dist/ built when
+    // stale for the tests of the built package and the example.
+    globalSetup: ["./test/support/temp-root.ts", "./test/support/build-package.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -3,44 +3,10 @@
  * generated types under its exact spelling, every endpoint and callback is there, and the
  * seed's "not shown" facts are recorded as gaps rather than filled in.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PipelineResult } from "../generator/pipeline.ts";
-import { generateFrom, repoRoot } from "./helpers.ts";
-
-const seedPath = join(repoRoot, "../shared/seed/merchant-commerce-api.md");
-
-/** Backticked tokens and table-cell field lists that are values, paths or headers, not fields. */
-const notFields = new Set([
-  "bolt", "wh_", "in_transit", "cancelled", "delivered", "failure", "success", "succeeded", "base_url", "merchant_url",
-  "MockService", "unprocessable_request", "openid", "all", "scheduled", "paused", "payment_failed", "true", "false",
-  "string", "integer", "number", "boolean", "object", "array", "Money", "Transaction", "Shipment", "Address",
-  "UnitPriceInCents", "Content-Type", "X-API-Key", "X-Publishable-Key", "X-Service-Hmac-Sha256", "X-Nonce",
-  "GET", "POST", "DELETE", "Field",
-]);
-
-/** Field names the seed writes in its Resources, Endpoints and callback sections. */
-function seedFieldNames(seed: string): string[] {
-  const start = seed.indexOf("## Resources and their fields");
-  const end = seed.indexOf("## Authentication");
-  const body = seed.slice(start, end).replace(/^## States and transitions[\s\S]*?(?=^## Endpoints)/m, "");
-  const names = new Set<string>();
-  for (const match of body.matchAll(/`([^`]+)`/g)) {
-    const token = match[1]!.replace(/\[\]$/, "");
-    if (/^\.?[A-Za-z_][A-Za-z0-9_]*$/.test(token)) names.add(token);
-  }
-  for (const row of body.matchAll(/^\| ([^|]+) \|/gm)) {
-    for (const cell of row[1]!.split(/[,/]/)) {
-      const token = cell.trim().replace(/\[\]$/, "");
-      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(token)) names.add(token);
-    }
-  }
-  for (const range of body.matchAll(/`(\w+?)(\d)`\.\.`\w+?(\d)`/g)) {
-    for (let i = Number(range[2]); i <= Number(range[3]); i++) names.add(`${range[1]}${i}`);
-  }
-  return [...names].filter((n) => !notFields.has(n) && !n.includes(".") || n === ".tag").sort();
-}
+import { generateFrom } from "./helpers.ts";
+import { readSeedFields } from "./support/seed-fields.ts";
 
 describe("the Merchant Commerce API model", () => {
   let result: PipelineResult;
@@ -50,13 +16,10 @@ describe("the Merchant Commerce API model", () => {
     types = result.files.find((f) => f.path === "src/types.ts")!.contents;
   });
 
-  it("has the seed beside the repository", () => {
-    expect(existsSync(seedPath), `${seedPath} is missing`).toBe(true);
-  });
-
   it("names every seed field in the generated types under its exact spelling", () => {
     const properties = new Set([...types.matchAll(/^\s*"?([^"\s?:]+)"?\??: /gm)].map((m) => m[1]!));
-    const fields = seedFieldNames(readFileSync(seedPath, "utf8"));
+    // The seed's names, kept in the repository (test/fixtures/seed/field-names.json).
+    const { fields } = readSeedFields();
     expect(fields.length).toBeGreaterThan(300);
     expect(fields.filter((f) => !properties.has(f))).toEqual([]);
   });
