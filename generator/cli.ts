@@ -24,6 +24,7 @@ async function runWithPipeline(options: CliOptions, sources: SpecTexts, started:
   const { runPipeline } = await import("./pipeline.ts");
   const commands = await import("./commands/pipeline-commands.ts");
   const result = await runPipeline(options, sources);
+  if (result.warnings.length > 0) console.error(formatDiagnostics(result.warnings, sources.texts));
   const out = displayPath(options.outDir);
   const mode = options.mode;
   let code: number;

@@ -2,12 +2,13 @@
  * The generator pipeline: load -> validate and resolve (IR) -> emit -> format -> plan the
  * write. Each stage is timed. Writing is left to the caller so `--check` can share it all.
  */
-import { DiagnosticBag } from "./diagnostics/diagnostic.ts";
+import { DiagnosticBag, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.ts";
 import { createEmitContext } from "./emit/context.ts";
 import { emitters } from "./emit/emitters.ts";
 import type { ApiModel } from "./ir/model.ts";
 import { buildModel } from "./ir/build-ir.ts";
 import { displayPath, loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
+import { readSpecFolder } from "./load/spec-folder.ts";
 import { formatFiles, startFormatThreads } from "./write/format.ts";
 import { statementMemoFor, type StatementMemo } from "./write/format-statements.ts";
 import { inputsFingerprint } from "./write/inputs.ts";
@@ -34,6 +35,8 @@ export interface PipelineResult {
   files: OutputFile[];
   plan: OutputPlan;
   timings: Timing[];
+  /** Problems that do not stop generation (a spec with errors throws instead), in file order. */
+  warnings: Diagnostic[];
 }
 
 /** Source texts of the last load, for code frames, kept even when loading fails. */
@@ -53,9 +56,11 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
   startFormatThreads();
   const bag = new DiagnosticBag();
   const specLabel = `${displayPath(options.specDir)}/`;
-  // Taken before loading, so a spec edited during the run is never recorded as generated.
-  const inputs = time("fingerprint", () => inputsFingerprint(options.specDir, specLabel));
-  const loaded = time("load + schema", () => loadSpec(options.specDir, bag, options.parsedFiles));
+  // The folder is read once: the fingerprint covers exactly the bytes that are parsed, so a
+  // spec edited during the run is never recorded as generated.
+  const folder = time("read spec", () => readSpecFolder(options.specDir));
+  const inputs = time("fingerprint", () => inputsFingerprint(options.specDir, folder, specLabel));
+  const loaded = time("load + schema", () => loadSpec(options.specDir, bag, options.parsedFiles, folder));
   for (const [path, text] of loaded.texts) sources.texts.set(path, text);
   bag.throwIfErrors();
   const model = time("resolve (IR)", () => buildModel(loaded.files, bag));
@@ -73,5 +78,5 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
   ownMemo?.save();
   timings.push({ stage: "format", ms: performance.now() - start });
   const plan = time("compare", () => planOutput(options.outDir, files));
-  return { model, files, plan, timings };
+  return { model, files, plan, timings, warnings: sortDiagnostics(bag.items) };
 }

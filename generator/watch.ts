@@ -25,10 +25,11 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
     const result = await runPipeline(options, sources);
     const { plan } = result;
     if (plan.notOwned.length) return { ok: false, text: `${outName}/: ${plan.notOwned.join(", ")} not written by the generator; nothing written` };
-    writeOutput(options.outDir, result.files, plan);
+    const done = writeOutput(options.outDir, result.files, plan);
     const ms = (performance.now() - started).toFixed(0);
-    const summary = writeSummary(outName, { added: plan.added.length, changed: plan.changed.length, unchanged: plan.unchanged.length, removed: plan.stale.length });
-    return { ok: true, text: `${summary} in ${ms} ms` };
+    const summary = writeSummary(outName, { added: done.added.length, changed: done.changed.length, unchanged: done.unchanged.length, removed: done.stale.length });
+    const warnings = result.warnings.length > 0 ? `${formatDiagnostics(result.warnings, sources.texts)}\n` : "";
+    return { ok: true, text: `${warnings}${summary} in ${ms} ms` };
   } catch (error) {
     if (error instanceof DiagnosticsError) {
       return { ok: false, text: `${formatDiagnostics(error.diagnostics, sources.texts)}\n${outName}/ keeps its last good output` };

@@ -54,6 +54,70 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "yaml-alias-unresolved",
+    defect: "`*nowhere` names an anchor that is never set",
+    expected: [
+      "test/fixtures/broken/yaml-alias-unresolved/api.yaml:8:18 - error yaml-alias-unresolved: alias *nowhere has no anchor &nowhere before it",
+    ],
+  },
+  {
+    name: "yaml-alias-cycle",
+    defect: "`Money: &money` holds `*money`, a value that contains itself",
+    expected: [
+      "test/fixtures/broken/yaml-alias-cycle/api.yaml:10:15 - error yaml-alias-cycle: alias *money is inside the node its anchor names, so its value would be infinite",
+    ],
+  },
+  {
+    name: "yaml-alias-bomb",
+    defect: "six levels of nine aliases each (531,441 copies): refused, never expanded",
+    expected: [
+      "test/fixtures/broken/yaml-alias-bomb/api.yaml:7:10 - error yaml-alias-bomb: aliases expand past 100 copies of their nodes; refused as a YAML alias bomb (repeat the text, or use fewer aliases)",
+    ],
+  },
+  {
+    name: "yaml-too-deep",
+    defect: "1,000 nested `[` (the YAML parser itself runs out of stack on them)",
+    expected: [
+      // `examples: ` starts at column 5; the 65th `[` is at column 15 + 64.
+      "test/fixtures/broken/yaml-too-deep/api.yaml:9:79 - error yaml-too-deep: nested more than 64 levels deep; a spec never needs this much, so it is refused",
+    ],
+  },
+  {
+    name: "duplicate-code-key",
+    defect: "error code 1005 written once as `1005` and once as `\"1005\"`: one JavaScript key, so one would be dropped",
+    expected: [
+      "test/fixtures/broken/duplicate-code-key/api.yaml:9:5 - error yaml-duplicate-key: duplicate key 1005 in the same mapping",
+    ],
+  },
+  {
+    name: "not-utf8",
+    defect: "a Latin-1 pound sign (byte 0xA3) in a description",
+    expected: [
+      "test/fixtures/broken/not-utf8/api.yaml:8:28 - error spec-not-utf8: byte 0xA3 is not UTF-8 text; spec files must be saved as UTF-8",
+    ],
+  },
+  {
+    name: "control-character",
+    defect: "a raw BEL (U+0007) in a description",
+    expected: [
+      "test/fixtures/broken/control-character/api.yaml:8:24 - error yaml-control-character: control character U+0007 is not allowed in a spec file (only tab and line breaks are)",
+    ],
+  },
+  {
+    name: "control-character-escaped",
+    defect: "BEL written as the escape `\\x07` in a double-quoted description",
+    expected: [
+      "test/fixtures/broken/control-character-escaped/api.yaml:8:18 - error yaml-control-character: control character U+0007 is not allowed in a spec file (only tab and line breaks are)",
+    ],
+  },
+  {
+    name: "pattern-invalid",
+    defect: "a pattern with an unclosed group: the validators would throw SyntaxError at their first call",
+    expected: [
+      'test/fixtures/broken/pattern-invalid/api.yaml:9:14 - error pattern-invalid: pattern "^[A-Z]{4}-(\\\\d+$" is not a JavaScript regular expression: Unterminated group',
+    ],
+  },
+  {
     name: "not-a-mapping",
     defect: "the file is a list of sections, not a mapping",
     expected: [
@@ -462,6 +526,22 @@ function expectCodeFrame(lines: string[], at: number): number {
   expect(lines[i]).toBe(`  ${" ".repeat(width)} | ${" ".repeat(Number(col) - 1)}^`);
   return i + 1;
 }
+
+describe("warnings", () => {
+  it("prints a warning with its frame and still generates: a pattern open to catastrophic backtracking", () => {
+    const out = tempDir("apigen-warned-out-");
+    const run = runCli(["--spec", "test/fixtures/warnings/pattern-backtracking", "--out", out]);
+    expect(run.status).toBe(0);
+    expect(run.stderr.split("\n").slice(0, 4)).toEqual([
+      'test/fixtures/warnings/pattern-backtracking/api.yaml:9:14 - warning pattern-backtracking: pattern "^([a-z0-9]+-?)+$" repeats a group that itself repeats; a hostile string can make it run for minutes (catastrophic backtracking): rewrite it without the nested repetition',
+      "  8 |     type: string",
+      '> 9 |     pattern: "^([a-z0-9]+-?)+$"',
+      "    |              ^",
+    ]);
+    expect(run.stderr).toMatch(/0 errors, 1 warning\n$/);
+    expect(run.stdout).toMatch(/added/);
+  });
+});
 
 describe("the CLI on a broken spec", () => {
   const cliCases = ["unresolved-ref", "yaml-unclosed-flow", "wrong-type-required", "duplicate-type", "path-param-undeclared"];

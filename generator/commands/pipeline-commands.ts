@@ -8,6 +8,7 @@ import { formatDiagnostics } from "../diagnostics/format.ts";
 import { displayPath } from "../load/load-spec.ts";
 import type { PipelineResult } from "../pipeline.ts";
 import { writeHandlersScaffold } from "../write/scaffold.ts";
+import { hasPendingWrite } from "../write/staging.ts";
 import { writeOutput } from "../write/writer.ts";
 import { upToDate, writeSummary } from "./messages.ts";
 
@@ -19,8 +20,8 @@ export function writeCommand(result: PipelineResult, out: string): number {
     console.error(formatDiagnostics(problems, new Map()));
     return 1;
   }
-  writeOutput(resolve(out), result.files, plan);
-  console.log(writeSummary(out, { added: plan.added.length, changed: plan.changed.length, unchanged: plan.unchanged.length, removed: plan.stale.length }));
+  const done = writeOutput(resolve(out), result.files, plan);
+  console.log(writeSummary(out, { added: done.added.length, changed: done.changed.length, unchanged: done.unchanged.length, removed: done.stale.length }));
   return 0;
 }
 
@@ -28,6 +29,7 @@ export function writeCommand(result: PipelineResult, out: string): number {
 export function checkCommand(result: PipelineResult, out: string): number {
   const { plan } = result;
   const differing = [
+    ...(hasPendingWrite(resolve(out)) ? [diagnostic("output-interrupted", { dir: `${out}/` })] : []),
     ...plan.added.map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "missing" })),
     ...[...plan.changed, ...plan.notOwned].map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "out of date" })),
     ...plan.stale.map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "no longer generated" })),

@@ -5,6 +5,13 @@
 export const catalogue = {
   "no-spec-files": { severity: "error", message: "no *.yaml spec files found in {dir}" },
   "spec-dir-missing": { severity: "error", message: "spec folder {dir} does not exist" },
+  "spec-file-unreadable": { severity: "error", message: "cannot read this spec file: {reason}" },
+  "spec-not-utf8": { severity: "error", message: "byte 0x{byte} is not UTF-8 text; spec files must be saved as UTF-8" },
+  "yaml-control-character": { severity: "error", message: "control character {char} is not allowed in a spec file (only tab and line breaks are)" },
+  "yaml-too-deep": { severity: "error", message: "nested more than {max} levels deep; a spec never needs this much, so it is refused" },
+  "yaml-alias-unresolved": { severity: "error", message: "alias *{name} has no anchor &{name} before it" },
+  "yaml-alias-cycle": { severity: "error", message: "alias *{name} is inside the node its anchor names, so its value would be infinite" },
+  "yaml-alias-bomb": { severity: "error", message: "aliases expand past {max} copies of their nodes; refused as a YAML alias bomb (repeat the text, or use fewer aliases)" },
   "yaml-syntax": { severity: "error", message: "YAML syntax: {detail}" },
   "yaml-duplicate-key": { severity: "error", message: "duplicate key {key} in the same mapping" },
   "yaml-not-a-mapping": { severity: "error", message: "a spec file must be a mapping of sections (api, types, endpoints, ...)" },
@@ -36,7 +43,15 @@ export const catalogue = {
   "credential-header-missing": { severity: "error", message: "credential {name} is sent `in: {placement}` but names no header" },
   "generated-name-conflict": { severity: "error", message: "type {name} clashes with the interface generated for the parameters of {owner}; rename the type" },
   "enum-mixed-types": { severity: "error", message: "enum values must all be of one type; found {types}" },
+  "pattern-invalid": { severity: "error", message: "pattern {pattern} is not a JavaScript regular expression: {detail}" },
+  "pattern-backtracking": {
+    severity: "warning",
+    message: "pattern {pattern} repeats a group that itself repeats; a hostile string can make it run for minutes (catastrophic backtracking): rewrite it without the nested repetition",
+  },
   "output-not-owned": { severity: "error", message: "{file} exists and was not written by the generator; refusing to overwrite it" },
+  "output-write-failed": { severity: "error", message: "cannot write {file}: {reason}; the output folder is as it was" },
+  "output-busy": { severity: "error", message: "{dir} is being written by another apigen run (process {pid}); run again when it has finished" },
+  "output-interrupted": { severity: "error", message: "{dir} holds a write that was cut off; run `npm run generate` to finish it" },
   "stale-output": { severity: "error", message: "{file} is {state}; run `npm run generate`" },
 } as const satisfies Record<string, { severity: "error" | "warning"; message: string }>;
 

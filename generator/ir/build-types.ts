@@ -3,6 +3,7 @@
  * resolves what needs every named type first: references and `extends`.
  */
 import { suggestion } from "../diagnostics/diagnostic.ts";
+import { hasNestedQuantifier, patternSyntaxError } from "./check-pattern.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, subjectOf, type BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
@@ -99,10 +100,18 @@ export class TypeBuilder {
     const data = (isRecord(value) ? value : {}) as Data;
     const docs = this.ctx.docs(file, path, data);
     const constraints = readConstraints(data);
+    if (typeof constraints.pattern === "string") this.checkPattern(file, [...path, "pattern"], constraints.pattern);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
     // Object.assign keeps the shape's identity: a pending `extends` refers to it.
     return Object.assign(shape, { nullable: nullable || data.nullable === true, constraints, docs, location });
+  }
+
+  /** A pattern must compile; one prone to catastrophic backtracking gets a warning. */
+  private checkPattern(file: SpecFile, path: DataPath, pattern: string): void {
+    const syntax = patternSyntaxError(pattern);
+    if (syntax !== undefined) this.ctx.bag.report("pattern-invalid", { pattern: JSON.stringify(pattern), detail: syntax }, file.locate(path));
+    else if (hasNestedQuantifier(pattern)) this.ctx.bag.report("pattern-backtracking", { pattern: JSON.stringify(pattern) }, file.locate(path));
   }
 
   private shapeOfMapping(file: SpecFile, path: DataPath, data: Data): { shape: TypeShape; nullable: boolean; expr?: TypeExpr } {

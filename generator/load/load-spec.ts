@@ -3,38 +3,42 @@
  * positions, and validates it against the JSON Schema. Reports every problem of every
  * file at once.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { LineCounter, parseDocument } from "yaml";
+import { Buffer } from "node:buffer";
+import { statSync } from "node:fs";
+import { isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import { DiagnosticBag, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { checkSchema } from "./schema-check.ts";
 import { SpecFile } from "./spec-file.ts";
-
-/** Spec files below `dir`, in stable path order. */
-export function listSpecFiles(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (folder: string): void => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const full = join(folder, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.ya?ml$/.test(entry.name)) found.push(full);
-    }
-  };
-  walk(dir);
-  return found.sort();
-}
+import { readSpecFolder, type SpecFolder } from "./spec-folder.ts";
+import { specText } from "./spec-text.ts";
+import { checkAliases, checkData, deepestPoint, firstAlias, maxAliasCount, maxSpecDepth } from "./yaml-guards.ts";
 
 export { displayPath };
 
-/** Parses one file's text; YAML problems are added to `bag`. */
-export function parseSpecFile(path: string, text: string, bag: DiagnosticBag): SpecFile | undefined {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+/**
+ * Keys are one key when they name the same property of the parsed object: `1005` and
+ * `"1005"` are different YAML scalars but one JavaScript key, and one would be dropped.
+ */
+function sameKey(a: unknown, b: unknown): boolean {
+  return a === b || (isScalar(a) && isScalar(b) && String(a.value) === String(b.value));
+}
+
+/** Parses YAML text, reporting its syntax errors; undefined when it has any. */
+function parseYaml(path: string, text: string, lines: LineCounter, bag: DiagnosticBag): Document | undefined {
   const at = (offset: number) => {
     const { line, col } = lines.linePos(offset);
     return { file: path, line, col };
   };
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: sameKey });
+  } catch (error) {
+    // Only nesting hundreds of levels deep makes the parser run out of stack.
+    if (!(error instanceof RangeError)) throw error;
+    bag.report("yaml-too-deep", { max: maxSpecDepth }, deepestPoint(path, text));
+    return undefined;
+  }
   for (const error of doc.errors) {
     // The parser may point at the indentation before the token it means.
     const offset = error.pos[0] + (/^[ \t]*/.exec(text.slice(error.pos[0]))?.[0].length ?? 0);
@@ -45,22 +49,47 @@ export function parseSpecFile(path: string, text: string, bag: DiagnosticBag): S
       bag.report("yaml-syntax", { detail: error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "") }, at(offset));
     }
   }
-  if (doc.errors.length > 0) return undefined;
-  const data: unknown = doc.toJS({ maxAliasCount: 100 }) ?? {};
-  const file = new SpecFile(path, text, data, doc, lines);
-  if (typeof data !== "object" || Array.isArray(data)) {
-    bag.report("yaml-not-a-mapping", {}, file.locate([]));
+  return doc.errors.length > 0 ? undefined : doc;
+}
+
+/** The plain data of a parsed document, or undefined (reported) when its aliases expand too far. */
+function plainData(path: string, doc: Document, lines: LineCounter, bag: DiagnosticBag): { value: unknown } | undefined {
+  try {
+    return { value: doc.toJS({ maxAliasCount }) ?? {} };
+  } catch (error) {
+    if (!(error instanceof ReferenceError && /alias count/i.test(error.message))) throw error;
+    bag.report("yaml-alias-bomb", { max: maxAliasCount }, firstAlias(doc, path, lines));
     return undefined;
   }
+}
+
+/**
+ * Parses one file's bytes; every problem is added to `bag`. The text is returned for code
+ * frames, and the parsed file when it has no problem that stops the checks after it.
+ */
+export function parseSpecFile(path: string, bytes: Uint8Array, bag: DiagnosticBag): { text: string; file?: SpecFile } {
+  const { text, ok } = specText(path, bytes, bag);
+  if (!ok) return { text };
+  const lines = new LineCounter();
+  const doc = parseYaml(path, text, lines, bag);
+  if (!doc || !checkAliases(doc, path, lines, bag)) return { text };
+  const data = plainData(path, doc, lines, bag);
+  if (!data) return { text };
+  const file = new SpecFile(path, text, data.value, doc, lines);
+  if (typeof data.value !== "object" || Array.isArray(data.value)) {
+    bag.report("yaml-not-a-mapping", {}, file.locate([]));
+    return { text };
+  }
+  if (!checkData(file, bag)) return { text };
   for (const d of checkSchema(file)) bag.add(d);
-  return file;
+  return { text, file };
 }
 
 /**
  * Files parsed by earlier loads of this process, by path: a long-lived process (watch) reuses
  * a file whose text is unchanged, and the diagnostics it had, instead of parsing it again.
  */
-export type ParsedSpecFiles = Map<string, { text: string; file: SpecFile | undefined; diagnostics: Diagnostic[] }>;
+export type ParsedSpecFiles = Map<string, { bytes: Uint8Array; text: string; file: SpecFile | undefined; diagnostics: Diagnostic[] }>;
 
 export interface LoadResult {
   files: SpecFile[];
@@ -72,7 +101,7 @@ export interface LoadResult {
  * Reads and checks the whole spec folder; throws DiagnosticsError listing every problem.
  * With `parsed`, unchanged files are taken from it and it is updated.
  */
-export function loadSpec(dir: string, bag: DiagnosticBag, parsed?: ParsedSpecFiles): LoadResult {
+export function loadSpec(dir: string, bag: DiagnosticBag, parsed?: ParsedSpecFiles, folder?: SpecFolder): LoadResult {
   const texts = new Map<string, string>();
   let exists = false;
   try {
@@ -84,23 +113,25 @@ export function loadSpec(dir: string, bag: DiagnosticBag, parsed?: ParsedSpecFil
     bag.report("spec-dir-missing", { dir: displayPath(dir) });
     bag.throwIfErrors();
   }
-  const paths = listSpecFiles(dir);
-  if (paths.length === 0) bag.report("no-spec-files", { dir: displayPath(dir) });
+  const { sources, problems } = folder ?? readSpecFolder(dir);
+  for (const problem of problems) bag.report("spec-file-unreadable", { reason: problem.reason }, { file: displayPath(problem.path), line: 1, col: 1 });
+  if (sources.length === 0 && problems.length === 0) bag.report("no-spec-files", { dir: displayPath(dir) });
   const files: SpecFile[] = [];
-  for (const full of paths) {
-    const path = displayPath(full);
-    const text = readFileSync(full, "utf8");
-    texts.set(path, text);
+  for (const source of sources) {
+    const path = displayPath(source.path);
+    // An unchanged file is taken with its diagnostics, not parsed again.
     const known = parsed?.get(path);
-    if (known?.text === text) {
+    if (known && Buffer.from(known.bytes).equals(source.bytes)) {
+      texts.set(path, known.text);
       for (const d of known.diagnostics) bag.add(d);
       if (known.file) files.push(known.file);
       continue;
     }
     const own = new DiagnosticBag();
-    const file = parseSpecFile(path, text, own);
+    const { text, file } = parseSpecFile(path, source.bytes, own);
+    texts.set(path, text);
     for (const d of own.items) bag.add(d);
-    parsed?.set(path, { text, file, diagnostics: own.items });
+    parsed?.set(path, { bytes: source.bytes, text, file, diagnostics: own.items });
     if (file) files.push(file);
   }
   if (parsed) for (const path of parsed.keys()) if (!texts.has(path)) parsed.delete(path);

@@ -5,15 +5,20 @@
  * and every file the manifest lists is on disk with the bytes it recorded, the output is
  * current and the run can stop before loading the spec (the build-step case).
  *
- * Only `node:` modules are imported here: the point is to answer without loading ts-morph,
- * prettier or the YAML parser.
+ * The spec folder is listed and read by the loader's own `readSpecFolder`, so this check and
+ * the loader always agree on what the spec is (symbolic links followed, FIFOs never opened).
+ * Only `node:` modules and the light diagnostics are imported here: the point is to answer
+ * without loading ts-morph, prettier or the YAML parser.
  */
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readSpecFolder, type SpecFolder } from "../load/spec-folder.ts";
 import { contentHash, readManifest } from "./manifest.ts";
+import { hasPendingWrite } from "./staging.ts";
 
 const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
 /** Folders whose files shape the output: the generator (runtime copied verbatim included) and the templates. */
@@ -68,15 +73,17 @@ function generatorFingerprint(): string {
 }
 
 /**
- * The fingerprint of a run on `specDir` whose banners name the spec `specLabel`; undefined
- * when the folder cannot be read (loading then reports why).
+ * The fingerprint of a run on the spec folder `folder` (as the loader lists and reads it)
+ * whose banners name the spec `specLabel`; undefined when a file could not be read (loading
+ * then reports why, and a run with problems records no fingerprint).
  */
-export function inputsFingerprint(specDir: string, specLabel: string): string | undefined {
+export function inputsFingerprint(specDir: string, folder: SpecFolder, specLabel: string): string | undefined {
+  if (folder.problems.length > 0) return undefined;
   const hash = createHash("sha256").update(generatorFingerprint()).update(`\0label\0${specLabel}`);
-  try {
-    hashFolder(hash, "spec", specDir);
-  } catch {
-    return undefined;
+  for (const source of folder.sources) {
+    hash.update(`\0spec/${relative(specDir, source.path).split(sep).join("/")}\0`);
+    // CRLF is read as LF, so a Windows checkout agrees; latin1 maps every byte to one character.
+    hash.update(Buffer.from(source.bytes).toString("latin1").replaceAll("\r\n", "\n"), "latin1");
   }
   return hash.digest("hex").slice(0, 32);
 }
@@ -87,8 +94,15 @@ export function inputsFingerprint(specDir: string, specLabel: string): string | 
  */
 export function currentOutputFiles(specDir: string, outDir: string, specLabel: string): number | undefined {
   const manifest = readManifest(outDir);
-  if (!manifest?.inputs) return undefined;
-  if (manifest.inputs !== inputsFingerprint(specDir, specLabel)) return undefined;
+  // A write that was cut off (or is under way) is finished or reported by the full run.
+  if (!manifest?.inputs || hasPendingWrite(outDir)) return undefined;
+  let folder: SpecFolder;
+  try {
+    folder = readSpecFolder(specDir);
+  } catch {
+    return undefined; // no spec folder: the full run says so
+  }
+  if (manifest.inputs !== inputsFingerprint(specDir, folder, specLabel)) return undefined;
   try {
     for (const [path, entry] of Object.entries(manifest.files)) {
       if (contentHash(readFileSync(join(outDir, path), "utf8")) !== entry.output) return undefined;

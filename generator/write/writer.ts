@@ -1,12 +1,20 @@
 /**
  * Stage 5, write: compares the formatted files with what the output folder holds and
- * writes only the files whose bytes changed, each atomically (temp file, then rename).
- * Nothing is written unless every file can be: a file the user owns is never overwritten.
+ * writes only the files whose bytes changed. Nothing is written unless every file can be: a
+ * file the user owns is never overwritten.
+ *
+ * A write survives being killed at any moment (see docs/security.md, "The generator"): the
+ * new files are first written in full to a staging folder (`.apigen-staging/` in the output
+ * folder, which also marks the folder as being written), then a journal listing every rename
+ * is committed, then each file is renamed into place. Every file is therefore always either
+ * old or new, and a later run finishes a committed write or drops an uncommitted one
+ * before it does anything else (`staging.ts`).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { bannerMarker } from "../emit/context.ts";
 import { manifestName, readManifest } from "./manifest.ts";
+import { claimOutput } from "./staging.ts";
 
 export interface OutputFile {
   path: string;
@@ -23,8 +31,10 @@ export interface OutputPlan {
   notOwned: string[];
 }
 
+/** The text of a file, or undefined when there is none (a folder in the way counts as changed). */
 function readIfExists(path: string): string | undefined {
-  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+  if (!existsSync(path)) return undefined;
+  return statSync(path).isFile() ? readFileSync(path, "utf8") : "";
 }
 
 /** Files the previous run recorded in its manifest: the generator's own. */
@@ -48,24 +58,25 @@ export function planOutput(outDir: string, files: readonly OutputFile[]): Output
   return plan;
 }
 
-/** Carries out a plan that has no `notOwned` files. */
-export function writeOutput(outDir: string, files: readonly OutputFile[], plan: OutputPlan): void {
+/**
+ * Carries out a plan that has no `notOwned` files, and returns the plan carried out: when an
+ * earlier run was killed while writing, its write is finished or dropped first and the plan
+ * is made again over what that leaves. Throws DiagnosticsError when another run is writing
+ * the folder or a file cannot be written (the folder is then as it was).
+ */
+export function writeOutput(outDir: string, files: readonly OutputFile[], plan: OutputPlan): OutputPlan {
   if (plan.notOwned.length) throw new Error("writeOutput called with files the generator does not own");
-  const toWrite = new Set([...plan.added, ...plan.changed]);
-  const temps: { temp: string; target: string }[] = [];
+  const claim = claimOutput(outDir);
   try {
-    for (const file of files) {
-      if (!toWrite.has(file.path)) continue;
-      const target = join(outDir, file.path);
-      mkdirSync(dirname(target), { recursive: true });
-      const temp = `${target}.apigen-tmp-${process.pid}`;
-      writeFileSync(temp, file.contents);
-      temps.push({ temp, target });
-    }
-  } catch (error) {
-    for (const { temp } of temps) rmSync(temp, { force: true });
-    throw error;
+    const carried = claim.recovered ? planOutput(outDir, files) : plan;
+    if (carried.notOwned.length) throw new Error("writeOutput: a file the generator does not own appeared while it recovered");
+    const toWrite = new Set([...carried.added, ...carried.changed]);
+    claim.write(
+      files.filter((f) => toWrite.has(f.path)),
+      carried.stale,
+    );
+    return carried;
+  } finally {
+    claim.release();
   }
-  for (const { temp, target } of temps) renameSync(temp, target);
-  for (const path of plan.stale) unlinkSync(join(outDir, path));
 }

@@ -1,0 +1,122 @@
+/**
+ * Limits on what a spec file's YAML may build, each reported at its place instead of ending
+ * in a stack overflow, an endless walk or a huge expansion later on:
+ *
+ * - nesting deeper than `maxSpecDepth` levels (no real spec comes near it; the parser itself
+ *   overflows its stack somewhere past 800 levels, and every later stage walks the data);
+ * - aliases with no anchor before them, or inside the node they refer to (an infinite value);
+ * - aliases that expand past the parser's alias budget (an "alias bomb": refused, not built);
+ * - control characters written as escapes in quoted strings (`"\x01"`), which the text check
+ *   cannot see.
+ */
+import { isAlias, isCollection, visit, type Document, type LineCounter, type Node } from "yaml";
+import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
+import type { SourceLocation } from "../ir/model.ts";
+import { codePointName, controlCharacter, positionOf } from "./spec-text.ts";
+import type { DataPath, SpecFile } from "./spec-file.ts";
+
+/** Deepest nesting of mappings and lists a spec file may have. */
+export const maxSpecDepth = 64;
+
+/** How many alias expansions a file may make (the parser's count); past it the file is refused. */
+export const maxAliasCount = 100;
+
+/**
+ * Where a file's nesting first goes past `maxSpecDepth`, found in the text after the parser
+ * ran out of stack on it: the first flow bracket that opens one level too many, or else the
+ * start of the most indented line (block nesting).
+ */
+export function deepestPoint(file: string, text: string): SourceLocation {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "[" || c === "{") {
+      if (++depth > maxSpecDepth) return positionOf(file, text, i);
+    } else if (c === "]" || c === "}") depth = Math.max(0, depth - 1);
+  }
+  let deepest = 0;
+  let at = 0;
+  for (const match of text.matchAll(/^( *)\S/gm)) {
+    if (match[1]!.length > deepest) [deepest, at] = [match[1]!.length, match.index + match[1]!.length];
+  }
+  return positionOf(file, text, at);
+}
+
+/**
+ * Reports every alias that names no anchor before it, and every alias inside the node its
+ * anchor is on; returns whether there were none. Run before `toJS`, which would throw on the
+ * first and build a circular value from the second.
+ */
+export function checkAliases(doc: Document, file: string, lines: LineCounter, bag: DiagnosticBag): boolean {
+  let ok = true;
+  const at = (node: Node): SourceLocation => {
+    const { line, col } = lines.linePos(node.range?.[0] ?? 0);
+    return { file, line, col };
+  };
+  visit(doc, {
+    Alias(_key, alias, path) {
+      if (!alias.resolve(doc)) {
+        bag.report("yaml-alias-unresolved", { name: alias.source }, at(alias));
+        ok = false;
+      } else if (path.some((step) => isCollection(step) && (step as Node).anchor === alias.source)) {
+        bag.report("yaml-alias-cycle", { name: alias.source }, at(alias));
+        ok = false;
+      }
+    },
+  });
+  return ok;
+}
+
+/** The location of the first alias in the file, where an alias bomb is reported. */
+export function firstAlias(doc: Document, file: string, lines: LineCounter): SourceLocation {
+  let offset = 0;
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      offset = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    }
+    return undefined;
+  });
+  const { line, col } = lines.linePos(offset);
+  return { file, line, col };
+}
+
+/**
+ * Walks the file's plain data without recursion: nesting past `maxSpecDepth` is reported
+ * once, where it happens; strings and keys with a control character are reported each.
+ * Returns whether the data is within the limits.
+ */
+export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
+  let ok = true;
+  const stack: { value: unknown; path: DataPath }[] = [{ value: spec.data, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === "string") {
+      const control = controlCharacter.exec(value);
+      if (control) {
+        bag.report("yaml-control-character", { char: codePointName(control[0]) }, spec.locate(path));
+        ok = false;
+      }
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (path.length > maxSpecDepth) {
+      bag.report("yaml-too-deep", { max: maxSpecDepth }, spec.locate(path));
+      return false;
+    }
+    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+    for (const [key, child] of entries) {
+      if (typeof key === "string" && controlCharacter.test(key)) {
+        bag.report("yaml-control-character", { char: codePointName(controlCharacter.exec(key)![0]) }, spec.locate([...path, key], "key"));
+        ok = false;
+      }
+      stack.push({ value: child, path: [...path, key] });
+    }
+  }
+  return ok;
+}
