@@ -3,11 +3,12 @@
  * client and implementers of the callback handlers, with the semver bump it implies.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareModels, semverBump } from "../generator/diff/compare.ts";
-import { loadModel, resolveBase } from "../generator/diff/load-base.ts";
+import { loadBaseModel, loadModel } from "../generator/diff/load-base.ts";
 import { formatChanges } from "../generator/diff/report.ts";
 import { repoRoot, tempDir } from "./helpers.ts";
 
@@ -66,9 +67,12 @@ describe("model diff", () => {
     git("add", ".");
     git("commit", "-qm", "base");
     writeFileSync(join(repo, "spec/api.yaml"), execFileSync("cat", [join(fixtures, "response-field-removed/api.yaml")], { encoding: "utf8" }));
-    const extracted = resolveBase("HEAD", join(repo, "spec"));
-    const changes = compareModels(loadModel(extracted), loadModel(join(repo, "spec")));
+    const leftBefore = readdirSync(tmpdir()).filter((name) => name.startsWith("apigen-base-"));
+    const changes = compareModels(loadBaseModel("HEAD", join(repo, "spec")), loadModel(join(repo, "spec")));
     expect(changes.map((c) => `${c.subject}: ${c.description}`)).toEqual(["types.Order.total: field removed (callers read it)"]);
+    // The extracted revision is removed once loaded.
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith("apigen-base-"))).toEqual(leftBefore);
+    rmSync(repo, { recursive: true, force: true });
   });
 
   it("finds nothing between the Merchant spec and itself", () => {

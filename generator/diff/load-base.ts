@@ -3,7 +3,7 @@
  * (extracted to a temporary folder with `git show`, nothing checked out).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { DiagnosticBag } from "../diagnostics/diagnostic.ts";
@@ -17,6 +17,7 @@ function git(cwd: string, args: string[]): string {
 
 /** Writes the spec folder as it was at `revision` into a fresh temporary folder. */
 export function extractRevision(specDir: string, revision: string): string {
+  // The caller removes the folder (loadBaseModel does, once the model is built).
   const top = git(specDir, ["rev-parse", "--show-toplevel"]).trim();
   const inRepo = relative(top, specDir).split("\\").join("/");
   const files = git(top, ["ls-tree", "-r", "--name-only", revision, "--", inRepo]).split("\n").filter((f) => /\.ya?ml$/.test(f));
@@ -30,9 +31,19 @@ export function extractRevision(specDir: string, revision: string): string {
   return out;
 }
 
-/** The spec folder that BASE names: a folder as is, otherwise a git revision of `specDir`. */
-export function resolveBase(base: string, specDir: string): string {
-  return existsSync(base) && statSync(base).isDirectory() ? base : extractRevision(specDir, base);
+/**
+ * The model of the spec that BASE names: a folder as is, otherwise a git revision of
+ * `specDir`, extracted into a temporary folder that is removed once it is loaded (its texts
+ * stay in `texts` for code frames).
+ */
+export function loadBaseModel(base: string, specDir: string, texts?: Map<string, string>): ApiModel {
+  if (existsSync(base) && statSync(base).isDirectory()) return loadModel(base, texts);
+  const extracted = extractRevision(specDir, base);
+  try {
+    return loadModel(extracted, texts);
+  } finally {
+    rmSync(extracted, { recursive: true, force: true });
+  }
 }
 
 /** Loads and resolves a spec folder; throws DiagnosticsError when it is broken. */
