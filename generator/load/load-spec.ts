@@ -5,10 +5,11 @@
  */
 import { Buffer } from "node:buffer";
 import { statSync } from "node:fs";
-import { isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import { isScalar, parseDocument, type Document } from "yaml";
 import { DiagnosticBag, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { checkSchema } from "./schema-check.ts";
+import { LineIndex } from "./line-index.ts";
 import { SpecFile } from "./spec-file.ts";
 import { readSpecFolder, type SpecFolder } from "./spec-folder.ts";
 import { specText } from "./spec-text.ts";
@@ -25,18 +26,15 @@ function sameKey(a: unknown, b: unknown): boolean {
 }
 
 /** Parses YAML text, reporting its syntax errors; undefined when it has any. */
-function parseYaml(path: string, text: string, lines: LineCounter, bag: DiagnosticBag): Document | undefined {
-  const at = (offset: number) => {
-    const { line, col } = lines.linePos(offset);
-    return { file: path, line, col };
-  };
+function parseYaml(text: string, lines: LineIndex, bag: DiagnosticBag): Document | undefined {
+  const at = (offset: number) => lines.at(offset);
   let doc: Document;
   try {
-    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: sameKey });
+    doc = parseDocument(text, { prettyErrors: false, uniqueKeys: sameKey });
   } catch (error) {
     // Only nesting hundreds of levels deep makes the parser run out of stack.
     if (!(error instanceof RangeError)) throw error;
-    bag.report("yaml-too-deep", { max: maxSpecDepth }, deepestPoint(path, text));
+    bag.report("yaml-too-deep", { max: maxSpecDepth }, deepestPoint(text, lines));
     return undefined;
   }
   for (const error of doc.errors) {
@@ -53,12 +51,12 @@ function parseYaml(path: string, text: string, lines: LineCounter, bag: Diagnost
 }
 
 /** The plain data of a parsed document, or undefined (reported) when its aliases expand too far. */
-function plainData(path: string, doc: Document, lines: LineCounter, bag: DiagnosticBag): { value: unknown } | undefined {
+function plainData(doc: Document, lines: LineIndex, bag: DiagnosticBag): { value: unknown } | undefined {
   try {
     return { value: doc.toJS({ maxAliasCount }) ?? {} };
   } catch (error) {
     if (!(error instanceof ReferenceError && /alias count/i.test(error.message))) throw error;
-    bag.report("yaml-alias-bomb", { max: maxAliasCount }, firstAlias(doc, path, lines));
+    bag.report("yaml-alias-bomb", { max: maxAliasCount }, firstAlias(doc, lines));
     return undefined;
   }
 }
@@ -70,10 +68,10 @@ function plainData(path: string, doc: Document, lines: LineCounter, bag: Diagnos
 export function parseSpecFile(path: string, bytes: Uint8Array, bag: DiagnosticBag): { text: string; file?: SpecFile } {
   const { text, ok } = specText(path, bytes, bag);
   if (!ok) return { text };
-  const lines = new LineCounter();
-  const doc = parseYaml(path, text, lines, bag);
-  if (!doc || !checkAliases(doc, path, lines, bag)) return { text };
-  const data = plainData(path, doc, lines, bag);
+  const lines = new LineIndex(path, text);
+  const doc = parseYaml(text, lines, bag);
+  if (!doc || !checkAliases(doc, lines, bag)) return { text };
+  const data = plainData(doc, lines, bag);
   if (!data) return { text };
   const file = new SpecFile(path, text, data.value, doc, lines);
   if (typeof data.value !== "object" || Array.isArray(data.value)) {

@@ -2,7 +2,8 @@
  * One parsed spec file: its text, its plain data, and the way back from a data path
  * to a line and column.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node, type Pair, type YAMLMap } from "yaml";
+import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from "yaml";
+import type { LineIndex } from "./line-index.ts";
 import type { SourceLocation } from "../ir/model.ts";
 
 export type DataPath = readonly (string | number)[];
@@ -21,7 +22,7 @@ export class SpecFile {
     readonly text: string,
     readonly data: unknown,
     private readonly doc: Document,
-    private readonly lines: LineCounter,
+    private readonly lines: LineIndex,
   ) {}
 
   /** Location of the value at `path` (or of its key, which reads better for mappings). */
@@ -39,8 +40,7 @@ export class SpecFile {
 
   /** Location of a character offset in the text. */
   at(offset: number): SourceLocation {
-    const { line, col } = this.lines.linePos(offset);
-    return { file: this.path, line, col };
+    return this.lines.at(offset);
   }
 
   /** The deepest node that `path` reaches, and the pair holding it. */

@@ -4,8 +4,8 @@
  * control characters, which YAML does not allow in a document and which would otherwise reach
  * the generated comments and README.
  */
-import type { SourceLocation } from "../ir/model.ts";
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
+import { LineIndex } from "./line-index.ts";
 
 const strict = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder("utf-8");
@@ -53,17 +53,6 @@ function firstInvalidByte(bytes: Uint8Array): number {
   return -1;
 }
 
-/** Line and column (1-based, in characters) of `offset` in `text`. */
-export function positionOf(file: string, text: string, offset: number): SourceLocation {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { file, line, col: offset - lineStart + 1 };
-}
-
 /**
  * The text of a spec file, or undefined when it is not UTF-8 or holds a control character
  * (reported at its place). The text is returned for code frames either way.
@@ -76,12 +65,12 @@ export function specText(file: string, bytes: Uint8Array, bag: DiagnosticBag): {
     const at = firstInvalidByte(bytes);
     const before = lenient.decode(bytes.subarray(0, at));
     const byte = bytes[at]!.toString(16).toUpperCase().padStart(2, "0");
-    bag.report("spec-not-utf8", { byte }, positionOf(file, before, before.length));
+    bag.report("spec-not-utf8", { byte }, new LineIndex(file, before).at(before.length));
     return { text: lenient.decode(bytes), ok: false };
   }
   const control = controlCharacter.exec(text);
   if (control) {
-    bag.report("yaml-control-character", { char: codePointName(control[0]) }, positionOf(file, text, control.index));
+    bag.report("yaml-control-character", { char: codePointName(control[0]) }, new LineIndex(file, text).at(control.index));
     return { text, ok: false };
   }
   return { text, ok: true };

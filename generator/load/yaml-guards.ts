@@ -9,10 +9,11 @@
  * - control characters written as escapes in quoted strings (`"\x01"`), which the text check
  *   cannot see.
  */
-import { isAlias, isCollection, visit, type Document, type LineCounter, type Node } from "yaml";
+import { isAlias, isCollection, visit, type Document, type Node } from "yaml";
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type { SourceLocation } from "../ir/model.ts";
-import { codePointName, controlCharacter, positionOf } from "./spec-text.ts";
+import type { LineIndex } from "./line-index.ts";
+import { codePointName, controlCharacter } from "./spec-text.ts";
 import type { DataPath, SpecFile } from "./spec-file.ts";
 
 /** Deepest nesting of mappings and lists a spec file may have. */
@@ -26,7 +27,7 @@ export const maxAliasCount = 100;
  * ran out of stack on it: the first flow bracket that opens one level too many, or else the
  * start of the most indented line (block nesting).
  */
-export function deepestPoint(file: string, text: string): SourceLocation {
+export function deepestPoint(text: string, lines: LineIndex): SourceLocation {
   let depth = 0;
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
@@ -36,7 +37,7 @@ export function deepestPoint(file: string, text: string): SourceLocation {
       else if (c === quote) quote = undefined;
     } else if (c === '"' || c === "'") quote = c;
     else if (c === "[" || c === "{") {
-      if (++depth > maxSpecDepth) return positionOf(file, text, i);
+      if (++depth > maxSpecDepth) return lines.at(i);
     } else if (c === "]" || c === "}") depth = Math.max(0, depth - 1);
   }
   let deepest = 0;
@@ -44,7 +45,7 @@ export function deepestPoint(file: string, text: string): SourceLocation {
   for (const match of text.matchAll(/^( *)\S/gm)) {
     if (match[1]!.length > deepest) [deepest, at] = [match[1]!.length, match.index + match[1]!.length];
   }
-  return positionOf(file, text, at);
+  return lines.at(at);
 }
 
 /**
@@ -52,12 +53,9 @@ export function deepestPoint(file: string, text: string): SourceLocation {
  * anchor is on; returns whether there were none. Run before `toJS`, which would throw on the
  * first and build a circular value from the second.
  */
-export function checkAliases(doc: Document, file: string, lines: LineCounter, bag: DiagnosticBag): boolean {
+export function checkAliases(doc: Document, lines: LineIndex, bag: DiagnosticBag): boolean {
   let ok = true;
-  const at = (node: Node): SourceLocation => {
-    const { line, col } = lines.linePos(node.range?.[0] ?? 0);
-    return { file, line, col };
-  };
+  const at = (node: Node): SourceLocation => lines.at(node.range?.[0] ?? 0);
   visit(doc, {
     Alias(_key, alias, path) {
       if (!alias.resolve(doc)) {
@@ -73,7 +71,7 @@ export function checkAliases(doc: Document, file: string, lines: LineCounter, ba
 }
 
 /** The location of the first alias in the file, where an alias bomb is reported. */
-export function firstAlias(doc: Document, file: string, lines: LineCounter): SourceLocation {
+export function firstAlias(doc: Document, lines: LineIndex): SourceLocation {
   let offset = 0;
   visit(doc, (_key, node) => {
     if (isAlias(node)) {
@@ -82,8 +80,7 @@ export function firstAlias(doc: Document, file: string, lines: LineCounter): Sou
     }
     return undefined;
   });
-  const { line, col } = lines.linePos(offset);
-  return { file, line, col };
+  return lines.at(offset);
 }
 
 /**

@@ -1,0 +1,158 @@
+/**
+ * The spec loader and the generator under random damage to the spec (test/fuzz/spec-mutations.ts):
+ * every run either generates or ends with diagnostics that each point at a file, line and
+ * column inside the text (only folder-wide problems have none); nothing else is ever thrown,
+ * no run hangs, memory stays bounded, and the output folder of a failed run is byte-identical.
+ * A few cases also go through the real command line, where the same must show as exit 1
+ * with no stack trace and no "internal error".
+ */
+import { createHash } from "node:crypto";
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DiagnosticsError, type Diagnostic } from "../../generator/diagnostics/diagnostic.ts";
+import { formatDiagnostics } from "../../generator/diagnostics/format.ts";
+import { runPipeline, type SpecTexts } from "../../generator/pipeline.ts";
+import { StatementMemo } from "../../generator/write/format-statements.ts";
+import { writeOutput } from "../../generator/write/writer.ts";
+import { repoRoot, runCli, tempDir } from "../helpers.ts";
+import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
+import { applyEdit, applyFolderMutation, specDamage, type SpecDamage } from "./spec-mutations.ts";
+
+/** Diagnostics about the folder as a whole, which have no line to point at. */
+const folderWide = new Set(["no-spec-files", "spec-dir-missing", "api-missing"]);
+
+/** The specs the damage is done to: the Merchant spec, and small ones that reach emission more often. */
+const bases = ["spec", "test/fixtures/features/operations", "test/fixtures/features/objects", "test/fixtures/features/multi-file"];
+
+let work: string;
+/** Per base: a folder with its generated output, which a failed run must leave as it is. */
+const outputs = new Map<string, string>();
+const memo = new StatementMemo();
+
+/** Hash of every file below `dir`, by path. */
+function folderHash(dir: string): string {
+  const hash = createHash("sha256");
+  for (const path of readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
+    hash.update(path);
+    try {
+      hash.update(readFileSync(join(dir, path)));
+    } catch {
+      hash.update("<folder>");
+    }
+  }
+  return hash.digest("hex");
+}
+
+/** Spec files of a folder, relative to it. */
+function specFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((p) => /\.ya?ml$/.test(p))
+    .sort();
+}
+
+/** A damaged copy of `base` in a fresh folder. */
+function damagedCopy(base: string, damage: SpecDamage, name: string): string {
+  const spec = join(work, name);
+  cpSync(join(repoRoot, base), spec, { recursive: true });
+  const files = specFiles(spec);
+  const file = join(spec, files[damage.file % files.length]!);
+  let bytes: Uint8Array = readFileSync(file);
+  for (const edit of damage.edits) bytes = applyEdit(bytes, edit);
+  writeFileSync(file, bytes);
+  if (damage.folder) applyFolderMutation(spec, files, damage.folder, damage.file);
+  return spec;
+}
+
+/** Checks that a diagnostic points inside the text it names (or is about the whole folder). */
+function expectLocated(d: Diagnostic, texts: ReadonlyMap<string, string>): void {
+  if (d.location === undefined) {
+    expect(folderWide.has(d.code), `${d.code} has no location: ${d.message}`).toBe(true);
+    return;
+  }
+  const { file, line, col } = d.location;
+  expect(line, `${d.code} at line ${line}`).toBeGreaterThanOrEqual(1);
+  expect(col, `${d.code} at column ${col}`).toBeGreaterThanOrEqual(1);
+  const text = texts.get(file);
+  if (text === undefined) return; // a file that could not be read: reported at 1:1
+  const lines = text.split(/\r?\n/);
+  expect(line, `${file}:${line}:${col} ${d.code} is past the end of the file`).toBeLessThanOrEqual(lines.length);
+  expect(col, `${file}:${line}:${col} ${d.code} is past the end of its line`).toBeLessThanOrEqual(lines[line - 1]!.length + 1);
+}
+
+beforeAll(async () => {
+  work = tempDir("apigen-fuzz-loader-");
+  for (const base of bases) {
+    const out = join(work, `out-${outputs.size}`);
+    const result = await runPipeline({ specDir: join(repoRoot, base), outDir: out, formatMemo: memo });
+    writeOutput(out, result.files, result.plan);
+    outputs.set(base, out);
+  }
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("the loader and generator on damaged specs", () => {
+  it(
+    "generate or report every problem at its place; nothing else, and no write on failure",
+    async () => {
+      let n = 0;
+      const outcomes = { generated: 0, diagnosed: 0 };
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...bases), specDamage, async (base, damage) => {
+          const spec = damagedCopy(base, damage, `case-${n++}`);
+          const out = outputs.get(base)!;
+          const before = folderHash(out);
+          const sources: SpecTexts = { texts: new Map() };
+          const started = performance.now();
+          try {
+            await runPipeline({ specDir: spec, outDir: out, formatMemo: memo }, sources);
+            outcomes.generated++;
+          } catch (error) {
+            if (!(error instanceof DiagnosticsError)) throw error;
+            outcomes.diagnosed++;
+            expect(error.diagnostics.length).toBeGreaterThan(0);
+            for (const d of error.diagnostics) expectLocated(d, sources.texts);
+            const printed = formatDiagnostics(error.diagnostics, sources.texts);
+            expect(printed).not.toMatch(/^\s+at /m);
+          }
+          expect(performance.now() - started, "one run took too long").toBeLessThan(30_000);
+          expect(process.memoryUsage().heapUsed, "heap").toBeLessThan(1.5 * 1024 ** 3);
+          expect(folderHash(out), "the output folder changed").toBe(before);
+          rmSync(spec, { recursive: true, force: true });
+        }),
+        fuzzParameters(150, 10_000),
+      );
+      if (longRun) console.log("loader fuzz outcomes", outcomes);
+      // Both outcomes must be common, or the damage is too mild or too crude to test much.
+      expect(outcomes.generated).toBeGreaterThan(0);
+      expect(outcomes.diagnosed).toBeGreaterThan(0);
+    },
+    fuzzTimeout(120_000),
+  );
+
+  it(
+    "exits 1 through the command line with located diagnostics, no stack trace, and the output untouched",
+    () => {
+      let n = 0;
+      fc.assert(
+        fc.property(specDamage, (damage) => {
+          const spec = damagedCopy("spec", damage, `cli-${n++}`);
+          const out = outputs.get("spec")!;
+          const before = folderHash(out);
+          const run = runCli(["--spec", relative(repoRoot, spec), "--out", out, "--check"]);
+          expect(run.stderr).not.toMatch(/internal error|^\s+at /m);
+          if (run.status !== 0) {
+            expect(run.status).toBe(1);
+            expect(run.stderr).toMatch(/^(\S+:\d+:\d+ - )?(error|warning) [a-z0-9-]+: /m);
+          }
+          expect(folderHash(out)).toBe(before);
+          rmSync(spec, { recursive: true, force: true });
+        }),
+        fuzzParameters(3, 50),
+      );
+    },
+    fuzzTimeout(60_000),
+  );
+});
