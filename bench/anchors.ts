@@ -25,8 +25,16 @@ export const anchors: Record<string, (out: string) => [string, string[]]> = {
     // document's `5XX` responses as `status: 5XX`, which is not TypeScript (TS1351), so its
     // output would not type-check; off, each function returns the success body's type.
     const config = join(out, "..", "orval.config.cjs");
-    const output = { target: out, client: "fetch", mode: "single", override: { fetch: { includeHttpResponseReturnType: false } } };
-    writeFileSync(config, `module.exports = { api: { input: ${JSON.stringify(input)}, output: ${JSON.stringify(output)} } };\n`);
+    const output = {
+      target: out,
+      client: "fetch",
+      mode: "single",
+      override: { fetch: { includeHttpResponseReturnType: false } },
+    };
+    writeFileSync(
+      config,
+      `module.exports = { api: { input: ${JSON.stringify(input)}, output: ${JSON.stringify(output)} } };\n`,
+    );
     return [bin("orval"), ["--config", config]];
   },
 };
@@ -50,18 +58,30 @@ export async function runAnchors(oursMs: number): Promise<Section> {
       if (reduced) notes.push(`${name}: ${times.length} runs only (every run took over 10 s).`);
       const s = stat(times);
       fastest = Math.min(fastest, s.median);
-      rows.push({ label: `${name}, cold process`, value: `${fmt(s, "ms")}; ours / theirs = ${(oursMs / s.median).toFixed(2)}` });
+      rows.push({
+        label: `${name}, cold process`,
+        value: `${fmt(s, "ms")}; ours / theirs = ${(oursMs / s.median).toFixed(2)}`,
+      });
     } catch (error) {
-      rows.push({ label: `${name}, cold process`, value: "not measured: it fails in this run", verdict: "—" });
+      rows.push({
+        label: `${name}, cold process`,
+        value: "not measured: it fails in this run",
+        verdict: "—",
+      });
       const lines = (error as Error).message.split("\n");
-      notes.push(`${name}: exits 1 with \`${(lines.find((l) => /^\w*Error: /.test(l)) ?? lines[0]!).slice(0, 200)}\``);
+      notes.push(
+        `${name}: exits 1 with \`${(lines.find((l) => /^\w*Error: /.test(l)) ?? lines[0]!).slice(0, 200)}\``,
+      );
     }
   }
   rows.push({
     label: "ours (Merchant, empty folder) vs fastest anchor",
     value: `${oursMs.toFixed(0)} ms vs ${fastest.toFixed(0)} ms`,
     target: "below the fastest anchor",
-    verdict: oursMs < fastest ? "met" : `missed by ${(oursMs - fastest).toFixed(0)} ms (${((oursMs / fastest - 1) * 100).toFixed(0)}%)`,
+    verdict:
+      oursMs < fastest
+        ? "met"
+        : `missed by ${(oursMs - fastest).toFixed(0)} ms (${((oursMs / fastest - 1) * 100).toFixed(0)}%)`,
   });
   notes.push(
     "orval: fetch client, single file, `override.fetch.includeHttpResponseReturnType: false` (with the default, orval 7.13 writes `status: 5XX` for the document's 5XX responses, which is not TypeScript). orval 7.13 is the newest that runs on Node 20. package.json's `overrides` gives orval's tree our ajv (8.17.1): otherwise spectral gets a nested ajv 8.20 while the hoisted ajv-errors it plugs into loads 8.17.1's code generator, and orval exits 1 with `SyntaxError: Unexpected token ':'`.",

@@ -20,11 +20,24 @@ export const get = (ref) => createClient({ baseUrl: "https://x" }).GET("/v1/merc
 export async function runBundle(): Promise<Section> {
   const rows: Row[] = [];
   for (const [label, contents] of Object.entries(entries)) {
-    const r = await build({ stdin: { contents, resolveDir: root, loader: "ts" }, bundle: true, minify: true, format: "esm", platform: "browser", target: "es2022", write: false, treeShaking: true });
+    const r = await build({
+      stdin: { contents, resolveDir: root, loader: "ts" },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      write: false,
+      treeShaking: true,
+    });
     const code = r.outputFiles[0]!.contents;
     const gz = gzipSync(code, { level: 9 }).length / 1024;
     const one = label.startsWith("one operation (");
-    rows.push({ label, value: `${(code.length / 1024).toFixed(1)} KB min, ${gz.toFixed(2)} KB min+gz (deterministic: 1 run)`, ...(one ? { target: "≤ 3.0 KB min+gz", verdict: atMost(gz, 3, "KB", 2) } : {}) });
+    rows.push({
+      label,
+      value: `${(code.length / 1024).toFixed(1)} KB min, ${gz.toFixed(2)} KB min+gz (deterministic: 1 run)`,
+      ...(one ? { target: "≤ 3.0 KB min+gz", verdict: atMost(gz, 3, "KB", 2) } : {}),
+    });
   }
   return {
     title: "Bundle size (esbuild minify + gzip -9)",

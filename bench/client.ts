@@ -18,15 +18,27 @@ import { join } from "node:path";
 import { root } from "./proc.ts";
 
 // The package as users run it: built by its own `build` script (tsc), then imported from dist/.
-const build = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "generated/tsconfig.build.json")], { encoding: "utf8" });
-if (build.status !== 0) throw new Error(`building generated/ failed: ${build.stdout}${build.stderr}`);
-const { MerchantClient, MerchantCore, transactionsGet } = (await import(join(root, "generated/dist/index.js"))) as typeof import("../generated/src/index.ts");
+const build = spawnSync(
+  process.execPath,
+  [
+    join(root, "node_modules/typescript/bin/tsc"),
+    "-p",
+    join(root, "generated/tsconfig.build.json"),
+  ],
+  { encoding: "utf8" },
+);
+if (build.status !== 0)
+  throw new Error(`building generated/ failed: ${build.stdout}${build.stderr}`);
+const { MerchantClient, MerchantCore, transactionsGet } = (await import(
+  join(root, "generated/dist/index.js")
+)) as typeof import("../generated/src/index.ts");
 import { atMost, fmt, stat, type Row, type Section } from "./stats.ts";
 
 const path = "/v1/merchant/transactions/ABCD-EFGH-IJKL";
 type Variant = (baseUrl: string, f: typeof fetch) => () => Promise<unknown>;
 const variants: Record<string, Variant> = {
-  "raw fetch": (base, f) => async () => (await f(`${base}${path}`, { method: "GET", headers: { "X-API-Key": "k" } })).json(),
+  "raw fetch": (base, f) => async () =>
+    (await f(`${base}${path}`, { method: "GET", headers: { "X-API-Key": "k" } })).json(),
   "MerchantClient (client.transactions.get)": (base, f) => {
     const c = new MerchantClient({ baseUrl: base, apiKey: "k", fetch: f });
     return () => c.transactions.get("ABCD-EFGH-IJKL");
@@ -37,7 +49,10 @@ const variants: Record<string, Variant> = {
   },
   "openapi-fetch": (base, f) => {
     const c = createClient<any>({ baseUrl: base, fetch: f, headers: { "X-API-Key": "k" } });
-    return () => c.GET("/v1/merchant/transactions/{reference}", { params: { path: { reference: "ABCD-EFGH-IJKL" } } });
+    return () =>
+      c.GET("/v1/merchant/transactions/{reference}", {
+        params: { path: { reference: "ABCD-EFGH-IJKL" } },
+      });
   },
 };
 const ours = "MerchantClient (client.transactions.get)";
@@ -50,7 +65,13 @@ async function perCall(call: () => Promise<unknown>, n: number): Promise<number>
 }
 
 /** Per-call times of every variant, one entry per round; rounds rotate the variants' order. */
-async function measure(base: string, f: typeof fetch, warmUp: number, perRound: number, rounds: number) {
+async function measure(
+  base: string,
+  f: typeof fetch,
+  warmUp: number,
+  perRound: number,
+  rounds: number,
+) {
   const calls = Object.entries(variants).map(([k, v]) => [k, v(base, f)] as const);
   for (const [, call] of calls) await perCall(call, warmUp);
   const out: Record<string, number[]> = Object.fromEntries(calls.map(([k]) => [k, []]));
@@ -66,10 +87,17 @@ async function measure(base: string, f: typeof fetch, warmUp: number, perRound: 
 /** Rows of one stub: per-call times, and each variant's own cost (minus raw fetch, same round). */
 function stubRows(name: string, s: Record<string, number[]>, target: boolean): Row[] {
   const rows: Row[] = [];
-  for (const [k, v] of Object.entries(s)) rows.push({ label: `${name}: ${k}, per call`, value: fmt(stat(v), "µs", 2) });
+  for (const [k, v] of Object.entries(s))
+    rows.push({ label: `${name}: ${k}, per call`, value: fmt(stat(v), "µs", 2) });
   for (const k of Object.keys(s).filter((k) => k !== "raw fetch")) {
     const own = stat(s[k]!.map((v, i) => v - s["raw fetch"]![i]!));
-    rows.push({ label: `${name}: ${k} own cost (minus raw fetch)`, value: fmt(own, "µs", 2), ...(target && k === ours ? { target: "≤ 4 µs", verdict: atMost(own.median, 4, "µs", 2) } : {}) });
+    rows.push({
+      label: `${name}: ${k} own cost (minus raw fetch)`,
+      value: fmt(own, "µs", 2),
+      ...(target && k === ours
+        ? { target: "≤ 4 µs", verdict: atMost(own.median, 4, "µs", 2) }
+        : {}),
+    });
   }
   return rows;
 }
@@ -79,13 +107,35 @@ export async function runClient(): Promise<Section> {
   const body = JSON.stringify({ reference: "ABCD-EFGH-IJKL", status: "cancelled" });
   // What the client reads of a Response, answered at once: only our own work is left to time.
   const headers = new Headers({ "content-type": "application/json" });
-  const light = { status: 200, ok: true, headers, text: async () => body, json: async () => JSON.parse(body) as unknown };
+  const light = {
+    status: 200,
+    ok: true,
+    headers,
+    text: async () => body,
+    json: async () => JSON.parse(body) as unknown,
+  };
   const lightStub = (async () => light) as unknown as typeof fetch;
-  rows.push(...stubRows("stub fetch (Response-like object)", await measure("http://127.0.0.1:1", lightStub, 20_000, 5_000, 30), true));
+  rows.push(
+    ...stubRows(
+      "stub fetch (Response-like object)",
+      await measure("http://127.0.0.1:1", lightStub, 20_000, 5_000, 30),
+      true,
+    ),
+  );
   // A real Response per call: Node's Response and its body stream cost ~50 µs, which the
   // subtraction removes but whose noise stays; kept to compare with the first baseline.
-  const stub = (async () => new Response(body, { status: 200, headers: { "content-type": "application/json" } })) as typeof fetch;
-  rows.push(...stubRows("stub fetch (new Response)", await measure("http://127.0.0.1:1", stub, 2_000, 1_000, 20), false));
+  const stub = (async () =>
+    new Response(body, {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    })) as typeof fetch;
+  rows.push(
+    ...stubRows(
+      "stub fetch (new Response)",
+      await measure("http://127.0.0.1:1", stub, 2_000, 1_000, 20),
+      false,
+    ),
+  );
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(body));
@@ -95,10 +145,15 @@ export async function runClient(): Promise<Section> {
   const guard = setTimeout(() => server.close(), 300_000);
   try {
     const l = await measure(base, globalThis.fetch, 1_000, 400, 50);
-    for (const [k, v] of Object.entries(l)) rows.push({ label: `loopback: ${k}, per call`, value: fmt(stat(v), "µs", 1) });
+    for (const [k, v] of Object.entries(l))
+      rows.push({ label: `loopback: ${k}, per call`, value: fmt(stat(v), "µs", 1) });
     for (const k of Object.keys(l).filter((k) => k !== "raw fetch")) {
       const over = stat(l[k]!.map((v, i) => (v / l["raw fetch"]![i]! - 1) * 100));
-      rows.push({ label: `loopback: ${k} over raw fetch`, value: fmt(over, "%", 1), ...(k === ours ? { target: "≤ +3%", verdict: atMost(over.median, 3, "points", 1) } : {}) });
+      rows.push({
+        label: `loopback: ${k} over raw fetch`,
+        value: fmt(over, "%", 1),
+        ...(k === ours ? { target: "≤ +3%", verdict: atMost(over.median, 3, "points", 1) } : {}),
+      });
     }
   } finally {
     clearTimeout(guard);

@@ -32,7 +32,8 @@ function inputSizes(factors: number[]): Map<number, number> {
 }
 
 /** "Merchant" -> 1, "synthetic 10x" -> 10 */
-const factorOf = (spec: string) => (spec === "Merchant" ? 1 : Number(/^synthetic (\d+)x$/.exec(spec)?.[1]));
+const factorOf = (spec: string) =>
+  spec === "Merchant" ? 1 : Number(/^synthetic (\d+)x$/.exec(spec)?.[1]);
 
 /** The medians of the generation section by figure and factor, read off its rows. */
 function figures(generation: Section): Map<string, Map<number, { value: number; unit: string }>> {
@@ -64,7 +65,9 @@ function figures(generation: Section): Map<string, Map<number, { value: number; 
 
 export function growthSection(generation: Section): Section {
   const figs = figures(generation);
-  const factors = [...new Set([...figs.values()].flatMap((m) => [...m.keys()]))].sort((a, b) => a - b);
+  const factors = [...new Set([...figs.values()].flatMap((m) => [...m.keys()]))].sort(
+    (a, b) => a - b,
+  );
   const sizes = inputSizes(factors);
   const rows: Row[] = [];
   for (const [key, byFactor] of figs) {
@@ -79,7 +82,11 @@ export function growthSection(generation: Section): Section {
         label: `${key}: ${a}x → ${b}x`,
         value: `${x.value} → ${y.value} ${x.unit}: ×${grew.toFixed(2)} for input ×${input.toFixed(2)} (${(grew / input).toFixed(2)} of the input's growth)`,
         target: "≤ the input's growth",
-        verdict: tiny ? `— (under ${noiseMs} ms at ${a}x: noise)` : grew <= input ? "met" : `missed: grows ${(grew / input).toFixed(2)}x as fast as its input`,
+        verdict: tiny
+          ? `— (under ${noiseMs} ms at ${a}x: noise)`
+          : grew <= input
+            ? "met"
+            : `missed: grows ${(grew / input).toFixed(2)}x as fast as its input`,
       });
     }
   }

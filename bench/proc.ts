@@ -24,11 +24,21 @@ export interface ProcResult {
 export function timed(cmd: string, args: string[], cwd = root, timeoutMs = 300_000): ProcResult {
   const rssFile = join(scratch, `rss-${process.pid}.txt`);
   mkdirSync(scratch, { recursive: true });
-  const [c, a] = hasTime ? ["/usr/bin/time", ["-f", "%M", "-o", rssFile, cmd, ...args]] : [cmd, args];
+  const [c, a] = hasTime
+    ? ["/usr/bin/time", ["-f", "%M", "-o", rssFile, cmd, ...args]]
+    : [cmd, args];
   const start = performance.now();
-  const r = spawnSync(c, a as string[], { cwd, encoding: "utf8", timeout: timeoutMs, maxBuffer: 64 << 20 });
+  const r = spawnSync(c, a as string[], {
+    cwd,
+    encoding: "utf8",
+    timeout: timeoutMs,
+    maxBuffer: 64 << 20,
+  });
   const ms = performance.now() - start;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}\n${r.stdout}`.slice(0, 4000));
+  if (r.status !== 0)
+    throw new Error(
+      `${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}\n${r.stdout}`.slice(0, 4000),
+    );
   let rssMb: number | undefined;
   if (hasTime) {
     const kb = Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1));

@@ -7,7 +7,8 @@ import type { Section } from "./stats.ts";
 
 function version(pkg: string): string {
   try {
-    return JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"), "utf8")).version;
+    return JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"), "utf8"))
+      .version;
   } catch {
     return "not installed";
   }
@@ -19,8 +20,24 @@ export interface Budget {
   steps: [string, number][];
 }
 
-export function writeReport(sections: Section[], notMeasured: string[], totalMs: number, budget?: Budget): string {
-  const pkgs = ["typescript", "typescript7", "tsx", "ts-morph", "prettier", "openapi-typescript", "@hey-api/openapi-ts", "orval", "openapi-fetch", "esbuild"];
+export function writeReport(
+  sections: Section[],
+  notMeasured: string[],
+  totalMs: number,
+  budget?: Budget,
+): string {
+  const pkgs = [
+    "typescript",
+    "typescript7",
+    "tsx",
+    "ts-morph",
+    "prettier",
+    "openapi-typescript",
+    "@hey-api/openapi-ts",
+    "orval",
+    "openapi-fetch",
+    "esbuild",
+  ];
   const lines = [
     "# Benchmarks",
     "",
@@ -33,8 +50,14 @@ export function writeReport(sections: Section[], notMeasured: string[], totalMs:
     "",
   ];
   for (const s of sections) {
-    lines.push(`## ${s.title}`, "", "| measurement | median (min, max, runs) | target | met / missed |", "| --- | --- | --- | --- |");
-    for (const r of s.rows) lines.push(`| ${r.label} | ${r.value} | ${r.target ?? ""} | ${r.verdict ?? ""} |`);
+    lines.push(
+      `## ${s.title}`,
+      "",
+      "| measurement | median (min, max, runs) | target | met / missed |",
+      "| --- | --- | --- | --- |",
+    );
+    for (const r of s.rows)
+      lines.push(`| ${r.label} | ${r.value} | ${r.target ?? ""} | ${r.verdict ?? ""} |`);
     lines.push("");
     for (const n of s.notes ?? []) lines.push(`- ${n.replace(/\|/g, "\\|")}`);
     if (s.notes?.length) lines.push("");

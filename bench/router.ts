@@ -33,22 +33,59 @@ const capMs = Number(process.env.BENCH_ROUTER_CAP_MS ?? 20_000);
 
 /** The requests the service would send: bodies as in test/callbacks-helpers.ts. */
 const requests = [
-  { method: "GET", path: "/product_get", body: JSON.stringify({ event: "product.info", data: { productID: "p-1", sku: "SKU-1" } }) },
+  {
+    method: "GET",
+    path: "/product_get",
+    body: JSON.stringify({ event: "product.info", data: { productID: "p-1", sku: "SKU-1" } }),
+  },
   {
     method: "POST",
     path: "/order_shipping",
-    body: JSON.stringify({ event: "order.shipping", data: { shipping_address: { country_code: "US", postal_code: "94103" }, cart: { items: [{ sku: "SKU-1", quantity: 2 }], total_amount: 2500 }, request_source: "checkout" } }),
+    body: JSON.stringify({
+      event: "order.shipping",
+      data: {
+        shipping_address: { country_code: "US", postal_code: "94103" },
+        cart: { items: [{ sku: "SKU-1", quantity: 2 }], total_amount: 2500 },
+        request_source: "checkout",
+      },
+    }),
   },
-  { method: "POST", path: "/cart_update", body: JSON.stringify({ event: "cart.update", data: { order_reference: "ord-1", add_items: [{ product_id: "p-1", price: 1250, currency: "USD", quantity: 1 }] } }) },
+  {
+    method: "POST",
+    path: "/cart_update",
+    body: JSON.stringify({
+      event: "cart.update",
+      data: {
+        order_reference: "ord-1",
+        add_items: [{ product_id: "p-1", price: 1250, currency: "USD", quantity: 1 }],
+      },
+    }),
+  },
 ];
 
 // ---------------------------------------------------------------- server child
 
 /** Fixed answers, shared by both servers so they do the same work after the checks. */
 const handlers = {
-  "product.info": async (_input: unknown) => ({ status: "success" as const, data: { Current: { Name: "Mug", Prices: [{ UnitPriceInCents: 1250, Currency: "USD" }] }, Variants: [], Parent: { Name: "Mugs" } } }),
-  "order.shipping": async (_input: unknown) => ({ status: "success" as const, data: { shipping_options: [{ service: "ground", cost: 500, reference: "ship-1" }], is_store_location: false } }),
-  "cart.update": async (_input: unknown) => ({ status: "failure" as const, errors: [{ code: 6001, data: [{ reason: "out of stock" }] }] }),
+  "product.info": async (_input: unknown) => ({
+    status: "success" as const,
+    data: {
+      Current: { Name: "Mug", Prices: [{ UnitPriceInCents: 1250, Currency: "USD" }] },
+      Variants: [],
+      Parent: { Name: "Mugs" },
+    },
+  }),
+  "order.shipping": async (_input: unknown) => ({
+    status: "success" as const,
+    data: {
+      shipping_options: [{ service: "ground", cost: 500, reference: "ship-1" }],
+      is_store_location: false,
+    },
+  }),
+  "cart.update": async (_input: unknown) => ({
+    status: "failure" as const,
+    errors: [{ code: 6001, data: [{ reason: "out of stock" }] }],
+  }),
   "account.login": async (_input: unknown) => ({ status: "success" as const }),
 };
 
@@ -59,13 +96,29 @@ const handlers = {
  * baseline is "the same HMAC check and JSON.parse".
  */
 function handWritten(): http.RequestListener {
-  const events: Record<string, keyof typeof handlers> = { "/product_get": "product.info", "/order_shipping": "order.shipping", "/cart_update": "cart.update" };
-  const headers = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+  const events: Record<string, keyof typeof handlers> = {
+    "/product_get": "product.info",
+    "/order_shipping": "order.shipping",
+    "/cart_update": "cart.update",
+  };
+  const headers = {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+  };
   const fail = (res: http.ServerResponse, status: number, event: string, message: string) =>
-    res.writeHead(status, headers).end(JSON.stringify({ event, status: "failure", error: { code: status === 422 ? 27 : status, message } }));
+    res.writeHead(status, headers).end(
+      JSON.stringify({
+        event,
+        status: "failure",
+        error: { code: status === 422 ? 27 : status, message },
+      }),
+    );
   return (req, res) => {
     const event = events[req.url ?? ""];
-    if (!event) return void res.writeHead(404, headers).end('{"error":{"code":404,"message":"no callback at this path"}}');
+    if (!event)
+      return void res
+        .writeHead(404, headers)
+        .end('{"error":{"code":404,"message":"no callback at this path"}}');
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (c: Buffer) => {
@@ -77,7 +130,8 @@ function handWritten(): http.RequestListener {
       const body = Buffer.concat(chunks, size);
       const given = Buffer.from(String(req.headers[header] ?? ""), "base64");
       const expected = createHmac("sha256", secret).update(body).digest();
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return fail(res, 422, event, "signature does not match");
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        return fail(res, 422, event, "signature does not match");
       let input: unknown;
       try {
         input = JSON.parse(body.toString("utf8"));
@@ -94,9 +148,18 @@ async function serve(): Promise<void> {
   const { createCallbackRouter } = await import("../generated/src/callbacks.ts");
   const router = createCallbackRouter({ signingSecrets: [secret], handlers });
   // the same router with its documented `signature.compute` option on node:crypto: shows what Web Crypto costs
-  const compute = (key: string, content: { body: Uint8Array }) => createHmac("sha256", key).update(content.body).digest();
-  const nodeCrypto = createCallbackRouter({ signingSecrets: [secret], handlers, signature: { compute } });
-  const servers = { router: http.createServer(router.node), hand: http.createServer(handWritten()), "router+node:crypto": http.createServer(nodeCrypto.node) };
+  const compute = (key: string, content: { body: Uint8Array }) =>
+    createHmac("sha256", key).update(content.body).digest();
+  const nodeCrypto = createCallbackRouter({
+    signingSecrets: [secret],
+    handlers,
+    signature: { compute },
+  });
+  const servers = {
+    router: http.createServer(router.node),
+    hand: http.createServer(handWritten()),
+    "router+node:crypto": http.createServer(nodeCrypto.node),
+  };
   const ports: Record<string, number> = {};
   for (const [name, s] of Object.entries(servers)) {
     s.keepAliveTimeout = 60_000; // rounds reuse connections; never let the server drop them mid-round
@@ -105,7 +168,8 @@ async function serve(): Promise<void> {
   }
   process.on("message", (m: { cmd: string }) => {
     if (m.cmd === "cpu") process.send!({ cpu: process.cpuUsage() });
-    if (m.cmd === "stop") for (const s of Object.values(servers)) s.closeAllConnections(), s.close();
+    if (m.cmd === "stop")
+      for (const s of Object.values(servers)) (s.closeAllConnections(), s.close());
   });
   process.send!({ ports });
 }
@@ -128,7 +192,11 @@ interface LoadResult {
  * chunked encoding (Node uses it after `writeHead` without a length); `undefined` until all of
  * it has arrived. The body is only put together when asked for (the samples).
  */
-function frame(buf: Buffer, at: number, head: string): { end: number; body: () => Buffer } | "no-length" | undefined {
+function frame(
+  buf: Buffer,
+  at: number,
+  head: string,
+): { end: number; body: () => Buffer } | "no-length" | undefined {
   const length = /\r\ncontent-length: *(\d+)/i.exec(head);
   if (length) {
     const end = at + Number(length[1]);
@@ -142,7 +210,9 @@ function frame(buf: Buffer, at: number, head: string): { end: number; body: () =
     const size = parseInt(buf.subarray(pos, lineEnd).toString("latin1"), 16);
     if (size === 0) {
       const end = lineEnd + 4; // "0\r\n" then the empty line (no trailers)
-      return buf.length < end ? undefined : { end, body: () => Buffer.concat(parts.map(([a, b]) => buf.subarray(a, b))) };
+      return buf.length < end
+        ? undefined
+        : { end, body: () => Buffer.concat(parts.map(([a, b]) => buf.subarray(a, b))) };
     }
     const dataEnd = lineEnd + 2 + size;
     if (buf.length < dataEnd + 2) return undefined;
@@ -165,7 +235,10 @@ async function load(port: number, count: number): Promise<LoadResult> {
     return Buffer.concat([Buffer.from(head), body]);
   });
   const samples: string[] = [];
-  let next = 0, done = 0, bad = 0, firstBad: string | undefined;
+  let next = 0,
+    done = 0,
+    bad = 0,
+    firstBad: string | undefined;
   const cpu0 = process.cpuUsage();
   const start = performance.now();
   const deadline = start + capMs;
@@ -188,7 +261,13 @@ async function load(port: number, count: number): Promise<LoadResult> {
         if (headEnd < 0) return;
         const head = buf.subarray(0, headEnd).toString("latin1");
         const framed = frame(buf, headEnd + 4, head);
-        if (framed === "no-length") return void (socket.destroy(), reject(new Error(`an answer with neither Content-Length nor chunked encoding: ${head.slice(0, 300)}`)));
+        if (framed === "no-length")
+          return void (socket.destroy(),
+          reject(
+            new Error(
+              `an answer with neither Content-Length nor chunked encoding: ${head.slice(0, 300)}`,
+            ),
+          ));
         if (framed === undefined) return; // not all of it yet
         const { end, body } = framed;
         const status = Number(head.slice(9, 12));
@@ -206,7 +285,14 @@ async function load(port: number, count: number): Promise<LoadResult> {
   await Promise.all(Array.from({ length: concurrency }, connection));
   const ms = performance.now() - start;
   const cpu = process.cpuUsage(cpu0);
-  return { done, ms, bad, busy: (cpu.user + cpu.system) / 1000 / ms, samples, ...(firstBad ? { firstBad } : {}) };
+  return {
+    done,
+    ms,
+    bad,
+    busy: (cpu.user + cpu.system) / 1000 / ms,
+    samples,
+    ...(firstBad ? { firstBad } : {}),
+  };
 }
 
 // ---------------------------------------------------------------- coordinator
@@ -220,21 +306,51 @@ async function load(port: number, count: number): Promise<LoadResult> {
 async function bundleSelf(): Promise<string> {
   const outfile = join(freshDir("router"), "router.mjs");
   const { build } = await import("esbuild"); // not at the top: the bundle leaves packages out and never needs esbuild
-  await build({ entryPoints: [import.meta.filename], bundle: true, packages: "external", platform: "node", format: "esm", target: "node20", outfile, logLevel: "error" });
+  await build({
+    entryPoints: [import.meta.filename],
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    logLevel: "error",
+  });
   return outfile;
 }
 
 /** BENCH_ROUTER_CPU_PROF=<dir> writes a V8 CPU profile of the server child there (for finding where the router spends its time). */
 function child(script: string, mode: string): ChildProcess {
-  const prof = mode === "--serve" && process.env.BENCH_ROUTER_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_ROUTER_CPU_PROF] : [];
-  return fork(script, [mode], { cwd: root, execArgv: prof, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const prof =
+    mode === "--serve" && process.env.BENCH_ROUTER_CPU_PROF
+      ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_ROUTER_CPU_PROF]
+      : [];
+  return fork(script, [mode], {
+    cwd: root,
+    execArgv: prof,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
 }
 
-function ask<T>(c: ChildProcess, message: object, key: string, timeoutMs = capMs + 30_000): Promise<T> {
+function ask<T>(
+  c: ChildProcess,
+  message: object,
+  key: string,
+  timeoutMs = capMs + 30_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const done = () => (clearTimeout(timer), c.off("message", on), c.off("exit", exit));
-    const timer = setTimeout(() => (done(), reject(new Error(`no ${key} from the ${c.spawnargs.at(-1)} child in ${timeoutMs} ms`))), timeoutMs);
-    const exit = (code: number | null) => (done(), reject(new Error(`the ${c.spawnargs.at(-1)} child exited (${code}) before sending ${key}`)));
+    const timer = setTimeout(
+      () => (
+        done(),
+        reject(new Error(`no ${key} from the ${c.spawnargs.at(-1)} child in ${timeoutMs} ms`))
+      ),
+      timeoutMs,
+    );
+    const exit = (code: number | null) => (
+      done(),
+      reject(new Error(`the ${c.spawnargs.at(-1)} child exited (${code}) before sending ${key}`))
+    );
     const on = (m: Record<string, unknown>) => {
       if (!(key in m)) return;
       done();
@@ -260,7 +376,11 @@ interface RoundResult {
 
 /** BENCH_ROUTER_NODE_CRYPTO=1 adds a third server: the router with `signature.compute` on node:crypto (diagnosis, not a target). */
 export async function runRouter(): Promise<Section> {
-  const variants: Variant[] = ["router", "hand", ...(process.env.BENCH_ROUTER_NODE_CRYPTO === "1" ? (["router+node:crypto"] as const) : [])];
+  const variants: Variant[] = [
+    "router",
+    "hand",
+    ...(process.env.BENCH_ROUTER_NODE_CRYPTO === "1" ? (["router+node:crypto"] as const) : []),
+  ];
   const script = await bundleSelf();
   const server = child(script, "--serve");
   const loader = child(script, "--load");
@@ -271,15 +391,34 @@ export async function runRouter(): Promise<Section> {
       const before = await cpu();
       const r = await ask<LoadResult>(loader, { cmd: "load", port: ports[name], count }, "result");
       const after = await cpu();
-      if (r.bad) throw new Error(`${name}: ${r.bad} of ${r.done} answers were not 200, e.g. ${r.firstBad}`);
+      if (r.bad)
+        throw new Error(`${name}: ${r.bad} of ${r.done} answers were not 200, e.g. ${r.firstBad}`);
       const serverUs = after.user + after.system - before.user - before.system;
-      return { rps: (r.done * 1000) / r.ms, cpuUs: serverUs / r.done, serverBusy: serverUs / 1000 / r.ms, loadBusy: r.busy, capped: r.done < count, samples: r.samples };
+      return {
+        rps: (r.done * 1000) / r.ms,
+        cpuUs: serverUs / r.done,
+        serverBusy: serverUs / 1000 / r.ms,
+        loadBusy: r.busy,
+        capped: r.done < count,
+        samples: r.samples,
+      };
     };
     const warm = new Map<Variant, RoundResult>();
     for (const name of variants) warm.set(name, await round(name, warmup));
     // same answer bytes from every server: otherwise the comparison would not be like for like
     const ref = warm.get("hand")!.samples;
-    const differs = variants.flatMap((v) => warm.get(v)!.samples.map((s, i) => (s === ref[i] ? [] : [`${v} ${requests[i]!.path}: ${s.slice(0, 120)} / hand-written ${ref[i]?.slice(0, 120)}`])).flat());
+    const differs = variants.flatMap((v) =>
+      warm
+        .get(v)!
+        .samples.map((s, i) =>
+          s === ref[i]
+            ? []
+            : [
+                `${v} ${requests[i]!.path}: ${s.slice(0, 120)} / hand-written ${ref[i]?.slice(0, 120)}`,
+              ],
+        )
+        .flat(),
+    );
     const out = new Map<Variant, RoundResult[]>(variants.map((v) => [v, []]));
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 ? [...variants].reverse() : variants; // alternate, so drift in machine load hits both alike
@@ -289,26 +428,57 @@ export async function runRouter(): Promise<Section> {
     const perRoundRatio = (v: Variant) => stat(all(v).map((r, i) => r.rps / all("hand")[i]!.rps)); // same pair of rounds: same machine state
     const ratio = perRoundRatio("router");
     const rows: Row[] = [
-      { label: "router.node, signed callbacks per second", value: fmt(stat(all("router").map((r) => r.rps)), "req/s") },
-      { label: "hand-written node:http handler, per second", value: fmt(stat(all("hand").map((r) => r.rps)), "req/s") },
-      { label: "router.node / hand-written throughput", value: fmt(ratio, "x", 2), target: "≥ 0.9x", verdict: atLeast(ratio.median, 0.9, "x") },
-      { label: "server CPU per request: router.node", value: fmt(stat(all("router").map((r) => r.cpuUs)), "µs") },
-      { label: "server CPU per request: hand-written", value: fmt(stat(all("hand").map((r) => r.cpuUs)), "µs") },
-      { label: "cross-check: hand-written / router.node CPU per request", value: fmt(stat(all("router").map((r, i) => all("hand")[i]!.cpuUs / r.cpuUs)), "x", 2) },
+      {
+        label: "router.node, signed callbacks per second",
+        value: fmt(stat(all("router").map((r) => r.rps)), "req/s"),
+      },
+      {
+        label: "hand-written node:http handler, per second",
+        value: fmt(stat(all("hand").map((r) => r.rps)), "req/s"),
+      },
+      {
+        label: "router.node / hand-written throughput",
+        value: fmt(ratio, "x", 2),
+        target: "≥ 0.9x",
+        verdict: atLeast(ratio.median, 0.9, "x"),
+      },
+      {
+        label: "server CPU per request: router.node",
+        value: fmt(stat(all("router").map((r) => r.cpuUs)), "µs"),
+      },
+      {
+        label: "server CPU per request: hand-written",
+        value: fmt(stat(all("hand").map((r) => r.cpuUs)), "µs"),
+      },
+      {
+        label: "cross-check: hand-written / router.node CPU per request",
+        value: fmt(stat(all("router").map((r, i) => all("hand")[i]!.cpuUs / r.cpuUs)), "x", 2),
+      },
     ];
     if (variants.includes("router+node:crypto")) {
-      rows.push({ label: "router.node with signature.compute on node:crypto, per second", value: `${fmt(stat(all("router+node:crypto").map((r) => r.rps)), "req/s")}; / hand-written = ${fmt(perRoundRatio("router+node:crypto"), "x", 2)}` });
-      rows.push({ label: "server CPU per request: router.node with node:crypto", value: fmt(stat(all("router+node:crypto").map((r) => r.cpuUs)), "µs") });
+      rows.push({
+        label: "router.node with signature.compute on node:crypto, per second",
+        value: `${fmt(stat(all("router+node:crypto").map((r) => r.rps)), "req/s")}; / hand-written = ${fmt(perRoundRatio("router+node:crypto"), "x", 2)}`,
+      });
+      rows.push({
+        label: "server CPU per request: router.node with node:crypto",
+        value: fmt(stat(all("router+node:crypto").map((r) => r.cpuUs)), "µs"),
+      });
     }
     const capped = variants.flatMap(all).filter((r) => r.capped).length;
-    const pct = (v: Variant, k: "serverBusy" | "loadBusy") => `${(stat(all(v).map((r) => r[k])).median * 100).toFixed(0)}%`;
-    const busy = variants.map((v) => `${v}: server ${pct(v, "serverBusy")}, load generator ${pct(v, "loadBusy")}`).join("; ");
+    const pct = (v: Variant, k: "serverBusy" | "loadBusy") =>
+      `${(stat(all(v).map((r) => r[k])).median * 100).toFixed(0)}%`;
+    const busy = variants
+      .map((v) => `${v}: server ${pct(v, "serverBusy")}, load generator ${pct(v, "loadBusy")}`)
+      .join("; ");
     const notes = [
       `Load: a child process with a lean keep-alive HTTP/1.1 client on net sockets (node:http's client costs about as much as a server per request and would set the pace on 2 cores), ${concurrency} connections with one request in flight each, ${perRound.toLocaleString("en")} requests per round (time cap ${capMs / 1000} s${capped ? `, reached in ${capped} rounds: those count what was done` : ", never reached"}), ${rounds} interleaved rounds after a ${warmup.toLocaleString("en")}-request warm-up each; servers in another child on 127.0.0.1 (port 0), both children plain JavaScript bundled by esbuild from generated/src (no tsx at run time). Requests cycle through product.info (GET with a body), order.shipping and cart.update, signed once up front.`,
       "The ratio is taken per round (router round / hand-written round of the same pair), then its median. Server CPU per request is the server process's user+system time over the round divided by the requests (the libuv thread pool included): it shows each server's own cost even when something else limits the rate; the cross-check row is the throughput ratio that cost alone would give.",
       `Share of one core used during the rounds (median): ${busy}. A server near 100% set the pace; other agents' load on the machine shows as both being lower.`,
       "The hand-written handler uses node:crypto (createHmac, timingSafeEqual), routes by path, JSON.parse, the same handlers, no schema validation; the router uses the same HMAC (Node's own createHmac, taken at run time from process.getBuiltinModule; Web Crypto elsewhere) and validates every body against the spec.",
-      ...(differs.length ? [`The servers answered differently: ${differs.join("; ")}`] : ["Every server gave byte-identical answers to each request kind."]),
+      ...(differs.length
+        ? [`The servers answered differently: ${differs.join("; ")}`]
+        : ["Every server gave byte-identical answers to each request kind."]),
     ];
     return { title: "Router runtime (signed callbacks on loopback)", rows, notes };
   } finally {
@@ -325,7 +495,11 @@ if (process.argv[1] === import.meta.filename) {
   if (mode === "--serve") await serve();
   else if (mode === "--load")
     process.on("message", (m: { cmd: string; port: number; count: number }) => {
-      if (m.cmd === "load") load(m.port, m.count).then((result) => process.send!({ result }), (e: Error) => process.send!({ result: null, error: e.message }));
+      if (m.cmd === "load")
+        load(m.port, m.count).then(
+          (result) => process.send!({ result }),
+          (e: Error) => process.send!({ result: null, error: e.message }),
+        );
     });
   else console.log(JSON.stringify(await runRouter(), null, 1));
 }

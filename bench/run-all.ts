@@ -26,11 +26,15 @@ async function step(name: string, f: () => Promise<Section>) {
   try {
     sections.push(await f());
   } catch (error) {
-    notMeasured.push(`${name}: not measured — the bench step failed: ${(error as Error).message.split("\n")[0]}`);
+    notMeasured.push(
+      `${name}: not measured — the bench step failed: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
   const s = (performance.now() - t) / 1000;
   steps.push([name, s]);
-  console.error(`${name}: ${s.toFixed(1)} s (${((performance.now() - started) / 1000).toFixed(0)} s of the ${budgetS} s budget so far)`);
+  console.error(
+    `${name}: ${s.toFixed(1)} s (${((performance.now() - started) / 1000).toFixed(0)} s of the ${budgetS} s budget so far)`,
+  );
 }
 
 let oursMs = NaN;
@@ -53,5 +57,7 @@ await step("router runtime", runRouter);
 await step("bundle size", runBundle);
 rmSync(scratch, { recursive: true, force: true });
 const totalS = (performance.now() - started) / 1000;
-console.error(`whole run: ${totalS.toFixed(0)} s — ${totalS <= budgetS ? "within" : "OVER"} the ${budgetS} s budget`);
+console.error(
+  `whole run: ${totalS.toFixed(0)} s — ${totalS <= budgetS ? "within" : "OVER"} the ${budgetS} s budget`,
+);
 console.log(writeReport(sections, notMeasured, totalS * 1000, { budgetS, steps }));

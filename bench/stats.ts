@@ -35,7 +35,9 @@ export interface Section {
 
 /** "met" or "missed by X" for a figure that must stay at or below `limit`. */
 export function atMost(value: number, limit: number, unit: string, digits = 0): string {
-  return value <= limit ? "met" : `missed by ${(value - limit).toFixed(digits)} ${unit} (${((value / limit - 1) * 100).toFixed(0)}%)`;
+  return value <= limit
+    ? "met"
+    : `missed by ${(value - limit).toFixed(digits)} ${unit} (${((value / limit - 1) * 100).toFixed(0)}%)`;
 }
 
 /** "met" or "missed by X" for a figure that must stay at or above `limit`. */
@@ -48,11 +50,17 @@ export function atLeast(value: number, limit: number, unit: string, digits = 2):
  * done and every one of them took over `longMs`, it stops there: issue 7 allows fewer than
  * 5 runs only for runs over 10 s, and the report must say so (`reduced`).
  */
-export function repeat(once: () => number, runs = Number(process.env.BENCH_RUNS ?? 5), longMs = 10_000, fewer = 3): { times: number[]; reduced: boolean } {
+export function repeat(
+  once: () => number,
+  runs = Number(process.env.BENCH_RUNS ?? 5),
+  longMs = 10_000,
+  fewer = 3,
+): { times: number[]; reduced: boolean } {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     times.push(once());
-    if (times.length >= fewer && times.length < runs && Math.min(...times) > longMs) return { times, reduced: true };
+    if (times.length >= fewer && times.length < runs && Math.min(...times) > longMs)
+      return { times, reduced: true };
   }
   return { times, reduced: false };
 }

@@ -26,27 +26,48 @@ export function makeSyntheticSpec(factor: number, outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   cpSync(specDir, outDir, { recursive: true });
   const typeFiles = readdirSync(join(specDir, "types")).filter((f) => f.endsWith(".yaml"));
-  const typeTexts = typeFiles.map((f) => [f, readFileSync(join(specDir, "types", f), "utf8")] as const);
+  const typeTexts = typeFiles.map(
+    (f) => [f, readFileSync(join(specDir, "types", f), "utf8")] as const,
+  );
   const endpoints = readFileSync(join(specDir, "endpoints.yaml"), "utf8");
   const callbacks = readFileSync(join(specDir, "callbacks.yaml"), "utf8");
   const typeNames = new Set<string>();
-  for (const [, text] of typeTexts) for (const m of text.matchAll(/^ {2}([A-Z][A-Za-z0-9]*):/gm)) typeNames.add(m[1]!);
-  const groups = new Set([...endpoints.matchAll(/^ {2}([A-Za-z0-9]+)\.[A-Za-z0-9]+:/gm)].map((m) => m[1]!));
-  const events = new Set([...callbacks.matchAll(/^ {2}([A-Za-z0-9_]+)\.[A-Za-z0-9_.]+:/gm)].map((m) => m[1]!));
-  const typeRe = new RegExp(`\\b(${[...typeNames].sort((a, b) => b.length - a.length).map(escape).join("|")})\\b`, "g");
-  const groupRe = new RegExp(`(?<![A-Za-z0-9_/])(${[...groups].map(escape).join("|")})\\.(?=[A-Za-z])`, "g");
+  for (const [, text] of typeTexts)
+    for (const m of text.matchAll(/^ {2}([A-Z][A-Za-z0-9]*):/gm)) typeNames.add(m[1]!);
+  const groups = new Set(
+    [...endpoints.matchAll(/^ {2}([A-Za-z0-9]+)\.[A-Za-z0-9]+:/gm)].map((m) => m[1]!),
+  );
+  const events = new Set(
+    [...callbacks.matchAll(/^ {2}([A-Za-z0-9_]+)\.[A-Za-z0-9_.]+:/gm)].map((m) => m[1]!),
+  );
+  const typeRe = new RegExp(
+    `\\b(${[...typeNames]
+      .sort((a, b) => b.length - a.length)
+      .map(escape)
+      .join("|")})\\b`,
+    "g",
+  );
+  const groupRe = new RegExp(
+    `(?<![A-Za-z0-9_/])(${[...groups].map(escape).join("|")})\\.(?=[A-Za-z])`,
+    "g",
+  );
   const eventRe = new RegExp(`^( {2})(${[...events].map(escape).join("|")})\\.`, "gm");
   for (let k = 1; k < factor; k++) {
     const tag = letters(k);
     const renameTypes = (t: string) => t.replace(typeRe, `$1C${k}`);
     for (const [file, text] of typeTexts) {
-      writeFileSync(join(outDir, "types", file.replace(/\.yaml$/, `-c${k}.yaml`)), renameTypes(text));
+      writeFileSync(
+        join(outDir, "types", file.replace(/\.yaml$/, `-c${k}.yaml`)),
+        renameTypes(text),
+      );
     }
     let ep = renameTypes(endpoints).replace(groupRe, `$1${tag}.`);
     ep = ep.replace(/^(\s+path: )\/(v\d+)\//gm, `$1/$2/c${k}/`);
     writeFileSync(join(outDir, `endpoints-c${k}.yaml`), ep);
     let cb = renameTypes(callbacks).replace(eventRe, `$1$2${tag}.`);
-    cb = cb.replace(/^(\s+summary: )([A-Za-z0-9_]+)\./gm, `$1$2${tag}.`).replace(/^(\s+path: )\//gm, `$1/c${k}/`);
+    cb = cb
+      .replace(/^(\s+summary: )([A-Za-z0-9_]+)\./gm, `$1$2${tag}.`)
+      .replace(/^(\s+path: )\//gm, `$1/c${k}/`);
     writeFileSync(join(outDir, `callbacks-c${k}.yaml`), cb);
   }
 }

@@ -15,13 +15,31 @@ const compilers: Record<string, string[]> = {
 };
 
 function project(dir: string, files: string[]): void {
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { target: "ES2022", lib: ["ES2022", "DOM"], module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false, types: [] },
-    files,
-  }, null, 2));
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files,
+      },
+      null,
+      2,
+    ),
+  );
 }
 
-const oursConsumer = (src: string) => `import { MerchantClient } from ${JSON.stringify(join(src, "index.js"))};
+const oursConsumer = (
+  src: string,
+) => `import { MerchantClient } from ${JSON.stringify(join(src, "index.js"))};
 const client = new MerchantClient({ baseUrl: "http://127.0.0.1:1", apiKey: "k", publishableKey: "p" });
 export async function five() {
   const a = await client.transactions.list();
@@ -46,7 +64,8 @@ export async function five() {
   return [a.data, b.data, c.data, d.data, e.data] as const;
 }
 `,
-  "hey-api": () => `import { transactionsList, transactionsGet, subscriptionsCancel, webhooksDelete, testingGetRandomPhone } from "./out/index.js";
+  "hey-api":
+    () => `import { transactionsList, transactionsGet, subscriptionsCancel, webhooksDelete, testingGetRandomPhone } from "./out/index.js";
 export async function five() {
   const a = await transactionsList();
   const b = await transactionsGet({ path: { reference: "ABCD-EFGH-IJKL" } });
@@ -56,7 +75,8 @@ export async function five() {
   return [a.data, b.data, c.data, d.data, e.data] as const;
 }
 `,
-  orval: () => `import { transactionsList, transactionsGet, subscriptionsCancel, webhooksDelete, testingGetRandomPhone } from "./api.js";
+  orval:
+    () => `import { transactionsList, transactionsGet, subscriptionsCancel, webhooksDelete, testingGetRandomPhone } from "./api.js";
 export async function five() {
   const a = await transactionsList();
   const b = await transactionsGet("ABCD-EFGH-IJKL");
@@ -71,7 +91,9 @@ export async function five() {
 export async function runTypecheck(): Promise<Section> {
   const runs = Number(process.env.BENCH_RUNS ?? 5);
   const rows: Row[] = [];
-  const notes: string[] = ["Each project: strict, `skipLibCheck: false`, `types: []`, the output plus a consumer file making five client calls (openapi-typescript's types are used through openapi-fetch, as its docs show). Runs interleaved: each round checks every project once."];
+  const notes: string[] = [
+    "Each project: strict, `skipLibCheck: false`, `types: []`, the output plus a consumer file making five client calls (openapi-typescript's types are used through openapi-fetch, as its docs show). Runs interleaved: each round checks every project once.",
+  ];
   const medians = new Map<string, number>();
   const targets: [string, string][] = [];
   // ours: generated/src with a consumer file next to it (a copy is not needed; files list points at it)
@@ -93,39 +115,63 @@ export async function runTypecheck(): Promise<Section> {
       project(dir, ["consumer.ts"]);
       targets.push([name, dir]);
     } catch {
-      rows.push({ label: `${name}`, value: "not measured: the anchor fails to generate in this run" });
+      rows.push({
+        label: `${name}`,
+        value: "not measured: the anchor fails to generate in this run",
+      });
     }
   }
   for (const [compiler, argv] of Object.entries(compilers)) {
     // interleaved: round r checks every target once, so a burst of machine load hits all alike
     const times = new Map<string, number[]>(targets.map(([name]) => [name, []]));
     const failed = new Map<string, string>();
-    const long = (name: string) => times.get(name)!.length >= 3 && Math.min(...times.get(name)!) > 10_000; // issue 7: fewer than 5 only for runs over 10 s
+    const long = (name: string) =>
+      times.get(name)!.length >= 3 && Math.min(...times.get(name)!) > 10_000; // issue 7: fewer than 5 only for runs over 10 s
     for (let r = 0; r < runs; r++) {
       for (const [name, dir] of targets) {
         if (failed.has(name) || (r >= 3 && long(name))) continue;
         try {
-          times.get(name)!.push(timed(process.execPath, [...argv, "-p", join(dir, "tsconfig.json")], dir).ms);
+          times
+            .get(name)!
+            .push(timed(process.execPath, [...argv, "-p", join(dir, "tsconfig.json")], dir).ms);
         } catch (error) {
-          failed.set(name, (error as Error).message.split("\n").find((l) => /error TS/.test(l))?.trim() ?? "failed");
+          failed.set(
+            name,
+            (error as Error).message
+              .split("\n")
+              .find((l) => /error TS/.test(l))
+              ?.trim() ?? "failed",
+          );
         }
       }
     }
     for (const [name] of targets) {
       const t = times.get(name)!;
       if (failed.has(name) || t.length === 0) {
-        rows.push({ label: `${compiler}: ${name}`, value: `not measured: tsc reports errors (${failed.get(name)})` });
+        rows.push({
+          label: `${compiler}: ${name}`,
+          value: `not measured: tsc reports errors (${failed.get(name)})`,
+        });
         continue;
       }
       const s = stat(t);
       medians.set(`${compiler}/${name}`, s.median);
       rows.push({ label: `${compiler}: ${name}`, value: fmt(s, "ms") });
-      if (t.length < runs) notes.push(`${compiler}: ${name}: ${t.length} runs only (every run took over 10 s).`);
+      if (t.length < runs)
+        notes.push(`${compiler}: ${name}: ${t.length} runs only (every run took over 10 s).`);
     }
     const ours = medians.get(`${compiler}/ours (generated/src)`);
     const ot = medians.get(`${compiler}/openapi-typescript`);
     if (ours !== undefined && ot !== undefined) {
-      rows.push({ label: `${compiler}: ours vs openapi-typescript`, value: `${ours.toFixed(0)} ms vs ${ot.toFixed(0)} ms (ratio ${(ours / ot).toFixed(2)})`, target: "no slower than openapi-typescript", verdict: ours <= ot ? "met" : `missed by ${(ours - ot).toFixed(0)} ms (${((ours / ot - 1) * 100).toFixed(0)}%)` });
+      rows.push({
+        label: `${compiler}: ours vs openapi-typescript`,
+        value: `${ours.toFixed(0)} ms vs ${ot.toFixed(0)} ms (ratio ${(ours / ot).toFixed(2)})`,
+        target: "no slower than openapi-typescript",
+        verdict:
+          ours <= ot
+            ? "met"
+            : `missed by ${(ours - ot).toFixed(0)} ms (${((ours / ot - 1) * 100).toFixed(0)}%)`,
+      });
     }
   }
   return { title: "Type-check cost (tsc --noEmit, strict)", rows, notes };

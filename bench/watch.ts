@@ -23,11 +23,13 @@ const targetMs = 200;
 const typeFile = "types/authorize.yaml";
 const anchorLine = "      total_weight_unit: { type: string, description: Unit name. }\n";
 const addedLine = "      bench_watch_note: string\n";
-const reportLine = /^\S+\/: (\d+) added, (\d+) changed, (\d+) unchanged(?:, \d+ removed)? in (\d+) ms$/;
+const reportLine =
+  /^\S+\/: (\d+) added, (\d+) changed, (\d+) unchanged(?:, \d+ removed)? in (\d+) ms$/;
 
 /** The command line of `npm run generate`, so the bench follows whatever the lead makes it (tsx or a launcher). */
 function generateCommand(): string[] {
-  const script: string = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.generate;
+  const script: string = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts
+    .generate;
   const [tool, ...rest] = script.split(/\s+/);
   if (tool === "tsx") return [process.execPath, "--import", "tsx", ...rest];
   if (tool === "node") return [process.execPath, ...rest];
@@ -62,9 +64,20 @@ function lines(child: ChildProcess) {
       new Promise<{ line: string; at: number }>((resolve, reject) => {
         const queued = queue.shift();
         if (queued) return resolve(queued);
-        if (errors.trim()) return reject(new Error(`--watch printed on stderr: ${errors.slice(-2000)}`));
+        if (errors.trim())
+          return reject(new Error(`--watch printed on stderr: ${errors.slice(-2000)}`));
         const settle = () => (clearTimeout(timer), (waiting = failed = undefined));
-        const timer = setTimeout(() => (settle(), reject(new Error(`no report from --watch in ${timeoutMs} ms; stderr: ${errors.slice(-2000)}`))), timeoutMs);
+        const timer = setTimeout(
+          () => (
+            settle(),
+            reject(
+              new Error(
+                `no report from --watch in ${timeoutMs} ms; stderr: ${errors.slice(-2000)}`,
+              ),
+            )
+          ),
+          timeoutMs,
+        );
         waiting = (l) => (settle(), resolve(l));
         failed = (e) => (settle(), reject(e));
       }),
@@ -77,12 +90,20 @@ export async function runWatch(): Promise<Section> {
   const out = freshDir("watch-out");
   cpSync(join(root, "spec"), spec, { recursive: true });
   const original = readFileSync(join(spec, typeFile), "utf8");
-  if (!original.includes(anchorLine)) throw new Error(`${typeFile} no longer has the line the edit goes after: ${anchorLine.trim()}`);
+  if (!original.includes(anchorLine))
+    throw new Error(`${typeFile} no longer has the line the edit goes after: ${anchorLine.trim()}`);
   const edited = original.replace(anchorLine, anchorLine + addedLine);
   const [cmd, ...args] = generateCommand();
-  const child = spawn(cmd!, [...args, "--spec", spec, "--out", out, "--watch"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(cmd!, [...args, "--spec", spec, "--out", out, "--watch"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const read = lines(child);
-  const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`--watch exited (${code}): ${read.errors().slice(-2000)}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) =>
+      reject(new Error(`--watch exited (${code}): ${read.errors().slice(-2000)}`)),
+    ),
+  );
   exited.catch(() => undefined); // it also exits when we stop it at the end: not an error then
   const wait = (ms: number) => Promise.race([read.next(ms), exited]);
   try {
@@ -101,12 +122,23 @@ export async function runWatch(): Promise<Section> {
       changed.push(Number(m[2]));
       own.push(Number(m[4]));
       const types = readFileSync(join(out, "src/types.ts"), "utf8");
-      if (types.includes("bench_watch_note") !== add) throw new Error(`round ${i + 1}: src/types.ts ${add ? "lacks" : "still has"} the field after "${line}"`);
+      if (types.includes("bench_watch_note") !== add)
+        throw new Error(
+          `round ${i + 1}: src/types.ts ${add ? "lacks" : "still has"} the field after "${line}"`,
+        );
     }
     const e = stat(endToEnd);
     const rows: Row[] = [
-      { label: "one-field spec edit → rewritten files on disk", value: fmt(e, "ms"), target: `≤ ${targetMs} ms`, verdict: atMost(e.median, targetMs, "ms") },
-      { label: "of which the regeneration itself (the report's \"in X ms\")", value: fmt(stat(own), "ms") },
+      {
+        label: "one-field spec edit → rewritten files on disk",
+        value: fmt(e, "ms"),
+        target: `≤ ${targetMs} ms`,
+        verdict: atMost(e.median, targetMs, "ms"),
+      },
+      {
+        label: 'of which the regeneration itself (the report\'s "in X ms")',
+        value: fmt(stat(own), "ms"),
+      },
       { label: "files rewritten per edit", value: fmt(stat(changed), "files") },
     ];
     const notes = [
@@ -127,4 +159,5 @@ export async function runWatch(): Promise<Section> {
   }
 }
 
-if (process.argv[1] === import.meta.filename) console.log(JSON.stringify(await runWatch(), null, 1));
+if (process.argv[1] === import.meta.filename)
+  console.log(JSON.stringify(await runWatch(), null, 1));

@@ -18,7 +18,11 @@ import { currentOutputFiles } from "./write/inputs.ts";
 // a run whose output is already current, or a usage error, never pays for them.
 
 /** Runs the mode that needs the pipeline's result. */
-async function runWithPipeline(options: CliOptions, sources: SpecTexts, started: number): Promise<number> {
+async function runWithPipeline(
+  options: CliOptions,
+  sources: SpecTexts,
+  started: number,
+): Promise<number> {
   // The formatting threads load prettier while this thread loads ts-morph and the spec.
   if (options.mode.kind === "write" || options.mode.kind === "check") startFormatThreads();
   const { runPipeline } = await import("./pipeline.ts");
@@ -39,7 +43,12 @@ async function runWithPipeline(options: CliOptions, sources: SpecTexts, started:
       code = commands.gapsCommand(result);
       break;
     case "scaffold":
-      code = await commands.scaffoldCommand(result, options.specDir, mode.file, mode.handlersImport);
+      code = await commands.scaffoldCommand(
+        result,
+        options.specDir,
+        mode.file,
+        mode.handlersImport,
+      );
       break;
     case "watch":
     case "diff":
@@ -62,11 +71,23 @@ function reportIfCurrent(options: CliOptions, started: number): number | undefin
   const { mode } = options;
   if ((mode.kind !== "write" && mode.kind !== "check") || options.force) return undefined;
   const checkStart = performance.now();
-  const files = currentOutputFiles(options.specDir, options.outDir, `${displayPath(options.specDir)}/`);
+  const files = currentOutputFiles(
+    options.specDir,
+    options.outDir,
+    `${displayPath(options.specDir)}/`,
+  );
   if (files === undefined) return undefined;
   const out = displayPath(options.outDir);
-  console.log(mode.kind === "write" ? writeSummary(out, { added: 0, changed: 0, unchanged: files, removed: 0 }) : upToDate(out, files));
-  if (options.timings) printTimings([{ stage: "up-to-date check", ms: performance.now() - checkStart }], performance.now() - started);
+  console.log(
+    mode.kind === "write"
+      ? writeSummary(out, { added: 0, changed: 0, unchanged: files, removed: 0 })
+      : upToDate(out, files),
+  );
+  if (options.timings)
+    printTimings(
+      [{ stage: "up-to-date check", ms: performance.now() - checkStart }],
+      performance.now() - started,
+    );
   return 0;
 }
 
@@ -85,11 +106,21 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { mode } = options;
-  if (mode.kind === "scaffold" && existsSync(mode.file)) return (await import("./commands/pipeline-commands.ts")).refuseExisting(mode.file);
+  if (mode.kind === "scaffold" && existsSync(mode.file))
+    return (await import("./commands/pipeline-commands.ts")).refuseExisting(mode.file);
   const sources: SpecTexts = { texts: new Map() };
   try {
-    if (mode.kind === "watch") return await (await import("./commands/watch-command.ts")).watchCommand(options.specDir, options.outDir);
-    if (mode.kind === "diff") return (await import("./commands/diff-command.ts")).diffCommand(options.specDir, mode.base, mode.failOn, sources.texts);
+    if (mode.kind === "watch")
+      return await (
+        await import("./commands/watch-command.ts")
+      ).watchCommand(options.specDir, options.outDir);
+    if (mode.kind === "diff")
+      return (await import("./commands/diff-command.ts")).diffCommand(
+        options.specDir,
+        mode.base,
+        mode.failOn,
+        sources.texts,
+      );
     return reportIfCurrent(options, started) ?? (await runWithPipeline(options, sources, started));
   } catch (error) {
     if (error instanceof DiagnosticsError) {

@@ -10,7 +10,15 @@
  * them. `node --import tsx generator/cli.ts` runs the same command line from the sources.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -21,7 +29,9 @@ const cacheDir = join(generatorDir, "..", "node_modules", ".cache", "apigen");
 function sourceStamp() {
   const hash = createHash("sha256").update(generatorDir);
   const entries = readdirSync(generatorDir, { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile() && /\.(ts|mjs)$/.test(e.name)).map((e) => join(e.parentPath, e.name));
+  const files = entries
+    .filter((e) => e.isFile() && /\.(ts|mjs)$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name));
   for (const file of files.sort()) {
     const { size, mtimeMs } = statSync(file);
     hash.update(`${file}\0${size}\0${mtimeMs}\0`);
@@ -60,7 +70,9 @@ const requireCommonJs = {
   setup(build) {
     build.onResolve({ filter: commonJsPackages }, (args) =>
       // The `require` inside the stand-in module is the real one: leave it to Node.
-      args.namespace === "require-common-js" ? { path: args.path, external: true } : { path: args.path, namespace: "require-common-js" },
+      args.namespace === "require-common-js"
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: "require-common-js" },
     );
     build.onLoad({ filter: /.*/, namespace: "require-common-js" }, (args) => ({
       contents: `module.exports = require(${JSON.stringify(args.path)});`,
@@ -84,7 +96,9 @@ async function bundle(outDir) {
     packages: "external",
     logLevel: "silent",
     // What `require` means inside the bundle: Node's, resolved from the bundle's folder.
-    banner: { js: 'import { createRequire as createRequireForBundle } from "node:module"; const require = createRequireForBundle(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as createRequireForBundle } from "node:module"; const require = createRequireForBundle(import.meta.url);',
+    },
     plugins: [keepModuleUrls, requireCommonJs],
   });
   try {
@@ -99,7 +113,8 @@ async function bundle(outDir) {
 /** Removes bundles of earlier sources (best effort: a run still using one keeps working). */
 function removeOldBundles(current) {
   for (const name of readdirSync(cacheDir)) {
-    if (name.startsWith("cli-") && name !== current) rmSync(join(cacheDir, name), { recursive: true, force: true });
+    if (name.startsWith("cli-") && name !== current)
+      rmSync(join(cacheDir, name), { recursive: true, force: true });
   }
 }
 
@@ -110,9 +125,18 @@ if (!existsSync(join(outDir, "cli.js"))) {
   try {
     await bundle(outDir);
   } catch (error) {
-    const errors = /** @type {{ errors?: { text: string, location?: { file: string, line: number, column: number } }[] }} */ (error).errors;
-    const lines = errors?.map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1} - ` : "") + e.text);
-    console.error(`the generator's own sources do not build:\n${lines?.join("\n") ?? String(error)}`);
+    const errors =
+      /** @type {{ errors?: { text: string, location?: { file: string, line: number, column: number } }[] }} */ (
+        error
+      ).errors;
+    const lines = errors?.map(
+      (e) =>
+        (e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1} - ` : "") +
+        e.text,
+    );
+    console.error(
+      `the generator's own sources do not build:\n${lines?.join("\n") ?? String(error)}`,
+    );
     process.exit(1);
   }
   removeOldBundles(name);

@@ -45,7 +45,10 @@ export interface SpecTexts {
 }
 
 /** Runs every stage but the write; throws DiagnosticsError on a broken spec. */
-export async function runPipeline(options: PipelineOptions, sources: SpecTexts = { texts: new Map() }): Promise<PipelineResult> {
+export async function runPipeline(
+  options: PipelineOptions,
+  sources: SpecTexts = { texts: new Map() },
+): Promise<PipelineResult> {
   const timings: Timing[] = [];
   const time = <T>(stage: string, work: () => T): T => {
     const start = performance.now();
@@ -60,21 +63,32 @@ export async function runPipeline(options: PipelineOptions, sources: SpecTexts =
   // spec edited during the run is never recorded as generated.
   const folder = time("read spec", () => readSpecFolder(options.specDir));
   const inputs = time("fingerprint", () => inputsFingerprint(options.specDir, folder, specLabel));
-  const loaded = time("load + schema", () => loadSpec(options.specDir, bag, options.parsedFiles, folder));
+  const loaded = time("load + schema", () =>
+    loadSpec(options.specDir, bag, options.parsedFiles, folder),
+  );
   for (const [path, text] of loaded.texts) sources.texts.set(path, text);
   bag.throwIfErrors();
   const model = time("resolve (IR)", () => buildModel(loaded.files, bag));
   const ctx = createEmitContext(model, specLabel);
-  const emitted = emitters.flatMap((emitter) => time(`emit ${emitter.name}`, () => [emitter.emit(ctx)].flat()));
+  const emitted = emitters.flatMap((emitter) =>
+    time(`emit ${emitter.name}`, () => [emitter.emit(ctx)].flat()),
+  );
   const start = performance.now();
   // A run with warnings records no fingerprint: skipping it later would hide them.
   const fingerprint = bag.items.length === 0 ? inputs : undefined;
   const reuse = options.reuseFormatted !== false;
   // Statements formatted by earlier runs are reused unless the caller wants everything formatted afresh.
   // A memory the caller passed in is the caller's to save (watch saves it when it stops).
-  const ownMemo = options.formatMemo ? undefined : reuse ? statementMemoFor(options.outDir) : undefined;
+  const ownMemo = options.formatMemo
+    ? undefined
+    : reuse
+      ? statementMemoFor(options.outDir)
+      : undefined;
   const memo = options.formatMemo ?? ownMemo;
-  const files = await formatFiles(emitted, reuse ? options.outDir : undefined, { inputs: fingerprint, memo });
+  const files = await formatFiles(emitted, reuse ? options.outDir : undefined, {
+    inputs: fingerprint,
+    memo,
+  });
   ownMemo?.save();
   timings.push({ stage: "format", ms: performance.now() - start });
   const plan = time("compare", () => planOutput(options.outDir, files));

@@ -24,15 +24,28 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
   try {
     const result = await runPipeline(options, sources);
     const { plan } = result;
-    if (plan.notOwned.length) return { ok: false, text: `${outName}/: ${plan.notOwned.join(", ")} not written by the generator; nothing written` };
+    if (plan.notOwned.length)
+      return {
+        ok: false,
+        text: `${outName}/: ${plan.notOwned.join(", ")} not written by the generator; nothing written`,
+      };
     const done = writeOutput(options.outDir, result.files, plan);
     const ms = (performance.now() - started).toFixed(0);
-    const summary = writeSummary(outName, { added: done.added.length, changed: done.changed.length, unchanged: done.unchanged.length, removed: done.stale.length });
-    const warnings = result.warnings.length > 0 ? `${formatDiagnostics(result.warnings, sources.texts)}\n` : "";
+    const summary = writeSummary(outName, {
+      added: done.added.length,
+      changed: done.changed.length,
+      unchanged: done.unchanged.length,
+      removed: done.stale.length,
+    });
+    const warnings =
+      result.warnings.length > 0 ? `${formatDiagnostics(result.warnings, sources.texts)}\n` : "";
     return { ok: true, text: `${warnings}${summary} in ${ms} ms` };
   } catch (error) {
     if (error instanceof DiagnosticsError) {
-      return { ok: false, text: `${formatDiagnostics(error.diagnostics, sources.texts)}\n${outName}/ keeps its last good output` };
+      return {
+        ok: false,
+        text: `${formatDiagnostics(error.diagnostics, sources.texts)}\n${outName}/ keeps its last good output`,
+      };
     }
     throw error;
   }
@@ -45,7 +58,12 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
  * Parsed spec files and formatted statements are kept across runs, so an edit re-parses and
  * re-formats only what it changed.
  */
-export function watchSpec(options: PipelineOptions, outName: string, report: (r: WatchReport) => void, debounceMs = 10): { close: () => void } {
+export function watchSpec(
+  options: PipelineOptions,
+  outName: string,
+  report: (r: WatchReport) => void,
+  debounceMs = 10,
+): { close: () => void } {
   const formatMemo = options.formatMemo ?? statementMemoFor(options.outDir);
   options = { ...options, formatMemo, parsedFiles: options.parsedFiles ?? new Map() };
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -42,7 +42,10 @@ describe("a run whose output is current", () => {
   it("runs in full when a spec file changes, and records the new fingerprint", () => {
     const types = join(spec, "api.yaml");
     const before = readFileSync(types, "utf8");
-    writeFileSync(types, `${before}\n# a comment changes no output, but the spec is not the one recorded\n`);
+    writeFileSync(
+      types,
+      `${before}\n# a comment changes no output, but the spec is not the one recorded\n`,
+    );
     try {
       const run = runCli(["--spec", spec, "--out", out, "--timings"]);
       expect(run.status, run.stderr).toBe(0);
@@ -82,7 +85,11 @@ describe("a run whose output is current", () => {
 
 /** Runs `node <root>/generator/launch.mjs ...args` in `root`. */
 function launch(root: string, args: string[]) {
-  return spawnSync(process.execPath, [join(root, "generator/launch.mjs"), ...args], { cwd: root, encoding: "utf8", timeout: 120_000 });
+  return spawnSync(process.execPath, [join(root, "generator/launch.mjs"), ...args], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
 }
 
 describe("the launcher (npm run generate)", () => {
@@ -91,26 +98,39 @@ describe("the launcher (npm run generate)", () => {
     const bundled = launch(repoRoot, ["--spec", "test/fixtures/features/objects", "--out", out]);
     expect(bundled.status, bundled.stderr).toBe(0);
     expect(launch(repoRoot, ["--help"]).stdout).toBe(runCli(["--help"]).stdout);
-    const check = runCli(["--spec", "test/fixtures/features/objects", "--out", out, "--check", "--force"]);
+    const check = runCli([
+      "--spec",
+      "test/fixtures/features/objects",
+      "--out",
+      out,
+      "--check",
+      "--force",
+    ]);
     expect(check.status, check.stderr).toBe(0);
   });
 
   it("bundles again when a generator source changes, and reports a source that does not build", () => {
     // A copy of the generator beside the real node_modules, so its sources can be edited.
     const root = tempDir();
-    for (const dir of ["generator", "templates"]) cpSync(join(repoRoot, dir), join(root, dir), { recursive: true });
+    for (const dir of ["generator", "templates"])
+      cpSync(join(repoRoot, dir), join(root, dir), { recursive: true });
     cpSync(join(repoRoot, "package.json"), join(root, "package.json"));
     symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
     mkdirSync(join(root, "node_modules/.cache/apigen"), { recursive: true });
     const options = join(root, "generator/commands/options.ts");
     const source = readFileSync(options, "utf8");
     expect(launch(root, ["--help"]).stdout).toMatch(/^Usage: npm run generate/);
-    writeFileSync(options, source.replace("Usage: npm run generate", "Usage (edited): npm run generate"));
+    writeFileSync(
+      options,
+      source.replace("Usage: npm run generate", "Usage (edited): npm run generate"),
+    );
     expect(launch(root, ["--help"]).stdout).toMatch(/^Usage \(edited\): npm run generate/);
     writeFileSync(options, `${source}\nexport const broken = ;\n`);
     const broken = launch(root, ["--help"]);
     expect(broken.status).toBe(1);
-    expect(broken.stderr).toMatch(/^the generator's own sources do not build:\n.*generator\/commands\/options\.ts:\d+:\d+ - /);
+    expect(broken.stderr).toMatch(
+      /^the generator's own sources do not build:\n.*generator\/commands\/options\.ts:\d+:\d+ - /,
+    );
     expect(broken.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 });

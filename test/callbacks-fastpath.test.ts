@@ -7,8 +7,21 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeBase64 } from "../generator/runtime/callbacks/base64.ts";
 import { genericFailureShape } from "../generator/runtime/callbacks/failure.ts";
-import { exactRoutes, matchRoute, splitTarget, type RouteSpec } from "../generator/runtime/callbacks/routes.ts";
-import { bodies, merchantServer, recordingHandlers, secret, send, signatureHeader, type Running } from "./callbacks-helpers.ts";
+import {
+  exactRoutes,
+  matchRoute,
+  splitTarget,
+  type RouteSpec,
+} from "../generator/runtime/callbacks/routes.ts";
+import {
+  bodies,
+  merchantServer,
+  recordingHandlers,
+  secret,
+  send,
+  signatureHeader,
+  type Running,
+} from "./callbacks-helpers.ts";
 
 const m = merchantServer();
 const { calls, errors } = m;
@@ -48,7 +61,12 @@ describe("splitTarget", () => {
 });
 
 describe("exactRoutes", () => {
-  const route = (event: string, method: string, path: string, params: RouteSpec["params"] = []): RouteSpec => ({ event, method, path, params, failure: genericFailureShape });
+  const route = (
+    event: string,
+    method: string,
+    path: string,
+    params: RouteSpec["params"] = [],
+  ): RouteSpec => ({ event, method, path, params, failure: genericFailureShape });
 
   it("a lookup gives what matchRoute gives, and leaves out what an earlier {name} route takes", () => {
     const routes = [
@@ -66,7 +84,11 @@ describe("exactRoutes", () => {
     expect(exact.get("/items/all")?.get("POST")?.event).toBe("post");
     expect(exact.get("/plain")?.get("GET")?.event).toBe("plain");
     for (const [path, methods] of exact)
-      for (const [method, found] of methods) expect(matchRoute(routes, method, path, new URLSearchParams())).toMatchObject({ kind: "route", route: found });
+      for (const [method, found] of methods)
+        expect(matchRoute(routes, method, path, new URLSearchParams())).toMatchObject({
+          kind: "route",
+          route: found,
+        });
   });
 });
 
@@ -74,14 +96,21 @@ describe("strict base64 with the lookup table", () => {
   it("refuses characters past ASCII and stray padding", () => {
     expect(decodeBase64("QUJD")).toEqual(new TextEncoder().encode("ABC"));
     expect(decodeBase64("")).toEqual(new Uint8Array(0));
-    for (const bad of ["QUJ\u00c4", "QU\u0100D", "Q=JD", "=QJD", "QUJ\u0000"]) expect(decodeBase64(bad), bad).toBeUndefined();
+    for (const bad of ["QUJ\u00c4", "QU\u0100D", "Q=JD", "=QJD", "QUJ\u0000"])
+      expect(decodeBase64(bad), bad).toBeUndefined();
   });
 });
 
 describe("node adapter without promises", () => {
   it("a one-chunk body reaches the handler as the exact bytes", async () => {
     let raw: Uint8Array | undefined;
-    const handlers = { ...recordingHandlers(calls), "order.shipping": (_b: unknown, ctx: { rawBody: Uint8Array }) => ((raw = ctx.rawBody), { status: "success" as const, data: { shipping_options: [], is_store_location: false } }) };
+    const handlers = {
+      ...recordingHandlers(calls),
+      "order.shipping": (_b: unknown, ctx: { rawBody: Uint8Array }) => (
+        (raw = ctx.rawBody),
+        { status: "success" as const, data: { shipping_options: [], is_store_location: false } }
+      ),
+    };
     await m.withRouter({ handlers }, async (s) => {
       expect((await send(s, "/order_shipping", { body: bodies.orderShipping })).status).toBe(200);
     });
@@ -97,20 +126,32 @@ describe("node adapter without promises", () => {
       "order.shipping": () => {
         throw boom;
       },
-      "cart.update": () => ({ status: "failure" as const, errors: [{ code: 1, data: [{ reason: "r" }] }] }),
+      "cart.update": () => ({
+        status: "failure" as const,
+        errors: [{ code: 1, data: [{ reason: "r" }] }],
+      }),
     };
     await m.withRouter({ handlers }, async (s) => {
-      expect((await send(s, "/product_get", { method: "GET", body: bodies.productInfo })).json).toEqual({ event: "product.info", status: "success" });
+      expect(
+        (await send(s, "/product_get", { method: "GET", body: bodies.productInfo })).json,
+      ).toEqual({ event: "product.info", status: "success" });
       const thrown = await send(s, "/order_shipping", { body: bodies.orderShipping });
       expect(thrown.status).toBe(500);
       expect(thrown.json.error.data).toEqual([{ reason: "internal error" }]);
-      expect((await send(s, "/cart_update", { body: bodies.cartUpdate })).json).toEqual({ event: "cart.update", status: "failure", errors: [{ code: 1, data: [{ reason: "r" }] }] });
+      expect((await send(s, "/cart_update", { body: bodies.cartUpdate })).json).toEqual({
+        event: "cart.update",
+        status: "failure",
+        errors: [{ code: 1, data: [{ reason: "r" }] }],
+      });
     });
     expect(errors).toEqual([boom]);
   });
 
   it("an answer that is not JSON (a BigInt) is the generic 500, and onError sees why", async () => {
-    const handlers = { ...recordingHandlers(calls), "cart.update": () => ({ status: "failure", errors: [{ code: 10n }] }) as never };
+    const handlers = {
+      ...recordingHandlers(calls),
+      "cart.update": () => ({ status: "failure", errors: [{ code: 10n }] }) as never,
+    };
     await m.withRouter({ handlers }, async (s) => {
       expect((await send(s, "/cart_update", { body: bodies.cartUpdate })).status).toBe(500);
     });
@@ -128,8 +169,19 @@ describe("node adapter without promises", () => {
       expect(res.text).toBe("");
     });
     const { createCallbackRouter } = await import("../generated/src/callbacks.ts");
-    const router = createCallbackRouter({ signingSecrets: [secret], handlers: recordingHandlers(calls), signature: { decode } });
-    const request = { method: "POST", target: "/cart_update", headers: { get: (n: string) => (n.toLowerCase() === signatureHeader.toLowerCase() ? "AAAA" : null) }, readBody: async () => new TextEncoder().encode(bodies.cartUpdate) };
+    const router = createCallbackRouter({
+      signingSecrets: [secret],
+      handlers: recordingHandlers(calls),
+      signature: { decode },
+    });
+    const request = {
+      method: "POST",
+      target: "/cart_update",
+      headers: {
+        get: (n: string) => (n.toLowerCase() === signatureHeader.toLowerCase() ? "AAAA" : null),
+      },
+      readBody: async () => new TextEncoder().encode(bodies.cartUpdate),
+    };
     await expect(router.handle(request)).rejects.toThrow("decoder bug");
     expect((await send(server, "/cart_update", { body: bodies.cartUpdate })).status).toBe(200);
   });

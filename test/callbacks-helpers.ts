@@ -5,10 +5,20 @@
  * Web Crypto code.
  */
 import { createHmac } from "node:crypto";
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type RequestListener,
+  type Server,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { createCallbackRouter, type CallbackHandlers, type CallbackRouterOptions } from "../generated/src/callbacks.ts";
+import {
+  createCallbackRouter,
+  type CallbackHandlers,
+  type CallbackRouterOptions,
+} from "../generated/src/callbacks.ts";
 
 export const secret = "test-signing-secret";
 export const previousSecret = "previous-signing-secret";
@@ -77,20 +87,28 @@ function parse(text: string): unknown {
 export function send(running: Running, path: string, options: SendOptions = {}): Promise<Sent> {
   const method = options.method ?? "POST";
   const body = options.chunks ? undefined : (options.body ?? "");
-  const raw = options.chunks ? Buffer.concat(options.chunks.map((c) => Buffer.from(c))) : Buffer.from(body ?? "");
-  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+  const raw = options.chunks
+    ? Buffer.concat(options.chunks.map((c) => Buffer.from(c)))
+    : Buffer.from(body ?? "");
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...options.headers,
+  };
   if (options.signWith !== false) headers[signatureHeader] = sign(raw, options.signWith ?? secret);
   if (!options.chunks) headers["content-length"] = String(raw.byteLength);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port: running.port, path, method, headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on("data", (c: Buffer) => parts.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(parts).toString("utf8");
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parse(text) });
-      });
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      { host: "127.0.0.1", port: running.port, path, method, headers },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (c: Buffer) => parts.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(parts).toString("utf8");
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parse(text) });
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     if (options.chunks) {
       for (const chunk of options.chunks) req.write(chunk);
@@ -105,20 +123,38 @@ export function send(running: Running, path: string, options: SendOptions = {}):
  * Streams `total` bytes in `chunkSize` pieces (chunked encoding, no Content-Length) and
  * resolves with the response and how many bytes the client had written when it came.
  */
-export function sendEndless(running: Running, path: string, total: number, chunkSize: number): Promise<{ status: number; json: any; writtenWhenAnswered: number }> {
+export function sendEndless(
+  running: Running,
+  path: string,
+  total: number,
+  chunkSize: number,
+): Promise<{ status: number; json: any; writtenWhenAnswered: number }> {
   return new Promise((resolve, reject) => {
     let written = 0;
     let answered = false;
-    const req = httpRequest({ host: "127.0.0.1", port: running.port, path, method: "POST", headers: { [signatureHeader]: "AAAA" } }, (res) => {
-      answered = true;
-      const at = written;
-      const parts: Buffer[] = [];
-      res.on("data", (c: Buffer) => parts.push(c));
-      res.on("end", () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, json: parse(Buffer.concat(parts).toString("utf8")), writtenWhenAnswered: at });
-      });
-    });
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: running.port,
+        path,
+        method: "POST",
+        headers: { [signatureHeader]: "AAAA" },
+      },
+      (res) => {
+        answered = true;
+        const at = written;
+        const parts: Buffer[] = [];
+        res.on("data", (c: Buffer) => parts.push(c));
+        res.on("end", () => {
+          req.destroy();
+          resolve({
+            status: res.statusCode ?? 0,
+            json: parse(Buffer.concat(parts).toString("utf8")),
+            writtenWhenAnswered: at,
+          });
+        });
+      },
+    );
     req.on("error", (error) => (answered ? undefined : reject(error)));
     const chunk = Buffer.alloc(chunkSize, 0x20);
     const pump = () => {
@@ -143,11 +179,24 @@ export function recordingHandlers(calls: Call[]): CallbackHandlers {
   return {
     "product.info": async (body) => {
       calls.push({ event: "product.info", input: body });
-      return { status: "success", data: { Current: { Name: "Mug", Prices: [{ UnitPriceInCents: 1250, Currency: "USD" }] }, Variants: [], Parent: { Name: "Mugs" } } };
+      return {
+        status: "success",
+        data: {
+          Current: { Name: "Mug", Prices: [{ UnitPriceInCents: 1250, Currency: "USD" }] },
+          Variants: [],
+          Parent: { Name: "Mugs" },
+        },
+      };
     },
     "order.shipping": async (body) => {
       calls.push({ event: "order.shipping", input: body });
-      return { status: "success", data: { shipping_options: [{ service: "ground", cost: 500, reference: "ship-1" }], is_store_location: false } };
+      return {
+        status: "success",
+        data: {
+          shipping_options: [{ service: "ground", cost: 500, reference: "ship-1" }],
+          is_store_location: false,
+        },
+      };
     },
     "cart.update": (body) => {
       calls.push({ event: "cart.update", input: body });
@@ -165,9 +214,19 @@ export const bodies = {
   productInfo: JSON.stringify({ event: "product.info", data: { productID: "p-1", sku: "SKU-1" } }),
   orderShipping: JSON.stringify({
     event: "order.shipping",
-    data: { shipping_address: { country_code: "US", postal_code: "94103" }, cart: { items: [{ sku: "SKU-1", quantity: 2 }], total_amount: 2500 }, request_source: "checkout" },
+    data: {
+      shipping_address: { country_code: "US", postal_code: "94103" },
+      cart: { items: [{ sku: "SKU-1", quantity: 2 }], total_amount: 2500 },
+      request_source: "checkout",
+    },
   }),
-  cartUpdate: JSON.stringify({ event: "cart.update", data: { order_reference: "ord-1", add_items: [{ product_id: "p-1", price: 1250, currency: "USD", quantity: 1 }] } }),
+  cartUpdate: JSON.stringify({
+    event: "cart.update",
+    data: {
+      order_reference: "ord-1",
+      add_items: [{ product_id: "p-1", price: 1250, currency: "USD", quantity: 1 }],
+    },
+  }),
 };
 
 /** What a test file's Merchant router server records, and how to start another with other options. */
@@ -181,7 +240,10 @@ export interface MerchantServer {
   /** Router options of the file's server, with overrides. */
   options(overrides?: Partial<CallbackRouterOptions>): CallbackRouterOptions;
   /** Runs `run` against a second server with other options, stopped afterwards. */
-  withRouter<T>(overrides: Partial<CallbackRouterOptions>, run: (s: Running) => Promise<T>): Promise<T>;
+  withRouter<T>(
+    overrides: Partial<CallbackRouterOptions>,
+    run: (s: Running) => Promise<T>,
+  ): Promise<T>;
 }
 
 /**

@@ -6,7 +6,16 @@
 import { request } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CallbackRouterOptions } from "../generated/src/callbacks.ts";
-import { bodies, merchantServer, recordingHandlers, secret, send, sendEndless, signatureHeader, type Running } from "./callbacks-helpers.ts";
+import {
+  bodies,
+  merchantServer,
+  recordingHandlers,
+  secret,
+  send,
+  sendEndless,
+  signatureHeader,
+  type Running,
+} from "./callbacks-helpers.ts";
 
 const m = merchantServer();
 const { calls, errors, rejects, withRouter } = m;
@@ -23,7 +32,11 @@ describe("each event end to end", () => {
     expect(res.json).toEqual({
       event: "product.info",
       status: "success",
-      data: { Current: { Name: "Mug", Prices: [{ UnitPriceInCents: 1250, Currency: "USD" }] }, Variants: [], Parent: { Name: "Mugs" } },
+      data: {
+        Current: { Name: "Mug", Prices: [{ UnitPriceInCents: 1250, Currency: "USD" }] },
+        Variants: [],
+        Parent: { Name: "Mugs" },
+      },
     });
     expect(Object.keys(res.json)[0]).toBe("event");
     expect(calls).toEqual([{ event: "product.info", input: JSON.parse(bodies.productInfo) }]);
@@ -35,7 +48,10 @@ describe("each event end to end", () => {
     expect(res.json).toEqual({
       event: "order.shipping",
       status: "success",
-      data: { shipping_options: [{ service: "ground", cost: 500, reference: "ship-1" }], is_store_location: false },
+      data: {
+        shipping_options: [{ service: "ground", cost: 500, reference: "ship-1" }],
+        is_store_location: false,
+      },
     });
     expect(calls.map((c) => c.event)).toEqual(["order.shipping"]);
   });
@@ -43,31 +59,57 @@ describe("each event end to end", () => {
   it("cart.update: a failure the handler returns goes out in the spec's shape, with `event`", async () => {
     const res = await send(server, "/cart_update", { body: bodies.cartUpdate });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ event: "cart.update", status: "failure", errors: [{ code: 6001, data: [{ reason: "out of stock" }] }] });
+    expect(res.json).toEqual({
+      event: "cart.update",
+      status: "failure",
+      errors: [{ code: 6001, data: [{ reason: "out of stock" }] }],
+    });
   });
 
   it("account.login: four trailing path segments; the answer has no `event` (the spec gives it none)", async () => {
-    const res = await send(server, "/oauth/login/auth-code/Ab3dE6gH/openid/ord_42", { method: "GET" });
+    const res = await send(server, "/oauth/login/auth-code/Ab3dE6gH/openid/ord_42", {
+      method: "GET",
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: "success" });
-    expect(calls).toEqual([{ event: "account.login", input: { code: "auth-code", state: "Ab3dE6gH", scope: "openid", reference: "ord_42" } }]);
+    expect(calls).toEqual([
+      {
+        event: "account.login",
+        input: { code: "auth-code", state: "Ab3dE6gH", scope: "openid", reference: "ord_42" },
+      },
+    ]);
   });
 
   it("account.login: the same four parameters as a query string", async () => {
-    const res = await send(server, "/oauth/login?code=auth-code&state=Ab3dE6gH&scope=openid&reference=ord_42", { method: "GET" });
+    const res = await send(
+      server,
+      "/oauth/login?code=auth-code&state=Ab3dE6gH&scope=openid&reference=ord_42",
+      { method: "GET" },
+    );
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: "success" });
-    expect(calls[0]?.input).toEqual({ code: "auth-code", state: "Ab3dE6gH", scope: "openid", reference: "ord_42" });
+    expect(calls[0]?.input).toEqual({
+      code: "auth-code",
+      state: "Ab3dE6gH",
+      scope: "openid",
+      reference: "ord_42",
+    });
   });
 
   it("account.login: percent-encoded segments are decoded", async () => {
-    const res = await send(server, "/oauth/login/a%2Fb%20c/Ab3dE6gH/openid/ord%3D1", { method: "GET" });
+    const res = await send(server, "/oauth/login/a%2Fb%20c/Ab3dE6gH/openid/ord%3D1", {
+      method: "GET",
+    });
     expect(res.status).toBe(200);
     expect(calls[0]?.input).toMatchObject({ code: "a/b c", reference: "ord=1" });
   });
 
   it("unknown extra fields pass (the service may add fields)", async () => {
-    const body = JSON.stringify({ event: "product.info", data: { productID: "p-1", new_field: [1, 2] }, trace: "x" });
+    const body = JSON.stringify({
+      event: "product.info",
+      data: { productID: "p-1", new_field: [1, 2] },
+      trace: "x",
+    });
     const res = await send(server, "/product_get", { method: "GET", body });
     expect(res.status).toBe(200);
     expect(calls[0]?.input).toEqual(JSON.parse(body));
@@ -76,14 +118,23 @@ describe("each event end to end", () => {
 
 describe("inbound validation", () => {
   it("invalid JSON after a valid signature: 400 in the event's shape", async () => {
-    const res = await send(server, "/product_get", { method: "GET", body: '{"event":"product.info",' });
+    const res = await send(server, "/product_get", {
+      method: "GET",
+      body: '{"event":"product.info",',
+    });
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ event: "product.info", status: "failure", error: { code: 400, message: "body is not valid JSON" } });
+    expect(res.json).toEqual({
+      event: "product.info",
+      status: "failure",
+      error: { code: 400, message: "body is not valid JSON" },
+    });
     expect(calls).toEqual([]);
   });
 
   it("bytes that are not UTF-8 are invalid JSON too", async () => {
-    const res = await send(server, "/cart_update", { body: new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]) });
+    const res = await send(server, "/cart_update", {
+      body: new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]),
+    });
     expect(res.status).toBe(400);
   });
 
@@ -97,20 +148,34 @@ describe("inbound validation", () => {
     const body = JSON.stringify({ event: "cart.remove", data: {} });
     const res = await send(server, "/cart_update", { body });
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ event: "cart.update", status: "failure", errors: [{ code: 400, data: [{ reason: 'body.event must be "cart.update"' }] }] });
+    expect(res.json).toEqual({
+      event: "cart.update",
+      status: "failure",
+      errors: [{ code: 400, data: [{ reason: 'body.event must be "cart.update"' }] }],
+    });
     const other = await send(server, "/cart_update", { body: bodies.orderShipping });
     expect(other.json.errors[0].data).toEqual([{ reason: 'body.event must be "cart.update"' }]);
     expect(calls).toEqual([]);
   });
 
   it("a missing event is named", async () => {
-    const res = await send(server, "/product_get", { method: "GET", body: JSON.stringify({ data: { sku: "x" } }) });
+    const res = await send(server, "/product_get", {
+      method: "GET",
+      body: JSON.stringify({ data: { sku: "x" } }),
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toEqual({ code: 400, message: "body.event is required" });
   });
 
   it("wrong types: every field path is named", async () => {
-    const body = JSON.stringify({ event: "cart.update", data: { order_reference: 7, add_items: [{ product_id: "p", quantity: "two" }], gift_cards_to_add: [{ pin: 1.5 }] } });
+    const body = JSON.stringify({
+      event: "cart.update",
+      data: {
+        order_reference: 7,
+        add_items: [{ product_id: "p", quantity: "two" }],
+        gift_cards_to_add: [{ pin: 1.5 }],
+      },
+    });
     const res = await send(server, "/cart_update", { body });
     expect(res.status).toBe(400);
     expect(res.json.errors[0].data).toEqual([
@@ -119,24 +184,42 @@ describe("inbound validation", () => {
       { reason: "body.data.gift_cards_to_add[0].pin must be an integer" },
     ]);
     const notObject = await send(server, "/order_shipping", { body: "[1,2]" });
-    expect(notObject.json.error).toEqual({ code: 400, data: [{ reason: "body must be an object, not an array" }] });
+    expect(notObject.json.error).toEqual({
+      code: 400,
+      data: [{ reason: "body must be an object, not an array" }],
+    });
     expect(calls).toEqual([]);
   });
 
   it("account.login: a bad state and a bad scope, in both parameter forms", async () => {
     const forms = [
-      ["/oauth/login/c/short/openid/r", "/oauth/login/c/Ab3dE6gH/email/r", "/oauth/login/c/Ab3dE6gH9/openid/r"],
-      ["/oauth/login?code=c&state=short&scope=openid&reference=r", "/oauth/login?code=c&state=Ab3dE6gH&scope=email&reference=r", "/oauth/login?code=c&state=Ab3dE6gH9&scope=openid&reference=r"],
+      [
+        "/oauth/login/c/short/openid/r",
+        "/oauth/login/c/Ab3dE6gH/email/r",
+        "/oauth/login/c/Ab3dE6gH9/openid/r",
+      ],
+      [
+        "/oauth/login?code=c&state=short&scope=openid&reference=r",
+        "/oauth/login?code=c&state=Ab3dE6gH&scope=email&reference=r",
+        "/oauth/login?code=c&state=Ab3dE6gH9&scope=openid&reference=r",
+      ],
     ];
     for (const [badState, badScope, longState] of forms) {
       const state = await send(server, badState!, { method: "GET" });
       expect(state.status).toBe(400);
-      expect(state.json).toEqual({ status: "failure", errors: [{ code: 400, data: [{ reason: "params.state must be at least 8 characters long" }] }] });
+      expect(state.json).toEqual({
+        status: "failure",
+        errors: [
+          { code: 400, data: [{ reason: "params.state must be at least 8 characters long" }] },
+        ],
+      });
       const scope = await send(server, badScope!, { method: "GET" });
       expect(scope.status).toBe(400);
       expect(scope.json.errors[0].data).toEqual([{ reason: 'params.scope must be "openid"' }]);
       const long = await send(server, longState!, { method: "GET" });
-      expect(long.json.errors[0].data).toEqual([{ reason: "params.state must be at most 8 characters long" }]);
+      expect(long.json.errors[0].data).toEqual([
+        { reason: "params.state must be at most 8 characters long" },
+      ]);
     }
     expect(calls).toEqual([]);
   });
@@ -144,10 +227,20 @@ describe("inbound validation", () => {
   it("account.login: missing parameters are named; too many segments is no route", async () => {
     const some = await send(server, "/oauth/login/c/Ab3dE6gH", { method: "GET" });
     expect(some.status).toBe(400);
-    expect(some.json.errors[0].data).toEqual([{ reason: "params.scope is required" }, { reason: "params.reference is required" }]);
+    expect(some.json.errors[0].data).toEqual([
+      { reason: "params.scope is required" },
+      { reason: "params.reference is required" },
+    ]);
     const none = await send(server, "/oauth/login", { method: "GET" });
-    expect(none.json.errors[0].data.map((d: { reason: string }) => d.reason)).toEqual(["params.code is required", "params.state is required", "params.scope is required", "params.reference is required"]);
-    expect((await send(server, "/oauth/login/a/Ab3dE6gH/openid/r/extra", { method: "GET" })).status).toBe(404);
+    expect(none.json.errors[0].data.map((d: { reason: string }) => d.reason)).toEqual([
+      "params.code is required",
+      "params.state is required",
+      "params.scope is required",
+      "params.reference is required",
+    ]);
+    expect(
+      (await send(server, "/oauth/login/a/Ab3dE6gH/openid/r/extra", { method: "GET" })).status,
+    ).toBe(404);
   });
 });
 
@@ -162,22 +255,37 @@ describe("limits, routing and errors", () => {
     const res = await send(server, "/product_get", { method: "POST", body: bodies.productInfo });
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe("GET");
-    expect(res.json).toEqual({ event: "product.info", status: "failure", error: { code: 405, message: "POST is not allowed here; use GET" } });
-    expect((await send(server, "/cart_update", { method: "PUT", body: bodies.cartUpdate })).status).toBe(405);
+    expect(res.json).toEqual({
+      event: "product.info",
+      status: "failure",
+      error: { code: 405, message: "POST is not allowed here; use GET" },
+    });
+    expect(
+      (await send(server, "/cart_update", { method: "PUT", body: bodies.cartUpdate })).status,
+    ).toBe(405);
     expect(calls).toEqual([]);
   });
 
   it("a body over the limit announced by Content-Length: 413 before reading it", async () => {
-    const body = JSON.stringify({ event: "cart.update", data: { order_reference: "x".repeat(1024 * 1024) } });
+    const body = JSON.stringify({
+      event: "cart.update",
+      data: { order_reference: "x".repeat(1024 * 1024) },
+    });
     const res = await send(server, "/cart_update", { body });
     expect(res.status).toBe(413);
-    expect(res.json).toEqual({ event: "cart.update", status: "failure", errors: [{ code: 413, data: [{ reason: "body is larger than 1048576 bytes" }] }] });
+    expect(res.json).toEqual({
+      event: "cart.update",
+      status: "failure",
+      errors: [{ code: 413, data: [{ reason: "body is larger than 1048576 bytes" }] }],
+    });
     expect(calls).toEqual([]);
   });
 
   it("a chunked body (no Content-Length) under the limit is read whole", async () => {
     const text = bodies.orderShipping;
-    const res = await send(server, "/order_shipping", { chunks: [text.slice(0, 5), text.slice(5, 40), text.slice(40)] });
+    const res = await send(server, "/order_shipping", {
+      chunks: [text.slice(0, 5), text.slice(5, 40), text.slice(40)],
+    });
     expect(res.status).toBe(200);
     expect(calls[0]?.input).toEqual(JSON.parse(text));
   });
@@ -197,17 +305,26 @@ describe("limits, routing and errors", () => {
       expect((await send(s, "/cart_update", { body })).status).toBe(200);
       const bigger = JSON.stringify({ event: "cart.update", data: { order_reference: "ok!" } });
       expect((await send(s, "/cart_update", { body: bigger })).status).toBe(413);
-      expect((await send(s, "/cart_update", { chunks: [bigger.slice(0, 10), bigger.slice(10)] })).status).toBe(413);
+      expect(
+        (await send(s, "/cart_update", { chunks: [bigger.slice(0, 10), bigger.slice(10)] })).status,
+      ).toBe(413);
     });
   });
 
   it("a handler that throws: 500, a generic body without stack or secret, and onError sees the error", async () => {
     const boom = new Error(`database down at /srv/app.ts:12 with ${secret}`);
-    const handlers = { ...recordingHandlers(calls), "order.shipping": async () => Promise.reject(boom) };
+    const handlers = {
+      ...recordingHandlers(calls),
+      "order.shipping": async () => Promise.reject(boom),
+    };
     await withRouter({ handlers }, async (s) => {
       const res = await send(s, "/order_shipping", { body: bodies.orderShipping });
       expect(res.status).toBe(500);
-      expect(res.json).toEqual({ event: "order.shipping", status: "failure", error: { code: 500, data: [{ reason: "internal error" }] } });
+      expect(res.json).toEqual({
+        event: "order.shipping",
+        status: "failure",
+        error: { code: 500, data: [{ reason: "internal error" }] },
+      });
       expect(res.text).not.toContain("database");
       expect(res.text).not.toContain(secret);
       expect(res.text).not.toMatch(/at .*\.ts/);
@@ -219,7 +336,13 @@ describe("limits, routing and errors", () => {
     let heard: (error: unknown) => void = () => undefined;
     const seen = new Promise<unknown>((resolve) => (heard = resolve));
     await withRouter({ onError: (error) => heard(error) }, async (s) => {
-      const req = request({ host: "127.0.0.1", port: s.port, path: "/cart_update", method: "POST", headers: { "content-length": "1000", [signatureHeader]: "AAAA" } });
+      const req = request({
+        host: "127.0.0.1",
+        port: s.port,
+        path: "/cart_update",
+        method: "POST",
+        headers: { "content-length": "1000", [signatureHeader]: "AAAA" },
+      });
       req.on("error", () => undefined);
       req.write('{"event":');
       setTimeout(() => req.destroy(), 50);
@@ -230,7 +353,13 @@ describe("limits, routing and errors", () => {
   });
 
   it("a handler may set the HTTP status of its answer", async () => {
-    const handlers = { ...recordingHandlers(calls), "cart.update": (_b: unknown, ctx: { setStatus(n: number): void }) => (ctx.setStatus(409), { status: "failure" as const }) };
+    const handlers = {
+      ...recordingHandlers(calls),
+      "cart.update": (_b: unknown, ctx: { setStatus(n: number): void }) => (
+        ctx.setStatus(409),
+        { status: "failure" as const }
+      ),
+    };
     await withRouter({ handlers }, async (s) => {
       const res = await send(s, "/cart_update", { body: bodies.cartUpdate });
       expect(res.status).toBe(409);
@@ -256,10 +385,18 @@ describe("limits, routing and errors", () => {
 
   it("mounted under a prefix with basePath (node:http does not strip it)", async () => {
     await withRouter({ basePath: "/merchant/callbacks/" }, async (s) => {
-      expect((await send(s, "/merchant/callbacks/order_shipping", { body: bodies.orderShipping })).status).toBe(200);
-      expect((await send(s, "/merchant/callbacks/oauth/login/c/Ab3dE6gH/openid/r", { method: "GET" })).status).toBe(200);
+      expect(
+        (await send(s, "/merchant/callbacks/order_shipping", { body: bodies.orderShipping }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await send(s, "/merchant/callbacks/oauth/login/c/Ab3dE6gH/openid/r", { method: "GET" }))
+          .status,
+      ).toBe(200);
       expect((await send(s, "/order_shipping", { body: bodies.orderShipping })).status).toBe(404);
-      expect((await send(s, "/merchant/callbacksorder_shipping", { body: bodies.orderShipping })).status).toBe(404);
+      expect(
+        (await send(s, "/merchant/callbacksorder_shipping", { body: bodies.orderShipping })).status,
+      ).toBe(404);
     });
   });
 });

@@ -21,21 +21,30 @@ const compilers = [
 
 describe("handlers type-check", () => {
   it.each(compilers)("with %s, every @ts-expect-error being used", (_name, tsc) => {
-    const run = spawnSync(process.execPath, [tsc, "-p", join(folder, "tsconfig.json")], { encoding: "utf8" });
+    const run = spawnSync(process.execPath, [tsc, "-p", join(folder, "tsconfig.json")], {
+      encoding: "utf8",
+    });
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });
 
   it("without the markers, exactly the marked lines are errors", () => {
     const source = readFileSync(file, "utf8");
-    const markers = source.split("\n").flatMap((line, i) => (line.includes("// @ts-expect-error") ? [i + 2] : []));
+    const markers = source
+      .split("\n")
+      .flatMap((line, i) => (line.includes("// @ts-expect-error") ? [i + 2] : []));
     expect(markers.length).toBeGreaterThanOrEqual(10);
     const stripped = source.replace(/\/\/ @ts-expect-error.*$/gm, "//");
-    const config = ts.getParsedCommandLineOfConfigFile(join(folder, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(folder, "tsconfig.json"),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    );
     if (!config) throw new Error("tsconfig not read");
     const host = ts.createCompilerHost(config.options);
     const read = host.getSourceFile.bind(host);
-    host.getSourceFile = (name, language, ...rest) => (name === file ? ts.createSourceFile(name, stripped, language) : read(name, language, ...rest));
+    host.getSourceFile = (name, language, ...rest) =>
+      name === file ? ts.createSourceFile(name, stripped, language) : read(name, language, ...rest);
     const program = ts.createProgram([file], config.options, host);
     const lines = ts
       .getPreEmitDiagnostics(program)

@@ -15,15 +15,21 @@ describe("cli", () => {
     const notes = lines.filter((l) => /^spec\/[\w/.-]+\.yaml:\d+:\d+ {2}\S+: /.test(l));
     expect(notes.length).toBeGreaterThanOrEqual(28);
     expect(lines.at(-1)).toBe(`${notes.length} undocumented facts`);
-    expect(run.stdout).toMatch(/^spec\/endpoints\.yaml:\d+:\d+ {2}endpoints\.transactions\.authorize\.response: Response body not shown\.$/m);
-    expect(run.stdout).toMatch(/callbacks\.account\.login: Separator syntax between the four parameters not shown\./);
+    expect(run.stdout).toMatch(
+      /^spec\/endpoints\.yaml:\d+:\d+ {2}endpoints\.transactions\.authorize\.response: Response body not shown\.$/m,
+    );
+    expect(run.stdout).toMatch(
+      /callbacks\.account\.login: Separator syntax between the four parameters not shown\./,
+    );
   });
 
   it("--timings prints the time of every stage", () => {
     const run = runCli(["--out", tempDir(), "--timings"]);
     expect(run.status).toBe(0);
     for (const stage of ["load + schema", "resolve (IR)", "emit types", "format", "total"]) {
-      expect(run.stderr).toMatch(new RegExp(`^${stage.replace(/[()+]/g, "\\$&")} +\\d+\\.\\d ms$`, "m"));
+      expect(run.stderr).toMatch(
+        new RegExp(`^${stage.replace(/[()+]/g, "\\$&")} +\\d+\\.\\d ms$`, "m"),
+      );
     }
   });
 
@@ -41,13 +47,27 @@ describe("cli", () => {
   });
 
   it("--diff prints each change, who it breaks and the bump; --fail-on gates on it", () => {
-    const args = ["--diff", "test/fixtures/diff/base", "--spec", "test/fixtures/diff/response-field-removed"];
+    const args = [
+      "--diff",
+      "test/fixtures/diff/base",
+      "--spec",
+      "test/fixtures/diff/response-field-removed",
+    ];
     const run = runCli(args);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^BREAKING for callers +types\.Order\.total: field removed \(callers read it\)$/m);
-    expect(run.stdout.trim().split("\n").at(-1)).toBe("semver: major (1 breaking, 0 minor, 0 patch)");
+    expect(run.stdout).toMatch(
+      /^BREAKING for callers +types\.Order\.total: field removed \(callers read it\)$/m,
+    );
+    expect(run.stdout.trim().split("\n").at(-1)).toBe(
+      "semver: major (1 breaking, 0 minor, 0 patch)",
+    );
     expect(runCli([...args, "--fail-on", "breaking"]).status).toBe(1);
-    const additive = ["--diff", "test/fixtures/diff/base", "--spec", "test/fixtures/diff/response-field-added"];
+    const additive = [
+      "--diff",
+      "test/fixtures/diff/base",
+      "--spec",
+      "test/fixtures/diff/response-field-added",
+    ];
     expect(runCli([...additive, "--fail-on", "breaking"]).status).toBe(0);
     expect(runCli([...additive, "--fail-on", "minor"]).status).toBe(1);
   });
@@ -68,7 +88,20 @@ describe("cli", () => {
     const spec = tempDir("apigen-cli-watch-");
     const out = tempDir("apigen-cli-watch-out-");
     cpSync(join(repoRoot, "test/fixtures/features/primitives"), spec, { recursive: true });
-    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "generator/cli.ts"), "--watch", "--spec", spec, "--out", out], { cwd: repoRoot });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(repoRoot, "generator/cli.ts"),
+        "--watch",
+        "--spec",
+        spec,
+        "--out",
+        out,
+      ],
+      { cwd: repoRoot },
+    );
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     const waitFor = async (pattern: RegExp) => {
@@ -81,7 +114,13 @@ describe("cli", () => {
     try {
       await waitFor(/\d+ added, 0 changed, 0 unchanged in \d+ ms/);
       const file = join(spec, "api.yaml");
-      writeFileSync(file, readFileSync(file, "utf8").replace(/^types:\n/m, "types:\n  Fresh:\n    fields:\n      id: string\n"));
+      writeFileSync(
+        file,
+        readFileSync(file, "utf8").replace(
+          /^types:\n/m,
+          "types:\n  Fresh:\n    fields:\n      id: string\n",
+        ),
+      );
       await waitFor(/0 added, [1-9]\d* changed, \d+ unchanged in \d+ ms/);
       expect(readFileSync(join(out, "src/types.ts"), "utf8")).toContain("export interface Fresh {");
     } finally {

@@ -3,11 +3,19 @@
  * which statuses and failures are retried.
  */
 import { describe, expect, it } from "vitest";
-import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep } from "../generator/runtime/client/retry.ts";
+import {
+  backoffMs,
+  isRetryableStatus,
+  neverReachedServer,
+  retryAfterMs,
+  sleep,
+} from "../generator/runtime/client/retry.ts";
 
 describe("back-off", () => {
   it("is min(0.5 s * 2^n, 8 s), less a random half", () => {
-    expect([0, 1, 2, 3, 4, 5, 9].map((n) => backoffMs(n, () => 1))).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
+    expect([0, 1, 2, 3, 4, 5, 9].map((n) => backoffMs(n, () => 1))).toEqual([
+      500, 1000, 2000, 4000, 8000, 8000, 8000,
+    ]);
     expect([0, 1, 4, 9].map((n) => backoffMs(n, () => 0))).toEqual([250, 500, 4000, 4000]);
     for (let i = 0; i < 50; i++) {
       const ms = backoffMs(2);
@@ -39,11 +47,25 @@ describe("Retry-After", () => {
 
 describe("what is retried", () => {
   it("408, 429 and 5xx, nothing else", () => {
-    expect([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504].filter(isRetryableStatus)).toEqual([408, 429, 500, 502, 503, 504]);
+    expect(
+      [400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504].filter(isRetryableStatus),
+    ).toEqual([408, 429, 500, 502, 503, 504]);
   });
   it("knows a refused connection never reached the server, and a reset may have", () => {
-    expect(neverReachedServer(new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNREFUSED" }) }))).toBe(true);
-    expect(neverReachedServer(new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNRESET" }) }))).toBe(false);
+    expect(
+      neverReachedServer(
+        new TypeError("fetch failed", {
+          cause: Object.assign(new Error("x"), { code: "ECONNREFUSED" }),
+        }),
+      ),
+    ).toBe(true);
+    expect(
+      neverReachedServer(
+        new TypeError("fetch failed", {
+          cause: Object.assign(new Error("x"), { code: "ECONNRESET" }),
+        }),
+      ),
+    ).toBe(false);
     expect(neverReachedServer(new TypeError("fetch failed"))).toBe(false);
   });
   it("sleep rejects at once when aborted", async () => {

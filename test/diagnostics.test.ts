@@ -84,7 +84,8 @@ const cases: BrokenCase[] = [
   },
   {
     name: "duplicate-code-key",
-    defect: "error code 1005 written once as `1005` and once as `\"1005\"`: one JavaScript key, so one would be dropped",
+    defect:
+      'error code 1005 written once as `1005` and once as `"1005"`: one JavaScript key, so one would be dropped',
     expected: [
       "test/fixtures/broken/duplicate-code-key/api.yaml:9:5 - error yaml-duplicate-key: duplicate key 1005 in the same mapping",
     ],
@@ -112,7 +113,8 @@ const cases: BrokenCase[] = [
   },
   {
     name: "pattern-invalid",
-    defect: "a pattern with an unclosed group: the validators would throw SyntaxError at their first call",
+    defect:
+      "a pattern with an unclosed group: the validators would throw SyntaxError at their first call",
     expected: [
       'test/fixtures/broken/pattern-invalid/api.yaml:9:14 - error pattern-invalid: pattern "^[A-Z]{4}-(\\\\d+$" is not a JavaScript regular expression: Unterminated group',
     ],
@@ -134,7 +136,9 @@ const cases: BrokenCase[] = [
   {
     name: "no-spec-files",
     defect: "the folder holds no *.yaml file",
-    expected: ["error no-spec-files: no *.yaml spec files found in test/fixtures/broken/no-spec-files"],
+    expected: [
+      "error no-spec-files: no *.yaml spec files found in test/fixtures/broken/no-spec-files",
+    ],
   },
 
   // --- Schema -------------------------------------------------------------------------
@@ -148,17 +152,23 @@ const cases: BrokenCase[] = [
   {
     name: "missing-method",
     defect: "an endpoint without `method`",
-    expected: ["test/fixtures/broken/missing-method/api.yaml:7:3 - error schema-missing-key: missing required key method"],
+    expected: [
+      "test/fixtures/broken/missing-method/api.yaml:7:3 - error schema-missing-key: missing required key method",
+    ],
   },
   {
     name: "wrong-type-required",
     defect: 'required: "yes" (a string, not a boolean)',
-    expected: ['test/fixtures/broken/wrong-type-required/api.yaml:9:42 - error schema-wrong-type: expected a boolean, got string "yes"'],
+    expected: [
+      'test/fixtures/broken/wrong-type-required/api.yaml:9:42 - error schema-wrong-type: expected a boolean, got string "yes"',
+    ],
   },
   {
     name: "wrong-type-fields-list",
     defect: "`fields` given as a list of names",
-    expected: ["test/fixtures/broken/wrong-type-fields-list/api.yaml:9:7 - error schema-wrong-type: expected a mapping, got a list"],
+    expected: [
+      "test/fixtures/broken/wrong-type-fields-list/api.yaml:9:7 - error schema-wrong-type: expected a mapping, got a list",
+    ],
   },
   {
     name: "empty-field",
@@ -185,7 +195,9 @@ const cases: BrokenCase[] = [
   {
     name: "bad-type-name",
     defect: "a type named `money` (not PascalCase)",
-    expected: ["test/fixtures/broken/bad-type-name/api.yaml:7:3 - error schema-bad-name: name money is not PascalCase (e.g. CartItem)"],
+    expected: [
+      "test/fixtures/broken/bad-type-name/api.yaml:7:3 - error schema-bad-name: name money is not PascalCase (e.g. CartItem)",
+    ],
   },
   {
     name: "bad-endpoint-id",
@@ -220,27 +232,38 @@ const cases: BrokenCase[] = [
   {
     name: "unresolved-ref",
     defect: "Mony instead of Money",
-    expected: ["test/fixtures/broken/unresolved-ref/api.yaml:12:14 - error unresolved-ref: unknown type Mony; did you mean Money?"],
+    expected: [
+      "test/fixtures/broken/unresolved-ref/api.yaml:12:14 - error unresolved-ref: unknown type Mony; did you mean Money?",
+    ],
   },
   {
     name: "unresolved-ref-array",
     defect: "LineItem[] | null where the type is LineItm",
-    expected: ["test/fixtures/broken/unresolved-ref-array/api.yaml:9:14 - error unresolved-ref: unknown type LineItem; did you mean LineItm?"],
+    expected: [
+      "test/fixtures/broken/unresolved-ref-array/api.yaml:9:14 - error unresolved-ref: unknown type LineItem; did you mean LineItm?",
+    ],
   },
   {
     name: "unresolved-ref-map",
-    defect: 'type: "map<Mony>" in a flow mapping: the column is that of Mony inside the quoted string',
-    expected: ["test/fixtures/broken/unresolved-ref-map/api.yaml:9:28 - error unresolved-ref: unknown type Mony; did you mean Money?"],
+    defect:
+      'type: "map<Mony>" in a flow mapping: the column is that of Mony inside the quoted string',
+    expected: [
+      "test/fixtures/broken/unresolved-ref-map/api.yaml:9:28 - error unresolved-ref: unknown type Mony; did you mean Money?",
+    ],
   },
   {
     name: "unresolved-ref-header-schema",
     defect: "the schema of a shared header names Nonse",
-    expected: ["test/fixtures/broken/unresolved-ref-header-schema/api.yaml:8:13 - error unresolved-ref: unknown type Nonse; did you mean Nonce?"],
+    expected: [
+      "test/fixtures/broken/unresolved-ref-header-schema/api.yaml:8:13 - error unresolved-ref: unknown type Nonse; did you mean Nonce?",
+    ],
   },
   {
     name: "unknown-error-body",
     defect: "a version's errorBody names no type",
-    expected: ["test/fixtures/broken/unknown-error-body/api.yaml:8:36 - error unresolved-ref: unknown type V1Eror; did you mean V1Error?"],
+    expected: [
+      "test/fixtures/broken/unknown-error-body/api.yaml:8:36 - error unresolved-ref: unknown type V1Eror; did you mean V1Error?",
+    ],
   },
 
   // --- Declarations across files --------------------------------------------------------
@@ -282,7 +305,9 @@ const cases: BrokenCase[] = [
   {
     name: "path-param-undeclared",
     defect: "{id} is in the path but not in params",
-    expected: ["test/fixtures/broken/path-param-undeclared/api.yaml:9:32 - error path-param-undeclared: path parameter {id} is not declared in params"],
+    expected: [
+      "test/fixtures/broken/path-param-undeclared/api.yaml:9:32 - error path-param-undeclared: path parameter {id} is not declared in params",
+    ],
   },
   {
     name: "path-param-unused",
@@ -302,12 +327,16 @@ const cases: BrokenCase[] = [
   {
     name: "duplicate-route",
     defect: "two endpoints on GET /orders/{...}",
-    expected: ["test/fixtures/broken/duplicate-route/api.yaml:11:3 - error duplicate-endpoint-route: GET /orders/{reference} is also endpoint orders.get"],
+    expected: [
+      "test/fixtures/broken/duplicate-route/api.yaml:11:3 - error duplicate-endpoint-route: GET /orders/{reference} is also endpoint orders.get",
+    ],
   },
   {
     name: "unknown-credential",
     defect: "auth names apiKy",
-    expected: ["test/fixtures/broken/unknown-credential/api.yaml:12:20 - error unknown-credential: unknown credential apiKy; did you mean apiKey?"],
+    expected: [
+      "test/fixtures/broken/unknown-credential/api.yaml:12:20 - error unknown-credential: unknown credential apiKy; did you mean apiKey?",
+    ],
   },
   {
     name: "generated-name-conflict",
@@ -319,32 +348,44 @@ const cases: BrokenCase[] = [
   {
     name: "credential-no-header",
     defect: "a credential sent in: header with no header name",
-    expected: ["test/fixtures/broken/credential-no-header/api.yaml:8:9 - error credential-header-missing: credential apiKey is sent `in: header` but names no header"],
+    expected: [
+      "test/fixtures/broken/credential-no-header/api.yaml:8:9 - error credential-header-missing: credential apiKey is sent `in: header` but names no header",
+    ],
   },
   {
     name: "unknown-trigger",
     defect: "a lifecycle transition triggered by orders.cancle",
-    expected: ["test/fixtures/broken/unknown-trigger/api.yaml:18:18 - error unknown-endpoint: unknown endpoint orders.cancle; did you mean orders.cancel?"],
+    expected: [
+      "test/fixtures/broken/unknown-trigger/api.yaml:18:18 - error unknown-endpoint: unknown endpoint orders.cancle; did you mean orders.cancel?",
+    ],
   },
   {
     name: "unknown-registration",
     defect: "webhooks.registration names webhooks.remove",
-    expected: ["test/fixtures/broken/unknown-registration/api.yaml:11:35 - error unknown-endpoint: unknown endpoint webhooks.remove; did you mean webhooks.create?"],
+    expected: [
+      "test/fixtures/broken/unknown-registration/api.yaml:11:35 - error unknown-endpoint: unknown endpoint webhooks.remove; did you mean webhooks.create?",
+    ],
   },
   {
     name: "unknown-error-code",
     defect: "an endpoint error with code 1015, which errors.codes lacks",
-    expected: ["test/fixtures/broken/unknown-error-code/api.yaml:15:30 - error unknown-error-code: error code 1015 is not in errors.codes"],
+    expected: [
+      "test/fixtures/broken/unknown-error-code/api.yaml:15:30 - error unknown-error-code: error code 1015 is not in errors.codes",
+    ],
   },
   {
     name: "unknown-version",
     defect: "an endpoint under /v2/ when only /v1/ is declared",
-    expected: ["test/fixtures/broken/unknown-version/api.yaml:13:11 - error unknown-version: path /v2/orders matches no version prefix (/v1/)"],
+    expected: [
+      "test/fixtures/broken/unknown-version/api.yaml:13:11 - error unknown-version: path /v2/orders matches no version prefix (/v1/)",
+    ],
   },
   {
     name: "unknown-version-name",
     defect: "an error response scoped to version v2, which is not declared",
-    expected: ["test/fixtures/broken/unknown-version-name/api.yaml:11:31 - error unknown-version-name: unknown version v2; declared: v1"],
+    expected: [
+      "test/fixtures/broken/unknown-version-name/api.yaml:11:31 - error unknown-version-name: unknown version v2; declared: v1",
+    ],
   },
 
   // --- Type meaning ---------------------------------------------------------------------
@@ -372,37 +413,51 @@ const cases: BrokenCase[] = [
   {
     name: "extends-not-object",
     defect: "Money extends Currency, a string",
-    expected: ["test/fixtures/broken/extends-not-object/api.yaml:9:14 - error extends-not-object: Money can only extend an object type, and Currency is not one"],
+    expected: [
+      "test/fixtures/broken/extends-not-object/api.yaml:9:14 - error extends-not-object: Money can only extend an object type, and Currency is not one",
+    ],
   },
   {
     name: "omit-unknown-field",
     defect: "omit names symbol, which Money lacks",
-    expected: ["test/fixtures/broken/omit-unknown-field/api.yaml:13:22 - error omit-unknown-field: omit names symbol, which Money does not have"],
+    expected: [
+      "test/fixtures/broken/omit-unknown-field/api.yaml:13:22 - error omit-unknown-field: omit names symbol, which Money does not have",
+    ],
   },
   {
     name: "extends-cycle",
     defect: "Left extends Right and Right extends Left",
-    expected: ["test/fixtures/broken/extends-cycle/api.yaml:8:14 - error type-conflict: extends Right forms a cycle"],
+    expected: [
+      "test/fixtures/broken/extends-cycle/api.yaml:8:14 - error type-conflict: extends Right forms a cycle",
+    ],
   },
   {
     name: "enum-mixed",
     defect: "enum: [small, 2, large]",
-    expected: ["test/fixtures/broken/enum-mixed/api.yaml:8:11 - error enum-mixed-types: enum values must all be of one type; found string, integer"],
+    expected: [
+      "test/fixtures/broken/enum-mixed/api.yaml:8:11 - error enum-mixed-types: enum values must all be of one type; found string, integer",
+    ],
   },
   {
     name: "enum-type-mismatch",
     defect: "type: integer with string enum values",
-    expected: ["test/fixtures/broken/enum-type-mismatch/api.yaml:7:17 - error type-conflict: enum values are string but type is integer"],
+    expected: [
+      "test/fixtures/broken/enum-type-mismatch/api.yaml:7:17 - error type-conflict: enum values are string but type is integer",
+    ],
   },
   {
     name: "fields-with-type",
     defect: "type: string together with fields",
-    expected: ["test/fixtures/broken/fields-with-type/api.yaml:7:18 - error type-conflict: a type with fields is an object, not string"],
+    expected: [
+      "test/fixtures/broken/fields-with-type/api.yaml:7:18 - error type-conflict: a type with fields is an object, not string",
+    ],
   },
   {
     name: "array-without-items",
     defect: "type: array without items",
-    expected: ["test/fixtures/broken/array-without-items/api.yaml:7:3 - error schema-missing-key: missing required key items"],
+    expected: [
+      "test/fixtures/broken/array-without-items/api.yaml:7:3 - error schema-missing-key: missing required key items",
+    ],
   },
   {
     name: "type-without-shape",
@@ -448,7 +503,8 @@ const cases: BrokenCase[] = [
 const uncheckedCases: { name: string; defect: string; expected: RegExp[] }[] = [
   {
     name: "alias-cycle-through-null",
-    defect: "Maybe is Maybe | null; First is Second | null and Second is First (TypeScript rejects these aliases)",
+    defect:
+      "Maybe is Maybe | null; First is Second | null and Second is First (TypeScript rejects these aliases)",
     expected: [
       /^test\/fixtures\/broken\/alias-cycle-through-null\/api\.yaml:7:3 - error [a-z-]+: .*\bMaybe\b/,
       /^test\/fixtures\/broken\/alias-cycle-through-null\/api\.yaml:8:3 - error [a-z-]+: .*\bFirst\b.*\bSecond\b/,
@@ -457,7 +513,9 @@ const uncheckedCases: { name: string; defect: string; expected: RegExp[] }[] = [
   {
     name: "const-type-mismatch",
     defect: 'type: integer with const: "1" (a string)',
-    expected: [/^test\/fixtures\/broken\/const-type-mismatch\/api\.yaml:7:17 - error type-conflict: .*\bstring\b.*\binteger\b/],
+    expected: [
+      /^test\/fixtures\/broken\/const-type-mismatch\/api\.yaml:7:17 - error type-conflict: .*\bstring\b.*\binteger\b/,
+    ],
   },
 ];
 
@@ -498,7 +556,10 @@ function occupiedOutDir(): string {
   const out = tempDir("apigen-broken-out-");
   writeFileSync(join(out, "keep.txt"), "the user's own file\n");
   mkdirSync(join(out, "src"));
-  writeFileSync(join(out, "src/types.ts"), "// Generated by apigen from an older spec.\nexport type Old = string;\n");
+  writeFileSync(
+    join(out, "src/types.ts"),
+    "// Generated by apigen from an older spec.\nexport type Old = string;\n",
+  );
   return out;
 }
 
@@ -544,24 +605,33 @@ describe("warnings", () => {
 });
 
 describe("the CLI on a broken spec", () => {
-  const cliCases = ["unresolved-ref", "yaml-unclosed-flow", "wrong-type-required", "duplicate-type", "path-param-undeclared"];
+  const cliCases = [
+    "unresolved-ref",
+    "yaml-unclosed-flow",
+    "wrong-type-required",
+    "duplicate-type",
+    "path-param-undeclared",
+  ];
 
-  it.each(cliCases)("%s: exit 1, diagnostic with a code frame, no stack trace, output folder untouched", async (name) => {
-    const out = occupiedOutDir();
-    const before = snapshotFolder(out);
-    const run = runCli(["--spec", `test/fixtures/broken/${name}`, "--out", out]);
-    const [first] = await diagnosticsOf(`test/fixtures/broken/${name}`);
+  it.each(cliCases)(
+    "%s: exit 1, diagnostic with a code frame, no stack trace, output folder untouched",
+    async (name) => {
+      const out = occupiedOutDir();
+      const before = snapshotFolder(out);
+      const run = runCli(["--spec", `test/fixtures/broken/${name}`, "--out", out]);
+      const [first] = await diagnosticsOf(`test/fixtures/broken/${name}`);
 
-    expect(run.status).toBe(1);
-    expect(run.stdout).toBe("");
-    expect(run.stderr.startsWith(`${first}\n`)).toBe(true);
-    const lines = run.stderr.split("\n");
-    const next = expectCodeFrame(lines, 0);
-    expect(lines.slice(next)).toEqual(["", "1 error", ""]);
-    expect(run.stderr).not.toMatch(/^\s+at /m);
-    expect(run.stderr).not.toMatch(/internal error/i);
-    expect(snapshotFolder(out)).toEqual(before);
-  });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr.startsWith(`${first}\n`)).toBe(true);
+      const lines = run.stderr.split("\n");
+      const next = expectCodeFrame(lines, 0);
+      expect(lines.slice(next)).toEqual(["", "1 error", ""]);
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+      expect(run.stderr).not.toMatch(/internal error/i);
+      expect(snapshotFolder(out)).toEqual(before);
+    },
+  );
 
   it("prints exactly this for an unknown type", () => {
     const out = occupiedOutDir();
@@ -606,7 +676,9 @@ describe("the CLI on a broken spec", () => {
     const before = snapshotFolder(out);
     const run = runCli(["--spec", "test/fixtures/broken/api-missing", "--out", out]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toBe("error api-missing: no spec file declares the `api` section (name, title, version)\n\n1 error\n");
+    expect(run.stderr).toBe(
+      "error api-missing: no spec file declares the `api` section (name, title, version)\n\n1 error\n",
+    );
     expect(snapshotFolder(out)).toEqual(before);
   });
 
@@ -617,7 +689,10 @@ describe("the CLI on a broken spec", () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     const problems = run.stderr.split("\n").filter((line) => /error/.test(line));
-    expect(problems).toEqual(["error spec-dir-missing: spec folder test/fixtures/broken/does-not-exist does not exist", "1 error"]);
+    expect(problems).toEqual([
+      "error spec-dir-missing: spec folder test/fixtures/broken/does-not-exist does not exist",
+      "1 error",
+    ]);
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(run.stderr).not.toMatch(/internal error|ENOENT/i);
     expect(readdirSync(parent)).toEqual([]);

@@ -17,24 +17,88 @@ const base = loadModel(join(fixtures, "base"));
 
 /** Each fixture folder next to `base` changes one thing; its expected lines and bump. */
 const cases: [string, string[], string][] = [
-  ["response-field-removed", ["BREAKING for callers types.Order.total: field removed (callers read it)"], "major"],
-  ["response-field-added", ["minor types.Order.currency: optional field added (callers read it)"], "minor"],
-  ["request-field-added-optional", ["minor types.CreateOrder.coupon: optional field added (callers write it)"], "minor"],
-  ["request-field-added-required", ["BREAKING for callers types.CreateOrder.buyer: required field added (callers write it)"], "major"],
-  ["field-type-changed", ["BREAKING for callers types.Order.total: type integer -> string (callers read it)"], "major"],
-  ["response-field-became-optional", ["BREAKING for callers types.Order.id: required -> optional (callers read it)"], "major"],
-  ["request-field-became-required", ["BREAKING for callers types.CreateOrder.note: optional -> required (callers write it)"], "major"],
-  ["response-field-became-nullable", ["BREAKING for callers types.Order.total: may now be null (callers read it)"], "major"],
-  ["response-enum-value-added", ['BREAKING for callers types.Order.status: enum value "refunded" added (callers read it)'], "major"],
-  ["response-enum-value-removed", ['minor types.Order.status: enum value "paid" removed (callers read it)'], "minor"],
+  [
+    "response-field-removed",
+    ["BREAKING for callers types.Order.total: field removed (callers read it)"],
+    "major",
+  ],
+  [
+    "response-field-added",
+    ["minor types.Order.currency: optional field added (callers read it)"],
+    "minor",
+  ],
+  [
+    "request-field-added-optional",
+    ["minor types.CreateOrder.coupon: optional field added (callers write it)"],
+    "minor",
+  ],
+  [
+    "request-field-added-required",
+    ["BREAKING for callers types.CreateOrder.buyer: required field added (callers write it)"],
+    "major",
+  ],
+  [
+    "field-type-changed",
+    ["BREAKING for callers types.Order.total: type integer -> string (callers read it)"],
+    "major",
+  ],
+  [
+    "response-field-became-optional",
+    ["BREAKING for callers types.Order.id: required -> optional (callers read it)"],
+    "major",
+  ],
+  [
+    "request-field-became-required",
+    ["BREAKING for callers types.CreateOrder.note: optional -> required (callers write it)"],
+    "major",
+  ],
+  [
+    "response-field-became-nullable",
+    ["BREAKING for callers types.Order.total: may now be null (callers read it)"],
+    "major",
+  ],
+  [
+    "response-enum-value-added",
+    ['BREAKING for callers types.Order.status: enum value "refunded" added (callers read it)'],
+    "major",
+  ],
+  [
+    "response-enum-value-removed",
+    ['minor types.Order.status: enum value "paid" removed (callers read it)'],
+    "minor",
+  ],
   ["error-code-added", ["minor errors.codes.18: error code 18 (permissionDenied) added"], "minor"],
-  ["error-code-removed", ["BREAKING for callers errors.codes.1005: error code 1005 (apiKeyRejected) removed"], "major"],
+  [
+    "error-code-removed",
+    ["BREAKING for callers errors.codes.1005: error code 1005 (apiKeyRejected) removed"],
+    "major",
+  ],
   ["endpoint-added", ["minor endpoints.orders.list: endpoint added"], "minor"],
   ["endpoint-removed", ["BREAKING for callers endpoints.orders.get: endpoint removed"], "major"],
-  ["callback-added", ["BREAKING for implementers callbacks.order.notify: callback added (a handler is now required)"], "major"],
-  ["callback-answer-field-added-required", ["BREAKING for implementers types.CheckSuccess.reason: required field added (implementers write it)"], "major"],
-  ["callback-request-field-added", ["minor types.CheckRequest.amount: optional field added (implementers read it)"], "minor"],
-  ["callback-request-field-removed", ["BREAKING for implementers types.CheckRequest.order_id: field removed (implementers read it)"], "major"],
+  [
+    "callback-added",
+    [
+      "BREAKING for implementers callbacks.order.notify: callback added (a handler is now required)",
+    ],
+    "major",
+  ],
+  [
+    "callback-answer-field-added-required",
+    [
+      "BREAKING for implementers types.CheckSuccess.reason: required field added (implementers write it)",
+    ],
+    "major",
+  ],
+  [
+    "callback-request-field-added",
+    ["minor types.CheckRequest.amount: optional field added (implementers read it)"],
+    "minor",
+  ],
+  [
+    "callback-request-field-removed",
+    ["BREAKING for implementers types.CheckRequest.order_id: field removed (implementers read it)"],
+    "major",
+  ],
   ["gap-notes-only", ["patch gaps: undocumented notes changed"], "patch"],
   ["no-change", ["no changes"], "none"],
 ];
@@ -51,8 +115,14 @@ describe("model diff", () => {
   });
 
   it("direction flips between callers and implementers for the same change", () => {
-    const readerAdds = compareModels(base, loadModel(join(fixtures, "callback-request-field-added")));
-    const writerAdds = compareModels(base, loadModel(join(fixtures, "callback-answer-field-added-required")));
+    const readerAdds = compareModels(
+      base,
+      loadModel(join(fixtures, "callback-request-field-added")),
+    );
+    const writerAdds = compareModels(
+      base,
+      loadModel(join(fixtures, "callback-answer-field-added-required")),
+    );
     expect(readerAdds.map((c) => c.level)).toEqual(["minor"]);
     expect(writerAdds.map((c) => [c.level, c.breaks])).toEqual([["breaking", ["implementers"]]]);
   });
@@ -66,12 +136,24 @@ describe("model diff", () => {
     cpSync(join(fixtures, "base"), join(repo, "spec"), { recursive: true });
     git("add", ".");
     git("commit", "-qm", "base");
-    writeFileSync(join(repo, "spec/api.yaml"), execFileSync("cat", [join(fixtures, "response-field-removed/api.yaml")], { encoding: "utf8" }));
+    writeFileSync(
+      join(repo, "spec/api.yaml"),
+      execFileSync("cat", [join(fixtures, "response-field-removed/api.yaml")], {
+        encoding: "utf8",
+      }),
+    );
     const leftBefore = readdirSync(tmpdir()).filter((name) => name.startsWith("apigen-base-"));
-    const changes = compareModels(loadBaseModel("HEAD", join(repo, "spec")), loadModel(join(repo, "spec")));
-    expect(changes.map((c) => `${c.subject}: ${c.description}`)).toEqual(["types.Order.total: field removed (callers read it)"]);
+    const changes = compareModels(
+      loadBaseModel("HEAD", join(repo, "spec")),
+      loadModel(join(repo, "spec")),
+    );
+    expect(changes.map((c) => `${c.subject}: ${c.description}`)).toEqual([
+      "types.Order.total: field removed (callers read it)",
+    ]);
     // The extracted revision is removed once loaded.
-    expect(readdirSync(tmpdir()).filter((name) => name.startsWith("apigen-base-"))).toEqual(leftBefore);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith("apigen-base-"))).toEqual(
+      leftBefore,
+    );
     rmSync(repo, { recursive: true, force: true });
   });
 

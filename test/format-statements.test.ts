@@ -29,7 +29,9 @@ describe("statement-at-a-time formatting", () => {
     for (const file of merchant) memo.learn(file.contents, await formatWhole(file.contents));
     // Everything known: not one statement is formatted again.
     for (const file of merchant) {
-      const again = await memo.format(file.contents, () => Promise.reject(new Error(`${file.path}: a known statement was formatted again`)));
+      const again = await memo.format(file.contents, () =>
+        Promise.reject(new Error(`${file.path}: a known statement was formatted again`)),
+      );
       expect(again, file.path).toBe(await formatWhole(file.contents));
     }
     // Each feature's files with one statement replaced by an unseen one: it alone is formatted.
@@ -38,7 +40,10 @@ describe("statement-at-a-time formatting", () => {
     for (const feature of features) {
       for (const file of await emittedTypeScript(`test/fixtures/features/${feature}`)) {
         memo.learn(file.contents, await formatWhole(file.contents));
-        const edited = file.contents.replace(/\n(export (?:interface|type|function|const) )(\w+)/, "\n$1Edited$2");
+        const edited = file.contents.replace(
+          /\n(export (?:interface|type|function|const) )(\w+)/,
+          "\n$1Edited$2",
+        );
         const pieced = await memo.format(edited, (text) => (formattedAlone++, formatWhole(text)));
         if (pieced === undefined) continue; // a file of one or two statements: one edit is most of it
         expect(pieced, `${feature}: ${file.path}`).toBe(await formatWhole(edited));
@@ -51,7 +56,11 @@ describe("statement-at-a-time formatting", () => {
 
   it("formats a file that is mostly new whole (answers undefined), and learns nothing from a file it cannot pair", async () => {
     const memo = new StatementMemo();
-    expect(await memo.format("export const a = 1;\nexport const b = 2;\n", () => Promise.reject(new Error("not called")))).toBeUndefined();
+    expect(
+      await memo.format("export const a = 1;\nexport const b = 2;\n", () =>
+        Promise.reject(new Error("not called")),
+      ),
+    ).toBeUndefined();
     memo.learn("export const a = 1;\n", "export const a = 1;\nexport const b = 2;\n");
     expect(memo.empty).toBe(true);
   });
@@ -62,7 +71,9 @@ describe("statement-at-a-time formatting", () => {
     memo.learn("export const a   = 1\n", "export const a = 1;\n");
     memo.save();
     const loaded = StatementMemo.load(join(dir, "memo.json"), "prettier x");
-    expect(await loaded.format("export const a   = 1\n", () => Promise.reject(new Error("not called")))).toBe("export const a = 1;\n");
+    expect(
+      await loaded.format("export const a   = 1\n", () => Promise.reject(new Error("not called"))),
+    ).toBe("export const a = 1;\n");
     expect(StatementMemo.load(join(dir, "memo.json"), "prettier y").empty).toBe(true);
     expect(StatementMemo.load(join(dir, "missing.json"), "prettier x").empty).toBe(true);
   });

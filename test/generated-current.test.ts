@@ -12,7 +12,9 @@ describe("generated/", () => {
     const result = await generateFrom("spec", join(repoRoot, "generated"));
     for (const file of result.files) {
       const committed = readFileSync(join(repoRoot, "generated", file.path), "utf8");
-      expect(committed, `generated/${file.path} is stale: run npm run generate`).toBe(file.contents);
+      expect(committed, `generated/${file.path} is stale: run npm run generate`).toBe(
+        file.contents,
+      );
     }
     expect(result.plan.added).toEqual([]);
     expect(result.plan.changed).toEqual([]);

@@ -21,7 +21,11 @@ export function tempDir(prefix = "apigen-test-"): string {
  * Runs every stage but the write on `specDir` (relative to the repo root). Every file is
  * formatted afresh unless `reuseFormatted` is set.
  */
-export function generateFrom(specDir: string, outDir = tempDir(), reuseFormatted = false): Promise<PipelineResult> {
+export function generateFrom(
+  specDir: string,
+  outDir = tempDir(),
+  reuseFormatted = false,
+): Promise<PipelineResult> {
   return runPipeline({ specDir: join(repoRoot, specDir), outDir, reuseFormatted });
 }
 
@@ -33,7 +37,8 @@ export async function diagnosticsOf(specDir: string): Promise<string[]> {
   try {
     await generateFrom(specDir);
   } catch (error) {
-    if (error instanceof DiagnosticsError) return error.diagnostics.map((d) => formatDiagnostic(d, new Map()));
+    if (error instanceof DiagnosticsError)
+      return error.diagnostics.map((d) => formatDiagnostic(d, new Map()));
     throw error;
   }
   throw new Error(`${specDir} generated without diagnostics`);
@@ -41,12 +46,16 @@ export async function diagnosticsOf(specDir: string): Promise<string[]> {
 
 /** Runs the generator CLI from the repo root, as `npm run generate -- ...args` would. */
 export function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ["--import", "tsx", join(repoRoot, "generator/cli.ts"), ...args], {
-    cwd: repoRoot,
-    encoding: "utf8",
-    // A run that never exits (a thread left holding the process) fails the test instead of hanging it.
-    timeout: 120_000,
-  });
+  const result = spawnSync(
+    process.execPath,
+    ["--import", "tsx", join(repoRoot, "generator/cli.ts"), ...args],
+    {
+      cwd: repoRoot,
+      encoding: "utf8",
+      // A run that never exits (a thread left holding the process) fails the test instead of hanging it.
+      timeout: 120_000,
+    },
+  );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -23,9 +23,16 @@ let output = "";
 
 /** Starts the example and resolves with its address once it prints it (10 s at most). */
 function startExample(env: Record<string, string>): Promise<Running> {
-  child = spawn(process.execPath, [tsxCli, "src/main.ts"], { cwd: example, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  child = spawn(process.execPath, [tsxCli, "src/main.ts"], {
+    cwd: example,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the example did not start within 10 s:\n${output}`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the example did not start within 10 s:\n${output}`)),
+      10_000,
+    );
     const read = (chunk: Buffer) => {
       output += chunk.toString("utf8");
       const match = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(output);
@@ -45,7 +52,13 @@ function startExample(env: Record<string, string>): Promise<Running> {
 
 beforeAll(async () => {
   service = await TestServer.start();
-  merchant = await startExample({ PORT: "0", HOST: "127.0.0.1", SERVICE_BASE_URL: service.url, API_KEY: "example-api-key", SIGNING_SECRET: secret });
+  merchant = await startExample({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    SERVICE_BASE_URL: service.url,
+    API_KEY: "example-api-key",
+    SIGNING_SECRET: secret,
+  });
 });
 
 afterAll(async () => {
@@ -60,7 +73,11 @@ afterAll(async () => {
 
 describe("examples/merchant-server", () => {
   it("is started by `npm start` with tsx src/main.ts, after building the package", () => {
-    const pkg = JSON.parse(readFileSync(join(example, "package.json"), "utf8")) as { private: boolean; scripts: Record<string, string>; dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(example, "package.json"), "utf8")) as {
+      private: boolean;
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
     expect(pkg.scripts.start).toBe("tsx src/main.ts");
     expect(pkg.scripts.prestart).toBe("npm run build -w merchant-commerce-api");
     expect(pkg.private).toBe(true);
@@ -75,18 +92,39 @@ describe("examples/merchant-server", () => {
       event: "product.info",
       status: "success",
       data: {
-        Current: { ServiceID: "prod-mug", Brand: "Acme", Name: "Blue mug", Availability: "in_stock", AvailabilityCount: "42", Taxable: true, Prices: [{ UnitPriceInCents: 1250, Currency: "USD" }] },
+        Current: {
+          ServiceID: "prod-mug",
+          Brand: "Acme",
+          Name: "Blue mug",
+          Availability: "in_stock",
+          AvailabilityCount: "42",
+          Taxable: true,
+          Prices: [{ UnitPriceInCents: 1250, Currency: "USD" }],
+        },
         Variants: [],
         Parent: { Name: "Kitchen", Brand: "Acme" },
       },
     });
-    const missing = await send(merchant, "/callbacks/product_get", { method: "GET", body: JSON.stringify({ event: "product.info", data: { productID: "nope" } }) });
+    const missing = await send(merchant, "/callbacks/product_get", {
+      method: "GET",
+      body: JSON.stringify({ event: "product.info", data: { productID: "nope" } }),
+    });
     expect(missing.status).toBe(404);
-    expect(missing.json).toEqual({ event: "product.info", status: "failure", error: { code: 404, message: "no product nope" } });
+    expect(missing.json).toEqual({
+      event: "product.info",
+      status: "failure",
+      error: { code: 404, message: "no product nope" },
+    });
   });
 
   it("answers order.shipping with its rates", async () => {
-    const body = JSON.stringify({ event: "order.shipping", data: { shipping_address: { country_code: "US", postal_code: "94103" }, cart: { total_amount: 2500, items: [{ sku: "MUG-BLUE", quantity: 2 }] } } });
+    const body = JSON.stringify({
+      event: "order.shipping",
+      data: {
+        shipping_address: { country_code: "US", postal_code: "94103" },
+        cart: { total_amount: 2500, items: [{ sku: "MUG-BLUE", quantity: 2 }] },
+      },
+    });
     const res = await send(merchant, "/callbacks/order_shipping", { body });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
@@ -94,8 +132,18 @@ describe("examples/merchant-server", () => {
       status: "success",
       data: {
         shipping_options: [
-          { service: "Ground", reference: "ship-ground", cost: 500, estimated_delivery_date: "5 business days" },
-          { service: "Express", reference: "ship-express", cost: 1500, estimated_delivery_date: "1 business day" },
+          {
+            service: "Ground",
+            reference: "ship-ground",
+            cost: 500,
+            estimated_delivery_date: "5 business days",
+          },
+          {
+            service: "Express",
+            reference: "ship-express",
+            cost: 1500,
+            estimated_delivery_date: "1 business day",
+          },
         ],
         is_store_location: false,
       },
@@ -103,38 +151,95 @@ describe("examples/merchant-server", () => {
   });
 
   it("answers cart.update: prices known items, refuses unknown ones with 6001", async () => {
-    const ok = await send(merchant, "/callbacks/cart_update", { body: JSON.stringify({ event: "cart.update", data: { order_reference: "ord-1", add_items: [{ product_id: "prod-tea", quantity: 2 }] } }) });
+    const ok = await send(merchant, "/callbacks/cart_update", {
+      body: JSON.stringify({
+        event: "cart.update",
+        data: { order_reference: "ord-1", add_items: [{ product_id: "prod-tea", quantity: 2 }] },
+      }),
+    });
     expect(ok.status).toBe(200);
     expect(ok.json).toEqual({
       event: "cart.update",
       status: "success",
-      data: { order_create: { cart: { items: [{ reference: "prod-tea", sku: "TEA-GREEN", name: "Green tea", quantity: 2, total_amount: 1798 }], total_amount: 1798, currency: "USD" } } },
+      data: {
+        order_create: {
+          cart: {
+            items: [
+              {
+                reference: "prod-tea",
+                sku: "TEA-GREEN",
+                name: "Green tea",
+                quantity: 2,
+                total_amount: 1798,
+              },
+            ],
+            total_amount: 1798,
+            currency: "USD",
+          },
+        },
+      },
     });
-    const unknown = await send(merchant, "/callbacks/cart_update", { body: JSON.stringify({ event: "cart.update", data: { add_items: [{ product_id: "prod-x" }] } }) });
-    expect(unknown.json).toEqual({ event: "cart.update", status: "failure", errors: [{ code: 6001, data: [{ reason: "unknown product prod-x" }] }] });
+    const unknown = await send(merchant, "/callbacks/cart_update", {
+      body: JSON.stringify({
+        event: "cart.update",
+        data: { add_items: [{ product_id: "prod-x" }] },
+      }),
+    });
+    expect(unknown.json).toEqual({
+      event: "cart.update",
+      status: "failure",
+      errors: [{ code: 6001, data: [{ reason: "unknown product prod-x" }] }],
+    });
   });
 
   it("answers account.login (parameters after the path, signed over the empty body)", async () => {
-    const known = await send(merchant, "/callbacks/oauth/login/code-alice/abcdefgh/openid/ref-1", { method: "GET", body: "" });
+    const known = await send(merchant, "/callbacks/oauth/login/code-alice/abcdefgh/openid/ref-1", {
+      method: "GET",
+      body: "",
+    });
     expect(known.status).toBe(200);
     expect(known.json).toEqual({ status: "success" });
-    const other = await send(merchant, "/callbacks/oauth/login?code=code-bob&state=abcdefgh&scope=openid&reference=ref-2", { method: "GET", body: "" });
+    const other = await send(
+      merchant,
+      "/callbacks/oauth/login?code=code-bob&state=abcdefgh&scope=openid&reference=ref-2",
+      { method: "GET", body: "" },
+    );
     expect(other.status).toBe(401);
-    expect(other.json).toEqual({ status: "failure", errors: [{ code: 401, data: [{ reason: "unknown login code for reference ref-2" }] }] });
+    expect(other.json).toEqual({
+      status: "failure",
+      errors: [{ code: 401, data: [{ reason: "unknown login code for reference ref-2" }] }],
+    });
   });
 
   it("refuses a callback signed with another secret (422, code 27) before any handler runs", async () => {
-    const res = await send(merchant, "/callbacks/cart_update", { body: JSON.stringify({ event: "cart.update", data: {} }), signWith: "not-the-secret" });
+    const res = await send(merchant, "/callbacks/cart_update", {
+      body: JSON.stringify({ event: "cart.update", data: {} }),
+      signWith: "not-the-secret",
+    });
     expect(res.status).toBe(422);
-    expect(res.json).toMatchObject({ event: "cart.update", status: "failure", errors: [{ code: 27 }] });
+    expect(res.json).toMatchObject({
+      event: "cart.update",
+      status: "failure",
+      errors: [{ code: 27 }],
+    });
     expect(sign("")).not.toBe(sign("", "not-the-secret"));
   });
 
   it("GET /orders/:reference fetches the transaction through the client: right path, API key, answer", async () => {
-    service.json(200, { reference: "ABCD-EFGH-IJKL", status: "authorized", amount: { amount: 2500, currency: "USD" }, merchant_order_number: "order-77" });
+    service.json(200, {
+      reference: "ABCD-EFGH-IJKL",
+      status: "authorized",
+      amount: { amount: 2500, currency: "USD" },
+      merchant_order_number: "order-77",
+    });
     const res = await send(merchant, "/orders/ABCD-EFGH-IJKL", { method: "GET", signWith: false });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ reference: "ABCD-EFGH-IJKL", status: "authorized", amount: { amount: 2500, currency: "USD" }, order_number: "order-77" });
+    expect(res.json).toEqual({
+      reference: "ABCD-EFGH-IJKL",
+      status: "authorized",
+      amount: { amount: 2500, currency: "USD" },
+      order_number: "order-77",
+    });
     expect(service.requests).toHaveLength(1);
     const [request] = service.requests;
     expect(request!.method).toBe("GET");
@@ -148,7 +253,9 @@ describe("examples/merchant-server", () => {
     const res = await send(merchant, "/orders/NONE-NONE-NONE", { method: "GET", signWith: false });
     expect(res.status).toBe(404);
     expect(res.json).toMatchObject({ code: 1010 });
-    expect(service.requests.map((r) => r.url)).toEqual(["/v1/merchant/transactions/NONE-NONE-NONE"]);
+    expect(service.requests.map((r) => r.url)).toEqual([
+      "/v1/merchant/transactions/NONE-NONE-NONE",
+    ]);
     service.requests.length = 0;
     const malformed = await send(merchant, "/orders/NOPE", { method: "GET", signWith: false });
     expect(malformed.status).toBe(400);
@@ -156,7 +263,11 @@ describe("examples/merchant-server", () => {
   });
 
   it("has handlers and a server that type-check against the built package", () => {
-    const run = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(example, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+    const run = spawnSync(
+      process.execPath,
+      [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(example, "tsconfig.json")],
+      { encoding: "utf8", timeout: 120_000 },
+    );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -25,7 +25,9 @@ describe("the Merchant Commerce API model", () => {
   });
 
   it("has the nine endpoints with their methods, paths and credentials", () => {
-    expect(result.model.endpoints.map((e) => `${e.id} ${e.method} ${e.path} [${e.auth.join(",")}]`)).toEqual([
+    expect(
+      result.model.endpoints.map((e) => `${e.id} ${e.method} ${e.path} [${e.auth.join(",")}]`),
+    ).toEqual([
       "transactions.authorize POST /v1/merchant/transactions/authorize [accessToken,apiKey]",
       "transactions.list GET /v1/merchant/transactions [apiKey]",
       "transactions.get GET /v1/merchant/transactions/{reference} [apiKey]",
@@ -39,39 +41,91 @@ describe("the Merchant Commerce API model", () => {
   });
 
   it("has the four callbacks with success and failure bodies", () => {
-    expect(result.model.callbacks.map((c) => `${c.event} ${c.method} ${c.path} ${c.success ? "S" : "-"}${c.failure ? "F" : "-"}`)).toEqual([
+    expect(
+      result.model.callbacks.map(
+        (c) => `${c.event} ${c.method} ${c.path} ${c.success ? "S" : "-"}${c.failure ? "F" : "-"}`,
+      ),
+    ).toEqual([
       "product.info GET /product_get SF",
       "order.shipping POST /order_shipping SF",
       "cart.update POST /cart_update SF",
       "account.login GET /oauth/login SF",
     ]);
     const login = result.model.callbacks.find((c) => c.event === "account.login")!;
-    expect(login.params.map((p) => `${p.name}:${p.placement}`)).toEqual(["code:trailing", "state:trailing", "scope:trailing", "reference:trailing"]);
+    expect(login.params.map((p) => `${p.name}:${p.placement}`)).toEqual([
+      "code:trailing",
+      "state:trailing",
+      "scope:trailing",
+      "reference:trailing",
+    ]);
   });
 
   it("resolves the error responses of each endpoint from the rules of its path and version", () => {
     const errors = (id: string) =>
-      result.model.endpoints.find((e) => e.id === id)!.errors.map((e) => `${e.status ?? "any"}${e.code !== undefined ? `/${e.code}` : ""}${e.tag ? `#${e.tag}` : ""}`);
-    expect(errors("transactions.list")).toEqual(["401/1015", "403/18", "403/1005", "404", "422", "429", "5xx", "any/2001005"]);
-    expect(errors("subscriptions.cancel")).toEqual(["401/63", "403/18", "404", "422", "429", "5xx", "any/2001005"]);
-    expect(errors("testing.getRandomPhone")).toEqual(["400", "401", "403/18", "404", "429", "5xx", "any#unprocessable_request", "any/2001005"]);
-    expect(result.model.errors.codes.map((c) => c.code)).toEqual([18, 27, 63, 1005, 1012, 1015, 2001005]);
+      result.model.endpoints
+        .find((e) => e.id === id)!
+        .errors.map(
+          (e) =>
+            `${e.status ?? "any"}${e.code !== undefined ? `/${e.code}` : ""}${e.tag ? `#${e.tag}` : ""}`,
+        );
+    expect(errors("transactions.list")).toEqual([
+      "401/1015",
+      "403/18",
+      "403/1005",
+      "404",
+      "422",
+      "429",
+      "5xx",
+      "any/2001005",
+    ]);
+    expect(errors("subscriptions.cancel")).toEqual([
+      "401/63",
+      "403/18",
+      "404",
+      "422",
+      "429",
+      "5xx",
+      "any/2001005",
+    ]);
+    expect(errors("testing.getRandomPhone")).toEqual([
+      "400",
+      "401",
+      "403/18",
+      "404",
+      "429",
+      "5xx",
+      "any#unprocessable_request",
+      "any/2001005",
+    ]);
+    expect(result.model.errors.codes.map((c) => c.code)).toEqual([
+      18, 27, 63, 1005, 1012, 1015, 2001005,
+    ]);
   });
 
   it("types the tricky shapes exactly", () => {
     expect(types).toMatch(/adjust_transactions\?: Transaction\[\];/);
     expect(types).toMatch(/refund_transactions\?: Transaction\[\];/);
     expect(types).toMatch(/previous_transaction_id\?: string \| null;/);
-    expect(types).toMatch(/export type MockShipmentStatus = "in_transit" \| "cancelled" \| "failure" \| "delivered";/);
+    expect(types).toMatch(
+      /export type MockShipmentStatus = "in_transit" \| "cancelled" \| "failure" \| "delivered";/,
+    );
     expect(types).toMatch(/export interface TransactionAddress \{[^}]*door_code\?: string;/);
     expect(types).toMatch(/export interface Address \{[^}]*phone\?: string;/);
     expect(types).toMatch(/export interface Money \{\s*amount\?: number;/);
-    expect(types).toMatch(/export interface Transaction \{\n(  .*\n)*  \[field: string\]: unknown;\n/);
-    expect(types).toMatch(/export interface PickupOption \{[\s\S]*?address\?: \{\n\s+street_address1\?: string;[^}]*country\?: string;\n\s+\};/);
+    expect(types).toMatch(
+      /export interface Transaction \{\n(  .*\n)*  \[field: string\]: unknown;\n/,
+    );
+    expect(types).toMatch(
+      /export interface PickupOption \{[\s\S]*?address\?: \{\n\s+street_address1\?: string;[^}]*country\?: string;\n\s+\};/,
+    );
     expect(types).not.toMatch(/export interface PickupOption \{[^}]*email/);
-    expect(types).toMatch(/export interface CartUpdateItem extends CallbackCartItem \{\n(  .*\n)*  shipment_type\?: string;/);
+    expect(types).toMatch(
+      /export interface CartUpdateItem extends CallbackCartItem \{\n(  .*\n)*  shipment_type\?: string;/,
+    );
     const cartUpdateItem = result.model.types.find((t) => t.name === "CartUpdateItem")!.type;
-    expect(cartUpdateItem.kind === "object" && cartUpdateItem.fields.map((f) => f.name)).toContain("service_product_id");
+    expect(cartUpdateItem.kind === "object" && cartUpdateItem.fields.map((f) => f.name)).toContain(
+      "service_product_id",
+    );
     expect(types).toMatch(/export interface AccountLoginParams \{[^}]*scope: "openid";/);
   });
 

@@ -35,12 +35,31 @@ interface LintReport {
 /** Runs `redocly lint --extends recommended` on one file; resolves to its JSON report. */
 function lint(file: string): Promise<LintReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [redoclyBin, "lint", file, "--extends", "recommended", "--format", "json", "--max-problems", "1000"], {
-      cwd: dirname(file),
-      // No telemetry, no update check: the test reaches no network.
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        redoclyBin,
+        "lint",
+        file,
+        "--extends",
+        "recommended",
+        "--format",
+        "json",
+        "--max-problems",
+        "1000",
+      ],
+      {
+        cwd: dirname(file),
+        // No telemetry, no update check: the test reaches no network.
+        env: {
+          ...process.env,
+          REDOCLY_TELEMETRY: "off",
+          REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+          NO_COLOR: "1",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -66,7 +85,9 @@ beforeAll(async () => {
   // Two at a time: the machine has two cores.
   for (let i = 0; i < specDirs.length; i += 2) {
     const batch = specDirs.slice(i, i + 2);
-    const done = await Promise.all(batch.map((s) => lint(join(generated.get(s)!.dir, "openapi.yaml"))));
+    const done = await Promise.all(
+      batch.map((s) => lint(join(generated.get(s)!.dir, "openapi.yaml"))),
+    );
     batch.forEach((s, j) => reports.set(s, done[j]!));
   }
 }, 180_000);
@@ -80,11 +101,15 @@ function unreachableSchemas(document: Record<string, any>): string[] {
     const names: string[] = [];
     walk(value, (node) => {
       const ref = node.$ref;
-      if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) names.push(ref.slice("#/components/schemas/".length).split("/")[0]!);
+      if (typeof ref === "string" && ref.startsWith("#/components/schemas/"))
+        names.push(ref.slice("#/components/schemas/".length).split("/")[0]!);
     });
     return names;
   };
-  const { schemas, ...otherComponents } = document.components as Record<string, Record<string, unknown>>;
+  const { schemas, ...otherComponents } = document.components as Record<
+    string,
+    Record<string, unknown>
+  >;
   const reached = new Set<string>();
   const queue = refsIn([document.paths, document.webhooks, otherComponents]);
   while (queue.length) {
@@ -99,7 +124,11 @@ function unreachableSchemas(document: Record<string, any>): string[] {
 describe("@redocly/cli lint (recommended)", () => {
   it.each(specDirs)("%s: no errors", (specDir) => {
     const report = reports.get(specDir)!;
-    expect(report.problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+    expect(
+      report.problems
+        .filter((p) => p.severity === "error")
+        .map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`),
+    ).toEqual([]);
     expect(report.totals.errors).toBe(0);
   });
 
@@ -107,17 +136,34 @@ describe("@redocly/cli lint (recommended)", () => {
     const report = reports.get("spec")!;
     const warnings = report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer}`).sort();
     const unused = unreachableSchemas(generated.get("spec")!.document);
-    expect(unused).toEqual(["Subscription", "Webhook", "TransactionsGetParams", "SubscriptionsCancelParams", "WebhooksDeleteParams", "AccountLoginParams"]);
-    expect(warnings).toEqual(["info-license #/info", ...unused.map((n) => `no-unused-components #/components/schemas/${n}`)].sort());
+    expect(unused).toEqual([
+      "Subscription",
+      "Webhook",
+      "TransactionsGetParams",
+      "SubscriptionsCancelParams",
+      "WebhooksDeleteParams",
+      "AccountLoginParams",
+    ]);
+    expect(warnings).toEqual(
+      [
+        "info-license #/info",
+        ...unused.map((n) => `no-unused-components #/components/schemas/${n}`),
+      ].sort(),
+    );
     const docs = docsText();
-    for (const rule of new Set(report.problems.map((p) => p.ruleId))) expect(docs, rule).toContain(`\`${rule}\``);
+    for (const rule of new Set(report.problems.map((p) => p.ruleId)))
+      expect(docs, rule).toContain(`\`${rule}\``);
     for (const name of unused) expect(docs, name).toContain(`\`${name}\``);
   });
 
-  it.each(specDirs.slice(1))("%s: every warning is of a rule docs/openapi.md explains", (specDir) => {
-    const docs = docsText();
-    for (const problem of reports.get(specDir)!.problems) expect(docs, problem.ruleId).toContain(`\`${problem.ruleId}\``);
-  });
+  it.each(specDirs.slice(1))(
+    "%s: every warning is of a rule docs/openapi.md explains",
+    (specDir) => {
+      const docs = docsText();
+      for (const problem of reports.get(specDir)!.problems)
+        expect(docs, problem.ruleId).toContain(`\`${problem.ruleId}\``);
+    },
+  );
 
   it("reports a real defect: a document with an error fails (the check is live)", async () => {
     const g = generated.get("test/fixtures/features/operations")!;
@@ -132,8 +178,15 @@ describe("@redocly/cli lint (recommended)", () => {
 });
 
 describe("@apidevtools/swagger-parser", () => {
-  it.each(specDirs.flatMap((s) => [[s, "openapi.json"], [s, "openapi.yaml"]]))("%s/%s validates against the OpenAPI 3.1 schema", async (specDir, file) => {
-    const api = (await SwaggerParser.validate(join(generated.get(specDir)!.dir, file))) as { openapi: string };
+  it.each(
+    specDirs.flatMap((s) => [
+      [s, "openapi.json"],
+      [s, "openapi.yaml"],
+    ]),
+  )("%s/%s validates against the OpenAPI 3.1 schema", async (specDir, file) => {
+    const api = (await SwaggerParser.validate(join(generated.get(specDir)!.dir, file))) as {
+      openapi: string;
+    };
     expect(api.openapi).toBe("3.1.0");
   });
 
@@ -162,7 +215,9 @@ describe("@apidevtools/swagger-parser", () => {
   it("rejects a document with a broken $ref (the check is live)", async () => {
     const g = generated.get("spec")!;
     const broken = structuredClone(g.document);
-    broken.paths["/v1/webhooks"].post.requestBody.content["application/json"].schema = { $ref: "#/components/schemas/NoSuchType" };
+    broken.paths["/v1/webhooks"].post.requestBody.content["application/json"].schema = {
+      $ref: "#/components/schemas/NoSuchType",
+    };
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow(/NoSuchType/);
   });
 });

@@ -48,7 +48,10 @@ beforeAll(async () => {
       `type S = components["schemas"];`,
       mutual,
       // One line per name, so an error's line number names the type.
-      ...names.map((name) => `export const check_${name}: Mutual<S[${JSON.stringify(name)}], Ours.${name}> = true;`),
+      ...names.map(
+        (name) =>
+          `export const check_${name}: Mutual<S[${JSON.stringify(name)}], Ours.${name}> = true;`,
+      ),
     ];
     writeFileSync(join(folder, "check.ts"), `${lines.join("\n")}\n`);
     checks.set(specDir, { folder, names, generatedTypes });
@@ -77,7 +80,10 @@ let output: string | undefined;
 /** tsc's output on every check file, run once. */
 function compile(): string {
   output ??= (() => {
-    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(root, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(root, "tsconfig.json")], {
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     return `${run.stdout}${run.stderr}`;
   })();
   return output;
@@ -111,11 +117,25 @@ describe("openapi-typescript's types and ours are assignable both ways", () => {
     copyFileSync(join(folder, "openapi-types.ts"), join(broken, "openapi-types.ts"));
     copyFileSync(join(folder, "check.ts"), join(broken, "check.ts"));
     // Money.amount becomes a string in our types only.
-    writeFileSync(join(broken, "types.ts"), types.replace(/(export interface Money \{[^}]*?amount\?: )number;/, "$1string;"));
-    const config = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8")) as { include: string[] };
-    writeFileSync(join(broken, "tsconfig.json"), JSON.stringify({ ...config, include: ["check.ts"] }));
-    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(broken, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
-    const failed = [...run.stdout.matchAll(/check\.ts\((\d+),/g)].map((m) => names[Number(m[1]) - 5]);
+    writeFileSync(
+      join(broken, "types.ts"),
+      types.replace(/(export interface Money \{[^}]*?amount\?: )number;/, "$1string;"),
+    );
+    const config = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8")) as {
+      include: string[];
+    };
+    writeFileSync(
+      join(broken, "tsconfig.json"),
+      JSON.stringify({ ...config, include: ["check.ts"] }),
+    );
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "--noEmit", "-p", join(broken, "tsconfig.json")],
+      { encoding: "utf8", timeout: 120_000 },
+    );
+    const failed = [...run.stdout.matchAll(/check\.ts\((\d+),/g)].map(
+      (m) => names[Number(m[1]) - 5],
+    );
     expect(failed).toContain("Money");
     expect(failed).not.toContain("Address");
   });

@@ -10,12 +10,21 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { generateFrom, repoRoot } from "./helpers.ts";
-import { features, generateInto, removeFolders, undocumentedLists, walk, type Feature, type Generated } from "./support/openapi.ts";
+import {
+  features,
+  generateInto,
+  removeFolders,
+  undocumentedLists,
+  walk,
+  type Feature,
+  type Generated,
+} from "./support/openapi.ts";
 
 const generated = new Map<string, Generated>();
 
 beforeAll(async () => {
-  for (const specDir of ["spec", ...features.map((f) => `test/fixtures/features/${f}`)]) generated.set(specDir, await generateInto(specDir));
+  for (const specDir of ["spec", ...features.map((f) => `test/fixtures/features/${f}`)])
+    generated.set(specDir, await generateInto(specDir));
 });
 afterAll(() => removeFolders([...generated.values()].map((g) => g.dir)));
 
@@ -26,11 +35,14 @@ function of(specDir: string): Generated {
 }
 
 const featureDir = (feature: Feature) => `test/fixtures/features/${feature}`;
-const fileText = (g: Generated, path: string) => g.result.files.find((f) => f.path === path)!.contents;
+const fileText = (g: Generated, path: string) =>
+  g.result.files.find((f) => f.path === path)!.contents;
 
 describe.each(features)("OpenAPI of feature %s", (feature) => {
   it("openapi.json matches its snapshot", async () => {
-    await expect(fileText(of(featureDir(feature)), "openapi.json")).toMatchFileSnapshot(`./__snapshots__/features/${feature}/openapi.json`);
+    await expect(fileText(of(featureDir(feature)), "openapi.json")).toMatchFileSnapshot(
+      `./__snapshots__/features/${feature}/openapi.json`,
+    );
   });
 
   it("openapi.yaml holds the same document, with the banner as a comment", () => {
@@ -51,7 +63,8 @@ describe.each(["spec", ...features.map(featureDir)])("gap notes of %s", (specDir
   it("each appears in an x-undocumented list, and every listed text is a note of the model", () => {
     const g = of(specDir);
     const inDocument = new Map<string, number>();
-    for (const { texts } of undocumentedLists(g.document)) for (const t of texts) inDocument.set(t, (inDocument.get(t) ?? 0) + 1);
+    for (const { texts } of undocumentedLists(g.document))
+      for (const t of texts) inDocument.set(t, (inDocument.get(t) ?? 0) + 1);
     const inModel = new Map<string, number>();
     for (const gap of g.result.model.gaps) inModel.set(gap.text, (inModel.get(gap.text) ?? 0) + 1);
     const missing = [...inModel].filter(([t, n]) => (inDocument.get(t) ?? 0) < n).map(([t]) => t);
@@ -64,16 +77,25 @@ describe("byte stability", () => {
   it("two runs give the same bytes for openapi.json, openapi.yaml and src/openapi.ts", async () => {
     const again = await generateFrom("spec");
     for (const path of ["openapi.json", "openapi.yaml", "src/openapi.ts"]) {
-      expect(again.files.find((f) => f.path === path)?.contents, path).toBe(fileText(of("spec"), path));
+      expect(again.files.find((f) => f.path === path)?.contents, path).toBe(
+        fileText(of("spec"), path),
+      );
     }
   });
 
   it("the committed package exports the document: src/openapi.ts, openapi.json and openapi.yaml agree", async () => {
-    const committed = JSON.parse(readFileSync(join(repoRoot, "generated/openapi.json"), "utf8")) as unknown;
+    const committed = JSON.parse(
+      readFileSync(join(repoRoot, "generated/openapi.json"), "utf8"),
+    ) as unknown;
     const { openApiDocument } = await import("../generated/src/index.ts");
     expect(openApiDocument).toEqual(committed);
-    expect(YAML.parse(readFileSync(join(repoRoot, "generated/openapi.yaml"), "utf8"))).toEqual(committed);
-    const pkg = JSON.parse(readFileSync(join(repoRoot, "generated/package.json"), "utf8")) as { exports: Record<string, string>; files: string[] };
+    expect(YAML.parse(readFileSync(join(repoRoot, "generated/openapi.yaml"), "utf8"))).toEqual(
+      committed,
+    );
+    const pkg = JSON.parse(readFileSync(join(repoRoot, "generated/package.json"), "utf8")) as {
+      exports: Record<string, string>;
+      files: string[];
+    };
     expect(pkg.exports["./openapi.json"]).toBe("./openapi.json");
     expect(pkg.exports["./openapi.yaml"]).toBe("./openapi.yaml");
     expect(pkg.files).toEqual(expect.arrayContaining(["openapi.json", "openapi.yaml"]));
@@ -96,7 +118,9 @@ describe("the Merchant Commerce API document", () => {
     expect(doc().openapi).toBe("3.1.0");
     expect(doc().info.title).toBe("Merchant Commerce API");
     expect(doc().info.version).toBe("0.1.0");
-    expect(doc().info["x-undocumented"]).toContain("Required/optional flags of fields not shown, except where stated in a rule.");
+    expect(doc().info["x-undocumented"]).toContain(
+      "Required/optional flags of fields not shown, except where stated in a rule.",
+    );
   });
 
   it("has a sandbox and a production server, each a base_url variable that says the address is not shown", () => {
@@ -106,7 +130,9 @@ describe("the Merchant Commerce API document", () => {
       expect(server.url).toBe("{base_url}");
       expect(server.variables.base_url.default).toMatch(/^https:\/\/[a-z-]+\.base-url\.invalid$/);
       expect(server.description).toMatch(/is not shown in the source: set the `base_url` variable/);
-      expect(server["x-undocumented"]).toEqual([`Base address of the ${server["x-environment"]} environment not shown.`]);
+      expect(server["x-undocumented"]).toEqual([
+        `Base address of the ${server["x-environment"]} environment not shown.`,
+      ]);
     }
   });
 
@@ -119,7 +145,14 @@ describe("the Merchant Commerce API document", () => {
       expect(found.path).toBe(e.path);
       expect(found.op.tags).toEqual([e.group]);
     }
-    expect((doc().tags as { name: string }[]).map((t) => t.name)).toEqual(["transactions", "orders", "testing", "subscriptions", "webhooks", "callbacks"]);
+    expect((doc().tags as { name: string }[]).map((t) => t.name)).toEqual([
+      "transactions",
+      "orders",
+      "testing",
+      "subscriptions",
+      "webhooks",
+      "callbacks",
+    ]);
   });
 
   it("declares path parameters, and X-Nonce as an optional shared header that carries its gap", () => {
@@ -130,56 +163,115 @@ describe("the Merchant Commerce API document", () => {
       description: "The transaction reference.",
       schema: { $ref: "#/components/schemas/TransactionReference" },
     });
-    expect(operation("webhooks.delete").parameters[0].schema).toEqual({ type: "string", pattern: "^wh_" });
-    expect(doc().components.parameters["X-Nonce"]).toMatchObject({ name: "X-Nonce", in: "header", required: false, "x-undocumented": ["Which endpoints accept X-Nonce not shown."] });
-    for (const { op } of operations()) expect(op.parameters).toContainEqual({ $ref: "#/components/parameters/X-Nonce" });
+    expect(operation("webhooks.delete").parameters[0].schema).toEqual({
+      type: "string",
+      pattern: "^wh_",
+    });
+    expect(doc().components.parameters["X-Nonce"]).toMatchObject({
+      name: "X-Nonce",
+      in: "header",
+      required: false,
+      "x-undocumented": ["Which endpoints accept X-Nonce not shown."],
+    });
+    for (const { op } of operations())
+      expect(op.parameters).toContainEqual({ $ref: "#/components/parameters/X-Nonce" });
   });
 
   it("gives request bodies, and an explicit any-value schema plus the note where a success body is not shown", () => {
-    expect(operation("transactions.authorize").requestBody).toEqual({ required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/AuthorizeRequest" } } } });
+    expect(operation("transactions.authorize").requestBody).toEqual({
+      required: true,
+      content: {
+        "application/json": { schema: { $ref: "#/components/schemas/AuthorizeRequest" } },
+      },
+    });
     expect(operation("subscriptions.cancel").requestBody).toBeUndefined();
     const ok = operation("transactions.authorize").responses["200"];
-    expect(ok.content["application/json"].schema).toEqual({ description: "Not shown in the source: any JSON value." });
+    expect(ok.content["application/json"].schema).toEqual({
+      description: "Not shown in the source: any JSON value.",
+    });
     expect(ok["x-undocumented"]).toEqual(["Response body not shown."]);
-    expect(operation("transactions.get").responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Transaction" });
-    expect(operation("webhooks.delete").responses["200"]["x-undocumented"]).toEqual(["Success body not shown."]);
+    expect(
+      operation("transactions.get").responses["200"].content["application/json"].schema,
+    ).toEqual({ $ref: "#/components/schemas/Transaction" });
+    expect(operation("webhooks.delete").responses["200"]["x-undocumented"]).toEqual([
+      "Success body not shown.",
+    ]);
   });
 
   /** Status -> codes (or tags) of the examples under it, for one operation. */
   function errorTable(id: string): Record<string, string[]> {
     const table: Record<string, string[]> = {};
-    for (const [status, response] of Object.entries(operation(id).responses as Record<string, any>)) {
+    for (const [status, response] of Object.entries(
+      operation(id).responses as Record<string, any>,
+    )) {
       if (status.startsWith("2")) continue;
-      const examples = Object.values((response.content?.["application/json"]?.examples ?? {}) as Record<string, { value: any }>);
-      table[status] = examples.map(({ value }) => (value.errors ? String(value.errors[0].code) : String(value[".tag"])));
+      const examples = Object.values(
+        (response.content?.["application/json"]?.examples ?? {}) as Record<string, { value: any }>,
+      );
+      table[status] = examples.map(({ value }) =>
+        value.errors ? String(value.errors[0].code) : String(value[".tag"]),
+      );
     }
     return table;
   }
 
   it("lists the errors each endpoint can answer, with an example carrying each code", () => {
-    const v1 = (own: Record<string, string[]>) => ({ "403": ["18", "2001005"], "404": ["2001005"], "422": ["2001005"], "429": ["2001005"], "5XX": ["2001005"], ...own });
-    expect(errorTable("transactions.list")).toEqual(v1({ "401": ["1015", "2001005"], "403": ["18", "1005", "2001005"] }));
+    const v1 = (own: Record<string, string[]>) => ({
+      "403": ["18", "2001005"],
+      "404": ["2001005"],
+      "422": ["2001005"],
+      "429": ["2001005"],
+      "5XX": ["2001005"],
+      ...own,
+    });
+    expect(errorTable("transactions.list")).toEqual(
+      v1({ "401": ["1015", "2001005"], "403": ["18", "1005", "2001005"] }),
+    );
     expect(errorTable("transactions.get")).toEqual(v1({ "403": ["18", "1005", "2001005"] }));
     expect(errorTable("orders.create")).toEqual(v1({ "403": ["18", "1005", "2001005"] }));
     expect(errorTable("subscriptions.cancel")).toEqual(v1({ "401": ["63", "2001005"] }));
     expect(errorTable("webhooks.create")).toEqual(v1({}));
     const tag = ["unprocessable_request"];
-    expect(errorTable("testing.getRandomPhone")).toEqual({ "400": tag, "401": tag, "403": tag, "404": tag, "429": tag, "5XX": tag });
+    expect(errorTable("testing.getRandomPhone")).toEqual({
+      "400": tag,
+      "401": tag,
+      "403": tag,
+      "404": tag,
+      "429": tag,
+      "5XX": tag,
+    });
   });
 
   it("uses the version's error body: v1 {errors, result}, v3 {.tag, message}", () => {
     for (const { path, op } of operations()) {
-      const body = path.startsWith("/v3/") ? "#/components/schemas/V3ErrorBody" : "#/components/schemas/V1ErrorBody";
+      const body = path.startsWith("/v3/")
+        ? "#/components/schemas/V3ErrorBody"
+        : "#/components/schemas/V1ErrorBody";
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
-        if (!status.startsWith("2")) expect(response.content["application/json"].schema, `${op.operationId} ${status}`).toEqual({ $ref: body });
+        if (!status.startsWith("2"))
+          expect(
+            response.content["application/json"].schema,
+            `${op.operationId} ${status}`,
+          ).toEqual({ $ref: body });
       }
     }
-    expect(operation("transactions.list").responses["401"].content["application/json"].examples["code-1015"].value).toEqual({ errors: [{ code: 1015 }], result: { success: false } });
-    expect(operation("testing.getRandomPhone").responses["400"].content["application/json"].examples["tag-unprocessable_request"]).toMatchObject({
+    expect(
+      operation("transactions.list").responses["401"].content["application/json"].examples[
+        "code-1015"
+      ].value,
+    ).toEqual({ errors: [{ code: 1015 }], result: { success: false } });
+    expect(
+      operation("testing.getRandomPhone").responses["400"].content["application/json"].examples[
+        "tag-unprocessable_request"
+      ],
+    ).toMatchObject({
       value: { ".tag": "unprocessable_request" },
       "x-undocumented": ["HTTP status of this failure not shown."],
     });
-    expect(operation("transactions.list").responses["429"]).toMatchObject({ "x-retry": true, "x-undocumented": ["Body of 429 responses not shown."] });
+    expect(operation("transactions.list").responses["429"]).toMatchObject({
+      "x-retry": true,
+      "x-undocumented": ["Body of 429 responses not shown."],
+    });
   });
 
   it("has the three security schemes, and each operation's credentials as one requirement", () => {
@@ -188,72 +280,166 @@ describe("the Merchant Commerce API document", () => {
       accessToken: { type: "http", scheme: "bearer" },
       publishableKey: { type: "apiKey", in: "header", name: "X-Publishable-Key" },
     });
-    expect(Object.keys(doc().components.securitySchemes)).toEqual(["apiKey", "accessToken", "publishableKey"]);
+    expect(Object.keys(doc().components.securitySchemes)).toEqual([
+      "apiKey",
+      "accessToken",
+      "publishableKey",
+    ]);
     expect(operation("transactions.authorize").security).toEqual([{ accessToken: [], apiKey: [] }]);
     expect(operation("transactions.get").security).toEqual([{ apiKey: [] }]);
-    expect(operation("subscriptions.cancel").security).toEqual([{ apiKey: [], publishableKey: [] }]);
-    expect(operation("testing.getRandomPhone").security).toEqual([{ apiKey: [], publishableKey: [] }]);
+    expect(operation("subscriptions.cancel").security).toEqual([
+      { apiKey: [], publishableKey: [] },
+    ]);
+    expect(operation("testing.getRandomPhone").security).toEqual([
+      { apiKey: [], publishableKey: [] },
+    ]);
   });
 
   it("puts the callbacks and the webhook delivery under the top-level webhooks, signed with X-Service-Hmac-Sha256", () => {
     const webhooks = doc().webhooks as Record<string, Record<string, any>>;
-    expect(Object.keys(webhooks)).toEqual(["product.info", "order.shipping", "cart.update", "account.login", "webhook.delivery"]);
-    expect(doc().components.parameters["X-Service-Hmac-Sha256"]).toMatchObject({ in: "header", required: true, "x-undocumented": ["Exact signature computation (signed content, encoding) not shown."] });
+    expect(Object.keys(webhooks)).toEqual([
+      "product.info",
+      "order.shipping",
+      "cart.update",
+      "account.login",
+      "webhook.delivery",
+    ]);
+    expect(doc().components.parameters["X-Service-Hmac-Sha256"]).toMatchObject({
+      in: "header",
+      required: true,
+      "x-undocumented": ["Exact signature computation (signed content, encoding) not shown."],
+    });
     for (const [key, item] of Object.entries(webhooks)) {
       const op = Object.values(item)[0];
-      expect(op.parameters).toContainEqual({ $ref: "#/components/parameters/X-Service-Hmac-Sha256" });
+      expect(op.parameters).toContainEqual({
+        $ref: "#/components/parameters/X-Service-Hmac-Sha256",
+      });
       // account.login is the one callback without a body: its parameters follow the path.
       expect(op.requestBody?.required ?? key).toBe(key === "account.login" ? key : true);
       expect(Object.keys(op.responses)).toEqual(["200", "default"]);
     }
     const info = webhooks["product.info"]!.get;
-    expect(info.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ProductInfoRequest" });
-    expect(info.description).toMatch(/GET request carries a JSON body\. OpenAPI 3\.1 permits a request body on GET/);
-    expect(info.responses["200"].content["application/json"].schema).toEqual({
-      anyOf: [{ $ref: "#/components/schemas/ProductInfoSuccess" }, { $ref: "#/components/schemas/ProductInfoFailure" }],
+    expect(info.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/ProductInfoRequest",
     });
-    expect(info.responses.default.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ProductInfoFailure" });
+    expect(info.description).toMatch(
+      /GET request carries a JSON body\. OpenAPI 3\.1 permits a request body on GET/,
+    );
+    expect(info.responses["200"].content["application/json"].schema).toEqual({
+      anyOf: [
+        { $ref: "#/components/schemas/ProductInfoSuccess" },
+        { $ref: "#/components/schemas/ProductInfoFailure" },
+      ],
+    });
+    expect(info.responses.default.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/ProductInfoFailure",
+    });
     expect(info.security).toEqual([{ apiKey: [] }]);
     const login = webhooks["account.login"]!.get;
     expect(login["x-path"]).toBe("/oauth/login/{code}/{state}/{scope}/{reference}");
-    expect(login["x-path-parameters"].map((p: { name: string }) => p.name)).toEqual(["code", "state", "scope", "reference"]);
-    expect(login["x-undocumented"]).toEqual(["Separator syntax between the four parameters not shown."]);
+    expect(login["x-path-parameters"].map((p: { name: string }) => p.name)).toEqual([
+      "code",
+      "state",
+      "scope",
+      "reference",
+    ]);
+    expect(login["x-undocumented"]).toEqual([
+      "Separator syntax between the four parameters not shown.",
+    ]);
     const delivery = webhooks["webhook.delivery"]!.post;
-    expect(delivery.requestBody.content["application/json"].schema["x-undocumented"]).toEqual(["Payload shape of webhook deliveries not shown."]);
-    expect(delivery["x-event-groups"]).toEqual([{ value: "all", description: "All existing and future event types." }]);
+    expect(delivery.requestBody.content["application/json"].schema["x-undocumented"]).toEqual([
+      "Payload shape of webhook deliveries not shown.",
+    ]);
+    expect(delivery["x-event-groups"]).toEqual([
+      { value: "all", description: "All existing and future event types." },
+    ]);
   });
 
   it("writes nullability, const, enums, open enums, formats and prefixes in 3.1 form", () => {
     walk(doc(), (node, pointer) => expect(node, pointer).not.toHaveProperty("nullable"));
     expect(schema("UserIdentifier").properties.artifact).toEqual({ type: ["string", "null"] });
-    expect(schema("AuthorizeRequest").properties.previous_transaction_id.type).toEqual(["string", "null"]);
-    expect(schema("AuthorizeRequest").properties.merchant_event_id).toMatchObject({ type: "string", format: "uuid" });
-    expect(schema("V1ErrorBody").properties.result.properties.success).toEqual({ type: "boolean", const: false });
-    expect(schema("MockShipmentStatus")).toMatchObject({ type: "string", enum: ["in_transit", "cancelled", "failure", "delivered"] });
-    expect(schema("V3ErrorBody").properties[".tag"].anyOf).toEqual([{ type: "string", enum: ["unprocessable_request"] }, { type: "string" }]);
-    expect(schema("TrackMockShipmentRequest").properties.tracking_number).toMatchObject({ type: "string", pattern: "^MockService" });
-    expect(schema("Webhook")).toMatchObject({ additionalProperties: true, "x-undocumented": ["Field name of the event subscription group not shown."] });
+    expect(schema("AuthorizeRequest").properties.previous_transaction_id.type).toEqual([
+      "string",
+      "null",
+    ]);
+    expect(schema("AuthorizeRequest").properties.merchant_event_id).toMatchObject({
+      type: "string",
+      format: "uuid",
+    });
+    expect(schema("V1ErrorBody").properties.result.properties.success).toEqual({
+      type: "boolean",
+      const: false,
+    });
+    expect(schema("MockShipmentStatus")).toMatchObject({
+      type: "string",
+      enum: ["in_transit", "cancelled", "failure", "delivered"],
+    });
+    expect(schema("V3ErrorBody").properties[".tag"].anyOf).toEqual([
+      { type: "string", enum: ["unprocessable_request"] },
+      { type: "string" },
+    ]);
+    expect(schema("TrackMockShipmentRequest").properties.tracking_number).toMatchObject({
+      type: "string",
+      pattern: "^MockService",
+    });
+    expect(schema("Webhook")).toMatchObject({
+      additionalProperties: true,
+      "x-undocumented": ["Field name of the event subscription group not shown."],
+    });
     expect(schema("CreateWebhookRequest").required).toEqual(["division_id"]);
     expect(schema("V1Error").properties.message).toEqual({ "x-undocumented": ["Type not shown."] });
-    expect(schema("Cart").properties.metadata).toEqual({ type: "object", additionalProperties: { type: "string" } });
+    expect(schema("Cart").properties.metadata).toEqual({
+      type: "object",
+      additionalProperties: { type: "string" },
+    });
   });
 
   it("puts each gap note on the object it concerns", () => {
-    expect(operation("transactions.list")["x-undocumented"]).toEqual(["Query parameters not shown."]);
-    expect(operation("orders.create").responses["200"]["x-undocumented"]).toEqual(["Response body not shown."]);
+    expect(operation("transactions.list")["x-undocumented"]).toEqual([
+      "Query parameters not shown.",
+    ]);
+    expect(operation("orders.create").responses["200"]["x-undocumented"]).toEqual([
+      "Response body not shown.",
+    ]);
     expect(schema("Transaction")["x-undocumented"]).toBeDefined();
-    expect(schema("CreateOrderRequest")).toMatchObject({ additionalProperties: true, "x-undocumented": ["Other body fields not shown."] });
-    expect(doc().components.securitySchemes.accessToken["x-undocumented"]).toEqual(["How the access token is obtained not shown."]);
-    expect(doc()["x-errors"].codes.find((c: { code: number }) => c.code === 1012)["x-undocumented"]).toEqual(["HTTP status that goes with code 1012 not shown."]);
-    expect(doc()["x-versioning"]["x-undocumented"]).toEqual(["Deprecation policy and version lifecycle not shown."]);
-    expect(doc().webhooks["webhook.delivery"].post["x-undocumented"]).toEqual(["Event type names other than all not shown.", "Delivery retries and ordering not shown."]);
+    expect(schema("CreateOrderRequest")).toMatchObject({
+      additionalProperties: true,
+      "x-undocumented": ["Other body fields not shown."],
+    });
+    expect(doc().components.securitySchemes.accessToken["x-undocumented"]).toEqual([
+      "How the access token is obtained not shown.",
+    ]);
+    expect(
+      doc()["x-errors"].codes.find((c: { code: number }) => c.code === 1012)["x-undocumented"],
+    ).toEqual(["HTTP status that goes with code 1012 not shown."]);
+    expect(doc()["x-versioning"]["x-undocumented"]).toEqual([
+      "Deprecation policy and version lifecycle not shown.",
+    ]);
+    expect(doc().webhooks["webhook.delivery"].post["x-undocumented"]).toEqual([
+      "Event type names other than all not shown.",
+      "Delivery retries and ordering not shown.",
+    ]);
   });
 
   it("keeps the model's other facts as root extensions", () => {
-    expect(doc()["x-versioning"].versions.map((v: { name: string; errorBody: string }) => [v.name, v.errorBody])).toEqual([["v1", "V1ErrorBody"], ["v3", "V3ErrorBody"]]);
-    expect(doc()["x-errors"].codes.map((c: { code: number }) => c.code)).toEqual([18, 27, 63, 1005, 1012, 1015, 2001005]);
+    expect(
+      doc()["x-versioning"].versions.map((v: { name: string; errorBody: string }) => [
+        v.name,
+        v.errorBody,
+      ]),
+    ).toEqual([
+      ["v1", "V1ErrorBody"],
+      ["v3", "V3ErrorBody"],
+    ]);
+    expect(doc()["x-errors"].codes.map((c: { code: number }) => c.code)).toEqual([
+      18, 27, 63, 1005, 1012, 1015, 2001005,
+    ]);
     expect(doc()["x-idempotency"]["x-undocumented"]).toHaveLength(2);
-    expect(doc()["x-lifecycles"].map((l: { name: string }) => l.name)).toEqual(["SubscriptionOrder", "Transaction", "MockShipment"]);
+    expect(doc()["x-lifecycles"].map((l: { name: string }) => l.name)).toEqual([
+      "SubscriptionOrder",
+      "Transaction",
+      "MockShipment",
+    ]);
     expect(doc()["x-limits"].map((l: { name: string }) => l.name)).toContain("rateLimit");
   });
 });
@@ -268,14 +454,18 @@ describe("mapping details on the fixtures", () => {
     expect(s.Profile.required).toEqual(["name", "shipping_address", ".tag"]);
     expect(s.Empty).toEqual({ type: "object", additionalProperties: false });
     expect(s.Address.additionalProperties).toBeUndefined();
-    expect(s.Profile.properties.billing_address).toEqual({ anyOf: [{ $ref: "#/components/schemas/Address" }, { type: "null" }] });
+    expect(s.Profile.properties.billing_address).toEqual({
+      anyOf: [{ $ref: "#/components/schemas/Address" }, { type: "null" }],
+    });
     expect(s.Settings.type).toEqual(["object", "null"]);
   });
 
   it("enums and literals: nullable enums list null, open enums are anyOf, literals are const", () => {
     const s = schemas("enums-and-literals");
     expect(s.NullableStatus).toEqual({ type: ["string", "null"], enum: ["on", "off", null] });
-    expect(s.OpenCode).toMatchObject({ anyOf: [{ type: "integer", enum: [100, 200] }, { type: "integer" }] });
+    expect(s.OpenCode).toMatchObject({
+      anyOf: [{ type: "integer", enum: [100, 200] }, { type: "integer" }],
+    });
     expect(s.Ratio).toEqual({ type: "integer", enum: [1, 2] });
     expect(s.Two).toEqual({ type: "integer", const: 2 });
     expect(s.Result.properties.kind).toEqual({ type: ["string", "null"], enum: ["a", "b", null] });
@@ -285,9 +475,23 @@ describe("mapping details on the fixtures", () => {
     const p = schemas("constraints-and-docs").Payment.properties;
     expect(p.birthday).toEqual({ type: "string", format: "MM-DD-YYYY" });
     expect(p.webhook_id).toEqual({ type: "string", pattern: "^wh_", minLength: 5, maxLength: 64 });
-    expect(p.amount).toEqual({ type: "integer", minimum: 0, maximum: 1000000, examples: [1250], "x-unit": "cents" });
-    expect(p.legacy_amount).toEqual({ description: "Use amount.", type: "number", deprecated: true });
-    expect(p.risk["x-undocumented"]).toEqual(["Range of the score not shown.", "Meaning of the score not shown.", "Type not shown."]);
+    expect(p.amount).toEqual({
+      type: "integer",
+      minimum: 0,
+      maximum: 1000000,
+      examples: [1250],
+      "x-unit": "cents",
+    });
+    expect(p.legacy_amount).toEqual({
+      description: "Use amount.",
+      type: "number",
+      deprecated: true,
+    });
+    expect(p.risk["x-undocumented"]).toEqual([
+      "Range of the score not shown.",
+      "Meaning of the score not shown.",
+      "Type not shown.",
+    ]);
   });
 
   it("extends: fields are flattened and the base is named", () => {
@@ -302,18 +506,37 @@ describe("mapping details on the fixtures", () => {
     expect(Object.keys(d.paths)).toContain("/v2/files/{name}/{part}");
     expect(d.paths["/v2/files/{name}/{part}"].get.security).toEqual([]);
     const get = d.paths["/v1/orders/{order_id}"].get;
-    expect(get.parameters.map((p: { name?: string; in?: string; $ref?: string }) => p.$ref ?? `${p.in}:${p.name}`)).toEqual([
+    expect(
+      get.parameters.map(
+        (p: { name?: string; in?: string; $ref?: string }) => p.$ref ?? `${p.in}:${p.name}`,
+      ),
+    ).toEqual([
       "path:order_id",
       "query:expand",
       "query:page",
       "header:X-Trace",
       "#/components/parameters/X-Nonce",
     ]);
-    expect(d.paths["/v1/orders"].post.responses["201"]["x-undocumented"]).toEqual(["Response body not shown."]);
-    expect(d.servers[0]).toEqual({ url: "https://sandbox.example.com", description: "Test environment.", "x-environment": "sandbox" });
+    expect(d.paths["/v1/orders"].post.responses["201"]["x-undocumented"]).toEqual([
+      "Response body not shown.",
+    ]);
+    expect(d.servers[0]).toEqual({
+      url: "https://sandbox.example.com",
+      description: "Test environment.",
+      "x-environment": "sandbox",
+    });
     expect(d.servers[1].variables.api_url.default).toBe("https://production.api-url.invalid");
-    expect(d["x-credentials"]).toEqual([{ id: "dashboardLogin", in: "none" , description: "Used by: dashboard users." }]);
-    expect(get.responses["401"].content["application/json"].examples["code-1005"].value).toEqual({ errors: [{ code: 1005 }], result: { success: false } });
-    expect(d.paths["/v2/files/{name}/{part}"].get.responses["400"].content["application/json"].examples["tag-invalid_request"].value).toEqual({ ".tag": "invalid_request" });
+    expect(d["x-credentials"]).toEqual([
+      { id: "dashboardLogin", in: "none", description: "Used by: dashboard users." },
+    ]);
+    expect(get.responses["401"].content["application/json"].examples["code-1005"].value).toEqual({
+      errors: [{ code: 1005 }],
+      result: { success: false },
+    });
+    expect(
+      d.paths["/v2/files/{name}/{part}"].get.responses["400"].content["application/json"].examples[
+        "tag-invalid_request"
+      ].value,
+    ).toEqual({ ".tag": "invalid_request" });
   });
 });

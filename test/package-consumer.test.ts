@@ -17,11 +17,16 @@ const compilers = {
   "TypeScript 6": join(repoRoot, "node_modules/typescript/bin/tsc"),
   "TypeScript 7": join(repoRoot, "node_modules/typescript7/bin/tsc"),
 };
-const tsc = (bin: string, ...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 120_000 });
+const tsc = (bin: string, ...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 120_000 });
 
 /** The TypeScript blocks of the generated README as one module: imports hoisted, each block in its own function. */
 function readmeExamples(): string {
-  const blocks = [...readFileSync(join(repoRoot, "generated/README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const blocks = [
+    ...readFileSync(join(repoRoot, "generated/README.md"), "utf8").matchAll(
+      /```ts\n([\s\S]*?)```/g,
+    ),
+  ].map((m) => m[1]!);
   const imports = new Set<string>();
   const bodies = blocks.map((block, i) => {
     const lines = block.split("\n");
@@ -29,44 +34,79 @@ function readmeExamples(): string {
     return `export async function example${i}() {\n${lines.filter((l) => !l.startsWith("import ")).join("\n")}\n}\n`;
   });
   // The per-endpoint calls use the `client` of the README's Client section.
-  return [...imports, 'declare const client: import("merchant-commerce-api").MerchantClient;', "", ...bodies].join("\n");
+  return [
+    ...imports,
+    'declare const client: import("merchant-commerce-api").MerchantClient;',
+    "",
+    ...bodies,
+  ].join("\n");
 }
 
 beforeAll(() => {
   mkdirSync(readmeProject, { recursive: true });
   writeFileSync(join(readmeProject, "examples.ts"), readmeExamples());
-  writeFileSync(join(readmeProject, "tsconfig.json"), JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { noUnusedLocals: false }, files: ["examples.ts"] }));
+  writeFileSync(
+    join(readmeProject, "tsconfig.json"),
+    JSON.stringify({
+      extends: "../tsconfig.json",
+      compilerOptions: { noUnusedLocals: false },
+      files: ["examples.ts"],
+    }),
+  );
 });
 afterAll(() => rmSync(readmeProject, { recursive: true, force: true }));
 
-describe.each(Object.entries(compilers))("a consumer of the built package with %s", (_name, bin) => {
-  it.each(["tsconfig.json", "tsconfig.bundler.json"])("type-checks with %s, the wrong calls marked are errors", (project) => {
-    const run = tsc(bin, "-p", join(consumer, project));
-    expect(run.stdout + run.stderr).toBe("");
-    expect(run.status).toBe(0);
-  });
+describe.each(Object.entries(compilers))(
+  "a consumer of the built package with %s",
+  (_name, bin) => {
+    it.each(["tsconfig.json", "tsconfig.bundler.json"])(
+      "type-checks with %s, the wrong calls marked are errors",
+      (project) => {
+        const run = tsc(bin, "-p", join(consumer, project));
+        expect(run.stdout + run.stderr).toBe("");
+        expect(run.status).toBe(0);
+      },
+    );
 
-  it("reads the package's types from dist/*.d.ts, never from its TypeScript sources", () => {
-    const run = tsc(bin, "-p", join(consumer, "tsconfig.json"), "--listFilesOnly");
-    expect(run.status).toBe(0);
-    const files = run.stdout.split("\n").filter((f) => f.includes("/generated/"));
-    expect(files.map((f) => f.slice(f.indexOf("/generated/") + 1))).toEqual(expect.arrayContaining(["generated/dist/index.d.ts", "generated/dist/callbacks.d.ts", "generated/dist/types.d.ts"]));
-    expect(files.filter((f) => !/\/generated\/dist\/.*\.d\.ts$/.test(f))).toEqual([]);
-  });
+    it("reads the package's types from dist/*.d.ts, never from its TypeScript sources", () => {
+      const run = tsc(bin, "-p", join(consumer, "tsconfig.json"), "--listFilesOnly");
+      expect(run.status).toBe(0);
+      const files = run.stdout.split("\n").filter((f) => f.includes("/generated/"));
+      expect(files.map((f) => f.slice(f.indexOf("/generated/") + 1))).toEqual(
+        expect.arrayContaining([
+          "generated/dist/index.d.ts",
+          "generated/dist/callbacks.d.ts",
+          "generated/dist/types.d.ts",
+        ]),
+      );
+      expect(files.filter((f) => !/\/generated\/dist\/.*\.d\.ts$/.test(f))).toEqual([]);
+    });
 
-  it("compiles every TypeScript example of the generated README", () => {
-    const run = tsc(bin, "-p", join(readmeProject, "tsconfig.json"));
-    expect(run.stdout + run.stderr).toBe("");
-    expect(run.status).toBe(0);
-  });
-});
+    it("compiles every TypeScript example of the generated README", () => {
+      const run = tsc(bin, "-p", join(readmeProject, "tsconfig.json"));
+      expect(run.stdout + run.stderr).toBe("");
+      expect(run.status).toBe(0);
+    });
+  },
+);
 
 describe("the README examples", () => {
   it("cover every endpoint and callback", () => {
     const code = readmeExamples();
-    for (const call of ["transactions.authorize(", "transactions.list(", "transactions.get(", "orders.create(", "testing.trackMockShipment(", "subscriptions.cancel(", "webhooks.create(", "webhooks.delete(", "testing.getRandomPhone("]) {
+    for (const call of [
+      "transactions.authorize(",
+      "transactions.list(",
+      "transactions.get(",
+      "orders.create(",
+      "testing.trackMockShipment(",
+      "subscriptions.cancel(",
+      "webhooks.create(",
+      "webhooks.delete(",
+      "testing.getRandomPhone(",
+    ]) {
       expect(code).toContain(`client.${call}`);
     }
-    for (const event of ["product.info", "order.shipping", "cart.update", "account.login"]) expect(code).toContain(`"${event}": async (`);
+    for (const event of ["product.info", "order.shipping", "cart.update", "account.login"])
+      expect(code).toContain(`"${event}": async (`);
   });
 });

@@ -14,7 +14,8 @@ import { repoRoot } from "./helpers.ts";
 const pkgDir = join(repoRoot, "generated");
 const publintBin = join(repoRoot, "node_modules/publint/src/cli.js");
 const attwBin = join(repoRoot, "node_modules/@arethetypeswrong/cli/dist/index.js");
-const run = (args: string[], cwd = repoRoot) => spawnSync(args[0]!, args.slice(1), { cwd, encoding: "utf8", timeout: 120_000 });
+const run = (args: string[], cwd = repoRoot) =>
+  spawnSync(args[0]!, args.slice(1), { cwd, encoding: "utf8", timeout: 120_000 });
 
 let scratch: string;
 let tarball: string;
@@ -23,7 +24,10 @@ let packed: string[];
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), "apigen-pack-"));
   // Built already by the global setup; --ignore-scripts skips the prepack rebuild.
-  const pack = run(["npm", "pack", "--ignore-scripts", "--json", "--pack-destination", scratch], pkgDir);
+  const pack = run(
+    ["npm", "pack", "--ignore-scripts", "--json", "--pack-destination", scratch],
+    pkgDir,
+  );
   expect(pack.status, pack.stderr).toBe(0);
   const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
   tarball = join(scratch, info!.filename);
@@ -33,10 +37,23 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("the packed package", () => {
   it("holds dist/ (JavaScript, .d.ts, maps), the sources the maps point to, the OpenAPI files and no build settings", () => {
-    for (const file of ["package.json", "README.md", "openapi.json", "openapi.yaml", "dist/index.js", "dist/index.d.ts", "dist/callbacks.js", "dist/callbacks.d.ts", "dist/index.d.ts.map", "src/index.ts"]) {
+    for (const file of [
+      "package.json",
+      "README.md",
+      "openapi.json",
+      "openapi.yaml",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/callbacks.js",
+      "dist/callbacks.d.ts",
+      "dist/index.d.ts.map",
+      "src/index.ts",
+    ]) {
       expect(packed).toContain(file);
     }
-    expect(packed.filter((f) => f.startsWith("dist/runtime/callbacks/") && f.endsWith(".js")).length).toBeGreaterThan(3);
+    expect(
+      packed.filter((f) => f.startsWith("dist/runtime/callbacks/") && f.endsWith(".js")).length,
+    ).toBeGreaterThan(3);
     expect(packed.filter((f) => f.startsWith("tsconfig") || f.startsWith(".apigen"))).toEqual([]);
   });
 
@@ -50,14 +67,46 @@ describe("the packed package", () => {
   it("passes arethetypeswrong: types resolve for `.` and `./callbacks` under node16 (ESM) and bundler", () => {
     // esm-only profile: the package is ESM only, so require() from CJS and node10 are out of scope.
     // openapi.yaml is a data file, not a module TypeScript can resolve.
-    const attw = run([process.execPath, attwBin, tarball, "--profile", "esm-only", "--exclude-entrypoints", "./openapi.yaml", "--format", "json"]);
+    const attw = run([
+      process.execPath,
+      attwBin,
+      tarball,
+      "--profile",
+      "esm-only",
+      "--exclude-entrypoints",
+      "./openapi.yaml",
+      "--format",
+      "json",
+    ]);
     expect(attw.status, attw.stdout.slice(0, 2000)).toBe(0);
-    const { analysis } = JSON.parse(attw.stdout) as { analysis: { problems: { resolutionKind?: string }[]; entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string; isTypeScript: boolean } }> }> } };
-    expect(analysis.problems.filter((p) => p.resolutionKind !== "node10" && p.resolutionKind !== "node16-cjs")).toEqual([]);
-    for (const [entry, file] of [[".", "dist/index.d.ts"], ["./callbacks", "dist/callbacks.d.ts"]] as const) {
+    const { analysis } = JSON.parse(attw.stdout) as {
+      analysis: {
+        problems: { resolutionKind?: string }[];
+        entrypoints: Record<
+          string,
+          {
+            resolutions: Record<
+              string,
+              { resolution?: { fileName: string; isTypeScript: boolean } }
+            >;
+          }
+        >;
+      };
+    };
+    expect(
+      analysis.problems.filter(
+        (p) => p.resolutionKind !== "node10" && p.resolutionKind !== "node16-cjs",
+      ),
+    ).toEqual([]);
+    for (const [entry, file] of [
+      [".", "dist/index.d.ts"],
+      ["./callbacks", "dist/callbacks.d.ts"],
+    ] as const) {
       for (const kind of ["node16-esm", "bundler"]) {
         const resolution = analysis.entrypoints[entry]!.resolutions[kind]!.resolution!;
-        expect(resolution.fileName, `${entry} under ${kind}`).toBe(`/node_modules/merchant-commerce-api/${file}`);
+        expect(resolution.fileName, `${entry} under ${kind}`).toBe(
+          `/node_modules/merchant-commerce-api/${file}`,
+        );
         expect(resolution.isTypeScript).toBe(true);
       }
     }
@@ -74,7 +123,13 @@ describe("the built package in Node", () => {
     ].join("\n");
     const node = run([process.execPath, "--input-type=module", "-e", script]);
     expect(node.stderr).toBe("");
-    expect(JSON.parse(node.stdout)).toEqual({ client: "function", routerInMain: false, router: "function", same: true, from: expect.stringMatching(/\/generated\/dist\/index\.js$/) });
+    expect(JSON.parse(node.stdout)).toEqual({
+      client: "function",
+      routerInMain: false,
+      router: "function",
+      same: true,
+      from: expect.stringMatching(/\/generated\/dist\/index\.js$/),
+    });
   });
 
   it("has a main entry whose import graph never reaches the callback router", () => {
@@ -84,7 +139,10 @@ describe("the built package in Node", () => {
       seen.add(file);
       const code = readFileSync(file, "utf8");
       // Import and re-export statements at the start of a line (tsc keeps multi-line ones as written).
-      const statements = [...code.matchAll(/^(?:import|export)\b[^;'"]*?\bfrom\s*["']([^"']+)["']/gm), ...code.matchAll(/^import\s*["']([^"']+)["']/gm)];
+      const statements = [
+        ...code.matchAll(/^(?:import|export)\b[^;'"]*?\bfrom\s*["']([^"']+)["']/gm),
+        ...code.matchAll(/^import\s*["']([^"']+)["']/gm),
+      ];
       for (const [, spec] of statements) {
         expect(spec!.startsWith("."), `${file} imports ${spec}`).toBe(true);
         visit(normalize(join(dirname(file), spec!)));

@@ -8,24 +8,41 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "./helpers.ts";
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? sources(join(dir, e.name))
+      : e.name.endsWith(".ts")
+        ? [join(dir, e.name)]
+        : [],
+  );
 }
 
 describe("the generated package", () => {
   const files = sources(join(repoRoot, "generated/src"));
 
   it("has sources to check", () => {
-    expect(files.map((f) => relative(repoRoot, f))).toEqual(expect.arrayContaining(["generated/src/client.ts", "generated/src/runtime/client/core.ts"]));
+    expect(files.map((f) => relative(repoRoot, f))).toEqual(
+      expect.arrayContaining(["generated/src/client.ts", "generated/src/runtime/client/core.ts"]),
+    );
   });
 
-  it.each(files.map((f) => [relative(repoRoot, f), f]))("%s uses no Node-only module or global", (_name, file) => {
-    const code = readFileSync(file!, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
-    expect(code).not.toMatch(/from\s+["']node:|require\(|\bBuffer\b|\bprocess\.|\b__dirname\b/);
-    expect([...code.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]).filter((s) => !s!.startsWith("."))).toEqual([]);
-  });
+  it.each(files.map((f) => [relative(repoRoot, f), f]))(
+    "%s uses no Node-only module or global",
+    (_name, file) => {
+      const code = readFileSync(file!, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      expect(code).not.toMatch(/from\s+["']node:|require\(|\bBuffer\b|\bprocess\.|\b__dirname\b/);
+      expect(
+        [...code.matchAll(/from\s+["']([^"']+)["']/g)]
+          .map((m) => m[1])
+          .filter((s) => !s!.startsWith(".")),
+      ).toEqual([]);
+    },
+  );
 
   it("has no runtime dependency", () => {
-    const pkg = JSON.parse(readFileSync(join(repoRoot, "generated/package.json"), "utf8")) as Record<string, unknown>;
+    const pkg = JSON.parse(
+      readFileSync(join(repoRoot, "generated/package.json"), "utf8"),
+    ) as Record<string, unknown>;
     expect(pkg.dependencies ?? {}).toEqual({});
   });
 });

@@ -12,7 +12,9 @@ import { repoRoot } from "./helpers.ts";
 
 const runtimeDir = join(repoRoot, "generator/runtime");
 const sources = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : [relative(runtimeDir, join(dir, e.name))]));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : [relative(runtimeDir, join(dir, e.name))],
+  );
 
 describe("generator/runtime", () => {
   it("copies every runtime source into the package", () => {

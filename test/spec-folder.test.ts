@@ -5,7 +5,15 @@
  * current output.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DiagnosticBag, DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
@@ -72,7 +80,9 @@ describe("the spec folder", () => {
   it("reads a FIFO named like a spec file as a problem at that file, without waiting on it", () => {
     const { spec } = specCopy();
     execFileSync("mkfifo", [join(spec, "pipe.yaml")]);
-    expect(loadProblems(spec)).toEqual(["spec/pipe.yaml:1:1 - error spec-file-unreadable: cannot read this spec file: it is not a regular file (a FIFO, socket or device)"]);
+    expect(loadProblems(spec)).toEqual([
+      "spec/pipe.yaml:1:1 - error spec-file-unreadable: cannot read this spec file: it is not a regular file (a FIFO, socket or device)",
+    ]);
     // The whole command, --force included, ends with the diagnostic instead of hanging.
     const run = runCli(["--spec", spec, "--out", join(spec, "..", "out"), "--force"]);
     expect(run.status).toBe(1);
@@ -101,7 +111,10 @@ describe("the spec folder", () => {
   it("lists the same files for the loader and the up-to-date check, linked folders included", () => {
     const { root, spec } = specCopy();
     mkdirSync(join(root, "more"));
-    writeFileSync(join(root, "more", "extra.yaml"), "types:\n  Extra:\n    fields:\n      id: string\n");
+    writeFileSync(
+      join(root, "more", "extra.yaml"),
+      "types:\n  Extra:\n    fields:\n      id: string\n",
+    );
     symlinkSync(join(root, "more"), join(spec, "more"));
     const listed = readSpecFolder(spec).sources.map((s) => s.path.slice(spec.length + 1));
     expect(listed).toContain("more/extra.yaml");
@@ -122,7 +135,9 @@ describe("a write that was cut off or is under way", () => {
     expect(currentOutputFiles(spec, out, label)).toBeUndefined();
     const check = runCli(["--spec", spec, "--out", out, "--check"]);
     expect(check.status).toBe(1);
-    expect(check.stderr).toMatch(/error output-interrupted: .*out\/ holds a write that was cut off; run `npm run generate` to finish it/);
+    expect(check.stderr).toMatch(
+      /error output-interrupted: .*out\/ holds a write that was cut off; run `npm run generate` to finish it/,
+    );
     // The next write clears it.
     await generate(spec, out);
     expect(currentOutputFiles(spec, out, label)).toBeGreaterThan(0);
@@ -131,7 +146,9 @@ describe("a write that was cut off or is under way", () => {
   it("stops a second writer while the first is running, naming its process", async () => {
     const out = tempDir("apigen-busy-");
     made.push(out);
-    const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { stdio: "ignore" });
+    const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], {
+      stdio: "ignore",
+    });
     try {
       mkdirSync(join(out, stagingName));
       writeFileSync(join(out, stagingName, "owner"), String(sleeper.pid));
@@ -140,7 +157,9 @@ describe("a write that was cut off or is under way", () => {
         writeOutput(out, files, planOutput(out, files));
       } catch (error) {
         expect(formatDiagnostic((error as DiagnosticsError).diagnostics[0]!, new Map())).toMatch(
-          new RegExp(`error output-busy: .* is being written by another apigen run \\(process ${sleeper.pid}\\)`),
+          new RegExp(
+            `error output-busy: .* is being written by another apigen run \\(process ${sleeper.pid}\\)`,
+          ),
         );
       }
     } finally {
@@ -162,7 +181,9 @@ describe("a write that was cut off or is under way", () => {
     try {
       writeOutput(out, files, plan);
     } catch (error) {
-      expect(formatDiagnostic((error as DiagnosticsError).diagnostics[0]!, new Map())).toMatch(/error output-write-failed: cannot write .*src\/a\.ts: a file is in the way of its folder; the output folder is as it was/);
+      expect(formatDiagnostic((error as DiagnosticsError).diagnostics[0]!, new Map())).toMatch(
+        /error output-write-failed: cannot write .*src\/a\.ts: a file is in the way of its folder; the output folder is as it was/,
+      );
     }
     expect(readdirSync(out)).toEqual(["src"]);
   });

@@ -15,6 +15,8 @@ export default class SummaryReporter implements Reporter {
         else count.skipped++;
       }
     }
-    process.stdout.write(`\n${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+    process.stdout.write(
+      `\n${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`,
+    );
   }
 }

@@ -12,11 +12,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PipelineResult } from "../generator/pipeline.ts";
 import { features, generateFrom, repoRoot, tempDir, type Feature } from "./helpers.ts";
 
-
 const results = new Map<Feature, PipelineResult>();
 
 beforeAll(async () => {
-  for (const feature of features) results.set(feature, await generateFrom(`test/fixtures/features/${feature}`));
+  for (const feature of features)
+    results.set(feature, await generateFrom(`test/fixtures/features/${feature}`));
 });
 
 function result(feature: Feature): PipelineResult {
@@ -40,17 +40,30 @@ function declaration(feature: Feature, name: string): string {
   if (start < 0) throw new Error(`${feature}: no declaration of ${name}`);
   const docStart = text.lastIndexOf("/**", start);
   const between = docStart >= 0 ? text.slice(docStart, start) : "";
-  const from = docStart >= 0 && /^\/\*\*[\s\S]*\*\/\n$/.test(between) && !between.includes("export ") ? docStart : start;
+  const from =
+    docStart >= 0 && /^\/\*\*[\s\S]*\*\/\n$/.test(between) && !between.includes("export ")
+      ? docStart
+      : start;
   const next = text.slice(start + 1).search(/^(\/\*\*|export )/m);
   return text.slice(from, next < 0 ? undefined : start + 1 + next).trimEnd();
 }
 
 /** Package sources that are snapshotted: all of src/ but the copied runtime. */
 const isSnapshotted = (path: string) => path.startsWith("src/") && !path.startsWith("src/runtime/");
-const snapshotted = ["src/types.ts", "src/index.ts", "src/validators.ts", "src/client.ts", "src/errors.ts", "src/callbacks.ts", "src/openapi.ts"];
+const snapshotted = [
+  "src/types.ts",
+  "src/index.ts",
+  "src/validators.ts",
+  "src/client.ts",
+  "src/errors.ts",
+  "src/callbacks.ts",
+  "src/openapi.ts",
+];
 
 it("covers every folder of test/fixtures/features", () => {
-  expect([...features].sort()).toEqual(readdirSync(join(repoRoot, "test/fixtures/features")).sort());
+  expect([...features].sort()).toEqual(
+    readdirSync(join(repoRoot, "test/fixtures/features")).sort(),
+  );
 });
 
 describe.each(features)("feature %s", (feature) => {
@@ -59,14 +72,18 @@ describe.each(features)("feature %s", (feature) => {
   });
 
   it("has a snapshot for every package source it emits", () => {
-    const sources = result(feature).files.map((f) => f.path).filter(isSnapshotted);
+    const sources = result(feature)
+      .files.map((f) => f.path)
+      .filter(isSnapshotted);
     expect(sources.filter((p) => !snapshotted.includes(p))).toEqual([]);
   });
 
   it.each(snapshotted)("%s matches its snapshot", async (path) => {
     const file = result(feature).files.find((f) => f.path === path);
     if (!file) return; // this feature's spec has nothing for that output
-    await expect(file.contents).toMatchFileSnapshot(`./__snapshots__/features/${feature}/${path.slice("src/".length)}`);
+    await expect(file.contents).toMatchFileSnapshot(
+      `./__snapshots__/features/${feature}/${path.slice("src/".length)}`,
+    );
   });
 
   it("shows every gap note of its types as an @undocumented line, and no other", () => {
@@ -88,9 +105,13 @@ describe("direct facts of the emitted types", () => {
     expect(declaration("primitives", "Primitives")).toContain("count?: number;");
     expect(declaration("primitives", "Primitives")).toContain("must_text: string;");
     expect(declaration("primitives", "Primitives")).toContain("bag?: Record<string, unknown>;");
-    expect(declaration("primitives", "Bag")).toMatch(/^export interface Bag \{\n[\s\S]*\[field: string\]: unknown;\n\}$/m);
+    expect(declaration("primitives", "Bag")).toMatch(
+      /^export interface Bag \{\n[\s\S]*\[field: string\]: unknown;\n\}$/m,
+    );
     expect(declaration("primitives", "Mystery")).toBe(
-      ["/**", " * @undocumented Type not shown.", " */", "export type Mystery = unknown;"].join("\n"),
+      ["/**", " * @undocumented Type not shown.", " */", "export type Mystery = unknown;"].join(
+        "\n",
+      ),
     );
     expect(declaration("primitives", "MaybeCount")).toBe("export type MaybeCount = number | null;");
   });
@@ -107,7 +128,9 @@ describe("direct facts of the emitted types", () => {
     expect(c).toContain("list_of_maps?: Array<Record<string, string>>;");
     expect(c).toContain("maybe_scores?: Record<string, number> | null;");
     expect(c).toContain("optional_values?: Record<string, Item | null>;");
-    expect(declaration("containers", "Counters")).toContain("export type Counters = Record<string, number>;");
+    expect(declaration("containers", "Counters")).toContain(
+      "export type Counters = Record<string, number>;",
+    );
   });
 
   it("objects: open objects get an index signature, odd wire names are quoted, nullable objects are aliases", () => {
@@ -121,15 +144,27 @@ describe("direct facts of the emitted types", () => {
     expect(profile).toContain("shipping_address: Address | null;");
     expect(profile).toContain("billing_address?: Address | null;");
     expect(profile).toContain("history?: Address[] | null;");
-    expect(declaration("objects", "Settings")).toMatch(/^export type Settings = \{[\s\S]*\} \| null;$/m);
-    expect(declaration("objects", "OpenBag")).toMatch(/^export interface OpenBag \{[\s\S]*\[field: string\]: unknown;\n\}$/m);
+    expect(declaration("objects", "Settings")).toMatch(
+      /^export type Settings = \{[\s\S]*\} \| null;$/m,
+    );
+    expect(declaration("objects", "OpenBag")).toMatch(
+      /^export interface OpenBag \{[\s\S]*\[field: string\]: unknown;\n\}$/m,
+    );
   });
 
   it("enums: literal unions; open enums admit any other value of their kind", () => {
-    expect(declaration("enums-and-literals", "Status")).toContain('export type Status = "pending" | "paid" | "cancelled";');
-    expect(declaration("enums-and-literals", "OpenStatus")).toContain('export type OpenStatus = "succeeded" | "failed" | (string & {});');
-    expect(declaration("enums-and-literals", "OpenCode")).toContain("export type OpenCode = 100 | 200 | (number & {});");
-    expect(declaration("enums-and-literals", "Priority")).toContain("export type Priority = 1 | 2 | 3;");
+    expect(declaration("enums-and-literals", "Status")).toContain(
+      'export type Status = "pending" | "paid" | "cancelled";',
+    );
+    expect(declaration("enums-and-literals", "OpenStatus")).toContain(
+      'export type OpenStatus = "succeeded" | "failed" | (string & {});',
+    );
+    expect(declaration("enums-and-literals", "OpenCode")).toContain(
+      "export type OpenCode = 100 | 200 | (number & {});",
+    );
+    expect(declaration("enums-and-literals", "Priority")).toContain(
+      "export type Priority = 1 | 2 | 3;",
+    );
     expect(declaration("enums-and-literals", "Yes")).toContain("export type Yes = true;");
     const r = declaration("enums-and-literals", "Result");
     expect(r).toContain('status: "success";');
@@ -178,15 +213,33 @@ describe("direct facts of the emitted types", () => {
   it("extends: an object has its base's fields (less omit), its own fields win, chains and openness carry over", () => {
     const fieldsOf = (name: string) => {
       const type = result("extends-and-omit").model.types.find((t) => t.name === name)!.type;
-      return type.kind === "object" ? type.fields.map((f) => `${f.name}${f.required ? "" : "?"}${f.inheritedFrom ? `<${f.inheritedFrom}` : ""}`) : [];
+      return type.kind === "object"
+        ? type.fields.map(
+            (f) =>
+              `${f.name}${f.required ? "" : "?"}${f.inheritedFrom ? `<${f.inheritedFrom}` : ""}`,
+          )
+        : [];
     };
     expect(fieldsOf("Public")).toEqual(["id<Base", "created_at?<Base", "name?"]);
-    expect(fieldsOf("Detailed")).toEqual(["id<Base", "created_at?<Base", "name?<Public", "details?"]);
+    expect(fieldsOf("Detailed")).toEqual([
+      "id<Base",
+      "created_at?<Base",
+      "name?<Public",
+      "details?",
+    ]);
     expect(fieldsOf("Override")).toEqual(["id<Base", "created_at?<Base", "secret"]);
-    expect(declaration("extends-and-omit", "Public")).toMatch(/^export interface Public extends Omit<Base, "secret"> \{\n\s+name\?: string;\n\}/m);
-    expect(declaration("extends-and-omit", "Detailed")).toMatch(/^export interface Detailed extends Public \{\n\s+details\?: string;\n\}/m);
-    expect(declaration("extends-and-omit", "Override")).toMatch(/extends Omit<Base, "secret"> \{\n\s+secret: string;\n\}/);
-    expect(declaration("extends-and-omit", "OpenChild")).toMatch(/^export interface OpenChild extends OpenBase \{\n\s+extra\?: number;\n\}/m);
+    expect(declaration("extends-and-omit", "Public")).toMatch(
+      /^export interface Public extends Omit<Base, "secret"> \{\n\s+name\?: string;\n\}/m,
+    );
+    expect(declaration("extends-and-omit", "Detailed")).toMatch(
+      /^export interface Detailed extends Public \{\n\s+details\?: string;\n\}/m,
+    );
+    expect(declaration("extends-and-omit", "Override")).toMatch(
+      /extends Omit<Base, "secret"> \{\n\s+secret: string;\n\}/,
+    );
+    expect(declaration("extends-and-omit", "OpenChild")).toMatch(
+      /^export interface OpenChild extends OpenBase \{\n\s+extra\?: number;\n\}/m,
+    );
     const holder = declaration("extends-and-omit", "Holder");
     expect(holder).toMatch(/summary\?: \{\n\s+id: string;\n\s+\};/);
     expect(holder).toContain("secret?: string;");
@@ -207,17 +260,33 @@ describe("direct facts of the emitted types", () => {
   it("operations: endpoints take their version and the error responses whose scope matches", () => {
     const model = result("operations").model;
     const byId = new Map(model.endpoints.map((e) => [e.id, e]));
-    const errorsOf = (id: string) => byId.get(id)!.errors.map((e) => `${e.status ?? "any"}/${e.code ?? e.tag ?? "-"}/${e.scope.kind}`);
+    const errorsOf = (id: string) =>
+      byId
+        .get(id)!
+        .errors.map((e) => `${e.status ?? "any"}/${e.code ?? e.tag ?? "-"}/${e.scope.kind}`);
     expect(byId.get("orders.get")!.version).toBe("v1");
     expect(byId.get("files.download")!.version).toBe("v2");
-    expect(errorsOf("orders.get")).toEqual(["401/1005/pathPrefix", "403/18/all", "404/2001/endpoint", "422/-/version", "5xx/-/all", "any/2001/all"]);
-    expect(errorsOf("files.download")).toEqual(["400/invalid_request/version", "403/18/all", "5xx/-/all", "any/2001/all"]);
-    expect(byId.get("orders.get")!.params.map((p) => `${p.name}:${p.placement}:${p.required}`)).toEqual([
-      "order_id:path:true",
-      "expand:query:false",
-      "page:query:true",
+    expect(errorsOf("orders.get")).toEqual([
+      "401/1005/pathPrefix",
+      "403/18/all",
+      "404/2001/endpoint",
+      "422/-/version",
+      "5xx/-/all",
+      "any/2001/all",
     ]);
-    expect(byId.get("files.download")!.params.map((p) => p.placement)).toEqual(["trailing", "trailing"]);
+    expect(errorsOf("files.download")).toEqual([
+      "400/invalid_request/version",
+      "403/18/all",
+      "5xx/-/all",
+      "any/2001/all",
+    ]);
+    expect(
+      byId.get("orders.get")!.params.map((p) => `${p.name}:${p.placement}:${p.required}`),
+    ).toEqual(["order_id:path:true", "expand:query:false", "page:query:true"]);
+    expect(byId.get("files.download")!.params.map((p) => p.placement)).toEqual([
+      "trailing",
+      "trailing",
+    ]);
     expect(model.api.clientName).toBe("OpsClient");
     expect(model.credentials.map((c) => `${c.id}:${c.placement}`)).toEqual([
       "apiKey:header",
@@ -226,7 +295,10 @@ describe("direct facts of the emitted types", () => {
       "dashboardLogin:none",
     ]);
     expect(model.webhooks?.registration).toEqual(["webhooks.create", "webhooks.delete"]);
-    expect(model.lifecycles[0]?.transitions.map((t) => t.trigger ?? "-")).toEqual(["orders.cancel", "-"]);
+    expect(model.lifecycles[0]?.transitions.map((t) => t.trigger ?? "-")).toEqual([
+      "orders.cancel",
+      "-",
+    ]);
   });
 
   it("the gap count of each fixture is what its notes and unspecified types add up to", () => {
@@ -245,7 +317,10 @@ describe("direct facts of the emitted types", () => {
   });
 
   it("an unspecified type is listed as a gap (docs: `it is listed as a gap too`)", () => {
-    expect(result("primitives").model.gaps.map((g) => g.subject)).toEqual(["types.Primitives.mystery", "types.Mystery"]);
+    expect(result("primitives").model.gaps.map((g) => g.subject)).toEqual([
+      "types.Primitives.mystery",
+      "types.Mystery",
+    ]);
   });
 
   it("index.ts re-exports the types", () => {
@@ -261,7 +336,11 @@ describe("a recursive map alias", () => {
       mkdirSync(dirname(join(out, file.path)), { recursive: true });
       writeFileSync(join(out, file.path), file.contents);
     }
-    const run = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")], { encoding: "utf8" });
+    const run = spawnSync(
+      process.execPath,
+      [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")],
+      { encoding: "utf8" },
+    );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });
@@ -276,10 +355,16 @@ describe("the feature snapshots type-check", () => {
   const project = tempDir("apigen-snapshots-");
   cpSync(join(repoRoot, "test/__snapshots__/features"), project, { recursive: true });
   writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
-  for (const feature of features) cpSync(join(repoRoot, "generator/runtime"), join(project, feature, "runtime"), { recursive: true });
+  for (const feature of features)
+    cpSync(join(repoRoot, "generator/runtime"), join(project, feature, "runtime"), {
+      recursive: true,
+    });
 
   it.each(compilers)("with %s", (_name, command, prefix) => {
-    const run = spawnSync(command, [...prefix, "-p", join(project, "tsconfig.json")], { encoding: "utf8", cwd: repoRoot });
+    const run = spawnSync(command, [...prefix, "-p", join(project, "tsconfig.json")], {
+      encoding: "utf8",
+      cwd: repoRoot,
+    });
     expect(run.stdout + run.stderr, run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -33,17 +33,25 @@ describe("watch mode", () => {
     const original = readFileSync(specFile, "utf8");
     const typesFile = join(out, "src/types.ts");
 
-    writeFileSync(specFile, original.replace(/^types:\n/m, "types:\n  Added:\n    fields:\n      fresh: string\n"));
+    writeFileSync(
+      specFile,
+      original.replace(/^types:\n/m, "types:\n  Added:\n    fields:\n      fresh: string\n"),
+    );
     await waitFor(() => reports.length === 2);
     expect(reports[1]!.ok).toBe(true);
     expect(reports[1]!.text).toMatch(/^out\/: 0 added, [1-9]\d* changed, \d+ unchanged in \d+ ms$/);
     const good = readFileSync(typesFile, "utf8");
     expect(good).toContain("export interface Added {");
 
-    writeFileSync(specFile, original.replace(/^types:\n/m, "types:\n  Added:\n    fields:\n      fresh: Strng\n"));
+    writeFileSync(
+      specFile,
+      original.replace(/^types:\n/m, "types:\n  Added:\n    fields:\n      fresh: Strng\n"),
+    );
     await waitFor(() => reports.length === 3);
     expect(reports[2]!.ok).toBe(false);
-    expect(reports[2]!.text).toMatch(/api\.yaml:\d+:\d+ - error unresolved-ref: unknown type Strng/);
+    expect(reports[2]!.text).toMatch(
+      /api\.yaml:\d+:\d+ - error unresolved-ref: unknown type Strng/,
+    );
     expect(reports[2]!.text).toMatch(/out\/ keeps its last good output$/);
     expect(readFileSync(typesFile, "utf8")).toBe(good);
   });

@@ -17,7 +17,11 @@ function snapshotFolder(dir: string): Record<string, { text: string; mtimeMs: nu
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const full = join(folder, entry.name);
       if (entry.isDirectory()) walk(full);
-      else out[relative(dir, full)] = { text: readFileSync(full, "utf8"), mtimeMs: statSync(full).mtimeMs };
+      else
+        out[relative(dir, full)] = {
+          text: readFileSync(full, "utf8"),
+          mtimeMs: statSync(full).mtimeMs,
+        };
     }
   };
   walk(dir);
@@ -51,7 +55,9 @@ describe("writer", () => {
     expect(run.stdout).toContain(`0 added, 2 changed, ${count - 2} unchanged, 1 removed`);
     expect(existsSync(join(out, "src/old.ts"))).toBe(false);
     expect(statSync(join(out, "src/types.ts")).mtimeMs).toBe(typesBefore);
-    expect(readFileSync(join(out, "src/index.ts"), "utf8")).toContain('export type * from "./types.js"');
+    expect(readFileSync(join(out, "src/index.ts"), "utf8")).toContain(
+      'export type * from "./types.js"',
+    );
   });
 
   it("refuses to overwrite a file the user owns, and writes nothing at all", () => {
@@ -59,7 +65,9 @@ describe("writer", () => {
     writeFileSync(join(out, "README.md"), "# my own notes\n");
     const run = runCli(["--out", out]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("README.md exists and was not written by the generator; refusing to overwrite it");
+    expect(run.stderr).toContain(
+      "README.md exists and was not written by the generator; refusing to overwrite it",
+    );
     expect(readdirSync(out)).toEqual(["README.md"]);
     expect(readFileSync(join(out, "README.md"), "utf8")).toBe("# my own notes\n");
   });
@@ -104,8 +112,12 @@ describe("writer", () => {
     writeFileSync(manifestPath, JSON.stringify(manifest));
     writeFileSync(join(out, "data.json"), "MARKER\n");
     expect((await formatFiles(emitted, out))[0]!.contents).toBe("MARKER\n");
-    expect((await formatFiles([{ ...emitted[0]!, parser: "none" as const }], out))[0]!.contents).toBe('{"a":[1,2]}');
-    expect((await formatFiles([{ ...emitted[0]!, contents: '{"a":[1,3]}' }], out))[0]!.contents).toBe('{ "a": [1, 3] }\n');
+    expect(
+      (await formatFiles([{ ...emitted[0]!, parser: "none" as const }], out))[0]!.contents,
+    ).toBe('{"a":[1,2]}');
+    expect(
+      (await formatFiles([{ ...emitted[0]!, contents: '{"a":[1,3]}' }], out))[0]!.contents,
+    ).toBe('{ "a": [1, 3] }\n');
     writeFileSync(join(out, "data.json"), "edited by hand\n");
     expect((await formatFiles(emitted, out))[0]!.contents).toBe('{ "a": [1, 2] }\n');
   });

@@ -16,11 +16,80 @@ import { loadSpec } from "../generator/load/load-spec.ts";
 const library = (value: unknown) => YAML.stringify(value, yamlOptions);
 
 const awkward = [
-  "", " ", "a", "a b", "a: b", "a:b", "- x", "-", "?", "? x", "#x", "a #b", "a#b", "true", "True", "null", "~", "NULL",
-  "1", "01", "0x1F", "0o7", "1.5", "1e3", ".inf", "-.Inf", ".nan", "%x", "---", "...", "--- x", "a\nb", "a\n\nb", "a\n",
-  "a\n\n", "\na", " a", "a ", "a\n b", "a \nb", "a\t", "\t", "'", '"', `'"`, "it's", 'say "hi"', "x\u0001y", "é",
-  "\u2028", "[a]", "{a}", "a,b", "*a", "&a", "!t", "|", ">", "@", "`", "a\n  b\n", "x".repeat(1030), "a\n\n\n", "\n",
-  "\n\n", "a\u00a0b", "%", "a\r\nb", "=", "<<", "$ref", "/v1/{id}", "application/json", "#/components/schemas/A",
+  "",
+  " ",
+  "a",
+  "a b",
+  "a: b",
+  "a:b",
+  "- x",
+  "-",
+  "?",
+  "? x",
+  "#x",
+  "a #b",
+  "a#b",
+  "true",
+  "True",
+  "null",
+  "~",
+  "NULL",
+  "1",
+  "01",
+  "0x1F",
+  "0o7",
+  "1.5",
+  "1e3",
+  ".inf",
+  "-.Inf",
+  ".nan",
+  "%x",
+  "---",
+  "...",
+  "--- x",
+  "a\nb",
+  "a\n\nb",
+  "a\n",
+  "a\n\n",
+  "\na",
+  " a",
+  "a ",
+  "a\n b",
+  "a \nb",
+  "a\t",
+  "\t",
+  "'",
+  '"',
+  `'"`,
+  "it's",
+  'say "hi"',
+  "x\u0001y",
+  "é",
+  "\u2028",
+  "[a]",
+  "{a}",
+  "a,b",
+  "*a",
+  "&a",
+  "!t",
+  "|",
+  ">",
+  "@",
+  "`",
+  "a\n  b\n",
+  "x".repeat(1030),
+  "a\n\n\n",
+  "\n",
+  "\n\n",
+  "a\u00a0b",
+  "%",
+  "a\r\nb",
+  "=",
+  "<<",
+  "$ref",
+  "/v1/{id}",
+  "application/json",
+  "#/components/schemas/A",
 ];
 
 /** A deterministic pseudo-random generator, so a failure reproduces. */
@@ -35,10 +104,17 @@ function random(seed: number): (n: number) => number {
 /** A random JSON value from the awkward strings, numbers, booleans and nulls, nested up to 5 deep. */
 function randomValue(pick: (n: number) => number, depth = 0): Json {
   const roll = pick(10);
-  const word = () => awkward[pick(awkward.length)]! + (pick(3) ? "" : awkward[pick(awkward.length)]!);
+  const word = () =>
+    awkward[pick(awkward.length)]! + (pick(3) ? "" : awkward[pick(awkward.length)]!);
   if (depth > 4 || roll < 4) {
     const k = pick(6);
-    return k === 0 ? null : k === 1 ? pick(2) === 0 : k === 2 ? [0, -1, 1.5, 1e21, -0, 1e-7, 42][pick(7)]! : word();
+    return k === 0
+      ? null
+      : k === 1
+        ? pick(2) === 0
+        : k === 2
+          ? [0, -1, 1.5, 1e21, -0, 1e-7, 42][pick(7)]!
+          : word();
   }
   if (roll < 7) return Array.from({ length: pick(4) }, () => randomValue(pick, depth + 1));
   const object: Record<string, Json> = {};
@@ -55,7 +131,14 @@ describe("yamlText", () => {
 
   it("writes every awkward string as a key, a value and a list item at several depths", () => {
     for (const s of awkward) {
-      for (const value of [{ [s]: s }, [s, [s], { a: [s] }], { x: { y: [{ [s]: { z: s } }] } }, [[[s]]], { [s]: [] }, { [s]: {} }]) {
+      for (const value of [
+        { [s]: s },
+        [s, [s], { a: [s] }],
+        { x: { y: [{ [s]: { z: s } }] } },
+        [[[s]]],
+        { [s]: [] },
+        { [s]: {} },
+      ]) {
         expect(yamlText(value), JSON.stringify(value)).toBe(library(value));
       }
     }

@@ -8,7 +8,12 @@ import { formatChanges } from "../diff/report.ts";
 
 const rank = { patch: 0, minor: 1, breaking: 2 } as const;
 
-export function diffCommand(specDir: string, base: string, failOn: keyof typeof rank | undefined, texts: Map<string, string>): number {
+export function diffCommand(
+  specDir: string,
+  base: string,
+  failOn: keyof typeof rank | undefined,
+  texts: Map<string, string>,
+): number {
   const before = loadBaseModel(base, specDir, texts);
   const after = loadModel(specDir, texts);
   const changes: Change[] = compareModels(before, after);

@@ -4,7 +4,10 @@
  */
 
 /** What a write did: `out/: 1 added, 2 changed, 3 unchanged[, 4 removed]`. */
-export function writeSummary(out: string, counts: { added: number; changed: number; unchanged: number; removed: number }): string {
+export function writeSummary(
+  out: string,
+  counts: { added: number; changed: number; unchanged: number; removed: number },
+): string {
   const removed = counts.removed ? `, ${counts.removed} removed` : "";
   return `${out}/: ${counts.added} added, ${counts.changed} changed, ${counts.unchanged} unchanged${removed}`;
 }

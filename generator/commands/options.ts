@@ -70,14 +70,32 @@ export function parseOptions(argv: string[]): CliOptions | undefined {
     ...(values.check ? [{ kind: "check" } as const] : []),
     ...(values.gaps ? [{ kind: "gaps" } as const] : []),
     ...(values.watch ? [{ kind: "watch" } as const] : []),
-    ...(values.diff !== undefined ? [{ kind: "diff", base: values.diff, ...failOn(values["fail-on"]) } as const] : []),
+    ...(values.diff !== undefined
+      ? [{ kind: "diff", base: values.diff, ...failOn(values["fail-on"]) } as const]
+      : []),
     ...(values["scaffold-handlers"] !== undefined
-      ? [{ kind: "scaffold", file: resolve(values["scaffold-handlers"]), ...(values["handlers-import"] !== undefined ? { handlersImport: values["handlers-import"] } : {}) } as const]
+      ? [
+          {
+            kind: "scaffold",
+            file: resolve(values["scaffold-handlers"]),
+            ...(values["handlers-import"] !== undefined
+              ? { handlersImport: values["handlers-import"] }
+              : {}),
+          } as const,
+        ]
       : []),
   ];
-  if (modes.length > 1) throw new UsageError(`--${modes.map((m) => m.kind).join(", --")} cannot be combined`);
-  if (values["fail-on"] !== undefined && values.diff === undefined) throw new UsageError("--fail-on goes with --diff");
-  return { specDir: resolve(values.spec), outDir: resolve(values.out), timings: values.timings, force: values.force, mode: modes[0] ?? { kind: "write" } };
+  if (modes.length > 1)
+    throw new UsageError(`--${modes.map((m) => m.kind).join(", --")} cannot be combined`);
+  if (values["fail-on"] !== undefined && values.diff === undefined)
+    throw new UsageError("--fail-on goes with --diff");
+  return {
+    specDir: resolve(values.spec),
+    outDir: resolve(values.out),
+    timings: values.timings,
+    force: values.force,
+    mode: modes[0] ?? { kind: "write" },
+  };
 }
 
 function failOn(value: string | undefined): { failOn?: "breaking" | "minor" | "patch" } {

@@ -16,12 +16,21 @@ import { upToDate, writeSummary } from "./messages.ts";
 export function writeCommand(result: PipelineResult, out: string): number {
   const { plan } = result;
   if (plan.notOwned.length) {
-    const problems = plan.notOwned.map((p) => diagnostic("output-not-owned", { file: `${out}/${p}` }));
+    const problems = plan.notOwned.map((p) =>
+      diagnostic("output-not-owned", { file: `${out}/${p}` }),
+    );
     console.error(formatDiagnostics(problems, new Map()));
     return 1;
   }
   const done = writeOutput(resolve(out), result.files, plan);
-  console.log(writeSummary(out, { added: done.added.length, changed: done.changed.length, unchanged: done.unchanged.length, removed: done.stale.length }));
+  console.log(
+    writeSummary(out, {
+      added: done.added.length,
+      changed: done.changed.length,
+      unchanged: done.unchanged.length,
+      removed: done.stale.length,
+    }),
+  );
   return 0;
 }
 
@@ -29,10 +38,16 @@ export function writeCommand(result: PipelineResult, out: string): number {
 export function checkCommand(result: PipelineResult, out: string): number {
   const { plan } = result;
   const differing = [
-    ...(hasPendingWrite(resolve(out)) ? [diagnostic("output-interrupted", { dir: `${out}/` })] : []),
+    ...(hasPendingWrite(resolve(out))
+      ? [diagnostic("output-interrupted", { dir: `${out}/` })]
+      : []),
     ...plan.added.map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "missing" })),
-    ...[...plan.changed, ...plan.notOwned].map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "out of date" })),
-    ...plan.stale.map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "no longer generated" })),
+    ...[...plan.changed, ...plan.notOwned].map((p) =>
+      diagnostic("stale-output", { file: `${out}/${p}`, state: "out of date" }),
+    ),
+    ...plan.stale.map((p) =>
+      diagnostic("stale-output", { file: `${out}/${p}`, state: "no longer generated" }),
+    ),
   ];
   if (differing.length === 0) {
     console.log(upToDate(out, result.files.length));
@@ -53,17 +68,32 @@ export function gapsCommand(result: PipelineResult): number {
 
 /** The refusal when a file is already where the scaffold would go; exit code 1. */
 export function refuseExisting(file: string): number {
-  console.error(`${displayPath(file)} already exists: --scaffold-handlers never overwrites a file. Remove it or choose another path.`);
+  console.error(
+    `${displayPath(file)} already exists: --scaffold-handlers never overwrites a file. Remove it or choose another path.`,
+  );
   return 1;
 }
 
 /** `--scaffold-handlers FILE`: writes the handlers scaffold unless a file is there (exit 1). */
-export async function scaffoldCommand(result: PipelineResult, specDir: string, file: string, handlersImport: string | undefined): Promise<number> {
+export async function scaffoldCommand(
+  result: PipelineResult,
+  specDir: string,
+  file: string,
+  handlersImport: string | undefined,
+): Promise<number> {
   if (result.model.callbacks.length === 0) {
     console.error(`the spec has no callbacks: no handlers to scaffold`);
     return 1;
   }
-  if ((await writeHandlersScaffold(result.model, `${displayPath(specDir)}/`, file, handlersImport)) === "exists") return refuseExisting(file);
+  if (
+    (await writeHandlersScaffold(
+      result.model,
+      `${displayPath(specDir)}/`,
+      file,
+      handlersImport,
+    )) === "exists"
+  )
+    return refuseExisting(file);
   console.log(`${displayPath(file)}: ${result.model.callbacks.length} handlers scaffolded`);
   return 0;
 }

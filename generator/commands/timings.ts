@@ -3,5 +3,6 @@ import type { Timing } from "../pipeline.ts";
 
 /** Prints one aligned line per stage, then the whole run's time. */
 export function printTimings(timings: readonly Timing[], totalMs: number): void {
-  for (const t of [...timings, { stage: "total", ms: totalMs }]) console.error(`${t.stage.padEnd(16)} ${t.ms.toFixed(1).padStart(8)} ms`);
+  for (const t of [...timings, { stage: "total", ms: totalMs }])
+    console.error(`${t.stage.padEnd(16)} ${t.ms.toFixed(1).padStart(8)} ms`);
 }

@@ -6,52 +6,152 @@ export const catalogue = {
   "no-spec-files": { severity: "error", message: "no *.yaml spec files found in {dir}" },
   "spec-dir-missing": { severity: "error", message: "spec folder {dir} does not exist" },
   "spec-file-unreadable": { severity: "error", message: "cannot read this spec file: {reason}" },
-  "spec-not-utf8": { severity: "error", message: "byte 0x{byte} is not UTF-8 text; spec files must be saved as UTF-8" },
-  "yaml-control-character": { severity: "error", message: "control character {char} is not allowed in a spec file (only tab and line breaks are)" },
-  "yaml-too-deep": { severity: "error", message: "nested more than {max} levels deep; a spec never needs this much, so it is refused" },
-  "yaml-alias-unresolved": { severity: "error", message: "alias *{name} has no anchor &{name} before it" },
-  "yaml-alias-cycle": { severity: "error", message: "alias *{name} is inside the node its anchor names, so its value would be infinite" },
-  "yaml-alias-bomb": { severity: "error", message: "aliases expand past {max} copies of their nodes; refused as a YAML alias bomb (repeat the text, or use fewer aliases)" },
+  "spec-not-utf8": {
+    severity: "error",
+    message: "byte 0x{byte} is not UTF-8 text; spec files must be saved as UTF-8",
+  },
+  "yaml-control-character": {
+    severity: "error",
+    message:
+      "control character {char} is not allowed in a spec file (only tab and line breaks are)",
+  },
+  "yaml-too-deep": {
+    severity: "error",
+    message: "nested more than {max} levels deep; a spec never needs this much, so it is refused",
+  },
+  "yaml-alias-unresolved": {
+    severity: "error",
+    message: "alias *{name} has no anchor &{name} before it",
+  },
+  "yaml-alias-cycle": {
+    severity: "error",
+    message: "alias *{name} is inside the node its anchor names, so its value would be infinite",
+  },
+  "yaml-alias-bomb": {
+    severity: "error",
+    message:
+      "aliases expand past {max} copies of their nodes; refused as a YAML alias bomb (repeat the text, or use fewer aliases)",
+  },
   "yaml-syntax": { severity: "error", message: "YAML syntax: {detail}" },
   "yaml-duplicate-key": { severity: "error", message: "duplicate key {key} in the same mapping" },
-  "yaml-not-a-mapping": { severity: "error", message: "a spec file must be a mapping of sections (api, types, endpoints, ...)" },
-  "schema-unknown-key": { severity: "error", message: "unknown key {key} here; expected one of: {allowed}" },
+  "yaml-not-a-mapping": {
+    severity: "error",
+    message: "a spec file must be a mapping of sections (api, types, endpoints, ...)",
+  },
+  "schema-unknown-key": {
+    severity: "error",
+    message: "unknown key {key} here; expected one of: {allowed}",
+  },
   "schema-missing-key": { severity: "error", message: "missing required key {key}" },
   "schema-wrong-type": { severity: "error", message: "expected {expected}, got {actual}" },
-  "schema-not-allowed": { severity: "error", message: "{value} is not allowed here; expected one of: {allowed}" },
+  "schema-not-allowed": {
+    severity: "error",
+    message: "{value} is not allowed here; expected one of: {allowed}",
+  },
   "schema-bad-name": { severity: "error", message: "{what} {value} is not {pattern}" },
   "schema-bad-value": { severity: "error", message: "{detail}" },
-  "api-missing": { severity: "error", message: "no spec file declares the `api` section (name, title, version)" },
-  "duplicate-declaration": { severity: "error", message: "{kind} {name} is declared twice; the first is at {first}" },
-  "type-expr-syntax": { severity: "error", message: "cannot read type expression {expr}: {detail}" },
+  "api-missing": {
+    severity: "error",
+    message: "no spec file declares the `api` section (name, title, version)",
+  },
+  "duplicate-declaration": {
+    severity: "error",
+    message: "{kind} {name} is declared twice; the first is at {first}",
+  },
+  "type-expr-syntax": {
+    severity: "error",
+    message: "cannot read type expression {expr}: {detail}",
+  },
   "unresolved-ref": { severity: "error", message: "unknown type {name}{hint}" },
   "type-conflict": { severity: "error", message: "{detail}" },
-  "extends-not-object": { severity: "error", message: "{name} can only extend an object type, and {base} is not one" },
-  "omit-unknown-field": { severity: "error", message: "omit names {field}, which {base} does not have" },
-  "infinite-type": { severity: "error", message: "type {name} can only be infinite: {cycle} (make a field optional or nullable to end the chain)" },
-  "alias-cycle": { severity: "error", message: "type {name} is an alias of itself: {cycle} (TypeScript cannot declare it; put an object or array in the cycle)" },
-  "path-param-undeclared": { severity: "error", message: "path parameter {{name}} is not declared in params" },
-  "path-param-unused": { severity: "error", message: "parameter {name} is declared `in: path` but {path} has no {{name}}" },
-  "path-template-syntax": { severity: "error", message: "path {path} has a malformed parameter placeholder" },
+  "extends-not-object": {
+    severity: "error",
+    message: "{name} can only extend an object type, and {base} is not one",
+  },
+  "omit-unknown-field": {
+    severity: "error",
+    message: "omit names {field}, which {base} does not have",
+  },
+  "infinite-type": {
+    severity: "error",
+    message:
+      "type {name} can only be infinite: {cycle} (make a field optional or nullable to end the chain)",
+  },
+  "alias-cycle": {
+    severity: "error",
+    message:
+      "type {name} is an alias of itself: {cycle} (TypeScript cannot declare it; put an object or array in the cycle)",
+  },
+  "path-param-undeclared": {
+    severity: "error",
+    message: "path parameter {{name}} is not declared in params",
+  },
+  "path-param-unused": {
+    severity: "error",
+    message: "parameter {name} is declared `in: path` but {path} has no {{name}}",
+  },
+  "path-template-syntax": {
+    severity: "error",
+    message: "path {path} has a malformed parameter placeholder",
+  },
   "unknown-credential": { severity: "error", message: "unknown credential {name}{hint}" },
   "unknown-endpoint": { severity: "error", message: "unknown endpoint {name}{hint}" },
-  "unknown-version": { severity: "error", message: "path {path} matches no version prefix ({prefixes})" },
-  "unknown-version-name": { severity: "error", message: "unknown version {name}; declared: {declared}" },
+  "unknown-version": {
+    severity: "error",
+    message: "path {path} matches no version prefix ({prefixes})",
+  },
+  "unknown-version-name": {
+    severity: "error",
+    message: "unknown version {name}; declared: {declared}",
+  },
   "unknown-error-code": { severity: "error", message: "error code {code} is not in errors.codes" },
-  "duplicate-endpoint-route": { severity: "error", message: "{method} {path} is also endpoint {other}" },
-  "duplicate-callback-route": { severity: "error", message: "{method} {path} is also callback {other}" },
-  "credential-header-missing": { severity: "error", message: "credential {name} is sent `in: {placement}` but names no header" },
-  "generated-name-conflict": { severity: "error", message: "type {name} clashes with the interface generated for the parameters of {owner}; rename the type" },
-  "enum-mixed-types": { severity: "error", message: "enum values must all be of one type; found {types}" },
-  "pattern-invalid": { severity: "error", message: "pattern {pattern} is not a JavaScript regular expression: {detail}" },
+  "duplicate-endpoint-route": {
+    severity: "error",
+    message: "{method} {path} is also endpoint {other}",
+  },
+  "duplicate-callback-route": {
+    severity: "error",
+    message: "{method} {path} is also callback {other}",
+  },
+  "credential-header-missing": {
+    severity: "error",
+    message: "credential {name} is sent `in: {placement}` but names no header",
+  },
+  "generated-name-conflict": {
+    severity: "error",
+    message:
+      "type {name} clashes with the interface generated for the parameters of {owner}; rename the type",
+  },
+  "enum-mixed-types": {
+    severity: "error",
+    message: "enum values must all be of one type; found {types}",
+  },
+  "pattern-invalid": {
+    severity: "error",
+    message: "pattern {pattern} is not a JavaScript regular expression: {detail}",
+  },
   "pattern-backtracking": {
     severity: "warning",
-    message: "pattern {pattern} repeats a group that itself repeats; a hostile string can make it run for minutes (catastrophic backtracking): rewrite it without the nested repetition",
+    message:
+      "pattern {pattern} repeats a group that itself repeats; a hostile string can make it run for minutes (catastrophic backtracking): rewrite it without the nested repetition",
   },
-  "output-not-owned": { severity: "error", message: "{file} exists and was not written by the generator; refusing to overwrite it" },
-  "output-write-failed": { severity: "error", message: "cannot write {file}: {reason}; the output folder is as it was" },
-  "output-busy": { severity: "error", message: "{dir} is being written by another apigen run (process {pid}); run again when it has finished" },
-  "output-interrupted": { severity: "error", message: "{dir} holds a write that was cut off; run `npm run generate` to finish it" },
+  "output-not-owned": {
+    severity: "error",
+    message: "{file} exists and was not written by the generator; refusing to overwrite it",
+  },
+  "output-write-failed": {
+    severity: "error",
+    message: "cannot write {file}: {reason}; the output folder is as it was",
+  },
+  "output-busy": {
+    severity: "error",
+    message:
+      "{dir} is being written by another apigen run (process {pid}); run again when it has finished",
+  },
+  "output-interrupted": {
+    severity: "error",
+    message: "{dir} holds a write that was cut off; run `npm run generate` to finish it",
+  },
   "stale-output": { severity: "error", message: "{file} is {state}; run `npm run generate`" },
 } as const satisfies Record<string, { severity: "error" | "warning"; message: string }>;
 

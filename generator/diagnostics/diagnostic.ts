@@ -37,7 +37,11 @@ export class DiagnosticBag {
   add(d: Diagnostic): void {
     this.items.push(d);
   }
-  report(code: DiagnosticCode, args: Record<string, string | number>, location?: SourceLocation): void {
+  report(
+    code: DiagnosticCode,
+    args: Record<string, string | number>,
+    location?: SourceLocation,
+  ): void {
     this.add(diagnostic(code, args, location));
   }
   get hasErrors(): boolean {
@@ -69,7 +73,9 @@ export function suggestion(name: string, candidates: Iterable<string>): string {
       best = candidate;
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? `; did you mean ${best}?` : "";
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3))
+    ? `; did you mean ${best}?`
+    : "";
 }
 
 function editDistance(a: string, b: string): number {

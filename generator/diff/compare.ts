@@ -70,13 +70,28 @@ class ChangeList {
   readonly items: Change[] = [];
 
   add(subject: string, description: string, level: Level, breaks: Audience[] = []): void {
-    this.items.push({ subject, description, level: breaks.length ? "breaking" : level, breaks: [...new Set(breaks)].sort() });
+    this.items.push({
+      subject,
+      description,
+      level: breaks.length ? "breaking" : level,
+      breaks: [...new Set(breaks)].sort(),
+    });
   }
 
   /** A change whose effect depends on who reads or writes the position. */
-  affect(subject: string, description: string, effect: Effect, usages: readonly Usage[], otherwise: Level): void {
-    const breaks = usages.filter((u) => (u.access === "reads" ? effect.reads : effect.writes)).map((u) => u.audience);
-    const who = usages.map((u) => `${u.audience} ${u.access === "reads" ? "read" : "write"} it`).join(", ");
+  affect(
+    subject: string,
+    description: string,
+    effect: Effect,
+    usages: readonly Usage[],
+    otherwise: Level,
+  ): void {
+    const breaks = usages
+      .filter((u) => (u.access === "reads" ? effect.reads : effect.writes))
+      .map((u) => u.audience);
+    const who = usages
+      .map((u) => `${u.audience} ${u.access === "reads" ? "read" : "write"} it`)
+      .join(", ");
     this.add(subject, `${description}${who ? ` (${who})` : ""}`, otherwise, breaks);
   }
 }
@@ -89,28 +104,72 @@ function sameShape(a: TypeNode, b: TypeNode): boolean {
   return true;
 }
 
-const constraintNames: (keyof Constraints)[] = ["format", "pattern", "prefix", "minLength", "maxLength", "minimum", "maximum"];
+const constraintNames: (keyof Constraints)[] = [
+  "format",
+  "pattern",
+  "prefix",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+];
 
 /** Differences between two type nodes at `subject`, recursing into objects and containers. */
-function diffNode(out: ChangeList, subject: string, before: TypeNode, after: TypeNode, usages: readonly Usage[]): void {
+function diffNode(
+  out: ChangeList,
+  subject: string,
+  before: TypeNode,
+  after: TypeNode,
+  usages: readonly Usage[],
+): void {
   if (!sameShape(before, after)) {
-    out.affect(subject, `type ${typeText(before)} -> ${typeText(after)}`, effects.typeChanged, usages, "breaking");
+    out.affect(
+      subject,
+      `type ${typeText(before)} -> ${typeText(after)}`,
+      effects.typeChanged,
+      usages,
+      "breaking",
+    );
     return;
   }
-  if (!before.nullable && after.nullable) out.affect(subject, "may now be null", effects.nullableAdded, usages, "minor");
-  if (before.nullable && !after.nullable) out.affect(subject, "may no longer be null", effects.nullableRemoved, usages, "minor");
+  if (!before.nullable && after.nullable)
+    out.affect(subject, "may now be null", effects.nullableAdded, usages, "minor");
+  if (before.nullable && !after.nullable)
+    out.affect(subject, "may no longer be null", effects.nullableRemoved, usages, "minor");
   for (const name of constraintNames) {
     if (before.constraints[name] !== after.constraints[name]) {
-      out.affect(subject, `${name} ${JSON.stringify(before.constraints[name] ?? null)} -> ${JSON.stringify(after.constraints[name] ?? null)}`, effects.stricter, usages, "minor");
+      out.affect(
+        subject,
+        `${name} ${JSON.stringify(before.constraints[name] ?? null)} -> ${JSON.stringify(after.constraints[name] ?? null)}`,
+        effects.stricter,
+        usages,
+        "minor",
+      );
     }
   }
-  if (before.kind === "array" && after.kind === "array") diffNode(out, `${subject}[]`, before.items, after.items, usages);
-  if (before.kind === "map" && after.kind === "map") diffNode(out, `${subject}{}`, before.values, after.values, usages);
+  if (before.kind === "array" && after.kind === "array")
+    diffNode(out, `${subject}[]`, before.items, after.items, usages);
+  if (before.kind === "map" && after.kind === "map")
+    diffNode(out, `${subject}{}`, before.values, after.values, usages);
   if (before.kind === "enum" && after.kind === "enum") {
     const added = after.values.filter((v) => !before.values.includes(v));
     const removed = before.values.filter((v) => !after.values.includes(v));
-    if (added.length) out.affect(subject, `enum value${added.length > 1 ? "s" : ""} ${added.map((v) => JSON.stringify(v)).join(", ")} added`, after.open ? { reads: false, writes: false } : effects.valueAdded, usages, "minor");
-    if (removed.length) out.affect(subject, `enum value${removed.length > 1 ? "s" : ""} ${removed.map((v) => JSON.stringify(v)).join(", ")} removed`, effects.valueRemoved, usages, "minor");
+    if (added.length)
+      out.affect(
+        subject,
+        `enum value${added.length > 1 ? "s" : ""} ${added.map((v) => JSON.stringify(v)).join(", ")} added`,
+        after.open ? { reads: false, writes: false } : effects.valueAdded,
+        usages,
+        "minor",
+      );
+    if (removed.length)
+      out.affect(
+        subject,
+        `enum value${removed.length > 1 ? "s" : ""} ${removed.map((v) => JSON.stringify(v)).join(", ")} removed`,
+        effects.valueRemoved,
+        usages,
+        "minor",
+      );
   }
   if (before.kind === "object" && after.kind === "object") {
     for (const field of before.fields) {
@@ -120,26 +179,63 @@ function diffNode(out: ChangeList, subject: string, before: TypeNode, after: Typ
         out.affect(path, "field removed", effects.fieldRemoved, usages, "minor");
         continue;
       }
-      if (!field.required && next.required) out.affect(path, "optional -> required", effects.becameRequired, usages, "minor");
-      if (field.required && !next.required) out.affect(path, "required -> optional", effects.becameOptional, usages, "minor");
+      if (!field.required && next.required)
+        out.affect(path, "optional -> required", effects.becameRequired, usages, "minor");
+      if (field.required && !next.required)
+        out.affect(path, "required -> optional", effects.becameOptional, usages, "minor");
       diffNode(out, path, field.type, next.type, usages);
     }
     for (const field of after.fields.filter((f) => !before.fields.some((b) => b.name === f.name))) {
-      out.affect(`${subject}.${field.name}`, `${field.required ? "required" : "optional"} field added`, field.required ? effects.fieldAddedRequired : effects.fieldAddedOptional, usages, "minor");
+      out.affect(
+        `${subject}.${field.name}`,
+        `${field.required ? "required" : "optional"} field added`,
+        field.required ? effects.fieldAddedRequired : effects.fieldAddedOptional,
+        usages,
+        "minor",
+      );
     }
   }
 }
 
 /** An operation position that may be absent on either side (a body, a response). */
-function diffOptionalNode(out: ChangeList, subject: string, before: TypeNode | undefined, after: TypeNode | undefined, usage: Usage): void {
+function diffOptionalNode(
+  out: ChangeList,
+  subject: string,
+  before: TypeNode | undefined,
+  after: TypeNode | undefined,
+  usage: Usage,
+): void {
   if (before && after) diffNode(out, subject, before, after, [usage]);
   else if (before) out.affect(subject, "removed", effects.fieldRemoved, [usage], "minor");
-  else if (after) out.affect(subject, `added (${typeText(after)})`, usage.access === "writes" ? effects.fieldAddedRequired : effects.fieldAddedOptional, [usage], "minor");
+  else if (after)
+    out.affect(
+      subject,
+      `added (${typeText(after)})`,
+      usage.access === "writes" ? effects.fieldAddedRequired : effects.fieldAddedOptional,
+      [usage],
+      "minor",
+    );
 }
 
-function diffParams(out: ChangeList, subject: string, before: readonly Param[], after: readonly Param[], usage: Usage): void {
-  const order = (list: readonly Param[]) => list.filter((p) => p.placement !== "query").map((p) => p.name).join(",");
-  if (order(before) !== order(after)) out.add(`${subject}.params`, `positional parameters (${order(before)}) -> (${order(after)})`, "minor", [usage.audience]);
+function diffParams(
+  out: ChangeList,
+  subject: string,
+  before: readonly Param[],
+  after: readonly Param[],
+  usage: Usage,
+): void {
+  const order = (list: readonly Param[]) =>
+    list
+      .filter((p) => p.placement !== "query")
+      .map((p) => p.name)
+      .join(",");
+  if (order(before) !== order(after))
+    out.add(
+      `${subject}.params`,
+      `positional parameters (${order(before)}) -> (${order(after)})`,
+      "minor",
+      [usage.audience],
+    );
   for (const param of before) {
     const next = after.find((p) => p.name === param.name);
     if (next) diffNode(out, `${subject}.params.${param.name}`, param.type, next.type, [usage]);
@@ -154,17 +250,32 @@ function diffEndpoints(out: ChangeList, before: ApiModel, after: ApiModel): void
       out.add(subject, "endpoint removed", "minor", ["callers"]);
       continue;
     }
-    if (e.method !== next.method || e.path !== next.path) out.add(subject, `${e.method} ${e.path} -> ${next.method} ${next.path}`, "minor", ["callers"]);
-    for (const id of next.auth.filter((a) => !e.auth.includes(a))) out.add(subject, `now needs credential ${id}`, "minor", ["callers"]);
-    for (const id of e.auth.filter((a) => !next.auth.includes(a))) out.add(subject, `no longer sends credential ${id}`, "minor");
+    if (e.method !== next.method || e.path !== next.path)
+      out.add(subject, `${e.method} ${e.path} -> ${next.method} ${next.path}`, "minor", [
+        "callers",
+      ]);
+    for (const id of next.auth.filter((a) => !e.auth.includes(a)))
+      out.add(subject, `now needs credential ${id}`, "minor", ["callers"]);
+    for (const id of e.auth.filter((a) => !next.auth.includes(a)))
+      out.add(subject, `no longer sends credential ${id}`, "minor");
     diffParams(out, subject, e.params, next.params, positionUsage("endpoint-param"));
     diffOptionalNode(out, `${subject}.body`, e.body, next.body, positionUsage("endpoint-body"));
-    diffOptionalNode(out, `${subject}.response`, e.response.body, next.response.body, positionUsage("endpoint-response"));
-    const key = (r: (typeof e.errors)[number]) => `${r.status ?? "any"}${r.code !== undefined ? `/${r.code}` : ""}${r.tag ? `#${r.tag}` : ""}`;
-    for (const r of next.errors.filter((n) => !e.errors.some((o) => key(o) === key(n)))) out.add(subject, `error response ${key(r)} added`, "minor");
-    for (const r of e.errors.filter((o) => !next.errors.some((n) => key(o) === key(n)))) out.add(subject, `error response ${key(r)} removed`, "minor");
+    diffOptionalNode(
+      out,
+      `${subject}.response`,
+      e.response.body,
+      next.response.body,
+      positionUsage("endpoint-response"),
+    );
+    const key = (r: (typeof e.errors)[number]) =>
+      `${r.status ?? "any"}${r.code !== undefined ? `/${r.code}` : ""}${r.tag ? `#${r.tag}` : ""}`;
+    for (const r of next.errors.filter((n) => !e.errors.some((o) => key(o) === key(n))))
+      out.add(subject, `error response ${key(r)} added`, "minor");
+    for (const r of e.errors.filter((o) => !next.errors.some((n) => key(o) === key(n))))
+      out.add(subject, `error response ${key(r)} removed`, "minor");
   }
-  for (const e of after.endpoints.filter((n) => !before.endpoints.some((o) => o.id === n.id))) out.add(`endpoints.${e.id}`, "endpoint added", "minor");
+  for (const e of after.endpoints.filter((n) => !before.endpoints.some((o) => o.id === n.id)))
+    out.add(`endpoints.${e.id}`, "endpoint added", "minor");
 }
 
 function diffCallbacks(out: ChangeList, before: ApiModel, after: ApiModel): void {
@@ -175,14 +286,35 @@ function diffCallbacks(out: ChangeList, before: ApiModel, after: ApiModel): void
       out.add(subject, "callback removed (its handler must go)", "minor", ["implementers"]);
       continue;
     }
-    if (c.method !== next.method || c.path !== next.path) out.add(subject, `${c.method} ${c.path} -> ${next.method} ${next.path} (the router follows)`, "minor");
+    if (c.method !== next.method || c.path !== next.path)
+      out.add(
+        subject,
+        `${c.method} ${c.path} -> ${next.method} ${next.path} (the router follows)`,
+        "minor",
+      );
     diffParams(out, subject, c.params, next.params, positionUsage("callback-param"));
     diffOptionalNode(out, `${subject}.body`, c.body, next.body, positionUsage("callback-body"));
-    diffOptionalNode(out, `${subject}.success`, c.success, next.success, positionUsage("callback-answer"));
-    diffOptionalNode(out, `${subject}.failure`, c.failure, next.failure, positionUsage("callback-answer"));
+    diffOptionalNode(
+      out,
+      `${subject}.success`,
+      c.success,
+      next.success,
+      positionUsage("callback-answer"),
+    );
+    diffOptionalNode(
+      out,
+      `${subject}.failure`,
+      c.failure,
+      next.failure,
+      positionUsage("callback-answer"),
+    );
   }
-  for (const c of after.callbacks.filter((n) => !before.callbacks.some((o) => o.event === n.event))) {
-    out.add(`callbacks.${c.event}`, "callback added (a handler is now required)", "minor", ["implementers"]);
+  for (const c of after.callbacks.filter(
+    (n) => !before.callbacks.some((o) => o.event === n.event),
+  )) {
+    out.add(`callbacks.${c.event}`, "callback added (a handler is now required)", "minor", [
+      "implementers",
+    ]);
   }
 }
 
@@ -191,16 +323,27 @@ function diffTypes(out: ChangeList, before: ApiModel, after: ApiModel): void {
   const usagesAfter = typeUsages(after);
   for (const t of before.types) {
     const next = after.types.find((n) => n.name === t.name);
-    const usages = [...(usagesBefore.get(t.name) ?? []), ...(usagesAfter.get(t.name) ?? [])].filter((u, i, all) => all.findIndex((v) => usageKey(v) === usageKey(u)) === i);
+    const usages = [...(usagesBefore.get(t.name) ?? []), ...(usagesAfter.get(t.name) ?? [])].filter(
+      (u, i, all) => all.findIndex((v) => usageKey(v) === usageKey(u)) === i,
+    );
     if (!next) out.add(`types.${t.name}`, "type removed (it is exported)", "minor", ["callers"]);
     else diffNode(out, `types.${t.name}`, t.type, next.type, usages);
   }
-  for (const t of after.types.filter((n) => !before.types.some((o) => o.name === n.name))) out.add(`types.${t.name}`, "type added", "minor");
+  for (const t of after.types.filter((n) => !before.types.some((o) => o.name === n.name)))
+    out.add(`types.${t.name}`, "type added", "minor");
 }
 
 function diffErrorCodes(out: ChangeList, before: ApiModel, after: ApiModel): void {
-  for (const c of before.errors.codes.filter((o) => !after.errors.codes.some((n) => n.code === o.code))) out.add(`errors.codes.${c.code}`, `error code ${c.code} (${c.name}) removed`, "minor", ["callers"]);
-  for (const c of after.errors.codes.filter((n) => !before.errors.codes.some((o) => o.code === n.code))) out.add(`errors.codes.${c.code}`, `error code ${c.code} (${c.name}) added`, "minor");
+  for (const c of before.errors.codes.filter(
+    (o) => !after.errors.codes.some((n) => n.code === o.code),
+  ))
+    out.add(`errors.codes.${c.code}`, `error code ${c.code} (${c.name}) removed`, "minor", [
+      "callers",
+    ]);
+  for (const c of after.errors.codes.filter(
+    (n) => !before.errors.codes.some((o) => o.code === n.code),
+  ))
+    out.add(`errors.codes.${c.code}`, `error code ${c.code} (${c.name}) added`, "minor");
 }
 
 /** Every change from `before` to `after`, in a stable order. */
@@ -210,7 +353,11 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffCallbacks(out, before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
-  const gapCount = (m: ApiModel) => m.gaps.map((g) => `${g.subject}:${g.text}`).sort().join("\n");
+  const gapCount = (m: ApiModel) =>
+    m.gaps
+      .map((g) => `${g.subject}:${g.text}`)
+      .sort()
+      .join("\n");
   if (gapCount(before) !== gapCount(after)) out.add("gaps", "undocumented notes changed", "patch");
   return out.items;
 }

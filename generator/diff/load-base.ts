@@ -12,7 +12,12 @@ import { buildModel } from "../ir/build-ir.ts";
 import { loadSpec } from "../load/load-spec.ts";
 
 function git(cwd: string, args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** Writes the spec folder as it was at `revision` into a fresh temporary folder. */
@@ -20,8 +25,11 @@ export function extractRevision(specDir: string, revision: string): string {
   // The caller removes the folder (loadBaseModel does, once the model is built).
   const top = git(specDir, ["rev-parse", "--show-toplevel"]).trim();
   const inRepo = relative(top, specDir).split("\\").join("/");
-  const files = git(top, ["ls-tree", "-r", "--name-only", revision, "--", inRepo]).split("\n").filter((f) => /\.ya?ml$/.test(f));
-  if (files.length === 0) throw new Error(`revision ${revision} has no spec files under ${inRepo}/`);
+  const files = git(top, ["ls-tree", "-r", "--name-only", revision, "--", inRepo])
+    .split("\n")
+    .filter((f) => /\.ya?ml$/.test(f));
+  if (files.length === 0)
+    throw new Error(`revision ${revision} has no spec files under ${inRepo}/`);
   const out = mkdtempSync(join(tmpdir(), "apigen-base-"));
   for (const file of files) {
     const target = join(out, relative(inRepo, file));
@@ -36,7 +44,11 @@ export function extractRevision(specDir: string, revision: string): string {
  * `specDir`, extracted into a temporary folder that is removed once it is loaded (its texts
  * stay in `texts` for code frames).
  */
-export function loadBaseModel(base: string, specDir: string, texts?: Map<string, string>): ApiModel {
+export function loadBaseModel(
+  base: string,
+  specDir: string,
+  texts?: Map<string, string>,
+): ApiModel {
   if (existsSync(base) && statSync(base).isDirectory()) return loadModel(base, texts);
   const extracted = extractRevision(specDir, base);
   try {

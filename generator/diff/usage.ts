@@ -18,7 +18,6 @@ export interface Usage {
 
 export const usageKey = (u: Usage) => `${u.audience}:${u.access}`;
 
-
 /** Every usage of every named type reachable from the operations of the model. */
 export function typeUsages(model: ApiModel): Map<string, Usage[]> {
   const byName = new Map(model.types.map((t) => [t.name, t]));
@@ -47,7 +46,15 @@ export function typeUsages(model: ApiModel): Map<string, Usage[]> {
 }
 
 /** Usages of an inline (unnamed) position, for changes made directly on an operation. */
-export function positionUsage(kind: "endpoint-body" | "endpoint-param" | "endpoint-response" | "callback-body" | "callback-param" | "callback-answer"): Usage {
+export function positionUsage(
+  kind:
+    | "endpoint-body"
+    | "endpoint-param"
+    | "endpoint-response"
+    | "callback-body"
+    | "callback-param"
+    | "callback-answer",
+): Usage {
   switch (kind) {
     case "endpoint-body":
     case "endpoint-param":

@@ -51,7 +51,9 @@ function itemFieldsOf(node: TypeNode, model: ApiModel): Field[] | undefined {
 /** A field that can hold an explanation: a string (or a value of unshown type). */
 function isTextType(node: TypeNode, model: ApiModel): boolean {
   const resolved = resolveType(node, model);
-  return (resolved.kind === "primitive" && resolved.name === "string") || resolved.kind === "unknown";
+  return (
+    (resolved.kind === "primitive" && resolved.name === "string") || resolved.kind === "unknown"
+  );
 }
 
 /** Where the explanation goes among `fields`: the first text field, or list of one-field objects. */
@@ -66,7 +68,10 @@ function textPlacement(fields: readonly Field[], model: ApiModel): FailureShapeD
 }
 
 /** Parts of an error object: its code field and its text placement. */
-function errorParts(fields: readonly Field[], model: ApiModel): Pick<FailureShapeData, "code" | "text"> {
+function errorParts(
+  fields: readonly Field[],
+  model: ApiModel,
+): Pick<FailureShapeData, "code" | "text"> {
   const text = textPlacement(fields, model);
   return {
     ...(fields.some((f) => f.name === codeFieldName) ? { code: codeFieldName } : {}),
@@ -93,9 +98,15 @@ export function failureShapeOf(callback: Callback, model: ApiModel): FailureShap
   const base = { fixed, ...(event !== undefined ? { event } : {}) };
   for (const field of rest) {
     const single = objectFieldsOf(field.type, model);
-    if (single?.some((f) => f.name === codeFieldName)) return { ...base, container: { field: field.name, list: false }, ...errorParts(single, model) };
+    if (single?.some((f) => f.name === codeFieldName))
+      return {
+        ...base,
+        container: { field: field.name, list: false },
+        ...errorParts(single, model),
+      };
     const items = itemFieldsOf(field.type, model);
-    if (items?.some((f) => f.name === codeFieldName)) return { ...base, container: { field: field.name, list: true }, ...errorParts(items, model) };
+    if (items?.some((f) => f.name === codeFieldName))
+      return { ...base, container: { field: field.name, list: true }, ...errorParts(items, model) };
   }
   const parts = errorParts(rest, model);
   return parts.code !== undefined || parts.text !== undefined ? { ...base, ...parts } : undefined;
@@ -109,7 +120,9 @@ function responseTypes(callback: Callback): TypeNode[] {
 /** `event` when every response type of the callback has that field: the router fills it, handlers leave it out. */
 export function responseEventField(callback: Callback, model: ApiModel): string | undefined {
   const types = responseTypes(callback);
-  const all = types.length > 0 && types.every((t) => objectFieldsOf(t, model)?.some((f) => f.name === eventFieldName));
+  const all =
+    types.length > 0 &&
+    types.every((t) => objectFieldsOf(t, model)?.some((f) => f.name === eventFieldName));
   return all ? eventFieldName : undefined;
 }
 
@@ -132,12 +145,24 @@ export function paramConversion(node: TypeNode, model: ApiModel): "number" | "bo
   const resolved = resolveType(node, model);
   switch (resolved.kind) {
     case "primitive":
-      return resolved.name === "boolean" ? "boolean" : resolved.name === "string" ? undefined : "number";
+      return resolved.name === "boolean"
+        ? "boolean"
+        : resolved.name === "string"
+          ? undefined
+          : "number";
     case "literal":
-      return typeof resolved.value === "string" ? undefined : typeof resolved.value === "number" ? "number" : "boolean";
+      return typeof resolved.value === "string"
+        ? undefined
+        : typeof resolved.value === "number"
+          ? "number"
+          : "boolean";
     case "enum": {
       const first = resolved.values[0];
-      return typeof first === "number" ? "number" : typeof first === "boolean" ? "boolean" : undefined;
+      return typeof first === "number"
+        ? "number"
+        : typeof first === "boolean"
+          ? "boolean"
+          : undefined;
     }
     case "unknown":
     case "ref":

@@ -8,7 +8,13 @@
 import { CodeBlockWriter } from "ts-morph";
 import type { ApiModel, Callback, TypeNode } from "../ir/model.ts";
 import { referencedNames } from "../ir/walk.ts";
-import { failureShapeOf, paramConversion, responseEventField, signatureCodeOf, signatureHeaderOf } from "./callback-shapes.ts";
+import {
+  failureShapeOf,
+  paramConversion,
+  responseEventField,
+  signatureCodeOf,
+  signatureHeaderOf,
+} from "./callback-shapes.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { docLines } from "./jsdoc.ts";
 import { validatorName } from "./names.ts";
@@ -21,7 +27,6 @@ export function typeText(node: TypeNode): string {
   writeType(writer, node);
   return writer.toString();
 }
-
 
 /** `ProductInfoResult`: the type of what a callback's handler answers. */
 export function resultTypeName(callback: Callback): string {
@@ -40,28 +45,50 @@ function resultTypeText(callback: Callback, model: ApiModel): string {
   const event = responseEventField(callback, model);
   const types = [callback.success, callback.failure].filter((t): t is TypeNode => t !== undefined);
   if (types.length === 0) return "void";
-  return types.map((t) => (event ? `Omit<${typeText(t)}, ${JSON.stringify(event)}>` : typeText(t))).join(" | ");
+  return types
+    .map((t) => (event ? `Omit<${typeText(t)}, ${JSON.stringify(event)}>` : typeText(t)))
+    .join(" | ");
 }
 
 /** A doc comment from lines, or nothing. */
 export function docComment(lines: readonly string[], indent = ""): string {
   if (lines.length === 0) return "";
-  return [`${indent}/**`, ...lines.map((l) => (l ? `${indent} * ${l}` : `${indent} *`)), `${indent} */`, ""].join("\n");
+  return [
+    `${indent}/**`,
+    ...lines.map((l) => (l ? `${indent} * ${l}` : `${indent} *`)),
+    `${indent} */`,
+    "",
+  ].join("\n");
 }
 
 /** Doc lines of a callback's handler: the route, then what the spec says. */
 export function handlerDocLines(callback: Callback, model: ApiModel): string[] {
-  const trailing = callback.params.some((p) => p.placement === "trailing") ? " (after the path as segments, or in the query string)" : "";
-  const body = callback.body?.kind === "ref" ? `, body \`${typeText(callback.body)}\`` : ", a JSON body";
-  const input = callback.body ? body : callback.paramsTypeName ? `, parameters \`${callback.paramsTypeName}\`${trailing}` : "";
+  const trailing = callback.params.some((p) => p.placement === "trailing")
+    ? " (after the path as segments, or in the query string)"
+    : "";
+  const body =
+    callback.body?.kind === "ref" ? `, body \`${typeText(callback.body)}\`` : ", a JSON body";
+  const input = callback.body
+    ? body
+    : callback.paramsTypeName
+      ? `, parameters \`${callback.paramsTypeName}\`${trailing}`
+      : "";
   const event = responseEventField(callback, model);
-  const extra = [...callback.rules, ...(event ? [`The router adds \`${event}\` to the answer.`] : [])];
-  return [`${callback.event}: \`${callback.method} ${callback.path}\`${input}.`, ...docLines(callback.docs, {}, extra)];
+  const extra = [
+    ...callback.rules,
+    ...(event ? [`The router adds \`${event}\` to the answer.`] : []),
+  ];
+  return [
+    `${callback.event}: \`${callback.method} ${callback.path}\`${input}.`,
+    ...docLines(callback.docs, {}, extra),
+  ];
 }
 
 /** The validator of a callback's body: the generated one of a named type, or one built inline. */
 function bodyCheck(body: TypeNode): string {
-  return body.kind === "ref" && !body.nullable ? validatorName(body.name) : validatorExpression(body);
+  return body.kind === "ref" && !body.nullable
+    ? validatorName(body.name)
+    : validatorExpression(body);
 }
 
 /** One entry of the route table. */
@@ -93,13 +120,17 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
   if (model.callbacks.length === 0 && !model.webhooks) return [];
   const webhookHeader = model.webhooks ? signatureHeaderOf(model.webhooks.auth, model) : undefined;
   const types = new Set<string>();
-  for (const c of model.callbacks) referencedNames(c.body, c.success, c.failure).forEach((n) => types.add(n));
+  for (const c of model.callbacks)
+    referencedNames(c.body, c.success, c.failure).forEach((n) => types.add(n));
   for (const c of model.callbacks) if (c.paramsTypeName) types.add(c.paramsTypeName);
   const routes = model.callbacks.map((c) => routeEntry(c, model)).join("\n");
   const validators = [...new Set(routes.match(/\bvalidate[A-Z]\w*/g) ?? [])].sort();
-  const usedCombinators = combinators.filter((name) => new RegExp(`\\b${name}\\b(?!:)`).test(routes.replace(/"[^"]*"/g, "")));
-  const results = model.callbacks.map((c) =>
-    `${docComment([`What the ${c.event} handler answers.`])}export type ${resultTypeName(c)} = ${resultTypeText(c, model)};\n`,
+  const usedCombinators = combinators.filter((name) =>
+    new RegExp(`\\b${name}\\b(?!:)`).test(routes.replace(/"[^"]*"/g, "")),
+  );
+  const results = model.callbacks.map(
+    (c) =>
+      `${docComment([`What the ${c.event} handler answers.`])}export type ${resultTypeName(c)} = ${resultTypeText(c, model)};\n`,
   );
   const handlers = model.callbacks.map((c) => {
     const input = handlerInput(c);
@@ -117,8 +148,12 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     ]),
     `import { createRouter, type CallbackRouter } from "${runtime}/router.js";`,
     `import type { BaseRouterOptions, CallbackContext, RouterSpec } from "${runtime}/core.js";`,
-    ...(routes.includes("genericFailureShape") ? [`import { genericFailureShape } from "${runtime}/failure.js";`] : []),
-    ...(usedCombinators.length ? [`import { ${usedCombinators.join(", ")} } from "./runtime/validate.js";`] : []),
+    ...(routes.includes("genericFailureShape")
+      ? [`import { genericFailureShape } from "${runtime}/failure.js";`]
+      : []),
+    ...(usedCombinators.length
+      ? [`import { ${usedCombinators.join(", ")} } from "./runtime/validate.js";`]
+      : []),
     ...(types.size ? [`import type { ${[...types].sort().join(", ")} } from "./types.js";`] : []),
     ...(validators.length ? [`import { ${validators.join(", ")} } from "./validators.js";`] : []),
     "",
@@ -130,11 +165,16 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     `export type { ComputeSignature, DecodeSignature, HeaderReader, SignatureOptions, SignedContent, WebhookVerification, WebhookVerifyOptions } from "${runtime}/signature.js";`,
     "",
     ...results,
-    docComment(["One handler per callback of the spec, by event name. Each returns the body its callback answers with, success or failure."]) +
-      `export type CallbackHandlers = {\n${handlers.join("\n")}\n};\n`,
+    docComment([
+      "One handler per callback of the spec, by event name. Each returns the body its callback answers with, success or failure.",
+    ]) + `export type CallbackHandlers = {\n${handlers.join("\n")}\n};\n`,
     docComment([`Options of \`createCallbackRouter\`.`]) +
       `export interface CallbackRouterOptions extends ${optionsBase} {\n  /** The business logic: one handler per event. */\n  handlers: CallbackHandlers;\n}\n`,
-    ...(webhookHeader ? [`${docComment(["Header that carries the signature of webhook deliveries, for `verifyWebhook`."])}export const webhookSignatureHeader = ${JSON.stringify(webhookHeader)};\n`] : []),
+    ...(webhookHeader
+      ? [
+          `${docComment(["Header that carries the signature of webhook deliveries, for `verifyWebhook`."])}export const webhookSignatureHeader = ${JSON.stringify(webhookHeader)};\n`,
+        ]
+      : []),
     docComment(["The routes of the spec's callbacks, served by the runtime."]) +
       `const spec: RouterSpec = {\n  signatureCode: ${signatureCodeOf(model)},\n${webhookHeader ? `  webhookSignatureHeader: ${JSON.stringify(webhookHeader)},\n` : ""}  routes: [\n${routes}\n  ],\n};\n`,
     docComment([

@@ -6,10 +6,25 @@ import type { ApiModel, Endpoint, ErrorResponse } from "../ir/model.ts";
 import { docLines, typeDocLines } from "./jsdoc.ts";
 
 function errorLine(model: ApiModel, error: ErrorResponse): string {
-  const what = error.code !== undefined ? `code ${error.code}` : error.tag !== undefined ? `.tag ${error.tag}` : "";
-  const head = error.status === undefined ? `${what} (any error status)` : `${error.status}${what ? ` ${what}` : ""}`;
-  const meaning = error.code !== undefined ? model.errors.codes.find((c) => c.code === error.code)?.meaning : undefined;
-  const text = error.docs.description ?? meaning ?? model.errors.statuses.find((s) => s.status === error.status)?.meaning ?? "";
+  const what =
+    error.code !== undefined
+      ? `code ${error.code}`
+      : error.tag !== undefined
+        ? `.tag ${error.tag}`
+        : "";
+  const head =
+    error.status === undefined
+      ? `${what} (any error status)`
+      : `${error.status}${what ? ` ${what}` : ""}`;
+  const meaning =
+    error.code !== undefined
+      ? model.errors.codes.find((c) => c.code === error.code)?.meaning
+      : undefined;
+  const text =
+    error.docs.description ??
+    meaning ??
+    model.errors.statuses.find((s) => s.status === error.status)?.meaning ??
+    "";
   return `- ${head}${text ? `: ${text}` : ""}`;
 }
 
@@ -17,9 +32,14 @@ function errorLine(model: ApiModel, error: ErrorResponse): string {
 export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] {
   const sends = endpoint.auth.map((id) => {
     const credential = model.credentials.find((c) => c.id === id);
-    return credential?.header ? `\`${credential.header}${credential.scheme ? `: ${credential.scheme} …` : ""}\` (\`${id}\`)` : `\`${id}\``;
+    return credential?.header
+      ? `\`${credential.header}${credential.scheme ? `: ${credential.scheme} …` : ""}\` (\`${id}\`)`
+      : `\`${id}\``;
   });
-  const intro = [...(endpoint.summary ? [`${endpoint.summary}.`] : []), ...(endpoint.docs.description ? [endpoint.docs.description] : [])];
+  const intro = [
+    ...(endpoint.summary ? [`${endpoint.summary}.`] : []),
+    ...(endpoint.docs.description ? [endpoint.docs.description] : []),
+  ];
   const lines = [
     ...intro,
     ...(intro.length ? [""] : []),
@@ -27,16 +47,30 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
     `Sends: ${sends.length ? sends.join(", ") : "no credential"}.`,
   ];
   if (endpoint.rules.length) lines.push("", "Rules:", ...endpoint.rules.map((r) => `- ${r}`));
-  if (endpoint.errors.length) lines.push("", `Errors (thrown as ${model.api.errorClassName}):`, ...endpoint.errors.map((e) => errorLine(model, e)));
+  if (endpoint.errors.length)
+    lines.push(
+      "",
+      `Errors (thrown as ${model.api.errorClassName}):`,
+      ...endpoint.errors.map((e) => errorLine(model, e)),
+    );
   const response = endpoint.response;
   const body = response.body;
-  const returns = body ? [...(body.kind === "ref" ? [`The ${body.name}.`] : []), ...typeDocLines(body).filter((l) => !l.startsWith("@"))] : [];
+  const returns = body
+    ? [
+        ...(body.kind === "ref" ? [`The ${body.name}.`] : []),
+        ...typeDocLines(body).filter((l) => !l.startsWith("@")),
+      ]
+    : [];
   for (const param of endpoint.params) {
     const about = typeDocLines(param.type).filter((l) => !l.startsWith("@"));
     const name = param.placement === "query" ? `query.${param.name}` : param.camelName;
-    lines.push(`@param ${name} ${about.join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`);
+    lines.push(
+      `@param ${name} ${about.join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`,
+    );
   }
-  lines.push(`@returns ${returns.join(" ") || (response.body ? "The response body." : "The response body, whose shape the spec does not show.")}`);
+  lines.push(
+    `@returns ${returns.join(" ") || (response.body ? "The response body." : "The response body, whose shape the spec does not show.")}`,
+  );
   lines.push(...docLines({ notes: [...endpoint.docs.notes, ...response.docs.notes] }));
   lines.push(`@throws {${model.api.errorClassName}} when the API answers with an error status.`);
   return lines;

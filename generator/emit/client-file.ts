@@ -5,7 +5,14 @@
  * grouped by the first part of the endpoint id (`client.transactions.get(reference)`).
  * The functions are what makes one endpoint tree-shakable: the class refers to them all.
  */
-import { Project, Scope, StructureKind, type ClassDeclarationStructure, type FunctionDeclarationStructure, type InterfaceDeclarationStructure } from "ts-morph";
+import {
+  Project,
+  Scope,
+  StructureKind,
+  type ClassDeclarationStructure,
+  type FunctionDeclarationStructure,
+  type InterfaceDeclarationStructure,
+} from "ts-morph";
 import type { ApiModel, Endpoint, TypeNode } from "../ir/model.ts";
 import { referencedNames } from "../ir/walk.ts";
 import { endpointDocLines } from "./client-docs.ts";
@@ -14,7 +21,6 @@ import { jsDocStructures } from "./jsdoc.ts";
 import { validatorName } from "./names.ts";
 import { writeType } from "./type-text.ts";
 import { combinators, validatorExpression } from "./validators-file.ts";
-
 
 const operationName = (endpoint: Endpoint) => `op${endpoint.pascalName}`;
 const groupClassName = (endpoint: Endpoint) => `${endpoint.groupPascalName}Api`;
@@ -34,7 +40,9 @@ const inlineBodyValidatorName = (endpoint: Endpoint) => `validate${endpoint.pasc
 
 /** The runtime validator of an endpoint's body: the named type's, or a local one built inline. */
 function bodyValidator(endpoint: Endpoint, body: TypeNode): string {
-  return body.kind === "ref" && !body.nullable ? validatorName(body.name) : inlineBodyValidatorName(endpoint);
+  return body.kind === "ref" && !body.nullable
+    ? validatorName(body.name)
+    : inlineBodyValidatorName(endpoint);
 }
 
 /**
@@ -60,18 +68,26 @@ function operationStatement(model: ApiModel, endpoint: Endpoint): string {
   const credentials = endpoint.auth.flatMap((id) => {
     const c = model.credentials.find((credential) => credential.id === id);
     if (!c?.header || c.placement !== "header") return [];
-    return [`{ option: ${JSON.stringify(c.id)}, header: ${JSON.stringify(c.header)}${c.scheme ? `, scheme: ${JSON.stringify(c.scheme)}` : ""} }`];
+    return [
+      `{ option: ${JSON.stringify(c.id)}, header: ${JSON.stringify(c.header)}${c.scheme ? `, scheme: ${JSON.stringify(c.scheme)}` : ""} }`,
+    ];
   });
   const trailing = endpoint.params.filter((p) => p.placement === "trailing");
-  const fixedHeaders = endpoint.headers.filter((h) => h.value !== undefined).map((h) => `${JSON.stringify(h.name)}: ${JSON.stringify(h.value)}`);
+  const fixedHeaders = endpoint.headers
+    .filter((h) => h.value !== undefined)
+    .map((h) => `${JSON.stringify(h.name)}: ${JSON.stringify(h.value)}`);
   const fields = [
     `id: ${JSON.stringify(endpoint.id)}`,
     `method: ${JSON.stringify(endpoint.method)}`,
     `path: ${JSON.stringify(endpoint.path)}`,
     `credentials: [${credentials.join(", ")}]`,
     `headers: { ${fixedHeaders.join(", ")} }`,
-    ...(trailing.length ? [`trailing: [${trailing.map((p) => JSON.stringify(p.name)).join(", ")}]`] : []),
-    ...(endpoint.paramsTypeName ? [`validateParams: ${validatorName(endpoint.paramsTypeName)}`] : []),
+    ...(trailing.length
+      ? [`trailing: [${trailing.map((p) => JSON.stringify(p.name)).join(", ")}]`]
+      : []),
+    ...(endpoint.paramsTypeName
+      ? [`validateParams: ${validatorName(endpoint.paramsTypeName)}`]
+      : []),
     ...(endpoint.body ? [`validateBody: ${bodyValidator(endpoint, endpoint.body)}`] : []),
     `documentedResponse: ${endpoint.response.body !== undefined}`,
   ];
@@ -88,9 +104,17 @@ function signature(endpoint: Endpoint) {
   return {
     parameters: [
       ...pathParams.map((p) => ({ name: p.camelName, type: (w: Writer) => writeType(w, p.type) })),
-      ...(endpoint.body ? [{ name: "body", type: (w: Writer) => writeType(w, endpoint.body!) }] : []),
+      ...(endpoint.body
+        ? [{ name: "body", type: (w: Writer) => writeType(w, endpoint.body!) }]
+        : []),
       ...(queryParams.length
-        ? [{ name: "query", hasQuestionToken: !queryParams.some((p) => p.required), type: `Pick<${endpoint.paramsTypeName}, ${queryParams.map((p) => JSON.stringify(p.name)).join(" | ")}>` }]
+        ? [
+            {
+              name: "query",
+              hasQuestionToken: !queryParams.some((p) => p.required),
+              type: `Pick<${endpoint.paramsTypeName}, ${queryParams.map((p) => JSON.stringify(p.name)).join(" | ")}>`,
+            },
+          ]
         : []),
       { name: "options", type: "RequestOptions", hasQuestionToken: true },
     ],
@@ -107,12 +131,18 @@ function signature(endpoint: Endpoint) {
 function endpointFunction(model: ApiModel, endpoint: Endpoint): FunctionDeclarationStructure {
   const { parameters, returnType } = signature(endpoint);
   const pathParams = endpoint.params.filter((p) => p.placement !== "query");
-  const params = pathParams.length ? `{ ${pathParams.map((p) => (p.name === p.camelName ? p.name : `${JSON.stringify(p.name)}: ${p.camelName}`)).join(", ")} }` : "undefined";
+  const params = pathParams.length
+    ? `{ ${pathParams.map((p) => (p.name === p.camelName ? p.name : `${JSON.stringify(p.name)}: ${p.camelName}`)).join(", ")} }`
+    : "undefined";
   const body = endpoint.body ? "body" : "undefined";
   const query = endpoint.params.some((p) => p.placement === "query") ? "query" : "undefined";
   const docs = endpointDocLines(model, endpoint);
   const firstTag = docs.findIndex((l) => l.startsWith("@"));
-  docs.splice(firstTag < 0 ? docs.length : firstTag, 0, `@param core The {@link ${coreClassName(model)}} that sends the call.`);
+  docs.splice(
+    firstTag < 0 ? docs.length : firstTag,
+    0,
+    `@param core The {@link ${coreClassName(model)}} that sends the call.`,
+  );
   return {
     kind: StructureKind.Function,
     name: endpointFunctionName(endpoint),
@@ -120,7 +150,9 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): FunctionDeclarat
     docs: jsDocStructures(docs),
     parameters: [{ name: "core", type: coreClassName(model) }, ...parameters],
     returnType,
-    statements: [`return core.request(${operationName(endpoint)}, ${params}, ${body}, ${query}, options);`],
+    statements: [
+      `return core.request(${operationName(endpoint)}, ${params}, ${body}, ${query}, options);`,
+    ],
   };
 }
 
@@ -132,7 +164,13 @@ function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDecla
     name: groupClassName(first),
     isExported: true,
     docs: jsDocStructures([`The \`${first.group}\` endpoints of the ${model.api.title}.`]),
-    ctors: [{ parameters: [{ name: "core", type: coreClassName(model), scope: Scope.Private, isReadonly: true }] }],
+    ctors: [
+      {
+        parameters: [
+          { name: "core", type: coreClassName(model), scope: Scope.Private, isReadonly: true },
+        ],
+      },
+    ],
     methods: endpoints.map((endpoint) => {
       const { parameters, returnType } = signature(endpoint);
       const args = ["this.core", ...parameters.map((p) => p.name)];
@@ -161,7 +199,10 @@ function optionsInterface(model: ApiModel): InterfaceDeclarationStructure {
       name: c.id,
       hasQuestionToken: true,
       type: "CredentialValue",
-      docs: jsDocStructures([...(c.docs.description ? [c.docs.description] : []), `Sent as \`${c.header}${c.scheme ? `: ${c.scheme} …` : ""}\` by the endpoints that need it.`]),
+      docs: jsDocStructures([
+        ...(c.docs.description ? [c.docs.description] : []),
+        `Sent as \`${c.header}${c.scheme ? `: ${c.scheme} …` : ""}\` by the endpoints that need it.`,
+      ]),
     })),
   };
 }
@@ -169,7 +210,9 @@ function optionsInterface(model: ApiModel): InterfaceDeclarationStructure {
 /** Ids of the credentials the endpoints send in headers: one client option each. */
 function credentialIds(model: ApiModel): string[] {
   const used = new Set(model.endpoints.flatMap((e) => e.auth));
-  return model.credentials.filter((c) => c.placement === "header" && used.has(c.id)).map((c) => c.id);
+  return model.credentials
+    .filter((c) => c.placement === "header" && used.has(c.id))
+    .map((c) => c.id);
 }
 
 /** The core class: options, credentials and the API's error class, for the endpoint functions. */
@@ -187,19 +230,32 @@ function coreClass(model: ApiModel): ClassDeclarationStructure {
     ctors: [
       {
         parameters: [{ name: "options", type: `${model.api.clientName}Options` }],
-        statements: [`super(options, { ${credentialIds(model).map((id) => `${id}: options.${id}`).join(", ")} }, ${model.api.errorClassName});`],
+        statements: [
+          `super(options, { ${credentialIds(model)
+            .map((id) => `${id}: options.${id}`)
+            .join(", ")} }, ${model.api.errorClassName});`,
+        ],
       },
     ],
   };
 }
 
-function clientClass(model: ApiModel, groups: readonly (readonly Endpoint[])[]): ClassDeclarationStructure {
+function clientClass(
+  model: ApiModel,
+  groups: readonly (readonly Endpoint[])[],
+): ClassDeclarationStructure {
   return {
     kind: StructureKind.Class,
     name: model.api.clientName,
     isExported: true,
-    docs: jsDocStructures([`Client of the ${model.api.title}: one method per endpoint, grouped as in the endpoint ids.`]),
-    properties: groups.map((g) => ({ name: g[0]!.group, type: groupClassName(g[0]!), isReadonly: true })),
+    docs: jsDocStructures([
+      `Client of the ${model.api.title}: one method per endpoint, grouped as in the endpoint ids.`,
+    ]),
+    properties: groups.map((g) => ({
+      name: g[0]!.group,
+      type: groupClassName(g[0]!),
+      isReadonly: true,
+    })),
     ctors: [
       {
         parameters: [{ name: "options", type: `${model.api.clientName}Options` }],
@@ -218,27 +274,45 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
   const byGroup = new Map<string, Endpoint[]>();
   for (const e of model.endpoints) byGroup.set(e.group, [...(byGroup.get(e.group) ?? []), e]);
   const groups = [...byGroup.values()];
-  const inlineBodies = model.endpoints.flatMap((e) => (e.body && !(e.body.kind === "ref" && !e.body.nullable) ? [inlineBodyValidator(e, e.body)] : []));
-  const inlineCombinators = combinators.filter((name) => inlineBodies.some((text) => new RegExp(`\\b${name}\\b`).test(text)));
+  const inlineBodies = model.endpoints.flatMap((e) =>
+    e.body && !(e.body.kind === "ref" && !e.body.nullable) ? [inlineBodyValidator(e, e.body)] : [],
+  );
+  const inlineCombinators = combinators.filter((name) =>
+    inlineBodies.some((text) => new RegExp(`\\b${name}\\b`).test(text)),
+  );
   const typeRefs = new Set<string>();
   for (const e of model.endpoints) {
-    referencedNames(e.body, e.response.body, ...e.params.map((p) => p.type)).forEach((n) => typeRefs.add(n));
-    if (e.paramsTypeName && e.params.some((p) => p.placement === "query")) typeRefs.add(e.paramsTypeName);
+    referencedNames(e.body, e.response.body, ...e.params.map((p) => p.type)).forEach((n) =>
+      typeRefs.add(n),
+    );
+    if (e.paramsTypeName && e.params.some((p) => p.placement === "query"))
+      typeRefs.add(e.paramsTypeName);
   }
-  const validators = new Set(model.endpoints.flatMap((e) => [
-    ...(e.paramsTypeName ? [validatorName(e.paramsTypeName)] : []),
-    ...(e.body?.kind === "ref" && !e.body.nullable ? [validatorName(e.body.name)] : []),
-  ]));
-  const validateImports = [...inlineCombinators, ...(inlineBodies.length ? ["type ValidationIssue", "type Validator"] : [])];
+  const validators = new Set(
+    model.endpoints.flatMap((e) => [
+      ...(e.paramsTypeName ? [validatorName(e.paramsTypeName)] : []),
+      ...(e.body?.kind === "ref" && !e.body.nullable ? [validatorName(e.body.name)] : []),
+    ]),
+  );
+  const validateImports = [
+    ...inlineCombinators,
+    ...(inlineBodies.length ? ["type ValidationIssue", "type Validator"] : []),
+  ];
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile("client.ts", {
     statements: [
       `// ${ctx.banner}`,
       `import { ClientCore, operation, type CoreOptions, type CredentialValue, type RequestOptions } from "./runtime/client/core.js";`,
       `import { ${model.api.errorClassName} } from "./errors.js";`,
-      ...(typeRefs.size ? [`import type { ${[...typeRefs].sort().join(", ")} } from "./types.js";`] : []),
-      ...(validators.size ? [`import { ${[...validators].sort().join(", ")} } from "./validators.js";`] : []),
-      ...(validateImports.length ? [`import { ${validateImports.join(", ")} } from "./runtime/validate.js";`] : []),
+      ...(typeRefs.size
+        ? [`import type { ${[...typeRefs].sort().join(", ")} } from "./types.js";`]
+        : []),
+      ...(validators.size
+        ? [`import { ${[...validators].sort().join(", ")} } from "./validators.js";`]
+        : []),
+      ...(validateImports.length
+        ? [`import { ${validateImports.join(", ")} } from "./runtime/validate.js";`]
+        : []),
       `export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";`,
       optionsInterface(model),
       coreClass(model),

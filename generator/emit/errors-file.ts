@@ -31,7 +31,10 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
     "",
     `/** Error codes of the ${api.title}, by name. Read \`error.code\` (or \`error.tag\`), not only the status. */`,
     `export const ErrorCode = {`,
-    ...codes.flatMap((c) => [`  /** ${c.meaning.replace(/\*\//g, "*\\/")} */`, `  ${c.name}: ${c.code},`]),
+    ...codes.flatMap((c) => [
+      `  /** ${c.meaning.replace(/\*\//g, "*\\/")} */`,
+      `  ${c.name}: ${c.code},`,
+    ]),
     `} as const;`,
     "",
     `export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];`,

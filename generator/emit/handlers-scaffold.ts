@@ -17,7 +17,9 @@ export const notImplementedCode = 501;
 function literalText(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(literalText).join(", ")}]`;
   if (typeof value === "object" && value !== null) {
-    const members = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literalText(v)}`);
+    const members = Object.entries(value).map(
+      ([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literalText(v)}`,
+    );
     return `{ ${members.join(", ")} }`;
   }
   return JSON.stringify(value);
@@ -56,14 +58,18 @@ function stub(callback: Callback, model: ApiModel): string {
 }
 
 /** The scaffold file; `importFrom` is where the generated callbacks module is imported from. */
-export function emitHandlersScaffold(ctx: EmitContext, path: string, importFrom?: string): EmittedFile {
+export function emitHandlersScaffold(
+  ctx: EmitContext,
+  path: string,
+  importFrom?: string,
+): EmittedFile {
   const { model } = ctx;
   const from = importFrom ?? `${model.api.packageName}/callbacks`;
   const types = ["CallbackHandlers", ...model.callbacks.map(resultTypeName)];
   const lines = [
     docComment([
       `Handlers of the ${model.api.title} callbacks, scaffolded by apigen from ${ctx.specName}. This file is yours:`,
-      "apigen never overwrites it. Every handler answers a \"not implemented\" failure (HTTP status and",
+      'apigen never overwrites it. Every handler answers a "not implemented" failure (HTTP status and',
       `code ${notImplementedCode}) until it is written. Its types come from the generated package, so a change`,
       "of the spec shows up here as a compile error. Use it with",
       "`createCallbackRouter({ signingSecrets, handlers })`.",

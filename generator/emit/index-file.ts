@@ -5,6 +5,14 @@ import type { EmitContext, EmittedFile } from "./context.ts";
 
 /** `src/index.ts` of the generated package. */
 export function emitIndexFile(ctx: EmitContext): EmittedFile {
-  const lines = [`// ${ctx.banner}`, "", `export type * from "./types.js";`, `export * from "./client.js";`, `export * from "./errors.js";`, `export { openApiDocument } from "./openapi.js";`, ""];
+  const lines = [
+    `// ${ctx.banner}`,
+    "",
+    `export type * from "./types.js";`,
+    `export * from "./client.js";`,
+    `export * from "./errors.js";`,
+    `export { openApiDocument } from "./openapi.js";`,
+    "",
+  ];
   return { path: "src/index.ts", contents: lines.join("\n"), parser: "typescript" };
 }

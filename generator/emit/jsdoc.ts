@@ -17,13 +17,18 @@ const constraintTags: { key: keyof Constraints; tag: string; quote?: boolean }[]
 ];
 
 /** Lines of a doc comment (no comment markers); empty when there is nothing to say. */
-export function docLines(docs: Docs, constraints: Constraints = {}, extra: string[] = []): string[] {
+export function docLines(
+  docs: Docs,
+  constraints: Constraints = {},
+  extra: string[] = [],
+): string[] {
   const lines: string[] = [];
   if (docs.description) lines.push(...docs.description.trim().split("\n"));
   lines.push(...extra);
   for (const { key, tag, quote } of constraintTags) {
     const value = constraints[key];
-    if (value !== undefined) lines.push(`@${tag} ${quote ? `\`${String(value)}\`` : String(value)}`);
+    if (value !== undefined)
+      lines.push(`@${tag} ${quote ? `\`${String(value)}\`` : String(value)}`);
   }
   if (docs.example !== undefined) lines.push(`@example ${JSON.stringify(docs.example)}`);
   for (const note of docs.notes) lines.push(`@undocumented ${note.text}`);
@@ -35,14 +40,26 @@ export function docLines(docs: Docs, constraints: Constraints = {}, extra: strin
 export function typeDocLines(node: TypeNode, lead: string[] = []): string[] {
   const extra: string[] = [...lead];
   if (node.kind === "enum" && node.open) extra.push("Known values; the full list is not shown.");
-  const inner = node.kind === "array" ? { word: "Each item", node: node.items } : node.kind === "map" ? { word: "Each value", node: node.values } : undefined;
+  const inner =
+    node.kind === "array"
+      ? { word: "Each item", node: node.items }
+      : node.kind === "map"
+        ? { word: "Each value", node: node.values }
+        : undefined;
   const innerNotes: string[] = [];
   if (inner) {
     const { docs, constraints } = inner.node;
     if (docs.description) extra.push(`${inner.word}: ${docs.description.trim()}`);
-    const facts = constraintTags.filter(({ key }) => constraints[key] !== undefined).map(({ key, tag, quote }) => `${tag} ${quote ? `\`${String(constraints[key])}\`` : String(constraints[key])}`);
+    const facts = constraintTags
+      .filter(({ key }) => constraints[key] !== undefined)
+      .map(
+        ({ key, tag, quote }) =>
+          `${tag} ${quote ? `\`${String(constraints[key])}\`` : String(constraints[key])}`,
+      );
     if (facts.length) extra.push(`${inner.word}: ${facts.join(", ")}.`);
-    innerNotes.push(...typeDocLines(inner.node).filter((line) => line.startsWith("@undocumented ")));
+    innerNotes.push(
+      ...typeDocLines(inner.node).filter((line) => line.startsWith("@undocumented ")),
+    );
   }
   return [...docLines(node.docs, node.constraints, extra), ...innerNotes];
 }

@@ -21,7 +21,10 @@ const compiled = new Map<string, HandlebarsTemplateDelegate>();
 function render(name: string, view: object): string {
   let template = compiled.get(name);
   if (!template) {
-    template = handlebars.compile(readFileSync(`${templatesDir}${name}.hbs`, "utf8"), { noEscape: true, strict: true });
+    template = handlebars.compile(readFileSync(`${templatesDir}${name}.hbs`, "utf8"), {
+      noEscape: true,
+      strict: true,
+    });
     compiled.set(name, template);
   }
   return template(view);
@@ -29,11 +32,17 @@ function render(name: string, view: object): string {
 
 /** A call of the first endpoint whose parameters are all path parameters and that takes no body: as a method, or as its standalone function. */
 function exampleCall(model: EmitContext["model"], standalone = false): string {
-  const endpoint = model.endpoints.find((e) => !e.body && e.params.every((p) => p.placement === "path")) ?? model.endpoints[0];
+  const endpoint =
+    model.endpoints.find((e) => !e.body && e.params.every((p) => p.placement === "path")) ??
+    model.endpoints[0];
   if (!endpoint) return "";
-  const args = endpoint.params.filter((p) => p.placement !== "query").map((p) => JSON.stringify(`<${p.name}>`));
+  const args = endpoint.params
+    .filter((p) => p.placement !== "query")
+    .map((p) => JSON.stringify(`<${p.name}>`));
   if (endpoint.body) args.push("{ /* body */ }");
-  return standalone ? `${endpointFunctionName(endpoint)}(${["core", ...args].join(", ")})` : `${endpoint.group}.${endpoint.name}(${args.join(", ")})`;
+  return standalone
+    ? `${endpointFunctionName(endpoint)}(${["core", ...args].join(", ")})`
+    : `${endpoint.group}.${endpoint.name}(${args.join(", ")})`;
 }
 
 /** A callback's summary, else the first sentence of its description (a summary that only repeats the event says nothing). */
@@ -55,24 +64,41 @@ function packageView(ctx: EmitContext) {
     typeCount: model.types.length,
     clientName: model.api.clientName,
     errorClassName: model.api.errorClassName,
-    credentialOptions: [...new Set(model.endpoints.flatMap((e) => e.auth))].map((id) => `${id}: "…"`).join(", "),
+    credentialOptions: [...new Set(model.endpoints.flatMap((e) => e.auth))]
+      .map((id) => `${id}: "…"`)
+      .join(", "),
     exampleCall: exampleCall(model),
     coreName: coreClassName(model),
     exampleFunctionCall: exampleCall(model, true),
     exampleFunctionName: exampleCall(model, true).split("(")[0] ?? "",
-    exampleTypes: model.types.slice(0, 3).map((t) => t.name).join(", "),
+    exampleTypes: model.types
+      .slice(0, 3)
+      .map((t) => t.name)
+      .join(", "),
     endpoints: model.endpoints.map((e) => ({
       id: e.id,
       summary: e.summary ?? "",
       method: e.method,
       path: e.path,
-      auth: e.auth.map((id) => model.credentials.find((c) => c.id === id)?.header ?? id).map((h) => `\`${h}\``).join(", ") || "none",
+      auth:
+        e.auth
+          .map((id) => model.credentials.find((c) => c.id === id)?.header ?? id)
+          .map((h) => `\`${h}\``)
+          .join(", ") || "none",
       example: endpointExample(e, model),
     })),
     hasCallbacks: model.callbacks.length > 0 || model.webhooks !== undefined,
-    callbacks: model.callbacks.map((c) => ({ event: c.event, summary: callbackSummary(c), method: c.method, path: c.path, example: callbackExample(c, model) })),
+    callbacks: model.callbacks.map((c) => ({
+      event: c.event,
+      summary: callbackSummary(c),
+      method: c.method,
+      path: c.path,
+      example: callbackExample(c, model),
+    })),
     gapCount: model.gaps.length,
-    notes: model.gaps.filter((g) => g.kind === "note").map((g) => ({ subject: g.subject, text: g.text })),
+    notes: model.gaps
+      .filter((g) => g.kind === "note")
+      .map((g) => ({ subject: g.subject, text: g.text })),
     untypedCount: model.gaps.filter((g) => g.kind === "untyped").length,
   };
 }

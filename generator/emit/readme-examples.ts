@@ -20,10 +20,16 @@ function key(name: string): string {
 }
 
 /** An object literal of the required fields. */
-function objectSample(fields: readonly Field[], model: ApiModel, depth: number, omit?: string): string {
+function objectSample(
+  fields: readonly Field[],
+  model: ApiModel,
+  depth: number,
+  omit?: string,
+): string {
   const own = fields.filter((f) => f.name !== omit);
   const required = own.filter((f) => f.required);
-  const optional = depth < optionalDepth ? own.filter((f) => !f.required && f.type.kind !== "unknown") : [];
+  const optional =
+    depth < optionalDepth ? own.filter((f) => !f.required && f.type.kind !== "unknown") : [];
   const shown = [...required, ...optional.slice(0, Math.max(0, optionalFields - required.length))];
   if (shown.length === 0) return "{}";
   if (depth >= maxDepth) return "{ /* … */ }";
@@ -35,7 +41,11 @@ export function sample(node: TypeNode, model: ApiModel, depth = 0, omit?: string
   if (node.docs.example !== undefined) return JSON.stringify(node.docs.example);
   switch (node.kind) {
     case "primitive":
-      return node.name === "string" ? JSON.stringify(node.constraints.prefix ? `${node.constraints.prefix}…` : "…") : node.name === "boolean" ? "false" : "0";
+      return node.name === "string"
+        ? JSON.stringify(node.constraints.prefix ? `${node.constraints.prefix}…` : "…")
+        : node.name === "boolean"
+          ? "false"
+          : "0";
     case "unknown":
       return "null";
     case "literal":
@@ -61,12 +71,22 @@ export function sample(node: TypeNode, model: ApiModel, depth = 0, omit?: string
 
 /** `const transaction = await client.transactions.get("<reference>");` */
 export function endpointExample(endpoint: Endpoint, model: ApiModel): string {
-  const args = endpoint.params.filter((p) => p.placement !== "query").map((p) => JSON.stringify(`<${p.name}>`));
+  const args = endpoint.params
+    .filter((p) => p.placement !== "query")
+    .map((p) => JSON.stringify(`<${p.name}>`));
   if (endpoint.body) args.push(sample(endpoint.body, model));
   const query = endpoint.params.filter((p) => p.placement === "query");
-  if (query.some((p) => p.required)) args.push(`{ ${query.filter((p) => p.required).map((p) => `${key(p.name)}: ${sample(p.type, model)}`).join(", ")} }`);
+  if (query.some((p) => p.required))
+    args.push(
+      `{ ${query
+        .filter((p) => p.required)
+        .map((p) => `${key(p.name)}: ${sample(p.type, model)}`)
+        .join(", ")} }`,
+    );
   const call = `client.${endpoint.group}.${endpoint.name}(${args.join(", ")})`;
-  return endpoint.response.body ? `const ${endpoint.name}Result = await ${call};` : `await ${call};`;
+  return endpoint.response.body
+    ? `const ${endpoint.name}Result = await ${call};`
+    : `await ${call};`;
 }
 
 /** The handler of a callback answering its success type (the router adds `event`). */

@@ -16,7 +16,15 @@ export const runtimeModules = [
   "client/response.ts",
   "client/deadline.ts",
   "client/core.ts",
-  "callbacks/base64.ts", "callbacks/body.ts", "callbacks/failure.ts", "callbacks/signature.ts", "callbacks/routes.ts", "callbacks/core.ts", "callbacks/node-adapter.ts", "callbacks/fetch-adapter.ts", "callbacks/router.ts",
+  "callbacks/base64.ts",
+  "callbacks/body.ts",
+  "callbacks/failure.ts",
+  "callbacks/signature.ts",
+  "callbacks/routes.ts",
+  "callbacks/core.ts",
+  "callbacks/node-adapter.ts",
+  "callbacks/fetch-adapter.ts",
+  "callbacks/router.ts",
 ] as const;
 
 /** `src/runtime/*.ts` of the generated package. */

@@ -50,7 +50,12 @@ function writeShape(writer: CodeBlockWriter, node: TypeNode): void {
 
 /** `T[]` for simple element types, `Array<...>` where `[]` would bind wrongly. */
 function writeArray(writer: CodeBlockWriter, items: TypeNode): void {
-  const simple = !items.nullable && (items.kind === "primitive" || items.kind === "ref" || items.kind === "unknown" || items.kind === "literal");
+  const simple =
+    !items.nullable &&
+    (items.kind === "primitive" ||
+      items.kind === "ref" ||
+      items.kind === "unknown" ||
+      items.kind === "literal");
   if (simple) {
     writeShape(writer, items);
     writer.write("[]");
@@ -69,13 +74,13 @@ export function enumText(values: readonly (string | number | boolean)[], open: b
   return parts.join(" | ");
 }
 
-
 /**
  * The type of the named alias `name`. A map of itself is written as an index signature,
  * since `type X = Record<string, X>` is a circular alias that TypeScript rejects.
  */
 export function writeAliasType(writer: CodeBlockWriter, name: string, node: TypeNode): void {
-  if (node.kind !== "map" || !referencedNames(node.values).has(name)) return writeType(writer, node);
+  if (node.kind !== "map" || !referencedNames(node.values).has(name))
+    return writeType(writer, node);
   writer.write("{ [key: string]: ");
   writeType(writer, node.values);
   writer.write(" }");
@@ -83,7 +88,11 @@ export function writeAliasType(writer: CodeBlockWriter, name: string, node: Type
 }
 
 /** An inline object type; open objects get an index signature. */
-function writeObjectLiteral(writer: CodeBlockWriter, fields: readonly Field[], open: boolean): void {
+function writeObjectLiteral(
+  writer: CodeBlockWriter,
+  fields: readonly Field[],
+  open: boolean,
+): void {
   if (fields.length === 0) {
     writer.write(open ? "Record<string, unknown>" : "Record<string, never>");
     return;
@@ -97,7 +106,11 @@ function writeObjectLiteral(writer: CodeBlockWriter, fields: readonly Field[], o
 export const openObjectDoc = "Further fields that the source does not show.";
 
 /** Members of an object type: the index signature if open (first, as in interfaces), then a property per field. */
-export function writeMembers(writer: CodeBlockWriter, fields: readonly Field[], open: boolean): void {
+export function writeMembers(
+  writer: CodeBlockWriter,
+  fields: readonly Field[],
+  open: boolean,
+): void {
   if (open) {
     writeDocComment(writer, [openObjectDoc]);
     writer.writeLine("[field: string]: unknown;");

@@ -21,13 +21,19 @@ type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure
  * for the fields it drops or redeclares. Omit of an open base would drop every known
  * field (its keys are `string`), so such an object lists its fields itself.
  */
-function heritageOf(node: TypeNode & { kind: "object" }, types: ReadonlyMap<string, NamedType>): { text: string; baseOpen: boolean } | undefined {
+function heritageOf(
+  node: TypeNode & { kind: "object" },
+  types: ReadonlyMap<string, NamedType>,
+): { text: string; baseOpen: boolean } | undefined {
   const base = node.base;
   const baseType = base && types.get(base.name)?.type;
   if (!base || !baseType || baseType.kind !== "object") return undefined;
   if (base.without.length === 0) return { text: base.name, baseOpen: baseType.open };
   if (baseType.open) return undefined;
-  return { text: `Omit<${base.name}, ${base.without.map((name) => JSON.stringify(name)).join(" | ")}>`, baseOpen: false };
+  return {
+    text: `Omit<${base.name}, ${base.without.map((name) => JSON.stringify(name)).join(" | ")}>`,
+    baseOpen: false,
+  };
 }
 
 /** The structure of one named type. */
@@ -36,10 +42,13 @@ function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>):
   const docs = jsDocStructures(typeDocLines(node));
   // A closed object with no fields is `Record<string, never>` (an alias), as inline: an empty
   // interface would accept any non-null value.
-  const emptyClosed = node.kind === "object" && node.fields.length === 0 && !node.open && !node.base;
+  const emptyClosed =
+    node.kind === "object" && node.fields.length === 0 && !node.open && !node.base;
   if (node.kind === "object" && !node.nullable && !emptyClosed) {
     const heritage = heritageOf(node, types);
-    const fields = heritage ? node.fields.filter((f) => f.inheritedFrom === undefined) : node.fields;
+    const fields = heritage
+      ? node.fields.filter((f) => f.inheritedFrom === undefined)
+      : node.fields;
     return {
       kind: StructureKind.Interface,
       name: named.name,
@@ -52,9 +61,17 @@ function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>):
         type: (writer) => writeType(writer, field.type),
         docs: jsDocStructures(typeDocLines(field.type)),
       })),
-      indexSignatures: node.open && !heritage?.baseOpen
-        ? [{ keyName: "field", keyType: "string", returnType: "unknown", docs: jsDocStructures([openObjectDoc]) }]
-        : [],
+      indexSignatures:
+        node.open && !heritage?.baseOpen
+          ? [
+              {
+                keyName: "field",
+                keyType: "string",
+                returnType: "unknown",
+                docs: jsDocStructures([openObjectDoc]),
+              },
+            ]
+          : [],
     };
   }
   return {

@@ -18,14 +18,22 @@ export function validatorExpression(node: TypeNode): string {
 /** `uuidFormat`: the runtime export that checks a format; undefined for formats that are documentation only. */
 function formatExport(format: string | undefined): string | undefined {
   const checked = format === undefined ? undefined : runtime.formats[format];
-  return checked && Object.entries(runtime).find(([name, value]) => value === checked && name !== "formats")?.[0];
+  return (
+    checked &&
+    Object.entries(runtime).find(([name, value]) => value === checked && name !== "formats")?.[0]
+  );
 }
 
 /** The rules argument of a combinator; `code` entries are written as they are, the others as JSON. */
-function rulesText(rules: Record<string, unknown>, code: Record<string, string | undefined> = {}): string {
+function rulesText(
+  rules: Record<string, unknown>,
+  code: Record<string, string | undefined> = {},
+): string {
   const entries = [
     ...Object.entries(code).flatMap(([k, v]) => (v === undefined ? [] : [`${k}: ${v}`])),
-    ...Object.entries(rules).flatMap(([k, v]) => (v === undefined ? [] : [`${k}: ${JSON.stringify(v)}`])),
+    ...Object.entries(rules).flatMap(([k, v]) =>
+      v === undefined ? [] : [`${k}: ${JSON.stringify(v)}`],
+    ),
   ];
   return entries.length ? `{ ${entries.join(", ")} }` : "";
 }
@@ -94,7 +102,18 @@ function paramsExpression(paramsType: ParamsType): string {
 
 /** The combinators and checked formats of runtime/validate.ts; only those a spec uses are imported. */
 export const combinators = [
-  ...["anything", "array", "boolean", "literal", "map", "nullable", "number", "object", "oneOf", "string"],
+  ...[
+    "anything",
+    "array",
+    "boolean",
+    "literal",
+    "map",
+    "nullable",
+    "number",
+    "object",
+    "oneOf",
+    "string",
+  ],
   ...Object.keys(runtime.formats).map((name) => formatExport(name)!),
 ];
 

@@ -18,9 +18,15 @@ export class BuildContext {
     if (value.deprecated === true) docs.deprecated = true;
     if (value.example !== undefined) docs.example = value.example;
     const undocumented = value.undocumented;
-    const texts = typeof undocumented === "string" ? [undocumented] : Array.isArray(undocumented) ? (undocumented as string[]) : [];
+    const texts =
+      typeof undocumented === "string"
+        ? [undocumented]
+        : Array.isArray(undocumented)
+          ? (undocumented as string[])
+          : [];
     texts.forEach((text, i) => {
-      const notePath = typeof undocumented === "string" ? [...path, "undocumented"] : [...path, "undocumented", i];
+      const notePath =
+        typeof undocumented === "string" ? [...path, "undocumented"] : [...path, "undocumented", i];
       docs.notes.push(this.gap("note", text, subjectOf(path), file.locate(notePath)));
     });
     return docs;

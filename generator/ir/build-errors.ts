@@ -32,10 +32,19 @@ function parseStatus(text: string): ErrorStatus {
 }
 
 /** One error response; `scope` says where it was declared to apply. */
-export function buildErrorResponse(decl: Decl<Data>, ctx: BuildContext, knownCodes: ReadonlySet<number>, endpointLevel: boolean): ErrorResponse {
+export function buildErrorResponse(
+  decl: Decl<Data>,
+  ctx: BuildContext,
+  knownCodes: ReadonlySet<number>,
+  endpointLevel: boolean,
+): ErrorResponse {
   const v = decl.value;
   if (typeof v.code === "number" && !knownCodes.has(v.code)) {
-    ctx.bag.report("unknown-error-code", { code: v.code }, decl.file.locate([...decl.path, "code"]));
+    ctx.bag.report(
+      "unknown-error-code",
+      { code: v.code },
+      decl.file.locate([...decl.path, "code"]),
+    );
   }
   const scope: ErrorResponse["scope"] = endpointLevel
     ? { kind: "endpoint" }
@@ -55,7 +64,11 @@ export function buildErrorResponse(decl: Decl<Data>, ctx: BuildContext, knownCod
 }
 
 /** Whether a scoped error response applies to an endpoint of this path and version. */
-export function appliesTo(response: ErrorResponse, path: string, version: string | undefined): boolean {
+export function appliesTo(
+  response: ErrorResponse,
+  path: string,
+  version: string | undefined,
+): boolean {
   const scope = response.scope;
   switch (scope.kind) {
     case "all":
@@ -75,6 +88,11 @@ export function appliesTo(response: ErrorResponse, path: string, version: string
 
 /** Numeric statuses first, then 4xx, 5xx, then responses with no status; then by code. */
 export function compareErrorResponses(a: ErrorResponse, b: ErrorResponse): number {
-  const rank = (s: ErrorStatus | undefined) => (s === undefined ? 1000 : typeof s === "number" ? s : s === "4xx" ? 499.5 : 599.5);
-  return rank(a.status) - rank(b.status) || (a.code ?? -1) - (b.code ?? -1) || (a.tag ?? "").localeCompare(b.tag ?? "");
+  const rank = (s: ErrorStatus | undefined) =>
+    s === undefined ? 1000 : typeof s === "number" ? s : s === "4xx" ? 499.5 : 599.5;
+  return (
+    rank(a.status) - rank(b.status) ||
+    (a.code ?? -1) - (b.code ?? -1) ||
+    (a.tag ?? "").localeCompare(b.tag ?? "")
+  );
 }

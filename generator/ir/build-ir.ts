@@ -39,7 +39,13 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   const types = new TypeBuilder(ctx);
   const namedTypes = types.buildNamed(merged.types);
   const credentials = merged.credentials.map((d) => buildCredential(d, ctx));
-  const versions = merged.versions.map((d) => buildVersion(d, ctx, namedTypes.map((t) => t.name)));
+  const versions = merged.versions.map((d) =>
+    buildVersion(
+      d,
+      ctx,
+      namedTypes.map((t) => t.name),
+    ),
+  );
   const errorCodes = buildErrorCodes(merged.errorCodes, ctx);
   const codeSet = new Set(errorCodes.map((c) => c.code));
   const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
@@ -56,7 +62,9 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   checkRoutes(endpoints, ctx, "duplicate-endpoint-route", (e) => e.id);
   checkRoutes(callbacks, ctx, "duplicate-callback-route", (c) => c.event);
   const endpointIds = endpoints.map((e) => e.id);
-  const webhooks = merged.webhooks ? buildWebhooks(merged.webhooks, ctx, types, operations, endpointIds) : undefined;
+  const webhooks = merged.webhooks
+    ? buildWebhooks(merged.webhooks, ctx, types, operations, endpointIds)
+    : undefined;
   const lifecycles = merged.lifecycles.map((d) => buildLifecycle(d, ctx, endpointIds));
   const limits = merged.limits.map((d) => ({
     name: d.name,
@@ -72,7 +80,9 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   }));
   const sharedHeaders = merged.headers.map((d) => ({
     name: d.name,
-    ...(d.value.schema !== undefined ? { schema: types.node(d.file, [...d.path, "schema"], d.value.schema) } : {}),
+    ...(d.value.schema !== undefined
+      ? { schema: types.node(d.file, [...d.path, "schema"], d.value.schema) }
+      : {}),
     required: false,
     docs: ctx.docs(d.file, d.path, d.value),
   }));
@@ -102,13 +112,17 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
       scheme: "path-prefix",
       versions,
       rules: stringList(versioning?.value.rules),
-      docs: versioning ? ctx.docs(versioning.file, versioning.path, versioning.value) : { notes: [] },
+      docs: versioning
+        ? ctx.docs(versioning.file, versioning.path, versioning.value)
+        : { notes: [] },
     },
     errors: {
       codes: errorCodes,
       statuses: errorStatuses,
       responses,
-      docs: errorsSection ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value) : { notes: [] },
+      docs: errorsSection
+        ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value)
+        : { notes: [] },
     },
     types: namedTypes,
     paramsTypes,
@@ -118,16 +132,34 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
     lifecycles,
     limits,
     gaps: [...ctx.gaps].sort(
-      (a, b) => a.location.file.localeCompare(b.location.file) || a.location.line - b.location.line || a.location.col - b.location.col,
+      (a, b) =>
+        a.location.file.localeCompare(b.location.file) ||
+        a.location.line - b.location.line ||
+        a.location.col - b.location.col,
     ),
   };
 }
 
 /** The parameter interfaces of operations; their names must not clash with a named type. */
-function paramsTypesOf(endpoints: readonly Endpoint[], callbacks: readonly Callback[], types: readonly NamedType[], ctx: BuildContext): ParamsType[] {
+function paramsTypesOf(
+  endpoints: readonly Endpoint[],
+  callbacks: readonly Callback[],
+  types: readonly NamedType[],
+  ctx: BuildContext,
+): ParamsType[] {
   const owners = [
-    ...endpoints.map((e) => ({ owner: `endpoint ${e.id}`, name: e.paramsTypeName, params: e.params, location: e.location })),
-    ...callbacks.map((c) => ({ owner: `callback ${c.event}`, name: c.paramsTypeName, params: c.params, location: c.location })),
+    ...endpoints.map((e) => ({
+      owner: `endpoint ${e.id}`,
+      name: e.paramsTypeName,
+      params: e.params,
+      location: e.location,
+    })),
+    ...callbacks.map((c) => ({
+      owner: `callback ${c.event}`,
+      name: c.paramsTypeName,
+      params: c.params,
+      location: c.location,
+    })),
   ];
   const result: ParamsType[] = [];
   // Named types are unique by name (the IR keeps one per name): a map, not a search per operation.
@@ -162,7 +194,11 @@ function buildCredential(decl: Decl, ctx: BuildContext): Credential {
   const v = decl.value;
   const placement = v.in as CredentialPlacement;
   if (placement !== "none" && typeof v.header !== "string") {
-    ctx.bag.report("credential-header-missing", { name: decl.name, placement }, decl.file.locate([...decl.path, "in"]));
+    ctx.bag.report(
+      "credential-header-missing",
+      { name: decl.name, placement },
+      decl.file.locate([...decl.path, "in"]),
+    );
   }
   return {
     id: decl.name,
@@ -180,24 +216,38 @@ function buildCredential(decl: Decl, ctx: BuildContext): Credential {
 function buildVersion(decl: Decl, ctx: BuildContext, typeNames: readonly string[]): ApiVersion {
   const v = decl.value;
   if (typeof v.errorBody === "string" && !typeNames.includes(v.errorBody)) {
-    ctx.bag.report("unresolved-ref", { name: v.errorBody, hint: suggestion(v.errorBody, typeNames) }, decl.file.locate([...decl.path, "errorBody"]));
+    ctx.bag.report(
+      "unresolved-ref",
+      { name: v.errorBody, hint: suggestion(v.errorBody, typeNames) },
+      decl.file.locate([...decl.path, "errorBody"]),
+    );
   }
   return {
     name: decl.name,
     prefix: String(v.prefix),
     ...(typeof v.errorBody === "string" ? { errorBody: v.errorBody } : {}),
-    ...(typeof v.invalidInputStatus === "number" ? { invalidInputStatus: v.invalidInputStatus } : {}),
+    ...(typeof v.invalidInputStatus === "number"
+      ? { invalidInputStatus: v.invalidInputStatus }
+      : {}),
     docs: ctx.docs(decl.file, decl.path, v),
     location: decl.file.locate(decl.path, "key"),
   };
 }
 
-function checkVersionScopes(merged: MergedSpec, versions: readonly ApiVersion[], ctx: BuildContext): void {
+function checkVersionScopes(
+  merged: MergedSpec,
+  versions: readonly ApiVersion[],
+  ctx: BuildContext,
+): void {
   const names = versions.map((v) => v.name);
   for (const d of merged.errorResponses) {
     const version = d.value.version;
     if (typeof version === "string" && !names.includes(version)) {
-      ctx.bag.report("unknown-version-name", { name: version, declared: names.join(", ") || "none" }, d.file.locate([...d.path, "version"]));
+      ctx.bag.report(
+        "unknown-version-name",
+        { name: version, declared: names.join(", ") || "none" },
+        d.file.locate([...d.path, "version"]),
+      );
     }
   }
 }
@@ -212,22 +262,43 @@ function checkRoutes<T extends { method: string; path: string; location: Endpoin
   for (const item of items) {
     const key = `${item.method} ${item.path.replace(/\{[^}]*\}/g, "{}")}`;
     const other = seen.get(key);
-    if (other) ctx.bag.report(code, { method: item.method, path: item.path, other: id(other) }, item.location);
+    if (other)
+      ctx.bag.report(
+        code,
+        { method: item.method, path: item.path, other: id(other) },
+        item.location,
+      );
     else seen.set(key, item);
   }
 }
 
-function checkEndpointIds(ids: unknown, known: readonly string[], decl: Decl, key: string, ctx: BuildContext): string[] {
+function checkEndpointIds(
+  ids: unknown,
+  known: readonly string[],
+  decl: Decl,
+  key: string,
+  ctx: BuildContext,
+): string[] {
   const list = stringList(ids);
   list.forEach((id, i) => {
     if (!known.includes(id)) {
-      ctx.bag.report("unknown-endpoint", { name: id, hint: suggestion(id, known) }, decl.file.locate([...decl.path, key, i]));
+      ctx.bag.report(
+        "unknown-endpoint",
+        { name: id, hint: suggestion(id, known) },
+        decl.file.locate([...decl.path, key, i]),
+      );
     }
   });
   return list;
 }
 
-function buildWebhooks(decl: Decl, ctx: BuildContext, types: TypeBuilder, operations: OperationBuilder, endpointIds: readonly string[]): Webhooks {
+function buildWebhooks(
+  decl: Decl,
+  ctx: BuildContext,
+  types: TypeBuilder,
+  operations: OperationBuilder,
+  endpointIds: readonly string[],
+): Webhooks {
   const v = decl.value;
   const groups = (isRecord(v.eventGroups) ? v.eventGroups : {}) as Record<string, Data | null>;
   return {
@@ -237,7 +308,9 @@ function buildWebhooks(decl: Decl, ctx: BuildContext, types: TypeBuilder, operat
       value,
       ...(typeof g?.description === "string" ? { description: g.description } : {}),
     })),
-    ...(v.payload !== undefined ? { payload: types.node(decl.file, [...decl.path, "payload"], v.payload) } : {}),
+    ...(v.payload !== undefined
+      ? { payload: types.node(decl.file, [...decl.path, "payload"], v.payload) }
+      : {}),
     rules: stringList(v.rules),
     docs: ctx.docs(decl.file, decl.path, v),
     location: decl.file.locate(decl.path, "key"),
@@ -249,7 +322,11 @@ function buildLifecycle(decl: Decl, ctx: BuildContext, endpointIds: readonly str
   const transitions = ((v.transitions ?? []) as Data[]).map((t, i) => {
     const path = [...decl.path, "transitions", i];
     if (typeof t.trigger === "string" && !endpointIds.includes(t.trigger)) {
-      ctx.bag.report("unknown-endpoint", { name: t.trigger, hint: suggestion(t.trigger, endpointIds) }, decl.file.locate([...path, "trigger"]));
+      ctx.bag.report(
+        "unknown-endpoint",
+        { name: t.trigger, hint: suggestion(t.trigger, endpointIds) },
+        decl.file.locate([...path, "trigger"]),
+      );
     }
     return {
       from: stringList(t.from),

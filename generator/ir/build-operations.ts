@@ -9,7 +9,16 @@ import { appliesTo, buildErrorResponse, compareErrorResponses } from "./build-er
 import type { TypeBuilder } from "./build-types.ts";
 import { camelCase, pascalCase } from "./casing.ts";
 import type { Decl } from "./merge.ts";
-import type { ApiVersion, Callback, Endpoint, ErrorResponse, HeaderSpec, HttpMethod, Param, ParamPlacement } from "./model.ts";
+import type {
+  ApiVersion,
+  Callback,
+  Endpoint,
+  ErrorResponse,
+  HeaderSpec,
+  HttpMethod,
+  Param,
+  ParamPlacement,
+} from "./model.ts";
 
 type Data = Record<string, unknown>;
 
@@ -33,7 +42,12 @@ export class OperationBuilder {
     const [group, name] = decl.name.split(".") as [string, string];
     const version = this.versionOf(file, path, String(v.path));
     const own = ((v.errors ?? []) as Data[]).map((e, i) =>
-      buildErrorResponse({ name: String(i), value: e, file, path: [...path, "errors", i] }, this.ctx, this.scope.errorCodes, true),
+      buildErrorResponse(
+        { name: String(i), value: e, file, path: [...path, "errors", i] },
+        this.ctx,
+        this.scope.errorCodes,
+        true,
+      ),
     );
     const scoped = this.scope.errorResponses.filter((r) => appliesTo(r, String(v.path), version));
     const response = isRecord(v.response) ? v.response : {};
@@ -55,7 +69,9 @@ export class OperationBuilder {
       ...(v.body !== undefined ? { body: this.types.node(file, [...path, "body"], v.body) } : {}),
       response: {
         status: typeof response.status === "number" ? response.status : 200,
-        ...(response.body !== undefined ? { body: this.types.node(file, [...path, "response", "body"], response.body) } : {}),
+        ...(response.body !== undefined
+          ? { body: this.types.node(file, [...path, "response", "body"], response.body) }
+          : {}),
         docs: this.ctx.docs(file, [...path, "response"], response),
       },
       errors: dedupeErrors([...own, ...scoped]).sort(compareErrorResponses),
@@ -68,7 +84,8 @@ export class OperationBuilder {
 
   callback(decl: Decl): Callback {
     const { file, path, value: v } = decl;
-    const typeAt = (key: string) => (v[key] !== undefined ? { [key]: this.types.node(file, [...path, key], v[key]) } : {});
+    const typeAt = (key: string) =>
+      v[key] !== undefined ? { [key]: this.types.node(file, [...path, key], v[key]) } : {};
     const params = this.params(file, path, v);
     return {
       event: decl.name,
@@ -95,7 +112,11 @@ export class OperationBuilder {
     const ids = stringList(value);
     ids.forEach((id, i) => {
       if (!this.scope.credentials.has(id)) {
-        this.ctx.bag.report("unknown-credential", { name: id, hint: suggestion(id, this.scope.credentials) }, file.locate([...path, "auth", i]));
+        this.ctx.bag.report(
+          "unknown-credential",
+          { name: id, hint: suggestion(id, this.scope.credentials) },
+          file.locate([...path, "auth", i]),
+        );
       }
     });
     return ids;
@@ -106,7 +127,11 @@ export class OperationBuilder {
     const match = this.scope.versions.find((ver) => urlPath.startsWith(ver.prefix));
     if (!match) {
       const prefixes = this.scope.versions.map((ver) => ver.prefix).join(", ");
-      this.ctx.bag.report("unknown-version", { path: urlPath, prefixes }, file.locate([...path, "path"]));
+      this.ctx.bag.report(
+        "unknown-version",
+        { path: urlPath, prefixes },
+        file.locate([...path, "path"]),
+      );
     }
     return match?.name;
   }
@@ -129,17 +154,29 @@ export class OperationBuilder {
     });
     const placeholders = [...urlPath.matchAll(/\{([^{}]*)\}/g)];
     if (/[{}]/.test(urlPath.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, ""))) {
-      this.ctx.bag.report("path-template-syntax", { path: urlPath }, file.locate([...path, "path"]));
+      this.ctx.bag.report(
+        "path-template-syntax",
+        { path: urlPath },
+        file.locate([...path, "path"]),
+      );
     }
     for (const match of placeholders) {
       const name = match[1]!;
       if (!params.some((p) => p.name === name && p.placement === "path")) {
-        this.ctx.bag.report("path-param-undeclared", { name }, file.locate([...path, "path"], "value", match.index));
+        this.ctx.bag.report(
+          "path-param-undeclared",
+          { name },
+          file.locate([...path, "path"], "value", match.index),
+        );
       }
     }
     for (const param of params) {
       if (param.placement === "path" && !placeholders.some((m) => m[1] === param.name)) {
-        this.ctx.bag.report("path-param-unused", { name: param.name, path: urlPath }, param.location);
+        this.ctx.bag.report(
+          "path-param-unused",
+          { name: param.name, path: urlPath },
+          param.location,
+        );
       }
     }
     return params;
@@ -158,7 +195,12 @@ function dedupeErrors(list: readonly ErrorResponse[]): ErrorResponse[] {
 }
 
 /** Fixed and described request headers. */
-export function headers(ctx: BuildContext, file: SpecFile, path: DataPath, value: unknown): HeaderSpec[] {
+export function headers(
+  ctx: BuildContext,
+  file: SpecFile,
+  path: DataPath,
+  value: unknown,
+): HeaderSpec[] {
   return Object.entries((isRecord(value) ? value : {}) as Data).map(([name, h]) =>
     typeof h === "string"
       ? { name, value: h, required: true, docs: { notes: [] } }

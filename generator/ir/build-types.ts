@@ -7,7 +7,17 @@ import { hasNestedQuantifier, patternSyntaxError } from "./check-pattern.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, subjectOf, type BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
-import type { Constraints, Docs, Field, GapNote, Literal, NamedType, SourceLocation, TypeNode, TypeShape } from "./model.ts";
+import type {
+  Constraints,
+  Docs,
+  Field,
+  GapNote,
+  Literal,
+  NamedType,
+  SourceLocation,
+  TypeNode,
+  TypeShape,
+} from "./model.ts";
 import { parseTypeExpr, TypeExprError, type TypeExpr } from "./type-expr.ts";
 
 type Data = Record<string, unknown>;
@@ -20,7 +30,16 @@ interface PendingExtends {
   path: DataPath;
 }
 
-const constraintKeys = ["format", "pattern", "prefix", "minLength", "maxLength", "minimum", "maximum", "unit"] as const;
+const constraintKeys = [
+  "format",
+  "pattern",
+  "prefix",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "unit",
+] as const;
 
 export class TypeBuilder {
   private readonly refs: { name: string; location: SourceLocation }[] = [];
@@ -35,7 +54,11 @@ export class TypeBuilder {
   buildNamed(decls: readonly Decl<unknown>[]): NamedType[] {
     for (const decl of decls) {
       const type = this.node(decl.file, decl.path, decl.value);
-      this.named.set(decl.name, { name: decl.name, type, location: decl.file.locate(decl.path, "key") });
+      this.named.set(decl.name, {
+        name: decl.name,
+        type,
+        location: decl.file.locate(decl.path, "key"),
+      });
     }
     return [...this.named.values()];
   }
@@ -44,7 +67,11 @@ export class TypeBuilder {
   resolve(): void {
     for (const ref of this.refs) {
       if (!this.named.has(ref.name)) {
-        this.ctx.bag.report("unresolved-ref", { name: ref.name, hint: suggestion(ref.name, this.named.keys()) }, ref.location);
+        this.ctx.bag.report(
+          "unresolved-ref",
+          { name: ref.name, hint: suggestion(ref.name, this.named.keys()) },
+          ref.location,
+        );
       }
     }
     const done = new Set<PendingExtends>();
@@ -52,7 +79,11 @@ export class TypeBuilder {
     const flatten = (pending: PendingExtends): void => {
       if (done.has(pending)) return;
       if (inProgress.has(pending)) {
-        this.ctx.bag.report("type-conflict", { detail: `extends ${pending.base} forms a cycle` }, pending.file.locate([...pending.path, "extends"]));
+        this.ctx.bag.report(
+          "type-conflict",
+          { detail: `extends ${pending.base} forms a cycle` },
+          pending.file.locate([...pending.path, "extends"]),
+        );
         return;
       }
       inProgress.add(pending);
@@ -67,7 +98,11 @@ export class TypeBuilder {
     const base = this.named.get(pending.base);
     if (!base) return; // reported as unresolved-ref
     if (base.type.kind !== "object") {
-      this.ctx.bag.report("extends-not-object", { name: pending.path.at(-1) ?? "", base: pending.base }, pending.file.locate([...pending.path, "extends"]));
+      this.ctx.bag.report(
+        "extends-not-object",
+        { name: pending.path.at(-1) ?? "", base: pending.base },
+        pending.file.locate([...pending.path, "extends"]),
+      );
       return;
     }
     const basePending = this.pendingByNode.get(base.type);
@@ -75,14 +110,20 @@ export class TypeBuilder {
     const baseFields = base.type.fields;
     pending.omit.forEach((name, i) => {
       if (!baseFields.some((f) => f.name === name)) {
-        this.ctx.bag.report("omit-unknown-field", { field: name, base: pending.base }, pending.file.locate([...pending.path, "omit", i]));
+        this.ctx.bag.report(
+          "omit-unknown-field",
+          { field: name, base: pending.base },
+          pending.file.locate([...pending.path, "omit", i]),
+        );
       }
     });
     const own = new Set(pending.node.fields.map((f) => f.name));
     const inherited = baseFields
       .filter((f) => !pending.omit.includes(f.name) && !own.has(f.name))
       .map((f) => ({ ...f, inheritedFrom: f.inheritedFrom ?? pending.base }));
-    const without = baseFields.filter((f) => pending.omit.includes(f.name) || own.has(f.name)).map((f) => f.name);
+    const without = baseFields
+      .filter((f) => pending.omit.includes(f.name) || own.has(f.name))
+      .map((f) => f.name);
     pending.node.fields = [...inherited, ...pending.node.fields];
     pending.node.open ||= base.type.open;
     pending.node.base = { name: pending.base, without };
@@ -93,50 +134,122 @@ export class TypeBuilder {
     const location = file.locate(path);
     if (typeof value === "string") {
       const parsed = this.expr(file, path, value);
-      const shape = parsed ? this.shapeOfExpr(parsed.type, file, path, undefined, path) : unknownShape();
+      const shape = parsed
+        ? this.shapeOfExpr(parsed.type, file, path, undefined, path)
+        : unknownShape();
       const docs: Docs = { notes: parsed ? this.unspecifiedNotes(parsed.type, file, path) : [] };
-      return Object.assign(shape, { nullable: parsed?.nullable ?? false, constraints: {}, docs, location });
+      return Object.assign(shape, {
+        nullable: parsed?.nullable ?? false,
+        constraints: {},
+        docs,
+        location,
+      });
     }
     const data = (isRecord(value) ? value : {}) as Data;
     const docs = this.ctx.docs(file, path, data);
     const constraints = readConstraints(data);
-    if (typeof constraints.pattern === "string") this.checkPattern(file, [...path, "pattern"], constraints.pattern);
+    if (typeof constraints.pattern === "string")
+      this.checkPattern(file, [...path, "pattern"], constraints.pattern);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
     // Object.assign keeps the shape's identity: a pending `extends` refers to it.
-    return Object.assign(shape, { nullable: nullable || data.nullable === true, constraints, docs, location });
+    return Object.assign(shape, {
+      nullable: nullable || data.nullable === true,
+      constraints,
+      docs,
+      location,
+    });
   }
 
   /** A pattern must compile; one prone to catastrophic backtracking gets a warning. */
   private checkPattern(file: SpecFile, path: DataPath, pattern: string): void {
     const syntax = patternSyntaxError(pattern);
-    if (syntax !== undefined) this.ctx.bag.report("pattern-invalid", { pattern: JSON.stringify(pattern), detail: syntax }, file.locate(path));
-    else if (hasNestedQuantifier(pattern)) this.ctx.bag.report("pattern-backtracking", { pattern: JSON.stringify(pattern) }, file.locate(path));
+    if (syntax !== undefined)
+      this.ctx.bag.report(
+        "pattern-invalid",
+        { pattern: JSON.stringify(pattern), detail: syntax },
+        file.locate(path),
+      );
+    else if (hasNestedQuantifier(pattern))
+      this.ctx.bag.report(
+        "pattern-backtracking",
+        { pattern: JSON.stringify(pattern) },
+        file.locate(path),
+      );
   }
 
-  private shapeOfMapping(file: SpecFile, path: DataPath, data: Data): { shape: TypeShape; nullable: boolean; expr?: TypeExpr } {
-    const parsed = typeof data.type === "string" ? this.expr(file, [...path, "type"], data.type) : undefined;
+  private shapeOfMapping(
+    file: SpecFile,
+    path: DataPath,
+    data: Data,
+  ): { shape: TypeShape; nullable: boolean; expr?: TypeExpr } {
+    const parsed =
+      typeof data.type === "string" ? this.expr(file, [...path, "type"], data.type) : undefined;
     const nullable = parsed?.nullable ?? false;
     if (data.fields !== undefined || data.extends !== undefined) {
       if (parsed && parsed.type.kind !== "openObject") {
-        this.conflict(file, [...path, "type"], `a type with fields is an object, not ${String(data.type)}`);
+        this.conflict(
+          file,
+          [...path, "type"],
+          `a type with fields is an object, not ${String(data.type)}`,
+        );
       }
       return { shape: this.objectShape(file, path, data), nullable };
     }
-    if (data.enum !== undefined) return { shape: this.enumShape(file, path, data, parsed?.type), nullable };
+    if (data.enum !== undefined)
+      return { shape: this.enumShape(file, path, data, parsed?.type), nullable };
     if (data.const !== undefined) {
       const kind = typeof data.const === "number" ? "integer" : typeof data.const;
-      if (parsed && !(parsed.type.kind === "primitive" && (parsed.type.name === kind || (parsed.type.name === "number" && kind === "integer")))) {
-        this.conflict(file, [...path, "type"], `const ${JSON.stringify(data.const)} is ${kind === "integer" ? "an integer" : `a ${kind}`} but type is ${String(data.type)}`);
+      if (
+        parsed &&
+        !(
+          parsed.type.kind === "primitive" &&
+          (parsed.type.name === kind || (parsed.type.name === "number" && kind === "integer"))
+        )
+      ) {
+        this.conflict(
+          file,
+          [...path, "type"],
+          `const ${JSON.stringify(data.const)} is ${kind === "integer" ? "an integer" : `a ${kind}`} but type is ${String(data.type)}`,
+        );
       }
       return { shape: { kind: "literal", value: data.const as Literal }, nullable };
     }
     const exprPath = [...path, "type"];
-    if (parsed) return { shape: this.shapeOfExpr(parsed.type, file, path, data, exprPath), nullable, expr: parsed.type };
-    if (data.items !== undefined) return { shape: this.shapeOfExpr({ kind: "container", container: "array" }, file, path, data, exprPath), nullable };
-    if (data.values !== undefined) return { shape: this.shapeOfExpr({ kind: "container", container: "map" }, file, path, data, exprPath), nullable };
+    if (parsed)
+      return {
+        shape: this.shapeOfExpr(parsed.type, file, path, data, exprPath),
+        nullable,
+        expr: parsed.type,
+      };
+    if (data.items !== undefined)
+      return {
+        shape: this.shapeOfExpr(
+          { kind: "container", container: "array" },
+          file,
+          path,
+          data,
+          exprPath,
+        ),
+        nullable,
+      };
+    if (data.values !== undefined)
+      return {
+        shape: this.shapeOfExpr(
+          { kind: "container", container: "map" },
+          file,
+          path,
+          data,
+          exprPath,
+        ),
+        nullable,
+      };
     if (data.open === true) return { shape: { kind: "object", fields: [], open: true }, nullable };
-    this.ctx.bag.report("schema-missing-key", { key: "type (or fields, enum, const, items, values)" }, file.locate(path, "key"));
+    this.ctx.bag.report(
+      "schema-missing-key",
+      { key: "type (or fields, enum, const, items, values)" },
+      file.locate(path, "key"),
+    );
     return { shape: unknownShape(), nullable };
   }
 
@@ -151,10 +264,18 @@ export class TypeBuilder {
         location: file.locate(fieldPath, "key"),
       };
     });
-    const node = { kind: "object", fields, open: data.open === true } as TypeNode & { kind: "object" };
+    const node = { kind: "object", fields, open: data.open === true } as TypeNode & {
+      kind: "object";
+    };
     if (typeof data.extends === "string") {
       this.refs.push({ name: data.extends, location: file.locate([...path, "extends"]) });
-      const pending: PendingExtends = { node, base: data.extends, omit: (data.omit as string[] | undefined) ?? [], file, path };
+      const pending: PendingExtends = {
+        node,
+        base: data.extends,
+        omit: (data.omit as string[] | undefined) ?? [],
+        file,
+        path,
+      };
       this.pendingExtends.push(pending);
       // A node has at most one pending extends (objectShape makes a new node each time).
       this.pendingByNode.set(node, pending);
@@ -162,18 +283,44 @@ export class TypeBuilder {
     return node;
   }
 
-  private enumShape(file: SpecFile, path: DataPath, data: Data, declared: TypeExpr | undefined): TypeShape {
+  private enumShape(
+    file: SpecFile,
+    path: DataPath,
+    data: Data,
+    declared: TypeExpr | undefined,
+  ): TypeShape {
     const values = data.enum as Literal[];
     const kinds = [...new Set(values.map((v) => (typeof v === "number" ? "integer" : typeof v)))];
-    if (kinds.length > 1) this.ctx.bag.report("enum-mixed-types", { types: kinds.join(", ") }, file.locate([...path, "enum"]));
-    if (declared && !(declared.kind === "primitive" && (declared.name === kinds[0] || (declared.name === "number" && kinds[0] === "integer")))) {
-      this.conflict(file, [...path, "type"], `enum values are ${kinds.join(", ")} but type is ${String(data.type)}`);
+    if (kinds.length > 1)
+      this.ctx.bag.report(
+        "enum-mixed-types",
+        { types: kinds.join(", ") },
+        file.locate([...path, "enum"]),
+      );
+    if (
+      declared &&
+      !(
+        declared.kind === "primitive" &&
+        (declared.name === kinds[0] || (declared.name === "number" && kinds[0] === "integer"))
+      )
+    ) {
+      this.conflict(
+        file,
+        [...path, "type"],
+        `enum values are ${kinds.join(", ")} but type is ${String(data.type)}`,
+      );
     }
     return { kind: "enum", values, open: data.open === true };
   }
 
   /** `exprPath` is the scalar holding the shorthand, for the column of a reference in it. */
-  private shapeOfExpr(expr: TypeExpr, file: SpecFile, path: DataPath, data: Data | undefined, exprPath: DataPath): TypeShape {
+  private shapeOfExpr(
+    expr: TypeExpr,
+    file: SpecFile,
+    path: DataPath,
+    data: Data | undefined,
+    exprPath: DataPath,
+  ): TypeShape {
     switch (expr.kind) {
       case "primitive":
         return { kind: "primitive", name: expr.name };
@@ -195,7 +342,9 @@ export class TypeBuilder {
           return unknownShape();
         }
         const inner = this.node(file, [...path, key], data[key]);
-        return expr.container === "array" ? { kind: "array", items: inner } : { kind: "map", values: inner };
+        return expr.container === "array"
+          ? { kind: "array", items: inner }
+          : { kind: "map", values: inner };
       }
       default: {
         const unhandled: never = expr;
@@ -210,12 +359,27 @@ export class TypeBuilder {
    */
   private unspecifiedNotes(expr: TypeExpr, file: SpecFile, exprPath: DataPath): GapNote[] {
     const text = unspecifiedText(expr);
-    return text ? [this.ctx.gap("untyped", text, subjectOf(exprPath.at(-1) === "type" ? exprPath.slice(0, -1) : exprPath), file.locate(exprPath))] : [];
+    return text
+      ? [
+          this.ctx.gap(
+            "untyped",
+            text,
+            subjectOf(exprPath.at(-1) === "type" ? exprPath.slice(0, -1) : exprPath),
+            file.locate(exprPath),
+          ),
+        ]
+      : [];
   }
 
   /** An element of a shorthand (`Money` in `Money[]`): no facets of its own. */
   private exprNode(expr: TypeExpr, file: SpecFile, path: DataPath, exprPath: DataPath): TypeNode {
-    return { ...this.shapeOfExpr(expr, file, path, undefined, exprPath), nullable: false, constraints: {}, docs: { notes: [] }, location: file.locate(exprPath) };
+    return {
+      ...this.shapeOfExpr(expr, file, path, undefined, exprPath),
+      nullable: false,
+      constraints: {},
+      docs: { notes: [] },
+      location: file.locate(exprPath),
+    };
   }
 
   private expr(file: SpecFile, path: DataPath, text: string) {
@@ -223,7 +387,11 @@ export class TypeBuilder {
       return parseTypeExpr(text);
     } catch (error) {
       if (!(error instanceof TypeExprError)) throw error;
-      this.ctx.bag.report("type-expr-syntax", { expr: JSON.stringify(text), detail: error.detail }, file.locate(path, "value", error.offset));
+      this.ctx.bag.report(
+        "type-expr-syntax",
+        { expr: JSON.stringify(text), detail: error.detail },
+        file.locate(path, "value", error.offset),
+      );
       return undefined;
     }
   }

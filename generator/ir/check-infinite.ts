@@ -18,7 +18,9 @@ function forcedRefs(node: TypeNode, via: string): Edge[] {
     case "ref":
       return [{ to: node.name, via }];
     case "object":
-      return node.fields.filter((f) => f.required).flatMap((f) => forcedRefs(f.type, via ? `${via}.${f.name}` : f.name));
+      return node.fields
+        .filter((f) => f.required)
+        .flatMap((f) => forcedRefs(f.type, via ? `${via}.${f.name}` : f.name));
     case "primitive":
     case "unknown":
     case "array":
@@ -88,7 +90,10 @@ function onCycles(edges: ReadonlyMap<string, readonly Edge[]>): Set<string> {
   return result;
 }
 
-function findCycle(start: string, edges: Map<string, Edge[]>): { names: string[]; text: string } | undefined {
+function findCycle(
+  start: string,
+  edges: Map<string, Edge[]>,
+): { names: string[]; text: string } | undefined {
   const stack: { name: string; via: string }[] = [];
   const visited = new Set<string>();
   const walk = (name: string): boolean => {
@@ -114,7 +119,9 @@ function findCycle(start: string, edges: Map<string, Edge[]>): { names: string[]
  * Cycles with no nullable link are left to checkInfiniteTypes.
  */
 export function checkAliasCycles(types: readonly NamedType[], ctx: BuildContext): void {
-  const aliasOf = new Map(types.flatMap((t) => (t.type.kind === "ref" ? [[t.name, t.type] as const] : [])));
+  const aliasOf = new Map(
+    types.flatMap((t) => (t.type.kind === "ref" ? [[t.name, t.type] as const] : [])),
+  );
   const reported = new Set<string>();
   for (const start of types) {
     if (reported.has(start.name)) continue;
@@ -129,6 +136,11 @@ export function checkAliasCycles(types: readonly NamedType[], ctx: BuildContext)
     if (!current || current.name !== start.name) continue;
     nullable ||= current.nullable;
     chain.forEach((n) => reported.add(n));
-    if (nullable) ctx.bag.report("alias-cycle", { name: start.name, cycle: [...chain, start.name].join(" -> ") }, start.location);
+    if (nullable)
+      ctx.bag.report(
+        "alias-cycle",
+        { name: start.name, cycle: [...chain, start.name].join(" -> ") },
+        start.location,
+      );
   }
 }

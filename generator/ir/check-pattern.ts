@@ -46,7 +46,8 @@ export function hasNestedQuantifier(pattern: string): boolean {
       const inner = groups.pop() ?? false;
       if (inner && unboundedQuantifierAt(pattern, i + 1)) return true;
       if (inner && groups.length > 0) groups[groups.length - 1] = true;
-    } else if (unboundedQuantifierAt(pattern, i) && groups.length > 0) groups[groups.length - 1] = true;
+    } else if (unboundedQuantifierAt(pattern, i) && groups.length > 0)
+      groups[groups.length - 1] = true;
   }
   return false;
 }

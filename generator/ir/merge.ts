@@ -38,26 +38,50 @@ type Data = Record<string, unknown>;
 /** Every declaration of every file, in file order then source order. */
 export function mergeSpec(files: readonly SpecFile[], bag: DiagnosticBag): MergedSpec {
   const merged: MergedSpec = {
-    environments: [], credentials: [], headers: [], versions: [], errorCodes: [], errorStatuses: [],
-    errorResponses: [], types: [], endpoints: [], callbacks: [], lifecycles: [], limits: [],
+    environments: [],
+    credentials: [],
+    headers: [],
+    versions: [],
+    errorCodes: [],
+    errorStatuses: [],
+    errorResponses: [],
+    types: [],
+    endpoints: [],
+    callbacks: [],
+    lifecycles: [],
+    limits: [],
   };
   const firstSeen = new Map<string, Decl<unknown>>();
   const where = (d: Decl<unknown>) => {
     const l = d.file.locate(d.path, "key");
     return `${l.file}:${l.line}:${l.col}`;
   };
-  const declare = <T>(kind: string, list: Decl<T>[] | undefined, decl: Decl<T>): Decl<T> | undefined => {
+  const declare = <T>(
+    kind: string,
+    list: Decl<T>[] | undefined,
+    decl: Decl<T>,
+  ): Decl<T> | undefined => {
     const key = `${kind}\u0000${decl.name}`;
     const first = firstSeen.get(key);
     if (first) {
-      bag.report("duplicate-declaration", { kind, name: decl.name, first: where(first) }, decl.file.locate(decl.path, "key"));
+      bag.report(
+        "duplicate-declaration",
+        { kind, name: decl.name, first: where(first) },
+        decl.file.locate(decl.path, "key"),
+      );
       return undefined;
     }
     firstSeen.set(key, decl as Decl<unknown>);
     list?.push(decl);
     return decl;
   };
-  const entries = <T>(file: SpecFile, path: DataPath, section: unknown, kind: string, list: Decl<T>[]) => {
+  const entries = <T>(
+    file: SpecFile,
+    path: DataPath,
+    section: unknown,
+    kind: string,
+    list: Decl<T>[],
+  ) => {
     for (const [name, value] of Object.entries((section ?? {}) as Data)) {
       declare(kind, list, { name, value: value as T, file, path: [...path, name] });
     }
@@ -66,26 +90,46 @@ export function mergeSpec(files: readonly SpecFile[], bag: DiagnosticBag): Merge
     const data = file.data as Data;
     for (const single of ["api", "idempotency", "webhooks"] as const) {
       if (data[single] !== undefined) {
-        const decl = declare("section", undefined, { name: single, value: data[single] as Data, file, path: [single] });
+        const decl = declare("section", undefined, {
+          name: single,
+          value: data[single] as Data,
+          file,
+          path: [single],
+        });
         if (decl) merged[single] = decl;
       }
     }
     const versioning = data.versioning as Data | undefined;
     if (versioning) {
-      const decl = declare("section", undefined, { name: "versioning", value: versioning, file, path: ["versioning"] });
+      const decl = declare("section", undefined, {
+        name: "versioning",
+        value: versioning,
+        file,
+        path: ["versioning"],
+      });
       if (decl) merged.versioning = decl;
       entries(file, ["versioning", "versions"], versioning.versions, "version", merged.versions);
     }
     const errors = data.errors as Data | undefined;
     if (errors) {
       if (errors.description !== undefined || errors.undocumented !== undefined) {
-        const decl = declare("section", undefined, { name: "errors", value: errors, file, path: ["errors"] });
+        const decl = declare("section", undefined, {
+          name: "errors",
+          value: errors,
+          file,
+          path: ["errors"],
+        });
         if (decl) merged.errors = decl;
       }
       entries(file, ["errors", "codes"], errors.codes, "error code", merged.errorCodes);
       entries(file, ["errors", "statuses"], errors.statuses, "status", merged.errorStatuses);
       ((errors.responses ?? []) as Data[]).forEach((value, i) =>
-        merged.errorResponses.push({ name: String(i), value, file, path: ["errors", "responses", i] }),
+        merged.errorResponses.push({
+          name: String(i),
+          value,
+          file,
+          path: ["errors", "responses", i],
+        }),
       );
     }
     entries(file, ["environments"], data.environments, "environment", merged.environments);

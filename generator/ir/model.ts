@@ -161,7 +161,11 @@ export interface ErrorResponse {
   code?: number;
   tag?: string;
   /** Where this response was declared to apply. */
-  scope: { kind: "endpoint" } | { kind: "all" } | { kind: "pathPrefix"; prefix: string } | { kind: "version"; version: string };
+  scope:
+    | { kind: "endpoint" }
+    | { kind: "all" }
+    | { kind: "pathPrefix"; prefix: string }
+    | { kind: "version"; version: string };
   docs: Docs;
   location: SourceLocation;
 }

@@ -52,12 +52,17 @@ class ExprParser {
     if (text[this.pos] === "|") {
       this.pos++;
       this.skipSpace();
-      if (!text.startsWith("null", this.pos)) throw new TypeExprError("only `| null` may follow a type; use enum for unions of values", this.pos);
+      if (!text.startsWith("null", this.pos))
+        throw new TypeExprError(
+          "only `| null` may follow a type; use enum for unions of values",
+          this.pos,
+        );
       this.pos += 4;
       nullable = true;
       this.skipSpace();
     }
-    if (this.pos < text.length) throw new TypeExprError(`unexpected ${JSON.stringify(text.slice(this.pos))}`, this.pos);
+    if (this.pos < text.length)
+      throw new TypeExprError(`unexpected ${JSON.stringify(text.slice(this.pos))}`, this.pos);
     return { type, nullable };
   }
 
@@ -72,7 +77,11 @@ class ExprParser {
     this.skipSpace();
     const start = this.pos;
     const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(this.pos))?.[0];
-    if (!word) throw new TypeExprError(`expected a type name at ${JSON.stringify(text.slice(this.pos) || "the end")}`, this.pos);
+    if (!word)
+      throw new TypeExprError(
+        `expected a type name at ${JSON.stringify(text.slice(this.pos) || "the end")}`,
+        this.pos,
+      );
     this.pos += word.length;
     let type: TypeExpr;
     if (word === "map" && text[this.pos] === "<") {
@@ -93,7 +102,10 @@ class ExprParser {
     } else if (/^[A-Z]/.test(word)) {
       type = { kind: "ref", name: word, offset: start };
     } else {
-      throw new TypeExprError(`${word} is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, unknown, object, unspecified, map<T>, T[]`, start);
+      throw new TypeExprError(
+        `${word} is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, unknown, object, unspecified, map<T>, T[]`,
+        start,
+      );
     }
     while (text.startsWith("[]", this.pos)) {
       this.pos += 2;

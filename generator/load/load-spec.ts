@@ -13,7 +13,14 @@ import { LineIndex } from "./line-index.ts";
 import { SpecFile } from "./spec-file.ts";
 import { readSpecFolder, type SpecFolder } from "./spec-folder.ts";
 import { specText } from "./spec-text.ts";
-import { checkAliases, checkData, deepestPoint, firstAlias, maxAliasCount, maxSpecDepth } from "./yaml-guards.ts";
+import {
+  checkAliases,
+  checkData,
+  deepestPoint,
+  firstAlias,
+  maxAliasCount,
+  maxSpecDepth,
+} from "./yaml-guards.ts";
 
 export { displayPath };
 
@@ -44,14 +51,22 @@ function parseYaml(text: string, lines: LineIndex, bag: DiagnosticBag): Document
       const key = /^["']?([^"':,{}\n]*)/.exec(text.slice(offset))?.[1]?.trim() || "?";
       bag.report("yaml-duplicate-key", { key }, at(offset));
     } else {
-      bag.report("yaml-syntax", { detail: error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "") }, at(offset));
+      bag.report(
+        "yaml-syntax",
+        { detail: error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "") },
+        at(offset),
+      );
     }
   }
   return doc.errors.length > 0 ? undefined : doc;
 }
 
 /** The plain data of a parsed document, or undefined (reported) when its aliases expand too far. */
-function plainData(doc: Document, lines: LineIndex, bag: DiagnosticBag): { value: unknown } | undefined {
+function plainData(
+  doc: Document,
+  lines: LineIndex,
+  bag: DiagnosticBag,
+): { value: unknown } | undefined {
   try {
     return { value: doc.toJS({ maxAliasCount }) ?? {} };
   } catch (error) {
@@ -65,7 +80,11 @@ function plainData(doc: Document, lines: LineIndex, bag: DiagnosticBag): { value
  * Parses one file's bytes; every problem is added to `bag`. The text is returned for code
  * frames, and the parsed file when it has no problem that stops the checks after it.
  */
-export function parseSpecFile(path: string, bytes: Uint8Array, bag: DiagnosticBag): { text: string; file?: SpecFile } {
+export function parseSpecFile(
+  path: string,
+  bytes: Uint8Array,
+  bag: DiagnosticBag,
+): { text: string; file?: SpecFile } {
   const { text, ok } = specText(path, bytes, bag);
   if (!ok) return { text };
   const lines = new LineIndex(path, text);
@@ -87,7 +106,10 @@ export function parseSpecFile(path: string, bytes: Uint8Array, bag: DiagnosticBa
  * Files parsed by earlier loads of this process, by path: a long-lived process (watch) reuses
  * a file whose text is unchanged, and the diagnostics it had, instead of parsing it again.
  */
-export type ParsedSpecFiles = Map<string, { bytes: Uint8Array; text: string; file: SpecFile | undefined; diagnostics: Diagnostic[] }>;
+export type ParsedSpecFiles = Map<
+  string,
+  { bytes: Uint8Array; text: string; file: SpecFile | undefined; diagnostics: Diagnostic[] }
+>;
 
 export interface LoadResult {
   files: SpecFile[];
@@ -99,7 +121,12 @@ export interface LoadResult {
  * Reads and checks the whole spec folder; throws DiagnosticsError listing every problem.
  * With `parsed`, unchanged files are taken from it and it is updated.
  */
-export function loadSpec(dir: string, bag: DiagnosticBag, parsed?: ParsedSpecFiles, folder?: SpecFolder): LoadResult {
+export function loadSpec(
+  dir: string,
+  bag: DiagnosticBag,
+  parsed?: ParsedSpecFiles,
+  folder?: SpecFolder,
+): LoadResult {
   const texts = new Map<string, string>();
   let exists = false;
   try {
@@ -112,8 +139,14 @@ export function loadSpec(dir: string, bag: DiagnosticBag, parsed?: ParsedSpecFil
     bag.throwIfErrors();
   }
   const { sources, problems } = folder ?? readSpecFolder(dir);
-  for (const problem of problems) bag.report("spec-file-unreadable", { reason: problem.reason }, { file: displayPath(problem.path), line: 1, col: 1 });
-  if (sources.length === 0 && problems.length === 0) bag.report("no-spec-files", { dir: displayPath(dir) });
+  for (const problem of problems)
+    bag.report(
+      "spec-file-unreadable",
+      { reason: problem.reason },
+      { file: displayPath(problem.path), line: 1, col: 1 },
+    );
+  if (sources.length === 0 && problems.length === 0)
+    bag.report("no-spec-files", { dir: displayPath(dir) });
   const files: SpecFile[] = [];
   for (const source of sources) {
     const path = displayPath(source.path);

@@ -25,14 +25,24 @@ function validator(): ValidateFunction {
   if (compiled) return compiled;
   const ajvPackage = require.resolve("ajv/package.json");
   const schemaText = readFileSync(schemaPath, "utf8");
-  const key = createHash("sha256").update(schemaText).update(readFileSync(ajvPackage)).digest("hex").slice(0, 16);
-  const cacheFile = join(dirname(dirname(ajvPackage)), ".cache", "apigen", `spec-validator-${key}.cjs`);
+  const key = createHash("sha256")
+    .update(schemaText)
+    .update(readFileSync(ajvPackage))
+    .digest("hex")
+    .slice(0, 16);
+  const cacheFile = join(
+    dirname(dirname(ajvPackage)),
+    ".cache",
+    "apigen",
+    `spec-validator-${key}.cjs`,
+  );
   if (existsSync(cacheFile)) {
     compiled = require(cacheFile) as ValidateFunction;
     return compiled;
   }
   const { default: Ajv } = require("ajv") as typeof import("ajv");
-  const { default: standaloneCode } = require("ajv/dist/standalone") as typeof import("ajv/dist/standalone/index.js");
+  const { default: standaloneCode } =
+    require("ajv/dist/standalone") as typeof import("ajv/dist/standalone/index.js");
   const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, code: { source: true } });
   compiled = ajv.compile(JSON.parse(schemaText) as object);
   try {
@@ -75,14 +85,19 @@ function collapseAlternatives(errors: ErrorObject[]): ErrorObject[] {
   const merged: ErrorObject[] = [];
   for (const alt of alternatives) {
     const within = (e: ErrorObject) =>
-      e.schemaPath.startsWith(`${alt.schemaPath}/`) && (e.instancePath === alt.instancePath || e.instancePath.startsWith(`${alt.instancePath}/`));
+      e.schemaPath.startsWith(`${alt.schemaPath}/`) &&
+      (e.instancePath === alt.instancePath || e.instancePath.startsWith(`${alt.instancePath}/`));
     const children = rest.filter(within);
-    const typeMisses = children.filter((e) => e.keyword === "type" && e.instancePath === alt.instancePath);
+    const typeMisses = children.filter(
+      (e) => e.keyword === "type" && e.instancePath === alt.instancePath,
+    );
     const branches = (alt.schema as unknown[]).length;
     rest = rest.filter((e) => !typeMisses.includes(e));
     if (typeMisses.length >= branches) {
       rest = rest.filter((e) => !children.includes(e));
-      const expected = [...new Set(typeMisses.map((e) => String((e.params as { type: string }).type)))];
+      const expected = [
+        ...new Set(typeMisses.map((e) => String((e.params as { type: string }).type))),
+      ];
       merged.push({ ...typeMisses[0]!, params: { type: expected.join(" or ") } });
     }
   }
@@ -90,12 +105,18 @@ function collapseAlternatives(errors: ErrorObject[]): ErrorObject[] {
 }
 
 function pathOf(pointer: string): string[] {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 function valueAt(data: unknown, path: DataPath): unknown {
   let value = data;
-  for (const segment of path) value = (value as Record<string, unknown> | undefined)?.[segment as string];
+  for (const segment of path)
+    value = (value as Record<string, unknown> | undefined)?.[segment as string];
   return value;
 }
 
@@ -106,15 +127,28 @@ function describe(value: unknown): string {
   return `${typeof value} ${JSON.stringify(value)}`;
 }
 
-const typeWords: Record<string, string> = { object: "a mapping", array: "a list", string: "a string", integer: "an integer", number: "a number", boolean: "a boolean" };
+const typeWords: Record<string, string> = {
+  object: "a mapping",
+  array: "a list",
+  string: "a string",
+  integer: "an integer",
+  number: "a number",
+  boolean: "a boolean",
+};
 
 function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
   const path = pathOf(error.instancePath);
   const params = error.params as Record<string, unknown>;
-  const parent = error.parentSchema as { patternDescription?: string; properties?: Record<string, unknown> } | undefined;
+  const parent = error.parentSchema as
+    | { patternDescription?: string; properties?: Record<string, unknown> }
+    | undefined;
   const patternText = parent?.patternDescription ?? `a match of /${String(params.pattern)}/`;
   if (error.propertyName !== undefined) {
-    return diagnostic("schema-bad-name", { what: "name", value: error.propertyName, pattern: patternText }, file.locate([...path, error.propertyName], "key"));
+    return diagnostic(
+      "schema-bad-name",
+      { what: "name", value: error.propertyName, pattern: patternText },
+      file.locate([...path, error.propertyName], "key"),
+    );
   }
   switch (error.keyword) {
     case "additionalProperties": {
@@ -123,16 +157,42 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
       return diagnostic("schema-unknown-key", { key, allowed }, file.locate([...path, key], "key"));
     }
     case "required":
-      return diagnostic("schema-missing-key", { key: String(params.missingProperty) }, file.locate(path, "key"));
+      return diagnostic(
+        "schema-missing-key",
+        { key: String(params.missingProperty) },
+        file.locate(path, "key"),
+      );
     case "type": {
-      const expected = String(params.type).split(/,| or /).map((t) => typeWords[t] ?? t).join(" or ");
-      return diagnostic("schema-wrong-type", { expected, actual: describe(valueAt(file.data, path)) }, file.locate(path));
+      const expected = String(params.type)
+        .split(/,| or /)
+        .map((t) => typeWords[t] ?? t)
+        .join(" or ");
+      return diagnostic(
+        "schema-wrong-type",
+        { expected, actual: describe(valueAt(file.data, path)) },
+        file.locate(path),
+      );
     }
     case "enum":
-      return diagnostic("schema-not-allowed", { value: JSON.stringify(valueAt(file.data, path)), allowed: (params.allowedValues as unknown[]).join(", ") }, file.locate(path));
+      return diagnostic(
+        "schema-not-allowed",
+        {
+          value: JSON.stringify(valueAt(file.data, path)),
+          allowed: (params.allowedValues as unknown[]).join(", "),
+        },
+        file.locate(path),
+      );
     case "pattern":
-      return diagnostic("schema-bad-name", { what: "value", value: JSON.stringify(valueAt(file.data, path)), pattern: patternText }, file.locate(path));
+      return diagnostic(
+        "schema-bad-name",
+        { what: "value", value: JSON.stringify(valueAt(file.data, path)), pattern: patternText },
+        file.locate(path),
+      );
     default:
-      return diagnostic("schema-bad-value", { detail: `${path.at(-1) ?? "value"} ${error.message ?? "is invalid"}` }, file.locate(path));
+      return diagnostic(
+        "schema-bad-value",
+        { detail: `${path.at(-1) ?? "value"} ${error.message ?? "is invalid"}` },
+        file.locate(path),
+      );
   }
 }

@@ -2,7 +2,16 @@
  * One parsed spec file: its text, its plain data, and the way back from a data path
  * to a line and column.
  */
-import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from "yaml";
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type Document,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from "yaml";
 import type { LineIndex } from "./line-index.ts";
 import type { SourceLocation } from "../ir/model.ts";
 
@@ -60,7 +69,10 @@ export class SpecFile {
         break;
       }
     }
-    return { node: (node as Node | null) ?? (pair?.key as Node | null) ?? null, ...(pair ? { pair } : {}) };
+    return {
+      node: (node as Node | null) ?? (pair?.key as Node | null) ?? null,
+      ...(pair ? { pair } : {}),
+    };
   }
 
   /** The pairs of a mapping by key text; the first of equal keys wins, as a search in order would find it. */

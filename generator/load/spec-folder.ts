@@ -9,7 +9,16 @@
  *
  * Only `node:` modules are imported: the up-to-date check must not load the YAML parser.
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
 
 /** Largest spec file read; past it the file is reported, not read (memory stays bounded). */
@@ -51,7 +60,10 @@ function reasonOf(error: unknown): { kind: FolderProblem["kind"]; reason: string
     case "EISDIR":
       return { kind: "not-a-file", reason: "it is a folder" };
     default:
-      return { kind: "unreadable", reason: typeof code === "string" ? code : "it could not be read" };
+      return {
+        kind: "unreadable",
+        reason: typeof code === "string" ? code : "it could not be read",
+      };
   }
 }
 
@@ -68,8 +80,13 @@ function readRegularFile(path: string): Uint8Array | Omit<FolderProblem, "path">
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return { kind: "not-a-file", reason: "it is not a regular file (a FIFO, socket or device)" };
-    if (stats.size > maxSpecFileBytes) return { kind: "too-large", reason: `it is larger than ${maxSpecFileBytes / 1024 / 1024} MiB` };
+    if (!stats.isFile())
+      return { kind: "not-a-file", reason: "it is not a regular file (a FIFO, socket or device)" };
+    if (stats.size > maxSpecFileBytes)
+      return {
+        kind: "too-large",
+        reason: `it is larger than ${maxSpecFileBytes / 1024 / 1024} MiB`,
+      };
     const bytes = new Uint8Array(stats.size);
     let at = 0;
     while (at < bytes.length) {
@@ -103,7 +120,11 @@ export function readSpecFolder(dir: string): SpecFolder {
     } catch (error) {
       return report(folder, reasonOf(error));
     }
-    if (ancestors.has(real)) return report(folder, { kind: "link-loop", reason: "a symbolic link leads back to a folder that contains it" });
+    if (ancestors.has(real))
+      return report(folder, {
+        kind: "link-loop",
+        reason: "a symbolic link leads back to a folder that contains it",
+      });
     ancestors.add(real);
     for (const name of names) {
       const full = join(folder, name);

@@ -14,7 +14,8 @@ const lenient = new TextDecoder("utf-8");
  * Characters YAML 1.2 excludes from a document (its c-printable set): C0 controls but tab,
  * line feed and carriage return; DEL; C1 controls but NEL; U+FFFE and U+FFFF.
  */
-export const controlCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\uFFFE\uFFFF]/;
+export const controlCharacter =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\uFFFE\uFFFF]/;
 
 /** `U+0001`: how a character is named in messages. */
 export function codePointName(char: string): string {
@@ -26,7 +27,9 @@ export function codePointName(char: string): string {
  * in (narrower after E0, ED, F0 and F4, which rules out overlong forms and surrogates);
  * undefined for a byte that cannot start one.
  */
-function sequenceOf(lead: number): readonly [length: number, low: number, high: number] | undefined {
+function sequenceOf(
+  lead: number,
+): readonly [length: number, low: number, high: number] | undefined {
   if (lead < 0x80) return [1, 0, 0];
   if (lead >= 0xc2 && lead <= 0xdf) return [2, 0x80, 0xbf];
   if (lead === 0xe0) return [3, 0xa0, 0xbf];
@@ -46,7 +49,8 @@ function firstInvalidByte(bytes: Uint8Array): number {
     const [length, low, high] = sequence;
     for (let k = 1; k < length; k++) {
       const byte = bytes[i + k];
-      if (byte === undefined || byte < (k === 1 ? low : 0x80) || byte > (k === 1 ? high : 0xbf)) return i;
+      if (byte === undefined || byte < (k === 1 ? low : 0x80) || byte > (k === 1 ? high : 0xbf))
+        return i;
     }
     i += length;
   }
@@ -57,7 +61,11 @@ function firstInvalidByte(bytes: Uint8Array): number {
  * The text of a spec file, or undefined when it is not UTF-8 or holds a control character
  * (reported at its place). The text is returned for code frames either way.
  */
-export function specText(file: string, bytes: Uint8Array, bag: DiagnosticBag): { text: string; ok: boolean } {
+export function specText(
+  file: string,
+  bytes: Uint8Array,
+  bag: DiagnosticBag,
+): { text: string; ok: boolean } {
   let text: string;
   try {
     text = strict.decode(bytes);
@@ -70,7 +78,11 @@ export function specText(file: string, bytes: Uint8Array, bag: DiagnosticBag): {
   }
   const control = controlCharacter.exec(text);
   if (control) {
-    bag.report("yaml-control-character", { char: codePointName(control[0]) }, new LineIndex(file, text).at(control.index));
+    bag.report(
+      "yaml-control-character",
+      { char: codePointName(control[0]) },
+      new LineIndex(file, text).at(control.index),
+    );
     return { text, ok: false };
   }
   return { text, ok: true };

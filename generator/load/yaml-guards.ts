@@ -43,7 +43,8 @@ export function deepestPoint(text: string, lines: LineIndex): SourceLocation {
   let deepest = 0;
   let at = 0;
   for (const match of text.matchAll(/^( *)\S/gm)) {
-    if (match[1]!.length > deepest) [deepest, at] = [match[1]!.length, match.index + match[1]!.length];
+    if (match[1]!.length > deepest)
+      [deepest, at] = [match[1]!.length, match.index + match[1]!.length];
   }
   return lines.at(at);
 }
@@ -61,7 +62,9 @@ export function checkAliases(doc: Document, lines: LineIndex, bag: DiagnosticBag
       if (!alias.resolve(doc)) {
         bag.report("yaml-alias-unresolved", { name: alias.source }, at(alias));
         ok = false;
-      } else if (path.some((step) => isCollection(step) && (step as Node).anchor === alias.source)) {
+      } else if (
+        path.some((step) => isCollection(step) && (step as Node).anchor === alias.source)
+      ) {
         bag.report("yaml-alias-cycle", { name: alias.source }, at(alias));
         ok = false;
       }
@@ -96,7 +99,11 @@ export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
     if (typeof value === "string") {
       const control = controlCharacter.exec(value);
       if (control) {
-        bag.report("yaml-control-character", { char: codePointName(control[0]) }, spec.locate(path));
+        bag.report(
+          "yaml-control-character",
+          { char: codePointName(control[0]) },
+          spec.locate(path),
+        );
         ok = false;
       }
       continue;
@@ -106,10 +113,16 @@ export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
       bag.report("yaml-too-deep", { max: maxSpecDepth }, spec.locate(path));
       return false;
     }
-    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+    const entries: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((v, i) => [i, v])
+      : Object.entries(value);
     for (const [key, child] of entries) {
       if (typeof key === "string" && controlCharacter.test(key)) {
-        bag.report("yaml-control-character", { char: codePointName(controlCharacter.exec(key)![0]) }, spec.locate([...path, key], "key"));
+        bag.report(
+          "yaml-control-character",
+          { char: codePointName(controlCharacter.exec(key)![0]) },
+          spec.locate([...path, key], "key"),
+        );
         ok = false;
       }
       stack.push({ value: child, path: [...path, key] });

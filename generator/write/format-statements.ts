@@ -8,13 +8,23 @@
  * keeps it in node_modules/.cache/apigen between runs.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ts } from "ts-morph";
 import { formatterId, prettierOptions } from "./format.ts";
 
-const memoDir = fileURLToPath(new URL("../../node_modules/.cache/apigen/formatted-statements/", import.meta.url));
+const memoDir = fileURLToPath(
+  new URL("../../node_modules/.cache/apigen/formatted-statements/", import.meta.url),
+);
 /** Memories not written for this long belong to output folders no longer generated. */
 const memoMaxAgeMs = 7 * 24 * 3600 * 1000;
 
@@ -23,7 +33,10 @@ const memoMaxAgeMs = 7 * 24 * 3600 * 1000;
  * folder, so each stays the size of its output): a cache, safe to delete.
  */
 function statementMemoFile(outDir: string): string {
-  return join(memoDir, `${createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16)}.json`);
+  return join(
+    memoDir,
+    `${createHash("sha256").update(resolve(outDir)).digest("hex").slice(0, 16)}.json`,
+  );
 }
 
 /** A top-level statement's source text (leading comments included, trimmed) and whether a blank line precedes it. */
@@ -34,7 +47,13 @@ interface Statement {
 
 /** The file's top-level statements, or undefined when it cannot be cut safely (text after the last statement). */
 function statementsOf(source: string): Statement[] | undefined {
-  const file = ts.createSourceFile("emitted.ts", source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const file = ts.createSourceFile(
+    "emitted.ts",
+    source,
+    ts.ScriptTarget.Latest,
+    false,
+    ts.ScriptKind.TS,
+  );
   if (file.endOfFileToken.getFullText(file).trim() !== "") return undefined;
   return file.statements.map((statement, i) => {
     const text = source.slice(statement.pos, statement.end);
@@ -48,7 +67,8 @@ function removeStaleMemos(dir: string): void {
   const now = Date.now();
   for (const name of readdirSync(dir)) {
     try {
-      if (now - statSync(join(dir, name)).mtimeMs > memoMaxAgeMs) rmSync(join(dir, name), { force: true });
+      if (now - statSync(join(dir, name)).mtimeMs > memoMaxAgeMs)
+        rmSync(join(dir, name), { force: true });
     } catch {
       // removed by another run meanwhile
     }
@@ -79,8 +99,12 @@ export class StatementMemo {
   static load(file: string, formatter: string): StatementMemo {
     const memo = new StatementMemo({ file, formatter });
     try {
-      const saved = JSON.parse(readFileSync(file, "utf8")) as { formatter?: string; statements?: [string, string][] };
-      if (saved.formatter === formatter && Array.isArray(saved.statements)) for (const [source, formatted] of saved.statements) memo.remember(source, formatted);
+      const saved = JSON.parse(readFileSync(file, "utf8")) as {
+        formatter?: string;
+        statements?: [string, string][];
+      };
+      if (saved.formatter === formatter && Array.isArray(saved.statements))
+        for (const [source, formatted] of saved.statements) memo.remember(source, formatted);
       memo.changed = false;
     } catch {
       // no memory yet, or an unreadable one: start empty
@@ -118,10 +142,15 @@ export class StatementMemo {
    * of `formatBatch`; undefined when it cannot be cut or most of it is new (then formatting it
    * whole is cheaper, and the caller does).
    */
-  async format(source: string, formatBatch: (text: string) => Promise<string>): Promise<string | undefined> {
+  async format(
+    source: string,
+    formatBatch: (text: string) => Promise<string>,
+  ): Promise<string | undefined> {
     const statements = statementsOf(source);
     if (!statements) return undefined;
-    const missing = [...new Set(statements.filter((s) => !this.entries.has(s.text)).map((s) => s.text))];
+    const missing = [
+      ...new Set(statements.filter((s) => !this.entries.has(s.text)).map((s) => s.text)),
+    ];
     if (missing.length > statements.length / 2) return undefined;
     if (missing.length > 0) {
       const formatted = statementsOf(await formatBatch(`${missing.join("\n\n")}\n`));

@@ -21,7 +21,9 @@ class FormatThread {
   private nextId = 0;
 
   constructor(options: Options) {
-    this.worker = new Worker(new URL("./format-worker.mjs", import.meta.url), { workerData: { options } });
+    this.worker = new Worker(new URL("./format-worker.mjs", import.meta.url), {
+      workerData: { options },
+    });
     this.worker.on("message", (message: { id?: number; contents?: string; error?: string }) => {
       const job = message.id === undefined ? undefined : this.pending.get(message.id);
       if (!job) return; // the "ready" message, or a job already failed
@@ -59,7 +61,10 @@ let threads: FormatThread[] | undefined;
 
 /** Starts the threads once per process (none on a single core); later calls return them. */
 export function formatThreads(options: Options): readonly FormatThread[] {
-  threads ??= Array.from({ length: Math.max(0, availableParallelism() - 1) }, () => new FormatThread(options));
+  threads ??= Array.from(
+    { length: Math.max(0, availableParallelism() - 1) },
+    () => new FormatThread(options),
+  );
   return threads;
 }
 

@@ -11,11 +11,22 @@ import type { Options } from "prettier";
 import type { EmittedFile } from "../emit/context.ts";
 import type { StatementMemo } from "./format-statements.ts";
 import { formatThreads, type FormatThread } from "./format-threads.ts";
-import { contentHash, manifestContents, manifestName, readManifest, type ManifestEntry } from "./manifest.ts";
+import {
+  contentHash,
+  manifestContents,
+  manifestName,
+  readManifest,
+  type ManifestEntry,
+} from "./manifest.ts";
 import type { OutputFile } from "./writer.ts";
 
 /** The one prettier configuration of every generated file (a user's config never applies). */
-export const prettierOptions: Options = { printWidth: 100, trailingComma: "all", proseWrap: "preserve", endOfLine: "lf" };
+export const prettierOptions: Options = {
+  printWidth: 100,
+  trailingComma: "all",
+  proseWrap: "preserve",
+  endOfLine: "lf",
+};
 
 /** Names the formatter and its version: output hashes made with another are not reused. */
 export const formatterId = `prettier ${(createRequire(import.meta.url)("prettier/package.json") as { version: string }).version}`;
@@ -39,7 +50,11 @@ export interface FormatOptions {
  * Formatted files in emit order, followed by the manifest. With `reuseFrom`, files that have
  * not changed since the manifest there was written are read instead of formatted.
  */
-export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: string, options: FormatOptions = {}): Promise<OutputFile[]> {
+export async function formatFiles(
+  files: readonly EmittedFile[],
+  reuseFrom?: string,
+  options: FormatOptions = {},
+): Promise<OutputFile[]> {
   const { memo } = options;
   const previous = reuseFrom ? readManifest(reuseFrom) : undefined;
   const reusable = previous?.formatter === formatterId ? previous.files : {};
@@ -47,17 +62,25 @@ export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: str
   const contents = files.map((file, i) => {
     // The parser is part of the key: the same text formatted another way is another output.
     const known = reusable[file.path];
-    const onDisk = known?.source === sources[i] && reuseFrom ? readIfExists(join(reuseFrom, file.path)) : undefined;
+    const onDisk =
+      known?.source === sources[i] && reuseFrom
+        ? readIfExists(join(reuseFrom, file.path))
+        : undefined;
     if (onDisk !== undefined && contentHash(onDisk) === known?.output) return onDisk;
     return file.parser === "none" ? file.contents : undefined;
   });
   // TypeScript whose statements were mostly formatted before: only the new ones are formatted.
   for (const [i, file] of files.entries()) {
     if (!memo || file.parser !== "typescript") continue;
-    if (contents[i] === undefined) contents[i] = await memo.format(file.contents, (text) => formatAside({ ...file, contents: text }));
+    if (contents[i] === undefined)
+      contents[i] = await memo.format(file.contents, (text) =>
+        formatAside({ ...file, contents: text }),
+      );
     else if (memo.empty) memo.learn(file.contents, contents[i]);
   }
-  const toFormat = files.flatMap((file, index) => (contents[index] === undefined ? [{ file, index }] : []));
+  const toFormat = files.flatMap((file, index) =>
+    contents[index] === undefined ? [{ file, index }] : [],
+  );
   const formatted = await formatShared(toFormat.map((job) => job.file));
   toFormat.forEach((job, i) => {
     contents[job.index] = formatted[i];
@@ -68,9 +91,11 @@ export async function formatFiles(files: readonly EmittedFile[], reuseFrom?: str
     entries[file.path] = { source: sources[i]!, output: contentHash(contents[i]!) };
     return { path: file.path, contents: contents[i]! };
   });
-  return [...out, { path: manifestName, contents: manifestContents(formatterId, entries, options.inputs) }];
+  return [
+    ...out,
+    { path: manifestName, contents: manifestContents(formatterId, entries, options.inputs) },
+  ];
 }
-
 
 /** Starts the formatting threads now, so they are warm by the time files are emitted. */
 export function startFormatThreads(): void {
@@ -87,7 +112,8 @@ const sharedFormattingThreshold = 1_000;
  */
 function formatCost(file: EmittedFile): number {
   let lines = 1;
-  for (let i = file.contents.indexOf("\n"); i !== -1; i = file.contents.indexOf("\n", i + 1)) lines++;
+  for (let i = file.contents.indexOf("\n"); i !== -1; i = file.contents.indexOf("\n", i + 1))
+    lines++;
   return file.parser === "markdown" ? lines * 4 : lines;
 }
 
@@ -103,9 +129,13 @@ async function formatShared(files: readonly EmittedFile[]): Promise<string[]> {
   const queue = files.map((_, index) => index).sort((a, b) => costs[b]! - costs[a]!);
   const results: string[] = [];
   const lane = async (format: (file: EmittedFile) => Promise<string>) => {
-    for (let index = queue.shift(); index !== undefined; index = queue.shift()) results[index] = await format(files[index]!);
+    for (let index = queue.shift(); index !== undefined; index = queue.shift())
+      results[index] = await format(files[index]!);
   };
-  await Promise.all([...threads.map((thread) => lane((file) => formatOn(thread, file))), lane(formatHere)]);
+  await Promise.all([
+    ...threads.map((thread) => lane((file) => formatOn(thread, file))),
+    lane(formatHere),
+  ]);
   return results;
 }
 
@@ -131,5 +161,8 @@ let prettier: typeof import("prettier") | undefined;
 async function formatHere(file: EmittedFile): Promise<string> {
   if (file.parser === "none") return file.contents;
   prettier ??= await import("prettier");
-  return prettier.format(file.contents, { ...prettierOptions, parser: prettierParser(file.parser) });
+  return prettier.format(file.contents, {
+    ...prettierOptions,
+    parser: prettierParser(file.parser),
+  });
 }

@@ -51,7 +51,10 @@ function packageVersion(require: NodeJS.Require, name: string): string {
     if (parent === dir) return "unknown";
     dir = parent;
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === name) return pkg.version ?? "unknown";
     } catch {
       // no package.json at this level: keep walking up
@@ -77,7 +80,11 @@ function generatorFingerprint(): string {
  * whose banners name the spec `specLabel`; undefined when a file could not be read (loading
  * then reports why, and a run with problems records no fingerprint).
  */
-export function inputsFingerprint(specDir: string, folder: SpecFolder, specLabel: string): string | undefined {
+export function inputsFingerprint(
+  specDir: string,
+  folder: SpecFolder,
+  specLabel: string,
+): string | undefined {
   if (folder.problems.length > 0) return undefined;
   const hash = createHash("sha256").update(generatorFingerprint()).update(`\0label\0${specLabel}`);
   for (const source of folder.sources) {
@@ -92,7 +99,11 @@ export function inputsFingerprint(specDir: string, folder: SpecFolder, specLabel
  * The number of files (manifest included) when `outDir` already holds exactly what a run
  * would write, judged by the fingerprint and the recorded hashes alone; undefined otherwise.
  */
-export function currentOutputFiles(specDir: string, outDir: string, specLabel: string): number | undefined {
+export function currentOutputFiles(
+  specDir: string,
+  outDir: string,
+  specLabel: string,
+): number | undefined {
   const manifest = readManifest(outDir);
   // A write that was cut off (or is under way) is finished or reported by the full run.
   if (!manifest?.inputs || hasPendingWrite(outDir)) return undefined;

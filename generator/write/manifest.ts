@@ -32,18 +32,39 @@ export function contentHash(text: string): string {
 /** The manifest of the last run in `outDir`, if it has a readable one. */
 export function readManifest(outDir: string): Manifest | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(join(outDir, manifestName), "utf8")) as Partial<Manifest>;
-    if (parsed.generator !== "apigen" || typeof parsed.files !== "object" || parsed.files === null) return undefined;
+    const parsed = JSON.parse(
+      readFileSync(join(outDir, manifestName), "utf8"),
+    ) as Partial<Manifest>;
+    if (parsed.generator !== "apigen" || typeof parsed.files !== "object" || parsed.files === null)
+      return undefined;
     const inputs = typeof parsed.inputs === "string" ? { inputs: parsed.inputs } : {};
-    return { generator: "apigen", formatter: String(parsed.formatter ?? ""), ...inputs, files: parsed.files };
+    return {
+      generator: "apigen",
+      formatter: String(parsed.formatter ?? ""),
+      ...inputs,
+      files: parsed.files,
+    };
   } catch {
     return undefined;
   }
 }
 
 /** The manifest's own file for this run's outputs, keys sorted. */
-export function manifestContents(formatter: string, entries: Record<string, ManifestEntry>, inputs?: string): string {
-  const files = Object.fromEntries(Object.keys(entries).sort().map((path) => [path, entries[path]!]));
-  const manifest: Manifest = { generator: "apigen", formatter, ...(inputs ? { inputs } : {}), files };
+export function manifestContents(
+  formatter: string,
+  entries: Record<string, ManifestEntry>,
+  inputs?: string,
+): string {
+  const files = Object.fromEntries(
+    Object.keys(entries)
+      .sort()
+      .map((path) => [path, entries[path]!]),
+  );
+  const manifest: Manifest = {
+    generator: "apigen",
+    formatter,
+    ...(inputs ? { inputs } : {}),
+    files,
+  };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }

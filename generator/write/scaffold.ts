@@ -10,7 +10,12 @@ import type { ApiModel } from "../ir/model.ts";
 import { formatFiles } from "./format.ts";
 
 /** `written`, or `exists` when a file is already at `path` (left untouched). */
-export async function writeHandlersScaffold(model: ApiModel, specName: string, path: string, importFrom?: string): Promise<"written" | "exists"> {
+export async function writeHandlersScaffold(
+  model: ApiModel,
+  specName: string,
+  path: string,
+  importFrom?: string,
+): Promise<"written" | "exists"> {
   const emitted = emitHandlersScaffold(createEmitContext(model, specName), path, importFrom);
   const [formatted] = await formatFiles([emitted]);
   mkdirSync(dirname(path), { recursive: true });

@@ -15,7 +15,21 @@
  *    staging folder is deleted. Recovery repeats this for a committed journal (a file already
  *    renamed is simply no longer staged), and deletes an uncommitted staging folder.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { DiagnosticsError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
@@ -88,7 +102,9 @@ function reasonOf(error: unknown): string {
 }
 
 function writeFailed(file: string, error: unknown): DiagnosticsError {
-  return new DiagnosticsError([diagnostic("output-write-failed", { file: displayPath(file), reason: reasonOf(error) })]);
+  return new DiagnosticsError([
+    diagnostic("output-write-failed", { file: displayPath(file), reason: reasonOf(error) }),
+  ]);
 }
 
 /** Renames whatever a journal still has staged and removes its stale files; idempotent. */
@@ -112,7 +128,8 @@ function apply(outDir: string, staging: string, journal: Journal): void {
 /** Finishes a killed run's committed write, or drops an uncommitted one, and removes its staging folder. */
 function recover(outDir: string, staging: string): void {
   const journalPath = join(staging, journalName);
-  if (existsSync(journalPath)) apply(outDir, staging, JSON.parse(readFileSync(journalPath, "utf8")) as Journal);
+  if (existsSync(journalPath))
+    apply(outDir, staging, JSON.parse(readFileSync(journalPath, "utf8")) as Journal);
   rmSync(staging, { recursive: true, force: true });
 }
 
@@ -120,7 +137,8 @@ function recover(outDir: string, staging: string): void {
 function removeAbandonedClaims(outDir: string): void {
   for (const name of readdirSync(outDir)) {
     const pid = new RegExp(`^${stagingName.replace(".", "\\.")}\\.(\\d+)$`).exec(name)?.[1];
-    if (pid !== undefined && (Number(pid) === process.pid || !isRunning(Number(pid)))) rmSync(join(outDir, name), { recursive: true, force: true });
+    if (pid !== undefined && (Number(pid) === process.pid || !isRunning(Number(pid))))
+      rmSync(join(outDir, name), { recursive: true, force: true });
   }
 }
 
@@ -132,7 +150,8 @@ function makeParents(target: string, made: string[]): void {
     mkdirSync(dir);
     made.push(dir);
   }
-  if (!statSync(dirname(target)).isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+  if (!statSync(dirname(target)).isDirectory())
+    throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
 }
 
 /** The output folder, held by this run from `claimOutput` until `release`. */
@@ -160,7 +179,8 @@ export class OutputClaim {
         const target = join(this.outDir, file.path);
         current = target;
         makeParents(target, made);
-        if (existsSync(target) && statSync(target).isDirectory()) throw Object.assign(new Error("a folder"), { code: "EISDIR" });
+        if (existsSync(target) && statSync(target).isDirectory())
+          throw Object.assign(new Error("a folder"), { code: "EISDIR" });
         writeDurable(join(this.staging, "files", String(i)), file.contents);
         journal.renames.push({ staged: `files/${i}`, target: file.path });
       });
@@ -208,7 +228,9 @@ export function claimOutput(outDir: string): OutputClaim {
       const owner = ownerOf(staging);
       if (owner !== undefined && owner !== process.pid && isRunning(owner)) {
         rmSync(mine, { recursive: true, force: true });
-        throw new DiagnosticsError([diagnostic("output-busy", { dir: displayPath(outDir), pid: owner })]);
+        throw new DiagnosticsError([
+          diagnostic("output-busy", { dir: displayPath(outDir), pid: owner }),
+        ]);
       }
       recover(outDir, staging);
       recovered = true;

@@ -50,7 +50,12 @@ export function planOutput(outDir: string, files: readonly OutputFile[]): Output
     const current = readIfExists(join(outDir, file.path));
     if (current === undefined) plan.added.push(file.path);
     else if (current === file.contents) plan.unchanged.push(file.path);
-    else if (previous.has(file.path) || file.path === manifestName || current.slice(0, 200).includes(bannerMarker)) plan.changed.push(file.path);
+    else if (
+      previous.has(file.path) ||
+      file.path === manifestName ||
+      current.slice(0, 200).includes(bannerMarker)
+    )
+      plan.changed.push(file.path);
     else plan.notOwned.push(file.path);
   }
   const produced = new Set(files.map((f) => f.path));
@@ -64,12 +69,18 @@ export function planOutput(outDir: string, files: readonly OutputFile[]): Output
  * is made again over what that leaves. Throws DiagnosticsError when another run is writing
  * the folder or a file cannot be written (the folder is then as it was).
  */
-export function writeOutput(outDir: string, files: readonly OutputFile[], plan: OutputPlan): OutputPlan {
-  if (plan.notOwned.length) throw new Error("writeOutput called with files the generator does not own");
+export function writeOutput(
+  outDir: string,
+  files: readonly OutputFile[],
+  plan: OutputPlan,
+): OutputPlan {
+  if (plan.notOwned.length)
+    throw new Error("writeOutput called with files the generator does not own");
   const claim = claimOutput(outDir);
   try {
     const carried = claim.recovered ? planOutput(outDir, files) : plan;
-    if (carried.notOwned.length) throw new Error("writeOutput: a file the generator does not own appeared while it recovered");
+    if (carried.notOwned.length)
+      throw new Error("writeOutput: a file the generator does not own appeared while it recovered");
     const toWrite = new Set([...carried.added, ...carried.changed]);
     claim.write(
       files.filter((f) => toWrite.has(f.path)),

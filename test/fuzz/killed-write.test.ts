@@ -27,7 +27,8 @@ function snapshot(dir: string): Map<string, string> {
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const full = join(entry.parentPath, entry.name);
     const path = relative(dir, full).split("\\").join("/");
-    if (entry.isFile() && !path.startsWith(".apigen-staging")) out.set(path, readFileSync(full, "utf8"));
+    if (entry.isFile() && !path.startsWith(".apigen-staging"))
+      out.set(path, readFileSync(full, "utf8"));
   }
   return out;
 }
@@ -47,9 +48,15 @@ let child: string;
 let writeMs: number;
 
 /** Runs the child writing `version` into `out`; kills it `killAfterMs` after it starts writing (or lets it finish). */
-function runChild(out: string, version: string, killAfterMs?: number): Promise<{ killed: boolean; ms: number }> {
+function runChild(
+  out: string,
+  version: string,
+  killAfterMs?: number,
+): Promise<{ killed: boolean; ms: number }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child, out, version, String(count), String(size)], { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [child, out, version, String(count), String(size)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let started = 0;
     let stderr = "";
     proc.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -61,7 +68,8 @@ function runChild(out: string, version: string, killAfterMs?: number): Promise<{
     });
     proc.on("error", reject);
     proc.on("exit", (code, signal) => {
-      if (code !== 0 && signal !== "SIGKILL") return reject(new Error(`the writer child failed (${code}): ${stderr}`));
+      if (code !== 0 && signal !== "SIGKILL")
+        return reject(new Error(`the writer child failed (${code}): ${stderr}`));
       resolve({ killed: signal === "SIGKILL", ms: performance.now() - started });
     });
   });
@@ -70,7 +78,14 @@ function runChild(out: string, version: string, killAfterMs?: number): Promise<{
 beforeAll(async () => {
   workDir = tempDir("apigen-killed-write-");
   child = join(workDir, "write-child.mjs");
-  await build({ entryPoints: [join(repoRoot, "test/support/write-child.ts")], bundle: true, platform: "node", format: "esm", outfile: child, logLevel: "silent" });
+  await build({
+    entryPoints: [join(repoRoot, "test/support/write-child.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile: child,
+    logLevel: "silent",
+  });
   const out = join(workDir, "calibrate");
   writeInProcess(out, versions.old);
   writeMs = (await runChild(out, versions.new)).ms;
@@ -89,24 +104,32 @@ describe("a write killed at a random moment", () => {
       await fc.assert(
         // Any moment of the write (and just after it), with extra weight on its last part,
         // where files are being renamed into place.
-        fc.asyncProperty(fc.oneof(fc.integer({ min: 0, max: 120 }), fc.integer({ min: 70, max: 100 })), fc.constantFrom(versions.new, versions.old), async (percent, nextVersion) => {
-          const out = join(workDir, `case-${runs++}`);
-          writeInProcess(out, versions.old);
-          await runChild(out, versions.new, (writeMs * percent) / 100);
-          const left = snapshot(out);
-          for (const path of new Set([...before.keys(), ...after.keys(), ...left.keys()])) {
-            const now = left.get(path);
-            const was = before.get(path);
-            const will = after.get(path);
-            if (was !== undefined && will !== undefined) expect(now, `${path} is missing`).toBeDefined();
-            if (now !== undefined) expect(now === was || now === will, `${path} is neither old nor new`).toBe(true);
-          }
-          // The next run finishes or drops the killed write first, then writes its own version.
-          writeInProcess(out, nextVersion);
-          expect(snapshot(out)).toEqual(expected(nextVersion));
-          expect(readdirSync(out).filter((name) => name.startsWith(".apigen-staging"))).toEqual([]);
-          rmSync(out, { recursive: true, force: true });
-        }),
+        fc.asyncProperty(
+          fc.oneof(fc.integer({ min: 0, max: 120 }), fc.integer({ min: 70, max: 100 })),
+          fc.constantFrom(versions.new, versions.old),
+          async (percent, nextVersion) => {
+            const out = join(workDir, `case-${runs++}`);
+            writeInProcess(out, versions.old);
+            await runChild(out, versions.new, (writeMs * percent) / 100);
+            const left = snapshot(out);
+            for (const path of new Set([...before.keys(), ...after.keys(), ...left.keys()])) {
+              const now = left.get(path);
+              const was = before.get(path);
+              const will = after.get(path);
+              if (was !== undefined && will !== undefined)
+                expect(now, `${path} is missing`).toBeDefined();
+              if (now !== undefined)
+                expect(now === was || now === will, `${path} is neither old nor new`).toBe(true);
+            }
+            // The next run finishes or drops the killed write first, then writes its own version.
+            writeInProcess(out, nextVersion);
+            expect(snapshot(out)).toEqual(expected(nextVersion));
+            expect(readdirSync(out).filter((name) => name.startsWith(".apigen-staging"))).toEqual(
+              [],
+            );
+            rmSync(out, { recursive: true, force: true });
+          },
+        ),
         fuzzParameters(12, 200),
       );
       expect(existsSync(workDir)).toBe(true);

@@ -24,7 +24,12 @@ import { applyEdit, applyFolderMutation, specDamage, type SpecDamage } from "./s
 const folderWide = new Set(["no-spec-files", "spec-dir-missing", "api-missing"]);
 
 /** The specs the damage is done to: the Merchant spec, and small ones that reach emission more often. */
-const bases = ["spec", "test/fixtures/features/operations", "test/fixtures/features/objects", "test/fixtures/features/multi-file"];
+const bases = [
+  "spec",
+  "test/fixtures/features/operations",
+  "test/fixtures/features/objects",
+  "test/fixtures/features/multi-file",
+];
 
 let work: string;
 /** Per base: a folder with its generated output, which a failed run must leave as it is. */
@@ -77,15 +82,23 @@ function expectLocated(d: Diagnostic, texts: ReadonlyMap<string, string>): void 
   const text = texts.get(file);
   if (text === undefined) return; // a file that could not be read: reported at 1:1
   const lines = text.split(/\r?\n/);
-  expect(line, `${file}:${line}:${col} ${d.code} is past the end of the file`).toBeLessThanOrEqual(lines.length);
-  expect(col, `${file}:${line}:${col} ${d.code} is past the end of its line`).toBeLessThanOrEqual(lines[line - 1]!.length + 1);
+  expect(line, `${file}:${line}:${col} ${d.code} is past the end of the file`).toBeLessThanOrEqual(
+    lines.length,
+  );
+  expect(col, `${file}:${line}:${col} ${d.code} is past the end of its line`).toBeLessThanOrEqual(
+    lines[line - 1]!.length + 1,
+  );
 }
 
 beforeAll(async () => {
   work = tempDir("apigen-fuzz-loader-");
   for (const base of bases) {
     const out = join(work, `out-${outputs.size}`);
-    const result = await runPipeline({ specDir: join(repoRoot, base), outDir: out, formatMemo: memo });
+    const result = await runPipeline({
+      specDir: join(repoRoot, base),
+      outDir: out,
+      formatMemo: memo,
+    });
     writeOutput(out, result.files, result.plan);
     outputs.set(base, out);
   }

@@ -33,4 +33,5 @@ export function fuzzTimeout(quickMs: number): number {
   return longRun ? 60 * 60_000 : quickMs;
 }
 
-if (longRun || seedFromEnv !== undefined) console.log(`fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm run fuzz)`);
+if (longRun || seedFromEnv !== undefined)
+  console.log(`fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm run fuzz)`);

@@ -42,7 +42,17 @@ const hostileStrings = [
 
 /** One edit of a spec file's text (or bytes). */
 export type FileMutation =
-  | { kind: "delete-line" | "duplicate-line" | "tab-indent" | "to-map" | "to-list" | "alias-self" | "alias-unresolved"; at: number }
+  | {
+      kind:
+        | "delete-line"
+        | "duplicate-line"
+        | "tab-indent"
+        | "to-map"
+        | "to-list"
+        | "alias-self"
+        | "alias-unresolved";
+      at: number;
+    }
   | { kind: "reindent"; at: number; by: number }
   | { kind: "hostile-value" | "hostile-key"; at: number; text: string }
   | { kind: "insert-bytes"; at: number; bytes: number[] }
@@ -66,18 +76,87 @@ export interface SpecDamage {
 const position = fc.nat({ max: 10_000 });
 
 const fileMutation: fc.Arbitrary<FileMutation> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom("delete-line", "duplicate-line", "tab-indent", "to-map", "to-list", "alias-self", "alias-unresolved"), at: position }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("reindent"), at: position, by: fc.integer({ min: -6, max: 6 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constantFrom("hostile-value", "hostile-key"), at: position, text: fc.oneof(fc.constantFrom(...hostileStrings), fc.string({ unit: "binary", maxLength: 12 })) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("insert-bytes"), at: position, bytes: fc.array(fc.oneof(fc.integer({ min: 0, max: 31 }), fc.integer({ min: 127, max: 255 })), { minLength: 1, maxLength: 4 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("huge-string"), at: position, length: fc.integer({ min: 10_000, max: 300_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("deep-flow", "deep-block"), at: position, depth: fc.integer({ min: 30, max: 3_000 }) }) },
-  { weight: 1, arbitrary: fc.oneof(fc.record({ kind: fc.constant("alias-bomb" as const) }), fc.record({ kind: fc.constantFrom("bom", "crlf", "empty") })) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constantFrom(
+        "delete-line",
+        "duplicate-line",
+        "tab-indent",
+        "to-map",
+        "to-list",
+        "alias-self",
+        "alias-unresolved",
+      ),
+      at: position,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("reindent"),
+      at: position,
+      by: fc.integer({ min: -6, max: 6 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constantFrom("hostile-value", "hostile-key"),
+      at: position,
+      text: fc.oneof(
+        fc.constantFrom(...hostileStrings),
+        fc.string({ unit: "binary", maxLength: 12 }),
+      ),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("insert-bytes"),
+      at: position,
+      bytes: fc.array(
+        fc.oneof(fc.integer({ min: 0, max: 31 }), fc.integer({ min: 127, max: 255 })),
+        { minLength: 1, maxLength: 4 },
+      ),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("huge-string"),
+      at: position,
+      length: fc.integer({ min: 10_000, max: 300_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constantFrom("deep-flow", "deep-block"),
+      at: position,
+      depth: fc.integer({ min: 30, max: 3_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.record({ kind: fc.constant("alias-bomb" as const) }),
+      fc.record({ kind: fc.constantFrom("bom", "crlf", "empty") }),
+    ),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate"), at: position }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("binary"), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("binary"),
+      bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }),
+    }),
+  },
 );
 
-const folderMutation: fc.Arbitrary<FolderMutation> = fc.record({ kind: fc.constantFrom("link-loop", "link-to-nothing", "fifo", "copy-file") });
+const folderMutation: fc.Arbitrary<FolderMutation> = fc.record({
+  kind: fc.constantFrom("link-loop", "link-to-nothing", "fifo", "copy-file"),
+});
 
 export const specDamage: fc.Arbitrary<SpecDamage> = fc.record(
   {
@@ -96,11 +175,18 @@ function valueStart(line: string): number | undefined {
 }
 
 /** Applies one edit to a file's text lines. */
-function editLines(lines: string[], edit: Exclude<FileMutation, { kind: "insert-bytes" | "binary" | "bom" | "crlf" | "empty" | "truncate" }>): string[] {
+function editLines(
+  lines: string[],
+  edit: Exclude<
+    FileMutation,
+    { kind: "insert-bytes" | "binary" | "bom" | "crlf" | "empty" | "truncate" }
+  >,
+): string[] {
   const i = "at" in edit ? edit.at % Math.max(1, lines.length) : 0;
   const line = lines[i] ?? "";
   const value = valueStart(line);
-  const withValue = (text: string) => (value === undefined ? line : `${line.slice(0, value)}${text}`);
+  const withValue = (text: string) =>
+    value === undefined ? line : `${line.slice(0, value)}${text}`;
   const indent = /^\s*/.exec(line)![0];
   const replace = (text: string) => [...lines.slice(0, i), text, ...lines.slice(i + 1)];
   switch (edit.kind) {
@@ -109,7 +195,9 @@ function editLines(lines: string[], edit: Exclude<FileMutation, { kind: "insert-
     case "duplicate-line":
       return [...lines.slice(0, i + 1), line, ...lines.slice(i + 1)];
     case "reindent":
-      return replace(edit.by >= 0 ? " ".repeat(edit.by) + line : line.slice(Math.min(-edit.by, indent.length)));
+      return replace(
+        edit.by >= 0 ? " ".repeat(edit.by) + line : line.slice(Math.min(-edit.by, indent.length)),
+      );
     case "tab-indent":
       return replace(line.replace(/^ +/, "\t"));
     case "to-map":
@@ -123,18 +211,36 @@ function editLines(lines: string[], edit: Exclude<FileMutation, { kind: "insert-
     case "hostile-value":
       return replace(withValue(JSON.stringify(edit.text)));
     case "hostile-key":
-      return replace(line.replace(/^(\s*(?:- )?)[^\s:#][^:#]*?:/, `$1${JSON.stringify(edit.text)}:`));
+      return replace(
+        line.replace(/^(\s*(?:- )?)[^\s:#][^:#]*?:/, `$1${JSON.stringify(edit.text)}:`),
+      );
     case "huge-string":
       return replace(withValue(JSON.stringify("x".repeat(edit.length))));
     case "deep-flow":
       return replace(withValue("[".repeat(edit.depth) + "]".repeat(edit.depth)));
     case "deep-block": {
-      const nested = Array.from({ length: edit.depth }, (_, d) => `${indent}${" ".repeat(2 * (d + 1))}k${d}:`);
-      return [...lines.slice(0, i + 1), ...nested, `${indent}${" ".repeat(2 * (edit.depth + 1))}end`, ...lines.slice(i + 1)];
+      const nested = Array.from(
+        { length: edit.depth },
+        (_, d) => `${indent}${" ".repeat(2 * (d + 1))}k${d}:`,
+      );
+      return [
+        ...lines.slice(0, i + 1),
+        ...nested,
+        `${indent}${" ".repeat(2 * (edit.depth + 1))}end`,
+        ...lines.slice(i + 1),
+      ];
     }
     case "alias-bomb": {
       const rows = ["x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
-      for (const [name, from] of [["b", "a"], ["c", "b"], ["d", "c"], ["e", "d"], ["f", "e"], ["g", "f"]] as const) rows.push(`x-${name}: &${name} [${Array(9).fill(`*${from}`).join(", ")}]`);
+      for (const [name, from] of [
+        ["b", "a"],
+        ["c", "b"],
+        ["d", "c"],
+        ["e", "d"],
+        ["f", "e"],
+        ["g", "f"],
+      ] as const)
+        rows.push(`x-${name}: &${name} [${Array(9).fill(`*${from}`).join(", ")}]`);
       return [...lines, ...rows];
     }
     default: {
@@ -170,7 +276,12 @@ export function applyEdit(bytes: Uint8Array, edit: FileMutation): Uint8Array {
 }
 
 /** Applies the folder-level trouble inside `spec`, next to `files` (its spec files, relative). */
-export function applyFolderMutation(spec: string, files: readonly string[], mutation: FolderMutation, pick: number): void {
+export function applyFolderMutation(
+  spec: string,
+  files: readonly string[],
+  mutation: FolderMutation,
+  pick: number,
+): void {
   switch (mutation.kind) {
     case "link-loop":
       symlinkSync("loop-b.yaml", join(spec, "loop-a.yaml"));
@@ -184,7 +295,10 @@ export function applyFolderMutation(spec: string, files: readonly string[], muta
       return;
     case "copy-file": {
       const file = files[pick % files.length]!;
-      writeFileSync(join(spec, `zz-copy-of-${file.replaceAll("/", "-")}`), readFileSync(join(spec, file)));
+      writeFileSync(
+        join(spec, `zz-copy-of-${file.replaceAll("/", "-")}`),
+        readFileSync(join(spec, file)),
+      );
       return;
     }
     default: {

@@ -15,7 +15,8 @@ const dist = join(pkg, "dist");
 /** Newest modification time of the files below `dir` (and of `extra`). */
 function newest(dir: string, extra: string[] = []): number {
   const times = extra.map((f) => statSync(f).mtimeMs);
-  for (const path of readdirSync(dir, { recursive: true, encoding: "utf8" })) times.push(statSync(join(dir, path)).mtimeMs);
+  for (const path of readdirSync(dir, { recursive: true, encoding: "utf8" }))
+    times.push(statSync(join(dir, path)).mtimeMs);
   return Math.max(0, ...times);
 }
 
@@ -23,13 +24,21 @@ function newest(dir: string, extra: string[] = []): number {
 export function distIsStale(): boolean {
   const marker = join(dist, "index.js");
   if (!existsSync(marker)) return true;
-  const inputs = newest(join(pkg, "src"), ["package.json", "tsconfig.json", "tsconfig.build.json"].map((f) => join(pkg, f)));
+  const inputs = newest(
+    join(pkg, "src"),
+    ["package.json", "tsconfig.json", "tsconfig.build.json"].map((f) => join(pkg, f)),
+  );
   return inputs > statSync(marker).mtimeMs;
 }
 
 export default function setup(): void {
   if (!distIsStale()) return;
   rmSync(dist, { recursive: true, force: true });
-  const run = spawnSync("npm", ["run", "build", "-w", "merchant-commerce-api"], { cwd: root, encoding: "utf8", timeout: 120_000 });
-  if (run.status !== 0) throw new Error(`building the generated package failed:\n${run.stdout}${run.stderr}`);
+  const run = spawnSync("npm", ["run", "build", "-w", "merchant-commerce-api"], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  if (run.status !== 0)
+    throw new Error(`building the generated package failed:\n${run.stdout}${run.stderr}`);
 }

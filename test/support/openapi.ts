@@ -10,7 +10,10 @@ import { features, generateFrom, tempDir } from "../helpers.ts";
 export { features, type Feature } from "../helpers.ts";
 
 /** Every spec the tools check: the Merchant Commerce API first, then each feature fixture. */
-export const specDirs: readonly string[] = ["spec", ...features.map((f) => `test/fixtures/features/${f}`)];
+export const specDirs: readonly string[] = [
+  "spec",
+  ...features.map((f) => `test/fixtures/features/${f}`),
+];
 
 export interface Generated {
   specDir: string;
@@ -41,12 +44,17 @@ export function removeFolders(folders: Iterable<string>): void {
 }
 
 /** Calls `visit` on every object and array of a JSON value, with its JSON pointer. */
-export function walk(value: unknown, visit: (node: Record<string, unknown>, pointer: string) => void, pointer = ""): void {
+export function walk(
+  value: unknown,
+  visit: (node: Record<string, unknown>, pointer: string) => void,
+  pointer = "",
+): void {
   if (Array.isArray(value)) {
     value.forEach((item, i) => walk(item, visit, `${pointer}/${i}`));
   } else if (typeof value === "object" && value !== null) {
     visit(value as Record<string, unknown>, pointer);
-    for (const [key, inner] of Object.entries(value)) walk(inner, visit, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    for (const [key, inner] of Object.entries(value))
+      walk(inner, visit, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
   }
 }
 
@@ -54,7 +62,8 @@ export function walk(value: unknown, visit: (node: Record<string, unknown>, poin
 export function undocumentedLists(document: unknown): { pointer: string; texts: string[] }[] {
   const lists: { pointer: string; texts: string[] }[] = [];
   walk(document, (node, pointer) => {
-    if (Array.isArray(node["x-undocumented"])) lists.push({ pointer, texts: node["x-undocumented"] as string[] });
+    if (Array.isArray(node["x-undocumented"]))
+      lists.push({ pointer, texts: node["x-undocumented"] as string[] });
   });
   return lists;
 }

@@ -8,7 +8,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
 const require = createRequire(import.meta.url);
-const prismBin = join(dirname(require.resolve("@stoplight/prism-cli/package.json")), "dist/index.js");
+const prismBin = join(
+  dirname(require.resolve("@stoplight/prism-cli/package.json")),
+  "dist/index.js",
+);
 
 /** One Prism violation, as Prism reports it in the `sl-violations` response header. */
 export interface Violation {
@@ -34,10 +37,14 @@ export class PrismMock {
 
   /** Starts `prism mock` on `document` (a file path); resolves once it listens. */
   static start(document: string, timeoutMs = 60_000): Promise<PrismMock> {
-    const child = spawn(process.execPath, [prismBin, "mock", "-h", "127.0.0.1", "-p", "0", document], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-    });
+    const child = spawn(
+      process.execPath,
+      [prismBin, "mock", "-h", "127.0.0.1", "-p", "0", document],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      },
+    );
     let output = "";
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -20,18 +20,54 @@ export interface SeedFields {
 
 /** Backticked tokens and table-cell field lists that are values, paths or headers, not fields. */
 const notFields = new Set([
-  "bolt", "wh_", "in_transit", "cancelled", "delivered", "failure", "success", "succeeded", "base_url", "merchant_url",
-  "MockService", "unprocessable_request", "openid", "all", "scheduled", "paused", "payment_failed", "true", "false",
-  "string", "integer", "number", "boolean", "object", "array", "Money", "Transaction", "Shipment", "Address",
-  "UnitPriceInCents", "Content-Type", "X-API-Key", "X-Publishable-Key", "X-Service-Hmac-Sha256", "X-Nonce",
-  "GET", "POST", "DELETE", "Field",
+  "bolt",
+  "wh_",
+  "in_transit",
+  "cancelled",
+  "delivered",
+  "failure",
+  "success",
+  "succeeded",
+  "base_url",
+  "merchant_url",
+  "MockService",
+  "unprocessable_request",
+  "openid",
+  "all",
+  "scheduled",
+  "paused",
+  "payment_failed",
+  "true",
+  "false",
+  "string",
+  "integer",
+  "number",
+  "boolean",
+  "object",
+  "array",
+  "Money",
+  "Transaction",
+  "Shipment",
+  "Address",
+  "UnitPriceInCents",
+  "Content-Type",
+  "X-API-Key",
+  "X-Publishable-Key",
+  "X-Service-Hmac-Sha256",
+  "X-Nonce",
+  "GET",
+  "POST",
+  "DELETE",
+  "Field",
 ]);
 
 /** Field names the seed writes in its Resources, Endpoints and callback sections. */
 export function seedFieldNames(seed: string): string[] {
   const start = seed.indexOf("## Resources and their fields");
   const end = seed.indexOf("## Authentication");
-  const body = seed.slice(start, end).replace(/^## States and transitions[\s\S]*?(?=^## Endpoints)/m, "");
+  const body = seed
+    .slice(start, end)
+    .replace(/^## States and transitions[\s\S]*?(?=^## Endpoints)/m, "");
   const names = new Set<string>();
   for (const match of body.matchAll(/`([^`]+)`/g)) {
     const token = match[1]!.replace(/\[\]$/, "");
@@ -56,9 +92,15 @@ export function readSeedFields(): SeedFields {
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const seedPath = process.argv[2];
-  if (!seedPath) throw new Error("usage: npx tsx test/support/seed-fields.ts <path of merchant-commerce-api.md>");
+  if (!seedPath)
+    throw new Error(
+      "usage: npx tsx test/support/seed-fields.ts <path of merchant-commerce-api.md>",
+    );
   const seed = readFileSync(seedPath, "utf8");
-  const fixture: SeedFields = { seedSha256: createHash("sha256").update(seed).digest("hex"), fields: seedFieldNames(seed) };
+  const fixture: SeedFields = {
+    seedSha256: createHash("sha256").update(seed).digest("hex"),
+    fields: seedFieldNames(seed),
+  };
   writeFileSync(fixturePath, `${JSON.stringify(fixture, null, 2)}\n`);
   console.log(`${fixturePath}: ${fixture.fields.length} field names`);
 }

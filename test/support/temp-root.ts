@@ -17,7 +17,10 @@ export default function setup(): () => void {
   process.env.TMP = root;
   return () => {
     const left = readdirSync(root);
-    if (left.length > 0 && process.env.APIGEN_DEBUG) console.log(`temp-root: ${left.length} entries left by tests: ${left.slice(0, 10).join(", ")}`);
+    if (left.length > 0 && process.env.APIGEN_DEBUG)
+      console.log(
+        `temp-root: ${left.length} entries left by tests: ${left.slice(0, 10).join(", ")}`,
+      );
     rmSync(root, { recursive: true, force: true });
     process.env.TMPDIR = systemTemp;
   };

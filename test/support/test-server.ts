@@ -12,7 +12,11 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type Responder = (request: RecordedRequest, response: ServerResponse, socket: Socket) => void;
+export type Responder = (
+  request: RecordedRequest,
+  response: ServerResponse,
+  socket: Socket,
+) => void;
 
 export class TestServer {
   readonly requests: RecordedRequest[] = [];
@@ -29,7 +33,12 @@ export class TestServer {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+        const recorded = {
+          method: req.method ?? "",
+          url: req.url ?? "",
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+        };
         instance!.requests.push(recorded);
         instance!.responder(recorded, res, req.socket);
       });
@@ -60,7 +69,9 @@ export class TestServer {
 
   /** Answers the n-th request (0-based) with the n-th responder, the last one after that. */
   sequence(...responders: Responder[]): void {
-    this.respond((req, res, socket) => responders[Math.min(this.requests.length - 1, responders.length - 1)]!(req, res, socket));
+    this.respond((req, res, socket) =>
+      responders[Math.min(this.requests.length - 1, responders.length - 1)]!(req, res, socket),
+    );
   }
 
   async stop(): Promise<void> {

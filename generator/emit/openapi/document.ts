@@ -12,7 +12,12 @@ import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import { sharedHeaderKey, sharedHeaderParameter } from "./parameters.ts";
 import { pathsOf, tagsOf } from "./paths.ts";
 import { componentSchemas } from "./schemas.ts";
-import { securitySchemes, signatureCredentials, signatureParameter, signatureParameterKey } from "./security.ts";
+import {
+  securitySchemes,
+  signatureCredentials,
+  signatureParameter,
+  signatureParameterKey,
+} from "./security.ts";
 import { webhooksOf } from "./webhooks.ts";
 
 /** The OpenAPI version written. */
@@ -32,13 +37,23 @@ function infoOf(model: ApiModel): JsonObject {
 
 /** A host name part: lower case, letters, digits and hyphens. */
 function hostLabel(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "x";
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "x"
+  );
 }
 
 function serverOf(model: ApiModel, env: Environment | undefined): JsonObject {
   const variable = model.api.baseUrlName;
   if (env?.baseUrl) {
-    return obj({ url: env.baseUrl, description: env.docs.description?.trim(), "x-environment": env.name, "x-undocumented": notesOf(env.docs) });
+    return obj({
+      url: env.baseUrl,
+      description: env.docs.description?.trim(),
+      "x-environment": env.name,
+      "x-undocumented": notesOf(env.docs),
+    });
   }
   const host = `${env ? `${hostLabel(env.name)}.` : ""}${hostLabel(variable)}.invalid`;
   const which = env ? `of the ${env.name} environment ` : "";
@@ -58,7 +73,9 @@ function serverOf(model: ApiModel, env: Environment | undefined): JsonObject {
 
 /** One server per environment, in model order; one variable server when there is no environment. */
 function serversOf(model: ApiModel): JsonObject[] {
-  return model.environments.length ? model.environments.map((env) => serverOf(model, env)) : [serverOf(model, undefined)];
+  return model.environments.length
+    ? model.environments.map((env) => serverOf(model, env))
+    : [serverOf(model, undefined)];
 }
 
 /** `components.parameters`: the shared headers, then the signature headers the inbound side uses. */
@@ -66,7 +83,9 @@ function componentParameters(model: ApiModel): JsonObject | undefined {
   const inboundAuth = [...model.callbacks.flatMap((c) => c.auth), ...(model.webhooks?.auth ?? [])];
   const entries = [
     ...model.sharedHeaders.map((h) => [sharedHeaderKey(h), sharedHeaderParameter(h)] as const),
-    ...signatureCredentials(model, inboundAuth).map((c) => [signatureParameterKey(c), signatureParameter(c)] as const),
+    ...signatureCredentials(model, inboundAuth).map(
+      (c) => [signatureParameterKey(c), signatureParameter(c)] as const,
+    ),
   ];
   return entries.length ? Object.fromEntries(entries) : undefined;
 }

@@ -20,7 +20,8 @@ export function statusKey(status: ErrorStatus | number): string {
 
 /** `Code 1005`, `Tag unprocessable_request`, or nothing. */
 function entryLabel(entry: ErrorResponse): string | undefined {
-  if (entry.code !== undefined) return `Code ${entry.code}${entry.tag !== undefined ? `, tag ${entry.tag}` : ""}`;
+  if (entry.code !== undefined)
+    return `Code ${entry.code}${entry.tag !== undefined ? `, tag ${entry.tag}` : ""}`;
   return entry.tag !== undefined ? `Tag ${entry.tag}` : undefined;
 }
 
@@ -57,7 +58,8 @@ function groupByStatus(errors: readonly ErrorResponse[]): Group[] {
 /** `responses` entries for the errors of `endpoint`, keyed by status. */
 export function errorResponses(model: ApiModel, endpoint: Endpoint): JsonObject {
   const version = model.versioning.versions.find((v) => v.name === endpoint.version);
-  const bodyType = version?.errorBody !== undefined ? typesByName(model.types).get(version.errorBody) : undefined;
+  const bodyType =
+    version?.errorBody !== undefined ? typesByName(model.types).get(version.errorBody) : undefined;
   const anyStatus = endpoint.errors.filter((e) => e.status === undefined);
   const out: JsonObject = {};
   for (const group of groupByStatus(endpoint.errors)) {
@@ -66,18 +68,35 @@ export function errorResponses(model: ApiModel, endpoint: Endpoint): JsonObject 
   return out;
 }
 
-function errorResponse(model: ApiModel, group: Group, allStatuses: readonly ErrorResponse[], bodyType: NamedType | undefined): JsonObject {
+function errorResponse(
+  model: ApiModel,
+  group: Group,
+  allStatuses: readonly ErrorResponse[],
+  bodyType: NamedType | undefined,
+): JsonObject {
   // A code or tag this status already lists is not listed again as one of any status.
-  const anyStatus = allStatuses.filter((e) => !group.entries.some((own) => exampleKey(own) === exampleKey(e) && entryLabel(own) !== undefined));
+  const anyStatus = allStatuses.filter(
+    (e) =>
+      !group.entries.some(
+        (own) => exampleKey(own) === exampleKey(e) && entryLabel(own) !== undefined,
+      ),
+  );
   const info = model.errors.statuses.find((s) => s.status === group.status);
   const meaning = info?.meaning ?? `Error ${statusKey(group.status)}.`;
   // An entry without code or tag that only repeats the status meaning adds nothing.
-  const said = (e: ErrorResponse) => entryLabel(e) !== undefined || (e.docs.description?.trim() ?? meaning) !== meaning;
-  const lines = [...group.entries.filter(said).map((e) => entryLine(e, false)), ...anyStatus.map((e) => entryLine(e, true))];
+  const said = (e: ErrorResponse) =>
+    entryLabel(e) !== undefined || (e.docs.description?.trim() ?? meaning) !== meaning;
+  const lines = [
+    ...group.entries.filter(said).map((e) => entryLine(e, false)),
+    ...anyStatus.map((e) => entryLine(e, true)),
+  ];
   const examples: JsonObject = {};
   const unplaced: ErrorResponse[] = [];
   for (const entry of [...group.entries, ...anyStatus]) {
-    const value = bodyType && (entry.code !== undefined || entry.tag !== undefined) ? errorExample(bodyType, model.types, entry) : undefined;
+    const value =
+      bodyType && (entry.code !== undefined || entry.tag !== undefined)
+        ? errorExample(bodyType, model.types, entry)
+        : undefined;
     if (value === undefined) {
       unplaced.push(entry);
       continue;
@@ -85,7 +104,12 @@ function errorResponse(model: ApiModel, group: Group, allStatuses: readonly Erro
     examples[exampleKey(entry)] = exampleObject(model, entry, value);
   }
   const media = bodyType
-    ? { "application/json": obj({ schema: { $ref: schemaRef(bodyType.name) }, examples: Object.keys(examples).length ? examples : undefined }) }
+    ? {
+        "application/json": obj({
+          schema: { $ref: schemaRef(bodyType.name) },
+          examples: Object.keys(examples).length ? examples : undefined,
+        }),
+      }
     : undefined;
   return obj({
     description: text(meaning, lines.join("\n")),
@@ -96,7 +120,8 @@ function errorResponse(model: ApiModel, group: Group, allStatuses: readonly Erro
 }
 
 function exampleObject(model: ApiModel, entry: ErrorResponse, value: Json): JsonObject {
-  const code = entry.code === undefined ? undefined : codesByNumber(model.errors.codes).get(entry.code);
+  const code =
+    entry.code === undefined ? undefined : codesByNumber(model.errors.codes).get(entry.code);
   const named = code && code.name !== `code${code.code}` ? ` (${code.name})` : "";
   return obj({
     summary: `${entryLabel(entry)}${named}`,

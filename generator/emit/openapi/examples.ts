@@ -24,15 +24,27 @@ interface Built {
 }
 
 /** The example body of one error entry, or nothing when the body has no place for its code or tag. */
-export function errorExample(body: NamedType, types: readonly NamedType[], entry: Pick<ErrorResponse, "code" | "tag">): Json | undefined {
-  const slot: Slot = { ...(entry.code !== undefined ? { code: entry.code } : {}), ...(entry.tag !== undefined ? { tag: entry.tag } : {}) };
+export function errorExample(
+  body: NamedType,
+  types: readonly NamedType[],
+  entry: Pick<ErrorResponse, "code" | "tag">,
+): Json | undefined {
+  const slot: Slot = {
+    ...(entry.code !== undefined ? { code: entry.code } : {}),
+    ...(entry.tag !== undefined ? { tag: entry.tag } : {}),
+  };
   const built = build(body.type, slot, typesByName(types), new Set([body.name]));
   return built?.filled ? built.value : undefined;
 }
 
 function takesCode(field: Field, slot: Slot): boolean {
   const t = field.type;
-  return slot.code !== undefined && field.name === "code" && ((t.kind === "primitive" && t.name !== "string" && t.name !== "boolean") || t.kind === "unknown");
+  return (
+    slot.code !== undefined &&
+    field.name === "code" &&
+    ((t.kind === "primitive" && t.name !== "string" && t.name !== "boolean") ||
+      t.kind === "unknown")
+  );
 }
 
 function takesTag(field: Field, slot: Slot): boolean {
@@ -64,7 +76,12 @@ function plain(value: Json): Built {
   return { value, filled: false, meaningful: false };
 }
 
-function build(node: TypeNode, slot: Slot, types: ReadonlyMap<string, NamedType>, seen: ReadonlySet<string>): Built | undefined {
+function build(
+  node: TypeNode,
+  slot: Slot,
+  types: ReadonlyMap<string, NamedType>,
+  seen: ReadonlySet<string>,
+): Built | undefined {
   switch (node.kind) {
     case "primitive":
       return plain(node.name === "string" ? "" : node.name === "boolean" ? false : 0);
@@ -94,7 +111,12 @@ function build(node: TypeNode, slot: Slot, types: ReadonlyMap<string, NamedType>
   }
 }
 
-function buildObject(fields: readonly Field[], slot: Slot, types: ReadonlyMap<string, NamedType>, seen: ReadonlySet<string>): Built {
+function buildObject(
+  fields: readonly Field[],
+  slot: Slot,
+  types: ReadonlyMap<string, NamedType>,
+  seen: ReadonlySet<string>,
+): Built {
   const value: JsonObject = {};
   let filled = false;
   let meaningful = false;

@@ -31,12 +31,20 @@ function versioningOf(model: ApiModel): JsonObject | undefined {
 
 function errorsOf(model: ApiModel): JsonObject | undefined {
   const e = model.errors;
-  if (!e.codes.length && !e.statuses.length && !e.docs.notes.length && !e.docs.description) return undefined;
+  if (!e.codes.length && !e.statuses.length && !e.docs.notes.length && !e.docs.description)
+    return undefined;
   return obj({
     description: e.docs.description?.trim(),
-    codes: e.codes.map((c) => obj({ code: c.code, name: c.name, meaning: c.meaning, "x-undocumented": notesOf(c.docs) })),
+    codes: e.codes.map((c) =>
+      obj({ code: c.code, name: c.name, meaning: c.meaning, "x-undocumented": notesOf(c.docs) }),
+    ),
     statuses: e.statuses.map((s) =>
-      obj({ status: typeof s.status === "number" ? s.status : s.status.toUpperCase(), meaning: s.meaning, retry: s.retry, "x-undocumented": notesOf(s.docs) }),
+      obj({
+        status: typeof s.status === "number" ? s.status : s.status.toUpperCase(),
+        meaning: s.meaning,
+        retry: s.retry,
+        "x-undocumented": notesOf(s.docs),
+      }),
     ),
     "x-undocumented": notesOf(e.docs),
   });
@@ -45,12 +53,24 @@ function errorsOf(model: ApiModel): JsonObject | undefined {
 function idempotencyOf(model: ApiModel): JsonObject | undefined {
   const i = model.idempotency;
   if (!i.supported && !i.header && !i.docs.notes.length) return undefined;
-  return obj({ supported: i.supported, header: i.header, description: i.docs.description?.trim(), "x-undocumented": notesOf(i.docs) });
+  return obj({
+    supported: i.supported,
+    header: i.header,
+    description: i.docs.description?.trim(),
+    "x-undocumented": notesOf(i.docs),
+  });
 }
 
 function limitsOf(model: ApiModel): JsonObject[] | undefined {
   if (!model.limits.length) return undefined;
-  return model.limits.map((l) => obj({ name: l.name, status: l.status, description: l.docs.description?.trim(), "x-undocumented": notesOf(l.docs) }));
+  return model.limits.map((l) =>
+    obj({
+      name: l.name,
+      status: l.status,
+      description: l.docs.description?.trim(),
+      "x-undocumented": notesOf(l.docs),
+    }),
+  );
 }
 
 function lifecyclesOf(model: ApiModel): JsonObject[] | undefined {
@@ -76,7 +96,9 @@ function lifecyclesOf(model: ApiModel): JsonObject[] | undefined {
 }
 
 /** The root extensions, each left out when the model has nothing for it. */
-export function modelExtensions(model: ApiModel): Record<string, JsonObject | JsonObject[] | undefined> {
+export function modelExtensions(
+  model: ApiModel,
+): Record<string, JsonObject | JsonObject[] | undefined> {
   return {
     "x-versioning": versioningOf(model),
     "x-errors": errorsOf(model),

@@ -57,11 +57,12 @@ export function parameterOf(param: Param): JsonObject {
 
 /** A request header: a fixed value is a `const`; a variable one takes its declared type (a string by default). */
 export function headerParameterOf(header: HeaderSpec): JsonObject {
-  const schema = header.value !== undefined
-    ? { type: "string", const: header.value }
-    : header.schema
-      ? schemaOf(header.schema, { bare: true })
-      : { type: "string" };
+  const schema =
+    header.value !== undefined
+      ? { type: "string", const: header.value }
+      : header.schema
+        ? schemaOf(header.schema, { bare: true })
+        : { type: "string" };
   return obj({
     name: header.name,
     in: "header",

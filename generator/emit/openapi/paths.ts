@@ -8,7 +8,14 @@
 import type { ApiModel, Endpoint, HeaderSpec } from "../../ir/model.ts";
 import { errorResponses } from "./errors.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
-import { headerParameterOf, isHeaderParameter, parameterOf, parameterRef, pathTemplate, sharedHeaderKey } from "./parameters.ts";
+import {
+  headerParameterOf,
+  isHeaderParameter,
+  parameterOf,
+  parameterRef,
+  pathTemplate,
+  sharedHeaderKey,
+} from "./parameters.ts";
 import { schemaOf } from "./schemas.ts";
 import { securityOf } from "./security.ts";
 
@@ -18,14 +25,21 @@ export function mediaTypeOf(headers: readonly HeaderSpec[]): string {
 }
 
 /** The schema of a body the source does not show: any JSON value, said explicitly. */
-export const notShownSchema: JsonObject = { description: "Not shown in the source: any JSON value." };
+export const notShownSchema: JsonObject = {
+  description: "Not shown in the source: any JSON value.",
+};
 
 function successResponse(model: ApiModel, endpoint: Endpoint): JsonObject {
   const { response } = endpoint;
   const meaning = model.errors.statuses.find((s) => s.status === response.status)?.meaning;
   return obj({
-    description: text(response.docs.description ?? meaning ?? "Success.", response.body ? undefined : "The body is not shown in the source."),
-    content: { "application/json": { schema: response.body ? schemaOf(response.body) : notShownSchema } },
+    description: text(
+      response.docs.description ?? meaning ?? "Success.",
+      response.body ? undefined : "The body is not shown in the source.",
+    ),
+    content: {
+      "application/json": { schema: response.body ? schemaOf(response.body) : notShownSchema },
+    },
     "x-undocumented": notesOf(response.docs),
   });
 }
@@ -39,15 +53,25 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
   return obj({
     tags: [endpoint.group],
     summary: endpoint.summary ?? endpoint.id,
-    description: text(endpoint.docs.description, endpoint.testingOnly ? "Testing only." : undefined, rulesText(endpoint.rules)),
+    description: text(
+      endpoint.docs.description,
+      endpoint.testingOnly ? "Testing only." : undefined,
+      rulesText(endpoint.rules),
+    ),
     operationId: endpoint.id,
     deprecated: endpoint.docs.deprecated ? true : undefined,
     security: securityOf(model, endpoint.auth),
     parameters: parameters.length ? parameters : undefined,
     requestBody: endpoint.body
-      ? { required: true, content: { [mediaTypeOf(endpoint.headers)]: { schema: schemaOf(endpoint.body) } } }
+      ? {
+          required: true,
+          content: { [mediaTypeOf(endpoint.headers)]: { schema: schemaOf(endpoint.body) } },
+        }
       : undefined,
-    responses: { [String(endpoint.response.status)]: successResponse(model, endpoint), ...errorResponses(model, endpoint) },
+    responses: {
+      [String(endpoint.response.status)]: successResponse(model, endpoint),
+      ...errorResponses(model, endpoint),
+    },
     "x-testing-only": endpoint.testingOnly ? true : undefined,
     "x-undocumented": notesOf(endpoint.docs),
   });
@@ -81,15 +105,26 @@ export function tagsOf(model: ApiModel): JsonObject[] {
   const groups = [...byGroup.keys()];
   const tags = groups.map((group) => {
     const endpoints = byGroup.get(group)!;
-    const list = endpoints.map((e) => `\`${e.id}\`${e.summary ? ` (${e.summary})` : ""}`).join(", ");
-    const deliveries = group === webhooksTag && model.webhooks ? " Deliveries to a registered URL are under `webhooks`." : "";
+    const list = endpoints
+      .map((e) => `\`${e.id}\`${e.summary ? ` (${e.summary})` : ""}`)
+      .join(", ");
+    const deliveries =
+      group === webhooksTag && model.webhooks
+        ? " Deliveries to a registered URL are under `webhooks`."
+        : "";
     return { name: group, description: `Endpoints of the ${group} group: ${list}.${deliveries}` };
   });
   if (model.callbacks.length) {
-    tags.push({ name: callbacksTag, description: `Calls the API makes to the user's server, at {${model.api.callbackBaseUrlName}}; see \`webhooks\`.` });
+    tags.push({
+      name: callbacksTag,
+      description: `Calls the API makes to the user's server, at {${model.api.callbackBaseUrlName}}; see \`webhooks\`.`,
+    });
   }
   if (model.webhooks && !groups.includes(webhooksTag)) {
-    tags.push({ name: webhooksTag, description: "Deliveries to a registered URL; see `webhooks`." });
+    tags.push({
+      name: webhooksTag,
+      description: "Deliveries to a registered URL; see `webhooks`.",
+    });
   }
   return tags;
 }

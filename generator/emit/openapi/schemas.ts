@@ -37,7 +37,10 @@ export interface SchemaOptions {
 
 /** The schema of one type node. */
 export function schemaOf(node: TypeNode, options: SchemaOptions = {}): JsonObject {
-  const lead = [...(options.lead ?? []), ...(node.kind === "enum" && node.open ? ["Known values; the full list is not shown."] : [])];
+  const lead = [
+    ...(options.lead ?? []),
+    ...(node.kind === "enum" && node.open ? ["Known values; the full list is not shown."] : []),
+  ];
   const docs = node.docs;
   return obj({
     description: options.bare ? undefined : text(...lead, docs.description),
@@ -61,16 +64,23 @@ function shapeOf(node: TypeNode): JsonObject {
     case "unknown":
       return {};
     case "ref":
-      return node.nullable ? { anyOf: [{ $ref: schemaRef(node.name) }, { type: "null" }] } : { $ref: schemaRef(node.name) };
+      return node.nullable
+        ? { anyOf: [{ $ref: schemaRef(node.name) }, { type: "null" }] }
+        : { $ref: schemaRef(node.name) };
     case "array":
       return { type: typeKeyword("array", node.nullable), items: schemaOf(node.items) };
     case "map":
-      return { type: typeKeyword("object", node.nullable), additionalProperties: schemaOf(node.values) };
+      return {
+        type: typeKeyword("object", node.nullable),
+        additionalProperties: schemaOf(node.values),
+      };
     case "object": {
       const required = node.fields.filter((f) => f.required).map((f) => f.name);
       return obj({
         type: typeKeyword("object", node.nullable),
-        properties: node.fields.length ? Object.fromEntries(node.fields.map((f) => [f.name, schemaOf(f.type)])) : undefined,
+        properties: node.fields.length
+          ? Object.fromEntries(node.fields.map((f) => [f.name, schemaOf(f.type)]))
+          : undefined,
         required: required.length ? required : undefined,
         additionalProperties: node.open ? true : node.fields.length === 0 ? false : undefined,
         "x-extends": node.base?.name,
@@ -78,15 +88,22 @@ function shapeOf(node: TypeNode): JsonObject {
     }
     case "literal": {
       const type = literalType([node.value]);
-      return node.nullable ? { type: [type, "null"], enum: [node.value, null] } : { type, const: node.value };
+      return node.nullable
+        ? { type: [type, "null"], enum: [node.value, null] }
+        : { type, const: node.value };
     }
     case "enum": {
       const type = literalType(node.values);
       const values: Json[] = [...node.values];
       if (!node.open || type === "boolean") {
-        return { type: typeKeyword(type, node.nullable), enum: node.nullable ? [...values, null] : values };
+        return {
+          type: typeKeyword(type, node.nullable),
+          enum: node.nullable ? [...values, null] : values,
+        };
       }
-      return { anyOf: [{ type, enum: values }, { type }, ...(node.nullable ? [{ type: "null" }] : [])] };
+      return {
+        anyOf: [{ type, enum: values }, { type }, ...(node.nullable ? [{ type: "null" }] : [])],
+      };
     }
     default: {
       const unhandled: never = node;
@@ -114,7 +131,10 @@ function constraintKeywords(c: Constraints): JsonObject {
   return obj({
     format: c.format,
     pattern: c.pattern ?? prefixPattern,
-    allOf: c.pattern !== undefined && prefixPattern !== undefined ? [{ pattern: prefixPattern }] : undefined,
+    allOf:
+      c.pattern !== undefined && prefixPattern !== undefined
+        ? [{ pattern: prefixPattern }]
+        : undefined,
     minLength: c.minLength,
     maxLength: c.maxLength,
     minimum: c.minimum,
@@ -136,13 +156,21 @@ function paramsSchemaOf(paramsType: ParamsType): JsonObject {
   return obj({
     description: `Parameters of ${paramsType.owner}.`,
     type: "object",
-    properties: Object.fromEntries(paramsType.params.map((p) => [p.name, schemaOf(p.type, { lead: [placementText[p.placement]] })])),
+    properties: Object.fromEntries(
+      paramsType.params.map((p) => [
+        p.name,
+        schemaOf(p.type, { lead: [placementText[p.placement]] }),
+      ]),
+    ),
     required: required.length ? required : undefined,
   });
 }
 
 /** `components.schemas`: every named type in model order, then every parameters interface. */
-export function componentSchemas(types: readonly NamedType[], paramsTypes: readonly ParamsType[]): JsonObject {
+export function componentSchemas(
+  types: readonly NamedType[],
+  paramsTypes: readonly ParamsType[],
+): JsonObject {
   return Object.fromEntries([
     ...types.map((named) => [named.name, schemaOf(named.type)] as const),
     ...paramsTypes.map((p) => [p.name, paramsSchemaOf(p)] as const),

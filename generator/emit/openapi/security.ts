@@ -29,12 +29,17 @@ function roleOf(credential: Credential): "scheme" | "signature" | "other" {
 const isScheme = (credential: Credential) => roleOf(credential) === "scheme";
 
 function describe(credential: Credential): string | undefined {
-  return text(credential.docs.description, credential.usedBy ? `Used by: ${credential.usedBy}.` : undefined, rulesText(credential.rules));
+  return text(
+    credential.docs.description,
+    credential.usedBy ? `Used by: ${credential.usedBy}.` : undefined,
+    rulesText(credential.rules),
+  );
 }
 
 function schemeOf(credential: Credential): JsonObject {
   const common = { description: describe(credential) };
-  const bearer = credential.header?.toLowerCase() === "authorization" && credential.scheme !== undefined;
+  const bearer =
+    credential.header?.toLowerCase() === "authorization" && credential.scheme !== undefined;
   const shape = bearer
     ? { type: "http", scheme: credential.scheme!.toLowerCase() }
     : { type: "apiKey", in: "header", name: credential.header! };
@@ -71,7 +76,10 @@ export function signatureParameter(credential: Credential): JsonObject {
     name: credential.header!,
     in: "header",
     required: true,
-    description: text(describe(credential), "The receiver verifies this header with the signing secret before trusting the body."),
+    description: text(
+      describe(credential),
+      "The receiver verifies this header with the signing secret before trusting the body.",
+    ),
     schema: { type: "string" },
     "x-undocumented": notesOf(credential.docs),
   });

@@ -13,7 +13,13 @@
  */
 import type { ApiModel, Callback, Webhooks } from "../../ir/model.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
-import { headerParameterOf, isHeaderParameter, parameterOf, parameterRef, pathTemplate } from "./parameters.ts";
+import {
+  headerParameterOf,
+  isHeaderParameter,
+  parameterOf,
+  parameterRef,
+  pathTemplate,
+} from "./parameters.ts";
 import { callbacksTag, mediaTypeOf, notShownSchema, webhooksTag } from "./paths.ts";
 import { schemaOf } from "./schemas.ts";
 import { securityOf, signatureCredentials, signatureParameterKey } from "./security.ts";
@@ -35,7 +41,14 @@ function jsonContent(schema: JsonObject, mediaType = "application/json"): JsonOb
 /** `200`: the success body, or either body when there is a failure body too; `default`: the failure body. */
 function callbackResponses(callback: Callback): JsonObject {
   const { success, failure } = callback;
-  const answer = success && failure ? { anyOf: [schemaOf(success), schemaOf(failure)] } : success ? schemaOf(success) : failure ? schemaOf(failure) : undefined;
+  const answer =
+    success && failure
+      ? { anyOf: [schemaOf(success), schemaOf(failure)] }
+      : success
+        ? schemaOf(success)
+        : failure
+          ? schemaOf(failure)
+          : undefined;
   return obj({
     "200": obj({
       description: failure
@@ -43,7 +56,12 @@ function callbackResponses(callback: Callback): JsonObject {
         : "Success: the user's server answers with this body. The source shows no HTTP status; 200 is assumed.",
       content: answer ? jsonContent(answer) : undefined,
     }),
-    default: failure ? { description: "Failure sent with another HTTP status (not shown in the source).", content: jsonContent(schemaOf(failure)) } : undefined,
+    default: failure
+      ? {
+          description: "Failure sent with another HTTP status (not shown in the source).",
+          content: jsonContent(schemaOf(failure)),
+        }
+      : undefined,
   });
 }
 
@@ -69,7 +87,9 @@ function callbackOperation(model: ApiModel, callback: Callback): JsonObject {
     deprecated: callback.docs.deprecated ? true : undefined,
     security: securityOf(model, callback.auth),
     parameters: parameters.length ? parameters : undefined,
-    requestBody: callback.body ? { required: true, content: jsonContent(schemaOf(callback.body), mediaType) } : undefined,
+    requestBody: callback.body
+      ? { required: true, content: jsonContent(schemaOf(callback.body), mediaType) }
+      : undefined,
     responses: callbackResponses(callback),
     "x-path": path,
     "x-path-parameters": pathParameters.length ? pathParameters : undefined,
@@ -78,7 +98,9 @@ function callbackOperation(model: ApiModel, callback: Callback): JsonObject {
 }
 
 function deliveryOperation(model: ApiModel, webhooks: Webhooks): JsonObject {
-  const groups = webhooks.eventGroups.map((g) => `- \`${g.value}\`${g.description ? `: ${g.description}` : ""}`);
+  const groups = webhooks.eventGroups.map(
+    (g) => `- \`${g.value}\`${g.description ? `: ${g.description}` : ""}`,
+  );
   const parameters = signatureParameters(model, webhooks.auth);
   return obj({
     tags: [webhooksTag],
@@ -92,20 +114,35 @@ function deliveryOperation(model: ApiModel, webhooks: Webhooks): JsonObject {
     operationId: deliveryKey,
     security: securityOf(model, webhooks.auth),
     parameters: parameters.length ? parameters : undefined,
-    requestBody: { required: true, content: jsonContent(webhooks.payload ? schemaOf(webhooks.payload) : notShownSchema) },
+    requestBody: {
+      required: true,
+      content: jsonContent(webhooks.payload ? schemaOf(webhooks.payload) : notShownSchema),
+    },
     responses: {
-      "200": { description: "Success: the delivery is accepted. The status and body the API expects are not shown in the source." },
-      default: { description: "Failure: any other answer. What the API does then is not shown in the source." },
+      "200": {
+        description:
+          "Success: the delivery is accepted. The status and body the API expects are not shown in the source.",
+      },
+      default: {
+        description:
+          "Failure: any other answer. What the API does then is not shown in the source.",
+      },
     },
     "x-registration": [...webhooks.registration],
-    "x-event-groups": webhooks.eventGroups.map((g) => obj({ value: g.value, description: g.description })),
+    "x-event-groups": webhooks.eventGroups.map((g) =>
+      obj({ value: g.value, description: g.description }),
+    ),
     "x-undocumented": notesOf(webhooks.docs),
   });
 }
 
 /** The top-level `webhooks`, or nothing when the model has no inbound side. */
 export function webhooksOf(model: ApiModel): JsonObject | undefined {
-  const entries: [string, JsonObject][] = model.callbacks.map((c) => [c.event, { [c.method.toLowerCase()]: callbackOperation(model, c) }]);
-  if (model.webhooks) entries.push([deliveryKey, { post: deliveryOperation(model, model.webhooks) }]);
+  const entries: [string, JsonObject][] = model.callbacks.map((c) => [
+    c.event,
+    { [c.method.toLowerCase()]: callbackOperation(model, c) },
+  ]);
+  if (model.webhooks)
+    entries.push([deliveryKey, { post: deliveryOperation(model, model.webhooks) }]);
   return entries.length ? Object.fromEntries(entries) : undefined;
 }

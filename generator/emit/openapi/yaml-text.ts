@@ -52,7 +52,15 @@ class Writer {
     if (!cache) this.memo.set(slot, (cache = new Map()));
     let text = cache.get(value);
     if (text === undefined) {
-      const ctx = { actualString: true, doc: this.doc, indent, indentStep, implicitKey, inFlow: null, options: contextOptions } as unknown as ScalarContext;
+      const ctx = {
+        actualString: true,
+        doc: this.doc,
+        indent,
+        indentStep,
+        implicitKey,
+        inFlow: null,
+        options: contextOptions,
+      } as unknown as ScalarContext;
       text = stringifyString(new Scalar(value), ctx);
       cache.set(value, text);
     }
@@ -86,7 +94,11 @@ class Writer {
       if (keyText.length > 1024) throw new Unsupported();
       if (item !== null && typeof item === "object") {
         const empty = Array.isArray(item) ? item.length === 0 : Object.keys(item).length === 0;
-        lines.push(empty ? `${keyText}: ${Array.isArray(item) ? "[]" : "{}"}` : `${keyText}:\n${inner}${this.collection(item, inner)}`);
+        lines.push(
+          empty
+            ? `${keyText}: ${Array.isArray(item) ? "[]" : "{}"}`
+            : `${keyText}:\n${inner}${this.collection(item, inner)}`,
+        );
       } else {
         const text = this.scalar(item, inner);
         lines.push(text === "" || text[0] === "\n" ? `${keyText}:${text}` : `${keyText}: ${text}`);
@@ -97,7 +109,9 @@ class Writer {
 
   /** A list item or any value written after its prefix, its inner lines at `indent`. */
   private value(item: Json, indent: string): string {
-    return item !== null && typeof item === "object" ? this.collection(item, indent) : this.scalar(item, indent);
+    return item !== null && typeof item === "object"
+      ? this.collection(item, indent)
+      : this.scalar(item, indent);
   }
 }
 
