@@ -81,6 +81,23 @@ function writeDurable(path: string, contents: string): void {
   }
 }
 
+/**
+ * Flushes a folder's entries (the renames into it) to disk. Best effort: some platforms
+ * (Windows) cannot open a folder for flushing, and the write is no less correct without it,
+ * only less sure to survive a power loss.
+ */
+function syncFolder(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // not supported here
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** Words for a file system error, without the absolute path Node puts in its message. */
 function reasonOf(error: unknown): string {
   switch ((error as NodeJS.ErrnoException).code) {
@@ -109,13 +126,16 @@ function writeFailed(file: string, error: unknown): DiagnosticsError {
 
 /** Renames whatever a journal still has staged and removes its stale files; idempotent. */
 function apply(outDir: string, staging: string, journal: Journal): void {
+  const folders = new Set<string>();
   for (const { staged, target } of journal.renames) {
     const from = join(staging, staged);
     if (!existsSync(from)) continue; // renamed before the run was cut off
     const to = join(outDir, target);
     mkdirSync(dirname(to), { recursive: true });
     renameSync(from, to);
+    folders.add(dirname(to));
   }
+  for (const folder of folders) syncFolder(folder);
   for (const path of journal.removed) {
     try {
       unlinkSync(join(outDir, path));
@@ -187,6 +207,7 @@ export class OutputClaim {
       current = this.outDir;
       writeDurable(join(this.staging, `${journalName}.tmp`), JSON.stringify(journal));
       renameSync(join(this.staging, `${journalName}.tmp`), join(this.staging, journalName));
+      syncFolder(this.staging);
     } catch (error) {
       for (const dir of made.reverse()) rmdirSync(dir);
       throw error instanceof DiagnosticsError ? error : writeFailed(current, error);
