@@ -6,6 +6,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import {
+  chmodSync,
   cpSync,
   mkdirSync,
   readdirSync,
@@ -107,6 +108,19 @@ describe("the spec folder", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).not.toMatch(/internal error|ELOOP|^\s+at /m);
   });
+
+  // Permissions do not stop root, so this case runs only as another user (CI runners are not root).
+  it.skipIf(process.getuid?.() === 0 || process.platform === "win32")(
+    "names a spec file it may not read, without its absolute path",
+    () => {
+      const { spec } = specCopy();
+      writeFileSync(join(spec, "secret.yaml"), "types: {}\n");
+      chmodSync(join(spec, "secret.yaml"), 0o000);
+      expect(loadProblems(spec)).toEqual([
+        "spec/secret.yaml:1:1 - error spec-file-unreadable: cannot read this spec file: permission denied",
+      ]);
+    },
+  );
 
   it("lists the same files for the loader and the up-to-date check, linked folders included", () => {
     const { root, spec } = specCopy();
