@@ -11,10 +11,9 @@ import { parseOptions, usage, UsageError, type CliOptions } from "./commands/opt
 import type { SpecTexts } from "./pipeline.ts";
 import { upToDate, writeSummary } from "./commands/messages.ts";
 import { printTimings } from "./commands/timings.ts";
-import { startFormatThreads } from "./write/format.ts";
 import { currentOutputFiles } from "./write/inputs.ts";
 
-// Everything that loads ts-morph, prettier, the YAML parser or Ajv is imported on demand:
+// Everything that loads the YAML parser, Ajv or the emitters is imported on demand:
 // a run whose output is already current, or a usage error, never pays for them.
 
 /** Runs the mode that needs the pipeline's result. */
@@ -23,11 +22,9 @@ async function runWithPipeline(
   sources: SpecTexts,
   started: number,
 ): Promise<number> {
-  // The formatting threads load prettier while this thread loads ts-morph and the spec.
-  if (options.mode.kind === "write" || options.mode.kind === "check") startFormatThreads();
   const { runPipeline } = await import("./pipeline.ts");
   const commands = await import("./commands/pipeline-commands.ts");
-  const result = await runPipeline(options, sources);
+  const result = runPipeline(options, sources);
   if (result.warnings.length > 0) console.error(formatDiagnostics(result.warnings, sources.texts));
   const out = displayPath(options.outDir);
   const mode = options.mode;
@@ -43,12 +40,7 @@ async function runWithPipeline(
       code = commands.gapsCommand(result);
       break;
     case "scaffold":
-      code = await commands.scaffoldCommand(
-        result,
-        options.specDir,
-        mode.file,
-        mode.handlersImport,
-      );
+      code = commands.scaffoldCommand(result, options.specDir, mode.file, mode.handlersImport);
       break;
     case "watch":
     case "diff":

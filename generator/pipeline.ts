@@ -1,6 +1,7 @@
 /**
- * The generator pipeline: load -> validate and resolve (IR) -> emit -> format -> plan the
- * write. Each stage is timed. Writing is left to the caller so `--check` can share it all.
+ * The generator pipeline: load -> validate and resolve (IR) -> emit -> plan the write. Each
+ * stage is timed. Emitters print final text; writing is left to the caller so `--check` can
+ * share it all.
  */
 import { DiagnosticBag, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.ts";
 import { createEmitContext } from "./emit/context.ts";
@@ -9,18 +10,13 @@ import type { ApiModel } from "./ir/model.ts";
 import { buildModel } from "./ir/build-ir.ts";
 import { displayPath, loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
 import { readSpecFolder } from "./load/spec-folder.ts";
-import { formatFiles, startFormatThreads } from "./write/format.ts";
-import { statementMemoFor, type StatementMemo } from "./write/format-statements.ts";
 import { inputsFingerprint } from "./write/inputs.ts";
+import { withManifest } from "./write/manifest.ts";
 import { planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
 export interface PipelineOptions {
   specDir: string;
   outDir: string;
-  /** Take unchanged files from outDir instead of formatting them again (default true). */
-  reuseFormatted?: boolean;
-  /** Statements formatted by this process's earlier runs (watch keeps one across runs). */
-  formatMemo?: StatementMemo;
   /** Spec files parsed by this process's earlier runs (watch keeps them across runs). */
   parsedFiles?: ParsedSpecFiles;
 }
@@ -45,10 +41,10 @@ export interface SpecTexts {
 }
 
 /** Runs every stage but the write; throws DiagnosticsError on a broken spec. */
-export async function runPipeline(
+export function runPipeline(
   options: PipelineOptions,
   sources: SpecTexts = { texts: new Map() },
-): Promise<PipelineResult> {
+): PipelineResult {
   const timings: Timing[] = [];
   const time = <T>(stage: string, work: () => T): T => {
     const start = performance.now();
@@ -56,7 +52,6 @@ export async function runPipeline(
     timings.push({ stage, ms: performance.now() - start });
     return result;
   };
-  startFormatThreads();
   const bag = new DiagnosticBag();
   const specLabel = `${displayPath(options.specDir)}/`;
   // The folder is read once: the fingerprint covers exactly the bytes that are parsed, so a
@@ -73,24 +68,8 @@ export async function runPipeline(
   const emitted = emitters.flatMap((emitter) =>
     time(`emit ${emitter.name}`, () => [emitter.emit(ctx)].flat()),
   );
-  const start = performance.now();
   // A run with warnings records no fingerprint: skipping it later would hide them.
-  const fingerprint = bag.items.length === 0 ? inputs : undefined;
-  const reuse = options.reuseFormatted !== false;
-  // Statements formatted by earlier runs are reused unless the caller wants everything formatted afresh.
-  // A memory the caller passed in is the caller's to save (watch saves it when it stops).
-  const ownMemo = options.formatMemo
-    ? undefined
-    : reuse
-      ? statementMemoFor(options.outDir)
-      : undefined;
-  const memo = options.formatMemo ?? ownMemo;
-  const files = await formatFiles(emitted, reuse ? options.outDir : undefined, {
-    inputs: fingerprint,
-    memo,
-  });
-  ownMemo?.save();
-  timings.push({ stage: "format", ms: performance.now() - start });
+  const files = withManifest(emitted, bag.items.length === 0 ? inputs : undefined);
   const plan = time("compare", () => planOutput(options.outDir, files));
   return { model, files, plan, timings, warnings: sortDiagnostics(bag.items) };
 }

@@ -8,7 +8,6 @@ import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { runPipeline, type PipelineOptions, type SpecTexts } from "./pipeline.ts";
 import { writeSummary } from "./commands/messages.ts";
-import { statementMemoFor } from "./write/format-statements.ts";
 import { writeOutput } from "./write/writer.ts";
 
 export interface WatchReport {
@@ -55,8 +54,7 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
  * Watches the spec folder and regenerates after each burst of changes, one run at a time.
  * The debounce only has to gather the events of one save (an editor's write and rename
  * arrive within a few milliseconds); every millisecond of it is added to each regeneration.
- * Parsed spec files and formatted statements are kept across runs, so an edit re-parses and
- * re-formats only what it changed.
+ * Parsed spec files are kept across runs, so an edit re-parses only the files it changed.
  */
 export function watchSpec(
   options: PipelineOptions,
@@ -64,8 +62,7 @@ export function watchSpec(
   report: (r: WatchReport) => void,
   debounceMs = 10,
 ): { close: () => void } {
-  const formatMemo = options.formatMemo ?? statementMemoFor(options.outDir);
-  options = { ...options, formatMemo, parsedFiles: options.parsedFiles ?? new Map() };
+  options = { ...options, parsedFiles: options.parsedFiles ?? new Map() };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let pending = false;
@@ -97,8 +94,6 @@ export function watchSpec(
     close: () => {
       clearTimeout(timer);
       watcher.close();
-      // Saved once at the end rather than after every run: a run should only write the package.
-      formatMemo.save();
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The callbacks emitter and the router runtime as code: failure shapes are read off the
+ * The callbacks emitter and the router runtime as code: the IR reads failure shapes off the
  * model's failure types (not written per event), `src/index.ts` leaves the router out, the
  * runtime core uses Web APIs only, and the small runtime pieces (strict base64, constant-time
  * comparison, failure bodies, route matching) behave.
@@ -10,12 +10,6 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  failureShapeOf,
-  responseEventField,
-  signatureCodeOf,
-  signatureHeaderOf,
-} from "../generator/emit/callback-shapes.ts";
 import type { PipelineResult } from "../generator/pipeline.ts";
 import { decodeBase64, encodeBase64 } from "../generator/runtime/callbacks/base64.ts";
 import { failureBody, genericFailureShape } from "../generator/runtime/callbacks/failure.ts";
@@ -40,9 +34,9 @@ const callback = (result: PipelineResult, event: string) => {
   return found;
 };
 
-describe("failure shapes come from the model's failure types", () => {
+describe("the IR reads each callback's routing off the model's types", () => {
   it("Merchant: error object vs errors list, message vs data[{reason}], event where the type has it", () => {
-    const shape = (event: string) => failureShapeOf(callback(merchant, event), merchant.model);
+    const shape = (event: string) => callback(merchant, event).routing.failureShape;
     expect(shape("product.info")).toEqual({
       fixed: { status: "failure" },
       event: "event",
@@ -73,25 +67,27 @@ describe("failure shapes come from the model's failure types", () => {
   });
 
   it("Merchant: the router adds event to every answer but account.login's; signature header and code 27 from the model", () => {
-    expect(
-      merchant.model.callbacks.map((c) => responseEventField(c, merchant.model) ?? "-"),
-    ).toEqual(["event", "event", "event", "-"]);
-    expect(merchant.model.callbacks.map((c) => signatureHeaderOf(c.auth, merchant.model))).toEqual(
+    expect(merchant.model.callbacks.map((c) => c.routing.responseEvent ?? "-")).toEqual([
+      "event",
+      "event",
+      "event",
+      "-",
+    ]);
+    expect(merchant.model.callbacks.map((c) => c.routing.signatureHeader)).toEqual(
       Array(4).fill("X-Service-Hmac-Sha256"),
     );
-    expect(signatureCodeOf(merchant.model)).toBe(27);
+    expect(merchant.model.webhooks?.signatureHeader).toBe("X-Service-Hmac-Sha256");
+    expect(merchant.model.callbackSignatureCode).toBe(27);
   });
 
   it("operations fixture: a top-level message without code; no failure type gives none (the generic shape)", () => {
-    expect(failureShapeOf(callback(operations, "order.shipped"), operations.model)).toEqual({
+    expect(callback(operations, "order.shipped").routing.failureShape).toEqual({
       fixed: { status: "failure" },
       text: { field: "message" },
     });
-    expect(failureShapeOf(callback(operations, "account.login"), operations.model)).toBeUndefined();
-    expect(signatureHeaderOf(callback(operations, "order.shipped").auth, operations.model)).toBe(
-      "X-Signature",
-    );
-    expect(signatureCodeOf(operations.model)).toBe(422); // its catalogue names no signature code
+    expect(callback(operations, "account.login").routing.failureShape).toBeUndefined();
+    expect(callback(operations, "order.shipped").routing.signatureHeader).toBe("X-Signature");
+    expect(operations.model.callbackSignatureCode).toBe(422); // its catalogue names no signature code
   });
 
   it("the emitted route table carries the shapes as data, and the fixture's router uses the generic shape where none is given", () => {

@@ -26,7 +26,7 @@ describe("cli", () => {
   it("--timings prints the time of every stage", () => {
     const run = runCli(["--out", tempDir(), "--timings"]);
     expect(run.status).toBe(0);
-    for (const stage of ["load + schema", "resolve (IR)", "emit types", "format", "total"]) {
+    for (const stage of ["load + schema", "resolve (IR)", "emit types", "emit client", "total"]) {
       expect(run.stderr).toMatch(
         new RegExp(`^${stage.replace(/[()+]/g, "\\$&")} +\\d+\\.\\d ms$`, "m"),
       );

@@ -17,16 +17,9 @@ export function tempDir(prefix = "apigen-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/**
- * Runs every stage but the write on `specDir` (relative to the repo root). Every file is
- * formatted afresh unless `reuseFormatted` is set.
- */
-export function generateFrom(
-  specDir: string,
-  outDir = tempDir(),
-  reuseFormatted = false,
-): Promise<PipelineResult> {
-  return runPipeline({ specDir: join(repoRoot, specDir), outDir, reuseFormatted });
+/** Runs every stage but the write on `specDir` (relative to the repo root). */
+export async function generateFrom(specDir: string, outDir = tempDir()): Promise<PipelineResult> {
+  return runPipeline({ specDir: join(repoRoot, specDir), outDir });
 }
 
 /**

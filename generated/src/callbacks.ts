@@ -4,8 +4,8 @@
  * Server code: import it from the package's `./callbacks` entry; the main entry leaves it out of browser bundles.
  */
 
-import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import type { BaseRouterOptions, CallbackContext, RouterSpec } from "./runtime/callbacks/core.js";
+import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import type {
   AccountLoginFailure,
   AccountLoginParams,
@@ -53,33 +53,23 @@ export type {
   WebhookVerifyOptions,
 } from "./runtime/callbacks/signature.js";
 
-/**
- * What the product.info handler answers.
- */
+/** What the product.info handler answers. */
 export type ProductInfoResult =
   | Omit<ProductInfoSuccess, "event">
   | Omit<ProductInfoFailure, "event">;
 
-/**
- * What the order.shipping handler answers.
- */
+/** What the order.shipping handler answers. */
 export type OrderShippingResult =
   | Omit<OrderShippingSuccess, "event">
   | Omit<OrderShippingFailure, "event">;
 
-/**
- * What the cart.update handler answers.
- */
+/** What the cart.update handler answers. */
 export type CartUpdateResult = Omit<CartUpdateSuccess, "event"> | Omit<CartUpdateFailure, "event">;
 
-/**
- * What the account.login handler answers.
- */
+/** What the account.login handler answers. */
 export type AccountLoginResult = AccountLoginSuccess | AccountLoginFailure;
 
-/**
- * One handler per callback of the spec, by event name. Each returns the body its callback answers with, success or failure.
- */
+/** One handler per callback of the spec, by event name. Each returns the body its callback answers with, success or failure. */
 export type CallbackHandlers = {
   /**
    * product.info: `GET /product_get`, body `ProductInfoRequest`.
@@ -121,22 +111,16 @@ export type CallbackHandlers = {
   ) => AccountLoginResult | Promise<AccountLoginResult>;
 };
 
-/**
- * Options of `createCallbackRouter`.
- */
+/** Options of `createCallbackRouter`. */
 export interface CallbackRouterOptions extends BaseRouterOptions {
   /** The business logic: one handler per event. */
   handlers: CallbackHandlers;
 }
 
-/**
- * Header that carries the signature of webhook deliveries, for `verifyWebhook`.
- */
+/** Header that carries the signature of webhook deliveries, for `verifyWebhook`. */
 export const webhookSignatureHeader = "X-Service-Hmac-Sha256";
 
-/**
- * The routes of the spec's callbacks, served by the runtime.
- */
+/** The routes of the spec's callbacks, served by the runtime. */
 const spec: RouterSpec = {
   signatureCode: 27,
   webhookSignatureHeader: "X-Service-Hmac-Sha256",

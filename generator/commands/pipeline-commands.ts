@@ -75,23 +75,19 @@ export function refuseExisting(file: string): number {
 }
 
 /** `--scaffold-handlers FILE`: writes the handlers scaffold unless a file is there (exit 1). */
-export async function scaffoldCommand(
+export function scaffoldCommand(
   result: PipelineResult,
   specDir: string,
   file: string,
   handlersImport: string | undefined,
-): Promise<number> {
+): number {
   if (result.model.callbacks.length === 0) {
     console.error(`the spec has no callbacks: no handlers to scaffold`);
     return 1;
   }
   if (
-    (await writeHandlersScaffold(
-      result.model,
-      `${displayPath(specDir)}/`,
-      file,
-      handlersImport,
-    )) === "exists"
+    writeHandlersScaffold(result.model, `${displayPath(specDir)}/`, file, handlersImport) ===
+    "exists"
   )
     return refuseExisting(file);
   console.log(`${displayPath(file)}: ${result.model.callbacks.length} handlers scaffolded`);

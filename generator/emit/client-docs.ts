@@ -3,7 +3,7 @@
  * rules, its error responses, its parameters and every gap of the endpoint.
  */
 import type { ApiModel, Endpoint, ErrorResponse } from "../ir/model.ts";
-import { docLines, typeDocLines } from "./jsdoc.ts";
+import { docLines, typeDocLines } from "./shared/jsdoc.ts";
 
 function errorLine(model: ApiModel, error: ErrorResponse): string {
   const what =

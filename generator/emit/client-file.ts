@@ -5,267 +5,283 @@
  * grouped by the first part of the endpoint id (`client.transactions.get(reference)`).
  * The functions are what makes one endpoint tree-shakable: the class refers to them all.
  */
+import type { ApiModel, Endpoint } from "../ir/model.ts";
 import {
-  Project,
-  Scope,
-  StructureKind,
-  type ClassDeclarationStructure,
-  type FunctionDeclarationStructure,
-  type InterfaceDeclarationStructure,
-} from "ts-morph";
-import type { ApiModel, Endpoint, TypeNode } from "../ir/model.ts";
-import { referencedNames } from "../ir/walk.ts";
+  arr,
+  call,
+  exprStatement,
+  id,
+  lit,
+  member,
+  newExpr,
+  obj,
+  pureCall,
+  ret,
+  undef,
+} from "./code/build.ts";
+import type {
+  ClassDeclaration,
+  Expr,
+  FileStatement,
+  Param,
+  Statement,
+  TypeExpr,
+} from "./code/nodes.ts";
+import { printSourceFile } from "./code/source-file.ts";
 import { endpointDocLines } from "./client-docs.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
-import { jsDocStructures } from "./jsdoc.ts";
-import { validatorName } from "./names.ts";
-import { writeType } from "./type-text.ts";
-import { combinators, validatorExpression } from "./validators-file.ts";
+import {
+  generatedRef,
+  modules,
+  runtimeType,
+  runtimeValue,
+  typeRef,
+  validatorRef,
+} from "./shared/symbols.ts";
+import { generic, keyword, literalType, typeExpr, union } from "./shared/type-expr.ts";
+import { validatorDeclaration, validatorExpr } from "./shared/validator-expr.ts";
 
+const coreModule = "client/core.ts";
+const requestOptions = runtimeType(coreModule, "RequestOptions");
 const operationName = (endpoint: Endpoint) => `op${endpoint.pascalName}`;
 const groupClassName = (endpoint: Endpoint) => `${endpoint.groupPascalName}Api`;
-
-/** `transactionsGet`: the standalone function of an endpoint, which a bundler keeps only when it is used. */
-export function endpointFunctionName(endpoint: Endpoint): string {
-  return endpoint.pascalName.charAt(0).toLowerCase() + endpoint.pascalName.slice(1);
-}
-
-/** `MerchantCore` for `MerchantClient`: what the standalone endpoint functions take. */
-export function coreClassName(model: ApiModel): string {
-  return `${model.api.clientName.replace(/Client$/, "")}Core`;
-}
-
 /** `validateTransactionsAuthorizeBody`: the local validator of a body whose type is written inline. */
 const inlineBodyValidatorName = (endpoint: Endpoint) => `validate${endpoint.pascalName}Body`;
 
-/** The runtime validator of an endpoint's body: the named type's, or a local one built inline. */
-function bodyValidator(endpoint: Endpoint, body: TypeNode): string {
-  return body.kind === "ref" && !body.nullable
-    ? validatorName(body.name)
-    : inlineBodyValidatorName(endpoint);
-}
+const coreRef = (model: ApiModel) => generatedRef(modules.client, model.api.coreClassName, false);
+const optionsRef = (model: ApiModel) =>
+  generatedRef(modules.client, `${model.api.clientName}Options`, true);
 
-/**
- * The local validator of an inline body type. It builds its combinators at its first call,
- * not when the module loads, so that a bundler drops it with the endpoint.
- */
-function inlineBodyValidator(endpoint: Endpoint, body: TypeNode): string {
-  const name = inlineBodyValidatorName(endpoint);
-  return [
-    `/** Checks the body of \`${endpoint.id}\`; appends one issue per problem. */`,
-    `function ${name}(value: unknown, path: string, issues: ValidationIssue[]): void {`,
-    `  (${name}Shape ??= ${validatorExpression(body)})(value, path, issues);`,
-    `}`,
-    `let ${name}Shape: Validator | undefined;`,
-  ].join("\n");
+/** Whether a body is a named type, validated by that type's own validator. */
+const isNamedBody = (endpoint: Endpoint) =>
+  endpoint.body?.kind === "ref" && !endpoint.body.nullable;
+
+/** The validator of an endpoint's body: the named type's, or a local one built inline. */
+function bodyValidator(endpoint: Endpoint): Expr {
+  const body = endpoint.body!;
+  return body.kind === "ref" && !body.nullable
+    ? validatorRef(body.name)
+    : id(inlineBodyValidatorName(endpoint));
 }
 
 /**
  * The descriptor the runtime reads for one endpoint. `operation()` works out its per-call
  * data once; the annotation lets a bundler drop the descriptor with its unused function.
  */
-function operationStatement(model: ApiModel, endpoint: Endpoint): string {
-  const credentials = endpoint.auth.flatMap((id) => {
-    const c = model.credentials.find((credential) => credential.id === id);
+function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
+  const credentials = endpoint.auth.flatMap((credentialId) => {
+    const c = model.credentials.find((credential) => credential.id === credentialId);
     if (!c?.header || c.placement !== "header") return [];
     return [
-      `{ option: ${JSON.stringify(c.id)}, header: ${JSON.stringify(c.header)}${c.scheme ? `, scheme: ${JSON.stringify(c.scheme)}` : ""} }`,
+      obj([
+        ["option", lit(c.id)],
+        ["header", lit(c.header)],
+        ["scheme", c.scheme ? lit(c.scheme) : undefined],
+      ]),
     ];
   });
   const trailing = endpoint.params.filter((p) => p.placement === "trailing");
-  const fixedHeaders = endpoint.headers
-    .filter((h) => h.value !== undefined)
-    .map((h) => `${JSON.stringify(h.name)}: ${JSON.stringify(h.value)}`);
-  const fields = [
-    `id: ${JSON.stringify(endpoint.id)}`,
-    `method: ${JSON.stringify(endpoint.method)}`,
-    `path: ${JSON.stringify(endpoint.path)}`,
-    `credentials: [${credentials.join(", ")}]`,
-    `headers: { ${fixedHeaders.join(", ")} }`,
-    ...(trailing.length
-      ? [`trailing: [${trailing.map((p) => JSON.stringify(p.name)).join(", ")}]`]
-      : []),
-    ...(endpoint.paramsTypeName
-      ? [`validateParams: ${validatorName(endpoint.paramsTypeName)}`]
-      : []),
-    ...(endpoint.body ? [`validateBody: ${bodyValidator(endpoint, endpoint.body)}`] : []),
-    `documentedResponse: ${endpoint.response.body !== undefined}`,
-  ];
-  return `const ${operationName(endpoint)} = /* @__PURE__ */ operation({ ${fields.join(", ")} });`;
-}
-
-type Writer = Parameters<typeof writeType>[0];
-
-/** Parameters and return type of an endpoint's function and method, after the core. */
-function signature(endpoint: Endpoint) {
-  const pathParams = endpoint.params.filter((p) => p.placement !== "query");
-  const queryParams = endpoint.params.filter((p) => p.placement === "query");
-  const returnType = endpoint.response.body;
+  const headers = endpoint.headers.flatMap((h) =>
+    h.value === undefined ? [] : [[h.name, lit(h.value)] as const],
+  );
+  const descriptor = obj([
+    ["id", lit(endpoint.id)],
+    ["method", lit(endpoint.method)],
+    ["path", lit(endpoint.path)],
+    ["credentials", arr(credentials)],
+    ["headers", obj(headers)],
+    ["trailing", trailing.length ? arr(trailing.map((p) => lit(p.name))) : undefined],
+    ["validateParams", endpoint.paramsTypeName ? validatorRef(endpoint.paramsTypeName) : undefined],
+    ["validateBody", endpoint.body ? bodyValidator(endpoint) : undefined],
+    ["documentedResponse", lit(endpoint.response.body !== undefined)],
+  ]);
   return {
-    parameters: [
-      ...pathParams.map((p) => ({ name: p.camelName, type: (w: Writer) => writeType(w, p.type) })),
-      ...(endpoint.body
-        ? [{ name: "body", type: (w: Writer) => writeType(w, endpoint.body!) }]
-        : []),
-      ...(queryParams.length
-        ? [
-            {
-              name: "query",
-              hasQuestionToken: !queryParams.some((p) => p.required),
-              type: `Pick<${endpoint.paramsTypeName}, ${queryParams.map((p) => JSON.stringify(p.name)).join(" | ")}>`,
-            },
-          ]
-        : []),
-      { name: "options", type: "RequestOptions", hasQuestionToken: true },
-    ],
-    returnType: (w: Writer) => {
-      w.write("Promise<");
-      if (returnType) writeType(w, returnType);
-      else w.write("unknown");
-      w.write(">");
-    },
+    kind: "variable",
+    declarationKind: "const",
+    name: operationName(endpoint),
+    init: pureCall(runtimeValue(coreModule, "operation"), descriptor),
   };
 }
 
-/** The standalone function of one endpoint: `transactionsGet(core, reference, options)`. */
-function endpointFunction(model: ApiModel, endpoint: Endpoint): FunctionDeclarationStructure {
-  const { parameters, returnType } = signature(endpoint);
+/** Parameters and return type of an endpoint's function and method, after the core. */
+function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr } {
   const pathParams = endpoint.params.filter((p) => p.placement !== "query");
-  const params = pathParams.length
-    ? `{ ${pathParams.map((p) => (p.name === p.camelName ? p.name : `${JSON.stringify(p.name)}: ${p.camelName}`)).join(", ")} }`
-    : "undefined";
-  const body = endpoint.body ? "body" : "undefined";
-  const query = endpoint.params.some((p) => p.placement === "query") ? "query" : "undefined";
+  const queryParams = endpoint.params.filter((p) => p.placement === "query");
+  const params: Param[] = [
+    ...pathParams.map((p) => ({ name: p.camelName, type: typeExpr(p.type) })),
+    ...(endpoint.body ? [{ name: "body", type: typeExpr(endpoint.body) }] : []),
+  ];
+  if (queryParams.length)
+    params.push({
+      name: "query",
+      hasQuestionToken: !queryParams.some((p) => p.required),
+      type: generic(
+        "Pick",
+        typeRef(endpoint.paramsTypeName!),
+        union(queryParams.map((p) => literalType(p.name))),
+      ),
+    });
+  params.push({ name: "options", type: requestOptions, hasQuestionToken: true });
+  const body = endpoint.response.body;
+  return { params, returnType: generic("Promise", body ? typeExpr(body) : keyword("unknown")) };
+}
+
+/** The standalone function of one endpoint: `transactionsGet(core, reference, options)`. */
+function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
+  const { params, returnType } = signature(endpoint);
+  const pathParams = endpoint.params.filter((p) => p.placement !== "query");
+  const pathArg = pathParams.length
+    ? obj(pathParams.map((p) => [p.name, id(p.camelName)] as const))
+    : undef;
+  const hasQuery = endpoint.params.some((p) => p.placement === "query");
   const docs = endpointDocLines(model, endpoint);
   const firstTag = docs.findIndex((l) => l.startsWith("@"));
   docs.splice(
     firstTag < 0 ? docs.length : firstTag,
     0,
-    `@param core The {@link ${coreClassName(model)}} that sends the call.`,
+    `@param core The {@link ${model.api.coreClassName}} that sends the call.`,
+  );
+  const request = call(
+    member(id("core"), "request"),
+    id(operationName(endpoint)),
+    pathArg,
+    endpoint.body ? id("body") : undef,
+    hasQuery ? id("query") : undef,
+    id("options"),
   );
   return {
-    kind: StructureKind.Function,
-    name: endpointFunctionName(endpoint),
+    kind: "function",
+    name: endpoint.functionName,
     isExported: true,
-    docs: jsDocStructures(docs),
-    parameters: [{ name: "core", type: coreClassName(model) }, ...parameters],
+    docs,
+    params: [{ name: "core", type: coreRef(model) }, ...params],
     returnType,
-    statements: [
-      `return core.request(${operationName(endpoint)}, ${params}, ${body}, ${query}, options);`,
-    ],
+    body: [ret(request)],
   };
 }
 
 /** The class of one endpoint group, with a method per endpoint that calls its function. */
-function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDeclarationStructure {
+function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDeclaration {
   const first = endpoints[0]!;
   return {
-    kind: StructureKind.Class,
+    kind: "class",
     name: groupClassName(first),
     isExported: true,
-    docs: jsDocStructures([`The \`${first.group}\` endpoints of the ${model.api.title}.`]),
-    ctors: [
-      {
-        parameters: [
-          { name: "core", type: coreClassName(model), scope: Scope.Private, isReadonly: true },
-        ],
-      },
-    ],
+    docs: [`The \`${first.group}\` endpoints of the ${model.api.title}.`],
+    ctor: {
+      params: [{ name: "core", type: coreRef(model), scope: "private", isReadonly: true }],
+      body: [],
+    },
     methods: endpoints.map((endpoint) => {
-      const { parameters, returnType } = signature(endpoint);
-      const args = ["this.core", ...parameters.map((p) => p.name)];
+      const { params, returnType } = signature(endpoint);
+      const args = [member(id("this"), "core"), ...params.map((p) => id(p.name))];
       return {
         name: endpoint.name,
-        docs: jsDocStructures(endpointDocLines(model, endpoint)),
-        parameters,
+        docs: endpointDocLines(model, endpoint),
+        params,
         returnType,
-        statements: [`return ${endpointFunctionName(endpoint)}(${args.join(", ")});`],
+        body: [ret(call(id(endpoint.functionName), ...args))],
       };
     }),
   };
 }
 
-/** Options of the client: the runtime's, plus one per credential the endpoints send. */
-function optionsInterface(model: ApiModel): InterfaceDeclarationStructure {
+/** The credentials the endpoints send in headers: one client option each. */
+function headerCredentials(model: ApiModel) {
   const used = new Set(model.endpoints.flatMap((e) => e.auth));
-  const credentials = model.credentials.filter((c) => c.placement === "header" && used.has(c.id));
-  return {
-    kind: StructureKind.Interface,
-    name: `${model.api.clientName}Options`,
-    isExported: true,
-    extends: ["CoreOptions"],
-    docs: jsDocStructures([`Options of {@link ${model.api.clientName}}.`]),
-    properties: credentials.map((c) => ({
-      name: c.id,
-      hasQuestionToken: true,
-      type: "CredentialValue",
-      docs: jsDocStructures([
-        ...(c.docs.description ? [c.docs.description] : []),
-        `Sent as \`${c.header}${c.scheme ? `: ${c.scheme} …` : ""}\` by the endpoints that need it.`,
-      ]),
-    })),
-  };
+  return model.credentials.filter((c) => c.placement === "header" && used.has(c.id));
 }
 
-/** Ids of the credentials the endpoints send in headers: one client option each. */
-function credentialIds(model: ApiModel): string[] {
-  const used = new Set(model.endpoints.flatMap((e) => e.auth));
-  return model.credentials
-    .filter((c) => c.placement === "header" && used.has(c.id))
-    .map((c) => c.id);
+/** Options of the client: the runtime's, plus one per credential the endpoints send. */
+function optionsInterface(model: ApiModel): Statement {
+  return {
+    kind: "interface",
+    name: optionsRef(model).name,
+    isExported: true,
+    extends: [runtimeType(coreModule, "CoreOptions")],
+    docs: [`Options of {@link ${model.api.clientName}}.`],
+    members: headerCredentials(model).map((c) => ({
+      kind: "property-signature",
+      name: c.id,
+      hasQuestionToken: true,
+      type: runtimeType(coreModule, "CredentialValue"),
+      docs: [
+        ...(c.docs.description ? [c.docs.description] : []),
+        `Sent as \`${c.header}${c.scheme ? `: ${c.scheme} …` : ""}\` by the endpoints that need it.`,
+      ],
+    })),
+  };
 }
 
 /** The core class: options, credentials and the API's error class, for the endpoint functions. */
-function coreClass(model: ApiModel): ClassDeclarationStructure {
+function coreClass(model: ApiModel): ClassDeclaration {
   const example = model.endpoints[0];
+  const { clientName, title } = model.api;
+  const credentials = obj(
+    headerCredentials(model).map((c) => [c.id, member(id("options"), c.id)] as const),
+  );
+  const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
   return {
-    kind: StructureKind.Class,
-    name: coreClassName(model),
+    kind: "class",
+    name: model.api.coreClassName,
     isExported: true,
-    extends: "ClientCore",
-    docs: jsDocStructures([
-      `Sends the calls of the ${model.api.title}'s endpoint functions${example ? ` (\`${endpointFunctionName(example)}(core, …)\`)` : ""}, with the options of {@link ${model.api.clientName}}.`,
-      `Import only the functions you call, and a bundler leaves out every other endpoint; {@link ${model.api.clientName}} has the same calls as methods, and keeps them all.`,
-    ]),
-    ctors: [
-      {
-        parameters: [{ name: "options", type: `${model.api.clientName}Options` }],
-        statements: [
-          `super(options, { ${credentialIds(model)
-            .map((id) => `${id}: options.${id}`)
-            .join(", ")} }, ${model.api.errorClassName});`,
-        ],
-      },
+    extends: runtimeValue(coreModule, "ClientCore"),
+    docs: [
+      `Sends the calls of the ${title}'s endpoint functions${example ? ` (\`${example.functionName}(core, …)\`)` : ""}, with the options of {@link ${clientName}}.`,
+      `Import only the functions you call, and a bundler leaves out every other endpoint; {@link ${clientName}} has the same calls as methods, and keeps them all.`,
     ],
+    ctor: {
+      params: [{ name: "options", type: optionsRef(model) }],
+      body: [exprStatement(call(id("super"), id("options"), credentials, errorClass))],
+    },
   };
 }
 
-function clientClass(
-  model: ApiModel,
-  groups: readonly (readonly Endpoint[])[],
-): ClassDeclarationStructure {
+function clientClass(model: ApiModel, groups: readonly (readonly Endpoint[])[]): ClassDeclaration {
+  const groupType = (g: readonly Endpoint[]) =>
+    generatedRef(modules.client, groupClassName(g[0]!), false);
   return {
-    kind: StructureKind.Class,
+    kind: "class",
     name: model.api.clientName,
     isExported: true,
-    docs: jsDocStructures([
+    docs: [
       `Client of the ${model.api.title}: one method per endpoint, grouped as in the endpoint ids.`,
-    ]),
-    properties: groups.map((g) => ({
-      name: g[0]!.group,
-      type: groupClassName(g[0]!),
-      isReadonly: true,
-    })),
-    ctors: [
-      {
-        parameters: [{ name: "options", type: `${model.api.clientName}Options` }],
-        statements: [
-          `const core = new ${coreClassName(model)}(options);`,
-          ...groups.map((g) => `this.${g[0]!.group} = new ${groupClassName(g[0]!)}(core);`),
-        ],
-      },
     ],
+    properties: groups.map((g) => ({ name: g[0]!.group, type: groupType(g), isReadonly: true })),
+    ctor: {
+      params: [{ name: "options", type: optionsRef(model) }],
+      body: [
+        {
+          kind: "variable",
+          declarationKind: "const",
+          name: "core",
+          init: newExpr(coreRef(model), id("options")),
+        },
+        ...groups.map((g) =>
+          exprStatement({
+            kind: "assign",
+            target: member(id("this"), g[0]!.group),
+            operator: "=",
+            value: newExpr(groupType(g), id("core")),
+          }),
+        ),
+      ],
+    },
   };
+}
+
+/** The local validators of the bodies whose type is written inline. */
+function inlineBodyValidators(model: ApiModel): FileStatement[] {
+  return model.endpoints.flatMap((e) => {
+    if (!e.body || isNamedBody(e)) return [];
+    const [fn, shape] = validatorDeclaration(
+      inlineBodyValidatorName(e),
+      validatorExpr(e.body),
+      [`Checks the body of \`${e.id}\`; appends one issue per problem.`],
+      false,
+    );
+    return [{ statement: fn }, { statement: shape, tight: true }];
+  });
 }
 
 /** `src/client.ts` of the generated package. */
@@ -274,53 +290,28 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
   const byGroup = new Map<string, Endpoint[]>();
   for (const e of model.endpoints) byGroup.set(e.group, [...(byGroup.get(e.group) ?? []), e]);
   const groups = [...byGroup.values()];
-  const inlineBodies = model.endpoints.flatMap((e) =>
-    e.body && !(e.body.kind === "ref" && !e.body.nullable) ? [inlineBodyValidator(e, e.body)] : [],
-  );
-  const inlineCombinators = combinators.filter((name) =>
-    inlineBodies.some((text) => new RegExp(`\\b${name}\\b`).test(text)),
-  );
-  const typeRefs = new Set<string>();
-  for (const e of model.endpoints) {
-    referencedNames(e.body, e.response.body, ...e.params.map((p) => p.type)).forEach((n) =>
-      typeRefs.add(n),
-    );
-    if (e.paramsTypeName && e.params.some((p) => p.placement === "query"))
-      typeRefs.add(e.paramsTypeName);
-  }
-  const validators = new Set(
-    model.endpoints.flatMap((e) => [
-      ...(e.paramsTypeName ? [validatorName(e.paramsTypeName)] : []),
-      ...(e.body?.kind === "ref" && !e.body.nullable ? [validatorName(e.body.name)] : []),
+  const statements: FileStatement[] = [
+    {
+      statement: {
+        kind: "export-from",
+        module: `src/runtime/${coreModule}`,
+        isTypeOnly: true,
+        names: ["CoreOptions", "CredentialValue", "RequestOptions"].map((name) => ({
+          name,
+          isType: true,
+        })),
+      },
+    },
+    { statement: optionsInterface(model) },
+    { statement: coreClass(model) },
+    ...inlineBodyValidators(model),
+    ...model.endpoints.flatMap((e) => [
+      { statement: operationStatement(model, e) },
+      { statement: endpointFunction(model, e) },
     ]),
-  );
-  const validateImports = [
-    ...inlineCombinators,
-    ...(inlineBodies.length ? ["type ValidationIssue", "type Validator"] : []),
+    ...groups.map((g) => ({ statement: groupClass(model, g) })),
+    { statement: clientClass(model, groups) },
   ];
-  const project = new Project({ useInMemoryFileSystem: true });
-  const file = project.createSourceFile("client.ts", {
-    statements: [
-      `// ${ctx.banner}`,
-      `import { ClientCore, operation, type CoreOptions, type CredentialValue, type RequestOptions } from "./runtime/client/core.js";`,
-      `import { ${model.api.errorClassName} } from "./errors.js";`,
-      ...(typeRefs.size
-        ? [`import type { ${[...typeRefs].sort().join(", ")} } from "./types.js";`]
-        : []),
-      ...(validators.size
-        ? [`import { ${[...validators].sort().join(", ")} } from "./validators.js";`]
-        : []),
-      ...(validateImports.length
-        ? [`import { ${validateImports.join(", ")} } from "./runtime/validate.js";`]
-        : []),
-      `export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";`,
-      optionsInterface(model),
-      coreClass(model),
-      ...inlineBodies,
-      ...model.endpoints.flatMap((e) => [operationStatement(model, e), endpointFunction(model, e)]),
-      ...groups.map((g) => groupClass(model, g)),
-      clientClass(model, groups),
-    ],
-  });
-  return { path: "src/client.ts", contents: file.getFullText(), parser: "typescript" };
+  const contents = printSourceFile({ path: modules.client, banner: ctx.banner, statements });
+  return { path: modules.client, contents };
 }

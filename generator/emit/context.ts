@@ -11,13 +11,11 @@ export interface EmitContext {
   banner: string;
 }
 
-/** A file of the generated package, before formatting. */
+/** A file of the generated package: its final text, written as it is. */
 export interface EmittedFile {
   /** Path inside the output folder, `/`-separated. */
   path: string;
   contents: string;
-  /** How prettier reads it; `none`: written as emitted (serializer output, already canonical). */
-  parser: "typescript" | "json" | "markdown" | "none";
 }
 
 /** The marker every generated code file starts with; the writer treats such files as its own. */

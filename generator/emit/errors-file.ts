@@ -2,48 +2,100 @@
  * Emits `src/errors.ts`: the API's error class, its error codes as named constants with
  * their meanings, and the client's other error classes re-exported from the runtime.
  */
+import { lit, obj } from "./code/build.ts";
+import type { Expr, FileStatement, ObjectProperty } from "./code/nodes.ts";
+import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
+import { generatedRef, modules, runtimeValue } from "./shared/symbols.ts";
+import { generic, keyword } from "./shared/type-expr.ts";
 
 /** `src/errors.ts` of the generated package. */
 export function emitErrorsFile(ctx: EmitContext): EmittedFile {
   const { api, errors } = ctx.model;
   const codes = errors.codes;
-  const lines = [
-    `// ${ctx.banner}`,
-    `import { ApiError } from "./runtime/client/errors.js";`,
-    "",
-    `export {`,
-    `  ClientError,`,
-    `  ConnectionError,`,
-    `  MissingCredentialError,`,
-    `  RequestValidationError,`,
-    `  ResponseParseError,`,
-    `  TimeoutError,`,
-    `  UserAbortError,`,
-    `  type ApiErrorEntry,`,
-    `  type ApiErrorKind,`,
-    `} from "./runtime/client/errors.js";`,
-    "",
-    `/** An error response of the ${api.title}: status, code or tag, message, body and headers. */`,
-    `export class ${api.errorClassName} extends ApiError {`,
-    `  override name = ${JSON.stringify(api.errorClassName)};`,
-    `}`,
-    "",
-    `/** Error codes of the ${api.title}, by name. Read \`error.code\` (or \`error.tag\`), not only the status. */`,
-    `export const ErrorCode = {`,
-    ...codes.flatMap((c) => [
-      `  /** ${c.meaning.replace(/\*\//g, "*\\/")} */`,
-      `  ${c.name}: ${c.code},`,
-    ]),
-    `} as const;`,
-    "",
-    `export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];`,
-    "",
-    `/** What each known error code means. */`,
-    `export const errorCodeMeanings: Readonly<Record<ErrorCode, string>> = {`,
-    ...codes.map((c) => `  ${c.code}: ${JSON.stringify(c.meaning)},`),
-    `};`,
-    "",
+  const errorCode = generatedRef(modules.errors, "ErrorCode", false);
+  const byName: Expr = {
+    kind: "as-const",
+    expr: {
+      kind: "object",
+      expanded: true,
+      properties: codes.map(
+        (c): ObjectProperty => ({
+          kind: "property",
+          key: c.name,
+          value: lit(c.code),
+          docs: [c.meaning],
+        }),
+      ),
+    },
+  };
+  const statements: FileStatement[] = [
+    {
+      statement: {
+        kind: "export-from",
+        module: "src/runtime/client/errors.ts",
+        names: [
+          ...["ClientError", "ConnectionError", "MissingCredentialError", "RequestValidationError"],
+          ...["ResponseParseError", "TimeoutError", "UserAbortError"],
+        ]
+          .map((name) => ({ name, isType: false }))
+          .concat(["ApiErrorEntry", "ApiErrorKind"].map((name) => ({ name, isType: true }))),
+      },
+    },
+    {
+      statement: {
+        kind: "class",
+        name: api.errorClassName,
+        isExported: true,
+        docs: [
+          `An error response of the ${api.title}: status, code or tag, message, body and headers.`,
+        ],
+        extends: runtimeValue("client/errors.ts", "ApiError"),
+        properties: [{ name: "name", hasOverrideKeyword: true, init: lit(api.errorClassName) }],
+      },
+    },
+    {
+      statement: {
+        kind: "variable",
+        declarationKind: "const",
+        name: "ErrorCode",
+        isExported: true,
+        docs: [
+          `Error codes of the ${api.title}, by name. Read \`error.code\` (or \`error.tag\`), not only the status.`,
+        ],
+        init: byName,
+      },
+    },
+    {
+      statement: {
+        kind: "type-alias",
+        name: "ErrorCode",
+        isExported: true,
+        type: {
+          kind: "indexed",
+          object: { kind: "paren-type", type: { kind: "typeof", target: errorCode } },
+          index: { kind: "keyof", type: { kind: "typeof", target: errorCode } },
+        },
+      },
+    },
+    {
+      statement: {
+        kind: "variable",
+        declarationKind: "const",
+        name: "errorCodeMeanings",
+        isExported: true,
+        docs: ["What each known error code means."],
+        type: generic(
+          "Readonly",
+          generic("Record", { ...errorCode, isType: true }, keyword("string")),
+        ),
+        init: obj(
+          codes.map((c) => [c.code, lit(c.meaning)] as const),
+          { expanded: true },
+        ),
+      },
+    },
   ];
-  return { path: "src/errors.ts", contents: lines.join("\n"), parser: "typescript" };
+  const contents = printSourceFile({ path: modules.errors, banner: ctx.banner, statements });
+  return { path: modules.errors, contents };
 }

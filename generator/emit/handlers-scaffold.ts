@@ -5,56 +5,83 @@
  * written. Not part of the generated package: the file is the user's, written once.
  */
 import { failureBody } from "../runtime/callbacks/failure.ts";
-import type { ApiModel, Callback } from "../ir/model.ts";
-import { failureShapeOf, responseEventField } from "./callback-shapes.ts";
-import { docComment, handlerDocLines, handlerInput, resultTypeName } from "./callbacks-file.ts";
+import type { Callback } from "../ir/model.ts";
+import {
+  call,
+  exprStatement,
+  id,
+  lit,
+  member,
+  newExpr,
+  obj,
+  ret,
+  valueExpr,
+} from "./code/build.ts";
+import type { FileStatement, Ref, Statement } from "./code/nodes.ts";
+import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
+import {
+  handlerDocLines,
+  handlerInput,
+  handlersTypeRef,
+  resultTypeRef,
+} from "./shared/callback-docs.ts";
+import { globalRef } from "./shared/symbols.ts";
+import { generic } from "./shared/type-expr.ts";
+
+/** The scaffold imports the package's types by name itself: its references import nothing more. */
+const imported = (ref: Ref): Ref => globalRef(ref.name);
 
 /** Status and code of a handler that is not written yet. */
 export const notImplementedCode = 501;
 
-/** A JavaScript literal of a JSON value, keys unquoted where they can be. */
-function literalText(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(literalText).join(", ")}]`;
-  if (typeof value === "object" && value !== null) {
-    const members = Object.entries(value).map(
-      ([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literalText(v)}`,
-    );
-    return `{ ${members.join(", ")} }`;
-  }
-  return JSON.stringify(value);
-}
-
 /** The body of one stub: a "not implemented" failure in the callback's shape, or a throw where the spec gives none. */
-function stubBody(callback: Callback, model: ApiModel): string[] {
-  const shape = failureShapeOf(callback, model);
+function stubBody(callback: Callback, input: string): Statement[] {
+  const shape = callback.routing.failureShape;
   const message = `${callback.event} is not implemented`;
-  if (!shape) {
+  if (!shape)
     return [
-      `  // The spec gives ${callback.event} no failure body: until this is written it throws, and the router answers 500.`,
-      `  throw new Error(${JSON.stringify(message)});`,
+      {
+        kind: "comment",
+        text: `The spec gives ${callback.event} no failure body: until this is written it throws, and the router answers 500.`,
+      },
+      { kind: "throw", expr: newExpr(id("Error"), lit(message)) },
     ];
-  }
-  const event = responseEventField(callback, model) ? undefined : callback.event;
+  const event = callback.routing.responseEvent ? undefined : callback.event;
   return [
-    `  // TODO: answer from \`_${handlerInput(callback).name}\` (rename it once used). Until then: a failure with HTTP status and code ${notImplementedCode}.`,
-    `  ctx.setStatus(${notImplementedCode});`,
-    `  return ${literalText(failureBody(shape, event, notImplementedCode, [message]))};`,
+    {
+      kind: "comment",
+      text: `TODO: answer from \`${input}\` (rename it once used). Until then: a failure with HTTP status and code ${notImplementedCode}.`,
+    },
+    exprStatement(call(member(id("ctx"), "setStatus"), lit(notImplementedCode))),
+    ret(valueExpr(failureBody(shape, event, notImplementedCode, [message]))),
   ];
 }
 
-/** One stub handler. */
-function stub(callback: Callback, model: ApiModel): string {
-  const body = stubBody(callback, model);
+/** One stub handler: `export const productInfo: CallbackHandlers["product.info"] = async (...) => {...}`. */
+function stub(callback: Callback): Statement {
   const input = `_${handlerInput(callback).name}`;
-  const ctx = body.some((line) => line.includes("ctx.")) ? "ctx" : "_ctx";
-  return [
-    docComment(handlerDocLines(callback, model)).trimEnd(),
-    `export const ${callback.camelName}: CallbackHandlers[${JSON.stringify(callback.event)}] = async (${input}, ${ctx}): Promise<${resultTypeName(callback)}> => {`,
-    ...body,
-    "};",
-    "",
-  ].join("\n");
+  const body = stubBody(callback, input);
+  const usesCtx = callback.routing.failureShape !== undefined;
+  return {
+    kind: "variable",
+    declarationKind: "const",
+    name: callback.camelName,
+    isExported: true,
+    docs: handlerDocLines(callback),
+    type: {
+      kind: "indexed",
+      object: imported(handlersTypeRef),
+      index: { kind: "literal-type", value: callback.event },
+    },
+    init: {
+      kind: "arrow",
+      isAsync: true,
+      params: [{ name: input }, { name: usesCtx ? "ctx" : "_ctx" }],
+      returnType: generic("Promise", imported(resultTypeRef(callback))),
+      body,
+    },
+  };
 }
 
 /** The scaffold file; `importFrom` is where the generated callbacks module is imported from. */
@@ -65,23 +92,47 @@ export function emitHandlersScaffold(
 ): EmittedFile {
   const { model } = ctx;
   const from = importFrom ?? `${model.api.packageName}/callbacks`;
-  const types = ["CallbackHandlers", ...model.callbacks.map(resultTypeName)];
-  const lines = [
-    docComment([
-      `Handlers of the ${model.api.title} callbacks, scaffolded by apigen from ${ctx.specName}. This file is yours:`,
-      'apigen never overwrites it. Every handler answers a "not implemented" failure (HTTP status and',
-      `code ${notImplementedCode}) until it is written. Its types come from the generated package, so a change`,
-      "of the spec shows up here as a compile error. Use it with",
-      "`createCallbackRouter({ signingSecrets, handlers })`.",
-    ]).trimEnd(),
-    `import type { ${types.join(", ")} } from ${JSON.stringify(from)};`,
-    "",
-    ...model.callbacks.map((c) => stub(c, model)),
-    docComment(["Every handler, by event."]).trimEnd(),
-    "export const handlers: CallbackHandlers = {",
-    ...model.callbacks.map((c) => `  ${JSON.stringify(c.event)}: ${c.camelName},`),
-    "};",
-    "",
+  const types = [handlersTypeRef, ...model.callbacks.map(resultTypeRef)];
+  const statements: FileStatement[] = [
+    {
+      statement: {
+        kind: "import-from",
+        specifier: from,
+        isTypeOnly: true,
+        names: types.map((t) => ({ name: t.name, isType: true })),
+      },
+    },
+    ...model.callbacks.map((c) => ({ statement: stub(c) })),
+    {
+      statement: {
+        kind: "variable",
+        declarationKind: "const",
+        name: "handlers",
+        isExported: true,
+        docs: ["Every handler, by event."],
+        type: imported(handlersTypeRef),
+        init: obj(
+          model.callbacks.map((c) => [c.event, id(c.camelName)] as const),
+          { expanded: true },
+        ),
+      },
+    },
   ];
-  return { path, contents: lines.join("\n"), parser: "typescript" };
+  const contents = printSourceFile({
+    path,
+    header: [
+      {
+        kind: "doc-comment",
+        lines: [
+          `Handlers of the ${model.api.title} callbacks, scaffolded by apigen from ${ctx.specName}. This file is yours:`,
+          'apigen never overwrites it. Every handler answers a "not implemented" failure (HTTP status and',
+          `code ${notImplementedCode}) until it is written. Its types come from the generated package, so a change`,
+          "of the spec shows up here as a compile error. Use it with",
+          "`createCallbackRouter({ signingSecrets, handlers })`.",
+        ],
+      },
+    ],
+    statements,
+  });
+  return { path, contents };
 }

@@ -1,18 +1,27 @@
 /**
  * Emits `src/index.ts`: the package's public surface, re-exported from one entry point.
  */
+import type { ExportFrom, FileStatement } from "./code/nodes.ts";
+import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
+import { modules } from "./shared/symbols.ts";
 
 /** `src/index.ts` of the generated package. */
 export function emitIndexFile(ctx: EmitContext): EmittedFile {
-  const lines = [
-    `// ${ctx.banner}`,
-    "",
-    `export type * from "./types.js";`,
-    `export * from "./client.js";`,
-    `export * from "./errors.js";`,
-    `export { openApiDocument } from "./openapi.js";`,
-    "",
+  const reExports: ExportFrom[] = [
+    { kind: "export-from", module: modules.types, isTypeOnly: true },
+    { kind: "export-from", module: modules.client },
+    { kind: "export-from", module: modules.errors },
+    {
+      kind: "export-from",
+      module: modules.openapi,
+      names: [{ name: "openApiDocument", isType: false }],
+    },
   ];
-  return { path: "src/index.ts", contents: lines.join("\n"), parser: "typescript" };
+  const statements: FileStatement[] = reExports.map((statement, i) => ({
+    statement,
+    tight: i > 0,
+  }));
+  const contents = printSourceFile({ path: modules.index, banner: ctx.banner, statements });
+  return { path: modules.index, contents };
 }

@@ -5,10 +5,14 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
-import type { Callback } from "../ir/model.ts";
+import type { ApiModel, Callback } from "../ir/model.ts";
+import { arr, call, id, lit, member, newExpr, obj } from "./code/build.ts";
+import type { Expr, FileStatement, Statement } from "./code/nodes.ts";
+import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
-import { coreClassName, endpointFunctionName } from "./client-file.ts";
-import { callbackExample, endpointExample } from "./readme-examples.ts";
+import { markdownCell, markdownTable, markdownText } from "./shared/markdown.ts";
+import { globalRef } from "./shared/symbols.ts";
+import { callbackExample, endpointExample, typeLookup } from "./readme-examples.ts";
 
 const templatesDir = fileURLToPath(new URL("../../templates/", import.meta.url));
 
@@ -30,19 +34,136 @@ function render(name: string, view: object): string {
   return template(view);
 }
 
-/** A call of the first endpoint whose parameters are all path parameters and that takes no body: as a method, or as its standalone function. */
-function exampleCall(model: EmitContext["model"], standalone = false): string {
-  const endpoint =
+/** The text of a README code block: statements printed as every generated file is. */
+function code(statements: readonly (Statement | FileStatement)[]): string {
+  const entries = statements.map((s) => ("statement" in s ? s : { statement: s, tight: true }));
+  return printSourceFile({ path: "README.md", statements: entries }).trimEnd();
+}
+
+const importFrom = (
+  specifier: string,
+  names: readonly string[],
+  isTypeOnly = false,
+): Statement => ({
+  kind: "import-from",
+  specifier,
+  isTypeOnly,
+  names: names.map((name) => ({ name, isType: isTypeOnly })),
+});
+
+const constant = (name: string, init: Expr): Statement => ({
+  kind: "variable",
+  declarationKind: "const",
+  name,
+  init,
+});
+
+/** The endpoint whose call makes the shortest example: only path parameters and no body. */
+function exampleEndpoint(model: ApiModel) {
+  return (
     model.endpoints.find((e) => !e.body && e.params.every((p) => p.placement === "path")) ??
-    model.endpoints[0];
-  if (!endpoint) return "";
-  const args = endpoint.params
+    model.endpoints[0]
+  );
+}
+
+/** `new MerchantClient({ baseUrl: "https://…", apiKey: "…" })`, or the core. */
+function construct(model: ApiModel, className: string): Expr {
+  const credentials = [...new Set(model.endpoints.flatMap((e) => e.auth))];
+  return newExpr(
+    globalRef(className, false),
+    obj([["baseUrl", lit("https://…")], ...credentials.map((c) => [c, lit("…")] as const)]),
+  );
+}
+
+/** The arguments of the example call: placeholder path parameters, an empty body. */
+function exampleArgs(model: ApiModel): Expr[] {
+  const endpoint = exampleEndpoint(model);
+  if (!endpoint) return [];
+  const args: Expr[] = endpoint.params
     .filter((p) => p.placement !== "query")
-    .map((p) => JSON.stringify(`<${p.name}>`));
-  if (endpoint.body) args.push("{ /* body */ }");
-  return standalone
-    ? `${endpointFunctionName(endpoint)}(${["core", ...args].join(", ")})`
-    : `${endpoint.group}.${endpoint.name}(${args.join(", ")})`;
+    .map((p) => lit(`<${p.name}>`));
+  if (endpoint.body) args.push(obj([]));
+  return args;
+}
+
+/** The client block: construct the client, then call one endpoint. */
+function clientCode(model: ApiModel): string {
+  const { clientName, errorClassName, packageName } = model.api;
+  const endpoint = exampleEndpoint(model);
+  return code([
+    { statement: importFrom(packageName, [clientName, errorClassName]) },
+    { statement: constant("client", construct(model, clientName)) },
+    ...(endpoint
+      ? [
+          constant("result", {
+            kind: "await",
+            expr: call(
+              member(member(id("client"), endpoint.group), endpoint.name),
+              ...exampleArgs(model),
+            ),
+          }),
+        ]
+      : []),
+  ]);
+}
+
+/** The block of the standalone functions: the core, then one function. */
+function functionCode(model: ApiModel): string {
+  const endpoint = exampleEndpoint(model)!;
+  const { coreClassName, packageName } = model.api;
+  return code([
+    { statement: importFrom(packageName, [coreClassName, endpoint.functionName]) },
+    { statement: constant("core", construct(model, coreClassName)) },
+    constant("value", {
+      kind: "await",
+      expr: call(id(endpoint.functionName), id("core"), ...exampleArgs(model)),
+    }),
+  ]);
+}
+
+/** The block of the callback router: the handlers, the router, a server. */
+function callbacksCode(model: ApiModel): string {
+  const types = typeLookup(model);
+  const router = call(
+    id("createCallbackRouter"),
+    obj([
+      ["signingSecrets", arr([member(member(id("process"), "env"), "SIGNING_SECRET")])],
+      ["handlers", id("handlers")],
+    ]),
+  );
+  const server = call(
+    member(call(member(id("http"), "createServer"), member(id("router"), "node")), "listen"),
+    lit(3000),
+  );
+  return code([
+    { statement: { kind: "import-from", specifier: "node:http", defaultName: "http" } },
+    {
+      statement: {
+        kind: "import-from",
+        specifier: `${model.api.packageName}/callbacks`,
+        names: [
+          { name: "createCallbackRouter", isType: false },
+          { name: "CallbackHandlers", isType: true },
+        ],
+      },
+      tight: true,
+    },
+    {
+      statement: {
+        kind: "variable",
+        declarationKind: "const",
+        name: "handlers",
+        type: globalRef("CallbackHandlers"),
+        init: {
+          kind: "object",
+          properties: model.callbacks.map((c) => callbackExample(c, types)),
+          expanded: true,
+        },
+      },
+    },
+    { statement: constant("router", router) },
+    { statement: { kind: "expression-statement", expr: server }, tight: true },
+  ]);
 }
 
 /** A callback's summary, else the first sentence of its description (a summary that only repeats the event says nothing). */
@@ -51,65 +172,100 @@ function callbackSummary(callback: Callback): string {
   return callback.docs.description?.trim().split(/(?<=\.)\s/)[0] ?? "";
 }
 
+/** `` `id`: summary ``, as a table cell. */
+const summaryCell = (name: string, summary: string | undefined) =>
+  markdownCell(`\`${name}\`${summary ? `: ${markdownText(summary)}` : ""}`);
+
 /** What the templates show, read from the IR. */
 function packageView(ctx: EmitContext) {
   const { model } = ctx;
+  const types = typeLookup(model);
+  const exampleTypes = model.types.slice(0, 3).map((t) => t.name);
   return {
     banner: ctx.banner,
     specName: ctx.specName,
     packageName: model.api.packageName,
     version: model.api.version,
-    title: model.api.title,
-    description: (model.api.docs.description ?? model.api.title).trim(),
+    title: markdownText(model.api.title),
+    description: markdownText((model.api.docs.description ?? model.api.title).trim()),
     typeCount: model.types.length,
-    clientName: model.api.clientName,
     errorClassName: model.api.errorClassName,
-    credentialOptions: [...new Set(model.endpoints.flatMap((e) => e.auth))]
-      .map((id) => `${id}: "…"`)
-      .join(", "),
-    exampleCall: exampleCall(model),
-    coreName: coreClassName(model),
-    exampleFunctionCall: exampleCall(model, true),
-    exampleFunctionName: exampleCall(model, true).split("(")[0] ?? "",
-    exampleTypes: model.types
-      .slice(0, 3)
-      .map((t) => t.name)
-      .join(", "),
+    coreName: model.api.coreClassName,
+    typesCode: exampleTypes.length
+      ? code([importFrom(model.api.packageName, exampleTypes, true)])
+      : "",
+    clientCode: clientCode(model),
+    functionCode: exampleEndpoint(model) ? functionCode(model) : "",
+    entryTable: entryTable(model),
+    endpointTable: markdownTable(
+      ["Endpoint", "Method", "Path", "Credentials"],
+      model.endpoints.map((e) => [
+        summaryCell(e.id, e.summary),
+        e.method,
+        markdownCell(`\`${e.path}\``),
+        markdownCell(
+          e.auth
+            .map((id) => model.credentials.find((c) => c.id === id)?.header ?? id)
+            .map((h) => `\`${h}\``)
+            .join(", ") || "none",
+        ),
+      ]),
+    ),
     endpoints: model.endpoints.map((e) => ({
       id: e.id,
-      summary: e.summary ?? "",
-      method: e.method,
-      path: e.path,
-      auth:
-        e.auth
-          .map((id) => model.credentials.find((c) => c.id === id)?.header ?? id)
-          .map((h) => `\`${h}\``)
-          .join(", ") || "none",
-      example: endpointExample(e, model),
+      example: code([endpointExample(e, types)]),
     })),
     hasCallbacks: model.callbacks.length > 0 || model.webhooks !== undefined,
-    callbacks: model.callbacks.map((c) => ({
-      event: c.event,
-      summary: callbackSummary(c),
-      method: c.method,
-      path: c.path,
-      example: callbackExample(c, model),
-    })),
+    callbackTable: markdownTable(
+      ["Event", "Method", "Path"],
+      model.callbacks.map((c) => [
+        summaryCell(c.event, callbackSummary(c)),
+        c.method,
+        markdownCell(`\`${c.path}\``),
+      ]),
+    ),
+    callbacksCode: callbacksCode(model),
     gapCount: model.gaps.length,
     notes: model.gaps
       .filter((g) => g.kind === "note")
-      .map((g) => ({ subject: g.subject, text: g.text })),
+      .map((g) => ({ subject: g.subject, text: markdownText(g.text) })),
     untypedCount: model.gaps.filter((g) => g.kind === "untyped").length,
   };
+}
+
+/** Markdown as prettier ends it: one blank line at most between blocks, one newline at the end. */
+function markdownFile(text: string): string {
+  return `${text.replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+}
+
+/** The table of the package's entry points. */
+function entryTable(model: ApiModel): string {
+  const name = model.api.packageName;
+  const hasCallbacks = model.callbacks.length > 0 || model.webhooks !== undefined;
+  return markdownTable(
+    ["import", "what"],
+    [
+      [`\`${name}\``, "the client, the error classes and codes, every type, `openApiDocument`"],
+      ...(hasCallbacks
+        ? [
+            [
+              `\`${name}/callbacks\``,
+              "the callback router, for servers (kept out of the main entry, so browser bundles never pull it in)",
+            ],
+          ]
+        : []),
+      [`\`${name}/openapi.json\`, \`${name}/openapi.yaml\``, "the OpenAPI 3.1 document"],
+    ],
+  );
 }
 
 /** `package.json`, `tsconfig.json` (strict check, no output), `tsconfig.build.json` (src/ to dist/) and `README.md` of the generated package. */
 export function emitPackageFiles(ctx: EmitContext): EmittedFile[] {
   const view = packageView(ctx);
   return [
-    { path: "package.json", contents: render("package.json", view), parser: "json" },
-    { path: "tsconfig.json", contents: render("tsconfig.json", view), parser: "json" },
-    { path: "tsconfig.build.json", contents: render("tsconfig.build.json", view), parser: "json" },
-    { path: "README.md", contents: render("README.md", view), parser: "markdown" },
+    { path: "package.json", contents: render("package.json", view) },
+    { path: "tsconfig.json", contents: render("tsconfig.json", view) },
+    { path: "tsconfig.build.json", contents: render("tsconfig.build.json", view) },
+    { path: "README.md", contents: markdownFile(render("README.md", view)) },
   ];
 }

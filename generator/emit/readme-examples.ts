@@ -1,66 +1,61 @@
 /**
- * The short examples of the generated README: one client call per endpoint and one handler
- * per callback, written from the IR. Bodies and answers are literals with a value per type
- * (the spec's example where it gives one, else a placeholder): every required field, and in
- * the two outer levels a few optional ones of known type too, so an example shows a shape.
+ * The code of the generated README, as code-model statements printed like every other
+ * generated TypeScript: one client call per endpoint and one handler per callback, written
+ * from the IR. Bodies and answers are literals with a value per type (the spec's example
+ * where it gives one, else a placeholder): every required field, and in the two outer levels
+ * a few optional ones of known type too, so an example shows a shape.
  */
+import { objectFieldsOf, resolveType, type TypeLookup } from "../ir/callback-routing.ts";
 import type { ApiModel, Callback, Endpoint, Field, TypeNode } from "../ir/model.ts";
-import { objectFieldsOf, resolveType, responseEventField } from "./callback-shapes.ts";
+import { arr, call, id, lit, member, obj, valueExpr } from "./code/build.ts";
+import type { Expr, ObjectProperty, Statement } from "./code/nodes.ts";
 
-/** Deepest nesting a sample literal goes to; below it an object is an elided literal. */
+/** Deepest nesting a sample literal goes to; below it an object is left empty. */
 const maxDepth = 4;
 
 /** Levels (from the outside) that show optional fields too, and how many fields at most. */
 const optionalDepth = 2;
 const optionalFields = 3;
 
-/** A property key as TypeScript writes it. */
-function key(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
-}
-
-/** An object literal of the required fields. */
+/** An object literal of the required fields (and a few optional ones near the top). */
 function objectSample(
   fields: readonly Field[],
-  model: ApiModel,
+  types: TypeLookup,
   depth: number,
   omit?: string,
-): string {
+): Expr {
   const own = fields.filter((f) => f.name !== omit);
   const required = own.filter((f) => f.required);
   const optional =
     depth < optionalDepth ? own.filter((f) => !f.required && f.type.kind !== "unknown") : [];
   const shown = [...required, ...optional.slice(0, Math.max(0, optionalFields - required.length))];
-  if (shown.length === 0) return "{}";
-  if (depth >= maxDepth) return "{ /* … */ }";
-  return `{ ${shown.map((f) => `${key(f.name)}: ${sample(f.type, model, depth + 1)}`).join(", ")} }`;
+  if (shown.length === 0 || depth >= maxDepth) return obj([]);
+  return obj(shown.map((f) => [f.name, sample(f.type, types, depth + 1)] as const));
 }
 
 /** A literal of a value of `node`: the spec's example, or a placeholder of its type. */
-export function sample(node: TypeNode, model: ApiModel, depth = 0, omit?: string): string {
-  if (node.docs.example !== undefined) return JSON.stringify(node.docs.example);
+export function sample(node: TypeNode, types: TypeLookup, depth = 0, omit?: string): Expr {
+  if (node.docs.example !== undefined) return valueExpr(node.docs.example);
   switch (node.kind) {
     case "primitive":
       return node.name === "string"
-        ? JSON.stringify(node.constraints.prefix ? `${node.constraints.prefix}…` : "…")
-        : node.name === "boolean"
-          ? "false"
-          : "0";
+        ? lit(node.constraints.prefix ? `${node.constraints.prefix}…` : "…")
+        : lit(node.name === "boolean" ? false : 0);
     case "unknown":
-      return "null";
+      return lit(null);
     case "literal":
-      return JSON.stringify(node.value);
+      return lit(node.value);
     case "enum":
-      return JSON.stringify(node.values[0] ?? null);
+      return lit(node.values[0] ?? null);
     case "array":
-      return "[]";
+      return arr([]);
     case "map":
-      return "{}";
+      return obj([]);
     case "object":
-      return objectSample(node.fields, model, depth, omit);
+      return objectSample(node.fields, types, depth, omit);
     case "ref": {
-      const resolved = resolveType(node, model);
-      return resolved.kind === "ref" ? "{}" : sample(resolved, model, depth, omit);
+      const resolved = resolveType(node, types);
+      return resolved.kind === "ref" ? obj([]) : sample(resolved, types, depth, omit);
     }
     default: {
       const unhandled: never = node;
@@ -69,33 +64,38 @@ export function sample(node: TypeNode, model: ApiModel, depth = 0, omit?: string
   }
 }
 
-/** `const transaction = await client.transactions.get("<reference>");` */
-export function endpointExample(endpoint: Endpoint, model: ApiModel): string {
-  const args = endpoint.params
+/** The named types of a model, for following references. */
+export const typeLookup = (model: ApiModel): TypeLookup =>
+  new Map(model.types.map((t) => [t.name, t]));
+
+/** `const getResult = await client.transactions.get("<reference>");` */
+export function endpointExample(endpoint: Endpoint, types: TypeLookup): Statement {
+  const args: Expr[] = endpoint.params
     .filter((p) => p.placement !== "query")
-    .map((p) => JSON.stringify(`<${p.name}>`));
-  if (endpoint.body) args.push(sample(endpoint.body, model));
-  const query = endpoint.params.filter((p) => p.placement === "query");
-  if (query.some((p) => p.required))
-    args.push(
-      `{ ${query
-        .filter((p) => p.required)
-        .map((p) => `${key(p.name)}: ${sample(p.type, model)}`)
-        .join(", ")} }`,
-    );
-  const call = `client.${endpoint.group}.${endpoint.name}(${args.join(", ")})`;
+    .map((p) => lit(`<${p.name}>`));
+  if (endpoint.body) args.push(sample(endpoint.body, types));
+  const query = endpoint.params.filter((p) => p.placement === "query" && p.required);
+  if (query.length) args.push(obj(query.map((p) => [p.name, sample(p.type, types)] as const)));
+  const callee = member(member(id("client"), endpoint.group), endpoint.name);
+  const awaited: Expr = { kind: "await", expr: call(callee, ...args) };
   return endpoint.response.body
-    ? `const ${endpoint.name}Result = await ${call};`
-    : `await ${call};`;
+    ? { kind: "variable", declarationKind: "const", name: `${endpoint.name}Result`, init: awaited }
+    : { kind: "expression-statement", expr: awaited };
 }
 
 /** The handler of a callback answering its success type (the router adds `event`). */
-export function callbackExample(callback: Callback, model: ApiModel): string {
-  const input = callback.body ? "body" : callback.paramsTypeName ? "params" : "";
+export function callbackExample(callback: Callback, types: TypeLookup): ObjectProperty {
+  const input = callback.body ? "body" : callback.paramsTypeName ? "params" : undefined;
   const answer = callback.success ?? callback.failure;
-  const event = responseEventField(callback, model);
-  const fields = answer ? objectFieldsOf(answer, model) : undefined;
-  const head = `${JSON.stringify(callback.event)}: async (${input}) =>`;
-  if (!answer) return `${head} {},`;
-  return `${head} (${fields ? objectSample(fields, model, 0, event) : sample(answer, model)}),`;
+  const fields = answer ? objectFieldsOf(answer, types) : undefined;
+  const body: Expr | readonly Statement[] = !answer
+    ? []
+    : fields
+      ? objectSample(fields, types, 0, callback.routing.responseEvent)
+      : sample(answer, types);
+  return {
+    kind: "property",
+    key: callback.event,
+    value: { kind: "arrow", isAsync: true, params: input ? [{ name: input }] : [], body },
+  };
 }

@@ -32,7 +32,5 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   return runtimeModules.map((name) => ({
     path: `src/runtime/${name}`,
     contents: `// ${ctx.banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,
-    // The sources are kept prettier-formatted (test/runtime-format.test.ts): nothing to redo.
-    parser: "none",
   }));
 }

@@ -2,19 +2,21 @@
  * Emits `src/types.ts`: an exported interface per object type and a type alias per
  * other named type, with JSDoc from descriptions, constraints and gap notes.
  */
-import {
-  printStructure,
-  StructureKind,
-  type InterfaceDeclarationStructure,
-  type OptionalKind,
-  type TypeAliasDeclarationStructure,
-} from "ts-morph";
 import type { NamedType, ParamsType, TypeNode } from "../ir/model.ts";
+import type { FileStatement, Statement, TypeExpr } from "./code/nodes.ts";
+import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
-import { jsDocStructures, typeDocLines } from "./jsdoc.ts";
-import { openObjectDoc, propertyName, writeAliasType, writeType } from "./type-text.ts";
-
-type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
+import { typeDocLines } from "./shared/jsdoc.ts";
+import { modules, typeRef } from "./shared/symbols.ts";
+import {
+  aliasTypeExpr,
+  fieldMembers,
+  generic,
+  literalType,
+  openObjectMember,
+  typeExpr,
+  union,
+} from "./shared/type-expr.ts";
 
 /**
  * What a named object extends, when TypeScript can say it: `Base`, or `Omit<Base, ...>`
@@ -24,22 +26,20 @@ type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure
 function heritageOf(
   node: TypeNode & { kind: "object" },
   types: ReadonlyMap<string, NamedType>,
-): { text: string; baseOpen: boolean } | undefined {
+): { type: TypeExpr; baseOpen: boolean } | undefined {
   const base = node.base;
   const baseType = base && types.get(base.name)?.type;
   if (!base || !baseType || baseType.kind !== "object") return undefined;
-  if (base.without.length === 0) return { text: base.name, baseOpen: baseType.open };
+  if (base.without.length === 0) return { type: typeRef(base.name), baseOpen: baseType.open };
   if (baseType.open) return undefined;
-  return {
-    text: `Omit<${base.name}, ${base.without.map((name) => JSON.stringify(name)).join(" | ")}>`,
-    baseOpen: false,
-  };
+  const omitted = union(base.without.map(literalType));
+  return { type: generic("Omit", typeRef(base.name), omitted), baseOpen: false };
 }
 
-/** The structure of one named type. */
-function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>): Declaration {
+/** The declaration of one named type. */
+function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>): Statement {
   const node = named.type;
-  const docs = jsDocStructures(typeDocLines(node));
+  const docs = typeDocLines(node);
   // A closed object with no fields is `Record<string, never>` (an alias), as inline: an empty
   // interface would accept any non-null value.
   const emptyClosed =
@@ -49,38 +49,22 @@ function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>):
     const fields = heritage
       ? node.fields.filter((f) => f.inheritedFrom === undefined)
       : node.fields;
+    const members = fieldMembers(fields, false);
     return {
-      kind: StructureKind.Interface,
+      kind: "interface",
       name: named.name,
       isExported: true,
       docs,
-      extends: heritage ? [heritage.text] : [],
-      properties: fields.map((field) => ({
-        name: propertyName(field.name),
-        hasQuestionToken: !field.required,
-        type: (writer) => writeType(writer, field.type),
-        docs: jsDocStructures(typeDocLines(field.type)),
-      })),
-      indexSignatures:
-        node.open && !heritage?.baseOpen
-          ? [
-              {
-                keyName: "field",
-                keyType: "string",
-                returnType: "unknown",
-                docs: jsDocStructures([openObjectDoc]),
-              },
-            ]
-          : [],
+      extends: heritage ? [heritage.type] : [],
+      members: node.open && !heritage?.baseOpen ? [openObjectMember, ...members] : members,
     };
   }
   return {
-    kind: StructureKind.TypeAlias,
+    kind: "type-alias",
     name: named.name,
     isExported: true,
     docs,
-    type: (writer) => writeAliasType(writer, named.name, node),
-    leadingTrivia: "\n",
+    type: aliasTypeExpr(named.name, node),
   };
 }
 
@@ -91,17 +75,18 @@ const placementText: Record<ParamsType["params"][number]["placement"], string> =
 };
 
 /** The interface of an operation's parameters; path and trailing parameters are required. */
-function paramsDeclarationOf(paramsType: ParamsType): InterfaceDeclarationStructure {
+function paramsDeclarationOf(paramsType: ParamsType): Statement {
   return {
-    kind: StructureKind.Interface,
+    kind: "interface",
     name: paramsType.name,
     isExported: true,
-    docs: jsDocStructures([`Parameters of ${paramsType.owner}.`]),
-    properties: paramsType.params.map((param) => ({
-      name: propertyName(param.name),
+    docs: [`Parameters of ${paramsType.owner}.`],
+    members: paramsType.params.map((param) => ({
+      kind: "property-signature",
+      name: param.name,
       hasQuestionToken: !param.required,
-      type: (writer) => writeType(writer, param.type),
-      docs: jsDocStructures(typeDocLines(param.type, [placementText[param.placement]])),
+      type: typeExpr(param.type),
+      docs: typeDocLines(param.type, [placementText[param.placement]]),
     })),
   };
 }
@@ -109,13 +94,10 @@ function paramsDeclarationOf(paramsType: ParamsType): InterfaceDeclarationStruct
 /** `src/types.ts` of the generated package. */
 export function emitTypesFile(ctx: EmitContext): EmittedFile {
   const typesByName = new Map(ctx.model.types.map((t) => [t.name, t]));
-  const statements: (string | Declaration)[] = [
-    `// ${ctx.banner}`,
-    ...ctx.model.types.map((named) => declarationOf(named, typesByName)),
-    ...ctx.model.paramsTypes.map(paramsDeclarationOf),
+  const statements: FileStatement[] = [
+    ...ctx.model.types.map((named) => ({ statement: declarationOf(named, typesByName) })),
+    ...ctx.model.paramsTypes.map((p) => ({ statement: paramsDeclarationOf(p) })),
   ];
-  // Printed straight from the structures: a source file would also parse the printed text
-  // into a syntax tree (half the time of this emitter) only for us to read the text back.
-  const contents = printStructure({ kind: StructureKind.SourceFile, statements });
-  return { path: "src/types.ts", contents, parser: "typescript" };
+  const contents = printSourceFile({ path: modules.types, banner: ctx.banner, statements });
+  return { path: modules.types, contents };
 }

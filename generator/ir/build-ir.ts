@@ -6,6 +6,7 @@
 import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, isRecord, stringList } from "./build-context.ts";
+import { withCallbackRouting } from "./callback-routing.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
 import { TypeBuilder } from "./build-types.ts";
@@ -101,7 +102,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   checkAliasCycles(namedTypes, ctx);
   bag.throwIfErrors();
 
-  return {
+  return withCallbackRouting({
     api,
     sourceFiles: files.map((f) => f.path),
     environments,
@@ -128,6 +129,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
     paramsTypes,
     endpoints,
     callbacks,
+    callbackSignatureCode: 422, // the catalogue's own, set by withCallbackRouting
     ...(webhooks ? { webhooks } : {}),
     lifecycles,
     limits,
@@ -137,7 +139,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
         a.location.line - b.location.line ||
         a.location.col - b.location.col,
     ),
-  };
+  });
 }
 
 /** The parameter interfaces of operations; their names must not clash with a named type. */
@@ -183,6 +185,7 @@ function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {
     version: String(v.version),
     clientName,
     errorClassName: `${clientName.replace(/Client$/, "")}ApiError`,
+    coreClassName: `${clientName.replace(/Client$/, "")}Core`,
     baseUrlName: typeof v.baseUrl === "string" ? v.baseUrl : "base_url",
     callbackBaseUrlName: typeof v.callbackBaseUrl === "string" ? v.callbackBaseUrl : "server_url",
     docs: ctx.docs(decl.file, decl.path, v),

@@ -58,6 +58,7 @@ export class OperationBuilder {
       groupPascalName: pascalCase(group),
       name,
       pascalName: pascalCase(decl.name),
+      functionName: camelCase(pascalCase(decl.name)),
       ...(typeof v.summary === "string" ? { summary: v.summary } : {}),
       method: v.method as HttpMethod,
       path: String(v.path),
@@ -101,6 +102,8 @@ export class OperationBuilder {
       ...typeAt("body"),
       ...typeAt("success"),
       ...typeAt("failure"),
+      // read off the resolved types by withCallbackRouting, once every type is known
+      routing: {},
       rules: stringList(v.rules),
       docs: this.ctx.docs(file, path, v),
       location: file.locate(path, "key"),

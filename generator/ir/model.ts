@@ -142,6 +142,8 @@ export interface Param {
   placement: ParamPlacement;
   required: boolean;
   type: TypeNode;
+  /** What the URL text of the parameter is turned into before validation; absent: kept as a string. */
+  urlValue?: "number" | "boolean";
   location: SourceLocation;
 }
 
@@ -188,6 +190,8 @@ export interface Endpoint {
   name: string;
   /** `TransactionsAuthorize`: for generated type names. */
   pascalName: string;
+  /** `transactionsAuthorize`: the standalone function of the endpoint, which a bundler keeps only when it is used. */
+  functionName: string;
   summary?: string;
   method: HttpMethod;
   path: string;
@@ -226,9 +230,38 @@ export interface Callback {
   body?: TypeNode;
   success?: TypeNode;
   failure?: TypeNode;
+  /** How the callback router serves this callback, read off its credentials and response types. */
+  routing: CallbackRouting;
   rules: string[];
   docs: Docs;
   location: SourceLocation;
+}
+
+/** What the callback router needs to know about one callback, worked out once from the model. */
+export interface CallbackRouting {
+  /** Header of the signature: the first `in: signature` credential of the callback's auth. */
+  signatureHeader?: string;
+  /** Field the router fills with the event name in every answer, when every response type has it. */
+  responseEvent?: string;
+  /** Where the failure bodies the router writes itself put their parts; absent: the generic shape. */
+  failureShape?: FailureShape;
+}
+
+/**
+ * Where a failure body puts its parts; every name comes from the spec's failure type. The
+ * callback runtime takes the same shape (`runtime/callbacks/failure.ts`).
+ */
+export interface FailureShape {
+  /** Fields with one fixed value, e.g. `{ status: "failure" }`. */
+  fixed: Record<string, Literal>;
+  /** Field that carries the callback's event name (`event`). */
+  event?: string;
+  /** Field that holds the error (`error`), or a list of errors (`errors`, `list: true`). */
+  container?: { field: string; list: boolean };
+  /** Field of the numeric code, e.g. `code`. */
+  code?: string;
+  /** Field of the explanation: a string (`message`), or a list of objects with one text field (`data: [{ reason }]`). */
+  text?: { field: string; item?: string };
 }
 
 export interface ErrorCode {
@@ -250,6 +283,8 @@ export interface StatusInfo {
 export interface Webhooks {
   registration: string[];
   auth: string[];
+  /** Header of the signature of deliveries, when they are signed. */
+  signatureHeader?: string;
   eventGroups: { value: string; description?: string }[];
   payload?: TypeNode;
   rules: string[];
@@ -287,6 +322,8 @@ export interface ApiInfo {
   clientName: string;
   /** Class of the API's errors, e.g. `MerchantApiError` for `MerchantClient`. */
   errorClassName: string;
+  /** `MerchantCore` for `MerchantClient`: what the standalone endpoint functions take. */
+  coreClassName: string;
   baseUrlName: string;
   callbackBaseUrlName: string;
   docs: Docs;
@@ -308,6 +345,8 @@ export interface ApiModel {
   paramsTypes: ParamsType[];
   endpoints: Endpoint[];
   callbacks: Callback[];
+  /** The catalogue's code for a refused callback signature (named `signatureInvalid`); else 422. */
+  callbackSignatureCode: number;
   webhooks?: Webhooks;
   lifecycles: Lifecycle[];
   limits: Limit[];

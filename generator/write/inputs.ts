@@ -1,14 +1,14 @@
 /**
  * The fingerprint of everything a run's output depends on: the spec folder's files, the
- * generator's own sources and templates, the versions of the packages it emits and formats
- * with, and the spec label printed in banners. The manifest records it; when it is unchanged
+ * generator's own sources and templates, the versions of the packages that shape its output,
+ * and the spec label printed in banners. The manifest records it; when it is unchanged
  * and every file the manifest lists is on disk with the bytes it recorded, the output is
  * current and the run can stop before loading the spec (the build-step case).
  *
  * The spec folder is listed and read by the loader's own `readSpecFolder`, so this check and
  * the loader always agree on what the spec is (symbolic links followed, FIFOs never opened).
  * Only `node:` modules and the light diagnostics are imported here: the point is to answer
- * without loading ts-morph, prettier or the YAML parser.
+ * without loading the YAML parser or the emitters.
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
@@ -23,8 +23,8 @@ import { hasPendingWrite } from "./staging.ts";
 const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
 /** Folders whose files shape the output: the generator (runtime copied verbatim included) and the templates. */
 const generatorFolders = ["generator", "templates"];
-/** Packages whose version changes the emitted or formatted bytes. */
-const outputPackages = ["ts-morph", "prettier", "yaml", "handlebars", "ajv"];
+/** Packages whose version changes the emitted bytes. */
+const outputPackages = ["yaml", "handlebars", "ajv"];
 
 /** Every file below `dir`, as sorted paths relative to it with `/` separators. */
 function filesBelow(dir: string): string[] {
@@ -116,7 +116,7 @@ export function currentOutputFiles(
   if (manifest.inputs !== inputsFingerprint(specDir, folder, specLabel)) return undefined;
   try {
     for (const [path, entry] of Object.entries(manifest.files)) {
-      if (contentHash(readFileSync(join(outDir, path), "utf8")) !== entry.output) return undefined;
+      if (contentHash(readFileSync(join(outDir, path), "utf8")) !== entry) return undefined;
     }
   } catch {
     return undefined; // a missing output file: the full run writes it again

@@ -1,7 +1,7 @@
 /**
- * The output folder's manifest: which files the generator wrote, and for each the hash of
- * what the emitter produced and of what was written after formatting. Files listed are the
- * generator's own; the hashes let an unchanged file skip formatting.
+ * The output folder's manifest: which files the generator wrote, each with the hash of its
+ * bytes, and the fingerprint of the run's inputs. Files listed are the generator's own; the
+ * hashes and the fingerprint let a run whose output is current stop early (`inputs.ts`).
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -9,20 +9,12 @@ import { join } from "node:path";
 
 export const manifestName = ".apigen-manifest.json";
 
-export interface ManifestEntry {
-  /** Hash of the emitter's output before formatting. */
-  source: string;
-  /** Hash of the formatted bytes written. */
-  output: string;
-}
-
 export interface Manifest {
   generator: "apigen";
-  /** Formatter and version the output hashes were made with. */
-  formatter: string;
   /** Fingerprint of the run's inputs (write/inputs.ts); absent when written without one. */
   inputs?: string;
-  files: Record<string, ManifestEntry>;
+  /** Hash of each file's bytes, by its path in the output folder. */
+  files: Record<string, string>;
 }
 
 export function contentHash(text: string): string {
@@ -38,33 +30,29 @@ export function readManifest(outDir: string): Manifest | undefined {
     if (parsed.generator !== "apigen" || typeof parsed.files !== "object" || parsed.files === null)
       return undefined;
     const inputs = typeof parsed.inputs === "string" ? { inputs: parsed.inputs } : {};
-    return {
-      generator: "apigen",
-      formatter: String(parsed.formatter ?? ""),
-      ...inputs,
-      files: parsed.files,
-    };
+    // Manifests of earlier versions kept `{ source, output }` per file: the output hash counts.
+    const files = Object.fromEntries(
+      Object.entries(parsed.files as Record<string, unknown>).map(([path, entry]) => [
+        path,
+        typeof entry === "string" ? entry : String((entry as { output?: unknown })?.output ?? ""),
+      ]),
+    );
+    return { generator: "apigen", ...inputs, files };
   } catch {
     return undefined;
   }
 }
 
-/** The manifest's own file for this run's outputs, keys sorted. */
-export function manifestContents(
-  formatter: string,
-  entries: Record<string, ManifestEntry>,
+/** The files of a run followed by the manifest that lists them (keys sorted) and the fingerprint. */
+export function withManifest<F extends { path: string; contents: string }>(
+  files: readonly F[],
   inputs?: string,
-): string {
-  const files = Object.fromEntries(
-    Object.keys(entries)
-      .sort()
-      .map((path) => [path, entries[path]!]),
+): { path: string; contents: string }[] {
+  const hashes = Object.fromEntries(
+    [...files]
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      .map((file) => [file.path, contentHash(file.contents)]),
   );
-  const manifest: Manifest = {
-    generator: "apigen",
-    formatter,
-    ...(inputs ? { inputs } : {}),
-    files,
-  };
-  return `${JSON.stringify(manifest, null, 2)}\n`;
+  const manifest: Manifest = { generator: "apigen", ...(inputs ? { inputs } : {}), files: hashes };
+  return [...files, { path: manifestName, contents: `${JSON.stringify(manifest, null, 2)}\n` }];
 }

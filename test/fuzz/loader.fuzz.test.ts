@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DiagnosticsError, type Diagnostic } from "../../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "../../generator/diagnostics/format.ts";
 import { runPipeline, type SpecTexts } from "../../generator/pipeline.ts";
-import { StatementMemo } from "../../generator/write/format-statements.ts";
 import { writeOutput } from "../../generator/write/writer.ts";
 import { repoRoot, runCli, tempDir } from "../helpers.ts";
 import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
@@ -34,7 +33,6 @@ const bases = [
 let work: string;
 /** Per base: a folder with its generated output, which a failed run must leave as it is. */
 const outputs = new Map<string, string>();
-const memo = new StatementMemo();
 
 /** Hash of every file below `dir`, by path. */
 function folderHash(dir: string): string {
@@ -97,7 +95,6 @@ beforeAll(async () => {
     const result = await runPipeline({
       specDir: join(repoRoot, base),
       outDir: out,
-      formatMemo: memo,
     });
     writeOutput(out, result.files, result.plan);
     outputs.set(base, out);
@@ -120,7 +117,7 @@ describe("the loader and generator on damaged specs", () => {
           const sources: SpecTexts = { texts: new Map() };
           const started = performance.now();
           try {
-            await runPipeline({ specDir: spec, outDir: out, formatMemo: memo }, sources);
+            await runPipeline({ specDir: spec, outDir: out }, sources);
             outcomes.generated++;
           } catch (error) {
             if (!(error instanceof DiagnosticsError)) throw error;

@@ -3,7 +3,7 @@
  * version, plus files that only some versions have (so versions add and remove files), and a
  * manifest that lists them all, as the pipeline would.
  */
-import { contentHash, manifestContents, manifestName } from "../../generator/write/manifest.ts";
+import { withManifest } from "../../generator/write/manifest.ts";
 import type { OutputFile } from "../../generator/write/writer.ts";
 
 export function syntheticOutput(version: string, count: number, size: number): OutputFile[] {
@@ -17,12 +17,5 @@ export function syntheticOutput(version: string, count: number, size: number): O
       contents: line.repeat(Math.ceil(size / line.length)),
     });
   }
-  const entries = Object.fromEntries(
-    files.map((f) => [
-      f.path,
-      { source: contentHash(f.contents), output: contentHash(f.contents) },
-    ]),
-  );
-  files.push({ path: manifestName, contents: manifestContents("synthetic", entries) });
-  return files;
+  return withManifest(files);
 }

@@ -5,7 +5,11 @@
  * import it from the package. Output is byte-stable: key order is fixed by the emitter,
  * and nothing varies between runs.
  */
+import { call, lit, member } from "../code/build.ts";
+import { printSourceFile } from "../code/source-file.ts";
 import type { EmitContext, EmittedFile } from "../context.ts";
+import { globalRef, modules } from "../shared/symbols.ts";
+import { keyword } from "../shared/type-expr.ts";
 import { buildOpenApiDocument } from "./document.ts";
 import { yamlText } from "./yaml-text.ts";
 
@@ -17,22 +21,46 @@ export function emitOpenApiFiles(ctx: EmitContext): EmittedFile[] {
   // yaml-text.ts writes what YAML.stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 })
   // would, without the library's node tree.
   const yaml = yamlText(document);
-  // The document travels as one JSON string: a literal of this size would cost formatting
+  // The document travels as one JSON string: a literal of this size would cost printing
   // and every type-check of the package seconds, for types no tool needs.
-  const ts = [
-    `// ${ctx.banner}`,
-    "",
-    "/**",
-    ` * The OpenAPI ${String(document.openapi)} document of ${ctx.model.api.title}, the same as \`openapi.json\` and \`openapi.yaml\``,
-    " * at the package root, as a plain object for tools that take a document object.",
-    " */",
-    `export const openApiDocument: { readonly [key: string]: unknown } = /* @__PURE__ */ JSON.parse(${JSON.stringify(JSON.stringify(document))});`,
-    "",
-  ].join("\n");
-  // JSON.stringify and the yaml library write canonical text already: prettier is for code and prose.
+  const ts = printSourceFile({
+    path: modules.openapi,
+    banner: ctx.banner,
+    statements: [
+      {
+        statement: {
+          kind: "variable",
+          declarationKind: "const",
+          name: "openApiDocument",
+          isExported: true,
+          docs: [
+            `The OpenAPI ${String(document.openapi)} document of ${ctx.model.api.title}, the same as \`openapi.json\` and \`openapi.yaml\``,
+            "at the package root, as a plain object for tools that take a document object.",
+          ],
+          type: {
+            kind: "object-type",
+            inline: true,
+            members: [
+              {
+                kind: "index-signature",
+                keyName: "key",
+                keyType: keyword("string"),
+                returnType: keyword("unknown"),
+                isReadonly: true,
+              },
+            ],
+          },
+          init: {
+            ...call(member(globalRef("JSON", false), "parse"), lit(JSON.stringify(document))),
+            pure: true,
+          },
+        },
+      },
+    ],
+  });
   return [
-    { path: "openapi.json", contents: `${json}\n`, parser: "none" },
-    { path: "openapi.yaml", contents: `# ${ctx.banner}\n${yaml}`, parser: "none" },
-    { path: "src/openapi.ts", contents: ts, parser: "typescript" },
+    { path: "openapi.json", contents: `${json}\n` },
+    { path: "openapi.yaml", contents: `# ${ctx.banner}\n${yaml}` },
+    { path: modules.openapi, contents: ts },
   ];
 }

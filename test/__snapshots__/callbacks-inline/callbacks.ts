@@ -4,11 +4,10 @@
  * Server code: import it from the package's `./callbacks` entry; the main entry leaves it out of browser bundles.
  */
 
-import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import type { BaseRouterOptions, CallbackContext, RouterSpec } from "./runtime/callbacks/core.js";
 import { genericFailureShape } from "./runtime/callbacks/failure.js";
+import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import { literal, number, object } from "./runtime/validate.js";
-import type { StockCheckParams } from "./types.js";
 import { validateStockCheckParams } from "./validators.js";
 
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
@@ -36,9 +35,7 @@ export type {
   WebhookVerifyOptions,
 } from "./runtime/callbacks/signature.js";
 
-/**
- * What the stock.check handler answers.
- */
+/** What the stock.check handler answers. */
 export type StockCheckResult =
   | {
       status: "ok";
@@ -52,18 +49,12 @@ export type StockCheckResult =
       }>;
     };
 
-/**
- * What the ping handler answers.
- */
+/** What the ping handler answers. */
 export type PingResult = void;
 
-/**
- * One handler per callback of the spec, by event name. Each returns the body its callback answers with, success or failure.
- */
+/** One handler per callback of the spec, by event name. Each returns the body its callback answers with, success or failure. */
 export type CallbackHandlers = {
-  /**
-   * stock.check: `POST /stock/{sku}`, a JSON body.
-   */
+  /** stock.check: `POST /stock/{sku}`, a JSON body. */
   "stock.check": (
     body: {
       event: "stock.check";
@@ -71,23 +62,17 @@ export type CallbackHandlers = {
     },
     ctx: CallbackContext,
   ) => StockCheckResult | Promise<StockCheckResult>;
-  /**
-   * ping: `GET /ping`.
-   */
+  /** ping: `GET /ping`. */
   ping: (input: undefined, ctx: CallbackContext) => PingResult | Promise<PingResult>;
 };
 
-/**
- * Options of `createCallbackRouter`.
- */
+/** Options of `createCallbackRouter`. */
 export interface CallbackRouterOptions extends Omit<BaseRouterOptions, "webhook"> {
   /** The business logic: one handler per event. */
   handlers: CallbackHandlers;
 }
 
-/**
- * The routes of the spec's callbacks, served by the runtime.
- */
+/** The routes of the spec's callbacks, served by the runtime. */
 const spec: RouterSpec = {
   signatureCode: 422,
   routes: [

@@ -11,17 +11,11 @@ export interface Payment {
    * @format uuid
    */
   id: string;
-  /**
-   * @format uri
-   */
+  /** @format uri */
   link?: string;
-  /**
-   * @format email
-   */
+  /** @format email */
   email?: string;
-  /**
-   * @format date-time
-   */
+  /** @format date-time */
   created_at?: string;
   /**
    * @format timestamp
@@ -34,29 +28,17 @@ export interface Payment {
    * @example "USD"
    */
   currency?: string;
-  /**
-   * @format MM-DD-YYYY
-   */
+  /** @format MM-DD-YYYY */
   birthday?: string;
-  /**
-   * @format YYYY-MM
-   */
+  /** @format YYYY-MM */
   expiry?: string;
-  /**
-   * @format serialized-json
-   */
+  /** @format serialized-json */
   payload?: string;
-  /**
-   * @format comma-separated
-   */
+  /** @format comma-separated */
   tag_list?: string;
-  /**
-   * @format html
-   */
+  /** @format html */
   body_html?: string;
-  /**
-   * @format phone
-   */
+  /** @format phone */
   phone?: string;
   /**
    * @prefix `wh_`
@@ -81,9 +63,7 @@ export interface Payment {
    * @deprecated
    */
   legacy_amount?: number;
-  /**
-   * @undocumented Maximum length not shown.
-   */
+  /** @undocumented Maximum length not shown. */
   note?: string;
   /**
    * @undocumented Range of the score not shown.
@@ -96,9 +76,7 @@ export interface Payment {
    * @pattern `^/\*.*\*\/$`
    */
   comment?: string;
-  /**
-   * @example {"gift":true,"wrap":"paper"}
-   */
+  /** @example {"gift":true,"wrap":"paper"} */
   options?: Record<string, unknown>;
   /**
    * Line items.

@@ -2,14 +2,14 @@
 import {
   anything,
   array,
+  dateTimeFormat,
+  monthDayYearFormat,
   number,
   object,
   string,
-  uuidFormat,
-  dateTimeFormat,
-  monthDayYearFormat,
-  yearMonthFormat,
   uriFormat,
+  uuidFormat,
+  yearMonthFormat,
   type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";

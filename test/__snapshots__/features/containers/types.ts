@@ -4,9 +4,7 @@ export interface Item {
   sku: string;
 }
 
-/**
- * Arrays and maps, in shorthand and in mapping form.
- */
+/** Arrays and maps, in shorthand and in mapping form. */
 export interface Containers {
   names?: string[];
   grid?: Array<number[]>;
@@ -30,9 +28,7 @@ export interface Containers {
   nested_maps?: Record<string, Record<string, number>>;
   map_of_lists?: Record<string, Item[]>;
   list_of_maps?: Array<Record<string, string>>;
-  /**
-   * Each value: minimum 0, maximum 100.
-   */
+  /** Each value: minimum 0, maximum 100. */
   scores?: Record<string, number>;
   maybe_scores?: Record<string, number> | null;
   optional_values?: Record<string, Item | null>;
@@ -44,9 +40,7 @@ export type Matrix = Array<number[]>;
 
 export type ItemIndex = Record<string, Item>;
 
-/**
- * A list of items.
- */
+/** A list of items. */
 export type ItemList = Item[];
 
 export type Counters = Record<string, number>;

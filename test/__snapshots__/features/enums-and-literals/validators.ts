@@ -6,7 +6,6 @@ import {
   nullable,
   object,
   oneOf,
-  string,
   type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";

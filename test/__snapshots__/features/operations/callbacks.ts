@@ -4,9 +4,9 @@
  * Server code: import it from the package's `./callbacks` entry; the main entry leaves it out of browser bundles.
  */
 
-import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import type { BaseRouterOptions, CallbackContext, RouterSpec } from "./runtime/callbacks/core.js";
 import { genericFailureShape } from "./runtime/callbacks/failure.js";
+import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import type { AccountLoginParams, Ack, AckFailure, Order } from "./types.js";
 import { validateAccountLoginParams, validateOrder } from "./validators.js";
 
@@ -36,19 +36,13 @@ export type {
   WebhookVerifyOptions,
 } from "./runtime/callbacks/signature.js";
 
-/**
- * What the order.shipped handler answers.
- */
+/** What the order.shipped handler answers. */
 export type OrderShippedResult = Ack | AckFailure;
 
-/**
- * What the account.login handler answers.
- */
+/** What the account.login handler answers. */
 export type AccountLoginResult = Ack;
 
-/**
- * One handler per callback of the spec, by event name. Each returns the body its callback answers with, success or failure.
- */
+/** One handler per callback of the spec, by event name. Each returns the body its callback answers with, success or failure. */
 export type CallbackHandlers = {
   /**
    * order.shipped: `POST /order_shipped`, body `Order`.
@@ -69,22 +63,16 @@ export type CallbackHandlers = {
   ) => AccountLoginResult | Promise<AccountLoginResult>;
 };
 
-/**
- * Options of `createCallbackRouter`.
- */
+/** Options of `createCallbackRouter`. */
 export interface CallbackRouterOptions extends BaseRouterOptions {
   /** The business logic: one handler per event. */
   handlers: CallbackHandlers;
 }
 
-/**
- * Header that carries the signature of webhook deliveries, for `verifyWebhook`.
- */
+/** Header that carries the signature of webhook deliveries, for `verifyWebhook`. */
 export const webhookSignatureHeader = "X-Signature";
 
-/**
- * The routes of the spec's callbacks, served by the runtime.
- */
+/** The routes of the spec's callbacks, served by the runtime. */
 const spec: RouterSpec = {
   signatureCode: 422,
   webhookSignatureHeader: "X-Signature",

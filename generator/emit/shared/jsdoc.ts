@@ -2,8 +2,7 @@
  * JSDoc lines for any documented IR node: description, constraints as tags, and every
  * gap note as an `@undocumented` tag so it shows in editors.
  */
-import type { CodeBlockWriter, JSDocStructure, OptionalKind } from "ts-morph";
-import type { Constraints, Docs, TypeNode } from "../ir/model.ts";
+import type { Constraints, Docs, TypeNode } from "../../ir/model.ts";
 
 const constraintTags: { key: keyof Constraints; tag: string; quote?: boolean }[] = [
   { key: "format", tag: "format" },
@@ -62,17 +61,4 @@ export function typeDocLines(node: TypeNode, lead: string[] = []): string[] {
     );
   }
   return [...docLines(node.docs, node.constraints, extra), ...innerNotes];
-}
-
-/** As a ts-morph JSDoc structure for `docs: [...]`, or none. */
-export function jsDocStructures(lines: string[]): OptionalKind<JSDocStructure>[] {
-  return lines.length ? [{ description: `\n${lines.join("\n")}` }] : [];
-}
-
-/** Writes a doc comment through a writer, for members written inline. */
-export function writeDocComment(writer: CodeBlockWriter, lines: string[]): void {
-  if (!lines.length) return;
-  writer.writeLine("/**");
-  for (const line of lines) writer.writeLine(line ? ` * ${line}` : " *");
-  writer.writeLine(" */");
 }

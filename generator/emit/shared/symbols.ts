@@ -1,0 +1,80 @@
+/**
+ * Where each symbol of the generated package is declared, as code-model references: an
+ * emitter that uses a type, a validator or a runtime export names it through these, and the
+ * file it prints imports it. Runtime names are checked against the runtime's own exports, so
+ * a renamed runtime function fails to compile here rather than in the generated package.
+ */
+import type * as CallbacksCore from "../../runtime/callbacks/core.ts";
+import type * as CallbacksNode from "../../runtime/callbacks/node-adapter.ts";
+import type * as CallbacksFailure from "../../runtime/callbacks/failure.ts";
+import type * as CallbacksFetch from "../../runtime/callbacks/fetch-adapter.ts";
+import type * as CallbacksRouter from "../../runtime/callbacks/router.ts";
+import type * as CallbacksSignature from "../../runtime/callbacks/signature.ts";
+import type * as ClientCore from "../../runtime/client/core.ts";
+import type * as ClientErrors from "../../runtime/client/errors.ts";
+import type * as Validate from "../../runtime/validate.ts";
+import type { Ref } from "../code/nodes.ts";
+
+/** Output paths of the generated package's files. */
+export const modules = {
+  types: "src/types.ts",
+  validators: "src/validators.ts",
+  errors: "src/errors.ts",
+  client: "src/client.ts",
+  callbacks: "src/callbacks.ts",
+  openapi: "src/openapi.ts",
+  index: "src/index.ts",
+} as const;
+
+const ref = (name: string, module: string | undefined, isType: boolean): Ref => ({
+  kind: "ref",
+  name,
+  ...(module !== undefined ? { module } : {}),
+  isType,
+});
+
+/** A named type of `src/types.ts`. */
+export const typeRef = (name: string): Ref => ref(name, modules.types, true);
+
+/** `validateMoney`: the generated validator of a named type or parameters interface. */
+export const validatorName = (typeName: string): string => `validate${typeName}`;
+
+/** The validator of a named type or parameters interface, in `src/validators.ts`. */
+export const validatorRef = (typeName: string): Ref =>
+  ref(validatorName(typeName), modules.validators, false);
+
+/** A global of the language, never imported: `Promise`, `Record`, `Omit`, `JSON`. */
+export const globalRef = (name: string, isType = true): Ref => ref(name, undefined, isType);
+
+/** A symbol of another generated file. */
+export const generatedRef = (module: string, name: string, isType: boolean): Ref =>
+  ref(name, module, isType);
+
+/** The runtime modules by their path below `src/runtime/`, with their exports' types. */
+interface RuntimeModules {
+  "validate.ts": typeof Validate;
+  "client/core.ts": typeof ClientCore;
+  "client/errors.ts": typeof ClientErrors;
+  "callbacks/core.ts": typeof CallbacksCore;
+  "callbacks/router.ts": typeof CallbacksRouter;
+  "callbacks/failure.ts": typeof CallbacksFailure;
+  "callbacks/node-adapter.ts": typeof CallbacksNode;
+  "callbacks/fetch-adapter.ts": typeof CallbacksFetch;
+  "callbacks/signature.ts": typeof CallbacksSignature;
+}
+
+/** A value exported by a runtime module: `runtimeValue("validate.ts", "object")`. */
+export function runtimeValue<M extends keyof RuntimeModules>(
+  module: M,
+  name: keyof RuntimeModules[M] & string,
+): Ref {
+  return ref(name, `src/runtime/${module}`, false);
+}
+
+/**
+ * A type exported by a runtime module. A type has no value to check its name against here;
+ * the type-check of the generated package (test/typecheck.test.ts) catches a wrong one.
+ */
+export function runtimeType(module: keyof RuntimeModules, name: string): Ref {
+  return ref(name, `src/runtime/${module}`, true);
+}

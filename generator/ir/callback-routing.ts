@@ -1,0 +1,217 @@
+/**
+ * What the callback router needs to know about each callback, read off the model once the
+ * types are resolved: where a failure body puts its code and its explanation
+ * (`error: {code, message}`, `errors: [{code, data: [{reason}]}]`, ...), which response
+ * field the router fills with the event name, which header carries the signature, and what
+ * each parameter's URL text becomes. Emitters read the result from the IR; none spells an
+ * event's shape by hand.
+ */
+import type {
+  ApiModel,
+  Callback,
+  CallbackRouting,
+  Credential,
+  FailureShape,
+  Field,
+  Literal,
+  NamedType,
+  Param,
+  TypeNode,
+} from "./model.ts";
+
+/** Name of the field that carries the event in requests and responses, as the spec writes it. */
+export const eventFieldName = "event";
+
+/** Name of the field of the numeric code in an error, as the spec writes it. */
+export const codeFieldName = "code";
+
+/** Name of the error code of a signature failure in the spec's catalogue. */
+export const signatureCodeName = "signatureInvalid";
+
+/** The named types by name, for following references. */
+export type TypeLookup = ReadonlyMap<string, NamedType>;
+
+/** Follows references (aliases) to the type they name; a cycle stops where it closes. */
+export function resolveType(node: TypeNode, types: TypeLookup): TypeNode {
+  const seen = new Set<string>();
+  let current = node;
+  while (current.kind === "ref" && !seen.has(current.name)) {
+    seen.add(current.name);
+    const named = types.get(current.name);
+    if (!named) break;
+    current = named.type;
+  }
+  return current;
+}
+
+/** The fields of a type that is an object (through references), else `undefined`. */
+export function objectFieldsOf(node: TypeNode | undefined, types: TypeLookup): Field[] | undefined {
+  if (!node) return undefined;
+  const resolved = resolveType(node, types);
+  return resolved.kind === "object" ? resolved.fields : undefined;
+}
+
+/** The object fields of an array's items, when `node` is an array of objects. */
+function itemFieldsOf(node: TypeNode, types: TypeLookup): Field[] | undefined {
+  const resolved = resolveType(node, types);
+  return resolved.kind === "array" ? objectFieldsOf(resolved.items, types) : undefined;
+}
+
+/** A field that can hold an explanation: a string (or a value of unshown type). */
+function isTextType(node: TypeNode, types: TypeLookup): boolean {
+  const resolved = resolveType(node, types);
+  return (
+    (resolved.kind === "primitive" && resolved.name === "string") || resolved.kind === "unknown"
+  );
+}
+
+/** Where the explanation goes among `fields`: the first text field, or list of one-field objects. */
+function textPlacement(fields: readonly Field[], types: TypeLookup): FailureShape["text"] {
+  for (const field of fields) {
+    if (field.name === codeFieldName) continue;
+    if (isTextType(field.type, types)) return { field: field.name };
+    const item = itemFieldsOf(field.type, types)?.[0];
+    if (item) return { field: field.name, item: item.name };
+  }
+  return undefined;
+}
+
+/** Parts of an error object: its code field and its text placement. */
+function errorParts(
+  fields: readonly Field[],
+  types: TypeLookup,
+): Pick<FailureShape, "code" | "text"> {
+  const text = textPlacement(fields, types);
+  return {
+    ...(fields.some((f) => f.name === codeFieldName) ? { code: codeFieldName } : {}),
+    ...(text ? { text } : {}),
+  };
+}
+
+/**
+ * The failure shape of a callback from its failure type, or `undefined` where the spec gives
+ * no object failure type (the runtime's generic `{ error: { code, message } }` is used).
+ */
+export function failureShapeOf(
+  failure: TypeNode | undefined,
+  types: TypeLookup,
+): FailureShape | undefined {
+  const fields = objectFieldsOf(failure, types);
+  if (!fields) return undefined;
+  const fixed: Record<string, Literal> = {};
+  let event: string | undefined;
+  const rest: Field[] = [];
+  for (const field of fields) {
+    const type = resolveType(field.type, types);
+    if (type.kind === "literal" && !type.nullable) fixed[field.name] = type.value;
+    else if (field.name === eventFieldName) event = field.name;
+    else rest.push(field);
+  }
+  const base = { fixed, ...(event !== undefined ? { event } : {}) };
+  for (const field of rest) {
+    const single = objectFieldsOf(field.type, types);
+    if (single?.some((f) => f.name === codeFieldName))
+      return {
+        ...base,
+        container: { field: field.name, list: false },
+        ...errorParts(single, types),
+      };
+    const items = itemFieldsOf(field.type, types);
+    if (items?.some((f) => f.name === codeFieldName))
+      return { ...base, container: { field: field.name, list: true }, ...errorParts(items, types) };
+  }
+  const parts = errorParts(rest, types);
+  return parts.code !== undefined || parts.text !== undefined ? { ...base, ...parts } : undefined;
+}
+
+/** `event` when every response type of the callback has that field: the router fills it, handlers leave it out. */
+function responseEventOf(callback: Callback, types: TypeLookup): string | undefined {
+  const responses = [callback.success, callback.failure].filter(
+    (t): t is TypeNode => t !== undefined,
+  );
+  const all =
+    responses.length > 0 &&
+    responses.every((t) => objectFieldsOf(t, types)?.some((f) => f.name === eventFieldName));
+  return all ? eventFieldName : undefined;
+}
+
+/** The header of the first `in: signature` credential among `auth`, if any. */
+export function signatureHeaderOf(
+  auth: readonly string[],
+  credentials: readonly Credential[],
+): string | undefined {
+  for (const id of auth) {
+    const credential = credentials.find((c) => c.id === id);
+    if (credential?.placement === "signature" && credential.header) return credential.header;
+  }
+  return undefined;
+}
+
+/** How a parameter's URL text becomes the value its validator checks. */
+export function urlValueOf(node: TypeNode, types: TypeLookup): Param["urlValue"] {
+  const resolved = resolveType(node, types);
+  switch (resolved.kind) {
+    case "primitive":
+      return resolved.name === "boolean"
+        ? "boolean"
+        : resolved.name === "string"
+          ? undefined
+          : "number";
+    case "literal":
+    case "enum": {
+      const value = resolved.kind === "literal" ? resolved.value : resolved.values[0];
+      return typeof value === "number"
+        ? "number"
+        : typeof value === "boolean"
+          ? "boolean"
+          : undefined;
+    }
+    case "unknown":
+    case "ref":
+    case "array":
+    case "map":
+    case "object":
+      return undefined;
+    default: {
+      const unhandled: never = resolved;
+      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** The routing of one callback, and its parameters with their URL values. */
+function routeCallback(callback: Callback, model: ApiModel, types: TypeLookup): Callback {
+  const header = signatureHeaderOf(callback.auth, model.credentials);
+  const event = responseEventOf(callback, types);
+  const failureShape = failureShapeOf(callback.failure, types);
+  const routing: CallbackRouting = {
+    ...(header ? { signatureHeader: header } : {}),
+    ...(event ? { responseEvent: event } : {}),
+    ...(failureShape ? { failureShape } : {}),
+  };
+  const params = callback.params.map((p) => {
+    const urlValue = urlValueOf(p.type, types);
+    return urlValue ? { ...p, urlValue } : p;
+  });
+  return { ...callback, params, routing };
+}
+
+/** The model with every callback's routing, the webhooks' signature header and the signature code. */
+export function withCallbackRouting(model: ApiModel): ApiModel {
+  const types: TypeLookup = new Map(model.types.map((t) => [t.name, t]));
+  const webhookHeader = model.webhooks && signatureHeaderOf(model.webhooks.auth, model.credentials);
+  return {
+    ...model,
+    callbacks: model.callbacks.map((c) => routeCallback(c, model, types)),
+    callbackSignatureCode:
+      model.errors.codes.find((c) => c.name === signatureCodeName)?.code ?? 422,
+    ...(model.webhooks
+      ? {
+          webhooks: {
+            ...model.webhooks,
+            ...(webhookHeader ? { signatureHeader: webhookHeader } : {}),
+          },
+        }
+      : {}),
+  };
+}
