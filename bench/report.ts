@@ -30,13 +30,12 @@ export function writeReport(
     "typescript",
     "typescript7",
     "tsx",
-    "ts-morph",
-    "prettier",
     "openapi-typescript",
     "@hey-api/openapi-ts",
     "orval",
     "openapi-fetch",
     "esbuild",
+    "yaml",
   ];
   const lines = [
     "# Benchmarks",

@@ -23,6 +23,10 @@ export interface Group {
   contents: Doc;
   /** Broken from the start (`true`), or because something inside must break (`"propagated"`). */
   break: boolean | "propagated";
+  /** Whether a hard line is inside its contents, once `willBreak` has looked. */
+  hard?: boolean;
+  /** Set by `propagateBreaks` once it has looked inside. */
+  propagated?: boolean;
   /** Layouts tried in order when `contents` does not fit flat, the last one broken. */
   readonly expandedStates?: readonly Doc[];
   readonly id?: symbol;
@@ -76,13 +80,10 @@ export const softline: Line = { type: "line", soft: true };
 export const hardline: Doc = [{ type: "line", hard: true }, breakParent];
 
 /** Contents laid out flat when they fit the line, else with their lines broken. */
-export function group(contents: Doc, options: { shouldBreak?: boolean; id?: symbol } = {}): Group {
-  return {
-    type: "group",
-    contents,
-    break: options.shouldBreak ?? false,
-    ...(options.id ? { id: options.id } : {}),
-  };
+export function group(contents: Doc, options?: { shouldBreak?: boolean; id?: symbol }): Group {
+  const doc: Group = { type: "group", contents, break: options?.shouldBreak ?? false };
+  if (options?.id) (doc as { id?: symbol }).id = options.id;
+  return doc;
 }
 
 /** The first of `states` that fits, else the last one, broken. */
@@ -143,7 +144,8 @@ export function willBreak(doc: Doc): boolean {
   if (isDocArray(doc)) return doc.some(willBreak);
   switch (doc.type) {
     case "group":
-      return doc.break !== false || willBreak(doc.contents);
+      // remembered: calls ask again for each argument list around a group
+      return doc.break !== false || (doc.hard ??= willBreak(doc.contents));
     case "indent":
     case "indent-if-break":
       return willBreak(doc.contents);
@@ -162,35 +164,38 @@ function isDocArray(doc: Doc): doc is readonly Doc[] {
   return Array.isArray(doc);
 }
 
-/** Marks every group that holds a hard line as broken, as prettier's `propagateBreaks` does. */
-function propagateBreaks(doc: Doc, visited = new Set<Group>()): boolean {
+/**
+ * Marks every group that holds a hard line as broken, as prettier's `propagateBreaks` does.
+ * A group shared by several conditional states is looked into once.
+ */
+function propagateBreaks(doc: Doc): boolean {
   if (typeof doc === "string") return false;
   if (isDocArray(doc)) {
     let breaks = false;
-    for (const part of doc) if (propagateBreaks(part, visited)) breaks = true;
+    for (const part of doc) if (propagateBreaks(part)) breaks = true;
     return breaks;
   }
   switch (doc.type) {
     case "group": {
-      if (visited.has(doc)) return doc.break !== false;
-      visited.add(doc);
-      let inner = propagateBreaks(doc.contents, visited);
-      for (const state of doc.expandedStates ?? [])
-        inner = propagateBreaks(state, visited) || inner;
+      if (doc.propagated) return doc.break !== false;
+      doc.propagated = true;
+      let inner = propagateBreaks(doc.contents);
+      if (doc.expandedStates)
+        for (const state of doc.expandedStates) if (propagateBreaks(state)) inner = true;
       if (inner && !doc.expandedStates && doc.break === false) doc.break = "propagated";
       return doc.break !== false;
     }
     case "indent":
     case "indent-if-break":
-      return propagateBreaks(doc.contents, visited);
+      return propagateBreaks(doc.contents);
     case "fill": {
       let breaks = false;
-      for (const part of doc.parts) if (propagateBreaks(part, visited)) breaks = true;
+      for (const part of doc.parts) if (propagateBreaks(part)) breaks = true;
       return breaks;
     }
     case "if-break": {
-      const a = propagateBreaks(doc.breakContents, visited);
-      const b = propagateBreaks(doc.flatContents, visited);
+      const a = propagateBreaks(doc.breakContents);
+      const b = propagateBreaks(doc.flatContents);
       return a || b;
     }
     case "line":
@@ -207,9 +212,16 @@ interface Command {
   doc: Doc;
 }
 
+/**
+ * Characters whose width is not one column: controls, combining marks, the East Asian wide
+ * ranges and surrogate pairs (emoji among them). Text without any is as wide as it is long.
+ */
+const notSingleWidth =
+  /[\u0000-\u001f\u007f-\u009f\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f\u0e31-\u0e3a\u1100-\u115f\u1ab0-\u1aff\u1dc0-\u1dff\u200b-\u200f\u20d0-\u20ff\u2e80-\ua4cf\uac00-\ud7a3\ud800-\udfff\uf900-\ufaff\ufe00-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\p{Mn}\p{Me}]/u;
+
 /** Columns a text takes: East Asian wide characters count two, marks and controls none. */
 export function textWidth(text: string): number {
-  if (!/[^\x20-\x7F]/.test(text)) return text.length;
+  if (!notSingleWidth.test(text)) return text.length;
   let width = 0;
   for (const character of text) {
     const code = character.codePointAt(0)!;

@@ -6,17 +6,20 @@ import { hardline, join, type Doc } from "./layout.ts";
 
 /** A string literal in double quotes, or single quotes when that needs fewer escapes. */
 export function printString(value: string): string {
-  const doubles = value.split('"').length - 1;
-  const singles = value.split("'").length - 1;
   const json = JSON.stringify(value);
-  if (doubles <= singles) return json;
+  if (!value.includes('"')) return json;
+  if (countOf(value, '"') <= countOf(value, "'")) return json;
   // JSON escaped the double quotes; in single quotes they need none, and single quotes do.
-  const inner = json
-    .slice(1, -1)
-    .replace(/\\(.)|'/gs, (match, escaped: string | undefined) =>
-      escaped === undefined ? "\\'" : escaped === '"' ? '"' : match,
-    );
+  // (Every `"` of JSON text is escaped, so `\"` is always an escaped quote.)
+  const inner = json.slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'");
   return `'${inner}'`;
+}
+
+/** How many times `char` occurs in `text`. */
+function countOf(text: string, char: string): number {
+  let count = 0;
+  for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) count++;
+  return count;
 }
 
 /** A number as prettier prints it: lower-case exponent without `+`. */
