@@ -252,7 +252,11 @@ function isWide(code: number): boolean {
   );
 }
 
-/** Whether `next` fits in `width` columns, up to the first line break of the rest. */
+/**
+ * Whether `next` fits in `width` columns, up to the first line break of the rest. The lists
+ * it walks are entered one part at a time (a list and the index of its next part), so a
+ * measure costs what it reads: at most a line's worth, however long the list.
+ */
 function fits(
   next: Command,
   rest: readonly Command[],
@@ -261,42 +265,75 @@ function fits(
   mustBeFlat = false,
 ): boolean {
   let restIndex = rest.length;
-  const stack: { mode: Mode; doc: Doc }[] = [next];
+  const modes: Mode[] = [next.mode];
+  const docs: Doc[] = [next.doc];
+  /** For a list on the stack, the index of its next part; -1 for any other doc. */
+  const positions: number[] = [-1];
   while (width >= 0) {
-    if (stack.length === 0) {
+    if (docs.length === 0) {
       if (restIndex === 0) return true;
-      stack.push(rest[--restIndex]!);
+      const command = rest[--restIndex]!;
+      modes.push(command.mode);
+      docs.push(command.doc);
+      positions.push(-1);
       continue;
     }
-    const { mode, doc } = stack.pop()!;
+    const top = docs.length - 1;
+    const mode = modes[top]!;
+    let doc = docs[top]!;
+    const parts = isDocArray(doc)
+      ? doc
+      : typeof doc !== "string" && doc.type === "fill"
+        ? doc.parts
+        : undefined;
+    if (parts !== undefined) {
+      const at = positions[top]! + 1;
+      if (at >= parts.length) {
+        docs.pop();
+        modes.pop();
+        positions.pop();
+        continue;
+      }
+      positions[top] = at;
+      doc = parts[at]!;
+    } else {
+      docs.pop();
+      modes.pop();
+      positions.pop();
+    }
+    const push = (m: Mode, d: Doc) => {
+      modes.push(m);
+      docs.push(d);
+      positions.push(-1);
+    };
     if (typeof doc === "string") {
       width -= textWidth(doc);
       continue;
     }
     if (isDocArray(doc)) {
-      for (let i = doc.length - 1; i >= 0; i--) stack.push({ mode, doc: doc[i]! });
+      push(mode, doc);
       continue;
     }
     switch (doc.type) {
       case "indent":
       case "indent-if-break":
-        stack.push({ mode, doc: doc.contents });
+        push(mode, doc.contents);
         break;
       case "fill":
-        for (let i = doc.parts.length - 1; i >= 0; i--) stack.push({ mode, doc: doc.parts[i]! });
+        push(mode, doc);
         break;
       case "group": {
         if (mustBeFlat && doc.break !== false) return false;
         const groupMode: Mode = doc.break !== false ? "break" : mode;
         const contents =
           doc.expandedStates && groupMode === "break" ? doc.expandedStates.at(-1)! : doc.contents;
-        stack.push({ mode: groupMode, doc: contents });
+        push(groupMode, contents);
         break;
       }
       case "if-break": {
         const groupMode = doc.groupId ? (groupModes.get(doc.groupId) ?? "flat") : mode;
         const contents = groupMode === "break" ? doc.breakContents : doc.flatContents;
-        if (contents) stack.push({ mode, doc: contents });
+        if (contents) push(mode, contents);
         break;
       }
       case "line":
