@@ -1,0 +1,113 @@
+/**
+ * The code model's printer, case by case: given nodes, the text wanted (each also one that
+ * prettier leaves unchanged), and the imports that references record.
+ */
+import * as prettier from "prettier";
+import { describe, expect, it } from "vitest";
+import { arr, call, id, lit, member, obj } from "../generator/emit/code/build.ts";
+import type { FileStatement, Statement } from "../generator/emit/code/nodes.ts";
+import { printSourceFile } from "../generator/emit/code/source-file.ts";
+import { generatedRef, runtimeValue, typeRef } from "../generator/emit/shared/symbols.ts";
+import { generic, keyword, literalType, union } from "../generator/emit/shared/type-expr.ts";
+import { prettierOptions } from "./support/prettier-style.ts";
+
+const print = (statements: Statement[], path = "src/x.ts") =>
+  printSourceFile({
+    path,
+    statements: statements.map((statement): FileStatement => ({ statement })),
+  });
+
+const alias = (name: string, type: Parameters<typeof union>[0][number]): Statement => ({
+  kind: "type-alias",
+  name,
+  isExported: true,
+  type,
+});
+const constant = (name: string, init: Parameters<typeof call>[0]): Statement => ({
+  kind: "variable",
+  declarationKind: "const",
+  name,
+  init,
+});
+const words = (n: number, stem: string) => Array.from({ length: n }, (_, i) => `${stem}${i}`);
+
+const cases: { name: string; given: Statement[]; want: string }[] = [
+  {
+    name: "a union that fits stays on the line",
+    given: [alias("Kind", union(["a", "b"].map(literalType)))],
+    want: 'export type Kind = "a" | "b";\n',
+  },
+  {
+    name: "a union that does not fit breaks one member per line after the `=`",
+    given: [alias("Kind", union(words(8, "value-number-").map(literalType)))],
+    want: `export type Kind =\n${words(8, "value-number-")
+      .map((w) => `  | "${w}"`)
+      .join("\n")};\n`,
+  },
+  {
+    name: "an object argument is hugged when the call does not fit",
+    given: [
+      constant(
+        "op",
+        call(id("operation"), obj(words(6, "field").map((w) => [w, lit(`${w}-value`)] as const))),
+      ),
+    ],
+    want: `const op = operation({\n${words(6, "field")
+      .map((w) => `  ${w}: "${w}-value",`)
+      .join("\n")}\n});\n`,
+  },
+  {
+    name: "numbers fill each line",
+    given: [constant("codes", arr(Array.from({ length: 30 }, (_, i) => lit(1000 + i))))],
+    want: "const codes = [\n  1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015,\n  1016, 1017, 1018, 1019, 1020, 1021, 1022, 1023, 1024, 1025, 1026, 1027, 1028, 1029,\n];\n",
+  },
+  {
+    name: "a short member chain stays on one line",
+    given: [
+      {
+        kind: "expression-statement",
+        expr: call(
+          member(call(member(id("http"), "createServer"), id("handler")), "listen"),
+          lit(3000),
+        ),
+      },
+    ],
+    want: "http.createServer(handler).listen(3000);\n",
+  },
+  {
+    name: "a string with more double quotes than single ones is single-quoted",
+    given: [constant("json", lit('{"a":"b"}'))],
+    want: 'const json = \'{"a":"b"}\';\n',
+  },
+];
+
+describe("the printer", () => {
+  it.each(cases)("$name", async ({ given, want }) => {
+    const text = print(given);
+    expect(text).toBe(want);
+    expect(await prettier.format(text, { ...prettierOptions, parser: "typescript" })).toBe(text);
+  });
+
+  it("records an import for each reference to another file, values before types, sorted by module", () => {
+    const text = print([
+      alias(
+        "Shape",
+        generic("Promise", union([typeRef("Money"), typeRef("Cart"), keyword("null")])),
+      ),
+      constant("check", call(runtimeValue("validate.ts", "object"), obj([]))),
+      constant("core", generatedRef("src/x.ts", "localThing", false)),
+    ]);
+    expect(text.split("\n").slice(0, 3)).toEqual([
+      'import { object } from "./runtime/validate.js";',
+      'import type { Cart, Money } from "./types.js";',
+      "",
+    ]);
+    expect(text).not.toContain("localThing }"); // a symbol of the file itself is never imported
+  });
+
+  it("refuses two symbols of one name from different files", () => {
+    expect(() =>
+      print([alias("A", typeRef("Same")), alias("B", generatedRef("src/other.ts", "Same", true))]),
+    ).toThrow(/Same is imported from both/);
+  });
+});
