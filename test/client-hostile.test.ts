@@ -127,6 +127,24 @@ describe("secrets the server echoes in another spelling", () => {
       expect(text).not.toContain(form);
   });
 
+  it("a credential cut in two by maxErrorBodyBytes leaves no first half in the error", async () => {
+    server.respond((_req, res) => res.writeHead(500).end(`${"x".repeat(65_530)}${secrets.apiKey}`));
+    const error = (await rejection(client().transactions.list())) as MerchantApiError;
+    expect(error.body).toBe(`${"x".repeat(65_530)}[redacted]`);
+  });
+
+  it("nor when the cut falls inside an escape of its spelling", async () => {
+    const spelled = Array.from(
+      secrets.apiKey,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+    server.respond((_req, res) => res.writeHead(500).end(`key ${spelled.join("")}`));
+    const error = (await rejection(
+      client({ maxErrorBodyBytes: 4 + 6 * 9 + 3 }).transactions.list(),
+    )) as MerchantApiError;
+    expect(error.body).toBe("key [redacted]");
+  });
+
   it("a credential in a response header never reaches util.inspect(error)", async () => {
     server.respond((req, res) =>
       res.writeHead(401, { "x-echo": String(req.headers["x-api-key"]) }).end(),

@@ -63,7 +63,7 @@ export function errorDetails(
   headers: Headers,
   secrets: readonly string[],
 ): ApiErrorDetails {
-  const safeText = redactor(secrets)(text);
+  const safeText = redactor(secrets, cut)(text);
   const parsed = cut ? undefined : tryParseJson(safeText);
   const json = parsed && !deeperThan(parsed.value, maxDepth) ? parsed : undefined;
   const body = json ? json.value : safeText;

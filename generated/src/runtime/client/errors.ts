@@ -134,10 +134,6 @@ export class RedirectError extends ClientError {
   ) {
     super(message, endpointId);
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), status: this.status };
-  }
 }
 
 /** A 2xx whose body goes on past `maxResponseBytes`: the rest was not read. */

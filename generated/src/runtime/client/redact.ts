@@ -31,14 +31,32 @@ function unitPattern(unit: string): string {
   return `(?:${spellings.join("|")})`;
 }
 
+/** Longest spelling of one character: `&#x` or `&#`, eight zeros, its digits and `;`. */
+const longestSpelling = 15;
+
+/**
+ * The pattern of one secret. With `cut`, the text is the first part of a longer one (an error
+ * body cut at its size limit), and what may be a secret's start at its very end is matched
+ * too: its first characters, then anything up to the end that could spell the rest (a
+ * spelling may itself be cut short, `\u00`). The rest of the secret is gone, but its start
+ * should not be shown either.
+ */
+function secretPattern(secret: string, cut: boolean): RegExp {
+  const units = secret.split("").map(unitPattern);
+  let source = units.join("");
+  if (cut)
+    source += `|${units.slice(0, minSecretLength).join("")}[^]{0,${longestSpelling * secret.length}}$`;
+  return new RegExp(source, "gi");
+}
+
 /**
  * A function that redacts every spelling of every secret (long enough to redact) from a
  * text. Built where a text is about to be shown, never on a call's way to success.
  */
-export function redactor(secrets: readonly string[]): (text: string) => string {
+export function redactor(secrets: readonly string[], cut = false): (text: string) => string {
   const patterns = secrets
     .filter((s) => s.length >= minSecretLength)
-    .map((s) => new RegExp(s.split("").map(unitPattern).join(""), "gi"));
+    .map((s) => secretPattern(s, cut));
   return (text) => {
     let out = text;
     for (const pattern of patterns) out = out.replace(pattern, "[redacted]");
