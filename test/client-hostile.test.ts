@@ -221,6 +221,44 @@ describe("bodies that are too big or too deep", () => {
   });
 });
 
+describe("base URLs per runtime", () => {
+  /** Runs `body` with a global `location` like a runtime's: a page's, or Deno's, which throws. */
+  function withLocation(location: PropertyDescriptor, body: () => void): void {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, "location");
+    Object.defineProperty(globalThis, "location", { configurable: true, ...location });
+    try {
+      body();
+    } finally {
+      if (saved) Object.defineProperty(globalThis, "location", saved);
+      else delete (globalThis as { location?: unknown }).location;
+    }
+  }
+
+  it("an absolute baseUrl works where reading location throws (Deno without --location)", () => {
+    withLocation(
+      {
+        get() {
+          throw new ReferenceError('Access to "location", run again with --location <href>.');
+        },
+      },
+      () => {
+        expect(() => client({ baseUrl: "https://api.example/v1" })).not.toThrow();
+        expect(() => client({ baseUrl: "/api" })).toThrow(ClientOptionsError);
+      },
+    );
+  });
+
+  it("a baseUrl relative to the page works in a browser, resolved against it", async () => {
+    server.json(200, { ok: true });
+    let relative: MerchantClient | undefined;
+    withLocation({ value: { href: `${server.url}/shop/cart` } }, () => {
+      relative = client({ baseUrl: "/api/" });
+    });
+    await expect(relative!.transactions.list()).resolves.toEqual({ ok: true });
+    expect(server.requests[0]!.url).toBe("/api/v1/merchant/transactions");
+  });
+});
+
 describe("requests the client cannot send", () => {
   it.each([
     ["a cycle", () => Object.assign({ cart: { total_amount: 5 } }, { self: {} as object })],

@@ -15,7 +15,6 @@ import { discard, readText } from "./body.js";
 import { deadline } from "./deadline.js";
 import {
   ClientError,
-  ClientOptionsError,
   ConnectionError,
   MissingCredentialError,
   ResponseParseError,
@@ -35,7 +34,7 @@ import {
   type QueryParams,
 } from "./operation.js";
 import { redact } from "./redact.js";
-import { redirectHop, type HopContext } from "./redirect.js";
+import { baseAddress, redirectHop, type Hop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
 import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep } from "./retry.js";
 
@@ -105,30 +104,6 @@ export interface RequestOptions {
 }
 
 const noOptions: RequestOptions = {};
-
-/**
- * The base address without its trailing slashes, and its origin (the only one credentials
- * are sent to). Refuses an address fetch could not use, or that holds a password (fetch
- * refuses those, and it would reach log lines), with an error that never repeats it.
- */
-function baseAddress(baseUrl: unknown): { base: string; origin: string } {
-  let url: URL | undefined;
-  try {
-    url = new URL(String(baseUrl), (globalThis as { location?: { href: string } }).location?.href);
-  } catch {
-    // Not a URL: refused below.
-  }
-  const problem =
-    url === undefined || !/^https?:$/.test(url.protocol)
-      ? "is not an http: or https: URL"
-      : url.username || url.password
-        ? "has a user name or password in it: pass credentials as their own options"
-        : /[?#]/.test(url.href)
-          ? "has a query or a fragment, which the paths of the endpoints cannot follow"
-          : undefined;
-  if (problem || !url) throw new ClientOptionsError("baseUrl", problem ?? "");
-  return { base: url.href.replace(/\/+$/, ""), origin: url.origin };
-}
 
 export class ClientCore {
   private readonly baseUrl: string;
@@ -298,7 +273,13 @@ export class ClientCore {
     let response = first;
     const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
     for (;;) {
-      const hop = redirectHop(response, at, this.origin, this.maxRedirects, secrets);
+      let hop: Hop | undefined;
+      try {
+        hop = redirectHop(response, at, this.origin, this.maxRedirects, secrets);
+      } catch (error) {
+        discard(response);
+        throw error;
+      }
       if (!hop) return response;
       discard(response);
       if (this.logger) this.log(`${op.id} ${response.status} redirect within the origin`, secrets);

@@ -2,12 +2,49 @@
 // Copied from generator/runtime/client/redirect.ts.
 
 /**
- * Redirects. fetch follows them by default and sends the request's headers, credentials
- * included, wherever the server points. The client asks fetch not to (`redirect: "manual"`)
- * and follows only redirects within the configured origin, at most `maxRedirects` in a row.
+ * The one origin credentials are sent to: the base address's, checked when the client is
+ * constructed; and redirects. fetch follows redirects by default and sends the request's
+ * headers, credentials included, wherever the server points. The client asks fetch not to
+ * (`redirect: "manual"`) and follows only redirects within that origin, at most
+ * `maxRedirects` in a row.
  */
-import { RedirectError } from "./errors.js";
+import { ClientOptionsError, RedirectError } from "./errors.js";
 import { redact } from "./redact.js";
+
+/**
+ * A URL, or one relative to the page in a browser; undefined when it is neither. (Deno
+ * throws on reading `location` unless started with --location, hence the second try.)
+ */
+function parseUrl(value: unknown): URL | undefined {
+  try {
+    return new URL(String(value));
+  } catch {
+    try {
+      return new URL(String(value), (globalThis as { location?: { href: string } }).location?.href);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * The base address without its trailing slashes, and its origin (the only one credentials
+ * are sent to). Refuses an address fetch could not use, or that holds a password (fetch
+ * refuses those, and it would reach log lines), with an error that never repeats it.
+ */
+export function baseAddress(baseUrl: unknown): { base: string; origin: string } {
+  const url = parseUrl(baseUrl);
+  const problem =
+    url === undefined || !/^https?:$/.test(url.protocol)
+      ? "is not an http: or https: URL"
+      : url.username || url.password
+        ? "has a user name or password in it: pass credentials as their own options"
+        : /[?#]/.test(url.href)
+          ? "has a query or a fragment, which the paths of the endpoints cannot follow"
+          : undefined;
+  if (problem || !url) throw new ClientOptionsError("baseUrl", problem ?? "");
+  return { base: url.href.replace(/\/+$/, ""), origin: url.origin };
+}
 
 /** The next request of a redirect the client follows. */
 export interface Hop {
