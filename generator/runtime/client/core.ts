@@ -1,6 +1,7 @@
 /**
  * The request loop shared by every generated endpoint function: validation, credentials,
- * headers, timeout, retries with back-off, and turning responses into values or errors.
+ * headers, timeout, redirects within the origin, retries with bounded back-off, bodies read
+ * up to their limits, and turning responses into values or typed errors.
  * Uses only fetch, AbortController and timers: Node 18+, browsers, Deno, Bun and edge
  * runtimes alike.
  *
