@@ -23,6 +23,11 @@ describe("back-off", () => {
       expect(ms).toBeLessThanOrEqual(2000);
     }
   });
+  it("takes its base and cap from retryBackoffMs and maxRetryBackoffMs", () => {
+    expect([0, 1, 2, 3].map((n) => backoffMs(n, () => 1, 4, 10))).toEqual([4, 8, 10, 10]);
+    expect([0, 3].map((n) => backoffMs(n, () => 0, 4, 10))).toEqual([2, 5]);
+    expect(backoffMs(1000, () => 1, 500, 8000)).toBe(8000);
+  });
 });
 
 describe("Retry-After", () => {
@@ -43,6 +48,12 @@ describe("Retry-After", () => {
     expect(retryAfterMs(header, now)).toBe(expected);
   });
   it("absent gives nothing", () => expect(retryAfterMs(null, now)).toBeUndefined());
+  it("is honoured only up to maxRetryAfterMs", () => {
+    expect(retryAfterMs("0.02", now, 40)).toBe(20);
+    expect(retryAfterMs("0.05", now, 40)).toBeUndefined();
+    expect(retryAfterMs("1", now, 0)).toBeUndefined();
+    expect(retryAfterMs("0", now, 0)).toBe(0);
+  });
 });
 
 describe("what is retried", () => {

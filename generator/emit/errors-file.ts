@@ -35,8 +35,9 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
         kind: "export-from",
         module: "src/runtime/client/errors.ts",
         names: [
-          ...["ClientError", "ConnectionError", "MissingCredentialError", "RequestValidationError"],
-          ...["ResponseParseError", "TimeoutError", "UserAbortError"],
+          ...["ClientError", "ClientOptionsError", "ConnectionError", "MissingCredentialError"],
+          ...["RedirectError", "RequestValidationError", "ResponseParseError"],
+          ...["ResponseTooLargeError", "TimeoutError", "UserAbortError"],
         ]
           .map((name) => ({ name, isType: false }))
           .concat(["ApiErrorEntry", "ApiErrorKind"].map((name) => ({ name, isType: true }))),

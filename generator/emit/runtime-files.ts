@@ -12,9 +12,13 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 export const runtimeModules = [
   "validate.ts",
   "client/errors.ts",
+  "client/redact.ts",
   "client/retry.ts",
   "client/response.ts",
+  "client/body.ts",
+  "client/redirect.ts",
   "client/deadline.ts",
+  "client/operation.ts",
   "client/core.ts",
   "callbacks/base64.ts",
   "callbacks/body.ts",

@@ -1,6 +1,7 @@
 /**
  * The request loop shared by every generated endpoint function: validation, credentials,
- * headers, timeout, retries with back-off, and turning responses into values or errors.
+ * headers, timeout, redirects within the origin, retries with bounded back-off, bodies read
+ * up to their limits, and turning responses into values or typed errors.
  * Uses only fetch, AbortController and timers: Node 18+, browsers, Deno, Bun and edge
  * runtimes alike.
  *
@@ -8,19 +9,42 @@
  * `operation()` when the generated module loads, what depends only on the client once in
  * its constructor, and a call that needs no retry allocates little beyond its headers.
  */
-import type { ValidationIssue, Validator } from "../validate.js";
+import { discard, readText } from "./body.js";
 import { deadline } from "./deadline.js";
 import {
+  ClientError,
   ConnectionError,
   MissingCredentialError,
-  RequestValidationError,
   ResponseParseError,
+  ResponseTooLargeError,
   TimeoutError,
   UserAbortError,
-  redact,
 } from "./errors.js";
+import {
+  check,
+  lowerKeys,
+  pathOf,
+  queryString,
+  randomNonce,
+  serialize,
+  type Operation,
+  type PathParams,
+  type QueryParams,
+} from "./operation.js";
+import { redact } from "./redact.js";
+import { baseAddress, redirectHop, type Hop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
 import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep } from "./retry.js";
+
+export {
+  operation,
+  randomNonce,
+  type CredentialSpec,
+  type Operation,
+  type OperationSpec,
+  type PathParams,
+  type QueryParams,
+} from "./operation.js";
 
 /** A credential value, or a function that returns one (called once per request). */
 export type CredentialValue = string | (() => string | Promise<string>);
@@ -31,7 +55,11 @@ export interface ClientLogger {
 
 /** Options shared by every request of a client. */
 export interface CoreOptions {
-  /** Base address of the environment, e.g. the sandbox's. Required: the spec shows none. */
+  /**
+   * Base address of the environment, e.g. the sandbox's. Required: the spec shows none. An
+   * http: or https: URL without user name, password, query or fragment (relative to the
+   * page in a browser); anything else is refused at construction (`ClientOptionsError`).
+   */
   baseUrl: string;
   /** fetch to use; default the global one. */
   fetch?: typeof fetch;
@@ -45,8 +73,20 @@ export interface CoreOptions {
   idempotencyHeader?: string;
   /** Header that carries `nonce`; default `X-Nonce`. */
   nonceHeader?: string;
-  /** Receives one line per attempt and retry; never a header or a credential. */
+  /** Receives one line per attempt, redirect and retry; never a header or a credential. */
   logger?: ClientLogger;
+  /** Redirects followed in a row within the base URL's origin; default 5. Others are refused. */
+  maxRedirects?: number;
+  /** Largest success body read, in bytes; default 16 MiB (16 777 216); `Infinity` for no limit. */
+  maxResponseBytes?: number;
+  /** Most of an error body an error keeps, in bytes; default 64 KiB (65 536). */
+  maxErrorBodyBytes?: number;
+  /** Upper bound of the first back-off, doubling with each retry; default 500 ms. */
+  retryBackoffMs?: number;
+  /** Largest back-off; default 8000 ms. */
+  maxRetryBackoffMs?: number;
+  /** Longest Retry-After honoured; a longer one falls back to the back-off. Default 60 000 ms. */
+  maxRetryAfterMs?: number;
 }
 
 /** Options of one call. */
@@ -61,105 +101,11 @@ export interface RequestOptions {
   nonce?: boolean | (() => string);
 }
 
-/** How an endpoint's credential travels. */
-export interface CredentialSpec {
-  /** Client option name, e.g. `apiKey`. */
-  option: string;
-  header: string;
-  /** e.g. `Bearer`. */
-  scheme?: string;
-}
-
-/** What the generated layer says about one endpoint: data from the spec, no logic. */
-export interface OperationSpec {
-  id: string;
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Path template, `{name}` for each path parameter. */
-  path: string;
-  credentials: readonly CredentialSpec[];
-  /** Fixed headers of the endpoint, e.g. Content-Type. */
-  headers: Readonly<Record<string, string>>;
-  /**
-   * Names of the parameters that follow the path, in order. The spec format does not say
-   * how they are separated; they are sent as further path segments.
-   */
-  trailing?: readonly string[];
-  validateParams?: Validator;
-  validateBody?: Validator;
-  /** Whether the spec shows the success body: then an empty or non-JSON one is an error. */
-  documentedResponse: boolean;
-}
-
-/** An endpoint ready to call: its spec, plus what every call would otherwise work out again. */
-export interface Operation extends OperationSpec {
-  /** The path split at its parameters: text at even indexes, parameter names at odd ones. */
-  readonly parts: readonly string[];
-  /** Accept and the fixed headers, by lower-cased name (header names ignore case). */
-  readonly fixedHeaders: Readonly<Record<string, string>>;
-  /** Per credential: option, lower-cased header name, and the scheme with its space. */
-  readonly sends: readonly (readonly [string, string, string])[];
-  /** POST and PATCH: not retried once they may have arrived, unless they carry an idempotency key. */
-  readonly unsafe: boolean;
-}
-
-/** Works out an endpoint's per-call data once, when the generated module loads. */
-export function operation(spec: OperationSpec): Operation {
-  const parts = spec.path.split(/\{(\w+)\}/);
-  for (const name of spec.trailing ?? []) {
-    parts[parts.length - 1] += "/";
-    parts.push(name, "");
-  }
-  const fixedHeaders: Record<string, string> = { accept: "application/json" };
-  for (const [name, value] of Object.entries(spec.headers))
-    fixedHeaders[name.toLowerCase()] = value;
-  return {
-    ...spec,
-    parts,
-    fixedHeaders,
-    sends: spec.credentials.map((c) => [
-      c.option,
-      c.header.toLowerCase(),
-      c.scheme ? `${c.scheme} ` : "",
-    ]),
-    unsafe: spec.method === "POST" || spec.method === "PATCH",
-  };
-}
-
-type QueryValue = string | number | boolean;
-/** Path and trailing parameters by name. */
-export type PathParams = Readonly<Record<string, QueryValue>>;
-/** Query parameters by name; undefined ones are left out, arrays repeat the name. */
-export type QueryParams = Readonly<Record<string, QueryValue | readonly QueryValue[] | undefined>>;
-
-function queryString(query: QueryParams): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
-      search.append(name, String(item));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : "";
-}
-
-/** The endpoint's path with each parameter percent-encoded in its place. */
-function pathOf(parts: readonly string[], params: PathParams | undefined): string {
-  let path = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2)
-    path += encodeURIComponent(String(params?.[parts[i]!] ?? "")) + parts[i + 1]!;
-  return path;
-}
-
-/** Header names lower-cased, so that a later source replaces an earlier one whatever its case. */
-function lowerKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
-  return out;
-}
-
 const noOptions: RequestOptions = {};
 
 export class ClientCore {
   private readonly baseUrl: string;
+  private readonly origin: string;
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
@@ -167,6 +113,12 @@ export class ClientCore {
   private readonly idempotencyHeader: string;
   private readonly nonceHeader: string;
   private readonly logger: ClientLogger | undefined;
+  private readonly maxRedirects: number;
+  private readonly maxResponseBytes: number;
+  private readonly maxErrorBodyBytes: number;
+  private readonly retryBackoffMs: number;
+  private readonly maxRetryBackoffMs: number;
+  private readonly maxRetryAfterMs: number;
   /** Credentials given as strings, redacted from anything shown. */
   private readonly secrets: readonly string[];
   /** Per endpoint, the headers of its calls when they never change (see `request`). */
@@ -177,7 +129,7 @@ export class ClientCore {
     private readonly credentials: Readonly<Record<string, CredentialValue | undefined>>,
     private readonly errorClass: ApiErrorClass,
   ) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    ({ base: this.baseUrl, origin: this.origin } = baseAddress(options.baseUrl));
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.maxRetries = options.maxRetries ?? 2;
@@ -185,6 +137,12 @@ export class ClientCore {
     this.idempotencyHeader = (options.idempotencyHeader ?? "Idempotency-Key").toLowerCase();
     this.nonceHeader = (options.nonceHeader ?? "X-Nonce").toLowerCase();
     this.logger = options.logger;
+    this.maxRedirects = options.maxRedirects ?? 5;
+    this.maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
+    this.maxErrorBodyBytes = options.maxErrorBodyBytes ?? 64 * 1024;
+    this.retryBackoffMs = options.retryBackoffMs ?? 500;
+    this.maxRetryBackoffMs = options.maxRetryBackoffMs ?? 8000;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
     this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
   }
 
@@ -226,7 +184,7 @@ export class ClientCore {
     }
     if (call.idempotencyKey !== undefined) headers[this.idempotencyHeader] = call.idempotencyKey;
     const url = this.baseUrl + pathOf(op.parts, params) + (query ? queryString(query) : "");
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload = body === undefined ? undefined : serialize(op, body);
     const maxRetries = call.maxRetries ?? this.maxRetries;
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted)
@@ -244,7 +202,11 @@ export class ClientCore {
     }
   }
 
-  /** One fetch with its own timeout, the whole body read inside it. */
+  /**
+   * One fetch with its own timeout, its redirects within the origin followed and its body
+   * read (up to the size limit) inside it. Throws what no retry can help: an abort, a
+   * redirect not followed, a success body over the limit.
+   */
   private async attempt(
     op: Operation,
     url: string,
@@ -259,16 +221,25 @@ export class ClientCore {
     const init: RequestInit = {
       method: op.method,
       headers,
+      redirect: "manual",
       signal: timer ? timer.signal : (signal ?? null),
     };
     if (body !== undefined) init.body = body;
     let sent = false;
+    let reading = false;
     try {
-      const response = await this.fetch(url, init);
+      let response = await this.fetch(url, init);
       sent = true;
-      const text = await response.text();
-      return { kind: "response", status: response.status, headers: response.headers, text };
+      if (response.status >= 300 || response.status === 0)
+        response = await this.followRedirects(op, response, init, url, secrets);
+      const status = response.status;
+      const limit = status < 300 ? this.maxResponseBytes : this.maxErrorBodyBytes;
+      reading = true;
+      const { text, cut } = await readText(response, limit);
+      if (cut && status < 300) throw new ResponseTooLargeError(op.id, status, limit);
+      return { kind: "response", status, headers: response.headers, text, cut };
     } catch (error) {
+      if (error instanceof ClientError) throw error;
       if (signal?.aborted)
         throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: signal.reason });
       if (timer?.fired)
@@ -281,10 +252,45 @@ export class ClientCore {
           : String(error),
         secrets,
       );
-      const failure = new ConnectionError(`${op.id} could not reach the API: ${detail}`, op.id);
+      const what = reading ? "'s response broke off" : " could not reach the API";
+      const failure = new ConnectionError(`${op.id}${what}: ${detail}`, op.id);
       return { kind: "failure", error: failure, retryable: !sent && neverReachedServer(error) };
     } finally {
       timer?.leave();
+    }
+  }
+
+  /** Follows the redirects of an attempt within the origin; resolves to the first other response. */
+  private async followRedirects(
+    op: Operation,
+    first: Response,
+    init: RequestInit,
+    url: string,
+    secrets: readonly string[],
+  ): Promise<Response> {
+    let response = first;
+    const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
+    for (;;) {
+      let hop: Hop | undefined;
+      try {
+        hop = redirectHop(response, at, this.origin, this.maxRedirects, secrets);
+      } catch (error) {
+        discard(response);
+        throw error;
+      }
+      if (!hop) return response;
+      discard(response);
+      if (this.logger) this.log(`${op.id} ${response.status} redirect within the origin`, secrets);
+      if (hop.toGet) {
+        // As fetch does: the body and the headers describing it are dropped.
+        const { "content-type": _type, ...rest } = init.headers as Record<string, string>;
+        init.headers = rest;
+        init.method = at.method = "GET";
+        delete init.body;
+      }
+      at.url = hop.url;
+      at.hops++;
+      response = await this.fetch(hop.url, init);
     }
   }
 
@@ -307,11 +313,20 @@ export class ClientCore {
     if (!canRetry)
       throw response
         ? new this.errorClass(
-            errorDetails(op.id, response.status, response.text, response.headers, secrets),
+            errorDetails(
+              op.id,
+              response.status,
+              response.text,
+              response.cut,
+              response.headers,
+              secrets,
+            ),
           )
         : (outcome as FailureOutcome).error;
     const wait =
-      (response && retryAfterMs(response.headers.get("retry-after"))) ?? backoffMs(attempt);
+      (response &&
+        retryAfterMs(response.headers.get("retry-after"), Date.now(), this.maxRetryAfterMs)) ??
+      backoffMs(attempt, Math.random, this.retryBackoffMs, this.maxRetryBackoffMs);
     if (this.logger) {
       const what = response ? response.status : (outcome as FailureOutcome).error.name;
       this.log(`${op.id} ${what}; retrying in ${Math.round(wait)} ms`, secrets);
@@ -328,19 +343,6 @@ export class ClientCore {
   private log(message: string, secrets: readonly string[]): void {
     this.logger?.debug(redact(message, secrets));
   }
-}
-
-/** Local checks before anything is sent: the spec's rules for the parameters and the body. */
-function check(
-  op: Operation,
-  params: PathParams | undefined,
-  body: unknown,
-  query: QueryParams | undefined,
-): void {
-  const issues: ValidationIssue[] = [];
-  op.validateParams?.(query ? { ...params, ...query } : (params ?? {}), "params", issues);
-  op.validateBody?.(body, "body", issues);
-  if (issues.length) throw new RequestValidationError(op.id, issues);
 }
 
 /** The value of a 2xx: its JSON, or undefined for an empty body where the spec shows none. */
@@ -360,7 +362,9 @@ interface ResponseOutcome {
   kind: "response";
   status: number;
   headers: Headers;
+  /** The body, or of an error body its first `maxErrorBodyBytes` when `cut`. */
   text: string;
+  cut: boolean;
 }
 
 interface FailureOutcome {
@@ -370,15 +374,3 @@ interface FailureOutcome {
 }
 
 type Outcome = ResponseOutcome | FailureOutcome;
-
-/** A random UUID v4; Node 18 has no global `crypto` unless started with a flag. */
-export function randomNonce(): string {
-  const webCrypto = (globalThis as { crypto?: Crypto }).crypto;
-  if (webCrypto?.randomUUID) return webCrypto.randomUUID();
-  const random = () =>
-    (webCrypto ? webCrypto.getRandomValues(new Uint8Array(1))[0]! : Math.random() * 256) & 15;
-  // Each 0, 1 and 8 of the template becomes a random hex digit; 8 keeps the variant bits.
-  return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) =>
-    (+c ^ (random() >> (+c / 4))).toString(16),
-  );
-}

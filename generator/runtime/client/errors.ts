@@ -1,7 +1,8 @@
 /**
  * Errors of the generated client. Every class keeps secrets out of its message, its
- * `toString()` and its `JSON.stringify()`: it never holds request headers, and text that
- * came back from the server is redacted against the configured credentials.
+ * `toString()`, its `JSON.stringify()` and what `util.inspect` shows: it never holds request
+ * headers, and text and headers that came back from the server are redacted against the
+ * credentials of the call (redact.ts) before an error keeps them.
  */
 import type { ValidationIssue } from "../validate.js";
 
@@ -107,9 +108,55 @@ export class ApiError extends ClientError {
   }
 }
 
-/** The request never got a response: DNS, refused or reset connection. */
+/**
+ * No complete response: the name did not resolve, the connection was refused or reset, or
+ * the response broke off before its end. The message says which.
+ */
 export class ConnectionError extends ClientError {
   override name = "ConnectionError";
+}
+
+/**
+ * A redirect the client does not follow: to another origin (credentials are sent only to
+ * the configured one), more of them than `maxRedirects`, to an address that is not a URL, or
+ * one whose target the runtime hides (a browser's `opaqueredirect`, `status` 0).
+ */
+export class RedirectError extends ClientError {
+  override name = "RedirectError";
+  constructor(
+    message: string,
+    endpointId: string,
+    /** The status of the redirect; 0 where the runtime hides it. */
+    readonly status: number,
+  ) {
+    super(message, endpointId);
+  }
+}
+
+/** A 2xx whose body goes on past `maxResponseBytes`: the rest was not read. */
+export class ResponseTooLargeError extends ClientError {
+  override name = "ResponseTooLargeError";
+  constructor(
+    endpointId: string,
+    readonly status: number,
+    readonly limit: number,
+  ) {
+    super(`${endpointId} answered ${status} with a body over the ${limit}-byte limit`, endpointId);
+  }
+}
+
+/**
+ * An option the client cannot work with, found when it is constructed (`endpointId` is
+ * empty). The message names the option and never repeats its value, which may hold a secret.
+ */
+export class ClientOptionsError extends ClientError {
+  override name = "ClientOptionsError";
+  constructor(
+    readonly option: string,
+    problem: string,
+  ) {
+    super(`${option} ${problem}`, "");
+  }
 }
 
 /** No complete response within `timeoutMs`. */
@@ -171,11 +218,4 @@ export class MissingCredentialError extends ClientError {
       endpointId,
     );
   }
-}
-
-/** Replaces every occurrence of a secret in `text`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
-  return out;
 }

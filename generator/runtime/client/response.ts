@@ -1,8 +1,9 @@
 /**
- * Reading responses: the JSON of a success, and the code, tag and message of an error
- * body in any of the API's error shapes.
+ * Reading error responses: the code, tag and message of an error body in any of the API's
+ * error shapes, kept in a form that is safe to show, log and serialize.
  */
-import { ApiError, redact, type ApiErrorDetails, type ApiErrorEntry } from "./errors.js";
+import { ApiError, type ApiErrorDetails, type ApiErrorEntry } from "./errors.js";
+import { redactHeaders, redactor } from "./redact.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -17,41 +18,73 @@ export function tryParseJson(text: string): { value: unknown } | undefined {
   }
 }
 
-/** Longest message taken from a non-JSON body (an HTML error page, say). */
-const maxTextMessage = 500;
+/** Longest message an error takes from a body. */
+const maxMessage = 500;
+
+/**
+ * Deepest nesting of an error body kept as parsed JSON. `JSON.stringify` and `util.inspect`
+ * recurse, and a body nested some thousand levels deep would make `JSON.stringify(error)`
+ * throw; a deeper body is kept as its text.
+ */
+const maxDepth = 64;
+
+/** Whether a parsed JSON value nests deeper than `levels` (recursing at most that deep). */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  for (const item of Object.values(value)) if (deeperThan(item, levels - 1)) return true;
+  return false;
+}
+
+/**
+ * A message fit for one log line: each tag, control character and run of space made one
+ * space, cut short. (A tag stops at the next `<`: `[^>]*` would scan to the end of the text
+ * from every `<`, quadratic in a body of many.)
+ */
+function oneLine(text: string): string {
+  return text
+    .replace(/<[^<>]*>|[\s\u0000-\u001f\u007f]+/g, " ")
+    .trim()
+    .slice(0, maxMessage);
+}
 
 /**
  * The details of an error response. Reads v1 bodies (`{errors: [{code, message}]}`),
  * `.tag` bodies (`{".tag", message}`) and `{error: {code, message}}`; any other body,
- * JSON or not, still gives an error carrying its text.
+ * JSON or not, still gives an error carrying its text. Text and headers are redacted
+ * against `secrets` first; a body cut at the size limit, or nested too deep, is kept as
+ * its text.
  */
 export function errorDetails(
   endpointId: string,
   status: number,
   text: string,
+  cut: boolean,
   headers: Headers,
   secrets: readonly string[],
 ): ApiErrorDetails {
-  const safeText = redact(text, secrets);
-  const parsed = tryParseJson(safeText);
-  const body = parsed ? parsed.value : safeText;
-  const details: ApiErrorDetails = { status, endpointId, message: "", errors: [], body, headers };
+  const safeText = redactor(secrets, cut)(text);
+  const parsed = cut ? undefined : tryParseJson(safeText);
+  const json = parsed && !deeperThan(parsed.value, maxDepth) ? parsed : undefined;
+  const body = json ? json.value : safeText;
+  const details: ApiErrorDetails = {
+    status,
+    endpointId,
+    message: "",
+    errors: [],
+    body,
+    headers: redactHeaders(headers, secrets),
+  };
   if (isRecord(body)) {
     if (Array.isArray(body.errors))
       details.errors = body.errors.filter(isRecord) as ApiErrorEntry[];
     const first =
       details.errors[0] ?? (isRecord(body.error) ? (body.error as ApiErrorEntry) : undefined);
     if (typeof first?.code === "number") details.code = first.code;
-    if (typeof body[".tag"] === "string") details.tag = body[".tag"];
+    if (typeof body[".tag"] === "string") details.tag = oneLine(body[".tag"]);
     const message = first?.message ?? body.message;
-    if (typeof message === "string") details.message = message;
-  } else if (!parsed) {
-    details.message = safeText
-      .replace(/<[^>]*>/g, " ")
-      .replace(/\s+/g, " ")
-      .trim()
-      .slice(0, maxTextMessage);
-  }
+    if (typeof message === "string") details.message = oneLine(message);
+  } else if (!json) details.message = oneLine(safeText);
   details.message ||= `HTTP ${status}`;
   return details;
 }

@@ -7,26 +7,35 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-/** Retry-After is honoured only within this bound; beyond it the usual back-off applies. */
-const maxRetryAfterMs = 60_000;
-
 /**
  * The server's Retry-After in milliseconds (delta-seconds or an HTTP date), when it is
- * between 0 and 60 s; otherwise undefined.
+ * between 0 and `maxMs` (the `maxRetryAfterMs` option, 60 s by default); otherwise
+ * undefined, and the usual back-off applies: a negative, huge or garbled value never sets
+ * the wait.
  */
-export function retryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
+export function retryAfterMs(
+  header: string | null,
+  now: number = Date.now(),
+  maxMs = 60_000,
+): number | undefined {
   if (header === null || header.trim() === "") return undefined;
   const text = header.trim();
   const ms = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
-  return Number.isFinite(ms) && ms >= 0 && ms <= maxRetryAfterMs ? ms : undefined;
+  return Number.isFinite(ms) && ms >= 0 && ms <= maxMs ? ms : undefined;
 }
 
 /**
- * Back-off before retry number `retry` (0 for the first): min(0.5 s * 2^retry, 8 s), of
+ * Back-off before retry number `retry` (0 for the first): min(`baseMs` * 2^retry, `capMs`)
+ * (0.5 s and 8 s by default: the `retryBackoffMs` and `maxRetryBackoffMs` options), of
  * which a random half is taken off so that clients do not retry in step.
  */
-export function backoffMs(retry: number, random: () => number = Math.random): number {
-  const cap = Math.min(500 * 2 ** retry, 8000);
+export function backoffMs(
+  retry: number,
+  random: () => number = Math.random,
+  baseMs = 500,
+  capMs = 8000,
+): number {
+  const cap = Math.min(baseMs * 2 ** retry, capMs);
   return cap / 2 + (random() * cap) / 2;
 }
 

@@ -3,10 +3,13 @@ import { ApiError } from "./runtime/client/errors.js";
 
 export {
   ClientError,
+  ClientOptionsError,
   ConnectionError,
   MissingCredentialError,
+  RedirectError,
   RequestValidationError,
   ResponseParseError,
+  ResponseTooLargeError,
   TimeoutError,
   UserAbortError,
   type ApiErrorEntry,

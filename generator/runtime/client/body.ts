@@ -1,0 +1,56 @@
+/**
+ * Reading a response body with a size limit. `response.text()` reads a body whole, however
+ * big the server makes it (or a gzip bomb unpacks to); reading the stream stops at the limit
+ * and cancels the rest, so memory stays bounded whatever the server sends.
+ */
+
+/** What was read of a body: its text, and whether the body went on past the limit. */
+export interface BodyText {
+  text: string;
+  /** The body is longer than the limit: `text` is its first `limit` bytes, the rest unread. */
+  cut: boolean;
+}
+
+const decoder = new TextDecoder();
+
+/** The chunks read, as one text (UTF-8; a byte order mark dropped, as `text()` does). */
+function decode(chunks: readonly Uint8Array[], size: number): string {
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return decoder.decode(bytes);
+}
+
+/** Reads at most `limit` bytes of the body (`Infinity` for no limit), cancelling the rest. */
+export async function readText(response: Response, limit: number): Promise<BodyText> {
+  const stream = response.body;
+  // A null body (204, say) has nothing to read; a Response-like object without a stream
+  // (a test double) gives its text.
+  if (!stream) {
+    const text = await response.text();
+    return text.length > limit ? { text: text.slice(0, limit), cut: true } : { text, cut: false };
+  }
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: decode(chunks, size), cut: false };
+    if (size + value.length > limit) {
+      chunks.push(value.subarray(0, limit - size));
+      reader.cancel().catch(() => {});
+      return { text: decode(chunks, limit), cut: true };
+    }
+    chunks.push(value);
+    size += value.length;
+  }
+}
+
+/** Lets go of a body that will not be read, so that its connection is freed. */
+export function discard(response: Response): void {
+  response.body?.cancel().catch(() => {});
+}

@@ -1,0 +1,146 @@
+/**
+ * What an endpoint is to the runtime, and the request of one call made from its arguments:
+ * path, query and headers, the spec's checks, and the body as JSON.
+ */
+import type { ValidationIssue, Validator } from "../validate.js";
+import { RequestValidationError } from "./errors.js";
+
+/** How an endpoint's credential travels. */
+export interface CredentialSpec {
+  /** Client option name, e.g. `apiKey`. */
+  option: string;
+  header: string;
+  /** e.g. `Bearer`. */
+  scheme?: string;
+}
+
+/** What the generated layer says about one endpoint: data from the spec, no logic. */
+export interface OperationSpec {
+  id: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Path template, `{name}` for each path parameter. */
+  path: string;
+  credentials: readonly CredentialSpec[];
+  /** Fixed headers of the endpoint, e.g. Content-Type. */
+  headers: Readonly<Record<string, string>>;
+  /**
+   * Names of the parameters that follow the path, in order. The spec format does not say
+   * how they are separated; they are sent as further path segments.
+   */
+  trailing?: readonly string[];
+  validateParams?: Validator;
+  validateBody?: Validator;
+  /** Whether the spec shows the success body: then an empty or non-JSON one is an error. */
+  documentedResponse: boolean;
+}
+
+/** An endpoint ready to call: its spec, plus what every call would otherwise work out again. */
+export interface Operation extends OperationSpec {
+  /** The path split at its parameters: text at even indexes, parameter names at odd ones. */
+  readonly parts: readonly string[];
+  /** Accept and the fixed headers, by lower-cased name (header names ignore case). */
+  readonly fixedHeaders: Readonly<Record<string, string>>;
+  /** Per credential: option, lower-cased header name, and the scheme with its space. */
+  readonly sends: readonly (readonly [string, string, string])[];
+  /** POST and PATCH: not retried once they may have arrived, unless they carry an idempotency key. */
+  readonly unsafe: boolean;
+}
+
+/** Works out an endpoint's per-call data once, when the generated module loads. */
+export function operation(spec: OperationSpec): Operation {
+  const parts = spec.path.split(/\{(\w+)\}/);
+  for (const name of spec.trailing ?? []) {
+    parts[parts.length - 1] += "/";
+    parts.push(name, "");
+  }
+  const fixedHeaders: Record<string, string> = { accept: "application/json" };
+  for (const [name, value] of Object.entries(spec.headers))
+    fixedHeaders[name.toLowerCase()] = value;
+  return {
+    ...spec,
+    parts,
+    fixedHeaders,
+    sends: spec.credentials.map((c) => [
+      c.option,
+      c.header.toLowerCase(),
+      c.scheme ? `${c.scheme} ` : "",
+    ]),
+    unsafe: spec.method === "POST" || spec.method === "PATCH",
+  };
+}
+
+type QueryValue = string | number | boolean;
+/** Path and trailing parameters by name. */
+export type PathParams = Readonly<Record<string, QueryValue>>;
+/** Query parameters by name; undefined ones are left out, arrays repeat the name. */
+export type QueryParams = Readonly<Record<string, QueryValue | readonly QueryValue[] | undefined>>;
+
+export function queryString(query: QueryParams): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      search.append(name, String(item));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+/** The endpoint's path with each parameter percent-encoded in its place. */
+export function pathOf(parts: readonly string[], params: PathParams | undefined): string {
+  let path = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2)
+    path += encodeURIComponent(String(params?.[parts[i]!] ?? "")) + parts[i + 1]!;
+  return path;
+}
+
+/** Header names lower-cased, so that a later source replaces an earlier one whatever its case. */
+export function lowerKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** Local checks before anything is sent: the spec's rules for the parameters and the body. */
+export function check(
+  op: Operation,
+  params: PathParams | undefined,
+  body: unknown,
+  query: QueryParams | undefined,
+): void {
+  const issues: ValidationIssue[] = [];
+  op.validateParams?.(query ? { ...params, ...query } : (params ?? {}), "params", issues);
+  op.validateBody?.(body, "body", issues);
+  if (issues.length) throw new RequestValidationError(op.id, issues);
+}
+
+/**
+ * The body as JSON text. A value JSON cannot hold (a cycle, a BigInt, a function, a toJSON
+ * that throws) is a RequestValidationError at `body`, not the bare TypeError of
+ * JSON.stringify; nothing is sent.
+ */
+export function serialize(op: Operation, body: unknown): string {
+  let text: string | undefined;
+  let why = "it is not a JSON value";
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    if (error instanceof Error) why = error.message.replace(/\s+/g, " ");
+  }
+  if (text === undefined)
+    throw new RequestValidationError(op.id, [
+      { path: "body", message: `cannot be sent as JSON: ${why}` },
+    ]);
+  return text;
+}
+
+/** A random UUID v4; Node 18 has no global `crypto` unless started with a flag. */
+export function randomNonce(): string {
+  const webCrypto = (globalThis as { crypto?: Crypto }).crypto;
+  if (webCrypto?.randomUUID) return webCrypto.randomUUID();
+  const random = () =>
+    (webCrypto ? webCrypto.getRandomValues(new Uint8Array(1))[0]! : Math.random() * 256) & 15;
+  // Each 0, 1 and 8 of the template becomes a random hex digit; 8 keeps the variant bits.
+  return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) =>
+    (+c ^ (random() >> (+c / 4))).toString(16),
+  );
+}
