@@ -3,8 +3,10 @@
 
 /**
  * Validation combinators for the generated validators (`validators.ts`): each builds a
- * validator once, and a validator appends one issue per problem it finds, naming the
- * field by its path. Fields a shape does not list always pass: the service may add fields.
+ * validator once, and a validator appends one issue per problem it finds (up to
+ * `maxIssues`), naming the field by its path. Fields a shape does not list always pass: the
+ * service may add fields. Any value gets issues, never an exception: a validator stops at
+ * `maxDepth` levels and at a cycle, since a caller's value may be anything (docs/security.md).
  * No dependency and no runtime-specific API.
  */
 
@@ -91,18 +93,85 @@ export const formats: Readonly<Record<string, Format>> = {
   uri: uriFormat,
 };
 
+/**
+ * Deepest nesting of arrays and objects a validator checks. A value nested deeper gets one
+ * issue where the limit is reached, and nothing below it is looked at: without a limit a
+ * hostile body (a recursive type nested a thousand levels, 46 KB of JSON) overflows the
+ * stack. 64 is far beyond any real payload of a spec's types.
+ */
+export const maxDepth = 64;
+
+/**
+ * Most issues one validation lists; past it the next problem is listed with a note and the
+ * validator stops looking. Without it a 1 MiB body of wrong array items would make half a
+ * million issues (and the work and the message to match).
+ */
+export const maxIssues = 100;
+
+// The arrays and objects being checked, outermost first, and their paths: for the nesting
+// limit and to find a cycle (a value the caller builds may contain itself). Module state,
+// not per call: a check allocates nothing for it, and validators are synchronous.
+const openValues: unknown[] = [];
+const openPaths: string[] = [];
+let depth = 0;
+
+/** What a wrong value is, for a message: the kind only, never a string's or a function's text. */
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return typeof value === "string"
-    ? "a string"
-    : typeof value === "object"
-      ? "an object"
-      : `${typeof value} ${String(value)}`;
+  switch (typeof value) {
+    case "number":
+    case "boolean":
+      return `${typeof value} ${String(value)}`;
+    case "undefined":
+      return "undefined";
+    case "object":
+      return "an object";
+    default:
+      return `a ${typeof value}`;
+  }
 }
 
+/** Appends an issue unless the list is full; the first one past `maxIssues` says so. */
 function fail(issues: ValidationIssue[], path: string, message: string): void {
-  issues.push({ path, message });
+  if (issues.length < maxIssues) issues.push({ path, message });
+  else if (issues.length === maxIssues)
+    issues.push({ path, message: `${message} (further problems not listed)` });
+}
+
+/** Whether the list is past `maxIssues`, so checking can stop. */
+function full(issues: ValidationIssue[]): boolean {
+  return issues.length > maxIssues;
+}
+
+/**
+ * Opens a container for checking: false, with an issue at `path`, when it is nested past
+ * `maxDepth` or is one of the containers it sits in (a cycle). Every `enter` that returns
+ * true is paired with `leave` in a `finally`, so a getter that throws cannot leave the
+ * count behind.
+ */
+function enter(value: object, path: string, issues: ValidationIssue[]): boolean {
+  if (depth >= maxDepth) {
+    fail(issues, path, `is nested deeper than ${maxDepth} levels`);
+    return false;
+  }
+  for (let i = 0; i < depth; i++) {
+    if (openValues[i] === value) {
+      fail(issues, path, `is a cycle: the same value as ${openPaths[i]}`);
+      return false;
+    }
+  }
+  openValues[depth] = value;
+  openPaths[depth] = path;
+  depth++;
+  return true;
+}
+
+/** Closes the innermost container; drops the reference so a checked value is not kept alive. */
+function leave(): void {
+  depth--;
+  openValues[depth] = undefined;
+  openPaths[depth] = "";
 }
 
 /** Any value. */
@@ -147,11 +216,13 @@ export function literal(expected: string | number | boolean): Validator {
   };
 }
 
-/** One of `values`; an open enum takes any value of their kind. */
+/** One of `values`; an open enum takes any value of their kind (a number: a finite one, as JSON can write). */
 export function oneOf(values: readonly (string | number | boolean)[], open: boolean): Validator {
   const kind = typeof values[0];
+  const ofKind = (value: unknown) =>
+    typeof value === kind && (kind !== "number" || Number.isFinite(value));
   return (value, path, issues) => {
-    if (open ? typeof value !== kind : !values.includes(value as string)) {
+    if (open ? !ofKind(value) : !values.includes(value as string)) {
       fail(
         issues,
         path,
@@ -164,34 +235,57 @@ export function oneOf(values: readonly (string | number | boolean)[], open: bool
 }
 
 export function nullable(inner: Validator): Validator {
+  if (inner === anything) return anything;
   return (value, path, issues) => {
     if (value !== null) inner(value, path, issues);
   };
 }
 
+/**
+ * An array whose every item passes `item`. A hole of a sparse array is checked as the
+ * `undefined` it reads as (JSON would write it as null), never skipped; an array of
+ * `anything` is not walked, so a huge sparse array (length 2^32 - 1) costs nothing.
+ */
 export function array(item: Validator): Validator {
   return (value, path, issues) => {
     if (!Array.isArray(value))
       return fail(issues, path, `must be an array, not ${describe(value)}`);
-    value.forEach((entry, i) => item(entry, `${path}[${i}]`, issues));
+    if (item === anything || !enter(value, path, issues)) return;
+    try {
+      for (let i = 0; i < value.length && !full(issues); i++)
+        item(value[i], `${path}[${i}]`, issues);
+    } finally {
+      leave();
+    }
   };
 }
 
+/** An object, not an array or null; any prototype (a null-prototype object is one too). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The path of a field: `.name` for an identifier, `["any key"]` (JSON) for any other key. */
 function child(path: string, key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)
     ? `${path}.${key}`
     : `${path}[${JSON.stringify(key)}]`;
 }
 
+/** An object whose every own enumerable value passes `values` (symbol keys, which JSON drops, are not looked at). */
 export function map(values: Validator): Validator {
   return (value, path, issues) => {
     if (!isPlainObject(value))
       return fail(issues, path, `must be an object, not ${describe(value)}`);
-    for (const [key, entry] of Object.entries(value)) values(entry, child(path, key), issues);
+    if (values === anything || !enter(value, path, issues)) return;
+    try {
+      for (const key of Object.keys(value)) {
+        if (full(issues)) break;
+        values(value[key], child(path, key), issues);
+      }
+    } finally {
+      leave();
+    }
   };
 }
 
@@ -215,12 +309,18 @@ export function object(fields: Fields, required: readonly string[] = []): Valida
   return (value, path, issues) => {
     if (!isPlainObject(value))
       return fail(issues, path, `must be an object, not ${describe(value)}`);
-    for (const [name, suffix, check, required] of entries) {
-      if (!Object.prototype.hasOwnProperty.call(value, name) || value[name] === undefined) {
-        if (required) fail(issues, path + suffix, "is required");
-      } else {
-        check(value[name], path + suffix, issues);
+    if (entries.length === 0 || !enter(value, path, issues)) return;
+    try {
+      for (const [name, suffix, check, required] of entries) {
+        if (full(issues)) break;
+        if (!Object.prototype.hasOwnProperty.call(value, name) || value[name] === undefined) {
+          if (required) fail(issues, path + suffix, "is required");
+        } else {
+          check(value[name], path + suffix, issues);
+        }
       }
+    } finally {
+      leave();
     }
   };
 }
