@@ -29,7 +29,7 @@ export interface Group {
   propagated?: boolean;
   /** Layouts tried in order when `contents` does not fit flat, the last one broken. */
   readonly expandedStates?: readonly Doc[];
-  readonly id?: symbol;
+  readonly id?: GroupId;
 }
 
 export interface Indent {
@@ -41,7 +41,7 @@ export interface Indent {
 export interface IndentIfBreak {
   readonly type: "indent-if-break";
   readonly contents: Doc;
-  readonly groupId: symbol;
+  readonly groupId: GroupId;
 }
 
 /** Alternating contents and separators, as many contents on each line as fit. */
@@ -63,7 +63,7 @@ export interface IfBreak {
   readonly breakContents: Doc;
   readonly flatContents: Doc;
   /** The group whose mode decides; default the enclosing one. */
-  readonly groupId?: symbol;
+  readonly groupId?: GroupId;
 }
 
 export interface BreakParent {
@@ -80,10 +80,20 @@ export const softline: Line = { type: "line", soft: true };
 export const hardline: Doc = [{ type: "line", hard: true }, breakParent];
 
 /** Contents laid out flat when they fit the line, else with their lines broken. */
-export function group(contents: Doc, options?: { shouldBreak?: boolean; id?: symbol }): Group {
+export function group(contents: Doc, options?: { shouldBreak?: boolean; id?: GroupId }): Group {
   const doc: Group = { type: "group", contents, break: options?.shouldBreak ?? false };
-  if (options?.id) (doc as { id?: symbol }).id = options.id;
+  if (options?.id !== undefined) (doc as { id?: GroupId }).id = options.id;
   return doc;
+}
+
+/** Names a group whose layout an `ifBreak` or `indentIfBreak` elsewhere follows. */
+export type GroupId = number;
+
+let lastGroupId = 0;
+
+/** A new group id (a number: cheaper to make and to look up than a symbol). */
+export function groupId(): GroupId {
+  return ++lastGroupId;
 }
 
 /** The first of `states` that fits, else the last one, broken. */
@@ -95,7 +105,7 @@ export function indent(contents: Doc): Indent {
   return { type: "indent", contents };
 }
 
-export function indentIfBreak(contents: Doc, groupId: symbol): IndentIfBreak {
+export function indentIfBreak(contents: Doc, groupId: GroupId): IndentIfBreak {
   return { type: "indent-if-break", contents, groupId };
 }
 
@@ -124,8 +134,10 @@ export function canBreak(doc: Doc): boolean {
   }
 }
 
-export function ifBreak(breakContents: Doc, flatContents: Doc = "", groupId?: symbol): IfBreak {
-  return { type: "if-break", breakContents, flatContents, ...(groupId ? { groupId } : {}) };
+export function ifBreak(breakContents: Doc, flatContents: Doc = "", groupId?: GroupId): IfBreak {
+  const doc: IfBreak = { type: "if-break", breakContents, flatContents };
+  if (groupId !== undefined) (doc as { groupId?: GroupId }).groupId = groupId;
+  return doc;
 }
 
 /** `docs` with `separator` between each two. */
@@ -219,9 +231,19 @@ interface Command {
 const notSingleWidth =
   /[\u0000-\u001f\u007f-\u009f\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f\u0e31-\u0e3a\u1100-\u115f\u1ab0-\u1aff\u1dc0-\u1dff\u200b-\u200f\u20d0-\u20ff\u2e80-\ua4cf\uac00-\ud7a3\ud800-\udfff\uf900-\ufaff\ufe00-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\p{Mn}\p{Me}]/u;
 
+/** Whether every character is printable ASCII: most of what is printed, checked without a regex. */
+function isPrintableAscii(text: string): boolean {
+  if (text.length > 64) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e) return false;
+  }
+  return true;
+}
+
 /** Columns a text takes: East Asian wide characters count two, marks and controls none. */
 export function textWidth(text: string): number {
-  if (!notSingleWidth.test(text)) return text.length;
+  if (isPrintableAscii(text) || !notSingleWidth.test(text)) return text.length;
   let width = 0;
   for (const character of text) {
     const code = character.codePointAt(0)!;
@@ -261,7 +283,7 @@ function fits(
   next: Command,
   rest: readonly Command[],
   width: number,
-  groupModes: ReadonlyMap<symbol, Mode>,
+  groupModes: ReadonlyMap<GroupId, Mode>,
   mustBeFlat = false,
 ): boolean {
   let restIndex = rest.length;
@@ -301,47 +323,48 @@ function fits(
       modes.pop();
       positions.pop();
     }
-    const push = (m: Mode, d: Doc) => {
-      modes.push(m);
-      docs.push(d);
-      positions.push(-1);
-    };
     if (typeof doc === "string") {
       width -= textWidth(doc);
       continue;
     }
-    if (isDocArray(doc)) {
-      push(mode, doc);
-      continue;
-    }
-    switch (doc.type) {
-      case "indent":
-      case "indent-if-break":
-        push(mode, doc.contents);
-        break;
-      case "fill":
-        push(mode, doc);
-        break;
-      case "group": {
-        if (mustBeFlat && doc.break !== false) return false;
-        const groupMode: Mode = doc.break !== false ? "break" : mode;
-        const contents =
-          doc.expandedStates && groupMode === "break" ? doc.expandedStates.at(-1)! : doc.contents;
-        push(groupMode, contents);
-        break;
+    // what to look at next, in which mode
+    let nextDoc: Doc | undefined;
+    let nextMode = mode;
+    if (isDocArray(doc)) nextDoc = doc;
+    else
+      switch (doc.type) {
+        case "indent":
+        case "indent-if-break":
+          nextDoc = doc.contents;
+          break;
+        case "fill":
+          nextDoc = doc;
+          break;
+        case "group": {
+          if (mustBeFlat && doc.break !== false) return false;
+          nextMode = doc.break !== false ? "break" : mode;
+          nextDoc =
+            doc.expandedStates && nextMode === "break" ? doc.expandedStates.at(-1)! : doc.contents;
+          break;
+        }
+        case "if-break": {
+          const groupMode =
+            doc.groupId !== undefined ? (groupModes.get(doc.groupId) ?? "flat") : mode;
+          const contents = groupMode === "break" ? doc.breakContents : doc.flatContents;
+          if (contents) nextDoc = contents;
+          break;
+        }
+        case "line":
+          if (mode === "break" || doc.hard) return true;
+          if (!doc.soft) width -= 1;
+          break;
+        case "break-parent":
+          break;
       }
-      case "if-break": {
-        const groupMode = doc.groupId ? (groupModes.get(doc.groupId) ?? "flat") : mode;
-        const contents = groupMode === "break" ? doc.breakContents : doc.flatContents;
-        if (contents) push(mode, contents);
-        break;
-      }
-      case "line":
-        if (mode === "break" || doc.hard) return true;
-        if (!doc.soft) width -= 1;
-        break;
-      case "break-parent":
-        break;
+    if (nextDoc !== undefined) {
+      modes.push(nextMode);
+      docs.push(nextDoc);
+      positions.push(-1);
     }
   }
   return false;
@@ -350,7 +373,7 @@ function fits(
 /** Prints `doc` at `width` columns with two-space indents; lines carry no trailing spaces. */
 export function printDoc(doc: Doc, width: number): string {
   propagateBreaks(doc);
-  const groupModes = new Map<symbol, Mode>();
+  const groupModes = new Map<GroupId, Mode>();
   const out: string[] = [];
   let position = 0;
   let remeasure = false;
@@ -392,11 +415,11 @@ export function printDoc(doc: Doc, width: number): string {
         );
         if (measured) remeasure = false;
         commands.push(command);
-        if (doc.id) groupModes.set(doc.id, command.mode);
+        if (doc.id !== undefined) groupModes.set(doc.id, command.mode);
         break;
       }
       case "if-break": {
-        const groupMode = doc.groupId ? groupModes.get(doc.groupId) : mode;
+        const groupMode = doc.groupId !== undefined ? groupModes.get(doc.groupId) : mode;
         const contents = groupMode === "break" ? doc.breakContents : doc.flatContents;
         if (contents) commands.push({ indent: ind, mode, doc: contents });
         break;
@@ -431,7 +454,7 @@ function printFill(
   mode: Mode,
   remaining: number,
   commands: Command[],
-  groupModes: ReadonlyMap<symbol, Mode>,
+  groupModes: ReadonlyMap<GroupId, Mode>,
 ): void {
   const { parts } = doc;
   if (parts.length === 0) return;
@@ -466,7 +489,7 @@ function chooseGroupLayout(
   measured: boolean,
   remaining: number,
   rest: readonly Command[],
-  groupModes: ReadonlyMap<symbol, Mode>,
+  groupModes: ReadonlyMap<GroupId, Mode>,
 ): Command {
   if (!measured)
     return { indent: ind, mode: doc.break !== false ? "break" : "flat", doc: doc.contents };

@@ -8,6 +8,7 @@ import {
   conditionalGroup,
   fill,
   group,
+  groupId,
   hardline,
   ifBreak,
   indent,
@@ -121,7 +122,7 @@ function breaksAlways(items: readonly Expr[]): boolean {
 
 function printArray(items: readonly Expr[], ctx: PrintContext): Doc {
   if (items.length === 0) return "[]";
-  const id = Symbol("array");
+  const id = groupId();
   if (items.every(isNumber)) {
     // numbers fill each line, as many as fit
     const parts: Doc[] = [];
@@ -322,7 +323,7 @@ export function printAssignment(
 
 /** The "fluid" assignment layout. */
 export function fluid(left: Doc, operator: Doc, right: Doc): Doc {
-  const id = Symbol("assignment");
+  const id = groupId();
   return group([group(left), operator, group(indent(line), { id }), indentIfBreak(right, id)]);
 }
 
