@@ -7,9 +7,9 @@
  * read the stream itself. Typed structurally against the objects Node passes in; nothing
  * else of Node is used, so the package still type-checks without Node's types.
  */
-import { concatBytes } from "./body.js";
-import type { Answer, OutboundResponse, RouterCore } from "./core.js";
+import { concatBytes, startTimer } from "./body.js";
 import type { HeaderReader } from "./signature.js";
+import type { Answer, OutboundResponse, RouterCore } from "./types.js";
 
 /** The part of node:http's `IncomingMessage` the adapter uses. */
 export interface NodeRequestLike {
@@ -58,17 +58,28 @@ function nodeHeaders(headers: NodeRequestLike["headers"]): HeaderReader {
   };
 }
 
+/** What to do with a body as `readNodeBody` reads it: one of these is called, once. */
+interface BodyReceiver {
+  /** The bytes, or `undefined` past the limit. */
+  done(body: Uint8Array<ArrayBuffer> | undefined): void;
+  /** The stream failed or closed early. */
+  fail(error: unknown): void;
+  /** The body took longer than the time limit. */
+  late(): void;
+}
+
 /**
  * Reads the request stream up to `limit` bytes, then calls `done` with the bytes, or with
  * `undefined` past the limit (it stops keeping data and lets the rest drain unread; the
- * answer closes the connection), or `fail` with the error; one call in all. Callbacks, not a
- * promise: reading the body costs no microtask.
+ * answer closes the connection), `late` when the whole body has not come within
+ * `timeoutMs` (the same), or `fail` with the error; one call in all. Callbacks, not a
+ * promise: reading the body costs no microtask, and one timer unless the body is already in.
  */
 function readNodeBody(
   request: NodeRequestLike,
   limit: number,
-  done: (body: Uint8Array<ArrayBuffer> | undefined) => void,
-  fail: (error: unknown) => void,
+  timeoutMs: number,
+  { done, fail, late }: BodyReceiver,
 ): void {
   if (request.readableEnded) {
     if (request.body instanceof Uint8Array)
@@ -87,7 +98,13 @@ function readNodeBody(
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const timer = startTimer(timeoutMs, () => {
+    stop();
+    request.resume();
+    late();
+  });
   const stop = () => {
+    clearTimeout(timer);
     request.removeListener("data", onData);
     request.removeListener("end", onEnd);
     request.removeListener("error", onError);
@@ -140,15 +157,16 @@ function send(response: NodeResponseLike, answer: OutboundResponse): void {
 /**
  * A node:http listener / Express middleware over the router core. The core is driven
  * directly (route, read the body with callbacks, complete): a request whose handler returns
- * a promise costs that one promise. An unknown path goes to `next` when there is one; an
- * error the core throws goes to `next(error)`, or becomes an empty 500.
+ * a promise costs that one promise. An unknown path goes to `next` when there is one. The
+ * core answers its own errors; an error here (writing the answer) goes to `next(error)`, or
+ * to `onError` and the generic 500 when it can still be sent.
  */
 export function createNodeListener(core: RouterCore): NodeListener {
   return (request, response, next) => {
     const fallback = (error: unknown): void => {
       if (next) return next(error);
       try {
-        send(response, { status: 500, headers: {}, body: "" });
+        send(response, core.fail(error, request.url ?? "/"));
       } catch {
         // the connection is gone: nothing left to answer
       }
@@ -178,12 +196,11 @@ export function createNodeListener(core: RouterCore): NodeListener {
         nodeHeaders(request.headers),
       );
       if (begun.answer !== undefined) return write(begun.answer);
-      readNodeBody(
-        request,
-        begun.limit,
-        (body) => settle(() => begun.complete(body)),
-        (error) => settle(() => begun.failed(error)),
-      );
+      readNodeBody(request, begun.limit, begun.timeoutMs, {
+        done: (body) => settle(() => begun.complete(body)),
+        fail: (error) => settle(() => begun.failed(error)),
+        late: () => settle(() => begun.timedOut()),
+      });
     } catch (error) {
       fallback(error);
     }
