@@ -6,6 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  capped,
+  failureBody,
+  genericFailureShape,
+} from "../generator/runtime/callbacks/failure.ts";
+import {
   createCallbackRouter,
   type CallbackRouter,
   type CallbackRouterOptions,
@@ -100,6 +105,31 @@ describe("a signature scheme that throws (a key service outage)", () => {
     expect(answer.status).toBe(500);
     expect(JSON.parse(answer.body)).toEqual(cartInternal);
     expect(errors).toEqual([broken]);
+  });
+});
+
+describe("what the router says about a bad body stays small (found by the fuzzer)", () => {
+  it("a signed body with 21 problems: the answer and onReject both list 20 and a count", async () => {
+    const body = JSON.stringify({
+      event: "cart.update",
+      data: { order_reference: "o", add_items: Array(21).fill(1) },
+    });
+    const res = await send(m.server, "/cart_update", { body });
+    expect(res.status).toBe(400);
+    const reasons = res.json.errors[0].data.map((d: { reason: string }) => d.reason);
+    expect(reasons).toHaveLength(21);
+    expect(reasons[20]).toBe("... and 1 more problems");
+    expect(rejects).toHaveLength(1);
+    expect(rejects[0]!.reason.split("; ")).toEqual(reasons);
+  });
+
+  it("one reason is cut at 300 characters (a map's keys come from the body and reach field paths)", () => {
+    const path = `body.data[${JSON.stringify("k".repeat(5000))}]`;
+    const body = failureBody(genericFailureShape, undefined, 400, [`${path} must be a string`]);
+    const message = (body.error as { message: string }).message;
+    expect(message).toHaveLength(300);
+    expect(message.endsWith("...")).toBe(true);
+    expect(capped([path, "short"])).toEqual([message, "short"]);
   });
 });
 

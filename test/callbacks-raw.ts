@@ -15,6 +15,8 @@ export interface RawResponse {
   /** Header names in lower case; repeated ones joined with `, `. */
   headers: Record<string, string>;
   body: Buffer;
+  /** The whole body is in (else the connection closed, or the wait ended, first). */
+  complete: boolean;
 }
 
 /** What came back from a raw exchange. */
@@ -38,6 +40,11 @@ export interface RawOptions {
   endAfter?: boolean;
   /** The request is a HEAD: its response has no body whatever Content-Length says. */
   head?: boolean;
+  /**
+   * `close` (default): wait until the server closes the connection. `answer`: stop at the
+   * first whole response, as a keep-alive client does.
+   */
+  until?: "close" | "answer";
 }
 
 /** A request head: request line and header lines, with the blank line. */
@@ -88,7 +95,11 @@ export function rawExchange(
       });
     };
     const timer = setTimeout(finish, waitMs);
-    socket.on("data", (data: Buffer) => parts.push(data));
+    socket.on("data", (data: Buffer) => {
+      parts.push(data);
+      if (options.until === "answer" && parseFirst(Buffer.concat(parts), options.head)?.complete)
+        finish();
+    });
     socket.on("end", () => {
       closed = true;
       finish();
@@ -127,18 +138,20 @@ export function parseFirst(raw: Buffer, head = false): RawResponse | undefined {
   }
   let rest = raw.subarray(end + 4);
   const code = Number(status[1]);
-  if (head || code === 204 || code === 304) return { status: code, headers, body: Buffer.alloc(0) };
-  if (headers["content-length"] !== undefined)
-    return { status: code, headers, body: rest.subarray(0, Number(headers["content-length"])) };
-  if (!/chunked/i.test(headers["transfer-encoding"] ?? ""))
-    return { status: code, headers, body: rest };
+  const response = (body: Buffer, complete: boolean) => ({ status: code, headers, body, complete });
+  if (head || code === 204 || code === 304) return response(Buffer.alloc(0), true);
+  if (headers["content-length"] !== undefined) {
+    const length = Number(headers["content-length"]);
+    return response(rest.subarray(0, length), rest.byteLength >= length);
+  }
+  // no framing: the body runs to the close
+  if (!/chunked/i.test(headers["transfer-encoding"] ?? "")) return response(rest, false);
   const body: Buffer[] = [];
   for (;;) {
     const line = rest.indexOf("\r\n");
-    if (line < 0) return undefined;
-    const size = parseInt(rest.subarray(0, line).toString("latin1"), 16);
-    if (!(size >= 0)) return undefined;
-    if (size === 0) return { status: code, headers, body: Buffer.concat(body) };
+    const size = line < 0 ? NaN : parseInt(rest.subarray(0, line).toString("latin1"), 16);
+    if (!(size >= 0)) return response(Buffer.concat(body), false);
+    if (size === 0) return response(Buffer.concat(body), true);
     body.push(rest.subarray(line + 2, line + 2 + size));
     rest = rest.subarray(line + 2 + size + 2);
   }

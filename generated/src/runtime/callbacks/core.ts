@@ -27,7 +27,7 @@ import {
   timedOut,
   withEvent,
 } from "./body.js";
-import { failureBody, genericFailureShape, type FailureShape } from "./failure.js";
+import { capped, failureBody, genericFailureShape, type FailureShape } from "./failure.js";
 import { exactRoutes, matchRoute, splitTarget, stripBasePath, type RouteSpec } from "./routes.js";
 import {
   createSignatureVerifier,
@@ -119,7 +119,8 @@ export function createCore(
         ...(event !== undefined ? { event } : {}),
         path,
         status,
-        reason: reasons.join("; "),
+        // capped as in the answer: a body with thousands of problems makes no huge log line
+        reason: capped(reasons).join("; "),
       }),
     );
     return json(status, failureBody(shape, event, code, reasons), headers);
