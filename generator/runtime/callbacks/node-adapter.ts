@@ -6,7 +6,7 @@
  */
 import { concatBytes, startTimer } from "./body.js";
 import type { HeaderReader } from "./signature.js";
-import type { Answer, OutboundResponse, RouterCore } from "./types.js";
+import type { Answer, Begun, OutboundResponse, RouterCore } from "./types.js";
 
 /** The part of node:http's `IncomingMessage` the adapter uses. */
 export interface NodeRequestLike {
@@ -55,29 +55,25 @@ function nodeHeaders(headers: NodeRequestLike["headers"]): HeaderReader {
   };
 }
 
-/** What to do with a body as `readNodeBody` reads it: one of these is called, once. */
-interface BodyReceiver {
-  /** The bytes, or `undefined` past the limit. */
-  done(body: Uint8Array<ArrayBuffer> | undefined): void;
-  /** The stream failed or closed early. */
-  fail(error: unknown): void;
-  /** The body took longer than the time limit. */
-  late(): void;
-}
+/** A request whose body is to be read: what `core.begin` gives when it has no answer yet. */
+type Reading = Exclude<Begun, { answer: OutboundResponse }>;
 
 /**
- * Reads the request stream up to `limit` bytes, then calls `done` with the bytes, or with
- * `undefined` past the limit (it stops keeping data and lets the rest drain unread; the
- * answer closes the connection), `late` when the whole body has not come within
- * `timeoutMs` (the same), or `fail` with the error; one call in all. Callbacks, not a
- * promise: reading the body costs no microtask, and one timer unless the body is already in.
+ * Reads the request stream up to `begun.limit` bytes, then settles the answer: `complete`
+ * with the bytes, or with `undefined` past the limit (it stops keeping data and lets the
+ * rest drain unread; the answer closes the connection), `timedOut` when the whole body has
+ * not come within `begun.timeoutMs` (the same), or `failed` with the error; one in all.
+ * Callbacks, not a promise: reading the body costs no microtask, and one timer unless the
+ * body is already in.
  */
 function readNodeBody(
   request: NodeRequestLike,
-  limit: number,
-  timeoutMs: number,
-  { done, fail, late }: BodyReceiver,
+  begun: Reading,
+  settle: (make: () => Answer) => void,
 ): void {
+  const { limit } = begun;
+  const done = (body: Uint8Array<ArrayBuffer> | undefined) => settle(() => begun.complete(body));
+  const fail = (error: unknown) => settle(() => begun.failed(error));
   if (request.readableEnded) {
     if (request.body instanceof Uint8Array)
       done(
@@ -95,10 +91,10 @@ function readNodeBody(
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const timer = startTimer(timeoutMs, () => {
+  const timer = startTimer(begun.timeoutMs, () => {
     stop();
     request.resume();
-    late();
+    settle(begun.timedOut);
   });
   const stop = () => {
     clearTimeout(timer);
@@ -193,11 +189,7 @@ export function createNodeListener(core: RouterCore): NodeListener {
         nodeHeaders(request.headers),
       );
       if (begun.answer !== undefined) return write(begun.answer);
-      readNodeBody(request, begun.limit, begun.timeoutMs, {
-        done: (body) => settle(() => begun.complete(body)),
-        fail: (error) => settle(() => begun.failed(error)),
-        late: () => settle(() => begun.timedOut()),
-      });
+      readNodeBody(request, begun, settle);
     } catch (error) {
       fallback(error);
     }
