@@ -25,6 +25,7 @@ export const runtimeModules = [
   "callbacks/failure.ts",
   "callbacks/signature.ts",
   "callbacks/routes.ts",
+  "callbacks/types.ts",
   "callbacks/core.ts",
   "callbacks/node-adapter.ts",
   "callbacks/fetch-adapter.ts",

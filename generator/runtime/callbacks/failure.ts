@@ -29,11 +29,23 @@ export const genericFailureShape: FailureShape = {
 
 /** Most reasons one failure body lists; the rest are summed up in one line. */
 const maxReasons = 20;
+/** Longest reason kept whole; a field path can carry a key of the body, of any length. */
+const maxReasonLength = 300;
 
-/** Caps a list of reasons so a hostile body cannot make a huge answer. */
-function capped(reasons: readonly string[]): string[] {
-  if (reasons.length <= maxReasons) return [...reasons];
-  return [...reasons.slice(0, maxReasons), `... and ${reasons.length - maxReasons} more problems`];
+/** One reason, cut to `maxReasonLength` characters. */
+function shortened(reason: string): string {
+  return reason.length <= maxReasonLength ? reason : `${reason.slice(0, maxReasonLength - 3)}...`;
+}
+
+/**
+ * Caps a list of reasons so a hostile body cannot make a huge answer or log line: at most
+ * `maxReasons`, each at most `maxReasonLength` characters, and a line counting the rest.
+ */
+export function capped(reasons: readonly string[]): string[] {
+  const kept = reasons.slice(0, maxReasons).map(shortened);
+  if (reasons.length > maxReasons)
+    kept.push(`... and ${reasons.length - maxReasons} more problems`);
+  return kept;
 }
 
 /**

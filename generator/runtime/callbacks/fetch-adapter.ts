@@ -5,7 +5,7 @@
  * the node adapter.
  */
 import { readStreamLimited } from "./body.js";
-import type { InboundRequest, OutboundResponse } from "./core.js";
+import type { InboundRequest, OutboundResponse } from "./types.js";
 
 /** A Fetch API handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -16,7 +16,10 @@ function targetOf(url: string): string {
   return parsed.pathname + parsed.search;
 }
 
-/** A Fetch handler over the router core; an unknown path is a 404 like any other refusal. */
+/**
+ * A Fetch handler over the router core; an unknown path is a 404 like any other refusal. It
+ * never rejects: the core answers every request, errors included.
+ */
 export function createFetchHandler(
   handle: (request: InboundRequest) => Promise<OutboundResponse>,
 ): FetchHandler {
@@ -25,7 +28,7 @@ export function createFetchHandler(
       method: request.method,
       target: targetOf(request.url),
       headers: request.headers,
-      readBody: (limit) => readStreamLimited(request.body, limit),
+      readBody: (limit, signal) => readStreamLimited(request.body, limit, signal),
     });
     const noBody = answer.status === 204 || answer.status === 205 || answer.status === 304;
     return new Response(noBody ? null : answer.body, {

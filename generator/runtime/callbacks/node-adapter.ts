@@ -4,9 +4,9 @@
  * read the stream itself. Typed structurally against the objects Node passes in; nothing
  * else of Node is used, so the package still type-checks without Node's types.
  */
-import { concatBytes } from "./body.js";
-import type { Answer, OutboundResponse, RouterCore } from "./core.js";
+import { concatBytes, startTimer } from "./body.js";
 import type { HeaderReader } from "./signature.js";
+import type { Answer, Begun, OutboundResponse, RouterCore } from "./types.js";
 
 /** The part of node:http's `IncomingMessage` the adapter uses. */
 export interface NodeRequestLike {
@@ -55,18 +55,25 @@ function nodeHeaders(headers: NodeRequestLike["headers"]): HeaderReader {
   };
 }
 
+/** A request whose body is to be read: what `core.begin` gives when it has no answer yet. */
+type Reading = Exclude<Begun, { answer: OutboundResponse }>;
+
 /**
- * Reads the request stream up to `limit` bytes, then calls `done` with the bytes, or with
- * `undefined` past the limit (it stops keeping data and lets the rest drain unread; the
- * answer closes the connection), or `fail` with the error; one call in all. Callbacks, not a
- * promise: reading the body costs no microtask.
+ * Reads the request stream up to `begun.limit` bytes, then settles the answer: `complete`
+ * with the bytes, or with `undefined` past the limit (it stops keeping data and lets the
+ * rest drain unread; the answer closes the connection), `timedOut` when the whole body has
+ * not come within `begun.timeoutMs` (the same), or `failed` with the error; one in all.
+ * Callbacks, not a promise: reading the body costs no microtask, and one timer unless the
+ * body is already in.
  */
 function readNodeBody(
   request: NodeRequestLike,
-  limit: number,
-  done: (body: Uint8Array<ArrayBuffer> | undefined) => void,
-  fail: (error: unknown) => void,
+  begun: Reading,
+  settle: (make: () => Answer) => void,
 ): void {
+  const { limit } = begun;
+  const done = (body: Uint8Array<ArrayBuffer> | undefined) => settle(() => begun.complete(body));
+  const fail = (error: unknown) => settle(() => begun.failed(error));
   if (request.readableEnded) {
     if (request.body instanceof Uint8Array)
       done(
@@ -84,7 +91,13 @@ function readNodeBody(
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const timer = startTimer(begun.timeoutMs, () => {
+    stop();
+    request.resume();
+    settle(begun.timedOut);
+  });
   const stop = () => {
+    clearTimeout(timer);
     request.removeListener("data", onData);
     request.removeListener("end", onEnd);
     request.removeListener("error", onError);
@@ -137,15 +150,16 @@ function send(response: NodeResponseLike, answer: OutboundResponse): void {
 /**
  * A node:http listener / Express middleware over the router core. The core is driven
  * directly (route, read the body with callbacks, complete): a request whose handler returns
- * a promise costs that one promise. An unknown path goes to `next` when there is one; an
- * error the core throws goes to `next(error)`, or becomes an empty 500.
+ * a promise costs that one promise. An unknown path goes to `next` when there is one. The
+ * core answers its own errors; an error here (writing the answer) goes to `next(error)`, or
+ * to `onError` and the generic 500 when it can still be sent.
  */
 export function createNodeListener(core: RouterCore): NodeListener {
   return (request, response, next) => {
     const fallback = (error: unknown): void => {
       if (next) return next(error);
       try {
-        send(response, { status: 500, headers: {}, body: "" });
+        send(response, core.fail(error, request.url ?? "/"));
       } catch {
         // the connection is gone: nothing left to answer
       }
@@ -175,12 +189,7 @@ export function createNodeListener(core: RouterCore): NodeListener {
         nodeHeaders(request.headers),
       );
       if (begun.answer !== undefined) return write(begun.answer);
-      readNodeBody(
-        request,
-        begun.limit,
-        (body) => settle(() => begun.complete(body)),
-        (error) => settle(() => begun.failed(error)),
-      );
+      readNodeBody(request, begun, settle);
     } catch (error) {
       fallback(error);
     }

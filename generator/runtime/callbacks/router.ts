@@ -3,16 +3,16 @@
  * it. Each adapter is a plain function, so `http.createServer(router.node)` and
  * `{ fetch: router.fetch }` work without binding.
  */
-import {
-  createCore,
-  type AnyHandler,
-  type BaseRouterOptions,
-  type InboundRequest,
-  type OutboundResponse,
-  type RouterSpec,
-} from "./core.js";
+import { createCore } from "./core.js";
 import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
 import { createNodeListener, type NodeListener } from "./node-adapter.js";
+import type {
+  AnyHandler,
+  BaseRouterOptions,
+  InboundRequest,
+  OutboundResponse,
+  RouterSpec,
+} from "./types.js";
 
 /** A callback router: one core, three ways in. */
 export interface CallbackRouter {

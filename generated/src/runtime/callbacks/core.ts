@@ -5,23 +5,29 @@
  * The callback router core: from a request (method, target, headers, a body reader) to a
  * response (status, headers, text), with Web APIs only, so any server can sit in front of
  * it (`node-adapter.ts`, `fetch-adapter.ts`). Per request, in this order: route (404/405),
- * size (413, without reading past the limit), signature over the raw bytes (422), JSON and
- * validation against the spec (400, naming the field), then the handler (500 if it throws).
- * The generated `callbacks.ts` passes the routes and the typed handlers.
+ * size (413, without reading past the limit), time (408 when the body is slower than
+ * `bodyTimeoutMs`), signature over the raw bytes (422), JSON and validation against the
+ * spec (400, naming the field), then the handler (500 if it throws). Nothing a request
+ * brings makes the core throw or reject: anything unexpected, a signature scheme that throws
+ * included, is the generic 500 after `onError`. The generated `callbacks.ts` passes the
+ * routes and the typed handlers.
  *
  * Everything up to the handler is synchronous when the signature is (Node's HMAC): a request
  * costs one promise, the handler's, and none at all when the handler answers synchronously.
  */
-import { validate } from "../validate.js";
+import type { ValidationIssue } from "../validate.js";
 import {
   announcesTooMuch,
+  bodyTimeout,
   defaultBodyLimit,
   json,
   parseJson,
+  readWithin,
   runHandler,
+  timedOut,
   withEvent,
 } from "./body.js";
-import { failureBody, genericFailureShape, type FailureShape } from "./failure.js";
+import { capped, failureBody, genericFailureShape, type FailureShape } from "./failure.js";
 import { exactRoutes, matchRoute, splitTarget, stripBasePath, type RouteSpec } from "./routes.js";
 import {
   createSignatureVerifier,
@@ -29,119 +35,51 @@ import {
   usableSecrets,
   type HeaderReader,
   type SignatureCheck,
-  type SignatureOptions,
   type SignatureVerifier,
 } from "./signature.js";
+import type {
+  AnyHandler,
+  Answer,
+  BaseRouterOptions,
+  Begun,
+  CallbackContext,
+  FailureCodes,
+  InboundRequest,
+  OutboundResponse,
+  RouterCore,
+  RouterSpec,
+  WebhookRoute,
+} from "./types.js";
 
-/** A request as the core sees it, whichever server received it. */
-export interface InboundRequest {
-  method: string;
-  /** Path and query as received, e.g. `/oauth/login?state=...` (an absolute URL is accepted too). */
-  target: string;
-  headers: HeaderReader;
-  /** The raw body, read no further than `limit` bytes: `undefined` once it is larger. */
-  readBody(limit: number): Promise<Uint8Array<ArrayBuffer> | undefined>;
-}
+export type {
+  AnyHandler,
+  Answer,
+  BaseRouterOptions,
+  Begun,
+  CallbackContext,
+  FailureCodes,
+  InboundRequest,
+  OutboundResponse,
+  RequestContext,
+  RouterCore,
+  RouterSpec,
+  WebhookRoute,
+} from "./types.js";
 
-/** The core's answer; an adapter writes it out. */
-export interface OutboundResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** No route has this path: a framework adapter may hand the request on instead. */
-  unmatched?: true;
-}
-
-/** What every handler learns about its request besides the validated input. */
-export interface RequestContext {
-  method: string;
-  /** Path below where the router is mounted. */
-  path: string;
-  query: URLSearchParams;
-  headers: HeaderReader;
-  /** The body bytes exactly as received (already verified). */
-  rawBody: Uint8Array;
-}
-
-/** Context of a callback handler. */
-export interface CallbackContext extends RequestContext {
-  event: string;
-  /** The validated parameters by name (path, query, trailing); empty when the callback has none. The handler's input when it has no body. */
-  params: Readonly<Record<string, unknown>>;
-  /** Sets the HTTP status of the answer (200 to 599; default 200); the body stays what the handler returns. */
-  setStatus(status: number): void;
-}
-
-/** Any callback handler; the generated `CallbackHandlers` type is the precise one. */
-export type AnyHandler = (input: never, ctx: CallbackContext) => unknown;
-
-/** The webhook route: mount it at the URL registered with the service. */
-export interface WebhookRoute {
-  /** Path below where the router is mounted, e.g. `/webhooks`. Deliveries are POST. */
-  path: string;
-  /** Receives the verified, parsed payload; its shape is not in the spec. Answer: 200, empty body. */
-  handler: (payload: unknown, ctx: RequestContext) => void | Promise<void>;
-}
-
-/** Codes put in the failure bodies the router writes itself. */
-export interface FailureCodes {
-  signature: number;
-  invalid: number;
-  notFound: number;
-  method: number;
-  tooLarge: number;
-  notImplemented: number;
-  internal: number;
-}
-
-/** Options every generated router takes (the generated type adds `handlers`). */
-export interface BaseRouterOptions {
-  /** Current signing secrets; any may match (rotation). Unset and empty entries are skipped. */
-  signingSecrets: readonly (string | null | undefined)[];
-  /** Prefix the router is mounted under when the server does not strip it (node:http, Fetch), e.g. `/merchant`. */
-  basePath?: string;
-  /** Largest body read, in bytes; larger gets 413. Default 1 MiB. */
-  bodyLimit?: number;
-  /** How signatures are computed and read; default base64(HMAC-SHA256(secret, raw body)). */
-  signature?: SignatureOptions;
-  /** Sees every error a handler throws (and internal errors); the response says only "internal error". */
-  onError?: (error: unknown, info: { event?: string; path: string }) => void;
-  /** Sees every request the router refuses itself (bad signature, invalid input, ...); `reason` holds no secret. */
-  onReject?: (info: { event?: string; path: string; status: number; reason: string }) => void;
-  /** Codes in the router's own failure bodies, over the generated defaults. */
-  codes?: Partial<FailureCodes>;
-  webhook?: WebhookRoute;
-}
-
-/** The generated description of an API's callbacks. */
-export interface RouterSpec {
-  routes: readonly RouteSpec[];
-  /** Signature header of webhook deliveries; absent: the API has no webhooks or does not sign them. */
-  webhookSignatureHeader?: string;
-  /** Code of a signature failure, from the spec. */
-  signatureCode: number;
-}
-
-/** An answer, or the promise of one when the signature check or the handler is asynchronous. */
-export type Answer = OutboundResponse | Promise<OutboundResponse>;
-
-/** A request after the checks that need no body: an answer already, or what to do with the body. */
-export type Begun =
-  | { answer: OutboundResponse }
-  | {
-      answer?: undefined;
-      /** Read no further than this many bytes; pass `undefined` to `complete` once it is larger. */
-      limit: number;
-      /** The rest, from the raw body: signature, JSON, validation, handler. */
-      complete(body: Uint8Array<ArrayBuffer> | undefined): Answer;
-      /** The body could not be read: the generic 500, after `onError`. */
-      failed(error: unknown): OutboundResponse;
-    };
-
-/** The core of a router: `handle` for any adapter, `begin` for one that reads bodies itself. */
-export interface RouterCore {
-  handle(request: InboundRequest): Promise<OutboundResponse>;
-  begin(method: string, target: string, headers: HeaderReader): Begun;
+/**
+ * The steps after a good signature (`then`); what they throw (nothing should) is `failed`'s
+ * answer instead of an exception. A plain function, so no closure per request.
+ */
+function guarded(
+  then: (body: Uint8Array<ArrayBuffer>) => Answer,
+  body: Uint8Array<ArrayBuffer>,
+  failed: (error: unknown) => OutboundResponse,
+): Answer {
+  try {
+    return then(body);
+  } catch (error) {
+    return failed(error);
+  }
 }
 
 /** Runs a hook, so a hook that throws never changes the answer. */
@@ -168,12 +106,14 @@ export function createCore(
     );
   const verify: SignatureVerifier = createSignatureVerifier(secrets, options.signature);
   const limit = options.bodyLimit ?? defaultBodyLimit;
+  const timeoutMs = bodyTimeout(options.bodyTimeoutMs);
   const codes: FailureCodes = {
     signature: spec.signatureCode,
     invalid: 400,
     notFound: 404,
     method: 405,
     tooLarge: 413,
+    timeout: 408,
     notImplemented: 501,
     internal: 500,
     ...options.codes,
@@ -195,7 +135,8 @@ export function createCore(
         ...(event !== undefined ? { event } : {}),
         path,
         status,
-        reason: reasons.join("; "),
+        // capped as in the answer: a body with thousands of problems makes no huge log line
+        reason: capped(reasons).join("; "),
       }),
     );
     return json(status, failureBody(shape, event, code, reasons), headers);
@@ -255,20 +196,32 @@ export function createCore(
         connection: "close",
       });
     if (announcesTooMuch(headers.get("content-length"), limit)) return { answer: tooLarge() };
+    const failed = (error: unknown) => internal(shape, event, path, error);
     return {
       limit,
-      failed: (error) => internal(shape, event, path, error),
+      timeoutMs,
+      failed,
+      timedOut: () =>
+        refuse(shape, event, path, 408, codes.timeout, [`body took longer than ${timeoutMs} ms`], {
+          connection: "close",
+        }),
       complete: (body) => {
         if (body === undefined) return tooLarge();
-        if (header === undefined) return then(body);
-        const check = verify(headers.get(header), { body, method, target, headers });
+        if (header === undefined) return guarded(then, body, failed);
+        // a custom `compute` or `decode` may throw or reject (a key service outage): the generic 500
+        let check: SignatureCheck | Promise<SignatureCheck>;
+        try {
+          check = verify(headers.get(header), { body, method, target, headers });
+        } catch (error) {
+          return failed(error);
+        }
         const after = (c: SignatureCheck): Answer =>
           c.ok
-            ? then(body)
+            ? guarded(then, body, failed)
             : refuse(shape, event, path, 422, codes.signature, [
                 signatureMessage(c.reason, header),
               ]);
-        return check instanceof Promise ? check.then(after) : after(check);
+        return check instanceof Promise ? check.then(after, failed) : after(check);
       },
     };
   };
@@ -312,15 +265,16 @@ export function createCore(
     const header = route.signatureHeader;
     return checked(method, target, headers, shape, event, path, header, (body) => {
       let input: unknown = params;
-      const issues = [];
+      // The validators append to one list (never spread: a list can be long).
+      const issues: ValidationIssue[] = [];
       if (route.checkBody) {
         const parsed = parseJson(body);
         if (!parsed.ok)
           return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
-        issues.push(...validate(route.checkBody, parsed.value, "body"));
+        route.checkBody(parsed.value, "body", issues);
         input = parsed.value;
       }
-      if (route.checkParams) issues.push(...validate(route.checkParams, params ?? {}, "params"));
+      if (route.checkParams) route.checkParams(params ?? {}, "params", issues);
       if (issues.length)
         return refuse(
           shape,
@@ -397,18 +351,29 @@ export function createCore(
     }
   };
 
-  /** The whole of a request for any adapter: `begin`, read the body, `complete`. */
+  /** The generic 500 for an error no step caught, in the generic shape (the event may be unknown). */
+  const fail = (error: unknown, target: string): OutboundResponse =>
+    internal(genericFailureShape, undefined, target.split("?", 1)[0]!, error);
+
+  /**
+   * The whole of a request for any adapter: `begin`, read the body (no longer than
+   * `bodyTimeoutMs`), `complete`. Never rejects.
+   */
   const handle = async (request: InboundRequest): Promise<OutboundResponse> => {
-    const begun = begin(request.method, request.target, request.headers);
-    if (begun.answer !== undefined) return begun.answer;
-    let body: Uint8Array<ArrayBuffer> | undefined;
     try {
-      body = await request.readBody(begun.limit);
+      const begun = begin(request.method, request.target, request.headers);
+      if (begun.answer !== undefined) return begun.answer;
+      let body: Uint8Array<ArrayBuffer> | undefined | typeof timedOut;
+      try {
+        body = await readWithin(request, begun.limit, begun.timeoutMs);
+      } catch (error) {
+        return begun.failed(error);
+      }
+      return body === timedOut ? begun.timedOut() : await begun.complete(body);
     } catch (error) {
-      return begun.failed(error);
+      return fail(error, request.target);
     }
-    return begun.complete(body);
   };
 
-  return { handle, begin };
+  return { handle, begin, fail };
 }

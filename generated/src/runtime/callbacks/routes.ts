@@ -142,10 +142,16 @@ export function stripBasePath(pathname: string, basePath: string | undefined): s
  */
 const plainTarget = /^\/(?!\/)[\w\-~/]*(?:\?[\w\-.~=&+%]*)?$/;
 
+/** Origin the path of a request target is read against; never a real host. */
+const targetOrigin = "http://router.invalid";
+
 /**
- * Path and query of a request target, as `new URL(target, base)` gives them, but without
- * building a `URL` for the plain targets callbacks use; `undefined` when the target is not
- * a URL.
+ * Path and query of a request target, as `URL` reads them, but without building a `URL`
+ * for the plain targets callbacks use; `undefined` when the target is neither a path nor
+ * an absolute `http:`/`https:` URL. A target that begins with `/` is always a path: `//host/x`
+ * (or `/\host/x`) is the path `//host/x`, never the host `host` and the path `/x` that URL
+ * would make of it as a relative reference, so `//evil.example/cart_update` is no route.
+ * The absolute form (`http://host/path`, as proxies send it) keeps its path.
  */
 export function splitTarget(
   target: string,
@@ -159,10 +165,11 @@ export function splitTarget(
   }
   let url: URL;
   try {
-    url = new URL(target, "http://router.invalid");
+    url = new URL(target.startsWith("/") ? targetOrigin + target : target);
   } catch {
     return undefined;
   }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
   return { pathname: url.pathname, query: url.searchParams };
 }
 

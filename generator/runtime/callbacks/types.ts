@@ -1,0 +1,139 @@
+/**
+ * The router's types: what goes into the core (a request, the options, the generated
+ * description of the routes) and what comes out (an answer), shared by the core and its
+ * adapters. `core.ts` re-exports them, so the generated `callbacks.ts` imports from there.
+ */
+import type { RouteSpec } from "./routes.js";
+import type { HeaderReader, SignatureOptions } from "./signature.js";
+
+/** A request as the core sees it, whichever server received it. */
+export interface InboundRequest {
+  method: string;
+  /** Path and query as received, e.g. `/oauth/login?state=...` (an absolute URL is accepted too). */
+  target: string;
+  headers: HeaderReader;
+  /**
+   * The raw body, read no further than `limit` bytes: `undefined` once it is larger. `signal`
+   * aborts when the router stopped waiting (`bodyTimeoutMs`): stop reading then.
+   */
+  readBody(limit: number, signal?: AbortSignal): Promise<Uint8Array<ArrayBuffer> | undefined>;
+}
+
+/** The core's answer; an adapter writes it out. */
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** No route has this path: a framework adapter may hand the request on instead. */
+  unmatched?: true;
+}
+
+/** What every handler learns about its request besides the validated input. */
+export interface RequestContext {
+  method: string;
+  /** Path below where the router is mounted. */
+  path: string;
+  query: URLSearchParams;
+  headers: HeaderReader;
+  /** The body bytes exactly as received (already verified). */
+  rawBody: Uint8Array;
+}
+
+/** Context of a callback handler. */
+export interface CallbackContext extends RequestContext {
+  event: string;
+  /** The validated parameters by name (path, query, trailing); empty when the callback has none. The handler's input when it has no body. */
+  params: Readonly<Record<string, unknown>>;
+  /** Sets the HTTP status of the answer (200 to 599; default 200); the body stays what the handler returns. */
+  setStatus(status: number): void;
+}
+
+/** Any callback handler; the generated `CallbackHandlers` type is the precise one. */
+export type AnyHandler = (input: never, ctx: CallbackContext) => unknown;
+
+/** The webhook route: mount it at the URL registered with the service. */
+export interface WebhookRoute {
+  /** Path below where the router is mounted, e.g. `/webhooks`. Deliveries are POST. */
+  path: string;
+  /** Receives the verified, parsed payload; its shape is not in the spec. Answer: 200, empty body. */
+  handler: (payload: unknown, ctx: RequestContext) => void | Promise<void>;
+}
+
+/** Codes put in the failure bodies the router writes itself. */
+export interface FailureCodes {
+  signature: number;
+  invalid: number;
+  notFound: number;
+  method: number;
+  tooLarge: number;
+  timeout: number;
+  notImplemented: number;
+  internal: number;
+}
+
+/** Options every generated router takes (the generated type adds `handlers`). */
+export interface BaseRouterOptions {
+  /** Current signing secrets; any may match (rotation). Unset and empty entries are skipped. */
+  signingSecrets: readonly (string | null | undefined)[];
+  /** Prefix the router is mounted under when the server does not strip it (node:http, Fetch), e.g. `/merchant`. */
+  basePath?: string;
+  /** Largest body read, in bytes; larger gets 413. Default 1 MiB. */
+  bodyLimit?: number;
+  /**
+   * Longest wait for the whole body, in milliseconds from when the router starts reading it;
+   * a slower sender gets 408 and the connection is closed. Default 10,000; `Infinity`: no limit.
+   */
+  bodyTimeoutMs?: number;
+  /** How signatures are computed and read; default base64(HMAC-SHA256(secret, raw body)). */
+  signature?: SignatureOptions;
+  /**
+   * Sees every error a handler throws, and internal errors (a body that could not be read, a
+   * signature `compute` or `decode` that threw); the response says only "internal error".
+   */
+  onError?: (error: unknown, info: { event?: string; path: string }) => void;
+  /** Sees every request the router refuses itself (bad signature, invalid input, ...); `reason` holds no secret. */
+  onReject?: (info: { event?: string; path: string; status: number; reason: string }) => void;
+  /** Codes in the router's own failure bodies, over the generated defaults. */
+  codes?: Partial<FailureCodes>;
+  webhook?: WebhookRoute;
+}
+
+/** The generated description of an API's callbacks. */
+export interface RouterSpec {
+  routes: readonly RouteSpec[];
+  /** Signature header of webhook deliveries; absent: the API has no webhooks or does not sign them. */
+  webhookSignatureHeader?: string;
+  /** Code of a signature failure, from the spec. */
+  signatureCode: number;
+}
+
+/** An answer, or the promise of one when the signature check or the handler is asynchronous. */
+export type Answer = OutboundResponse | Promise<OutboundResponse>;
+
+/** A request after the checks that need no body: an answer already, or what to do with the body. */
+export type Begun =
+  | { answer: OutboundResponse }
+  | {
+      answer?: undefined;
+      /** Read no further than this many bytes; pass `undefined` to `complete` once it is larger. */
+      limit: number;
+      /** Wait no longer than this many milliseconds for the body, then answer `timedOut()`; `Infinity`: no limit. */
+      timeoutMs: number;
+      /** The rest, from the raw body: signature, JSON, validation, handler. */
+      complete(body: Uint8Array<ArrayBuffer> | undefined): Answer;
+      /** The body could not be read: the generic 500, after `onError`. */
+      failed(error: unknown): OutboundResponse;
+      /** The body did not arrive within `timeoutMs`: 408, closing the connection. */
+      timedOut(): OutboundResponse;
+    };
+
+/**
+ * The core of a router: `handle` for any adapter, `begin` for one that reads bodies itself.
+ * Neither throws nor rejects: whatever goes wrong inside is the generic 500, after `onError`.
+ */
+export interface RouterCore {
+  handle(request: InboundRequest): Promise<OutboundResponse>;
+  begin(method: string, target: string, headers: HeaderReader): Begun;
+  /** The generic 500 for an error outside the core (an adapter's), after `onError` has seen it. */
+  fail(error: unknown, target: string): OutboundResponse;
+}
