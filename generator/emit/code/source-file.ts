@@ -3,7 +3,7 @@
  * recorded (grouped by module, values before types, each sorted), then the statements, and
  * the final text at prettier's width and style. No formatter runs after this.
  */
-import { hardline, printDoc, type Doc } from "./layout.ts";
+import { printDoc, type Doc } from "./layout.ts";
 import type { FileStatement, Statement } from "./nodes.ts";
 import { PrintContext, type ImportedName } from "./print-context.ts";
 import { printSpecifiers, printStatement } from "./print-statements.ts";
@@ -35,31 +35,31 @@ function importStatement(specifier: string, names: readonly ImportedName[]): Doc
   return ["import ", printSpecifiers(listed), from];
 }
 
-/** The final text of a TypeScript file. */
+/**
+ * The final text of a TypeScript file. Each top-level statement is laid out on its own (no
+ * group spans two statements, so this is the text of laying out the whole file at once) and
+ * its layout document is dropped as soon as it is printed: a large file never holds all of
+ * them.
+ */
 export function printSourceFile(spec: SourceFileSpec): string {
   const ctx = new PrintContext(spec.path);
-  const header = (spec.header ?? []).map((s) => printStatement(s, ctx));
-  const body: Doc[] = [];
+  const print = (statement: Statement) => printDoc(printStatement(statement, ctx), printWidth);
+  const header = (spec.header ?? []).map(print);
+  let body = "";
   spec.statements.forEach((entry, i) => {
-    if (i > 0) body.push(entry.tight ? hardline : [hardline, hardline]);
-    body.push(printStatement(entry.statement, ctx));
+    if (i > 0) body += entry.tight ? "\n" : "\n\n";
+    body += print(entry.statement);
   });
   const imports = [...ctx.imports.entries()]
     .map(([module, names]) => ({ specifier: ctx.specifier(module), names: [...names.values()] }))
     .sort((a, b) => (a.specifier < b.specifier ? -1 : a.specifier > b.specifier ? 1 : 0))
-    .map(({ specifier, names }) => importStatement(specifier, names));
+    .map(({ specifier, names }) => printDoc(importStatement(specifier, names), printWidth));
   // banner and header, a blank line, the imports, a blank line, the statements
-  const sections: Doc[][] = [];
-  const top: Doc[] = [...(spec.banner ? [printLineComment(spec.banner)] : []), ...header];
+  const top = [...(spec.banner ? [printLineComment(spec.banner)] : []), ...header];
+  const sections: string[][] = [];
   if (header.length) sections.push(top);
   if (imports.length) sections.push(header.length ? imports : [...top, ...imports]);
   else if (!header.length && top.length) sections.push(top);
-  if (body.length) sections.push([body]);
-  const doc = sections.map((lines) => lines.flatMap((l, i) => (i > 0 ? [hardline, l] : [l])));
-  const joined: Doc[] = [];
-  doc.forEach((section, i) => {
-    if (i > 0) joined.push(hardline, hardline);
-    joined.push(section);
-  });
-  return printDoc([joined, hardline], printWidth);
+  if (body) sections.push([body]);
+  return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }
