@@ -224,32 +224,27 @@ interface Command {
   doc: Doc;
 }
 
+/** Combining and enclosing marks: no column of their own. */
+const zeroWidthMark = /[\p{Mn}\p{Me}]/u;
+
 /**
- * Characters whose width is not one column: controls, combining marks, the East Asian wide
- * ranges and surrogate pairs (emoji among them). Text without any is as wide as it is long.
+ * Columns a text takes, as prettier counts them: East Asian wide characters and emoji two,
+ * controls and combining marks none, anything else one. One pass over the text; only a
+ * character outside ASCII costs more than a comparison. With `atMost`, it stops counting once
+ * past it (a fit only needs to know that a long text does not fit).
  */
-const notSingleWidth =
-  /[\u0000-\u001f\u007f-\u009f\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f\u0e31-\u0e3a\u1100-\u115f\u1ab0-\u1aff\u1dc0-\u1dff\u200b-\u200f\u20d0-\u20ff\u2e80-\ua4cf\uac00-\ud7a3\ud800-\udfff\uf900-\ufaff\ufe00-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\p{Mn}\p{Me}]/u;
-
-/** Whether every character is printable ASCII: most of what is printed, checked without a regex. */
-function isPrintableAscii(text: string): boolean {
-  if (text.length > 64) return false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code > 0x7e) return false;
-  }
-  return true;
-}
-
-/** Columns a text takes: East Asian wide characters count two, marks and controls none. */
-export function textWidth(text: string): number {
-  if (isPrintableAscii(text) || !notSingleWidth.test(text)) return text.length;
+export function textWidth(text: string, atMost = Infinity): number {
   let width = 0;
-  for (const character of text) {
-    const code = character.codePointAt(0)!;
-    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) continue;
-    if (/[\p{Mn}\p{Me}]/u.test(character)) continue;
-    width += isWide(code) ? 2 : 1;
+  for (let i = 0; i < text.length && width <= atMost; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x20 && code < 0x7f) width++;
+    else if (code < 0xa0)
+      continue; // controls
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      width += isWide(text.codePointAt(i)!) ? 2 : 1;
+      i++;
+    } else if (isWide(code)) width += 2;
+    else if (code < 0x300 || !zeroWidthMark.test(text[i]!)) width++;
   }
   return width;
 }
@@ -324,7 +319,7 @@ function fits(
       positions.pop();
     }
     if (typeof doc === "string") {
-      width -= textWidth(doc);
+      width -= textWidth(doc, width);
       continue;
     }
     // what to look at next, in which mode

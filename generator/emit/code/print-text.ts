@@ -6,20 +6,31 @@ import { hardline, join, type Doc } from "./layout.ts";
 
 /** A string literal in double quotes, or single quotes when that needs fewer escapes. */
 export function printString(value: string): string {
-  const json = JSON.stringify(value);
-  if (!value.includes('"')) return json;
-  if (countOf(value, '"') <= countOf(value, "'")) return json;
-  // JSON escaped the double quotes; in single quotes they need none, and single quotes do.
-  // (Every `"` of JSON text is escaped, so `\"` is always an escaped quote.)
-  const inner = json.slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'");
-  return `'${inner}'`;
+  if (!value.includes('"') || !moreDoubleQuotes(value)) return JSON.stringify(value);
+  return `'${value.replace(needsEscapeInSingleQuotes, escapeInSingleQuotes)}'`;
 }
 
-/** How many times `char` occurs in `text`. */
-function countOf(text: string, char: string): number {
-  let count = 0;
-  for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) count++;
-  return count;
+/**
+ * What a single-quoted literal escapes: `\`, `'`, control characters and lone surrogates
+ * (the escapes JSON.stringify makes, with `'` in place of `"`). Text with many double quotes
+ * (a JSON document) has few of these, so escaping it costs little.
+ */
+const needsEscapeInSingleQuotes =
+  /[\\'\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function escapeInSingleQuotes(char: string): string {
+  return char === "'" ? "\\'" : JSON.stringify(char).slice(1, -1);
+}
+
+/** Whether `text` has more double quotes than single ones (one pass). */
+function moreDoubleQuotes(text: string): boolean {
+  let balance = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) balance++;
+    else if (code === 0x27) balance--;
+  }
+  return balance > 0;
 }
 
 /** A number as prettier prints it: lower-case exponent without `+`. */
