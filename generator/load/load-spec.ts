@@ -1,7 +1,8 @@
 /**
  * Stage 1, load: reads every *.yaml file of the spec folder, parses it keeping
  * positions, and validates it against the JSON Schema. Reports every problem of every
- * file at once.
+ * file at once. A file is read the fast way when it can be (fast-yaml.ts), else with the
+ * `yaml` package's document, which reports what is wrong with it.
  */
 import { Buffer } from "node:buffer";
 import { statSync } from "node:fs";
@@ -10,7 +11,8 @@ import { DiagnosticBag, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { checkSchema } from "./schema-check.ts";
 import { LineIndex } from "./line-index.ts";
-import { SpecFile } from "./spec-file.ts";
+import { fastParse } from "./fast-yaml.ts";
+import { DocumentLocator, PositionTreeLocator, SpecFile } from "./spec-file.ts";
 import { readSpecFolder, type SpecFolder } from "./spec-folder.ts";
 import { specText } from "./spec-text.ts";
 import {
@@ -76,6 +78,29 @@ function plainData(
   }
 }
 
+/** A file read the fast way (fast-yaml.ts), or `undefined` when it needs the careful reading. */
+function readFast(path: string, text: string, lines: LineIndex): SpecFile | undefined {
+  const fast = fastParse(text);
+  return fast && new SpecFile(path, text, fast.data, new PositionTreeLocator(fast.root), lines);
+}
+
+/**
+ * A file read with the `yaml` package's document, which every problem of its YAML is
+ * reported from: syntax, duplicate keys, aliases and nesting.
+ */
+function readCarefully(
+  path: string,
+  text: string,
+  lines: LineIndex,
+  bag: DiagnosticBag,
+): SpecFile | undefined {
+  const doc = parseYaml(text, lines, bag);
+  if (!doc || !checkAliases(doc, lines, bag)) return undefined;
+  const data = plainData(doc, lines, bag);
+  if (!data) return undefined;
+  return new SpecFile(path, text, data.value, new DocumentLocator(doc), lines);
+}
+
 /**
  * Parses one file's bytes; every problem is added to `bag`. The text is returned for code
  * frames, and the parsed file when it has no problem that stops the checks after it.
@@ -88,12 +113,9 @@ export function parseSpecFile(
   const { text, ok } = specText(path, bytes, bag);
   if (!ok) return { text };
   const lines = new LineIndex(path, text);
-  const doc = parseYaml(text, lines, bag);
-  if (!doc || !checkAliases(doc, lines, bag)) return { text };
-  const data = plainData(doc, lines, bag);
-  if (!data) return { text };
-  const file = new SpecFile(path, text, data.value, doc, lines);
-  if (typeof data.value !== "object" || Array.isArray(data.value)) {
+  const file = readFast(path, text, lines) ?? readCarefully(path, text, lines, bag);
+  if (!file) return { text };
+  if (typeof file.data !== "object" || Array.isArray(file.data)) {
     bag.report("yaml-not-a-mapping", {}, file.locate([]));
     return { text };
   }

@@ -1,6 +1,7 @@
 /**
- * One parsed spec file: its text, its plain data, and the way back from a data path
- * to a line and column.
+ * One parsed spec file: its text, its plain data, and the way back from a data path to a
+ * line and column, through the `yaml` package's document (a file read the careful way) or the
+ * position tree of a file read the fast way (fast-yaml.ts). Both give the same positions.
  */
 import {
   isMap,
@@ -13,11 +14,67 @@ import {
   type YAMLMap,
 } from "yaml";
 import type { LineIndex } from "./line-index.ts";
+import type { PositionNode } from "./fast-yaml.ts";
 import type { SourceLocation } from "../ir/model.ts";
 
 export type DataPath = readonly (string | number)[];
 
+/** The character offset that `SpecFile.locate` turns into a line and column. */
+export interface NodeLocator {
+  offset(path: DataPath, at: "key" | "value", offsetInScalar: number): number;
+}
+
 export class SpecFile {
+  constructor(
+    /** Path as printed in diagnostics: relative to the working directory, `/`-separated. */
+    readonly path: string,
+    readonly text: string,
+    readonly data: unknown,
+    private readonly locator: NodeLocator,
+    private readonly lines: LineIndex,
+  ) {}
+
+  /**
+   * Location of the value at `path` (or of its key, which reads better for mappings); a path
+   * that goes further than the data stops at the deepest node it reaches. `offsetInScalar`
+   * points into a scalar's text (past its opening quote).
+   */
+  locate(path: DataPath, at: "key" | "value" = "value", offsetInScalar = 0): SourceLocation {
+    return this.at(this.locator.offset(path, at, offsetInScalar));
+  }
+
+  /** Location of a character offset in the text. */
+  at(offset: number): SourceLocation {
+    return this.lines.at(offset);
+  }
+}
+
+/** Offsets from the position tree of a file read the fast way. */
+export class PositionTreeLocator implements NodeLocator {
+  constructor(private readonly root: PositionNode) {}
+
+  offset(path: DataPath, at: "key" | "value", offsetInScalar: number): number {
+    let node = this.root;
+    let keyStart: number | undefined;
+    for (const segment of path) {
+      const entry = node.entries?.get(String(segment));
+      if (entry) {
+        keyStart = entry.keyStart;
+        node = entry.value;
+      } else if (node.items && typeof segment === "number" && node.items[segment] !== undefined) {
+        keyStart = undefined;
+        node = node.items[segment];
+      } else break;
+    }
+    if (at === "key" && keyStart !== undefined) return keyStart;
+    const isScalar = node.entries === undefined && node.items === undefined;
+    if (offsetInScalar && isScalar) return node.start + offsetInScalar + (node.quoted ? 1 : 0);
+    return node.start;
+  }
+}
+
+/** Offsets from the `yaml` package's document of a file read the careful way. */
+export class DocumentLocator implements NodeLocator {
   /**
    * Each mapping's pairs by key text, built the first time a path goes through it: the IR
    * locates every node it builds, and a linear search of a mapping with n keys per lookup
@@ -25,17 +82,9 @@ export class SpecFile {
    */
   private readonly keyIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
 
-  constructor(
-    /** Path as printed in diagnostics: relative to the working directory, `/`-separated. */
-    readonly path: string,
-    readonly text: string,
-    readonly data: unknown,
-    private readonly doc: Document,
-    private readonly lines: LineIndex,
-  ) {}
+  constructor(private readonly doc: Document) {}
 
-  /** Location of the value at `path` (or of its key, which reads better for mappings). */
-  locate(path: DataPath, at: "key" | "value" = "value", offsetInScalar = 0): SourceLocation {
+  offset(path: DataPath, at: "key" | "value", offsetInScalar: number): number {
     const found = this.find(path);
     let offset = this.offsetOf(found.node) ?? 0;
     if (at === "key" && found.pair && isScalar(found.pair.key) && found.pair.key.range) {
@@ -44,12 +93,7 @@ export class SpecFile {
       const quoted = found.node.type === "QUOTE_DOUBLE" || found.node.type === "QUOTE_SINGLE";
       offset += offsetInScalar + (quoted ? 1 : 0);
     }
-    return this.at(offset);
-  }
-
-  /** Location of a character offset in the text. */
-  at(offset: number): SourceLocation {
-    return this.lines.at(offset);
+    return offset;
   }
 
   /** The deepest node that `path` reaches, and the pair holding it. */

@@ -24,7 +24,7 @@ const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
 /** Folders whose files shape the output: the generator (runtime copied verbatim included) and the templates. */
 const generatorFolders = ["generator", "templates"];
 /** Packages whose version changes the emitted bytes. */
-const outputPackages = ["yaml", "handlebars", "ajv"];
+const outputPackages = ["yaml", "js-yaml", "handlebars", "ajv"];
 
 /** Every file below `dir`, as sorted paths relative to it with `/` separators. */
 function filesBelow(dir: string): string[] {
