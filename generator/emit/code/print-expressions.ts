@@ -16,10 +16,10 @@ import {
   join,
   line,
   softline,
-  textWidth,
   willBreak,
   type Doc,
 } from "./layout.ts";
+import { textWidth } from "./layout-print.ts";
 import type { Expr, ObjectProperty, Statement } from "./nodes.ts";
 import type { PrintContext } from "./print-context.ts";
 import { printStatement } from "./print-statements.ts";

@@ -3,7 +3,8 @@
  * recorded (grouped by module, values before types, each sorted), then the statements, and
  * the final text at prettier's width and style. No formatter runs after this.
  */
-import { printDoc, type Doc } from "./layout.ts";
+import type { Doc } from "./layout.ts";
+import { printDoc } from "./layout-print.ts";
 import type { FileStatement, Statement } from "./nodes.ts";
 import { PrintContext, type ImportedName } from "./print-context.ts";
 import { printSpecifiers, printStatement } from "./print-statements.ts";

@@ -3,7 +3,7 @@
  * holds it like the code): text from the spec with emphasis characters escaped outside code
  * spans and runs of spaces collapsed, and tables with every column padded to its width.
  */
-import { textWidth } from "../code/layout.ts";
+import { textWidth } from "../code/layout-print.ts";
 
 /** Underscores at the edge of a word or next to punctuation: the ones that could open or close emphasis. */
 const edgeUnderscores = /(^|\p{P})(_+)|(_+)(\p{P}|$)/gu;
