@@ -14,16 +14,18 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const generatorDir = dirname(fileURLToPath(import.meta.url));
+const templatesDir = join(generatorDir, "..", "templates");
 /** Where the build goes. */
 export const distDir = join(generatorDir, "..", "dist", "generator");
 
-/** A stamp of every source's path, size and mtime: it changes when a source does. */
+/** A stamp of every source's and template's path, size and mtime: it changes when one does. */
 export function sourceStamp() {
   const hash = createHash("sha256").update(generatorDir);
-  const entries = readdirSync(generatorDir, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((e) => e.isFile() && /\.(ts|mjs|json)$/.test(e.name))
-    .map((e) => join(e.parentPath, e.name));
+  const files = [generatorDir, templatesDir].flatMap((dir) =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && /\.(ts|mjs|json|hbs)$/.test(e.name))
+      .map((e) => join(e.parentPath, e.name)),
+  );
   for (const file of files.sort()) {
     const { size, mtimeMs } = statSync(file);
     hash.update(`${file}\0${size}\0${mtimeMs}\0`);
@@ -58,6 +60,68 @@ const keepModuleUrls = {
 };
 
 /**
+ * An esbuild plugin that compiles the templates ahead of time: `emit/templates.ts` becomes a
+ * module holding each `templates/*.hbs` precompiled, over handlebars' runtime (bundled in, so
+ * neither handlebars' compiler nor its CommonJS loading is paid at run time).
+ * @type {import("esbuild").Plugin}
+ */
+const precompileTemplates = {
+  name: "precompile-templates",
+  setup(build) {
+    const module = join(generatorDir, "emit", "templates.ts");
+    build.onLoad({ filter: /[\\/]emit[\\/]templates\.ts$/ }, async (args) => {
+      if (args.path !== module) return undefined;
+      const { default: Handlebars } = await import("handlebars");
+      const templateOptions = { noEscape: true, strict: true }; // as emit/template-helpers.ts
+      const specs = readdirSync(templatesDir)
+        .filter((name) => name.endsWith(".hbs"))
+        .sort()
+        .map((file) => {
+          const spec = Handlebars.precompile(
+            readFileSync(join(templatesDir, file), "utf8"),
+            templateOptions,
+          );
+          return `${JSON.stringify(file.slice(0, -".hbs".length))}: ${spec}`;
+        });
+      const helpers = JSON.stringify(join(dirname(module), "template-helpers.ts"));
+      return {
+        loader: "ts",
+        resolveDir: dirname(module),
+        contents: [
+          'import Handlebars from "handlebars/dist/cjs/handlebars.runtime.js";',
+          `import { registerHelpers } from ${helpers};`,
+          "const handlebars = Handlebars.create();",
+          "registerHelpers(handlebars);",
+          `const specs: Record<string, any> = { ${specs.join(",\n")} };`,
+          "const compiled = new Map<string, (view: object) => string>();",
+          "export function template(name: string): (view: object) => string {",
+          "  let found = compiled.get(name);",
+          "  if (!found) compiled.set(name, (found = handlebars.template(specs[name])));",
+          "  return found;",
+          "}",
+        ].join("\n"),
+      };
+    });
+  },
+};
+
+/**
+ * Marks every package import external (as `packages: "external"` would) except handlebars'
+ * runtime, which the precompiled templates need and which is bundled in.
+ * @type {import("esbuild").Plugin}
+ */
+const bundleHandlebarsRuntime = {
+  name: "bundle-handlebars-runtime",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith("handlebars/dist/cjs/")
+        ? undefined
+        : { path: args.path, external: true },
+    );
+  },
+};
+
+/**
  * Builds into a fresh folder and renames it into place, so a run never sees half a build.
  * Throws with each build error at `file:line:col` when a source does not compile.
  */
@@ -74,9 +138,8 @@ export async function buildGenerator() {
       format: "esm",
       platform: "node",
       target: "node20",
-      packages: "external",
       logLevel: "silent",
-      plugins: [keepModuleUrls],
+      plugins: [precompileTemplates, bundleHandlebarsRuntime, keepModuleUrls],
     });
   } catch (error) {
     rmSync(temp, { recursive: true, force: true });

@@ -2,9 +2,6 @@
  * Emits the generated package's non-code files from handlebars templates:
  * `package.json`, `tsconfig.json`, `tsconfig.build.json` and `README.md`.
  */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import Handlebars from "handlebars";
 import type { ApiModel, Callback } from "../ir/model.ts";
 import { arr, call, id, lit, member, newExpr, obj } from "./code/build.ts";
 import type { Expr, FileStatement, Statement } from "./code/nodes.ts";
@@ -13,25 +10,11 @@ import type { EmitContext, EmittedFile } from "./context.ts";
 import { markdownCell, markdownTable, markdownText } from "./shared/markdown.ts";
 import { globalRef } from "./shared/symbols.ts";
 import { callbackExample, endpointExample, typeLookup } from "./readme-examples.ts";
+import { template } from "./templates.ts";
 
-const templatesDir = fileURLToPath(new URL("../../templates/", import.meta.url));
-
-const handlebars = Handlebars.create();
-handlebars.registerHelper("json", (value: unknown) => JSON.stringify(value));
-
-const compiled = new Map<string, HandlebarsTemplateDelegate>();
-
-/** Renders `templates/<name>.hbs`; templates are compiled once per process. */
+/** Renders `templates/<name>.hbs` with `view`. */
 function render(name: string, view: object): string {
-  let template = compiled.get(name);
-  if (!template) {
-    template = handlebars.compile(readFileSync(`${templatesDir}${name}.hbs`, "utf8"), {
-      noEscape: true,
-      strict: true,
-    });
-    compiled.set(name, template);
-  }
-  return template(view);
+  return template(name)(view);
 }
 
 /** The text of a README code block: statements printed as every generated file is. */
