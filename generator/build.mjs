@@ -122,6 +122,30 @@ const bundleHandlebarsRuntime = {
 };
 
 /**
+ * The generator's fingerprint (write/generator-fingerprint.ts), computed here once by that
+ * same module, so the build can carry it instead of reading every source at each run.
+ * @param {typeof import("esbuild").build} build
+ * @param {string} temp
+ */
+async function generatorFingerprint(build, temp) {
+  const outfile = join(temp, "fingerprint", "generator-fingerprint.mjs");
+  await build({
+    entryPoints: [join(generatorDir, "write", "generator-fingerprint.ts")],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    logLevel: "silent",
+    plugins: [keepModuleUrls],
+  });
+  const module = await import(pathToFileURL(outfile).href);
+  rmSync(join(temp, "fingerprint"), { recursive: true, force: true });
+  return /** @type {string} */ (module.generatorFingerprint());
+}
+
+/**
  * Builds into a fresh folder and renames it into place, so a run never sees half a build.
  * Throws with each build error at `file:line:col` when a source does not compile.
  */
@@ -130,7 +154,9 @@ export async function buildGenerator() {
   const stamp = sourceStamp();
   const temp = `${distDir}.tmp-${process.pid}`;
   try {
+    const fingerprint = await generatorFingerprint(build, temp);
     await build({
+      define: { __APIGEN_GENERATOR_FINGERPRINT__: JSON.stringify(fingerprint) },
       entryPoints: { cli: join(generatorDir, "cli.ts") },
       outdir: temp,
       bundle: true,

@@ -109,6 +109,17 @@ describe("the launcher (npm run generate)", () => {
     expect(check.status, check.stderr).toBe(0);
   });
 
+  it("carries the fingerprint the sources compute: the build stops at it on output the sources wrote", () => {
+    const out = tempDir();
+    const written = runCli(["--spec", "test/fixtures/features/objects", "--out", out]);
+    expect(written.status, written.stderr).toBe(0);
+    const args = ["--spec", "test/fixtures/features/objects", "--out", out, "--check", "--timings"];
+    const built = launch(repoRoot, args);
+    expect(built.status, built.stderr).toBe(0);
+    // a full run would time its stages; the shortcut times only its own check
+    expect(built.stdout + built.stderr).not.toMatch(/^load \+ schema/m);
+  });
+
   it("bundles again when a generator source changes, and reports a source that does not build", () => {
     // A copy of the generator beside the real node_modules, so its sources can be edited.
     const root = tempDir();

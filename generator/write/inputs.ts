@@ -12,68 +12,12 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { readSpecFolder, type SpecFolder } from "../load/spec-folder.ts";
+import { generatorFingerprint } from "./generator-fingerprint.ts";
 import { contentHash, readManifest } from "./manifest.ts";
 import { hasPendingWrite } from "./staging.ts";
-
-const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
-/** Folders whose files shape the output: the generator (runtime copied verbatim included) and the templates. */
-const generatorFolders = ["generator", "templates"];
-/** Packages whose version changes the emitted bytes. */
-const outputPackages = ["yaml", "js-yaml", "handlebars", "ajv"];
-
-/** Every file below `dir`, as sorted paths relative to it with `/` separators. */
-function filesBelow(dir: string): string[] {
-  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
-    .sort();
-}
-
-/** Adds each file's path and text to the hash; CRLF is read as LF so a Windows checkout agrees. */
-function hashFolder(hash: ReturnType<typeof createHash>, label: string, dir: string): void {
-  for (const path of filesBelow(dir)) {
-    hash.update(`\0${label}/${path}\0`);
-    hash.update(readFileSync(join(dir, path), "utf8").replaceAll("\r\n", "\n"));
-  }
-}
-
-/** Version of an installed package, read from its package.json next to its resolved entry. */
-function packageVersion(require: NodeJS.Require, name: string): string {
-  let dir = require.resolve(name);
-  for (;;) {
-    const parent = join(dir, "..");
-    if (parent === dir) return "unknown";
-    dir = parent;
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === name) return pkg.version ?? "unknown";
-    } catch {
-      // no package.json at this level: keep walking up
-    }
-  }
-}
-
-let generatorHash: string | undefined;
-
-/** The generator's part of the fingerprint, computed once per process (watch reuses it). */
-function generatorFingerprint(): string {
-  if (generatorHash) return generatorHash;
-  const hash = createHash("sha256");
-  for (const folder of generatorFolders) hashFolder(hash, folder, join(projectRoot, folder));
-  const require = createRequire(import.meta.url);
-  for (const name of outputPackages) hash.update(`\0${name}@${packageVersion(require, name)}`);
-  generatorHash = hash.digest("hex");
-  return generatorHash;
-}
 
 /**
  * The fingerprint of a run on the spec folder `folder` (as the loader lists and reads it)
