@@ -9,7 +9,7 @@ import { call, lit, member } from "../code/build.ts";
 import { printSourceFile } from "../code/source-file.ts";
 import type { EmitContext, EmittedFile } from "../context.ts";
 import { globalRef, modules } from "../shared/symbols.ts";
-import { keyword } from "../shared/type-expr.ts";
+import { indexSignatureType, keyword } from "../shared/type-expr.ts";
 import { buildOpenApiDocument } from "./document.ts";
 import { yamlText } from "./yaml-text.ts";
 
@@ -37,19 +37,7 @@ export function emitOpenApiFiles(ctx: EmitContext): EmittedFile[] {
             `The OpenAPI ${String(document.openapi)} document of ${ctx.model.api.title}, the same as \`openapi.json\` and \`openapi.yaml\``,
             "at the package root, as a plain object for tools that take a document object.",
           ],
-          type: {
-            kind: "object-type",
-            inline: true,
-            members: [
-              {
-                kind: "index-signature",
-                keyName: "key",
-                keyType: keyword("string"),
-                returnType: keyword("unknown"),
-                isReadonly: true,
-              },
-            ],
-          },
+          type: indexSignatureType(keyword("unknown"), true),
           init: {
             ...call(member(globalRef("JSON", false), "parse"), lit(JSON.stringify(document))),
             pure: true,

@@ -118,23 +118,29 @@ function objectExpr(fields: readonly Field[], open: boolean): TypeExpr {
   return { kind: "object-type", members: fieldMembers(fields, open) };
 }
 
+/** `{ [key: string]: T }` (optionally `readonly`) on one line where it fits. */
+export function indexSignatureType(values: TypeExpr, isReadonly = false): TypeExpr {
+  return {
+    kind: "object-type",
+    inline: true,
+    members: [
+      {
+        kind: "index-signature",
+        ...(isReadonly ? { isReadonly: true } : {}),
+        keyName: "key",
+        keyType: keyword("string"),
+        returnType: values,
+      },
+    ],
+  };
+}
+
 /**
  * The type of the named alias `name`. A map of itself is written as an index signature,
  * since `type X = Record<string, X>` is a circular alias that TypeScript rejects.
  */
 export function aliasTypeExpr(name: string, node: TypeNode): TypeExpr {
   if (node.kind !== "map" || !referencedNames(node.values).has(name)) return typeExpr(node);
-  const signature: TypeExpr = {
-    kind: "object-type",
-    inline: true,
-    members: [
-      {
-        kind: "index-signature",
-        keyName: "key",
-        keyType: keyword("string"),
-        returnType: typeExpr(node.values),
-      },
-    ],
-  };
+  const signature = indexSignatureType(typeExpr(node.values));
   return node.nullable ? union([signature, keyword("null")]) : signature;
 }
