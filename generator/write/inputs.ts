@@ -30,7 +30,8 @@ export function inputsFingerprint(
   specLabel: string,
 ): string | undefined {
   if (folder.problems.length > 0) return undefined;
-  const hash = createHash("sha256").update(generatorFingerprint()).update(`\0label\0${specLabel}`);
+  // SHA-1, as contentHash: a change detector, read over every spec byte at each run
+  const hash = createHash("sha1").update(generatorFingerprint()).update(`\0label\0${specLabel}`);
   for (const source of folder.sources) {
     hash.update(`\0spec/${relative(specDir, source.path).split(sep).join("/")}\0`);
     // CRLF is read as LF, so a Windows checkout agrees; latin1 maps every byte to one character.

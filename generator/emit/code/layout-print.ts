@@ -35,6 +35,9 @@ class Commands {
 
 const noCommands = new Commands();
 
+/** Any character outside printable ASCII. */
+const notPrintableAscii = /[^\x20-\x7e]/;
+
 /** Combining and enclosing marks: no column of their own. */
 const zeroWidthMark = /[\p{Mn}\p{Me}]/u;
 
@@ -45,6 +48,8 @@ const zeroWidthMark = /[\p{Mn}\p{Me}]/u;
  * past it (a fit only needs to know that a long text does not fit).
  */
 export function textWidth(text: string, atMost = Infinity): number {
+  // a long text is most often printable ASCII, which one regex test tells faster than a loop
+  if (text.length > 32 && !notPrintableAscii.test(text)) return text.length;
   let width = 0;
   for (let i = 0; i < text.length && width <= atMost; i++) {
     const code = text.charCodeAt(i);
