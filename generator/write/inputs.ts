@@ -61,7 +61,7 @@ export function currentOutputFiles(
   if (manifest.inputs !== inputsFingerprint(specDir, folder, specLabel)) return undefined;
   try {
     for (const [path, entry] of Object.entries(manifest.files)) {
-      if (contentHash(readFileSync(join(outDir, path), "utf8")) !== entry) return undefined;
+      if (contentHash(readFileSync(join(outDir, path))) !== entry) return undefined;
     }
   } catch {
     return undefined; // a missing output file: the full run writes it again

@@ -3,6 +3,7 @@
  * bytes, and the fingerprint of the run's inputs. Files listed are the generator's own; the
  * hashes and the fingerprint let a run whose output is current stop early (`inputs.ts`).
  */
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +22,7 @@ export interface Manifest {
  * A hash of a file's text, to tell whether it changed (nothing here is a security boundary):
  * SHA-1, which hashes the tens of megabytes a large spec generates in half SHA-256's time.
  */
-export function contentHash(text: string): string {
+export function contentHash(text: string | Uint8Array): string {
   return createHash("sha1").update(text).digest("hex").slice(0, 32);
 }
 
@@ -47,16 +48,20 @@ export function readManifest(outDir: string): Manifest | undefined {
   }
 }
 
-/** The files of a run followed by the manifest that lists them (keys sorted) and the fingerprint. */
-export function withManifest<F extends { path: string; contents: string }>(
-  files: readonly F[],
+/**
+ * The files of a run, each with its UTF-8 bytes (encoded once, for the hash and the write),
+ * followed by the manifest that lists them (keys sorted) and the fingerprint.
+ */
+export function withManifest(
+  files: readonly { path: string; contents: string }[],
   inputs?: string,
-): { path: string; contents: string }[] {
+): { path: string; contents: string; bytes?: Uint8Array }[] {
+  const encoded = files.map((file) => ({ ...file, bytes: Buffer.from(file.contents) }));
   const hashes = Object.fromEntries(
-    [...files]
+    [...encoded]
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-      .map((file) => [file.path, contentHash(file.contents)]),
+      .map((file) => [file.path, contentHash(file.bytes)]),
   );
   const manifest: Manifest = { generator: "apigen", ...(inputs ? { inputs } : {}), files: hashes };
-  return [...files, { path: manifestName, contents: `${JSON.stringify(manifest, null, 2)}\n` }];
+  return [...encoded, { path: manifestName, contents: `${JSON.stringify(manifest, null, 2)}\n` }];
 }

@@ -28,7 +28,7 @@ import {
   rmSync,
   statSync,
   unlinkSync,
-  writeSync,
+  writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { DiagnosticsError, diagnostic } from "../diagnostics/diagnostic.ts";
@@ -71,10 +71,10 @@ function ownerOf(staging: string): number | undefined {
 }
 
 /** Writes a file and flushes it to disk before returning. */
-function writeDurable(path: string, contents: string): void {
+function writeDurable(path: string, contents: string | Uint8Array): void {
   const fd = openSync(path, "w");
   try {
-    writeSync(fd, contents);
+    writeFileSync(fd, contents); // all of it: a single write may be partial
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -190,7 +190,10 @@ export class OutputClaim {
    * Stages, commits and applies one write. On a failure before the commit, the folders it
    * made are removed and nothing else has changed; the error names the file.
    */
-  write(files: readonly { path: string; contents: string }[], stale: readonly string[]): void {
+  write(
+    files: readonly { path: string; contents: string; bytes?: Uint8Array }[],
+    stale: readonly string[],
+  ): void {
     const journal: Journal = { renames: [], removed: [...stale] };
     const made: string[] = [];
     let current = this.outDir;
@@ -201,7 +204,7 @@ export class OutputClaim {
         makeParents(target, made);
         if (existsSync(target) && statSync(target).isDirectory())
           throw Object.assign(new Error("a folder"), { code: "EISDIR" });
-        writeDurable(join(this.staging, "files", String(i)), file.contents);
+        writeDurable(join(this.staging, "files", String(i)), file.bytes ?? file.contents);
         journal.renames.push({ staged: `files/${i}`, target: file.path });
       });
       current = this.outDir;

@@ -19,6 +19,8 @@ import { claimOutput } from "./staging.ts";
 export interface OutputFile {
   path: string;
   contents: string;
+  /** The contents as UTF-8, when already encoded (for the manifest's hash): written as they are. */
+  bytes?: Uint8Array;
 }
 
 export interface OutputPlan {

@@ -320,7 +320,10 @@ function chooseGroupLayout(
 /** Drops spaces and tabs at the end of the output, before a new line. */
 function trimTrailingSpaces(out: string[]): void {
   while (out.length > 0) {
-    const trimmed = out[out.length - 1]!.replace(/[ \t]+$/, "");
+    const last = out[out.length - 1]!;
+    const end = last.charCodeAt(last.length - 1);
+    if (end !== 0x20 && end !== 0x09 && last !== "") return; // most lines end otherwise
+    const trimmed = last.replace(/[ \t]+$/, "");
     if (trimmed !== "") {
       out[out.length - 1] = trimmed;
       return;
