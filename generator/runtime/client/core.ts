@@ -121,12 +121,12 @@ type Outcome =
   | { error: ConnectionError | TimeoutError; retryable: boolean };
 
 export class ClientCore {
-  private readonly base: string;
-  private readonly origin: string;
+  declare private readonly base: string;
+  declare private readonly origin: string;
   /** The options, each default filled in. */
-  private readonly options: Settings;
+  declare private readonly options: Settings;
   /** Credentials given as strings, redacted from anything shown. */
-  private readonly secrets: readonly string[];
+  declare private readonly secrets: readonly string[];
   /** Per endpoint, the headers of its calls when they never change (see `request`). */
   private readonly fixedHeaders = new Map<Operation, Record<string, string>>();
   /** Whether every attempt gets its own AbortSignal: after a timeout that could not close its connection (timeout.ts). */
@@ -140,11 +140,9 @@ export class ClientCore {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
     const settings = { ...options } as Settings & Record<string, unknown>;
     for (const [name, value] of Object.entries(defaults)) settings[name] ??= value;
-    this.options = settings;
     // Header names lower-cased, so that a later source replaces an earlier one whatever its case.
-    this.options.headers &&= lowerKeys(this.options.headers);
-    this.options.idempotencyHeader = this.options.idempotencyHeader.toLowerCase();
-    this.options.nonceHeader = this.options.nonceHeader.toLowerCase();
+    settings.headers &&= lowerKeys(settings.headers);
+    this.options = settings;
     this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
   }
 
@@ -184,14 +182,16 @@ export class ClientCore {
       }
       if (same) this.fixedHeaders.set(op, headers);
     }
-    if (call.idempotencyKey !== undefined) headers[idempotencyHeader] = call.idempotencyKey;
+    if (call.idempotencyKey !== undefined)
+      headers[idempotencyHeader.toLowerCase()] = call.idempotencyKey;
     const url = this.base + pathOf(op.parts, params) + (query ? queryString(query) : "");
     const payload = body === undefined ? undefined : serialize(op, body);
     const log = (line: string) => logger?.debug(redact(`${id} ${line}`, secrets));
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw aborted(op, call);
       const { nonce } = call;
-      if (nonce) headers[nonceHeader] = typeof nonce === "function" ? nonce() : randomNonce();
+      if (nonce)
+        headers[nonceHeader.toLowerCase()] = typeof nonce === "function" ? nonce() : randomNonce();
       if (logger) log(`${method} ${url} attempt ${attempt + 1}`);
       const init: RequestInit = { method, headers, redirect: "manual" };
       if (payload !== undefined) init.body = payload;
