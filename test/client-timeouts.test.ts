@@ -110,6 +110,17 @@ describe("an abort", () => {
     expect(connections[0]!.closedAt! - ended).toBeLessThan(500);
   });
 
+  it("that happens just before an attempt is sent (here by the logger) sends nothing", async () => {
+    server.json(200, { transactions: [] });
+    const controller = new AbortController();
+    const logger = { debug: () => controller.abort() };
+    const error = await rejection(
+      client({ logger }).transactions.list({ signal: controller.signal }),
+    );
+    expect(error).toBeInstanceOf(UserAbortError);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("ends the call at once even with a fetch that ignores the signal", async () => {
     const deaf = (() => new Promise<Response>(() => {})) as typeof fetch;
     const controller = new AbortController();

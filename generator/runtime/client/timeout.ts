@@ -43,7 +43,8 @@ export function bounded<T>(
       ending.why = why;
       controller?.abort();
       ending.release?.();
-      settle(reject, new Error(why));
+      done();
+      reject(new Error(why));
     };
     const onAbort = () => end("abort");
     const timer =
@@ -51,15 +52,21 @@ export function bounded<T>(
     // Where timers can be unref'd (Node, Bun) this one does not hold the process: an attempt
     // in flight holds it by its connection. A held timer costs ~2% of a loopback call on Node.
     (timer as { unref?: () => void } | undefined)?.unref?.();
-    caller?.addEventListener("abort", onAbort);
-    const settle = <V>(how: (value: V) => void, value: V) => {
+    const done = () => {
       clearTimeout(timer);
       caller?.removeEventListener("abort", onAbort);
-      how(value);
     };
+    if (caller?.aborted) return end("abort");
+    caller?.addEventListener("abort", onAbort);
     work(controller?.signal).then(
-      (value) => settle(resolve, value),
-      (error: unknown) => settle(reject, error),
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
     );
   });
 }
