@@ -199,35 +199,10 @@ export class ClientCore {
       const init: RequestInit = { method, headers, redirect: "manual" };
       if (payload !== undefined) init.body = payload;
       const outcome = await this.attempt(op, url, init, call, secrets, log);
-      const response = "status" in outcome ? outcome : undefined;
-      if (response && response.status < 300) return parseSuccess<T>(op, response);
-      // A POST or PATCH without an idempotency key is not sent again once it may have arrived.
-      const retrySafe = !op.unsafe || call.idempotencyKey !== undefined;
-      const retry =
-        attempt < (call.maxRetries ?? this.options.maxRetries) &&
-        (response
-          ? retrySafe && isRetryableStatus(response.status)
-          : "retryable" in outcome && (outcome.retryable || retrySafe));
-      if (!retry)
-        throw response
-          ? new this.errorClass(
-              errorDetails(
-                id,
-                response.status,
-                response.text,
-                response.cut,
-                response.headers,
-                secrets,
-              ),
-            )
-          : (outcome as { error: Error }).error;
-      const { retryBackoffMs, maxRetryBackoffMs, maxRetryAfterMs } = this.options;
-      const wait =
-        (response &&
-          retryAfterMs(response.headers.get("retry-after"), Date.now(), maxRetryAfterMs)) ??
-        backoffMs(attempt, Math.random, retryBackoffMs, maxRetryBackoffMs);
+      if ("status" in outcome && outcome.status < 300) return parseSuccess<T>(op, outcome);
+      const wait = this.retryWait(op, outcome, attempt, call, secrets);
       if (logger) {
-        const what = response ? response.status : (outcome as { error: Error }).error.name;
+        const what = "status" in outcome ? outcome.status : outcome.error.name;
         log(`${what}; retrying in ${Math.round(wait)} ms`);
       }
       await sleep(wait, call.signal).catch(() => {
@@ -237,9 +212,9 @@ export class ClientCore {
   }
 
   /**
-   * One fetch with its redirects within the origin followed and its body read (up to the
-   * size limit), all within the timeout (timeout.ts). Throws what no retry can help: an
-   * abort, a redirect not followed, a success body over the limit.
+   * One attempt: its fetch, redirects and body (`exchange`) within its timeout and the
+   * caller's signal (timeout.ts). Throws what no retry can help: an abort, a redirect not
+   * followed, a success body over the limit.
    */
   private async attempt(
     op: Operation,
@@ -251,48 +226,11 @@ export class ClientCore {
   ): Promise<Outcome> {
     const { timeoutMs = this.options.timeoutMs } = call;
     const ending: Ending = {};
-    let response: Response | undefined;
-    let reading = false;
+    const progress = { answered: false, reading: false };
     try {
-      return await bounded(timeoutMs, call.signal, this.ownSignals, ending, async (signal) => {
+      return await bounded(timeoutMs, call.signal, this.ownSignals, ending, (signal) => {
         if (signal) init.signal = signal;
-        const { maxRedirects, maxResponseBytes, maxErrorBodyBytes } = this.options;
-        const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
-        for (;;) {
-          ending.release = undefined;
-          // Called as a plain function: a browser's fetch refuses to run as a method of another object.
-          response = await (this.options.fetch ?? fetch)(at.url, init);
-          // An answer that comes after the attempt ended is let go of unread.
-          const current = response;
-          ending.release = () => discard(current);
-          if (ending.why) ending.release();
-          // A status 0 is a browser's opaque redirect.
-          const { status } = current;
-          let hop;
-          try {
-            if (status >= 300 || !status)
-              hop = redirectHop(current, at, this.origin, maxRedirects, secrets);
-          } catch (error) {
-            discard(current);
-            throw error;
-          }
-          if (!hop) break;
-          discard(current);
-          if (this.options.logger) log(`${current.status} redirect within the origin`);
-          if (hop.toGet) {
-            // As fetch does: the body and the headers describing it are dropped.
-            const { "content-type": _, ...rest } = init.headers as Record<string, string>;
-            init.headers = rest;
-            init.method = at.method = "GET";
-            delete init.body;
-          }
-        }
-        const { status, headers } = response;
-        const limit = status < 300 ? maxResponseBytes : maxErrorBodyBytes;
-        reading = true;
-        const { text, cut } = await readText(response, limit, ending);
-        if (cut && status < 300) throw new ResponseTooLargeError(op.id, status, limit);
-        return { status, headers, text, cut };
+        return this.exchange(op, url, init, secrets, ending, progress, log);
       });
     } catch (error) {
       if (error instanceof ClientError) throw error;
@@ -305,12 +243,95 @@ export class ClientCore {
       }
       const inner = error instanceof Error && error.cause instanceof Error ? error.cause : error;
       const detail = redact(inner instanceof Error ? inner.message : String(inner), secrets);
-      const what = reading ? "'s response broke off" : " could not reach the API";
+      const what = progress.reading ? "'s response broke off" : " could not reach the API";
       return {
         error: new ConnectionError(`${op.id}${what}: ${detail}`, op.id),
-        retryable: !response && neverReachedServer(error),
+        retryable: !progress.answered && neverReachedServer(error),
       };
     }
+  }
+
+  /**
+   * The fetch of an attempt, the redirects within the origin it follows, and the body of the
+   * response it comes to, read up to its size limit. An answer that comes after the attempt
+   * ended (`ending.why`) is let go of unread.
+   */
+  private async exchange(
+    op: Operation,
+    url: string,
+    init: RequestInit,
+    secrets: readonly string[],
+    ending: Ending,
+    progress: { answered: boolean; reading: boolean },
+    log: (line: string) => void,
+  ): Promise<Outcome> {
+    const { maxRedirects, maxResponseBytes, maxErrorBodyBytes, logger } = this.options;
+    const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
+    for (;;) {
+      ending.release = undefined;
+      // Called as a plain function: a browser's fetch refuses to run as a method of another object.
+      const response = await (this.options.fetch ?? fetch)(at.url, init);
+      progress.answered = true;
+      ending.release = () => discard(response);
+      if (ending.why) ending.release();
+      const { status, headers } = response;
+      let hop;
+      try {
+        // A status 0 is a browser's opaque redirect.
+        if (status >= 300 || !status)
+          hop = redirectHop(response, at, this.origin, maxRedirects, secrets);
+      } catch (error) {
+        discard(response);
+        throw error;
+      }
+      if (hop) {
+        discard(response);
+        if (logger) log(`${status} redirect within the origin`);
+        if (hop.toGet) {
+          // As fetch does: the body and the headers describing it are dropped.
+          const { "content-type": _, ...rest } = init.headers as Record<string, string>;
+          init.headers = rest;
+          init.method = at.method = "GET";
+          delete init.body;
+        }
+        continue;
+      }
+      const limit = status < 300 ? maxResponseBytes : maxErrorBodyBytes;
+      progress.reading = true;
+      const { text, cut } = await readText(response, limit, ending);
+      if (cut && status < 300) throw new ResponseTooLargeError(op.id, status, limit);
+      return { status, headers, text, cut };
+    }
+  }
+
+  /**
+   * The wait before trying a failed attempt again; throws its error when it may not be: no
+   * tries left, a status or failure not worth one, or a POST or PATCH without an idempotency
+   * key that may have arrived.
+   */
+  private retryWait(
+    op: Operation,
+    outcome: Outcome,
+    attempt: number,
+    call: RequestOptions,
+    secrets: readonly string[],
+  ): number {
+    const { maxRetries, retryBackoffMs, maxRetryBackoffMs, maxRetryAfterMs } = this.options;
+    const response = "status" in outcome ? outcome : undefined;
+    const retrySafe = !op.unsafe || call.idempotencyKey !== undefined;
+    const retry =
+      attempt < (call.maxRetries ?? maxRetries) &&
+      (response
+        ? retrySafe && isRetryableStatus(response.status)
+        : "retryable" in outcome && (outcome.retryable || retrySafe));
+    if (!retry) {
+      if (!response) throw (outcome as { error: Error }).error;
+      const { status, text, cut, headers } = response;
+      throw new this.errorClass(errorDetails(op.id, status, text, cut, headers, secrets));
+    }
+    const after =
+      response && retryAfterMs(response.headers.get("retry-after"), Date.now(), maxRetryAfterMs);
+    return after ?? backoffMs(attempt, Math.random, retryBackoffMs, maxRetryBackoffMs);
   }
 }
 
