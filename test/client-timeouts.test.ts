@@ -87,6 +87,17 @@ describe("a timeout", () => {
     expect(connections[1]!.closedAt! - ended).toBeLessThan(500);
   });
 
+  it("before the response closes the connection at once when the call passes a signal", async () => {
+    const connections = recording(() => {});
+    const signal = new AbortController().signal;
+    expect(
+      await rejection(client({ timeoutMs: 200 }).transactions.list({ signal })),
+    ).toBeInstanceOf(TimeoutError);
+    const ended = performance.now();
+    expect(await until(() => connections[0]?.closedAt !== undefined)).toBe(true);
+    expect(connections[0]!.closedAt! - ended).toBeLessThan(500);
+  });
+
   it("of more than 2^31 - 1 ms is no timeout (a timer that long would fire at once)", async () => {
     server.json(200, { transactions: [] });
     await expect(client({ timeoutMs: 2 ** 31 }).transactions.list()).resolves.toEqual({

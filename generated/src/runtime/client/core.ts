@@ -58,7 +58,7 @@ export interface ClientLogger {
 
 /** The options with a default, and their defaults (docs/client.md, "Options"). */
 const defaults = {
-  /** Time for a whole attempt, response body included; 0 or Infinity for none. */
+  /** Time for a whole attempt, response body included; 0, Infinity or over 2^31 - 1 for none. */
   timeoutMs: 60_000,
   /** Further attempts after the first. */
   maxRetries: 2,
