@@ -6,7 +6,7 @@
  * fetch gets an AbortSignal of ours only where it is worth its cost. On Node 20 a signal
  * costs about 10-15 µs per request (undici follows it with a listener, a WeakRef and a
  * FinalizationRegistry entry; a signal shared between requests is worse, each request
- * walking the listeners the others left on it), 6-9% of a loopback call. Without one, a
+ * walking the listeners the others left on it), 7-8% of a loopback call. Without one, a
  * timeout before the response arrives cannot close the connection: the late response is
  * cancelled when it comes (undici gives up by itself after its 300 s headersTimeout). So an
  * attempt gets its own controller when the caller passes a signal, and on every attempt of a
