@@ -43,7 +43,8 @@ export async function runBundle(): Promise<Section> {
     title: "Bundle size (esbuild minify + gzip -9)",
     rows,
     notes: [
-      "One operation is the standalone endpoint function with the core it needs (`transactionsGet(new MerchantCore(…), ref)`). What remains in it besides the endpoint: the request loop with retries, back-off and Retry-After, the shared timeouts, the typed error classes and error-body parsing, and the validators of its parameters — the features openapi-fetch does not have.",
+      "One operation is the standalone endpoint function with the core it needs (`transactionsGet(new MerchantCore(…), ref)`). What remains in it besides the endpoint: the request loop with retries, back-off and Retry-After, timeouts, the typed error classes and error-body parsing, redirects within the origin, redaction, body size caps, and the validators of its parameters — the features openapi-fetch does not have.",
+      "Why it misses ≤ 3.0 KB (issue 12), measured by bundling the same entry with one feature stubbed out at a time (this machine, esbuild 0.25, gzip -9; the figures overlap a little): the parameter validators (runtime/validate.ts and the generated validator) 0.77 KB; redaction of echoed credentials 0.32 KB; redirects followed within the origin 0.30 KB; error-body parsing 0.26 KB; the attempt timeout 0.18 KB; body size caps 0.17 KB; baseUrl checks 0.17 KB; nonces 0.13 KB; log lines 0.07 KB. With all of these out the bundle is still 3.36 KB: the request loop, retries, the eleven error classes, credentials and headers, URL and JSON. The issue-11 hardening alone (redaction, redirects, caps, baseUrl checks) is 0.99 KB; before it the bundle was 4.11 KB. Meeting 3.0 KB means dropping features, not code golf.",
     ],
   };
 }

@@ -337,6 +337,33 @@ describe("error responses", () => {
     expect(error.headers.get("x-request-id")).toBe("r1");
   });
 
+  it("shows its fields in JSON, but neither its headers nor a cause", async () => {
+    server.json(429, { errors: [{ code: 7, message: "slow down" }] }, { "x-request-id": "r1" });
+    const error = await rejection(client().transactions.list());
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      name: "MerchantApiError",
+      message: "transactions.list failed with 429 code 7: slow down",
+      endpointId: "transactions.list",
+      status: 429,
+      kind: "rate_limit",
+      code: 7,
+      errors: [{ code: 7, message: "slow down" }],
+      body: { errors: [{ code: 7, message: "slow down" }] },
+    });
+    server.respond(() => {});
+    const timeout = await rejection(client({ timeoutMs: 50 }).transactions.list());
+    expect(JSON.parse(JSON.stringify(timeout))).toEqual({
+      name: "TimeoutError",
+      message: "transactions.list timed out after 50 ms",
+      endpointId: "transactions.list",
+      timeoutMs: 50,
+    });
+    const controller = new AbortController();
+    controller.abort(new Error("request details"));
+    const abort = await rejection(client().transactions.list({ signal: controller.signal }));
+    expect(JSON.stringify(abort)).not.toContain("request details");
+  });
+
   it("reads the .tag of a v3 body", async () => {
     server.json(400, { ".tag": "unprocessable_request", message: "bad phone request" });
     const error = (await rejection(client().testing.getRandomPhone())) as MerchantApiError;

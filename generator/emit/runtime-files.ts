@@ -17,7 +17,7 @@ export const runtimeModules = [
   "client/response.ts",
   "client/body.ts",
   "client/redirect.ts",
-  "client/deadline.ts",
+  "client/timeout.ts",
   "client/operation.ts",
   "client/core.ts",
   "callbacks/base64.ts",

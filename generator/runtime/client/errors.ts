@@ -18,9 +18,13 @@ export class ClientError extends Error {
     super(message, options);
   }
 
-  /** What JSON.stringify shows: no cause chain, which may hold request details. */
+  /**
+   * What JSON.stringify shows: the name, message, endpoint id and the fields of the error's
+   * class; not the cause (not enumerable), which may hold request details, nor headers.
+   */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message, endpointId: this.endpointId };
+    const { headers: _, ...fields } = this as unknown as Record<string, unknown>;
+    return { ...fields, message: this.message };
   }
 }
 
@@ -34,14 +38,15 @@ export type ApiErrorKind =
   | "server"
   | "client";
 
-export function kindOfStatus(status: number): ApiErrorKind {
-  if (status === 401) return "authentication";
-  if (status === 403) return "permission";
-  if (status === 404) return "not_found";
-  if (status === 400 || status === 422) return "validation";
-  if (status === 429) return "rate_limit";
-  return status >= 500 ? "server" : "client";
-}
+/** The kinds of the statuses that have one of their own; others are `server` (5xx) or `client`. */
+const kinds: Record<number, ApiErrorKind> = {
+  400: "validation",
+  401: "authentication",
+  403: "permission",
+  404: "not_found",
+  422: "validation",
+  429: "rate_limit",
+};
 
 /** One entry of a v1 error body's `errors` array. */
 export interface ApiErrorEntry {
@@ -67,44 +72,21 @@ export interface ApiErrorDetails {
 /** The API answered with a status outside 2xx. */
 export class ApiError extends ClientError {
   override name = "ApiError";
-  readonly status: number;
-  readonly kind: ApiErrorKind;
-  readonly code: number | undefined;
-  readonly tag: string | undefined;
-  readonly errors: ApiErrorEntry[];
-  readonly body: unknown;
-  readonly headers: Headers;
+  declare readonly status: number;
+  declare readonly kind: ApiErrorKind;
+  declare readonly code: number | undefined;
+  declare readonly tag: string | undefined;
+  declare readonly errors: ApiErrorEntry[];
+  declare readonly body: unknown;
+  declare readonly headers: Headers;
 
-  constructor(details: ApiErrorDetails) {
-    const label =
-      details.code !== undefined
-        ? ` code ${details.code}`
-        : details.tag !== undefined
-          ? ` ${details.tag}`
-          : "";
-    super(
-      `${details.endpointId} failed with ${details.status}${label}: ${details.message}`,
-      details.endpointId,
-    );
-    this.status = details.status;
-    this.kind = kindOfStatus(details.status);
-    this.code = details.code;
-    this.tag = details.tag;
-    this.errors = details.errors;
-    this.body = details.body;
-    this.headers = details.headers;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      status: this.status,
-      kind: this.kind,
-      code: this.code,
-      tag: this.tag,
-      errors: this.errors,
-      body: this.body,
-    };
+  constructor({ message, ...details }: ApiErrorDetails) {
+    const { endpointId, status, code, tag } = details;
+    const label = code !== undefined ? ` code ${code}` : tag !== undefined ? ` ${tag}` : "";
+    super(`${endpointId} failed with ${status}${label}: ${message}`, endpointId);
+    Object.assign(this, { code, tag }, details, {
+      kind: kinds[status] ?? (status >= 500 ? "server" : "client"),
+    });
   }
 }
 
@@ -198,10 +180,6 @@ export class RequestValidationError extends ClientError {
   ) {
     super(`${endpointId}: ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`, endpointId);
     this.field = issues[0]?.path ?? "";
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), field: this.field, issues: this.issues };
   }
 }
 

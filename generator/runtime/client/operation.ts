@@ -53,13 +53,10 @@ export function operation(spec: OperationSpec): Operation {
     parts[parts.length - 1] += "/";
     parts.push(name, "");
   }
-  const fixedHeaders: Record<string, string> = { accept: "application/json" };
-  for (const [name, value] of Object.entries(spec.headers))
-    fixedHeaders[name.toLowerCase()] = value;
   return {
     ...spec,
     parts,
-    fixedHeaders,
+    fixedHeaders: lowerKeys({ accept: "application/json", ...spec.headers }),
     sends: spec.credentials.map((c) => [
       c.option,
       c.header.toLowerCase(),

@@ -6,6 +6,7 @@
  * big the server makes it (or a gzip bomb unpacks to); reading the stream stops at the limit
  * and cancels the rest, so memory stays bounded whatever the server sends.
  */
+import type { Ending } from "./timeout.js";
 
 /** What was read of a body: its text, and whether the body went on past the limit. */
 export interface BodyText {
@@ -28,8 +29,15 @@ function decode(chunks: readonly Uint8Array[], size: number): string {
   return decoder.decode(bytes);
 }
 
-/** Reads at most `limit` bytes of the body (`Infinity` for no limit), cancelling the rest. */
-export async function readText(response: Response, limit: number): Promise<BodyText> {
+/**
+ * Reads at most `limit` bytes of the body (`Infinity` for no limit), cancelling the rest.
+ * `ending.release` cancels the read from outside (an attempt's timeout).
+ */
+export async function readText(
+  response: Response,
+  limit: number,
+  ending: Ending,
+): Promise<BodyText> {
   const stream = response.body;
   // A null body (204, say) has nothing to read; a Response-like object without a stream
   // (a test double) gives its text.
@@ -38,6 +46,7 @@ export async function readText(response: Response, limit: number): Promise<BodyT
     return text.length > limit ? { text: text.slice(0, limit), cut: true } : { text, cut: false };
   }
   const reader = stream.getReader();
+  ending.release = () => void reader.cancel().catch(() => {});
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

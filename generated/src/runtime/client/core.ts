@@ -13,7 +13,6 @@
  * its constructor, and a call that needs no retry allocates little beyond its headers.
  */
 import { discard, readText } from "./body.js";
-import { deadline } from "./deadline.js";
 import {
   ClientError,
   ConnectionError,
@@ -35,9 +34,10 @@ import {
   type QueryParams,
 } from "./operation.js";
 import { redact } from "./redact.js";
-import { baseAddress, redirectHop, type Hop, type HopContext } from "./redirect.js";
+import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
 import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep } from "./retry.js";
+import { bounded, type Ending } from "./timeout.js";
 
 export {
   operation,
@@ -56,8 +56,32 @@ export interface ClientLogger {
   debug(message: string): void;
 }
 
+/** The options with a default, and their defaults (docs/client.md, "Options"). */
+const defaults = {
+  /** Time for a whole attempt, response body included; 0, Infinity or over 2^31 - 1 for none. */
+  timeoutMs: 60_000,
+  /** Further attempts after the first. */
+  maxRetries: 2,
+  /** Header that carries `idempotencyKey` (the spec does not name it). */
+  idempotencyHeader: "Idempotency-Key",
+  /** Header that carries `nonce`. */
+  nonceHeader: "X-Nonce",
+  /** Redirects followed in a row within the base URL's origin. Others are refused. */
+  maxRedirects: 5,
+  /** Largest success body read, in bytes (16 MiB); `Infinity` for no limit. */
+  maxResponseBytes: 2 ** 24,
+  /** Most of an error body an error keeps, in bytes (64 KiB). */
+  maxErrorBodyBytes: 2 ** 16,
+  /** Upper bound of the first back-off, doubling with each retry. */
+  retryBackoffMs: 500,
+  /** Largest back-off. */
+  maxRetryBackoffMs: 8000,
+  /** Longest Retry-After honoured; a longer one falls back to the back-off. */
+  maxRetryAfterMs: 60_000,
+};
+
 /** Options shared by every request of a client. */
-export interface CoreOptions {
+export interface CoreOptions extends Partial<typeof defaults> {
   /**
    * Base address of the environment, e.g. the sandbox's. Required: the spec shows none. An
    * http: or https: URL without user name, password, query or fragment (relative to the
@@ -66,31 +90,13 @@ export interface CoreOptions {
   baseUrl: string;
   /** fetch to use; default the global one. */
   fetch?: typeof fetch;
-  /** Time for a whole attempt, response body included; default 60 000 ms; 0 or Infinity for none. */
-  timeoutMs?: number;
-  /** Further attempts after the first; default 2. */
-  maxRetries?: number;
   /** Headers added to every request. */
   headers?: Record<string, string>;
-  /** Header that carries `idempotencyKey`; default `Idempotency-Key` (the spec does not name it). */
-  idempotencyHeader?: string;
-  /** Header that carries `nonce`; default `X-Nonce`. */
-  nonceHeader?: string;
   /** Receives one line per attempt, redirect and retry; never a header or a credential. */
   logger?: ClientLogger;
-  /** Redirects followed in a row within the base URL's origin; default 5. Others are refused. */
-  maxRedirects?: number;
-  /** Largest success body read, in bytes; default 16 MiB (16 777 216); `Infinity` for no limit. */
-  maxResponseBytes?: number;
-  /** Most of an error body an error keeps, in bytes; default 64 KiB (65 536). */
-  maxErrorBodyBytes?: number;
-  /** Upper bound of the first back-off, doubling with each retry; default 500 ms. */
-  retryBackoffMs?: number;
-  /** Largest back-off; default 8000 ms. */
-  maxRetryBackoffMs?: number;
-  /** Longest Retry-After honoured; a longer one falls back to the back-off. Default 60 000 ms. */
-  maxRetryAfterMs?: number;
 }
+
+type Settings = typeof defaults & CoreOptions;
 
 /** Options of one call. */
 export interface RequestOptions {
@@ -106,46 +112,40 @@ export interface RequestOptions {
 
 const noOptions: RequestOptions = {};
 
+/** What one attempt came to: a response (its body read), or a failure to get one. */
+type Outcome =
+  | {
+      status: number;
+      headers: Headers;
+      /** The body, or of an error body its first `maxErrorBodyBytes` when `cut`. */
+      text: string;
+      cut: boolean;
+    }
+  | { error: ConnectionError | TimeoutError; retryable: boolean };
+
 export class ClientCore {
-  private readonly baseUrl: string;
-  private readonly origin: string;
-  private readonly fetch: typeof fetch;
-  private readonly timeoutMs: number;
-  private readonly maxRetries: number;
-  private readonly headers: Record<string, string> | undefined;
-  private readonly idempotencyHeader: string;
-  private readonly nonceHeader: string;
-  private readonly logger: ClientLogger | undefined;
-  private readonly maxRedirects: number;
-  private readonly maxResponseBytes: number;
-  private readonly maxErrorBodyBytes: number;
-  private readonly retryBackoffMs: number;
-  private readonly maxRetryBackoffMs: number;
-  private readonly maxRetryAfterMs: number;
+  declare private readonly base: string;
+  declare private readonly origin: string;
+  /** The options, each default filled in. */
+  declare private readonly options: Settings;
   /** Credentials given as strings, redacted from anything shown. */
-  private readonly secrets: readonly string[];
+  declare private readonly secrets: readonly string[];
   /** Per endpoint, the headers of its calls when they never change (see `request`). */
-  private readonly fixedHeaders = new Map<Operation, Readonly<Record<string, string>>>();
+  private readonly fixedHeaders = new Map<Operation, Record<string, string>>();
+  /** Whether every attempt gets its own AbortSignal: after a timeout that could not close its connection (timeout.ts). */
+  private ownSignals = false;
 
   constructor(
     options: CoreOptions,
     private readonly credentials: Readonly<Record<string, CredentialValue | undefined>>,
     private readonly errorClass: ApiErrorClass,
   ) {
-    ({ base: this.baseUrl, origin: this.origin } = baseAddress(options.baseUrl));
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.timeoutMs = options.timeoutMs ?? 60_000;
-    this.maxRetries = options.maxRetries ?? 2;
-    this.headers = options.headers && lowerKeys(options.headers);
-    this.idempotencyHeader = (options.idempotencyHeader ?? "Idempotency-Key").toLowerCase();
-    this.nonceHeader = (options.nonceHeader ?? "X-Nonce").toLowerCase();
-    this.logger = options.logger;
-    this.maxRedirects = options.maxRedirects ?? 5;
-    this.maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
-    this.maxErrorBodyBytes = options.maxErrorBodyBytes ?? 64 * 1024;
-    this.retryBackoffMs = options.retryBackoffMs ?? 500;
-    this.maxRetryBackoffMs = options.maxRetryBackoffMs ?? 8000;
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
+    const settings = { ...options } as Settings & Record<string, unknown>;
+    for (const [name, value] of Object.entries(defaults)) settings[name] ??= value;
+    // Header names lower-cased, so that a later source replaces an earlier one whatever its case.
+    settings.headers &&= lowerKeys(settings.headers);
+    this.options = settings;
     this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
   }
 
@@ -157,223 +157,199 @@ export class ClientCore {
     query?: QueryParams,
     call: RequestOptions = noOptions,
   ): Promise<T> {
+    const { id, method } = op;
+    const { logger, idempotencyHeader, nonceHeader } = this.options;
     if (op.validateParams || op.validateBody) check(op, params, body, query);
-    for (const c of op.credentials) {
-      if (!this.credentials[c.option]) throw new MissingCredentialError(op.id, c.option, c.header);
-    }
-    // The headers of a call without headers of its own or credential functions are the same
-    // every time: built at the first such call, then copied.
-    const fixed = call.headers ? undefined : this.fixedHeaders.get(op);
-    let headers: Record<string, string>;
+    for (const c of op.credentials)
+      if (!this.credentials[c.option]) throw new MissingCredentialError(id, c.option, c.header);
+    // The headers of a call without headers, idempotency key or nonce of its own, and
+    // without credential functions, are the same every time: built once, then sent as they
+    // are (fetch only reads them; a redirect to GET makes a copy).
+    const plain = !call.headers && call.idempotencyKey === undefined && !call.nonce;
+    let headers = plain ? this.fixedHeaders.get(op) : undefined;
     let secrets = this.secrets;
-    if (fixed) headers = { ...fixed };
-    else {
+    if (!headers) {
       headers = {
         ...op.fixedHeaders,
-        ...this.headers,
+        ...this.options.headers,
         ...(call.headers && lowerKeys(call.headers)),
       };
-      let same = !call.headers;
-      for (const [option, name, scheme] of op.sends) {
+      let same = plain;
+      for (const [option, header, scheme] of op.sends) {
         let value = this.credentials[option]!;
         if (typeof value === "function") {
-          value = await value();
-          secrets = [...secrets, value];
+          secrets = [...secrets, (value = await value())];
           same = false;
         }
-        headers[name] = scheme + value;
+        headers[header] = scheme + value;
       }
-      if (same) this.fixedHeaders.set(op, { ...headers });
+      if (same) this.fixedHeaders.set(op, headers);
     }
-    if (call.idempotencyKey !== undefined) headers[this.idempotencyHeader] = call.idempotencyKey;
-    const url = this.baseUrl + pathOf(op.parts, params) + (query ? queryString(query) : "");
+    if (call.idempotencyKey !== undefined)
+      headers[idempotencyHeader.toLowerCase()] = call.idempotencyKey;
+    const url = this.base + pathOf(op.parts, params) + (query ? queryString(query) : "");
     const payload = body === undefined ? undefined : serialize(op, body);
-    const maxRetries = call.maxRetries ?? this.maxRetries;
+    const log = (line: string) => logger?.debug(redact(`${id} ${line}`, secrets));
     for (let attempt = 0; ; attempt++) {
-      if (call.signal?.aborted)
-        throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: call.signal.reason });
-      const sent = call.nonce
-        ? {
-            ...headers,
-            [this.nonceHeader]: typeof call.nonce === "function" ? call.nonce() : randomNonce(),
-          }
-        : headers;
-      if (this.logger) this.log(`${op.id} ${op.method} ${url} attempt ${attempt + 1}`, secrets);
-      const outcome = await this.attempt(op, url, sent, payload, call, secrets);
-      if (outcome.kind === "response" && outcome.status < 300) return parseSuccess<T>(op, outcome);
-      await this.beforeRetry(op, outcome, attempt < maxRetries, call, secrets, attempt);
-    }
-  }
-
-  /**
-   * One fetch with its own timeout, its redirects within the origin followed and its body
-   * read (up to the size limit) inside it. Throws what no retry can help: an abort, a
-   * redirect not followed, a success body over the limit.
-   */
-  private async attempt(
-    op: Operation,
-    url: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    call: RequestOptions,
-    secrets: readonly string[],
-  ): Promise<Outcome> {
-    const timeoutMs = call.timeoutMs ?? this.timeoutMs;
-    const signal = call.signal;
-    const timer = timeoutMs > 0 && timeoutMs < Infinity ? deadline(timeoutMs, signal) : undefined;
-    const init: RequestInit = {
-      method: op.method,
-      headers,
-      redirect: "manual",
-      signal: timer ? timer.signal : (signal ?? null),
-    };
-    if (body !== undefined) init.body = body;
-    let sent = false;
-    let reading = false;
-    try {
-      let response = await this.fetch(url, init);
-      sent = true;
-      if (response.status >= 300 || response.status === 0)
-        response = await this.followRedirects(op, response, init, url, secrets);
-      const status = response.status;
-      const limit = status < 300 ? this.maxResponseBytes : this.maxErrorBodyBytes;
-      reading = true;
-      const { text, cut } = await readText(response, limit);
-      if (cut && status < 300) throw new ResponseTooLargeError(op.id, status, limit);
-      return { kind: "response", status, headers: response.headers, text, cut };
-    } catch (error) {
-      if (error instanceof ClientError) throw error;
-      if (signal?.aborted)
-        throw new UserAbortError(`${op.id} was aborted`, op.id, { cause: signal.reason });
-      if (timer?.fired)
-        return { kind: "failure", error: new TimeoutError(op.id, timeoutMs), retryable: false };
-      const detail = redact(
-        error instanceof Error
-          ? error.cause instanceof Error
-            ? error.cause.message
-            : error.message
-          : String(error),
-        secrets,
-      );
-      const what = reading ? "'s response broke off" : " could not reach the API";
-      const failure = new ConnectionError(`${op.id}${what}: ${detail}`, op.id);
-      return { kind: "failure", error: failure, retryable: !sent && neverReachedServer(error) };
-    } finally {
-      timer?.leave();
-    }
-  }
-
-  /** Follows the redirects of an attempt within the origin; resolves to the first other response. */
-  private async followRedirects(
-    op: Operation,
-    first: Response,
-    init: RequestInit,
-    url: string,
-    secrets: readonly string[],
-  ): Promise<Response> {
-    let response = first;
-    const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
-    for (;;) {
-      let hop: Hop | undefined;
-      try {
-        hop = redirectHop(response, at, this.origin, this.maxRedirects, secrets);
-      } catch (error) {
-        discard(response);
-        throw error;
+      if (call.signal?.aborted) throw aborted(op, call);
+      const { nonce } = call;
+      if (nonce)
+        headers[nonceHeader.toLowerCase()] = typeof nonce === "function" ? nonce() : randomNonce();
+      if (logger) log(`${method} ${url} attempt ${attempt + 1}`);
+      const init: RequestInit = { method, headers, redirect: "manual" };
+      if (payload !== undefined) init.body = payload;
+      const outcome = await this.attempt(op, url, init, call, secrets, log);
+      if ("status" in outcome && outcome.status < 300) return parseSuccess<T>(op, outcome);
+      const wait = this.retryWait(op, outcome, attempt, call, secrets);
+      if (logger) {
+        const what = "status" in outcome ? outcome.status : outcome.error.name;
+        log(`${what}; retrying in ${Math.round(wait)} ms`);
       }
-      if (!hop) return response;
-      discard(response);
-      if (this.logger) this.log(`${op.id} ${response.status} redirect within the origin`, secrets);
-      if (hop.toGet) {
-        // As fetch does: the body and the headers describing it are dropped.
-        const { "content-type": _type, ...rest } = init.headers as Record<string, string>;
-        init.headers = rest;
-        init.method = at.method = "GET";
-        delete init.body;
-      }
-      at.url = hop.url;
-      at.hops++;
-      response = await this.fetch(hop.url, init);
-    }
-  }
-
-  /** Throws the outcome's error unless the call may be tried again; else waits the back-off. */
-  private async beforeRetry(
-    op: Operation,
-    outcome: Outcome,
-    triesLeft: boolean,
-    call: RequestOptions,
-    secrets: readonly string[],
-    attempt: number,
-  ): Promise<void> {
-    const retrySafe = !op.unsafe || call.idempotencyKey !== undefined;
-    const response = outcome.kind === "response" ? outcome : undefined;
-    const canRetry =
-      triesLeft &&
-      (response
-        ? retrySafe && isRetryableStatus(response.status)
-        : outcome.kind === "failure" && (outcome.retryable || retrySafe));
-    if (!canRetry)
-      throw response
-        ? new this.errorClass(
-            errorDetails(
-              op.id,
-              response.status,
-              response.text,
-              response.cut,
-              response.headers,
-              secrets,
-            ),
-          )
-        : (outcome as FailureOutcome).error;
-    const wait =
-      (response &&
-        retryAfterMs(response.headers.get("retry-after"), Date.now(), this.maxRetryAfterMs)) ??
-      backoffMs(attempt, Math.random, this.retryBackoffMs, this.maxRetryBackoffMs);
-    if (this.logger) {
-      const what = response ? response.status : (outcome as FailureOutcome).error.name;
-      this.log(`${op.id} ${what}; retrying in ${Math.round(wait)} ms`, secrets);
-    }
-    try {
-      await sleep(wait, call.signal);
-    } catch (reason) {
-      throw new UserAbortError(`${op.id} was aborted while waiting to retry`, op.id, {
-        cause: reason,
+      await sleep(wait, call.signal).catch(() => {
+        throw aborted(op, call, " while waiting to retry");
       });
     }
   }
 
-  private log(message: string, secrets: readonly string[]): void {
-    this.logger?.debug(redact(message, secrets));
+  /**
+   * One attempt: its fetch, redirects and body (`exchange`) within its timeout and the
+   * caller's signal (timeout.ts). Throws what no retry can help: an abort, a redirect not
+   * followed, a success body over the limit.
+   */
+  private async attempt(
+    op: Operation,
+    url: string,
+    init: RequestInit,
+    call: RequestOptions,
+    secrets: readonly string[],
+    log: (line: string) => void,
+  ): Promise<Outcome> {
+    const { timeoutMs = this.options.timeoutMs } = call;
+    const ending: Ending = {};
+    const progress = { answered: false, reading: false };
+    try {
+      return await bounded(timeoutMs, call.signal, this.ownSignals, ending, (signal) => {
+        if (signal) init.signal = signal;
+        return this.exchange(op, url, init, secrets, ending, progress, log);
+      });
+    } catch (error) {
+      if (error instanceof ClientError) throw error;
+      if (ending.why === "abort") throw aborted(op, call);
+      if (ending.why) {
+        // Nothing to let go of: the request waits on a connection only its late answer or
+        // its close frees. From now on every attempt can close its own.
+        if (!ending.release && !call.signal) this.ownSignals = true;
+        return { error: new TimeoutError(op.id, timeoutMs), retryable: false };
+      }
+      const inner = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      const detail = redact(inner instanceof Error ? inner.message : String(inner), secrets);
+      const what = progress.reading ? "'s response broke off" : " could not reach the API";
+      return {
+        error: new ConnectionError(`${op.id}${what}: ${detail}`, op.id),
+        retryable: !progress.answered && neverReachedServer(error),
+      };
+    }
   }
+
+  /**
+   * The fetch of an attempt, the redirects within the origin it follows, and the body of the
+   * response it comes to, read up to its size limit. An answer that comes after the attempt
+   * ended (`ending.why`) is let go of unread.
+   */
+  private async exchange(
+    op: Operation,
+    url: string,
+    init: RequestInit,
+    secrets: readonly string[],
+    ending: Ending,
+    progress: { answered: boolean; reading: boolean },
+    log: (line: string) => void,
+  ): Promise<Outcome> {
+    const { maxRedirects, maxResponseBytes, maxErrorBodyBytes, logger } = this.options;
+    const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
+    for (;;) {
+      ending.release = undefined;
+      // Called as a plain function: a browser's fetch refuses to run as a method of another object.
+      const response = await (this.options.fetch ?? fetch)(at.url, init);
+      progress.answered = true;
+      ending.release = () => discard(response);
+      if (ending.why) ending.release();
+      const { status, headers } = response;
+      let hop;
+      try {
+        // A status 0 is a browser's opaque redirect.
+        if (status >= 300 || !status)
+          hop = redirectHop(response, at, this.origin, maxRedirects, secrets);
+      } catch (error) {
+        discard(response);
+        throw error;
+      }
+      if (hop) {
+        discard(response);
+        if (logger) log(`${status} redirect within the origin`);
+        if (hop.toGet) {
+          // As fetch does: the body and the headers describing it are dropped.
+          const { "content-type": _, ...rest } = init.headers as Record<string, string>;
+          init.headers = rest;
+          init.method = at.method = "GET";
+          delete init.body;
+        }
+        continue;
+      }
+      const limit = status < 300 ? maxResponseBytes : maxErrorBodyBytes;
+      progress.reading = true;
+      const { text, cut } = await readText(response, limit, ending);
+      if (cut && status < 300) throw new ResponseTooLargeError(op.id, status, limit);
+      return { status, headers, text, cut };
+    }
+  }
+
+  /**
+   * The wait before trying a failed attempt again; throws its error when it may not be: no
+   * tries left, a status or failure not worth one, or a POST or PATCH without an idempotency
+   * key that may have arrived.
+   */
+  private retryWait(
+    op: Operation,
+    outcome: Outcome,
+    attempt: number,
+    call: RequestOptions,
+    secrets: readonly string[],
+  ): number {
+    const { maxRetries, retryBackoffMs, maxRetryBackoffMs, maxRetryAfterMs } = this.options;
+    const response = "status" in outcome ? outcome : undefined;
+    const retrySafe = !op.unsafe || call.idempotencyKey !== undefined;
+    const retry =
+      attempt < (call.maxRetries ?? maxRetries) &&
+      (response
+        ? retrySafe && isRetryableStatus(response.status)
+        : "retryable" in outcome && (outcome.retryable || retrySafe));
+    if (!retry) {
+      if (!response) throw (outcome as { error: Error }).error;
+      const { status, text, cut, headers } = response;
+      throw new this.errorClass(errorDetails(op.id, status, text, cut, headers, secrets));
+    }
+    const after =
+      response && retryAfterMs(response.headers.get("retry-after"), Date.now(), maxRetryAfterMs);
+    return after ?? backoffMs(attempt, Math.random, retryBackoffMs, maxRetryBackoffMs);
+  }
+}
+
+/** The error of a call the caller's signal aborted. */
+function aborted(op: Operation, call: RequestOptions, what = ""): UserAbortError {
+  return new UserAbortError(`${op.id} was aborted${what}`, op.id, { cause: call.signal?.reason });
 }
 
 /** The value of a 2xx: its JSON, or undefined for an empty body where the spec shows none. */
-function parseSuccess<T>(op: Operation, outcome: ResponseOutcome): T {
-  if (outcome.text.trim() === "") {
-    if (op.documentedResponse) throw new ResponseParseError(op.id, outcome.status, "an empty body");
+function parseSuccess<T>(op: Operation, { status, text }: { status: number; text: string }): T {
+  const fail = (what: string) => new ResponseParseError(op.id, status, what);
+  if (!text.trim()) {
+    if (op.documentedResponse) throw fail("an empty body");
     return undefined as T;
   }
   try {
-    return JSON.parse(outcome.text) as T;
+    return JSON.parse(text) as T;
   } catch {
-    throw new ResponseParseError(op.id, outcome.status, "a body that is not JSON");
+    throw fail("a body that is not JSON");
   }
 }
-
-interface ResponseOutcome {
-  kind: "response";
-  status: number;
-  headers: Headers;
-  /** The body, or of an error body its first `maxErrorBodyBytes` when `cut`. */
-  text: string;
-  cut: boolean;
-}
-
-interface FailureOutcome {
-  kind: "failure";
-  error: ConnectionError | TimeoutError;
-  retryable: boolean;
-}
-
-type Outcome = ResponseOutcome | FailureOutcome;

@@ -11,46 +11,36 @@
 import { ClientOptionsError, RedirectError } from "./errors.js";
 import { redact } from "./redact.js";
 
-/**
- * A URL, or one relative to the page in a browser; undefined when it is neither. (Deno
- * throws on reading `location` unless started with --location, hence the second try.)
- */
-function parseUrl(value: unknown): URL | undefined {
+/** `value` as a URL (relative to what `base` gives), or undefined when it is none. */
+function parseUrl(value: unknown, base?: () => string | undefined): URL | undefined {
   try {
-    return new URL(String(value));
+    return new URL(String(value), base?.());
   } catch {
-    try {
-      return new URL(String(value), (globalThis as { location?: { href: string } }).location?.href);
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
 }
 
 /**
  * The base address without its trailing slashes, and its origin (the only one credentials
  * are sent to). Refuses an address fetch could not use, or that holds a password (fetch
- * refuses those, and it would reach log lines), with an error that never repeats it.
+ * refuses those, and it would reach log lines), with an error that never repeats it. In a
+ * browser it may be relative to the page (read only then: Deno throws on reading `location`
+ * unless started with --location).
  */
 export function baseAddress(baseUrl: unknown): { base: string; origin: string } {
-  const url = parseUrl(baseUrl);
+  const url =
+    parseUrl(baseUrl) ??
+    parseUrl(baseUrl, () => (globalThis as { location?: { href: string } }).location?.href);
   const problem =
-    url === undefined || !/^https?:$/.test(url.protocol)
+    !url || !/^https?:$/.test(url.protocol)
       ? "is not an http: or https: URL"
       : url.username || url.password
-        ? "has a user name or password in it: pass credentials as their own options"
+        ? "holds a user name or password: pass credentials as their own options"
         : /[?#]/.test(url.href)
-          ? "has a query or a fragment, which the paths of the endpoints cannot follow"
-          : undefined;
-  if (problem || !url) throw new ClientOptionsError("baseUrl", problem ?? "");
-  return { base: url.href.replace(/\/+$/, ""), origin: url.origin };
-}
-
-/** The next request of a redirect the client follows. */
-export interface Hop {
-  url: string;
-  /** The redirect turns the request into a GET without a body, as fetch would (303; 301 and 302 of a POST). */
-  toGet: boolean;
+          ? "has a query or fragment, which endpoint paths cannot follow"
+          : "";
+  if (problem) throw new ClientOptionsError("baseUrl", problem);
+  return { base: url!.href.replace(/\/+$/, ""), origin: url!.origin };
 }
 
 /** Where an attempt stands: its endpoint, address, method and the redirects it followed. */
@@ -62,10 +52,11 @@ export interface HopContext {
 }
 
 /**
- * The next request when `response` is a redirect the client follows; undefined when it is
- * no redirect (a 3xx without Location is an answer like any other). Throws a RedirectError
- * for a redirect it does not follow. `secrets` keep a credential out of the message, which
- * names the origin the server asked for.
+ * Moves `at` on to the next request when `response` is a redirect the client follows, and
+ * says whether the request becomes a GET without body there (a 303; a 301 or 302 of a POST,
+ * as fetch would). Returns undefined when it is no redirect (a 3xx without Location is an
+ * answer like any other). Throws a RedirectError for a redirect it does not follow, its
+ * message redacted against `secrets`: it names the origin the server asked for.
  */
 export function redirectHop(
   response: Response,
@@ -73,33 +64,34 @@ export function redirectHop(
   origin: string,
   maxRedirects: number,
   secrets: readonly string[],
-): Hop | undefined {
-  const { endpointId, method } = at;
-  const status = response.status;
-  const refuse = (why: string) =>
-    new RedirectError(redact(`${endpointId} was redirected${why}`, secrets), endpointId, status);
-  // With redirect: "manual", browsers give an opaque response that hides the Location.
-  if (response.type === "opaqueredirect")
-    throw refuse(", and this runtime hides where to (a browser does): not followed");
-  const location = response.headers.get("location");
-  if (location === null || ![301, 302, 303, 307, 308].includes(status)) return undefined;
-  let target: URL | undefined;
-  try {
-    target = new URL(location, at.url);
-  } catch {
-    // Not a URL: refused below.
-  }
-  if (!target) throw refuse(` (${status}) to an address that is not a URL: not followed`);
-  if (target.origin !== origin)
-    throw refuse(
-      ` (${status}) to another origin, ${target.origin}: not followed, so that no credential leaves ${origin}`,
+): { toGet: boolean } | undefined {
+  const { status, headers, type } = response;
+  const location = headers.get("location");
+  // With redirect: "manual", browsers give an opaque response (status 0) that hides the Location.
+  const opaque = type === "opaqueredirect";
+  if (!opaque && (location === null || ![301, 302, 303, 307, 308].includes(status))) return;
+  const target = opaque ? undefined : parseUrl(location, () => at.url);
+  const why = opaque
+    ? "to where this runtime hides"
+    : !target
+      ? "to an address that is not a URL"
+      : target.origin !== origin
+        ? `to another origin, ${target.origin}`
+        : target.username || target.password
+          ? "to an address with a user name or password"
+          : at.hops >= maxRedirects
+            ? `more than ${maxRedirects} times`
+            : "";
+  const id = at.endpointId;
+  if (why)
+    throw new RedirectError(
+      redact(`${id} was redirected (${status}) ${why}: not followed`, secrets),
+      id,
+      status,
     );
-  if (target.username || target.password)
-    throw refuse(` (${status}) to an address with a user name or password: not followed`);
-  if (at.hops >= maxRedirects) throw refuse(` more than ${maxRedirects} times: not followed`);
   const toGet =
-    status === 303
-      ? method !== "GET" && method !== "HEAD"
-      : (status === 301 || status === 302) && method === "POST";
-  return { url: target.href, toGet };
+    status === 303 ? !/^(GET|HEAD)$/.test(at.method) : status < 303 && at.method === "POST";
+  at.url = target!.href;
+  at.hops++;
+  return { toGet };
 }

@@ -21,8 +21,8 @@ export function retryAfterMs(
   now: number = Date.now(),
   maxMs = 60_000,
 ): number | undefined {
-  if (header === null || header.trim() === "") return undefined;
-  const text = header.trim();
+  const text = header?.trim();
+  if (!text) return undefined;
   const ms = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
   return Number.isFinite(ms) && ms >= 0 && ms <= maxMs ? ms : undefined;
 }
