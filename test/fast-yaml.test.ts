@@ -101,6 +101,18 @@ describe("the fast reading of spec files", () => {
       expect(fastParse(text), JSON.stringify(text)).toBeUndefined();
   });
 
+  it("puts an empty value where the careful reading does: after its colon and any spaces (found by the fuzz)", () => {
+    for (const text of [
+      "a:\nb: 1\n",
+      "a:   \nb: 1\n",
+      "a: # c\nb: 1\n",
+      "a: ",
+      "x: {a: , b: 1}\n",
+      '"\\"": \n',
+    ])
+      expect(agrees(text), JSON.stringify(text)).toBe(true);
+  });
+
   it("resolves plain scalars as the YAML 1.2 core schema does", () => {
     const table: [string, unknown][] = [
       ["", null],

@@ -3,10 +3,14 @@
  * multi-line scalars, a byte order mark, CRLF line ends, keys that collide only as JavaScript
  * keys. Each case is a minimal failing case the loader fuzz test found or the issue named.
  */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DiagnosticBag } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { parseSpecFile } from "../generator/load/load-spec.ts";
+import { formatDiagnostics, maxPrinted } from "../generator/diagnostics/format.ts";
+import { runCli, tempDir } from "./helpers.ts";
 
 /** Parses `text` as spec file `t.yaml`; its diagnostics as printed, without code frames. */
 function parse(text: string | Uint8Array): { data: unknown; problems: string[] } {
@@ -72,5 +76,48 @@ describe("the loader", () => {
     const { data } = parse("types:\n  __proto__:\n    polluted: true\n");
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf((data as { types: object }).types)).toBe(Object.prototype);
+  });
+
+  it("reports a file nested a thousand levels deep as too deep, also when the parser runs out of stack inside a regular expression (found by the long loader fuzz)", () => {
+    // The yaml package folds a multi-line quoted scalar with a regular expression; at that
+    // depth the engine has no stack left for it and throws a SyntaxError, not a RangeError.
+    const dir = tempDir();
+    try {
+      const spec = join(dir, "spec");
+      mkdirSync(spec);
+      let text = "";
+      for (let i = 0; i < 1200; i++) text += `${" ".repeat(i * 2)}k${i}:\n`;
+      const indent = " ".repeat(1200 * 2);
+      text += `${indent}v: "first line\n${indent}  second line"\n`;
+      writeFileSync(join(spec, "api.yaml"), text);
+      const run = runCli(["--spec", spec, "--out", join(dir, "out"), "--check"]);
+      expect(run.stderr).not.toMatch(/internal error/);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/api\.yaml:\d+:\d+ - error yaml-too-deep:/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("prints thousands of problems on huge lines quickly: lines split once a file, long lines cut around the column, the rest counted (found by the long loader fuzz: 15 s and 32 MB of output)", () => {
+    // each line has one Z, at column 50,000: the caret must stand under it
+    const line = `${"a".repeat(49_999)}Z${"a".repeat(50_000)}`;
+    const text = Array.from({ length: 3000 }, () => line).join("\n");
+    const diagnostics = Array.from({ length: 3000 }, (_, i) => ({
+      code: "yaml-syntax" as const,
+      severity: "error" as const,
+      message: "a problem",
+      location: { file: "t.yaml", line: i + 1, col: 50_000 },
+    }));
+    const started = performance.now();
+    const printed = formatDiagnostics(diagnostics, new Map([["t.yaml", text]]));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(printed.length).toBeLessThan(200_000);
+    expect(printed).toContain(`... and ${3000 - maxPrinted} more problems, not printed`);
+    expect(printed).toMatch(/\n3000 errors$/);
+    const frame = printed.split("\n\n")[0]!.split("\n");
+    const shown = frame[1]!;
+    expect(shown.length).toBeLessThan(200);
+    expect(frame[2]!.indexOf("^")).toBe(shown.indexOf("Z"));
   });
 });

@@ -195,12 +195,14 @@ function scalar(
 ): [unknown, PositionNode, number] {
   const { style, valueStart, valueEnd } = event;
   if (valueStart === -1) {
-    // An empty value: the `yaml` package puts it just after its key's colon.
+    // An empty value: the `yaml` package puts it after its key's colon and any spaces or tabs.
     if (Array.isArray(frame.data) || !frame.key) throw new NotFast("an empty item or key");
     const colon = text.indexOf(":", frame.key.end);
     if (colon === -1 || text.slice(frame.key.end, colon).trim() !== "")
       throw new NotFast("an empty value without its colon");
-    return [null, { start: colon + 1, quoted: false }, colon + 1];
+    let start = colon + 1;
+    while (text[start] === " " || text[start] === "\t") start++;
+    return [null, { start, quoted: false }, colon + 1];
   }
   switch (style) {
     case SCALAR_STYLE.PLAIN: {

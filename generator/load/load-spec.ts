@@ -34,6 +34,17 @@ function sameKey(a: unknown, b: unknown): boolean {
   return a === b || (isScalar(a) && isScalar(b) && String(a.value) === String(b.value));
 }
 
+/**
+ * Whether `error` is the engine running out of stack: a RangeError, or (when it happens while
+ * a regular expression runs, as in the `yaml` package's scalar folding) a SyntaxError saying so.
+ */
+function isStackOverflow(error: unknown): boolean {
+  return (
+    error instanceof RangeError ||
+    (error instanceof Error && /Maximum call stack size exceeded/.test(error.message))
+  );
+}
+
 /** Parses YAML text, reporting its syntax errors; undefined when it has any. */
 function parseYaml(text: string, lines: LineIndex, bag: DiagnosticBag): Document | undefined {
   const at = (offset: number) => lines.at(offset);
@@ -42,7 +53,7 @@ function parseYaml(text: string, lines: LineIndex, bag: DiagnosticBag): Document
     doc = parseDocument(text, { prettyErrors: false, uniqueKeys: sameKey });
   } catch (error) {
     // Only nesting hundreds of levels deep makes the parser run out of stack.
-    if (!(error instanceof RangeError)) throw error;
+    if (!isStackOverflow(error)) throw error;
     bag.report("yaml-too-deep", { max: maxSpecDepth }, deepestPoint(text, lines));
     return undefined;
   }
