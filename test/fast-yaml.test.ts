@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
@@ -51,7 +52,12 @@ function agrees(text: string): boolean {
   if (!fast) return false;
   const careful = carefully(text);
   expect(careful, "the fast reading took a file the careful one refuses").toBeDefined();
-  expect(fast.data).toStrictEqual(careful!.data);
+  // node's deep equality, prototypes and property descriptors included: vitest's
+  // toStrictEqual reads a `constructor` key of the data as the object's constructor
+  expect(
+    isDeepStrictEqual(fast.data, careful!.data),
+    `the same data: ${JSON.stringify(fast.data).slice(0, 300)}`,
+  ).toBe(true);
   const lines = new LineIndex("x.yaml", text);
   const at = (offset: number) => lines.at(offset);
   const quick = new PositionTreeLocator(fast.root);
@@ -111,6 +117,15 @@ describe("the fast reading of spec files", () => {
       '"\\"": \n',
     ])
       expect(agrees(text), JSON.stringify(text)).toBe(true);
+  });
+
+  it("reads keys that name Object's own members (`constructor`, `__proto__`) as plain keys (found by the long fuzz)", () => {
+    expect(agrees("a:\n  constructor:\n    b: 1\n  __proto__: x\n  -1: 2\n  1e309: 3\n")).toBe(
+      true,
+    );
+    const data = fastParse("constructor: {b: 1}\n__proto__: x\n")!.data;
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+    expect(Object.keys(data)).toEqual(["constructor", "__proto__"]);
   });
 
   it("resolves plain scalars as the YAML 1.2 core schema does", () => {
