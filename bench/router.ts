@@ -479,6 +479,7 @@ export async function runRouter(): Promise<Section> {
       ...(differs.length
         ? [`The servers answered differently: ${differs.join("; ")}`]
         : ["Every server gave byte-identical answers to each request kind."]),
+      "Where the ratio misses 0.9x: issue 7's sessions measured 0.90-0.97x; issue 11's hardening of the router and the validators (a deadline for slow bodies, capped reasons, the validators' depth and issue limits) came after. The body deadline is not the cost: with it off (bodyTimeoutMs Infinity) the ratio stayed 0.84x in the same conditions. What is, is for a profile of the server child (`node --cpu-prof`) to say; it has not been taken yet.",
     ];
     return { title: "Router runtime (signed callbacks on loopback)", rows, notes };
   } finally {
