@@ -1,7 +1,7 @@
 /**
  * Short constructors of code-model nodes, so that emitters read as the code they emit.
  */
-import type { Expr, ObjectProperty, Ref, Statement } from "./nodes.ts";
+import type { Expr, ObjectProperty, Statement } from "./nodes.ts";
 
 export const id = (name: string): Expr => ({ kind: "id", name });
 export const lit = (value: string | number | boolean | null): Expr => ({ kind: "literal", value });
@@ -48,9 +48,6 @@ export const arr = (items: readonly Expr[]): Expr => ({ kind: "array-literal", i
 
 export const ret = (expr: Expr): Statement => ({ kind: "return", expr });
 export const exprStatement = (expr: Expr): Statement => ({ kind: "expression-statement", expr });
-
-/** A reference used as an expression. */
-export const refExpr = (ref: Ref): Expr => ref;
 
 /** A JSON value as an expression: objects and arrays as literals (on one line where they fit). */
 export function valueExpr(value: unknown): Expr {

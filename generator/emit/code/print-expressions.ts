@@ -327,11 +327,6 @@ export function fluid(left: Doc, operator: Doc, right: Doc): Doc {
   return group([group(left), operator, group(indent(line), { id }), indentIfBreak(right, id)]);
 }
 
-/** The "break after operator" layout, which a union type on the right always takes. */
-export function breakAfterOperator(left: Doc, operator: Doc, right: Doc): Doc {
-  return group([group(left), operator, group(indent([line, right]))]);
-}
-
 /** A block of statements: `{`, each on its own line, `}`. */
 export function printBlock(statements: readonly Doc[]): Doc {
   if (statements.length === 0) return "{}";
