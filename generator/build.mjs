@@ -61,18 +61,19 @@ const keepModuleUrls = {
 
 /**
  * An esbuild plugin that compiles the templates ahead of time: `emit/templates.ts` becomes a
- * module holding each `templates/*.hbs` precompiled, over handlebars' runtime (bundled in, so
- * neither handlebars' compiler nor its CommonJS loading is paid at run time).
- * @type {import("esbuild").Plugin}
+ * module holding each `templates/*.hbs` precompiled (with the options of
+ * emit/template-helpers.ts), over handlebars' runtime (bundled in, so neither handlebars'
+ * compiler nor its CommonJS loading is paid at run time).
+ * @param {object} templateOptions
+ * @returns {import("esbuild").Plugin}
  */
-const precompileTemplates = {
+const precompileTemplates = (templateOptions) => ({
   name: "precompile-templates",
   setup(build) {
     const module = join(generatorDir, "emit", "templates.ts");
     build.onLoad({ filter: /[\\/]emit[\\/]templates\.ts$/ }, async (args) => {
       if (args.path !== module) return undefined;
       const { default: Handlebars } = await import("handlebars");
-      const templateOptions = { noEscape: true, strict: true }; // as emit/template-helpers.ts
       const specs = readdirSync(templatesDir)
         .filter((name) => name.endsWith(".hbs"))
         .sort()
@@ -103,7 +104,7 @@ const precompileTemplates = {
       };
     });
   },
-};
+});
 
 /**
  * Marks every package import external (as `packages: "external"` would) except handlebars'
@@ -122,15 +123,17 @@ const bundleHandlebarsRuntime = {
 };
 
 /**
- * The generator's fingerprint (write/generator-fingerprint.ts), computed here once by that
- * same module, so the build can carry it instead of reading every source at each run.
+ * A module of the generator's own sources, bundled into `temp` and imported, for what the
+ * build needs of it: the generator's fingerprint (write/generator-fingerprint.ts, so the build
+ * carries it instead of reading every source at each run) and the templates' compile options.
  * @param {typeof import("esbuild").build} build
  * @param {string} temp
+ * @param {string} source path below generator/
  */
-async function generatorFingerprint(build, temp) {
-  const outfile = join(temp, "fingerprint", "generator-fingerprint.mjs");
+async function importSource(build, temp, source) {
+  const outfile = join(temp, "build-time", source.replace(/\.ts$/, ".mjs"));
   await build({
-    entryPoints: [join(generatorDir, "write", "generator-fingerprint.ts")],
+    entryPoints: [join(generatorDir, source)],
     outfile,
     bundle: true,
     format: "esm",
@@ -140,9 +143,7 @@ async function generatorFingerprint(build, temp) {
     logLevel: "silent",
     plugins: [keepModuleUrls],
   });
-  const module = await import(pathToFileURL(outfile).href);
-  rmSync(join(temp, "fingerprint"), { recursive: true, force: true });
-  return /** @type {string} */ (module.generatorFingerprint());
+  return import(pathToFileURL(outfile).href);
 }
 
 /**
@@ -154,7 +155,14 @@ export async function buildGenerator() {
   const stamp = sourceStamp();
   const temp = `${distDir}.tmp-${process.pid}`;
   try {
-    const fingerprint = await generatorFingerprint(build, temp);
+    const { generatorFingerprint } = await importSource(
+      build,
+      temp,
+      "write/generator-fingerprint.ts",
+    );
+    const { templateOptions } = await importSource(build, temp, "emit/template-helpers.ts");
+    const fingerprint = generatorFingerprint();
+    rmSync(join(temp, "build-time"), { recursive: true, force: true });
     await build({
       define: { __APIGEN_GENERATOR_FINGERPRINT__: JSON.stringify(fingerprint) },
       entryPoints: { cli: join(generatorDir, "cli.ts") },
@@ -165,7 +173,7 @@ export async function buildGenerator() {
       platform: "node",
       target: "node20",
       logLevel: "silent",
-      plugins: [precompileTemplates, bundleHandlebarsRuntime, keepModuleUrls],
+      plugins: [precompileTemplates(templateOptions), bundleHandlebarsRuntime, keepModuleUrls],
     });
   } catch (error) {
     rmSync(temp, { recursive: true, force: true });

@@ -2,6 +2,8 @@
  * The code model's printer, case by case: given nodes, the text wanted (each also one that
  * prettier leaves unchanged), and the imports that references record.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, posix } from "node:path";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { arr, call, id, lit, member, obj } from "../generator/emit/code/build.ts";
@@ -9,6 +11,7 @@ import type { FileStatement, Statement } from "../generator/emit/code/nodes.ts";
 import { printSourceFile } from "../generator/emit/code/source-file.ts";
 import { generatedRef, runtimeValue, typeRef } from "../generator/emit/shared/symbols.ts";
 import { generic, keyword, literalType, union } from "../generator/emit/shared/type-expr.ts";
+import { repoRoot } from "./helpers.ts";
 import { prettierOptions } from "./support/prettier-style.ts";
 
 const print = (statements: Statement[], path = "src/x.ts") =>
@@ -109,5 +112,29 @@ describe("the printer", () => {
     expect(() =>
       print([alias("A", typeRef("Same")), alias("B", generatedRef("src/other.ts", "Same", true))]),
     ).toThrow(/Same is imported from both/);
+  });
+});
+
+describe("the emitters", () => {
+  it("import no other emitter: what several need lives in emit/shared/ or emit/code/", () => {
+    const emitDir = join(repoRoot, "generator/emit");
+    const sources = readdirSync(emitDir, { recursive: true, encoding: "utf8" }).filter((p) =>
+      p.endsWith(".ts"),
+    );
+    const emitterFiles = new Set(
+      [...readFileSync(join(emitDir, "emitters.ts"), "utf8").matchAll(/from "\.\/(.+?)"/g)]
+        .map((m) => m[1]!)
+        .filter((p) => p !== "context.ts"),
+    );
+    expect(emitterFiles.size).toBeGreaterThanOrEqual(9);
+    const offenders = sources.flatMap((source) => {
+      if (source === "emitters.ts") return [];
+      const text = readFileSync(join(emitDir, source), "utf8");
+      return [...text.matchAll(/(?:from|import) "(\.{1,2}\/[^"]+)"/g)]
+        .map((m) => posix.normalize(posix.join(posix.dirname(source), m[1]!)))
+        .filter((target) => emitterFiles.has(target))
+        .map((target) => `${source} imports ${target}`);
+    });
+    expect(offenders).toEqual([]);
   });
 });

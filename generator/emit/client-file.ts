@@ -58,9 +58,8 @@ const isNamedBody = (endpoint: Endpoint) =>
 
 /** The validator of an endpoint's body: the named type's, or a local one built inline. */
 function bodyValidator(endpoint: Endpoint): Expr {
-  const body = endpoint.body!;
-  return body.kind === "ref" && !body.nullable
-    ? validatorRef(body.name)
+  return endpoint.body?.kind === "ref" && isNamedBody(endpoint)
+    ? validatorRef(endpoint.body.name)
     : id(inlineBodyValidatorName(endpoint));
 }
 

@@ -7,6 +7,7 @@ import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { OutputFile } from "./writer.ts";
 
 export const manifestName = ".apigen-manifest.json";
 
@@ -55,7 +56,7 @@ export function readManifest(outDir: string): Manifest | undefined {
 export function withManifest(
   files: readonly { path: string; contents: string }[],
   inputs?: string,
-): { path: string; contents: string; bytes?: Uint8Array }[] {
+): OutputFile[] {
   const encoded = files.map((file) => ({ ...file, bytes: Buffer.from(file.contents) }));
   const hashes = Object.fromEntries(
     [...encoded]

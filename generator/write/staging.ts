@@ -33,6 +33,7 @@ import {
 import { dirname, join } from "node:path";
 import { DiagnosticsError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
+import type { OutputFile } from "./writer.ts";
 
 export const stagingName = ".apigen-staging";
 const journalName = "journal.json";
@@ -190,10 +191,7 @@ export class OutputClaim {
    * Stages, commits and applies one write. On a failure before the commit, the folders it
    * made are removed and nothing else has changed; the error names the file.
    */
-  write(
-    files: readonly { path: string; contents: string; bytes?: Uint8Array }[],
-    stale: readonly string[],
-  ): void {
+  write(files: readonly OutputFile[], stale: readonly string[]): void {
     const journal: Journal = { renames: [], removed: [...stale] };
     const made: string[] = [];
     let current = this.outDir;

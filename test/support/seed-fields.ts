@@ -2,7 +2,7 @@
  * The seed's field names, kept in the repository as `test/fixtures/seed/field-names.json` so
  * that the tests never read outside it. After the seed changes, refresh the fixture by hand:
  *
- *   npx tsx test/support/seed-fields.ts ../shared/seed/merchant-commerce-api.md
+ *   npx tsx test/support/seed-fields.ts <path of the seed's merchant-commerce-api.md>
  *
  * The fixture records the seed's SHA-256, so a reader can tell which seed it was taken from.
  */
