@@ -117,6 +117,22 @@ export const catalogue = {
     severity: "error",
     message: "credential {name} is sent `in: {placement}` but names no header",
   },
+  "credential-name-missing": {
+    severity: "error",
+    message: "credential {name} is sent `in: query` but names no query parameter (`name:`)",
+  },
+  "param-placement-callback": {
+    severity: "error",
+    message: "parameter {name} is `in: {placement}`: callbacks take path, query and trailing parameters only",
+  },
+  "param-style-misplaced": {
+    severity: "error",
+    message: "parameter {name} has `style: {style}`, which only a query parameter takes",
+  },
+  "param-default-missing": {
+    severity: "error",
+    message: "parameter {name} has `sendDefault: true` but no `default:` to send",
+  },
   "generated-name-conflict": {
     severity: "error",
     message:

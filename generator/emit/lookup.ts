@@ -6,7 +6,7 @@
 import type { ErrorCode, NamedType } from "../ir/model.ts";
 
 const typeMaps = new WeakMap<readonly NamedType[], ReadonlyMap<string, NamedType>>();
-const codeMaps = new WeakMap<readonly ErrorCode[], ReadonlyMap<number, ErrorCode>>();
+const codeMaps = new WeakMap<readonly ErrorCode[], ReadonlyMap<ErrorCode["code"], ErrorCode>>();
 
 /** Entries by key; the first of equal keys wins, as `list.find` would return it. */
 function firstByKey<K, T>(list: readonly T[], key: (item: T) => K): Map<K, T> {
@@ -22,8 +22,10 @@ export function typesByName(types: readonly NamedType[]): ReadonlyMap<string, Na
   return map;
 }
 
-/** The error codes of a model by number. */
-export function codesByNumber(codes: readonly ErrorCode[]): ReadonlyMap<number, ErrorCode> {
+/** The error codes of a model by their code (a number or a string). */
+export function codesByNumber(
+  codes: readonly ErrorCode[],
+): ReadonlyMap<ErrorCode["code"], ErrorCode> {
   let map = codeMaps.get(codes);
   if (!map) codeMaps.set(codes, (map = firstByKey(codes, (c) => c.code)));
   return map;

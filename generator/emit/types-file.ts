@@ -72,6 +72,7 @@ const placementText: Record<ParamsType["params"][number]["placement"], string> =
   path: "Travels in the path.",
   query: "Travels in the query string.",
   trailing: "Travels after the path, in the order of this interface.",
+  header: "Travels as a request header of this exact name.",
 };
 
 /** The interface of an operation's parameters; path and trailing parameters are required. */

@@ -4,14 +4,33 @@
  */
 import type { BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
-import type { ErrorCode, ErrorResponse, ErrorStatus, StatusInfo } from "./model.ts";
+import { camelCase } from "./casing.ts";
+import type {
+  ApiModel,
+  ErrorCode,
+  ErrorCodeValue,
+  ErrorResponse,
+  ErrorStatus,
+  StatusInfo,
+} from "./model.ts";
 
 type Data = Record<string, unknown>;
 
+/** A catalogue key as its code: digits are a number (`1005`), anything else a string (`card_declined`). */
+export function codeOfKey(key: string): ErrorCodeValue {
+  return /^\d+$/.test(key) ? Number(key) : key;
+}
+
+/** The catalogue; a code without a `name` is called `code1005` or, for a string, `cardDeclined`. */
 export function buildErrorCodes(decls: readonly Decl[], ctx: BuildContext): ErrorCode[] {
   return decls.map((d) => ({
-    code: Number(d.name),
-    name: typeof d.value.name === "string" ? d.value.name : `code${d.name}`,
+    code: codeOfKey(d.name),
+    name:
+      typeof d.value.name === "string"
+        ? d.value.name
+        : /^\d+$/.test(d.name)
+          ? `code${d.name}`
+          : camelCase(d.name),
     meaning: String(d.value.meaning),
     docs: ctx.docs(d.file, d.path, d.value),
     location: d.file.locate(d.path, "key"),
@@ -27,6 +46,21 @@ export function buildStatuses(decls: readonly Decl[], ctx: BuildContext): Status
   }));
 }
 
+/**
+ * The client's retry data: numeric statuses the spec marks `retry: true` (added to the
+ * runtime's defaults) and `retry: false` (taken out of them). A `4xx`/`5xx` entry does not
+ * change them: 5xx are retried by default.
+ */
+export function retryOf(
+  decls: readonly Decl[],
+): ApiModel["errors"]["retry"] {
+  const numeric = decls.filter((d) => /^\d+$/.test(d.name));
+  return {
+    statuses: numeric.filter((d) => d.value.retry === true).map((d) => Number(d.name)),
+    never: numeric.filter((d) => d.value.retry === false).map((d) => Number(d.name)),
+  };
+}
+
 function parseStatus(text: string): ErrorStatus {
   return /^\d+$/.test(text) ? Number(text) : (text as ErrorStatus);
 }
@@ -35,14 +69,15 @@ function parseStatus(text: string): ErrorStatus {
 export function buildErrorResponse(
   decl: Decl<Data>,
   ctx: BuildContext,
-  knownCodes: ReadonlySet<number>,
+  knownCodes: ReadonlySet<ErrorCodeValue>,
   endpointLevel: boolean,
 ): ErrorResponse {
   const v = decl.value;
-  if (typeof v.code === "number" && !knownCodes.has(v.code)) {
+  const code = typeof v.code === "number" || typeof v.code === "string" ? v.code : undefined;
+  if (code !== undefined && !knownCodes.has(code)) {
     ctx.bag.report(
       "unknown-error-code",
-      { code: v.code },
+      { code },
       decl.file.locate([...decl.path, "code"]),
     );
   }
@@ -55,7 +90,7 @@ export function buildErrorResponse(
         : { kind: "all" };
   return {
     ...(v.status !== undefined ? { status: v.status as ErrorStatus } : {}),
-    ...(typeof v.code === "number" ? { code: v.code } : {}),
+    ...(code !== undefined ? { code } : {}),
     ...(typeof v.tag === "string" ? { tag: v.tag } : {}),
     scope,
     docs: ctx.docs(decl.file, decl.path, v),
@@ -92,7 +127,16 @@ export function compareErrorResponses(a: ErrorResponse, b: ErrorResponse): numbe
     s === undefined ? 1000 : typeof s === "number" ? s : s === "4xx" ? 499.5 : 599.5;
   return (
     rank(a.status) - rank(b.status) ||
-    (a.code ?? -1) - (b.code ?? -1) ||
+    compareCodes(a.code, b.code) ||
     (a.tag ?? "").localeCompare(b.tag ?? "")
   );
+}
+
+/** Absent first, then numbers in order, then strings in order. */
+function compareCodes(a: ErrorCodeValue | undefined, b: ErrorCodeValue | undefined): number {
+  const rank = (c: ErrorCodeValue | undefined) =>
+    c === undefined ? 0 : typeof c === "number" ? 1 : 2;
+  if (rank(a) !== rank(b)) return rank(a) - rank(b);
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a ?? "").localeCompare(String(b ?? ""));
 }

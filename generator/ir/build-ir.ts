@@ -7,7 +7,7 @@ import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, isRecord, stringList } from "./build-context.ts";
 import { withCallbackRouting } from "./callback-routing.ts";
-import { buildErrorCodes, buildErrorResponse, buildStatuses } from "./build-errors.ts";
+import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
 import { TypeBuilder } from "./build-types.ts";
 import { pascalCase } from "./casing.ts";
@@ -121,6 +121,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
       codes: errorCodes,
       statuses: errorStatuses,
       responses,
+      retry: retryOf(merged.errorStatuses),
       docs: errorsSection
         ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value)
         : { notes: [] },
@@ -196,7 +197,15 @@ function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {
 function buildCredential(decl: Decl, ctx: BuildContext): Credential {
   const v = decl.value;
   const placement = v.in as CredentialPlacement;
-  if (placement !== "none" && typeof v.header !== "string") {
+  if (placement === "query" && typeof v.name !== "string") {
+    ctx.bag.report(
+      "credential-name-missing",
+      { name: decl.name },
+      decl.file.locate([...decl.path, "in"]),
+    );
+  }
+  const headerless = placement === "none" || placement === "basic" || placement === "query";
+  if (!headerless && typeof v.header !== "string") {
     ctx.bag.report(
       "credential-header-missing",
       { name: decl.name, placement },
@@ -209,6 +218,7 @@ function buildCredential(decl: Decl, ctx: BuildContext): Credential {
     placement,
     ...(typeof v.header === "string" ? { header: v.header } : {}),
     ...(typeof v.scheme === "string" ? { scheme: v.scheme } : {}),
+    ...(placement === "query" && typeof v.name === "string" ? { name: v.name } : {}),
     ...(typeof v.usedBy === "string" ? { usedBy: v.usedBy } : {}),
     rules: stringList(v.rules),
     docs: ctx.docs(decl.file, decl.path, v),

@@ -16,8 +16,10 @@ import type {
   ErrorResponse,
   HeaderSpec,
   HttpMethod,
+  ErrorCodeValue,
   Param,
   ParamPlacement,
+  QueryStyle,
 } from "./model.ts";
 
 type Data = Record<string, unknown>;
@@ -27,7 +29,7 @@ export interface OperationScope {
   credentials: ReadonlySet<string>;
   versions: readonly ApiVersion[];
   errorResponses: readonly ErrorResponse[];
-  errorCodes: ReadonlySet<number>;
+  errorCodes: ReadonlySet<ErrorCodeValue>;
 }
 
 export class OperationBuilder {
@@ -51,7 +53,7 @@ export class OperationBuilder {
     );
     const scoped = this.scope.errorResponses.filter((r) => appliesTo(r, String(v.path), version));
     const response = isRecord(v.response) ? v.response : {};
-    const params = this.params(file, path, v);
+    const params = this.params(file, path, v, true);
     return {
       id: decl.name,
       group,
@@ -64,6 +66,7 @@ export class OperationBuilder {
       path: String(v.path),
       ...(version ? { version } : {}),
       auth: this.auth(file, path, v.auth),
+      optionalAuth: optionalAuth(v.auth),
       headers: headers(this.ctx, file, path, v.headers),
       params,
       ...(params.length ? { paramsTypeName: `${pascalCase(decl.name)}Params` } : {}),
@@ -87,7 +90,7 @@ export class OperationBuilder {
     const { file, path, value: v } = decl;
     const typeAt = (key: string) =>
       v[key] !== undefined ? { [key]: this.types.node(file, [...path, key], v[key]) } : {};
-    const params = this.params(file, path, v);
+    const params = this.params(file, path, v, false);
     return {
       event: decl.name,
       pascalName: pascalCase(decl.name),
@@ -110,9 +113,12 @@ export class OperationBuilder {
     };
   }
 
-  /** Credential ids, each checked against the declared credentials. */
+  /**
+   * Credential ids, each checked against the declared credentials. An entry is an id or
+   * `{ credential, optional }`.
+   */
   auth(file: SpecFile, path: DataPath, value: unknown): string[] {
-    const ids = stringList(value);
+    const ids = authEntries(value).map((entry) => entry.credential);
     ids.forEach((id, i) => {
       if (!this.scope.credentials.has(id)) {
         this.ctx.bag.report(
@@ -123,6 +129,44 @@ export class OperationBuilder {
       }
     });
     return ids;
+  }
+
+  /** One parameter, its placement, style and default checked against each other. */
+  private param(
+    file: SpecFile,
+    paramPath: DataPath,
+    name: string,
+    value: unknown,
+    endpoint: boolean,
+  ): Param {
+    const v = isRecord(value) ? value : {};
+    const placement = (v.in || "path") as ParamPlacement;
+    const style = typeof v.style === "string" ? (v.style as QueryStyle) : undefined;
+    if (placement === "header" && !endpoint)
+      this.ctx.bag.report(
+        "param-placement-callback",
+        { name, placement },
+        file.locate([...paramPath, "in"]),
+      );
+    if (style && (placement !== "query" || !endpoint))
+      this.ctx.bag.report(
+        "param-style-misplaced",
+        { name, style },
+        file.locate([...paramPath, "style"]),
+      );
+    if (v.sendDefault === true && v.default === undefined)
+      this.ctx.bag.report("param-default-missing", { name }, file.locate([...paramPath, "sendDefault"]));
+    return {
+      name,
+      camelName: camelCase(name),
+      placement,
+      required:
+        (placement !== "query" && placement !== "header") || v.required === true,
+      type: this.types.node(file, paramPath, value),
+      ...(style && style !== "repeat" ? { style } : {}),
+      ...(v.sendDefault === true ? { sendDefault: true } : {}),
+      location: file.locate(paramPath, "key"),
+    };
   }
 
   private versionOf(file: SpecFile, path: DataPath, urlPath: string): string | undefined {
@@ -140,21 +184,12 @@ export class OperationBuilder {
   }
 
   /** Parameters in declaration order; path parameters checked against the template both ways. */
-  private params(file: SpecFile, path: DataPath, v: Data): Param[] {
+  private params(file: SpecFile, path: DataPath, v: Data, endpoint: boolean): Param[] {
     const urlPath = String(v.path);
     const declared = (isRecord(v.params) ? v.params : {}) as Data;
-    const params: Param[] = Object.entries(declared).map(([name, value]) => {
-      const placement = ((isRecord(value) && value.in) || "path") as ParamPlacement;
-      const paramPath = [...path, "params", name];
-      return {
-        name,
-        camelName: camelCase(name),
-        placement,
-        required: placement !== "query" || (isRecord(value) && value.required === true),
-        type: this.types.node(file, paramPath, value),
-        location: file.locate(paramPath, "key"),
-      };
-    });
+    const params: Param[] = Object.entries(declared).map(([name, value]) =>
+      this.param(file, [...path, "params", name], name, value, endpoint),
+    );
     const placeholders = [...urlPath.matchAll(/\{([^{}]*)\}/g)];
     if (/[{}]/.test(urlPath.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, ""))) {
       this.ctx.bag.report(
@@ -184,6 +219,23 @@ export class OperationBuilder {
     }
     return params;
   }
+}
+
+/** The entries of `auth:`: plain ids, or `{ credential, optional }`. */
+function authEntries(value: unknown): { credential: string; optional: boolean }[] {
+  if (!Array.isArray(value)) return [];
+  return value.map((entry) =>
+    isRecord(entry)
+      ? { credential: String(entry.credential), optional: entry.optional === true }
+      : { credential: String(entry), optional: false },
+  );
+}
+
+/** Ids of the credentials an operation sends when it has them. */
+function optionalAuth(value: unknown): string[] {
+  return authEntries(value)
+    .filter((entry) => entry.optional)
+    .map((entry) => entry.credential);
 }
 
 /** One response per status, code and tag: the endpoint's own (listed first) wins over a scoped one. */

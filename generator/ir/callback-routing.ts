@@ -203,8 +203,9 @@ export function withCallbackRouting(model: ApiModel): ApiModel {
   return {
     ...model,
     callbacks: model.callbacks.map((c) => routeCallback(c, model, types)),
-    callbackSignatureCode:
-      model.errors.codes.find((c) => c.name === signatureCodeName)?.code ?? 422,
+    callbackSignatureCode: numericCode(
+      model.errors.codes.find((c) => c.name === signatureCodeName)?.code,
+    ),
     ...(model.webhooks
       ? {
           webhooks: {
@@ -214,4 +215,9 @@ export function withCallbackRouting(model: ApiModel): ApiModel {
         }
       : {}),
   };
+}
+
+/** The router answers with a numeric code; a string `signatureInvalid` keeps the default 422. */
+function numericCode(code: number | string | undefined): number {
+  return typeof code === "number" ? code : 422;
 }

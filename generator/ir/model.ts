@@ -55,6 +55,8 @@ export interface Docs {
   notes: GapNote[];
   deprecated?: boolean;
   example?: unknown;
+  /** The value the server assumes when the field or parameter is left out (`default:`). */
+  default?: unknown;
 }
 
 export type TypeShape =
@@ -103,7 +105,12 @@ export interface NamedType {
   location: SourceLocation;
 }
 
-export type CredentialPlacement = "header" | "signature" | "none";
+/**
+ * `header`: a header (with an optional scheme); `basic`: HTTP basic, `Authorization: Basic
+ * base64(user:pass)`; `query`: a query parameter named `name`; `signature`: signs inbound
+ * calls; `none`: documented only.
+ */
+export type CredentialPlacement = "header" | "basic" | "query" | "signature" | "none";
 
 export interface Credential {
   id: string;
@@ -112,6 +119,8 @@ export interface Credential {
   placement: CredentialPlacement;
   header?: string;
   scheme?: string;
+  /** Query parameter name of an `in: query` credential. */
+  name?: string;
   usedBy?: string;
   rules: string[];
   docs: Docs;
@@ -134,7 +143,13 @@ export interface HeaderSpec {
   docs: Docs;
 }
 
-export type ParamPlacement = "path" | "query" | "trailing";
+export type ParamPlacement = "path" | "query" | "trailing" | "header";
+
+/**
+ * How a query array or object is written: `repeat` (`a=1&a=2`, the default), `comma`
+ * (`a=1,2`), `brackets` (`a[]=1&a[]=2`), `deepObject` (`a[gte]=1`).
+ */
+export type QueryStyle = "repeat" | "comma" | "brackets" | "deepObject";
 
 export interface Param {
   name: string;
@@ -144,6 +159,10 @@ export interface Param {
   type: TypeNode;
   /** What the URL text of the parameter is turned into before validation; absent: kept as a string. */
   urlValue?: "number" | "boolean";
+  /** Query parameters: how an array or object is written (absent: `repeat`). */
+  style?: QueryStyle;
+  /** The client sends `type.docs.default` when the caller leaves the parameter out. */
+  sendDefault?: boolean;
   location: SourceLocation;
 }
 
@@ -160,7 +179,7 @@ export type ErrorStatus = number | "4xx" | "5xx";
 export interface ErrorResponse {
   /** Absent: the code appears with any error status. */
   status?: ErrorStatus;
-  code?: number;
+  code?: ErrorCodeValue;
   tag?: string;
   /** Where this response was declared to apply. */
   scope:
@@ -196,7 +215,10 @@ export interface Endpoint {
   method: HttpMethod;
   path: string;
   version?: string;
+  /** Every credential the endpoint sends, optional ones included. */
   auth: string[];
+  /** Those of `auth` sent when the client has them: the call works without them. */
+  optionalAuth: string[];
   headers: HeaderSpec[];
   params: Param[];
   /** Name of the generated interface of `params` (`TransactionsGetParams`), when there are any. */
@@ -211,7 +233,7 @@ export interface Endpoint {
   location: SourceLocation;
 }
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
 
 export interface Callback {
   event: string;
@@ -264,8 +286,11 @@ export interface FailureShape {
   text?: { field: string; item?: string };
 }
 
+/** An error code: a number (`1005`) or a string (`card_declined`). */
+export type ErrorCodeValue = number | string;
+
 export interface ErrorCode {
-  code: number;
+  code: ErrorCodeValue;
   /** camelCase constant name. */
   name: string;
   meaning: string;
@@ -339,7 +364,17 @@ export interface ApiModel {
   sharedHeaders: HeaderSpec[];
   idempotency: { supported: boolean; header?: string; docs: Docs };
   versioning: { scheme: "path-prefix"; versions: ApiVersion[]; rules: string[]; docs: Docs };
-  errors: { codes: ErrorCode[]; statuses: StatusInfo[]; responses: ErrorResponse[]; docs: Docs };
+  errors: {
+    codes: ErrorCode[];
+    statuses: StatusInfo[];
+    responses: ErrorResponse[];
+    /**
+     * What the client retries beyond and against its defaults (408, 429, 5xx): the numeric
+     * statuses marked `retry: true`, and those marked `retry: false`.
+     */
+    retry: { statuses: number[]; never: number[] };
+    docs: Docs;
+  };
   types: NamedType[];
   /** Interfaces generated for operation parameters, in endpoint then callback order. */
   paramsTypes: ParamsType[];

@@ -11,7 +11,7 @@ import { typesByName } from "../lookup.ts";
 import type { Json, JsonObject } from "./json.ts";
 
 interface Slot {
-  code?: number;
+  code?: number | string;
   tag?: string;
 }
 
@@ -42,7 +42,9 @@ function takesCode(field: Field, slot: Slot): boolean {
   return (
     slot.code !== undefined &&
     field.name === "code" &&
-    ((t.kind === "primitive" && t.name !== "string" && t.name !== "boolean") ||
+    ((t.kind === "primitive" &&
+      t.name !== "boolean" &&
+      (typeof slot.code === "string") === (t.name === "string")) ||
       t.kind === "unknown")
   );
 }

@@ -25,7 +25,7 @@ export function pathTemplate(path: string, params: readonly Param[]): string {
 }
 
 /** OpenAPI `in` of a parameter placement. */
-function placementIn(param: Param): "path" | "query" {
+function placementIn(param: Param): "path" | "query" | "header" {
   const placement = param.placement;
   switch (placement) {
     case "path":
@@ -33,6 +33,8 @@ function placementIn(param: Param): "path" | "query" {
       return "path";
     case "query":
       return "query";
+    case "header":
+      return "header";
     default: {
       const unhandled: never = placement;
       throw new Error(`unhandled parameter placement ${JSON.stringify(unhandled)}`);
@@ -40,16 +42,43 @@ function placementIn(param: Param): "path" | "query" {
   }
 }
 
-/** A path, query or trailing parameter: docs on the parameter, the type's shape in `schema`. */
+/**
+ * How a query array or object is serialized. `brackets` has no OpenAPI style: it is
+ * `form`/`explode` (the nearest, which tools read as `a=1&a=2`) plus `x-apigen-style`.
+ */
+function styleOf(param: Param): JsonObject {
+  if (param.placement !== "query") return {};
+  const t = param.type;
+  const structured = t.kind === "array" || t.kind === "object" || t.kind === "ref";
+  const style = param.style ?? "repeat";
+  switch (style) {
+    case "repeat":
+      return t.kind === "array" ? { style: "form", explode: true } : {};
+    case "comma":
+      return { style: "form", explode: false };
+    case "brackets":
+      return { style: "form", explode: true, "x-apigen-style": "brackets" };
+    case "deepObject":
+      return structured ? { style: "deepObject", explode: true } : {};
+    default: {
+      const unhandled: never = style;
+      throw new Error(`unhandled query style ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** A path, query, header or trailing parameter: docs on the parameter, the type's shape in `schema`. */
 export function parameterOf(param: Param): JsonObject {
   const docs = param.type.docs;
   const trailing = param.placement === "trailing" ? placementText.trailing : undefined;
+  const sends = param.sendDefault ? "The client sends the default when the parameter is left out." : undefined;
   return obj({
     name: param.name,
     in: placementIn(param),
     required: param.required || placementIn(param) === "path",
-    description: text(docs.description, trailing),
+    description: text(docs.description, trailing, sends),
     deprecated: docs.deprecated ? true : undefined,
+    ...styleOf(param),
     schema: schemaOf(param.type, { bare: true }),
     "x-undocumented": notesOf(docs),
   });

@@ -60,7 +60,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     ),
     operationId: endpoint.id,
     deprecated: endpoint.docs.deprecated ? true : undefined,
-    security: securityOf(model, endpoint.auth),
+    security: securityOf(model, endpoint.auth, endpoint.optionalAuth),
     parameters: parameters.length ? parameters : undefined,
     requestBody: endpoint.body
       ? {

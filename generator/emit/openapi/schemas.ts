@@ -47,6 +47,7 @@ export function schemaOf(node: TypeNode, options: SchemaOptions = {}): JsonObjec
     ...shapeOf(node),
     ...constraintKeywords(node.constraints),
     examples: docs.example !== undefined ? [docs.example as Json] : undefined,
+    default: docs.default !== undefined ? (docs.default as Json) : undefined,
     deprecated: !options.bare && docs.deprecated ? true : undefined,
     "x-undocumented": options.bare ? undefined : notesOf(docs),
   });
@@ -148,6 +149,7 @@ export const placementText: Record<ParamsType["params"][number]["placement"], st
   path: "Travels in the path.",
   query: "Travels in the query string.",
   trailing: "Travels after the path, in the order of the parameters.",
+  header: "Travels as a request header of this exact name.",
 };
 
 /** The schema of a parameters interface: an object of its parameters, path and trailing ones required. */

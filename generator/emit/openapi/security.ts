@@ -15,6 +15,10 @@ function roleOf(credential: Credential): "scheme" | "signature" | "other" {
   switch (placement) {
     case "header":
       return credential.header !== undefined ? "scheme" : "other";
+    case "basic":
+      return "scheme";
+    case "query":
+      return credential.name !== undefined ? "scheme" : "other";
     case "signature":
       return credential.header !== undefined ? "signature" : "other";
     case "none":
@@ -40,9 +44,14 @@ function schemeOf(credential: Credential): JsonObject {
   const common = { description: describe(credential) };
   const bearer =
     credential.header?.toLowerCase() === "authorization" && credential.scheme !== undefined;
-  const shape = bearer
-    ? { type: "http", scheme: credential.scheme!.toLowerCase() }
-    : { type: "apiKey", in: "header", name: credential.header! };
+  const shape =
+    credential.placement === "basic"
+      ? { type: "http", scheme: "basic" }
+      : credential.placement === "query"
+        ? { type: "apiKey", in: "query", name: credential.name! }
+        : bearer
+          ? { type: "http", scheme: credential.scheme!.toLowerCase() }
+          : { type: "apiKey", in: "header", name: credential.header! };
   return obj({ ...shape, ...common, "x-undocumented": notesOf(credential.docs) });
 }
 
@@ -54,10 +63,19 @@ export function securitySchemes(model: ApiModel): JsonObject {
 /**
  * The `security` of an operation with these credential ids: one requirement object naming
  * every scheme (all are required together), or `[]` (no credential) when there is none.
+ * With optional credentials the operation works without them too: `{}` (no credential, or
+ * only the required ones) comes first, then the requirement with all of them.
  */
-export function securityOf(model: ApiModel, auth: readonly string[]): JsonObject[] {
+export function securityOf(
+  model: ApiModel,
+  auth: readonly string[],
+  optional: readonly string[] = [],
+): JsonObject[] {
   const schemes = auth.filter((id) => model.credentials.some((c) => c.id === id && isScheme(c)));
-  return schemes.length ? [Object.fromEntries(schemes.map((id) => [id, []]))] : [];
+  const all = schemes.length ? [Object.fromEntries(schemes.map((id) => [id, []]))] : [];
+  const required = schemes.filter((id) => !optional.includes(id));
+  if (required.length === schemes.length) return all;
+  return [Object.fromEntries(required.map((id) => [id, []])), ...all];
 }
 
 /** The signature credentials among `auth`. */

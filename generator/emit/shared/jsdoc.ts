@@ -29,6 +29,7 @@ export function docLines(
     if (value !== undefined)
       lines.push(`@${tag} ${quote ? `\`${String(value)}\`` : String(value)}`);
   }
+  if (docs.default !== undefined) lines.push(`@default ${JSON.stringify(docs.default)}`);
   if (docs.example !== undefined) lines.push(`@example ${JSON.stringify(docs.example)}`);
   for (const note of docs.notes) lines.push(`@undocumented ${note.text}`);
   if (docs.deprecated) lines.push("@deprecated");
