@@ -59,8 +59,16 @@ describe("Retry-After", () => {
 describe("what is retried", () => {
   it("408, 429 and 5xx, nothing else", () => {
     expect(
-      [400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504].filter(isRetryableStatus),
+      [400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504].filter((s) =>
+        isRetryableStatus(s),
+      ),
     ).toEqual([408, 429, 500, 502, 503, 504]);
+  });
+  it("adds the statuses the spec marks retry: true and drops those it marks retry: false", () => {
+    const policy = { statuses: [403], never: [503] };
+    expect([400, 403, 429, 500, 503].filter((s) => isRetryableStatus(s, policy))).toEqual([
+      403, 429, 500,
+    ]);
   });
   it("knows a refused connection never reached the server, and a reset may have", () => {
     expect(

@@ -64,6 +64,7 @@ export class MerchantCore extends ClientCore {
         publishableKey: options.publishableKey,
       },
       MerchantApiError,
+      { statuses: [429] },
     );
   }
 }

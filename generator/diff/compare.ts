@@ -239,7 +239,43 @@ function diffParams(
   for (const param of before) {
     const next = after.find((p) => p.name === param.name);
     if (next) diffNode(out, `${subject}.params.${param.name}`, param.type, next.type, [usage]);
+    if (next) diffParamWire(out, `${subject}.params.${param.name}`, param, next, usage);
+    else if (param.placement === "query" || param.placement === "header")
+      out.add(`${subject}.params.${param.name}`, `${param.placement} parameter removed`, "minor", [
+        usage.audience,
+      ]);
   }
+  for (const param of after.filter((n) => !before.some((o) => o.name === n.name))) {
+    if (param.placement !== "query" && param.placement !== "header") continue;
+    const what = `${param.required ? "required" : "optional"} ${param.placement} parameter added`;
+    out.add(
+      `${subject}.params.${param.name}`,
+      what,
+      "minor",
+      param.required ? [usage.audience] : [],
+    );
+  }
+}
+
+/** How a kept parameter travels: required or not, where, in what style, with what default. */
+function diffParamWire(
+  out: ChangeList,
+  subject: string,
+  before: Param,
+  after: Param,
+  usage: Usage,
+): void {
+  if (!before.required && after.required)
+    out.add(subject, "parameter became required", "minor", [usage.audience]);
+  if (before.required && !after.required) out.add(subject, "parameter became optional", "minor");
+  if (before.placement !== after.placement)
+    out.add(subject, `travels ${before.placement} -> ${after.placement}`, "minor");
+  if ((before.style ?? "repeat") !== (after.style ?? "repeat"))
+    out.add(subject, `style ${before.style ?? "repeat"} -> ${after.style ?? "repeat"}`, "minor");
+  const text = (p: Param) =>
+    `${JSON.stringify(p.type.docs.default) ?? "none"}${p.sendDefault ? " (sent)" : ""}`;
+  if (text(before) !== text(after))
+    out.add(subject, `default ${text(before)} -> ${text(after)}`, "patch");
 }
 
 function diffEndpoints(out: ChangeList, before: ApiModel, after: ApiModel): void {
@@ -254,8 +290,13 @@ function diffEndpoints(out: ChangeList, before: ApiModel, after: ApiModel): void
       out.add(subject, `${e.method} ${e.path} -> ${next.method} ${next.path}`, "minor", [
         "callers",
       ]);
-    for (const id of next.auth.filter((a) => !e.auth.includes(a)))
+    const needs = (m: typeof e, a: string) => m.auth.includes(a) && !m.optionalAuth.includes(a);
+    for (const id of next.auth.filter((a) => needs(next, a) && !needs(e, a)))
       out.add(subject, `now needs credential ${id}`, "minor", ["callers"]);
+    for (const id of next.auth.filter((a) => !needs(next, a) && !e.auth.includes(a)))
+      out.add(subject, `sends optional credential ${id}`, "minor");
+    for (const id of e.auth.filter((a) => needs(e, a) && next.optionalAuth.includes(a)))
+      out.add(subject, `credential ${id} became optional`, "minor");
     for (const id of e.auth.filter((a) => !next.auth.includes(a)))
       out.add(subject, `no longer sends credential ${id}`, "minor");
     diffParams(out, subject, e.params, next.params, positionUsage("endpoint-param"));

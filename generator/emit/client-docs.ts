@@ -32,9 +32,18 @@ function errorLine(model: ApiModel, error: ErrorResponse): string {
 export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] {
   const sends = endpoint.auth.map((id) => {
     const credential = model.credentials.find((c) => c.id === id);
-    return credential?.header
-      ? `\`${credential.header}${credential.scheme ? `: ${credential.scheme} …` : ""}\` (\`${id}\`)`
-      : `\`${id}\``;
+    const where =
+      credential?.placement === "basic"
+        ? "`Authorization: Basic …` "
+        : credential?.placement === "query" && credential.name
+          ? `query \`${credential.name}=…\` `
+          : credential?.header
+            ? `\`${credential.header}${credential.scheme ? `: ${credential.scheme} …` : ""}\` `
+            : "";
+    const optional = endpoint.optionalAuth.includes(id) ? ", optional: sent when configured" : "";
+    return where
+      ? `${where}(\`${id}\`${optional})`
+      : `\`${id}\`${optional ? ` (${optional.slice(2)})` : ""}`;
   });
   const intro = [
     ...(endpoint.summary ? [`${endpoint.summary}.`] : []),
@@ -61,11 +70,20 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
         ...typeDocLines(body).filter((l) => !l.startsWith("@")),
       ]
     : [];
+  const objectName = endpoint.params.some((p) => p.placement === "header") ? "params" : "query";
   for (const param of endpoint.params) {
     const about = typeDocLines(param.type).filter((l) => !l.startsWith("@"));
-    const name = param.placement === "query" ? `query.${param.name}` : param.camelName;
+    const inObject = param.placement === "query" || param.placement === "header";
+    const name = inObject ? `${objectName}.${param.name}` : param.camelName;
+    const fallback = param.type.docs.default;
+    const sends =
+      fallback === undefined
+        ? []
+        : [
+            `Default \`${JSON.stringify(fallback)}\`${param.sendDefault ? ", sent when left out" : ""}.`,
+          ];
     lines.push(
-      `@param ${name} ${about.join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`,
+      `@param ${name} ${[...about, ...sends].join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`,
     );
   }
   lines.push(

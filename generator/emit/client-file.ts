@@ -5,7 +5,7 @@
  * grouped by the first part of the endpoint id (`client.transactions.get(reference)`).
  * The functions are what makes one endpoint tree-shakable: the class refers to them all.
  */
-import type { ApiModel, Endpoint } from "../ir/model.ts";
+import type { ApiModel, Credential, Endpoint } from "../ir/model.ts";
 import {
   arr,
   call,
@@ -18,6 +18,7 @@ import {
   pureCall,
   ret,
   undef,
+  valueExpr,
 } from "./code/build.ts";
 import type {
   ClassDeclaration,
@@ -63,22 +64,54 @@ function bodyValidator(endpoint: Endpoint): Expr {
     : id(inlineBodyValidatorName(endpoint));
 }
 
+/** How the runtime sends one credential of an endpoint, or nothing for one it does not send. */
+function credentialSpec(endpoint: Endpoint, c: Credential | undefined): Expr[] {
+  if (!c || !isSent(c)) return [];
+  const optional = endpoint.optionalAuth.includes(c.id) ? lit(true) : undefined;
+  const placement = c.placement as "header" | "basic" | "query";
+  return [
+    obj([
+      ["option", lit(c.id)],
+      ["header", placement === "header" ? lit(c.header!) : undefined],
+      ["scheme", placement === "header" && c.scheme ? lit(c.scheme) : undefined],
+      ["query", placement === "query" ? lit(c.name!) : undefined],
+      ["basic", placement === "basic" ? lit(true) : undefined],
+      ["optional", optional],
+    ]),
+  ];
+}
+
+/** The descriptor entries of the non-path parameters: styles, header names, defaults to send. */
+function paramsSpec(endpoint: Endpoint): [string, Expr | undefined][] {
+  const styled = endpoint.params.filter((p) => p.placement === "query" && p.style);
+  const inHeaders = endpoint.params.filter((p) => p.placement === "header");
+  const sendDefault = endpoint.params.filter((p) => p.sendDefault);
+  return [
+    [
+      "styles",
+      styled.length ? obj(styled.map((p) => [p.name, lit(p.style!)] as const)) : undefined,
+    ],
+    ["headerParams", inHeaders.length ? arr(inHeaders.map((p) => lit(p.name))) : undefined],
+    [
+      "sendDefaults",
+      sendDefault.length
+        ? obj(sendDefault.map((p) => [p.name, valueExpr(p.type.docs.default)] as const))
+        : undefined,
+    ],
+  ];
+}
+
 /**
  * The descriptor the runtime reads for one endpoint. `operation()` works out its per-call
  * data once; the annotation lets a bundler drop the descriptor with its unused function.
  */
 function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
-  const credentials = endpoint.auth.flatMap((credentialId) => {
-    const c = model.credentials.find((credential) => credential.id === credentialId);
-    if (!c?.header || c.placement !== "header") return [];
-    return [
-      obj([
-        ["option", lit(c.id)],
-        ["header", lit(c.header)],
-        ["scheme", c.scheme ? lit(c.scheme) : undefined],
-      ]),
-    ];
-  });
+  const credentials = endpoint.auth.flatMap((credentialId) =>
+    credentialSpec(
+      endpoint,
+      model.credentials.find((credential) => credential.id === credentialId),
+    ),
+  );
   const trailing = endpoint.params.filter((p) => p.placement === "trailing");
   const headers = endpoint.headers.flatMap((h) =>
     h.value === undefined ? [] : [[h.name, lit(h.value)] as const],
@@ -93,6 +126,7 @@ function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
     ["validateParams", endpoint.paramsTypeName ? validatorRef(endpoint.paramsTypeName) : undefined],
     ["validateBody", endpoint.body ? bodyValidator(endpoint) : undefined],
     ["documentedResponse", lit(endpoint.response.body !== undefined)],
+    ...paramsSpec(endpoint),
   ]);
   return {
     kind: "variable",
@@ -102,17 +136,29 @@ function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
   };
 }
 
+/** Whether a parameter travels in the path (as a positional argument of the call). */
+const inPath = (p: Endpoint["params"][number]) =>
+  p.placement === "path" || p.placement === "trailing";
+
+/**
+ * The argument of the query and header parameters: `query` when there are only query
+ * parameters, `params` when headers are among them.
+ */
+export function paramsArgName(endpoint: Endpoint): string {
+  return endpoint.params.some((p) => p.placement === "header") ? "params" : "query";
+}
+
 /** Parameters and return type of an endpoint's function and method, after the core. */
 function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr } {
-  const pathParams = endpoint.params.filter((p) => p.placement !== "query");
-  const queryParams = endpoint.params.filter((p) => p.placement === "query");
+  const pathParams = endpoint.params.filter(inPath);
+  const queryParams = endpoint.params.filter((p) => !inPath(p));
   const params: Param[] = [
     ...pathParams.map((p) => ({ name: p.camelName, type: typeExpr(p.type) })),
     ...(endpoint.body ? [{ name: "body", type: typeExpr(endpoint.body) }] : []),
   ];
   if (queryParams.length)
     params.push({
-      name: "query",
+      name: paramsArgName(endpoint),
       hasQuestionToken: !queryParams.some((p) => p.required),
       type: generic(
         "Pick",
@@ -122,17 +168,20 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
     });
   params.push({ name: "options", type: requestOptions, hasQuestionToken: true });
   const body = endpoint.response.body;
-  return { params, returnType: generic("Promise", body ? typeExpr(body) : keyword("unknown")) };
+  // A HEAD response has no body by definition: the call resolves to nothing.
+  const value =
+    endpoint.method === "HEAD" ? keyword("void") : body ? typeExpr(body) : keyword("unknown");
+  return { params, returnType: generic("Promise", value) };
 }
 
 /** The standalone function of one endpoint: `transactionsGet(core, reference, options)`. */
 function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
   const { params, returnType } = signature(endpoint);
-  const pathParams = endpoint.params.filter((p) => p.placement !== "query");
+  const pathParams = endpoint.params.filter(inPath);
   const pathArg = pathParams.length
     ? obj(pathParams.map((p) => [p.name, id(p.camelName)] as const))
     : undef;
-  const hasQuery = endpoint.params.some((p) => p.placement === "query");
+  const hasQuery = endpoint.params.some((p) => !inPath(p));
   const docs = endpointDocLines(model, endpoint);
   const firstTag = docs.findIndex((l) => l.startsWith("@"));
   docs.splice(
@@ -145,7 +194,7 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
     id(operationName(endpoint)),
     pathArg,
     endpoint.body ? id("body") : undef,
-    hasQuery ? id("query") : undef,
+    hasQuery ? id(paramsArgName(endpoint)) : undef,
     id("options"),
   );
   return {
@@ -185,10 +234,27 @@ function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDecla
   };
 }
 
-/** The credentials the endpoints send in headers: one client option each. */
+/** Whether the client sends a credential: in a header, as HTTP basic or in the query string. */
+function isSent(c: Credential): boolean {
+  return (
+    (c.placement === "header" && c.header !== undefined) ||
+    c.placement === "basic" ||
+    (c.placement === "query" && c.name !== undefined)
+  );
+}
+
+/** The credentials the endpoints send: one client option each. */
 function headerCredentials(model: ApiModel) {
   const used = new Set(model.endpoints.flatMap((e) => e.auth));
-  return model.credentials.filter((c) => c.placement === "header" && used.has(c.id));
+  return model.credentials.filter((c) => isSent(c) && used.has(c.id));
+}
+
+/** How a credential option says where its value goes. */
+function sentAs(c: Credential): string {
+  if (c.placement === "basic")
+    return "Sent as `Authorization: Basic …` (base64 of `username:password`)";
+  if (c.placement === "query") return `Sent in the query string as \`${c.name}=…\``;
+  return `Sent as \`${c.header}${c.scheme ? `: ${c.scheme} …` : ""}\``;
 }
 
 /** Options of the client: the runtime's, plus one per credential the endpoints send. */
@@ -203,10 +269,13 @@ function optionsInterface(model: ApiModel): Statement {
       kind: "property-signature",
       name: c.id,
       hasQuestionToken: true,
-      type: runtimeType(coreModule, "CredentialValue"),
+      type: runtimeType(
+        coreModule,
+        c.placement === "basic" ? "BasicCredentialValue" : "CredentialValue",
+      ),
       docs: [
         ...(c.docs.description ? [c.docs.description] : []),
-        `Sent as \`${c.header}${c.scheme ? `: ${c.scheme} …` : ""}\` by the endpoints that need it.`,
+        `${sentAs(c)} by the endpoints that need it.`,
       ],
     })),
   };
@@ -220,6 +289,16 @@ function coreClass(model: ApiModel): ClassDeclaration {
     headerCredentials(model).map((c) => [c.id, member(id("options"), c.id)] as const),
   );
   const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
+  const { statuses, never } = model.errors.retry;
+  const retry =
+    statuses.length || never.length
+      ? [
+          obj([
+            ["statuses", statuses.length ? arr(statuses.map(lit)) : undefined],
+            ["never", never.length ? arr(never.map(lit)) : undefined],
+          ]),
+        ]
+      : [];
   return {
     kind: "class",
     name: model.api.coreClassName,
@@ -231,7 +310,7 @@ function coreClass(model: ApiModel): ClassDeclaration {
     ],
     ctor: {
       params: [{ name: "options", type: optionsRef(model) }],
-      body: [exprStatement(call(id("super"), id("options"), credentials, errorClass))],
+      body: [exprStatement(call(id("super"), id("options"), credentials, errorClass, ...retry))],
     },
   };
 }
@@ -295,7 +374,12 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
         kind: "export-from",
         module: `src/runtime/${coreModule}`,
         isTypeOnly: true,
-        names: ["CoreOptions", "CredentialValue", "RequestOptions"].map((name) => ({
+        names: [
+          ...(headerCredentials(model).some((c) => c.placement === "basic")
+            ? ["BasicCredentialValue"]
+            : []),
+          ...["CoreOptions", "CredentialValue", "RequestOptions"],
+        ].map((name) => ({
           name,
           isType: true,
         })),

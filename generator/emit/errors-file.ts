@@ -3,11 +3,20 @@
  * their meanings, and the client's other error classes re-exported from the runtime.
  */
 import { lit, obj } from "./code/build.ts";
-import type { Expr, FileStatement, ObjectProperty } from "./code/nodes.ts";
+import type { Expr, FileStatement, ObjectProperty, TypeExpr } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { generatedRef, modules, runtimeValue } from "./shared/symbols.ts";
-import { generic, keyword } from "./shared/type-expr.ts";
+import { generic, keyword, union } from "./shared/type-expr.ts";
+
+/** `(number & {})`: any other number, without swallowing the literals beside it in a union. */
+const other = (name: "number" | "string"): TypeExpr => ({
+  kind: "paren-type",
+  type: {
+    kind: "intersection",
+    types: [keyword(name), { kind: "object-type", members: [], inline: true }],
+  },
+});
 
 /** `src/errors.ts` of the generated package. */
 export function emitErrorsFile(ctx: EmitContext): EmittedFile {
@@ -52,7 +61,23 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
           `An error response of the ${api.title}: status, code or tag, message, body and headers.`,
         ],
         extends: runtimeValue("client/errors.ts", "ApiError"),
-        properties: [{ name: "name", hasOverrideKeyword: true, init: lit(api.errorClassName) }],
+        properties: [
+          { name: "name", hasOverrideKeyword: true, init: lit(api.errorClassName) },
+          {
+            name: "code",
+            isDeclare: true,
+            isReadonly: true,
+            docs: [
+              "Code of the error body: one of {@link ErrorCode}, or one the spec does not list (a number or a string).",
+            ],
+            type: union([
+              { ...errorCode, isType: true },
+              other("number"),
+              other("string"),
+              keyword("undefined"),
+            ]),
+          },
+        ],
       },
     },
     {

@@ -18,6 +18,7 @@ export const runtimeModules = [
   "client/body.ts",
   "client/redirect.ts",
   "client/timeout.ts",
+  "client/params.ts",
   "client/operation.ts",
   "client/core.ts",
   "callbacks/base64.ts",

@@ -51,9 +51,7 @@ export function buildStatuses(decls: readonly Decl[], ctx: BuildContext): Status
  * runtime's defaults) and `retry: false` (taken out of them). A `4xx`/`5xx` entry does not
  * change them: 5xx are retried by default.
  */
-export function retryOf(
-  decls: readonly Decl[],
-): ApiModel["errors"]["retry"] {
+export function retryOf(decls: readonly Decl[]): ApiModel["errors"]["retry"] {
   const numeric = decls.filter((d) => /^\d+$/.test(d.name));
   return {
     statuses: numeric.filter((d) => d.value.retry === true).map((d) => Number(d.name)),
@@ -75,11 +73,7 @@ export function buildErrorResponse(
   const v = decl.value;
   const code = typeof v.code === "number" || typeof v.code === "string" ? v.code : undefined;
   if (code !== undefined && !knownCodes.has(code)) {
-    ctx.bag.report(
-      "unknown-error-code",
-      { code },
-      decl.file.locate([...decl.path, "code"]),
-    );
+    ctx.bag.report("unknown-error-code", { code }, decl.file.locate([...decl.path, "code"]));
   }
   const scope: ErrorResponse["scope"] = endpointLevel
     ? { kind: "endpoint" }

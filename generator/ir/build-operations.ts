@@ -155,13 +155,16 @@ export class OperationBuilder {
         file.locate([...paramPath, "style"]),
       );
     if (v.sendDefault === true && v.default === undefined)
-      this.ctx.bag.report("param-default-missing", { name }, file.locate([...paramPath, "sendDefault"]));
+      this.ctx.bag.report(
+        "param-default-missing",
+        { name },
+        file.locate([...paramPath, "sendDefault"]),
+      );
     return {
       name,
       camelName: camelCase(name),
       placement,
-      required:
-        (placement !== "query" && placement !== "header") || v.required === true,
+      required: (placement !== "query" && placement !== "header") || v.required === true,
       type: this.types.node(file, paramPath, value),
       ...(style && style !== "repeat" ? { style } : {}),
       ...(v.sendDefault === true ? { sendDefault: true } : {}),

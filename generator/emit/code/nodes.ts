@@ -215,6 +215,8 @@ export interface ClassProperty {
   readonly init?: Expr;
   readonly isReadonly?: boolean;
   readonly hasOverrideKeyword?: boolean;
+  /** `declare`: narrows the type of a property the base class sets, without a field of its own. */
+  readonly isDeclare?: boolean;
   readonly docs?: readonly string[];
 }
 

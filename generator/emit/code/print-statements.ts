@@ -136,6 +136,7 @@ function printClass(declaration: ClassDeclaration, ctx: PrintContext): Doc {
   // properties together, then the constructor and each method after a blank line
   const properties: Doc[] = (declaration.properties ?? []).map((property) => {
     const left = [
+      property.isDeclare ? "declare " : "",
       property.hasOverrideKeyword ? "override " : "",
       property.isReadonly ? "readonly " : "",
       property.name,

@@ -71,7 +71,9 @@ function styleOf(param: Param): JsonObject {
 export function parameterOf(param: Param): JsonObject {
   const docs = param.type.docs;
   const trailing = param.placement === "trailing" ? placementText.trailing : undefined;
-  const sends = param.sendDefault ? "The client sends the default when the parameter is left out." : undefined;
+  const sends = param.sendDefault
+    ? "The client sends the default when the parameter is left out."
+    : undefined;
   return obj({
     name: param.name,
     in: placementIn(param),

@@ -48,9 +48,10 @@ const kinds: Record<number, ApiErrorKind> = {
   429: "rate_limit",
 };
 
-/** One entry of a v1 error body's `errors` array. */
+/** One entry of an error body's `errors` array, or its `error` object. */
 export interface ApiErrorEntry {
-  code?: number;
+  /** A number (`1005`) or a string (`card_declined`). */
+  code?: number | string;
   message?: string;
   [field: string]: unknown;
 }
@@ -58,8 +59,11 @@ export interface ApiErrorEntry {
 export interface ApiErrorDetails {
   status: number;
   endpointId: string;
-  /** Numeric code of the first entry of a v1 body. */
-  code?: number;
+  /**
+   * Code of the first entry of the body (`errors[0].code`, `error.code`, or `code`): a
+   * number or a string.
+   */
+  code?: number | string;
   /** `.tag` of a v3 body. */
   tag?: string;
   message: string;
@@ -74,7 +78,7 @@ export class ApiError extends ClientError {
   override name = "ApiError";
   declare readonly status: number;
   declare readonly kind: ApiErrorKind;
-  declare readonly code: number | undefined;
+  declare readonly code: number | string | undefined;
   declare readonly tag: string | undefined;
   declare readonly errors: ApiErrorEntry[];
   declare readonly body: unknown;

@@ -48,9 +48,18 @@ function oneLine(text: string): string {
     .slice(0, maxMessage);
 }
 
+/** A code as the body gives it: a number, or a non-empty string (`card_declined`). */
+function codeOf(value: unknown): number | string | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && value.trim()) return oneLine(value);
+  return undefined;
+}
+
 /**
  * The details of an error response. Reads v1 bodies (`{errors: [{code, message}]}`),
- * `.tag` bodies (`{".tag", message}`) and `{error: {code, message}}`; any other body,
+ * `.tag` bodies (`{".tag", message}`), `{error: {type, code, message, param}}` (Stripe's),
+ * `{code, message}` and `{message, documentation_url}` (GitHub's); a code may be a number
+ * or a string. Any other body,
  * JSON or not, still gives an error carrying its text. Text and headers are redacted
  * against `secrets` first; a body cut at the size limit, or nested too deep, is kept as
  * its text.
@@ -80,7 +89,8 @@ export function errorDetails(
       details.errors = body.errors.filter(isRecord) as ApiErrorEntry[];
     const first =
       details.errors[0] ?? (isRecord(body.error) ? (body.error as ApiErrorEntry) : undefined);
-    if (typeof first?.code === "number") details.code = first.code;
+    const code = codeOf(first?.code) ?? codeOf(body.code);
+    if (code !== undefined) details.code = code;
     if (typeof body[".tag"] === "string") details.tag = oneLine(body[".tag"]);
     const message = first?.message ?? body.message;
     if (typeof message === "string") details.message = oneLine(message);

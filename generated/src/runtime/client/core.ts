@@ -26,17 +26,30 @@ import {
   check,
   lowerKeys,
   pathOf,
-  queryString,
   randomNonce,
   serialize,
   type Operation,
   type PathParams,
   type QueryParams,
 } from "./operation.js";
+import {
+  basicToken,
+  placeParams,
+  queryCredential,
+  secretsOf,
+  type BasicCredentials,
+} from "./params.js";
 import { redact } from "./redact.js";
 import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
-import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep } from "./retry.js";
+import {
+  backoffMs,
+  isRetryableStatus,
+  neverReachedServer,
+  retryAfterMs,
+  sleep,
+  type RetryPolicy,
+} from "./retry.js";
 import { bounded, type Ending } from "./timeout.js";
 
 export {
@@ -48,9 +61,16 @@ export {
   type PathParams,
   type QueryParams,
 } from "./operation.js";
+export type { BasicCredentials } from "./params.js";
+export type { RetryPolicy } from "./retry.js";
 
 /** A credential value, or a function that returns one (called once per request). */
 export type CredentialValue = string | (() => string | Promise<string>);
+
+/** HTTP basic credentials, or a function that returns them (called once per request). */
+export type BasicCredentialValue =
+  | BasicCredentials
+  | (() => BasicCredentials | Promise<BasicCredentials>);
 
 export interface ClientLogger {
   debug(message: string): void;
@@ -137,8 +157,12 @@ export class ClientCore {
 
   constructor(
     options: CoreOptions,
-    private readonly credentials: Readonly<Record<string, CredentialValue | undefined>>,
+    private readonly credentials: Readonly<
+      Record<string, CredentialValue | BasicCredentialValue | undefined>
+    >,
     private readonly errorClass: ApiErrorClass,
+    /** The statuses the spec says to retry, or not, besides the defaults (retry.ts). */
+    private readonly retryPolicy: RetryPolicy = {},
   ) {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
     const settings = { ...options } as Settings & Record<string, unknown>;
@@ -146,7 +170,7 @@ export class ClientCore {
     // Header names lower-cased, so that a later source replaces an earlier one whatever its case.
     settings.headers &&= lowerKeys(settings.headers);
     this.options = settings;
-    this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
+    this.secrets = Object.values(credentials).flatMap(secretsOf);
   }
 
   /** Sends one call of `op`, retrying as allowed; resolves to the parsed body. */
@@ -161,13 +185,16 @@ export class ClientCore {
     const { logger, idempotencyHeader, nonceHeader } = this.options;
     if (op.validateParams || op.validateBody) check(op, params, body, query);
     for (const c of op.credentials)
-      if (!this.credentials[c.option]) throw new MissingCredentialError(id, c.option, c.header);
+      if (!c.optional && !this.credentials[c.option])
+        throw new MissingCredentialError(id, c.option, c.header ?? `query parameter ${c.query}`);
     // The headers of a call without headers, idempotency key or nonce of its own, and
     // without credential functions, are the same every time: built once, then sent as they
     // are (fetch only reads them; a redirect to GET makes a copy).
-    const plain = !call.headers && call.idempotencyKey === undefined && !call.nonce;
+    const plain =
+      !call.headers && call.idempotencyKey === undefined && !call.nonce && !op.queryCredentials;
     let headers = plain ? this.fixedHeaders.get(op) : undefined;
     let secrets = this.secrets;
+    const inQuery: string[] = [];
     if (!headers) {
       headers = {
         ...op.fixedHeaders,
@@ -175,19 +202,26 @@ export class ClientCore {
         ...(call.headers && lowerKeys(call.headers)),
       };
       let same = plain;
-      for (const [option, header, scheme] of op.sends) {
-        let value = this.credentials[option]!;
+      for (const send of op.sends) {
+        let value: unknown = this.credentials[send.option];
+        if (!value) continue; // an optional credential the client does not have
         if (typeof value === "function") {
-          secrets = [...secrets, (value = await value())];
+          value = await (value as () => unknown)();
+          secrets = [...secrets, ...secretsOf(value)];
           same = false;
         }
-        headers[header] = scheme + value;
+        const text = send.basic ? basicToken(id, send.option, value) : String(value);
+        if (send.query !== undefined) inQuery.push(queryCredential(send.query, text));
+        else headers[send.header!] = send.prefix + text;
       }
       if (same) this.fixedHeaders.set(op, headers);
     }
     if (call.idempotencyKey !== undefined)
       headers[idempotencyHeader.toLowerCase()] = call.idempotencyKey;
-    const url = this.base + pathOf(op.parts, params) + (query ? queryString(query) : "");
+    const placed =
+      query || op.sendDefaults || inQuery.length ? placeParams(op, query, inQuery) : undefined;
+    if (placed?.headers) headers = { ...headers, ...placed.headers };
+    const url = this.base + pathOf(op.parts, params) + (placed?.search ?? "");
     const payload = body === undefined ? undefined : serialize(op, body);
     const log = (line: string) => logger?.debug(redact(`${id} ${line}`, secrets));
     for (let attempt = 0; ; attempt++) {
@@ -322,7 +356,7 @@ export class ClientCore {
     const retry =
       attempt < (call.maxRetries ?? maxRetries) &&
       (response
-        ? retrySafe && isRetryableStatus(response.status)
+        ? retrySafe && isRetryableStatus(response.status, this.retryPolicy)
         : "retryable" in outcome && (outcome.retryable || retrySafe));
     if (!retry) {
       if (!response) throw (outcome as { error: Error }).error;

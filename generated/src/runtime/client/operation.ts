@@ -7,20 +7,39 @@
  */
 import type { ValidationIssue, Validator } from "../validate.js";
 import { RequestValidationError } from "./errors.js";
+import type { ParamsSpec, QueryParams } from "./params.js";
 
 /** How an endpoint's credential travels. */
 export interface CredentialSpec {
   /** Client option name, e.g. `apiKey`. */
   option: string;
-  header: string;
+  /** Header that carries it; absent for a credential sent in the query string. */
+  header?: string;
   /** e.g. `Bearer`. */
   scheme?: string;
+  /** Query parameter that carries it, e.g. `api_key`. */
+  query?: string;
+  /** HTTP basic: the option is `{ username, password }`, sent as `Basic base64(username:password)`. */
+  basic?: boolean;
+  /** Sent when the client has it; the call works without it. */
+  optional?: boolean;
+}
+
+/** One credential as a call sends it (`operation()` works it out once). */
+export interface CredentialSend {
+  option: string;
+  /** Lower-cased header name, or undefined for a query credential. */
+  header: string | undefined;
+  /** The scheme with its space, e.g. `Bearer `. */
+  prefix: string;
+  query: string | undefined;
+  basic: boolean;
 }
 
 /** What the generated layer says about one endpoint: data from the spec, no logic. */
-export interface OperationSpec {
+export interface OperationSpec extends ParamsSpec {
   id: string;
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
   /** Path template, `{name}` for each path parameter. */
   path: string;
   credentials: readonly CredentialSpec[];
@@ -43,8 +62,10 @@ export interface Operation extends OperationSpec {
   readonly parts: readonly string[];
   /** Accept and the fixed headers, by lower-cased name (header names ignore case). */
   readonly fixedHeaders: Readonly<Record<string, string>>;
-  /** Per credential: option, lower-cased header name, and the scheme with its space. */
-  readonly sends: readonly (readonly [string, string, string])[];
+  /** Per credential: how it is sent. */
+  readonly sends: readonly CredentialSend[];
+  /** Whether a credential goes into the query string: then the headers are built per call. */
+  readonly queryCredentials: boolean;
   /** POST and PATCH: not retried once they may have arrived, unless they carry an idempotency key. */
   readonly unsafe: boolean;
 }
@@ -60,30 +81,21 @@ export function operation(spec: OperationSpec): Operation {
     ...spec,
     parts,
     fixedHeaders: lowerKeys({ accept: "application/json", ...spec.headers }),
-    sends: spec.credentials.map((c) => [
-      c.option,
-      c.header.toLowerCase(),
-      c.scheme ? `${c.scheme} ` : "",
-    ]),
+    sends: spec.credentials.map((c) => ({
+      option: c.option,
+      header: c.query === undefined ? (c.header ?? "authorization").toLowerCase() : undefined,
+      prefix: c.basic ? "Basic " : c.scheme ? `${c.scheme} ` : "",
+      query: c.query,
+      basic: c.basic === true,
+    })),
+    queryCredentials: spec.credentials.some((c) => c.query !== undefined),
     unsafe: spec.method === "POST" || spec.method === "PATCH",
   };
 }
 
-type QueryValue = string | number | boolean;
 /** Path and trailing parameters by name. */
-export type PathParams = Readonly<Record<string, QueryValue>>;
-/** Query parameters by name; undefined ones are left out, arrays repeat the name. */
-export type QueryParams = Readonly<Record<string, QueryValue | readonly QueryValue[] | undefined>>;
-
-export function queryString(query: QueryParams): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
-      search.append(name, String(item));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : "";
-}
+export type PathParams = Readonly<Record<string, string | number | boolean>>;
+export type { QueryParams };
 
 /** The endpoint's path with each parameter percent-encoded in its place. */
 export function pathOf(parts: readonly string[], params: PathParams | undefined): string {

@@ -5,9 +5,24 @@
  * When and how long the client waits before trying a request again.
  */
 
-/** Statuses worth another attempt: timeouts, rate limits and server errors. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
+/**
+ * The statuses the spec marks in `errors.statuses`: `retry: true` ones are retried besides
+ * the defaults (GitHub's 403 secondary rate limit), `retry: false` ones never are.
+ */
+export interface RetryPolicy {
+  statuses?: readonly number[];
+  never?: readonly number[];
+}
+
+/**
+ * Statuses worth another attempt: by default timeouts (408), rate limits (429) and server
+ * errors (5xx); the policy adds and takes away statuses as the spec says.
+ */
+export function isRetryableStatus(status: number, policy: RetryPolicy = {}): boolean {
+  if (policy.never?.includes(status)) return false;
+  return (
+    status === 408 || status === 429 || status >= 500 || policy.statuses?.includes(status) === true
+  );
 }
 
 /**

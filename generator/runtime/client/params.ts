@@ -1,0 +1,185 @@
+/**
+ * Where the values of a call go besides the path: query parameters in their declared style,
+ * header parameters under their exact names, defaults the spec says to send, and credentials
+ * that travel in the query string or as HTTP basic. Problems with a value are a
+ * RequestValidationError naming the parameter; nothing is sent.
+ */
+import type { ValidationIssue } from "../validate.js";
+import { RequestValidationError } from "./errors.js";
+
+/**
+ * How a query array or object is written; absent: `repeat` (`a=1&a=2`). `comma`: `a=1,2`;
+ * `brackets`: `a[]=1&a[]=2`; `deepObject`: `a[gte]=1&a[lte]=2`.
+ */
+export type QueryStyle = "comma" | "brackets" | "deepObject";
+
+/** The parameters of a call other than path ones, by their spec name. */
+export type QueryParams = Readonly<Record<string, unknown>>;
+
+/** HTTP basic credentials: sent as `Authorization: Basic base64(username:password)`. */
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+/** What the endpoint says about its non-path parameters (part of its descriptor). */
+export interface ParamsSpec {
+  id: string;
+  /** Query parameters written in a style other than `repeat`. */
+  styles?: Readonly<Record<string, QueryStyle>>;
+  /** Parameters sent as request headers, by their exact header name. */
+  headerParams?: readonly string[];
+  /** Values sent when the caller leaves the parameter out (`sendDefault: true`). */
+  sendDefaults?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One value as application/x-www-form-urlencoded writes it (as URLSearchParams does: a
+ * space is `+`), so that a `,` or `[]` the style adds stays apart from the value's own.
+ */
+function encode(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/%20/g, "+")
+    .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const isScalar = (value: unknown): value is string | number | boolean =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+
+/** The `name=value` pairs of one query parameter, already encoded; pushes an issue when it cannot be written. */
+function queryPairs(
+  name: string,
+  value: unknown,
+  style: QueryStyle | undefined,
+  issues: ValidationIssue[],
+): string[] {
+  const key = encode(name);
+  const at = `params.${name}`;
+  if (isScalar(value)) return [`${key}=${encode(String(value))}`];
+  if (Array.isArray(value)) {
+    if (!value.every(isScalar)) {
+      issues.push({
+        path: at,
+        message: "holds an item a query string cannot write (an object or array)",
+      });
+      return [];
+    }
+    const items = value.map((item) => encode(String(item)));
+    if (style === "comma") return items.length ? [`${key}=${items.join(",")}`] : [];
+    const itemKey = style === "brackets" ? `${key}[]` : key;
+    return items.map((item) => `${itemKey}=${item}`);
+  }
+  if (isRecord(value) && style === "deepObject") {
+    const pairs: string[] = [];
+    for (const [field, inner] of Object.entries(value)) {
+      if (inner === undefined || inner === null) continue;
+      const fieldKey = `${key}[${encode(field)}]`;
+      if (isScalar(inner)) pairs.push(`${fieldKey}=${encode(String(inner))}`);
+      else if (Array.isArray(inner) && inner.every(isScalar))
+        for (const item of inner) pairs.push(`${fieldKey}[]=${encode(String(item))}`);
+      else
+        issues.push({
+          path: `${at}.${field}`,
+          message: "nests deeper than style deepObject writes (one level of fields)",
+        });
+    }
+    return pairs;
+  }
+  issues.push({
+    path: at,
+    message: isRecord(value)
+      ? "is an object: only a parameter of style deepObject can send one"
+      : "is not a value a query string can write",
+  });
+  return [];
+}
+
+/** A header value as it may be sent: a line break or NUL would end the header or be refused by fetch. */
+function headerValue(name: string, value: unknown, issues: ValidationIssue[]): string | undefined {
+  const text = Array.isArray(value) && value.every(isScalar) ? value.join(",") : value;
+  if (!isScalar(text)) {
+    issues.push({ path: `params.${name}`, message: "is not a value a header can carry" });
+    return undefined;
+  }
+  const out = String(text);
+  if (/[\r\n\0]/.test(out)) {
+    issues.push({
+      path: `params.${name}`,
+      message: "holds a line break or NUL, which a header cannot carry",
+    });
+    return undefined;
+  }
+  return out;
+}
+
+/**
+ * The query string (with its `?`, or empty) and the header parameters (lower-cased names) of
+ * one call. Undefined and null values are left out, unless the spec says to send a default.
+ * `extra` are further encoded `name=value` pairs: query credentials.
+ */
+export function placeParams(
+  spec: ParamsSpec,
+  query: QueryParams | undefined,
+  extra: readonly string[] = [],
+): { search: string; headers: Record<string, string> | undefined } {
+  const pairs: string[] = [];
+  const issues: ValidationIssue[] = [];
+  let headers: Record<string, string> | undefined;
+  const names = spec.sendDefaults
+    ? new Set([...Object.keys(query ?? {}), ...Object.keys(spec.sendDefaults)])
+    : Object.keys(query ?? {});
+  for (const name of names) {
+    const value = query?.[name] ?? spec.sendDefaults?.[name];
+    if (value === undefined || value === null) continue;
+    if (spec.headerParams?.includes(name)) {
+      const text = headerValue(name, value, issues);
+      if (text !== undefined) (headers ??= {})[name.toLowerCase()] = text;
+    } else pairs.push(...queryPairs(name, value, spec.styles?.[name], issues));
+  }
+  if (issues.length) throw new RequestValidationError(spec.id, issues);
+  pairs.push(...extra);
+  return { search: pairs.length ? `?${pairs.join("&")}` : "", headers };
+}
+
+/** A query credential as an encoded `name=value` pair. */
+export function queryCredential(name: string, value: string): string {
+  return `${encode(name)}=${encode(value)}`;
+}
+
+/** `base64(username:password)` of the UTF-8 bytes, as RFC 7617 sends it (btoa takes bytes as Latin-1 text). */
+export function basicToken(endpointId: string, option: string, value: unknown): string {
+  const { username, password } = (value ?? {}) as Partial<BasicCredentials>;
+  const problem =
+    typeof username !== "string" || typeof password !== "string"
+      ? "is not { username, password }"
+      : username.includes(":")
+        ? "has a ':' in its username, which basic credentials cannot carry"
+        : "";
+  if (problem) throw new RequestValidationError(endpointId, [{ path: option, message: problem }]);
+  let binary = "";
+  for (const byte of new TextEncoder().encode(`${username}:${password}`))
+    binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * The texts of a credential value to redact wherever the client shows something: a key
+ * as it is; of basic credentials the password and the token sent (which spells both).
+ */
+export function secretsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (isRecord(value) && typeof value.password === "string") {
+    const texts = [value.password];
+    try {
+      texts.push(basicToken("", "", value));
+    } catch {
+      // a username with ':' is refused when sent; its password is still redacted
+    }
+    return texts;
+  }
+  return [];
+}
