@@ -87,7 +87,9 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
     );
   }
   lines.push(
-    `@returns ${returns.join(" ") || (response.body ? "The response body." : "The response body, whose shape the spec does not show.")}`,
+    endpoint.method === "HEAD"
+      ? "@returns Nothing: a HEAD response has no body (its status and headers are the answer)."
+      : `@returns ${returns.join(" ") || (response.body ? "The response body." : "The response body, whose shape the spec does not show.")}`,
   );
   lines.push(...docLines({ notes: [...endpoint.docs.notes, ...response.docs.notes] }));
   lines.push(`@throws {${model.api.errorClassName}} when the API answers with an error status.`);

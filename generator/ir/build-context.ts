@@ -10,13 +10,14 @@ export class BuildContext {
   readonly gaps: GapNote[] = [];
   constructor(readonly bag: DiagnosticBag) {}
 
-  /** Reads description, undocumented, deprecated and example of a mapping; records its gaps. */
+  /** Reads description, undocumented, deprecated, example and default of a mapping; records its gaps. */
   docs(file: SpecFile, path: DataPath, value: unknown): Docs {
     const docs: Docs = { notes: [] };
     if (!isRecord(value)) return docs;
     if (typeof value.description === "string") docs.description = value.description;
     if (value.deprecated === true) docs.deprecated = true;
     if (value.example !== undefined) docs.example = value.example;
+    if (value.default !== undefined) docs.default = value.default;
     const undocumented = value.undocumented;
     const texts =
       typeof undocumented === "string"

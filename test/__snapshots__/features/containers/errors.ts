@@ -19,6 +19,8 @@ export {
 /** An error response of the Containers: status, code or tag, message, body and headers. */
 export class ContainersApiError extends ApiError {
   override name = "ContainersApiError";
+  /** Code of the error body: one of {@link ErrorCode}, or one the spec does not list (a number or a string). */
+  declare readonly code: ErrorCode | (number & {}) | (string & {}) | undefined;
 }
 
 /** Error codes of the Containers, by name. Read `error.code` (or `error.tag`), not only the status. */

@@ -19,6 +19,8 @@ export {
 /** An error response of the Enums and literals: status, code or tag, message, body and headers. */
 export class EnumsAndLiteralsApiError extends ApiError {
   override name = "EnumsAndLiteralsApiError";
+  /** Code of the error body: one of {@link ErrorCode}, or one the spec does not list (a number or a string). */
+  declare readonly code: ErrorCode | (number & {}) | (string & {}) | undefined;
 }
 
 /** Error codes of the Enums and literals, by name. Read `error.code` (or `error.tag`), not only the status. */

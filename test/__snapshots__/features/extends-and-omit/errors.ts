@@ -19,6 +19,8 @@ export {
 /** An error response of the Extends and omit: status, code or tag, message, body and headers. */
 export class ExtendsAndOmitApiError extends ApiError {
   override name = "ExtendsAndOmitApiError";
+  /** Code of the error body: one of {@link ErrorCode}, or one the spec does not list (a number or a string). */
+  declare readonly code: ErrorCode | (number & {}) | (string & {}) | undefined;
 }
 
 /** Error codes of the Extends and omit, by name. Read `error.code` (or `error.tag`), not only the status. */

@@ -19,6 +19,8 @@ export {
 /** An error response of the Objects: status, code or tag, message, body and headers. */
 export class ObjectsApiError extends ApiError {
   override name = "ObjectsApiError";
+  /** Code of the error body: one of {@link ErrorCode}, or one the spec does not list (a number or a string). */
+  declare readonly code: ErrorCode | (number & {}) | (string & {}) | undefined;
 }
 
 /** Error codes of the Objects, by name. Read `error.code` (or `error.tag`), not only the status. */

@@ -36,7 +36,9 @@ export interface OpsClientOptions extends CoreOptions {
  */
 export class OpsCore extends ClientCore {
   constructor(options: OpsClientOptions) {
-    super(options, { apiKey: options.apiKey, token: options.token }, OpsApiError);
+    super(options, { apiKey: options.apiKey, token: options.token }, OpsApiError, {
+      statuses: [429],
+    });
   }
 }
 

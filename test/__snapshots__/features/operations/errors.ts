@@ -19,6 +19,8 @@ export {
 /** An error response of the Operations Example: status, code or tag, message, body and headers. */
 export class OpsApiError extends ApiError {
   override name = "OpsApiError";
+  /** Code of the error body: one of {@link ErrorCode}, or one the spec does not list (a number or a string). */
+  declare readonly code: ErrorCode | (number & {}) | (string & {}) | undefined;
 }
 
 /** Error codes of the Operations Example, by name. Read `error.code` (or `error.tag`), not only the status. */

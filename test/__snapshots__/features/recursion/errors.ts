@@ -19,6 +19,8 @@ export {
 /** An error response of the Recursion: status, code or tag, message, body and headers. */
 export class RecursionApiError extends ApiError {
   override name = "RecursionApiError";
+  /** Code of the error body: one of {@link ErrorCode}, or one the spec does not list (a number or a string). */
+  declare readonly code: ErrorCode | (number & {}) | (string & {}) | undefined;
 }
 
 /** Error codes of the Recursion, by name. Read `error.code` (or `error.tag`), not only the status. */
