@@ -43,6 +43,13 @@ function encode(text: string): string {
     .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
+/** The path of a field as the validators write it (validate.ts): `.name`, or `["any key"]`. */
+function child(path: string, key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)
+    ? `${path}.${key}`
+    : `${path}[${JSON.stringify(key)}]`;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -58,7 +65,7 @@ function queryPairs(
   issues: ValidationIssue[],
 ): string[] {
   const key = encode(name);
-  const at = `params.${name}`;
+  const at = child("params", name);
   if (isScalar(value)) return [`${key}=${encode(String(value))}`];
   if (Array.isArray(value)) {
     if (!value.every(isScalar)) {
@@ -83,7 +90,7 @@ function queryPairs(
         for (const item of inner) pairs.push(`${fieldKey}[]=${encode(String(item))}`);
       else
         issues.push({
-          path: `${at}.${field}`,
+          path: child(at, field),
           message: "nests deeper than style deepObject writes (one level of fields)",
         });
     }
@@ -102,13 +109,13 @@ function queryPairs(
 function headerValue(name: string, value: unknown, issues: ValidationIssue[]): string | undefined {
   const text = Array.isArray(value) && value.every(isScalar) ? value.join(",") : value;
   if (!isScalar(text)) {
-    issues.push({ path: `params.${name}`, message: "is not a value a header can carry" });
+    issues.push({ path: child("params", name), message: "is not a value a header can carry" });
     return undefined;
   }
   const out = String(text);
   if (/[\r\n\0]/.test(out)) {
     issues.push({
-      path: `params.${name}`,
+      path: child("params", name),
       message: "holds a line break or NUL, which a header cannot carry",
     });
     return undefined;
