@@ -162,3 +162,72 @@ describe("model diff", () => {
     expect(compareModels(merchant, merchant)).toEqual([]);
   });
 });
+
+describe("params, credentials and string codes (issue 13)", () => {
+  /** A one-endpoint spec with `params`, `auth` and a code catalogue written in. */
+  const spec = (params: string, auth: string, codes: string) => `api:
+  name: diff-params
+  title: Diff Params
+  version: 1.0.0
+credentials:
+  token: { in: header, header: Authorization, scheme: Bearer }
+errors:
+  codes:
+${codes}
+endpoints:
+  issues.list:
+    method: GET
+    path: /issues
+    auth: ${auth}
+    params:
+${params}
+    response: { body: "string[]" }
+`;
+  const modelOf = (text: string) => {
+    const dir = tempDir("apigen-diff-params-");
+    try {
+      writeFileSync(join(dir, "api.yaml"), text);
+      return loadModel(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const before = modelOf(
+    spec(
+      "      state: { in: query, type: string }\n      page: { in: query, type: integer }",
+      "[{ credential: token, optional: true }]",
+      "    card_declined: { meaning: Declined. }\n    1005: { meaning: Rejected. }",
+    ),
+  );
+  const lines = (after: ReturnType<typeof modelOf>) =>
+    squeeze(formatChanges(compareModels(before, after))).slice(0, -2);
+
+  it("a query parameter becoming required and a required header added break callers", () => {
+    const after = modelOf(
+      spec(
+        "      state: { in: query, type: string, required: true }\n      page: { in: query, type: integer, style: comma }\n      If-None-Match: { in: header, type: string, required: true }",
+        "[{ credential: token, optional: true }]",
+        "    card_declined: { meaning: Declined. }\n    1005: { meaning: Rejected. }",
+      ),
+    );
+    expect(lines(after)).toEqual([
+      "BREAKING for callers endpoints.issues.list.params.state: parameter became required",
+      "BREAKING for callers endpoints.issues.list.params.If-None-Match: required header parameter added",
+      "minor endpoints.issues.list.params.page: style repeat -> comma",
+    ]);
+  });
+
+  it("an optional credential becoming required breaks callers; a string code removed too", () => {
+    const after = modelOf(
+      spec(
+        "      state: { in: query, type: string }\n      page: { in: query, type: integer }",
+        "[token]",
+        "    1005: { meaning: Rejected. }",
+      ),
+    );
+    expect(lines(after)).toEqual([
+      "BREAKING for callers endpoints.issues.list: now needs credential token",
+      "BREAKING for callers errors.codes.card_declined: error code card_declined (cardDeclined) removed",
+    ]);
+  });
+});

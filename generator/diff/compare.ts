@@ -226,7 +226,7 @@ function diffParams(
 ): void {
   const order = (list: readonly Param[]) =>
     list
-      .filter((p) => p.placement !== "query")
+      .filter((p) => p.placement === "path" || p.placement === "trailing")
       .map((p) => p.name)
       .join(",");
   if (order(before) !== order(after))
