@@ -146,7 +146,7 @@ const cases: BrokenCase[] = [
     name: "unknown-key",
     defect: "`feilds` instead of `fields`",
     expected: [
-      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example",
+      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example",
     ],
   },
   {
@@ -189,7 +189,7 @@ const cases: BrokenCase[] = [
     name: "bad-method",
     defect: "method: FETCH",
     expected: [
-      'test/fixtures/broken/bad-method/api.yaml:8:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE',
+      'test/fixtures/broken/bad-method/api.yaml:8:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
     ],
   },
   {
@@ -486,12 +486,24 @@ const cases: BrokenCase[] = [
     defect: "schema problems in two files and a YAML syntax error in a third",
     expected: [
       "test/fixtures/broken/many-problems-load/a.yaml:4:12 - error schema-wrong-type: expected a string, got number 1",
-      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example",
+      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
-      'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE',
+      'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
       "test/fixtures/broken/many-problems-load/c.yaml:4:3 - error schema-bad-name: name Orders.get is not `group.name` in camelCase (e.g. transactions.get)",
       'test/fixtures/broken/many-problems-load/c.yaml:6:11 - error schema-bad-name: value "orders" is not a path starting with /',
+    ],
+  },
+  {
+    name: "params-misused",
+    defect:
+      "a query credential without `name`, `style` on a path parameter, `sendDefault` without `default`, an unknown string code, a header parameter on a callback",
+    expected: [
+      "test/fixtures/broken/params-misused/api.yaml:7:17 - error credential-name-missing: credential apiKey is sent `in: query` but names no query parameter (`name:`)",
+      "test/fixtures/broken/params-misused/api.yaml:19:34 - error param-style-misplaced: parameter id has `style: comma`, which only a query parameter takes",
+      "test/fixtures/broken/params-misused/api.yaml:20:53 - error param-default-missing: parameter sort has `sendDefault: true` but no `default:` to send",
+      "test/fixtures/broken/params-misused/api.yaml:22:30 - error unknown-error-code: error code card_declinde is not in errors.codes",
+      "test/fixtures/broken/params-misused/api.yaml:29:22 - error param-placement-callback: parameter X-Trace is `in: header`: callbacks take path, query and trailing parameters only",
     ],
   },
 ];
