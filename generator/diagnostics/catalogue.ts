@@ -123,11 +123,16 @@ export const catalogue = {
   },
   "param-placement-callback": {
     severity: "error",
-    message: "parameter {name} is `in: {placement}`: callbacks take path, query and trailing parameters only",
+    message:
+      "parameter {name} is `in: {placement}`: callbacks take path, query and trailing parameters only",
   },
   "param-style-misplaced": {
     severity: "error",
     message: "parameter {name} has `style: {style}`, which only a query parameter takes",
+  },
+  "param-header-duplicate": {
+    severity: "error",
+    message: "header parameter {name} is also listed in the endpoint's `headers:`; keep one",
   },
   "param-default-missing": {
     severity: "error",

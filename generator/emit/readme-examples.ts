@@ -71,10 +71,12 @@ export const typeLookup = (model: ApiModel): TypeLookup =>
 /** `const getResult = await client.transactions.get("<reference>");` */
 export function endpointExample(endpoint: Endpoint, types: TypeLookup): Statement {
   const args: Expr[] = endpoint.params
-    .filter((p) => p.placement !== "query")
+    .filter((p) => p.placement === "path" || p.placement === "trailing")
     .map((p) => lit(`<${p.name}>`));
   if (endpoint.body) args.push(sample(endpoint.body, types));
-  const query = endpoint.params.filter((p) => p.placement === "query" && p.required);
+  const query = endpoint.params.filter(
+    (p) => (p.placement === "query" || p.placement === "header") && p.required,
+  );
   if (query.length) args.push(obj(query.map((p) => [p.name, sample(p.type, types)] as const)));
   const callee = member(member(id("client"), endpoint.group), endpoint.name);
   const awaited: Expr = { kind: "await", expr: call(callee, ...args) };

@@ -54,6 +54,12 @@ export class OperationBuilder {
     const scoped = this.scope.errorResponses.filter((r) => appliesTo(r, String(v.path), version));
     const response = isRecord(v.response) ? v.response : {};
     const params = this.params(file, path, v, true);
+    const listed = headers(this.ctx, file, path, v.headers);
+    for (const p of params) {
+      if (p.placement !== "header") continue;
+      const same = listed.find((h) => h.name.toLowerCase() === p.name.toLowerCase());
+      if (same) this.ctx.bag.report("param-header-duplicate", { name: p.name }, p.location);
+    }
     return {
       id: decl.name,
       group,
@@ -67,7 +73,7 @@ export class OperationBuilder {
       ...(version ? { version } : {}),
       auth: this.auth(file, path, v.auth),
       optionalAuth: optionalAuth(v.auth),
-      headers: headers(this.ctx, file, path, v.headers),
+      headers: listed,
       params,
       ...(params.length ? { paramsTypeName: `${pascalCase(decl.name)}Params` } : {}),
       ...(v.body !== undefined ? { body: this.types.node(file, [...path, "body"], v.body) } : {}),

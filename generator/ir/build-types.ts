@@ -152,6 +152,7 @@ export class TypeBuilder {
       this.checkPattern(file, [...path, "pattern"], constraints.pattern);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
+    if (data.default !== undefined) this.checkDefault(file, path, shape, data.default);
     // Object.assign keeps the shape's identity: a pending `extends` refers to it.
     return Object.assign(shape, {
       nullable: nullable || data.nullable === true,
@@ -159,6 +160,33 @@ export class TypeBuilder {
       docs,
       location,
     });
+  }
+
+  /**
+   * A `default:` must be a value of its type, where the type says which values there are
+   * (a primitive, an enum that is not open, a literal); named and structured types are not
+   * followed (they may not be resolved yet).
+   */
+  private checkDefault(file: SpecFile, path: DataPath, shape: TypeShape, value: unknown): void {
+    if (value === null) return; // a nullable's default; `nullable` is read after the shape
+    const fits =
+      shape.kind === "primitive"
+        ? shape.name === "integer"
+          ? Number.isInteger(value)
+          : shape.name === "number"
+            ? typeof value === "number"
+            : typeof value === shape.name
+        : shape.kind === "enum"
+          ? shape.open || shape.values.includes(value as Literal)
+          : shape.kind === "literal"
+            ? shape.value === value
+            : true;
+    if (!fits)
+      this.conflict(
+        file,
+        [...path, "default"],
+        `default ${JSON.stringify(value)} is not a value of the type`,
+      );
   }
 
   /** A pattern must compile; one prone to catastrophic backtracking gets a warning. */
