@@ -52,9 +52,16 @@ function exampleEndpoint(model: ApiModel) {
 /** `new MerchantClient({ baseUrl: "https://…", apiKey: "…" })`, or the core. */
 function construct(model: ApiModel, className: string): Expr {
   const credentials = [...new Set(model.endpoints.flatMap((e) => e.auth))];
+  const placeholder = (id: string) =>
+    model.credentials.find((c) => c.id === id)?.placement === "basic"
+      ? obj([
+          ["username", lit("…")],
+          ["password", lit("…")],
+        ])
+      : lit("…");
   return newExpr(
     globalRef(className, false),
-    obj([["baseUrl", lit("https://…")], ...credentials.map((c) => [c, lit("…")] as const)]),
+    obj([["baseUrl", lit("https://…")], ...credentials.map((c) => [c, placeholder(c)] as const)]),
   );
 }
 
@@ -63,7 +70,7 @@ function exampleArgs(model: ApiModel): Expr[] {
   const endpoint = exampleEndpoint(model);
   if (!endpoint) return [];
   const args: Expr[] = endpoint.params
-    .filter((p) => p.placement !== "query")
+    .filter((p) => p.placement === "path" || p.placement === "trailing")
     .map((p) => lit(`<${p.name}>`));
   if (endpoint.body) args.push(obj([]));
   return args;
@@ -188,8 +195,16 @@ function packageView(ctx: EmitContext) {
         markdownCell(`\`${e.path}\``),
         markdownCell(
           e.auth
-            .map((id) => model.credentials.find((c) => c.id === id)?.header ?? id)
-            .map((h) => `\`${h}\``)
+            .map((id) => {
+              const c = model.credentials.find((credential) => credential.id === id);
+              const where =
+                c?.placement === "basic"
+                  ? "Authorization: Basic"
+                  : c?.placement === "query" && c.name
+                    ? `?${c.name}`
+                    : (c?.header ?? id);
+              return `\`${where}\`${e.optionalAuth.includes(id) ? " (optional)" : ""}`;
+            })
             .join(", ") || "none",
         ),
       ]),
