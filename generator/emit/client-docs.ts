@@ -3,6 +3,7 @@
  * rules, its error responses, its parameters and every gap of the endpoint.
  */
 import type { ApiModel, Endpoint, ErrorResponse } from "../ir/model.ts";
+import { paramsArgName } from "./client-params.ts";
 import { docLines, typeDocLines } from "./shared/jsdoc.ts";
 
 function errorLine(model: ApiModel, error: ErrorResponse): string {
@@ -70,7 +71,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
         ...typeDocLines(body).filter((l) => !l.startsWith("@")),
       ]
     : [];
-  const objectName = endpoint.params.some((p) => p.placement === "header") ? "params" : "query";
+  const objectName = paramsArgName(endpoint);
   for (const param of endpoint.params) {
     const about = typeDocLines(param.type).filter((l) => !l.startsWith("@"));
     const inObject = param.placement === "query" || param.placement === "header";

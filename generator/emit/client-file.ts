@@ -5,7 +5,7 @@
  * grouped by the first part of the endpoint id (`client.transactions.get(reference)`).
  * The functions are what makes one endpoint tree-shakable: the class refers to them all.
  */
-import type { ApiModel, Credential, Endpoint } from "../ir/model.ts";
+import type { ApiModel, Endpoint } from "../ir/model.ts";
 import {
   arr,
   call,
@@ -18,7 +18,6 @@ import {
   pureCall,
   ret,
   undef,
-  valueExpr,
 } from "./code/build.ts";
 import type {
   ClassDeclaration,
@@ -30,6 +29,14 @@ import type {
 } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import { endpointDocLines } from "./client-docs.ts";
+import {
+  credentialSpec,
+  inPath,
+  isSent,
+  paramsArgName,
+  paramsSpec,
+  sentAs,
+} from "./client-params.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import {
   generatedRef,
@@ -62,43 +69,6 @@ function bodyValidator(endpoint: Endpoint): Expr {
   return endpoint.body?.kind === "ref" && isNamedBody(endpoint)
     ? validatorRef(endpoint.body.name)
     : id(inlineBodyValidatorName(endpoint));
-}
-
-/** How the runtime sends one credential of an endpoint, or nothing for one it does not send. */
-function credentialSpec(endpoint: Endpoint, c: Credential | undefined): Expr[] {
-  if (!c || !isSent(c)) return [];
-  const optional = endpoint.optionalAuth.includes(c.id) ? lit(true) : undefined;
-  const placement = c.placement as "header" | "basic" | "query";
-  return [
-    obj([
-      ["option", lit(c.id)],
-      ["header", placement === "header" ? lit(c.header!) : undefined],
-      ["scheme", placement === "header" && c.scheme ? lit(c.scheme) : undefined],
-      ["query", placement === "query" ? lit(c.name!) : undefined],
-      ["basic", placement === "basic" ? lit(true) : undefined],
-      ["optional", optional],
-    ]),
-  ];
-}
-
-/** The descriptor entries of the non-path parameters: styles, header names, defaults to send. */
-function paramsSpec(endpoint: Endpoint): [string, Expr | undefined][] {
-  const styled = endpoint.params.filter((p) => p.placement === "query" && p.style);
-  const inHeaders = endpoint.params.filter((p) => p.placement === "header");
-  const sendDefault = endpoint.params.filter((p) => p.sendDefault);
-  return [
-    [
-      "styles",
-      styled.length ? obj(styled.map((p) => [p.name, lit(p.style!)] as const)) : undefined,
-    ],
-    ["headerParams", inHeaders.length ? arr(inHeaders.map((p) => lit(p.name))) : undefined],
-    [
-      "sendDefaults",
-      sendDefault.length
-        ? obj(sendDefault.map((p) => [p.name, valueExpr(p.type.docs.default)] as const))
-        : undefined,
-    ],
-  ];
 }
 
 /**
@@ -134,18 +104,6 @@ function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
     name: operationName(endpoint),
     init: pureCall(runtimeValue(coreModule, "operation"), descriptor),
   };
-}
-
-/** Whether a parameter travels in the path (as a positional argument of the call). */
-const inPath = (p: Endpoint["params"][number]) =>
-  p.placement === "path" || p.placement === "trailing";
-
-/**
- * The argument of the query and header parameters: `query` when there are only query
- * parameters, `params` when headers are among them.
- */
-export function paramsArgName(endpoint: Endpoint): string {
-  return endpoint.params.some((p) => p.placement === "header") ? "params" : "query";
 }
 
 /** Parameters and return type of an endpoint's function and method, after the core. */
@@ -234,27 +192,10 @@ function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDecla
   };
 }
 
-/** Whether the client sends a credential: in a header, as HTTP basic or in the query string. */
-function isSent(c: Credential): boolean {
-  return (
-    (c.placement === "header" && c.header !== undefined) ||
-    c.placement === "basic" ||
-    (c.placement === "query" && c.name !== undefined)
-  );
-}
-
 /** The credentials the endpoints send: one client option each. */
 function headerCredentials(model: ApiModel) {
   const used = new Set(model.endpoints.flatMap((e) => e.auth));
   return model.credentials.filter((c) => isSent(c) && used.has(c.id));
-}
-
-/** How a credential option says where its value goes. */
-function sentAs(c: Credential): string {
-  if (c.placement === "basic")
-    return "Sent as `Authorization: Basic …` (base64 of `username:password`)";
-  if (c.placement === "query") return `Sent in the query string as \`${c.name}=…\``;
-  return `Sent as \`${c.header}${c.scheme ? `: ${c.scheme} …` : ""}\``;
 }
 
 /** Options of the client: the runtime's, plus one per credential the endpoints send. */
