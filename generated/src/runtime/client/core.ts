@@ -188,8 +188,9 @@ export class ClientCore {
       if (!c.optional && !this.credentials[c.option])
         throw new MissingCredentialError(id, c.option, c.header ?? `query parameter ${c.query}`);
     // The headers of a call without headers, idempotency key or nonce of its own, and
-    // without credential functions, are the same every time: built once, then sent as they
-    // are (fetch only reads them; a redirect to GET makes a copy).
+    // without credential functions or credentials in the query string, are the same every
+    // time: built once, then sent as they are (fetch only reads them; a redirect to GET makes
+    // a copy; header parameters go on a copy).
     const plain =
       !call.headers && call.idempotencyKey === undefined && !call.nonce && !op.queryCredentials;
     let headers = plain ? this.fixedHeaders.get(op) : undefined;
