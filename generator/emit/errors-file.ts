@@ -6,7 +6,7 @@ import { lit, obj } from "./code/build.ts";
 import type { Expr, FileStatement, ObjectProperty, TypeExpr } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
-import { generatedRef, modules, runtimeValue } from "./shared/symbols.ts";
+import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
 import { generic, keyword, union } from "./shared/type-expr.ts";
 
 /** `(number & {})`: any other number, without swallowing the literals beside it in a union. */
@@ -23,6 +23,7 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
   const { api, errors } = ctx.model;
   const codes = errors.codes;
   const errorCode = generatedRef(modules.errors, "ErrorCode", false);
+  const apiErrorCode = generatedRef(modules.errors, "ApiErrorCode", true);
   const byName: Expr = {
     kind: "as-const",
     expr: {
@@ -67,17 +68,45 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
             name: "code",
             isDeclare: true,
             isReadonly: true,
-            docs: [
-              "Code of the error body: one of {@link ErrorCode}, or one the spec does not list (a number or a string).",
-            ],
-            type: union([
-              { ...errorCode, isType: true },
-              other("number"),
-              other("string"),
-              keyword("undefined"),
-            ]),
+            docs: ["Code of the first entry of the error body."],
+            type: union([apiErrorCode, keyword("undefined")]),
+          },
+          {
+            name: "errors",
+            isDeclare: true,
+            isReadonly: true,
+            docs: ["Every entry of the error body, each code typed as `code` is."],
+            type: generic("Array", {
+              kind: "intersection",
+              types: [
+                runtimeType("client/errors.ts", "ApiErrorEntry"),
+                {
+                  kind: "object-type",
+                  inline: true,
+                  members: [
+                    {
+                      kind: "property-signature",
+                      name: "code",
+                      hasQuestionToken: true,
+                      type: apiErrorCode,
+                    },
+                  ],
+                },
+              ],
+            }),
           },
         ],
+      },
+    },
+    {
+      statement: {
+        kind: "type-alias",
+        name: "ApiErrorCode",
+        isExported: true,
+        docs: [
+          "An error code: one of {@link ErrorCode}, or one the spec does not list (a number or a string).",
+        ],
+        type: union([{ ...errorCode, isType: true }, other("number"), other("string")]),
       },
     },
     {
