@@ -203,6 +203,28 @@ describe("credentials", () => {
   });
 });
 
+describe("a query key and redirects", () => {
+  it("a redirect elsewhere that echoes the key is refused, and the key is in no message or log line", async () => {
+    const key = "sk_query_key_4567";
+    server.respond((req, res) => {
+      res.writeHead(302, { location: `http://evil.invalid${req.url}` });
+      res.end();
+    });
+    const lines: string[] = [];
+    const error = await rejection(
+      client({ apiKey: key, logger: { debug: (l: string) => lines.push(l) } }).charges.create(
+        { amount: 5 },
+        { "Stripe-Account": "acct_1" },
+      ),
+    );
+    expect(error.name).toBe("RedirectError");
+    expect(server.requests).toHaveLength(1);
+    const shown = [lines.join("\n"), error.message, JSON.stringify(error), inspect(error)].join();
+    expect(shown).toContain("evil.invalid");
+    expect(shown).not.toContain(key);
+  });
+});
+
 describe("error codes", () => {
   it("reads a string code of a Stripe body onto ApiError.code", async () => {
     server.json(402, {
