@@ -134,6 +134,11 @@ export const catalogue = {
     severity: "error",
     message: "header parameter {name} is also listed in the endpoint's `headers:`; keep one",
   },
+  "param-header-reserved": {
+    severity: "error",
+    message:
+      "header parameter {name} is a header the client sets: use `headers:` for Accept and Content-Type, a credential for Authorization",
+  },
   "param-default-missing": {
     severity: "error",
     message: "parameter {name} has `sendDefault: true` but no `default:` to send",

@@ -154,6 +154,8 @@ export class OperationBuilder {
         { name, placement },
         file.locate([...paramPath, "in"]),
       );
+    if (placement === "header" && reservedHeaders.has(name.toLowerCase()))
+      this.ctx.bag.report("param-header-reserved", { name }, file.locate(paramPath, "key"));
     if (style && (placement !== "query" || !endpoint))
       this.ctx.bag.report(
         "param-style-misplaced",
@@ -229,6 +231,12 @@ export class OperationBuilder {
     return params;
   }
 }
+
+/**
+ * Headers a parameter may not be: the body's media type and the credentials say them
+ * (and OpenAPI ignores header parameters of these names).
+ */
+const reservedHeaders = new Set(["accept", "content-type", "authorization"]);
 
 /** The entries of `auth:`: plain ids, or `{ credential, optional }`. */
 function authEntries(value: unknown): { credential: string; optional: boolean }[] {

@@ -45,10 +45,16 @@ function successResponse(model: ApiModel, endpoint: Endpoint): JsonObject {
 }
 
 function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
+  // A shared header the endpoint takes as a parameter of its own is listed once, as its own.
+  const own = new Set(
+    endpoint.params.filter((p) => p.placement === "header").map((p) => p.name.toLowerCase()),
+  );
   const parameters = [
     ...endpoint.params.map(parameterOf),
     ...endpoint.headers.filter(isHeaderParameter).map(headerParameterOf),
-    ...model.sharedHeaders.map((h) => parameterRef(sharedHeaderKey(h))),
+    ...model.sharedHeaders
+      .filter((h) => !own.has(h.name.toLowerCase()))
+      .map((h) => parameterRef(sharedHeaderKey(h))),
   ];
   return obj({
     tags: [endpoint.group],
