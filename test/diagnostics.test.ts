@@ -497,7 +497,7 @@ const cases: BrokenCase[] = [
   {
     name: "params-misused",
     defect:
-      "a query credential without `name`, `style` on a path parameter, `sendDefault` without `default`, an unknown string code, a header parameter also in `headers:`, a default not of its type, an Authorization header parameter, a header parameter on a callback",
+      "a query credential without `name`, `style` on a path parameter, `sendDefault` without `default`, an unknown string code, a header parameter also in `headers:`, a default not of its type, an Authorization header parameter, a HEAD response with a body, a header parameter on a callback",
     expected: [
       "test/fixtures/broken/params-misused/api.yaml:7:17 - error credential-name-missing: credential apiKey is sent `in: query` but names no query parameter (`name:`)",
       "test/fixtures/broken/params-misused/api.yaml:19:34 - error param-style-misplaced: parameter id has `style: comma`, which only a query parameter takes",
@@ -506,7 +506,8 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/params-misused/api.yaml:29:7 - error param-header-duplicate: header parameter if-none-match is also listed in the endpoint's `headers:`; keep one",
       'test/fixtures/broken/params-misused/api.yaml:30:54 - error type-conflict: default "30" is not a value of the type',
       "test/fixtures/broken/params-misused/api.yaml:31:7 - error param-header-reserved: header parameter authorization is a header the client sets: use `headers:` for Accept and Content-Type, a credential for Authorization",
-      "test/fixtures/broken/params-misused/api.yaml:38:22 - error param-placement-callback: parameter X-Trace is `in: header`: callbacks take path, query and trailing parameters only",
+      "test/fixtures/broken/params-misused/api.yaml:35:23 - error head-response-body: a HEAD response has no body; declare the GET endpoint's body instead",
+      "test/fixtures/broken/params-misused/api.yaml:42:22 - error param-placement-callback: parameter X-Trace is `in: header`: callbacks take path, query and trailing parameters only",
     ],
   },
 ];

@@ -139,6 +139,10 @@ export const catalogue = {
     message:
       "header parameter {name} is a header the client sets: use `headers:` for Accept and Content-Type, a credential for Authorization",
   },
+  "head-response-body": {
+    severity: "error",
+    message: "a HEAD response has no body; declare the GET endpoint's body instead",
+  },
   "param-default-missing": {
     severity: "error",
     message: "parameter {name} has `sendDefault: true` but no `default:` to send",

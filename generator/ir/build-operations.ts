@@ -55,6 +55,8 @@ export class OperationBuilder {
     const response = isRecord(v.response) ? v.response : {};
     const params = this.params(file, path, v, true);
     const listed = headers(this.ctx, file, path, v.headers);
+    if (v.method === "HEAD" && isRecord(v.response) && v.response.body !== undefined)
+      this.ctx.bag.report("head-response-body", {}, file.locate([...path, "response", "body"]));
     for (const p of params) {
       if (p.placement !== "header") continue;
       const same = listed.find((h) => h.name.toLowerCase() === p.name.toLowerCase());
