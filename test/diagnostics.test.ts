@@ -494,6 +494,22 @@ const cases: BrokenCase[] = [
       'test/fixtures/broken/many-problems-load/c.yaml:6:11 - error schema-bad-name: value "orders" is not a path starting with /',
     ],
   },
+  {
+    name: "flow-comma-unquoted",
+    defect:
+      "`{ ..., description: Results per page (max 100, default 30). }`: the comma ends the unquoted value",
+    expected: [
+      'test/fixtures/broken/flow-comma-unquoted/api.yaml:11:85 - error schema-comma-in-flow: unknown key default 30). here: inside `{ }` a comma ends a value, so the value of description stopped at the comma; quote it: description: "Results per page (max 100, default 30)."',
+    ],
+  },
+  {
+    name: "bad-error-status",
+    defect:
+      "an error response with `status: 2000` (neither 400 to 599 nor 4xx/5xx): one error, not two",
+    expected: [
+      "test/fixtures/broken/bad-error-status/api.yaml:12:7 - error schema-bad-value: status must be <= 599",
+    ],
+  },
 ];
 
 /**

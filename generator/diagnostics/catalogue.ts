@@ -42,6 +42,11 @@ export const catalogue = {
     severity: "error",
     message: "unknown key {key} here; expected one of: {allowed}",
   },
+  "schema-comma-in-flow": {
+    severity: "error",
+    message:
+      "unknown key {key} here: inside `{ }` a comma ends a value, so the value of {field} stopped at the comma; quote it: {field}: {value}",
+  },
   "schema-missing-key": { severity: "error", message: "missing required key {key}" },
   "schema-wrong-type": { severity: "error", message: "expected {expected}, got {actual}" },
   "schema-not-allowed": {
