@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { diagnostic } from "../diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
+import { specLabel } from "../diagnostics/display-path.ts";
 import { displayPath } from "../load/load-spec.ts";
 import type { PipelineResult } from "../pipeline.ts";
 import { writeHandlersScaffold } from "../write/scaffold.ts";
@@ -85,10 +86,7 @@ export function scaffoldCommand(
     console.error(`the spec has no callbacks: no handlers to scaffold`);
     return 1;
   }
-  if (
-    writeHandlersScaffold(result.model, `${displayPath(specDir)}/`, file, handlersImport) ===
-    "exists"
-  )
+  if (writeHandlersScaffold(result.model, specLabel(specDir), file, handlersImport) === "exists")
     return refuseExisting(file);
   console.log(`${displayPath(file)}: ${result.model.callbacks.length} handlers scaffolded`);
   return 0;
