@@ -44,11 +44,21 @@ function successResponse(model: ApiModel, endpoint: Endpoint): JsonObject {
   });
 }
 
+/**
+ * The shared headers an endpoint does not list itself: a header it lists is described by
+ * its own parameter (required or typed as it says), and OpenAPI allows one parameter per
+ * name and place (`operation-parameters-unique`).
+ */
+function sharedHeadersOf(model: ApiModel, endpoint: Endpoint): HeaderSpec[] {
+  const own = new Set(endpoint.headers.map((h) => h.name.toLowerCase()));
+  return model.sharedHeaders.filter((h) => !own.has(h.name.toLowerCase()));
+}
+
 function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
   const parameters = [
     ...endpoint.params.map(parameterOf),
     ...endpoint.headers.filter(isHeaderParameter).map(headerParameterOf),
-    ...model.sharedHeaders.map((h) => parameterRef(sharedHeaderKey(h))),
+    ...sharedHeadersOf(model, endpoint).map((h) => parameterRef(sharedHeaderKey(h))),
   ];
   return obj({
     tags: [endpoint.group],
