@@ -63,6 +63,8 @@ export const features = [
   "extends-and-omit",
   "operations",
   "multi-file",
+  "typed-webhooks",
+  "typed-webhooks-field",
 ] as const;
 
 export type Feature = (typeof features)[number];

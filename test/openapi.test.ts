@@ -59,6 +59,30 @@ describe.each(features)("OpenAPI of feature %s", (feature) => {
   });
 });
 
+describe.each(["spec", ...features.map(featureDir)])("parameters of %s", (specDir) => {
+  it("no operation has two parameters of the same name and place (a header in `headers:` and on the endpoint is one)", () => {
+    const { document } = of(specDir);
+    const resolve = (p: Record<string, string>) =>
+      p.$ref
+        ? (document.components.parameters[p.$ref.split("/").at(-1)!] as Record<string, string>)
+        : p;
+    const twice: string[] = [];
+    for (const section of ["paths", "webhooks"])
+      for (const [key, item] of Object.entries((document[section] ?? {}) as object))
+        for (const [method, operation] of Object.entries(item as object)) {
+          const seen = new Set<string>();
+          for (const p of (
+            (operation as { parameters?: Record<string, string>[] }).parameters ?? []
+          ).map(resolve)) {
+            const id = `${p.in} ${p.name!.toLowerCase()}`;
+            if (seen.has(id)) twice.push(`${section} ${key} ${method}: ${id}`);
+            seen.add(id);
+          }
+        }
+    expect(twice).toEqual([]);
+  });
+});
+
 describe.each(["spec", ...features.map(featureDir)])("gap notes of %s", (specDir) => {
   it("each appears in an x-undocumented list, and every listed text is a note of the model", () => {
     const g = of(specDir);

@@ -320,6 +320,8 @@ describe("direct facts of the emitted types", () => {
       "extends-and-omit": 0,
       operations: 19, // 18 notes, plus the `unspecified` response body of files.download
       "multi-file": 1,
+      "typed-webhooks": 0,
+      "typed-webhooks-field": 1, // customer.deleted's note
     });
   });
 

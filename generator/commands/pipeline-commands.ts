@@ -82,12 +82,13 @@ export function scaffoldCommand(
   file: string,
   handlersImport: string | undefined,
 ): number {
-  if (result.model.callbacks.length === 0) {
-    console.error(`the spec has no callbacks: no handlers to scaffold`);
+  const count = result.model.callbacks.length + (result.model.webhooks?.events.length ?? 0);
+  if (count === 0) {
+    console.error(`the spec has no callbacks and no webhook events: no handlers to scaffold`);
     return 1;
   }
   if (writeHandlersScaffold(result.model, specLabel(specDir), file, handlersImport) === "exists")
     return refuseExisting(file);
-  console.log(`${displayPath(file)}: ${result.model.callbacks.length} handlers scaffolded`);
+  console.log(`${displayPath(file)}: ${count} handlers scaffolded`);
   return 0;
 }

@@ -1,5 +1,5 @@
 /**
- * Compares two models and lists every change to endpoints, callbacks, types, fields,
+ * Compares two models and lists every change to endpoints, callbacks, webhook events, types, fields,
  * optionality, nullability, enum values and error codes, each classified for the people it
  * affects: callers of the client and implementers of the callback handlers.
  */
@@ -318,6 +318,37 @@ function diffCallbacks(out: ChangeList, before: ApiModel, after: ApiModel): void
   }
 }
 
+/**
+ * Webhook events: an event added is no break (its handler is optional), an event removed
+ * breaks implementers that handle it (the key of `WebhookHandlers` goes), and a payload is
+ * read by its handler, so a change that breaks readers breaks them.
+ */
+function diffWebhooks(out: ChangeList, before: ApiModel, after: ApiModel): void {
+  const old = before.webhooks;
+  const next = after.webhooks;
+  const selector = (m: ApiModel) => {
+    const s = m.webhooks?.eventSelector;
+    return s ? `${s.in} ${s.name}` : "none";
+  };
+  if (old?.eventSelector && next?.eventSelector && selector(before) !== selector(after))
+    out.add("webhooks", `event named by ${selector(before)} -> ${selector(after)}`, "minor");
+  const usage = positionUsage("callback-body");
+  for (const event of old?.events ?? []) {
+    const subject = `webhooks.events.${event.name}`;
+    const now = next?.events.find((e) => e.name === event.name);
+    if (now) diffNode(out, `${subject}.payload`, event.payload, now.payload, [usage]);
+    else out.add(subject, "webhook event removed (its handler must go)", "minor", ["implementers"]);
+  }
+  for (const event of next?.events.filter((e) => !old?.events.some((o) => o.name === e.name)) ?? [])
+    out.add(
+      `webhooks.events.${event.name}`,
+      "webhook event added (a handler may be added)",
+      "minor",
+    );
+  if (old?.payload && next?.payload)
+    diffNode(out, "webhooks.payload", old.payload, next.payload, [usage]);
+}
+
 function diffTypes(out: ChangeList, before: ApiModel, after: ApiModel): void {
   const usagesBefore = typeUsages(before);
   const usagesAfter = typeUsages(after);
@@ -351,6 +382,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   const out = new ChangeList();
   diffEndpoints(out, before, after);
   diffCallbacks(out, before, after);
+  diffWebhooks(out, before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
   const gapCount = (m: ApiModel) =>
