@@ -128,9 +128,9 @@ const deliveryResponses: JsonObject = {
 function deliveryExtensions(webhooks: Webhooks): JsonObject {
   return obj({
     "x-registration": [...webhooks.registration],
-    "x-event-groups": webhooks.eventGroups.map((g) =>
-      obj({ value: g.value, description: g.description }),
-    ),
+    "x-event-groups": webhooks.eventGroups.length
+      ? webhooks.eventGroups.map((g) => obj({ value: g.value, description: g.description }))
+      : undefined,
   });
 }
 
