@@ -68,9 +68,16 @@ function callbackResponses(callback: Callback): JsonObject {
 
 function callbackOperation(model: ApiModel, callback: Callback): JsonObject {
   const path = pathTemplate(callback.path, callback.params);
+  // a signature header the callback also lists in `headers:` is described once, as the signature
+  const signed = new Set(
+    signatureCredentials(model, callback.auth).map((c) => c.header?.toLowerCase()),
+  );
+  const headers = callback.headers.filter(
+    (h) => isHeaderParameter(h) && !signed.has(h.name.toLowerCase()),
+  );
   const parameters = [
     ...signatureParameters(model, callback.auth),
-    ...callback.headers.filter(isHeaderParameter).map(headerParameterOf),
+    ...headers.map(headerParameterOf),
     ...callback.params.filter((p) => p.placement === "query").map(parameterOf),
   ];
   const pathParameters = callback.params.filter((p) => p.placement !== "query").map(parameterOf);
