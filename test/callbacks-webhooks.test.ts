@@ -171,6 +171,19 @@ describe("webhook events named by a header (test/fixtures/features/typed-webhook
     ]);
   });
 
+  it("cuts a long unknown event name at 100 characters, in the answer and for onReject", async () => {
+    rejected.length = 0;
+    const long = "x".repeat(5000);
+    expect(await post(issues, long)).toMatchObject(
+      refusal(
+        400,
+        400,
+        `unknown event "${"x".repeat(100)}..." in X-GitHub-Event; this receiver knows issues, ping`,
+      ),
+    );
+    expect(rejected.map((r) => r.event)).toEqual([`${"x".repeat(100)}...`]);
+  });
+
   it("hands an unknown event to onUnknownEvent when it is given", async () => {
     const unknown: unknown[] = [];
     const res = await deliver(

@@ -32,9 +32,9 @@ const maxEventText = 100;
 /** Most known events a reason lists. */
 const maxListed = 10;
 
-/** An event name from a request, quoted and cut short for a reason. */
-function quoted(event: string): string {
-  return JSON.stringify(event.length > maxEventText ? `${event.slice(0, maxEventText)}...` : event);
+/** An event name from a request, cut short for a reason or a log. */
+function cut(event: string): string {
+  return event.length > maxEventText ? `${event.slice(0, maxEventText)}...` : event;
 }
 
 /** `issues, ping` or the first ten and a count of the rest. */
@@ -97,8 +97,8 @@ export function deliverTyped(
   if (check === undefined) {
     const fallback = route.onUnknownEvent;
     if (fallback) return tools.run(event, () => fallback(payload, ctx));
-    return tools.refuse(event, [
-      `unknown event ${quoted(event)} in ${selectorText(spec)}; this receiver knows ${knownList(checks)}`,
+    return tools.refuse(cut(event), [
+      `unknown event ${JSON.stringify(cut(event))} in ${selectorText(spec)}; this receiver knows ${knownList(checks)}`,
     ]);
   }
   // The validators append to one list (never spread: a list can be long).
