@@ -549,9 +549,9 @@ const cases: BrokenCase[] = [
   {
     name: "bad-error-status",
     defect:
-      "an error response with `status: 2000` (neither 400 to 599 nor 4xx/5xx): one error, not two",
+      "the second error response has `status: 2000` (neither 400 to 599 nor 4xx/5xx): one error, not two, at the value in that item (not the list's first)",
     expected: [
-      "test/fixtures/broken/bad-error-status/api.yaml:12:7 - error schema-bad-value: status must be <= 599",
+      "test/fixtures/broken/bad-error-status/api.yaml:13:19 - error schema-bad-value: status must be <= 599",
     ],
   },
 ];

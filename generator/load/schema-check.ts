@@ -112,13 +112,22 @@ function branchOf(alt: ErrorObject, error: ErrorObject): string {
   return error.schemaPath.slice(alt.schemaPath.length + 1).split("/", 1)[0]!;
 }
 
-function pathOf(pointer: string): string[] {
-  return pointer === ""
-    ? []
-    : pointer
-        .slice(1)
-        .split("/")
-        .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+/**
+ * The data path of a JSON pointer into `data`: an index into a list is a number, as the
+ * locators expect (a string segment would stop at the list, so a problem in its third item
+ * would point at the list's first).
+ */
+function pathOf(pointer: string, data: unknown): DataPath {
+  if (pointer === "") return [];
+  const path: (string | number)[] = [];
+  let value = data;
+  for (const raw of pointer.slice(1).split("/")) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const step = Array.isArray(value) ? Number(segment) : segment;
+    path.push(step);
+    value = (value as Record<string | number, unknown> | undefined)?.[step];
+  }
+  return path;
 }
 
 function valueAt(data: unknown, path: DataPath): unknown {
@@ -174,7 +183,7 @@ function splitFlowValue(file: SpecFile, path: DataPath, key: string): Diagnostic
 }
 
 function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
-  const path = pathOf(error.instancePath);
+  const path = pathOf(error.instancePath, file.data);
   const params = error.params as Record<string, unknown>;
   const parent = error.parentSchema as
     | { patternDescription?: string; properties?: Record<string, unknown> }
