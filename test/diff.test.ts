@@ -186,6 +186,15 @@ describe("webhook events", () => {
       "major",
     ],
     [
+      "webhooks-untyped",
+      [
+        "BREAKING for implementers webhooks: deliveries now take one untyped payload for all (the webhook route's options change)",
+        "BREAKING for implementers webhooks.events.issues: webhook event removed (its handler must go)",
+        "BREAKING for implementers webhooks.events.ping: webhook event removed (its handler must go)",
+      ],
+      "major",
+    ],
+    [
       "webhook-payload-field-removed",
       ["BREAKING for implementers types.IssuesEvent.number: field removed (implementers read it)"],
       "major",

@@ -326,26 +326,42 @@ function diffCallbacks(out: ChangeList, before: ApiModel, after: ApiModel): void
 function diffWebhooks(out: ChangeList, before: ApiModel, after: ApiModel): void {
   const old = before.webhooks;
   const next = after.webhooks;
+  if (!old || !next) {
+    if (old)
+      out.add("webhooks", "webhooks removed (the webhook route goes)", "minor", ["implementers"]);
+    if (next) out.add("webhooks", "webhooks added", "minor");
+    return;
+  }
+  const typed = (w: typeof old) => w.events.length > 0;
+  if (typed(old) !== typed(next)) {
+    const now = typed(next) ? "one typed handler per event" : "one untyped payload for all";
+    out.add(
+      "webhooks",
+      `deliveries now take ${now} (the webhook route's options change)`,
+      "minor",
+      ["implementers"],
+    );
+  }
   const selector = (m: ApiModel) => {
     const s = m.webhooks?.eventSelector;
     return s ? `${s.in} ${s.name}` : "none";
   };
-  if (old?.eventSelector && next?.eventSelector && selector(before) !== selector(after))
+  if (old.eventSelector && next.eventSelector && selector(before) !== selector(after))
     out.add("webhooks", `event named by ${selector(before)} -> ${selector(after)}`, "minor");
   const usage = positionUsage("callback-body");
-  for (const event of old?.events ?? []) {
+  for (const event of old.events) {
     const subject = `webhooks.events.${event.name}`;
-    const now = next?.events.find((e) => e.name === event.name);
+    const now = next.events.find((e) => e.name === event.name);
     if (now) diffNode(out, `${subject}.payload`, event.payload, now.payload, [usage]);
     else out.add(subject, "webhook event removed (its handler must go)", "minor", ["implementers"]);
   }
-  for (const event of next?.events.filter((e) => !old?.events.some((o) => o.name === e.name)) ?? [])
+  for (const event of next.events.filter((e) => !old.events.some((o) => o.name === e.name)))
     out.add(
       `webhooks.events.${event.name}`,
       "webhook event added (a handler may be added)",
       "minor",
     );
-  if (old?.payload && next?.payload)
+  if (old.payload && next.payload)
     diffNode(out, "webhooks.payload", old.payload, next.payload, [usage]);
 }
 
