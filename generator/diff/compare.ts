@@ -5,6 +5,7 @@
  */
 import type { ApiModel, Constraints, Param, TypeNode } from "../ir/model.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
+import { diffWebhooks } from "./webhooks.ts";
 
 export type Level = "breaking" | "minor" | "patch";
 
@@ -318,53 +319,6 @@ function diffCallbacks(out: ChangeList, before: ApiModel, after: ApiModel): void
   }
 }
 
-/**
- * Webhook events: an event added is no break (its handler is optional), an event removed
- * breaks implementers that handle it (the key of `WebhookHandlers` goes), and a payload is
- * read by its handler, so a change that breaks readers breaks them.
- */
-function diffWebhooks(out: ChangeList, before: ApiModel, after: ApiModel): void {
-  const old = before.webhooks;
-  const next = after.webhooks;
-  if (!old || !next) {
-    if (old)
-      out.add("webhooks", "webhooks removed (the webhook route goes)", "minor", ["implementers"]);
-    if (next) out.add("webhooks", "webhooks added", "minor");
-    return;
-  }
-  const typed = (w: typeof old) => w.events.length > 0;
-  if (typed(old) !== typed(next)) {
-    const now = typed(next) ? "one typed handler per event" : "one untyped payload for all";
-    out.add(
-      "webhooks",
-      `deliveries now take ${now} (the webhook route's options change)`,
-      "minor",
-      ["implementers"],
-    );
-  }
-  const selector = (m: ApiModel) => {
-    const s = m.webhooks?.eventSelector;
-    return s ? `${s.in} ${s.name}` : "none";
-  };
-  if (old.eventSelector && next.eventSelector && selector(before) !== selector(after))
-    out.add("webhooks", `event named by ${selector(before)} -> ${selector(after)}`, "minor");
-  const usage = positionUsage("callback-body");
-  for (const event of old.events) {
-    const subject = `webhooks.events.${event.name}`;
-    const now = next.events.find((e) => e.name === event.name);
-    if (now) diffNode(out, `${subject}.payload`, event.payload, now.payload, [usage]);
-    else out.add(subject, "webhook event removed (its handler must go)", "minor", ["implementers"]);
-  }
-  for (const event of next.events.filter((e) => !old.events.some((o) => o.name === e.name)))
-    out.add(
-      `webhooks.events.${event.name}`,
-      "webhook event added (a handler may be added)",
-      "minor",
-    );
-  if (old.payload && next.payload)
-    diffNode(out, "webhooks.payload", old.payload, next.payload, [usage]);
-}
-
 function diffTypes(out: ChangeList, before: ApiModel, after: ApiModel): void {
   const usagesBefore = typeUsages(before);
   const usagesAfter = typeUsages(after);
@@ -398,7 +352,15 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   const out = new ChangeList();
   diffEndpoints(out, before, after);
   diffCallbacks(out, before, after);
-  diffWebhooks(out, before, after);
+  const usage = positionUsage("callback-body");
+  diffWebhooks(
+    {
+      add: (subject, description, level, breaks) => out.add(subject, description, level, breaks),
+      payload: (subject, old, next) => diffNode(out, subject, old, next, [usage]),
+    },
+    before,
+    after,
+  );
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
   const gapCount = (m: ApiModel) =>
