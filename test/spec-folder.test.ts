@@ -18,7 +18,7 @@ import {
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DiagnosticBag, DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
-import { displayPath } from "../generator/diagnostics/display-path.ts";
+import { specLabel } from "../generator/diagnostics/display-path.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { loadSpec } from "../generator/load/load-spec.ts";
 import { readSpecFolder } from "../generator/load/spec-folder.ts";
@@ -68,7 +68,7 @@ describe("the spec folder", () => {
     const out = join(root, "out");
     await generate(spec, out);
     expect(readFileSync(join(out, "src/types.ts"), "utf8")).toContain("export interface Shared {");
-    const label = `${displayPath(spec)}/`;
+    const label = specLabel(spec);
     const result = await runPipeline({ specDir: spec, outDir: out });
     expect(result.plan.changed).toEqual([]);
 
@@ -143,7 +143,7 @@ describe("a write that was cut off or is under way", () => {
     const { root, spec } = specCopy();
     const out = join(root, "out");
     await generate(spec, out);
-    const label = `${displayPath(spec)}/`;
+    const label = specLabel(spec);
     expect(currentOutputFiles(spec, out, label)).toBeGreaterThan(0);
     mkdirSync(join(out, stagingName));
     expect(currentOutputFiles(spec, out, label)).toBeUndefined();
