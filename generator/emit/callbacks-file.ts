@@ -1,7 +1,8 @@
 /**
  * Emits `src/callbacks.ts`: `createCallbackRouter` typed from the spec's callbacks (one
- * handler per event, its input and its answer), and the route table the hand-written
- * runtime (runtime/callbacks/) serves. Everything per event, routes, methods, parameters,
+ * handler per event, its input and its answer) and webhook events (`WebhookHandlers`: one
+ * optional handler per event, given its validated payload), and the route table the
+ * hand-written runtime (runtime/callbacks/) serves. Everything per event, routes, methods, parameters,
  * validators and failure shapes, comes from the model; the file stays a thin typed layer.
  * Not re-exported from `src/index.ts`: it is server code, kept out of browser bundles.
  */
