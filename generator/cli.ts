@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
-import { displayPath } from "./diagnostics/display-path.ts";
+import { displayPath, specLabel } from "./diagnostics/display-path.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { parseOptions, usage, UsageError, type CliOptions } from "./commands/options.ts";
 import type { SpecTexts } from "./pipeline.ts";
@@ -63,11 +63,7 @@ function reportIfCurrent(options: CliOptions, started: number): number | undefin
   const { mode } = options;
   if ((mode.kind !== "write" && mode.kind !== "check") || options.force) return undefined;
   const checkStart = performance.now();
-  const files = currentOutputFiles(
-    options.specDir,
-    options.outDir,
-    `${displayPath(options.specDir)}/`,
-  );
+  const files = currentOutputFiles(options.specDir, options.outDir, specLabel(options.specDir));
   if (files === undefined) return undefined;
   const out = displayPath(options.outDir);
   console.log(

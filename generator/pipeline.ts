@@ -8,7 +8,8 @@ import { createEmitContext } from "./emit/context.ts";
 import { emitters } from "./emit/emitters.ts";
 import type { ApiModel } from "./ir/model.ts";
 import { buildModel } from "./ir/build-ir.ts";
-import { displayPath, loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
+import { specLabel } from "./diagnostics/display-path.ts";
+import { loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
 import { readSpecFolder } from "./load/spec-folder.ts";
 import { inputsFingerprint } from "./write/inputs.ts";
 import { withManifest } from "./write/manifest.ts";
@@ -53,18 +54,18 @@ export function runPipeline(
     return result;
   };
   const bag = new DiagnosticBag();
-  const specLabel = `${displayPath(options.specDir)}/`;
+  const label = specLabel(options.specDir);
   // The folder is read once: the fingerprint covers exactly the bytes that are parsed, so a
   // spec edited during the run is never recorded as generated.
   const folder = time("read spec", () => readSpecFolder(options.specDir));
-  const inputs = time("fingerprint", () => inputsFingerprint(options.specDir, folder, specLabel));
+  const inputs = time("fingerprint", () => inputsFingerprint(options.specDir, folder, label));
   const loaded = time("load + schema", () =>
     loadSpec(options.specDir, bag, options.parsedFiles, folder),
   );
   for (const [path, text] of loaded.texts) sources.texts.set(path, text);
   bag.throwIfErrors();
   const model = time("resolve (IR)", () => buildModel(loaded.files, bag));
-  const ctx = createEmitContext(model, specLabel);
+  const ctx = createEmitContext(model, label);
   const emitted = emitters.flatMap((emitter) =>
     time(`emit ${emitter.name}`, () => [emitter.emit(ctx)].flat()),
   );

@@ -3,10 +3,10 @@
  * event, each answering a documented "not implemented" failure; never overwrites a file.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCallbackRouter, type CallbackHandlers } from "../generated/src/callbacks.ts";
 import { bodies, secret, sign, signatureHeader } from "./callbacks-helpers.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
@@ -150,5 +150,89 @@ describe("--scaffold-handlers", () => {
       status: "failure",
       error: { code: 501, message: "product.info is not implemented" },
     });
+  });
+});
+
+describe("--scaffold-handlers for a spec with webhook events (test/fixtures/features/typed-webhooks)", () => {
+  let dir: string;
+  let scaffold: string;
+  let run: ReturnType<typeof runCli>;
+  beforeAll(() => {
+    dir = tempDir("apigen-scaffold-webhooks-");
+    const spec = "test/fixtures/features/typed-webhooks";
+    expect(runCli(["--spec", spec, "--out", join(dir, "pkg")]).status).toBe(0);
+    scaffold = join(dir, "handlers.ts");
+    run = runCli([
+      "--spec",
+      spec,
+      "--scaffold-handlers",
+      scaffold,
+      "--handlers-import",
+      "./pkg/src/callbacks.js",
+    ]);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes one typed stub per event and the webhookHandlers object", () => {
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/handlers\.ts: 2 handlers scaffolded/);
+    const text = readFileSync(scaffold, "utf8");
+    expect(text).toContain(
+      'export const onIssues: NonNullable<WebhookHandlers["issues"]> = async (_payload, _ctx) => {',
+    );
+    expect(text).toContain('export const onPing: NonNullable<WebhookHandlers["ping"]> = async (');
+    expect(text).toContain(
+      "export const webhookHandlers: WebhookHandlers = {\n  issues: onIssues,\n  ping: onPing,\n};",
+    );
+  });
+
+  it("type-checks strict, unused parameters and locals included", () => {
+    const compilerOptions = {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUnusedParameters: true,
+      noUnusedLocals: true,
+      noEmit: true,
+      target: "ES2022",
+      lib: ["ES2022", "DOM"],
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      types: [],
+    };
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions, files: ["handlers.ts"] }),
+    );
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const check = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], {
+      encoding: "utf8",
+    });
+    expect(check.stdout + check.stderr).toBe("");
+    expect(check.status).toBe(0);
+  });
+
+  it("its stubs accept deliveries unread (200) once mounted", async () => {
+    const { webhookHandlers } = (await import(pathToFileURL(scaffold).href)) as {
+      webhookHandlers: Record<string, unknown>;
+    };
+    const { createCallbackRouter: create } = (await import(
+      pathToFileURL(join(dir, "pkg/src/callbacks.ts")).href
+    )) as {
+      createCallbackRouter(options: object): { fetch(r: Request): Promise<Response> };
+    };
+    const router = create({
+      signingSecrets: [secret],
+      webhook: { path: "/hooks", handlers: webhookHandlers },
+    });
+    const body = JSON.stringify({ zen: "z", hook_id: 1 });
+    const res = await router.fetch(
+      new Request("http://127.0.0.1/hooks", {
+        method: "POST",
+        body,
+        headers: { "X-GitHub-Event": "ping", "X-Hub-Signature-256": sign(body) },
+      }),
+    );
+    expect([res.status, await res.text()]).toEqual([200, ""]);
   });
 });

@@ -510,6 +510,66 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/params-misused/api.yaml:42:22 - error param-placement-callback: parameter X-Trace is `in: header`: callbacks take path, query and trailing parameters only",
     ],
   },
+  {
+    name: "webhook-event-selector-missing",
+    defect: "webhooks.events without eventHeader or eventField",
+    expected: [
+      "test/fixtures/broken/webhook-event-selector-missing/api.yaml:17:3 - error webhook-event-selector-missing: webhooks.events needs eventHeader (the request header that names the event, e.g. X-GitHub-Event) or eventField (the payload field that does, e.g. type)",
+    ],
+  },
+  {
+    name: "webhook-event-selector-twice",
+    defect: "both eventHeader and eventField",
+    expected: [
+      "test/fixtures/broken/webhook-event-selector-twice/api.yaml:18:3 - error webhook-event-selector-twice: eventHeader and eventField both say where a delivery names its event; keep one",
+    ],
+  },
+  {
+    name: "webhook-events-missing",
+    defect: "eventHeader with one payload and no events",
+    expected: [
+      "test/fixtures/broken/webhook-events-missing/api.yaml:17:3 - error webhook-events-missing: eventHeader says where a delivery names its event, but webhooks lists no events (add events: name -> { payload })",
+    ],
+  },
+  {
+    name: "webhook-payload-and-events",
+    defect: "both payload and events",
+    expected: [
+      "test/fixtures/broken/webhook-payload-and-events/api.yaml:20:3 - error webhook-payload-and-events: webhooks has both payload (one payload for every delivery) and events (a payload per event); keep one",
+    ],
+  },
+  {
+    name: "webhook-event-field",
+    defect:
+      "eventField: type, and pong's payload declares type as the const ping, zen's payload is a string",
+    expected: [
+      'test/fixtures/broken/webhook-event-field/api.yaml:20:22 - error webhook-event-field: deliveries of pong carry type: "pong", but its payload declares type as "ping"',
+      'test/fixtures/broken/webhook-event-field/api.yaml:21:21 - error webhook-event-field: deliveries of zen carry type: "zen", but its payload is not an object, so it has no field type',
+    ],
+  },
+  {
+    name: "webhook-event-clash",
+    defect: "a webhook event and a callback both named ping",
+    expected: [
+      "test/fixtures/broken/webhook-event-clash/api.yaml:25:5 - error webhook-event-clash: webhook event ping has the name of a callback; the OpenAPI document keys both by name under `webhooks`",
+    ],
+  },
+  {
+    name: "flow-comma-unquoted",
+    defect:
+      "`{ ..., description: Results per page (max 100, default 30). }`: the comma ends the unquoted value",
+    expected: [
+      'test/fixtures/broken/flow-comma-unquoted/api.yaml:11:85 - error schema-comma-in-flow: unknown key default 30). here: inside `{ }` a comma ends a value, so the value of description stopped at the comma; quote it: description: "Results per page (max 100, default 30)."',
+    ],
+  },
+  {
+    name: "bad-error-status",
+    defect:
+      "the second error response has `status: 2000` (neither 400 to 599 nor 4xx/5xx): one error, not two, at the value in that item (not the list's first)",
+    expected: [
+      "test/fixtures/broken/bad-error-status/api.yaml:13:19 - error schema-bad-value: status must be <= 599",
+    ],
+  },
 ];
 
 /**

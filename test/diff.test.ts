@@ -231,3 +231,53 @@ ${params}
     ]);
   });
 });
+
+describe("webhook events", () => {
+  const webhooksBase = loadModel(join(fixtures, "webhooks-base"));
+  const webhookCases: [string, string[], string][] = [
+    [
+      "webhook-event-added",
+      ["minor webhooks.events.star: webhook event added (a handler may be added)"],
+      "minor",
+    ],
+    [
+      "webhook-event-removed",
+      [
+        "BREAKING for implementers webhooks.events.ping: webhook event removed (its handler must go)",
+      ],
+      "major",
+    ],
+    [
+      "webhook-payload-type-changed",
+      [
+        "BREAKING for implementers webhooks.events.issues.payload: type IssuesEvent -> PingEvent (implementers read it)",
+      ],
+      "major",
+    ],
+    [
+      "webhooks-untyped",
+      [
+        "BREAKING for implementers webhooks: deliveries now take one untyped payload for all (the webhook route's options change)",
+        "BREAKING for implementers webhooks.events.issues: webhook event removed (its handler must go)",
+        "BREAKING for implementers webhooks.events.ping: webhook event removed (its handler must go)",
+      ],
+      "major",
+    ],
+    [
+      "webhook-payload-field-removed",
+      ["BREAKING for implementers types.IssuesEvent.number: field removed (implementers read it)"],
+      "major",
+    ],
+  ];
+
+  it.each(webhookCases)("%s", (name, lines, bump) => {
+    const changes = compareModels(webhooksBase, loadModel(join(fixtures, name)));
+    expect(semverBump(changes)).toBe(bump);
+    const printed = squeeze(formatChanges(changes));
+    expect(printed.slice(0, -2)).toEqual(lines);
+  });
+
+  it("finds nothing between a webhooks spec and itself", () => {
+    expect(compareModels(webhooksBase, webhooksBase)).toEqual([]);
+  });
+});

@@ -64,6 +64,8 @@ export const features = [
   "operations",
   "multi-file",
   "params-and-credentials",
+  "typed-webhooks",
+  "typed-webhooks-field",
 ] as const;
 
 export type Feature = (typeof features)[number];

@@ -59,6 +59,51 @@ describe.each(features)("OpenAPI of feature %s", (feature) => {
   });
 });
 
+/** Operations with two parameters of the same name and place, as `section key method: in name`. */
+function repeatedParameters(document: Record<string, any>): string[] {
+  const resolve = (p: Record<string, string>) =>
+    p.$ref
+      ? (document.components.parameters[p.$ref.split("/").at(-1)!] as Record<string, string>)
+      : p;
+  const twice: string[] = [];
+  for (const section of ["paths", "webhooks"])
+    for (const [key, item] of Object.entries((document[section] ?? {}) as object))
+      for (const [method, operation] of Object.entries(item as object)) {
+        const seen = new Set<string>();
+        const list = (operation as { parameters?: Record<string, string>[] }).parameters ?? [];
+        for (const p of list.map(resolve)) {
+          const id = `${p.in} ${p.name!.toLowerCase()}`;
+          if (seen.has(id)) twice.push(`${section} ${key} ${method}: ${id}`);
+          seen.add(id);
+        }
+      }
+  return twice;
+}
+
+describe.each(["spec", ...features.map(featureDir)])("parameters of %s", (specDir) => {
+  it("no operation has two parameters of the same name and place", () => {
+    expect(repeatedParameters(of(specDir).document)).toEqual([]);
+  });
+});
+
+describe("a header a spec names twice (test/fixtures/openapi-repeated-headers)", () => {
+  it("is one parameter: the endpoint's own, or the callback's signature", async () => {
+    const g = await generateInto("test/fixtures/openapi-repeated-headers");
+    try {
+      expect(repeatedParameters(g.document)).toEqual([]);
+      const list = g.document.paths["/things"].get.parameters;
+      expect(list).toEqual([
+        expect.objectContaining({ name: "x-api-version", in: "header", required: true }),
+      ]);
+      expect(g.document.webhooks["thing.changed"].post.parameters).toEqual([
+        { $ref: "#/components/parameters/X-Signature" },
+      ]);
+    } finally {
+      removeFolders([g.dir]);
+    }
+  });
+});
+
 describe.each(["spec", ...features.map(featureDir)])("gap notes of %s", (specDir) => {
   it("each appears in an x-undocumented list, and every listed text is a note of the model", () => {
     const g = of(specDir);

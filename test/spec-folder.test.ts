@@ -18,7 +18,7 @@ import {
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DiagnosticBag, DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
-import { displayPath } from "../generator/diagnostics/display-path.ts";
+import { specLabel } from "../generator/diagnostics/display-path.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { loadSpec } from "../generator/load/load-spec.ts";
 import { readSpecFolder } from "../generator/load/spec-folder.ts";
@@ -68,7 +68,7 @@ describe("the spec folder", () => {
     const out = join(root, "out");
     await generate(spec, out);
     expect(readFileSync(join(out, "src/types.ts"), "utf8")).toContain("export interface Shared {");
-    const label = `${displayPath(spec)}/`;
+    const label = specLabel(spec);
     const result = await runPipeline({ specDir: spec, outDir: out });
     expect(result.plan.changed).toEqual([]);
 
@@ -143,7 +143,7 @@ describe("a write that was cut off or is under way", () => {
     const { root, spec } = specCopy();
     const out = join(root, "out");
     await generate(spec, out);
-    const label = `${displayPath(spec)}/`;
+    const label = specLabel(spec);
     expect(currentOutputFiles(spec, out, label)).toBeGreaterThan(0);
     mkdirSync(join(out, stagingName));
     expect(currentOutputFiles(spec, out, label)).toBeUndefined();
@@ -200,5 +200,46 @@ describe("a write that was cut off or is under way", () => {
       );
     }
     expect(readdirSync(out)).toEqual(["src"]);
+  });
+});
+
+describe("the spec folder as generated files name it", () => {
+  /** Every file under `dir` by relative path, with its bytes. */
+  const filesOf = (dir: string): Map<string, Buffer> => {
+    const files = new Map<string, Buffer>();
+    for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
+      const path = join(dir, name);
+      try {
+        files.set(name, readFileSync(path));
+      } catch {
+        // a folder
+      }
+    }
+    return files;
+  };
+
+  it("is the same from any working folder, however --spec is written: the same bytes", () => {
+    const outs = [tempDir("apigen-label-a-"), tempDir("apigen-label-b-")];
+    made.push(...outs);
+    const fixture = "test/fixtures/features/operations";
+    const cli = join(repoRoot, "generator/cli.ts");
+    // From the repository with a relative --spec, then from the fixture's parent folder's
+    // parent with an absolute one.
+    const runs: [string, string][] = [
+      [repoRoot, fixture],
+      [join(repoRoot, "test/fixtures"), join(repoRoot, fixture)],
+    ];
+    runs.forEach(([cwd, spec], i) =>
+      execFileSync(process.execPath, ["--import", "tsx", cli, "--spec", spec, "--out", outs[i]!], {
+        cwd,
+        stdio: "pipe",
+      }),
+    );
+    const [a, b] = outs.map(filesOf);
+    expect([...a!.keys()]).toEqual([...b!.keys()]);
+    for (const [name, bytes] of a!) expect(b!.get(name)?.equals(bytes), name).toBe(true);
+    const readme = a!.get("README.md")!.toString("utf8");
+    expect(readme).toContain(`from ${fixture}/ (`);
+    expect(a!.get("src/types.ts")!.toString("utf8")).toContain(`from ${fixture}/ (`);
   });
 });

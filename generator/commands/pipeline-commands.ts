@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { diagnostic } from "../diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
+import { specLabel } from "../diagnostics/display-path.ts";
 import { displayPath } from "../load/load-spec.ts";
 import type { PipelineResult } from "../pipeline.ts";
 import { writeHandlersScaffold } from "../write/scaffold.ts";
@@ -81,15 +82,13 @@ export function scaffoldCommand(
   file: string,
   handlersImport: string | undefined,
 ): number {
-  if (result.model.callbacks.length === 0) {
-    console.error(`the spec has no callbacks: no handlers to scaffold`);
+  const count = result.model.callbacks.length + (result.model.webhooks?.events.length ?? 0);
+  if (count === 0) {
+    console.error(`the spec has no callbacks and no webhook events: no handlers to scaffold`);
     return 1;
   }
-  if (
-    writeHandlersScaffold(result.model, `${displayPath(specDir)}/`, file, handlersImport) ===
-    "exists"
-  )
+  if (writeHandlersScaffold(result.model, specLabel(specDir), file, handlersImport) === "exists")
     return refuseExisting(file);
-  console.log(`${displayPath(file)}: ${result.model.callbacks.length} handlers scaffolded`);
+  console.log(`${displayPath(file)}: ${count} handlers scaffolded`);
   return 0;
 }

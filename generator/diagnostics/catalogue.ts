@@ -42,6 +42,11 @@ export const catalogue = {
     severity: "error",
     message: "unknown key {key} here; expected one of: {allowed}",
   },
+  "schema-comma-in-flow": {
+    severity: "error",
+    message:
+      "unknown key {key} here: inside `{ }` a comma ends a value, so the value of {field} stopped at the comma; quote it: {field}: {value}",
+  },
   "schema-missing-key": { severity: "error", message: "missing required key {key}" },
   "schema-wrong-type": { severity: "error", message: "expected {expected}, got {actual}" },
   "schema-not-allowed": {
@@ -96,6 +101,34 @@ export const catalogue = {
   },
   "unknown-credential": { severity: "error", message: "unknown credential {name}{hint}" },
   "unknown-endpoint": { severity: "error", message: "unknown endpoint {name}{hint}" },
+  "webhook-event-selector-missing": {
+    severity: "error",
+    message:
+      "webhooks.events needs eventHeader (the request header that names the event, e.g. X-GitHub-Event) or eventField (the payload field that does, e.g. type)",
+  },
+  "webhook-event-selector-twice": {
+    severity: "error",
+    message: "eventHeader and eventField both say where a delivery names its event; keep one",
+  },
+  "webhook-events-missing": {
+    severity: "error",
+    message:
+      "{key} says where a delivery names its event, but webhooks lists no events (add events: name -> { payload })",
+  },
+  "webhook-payload-and-events": {
+    severity: "error",
+    message:
+      "webhooks has both payload (one payload for every delivery) and events (a payload per event); keep one",
+  },
+  "webhook-event-field": {
+    severity: "error",
+    message: 'deliveries of {event} carry {field}: "{event}", but {problem}',
+  },
+  "webhook-event-clash": {
+    severity: "error",
+    message:
+      "webhook event {name} has the name of a callback; the OpenAPI document keys both by name under `webhooks`",
+  },
   "unknown-version": {
     severity: "error",
     message: "path {path} matches no version prefix ({prefixes})",

@@ -1,10 +1,11 @@
 /**
- * Compares two models and lists every change to endpoints, callbacks, types, fields,
+ * Compares two models and lists every change to endpoints, callbacks, webhook events, types, fields,
  * optionality, nullability, enum values and error codes, each classified for the people it
  * affects: callers of the client and implementers of the callback handlers.
  */
 import type { ApiModel, Constraints, Param, TypeNode } from "../ir/model.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
+import { diffWebhooks } from "./webhooks.ts";
 
 export type Level = "breaking" | "minor" | "patch";
 
@@ -392,6 +393,15 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   const out = new ChangeList();
   diffEndpoints(out, before, after);
   diffCallbacks(out, before, after);
+  const usage = positionUsage("callback-body");
+  diffWebhooks(
+    {
+      add: (subject, description, level, breaks) => out.add(subject, description, level, breaks),
+      payload: (subject, old, next) => diffNode(out, subject, old, next, [usage]),
+    },
+    before,
+    after,
+  );
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
   const gapCount = (m: ApiModel) =>

@@ -42,6 +42,10 @@ export function typeUsages(model: ApiModel): Map<string, Usage[]> {
     root(c.success, { audience: "implementers", access: "writes" });
     root(c.failure, { audience: "implementers", access: "writes" });
   }
+  // webhook payloads are read by the handlers, like callback bodies
+  root(model.webhooks?.payload, { audience: "implementers", access: "reads" });
+  for (const e of model.webhooks?.events ?? [])
+    root(e.payload, { audience: "implementers", access: "reads" });
   return usages;
 }
 

@@ -1,11 +1,12 @@
 /**
  * Emits `src/callbacks.ts`: `createCallbackRouter` typed from the spec's callbacks (one
- * handler per event, its input and its answer), and the route table the hand-written
- * runtime (runtime/callbacks/) serves. Everything per event, routes, methods, parameters,
+ * handler per event, its input and its answer) and webhook events (`WebhookHandlers`: one
+ * optional handler per event, given its validated payload), and the route table the
+ * hand-written runtime (runtime/callbacks/) serves. Everything per event, routes, methods, parameters,
  * validators and failure shapes, comes from the model; the file stays a thin typed layer.
  * Not re-exported from `src/index.ts`: it is server code, kept out of browser bundles.
  */
-import type { ApiModel, Callback, FailureShape } from "../ir/model.ts";
+import type { ApiModel, Callback, FailureShape, Webhooks } from "../ir/model.ts";
 import { arr, call, id, lit, obj, ret } from "./code/build.ts";
 import type { Expr, FileStatement, Member, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
@@ -25,6 +26,11 @@ import {
 } from "./shared/symbols.ts";
 import { generic, literalType, union } from "./shared/type-expr.ts";
 import { validatorExpr } from "./shared/validator-expr.ts";
+import {
+  webhookHandlerDocLines,
+  webhookHandlersTypeRef,
+  webhookHandlerType,
+} from "./shared/webhook-docs.ts";
 
 const coreModule = "callbacks/core.ts";
 const callbackContext = runtimeType(coreModule, "CallbackContext");
@@ -131,24 +137,92 @@ function handlersType(model: ApiModel): Statement {
   };
 }
 
+/** `WebhookHandlers`: one optional typed handler per webhook event, by event name. */
+function webhookHandlersType(webhooks: Webhooks): Statement {
+  const members = webhooks.events.map(
+    (event): Member => ({
+      kind: "property-signature",
+      name: event.name,
+      hasQuestionToken: true,
+      docs: webhookHandlerDocLines(webhooks, event),
+      type: webhookHandlerType(event),
+    }),
+  );
+  return {
+    kind: "type-alias",
+    name: webhookHandlersTypeRef.name,
+    isExported: true,
+    docs: [
+      "One handler per webhook event of the spec, by event name, given the validated payload. An event without a",
+      "handler here is accepted unread (200); see docs/callbacks.md, Typed webhooks.",
+    ],
+    type: { kind: "object-type", members },
+  };
+}
+
 function optionsInterface(model: ApiModel): Statement {
   const base = runtimeType(coreModule, "BaseRouterOptions");
+  const typed = typedWebhooks(model);
   return {
     kind: "interface",
     name: "CallbackRouterOptions",
     isExported: true,
     docs: ["Options of `createCallbackRouter`."],
-    extends: [model.webhooks ? base : generic("Omit", base, literalType("webhook"))],
+    extends: [model.webhooks && !typed ? base : generic("Omit", base, literalType("webhook"))],
     members: [
       {
         kind: "property-signature",
         name: "handlers",
+        // a spec with webhooks only has no callback to handle
+        hasQuestionToken: model.callbacks.length === 0,
         docs: ["The business logic: one handler per event."],
         type: generatedRef(modules.callbacks, "CallbackHandlers", true),
       },
+      ...(typed
+        ? [
+            {
+              kind: "property-signature",
+              name: "webhook",
+              hasQuestionToken: true,
+              docs: [
+                "The webhook route: where deliveries arrive (POST), one typed handler per event, and what to do",
+                "with an event the spec does not list (`onUnknownEvent`; default: 400).",
+              ],
+              type: {
+                kind: "generic",
+                target: runtimeType(coreModule, "TypedWebhookRoute"),
+                args: [webhookHandlersTypeRef],
+              },
+            } satisfies Member,
+          ]
+        : []),
     ],
   };
 }
+
+/** `{ header: "X-GitHub-Event", events: { issues: validateIssuesEvent, ... } }`: how the runtime tells deliveries apart. */
+function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
+  const selector = webhooks.eventSelector;
+  if (!selector || webhooks.events.length === 0) return undefined;
+  const checks = webhooks.events.map((event) => {
+    const payload = event.payload;
+    const check =
+      payload.kind === "ref" && !payload.nullable
+        ? validatorRef(payload.name)
+        : validatorExpr(payload);
+    return [event.name, check] as const;
+  });
+  return obj(
+    [
+      [selector.in, lit(selector.name)],
+      ["events", obj(checks, { expanded: true })],
+    ],
+    { expanded: true },
+  );
+}
+
+/** Whether the spec lists webhook events (typed deliveries), not one payload for all. */
+const typedWebhooks = (model: ApiModel): boolean => (model.webhooks?.events.length ?? 0) > 0;
 
 /** The re-exports of the runtime that users of the router type their code with. */
 function reExports(model: ApiModel): FileStatement[] {
@@ -170,7 +244,11 @@ function reExports(model: ApiModel): FileStatement[] {
       "InboundRequest",
       "OutboundResponse",
       "RequestContext",
-      ...(model.webhooks ? ["WebhookRoute"] : []),
+      ...(typedWebhooks(model)
+        ? ["TypedWebhookRoute", "WebhookContext"]
+        : model.webhooks
+          ? ["WebhookRoute"]
+          : []),
     ]),
     from("node-adapter.ts", ["NodeListener", "NodeRequestLike", "NodeResponseLike"]),
     from("fetch-adapter.ts", ["FetchHandler"]),
@@ -196,6 +274,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     [
       ["signatureCode", lit(model.callbackSignatureCode)],
       ["webhookSignatureHeader", webhookHeader === undefined ? undefined : lit(webhookHeader)],
+      ["webhookEvents", model.webhooks && webhookEventsExpr(model.webhooks)],
       ["routes", arr(model.callbacks.map(routeEntry))],
     ],
     { expanded: true },
@@ -204,6 +283,9 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     ...reExports(model),
     ...model.callbacks.map((c) => ({ statement: resultAlias(c) })),
     { statement: handlersType(model) },
+    ...(model.webhooks && typedWebhooks(model)
+      ? [{ statement: webhookHandlersType(model.webhooks) }]
+      : []),
     { statement: optionsInterface(model) },
     ...(webhookHeader
       ? [

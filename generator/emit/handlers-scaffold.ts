@@ -5,7 +5,7 @@
  * written. Not part of the generated package: the file is the user's, written once.
  */
 import { failureBody } from "../runtime/callbacks/failure.ts";
-import type { Callback } from "../ir/model.ts";
+import type { Callback, WebhookEvent, Webhooks } from "../ir/model.ts";
 import {
   call,
   exprStatement,
@@ -27,6 +27,11 @@ import {
   resultTypeRef,
 } from "./shared/callback-docs.ts";
 import { globalRef } from "./shared/symbols.ts";
+import {
+  webhookHandlerDocLines,
+  webhookHandlersTypeRef,
+  webhookStubName,
+} from "./shared/webhook-docs.ts";
 import { generic } from "./shared/type-expr.ts";
 
 /** The scaffold imports the package's types by name itself: its references import nothing more. */
@@ -84,6 +89,49 @@ function stub(callback: Callback): Statement {
   };
 }
 
+/** One webhook stub: `export const onIssues: NonNullable<WebhookHandlers["issues"]> = async (...) => {...}`. */
+function webhookStub(webhooks: Webhooks, event: WebhookEvent): Statement {
+  return {
+    kind: "variable",
+    declarationKind: "const",
+    name: webhookStubName(event),
+    isExported: true,
+    docs: webhookHandlerDocLines(webhooks, event),
+    type: generic("NonNullable", {
+      kind: "indexed",
+      object: imported(webhookHandlersTypeRef),
+      index: { kind: "literal-type", value: event.name },
+    }),
+    init: {
+      kind: "arrow",
+      isAsync: true,
+      params: [{ name: "_payload" }, { name: "_ctx" }],
+      body: [
+        {
+          kind: "comment",
+          text: "TODO: handle the delivery from `_payload` (rename it once used). Until then it is accepted unread (200).",
+        },
+      ],
+    },
+  };
+}
+
+/** `export const webhookHandlers: WebhookHandlers = { issues: onIssues, ... }`. */
+function webhookHandlersObject(webhooks: Webhooks): Statement {
+  return {
+    kind: "variable",
+    declarationKind: "const",
+    name: "webhookHandlers",
+    isExported: true,
+    docs: ["Every webhook handler, by event: `webhook: { path, handlers: webhookHandlers }`."],
+    type: imported(webhookHandlersTypeRef),
+    init: obj(
+      webhooks.events.map((e) => [e.name, id(webhookStubName(e))] as const),
+      { expanded: true },
+    ),
+  };
+}
+
 /** The scaffold file; `importFrom` is where the generated callbacks module is imported from. */
 export function emitHandlersScaffold(
   ctx: EmitContext,
@@ -92,7 +140,12 @@ export function emitHandlersScaffold(
 ): EmittedFile {
   const { model } = ctx;
   const from = importFrom ?? `${model.api.packageName}/callbacks`;
-  const types = [handlersTypeRef, ...model.callbacks.map(resultTypeRef)];
+  const webhooks = model.webhooks?.events.length ? model.webhooks : undefined;
+  const types = [
+    handlersTypeRef,
+    ...model.callbacks.map(resultTypeRef),
+    ...(webhooks ? [webhookHandlersTypeRef] : []),
+  ];
   const statements: FileStatement[] = [
     {
       statement: {
@@ -117,6 +170,12 @@ export function emitHandlersScaffold(
         ),
       },
     },
+    ...(webhooks
+      ? [
+          ...webhooks.events.map((e) => ({ statement: webhookStub(webhooks, e) })),
+          { statement: webhookHandlersObject(webhooks) },
+        ]
+      : []),
   ];
   const contents = printSourceFile({
     path,
@@ -126,9 +185,11 @@ export function emitHandlersScaffold(
         lines: [
           `Handlers of the ${model.api.title} callbacks, scaffolded by apigen from ${ctx.specName}. This file is yours:`,
           'apigen never overwrites it. Every handler answers a "not implemented" failure (HTTP status and',
-          `code ${notImplementedCode}) until it is written. Its types come from the generated package, so a change`,
+          `code ${notImplementedCode}) until it is written${webhooks ? "; every webhook handler accepts its deliveries unread (200)" : ""}. Its types come from the generated package, so a change`,
           "of the spec shows up here as a compile error. Use it with",
-          "`createCallbackRouter({ signingSecrets, handlers })`.",
+          webhooks
+            ? '`createCallbackRouter({ signingSecrets, handlers, webhook: { path: "/webhooks", handlers: webhookHandlers } })`.'
+            : "`createCallbackRouter({ signingSecrets, handlers })`.",
         ],
       },
     ],

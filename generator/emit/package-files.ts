@@ -111,15 +111,46 @@ function functionCode(model: ApiModel): string {
   ]);
 }
 
+/** `webhook: { path: "/webhooks", handlers: { issues: async (payload, ctx) => {}, ... } }`, for typed webhook events. */
+function webhookOption(model: ApiModel): Expr | undefined {
+  const events = model.webhooks?.events ?? [];
+  if (events.length === 0) return undefined;
+  const handler = (): Expr => ({
+    kind: "arrow",
+    isAsync: true,
+    params: [{ name: "payload" }, { name: "ctx" }],
+    body: [],
+  });
+  return obj(
+    [
+      ["path", lit("/webhooks")],
+      [
+        "handlers",
+        obj(
+          events.map((e) => [e.name, handler()] as const),
+          { expanded: true },
+        ),
+      ],
+    ],
+    { expanded: true },
+  );
+}
+
 /** The block of the callback router: the handlers, the router, a server. */
 function callbacksCode(model: ApiModel): string {
   const types = typeLookup(model);
+  const hasHandlers = model.callbacks.length > 0 || !model.webhooks?.events.length;
+  const webhook = webhookOption(model);
   const router = call(
     id("createCallbackRouter"),
-    obj([
-      ["signingSecrets", arr([member(member(id("process"), "env"), "SIGNING_SECRET")])],
-      ["handlers", id("handlers")],
-    ]),
+    obj(
+      [
+        ["signingSecrets", arr([member(member(id("process"), "env"), "SIGNING_SECRET")])],
+        ["handlers", hasHandlers ? id("handlers") : undefined],
+        ["webhook", webhook],
+      ],
+      webhook ? { expanded: true } : {},
+    ),
   );
   const server = call(
     member(call(member(id("http"), "createServer"), member(id("router"), "node")), "listen"),
@@ -133,24 +164,28 @@ function callbacksCode(model: ApiModel): string {
         specifier: `${model.api.packageName}/callbacks`,
         names: [
           { name: "createCallbackRouter", isType: false },
-          { name: "CallbackHandlers", isType: true },
+          ...(hasHandlers ? [{ name: "CallbackHandlers", isType: true }] : []),
         ],
       },
       tight: true,
     },
-    {
-      statement: {
-        kind: "variable",
-        declarationKind: "const",
-        name: "handlers",
-        type: globalRef("CallbackHandlers"),
-        init: {
-          kind: "object",
-          properties: model.callbacks.map((c) => callbackExample(c, types)),
-          expanded: true,
-        },
-      },
-    },
+    ...(hasHandlers
+      ? [
+          {
+            statement: {
+              kind: "variable",
+              declarationKind: "const",
+              name: "handlers",
+              type: globalRef("CallbackHandlers"),
+              init: {
+                kind: "object",
+                properties: model.callbacks.map((c) => callbackExample(c, types)),
+                expanded: true,
+              },
+            } satisfies Statement,
+          },
+        ]
+      : []),
     { statement: constant("router", router) },
     { statement: { kind: "expression-statement", expr: server }, tight: true },
   ]);
@@ -222,6 +257,20 @@ function packageView(ctx: EmitContext) {
         markdownCell(`\`${c.path}\``),
       ]),
     ),
+    hasCallbackTable: model.callbacks.length > 0,
+    webhookTable: model.webhooks?.events.length
+      ? markdownTable(
+          ["Webhook event", "Payload"],
+          model.webhooks.events.map((e) => [
+            summaryCell(e.name, e.docs.description?.trim().split(/(?<=\.)\s/)[0]),
+            markdownCell(e.payload.kind === "ref" ? `\`${e.payload.name}\`` : "inline"),
+          ]),
+        )
+      : "",
+    webhookSelector:
+      model.webhooks?.eventSelector?.in === "field"
+        ? `the payload's \`${model.webhooks.eventSelector.name}\` field`
+        : `the \`${model.webhooks?.eventSelector?.name ?? ""}\` header`,
     callbacksCode: callbacksCode(model),
     gapCount: model.gaps.length,
     notes: model.gaps

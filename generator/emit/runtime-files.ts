@@ -27,6 +27,7 @@ export const runtimeModules = [
   "callbacks/signature.ts",
   "callbacks/routes.ts",
   "callbacks/types.ts",
+  "callbacks/webhook.ts",
   "callbacks/core.ts",
   "callbacks/node-adapter.ts",
   "callbacks/fetch-adapter.ts",

@@ -5,11 +5,12 @@
  */
 import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
 import type { SpecFile } from "../load/spec-file.ts";
-import { BuildContext, isRecord, stringList } from "./build-context.ts";
+import { BuildContext, stringList } from "./build-context.ts";
 import { withCallbackRouting } from "./callback-routing.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
 import { TypeBuilder } from "./build-types.ts";
+import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
@@ -24,7 +25,6 @@ import type {
   Lifecycle,
   NamedType,
   ParamsType,
-  Webhooks,
 } from "./model.ts";
 
 type Data = Record<string, unknown>;
@@ -98,6 +98,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   const errorStatuses = buildStatuses(merged.errorStatuses, ctx);
 
   types.resolve();
+  checkWebhookEvents(webhooks, callbacks, new Map(namedTypes.map((t) => [t.name, t])), ctx);
   checkInfiniteTypes(namedTypes, ctx);
   checkAliasCycles(namedTypes, ctx);
   bag.throwIfErrors();
@@ -283,51 +284,6 @@ function checkRoutes<T extends { method: string; path: string; location: Endpoin
       );
     else seen.set(key, item);
   }
-}
-
-function checkEndpointIds(
-  ids: unknown,
-  known: readonly string[],
-  decl: Decl,
-  key: string,
-  ctx: BuildContext,
-): string[] {
-  const list = stringList(ids);
-  list.forEach((id, i) => {
-    if (!known.includes(id)) {
-      ctx.bag.report(
-        "unknown-endpoint",
-        { name: id, hint: suggestion(id, known) },
-        decl.file.locate([...decl.path, key, i]),
-      );
-    }
-  });
-  return list;
-}
-
-function buildWebhooks(
-  decl: Decl,
-  ctx: BuildContext,
-  types: TypeBuilder,
-  operations: OperationBuilder,
-  endpointIds: readonly string[],
-): Webhooks {
-  const v = decl.value;
-  const groups = (isRecord(v.eventGroups) ? v.eventGroups : {}) as Record<string, Data | null>;
-  return {
-    registration: checkEndpointIds(v.registration, endpointIds, decl, "registration", ctx),
-    auth: operations.auth(decl.file, decl.path, v.auth),
-    eventGroups: Object.entries(groups).map(([value, g]) => ({
-      value,
-      ...(typeof g?.description === "string" ? { description: g.description } : {}),
-    })),
-    ...(v.payload !== undefined
-      ? { payload: types.node(decl.file, [...decl.path, "payload"], v.payload) }
-      : {}),
-    rules: stringList(v.rules),
-    docs: ctx.docs(decl.file, decl.path, v),
-    location: decl.file.locate(decl.path, "key"),
-  };
 }
 
 function buildLifecycle(decl: Decl, ctx: BuildContext, endpointIds: readonly string[]): Lifecycle {

@@ -305,13 +305,35 @@ export interface StatusInfo {
   docs: Docs;
 }
 
+/** One event of the webhooks, with the payload its deliveries carry. */
+export interface WebhookEvent {
+  /** The event's name as deliveries carry it: `issues`, `payment_intent.succeeded`. */
+  name: string;
+  /** `PaymentIntentSucceeded`: for generated names. */
+  pascalName: string;
+  payload: TypeNode;
+  docs: Docs;
+  location: SourceLocation;
+}
+
+/** Where a delivery names its event: a request header (`X-GitHub-Event`) or a top-level payload field (`type`). */
+export interface WebhookEventSelector {
+  in: "header" | "field";
+  name: string;
+}
+
 export interface Webhooks {
   registration: string[];
   auth: string[];
   /** Header of the signature of deliveries, when they are signed. */
   signatureHeader?: string;
   eventGroups: { value: string; description?: string }[];
+  /** One payload for every delivery (no `events`). */
   payload?: TypeNode;
+  /** Where the event is named; present exactly when `events` is not empty. */
+  eventSelector?: WebhookEventSelector;
+  /** The events the spec lists, each with its payload, in spec order; empty: one `payload` for all. */
+  events: WebhookEvent[];
   rules: string[];
   docs: Docs;
   location: SourceLocation;

@@ -92,7 +92,10 @@ function collapseAlternatives(errors: ErrorObject[]): ErrorObject[] {
       (e) => e.keyword === "type" && e.instancePath === alt.instancePath,
     );
     const branches = (alt.schema as unknown[]).length;
-    rest = rest.filter((e) => !typeMisses.includes(e));
+    // A branch of the wrong type says nothing about the value (`2000` is no `4xx`): only the
+    // branches whose type matched speak, so one bad value gives one error.
+    const missed = new Set(typeMisses.map((e) => branchOf(alt, e)));
+    rest = rest.filter((e) => !children.includes(e) || !missed.has(branchOf(alt, e)));
     if (typeMisses.length >= branches) {
       rest = rest.filter((e) => !children.includes(e));
       const expected = [
@@ -104,13 +107,27 @@ function collapseAlternatives(errors: ErrorObject[]): ErrorObject[] {
   return [...rest, ...merged];
 }
 
-function pathOf(pointer: string): string[] {
-  return pointer === ""
-    ? []
-    : pointer
-        .slice(1)
-        .split("/")
-        .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+/** Index of the branch of `alt` (a `oneOf`/`anyOf` error) that `error` comes from. */
+function branchOf(alt: ErrorObject, error: ErrorObject): string {
+  return error.schemaPath.slice(alt.schemaPath.length + 1).split("/", 1)[0]!;
+}
+
+/**
+ * The data path of a JSON pointer into `data`: an index into a list is a number, as the
+ * locators expect (a string segment would stop at the list, so a problem in its third item
+ * would point at the list's first).
+ */
+function pathOf(pointer: string, data: unknown): DataPath {
+  if (pointer === "") return [];
+  const path: (string | number)[] = [];
+  let value = data;
+  for (const raw of pointer.slice(1).split("/")) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const step = Array.isArray(value) ? Number(segment) : segment;
+    path.push(step);
+    value = (value as Record<string | number, unknown> | undefined)?.[step];
+  }
+  return path;
 }
 
 function valueAt(data: unknown, path: DataPath): unknown {
@@ -136,8 +153,37 @@ const typeWords: Record<string, string> = {
   boolean: "a boolean",
 };
 
+/**
+ * An unknown key that is really the rest of a value cut at a comma inside `{ }`
+ * (`{ description: Results per page (max 100, default 30). }` reads `default 30).` as a
+ * key): the hint to quote the value, instead of a list of allowed keys that cannot help.
+ * Recognised by a key without a value that follows a comma, right after a text value.
+ */
+function splitFlowValue(file: SpecFile, path: DataPath, key: string): Diagnostic | undefined {
+  const parent = valueAt(file.data, path);
+  if (typeof parent !== "object" || parent === null || Array.isArray(parent)) return undefined;
+  const entries = Object.entries(parent as Record<string, unknown>);
+  const at = entries.findIndex(([k]) => k === key);
+  const previous = entries[at - 1];
+  if (at < 1 || entries[at]![1] !== null || typeof previous![1] !== "string") return undefined;
+  const where = file.locate([...path, key], "key");
+  const start = file.locate([...path, previous![0]]);
+  const lines = file.text.split("\n");
+  const line = lines[where.line - 1] ?? "";
+  if (!/,\s*$/.test(line.slice(0, where.col - 1))) return undefined;
+  const whole =
+    start.line === where.line
+      ? line.slice(start.col - 1, where.col - 1 + key.length)
+      : `${previous![1]}, ${key}`;
+  return diagnostic(
+    "schema-comma-in-flow",
+    { key, field: previous![0], value: JSON.stringify(whole) },
+    where,
+  );
+}
+
 function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
-  const path = pathOf(error.instancePath);
+  const path = pathOf(error.instancePath, file.data);
   const params = error.params as Record<string, unknown>;
   const parent = error.parentSchema as
     | { patternDescription?: string; properties?: Record<string, unknown> }
@@ -153,6 +199,8 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
   switch (error.keyword) {
     case "additionalProperties": {
       const key = String(params.additionalProperty);
+      const split = splitFlowValue(file, path, key);
+      if (split) return split;
       const allowed = Object.keys(parent?.properties ?? {}).join(", ");
       return diagnostic("schema-unknown-key", { key, allowed }, file.locate([...path, key], "key"));
     }

@@ -44,17 +44,25 @@ function successResponse(model: ApiModel, endpoint: Endpoint): JsonObject {
   });
 }
 
-function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
-  // A shared header the endpoint takes as a parameter of its own is listed once, as its own.
+/**
+ * The shared headers an endpoint does not list itself: a header it lists is described by
+ * its own parameter (required or typed as it says), and OpenAPI allows one parameter per
+ * name and place (`operation-parameters-unique`).
+ */
+function sharedHeadersOf(model: ApiModel, endpoint: Endpoint): HeaderSpec[] {
   const own = new Set(
-    endpoint.params.filter((p) => p.placement === "header").map((p) => p.name.toLowerCase()),
+    [...endpoint.headers, ...endpoint.params.filter((p) => p.placement === "header")].map((h) =>
+      h.name.toLowerCase(),
+    ),
   );
+  return model.sharedHeaders.filter((h) => !own.has(h.name.toLowerCase()));
+}
+
+function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
   const parameters = [
     ...endpoint.params.map(parameterOf),
     ...endpoint.headers.filter(isHeaderParameter).map(headerParameterOf),
-    ...model.sharedHeaders
-      .filter((h) => !own.has(h.name.toLowerCase()))
-      .map((h) => parameterRef(sharedHeaderKey(h))),
+    ...sharedHeadersOf(model, endpoint).map((h) => parameterRef(sharedHeaderKey(h))),
   ];
   return obj({
     tags: [endpoint.group],

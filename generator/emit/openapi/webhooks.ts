@@ -1,7 +1,8 @@
 /**
  * The inbound side, under the OpenAPI 3.1 top-level `webhooks`: one entry per callback
  * (keyed by its event, e.g. `product.info`) and one for the webhook delivery
- * (`webhook.delivery`). Each operation has the signature header (a parameter component),
+ * (`webhook.delivery`), or, where the spec lists webhook events, one per event (keyed by
+ * its name, e.g. `issues`, with its payload and the header that names it). Each operation has the signature header (a parameter component),
  * the credentials the API sends (its `security`), its trailing parameters, the request
  * body, and the responses the user's server answers with: `200` with the success or the
  * failure body (the body's `status` says which; the source shows no HTTP status for either),
@@ -11,7 +12,7 @@
  * OpenAPI (and lint) allow path parameters only under `paths`. A GET callback with a body
  * (product.info) keeps its body, which OpenAPI 3.1 permits, and says so.
  */
-import type { ApiModel, Callback, Webhooks } from "../../ir/model.ts";
+import type { ApiModel, Callback, WebhookEvent, Webhooks } from "../../ir/model.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 import {
   headerParameterOf,
@@ -67,9 +68,16 @@ function callbackResponses(callback: Callback): JsonObject {
 
 function callbackOperation(model: ApiModel, callback: Callback): JsonObject {
   const path = pathTemplate(callback.path, callback.params);
+  // a signature header the callback also lists in `headers:` is described once, as the signature
+  const signed = new Set(
+    signatureCredentials(model, callback.auth).map((c) => c.header?.toLowerCase()),
+  );
+  const headers = callback.headers.filter(
+    (h) => isHeaderParameter(h) && !signed.has(h.name.toLowerCase()),
+  );
   const parameters = [
     ...signatureParameters(model, callback.auth),
-    ...callback.headers.filter(isHeaderParameter).map(headerParameterOf),
+    ...headers.map(headerParameterOf),
     ...callback.params.filter((p) => p.placement === "query").map(parameterOf),
   ];
   const pathParameters = callback.params.filter((p) => p.placement !== "query").map(parameterOf);
@@ -97,20 +105,48 @@ function callbackOperation(model: ApiModel, callback: Callback): JsonObject {
   });
 }
 
-function deliveryOperation(model: ApiModel, webhooks: Webhooks): JsonObject {
+/** What the source says of every delivery: where it goes, the method, the event groups, the rules. */
+function deliveryText(webhooks: Webhooks): (string | undefined)[] {
   const groups = webhooks.eventGroups.map(
     (g) => `- \`${g.value}\`${g.description ? `: ${g.description}` : ""}`,
   );
+  const registered = webhooks.registration.length
+    ? `a URL registered with ${webhooks.registration.map((id) => `\`${id}\``).join(" / ")}`
+    : "a URL registered with the API (the source does not show how)";
+  return [
+    `The API sends each delivery to ${registered}. The HTTP method of a delivery is not shown in the source; POST is assumed.`,
+    groups.length ? ["Event groups a webhook subscribes to:", ...groups].join("\n") : undefined,
+    rulesText(webhooks.rules),
+  ];
+}
+
+/** The answers of a delivery, which the source does not show. */
+const deliveryResponses: JsonObject = {
+  "200": {
+    description:
+      "Success: the delivery is accepted. The status and body the API expects are not shown in the source.",
+  },
+  default: {
+    description: "Failure: any other answer. What the API does then is not shown in the source.",
+  },
+};
+
+/** The extensions every delivery entry carries: its registration and event groups. */
+function deliveryExtensions(webhooks: Webhooks): JsonObject {
+  return obj({
+    "x-registration": [...webhooks.registration],
+    "x-event-groups": webhooks.eventGroups.length
+      ? webhooks.eventGroups.map((g) => obj({ value: g.value, description: g.description }))
+      : undefined,
+  });
+}
+
+function deliveryOperation(model: ApiModel, webhooks: Webhooks): JsonObject {
   const parameters = signatureParameters(model, webhooks.auth);
   return obj({
     tags: [webhooksTag],
     summary: "Webhook delivery",
-    description: text(
-      webhooks.docs.description,
-      `The API sends each delivery to a URL registered with ${webhooks.registration.map((id) => `\`${id}\``).join(" / ")}. The HTTP method of a delivery is not shown in the source; POST is assumed.`,
-      groups.length ? ["Event groups a webhook subscribes to:", ...groups].join("\n") : undefined,
-      rulesText(webhooks.rules),
-    ),
+    description: text(webhooks.docs.description, ...deliveryText(webhooks)),
     operationId: deliveryKey,
     security: securityOf(model, webhooks.auth),
     parameters: parameters.length ? parameters : undefined,
@@ -118,21 +154,54 @@ function deliveryOperation(model: ApiModel, webhooks: Webhooks): JsonObject {
       required: true,
       content: jsonContent(webhooks.payload ? schemaOf(webhooks.payload) : notShownSchema),
     },
-    responses: {
-      "200": {
-        description:
-          "Success: the delivery is accepted. The status and body the API expects are not shown in the source.",
-      },
-      default: {
-        description:
-          "Failure: any other answer. What the API does then is not shown in the source.",
-      },
-    },
-    "x-registration": [...webhooks.registration],
-    "x-event-groups": webhooks.eventGroups.map((g) =>
-      obj({ value: g.value, description: g.description }),
-    ),
+    responses: deliveryResponses,
+    ...deliveryExtensions(webhooks),
     "x-undocumented": notesOf(webhooks.docs),
+  });
+}
+
+/**
+ * The deliveries of one typed event: its payload schema and, where a header names the
+ * event, that header with the event's name as its `const` (where a payload field does, the
+ * payload schema says so and the description repeats it).
+ */
+function eventOperation(model: ApiModel, webhooks: Webhooks, event: WebhookEvent): JsonObject {
+  const selector = webhooks.eventSelector;
+  const eventHeader =
+    selector?.in === "header"
+      ? {
+          name: selector.name,
+          in: "header",
+          required: true,
+          description: "Names the event of the delivery.",
+          schema: { type: "string", const: event.name },
+        }
+      : undefined;
+  const parameters = [
+    ...signatureParameters(model, webhooks.auth),
+    ...(eventHeader ? [eventHeader] : []),
+  ];
+  const named =
+    selector?.in === "field"
+      ? `The payload's \`${selector.name}\` is \`${event.name}\`.`
+      : `The \`${selector?.name ?? ""}\` header is \`${event.name}\`.`;
+  return obj({
+    tags: [webhooksTag],
+    summary: `Webhook ${event.name}`,
+    description: text(
+      event.docs.description,
+      named,
+      webhooks.docs.description,
+      ...deliveryText(webhooks),
+    ),
+    operationId: `webhook.${event.name}`,
+    deprecated: event.docs.deprecated ? true : undefined,
+    security: securityOf(model, webhooks.auth),
+    parameters: parameters.length ? parameters : undefined,
+    requestBody: { required: true, content: jsonContent(schemaOf(event.payload)) },
+    responses: deliveryResponses,
+    ...deliveryExtensions(webhooks),
+    "x-undocumented": notesOf(event.docs, webhooks.docs),
   });
 }
 
@@ -142,7 +211,10 @@ export function webhooksOf(model: ApiModel): JsonObject | undefined {
     c.event,
     { [c.method.toLowerCase()]: callbackOperation(model, c) },
   ]);
-  if (model.webhooks)
-    entries.push([deliveryKey, { post: deliveryOperation(model, model.webhooks) }]);
+  const webhooks = model.webhooks;
+  if (webhooks && webhooks.events.length > 0)
+    for (const event of webhooks.events)
+      entries.push([event.name, { post: eventOperation(model, webhooks, event) }]);
+  else if (webhooks) entries.push([deliveryKey, { post: deliveryOperation(model, webhooks) }]);
   return entries.length ? Object.fromEntries(entries) : undefined;
 }

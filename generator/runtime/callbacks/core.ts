@@ -35,31 +35,37 @@ import {
   type SignatureVerifier,
 } from "./signature.js";
 import type {
-  AnyHandler,
   Answer,
-  BaseRouterOptions,
   Begun,
   CallbackContext,
-  FailureCodes,
-  InboundRequest,
-  OutboundResponse,
-  RouterCore,
-  RouterSpec,
-  WebhookRoute,
-} from "./types.js";
-
-export type {
-  AnyHandler,
-  Answer,
-  BaseRouterOptions,
-  Begun,
-  CallbackContext,
+  CoreOptions,
   FailureCodes,
   InboundRequest,
   OutboundResponse,
   RequestContext,
   RouterCore,
   RouterSpec,
+} from "./types.js";
+import { deliverTyped, type DeliveryTools } from "./webhook.js";
+
+export type {
+  AnyHandler,
+  AnyWebhookHandler,
+  AnyWebhookHandlers,
+  Answer,
+  BaseRouterOptions,
+  Begun,
+  CallbackContext,
+  CoreOptions,
+  FailureCodes,
+  InboundRequest,
+  OutboundResponse,
+  RequestContext,
+  RouterCore,
+  RouterSpec,
+  TypedWebhookRoute,
+  WebhookContext,
+  WebhookEventsSpec,
   WebhookRoute,
 } from "./types.js";
 
@@ -89,10 +95,7 @@ function safely(run: () => void): void {
 }
 
 /** The core request handler of a router: routes, limits, signature, validation, handlers. */
-export function createCore(
-  spec: RouterSpec,
-  options: BaseRouterOptions & { handlers: { readonly [event: string]: AnyHandler | undefined } },
-): RouterCore {
+export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
   const secrets = usableSecrets(options.signingSecrets);
   const signed =
     spec.routes.some((r) => r.signatureHeader !== undefined) ||
@@ -116,6 +119,7 @@ export function createCore(
     ...options.codes,
   };
   const exact = exactRoutes(spec.routes);
+  const eventChecks = new Map(Object.entries(spec.webhookEvents?.events ?? {}));
 
   /** A refusal in `shape`, reported to `onReject`. */
   const refuse = (
@@ -223,12 +227,15 @@ export function createCore(
     };
   };
 
-  /** The webhook route: POST only, size, signature, JSON, then the user's handler; 200 with an empty body. */
+  /**
+   * The webhook route: POST only, size, signature, JSON, then the user's handler (typed
+   * deliveries: the event's, after its payload is validated); 200 with an empty body.
+   */
   const beginWebhook = (
     method: string,
     target: string,
     headers: HeaderReader,
-    webhook: WebhookRoute,
+    webhook: NonNullable<CoreOptions["webhook"]>,
     path: string,
     query: URLSearchParams,
   ): Begun => {
@@ -236,15 +243,24 @@ export function createCore(
     if (method.toUpperCase() !== "POST")
       return wrongMethod(shape, undefined, path, method, ["POST"]);
     const header = spec.webhookSignatureHeader;
+    const tools: DeliveryTools = {
+      refuse: (event, reasons) => refuse(shape, event, path, 400, codes.invalid, reasons),
+      run: (event, handler) =>
+        runHandler(
+          handler,
+          () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
+          (error) => internal(shape, event, path, error),
+        ),
+    };
     return checked(method, target, headers, shape, undefined, path, header, (body) => {
       const parsed = parseJson(body);
-      if (!parsed.ok)
-        return refuse(shape, undefined, path, 400, codes.invalid, ["body is not valid JSON"]);
-      return runHandler(
-        () => webhook.handler(parsed.value, { method, path, query, headers, rawBody: body }),
-        () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
-        (error) => internal(shape, undefined, path, error),
-      );
+      if (!parsed.ok) return tools.refuse(undefined, ["body is not valid JSON"]);
+      const request: RequestContext = { method, path, query, headers, rawBody: body };
+      if (spec.webhookEvents && "handlers" in webhook)
+        return deliverTyped(spec.webhookEvents, eventChecks, webhook, parsed.value, request, tools);
+      if ("handler" in webhook)
+        return tools.run(undefined, () => webhook.handler(parsed.value, request));
+      return tools.run(undefined, () => undefined);
     });
   };
 
@@ -281,7 +297,7 @@ export function createCore(
           codes.invalid,
           issues.map((i) => `${i.path} ${i.message}`),
         );
-      const handler = options.handlers[event] as
+      const handler = options.handlers?.[event] as
         | ((input: unknown, ctx: CallbackContext) => unknown)
         | undefined;
       if (!handler)

@@ -6,13 +6,7 @@
 import { createCore } from "./core.js";
 import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
 import { createNodeListener, type NodeListener } from "./node-adapter.js";
-import type {
-  AnyHandler,
-  BaseRouterOptions,
-  InboundRequest,
-  OutboundResponse,
-  RouterSpec,
-} from "./types.js";
+import type { CoreOptions, InboundRequest, OutboundResponse, RouterSpec } from "./types.js";
 
 /** A callback router: one core, three ways in. */
 export interface CallbackRouter {
@@ -25,10 +19,7 @@ export interface CallbackRouter {
 }
 
 /** Builds a router from the generated spec of the routes and the user's options. */
-export function createRouter(
-  spec: RouterSpec,
-  options: BaseRouterOptions & { handlers: { readonly [event: string]: AnyHandler | undefined } },
-): CallbackRouter {
+export function createRouter(spec: RouterSpec, options: CoreOptions): CallbackRouter {
   const core = createCore(spec, options);
   return {
     node: createNodeListener(core),

@@ -6,6 +6,7 @@
  * description of the routes) and what comes out (an answer), shared by the core and its
  * adapters. `core.ts` re-exports them, so the generated `callbacks.ts` imports from there.
  */
+import type { Validator } from "../validate.js";
 import type { RouteSpec } from "./routes.js";
 import type { HeaderReader, SignatureOptions } from "./signature.js";
 
@@ -62,6 +63,44 @@ export interface WebhookRoute {
   handler: (payload: unknown, ctx: RequestContext) => void | Promise<void>;
 }
 
+/** Context of a typed webhook handler. */
+export interface WebhookContext extends RequestContext {
+  /** The delivery's event, as the spec names it (`issues`, `payment_intent.succeeded`). */
+  event: string;
+}
+
+/** Any typed webhook handler; the generated `WebhookHandlers` type is the precise one. */
+export type AnyWebhookHandler = (payload: never, ctx: WebhookContext) => unknown;
+
+/** Typed webhook handlers by event name, as the core takes them. */
+export type AnyWebhookHandlers = { readonly [event: string]: AnyWebhookHandler | undefined };
+
+/**
+ * The webhook route of a spec that lists its events: one typed handler per event, each
+ * given the payload after it is validated against the event's type. Answer: 200, empty body.
+ */
+export interface TypedWebhookRoute<Handlers> {
+  /** Path below where the router is mounted, e.g. `/webhooks`. Deliveries are POST. */
+  path: string;
+  /** One handler per event, by name; an event the spec lists without a handler here is accepted unread (200). */
+  handlers: Handlers;
+  /**
+   * Deliveries of an event the spec does not list, with the parsed payload (not validated:
+   * the spec gives no type). Absent: they are refused with 400, naming the event.
+   */
+  onUnknownEvent?: (payload: unknown, ctx: WebhookContext) => void | Promise<void>;
+}
+
+/** How the router tells webhook deliveries apart, generated from the spec's `webhooks.events`. */
+export interface WebhookEventsSpec {
+  /** Request header whose value names the event (`X-GitHub-Event`) ... */
+  header?: string;
+  /** ... or top-level payload field that does (`type`). */
+  field?: string;
+  /** The payload check of each event the spec lists, by event name (its paths start with `body`). */
+  events: Readonly<Record<string, Validator>>;
+}
+
 /** Codes put in the failure bodies the router writes itself. */
 export interface FailureCodes {
   signature: number;
@@ -101,11 +140,20 @@ export interface BaseRouterOptions {
   webhook?: WebhookRoute;
 }
 
+/** What the core takes: the generated options of any spec, whichever webhook route it has. */
+export interface CoreOptions extends Omit<BaseRouterOptions, "webhook"> {
+  /** The callback handlers by event; absent where the spec has no callbacks. */
+  handlers?: { readonly [event: string]: AnyHandler | undefined };
+  webhook?: WebhookRoute | TypedWebhookRoute<AnyWebhookHandlers>;
+}
+
 /** The generated description of an API's callbacks. */
 export interface RouterSpec {
   routes: readonly RouteSpec[];
   /** Signature header of webhook deliveries; absent: the API has no webhooks or does not sign them. */
   webhookSignatureHeader?: string;
+  /** The typed events of webhook deliveries; absent: one untyped payload for every delivery. */
+  webhookEvents?: WebhookEventsSpec;
   /** Code of a signature failure, from the spec. */
   signatureCode: number;
 }

@@ -1,0 +1,50 @@
+/**
+ * What the router file and the handler scaffold both say about a typed webhook event: the
+ * type of its handler, its doc lines and the name of its stub.
+ */
+import type { WebhookEvent, Webhooks } from "../../ir/model.ts";
+import type { TypeExpr } from "../code/nodes.ts";
+import { docLines } from "./jsdoc.ts";
+import { generatedRef, modules, runtimeType } from "./symbols.ts";
+import { generic, keyword, typeExpr, union } from "./type-expr.ts";
+
+/** `WebhookHandlers`: one optional handler per webhook event, in `src/callbacks.ts`. */
+export const webhookHandlersTypeRef = generatedRef(modules.callbacks, "WebhookHandlers", true);
+
+/** The context a webhook handler gets. */
+export const webhookContext = runtimeType("callbacks/core.ts", "WebhookContext");
+
+/** `(payload: IssuesEvent, ctx: WebhookContext) => void | Promise<void>`. */
+export function webhookHandlerType(event: WebhookEvent): TypeExpr {
+  return {
+    kind: "function-type",
+    params: [
+      { name: "payload", type: typeExpr(event.payload) },
+      { name: "ctx", type: webhookContext },
+    ],
+    returns: union([keyword("void"), generic("Promise", keyword("void"))]),
+  };
+}
+
+/** `onIssues`: the scaffold's stub of an event. */
+export function webhookStubName(event: WebhookEvent): string {
+  return `on${event.pascalName}`;
+}
+
+/** How a delivery of `event` names it: `X-GitHub-Event: issues` or `type: "payment_intent.succeeded"` in the payload. */
+export function deliveryText(webhooks: Webhooks, event: WebhookEvent): string {
+  const selector = webhooks.eventSelector;
+  if (!selector) return "";
+  return selector.in === "header"
+    ? ` with \`${selector.name}: ${event.name}\``
+    : ` whose \`${selector.name}\` is \`${JSON.stringify(event.name)}\``;
+}
+
+/** Doc lines of an event's handler: which deliveries, which payload, then what the spec says. */
+export function webhookHandlerDocLines(webhooks: Webhooks, event: WebhookEvent): string[] {
+  const payload = event.payload.kind === "ref" ? `, payload \`${event.payload.name}\`` : "";
+  return [
+    `${event.name}: deliveries${deliveryText(webhooks, event)}${payload}, validated before the handler runs.`,
+    ...docLines(event.docs, {}, []),
+  ];
+}

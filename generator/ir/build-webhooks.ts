@@ -1,0 +1,182 @@
+/**
+ * The `webhooks` section: registration, credentials, event groups and what deliveries
+ * carry, either one `payload` for every delivery or typed `events`, each with its payload,
+ * told apart by a request header (`eventHeader: X-GitHub-Event`) or a payload field
+ * (`eventField: type`). The checks that need resolved types (an `eventField` that the
+ * payload declares with another value) run once the types are known: `checkWebhookEvents`.
+ */
+import { suggestion } from "../diagnostics/diagnostic.ts";
+import { isRecord, stringList, type BuildContext } from "./build-context.ts";
+import type { OperationBuilder } from "./build-operations.ts";
+import type { TypeBuilder } from "./build-types.ts";
+import { pascalCase } from "./casing.ts";
+import { objectFieldsOf, resolveType, type TypeLookup } from "./callback-routing.ts";
+import type { Decl } from "./merge.ts";
+import type { Callback, TypeNode, WebhookEvent, WebhookEventSelector, Webhooks } from "./model.ts";
+
+type Data = Record<string, unknown>;
+
+/** Endpoint ids of a list, each reported where it names no endpoint. */
+function checkEndpointIds(
+  ids: unknown,
+  known: readonly string[],
+  decl: Decl,
+  key: string,
+  ctx: BuildContext,
+): string[] {
+  const list = stringList(ids);
+  list.forEach((id, i) => {
+    if (!known.includes(id)) {
+      ctx.bag.report(
+        "unknown-endpoint",
+        { name: id, hint: suggestion(id, known) },
+        decl.file.locate([...decl.path, key, i]),
+      );
+    }
+  });
+  return list;
+}
+
+/** Where the event is named, with the problems of `eventHeader`, `eventField`, `events` and `payload` together. */
+function eventSelectorOf(
+  decl: Decl,
+  ctx: BuildContext,
+  hasEvents: boolean,
+): WebhookEventSelector | undefined {
+  const v = decl.value;
+  const at = (key: string) => decl.file.locate([...decl.path, key], "key");
+  const header = typeof v.eventHeader === "string" ? v.eventHeader : undefined;
+  const field = typeof v.eventField === "string" ? v.eventField : undefined;
+  if (header !== undefined && field !== undefined) {
+    ctx.bag.report("webhook-event-selector-twice", {}, at("eventField"));
+    return undefined;
+  }
+  if (hasEvents && v.payload !== undefined)
+    ctx.bag.report("webhook-payload-and-events", {}, at("payload"));
+  const selector: WebhookEventSelector | undefined =
+    header !== undefined
+      ? { in: "header", name: header }
+      : field !== undefined
+        ? { in: "field", name: field }
+        : undefined;
+  if (hasEvents && !selector) ctx.bag.report("webhook-event-selector-missing", {}, at("events"));
+  if (!hasEvents && selector)
+    ctx.bag.report(
+      "webhook-events-missing",
+      { key: selector.in === "header" ? "eventHeader" : "eventField" },
+      at(selector.in === "header" ? "eventHeader" : "eventField"),
+    );
+  return hasEvents ? selector : undefined;
+}
+
+/** The events of the section, each with its payload type and docs. */
+function eventsOf(decl: Decl, ctx: BuildContext, types: TypeBuilder): WebhookEvent[] {
+  const events = isRecord(decl.value.events) ? decl.value.events : {};
+  return Object.entries(events).map(([name, value]) => {
+    const path = [...decl.path, "events", name];
+    const event = (isRecord(value) ? value : {}) as Data;
+    return {
+      name,
+      pascalName: pascalCase(name),
+      payload: types.node(decl.file, [...path, "payload"], event.payload),
+      docs: ctx.docs(decl.file, path, event),
+      location: decl.file.locate(path, "key"),
+    };
+  });
+}
+
+/** The `webhooks` section of the model. */
+export function buildWebhooks(
+  decl: Decl,
+  ctx: BuildContext,
+  types: TypeBuilder,
+  operations: OperationBuilder,
+  endpointIds: readonly string[],
+): Webhooks {
+  const v = decl.value;
+  const groups = (isRecord(v.eventGroups) ? v.eventGroups : {}) as Record<string, Data | null>;
+  const events = eventsOf(decl, ctx, types);
+  const selector = eventSelectorOf(decl, ctx, events.length > 0);
+  return {
+    registration: checkEndpointIds(v.registration, endpointIds, decl, "registration", ctx),
+    auth: operations.auth(decl.file, decl.path, v.auth),
+    eventGroups: Object.entries(groups).map(([value, g]) => ({
+      value,
+      ...(typeof g?.description === "string" ? { description: g.description } : {}),
+    })),
+    ...(v.payload !== undefined && events.length === 0
+      ? { payload: types.node(decl.file, [...decl.path, "payload"], v.payload) }
+      : {}),
+    ...(selector ? { eventSelector: selector } : {}),
+    events,
+    rules: stringList(v.rules),
+    docs: ctx.docs(decl.file, decl.path, v),
+    location: decl.file.locate(decl.path, "key"),
+  };
+}
+
+/** Why `payload` cannot carry `field` with the value `event`, or `undefined` when it can. */
+function fieldProblem(
+  payload: TypeNode,
+  field: string,
+  event: string,
+  types: TypeLookup,
+): string | undefined {
+  const resolved = resolveType(payload, types);
+  if (resolved.kind === "unknown") return undefined;
+  const fields = objectFieldsOf(payload, types);
+  if (!fields) return `its payload is not an object, so it has no field ${field}`;
+  const declared = fields.find((f) => f.name === field);
+  if (!declared) return undefined;
+  const type = resolveType(declared.type, types);
+  switch (type.kind) {
+    case "literal":
+      return type.value === event
+        ? undefined
+        : `its payload declares ${field} as ${JSON.stringify(type.value)}`;
+    case "enum":
+      return type.open || type.values.includes(event)
+        ? undefined
+        : `its payload's ${field} has no value ${JSON.stringify(event)}`;
+    case "primitive":
+      return type.name === "string" ? undefined : `its payload declares ${field} as ${type.name}`;
+    case "unknown":
+      return undefined;
+    case "ref":
+    case "array":
+    case "map":
+    case "object":
+      return `its payload declares ${field} as a ${type.kind}, not a string`;
+    default: {
+      const unhandled: never = type;
+      throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/**
+ * Checks that need resolved types: with `eventField`, each event's payload can carry the
+ * field with the event's name; no event shares its name with a callback (both are keys of
+ * the OpenAPI document's `webhooks`).
+ */
+export function checkWebhookEvents(
+  webhooks: Webhooks | undefined,
+  callbacks: readonly Callback[],
+  types: TypeLookup,
+  ctx: BuildContext,
+): void {
+  if (!webhooks) return;
+  const selector = webhooks.eventSelector;
+  for (const event of webhooks.events) {
+    if (callbacks.some((c) => c.event === event.name))
+      ctx.bag.report("webhook-event-clash", { name: event.name }, event.location);
+    if (selector?.in !== "field") continue;
+    const problem = fieldProblem(event.payload, selector.name, event.name, types);
+    if (problem)
+      ctx.bag.report(
+        "webhook-event-field",
+        { event: event.name, field: selector.name, problem },
+        event.payload.location,
+      );
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Typed webhook deliveries, after the signature check and the JSON parse: which event a
+ * delivery is (a request header such as `X-GitHub-Event`, or a top-level payload field such
+ * as `type`), its payload checked against that event's type, then that event's handler. A
+ * delivery without the header or field, of an event the spec does not list, or with a
+ * payload that does not match is refused with 400 and a reason that names the event and
+ * the field. The event name comes from the request, so it is looked up only among the
+ * spec's own events and the handlers' own keys (never an object's inherited members) and is
+ * quoted and cut short wherever a reason repeats it.
+ */
+import type { ValidationIssue, Validator } from "../validate.js";
+import type { HeaderReader } from "./signature.js";
+import type {
+  AnyWebhookHandlers,
+  Answer,
+  OutboundResponse,
+  RequestContext,
+  TypedWebhookRoute,
+  WebhookContext,
+  WebhookEventsSpec,
+} from "./types.js";
+
+/** What a delivery step needs from the core: a refusal (400) and the run of a handler (200, or the generic 500). */
+export interface DeliveryTools {
+  refuse(event: string | undefined, reasons: string[]): OutboundResponse;
+  run(event: string | undefined, handler: () => unknown): Answer;
+}
+
+/** Longest event name a reason repeats, quoted: the request chose it. */
+const maxEventText = 100;
+
+/** Most known events a reason lists. */
+const maxListed = 10;
+
+/** An event name from a request, cut short for a reason or a log. */
+function cut(event: string): string {
+  return event.length > maxEventText ? `${event.slice(0, maxEventText)}...` : event;
+}
+
+/** `issues, ping` or the first ten and a count of the rest. */
+function knownList(checks: ReadonlyMap<string, Validator>): string {
+  const names = [...checks.keys()];
+  const listed = names.slice(0, maxListed).join(", ");
+  return names.length > maxListed ? `${listed} and ${names.length - maxListed} more` : listed;
+}
+
+/** Where the delivery names its event, for reasons: `X-GitHub-Event` or `body.type`. */
+function selectorText(spec: WebhookEventsSpec): string {
+  return spec.header !== undefined ? spec.header : `body.${spec.field ?? ""}`;
+}
+
+/** The event a delivery names, or why it names none. */
+export function deliveryEvent(
+  spec: WebhookEventsSpec,
+  headers: HeaderReader,
+  payload: unknown,
+): { ok: true; event: string } | { ok: false; reason: string } {
+  if (spec.header !== undefined) {
+    const value = headers.get(spec.header)?.trim();
+    return value
+      ? { ok: true, event: value }
+      : { ok: false, reason: `${spec.header} header is missing; it names the event of a delivery` };
+  }
+  const field = spec.field ?? "";
+  const plain = typeof payload === "object" && payload !== null && !Array.isArray(payload);
+  const value: unknown =
+    plain && Object.hasOwn(payload, field)
+      ? (payload as Record<string, unknown>)[field]
+      : undefined;
+  if (value === undefined)
+    return { ok: false, reason: `body.${field} is missing; it names the event of a delivery` };
+  if (typeof value !== "string" || value === "")
+    return {
+      ok: false,
+      reason: `body.${field} must be a non-empty string naming the event of a delivery`,
+    };
+  return { ok: true, event: value };
+}
+
+/**
+ * One typed delivery: its event, then its payload checked against the event's type, then the
+ * event's handler (or, for an event the spec does not list, `onUnknownEvent`).
+ */
+export function deliverTyped(
+  spec: WebhookEventsSpec,
+  checks: ReadonlyMap<string, Validator>,
+  route: TypedWebhookRoute<AnyWebhookHandlers>,
+  payload: unknown,
+  request: RequestContext,
+  tools: DeliveryTools,
+): Answer {
+  const named = deliveryEvent(spec, request.headers, payload);
+  if (!named.ok) return tools.refuse(undefined, [named.reason]);
+  const { event } = named;
+  const ctx: WebhookContext = { ...request, event };
+  const check = checks.get(event);
+  if (check === undefined) {
+    const fallback = route.onUnknownEvent;
+    if (fallback) return tools.run(event, () => fallback(payload, ctx));
+    return tools.refuse(cut(event), [
+      `unknown event ${JSON.stringify(cut(event))} in ${selectorText(spec)}; this receiver knows ${knownList(checks)}`,
+    ]);
+  }
+  // The validators append to one list (never spread: a list can be long).
+  const issues: ValidationIssue[] = [];
+  check(payload, "body", issues);
+  if (issues.length)
+    return tools.refuse(
+      event,
+      issues.map((i) => `event ${event}: ${i.path} ${i.message}`),
+    );
+  const handlers = route.handlers as AnyWebhookHandlers | undefined;
+  const handler =
+    handlers && Object.hasOwn(handlers, event)
+      ? (handlers[event] as ((payload: unknown, ctx: WebhookContext) => unknown) | undefined)
+      : undefined;
+  return tools.run(event, handler ? () => handler(payload, ctx) : () => undefined);
+}

@@ -1,0 +1,394 @@
+/**
+ * Typed webhooks at run time: the packages of the two feature fixtures (the event named by
+ * the `X-GitHub-Event` header, and by the payload's `type` field), generated into temp
+ * folders and served through `router.fetch` and, behind a real 127.0.0.1 server, the node
+ * adapter. A signed delivery reaches the handler of its event with the validated payload;
+ * a bad payload, an unknown event, a missing header or field and a bad signature are each
+ * refused with a reason that names the event and the field, and no handler runs.
+ */
+import { spawnSync } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listen, send } from "./callbacks-helpers.ts";
+import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
+
+const secret = "webhook-secret";
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes the package of a feature fixture into a temp folder; its folder. */
+async function generated(feature: string): Promise<string> {
+  const out = tempDir(`apigen-${feature}-`);
+  made.push(out);
+  const result = await generateFrom(`test/fixtures/features/${feature}`, out);
+  for (const file of result.files) {
+    mkdirSync(dirname(join(out, file.path)), { recursive: true });
+    writeFileSync(join(out, file.path), file.contents);
+  }
+  return out;
+}
+
+/** A router module of a generated package, loosely typed (its precise types are checked by tsc below). */
+type RouterModule = {
+  createCallbackRouter(options: Record<string, unknown>): {
+    fetch(request: Request): Promise<Response>;
+    node: (req: never, res: never) => void;
+  };
+};
+
+const load = async (out: string) =>
+  (await import(pathToFileURL(join(out, "src/callbacks.ts")).href)) as RouterModule;
+
+const sign = (body: string, key = secret) =>
+  createHmac("sha256", key).update(body).digest("base64");
+
+interface Answer {
+  status: number;
+  text: string;
+  json: unknown;
+}
+
+/** Posts a delivery through `router.fetch`, signed under `signatureHeader` unless `signed` is false. */
+async function deliver(
+  router: ReturnType<RouterModule["createCallbackRouter"]>,
+  signatureHeader: string,
+  body: string,
+  headers: Record<string, string> = {},
+  key: string | false = secret,
+): Promise<Answer> {
+  const res = await router.fetch(
+    new Request("http://127.0.0.1/webhooks", {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/json",
+        ...(key === false ? {} : { [signatureHeader]: sign(body, key) }),
+        ...headers,
+      },
+    }),
+  );
+  const text = await res.text();
+  return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
+}
+
+const refusal = (status: number, code: number, message: string) => ({
+  status,
+  json: { error: { code, message } },
+});
+
+describe("webhook events named by a header (test/fixtures/features/typed-webhooks)", () => {
+  let out: string;
+  let mod: RouterModule;
+  const seen: { event: string; payload: unknown }[] = [];
+  const rejected: { event?: string; status: number }[] = [];
+  const header = "X-Hub-Signature-256";
+  const issues = {
+    action: "opened",
+    issue: { number: 7, title: "It broke", state: "open", labels: [{ name: "bug" }] },
+    sender: { login: "octocat", id: 1 },
+  };
+  beforeAll(async () => {
+    out = await generated("typed-webhooks");
+    mod = await load(out);
+  });
+  const router = (extra: Record<string, unknown> = {}) =>
+    mod.createCallbackRouter({
+      signingSecrets: [secret],
+      onReject: (info: { event?: string; status: number }) => rejected.push(info),
+      webhook: {
+        path: "/webhooks",
+        handlers: {
+          issues: (payload: unknown, ctx: { event: string }) => {
+            seen.push({ event: ctx.event, payload });
+          },
+          ping: (payload: unknown, ctx: { event: string }) => {
+            seen.push({ event: ctx.event, payload });
+          },
+        },
+        ...extra,
+      },
+    });
+  const post = (body: unknown, event?: string, key: string | false = secret) =>
+    deliver(
+      router(),
+      header,
+      JSON.stringify(body),
+      event === undefined ? {} : { "X-GitHub-Event": event },
+      key,
+    );
+
+  it("routes a signed delivery to the handler of its event, with the validated payload", async () => {
+    seen.length = 0;
+    expect(await post(issues, "issues")).toEqual({ status: 200, text: "", json: undefined });
+    expect(await post({ zen: "Keep it simple.", hook_id: 12 }, "ping")).toMatchObject({
+      status: 200,
+    });
+    expect(seen).toEqual([
+      { event: "issues", payload: issues },
+      { event: "ping", payload: { zen: "Keep it simple.", hook_id: 12 } },
+    ]);
+  });
+
+  it("refuses a payload that does not match its event's type, naming the event and the field", async () => {
+    seen.length = 0;
+    const bad = { ...issues, issue: { ...issues.issue, number: "7" } };
+    expect(await post(bad, "issues")).toMatchObject(
+      refusal(400, 400, "event issues: body.issue.number must be a number, not a string"),
+    );
+    // a ping payload sent as issues is checked as issues
+    expect(await post({ zen: "z", hook_id: 1 }, "issues")).toMatchObject(
+      refusal(
+        400,
+        400,
+        "event issues: body.action is required; event issues: body.issue is required; event issues: body.sender is required",
+      ),
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it("refuses an unknown event, naming it and the events it knows; prototype names are unknown too", async () => {
+    seen.length = 0;
+    rejected.length = 0;
+    for (const event of ["star", "constructor", "__proto__", "toString"])
+      expect(await post(issues, event)).toMatchObject(
+        refusal(
+          400,
+          400,
+          `unknown event ${JSON.stringify(event)} in X-GitHub-Event; this receiver knows issues, ping`,
+        ),
+      );
+    expect(seen).toEqual([]);
+    expect(rejected.map((r) => [r.event, r.status])).toEqual([
+      ["star", 400],
+      ["constructor", 400],
+      ["__proto__", 400],
+      ["toString", 400],
+    ]);
+  });
+
+  it("cuts a long unknown event name at 100 characters, in the answer and for onReject", async () => {
+    rejected.length = 0;
+    const long = "x".repeat(5000);
+    expect(await post(issues, long)).toMatchObject(
+      refusal(
+        400,
+        400,
+        `unknown event "${"x".repeat(100)}..." in X-GitHub-Event; this receiver knows issues, ping`,
+      ),
+    );
+    expect(rejected.map((r) => r.event)).toEqual([`${"x".repeat(100)}...`]);
+  });
+
+  it("hands an unknown event to onUnknownEvent when it is given", async () => {
+    const unknown: unknown[] = [];
+    const res = await deliver(
+      router({
+        onUnknownEvent: (payload: unknown, ctx: { event: string }) =>
+          unknown.push(ctx.event, payload),
+      }),
+      header,
+      JSON.stringify({ starred: true }),
+      { "X-GitHub-Event": "star" },
+    );
+    expect(res.status).toBe(200);
+    expect(unknown).toEqual(["star", { starred: true }]);
+  });
+
+  it("refuses a delivery without the event header", async () => {
+    expect(await post(issues)).toMatchObject(
+      refusal(400, 400, "X-GitHub-Event header is missing; it names the event of a delivery"),
+    );
+    expect(await post(issues, "  ")).toMatchObject({ status: 400 });
+  });
+
+  it("checks the signature first: a bad or missing one is 422 and no handler runs", async () => {
+    seen.length = 0;
+    expect(await post(issues, "issues", "wrong-secret")).toMatchObject(
+      refusal(422, 422, "X-Hub-Signature-256 does not match the body"),
+    );
+    expect((await post(issues, "issues", false)).status).toBe(422);
+    expect(seen).toEqual([]);
+  });
+
+  it("accepts a listed event without a handler unread, and a handler that throws is the generic 500", async () => {
+    const quiet = mod.createCallbackRouter({
+      signingSecrets: [secret],
+      onError: () => {},
+      webhook: {
+        path: "/webhooks",
+        handlers: {
+          ping: () => {
+            throw new Error("boom");
+          },
+        },
+      },
+    });
+    const body = JSON.stringify(issues);
+    expect((await deliver(quiet, header, body, { "X-GitHub-Event": "issues" })).status).toBe(200);
+    expect(
+      await deliver(quiet, header, JSON.stringify({ zen: "z", hook_id: 1 }), {
+        "X-GitHub-Event": "ping",
+      }),
+    ).toMatchObject(refusal(500, 500, "internal error"));
+  });
+
+  it("works the same through the node adapter on a real 127.0.0.1 server", async () => {
+    seen.length = 0;
+    const running = await listen(router().node as never);
+    try {
+      const body = JSON.stringify(issues);
+      const ok = await send(running, "/webhooks", {
+        body,
+        signWith: false,
+        headers: { [header]: sign(body), "X-GitHub-Event": "issues" },
+      });
+      expect([ok.status, ok.text]).toEqual([200, ""]);
+      const unknown = await send(running, "/webhooks", {
+        body,
+        signWith: false,
+        headers: { [header]: sign(body), "X-GitHub-Event": "star" },
+      });
+      expect([unknown.status, unknown.json.error.message]).toEqual([
+        400,
+        'unknown event "star" in X-GitHub-Event; this receiver knows issues, ping',
+      ]);
+      const get = await send(running, "/webhooks", { method: "GET", signWith: false });
+      expect(get.status).toBe(405);
+    } finally {
+      await running.close();
+    }
+    expect(seen).toEqual([{ event: "issues", payload: issues }]);
+  });
+
+  it("types each handler by its event: a field of another event's payload is a compile error", () => {
+    const usage = [
+      'import { createCallbackRouter } from "./callbacks.js";',
+      "createCallbackRouter({",
+      '  signingSecrets: ["s"],',
+      "  webhook: {",
+      '    path: "/webhooks",',
+      "    handlers: {",
+      "      issues: (payload, ctx) => {",
+      "        const n: number = payload.issue.number;",
+      "        const e: string = ctx.event;",
+      "        void n, e;",
+      "      },",
+      "      ping: (payload) => {",
+      "        // @ts-expect-error a ping payload has no issue",
+      "        void payload.issue;",
+      "        const zen: string = payload.zen;",
+      "        void zen;",
+      "      },",
+      "      // @ts-expect-error the spec lists no star event",
+      "      star: () => {},",
+      "    },",
+      "    onUnknownEvent: (payload, ctx) => void [payload, ctx.event],",
+      "  },",
+      "});",
+      "",
+    ].join("\n");
+    writeFileSync(join(out, "src/usage.ts"), usage);
+    const run = spawnSync(
+      process.execPath,
+      [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")],
+      { encoding: "utf8" },
+    );
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+});
+
+describe("webhook events named by a payload field (test/fixtures/features/typed-webhooks-field)", () => {
+  let mod: RouterModule;
+  const seen: { event: string; payload: unknown }[] = [];
+  const header = "Webhook-Signature";
+  const succeeded = {
+    id: "evt_1",
+    type: "payment_intent.succeeded",
+    created: 1700000000,
+    data: { object: { id: "pi_1", amount: 500, currency: "eur" } },
+  };
+  const deleted = {
+    id: "evt_2",
+    type: "customer.deleted",
+    created: 1700000001,
+    data: { object: { id: "cus_1" } },
+  };
+  beforeAll(async () => {
+    mod = await load(await generated("typed-webhooks-field"));
+  });
+  const post = (body: unknown, key: string | false = secret) =>
+    deliver(
+      mod.createCallbackRouter({
+        signingSecrets: [secret],
+        webhook: {
+          path: "/webhooks",
+          handlers: {
+            "payment_intent.succeeded": (payload: unknown, ctx: { event: string }) => {
+              seen.push({ event: ctx.event, payload });
+            },
+            "customer.deleted": (payload: unknown, ctx: { event: string }) => {
+              seen.push({ event: ctx.event, payload });
+            },
+          },
+        },
+      }),
+      header,
+      typeof body === "string" ? body : JSON.stringify(body),
+      {},
+      key,
+    );
+
+  it("routes each delivery by its type field to that event's handler", async () => {
+    seen.length = 0;
+    expect((await post(succeeded)).status).toBe(200);
+    expect((await post(deleted)).status).toBe(200);
+    expect(seen).toEqual([
+      { event: "payment_intent.succeeded", payload: succeeded },
+      { event: "customer.deleted", payload: deleted },
+    ]);
+  });
+
+  it("refuses a payload that does not match its event's type, naming the event and the field", async () => {
+    const bad = { ...succeeded, data: { object: { ...succeeded.data.object, amount: -1 } } };
+    expect(await post(bad)).toMatchObject(
+      refusal(
+        400,
+        400,
+        "event payment_intent.succeeded: body.data.object.amount must be at least 0",
+      ),
+    );
+    // the customer.deleted payload under another event's name fails that event's checks
+    expect((await post({ ...deleted, type: "payment_intent.succeeded" })).status).toBe(400);
+  });
+
+  it("refuses a missing or non-string type, and an unknown one", async () => {
+    const { type: _type, ...untyped } = succeeded;
+    expect(await post(untyped)).toMatchObject(
+      refusal(400, 400, "body.type is missing; it names the event of a delivery"),
+    );
+    expect(await post({ ...succeeded, type: 5 })).toMatchObject(
+      refusal(400, 400, "body.type must be a non-empty string naming the event of a delivery"),
+    );
+    expect(await post([succeeded])).toMatchObject({ status: 400 });
+    expect(await post({ ...succeeded, type: "charge.refunded" })).toMatchObject(
+      refusal(
+        400,
+        400,
+        'unknown event "charge.refunded" in body.type; this receiver knows payment_intent.succeeded, customer.deleted',
+      ),
+    );
+    expect(await post("{not json")).toMatchObject(refusal(400, 400, "body is not valid JSON"));
+  });
+
+  it("checks the signature before reading the type", async () => {
+    seen.length = 0;
+    expect((await post(succeeded, "other")).status).toBe(422);
+    expect(seen).toEqual([]);
+  });
+});
