@@ -226,7 +226,7 @@ const cases: BrokenCase[] = [
     name: "type-expr-lowercase",
     defect: "strng: a lower-case word that is no built-in",
     expected: [
-      'test/fixtures/broken/type-expr-lowercase/api.yaml:9:17 - error type-expr-syntax: cannot read type expression "strng": strng is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, unknown, object, unspecified, map<T>, T[]',
+      'test/fixtures/broken/type-expr-lowercase/api.yaml:9:17 - error type-expr-syntax: cannot read type expression "strng": strng is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]',
     ],
   },
   {

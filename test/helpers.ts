@@ -63,6 +63,7 @@ export const features = [
   "extends-and-omit",
   "operations",
   "multi-file",
+  "bodies-and-responses",
 ] as const;
 
 export type Feature = (typeof features)[number];

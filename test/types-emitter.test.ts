@@ -320,6 +320,7 @@ describe("direct facts of the emitted types", () => {
       "extends-and-omit": 0,
       operations: 19, // 18 notes, plus the `unspecified` response body of files.download
       "multi-file": 1,
+      "bodies-and-responses": 0,
     });
   });
 

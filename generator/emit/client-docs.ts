@@ -28,6 +28,31 @@ function errorLine(model: ApiModel, error: ErrorResponse): string {
   return `- ${head}${text ? `: ${text}` : ""}`;
 }
 
+/** What the `@returns` line says, by the kind of the response. */
+function returnsText(endpoint: Endpoint, about: readonly string[]): string {
+  const { response } = endpoint;
+  const text = about.join(" ");
+  switch (response.kind) {
+    case "none":
+      return `Nothing: the API answers ${response.status} with no body.`;
+    case "binary":
+      return `The body's bytes (${response.contentType}) as a Blob; \`asResponse()\` gives the stream.${text ? ` ${text}` : ""}`;
+    case "text":
+      return `The body's text (${response.contentType}).${text ? ` ${text}` : ""}`;
+    case "json":
+      return (
+        text ||
+        (response.body
+          ? "The response body."
+          : "The response body, whose shape the spec does not show.")
+      );
+    default: {
+      const unhandled: never = response.kind;
+      throw new Error(`unhandled response kind ${String(unhandled)}`);
+    }
+  }
+}
+
 /** Doc lines of the method for `endpoint`. */
 export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] {
   const sends = endpoint.auth.map((id) => {
@@ -68,9 +93,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
       `@param ${name} ${about.join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`,
     );
   }
-  lines.push(
-    `@returns ${returns.join(" ") || (response.body ? "The response body." : "The response body, whose shape the spec does not show.")}`,
-  );
+  lines.push(`@returns ${returnsText(endpoint, returns)}`);
   lines.push(...docLines({ notes: [...endpoint.docs.notes, ...response.docs.notes] }));
   lines.push(`@throws {${model.api.errorClassName}} when the API answers with an error status.`);
   return lines;

@@ -28,6 +28,12 @@ import type {
   TypeExpr,
 } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
+import {
+  descriptorBodyEntries,
+  descriptorHeaders,
+  responseHeadersInterface,
+  returnTypeOf,
+} from "./client-bodies.ts";
 import { endpointDocLines } from "./client-docs.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import {
@@ -80,19 +86,17 @@ function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
     ];
   });
   const trailing = endpoint.params.filter((p) => p.placement === "trailing");
-  const headers = endpoint.headers.flatMap((h) =>
-    h.value === undefined ? [] : [[h.name, lit(h.value)] as const],
-  );
   const descriptor = obj([
     ["id", lit(endpoint.id)],
     ["method", lit(endpoint.method)],
     ["path", lit(endpoint.path)],
     ["credentials", arr(credentials)],
-    ["headers", obj(headers)],
+    ["headers", descriptorHeaders(endpoint)],
     ["trailing", trailing.length ? arr(trailing.map((p) => lit(p.name))) : undefined],
     ["validateParams", endpoint.paramsTypeName ? validatorRef(endpoint.paramsTypeName) : undefined],
     ["validateBody", endpoint.body ? bodyValidator(endpoint) : undefined],
     ["documentedResponse", lit(endpoint.response.body !== undefined)],
+    ...descriptorBodyEntries(endpoint),
   ]);
   return {
     kind: "variable",
@@ -121,8 +125,7 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
       ),
     });
   params.push({ name: "options", type: requestOptions, hasQuestionToken: true });
-  const body = endpoint.response.body;
-  return { params, returnType: generic("Promise", body ? typeExpr(body) : keyword("unknown")) };
+  return { params, returnType: returnTypeOf(endpoint) };
 }
 
 /** The standalone function of one endpoint: `transactionsGet(core, reference, options)`. */
@@ -220,6 +223,7 @@ function coreClass(model: ApiModel): ClassDeclaration {
     headerCredentials(model).map((c) => [c.id, member(id("options"), c.id)] as const),
   );
   const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
+  const { requestIdHeader } = model.errors;
   return {
     kind: "class",
     name: model.api.coreClassName,
@@ -231,7 +235,17 @@ function coreClass(model: ApiModel): ClassDeclaration {
     ],
     ctor: {
       params: [{ name: "options", type: optionsRef(model) }],
-      body: [exprStatement(call(id("super"), id("options"), credentials, errorClass))],
+      body: [
+        exprStatement(
+          call(
+            id("super"),
+            id("options"),
+            credentials,
+            errorClass,
+            ...(requestIdHeader !== undefined ? [lit(requestIdHeader)] : []),
+          ),
+        ),
+      ],
     },
   };
 }
@@ -283,6 +297,27 @@ function inlineBodyValidators(model: ApiModel): FileStatement[] {
   });
 }
 
+/**
+ * The runtime's ApiPromise (what every call returns) and, where a body has binary fields,
+ * BinaryInput, re-exported for the package's users.
+ */
+function exportedRuntime(model: ApiModel): FileStatement[] {
+  if (model.endpoints.length === 0) return [];
+  const statement: FileStatement = {
+    statement: {
+      kind: "export-from",
+      module: `src/runtime/${coreModule}`,
+      names: [
+        { name: "ApiPromise", isType: false },
+        { name: "BinaryInput", isType: true },
+        { name: "WithResponse", isType: true },
+      ],
+    },
+    tight: true,
+  };
+  return [statement];
+}
+
 /** `src/client.ts` of the generated package. */
 export function emitClientFile(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
@@ -301,9 +336,14 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
         })),
       },
     },
+    ...exportedRuntime(model),
     { statement: optionsInterface(model) },
     { statement: coreClass(model) },
     ...inlineBodyValidators(model),
+    ...model.endpoints.flatMap((e) => {
+      const headers = responseHeadersInterface(e);
+      return headers ? [{ statement: headers }] : [];
+    }),
     ...model.endpoints.flatMap((e) => [
       { statement: operationStatement(model, e) },
       { statement: endpointFunction(model, e) },

@@ -121,6 +121,9 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
       codes: errorCodes,
       statuses: errorStatuses,
       responses,
+      ...(typeof errorsSection?.value.requestIdHeader === "string"
+        ? { requestIdHeader: errorsSection.value.requestIdHeader }
+        : {}),
       docs: errorsSection
         ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value)
         : { notes: [] },

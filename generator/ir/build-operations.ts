@@ -5,6 +5,7 @@
 import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
+import { requestBodyOf, responseOf } from "./build-bodies.ts";
 import { appliesTo, buildErrorResponse, compareErrorResponses } from "./build-errors.ts";
 import type { TypeBuilder } from "./build-types.ts";
 import { camelCase, pascalCase } from "./casing.ts";
@@ -52,6 +53,9 @@ export class OperationBuilder {
     const scoped = this.scope.errorResponses.filter((r) => appliesTo(r, String(v.path), version));
     const response = isRecord(v.response) ? v.response : {};
     const params = this.params(file, path, v);
+    const endpointHeaders = headers(this.ctx, file, path, v.headers);
+    const body =
+      v.body !== undefined ? this.types.node(file, [...path, "body"], v.body) : undefined;
     return {
       id: decl.name,
       group,
@@ -64,17 +68,23 @@ export class OperationBuilder {
       path: String(v.path),
       ...(version ? { version } : {}),
       auth: this.auth(file, path, v.auth),
-      headers: headers(this.ctx, file, path, v.headers),
+      headers: endpointHeaders,
       params,
       ...(params.length ? { paramsTypeName: `${pascalCase(decl.name)}Params` } : {}),
-      ...(v.body !== undefined ? { body: this.types.node(file, [...path, "body"], v.body) } : {}),
-      response: {
-        status: typeof response.status === "number" ? response.status : 200,
-        ...(response.body !== undefined
-          ? { body: this.types.node(file, [...path, "response", "body"], response.body) }
-          : {}),
-        docs: this.ctx.docs(file, [...path, "response"], response),
-      },
+      ...(body
+        ? {
+            body,
+            requestBody: requestBodyOf(this.ctx, file, path, v, body, endpointHeaders),
+          }
+        : {}),
+      response: responseOf(
+        this.ctx,
+        this.types,
+        file,
+        [...path, "response"],
+        response,
+        pascalCase(decl.name),
+      ),
       errors: dedupeErrors([...own, ...scoped]).sort(compareErrorResponses),
       rules: stringList(v.rules),
       testingOnly: v.testingOnly === true,

@@ -22,7 +22,8 @@ export interface GapNote {
 
 export type Literal = string | number | boolean;
 
-export type PrimitiveName = "string" | "integer" | "number" | "boolean";
+/** `binary`: bytes (a file, an upload, a download), sent and received as they are. */
+export type PrimitiveName = "string" | "integer" | "number" | "boolean" | "binary";
 
 export type ValueFormat =
   | "uuid"
@@ -202,13 +203,64 @@ export interface Endpoint {
   /** Name of the generated interface of `params` (`TransactionsGetParams`), when there are any. */
   paramsTypeName?: string;
   body?: TypeNode;
-  response: { status: number; body?: TypeNode; docs: Docs };
+  /** How the body is sent, when there is one. */
+  requestBody?: RequestBody;
+  response: EndpointResponse;
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
   errors: ErrorResponse[];
   rules: string[];
   testingOnly: boolean;
   docs: Docs;
   location: SourceLocation;
+}
+
+/**
+ * How a request body goes on the wire: `json` (JSON text), `form` (URL-encoded, nested values
+ * in bracket form), `multipart` (form-data, binary fields as file parts), `binary` (the bytes
+ * as they are), `text` (a string).
+ */
+export type RequestEncoding = "json" | "form" | "multipart" | "binary" | "text";
+
+export interface RequestBody {
+  encoding: RequestEncoding;
+  /** The media type of the body. */
+  contentType: string;
+  /**
+   * The Content-Type header the client sends: the media type, whether or not the spec lists
+   * the header; absent for `multipart`, whose header fetch writes with its boundary.
+   */
+  header?: string;
+}
+
+/**
+ * What a success response carries: `json` (parsed), `binary` (a Blob), `text` (a string),
+ * `none` (no body: the call returns void).
+ */
+export type ResponseKind = "json" | "binary" | "text" | "none";
+
+/** How a declared response header's text becomes its typed value. */
+export type HeaderParse = "string" | "integer" | "number" | "boolean";
+
+export interface ResponseHeader {
+  /** The header name as the spec writes it: the key of the typed headers object. */
+  name: string;
+  type: TypeNode;
+  parse: HeaderParse;
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface EndpointResponse {
+  status: number;
+  body?: TypeNode;
+  kind: ResponseKind;
+  /** Media type of the body; absent for `none`. */
+  contentType?: string;
+  /** Declared response headers, in spec order. */
+  headers: ResponseHeader[];
+  /** Name of the generated interface of `headers` (`IssuesListResponseHeaders`), when there are any. */
+  headersTypeName?: string;
+  docs: Docs;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -339,7 +391,14 @@ export interface ApiModel {
   sharedHeaders: HeaderSpec[];
   idempotency: { supported: boolean; header?: string; docs: Docs };
   versioning: { scheme: "path-prefix"; versions: ApiVersion[]; rules: string[]; docs: Docs };
-  errors: { codes: ErrorCode[]; statuses: StatusInfo[]; responses: ErrorResponse[]; docs: Docs };
+  errors: {
+    codes: ErrorCode[];
+    statuses: StatusInfo[];
+    responses: ErrorResponse[];
+    /** Response header of the request id an ApiError keeps; absent: the runtime's usual names. */
+    requestIdHeader?: string;
+    docs: Docs;
+  };
   types: NamedType[];
   /** Interfaces generated for operation parameters, in endpoint then callback order. */
   paramsTypes: ParamsType[];

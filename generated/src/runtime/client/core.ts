@@ -12,12 +12,15 @@
  * `operation()` when the generated module loads, what depends only on the client once in
  * its constructor, and a call that needs no retry allocates little beyond its headers.
  */
-import { discard, readText } from "./body.js";
+import { ApiPromise, type ResultMode } from "./api-promise.js";
+import { discard, readBlob, readText } from "./body.js";
+import { settle } from "./decode.js";
+import { encodeBody, isStream } from "./encode.js";
 import {
   ClientError,
   ConnectionError,
   MissingCredentialError,
-  ResponseParseError,
+  RedirectError,
   ResponseTooLargeError,
   TimeoutError,
   UserAbortError,
@@ -39,6 +42,8 @@ import { errorDetails, type ApiErrorClass } from "./response.js";
 import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep } from "./retry.js";
 import { bounded, type Ending } from "./timeout.js";
 
+export { ApiPromise, type WithResponse } from "./api-promise.js";
+export type { BinaryInput } from "../validate.js";
 export {
   operation,
   randomNonce,
@@ -120,6 +125,9 @@ type Outcome =
       /** The body, or of an error body its first `maxErrorBodyBytes` when `cut`. */
       text: string;
       cut: boolean;
+      /** The body of a binary success. */
+      blob?: Blob;
+      response: Response;
     }
   | { error: ConnectionError | TimeoutError; retryable: boolean };
 
@@ -139,6 +147,8 @@ export class ClientCore {
     options: CoreOptions,
     private readonly credentials: Readonly<Record<string, CredentialValue | undefined>>,
     private readonly errorClass: ApiErrorClass,
+    /** Response header of the request id an ApiError keeps (the spec's `errors.requestIdHeader`). */
+    private readonly requestIdHeader?: string,
   ) {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
     const settings = { ...options } as Settings & Record<string, unknown>;
@@ -149,14 +159,29 @@ export class ClientCore {
     this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
   }
 
-  /** Sends one call of `op`, retrying as allowed; resolves to the parsed body. */
-  async request<T>(
+  /**
+   * One call of `op`: resolves to the body; `withResponse()` and `asResponse()` give the
+   * response too (api-promise.ts).
+   */
+  request<T, H = Record<string, never>>(
     op: Operation,
     params?: PathParams,
     body?: unknown,
     query?: QueryParams,
     call: RequestOptions = noOptions,
-  ): Promise<T> {
+  ): ApiPromise<T, H> {
+    return new ApiPromise((mode) => this.send(op, params, body, query, call, mode));
+  }
+
+  /** Sends one call of `op`, retrying as allowed; resolves to its result in `mode`. */
+  private async send(
+    op: Operation,
+    params: PathParams | undefined,
+    body: unknown,
+    query: QueryParams | undefined,
+    call: RequestOptions,
+    mode: ResultMode,
+  ): Promise<unknown> {
     const { id, method } = op;
     const { logger, idempotencyHeader, nonceHeader } = this.options;
     if (op.validateParams || op.validateBody) check(op, params, body, query);
@@ -188,7 +213,15 @@ export class ClientCore {
     if (call.idempotencyKey !== undefined)
       headers[idempotencyHeader.toLowerCase()] = call.idempotencyKey;
     const url = this.base + pathOf(op.parts, params) + (query ? queryString(query) : "");
-    const payload = body === undefined ? undefined : serialize(op, body);
+    const payload =
+      body === undefined
+        ? undefined
+        : op.body
+          ? await encodeBody(id, op.body, body)
+          : serialize(op, body);
+    // A stream is sent once: no retry after an attempt (docs/client.md, "Request bodies").
+    const streamed = isStream(payload);
+    const once = streamed ? { ...call, maxRetries: 0 } : call;
     const log = (line: string) => logger?.debug(redact(`${id} ${line}`, secrets));
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw aborted(op, call);
@@ -196,11 +229,12 @@ export class ClientCore {
       if (nonce)
         headers[nonceHeader.toLowerCase()] = typeof nonce === "function" ? nonce() : randomNonce();
       if (logger) log(`${method} ${url} attempt ${attempt + 1}`);
-      const init: RequestInit = { method, headers, redirect: "manual" };
+      const init: RequestInit & { duplex?: "half" } = { method, headers, redirect: "manual" };
       if (payload !== undefined) init.body = payload;
-      const outcome = await this.attempt(op, url, init, call, secrets, log);
-      if ("status" in outcome && outcome.status < 300) return parseSuccess<T>(op, outcome);
-      const wait = this.retryWait(op, outcome, attempt, call, secrets);
+      if (streamed) init.duplex = "half";
+      const outcome = await this.attempt(op, url, init, call, secrets, log, mode);
+      if ("status" in outcome && outcome.status < 300) return settle(op, outcome, mode);
+      const wait = this.retryWait(op, outcome, attempt, once, secrets);
       if (logger) {
         const what = "status" in outcome ? outcome.status : outcome.error.name;
         log(`${what}; retrying in ${Math.round(wait)} ms`);
@@ -223,6 +257,7 @@ export class ClientCore {
     call: RequestOptions,
     secrets: readonly string[],
     log: (line: string) => void,
+    mode: ResultMode,
   ): Promise<Outcome> {
     const { timeoutMs = this.options.timeoutMs } = call;
     const ending: Ending = {};
@@ -230,7 +265,7 @@ export class ClientCore {
     try {
       return await bounded(timeoutMs, call.signal, this.ownSignals, ending, (signal) => {
         if (signal) init.signal = signal;
-        return this.exchange(op, url, init, secrets, ending, progress, log);
+        return this.exchange(op, url, init, secrets, ending, progress, log, mode);
       });
     } catch (error) {
       if (error instanceof ClientError) throw error;
@@ -264,6 +299,7 @@ export class ClientCore {
     ending: Ending,
     progress: { answered: boolean; reading: boolean },
     log: (line: string) => void,
+    mode: ResultMode,
   ): Promise<Outcome> {
     const { maxRedirects, maxResponseBytes, maxErrorBodyBytes, logger } = this.options;
     const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
@@ -286,6 +322,12 @@ export class ClientCore {
       }
       if (hop) {
         discard(response);
+        if (!hop.toGet && isStream(init.body ?? undefined))
+          throw new RedirectError(
+            `${op.id} was redirected (${status}) after its streamed body was sent, which cannot be sent again`,
+            op.id,
+            status,
+          );
         if (logger) log(`${status} redirect within the origin`);
         if (hop.toGet) {
           // As fetch does: the body and the headers describing it are dropped.
@@ -296,11 +338,19 @@ export class ClientCore {
         }
         continue;
       }
-      const limit = status < 300 ? maxResponseBytes : maxErrorBodyBytes;
+      const success = status < 300;
+      // The caller reads the body (`asResponse()`): outside the limit and the timeout.
+      if (success && mode === 2) return { status, headers, text: "", cut: false, response };
+      const limit = success ? maxResponseBytes : maxErrorBodyBytes;
       progress.reading = true;
+      if (success && op.response === "binary") {
+        const { blob, cut } = await readBlob(response, limit, ending);
+        if (cut) throw new ResponseTooLargeError(op.id, status, limit);
+        return { status, headers, text: "", cut, blob, response };
+      }
       const { text, cut } = await readText(response, limit, ending);
-      if (cut && status < 300) throw new ResponseTooLargeError(op.id, status, limit);
-      return { status, headers, text, cut };
+      if (cut && success) throw new ResponseTooLargeError(op.id, status, limit);
+      return { status, headers, text, cut, response };
     }
   }
 
@@ -327,7 +377,9 @@ export class ClientCore {
     if (!retry) {
       if (!response) throw (outcome as { error: Error }).error;
       const { status, text, cut, headers } = response;
-      throw new this.errorClass(errorDetails(op.id, status, text, cut, headers, secrets));
+      throw new this.errorClass(
+        errorDetails(op.id, status, text, cut, headers, secrets, this.requestIdHeader),
+      );
     }
     const after =
       response && retryAfterMs(response.headers.get("retry-after"), Date.now(), maxRetryAfterMs);
@@ -338,18 +390,4 @@ export class ClientCore {
 /** The error of a call the caller's signal aborted. */
 function aborted(op: Operation, call: RequestOptions, what = ""): UserAbortError {
   return new UserAbortError(`${op.id} was aborted${what}`, op.id, { cause: call.signal?.reason });
-}
-
-/** The value of a 2xx: its JSON, or undefined for an empty body where the spec shows none. */
-function parseSuccess<T>(op: Operation, { status, text }: { status: number; text: string }): T {
-  const fail = (what: string) => new ResponseParseError(op.id, status, what);
-  if (!text.trim()) {
-    if (op.documentedResponse) throw fail("an empty body");
-    return undefined as T;
-  }
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw fail("a body that is not JSON");
-  }
 }
