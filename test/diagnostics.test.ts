@@ -230,6 +230,18 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "body-content-types",
+    defect:
+      "a Content-Type header against contentType, bodies that do not fit their media type, a 204 with a body, an object response header",
+    expected: [
+      "test/fixtures/broken/body-content-types/api.yaml:17:18 - error content-type-conflict: header Content-Type: application/json disagrees with contentType multipart/form-data; list one of them, or make them agree",
+      "test/fixtures/broken/body-content-types/api.yaml:23:11 - error body-content-type: a body sent as application/octet-stream must be of type binary",
+      "test/fixtures/broken/body-content-types/api.yaml:28:11 - error body-content-type: a body sent as application/x-www-form-urlencoded cannot be binary; use multipart/form-data or application/octet-stream",
+      "test/fixtures/broken/body-content-types/api.yaml:32:36 - error body-content-type: a 204 response has no body",
+      "test/fixtures/broken/body-content-types/api.yaml:40:17 - error response-header-type: response header X-Page must be string, integer, number, boolean or a string enum; Upload cannot be read from a header",
+    ],
+  },
+  {
     name: "unresolved-ref",
     defect: "Mony instead of Money",
     expected: [

@@ -68,7 +68,7 @@ export function requestBodyOf(
   if (!encoding) {
     ctx.bag.report(
       "body-content-type",
-      { detail: `a ${contentType} body must be of type binary or string` },
+      { detail: `a body sent as ${contentType} must be of type binary or string` },
       file.locate(at),
     );
     encoding = "json";
@@ -83,10 +83,10 @@ export function requestBodyOf(
       {
         detail:
           encoding === "binary"
-            ? `a ${contentType} body is of type binary`
+            ? `a body sent as ${contentType} must be of type binary`
             : encoding === "text"
-              ? `a ${contentType} body is of type string`
-              : `a ${contentType} body cannot be binary; use multipart/form-data or application/octet-stream`,
+              ? `a body sent as ${contentType} must be of type string`
+              : `a body sent as ${contentType} cannot be binary; use multipart/form-data or application/octet-stream`,
       },
       file.locate([...path, "body"]),
     );
@@ -153,7 +153,8 @@ function responseKind(
   }
   if (json) return "json";
   if (media!.startsWith("text/")) {
-    if (body && !isString(body)) report(`a ${contentType} response body is of type string`, "body");
+    if (body && !isString(body))
+      report(`a ${contentType} response body must be of type string`, "body");
     return "text";
   }
   if (body && !isString(body))

@@ -12,6 +12,8 @@ export interface PaymentIntentCreateParams {
   expand?: string[];
   items?: PaymentItem[];
   shipping?: Shipping;
+  /** Further parameters sent as they are. */
+  extra?: Record<string, unknown>;
 }
 
 export interface PaymentItem {

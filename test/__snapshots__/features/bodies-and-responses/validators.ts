@@ -25,6 +25,7 @@ export function validatePaymentIntentCreateParams(
       expand: array(string()),
       items: array(validatePaymentItem),
       shipping: validateShipping,
+      extra: object({}),
     },
     ["amount", "currency"],
   ))(value, path, issues);
