@@ -385,6 +385,10 @@ describe("response metadata", () => {
     expect(await call).toEqual([]);
     expect((await call.withResponse()).headers).toEqual({ Link: "<next>" });
     expect(received).toHaveLength(1);
+    const error = await rejection(call.asResponse());
+    expect(error.message).toBe(
+      "asResponse() must be called on the call's result before it is awaited",
+    );
   });
 });
 
@@ -427,12 +431,13 @@ describe("types of the generated calls", () => {
         '  const remaining: number | undefined = headers["X-RateLimit-Remaining"];',
         "  const link: string | undefined = headers.Link;",
         '  const call: ApiPromise<void> = c.files.upload("f", new Uint8Array(1));',
+        '  const asPromise: Promise<Blob> = c.invoices.pdf("i");',
         '  await c.files.create({ file: { data: new Blob([]), filename: "a" }, purpose: "p" });',
         "  // @ts-expect-error a string is not binary",
         '  await c.files.create({ file: "a.pdf", purpose: "p" });',
         "  // @ts-expect-error Link is a string",
         "  const wrong: number | undefined = headers.Link;",
-        "  void [none, pdf, text, raw, status, remaining, link, call, wrong];",
+        "  void [none, pdf, text, raw, status, remaining, link, call, asPromise, wrong];",
         "}",
         "",
       ].join("\n"),

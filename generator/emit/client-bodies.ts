@@ -30,16 +30,21 @@ export function descriptorHeaders(endpoint: Endpoint): Expr {
 
 /** The descriptor entries of the body's encoding and the response's kind and headers; none for JSON. */
 export function descriptorBodyEntries(endpoint: Endpoint): [string, Expr | undefined][] {
-  const encoding = endpoint.requestBody?.encoding;
   const { kind, headers } = endpoint.response;
   return [
-    ["body", encoding && encoding !== "json" ? lit(encoding) : undefined],
+    ["body", encodesBody(endpoint) ? lit(endpoint.requestBody!.encoding) : undefined],
     ["response", kind !== "json" ? lit(kind) : undefined],
     [
       "responseHeaders",
       headers.length ? obj(headers.map((h) => [h.name, lit(h.parse)] as const)) : undefined,
     ],
   ];
+}
+
+/** Whether the call passes the runtime's `encodeBody`: a body that is not JSON (a JSON-only bundle leaves it out). */
+export function encodesBody(endpoint: Endpoint): boolean {
+  const encoding = endpoint.requestBody?.encoding;
+  return encoding !== undefined && encoding !== "json";
 }
 
 /** What awaiting a call gives: the JSON body's type, `void`, `Blob` or `string`. */

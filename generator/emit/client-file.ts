@@ -30,6 +30,7 @@ import type {
 import { printSourceFile } from "./code/source-file.ts";
 import {
   descriptorBodyEntries,
+  encodesBody,
   descriptorHeaders,
   responseHeadersInterface,
   returnTypeOf,
@@ -150,6 +151,7 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
     endpoint.body ? id("body") : undef,
     hasQuery ? id("query") : undef,
     id("options"),
+    ...(encodesBody(endpoint) ? [runtimeValue(coreModule, "encodeBody")] : []),
   );
   return {
     kind: "function",

@@ -9,10 +9,10 @@
  * `operation()` when the generated module loads, what depends only on the client once in
  * its constructor, and a call that needs no retry allocates little beyond its headers.
  */
-import { ApiPromise, type ResultMode } from "./api-promise.js";
+import { ApiPromise, type ResultState } from "./api-promise.js";
 import { discard, readBlob, readText } from "./body.js";
 import { settle } from "./decode.js";
-import { encodeBody, isStream } from "./encode.js";
+import type { encodeBody } from "./encode.js";
 import {
   ClientError,
   ConnectionError,
@@ -40,6 +40,7 @@ import { backoffMs, isRetryableStatus, neverReachedServer, retryAfterMs, sleep }
 import { bounded, type Ending } from "./timeout.js";
 
 export { ApiPromise, type WithResponse } from "./api-promise.js";
+export { encodeBody } from "./encode.js";
 export type { BinaryInput } from "../validate.js";
 export {
   operation,
@@ -166,18 +167,21 @@ export class ClientCore {
     body?: unknown,
     query?: QueryParams,
     call: RequestOptions = noOptions,
+    /** encode.ts's `encodeBody`, passed by endpoints whose body is not JSON (so a bundle of JSON endpoints leaves it out). */
+    encode?: typeof encodeBody,
   ): ApiPromise<T, H> {
-    return new ApiPromise((mode) => this.send(op, params, body, query, call, mode));
+    return new ApiPromise((state) => this.send(op, params, body, query, call, state, encode));
   }
 
-  /** Sends one call of `op`, retrying as allowed; resolves to its result in `mode`. */
+  /** Sends one call of `op`, retrying as allowed; resolves to its result in the mode of `state`. */
   private async send(
     op: Operation,
     params: PathParams | undefined,
     body: unknown,
     query: QueryParams | undefined,
     call: RequestOptions,
-    mode: ResultMode,
+    state: ResultState,
+    encode: typeof encodeBody | undefined,
   ): Promise<unknown> {
     const { id, method } = op;
     const { logger, idempotencyHeader, nonceHeader } = this.options;
@@ -213,8 +217,8 @@ export class ClientCore {
     const payload =
       body === undefined
         ? undefined
-        : op.body
-          ? await encodeBody(id, op.body, body)
+        : op.body && encode
+          ? await encode(id, op.body, body)
           : serialize(op, body);
     // A stream is sent once: no retry after an attempt (docs/client.md, "Request bodies").
     const streamed = isStream(payload);
@@ -229,8 +233,8 @@ export class ClientCore {
       const init: RequestInit & { duplex?: "half" } = { method, headers, redirect: "manual" };
       if (payload !== undefined) init.body = payload;
       if (streamed) init.duplex = "half";
-      const outcome = await this.attempt(op, url, init, call, secrets, log, mode);
-      if ("status" in outcome && outcome.status < 300) return settle(op, outcome, mode);
+      const outcome = await this.attempt(op, url, init, call, secrets, log, state);
+      if ("status" in outcome && outcome.status < 300) return settle(op, outcome, state);
       const wait = this.retryWait(op, outcome, attempt, once, secrets);
       if (logger) {
         const what = "status" in outcome ? outcome.status : outcome.error.name;
@@ -254,7 +258,7 @@ export class ClientCore {
     call: RequestOptions,
     secrets: readonly string[],
     log: (line: string) => void,
-    mode: ResultMode,
+    state: ResultState,
   ): Promise<Outcome> {
     const { timeoutMs = this.options.timeoutMs } = call;
     const ending: Ending = {};
@@ -262,7 +266,7 @@ export class ClientCore {
     try {
       return await bounded(timeoutMs, call.signal, this.ownSignals, ending, (signal) => {
         if (signal) init.signal = signal;
-        return this.exchange(op, url, init, secrets, ending, progress, log, mode);
+        return this.exchange(op, url, init, secrets, ending, progress, log, state);
       });
     } catch (error) {
       if (error instanceof ClientError) throw error;
@@ -296,7 +300,7 @@ export class ClientCore {
     ending: Ending,
     progress: { answered: boolean; reading: boolean },
     log: (line: string) => void,
-    mode: ResultMode,
+    state: ResultState,
   ): Promise<Outcome> {
     const { maxRedirects, maxResponseBytes, maxErrorBodyBytes, logger } = this.options;
     const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
@@ -319,7 +323,7 @@ export class ClientCore {
       }
       if (hop) {
         discard(response);
-        if (!hop.toGet && isStream(init.body ?? undefined))
+        if (!hop.toGet && isStream(init.body))
           throw new RedirectError(
             `${op.id} was redirected (${status}) after its streamed body was sent, which cannot be sent again`,
             op.id,
@@ -336,8 +340,10 @@ export class ClientCore {
         continue;
       }
       const success = status < 300;
-      // The caller reads the body (`asResponse()`): outside the limit and the timeout.
-      if (success && mode === 2) return { status, headers, text: "", cut: false, response };
+      // From here on the body is read, or handed over unread (`asResponse()`, outside the
+      // limit and the timeout): the mode is what it is now.
+      if (success) state.fixed = true;
+      if (success && state.mode === 2) return { status, headers, text: "", cut: false, response };
       const limit = success ? maxResponseBytes : maxErrorBodyBytes;
       progress.reading = true;
       if (success && op.response === "binary") {
@@ -387,4 +393,9 @@ export class ClientCore {
 /** The error of a call the caller's signal aborted. */
 function aborted(op: Operation, call: RequestOptions, what = ""): UserAbortError {
   return new UserAbortError(`${op.id} was aborted${what}`, op.id, { cause: call.signal?.reason });
+}
+
+/** Whether a body is a stream: sent once, with `duplex: "half"`, and never retried. */
+function isStream(body: BodyInit | null | undefined): body is ReadableStream {
+  return typeof (body as { getReader?: unknown } | null | undefined)?.getReader === "function";
 }

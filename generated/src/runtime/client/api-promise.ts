@@ -6,12 +6,12 @@
  * `await call` gives the body; `call.withResponse()` the body with the status, the response
  * and its declared headers, typed; `call.asResponse()` the raw Response, its body unread.
  *
- * The call starts when one of them is asked for, or at the end of the current task when none
- * is (so a call nobody awaits is still sent): `asResponse()` must know before the body is
- * read. A plain `await` costs this object and one closure, nothing more. A call started at
- * the end of the task keeps its response, so that it can still be awaited or asked
- * `withResponse()` later.
+ * The call starts at once. What it resolves to is read off `mode` when its response arrives,
+ * which is never before the caller's own code has run on: `withResponse()` and
+ * `asResponse()` called on the call's result in the same statement are always in time.
+ * A plain `await` costs this object and one `then` more than a bare promise.
  */
+import { declaredHeaders, type DecodeSpec, type Success } from "./decode.js";
 
 /** What `withResponse()` gives. */
 export interface WithResponse<T, H> {
@@ -27,46 +27,43 @@ export interface WithResponse<T, H> {
 /** 0: the body; 1: the body with the response (`withResponse`); 2: the response, body unread. */
 export type ResultMode = 0 | 1 | 2;
 
-/** The promise of one call; a thenable, so that it starts only once its caller says what it wants. */
-export class ApiPromise<T, H = Record<string, never>> implements PromiseLike<T> {
-  private started: Promise<unknown> | undefined;
-  private mode: ResultMode = 0;
+/** What the request loop reads and leaves on a call's promise (core.ts, decode.ts). */
+export interface ResultState {
+  mode: ResultMode;
+  /** The mode can no longer change: the call was awaited, or its response has arrived. */
+  fixed: boolean;
+  /** A success read for its body, kept so that `withResponse()` can still be answered. */
+  kept?: Success;
+  spec?: DecodeSpec;
+}
 
-  constructor(private readonly run: (mode: ResultMode) => Promise<unknown>) {
-    // Its failure is reported where the call is awaited; unawaited, it is dropped.
-    queueMicrotask(() => void this.start(1).catch(() => {}));
-  }
+const refuse = (what: string) =>
+  Promise.reject(new Error(`${what} must be called on the call's result before it is awaited`));
 
-  /** Starts the call in `mode` unless it has started; the promise of its result. */
-  private start(mode: ResultMode): Promise<unknown> {
-    if (!this.started) {
-      this.mode = mode;
-      this.started = this.run(mode);
-    }
-    return this.started;
-  }
+/** The promise of one call: a thenable (not a Promise subclass) whose result has three forms. */
+export class ApiPromise<T, H = Record<string, never>> implements PromiseLike<T>, ResultState {
+  mode: ResultMode = 0;
+  fixed = false;
+  kept?: Success;
+  spec?: DecodeSpec;
+  private readonly result: Promise<unknown>;
 
-  /** The result in `mode`: what the call gave, or its body taken out of a `withResponse`. */
-  private as(mode: 0 | 1): Promise<unknown> {
-    const result = this.start(mode);
-    if (this.mode === mode) return result;
-    // Started for another purpose: a call awaited and then asked for its response (or the
-    // reverse) gets the same result, never a second request.
-    if (this.mode === 1) return result.then((r) => (r as WithResponse<T, H>).data);
-    return Promise.reject(
-      new Error(
-        this.mode === 2
-          ? "asResponse() was called first: read the Response instead"
-          : "withResponse() must be called before the call is awaited",
-      ),
-    );
+  constructor(run: (state: ResultState) => Promise<unknown>) {
+    this.result = run(this);
   }
 
   then<R1 = T, R2 = never>(
     onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return (this.as(0) as Promise<T>).then(onFulfilled, onRejected);
+    this.fixed = true;
+    const { mode, result } = this;
+    const data = !mode
+      ? result
+      : mode === 1
+        ? result.then((r) => (r as WithResponse<T, H>).data)
+        : refuse("await (after asResponse())");
+    return (data as Promise<T>).then(onFulfilled, onRejected);
   }
 
   catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
@@ -74,12 +71,27 @@ export class ApiPromise<T, H = Record<string, never>> implements PromiseLike<T> 
   }
 
   finally(onFinally?: (() => void) | null): Promise<T> {
-    return (this.as(0) as Promise<T>).finally(onFinally);
+    return this.then().finally(onFinally);
   }
 
   /** The body together with the status, the response and the declared headers. */
   withResponse(): Promise<WithResponse<T, H>> {
-    return this.as(1) as Promise<WithResponse<T, H>>;
+    if (!this.fixed) {
+      this.fixed = true;
+      this.mode = 1;
+    }
+    if (this.mode === 1) return this.result as Promise<WithResponse<T, H>>;
+    if (this.mode === 2) return refuse("withResponse() (after asResponse())");
+    // Awaited first: the success it kept answers.
+    return this.result.then((data) => {
+      const { response, status, headers } = this.kept!;
+      return {
+        data,
+        response,
+        status,
+        headers: declaredHeaders(this.spec?.responseHeaders, headers),
+      } as WithResponse<T, H>;
+    });
   }
 
   /**
@@ -88,11 +100,14 @@ export class ApiPromise<T, H = Record<string, never>> implements PromiseLike<T> 
    * An error status still throws the API's error.
    */
   asResponse(): Promise<Response> {
-    if (this.started && this.mode !== 2)
-      return Promise.reject(new Error("asResponse() must be called before the call is awaited"));
-    return this.start(2) as Promise<Response>;
+    if (!this.fixed) {
+      this.fixed = true;
+      this.mode = 2;
+    }
+    return this.mode === 2 ? (this.result as Promise<Response>) : refuse("asResponse()");
   }
 
+  /** With it an ApiPromise is assignable to a `Promise` type, as code written before it expects. */
   get [Symbol.toStringTag](): string {
     return "ApiPromise";
   }

@@ -5,7 +5,7 @@
  * A success response as the call's result: its body by the kind the spec declares (JSON, a
  * Blob, text, or nothing), and for `withResponse()` the declared headers, typed.
  */
-import type { ResultMode, WithResponse } from "./api-promise.js";
+import type { ResultState, WithResponse } from "./api-promise.js";
 import { ResponseParseError } from "./errors.js";
 
 /** What a success body is; absent in a descriptor: JSON. */
@@ -69,35 +69,29 @@ export function declaredHeaders(
   return out;
 }
 
-/** The body of a success by its declared kind. */
-function bodyOf(op: DecodeSpec, success: Success): unknown {
-  switch (op.response) {
-    case undefined:
-      return parseJson(op, success.status, success.text);
-    case "binary":
-      return success.blob;
-    case "text":
-      return success.text;
-    case "none":
-      return undefined;
-    default: {
-      const unhandled: never = op.response;
-      throw new Error(`unknown response kind ${String(unhandled)}`);
-    }
+/**
+ * The result of a success in the call's mode (api-promise.ts): its body by its declared
+ * kind, or more. A body alone keeps the success, for a `withResponse()` asked later.
+ */
+export function settle(op: DecodeSpec, success: Success, state: ResultState): unknown {
+  const { status, response, text } = success;
+  const { mode } = state;
+  if (mode === 2) return response;
+  const kind = op.response;
+  const data =
+    kind === "binary"
+      ? success.blob
+      : kind === "text"
+        ? text
+        : kind === "none"
+          ? undefined
+          : parseJson(op, status, text);
+  if (!mode) {
+    state.kept = success;
+    state.spec = op;
+    return data;
   }
-}
-
-/** The result of a success in `mode` (api-promise.ts). */
-export function settle(op: DecodeSpec, success: Success, mode: ResultMode): unknown {
-  if (mode === 2) return success.response;
-  const data = bodyOf(op, success);
-  if (mode === 0) return data;
-  const { status, response } = success;
-  const result: WithResponse<unknown, unknown> = {
-    data,
-    response,
-    status,
-    headers: declaredHeaders(op.responseHeaders, success.headers),
-  };
+  const headers = declaredHeaders(op.responseHeaders, success.headers);
+  const result: WithResponse<unknown, unknown> = { data, response, status, headers };
   return result;
 }

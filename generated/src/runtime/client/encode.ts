@@ -172,8 +172,3 @@ export async function encodeBody(
     throw new RequestValidationError(endpointId, [issue]);
   }
 }
-
-/** Whether a body is a stream: sent once, with `duplex: "half"`, and never retried. */
-export function isStream(body: BodyInit | undefined): body is ReadableStream {
-  return typeof (body as { getReader?: unknown } | undefined)?.getReader === "function";
-}
