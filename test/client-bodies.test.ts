@@ -450,3 +450,37 @@ describe("types of the generated calls", () => {
     expect(run.status).toBe(0);
   }, 60_000);
 });
+
+describe("--diff", () => {
+  it("lists a change of request media type, response kind and declared headers, each for callers", async () => {
+    const { compareModels } = await import("../generator/diff/compare.ts");
+    const { loadModel } = await import("../generator/diff/load-base.ts");
+    const before = loadModel(join(repoRoot, "test/fixtures/features/bodies-and-responses"));
+    const after = structuredClone(before);
+    const endpoint = (id: string) => after.endpoints.find((e) => e.id === id)!;
+    endpoint("paymentIntents.create").requestBody = {
+      encoding: "json",
+      contentType: "application/json",
+      header: "application/json",
+    };
+    Object.assign(endpoint("invoices.summary").response, {
+      kind: "binary",
+      contentType: "application/pdf",
+    });
+    const list = endpoint("invoices.list").response;
+    list.headers = list.headers
+      .filter((h) => h.name !== "Link")
+      .map((h) => (h.name === "X-Cached" ? { ...h, parse: "string" as const } : h));
+    list.headers.push({ ...list.headers[0]!, name: "X-Total" });
+    expect(
+      compareModels(before, after).map((c) => `${c.level} ${c.subject}: ${c.description}`),
+    ).toEqual([
+      "breaking endpoints.paymentIntents.create.body: sent as application/x-www-form-urlencoded -> application/json",
+      "breaking endpoints.invoices.summary.response: text/plain -> application/pdf",
+      "breaking endpoints.invoices.list.response: header X-Cached: boolean -> string",
+      "minor endpoints.invoices.list.response: header X-Total declared",
+      "breaking endpoints.invoices.list.response: header Link no longer declared",
+    ]);
+    expect(compareModels(before, before)).toEqual([]);
+  });
+});
