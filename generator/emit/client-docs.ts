@@ -28,6 +28,19 @@ function errorLine(model: ApiModel, error: ErrorResponse): string {
   return `- ${head}${text ? `: ${text}` : ""}`;
 }
 
+/** How a body that is not JSON is sent (docs/client.md, "Request bodies"). */
+function bodyLines(endpoint: Endpoint): string[] {
+  const body = endpoint.requestBody;
+  if (!body || body.encoding === "json") return [];
+  const how = {
+    form: "nested objects and arrays in bracket form, `metadata[key]=v`, `expand[]=a`",
+    multipart: "binary fields as file parts",
+    binary: "the bytes as they are; a stream is sent once, never retried",
+    text: "the text as it is",
+  }[body.encoding];
+  return [`Body: \`${body.contentType}\` (${how}).`];
+}
+
 /** What the `@returns` line says, by the kind of the response. */
 function returnsText(endpoint: Endpoint, about: readonly string[]): string {
   const { response } = endpoint;
@@ -70,6 +83,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
     ...(intro.length ? [""] : []),
     `\`${endpoint.method} ${endpoint.path}\`${endpoint.testingOnly ? " (testing only)" : ""}`,
     `Sends: ${sends.length ? sends.join(", ") : "no credential"}.`,
+    ...bodyLines(endpoint),
   ];
   if (endpoint.rules.length) lines.push("", "Rules:", ...endpoint.rules.map((r) => `- ${r}`));
   if (endpoint.errors.length)

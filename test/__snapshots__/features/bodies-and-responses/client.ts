@@ -2,6 +2,7 @@
 import { FilesApiError } from "./errors.js";
 import {
   ClientCore,
+  encodeBody,
   operation,
   type ApiPromise,
   type CoreOptions,
@@ -9,16 +10,14 @@ import {
   type RequestOptions,
 } from "./runtime/client/core.js";
 import {
-  array,
   binary,
-  boolean,
-  object,
   string,
   type BinaryInput,
   type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 import type {
+  FileCreateParams,
   FileObject,
   Invoice,
   InvoicesListParams,
@@ -27,6 +26,7 @@ import type {
   PaymentIntentCreateParams,
 } from "./types.js";
 import {
+  validateFileCreateParams,
   validateFilesDeleteParams,
   validateFilesUploadParams,
   validateInvoicesListParams,
@@ -55,21 +55,6 @@ export class FilesCore extends ClientCore {
     super(options, { token: options.token }, FilesApiError, "X-Files-Request-Id");
   }
 }
-
-/** Checks the body of `files.create`; appends one issue per problem. */
-function validateFilesCreateBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateFilesCreateBodyShape ??= object(
-    {
-      file: binary,
-      purpose: string(),
-      tags: array(string()),
-      attachments: array(binary),
-      options: object({ public: boolean }),
-    },
-    ["file", "purpose"],
-  ))(value, path, issues);
-}
-let validateFilesCreateBodyShape: Validator | undefined;
 
 /** Checks the body of `files.upload`; appends one issue per problem. */
 function validateFilesUploadBody(value: unknown, path: string, issues: ValidationIssue[]): void {
@@ -113,6 +98,7 @@ const opPaymentIntentsCreate = /* @__PURE__ */ operation({
  *
  * `POST /v1/payment_intents`
  * Sends: `Authorization: Bearer …` (`token`).
+ * Body: `application/x-www-form-urlencoded` (nested objects and arrays in bracket form, `metadata[key]=v`, `expand[]=a`).
  * @param core The {@link FilesCore} that sends the call.
  * @returns The PaymentIntent.
  * @throws {FilesApiError} when the API answers with an error status.
@@ -122,7 +108,7 @@ export function paymentIntentsCreate(
   body: PaymentIntentCreateParams,
   options?: RequestOptions,
 ): ApiPromise<PaymentIntent> {
-  return core.request(opPaymentIntentsCreate, undefined, body, undefined, options);
+  return core.request(opPaymentIntentsCreate, undefined, body, undefined, options, encodeBody);
 }
 
 const opFilesCreate = /* @__PURE__ */ operation({
@@ -131,7 +117,7 @@ const opFilesCreate = /* @__PURE__ */ operation({
   path: "/v1/files",
   credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
   headers: {},
-  validateBody: validateFilesCreateBody,
+  validateBody: validateFileCreateParams,
   documentedResponse: true,
   body: "multipart",
 });
@@ -141,25 +127,17 @@ const opFilesCreate = /* @__PURE__ */ operation({
  *
  * `POST /v1/files`
  * Sends: `Authorization: Bearer …` (`token`).
+ * Body: `multipart/form-data` (binary fields as file parts).
  * @param core The {@link FilesCore} that sends the call.
  * @returns The FileObject.
  * @throws {FilesApiError} when the API answers with an error status.
  */
 export function filesCreate(
   core: FilesCore,
-  body: {
-    /** The file's bytes. */
-    file: BinaryInput;
-    purpose: string;
-    tags?: string[];
-    attachments?: BinaryInput[];
-    options?: {
-      public?: boolean;
-    };
-  },
+  body: FileCreateParams,
   options?: RequestOptions,
 ): ApiPromise<FileObject> {
-  return core.request(opFilesCreate, undefined, body, undefined, options);
+  return core.request(opFilesCreate, undefined, body, undefined, options, encodeBody);
 }
 
 const opFilesUpload = /* @__PURE__ */ operation({
@@ -180,6 +158,7 @@ const opFilesUpload = /* @__PURE__ */ operation({
  *
  * `PUT /v1/files/{file_id}/content`
  * Sends: `Authorization: Bearer …` (`token`).
+ * Body: `application/octet-stream` (the bytes as they are; a stream is sent once, never retried).
  * @param core The {@link FilesCore} that sends the call.
  * @param fileId The `file_id` path parameter.
  * @returns Nothing: the API answers 204 with no body.
@@ -191,7 +170,7 @@ export function filesUpload(
   body: BinaryInput,
   options?: RequestOptions,
 ): ApiPromise<void> {
-  return core.request(opFilesUpload, { file_id: fileId }, body, undefined, options);
+  return core.request(opFilesUpload, { file_id: fileId }, body, undefined, options, encodeBody);
 }
 
 const opNotesCreate = /* @__PURE__ */ operation({
@@ -241,6 +220,7 @@ const opNotesSetText = /* @__PURE__ */ operation({
  *
  * `PUT /v1/notes/{note_id}/text`
  * Sends: no credential.
+ * Body: `text/plain` (the text as it is).
  * @param core The {@link FilesCore} that sends the call.
  * @param noteId The `note_id` path parameter.
  * @returns Nothing: the API answers 204 with no body.
@@ -252,7 +232,7 @@ export function notesSetText(
   body: string,
   options?: RequestOptions,
 ): ApiPromise<void> {
-  return core.request(opNotesSetText, { note_id: noteId }, body, undefined, options);
+  return core.request(opNotesSetText, { note_id: noteId }, body, undefined, options, encodeBody);
 }
 
 const opFilesDelete = /* @__PURE__ */ operation({
@@ -380,6 +360,7 @@ export class PaymentIntentsApi {
    *
    * `POST /v1/payment_intents`
    * Sends: `Authorization: Bearer …` (`token`).
+   * Body: `application/x-www-form-urlencoded` (nested objects and arrays in bracket form, `metadata[key]=v`, `expand[]=a`).
    * @returns The PaymentIntent.
    * @throws {FilesApiError} when the API answers with an error status.
    */
@@ -397,22 +378,11 @@ export class FilesApi {
    *
    * `POST /v1/files`
    * Sends: `Authorization: Bearer …` (`token`).
+   * Body: `multipart/form-data` (binary fields as file parts).
    * @returns The FileObject.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  create(
-    body: {
-      /** The file's bytes. */
-      file: BinaryInput;
-      purpose: string;
-      tags?: string[];
-      attachments?: BinaryInput[];
-      options?: {
-        public?: boolean;
-      };
-    },
-    options?: RequestOptions,
-  ): ApiPromise<FileObject> {
+  create(body: FileCreateParams, options?: RequestOptions): ApiPromise<FileObject> {
     return filesCreate(this.core, body, options);
   }
 
@@ -421,6 +391,7 @@ export class FilesApi {
    *
    * `PUT /v1/files/{file_id}/content`
    * Sends: `Authorization: Bearer …` (`token`).
+   * Body: `application/octet-stream` (the bytes as they are; a stream is sent once, never retried).
    * @param fileId The `file_id` path parameter.
    * @returns Nothing: the API answers 204 with no body.
    * @throws {FilesApiError} when the API answers with an error status.
@@ -465,6 +436,7 @@ export class NotesApi {
    *
    * `PUT /v1/notes/{note_id}/text`
    * Sends: no credential.
+   * Body: `text/plain` (the text as it is).
    * @param noteId The `note_id` path parameter.
    * @returns Nothing: the API answers 204 with no body.
    * @throws {FilesApiError} when the API answers with an error status.
