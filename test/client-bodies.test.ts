@@ -316,6 +316,8 @@ describe("responses beyond JSON", () => {
       res.end(Buffer.from([37, 80, 68, 70, 0, 255]));
     };
     const pdf: Blob = await client().invoices.pdf("in_1");
+    // It asks for the PDF, and for JSON error bodies after it.
+    expect(received[0]!.headers.accept).toBe("application/pdf, application/json;q=0.5");
     expect(pdf).toBeInstanceOf(Blob);
     expect(pdf.type).toBe("application/pdf");
     expect([...new Uint8Array(await pdf.arrayBuffer())]).toEqual([37, 80, 68, 70, 0, 255]);

@@ -13,7 +13,8 @@ import { typeDocLines } from "./shared/jsdoc.ts";
 
 /**
  * The fixed headers the descriptor sends: the spec's, with the body's Content-Type in its
- * place (or added), and none for multipart, whose header fetch writes with its boundary.
+ * place (or added), and none for multipart, whose header fetch writes with its boundary;
+ * and the response's Accept where it is not JSON.
  */
 export function descriptorHeaders(endpoint: Endpoint): Expr {
   const isContentType = (name: string) => name.toLowerCase() === "content-type";
@@ -25,6 +26,10 @@ export function descriptorHeaders(endpoint: Endpoint): Expr {
   });
   if (sent !== undefined && !endpoint.headers.some((h) => isContentType(h.name)))
     entries.push(["Content-Type", lit(sent)]);
+  // The runtime sends Accept: application/json unless the descriptor says otherwise.
+  const { accept } = endpoint.response;
+  if (accept !== "application/json" && !endpoint.headers.some((h) => /^accept$/i.test(h.name)))
+    entries.push(["Accept", lit(accept)]);
   return obj(entries);
 }
 

@@ -123,11 +123,16 @@ export function responseOf(
             ? "text/plain"
             : "application/json"));
   const headers = responseHeaders(ctx, types, file, [...at, "headers"], data.headers);
+  const json = "application/json";
   return {
     status,
     ...(body ? { body } : {}),
     kind,
     ...(contentType ? { contentType } : {}),
+    accept:
+      (kind === "binary" || kind === "text") && contentType !== json
+        ? `${contentType}, ${json};q=0.5`
+        : json,
     headers,
     ...(headers.length ? { headersTypeName: `${pascalName}ResponseHeaders` } : {}),
     docs: ctx.docs(file, at, data),

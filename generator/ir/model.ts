@@ -256,6 +256,11 @@ export interface EndpointResponse {
   kind: ResponseKind;
   /** Media type of the body; absent for `none`. */
   contentType?: string;
+  /**
+   * The Accept header the client sends: JSON, or a binary or text body's media type with
+   * JSON after it (error bodies are JSON).
+   */
+  accept: string;
   /** Declared response headers, in spec order. */
   headers: ResponseHeader[];
   /** Name of the generated interface of `headers` (`IssuesListResponseHeaders`), when there are any. */
