@@ -7,6 +7,7 @@ import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, isRecord, stringList } from "./build-context.ts";
 import { withCallbackRouting } from "./callback-routing.ts";
+import { checkBinaryPlaces } from "./check-binary.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
 import { TypeBuilder } from "./build-types.ts";
@@ -100,6 +101,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   types.resolve();
   checkInfiniteTypes(namedTypes, ctx);
   checkAliasCycles(namedTypes, ctx);
+  checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   bag.throwIfErrors();
 
   return withCallbackRouting({
