@@ -63,7 +63,9 @@ export function requestBodyOf(
     );
   const contentType = declared ?? header ?? "application/json";
   const at = declared !== undefined ? [...path, "contentType"] : [...path, "body"];
-  let encoding = encodings[bare(contentType)];
+  // A JSON media type of its own (`application/vnd.api+json`) is JSON text all the same.
+  let encoding =
+    encodings[bare(contentType)] ?? (bare(contentType).endsWith("+json") ? "json" : undefined);
   if (!encoding) encoding = isBinary(body) ? "binary" : isString(body) ? "text" : undefined;
   if (!encoding) {
     ctx.bag.report(
