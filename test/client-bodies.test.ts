@@ -270,6 +270,23 @@ describe("application/octet-stream and text/plain bodies", () => {
     expect(received.map((r) => r.body.toString())).toEqual(["z", "z"]);
   });
 
+  it("a 307 redirect of a streamed body is a RedirectError (it cannot be sent again); of bytes, it is followed", async () => {
+    answer = (req, res) => {
+      if (req.url.startsWith("/moved")) return json(204)(req, res);
+      res.writeHead(307, { location: "/moved" });
+      res.end();
+    };
+    const error = await rejection(client().files.upload("f1", streamOf([1])));
+    expect([error.name, error.status]).toEqual(["RedirectError", 307]);
+    expect(error.message).toContain("streamed body");
+    received = [];
+    await client().files.upload("f1", new Uint8Array([5, 6]));
+    expect(received.map((r) => [r.url, [...r.body]])).toEqual([
+      ["/v1/files/f1/content", [5, 6]],
+      ["/moved", [5, 6]],
+    ]);
+  });
+
   it("refuses a body that is not binary, and a text body that is not a string", async () => {
     const error = await rejection(client().files.upload("f1", { bytes: [1] }));
     expect([error.name, error.field]).toEqual(["RequestValidationError", "body"]);
