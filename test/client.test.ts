@@ -347,6 +347,8 @@ describe("error responses", () => {
       status: 429,
       kind: "rate_limit",
       code: 7,
+      serverMessage: "slow down",
+      requestId: "r1",
       errors: [{ code: 7, message: "slow down" }],
       body: { errors: [{ code: 7, message: "slow down" }] },
     });

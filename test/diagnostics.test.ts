@@ -226,7 +226,21 @@ const cases: BrokenCase[] = [
     name: "type-expr-lowercase",
     defect: "strng: a lower-case word that is no built-in",
     expected: [
-      'test/fixtures/broken/type-expr-lowercase/api.yaml:9:17 - error type-expr-syntax: cannot read type expression "strng": strng is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, unknown, object, unspecified, map<T>, T[]',
+      'test/fixtures/broken/type-expr-lowercase/api.yaml:9:17 - error type-expr-syntax: cannot read type expression "strng": strng is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]',
+    ],
+  },
+  {
+    name: "body-content-types",
+    defect:
+      "a Content-Type header against contentType, bodies that do not fit their media type, a 204 with a body, an object response header, binary in JSON",
+    expected: [
+      "test/fixtures/broken/body-content-types/api.yaml:9:13 - error body-content-type: binary cannot travel in the application/json response of endpoint files.list; only as a multipart file part, an application/octet-stream body or a binary response body",
+      "test/fixtures/broken/body-content-types/api.yaml:17:18 - error content-type-conflict: header Content-Type: application/json disagrees with contentType multipart/form-data; list one of them, or make them agree",
+      "test/fixtures/broken/body-content-types/api.yaml:23:11 - error body-content-type: a body sent as application/octet-stream must be of type binary",
+      "test/fixtures/broken/body-content-types/api.yaml:28:11 - error body-content-type: a body sent as application/x-www-form-urlencoded cannot be binary; use multipart/form-data or application/octet-stream",
+      "test/fixtures/broken/body-content-types/api.yaml:32:36 - error body-content-type: a 204 response has no body",
+      "test/fixtures/broken/body-content-types/api.yaml:40:17 - error response-header-type: response header X-Page must be string, integer, number, boolean or a string enum; Upload cannot be read from a header",
+      "test/fixtures/broken/body-content-types/api.yaml:44:44 - error body-content-type: binary cannot travel in the application/json body of endpoint files.meta; only as a multipart file part, an application/octet-stream body or a binary response body",
     ],
   },
   {

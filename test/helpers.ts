@@ -66,6 +66,7 @@ export const features = [
   "params-and-credentials",
   "typed-webhooks",
   "typed-webhooks-field",
+  "bodies-and-responses",
 ] as const;
 
 export type Feature = (typeof features)[number];

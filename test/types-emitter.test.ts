@@ -323,6 +323,7 @@ describe("direct facts of the emitted types", () => {
       "params-and-credentials": 0,
       "typed-webhooks": 0,
       "typed-webhooks-field": 1, // customer.deleted's note
+      "bodies-and-responses": 0,
     });
   });
 

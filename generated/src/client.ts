@@ -3,6 +3,7 @@ import { MerchantApiError } from "./errors.js";
 import {
   ClientCore,
   operation,
+  type ApiPromise,
   type CoreOptions,
   type CredentialValue,
   type RequestOptions,
@@ -30,6 +31,7 @@ import {
 } from "./validators.js";
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
+export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
 
 /** Options of {@link MerchantClient}. */
 export interface MerchantClientOptions extends CoreOptions {
@@ -105,7 +107,7 @@ export function transactionsAuthorize(
   core: MerchantCore,
   body: AuthorizeRequest,
   options?: RequestOptions,
-): Promise<unknown> {
+): ApiPromise<unknown> {
   return core.request(opTransactionsAuthorize, undefined, body, undefined, options);
 }
 
@@ -144,7 +146,7 @@ const opTransactionsList = /* @__PURE__ */ operation({
 export function transactionsList(
   core: MerchantCore,
   options?: RequestOptions,
-): Promise<ListTransactionsResponse> {
+): ApiPromise<ListTransactionsResponse> {
   return core.request(opTransactionsList, undefined, undefined, undefined, options);
 }
 
@@ -181,7 +183,7 @@ export function transactionsGet(
   core: MerchantCore,
   reference: TransactionReference,
   options?: RequestOptions,
-): Promise<Transaction> {
+): ApiPromise<Transaction> {
   return core.request(opTransactionsGet, { reference }, undefined, undefined, options);
 }
 
@@ -221,7 +223,7 @@ export function ordersCreate(
   core: MerchantCore,
   body: CreateOrderRequest,
   options?: RequestOptions,
-): Promise<unknown> {
+): ApiPromise<unknown> {
   return core.request(opOrdersCreate, undefined, body, undefined, options);
 }
 
@@ -260,7 +262,7 @@ export function testingTrackMockShipment(
   core: MerchantCore,
   body: TrackMockShipmentRequest,
   options?: RequestOptions,
-): Promise<unknown> {
+): ApiPromise<unknown> {
   return core.request(opTestingTrackMockShipment, undefined, body, undefined, options);
 }
 
@@ -304,7 +306,7 @@ export function subscriptionsCancel(
   core: MerchantCore,
   subscriptionId: string,
   options?: RequestOptions,
-): Promise<CancelSubscriptionResponse> {
+): ApiPromise<CancelSubscriptionResponse> {
   return core.request(
     opSubscriptionsCancel,
     { subscription_id: subscriptionId },
@@ -348,7 +350,7 @@ export function webhooksCreate(
   core: MerchantCore,
   body: CreateWebhookRequest,
   options?: RequestOptions,
-): Promise<CreateWebhookResponse> {
+): ApiPromise<CreateWebhookResponse> {
   return core.request(opWebhooksCreate, undefined, body, undefined, options);
 }
 
@@ -385,7 +387,7 @@ export function webhooksDelete(
   core: MerchantCore,
   webhookId: string,
   options?: RequestOptions,
-): Promise<unknown> {
+): ApiPromise<unknown> {
   return core.request(opWebhooksDelete, { webhook_id: webhookId }, undefined, undefined, options);
 }
 
@@ -424,7 +426,7 @@ const opTestingGetRandomPhone = /* @__PURE__ */ operation({
 export function testingGetRandomPhone(
   core: MerchantCore,
   options?: RequestOptions,
-): Promise<RandomPhoneResponse> {
+): ApiPromise<RandomPhoneResponse> {
   return core.request(opTestingGetRandomPhone, undefined, undefined, undefined, options);
 }
 
@@ -450,7 +452,7 @@ export class TransactionsApi {
    * @undocumented Response body not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  authorize(body: AuthorizeRequest, options?: RequestOptions): Promise<unknown> {
+  authorize(body: AuthorizeRequest, options?: RequestOptions): ApiPromise<unknown> {
     return transactionsAuthorize(this.core, body, options);
   }
 
@@ -476,7 +478,7 @@ export class TransactionsApi {
    * @undocumented Query parameters not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  list(options?: RequestOptions): Promise<ListTransactionsResponse> {
+  list(options?: RequestOptions): ApiPromise<ListTransactionsResponse> {
     return transactionsList(this.core, options);
   }
 
@@ -498,7 +500,7 @@ export class TransactionsApi {
    * @returns The Transaction.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  get(reference: TransactionReference, options?: RequestOptions): Promise<Transaction> {
+  get(reference: TransactionReference, options?: RequestOptions): ApiPromise<Transaction> {
     return transactionsGet(this.core, reference, options);
   }
 }
@@ -528,7 +530,7 @@ export class OrdersApi {
    * @undocumented Response body not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  create(body: CreateOrderRequest, options?: RequestOptions): Promise<unknown> {
+  create(body: CreateOrderRequest, options?: RequestOptions): ApiPromise<unknown> {
     return ordersCreate(this.core, body, options);
   }
 }
@@ -557,7 +559,7 @@ export class TestingApi {
    * @undocumented Success response body not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  trackMockShipment(body: TrackMockShipmentRequest, options?: RequestOptions): Promise<unknown> {
+  trackMockShipment(body: TrackMockShipmentRequest, options?: RequestOptions): ApiPromise<unknown> {
     return testingTrackMockShipment(this.core, body, options);
   }
 
@@ -580,7 +582,7 @@ export class TestingApi {
    * @returns The RandomPhoneResponse.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  getRandomPhone(options?: RequestOptions): Promise<RandomPhoneResponse> {
+  getRandomPhone(options?: RequestOptions): ApiPromise<RandomPhoneResponse> {
     return testingGetRandomPhone(this.core, options);
   }
 }
@@ -611,7 +613,7 @@ export class SubscriptionsApi {
    * @returns The CancelSubscriptionResponse.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  cancel(subscriptionId: string, options?: RequestOptions): Promise<CancelSubscriptionResponse> {
+  cancel(subscriptionId: string, options?: RequestOptions): ApiPromise<CancelSubscriptionResponse> {
     return subscriptionsCancel(this.core, subscriptionId, options);
   }
 }
@@ -639,7 +641,7 @@ export class WebhooksApi {
    * @returns The CreateWebhookResponse.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  create(body: CreateWebhookRequest, options?: RequestOptions): Promise<CreateWebhookResponse> {
+  create(body: CreateWebhookRequest, options?: RequestOptions): ApiPromise<CreateWebhookResponse> {
     return webhooksCreate(this.core, body, options);
   }
 
@@ -661,7 +663,7 @@ export class WebhooksApi {
    * @undocumented Success body not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  delete(webhookId: string, options?: RequestOptions): Promise<unknown> {
+  delete(webhookId: string, options?: RequestOptions): ApiPromise<unknown> {
     return webhooksDelete(this.core, webhookId, options);
   }
 }

@@ -198,6 +198,20 @@ export const catalogue = {
     message:
       "pattern {pattern} repeats a group that itself repeats; a hostile string can make it run for minutes (catastrophic backtracking): rewrite it without the nested repetition",
   },
+  "content-type-conflict": {
+    severity: "error",
+    message:
+      "header Content-Type: {header} disagrees with contentType {contentType}; list one of them, or make them agree",
+  },
+  "body-content-type": {
+    severity: "error",
+    message: "{detail}",
+  },
+  "response-header-type": {
+    severity: "error",
+    message:
+      "response header {name} must be string, integer, number, boolean or a string enum; {type} cannot be read from a header",
+  },
   "output-not-owned": {
     severity: "error",
     message: "{file} exists and was not written by the generator; refusing to overwrite it",

@@ -3,7 +3,7 @@
  * optionality, nullability, enum values and error codes, each classified for the people it
  * affects: callers of the client and implementers of the callback handlers.
  */
-import type { ApiModel, Constraints, Param, TypeNode } from "../ir/model.ts";
+import type { ApiModel, Constraints, Endpoint, Param, TypeNode } from "../ir/model.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
 import { diffWebhooks } from "./webhooks.ts";
 
@@ -279,6 +279,31 @@ function diffParamWire(
     out.add(subject, `default ${text(before)} -> ${text(after)}`, "patch");
 }
 
+/**
+ * How an endpoint's bodies travel: the request body's media type, the response's kind and
+ * media type, and its declared headers. A caller's code reads them all (a Blob is not a
+ * string); a header added is new information only.
+ */
+function diffBodies(out: ChangeList, subject: string, e: Endpoint, next: Endpoint): void {
+  const sent = (x: Endpoint) => x.requestBody?.contentType;
+  if (e.body && next.body && sent(e) !== sent(next))
+    out.add(`${subject}.body`, `sent as ${sent(e)} -> ${sent(next)}`, "minor", ["callers"]);
+  const media = (x: Endpoint) => x.response.contentType ?? "no body";
+  if (e.response.kind !== next.response.kind || media(e) !== media(next))
+    out.add(`${subject}.response`, `${media(e)} -> ${media(next)}`, "minor", ["callers"]);
+  const headers = (x: Endpoint) => new Map(x.response.headers.map((h) => [h.name, h.parse]));
+  const [old, now] = [headers(e), headers(next)];
+  for (const [name, parse] of now) {
+    const was = old.get(name);
+    if (was === undefined) out.add(`${subject}.response`, `header ${name} declared`, "minor");
+    else if (was !== parse)
+      out.add(`${subject}.response`, `header ${name}: ${was} -> ${parse}`, "minor", ["callers"]);
+  }
+  for (const name of old.keys())
+    if (!now.has(name))
+      out.add(`${subject}.response`, `header ${name} no longer declared`, "minor", ["callers"]);
+}
+
 function diffEndpoints(out: ChangeList, before: ApiModel, after: ApiModel): void {
   for (const e of before.endpoints) {
     const next = after.endpoints.find((n) => n.id === e.id);
@@ -309,6 +334,7 @@ function diffEndpoints(out: ChangeList, before: ApiModel, after: ApiModel): void
       next.response.body,
       positionUsage("endpoint-response"),
     );
+    diffBodies(out, subject, e, next);
     const key = (r: (typeof e.errors)[number]) =>
       `${r.status ?? "any"}${r.code !== undefined ? `/${r.code}` : ""}${r.tag ? `#${r.tag}` : ""}`;
     for (const r of next.errors.filter((n) => !e.errors.some((o) => key(o) === key(n))))

@@ -29,6 +29,46 @@ function errorLine(model: ApiModel, error: ErrorResponse): string {
   return `- ${head}${text ? `: ${text}` : ""}`;
 }
 
+/** How a body that is not JSON is sent (docs/client.md, "Request bodies"). */
+function bodyLines(endpoint: Endpoint): string[] {
+  const body = endpoint.requestBody;
+  if (!body || body.encoding === "json") return [];
+  const how = {
+    form: "nested objects and arrays in bracket form, `metadata[key]=v`, `expand[]=a`",
+    multipart: "binary fields as file parts",
+    binary: "the bytes as they are; a stream is sent once, never retried",
+    text: "the text as it is",
+  }[body.encoding];
+  return [`Body: \`${body.contentType}\` (${how}).`];
+}
+
+/** What the `@returns` line says, by the kind of the response. */
+function returnsText(endpoint: Endpoint, about: readonly string[]): string {
+  const { response } = endpoint;
+  const text = about.join(" ");
+  switch (response.kind) {
+    case "none":
+      return endpoint.method === "HEAD"
+        ? "Nothing: a HEAD response has no body (`withResponse()` gives its status and headers)."
+        : `Nothing: the API answers ${response.status} with no body.`;
+    case "binary":
+      return `The body's bytes (${response.contentType}) as a Blob; \`asResponse()\` gives the stream.${text ? ` ${text}` : ""}`;
+    case "text":
+      return `The body's text (${response.contentType}).${text ? ` ${text}` : ""}`;
+    case "json":
+      return (
+        text ||
+        (response.body
+          ? "The response body."
+          : "The response body, whose shape the spec does not show.")
+      );
+    default: {
+      const unhandled: never = response.kind;
+      throw new Error(`unhandled response kind ${String(unhandled)}`);
+    }
+  }
+}
+
 /** Doc lines of the method for `endpoint`. */
 export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] {
   const sends = endpoint.auth.map((id) => {
@@ -55,6 +95,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
     ...(intro.length ? [""] : []),
     `\`${endpoint.method} ${endpoint.path}\`${endpoint.testingOnly ? " (testing only)" : ""}`,
     `Sends: ${sends.length ? sends.join(", ") : "no credential"}.`,
+    ...bodyLines(endpoint),
   ];
   if (endpoint.rules.length) lines.push("", "Rules:", ...endpoint.rules.map((r) => `- ${r}`));
   if (endpoint.errors.length)
@@ -87,11 +128,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
       `@param ${name} ${[...about, ...sends].join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`,
     );
   }
-  lines.push(
-    endpoint.method === "HEAD"
-      ? "@returns Nothing: a HEAD response has no body (its status and headers are the answer)."
-      : `@returns ${returns.join(" ") || (response.body ? "The response body." : "The response body, whose shape the spec does not show.")}`,
-  );
+  lines.push(`@returns ${returnsText(endpoint, returns)}`);
   lines.push(...docLines({ notes: [...endpoint.docs.notes, ...response.docs.notes] }));
   lines.push(`@throws {${model.api.errorClassName}} when the API answers with an error status.`);
   return lines;

@@ -28,6 +28,13 @@ import type {
   TypeExpr,
 } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
+import {
+  descriptorBodyEntries,
+  encodesBody,
+  descriptorHeaders,
+  responseHeadersInterface,
+  returnTypeOf,
+} from "./client-bodies.ts";
 import { endpointDocLines } from "./client-docs.ts";
 import {
   credentialSpec,
@@ -83,20 +90,18 @@ function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
     ),
   );
   const trailing = endpoint.params.filter((p) => p.placement === "trailing");
-  const headers = endpoint.headers.flatMap((h) =>
-    h.value === undefined ? [] : [[h.name, lit(h.value)] as const],
-  );
   const descriptor = obj([
     ["id", lit(endpoint.id)],
     ["method", lit(endpoint.method)],
     ["path", lit(endpoint.path)],
     ["credentials", arr(credentials)],
-    ["headers", obj(headers)],
+    ["headers", descriptorHeaders(endpoint)],
     ["trailing", trailing.length ? arr(trailing.map((p) => lit(p.name))) : undefined],
     ["validateParams", endpoint.paramsTypeName ? validatorRef(endpoint.paramsTypeName) : undefined],
     ["validateBody", endpoint.body ? bodyValidator(endpoint) : undefined],
     ["documentedResponse", lit(endpoint.response.body !== undefined)],
     ...paramsSpec(endpoint),
+    ...descriptorBodyEntries(endpoint),
   ]);
   return {
     kind: "variable",
@@ -125,11 +130,7 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
       ),
     });
   params.push({ name: "options", type: requestOptions, hasQuestionToken: true });
-  const body = endpoint.response.body;
-  // A HEAD response has no body by definition: the call resolves to nothing.
-  const value =
-    endpoint.method === "HEAD" ? keyword("void") : body ? typeExpr(body) : keyword("unknown");
-  return { params, returnType: generic("Promise", value) };
+  return { params, returnType: returnTypeOf(endpoint) };
 }
 
 /** The standalone function of one endpoint: `transactionsGet(core, reference, options)`. */
@@ -154,6 +155,7 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
     endpoint.body ? id("body") : undef,
     hasQuery ? id(paramsArgName(endpoint)) : undef,
     id("options"),
+    ...(encodesBody(endpoint) ? [runtimeValue(coreModule, "encodeBody")] : []),
   );
   return {
     kind: "function",
@@ -231,13 +233,15 @@ function coreClass(model: ApiModel): ClassDeclaration {
   );
   const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
   const { statuses, never } = model.errors.retry;
+  const { requestIdHeader } = model.errors;
   const retry =
-    statuses.length || never.length
+    statuses.length || never.length || requestIdHeader !== undefined
       ? [
           obj([
             ["statuses", statuses.length ? arr(statuses.map(lit)) : undefined],
             ["never", never.length ? arr(never.map(lit)) : undefined],
           ]),
+          ...(requestIdHeader !== undefined ? [lit(requestIdHeader)] : []),
         ]
       : [];
   return {
@@ -303,6 +307,27 @@ function inlineBodyValidators(model: ApiModel): FileStatement[] {
   });
 }
 
+/**
+ * The runtime's ApiPromise (what every call returns) and, where a body has binary fields,
+ * BinaryInput, re-exported for the package's users.
+ */
+function exportedRuntime(model: ApiModel): FileStatement[] {
+  if (model.endpoints.length === 0) return [];
+  const statement: FileStatement = {
+    statement: {
+      kind: "export-from",
+      module: `src/runtime/${coreModule}`,
+      names: [
+        { name: "ApiPromise", isType: false },
+        { name: "BinaryInput", isType: true },
+        { name: "WithResponse", isType: true },
+      ],
+    },
+    tight: true,
+  };
+  return [statement];
+}
+
 /** `src/client.ts` of the generated package. */
 export function emitClientFile(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
@@ -326,9 +351,14 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
         })),
       },
     },
+    ...exportedRuntime(model),
     { statement: optionsInterface(model) },
     { statement: coreClass(model) },
     ...inlineBodyValidators(model),
+    ...model.endpoints.flatMap((e) => {
+      const headers = responseHeadersInterface(e);
+      return headers ? [{ statement: headers }] : [];
+    }),
     ...model.endpoints.flatMap((e) => [
       { statement: operationStatement(model, e) },
       { statement: endpointFunction(model, e) },

@@ -7,7 +7,7 @@
  */
 import { objectFieldsOf, resolveType, type TypeLookup } from "../ir/callback-routing.ts";
 import type { ApiModel, Callback, Endpoint, Field, TypeNode } from "../ir/model.ts";
-import { arr, call, id, lit, member, obj, valueExpr } from "./code/build.ts";
+import { arr, call, id, lit, member, newExpr, obj, valueExpr } from "./code/build.ts";
 import type { Expr, ObjectProperty, Statement } from "./code/nodes.ts";
 
 /** Deepest nesting a sample literal goes to; below it an object is left empty. */
@@ -38,6 +38,7 @@ export function sample(node: TypeNode, types: TypeLookup, depth = 0, omit?: stri
   if (node.docs.example !== undefined) return valueExpr(node.docs.example);
   switch (node.kind) {
     case "primitive":
+      if (node.name === "binary") return newExpr(id("Blob"), arr([lit("…")]));
       return node.name === "string"
         ? lit(node.constraints.prefix ? `${node.constraints.prefix}…` : "…")
         : lit(node.name === "boolean" ? false : 0);

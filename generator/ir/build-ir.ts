@@ -7,6 +7,7 @@ import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, stringList } from "./build-context.ts";
 import { withCallbackRouting } from "./callback-routing.ts";
+import { checkBinaryPlaces } from "./check-binary.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
 import { TypeBuilder } from "./build-types.ts";
@@ -101,6 +102,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   checkWebhookEvents(webhooks, callbacks, new Map(namedTypes.map((t) => [t.name, t])), ctx);
   checkInfiniteTypes(namedTypes, ctx);
   checkAliasCycles(namedTypes, ctx);
+  checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   bag.throwIfErrors();
 
   return withCallbackRouting({
@@ -123,6 +125,9 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
       statuses: errorStatuses,
       responses,
       retry: retryOf(merged.errorStatuses),
+      ...(typeof errorsSection?.value.requestIdHeader === "string"
+        ? { requestIdHeader: errorsSection.value.requestIdHeader }
+        : {}),
       docs: errorsSection
         ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value)
         : { notes: [] },

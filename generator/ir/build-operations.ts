@@ -5,6 +5,7 @@
 import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
+import { requestBodyOf, responseOf } from "./build-bodies.ts";
 import { appliesTo, buildErrorResponse, compareErrorResponses } from "./build-errors.ts";
 import type { TypeBuilder } from "./build-types.ts";
 import { camelCase, pascalCase } from "./casing.ts";
@@ -62,6 +63,8 @@ export class OperationBuilder {
       const same = listed.find((h) => h.name.toLowerCase() === p.name.toLowerCase());
       if (same) this.ctx.bag.report("param-header-duplicate", { name: p.name }, p.location);
     }
+    const body =
+      v.body !== undefined ? this.types.node(file, [...path, "body"], v.body) : undefined;
     return {
       id: decl.name,
       group,
@@ -78,14 +81,21 @@ export class OperationBuilder {
       headers: listed,
       params,
       ...(params.length ? { paramsTypeName: `${pascalCase(decl.name)}Params` } : {}),
-      ...(v.body !== undefined ? { body: this.types.node(file, [...path, "body"], v.body) } : {}),
-      response: {
-        status: typeof response.status === "number" ? response.status : 200,
-        ...(response.body !== undefined
-          ? { body: this.types.node(file, [...path, "response", "body"], response.body) }
-          : {}),
-        docs: this.ctx.docs(file, [...path, "response"], response),
-      },
+      ...(body
+        ? {
+            body,
+            requestBody: requestBodyOf(this.ctx, file, path, v, body, listed),
+          }
+        : {}),
+      response: responseOf(
+        this.ctx,
+        this.types,
+        file,
+        [...path, "response"],
+        response,
+        pascalCase(decl.name),
+        v.method === "HEAD",
+      ),
       errors: dedupeErrors([...own, ...scoped]).sort(compareErrorResponses),
       rules: stringList(v.rules),
       testingOnly: v.testingOnly === true,

@@ -112,7 +112,11 @@ export function mergeSpec(files: readonly SpecFile[], bag: DiagnosticBag): Merge
     }
     const errors = data.errors as Data | undefined;
     if (errors) {
-      if (errors.description !== undefined || errors.undocumented !== undefined) {
+      if (
+        errors.description !== undefined ||
+        errors.undocumented !== undefined ||
+        errors.requestIdHeader !== undefined
+      ) {
         const decl = declare("section", undefined, {
           name: "errors",
           value: errors,

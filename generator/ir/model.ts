@@ -22,7 +22,8 @@ export interface GapNote {
 
 export type Literal = string | number | boolean;
 
-export type PrimitiveName = "string" | "integer" | "number" | "boolean";
+/** `binary`: bytes (a file, an upload, a download), sent and received as they are. */
+export type PrimitiveName = "string" | "integer" | "number" | "boolean" | "binary";
 
 export type ValueFormat =
   | "uuid"
@@ -224,13 +225,69 @@ export interface Endpoint {
   /** Name of the generated interface of `params` (`TransactionsGetParams`), when there are any. */
   paramsTypeName?: string;
   body?: TypeNode;
-  response: { status: number; body?: TypeNode; docs: Docs };
+  /** How the body is sent, when there is one. */
+  requestBody?: RequestBody;
+  response: EndpointResponse;
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
   errors: ErrorResponse[];
   rules: string[];
   testingOnly: boolean;
   docs: Docs;
   location: SourceLocation;
+}
+
+/**
+ * How a request body goes on the wire: `json` (JSON text), `form` (URL-encoded, nested values
+ * in bracket form), `multipart` (form-data, binary fields as file parts), `binary` (the bytes
+ * as they are), `text` (a string).
+ */
+export type RequestEncoding = "json" | "form" | "multipart" | "binary" | "text";
+
+export interface RequestBody {
+  encoding: RequestEncoding;
+  /** The media type of the body. */
+  contentType: string;
+  /**
+   * The Content-Type header the client sends: the media type, whether or not the spec lists
+   * the header; absent for `multipart`, whose header fetch writes with its boundary.
+   */
+  header?: string;
+}
+
+/**
+ * What a success response carries: `json` (parsed), `binary` (a Blob), `text` (a string),
+ * `none` (no body: the call returns void).
+ */
+export type ResponseKind = "json" | "binary" | "text" | "none";
+
+/** How a declared response header's text becomes its typed value. */
+export type HeaderParse = "string" | "integer" | "number" | "boolean";
+
+export interface ResponseHeader {
+  /** The header name as the spec writes it: the key of the typed headers object. */
+  name: string;
+  type: TypeNode;
+  parse: HeaderParse;
+  docs: Docs;
+  location: SourceLocation;
+}
+
+export interface EndpointResponse {
+  status: number;
+  body?: TypeNode;
+  kind: ResponseKind;
+  /** Media type of the body; absent for `none`. */
+  contentType?: string;
+  /**
+   * The Accept header the client sends: JSON, or a binary or text body's media type with
+   * JSON after it (error bodies are JSON).
+   */
+  accept: string;
+  /** Declared response headers, in spec order. */
+  headers: ResponseHeader[];
+  /** Name of the generated interface of `headers` (`IssuesListResponseHeaders`), when there are any. */
+  headersTypeName?: string;
+  docs: Docs;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
@@ -395,6 +452,8 @@ export interface ApiModel {
      * statuses marked `retry: true`, and those marked `retry: false`.
      */
     retry: { statuses: number[]; never: number[] };
+    /** Response header of the request id an ApiError keeps; absent: the runtime's usual names. */
+    requestIdHeader?: string;
     docs: Docs;
   };
   types: NamedType[];

@@ -1,10 +1,10 @@
 /**
  * The shorthand type grammar of the spec:
  *   Type := Base "[]"* (" | null")?
- *   Base := string | integer | number | boolean | unknown | object | unspecified | Name | map<Type>
+ *   Base := string | integer | number | boolean | binary | unknown | object | unspecified | Name | map<Type>
  */
 export type TypeExpr =
-  | { kind: "primitive"; name: "string" | "integer" | "number" | "boolean" }
+  | { kind: "primitive"; name: "string" | "integer" | "number" | "boolean" | "binary" }
   | { kind: "unknown"; unspecified: boolean }
   | { kind: "openObject" }
   | { kind: "ref"; name: string; offset: number }
@@ -27,7 +27,7 @@ export class TypeExprError extends Error {
   }
 }
 
-const primitives = new Set(["string", "integer", "number", "boolean"]);
+const primitives = new Set(["string", "integer", "number", "boolean", "binary"]);
 
 /** Parses a shorthand; throws TypeExprError with the offset of the problem. */
 export function parseTypeExpr(text: string): ParsedTypeExpr {
@@ -103,7 +103,7 @@ class ExprParser {
       type = { kind: "ref", name: word, offset: start };
     } else {
       throw new TypeExprError(
-        `${word} is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, unknown, object, unspecified, map<T>, T[]`,
+        `${word} is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]`,
         start,
       );
     }

@@ -210,6 +210,44 @@ export const boolean: Validator = (value, path, issues) => {
   if (typeof value !== "boolean") fail(issues, path, `must be a boolean, not ${describe(value)}`);
 };
 
+/** Bytes the client can send: a Blob (a File is one), a typed array, an ArrayBuffer or a stream. */
+export type BinaryData = Blob | Uint8Array | ArrayBuffer | ReadableStream<Uint8Array>;
+
+/**
+ * A value of a `binary` field or body: the bytes, or the bytes with the file name and media
+ * type a multipart part carries (a File's own name and type are used when these are absent).
+ */
+export type BinaryInput =
+  | BinaryData
+  | { data: BinaryData; filename?: string; contentType?: string };
+
+/** Whether a value is bytes the client can send (checked by shape: a Blob or stream of another realm counts). */
+export function isBinaryData(value: unknown): value is BinaryData {
+  if (typeof value !== "object" || value === null) return false;
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return true;
+  const v = value as { arrayBuffer?: unknown; getReader?: unknown; size?: unknown };
+  return (
+    typeof v.getReader === "function" ||
+    (typeof v.arrayBuffer === "function" && typeof v.size === "number")
+  );
+}
+
+/** A `binary` value: bytes, or `{ data, filename?, contentType? }` around them. */
+export const binary: Validator = (value, path, issues) => {
+  if (isBinaryData(value)) return;
+  const v = value as { data?: unknown; filename?: unknown; contentType?: unknown } | null;
+  if (typeof v !== "object" || v === null || Array.isArray(v) || !isBinaryData(v.data))
+    return fail(
+      issues,
+      path,
+      `must be a Blob, File, Uint8Array, ArrayBuffer, ReadableStream or { data, filename?, contentType? }, not ${describe(value)}`,
+    );
+  if (v.filename !== undefined && typeof v.filename !== "string")
+    fail(issues, `${path}.filename`, `must be a string, not ${describe(v.filename)}`);
+  if (v.contentType !== undefined && typeof v.contentType !== "string")
+    fail(issues, `${path}.contentType`, `must be a string, not ${describe(v.contentType)}`);
+};
+
 export function literal(expected: string | number | boolean): Validator {
   return (value, path, issues) => {
     if (value !== expected) fail(issues, path, `must be ${JSON.stringify(expected)}`);

@@ -86,7 +86,9 @@ function build(
 ): Built | undefined {
   switch (node.kind) {
     case "primitive":
-      return plain(node.name === "string" ? "" : node.name === "boolean" ? false : 0);
+      return plain(
+        node.name === "string" || node.name === "binary" ? "" : node.name === "boolean" ? false : 0,
+      );
     case "unknown":
       return plain(null);
     case "literal":

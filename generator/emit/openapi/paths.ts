@@ -6,6 +6,7 @@
  * does not show the body) and its error responses (errors.ts). Also the `tags` list.
  */
 import type { ApiModel, Endpoint, HeaderSpec } from "../../ir/model.ts";
+import { requestBodyOf, successResponseOf } from "./bodies.ts";
 import { errorResponses } from "./errors.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 import {
@@ -16,33 +17,14 @@ import {
   pathTemplate,
   sharedHeaderKey,
 } from "./parameters.ts";
-import { schemaOf } from "./schemas.ts";
 import { securityOf } from "./security.ts";
 
-/** The media type of a body: the fixed Content-Type header when there is one, else JSON. */
+/** The media type of a callback's body: the fixed Content-Type header when there is one, else JSON. */
 export function mediaTypeOf(headers: readonly HeaderSpec[]): string {
   return headers.find((h) => h.name.toLowerCase() === "content-type")?.value ?? "application/json";
 }
 
-/** The schema of a body the source does not show: any JSON value, said explicitly. */
-export const notShownSchema: JsonObject = {
-  description: "Not shown in the source: any JSON value.",
-};
-
-function successResponse(model: ApiModel, endpoint: Endpoint): JsonObject {
-  const { response } = endpoint;
-  const meaning = model.errors.statuses.find((s) => s.status === response.status)?.meaning;
-  return obj({
-    description: text(
-      response.docs.description ?? meaning ?? "Success.",
-      response.body ? undefined : "The body is not shown in the source.",
-    ),
-    content: {
-      "application/json": { schema: response.body ? schemaOf(response.body) : notShownSchema },
-    },
-    "x-undocumented": notesOf(response.docs),
-  });
-}
+export { notShownSchema } from "./bodies.ts";
 
 /**
  * The shared headers an endpoint does not list itself: a header it lists is described by
@@ -76,14 +58,9 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     deprecated: endpoint.docs.deprecated ? true : undefined,
     security: securityOf(model, endpoint.auth, endpoint.optionalAuth),
     parameters: parameters.length ? parameters : undefined,
-    requestBody: endpoint.body
-      ? {
-          required: true,
-          content: { [mediaTypeOf(endpoint.headers)]: { schema: schemaOf(endpoint.body) } },
-        }
-      : undefined,
+    requestBody: requestBodyOf(model, endpoint),
     responses: {
-      [String(endpoint.response.status)]: successResponse(model, endpoint),
+      [String(endpoint.response.status)]: successResponseOf(model, endpoint),
       ...errorResponses(model, endpoint),
     },
     "x-testing-only": endpoint.testingOnly ? true : undefined,

@@ -61,6 +61,12 @@ function typeKeyword(name: string, nullable: boolean): Json {
 function shapeOf(node: TypeNode): JsonObject {
   switch (node.kind) {
     case "primitive":
+      // Bytes are a string whose content is not JSON text (JSON Schema 2020-12 contentMediaType).
+      if (node.name === "binary")
+        return {
+          type: typeKeyword("string", node.nullable),
+          contentMediaType: "application/octet-stream",
+        };
       return { type: typeKeyword(node.name, node.nullable) };
     case "unknown":
       return {};

@@ -6,7 +6,7 @@ import type { Field, TypeNode } from "../../ir/model.ts";
 import { referencedNames } from "../../ir/walk.ts";
 import type { Member, TypeExpr } from "../code/nodes.ts";
 import { typeDocLines } from "./jsdoc.ts";
-import { globalRef, typeRef } from "./symbols.ts";
+import { globalRef, runtimeType, typeRef } from "./symbols.ts";
 
 export const keyword = (name: string): TypeExpr => ({ kind: "keyword", name });
 export const generic = (name: string, ...args: TypeExpr[]): TypeExpr => ({
@@ -32,6 +32,8 @@ export function typeExpr(node: TypeNode): TypeExpr {
 function shapeExpr(node: TypeNode): TypeExpr {
   switch (node.kind) {
     case "primitive":
+      // What a caller may send; a binary response is a Blob, typed by the client emitter.
+      if (node.name === "binary") return runtimeType("validate.ts", "BinaryInput");
       return keyword(node.name === "integer" ? "number" : node.name);
     case "unknown":
       return keyword("unknown");

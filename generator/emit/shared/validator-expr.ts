@@ -41,6 +41,7 @@ function shapeExpr(node: TypeNode): Expr {
   switch (node.kind) {
     case "primitive": {
       if (node.name === "boolean") return combinator("boolean");
+      if (node.name === "binary") return combinator("binary");
       if (node.name === "string") {
         const format = formatExport(c.format);
         return call(

@@ -26,9 +26,42 @@ function decode(chunks: readonly Uint8Array[], size: number): string {
   return decoder.decode(bytes);
 }
 
+/** The bytes read of a body: its chunks, their size, and whether the body went on past the limit. */
+interface Chunks {
+  chunks: Uint8Array[];
+  size: number;
+  cut: boolean;
+}
+
 /**
  * Reads at most `limit` bytes of the body (`Infinity` for no limit), cancelling the rest.
  * `ending.release` cancels the read from outside (an attempt's timeout).
+ */
+async function readChunks(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  ending: Ending,
+): Promise<Chunks> {
+  const reader = stream.getReader();
+  ending.release = () => void reader.cancel().catch(() => {});
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { chunks, size, cut: false };
+    if (size + value.length > limit) {
+      chunks.push(value.subarray(0, limit - size));
+      reader.cancel().catch(() => {});
+      return { chunks, size: limit, cut: true };
+    }
+    chunks.push(value);
+    size += value.length;
+  }
+}
+
+/**
+ * Reads at most `limit` bytes of the body as text (`Infinity` for no limit), cancelling the
+ * rest. `ending.release` cancels the read from outside (an attempt's timeout).
  */
 export async function readText(
   response: Response,
@@ -42,21 +75,21 @@ export async function readText(
     const text = await response.text();
     return text.length > limit ? { text: text.slice(0, limit), cut: true } : { text, cut: false };
   }
-  const reader = stream.getReader();
-  ending.release = () => void reader.cancel().catch(() => {});
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { text: decode(chunks, size), cut: false };
-    if (size + value.length > limit) {
-      chunks.push(value.subarray(0, limit - size));
-      reader.cancel().catch(() => {});
-      return { text: decode(chunks, limit), cut: true };
-    }
-    chunks.push(value);
-    size += value.length;
-  }
+  const { chunks, size, cut } = await readChunks(stream, limit, ending);
+  return { text: decode(chunks, size), cut };
+}
+
+/** Reads at most `limit` bytes of the body as a Blob of the response's media type. */
+export async function readBlob(
+  response: Response,
+  limit: number,
+  ending: Ending,
+): Promise<{ blob: Blob; cut: boolean }> {
+  const type = response.headers.get("content-type") ?? "";
+  const stream = response.body;
+  if (!stream) return { blob: new Blob([], { type }), cut: false };
+  const { chunks, cut } = await readChunks(stream, limit, ending);
+  return { blob: new Blob(chunks as Uint8Array<ArrayBuffer>[], { type }), cut };
 }
 
 /** Lets go of a body that will not be read, so that its connection is freed. */

@@ -9,12 +9,15 @@
  * `operation()` when the generated module loads, what depends only on the client once in
  * its constructor, and a call that needs no retry allocates little beyond its headers.
  */
-import { discard, readText } from "./body.js";
+import { ApiPromise, type ResultState } from "./api-promise.js";
+import { discard, readBlob, readText } from "./body.js";
+import { settle } from "./decode.js";
+import type { encodeBody } from "./encode.js";
 import {
   ClientError,
   ConnectionError,
   MissingCredentialError,
-  ResponseParseError,
+  RedirectError,
   ResponseTooLargeError,
   TimeoutError,
   UserAbortError,
@@ -49,6 +52,9 @@ import {
 } from "./retry.js";
 import { bounded, type Ending } from "./timeout.js";
 
+export { ApiPromise, type WithResponse } from "./api-promise.js";
+export { encodeBody } from "./encode.js";
+export type { BinaryInput } from "../validate.js";
 export {
   operation,
   randomNonce,
@@ -137,6 +143,9 @@ type Outcome =
       /** The body, or of an error body its first `maxErrorBodyBytes` when `cut`. */
       text: string;
       cut: boolean;
+      /** The body of a binary success. */
+      blob?: Blob;
+      response: Response;
     }
   | { error: ConnectionError | TimeoutError; retryable: boolean };
 
@@ -160,6 +169,8 @@ export class ClientCore {
     private readonly errorClass: ApiErrorClass,
     /** The statuses the spec says to retry, or not, besides the defaults (retry.ts). */
     private readonly retryPolicy: RetryPolicy = {},
+    /** Response header of the request id an ApiError keeps (the spec's `errors.requestIdHeader`). */
+    private readonly requestIdHeader?: string,
   ) {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
     const settings = { ...options } as Settings & Record<string, unknown>;
@@ -170,14 +181,32 @@ export class ClientCore {
     this.secrets = Object.values(credentials).flatMap(secretsOf);
   }
 
-  /** Sends one call of `op`, retrying as allowed; resolves to the parsed body. */
-  async request<T>(
+  /**
+   * One call of `op`: resolves to the body; `withResponse()` and `asResponse()` give the
+   * response too (api-promise.ts).
+   */
+  request<T, H = Record<string, never>>(
     op: Operation,
     params?: PathParams,
     body?: unknown,
     query?: QueryParams,
     call: RequestOptions = noOptions,
-  ): Promise<T> {
+    /** encode.ts's `encodeBody`, passed by endpoints whose body is not JSON (so a bundle of JSON endpoints leaves it out). */
+    encode?: typeof encodeBody,
+  ): ApiPromise<T, H> {
+    return new ApiPromise((state) => this.send(op, params, body, query, call, state, encode));
+  }
+
+  /** Sends one call of `op`, retrying as allowed; resolves to its result in the mode of `state`. */
+  private async send(
+    op: Operation,
+    params: PathParams | undefined,
+    body: unknown,
+    query: QueryParams | undefined,
+    call: RequestOptions,
+    state: ResultState,
+    encode: typeof encodeBody | undefined,
+  ): Promise<unknown> {
     const { id, method } = op;
     const { logger, idempotencyHeader, nonceHeader } = this.options;
     if (op.validateParams || op.validateBody) check(op, params, body, query);
@@ -220,7 +249,15 @@ export class ClientCore {
       query || op.sendDefaults || inQuery.length ? placeParams(op, query, inQuery) : undefined;
     if (placed?.headers) headers = { ...headers, ...placed.headers };
     const url = this.base + pathOf(op.parts, params) + (placed?.search ?? "");
-    const payload = body === undefined ? undefined : serialize(op, body);
+    const payload =
+      body === undefined
+        ? undefined
+        : op.body && encode
+          ? await encode(id, op.body, body)
+          : serialize(op, body);
+    // A stream is sent once: no retry after an attempt (docs/client.md, "Request bodies").
+    const streamed = isStream(payload);
+    const once = streamed ? { ...call, maxRetries: 0 } : call;
     const log = (line: string) => logger?.debug(redact(`${id} ${line}`, secrets));
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw aborted(op, call);
@@ -228,11 +265,12 @@ export class ClientCore {
       if (nonce)
         headers[nonceHeader.toLowerCase()] = typeof nonce === "function" ? nonce() : randomNonce();
       if (logger) log(`${method} ${url} attempt ${attempt + 1}`);
-      const init: RequestInit = { method, headers, redirect: "manual" };
+      const init: RequestInit & { duplex?: "half" } = { method, headers, redirect: "manual" };
       if (payload !== undefined) init.body = payload;
-      const outcome = await this.attempt(op, url, init, call, secrets, log);
-      if ("status" in outcome && outcome.status < 300) return parseSuccess<T>(op, outcome);
-      const wait = this.retryWait(op, outcome, attempt, call, secrets);
+      if (streamed) init.duplex = "half";
+      const outcome = await this.attempt(op, url, init, call, secrets, log, state);
+      if ("status" in outcome && outcome.status < 300) return settle(op, outcome, state);
+      const wait = this.retryWait(op, outcome, attempt, once, secrets);
       if (logger) {
         const what = "status" in outcome ? outcome.status : outcome.error.name;
         log(`${what}; retrying in ${Math.round(wait)} ms`);
@@ -255,6 +293,7 @@ export class ClientCore {
     call: RequestOptions,
     secrets: readonly string[],
     log: (line: string) => void,
+    state: ResultState,
   ): Promise<Outcome> {
     const { timeoutMs = this.options.timeoutMs } = call;
     const ending: Ending = {};
@@ -262,7 +301,7 @@ export class ClientCore {
     try {
       return await bounded(timeoutMs, call.signal, this.ownSignals, ending, (signal) => {
         if (signal) init.signal = signal;
-        return this.exchange(op, url, init, secrets, ending, progress, log);
+        return this.exchange(op, url, init, secrets, ending, progress, log, state);
       });
     } catch (error) {
       if (error instanceof ClientError) throw error;
@@ -296,6 +335,7 @@ export class ClientCore {
     ending: Ending,
     progress: { answered: boolean; reading: boolean },
     log: (line: string) => void,
+    state: ResultState,
   ): Promise<Outcome> {
     const { maxRedirects, maxResponseBytes, maxErrorBodyBytes, logger } = this.options;
     const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
@@ -318,6 +358,12 @@ export class ClientCore {
       }
       if (hop) {
         discard(response);
+        if (!hop.toGet && isStream(init.body))
+          throw new RedirectError(
+            `${op.id} was redirected (${status}) after its streamed body was sent, which cannot be sent again`,
+            op.id,
+            status,
+          );
         if (logger) log(`${status} redirect within the origin`);
         if (hop.toGet) {
           // As fetch does: the body and the headers describing it are dropped.
@@ -328,11 +374,21 @@ export class ClientCore {
         }
         continue;
       }
-      const limit = status < 300 ? maxResponseBytes : maxErrorBodyBytes;
+      const success = status < 300;
+      // From here on the body is read, or handed over unread (`asResponse()`, outside the
+      // limit and the timeout): the mode is what it is now.
+      if (success) state.fixed = true;
+      if (success && state.mode === 2) return { status, headers, text: "", cut: false, response };
+      const limit = success ? maxResponseBytes : maxErrorBodyBytes;
       progress.reading = true;
+      if (success && op.response === "binary") {
+        const { blob, cut } = await readBlob(response, limit, ending);
+        if (cut) throw new ResponseTooLargeError(op.id, status, limit);
+        return { status, headers, text: "", cut, blob, response };
+      }
       const { text, cut } = await readText(response, limit, ending);
-      if (cut && status < 300) throw new ResponseTooLargeError(op.id, status, limit);
-      return { status, headers, text, cut };
+      if (cut && success) throw new ResponseTooLargeError(op.id, status, limit);
+      return { status, headers, text, cut, response };
     }
   }
 
@@ -359,7 +415,9 @@ export class ClientCore {
     if (!retry) {
       if (!response) throw (outcome as { error: Error }).error;
       const { status, text, cut, headers } = response;
-      throw new this.errorClass(errorDetails(op.id, status, text, cut, headers, secrets));
+      throw new this.errorClass(
+        errorDetails(op.id, status, text, cut, headers, secrets, this.requestIdHeader),
+      );
     }
     const after =
       response && retryAfterMs(response.headers.get("retry-after"), Date.now(), maxRetryAfterMs);
@@ -372,16 +430,7 @@ function aborted(op: Operation, call: RequestOptions, what = ""): UserAbortError
   return new UserAbortError(`${op.id} was aborted${what}`, op.id, { cause: call.signal?.reason });
 }
 
-/** The value of a 2xx: its JSON, or undefined for an empty body where the spec shows none. */
-function parseSuccess<T>(op: Operation, { status, text }: { status: number; text: string }): T {
-  const fail = (what: string) => new ResponseParseError(op.id, status, what);
-  if (!text.trim()) {
-    if (op.documentedResponse) throw fail("an empty body");
-    return undefined as T;
-  }
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw fail("a body that is not JSON");
-  }
+/** Whether a body is a stream: sent once, with `duplex: "half"`, and never retried. */
+function isStream(body: BodyInit | null | undefined): body is ReadableStream {
+  return typeof (body as { getReader?: unknown } | null | undefined)?.getReader === "function";
 }

@@ -3,6 +3,8 @@
  * path, query and headers, the spec's checks, and the body as JSON.
  */
 import type { ValidationIssue, Validator } from "../validate.js";
+import type { HeaderParse, ResponseKind } from "./decode.js";
+import type { BodyEncoding } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
 import type { ParamsSpec, QueryParams } from "./params.js";
 
@@ -51,6 +53,12 @@ export interface OperationSpec extends ParamsSpec {
   validateBody?: Validator;
   /** Whether the spec shows the success body: then an empty or non-JSON one is an error. */
   documentedResponse: boolean;
+  /** How the body is sent; absent: as JSON. */
+  body?: BodyEncoding;
+  /** What the success body is; absent: JSON. */
+  response?: ResponseKind;
+  /** The response headers the spec declares, by name, and how each is read. */
+  responseHeaders?: Readonly<Record<string, HeaderParse>>;
 }
 
 /** An endpoint ready to call: its spec, plus what every call would otherwise work out again. */

@@ -69,7 +69,12 @@ export interface ApiErrorDetails {
   code?: number | string;
   /** `.tag` of a v3 body. */
   tag?: string;
+  /** The server's own message, as shown in `message`; `HTTP <status>` when it gives none. */
   message: string;
+  /** The server's own message, when it gives one (the error body's `message`, or its text). */
+  serverMessage?: string;
+  /** The request id the server answered with, for its support (see `errors.requestIdHeader`). */
+  requestId?: string;
   errors: ApiErrorEntry[];
   /** The parsed JSON body, or the text when it is not JSON. */
   body: unknown;
@@ -83,15 +88,19 @@ export class ApiError extends ClientError {
   declare readonly kind: ApiErrorKind;
   declare readonly code: number | string | undefined;
   declare readonly tag: string | undefined;
+  /** The server's own message, apart from the summary in `message`; undefined when it gives none. */
+  declare readonly serverMessage: string | undefined;
+  /** The request id of the response (the spec's `errors.requestIdHeader`, else x-request-id and the like). */
+  declare readonly requestId: string | undefined;
   declare readonly errors: ApiErrorEntry[];
   declare readonly body: unknown;
   declare readonly headers: Headers;
 
   constructor({ message, ...details }: ApiErrorDetails) {
-    const { endpointId, status, code, tag } = details;
+    const { endpointId, status, code, tag, serverMessage, requestId } = details;
     const label = code !== undefined ? ` code ${code}` : tag !== undefined ? ` ${tag}` : "";
     super(`${endpointId} failed with ${status}${label}: ${message}`, endpointId);
-    Object.assign(this, { code, tag }, details, {
+    Object.assign(this, { code, tag, serverMessage, requestId }, details, {
       kind: kinds[status] ?? (status >= 500 ? "server" : "client"),
     });
   }

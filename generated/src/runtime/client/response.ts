@@ -74,6 +74,7 @@ export function errorDetails(
   cut: boolean,
   headers: Headers,
   secrets: readonly string[],
+  requestIdHeader?: string,
 ): ApiErrorDetails {
   const safeText = redactor(secrets, cut)(text);
   const parsed = cut ? undefined : tryParseJson(safeText);
@@ -87,6 +88,8 @@ export function errorDetails(
     body,
     headers: redactHeaders(headers, secrets),
   };
+  const requestId = requestIdOf(details.headers, requestIdHeader);
+  if (requestId !== undefined) details.requestId = requestId;
   if (isRecord(body)) {
     if (Array.isArray(body.errors))
       details.errors = body.errors.filter(isRecord) as ApiErrorEntry[];
@@ -98,8 +101,21 @@ export function errorDetails(
     const message = first?.message ?? body.message;
     if (typeof message === "string") details.message = oneLine(message);
   } else if (!json) details.message = oneLine(safeText);
+  if (details.message) details.serverMessage = details.message;
   details.message ||= `HTTP ${status}`;
   return details;
+}
+
+/** Headers that carry a request id, in the order looked at, when the spec names none. */
+const requestIdHeaders = ["x-request-id", "request-id", "x-github-request-id"];
+
+/** The request id of a response: the spec's header, else the first of the usual ones present. */
+function requestIdOf(headers: Headers, header: string | undefined): string | undefined {
+  for (const name of header ? [header] : requestIdHeaders) {
+    const value = headers.get(name);
+    if (value !== null) return oneLine(value);
+  }
+  return undefined;
 }
 
 /** The error class the generated client throws for API errors. */

@@ -3,6 +3,7 @@ import { MultiFileApiError } from "./errors.js";
 import {
   ClientCore,
   operation,
+  type ApiPromise,
   type CoreOptions,
   type RequestOptions,
 } from "./runtime/client/core.js";
@@ -10,6 +11,7 @@ import type { Cart, CartId } from "./types.js";
 import { validateCartsGetParams } from "./validators.js";
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
+export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
 
 /** Options of {@link MultiFileClient}. */
 export interface MultiFileClientOptions extends CoreOptions {}
@@ -46,7 +48,7 @@ export function cartsGet(
   core: MultiFileCore,
   cartId: CartId,
   options?: RequestOptions,
-): Promise<Cart> {
+): ApiPromise<Cart> {
   return core.request(opCartsGet, { cart_id: cartId }, undefined, undefined, options);
 }
 
@@ -61,7 +63,7 @@ export class CartsApi {
    * @returns The Cart.
    * @throws {MultiFileApiError} when the API answers with an error status.
    */
-  get(cartId: CartId, options?: RequestOptions): Promise<Cart> {
+  get(cartId: CartId, options?: RequestOptions): ApiPromise<Cart> {
     return cartsGet(this.core, cartId, options);
   }
 }

@@ -3,6 +3,7 @@ import { OpsApiError } from "./errors.js";
 import {
   ClientCore,
   operation,
+  type ApiPromise,
   type CoreOptions,
   type CredentialValue,
   type RequestOptions,
@@ -18,6 +19,7 @@ import {
 } from "./validators.js";
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
+export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
 
 /** Options of {@link OpsClient}. */
 export interface OpsClientOptions extends CoreOptions {
@@ -81,7 +83,7 @@ export function ordersGet(
   orderId: string,
   query: Pick<OrdersGetParams, "expand" | "page">,
   options?: RequestOptions,
-): Promise<Order> {
+): ApiPromise<Order> {
   return core.request(opOrdersGet, { order_id: orderId }, undefined, query, options);
 }
 
@@ -120,7 +122,7 @@ export function ordersCreate(
   core: OpsCore,
   body: CreateOrder,
   options?: RequestOptions,
-): Promise<unknown> {
+): ApiPromise<unknown> {
   return core.request(opOrdersCreate, undefined, body, undefined, options);
 }
 
@@ -153,7 +155,7 @@ export function ordersCancel(
   core: OpsCore,
   orderId: string,
   options?: RequestOptions,
-): Promise<{
+): ApiPromise<{
   cancelled: true;
 }> {
   return core.request(opOrdersCancel, { order_id: orderId }, undefined, undefined, options);
@@ -192,7 +194,7 @@ export function filesDownload(
   name: string,
   part: number,
   options?: RequestOptions,
-): Promise<unknown> {
+): ApiPromise<unknown> {
   return core.request(opFilesDownload, { name, part }, undefined, undefined, options);
 }
 
@@ -201,7 +203,7 @@ const opWebhooksCreate = /* @__PURE__ */ operation({
   method: "POST",
   path: "/v1/webhooks",
   credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: {},
+  headers: { "Content-Type": "application/json" },
   validateBody: validateWebhookRegistration,
   documentedResponse: true,
 });
@@ -223,7 +225,7 @@ export function webhooksCreate(
   core: OpsCore,
   body: WebhookRegistration,
   options?: RequestOptions,
-): Promise<string> {
+): ApiPromise<string> {
   return core.request(opWebhooksCreate, undefined, body, undefined, options);
 }
 
@@ -255,7 +257,7 @@ export function webhooksDelete(
   core: OpsCore,
   webhookId: string,
   options?: RequestOptions,
-): Promise<unknown> {
+): ApiPromise<unknown> {
   return core.request(opWebhooksDelete, { webhook_id: webhookId }, undefined, undefined, options);
 }
 
@@ -290,7 +292,7 @@ export class OrdersApi {
     orderId: string,
     query: Pick<OrdersGetParams, "expand" | "page">,
     options?: RequestOptions,
-  ): Promise<Order> {
+  ): ApiPromise<Order> {
     return ordersGet(this.core, orderId, query, options);
   }
 
@@ -311,7 +313,7 @@ export class OrdersApi {
    * @undocumented Response body not shown.
    * @throws {OpsApiError} when the API answers with an error status.
    */
-  create(body: CreateOrder, options?: RequestOptions): Promise<unknown> {
+  create(body: CreateOrder, options?: RequestOptions): ApiPromise<unknown> {
     return ordersCreate(this.core, body, options);
   }
 
@@ -332,7 +334,7 @@ export class OrdersApi {
   cancel(
     orderId: string,
     options?: RequestOptions,
-  ): Promise<{
+  ): ApiPromise<{
     cancelled: true;
   }> {
     return ordersCancel(this.core, orderId, options);
@@ -359,7 +361,7 @@ export class FilesApi {
    * @returns The response body.
    * @throws {OpsApiError} when the API answers with an error status.
    */
-  download(name: string, part: number, options?: RequestOptions): Promise<unknown> {
+  download(name: string, part: number, options?: RequestOptions): ApiPromise<unknown> {
     return filesDownload(this.core, name, part, options);
   }
 }
@@ -380,7 +382,7 @@ export class WebhooksApi {
    * @returns The response body.
    * @throws {OpsApiError} when the API answers with an error status.
    */
-  create(body: WebhookRegistration, options?: RequestOptions): Promise<string> {
+  create(body: WebhookRegistration, options?: RequestOptions): ApiPromise<string> {
     return webhooksCreate(this.core, body, options);
   }
 
@@ -397,7 +399,7 @@ export class WebhooksApi {
    * @returns The response body, whose shape the spec does not show.
    * @throws {OpsApiError} when the API answers with an error status.
    */
-  delete(webhookId: string, options?: RequestOptions): Promise<unknown> {
+  delete(webhookId: string, options?: RequestOptions): ApiPromise<unknown> {
     return webhooksDelete(this.core, webhookId, options);
   }
 }

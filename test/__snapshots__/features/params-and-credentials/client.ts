@@ -3,6 +3,7 @@ import { ParamsApiError } from "./errors.js";
 import {
   ClientCore,
   operation,
+  type ApiPromise,
   type BasicCredentialValue,
   type CoreOptions,
   type CredentialValue,
@@ -30,6 +31,7 @@ export type {
   CredentialValue,
   RequestOptions,
 } from "./runtime/client/core.js";
+export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
 
 /** Options of {@link ParamsClient}. */
 export interface ParamsClientOptions extends CoreOptions {
@@ -125,7 +127,7 @@ export function issuesList(
     "If-None-Match" | "labels" | "state" | "expand" | "created" | "per_page" | "sort"
   >,
   options?: RequestOptions,
-): Promise<Issue[]> {
+): ApiPromise<Issue[]> {
   return core.request(opIssuesList, { owner, repo }, undefined, params, options);
 }
 
@@ -137,6 +139,7 @@ const opIssuesCheck = /* @__PURE__ */ operation({
   headers: {},
   validateParams: validateIssuesCheckParams,
   documentedResponse: false,
+  response: "none",
 });
 
 /**
@@ -150,7 +153,7 @@ const opIssuesCheck = /* @__PURE__ */ operation({
  * @param core The {@link ParamsCore} that sends the call.
  * @param owner The `owner` path parameter.
  * @param repo The `repo` path parameter.
- * @returns Nothing: a HEAD response has no body (its status and headers are the answer).
+ * @returns Nothing: a HEAD response has no body (`withResponse()` gives its status and headers).
  * @throws {ParamsApiError} when the API answers with an error status.
  */
 export function issuesCheck(
@@ -158,7 +161,7 @@ export function issuesCheck(
   owner: string,
   repo: string,
   options?: RequestOptions,
-): Promise<void> {
+): ApiPromise<void> {
   return core.request(opIssuesCheck, { owner, repo }, undefined, undefined, options);
 }
 
@@ -191,7 +194,7 @@ export function issuesOptions(
   owner: string,
   repo: string,
   options?: RequestOptions,
-): Promise<unknown> {
+): ApiPromise<unknown> {
   return core.request(opIssuesOptions, { owner, repo }, undefined, undefined, options);
 }
 
@@ -200,7 +203,7 @@ const opIssuesCreate = /* @__PURE__ */ operation({
   method: "POST",
   path: "/repos/{owner}/{repo}/issues",
   credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-  headers: {},
+  headers: { "Content-Type": "application/json" },
   validateParams: validateIssuesCreateParams,
   validateBody: validateIssuesCreateBody,
   documentedResponse: true,
@@ -228,7 +231,7 @@ export function issuesCreate(
     title: string;
   },
   options?: RequestOptions,
-): Promise<Issue> {
+): ApiPromise<Issue> {
   return core.request(opIssuesCreate, { owner, repo }, body, undefined, options);
 }
 
@@ -256,7 +259,7 @@ const opAccountGet = /* @__PURE__ */ operation({
 export function accountGet(
   core: ParamsCore,
   options?: RequestOptions,
-): Promise<{
+): ApiPromise<{
   login: string;
 }> {
   return core.request(opAccountGet, undefined, undefined, undefined, options);
@@ -267,7 +270,7 @@ const opChargesCreate = /* @__PURE__ */ operation({
   method: "POST",
   path: "/v1/charges",
   credentials: [{ option: "apiKey", query: "api_key" }],
-  headers: {},
+  headers: { "Content-Type": "application/json" },
   validateParams: validateChargesCreateParams,
   validateBody: validateChargesCreateBody,
   documentedResponse: true,
@@ -297,7 +300,7 @@ export function chargesCreate(
   },
   params: Pick<ChargesCreateParams, "Stripe-Account">,
   options?: RequestOptions,
-): Promise<Charge> {
+): ApiPromise<Charge> {
   return core.request(opChargesCreate, undefined, body, params, options);
 }
 
@@ -334,7 +337,7 @@ export class IssuesApi {
       "If-None-Match" | "labels" | "state" | "expand" | "created" | "per_page" | "sort"
     >,
     options?: RequestOptions,
-  ): Promise<Issue[]> {
+  ): ApiPromise<Issue[]> {
     return issuesList(this.core, owner, repo, params, options);
   }
 
@@ -348,10 +351,10 @@ export class IssuesApi {
    * - 403: Forbidden, or a secondary rate limit (retried).
    * @param owner The `owner` path parameter.
    * @param repo The `repo` path parameter.
-   * @returns Nothing: a HEAD response has no body (its status and headers are the answer).
+   * @returns Nothing: a HEAD response has no body (`withResponse()` gives its status and headers).
    * @throws {ParamsApiError} when the API answers with an error status.
    */
-  check(owner: string, repo: string, options?: RequestOptions): Promise<void> {
+  check(owner: string, repo: string, options?: RequestOptions): ApiPromise<void> {
     return issuesCheck(this.core, owner, repo, options);
   }
 
@@ -368,7 +371,7 @@ export class IssuesApi {
    * @returns The response body, whose shape the spec does not show.
    * @throws {ParamsApiError} when the API answers with an error status.
    */
-  options(owner: string, repo: string, options?: RequestOptions): Promise<unknown> {
+  options(owner: string, repo: string, options?: RequestOptions): ApiPromise<unknown> {
     return issuesOptions(this.core, owner, repo, options);
   }
 
@@ -392,7 +395,7 @@ export class IssuesApi {
       title: string;
     },
     options?: RequestOptions,
-  ): Promise<Issue> {
+  ): ApiPromise<Issue> {
     return issuesCreate(this.core, owner, repo, body, options);
   }
 }
@@ -412,7 +415,7 @@ export class AccountApi {
    * @returns The response body.
    * @throws {ParamsApiError} when the API answers with an error status.
    */
-  get(options?: RequestOptions): Promise<{
+  get(options?: RequestOptions): ApiPromise<{
     login: string;
   }> {
     return accountGet(this.core, options);
@@ -444,7 +447,7 @@ export class ChargesApi {
     },
     params: Pick<ChargesCreateParams, "Stripe-Account">,
     options?: RequestOptions,
-  ): Promise<Charge> {
+  ): ApiPromise<Charge> {
     return chargesCreate(this.core, body, params, options);
   }
 }

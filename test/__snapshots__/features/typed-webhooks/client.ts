@@ -3,6 +3,7 @@ import { TypedWebhooksApiError } from "./errors.js";
 import {
   ClientCore,
   operation,
+  type ApiPromise,
   type CoreOptions,
   type CredentialValue,
   type RequestOptions,
@@ -11,6 +12,7 @@ import type { Hook, HookCreate } from "./types.js";
 import { validateHookCreate, validateHooksCreateParams } from "./validators.js";
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
+export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
 
 /** Options of {@link TypedWebhooksClient}. */
 export interface TypedWebhooksClientOptions extends CoreOptions {
@@ -56,7 +58,7 @@ export function hooksCreate(
   repo: string,
   body: HookCreate,
   options?: RequestOptions,
-): Promise<Hook> {
+): ApiPromise<Hook> {
   return core.request(opHooksCreate, { owner, repo }, body, undefined, options);
 }
 
@@ -74,7 +76,12 @@ export class HooksApi {
    * @returns The Hook.
    * @throws {TypedWebhooksApiError} when the API answers with an error status.
    */
-  create(owner: string, repo: string, body: HookCreate, options?: RequestOptions): Promise<Hook> {
+  create(
+    owner: string,
+    repo: string,
+    body: HookCreate,
+    options?: RequestOptions,
+  ): ApiPromise<Hook> {
     return hooksCreate(this.core, owner, repo, body, options);
   }
 }

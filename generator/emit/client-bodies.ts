@@ -1,0 +1,106 @@
+/**
+ * The parts of a generated endpoint that say how its bodies travel, read off the IR: the
+ * descriptor's headers and body and response entries, the call's return type
+ * (`ApiPromise<T>`: the body, `void`, `Blob` or `string`), and the interface of its
+ * declared response headers.
+ */
+import type { Endpoint } from "../ir/model.ts";
+import { lit, obj } from "./code/build.ts";
+import type { Expr, Statement, TypeExpr } from "./code/nodes.ts";
+import { generatedRef, globalRef, modules, runtimeType } from "./shared/symbols.ts";
+import { keyword, typeExpr } from "./shared/type-expr.ts";
+import { typeDocLines } from "./shared/jsdoc.ts";
+
+/**
+ * The fixed headers the descriptor sends: the spec's, with the body's Content-Type in its
+ * place (or added), and none for multipart, whose header fetch writes with its boundary;
+ * and the response's Accept where it is not JSON.
+ */
+export function descriptorHeaders(endpoint: Endpoint): Expr {
+  const isContentType = (name: string) => name.toLowerCase() === "content-type";
+  const sent = endpoint.requestBody ? endpoint.requestBody.header : undefined;
+  const entries = endpoint.headers.flatMap((h) => {
+    if (h.value === undefined) return [];
+    if (!endpoint.requestBody || !isContentType(h.name)) return [[h.name, lit(h.value)] as const];
+    return sent === undefined ? [] : [[h.name, lit(sent)] as const];
+  });
+  if (sent !== undefined && !endpoint.headers.some((h) => isContentType(h.name)))
+    entries.push(["Content-Type", lit(sent)]);
+  // The runtime sends Accept: application/json unless the descriptor says otherwise.
+  const { accept } = endpoint.response;
+  if (accept !== "application/json" && !endpoint.headers.some((h) => /^accept$/i.test(h.name)))
+    entries.push(["Accept", lit(accept)]);
+  return obj(entries);
+}
+
+/** The descriptor entries of the body's encoding and the response's kind and headers; none for JSON. */
+export function descriptorBodyEntries(endpoint: Endpoint): [string, Expr | undefined][] {
+  const { kind, headers } = endpoint.response;
+  return [
+    ["body", encodesBody(endpoint) ? lit(endpoint.requestBody!.encoding) : undefined],
+    ["response", kind !== "json" ? lit(kind) : undefined],
+    [
+      "responseHeaders",
+      headers.length ? obj(headers.map((h) => [h.name, lit(h.parse)] as const)) : undefined,
+    ],
+  ];
+}
+
+/** Whether the call passes the runtime's `encodeBody`: a body that is not JSON (a JSON-only bundle leaves it out). */
+export function encodesBody(endpoint: Endpoint): boolean {
+  const encoding = endpoint.requestBody?.encoding;
+  return encoding !== undefined && encoding !== "json";
+}
+
+/** What awaiting a call gives: the JSON body's type, `void`, `Blob` or `string`. */
+function dataType(endpoint: Endpoint): TypeExpr {
+  const { kind, body } = endpoint.response;
+  switch (kind) {
+    case "json":
+      return body ? typeExpr(body) : keyword("unknown");
+    case "binary":
+      return globalRef("Blob");
+    case "text":
+      return keyword("string");
+    case "none":
+      return keyword("void");
+    default: {
+      const unhandled: never = kind;
+      throw new Error(`unhandled response kind ${String(unhandled)}`);
+    }
+  }
+}
+
+/** `ApiPromise<T>`, or `ApiPromise<T, XResponseHeaders>` where the spec declares headers. */
+export function returnTypeOf(endpoint: Endpoint): TypeExpr {
+  const { headersTypeName } = endpoint.response;
+  return {
+    kind: "generic",
+    target: runtimeType("client/core.ts", "ApiPromise"),
+    args: [
+      dataType(endpoint),
+      ...(headersTypeName ? [generatedRef(modules.client, headersTypeName, true)] : []),
+    ],
+  };
+}
+
+/** The interface of an endpoint's declared response headers, by spec name, each optional. */
+export function responseHeadersInterface(endpoint: Endpoint): Statement | undefined {
+  const { headers, headersTypeName } = endpoint.response;
+  if (!headersTypeName) return undefined;
+  return {
+    kind: "interface",
+    name: headersTypeName,
+    isExported: true,
+    docs: [
+      `The response headers of \`${endpoint.id}\` the spec declares, parsed by their type (\`withResponse()\`); one the response lacks, or whose value does not read as its type, is absent.`,
+    ],
+    members: headers.map((h) => ({
+      kind: "property-signature",
+      name: h.name,
+      hasQuestionToken: true,
+      type: typeExpr(h.type),
+      docs: typeDocLines(h.type),
+    })),
+  };
+}

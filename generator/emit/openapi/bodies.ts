@@ -1,0 +1,104 @@
+/**
+ * Request bodies and success responses of `paths`, by media type, saying what the client
+ * does: a form's nested fields in bracket form (`deepObject` for objects; arrays as
+ * `name[]`, marked `x-apigen-style: brackets`), multipart's object fields as JSON text, raw
+ * bytes and text, a response with no content, and the declared response headers.
+ */
+import { objectFieldsOf, resolveType, type TypeLookup } from "../../ir/callback-routing.ts";
+import type { ApiModel, Endpoint, ResponseHeader, TypeNode } from "../../ir/model.ts";
+import { typesByName } from "../lookup.ts";
+import { notesOf, obj, text, type JsonObject } from "./json.ts";
+import { schemaOf } from "./schemas.ts";
+
+/** The schema of a body the source does not show: any JSON value, said explicitly. */
+export const notShownSchema: JsonObject = {
+  description: "Not shown in the source: any JSON value.",
+};
+
+/** The encoding of each top-level field of a form body that is not sent as a plain value. */
+function formEncoding(body: TypeNode, types: TypeLookup): JsonObject | undefined {
+  const entries = (objectFieldsOf(body, types) ?? []).flatMap((field): [string, JsonObject][] => {
+    const kind = resolveType(field.type, types).kind;
+    if (kind === "object" || kind === "map")
+      return [[field.name, { style: "deepObject", explode: true }]];
+    if (kind === "array")
+      return [[field.name, { style: "form", explode: true, "x-apigen-style": "brackets" }]];
+    return [];
+  });
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}
+
+/** The encoding of each multipart field the client sends as JSON text: objects and arrays of them. */
+function multipartEncoding(body: TypeNode, types: TypeLookup): JsonObject | undefined {
+  const entries = (objectFieldsOf(body, types) ?? []).flatMap((field): [string, JsonObject][] => {
+    let type = resolveType(field.type, types);
+    if (type.kind === "array") type = resolveType(type.items, types);
+    return type.kind === "object" || type.kind === "map"
+      ? [[field.name, { contentType: "application/json" }]]
+      : [];
+  });
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}
+
+/** The `requestBody` of an endpoint: its schema under the media type the client sends. */
+export function requestBodyOf(model: ApiModel, endpoint: Endpoint): JsonObject | undefined {
+  const { body, requestBody } = endpoint;
+  if (!body || !requestBody) return undefined;
+  const types = typesByName(model.types);
+  const encoding = requestBody.encoding === "form" ? formEncoding(body, types) : undefined;
+  return {
+    required: true,
+    content: {
+      [requestBody.contentType]: obj({ schema: schemaOf(body), encoding }),
+    },
+  };
+}
+
+/** A declared response header: its schema and description. */
+function headerOf(header: ResponseHeader): JsonObject {
+  const { description, ...schema } = schemaOf(header.type) as JsonObject & {
+    description?: string;
+  };
+  return obj({ description, schema });
+}
+
+/** The success body's content by its kind; none for a response without a body. */
+function contentOf(endpoint: Endpoint): JsonObject | undefined {
+  const { kind, body, contentType } = endpoint.response;
+  switch (kind) {
+    case "none":
+      return undefined;
+    case "binary":
+      return {
+        [contentType!]: {
+          schema: { type: "string", contentMediaType: contentType! },
+        },
+      };
+    case "text":
+      return { [contentType!]: { schema: { type: "string" } } };
+    case "json":
+      return { [contentType!]: { schema: body ? schemaOf(body) : notShownSchema } };
+    default: {
+      const unhandled: never = kind;
+      throw new Error(`unhandled response kind ${String(unhandled)}`);
+    }
+  }
+}
+
+/** The success response of an endpoint. */
+export function successResponseOf(model: ApiModel, endpoint: Endpoint): JsonObject {
+  const { response } = endpoint;
+  const meaning = model.errors.statuses.find((s) => s.status === response.status)?.meaning;
+  const shown = response.body || response.kind !== "json";
+  return obj({
+    description: text(
+      response.docs.description ?? meaning ?? "Success.",
+      shown ? undefined : "The body is not shown in the source.",
+    ),
+    headers: response.headers.length
+      ? Object.fromEntries(response.headers.map((h) => [h.name, headerOf(h)]))
+      : undefined,
+    content: contentOf(endpoint),
+    "x-undocumented": notesOf(response.docs),
+  });
+}

@@ -1,0 +1,210 @@
+/**
+ * How an endpoint's bodies travel: the request body's encoding and Content-Type (from
+ * `contentType`, or a fixed `Content-Type` header), and what the success response carries
+ * (JSON, bytes, text or nothing) with its declared headers. Worked out once here so that
+ * the client and the OpenAPI document say the same thing about every body.
+ */
+import type { DataPath, SpecFile } from "../load/spec-file.ts";
+import { isRecord, type BuildContext } from "./build-context.ts";
+import type { TypeBuilder } from "./build-types.ts";
+import type {
+  EndpointResponse,
+  HeaderParse,
+  HeaderSpec,
+  RequestBody,
+  RequestEncoding,
+  ResponseHeader,
+  ResponseKind,
+  TypeNode,
+} from "./model.ts";
+
+type Data = Record<string, unknown>;
+
+/** The encoding of each request media type the format knows. */
+const encodings: Readonly<Record<string, RequestEncoding>> = {
+  "application/json": "json",
+  "application/x-www-form-urlencoded": "form",
+  "multipart/form-data": "multipart",
+  "application/octet-stream": "binary",
+  "text/plain": "text",
+};
+
+/** The media type without parameters (`; charset=...`), lower-cased. */
+const bare = (mediaType: string) => mediaType.split(";")[0]!.trim().toLowerCase();
+
+/** Whether a node is the `binary` primitive. */
+const isBinary = (node: TypeNode | undefined) =>
+  node?.kind === "primitive" && node.name === "binary";
+
+/** Whether a node is the `string` primitive. */
+const isString = (node: TypeNode | undefined) =>
+  node?.kind === "primitive" && node.name === "string";
+
+/**
+ * The request body's encoding and media type. `contentType` and a fixed Content-Type header
+ * must agree; either alone decides; neither means JSON. A media type with no encoding of its
+ * own is sent as bytes (a `binary` body) or as text (a `string` body).
+ */
+export function requestBodyOf(
+  ctx: BuildContext,
+  file: SpecFile,
+  path: DataPath,
+  v: Data,
+  body: TypeNode,
+  headers: readonly HeaderSpec[],
+): RequestBody {
+  const declared = typeof v.contentType === "string" ? v.contentType : undefined;
+  const header = headers.find((h) => h.name.toLowerCase() === "content-type")?.value;
+  if (declared !== undefined && header !== undefined && bare(declared) !== bare(header))
+    ctx.bag.report(
+      "content-type-conflict",
+      { header, contentType: declared },
+      file.locate([...path, "contentType"]),
+    );
+  const contentType = declared ?? header ?? "application/json";
+  const at = declared !== undefined ? [...path, "contentType"] : [...path, "body"];
+  // A JSON media type of its own (`application/vnd.api+json`) is JSON text all the same.
+  let encoding =
+    encodings[bare(contentType)] ?? (bare(contentType).endsWith("+json") ? "json" : undefined);
+  if (!encoding) encoding = isBinary(body) ? "binary" : isString(body) ? "text" : undefined;
+  if (!encoding) {
+    ctx.bag.report(
+      "body-content-type",
+      { detail: `a body sent as ${contentType} must be of type binary or string` },
+      file.locate(at),
+    );
+    encoding = "json";
+  }
+  const mismatch =
+    (encoding === "binary" && !isBinary(body)) ||
+    (encoding === "text" && !isString(body)) ||
+    ((encoding === "json" || encoding === "form") && isBinary(body));
+  if (mismatch)
+    ctx.bag.report(
+      "body-content-type",
+      {
+        detail:
+          encoding === "binary"
+            ? `a body sent as ${contentType} must be of type binary`
+            : encoding === "text"
+              ? `a body sent as ${contentType} must be of type string`
+              : `a body sent as ${contentType} cannot be binary; use multipart/form-data or application/octet-stream`,
+      },
+      file.locate([...path, "body"]),
+    );
+  return encoding === "multipart"
+    ? { encoding, contentType }
+    : { encoding, contentType, header: contentType };
+}
+
+/** Statuses that never carry a body. */
+const noBodyStatuses = new Set([204, 205, 304]);
+
+/** The success response at `at`: its kind and media type, read off the status, body and contentType. */
+export function responseOf(
+  ctx: BuildContext,
+  types: TypeBuilder,
+  file: SpecFile,
+  at: DataPath,
+  data: Data,
+  pascalName: string,
+  /** A HEAD endpoint: its answers never carry a body (a declared one is reported elsewhere). */
+  bodiless = false,
+): EndpointResponse {
+  const status = typeof data.status === "number" ? data.status : 200;
+  const body = data.body !== undefined ? types.node(file, [...at, "body"], data.body) : undefined;
+  const declared = typeof data.contentType === "string" ? data.contentType : undefined;
+  const kind = bodiless
+    ? "none"
+    : responseKind(status, body, declared, (detail, key) =>
+        ctx.bag.report("body-content-type", { detail }, file.locate([...at, key])),
+      );
+  const contentType =
+    kind === "none"
+      ? undefined
+      : (declared ??
+        (kind === "binary"
+          ? "application/octet-stream"
+          : kind === "text"
+            ? "text/plain"
+            : "application/json"));
+  const headers = responseHeaders(ctx, types, file, [...at, "headers"], data.headers);
+  const json = "application/json";
+  return {
+    status,
+    ...(body ? { body } : {}),
+    kind,
+    ...(contentType ? { contentType } : {}),
+    accept:
+      (kind === "binary" || kind === "text") && contentType !== json
+        ? `${contentType}, ${json};q=0.5`
+        : json,
+    headers,
+    ...(headers.length ? { headersTypeName: `${pascalName}ResponseHeaders` } : {}),
+    docs: ctx.docs(file, at, data),
+  };
+}
+
+/** What a response carries; `report` names a contradiction between status, media type and body. */
+function responseKind(
+  status: number,
+  body: TypeNode | undefined,
+  contentType: string | undefined,
+  report: (detail: string, key: string) => void,
+): ResponseKind {
+  if (noBodyStatuses.has(status)) {
+    if (body) report(`a ${status} response has no body`, "body");
+    return "none";
+  }
+  const media = contentType === undefined ? undefined : bare(contentType);
+  const json = media === undefined || media === "application/json" || media.endsWith("+json");
+  if (isBinary(body)) {
+    if (media === "application/json") report("a JSON response cannot be binary", "contentType");
+    return "binary";
+  }
+  if (json) return "json";
+  if (media!.startsWith("text/")) {
+    if (body && !isString(body))
+      report(`a ${contentType} response body must be of type string`, "body");
+    return "text";
+  }
+  if (body && !isString(body))
+    report(`a ${contentType} response body must be of type binary or string`, "body");
+  return body ? "text" : "binary";
+}
+
+/** The parse of each scalar a header can carry. */
+function headerParse(node: TypeNode): HeaderParse | undefined {
+  if (node.kind === "primitive" && node.name !== "binary") return node.name;
+  if (node.kind === "enum" && node.values.every((v) => typeof v === "string")) return "string";
+  if (node.kind === "literal" && typeof node.value === "string") return "string";
+  return undefined;
+}
+
+/** Declared response headers; each must be a scalar a header's text can be read as. */
+function responseHeaders(
+  ctx: BuildContext,
+  types: TypeBuilder,
+  file: SpecFile,
+  path: DataPath,
+  value: unknown,
+): ResponseHeader[] {
+  return Object.entries((isRecord(value) ? value : {}) as Data).map(([name, spec]) => {
+    const at = [...path, name];
+    const type = types.node(file, at, spec);
+    const parse = headerParse(type);
+    if (!parse)
+      ctx.bag.report(
+        "response-header-type",
+        { name, type: typeof spec === "string" ? spec : type.kind },
+        file.locate(at),
+      );
+    return {
+      name,
+      type,
+      parse: parse ?? "string",
+      docs: type.docs,
+      location: file.locate(at, "key"),
+    };
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * A success response as the call's result: its body by the kind the spec declares (JSON, a
+ * Blob, text, or nothing), and for `withResponse()` the declared headers, typed.
+ */
+import type { ResultState, WithResponse } from "./api-promise.js";
+import { ResponseParseError } from "./errors.js";
+
+/** What a success body is; absent in a descriptor: JSON. */
+export type ResponseKind = "binary" | "text" | "none";
+
+/** How a declared response header is read. */
+export type HeaderParse = "string" | "integer" | "number" | "boolean";
+
+/** What decoding needs of an endpoint. */
+export interface DecodeSpec {
+  id: string;
+  response?: ResponseKind;
+  documentedResponse: boolean;
+  responseHeaders?: Readonly<Record<string, HeaderParse>>;
+}
+
+/** A success as read: its status, headers, body text (or bytes) and the response itself. */
+export interface Success {
+  status: number;
+  headers: Headers;
+  text: string;
+  blob?: Blob;
+  response: Response;
+}
+
+/** The value of a JSON 2xx: its JSON, or undefined for an empty body where the spec shows none. */
+function parseJson(op: DecodeSpec, status: number, text: string): unknown {
+  const fail = (what: string) => new ResponseParseError(op.id, status, what);
+  if (!text.trim()) {
+    if (op.documentedResponse) throw fail("an empty body");
+    return undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw fail("a body that is not JSON");
+  }
+}
+
+/**
+ * The declared headers present in the response, by spec name. A number or boolean that
+ * does not read as one is left out, as an absent header is: the body still arrives.
+ */
+export function declaredHeaders(
+  spec: Readonly<Record<string, HeaderParse>> | undefined,
+  headers: Headers,
+): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [name, parse] of Object.entries(spec ?? {})) {
+    const text = headers.get(name);
+    if (text === null) continue;
+    if (parse === "string") out[name] = text;
+    else if (parse === "boolean") {
+      if (text === "true" || text === "false") out[name] = text === "true";
+    } else {
+      const value = text.trim() === "" ? NaN : Number(text);
+      if (Number.isFinite(value) && (parse === "number" || Number.isInteger(value)))
+        out[name] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * The result of a success in the call's mode (api-promise.ts): its body by its declared
+ * kind, or more. A body alone keeps the success, for a `withResponse()` asked later.
+ */
+export function settle(op: DecodeSpec, success: Success, state: ResultState): unknown {
+  const { status, response, text } = success;
+  const { mode } = state;
+  if (mode === 2) return response;
+  const kind = op.response;
+  const data =
+    kind === "binary"
+      ? success.blob
+      : kind === "text"
+        ? text
+        : kind === "none"
+          ? undefined
+          : parseJson(op, status, text);
+  if (!mode) {
+    state.kept = success;
+    state.spec = op;
+    return data;
+  }
+  const headers = declaredHeaders(op.responseHeaders, success.headers);
+  const result: WithResponse<unknown, unknown> = { data, response, status, headers };
+  return result;
+}
