@@ -63,6 +63,7 @@ export const features = [
   "extends-and-omit",
   "operations",
   "multi-file",
+  "unions",
 ] as const;
 
 export type Feature = (typeof features)[number];

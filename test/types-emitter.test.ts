@@ -308,6 +308,47 @@ describe("direct facts of the emitted types", () => {
     ]);
   });
 
+  it("unions: a tagged variant carries its tag as a literal, an open union adds UnknownVariant, shorthand unions keep `| null`", () => {
+    const types = fileOf("unions", "src/types.ts");
+    expect(types).toContain(
+      [
+        "export type PaymentMethod =",
+        '  | (CardPaymentMethod & { type: "card" })',
+        '  | (SepaDebitPaymentMethod & { type: "sepa_debit" })',
+        '  | UnknownVariant<"type">;',
+      ].join("\n"),
+    );
+    expect(types).toContain(
+      [
+        "export type Event =",
+        '  | (ChargeSucceeded & { kind: "charge.succeeded" })',
+        '  | (ChargeFailed & { kind: "charge.failed" });',
+      ].join("\n"),
+    );
+    expect(types).toMatch(/^import type \{ UnknownVariant \} from "\.\/runtime\/validate\.js";$/m);
+    expect(types).toContain("  customer: string | Customer;");
+    expect(types).toContain("  labels?: Label | string;");
+    expect(types).toContain("  reference?: number | string;");
+    expect(types).toContain("  refunded_by?: string | Customer | null;");
+    expect(types).toContain("  sources?: string[] | Customer;");
+    expect(types).toContain("  attempts?: Array<number | string>;");
+    expect(types).toContain("  by_region?: Record<string, Customer | string>;");
+    expect(types).toContain("  previous?: PaymentMethod | null;");
+    expect(types).toContain("export type Amount = number | string;");
+    const union = result("unions").model.types.find((t) => t.name === "PaymentMethod")!.type;
+    expect(union).toMatchObject({
+      kind: "union",
+      open: true,
+      discriminator: {
+        field: "type",
+        cases: [
+          { value: "card", type: "CardPaymentMethod" },
+          { value: "sepa_debit", type: "SepaDebitPaymentMethod" },
+        ],
+      },
+    });
+  });
+
   it("the gap count of each fixture is what its notes and unspecified types add up to", () => {
     const counts = Object.fromEntries(features.map((f) => [f, result(f).model.gaps.length]));
     expect(counts).toEqual({
@@ -320,6 +361,7 @@ describe("direct facts of the emitted types", () => {
       "extends-and-omit": 0,
       operations: 19, // 18 notes, plus the `unspecified` response body of files.download
       "multi-file": 1,
+      unions: 0,
     });
   });
 

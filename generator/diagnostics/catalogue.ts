@@ -64,6 +64,19 @@ export const catalogue = {
   },
   "unresolved-ref": { severity: "error", message: "unknown type {name}{hint}" },
   "type-conflict": { severity: "error", message: "{detail}" },
+  "union-not-allowed": {
+    severity: "error",
+    message: "{value} is a union, but {key} takes one named type",
+  },
+  "union-variant-not-object": {
+    severity: "error",
+    message:
+      "{union}: the variant of tag {tag} must be a named object type (not nullable), and {type} is not one",
+  },
+  "union-tag-conflict": {
+    severity: "error",
+    message: "{union}: tag {tag} names {field}, which is {actual}; it must admit {tag}",
+  },
   "extends-not-object": {
     severity: "error",
     message: "{name} can only extend an object type, and {base} is not one",

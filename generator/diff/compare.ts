@@ -57,6 +57,10 @@ export function typeText(node: TypeNode): string {
         return JSON.stringify(node.value);
       case "enum":
         return node.open ? "open enum" : "enum";
+      case "union":
+        return node.discriminator
+          ? `${node.open ? "open " : ""}union by ${node.discriminator.field}`
+          : node.variants.map(typeText).join(" | ");
       default: {
         const unhandled: never = node;
         throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);

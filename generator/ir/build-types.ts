@@ -19,6 +19,7 @@ import type {
   TypeShape,
 } from "./model.ts";
 import { parseTypeExpr, TypeExprError, type TypeExpr } from "./type-expr.ts";
+import { checkTaggedUnions, unionShape, type PendingTagged } from "./build-unions.ts";
 
 type Data = Record<string, unknown>;
 
@@ -47,8 +48,14 @@ export class TypeBuilder {
   /** The pending `extends` of each object node, so a base is found without a search per type. */
   private readonly pendingByNode = new Map<TypeNode, PendingExtends>();
   private readonly named = new Map<string, NamedType>();
+  private readonly pendingTagged: PendingTagged[] = [];
 
-  constructor(private readonly ctx: BuildContext) {}
+  constructor(readonly ctx: BuildContext) {}
+
+  /** Records a reference to a named type, checked by `resolve`. */
+  reference(name: string, location: SourceLocation): void {
+    this.refs.push({ name, location });
+  }
 
   /** Every named type, in declaration order; references and extends resolved. */
   buildNamed(decls: readonly Decl<unknown>[]): NamedType[] {
@@ -92,6 +99,8 @@ export class TypeBuilder {
       done.add(pending);
     };
     this.pendingExtends.forEach(flatten);
+    // After flattening: a variant's tag field may be inherited.
+    checkTaggedUnions(this.pendingTagged, this.named, this.ctx);
   }
 
   private flattenOne(pending: PendingExtends, flatten: (p: PendingExtends) => void): void {
@@ -186,6 +195,8 @@ export class TypeBuilder {
     const parsed =
       typeof data.type === "string" ? this.expr(file, [...path, "type"], data.type) : undefined;
     const nullable = parsed?.nullable ?? false;
+    if (data.union !== undefined)
+      return { shape: unionShape(this, file, path, data, this.pendingTagged), nullable };
     if (data.fields !== undefined || data.extends !== undefined) {
       if (parsed && parsed.type.kind !== "openObject") {
         this.conflict(
@@ -335,6 +346,12 @@ export class TypeBuilder {
         return { kind: "array", items: this.exprNode(expr.items, file, path, exprPath) };
       case "map":
         return { kind: "map", values: this.exprNode(expr.values, file, path, exprPath) };
+      case "union":
+        return {
+          kind: "union",
+          variants: expr.members.map((m) => this.exprNode(m, file, path, exprPath)),
+          open: false,
+        };
       case "container": {
         const key = expr.container === "array" ? "items" : "values";
         if (data?.[key] === undefined) {
@@ -410,6 +427,12 @@ function unspecifiedText(expr: TypeExpr, depth = ""): string | undefined {
       return unspecifiedText(expr.items, depth ? `${depth} item` : "Item");
     case "map":
       return unspecifiedText(expr.values, depth ? `${depth} value` : "Value");
+    case "union":
+      for (const member of expr.members) {
+        const text = unspecifiedText(member, depth);
+        if (text) return text;
+      }
+      return undefined;
     case "primitive":
     case "openObject":
     case "ref":

@@ -6,7 +6,7 @@ import type { Field, TypeNode } from "../../ir/model.ts";
 import { referencedNames } from "../../ir/walk.ts";
 import type { Member, TypeExpr } from "../code/nodes.ts";
 import { typeDocLines } from "./jsdoc.ts";
-import { globalRef, typeRef } from "./symbols.ts";
+import { globalRef, runtimeType, typeRef } from "./symbols.ts";
 
 export const keyword = (name: string): TypeExpr => ({ kind: "keyword", name });
 export const generic = (name: string, ...args: TypeExpr[]): TypeExpr => ({
@@ -47,11 +47,58 @@ function shapeExpr(node: TypeNode): TypeExpr {
       return literalType(node.value);
     case "enum":
       return enumExpr(node.values, node.open);
+    case "union":
+      return unionExpr(node);
     default: {
       const unhandled: never = node;
       throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/**
+ * An untagged union is its members (a nullable member's `null` among them). A tagged one is
+ * each variant with its tag as a required literal, `(CardPaymentMethod & { type: "card" })`,
+ * so that a check of the tag narrows to the variant even where the variant's own tag field
+ * says only `string`; an open one adds `UnknownVariant<"type">`, whose tag is no string
+ * type, so narrowing on a known tag still drops it.
+ */
+function unionExpr(node: TypeNode & { kind: "union" }): TypeExpr {
+  const tag = node.discriminator;
+  if (!tag)
+    return union(
+      node.variants.flatMap((variant) => {
+        const member = typeExpr(variant);
+        return member.kind === "union" ? member.types : [member];
+      }),
+    );
+  const members: TypeExpr[] = node.variants.map((variant, i) => ({
+    kind: "paren-type",
+    type: {
+      kind: "intersection",
+      types: [
+        typeExpr(variant),
+        {
+          kind: "object-type",
+          inline: true,
+          members: [
+            {
+              kind: "property-signature",
+              name: tag.field,
+              type: literalType(tag.cases[i]!.value),
+            },
+          ],
+        },
+      ],
+    },
+  }));
+  if (node.open)
+    members.push({
+      kind: "generic",
+      target: runtimeType("validate.ts", "UnknownVariant"),
+      args: [literalType(tag.field)],
+    });
+  return union(members);
 }
 
 /** `T[]` for simple element types, `Array<...>` where `[]` would bind wrongly. */
