@@ -68,6 +68,11 @@ export const catalogue = {
     severity: "error",
     message: "{value} is a union, but {key} takes one named type",
   },
+  "union-variant-twice": {
+    severity: "error",
+    message:
+      "{type} is already the variant of {field} {first}; one type carries one tag, so give tag {tag} a type of its own (extends {type})",
+  },
   "union-variant-not-object": {
     severity: "error",
     message:

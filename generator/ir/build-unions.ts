@@ -4,7 +4,7 @@
  */
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, subjectOf, type BuildContext } from "./build-context.ts";
-import type { NamedType, SourceLocation, TypeNode, TypeShape } from "./model.ts";
+import type { Field, NamedType, SourceLocation, TypeNode, TypeShape } from "./model.ts";
 
 /** What the union builder needs of the type builder. */
 export interface UnionHost {
@@ -82,36 +82,108 @@ export function unionShape(
   return shape;
 }
 
+/** A variant's tag, as the first union that names the variant gives it. */
+interface VariantTag {
+  field: string;
+  value: string;
+  subject: string;
+  location: SourceLocation;
+}
+
 /**
- * Each variant of a tagged union is a named object type, not nullable, whose tag field (if
- * it declares one) admits the variant's tag: otherwise the generated type would promise a
- * tag the validator of the variant refuses.
+ * Checks every tagged union's variants, then makes each variant's tag field a required
+ * literal of its tag (added when the variant does not declare it): a `CardPaymentMethod` is
+ * always a card, so its own type, validator and schema say so, and a check of the tag
+ * narrows the union to it. One type may be the variant of one tag value per tag field.
  */
 export function checkTaggedUnions(
   pending: readonly PendingTagged[],
   named: ReadonlyMap<string, NamedType>,
   ctx: BuildContext,
 ): void {
-  for (const { shape, subject, file, path } of pending) {
-    const { field, cases } = shape.discriminator!;
-    for (const { value, type } of cases) {
-      const target = named.get(type)?.type;
-      if (!target) continue; // reported as unresolved-ref
-      const at = file.locate([...path, "union", value]);
-      if (target.kind !== "object" || target.nullable) {
-        ctx.bag.report("union-variant-not-object", { union: subject, tag: value, type }, at);
-        continue;
-      }
-      const tag = target.fields.find((f) => f.name === field);
-      const refused = tag && tagRefusal(tag.type, value, named);
-      if (refused)
+  const tags = new Map<string, VariantTag>();
+  for (const union of pending) {
+    for (const tag of checkVariants(union, named, ctx)) {
+      const key = `${tag.type}\u0000${tag.field}`;
+      const first = tags.get(key);
+      if (!first) tags.set(key, tag);
+      else if (first.value !== tag.value)
         ctx.bag.report(
-          "union-tag-conflict",
-          { union: subject, tag: value, field: `${type}.${field}`, actual: refused },
-          at,
+          "union-variant-twice",
+          {
+            type: tag.type,
+            field: tag.field,
+            first: `${first.value} in ${first.subject}`,
+            tag: tag.value,
+          },
+          tag.location,
         );
     }
   }
+  for (const [key, tag] of tags) {
+    const target = named.get(key.slice(0, key.indexOf("\u0000")))!.type;
+    if (target.kind === "object") setTag(target, tag);
+  }
+}
+
+/** The variant's tag field becomes the required literal of its tag, in the place it had. */
+function setTag(node: TypeNode & { kind: "object" }, tag: VariantTag): void {
+  const index = node.fields.findIndex((f) => f.name === tag.field);
+  const declared = node.fields[index];
+  const field: Field = {
+    name: tag.field,
+    required: true,
+    type: {
+      kind: "literal",
+      value: tag.value,
+      nullable: false,
+      constraints: {},
+      docs: declared?.type.docs ?? { notes: [] },
+      location: declared?.type.location ?? tag.location,
+    },
+    location: declared?.location ?? tag.location,
+  };
+  if (!declared) {
+    node.fields.push(field);
+    return;
+  }
+  node.fields[index] = field;
+  // An inherited tag is now the variant's own: TypeScript then omits it from the base.
+  if (declared.inheritedFrom !== undefined && node.base && !node.base.without.includes(tag.field))
+    node.base.without.push(tag.field);
+}
+
+/**
+ * Each variant of a tagged union is a named object type, not nullable, whose tag field (if
+ * it declares one) admits the variant's tag: otherwise the spec says two things of one field.
+ * Gives the tag of each variant that passes.
+ */
+function checkVariants(
+  { shape, subject, file, path }: PendingTagged,
+  named: ReadonlyMap<string, NamedType>,
+  ctx: BuildContext,
+): (VariantTag & { type: string })[] {
+  const found: (VariantTag & { type: string })[] = [];
+  const { field, cases } = shape.discriminator!;
+  for (const { value, type } of cases) {
+    const target = named.get(type)?.type;
+    if (!target) continue; // reported as unresolved-ref
+    const at = file.locate([...path, "union", value]);
+    if (target.kind !== "object" || target.nullable) {
+      ctx.bag.report("union-variant-not-object", { union: subject, tag: value, type }, at);
+      continue;
+    }
+    const tag = target.fields.find((f) => f.name === field);
+    const refused = tag && tagRefusal(tag.type, value, named);
+    if (refused)
+      ctx.bag.report(
+        "union-tag-conflict",
+        { union: subject, tag: value, field: `${type}.${field}`, actual: refused },
+        at,
+      );
+    else found.push({ type, field, value, subject, location: at });
+  }
+  return found;
 }
 
 /** Why a declared tag field cannot hold `value` (its type, in words), or undefined when it can. */

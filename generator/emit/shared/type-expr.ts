@@ -57,46 +57,21 @@ function shapeExpr(node: TypeNode): TypeExpr {
 }
 
 /**
- * An untagged union is its members (a nullable member's `null` among them). A tagged one is
- * each variant with its tag as a required literal, `(CardPaymentMethod & { type: "card" })`,
- * so that a check of the tag narrows to the variant even where the variant's own tag field
- * says only `string`; an open one adds `UnknownVariant<"type">`, whose tag is no string
- * type, so narrowing on a known tag still drops it.
+ * A union is its members (a nullable member's `null` among them). The variants of a tagged
+ * union carry their tag as a required literal (the IR makes it so), so a check of the tag
+ * narrows to the variant; an open union adds `UnknownVariant<"type">`, whose tag is no
+ * string type, so that narrowing on a known tag still drops it.
  */
 function unionExpr(node: TypeNode & { kind: "union" }): TypeExpr {
-  const tag = node.discriminator;
-  if (!tag)
-    return union(
-      node.variants.flatMap((variant) => {
-        const member = typeExpr(variant);
-        return member.kind === "union" ? member.types : [member];
-      }),
-    );
-  const members: TypeExpr[] = node.variants.map((variant, i) => ({
-    kind: "paren-type",
-    type: {
-      kind: "intersection",
-      types: [
-        typeExpr(variant),
-        {
-          kind: "object-type",
-          inline: true,
-          members: [
-            {
-              kind: "property-signature",
-              name: tag.field,
-              type: literalType(tag.cases[i]!.value),
-            },
-          ],
-        },
-      ],
-    },
-  }));
-  if (node.open)
+  const members = node.variants.flatMap((variant) => {
+    const member = typeExpr(variant);
+    return member.kind === "union" ? member.types : [member];
+  });
+  if (node.open && node.discriminator)
     members.push({
       kind: "generic",
       target: runtimeType("validate.ts", "UnknownVariant"),
-      args: [literalType(tag.field)],
+      args: [literalType(node.discriminator.field)],
     });
   return union(members);
 }

@@ -14,7 +14,7 @@ export interface Card {
 export interface CardPaymentMethod {
   /** @prefix `pm_` */
   id: string;
-  type?: string;
+  type: "card";
   card: Card;
 }
 
@@ -32,25 +32,22 @@ export interface SepaDebitPaymentMethod {
  * A way to pay.
  * Known variants; a value with any other `type` is accepted too (`UnknownVariant`).
  */
-export type PaymentMethod =
-  | (CardPaymentMethod & { type: "card" })
-  | (SepaDebitPaymentMethod & { type: "sepa_debit" })
-  | UnknownVariant<"type">;
+export type PaymentMethod = CardPaymentMethod | SepaDebitPaymentMethod | UnknownVariant<"type">;
 
 export interface ChargeSucceeded {
   charge: string;
   amount: number;
+  kind: "charge.succeeded";
 }
 
 export interface ChargeFailed {
   charge: string;
   reason?: string;
+  kind: "charge.failed";
 }
 
 /** A closed union; the tag is `kind`, which the variants do not declare. */
-export type Event =
-  | (ChargeSucceeded & { kind: "charge.succeeded" })
-  | (ChargeFailed & { kind: "charge.failed" });
+export type Event = ChargeSucceeded | ChargeFailed;
 
 export interface Customer {
   /** @prefix `cus_` */

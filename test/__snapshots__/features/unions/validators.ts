@@ -29,8 +29,8 @@ export function validateCardPaymentMethod(
   issues: ValidationIssue[],
 ): void {
   (validateCardPaymentMethodShape ??= object(
-    { id: string({ prefix: "pm_" }), type: string(), card: validateCard },
-    ["id", "card"],
+    { id: string({ prefix: "pm_" }), type: literal("card"), card: validateCard },
+    ["id", "type", "card"],
   ))(value, path, issues);
 }
 let validateCardPaymentMethodShape: Validator | undefined;
@@ -73,8 +73,8 @@ export function validateChargeSucceeded(
   issues: ValidationIssue[],
 ): void {
   (validateChargeSucceededShape ??= object(
-    { charge: string(), amount: number({ integer: true }) },
-    ["charge", "amount"],
+    { charge: string(), amount: number({ integer: true }), kind: literal("charge.succeeded") },
+    ["charge", "amount", "kind"],
   ))(value, path, issues);
 }
 let validateChargeSucceededShape: Validator | undefined;
@@ -85,11 +85,10 @@ export function validateChargeFailed(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateChargeFailedShape ??= object({ charge: string(), reason: string() }, ["charge"]))(
-    value,
-    path,
-    issues,
-  );
+  (validateChargeFailedShape ??= object(
+    { charge: string(), reason: string(), kind: literal("charge.failed") },
+    ["charge", "kind"],
+  ))(value, path, issues);
 }
 let validateChargeFailedShape: Validator | undefined;
 
