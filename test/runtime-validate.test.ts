@@ -12,10 +12,9 @@ import {
   object,
   oneOf,
   string,
-  tagged,
-  union,
   validate,
 } from "../generator/runtime/validate.ts";
+import { tagged, union } from "../generator/runtime/unions.ts";
 import * as validators from "../generated/src/validators.ts";
 
 describe("validation runtime", () => {

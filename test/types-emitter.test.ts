@@ -320,7 +320,7 @@ describe("direct facts of the emitted types", () => {
       /export interface SepaDebitPaymentMethod \{[^}]*?\n {2}type: "sepa_debit";/,
     );
     expect(types).toMatch(/export interface ChargeFailed \{[^}]*\n {2}kind: "charge\.failed";\n\}/);
-    expect(types).toMatch(/^import type \{ UnknownVariant \} from "\.\/runtime\/validate\.js";$/m);
+    expect(types).toMatch(/^import type \{ UnknownVariant \} from "\.\/runtime\/unions\.js";$/m);
     expect(types).toContain("  customer: string | Customer;");
     expect(types).toContain("  labels?: Label | string;");
     expect(types).toContain("  reference?: number | string;");

@@ -168,7 +168,7 @@ describe("validators of untagged unions: any member matches", () => {
 describe("code written against the types", () => {
   const consumer = `
 import type { Charge, Event, PaymentMethod } from "./types.js";
-import type { UnknownVariant } from "./runtime/validate.js";
+import type { UnknownVariant } from "./runtime/unions.js";
 
 /** Narrowing on the tag reaches the variant's own fields, no \`?.\` needed. */
 export function last4(pm: PaymentMethod): string {

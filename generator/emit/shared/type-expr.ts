@@ -70,7 +70,7 @@ function unionExpr(node: TypeNode & { kind: "union" }): TypeExpr {
   if (node.open && node.discriminator)
     members.push({
       kind: "generic",
-      target: runtimeType("validate.ts", "UnknownVariant"),
+      target: runtimeType("unions.ts", "UnknownVariant"),
       args: [literalType(node.discriminator.field)],
     });
   return union(members);

@@ -95,13 +95,13 @@ function unionValidatorExpr(node: TypeNode & { kind: "union" }): Expr {
   const tag = node.discriminator;
   if (tag)
     return call(
-      combinator("tagged"),
+      runtimeValue("unions.ts", "tagged"),
       lit(tag.field),
       obj(tag.cases.map(({ value }, i) => [value, validatorExpr(node.variants[i]!)] as const)),
       lit(node.open),
     );
   return call(
-    combinator("union"),
+    runtimeValue("unions.ts", "union"),
     arr(node.variants.map(validatorExpr)),
     arr(node.variants.map((v) => lit(typeText(v)))),
   );
