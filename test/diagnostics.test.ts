@@ -245,6 +245,13 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "union-variant-twice",
+    defect: "Card is the variant of tag card in one union and of tag old_card in another",
+    expected: [
+      "test/fixtures/broken/union-variant-twice/api.yaml:17:17 - error union-variant-twice: Card is already the variant of tag card in types.Method; a type carries one value of its tag field type, so give tag old_card a type of its own (one that extends Card)",
+    ],
+  },
+  {
     name: "union-unknown-variant",
     defect: "a tagged union names a variant type that does not exist",
     expected: [

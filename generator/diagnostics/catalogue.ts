@@ -71,7 +71,7 @@ export const catalogue = {
   "union-variant-twice": {
     severity: "error",
     message:
-      "{type} is already the variant of {field} {first}; one type carries one tag, so give tag {tag} a type of its own (extends {type})",
+      "{type} is already the variant of tag {first}; a type carries one value of its tag field {field}, so give tag {tag} a type of its own (one that extends {type})",
   },
   "union-variant-not-object": {
     severity: "error",

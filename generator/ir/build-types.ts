@@ -98,9 +98,10 @@ export class TypeBuilder {
       inProgress.delete(pending);
       done.add(pending);
     };
-    this.pendingExtends.forEach(flatten);
-    // After flattening: a variant's tag field may be inherited.
+    // Before flattening: a variant's tag becomes its own field, which then wins over an
+    // inherited one (the base is omitted from it), and a type extending a variant inherits it.
     checkTaggedUnions(this.pendingTagged, this.named, this.ctx);
+    this.pendingExtends.forEach(flatten);
   }
 
   private flattenOne(pending: PendingExtends, flatten: (p: PendingExtends) => void): void {

@@ -126,7 +126,10 @@ export function checkTaggedUnions(
   }
 }
 
-/** The variant's tag field becomes the required literal of its tag, in the place it had. */
+/**
+ * The variant's tag field becomes the required literal of its tag, in the place it had. Runs
+ * before `extends` is flattened: the field is the variant's own, so it wins over a base's.
+ */
 function setTag(node: TypeNode & { kind: "object" }, tag: VariantTag): void {
   const index = node.fields.findIndex((f) => f.name === tag.field);
   const declared = node.fields[index];
@@ -148,9 +151,6 @@ function setTag(node: TypeNode & { kind: "object" }, tag: VariantTag): void {
     return;
   }
   node.fields[index] = field;
-  // An inherited tag is now the variant's own: TypeScript then omits it from the base.
-  if (declared.inheritedFrom !== undefined && node.base && !node.base.without.includes(tag.field))
-    node.base.without.push(tag.field);
 }
 
 /**
