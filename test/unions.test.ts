@@ -88,6 +88,40 @@ describe("the client against a server on 127.0.0.1", () => {
   });
 });
 
+describe("a callback whose body is a union, through router.fetch", () => {
+  it("hands a valid variant to its handler and answers 400 naming the variant's field", async () => {
+    const { createCallbackRouter } = await import(
+      pathToFileURL(join(out, "src/callbacks.ts")).href
+    );
+    const seen: unknown[] = [];
+    const router = createCallbackRouter({
+      signingSecrets: [],
+      handlers: { "charge.event": (body: unknown) => (seen.push(body), { received: true }) },
+    });
+    const post = async (body: unknown) => {
+      const res = await router.fetch(
+        new Request("http://127.0.0.1/hooks/charges", {
+          method: "POST",
+          body: JSON.stringify(body),
+        }),
+      );
+      return { status: res.status, text: await res.text() };
+    };
+    const event = { kind: "charge.succeeded", charge: "ch_1", amount: 5 };
+    expect(await post(event)).toMatchObject({ status: 200 });
+    expect(seen).toEqual([event]);
+    const refused = await post({ kind: "charge.succeeded", charge: "ch_1" });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("body<charge.succeeded>.amount is required");
+    const unknown = await post({ kind: "charge.refunded" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain(
+      'body.kind must be one of \\"charge.succeeded\\", \\"charge.failed\\"',
+    );
+    expect(seen).toHaveLength(1);
+  });
+});
+
 describe("validators of tagged unions: the tag first, then only its variant", () => {
   it("accepts each known variant and, for an open union, any other tag", () => {
     expect(issuesOf("PaymentMethod", card)).toEqual([]);
