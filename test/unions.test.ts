@@ -5,7 +5,7 @@
  * the tag under TypeScript 6 and 7 (strict), with the open union's default branch reachable.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -196,6 +196,39 @@ describe("validators of untagged unions: any member matches", () => {
     expect(issuesOf("Charge", charge({ by_region: { eu: { email: "e" } } }))).toEqual([
       { path: "body.by_region.eu.id", message: "is required" },
     ]);
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("has oneOf + discriminator with a mapping for tagged unions, x-apigen-open when open, and each variant's tag as a required const", () => {
+    const schemas = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8")).components.schemas;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(schemas.PaymentMethod).toMatchObject({
+      oneOf: [ref("CardPaymentMethod"), ref("SepaDebitPaymentMethod")],
+      discriminator: {
+        propertyName: "type",
+        mapping: {
+          card: "#/components/schemas/CardPaymentMethod",
+          sepa_debit: "#/components/schemas/SepaDebitPaymentMethod",
+        },
+      },
+      "x-apigen-open": true,
+    });
+    expect(schemas.Event["x-apigen-open"]).toBeUndefined();
+    expect(schemas.CardPaymentMethod.properties.type).toEqual({ type: "string", const: "card" });
+    expect(schemas.CardPaymentMethod.required).toContain("type");
+    expect(schemas.ChargeFailed.properties.kind).toEqual({
+      type: "string",
+      const: "charge.failed",
+    });
+  });
+
+  it("has oneOf for members disjoint by JSON type, anyOf otherwise, and null as a member when nullable", () => {
+    const schemas = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8")).components.schemas;
+    expect(schemas.Amount).toEqual({ oneOf: [{ type: "integer" }, { type: "string" }] });
+    expect(schemas.Charge.properties.refunded_by).toEqual({
+      anyOf: [{ type: "string" }, { $ref: "#/components/schemas/Customer" }, { type: "null" }],
+    });
   });
 });
 
