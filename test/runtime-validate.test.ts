@@ -119,6 +119,28 @@ describe("union combinators", () => {
     ]);
   });
 
+  it("untagged: a large valid recursive document (JsonValue) is checked whole, never cut short", () => {
+    const json: ReturnType<typeof union> = (value, path, issues) => jsonShape(value, path, issues);
+    const jsonShape = nullable(
+      union(
+        [string(), number(), array(json), map(json)],
+        ["string", "number", "JsonValue[]", "map<JsonValue>"],
+      ),
+    );
+    const doc = Array.from({ length: 3000 }, (_, i) => ({
+      id: i,
+      tags: ["a", "b"],
+      meta: { n: null },
+    }));
+    expect(validate(json, doc, "v")).toEqual([]);
+    expect(validate(json, [{ a: [1, { b: true }] }], "v")).toEqual([
+      {
+        path: "v[0].a[1].b",
+        message: "matches none of string, number, JsonValue[], map<JsonValue> (it is boolean true)",
+      },
+    ]);
+  });
+
   it("untagged: unions nested in unions give up after maxAttempts members, in linear time", () => {
     // Each level has two object members that both look inside: 2^40 tries without the limit.
     type Level = (

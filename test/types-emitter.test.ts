@@ -373,7 +373,7 @@ describe("direct facts of the emitted types", () => {
 });
 
 describe("a recursive map alias", () => {
-  it("type-checks (Record<string, Self> is a circular alias in TypeScript)", async () => {
+  it("type-checks (Record<string, Self> is a circular alias in TypeScript, in a union too)", async () => {
     const out = tempDir("apigen-recursive-map-");
     const generated = await generateFrom("test/fixtures/recursive-map-alias", out);
     for (const file of generated.files) {
@@ -387,6 +387,18 @@ describe("a recursive map alias", () => {
     );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
+    const types = generated.files.find((f) => f.path === "src/types.ts")!.contents;
+    expect(types).toContain(
+      [
+        "export type JsonValue =",
+        "  | string",
+        "  | number",
+        "  | boolean",
+        "  | JsonValue[]",
+        "  | { [key: string]: JsonValue }",
+        "  | null;",
+      ].join("\n"),
+    );
   });
 });
 

@@ -87,10 +87,12 @@ export function tagged(
 }
 
 /**
- * Union members tried in the outermost union being checked, and how many unions are open.
- * Each untagged union may check a value once per member, so unions nested in unions multiply
- * the work; past `maxAttempts` a union gives up with one issue, so a hostile value cannot
- * make it exponential.
+ * Members that failed after looking inside the value (its fields or items), in the outermost
+ * union being checked, and how many unions are open. A member that looks inside and fails,
+ * followed by another that looks inside, doubles the work at each level of unions nested in
+ * unions; past `maxAttempts` a union gives up with one issue, so a hostile value cannot make
+ * it exponential. A member refused by the value's kind costs nothing and is not counted, so a
+ * large valid JSON document of `string | number | JsonValue[] | map<JsonValue>` is never cut short.
  */
 let attempts = 0;
 let openUnions = 0;
@@ -108,13 +110,14 @@ export function union(members: readonly Validator[], names: readonly string[]): 
       let closest: ValidationIssue[] | undefined;
       let tie = false;
       for (const member of members) {
-        if (++attempts > maxAttempts)
+        if (attempts > maxAttempts)
           return fail(issues, path, "is too complex to check (too many union members tried)");
         const found: ValidationIssue[] = [];
         member(value, path, found);
         if (found.length === 0) return;
         // A member that refused the value itself (its kind) says nothing about its fields.
         if (found.every((issue) => issue.path === path)) continue;
+        attempts++;
         if (!closest || found.length < closest.length) {
           closest = found;
           tie = false;

@@ -159,10 +159,19 @@ export function indexSignatureType(values: TypeExpr, isReadonly = false): TypeEx
 
 /**
  * The type of the named alias `name`. A map of itself is written as an index signature,
- * since `type X = Record<string, X>` is a circular alias that TypeScript rejects.
+ * since `type X = Record<string, X>` is a circular alias that TypeScript rejects; so is such
+ * a map among the members of a union (`Json: string | Json[] | map<Json>`).
  */
 export function aliasTypeExpr(name: string, node: TypeNode): TypeExpr {
-  if (node.kind !== "map" || !referencedNames(node.values).has(name)) return typeExpr(node);
+  const selfMap = (n: TypeNode) => n.kind === "map" && referencedNames(n.values).has(name);
+  if (node.kind === "union" && node.variants.some(selfMap)) {
+    const members = node.variants.flatMap((variant) => {
+      const member = selfMap(variant) ? aliasTypeExpr(name, variant) : typeExpr(variant);
+      return member.kind === "union" ? member.types : [member];
+    });
+    return union(node.nullable ? [...members, keyword("null")] : members);
+  }
+  if (node.kind !== "map" || !selfMap(node)) return typeExpr(node);
   const signature = indexSignatureType(typeExpr(node.values));
   return node.nullable ? union([signature, keyword("null")]) : signature;
 }
