@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseTypeExpr, TypeExprError } from "../generator/ir/type-expr.ts";
 import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
 
@@ -44,6 +45,45 @@ function issuesOf(name: string, value: unknown): Issues {
 }
 
 const card = { id: "pm_1", type: "card", card: { brand: "visa", last4: "4242" } };
+
+describe("the shorthand grammar", () => {
+  const ref = (name: string, offset: number) => ({ kind: "ref", name, offset });
+  it("reads members joined by |, a null member anywhere making the type nullable", () => {
+    expect(parseTypeExpr("string | Customer")).toEqual({
+      type: { kind: "union", members: [{ kind: "primitive", name: "string" }, ref("Customer", 9)] },
+      nullable: false,
+    });
+    expect(parseTypeExpr("null | Label[] | string")).toEqual({
+      type: {
+        kind: "union",
+        members: [
+          { kind: "array", items: ref("Label", 7) },
+          { kind: "primitive", name: "string" },
+        ],
+      },
+      nullable: true,
+    });
+    // One member and null is no union: a nullable type, as before.
+    expect(parseTypeExpr("Customer | null")).toEqual({ type: ref("Customer", 0), nullable: true });
+  });
+
+  it.each([
+    ["string | string", "a member of the union appears twice"],
+    ["string |", 'expected a type name at "the end"'],
+    ["null", "null alone is not a type"],
+    ["map<string | integer>", "a union of map values is written in full"],
+    ["(string | integer)[]", "the shorthand has no parentheses"],
+  ])("refuses %s", (text, message) => {
+    let error: unknown;
+    try {
+      parseTypeExpr(text);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TypeExprError);
+    expect((error as Error).message).toContain(message);
+  });
+});
 
 describe("the client against a server on 127.0.0.1", () => {
   it("returns a list of an open union as sent, a variant the spec does not list included", async () => {

@@ -107,6 +107,11 @@ class ExprParser {
     const { text } = this;
     this.skipSpace();
     const start = this.pos;
+    if (text[this.pos] === "(")
+      throw new TypeExprError(
+        "the shorthand has no parentheses; an array of a union is written in full: { type: array, items: { union: [A, B] } }",
+        this.pos,
+      );
     const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(this.pos))?.[0];
     if (!word)
       throw new TypeExprError(
