@@ -146,7 +146,7 @@ const cases: BrokenCase[] = [
     name: "unknown-key",
     defect: "`feilds` instead of `fields`",
     expected: [
-      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example",
+      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator",
     ],
   },
   {
@@ -217,9 +217,45 @@ const cases: BrokenCase[] = [
   },
   {
     name: "type-expr-union",
-    defect: "string | number (only `| null` may follow a type)",
+    defect:
+      "map<string | number>: a union inside map<> (the shorthand takes unions at the top only)",
     expected: [
-      'test/fixtures/broken/type-expr-union/api.yaml:9:23 - error type-expr-syntax: cannot read type expression "string | number": only `| null` may follow a type; use enum for unions of values',
+      'test/fixtures/broken/type-expr-union/api.yaml:9:25 - error type-expr-syntax: cannot read type expression "map<string | number>": a union of map values is written in full: values: { union: [A, B] }',
+    ],
+  },
+  {
+    name: "union-extends",
+    defect: "extends: Base | Other (a union where one named type is expected)",
+    expected: [
+      'test/fixtures/broken/union-extends/api.yaml:14:14 - error union-not-allowed: "Base | Other" is a union, but extends takes one named type',
+    ],
+  },
+  {
+    name: "union-variant-not-object",
+    defect: "a tagged union's variant Code is a string alias, not an object type",
+    expected: [
+      "test/fixtures/broken/union-variant-not-object/api.yaml:15:13 - error union-variant-not-object: types.Method: the variant of tag code must be a named object type (not nullable), and Code is not one",
+    ],
+  },
+  {
+    name: "union-tag-conflict",
+    defect: "the variant of tag sepa_debit declares type: { const: card }",
+    expected: [
+      'test/fixtures/broken/union-tag-conflict/api.yaml:17:19 - error union-tag-conflict: types.Method: tag sepa_debit names Sepa.type, which is const "card"; it must admit sepa_debit',
+    ],
+  },
+  {
+    name: "union-variant-twice",
+    defect: "Card is the variant of tag card in one union and of tag old_card in another",
+    expected: [
+      "test/fixtures/broken/union-variant-twice/api.yaml:17:17 - error union-variant-twice: Card is already the variant of tag card in types.Method; a type carries one value of its tag field type, so give tag old_card a type of its own (one that extends Card)",
+    ],
+  },
+  {
+    name: "union-unknown-variant",
+    defect: "a tagged union names a variant type that does not exist",
+    expected: [
+      "test/fixtures/broken/union-unknown-variant/api.yaml:14:19 - error unresolved-ref: unknown type SepaDebit",
     ],
   },
   {
@@ -500,7 +536,7 @@ const cases: BrokenCase[] = [
     defect: "schema problems in two files and a YAML syntax error in a third",
     expected: [
       "test/fixtures/broken/many-problems-load/a.yaml:4:12 - error schema-wrong-type: expected a string, got number 1",
-      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example",
+      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
       'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',

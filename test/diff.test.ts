@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { compareModels, semverBump } from "../generator/diff/compare.ts";
 import { loadBaseModel, loadModel } from "../generator/diff/load-base.ts";
 import { formatChanges } from "../generator/diff/report.ts";
@@ -279,5 +279,104 @@ describe("webhook events", () => {
 
   it("finds nothing between a webhooks spec and itself", () => {
     expect(compareModels(webhooksBase, webhooksBase)).toEqual([]);
+  });
+});
+
+describe("model diff of unions", () => {
+  /** A spec whose response is `Method` (read by callers) and whose body holds `Ref` (written by callers). */
+  const spec = (
+    method: string,
+    ref = "string | Customer",
+  ) => `api: { name: u, title: U, version: 1.0.0 }
+types:
+  Card: { fields: { last4: string } }
+  Sepa: { fields: { iban: string } }
+  Cash: { fields: { note: string } }
+  Customer: { fields: { id: string } }
+  Label: { fields: { name: string } }
+  Method:
+    discriminator: type
+${method}
+  Create: { fields: { customer: ${JSON.stringify(ref)} } }
+endpoints:
+  methods.get: { method: GET, path: /m, response: { status: 200, body: Method } }
+  orders.create: { method: POST, path: /o, body: Create, response: { status: 201 } }
+`;
+  const closed = "    union: { card: Card, sepa: Sepa }";
+  const folders: string[] = [];
+  const model = (text: string) => {
+    const dir = tempDir("apigen-diff-unions-");
+    folders.push(dir);
+    writeFileSync(join(dir, "api.yaml"), text);
+    return loadModel(dir);
+  };
+  const changes = (before: string, after: string) =>
+    squeeze(formatChanges(compareModels(model(before), model(after)))).slice(0, -2);
+  afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  // A variant's type gains (or loses) the tag field with the union: listed under the type too.
+  it.each([
+    [
+      "a variant added to a closed union breaks readers",
+      spec("    union: { card: Card, sepa: Sepa, cash: Cash }"),
+      [
+        'BREAKING for callers types.Method: variant "cash" (Cash) added (callers read it)',
+        "minor types.Cash.type: required field added (callers read it)",
+      ],
+    ],
+    [
+      "a variant added to an open union breaks no one (becoming open does)",
+      spec("    union: { card: Card, sepa: Sepa, cash: Cash }\n    open: true"),
+      [
+        "BREAKING for callers types.Method: union became open (callers read it)",
+        "minor types.Cash.type: required field added (callers read it)",
+        'minor types.Method: variant "cash" (Cash) added (callers read it)',
+      ],
+    ],
+    [
+      "a variant removed from a union its callers only read breaks them through the variant only",
+      spec("    union: { card: Card }"),
+      [
+        "BREAKING for callers types.Sepa.type: field removed (callers read it)",
+        'minor types.Method: variant "sepa" (Sepa) removed (callers read it)',
+      ],
+    ],
+    [
+      "a tag that now names another type changes the type",
+      spec("    union: { card: Card, sepa: Cash }"),
+      [
+        "BREAKING for callers types.Sepa.type: field removed (callers read it)",
+        'BREAKING for callers types.Method: variant "sepa" Sepa -> Cash (callers read it)',
+        "minor types.Cash.type: required field added (callers read it)",
+      ],
+    ],
+    [
+      "an untagged union that becomes one type changes the type",
+      spec(closed, "string"),
+      [
+        "BREAKING for callers types.Create.customer: type string | Customer -> string (callers write it)",
+      ],
+    ],
+  ])("%s", (_name, after, lines) => {
+    expect(changes(spec(closed), after)).toEqual(lines);
+  });
+
+  it("an open union that gains a variant breaks no one", () => {
+    const open = (more: string) =>
+      spec(`    union: { card: Card, sepa: Sepa${more} }\n    open: true`);
+    expect(changes(open(""), open(", cash: Cash"))).toEqual([
+      "minor types.Cash.type: required field added (callers read it)",
+      'minor types.Method: variant "cash" (Cash) added (callers read it)',
+    ]);
+  });
+
+  it("untagged: a member added breaks readers, one removed breaks writers", () => {
+    const before = spec(closed, "string | Customer | Label");
+    expect(changes(before, spec(closed, "string | Customer"))).toEqual([
+      "BREAKING for callers types.Create.customer: variant Label removed (callers write it)",
+    ]);
+    expect(changes(spec(closed, "string | Customer"), before)).toEqual([
+      "minor types.Create.customer: variant Label added (callers write it)",
+    ]);
   });
 });

@@ -67,6 +67,7 @@ export const features = [
   "typed-webhooks",
   "typed-webhooks-field",
   "bodies-and-responses",
+  "unions",
 ] as const;
 
 export type Feature = (typeof features)[number];

@@ -14,6 +14,7 @@ import {
   string,
   validate,
 } from "../generator/runtime/validate.ts";
+import { tagged, union } from "../generator/runtime/unions.ts";
 import * as validators from "../generated/src/validators.ts";
 
 describe("validation runtime", () => {
@@ -57,6 +58,113 @@ describe("validation runtime", () => {
     expect(validate(string({ format: formats[format]! }), bad, "f")).toEqual([
       { path: "f", message: `must be in ${format} format` },
     ]);
+  });
+});
+
+describe("union combinators", () => {
+  const card = object({ last4: string({ minLength: 4 }) }, ["last4"]);
+  const bank = object({ iban: string() }, ["iban"]);
+
+  it("tagged: reads the tag first, then checks only the variant it names, under path<tag>", () => {
+    const closed = tagged("type", { card, bank }, false);
+    expect(validate(closed, { type: "card", last4: "4242" }, "pm")).toEqual([]);
+    expect(validate(closed, { type: "card", iban: "DE00" }, "pm")).toEqual([
+      { path: "pm<card>.last4", message: "is required" },
+    ]);
+    expect(validate(closed, { type: "cash" }, "pm")).toEqual([
+      { path: "pm.type", message: 'must be one of "card", "bank"' },
+    ]);
+    expect(validate(closed, {}, "pm")).toEqual([{ path: "pm.type", message: "is required" }]);
+    expect(validate(closed, { type: null }, "pm")).toEqual([
+      { path: "pm.type", message: "must be a string, not null" },
+    ]);
+    expect(validate(closed, "card", "pm")).toEqual([
+      { path: "pm", message: "must be an object, not a string" },
+    ]);
+  });
+
+  it("tagged: an open union accepts a tag it does not list; a tag is never read off the prototype", () => {
+    expect(validate(tagged("type", { card }, true), { type: "cash", x: 1 }, "pm")).toEqual([]);
+    const closed = tagged("type", { card }, false);
+    expect(validate(closed, { type: "toString" }, "pm")).toEqual([
+      { path: "pm.type", message: 'must be one of "card"' },
+    ]);
+    expect(validate(closed, Object.create({ type: "card" }), "pm")).toEqual([
+      { path: "pm.type", message: "is required" },
+    ]);
+    expect(validate(tagged("a-b", { x: card }, false), {}, "v")).toEqual([
+      { path: 'v["a-b"]', message: "is required" },
+    ]);
+  });
+
+  it("untagged: passes when any member does; else the problems of the one member of the value's kind", () => {
+    const expandable = union([string(), object({ id: string() }, ["id"])], ["string", "Customer"]);
+    expect(validate(expandable, "cus_1", "c")).toEqual([]);
+    expect(validate(expandable, { id: "cus_1" }, "c")).toEqual([]);
+    expect(validate(expandable, {}, "c")).toEqual([{ path: "c.id", message: "is required" }]);
+    expect(validate(expandable, 3, "c")).toEqual([
+      { path: "c", message: "matches none of string, Customer (it is number 3)" },
+    ]);
+  });
+
+  it("untagged: two members that fail alike give one issue naming both; the closer one speaks otherwise", () => {
+    const a = object({ x: number() }, ["x"]);
+    const b = object({ y: number() }, ["y"]);
+    expect(validate(union([a, b], ["A", "B"]), {}, "v")).toEqual([
+      { path: "v", message: "matches none of A, B (it is an object)" },
+    ]);
+    const c = object({ x: number(), y: number() }, ["x", "y"]);
+    expect(validate(union([c, a], ["C", "A"]), { x: "1" }, "v")).toEqual([
+      { path: "v.x", message: "must be a number, not a string" },
+    ]);
+  });
+
+  it("untagged: a large valid recursive document (JsonValue) is checked whole, never cut short", () => {
+    const json: ReturnType<typeof union> = (value, path, issues) => jsonShape(value, path, issues);
+    const jsonShape = nullable(
+      union(
+        [string(), number(), array(json), map(json)],
+        ["string", "number", "JsonValue[]", "map<JsonValue>"],
+      ),
+    );
+    const doc = Array.from({ length: 3000 }, (_, i) => ({
+      id: i,
+      tags: ["a", "b"],
+      meta: { n: null },
+    }));
+    expect(validate(json, doc, "v")).toEqual([]);
+    expect(validate(json, [{ a: [1, { b: true }] }], "v")).toEqual([
+      {
+        path: "v[0].a[1].b",
+        message: "matches none of string, number, JsonValue[], map<JsonValue> (it is boolean true)",
+      },
+    ]);
+  });
+
+  it("untagged: unions nested in unions give up after maxAttempts members, in linear time", () => {
+    // Each level has two object members that both look inside: 2^40 tries without the limit.
+    type Level = (
+      value: unknown,
+      path: string,
+      issues: { path: string; message: string }[],
+    ) => void;
+    let inner: Level = string();
+    for (let i = 0; i < 40; i++) {
+      const next = inner;
+      inner = union(
+        [object({ a: next }, ["a"]), object({ a: next, b: number() }, ["a"])],
+        ["A", "B"],
+      );
+    }
+    let value: unknown = 1;
+    for (let i = 0; i < 40; i++) value = { a: value, b: "x" };
+    const started = performance.now();
+    const issues = validate(inner, value, "v");
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues.some((i) => /too complex to check/.test(i.message))).toBe(true);
+    // The budget is per outermost union: the next validation starts afresh.
+    expect(validate(union([string()], ["string"]), "ok", "v")).toEqual([]);
   });
 });
 

@@ -308,6 +308,42 @@ describe("direct facts of the emitted types", () => {
     ]);
   });
 
+  it("unions: each tagged variant carries its tag as a required literal, an open union adds UnknownVariant, shorthand unions keep `| null`", () => {
+    const types = fileOf("unions", "src/types.ts");
+    expect(types).toContain(
+      'export type PaymentMethod = CardPaymentMethod | SepaDebitPaymentMethod | UnknownVariant<"type">;',
+    );
+    expect(types).toContain("export type Event = ChargeSucceeded | ChargeFailed;");
+    // The tag is a required literal in each variant: declared as string, as the const, or not at all.
+    expect(types).toMatch(/export interface CardPaymentMethod \{[^}]*\n {2}type: "card";/);
+    expect(types).toMatch(
+      /export interface SepaDebitPaymentMethod \{[^}]*?\n {2}type: "sepa_debit";/,
+    );
+    expect(types).toMatch(/export interface ChargeFailed \{[^}]*\n {2}kind: "charge\.failed";\n\}/);
+    expect(types).toMatch(/^import type \{ UnknownVariant \} from "\.\/runtime\/unions\.js";$/m);
+    expect(types).toContain("  customer: string | Customer;");
+    expect(types).toContain("  labels?: Label | string;");
+    expect(types).toContain("  reference?: number | string;");
+    expect(types).toContain("  refunded_by?: string | Customer | null;");
+    expect(types).toContain("  sources?: string[] | Customer;");
+    expect(types).toContain("  attempts?: Array<number | string>;");
+    expect(types).toContain("  by_region?: Record<string, Customer | string>;");
+    expect(types).toContain("  previous?: PaymentMethod | null;");
+    expect(types).toContain("export type Amount = number | string;");
+    const union = result("unions").model.types.find((t) => t.name === "PaymentMethod")!.type;
+    expect(union).toMatchObject({
+      kind: "union",
+      open: true,
+      discriminator: {
+        field: "type",
+        cases: [
+          { value: "card", type: "CardPaymentMethod" },
+          { value: "sepa_debit", type: "SepaDebitPaymentMethod" },
+        ],
+      },
+    });
+  });
+
   it("the gap count of each fixture is what its notes and unspecified types add up to", () => {
     const counts = Object.fromEntries(features.map((f) => [f, result(f).model.gaps.length]));
     expect(counts).toEqual({
@@ -324,6 +360,7 @@ describe("direct facts of the emitted types", () => {
       "typed-webhooks": 0,
       "typed-webhooks-field": 1, // customer.deleted's note
       "bodies-and-responses": 0,
+      unions: 0,
     });
   });
 
@@ -340,7 +377,7 @@ describe("direct facts of the emitted types", () => {
 });
 
 describe("a recursive map alias", () => {
-  it("type-checks (Record<string, Self> is a circular alias in TypeScript)", async () => {
+  it("type-checks (Record<string, Self> is a circular alias in TypeScript, in a union too)", async () => {
     const out = tempDir("apigen-recursive-map-");
     const generated = await generateFrom("test/fixtures/recursive-map-alias", out);
     for (const file of generated.files) {
@@ -354,6 +391,18 @@ describe("a recursive map alias", () => {
     );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
+    const types = generated.files.find((f) => f.path === "src/types.ts")!.contents;
+    expect(types).toContain(
+      [
+        "export type JsonValue =",
+        "  | string",
+        "  | number",
+        "  | boolean",
+        "  | JsonValue[]",
+        "  | { [key: string]: JsonValue }",
+        "  | null;",
+      ].join("\n"),
+    );
   });
 });
 

@@ -69,6 +69,24 @@ export const catalogue = {
   },
   "unresolved-ref": { severity: "error", message: "unknown type {name}{hint}" },
   "type-conflict": { severity: "error", message: "{detail}" },
+  "union-not-allowed": {
+    severity: "error",
+    message: "{value} is a union, but {key} takes one named type",
+  },
+  "union-variant-twice": {
+    severity: "error",
+    message:
+      "{type} is already the variant of tag {first}; a type carries one value of its tag field {field}, so give tag {tag} a type of its own (one that extends {type})",
+  },
+  "union-variant-not-object": {
+    severity: "error",
+    message:
+      "{union}: the variant of tag {tag} must be a named object type (not nullable), and {type} is not one",
+  },
+  "union-tag-conflict": {
+    severity: "error",
+    message: "{union}: tag {tag} names {field}, which is {actual}; it must admit {tag}",
+  },
   "extends-not-object": {
     severity: "error",
     message: "{name} can only extend an object type, and {base} is not one",

@@ -4,6 +4,7 @@
  * affects: callers of the client and implementers of the callback handlers.
  */
 import type { ApiModel, Constraints, Endpoint, Param, TypeNode } from "../ir/model.ts";
+import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
 import { diffWebhooks } from "./webhooks.ts";
 
@@ -58,6 +59,10 @@ export function typeText(node: TypeNode): string {
         return JSON.stringify(node.value);
       case "enum":
         return node.open ? "open enum" : "enum";
+      case "union":
+        return node.discriminator
+          ? `${node.open ? "open " : ""}union by ${node.discriminator.field}`
+          : node.variants.map(typeText).join(" | ");
       default: {
         const unhandled: never = node;
         throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
@@ -102,6 +107,9 @@ function sameShape(a: TypeNode, b: TypeNode): boolean {
   if (a.kind === "primitive" && b.kind === "primitive") return a.name === b.name;
   if (a.kind === "ref" && b.kind === "ref") return a.name === b.name;
   if (a.kind === "literal" && b.kind === "literal") return a.value === b.value;
+  // A tagged union and an untagged one, or two tag fields, are different types.
+  if (a.kind === "union" && b.kind === "union")
+    return a.discriminator?.field === b.discriminator?.field;
   return true;
 }
 
@@ -172,6 +180,9 @@ function diffNode(
         "minor",
       );
   }
+  if (before.kind === "union" && after.kind === "union")
+    for (const change of unionChanges(before, after, typeText))
+      out.affect(subject, change.description, change.effect, usages, change.level);
   if (before.kind === "object" && after.kind === "object") {
     for (const field of before.fields) {
       const next = after.fields.find((f) => f.name === field.name);

@@ -58,11 +58,35 @@ export function sample(node: TypeNode, types: TypeLookup, depth = 0, omit?: stri
       const resolved = resolveType(node, types);
       return resolved.kind === "ref" ? obj([]) : sample(resolved, types, depth, omit);
     }
+    case "union":
+      return unionSample(node, types, depth);
     default: {
       const unhandled: never = node;
       throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/** The first variant; a tagged one with its tag first, since the variant's own tag field may say only `string`. */
+function unionSample(node: TypeNode & { kind: "union" }, types: TypeLookup, depth: number): Expr {
+  const first = node.variants[0]!;
+  const tag = node.discriminator;
+  if (!tag) return sample(first, types, depth);
+  const resolved = resolveType(first, types);
+  const rest = objectSample(
+    resolved.kind === "object" ? resolved.fields : [],
+    types,
+    depth,
+    tag.field,
+  );
+  const properties = rest.kind === "object" ? rest.properties : [];
+  return {
+    kind: "object",
+    properties: [
+      { kind: "property", key: tag.field, value: lit(tag.cases[0]!.value) },
+      ...properties,
+    ],
+  };
 }
 
 /** The named types of a model, for following references. */

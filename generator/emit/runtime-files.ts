@@ -4,13 +4,16 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { ApiModel, TypeNode } from "../ir/model.ts";
+import { childTypes } from "../ir/walk.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 
 const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 
-/** Runtime modules every package gets, by file name. */
+/** Runtime modules every package gets, by file name (`unions.ts` only a package whose model has a union). */
 export const runtimeModules = [
   "validate.ts",
+  "unions.ts",
   "client/errors.ts",
   "client/redact.ts",
   "client/retry.ts",
@@ -39,8 +42,29 @@ export const runtimeModules = [
 
 /** `src/runtime/*.ts` of the generated package. */
 export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
-  return runtimeModules.map((name) => ({
-    path: `src/runtime/${name}`,
-    contents: `// ${ctx.banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,
-  }));
+  const unions = usesUnions(ctx.model);
+  return runtimeModules
+    .filter((name) => name !== "unions.ts" || unions)
+    .map((name) => ({
+      path: `src/runtime/${name}`,
+      contents: `// ${ctx.banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,
+    }));
+}
+
+/** Whether any type node of the model is a union: named types, parameters, bodies and answers. */
+function usesUnions(model: ApiModel): boolean {
+  const has = (node: TypeNode | undefined): boolean =>
+    node !== undefined && (node.kind === "union" || childTypes(node).some(has));
+  const operations = [...model.endpoints, ...model.callbacks];
+  return (
+    model.types.some((t) => has(t.type)) ||
+    model.paramsTypes.some((p) => p.params.some((param) => has(param.type))) ||
+    operations.some(
+      (o) => o.params.some((p) => has(p.type)) || o.headers.some((h) => has(h.schema)),
+    ) ||
+    model.endpoints.some((e) => has(e.body) || has(e.response.body)) ||
+    model.callbacks.some((c) => has(c.body) || has(c.success) || has(c.failure)) ||
+    model.sharedHeaders.some((h) => has(h.schema)) ||
+    has(model.webhooks?.payload)
+  );
 }

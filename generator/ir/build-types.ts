@@ -19,6 +19,7 @@ import type {
   TypeShape,
 } from "./model.ts";
 import { parseTypeExpr, TypeExprError, type TypeExpr } from "./type-expr.ts";
+import { checkTaggedUnions, unionShape, type PendingTagged } from "./build-unions.ts";
 
 type Data = Record<string, unknown>;
 
@@ -47,8 +48,14 @@ export class TypeBuilder {
   /** The pending `extends` of each object node, so a base is found without a search per type. */
   private readonly pendingByNode = new Map<TypeNode, PendingExtends>();
   private readonly named = new Map<string, NamedType>();
+  private readonly pendingTagged: PendingTagged[] = [];
 
-  constructor(private readonly ctx: BuildContext) {}
+  constructor(readonly ctx: BuildContext) {}
+
+  /** Records a reference to a named type, checked by `resolve`. */
+  reference(name: string, location: SourceLocation): void {
+    this.refs.push({ name, location });
+  }
 
   /** Every named type, in declaration order; references and extends resolved. */
   buildNamed(decls: readonly Decl<unknown>[]): NamedType[] {
@@ -91,6 +98,9 @@ export class TypeBuilder {
       inProgress.delete(pending);
       done.add(pending);
     };
+    // Before flattening: a variant's tag becomes its own field, which then wins over an
+    // inherited one (the base is omitted from it), and a type extending a variant inherits it.
+    checkTaggedUnions(this.pendingTagged, this.named, this.ctx);
     this.pendingExtends.forEach(flatten);
   }
 
@@ -214,6 +224,8 @@ export class TypeBuilder {
     const parsed =
       typeof data.type === "string" ? this.expr(file, [...path, "type"], data.type) : undefined;
     const nullable = parsed?.nullable ?? false;
+    if (data.union !== undefined)
+      return { shape: unionShape(this, file, path, data, this.pendingTagged), nullable };
     if (data.fields !== undefined || data.extends !== undefined) {
       if (parsed && parsed.type.kind !== "openObject") {
         this.conflict(
@@ -363,6 +375,12 @@ export class TypeBuilder {
         return { kind: "array", items: this.exprNode(expr.items, file, path, exprPath) };
       case "map":
         return { kind: "map", values: this.exprNode(expr.values, file, path, exprPath) };
+      case "union":
+        return {
+          kind: "union",
+          variants: expr.members.map((m) => this.exprNode(m, file, path, exprPath)),
+          open: false,
+        };
       case "container": {
         const key = expr.container === "array" ? "items" : "values";
         if (data?.[key] === undefined) {
@@ -438,6 +456,12 @@ function unspecifiedText(expr: TypeExpr, depth = ""): string | undefined {
       return unspecifiedText(expr.items, depth ? `${depth} item` : "Item");
     case "map":
       return unspecifiedText(expr.values, depth ? `${depth} value` : "Value");
+    case "union":
+      for (const member of expr.members) {
+        const text = unspecifiedText(member, depth);
+        if (text) return text;
+      }
+      return undefined;
     case "primitive":
     case "openObject":
     case "ref":

@@ -127,8 +127,17 @@ function fieldProblem(
   const fields = objectFieldsOf(payload, types);
   if (!fields) return `its payload is not an object, so it has no field ${field}`;
   const declared = fields.find((f) => f.name === field);
-  if (!declared) return undefined;
-  const type = resolveType(declared.type, types);
+  return declared ? valueProblem(declared.type, field, event, types) : undefined;
+}
+
+/** Why a field of type `node` cannot hold the string `event`, or `undefined` when it can. */
+function valueProblem(
+  node: TypeNode,
+  field: string,
+  event: string,
+  types: TypeLookup,
+): string | undefined {
+  const type = resolveType(node, types);
   switch (type.kind) {
     case "literal":
       return type.value === event
@@ -142,6 +151,11 @@ function fieldProblem(
       return type.name === "string" ? undefined : `its payload declares ${field} as ${type.name}`;
     case "unknown":
       return undefined;
+    case "union": {
+      // Any member that can hold the name will do; else the first member's reason.
+      const problems = type.variants.map((v) => valueProblem(v, field, event, types));
+      return problems.includes(undefined) ? undefined : problems[0];
+    }
     case "ref":
     case "array":
     case "map":

@@ -171,6 +171,7 @@ export function urlValueOf(node: TypeNode, types: TypeLookup): Param["urlValue"]
     case "array":
     case "map":
     case "object":
+    case "union":
       return undefined;
     default: {
       const unhandled: never = resolved;

@@ -27,6 +27,8 @@ function forcedRefs(node: TypeNode, via: string): Edge[] {
     case "map":
     case "literal":
     case "enum":
+    // A union is satisfied by any one variant; a variant that forces a cycle is not reported.
+    case "union":
       return [];
     default: {
       const unhandled: never = node;

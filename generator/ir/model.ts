@@ -74,7 +74,19 @@ export type TypeShape =
   | { kind: "object"; fields: Field[]; open: boolean; base?: ObjectBase }
   | { kind: "literal"; value: Literal }
   /** `open`: the values are the known ones, not all. */
-  | { kind: "enum"; values: Literal[]; open: boolean };
+  | { kind: "enum"; values: Literal[]; open: boolean }
+  /**
+   * A value of one of `variants`. Tagged (`discriminator`): every variant is a reference to a
+   * named object type, `cases[i]` gives the tag value of `variants[i]`; `open`: tags the spec
+   * does not list are accepted too. Untagged: any member may match; `open` is false.
+   */
+  | { kind: "union"; variants: TypeNode[]; discriminator?: Discriminator; open: boolean };
+
+/** How a tagged union tells its variants apart: the tag field and the value naming each variant. */
+export interface Discriminator {
+  field: string;
+  cases: { value: string; type: string }[];
+}
 
 export type TypeNode = TypeShape & {
   nullable: boolean;

@@ -1,7 +1,9 @@
 /**
  * The shorthand type grammar of the spec:
- *   Type := Base "[]"* (" | null")?
- *   Base := string | integer | number | boolean | binary | unknown | object | unspecified | Name | map<Type>
+ *   Type   := Member (" | " Member)*        `null` may be one member, anywhere: it makes the type nullable
+ *   Member := Base "[]"*
+ *   Base   := string | integer | number | boolean | binary | unknown | object | unspecified | Name | map<Member>
+ * Two or more members other than `null` make an untagged union.
  */
 export type TypeExpr =
   | { kind: "primitive"; name: "string" | "integer" | "number" | "boolean" | "binary" }
@@ -11,7 +13,9 @@ export type TypeExpr =
   | { kind: "array"; items: TypeExpr }
   | { kind: "map"; values: TypeExpr }
   /** `array`/`map` written alone: the element type comes from `items`/`values`. */
-  | { kind: "container"; container: "array" | "map" };
+  | { kind: "container"; container: "array" | "map" }
+  /** `A | B`: two or more members, none of them `null`. */
+  | { kind: "union"; members: TypeExpr[] };
 
 export interface ParsedTypeExpr {
   type: TypeExpr;
@@ -43,27 +47,54 @@ class ExprParser {
 
   constructor(private readonly text: string) {}
 
-  /** The whole shorthand: a type, then an optional `| null`, then nothing. */
+  /**
+   * The whole shorthand: members separated by `|`, then nothing. Without a `|` (most
+   * fields) no list is made.
+   */
   parse(): ParsedTypeExpr {
     const { text } = this;
-    const type = this.parseType();
-    this.skipSpace();
     let nullable = false;
-    if (text[this.pos] === "|") {
+    let first: TypeExpr | undefined;
+    let members: TypeExpr[] | undefined;
+    for (;;) {
+      this.skipSpace();
+      if (this.atNull()) {
+        nullable = true;
+      } else {
+        const member = this.parseType();
+        if (first === undefined) first = member;
+        else (members ??= [first]).push(member);
+      }
+      this.skipSpace();
+      if (text[this.pos] !== "|") break;
       this.pos++;
-      this.skipSpace();
-      if (!text.startsWith("null", this.pos))
-        throw new TypeExprError(
-          "only `| null` may follow a type; use enum for unions of values",
-          this.pos,
-        );
-      this.pos += 4;
-      nullable = true;
-      this.skipSpace();
     }
     if (this.pos < text.length)
       throw new TypeExprError(`unexpected ${JSON.stringify(text.slice(this.pos))}`, this.pos);
-    return { type, nullable };
+    if (first === undefined) throw new TypeExprError("null alone is not a type", 0);
+    if (members) this.checkDistinct(members);
+    return { type: members ? { kind: "union", members } : first, nullable };
+  }
+
+  /** `null` as a whole member (not the start of a name such as `nullable`). */
+  private atNull(): boolean {
+    const { text, pos } = this;
+    if (!text.startsWith("null", pos)) return false;
+    const next = text[pos + 4];
+    if (next !== undefined && /[A-Za-z0-9_[<]/.test(next)) return false;
+    this.pos += 4;
+    return true;
+  }
+
+  /** A union lists each member once: `string | string` is a slip, not a type. */
+  private checkDistinct(members: readonly TypeExpr[]): void {
+    const seen = new Set<string>();
+    for (const member of members) {
+      const key = JSON.stringify(member, (k, v: unknown) => (k === "offset" ? undefined : v));
+      if (seen.has(key))
+        throw new TypeExprError(`a member of the union appears twice`, this.text.indexOf("|"));
+      seen.add(key);
+    }
   }
 
   /** Moves past spaces, which the grammar allows between tokens. */
@@ -76,6 +107,11 @@ class ExprParser {
     const { text } = this;
     this.skipSpace();
     const start = this.pos;
+    if (text[this.pos] === "(")
+      throw new TypeExprError(
+        "the shorthand has no parentheses; an array of a union is written in full: { type: array, items: { union: [A, B] } }",
+        this.pos,
+      );
     const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(this.pos))?.[0];
     if (!word)
       throw new TypeExprError(
@@ -88,6 +124,11 @@ class ExprParser {
       this.pos++;
       const values = this.parseType();
       this.skipSpace();
+      if (text[this.pos] === "|")
+        throw new TypeExprError(
+          "a union of map values is written in full: values: { union: [A, B] }",
+          this.pos,
+        );
       if (text[this.pos] !== ">") throw new TypeExprError("expected > to close map<", this.pos);
       this.pos++;
       type = { kind: "map", values };

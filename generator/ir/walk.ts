@@ -12,6 +12,8 @@ export function childTypes(node: TypeNode): TypeNode[] {
       return [node.values];
     case "object":
       return node.fields.map((f) => f.type);
+    case "union":
+      return node.variants;
     case "ref":
     case "primitive":
     case "unknown":

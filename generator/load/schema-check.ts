@@ -182,6 +182,18 @@ function splitFlowValue(file: SpecFile, path: DataPath, key: string): Diagnostic
   );
 }
 
+let typeNamePattern: string | undefined;
+
+/** Whether a failed pattern is that of a type name (compared by text: a cached validator has its own schema objects). */
+function isTypeNamePattern(pattern: unknown): boolean {
+  typeNamePattern ??= (
+    JSON.parse(readFileSync(schemaPath, "utf8")) as {
+      definitions: { typeName: { pattern: string } };
+    }
+  ).definitions.typeName.pattern;
+  return pattern === typeNamePattern;
+}
+
 function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
   const path = pathOf(error.instancePath, file.data);
   const params = error.params as Record<string, unknown>;
@@ -231,6 +243,13 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
         file.locate(path),
       );
     case "pattern":
+      // `extends: A | B`: say what is wrong (one type is expected), not that it is no PascalCase name.
+      if (isTypeNamePattern(params.pattern) && String(valueAt(file.data, path)).includes("|"))
+        return diagnostic(
+          "union-not-allowed",
+          { value: JSON.stringify(valueAt(file.data, path)), key: String(path.at(-1) ?? "value") },
+          file.locate(path),
+        );
       return diagnostic(
         "schema-bad-name",
         { what: "value", value: JSON.stringify(valueAt(file.data, path)), pattern: patternText },

@@ -10,6 +10,8 @@ const isContainer = (v: unknown): v is object => typeof v === "object" && v !== 
 const identifierStep = /\.([A-Za-z_$][A-Za-z0-9_$]*)/y;
 const indexStep = /\[(0|[1-9][0-9]*)\]/y;
 const keyStep = /\[("(?:[^"\\]|\\.)*")\]/y;
+/** `<card>`: the variant of a tagged union the value was checked as; names no property. */
+const variantStep = /<[^<>]+>/y;
 
 /** The segments of an issue's path after its root name; throws if it is not a path this runtime writes. */
 export function parsePath(path: string, root: string): Segment[] {
@@ -17,13 +19,15 @@ export function parsePath(path: string, root: string): Segment[] {
   const segments: Segment[] = [];
   let i = root.length;
   while (i < path.length) {
-    const step = [identifierStep, indexStep, keyStep].find((re) => {
+    const step = [identifierStep, indexStep, keyStep, variantStep].find((re) => {
       re.lastIndex = i;
       return re.test(path);
     });
     if (!step) throw new Error(`cannot read ${JSON.stringify(path.slice(i, i + 40))} in ${path}`);
     step.lastIndex = i;
     const [text, inner] = step.exec(path)!;
+    i += text.length;
+    if (step === variantStep) continue;
     segments.push(
       step === indexStep
         ? Number(inner)
@@ -31,7 +35,6 @@ export function parsePath(path: string, root: string): Segment[] {
           ? (JSON.parse(inner!) as string)
           : inner!,
     );
-    i += text.length;
   }
   return segments;
 }

@@ -28,6 +28,7 @@ const bases = [
   "test/fixtures/features/operations",
   "test/fixtures/features/objects",
   "test/fixtures/features/multi-file",
+  "test/fixtures/features/unions",
 ];
 
 let work: string;

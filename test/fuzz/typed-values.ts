@@ -287,6 +287,20 @@ export class ValidValues {
         return this.object(node.fields, depth);
       case "ref":
         return this.of(node, depth);
+      case "union": {
+        const cases = node.discriminator?.cases;
+        const field = node.discriminator?.field ?? "";
+        return fc.oneof(
+          ...node.variants.map((v, i) =>
+            cases
+              ? this.of(v, depth).map((value) => ({
+                  ...(value as object),
+                  [field]: cases[i]!.value,
+                }))
+              : this.of(v, depth),
+          ),
+        );
+      }
     }
   }
 
@@ -398,6 +412,8 @@ export class ValidValues {
         return typeof value !== "object" || Array.isArray(value);
       case "ref":
         return this.wrongKind(type, value);
+      case "union":
+        return type.variants.every((v) => this.wrongKind(v, value));
     }
   }
 }

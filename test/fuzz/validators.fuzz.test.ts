@@ -47,6 +47,7 @@ const targets: Target[] = [];
 beforeAll(async () => {
   work = tempDir("apigen-fuzz-validators-");
   const runtime = join(repoRoot, "generator/runtime/validate.ts");
+  const unionsRuntime = join(repoRoot, "generator/runtime/unions.ts");
   for (const spec of ["spec", ...features.map((f) => `test/fixtures/features/${f}`)]) {
     const { model, validators } = loadModel(join(repoRoot, spec));
     let module: Record<string, unknown>;
@@ -54,7 +55,12 @@ beforeAll(async () => {
       module = await import("../../generated/src/validators.ts");
     } else {
       const file = join(work, `${spec.replaceAll("/", "-")}.ts`);
-      writeFileSync(file, validators.replace('"./runtime/validate.js"', JSON.stringify(runtime)));
+      writeFileSync(
+        file,
+        validators
+          .replace('"./runtime/validate.js"', JSON.stringify(runtime))
+          .replace('"./runtime/unions.js"', JSON.stringify(unionsRuntime)),
+      );
       module = (await import(file)) as Record<string, unknown>;
     }
     const values = new ValidValues(model);

@@ -65,6 +65,7 @@ function takesTag(field: Field, slot: Slot): boolean {
     case "array":
     case "map":
     case "object":
+    case "union":
       return false;
     default: {
       const unhandled: never = t;
@@ -108,6 +109,9 @@ function build(
     }
     case "object":
       return buildObject(node.fields, slot, types, seen);
+    // An error body that is a union gets no example: which variant carries the code is not said.
+    case "union":
+      return undefined;
     default: {
       const unhandled: never = node;
       throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);

@@ -15,6 +15,11 @@
  * - map: `type: object` + `additionalProperties: <values>`
  * - constraints: `format` (the model's name, standard or not), `pattern`, `prefix` as the
  *   pattern `^prefix` (in `allOf` when there is a pattern too), lengths, bounds, `x-unit`
+ * - untagged union: `oneOf` of the members when no two can hold the same JSON value by type,
+ *   else `anyOf`; nullable adds `{type: "null"}`
+ * - tagged union: `oneOf` of the variants' `$ref`s + `discriminator: {propertyName, mapping}`;
+ *   open: `x-apigen-open: true` (JSON Schema cannot say "or any object with another tag"
+ *   next to a discriminator; tools that do not know the extension see a closed union)
  * - docs: `description`, `examples: [example]`, `deprecated`, `x-undocumented`
  */
 import type { Constraints, Literal, NamedType, ParamsType, TypeNode } from "../../ir/model.ts";
@@ -40,6 +45,9 @@ export function schemaOf(node: TypeNode, options: SchemaOptions = {}): JsonObjec
   const lead = [
     ...(options.lead ?? []),
     ...(node.kind === "enum" && node.open ? ["Known values; the full list is not shown."] : []),
+    ...(node.kind === "union" && node.open
+      ? ["Known variants; a value with any other tag is accepted too."]
+      : []),
   ];
   const docs = node.docs;
   return obj({
@@ -112,11 +120,72 @@ function shapeOf(node: TypeNode): JsonObject {
         anyOf: [{ type, enum: values }, { type }, ...(node.nullable ? [{ type: "null" }] : [])],
       };
     }
+    case "union":
+      return unionSchema(node);
     default: {
       const unhandled: never = node;
       throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/** The schema of a union: see the header. */
+function unionSchema(node: TypeNode & { kind: "union" }): JsonObject {
+  const members: Json[] = node.variants.map((v) => schemaOf(v));
+  if (node.nullable) members.push({ type: "null" });
+  const tag = node.discriminator;
+  if (!tag) return { [disjoint(node.variants) ? "oneOf" : "anyOf"]: members };
+  return obj({
+    oneOf: members,
+    discriminator: {
+      propertyName: tag.field,
+      mapping: Object.fromEntries(tag.cases.map((c) => [c.value, schemaRef(c.type)])),
+    },
+    "x-apigen-open": node.open ? true : undefined,
+  });
+}
+
+/**
+ * Whether no JSON value can match two members, judged by the JSON types each member admits
+ * (`integer` within `number`); a reference or `unknown` may admit anything, so it is not.
+ */
+function disjoint(variants: readonly TypeNode[]): boolean {
+  const seen = new Set<string>();
+  for (const v of variants) {
+    const kinds = jsonKinds(v);
+    if (!kinds || kinds.some((k) => seen.has(k))) return false;
+    kinds.forEach((k) => seen.add(k));
+  }
+  return true;
+}
+
+/** The JSON types a value of `node` may have, or undefined when that is not known here. */
+function jsonKinds(node: TypeNode): string[] | undefined {
+  const kinds = (() => {
+    switch (node.kind) {
+      case "primitive":
+        return node.name === "integer" || node.name === "number" ? ["number"] : [node.name];
+      case "literal":
+      case "enum": {
+        const value = node.kind === "literal" ? node.value : node.values[0];
+        return [typeof value];
+      }
+      case "array":
+        return ["array"];
+      case "map":
+      case "object":
+        return ["object"];
+      case "ref":
+      case "unknown":
+      case "union":
+        return undefined;
+      default: {
+        const unhandled: never = node;
+        throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
+      }
+    }
+  })();
+  return kinds && node.nullable ? [...kinds, "null"] : kinds;
 }
 
 /** The JSON Schema type of a list of literals of one kind. */

@@ -40,6 +40,7 @@ export function docLines(
 export function typeDocLines(node: TypeNode, lead: string[] = []): string[] {
   const extra: string[] = [...lead];
   if (node.kind === "enum" && node.open) extra.push("Known values; the full list is not shown.");
+  if (node.kind === "union" && node.open) extra.push(openUnionDoc(node));
   const inner =
     node.kind === "array"
       ? { word: "Each item", node: node.items }
@@ -62,4 +63,9 @@ export function typeDocLines(node: TypeNode, lead: string[] = []): string[] {
     );
   }
   return [...docLines(node.docs, node.constraints, extra), ...innerNotes];
+}
+
+/** What an open union's doc says of the variants the spec does not list. */
+function openUnionDoc(node: TypeNode & { kind: "union" }): string {
+  return `Known variants; a value with any other \`${node.discriminator?.field ?? "tag"}\` is accepted too (\`UnknownVariant\`).`;
 }

@@ -12,6 +12,7 @@ import type * as CallbacksRouter from "../../runtime/callbacks/router.ts";
 import type * as CallbacksSignature from "../../runtime/callbacks/signature.ts";
 import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
+import type * as Unions from "../../runtime/unions.ts";
 import type * as Validate from "../../runtime/validate.ts";
 import type { Ref } from "../code/nodes.ts";
 
@@ -53,6 +54,7 @@ export const generatedRef = (module: string, name: string, isType: boolean): Ref
 /** The runtime modules by their path below `src/runtime/`, with their exports' types. */
 interface RuntimeModules {
   "validate.ts": typeof Validate;
+  "unions.ts": typeof Unions;
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;
   "callbacks/core.ts": typeof CallbacksCore;

@@ -49,11 +49,33 @@ function shapeExpr(node: TypeNode): TypeExpr {
       return literalType(node.value);
     case "enum":
       return enumExpr(node.values, node.open);
+    case "union":
+      return unionExpr(node);
     default: {
       const unhandled: never = node;
       throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/**
+ * A union is its members (a nullable member's `null` among them). The variants of a tagged
+ * union carry their tag as a required literal (the IR makes it so), so a check of the tag
+ * narrows to the variant; an open union adds `UnknownVariant<"type">`, whose tag is no
+ * string type, so that narrowing on a known tag still drops it.
+ */
+function unionExpr(node: TypeNode & { kind: "union" }): TypeExpr {
+  const members = node.variants.flatMap((variant) => {
+    const member = typeExpr(variant);
+    return member.kind === "union" ? member.types : [member];
+  });
+  if (node.open && node.discriminator)
+    members.push({
+      kind: "generic",
+      target: runtimeType("unions.ts", "UnknownVariant"),
+      args: [literalType(node.discriminator.field)],
+    });
+  return union(members);
 }
 
 /** `T[]` for simple element types, `Array<...>` where `[]` would bind wrongly. */
@@ -139,10 +161,19 @@ export function indexSignatureType(values: TypeExpr, isReadonly = false): TypeEx
 
 /**
  * The type of the named alias `name`. A map of itself is written as an index signature,
- * since `type X = Record<string, X>` is a circular alias that TypeScript rejects.
+ * since `type X = Record<string, X>` is a circular alias that TypeScript rejects; so is such
+ * a map among the members of a union (`Json: string | Json[] | map<Json>`).
  */
 export function aliasTypeExpr(name: string, node: TypeNode): TypeExpr {
-  if (node.kind !== "map" || !referencedNames(node.values).has(name)) return typeExpr(node);
+  const selfMap = (n: TypeNode) => n.kind === "map" && referencedNames(n.values).has(name);
+  if (node.kind === "union" && node.variants.some(selfMap)) {
+    const members = node.variants.flatMap((variant) => {
+      const member = selfMap(variant) ? aliasTypeExpr(name, variant) : typeExpr(variant);
+      return member.kind === "union" ? member.types : [member];
+    });
+    return union(node.nullable ? [...members, keyword("null")] : members);
+  }
+  if (node.kind !== "map" || !selfMap(node)) return typeExpr(node);
   const signature = indexSignatureType(typeExpr(node.values));
   return node.nullable ? union([signature, keyword("null")]) : signature;
 }

@@ -78,11 +78,34 @@ function shapeExpr(node: TypeNode): Expr {
       return call(combinator("literal"), lit(node.value));
     case "enum":
       return call(combinator("oneOf"), arr(node.values.map(lit)), lit(node.open));
+    case "union":
+      return unionValidatorExpr(node);
     default: {
       const unhandled: never = node;
       throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/**
+ * `tagged("type", { card: validateCardPaymentMethod }, false)` for a tagged union, whose
+ * variants are named types; `union([string(), validateCustomer], ["string", "Customer"])`
+ * for an untagged one, the names for the issue when no member matches.
+ */
+function unionValidatorExpr(node: TypeNode & { kind: "union" }): Expr {
+  const tag = node.discriminator;
+  if (tag)
+    return call(
+      runtimeValue("unions.ts", "tagged"),
+      lit(tag.field),
+      obj(tag.cases.map(({ value }, i) => [value, validatorExpr(node.variants[i]!)] as const)),
+      lit(node.open),
+    );
+  return call(
+    runtimeValue("unions.ts", "union"),
+    arr(node.variants.map(validatorExpr)),
+    arr(node.variants.map((v) => lit(typeText(v)))),
+  );
 }
 
 /**
@@ -144,4 +167,33 @@ export function validatorDeclaration(
       },
     },
   ];
+}
+
+/** How a member of an untagged union is named in an issue: `string`, `Customer`, `Label[]`. */
+function typeText(node: TypeNode): string {
+  const text = (() => {
+    switch (node.kind) {
+      case "primitive":
+        return node.name;
+      case "ref":
+        return node.name;
+      case "array":
+        return `${typeText(node.items)}[]`;
+      case "map":
+        return `map<${typeText(node.values)}>`;
+      case "literal":
+        return JSON.stringify(node.value);
+      case "enum":
+        return node.values.map((v) => JSON.stringify(v)).join(" | ");
+      case "unknown":
+      case "object":
+      case "union":
+        return node.kind;
+      default: {
+        const unhandled: never = node;
+        throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
+      }
+    }
+  })();
+  return node.nullable ? `${text} | null` : text;
 }
