@@ -6,6 +6,7 @@
  * exactOptionalPropertyTypes as the generated package uses).
  */
 import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,6 +24,22 @@ interface Checked {
   generatedTypes: string;
 }
 
+/**
+ * How openapi-typescript reads the documents. `defaultNonNullable: false`: a property with a
+ * `default` stays optional, as the document says (by default openapi-typescript makes it
+ * required, reading responses where the server fills defaults in; ours are request types
+ * too). Bytes (`contentMediaType`) become `Blob`, as its docs advise for file uploads,
+ * instead of `string`.
+ */
+const readingOptions = {
+  defaultNonNullable: false,
+  transform(schema: { contentMediaType?: unknown }) {
+    return schema.contentMediaType === undefined
+      ? undefined
+      : ts.factory.createTypeReferenceNode("Blob");
+  },
+};
+
 const checks = new Map<string, Checked>();
 let root = "";
 const made: string[] = [];
@@ -34,18 +51,20 @@ const mutual = "type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : 
 const covers = "type Covers<A, B> = [A] extends [B] ? true : false;";
 
 /**
- * Schemas that reach an open union (`x-apigen-open`): openapi-typescript does not know the
- * extension and types the union closed, while ours admits unknown variants, so for these
- * theirs must be assignable to ours, not back.
+ * Schemas that reach an open union (`x-apigen-open`) or bytes (`contentMediaType`):
+ * openapi-typescript does not know the extension and types the union closed, while ours
+ * admits unknown variants; and bytes are a `Blob` to it (by the transform below) while ours
+ * also take `Uint8Array`, `ArrayBuffer` and streams. For these theirs must be assignable to
+ * ours, not back.
  */
-function reachingOpenUnions(schemas: Record<string, object>): Set<string> {
+function reachingWiderTypes(schemas: Record<string, object>): Set<string> {
   const refs = new Map<string, string[]>();
   const open = new Set<string>();
   for (const [name, schema] of Object.entries(schemas)) {
     const found: string[] = [];
     walk(schema, (node) => {
       if (typeof node.$ref === "string") found.push(node.$ref.split("/").at(-1)!);
-      if (node["x-apigen-open"] === true) open.add(name);
+      if (node["x-apigen-open"] === true || node.contentMediaType !== undefined) open.add(name);
     });
     refs.set(name, found);
   }
@@ -68,13 +87,13 @@ beforeAll(async () => {
     made.push(g.dir);
     const folder = join(root, `spec${i}`);
     mkdirSync(folder);
-    const generatedTypes = astToString(await openapiTS(g.document as never));
+    const generatedTypes = astToString(await openapiTS(g.document as never, readingOptions));
     writeFileSync(join(folder, "openapi-types.ts"), generatedTypes);
     copyFileSync(join(g.dir, "src/types.ts"), join(folder, "types.ts"));
     cpSync(join(g.dir, "src/runtime"), join(folder, "runtime"), { recursive: true });
     const schemas = g.document.components.schemas as Record<string, object>;
     const names = Object.keys(schemas);
-    const oneWay = reachingOpenUnions(schemas);
+    const oneWay = reachingWiderTypes(schemas);
     const lines = [
       `import type { components } from "./openapi-types.ts";`,
       `import type * as Ours from "./types.ts";`,
