@@ -9,10 +9,17 @@ import { features, generateFrom, tempDir } from "../helpers.ts";
 
 export { features, type Feature } from "../helpers.ts";
 
-/** Every spec the tools check: the Merchant Commerce API first, then each feature fixture. */
+/** The specs of public APIs in examples/ (other teams' APIs, written in the format). */
+export const exampleSpecDirs = ["examples/github-issues/spec", "examples/stripe-payments/spec"];
+
+/**
+ * Every spec the tools check: the Merchant Commerce API first, then each feature fixture,
+ * then the public-API examples.
+ */
 export const specDirs: readonly string[] = [
   "spec",
   ...features.map((f) => `test/fixtures/features/${f}`),
+  ...exampleSpecDirs,
 ];
 
 export interface Generated {
