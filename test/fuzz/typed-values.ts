@@ -263,6 +263,11 @@ export class ValidValues {
       case "primitive":
         if (node.name === "string") return stringValues(node.constraints);
         if (node.name === "boolean") return fc.boolean();
+        if (node.name === "binary")
+          return fc.oneof(
+            fc.uint8Array({ maxLength: 8 }),
+            fc.string({ maxLength: 8 }).map((text) => new Blob([text])),
+          );
         return numberValues(node.name === "integer", node.constraints);
       case "unknown":
         return fc.jsonValue({ maxDepth: 2 });
@@ -393,6 +398,7 @@ export class ValidValues {
       case "primitive":
         if (type.name === "string") return typeof value !== "string";
         if (type.name === "boolean") return typeof value !== "boolean";
+        if (type.name === "binary") return !isBinaryInput(value);
         return (
           typeof value !== "number" ||
           !Number.isFinite(value) ||
@@ -416,4 +422,15 @@ export class ValidValues {
         return type.variants.every((v) => this.wrongKind(v, value));
     }
   }
+}
+
+/** Whether `value` is one of the forms a `binary` field takes (runtime `BinaryInput`). */
+function isBinaryInput(value: unknown): boolean {
+  const bytes = (v: unknown) =>
+    v instanceof Blob ||
+    v instanceof Uint8Array ||
+    v instanceof ArrayBuffer ||
+    v instanceof ReadableStream;
+  if (bytes(value)) return true;
+  return typeof value === "object" && value !== null && bytes((value as { data?: unknown }).data);
 }
