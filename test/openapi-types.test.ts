@@ -5,7 +5,7 @@
  * file of checks per spec, all compiled by one `tsc --noEmit` (TypeScript 6, strict, with
  * exactOptionalPropertyTypes as the generated package uses).
  */
-import openapiTS, { astToString } from "openapi-typescript";
+import openapiTS, { astToString, type SchemaObject } from "openapi-typescript";
 import ts from "typescript";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -33,10 +33,8 @@ interface Checked {
  */
 const readingOptions = {
   defaultNonNullable: false,
-  transform(schema: { contentMediaType?: unknown }) {
-    return schema.contentMediaType === undefined
-      ? undefined
-      : ts.factory.createTypeReferenceNode("Blob");
+  transform(schema: SchemaObject) {
+    return "contentMediaType" in schema ? ts.factory.createTypeReferenceNode("Blob") : undefined;
   },
 };
 

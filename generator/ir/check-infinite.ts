@@ -115,34 +115,56 @@ function findCycle(
   return { names: stack.map((s) => s.name), text };
 }
 
+/** The named types an alias stands for directly: itself a reference, or members of its union. */
+function aliasTargets(node: TypeNode): { name: string; loose: boolean }[] {
+  if (node.kind === "ref") return [{ name: node.name, loose: node.nullable }];
+  if (node.kind !== "union") return [];
+  // A union member is one way out of the cycle: the cycle has a finite value, but
+  // TypeScript still cannot declare the aliases.
+  return node.variants.flatMap((v) => aliasTargets(v).map((t) => ({ ...t, loose: true })));
+}
+
 /**
- * Reports aliases that name themselves through nullable references only
- * (`Maybe: Maybe | null`): no value is infinite, but TypeScript cannot declare the alias.
- * Cycles with no nullable link are left to checkInfiniteTypes.
+ * Reports aliases that name themselves through references and union members only, with a
+ * way out (a nullable link, `Maybe: Maybe | null`, or another union member,
+ * `A: B | string`, `B: A | number`): no value is infinite, but TypeScript cannot declare the
+ * aliases. Cycles without a way out are left to checkInfiniteTypes.
  */
 export function checkAliasCycles(types: readonly NamedType[], ctx: BuildContext): void {
-  const aliasOf = new Map(
-    types.flatMap((t) => (t.type.kind === "ref" ? [[t.name, t.type] as const] : [])),
-  );
+  const targets = new Map(types.map((t) => [t.name, aliasTargets(t.type)] as const));
   const reported = new Set<string>();
   for (const start of types) {
     if (reported.has(start.name)) continue;
-    const chain: string[] = [start.name];
-    let nullable = false;
-    let current = aliasOf.get(start.name);
-    while (current && !chain.includes(current.name)) {
-      nullable ||= current.nullable;
-      chain.push(current.name);
-      current = aliasOf.get(current.name);
-    }
-    if (!current || current.name !== start.name) continue;
-    nullable ||= current.nullable;
-    chain.forEach((n) => reported.add(n));
-    if (nullable)
+    const cycle = aliasCycle(start.name, targets);
+    if (!cycle) continue;
+    cycle.names.forEach((n) => reported.add(n));
+    if (cycle.loose)
       ctx.bag.report(
         "alias-cycle",
-        { name: start.name, cycle: [...chain, start.name].join(" -> ") },
+        { name: start.name, cycle: [...cycle.names, start.name].join(" -> ") },
         start.location,
       );
   }
+}
+
+/** A path of alias links from `start` back to it, and whether any link is a way out. */
+function aliasCycle(
+  start: string,
+  targets: ReadonlyMap<string, readonly { name: string; loose: boolean }[]>,
+): { names: string[]; loose: boolean } | undefined {
+  const path: string[] = [];
+  const seen = new Set<string>();
+  const walk = (name: string, loose: boolean): { names: string[]; loose: boolean } | undefined => {
+    path.push(name);
+    for (const next of targets.get(name) ?? []) {
+      if (next.name === start) return { names: [...path], loose: loose || next.loose };
+      if (seen.has(next.name)) continue;
+      seen.add(next.name);
+      const found = walk(next.name, loose || next.loose);
+      if (found) return found;
+    }
+    path.pop();
+    return undefined;
+  };
+  return walk(start, false);
 }
