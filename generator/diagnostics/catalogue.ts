@@ -181,6 +181,10 @@ export const catalogue = {
     severity: "error",
     message: "parameter {name} has `style: {style}`, which only a query parameter takes",
   },
+  "param-query-shape": {
+    severity: "error",
+    message: "query parameter {name} {problem}",
+  },
   "param-header-duplicate": {
     severity: "error",
     message: "header parameter {name} is also listed in the endpoint's `headers:`; keep one",

@@ -8,6 +8,7 @@ import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, stringList } from "./build-context.ts";
 import { withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
+import { checkQueryParams } from "./check-query-params.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
 import { TypeBuilder } from "./build-types.ts";
@@ -103,6 +104,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   checkInfiniteTypes(namedTypes, ctx);
   checkAliasCycles(namedTypes, ctx);
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
+  checkQueryParams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
 
   return withCallbackRouting({

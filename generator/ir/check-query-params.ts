@@ -1,0 +1,66 @@
+/**
+ * What a query string can carry, checked against each query parameter's resolved type: a
+ * scalar, an array of scalars in any style, and an object of scalars (or arrays of scalars)
+ * only as `style: deepObject` (`created[gte]=1`). Anything else would fail on every call, so
+ * it is an error at the parameter instead of a RequestValidationError at run time.
+ */
+import type { BuildContext } from "./build-context.ts";
+import type { Endpoint, NamedType, Param, TypeNode } from "./model.ts";
+
+/** The type `node` stands for, through named aliases (each at most once). */
+function resolved(node: TypeNode, types: ReadonlyMap<string, NamedType>): TypeNode {
+  const seen = new Set<string>();
+  while (node.kind === "ref" && !seen.has(node.name)) {
+    seen.add(node.name);
+    const named = types.get(node.name);
+    if (!named) break;
+    node = named.type;
+  }
+  return node;
+}
+
+/** Whether `node` holds structure (an object, a map, an array) rather than one scalar value. */
+function isStructured(node: TypeNode, types: ReadonlyMap<string, NamedType>): boolean {
+  const type = resolved(node, types);
+  if (type.kind === "union") return type.variants.some((v) => isStructured(v, types));
+  return type.kind === "object" || type.kind === "map" || type.kind === "array";
+}
+
+/** Why `param` cannot travel in a query string as its style says, or `undefined` when it can. */
+function queryProblem(param: Param, types: ReadonlyMap<string, NamedType>): string | undefined {
+  const type = resolved(param.type, types);
+  const variants = type.kind === "union" ? type.variants.map((v) => resolved(v, types)) : [type];
+  for (const variant of variants) {
+    if (variant.kind === "array") {
+      if (isStructured(variant.items, types))
+        return "is an array of objects or arrays, which no query style can carry";
+    } else if (variant.kind === "object" || variant.kind === "map") {
+      if (param.style !== "deepObject")
+        return "is an object, which travels in a query string only with `style: deepObject` (name[field]=value)";
+      const values = variant.kind === "map" ? [variant.values] : variant.fields.map((f) => f.type);
+      for (const value of values) {
+        const inner = resolved(value, types);
+        const scalar = inner.kind === "array" ? inner.items : inner;
+        if (isStructured(scalar, types))
+          return "nests objects below its fields, which `style: deepObject` does not carry (one level: name[field]=value)";
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Reports each query parameter of the endpoints whose type its style cannot send. */
+export function checkQueryParams(
+  ctx: BuildContext,
+  types: readonly NamedType[],
+  endpoints: readonly Endpoint[],
+): void {
+  const byName = new Map(types.map((t) => [t.name, t] as const));
+  for (const endpoint of endpoints)
+    for (const param of endpoint.params) {
+      if (param.placement !== "query") continue;
+      const problem = queryProblem(param, byName);
+      if (problem)
+        ctx.bag.report("param-query-shape", { name: param.name, problem }, param.location);
+    }
+}
