@@ -155,7 +155,7 @@ export interface Place {
 
 /** Bytes (a `binary` value) are leaves: a copy of their keys would no longer be bytes. */
 const isBytes = (v: object) =>
-  v instanceof Uint8Array || v instanceof ArrayBuffer || v instanceof Blob;
+  ArrayBuffer.isView(v) || v instanceof ArrayBuffer || v instanceof Blob;
 const isContainer = (v: unknown): v is object => typeof v === "object" && v !== null && !isBytes(v);
 
 /** A copy of a tree of plain objects and arrays (the valid values), keeping null prototypes and `__proto__` keys. */

@@ -424,11 +424,14 @@ export class ValidValues {
   }
 }
 
-/** Whether `value` is one of the forms a `binary` field takes (runtime `BinaryInput`). */
+/**
+ * Whether `value` is one of the forms a `binary` field takes (runtime `BinaryInput`; the
+ * validator takes any view of bytes, as `Blob` does, not only a `Uint8Array`).
+ */
 function isBinaryInput(value: unknown): boolean {
   const bytes = (v: unknown) =>
     v instanceof Blob ||
-    v instanceof Uint8Array ||
+    ArrayBuffer.isView(v) ||
     v instanceof ArrayBuffer ||
     v instanceof ReadableStream;
   if (bytes(value)) return true;
