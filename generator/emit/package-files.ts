@@ -9,7 +9,7 @@ import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { markdownCell, markdownTable, markdownText } from "./shared/markdown.ts";
 import { globalRef } from "./shared/symbols.ts";
-import { callbackExample, endpointExample, typeLookup } from "./readme-examples.ts";
+import { callbackExample, endpointExample, pathArguments, typeLookup } from "./readme-examples.ts";
 import { template } from "./templates.ts";
 
 /** Renders `templates/<name>.hbs` with `view`. */
@@ -69,9 +69,7 @@ function construct(model: ApiModel, className: string): Expr {
 function exampleArgs(model: ApiModel): Expr[] {
   const endpoint = exampleEndpoint(model);
   if (!endpoint) return [];
-  const args: Expr[] = endpoint.params
-    .filter((p) => p.placement === "path" || p.placement === "trailing")
-    .map((p) => lit(`<${p.name}>`));
+  const args = pathArguments(endpoint, typeLookup(model));
   if (endpoint.body) args.push(obj([]));
   return args;
 }
@@ -215,6 +213,7 @@ function packageView(ctx: EmitContext) {
     description: markdownText((model.api.docs.description ?? model.api.title).trim()),
     typeCount: model.types.length,
     errorClassName: model.api.errorClassName,
+    retriedStatuses: retriedStatuses(model),
     coreName: model.api.coreClassName,
     typesCode: exampleTypes.length
       ? code([importFrom(model.api.packageName, exampleTypes, true)])
@@ -278,6 +277,21 @@ function packageView(ctx: EmitContext) {
       .map((g) => ({ subject: g.subject, text: markdownText(g.text) })),
     untypedCount: model.gaps.filter((g) => g.kind === "untyped").length,
   };
+}
+
+/**
+ * The statuses the client retries, as the README names them: its defaults (408, 429, 5xx)
+ * with the spec's `retry: true` statuses added (GitHub's 403) and `retry: false` ones taken
+ * away.
+ */
+function retriedStatuses(model: ApiModel): string {
+  const { statuses, never } = model.errors.retry;
+  const fourxx = [...new Set([408, 429, ...statuses.filter((s) => s < 500)])]
+    .filter((s) => !never.includes(s))
+    .sort((a, b) => a - b);
+  const serverNever = never.filter((s) => s >= 500).sort((a, b) => a - b);
+  const fivexx = serverNever.length ? `5xx other than ${serverNever.join(", ")}` : "5xx";
+  return [...fourxx, fivexx].join(", ");
 }
 
 /** Markdown as prettier ends it: one blank line at most between blocks, one newline at the end. */

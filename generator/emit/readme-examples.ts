@@ -6,7 +6,7 @@
  * a few optional ones of known type too, so an example shows a shape.
  */
 import { objectFieldsOf, resolveType, type TypeLookup } from "../ir/callback-routing.ts";
-import type { ApiModel, Callback, Endpoint, Field, TypeNode } from "../ir/model.ts";
+import type { ApiModel, Callback, Endpoint, Field, Param, TypeNode } from "../ir/model.ts";
 import { arr, call, id, lit, member, newExpr, obj, valueExpr } from "./code/build.ts";
 import type { Expr, ObjectProperty, Statement } from "./code/nodes.ts";
 
@@ -93,11 +93,23 @@ function unionSample(node: TypeNode & { kind: "union" }, types: TypeLookup, dept
 export const typeLookup = (model: ApiModel): TypeLookup =>
   new Map(model.types.map((t) => [t.name, t]));
 
+/**
+ * The path arguments of an example call: `"<reference>"` for a string parameter, a value of
+ * its type for any other (an integer's `0`, an enum's first value), so that the call compiles.
+ */
+export function pathArguments(endpoint: Endpoint, types: TypeLookup): Expr[] {
+  const isText = (p: Param) => {
+    const type = resolveType(p.type, types);
+    return type.kind === "primitive" && type.name === "string";
+  };
+  return endpoint.params
+    .filter((p) => p.placement === "path" || p.placement === "trailing")
+    .map((p) => (isText(p) ? lit(`<${p.name}>`) : sample(p.type, types)));
+}
+
 /** `const getResult = await client.transactions.get("<reference>");` */
 export function endpointExample(endpoint: Endpoint, types: TypeLookup): Statement {
-  const args: Expr[] = endpoint.params
-    .filter((p) => p.placement === "path" || p.placement === "trailing")
-    .map((p) => lit(`<${p.name}>`));
+  const args = pathArguments(endpoint, types);
   if (endpoint.body) args.push(sample(endpoint.body, types));
   const query = endpoint.params.filter(
     (p) => (p.placement === "query" || p.placement === "header") && p.required,
