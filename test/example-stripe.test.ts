@@ -11,6 +11,7 @@
  */
 import { createHmac } from "node:crypto";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,6 +89,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.stop();
   await files?.stop();
+});
+
+describe("the generated package", () => {
+  it("says in its README which statuses the client retries for Stripe (409 besides the defaults)", () => {
+    const readme = readFileSync(join(example, "generated/README.md"), "utf8");
+    expect(readme).toContain("calls are retried on 408, 409, 429, 5xx and connection failures");
+  });
 });
 
 describe.each(Object.entries(compilers))("examples/stripe-payments with %s", (_name, bin) => {

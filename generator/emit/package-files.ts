@@ -201,6 +201,20 @@ function callbackSummary(callback: Callback): string {
 const summaryCell = (name: string, summary: string | undefined) =>
   markdownCell(`\`${name}\`${summary ? `: ${markdownText(summary)}` : ""}`);
 
+/**
+ * The statuses the client retries, as the README lists them: the runtime's defaults (408, 429,
+ * 5xx) with the spec's `retry: true` statuses added and its `retry: false` ones taken away
+ * (retry.ts), so the README says what the client does for this API (Stripe's 409 included).
+ */
+export function retriedStatuses(retry: ApiModel["errors"]["retry"]): string {
+  const below500 = [...new Set([408, 429, ...retry.statuses])]
+    .filter((s) => s < 500 && !retry.never.includes(s))
+    .sort((a, b) => a - b);
+  const serverNever = retry.never.filter((s) => s >= 500).sort((a, b) => a - b);
+  const server = serverNever.length ? `5xx (but ${serverNever.join(", ")})` : "5xx";
+  return [...below500.map(String), server].join(", ");
+}
+
 /** What the templates show, read from the IR. */
 function packageView(ctx: EmitContext) {
   const { model } = ctx;
@@ -215,6 +229,7 @@ function packageView(ctx: EmitContext) {
     description: markdownText((model.api.docs.description ?? model.api.title).trim()),
     typeCount: model.types.length,
     errorClassName: model.api.errorClassName,
+    retriedStatuses: retriedStatuses(model.errors.retry),
     coreName: model.api.coreClassName,
     typesCode: exampleTypes.length
       ? code([importFrom(model.api.packageName, exampleTypes, true)])
