@@ -9,7 +9,6 @@
  * The consumer is imported at run time, once generated: the repository's own type-check does
  * not depend on a generated folder, and the example's tsc runs check the real types.
  */
-import { createHmac } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +18,11 @@ import { repoRoot, runCli } from "./helpers.ts";
 import { parseParams, secretKey, stripeError, StripeStandIn } from "./support/stripe-stand-in.ts";
 import {
   apiRoutes,
+  event,
+  intentsSample,
+  now,
+  secrets,
+  stripeSignature,
   customers,
   fileRoutes,
   firstCreated,
@@ -269,6 +273,32 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
     );
   });
 
+  it("answers with objects the spec's validators accept (a payment method type it does not list too)", async () => {
+    type Check = (
+      value: unknown,
+      path: string,
+      issues: { path: string; message: string }[],
+    ) => void;
+    const v = (await import(
+      pathToFileURL(join(example, "generated/src/validators.ts")).href
+    )) as Record<string, Check>;
+    const issuesOf = (check: Check, value: unknown) => {
+      const issues: { path: string; message: string }[] = [];
+      check(value, "body", issues);
+      return issues;
+    };
+    for (const c of customers) expect(issuesOf(v.validateCustomer!, c)).toEqual([]);
+    for (const pm of Object.values(paymentMethods))
+      expect(issuesOf(v.validatePaymentMethod!, pm)).toEqual([]);
+    expect(intents.size).toBeGreaterThan(0);
+    for (const intent of intents.values())
+      expect(issuesOf(v.validatePaymentIntent!, intent)).toEqual([]);
+    const { card: _, ...noCard } = paymentMethods.pm_card_visa!;
+    expect(issuesOf(v.validatePaymentMethod!, noCard).map((i) => i.path)).toEqual([
+      "body<card>.card",
+    ]);
+  });
+
   it("uploads evidence to the files host as multipart, with its file name and type", async () => {
     api.clear();
     files.clear();
@@ -300,28 +330,6 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
     expect(files.requests[0]!.headers.authorization).toBe(`Bearer ${secretKey}`);
   });
 });
-
-const now = 1_750_000_000;
-const secrets = { current: "whsec_current", previous: "whsec_previous" };
-
-/** Stripe's header: `t=<ts>,v1=<hex HMAC-SHA256 of "<ts>.<body>">`, computed with node:crypto. */
-function stripeSignature(body: string, secret: string, t = now): string {
-  return `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`;
-}
-
-function event(type: string, object: Record<string, unknown>): string {
-  return JSON.stringify({
-    id: "evt_1",
-    object: "event",
-    api_version: "2024-06-20",
-    created: now,
-    data: { object },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: "req_1", idempotency_key: "order-1001" },
-    type,
-  });
-}
 
 describe("the consumer's webhook receiver, through router.fetch", () => {
   const seen: unknown[] = [];
@@ -423,23 +431,3 @@ describe("the consumer's webhook receiver, through router.fetch", () => {
     expect(seen).toEqual([]);
   });
 });
-
-/** A PaymentIntent as an event carries it. */
-function intentsSample(): Record<string, unknown> {
-  return {
-    id: "pi_77",
-    object: "payment_intent",
-    amount: 2000,
-    amount_received: 2000,
-    currency: "eur",
-    customer: "cus_3",
-    description: "Order 1001",
-    metadata: {},
-    payment_method: "pm_card_visa",
-    status: "succeeded",
-    client_secret: "pi_77_secret_x",
-    capture_method: "automatic",
-    created: now - 5,
-    livemode: false,
-  };
-}

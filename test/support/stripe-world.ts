@@ -1,9 +1,11 @@
 /**
  * What the Stripe stand-in (stripe-stand-in.ts) knows and how it answers each endpoint of the
  * example: customers, payment methods (a card, a SEPA debit and a type the spec does not list),
- * payment intents made from the form body, and uploaded files. Objects have the fields Stripe
- * sends (API version 2024-06-20), so the answers also pass the package's validators.
+ * payment intents made from the form body, and uploaded files; and the signed event deliveries
+ * of the webhook tests. Objects have the fields Stripe sends (API version 2024-06-20), so the
+ * answers also pass the package's validators.
  */
+import { createHmac } from "node:crypto";
 import { parseParams, stripeError, type Params, type Route } from "./stripe-stand-in.ts";
 
 /** Seconds since the epoch of the first customer; each next one a day later. */
@@ -221,5 +223,50 @@ export function fileRoutes(
         },
       };
     },
+  };
+}
+
+/** The clock of the webhook tests, in seconds since the epoch. */
+export const now = 1_750_000_000;
+/** The endpoint's signing secrets, while one rolls. */
+export const secrets = { current: "whsec_current", previous: "whsec_previous" };
+
+/** Stripe's header: `t=<ts>,v1=<hex HMAC-SHA256 of "<ts>.<body>">`, computed with node:crypto. */
+export function stripeSignature(body: string, secret: string, t = now): string {
+  return `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`;
+}
+
+/** An Event delivery of `type` carrying `object`, as its JSON text. */
+export function event(type: string, object: Record<string, unknown>): string {
+  return JSON.stringify({
+    id: "evt_1",
+    object: "event",
+    api_version: "2024-06-20",
+    created: now,
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: "req_1", idempotency_key: "order-1001" },
+    type,
+  });
+}
+
+/** A PaymentIntent as an event carries it. */
+export function intentsSample(): Record<string, unknown> {
+  return {
+    id: "pi_77",
+    object: "payment_intent",
+    amount: 2000,
+    amount_received: 2000,
+    currency: "eur",
+    customer: "cus_3",
+    description: "Order 1001",
+    metadata: {},
+    payment_method: "pm_card_visa",
+    status: "succeeded",
+    client_secret: "pi_77_secret_x",
+    capture_method: "automatic",
+    created: now - 5,
+    livemode: false,
   };
 }
