@@ -185,6 +185,8 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
       status: 429,
       code: "lock_timeout",
       requestId: "req_1",
+      // Stripe's one error object is the error's one entry.
+      errors: [{ type: "invalid_request_error", code: "lock_timeout" }],
     });
     expect(api.requests).toHaveLength(1);
     expect(intents.size).toBe(1);
