@@ -40,6 +40,7 @@ interface Consumer {
   connectStripe(key: string, options: Record<string, unknown>): { api: unknown; files: unknown };
   chargeCustomer(client: unknown, order: Record<string, unknown>): Promise<Record<string, unknown>>;
   describePaymentMethod(pm: unknown): string;
+  describeEvent(event: unknown): string;
   describeIntentPayment(client: unknown, intentId: string): Promise<string>;
   listRecentCustomers(client: unknown, since: number, pageSize?: number): Promise<{ id: string }[]>;
   uploadEvidence(
@@ -415,6 +416,25 @@ describe("the consumer's webhook receiver, through router.fetch", () => {
     const failed = event("payment_intent.payment_failed", intentsSample());
     expect((await deliver(failed, stripeSignature(failed, secrets.current))).status).toBe(200);
     expect(seen).toEqual([{ ignored: "charge.refunded" }]);
+  });
+
+  it("describes events of the Event union by their type, one the spec does not list included", () => {
+    const described = [
+      succeeded,
+      event("customer.created", customers[0]!),
+      event("payment_intent.payment_failed", {
+        ...intentsSample(),
+        status: "requires_payment_method",
+        last_payment_error: { type: "card_error", code: "card_declined", message: "Declined." },
+      }),
+      event("charge.refunded", { id: "ch_1", object: "charge" }),
+    ].map((text) => consumer.describeEvent(JSON.parse(text)));
+    expect(described).toEqual([
+      "pi_77 received 2000 eur",
+      "new customer customer5@example.com",
+      "pi_77 failed: Declined.",
+      "charge.refunded (not handled here)",
+    ]);
   });
 
   it("refuses an invalid payload with 400 naming the field, and a body that is not JSON", async () => {

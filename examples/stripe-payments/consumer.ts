@@ -11,6 +11,7 @@ import {
   StripeApiError,
   StripeClient,
   type Customer,
+  type Event,
   type File as StripeFile,
   type PaymentIntent,
   type PaymentIntentStatus,
@@ -216,6 +217,23 @@ export function uploadEvidence(
     file: { data: bytes, filename, contentType: "application/pdf" },
     purpose: "dispute_evidence",
   });
+}
+
+/**
+ * One line about an event, as `GET /v1/events` or a delivery carries it: the `type` picks the
+ * variant, so `data.object` is a PaymentIntent or a Customer without a cast.
+ */
+export function describeEvent(event: Event): string {
+  switch (event.type) {
+    case "payment_intent.succeeded":
+      return `${event.data.object.id} received ${event.data.object.amount_received} ${event.data.object.currency}`;
+    case "payment_intent.payment_failed":
+      return `${event.data.object.id} failed: ${event.data.object.last_payment_error?.message ?? "no reason given"}`;
+    case "customer.created":
+      return `new customer ${event.data.object.email ?? event.data.object.id}`;
+    default:
+      return `${String(event.type)} (not handled here)`;
+  }
 }
 
 /** What the shop does with the events it receives. */
