@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./helpers.ts";
-import { parseParams, secretKey, stripeError, StripeStandIn } from "./support/stripe-stand-in.ts";
+import { parseParams, secretKey, StripeStandIn } from "./support/stripe-stand-in.ts";
 import {
   apiRoutes,
   event,
@@ -27,6 +27,9 @@ import {
   fileRoutes,
   firstCreated,
   paymentMethods,
+  lockTimeout,
+  type StripeClientApi,
+  type StripeConsumer,
 } from "./support/stripe-world.ts";
 
 const example = join(repoRoot, "examples/stripe-payments");
@@ -35,35 +38,7 @@ const compilers = {
   "TypeScript 7": join(repoRoot, "node_modules/typescript7/bin/tsc"),
 };
 
-/** The consumer's functions as this test calls them (see the file comment). */
-interface Consumer {
-  connectStripe(key: string, options: Record<string, unknown>): { api: unknown; files: unknown };
-  chargeCustomer(client: unknown, order: Record<string, unknown>): Promise<Record<string, unknown>>;
-  describePaymentMethod(pm: unknown): string;
-  describeEvent(event: unknown): string;
-  describeIntentPayment(client: unknown, intentId: string): Promise<string>;
-  listRecentCustomers(client: unknown, since: number, pageSize?: number): Promise<{ id: string }[]>;
-  uploadEvidence(
-    files: unknown,
-    bytes: Uint8Array,
-    filename: string,
-  ): Promise<Record<string, unknown>>;
-  createWebhookReceiver(options: Record<string, unknown>): {
-    fetch(request: Request): Promise<Response>;
-  };
-}
-interface ClientApi {
-  paymentIntents: { create(body: unknown, params?: unknown, options?: unknown): Promise<unknown> };
-}
-
-const lockTimeout = stripeError(
-  429,
-  "invalid_request_error",
-  "lock_timeout",
-  "This object cannot be accessed right now because another API request or Stripe process is currently accessing it.",
-);
-
-let consumer: Consumer;
+let consumer: StripeConsumer;
 let StripeApiError: new (...args: never[]) => Error & Record<string, unknown>;
 let api: StripeStandIn;
 let files: StripeStandIn;
@@ -80,7 +55,7 @@ beforeAll(async () => {
   ]);
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
-  consumer = (await import(pathToFileURL(join(example, "consumer.ts")).href)) as Consumer;
+  consumer = (await import(pathToFileURL(join(example, "consumer.ts")).href)) as StripeConsumer;
   ({ StripeApiError } = await import(pathToFileURL(join(example, "generated/src/index.ts")).href));
   api = await StripeStandIn.start(apiRoutes(intents));
   files = await StripeStandIn.start(fileRoutes(uploads));
@@ -180,7 +155,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
   it("never retries a POST without an idempotency key: a lock timeout (429) is thrown at once", async () => {
     api.clear();
     api.failNext = lockTimeout;
-    const client = clients.api as ClientApi;
+    const client = clients.api as StripeClientApi;
     const call = client.paymentIntents.create({ amount: 100, currency: "usd" });
     await expect(call).rejects.toMatchObject({
       status: 429,

@@ -149,12 +149,7 @@ export function apiRoutes(intents: Map<string, Record<string, unknown>>): Record
       // One lock timeout (429, as Stripe sends it) on the second page: a GET is retried.
       if (url.searchParams.has("starting_after") && lockedOnce) {
         lockedOnce = false;
-        return stripeError(
-          429,
-          "invalid_request_error",
-          "lock_timeout",
-          "This object cannot be accessed right now because another API request or Stripe process is currently accessing it.",
-        );
+        return lockTimeout;
       }
       const query = parseParams(url.search.slice(1));
       const created = (query.created ?? {}) as Params;
@@ -270,3 +265,36 @@ export function intentsSample(): Record<string, unknown> {
     livemode: false,
   };
 }
+
+/**
+ * The consumer's functions as test/example-stripe.test.ts calls them: it imports consumer.ts at
+ * run time, once generated, so the repository's type-check never depends on a generated folder.
+ */
+export interface StripeConsumer {
+  connectStripe(key: string, options: Record<string, unknown>): { api: unknown; files: unknown };
+  chargeCustomer(client: unknown, order: Record<string, unknown>): Promise<Record<string, unknown>>;
+  describePaymentMethod(pm: unknown): string;
+  describeEvent(event: unknown): string;
+  describeIntentPayment(client: unknown, intentId: string): Promise<string>;
+  listRecentCustomers(client: unknown, since: number, pageSize?: number): Promise<{ id: string }[]>;
+  uploadEvidence(
+    files: unknown,
+    bytes: Uint8Array,
+    filename: string,
+  ): Promise<Record<string, unknown>>;
+  createWebhookReceiver(options: Record<string, unknown>): {
+    fetch(request: Request): Promise<Response>;
+  };
+}
+/** The one client call the test makes itself. */
+export interface StripeClientApi {
+  paymentIntents: { create(body: unknown, params?: unknown, options?: unknown): Promise<unknown> };
+}
+
+/** A lock timeout, as Stripe answers it. */
+export const lockTimeout = stripeError(
+  429,
+  "invalid_request_error",
+  "lock_timeout",
+  "This object cannot be accessed right now because another API request or Stripe process is currently accessing it.",
+);
