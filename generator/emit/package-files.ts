@@ -199,6 +199,20 @@ function callbackSummary(callback: Callback): string {
 const summaryCell = (name: string, summary: string | undefined) =>
   markdownCell(`\`${name}\`${summary ? `: ${markdownText(summary)}` : ""}`);
 
+/**
+ * The statuses the client retries, as the README lists them: the runtime's defaults (408, 429,
+ * 5xx) with the spec's `retry: true` statuses added and its `retry: false` ones taken away
+ * (retry.ts), so the README says what the client does for this API (Stripe's 409 included).
+ */
+export function retriedStatuses(retry: ApiModel["errors"]["retry"]): string {
+  const below500 = [...new Set([408, 429, ...retry.statuses])]
+    .filter((s) => s < 500 && !retry.never.includes(s))
+    .sort((a, b) => a - b);
+  const serverNever = retry.never.filter((s) => s >= 500).sort((a, b) => a - b);
+  const server = serverNever.length ? `5xx (but ${serverNever.join(", ")})` : "5xx";
+  return [...below500.map(String), server].join(", ");
+}
+
 /** What the templates show, read from the IR. */
 function packageView(ctx: EmitContext) {
   const { model } = ctx;
@@ -213,7 +227,7 @@ function packageView(ctx: EmitContext) {
     description: markdownText((model.api.docs.description ?? model.api.title).trim()),
     typeCount: model.types.length,
     errorClassName: model.api.errorClassName,
-    retriedStatuses: retriedStatuses(model),
+    retriedStatuses: retriedStatuses(model.errors.retry),
     coreName: model.api.coreClassName,
     typesCode: exampleTypes.length
       ? code([importFrom(model.api.packageName, exampleTypes, true)])
@@ -277,21 +291,6 @@ function packageView(ctx: EmitContext) {
       .map((g) => ({ subject: g.subject, text: markdownText(g.text) })),
     untypedCount: model.gaps.filter((g) => g.kind === "untyped").length,
   };
-}
-
-/**
- * The statuses the client retries, as the README names them: its defaults (408, 429, 5xx)
- * with the spec's `retry: true` statuses added (GitHub's 403) and `retry: false` ones taken
- * away.
- */
-function retriedStatuses(model: ApiModel): string {
-  const { statuses, never } = model.errors.retry;
-  const fourxx = [...new Set([408, 429, ...statuses.filter((s) => s < 500)])]
-    .filter((s) => !never.includes(s))
-    .sort((a, b) => a - b);
-  const serverNever = never.filter((s) => s >= 500).sort((a, b) => a - b);
-  const fivexx = serverNever.length ? `5xx other than ${serverNever.join(", ")}` : "5xx";
-  return [...fourxx, fivexx].join(", ");
 }
 
 /** Markdown as prettier ends it: one blank line at most between blocks, one newline at the end. */

@@ -93,8 +93,10 @@ export function errorDetails(
   if (isRecord(body)) {
     if (Array.isArray(body.errors))
       details.errors = body.errors.filter(isRecord) as ApiErrorEntry[];
-    const first =
-      details.errors[0] ?? (isRecord(body.error) ? (body.error as ApiErrorEntry) : undefined);
+    // Stripe's `{ error: { type, code, message, param } }` is a body of one entry.
+    if (details.errors.length === 0 && isRecord(body.error))
+      details.errors = [body.error as ApiErrorEntry];
+    const first = details.errors[0];
     const code = codeOf(first?.code) ?? codeOf(body.code);
     if (code !== undefined) details.code = code;
     if (typeof body[".tag"] === "string") details.tag = oneLine(body[".tag"]);

@@ -1,0 +1,333 @@
+/**
+ * What a user of the Stripe slice writes with the generated package: a payment with an
+ * idempotency key and an expanded customer, a payment method described by its `type`, customers
+ * paged by creation time, a dispute evidence upload, a declined card handled by its code, and a
+ * webhook endpoint that checks Stripe's signature scheme and hands each event to its own typed
+ * handler. Generate the package first (README.md); the test (test/example-stripe.test.ts) runs
+ * every function here against a stand-in for Stripe on 127.0.0.1.
+ */
+import {
+  ErrorCode,
+  StripeApiError,
+  StripeClient,
+  type Customer,
+  type Event,
+  type File as StripeFile,
+  type PaymentIntent,
+  type PaymentIntentStatus,
+  type PaymentMethod,
+  type StripeClientOptions,
+  type StripeError,
+} from "./generated/src/index.js";
+import {
+  createCallbackRouter,
+  webhookSignatureHeader,
+  type CallbackRouter,
+  type SignedContent,
+} from "./generated/src/callbacks.js";
+
+/** The API version this code is written for; Stripe answers in the account's default without it. */
+export const stripeVersion = "2024-06-20";
+
+/** The two clients a Stripe integration needs: uploads go to files.stripe.com, everything else to api.stripe.com. */
+export interface StripeClients {
+  api: StripeClient;
+  files: StripeClient;
+}
+
+/** Options of {@link connectStripe}: the client options, and the two addresses (stand-ins in tests). */
+export type ConnectOptions = Omit<StripeClientOptions, "baseUrl" | "secretKey"> & {
+  apiBase?: string;
+  filesBase?: string;
+};
+
+/**
+ * Clients for a secret key. The spec has one base address, and Stripe serves file uploads from
+ * another, so uploads get a client of their own with the same key and version.
+ */
+export function connectStripe(secretKey: string, options: ConnectOptions = {}): StripeClients {
+  const {
+    apiBase = "https://api.stripe.com",
+    filesBase = "https://files.stripe.com",
+    ...rest
+  } = options;
+  const shared = {
+    ...rest,
+    secretKey,
+    headers: { "Stripe-Version": stripeVersion, ...rest.headers },
+  };
+  return {
+    api: new StripeClient({ ...shared, baseUrl: apiBase }),
+    files: new StripeClient({ ...shared, baseUrl: filesBase }),
+  };
+}
+
+/** An order of the shop, paid with a PaymentIntent. */
+export interface Order {
+  id: string;
+  amountCents: number;
+  currency: string;
+  customerId: string;
+  /** A saved payment method to charge at once (`confirm`); absent: the customer pays later. */
+  paymentMethodId?: string;
+  /** A connected account to charge for (Stripe Connect). */
+  account?: string;
+}
+
+/** What {@link chargeCustomer} reports. */
+export type ChargeResult =
+  | {
+      ok: true;
+      intentId: string;
+      status: PaymentIntentStatus;
+      /** The customer's email, read from the expanded customer. */
+      email: string | null;
+      requestId: string | undefined;
+    }
+  | {
+      ok: false;
+      /** The card was declined: ask the customer for another one. */
+      declined: boolean;
+      /** Stripe's own words, fit to show the customer. */
+      message: string | undefined;
+      declineCode: string | undefined;
+      /** For Stripe's support. */
+      requestId: string | undefined;
+    };
+
+/**
+ * Creates the order's PaymentIntent with the customer expanded. The idempotency key is the
+ * order's, so a retry (the client's own, after a 409 or a 5xx, or a rerun of this function)
+ * never charges twice.
+ */
+export async function chargeCustomer(client: StripeClient, order: Order): Promise<ChargeResult> {
+  try {
+    const { data: intent, headers } = await client.paymentIntents
+      .create(
+        {
+          amount: order.amountCents,
+          currency: order.currency,
+          customer: order.customerId,
+          description: `Order ${order.id}`,
+          metadata: { order_id: order.id },
+          ...(order.paymentMethodId !== undefined
+            ? { payment_method: order.paymentMethodId, confirm: true }
+            : { automatic_payment_methods: { enabled: true, allow_redirects: "never" } }),
+          expand: ["customer"],
+        },
+        order.account !== undefined ? { "Stripe-Account": order.account } : undefined,
+        { idempotencyKey: `order-${order.id}` },
+      )
+      .withResponse();
+    return {
+      ok: true,
+      intentId: intent.id,
+      status: intent.status,
+      email: emailOf(intent.customer),
+      requestId: headers["Request-Id"],
+    };
+  } catch (error) {
+    if (!(error instanceof StripeApiError)) throw error;
+    switch (error.code) {
+      case ErrorCode.cardDeclined:
+      case ErrorCode.expiredCard:
+        return {
+          ok: false,
+          declined: error.code === ErrorCode.cardDeclined,
+          message: error.serverMessage,
+          declineCode: isStripeError(error.body) ? error.body.error.decline_code : undefined,
+          requestId: error.requestId,
+        };
+      default:
+        throw error;
+    }
+  }
+}
+
+/** The email of an expandable customer: only the expanded object has one. */
+function emailOf(customer: string | Customer | null): string | null {
+  return typeof customer === "object" && customer !== null ? customer.email : null;
+}
+
+/** Whether an error body has Stripe's shape, `{ error: { type, code, ... } }`. */
+function isStripeError(body: unknown): body is StripeError {
+  const error = (body as { error?: unknown } | null)?.error;
+  return typeof error === "object" && error !== null;
+}
+
+/** One line about a payment method for a receipt; a type this package does not know yet still gets one. */
+export function describePaymentMethod(pm: PaymentMethod): string {
+  switch (pm.type) {
+    case "card":
+      return `${pm.card.brand} card ending ${pm.card.last4}, expires ${pm.card.exp_month}/${pm.card.exp_year}`;
+    case "sepa_debit":
+      return `SEPA Direct Debit from ${pm.sepa_debit.country ?? "?"} ending ${pm.sepa_debit.last4 ?? "????"}`;
+    case "us_bank_account":
+      return `${pm.us_bank_account.bank_name ?? "US bank"} account ending ${pm.us_bank_account.last4 ?? "????"}`;
+    default:
+      // A type Stripe added after this package was generated (klarna, link, ...).
+      return `a ${String(pm.type)} payment method`;
+  }
+}
+
+/** The payment method of a PaymentIntent, read with `expand[]=payment_method`, described. */
+export async function describeIntentPayment(
+  client: StripeClient,
+  intentId: string,
+): Promise<string> {
+  const intent: PaymentIntent = await client.paymentIntents.retrieve(intentId, {
+    expand: ["payment_method"],
+  });
+  const pm = intent.payment_method;
+  if (pm === null) return "no payment method yet";
+  return typeof pm === "string" ? `payment method ${pm}` : describePaymentMethod(pm);
+}
+
+/**
+ * Every customer created at or after `since` (seconds since the epoch), newest first, a page
+ * of `pageSize` at a time: `created[gte]`, then `starting_after` the last one while `has_more`.
+ */
+export async function listRecentCustomers(
+  client: StripeClient,
+  since: number,
+  pageSize = 10,
+): Promise<Customer[]> {
+  const customers: Customer[] = [];
+  let startingAfter: string | undefined;
+  for (;;) {
+    const page = await client.customers.list({
+      created: { gte: since },
+      limit: pageSize,
+      ...(startingAfter !== undefined ? { starting_after: startingAfter } : {}),
+    });
+    customers.push(...page.data);
+    const last = page.data.at(-1);
+    if (!page.has_more || last === undefined) return customers;
+    startingAfter = last.id;
+  }
+}
+
+/** Uploads a PDF as dispute evidence (multipart, with its file name and type) through the files client. */
+export function uploadEvidence(
+  files: StripeClient,
+  bytes: Uint8Array,
+  filename: string,
+): Promise<StripeFile> {
+  return files.files.create({
+    file: { data: bytes, filename, contentType: "application/pdf" },
+    purpose: "dispute_evidence",
+  });
+}
+
+/**
+ * One line about an event, as `GET /v1/events` or a delivery carries it: the `type` picks the
+ * variant, so `data.object` is a PaymentIntent or a Customer without a cast.
+ */
+export function describeEvent(event: Event): string {
+  switch (event.type) {
+    case "payment_intent.succeeded":
+      return `${event.data.object.id} received ${event.data.object.amount_received} ${event.data.object.currency}`;
+    case "payment_intent.payment_failed":
+      return `${event.data.object.id} failed: ${event.data.object.last_payment_error?.message ?? "no reason given"}`;
+    case "customer.created":
+      return `new customer ${event.data.object.email ?? event.data.object.id}`;
+    default:
+      return `${String(event.type)} (not handled here)`;
+  }
+}
+
+/** What the shop does with the events it receives. */
+export interface ShopEvents {
+  /** A payment succeeded: fulfil the order it was for. */
+  paid(orderId: string | undefined, intent: PaymentIntent): void | Promise<void>;
+  /** A customer was created: send the welcome mail. */
+  welcomed(customer: Customer): void | Promise<void>;
+  /** An event this receiver subscribed to but does not handle yet. */
+  ignored(type: string): void;
+}
+
+/** Options of {@link createWebhookReceiver}. */
+export interface ReceiverOptions {
+  /** The endpoint's signing secrets (whsec_...): while one rolls, the new and the old. */
+  signingSecrets: readonly string[];
+  events: ShopEvents;
+  /** Oldest signature timestamp accepted, in seconds before now; Stripe's libraries use 300. */
+  toleranceSeconds?: number;
+  /** The clock, in milliseconds since the epoch. */
+  now?: () => number;
+}
+
+/** `t=<seconds>,v1=<hex>[,v1=<hex>][,v0=...]` read into its timestamp and v1 signatures. */
+export function parseStripeSignature(
+  header: string,
+): { timestamp: number; signatures: string[] } | undefined {
+  let timestamp: number | undefined;
+  const signatures: string[] = [];
+  for (const item of header.split(",")) {
+    const [key, value = ""] = item.trim().split("=", 2);
+    if (key === "t" && /^\d{1,12}$/.test(value)) timestamp = Number(value);
+    else if (key === "v1" && /^[0-9a-f]{64}$/.test(value)) signatures.push(value);
+  }
+  return timestamp !== undefined && signatures.length > 0 ? { timestamp, signatures } : undefined;
+}
+
+/** The bytes of a hex digest. */
+function hexBytes(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++)
+    bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
+/** HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the secret, with Web Crypto (any runtime). */
+async function stripeDigest(secret: string, content: SignedContent): Promise<ArrayBuffer> {
+  const header = content.headers.get(webhookSignatureHeader) ?? "";
+  const timestamp = parseStripeSignature(header)?.timestamp ?? 0;
+  const prefix = new TextEncoder().encode(`${timestamp}.`);
+  const signed = new Uint8Array(prefix.length + content.body.length);
+  signed.set(prefix);
+  signed.set(content.body, prefix.length);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  return crypto.subtle.sign("HMAC", key, signed);
+}
+
+/**
+ * The shop's webhook endpoint (`POST /stripe/webhooks`): Stripe's signature checked over the
+ * raw body (a stale timestamp or a wrong signature gets 422, nothing handled), the payload
+ * validated against its event's type, then one typed handler per event. Events the spec does
+ * not list are answered 200 and left alone, so Stripe does not retry them for days.
+ *
+ * The router compares the first v1 signature of the header against every secret, so while a
+ * secret rolls list both in `signingSecrets`.
+ */
+export function createWebhookReceiver(options: ReceiverOptions): CallbackRouter {
+  const { events, toleranceSeconds = 300, now = Date.now } = options;
+  return createCallbackRouter({
+    signingSecrets: options.signingSecrets,
+    signature: {
+      decode: (header) => {
+        const parsed = parseStripeSignature(header);
+        if (parsed === undefined) return undefined;
+        // A replayed delivery: refused as a signature that does not hold.
+        if (Math.abs(now() / 1000 - parsed.timestamp) > toleranceSeconds) return undefined;
+        return hexBytes(parsed.signatures[0]!);
+      },
+      compute: stripeDigest,
+    },
+    webhook: {
+      path: "/stripe/webhooks",
+      handlers: {
+        "payment_intent.succeeded": (event) =>
+          events.paid(event.data.object.metadata["order_id"], event.data.object),
+        "customer.created": (event) => events.welcomed(event.data.object),
+      },
+      onUnknownEvent: (_payload, ctx) => events.ignored(ctx.event),
+    },
+  });
+}
