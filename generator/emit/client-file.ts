@@ -103,12 +103,31 @@ function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
     ...paramsSpec(endpoint),
     ...descriptorBodyEntries(endpoint),
   ]);
+  const needs = operationCode(model, endpoint);
   return {
     kind: "variable",
     declarationKind: "const",
     name: operationName(endpoint),
-    init: pureCall(runtimeValue(coreModule, "operation"), descriptor),
+    init: pureCall(runtimeValue(coreModule, "operation"), descriptor, ...needs),
   };
+}
+
+/**
+ * The runtime code an endpoint hands to `operation()` beyond the request loop: the body
+ * encoder of a body that is not JSON, the writer of query and header parameters and query
+ * credentials. Only endpoints that need them refer to them, so a bundle of other endpoints
+ * leaves them out.
+ */
+function operationCode(model: ApiModel, endpoint: Endpoint): Expr[] {
+  const queryCredential = endpoint.auth.some(
+    (credentialId) => model.credentials.find((c) => c.id === credentialId)?.placement === "query",
+  );
+  const places = queryCredential || endpoint.params.some((p) => !inPath(p));
+  const code = obj([
+    ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
+    ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
+  ]);
+  return code.kind === "object" && code.properties.length ? [code] : [];
 }
 
 /** Parameters and return type of an endpoint's function and method, after the core. */
@@ -155,7 +174,6 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
     endpoint.body ? id("body") : undef,
     hasQuery ? id(paramsArgName(endpoint)) : undef,
     id("options"),
-    ...(encodesBody(endpoint) ? [runtimeValue(coreModule, "encodeBody")] : []),
   );
   return {
     kind: "function",

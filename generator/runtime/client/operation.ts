@@ -4,9 +4,9 @@
  */
 import type { ValidationIssue, Validator } from "../validate.js";
 import type { HeaderParse, ResponseKind } from "./decode.js";
-import type { BodyEncoding } from "./encode.js";
+import type { BodyEncoding, encodeBody } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
-import type { ParamsSpec, QueryParams } from "./params.js";
+import type { ParamsSpec, placeParams, QueryParams } from "./params.js";
 
 /** How an endpoint's credential travels. */
 export interface CredentialSpec {
@@ -73,10 +73,26 @@ export interface Operation extends OperationSpec {
   readonly queryCredentials: boolean;
   /** POST and PATCH: not retried once they may have arrived, unless they carry an idempotency key. */
   readonly unsafe: boolean;
+  /** Writes a body that is not JSON (form, multipart, bytes, text): see `OperationCode`. */
+  readonly encode?: OperationCode["encode"];
+  /** Writes the query and header parameters and query credentials: see `OperationCode`. */
+  readonly place?: OperationCode["place"];
+}
+
+/**
+ * The runtime code an endpoint needs beyond the request loop, handed over by the endpoints
+ * that need it: a bundle of endpoints without such bodies or parameters leaves it out (the
+ * descriptor itself stays data).
+ */
+export interface OperationCode {
+  /** encode.ts's `encodeBody`: for a body that is not JSON. */
+  encode?: typeof encodeBody;
+  /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
+  place?: typeof placeParams;
 }
 
 /** Works out an endpoint's per-call data once, when the generated module loads. */
-export function operation(spec: OperationSpec): Operation {
+export function operation(spec: OperationSpec, code: OperationCode = {}): Operation {
   const parts = spec.path.split(/\{(\w+)\}/);
   for (const name of spec.trailing ?? []) {
     parts[parts.length - 1] += "/";
@@ -95,6 +111,7 @@ export function operation(spec: OperationSpec): Operation {
     })),
     queryCredentials: spec.credentials.some((c) => c.query !== undefined),
     unsafe: spec.method === "POST" || spec.method === "PATCH",
+    ...code,
   };
 }
 

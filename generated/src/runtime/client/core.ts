@@ -15,7 +15,6 @@
 import { ApiPromise, type ResultState } from "./api-promise.js";
 import { discard, readBlob, readText } from "./body.js";
 import { settle } from "./decode.js";
-import type { encodeBody } from "./encode.js";
 import {
   ClientError,
   ConnectionError,
@@ -35,13 +34,7 @@ import {
   type PathParams,
   type QueryParams,
 } from "./operation.js";
-import {
-  basicToken,
-  placeParams,
-  queryCredential,
-  secretsOf,
-  type BasicCredentials,
-} from "./params.js";
+import { basicToken, queryCredential, secretsOf, type BasicCredentials } from "./params.js";
 import { redact } from "./redact.js";
 import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
@@ -57,6 +50,7 @@ import { bounded, type Ending } from "./timeout.js";
 
 export { ApiPromise, type WithResponse } from "./api-promise.js";
 export { encodeBody } from "./encode.js";
+export { placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
   operation,
@@ -194,10 +188,8 @@ export class ClientCore {
     body?: unknown,
     query?: QueryParams,
     call: RequestOptions = noOptions,
-    /** encode.ts's `encodeBody`, passed by endpoints whose body is not JSON (so a bundle of JSON endpoints leaves it out). */
-    encode?: typeof encodeBody,
   ): ApiPromise<T, H> {
-    return new ApiPromise((state) => this.send(op, params, body, query, call, state, encode));
+    return new ApiPromise((state) => this.send(op, params, body, query, call, state));
   }
 
   /** Sends one call of `op`, retrying as allowed; resolves to its result in the mode of `state`. */
@@ -208,7 +200,6 @@ export class ClientCore {
     query: QueryParams | undefined,
     call: RequestOptions,
     state: ResultState,
-    encode: typeof encodeBody | undefined,
   ): Promise<unknown> {
     const { id, method } = op;
     const { logger, idempotencyHeader, nonceHeader } = this.options;
@@ -248,15 +239,18 @@ export class ClientCore {
     }
     if (call.idempotencyKey !== undefined)
       headers[idempotencyHeader.toLowerCase()] = call.idempotencyKey;
+    // `place` comes with every endpoint that has such parameters or a query credential.
     const placed =
-      query || op.sendDefaults || inQuery.length ? placeParams(op, query, inQuery) : undefined;
+      op.place && (query || op.sendDefaults || inQuery.length)
+        ? op.place(op, query, inQuery)
+        : undefined;
     if (placed?.headers) headers = { ...headers, ...placed.headers };
     const url = this.base + pathOf(op.parts, params) + (placed?.search ?? "");
     const payload =
       body === undefined
         ? undefined
-        : op.body && encode
-          ? await encode(id, op.body, body)
+        : op.body && op.encode
+          ? await op.encode(id, op.body, body)
           : serialize(op, body);
     // A stream is sent once: no retry after an attempt (docs/client.md, "Request bodies").
     const streamed = isStream(payload);

@@ -4,6 +4,7 @@ import {
   ClientCore,
   encodeBody,
   operation,
+  placeParams,
   type ApiPromise,
   type CoreOptions,
   type CredentialValue,
@@ -82,16 +83,19 @@ export interface InvoicesListResponseHeaders {
   "X-Cached"?: boolean;
 }
 
-const opPaymentIntentsCreate = /* @__PURE__ */ operation({
-  id: "paymentIntents.create",
-  method: "POST",
-  path: "/v1/payment_intents",
-  credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-  headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  validateBody: validatePaymentIntentCreateParams,
-  documentedResponse: true,
-  body: "form",
-});
+const opPaymentIntentsCreate = /* @__PURE__ */ operation(
+  {
+    id: "paymentIntents.create",
+    method: "POST",
+    path: "/v1/payment_intents",
+    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    validateBody: validatePaymentIntentCreateParams,
+    documentedResponse: true,
+    body: "form",
+  },
+  { encode: encodeBody },
+);
 
 /**
  * Create a payment intent.
@@ -108,19 +112,22 @@ export function paymentIntentsCreate(
   body: PaymentIntentCreateParams,
   options?: RequestOptions,
 ): ApiPromise<PaymentIntent> {
-  return core.request(opPaymentIntentsCreate, undefined, body, undefined, options, encodeBody);
+  return core.request(opPaymentIntentsCreate, undefined, body, undefined, options);
 }
 
-const opFilesCreate = /* @__PURE__ */ operation({
-  id: "files.create",
-  method: "POST",
-  path: "/v1/files",
-  credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-  headers: {},
-  validateBody: validateFileCreateParams,
-  documentedResponse: true,
-  body: "multipart",
-});
+const opFilesCreate = /* @__PURE__ */ operation(
+  {
+    id: "files.create",
+    method: "POST",
+    path: "/v1/files",
+    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
+    headers: {},
+    validateBody: validateFileCreateParams,
+    documentedResponse: true,
+    body: "multipart",
+  },
+  { encode: encodeBody },
+);
 
 /**
  * Upload a file.
@@ -137,21 +144,24 @@ export function filesCreate(
   body: FileCreateParams,
   options?: RequestOptions,
 ): ApiPromise<FileObject> {
-  return core.request(opFilesCreate, undefined, body, undefined, options, encodeBody);
+  return core.request(opFilesCreate, undefined, body, undefined, options);
 }
 
-const opFilesUpload = /* @__PURE__ */ operation({
-  id: "files.upload",
-  method: "PUT",
-  path: "/v1/files/{file_id}/content",
-  credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-  headers: { "Content-Type": "application/octet-stream" },
-  validateParams: validateFilesUploadParams,
-  validateBody: validateFilesUploadBody,
-  documentedResponse: false,
-  body: "binary",
-  response: "none",
-});
+const opFilesUpload = /* @__PURE__ */ operation(
+  {
+    id: "files.upload",
+    method: "PUT",
+    path: "/v1/files/{file_id}/content",
+    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
+    headers: { "Content-Type": "application/octet-stream" },
+    validateParams: validateFilesUploadParams,
+    validateBody: validateFilesUploadBody,
+    documentedResponse: false,
+    body: "binary",
+    response: "none",
+  },
+  { encode: encodeBody },
+);
 
 /**
  * Upload raw bytes.
@@ -170,7 +180,7 @@ export function filesUpload(
   body: BinaryInput,
   options?: RequestOptions,
 ): ApiPromise<void> {
-  return core.request(opFilesUpload, { file_id: fileId }, body, undefined, options, encodeBody);
+  return core.request(opFilesUpload, { file_id: fileId }, body, undefined, options);
 }
 
 const opNotesCreate = /* @__PURE__ */ operation({
@@ -202,18 +212,21 @@ export function notesCreate(
   return core.request(opNotesCreate, undefined, body, undefined, options);
 }
 
-const opNotesSetText = /* @__PURE__ */ operation({
-  id: "notes.setText",
-  method: "PUT",
-  path: "/v1/notes/{note_id}/text",
-  credentials: [],
-  headers: { "Content-Type": "text/plain" },
-  validateParams: validateNotesSetTextParams,
-  validateBody: validateNotesSetTextBody,
-  documentedResponse: false,
-  body: "text",
-  response: "none",
-});
+const opNotesSetText = /* @__PURE__ */ operation(
+  {
+    id: "notes.setText",
+    method: "PUT",
+    path: "/v1/notes/{note_id}/text",
+    credentials: [],
+    headers: { "Content-Type": "text/plain" },
+    validateParams: validateNotesSetTextParams,
+    validateBody: validateNotesSetTextBody,
+    documentedResponse: false,
+    body: "text",
+    response: "none",
+  },
+  { encode: encodeBody },
+);
 
 /**
  * Replace a note's text.
@@ -232,7 +245,7 @@ export function notesSetText(
   body: string,
   options?: RequestOptions,
 ): ApiPromise<void> {
-  return core.request(opNotesSetText, { note_id: noteId }, body, undefined, options, encodeBody);
+  return core.request(opNotesSetText, { note_id: noteId }, body, undefined, options);
 }
 
 const opFilesDelete = /* @__PURE__ */ operation({
@@ -322,16 +335,19 @@ export function invoicesSummary(
   return core.request(opInvoicesSummary, { invoice_id: invoiceId }, undefined, undefined, options);
 }
 
-const opInvoicesList = /* @__PURE__ */ operation({
-  id: "invoices.list",
-  method: "GET",
-  path: "/v1/invoices",
-  credentials: [],
-  headers: {},
-  validateParams: validateInvoicesListParams,
-  documentedResponse: true,
-  responseHeaders: { Link: "string", "X-RateLimit-Remaining": "integer", "X-Cached": "boolean" },
-});
+const opInvoicesList = /* @__PURE__ */ operation(
+  {
+    id: "invoices.list",
+    method: "GET",
+    path: "/v1/invoices",
+    credentials: [],
+    headers: {},
+    validateParams: validateInvoicesListParams,
+    documentedResponse: true,
+    responseHeaders: { Link: "string", "X-RateLimit-Remaining": "integer", "X-Cached": "boolean" },
+  },
+  { place: placeParams },
+);
 
 /**
  * List invoices.

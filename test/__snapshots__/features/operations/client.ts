@@ -3,6 +3,7 @@ import { OpsApiError } from "./errors.js";
 import {
   ClientCore,
   operation,
+  placeParams,
   type ApiPromise,
   type CoreOptions,
   type CredentialValue,
@@ -44,15 +45,18 @@ export class OpsCore extends ClientCore {
   }
 }
 
-const opOrdersGet = /* @__PURE__ */ operation({
-  id: "orders.get",
-  method: "GET",
-  path: "/v1/orders/{order_id}",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: { Accept: "application/json" },
-  validateParams: validateOrdersGetParams,
-  documentedResponse: true,
-});
+const opOrdersGet = /* @__PURE__ */ operation(
+  {
+    id: "orders.get",
+    method: "GET",
+    path: "/v1/orders/{order_id}",
+    credentials: [{ option: "apiKey", header: "X-API-Key" }],
+    headers: { Accept: "application/json" },
+    validateParams: validateOrdersGetParams,
+    documentedResponse: true,
+  },
+  { place: placeParams },
+);
 
 /**
  * Get an order.

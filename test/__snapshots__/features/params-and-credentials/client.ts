@@ -3,6 +3,7 @@ import { ParamsApiError } from "./errors.js";
 import {
   ClientCore,
   operation,
+  placeParams,
   type ApiPromise,
   type BasicCredentialValue,
   type CoreOptions,
@@ -83,18 +84,21 @@ function validateChargesCreateBody(value: unknown, path: string, issues: Validat
 }
 let validateChargesCreateBodyShape: Validator | undefined;
 
-const opIssuesList = /* @__PURE__ */ operation({
-  id: "issues.list",
-  method: "GET",
-  path: "/repos/{owner}/{repo}/issues",
-  credentials: [{ option: "token", header: "Authorization", scheme: "Bearer", optional: true }],
-  headers: {},
-  validateParams: validateIssuesListParams,
-  documentedResponse: true,
-  styles: { labels: "comma", expand: "brackets", created: "deepObject" },
-  headerParams: ["If-None-Match"],
-  sendDefaults: { sort: "created" },
-});
+const opIssuesList = /* @__PURE__ */ operation(
+  {
+    id: "issues.list",
+    method: "GET",
+    path: "/repos/{owner}/{repo}/issues",
+    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer", optional: true }],
+    headers: {},
+    validateParams: validateIssuesListParams,
+    documentedResponse: true,
+    styles: { labels: "comma", expand: "brackets", created: "deepObject" },
+    headerParams: ["If-None-Match"],
+    sendDefaults: { sort: "created" },
+  },
+  { place: placeParams },
+);
 
 /**
  * List issues.
@@ -265,17 +269,20 @@ export function accountGet(
   return core.request(opAccountGet, undefined, undefined, undefined, options);
 }
 
-const opChargesCreate = /* @__PURE__ */ operation({
-  id: "charges.create",
-  method: "POST",
-  path: "/v1/charges",
-  credentials: [{ option: "apiKey", query: "api_key" }],
-  headers: { "Content-Type": "application/json" },
-  validateParams: validateChargesCreateParams,
-  validateBody: validateChargesCreateBody,
-  documentedResponse: true,
-  headerParams: ["Stripe-Account"],
-});
+const opChargesCreate = /* @__PURE__ */ operation(
+  {
+    id: "charges.create",
+    method: "POST",
+    path: "/v1/charges",
+    credentials: [{ option: "apiKey", query: "api_key" }],
+    headers: { "Content-Type": "application/json" },
+    validateParams: validateChargesCreateParams,
+    validateBody: validateChargesCreateBody,
+    documentedResponse: true,
+    headerParams: ["Stripe-Account"],
+  },
+  { place: placeParams },
+);
 
 /**
  * Create a charge.
