@@ -8,7 +8,7 @@ import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import { requestBodyOf, responseOf } from "./build-bodies.ts";
 import { appliesTo, buildErrorResponse, compareErrorResponses } from "./build-errors.ts";
 import type { TypeBuilder } from "./build-types.ts";
-import { camelCase, pascalCase } from "./casing.ts";
+import { camelCase, identifierFor, pascalCase } from "./casing.ts";
 import type { Decl } from "./merge.ts";
 import type {
   ApiVersion,
@@ -182,7 +182,7 @@ export class OperationBuilder {
       );
     return {
       name,
-      camelName: camelCase(name),
+      camelName: identifierFor(name),
       placement,
       required: (placement !== "query" && placement !== "header") || v.required === true,
       type: this.types.node(file, paramPath, value),
@@ -210,8 +210,10 @@ export class OperationBuilder {
   private params(file: SpecFile, path: DataPath, v: Data, endpoint: boolean): Param[] {
     const urlPath = String(v.path);
     const declared = (isRecord(v.params) ? v.params : {}) as Data;
-    const params: Param[] = Object.entries(declared).map(([name, value]) =>
-      this.param(file, [...path, "params", name], name, value, endpoint),
+    const params = distinctIdentifiers(
+      Object.entries(declared).map(([name, value]) =>
+        this.param(file, [...path, "params", name], name, value, endpoint),
+      ),
     );
     const placeholders = [...urlPath.matchAll(/\{([^{}]*)\}/g)];
     if (/[{}]/.test(urlPath.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, ""))) {
@@ -295,4 +297,22 @@ export function headers(
           docs: ctx.docs(file, [...path, "headers", name], h),
         },
   );
+}
+
+/** Names the generated endpoint function gives its other parameters. */
+const takenNames = ["core", "body", "query", "params", "options"];
+
+/**
+ * Parameters whose function parameter names differ from each other and from the function's
+ * other parameters: a later one that would repeat a name (`a-b` after `a_b`, a path
+ * parameter named `options`) gets `_` after it.
+ */
+function distinctIdentifiers(params: Param[]): Param[] {
+  const used = new Set(takenNames);
+  return params.map((param) => {
+    let name = param.camelName;
+    while (used.has(name)) name += "_";
+    used.add(name);
+    return name === param.camelName ? param : { ...param, camelName: name };
+  });
 }

@@ -11,8 +11,28 @@ export function pascalCase(name: string): string {
     .join("");
 }
 
-/** `subscription_id` -> `subscriptionId`; `product.info` -> `productInfo`. */
+/** `subscription_id` -> `subscriptionId`; `product.info` -> `productInfo`; `""` for a name without letters or digits. */
 export function camelCase(name: string): string {
   const pascal = pascalCase(name);
-  return pascal[0]!.toLowerCase() + pascal.slice(1);
+  return pascal ? pascal[0]!.toLowerCase() + pascal.slice(1) : "";
+}
+
+/** Words a parameter of a generated function may not be named (strict mode, ES modules). */
+const reservedWords = new Set(
+  (
+    "arguments await break case catch class const continue debugger default delete do else " +
+    "enum eval export extends false finally for function if implements import in instanceof " +
+    "interface let new null package private protected public return static super switch this " +
+    "throw true try typeof var void while with yield"
+  ).split(" "),
+);
+
+/**
+ * A function parameter name for a spec name: its camelCase, made a valid identifier
+ * (`{default}` -> `default_`, `{2fa}` -> `_2fa`, `{\\}` -> `param`).
+ */
+export function identifierFor(name: string): string {
+  const camel = camelCase(name) || "param";
+  const named = /^[0-9]/.test(camel) ? `_${camel}` : camel;
+  return reservedWords.has(named) ? `${named}_` : named;
 }

@@ -1,0 +1,57 @@
+/**
+ * Parameter names that are not JavaScript identifiers as written (`default`, `options`, `2fa`,
+ * `a-b` beside `a_b`, `\`) still give a package that compiles: each path or trailing
+ * parameter gets a distinct, valid function parameter name (ir/casing.ts `identifierFor`,
+ * build-operations.ts). Found by the loader fuzz: a parameter named `\` made the generator
+ * crash instead of generating or reporting.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { identifierFor } from "../generator/ir/casing.ts";
+import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
+
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describe("identifierFor", () => {
+  it.each([
+    ["subscription_id", "subscriptionId"],
+    ["default", "default_"],
+    ["class", "class_"],
+    ["2fa", "_2fa"],
+    ["\\", "param"],
+    ["If-None-Match", "ifNoneMatch"],
+  ])("%s -> %s", (given, want) => {
+    expect(identifierFor(given)).toBe(want);
+  });
+});
+
+describe("a spec with awkward parameter names", () => {
+  it("generates distinct, valid parameter names that type-check", async () => {
+    const dir = tempDir("apigen-param-identifiers-");
+    made.push(dir);
+    const result = await generateFrom("test/fixtures/param-identifiers", dir);
+    for (const file of result.files) {
+      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+      writeFileSync(join(dir, file.path), file.contents);
+    }
+    const endpoint = result.model.endpoints[0]!;
+    expect(endpoint.params.map((p) => p.camelName)).toEqual([
+      "default_",
+      "options_",
+      "aB",
+      "_2fa",
+      "aB_",
+      "param",
+    ]);
+    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(dir, "tsconfig.json")], {
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(`${run.stdout}${run.stderr}`).toBe("");
+    expect(run.status).toBe(0);
+  }, 120_000);
+});
