@@ -5,31 +5,20 @@
  * it is an error at the parameter instead of a RequestValidationError at run time.
  */
 import type { BuildContext } from "./build-context.ts";
+import { resolveType } from "./callback-routing.ts";
 import type { Endpoint, NamedType, Param, TypeNode } from "./model.ts";
-
-/** The type `node` stands for, through named aliases (each at most once). */
-function resolved(node: TypeNode, types: ReadonlyMap<string, NamedType>): TypeNode {
-  const seen = new Set<string>();
-  while (node.kind === "ref" && !seen.has(node.name)) {
-    seen.add(node.name);
-    const named = types.get(node.name);
-    if (!named) break;
-    node = named.type;
-  }
-  return node;
-}
 
 /** Whether `node` holds structure (an object, a map, an array) rather than one scalar value. */
 function isStructured(node: TypeNode, types: ReadonlyMap<string, NamedType>): boolean {
-  const type = resolved(node, types);
+  const type = resolveType(node, types);
   if (type.kind === "union") return type.variants.some((v) => isStructured(v, types));
   return type.kind === "object" || type.kind === "map" || type.kind === "array";
 }
 
 /** Why `param` cannot travel in a query string as its style says, or `undefined` when it can. */
 function queryProblem(param: Param, types: ReadonlyMap<string, NamedType>): string | undefined {
-  const type = resolved(param.type, types);
-  const variants = type.kind === "union" ? type.variants.map((v) => resolved(v, types)) : [type];
+  const type = resolveType(param.type, types);
+  const variants = type.kind === "union" ? type.variants.map((v) => resolveType(v, types)) : [type];
   for (const variant of variants) {
     if (variant.kind === "array") {
       if (isStructured(variant.items, types))
@@ -39,7 +28,7 @@ function queryProblem(param: Param, types: ReadonlyMap<string, NamedType>): stri
         return "is an object, which travels in a query string only with `style: deepObject` (name[field]=value)";
       const values = variant.kind === "map" ? [variant.values] : variant.fields.map((f) => f.type);
       for (const value of values) {
-        const inner = resolved(value, types);
+        const inner = resolveType(value, types);
         const scalar = inner.kind === "array" ? inner.items : inner;
         if (isStructured(scalar, types))
           return "nests objects below its fields, which `style: deepObject` does not carry (one level: name[field]=value)";

@@ -3,31 +3,7 @@
  * no union does not carry them: `tagged` reads the tag and checks only the variant it names,
  * `union` takes a value any member accepts. Any value gets issues, never an exception.
  */
-import { maxIssues, type ValidationIssue, type Validator } from "./validate.js";
-
-/** What a wrong value is, for a message: the kind only (as `validate.ts` says it). */
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  switch (typeof value) {
-    case "number":
-    case "boolean":
-      return `${typeof value} ${String(value)}`;
-    case "undefined":
-      return "undefined";
-    case "object":
-      return "an object";
-    default:
-      return `a ${typeof value}`;
-  }
-}
-
-/** Appends an issue unless the list is full; the first one past `maxIssues` says so. */
-function fail(issues: ValidationIssue[], path: string, message: string): void {
-  if (issues.length < maxIssues) issues.push({ path, message });
-  else if (issues.length === maxIssues)
-    issues.push({ path, message: `${message} (further problems not listed)` });
-}
+import { describe, fail, type ValidationIssue, type Validator } from "./validate.js";
 
 /** An object, not an array or null. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -116,7 +116,7 @@ const openPaths: string[] = [];
 let depth = 0;
 
 /** What a wrong value is, for a message: the kind only, never a string's or a function's text. */
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
@@ -133,7 +133,7 @@ function describe(value: unknown): string {
 }
 
 /** Appends an issue unless the list is full; the first one past `maxIssues` says so. */
-function fail(issues: ValidationIssue[], path: string, message: string): void {
+export function fail(issues: ValidationIssue[], path: string, message: string): void {
   if (issues.length < maxIssues) issues.push({ path, message });
   else if (issues.length === maxIssues)
     issues.push({ path, message: `${message} (further problems not listed)` });
