@@ -4,6 +4,7 @@
  * affects: callers of the client and implementers of the callback handlers.
  */
 import type { ApiModel, Constraints, Endpoint, Param, TypeNode } from "../ir/model.ts";
+import { sameShape, typeText } from "./type-text.ts";
 import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
 import { diffWebhooks } from "./webhooks.ts";
@@ -39,39 +40,6 @@ const effects = {
   stricter: { reads: false, writes: true },
 } satisfies Record<string, Effect>;
 
-/** Short text of a type, for messages. */
-export function typeText(node: TypeNode): string {
-  const base = (() => {
-    switch (node.kind) {
-      case "primitive":
-        return node.name;
-      case "unknown":
-        return node.unspecified ? "unspecified" : "unknown";
-      case "ref":
-        return node.name;
-      case "array":
-        return `${typeText(node.items)}[]`;
-      case "map":
-        return `map<${typeText(node.values)}>`;
-      case "object":
-        return "object";
-      case "literal":
-        return JSON.stringify(node.value);
-      case "enum":
-        return node.open ? "open enum" : "enum";
-      case "union":
-        return node.discriminator
-          ? `${node.open ? "open " : ""}union by ${node.discriminator.field}`
-          : node.variants.map(typeText).join(" | ");
-      default: {
-        const unhandled: never = node;
-        throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
-      }
-    }
-  })();
-  return node.nullable ? `${base} | null` : base;
-}
-
 class ChangeList {
   readonly items: Change[] = [];
 
@@ -100,17 +68,6 @@ class ChangeList {
       .join(", ");
     this.add(subject, `${description}${who ? ` (${who})` : ""}`, otherwise, breaks);
   }
-}
-
-function sameShape(a: TypeNode, b: TypeNode): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === "primitive" && b.kind === "primitive") return a.name === b.name;
-  if (a.kind === "ref" && b.kind === "ref") return a.name === b.name;
-  if (a.kind === "literal" && b.kind === "literal") return a.value === b.value;
-  // A tagged union and an untagged one, or two tag fields, are different types.
-  if (a.kind === "union" && b.kind === "union")
-    return a.discriminator?.field === b.discriminator?.field;
-  return true;
 }
 
 const constraintNames: (keyof Constraints)[] = [
