@@ -6,8 +6,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PipelineResult } from "../generator/pipeline.ts";
@@ -19,7 +19,7 @@ import {
   type RouteSpec,
 } from "../generator/runtime/callbacks/routes.ts";
 import { timingSafeEqual } from "../generator/runtime/callbacks/signature.ts";
-import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
+import { generateFrom, writeGenerated, repoRoot, tempDir } from "./helpers.ts";
 
 let merchant: PipelineResult;
 let operations: PipelineResult;
@@ -249,11 +249,7 @@ describe("a spec with inline callback types, path and query parameters (test/fix
   let result: PipelineResult;
   beforeAll(async () => {
     out = tempDir("apigen-callbacks-inline-");
-    result = await generateFrom("test/fixtures/callbacks-inline", out);
-    for (const file of result.files) {
-      mkdirSync(dirname(join(out, file.path)), { recursive: true });
-      writeFileSync(join(out, file.path), file.contents);
-    }
+    result = await writeGenerated("test/fixtures/callbacks-inline", out);
   });
 
   it("src/callbacks.ts matches its snapshot", async () => {

@@ -8,12 +8,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, send } from "./callbacks-helpers.ts";
-import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
+import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
 
 const secret = "webhook-secret";
 const made: string[] = [];
@@ -25,11 +25,7 @@ afterAll(() => {
 async function generated(feature: string): Promise<string> {
   const out = tempDir(`apigen-${feature}-`);
   made.push(out);
-  const result = await generateFrom(`test/fixtures/features/${feature}`, out);
-  for (const file of result.files) {
-    mkdirSync(dirname(join(out, file.path)), { recursive: true });
-    writeFileSync(join(out, file.path), file.contents);
-  }
+  await writeGenerated(`test/fixtures/features/${feature}`, out);
   return out;
 }
 

@@ -9,7 +9,7 @@
  * (test/fixtures/broken/body-content-types) are in diagnostics.test.ts.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -17,10 +17,10 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
+import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
 
 interface Received {
   method: string;
@@ -42,11 +42,7 @@ let generated: any;
 
 beforeAll(async () => {
   out = tempDir("apigen-bodies-");
-  const result = await generateFrom("test/fixtures/features/bodies-and-responses", out);
-  for (const file of result.files) {
-    mkdirSync(dirname(join(out, file.path)), { recursive: true });
-    writeFileSync(join(out, file.path), file.contents);
-  }
+  await writeGenerated("test/fixtures/features/bodies-and-responses", out);
   generated = await import(pathToFileURL(join(out, "src/index.ts")).href);
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -5,12 +5,12 @@
  * (the query key redacted from log lines and errors), string error codes, and the statuses
  * the spec marks `retry: true`.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateFrom, tempDir } from "./helpers.ts";
+import { writeGenerated, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
 
 /** What the test uses of the generated module (imported at run time from its temp folder). */
@@ -21,7 +21,10 @@ interface Generated {
   MissingCredentialError: new (...args: never[]) => Error;
   ErrorCode: Record<string, number | string>;
 }
-type Call = (...args: unknown[]) => Promise<unknown>;
+/** A call's result, an `ApiPromise` (its types are checked by the typecheck of the snapshots). */
+type Call = (...args: unknown[]) => Promise<unknown> & {
+  withResponse(): Promise<{ data: unknown; status: number; response: Response }>;
+};
 interface Client {
   issues: Record<"list" | "check" | "options" | "create", Call>;
   account: Record<"get", Call>;
@@ -33,11 +36,7 @@ let mod: Generated;
 let server: TestServer;
 beforeAll(async () => {
   out = tempDir("apigen-client-params-");
-  const result = await generateFrom("test/fixtures/features/params-and-credentials", out);
-  for (const file of result.files) {
-    mkdirSync(dirname(join(out, file.path)), { recursive: true });
-    writeFileSync(join(out, file.path), file.contents);
-  }
+  await writeGenerated("test/fixtures/features/params-and-credentials", out);
   mod = (await import(pathToFileURL(join(out, "src/index.ts")).href)) as Generated;
   server = await TestServer.start();
 });
@@ -128,8 +127,14 @@ describe("HEAD and OPTIONS", () => {
       res.end();
     });
     await expect(client().issues.check("o", "r")).resolves.toBeUndefined();
+    // A HEAD's answer is its status and headers: withResponse() gives them.
+    const head = await client().issues.check("o", "r").withResponse();
+    expect(head.data).toBeUndefined();
+    expect(head.status).toBe(200);
+    expect(head.response.headers.get("allow")).toBe("GET, HEAD, OPTIONS, POST");
     await client().issues.options("o", "r");
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "HEAD /repos/o/r/issues",
       "HEAD /repos/o/r/issues",
       "OPTIONS /repos/o/r/issues",
     ]);

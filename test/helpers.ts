@@ -3,9 +3,9 @@
  * user would.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { runPipeline, type PipelineResult } from "../generator/pipeline.ts";
@@ -20,6 +20,16 @@ export function tempDir(prefix = "apigen-test-"): string {
 /** Runs every stage but the write on `specDir` (relative to the repo root). */
 export async function generateFrom(specDir: string, outDir = tempDir()): Promise<PipelineResult> {
   return runPipeline({ specDir: join(repoRoot, specDir), outDir });
+}
+
+/** Runs the pipeline on `specDir` and writes every file it makes into `outDir`, as the CLI would. */
+export async function writeGenerated(specDir: string, outDir: string): Promise<PipelineResult> {
+  const result = await generateFrom(specDir, outDir);
+  for (const file of result.files) {
+    mkdirSync(dirname(join(outDir, file.path)), { recursive: true });
+    writeFileSync(join(outDir, file.path), file.contents);
+  }
+  return result;
 }
 
 /**

@@ -6,11 +6,11 @@
  * crash instead of generating or reporting.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { identifierFor } from "../generator/ir/casing.ts";
-import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
+import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
 
 const made: string[] = [];
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -32,11 +32,7 @@ describe("a spec with awkward parameter names", () => {
   it("generates distinct, valid parameter names that type-check", async () => {
     const dir = tempDir("apigen-param-identifiers-");
     made.push(dir);
-    const result = await generateFrom("test/fixtures/param-identifiers", dir);
-    for (const file of result.files) {
-      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
-      writeFileSync(join(dir, file.path), file.contents);
-    }
+    const result = await writeGenerated("test/fixtures/param-identifiers", dir);
     const endpoint = result.model.endpoints[0]!;
     expect(endpoint.params.map((p) => p.camelName)).toEqual([
       "default_",

@@ -5,12 +5,12 @@
  * the tag under TypeScript 6 and 7 (strict), with the open union's default branch reachable.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTypeExpr, TypeExprError } from "../generator/ir/type-expr.ts";
-import { generateFrom, repoRoot, tempDir } from "./helpers.ts";
+import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
 
 type Issues = { path: string; message: string }[];
@@ -23,11 +23,7 @@ let validators: Record<string, Check>;
 
 beforeAll(async () => {
   out = tempDir("apigen-unions-");
-  const result = await generateFrom("test/fixtures/features/unions", out);
-  for (const file of result.files) {
-    mkdirSync(dirname(join(out, file.path)), { recursive: true });
-    writeFileSync(join(out, file.path), file.contents);
-  }
+  await writeGenerated("test/fixtures/features/unions", out);
   pkg = await import(pathToFileURL(join(out, "src/index.ts")).href);
   validators = await import(pathToFileURL(join(out, "src/validators.ts")).href);
   server = await TestServer.start();

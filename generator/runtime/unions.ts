@@ -3,19 +3,14 @@
  * no union does not carry them: `tagged` reads the tag and checks only the variant it names,
  * `union` takes a value any member accepts. Any value gets issues, never an exception.
  */
-import { describe, fail, type ValidationIssue, type Validator } from "./validate.js";
-
-/** An object, not an array or null. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The path of a field: `.name` for an identifier, `["any key"]` (JSON) for any other key. */
-function child(path: string, key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)
-    ? `${path}.${key}`
-    : `${path}[${JSON.stringify(key)}]`;
-}
+import {
+  child,
+  describe,
+  fail,
+  isPlainObject,
+  type ValidationIssue,
+  type Validator,
+} from "./validate.js";
 
 declare const unknownTag: unique symbol;
 

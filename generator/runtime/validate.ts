@@ -296,12 +296,12 @@ export function array(item: Validator): Validator {
 }
 
 /** An object, not an array or null; any prototype (a null-prototype object is one too). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The path of a field: `.name` for an identifier, `["any key"]` (JSON) for any other key. */
-function child(path: string, key: string): string {
+export function child(path: string, key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)
     ? `${path}.${key}`
     : `${path}[${JSON.stringify(key)}]`;
