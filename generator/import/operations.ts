@@ -90,7 +90,8 @@ function endpointOf(
   if (description?.trim()) out.description = description.trim();
   if (method === "trace") note(ctx, out, at, "method TRACE; written as GET");
   out.method = method === "trace" ? "GET" : method.toUpperCase();
-  out.path = path;
+  out.path = path.replace(/\{([^}]*)\}/g, (_, name: string) => `{${placeholder(name)}}`);
+  if (out.path !== path) note(ctx, out, at, `path parameters renamed to word characters (${path})`);
   const auth = authOf(ctx, op, at, out);
   if (auth.length) out.auth = auth;
   const params = paramsOf(ctx, item, op, at, out);
@@ -157,14 +158,15 @@ function paramsOf(
       param.schema ??
       (isObject(param.content) ? Object.values(param.content).find(isObject)?.schema : undefined);
     const type = asMapping(withFacets(typeOf(ctx, schema ?? {}, under(paramAt, "schema")), {}));
-    const spec: JsonObject = where === "query" || where === "header" ? { in: where, ...type } : { ...type };
+    const spec: JsonObject =
+      where === "query" || where === "header" ? { in: where, ...type } : { ...type };
     if (param.required === true && where !== "path") spec.required = true;
     const description = stringOf(param, "description");
     if (description?.trim() && spec.description === undefined)
       spec.description = description.trim();
     if (param.deprecated === true) spec.deprecated = true;
     if (where === "query") styleOf(ctx, param, paramAt, spec);
-    params[name] =
+    params[where === "path" ? placeholder(name) : name] =
       Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
   }
   return params;
@@ -178,6 +180,9 @@ function styleOf(ctx: ImportContext, param: JsonObject, at: Pointer, spec: JsonO
   else if (style === "deepObject") spec.style = "deepObject";
   else if (style !== "form") note(ctx, spec, under(at, "style"), `style ${style}`);
 }
+
+/** A path parameter's name as the format's path templates take it: word characters only. */
+const placeholder = (name: string) => name.replace(/\W/g, "_");
 
 /** The request body: the first content type the format has (JSON first), others noted. */
 function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {

@@ -131,7 +131,14 @@ function baseType(
     : Array.isArray(schema.anyOf)
       ? "anyOf"
       : undefined;
-  if (members) return unionType(ctx, schema, members, at, facets, named);
+  if (members && constraintsOnly(schema[members] as JsonValue[]))
+    note(
+      ctx,
+      facets,
+      under(at, members),
+      `${members} of required-field sets: ${JSON.stringify(schema[members]).slice(0, 160)}`,
+    );
+  else if (members) return unionType(ctx, schema, members, at, facets, named);
   if (types.length > 1) {
     const out = types.map((t) => primitive(ctx, { ...schema, type: t }, at, facets));
     return { union: out } as JsonObject;
@@ -145,6 +152,26 @@ function baseType(
         : undefined);
   if (type === undefined) return "unknown";
   return primitive(ctx, { ...schema, type }, at, facets);
+}
+
+/**
+ * Whether every member of a oneOf/anyOf only adds constraints to the schema around it (GitHub's
+ * `anyOf: [{ required: [a] }, { required: [b] }]`): then the schema's own type is the type.
+ */
+function constraintsOnly(members: JsonValue[]): boolean {
+  return members.every(
+    (m) =>
+      isObject(m) &&
+      m.$ref === undefined &&
+      m.type === undefined &&
+      m.properties === undefined &&
+      m.items === undefined &&
+      m.oneOf === undefined &&
+      m.anyOf === undefined &&
+      m.allOf === undefined &&
+      m.enum === undefined &&
+      m.const === undefined,
+  );
 }
 
 /** A schema of one JSON type. */
@@ -353,8 +380,12 @@ function unionType(
       under(at, "discriminator"),
       `discriminator ${discriminator} kept as an untagged union`,
     );
-  const simple = members.every((m) => typeof m === "string" && !m.includes(" "));
-  return simple ? (members as string[]).join(" | ") : { union: members };
+  const distinct = [...new Map(members.map((m) => [JSON.stringify(m), m])).values()];
+  if (distinct.length === 1) return distinct[0]!;
+  // A union with `unknown` admits any value: it is `unknown`.
+  if (distinct.includes("unknown")) return "unknown";
+  const simple = distinct.every((m) => typeof m === "string" && !m.includes(" "));
+  return simple ? (distinct as string[]).join(" | ") : { union: distinct };
 }
 
 /** Tag value -> variant name, from the discriminator's mapping, else the schema names. */

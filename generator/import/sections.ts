@@ -57,12 +57,17 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
     if (description?.trim()) environment.description = description.trim();
     if (/^https?:\/\//.test(url)) environment.baseUrl = url.replace(/\/+$/, "");
     else note(ctx, environment, under(at, "url"), `relative server URL ${url}`);
+    const snake = (text: string) =>
+      text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "_")
+        .replace(/^_+|_+$/g, "");
     let name =
-      camelCase(description ?? "") ||
-      camelCase(url.replace(/^https?:\/\//, "").split("/")[0] ?? "") ||
-      "server";
-    if (!/^[a-z]/.test(name)) name = `server${pascalCase(name)}`;
-    for (let n = 2; out[name] !== undefined; n++) name = `${name.replace(/\d+$/, "")}${n}`;
+      snake(description ?? "")
+        .slice(0, 40)
+        .replace(/_+$/, "") || (i === 0 ? "production" : `server_${i + 1}`);
+    if (!/^[a-z]/.test(name)) name = `server_${name}`;
+    for (let n = 2; out[name] !== undefined; n++) name = `${name.replace(/_\d+$/, "")}_${n}`;
     out[name] = environment;
   });
   return out;

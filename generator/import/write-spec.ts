@@ -23,7 +23,8 @@ export function specFileText(sections: JsonObject, schemaPath: string): string {
     Map(_, node, path) {
       const parent = path.at(-1);
       const key = isPair(parent) ? parent.key : undefined;
-      if (flowable(key, path.length) && isFlat(node) && flatLength(node) <= flowWidth) node.flow = true;
+      if (flowable(key, path.length) && isFlat(node) && flatLength(node) <= flowWidth)
+        node.flow = true;
     },
     Seq(_, node) {
       const ofMaps = node.items.some((item) => isMap(item));
@@ -35,7 +36,16 @@ export function specFileText(sections: JsonObject, schemaPath: string): string {
 }
 
 /** Mappings of names (fields, parameters, ...) stay one per line, as people write them. */
-const listsOfNames = new Set(["fields", "params", "headers", "events", "union", "environments", "credentials", "variables"]);
+const listsOfNames = new Set([
+  "fields",
+  "params",
+  "headers",
+  "events",
+  "union",
+  "environments",
+  "credentials",
+  "variables",
+]);
 
 /**
  * Whether a mapping may go on one line: not a section or a named entry of one (those are
