@@ -414,6 +414,10 @@ function tagsOf(
     if (!isObject(member) || typeof member.$ref !== "string") return undefined;
     const target = ctx.doc.resolveRef(member.$ref, under(at, "oneOf", i));
     const name = namedType(ctx, target.value, target.at);
+    // A tagged variant is a named object type; a union of unions stays untagged.
+    const variant = ctx.types.get(name);
+    if (!isObject(variant) || (variant.fields === undefined && variant.extends === undefined))
+      return undefined;
     const tag = byTarget.get(name) ?? pointerTokens(target.at.pointer).at(-1)!;
     tags[tag] = name;
   }
