@@ -44,6 +44,7 @@ async function runWithPipeline(
       break;
     case "watch":
     case "diff":
+    case "import":
       throw new Error(`${mode.kind} does not run the pipeline once`);
     default: {
       const unhandled: never = mode;
@@ -102,6 +103,8 @@ async function main(argv: string[]): Promise<number> {
       return await (
         await import("./commands/watch-command.ts")
       ).watchCommand(options.specDir, options.outDir);
+    if (mode.kind === "import")
+      return (await import("./commands/import-command.ts")).importCommand(mode, sources.texts);
     if (mode.kind === "diff")
       return (await import("./commands/diff-command.ts")).diffCommand(
         options.specDir,

@@ -16,6 +16,8 @@ export const usage = `Usage: npm run generate -- [options]
   --fail-on LEVEL           with --diff: exit 1 on a change of LEVEL or above (breaking, minor, patch)
   --scaffold-handlers FILE  write a typed callback handlers file (never overwrites one), not the package
   --handlers-import SPEC    module the scaffold imports from (default: <package name>/callbacks)
+  --import FILE             read an OpenAPI 3.0/3.1 document (JSON or YAML) and write a spec folder
+                            (--out-spec DIR, a new or empty folder; --name sets the package name)
   --force                   run every stage even when the spec, the generator and the output are
                             unchanged since the last run (which otherwise stops after comparing hashes)
   --timings                 print the time of each stage
@@ -27,7 +29,8 @@ export type Mode =
   | { kind: "gaps" }
   | { kind: "watch" }
   | { kind: "diff"; base: string; failOn?: "breaking" | "minor" | "patch" }
-  | { kind: "scaffold"; file: string; handlersImport?: string };
+  | { kind: "scaffold"; file: string; handlersImport?: string }
+  | { kind: "import"; input: string; outSpec: string; packageName?: string };
 
 export interface CliOptions {
   specDir: string;
@@ -58,6 +61,9 @@ export function parseOptions(argv: string[]): CliOptions | undefined {
         force: { type: "boolean", default: false },
         "scaffold-handlers": { type: "string" },
         "handlers-import": { type: "string" },
+        import: { type: "string" },
+        "out-spec": { type: "string" },
+        name: { type: "string" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -84,9 +90,17 @@ export function parseOptions(argv: string[]): CliOptions | undefined {
           } as const,
         ]
       : []),
+    ...(values.import !== undefined
+      ? [importMode(values.import, values["out-spec"], values.name)]
+      : []),
   ];
   if (modes.length > 1)
     throw new UsageError(`--${modes.map((m) => m.kind).join(", --")} cannot be combined`);
+  if (
+    (values["out-spec"] !== undefined || values.name !== undefined) &&
+    values.import === undefined
+  )
+    throw new UsageError("--out-spec and --name go with --import");
   if (values["fail-on"] !== undefined && values.diff === undefined)
     throw new UsageError("--fail-on goes with --diff");
   return {
@@ -102,4 +116,16 @@ function failOn(value: string | undefined): { failOn?: "breaking" | "minor" | "p
   if (value === undefined) return {};
   if (value === "breaking" || value === "minor" || value === "patch") return { failOn: value };
   throw new UsageError(`--fail-on takes breaking, minor or patch, not ${JSON.stringify(value)}`);
+}
+
+/** `--import FILE --out-spec DIR [--name NAME]`. */
+function importMode(input: string, outSpec: string | undefined, name: string | undefined): Mode {
+  if (outSpec === undefined)
+    throw new UsageError("--import needs --out-spec DIR: the spec folder to write");
+  return {
+    kind: "import",
+    input: resolve(input),
+    outSpec: resolve(outSpec),
+    ...(name !== undefined ? { packageName: name } : {}),
+  };
 }

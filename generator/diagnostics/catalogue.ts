@@ -251,6 +251,32 @@ export const catalogue = {
     severity: "error",
     message: "{dir} holds a write that was cut off; run `npm run generate` to finish it",
   },
+  "import-file-unreadable": { severity: "error", message: "cannot read {file}: {reason}" },
+  "import-syntax": { severity: "error", message: "not valid JSON or YAML: {detail}" },
+  "import-not-openapi": {
+    severity: "error",
+    message: "not an OpenAPI document: it has no `openapi` version field{detail}",
+  },
+  "import-swagger-2": {
+    severity: "error",
+    message:
+      "a Swagger {version} document; the importer reads OpenAPI 3.0 and 3.1 (convert it first, e.g. with swagger2openapi)",
+  },
+  "import-version-unsupported": {
+    severity: "error",
+    message: "OpenAPI {version} is not supported; the importer reads 3.0.x and 3.1.x",
+  },
+  "import-ref-broken": { severity: "error", message: "$ref {ref} points at nothing" },
+  "import-ref-remote": {
+    severity: "error",
+    message: "$ref {ref} is remote; the importer follows references within local files only",
+  },
+  "import-out-spec-not-empty": {
+    severity: "error",
+    message:
+      "{dir} already holds files; import into a new or empty folder, so nothing of yours is overwritten",
+  },
+  "import-bad-document": { severity: "error", message: "{detail}" },
   "stale-output": { severity: "error", message: "{file} is {state}; run `npm run generate`" },
 } as const satisfies Record<string, { severity: "error" | "warning"; message: string }>;
 

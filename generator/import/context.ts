@@ -1,0 +1,61 @@
+/**
+ * What the importer carries through one run: the document, the names given to its schemas,
+ * the spec sections being built, and the gaps noted on the way. Every loss becomes an
+ * `undocumented` note on the nearest element of the output, naming the JSON pointer it came
+ * from, so `--gaps` lists it.
+ */
+import {
+  child,
+  type JsonObject,
+  type JsonValue,
+  type OpenApiDocument,
+  type Pointer,
+} from "./document.ts";
+
+/** A type as the spec writes it: a shorthand string or a mapping. */
+export type TypeOut = string | JsonObject;
+
+export interface ImportContext {
+  doc: OpenApiDocument;
+  /** `3.0` or `3.1`: how nullability is spelled. */
+  version: "3.0" | "3.1";
+  /** Spec type name of each component schema, by `file#pointer`. */
+  schemaNames: Map<string, string>;
+  /** Named types, in the order they were named. */
+  types: Map<string, TypeOut>;
+  /** Where each named type came from, for its notes and the file it goes to. */
+  typeSources: Map<string, Pointer>;
+  /** The file (group) of each named type: the group of the endpoint that first used it. */
+  typeAreas: Map<string, string>;
+  /** The group being converted, given to the types it names first. */
+  area: string;
+  /** Every note written, for the count `import` prints. */
+  gaps: number;
+}
+
+/** The key of a schema location in `schemaNames`. */
+export const locationKey = (at: Pointer) => `${at.file}${at.pointer}`;
+
+/** Adds an `undocumented` note to `target`, naming the pointer the loss came from. */
+export function note(ctx: ImportContext, target: JsonObject, at: Pointer, text: string): void {
+  const where = at.file === ctx.doc.root.path ? at.pointer : `${at.file}${at.pointer}`;
+  const line = `${text} (import: ${where})`;
+  const existing = target.undocumented;
+  target.undocumented =
+    existing === undefined ? line : [...(Array.isArray(existing) ? existing : [existing]), line];
+  ctx.gaps++;
+}
+
+/** `at`, one key deeper. */
+export const under = (at: Pointer, ...keys: (string | number)[]): Pointer => ({
+  file: at.file,
+  pointer: keys.reduce<string>((p, k) => child(p, k), at.pointer),
+});
+
+/** Whether a value is a JSON object (not an array, not null). */
+export const isObject = (value: JsonValue | undefined): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A string member of an object, or undefined. */
+export const stringOf = (o: JsonObject, key: string): string | undefined =>
+  typeof o[key] === "string" ? o[key] : undefined;

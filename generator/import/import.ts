@@ -1,0 +1,171 @@
+/**
+ * `--import <openapi> --out-spec <folder>`: an OpenAPI 3.0 or 3.1 document becomes a spec
+ * folder. Everything the format cannot say is an `undocumented` note naming its JSON pointer.
+ * Bad input is an error with its location, and nothing is written: the folder appears whole
+ * (written beside it, then renamed) or not at all, and an existing folder with files in it is
+ * never written into.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { isObject, note, type ImportContext, type TypeOut } from "./context.ts";
+import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
+import { endpointsOf } from "./operations.ts";
+import { namedType } from "./schemas.ts";
+import { apiSection, credentialsSection, environmentsSection } from "./sections.ts";
+import { specFileText, type SpecFile } from "./write-spec.ts";
+
+export interface ImportOptions {
+  /** The OpenAPI document (JSON or YAML). */
+  input: string;
+  /** The spec folder to create. */
+  outSpec: string;
+  /** The JSON Schema of the format, for the modeline. */
+  schemaFile: string;
+  /** npm name of the package; default from the title. */
+  packageName?: string;
+}
+
+export interface ImportResult {
+  files: SpecFile[];
+  endpoints: number;
+  types: number;
+  gaps: number;
+}
+
+/** Reads the document and builds the spec folder's files (nothing written). */
+export function importSpec(options: ImportOptions): ImportResult {
+  const doc = new OpenApiDocument(options.input);
+  const version = checkVersion(doc);
+  const ctx: ImportContext = {
+    doc,
+    version,
+    schemaNames: new Map(),
+    types: new Map(),
+    typeSources: new Map(),
+    typeAreas: new Map(),
+    area: "shared",
+    gaps: 0,
+  };
+  const api = apiSection(ctx, options.packageName);
+  const environments = environmentsSection(ctx);
+  const credentials = credentialsSection(ctx);
+  const endpoints = endpointsOf(ctx);
+  ctx.area = "shared";
+  nameEverySchema(ctx);
+  noteUncarried(ctx, api);
+  const top: JsonObject = { api };
+  if (environments) top.environments = environments;
+  if (credentials) top.credentials = credentials;
+  const files = layout(ctx, top, endpoints, options);
+  return { files, endpoints: endpoints.length, types: ctx.types.size, gaps: ctx.gaps };
+}
+
+/** `openapi: 3.0.x | 3.1.x`; Swagger 2.0 and anything else are errors. */
+function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" {
+  const root = doc.root.value;
+  const at = (pointer: string) => doc.at({ file: doc.root.path, pointer });
+  if (!isObject(root))
+    throw importError("import-not-openapi", { detail: ": it is not a mapping" }, at("#"));
+  if (root.swagger !== undefined)
+    throw importError(
+      "import-swagger-2",
+      { version: String(root.swagger) },
+      at("#/swagger"),
+      "#/swagger",
+    );
+  if (root.openapi === undefined) throw importError("import-not-openapi", { detail: "" }, at("#"));
+  const version = String(root.openapi);
+  const match = /^3\.([01])\.\d+/.exec(version);
+  if (!match)
+    throw importError("import-version-unsupported", { version }, at("#/openapi"), "#/openapi");
+  if (!isObject(root.paths) && !isObject(root.webhooks))
+    throw importError("import-bad-document", { detail: "the document has no paths" }, at("#"));
+  return match[1] === "0" ? "3.0" : "3.1";
+}
+
+/** Every component schema becomes a named type, used or not. */
+function nameEverySchema(ctx: ImportContext): void {
+  const root = ctx.doc.root.value as JsonObject;
+  const schemas =
+    isObject(root.components) && isObject(root.components.schemas) ? root.components.schemas : {};
+  for (const [name, schema] of Object.entries(schemas))
+    namedType(ctx, schema, {
+      file: ctx.doc.root.path,
+      pointer: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+    });
+}
+
+/** Parts of the document not carried yet, noted on `api` so `--gaps` lists them. */
+function noteUncarried(ctx: ImportContext, api: JsonObject): void {
+  const root = ctx.doc.root.value as JsonObject;
+  const at = (pointer: string) => ({ file: ctx.doc.root.path, pointer });
+  if (isObject(root.webhooks) && Object.keys(root.webhooks).length)
+    note(
+      ctx,
+      api,
+      at("#/webhooks"),
+      `webhooks (${Object.keys(root.webhooks).join(", ")}) are not carried yet`,
+    );
+  if (Array.isArray(root.tags)) {
+    const described = root.tags.filter((t) => isObject(t) && typeof t.description === "string");
+    if (described.length) note(ctx, api, at("#/tags"), "tag descriptions");
+  }
+  if (root.externalDocs !== undefined) note(ctx, api, at("#/externalDocs"), "externalDocs");
+}
+
+/** The files of the folder, each with a modeline pointing at the schema from where it sits. */
+function layout(
+  ctx: ImportContext,
+  top: JsonObject,
+  endpoints: ReturnType<typeof endpointsOf>,
+  options: ImportOptions,
+): SpecFile[] {
+  const schemaFrom = (path: string) =>
+    relative(dirname(join(resolve(options.outSpec), path)), resolve(options.schemaFile))
+      .split("\\")
+      .join("/");
+  const files: SpecFile[] = [{ path: "api.yaml", text: specFileText(top, schemaFrom("api.yaml")) }];
+  const groups = new Map<string, JsonObject>();
+  for (const e of endpoints) {
+    const group = groups.get(e.group) ?? {};
+    group[e.id] = e.value;
+    groups.set(e.group, group);
+  }
+  for (const [group, list] of groups) {
+    const path = `endpoints/${group}.yaml`;
+    files.push({ path, text: specFileText({ endpoints: list }, schemaFrom(path)) });
+  }
+  const areas = new Map<string, Record<string, TypeOut>>();
+  for (const [name, type] of ctx.types) {
+    const area = ctx.typeAreas.get(name) ?? "shared";
+    const types = areas.get(area) ?? {};
+    types[name] = type;
+    areas.set(area, types);
+  }
+  for (const [area, types] of [...areas].sort(([a], [b]) => a.localeCompare(b))) {
+    const path = `types/${area}.yaml`;
+    files.push({ path, text: specFileText({ types: types as JsonObject }, schemaFrom(path)) });
+  }
+  return files;
+}
+
+/** Writes the folder whole: into a sibling staging folder, renamed into place at the end. */
+export function writeSpecFolder(outSpec: string, files: readonly SpecFile[]): void {
+  const target = resolve(outSpec);
+  if (existsSync(target) && readdirSync(target).length > 0)
+    throw importError("import-out-spec-not-empty", { dir: outSpec });
+  const staging = join(dirname(target), `.${basename(target)}.apigen-import-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    for (const file of files) {
+      const path = join(staging, file.path);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.text);
+    }
+    if (existsSync(target)) rmSync(target, { recursive: true });
+    renameSync(staging, target);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,305 @@
+/**
+ * OpenAPI operations to spec endpoints: ids from operationId (or method and path), groups
+ * from tags, parameters by where they travel, the request body by content type, the success
+ * response with its headers, error statuses, and the credentials each operation sends.
+ */
+import { camelCase } from "../ir/casing.ts";
+import { isObject, note, stringOf, under, type ImportContext } from "./context.ts";
+import type { JsonObject, JsonValue, Pointer } from "./document.ts";
+import { asMapping, typeOf, withFacets } from "./schemas.ts";
+
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+/** One endpoint with the group (file) it belongs to. */
+export interface EndpointOut {
+  id: string;
+  group: string;
+  value: JsonObject;
+}
+
+/** A parameter, a request body or a response: the object itself, or what its `$ref` names. */
+function deref(
+  ctx: ImportContext,
+  value: JsonValue,
+  at: Pointer,
+): { value: JsonValue; at: Pointer } {
+  let current = { value, at };
+  for (let hops = 0; isObject(current.value) && typeof current.value.$ref === "string"; hops++) {
+    if (hops > 32) break;
+    current = ctx.doc.resolveRef(current.value.$ref, current.at);
+  }
+  return current;
+}
+
+/** A group name for the spec: camelCase, starting with a letter. */
+function groupName(text: string): string {
+  const camel = camelCase(text);
+  return /^[a-z]/.test(camel) ? camel : `api${camel[0]?.toUpperCase() ?? ""}${camel.slice(1)}`;
+}
+
+/** `issues/list-for-repo` -> [issues, listForRepo]; `listPets` with tag pets -> [pets, listPets]. */
+function idParts(op: JsonObject, method: string, path: string): [string, string] {
+  const tag = Array.isArray(op.tags) && typeof op.tags[0] === "string" ? op.tags[0] : undefined;
+  const segment = path.split("/").find((s) => s && !s.startsWith("{"));
+  const operationId = stringOf(op, "operationId");
+  if (operationId) {
+    const parts = operationId.split(/[/.]/).filter(Boolean);
+    if (parts.length >= 2) return [groupName(parts[0]!), groupName(parts.slice(1).join("-"))];
+    return [groupName(tag ?? segment ?? "api"), groupName(operationId)];
+  }
+  return [groupName(tag ?? segment ?? "api"), groupName(`${method} ${path}`)];
+}
+
+/** Every operation of `paths`, in document order, with unique ids. */
+export function endpointsOf(ctx: ImportContext): EndpointOut[] {
+  const root = ctx.doc.root.value as JsonObject;
+  const paths = isObject(root.paths) ? root.paths : {};
+  const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
+  const out: EndpointOut[] = [];
+  const taken = new Set<string>();
+  for (const [path, item0] of Object.entries(paths)) {
+    const { value: item, at: itemAt } = deref(ctx, item0, under(rootAt, "paths", path));
+    if (!isObject(item)) continue;
+    for (const method of methods) {
+      const op = item[method];
+      if (!isObject(op)) continue;
+      const at = under(itemAt, method);
+      let [group, name] = idParts(op, method, path);
+      let id = `${group}.${name}`;
+      for (let i = 2; taken.has(id); i++) id = `${group}.${name}${i}`;
+      taken.add(id);
+      ctx.area = group;
+      out.push({ id, group, value: endpointOf(ctx, item, op, method, path, at) });
+    }
+  }
+  return out;
+}
+
+function endpointOf(
+  ctx: ImportContext,
+  item: JsonObject,
+  op: JsonObject,
+  method: string,
+  path: string,
+  at: Pointer,
+): JsonObject {
+  const out: JsonObject = {};
+  const summary = stringOf(op, "summary");
+  if (summary) out.summary = summary.trim();
+  const description = stringOf(op, "description");
+  if (description?.trim()) out.description = description.trim();
+  if (method === "trace") note(ctx, out, at, "method TRACE; written as GET");
+  out.method = method === "trace" ? "GET" : method.toUpperCase();
+  out.path = path.replace(/\{([^}]*)\}/g, (_, name: string) => `{${placeholder(name)}}`);
+  if (out.path !== path) note(ctx, out, at, `path parameters renamed to word characters (${path})`);
+  const auth = authOf(ctx, op, at, out);
+  if (auth.length) out.auth = auth;
+  const params = paramsOf(ctx, item, op, at, out);
+  if (Object.keys(params).length) out.params = params;
+  bodyOf(ctx, op, at, out);
+  responsesOf(ctx, op, at, out);
+  if (op.deprecated === true)
+    note(ctx, out, under(at, "deprecated"), "the operation is deprecated");
+  for (const key of ["callbacks", "servers", "externalDocs"] as const)
+    if (op[key] !== undefined)
+      note(ctx, out, under(at, key), `${key} of the operation are not carried yet`);
+  return out;
+}
+
+/** The credentials of the first security requirement (the operation's, else the document's). */
+function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): JsonValue[] {
+  const root = ctx.doc.root.value as JsonObject;
+  const own = Array.isArray(op.security);
+  const list = own
+    ? (op.security as JsonValue[])
+    : Array.isArray(root.security)
+      ? root.security
+      : [];
+  const listAt = own ? under(at, "security") : { file: ctx.doc.root.path, pointer: "#/security" };
+  const requirements = list.filter(isObject);
+  const optional = requirements.some((r) => Object.keys(r).length === 0);
+  const first = requirements.find((r) => Object.keys(r).length > 0);
+  if (!first) return [];
+  if (requirements.filter((r) => Object.keys(r).length > 0).length > 1)
+    note(ctx, out, listAt, "alternative security requirements; the first is kept");
+  return Object.entries(first).map(([scheme, scopes]) => {
+    if (Array.isArray(scopes) && scopes.length)
+      note(ctx, out, listAt, `scopes of ${scheme}: ${scopes.join(", ")}`);
+    const credential = camelCase(scheme) || "credential";
+    return optional ? { credential, optional: true } : credential;
+  });
+}
+
+/** Path, query and header parameters, the path item's and the operation's (the latter win). */
+function paramsOf(
+  ctx: ImportContext,
+  item: JsonObject,
+  op: JsonObject,
+  at: Pointer,
+  out: JsonObject,
+): JsonObject {
+  const params: JsonObject = {};
+  const all: [JsonValue, Pointer][] = [];
+  const itemAt: Pointer = { file: at.file, pointer: at.pointer.replace(/\/[^/]+$/, "") };
+  if (Array.isArray(item.parameters))
+    item.parameters.forEach((p, i) => all.push([p, under(itemAt, "parameters", i)]));
+  if (Array.isArray(op.parameters))
+    op.parameters.forEach((p, i) => all.push([p, under(at, "parameters", i)]));
+  for (const [raw, rawAt] of all) {
+    const { value: param, at: paramAt } = deref(ctx, raw, rawAt);
+    if (!isObject(param)) continue;
+    const name = stringOf(param, "name") ?? "";
+    const where = stringOf(param, "in");
+    if (where === "cookie") {
+      note(ctx, out, paramAt, `cookie parameter ${name}`);
+      continue;
+    }
+    const schema =
+      param.schema ??
+      (isObject(param.content) ? Object.values(param.content).find(isObject)?.schema : undefined);
+    const type = asMapping(withFacets(typeOf(ctx, schema ?? {}, under(paramAt, "schema")), {}));
+    const spec: JsonObject =
+      where === "query" || where === "header" ? { in: where, ...type } : { ...type };
+    if (param.required === true && where !== "path") spec.required = true;
+    const description = stringOf(param, "description");
+    if (description?.trim() && spec.description === undefined)
+      spec.description = description.trim();
+    if (param.deprecated === true) spec.deprecated = true;
+    if (where === "query") styleOf(ctx, param, paramAt, spec);
+    params[where === "path" ? placeholder(name) : name] =
+      Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
+  }
+  return params;
+}
+
+/** A query parameter's style: repeat (form, exploded), comma (form, not exploded), deepObject. */
+function styleOf(ctx: ImportContext, param: JsonObject, at: Pointer, spec: JsonObject): void {
+  const style = stringOf(param, "style") ?? "form";
+  const explode = param.explode ?? style === "form";
+  if (style === "form" && explode === false) spec.style = "comma";
+  else if (style === "deepObject") spec.style = "deepObject";
+  else if (style !== "form") note(ctx, spec, under(at, "style"), `style ${style}`);
+}
+
+/** A path parameter's name as the format's path templates take it: word characters only. */
+const placeholder = (name: string) => name.replace(/\W/g, "_");
+
+/** The request body: the first content type the format has (JSON first), others noted. */
+function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
+  if (op.requestBody === undefined) return;
+  const { value: body, at: bodyAt } = deref(ctx, op.requestBody, under(at, "requestBody"));
+  if (!isObject(body) || !isObject(body.content)) return;
+  const types = Object.keys(body.content);
+  const chosen = types.find(isJson) ?? types.find((t) => supported.has(t)) ?? types[0];
+  if (chosen === undefined) return;
+  for (const other of types)
+    if (other !== chosen)
+      note(ctx, out, under(bodyAt, "content", other), `request body as ${other} too`);
+  const media = body.content[chosen];
+  const schema = isObject(media) ? media.schema : undefined;
+  const mediaAt = under(bodyAt, "content", chosen);
+  if (!isJson(chosen)) {
+    if (supported.has(chosen)) out.contentType = chosen;
+    else note(ctx, out, mediaAt, `request body of media type ${chosen}: sent as bytes`);
+  }
+  const bytes =
+    chosen === "application/octet-stream" || (!supported.has(chosen) && !isJson(chosen));
+  out.body = bytes
+    ? "binary"
+    : schema === undefined
+      ? "unknown"
+      : typeOf(ctx, schema, under(mediaAt, "schema"));
+  if (bytes && !supported.has(chosen)) out.contentType = "application/octet-stream";
+  if (body.required !== true) note(ctx, out, bodyAt, "the request body is optional");
+  if (isObject(media) && media.encoding !== undefined)
+    note(ctx, out, under(mediaAt, "encoding"), "per-part encoding");
+}
+
+const supported = new Set([
+  "application/x-www-form-urlencoded",
+  "multipart/form-data",
+  "application/octet-stream",
+  "text/plain",
+]);
+const isJson = (type: string) => type === "application/json" || /\+json$/.test(type);
+
+/** The first success response with its body and headers; error statuses as the endpoint's errors. */
+function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
+  const responses = isObject(op.responses) ? op.responses : {};
+  const statuses = Object.keys(responses);
+  const success = statuses.filter((s) => /^2\d\d$|^2XX$/i.test(s)).sort()[0];
+  const errors: JsonValue[] = [];
+  for (const status of statuses) {
+    const { value: response, at: responseAt } = deref(
+      ctx,
+      responses[status]!,
+      under(at, "responses", status),
+    );
+    if (!isObject(response)) continue;
+    if (status === success) out.response = successOf(ctx, response, status, responseAt);
+    else if (/^[45](\d\d|XX)$/i.test(status)) {
+      const error: JsonObject = { status: /XX$/i.test(status) ? `${status[0]}xx` : Number(status) };
+      const description = stringOf(response, "description");
+      if (description?.trim()) error.description = description.trim();
+      if (isObject(response.content) && Object.keys(response.content).length)
+        note(
+          ctx,
+          error,
+          under(responseAt, "content"),
+          "the error body's schema (error bodies are API-wide in the format)",
+        );
+      errors.push(error);
+    } else note(ctx, out, responseAt, `response ${status}`);
+  }
+  if (!out.response) {
+    out.response = { status: 204 };
+    note(ctx, out, under(at, "responses"), "no success response is documented; written as 204");
+  }
+  if (errors.length) out.errors = errors;
+}
+
+function successOf(
+  ctx: ImportContext,
+  response: JsonObject,
+  status: string,
+  at: Pointer,
+): JsonObject {
+  const out: JsonObject = { status: /XX$/i.test(status) ? 200 : Number(status) };
+  const description = stringOf(response, "description");
+  if (description?.trim()) out.description = description.trim();
+  const content = isObject(response.content) ? response.content : {};
+  const types = Object.keys(content);
+  const chosen = types.find(isJson) ?? types[0];
+  if (chosen !== undefined && ![204, 205, 304].includes(out.status as number)) {
+    const media = content[chosen];
+    const mediaAt = under(at, "content", chosen);
+    const schema = isObject(media) ? media.schema : undefined;
+    if (!isJson(chosen)) out.contentType = chosen;
+    out.body =
+      isJson(chosen) || chosen.startsWith("text/")
+        ? schema === undefined
+          ? "unknown"
+          : typeOf(ctx, schema, under(mediaAt, "schema"))
+        : "binary";
+    if (chosen.startsWith("text/") && out.body !== "string") out.body = "string";
+    for (const other of types)
+      if (other !== chosen)
+        note(ctx, out, under(at, "content", other), `the response as ${other} too`);
+  }
+  const headers = isObject(response.headers) ? response.headers : {};
+  const declared: JsonObject = {};
+  for (const [name, raw] of Object.entries(headers)) {
+    const { value: header, at: headerAt } = deref(ctx, raw, under(at, "headers", name));
+    if (!isObject(header)) continue;
+    const type = typeOf(ctx, header.schema ?? { type: "string" }, under(headerAt, "schema"));
+    const base = typeof type === "string" ? type : stringOf(type, "type");
+    if (base && ["string", "integer", "number", "boolean"].includes(base)) {
+      const description = stringOf(header, "description");
+      declared[name] = description?.trim()
+        ? { ...asMapping(type), description: description.trim() }
+        : type;
+    } else note(ctx, out, headerAt, `response header ${name} of a type the format cannot read`);
+  }
+  if (Object.keys(declared).length) out.headers = declared;
+  return out;
+}

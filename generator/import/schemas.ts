@@ -1,0 +1,501 @@
+/**
+ * OpenAPI schemas to spec types: a shorthand where the schema is only a type (`string`,
+ * `Pet[]`, `map<string>`), a mapping where it has facets or fields. Component schemas become
+ * named types; `$ref`s become their names. What the format cannot say is a note.
+ */
+import { pascalCase } from "../ir/casing.ts";
+import {
+  isObject,
+  locationKey,
+  note,
+  stringOf,
+  under,
+  type ImportContext,
+  type TypeOut,
+} from "./context.ts";
+import { pointerTokens, type JsonObject, type JsonValue, type Pointer } from "./document.ts";
+
+/** The spec's string formats; others are noted. */
+const formats = new Set(["uuid", "uri", "email", "date-time", "html"]);
+/** OpenAPI formats that say no more than the type does: dropped without a note. */
+const plainFormats = new Set(["int32", "int64", "float", "double", "string"]);
+/** Keys read here or documentation only: no note when present. */
+const handled = new Set([
+  "type",
+  "format",
+  "description",
+  "title",
+  "example",
+  "examples",
+  "deprecated",
+  "default",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "enum",
+  "const",
+  "nullable",
+  "items",
+  "properties",
+  "required",
+  "additionalProperties",
+  "allOf",
+  "oneOf",
+  "anyOf",
+  "discriminator",
+  "$ref",
+  "$schema",
+  "$id",
+  "$comment",
+  "externalDocs",
+  "xml",
+  "contentMediaType",
+  "contentEncoding",
+]);
+
+/** The spec type name of a component schema, given when first met (PascalCase, unique). */
+export function nameFor(ctx: ImportContext, at: Pointer): string {
+  const key = locationKey(at);
+  const known = ctx.schemaNames.get(key);
+  if (known) return known;
+  const last = pointerTokens(at.pointer).at(-1) ?? "Schema";
+  const base = pascalCase(last) || "Schema";
+  const start = /^[A-Z]/.test(base) ? base : `Schema${base}`;
+  let name = start;
+  const taken = new Set(ctx.schemaNames.values());
+  for (let i = 2; taken.has(name); i++) name = `${start}${i}`;
+  ctx.schemaNames.set(key, name);
+  return name;
+}
+
+/** Declares the named type of a component schema (once), and gives its name. */
+export function namedType(ctx: ImportContext, schema: JsonValue, at: Pointer): string {
+  const name = nameFor(ctx, at);
+  if (ctx.types.has(name)) return name;
+  ctx.types.set(name, "unknown"); // placeholder: a recursive schema meets its own name
+  ctx.typeSources.set(name, at);
+  ctx.typeAreas.set(name, ctx.area);
+  ctx.types.set(name, typeOf(ctx, schema, at, true));
+  return name;
+}
+
+/** The spec type of a schema. `named`: the schema of a named type (tagged unions are possible there). */
+export function typeOf(ctx: ImportContext, schema: JsonValue, at: Pointer, named = false): TypeOut {
+  if (schema === true || (isObject(schema) && Object.keys(schema).length === 0)) return "unknown";
+  if (!isObject(schema)) {
+    const out: JsonObject = { type: "unknown" };
+    note(ctx, out, at, "a schema that admits no value (false)");
+    return out;
+  }
+  const ref = stringOf(schema, "$ref");
+  if (ref !== undefined) return refType(ctx, schema, ref, at);
+  const facets: JsonObject = {};
+  const base = baseType(ctx, schema, at, facets, named);
+  copyDocs(schema, facets);
+  noteUnread(ctx, schema, at, facets);
+  return withFacets(base, facets);
+}
+
+/** A `$ref`: the referenced schema's name; its siblings (3.1) as facets. */
+function refType(ctx: ImportContext, schema: JsonObject, ref: string, at: Pointer): TypeOut {
+  const target = ctx.doc.resolveRef(ref, at);
+  const name = namedType(ctx, target.value, target.at);
+  const facets: JsonObject = {};
+  copyDocs(schema, facets);
+  if (schema.nullable === true) facets.nullable = true;
+  return withFacets(name, facets);
+}
+
+/** The type itself, with its facets (constraints, nullability) put into `facets`. */
+function baseType(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+  named: boolean,
+): TypeOut {
+  let types = Array.isArray(schema.type)
+    ? schema.type.map(String)
+    : schema.type === undefined
+      ? []
+      : [String(schema.type)];
+  if (types.includes("null") || schema.nullable === true) facets.nullable = true;
+  types = types.filter((t) => t !== "null");
+  if (schema.const !== undefined) return constType(ctx, schema.const, at, facets);
+  if (Array.isArray(schema.enum)) return enumType(ctx, schema.enum, at, facets);
+  if (Array.isArray(schema.allOf)) return allOfType(ctx, schema, at, facets);
+  const members = Array.isArray(schema.oneOf)
+    ? "oneOf"
+    : Array.isArray(schema.anyOf)
+      ? "anyOf"
+      : undefined;
+  if (members && constraintsOnly(schema[members] as JsonValue[]))
+    note(
+      ctx,
+      facets,
+      under(at, members),
+      `${members} of required-field sets: ${JSON.stringify(schema[members]).slice(0, 160)}`,
+    );
+  else if (members) return unionType(ctx, schema, members, at, facets, named);
+  if (types.length > 1) {
+    const out = types.map((t) => primitive(ctx, { ...schema, type: t }, at, facets));
+    return { union: out } as JsonObject;
+  }
+  const type =
+    types[0] ??
+    (schema.properties || schema.additionalProperties !== undefined
+      ? "object"
+      : schema.items
+        ? "array"
+        : undefined);
+  if (type === undefined) return "unknown";
+  return primitive(ctx, { ...schema, type }, at, facets);
+}
+
+/**
+ * Whether every member of a oneOf/anyOf only adds constraints to the schema around it (GitHub's
+ * `anyOf: [{ required: [a] }, { required: [b] }]`): then the schema's own type is the type.
+ */
+function constraintsOnly(members: JsonValue[]): boolean {
+  return members.every(
+    (m) =>
+      isObject(m) &&
+      m.$ref === undefined &&
+      m.type === undefined &&
+      m.properties === undefined &&
+      m.items === undefined &&
+      m.oneOf === undefined &&
+      m.anyOf === undefined &&
+      m.allOf === undefined &&
+      m.enum === undefined &&
+      m.const === undefined,
+  );
+}
+
+/** A schema of one JSON type. */
+function primitive(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+): TypeOut {
+  switch (schema.type) {
+    case "string":
+      return stringType(ctx, schema, at, facets);
+    case "integer":
+    case "number":
+      copyNumeric(ctx, schema, at, facets);
+      return String(schema.type);
+    case "boolean":
+      return "boolean";
+    case "array":
+      return arrayType(ctx, schema, at, facets);
+    case "object":
+      return objectType(ctx, schema, at, facets);
+    default: {
+      const out: JsonObject = {};
+      note(ctx, out, at, `type ${JSON.stringify(schema.type)} is not an OpenAPI type`);
+      Object.assign(facets, out);
+      return "unknown";
+    }
+  }
+}
+
+function stringType(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+): TypeOut {
+  const format = stringOf(schema, "format");
+  if (
+    format === "binary" ||
+    (schema.contentMediaType !== undefined &&
+      schema.contentEncoding === undefined &&
+      format === undefined &&
+      schema.contentMediaType !== "application/json")
+  )
+    return "binary";
+  if (format !== undefined) {
+    if (formats.has(format)) facets.format = format;
+    else if (!plainFormats.has(format)) note(ctx, facets, under(at, "format"), `format ${format}`);
+  }
+  for (const key of ["pattern", "minLength", "maxLength"] as const)
+    if (schema[key] !== undefined) facets[key] = schema[key];
+  return "string";
+}
+
+function copyNumeric(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+): void {
+  for (const key of ["minimum", "maximum"] as const)
+    if (typeof schema[key] === "number") facets[key] = schema[key];
+  for (const key of ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const)
+    if (schema[key] !== undefined && schema[key] !== false)
+      note(ctx, facets, under(at, key), `${key}: ${JSON.stringify(schema[key])}`);
+  const format = stringOf(schema, "format");
+  if (format === "unix-time" || format === "timestamp") facets.format = "timestamp";
+  else if (format !== undefined && !plainFormats.has(format))
+    note(ctx, facets, under(at, "format"), `format ${format}`);
+}
+
+function arrayType(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+): TypeOut {
+  for (const key of ["minItems", "maxItems", "uniqueItems"] as const)
+    if (schema[key] !== undefined && schema[key] !== false)
+      note(ctx, facets, under(at, key), `${key}: ${JSON.stringify(schema[key])}`);
+  if (schema.items === undefined) return "unknown[]";
+  const items = typeOf(ctx, schema.items, under(at, "items"));
+  return typeof items === "string" && /^[A-Za-z0-9<>[\]]+$/.test(items)
+    ? `${items}[]`
+    : { type: "array", items };
+}
+
+/** An object: fields, an open object, or a map. */
+function objectType(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+): TypeOut {
+  const extra = schema.additionalProperties;
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const hasFields = Object.keys(properties).length > 0;
+  if (!hasFields) {
+    if (
+      extra === undefined ||
+      extra === true ||
+      (isObject(extra) && Object.keys(extra).length === 0)
+    )
+      return "object";
+    if (extra === false) return { fields: {} };
+    const values = typeOf(ctx, extra, under(at, "additionalProperties"));
+    return typeof values === "string" && !values.includes(" ")
+      ? `map<${values}>`
+      : { type: "map", values };
+  }
+  const out: JsonObject = { fields: fieldsOf(ctx, schema, at) };
+  if (extra === true || (isObject(extra) && Object.keys(extra).length === 0)) out.open = true;
+  else if (isObject(extra)) {
+    out.open = true;
+    note(
+      ctx,
+      facets,
+      under(at, "additionalProperties"),
+      "other fields have a schema the format cannot say beside named fields; admitted as any value",
+    );
+  }
+  return out;
+}
+
+/** The fields of an object schema, required ones marked. */
+export function fieldsOf(ctx: ImportContext, schema: JsonObject, at: Pointer): JsonObject {
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const fields: JsonObject = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const type = typeOf(ctx, property, under(at, "properties", name));
+    fields[name] = required.has(name) ? { ...asMapping(type), required: true } : type;
+  }
+  return fields;
+}
+
+/** allOf: `extends` the one named object with the others' fields; more than one named: merged. */
+function allOfType(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+): TypeOut {
+  const parts = schema.allOf as JsonValue[];
+  if (parts.length === 1 && !schema.properties)
+    return typeOf(ctx, parts[0]!, under(at, "allOf", 0));
+  const out: JsonObject = {};
+  const fields: JsonObject = {};
+  parts.forEach((part, i) => {
+    const partAt = under(at, "allOf", i);
+    if (isObject(part) && typeof part.$ref === "string" && out.extends === undefined) {
+      const target = ctx.doc.resolveRef(part.$ref, partAt);
+      out.extends = namedType(ctx, target.value, target.at);
+      return;
+    }
+    const resolved =
+      isObject(part) && typeof part.$ref === "string"
+        ? ctx.doc.resolveRef(part.$ref, partAt)
+        : { value: part, at: partAt };
+    if (
+      !isObject(resolved.value) ||
+      !(resolved.value.properties || resolved.value.type === "object")
+    ) {
+      note(ctx, facets, partAt, "an allOf member that is not an object: left out");
+      return;
+    }
+    Object.assign(fields, fieldsOf(ctx, resolved.value, resolved.at));
+  });
+  if (isObject(schema.properties)) Object.assign(fields, fieldsOf(ctx, schema, at));
+  if (Object.keys(fields).length || !out.extends) out.fields = fields;
+  return out;
+}
+
+/** oneOf/anyOf: a tagged union (named types with a discriminator) or an untagged one. */
+function unionType(
+  ctx: ImportContext,
+  schema: JsonObject,
+  key: "oneOf" | "anyOf",
+  at: Pointer,
+  facets: JsonObject,
+  named: boolean,
+): TypeOut {
+  const list = schema[key] as JsonValue[];
+  const members: TypeOut[] = [];
+  list.forEach((member, i) => {
+    if (isObject(member) && member.type === "null") facets.nullable = true;
+    else members.push(typeOf(ctx, member, under(at, key, i)));
+  });
+  if (members.length === 1) return members[0]!;
+  const discriminator = isObject(schema.discriminator)
+    ? stringOf(schema.discriminator, "propertyName")
+    : undefined;
+  if (
+    named &&
+    discriminator &&
+    members.every((m) => typeof m === "string" && /^[A-Z]\w*$/.test(m))
+  ) {
+    const tags = tagsOf(ctx, schema, list, at);
+    if (tags) return { discriminator, union: tags };
+  }
+  if (discriminator)
+    note(
+      ctx,
+      facets,
+      under(at, "discriminator"),
+      `discriminator ${discriminator} kept as an untagged union`,
+    );
+  const distinct = [...new Map(members.map((m) => [JSON.stringify(m), m])).values()];
+  if (distinct.length === 1) return distinct[0]!;
+  // A union with `unknown` admits any value: it is `unknown`.
+  if (distinct.includes("unknown")) return "unknown";
+  const simple = distinct.every((m) => typeof m === "string" && !m.includes(" "));
+  return simple ? (distinct as string[]).join(" | ") : { union: distinct };
+}
+
+/** Tag value -> variant name, from the discriminator's mapping, else the schema names. */
+function tagsOf(
+  ctx: ImportContext,
+  schema: JsonObject,
+  list: JsonValue[],
+  at: Pointer,
+): JsonObject | undefined {
+  const mapping =
+    isObject(schema.discriminator) && isObject(schema.discriminator.mapping)
+      ? schema.discriminator.mapping
+      : {};
+  const byTarget = new Map<string, string>();
+  for (const [tag, ref] of Object.entries(mapping))
+    if (typeof ref === "string") {
+      const target = ctx.doc.resolveRef(
+        ref.startsWith("#") || ref.includes("/") ? ref : `#/components/schemas/${ref}`,
+        under(at, "discriminator", "mapping", tag),
+      );
+      byTarget.set(namedType(ctx, target.value, target.at), tag);
+    }
+  const tags: JsonObject = {};
+  for (let i = 0; i < list.length; i++) {
+    const member = list[i]!;
+    if (!isObject(member) || typeof member.$ref !== "string") return undefined;
+    const target = ctx.doc.resolveRef(member.$ref, under(at, "oneOf", i));
+    const name = namedType(ctx, target.value, target.at);
+    // A tagged variant is a named object type; a union of unions stays untagged.
+    const variant = ctx.types.get(name);
+    if (!isObject(variant) || (variant.fields === undefined && variant.extends === undefined))
+      return undefined;
+    const tag = byTarget.get(name) ?? pointerTokens(target.at.pointer).at(-1)!;
+    tags[tag] = name;
+  }
+  return tags;
+}
+
+function constType(ctx: ImportContext, value: JsonValue, at: Pointer, facets: JsonObject): TypeOut {
+  if (typeof value === "string" || typeof value === "boolean" || Number.isInteger(value))
+    return { const: value } as JsonObject;
+  note(ctx, facets, under(at, "const"), `const ${JSON.stringify(value)}`);
+  return "unknown";
+}
+
+function enumType(
+  ctx: ImportContext,
+  values: JsonValue[],
+  at: Pointer,
+  facets: JsonObject,
+): TypeOut {
+  if (values.includes(null)) facets.nullable = true;
+  const kept = values.filter((v) => v !== null);
+  const literal = (v: JsonValue) =>
+    typeof v === "string" || typeof v === "boolean" || Number.isInteger(v);
+  if (kept.length && kept.every(literal)) return { enum: [...new Set(kept)] } as JsonObject;
+  note(
+    ctx,
+    facets,
+    under(at, "enum"),
+    `enum of values the format cannot list: ${JSON.stringify(values).slice(0, 120)}`,
+  );
+  return "unknown";
+}
+
+/** Description, example, deprecated and default, as the spec writes them. */
+function copyDocs(schema: JsonObject, facets: JsonObject): void {
+  const description = stringOf(schema, "description") ?? stringOf(schema, "title");
+  if (description?.trim()) facets.description = description.trim();
+  if (schema.example !== undefined) facets.example = schema.example;
+  else if (Array.isArray(schema.examples) && schema.examples.length)
+    facets.example = schema.examples[0]!;
+  if (schema.deprecated === true) facets.deprecated = true;
+  if (schema.default !== undefined && schema.default !== null) facets.default = schema.default;
+}
+
+/** Every key of the schema this importer does not read, as one note (extensions aside). */
+function noteUnread(ctx: ImportContext, schema: JsonObject, at: Pointer, facets: JsonObject): void {
+  for (const key of Object.keys(schema)) {
+    if (handled.has(key) || key.startsWith("x-")) continue;
+    if (
+      [
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+      ].includes(key)
+    )
+      continue;
+    note(ctx, facets, under(at, key), `${key}: ${JSON.stringify(schema[key]).slice(0, 120)}`);
+  }
+}
+
+/** A type with facets: the shorthand becomes `{ type, ...facets }`; a mapping takes them in. */
+export function withFacets(base: TypeOut, facets: JsonObject): TypeOut {
+  if (Object.keys(facets).length === 0) return base;
+  if (typeof base === "string") return { type: base, ...facets };
+  const merged: JsonObject = { ...base };
+  for (const [k, v] of Object.entries(facets)) {
+    if (k === "undocumented" && merged.undocumented !== undefined) {
+      const a = merged.undocumented;
+      merged.undocumented = [...(Array.isArray(a) ? a : [a]), ...(Array.isArray(v) ? v : [v])];
+    } else merged[k] = v;
+  }
+  return merged;
+}
+
+/** A type as a mapping, so that facets such as `required` can be added. */
+export function asMapping(type: TypeOut): JsonObject {
+  return typeof type === "string" ? { type } : type;
+}

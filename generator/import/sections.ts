@@ -1,0 +1,126 @@
+/**
+ * The document-wide sections of an imported spec: `api` from `info`, `environments` from
+ * `servers`, `credentials` from `components.securitySchemes`.
+ */
+import { camelCase, pascalCase } from "../ir/casing.ts";
+import { isObject, note, stringOf, under, type ImportContext } from "./context.ts";
+import type { JsonObject, Pointer } from "./document.ts";
+
+const rootAt = (ctx: ImportContext): Pointer => ({ file: ctx.doc.root.path, pointer: "#" });
+
+/** `api`: the package name, title, version, client name and description. */
+export function apiSection(ctx: ImportContext, packageName?: string): JsonObject {
+  const root = ctx.doc.root.value as JsonObject;
+  const info = isObject(root.info) ? root.info : {};
+  const title = stringOf(info, "title")?.trim() || "API";
+  const words = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  const api: JsonObject = {
+    name:
+      packageName ?? (words ? (words.endsWith("api") ? words : `${words}-api`) : "imported-api"),
+    title,
+    version: stringOf(info, "version") ?? "0.0.0",
+    clientName: `${pascalCase(title.replace(/\bAPI\b/gi, "")) || "Api"}Client`,
+    baseUrl: "api_base_url",
+  };
+  const description = stringOf(info, "description");
+  if (description?.trim()) api.description = description.trim();
+  for (const key of ["termsOfService", "contact", "license", "summary"] as const)
+    if (info[key] !== undefined) note(ctx, api, under(rootAt(ctx), "info", key), `info.${key}`);
+  return api;
+}
+
+/** `environments`: one per server, named from its description or its host. */
+export function environmentsSection(ctx: ImportContext): JsonObject | undefined {
+  const root = ctx.doc.root.value as JsonObject;
+  if (!Array.isArray(root.servers) || root.servers.length === 0) return undefined;
+  const out: JsonObject = {};
+  root.servers.forEach((server, i) => {
+    if (!isObject(server)) return;
+    const at = under(rootAt(ctx), "servers", i);
+    let url = stringOf(server, "url") ?? "";
+    const environment: JsonObject = {};
+    if (isObject(server.variables)) {
+      for (const [name, variable] of Object.entries(server.variables))
+        if (isObject(variable) && variable.default !== undefined)
+          url = url.replaceAll(`{${name}}`, String(variable.default));
+      note(
+        ctx,
+        environment,
+        under(at, "variables"),
+        "server variables; their defaults are filled in",
+      );
+    }
+    const description = stringOf(server, "description");
+    if (description?.trim()) environment.description = description.trim();
+    if (/^https?:\/\//.test(url)) environment.baseUrl = url.replace(/\/+$/, "");
+    else note(ctx, environment, under(at, "url"), `relative server URL ${url}`);
+    const snake = (text: string) =>
+      text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "_")
+        .replace(/^_+|_+$/g, "");
+    let name =
+      snake(description ?? "")
+        .slice(0, 40)
+        .replace(/_+$/, "") || (i === 0 ? "production" : `server_${i + 1}`);
+    if (!/^[a-z]/.test(name)) name = `server_${name}`;
+    for (let n = 2; out[name] !== undefined; n++) name = `${name.replace(/_\d+$/, "")}_${n}`;
+    out[name] = environment;
+  });
+  return out;
+}
+
+/** `credentials`: API keys in a header or the query, HTTP bearer and basic; OAuth2 and OpenID as bearer tokens. */
+export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
+  const root = ctx.doc.root.value as JsonObject;
+  const schemes =
+    isObject(root.components) && isObject(root.components.securitySchemes)
+      ? root.components.securitySchemes
+      : {};
+  const out: JsonObject = {};
+  for (const [name, raw] of Object.entries(schemes)) {
+    const at = under(rootAt(ctx), "components", "securitySchemes", name);
+    const scheme =
+      isObject(raw) && typeof raw.$ref === "string" ? ctx.doc.resolveRef(raw.$ref, at).value : raw;
+    if (!isObject(scheme)) continue;
+    const credential: JsonObject = {};
+    const description = stringOf(scheme, "description");
+    if (description?.trim()) credential.description = description.trim();
+    const type = stringOf(scheme, "type");
+    if (type === "apiKey") {
+      const where = stringOf(scheme, "in");
+      if (where === "query")
+        Object.assign(credential, { in: "query", name: stringOf(scheme, "name") ?? name });
+      else {
+        Object.assign(credential, {
+          in: "header",
+          header: stringOf(scheme, "name") ?? "Authorization",
+        });
+        if (where === "cookie")
+          note(ctx, credential, at, "an API key in a cookie; written as a header");
+      }
+    } else if (type === "http" && stringOf(scheme, "scheme")?.toLowerCase() === "basic")
+      credential.in = "basic";
+    else if (type === "http") {
+      const httpScheme = stringOf(scheme, "scheme") ?? "bearer";
+      Object.assign(credential, {
+        in: "header",
+        header: "Authorization",
+        scheme: httpScheme.toLowerCase() === "bearer" ? "Bearer" : httpScheme,
+      });
+    } else {
+      Object.assign(credential, { in: "header", header: "Authorization", scheme: "Bearer" });
+      note(
+        ctx,
+        credential,
+        at,
+        `${type ?? "unknown"} security scheme; its token is sent as a bearer token, how it is obtained is not carried`,
+      );
+    }
+    out[camelCase(name) || "credential"] = credential;
+  }
+  return Object.keys(out).length ? out : undefined;
+}

@@ -1,0 +1,250 @@
+/**
+ * `--import`: an OpenAPI document becomes a spec folder that generates. The Petstore fixture
+ * (test/fixtures/import/petstore.yaml, OpenAPI 3.0) covers schemas, operations, parameters,
+ * bodies, security and servers; small documents written here cover 3.1 spellings and bad
+ * input, which must be a clear error at its place with nothing written.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
+import { runPipeline } from "../generator/pipeline.ts";
+import { repoRoot, runCli, tempDir } from "./helpers.ts";
+
+const made: string[] = [];
+const scratch = () => {
+  const dir = tempDir("apigen-import-");
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+const schemaFile = join(repoRoot, "generator/schema/spec.schema.json");
+const petstore = join(repoRoot, "test/fixtures/import/petstore.yaml");
+
+/** Imports a document into a fresh folder and reads every file back as YAML. */
+function imported(input: string) {
+  const outSpec = join(scratch(), "spec");
+  const result = importSpec({ input, outSpec, schemaFile });
+  writeSpecFolder(outSpec, result.files);
+  const read = (path: string) => parse(readFileSync(join(outSpec, path), "utf8"));
+  return { outSpec, result, read };
+}
+
+/** A document written into a scratch folder. */
+function document(name: string, text: string): string {
+  const dir = scratch();
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("importing the Petstore (OpenAPI 3.0)", () => {
+  const { outSpec, result, read } = imported(petstore);
+
+  it("splits the folder by area, each file with the schema modeline", () => {
+    expect(result.files.map((f) => f.path).sort()).toEqual([
+      "api.yaml",
+      "endpoints/pets.yaml",
+      "types/pets.yaml",
+      "types/shared.yaml",
+    ]);
+    for (const file of result.files)
+      expect(file.text).toMatch(
+        /^# yaml-language-server: \$schema=(\.\.\/)+.*spec\.schema\.json\n/,
+      );
+  });
+
+  it("carries api, environments and credentials", () => {
+    const api = read("api.yaml");
+    expect(api.api).toMatchObject({
+      name: "swagger-petstore-api",
+      title: "Swagger Petstore",
+      version: "1.0.0",
+    });
+    expect(api.environments).toEqual({
+      production: { description: "Production", baseUrl: "https://petstore.swagger.io/v2" },
+    });
+    expect(api.credentials).toEqual({ apiKey: { in: "header", header: "X-API-Key" } });
+  });
+
+  it("turns operations into endpoints: ids, params and their styles, bodies, responses, errors, auth", () => {
+    const { endpoints } = read("endpoints/pets.yaml");
+    expect(Object.keys(endpoints)).toEqual([
+      "pets.listPets",
+      "pets.createPet",
+      "pets.showPetById",
+      "pets.deletePet",
+      "pets.uploadPhoto",
+    ]);
+    const list = endpoints["pets.listPets"];
+    expect(list).toMatchObject({ method: "GET", path: "/pets", auth: ["apiKey"] });
+    expect(list.params.tags).toEqual({ in: "query", type: "string[]", style: "comma" });
+    expect(list.params.limit).toMatchObject({ in: "query", type: "integer", maximum: 100 });
+    expect(list.response).toMatchObject({
+      status: 200,
+      body: "Pets",
+      headers: { "x-next": { type: "string" } },
+    });
+    expect(endpoints["pets.createPet"]).toMatchObject({
+      body: "NewPet",
+      errors: [{ status: 422, description: "Invalid pet" }],
+    });
+    expect(endpoints["pets.deletePet"].auth).toBeUndefined(); // security: [] overrides the document's
+    expect(endpoints["pets.uploadPhoto"]).toMatchObject({
+      contentType: "multipart/form-data",
+      body: { fields: { file: { type: "binary", required: true }, caption: "string" } },
+    });
+  });
+
+  it("turns schemas into named types: allOf as extends, nullable, enums, maps, tagged unions, recursion", () => {
+    const { types } = read("types/pets.yaml");
+    expect(types.Pet).toMatchObject({
+      extends: "NewPet",
+      fields: { id: { type: "integer", required: true }, owner: "Owner" },
+    });
+    expect(types.NewPet.fields).toEqual({
+      name: { type: "string", required: true },
+      tag: { type: "string", nullable: true },
+      kind: { enum: ["dog", "cat", "bird"] },
+    });
+    expect(types.Owner.fields.pets).toBe("Pet[]");
+    const shared = read("types/shared.yaml").types;
+    expect(shared.Shape).toEqual({
+      discriminator: "kind",
+      union: { circle: "Circle", square: "Square" },
+    });
+    expect(shared.Labels).toBe("map<string>");
+  });
+
+  it("notes every loss with its JSON pointer, and --gaps lists them", () => {
+    expect(result.gaps).toBe(4);
+    const run = runCli(["--gaps", "--spec", outSpec]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("maxItems: 100 (import: #/components/schemas/Pets/maxItems)");
+    expect(run.stdout).toContain(
+      "format date (import: #/components/schemas/Pet/allOf/1/properties/born/format)",
+    );
+    expect(run.stdout).toContain("response default (import: #/paths/~1pets/get/responses/default)");
+    expect(run.stdout).toContain("info.license (import: #/info/license)");
+  });
+
+  it("generates a package from the imported folder", async () => {
+    const generated = runPipeline({ specDir: outSpec, outDir: join(scratch(), "out") });
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain("listPets(");
+    expect(client).toContain('id: "pets.uploadPhoto"');
+  });
+
+  it("gives the same bytes on every run", () => {
+    const again = importSpec({ input: petstore, outSpec, schemaFile });
+    expect(again.files).toEqual(result.files);
+  });
+});
+
+describe("OpenAPI 3.1 spellings", () => {
+  it("reads type lists with null, const and examples", () => {
+    const input = document(
+      "doc.json",
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "Things", version: "2" },
+        paths: {
+          "/things/{id}": {
+            get: {
+              operationId: "things/get",
+              parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+              responses: {
+                "200": {
+                  description: "ok",
+                  content: {
+                    "application/json": { schema: { $ref: "#/components/schemas/Thing" } },
+                  },
+                },
+              },
+            },
+          },
+        },
+        components: {
+          schemas: {
+            Thing: {
+              type: "object",
+              required: ["kind"],
+              properties: {
+                kind: { const: "thing" },
+                note: { type: ["string", "null"], examples: ["hello"] },
+                size: { type: ["integer", "string"] },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const { read } = imported(input);
+    expect(read("types/things.yaml").types.Thing.fields).toEqual({
+      kind: { const: "thing", required: true },
+      note: { type: "string", nullable: true, example: "hello" },
+      size: { union: ["integer", "string"] },
+    });
+    expect(Object.keys(read("endpoints/things.yaml").endpoints)).toEqual(["things.get"]);
+  });
+});
+
+describe("bad input is an error at its place, and nothing is written", () => {
+  const failing = (text: string, name = "doc.yaml") => {
+    const input = document(name, text);
+    const outSpec = join(scratch(), "spec");
+    const run = runCli(["--import", input, "--out-spec", outSpec]);
+    expect(run.status).toBe(1);
+    expect(existsSync(outSpec)).toBe(false);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    return run.stderr;
+  };
+
+  it("refuses a Swagger 2.0 document", () => {
+    expect(failing("swagger: '2.0'\ninfo: { title: x, version: '1' }\npaths: {}\n")).toMatch(
+      /doc\.yaml:1:10 - error import-swagger-2: a Swagger 2\.0 document/,
+    );
+  });
+
+  it("refuses what is not OpenAPI, and versions it does not read", () => {
+    expect(failing("title: hello\n")).toMatch(/error import-not-openapi/);
+    expect(failing("openapi: 4.0.0\npaths: {}\n")).toMatch(
+      /doc\.yaml:1:10 - error import-version-unsupported: OpenAPI 4\.0\.0/,
+    );
+  });
+
+  it("points at a broken $ref by line and pointer", () => {
+    const stderr = failing(
+      "openapi: 3.0.3\ninfo: { title: x, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: { $ref: '#/components/schemas/Missing' }\n",
+    );
+    expect(stderr).toMatch(
+      /doc\.yaml:11:23 - error import-ref-broken: \$ref #\/components\/schemas\/Missing points at nothing \(at #\/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\)/,
+    );
+  });
+
+  it("reports invalid YAML at its line", () => {
+    expect(failing("openapi: 3.0.3\ninfo: [unclosed\n")).toMatch(
+      /doc\.yaml:\d+:\d+ - error import-syntax/,
+    );
+  });
+
+  it("never writes into a folder that holds files", () => {
+    const outSpec = join(scratch(), "spec");
+    mkdirSync(outSpec);
+    writeFileSync(join(outSpec, "mine.yaml"), "keep me\n");
+    const run = runCli(["--import", petstore, "--out-spec", outSpec]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/error import-out-spec-not-empty/);
+    expect(readdirSync(outSpec)).toEqual(["mine.yaml"]);
+  });
+
+  it("says --import needs --out-spec", () => {
+    const run = runCli(["--import", petstore]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--import needs --out-spec/);
+  });
+});
