@@ -88,11 +88,13 @@ function nameEverySchema(ctx: ImportContext): void {
   const root = ctx.doc.root.value as JsonObject;
   const schemas =
     isObject(root.components) && isObject(root.components.schemas) ? root.components.schemas : {};
+  // apigen's own parameters interfaces come from the endpoints; they are not types of the spec.
   for (const [name, schema] of Object.entries(schemas))
-    namedType(ctx, schema, {
-      file: ctx.doc.root.path,
-      pointer: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`,
-    });
+    if (!isObject(schema) || schema["x-apigen-params"] === undefined)
+      namedType(ctx, schema, {
+        file: ctx.doc.root.path,
+        pointer: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+      });
 }
 
 /** Parts of the document not carried yet, noted on `api` so `--gaps` lists them. */

@@ -6,7 +6,7 @@
 import { camelCase } from "../ir/casing.ts";
 import { isObject, note, stringOf, under, type ImportContext } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
-import { asMapping, typeOf, withFacets } from "./schemas.ts";
+import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
 const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
@@ -98,6 +98,7 @@ function endpointOf(
   if (Object.keys(params).length) out.params = params;
   bodyOf(ctx, op, at, out);
   responsesOf(ctx, op, at, out);
+  carryNotes(op, out);
   if (op.deprecated === true)
     note(ctx, out, under(at, "deprecated"), "the operation is deprecated");
   for (const key of ["callbacks", "servers", "externalDocs"] as const)
@@ -165,6 +166,7 @@ function paramsOf(
     if (description?.trim() && spec.description === undefined)
       spec.description = description.trim();
     if (param.deprecated === true) spec.deprecated = true;
+    carryNotes(param, spec);
     if (where === "query") styleOf(ctx, param, paramAt, spec);
     params[where === "path" ? placeholder(name) : name] =
       Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
@@ -267,6 +269,7 @@ function successOf(
   const out: JsonObject = { status: /XX$/i.test(status) ? 200 : Number(status) };
   const description = stringOf(response, "description");
   if (description?.trim()) out.description = description.trim();
+  carryNotes(response, out);
   const content = isObject(response.content) ? response.content : {};
   const types = Object.keys(content);
   const chosen = types.find(isJson) ?? types[0];

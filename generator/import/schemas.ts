@@ -16,7 +16,20 @@ import {
 import { pointerTokens, type JsonObject, type JsonValue, type Pointer } from "./document.ts";
 
 /** The spec's string formats; others are noted. */
-const formats = new Set(["uuid", "uri", "email", "date-time", "html"]);
+const formats = new Set([
+  "uuid",
+  "uri",
+  "email",
+  "date-time",
+  "timestamp",
+  "currency-code",
+  "MM-DD-YYYY",
+  "YYYY-MM",
+  "serialized-json",
+  "comma-separated",
+  "html",
+  "phone",
+]);
 /** OpenAPI formats that say no more than the type does: dropped without a note. */
 const plainFormats = new Set(["int32", "int64", "float", "double", "string"]);
 /** Keys read here or documentation only: no note when present. */
@@ -224,6 +237,15 @@ function stringType(
   }
   for (const key of ["pattern", "minLength", "maxLength"] as const)
     if (schema[key] !== undefined) facets[key] = schema[key];
+  // `^` and a literal is how apigen writes a prefix: it comes back as one.
+  const literal =
+    typeof schema.pattern === "string"
+      ? /^\^((?:[^\\^$.*+?()[\]{}|]|\\[\\^$.*+?()[\]{}|])+)$/.exec(schema.pattern)
+      : null;
+  if (literal) {
+    delete facets.pattern;
+    facets.prefix = literal[1]!.replace(/\\(.)/g, "$1");
+  }
   return "string";
 }
 
@@ -283,7 +305,19 @@ function objectType(
       ? `map<${values}>`
       : { type: "map", values };
   }
-  const out: JsonObject = { fields: fieldsOf(ctx, schema, at) };
+  const out: JsonObject = {};
+  const base = stringOf(schema, "x-extends");
+  const fields = fieldsOf(ctx, schema, at);
+  if (base !== undefined && baseFields(ctx, base, at) !== undefined) {
+    // apigen writes an `extends` flattened, naming the base in x-extends: the own fields are the rest.
+    out.extends = base;
+    const inherited = baseFields(ctx, base, at)!;
+    const omitted = Object.keys(inherited).filter((name) => fields[name] === undefined);
+    if (omitted.length) out.omit = omitted;
+    for (const name of Object.keys(fields))
+      if (JSON.stringify(inherited[name]) === JSON.stringify(fields[name])) delete fields[name];
+  }
+  out.fields = fields;
   if (extra === true || (isObject(extra) && Object.keys(extra).length === 0)) out.open = true;
   else if (isObject(extra)) {
     out.open = true;
@@ -295,6 +329,22 @@ function objectType(
     );
   }
   return out;
+}
+
+/** The fields of the component schema named `name`, as this importer writes them; undefined when it has none. */
+function baseFields(ctx: ImportContext, name: string, at: Pointer): JsonObject | undefined {
+  const schemas = (ctx.doc.root.value as JsonObject).components;
+  const schema = isObject(schemas) && isObject(schemas.schemas) ? schemas.schemas[name] : undefined;
+  if (!isObject(schema) || !isObject(schema.properties)) return undefined;
+  const named = namedType(ctx, schema, {
+    file: ctx.doc.root.path,
+    pointer: `#/components/schemas/${name}`,
+  });
+  const type = ctx.types.get(named);
+  if (!isObject(type)) return undefined;
+  const own = isObject(type.fields) ? type.fields : {};
+  const parent = stringOf(type, "extends");
+  return parent ? { ...(baseFields(ctx, parent, at) ?? {}), ...own } : own;
 }
 
 /** The fields of an object schema, required ones marked. */
@@ -356,6 +406,8 @@ function unionType(
   named: boolean,
 ): TypeOut {
   const list = schema[key] as JsonValue[];
+  const open = openEnum(list, facets);
+  if (open) return open;
   const members: TypeOut[] = [];
   list.forEach((member, i) => {
     if (isObject(member) && member.type === "null") facets.nullable = true;
@@ -371,7 +423,10 @@ function unionType(
     members.every((m) => typeof m === "string" && /^[A-Z]\w*$/.test(m))
   ) {
     const tags = tagsOf(ctx, schema, list, at);
-    if (tags) return { discriminator, union: tags };
+    if (tags)
+      return schema["x-apigen-open"] === true
+        ? { discriminator, union: tags, open: true }
+        : { discriminator, union: tags };
   }
   if (discriminator)
     note(
@@ -386,6 +441,29 @@ function unionType(
   if (distinct.includes("unknown")) return "unknown";
   const simple = distinct.every((m) => typeof m === "string" && !m.includes(" "));
   return simple ? (distinct as string[]).join(" | ") : { union: distinct };
+}
+
+/**
+ * `anyOf: [{ type, enum }, { type }]` (and `{ type: null }`): how apigen writes an open enum,
+ * the listed values being the known ones.
+ */
+function openEnum(list: JsonValue[], facets: JsonObject): TypeOut | undefined {
+  const rest = list.filter((m) => !(isObject(m) && m.type === "null"));
+  if (rest.length !== 2) return undefined;
+  const [known, any] = rest;
+  if (!isObject(known) || !isObject(any) || !Array.isArray(known.enum)) return undefined;
+  if (Object.keys(any).length !== 1 || any.type === undefined || any.type !== known.type)
+    return undefined;
+  if (rest.length !== list.length) facets.nullable = true;
+  return { enum: known.enum, open: true };
+}
+
+/** The sentence apigen adds to an open enum's description; the `open: true` says it again. */
+const openEnumSentence = "Known values; the full list is not shown.";
+
+/** A description without the sentence apigen writes for an open enum. */
+function withoutOpenEnumSentence(description: string): string {
+  return description.split(openEnumSentence).join("").trim();
 }
 
 /** Tag value -> variant name, from the discriminator's mapping, else the schema names. */
@@ -453,13 +531,35 @@ function enumType(
 
 /** Description, example, deprecated and default, as the spec writes them. */
 function copyDocs(schema: JsonObject, facets: JsonObject): void {
-  const description = stringOf(schema, "description") ?? stringOf(schema, "title");
+  const raw = stringOf(schema, "description") ?? stringOf(schema, "title");
+  const description =
+    raw && Array.isArray(schema.anyOf) && openEnum(schema.anyOf, {})
+      ? withoutOpenEnumSentence(raw)
+      : raw;
   if (description?.trim()) facets.description = description.trim();
   if (schema.example !== undefined) facets.example = schema.example;
   else if (Array.isArray(schema.examples) && schema.examples.length)
     facets.example = schema.examples[0]!;
   if (schema.deprecated === true) facets.deprecated = true;
   if (schema.default !== undefined && schema.default !== null) facets.default = schema.default;
+  if (typeof schema["x-unit"] === "string") facets.unit = schema["x-unit"];
+  carryNotes(schema, facets);
+}
+
+/**
+ * The source's own gap notes (`x-undocumented`, as apigen writes them) come back as
+ * `undocumented`, word for word: they are gaps of the API, not losses of the import.
+ */
+export function carryNotes(source: JsonObject, target: JsonObject): void {
+  const notes = source["x-undocumented"];
+  const list = (Array.isArray(notes) ? notes : [notes]).filter(
+    (n): n is string => typeof n === "string" && n !== "",
+  );
+  if (!list.length) return;
+  const existing = target.undocumented;
+  const before = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
+  const all = [...before, ...list];
+  target.undocumented = all.length === 1 ? all[0]! : all;
 }
 
 /** Every key of the schema this importer does not read, as one note (extensions aside). */

@@ -5,6 +5,7 @@
 import { camelCase, pascalCase } from "../ir/casing.ts";
 import { isObject, note, stringOf, under, type ImportContext } from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
+import { carryNotes } from "./schemas.ts";
 
 const rootAt = (ctx: ImportContext): Pointer => ({ file: ctx.doc.root.path, pointer: "#" });
 
@@ -27,6 +28,8 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
   };
   const description = stringOf(info, "description");
   if (description?.trim()) api.description = description.trim();
+  carryNotes(root, api);
+  carryNotes(info, api);
   for (const key of ["termsOfService", "contact", "license", "summary"] as const)
     if (info[key] !== undefined) note(ctx, api, under(rootAt(ctx), "info", key), `info.${key}`);
   return api;
@@ -55,6 +58,7 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
     }
     const description = stringOf(server, "description");
     if (description?.trim()) environment.description = description.trim();
+    carryNotes(server, environment);
     if (/^https?:\/\//.test(url)) environment.baseUrl = url.replace(/\/+$/, "");
     else note(ctx, environment, under(at, "url"), `relative server URL ${url}`);
     const snake = (text: string) =>
@@ -89,6 +93,7 @@ export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
     const credential: JsonObject = {};
     const description = stringOf(scheme, "description");
     if (description?.trim()) credential.description = description.trim();
+    carryNotes(scheme, credential);
     const type = stringOf(scheme, "type");
     if (type === "apiKey") {
       const where = stringOf(scheme, "in");

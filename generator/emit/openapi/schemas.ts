@@ -240,6 +240,8 @@ function paramsSchemaOf(paramsType: ParamsType): JsonObject {
       ]),
     ),
     required: required.length ? required : undefined,
+    // Generated from the endpoint, not written in the spec: an import leaves it out.
+    "x-apigen-params": paramsType.owner,
   });
 }
 
