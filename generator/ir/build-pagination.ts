@@ -87,70 +87,65 @@ function paginationOf(scope: Scope): Pagination | undefined {
     return undefined;
   }
   const itemType = itemTypeOf(scope, response.body);
-  const common = { items: pathOf(spec.items), location: file.locate(at, "key") };
-  const hasMore = () => bodyField(scope, "hasMore", isBoolean, "a boolean");
-  let pagination: PagingRule;
+  const rule = ruleOf(scope, style, itemType);
+  if (!itemType || ctx.bag.items.length > reported) return undefined;
+  return { items: pathOf(spec.items), itemType, location: file.locate(at, "key"), ...rule };
+}
+
+/** What the style reads to find the next page, each name checked. */
+function ruleOf(scope: Scope, style: PaginationStyle, itemType: TypeNode | undefined): PagingRule {
+  const { ctx, file, at, endpoint, spec } = scope;
+  const hasMore = () => optional("hasMore", bodyField(scope, "hasMore", isBoolean, "a boolean"));
   switch (style) {
     case "cursor":
-      pagination = {
+      return {
         style,
         param: queryParam(scope, "param", undefined),
         cursor: itemField(scope, itemType),
-        ...optional("hasMore", hasMore()),
+        ...hasMore(),
       };
-      break;
     case "nextToken":
-      pagination = {
+      return {
         style,
         param: queryParam(scope, "param", undefined),
         token: bodyField(scope, "token", isString, "a string") ?? [],
-        ...optional("hasMore", hasMore()),
+        ...hasMore(),
       };
-      break;
     case "offset":
     case "page": {
-      const [counter, size] = style === "offset" ? ["offset", "limit"] : ["page", "perPage"];
-      const name = queryParam(scope, counter, counter);
-      const sizeName = queryParam(scope, size, style === "offset" ? "limit" : "per_page", true);
+      const offset = style === "offset";
+      const name = queryParam(scope, style, style);
+      const size = queryParam(
+        scope,
+        offset ? "limit" : "perPage",
+        offset ? "limit" : "per_page",
+        true,
+      );
+      // The first offset or page of a walk whose caller gives none: what the server assumes.
       const fallback = endpoint.params.find((p) => p.name === name)?.type.docs.default;
-      const start = typeof fallback === "number" ? fallback : style === "offset" ? 0 : 1;
-      const total = optional("total", bodyField(scope, "total", isNumber, "a number"));
-      pagination =
-        style === "offset"
-          ? {
-              style,
-              offset: name,
-              limit: sizeName,
-              start,
-              ...total,
-              ...optional("hasMore", hasMore()),
-            }
-          : {
-              style,
-              page: name,
-              perPage: sizeName,
-              start,
-              ...total,
-              ...optional("hasMore", hasMore()),
-            };
-      break;
+      const start = typeof fallback === "number" ? fallback : offset ? 0 : 1;
+      const rest = {
+        start,
+        ...optional("total", bodyField(scope, "total", isNumber, "a number")),
+        ...hasMore(),
+      };
+      return offset
+        ? { style, offset: name, limit: size, ...rest }
+        : { style, page: name, perPage: size, ...rest };
     }
     case "link": {
       const field = bodyField(scope, "field", isString, "a string");
       if (field && spec.header !== undefined)
         ctx.bag.report("pagination-link-twice", {}, file.locate([...at, "header"], "key"));
-      pagination = field
+      return field
         ? { style, field }
         : { style, header: typeof spec.header === "string" ? spec.header : "Link" };
-      break;
     }
     default: {
       const unhandled: never = style;
       throw new Error(`unhandled pagination style ${String(unhandled)}`);
     }
   }
-  if (!itemType || ctx.bag.items.length > reported) return undefined;
-  return { ...common, itemType, ...pagination };
 }
 
 /** `{ [key]: value }`, or nothing when the value is absent (optional keys stay absent). */
