@@ -334,6 +334,33 @@ describe("every page goes through the client: credentials, header parameters, re
     }
   });
 
+  it("puts the client's query credential in a next link in place of one the server echoed", async () => {
+    override = (s, n, res) => {
+      const link = n < 3 ? `<${baseUrl}/v1/issues?from=${n}&api_key=echoed>; rel="next"` : "";
+      send(res, 200, [all[n]], link ? { Link: link } : {});
+      return true;
+    };
+    expect(await walk(client().issues.list())).toEqual([1, 2, 3]);
+    expect(paths()).toEqual([
+      "/v1/issues?api_key=key_secret_456",
+      "/v1/issues?from=1&api_key=key_secret_456",
+      "/v1/issues?from=2&api_key=key_secret_456",
+    ]);
+  });
+
+  it("follows a next link outside the base URL's path, within its origin", async () => {
+    override = (s, n, res) => {
+      const link = n === 1 ? { Link: '</other/issues?from=1>; rel="next"' } : {};
+      send(res, 200, [all[n - 1]], link);
+      return true;
+    };
+    expect(await walk(client({ baseUrl: `${baseUrl}/api/v9` }).issues.list())).toEqual([0, 1]);
+    expect(paths()).toEqual([
+      "/api/v9/v1/issues?api_key=key_secret_456",
+      "/other/issues?from=1&api_key=key_secret_456",
+    ]);
+  });
+
   it("retries a page the server answered 503 (the client's own retries)", async () => {
     override = (s, n, res) => {
       if (n !== 3) return false;
