@@ -638,6 +638,34 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/query-param-shape/api.yaml:18:7 - error param-query-shape: query parameter deep nests objects below its fields, which `style: deepObject` does not carry (one level: name[field]=value)",
     ],
   },
+  {
+    name: "pagination-misused",
+    defect:
+      "one pagination mistake per endpoint: a key of another style, items that is no field or no array or left out of an object body, a param that is not a query parameter (named, and an implicit default name), a cursor that is no scalar field of the item, hasMore not a boolean, a paged endpoint without a body, header and field both, a token that is an array, a total that is no field",
+    expected: [
+      "test/fixtures/broken/pagination-misused/api.yaml:25:82 - error pagination-key-style: token does not belong to pagination style cursor, which takes: items, param, cursor, hasMore",
+      "test/fixtures/broken/pagination-misused/api.yaml:31:41 - error pagination-items: items date is not a field of CustomerList",
+      "test/fixtures/broken/pagination-misused/api.yaml:37:41 - error pagination-items: items has_more is a boolean, not an array of the page's items",
+      "test/fixtures/broken/pagination-misused/api.yaml:43:19 - error pagination-items: the response body CustomerList is not an array: name the field that holds the items with items:",
+      "test/fixtures/broken/pagination-misused/api.yaml:49:54 - error pagination-param: param names starting_afer, which is not a query parameter of e.list; did you mean starting_after?",
+      "test/fixtures/broken/pagination-misused/api.yaml:55:78 - error pagination-field: cursor tags is an array; it must be a string or number field of the item type Customer",
+      "test/fixtures/broken/pagination-misused/api.yaml:61:91 - error pagination-field: hasMore url is a string; it must be a boolean field of the response body",
+      "test/fixtures/broken/pagination-misused/api.yaml:67:5 - error pagination-response: pagination needs a JSON response body to read pages from; h.list declares no response body",
+      "test/fixtures/broken/pagination-misused/api.yaml:73:26 - error pagination-param: offset names offset, which is not a query parameter of i.list (the default name; declare it, or name the endpoint's own with offset:)",
+      "test/fixtures/broken/pagination-misused/api.yaml:78:45 - error pagination-link-twice: header and field both say where the next link is; keep one (header for a Link header, field for a URL in the body)",
+      "test/fixtures/broken/pagination-misused/api.yaml:84:76 - error pagination-field: token data is an array; it must be a string field of the response body",
+      "test/fixtures/broken/pagination-misused/api.yaml:90:52 - error pagination-field: total links.count is not a field of links; it must be a number field of the response body",
+    ],
+  },
+  {
+    name: "pagination-schema",
+    defect: "pagination with an unknown style, an unknown key, and a field path with an empty step",
+    expected: [
+      'test/fixtures/broken/pagination-schema/api.yaml:11:26 - error schema-not-allowed: "cursr" is not allowed here; expected one of: cursor, nextToken, offset, page, link',
+      "test/fixtures/broken/pagination-schema/api.yaml:16:32 - error schema-unknown-key: unknown key itemz here; expected one of: style, items, param, cursor, hasMore, token, offset, limit, total, page, perPage, header, field",
+      'test/fixtures/broken/pagination-schema/api.yaml:21:39 - error schema-bad-name: value "links..next" is not a dot path of field names such as links.next',
+    ],
+  },
 ];
 
 /**
@@ -776,6 +804,15 @@ describe("the CLI on a broken spec", () => {
       expect(snapshotFolder(out)).toEqual(before);
     },
   );
+
+  it("pagination-misused: exit 1, one diagnostic per bad pagination, no stack trace", () => {
+    const out = occupiedOutDir();
+    const run = runCli(["--spec", "test/fixtures/broken/pagination-misused", "--out", out]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/\n12 errors\n$/);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(run.stderr).not.toMatch(/internal error/i);
+  });
 
   it("prints exactly this for an unknown type", () => {
     const out = occupiedOutDir();

@@ -185,7 +185,7 @@ describe("consumer.ts against a stand-in for api.github.com", () => {
     expect(consumer.nextPage(undefined)).toBeUndefined();
   });
 
-  it("lists open bugs over three Link pages, leaves out pull requests, reads the rate limit and waits out a 403 with Retry-After", async () => {
+  it("lists open bugs over three Link pages (the client following rel=next), leaves out pull requests, reads the rate limit and waits out a 403 with Retry-After", async () => {
     const from = github.requests.length;
     const list = await consumer.listOpenBugs(client(), owner, repo, {
       labels: ["bug", "ui"],
@@ -194,12 +194,18 @@ describe("consumer.ts against a stand-in for api.github.com", () => {
     expect(github.problems).toEqual([]);
     const query = "state=open&labels=bug,ui&per_page=2";
     const path = `/repos/${owner}/${repo}/issues`;
+    // The client follows GitHub's next links as they are: by repository id, the comma encoded.
+    const next = "/repositories/1296269/issues?state=open&labels=bug%2Cui&per_page=2";
     expect(calls(from)).toEqual([
       `GET ${path}?${query}`,
-      `GET ${path}?${query}&page=2`,
-      `GET ${path}?${query}&page=2`,
-      `GET ${path}?${query}&page=3`,
+      `GET ${next}&page=2`,
+      `GET ${next}&page=2`,
+      `GET ${next}&page=3`,
     ]);
+    for (const request of github.requests.slice(from)) {
+      expect(request.headers.authorization).toBe(`Bearer ${token}`);
+      expect(request.headers["x-github-api-version"]).toBe("2022-11-28");
+    }
     const [, limited, retried] = github.requests.slice(from);
     // Retry-After: 1 was honoured, not the first back-off (at most 500 ms).
     expect(retried!.at - limited!.at).toBeGreaterThanOrEqual(950);

@@ -246,9 +246,26 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
     ]);
     const lastTwoDays = await consumer.listRecentCustomers(clients.api, firstCreated + 4 * 86_400);
     expect(lastTwoDays.map((c) => c.id)).toEqual(["cus_5", "cus_4"]);
+    // has_more false on the one page: the walk asks for no other.
     expect(api.requests.at(-1)!.url).toBe(
       `/v1/customers?created[gte]=${firstCreated + 4 * 86_400}&limit=10`,
     );
+    expect(api.requests).toHaveLength(5);
+  });
+
+  it("walks the pages of customers with .pages(): each page's items and has_more", async () => {
+    api.clear();
+    const pages = await consumer.customerPages(clients.api, firstCreated, 2);
+    expect(pages).toEqual([
+      { size: 2, hasMore: true },
+      { size: 2, hasMore: true },
+      { size: 1, hasMore: false },
+    ]);
+    expect(
+      api.requests.map((r) => new URL(r.url, "http://x").searchParams.get("starting_after")),
+    ).toEqual([null, "cus_4", "cus_2"]);
+    for (const request of api.requests)
+      expect(request.headers.authorization).toBe(`Bearer ${secretKey}`);
   });
 
   it("answers with objects the spec's validators accept (a payment method type it does not list too)", async () => {

@@ -78,6 +78,7 @@ export const features = [
   "typed-webhooks-field",
   "bodies-and-responses",
   "unions",
+  "pagination",
 ] as const;
 
 export type Feature = (typeof features)[number];

@@ -80,9 +80,8 @@ function urlOf(text: string): URL | undefined {
 }
 
 /**
- * The page the `next` link points at, or undefined on the last page. GitHub's links name the
- * repository by id (`/repositories/1296269/issues?...&page=2`), so the next call is made with
- * the generated method and the link's page number, not by fetching the link itself.
+ * The page the `next` link points at, or undefined on the last page: for code that pages by
+ * hand (the generated list walks the `next` link itself, `listOpenBugs`).
  */
 export function nextPage(link: string | undefined): number | undefined {
   const page = parseLinkHeader(link).get("next")?.searchParams.get("page");
@@ -118,9 +117,10 @@ export interface BugList {
 }
 
 /**
- * Every open issue with all of `labels` (default `bug`), pull requests left out, following the
- * `Link` header's `next` page until there is none or `maxPages` were read. A secondary rate
- * limit (403 with Retry-After) is waited out and retried by the client itself: these are GETs.
+ * Every open issue with all of `labels` (default `bug`), pull requests left out, page after
+ * page as the `Link` header's `next` link leads (the client follows it, within api.github.com
+ * only), until there is none or `maxPages` were read. A secondary rate limit (403 with
+ * Retry-After) is waited out and retried by the client itself: these are GETs.
  */
 export async function listOpenBugs(
   client: GitHubClient,
@@ -135,23 +135,19 @@ export async function listOpenBugs(
     rateLimitRemaining: undefined,
     rateLimitReset: undefined,
   };
-  let page: number | undefined;
-  do {
-    const { data, headers } = await client.issues
-      .listForRepo(owner, repo, {
-        state: "open",
-        labels,
-        per_page: perPage,
-        ...(page === undefined ? {} : { page }),
-      })
-      .withResponse();
+  const list = client.issues.listForRepo(owner, repo, {
+    state: "open",
+    labels,
+    per_page: perPage,
+  });
+  for await (const { items, headers } of list.pages()) {
     result.pages++;
-    result.bugs.push(...data.filter((issue) => !isPullRequest(issue)));
+    result.bugs.push(...items.filter((issue) => !isPullRequest(issue)));
     result.rateLimitRemaining = headers["X-RateLimit-Remaining"];
     const reset = headers["X-RateLimit-Reset"];
     result.rateLimitReset = reset === undefined ? undefined : new Date(reset * 1000);
-    page = nextPage(headers.Link);
-  } while (page !== undefined && result.pages < maxPages);
+    if (result.pages >= maxPages) break;
+  }
   return result;
 }
 

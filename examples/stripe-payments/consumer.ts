@@ -185,7 +185,8 @@ export async function describeIntentPayment(
 
 /**
  * Every customer created at or after `since` (seconds since the epoch), newest first, a page
- * of `pageSize` at a time: `created[gte]`, then `starting_after` the last one while `has_more`.
+ * of `pageSize` at a time: `created[gte]`, and the client walks on with `starting_after` the
+ * last one while `has_more` (the spec's `pagination`).
  */
 export async function listRecentCustomers(
   client: StripeClient,
@@ -193,18 +194,23 @@ export async function listRecentCustomers(
   pageSize = 10,
 ): Promise<Customer[]> {
   const customers: Customer[] = [];
-  let startingAfter: string | undefined;
-  for (;;) {
-    const page = await client.customers.list({
-      created: { gte: since },
-      limit: pageSize,
-      ...(startingAfter !== undefined ? { starting_after: startingAfter } : {}),
-    });
-    customers.push(...page.data);
-    const last = page.data.at(-1);
-    if (!page.has_more || last === undefined) return customers;
-    startingAfter = last.id;
-  }
+  for await (const customer of client.customers.list({ created: { gte: since }, limit: pageSize }))
+    customers.push(customer);
+  return customers;
+}
+
+/** The size of each page of customers created at or after `since`, and whether Stripe said more follow. */
+export async function customerPages(
+  client: StripeClient,
+  since: number,
+  pageSize: number,
+): Promise<{ size: number; hasMore: boolean }[]> {
+  const pages: { size: number; hasMore: boolean }[] = [];
+  for await (const page of client.customers
+    .list({ created: { gte: since }, limit: pageSize })
+    .pages())
+    pages.push({ size: page.items.length, hasMore: page.data.has_more });
+  return pages;
 }
 
 /** Uploads a PDF as dispute evidence (multipart, with its file name and type) through the files client. */

@@ -234,6 +234,25 @@ export const catalogue = {
     message:
       "response header {name} must be string, integer, number, boolean or a string enum; {type} cannot be read from a header",
   },
+  "pagination-response": {
+    severity: "error",
+    message: "pagination needs a JSON response body to read pages from; {problem}",
+  },
+  "pagination-key-style": {
+    severity: "error",
+    message: "{key} does not belong to pagination style {style}, which takes: {allowed}",
+  },
+  "pagination-items": { severity: "error", message: "{problem}" },
+  "pagination-param": {
+    severity: "error",
+    message: "{key} names {name}, which is not a query parameter of {endpoint}{hint}",
+  },
+  "pagination-field": { severity: "error", message: "{key} {path} {problem}" },
+  "pagination-link-twice": {
+    severity: "error",
+    message:
+      "header and field both say where the next link is; keep one (header for a Link header, field for a URL in the body)",
+  },
   "output-not-owned": {
     severity: "error",
     message: "{file} exists and was not written by the generator; refusing to overwrite it",

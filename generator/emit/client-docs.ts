@@ -3,6 +3,7 @@
  * rules, its error responses, its parameters and every gap of the endpoint.
  */
 import type { ApiModel, Endpoint, ErrorResponse } from "../ir/model.ts";
+import { pagingDocLines } from "./client-pagination.ts";
 import { paramsArgName } from "./client-params.ts";
 import { docLines, typeDocLines } from "./shared/jsdoc.ts";
 
@@ -96,6 +97,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
     `\`${endpoint.method} ${endpoint.path}\`${endpoint.testingOnly ? " (testing only)" : ""}`,
     `Sends: ${sends.length ? sends.join(", ") : "no credential"}.`,
     ...bodyLines(endpoint),
+    ...pagingDocLines(endpoint),
   ];
   if (endpoint.rules.length) lines.push("", "Rules:", ...endpoint.rules.map((r) => `- ${r}`));
   if (endpoint.errors.length)

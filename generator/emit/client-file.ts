@@ -36,6 +36,7 @@ import {
   returnTypeOf,
 } from "./client-bodies.ts";
 import { endpointDocLines } from "./client-docs.ts";
+import { pagedCall, pagedReturnType, pagingEntry } from "./client-pagination.ts";
 import {
   credentialSpec,
   inPath,
@@ -102,6 +103,7 @@ function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
     ["documentedResponse", lit(endpoint.response.body !== undefined)],
     ...paramsSpec(endpoint),
     ...descriptorBodyEntries(endpoint),
+    pagingEntry(endpoint),
   ]);
   const needs = operationCode(model, endpoint);
   return {
@@ -149,7 +151,11 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
       ),
     });
   params.push({ name: "options", type: requestOptions, hasQuestionToken: true });
-  return { params, returnType: returnTypeOf(endpoint) };
+  const { pagination } = endpoint;
+  return {
+    params,
+    returnType: pagination ? pagedReturnType(endpoint, pagination) : returnTypeOf(endpoint),
+  };
 }
 
 /** The standalone function of one endpoint: `transactionsGet(core, reference, options)`. */
@@ -167,14 +173,17 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
     0,
     `@param core The {@link ${model.api.coreClassName}} that sends the call.`,
   );
-  const request = call(
-    member(id("core"), "request"),
+  const args = [
     id(operationName(endpoint)),
     pathArg,
     endpoint.body ? id("body") : undef,
     hasQuery ? id(paramsArgName(endpoint)) : undef,
     id("options"),
-  );
+  ];
+  // A paged endpoint's call goes through the paging runtime, which only its bundles carry.
+  const request = endpoint.pagination
+    ? pagedCall([id("core"), ...args])
+    : call(member(id("core"), "request"), ...args);
   return {
     kind: "function",
     name: endpoint.functionName,
@@ -327,10 +336,24 @@ function inlineBodyValidators(model: ApiModel): FileStatement[] {
 
 /**
  * The runtime's ApiPromise (what every call returns) and, where a body has binary fields,
- * BinaryInput, re-exported for the package's users.
+ * BinaryInput, re-exported for the package's users; with a paged endpoint, PagePromise and
+ * Page too.
  */
 function exportedRuntime(model: ApiModel): FileStatement[] {
   if (model.endpoints.length === 0) return [];
+  const paging: FileStatement[] = model.endpoints.some((e) => e.pagination)
+    ? [
+        {
+          statement: {
+            kind: "export-from",
+            module: `src/runtime/client/pagination.ts`,
+            isTypeOnly: true,
+            names: ["Page", "PagePromise"].map((name) => ({ name, isType: true })),
+          },
+          tight: true,
+        },
+      ]
+    : [];
   const statement: FileStatement = {
     statement: {
       kind: "export-from",
@@ -343,7 +366,7 @@ function exportedRuntime(model: ApiModel): FileStatement[] {
     },
     tight: true,
   };
-  return [statement];
+  return [statement, ...paging];
 }
 
 /** `src/client.ts` of the generated package. */

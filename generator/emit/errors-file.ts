@@ -46,6 +46,8 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
         module: "src/runtime/client/errors.ts",
         names: [
           ...["ClientError", "ClientOptionsError", "ConnectionError", "MissingCredentialError"],
+          // Only a package with a paged endpoint has walks that can fail this way.
+          ...(ctx.model.endpoints.some((e) => e.pagination) ? ["PaginationError"] : []),
           ...["RedirectError", "RequestValidationError", "ResponseParseError"],
           ...["ResponseTooLargeError", "TimeoutError", "UserAbortError"],
         ]

@@ -233,6 +233,11 @@ function packageView(ctx: EmitContext) {
       ? code([importFrom(model.api.packageName, exampleTypes, true)])
       : "",
     clientCode: clientCode(model),
+    pagedLists: model.endpoints
+      .filter((e) => e.pagination)
+      .map((e) => `\`${e.id}\``)
+      .join(", "),
+    pagedExample: model.endpoints.find((e) => e.pagination)?.id ?? "",
     functionCode: exampleEndpoint(model) ? functionCode(model) : "",
     entryTable: entryTable(model),
     endpointTable: markdownTable(

@@ -10,7 +10,10 @@ import type { EmitContext, EmittedFile } from "./context.ts";
 
 const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 
-/** Runtime modules every package gets, by file name (`unions.ts` only a package whose model has a union). */
+/**
+ * Runtime modules every package gets, by file name (`unions.ts` only a package whose model
+ * has a union, `client/pagination.ts` only one with a paged endpoint).
+ */
 export const runtimeModules = [
   "validate.ts",
   "unions.ts",
@@ -27,6 +30,7 @@ export const runtimeModules = [
   "client/params.ts",
   "client/operation.ts",
   "client/core.ts",
+  "client/pagination.ts",
   "callbacks/base64.ts",
   "callbacks/body.ts",
   "callbacks/failure.ts",
@@ -43,8 +47,10 @@ export const runtimeModules = [
 /** `src/runtime/*.ts` of the generated package. */
 export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   const unions = usesUnions(ctx.model);
+  const paging = ctx.model.endpoints.some((e) => e.pagination);
   return runtimeModules
     .filter((name) => name !== "unions.ts" || unions)
+    .filter((name) => name !== "client/pagination.ts" || paging)
     .map((name) => ({
       path: `src/runtime/${name}`,
       contents: `// ${ctx.banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,

@@ -11,6 +11,7 @@ import { checkBinaryPlaces } from "./check-binary.ts";
 import { checkQueryParams } from "./check-query-params.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
+import { withPagination } from "./build-pagination.ts";
 import { TypeBuilder } from "./build-types.ts";
 import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
@@ -105,6 +106,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   checkAliasCycles(namedTypes, ctx);
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   checkQueryParams(ctx, namedTypes, endpoints);
+  const pagedEndpoints = withPagination(ctx, merged.endpoints, endpoints, namedTypes);
   bag.throwIfErrors();
 
   return withCallbackRouting({
@@ -136,7 +138,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
     },
     types: namedTypes,
     paramsTypes,
-    endpoints,
+    endpoints: pagedEndpoints,
     callbacks,
     callbackSignatureCode: 422, // the catalogue's own, set by withCallbackRouting
     ...(webhooks ? { webhooks } : {}),

@@ -240,6 +240,8 @@ export interface Endpoint {
   /** How the body is sent, when there is one. */
   requestBody?: RequestBody;
   response: EndpointResponse;
+  /** How the endpoint pages, when it does: its list call also walks every item (`for await`). */
+  pagination?: Pagination;
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
   errors: ErrorResponse[];
   rules: string[];
@@ -301,6 +303,69 @@ export interface EndpointResponse {
   headersTypeName?: string;
   docs: Docs;
 }
+
+/** The paging styles of the format: `pagination.style`. */
+export type PaginationStyle = "cursor" | "nextToken" | "offset" | "page" | "link";
+
+/** A dot path into a value, one field name per step (`links.next` is `["links", "next"]`). */
+export type FieldPath = readonly string[];
+
+/**
+ * How an endpoint pages, every name checked against its parameters and response type. The
+ * body is a JSON object or array; `items` reaches the page's array of items.
+ */
+export type Pagination = {
+  /** The body field holding the items; empty: the body is the array. */
+  items: FieldPath;
+  /** The type of one item: the element type of the `items` array. */
+  itemType: TypeNode;
+  location: SourceLocation;
+} & PagingRule;
+
+/** What each style reads to find the next page, and where it stops. */
+export type PagingRule =
+  | {
+      style: "cursor";
+      /** Query parameter that takes the cursor. */
+      param: string;
+      /** Field of the last item that gives the next cursor. */
+      cursor: FieldPath;
+      hasMore?: FieldPath;
+    }
+  | {
+      style: "nextToken";
+      param: string;
+      /** Body field of the next token; absent, null or empty on the last page. */
+      token: FieldPath;
+      hasMore?: FieldPath;
+    }
+  | {
+      style: "offset";
+      /** Query parameter of the offset; the next is this one plus the items of the page. */
+      offset: string;
+      /** Query parameter of the page size (it need not be a parameter of the endpoint). */
+      limit: string;
+      /** The offset of the first page when the caller gives none: the parameter's default, else 0. */
+      start: number;
+      total?: FieldPath;
+      hasMore?: FieldPath;
+    }
+  | {
+      style: "page";
+      page: string;
+      perPage: string;
+      /** The first page when the caller gives none: the parameter's default, else 1. */
+      start: number;
+      total?: FieldPath;
+      hasMore?: FieldPath;
+    }
+  | {
+      style: "link";
+      /** Response header of the `rel="next"` link (`Link`); absent when `field` gives it. */
+      header?: string;
+      /** Body field of the next page's URL. */
+      field?: FieldPath;
+    };
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
 

@@ -277,6 +277,11 @@ export interface StripeConsumer {
   describeEvent(event: unknown): string;
   describeIntentPayment(client: unknown, intentId: string): Promise<string>;
   listRecentCustomers(client: unknown, since: number, pageSize?: number): Promise<{ id: string }[]>;
+  customerPages(
+    client: unknown,
+    since: number,
+    pageSize: number,
+  ): Promise<{ size: number; hasMore: boolean }[]>;
   uploadEvidence(
     files: unknown,
     bytes: Uint8Array,

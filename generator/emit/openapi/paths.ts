@@ -3,12 +3,14 @@
  * `operationId` = the endpoint id, a tag per group, its parameters and request headers,
  * the shared optional headers (X-Nonce), its security requirement, the request body,
  * the success response (an explicit any-value schema and the gap note where the source
- * does not show the body) and its error responses (errors.ts). Also the `tags` list.
+ * does not show the body), its error responses (errors.ts) and how it pages
+ * (`x-apigen-pagination`, pagination.ts). Also the `tags` list.
  */
 import type { ApiModel, Endpoint, HeaderSpec } from "../../ir/model.ts";
 import { requestBodyOf, successResponseOf } from "./bodies.ts";
 import { errorResponses } from "./errors.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
+import { paginationExtension } from "./pagination.ts";
 import {
   headerParameterOf,
   isHeaderParameter,
@@ -64,6 +66,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
       ...errorResponses(model, endpoint),
     },
     "x-testing-only": endpoint.testingOnly ? true : undefined,
+    "x-apigen-pagination": paginationExtension(endpoint),
     "x-undocumented": notesOf(endpoint.docs),
   });
 }

@@ -210,3 +210,13 @@ export class MissingCredentialError extends ClientError {
     );
   }
 }
+
+/**
+ * A paged list that cannot go on: the server gave a cursor, token, page or link that this
+ * walk already sent (it would walk in a circle), a next link to another origin (credentials
+ * go only to the base URL's), a page whose items are not a list, or `nextPage()` of the last
+ * page.
+ */
+export class PaginationError extends ClientError {
+  override name = "PaginationError";
+}

@@ -59,7 +59,25 @@ export interface OperationSpec extends ParamsSpec {
   response?: ResponseKind;
   /** The response headers the spec declares, by name, and how each is read. */
   responseHeaders?: Readonly<Record<string, HeaderParse>>;
+  /** How a paged endpoint finds its next page (pagination.ts reads it); absent: it does not page. */
+  paging?: Paging;
 }
+
+/** A dot path into a body or an item, one field name per step: `["links", "next"]`. */
+export type FieldPath = readonly string[];
+
+/**
+ * How a paged endpoint's next page is asked for, and when there is none: data from the spec
+ * (docs/client.md, "Pagination"). `items`: the body field of the page's items; absent, the
+ * body is the list. `start`: the offset or page a walk starts at when the caller gives none.
+ */
+export type Paging = { items?: FieldPath } & (
+  | { style: "cursor"; param: string; cursor: FieldPath; hasMore?: FieldPath }
+  | { style: "nextToken"; param: string; token: FieldPath; hasMore?: FieldPath }
+  | { style: "offset"; offset: string; start: number; total?: FieldPath; hasMore?: FieldPath }
+  | { style: "page"; page: string; start: number; total?: FieldPath; hasMore?: FieldPath }
+  | { style: "link"; header?: string; field?: FieldPath }
+);
 
 /** An endpoint ready to call: its spec, plus what every call would otherwise work out again. */
 export interface Operation extends OperationSpec {

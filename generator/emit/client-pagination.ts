@@ -1,0 +1,119 @@
+/**
+ * The parts of a generated paged endpoint, read off its IR `pagination`: the descriptor's
+ * `paging` entry (data the runtime's pagination.ts walks by), the call's return type
+ * `PagePromise<Body, Item, Headers>`, the call itself (`paginate(core, op, ...)`, which
+ * brings the paging runtime only into bundles that use a paged endpoint) and the doc line
+ * that says how it pages.
+ */
+import type { Endpoint, FieldPath, Pagination } from "../ir/model.ts";
+import { arr, call, lit, obj } from "./code/build.ts";
+import type { Expr, TypeExpr } from "./code/nodes.ts";
+import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
+import { keyword, typeExpr } from "./shared/type-expr.ts";
+
+const paginationModule = "client/pagination.ts";
+
+/** A dot path as the descriptor's list of field names; absent when there is none. */
+const path = (fields: FieldPath | undefined): Expr | undefined =>
+  fields && fields.length ? arr(fields.map(lit)) : undefined;
+
+/** The descriptor's `paging` entry: only what the runtime reads to find the next page. */
+export function pagingEntry(endpoint: Endpoint): [string, Expr | undefined] {
+  const p = endpoint.pagination;
+  if (!p) return ["paging", undefined];
+  const common: [string, Expr | undefined][] = [
+    ["style", lit(p.style)],
+    ["items", path(p.items)],
+  ];
+  return ["paging", obj([...common, ...styleEntries(p)])];
+}
+
+/** The entries of one style, in the order the spec format lists them. */
+function styleEntries(p: Pagination): [string, Expr | undefined][] {
+  switch (p.style) {
+    case "cursor":
+      return [
+        ["param", lit(p.param)],
+        ["cursor", path(p.cursor)],
+        ["hasMore", path(p.hasMore)],
+      ];
+    case "nextToken":
+      return [
+        ["param", lit(p.param)],
+        ["token", path(p.token)],
+        ["hasMore", path(p.hasMore)],
+      ];
+    case "offset":
+      return [
+        ["offset", lit(p.offset)],
+        ["start", lit(p.start)],
+        ["total", path(p.total)],
+        ["hasMore", path(p.hasMore)],
+      ];
+    case "page":
+      return [
+        ["page", lit(p.page)],
+        ["start", lit(p.start)],
+        ["total", path(p.total)],
+        ["hasMore", path(p.hasMore)],
+      ];
+    case "link":
+      return [
+        ["header", p.header !== undefined ? lit(p.header) : undefined],
+        ["field", path(p.field)],
+      ];
+    default: {
+      const unhandled: never = p;
+      throw new Error(`unhandled pagination ${String(unhandled)}`);
+    }
+  }
+}
+
+/** `PagePromise<Body, Item>`, or with the declared headers `PagePromise<Body, Item, XResponseHeaders>`. */
+export function pagedReturnType(endpoint: Endpoint, pagination: Pagination): TypeExpr {
+  const { body, headersTypeName } = endpoint.response;
+  return {
+    kind: "generic",
+    target: runtimeType(paginationModule, "PagePromise"),
+    args: [
+      body ? typeExpr(body) : keyword("unknown"),
+      typeExpr(pagination.itemType),
+      ...(headersTypeName ? [generatedRef(modules.client, headersTypeName, true)] : []),
+    ],
+  };
+}
+
+/** `paginate(core, op, path, body, query, options)`: the call of a paged endpoint. */
+export function pagedCall(args: readonly Expr[]): Expr {
+  return call(runtimeValue(paginationModule, "paginate"), ...args);
+}
+
+/** What the JSDoc says about how the endpoint pages and how to walk it. */
+export function pagingDocLines(endpoint: Endpoint): string[] {
+  const p = endpoint.pagination;
+  if (!p) return [];
+  const dots = (fields: FieldPath) => `\`${fields.join(".")}\``;
+  const how = (() => {
+    switch (p.style) {
+      case "cursor":
+        return `\`${p.param}\` = the last item's ${dots(p.cursor)}`;
+      case "nextToken":
+        return `\`${p.param}\` = the body's ${dots(p.token)}`;
+      case "offset":
+        return `\`${p.offset}\` moves on by the items of each page`;
+      case "page":
+        return `\`${p.page}\` counts up from ${p.start}`;
+      case "link":
+        return p.field
+          ? `the next page's URL in ${dots(p.field)}`
+          : `the \`${p.header}\` header's rel="next" link`;
+      default: {
+        const unhandled: never = p;
+        throw new Error(`unhandled pagination ${String(unhandled)}`);
+      }
+    }
+  })();
+  return [
+    `Paged (${p.style}: ${how}). \`await\` gives the first page; \`for await (const item of …)\` walks every item of every page, \`.pages()\` every page.`,
+  ];
+}

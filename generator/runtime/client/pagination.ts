@@ -1,0 +1,333 @@
+/**
+ * Walking a paged list: the call of a paged endpoint returns a `PagePromise`, which is the
+ * first page's `ApiPromise` (awaited, it gives the body as any call does) and also iterates
+ * every item of every page (`for await`), or every page (`pages()`). Each page is one more
+ * call through ClientCore, so retries, timeouts, credentials, validation and the caller's
+ * signal apply to it as to any call. How the next page is asked for, and when there is none,
+ * is the descriptor's `paging` (operation.ts; docs/client.md, "Pagination").
+ *
+ * Only paged endpoints import this module: core.ts does not, so a bundle without them
+ * leaves it out.
+ */
+import { ApiPromise, type WithResponse } from "./api-promise.js";
+import type { ClientCore, RequestOptions } from "./core.js";
+import { PaginationError } from "./errors.js";
+import type { FieldPath, Operation, Paging, PathParams, QueryParams } from "./operation.js";
+
+/** What one walk sends again for every page, and the cursors, tokens, pages and links it sent. */
+interface Walk {
+  core: ClientCore;
+  op: Operation & { paging: Paging };
+  params: PathParams | undefined;
+  body: unknown;
+  query: QueryParams | undefined;
+  call: RequestOptions;
+  sent: Set<string>;
+}
+
+/** The request of the next page: the value that moves the walk on, and the query or link that sends it. */
+interface Next {
+  value: string | number;
+  query?: QueryParams;
+  url?: URL;
+}
+
+/** The value at `path` inside `value`; undefined where a step is missing. */
+function dig(value: unknown, path: FieldPath | undefined): unknown {
+  let current = value;
+  for (const name of path ?? []) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<string, unknown>)[name];
+  }
+  return current;
+}
+
+/** The `rel="next"` URL of a Link header (`<url>; rel="next", <url>; rel="last"`); URLs may hold commas. */
+function nextLink(header: string | null): string | undefined {
+  for (const [, target, params] of (header ?? "").matchAll(/<([^>]*)>((?:\s*;\s*[^;,<]+)*)/g)) {
+    const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(params ?? "")?.[1] ?? "";
+    if (rel.toLowerCase().split(/\s+/).includes("next")) return target;
+  }
+  return undefined;
+}
+
+/** What the walk calls a value it sent, in an error's message. */
+const what = {
+  cursor: "cursor",
+  nextToken: "page token",
+  offset: "offset",
+  page: "page",
+  link: "next link",
+};
+
+/** One page of a walk: its body, items and response, and the way to the next page. */
+export class Page<T, I, H = Record<string, never>> {
+  /** The body, as `await` of the call gives it. */
+  readonly data: T;
+  /** The items of this page. */
+  readonly items: I[];
+  readonly response: Response;
+  readonly status: number;
+  /** The headers the spec declares, parsed by their type (as `withResponse()` gives them). */
+  readonly headers: H;
+  private readonly next: Next | undefined;
+  private pending?: Promise<Page<T, I, H>>;
+
+  /** Items up to and including this page, counted from the walk's start (page style: for `total`). */
+  private readonly reached: number;
+
+  constructor(
+    private readonly walk: Walk,
+    result: WithResponse<T, H>,
+    /** The offset or page number this page was asked for. */
+    at: number,
+    /** Items of the pages before this one; absent for the first page of a walk. */
+    before?: number,
+  ) {
+    ({ data: this.data, response: this.response, status: this.status } = result);
+    this.headers = result.headers;
+    const { op } = walk;
+    const items = dig(result.data, op.paging.items) ?? [];
+    if (!Array.isArray(items))
+      throw new PaginationError(`${op.id}: the page's items are not a list`, op.id);
+    this.items = items as I[];
+    const { paging } = op;
+    // A walk that starts past the first page counts the pages before as full ones like this.
+    this.reached =
+      paging.style === "offset"
+        ? at + items.length
+        : (before ?? (paging.style === "page" ? at - paging.start : 0) * items.length) +
+          items.length;
+    this.next = nextOf(walk, result, this.items, at, this.reached);
+  }
+
+  /** Whether the server says another page follows (docs/client.md, "Pagination": the stop rules). */
+  hasNextPage(): boolean {
+    return this.next !== undefined;
+  }
+
+  /**
+   * The next page, asked for once however often this is called. Rejects with a
+   * PaginationError on the last page, or when the server repeats a value this walk already
+   * sent.
+   */
+  nextPage(): Promise<Page<T, I, H>> {
+    return (this.pending ??= this.fetchNext());
+  }
+
+  private async fetchNext(): Promise<Page<T, I, H>> {
+    const { walk, next } = this;
+    const { op, core, params, body, call, sent } = walk;
+    const fail = (message: string) => new PaginationError(`${op.id}: ${message}`, op.id);
+    if (!next) throw fail("this is the last page; there is no next one");
+    const key = String(next.value);
+    if (sent.has(key))
+      throw fail(
+        `the server gave ${what[op.paging.style]} ${JSON.stringify(next.value)} again; stopping instead of walking in a circle`,
+      );
+    sent.add(key);
+    const result = next.url
+      ? await core.request<T, H>(...linkRequest(walk, next.url)).withResponse()
+      : await core.request<T, H>(op, params, body, next.query, call).withResponse();
+    return new Page(walk, result, typeof next.value === "number" ? next.value : 0, this.reached);
+  }
+}
+
+/**
+ * The next page's request after a page, or undefined when the page is the last: `hasMore`
+ * false; cursor: an empty page, or a last item without the cursor; nextToken: no token;
+ * offset and page: an empty page, or `total` reached; link: no next link.
+ */
+function nextOf<T, H>(
+  walk: Walk,
+  result: WithResponse<T, H>,
+  items: unknown[],
+  at: number,
+  reached: number,
+): Next | undefined {
+  const { op, query } = walk;
+  const { paging } = op;
+  const { data, response } = result;
+  if (paging.style !== "link" && paging.hasMore && dig(data, paging.hasMore) === false) return;
+  const moved = (name: string, value: string | number): Next => ({
+    value,
+    query: { ...query, [name]: value },
+  });
+  switch (paging.style) {
+    case "cursor": {
+      const cursor = dig(items.at(-1), paging.cursor);
+      return typeof cursor === "string" || typeof cursor === "number"
+        ? moved(paging.param, cursor)
+        : undefined;
+    }
+    case "nextToken": {
+      const token = dig(data, paging.token);
+      return typeof token === "string" && token !== "" ? moved(paging.param, token) : undefined;
+    }
+    case "offset":
+    case "page": {
+      const total = dig(data, paging.total);
+      if (!items.length || (typeof total === "number" && reached >= total)) return;
+      return paging.style === "offset"
+        ? moved(paging.offset, at + items.length)
+        : moved(paging.page, at + 1);
+    }
+    case "link": {
+      const field = paging.field && dig(data, paging.field);
+      const link = paging.field
+        ? typeof field === "string" && field !== ""
+          ? field
+          : undefined
+        : nextLink(response.headers.get(paging.header ?? "link"));
+      return link === undefined
+        ? undefined
+        : linkOf(op, link, response.url || addressOf(walk.core).base);
+    }
+    default: {
+      const unhandled: never = paging;
+      throw new Error(`unhandled paging ${String(unhandled)}`);
+    }
+  }
+}
+
+/** The base address and origin the client sends to (core.ts works them out when it is constructed). */
+function addressOf(core: ClientCore): { base: string; origin: string } {
+  return core as unknown as { base: string; origin: string };
+}
+
+/**
+ * The next link resolved against the page's URL, without its fragment and without the
+ * endpoint's query credentials (the client adds its own, and an echoed key never reaches an
+ * error message).
+ */
+function linkOf(op: Operation, link: string, from: string): Next {
+  let url: URL;
+  try {
+    url = new URL(link, from);
+  } catch {
+    throw new PaginationError(
+      `${op.id}: the next link ${JSON.stringify(link)} is not a URL`,
+      op.id,
+    );
+  }
+  url.hash = "";
+  for (const c of op.credentials)
+    if (c.query !== undefined && url.searchParams.has(c.query)) url.searchParams.delete(c.query);
+  return { value: url.href, url };
+}
+
+/**
+ * The request of a next link, as arguments of `core.request`: the endpoint with its path
+ * replaced by the link (so the client's base address, retries and credentials apply), only
+ * header parameters placed from the call's own, and query credentials added to the link's
+ * query. A link to another origin is refused before anything is sent there.
+ */
+function linkRequest(walk: Walk, url: URL): Parameters<ClientCore["request"]> {
+  const { core, op, params, body, query, call } = walk;
+  const { base, origin } = addressOf(core);
+  if (url.origin !== origin || url.username || url.password)
+    throw new PaginationError(
+      `${op.id}: the next link points to ${url.origin === origin ? "an address with a user name or password" : `another origin, ${url.origin}`}; not followed (credentials go only to ${origin})`,
+      op.id,
+    );
+  const href = url.href;
+  // The URL the client sends is the base address and this; dot segments climb out of a base path the link is not under.
+  const rest = href.startsWith(base)
+    ? href.slice(base.length)
+    : "/..".repeat(new URL(base).pathname.split("/").filter(Boolean).length) +
+      url.pathname +
+      url.search;
+  const { sendDefaults: _, place, ...spec } = op;
+  const placeLinked: Operation["place"] = (s, q, extra) => {
+    const headers = Object.entries(q ?? {}).filter(([name]) => s.headerParams?.includes(name));
+    const placed = place!(s, Object.fromEntries(headers), extra);
+    const search = placed.search && (url.search ? `&${placed.search.slice(1)}` : placed.search);
+    return { ...placed, search };
+  };
+  const linked: Operation = { ...spec, parts: [rest], ...(place ? { place: placeLinked } : {}) };
+  // An empty `headers` has the client build this call's headers anew, keeping none for the one-off descriptor.
+  return [linked, params, body, query, { ...call, headers: call.headers ?? {} }];
+}
+
+/**
+ * What a paged endpoint's call returns: the first page's call (`await` gives its body;
+ * `withResponse()` and `asResponse()` as on any call), and every item of every page with
+ * `for await`, or every page with `pages()`. The first page is asked for once, by the call;
+ * each walk asks for the pages after it.
+ */
+export class PagePromise<T, I, H = Record<string, never>>
+  extends ApiPromise<T, H>
+  implements AsyncIterable<I>
+{
+  private firstResult?: Promise<WithResponse<T, H>>;
+
+  constructor(
+    private readonly first: ApiPromise<T, H>,
+    private readonly walk: Omit<Walk, "sent">,
+  ) {
+    super(() => Promise.resolve());
+  }
+
+  override then<R1 = T, R2 = never>(
+    onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.first.then(onFulfilled, onRejected);
+  }
+
+  override withResponse(): Promise<WithResponse<T, H>> {
+    return (this.firstResult ??= this.first.withResponse());
+  }
+
+  override asResponse(): Promise<Response> {
+    return this.first.asResponse();
+  }
+
+  /** Every page, the first one included; each one more request after the first. */
+  async *pages(): AsyncGenerator<Page<T, I, H>, void, undefined> {
+    const walk: Walk = { ...this.walk, sent: new Set() };
+    const { op, query } = walk;
+    const { paging } = op;
+    const result = await this.withResponse();
+    const given = (name: string) => query?.[name];
+    const at =
+      paging.style === "offset" || paging.style === "page"
+        ? Number(given(paging.style === "offset" ? paging.offset : paging.page) ?? paging.start)
+        : 0;
+    // What the first request sent moves no walk on: a server that gives it back walks in a circle.
+    const first =
+      paging.style === "cursor" || paging.style === "nextToken"
+        ? given(paging.param)
+        : paging.style === "link" && result.response.url
+          ? linkOf(op, result.response.url, result.response.url).value
+          : at;
+    if (typeof first === "string" || typeof first === "number") walk.sent.add(String(first));
+    let page: Page<T, I, H> | undefined = new Page(walk, result, at);
+    while (page) {
+      yield page;
+      page = page.hasNextPage() ? await page.nextPage() : undefined;
+    }
+  }
+
+  /** Every item of every page, in order. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<I, void, undefined> {
+    for await (const page of this.pages()) yield* page.items;
+  }
+}
+
+/**
+ * The call of a paged endpoint: the first page is asked for at once, as by any call; the
+ * PagePromise walks on from it.
+ */
+export function paginate<T, I, H = Record<string, never>>(
+  core: ClientCore,
+  op: Operation,
+  params?: PathParams,
+  body?: unknown,
+  query?: QueryParams,
+  call: RequestOptions = {},
+): PagePromise<T, I, H> {
+  const paged = op as Operation & { paging: Paging };
+  const first = core.request<T, H>(op, params, body, query, call);
+  return new PagePromise<T, I, H>(first, { core, op: paged, params, body, query, call });
+}

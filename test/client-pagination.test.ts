@@ -1,0 +1,526 @@
+/**
+ * Paged lists end to end: the client of test/fixtures/features/pagination, generated into a
+ * temp folder, against a node:http server on 127.0.0.1 that serves 1,050 items in each of the
+ * six paging styles (cursor, next token, offset, page, Link header, link in the body). Each
+ * walk is checked item by item and request by request: where it stops (hasMore false, an
+ * empty page, total reached, no next link), what every later page sends (credentials, header
+ * parameters, the query), aborts between and during page requests, a page retried after a
+ * 503, and the server's mistakes that would loop forever or send credentials elsewhere
+ * (PaginationError). The spec's own mistakes are in diagnostics.test.ts.
+ */
+import { spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+
+/** Every list holds these items: `{ id: "x_0", n: 0 }` to `{ id: "x_1049", n: 1049 }`. */
+const total = 1050;
+const all = Array.from({ length: total }, (_, n) => ({ id: `x_${n}`, n }));
+
+interface Seen {
+  url: URL;
+  headers: IncomingHttpHeaders;
+}
+
+/** A test's own answer to a request, or undefined to let the lists answer as usual. */
+type Override = (seen: Seen, count: number, res: ServerResponse) => boolean | void;
+
+let server: Server;
+let foreign: Server;
+let baseUrl: string;
+let foreignUrl: string;
+let seen: Seen[] = [];
+let foreignSeen: string[] = [];
+let override: Override | undefined;
+let out: string;
+// The generated module: its types are checked by the type-check at the end, not here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let generated: any;
+
+/** Writes a JSON answer. */
+function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const int = (url: URL, name: string, fallback: number) =>
+  url.searchParams.has(name) ? Number(url.searchParams.get(name)) : fallback;
+
+/** The lists as a well-behaved server pages them. */
+function answer(url: URL, res: ServerResponse): void {
+  const q = url.searchParams;
+  switch (url.pathname) {
+    case "/v1/customers": {
+      const after = q.has("starting_after")
+        ? all.findIndex((c) => c.id === q.get("starting_after")) + 1
+        : 0;
+      const data = all.slice(after, after + int(url, "limit", 10));
+      return send(res, 200, { object: "list", data, has_more: after + data.length < total });
+    }
+    case "/v1/files": {
+      const from = q.has("page_token") ? Number(q.get("page_token")!.slice(1)) : 0;
+      const files = all.slice(from, from + int(url, "page_size", 20));
+      const next = from + files.length;
+      return send(res, 200, { files, next_page_token: next < total ? `t${next}` : null });
+    }
+    case "/v1/events": {
+      const offset = int(url, "offset", 0);
+      return send(res, 200, {
+        events: all.slice(offset, offset + int(url, "limit", 25)),
+        total_count: total,
+      });
+    }
+    case "/v1/orgs/acme/repos": {
+      const size = int(url, "per_page", 30);
+      const page = int(url, "page", 1);
+      return send(res, 200, { repos: all.slice((page - 1) * size, page * size) });
+    }
+    case "/v1/issues":
+    case "/v2/issues": {
+      const from = int(url, "from", 0);
+      const size = int(url, "per_page", 30);
+      const next = from + size;
+      // Absolute links, then relative ones: both resolve against the page's URL.
+      const target =
+        next < 500
+          ? `${baseUrl}/v2/issues?from=${next}&per_page=${size}`
+          : `issues?from=${next}&per_page=${size}`;
+      const link =
+        next < total
+          ? `<${target}>; rel="next", <${baseUrl}/v2/issues?from=0>; rel="first"`
+          : `<${baseUrl}/v2/issues?from=0>; rel="first"`;
+      return send(res, 200, all.slice(from, next), { Link: link, "X-Total": String(total) });
+    }
+    case "/v1/things": {
+      const from = int(url, "from", 0);
+      const size = int(url, "size", 50);
+      const things = all.slice(from, from + size);
+      const next = from + size < total ? `/v1/things?from=${from + size}&size=${size}` : null;
+      return send(res, 200, { things, links: { next } });
+    }
+    default:
+      return send(res, 404, { message: `no ${url.pathname}` });
+  }
+}
+
+/** Starts a server on 127.0.0.1 that hands each request to `handle`; resolves to its URL. */
+async function listen(target: Server): Promise<string> {
+  await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  out = tempDir("apigen-pagination-");
+  await writeGenerated("test/fixtures/features/pagination", out);
+  generated = await import(pathToFileURL(join(out, "src/index.ts")).href);
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", baseUrl);
+    const request = { url, headers: req.headers };
+    seen.push(request);
+    if (override?.(request, seen.length, res)) return;
+    answer(url, res);
+  });
+  foreign = createServer((req, res) => {
+    foreignSeen.push(req.url ?? "");
+    send(res, 200, []);
+  });
+  baseUrl = await listen(server);
+  foreignUrl = await listen(foreign);
+});
+
+afterAll(async () => {
+  for (const s of [server, foreign]) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
+  rmSync(out, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  seen = [];
+  foreignSeen = [];
+  override = undefined;
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function client(options: Record<string, unknown> = {}): any {
+  return new generated.PagesClient({
+    baseUrl,
+    token: "tok_secret_123",
+    apiKey: "key_secret_456",
+    retryBackoffMs: 1,
+    ...options,
+  });
+}
+
+/** Every item a walk yields. */
+async function walk(list: AsyncIterable<{ n: number }>): Promise<number[]> {
+  const ns: number[] = [];
+  for await (const item of list) ns.push(item.n);
+  return ns;
+}
+
+/** The error a promise rejects with (fails the test if it resolves). */
+async function rejection(promise: PromiseLike<unknown>): Promise<Error & Record<string, unknown>> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & Record<string, unknown>;
+  }
+  throw new Error("expected a rejection");
+}
+
+const every = all.map((item) => item.n);
+const paths = () => seen.map((s) => s.url.pathname + s.url.search);
+
+describe("each style walks all 1,050 items over many pages, and stops where the server says", () => {
+  it("cursor: starting_after = the last item's id, until has_more is false", async () => {
+    expect(await walk(client().customers.list({ limit: 25 }))).toEqual(every);
+    expect(seen).toHaveLength(42);
+    expect(paths().slice(0, 3)).toEqual([
+      "/v1/customers?limit=25",
+      "/v1/customers?limit=25&starting_after=x_24",
+      "/v1/customers?limit=25&starting_after=x_49",
+    ]);
+  });
+
+  it("nextToken: page_token = next_page_token, until the server gives none", async () => {
+    expect(await walk(client().files.list({ page_size: 20 }))).toEqual(every);
+    expect(seen).toHaveLength(53);
+    expect(paths()[1]).toBe("/v1/files?page_size=20&page_token=t20&api_key=key_secret_456");
+  });
+
+  it("offset: offset + the page's items, until total_count is reached (no request after it)", async () => {
+    expect(await walk(client().events.list({ limit: 25 }))).toEqual(every);
+    expect(seen).toHaveLength(42);
+    expect(paths().slice(0, 2)).toEqual(["/v1/events?limit=25", "/v1/events?limit=25&offset=25"]);
+  });
+
+  it("page: page + 1 from the param's default, until an empty page", async () => {
+    expect(await walk(client().repos.list("acme", { per_page: 30 }))).toEqual(every);
+    expect(seen).toHaveLength(36); // 35 full pages and the empty one
+    expect(paths().slice(0, 2)).toEqual([
+      "/v1/orgs/acme/repos?per_page=30",
+      "/v1/orgs/acme/repos?per_page=30&page=2",
+    ]);
+  });
+
+  it("link header: the Link rel=next URL (absolute, then relative to the page), until there is none", async () => {
+    expect(await walk(client().issues.list({ per_page: 15 }))).toEqual(every);
+    expect(seen).toHaveLength(70);
+    expect(paths().slice(0, 2)).toEqual([
+      "/v1/issues?per_page=15&api_key=key_secret_456",
+      "/v2/issues?from=15&per_page=15&api_key=key_secret_456",
+    ]);
+    expect(paths().at(-1)).toBe("/v2/issues?from=1035&per_page=15&api_key=key_secret_456");
+  });
+
+  it("link in the body: links.next, until it is null", async () => {
+    expect(await walk(client().things.list({ size: 50 }))).toEqual(every);
+    expect(seen).toHaveLength(21);
+    expect(paths()[1]).toBe("/v1/things?from=50&size=50");
+  });
+
+  it("a walk that starts further on: the caller's own offset and page", async () => {
+    expect(await walk(client().events.list({ offset: 1000, limit: 25 }))).toEqual(
+      every.slice(1000),
+    );
+    expect(await walk(client().repos.list("acme", { page: 34, per_page: 30 }))).toEqual(
+      every.slice(990),
+    );
+  });
+});
+
+describe("the call and its pages", () => {
+  it("await gives the first page's body, and a walk after it sends the first request once", async () => {
+    const list = client().customers.list({ limit: 500 });
+    const body = await list;
+    expect(body.data).toHaveLength(500);
+    expect(body.has_more).toBe(true);
+    expect(await walk(list)).toEqual(every);
+    expect(seen).toHaveLength(3);
+    const { data, status } = await list.withResponse();
+    expect(data).toBe(body);
+    expect(status).toBe(200);
+  });
+
+  it(".pages() gives each page's body, items, status, response and typed headers", async () => {
+    const pages = [];
+    for await (const page of client().issues.list({ per_page: 400 }).pages()) pages.push(page);
+    expect(pages.map((p) => p.items.length)).toEqual([400, 400, 250]);
+    const [first, , last] = pages;
+    expect(first.data).toBe(first.items);
+    expect(first.status).toBe(200);
+    expect(first.response.headers.get("content-type")).toBe("application/json");
+    expect(first.headers["X-Total"]).toBe(1050);
+    expect(first.headers.Link).toContain('rel="next"');
+    expect(first.hasNextPage()).toBe(true);
+    expect(last.hasNextPage()).toBe(false);
+    const error = await rejection(last.nextPage());
+    expect(error).toBeInstanceOf(generated.PaginationError);
+    expect(error.message).toBe("issues.list: this is the last page; there is no next one");
+  });
+
+  it("nextPage() walks by hand, and asks for each page once however often it is called", async () => {
+    const pages = client().events.list({ limit: 400 }).pages();
+    const { value: first } = await pages.next();
+    const second = await first.nextPage();
+    expect(await first.nextPage()).toBe(second);
+    const third = await second.nextPage();
+    expect(third.items.map((e: { n: number }) => e.n)).toEqual(every.slice(800));
+    expect(third.hasNextPage()).toBe(false);
+    expect(seen).toHaveLength(3);
+  });
+
+  it("an empty first page ends the walk at once in every style", async () => {
+    override = (s, _n, res) => {
+      const empty: Record<string, unknown> = {
+        "/v1/customers": { object: "list", data: [], has_more: true },
+        "/v1/files": { files: [], next_page_token: null },
+        "/v1/events": { events: [], total_count: 0 },
+        "/v1/orgs/acme/repos": { repos: [] },
+        "/v1/issues": [],
+        "/v1/things": { things: [], links: { next: null } },
+      };
+      send(res, 200, empty[s.url.pathname]);
+      return true;
+    };
+    const c = client();
+    for (const list of [
+      c.customers.list(),
+      c.files.list(),
+      c.events.list(),
+      c.repos.list("acme"),
+      c.issues.list(),
+      c.things.list(),
+    ])
+      expect(await walk(list)).toEqual([]);
+    expect(seen).toHaveLength(6);
+  });
+
+  it("hasMore false ends a cursor walk even when the last item has a cursor", async () => {
+    override = (_s, _n, res) => {
+      send(res, 200, { object: "list", data: all.slice(0, 3), has_more: false });
+      return true;
+    };
+    expect(await walk(client().customers.list())).toEqual([0, 1, 2]);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe("every page goes through the client: credentials, header parameters, retries, aborts", () => {
+  it("sends the credentials and header parameters on every page, and the query credential once per link", async () => {
+    await walk(client().issues.list({ per_page: 100, "X-Trace": "trace-1" }));
+    expect(seen).toHaveLength(11);
+    for (const s of seen) {
+      expect(s.headers.authorization).toBe("Bearer tok_secret_123");
+      expect(s.headers["x-trace"]).toBe("trace-1");
+      expect(s.url.searchParams.getAll("api_key")).toEqual(["key_secret_456"]);
+      expect(s.url.searchParams.has("X-Trace")).toBe(false);
+    }
+    await walk(client().customers.list({ limit: 200, "X-Trace": "trace-2" }));
+    for (const s of seen.slice(11)) {
+      expect(s.headers["x-trace"]).toBe("trace-2");
+      expect(s.headers.authorization).toBe("Bearer tok_secret_123");
+    }
+  });
+
+  it("puts the client's query credential in a next link in place of one the server echoed", async () => {
+    override = (s, n, res) => {
+      const link = n < 3 ? `<${baseUrl}/v1/issues?from=${n}&api_key=echoed>; rel="next"` : "";
+      send(res, 200, [all[n]], link ? { Link: link } : {});
+      return true;
+    };
+    expect(await walk(client().issues.list())).toEqual([1, 2, 3]);
+    expect(paths()).toEqual([
+      "/v1/issues?api_key=key_secret_456",
+      "/v1/issues?from=1&api_key=key_secret_456",
+      "/v1/issues?from=2&api_key=key_secret_456",
+    ]);
+  });
+
+  it("follows a next link outside the base URL's path, within its origin", async () => {
+    override = (s, n, res) => {
+      const link = n === 1 ? { Link: '</other/issues?from=1>; rel="next"' } : {};
+      send(res, 200, [all[n - 1]], link);
+      return true;
+    };
+    expect(await walk(client({ baseUrl: `${baseUrl}/api/v9` }).issues.list())).toEqual([0, 1]);
+    expect(paths()).toEqual([
+      "/api/v9/v1/issues?api_key=key_secret_456",
+      "/other/issues?from=1&api_key=key_secret_456",
+    ]);
+  });
+
+  it("retries a page the server answered 503 (the client's own retries)", async () => {
+    override = (s, n, res) => {
+      if (n !== 3) return false;
+      send(res, 503, { message: "busy" });
+      return true;
+    };
+    expect(await walk(client().customers.list({ limit: 100 }))).toEqual(every);
+    expect(paths()[2]).toBe(paths()[3]);
+    expect(seen).toHaveLength(12);
+  });
+
+  it("stops between page requests when the signal aborts (UserAbortError), nothing more sent", async () => {
+    const controller = new AbortController();
+    const ns: number[] = [];
+    const list = client().customers.list({ limit: 10 }, { signal: controller.signal });
+    const error = await rejection(
+      (async () => {
+        for await (const c of list) {
+          ns.push(c.n);
+          if (c.n === 14) controller.abort();
+        }
+      })(),
+    );
+    expect(error).toBeInstanceOf(generated.UserAbortError);
+    expect(ns).toEqual(every.slice(0, 20));
+    expect(seen).toHaveLength(2);
+  });
+
+  it("stops during a page request when the signal aborts (UserAbortError)", async () => {
+    const controller = new AbortController();
+    override = (_s, n) => {
+      if (n !== 2) return false;
+      controller.abort(); // the second page never answers
+      return true;
+    };
+    const started = Date.now();
+    const error = await rejection(walk(client().files.list({}, { signal: controller.signal })));
+    expect(error).toBeInstanceOf(generated.UserAbortError);
+    expect(error.message).toBe("files.list was aborted");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("a server that would have the walk loop forever or leave the origin: PaginationError", () => {
+  const loop = (
+    body: (s: Seen) => unknown,
+    headers: (s: Seen) => Record<string, string> = () => ({}),
+  ) => {
+    override = (s, _n, res) => {
+      send(res, 200, body(s), headers(s));
+      return true;
+    };
+  };
+
+  it("a cursor the walk already sent", async () => {
+    loop(() => ({ object: "list", data: [all[8], all[9]], has_more: true }));
+    const ns: number[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const c of client().customers.list()) ns.push(c.n);
+      })(),
+    );
+    expect(error).toBeInstanceOf(generated.PaginationError);
+    expect(error.message).toBe(
+      'customers.list: the server gave cursor "x_9" again; stopping instead of walking in a circle',
+    );
+    expect(ns).toEqual([8, 9, 8, 9]);
+    expect(seen).toHaveLength(2);
+  });
+
+  it("a token, or a link, the walk already sent", async () => {
+    loop((s) => ({
+      files: [all[0]],
+      next_page_token: s.url.searchParams.has("page_token") ? "t1" : "t1",
+    }));
+    const token = await rejection(walk(client().files.list()));
+    expect(token.message).toBe(
+      'files.list: the server gave page token "t1" again; stopping instead of walking in a circle',
+    );
+    loop(
+      () => [all[0]],
+      () => ({ Link: `<${baseUrl}/v1/issues?from=5>; rel="next"` }),
+    );
+    const link = await rejection(walk(client().issues.list()));
+    expect(link).toBeInstanceOf(generated.PaginationError);
+    expect(link.message).toBe(
+      `issues.list: the server gave next link "${baseUrl}/v1/issues?from=5" again; stopping instead of walking in a circle`,
+    );
+    expect(link.message).not.toContain("key_secret_456");
+  });
+
+  it("a next link to another origin: refused, nothing sent there", async () => {
+    loop(
+      () => [all[0]],
+      () => ({ Link: `<${foreignUrl}/v1/issues?from=1>; rel="next"` }),
+    );
+    const error = await rejection(walk(client().issues.list()));
+    expect(error).toBeInstanceOf(generated.PaginationError);
+    expect(error.message).toBe(
+      `issues.list: the next link points to another origin, ${foreignUrl}; not followed (credentials go only to ${baseUrl})`,
+    );
+    expect(foreignSeen).toEqual([]);
+    expect(seen).toHaveLength(1);
+    loop(() => ({ things: [all[0]], links: { next: `${foreignUrl}/v1/things` } }));
+    expect((await rejection(walk(client().things.list()))).message).toContain("another origin");
+    expect(foreignSeen).toEqual([]);
+  });
+
+  it("items that are not a list", async () => {
+    loop(() => ({ events: { n: 1 }, total_count: 5 }));
+    const error = await rejection(walk(client().events.list()));
+    expect(error).toBeInstanceOf(generated.PaginationError);
+    expect(error.message).toBe("events.list: the page's items are not a list");
+  });
+});
+
+describe("types", () => {
+  it("type-check: items, pages, typed headers, the body of await, and wrong uses refused", () => {
+    writeFileSync(
+      join(out, "src/usage-check.ts"),
+      [
+        'import { PagesClient, type Page, type PagePromise, type Customer, type CustomerList, type Issue } from "./index.js";',
+        'const c = new PagesClient({ baseUrl: "http://127.0.0.1" });',
+        "export async function check(signal: AbortSignal): Promise<void> {",
+        "  const body: CustomerList = await c.customers.list({ limit: 10 });",
+        "  const asPromise: Promise<CustomerList> = c.customers.list();",
+        "  const call: PagePromise<CustomerList, Customer> = c.customers.list({}, { signal });",
+        "  for await (const customer of c.customers.list()) {",
+        "    const id: string = customer.id;",
+        "    // @ts-expect-error an item is a Customer, not the list",
+        "    void customer.has_more;",
+        "    void id;",
+        "  }",
+        "  for await (const page of c.issues.list({ per_page: 5 }).pages()) {",
+        "    const items: Issue[] = page.items;",
+        "    const data: Issue[] = page.data;",
+        '    const totalCount: number | undefined = page.headers["X-Total"];',
+        "    // @ts-expect-error Link is a string",
+        "    const wrong: number | undefined = page.headers.Link;",
+        '    const next: Page<Issue[], Issue, { Link?: string; "X-Total"?: number }> = await page.nextPage();',
+        "    const more: boolean = page.hasNextPage();",
+        "    void [items, data, totalCount, wrong, next, more];",
+        "  }",
+        "  for await (const event of c.events.list()) void event.n;",
+        '  for await (const repo of c.repos.list("acme")) void repo.id;',
+        "  for await (const file of c.files.list()) void file.id;",
+        "  for await (const thing of c.things.list()) void thing.id;",
+        "  // @ts-expect-error starting_after is a string",
+        "  c.customers.list({ starting_after: 5 });",
+        "  void [body, asPromise, call];",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+});
