@@ -11,6 +11,7 @@ import { checkBinaryPlaces } from "./check-binary.ts";
 import { checkQueryParams } from "./check-query-params.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
+import { checkStreams } from "./build-streams.ts";
 import { TypeBuilder } from "./build-types.ts";
 import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
@@ -105,6 +106,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   checkAliasCycles(namedTypes, ctx);
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   checkQueryParams(ctx, namedTypes, endpoints);
+  checkStreams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
 
   return withCallbackRouting({
