@@ -78,6 +78,7 @@ export const features = [
   "typed-webhooks-field",
   "bodies-and-responses",
   "unions",
+  "streaming",
 ] as const;
 
 export type Feature = (typeof features)[number];

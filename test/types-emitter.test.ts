@@ -361,6 +361,7 @@ describe("direct facts of the emitted types", () => {
       "typed-webhooks-field": 1, // customer.deleted's note
       "bodies-and-responses": 0,
       unions: 0,
+      streaming: 0,
     });
   });
 

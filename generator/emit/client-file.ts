@@ -23,6 +23,7 @@ import type {
   ClassDeclaration,
   Expr,
   FileStatement,
+  Overload,
   Param,
   Statement,
   TypeExpr,
@@ -32,9 +33,11 @@ import {
   descriptorBodyEntries,
   encodesBody,
   descriptorHeaders,
+  flagReturnTypes,
   responseHeadersInterface,
   returnTypeOf,
 } from "./client-bodies.ts";
+import { eventUnionStatement, flagOverloads, streamedResponse } from "./client-streams.ts";
 import { endpointDocLines } from "./client-docs.ts";
 import {
   credentialSpec,
@@ -126,8 +129,29 @@ function operationCode(model: ApiModel, endpoint: Endpoint): Expr[] {
   const code = obj([
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
     ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
+    [
+      "stream",
+      streamedResponse(endpoint) ? runtimeValue("client/stream.ts", "openStream") : undefined,
+    ],
   ]);
   return code.kind === "object" && code.properties.length ? [code] : [];
+}
+
+/**
+ * The overloads of an endpoint with a stream flag (client-streams.ts), each with `docs`,
+ * after `lead` (the function's core); none for other endpoints.
+ */
+function overloadsOf(
+  endpoint: Endpoint,
+  lead: readonly Param[],
+  docs: readonly string[],
+): Overload[] | undefined {
+  if (!endpoint.streamResponse) return undefined;
+  const { params } = signature(endpoint);
+  return flagOverloads(endpoint, params, flagReturnTypes(endpoint), docs).map((o) => ({
+    ...o,
+    params: [...lead, ...o.params],
+  }));
 }
 
 /** Parameters and return type of an endpoint's function and method, after the core. */
@@ -175,12 +199,15 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
     hasQuery ? id(paramsArgName(endpoint)) : undef,
     id("options"),
   );
+  const lead: Param[] = [{ name: "core", type: coreRef(model) }];
+  const overloads = overloadsOf(endpoint, lead, docs);
   return {
     kind: "function",
     name: endpoint.functionName,
     isExported: true,
-    docs,
-    params: [{ name: "core", type: coreRef(model) }, ...params],
+    // With overloads, callers see their doc comments, not the implementation's.
+    ...(overloads ? { overloads } : { docs }),
+    params: [...lead, ...params],
     returnType,
     body: [ret(request)],
   };
@@ -201,9 +228,11 @@ function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDecla
     methods: endpoints.map((endpoint) => {
       const { params, returnType } = signature(endpoint);
       const args = [member(id("this"), "core"), ...params.map((p) => id(p.name))];
+      const docs = endpointDocLines(model, endpoint);
+      const overloads = overloadsOf(endpoint, [], docs);
       return {
         name: endpoint.name,
-        docs: endpointDocLines(model, endpoint),
+        ...(overloads ? { overloads } : { docs }),
         params,
         returnType,
         body: [ret(call(id(endpoint.functionName), ...args))],
@@ -343,7 +372,16 @@ function exportedRuntime(model: ApiModel): FileStatement[] {
     },
     tight: true,
   };
-  return [statement];
+  const streams = model.endpoints.some((e) => streamedResponse(e));
+  const stream: FileStatement = {
+    statement: {
+      kind: "export-from",
+      module: "src/runtime/client/stream.ts",
+      names: [{ name: "Stream", isType: true }],
+    },
+    tight: true,
+  };
+  return streams ? [statement, stream] : [statement];
 }
 
 /** `src/client.ts` of the generated package. */
@@ -373,10 +411,11 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
     { statement: optionsInterface(model) },
     { statement: coreClass(model) },
     ...inlineBodyValidators(model),
-    ...model.endpoints.flatMap((e) => {
-      const headers = responseHeadersInterface(e);
-      return headers ? [{ statement: headers }] : [];
-    }),
+    ...model.endpoints.flatMap((e) =>
+      [responseHeadersInterface(e), eventUnionStatement(e)].flatMap((statement) =>
+        statement ? [{ statement }] : [],
+      ),
+    ),
     ...model.endpoints.flatMap((e) => [
       { statement: operationStatement(model, e) },
       { statement: endpointFunction(model, e) },

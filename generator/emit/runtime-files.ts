@@ -10,7 +10,10 @@ import type { EmitContext, EmittedFile } from "./context.ts";
 
 const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 
-/** Runtime modules every package gets, by file name (`unions.ts` only a package whose model has a union). */
+/**
+ * Runtime modules every package gets, by file name (`unions.ts` only a package whose model
+ * has a union or an open event stream, `client/stream.ts` only one with a streaming endpoint).
+ */
 export const runtimeModules = [
   "validate.ts",
   "unions.ts",
@@ -26,6 +29,7 @@ export const runtimeModules = [
   "client/timeout.ts",
   "client/params.ts",
   "client/operation.ts",
+  "client/stream.ts",
   "client/core.ts",
   "callbacks/base64.ts",
   "callbacks/body.ts",
@@ -42,13 +46,22 @@ export const runtimeModules = [
 
 /** `src/runtime/*.ts` of the generated package. */
 export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
-  const unions = usesUnions(ctx.model);
+  const unions = usesUnions(ctx.model) || openEvents(ctx.model);
+  const streams = ctx.model.endpoints.some((e) => e.response.stream || e.streamResponse);
   return runtimeModules
     .filter((name) => name !== "unions.ts" || unions)
+    .filter((name) => name !== "client/stream.ts" || streams)
     .map((name) => ({
       path: `src/runtime/${name}`,
       contents: `// ${ctx.banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,
     }));
+}
+
+/** Whether a stream has named events and takes names it does not list (`UnknownEvent`). */
+function openEvents(model: ApiModel): boolean {
+  return model.endpoints.some((e) =>
+    [e.response, e.streamResponse].some((r) => r?.stream?.open && r.stream.events.length),
+  );
 }
 
 /** Whether any type node of the model is a union: named types, parameters, bodies and answers. */
@@ -62,7 +75,13 @@ function usesUnions(model: ApiModel): boolean {
     operations.some(
       (o) => o.params.some((p) => has(p.type)) || o.headers.some((h) => has(h.schema)),
     ) ||
-    model.endpoints.some((e) => has(e.body) || has(e.response.body)) ||
+    model.endpoints.some(
+      (e) =>
+        has(e.body) ||
+        [e.response, e.streamResponse].some(
+          (r) => has(r?.body) || r?.stream?.events.some((event) => has(event.type)),
+        ),
+    ) ||
     model.callbacks.some((c) => has(c.body) || has(c.success) || has(c.failure)) ||
     model.sharedHeaders.some((h) => has(h.schema)) ||
     has(model.webhooks?.payload)

@@ -6,7 +6,7 @@
  * does not show the body) and its error responses (errors.ts). Also the `tags` list.
  */
 import type { ApiModel, Endpoint, HeaderSpec } from "../../ir/model.ts";
-import { requestBodyOf, successResponseOf } from "./bodies.ts";
+import { flagStreamResponses, requestBodyOf, successResponseOf } from "./bodies.ts";
 import { errorResponses } from "./errors.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 import {
@@ -61,6 +61,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     requestBody: requestBodyOf(model, endpoint),
     responses: {
       [String(endpoint.response.status)]: successResponseOf(model, endpoint),
+      ...flagStreamResponses(model, endpoint),
       ...errorResponses(model, endpoint),
     },
     "x-testing-only": endpoint.testingOnly ? true : undefined,

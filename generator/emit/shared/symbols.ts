@@ -12,6 +12,7 @@ import type * as CallbacksRouter from "../../runtime/callbacks/router.ts";
 import type * as CallbacksSignature from "../../runtime/callbacks/signature.ts";
 import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
+import type * as ClientStream from "../../runtime/client/stream.ts";
 import type * as Unions from "../../runtime/unions.ts";
 import type * as Validate from "../../runtime/validate.ts";
 import type { Ref } from "../code/nodes.ts";
@@ -57,6 +58,7 @@ interface RuntimeModules {
   "unions.ts": typeof Unions;
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;
+  "client/stream.ts": typeof ClientStream;
   "callbacks/core.ts": typeof CallbacksCore;
   "callbacks/router.ts": typeof CallbacksRouter;
   "callbacks/failure.ts": typeof CallbacksFailure;

@@ -35,6 +35,8 @@ export interface ResultState {
   /** A success read for its body, kept so that `withResponse()` can still be answered. */
   kept?: Success;
   spec?: DecodeSpec;
+  /** The success is a stream: handed over unread as soon as its headers arrive (stream.ts). */
+  streaming?: boolean;
 }
 
 const refuse = (what: string) =>

@@ -245,6 +245,13 @@ export class ClientCore {
         ? op.place(op, query, inQuery)
         : undefined;
     if (placed?.headers) headers = { ...headers, ...placed.headers };
+    // A streamed success is read by its Stream (stream.ts, passed in by streaming endpoints
+    // only), after the timeout has covered the wait for its headers.
+    const stream = op.stream?.(op, body);
+    if (stream) {
+      state.streaming = true;
+      if (stream.accept) headers = { ...headers, accept: stream.accept };
+    }
     const url = this.base + pathOf(op.parts, params) + (placed?.search ?? "");
     const payload =
       body === undefined
@@ -266,7 +273,13 @@ export class ClientCore {
       if (payload !== undefined) init.body = payload;
       if (streamed) init.duplex = "half";
       const outcome = await this.attempt(op, url, init, call, secrets, log, state);
-      if ("status" in outcome && outcome.status < 300) return settle(op, outcome, state);
+      if ("status" in outcome && outcome.status < 300)
+        return settle(
+          op,
+          outcome,
+          state,
+          stream && ((r) => stream.open(r, call.signal, this.options.maxResponseBytes)),
+        );
       const wait = this.retryWait(op, outcome, attempt, once, secrets);
       if (logger) {
         const what = "status" in outcome ? outcome.status : outcome.error.name;
@@ -372,10 +385,11 @@ export class ClientCore {
         continue;
       }
       const success = status < 300;
-      // From here on the body is read, or handed over unread (`asResponse()`, outside the
-      // limit and the timeout): the mode is what it is now.
+      // From here on the body is read, or handed over unread (`asResponse()` or a stream,
+      // outside the limit and the timeout): the mode is what it is now.
       if (success) state.fixed = true;
-      if (success && state.mode === 2) return { status, headers, text: "", cut: false, response };
+      if (success && (state.mode === 2 || state.streaming))
+        return { status, headers, text: "", cut: false, response };
       const limit = success ? maxResponseBytes : maxErrorBodyBytes;
       progress.reading = true;
       if (success && op.response === "binary") {

@@ -62,6 +62,8 @@ export interface OperationSpec extends ParamsSpec {
   response?: ResponseKind;
   /** The response headers the spec declares, by name, and how each is read. */
   responseHeaders?: Readonly<Record<string, HeaderParse>>;
+  /** A streamed success (stream.ts): always, or when the body's flag asks for it. */
+  streaming?: StreamSpec;
 }
 
 /** An endpoint ready to call: its spec, plus what every call would otherwise work out again. */
@@ -80,6 +82,8 @@ export interface Operation extends OperationSpec {
   readonly encode?: OperationCode["encode"];
   /** Writes the query and header parameters and query credentials: see `OperationCode`. */
   readonly place?: OperationCode["place"];
+  /** Reads a streamed success: see `OperationCode`. */
+  readonly stream?: OperationCode["stream"];
 }
 
 /**
@@ -92,6 +96,33 @@ export interface OperationCode {
   encode?: typeof encodeBody;
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
   place?: typeof placeParams;
+  /** stream.ts's `openStream`: for an endpoint whose success is (or can be) a stream. */
+  stream?: (op: Operation, body: unknown) => StreamCall | undefined;
+}
+
+/** What the generated descriptor says about a streamed success (its `streaming` entry). */
+export interface StreamSpec {
+  format: "sse" | "jsonl";
+  /** Every item's data is kept as text rather than parsed as JSON (a `string` payload). */
+  text?: boolean;
+  /** Named events, each with how its data is read; absent: every event's data is the item. */
+  events?: Readonly<Record<string, "json" | "text">>;
+  /** With `events`: a name not listed arrives as an unknown event instead of failing. */
+  open?: boolean;
+  /** A data value that ends the stream; not yielded, and required before the stream ends. */
+  terminator?: string;
+  /** The body field that asks for the stream: absent, every success is the stream. */
+  flag?: string;
+  /** The Accept header of a call whose flag asks for the stream. */
+  accept?: string;
+}
+
+/** What a call of a streaming endpoint hands the request loop (core.ts). */
+export interface StreamCall {
+  /** The Accept header to send instead of the descriptor's, when the flag switched to the stream. */
+  accept?: string;
+  /** The Stream of a success, its body unread. */
+  open(response: Response, signal: AbortSignal | undefined, limit: number): unknown;
 }
 
 /** Works out an endpoint's per-call data once, when the generated module loads. */
