@@ -154,7 +154,9 @@ class LineSplitter {
   feed(text: string, out: string[]): void {
     let pos = 0;
     for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
-      out.push(this.partial + text.slice(pos, lf));
+      const line = this.partial + text.slice(pos, lf);
+      if (line.length > this.limit) throw new RangeError("line");
+      out.push(line);
       this.partial = "";
       pos = lf + 1;
     }
@@ -269,7 +271,7 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
       if (spec.terminator !== undefined)
         throw new StreamParseError(
           op.id,
-          `the stream ended after ${index} events without its terminator ${JSON.stringify(spec.terminator)}`,
+          `the stream ended after ${index} event${index === 1 ? "" : "s"} without its terminator ${JSON.stringify(spec.terminator)}`,
           index,
         );
     } finally {
