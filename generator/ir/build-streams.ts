@@ -61,7 +61,8 @@ export function streamFactsOf(
     ctx.bag.report("stream-key-misplaced", { key, owner, contentType }, file.locate([...at, key]));
   }
   if (!isStreamKind(kind)) return undefined;
-  const listed = isRecord(data.events) ? data.events : undefined;
+  // `events` of a JSON-lines response is reported above and otherwise ignored.
+  const listed = kind === "sse" && isRecord(data.events) ? data.events : undefined;
   if (listed && body)
     ctx.bag.report("stream-body-and-events", {}, file.locate([...at, "events"], "key"));
   if (!listed && !body)
