@@ -21,7 +21,7 @@ type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void 
 
 let server: Server;
 let baseUrl: string;
-let answer: Answer = (_req, res) => res.end();
+let answer: Answer = (_req, res) => void res.end();
 let requests: { url: string; accept: string | undefined; body: string }[] = [];
 /** Resolves when the server sees the connection of the current answer close. */
 let closed: Promise<void> = Promise.resolve();
@@ -56,7 +56,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   requests = [];
-  answer = (_req, res) => res.end();
+  answer = (_req, res) => void res.end();
 });
 
 /** Answers with `text` as a stream of the given media type. */

@@ -7,7 +7,8 @@
  */
 import { declaredHeaders } from "./decode.js";
 import { ClientError, ConnectionError, StreamParseError, UserAbortError } from "./errors.js";
-import type { Operation, StreamCall, StreamSpec } from "./operation.js";
+import type { ResultState } from "./api-promise.js";
+import type { Operation, StreamSpec } from "./operation.js";
 
 /** One event of a stream with named events, as the iteration yields it. */
 export interface StreamEvent<Name, Data> {
@@ -18,18 +19,24 @@ export interface StreamEvent<Name, Data> {
 }
 
 /**
- * How a call of `op` with `body` reads its success: as a stream (always, or when the body's
- * flag is true), or, returning undefined, as the endpoint's other response.
+ * Called by the request loop for each call of a streaming endpoint: when the call streams
+ * (always, or when the body's flag is true) sets `state.open`, which makes the Stream of the
+ * success, and gives the headers to send over the descriptor's (the stream's Accept when a
+ * flag chose it); undefined when the call gets the endpoint's other response.
  */
-export function openStream(op: Operation, body: unknown): StreamCall | undefined {
+export function openStream(
+  op: Operation,
+  body: unknown,
+  state: ResultState,
+  signal: AbortSignal | undefined,
+  limit: number,
+): Record<string, string> | undefined {
   const spec = op.streaming;
   if (!spec) return undefined;
   if (spec.flag !== undefined && (body as Record<string, unknown> | null)?.[spec.flag] !== true)
     return undefined;
-  return {
-    ...(spec.flag !== undefined && spec.accept ? { accept: spec.accept } : {}),
-    open: (response, signal, limit) => new Stream(op, spec, response, signal, limit),
-  };
+  state.open = (response) => new Stream(op, spec, response, signal, limit);
+  return spec.flag !== undefined && spec.accept ? { accept: spec.accept } : undefined;
 }
 
 /** One event as the SSE parser dispatches it. */

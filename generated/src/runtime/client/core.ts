@@ -247,11 +247,8 @@ export class ClientCore {
     if (placed?.headers) headers = { ...headers, ...placed.headers };
     // A streamed success is read by its Stream (stream.ts, passed in by streaming endpoints
     // only), after the timeout has covered the wait for its headers.
-    const stream = op.stream?.(op, body);
-    if (stream) {
-      state.streaming = true;
-      if (stream.accept) headers = { ...headers, accept: stream.accept };
-    }
+    const streams = op.stream?.(op, body, state, call.signal, this.options.maxResponseBytes);
+    if (streams) headers = { ...headers, ...streams };
     const url = this.base + pathOf(op.parts, params) + (placed?.search ?? "");
     const payload =
       body === undefined
@@ -273,13 +270,7 @@ export class ClientCore {
       if (payload !== undefined) init.body = payload;
       if (streamed) init.duplex = "half";
       const outcome = await this.attempt(op, url, init, call, secrets, log, state);
-      if ("status" in outcome && outcome.status < 300)
-        return settle(
-          op,
-          outcome,
-          state,
-          stream && ((r) => stream.open(r, call.signal, this.options.maxResponseBytes)),
-        );
+      if ("status" in outcome && outcome.status < 300) return settle(op, outcome, state);
       const wait = this.retryWait(op, outcome, attempt, once, secrets);
       if (logger) {
         const what = "status" in outcome ? outcome.status : outcome.error.name;
@@ -388,7 +379,7 @@ export class ClientCore {
       // From here on the body is read, or handed over unread (`asResponse()` or a stream,
       // outside the limit and the timeout): the mode is what it is now.
       if (success) state.fixed = true;
-      if (success && (state.mode === 2 || state.streaming))
+      if (success && (state.mode === 2 || state.open))
         return { status, headers, text: "", cut: false, response };
       const limit = success ? maxResponseBytes : maxErrorBodyBytes;
       progress.reading = true;

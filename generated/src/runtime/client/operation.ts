@@ -6,6 +6,7 @@
  * path, query and headers, the spec's checks, and the body as JSON.
  */
 import type { ValidationIssue, Validator } from "../validate.js";
+import type { ResultState } from "./api-promise.js";
 import type { HeaderParse, ResponseKind } from "./decode.js";
 import type { BodyEncoding, encodeBody } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
@@ -97,7 +98,13 @@ export interface OperationCode {
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
   place?: typeof placeParams;
   /** stream.ts's `openStream`: for an endpoint whose success is (or can be) a stream. */
-  stream?: (op: Operation, body: unknown) => StreamCall | undefined;
+  stream?: (
+    op: Operation,
+    body: unknown,
+    state: ResultState,
+    signal: AbortSignal | undefined,
+    limit: number,
+  ) => Record<string, string> | undefined;
 }
 
 /** What the generated descriptor says about a streamed success (its `streaming` entry). */
@@ -115,14 +122,6 @@ export interface StreamSpec {
   flag?: string;
   /** The Accept header of a call whose flag asks for the stream. */
   accept?: string;
-}
-
-/** What a call of a streaming endpoint hands the request loop (core.ts). */
-export interface StreamCall {
-  /** The Accept header to send instead of the descriptor's, when the flag switched to the stream. */
-  accept?: string;
-  /** The Stream of a success, its body unread. */
-  open(response: Response, signal: AbortSignal | undefined, limit: number): unknown;
 }
 
 /** Works out an endpoint's per-call data once, when the generated module loads. */
