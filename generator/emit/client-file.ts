@@ -23,7 +23,6 @@ import type {
   ClassDeclaration,
   Expr,
   FileStatement,
-  Overload,
   Param,
   Statement,
   TypeExpr,
@@ -37,7 +36,12 @@ import {
   responseHeadersInterface,
   returnTypeOf,
 } from "./client-bodies.ts";
-import { eventUnionStatement, flagOverloads, streamedResponse } from "./client-streams.ts";
+import {
+  eventUnionStatement,
+  flagOverloads,
+  streamedResponse,
+  streamExports,
+} from "./client-streams.ts";
 import { endpointDocLines } from "./client-docs.ts";
 import {
   credentialSpec,
@@ -137,23 +141,6 @@ function operationCode(model: ApiModel, endpoint: Endpoint): Expr[] {
   return code.kind === "object" && code.properties.length ? [code] : [];
 }
 
-/**
- * The overloads of an endpoint with a stream flag (client-streams.ts), each with `docs`,
- * after `lead` (the function's core); none for other endpoints.
- */
-function overloadsOf(
-  endpoint: Endpoint,
-  lead: readonly Param[],
-  docs: readonly string[],
-): Overload[] | undefined {
-  if (!endpoint.streamResponse) return undefined;
-  const { params } = signature(endpoint);
-  return flagOverloads(endpoint, params, flagReturnTypes(endpoint), docs).map((o) => ({
-    ...o,
-    params: [...lead, ...o.params],
-  }));
-}
-
 /** Parameters and return type of an endpoint's function and method, after the core. */
 function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr } {
   const pathParams = endpoint.params.filter(inPath);
@@ -200,7 +187,7 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
     id("options"),
   );
   const lead: Param[] = [{ name: "core", type: coreRef(model) }];
-  const overloads = overloadsOf(endpoint, lead, docs);
+  const overloads = flagOverloads(endpoint, lead, params, flagReturnTypes(endpoint), docs);
   return {
     kind: "function",
     name: endpoint.functionName,
@@ -229,7 +216,7 @@ function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDecla
       const { params, returnType } = signature(endpoint);
       const args = [member(id("this"), "core"), ...params.map((p) => id(p.name))];
       const docs = endpointDocLines(model, endpoint);
-      const overloads = overloadsOf(endpoint, [], docs);
+      const overloads = flagOverloads(endpoint, [], params, flagReturnTypes(endpoint), docs);
       return {
         name: endpoint.name,
         ...(overloads ? { overloads } : { docs }),
@@ -372,16 +359,7 @@ function exportedRuntime(model: ApiModel): FileStatement[] {
     },
     tight: true,
   };
-  const streams = model.endpoints.some((e) => streamedResponse(e));
-  const stream: FileStatement = {
-    statement: {
-      kind: "export-from",
-      module: "src/runtime/client/stream.ts",
-      names: [{ name: "Stream", isType: true }],
-    },
-    tight: true,
-  };
-  return streams ? [statement, stream] : [statement];
+  return [statement, ...streamExports(model)];
 }
 
 /** `src/client.ts` of the generated package. */

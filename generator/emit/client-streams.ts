@@ -4,9 +4,17 @@
  * `Stream<Item>` a call resolves to, the union of an endpoint's named events, and the
  * overloads of an endpoint whose body's flag switches its response to a stream.
  */
-import type { Endpoint, EndpointResponse, TypeNode } from "../ir/model.ts";
+import type { ApiModel, Endpoint, EndpointResponse, TypeNode } from "../ir/model.ts";
 import { lit, obj } from "./code/build.ts";
-import type { Expr, Member, Overload, Param, Statement, TypeExpr } from "./code/nodes.ts";
+import type {
+  Expr,
+  FileStatement,
+  Member,
+  Overload,
+  Param,
+  Statement,
+  TypeExpr,
+} from "./code/nodes.ts";
 import { generatedRef, modules, runtimeType } from "./shared/symbols.ts";
 import { keyword, literalType, typeExpr, union } from "./shared/type-expr.ts";
 
@@ -99,17 +107,20 @@ export function eventUnionStatement(endpoint: Endpoint): Statement | undefined {
 }
 
 /**
- * The overloads of an endpoint with a stream flag, as openai-node has them: the flag `true`
- * gives the stream, `false`, null or absent the other response, and a body whose flag is
- * only known as a boolean gives either.
+ * The overloads of an endpoint with a stream flag, as openai-node has them, after `lead`
+ * (the standalone function's core), each with `docs`: the flag `true` gives the stream,
+ * `false`, null or absent the other response, and a body whose flag is only known as a
+ * boolean gives either. None for an endpoint without a flag.
  */
 export function flagOverloads(
   endpoint: Endpoint,
+  lead: readonly Param[],
   params: readonly Param[],
   returns: { stream: TypeExpr; plain: TypeExpr; either: TypeExpr },
   docs: readonly string[],
-): Overload[] {
-  const flag = endpoint.streamResponse!.flag;
+): Overload[] | undefined {
+  const flag = endpoint.streamResponse?.flag;
+  if (flag === undefined) return undefined;
   const withFlag = (type: TypeExpr, optional: boolean): Param[] =>
     params.map((p) =>
       p.name === "body" && p.type
@@ -132,12 +143,26 @@ export function flagOverloads(
         : p,
     );
   return [
-    { docs, params: withFlag(literalType(true), false), returnType: returns.stream },
+    { docs, params: [...lead, ...withFlag(literalType(true), false)], returnType: returns.stream },
     {
       docs,
-      params: withFlag(union([literalType(false), keyword("null")]), true),
+      params: [...lead, ...withFlag(union([literalType(false), keyword("null")]), true)],
       returnType: returns.plain,
     },
-    { docs, params, returnType: returns.either },
+    { docs, params: [...lead, ...params], returnType: returns.either },
   ];
+}
+
+/** `export type { Stream } from "./runtime/client/stream.js"` for a package that streams. */
+export function streamExports(model: ApiModel): FileStatement[] {
+  if (!model.endpoints.some((e) => streamedResponse(e))) return [];
+  const statement: FileStatement = {
+    statement: {
+      kind: "export-from",
+      module: "src/runtime/client/stream.ts",
+      names: [{ name: "Stream", isType: true }],
+    },
+    tight: true,
+  };
+  return [statement];
 }
