@@ -99,12 +99,11 @@ export class SseParser {
         if (this.partial.length > this.limit) throw new RangeError("line");
         return;
       }
-      let line = text.slice(pos, end);
       if (this.partial) {
-        line = this.partial + line;
+        const line = this.partial + text.slice(pos, end);
         this.partial = "";
-      }
-      this.line(line, out);
+        this.line(line, 0, line.length, out);
+      } else this.line(text, pos, end, out);
       pos = end + 1;
       if (text.charCodeAt(end) === CR) {
         if (pos === n) this.skipLF = true;
@@ -113,32 +112,32 @@ export class SseParser {
     }
   }
 
-  /** One line of the stream: a blank line dispatches, a comment is skipped, else a field. */
-  private line(line: string, out: SseMessage[]): void {
-    if (line === "") return this.dispatch(out);
-    const colon = line.indexOf(":");
-    if (colon === 0) return;
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = "";
-    if (colon !== -1)
-      value = line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1);
-    switch (field) {
-      case "data":
-        this.data = this.hasData ? `${this.data}\n${value}` : value;
-        this.hasData = true;
-        if (this.data.length > this.limit) throw new RangeError("data");
-        break;
-      case "event":
-        this.type = value;
-        break;
-      case "id":
-        if (!value.includes("\0")) this.idBuffer = value;
-        break;
-      case "retry":
-        if (/^[0-9]+$/.test(value)) this.retry = Number(value);
-        break;
-      default: // unknown fields are ignored
-    }
+  /**
+   * One line of the stream, `text` from `start` to `end` (read in place: this runs once per
+   * line): a blank line dispatches, a comment is skipped, else a field.
+   */
+  private line(text: string, start: number, end: number, out: SseMessage[]): void {
+    if (start === end) return this.dispatch(out);
+    let colon = text.indexOf(":", start);
+    if (colon === start) return;
+    if (colon === -1 || colon > end) colon = end;
+    let from = colon + 1;
+    if (from < end && text.charCodeAt(from) === 32) from++;
+    const value = from < end ? text.slice(from, end) : "";
+    // The field name compared in place, without a string of its own.
+    const length = colon - start;
+    const first = text.charCodeAt(start);
+    if (length === 4 && first === 100 && text.startsWith("ata", start + 1)) {
+      this.data = this.hasData ? `${this.data}\n${value}` : value;
+      this.hasData = true;
+      if (this.data.length > this.limit) throw new RangeError("data");
+    } else if (length === 5 && first === 101 && text.startsWith("vent", start + 1))
+      this.type = value;
+    else if (length === 2 && text.startsWith("id", start)) {
+      if (!value.includes("\0")) this.idBuffer = value;
+    } else if (length === 5 && text.startsWith("retry", start)) {
+      if (/^[0-9]+$/.test(value)) this.retry = Number(value);
+    } // other fields are ignored
   }
 
   /** A blank line: the event read so far, when it has data; the buffers start afresh. */
