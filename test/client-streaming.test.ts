@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { generateFrom, repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 
 type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
 
@@ -417,6 +417,28 @@ describe("a body flag that switches to a stream", () => {
       text: "hello",
     });
     expect(requests.map((r) => r.accept)).toEqual(["application/json", "application/json"]);
+  });
+});
+
+describe("what a package gets", () => {
+  it("stream.ts (and StreamParseError, and the Stream type) only with a streaming endpoint", async () => {
+    const folders = [tempDir("apigen-streaming-merchant-"), tempDir("apigen-streaming-fixture-")];
+    try {
+      const [merchant, streaming] = [
+        await generateFrom("spec", folders[0]),
+        await generateFrom("test/fixtures/features/streaming", folders[1]),
+      ];
+      const file = (r: typeof merchant, path: string) => r.files.find((f) => f.path === path);
+      expect(file(merchant, "src/runtime/client/stream.ts")).toBeUndefined();
+      expect(file(merchant, "src/client.ts")!.contents).not.toMatch(/openStream|Stream</);
+      expect(file(merchant, "src/errors.ts")!.contents).not.toContain("StreamParseError");
+      expect(file(streaming, "src/runtime/client/stream.ts")).toBeDefined();
+      // messages.stream is open: its union ends in UnknownEvent, from unions.ts.
+      expect(file(streaming, "src/runtime/unions.ts")).toBeDefined();
+      expect(file(streaming, "src/errors.ts")!.contents).toContain("StreamParseError");
+    } finally {
+      for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 
