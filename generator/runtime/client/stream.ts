@@ -10,14 +10,6 @@ import { ClientError, ConnectionError, StreamParseError, UserAbortError } from "
 import type { ResultState } from "./api-promise.js";
 import type { Operation, StreamSpec } from "./operation.js";
 
-/** One event of a stream with named events, as the iteration yields it. */
-export interface StreamEvent<Name, Data> {
-  event: Name;
-  data: Data;
-  /** The last event ID the stream has set (`id:`), when it has set one. */
-  id?: string;
-}
-
 /**
  * Called by the request loop for each call of a streaming endpoint: when the call streams
  * (always, or when the body's flag is true) sets `state.open`, which makes the Stream of the
