@@ -78,6 +78,78 @@ const cases: { name: string; given: Statement[]; want: string }[] = [
     want: "http.createServer(handler).listen(3000);\n",
   },
   {
+    name: "overload signatures sit right above the implementation, each with its doc comment",
+    given: [
+      {
+        kind: "function",
+        name: "create",
+        isExported: true,
+        overloads: [
+          {
+            docs: ["The stream."],
+            params: [{ name: "flag", type: literalType(true) }],
+            returnType: keyword("string"),
+          },
+          {
+            docs: ["The value."],
+            params: [
+              {
+                name: "flag",
+                hasQuestionToken: true,
+                type: union([literalType(false), keyword("null")]),
+              },
+            ],
+            returnType: keyword("number"),
+          },
+        ],
+        params: [{ name: "flag", hasQuestionToken: true, type: keyword("boolean") }],
+        returnType: union([keyword("string"), keyword("number")]),
+        body: [{ kind: "return", expr: lit(1) }],
+      },
+      {
+        kind: "class",
+        name: "Api",
+        methods: [
+          {
+            name: "get",
+            overloads: [
+              {
+                params: words(4, "parameterNumber").map((name) => ({
+                  name,
+                  type: keyword("string"),
+                })),
+                returnType: keyword("string"),
+              },
+            ],
+            params: [{ name: "a", type: keyword("string") }],
+            returnType: keyword("string"),
+            body: [{ kind: "return", expr: id("a") }],
+          },
+        ],
+      },
+    ],
+    want: `/** The stream. */
+export function create(flag: true): string;
+/** The value. */
+export function create(flag?: false | null): number;
+export function create(flag?: boolean): string | number {
+  return 1;
+}
+
+class Api {
+  get(
+    parameterNumber0: string,
+    parameterNumber1: string,
+    parameterNumber2: string,
+    parameterNumber3: string,
+  ): string;
+  get(a: string): string {
+    return a;
+  }
+}
+`,
+  },
+  {
     name: "a string with more double quotes than single ones is single-quoted",
     given: [constant("json", lit('{"a":"b"}'))],
     want: 'const json = \'{"a":"b"}\';\n',

@@ -280,6 +280,25 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "streams",
+    defect:
+      "SSE keys on JSON lines and JSON, body and events together, a stream with neither, open without events, a streamResponse that is no stream or beside one, flags that are no boolean body field, binary items, a type named like a generated event union",
+    expected: [
+      "test/fixtures/broken/streams/api.yaml:11:3 - error stream-event-type-conflict: type TicksWatchEvent clashes with the union generated for the events of endpoint ticks.watch; rename the type",
+      "test/fixtures/broken/streams/api.yaml:22:15 - error stream-key-misplaced: `events` belongs to a text/event-stream response; this response is application/x-ndjson",
+      "test/fixtures/broken/streams/api.yaml:26:42 - error stream-key-misplaced: `terminator` belongs to a text/event-stream response; this response is application/json",
+      "test/fixtures/broken/streams/api.yaml:33:7 - error stream-body-and-events: a stream gives `body` (the type of every event's data) or `events` (the type of each named event's data), not both",
+      "test/fixtures/broken/streams/api.yaml:37:5 - error stream-payload-missing: a text/event-stream response needs `body` (the type of every event's data) or `events` (a type per event name)",
+      "test/fixtures/broken/streams/api.yaml:42:68 - error stream-key-misplaced: `open` belongs to named events; this response is a stream without `events`",
+      "test/fixtures/broken/streams/api.yaml:48:50 - error stream-response-kind: `streamResponse` is the stream a flag asks for: its contentType must be text/event-stream, application/jsonl or application/x-ndjson, not application/json",
+      "test/fixtures/broken/streams/api.yaml:54:5 - error stream-response-twice: `response` of endpoint twice.flag is already a stream; `streamResponse` gives the stream a flag switches to, beside a response that is not one",
+      "test/fixtures/broken/streams/api.yaml:60:29 - error stream-flag: stream flag streaming is not a field of the body (its fields: stream, mode)",
+      "test/fixtures/broken/streams/api.yaml:66:29 - error stream-flag: stream flag mode must be a boolean field of the body",
+      "test/fixtures/broken/streams/api.yaml:71:29 - error stream-flag: stream flag stream needs a request body with it as a boolean field; the endpoint has no body",
+      "test/fixtures/broken/streams/api.yaml:75:55 - error body-content-type: binary cannot travel in the application/jsonl response of endpoint bytes.stream; only as a multipart file part, an application/octet-stream body or a binary response body",
+    ],
+  },
+  {
     name: "unresolved-ref",
     defect: "Mony instead of Money",
     expected: [

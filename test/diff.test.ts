@@ -380,3 +380,79 @@ endpoints:
     ]);
   });
 });
+
+describe("model diff of streams", () => {
+  /** A spec with a named-event stream (`events`) and a chat endpoint with a stream flag (`chat`). */
+  const spec = (
+    events: string,
+    chat = "flag: stream, contentType: text/event-stream, body: Chunk",
+  ) =>
+    `api: { name: s, title: S, version: 1.0.0 }
+types:
+  Req: { fields: { stream: boolean, live: boolean } }
+  Chunk: { fields: { text: string } }
+  Other: { fields: { n: integer } }
+endpoints:
+  messages.stream:
+    method: POST
+    path: /m
+    body: Req
+    response:
+      contentType: text/event-stream
+${events}
+  chat.create:
+    method: POST
+    path: /c
+    body: Req
+    response: { body: Chunk }
+    streamResponse: { ${chat} }
+`;
+  const closed = "      events: { delta: Chunk, stop: Other }\n      open: false";
+  const folders: string[] = [];
+  const model = (text: string) => {
+    const dir = tempDir("apigen-diff-streams-");
+    folders.push(dir);
+    writeFileSync(join(dir, "api.yaml"), text);
+    return loadModel(dir);
+  };
+  const changes = (before: string, after: string) =>
+    squeeze(formatChanges(compareModels(model(before), model(after)))).slice(0, -2);
+  afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it.each([
+    [
+      "an event added to a closed stream breaks callers' exhaustive switches",
+      spec("      events: { delta: Chunk, stop: Other, ping: Other }\n      open: false"),
+      ["BREAKING for callers endpoints.messages.stream.response.events.ping: event added"],
+    ],
+    [
+      "an event added to an open stream breaks no one (becoming open does)",
+      spec("      events: { delta: Chunk, stop: Other, ping: Other }"),
+      [
+        "BREAKING for callers endpoints.messages.stream.response: stream became open",
+        "minor endpoints.messages.stream.response.events.ping: event added",
+      ],
+    ],
+    [
+      "an event's data type changes as a type read by callers",
+      spec("      events: { delta: Other, stop: Other }\n      open: false"),
+      [
+        "BREAKING for callers endpoints.messages.stream.response.events.delta: type Chunk -> Other (callers read it)",
+      ],
+    ],
+    [
+      "a flag renamed takes the overloads away; a terminator is noted",
+      spec(closed, 'flag: live, contentType: text/event-stream, body: Chunk, terminator: "[DONE]"'),
+      [
+        "BREAKING for callers endpoints.chat.create.streamResponse: stream flag stream -> live",
+        "minor endpoints.chat.create.streamResponse: terminator none -> [DONE]",
+      ],
+    ],
+  ])("%s", (_name, after, lines) => {
+    expect(changes(spec(closed), after)).toEqual(lines);
+  });
+
+  it("finds nothing between a streaming spec and itself", () => {
+    expect(compareModels(model(spec(closed)), model(spec(closed)))).toEqual([]);
+  });
+});

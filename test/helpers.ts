@@ -79,6 +79,7 @@ export const features = [
   "bodies-and-responses",
   "unions",
   "pagination",
+  "streaming",
 ] as const;
 
 export type Feature = (typeof features)[number];

@@ -362,6 +362,7 @@ describe("direct facts of the emitted types", () => {
       "bodies-and-responses": 0,
       unions: 0,
       pagination: 0,
+      streaming: 0,
     });
   });
 

@@ -229,6 +229,38 @@ export const catalogue = {
     severity: "error",
     message: "{detail}",
   },
+  "stream-key-misplaced": {
+    severity: "error",
+    message: "`{key}` belongs to {owner}; this response is {contentType}",
+  },
+  "stream-body-and-events": {
+    severity: "error",
+    message:
+      "a stream gives `body` (the type of every event's data) or `events` (the type of each named event's data), not both",
+  },
+  "stream-payload-missing": {
+    severity: "error",
+    message: "a {contentType} response needs {needs}",
+  },
+  "stream-response-kind": {
+    severity: "error",
+    message:
+      "`streamResponse` is the stream a flag asks for: its contentType must be text/event-stream, application/jsonl or application/x-ndjson, not {contentType}",
+  },
+  "stream-response-twice": {
+    severity: "error",
+    message:
+      "`response` of endpoint {endpoint} is already a stream; `streamResponse` gives the stream a flag switches to, beside a response that is not one",
+  },
+  "stream-event-type-conflict": {
+    severity: "error",
+    message:
+      "type {name} clashes with the union generated for the events of endpoint {endpoint}; rename the type",
+  },
+  "stream-flag": {
+    severity: "error",
+    message: "stream flag {flag} {problem}",
+  },
   "response-header-type": {
     severity: "error",
     message:

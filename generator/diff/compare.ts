@@ -7,6 +7,7 @@ import type { ApiModel, Constraints, Endpoint, Param, TypeNode } from "../ir/mod
 import { sameShape, typeText } from "./type-text.ts";
 import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
+import { diffStreams } from "./streams.ts";
 import { diffWebhooks } from "./webhooks.ts";
 
 export type Level = "breaking" | "minor" | "patch";
@@ -387,6 +388,15 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   const out = new ChangeList();
   diffEndpoints(out, before, after);
   diffCallbacks(out, before, after);
+  const read = positionUsage("endpoint-response");
+  diffStreams(
+    {
+      add: (subject, description, level, breaks) => out.add(subject, description, level, breaks),
+      payload: (subject, old, next) => diffNode(out, subject, old, next, [read]),
+    },
+    before,
+    after,
+  );
   const usage = positionUsage("callback-body");
   diffWebhooks(
     {

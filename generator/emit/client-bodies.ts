@@ -4,11 +4,12 @@
  * (`ApiPromise<T>`: the body, `void`, `Blob` or `string`), and the interface of its
  * declared response headers.
  */
-import type { Endpoint } from "../ir/model.ts";
+import type { Endpoint, EndpointResponse } from "../ir/model.ts";
 import { lit, obj } from "./code/build.ts";
 import type { Expr, Statement, TypeExpr } from "./code/nodes.ts";
 import { generatedRef, globalRef, modules, runtimeType } from "./shared/symbols.ts";
-import { keyword, typeExpr } from "./shared/type-expr.ts";
+import { keyword, typeExpr, union } from "./shared/type-expr.ts";
+import { descriptorStreamEntry, streamType } from "./client-streams.ts";
 import { typeDocLines } from "./shared/jsdoc.ts";
 
 /**
@@ -38,11 +39,12 @@ export function descriptorBodyEntries(endpoint: Endpoint): [string, Expr | undef
   const { kind, headers } = endpoint.response;
   return [
     ["body", encodesBody(endpoint) ? lit(endpoint.requestBody!.encoding) : undefined],
-    ["response", kind !== "json" ? lit(kind) : undefined],
+    ["response", kind !== "json" && kind !== "sse" && kind !== "jsonl" ? lit(kind) : undefined],
     [
       "responseHeaders",
       headers.length ? obj(headers.map((h) => [h.name, lit(h.parse)] as const)) : undefined,
     ],
+    descriptorStreamEntry(endpoint),
   ];
 }
 
@@ -52,9 +54,15 @@ export function encodesBody(endpoint: Endpoint): boolean {
   return encoding !== undefined && encoding !== "json";
 }
 
-/** What awaiting a call gives: the JSON body's type, `void`, `Blob` or `string`. */
-function dataType(endpoint: Endpoint): TypeExpr {
-  const { kind, body } = endpoint.response;
+/** The interface of the endpoint's declared response headers, when it has one. */
+function headersRef(endpoint: Endpoint): TypeExpr | undefined {
+  const { headersTypeName } = endpoint.response;
+  return headersTypeName ? generatedRef(modules.client, headersTypeName, true) : undefined;
+}
+
+/** What awaiting a call gives: the JSON body's type, `void`, `Blob`, `string` or a Stream. */
+function dataType(endpoint: Endpoint, response: EndpointResponse): TypeExpr {
+  const { kind, body } = response;
   switch (kind) {
     case "json":
       return body ? typeExpr(body) : keyword("unknown");
@@ -64,6 +72,9 @@ function dataType(endpoint: Endpoint): TypeExpr {
       return keyword("string");
     case "none":
       return keyword("void");
+    case "sse":
+    case "jsonl":
+      return streamType(response, headersRef(endpoint));
     default: {
       const unhandled: never = kind;
       throw new Error(`unhandled response kind ${String(unhandled)}`);
@@ -72,15 +83,32 @@ function dataType(endpoint: Endpoint): TypeExpr {
 }
 
 /** `ApiPromise<T>`, or `ApiPromise<T, XResponseHeaders>` where the spec declares headers. */
-export function returnTypeOf(endpoint: Endpoint): TypeExpr {
-  const { headersTypeName } = endpoint.response;
+function apiPromise(endpoint: Endpoint, data: TypeExpr): TypeExpr {
+  const headers = headersRef(endpoint);
   return {
     kind: "generic",
     target: runtimeType("client/core.ts", "ApiPromise"),
-    args: [
-      dataType(endpoint),
-      ...(headersTypeName ? [generatedRef(modules.client, headersTypeName, true)] : []),
-    ],
+    args: [data, ...(headers ? [headers] : [])],
+  };
+}
+
+/** What a call returns: `ApiPromise<T>` of its response (with a stream flag: of either response). */
+export function returnTypeOf(endpoint: Endpoint): TypeExpr {
+  return endpoint.streamResponse
+    ? flagReturnTypes(endpoint).either
+    : apiPromise(endpoint, dataType(endpoint, endpoint.response));
+}
+
+/** The return types of the overloads of an endpoint with a stream flag (client-streams.ts). */
+export function flagReturnTypes(
+  endpoint: Endpoint,
+): Record<"stream" | "plain" | "either", TypeExpr> {
+  const stream = dataType(endpoint, endpoint.streamResponse ?? endpoint.response);
+  const plain = dataType(endpoint, endpoint.response);
+  return {
+    stream: apiPromise(endpoint, stream),
+    plain: apiPromise(endpoint, plain),
+    either: apiPromise(endpoint, union([stream, plain])),
   };
 }
 

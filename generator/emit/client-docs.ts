@@ -43,6 +43,21 @@ function bodyLines(endpoint: Endpoint): string[] {
   return [`Body: \`${body.contentType}\` (${how}).`];
 }
 
+/** What the `@returns` line says of a stream: what it yields, and how it ends. */
+function streamText(endpoint: Endpoint): string {
+  const response = endpoint.streamResponse ?? endpoint.response;
+  const { stream } = response;
+  const what =
+    response.kind === "jsonl"
+      ? "each JSON line"
+      : stream?.events.length
+        ? "each named event"
+        : "each event's data";
+  const terminator = stream?.terminator ? ` up to the terminator \`${stream.terminator}\`` : "";
+  const flag = endpoint.streamResponse ? `With \`${endpoint.streamResponse.flag}: true\`: a` : "A";
+  return `${flag} Stream (${response.contentType}) giving ${what}${terminator}, read with \`for await\`; it resolves once the response headers arrive.`;
+}
+
 /** What the `@returns` line says, by the kind of the response. */
 function returnsText(endpoint: Endpoint, about: readonly string[]): string {
   const { response } = endpoint;
@@ -56,6 +71,9 @@ function returnsText(endpoint: Endpoint, about: readonly string[]): string {
       return `The body's bytes (${response.contentType}) as a Blob; \`asResponse()\` gives the stream.${text ? ` ${text}` : ""}`;
     case "text":
       return `The body's text (${response.contentType}).${text ? ` ${text}` : ""}`;
+    case "sse":
+    case "jsonl":
+      return `${streamText(endpoint)}${text ? ` ${text}` : ""}`;
     case "json":
       return (
         text ||
@@ -130,7 +148,8 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
       `@param ${name} ${[...about, ...sends].join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`,
     );
   }
-  lines.push(`@returns ${returnsText(endpoint, returns)}`);
+  const streams = endpoint.streamResponse ? ` ${streamText(endpoint)}` : "";
+  lines.push(`@returns ${returnsText(endpoint, returns)}${streams}`);
   lines.push(...docLines({ notes: [...endpoint.docs.notes, ...response.docs.notes] }));
   lines.push(`@throws {${model.api.errorClassName}} when the API answers with an error status.`);
   return lines;

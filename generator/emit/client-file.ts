@@ -32,9 +32,16 @@ import {
   descriptorBodyEntries,
   encodesBody,
   descriptorHeaders,
+  flagReturnTypes,
   responseHeadersInterface,
   returnTypeOf,
 } from "./client-bodies.ts";
+import {
+  eventUnionStatement,
+  flagOverloads,
+  streamedResponse,
+  streamExports,
+} from "./client-streams.ts";
 import { endpointDocLines } from "./client-docs.ts";
 import { pagedCall, pagedReturnType, pagingEntry } from "./client-pagination.ts";
 import {
@@ -128,6 +135,10 @@ function operationCode(model: ApiModel, endpoint: Endpoint): Expr[] {
   const code = obj([
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
     ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
+    [
+      "stream",
+      streamedResponse(endpoint) ? runtimeValue("client/stream.ts", "openStream") : undefined,
+    ],
   ]);
   return code.kind === "object" && code.properties.length ? [code] : [];
 }
@@ -184,12 +195,15 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
   const request = endpoint.pagination
     ? pagedCall([id("core"), ...args])
     : call(member(id("core"), "request"), ...args);
+  const lead: Param[] = [{ name: "core", type: coreRef(model) }];
+  const overloads = flagOverloads(endpoint, lead, params, flagReturnTypes(endpoint), docs);
   return {
     kind: "function",
     name: endpoint.functionName,
     isExported: true,
-    docs,
-    params: [{ name: "core", type: coreRef(model) }, ...params],
+    // With overloads, callers see their doc comments, not the implementation's.
+    ...(overloads ? { overloads } : { docs }),
+    params: [...lead, ...params],
     returnType,
     body: [ret(request)],
   };
@@ -210,9 +224,11 @@ function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDecla
     methods: endpoints.map((endpoint) => {
       const { params, returnType } = signature(endpoint);
       const args = [member(id("this"), "core"), ...params.map((p) => id(p.name))];
+      const docs = endpointDocLines(model, endpoint);
+      const overloads = flagOverloads(endpoint, [], params, flagReturnTypes(endpoint), docs);
       return {
         name: endpoint.name,
-        docs: endpointDocLines(model, endpoint),
+        ...(overloads ? { overloads } : { docs }),
         params,
         returnType,
         body: [ret(call(id(endpoint.functionName), ...args))],
@@ -366,7 +382,7 @@ function exportedRuntime(model: ApiModel): FileStatement[] {
     },
     tight: true,
   };
-  return [statement, ...paging];
+  return [statement, ...paging, ...streamExports(model)];
 }
 
 /** `src/client.ts` of the generated package. */
@@ -396,10 +412,11 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
     { statement: optionsInterface(model) },
     { statement: coreClass(model) },
     ...inlineBodyValidators(model),
-    ...model.endpoints.flatMap((e) => {
-      const headers = responseHeadersInterface(e);
-      return headers ? [{ statement: headers }] : [];
-    }),
+    ...model.endpoints.flatMap((e) =>
+      [responseHeadersInterface(e), eventUnionStatement(e)].flatMap((statement) =>
+        statement ? [{ statement }] : [],
+      ),
+    ),
     ...model.endpoints.flatMap((e) => [
       { statement: operationStatement(model, e) },
       { statement: endpointFunction(model, e) },

@@ -22,6 +22,7 @@ const other = (name: "number" | "string"): TypeExpr => ({
 export function emitErrorsFile(ctx: EmitContext): EmittedFile {
   const { api, errors } = ctx.model;
   const codes = errors.codes;
+  const streams = ctx.model.endpoints.some((e) => e.response.stream || e.streamResponse);
   const errorCode = generatedRef(modules.errors, "ErrorCode", false);
   const apiErrorCode = generatedRef(modules.errors, "ApiErrorCode", true);
   const byName: Expr = {
@@ -50,6 +51,8 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
           ...(ctx.model.endpoints.some((e) => e.pagination) ? ["PaginationError"] : []),
           ...["RedirectError", "RequestValidationError", "ResponseParseError"],
           ...["ResponseTooLargeError", "TimeoutError", "UserAbortError"],
+          // Only a package with a streaming endpoint throws it.
+          ...(streams ? ["StreamParseError"] : []),
         ]
           .map((name) => ({ name, isType: false }))
           .concat(["ApiErrorEntry", "ApiErrorKind"].map((name) => ({ name, isType: true }))),

@@ -267,6 +267,7 @@ function packageView(ctx: EmitContext) {
       example: code([endpointExample(e, types)]),
     })),
     hasCallbacks: model.callbacks.length > 0 || model.webhooks !== undefined,
+    hasStreams: model.endpoints.some((e) => e.response.stream || e.streamResponse),
     callbackTable: markdownTable(
       ["Event", "Method", "Path"],
       model.callbacks.map((c) => [

@@ -107,7 +107,7 @@ export function pathArguments(endpoint: Endpoint, types: TypeLookup): Expr[] {
     .map((p) => (isText(p) ? lit(`<${p.name}>`) : sample(p.type, types)));
 }
 
-/** `const getResult = await client.transactions.get("<reference>");` */
+/** `const getResult = await client.transactions.get("<reference>");` (`const stream = ...` for a stream). */
 export function endpointExample(endpoint: Endpoint, types: TypeLookup): Statement {
   const args = pathArguments(endpoint, types);
   if (endpoint.body) args.push(sample(endpoint.body, types));
@@ -117,6 +117,9 @@ export function endpointExample(endpoint: Endpoint, types: TypeLookup): Statemen
   if (query.length) args.push(obj(query.map((p) => [p.name, sample(p.type, types)] as const)));
   const callee = member(member(id("client"), endpoint.group), endpoint.name);
   const awaited: Expr = { kind: "await", expr: call(callee, ...args) };
+  // A stream's result is read with `for await` (docs/client.md, "Streams"): it is named so.
+  if (endpoint.response.stream)
+    return { kind: "variable", declarationKind: "const", name: "stream", init: awaited };
   return endpoint.response.body
     ? { kind: "variable", declarationKind: "const", name: `${endpoint.name}Result`, init: awaited }
     : { kind: "expression-statement", expr: awaited };

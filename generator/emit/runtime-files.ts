@@ -12,7 +12,8 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 
 /**
  * Runtime modules every package gets, by file name (`unions.ts` only a package whose model
- * has a union, `client/pagination.ts` only one with a paged endpoint).
+ * has a union or an open event stream, `client/pagination.ts` only one with a paged endpoint,
+ * `client/stream.ts` only one with a streaming endpoint).
  */
 export const runtimeModules = [
   "validate.ts",
@@ -29,6 +30,7 @@ export const runtimeModules = [
   "client/timeout.ts",
   "client/params.ts",
   "client/operation.ts",
+  "client/stream.ts",
   "client/core.ts",
   "client/pagination.ts",
   "callbacks/base64.ts",
@@ -46,15 +48,24 @@ export const runtimeModules = [
 
 /** `src/runtime/*.ts` of the generated package. */
 export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
-  const unions = usesUnions(ctx.model);
+  const unions = usesUnions(ctx.model) || openEvents(ctx.model);
   const paging = ctx.model.endpoints.some((e) => e.pagination);
+  const streams = ctx.model.endpoints.some((e) => e.response.stream || e.streamResponse);
   return runtimeModules
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
+    .filter((name) => name !== "client/stream.ts" || streams)
     .map((name) => ({
       path: `src/runtime/${name}`,
       contents: `// ${ctx.banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,
     }));
+}
+
+/** Whether a stream has named events and takes names it does not list (`UnknownEvent`). */
+function openEvents(model: ApiModel): boolean {
+  return model.endpoints.some((e) =>
+    [e.response, e.streamResponse].some((r) => r?.stream?.open && r.stream.events.length),
+  );
 }
 
 /** Whether any type node of the model is a union: named types, parameters, bodies and answers. */
@@ -68,7 +79,13 @@ function usesUnions(model: ApiModel): boolean {
     operations.some(
       (o) => o.params.some((p) => has(p.type)) || o.headers.some((h) => has(h.schema)),
     ) ||
-    model.endpoints.some((e) => has(e.body) || has(e.response.body)) ||
+    model.endpoints.some(
+      (e) =>
+        has(e.body) ||
+        [e.response, e.streamResponse].some(
+          (r) => has(r?.body) || r?.stream?.events.some((event) => has(event.type)),
+        ),
+    ) ||
     model.callbacks.some((c) => has(c.body) || has(c.success) || has(c.failure)) ||
     model.sharedHeaders.some((h) => has(h.schema)) ||
     has(model.webhooks?.payload)

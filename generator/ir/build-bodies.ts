@@ -6,6 +6,7 @@
  */
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, type BuildContext } from "./build-context.ts";
+import { isStreamKind, streamFactsOf, streamKindOf } from "./build-streams.ts";
 import type { TypeBuilder } from "./build-types.ts";
 import type {
   EndpointResponse,
@@ -114,11 +115,14 @@ export function responseOf(
   const status = typeof data.status === "number" ? data.status : 200;
   const body = data.body !== undefined ? types.node(file, [...at, "body"], data.body) : undefined;
   const declared = typeof data.contentType === "string" ? data.contentType : undefined;
+  const streamKind = bodiless || noBodyStatuses.has(status) ? undefined : streamKindOf(declared);
   const kind = bodiless
     ? "none"
-    : responseKind(status, body, declared, (detail, key) =>
+    : (streamKind ??
+      responseKind(status, body, declared, (detail, key) =>
         ctx.bag.report("body-content-type", { detail }, file.locate([...at, key])),
-      );
+      ));
+  const stream = streamFactsOf(ctx, types, file, at, data, kind, body, pascalName);
   const contentType =
     kind === "none"
       ? undefined
@@ -136,11 +140,12 @@ export function responseOf(
     kind,
     ...(contentType ? { contentType } : {}),
     accept:
-      (kind === "binary" || kind === "text") && contentType !== json
+      (kind === "binary" || kind === "text" || isStreamKind(kind)) && contentType !== json
         ? `${contentType}, ${json};q=0.5`
         : json,
     headers,
     ...(headers.length ? { headersTypeName: `${pascalName}ResponseHeaders` } : {}),
+    ...(stream ? { stream } : {}),
     docs: ctx.docs(file, at, data),
   };
 }

@@ -12,6 +12,7 @@ import { checkQueryParams } from "./check-query-params.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
 import { withPagination } from "./build-pagination.ts";
+import { checkStreams } from "./build-streams.ts";
 import { TypeBuilder } from "./build-types.ts";
 import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
@@ -107,6 +108,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   checkQueryParams(ctx, namedTypes, endpoints);
   const pagedEndpoints = withPagination(ctx, merged.endpoints, endpoints, namedTypes);
+  checkStreams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
 
   return withCallbackRouting({

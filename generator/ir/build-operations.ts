@@ -6,6 +6,7 @@ import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import { requestBodyOf, responseOf } from "./build-bodies.ts";
+import { checkStreamResponse } from "./build-streams.ts";
 import { appliesTo, buildErrorResponse, compareErrorResponses } from "./build-errors.ts";
 import type { TypeBuilder } from "./build-types.ts";
 import { camelCase, identifierFor, pascalCase } from "./casing.ts";
@@ -65,6 +66,16 @@ export class OperationBuilder {
     }
     const body =
       v.body !== undefined ? this.types.node(file, [...path, "body"], v.body) : undefined;
+    const result = responseOf(
+      this.ctx,
+      this.types,
+      file,
+      [...path, "response"],
+      response,
+      pascalCase(decl.name),
+      v.method === "HEAD",
+    );
+    const streamResponse = this.streamResponse(decl, result);
     return {
       id: decl.name,
       group,
@@ -87,21 +98,25 @@ export class OperationBuilder {
             requestBody: requestBodyOf(this.ctx, file, path, v, body, listed),
           }
         : {}),
-      response: responseOf(
-        this.ctx,
-        this.types,
-        file,
-        [...path, "response"],
-        response,
-        pascalCase(decl.name),
-        v.method === "HEAD",
-      ),
+      response: result,
+      ...(streamResponse ? { streamResponse } : {}),
       errors: dedupeErrors([...own, ...scoped]).sort(compareErrorResponses),
       rules: stringList(v.rules),
       testingOnly: v.testingOnly === true,
       docs: this.ctx.docs(file, path, v),
       location: file.locate(path, "key"),
     };
+  }
+
+  /** The endpoint's `streamResponse`: the stream its body's flag switches to (build-streams.ts). */
+  private streamResponse(decl: Decl, response: Endpoint["response"]): Endpoint["streamResponse"] {
+    const { file, path, value: v } = decl;
+    if (!isRecord(v.streamResponse)) return undefined;
+    const at = [...path, "streamResponse"];
+    const { flag, ...data } = v.streamResponse;
+    const stream = responseOf(this.ctx, this.types, file, at, data, pascalCase(decl.name));
+    checkStreamResponse(this.ctx, file, path, decl.name, response, stream);
+    return { ...stream, flag: String(flag), location: file.locate([...at, "flag"]) };
   }
 
   callback(decl: Decl): Callback {

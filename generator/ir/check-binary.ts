@@ -80,14 +80,14 @@ export function checkBinaryPlaces(
     // A body that is binary itself where it may not be is reported by build-bodies.ts.
     else if (body && !isBinary(body) && requestBody?.encoding !== "binary")
       reportBinary(ctx, body, types, `the ${requestBody?.contentType} body of ${where}`, seen);
-    if (response.body && response.kind === "json")
-      reportBinary(
-        ctx,
-        response.body,
-        types,
-        `the ${response.contentType} response of ${where}`,
-        seen,
-      );
+    for (const r of e.streamResponse ? [response, e.streamResponse] : [response]) {
+      const payloads = [
+        ...(r.body && (r.kind === "json" || r.stream) ? [r.body] : []),
+        ...(r.stream?.events.map((event) => event.type) ?? []),
+      ];
+      for (const node of payloads)
+        reportBinary(ctx, node, types, `the ${r.contentType} response of ${where}`, seen);
+    }
     for (const p of e.params) reportBinary(ctx, p.type, types, `a parameter of ${where}`, seen);
   }
   for (const c of callbacks)

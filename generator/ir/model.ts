@@ -242,6 +242,8 @@ export interface Endpoint {
   response: EndpointResponse;
   /** How the endpoint pages, when it does: its list call also walks every item (`for await`). */
   pagination?: Pagination;
+  /** The response when the body's boolean `flag` is true (a stream); `response` otherwise. */
+  streamResponse?: StreamResponse;
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
   errors: ErrorResponse[];
   rules: string[];
@@ -270,9 +272,41 @@ export interface RequestBody {
 
 /**
  * What a success response carries: `json` (parsed), `binary` (a Blob), `text` (a string),
- * `none` (no body: the call returns void).
+ * `none` (no body: the call returns void), `sse` (server-sent events) and `jsonl` (JSON
+ * lines): a stream of items, each typed by `stream`.
  */
-export type ResponseKind = "json" | "binary" | "text" | "none";
+export type ResponseKind = "json" | "binary" | "text" | "none" | "sse" | "jsonl";
+
+/** One named event of a server-sent event stream and the type of its data. */
+export interface StreamEvent {
+  /** The SSE event name, exactly as the server sends it. */
+  name: string;
+  /** The data's type: JSON, or `string` for data kept as text. */
+  type: TypeNode;
+  location: SourceLocation;
+}
+
+/**
+ * What a streamed response (kind `sse` or `jsonl`) yields. Without `events` every item is
+ * the response's `body` type (an SSE event's data, or one JSON line).
+ */
+export interface StreamFacts {
+  /** Named SSE events in spec order; empty: every event's data is `body`. */
+  events: StreamEvent[];
+  /** An event name not in `events` arrives as an unknown event (true) or is the stream error. */
+  open: boolean;
+  /** An SSE data value that ends the stream; not yielded. */
+  terminator?: string;
+  /** Name of the generated union of the named events (`MessagesStreamEvent`), when there are events. */
+  eventTypeName?: string;
+}
+
+/** The response of an endpoint when its body's boolean `flag` is true: a stream. */
+export interface StreamResponse extends EndpointResponse {
+  /** The body field that asks for the stream, e.g. `stream`. */
+  flag: string;
+  location: SourceLocation;
+}
 
 /** How a declared response header's text becomes its typed value. */
 export type HeaderParse = "string" | "integer" | "number" | "boolean";
@@ -301,6 +335,8 @@ export interface EndpointResponse {
   headers: ResponseHeader[];
   /** Name of the generated interface of `headers` (`IssuesListResponseHeaders`), when there are any. */
   headersTypeName?: string;
+  /** What each item of a stream is: present exactly for the kinds `sse` and `jsonl`. */
+  stream?: StreamFacts;
   docs: Docs;
 }
 

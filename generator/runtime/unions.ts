@@ -28,6 +28,13 @@ export type UnknownVariant<Tag extends string> = { [K in Tag]: UnknownTag } & {
 };
 
 /**
+ * An event of an open stream (server-sent events with named events) that this version of the
+ * package does not know: its name, typed apart from `string` as `UnknownTag` is, so that
+ * `if (e.event === "delta") e.data` narrows; its data as JSON where it is JSON, else as text.
+ */
+export type UnknownEvent = { event: UnknownTag; data: unknown; id?: string };
+
+/**
  * A tagged union: the tag field first (one issue when it is missing, not a string, or, for a
  * closed union, a tag not listed), then only the variant the tag names, its problems under
  * `path<tag>` (`body.payment_method<card>.card.last4`). An open union accepts any other tag.

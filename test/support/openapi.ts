@@ -10,7 +10,11 @@ import { features, generateFrom, tempDir } from "../helpers.ts";
 export { features, type Feature } from "../helpers.ts";
 
 /** The specs of public APIs in examples/ (other teams' APIs, written in the format). */
-export const exampleSpecDirs = ["examples/github-issues/spec", "examples/stripe-payments/spec"];
+export const exampleSpecDirs = [
+  "examples/github-issues/spec",
+  "examples/stripe-payments/spec",
+  "examples/openai-chat/spec",
+];
 
 /**
  * Every spec the tools check: the Merchant Commerce API first, then each feature fixture,

@@ -154,6 +154,8 @@ export type Statement =
       readonly name: string;
       readonly isExported?: boolean;
       readonly docs?: readonly string[];
+      /** Signatures printed before the implementation, each with its own doc comment. */
+      readonly overloads?: readonly Overload[];
       readonly params: readonly Param[];
       readonly returnType?: TypeExpr;
       readonly body: readonly Statement[];
@@ -220,9 +222,21 @@ export interface ClassProperty {
   readonly docs?: readonly string[];
 }
 
+/**
+ * An overload signature of a function or method (`f(a: A): R;`), printed right above the
+ * implementation: callers see the overloads, never the implementation's own signature.
+ */
+export interface Overload {
+  readonly docs?: readonly string[];
+  readonly params: readonly Param[];
+  readonly returnType: TypeExpr;
+}
+
 export interface ClassMethod {
   readonly name: string;
   readonly docs?: readonly string[];
+  /** Signatures printed before the implementation, each with its own doc comment. */
+  readonly overloads?: readonly Overload[];
   readonly params: readonly Param[];
   readonly returnType?: TypeExpr;
   readonly body: readonly Statement[];

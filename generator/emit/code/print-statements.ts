@@ -7,6 +7,7 @@ import type {
   ClassDeclaration,
   ExportFrom,
   ImportFrom,
+  Overload,
   Param,
   Statement,
   TypeExpr,
@@ -42,15 +43,20 @@ export function printStatement(statement: Statement, ctx: PrintContext): Doc {
         printTypeAlias(statement.name, statement.type, ctx),
         ";",
       ]);
-    case "function":
-      return withDocs(statement.docs, [
-        exported(statement.isExported),
-        "function ",
-        statement.name,
-        printSignature(statement.params, statement.returnType, ctx),
-        " ",
-        printBody(statement.body, ctx),
-      ]);
+    case "function": {
+      const head = [exported(statement.isExported), "function ", statement.name];
+      return withOverloads(
+        statement.overloads,
+        head,
+        withDocs(statement.docs, [
+          head,
+          printSignature(statement.params, statement.returnType, ctx),
+          " ",
+          printBody(statement.body, ctx),
+        ]),
+        ctx,
+      );
+    }
     case "class":
       return withDocs(statement.docs, [exported(statement.isExported), printClass(statement, ctx)]);
     case "variable":
@@ -73,6 +79,23 @@ export function printStatement(statement: Statement, ctx: PrintContext): Doc {
       throw new Error(`unhandled statement ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/**
+ * Overload signatures (`head(params): Type;`, each with its doc comment) on the lines right
+ * above the implementation, as they are written: prettier adds no blank line between them.
+ */
+function withOverloads(
+  overloads: readonly Overload[] | undefined,
+  head: Doc,
+  implementation: Doc,
+  ctx: PrintContext,
+): Doc {
+  if (!overloads?.length) return implementation;
+  const signatures = overloads.map((o) =>
+    withDocs(o.docs, [head, printSignature(o.params, o.returnType, ctx), ";"]),
+  );
+  return [join(hardline, signatures), hardline, implementation];
 }
 
 function printBody(statements: readonly Statement[], ctx: PrintContext): Doc {
@@ -158,12 +181,17 @@ function printClass(declaration: ClassDeclaration, ctx: PrintContext): Doc {
   }
   for (const method of declaration.methods ?? []) {
     members.push(
-      withDocs(method.docs, [
+      withOverloads(
+        method.overloads,
         method.name,
-        printSignature(method.params, method.returnType, ctx),
-        " ",
-        printBody(method.body, ctx),
-      ]),
+        withDocs(method.docs, [
+          method.name,
+          printSignature(method.params, method.returnType, ctx),
+          " ",
+          printBody(method.body, ctx),
+        ]),
+        ctx,
+      ),
     );
   }
   const body =

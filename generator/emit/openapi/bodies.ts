@@ -5,10 +5,17 @@
  * bytes and text, a response with no content, and the declared response headers.
  */
 import { objectFieldsOf, resolveType, type TypeLookup } from "../../ir/callback-routing.ts";
-import type { ApiModel, Endpoint, ResponseHeader, TypeNode } from "../../ir/model.ts";
+import type {
+  ApiModel,
+  Endpoint,
+  EndpointResponse,
+  ResponseHeader,
+  TypeNode,
+} from "../../ir/model.ts";
 import { typesByName } from "../lookup.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import { schemaOf } from "./schemas.ts";
+import { streamContent } from "./streams.ts";
 
 /** The schema of a body the source does not show: any JSON value, said explicitly. */
 export const notShownSchema: JsonObject = {
@@ -63,8 +70,8 @@ function headerOf(header: ResponseHeader): JsonObject {
 }
 
 /** The success body's content by its kind; none for a response without a body. */
-function contentOf(endpoint: Endpoint): JsonObject | undefined {
-  const { kind, body, contentType } = endpoint.response;
+function contentOf(response: EndpointResponse): JsonObject | undefined {
+  const { kind, body, contentType } = response;
   switch (kind) {
     case "none":
       return undefined;
@@ -78,6 +85,9 @@ function contentOf(endpoint: Endpoint): JsonObject | undefined {
       return { [contentType!]: { schema: { type: "string" } } };
     case "json":
       return { [contentType!]: { schema: body ? schemaOf(body) : notShownSchema } };
+    case "sse":
+    case "jsonl":
+      return streamContent(response);
     default: {
       const unhandled: never = kind;
       throw new Error(`unhandled response kind ${String(unhandled)}`);
@@ -85,9 +95,22 @@ function contentOf(endpoint: Endpoint): JsonObject | undefined {
   }
 }
 
-/** The success response of an endpoint. */
-export function successResponseOf(model: ApiModel, endpoint: Endpoint): JsonObject {
-  const { response } = endpoint;
+/**
+ * The success response of an endpoint; a stream its body's flag switches to shares it when
+ * both have one status (another status gets its own entry, `flagStreamResponses`).
+ */
+export function successResponseOf(
+  model: ApiModel,
+  endpoint: Endpoint,
+  response: EndpointResponse = endpoint.response,
+): JsonObject {
+  const stream = endpoint.streamResponse;
+  const shared = response === endpoint.response && stream?.status === response.status;
+  const content = {
+    ...contentOf(response),
+    ...(shared ? streamContent(stream, stream.flag) : {}),
+    ...(response === stream ? streamContent(stream, stream.flag) : {}),
+  };
   const meaning = model.errors.statuses.find((s) => s.status === response.status)?.meaning;
   const shown = response.body || response.kind !== "json";
   return obj({
@@ -98,7 +121,14 @@ export function successResponseOf(model: ApiModel, endpoint: Endpoint): JsonObje
     headers: response.headers.length
       ? Object.fromEntries(response.headers.map((h) => [h.name, headerOf(h)]))
       : undefined,
-    content: contentOf(endpoint),
+    content: Object.keys(content).length ? content : undefined,
     "x-undocumented": notesOf(response.docs),
   });
+}
+
+/** The stream a body flag switches to, when its status differs from the other response's. */
+export function flagStreamResponses(model: ApiModel, endpoint: Endpoint): JsonObject {
+  const stream = endpoint.streamResponse;
+  if (!stream || stream.status === endpoint.response.status) return {};
+  return { [String(stream.status)]: successResponseOf(model, endpoint, stream) };
 }

@@ -7,7 +7,7 @@
  * (`x-apigen-pagination`, pagination.ts). Also the `tags` list.
  */
 import type { ApiModel, Endpoint, HeaderSpec } from "../../ir/model.ts";
-import { requestBodyOf, successResponseOf } from "./bodies.ts";
+import { flagStreamResponses, requestBodyOf, successResponseOf } from "./bodies.ts";
 import { errorResponses } from "./errors.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 import { paginationExtension } from "./pagination.ts";
@@ -63,6 +63,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     requestBody: requestBodyOf(model, endpoint),
     responses: {
       [String(endpoint.response.status)]: successResponseOf(model, endpoint),
+      ...flagStreamResponses(model, endpoint),
       ...errorResponses(model, endpoint),
     },
     "x-testing-only": endpoint.testingOnly ? true : undefined,

@@ -13,6 +13,7 @@ import type * as CallbacksSignature from "../../runtime/callbacks/signature.ts";
 import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
+import type * as ClientStream from "../../runtime/client/stream.ts";
 import type * as Unions from "../../runtime/unions.ts";
 import type * as Validate from "../../runtime/validate.ts";
 import type { Ref } from "../code/nodes.ts";
@@ -59,6 +60,7 @@ interface RuntimeModules {
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;
   "client/pagination.ts": typeof ClientPagination;
+  "client/stream.ts": typeof ClientStream;
   "callbacks/core.ts": typeof CallbacksCore;
   "callbacks/router.ts": typeof CallbacksRouter;
   "callbacks/failure.ts": typeof CallbacksFailure;

@@ -32,6 +32,11 @@ export interface ResultState {
   /** A success read for its body, kept so that `withResponse()` can still be answered. */
   kept?: Success;
   spec?: DecodeSpec;
+  /**
+   * Set for a streamed success (stream.ts): makes its Stream from the response, which is
+   * handed over unread as soon as its headers arrive.
+   */
+  open?: (response: Response) => unknown;
 }
 
 const refuse = (what: string) =>

@@ -68,15 +68,16 @@ export function declaredHeaders(
 
 /**
  * The result of a success in the call's mode (api-promise.ts): its body by its declared
- * kind, or more. A body alone keeps the success, for a `withResponse()` asked later.
+ * kind (or its Stream), or more. A body alone keeps the success, for a `withResponse()` asked later.
  */
 export function settle(op: DecodeSpec, success: Success, state: ResultState): unknown {
   const { status, response, text } = success;
-  const { mode } = state;
+  const { mode, open } = state;
   if (mode === 2) return response;
   const kind = op.response;
-  const data =
-    kind === "binary"
+  const data = open
+    ? open(response)
+    : kind === "binary"
       ? success.blob
       : kind === "text"
         ? text

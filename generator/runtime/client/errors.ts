@@ -182,6 +182,25 @@ export class ResponseParseError extends ClientError {
   }
 }
 
+/**
+ * A streamed response that breaks its declared form: an event's data or a line that is not
+ * JSON, an event name a closed stream does not list, a line over the size limit, or a stream
+ * that ends before its terminator. The message names the endpoint, the item and its event.
+ */
+export class StreamParseError extends ClientError {
+  override name = "StreamParseError";
+  constructor(
+    endpointId: string,
+    detail: string,
+    /** The item's index in the stream (0-based, counting the items yielded before it). */
+    readonly index: number,
+    /** The SSE event name of the item at fault, where it has one. */
+    readonly event?: string,
+  ) {
+    super(`${endpointId}: ${detail}`, endpointId);
+  }
+}
+
 /** A request that breaks a rule of the spec; nothing was sent. */
 export class RequestValidationError extends ClientError {
   override name = "RequestValidationError";

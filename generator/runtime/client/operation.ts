@@ -3,6 +3,7 @@
  * path, query and headers, the spec's checks, and the body as JSON.
  */
 import type { ValidationIssue, Validator } from "../validate.js";
+import type { ResultState } from "./api-promise.js";
 import type { HeaderParse, ResponseKind } from "./decode.js";
 import type { BodyEncoding, encodeBody } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
@@ -61,6 +62,8 @@ export interface OperationSpec extends ParamsSpec {
   responseHeaders?: Readonly<Record<string, HeaderParse>>;
   /** How a paged endpoint finds its next page (pagination.ts reads it); absent: it does not page. */
   paging?: Paging;
+  /** A streamed success (stream.ts): always, or when the body's flag asks for it. */
+  streaming?: StreamSpec;
 }
 
 /** A dot path into a body or an item, one field name per step: `["links", "next"]`. */
@@ -95,6 +98,8 @@ export interface Operation extends OperationSpec {
   readonly encode?: OperationCode["encode"];
   /** Writes the query and header parameters and query credentials: see `OperationCode`. */
   readonly place?: OperationCode["place"];
+  /** Reads a streamed success: see `OperationCode`. */
+  readonly stream?: OperationCode["stream"];
 }
 
 /**
@@ -107,6 +112,31 @@ export interface OperationCode {
   encode?: typeof encodeBody;
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
   place?: typeof placeParams;
+  /** stream.ts's `openStream`: for an endpoint whose success is (or can be) a stream. */
+  stream?: (
+    op: Operation,
+    body: unknown,
+    state: ResultState,
+    signal: AbortSignal | undefined,
+    limit: number,
+  ) => Record<string, string> | undefined;
+}
+
+/** What the generated descriptor says about a streamed success (its `streaming` entry). */
+export interface StreamSpec {
+  format: "sse" | "jsonl";
+  /** Every item's data is kept as text rather than parsed as JSON (a `string` payload). */
+  text?: boolean;
+  /** Named events, each with how its data is read; absent: every event's data is the item. */
+  events?: Readonly<Record<string, "json" | "text">>;
+  /** With `events`: a name not listed arrives as an unknown event instead of failing. */
+  open?: boolean;
+  /** A data value that ends the stream; not yielded, and required before the stream ends. */
+  terminator?: string;
+  /** The body field that asks for the stream: absent, every success is the stream. */
+  flag?: string;
+  /** The Accept header of a call whose flag asks for the stream. */
+  accept?: string;
 }
 
 /** Works out an endpoint's per-call data once, when the generated module loads. */

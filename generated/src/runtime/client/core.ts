@@ -245,6 +245,10 @@ export class ClientCore {
         ? op.place(op, query, inQuery)
         : undefined;
     if (placed?.headers) headers = { ...headers, ...placed.headers };
+    // A streamed success is read by its Stream (stream.ts, passed in by streaming endpoints
+    // only), after the timeout has covered the wait for its headers.
+    const streams = op.stream?.(op, body, state, call.signal, this.options.maxResponseBytes);
+    if (streams) headers = { ...headers, ...streams };
     const url = this.base + pathOf(op.parts, params) + (placed?.search ?? "");
     const payload =
       body === undefined
@@ -372,10 +376,11 @@ export class ClientCore {
         continue;
       }
       const success = status < 300;
-      // From here on the body is read, or handed over unread (`asResponse()`, outside the
-      // limit and the timeout): the mode is what it is now.
+      // From here on the body is read, or handed over unread (`asResponse()` or a stream,
+      // outside the limit and the timeout): the mode is what it is now.
       if (success) state.fixed = true;
-      if (success && state.mode === 2) return { status, headers, text: "", cut: false, response };
+      if (success && (state.mode === 2 || state.open))
+        return { status, headers, text: "", cut: false, response };
       const limit = success ? maxResponseBytes : maxErrorBodyBytes;
       progress.reading = true;
       if (success && op.response === "binary") {

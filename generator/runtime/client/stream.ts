@@ -1,0 +1,330 @@
+/**
+ * Streamed responses: server-sent events (parsed exactly as the HTML standard's "event
+ * stream interpretation" says) and JSON lines, read item by item as an AsyncIterable.
+ * Only the endpoints that stream bring this module: they hand `openStream` to `operation()`,
+ * and the request loop (core.ts) calls it without importing it. Web Streams and TextDecoder
+ * only: Node 18+, browsers, Deno, Bun and edge runtimes alike.
+ */
+import { declaredHeaders } from "./decode.js";
+import { ClientError, ConnectionError, StreamParseError, UserAbortError } from "./errors.js";
+import type { ResultState } from "./api-promise.js";
+import type { Operation, StreamSpec } from "./operation.js";
+
+/**
+ * Called by the request loop for each call of a streaming endpoint: when the call streams
+ * (always, or when the body's flag is true) sets `state.open`, which makes the Stream of the
+ * success, and gives the headers to send over the descriptor's (the stream's Accept when a
+ * flag chose it); undefined when the call gets the endpoint's other response.
+ */
+export function openStream(
+  op: Operation,
+  body: unknown,
+  state: ResultState,
+  signal: AbortSignal | undefined,
+  limit: number,
+): Record<string, string> | undefined {
+  const spec = op.streaming;
+  if (!spec) return undefined;
+  if (spec.flag !== undefined && (body as Record<string, unknown> | null)?.[spec.flag] !== true)
+    return undefined;
+  state.open = (response) => new Stream(op, spec, response, signal, limit);
+  return spec.flag !== undefined && spec.accept ? { accept: spec.accept } : undefined;
+}
+
+/** One event as the SSE parser dispatches it. */
+export interface SseMessage {
+  /** The event type; `message` when the event names none. */
+  event: string;
+  data: string;
+  /** The last event ID string at the dispatch; empty when none was set. */
+  id: string;
+}
+
+const LF = 10;
+const CR = 13;
+
+/**
+ * An incremental parser of `text/event-stream` text: feed it decoded text in pieces of any
+ * size and it appends each dispatched event to `out`. Lines end at CRLF, LF or CR (a CR
+ * ending one piece and an LF starting the next are one line end); a leading BOM is dropped.
+ */
+export class SseParser {
+  /** The last event ID string (`id:` without NUL). */
+  lastEventId = "";
+  /** The reconnection time the stream asked for (`retry:` with digits only), in ms. */
+  retry: number | undefined;
+  /** Length of the line being read (without the partial text), against the size limit. */
+  private partial = "";
+  private skipLF = false;
+  private started = false;
+  private data = "";
+  private hasData = false;
+  private type = "";
+  private idBuffer = "";
+
+  constructor(
+    /** Longest line or event data, in characters; longer is an error thrown by `feed`. */
+    private readonly limit = Infinity,
+  ) {}
+
+  /** Parses a piece of the stream's text, appending the events it completes to `out`. */
+  feed(text: string, out: SseMessage[]): void {
+    let pos = 0;
+    const n = text.length;
+    if (!this.started && n) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) pos = 1;
+    }
+    if (this.skipLF && pos < n) {
+      this.skipLF = false;
+      if (text.charCodeAt(pos) === LF) pos++;
+    }
+    // Next CR and LF at or after `pos`; -1 once there is none left in this piece.
+    let cr = text.indexOf("\r", pos);
+    let lf = text.indexOf("\n", pos);
+    while (pos < n) {
+      if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
+      if (lf !== -1 && lf < pos) lf = text.indexOf("\n", pos);
+      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
+      if (end === -1) {
+        this.partial += text.slice(pos);
+        if (this.partial.length > this.limit) throw new RangeError("line");
+        return;
+      }
+      if (this.partial) {
+        const line = this.partial + text.slice(pos, end);
+        this.partial = "";
+        this.line(line, 0, line.length, out);
+      } else this.line(text, pos, end, out);
+      pos = end + 1;
+      if (text.charCodeAt(end) === CR) {
+        if (pos === n) this.skipLF = true;
+        else if (text.charCodeAt(pos) === LF) pos++;
+      }
+    }
+  }
+
+  /**
+   * One line of the stream, `text` from `start` to `end` (read in place: this runs once per
+   * line): a blank line dispatches, a comment is skipped, else a field.
+   */
+  private line(text: string, start: number, end: number, out: SseMessage[]): void {
+    if (start === end) return this.dispatch(out);
+    let colon = text.indexOf(":", start);
+    if (colon === start) return;
+    if (colon === -1 || colon > end) colon = end;
+    let from = colon + 1;
+    if (from < end && text.charCodeAt(from) === 32) from++;
+    const value = from < end ? text.slice(from, end) : "";
+    // The field name compared in place, without a string of its own.
+    const length = colon - start;
+    const first = text.charCodeAt(start);
+    if (length === 4 && first === 100 && text.startsWith("ata", start + 1)) {
+      this.data = this.hasData ? `${this.data}\n${value}` : value;
+      this.hasData = true;
+      if (this.data.length > this.limit) throw new RangeError("data");
+    } else if (length === 5 && first === 101 && text.startsWith("vent", start + 1))
+      this.type = value;
+    else if (length === 2 && text.startsWith("id", start)) {
+      if (!value.includes("\0")) this.idBuffer = value;
+    } else if (length === 5 && text.startsWith("retry", start)) {
+      if (/^[0-9]+$/.test(value)) this.retry = Number(value);
+    } // other fields are ignored
+  }
+
+  /** A blank line: the event read so far, when it has data; the buffers start afresh. */
+  private dispatch(out: SseMessage[]): void {
+    this.lastEventId = this.idBuffer;
+    if (this.hasData)
+      out.push({ event: this.type || "message", data: this.data, id: this.lastEventId });
+    this.data = "";
+    this.hasData = false;
+    this.type = "";
+  }
+}
+
+/** Splits JSON-lines text into lines: each ends at LF (a CR before it is JSON whitespace). */
+class LineSplitter {
+  private partial = "";
+  constructor(private readonly limit: number) {}
+
+  /** The complete lines of `text` appended to `out`; the rest kept for the next piece. */
+  feed(text: string, out: string[]): void {
+    let pos = 0;
+    for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
+      const line = this.partial + text.slice(pos, lf);
+      if (line.length > this.limit) throw new RangeError("line");
+      out.push(line);
+      this.partial = "";
+      pos = lf + 1;
+    }
+    this.partial += text.slice(pos);
+    if (this.partial.length > this.limit) throw new RangeError("line");
+  }
+
+  /** The last line, when the stream ended without a newline after it. */
+  end(out: string[]): void {
+    if (this.partial) out.push(this.partial);
+    this.partial = "";
+  }
+}
+
+/**
+ * The items of a streamed response: `for await (const item of stream)`. It can be iterated
+ * once; `break` out of the loop cancels the body, which closes the connection, and the
+ * call's AbortSignal stops it mid-stream with a UserAbortError.
+ */
+export class Stream<Item, H = Record<string, never>> implements AsyncIterable<Item> {
+  /** The response; its body is what the iteration reads. */
+  readonly response: Response;
+  readonly status: number;
+  /** The headers the spec declares, by their spec name, parsed by their type. */
+  readonly headers: H;
+  private used = false;
+  private parser: SseParser | undefined;
+
+  constructor(
+    private readonly op: Operation,
+    private readonly spec: StreamSpec,
+    response: Response,
+    private readonly signal: AbortSignal | undefined,
+    private readonly limit: number,
+  ) {
+    this.response = response;
+    this.status = response.status;
+    this.headers = declaredHeaders(op.responseHeaders, response.headers) as H;
+  }
+
+  /** The last event ID a server-sent event stream has set (`id:`), for resuming it. */
+  get lastEventId(): string | undefined {
+    return this.parser?.lastEventId || undefined;
+  }
+
+  /** The reconnection time a server-sent event stream asked for (`retry:`), in ms. */
+  get retry(): number | undefined {
+    return this.parser?.retry;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Item> {
+    if (this.used)
+      throw new ClientError(`${this.op.id}: a stream can be iterated only once`, this.op.id);
+    this.used = true;
+    return this.items();
+  }
+
+  /** Reads the body piece by piece, yielding each item as soon as it is complete. */
+  private async *items(): AsyncGenerator<Item, void, undefined> {
+    const { op, spec, signal } = this;
+    const reader = this.response.body?.getReader();
+    const cancel = () => void reader?.cancel().catch(() => {});
+    signal?.addEventListener("abort", cancel);
+    const decoder = new TextDecoder();
+    const sse = spec.format === "sse" ? (this.parser = new SseParser(this.limit)) : undefined;
+    const lines = sse ? undefined : new LineSplitter(this.limit);
+    const events: SseMessage[] = [];
+    const texts: string[] = [];
+    let index = 0;
+    try {
+      for (let done = false; !done; ) {
+        if (signal?.aborted) throw aborted(op, signal);
+        let chunk: Uint8Array | undefined;
+        try {
+          const read = reader ? await reader.read() : { done: true, value: undefined };
+          done = read.done;
+          chunk = read.value;
+        } catch (error) {
+          if (signal?.aborted) throw aborted(op, signal);
+          const detail = error instanceof Error ? error.message : String(error);
+          throw new ConnectionError(`${op.id}'s response broke off: ${detail}`, op.id, {
+            cause: error,
+          });
+        }
+        if (done && signal?.aborted) throw aborted(op, signal);
+        const text = done ? decoder.decode() : decoder.decode(chunk, { stream: true });
+        try {
+          if (sse) sse.feed(text, events);
+          else lines!.feed(text, texts);
+          if (done) lines?.end(texts);
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          const what = error.message === "data" ? "data field" : "line";
+          throw new StreamParseError(
+            op.id,
+            `${sse ? "event" : "line"} ${index} has a ${what} over the ${this.limit}-character limit`,
+            index,
+          );
+        }
+        if (sse) {
+          for (const message of events) {
+            if (spec.terminator !== undefined && message.data === spec.terminator) return;
+            yield this.event(message, index++);
+          }
+          events.length = 0;
+        } else {
+          for (const line of texts)
+            if (line.trim()) yield this.item(line, index++, undefined) as Item;
+          texts.length = 0;
+        }
+      }
+      if (spec.terminator !== undefined)
+        throw new StreamParseError(
+          op.id,
+          `the stream ended after ${index} event${index === 1 ? "" : "s"} without its terminator ${JSON.stringify(spec.terminator)}`,
+          index,
+        );
+    } finally {
+      signal?.removeEventListener("abort", cancel);
+      cancel();
+    }
+  }
+
+  /** The item of one server-sent event: its data alone, or, with named events, the event. */
+  private event(message: SseMessage, index: number): Item {
+    const { events, open } = this.spec;
+    if (!events) return this.item(message.data, index, message.event) as Item;
+    const { event, id } = message;
+    const read = Object.prototype.hasOwnProperty.call(events, event) ? events[event] : undefined;
+    if (!read && !open)
+      throw new StreamParseError(
+        this.op.id,
+        `event ${index} (${JSON.stringify(event)}) is not an event the spec lists`,
+        index,
+        event,
+      );
+    // An event this version does not know: its data as JSON where it is JSON, else as text.
+    const data = read
+      ? read === "text"
+        ? message.data
+        : this.item(message.data, index, event)
+      : tryJson(message.data);
+    return (id ? { event, data, id } : { event, data }) as Item;
+  }
+
+  /** One payload: the text parsed as JSON, or kept as text for a `string` payload. */
+  private item(text: string, index: number, event: string | undefined): unknown {
+    if (this.spec.text && !this.spec.events) return text;
+    try {
+      return JSON.parse(text);
+    } catch {
+      const what =
+        this.spec.format === "sse"
+          ? `event ${index} (${JSON.stringify(event)}) has data`
+          : `line ${index} is text`;
+      throw new StreamParseError(this.op.id, `${what} that is not JSON`, index, event);
+    }
+  }
+}
+
+/** The text parsed as JSON, or the text itself when it is not JSON. */
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The error of a stream the caller's signal aborted. */
+function aborted(op: Operation, signal: AbortSignal): UserAbortError {
+  return new UserAbortError(`${op.id} was aborted mid-stream`, op.id, { cause: signal.reason });
+}
