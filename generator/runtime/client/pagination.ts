@@ -179,20 +179,13 @@ function nextOf<T, H>(
           ? field
           : undefined
         : nextLink(response.headers.get(paging.header ?? "link"));
-      return link === undefined
-        ? undefined
-        : linkOf(op, link, response.url || addressOf(walk.core).base);
+      return link === undefined ? undefined : linkOf(op, link, response.url || walk.core.base);
     }
     default: {
       const unhandled: never = paging;
       throw new Error(`unhandled paging ${String(unhandled)}`);
     }
   }
-}
-
-/** The base address and origin the client sends to (core.ts works them out when it is constructed). */
-function addressOf(core: ClientCore): { base: string; origin: string } {
-  return core as unknown as { base: string; origin: string };
 }
 
 /**
@@ -224,7 +217,7 @@ function linkOf(op: Operation, link: string, from: string): Next {
  */
 function linkRequest(walk: Walk, url: URL): Parameters<ClientCore["request"]> {
   const { core, op, params, body, query, call } = walk;
-  const { base, origin } = addressOf(core);
+  const { base, origin } = core;
   if (url.origin !== origin || url.username || url.password)
     throw new PaginationError(
       `${op.id}: the next link points to ${url.origin === origin ? "an address with a user name or password" : `another origin, ${url.origin}`}; not followed (credentials go only to ${origin})`,

@@ -147,8 +147,10 @@ type Outcome =
   | { error: ConnectionError | TimeoutError; retryable: boolean };
 
 export class ClientCore {
-  declare private readonly base: string;
-  declare private readonly origin: string;
+  /** The base address calls go to (no trailing slash), read by the paging runtime for next links. */
+  declare readonly base: string;
+  /** The base address's origin: redirects and next links are followed only within it. */
+  declare readonly origin: string;
   /** The options, each default filled in. */
   declare private readonly options: Settings;
   /** Credentials given as strings, redacted from anything shown. */
