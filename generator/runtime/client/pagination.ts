@@ -302,9 +302,40 @@ export class PagePromise<T, I, H = Record<string, never>>
     }
   }
 
-  /** Every item of every page, in order. */
-  async *[Symbol.asyncIterator](): AsyncGenerator<I, void, undefined> {
-    for await (const page of this.pages()) yield* page.items;
+  /**
+   * Every item of every page, in order. Items of a page already read are given with a
+   * resolved promise and no more: `yield*` of an async generator costs about a microsecond
+   * per item, which on pages of 100 small items made the walk a quarter slower than a
+   * hand-written loop of fetch calls. `return()` (a `break`) ends the walk of pages.
+   */
+  [Symbol.asyncIterator](): AsyncIterator<I> {
+    const pages = this.pages();
+    let items: I[] = [];
+    let at = 0;
+    let done = false;
+    const end: IteratorResult<I> = { done: true, value: undefined };
+    const next = (): Promise<IteratorResult<I>> => {
+      if (at < items.length) return Promise.resolve({ done: false, value: items[at++]! });
+      if (done) return Promise.resolve(end);
+      return pages.next().then((page) => {
+        if (page.done) {
+          done = true;
+          return end;
+        }
+        ({ items } = page.value);
+        at = 0;
+        return next();
+      });
+    };
+    return {
+      next,
+      return: async () => {
+        done = true;
+        items = [];
+        await pages.return(undefined);
+        return end;
+      },
+    };
   }
 }
 

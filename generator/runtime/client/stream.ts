@@ -182,6 +182,9 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
   readonly headers: H;
   private used = false;
   private parser: SseParser | undefined;
+  private lines: LineSplitter | undefined;
+  /** Items read so far: the index of the next one, for error messages. */
+  private index = 0;
 
   constructor(
     private readonly op: Operation,
@@ -209,73 +212,48 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
     if (this.used)
       throw new ClientError(`${this.op.id}: a stream can be iterated only once`, this.op.id);
     this.used = true;
-    return this.items();
+    if (this.spec.format === "sse") this.parser = new SseParser(this.limit);
+    return new StreamReader(this, this.op, this.response.body?.getReader(), this.signal);
   }
 
-  /** Reads the body piece by piece, yielding each item as soon as it is complete. */
-  private async *items(): AsyncGenerator<Item, void, undefined> {
-    const { op, spec, signal } = this;
-    const reader = this.response.body?.getReader();
-    const cancel = () => void reader?.cancel().catch(() => {});
-    signal?.addEventListener("abort", cancel);
-    const decoder = new TextDecoder();
-    const sse = spec.format === "sse" ? (this.parser = new SseParser(this.limit)) : undefined;
-    const lines = sse ? undefined : new LineSplitter(this.limit);
-    const events: SseMessage[] = [];
+  /**
+   * For the stream's iterator (StreamReader): the items of one decoded piece of the body appended to `out`, in order; the last
+   * piece (`done`) also ends the parse. Returns "end" at the terminator. An item that cannot
+   * be read throws after the items before it are in `out`.
+   */
+  read(text: string, done: boolean, out: Item[]): "end" | undefined {
+    const { spec, parser } = this;
     const texts: string[] = [];
-    let index = 0;
+    const events: SseMessage[] = [];
     try {
-      for (let done = false; !done; ) {
-        if (signal?.aborted) throw aborted(op, signal);
-        let chunk: Uint8Array | undefined;
-        try {
-          const read = reader ? await reader.read() : { done: true, value: undefined };
-          done = read.done;
-          chunk = read.value;
-        } catch (error) {
-          if (signal?.aborted) throw aborted(op, signal);
-          const detail = error instanceof Error ? error.message : String(error);
-          throw new ConnectionError(`${op.id}'s response broke off: ${detail}`, op.id, {
-            cause: error,
-          });
-        }
-        if (done && signal?.aborted) throw aborted(op, signal);
-        const text = done ? decoder.decode() : decoder.decode(chunk, { stream: true });
-        try {
-          if (sse) sse.feed(text, events);
-          else lines!.feed(text, texts);
-          if (done) lines?.end(texts);
-        } catch (error) {
-          if (!(error instanceof RangeError)) throw error;
-          const what = error.message === "data" ? "data field" : "line";
-          throw new StreamParseError(
-            op.id,
-            `${sse ? "event" : "line"} ${index} has a ${what} over the ${this.limit}-character limit`,
-            index,
-          );
-        }
-        if (sse) {
-          for (const message of events) {
-            if (spec.terminator !== undefined && message.data === spec.terminator) return;
-            yield this.event(message, index++);
-          }
-          events.length = 0;
-        } else {
-          for (const line of texts)
-            if (line.trim()) yield this.item(line, index++, undefined) as Item;
-          texts.length = 0;
-        }
+      if (parser) parser.feed(text, events);
+      else {
+        this.lines ??= new LineSplitter(this.limit);
+        this.lines.feed(text, texts);
+        if (done) this.lines.end(texts);
       }
-      if (spec.terminator !== undefined)
-        throw new StreamParseError(
-          op.id,
-          `the stream ended after ${index} event${index === 1 ? "" : "s"} without its terminator ${JSON.stringify(spec.terminator)}`,
-          index,
-        );
-    } finally {
-      signal?.removeEventListener("abort", cancel);
-      cancel();
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      const what = error.message === "data" ? "data field" : "line";
+      throw new StreamParseError(
+        this.op.id,
+        `${parser ? "event" : "line"} ${this.index} has a ${what} over the ${this.limit}-character limit`,
+        this.index,
+      );
     }
+    for (const message of events) {
+      if (spec.terminator !== undefined && message.data === spec.terminator) return "end";
+      out.push(this.event(message, this.index++));
+    }
+    for (const line of texts)
+      if (line.trim()) out.push(this.item(line, this.index++, undefined) as Item);
+    if (done && spec.terminator !== undefined)
+      throw new StreamParseError(
+        this.op.id,
+        `the stream ended after ${this.index} event${this.index === 1 ? "" : "s"} without its terminator ${JSON.stringify(spec.terminator)}`,
+        this.index,
+      );
+    return undefined;
   }
 
   /** The item of one server-sent event: its data alone, or, with named events, the event. */
@@ -312,6 +290,93 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
           : `line ${index} is text`;
       throw new StreamParseError(this.op.id, `${what} that is not JSON`, index, event);
     }
+  }
+}
+
+/**
+ * The iterator of a Stream: reads a piece of the body when its queue of items is empty, and
+ * otherwise answers from the queue, with a resolved promise and no more. (An async
+ * generator's `yield` costs about a fifth more per item: with events of a few hundred bytes
+ * that was 0.83x of a hand-written parser's throughput.) `return()` (a `break`) and the
+ * call's signal cancel the body, which closes the connection.
+ */
+class StreamReader<Item> implements AsyncIterator<Item> {
+  private queue: Item[] = [];
+  private at = 0;
+  /** The error to throw once the queue before it is given out. */
+  private failure: { error: unknown } | undefined;
+  private finished = false;
+  private readonly decoder = new TextDecoder();
+  private readonly cancel = () => void this.reader?.cancel().catch(() => {});
+
+  constructor(
+    private readonly stream: Stream<Item, unknown>,
+    private readonly op: Operation,
+    private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    signal?.addEventListener("abort", this.cancel);
+  }
+
+  next(): Promise<IteratorResult<Item>> {
+    if (this.signal?.aborted && !this.finished) return this.fail(aborted(this.op, this.signal));
+    if (this.at < this.queue.length)
+      return Promise.resolve({ done: false, value: this.queue[this.at++]! });
+    if (this.failure) return this.fail(this.failure.error);
+    if (this.finished) return Promise.resolve({ done: true, value: undefined });
+    return this.pull().then(
+      () => this.next(),
+      (error: unknown) => this.fail(error),
+    );
+  }
+
+  return(): Promise<IteratorResult<Item>> {
+    this.finish();
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  /** Reads pieces of the body until one completes an item, the stream ends, or it fails. */
+  private async pull(): Promise<void> {
+    const { op, signal } = this;
+    this.queue = [];
+    this.at = 0;
+    while (!this.queue.length && !this.finished && !this.failure) {
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = this.reader ? await this.reader.read() : { done: true, value: undefined };
+      } catch (error) {
+        if (signal?.aborted) throw aborted(op, signal);
+        const detail = error instanceof Error ? error.message : String(error);
+        throw new ConnectionError(`${op.id}'s response broke off: ${detail}`, op.id, {
+          cause: error,
+        });
+      }
+      if (read.done && signal?.aborted) throw aborted(op, signal);
+      const text = read.done
+        ? this.decoder.decode()
+        : this.decoder.decode(read.value, { stream: true });
+      try {
+        if (this.stream.read(text, read.done, this.queue) === "end" || read.done) this.finish();
+      } catch (error) {
+        this.failure = { error };
+      }
+    }
+  }
+
+  /** Ends the iteration with `error`, letting go of the body. */
+  private fail(error: unknown): Promise<IteratorResult<Item>> {
+    this.failure = undefined;
+    this.queue = [];
+    this.finish();
+    return Promise.reject(error);
+  }
+
+  /** Lets go of the body and the signal; later calls of `next()` say done. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.signal?.removeEventListener("abort", this.cancel);
+    this.cancel();
   }
 }
 
