@@ -248,3 +248,68 @@ describe("bad input is an error at its place, and nothing is written", () => {
     expect(run.stderr).toMatch(/--import needs --out-spec/);
   });
 });
+
+describe("apigen's own OpenAPI comes back (the round trip)", () => {
+  /** Every endpoint of a spec folder, by id, as written. */
+  const endpointsOf = (dir: string) =>
+    Object.assign(
+      {},
+      ...readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".yaml"))
+        .map((f) => parse(readFileSync(join(dir, f), "utf8"))?.endpoints ?? {}),
+    ) as Record<string, Record<string, unknown>>;
+
+  it("carries every endpoint's pagination (x-apigen-pagination)", () => {
+    const { outSpec } = imported(
+      join(repoRoot, "test/__snapshots__/features/pagination/openapi.json"),
+    );
+    const original = endpointsOf(join(repoRoot, "test/fixtures/features/pagination"));
+    const back = endpointsOf(outSpec);
+    expect(Object.keys(back).sort()).toEqual(Object.keys(original).sort());
+    // The document names the Link header even where the spec leaves it to its default.
+    const withDefaults = (p: unknown) => {
+      const paging = p as Record<string, unknown>;
+      return paging.style === "link" && !paging.field ? { header: "Link", ...paging } : paging;
+    };
+    for (const [id, endpoint] of Object.entries(original))
+      expect(back[id]!.pagination, id).toEqual(withDefaults(endpoint.pagination));
+  });
+
+  it("carries streams (x-apigen-stream) and a flag's stream (x-apigen-stream-flag)", () => {
+    const { outSpec } = imported(
+      join(repoRoot, "test/__snapshots__/features/streaming/openapi.json"),
+    );
+    const original = endpointsOf(join(repoRoot, "test/fixtures/features/streaming"));
+    const back = endpointsOf(outSpec);
+    const streamKeys = (r: unknown) => {
+      const { contentType, body, events, open, terminator, flag } = (r ?? {}) as Record<
+        string,
+        unknown
+      >;
+      return { contentType, body, events, open, terminator, flag };
+    };
+    for (const [id, endpoint] of Object.entries(original)) {
+      expect(streamKeys(back[id]!.response), id).toEqual(streamKeys(endpoint.response));
+      expect(streamKeys(back[id]!.streamResponse), id).toEqual(streamKeys(endpoint.streamResponse));
+    }
+  });
+
+  it("gives back the Merchant spec's named types byte for byte", () => {
+    const { outSpec } = imported(join(repoRoot, "generated/openapi.json"));
+    const generated = runPipeline({ specDir: outSpec, outDir: join(scratch(), "out") });
+    const declarations = (text: string) =>
+      new Map(
+        text
+          .split(/\n(?=(?:\/\*\*[\s\S]*?\*\/\n)?export )/)
+          .map(
+            (block) => [/export (?:interface|type) (\w+)/.exec(block)?.[1], block.trim()] as const,
+          )
+          .filter(([name]) => name !== undefined && !name.endsWith("Params")),
+      );
+    const before = declarations(readFileSync(join(repoRoot, "generated/src/types.ts"), "utf8"));
+    const after = declarations(generated.files.find((f) => f.path === "src/types.ts")!.contents);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [name, text] of before) expect(after.get(name), name).toBe(text);
+  });
+});

@@ -98,6 +98,10 @@ function endpointOf(
   if (Object.keys(params).length) out.params = params;
   bodyOf(ctx, op, at, out);
   responsesOf(ctx, op, at, out);
+  const flagStream = flagStreamOf(ctx, op, at);
+  if (flagStream) out.streamResponse = flagStream;
+  // Paging apigen wrote comes back as the endpoint's pagination, its keys as the spec's.
+  if (isObject(op["x-apigen-pagination"])) out.pagination = op["x-apigen-pagination"];
   carryNotes(op, out);
   if (op.deprecated === true)
     note(ctx, out, under(at, "deprecated"), "the operation is deprecated");
@@ -225,6 +229,46 @@ const supported = new Set([
 ]);
 const isJson = (type: string) => type === "application/json" || /\+json$/.test(type);
 
+/**
+ * The stream of a media type apigen wrote (`x-apigen-stream`): its item type (`body`) or named
+ * events, `open` and `terminator`, as the spec writes them.
+ */
+function streamOf(ctx: ImportContext, media: JsonObject, at: Pointer): JsonObject {
+  const stream = media["x-apigen-stream"] as JsonObject;
+  const streamAt = under(at, "x-apigen-stream");
+  const out: JsonObject = {};
+  if (stream.itemSchema !== undefined)
+    out.body = typeOf(ctx, stream.itemSchema, under(streamAt, "itemSchema"));
+  if (isObject(stream.events)) {
+    const events: JsonObject = {};
+    for (const [name, schema] of Object.entries(stream.events))
+      events[name] = typeOf(ctx, schema, under(streamAt, "events", name));
+    out.events = events;
+  }
+  if (stream.open === false) out.open = false;
+  if (typeof stream.terminator === "string") out.terminator = stream.terminator;
+  return out;
+}
+
+/** The stream a body flag switches to (`x-apigen-stream-flag`), as the endpoint's streamResponse. */
+function flagStreamOf(ctx: ImportContext, op: JsonObject, at: Pointer): JsonObject | undefined {
+  const responses = isObject(op.responses) ? op.responses : {};
+  for (const [status, raw] of Object.entries(responses)) {
+    const { value: response, at: responseAt } = deref(ctx, raw, under(at, "responses", status));
+    if (!isObject(response) || !isObject(response.content)) continue;
+    for (const [type, media] of Object.entries(response.content)) {
+      if (!isObject(media) || typeof media["x-apigen-stream-flag"] !== "string") continue;
+      return {
+        flag: media["x-apigen-stream-flag"],
+        status: Number(status),
+        contentType: type,
+        ...streamOf(ctx, media, under(responseAt, "content", type)),
+      };
+    }
+  }
+  return undefined;
+}
+
 /** The first success response with its body and headers; error statuses as the endpoint's errors. */
 function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
   const responses = isObject(op.responses) ? op.responses : {};
@@ -271,9 +315,21 @@ function successOf(
   if (description?.trim()) out.description = description.trim();
   carryNotes(response, out);
   const content = isObject(response.content) ? response.content : {};
-  const types = Object.keys(content);
-  const chosen = types.find(isJson) ?? types[0];
-  if (chosen !== undefined && ![204, 205, 304].includes(out.status as number)) {
+  // A stream apigen wrote (x-apigen-stream) comes back as one; a flag's stream is the endpoint's streamResponse.
+  const types = Object.keys(content).filter(
+    (t) => !(isObject(content[t]) && content[t]["x-apigen-stream-flag"] !== undefined),
+  );
+  const streamed = types.find(
+    (t) => isObject(content[t]) && isObject(content[t]["x-apigen-stream"]),
+  );
+  const chosen = streamed ?? types.find(isJson) ?? types[0];
+  if (streamed !== undefined) {
+    out.contentType = streamed;
+    Object.assign(
+      out,
+      streamOf(ctx, content[streamed] as JsonObject, under(at, "content", streamed)),
+    );
+  } else if (chosen !== undefined && ![204, 205, 304].includes(out.status as number)) {
     const media = content[chosen];
     const mediaAt = under(at, "content", chosen);
     const schema = isObject(media) ? media.schema : undefined;
