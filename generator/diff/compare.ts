@@ -383,29 +383,25 @@ function diffErrorCodes(out: ChangeList, before: ApiModel, after: ApiModel): voi
     out.add(`errors.codes.${c.code}`, `error code ${c.code} (${c.name}) added`, "minor");
 }
 
+/**
+ * Where the stream and webhook diffs report: changes go to `out`, and the payload types they
+ * pair up are compared as types read in `usage`'s position.
+ */
+function sinkOf(out: ChangeList, usage: ReturnType<typeof positionUsage>) {
+  return {
+    add: (...change: Parameters<ChangeList["add"]>) => out.add(...change),
+    payload: (subject: string, old: TypeNode, next: TypeNode) =>
+      diffNode(out, subject, old, next, [usage]),
+  };
+}
+
 /** Every change from `before` to `after`, in a stable order. */
 export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   const out = new ChangeList();
   diffEndpoints(out, before, after);
   diffCallbacks(out, before, after);
-  const read = positionUsage("endpoint-response");
-  diffStreams(
-    {
-      add: (subject, description, level, breaks) => out.add(subject, description, level, breaks),
-      payload: (subject, old, next) => diffNode(out, subject, old, next, [read]),
-    },
-    before,
-    after,
-  );
-  const usage = positionUsage("callback-body");
-  diffWebhooks(
-    {
-      add: (subject, description, level, breaks) => out.add(subject, description, level, breaks),
-      payload: (subject, old, next) => diffNode(out, subject, old, next, [usage]),
-    },
-    before,
-    after,
-  );
+  diffStreams(sinkOf(out, positionUsage("endpoint-response")), before, after);
+  diffWebhooks(sinkOf(out, positionUsage("callback-body")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
   const gapCount = (m: ApiModel) =>

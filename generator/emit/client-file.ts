@@ -42,16 +42,16 @@ import {
   streamedResponse,
   streamExports,
 } from "./client-streams.ts";
+import {
+  coreClass,
+  coreRef,
+  headerCredentials,
+  optionsInterface,
+  optionsRef,
+} from "./client-core.ts";
 import { endpointDocLines } from "./client-docs.ts";
 import { pagedCall, pagedReturnType, pagingEntry } from "./client-pagination.ts";
-import {
-  credentialSpec,
-  inPath,
-  isSent,
-  paramsArgName,
-  paramsSpec,
-  sentAs,
-} from "./client-params.ts";
+import { credentialSpec, inPath, paramsArgName, paramsSpec } from "./client-params.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import {
   generatedRef,
@@ -70,10 +70,6 @@ const operationName = (endpoint: Endpoint) => `op${endpoint.pascalName}`;
 const groupClassName = (endpoint: Endpoint) => `${endpoint.groupPascalName}Api`;
 /** `validateTransactionsAuthorizeBody`: the local validator of a body whose type is written inline. */
 const inlineBodyValidatorName = (endpoint: Endpoint) => `validate${endpoint.pascalName}Body`;
-
-const coreRef = (model: ApiModel) => generatedRef(modules.client, model.api.coreClassName, false);
-const optionsRef = (model: ApiModel) =>
-  generatedRef(modules.client, `${model.api.clientName}Options`, true);
 
 /** Whether a body is a named type, validated by that type's own validator. */
 const isNamedBody = (endpoint: Endpoint) =>
@@ -234,72 +230,6 @@ function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDecla
         body: [ret(call(id(endpoint.functionName), ...args))],
       };
     }),
-  };
-}
-
-/** The credentials the endpoints send: one client option each. */
-function headerCredentials(model: ApiModel) {
-  const used = new Set(model.endpoints.flatMap((e) => e.auth));
-  return model.credentials.filter((c) => isSent(c) && used.has(c.id));
-}
-
-/** Options of the client: the runtime's, plus one per credential the endpoints send. */
-function optionsInterface(model: ApiModel): Statement {
-  return {
-    kind: "interface",
-    name: optionsRef(model).name,
-    isExported: true,
-    extends: [runtimeType(coreModule, "CoreOptions")],
-    docs: [`Options of {@link ${model.api.clientName}}.`],
-    members: headerCredentials(model).map((c) => ({
-      kind: "property-signature",
-      name: c.id,
-      hasQuestionToken: true,
-      type: runtimeType(
-        coreModule,
-        c.placement === "basic" ? "BasicCredentialValue" : "CredentialValue",
-      ),
-      docs: [
-        ...(c.docs.description ? [c.docs.description] : []),
-        `${sentAs(c)} by the endpoints that need it.`,
-      ],
-    })),
-  };
-}
-
-/** The core class: options, credentials and the API's error class, for the endpoint functions. */
-function coreClass(model: ApiModel): ClassDeclaration {
-  const example = model.endpoints[0];
-  const { clientName, title } = model.api;
-  const credentials = obj(
-    headerCredentials(model).map((c) => [c.id, member(id("options"), c.id)] as const),
-  );
-  const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
-  const { statuses, never } = model.errors.retry;
-  const { requestIdHeader } = model.errors;
-  const retry =
-    statuses.length || never.length || requestIdHeader !== undefined
-      ? [
-          obj([
-            ["statuses", statuses.length ? arr(statuses.map(lit)) : undefined],
-            ["never", never.length ? arr(never.map(lit)) : undefined],
-          ]),
-          ...(requestIdHeader !== undefined ? [lit(requestIdHeader)] : []),
-        ]
-      : [];
-  return {
-    kind: "class",
-    name: model.api.coreClassName,
-    isExported: true,
-    extends: runtimeValue(coreModule, "ClientCore"),
-    docs: [
-      `Sends the calls of the ${title}'s endpoint functions${example ? ` (\`${example.functionName}(core, …)\`)` : ""}, with the options of {@link ${clientName}}.`,
-      `Import only the functions you call, and a bundler leaves out every other endpoint; {@link ${clientName}} has the same calls as methods, and keeps them all.`,
-    ],
-    ctor: {
-      params: [{ name: "options", type: optionsRef(model) }],
-      body: [exprStatement(call(id("super"), id("options"), credentials, errorClass, ...retry))],
-    },
   };
 }
 
