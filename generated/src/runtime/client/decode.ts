@@ -54,7 +54,8 @@ export function declaredHeaders(
   headers: Headers,
 ): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
-  for (const [name, parse] of Object.entries(spec ?? {})) {
+  if (!spec) return out;
+  for (const [name, parse] of Object.entries(spec)) {
     const text = headers.get(name);
     if (text === null) continue;
     if (parse === "string") out[name] = text;

@@ -41,6 +41,8 @@ export interface ParamsSpec {
  * space is `+`), so that a `,` or `[]` the style adds stays apart from the value's own.
  */
 function encode(text: string): string {
+  // Most names and values (`limit`, `100`, `cus_123`) need no escaping: skip the three passes.
+  if (/^[\w.-]*$/.test(text)) return text;
   return encodeURIComponent(text)
     .replace(/%20/g, "+")
     .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -68,8 +70,8 @@ function queryPairs(
   issues: ValidationIssue[],
 ): string[] {
   const key = encode(name);
-  const at = child("params", name);
   if (isScalar(value)) return [`${key}=${encode(String(value))}`];
+  const at = child("params", name);
   if (Array.isArray(value)) {
     if (!value.every(isScalar)) {
       issues.push({
