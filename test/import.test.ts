@@ -305,11 +305,31 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
           .map(
             (block) => [/export (?:interface|type) (\w+)/.exec(block)?.[1], block.trim()] as const,
           )
-          .filter(([name]) => name !== undefined && !name.endsWith("Params")),
+          // Callbacks do not come back yet: their parameters interface is left out.
+          .filter(([name]) => name !== undefined && name !== "AccountLoginParams"),
       );
     const before = declarations(readFileSync(join(repoRoot, "generated/src/types.ts"), "utf8"));
     const after = declarations(generated.files.find((f) => f.path === "src/types.ts")!.contents);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [name, text] of before) expect(after.get(name), name).toBe(text);
+  });
+
+  it("gives back the names, the shared headers and each endpoint's rules", () => {
+    const { read, outSpec } = imported(join(repoRoot, "generated/openapi.json"));
+    const spec = parse(readFileSync(join(repoRoot, "spec/api.yaml"), "utf8"));
+    const api = read("api.yaml");
+    for (const key of ["name", "clientName", "baseUrl", "callbackBaseUrl", "description"])
+      expect(api.api[key], key).toBe(spec.api[key].trim());
+    expect(Object.keys(api.headers)).toEqual(Object.keys(spec.headers));
+    expect(api.headers["X-Nonce"]).toMatchObject({
+      description: spec.headers["X-Nonce"].description,
+      undocumented: spec.headers["X-Nonce"].undocumented,
+    });
+    const original = parse(readFileSync(join(repoRoot, "spec/endpoints.yaml"), "utf8")).endpoints;
+    const back = endpointsOf(outSpec);
+    const withRules = Object.keys(original).filter((id) => original[id].rules);
+    expect(withRules.length).toBeGreaterThan(0);
+    for (const id of Object.keys(original)) expect(back[id]!.rules, id).toEqual(original[id].rules);
+    expect(back["transactions.list"]!.params).toBeUndefined(); // X-Nonce is the API's, not the endpoint's
   });
 });

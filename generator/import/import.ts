@@ -11,7 +11,12 @@ import { isObject, note, type ImportContext, type TypeOut } from "./context.ts";
 import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { namedType } from "./schemas.ts";
-import { apiSection, credentialsSection, environmentsSection } from "./sections.ts";
+import {
+  apiSection,
+  credentialsSection,
+  environmentsSection,
+  sharedHeadersSection,
+} from "./sections.ts";
 import { specFileText, type SpecFile } from "./write-spec.ts";
 
 export interface ImportOptions {
@@ -49,6 +54,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   const api = apiSection(ctx, options.packageName);
   const environments = environmentsSection(ctx);
   const credentials = credentialsSection(ctx);
+  const headers = sharedHeadersSection(ctx);
   const endpoints = endpointsOf(ctx);
   ctx.area = "shared";
   nameEverySchema(ctx);
@@ -56,6 +62,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   const top: JsonObject = { api };
   if (environments) top.environments = environments;
   if (credentials) top.credentials = credentials;
+  if (headers) top.headers = headers;
   const files = layout(ctx, top, endpoints, options);
   return { files, endpoints: endpoints.length, types: ctx.types.size, gaps: ctx.gaps };
 }

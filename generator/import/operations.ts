@@ -85,13 +85,17 @@ function endpointOf(
 ): JsonObject {
   const out: JsonObject = {};
   const summary = stringOf(op, "summary");
-  if (summary) out.summary = summary.trim();
-  const description = stringOf(op, "description");
-  if (description?.trim()) out.description = description.trim();
+  // apigen writes the endpoint id where the spec has no summary.
+  if (summary && summary !== stringOf(op, "operationId")) out.summary = summary.trim();
+  const testingOnly = op["x-testing-only"] === true;
+  const { description, rules } = splitDescription(stringOf(op, "description"), testingOnly);
+  if (description) out.description = description;
   if (method === "trace") note(ctx, out, at, "method TRACE; written as GET");
   out.method = method === "trace" ? "GET" : method.toUpperCase();
   out.path = path.replace(/\{([^}]*)\}/g, (_, name: string) => `{${placeholder(name)}}`);
   if (out.path !== path) note(ctx, out, at, `path parameters renamed to word characters (${path})`);
+  if (rules.length) out.rules = rules;
+  if (testingOnly) out.testingOnly = true;
   const auth = authOf(ctx, op, at, out);
   if (auth.length) out.auth = auth;
   const params = paramsOf(ctx, item, op, at, out);
@@ -109,6 +113,31 @@ function endpointOf(
     if (op[key] !== undefined)
       note(ctx, out, under(at, key), `${key} of the operation are not carried yet`);
   return out;
+}
+
+/**
+ * An operation's description with what apigen adds to it taken back apart: the paragraph
+ * `Rules:` and its `- rule` lines become `rules`; `Testing only.` goes with `x-testing-only`.
+ */
+export function splitDescription(
+  text: string | undefined,
+  testingOnly: boolean,
+): { description?: string; rules: string[] } {
+  const paragraphs = (text ?? "").trim().split("\n\n");
+  const rules: string[] = [];
+  const last = paragraphs.at(-1) ?? "";
+  const lines = last.split("\n");
+  if (
+    lines[0] === "Rules:" &&
+    lines.length > 1 &&
+    lines.slice(1).every((l) => l.startsWith("- "))
+  ) {
+    rules.push(...lines.slice(1).map((l) => l.slice(2)));
+    paragraphs.pop();
+  }
+  if (testingOnly && paragraphs.at(-1) === "Testing only.") paragraphs.pop();
+  const description = paragraphs.join("\n\n").trim();
+  return description ? { description, rules } : { rules };
 }
 
 /** The credentials of the first security requirement (the operation's, else the document's). */
@@ -152,7 +181,8 @@ function paramsOf(
     op.parameters.forEach((p, i) => all.push([p, under(at, "parameters", i)]));
   for (const [raw, rawAt] of all) {
     const { value: param, at: paramAt } = deref(ctx, raw, rawAt);
-    if (!isObject(param)) continue;
+    // The API's shared headers are the spec's `headers` section, not this endpoint's parameters.
+    if (!isObject(param) || param["x-apigen-shared-header"] === true) continue;
     const name = stringOf(param, "name") ?? "";
     const where = stringOf(param, "in");
     if (where === "cookie") {

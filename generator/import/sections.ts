@@ -5,7 +5,8 @@
 import { camelCase, pascalCase } from "../ir/casing.ts";
 import { isObject, note, stringOf, under, type ImportContext } from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
-import { carryNotes } from "./schemas.ts";
+import { gapConvention } from "../emit/openapi/document.ts";
+import { carryNotes, typeOf } from "./schemas.ts";
 
 const rootAt = (ctx: ImportContext): Pointer => ({ file: ctx.doc.root.path, pointer: "#" });
 
@@ -26,8 +27,12 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
     clientName: `${pascalCase(title.replace(/\bAPI\b/gi, "")) || "Api"}Client`,
     baseUrl: "api_base_url",
   };
-  const description = stringOf(info, "description");
-  if (description?.trim()) api.description = description.trim();
+  // apigen's own document names them (x-apigen-api), and ends the description with its gap convention.
+  const own = isObject(info["x-apigen-api"]) ? info["x-apigen-api"] : {};
+  for (const key of ["name", "clientName", "baseUrl", "callbackBaseUrl"] as const)
+    if (typeof own[key] === "string" && !(key === "name" && packageName)) api[key] = own[key];
+  const description = stringOf(info, "description")?.split(gapConvention).join("").trim();
+  if (description) api.description = description;
   carryNotes(root, api);
   carryNotes(info, api);
   for (const key of ["termsOfService", "contact", "license", "summary"] as const)
@@ -126,6 +131,30 @@ export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
       );
     }
     out[camelCase(name) || "credential"] = credential;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * `headers`: the optional request headers of the whole API, as apigen writes them
+ * (`components.parameters` marked `x-apigen-shared-header`).
+ */
+export function sharedHeadersSection(ctx: ImportContext): JsonObject | undefined {
+  const root = ctx.doc.root.value as JsonObject;
+  const parameters =
+    isObject(root.components) && isObject(root.components.parameters)
+      ? root.components.parameters
+      : {};
+  const out: JsonObject = {};
+  for (const [key, parameter] of Object.entries(parameters)) {
+    if (!isObject(parameter) || parameter["x-apigen-shared-header"] !== true) continue;
+    const at = under(rootAt(ctx), "components", "parameters", key);
+    const header: JsonObject = {};
+    const description = stringOf(parameter, "description");
+    if (description?.trim()) header.description = description.trim();
+    header.schema = typeOf(ctx, parameter.schema ?? { type: "string" }, under(at, "schema"));
+    carryNotes(parameter, header);
+    out[stringOf(parameter, "name") ?? key] = header;
   }
   return Object.keys(out).length ? out : undefined;
 }

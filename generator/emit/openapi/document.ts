@@ -23,7 +23,7 @@ import { webhooksOf } from "./webhooks.ts";
 /** The OpenAPI version written. */
 export const openApiVersion = "3.1.0";
 
-const gapConvention =
+export const gapConvention =
   "Facts the source does not show are not guessed: each is listed, in words, in an `x-undocumented` array on the object it concerns.";
 
 function infoOf(model: ApiModel): JsonObject {
@@ -32,6 +32,14 @@ function infoOf(model: ApiModel): JsonObject {
     version: model.api.version,
     description: text(model.api.docs.description, gapConvention),
     "x-undocumented": notesOf(model.api.docs),
+    // The names the spec gives the package, the client and the base URL placeholders:
+    // OpenAPI has no place for them, and an import (--import) reads them back.
+    "x-apigen-api": {
+      name: model.api.packageName,
+      clientName: model.api.clientName,
+      baseUrl: model.api.baseUrlName,
+      callbackBaseUrl: model.api.callbackBaseUrlName,
+    },
   });
 }
 

@@ -119,5 +119,6 @@ export function parameterRef(key: string): JsonObject {
  * which endpoints take it (that gap travels with it as `x-undocumented`).
  */
 export function sharedHeaderParameter(header: HeaderSpec): JsonObject {
-  return headerParameterOf({ ...header, required: false });
+  // Marked as the spec's `headers` section, not a parameter of each endpoint: --import reads it back so.
+  return { ...headerParameterOf({ ...header, required: false }), "x-apigen-shared-header": true };
 }
