@@ -456,3 +456,71 @@ ${events}
     expect(compareModels(model(spec(closed)), model(spec(closed)))).toEqual([]);
   });
 });
+
+describe("model diff of pagination", () => {
+  /** A spec whose `customers.list` pages as `pagination` says (no line: it does not page). */
+  const spec = (pagination: string, item = "Customer") =>
+    `api: { name: s, title: S, version: 1.0.0 }
+types:
+  Customer: { fields: { id: { type: string, required: true } } }
+  Other: { fields: { id: { type: integer, required: true } } }
+  CustomerList: { fields: { data: { type: "${item}[]", required: true }, has_more: boolean, next: string } }
+endpoints:
+  customers.list:
+    method: GET
+    path: /v1/customers
+    params:
+      starting_after: { in: query, type: string }
+      page_token: { in: query, type: string }
+    response: { body: CustomerList }
+${pagination}
+`;
+  const cursor =
+    "    pagination: { style: cursor, items: data, param: starting_after, cursor: id, hasMore: has_more }";
+  const folders: string[] = [];
+  const model = (text: string) => {
+    const dir = tempDir("apigen-diff-paging-");
+    folders.push(dir);
+    writeFileSync(join(dir, "api.yaml"), text);
+    return loadModel(dir);
+  };
+  const changes = (before: string, after: string) =>
+    squeeze(formatChanges(compareModels(model(before), model(after)))).slice(0, -2);
+  afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it.each([
+    [
+      "a list that starts paging is minor",
+      spec(""),
+      spec(cursor),
+      ["minor endpoints.customers.list.pagination: pages (cursor)"],
+    ],
+    [
+      "a list that stops paging breaks callers' walks",
+      spec(cursor),
+      spec(""),
+      ["BREAKING for callers endpoints.customers.list.pagination: no longer pages"],
+    ],
+    [
+      "another way to the next page is minor: callers' code does not change",
+      spec(cursor),
+      spec("    pagination: { style: nextToken, items: data, param: page_token, token: next }"),
+      [
+        "minor endpoints.customers.list.pagination: style cursor, param starting_after, cursor id, hasMore has_more, items data -> style nextToken, param page_token, token next, items data",
+      ],
+    ],
+  ])("%s", (_name, before, after, lines) => {
+    expect(changes(before, after)).toEqual(lines);
+  });
+
+  it("compares the item type as a type callers read", () => {
+    const lines = changes(spec(cursor), spec(cursor, "Other"));
+    expect(lines).toContain(
+      "BREAKING for callers endpoints.customers.list.pagination.items: type Customer -> Other (callers read it)",
+    );
+  });
+
+  it("finds nothing between a paging spec and itself", () => {
+    expect(compareModels(model(spec(cursor)), model(spec(cursor)))).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import type { ApiModel, Constraints, Endpoint, Param, TypeNode } from "../ir/mod
 import { sameShape, typeText } from "./type-text.ts";
 import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
+import { diffPagination } from "./pagination.ts";
 import { diffStreams } from "./streams.ts";
 import { diffWebhooks } from "./webhooks.ts";
 
@@ -401,6 +402,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffEndpoints(out, before, after);
   diffCallbacks(out, before, after);
   diffStreams(sinkOf(out, positionUsage("endpoint-response")), before, after);
+  diffPagination(sinkOf(out, positionUsage("endpoint-response")), before, after);
   diffWebhooks(sinkOf(out, positionUsage("callback-body")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
