@@ -511,9 +511,13 @@ export function predict(
     let a = next();
     requests.push({ attempt, act: a });
     for (let hops = 0; a.kind === "redirect" && a.to === "same"; hops++) {
+      // After raw bytes the outcome may be anything, here as below (found by the long client
+      // fuzz, seed 379009540: "[1,2" over HTTP/1.0 is a ResponseParseError, not a retry).
       if (hops >= c.maxRedirects)
         return {
-          expected: { kind: "error", name: "RedirectError", status: a.status },
+          expected: bounded
+            ? { kind: "any" }
+            : { kind: "error", name: "RedirectError", status: a.status },
           requests,
           bounded,
         };

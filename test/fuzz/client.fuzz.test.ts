@@ -344,6 +344,44 @@ async function holdsInOneOfThree(
   throw failure;
 }
 
+describe("the fuzz's own model of the client", () => {
+  it("expects anything after raw bytes, also when redirects end the script (seed 379009540)", () => {
+    const found: Case = {
+      endpoint: "list",
+      idempotent: true,
+      prefix: false,
+      apiKey: "sk_live/eJMKY-9NjchtymP7",
+      publishableKey: "pk_live_=Yq_CdKqEDa.vN3yQFSm+",
+      tokenFunction: true,
+      accessToken: "at_live_u9w1g-atYj.ano+Qr",
+      maxRetries: 3,
+      maxRedirects: 3,
+      retryBackoffMs: 3,
+      maxRetryBackoffMs: 12,
+      maxRetryAfterMs: 14,
+      maxResponseBytes: 64,
+      maxErrorBodyBytes: 65536,
+      timeoutMs: 20000,
+      script: [
+        {
+          kind: "answer",
+          status: 599,
+          body: { kind: "spaces", bytes: 70000, gzip: true },
+          contentType: "text/html",
+          retryAfter: { kind: "date", offsetMs: -9701617739 },
+          echoHeader: undefined,
+        },
+        // A truncated JSON body over HTTP/1.0 reads as a ResponseParseError, not a retry.
+        { kind: "raw", text: "HTTP/1.0 200 OK\r\n\r\n[1,2" },
+        { kind: "redirect", status: 308, to: "same", echo: false },
+      ],
+    } as Case;
+    const prediction = predict(found, {});
+    expect(prediction.bounded).toBe(true);
+    expect(prediction.expected).toEqual({ kind: "any" });
+  });
+});
+
 describe("the client against a hostile server", () => {
   it(
     "fails only with typed errors, within its retries, waits and limits, and shows no credential",
