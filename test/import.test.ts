@@ -4,8 +4,9 @@
  * bodies, security and servers; small documents written here cover 3.1 spellings and bad
  * input, which must be a clear error at its place with nothing written.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
@@ -332,4 +333,28 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     for (const id of Object.keys(original)) expect(back[id]!.rules, id).toEqual(original[id].rules);
     expect(back["transactions.list"]!.params).toBeUndefined(); // X-Nonce is the API's, not the endpoint's
   });
+});
+
+describe("a real API: Figma's REST API (@figma/rest-api-spec, OpenAPI 3.1)", () => {
+  it("imports, generates a package, and the package type-checks strictly", () => {
+    const input = join(repoRoot, "node_modules/@figma/rest-api-spec/openapi/openapi.yaml");
+    const { outSpec, result } = imported(input);
+    expect(result.endpoints).toBeGreaterThan(40);
+    expect(result.types).toBeGreaterThan(200);
+    const out = join(scratch(), "package");
+    const generated = runPipeline({ specDir: outSpec, outDir: out });
+    for (const file of generated.files) {
+      mkdirSync(dirname(join(out, file.path)), { recursive: true });
+      writeFileSync(join(out, file.path), file.contents);
+    }
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain('id: "files.getFile"');
+    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
+      encoding: "utf8",
+      timeout: 180_000,
+    });
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  }, 240_000);
 });
