@@ -358,3 +358,28 @@ describe("a real API: Figma's REST API (@figma/rest-api-spec, OpenAPI 3.1)", () 
     expect(run.status).toBe(0);
   }, 240_000);
 });
+
+describe("a real API at scale: GitHub's REST API (@octokit/openapi, 1,223 operations)", () => {
+  it("imports, generates a package, and the package type-checks strictly", () => {
+    const input = join(repoRoot, "node_modules/@octokit/openapi/generated/api.github.com.json");
+    const { outSpec, result } = imported(input);
+    expect(result.endpoints).toBe(1223);
+    expect(result.types).toBeGreaterThan(900);
+    const out = join(scratch(), "package");
+    const generated = runPipeline({ specDir: outSpec, outDir: out });
+    for (const file of generated.files) {
+      mkdirSync(dirname(join(out, file.path)), { recursive: true });
+      writeFileSync(join(out, file.path), file.contents);
+    }
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain('id: "issues.listForRepo"');
+    expect(client).toContain('id: "repos.get"');
+    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
+      encoding: "utf8",
+      timeout: 300_000,
+    });
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  }, 420_000);
+});
