@@ -372,6 +372,15 @@ describe("every page goes through the client: credentials, header parameters, re
     expect(seen).toHaveLength(12);
   });
 
+  it("gives a page request the client's timeout: a page that never comes is a TimeoutError", async () => {
+    override = (_s, n) => n === 3; // the third page: no answer at all
+    const error = await rejection(
+      walk(client({ timeoutMs: 200, maxRetries: 0 }).customers.list({ limit: 100 })),
+    );
+    expect(error).toBeInstanceOf(generated.TimeoutError);
+    expect(seen).toHaveLength(3);
+  });
+
   it("stops between page requests when the signal aborts (UserAbortError), nothing more sent", async () => {
     const controller = new AbortController();
     const ns: number[] = [];

@@ -303,16 +303,7 @@ endpoints:
   orders.create: { method: POST, path: /o, body: Create, response: { status: 201 } }
 `;
   const closed = "    union: { card: Card, sepa: Sepa }";
-  const folders: string[] = [];
-  const model = (text: string) => {
-    const dir = tempDir("apigen-diff-unions-");
-    folders.push(dir);
-    writeFileSync(join(dir, "api.yaml"), text);
-    return loadModel(dir);
-  };
-  const changes = (before: string, after: string) =>
-    squeeze(formatChanges(compareModels(model(before), model(after)))).slice(0, -2);
-  afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const { model, changes } = inlineSpecs("apigen-diff-unions-");
 
   // A variant's type gains (or loses) the tag field with the union: listed under the type too.
   it.each([
@@ -408,16 +399,7 @@ ${events}
     streamResponse: { ${chat} }
 `;
   const closed = "      events: { delta: Chunk, stop: Other }\n      open: false";
-  const folders: string[] = [];
-  const model = (text: string) => {
-    const dir = tempDir("apigen-diff-streams-");
-    folders.push(dir);
-    writeFileSync(join(dir, "api.yaml"), text);
-    return loadModel(dir);
-  };
-  const changes = (before: string, after: string) =>
-    squeeze(formatChanges(compareModels(model(before), model(after)))).slice(0, -2);
-  afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const { model, changes } = inlineSpecs("apigen-diff-streams-");
 
   it.each([
     [
@@ -477,16 +459,7 @@ ${pagination}
 `;
   const cursor =
     "    pagination: { style: cursor, items: data, param: starting_after, cursor: id, hasMore: has_more }";
-  const folders: string[] = [];
-  const model = (text: string) => {
-    const dir = tempDir("apigen-diff-paging-");
-    folders.push(dir);
-    writeFileSync(join(dir, "api.yaml"), text);
-    return loadModel(dir);
-  };
-  const changes = (before: string, after: string) =>
-    squeeze(formatChanges(compareModels(model(before), model(after)))).slice(0, -2);
-  afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const { model, changes } = inlineSpecs("apigen-diff-paging-");
 
   it.each([
     [
@@ -524,3 +497,21 @@ ${pagination}
     expect(compareModels(model(spec(cursor)), model(spec(cursor)))).toEqual([]);
   });
 });
+
+/**
+ * Models of specs written inline (one api.yaml each, in folders removed after the describe
+ * that calls this), and the change lines between two of them without the closing summary.
+ */
+function inlineSpecs(prefix: string) {
+  const folders: string[] = [];
+  afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const model = (text: string) => {
+    const dir = tempDir(prefix);
+    folders.push(dir);
+    writeFileSync(join(dir, "api.yaml"), text);
+    return loadModel(dir);
+  };
+  const changes = (before: string, after: string) =>
+    squeeze(formatChanges(compareModels(model(before), model(after)))).slice(0, -2);
+  return { model, changes };
+}

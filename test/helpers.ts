@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { runPipeline, type PipelineResult } from "../generator/pipeline.ts";
@@ -17,9 +17,9 @@ export function tempDir(prefix = "apigen-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Runs every stage but the write on `specDir` (relative to the repo root). */
+/** Runs every stage but the write on `specDir` (relative to the repo root, or absolute). */
 export async function generateFrom(specDir: string, outDir = tempDir()): Promise<PipelineResult> {
-  return runPipeline({ specDir: join(repoRoot, specDir), outDir });
+  return runPipeline({ specDir: resolve(repoRoot, specDir), outDir });
 }
 
 /** Runs the pipeline on `specDir` and writes every file it makes into `outDir`, as the CLI would. */

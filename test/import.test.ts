@@ -6,12 +6,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
-import { runPipeline } from "../generator/pipeline.ts";
-import { repoRoot, runCli, tempDir } from "./helpers.ts";
+import { generateFrom, repoRoot, runCli, tempDir, writeGenerated } from "./helpers.ts";
 
 const made: string[] = [];
 const scratch = () => {
@@ -134,7 +133,7 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
   });
 
   it("generates a package from the imported folder", async () => {
-    const generated = runPipeline({ specDir: outSpec, outDir: join(scratch(), "out") });
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
     const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
     expect(client).toContain("listPets(");
     expect(client).toContain('id: "pets.uploadPhoto"');
@@ -296,9 +295,9 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     }
   });
 
-  it("gives back the Merchant spec's named types byte for byte", () => {
+  it("gives back the Merchant spec's named types byte for byte", async () => {
     const { outSpec } = imported(join(repoRoot, "generated/openapi.json"));
-    const generated = runPipeline({ specDir: outSpec, outDir: join(scratch(), "out") });
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
     const declarations = (text: string) =>
       new Map(
         text
@@ -335,50 +334,47 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
   });
 });
 
+/**
+ * Imports a real API's document, writes the package generated from it, and type-checks it
+ * strictly; gives the import's counts and the client's text.
+ */
+async function importAndTypeCheck(input: string, timeoutMs: number) {
+  const { outSpec, result } = imported(input);
+  const out = join(scratch(), "package");
+  const generated = await writeGenerated(outSpec, out);
+  const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+  const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+  const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
+    encoding: "utf8",
+    timeout: timeoutMs,
+  });
+  return { result, client, run };
+}
+
 describe("a real API: Figma's REST API (@figma/rest-api-spec, OpenAPI 3.1)", () => {
-  it("imports, generates a package, and the package type-checks strictly", () => {
-    const input = join(repoRoot, "node_modules/@figma/rest-api-spec/openapi/openapi.yaml");
-    const { outSpec, result } = imported(input);
+  it("imports, generates a package, and the package type-checks strictly", async () => {
+    const { result, client, run } = await importAndTypeCheck(
+      join(repoRoot, "node_modules/@figma/rest-api-spec/openapi/openapi.yaml"),
+      180_000,
+    );
     expect(result.endpoints).toBeGreaterThan(40);
     expect(result.types).toBeGreaterThan(200);
-    const out = join(scratch(), "package");
-    const generated = runPipeline({ specDir: outSpec, outDir: out });
-    for (const file of generated.files) {
-      mkdirSync(dirname(join(out, file.path)), { recursive: true });
-      writeFileSync(join(out, file.path), file.contents);
-    }
-    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
     expect(client).toContain('id: "files.getFile"');
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
-    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 180_000,
-    });
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   }, 240_000);
 });
 
 describe("a real API at scale: GitHub's REST API (@octokit/openapi, 1,223 operations)", () => {
-  it("imports, generates a package, and the package type-checks strictly", () => {
-    const input = join(repoRoot, "node_modules/@octokit/openapi/generated/api.github.com.json");
-    const { outSpec, result } = imported(input);
+  it("imports, generates a package, and the package type-checks strictly", async () => {
+    const { result, client, run } = await importAndTypeCheck(
+      join(repoRoot, "node_modules/@octokit/openapi/generated/api.github.com.json"),
+      300_000,
+    );
     expect(result.endpoints).toBe(1223);
     expect(result.types).toBeGreaterThan(900);
-    const out = join(scratch(), "package");
-    const generated = runPipeline({ specDir: outSpec, outDir: out });
-    for (const file of generated.files) {
-      mkdirSync(dirname(join(out, file.path)), { recursive: true });
-      writeFileSync(join(out, file.path), file.contents);
-    }
-    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
     expect(client).toContain('id: "issues.listForRepo"');
     expect(client).toContain('id: "repos.get"');
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
-    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 300_000,
-    });
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   }, 420_000);

@@ -59,3 +59,10 @@ export const isObject = (value: JsonValue | undefined): value is JsonObject =>
 /** A string member of an object, or undefined. */
 export const stringOf = (o: JsonObject, key: string): string | undefined =>
   typeof o[key] === "string" ? o[key] : undefined;
+
+/** The document's `components.<kind>` (schemas, parameters, securitySchemes), empty when absent. */
+export function componentsOf(ctx: ImportContext, kind: string): JsonObject {
+  const { components } = ctx.doc.root.value as JsonObject;
+  const section = isObject(components) ? components[kind] : undefined;
+  return isObject(section) ? section : {};
+}

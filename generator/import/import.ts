@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { isObject, note, type ImportContext, type TypeOut } from "./context.ts";
+import { componentsOf, isObject, note, type ImportContext, type TypeOut } from "./context.ts";
 import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { namedType } from "./schemas.ts";
@@ -92,9 +92,7 @@ function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" {
 
 /** Every component schema becomes a named type, used or not. */
 function nameEverySchema(ctx: ImportContext): void {
-  const root = ctx.doc.root.value as JsonObject;
-  const schemas =
-    isObject(root.components) && isObject(root.components.schemas) ? root.components.schemas : {};
+  const schemas = componentsOf(ctx, "schemas");
   // apigen's own parameters interfaces come from the endpoints; they are not types of the spec.
   for (const [name, schema] of Object.entries(schemas))
     if (!isObject(schema) || schema["x-apigen-params"] === undefined)

@@ -5,6 +5,7 @@
  */
 import { pascalCase } from "../ir/casing.ts";
 import {
+  componentsOf,
   isObject,
   locationKey,
   note,
@@ -333,8 +334,7 @@ function objectType(
 
 /** The fields of the component schema named `name`, as this importer writes them; undefined when it has none. */
 function baseFields(ctx: ImportContext, name: string, at: Pointer): JsonObject | undefined {
-  const schemas = (ctx.doc.root.value as JsonObject).components;
-  const schema = isObject(schemas) && isObject(schemas.schemas) ? schemas.schemas[name] : undefined;
+  const schema = componentsOf(ctx, "schemas")[name];
   if (!isObject(schema) || !isObject(schema.properties)) return undefined;
   const named = namedType(ctx, schema, {
     file: ctx.doc.root.path,

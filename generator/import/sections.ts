@@ -3,7 +3,7 @@
  * `servers`, `credentials` from `components.securitySchemes`.
  */
 import { camelCase, pascalCase } from "../ir/casing.ts";
-import { isObject, note, stringOf, under, type ImportContext } from "./context.ts";
+import { componentsOf, isObject, note, stringOf, under, type ImportContext } from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
 import { gapConvention } from "../emit/openapi/document.ts";
 import { carryNotes, typeOf } from "./schemas.ts";
@@ -84,11 +84,7 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
 
 /** `credentials`: API keys in a header or the query, HTTP bearer and basic; OAuth2 and OpenID as bearer tokens. */
 export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
-  const root = ctx.doc.root.value as JsonObject;
-  const schemes =
-    isObject(root.components) && isObject(root.components.securitySchemes)
-      ? root.components.securitySchemes
-      : {};
+  const schemes = componentsOf(ctx, "securitySchemes");
   const out: JsonObject = {};
   for (const [name, raw] of Object.entries(schemes)) {
     const at = under(rootAt(ctx), "components", "securitySchemes", name);
@@ -140,11 +136,7 @@ export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
  * (`components.parameters` marked `x-apigen-shared-header`).
  */
 export function sharedHeadersSection(ctx: ImportContext): JsonObject | undefined {
-  const root = ctx.doc.root.value as JsonObject;
-  const parameters =
-    isObject(root.components) && isObject(root.components.parameters)
-      ? root.components.parameters
-      : {};
+  const parameters = componentsOf(ctx, "parameters");
   const out: JsonObject = {};
   for (const [key, parameter] of Object.entries(parameters)) {
     if (!isObject(parameter) || parameter["x-apigen-shared-header"] !== true) continue;
