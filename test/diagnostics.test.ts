@@ -401,6 +401,13 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "path-names-differ",
+    defect: "DELETE /orders/{reference} is GET /orders/{id} with another name",
+    expected: [
+      "test/fixtures/broken/path-names-differ/api.yaml:11:3 - error endpoint-path-names-differ: /orders/{reference} is the path of endpoint orders.get (/orders/{id}) with other parameter names; OpenAPI gives both one path item, so name the parameters alike",
+    ],
+  },
+  {
     name: "unknown-credential",
     defect: "auth names apiKy",
     expected: [

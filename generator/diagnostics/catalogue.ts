@@ -160,6 +160,11 @@ export const catalogue = {
     severity: "error",
     message: "{method} {path} is also endpoint {other}",
   },
+  "endpoint-path-names-differ": {
+    severity: "error",
+    message:
+      "{path} is the path of endpoint {other} ({otherPath}) with other parameter names; OpenAPI gives both one path item, so name the parameters alike",
+  },
   "duplicate-callback-route": {
     severity: "error",
     message: "{method} {path} is also callback {other}",

@@ -65,6 +65,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   const callbacks = merged.callbacks.map((d) => operations.callback(d));
   const paramsTypes = paramsTypesOf(endpoints, callbacks, namedTypes, ctx);
   checkRoutes(endpoints, ctx, "duplicate-endpoint-route", (e) => e.id);
+  checkPathNames(endpoints, ctx);
   checkRoutes(callbacks, ctx, "duplicate-callback-route", (c) => c.event);
   const endpointIds = endpoints.map((e) => e.id);
   const webhooks = merged.webhooks
@@ -294,6 +295,26 @@ function checkRoutes<T extends { method: string; path: string; location: Endpoin
         item.location,
       );
     else seen.set(key, item);
+  }
+}
+
+/**
+ * Two paths that differ only in their parameters' names are one path to OpenAPI, which has a
+ * single path item (and so a single set of names) for both.
+ */
+function checkPathNames(endpoints: readonly Endpoint[], ctx: BuildContext): void {
+  const firstOfShape = new Map<string, Endpoint>();
+  for (const endpoint of endpoints) {
+    const shape = endpoint.path.replace(/\{[^}]*\}/g, "{}");
+    const first = firstOfShape.get(shape);
+    if (!first) firstOfShape.set(shape, endpoint);
+    // The same method on the same shape is already a duplicate route.
+    else if (first.path !== endpoint.path && first.method !== endpoint.method)
+      ctx.bag.report(
+        "endpoint-path-names-differ",
+        { path: endpoint.path, other: first.id, otherPath: first.path },
+        endpoint.location,
+      );
   }
 }
 
