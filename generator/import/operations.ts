@@ -57,6 +57,7 @@ export function endpointsOf(ctx: ImportContext): EndpointOut[] {
   const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
   const out: EndpointOut[] = [];
   const taken = new Set<string>();
+  const shapes = new Map<string, { path: string; names: string[] }>();
   for (const [path, item0] of Object.entries(paths)) {
     const { value: item, at: itemAt } = deref(ctx, item0, under(rootAt, "paths", path));
     if (!isObject(item)) continue;
@@ -69,10 +70,37 @@ export function endpointsOf(ctx: ImportContext): EndpointOut[] {
       for (let i = 2; taken.has(id); i++) id = `${group}.${name}${i}`;
       taken.add(id);
       ctx.area = group;
-      out.push({ id, group, value: endpointOf(ctx, item, op, method, path, at) });
+      const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path));
+      out.push({ id, group, value });
     }
   }
   return out;
+}
+
+/** How a path's parameters are renamed (below) and the first path of its shape. */
+interface PathNames {
+  first: string;
+  rename: Map<string, string>;
+}
+
+/**
+ * OpenAPI forbids two paths that differ only in their parameters' names (GitHub's document
+ * has `/orgs/{org}/attestations/{attestation_id}` and `.../{subject_digest}`), and so does the
+ * format: a later path of the same shape takes the first one's names.
+ */
+function namesOfShape(
+  shapes: Map<string, { path: string; names: string[] }>,
+  path: string,
+): PathNames {
+  const names = [...path.matchAll(/\{([^}]*)\}/g)].map((m) => placeholder(m[1]!));
+  const shape = path.replace(/\{[^}]*\}/g, "{}");
+  const first = shapes.get(shape) ?? { path, names };
+  shapes.set(shape, first);
+  const rename = new Map<string, string>();
+  names.forEach((name, i) => {
+    if (first.names[i] !== name) rename.set(name, first.names[i]!);
+  });
+  return { first: first.path, rename };
 }
 
 function endpointOf(
@@ -82,6 +110,7 @@ function endpointOf(
   method: string,
   path: string,
   at: Pointer,
+  names: PathNames,
 ): JsonObject {
   const out: JsonObject = {};
   const summary = stringOf(op, "summary");
@@ -92,13 +121,19 @@ function endpointOf(
   if (description) out.description = description;
   if (method === "trace") note(ctx, out, at, "method TRACE; written as GET");
   out.method = method === "trace" ? "GET" : method.toUpperCase();
-  out.path = path.replace(/\{([^}]*)\}/g, (_, name: string) => `{${placeholder(name)}}`);
-  if (out.path !== path) note(ctx, out, at, `path parameters renamed to word characters (${path})`);
+  const pathName = (name: string) => names.rename.get(placeholder(name)) ?? placeholder(name);
+  out.path = path.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
+  if (names.rename.size > 0) {
+    const renamed = [...names.rename].map(([from, to]) => `${from} as ${to}`).join(", ");
+    const why = `differs from ${names.first} only in parameter names, which OpenAPI forbids`;
+    note(ctx, out, at, `path ${path} ${why}; written with ${renamed}`);
+  } else if (out.path !== path)
+    note(ctx, out, at, `path parameters renamed to word characters (${path})`);
   if (rules.length) out.rules = rules;
   if (testingOnly) out.testingOnly = true;
   const auth = authOf(ctx, op, at, out);
   if (auth.length) out.auth = auth;
-  const params = paramsOf(ctx, item, op, at, out);
+  const params = paramsOf(ctx, item, op, at, out, pathName);
   if (Object.keys(params).length) out.params = params;
   bodyOf(ctx, op, at, out);
   responsesOf(ctx, op, at, out);
@@ -171,6 +206,7 @@ function paramsOf(
   op: JsonObject,
   at: Pointer,
   out: JsonObject,
+  pathName: (name: string) => string,
 ): JsonObject {
   const params: JsonObject = {};
   const all: [JsonValue, Pointer][] = [];
@@ -202,7 +238,7 @@ function paramsOf(
     if (param.deprecated === true) spec.deprecated = true;
     carryNotes(param, spec);
     if (where === "query") styleOf(ctx, param, paramAt, spec);
-    params[where === "path" ? placeholder(name) : name] =
+    params[where === "path" ? pathName(name) : name] =
       Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
   }
   return params;

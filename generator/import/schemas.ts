@@ -107,7 +107,7 @@ export function typeOf(ctx: ImportContext, schema: JsonValue, at: Pointer, named
   if (ref !== undefined) return refType(ctx, schema, ref, at);
   const facets: JsonObject = {};
   const base = baseType(ctx, schema, at, facets, named);
-  copyDocs(schema, facets);
+  copyDocs(ctx, schema, facets, at);
   noteUnread(ctx, schema, at, facets);
   return withFacets(base, facets);
 }
@@ -117,7 +117,7 @@ function refType(ctx: ImportContext, schema: JsonObject, ref: string, at: Pointe
   const target = ctx.doc.resolveRef(ref, at);
   const name = namedType(ctx, target.value, target.at);
   const facets: JsonObject = {};
-  copyDocs(schema, facets);
+  copyDocs(ctx, schema, facets, at);
   if (schema.nullable === true) facets.nullable = true;
   return withFacets(name, facets);
 }
@@ -530,20 +530,69 @@ function enumType(
 }
 
 /** Description, example, deprecated and default, as the spec writes them. */
-function copyDocs(schema: JsonObject, facets: JsonObject): void {
+function copyDocs(ctx: ImportContext, schema: JsonObject, facets: JsonObject, at: Pointer): void {
   const raw = stringOf(schema, "description") ?? stringOf(schema, "title");
   const description =
     raw && Array.isArray(schema.anyOf) && openEnum(schema.anyOf, {})
       ? withoutOpenEnumSentence(raw)
       : raw;
   if (description?.trim()) facets.description = description.trim();
-  if (schema.example !== undefined) facets.example = schema.example;
-  else if (Array.isArray(schema.examples) && schema.examples.length)
-    facets.example = schema.examples[0]!;
+  const [example, exampleAt] =
+    schema.example !== undefined
+      ? [schema.example, under(at, "example")]
+      : Array.isArray(schema.examples) && schema.examples.length
+        ? [schema.examples[0]!, under(at, "examples", 0)]
+        : [undefined, at];
+  if (example !== undefined) {
+    const literal = literalExample(ctx, example, exampleAt, 0);
+    if (literal !== undefined) facets.example = literal;
+    else note(ctx, facets, exampleAt, "an example whose $ref points at nothing");
+  }
   if (schema.deprecated === true) facets.deprecated = true;
   if (schema.default !== undefined && schema.default !== null) facets.default = schema.default;
   if (typeof schema["x-unit"] === "string") facets.unit = schema["x-unit"];
   carryNotes(schema, facets);
+}
+
+/**
+ * An example as the literal value it stands for. An example is data, but some documents put a
+ * `$ref` in one (GitHub's, to `components.examples`), and tools that read the re-emitted
+ * document follow it: it is followed here, an Example Object giving its `value`, so what is
+ * written is the value itself. Undefined when a `$ref` points at nothing.
+ */
+function literalExample(
+  ctx: ImportContext,
+  value: JsonValue,
+  at: Pointer,
+  depth: number,
+): JsonValue | undefined {
+  if (depth > 32) return undefined;
+  if (Array.isArray(value)) {
+    const items = value.map((item, i) => literalExample(ctx, item, under(at, i), depth + 1));
+    return items.some((item) => item === undefined) ? undefined : (items as JsonValue[]);
+  }
+  if (!isObject(value)) return value;
+  if (typeof value.$ref === "string") {
+    let target: { value: JsonValue; at: Pointer };
+    try {
+      target = ctx.doc.resolveRef(value.$ref, at);
+    } catch {
+      return undefined;
+    }
+    const isExampleObject =
+      /^#\/components\/examples\/[^/]+$/.test(target.at.pointer) &&
+      isObject(target.value) &&
+      target.value.value !== undefined;
+    const resolved = isExampleObject ? (target.value as JsonObject).value! : target.value;
+    return literalExample(ctx, resolved, target.at, depth + 1);
+  }
+  const out: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    const literal = literalExample(ctx, item, under(at, key), depth + 1);
+    if (literal === undefined) return undefined;
+    out[key] = literal;
+  }
+  return out;
 }
 
 /**

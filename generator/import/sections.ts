@@ -23,7 +23,7 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
     name:
       packageName ?? (words ? (words.endsWith("api") ? words : `${words}-api`) : "imported-api"),
     title,
-    version: stringOf(info, "version") ?? "0.0.0",
+    version: "0.0.0",
     clientName: `${pascalCase(title.replace(/\bAPI\b/gi, "")) || "Api"}Client`,
     baseUrl: "api_base_url",
   };
@@ -35,9 +35,30 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
   if (description) api.description = description;
   carryNotes(root, api);
   carryNotes(info, api);
+  api.version = packageVersion(ctx, info, api);
   for (const key of ["termsOfService", "contact", "license", "summary"] as const)
     if (info[key] !== undefined) note(ctx, api, under(rootAt(ctx), "info", key), `info.${key}`);
   return api;
+}
+
+const semver = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/**
+ * The package version from `info.version`, which OpenAPI leaves free-form: `10` or `1.2` is
+ * padded to semver, anything else becomes 0.0.0; either change is noted.
+ */
+function packageVersion(ctx: ImportContext, info: JsonObject, api: JsonObject): string {
+  const given = stringOf(info, "version")?.trim();
+  if (given === undefined || semver.test(given)) return given ?? "0.0.0";
+  const short = /^(\d+)(?:\.(\d+))?$/.exec(given);
+  const version = short ? `${short[1]}.${short[2] ?? 0}.0` : "0.0.0";
+  note(
+    ctx,
+    api,
+    under(rootAt(ctx), "info", "version"),
+    `info.version ${given}, written as ${version}`,
+  );
+  return version;
 }
 
 /** `environments`: one per server, named from its description or its host. */
