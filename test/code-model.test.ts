@@ -154,6 +154,16 @@ class Api {
     given: [constant("json", lit('{"a":"b"}'))],
     want: 'const json = \'{"a":"b"}\';\n',
   },
+  {
+    name: "a doc line holding line breaks (a spec's description) gives each line its ` * `",
+    given: [
+      {
+        ...alias("Issue", keyword("string")),
+        docs: ["Create an issue.\n\nIt notifies.\r\n- a list"],
+      },
+    ],
+    want: "/**\n * Create an issue.\n *\n * It notifies.\n * - a list\n */\nexport type Issue = string;\n",
+  },
 ];
 
 describe("the printer", () => {

@@ -45,9 +45,9 @@ export function printPropertyKey(name: string): string {
 
 /** A doc comment: `/** line *\/` for one line, else one ` * ` line each. */
 export function printDocComment(docLines: readonly string[]): Doc {
-  // text from the spec must not end the comment early
-  const lines = docLines.map((l) => l.replace(/\*\//g, "*\\/"));
-  if (lines.length === 1 && !lines[0]!.includes("\n")) return `/** ${lines[0]!.trim()} */`;
+  // Text from the spec must not end the comment early, and each of its lines gets its ` * `.
+  const lines = docLines.flatMap((l) => l.replace(/\*\//g, "*\\/").split(/\r?\n/));
+  if (lines.length === 1) return `/** ${lines[0]!.trim()} */`;
   return [
     "/**",
     hardline,
