@@ -160,6 +160,11 @@ export const catalogue = {
     severity: "error",
     message: "{method} {path} is also endpoint {other}",
   },
+  "type-name-reserved": {
+    severity: "error",
+    message:
+      "type {name} has the name of one the generated package exports from its runtime; rename it",
+  },
   "endpoint-path-names-differ": {
     severity: "error",
     message:

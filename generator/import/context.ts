@@ -29,6 +29,8 @@ export interface ImportContext {
   typeAreas: Map<string, string>;
   /** The group being converted, given to the types it names first. */
   area: string;
+  /** The API's name in PascalCase, put before a schema name the runtime already exports. */
+  namePrefix: string;
   /** Every note written, for the count `import` prints. */
   gaps: number;
 }
@@ -65,4 +67,18 @@ export function componentsOf(ctx: ImportContext, kind: string): JsonObject {
   const { components } = ctx.doc.root.value as JsonObject;
   const section = isObject(components) ? components[kind] : undefined;
   return isObject(section) ? section : {};
+}
+
+/** A parameter, a request body or a response: the object itself, or what its `$ref` names. */
+export function deref(
+  ctx: ImportContext,
+  value: JsonValue,
+  at: Pointer,
+): { value: JsonValue; at: Pointer } {
+  let current = { value, at };
+  for (let hops = 0; isObject(current.value) && typeof current.value.$ref === "string"; hops++) {
+    if (hops > 32) break;
+    current = ctx.doc.resolveRef(current.value.$ref, current.at);
+  }
+  return current;
 }

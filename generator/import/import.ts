@@ -11,11 +11,13 @@ import { componentsOf, isObject, note, type ImportContext, type TypeOut } from "
 import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { namedType } from "./schemas.ts";
+import { pascalCase } from "../ir/casing.ts";
 import {
   apiSection,
   credentialsSection,
   environmentsSection,
   sharedHeadersSection,
+  titleName,
 } from "./sections.ts";
 import { specFileText, type SpecFile } from "./write-spec.ts";
 
@@ -49,9 +51,11 @@ export function importSpec(options: ImportOptions): ImportResult {
     typeSources: new Map(),
     typeAreas: new Map(),
     area: "shared",
+    namePrefix: "",
     gaps: 0,
   };
   const api = apiSection(ctx, options.packageName);
+  ctx.namePrefix = pascalCase(titleName(String(api.title))) || "Api";
   const environments = environmentsSection(ctx);
   const credentials = credentialsSection(ctx);
   const headers = sharedHeadersSection(ctx);

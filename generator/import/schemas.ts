@@ -3,6 +3,7 @@
  * `Pet[]`, `map<string>`), a mapping where it has facets or fields. Component schemas become
  * named types; `$ref`s become their names. What the format cannot say is a note.
  */
+import { runtimeExportNames } from "../ir/reserved-names.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
   componentsOf,
@@ -76,7 +77,9 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
   if (known) return known;
   const last = pointerTokens(at.pointer).at(-1) ?? "Schema";
   const base = pascalCase(last) || "Schema";
-  const start = /^[A-Z]/.test(base) ? base : `Schema${base}`;
+  const pascal = /^[A-Z]/.test(base) ? base : `Schema${base}`;
+  // GitHub's `page` (a Pages site) would be exported beside the runtime's `Page`.
+  const start = runtimeExportNames.has(pascal) ? `${ctx.namePrefix}${pascal}` : pascal;
   let name = start;
   const taken = new Set(ctx.schemaNames.values());
   for (let i = 2; taken.has(name); i++) name = `${start}${i}`;
@@ -91,7 +94,18 @@ export function namedType(ctx: ImportContext, schema: JsonValue, at: Pointer): s
   ctx.types.set(name, "unknown"); // placeholder: a recursive schema meets its own name
   ctx.typeSources.set(name, at);
   ctx.typeAreas.set(name, ctx.area);
-  ctx.types.set(name, typeOf(ctx, schema, at, true));
+  const type = typeOf(ctx, schema, at, true);
+  const last = pointerTokens(at.pointer).at(-1) ?? "";
+  if (runtimeExportNames.has(pascalCase(last))) {
+    const renamed = asMapping(type);
+    note(
+      ctx,
+      renamed,
+      at,
+      `schema ${last} is written as ${name}: the package's runtime exports ${pascalCase(last)}`,
+    );
+    ctx.types.set(name, renamed);
+  } else ctx.types.set(name, type);
   return name;
 }
 

@@ -30,6 +30,7 @@ import type {
   NamedType,
   ParamsType,
 } from "./model.ts";
+import { runtimeExportNames } from "./reserved-names.ts";
 
 type Data = Record<string, unknown>;
 
@@ -43,6 +44,9 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   const api = buildApiInfo(merged.api!, ctx);
   const types = new TypeBuilder(ctx);
   const namedTypes = types.buildNamed(merged.types);
+  for (const decl of merged.types)
+    if (runtimeExportNames.has(decl.name))
+      bag.report("type-name-reserved", { name: decl.name }, decl.file.locate(decl.path, "key"));
   const credentials = merged.credentials.map((d) => buildCredential(d, ctx));
   const versions = merged.versions.map((d) =>
     buildVersion(
