@@ -4,7 +4,8 @@
  * response with its headers, error statuses, and the credentials each operation sends.
  */
 import { camelCase } from "../ir/casing.ts";
-import { isObject, note, stringOf, under, type ImportContext } from "./context.ts";
+import { deref, isObject, note, stringOf, under, type ImportContext } from "./context.ts";
+import { linkPaginationOf } from "./pagination.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
@@ -15,20 +16,6 @@ export interface EndpointOut {
   id: string;
   group: string;
   value: JsonObject;
-}
-
-/** A parameter, a request body or a response: the object itself, or what its `$ref` names. */
-function deref(
-  ctx: ImportContext,
-  value: JsonValue,
-  at: Pointer,
-): { value: JsonValue; at: Pointer } {
-  let current = { value, at };
-  for (let hops = 0; isObject(current.value) && typeof current.value.$ref === "string"; hops++) {
-    if (hops > 32) break;
-    current = ctx.doc.resolveRef(current.value.$ref, current.at);
-  }
-  return current;
 }
 
 /** A group name for the spec: camelCase, starting with a letter. */
@@ -141,6 +128,10 @@ function endpointOf(
   if (flagStream) out.streamResponse = flagStream;
   // Paging apigen wrote comes back as the endpoint's pagination, its keys as the spec's.
   if (isObject(op["x-apigen-pagination"])) out.pagination = op["x-apigen-pagination"];
+  else {
+    const linked = linkPaginationOf(ctx, op, at);
+    if (linked) out.pagination = linked;
+  }
   carryNotes(op, out);
   if (op.deprecated === true)
     note(ctx, out, under(at, "deprecated"), "the operation is deprecated");

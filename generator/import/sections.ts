@@ -15,7 +15,8 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
   const root = ctx.doc.root.value as JsonObject;
   const info = isObject(root.info) ? root.info : {};
   const title = stringOf(info, "title")?.trim() || "API";
-  const words = title
+  const name = titleName(title);
+  const words = name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
@@ -24,7 +25,7 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
       packageName ?? (words ? (words.endsWith("api") ? words : `${words}-api`) : "imported-api"),
     title,
     version: "0.0.0",
-    clientName: `${pascalCase(title.replace(/\bAPI\b/gi, "")) || "Api"}Client`,
+    clientName: `${pascalCase(name) || "Api"}Client`,
     baseUrl: "api_base_url",
   };
   // apigen's own document names them (x-apigen-api), and ends the description with its gap convention.
@@ -39,6 +40,28 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
   for (const key of ["termsOfService", "contact", "license", "summary"] as const)
     if (info[key] !== undefined) note(ctx, api, under(rootAt(ctx), "info", key), `info.${key}`);
   return api;
+}
+
+/** Words of a title that say what the document is, not whose API it is. */
+const documentWords =
+  /\b(?:official|open ?api|swagger|spec(?:ification)?|rest|http|api|v\d+(?:\.\d+)*|\d+(?:\.\d+)+)\b/gi;
+
+/**
+ * The API's own name in a document's title, for the package and client names: the words
+ * before a ` - `, `+`, `(` or `:` aside, without a possessive or words such as "official
+ * OpenAPI spec" (GitHub's "GitHub's official OpenAPI spec + Octokit extension" is GitHub,
+ * "Swagger Petstore - OpenAPI 3.0" is Swagger Petstore). The whole title when nothing is left.
+ */
+export function titleName(title: string): string {
+  const head = title.split(/\s[-–—]\s|[+(:|]/)[0]!.replace(/[’']s\b/g, "");
+  const kept = head.replace(documentWords, " ").replace(/\s+/g, " ").trim();
+  if (kept) return kept;
+  return (
+    head
+      .replace(/\bapi\b/gi, " ")
+      .replace(/\s+/g, " ")
+      .trim() || title
+  );
 }
 
 const semver = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
