@@ -9,73 +9,12 @@
  *   OpenAPI 3.1 schema, and dereferences every `$ref`.
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "./helpers.ts";
+import { lint, type LintReport } from "./support/redocly.ts";
 import { generateInto, removeFolders, specDirs, walk, type Generated } from "./support/openapi.ts";
-
-const require = createRequire(import.meta.url);
-const redoclyBin = join(dirname(require.resolve("@redocly/cli/package.json")), "bin/cli.js");
-
-interface LintProblem {
-  ruleId: string;
-  severity: "error" | "warn";
-  message: string;
-  location: { pointer: string }[];
-}
-
-interface LintReport {
-  totals: { errors: number; warnings: number };
-  problems: LintProblem[];
-}
-
-/** Runs `redocly lint --extends recommended` on one file; resolves to its JSON report. */
-function lint(file: string): Promise<LintReport> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        redoclyBin,
-        "lint",
-        file,
-        "--extends",
-        "recommended",
-        "--format",
-        "json",
-        "--max-problems",
-        "1000",
-      ],
-      {
-        cwd: dirname(file),
-        // No telemetry, no update check: the test reaches no network.
-        env: {
-          ...process.env,
-          REDOCLY_TELEMETRY: "off",
-          REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
-          NO_COLOR: "1",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", () => {
-      clearTimeout(timer);
-      try {
-        resolve(JSON.parse(stdout) as LintReport);
-      } catch {
-        reject(new Error(`redocly lint printed no JSON report:\n${stdout}\n${stderr}`));
-      }
-    });
-  });
-}
 
 const generated = new Map<string, Generated>();
 const reports = new Map<string, LintReport>();

@@ -1,0 +1,195 @@
+/**
+ * Real APIs, imported: GitHub's whole REST API (@octokit/openapi, 1,223 operations),
+ * Discord's (its official document, test/fixtures/import/discord), Figma's
+ * (@figma/rest-api-spec) and the Swagger Petstore (@readme/oas-examples). Each document is
+ * imported once per run and its package generated once; the tests share them:
+ *
+ * - the counts and gap count are the ones docs/import.md keeps;
+ * - the package and a consumer file (test/fixtures/import/consumers) type-check strictly with
+ *   TypeScript 6 and 7;
+ * - the re-emitted OpenAPI passes Redocly lint (recommended; no error) and swagger-parser;
+ * - the consumer's typed calls run against a stand-in on 127.0.0.1
+ *   (test/support/import-stand-ins.ts): GitHub's walk through issues follows Link headers.
+ */
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { spawn } from "node:child_process";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importSpec, writeSpecFolder, type ImportResult } from "../generator/import/import.ts";
+import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { startStandIn, standIns } from "./support/import-stand-ins.ts";
+import { lint } from "./support/redocly.ts";
+import type { TestServer } from "./support/test-server.ts";
+
+const modules = join(repoRoot, "node_modules");
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+const compilers = {
+  "TypeScript 6": join(modules, "typescript/bin/tsc"),
+  "TypeScript 7": join(modules, "typescript7/bin/tsc"),
+};
+
+/** Runs a compiler without blocking the event loop (the stand-ins live in this process). */
+function typeCheck(compiler: string, project: string, timeoutMs: number) {
+  return new Promise<{ status: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [compiler, "--noEmit", "-p", project]);
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    });
+  });
+}
+
+/** The row of docs/import.md's table for `name`: endpoints, types and notes, as numbers. */
+function documentedCounts(name: string): number[] | undefined {
+  const text = readFileSync(join(repoRoot, "docs/import.md"), "utf8");
+  const row = text.split("\n").find((line) => line.startsWith(`| ${name} |`));
+  return row
+    ?.split("|")
+    .slice(3, 6)
+    .map((cell) => Number(cell.trim().replaceAll(",", "")));
+}
+
+interface RealApi {
+  name: keyof typeof standIns;
+  /** The document's path; Discord's is unpacked into the scratch folder first. */
+  input: (scratch: string) => string;
+  consumer: string;
+  timeoutMs: number;
+}
+
+const apis: RealApi[] = [
+  {
+    name: "GitHub",
+    input: () => join(modules, "@octokit/openapi/generated/api.github.com.json"),
+    consumer: "github.ts",
+    timeoutMs: 300_000,
+  },
+  {
+    name: "Discord",
+    input: (scratch) => {
+      const path = join(scratch, "discord-openapi.json");
+      const packed = readFileSync(join(repoRoot, "test/fixtures/import/discord/openapi.json.gz"));
+      writeFileSync(path, gunzipSync(packed));
+      return path;
+    },
+    consumer: "discord.ts",
+    timeoutMs: 120_000,
+  },
+  {
+    name: "Figma",
+    input: () => join(modules, "@figma/rest-api-spec/openapi/openapi.yaml"),
+    consumer: "figma.ts",
+    timeoutMs: 120_000,
+  },
+  {
+    name: "Petstore",
+    input: () => join(modules, "@readme/oas-examples/3.0/json/petstore.json"),
+    consumer: "petstore.ts",
+    timeoutMs: 60_000,
+  },
+];
+
+describe.each(apis)("$name, imported", (api) => {
+  const scratch = tempDir(`apigen-real-${api.name.toLowerCase()}-`);
+  made.push(scratch);
+  const outSpec = join(scratch, "spec");
+  const out = join(scratch, "package");
+  let result: ImportResult;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    result = importSpec({
+      input: api.input(scratch),
+      outSpec,
+      schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
+    });
+    writeSpecFolder(outSpec, result.files);
+    await writeGenerated(outSpec, out);
+    copyFileSync(
+      join(repoRoot, "test/fixtures/import/consumers", api.consumer),
+      join(out, "consumer.ts"),
+    );
+    writeFileSync(
+      join(out, "tsconfig.consumer.json"),
+      JSON.stringify({ extends: "./tsconfig.json", include: ["src", "consumer.ts"] }),
+    );
+    server = await startStandIn(standIns[api.name]());
+  }, api.timeoutMs);
+  afterAll(async () => server?.stop());
+
+  it("imports with the counts docs/import.md keeps", () => {
+    console.log(
+      `${api.name}: ${result.endpoints} endpoints, ${result.types} types, ${result.gaps} gaps noted`,
+    );
+    expect(documentedCounts(api.name)).toEqual([result.endpoints, result.types, result.gaps]);
+  });
+
+  for (const [compiler, bin] of Object.entries(compilers))
+    it(
+      `the package and its consumer type-check strictly with ${compiler}`,
+      async () => {
+        const run = await typeCheck(bin, join(out, "tsconfig.consumer.json"), api.timeoutMs);
+        expect(run.output).toBe("");
+        expect(run.status).toBe(0);
+      },
+      api.timeoutMs,
+    );
+
+  it(
+    "re-emits an OpenAPI document that Redocly lint finds no error in",
+    async () => {
+      const report = await lint(join(out, "openapi.json"), api.timeoutMs);
+      const errors = report.problems.filter((p) => p.severity === "error");
+      expect(errors.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+    },
+    api.timeoutMs,
+  );
+
+  it("re-emits an OpenAPI document that swagger-parser validates", async () => {
+    const document = (await SwaggerParser.validate(join(out, "openapi.json"))) as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(document.paths).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("makes the consumer's typed calls against a stand-in on 127.0.0.1", async () => {
+    const consumer = (await import(pathToFileURL(join(out, "consumer.ts")).href)) as {
+      run: (baseUrl: string) => Promise<Record<string, unknown>>;
+    };
+    expect(await consumer.run(server.url)).toEqual(expectedRuns[api.name]);
+  });
+});
+
+/** What each consumer's calls give back from its stand-in. */
+const expectedRuns: Record<RealApi["name"], Record<string, unknown>> = {
+  GitHub: {
+    fullName: "octo-org/hello-world",
+    stars: 80,
+    titles: ["Issue 1", "Issue 2", "Issue 3", "Issue 4", "Issue 5"],
+    pages: [
+      { numbers: [1, 2], link: expect.stringContaining('rel="next"') },
+      { numbers: [3, 4], link: expect.stringContaining('rel="next"') },
+      { numbers: [5], link: expect.not.stringContaining('rel="next"') },
+    ],
+    missing: { status: 404 },
+  },
+  Discord: {
+    me: "Nelly",
+    recent: ["first", "second"],
+    sent: { id: "3", content: "hello from apigen" },
+  },
+  Figma: { handle: "Ada", email: "ada@example.com", file: "Design system", document: "DOCUMENT" },
+  Petstore: { found: ["Rex", "Tom"], added: null, fetched: "doggie" },
+};
