@@ -8,6 +8,7 @@ import { runAnchors } from "./anchors.ts";
 import { runBundle } from "./bundle.ts";
 import { runClient } from "./client.ts";
 import { runGenerate } from "./generate.ts";
+import { runGitHub } from "./github.ts";
 import { growthSection } from "./growth.ts";
 import { scratch } from "./proc.ts";
 import { writeReport } from "./report.ts";
@@ -57,6 +58,7 @@ await step("client runtime", runClient);
 await step("router runtime", runRouter);
 await step("paging and streaming", runStreams);
 await step("bundle size", runBundle);
+await step("GitHub's full API", runGitHub);
 rmSync(scratch, { recursive: true, force: true });
 const totalS = (performance.now() - started) / 1000;
 console.error(

@@ -158,7 +158,10 @@ class Api {
     name: "a doc line holding line breaks (a spec's description) gives each line its ` * `",
     given: [
       {
-        ...alias("Issue", keyword("string")),
+        kind: "type-alias",
+        name: "Issue",
+        isExported: true,
+        type: keyword("string"),
         docs: ["Create an issue.\n\nIt notifies.\r\n- a list"],
       },
     ],

@@ -1,0 +1,259 @@
+/**
+ * GitHub's whole REST API (@octokit/openapi, 1,223 operations), in the same run as the anchors
+ * (issue 15): our import of the document (cold process), our generate from the imported spec
+ * folder into an empty one, and openapi-typescript, @hey-api/openapi-ts and orval on the same
+ * document, each with its peak memory; then the type-check cost of each output with a consumer
+ * making three calls, TypeScript 6 and 7. A run over 10 s is not repeated (issue 7's rule),
+ * so the slow anchors run once here and the report says so.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { freshDir, root, timed, type ProcResult } from "./proc.ts";
+import { fmt, repeat, stat, type Row, type Section, type Stat } from "./stats.ts";
+
+const document = join(root, "node_modules/@octokit/openapi/generated/api.github.com.json");
+const bin = (name: string) => join(root, "node_modules/.bin", name);
+const launch = join(root, "generator/launch.mjs");
+const runs = Math.min(3, Number(process.env.BENCH_RUNS ?? 3));
+
+interface Tool {
+  /** The command generating into a fresh folder; `out` is the output's entry file or folder. */
+  command: () => { out: string; cmd: string; args: string[] };
+  /** A consumer making three typed calls, written beside the output. */
+  consumer: (out: string) => string;
+}
+
+const tools: Record<string, Tool> = {
+  "openapi-typescript": {
+    command: () => {
+      const out = join(freshDir("gh-ot"), "schema.ts");
+      return { out, cmd: bin("openapi-typescript"), args: [document, "-o", out] };
+    },
+    consumer: () => `import createClient from "openapi-fetch";
+import type { paths } from "./schema.js";
+const client = createClient<paths>({ baseUrl: "http://127.0.0.1:1" });
+export async function three() {
+  const a = await client.GET("/repos/{owner}/{repo}", { params: { path: { owner: "o", repo: "r" } } });
+  const b = await client.GET("/repos/{owner}/{repo}/issues", { params: { path: { owner: "o", repo: "r" }, query: { per_page: 100 } } });
+  const c = await client.POST("/repos/{owner}/{repo}/issues", { params: { path: { owner: "o", repo: "r" } }, body: { title: "t" } });
+  return [a.data, b.data, c.data] as const;
+}
+`,
+  },
+  "hey-api": {
+    command: () => {
+      const out = join(freshDir("gh-hey"), "out");
+      return { out, cmd: bin("openapi-ts"), args: ["-i", document, "-o", out] };
+    },
+    consumer: () => `import { reposGet, issuesListForRepo, issuesCreate } from "./out/index.js";
+export async function three() {
+  const a = await reposGet({ path: { owner: "o", repo: "r" } });
+  const b = await issuesListForRepo({ path: { owner: "o", repo: "r" }, query: { per_page: 100 } });
+  const c = await issuesCreate({ path: { owner: "o", repo: "r" }, body: { title: "t" } });
+  return [a.data, b.data, c.data] as const;
+}
+`,
+  },
+  orval: {
+    command: () => {
+      const dir = freshDir("gh-orval");
+      const out = join(dir, "api.ts");
+      const config = join(dir, "orval.config.cjs");
+      // As in bench/anchors.ts: each function returns its success body.
+      const output = {
+        target: out,
+        client: "fetch",
+        mode: "single",
+        override: { fetch: { includeHttpResponseReturnType: false } },
+      };
+      writeFileSync(
+        config,
+        `module.exports = { api: { input: ${JSON.stringify(document)}, output: ${JSON.stringify(output)} } };\n`,
+      );
+      return { out, cmd: bin("orval"), args: ["--config", config] };
+    },
+    consumer: () => `import { reposGet, issuesListForRepo, issuesCreate } from "./api.js";
+export async function three() {
+  const a = await reposGet("o", "r");
+  const b = await issuesListForRepo("o", "r", { per_page: 100 });
+  const c = await issuesCreate("o", "r", { title: "t" });
+  return [a, b, c] as const;
+}
+`,
+  },
+};
+
+const oursConsumer = () => `import { GitHubClient } from "./src/index.js";
+const client = new GitHubClient({ baseUrl: "http://127.0.0.1:1" });
+export async function three() {
+  const a = await client.repos.get("o", "r");
+  const b = await client.issues.listForRepo("o", "r", { per_page: 100 });
+  const c = await client.issues.create("o", "r", { title: "t" });
+  return [a, b, c] as const;
+}
+`;
+
+/** Runs `once` up to `runs` times (once only when it takes over 10 s); time and peak memory. */
+function measured(once: () => ProcResult): { time: Stat; rssMb: number; reduced: boolean } {
+  const rss: number[] = [];
+  const { times, reduced } = repeat(
+    () => {
+      const r = once();
+      if (r.rssMb !== undefined) rss.push(r.rssMb);
+      return r.ms;
+    },
+    runs,
+    10_000,
+    1,
+  );
+  return { time: stat(times), rssMb: Math.max(...rss), reduced };
+}
+
+export async function runGitHub(): Promise<Section> {
+  const rows: Row[] = [];
+  const notes: string[] = [
+    `GitHub's REST API: @octokit/openapi's api.github.com.json (1,223 operations, 969 schemas). Up to ${runs} runs each; a run over 10 s is not repeated.`,
+  ];
+  // Our import, then our generate from what it wrote.
+  let spec = "";
+  const imported = measured(() => {
+    spec = join(freshDir("gh-import"), "spec");
+    return timed(process.execPath, [launch, "--import", document, "--out-spec", spec]);
+  });
+  rows.push({
+    label: "ours: import the document into a spec folder",
+    value: `${fmt(imported.time, "ms")}; peak ${imported.rssMb.toFixed(0)} MB`,
+    target: "under 5 s",
+    verdict:
+      imported.time.median < 5000
+        ? "met"
+        : `missed (${(imported.time.median / 1000).toFixed(1)} s)`,
+  });
+  let oursOut = "";
+  const ours = measured(() => {
+    oursOut = freshDir("gh-ours");
+    return timed(process.execPath, [launch, "--spec", spec, "--out", oursOut]);
+  });
+  const generated = new Map<string, { time: Stat; rssMb: number; out: string }>([
+    ["ours", { ...ours, out: oursOut }],
+  ]);
+  for (const [name, tool] of Object.entries(tools)) {
+    let out = "";
+    try {
+      const m = measured(() => {
+        const c = tool.command();
+        out = c.out;
+        return timed(c.cmd, c.args);
+      });
+      generated.set(name, { ...m, out });
+      if (m.reduced) notes.push(`${name}: one run only (it took over 10 s).`);
+    } catch (error) {
+      rows.push({ label: `${name}: generate`, value: "not measured: it fails in this run" });
+      notes.push(`${name}: ${(error as Error).message.split("\n")[0]!.slice(0, 200)}`);
+    }
+  }
+  if (ours.reduced) notes.push("ours: one run only (it took over 10 s).");
+  for (const [name, g] of generated)
+    rows.push({
+      label: `${name}: generate`,
+      value: `${fmt(g.time, "ms")}; peak ${g.rssMb.toFixed(0)} MB`,
+    });
+  rows.push(...generateVerdicts(generated));
+  rows.push(...typeCheckRows(generated, notes));
+  return { title: "GitHub's full API (import, generate, type-check; same run)", rows, notes };
+}
+
+/** Ours against openapi-typescript (time and memory) and against the fastest of the three. */
+function generateVerdicts(generated: Map<string, { time: Stat; rssMb: number }>): Row[] {
+  const ours = generated.get("ours")!;
+  const ot = generated.get("openapi-typescript");
+  const rows: Row[] = [];
+  if (ot) {
+    const ratio = ours.time.median / ot.time.median;
+    rows.push({
+      label: "ours vs openapi-typescript: time",
+      value: `ours / theirs = ${ratio.toFixed(2)}`,
+      target: "faster (ratio < 1)",
+      verdict: ratio < 1 ? "met" : `missed (${ratio.toFixed(2)})`,
+    });
+    rows.push({
+      label: "ours vs openapi-typescript: peak memory",
+      value: `${ours.rssMb.toFixed(0)} MB vs ${ot.rssMb.toFixed(0)} MB`,
+      target: "no higher",
+      verdict: ours.rssMb <= ot.rssMb ? "met" : `missed (${(ours.rssMb / ot.rssMb).toFixed(2)}x)`,
+    });
+  }
+  const others = [...generated].filter(([name]) => name !== "ours");
+  const fastest = others.reduce((a, b) => (b[1].time.median < a[1].time.median ? b : a));
+  rows.push({
+    label: "ours vs the fastest anchor",
+    value: `${ours.time.median.toFixed(0)} ms vs ${fastest[0]} ${fastest[1].time.median.toFixed(0)} ms`,
+    target: "the fastest of the four",
+    verdict: ours.time.median < fastest[1].time.median ? "met" : "missed",
+  });
+  return rows;
+}
+
+/** `tsc --noEmit` (strict) on each output with its consumer, TypeScript 6 and 7, once each. */
+function typeCheckRows(generated: Map<string, { out: string }>, notes: string[]): Row[] {
+  const rows: Row[] = [];
+  const projects = new Map<string, string>();
+  for (const [name, { out }] of generated) {
+    const dir = name === "ours" ? out : join(out, "..");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "consumer.ts"),
+      name === "ours" ? oursConsumer() : tools[name]!.consumer(out),
+    );
+    writeFileSync(
+      join(dir, "tsconfig.bench.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ["consumer.ts"],
+      }),
+    );
+    projects.set(name, dir);
+  }
+  const compilers = {
+    "tsc 6": join(root, "node_modules/typescript/bin/tsc"),
+    "tsc 7": join(root, "node_modules/typescript7/bin/tsc"),
+  };
+  for (const [compiler, tsc] of Object.entries(compilers)) {
+    const medians = new Map<string, number>();
+    for (const [name, dir] of projects) {
+      try {
+        const ms = timed(process.execPath, [tsc, "-p", join(dir, "tsconfig.bench.json")], dir).ms;
+        medians.set(name, ms);
+        rows.push({ label: `${compiler}: ${name}`, value: `${ms.toFixed(0)} ms` });
+      } catch (error) {
+        const line = (error as Error).message.split("\n").find((l) => /error TS/.test(l));
+        rows.push({
+          label: `${compiler}: ${name}`,
+          value: `not measured: tsc reports errors (${line?.trim() ?? "failed"})`,
+        });
+      }
+    }
+    const ours = medians.get("ours");
+    const ot = medians.get("openapi-typescript");
+    if (ours !== undefined && ot !== undefined)
+      rows.push({
+        label: `${compiler}: ours vs openapi-typescript`,
+        value: `${ours.toFixed(0)} ms vs ${ot.toFixed(0)} ms (ratio ${(ours / ot).toFixed(2)})`,
+        target: "no slower than openapi-typescript",
+        verdict: ours <= ot ? "met" : `missed by ${((ours / ot - 1) * 100).toFixed(0)}%`,
+      });
+  }
+  notes.push(
+    "Type-check: one run per output and compiler (each is seconds to tens of seconds at this size); strict, `skipLibCheck: false`, `types: []`, the output plus a consumer making three calls (repos.get, issues.listForRepo, issues.create); openapi-typescript's types through openapi-fetch.",
+  );
+  return rows;
+}
