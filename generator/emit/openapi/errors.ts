@@ -130,3 +130,31 @@ function exampleObject(model: ApiModel, entry: ErrorResponse, value: Json): Json
     "x-undocumented": notesOf(entry.docs),
   });
 }
+
+/** One IR error entry as the spec writes it: status, code or tag, description, notes. */
+function entryData(entry: ErrorResponse): JsonObject {
+  return obj({
+    status: entry.status,
+    code: entry.code,
+    tag: entry.tag,
+    pathPrefix: entry.scope.kind === "pathPrefix" ? entry.scope.prefix : undefined,
+    version: entry.scope.kind === "version" ? entry.scope.version : undefined,
+    description: entry.docs.description?.trim(),
+    "x-undocumented": notesOf(entry.docs),
+  });
+}
+
+/**
+ * `x-apigen-errors`: the endpoint's own error entries, as the spec lists them. The responses
+ * above merge them with the API-wide ones into prose and examples; this keeps them apart, so
+ * that an import of this document gives each back where it was declared.
+ */
+export function ownErrorsExtension(endpoint: Endpoint): JsonObject[] | undefined {
+  const own = endpoint.errors.filter((e) => e.scope.kind === "endpoint");
+  return own.length ? own.map(entryData) : undefined;
+}
+
+/** The API-wide error entries (`errors.responses`), for `x-errors.responses`. */
+export function apiErrorEntries(model: ApiModel): JsonObject[] | undefined {
+  return model.errors.responses.length ? model.errors.responses.map(entryData) : undefined;
+}

@@ -1,11 +1,13 @@
 /**
  * Root extensions of the document for the parts of the model that OpenAPI has no object
  * for, so that they (and their gap notes) reach every tool: `x-versioning`, `x-errors`
- * (the code catalogue and the meaning of each status), `x-idempotency`, `x-limits`,
+ * (the code catalogue, the meaning of each status and the API-wide error responses),
+ * `x-idempotency`, `x-limits`,
  * `x-lifecycles` and `x-credentials` (credentials sent nowhere).
  */
 import type { ApiModel } from "../../ir/model.ts";
 import { notesOf, obj, type JsonObject } from "./json.ts";
+import { apiErrorEntries } from "./errors.ts";
 import { otherCredentials } from "./security.ts";
 
 function versioningOf(model: ApiModel): JsonObject | undefined {
@@ -46,6 +48,7 @@ function errorsOf(model: ApiModel): JsonObject | undefined {
         "x-undocumented": notesOf(s.docs),
       }),
     ),
+    responses: apiErrorEntries(model),
     "x-undocumented": notesOf(e.docs),
   });
 }

@@ -8,7 +8,7 @@
  */
 import type { ApiModel, Endpoint, HeaderSpec } from "../../ir/model.ts";
 import { flagStreamResponses, requestBodyOf, successResponseOf } from "./bodies.ts";
-import { errorResponses } from "./errors.ts";
+import { errorResponses, ownErrorsExtension } from "./errors.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 import { paginationExtension } from "./pagination.ts";
 import {
@@ -68,8 +68,19 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     },
     "x-testing-only": endpoint.testingOnly ? true : undefined,
     "x-apigen-pagination": paginationExtension(endpoint),
+    "x-apigen-errors": ownErrorsExtension(endpoint),
+    "x-apigen-headers": fixedHeadersExtension(endpoint),
     "x-undocumented": notesOf(endpoint.docs),
   });
+}
+
+/**
+ * `x-apigen-headers`: the fixed headers an endpoint sends that are no OpenAPI parameter
+ * (`Content-Type: application/json` on a GET), by name.
+ */
+function fixedHeadersExtension(endpoint: Endpoint): Record<string, string> | undefined {
+  const fixed = endpoint.headers.filter((h) => !isHeaderParameter(h) && h.value !== undefined);
+  return fixed.length ? Object.fromEntries(fixed.map((h) => [h.name, h.value!])) : undefined;
 }
 
 /** `paths`, in endpoint order; endpoints that share a path share its path item. */
