@@ -82,3 +82,9 @@ export function deref(
   }
   return current;
 }
+
+/** Whether the document is apigen's own (its `info.x-apigen-api`), whose extensions say more. */
+export function ownDocument(ctx: ImportContext): boolean {
+  const info = (ctx.doc.root.value as JsonObject).info;
+  return isObject(info) && isObject(info["x-apigen-api"]);
+}

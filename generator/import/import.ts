@@ -10,6 +10,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { componentsOf, isObject, note, type ImportContext, type TypeOut } from "./context.ts";
 import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
+import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { namedType } from "./schemas.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
@@ -67,6 +68,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   if (environments) top.environments = environments;
   if (credentials) top.credentials = credentials;
   if (headers) top.headers = headers;
+  Object.assign(top, extensionSections(ctx));
   const files = layout(ctx, top, endpoints, options);
   return { files, endpoints: endpoints.length, types: ctx.types.size, gaps: ctx.gaps };
 }
@@ -153,6 +155,12 @@ function layout(
     types[name] = type;
     areas.set(area, types);
   }
+  const lifecycles = lifecyclesSection(ctx);
+  if (lifecycles)
+    files.push({
+      path: "lifecycles.yaml",
+      text: specFileText({ lifecycles }, schemaFrom("lifecycles.yaml")),
+    });
   for (const [area, types] of [...areas].sort(([a], [b]) => a.localeCompare(b))) {
     const path = `types/${area}.yaml`;
     files.push({ path, text: specFileText({ types: types as JsonObject }, schemaFrom(path)) });

@@ -4,7 +4,16 @@
  * response with its headers, error statuses, and the credentials each operation sends.
  */
 import { camelCase } from "../ir/casing.ts";
-import { deref, isObject, note, stringOf, under, type ImportContext } from "./context.ts";
+import {
+  deref,
+  isObject,
+  note,
+  ownDocument,
+  stringOf,
+  under,
+  type ImportContext,
+} from "./context.ts";
+import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
@@ -122,6 +131,7 @@ function endpointOf(
   if (auth.length) out.auth = auth;
   const params = paramsOf(ctx, item, op, at, out, pathName);
   if (Object.keys(params).length) out.params = params;
+  if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
   bodyOf(ctx, op, at, out);
   responsesOf(ctx, op, at, out);
   const flagStream = flagStreamOf(ctx, op, at);
@@ -358,7 +368,38 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
     out.response = { status: 204 };
     note(ctx, out, under(at, "responses"), "no success response is documented; written as 204");
   }
-  if (errors.length) out.errors = errors;
+  // apigen's own document keeps the endpoint's own entries apart from the API-wide ones.
+  if (ownDocument(ctx)) {
+    const own = op["x-apigen-errors"];
+    if (Array.isArray(own)) out.errors = plainNotes(own);
+  } else if (errors.length) out.errors = errors;
+}
+
+const unshownSentence = "The body is not shown in the source.";
+
+/**
+ * A success response's description. In apigen's own document, the status meaning it wrote
+ * where the spec gave none is left out, and its sentence for a body the spec does not show
+ * says there is none to read back.
+ */
+function successDescription(
+  ctx: ImportContext,
+  response: JsonObject,
+  status: number,
+): { description?: string; unshown: boolean } {
+  const text = stringOf(response, "description")?.trim();
+  if (!ownDocument(ctx) || text === undefined)
+    return text ? { description: text, unshown: false } : { unshown: false };
+  const paragraphs = text.split("\n\n");
+  const unshown = paragraphs.at(-1) === unshownSentence;
+  if (unshown) paragraphs.pop();
+  const rest = paragraphs.join("\n\n").trim();
+  const errors = (ctx.doc.root.value as JsonObject)["x-errors"];
+  const statuses = isObject(errors) && Array.isArray(errors.statuses) ? errors.statuses : [];
+  const meaning = statuses.find((s) => isObject(s) && s.status === status);
+  const written =
+    isObject(meaning) && typeof meaning.meaning === "string" ? meaning.meaning : "Success.";
+  return rest && rest !== written ? { description: rest, unshown } : { unshown };
 }
 
 function successOf(
@@ -368,9 +409,10 @@ function successOf(
   at: Pointer,
 ): JsonObject {
   const out: JsonObject = { status: /XX$/i.test(status) ? 200 : Number(status) };
-  const description = stringOf(response, "description");
-  if (description?.trim()) out.description = description.trim();
+  const { description, unshown } = successDescription(ctx, response, out.status as number);
+  if (description) out.description = description;
   carryNotes(response, out);
+  if (unshown) return out;
   const content = isObject(response.content) ? response.content : {};
   // A stream apigen wrote (x-apigen-stream) comes back as one; a flag's stream is the endpoint's streamResponse.
   const types = Object.keys(content).filter(

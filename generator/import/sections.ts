@@ -7,6 +7,7 @@ import { componentsOf, isObject, note, stringOf, under, type ImportContext } fro
 import type { JsonObject, Pointer } from "./document.ts";
 import { gapConvention } from "../emit/openapi/document.ts";
 import { carryNotes, typeOf } from "./schemas.ts";
+import { splitDescription } from "./operations.ts";
 
 const rootAt = (ctx: ImportContext): Pointer => ({ file: ctx.doc.root.path, pointer: "#" });
 
@@ -84,6 +85,24 @@ function packageVersion(ctx: ImportContext, info: JsonObject, api: JsonObject): 
   return version;
 }
 
+/**
+ * A credential's description, and the `Used by: …` and `Rules:` paragraphs apigen folds into
+ * it, as `description`, `usedBy` and `rules`.
+ */
+function credentialDocs(text: string | undefined): JsonObject {
+  const { description, rules } = splitDescription(text, false);
+  const paragraphs = (description ?? "").split("\n\n");
+  const last = paragraphs.at(-1) ?? "";
+  const usedBy = /^Used by: (.+)\.$/s.exec(last)?.[1];
+  if (usedBy !== undefined) paragraphs.pop();
+  const rest = paragraphs.join("\n\n").trim();
+  return {
+    ...(rest ? { description: rest } : {}),
+    ...(usedBy !== undefined ? { usedBy } : {}),
+    ...(rules.length ? { rules } : {}),
+  };
+}
+
 /** `environments`: one per server, named from its description or its host. */
 export function environmentsSection(ctx: ImportContext): JsonObject | undefined {
   const root = ctx.doc.root.value as JsonObject;
@@ -136,8 +155,7 @@ export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
       isObject(raw) && typeof raw.$ref === "string" ? ctx.doc.resolveRef(raw.$ref, at).value : raw;
     if (!isObject(scheme)) continue;
     const credential: JsonObject = {};
-    const description = stringOf(scheme, "description");
-    if (description?.trim()) credential.description = description.trim();
+    Object.assign(credential, credentialDocs(stringOf(scheme, "description")));
     carryNotes(scheme, credential);
     const type = stringOf(scheme, "type");
     if (type === "apiKey") {
