@@ -83,6 +83,7 @@ export function parameterOf(param: Param): JsonObject {
     ...styleOf(param),
     schema: schemaOf(param.type, { bare: true }),
     "x-undocumented": notesOf(docs),
+    "x-apigen-trailing": param.placement === "trailing" ? true : undefined,
   });
 }
 

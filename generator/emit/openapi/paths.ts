@@ -69,17 +69,19 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     "x-testing-only": endpoint.testingOnly ? true : undefined,
     "x-apigen-pagination": paginationExtension(endpoint),
     "x-apigen-errors": ownErrorsExtension(endpoint),
-    "x-apigen-headers": fixedHeadersExtension(endpoint),
+    "x-apigen-headers": fixedHeadersExtension(endpoint.headers),
     "x-undocumented": notesOf(endpoint.docs),
   });
 }
 
 /**
- * `x-apigen-headers`: the fixed headers an endpoint sends that are no OpenAPI parameter
+ * `x-apigen-headers`: the fixed headers an endpoint (or a callback) sends that are no OpenAPI parameter
  * (`Content-Type: application/json` on a GET), by name.
  */
-function fixedHeadersExtension(endpoint: Endpoint): Record<string, string> | undefined {
-  const fixed = endpoint.headers.filter((h) => !isHeaderParameter(h) && h.value !== undefined);
+export function fixedHeadersExtension(
+  headers: readonly HeaderSpec[],
+): Record<string, string> | undefined {
+  const fixed = headers.filter((h) => !isHeaderParameter(h) && h.value !== undefined);
   return fixed.length ? Object.fromEntries(fixed.map((h) => [h.name, h.value!])) : undefined;
 }
 

@@ -100,6 +100,8 @@ export function signatureParameter(credential: Credential): JsonObject {
     ),
     schema: { type: "string" },
     "x-undocumented": notesOf(credential.docs),
+    // OpenAPI has no scheme for a signature: this names the credential, for --import.
+    "x-apigen-signature": credential.id,
   });
 }
 

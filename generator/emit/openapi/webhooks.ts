@@ -21,7 +21,13 @@ import {
   parameterRef,
   pathTemplate,
 } from "./parameters.ts";
-import { callbacksTag, mediaTypeOf, notShownSchema, webhooksTag } from "./paths.ts";
+import {
+  callbacksTag,
+  fixedHeadersExtension,
+  mediaTypeOf,
+  notShownSchema,
+  webhooksTag,
+} from "./paths.ts";
 import { schemaOf } from "./schemas.ts";
 import { securityOf, signatureCredentials, signatureParameterKey } from "./security.ts";
 
@@ -101,6 +107,7 @@ function callbackOperation(model: ApiModel, callback: Callback): JsonObject {
     responses: callbackResponses(callback),
     "x-path": path,
     "x-path-parameters": pathParameters.length ? pathParameters : undefined,
+    "x-apigen-headers": fixedHeadersExtension(callback.headers),
     "x-undocumented": notesOf(callback.docs),
   });
 }
