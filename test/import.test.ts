@@ -317,13 +317,7 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
       "the client core's doc names the first endpoint function, and the import writes one endpoint file per tag, read in name order (orders first), where the spec has one file",
     "src/client.ts: /** Client of the Merchant Commerce API: one method per endpoint, grouped as in the endpoint ids. */":
       "its groups are listed in the same file order: orders, subscriptions, testing, transactions, webhooks",
-    "src/types.ts: /** Parameters of callback account.login. */":
-      "AccountLoginParams: callbacks are not imported yet",
-    "src/validators.ts: /** Checks a value against AccountLoginParams; appends one issue per problem. */":
-      "validateAccountLoginParams: callbacks are not imported yet",
-    "src/openapi.ts: /**":
-      "the embedded document differs where the spec does: endpoint order, callbacks and webhooks",
-    "src/callbacks.ts": "the router: callbacks and webhooks are not imported yet",
+    "src/openapi.ts: /**": "the embedded document lists its paths and tags in the same file order",
   };
 
   it("gives back the Merchant package: every difference is listed with its reason", async () => {
@@ -491,5 +485,108 @@ describe("what real documents do", () => {
       items: "attestations",
     });
     expect(endpoints["orgs.deleteAttestation"].pagination).toBeUndefined();
+  });
+});
+
+describe("webhooks and callbacks of other documents", () => {
+  const event = (name: string, schema: string) => ({
+    post: {
+      parameters: [
+        { name: "X-Event", in: "header", required: true, schema: { type: "string", const: name } },
+      ],
+      requestBody: {
+        content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
+      },
+      responses: { "200": { description: "ok" } },
+    },
+  });
+  const doc = (webhooks: Record<string, unknown>, paths: Record<string, unknown> = {}) =>
+    imported(
+      document(
+        "inbound.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Shop", version: "1.0.0" },
+          paths,
+          webhooks,
+          components: {
+            schemas: {
+              Order: { type: "object", properties: { id: { type: "string" } } },
+              Refund: { type: "object", properties: { amount: { type: "integer" } } },
+            },
+          },
+        }),
+      ),
+    );
+
+  it("types each event where a header names it with a const, and the package has a router", async () => {
+    const { read, outSpec } = doc({
+      orderCreated: event("order.created", "Order"),
+      refundIssued: event("refund.issued", "Refund"),
+    });
+    expect(read("webhooks.yaml").webhooks).toEqual({
+      eventHeader: "X-Event",
+      events: { "order.created": { payload: "Order" }, "refund.issued": { payload: "Refund" } },
+    });
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    expect(generated.files.map((f) => f.path)).toContain("src/callbacks.ts");
+  });
+
+  it("writes one payload, the union, with a note, where nothing names the event", () => {
+    const plain = (schema: string) => {
+      const { post } = event("x", schema);
+      return { post: { ...post, parameters: [] } };
+    };
+    const { read } = doc({ a: plain("Order"), b: plain("Refund") });
+    expect(read("webhooks.yaml").webhooks).toEqual({
+      payload: { union: ["Order", "Refund"] },
+      undocumented:
+        "webhooks a, b: the document does not say how a delivery names its event, so one payload (their union) is written (import: #/webhooks)",
+    });
+  });
+
+  it("turns an operation's callbacks into callbacks, the URL's expression in a note", () => {
+    const { read } = doc(
+      {},
+      {
+        "/streams": {
+          post: {
+            operationId: "streams/subscribe",
+            responses: { "201": { description: "subscribed" } },
+            callbacks: {
+              onData: {
+                "{$request.query.callbackUrl}/data": {
+                  post: {
+                    requestBody: {
+                      content: {
+                        "application/json": { schema: { $ref: "#/components/schemas/Order" } },
+                      },
+                    },
+                    responses: {
+                      "200": {
+                        description: "ok",
+                        content: {
+                          "application/json": { schema: { $ref: "#/components/schemas/Refund" } },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    );
+    expect(read("callbacks.yaml").callbacks).toEqual({
+      on_data: {
+        method: "POST",
+        path: "/data",
+        body: "Order",
+        success: "Refund",
+        undocumented:
+          "the callback URL is the runtime expression {$request.query.callbackUrl}/data; written under the callback base address (import: #/paths/~1streams/post/callbacks/onData/{$request.query.callbackUrl}~1data/post)",
+      },
+    });
   });
 });

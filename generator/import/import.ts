@@ -7,10 +7,18 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { componentsOf, isObject, note, type ImportContext, type TypeOut } from "./context.ts";
+import {
+  componentsOf,
+  isObject,
+  note,
+  ownDocument,
+  type ImportContext,
+  type TypeOut,
+} from "./context.ts";
 import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
+import { inboundSections } from "./inbound.ts";
 import { namedType } from "./schemas.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
@@ -61,6 +69,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   const credentials = credentialsSection(ctx);
   const headers = sharedHeadersSection(ctx);
   const endpoints = endpointsOf(ctx);
+  const inbound = inboundSections(ctx);
   ctx.area = "shared";
   nameEverySchema(ctx);
   noteUncarried(ctx, api);
@@ -69,7 +78,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   if (credentials) top.credentials = credentials;
   if (headers) top.headers = headers;
   Object.assign(top, extensionSections(ctx));
-  const files = layout(ctx, top, endpoints, options);
+  const files = layout(ctx, top, endpoints, inbound, options);
   return { files, endpoints: endpoints.length, types: ctx.types.size, gaps: ctx.gaps };
 }
 
@@ -112,14 +121,8 @@ function nameEverySchema(ctx: ImportContext): void {
 function noteUncarried(ctx: ImportContext, api: JsonObject): void {
   const root = ctx.doc.root.value as JsonObject;
   const at = (pointer: string) => ({ file: ctx.doc.root.path, pointer });
-  if (isObject(root.webhooks) && Object.keys(root.webhooks).length)
-    note(
-      ctx,
-      api,
-      at("#/webhooks"),
-      `webhooks (${Object.keys(root.webhooks).join(", ")}) are not carried yet`,
-    );
-  if (Array.isArray(root.tags)) {
+  // apigen's own tag descriptions list each group's endpoints: nothing the spec holds.
+  if (Array.isArray(root.tags) && !ownDocument(ctx)) {
     const described = root.tags.filter((t) => isObject(t) && typeof t.description === "string");
     if (described.length) note(ctx, api, at("#/tags"), "tag descriptions");
   }
@@ -131,6 +134,7 @@ function layout(
   ctx: ImportContext,
   top: JsonObject,
   endpoints: ReturnType<typeof endpointsOf>,
+  inbound: JsonObject,
   options: ImportOptions,
 ): SpecFile[] {
   const schemaFrom = (path: string) =>
@@ -155,6 +159,11 @@ function layout(
     types[name] = type;
     areas.set(area, types);
   }
+  for (const section of ["callbacks", "webhooks"] as const)
+    if (inbound[section] !== undefined) {
+      const path = `${section}.yaml`;
+      files.push({ path, text: specFileText({ [section]: inbound[section] }, schemaFrom(path)) });
+    }
   const lifecycles = lifecyclesSection(ctx);
   if (lifecycles)
     files.push({

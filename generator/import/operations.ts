@@ -145,7 +145,7 @@ function endpointOf(
   carryNotes(op, out);
   if (op.deprecated === true)
     note(ctx, out, under(at, "deprecated"), "the operation is deprecated");
-  for (const key of ["callbacks", "servers", "externalDocs"] as const)
+  for (const key of ["servers", "externalDocs"] as const)
     if (op[key] !== undefined)
       note(ctx, out, under(at, key), `${key} of the operation are not carried yet`);
   return out;
@@ -201,7 +201,7 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
 }
 
 /** Path, query and header parameters, the path item's and the operation's (the latter win). */
-function paramsOf(
+export function paramsOf(
   ctx: ImportContext,
   item: JsonObject,
   op: JsonObject,
@@ -219,7 +219,13 @@ function paramsOf(
   for (const [raw, rawAt] of all) {
     const { value: param, at: paramAt } = deref(ctx, raw, rawAt);
     // The API's shared headers are the spec's `headers` section, not this endpoint's parameters.
-    if (!isObject(param) || param["x-apigen-shared-header"] === true) continue;
+    // A signature header is the credential's (x-apigen-signature), named in `auth`.
+    if (
+      !isObject(param) ||
+      param["x-apigen-shared-header"] === true ||
+      param["x-apigen-signature"] !== undefined
+    )
+      continue;
     const name = stringOf(param, "name") ?? "";
     const where = stringOf(param, "in");
     if (where === "cookie") {

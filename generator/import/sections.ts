@@ -3,7 +3,15 @@
  * `servers`, `credentials` from `components.securitySchemes`.
  */
 import { camelCase, pascalCase } from "../ir/casing.ts";
-import { componentsOf, isObject, note, stringOf, under, type ImportContext } from "./context.ts";
+import {
+  componentsOf,
+  isObject,
+  note,
+  ownDocument,
+  stringOf,
+  under,
+  type ImportContext,
+} from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
 import { gapConvention } from "../emit/openapi/document.ts";
 import { carryNotes, typeOf } from "./schemas.ts";
@@ -85,6 +93,37 @@ function packageVersion(ctx: ImportContext, info: JsonObject, api: JsonObject): 
   return version;
 }
 
+const verifiesSentence =
+  "The receiver verifies this header with the signing secret before trusting the body.";
+
+/**
+ * apigen's signature credentials: OpenAPI has no scheme for them, so its document describes
+ * each as the header parameter inbound calls carry, named by `x-apigen-signature`.
+ */
+function signatureCredentials(ctx: ImportContext): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, parameter] of Object.entries(componentsOf(ctx, "parameters"))) {
+    if (!isObject(parameter) || typeof parameter["x-apigen-signature"] !== "string") continue;
+    const text = stringOf(parameter, "description") ?? "";
+    const paragraphs = text.split("\n\n").filter((p) => p !== verifiesSentence);
+    const docs = credentialDocs(paragraphs.join("\n\n"));
+    const credential: JsonObject = {
+      ...(docs.description !== undefined ? { description: docs.description } : {}),
+      in: "signature",
+      header: stringOf(parameter, "name") ?? key,
+      ...withoutDescription(docs),
+    };
+    carryNotes(parameter, credential);
+    out[parameter["x-apigen-signature"]] = credential;
+  }
+  return out;
+}
+
+function withoutDescription(docs: JsonObject): JsonObject {
+  const { description: _left, ...rest } = docs;
+  return rest;
+}
+
 /**
  * A credential's description, and the `Used by: …` and `Rules:` paragraphs apigen folds into
  * it, as `description`, `usedBy` and `rules`.
@@ -103,6 +142,16 @@ function credentialDocs(text: string | undefined): JsonObject {
   };
 }
 
+/** The names apigen's own document gives (`info.x-apigen-api`). */
+function ownNames(ctx: ImportContext): Record<string, string | undefined> {
+  const info = (ctx.doc.root.value as JsonObject).info;
+  const own = isObject(info) && isObject(info["x-apigen-api"]) ? info["x-apigen-api"] : {};
+  return Object.fromEntries(Object.entries(own).filter(([, v]) => typeof v === "string")) as Record<
+    string,
+    string
+  >;
+}
+
 /** `environments`: one per server, named from its description or its host. */
 export function environmentsSection(ctx: ImportContext): JsonObject | undefined {
   const root = ctx.doc.root.value as JsonObject;
@@ -113,7 +162,9 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
     const at = under(rootAt(ctx), "servers", i);
     let url = stringOf(server, "url") ?? "";
     const environment: JsonObject = {};
-    if (isObject(server.variables)) {
+    // apigen writes an environment whose address the spec does not show as its placeholder.
+    const unshown = ownDocument(ctx) && url === `{${ownNames(ctx).baseUrl ?? ""}}`;
+    if (isObject(server.variables) && !unshown) {
       for (const [name, variable] of Object.entries(server.variables))
         if (isObject(variable) && variable.default !== undefined)
           url = url.replaceAll(`{${name}}`, String(variable.default));
@@ -124,20 +175,32 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
         "server variables; their defaults are filled in",
       );
     }
-    const description = stringOf(server, "description");
+    const written = stringOf(server, "description");
+    // …and says so in a paragraph of its own.
+    const description = unshown
+      ? written
+          ?.split("\n\n")
+          .filter((p) => !/^The base address of .* is not shown in the source: set the /.test(p))
+          .join("\n\n")
+      : written;
     if (description?.trim()) environment.description = description.trim();
     carryNotes(server, environment);
-    if (/^https?:\/\//.test(url)) environment.baseUrl = url.replace(/\/+$/, "");
+    if (unshown) {
+      // the spec's own note says so
+    } else if (/^https?:\/\//.test(url)) environment.baseUrl = url.replace(/\/+$/, "");
     else note(ctx, environment, under(at, "url"), `relative server URL ${url}`);
     const snake = (text: string) =>
       text
         .toLowerCase()
         .replace(/[^a-z0-9]+/g, "_")
         .replace(/^_+|_+$/g, "");
+    const given = stringOf(server, "x-environment");
     let name =
-      snake(description ?? "")
+      given ??
+      (snake(description ?? "")
         .slice(0, 40)
-        .replace(/_+$/, "") || (i === 0 ? "production" : `server_${i + 1}`);
+        .replace(/_+$/, "") ||
+        (i === 0 ? "production" : `server_${i + 1}`));
     if (!/^[a-z]/.test(name)) name = `server_${name}`;
     for (let n = 2; out[name] !== undefined; n++) name = `${name.replace(/_\d+$/, "")}_${n}`;
     out[name] = environment;
@@ -190,6 +253,7 @@ export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
     }
     out[camelCase(name) || "credential"] = credential;
   }
+  Object.assign(out, signatureCredentials(ctx));
   return Object.keys(out).length ? out : undefined;
 }
 
