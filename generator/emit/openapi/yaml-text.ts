@@ -76,42 +76,51 @@ class Writer {
   }
 
   /**
-   * A collection whose items start at `indent` (the first line without it): a mapping's
-   * `key: value` lines, or a list's `- item` lines. Empty ones are `{}` and `[]`.
+   * Appends to `out` a collection whose items start at `indent` (the first line without it): a
+   * mapping's `key: value` lines, or a list's `- item` lines. Empty ones are `{}` and `[]`.
+   * Every newline is followed by the absolute indent of the collection it belongs to, so the
+   * parts are written once, in order (returning each level's joined text copied a deep
+   * document's text once per level: most of this writer's time and garbage on GitHub's API).
    */
-  collection(value: Json[] | JsonObject, indent: string): string {
-    const lines: string[] = [];
+  collection(value: Json[] | JsonObject, indent: string, out: string[]): void {
     if (Array.isArray(value)) {
+      if (value.length === 0) out.push("[]");
       const itemIndent = indent + indentStep;
-      for (const item of value) lines.push(`- ${this.value(item, itemIndent)}`);
-      return lines.length ? lines.join(`\n${indent}`) : "[]";
+      value.forEach((item, i) => {
+        if (i > 0) out.push("\n", indent);
+        out.push("- ");
+        this.value(item, itemIndent, out);
+      });
+      return;
     }
     const inner = indent + indentStep;
+    let first = true;
     for (const key of Object.keys(value)) {
       const item = value[key];
       if (item === undefined) continue; // the library leaves undefined entries out
       const keyText = this.string(key, inner, true);
       if (keyText.length > 1024) throw new Unsupported();
+      if (!first) out.push("\n", indent);
+      first = false;
       if (item !== null && typeof item === "object") {
         const empty = Array.isArray(item) ? item.length === 0 : Object.keys(item).length === 0;
-        lines.push(
-          empty
-            ? `${keyText}: ${Array.isArray(item) ? "[]" : "{}"}`
-            : `${keyText}:\n${inner}${this.collection(item, inner)}`,
-        );
+        if (empty) out.push(keyText, Array.isArray(item) ? ": []" : ": {}");
+        else {
+          out.push(keyText, ":\n", inner);
+          this.collection(item, inner, out);
+        }
       } else {
         const text = this.scalar(item, inner);
-        lines.push(text === "" || text[0] === "\n" ? `${keyText}:${text}` : `${keyText}: ${text}`);
+        out.push(keyText, text === "" || text[0] === "\n" ? ":" : ": ", text);
       }
     }
-    return lines.length ? lines.join(`\n${indent}`) : "{}";
+    if (first) out.push("{}");
   }
 
   /** A list item or any value written after its prefix, its inner lines at `indent`. */
-  private value(item: Json, indent: string): string {
-    return item !== null && typeof item === "object"
-      ? this.collection(item, indent)
-      : this.scalar(item, indent);
+  private value(item: Json, indent: string, out: string[]): void {
+    if (item !== null && typeof item === "object") this.collection(item, indent, out);
+    else out.push(this.scalar(item, indent));
   }
 }
 
@@ -119,7 +128,10 @@ class Writer {
 export function yamlText(value: Json): string {
   if (value === null || typeof value !== "object") return YAML.stringify(value, yamlOptions);
   try {
-    return `${new Writer().collection(value, "")}\n`;
+    const out: string[] = [];
+    new Writer().collection(value, "", out);
+    out.push("\n");
+    return out.join("");
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
     return YAML.stringify(value, yamlOptions);
