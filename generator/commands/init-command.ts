@@ -5,6 +5,7 @@
  * in the way, ends it before anything is written.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { displayPath } from "../diagnostics/display-path.ts";
@@ -83,6 +84,16 @@ function refuseExisting(specDir: string, config: string | undefined): void {
     throw new CommandError(`${displayPath(config)} exists: init never overwrites a file.`);
 }
 
+/** Whether the project can resolve `typescript`, which `npm run build` of the package needs. */
+function hasTypeScript(): boolean {
+  try {
+    createRequire(resolve("package.json")).resolve("typescript/package.json");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function initCommand(input: CommandInput): Promise<number> {
   const project = readProjectPackage();
   const names = initNames(packageName(input, project));
@@ -109,13 +120,17 @@ export async function initCommand(input: CommandInput): Promise<number> {
   }
   lines.push(addGenerateScript(project));
   const out = displayPath(input.outDir);
-  lines.push(
-    "",
-    "Next:",
-    `  npm run generate                 # ${displayPath(input.specDir)}/ -> ${out}/`,
-    `  npm install ./${out}    # use the package from this project`,
-    `  npm run build --prefix ${out}    # ${out}/src -> ${out}/dist`,
-  );
+  const steps: [string, string][] = [
+    // npm installs TypeScript as apigen's peer, unless legacy-peer-deps is set
+    ...(hasTypeScript()
+      ? []
+      : [["npm install -D typescript", "to build the package"] as [string, string]]),
+    ["npm run generate", `${displayPath(input.specDir)}/ -> ${out}/`],
+    [`npm run build --prefix ${out}`, `${out}/src -> ${out}/dist`],
+    [`npm install ./${out}`, `then import { ${names.clientName} } from "${names.packageName}"`],
+  ];
+  const width = Math.max(...steps.map(([command]) => command.length)) + 2;
+  lines.push("", "Next:", ...steps.map(([command, why]) => `  ${command.padEnd(width)}# ${why}`));
   console.log(lines.join("\n"));
   return 0;
 }

@@ -57,10 +57,10 @@ export function initSpecFiles(names: InitNames, schema: string): { name: string;
       "  Item:",
       "    description: One item.",
       "    fields:",
-      "      id: { type: string, description: The item's id. }",
-      "      name: string",
+      "      id: { type: string, required: true, description: The item's id. }",
+      "      name: { type: string, required: true }",
       "      price_cents: { type: integer, minimum: 0, description: Price in cents. }",
-      '      tags: { type: "string[]", required: false }',
+      '      tags: "string[]"',
     ]),
     file("endpoints.yaml", [
       "endpoints:",
