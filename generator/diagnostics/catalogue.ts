@@ -4,7 +4,11 @@
  */
 export const catalogue = {
   "no-spec-files": { severity: "error", message: "no *.yaml spec files found in {dir}" },
-  "spec-dir-missing": { severity: "error", message: "spec folder {dir} does not exist" },
+  "spec-dir-missing": {
+    severity: "error",
+    message:
+      "spec folder {dir} does not exist (`apigen init` writes a new one; --spec DIR or apigen.config.json names another)",
+  },
   "config-unreadable": {
     severity: "error",
     message: "cannot read the config file {file}: {reason}",
