@@ -48,6 +48,12 @@ function readProjectPackage(): ProjectPackage {
   };
 }
 
+/** The working folder's name as an npm name: lower case, other characters as `-`. */
+const folderName = () =>
+  basename(process.cwd())
+    .toLowerCase()
+    .replace(/[^a-z0-9-._~]+/g, "-");
+
 /** The package name: --name, else the project's name + `-api`. */
 function packageName(input: CommandInput, project: ProjectPackage): string {
   const given = input.values.name;
@@ -55,14 +61,14 @@ function packageName(input: CommandInput, project: ProjectPackage): string {
     if (!npmName.test(given)) throw new UsageError(`--name ${given} is not an npm package name`);
     return given;
   }
-  const base = typeof project.json?.name === "string" ? project.json.name : basename(process.cwd());
-  const name = `${base.toLowerCase().replace(/[^a-z0-9-._~@/]+/g, "-")}-api`;
+  const base = typeof project.json?.name === "string" ? project.json.name : folderName();
+  const name = `${base}-api`;
   return npmName.test(name) ? name : "my-api";
 }
 
 /** The project's package.json with a `generate` script added; what was done, for the report. */
 function addGenerateScript(project: ProjectPackage): string {
-  const json = project.json ?? { name: basename(process.cwd()), version: "0.1.0", private: true };
+  const json = project.json ?? { name: folderName(), version: "0.1.0", private: true };
   const scripts = (json.scripts ?? {}) as Record<string, unknown>;
   if (scripts.generate !== undefined)
     return `package.json: has a generate script already (${JSON.stringify(scripts.generate)}); left as it is`;
