@@ -2,8 +2,8 @@
  * The project's config file, `apigen.config.json`: where the spec and the package are, so a
  * project whose folders are not `spec/` and `generated/` runs `apigen generate` bare. Paths
  * in it are relative to the file (as in tsconfig.json); flags given on the command line win.
- * What the package is (name, version, client name) stays in the spec's `api` section, its one
- * source; timeouts and retries are the client's options where it is constructed.
+ * What the package is (name, version, client name, the client's default timeout and retries)
+ * stays in the spec's `api` section, its one source, fingerprinted with the spec.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

@@ -42,6 +42,7 @@ export function initSpecFiles(names: InitNames, schema: string): { name: string;
       `  clientName: ${names.clientName}`,
       "  baseUrl: base_url",
       "  callbackBaseUrl: your_server_url",
+      "  # clientDefaults: { timeoutMs: 60000, maxRetries: 2 }   # the client's, when your API needs others",
       "  description: >-",
       "    What the API is for. Replace this file and the others in this folder with your API;",
       "    docs/spec-model.md of apigen describes every key.",
