@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { configKeys } from "../generator/commands/config.ts";
 import { commands } from "../generator/commands/table.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
@@ -81,6 +82,13 @@ describe("subcommands", () => {
 });
 
 describe("the config file", () => {
+  it("takes the keys its JSON Schema (for editors) lists, no more", () => {
+    const schema = JSON.parse(
+      readFileSync(join(repoRoot, "generator/schema/config.schema.json"), "utf8"),
+    ) as { properties: object };
+    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(configKeys).sort());
+  });
+
   it("gives the spec and package folders, relative to the file, to every command run in the project; flags win", () => {
     const dir = project();
     cpSync(join(repoRoot, "test/fixtures/features/primitives"), join(dir, "api/spec"), {
@@ -176,10 +184,17 @@ describe("init", () => {
     const dir = project({ name: "@acme/store", scripts: { generate: "make gen" } });
     const run = runCli(["init", "--spec", "apis/store", "--out", "packages/store-api"], dir);
     expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, "apigen.config.json"), "utf8"))).toEqual({
+    const config = JSON.parse(readFileSync(join(dir, "apigen.config.json"), "utf8")) as {
+      $schema: string;
+    };
+    expect(config).toEqual({
+      $schema: expect.stringMatching(/^\.\.?\//),
       spec: "apis/store",
       out: "packages/store-api",
     });
+    expect(resolve(dir, config.$schema)).toBe(
+      join(repoRoot, "generator/schema/config.schema.json"),
+    );
     expect(run.stdout).toMatch(
       /package\.json: has a generate script already \("make gen"\); left as it is/,
     );

@@ -14,8 +14,8 @@ import type { SourceLocation } from "../ir/model.ts";
 
 export const configFileName = "apigen.config.json";
 
-/** Each key the file may hold, with what its value must be. */
-const keys: Record<string, string> = {
+/** Each key the file may hold, with what its value must be (as generator/schema/config.schema.json says, for editors). */
+export const configKeys: Record<string, string> = {
   $schema: "a string (the JSON Schema editors check the file with)",
   spec: "a folder path (the spec folder, relative to this file)",
   out: "a folder path (the package folder, relative to this file)",
@@ -83,10 +83,11 @@ async function check(shown: string, text: string, data: unknown): Promise<Diagno
     return [diagnostic("config-not-object", { file: shown }, locate([], "value"))];
   const problems: Diagnostic[] = [];
   for (const [key, value] of Object.entries(data)) {
-    const expected = keys[key];
+    const expected = configKeys[key];
     if (expected === undefined) {
       const hint =
-        suggestion(key, Object.keys(keys)) || `; expected one of: ${Object.keys(keys).join(", ")}`;
+        suggestion(key, Object.keys(configKeys)) ||
+        `; expected one of: ${Object.keys(configKeys).join(", ")}`;
       problems.push(diagnostic("config-unknown-key", { key, hint }, locate([key], "key")));
     } else if (typeof value !== "string" || value.trim() === "") {
       const actual = typeof value === "string" ? "an empty string" : JSON.stringify(value);

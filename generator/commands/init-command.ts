@@ -14,8 +14,9 @@ import { initNames, initSpecFiles } from "./init-spec.ts";
 import { CommandError, UsageError } from "./options.ts";
 import type { CommandInput } from "./table.ts";
 
-/** The JSON Schema of the format, in the installed package (or this repository). */
+/** The JSON Schemas of the format and of the config file, in the installed package (or this repository). */
 const schemaFile = fileURLToPath(new URL("../schema/spec.schema.json", import.meta.url));
+const configSchemaFile = fileURLToPath(new URL("../schema/config.schema.json", import.meta.url));
 
 const npmName = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
@@ -118,6 +119,7 @@ export async function initCommand(input: CommandInput): Promise<number> {
   ];
   if (config !== undefined) {
     const settings = {
+      $schema: `./${posix(process.cwd(), configSchemaFile)}`.replace(/^\.\/\.\.\//, "../"),
       spec: posix(process.cwd(), input.specDir),
       out: posix(process.cwd(), input.outDir),
     };
