@@ -83,6 +83,10 @@ describe("the packed tool in a project of its own", () => {
     expect(shipped).toContain("templates/package.json.hbs");
     expect(shipped).toContain("dist/generator/cli.js");
     expect(shipped.filter((p) => /^generator\/(?!runtime\/).*\.ts$/.test(p))).toEqual([]);
+    // the tool's own package.json as npm and registries read it (bin, files, engines)
+    expect(run(repoRoot, join(repoRoot, "node_modules/.bin/publint"), ["--strict"])).toMatch(
+      /All good!/,
+    );
 
     mkdirSync(join(project, "src"), { recursive: true });
     const pkg = { name: "shop", version: "1.0.0", private: true, type: "module" };
