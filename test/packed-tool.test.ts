@@ -154,4 +154,28 @@ describe("the packed tool in a project of its own", () => {
     expect(await consume(main("item.name, item.color"))).toBe("Lamp teal\n");
     expect(apigen("check")).toMatch(/is up to date/);
   }, 600_000);
+
+  it("builds, with the lowest TypeScript its peer range allows, packages that use every runtime module", () => {
+    const peer = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+      peerDependencies: { typescript: string };
+    };
+    expect(peer.peerDependencies.typescript).toBe(">=5.9.0");
+    const dir = join(scratch, "lowest-typescript");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), '{ "name": "lowest", "private": true }\n');
+    run(dir, "npm", [...install, "typescript@5.9.3"]);
+    // streams, paging, unions, callbacks and webhooks: every runtime file between them
+    for (const feature of ["streaming", "pagination", "unions", "operations"]) {
+      const out = join(dir, feature);
+      run(repoRoot, process.execPath, [
+        "generator/launch.mjs",
+        "--spec",
+        `test/fixtures/features/${feature}`,
+        "--out",
+        out,
+      ]);
+      run(out, join(dir, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"]);
+      expect(existsSync(join(out, "dist/index.js"))).toBe(true);
+    }
+  }, 300_000);
 });
