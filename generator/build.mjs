@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const generatorDir = dirname(fileURLToPath(import.meta.url));
@@ -43,9 +43,9 @@ export function builtStamp() {
 }
 
 /**
- * An esbuild plugin that gives every module its own `import.meta.url`: the generator finds
- * its runtime sources, templates and schema relative to the file that names them, which a
- * bundle living elsewhere would otherwise break.
+ * An esbuild plugin that gives every module its own `import.meta.url`, as an absolute path:
+ * for the modules the build itself imports from a temporary folder (importSource), which
+ * read the generator's sources where they are.
  * @type {import("esbuild").Plugin}
  */
 const keepModuleUrls = {
@@ -55,6 +55,37 @@ const keepModuleUrls = {
       const source = readFileSync(args.path, "utf8");
       const url = JSON.stringify(pathToFileURL(args.path).href);
       return { contents: source.replaceAll("import.meta.url", url), loader: "ts" };
+    });
+  },
+};
+
+/**
+ * An esbuild plugin that gives every module of the build its own `import.meta.url` (and
+ * `import.meta.dirname`) relative to the bundle: the generator finds its runtime sources,
+ * templates and schema relative to the file that names them, and the bundle sits two folders
+ * below the package root (dist/generator/) both in this repository and in an installed
+ * package, so the same build works wherever the package is installed (an absolute path would
+ * name the machine it was built on).
+ * @type {import("esbuild").Plugin}
+ */
+const relativeModuleUrls = {
+  name: "relative-module-urls",
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const path = relative(distDir, args.path).split(sep).join("/");
+      const url = `new URL(${JSON.stringify(path)}, import.meta.url).href`;
+      if (!source.includes("import.meta.dirname"))
+        return { contents: source.replaceAll("import.meta.url", url), loader: "ts" };
+      // import.meta.dirname is Node 20.11+; the URL gives it on every Node 20
+      const contents = [
+        'import { fileURLToPath as apigenFileURLToPath } from "node:url";',
+        `const apigenDirname = apigenFileURLToPath(new URL(".", ${url})).replace(/[\\\\/]$/, "");`,
+        source
+          .replaceAll("import.meta.url", url)
+          .replaceAll("import.meta.dirname", "apigenDirname"),
+      ].join("\n");
+      return { contents, loader: "ts" };
     });
   },
 };
@@ -173,7 +204,7 @@ export async function buildGenerator() {
       platform: "node",
       target: "node20",
       logLevel: "silent",
-      plugins: [precompileTemplates(templateOptions), bundleHandlebarsRuntime, keepModuleUrls],
+      plugins: [precompileTemplates(templateOptions), bundleHandlebarsRuntime, relativeModuleUrls],
     });
   } catch (error) {
     rmSync(temp, { recursive: true, force: true });

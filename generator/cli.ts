@@ -1,124 +1,68 @@
 /**
- * Command line: `npm run generate -- [--spec DIR] [--out DIR] [--check | --gaps | --watch |
- * --diff BASE | --scaffold-handlers FILE] [--timings]`. A broken spec prints its
- * diagnostics and exits 1 without writing; never a stack trace.
+ * Command line: `apigen [command] [arguments] [options]` (in this repository `npm run
+ * generate -- ...`); the commands are in commands/table.ts. A broken spec or config file
+ * prints its diagnostics and exits 1 without writing; a bad command line prints the help and
+ * exits 2; never a stack trace.
  */
-import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
-import { displayPath, specLabel } from "./diagnostics/display-path.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
-import { parseOptions, usage, UsageError, type CliOptions } from "./commands/options.ts";
-import type { SpecTexts } from "./pipeline.ts";
-import { upToDate, writeSummary } from "./commands/messages.ts";
-import { printTimings } from "./commands/timings.ts";
-import { currentOutputFiles } from "./write/inputs.ts";
+import { commandHelp, readCommandLine, CommandLineError } from "./commands/command-line.ts";
+import { CommandError, UsageError } from "./commands/options.ts";
+import type { CommandInput } from "./commands/table.ts";
+import type { FlagValues } from "./commands/flags.ts";
 
-// Everything that loads the YAML parser, Ajv or the emitters is imported on demand:
-// a run whose output is already current, or a usage error, never pays for them.
-
-/** Runs the mode that needs the pipeline's result. */
-async function runWithPipeline(
-  options: CliOptions,
-  sources: SpecTexts,
-  started: number,
-): Promise<number> {
-  const { runPipeline } = await import("./pipeline.ts");
-  const commands = await import("./commands/pipeline-commands.ts");
-  const result = runPipeline(options, sources);
-  if (result.warnings.length > 0) console.error(formatDiagnostics(result.warnings, sources.texts));
-  const out = displayPath(options.outDir);
-  const mode = options.mode;
-  let code: number;
-  switch (mode.kind) {
-    case "write":
-      code = commands.writeCommand(result, out);
-      break;
-    case "check":
-      code = commands.checkCommand(result, out);
-      break;
-    case "gaps":
-      code = commands.gapsCommand(result);
-      break;
-    case "scaffold":
-      code = commands.scaffoldCommand(result, options.specDir, mode.file, mode.handlersImport);
-      break;
-    case "watch":
-    case "diff":
-    case "import":
-      throw new Error(`${mode.kind} does not run the pipeline once`);
-    default: {
-      const unhandled: never = mode;
-      throw new Error(`unhandled mode ${JSON.stringify(unhandled)}`);
-    }
-  }
-  if (options.timings) printTimings(result.timings, performance.now() - started);
-  return code;
-}
-
-/**
- * The build-step case: `write` and `check` end here, before loading anything heavy, when the
- * manifest's fingerprint and hashes show the output is already what a full run would give.
- * The messages are the full run's, so nothing tells the two apart but the time.
- */
-function reportIfCurrent(options: CliOptions, started: number): number | undefined {
-  const { mode } = options;
-  if ((mode.kind !== "write" && mode.kind !== "check") || options.force) return undefined;
-  const checkStart = performance.now();
-  const files = currentOutputFiles(options.specDir, options.outDir, specLabel(options.specDir));
-  if (files === undefined) return undefined;
-  const out = displayPath(options.outDir);
-  console.log(
-    mode.kind === "write"
-      ? writeSummary(out, { added: 0, changed: 0, unchanged: files, removed: 0 })
-      : upToDate(out, files),
-  );
-  if (options.timings)
-    printTimings(
-      [{ stage: "up-to-date check", ms: performance.now() - checkStart }],
-      performance.now() - started,
-    );
-  return 0;
+/** The spec and package folders: flags, else the config file, else `spec` and `generated`. */
+async function projectFolders(
+  values: FlagValues,
+  texts: Map<string, string>,
+): Promise<Pick<CommandInput, "specDir" | "outDir" | "configFile">> {
+  const flag = (name: string) => (typeof values[name] === "string" ? values[name] : undefined);
+  const { findConfig, loadConfig } = await import("./commands/config.ts");
+  const configFile = flag("config") !== undefined ? resolve(flag("config")!) : findConfig();
+  const config = configFile !== undefined ? await loadConfig(configFile, texts) : undefined;
+  const pick = (name: "spec" | "out", fallback: string) =>
+    flag(name) !== undefined ? resolve(flag(name)!) : (config?.[name] ?? resolve(fallback));
+  return {
+    specDir: pick("spec", "spec"),
+    outDir: pick("out", "generated"),
+    ...(configFile !== undefined ? { configFile } : {}),
+  };
 }
 
 async function main(argv: string[]): Promise<number> {
   const started = performance.now();
-  let options: CliOptions | undefined;
+  const texts = new Map<string, string>();
+  let line;
   try {
-    options = parseOptions(argv);
+    line = readCommandLine(argv);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\n\n${usage}`);
+    if (!(error instanceof CommandLineError)) throw error;
+    console.error(`${error.message}\n\n${error.help}`);
     return 2;
   }
-  if (!options) {
-    console.log(usage);
+  if (line.kind === "help") {
+    console.log(line.text);
     return 0;
   }
-  const { mode } = options;
-  if (mode.kind === "scaffold" && existsSync(mode.file))
-    return (await import("./commands/pipeline-commands.ts")).refuseExisting(mode.file);
-  const sources: SpecTexts = { texts: new Map() };
+  const { command, values, positionals } = line;
   try {
-    if (mode.kind === "watch")
-      return await (
-        await import("./commands/watch-command.ts")
-      ).watchCommand(options.specDir, options.outDir);
-    if (mode.kind === "import")
-      return (await import("./commands/import-command.ts")).importCommand(mode, sources.texts);
-    if (mode.kind === "diff")
-      return (await import("./commands/diff-command.ts")).diffCommand(
-        options.specDir,
-        mode.base,
-        mode.failOn,
-        sources.texts,
-      );
-    return reportIfCurrent(options, started) ?? (await runWithPipeline(options, sources, started));
+    const folders = await projectFolders(values, texts);
+    return await command.run({ values, positionals, ...folders, texts, started });
   } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${commandHelp(command)}`);
+      return 2;
+    }
     if (error instanceof DiagnosticsError) {
-      console.error(formatDiagnostics(error.diagnostics, sources.texts));
+      console.error(formatDiagnostics(error.diagnostics, texts));
       return 1;
     }
-    console.error(`${mode.kind === "diff" ? "" : "internal error: "}${(error as Error).message}`);
+    if (error instanceof CommandError) {
+      console.error(error.message);
+      return 1;
+    }
+    console.error(`internal error: ${(error as Error).message}`);
     if (process.env.APIGEN_DEBUG) console.error((error as Error).stack);
     return 1;
   }

@@ -128,19 +128,19 @@ describe("the launcher (npm run generate)", () => {
     cpSync(join(repoRoot, "package.json"), join(root, "package.json"));
     symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
     mkdirSync(join(root, "node_modules/.cache/apigen"), { recursive: true });
-    const options = join(root, "generator/commands/options.ts");
+    const options = join(root, "generator/commands/command-line.ts");
     const source = readFileSync(options, "utf8");
-    expect(launch(root, ["--help"]).stdout).toMatch(/^Usage: npm run generate/);
+    expect(launch(root, ["--help"]).stdout).toMatch(/^Usage: apigen \[command\]/);
     writeFileSync(
       options,
-      source.replace("Usage: npm run generate", "Usage (edited): npm run generate"),
+      source.replace("Usage: apigen [command]", "Usage (edited): apigen [command]"),
     );
-    expect(launch(root, ["--help"]).stdout).toMatch(/^Usage \(edited\): npm run generate/);
+    expect(launch(root, ["--help"]).stdout).toMatch(/^Usage \(edited\): apigen \[command\]/);
     writeFileSync(options, `${source}\nexport const broken = ;\n`);
     const broken = launch(root, ["--help"]);
     expect(broken.status).toBe(1);
     expect(broken.stderr).toMatch(
-      /^the generator's own sources do not build:\n.*generator\/commands\/options\.ts:\d+:\d+ - /,
+      /^the generator's own sources do not build:\n.*generator\/commands\/command-line\.ts:\d+:\d+ - /,
     );
     expect(broken.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });

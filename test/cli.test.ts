@@ -36,7 +36,7 @@ describe("cli", () => {
   it("--help prints the usage", () => {
     const run = runCli(["--help"]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/--check +write nothing/);
+    expect(run.stdout).toMatch(/^ {2}check +write nothing/m);
   });
 
   it("an unknown flag is a usage error, not a stack trace", () => {

@@ -897,7 +897,7 @@ describe("the CLI on a broken spec", () => {
     expect(run.stdout).toBe("");
     const problems = run.stderr.split("\n").filter((line) => /error/.test(line));
     expect(problems).toEqual([
-      "error spec-dir-missing: spec folder test/fixtures/broken/does-not-exist does not exist",
+      "error spec-dir-missing: spec folder test/fixtures/broken/does-not-exist does not exist (`apigen init` writes a new one; --spec DIR or apigen.config.json names another)",
       "1 error",
     ]);
     expect(run.stderr).not.toMatch(/^\s+at /m);

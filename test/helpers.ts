@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { runPipeline, type PipelineResult } from "../generator/pipeline.ts";
@@ -47,13 +48,20 @@ export async function diagnosticsOf(specDir: string): Promise<string[]> {
   throw new Error(`${specDir} generated without diagnostics`);
 }
 
-/** Runs the generator CLI from the repo root, as `npm run generate -- ...args` would. */
-export function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+/** tsx's loader (its package entry), by URL: `--import tsx` resolves from the working folder. */
+const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
+
+/** Runs the generator CLI from the repo root (or `cwd`), as `npm run generate -- ...args` would. */
+export function runCli(
+  args: string[],
+  cwd = repoRoot,
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(
     process.execPath,
-    ["--import", "tsx", join(repoRoot, "generator/cli.ts"), ...args],
+    // tsx resolved from here, so a working folder outside the repository runs the sources too
+    ["--import", tsxLoader, join(repoRoot, "generator/cli.ts"), ...args],
     {
-      cwd: repoRoot,
+      cwd,
       encoding: "utf8",
       // A run that never exits (a thread left holding the process) fails the test instead of hanging it.
       timeout: 120_000,

@@ -1,27 +1,10 @@
 /**
- * The command line's options, parsed and resolved once into one mode with its settings.
+ * What a pipeline command runs: one mode with its settings. `generate` also takes the mode
+ * flags `npm run generate -- --check` has always taken (`--check`, `--diff BASE`, ...), each
+ * the same as the command of that name; this turns them into the mode.
  */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-
-export const usage = `Usage: npm run generate -- [options]
-
-  --spec DIR                spec folder to read (default: spec)
-  --out DIR                 package folder to write (default: generated)
-  --check                   write nothing; exit 1 listing the files that differ from the spec
-  --gaps                    list every undocumented note of the spec with its location
-  --watch                   regenerate whenever a spec file changes; keep the last good output on errors
-  --diff BASE               compare the spec with BASE (a spec folder or a git revision of it) and
-                            print every change, who it breaks and the semver bump it implies
-  --fail-on LEVEL           with --diff: exit 1 on a change of LEVEL or above (breaking, minor, patch)
-  --scaffold-handlers FILE  write a typed callback handlers file (never overwrites one), not the package
-  --handlers-import SPEC    module the scaffold imports from (default: <package name>/callbacks)
-  --import FILE             read an OpenAPI 3.0/3.1 document (JSON or YAML) and write a spec folder
-                            (--out-spec DIR, a new or empty folder; --name sets the package name)
-  --force                   run every stage even when the spec, the generator and the output are
-                            unchanged since the last run (which otherwise stops after comparing hashes)
-  --timings                 print the time of each stage
-  --help                    show this text`;
+import type { FlagValues } from "./flags.ts";
 
 export type Mode =
   | { kind: "write" }
@@ -41,74 +24,54 @@ export interface CliOptions {
   mode: Mode;
 }
 
+/** A command line that does not parse: printed with the command's help, exit code 2. */
 export class UsageError extends Error {}
 
-/** The options of `argv`, or undefined for --help; throws UsageError on bad flags. */
-export function parseOptions(argv: string[]): CliOptions | undefined {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        spec: { type: "string", default: "spec" },
-        out: { type: "string", default: "generated" },
-        check: { type: "boolean", default: false },
-        gaps: { type: "boolean", default: false },
-        watch: { type: "boolean", default: false },
-        diff: { type: "string" },
-        "fail-on": { type: "string" },
-        timings: { type: "boolean", default: false },
-        force: { type: "boolean", default: false },
-        "scaffold-handlers": { type: "string" },
-        "handlers-import": { type: "string" },
-        import: { type: "string" },
-        "out-spec": { type: "string" },
-        name: { type: "string" },
-        help: { type: "boolean", default: false },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (values.help) return undefined;
+/** A refusal or failure the user can act on (a bad git revision, a file in the way): its message alone, exit code 1. */
+export class CommandError extends Error {}
+
+const text = (values: FlagValues, name: string): string | undefined => {
+  const value = values[name];
+  return typeof value === "string" ? value : undefined;
+};
+
+/** The mode that `generate`'s flags pick (`write` without a mode flag); throws UsageError. */
+export function modeOfFlags(values: FlagValues): Mode {
+  const diff = text(values, "diff");
+  const scaffold = text(values, "scaffold-handlers");
+  const input = text(values, "import");
   const modes: Mode[] = [
     ...(values.check ? [{ kind: "check" } as const] : []),
     ...(values.gaps ? [{ kind: "gaps" } as const] : []),
     ...(values.watch ? [{ kind: "watch" } as const] : []),
-    ...(values.diff !== undefined
-      ? [{ kind: "diff", base: values.diff, ...failOn(values["fail-on"]) } as const]
-      : []),
-    ...(values["scaffold-handlers"] !== undefined
-      ? [
-          {
-            kind: "scaffold",
-            file: resolve(values["scaffold-handlers"]),
-            ...(values["handlers-import"] !== undefined
-              ? { handlersImport: values["handlers-import"] }
-              : {}),
-          } as const,
-        ]
-      : []),
-    ...(values.import !== undefined
-      ? [importMode(values.import, values["out-spec"], values.name)]
+    ...(diff !== undefined ? [diffMode(diff, text(values, "fail-on"))] : []),
+    ...(scaffold !== undefined ? [scaffoldMode(scaffold, text(values, "handlers-import"))] : []),
+    ...(input !== undefined
+      ? [importMode(input, text(values, "out-spec"), text(values, "name"))]
       : []),
   ];
   if (modes.length > 1)
     throw new UsageError(`--${modes.map((m) => m.kind).join(", --")} cannot be combined`);
-  if (
-    (values["out-spec"] !== undefined || values.name !== undefined) &&
-    values.import === undefined
-  )
+  if ((values["out-spec"] !== undefined || values.name !== undefined) && input === undefined)
     throw new UsageError("--out-spec and --name go with --import");
-  if (values["fail-on"] !== undefined && values.diff === undefined)
+  if (values["fail-on"] !== undefined && diff === undefined)
     throw new UsageError("--fail-on goes with --diff");
+  if (values["handlers-import"] !== undefined && scaffold === undefined)
+    throw new UsageError("--handlers-import goes with --scaffold-handlers");
+  return modes[0] ?? { kind: "write" };
+}
+
+/** `diff BASE [--fail-on LEVEL]`. */
+export function diffMode(base: string, level: string | undefined): Mode {
+  return { kind: "diff", base, ...failOn(level) };
+}
+
+/** `scaffold-handlers FILE [--handlers-import SPEC]`. */
+export function scaffoldMode(file: string, handlersImport: string | undefined): Mode {
   return {
-    specDir: resolve(values.spec),
-    outDir: resolve(values.out),
-    timings: values.timings,
-    force: values.force,
-    mode: modes[0] ?? { kind: "write" },
+    kind: "scaffold",
+    file: resolve(file),
+    ...(handlersImport !== undefined ? { handlersImport } : {}),
   };
 }
 
@@ -118,8 +81,12 @@ function failOn(value: string | undefined): { failOn?: "breaking" | "minor" | "p
   throw new UsageError(`--fail-on takes breaking, minor or patch, not ${JSON.stringify(value)}`);
 }
 
-/** `--import FILE --out-spec DIR [--name NAME]`. */
-function importMode(input: string, outSpec: string | undefined, name: string | undefined): Mode {
+/** `import FILE --out-spec DIR [--name NAME]`. */
+export function importMode(
+  input: string,
+  outSpec: string | undefined,
+  name: string | undefined,
+): Mode {
   if (outSpec === undefined)
     throw new UsageError("--import needs --out-spec DIR: the spec folder to write");
   return {

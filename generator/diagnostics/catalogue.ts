@@ -4,7 +4,25 @@
  */
 export const catalogue = {
   "no-spec-files": { severity: "error", message: "no *.yaml spec files found in {dir}" },
-  "spec-dir-missing": { severity: "error", message: "spec folder {dir} does not exist" },
+  "spec-dir-missing": {
+    severity: "error",
+    message:
+      "spec folder {dir} does not exist (`apigen init` writes a new one; --spec DIR or apigen.config.json names another)",
+  },
+  "config-unreadable": {
+    severity: "error",
+    message: "cannot read the config file {file}: {reason}",
+  },
+  "config-syntax": { severity: "error", message: "the config file is not JSON: {detail}" },
+  "config-not-object": {
+    severity: "error",
+    message: '{file} must hold one JSON object, such as { "spec": "spec", "out": "generated" }',
+  },
+  "config-unknown-key": {
+    severity: "error",
+    message: "unknown key {key} in the config file{hint}",
+  },
+  "config-wrong-value": { severity: "error", message: "{key} must be {expected}, not {actual}" },
   "spec-file-unreadable": { severity: "error", message: "cannot read this spec file: {reason}" },
   "spec-not-utf8": {
     severity: "error",

@@ -5,7 +5,7 @@
  */
 import type { ApiModel } from "../ir/model.ts";
 import { arr, call, exprStatement, id, lit, member, obj } from "./code/build.ts";
-import type { ClassDeclaration, Statement } from "./code/nodes.ts";
+import type { ClassDeclaration, Expr, Statement } from "./code/nodes.ts";
 import { isSent, sentAs } from "./client-params.ts";
 import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
 
@@ -79,7 +79,28 @@ export function coreClass(model: ApiModel): ClassDeclaration {
     ],
     ctor: {
       params: [{ name: "options", type: optionsRef(model) }],
-      body: [exprStatement(call(id("super"), id("options"), credentials, errorClass, ...retry))],
+      body: [
+        exprStatement(call(id("super"), withDefaults(model), credentials, errorClass, ...retry)),
+      ],
     },
+  };
+}
+
+/**
+ * `options`, or `{ timeoutMs: …, maxRetries: …, ...options }` when the spec sets client
+ * defaults (`api.clientDefaults`): the caller's own options still win.
+ */
+function withDefaults(model: ApiModel): Expr {
+  const defaults = model.api.clientDefaults;
+  const set = defaults
+    ? (["timeoutMs", "maxRetries"] as const).filter((name) => defaults[name] !== undefined)
+    : [];
+  if (!defaults || set.length === 0) return id("options");
+  return {
+    kind: "object",
+    properties: [
+      ...set.map((name) => ({ kind: "property" as const, key: name, value: lit(defaults[name]!) })),
+      { kind: "spread", expr: id("options") },
+    ],
   };
 }

@@ -20,6 +20,7 @@ import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
 import type {
   ApiInfo,
+  ClientDefaults,
   ApiModel,
   ApiVersion,
   Callback,
@@ -206,8 +207,21 @@ function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {
     coreClassName: `${clientName.replace(/Client$/, "")}Core`,
     baseUrlName: typeof v.baseUrl === "string" ? v.baseUrl : "base_url",
     callbackBaseUrlName: typeof v.callbackBaseUrl === "string" ? v.callbackBaseUrl : "server_url",
+    ...clientDefaults(v.clientDefaults),
     docs: ctx.docs(decl.file, decl.path, v),
     location: decl.file.locate(decl.path, "key"),
+  };
+}
+
+/** `api.clientDefaults`, as the schema checked it: whole numbers, each optional. */
+function clientDefaults(value: unknown): { clientDefaults?: ClientDefaults } {
+  if (typeof value !== "object" || value === null) return {};
+  const { timeoutMs, maxRetries } = value as Record<string, unknown>;
+  return {
+    clientDefaults: {
+      ...(typeof timeoutMs === "number" ? { timeoutMs } : {}),
+      ...(typeof maxRetries === "number" ? { maxRetries } : {}),
+    },
   };
 }
 

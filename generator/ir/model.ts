@@ -543,8 +543,16 @@ export interface ApiInfo {
   coreClassName: string;
   baseUrlName: string;
   callbackBaseUrlName: string;
+  /** The client's defaults the spec sets (`api.clientDefaults`); the runtime's otherwise. */
+  clientDefaults?: ClientDefaults;
   docs: Docs;
   location: SourceLocation;
+}
+
+/** Client options whose default the package sets, for an API slower or flakier than most. */
+export interface ClientDefaults {
+  timeoutMs?: number;
+  maxRetries?: number;
 }
 
 export interface ApiModel {

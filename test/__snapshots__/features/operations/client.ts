@@ -39,9 +39,12 @@ export interface OpsClientOptions extends CoreOptions {
  */
 export class OpsCore extends ClientCore {
   constructor(options: OpsClientOptions) {
-    super(options, { apiKey: options.apiKey, token: options.token }, OpsApiError, {
-      statuses: [429],
-    });
+    super(
+      { timeoutMs: 120000, maxRetries: 4, ...options },
+      { apiKey: options.apiKey, token: options.token },
+      OpsApiError,
+      { statuses: [429] },
+    );
   }
 }
 

@@ -1,0 +1,181 @@
+/**
+ * apigen as an API team uses it: `npm pack` here, the tarball installed into a fresh project
+ * (its other packages from the npm registry), then `apigen init`, `npm run generate`, `apigen
+ * check`, `npm run build` in the package folder (TypeScript comes in as apigen's peer), and a
+ * consumer that type-checks against the built package and calls a stand-in server on
+ * 127.0.0.1; then a spec edit, regenerated, built and seen by the consumer. Everything lives
+ * in one scratch folder, removed at the end (npm's logs and temporary files included).
+ */
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot, tempDir } from "./helpers.ts";
+
+const scratch = tempDir("apigen-packed-");
+const project = join(scratch, "project");
+/** npm's logs and every tool's temporary files go to the scratch folder, not the system's. */
+const env = {
+  // none of this repository's npm settings (its .npmrc sets legacy-peer-deps): a user's shell
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
+  TMPDIR: join(scratch, "tmp"),
+  npm_config_logs_dir: join(scratch, "npm-logs"),
+  npm_config_update_notifier: "false",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+};
+
+/** Runs a command in `cwd`; fails the test with its output when it exits non-zero. */
+function run(cwd: string, command: string, args: string[]): string {
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 240_000 });
+  const output = `${command} ${args.join(" ")}\n${result.stdout}${result.stderr}`;
+  expect(result.status, output).toBe(0);
+  return result.stdout;
+}
+
+const apigen = (...args: string[]) => run(project, join(project, "node_modules/.bin/apigen"), args);
+const npm = (...args: string[]) => run(project, "npm", args);
+const install = ["install", "--prefer-offline", "--no-audit", "--no-fund"];
+
+/** The stand-in server: GET /items/{id} with the right key answers an item. */
+let server: Server;
+let baseUrl: string;
+const item = { id: "item-7", name: "Lamp", price_cents: 1999, color: "teal" };
+
+beforeAll(async () => {
+  mkdirSync(join(scratch, "tmp"), { recursive: true });
+  server = createServer((req, res) => {
+    const ok = req.url === "/items/item-7" && req.headers["x-api-key"] === "key-1";
+    res.writeHead(ok ? 200 : 404, { "content-type": "application/json" });
+    res.end(JSON.stringify(ok ? item : { error: `${req.method} ${req.url}` }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Type-checks and builds the consumer (src/ -> out/), then runs it against the stand-in server. */
+async function consume(source: string): Promise<string> {
+  writeFileSync(join(project, "src/main.ts"), source);
+  run(project, join(project, "node_modules/.bin/tsc"), ["-p", "."]);
+  const { stdout } = await promisify(execFile)(process.execPath, ["out/main.js", baseUrl], {
+    cwd: project,
+    env,
+  });
+  return stdout;
+}
+
+describe("the packed tool in a project of its own", () => {
+  it("installs, inits, generates, checks, builds, is consumed, and regenerates a spec edit", async () => {
+    const packed = JSON.parse(
+      run(repoRoot, "npm", ["pack", "--json", "--pack-destination", scratch]),
+    ) as [{ filename: string; files: { path: string }[] }];
+    const shipped = packed[0].files.map((f) => f.path);
+    expect(shipped).toContain("generator/schema/spec.schema.json");
+    expect(shipped).toContain("generator/runtime/client/core.ts");
+    expect(shipped).toContain("templates/package.json.hbs");
+    expect(shipped).toContain("dist/generator/cli.js");
+    expect(shipped.filter((p) => /^generator\/(?!runtime\/).*\.ts$/.test(p))).toEqual([]);
+    // the tool's own package.json as npm and registries read it (bin, files, engines)
+    expect(run(repoRoot, join(repoRoot, "node_modules/.bin/publint"), ["--strict"])).toMatch(
+      /All good!/,
+    );
+
+    mkdirSync(join(project, "src"), { recursive: true });
+    const pkg = { name: "shop", version: "1.0.0", private: true, type: "module" };
+    writeFileSync(join(project, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+    npm(...install, "-D", join(scratch, packed[0].filename), "@types/node@20.19.25");
+    const tool = JSON.parse(
+      readFileSync(join(project, "node_modules/apigen-cli/package.json"), "utf8"),
+    ) as { dependencies: object; bin: object };
+    expect(Object.keys(tool.dependencies).sort()).toEqual(["ajv", "js-yaml", "yaml"]);
+    // no loader, no bundler where it runs; TypeScript arrived as the peer, for the build
+    expect(existsSync(join(project, "node_modules/tsx"))).toBe(false);
+    expect(existsSync(join(project, "node_modules/esbuild"))).toBe(false);
+    expect(existsSync(join(project, "node_modules/typescript"))).toBe(true);
+
+    expect(apigen("init")).toMatch(
+      /^spec\/: api\.yaml, types\.yaml, endpoints\.yaml, callbacks\.yaml \(shop-api\)$/m,
+    );
+    expect(readFileSync(join(project, "spec/api.yaml"), "utf8")).toMatch(
+      /^# yaml-language-server: \$schema=\.\.\/node_modules\/apigen-cli\/generator\/schema\/spec\.schema\.json\n/,
+    );
+    expect(npm("run", "generate")).toMatch(/^generated\/: \d+ added, 0 changed, 0 unchanged$/m);
+    expect(apigen("check")).toMatch(/^generated\/ is up to date with the spec/);
+    npm("run", "build", "--prefix", "generated");
+    npm(...install, "./generated");
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          outDir: "out",
+          rootDir: "src",
+          types: ["node"],
+        },
+        include: ["src"],
+      }),
+    );
+    const main = (fields: string) =>
+      [
+        'import { ShopClient, type Item } from "shop-api";',
+        'const client = new ShopClient({ baseUrl: process.argv[2]!, apiKey: "key-1" });',
+        'const item: Item = await client.items.get("item-7");',
+        `console.log(${fields});`,
+        "",
+      ].join("\n");
+    expect(await consume(main("item.name, item.price_cents"))).toBe("Lamp 1999\n");
+
+    // A field added to the spec reaches the consumer's types after generate and build.
+    const types = join(project, "spec/types.yaml");
+    writeFileSync(
+      types,
+      readFileSync(types, "utf8").replace(
+        "    fields:\n",
+        "    fields:\n      color: { type: string, required: true }\n",
+      ),
+    );
+    expect(npm("run", "generate")).toMatch(
+      /^generated\/: 0 added, [1-9]\d* changed, \d+ unchanged$/m,
+    );
+    expect(readFileSync(join(project, "generated/src/types.ts"), "utf8")).toMatch(
+      /^ {2}color: string;$/m,
+    );
+    npm("run", "build", "--prefix", "generated");
+    expect(await consume(main("item.name, item.color"))).toBe("Lamp teal\n");
+    expect(apigen("check")).toMatch(/is up to date/);
+  }, 600_000);
+
+  it("builds, with the lowest TypeScript its peer range allows, packages that use every runtime module", () => {
+    const peer = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+      peerDependencies: { typescript: string };
+    };
+    expect(peer.peerDependencies.typescript).toBe(">=5.9.0");
+    const dir = join(scratch, "lowest-typescript");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), '{ "name": "lowest", "private": true }\n');
+    run(dir, "npm", [...install, "typescript@5.9.3"]);
+    // streams, paging, unions, callbacks and webhooks: every runtime file between them
+    for (const feature of ["streaming", "pagination", "unions", "operations"]) {
+      const out = join(dir, feature);
+      run(repoRoot, process.execPath, [
+        "generator/launch.mjs",
+        "--spec",
+        `test/fixtures/features/${feature}`,
+        "--out",
+        out,
+      ]);
+      run(out, join(dir, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"]);
+      expect(existsSync(join(out, "dist/index.js"))).toBe(true);
+    }
+  }, 300_000);
+});
