@@ -585,7 +585,7 @@ describe("webhooks and callbacks of other documents", () => {
         body: "Order",
         success: "Refund",
         undocumented:
-          "the callback URL is the runtime expression {$request.query.callbackUrl}/data; written under the callback base address (import: #/paths/~1streams/post/callbacks/onData/{$request.query.callbackUrl}~1data/post)",
+          "the callback URL is the runtime expression {$request.query.callbackUrl}/data; written as /data under the callback base address (import: #/paths/~1streams/post/callbacks/onData/{$request.query.callbackUrl}~1data/post)",
       },
     });
   });

@@ -357,7 +357,7 @@ function operationCallbacks(ctx: ImportContext): [string, JsonObject][] {
             let event = eventNameOf(name);
             for (let i = 2; taken.has(event); i++) event = `${eventNameOf(name)}_${i}`;
             taken.add(event);
-            out.push([event, foreignCallback(ctx, cbOp, cbMethod, expression, at)]);
+            out.push([event, foreignCallback(ctx, event, cbOp, cbMethod, expression, at)]);
           }
         }
       }
@@ -385,6 +385,7 @@ function eventNameOf(name: string): string {
 /** A callback of another document: its body, its first 2xx answer, and its URL in a note. */
 function foreignCallback(
   ctx: ImportContext,
+  event: string,
   op: JsonObject,
   method: string,
   expression: string,
@@ -396,13 +397,15 @@ function foreignCallback(
   const description = stringOf(op, "description");
   if (description?.trim()) out.description = description.trim();
   out.method = method.toUpperCase();
+  // The format routes a callback by method and path under one base address: the URL's
+  // literal tail where it has one, else a path of the callback's own name.
   const tail = /}(\/[^{}]*)$/.exec(expression)?.[1];
-  out.path = tail && /^\/[A-Za-z0-9._~\/-]*$/.test(tail) ? tail : "/";
+  out.path = tail && /^\/[A-Za-z0-9._~\/-]*$/.test(tail) ? tail : `/${event}`;
   note(
     ctx,
     out,
     at,
-    `the callback URL is the runtime expression ${expression}; written under the callback base address`,
+    `the callback URL is the runtime expression ${expression}; written as ${String(out.path)} under the callback base address`,
   );
   const body = bodyType(ctx, op.requestBody, under(at, "requestBody"));
   if (body !== undefined) out.body = body;
