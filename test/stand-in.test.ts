@@ -264,9 +264,9 @@ describe("stand-in: state the spec implies", () => {
     expect(duplicate.serverMessage).toBe("Webhooks must have unique configuration.");
     const second = await c.webhooks.create({ ...config, division_id: "div-2" });
     expect(second.webhook_id).not.toBe(created.webhook_id);
-    await c.webhooks.delete(created.webhook_id);
+    await c.webhooks.delete(created.webhook_id!);
     expect(standIn.state().collections.webhooks!.map((w) => w.id)).toEqual([second.webhook_id]);
-    const again = await refusal(c.webhooks.delete(created.webhook_id));
+    const again = await refusal(c.webhooks.delete(created.webhook_id!));
     expect(again.status).toBe(404);
     await expect(c.webhooks.create(config)).resolves.toMatchObject({
       webhook_id: expect.stringMatching(/^wh_/),
