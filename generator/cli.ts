@@ -45,6 +45,8 @@ async function runWithPipeline(
     case "watch":
     case "diff":
     case "import":
+    case "mock":
+    case "trigger":
       throw new Error(`${mode.kind} does not run the pipeline once`);
     default: {
       const unhandled: never = mode;
@@ -103,6 +105,8 @@ async function main(argv: string[]): Promise<number> {
       return await (
         await import("./commands/watch-command.ts")
       ).watchCommand(options.specDir, options.outDir);
+    if (mode.kind === "mock" || mode.kind === "trigger")
+      return await (await import("./commands/stand-in-commands.ts")).standInCommand(options);
     if (mode.kind === "import")
       return (await import("./commands/import-command.ts")).importCommand(mode, sources.texts);
     if (mode.kind === "diff")

@@ -3,6 +3,12 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import {
+  parseStandInArgs,
+  standInUsage,
+  type MockMode,
+  type TriggerMode,
+} from "./stand-in-options.ts";
 
 export const usage = `Usage: npm run generate -- [options]
 
@@ -21,7 +27,8 @@ export const usage = `Usage: npm run generate -- [options]
   --force                   run every stage even when the spec, the generator and the output are
                             unchanged since the last run (which otherwise stops after comparing hashes)
   --timings                 print the time of each stage
-  --help                    show this text`;
+  --help                    show this text
+${standInUsage}`;
 
 export type Mode =
   | { kind: "write" }
@@ -30,7 +37,9 @@ export type Mode =
   | { kind: "watch" }
   | { kind: "diff"; base: string; failOn?: "breaking" | "minor" | "patch" }
   | { kind: "scaffold"; file: string; handlersImport?: string }
-  | { kind: "import"; input: string; outSpec: string; packageName?: string };
+  | { kind: "import"; input: string; outSpec: string; packageName?: string }
+  | MockMode
+  | TriggerMode;
 
 export interface CliOptions {
   specDir: string;
@@ -45,6 +54,15 @@ export class UsageError extends Error {}
 
 /** The options of `argv`, or undefined for --help; throws UsageError on bad flags. */
 export function parseOptions(argv: string[]): CliOptions | undefined {
+  if (argv[0] === "mock" || argv[0] === "trigger") {
+    if (argv.includes("--help")) return undefined;
+    try {
+      const { specDir, mode } = parseStandInArgs(argv);
+      return { specDir, outDir: resolve("generated"), timings: false, force: false, mode };
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
   let values;
   try {
     ({ values } = parseArgs({

@@ -26,7 +26,9 @@ function callbackEvent(c: Callback, model: ApiModel): TriggerEvent {
     kind: "callback",
     method: c.method,
     path: c.path,
-    trailing: c.params.filter((p) => p.placement === "trailing").map((p) => p.name),
+    trailing: c.params
+      .filter((p) => p.placement === "trailing")
+      .map((p) => ({ name: p.name, shape: shapeOf(p.type) })),
     headers: fixedHeaders(c.headers),
     keyHeaders: keyHeaders(c.auth, model.credentials),
     ...(c.routing.signatureHeader ? { signatureHeader: c.routing.signatureHeader } : {}),
@@ -59,7 +61,12 @@ export function buildTriggerEvents(
       events.push({ ...common, name: e.name, body: shapeOf(e.payload) });
   }
   const roots = [
-    ...model.callbacks.flatMap((c) => [c.body, c.success, c.failure]),
+    ...model.callbacks.flatMap((c) => [
+      c.body,
+      c.success,
+      c.failure,
+      ...c.params.map((p) => p.type),
+    ]),
     hooks?.payload,
     ...(hooks?.events.map((e) => e.payload) ?? []),
   ];

@@ -18,8 +18,8 @@ export interface TriggerEvent {
   method: HttpMethod;
   /** Path after the merchant's base address; empty for a webhook (its URL is the whole address). */
   path: string;
-  /** Names of parameters sent as path segments after the path, in order. */
-  trailing: string[];
+  /** Parameters sent as path segments after the path, in order, with their shapes. */
+  trailing: { name: string; shape: Shape }[];
   /** Fixed headers the spec gives (Content-Type ...). */
   headers: [string, string][];
   /** Header and credential of keys the service sends along (`X-API-Key`), not the signature. */
@@ -29,8 +29,8 @@ export interface TriggerEvent {
   eventHeader?: string;
   body?: Shape;
   success?: Shape;
+  /** A success answer has a 2xx status, a failure answer any other. */
   failure?: Shape;
-  /** The answer's status when the spec gives none is any 2xx for success, any other for failure. */
 }
 
 export interface StandInModel {

@@ -59,7 +59,7 @@ function bodyOf(node: TypeNode): ShapeBody {
     case "literal":
       return { t: "literal", value: node.value };
     case "enum":
-      return { t: "enum", values: node.values };
+      return { t: "enum", values: node.values, ...(node.open ? { open: true } : {}) };
     case "union":
       return {
         t: "union",

@@ -38,7 +38,8 @@ export type ShapeBody =
   | { t: "map"; values: Shape }
   | { t: "object"; fields: ShapeField[] }
   | { t: "literal"; value: ShapeLiteral }
-  | { t: "enum"; values: ShapeLiteral[] }
+  /** `open`: further values than the listed ones are accepted. */
+  | { t: "enum"; values: ShapeLiteral[]; open?: boolean }
   /** A union; `tag`: the field naming the variant and each variant's value, in order. */
   | { t: "union"; variants: Shape[]; tag?: { field: string; values: string[] } };
 

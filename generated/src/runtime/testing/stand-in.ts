@@ -25,6 +25,11 @@ export interface StandInOptions {
   maxBodyBytes?: number;
   /** Gets one line per request: method, path, status and any note. */
   log?: (line: string) => void;
+  /**
+   * A `Prefer` value for requests that carry none, e.g. to script an answer for a server
+   * whose own client you do not control: `(r) => r.url.endsWith("/NONE") ? "code=404" : undefined`.
+   */
+  prefer?: (request: Request) => string | undefined;
 }
 
 /** What the stand-in remembers: records of collections by id, and lifecycle states by resource. */
@@ -123,10 +128,11 @@ export function createStandInFrom(table: StandInTable, options: StandInOptions =
   /** Everything after the route is found. */
   const serve = async (route: Route, request: Request, url: URL, found: Record<string, string>) => {
     const random = seeded(hashText(`${route.method} ${url.pathname}${url.search}`, seed));
-    const pref = preferenceOf(request.headers.get("prefer"));
+    const asked = request.headers.get("prefer") ?? options.prefer?.(request) ?? null;
+    const pref = preferenceOf(asked);
     if (pref) {
       const refusal = preferredRefusal(table, route.errors, pref, route.invalidInput);
-      const applied = { "Preference-Applied": request.headers.get("prefer")! };
+      const applied = { "Preference-Applied": asked! };
       if (refusal) {
         const retry =
           refusal.status === 429 ? { "Retry-After": pref.retryAfter ?? "1" } : undefined;

@@ -213,7 +213,10 @@ const table: StandInTable = {
       t: "object",
       fields: [
         { name: "id", shape: { t: "string", prefix: "ord_" }, required: true },
-        { name: "status", shape: { t: "enum", values: ["open", "shipped", "cancelled"] } },
+        {
+          name: "status",
+          shape: { t: "enum", values: ["open", "shipped", "cancelled"], open: true },
+        },
         { name: "total", shape: { t: "integer" } },
       ],
     },

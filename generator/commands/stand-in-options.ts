@@ -1,0 +1,103 @@
+/**
+ * Options of the two stand-in modes, which start with a word: `mock --spec DIR [--port N]
+ * [--seed N] [--keys FILE]` and `trigger <event> --spec DIR --url URL --secret S [--body FILE]
+ * [--api-key K] [--expect success|failure]`. Parsed here so options.ts only hands them on.
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+export const standInUsage = `
+  mock [--spec DIR] [--port N] [--seed N] [--keys FILE]
+                            serve a stand-in of the spec's service on 127.0.0.1 (docs/testing.md)
+  trigger EVENT --url URL --secret S [--spec DIR] [--body FILE] [--api-key K] [--expect KIND]
+                            send one signed callback or webhook delivery and judge the answer`;
+
+export interface MockMode {
+  kind: "mock";
+  port: number;
+  seed: number;
+  keysFile?: string;
+}
+
+export interface TriggerMode {
+  kind: "trigger";
+  event: string;
+  url: string;
+  secret: string;
+  bodyFile?: string;
+  apiKey?: string;
+  expect?: "success" | "failure";
+}
+
+/** A whole number within bounds, or the error naming the option. */
+function whole(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) > max)
+    throw new Error(`--${name} takes a whole number from 0 to ${max}, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** The spec folder and mode of `mock ...` or `trigger ...`; throws with a message on bad flags. */
+export function parseStandInArgs(argv: string[]): {
+  specDir: string;
+  mode: MockMode | TriggerMode;
+} {
+  const [word, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: {
+      spec: { type: "string", default: "spec" },
+      port: { type: "string" },
+      seed: { type: "string" },
+      keys: { type: "string" },
+      url: { type: "string" },
+      secret: { type: "string" },
+      body: { type: "string" },
+      "api-key": { type: "string" },
+      expect: { type: "string" },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const specDir = resolve(values.spec);
+  const misplaced = (names: string[]) =>
+    names.filter((n) => values[n as keyof typeof values] !== undefined);
+  if (word === "mock") {
+    const wrong = [...misplaced(["url", "secret", "body", "api-key", "expect"]), ...positionals];
+    if (wrong.length > 0) throw new Error(`mock does not take ${wrong.join(", ")}`);
+    return {
+      specDir,
+      mode: {
+        kind: "mock",
+        port: whole("port", values.port, 4010, 65535),
+        seed: whole("seed", values.seed, 1, 2 ** 32 - 1),
+        ...(values.keys !== undefined ? { keysFile: resolve(values.keys) } : {}),
+      },
+    };
+  }
+  const wrong = misplaced(["port", "keys"]);
+  if (wrong.length > 0) throw new Error(`trigger does not take --${wrong.join(", --")}`);
+  if (positionals.length !== 1)
+    throw new Error("trigger takes one event name: trigger EVENT --url URL --secret S");
+  if (values.url === undefined || values.secret === undefined)
+    throw new Error("trigger needs --url (the merchant server) and --secret (the signing secret)");
+  if (values.expect !== undefined && values.expect !== "success" && values.expect !== "failure")
+    throw new Error(`--expect takes success or failure, not ${JSON.stringify(values.expect)}`);
+  try {
+    new URL(values.url);
+  } catch {
+    throw new Error(`--url must be an absolute http(s) address, not ${JSON.stringify(values.url)}`);
+  }
+  return {
+    specDir,
+    mode: {
+      kind: "trigger",
+      event: positionals[0]!,
+      url: values.url,
+      secret: values.secret,
+      ...(values.body !== undefined ? { bodyFile: resolve(values.body) } : {}),
+      ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
+      ...(values.expect !== undefined ? { expect: values.expect } : {}),
+    },
+  };
+}
