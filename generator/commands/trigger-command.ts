@@ -27,6 +27,8 @@ export interface TriggerOptions {
   bodyFile?: string;
   /** The body's text, instead of a built one (for tests that call the trigger in-process). */
   body?: string;
+  /** Values of parameters after the path (`account.login`'s `code`), instead of built ones. */
+  params?: Readonly<Record<string, string>>;
   /** Value of the key headers the service sends along (default `stand-in-key`). */
   apiKey?: string;
   seed?: number;
@@ -67,10 +69,16 @@ function send(
 }
 
 /** The address of an event: the base plus the spec's path and any trailing parameters. */
-function targetOf(event: TriggerEvent, base: string, types: ShapeTable, seed: number): URL {
+function targetOf(
+  event: TriggerEvent,
+  options: TriggerOptions,
+  types: ShapeTable,
+  seed: number,
+): URL {
   const random = seeded(seed + 1);
+  const base = options.url;
   const trailing = event.trailing.map((p) =>
-    encodeURIComponent(String(sample(p.shape, types, random))),
+    encodeURIComponent(options.params?.[p.name] ?? String(sample(p.shape, types, random))),
   );
   const path = [event.path, ...trailing].filter((p) => p !== "").join("/");
   return new URL(base.replace(/\/+$/, "") + (path.startsWith("/") || !path ? path : `/${path}`));
@@ -180,7 +188,7 @@ export async function trigger(
     : new TextEncoder().encode(
         options.body ?? (event.body ? JSON.stringify(sample(event.body, types, seeded(seed))) : ""),
       );
-  const url = targetOf(event, options.url, types, seed);
+  const url = targetOf(event, options, types, seed);
   const headers = await headersOf(event, body, options);
   const signed = event.signatureHeader ? `, signed in ${event.signatureHeader}` : "";
   print(
