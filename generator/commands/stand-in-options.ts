@@ -63,7 +63,10 @@ export function parseStandInArgs(argv: string[]): {
   const misplaced = (names: string[]) =>
     names.filter((n) => values[n as keyof typeof values] !== undefined);
   if (word === "mock") {
-    const wrong = [...misplaced(["url", "secret", "body", "api-key", "expect"]), ...positionals];
+    const wrong = [
+      ...misplaced(["url", "secret", "body", "api-key", "expect"]).map((n) => `--${n}`),
+      ...positionals,
+    ];
     if (wrong.length > 0) throw new Error(`mock does not take ${wrong.join(", ")}`);
     return {
       specDir,
