@@ -5,7 +5,7 @@
  * prefix and uniqueness rule, lifecycle transitions), and the events the trigger sends.
  */
 import type { Collection, RouteData, RouteState } from "../runtime/testing/table.ts";
-import type { ApiModel, Endpoint, NamedType } from "./model.ts";
+import type { ApiModel, Endpoint, NamedType, Param } from "./model.ts";
 import { buildTriggerEvents } from "./stand-in-events.ts";
 import type { StandInModel } from "./stand-in-model.ts";
 import {
@@ -21,9 +21,10 @@ import { shapeOf, shapeTableOf } from "./stand-in-shapes.ts";
 /** The area (version) of an endpoint, or the fallback. */
 function areaOf(endpoint: Endpoint, model: ApiModel): { errorBody: string; invalidInput: number } {
   const version = model.versioning.versions.find((v) => v.name === endpoint.version);
-  return version
-    ? { errorBody: version.name, invalidInput: version.invalidInputStatus ?? 400 }
-    : { errorBody: "default", invalidInput: 400 };
+  if (version) return { errorBody: version.name, invalidInput: version.invalidInputStatus ?? 400 };
+  // Without a version, invalid input gets the status the endpoint lists for it: 422, else 400.
+  const listed = endpoint.errors.some((e) => e.status === 422);
+  return { errorBody: "default", invalidInput: listed ? 422 : 400 };
 }
 
 /** Whether the spec states that records are unique: a rule that says so, word for word. */
@@ -89,6 +90,14 @@ function transitions(model: ApiModel): Map<string, RouteState> {
   return out;
 }
 
+/** What a parameter's URL text becomes: the model's own rule, else a number or boolean by its type. */
+function urlValueOf(p: Param): Param["urlValue"] {
+  if (p.urlValue) return p.urlValue;
+  if (p.type.kind !== "primitive") return undefined;
+  if (p.type.name === "integer" || p.type.name === "number") return "number";
+  return p.type.name === "boolean" ? "boolean" : undefined;
+}
+
 /** One endpoint as the stand-in serves it. */
 function routeOf(
   endpoint: Endpoint,
@@ -129,7 +138,7 @@ function routeOf(
     params: endpoint.params.map((p) => ({
       name: p.name,
       in: p.placement,
-      ...(p.urlValue ? { urlValue: p.urlValue } : {}),
+      ...(urlValueOf(p) ? { urlValue: urlValueOf(p) } : {}),
       ...(p.type.kind === "array" ? { list: true } : {}),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),

@@ -195,7 +195,7 @@ const table: StandInTable = {
       errorBody: "default",
       invalidInput: 400,
       credentials: [],
-      params: [{ name: "page", in: "query" }],
+      params: [{ name: "page", in: "query", urlValue: "number" }],
       response: {
         status: 200,
         kind: "json",

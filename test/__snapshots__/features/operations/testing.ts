@@ -45,7 +45,7 @@ const table: StandInTable = {
       params: [
         { name: "order_id", in: "path" },
         { name: "expand", in: "query", list: true },
-        { name: "page", in: "query" },
+        { name: "page", in: "query", urlValue: "number" },
       ],
       response: {
         status: 200,
@@ -143,7 +143,7 @@ const table: StandInTable = {
       credentials: [],
       params: [
         { name: "name", in: "trailing" },
-        { name: "part", in: "trailing" },
+        { name: "part", in: "trailing", urlValue: "number" },
       ],
       response: { status: 200, kind: "json", contentType: "application/json", body: { t: "any" } },
       errors: [

@@ -42,7 +42,7 @@ const table: StandInTable = {
       params: [
         { name: "X-Trace", in: "header" },
         { name: "starting_after", in: "query" },
-        { name: "limit", in: "query" },
+        { name: "limit", in: "query", urlValue: "number" },
       ],
       response: {
         status: 200,
@@ -70,7 +70,7 @@ const table: StandInTable = {
       ],
       params: [
         { name: "page_token", in: "query" },
-        { name: "page_size", in: "query" },
+        { name: "page_size", in: "query", urlValue: "number" },
       ],
       response: {
         status: 200,
@@ -98,8 +98,8 @@ const table: StandInTable = {
         },
       ],
       params: [
-        { name: "offset", in: "query" },
-        { name: "limit", in: "query" },
+        { name: "offset", in: "query", urlValue: "number" },
+        { name: "limit", in: "query", urlValue: "number" },
       ],
       response: {
         status: 200,
@@ -128,8 +128,8 @@ const table: StandInTable = {
       ],
       params: [
         { name: "org", in: "path" },
-        { name: "page", in: "query" },
-        { name: "per_page", in: "query" },
+        { name: "page", in: "query", urlValue: "number" },
+        { name: "per_page", in: "query", urlValue: "number" },
       ],
       response: {
         status: 200,
@@ -166,7 +166,7 @@ const table: StandInTable = {
       params: [
         { name: "X-Trace", in: "header" },
         { name: "state", in: "query" },
-        { name: "per_page", in: "query" },
+        { name: "per_page", in: "query", urlValue: "number" },
       ],
       response: {
         status: 200,
@@ -193,7 +193,7 @@ const table: StandInTable = {
           rejected: { status: 403, message: "Authorization is not a valid token" },
         },
       ],
-      params: [{ name: "size", in: "query" }],
+      params: [{ name: "size", in: "query", urlValue: "number" }],
       response: {
         status: 200,
         kind: "json",

@@ -48,7 +48,7 @@ const table: StandInTable = {
         { name: "state", in: "query", list: true },
         { name: "expand", in: "query", list: true },
         { name: "created", in: "query" },
-        { name: "per_page", in: "query" },
+        { name: "per_page", in: "query", urlValue: "number" },
         { name: "sort", in: "query" },
       ],
       response: {

@@ -40,7 +40,7 @@ const table: StandInTable = {
           },
         },
       ],
-      params: [{ name: "limit", in: "query" }],
+      params: [{ name: "limit", in: "query", urlValue: "number" }],
       response: {
         status: 200,
         kind: "json",
