@@ -91,11 +91,11 @@ function transitions(model: ApiModel): Map<string, RouteState> {
 }
 
 /** What a parameter's URL text becomes: the model's own rule, else a number or boolean by its type. */
-function urlValueOf(p: Param): Param["urlValue"] {
-  if (p.urlValue) return p.urlValue;
-  if (p.type.kind !== "primitive") return undefined;
-  if (p.type.name === "integer" || p.type.name === "number") return "number";
-  return p.type.name === "boolean" ? "boolean" : undefined;
+function urlValueOf(p: Param): { urlValue?: "number" | "boolean" } {
+  if (p.urlValue) return { urlValue: p.urlValue };
+  if (p.type.kind !== "primitive") return {};
+  if (p.type.name === "integer" || p.type.name === "number") return { urlValue: "number" };
+  return p.type.name === "boolean" ? { urlValue: "boolean" } : {};
 }
 
 /** One endpoint as the stand-in serves it. */
@@ -138,7 +138,7 @@ function routeOf(
     params: endpoint.params.map((p) => ({
       name: p.name,
       in: p.placement,
-      ...(urlValueOf(p) ? { urlValue: urlValueOf(p) } : {}),
+      ...urlValueOf(p),
       ...(p.type.kind === "array" ? { list: true } : {}),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
