@@ -49,6 +49,7 @@ export const runtimeModules = [
   "testing/sample.ts",
   "testing/answers.ts",
   "testing/request.ts",
+  "testing/memory.ts",
   "testing/stand-in.ts",
   "testing/node.ts",
 ] as const;

@@ -10,11 +10,13 @@
  */
 import { validate, type ValidationIssue } from "../validate.js";
 import { areaOf, json, noteHeader, preferenceOf, preferredRefusal, refuse } from "./answers.js";
+import { Memory, type StandInState } from "./memory.js";
 import { checkCredentials, matchPath, readBody, readParams, type KeySet } from "./request.js";
-import { hashText, sample, seeded, token, type Random } from "./sample.js";
+import { hashText, sample, seeded, type Random } from "./sample.js";
 import type { Route, StandInTable } from "./table.js";
 
 export type { KeySet } from "./request.js";
+export type { StandInState } from "./memory.js";
 
 export interface StandInOptions {
   /** Seed of every made-up value (default 1). */
@@ -32,12 +34,6 @@ export interface StandInOptions {
   prefer?: (request: Request) => string | undefined;
 }
 
-/** What the stand-in remembers: records of collections by id, and lifecycle states by resource. */
-export interface StandInState {
-  collections: Record<string, { id: string; body: unknown }[]>;
-  lifecycles: Record<string, Record<string, string>>;
-}
-
 export interface StandIn {
   /** Answers one request as the service would. */
   fetch(request: Request): Promise<Response>;
@@ -47,165 +43,130 @@ export interface StandIn {
   reset(): void;
 }
 
-/** JSON text with object keys sorted, so equal configurations compare equal. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object")
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  return JSON.stringify(value) ?? "null";
+/** Everything one request is served with. */
+interface Context {
+  table: StandInTable;
+  options: StandInOptions;
+  seed: number;
+  memory: Memory;
 }
 
 const issueText = (i: ValidationIssue) => `${i.path}: ${i.message}`;
 
+/** The success answer of a route: a body built from its type, or none with a note saying why. */
+function respond(
+  ctx: Context,
+  route: Route,
+  random: Random,
+  made?: Record<string, unknown>,
+): Response {
+  const r = route.response;
+  const note: Record<string, string> = r.note ? { [noteHeader]: r.note } : {};
+  if (r.kind === "none" || !r.body) return new Response(null, { status: r.status, headers: note });
+  let value = sample(r.body, ctx.table.types, random);
+  if (made && value !== null && typeof value === "object") value = { ...value, ...made };
+  const type = r.contentType ?? "application/json";
+  if (r.kind === "json") return json(r.status, value, { "Content-Type": type, ...note });
+  const text =
+    r.kind === "sse"
+      ? `data: ${JSON.stringify(value)}\n\n`
+      : r.kind === "jsonl"
+        ? `${JSON.stringify(value)}\n`
+        : typeof value === "string"
+          ? value
+          : JSON.stringify(value);
+  return new Response(text, { status: r.status, headers: { "Content-Type": type, ...note } });
+}
+
+/** The answer a `Prefer` header (or the `prefer` option) asks for, if any. */
+function preferred(ctx: Context, route: Route, request: Request): Response | undefined {
+  const asked = request.headers.get("prefer") ?? ctx.options.prefer?.(request) ?? null;
+  const pref = preferenceOf(asked);
+  const refusal = pref && preferredRefusal(ctx.table, route.errors, pref, route.invalidInput);
+  if (!pref || !refusal) return undefined;
+  const retry = refusal.status === 429 ? { "Retry-After": pref.retryAfter ?? "1" } : {};
+  return refuse(ctx.table, route, refusal, [refusal.message], {
+    "Preference-Applied": asked!,
+    ...retry,
+  });
+}
+
+/** The refusal of invalid input on a route, one entry per problem. */
+function invalid(ctx: Context, route: Route, messages: string[]): Response {
+  const tag = route.invalidInputTag ? { tag: route.invalidInputTag } : {};
+  const refusal = { status: route.invalidInput, ...tag, message: messages[0] ?? "" };
+  return refuse(ctx.table, route, refusal, messages);
+}
+
+/** Serves a request on its route: Prefer, credentials, body, validation, state, answer. */
+async function serve(
+  ctx: Context,
+  route: Route,
+  request: Request,
+  url: URL,
+  found: Record<string, string>,
+): Promise<Response> {
+  const random = seeded(hashText(`${route.method} ${url.pathname}${url.search}`, ctx.seed));
+  const asked = preferred(ctx, route, request);
+  if (asked) return asked;
+  const denied = checkCredentials(route, url, request.headers, ctx.options.keys ?? {});
+  if (denied) return refuse(ctx.table, route, denied);
+  const limit = ctx.options.maxBodyBytes ?? 1024 * 1024;
+  const bytes = await readBody(request, limit);
+  if (bytes === undefined)
+    return refuse(ctx.table, route, {
+      status: 413,
+      message: `body: is larger than ${limit} bytes`,
+    });
+  const params = readParams(route, found, url, request.headers);
+  const issues = route.validateParams ? validate(route.validateParams, params, "params") : [];
+  let body: unknown;
+  if (route.body === "json") {
+    const text = new TextDecoder().decode(bytes);
+    try {
+      body = text.trim() === "" ? undefined : JSON.parse(text);
+    } catch {
+      return invalid(ctx, route, ["body: is not valid JSON"]);
+    }
+    if (route.validateBody) issues.push(...validate(route.validateBody, body, "body"));
+  }
+  if (issues.length > 0) return invalid(ctx, route, issues.map(issueText));
+  const step = route.state ? ctx.memory.apply(route.state, params, body) : {};
+  if ("refusal" in step) return refuse(ctx.table, route, step.refusal);
+  return respond(ctx, route, random, step.made);
+}
+
+/** Finds the route of a request and serves it; 405 for a path of another method, else 404. */
+async function route(ctx: Context, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const method = request.method.toUpperCase();
+  const matches = ctx.table.routes
+    .map((r) => ({ route: r, found: matchPath(r, url.pathname) }))
+    .filter((m) => m.found !== undefined);
+  const hit = matches.find((m) => m.route.method === method);
+  if (hit) return serve(ctx, hit.route, request, url, hit.found!);
+  const area = areaOf(ctx.table, url.pathname);
+  if (matches.length === 0) return refuse(ctx.table, area, ctx.table.notFound);
+  const allow = [...new Set(matches.map((m) => m.route.method))].join(", ");
+  const refusal = { status: 405, message: `${method} is not a method of ${url.pathname}` };
+  return refuse(ctx.table, area, refusal, undefined, { Allow: allow });
+}
+
 /** The stand-in of a route table (the generated `createStandIn` passes its own). */
 export function createStandInFrom(table: StandInTable, options: StandInOptions = {}): StandIn {
   const seed = options.seed ?? 1;
-  const keys = options.keys ?? {};
-  const limit = options.maxBodyBytes ?? 1024 * 1024;
-  let memory: StandInState;
-  let ids: Random;
-  const reset = () => {
-    memory = { collections: {}, lifecycles: {} };
-    for (const c of table.collections) memory.collections[c.name] = [];
-    ids = seeded(hashText("ids", seed));
-  };
-  reset();
-
-  /** The route's success answer, with its state applied; a refusal when the state says no. */
-  const succeed = (
-    route: Route,
-    params: Record<string, unknown>,
-    body: unknown,
-    random: Random,
-  ): Response => {
-    const state = route.state;
-    const collection =
-      state && state.kind !== "transition"
-        ? table.collections.find((c) => c.name === state.collection)
-        : undefined;
-    const records = collection ? memory.collections[collection.name]! : [];
-    let made: Record<string, unknown> | undefined;
-    if (state?.kind === "create" && collection) {
-      const config = canonical(body);
-      if (collection.duplicate && records.some((r) => canonical(r.body) === config))
-        return refuse(table, route, collection.duplicate);
-      const id = `${collection.idPrefix}${token(ids, 16)}`;
-      records.push({ id, body });
-      made = { [collection.idField]: id };
-    } else if (state?.kind === "delete" && collection) {
-      const at = records.findIndex((r) => r.id === params[state.param]);
-      if (at < 0) return refuse(table, route, collection.notFound);
-      records.splice(at, 1);
-    } else if (state?.kind === "transition") {
-      (memory.lifecycles[state.lifecycle] ??= {})[String(params[state.param])] = state.to;
-    }
-    return respond(route, random, made);
-  };
-
-  const respond = (route: Route, random: Random, made?: Record<string, unknown>): Response => {
-    const r = route.response;
-    const note: Record<string, string> = r.note ? { [noteHeader]: r.note } : {};
-    if (r.kind === "none" || !r.body)
-      return new Response(null, { status: r.status, headers: note });
-    let value = sample(r.body, table.types, random);
-    if (made && value !== null && typeof value === "object") value = { ...value, ...made };
-    const type = r.contentType ?? "application/json";
-    if (r.kind === "json") return json(r.status, value, { "Content-Type": type, ...note });
-    const text =
-      r.kind === "sse"
-        ? `data: ${JSON.stringify(value)}\n\n`
-        : r.kind === "jsonl"
-          ? `${JSON.stringify(value)}\n`
-          : typeof value === "string"
-            ? value
-            : JSON.stringify(value);
-    return new Response(text, { status: r.status, headers: { "Content-Type": type, ...note } });
-  };
-
-  /** Everything after the route is found. */
-  const serve = async (route: Route, request: Request, url: URL, found: Record<string, string>) => {
-    const random = seeded(hashText(`${route.method} ${url.pathname}${url.search}`, seed));
-    const asked = request.headers.get("prefer") ?? options.prefer?.(request) ?? null;
-    const pref = preferenceOf(asked);
-    if (pref) {
-      const refusal = preferredRefusal(table, route.errors, pref, route.invalidInput);
-      const applied = { "Preference-Applied": asked! };
-      if (refusal) {
-        const retry =
-          refusal.status === 429 ? { "Retry-After": pref.retryAfter ?? "1" } : undefined;
-        return refuse(table, route, refusal, [refusal.message], { ...applied, ...retry });
-      }
-    }
-    const denied = checkCredentials(route, url, request.headers, keys);
-    if (denied) return refuse(table, route, denied);
-    const invalid = (messages: string[]) =>
-      refuse(
-        table,
-        route,
-        {
-          status: route.invalidInput,
-          ...(route.invalidInputTag ? { tag: route.invalidInputTag } : {}),
-          message: messages[0] ?? "",
-        },
-        messages,
-      );
-    const bytes = await readBody(request, limit);
-    if (bytes === undefined)
-      return refuse(table, route, {
-        status: 413,
-        message: `body: is larger than ${limit} bytes`,
-      });
-    const params = readParams(route, found, url, request.headers);
-    const issues = route.validateParams ? validate(route.validateParams, params, "params") : [];
-    let body: unknown;
-    if (route.body === "json") {
-      const text = new TextDecoder().decode(bytes);
-      try {
-        body = text.trim() === "" ? undefined : JSON.parse(text);
-      } catch {
-        return invalid(["body: is not valid JSON"]);
-      }
-      if (route.validateBody) issues.push(...validate(route.validateBody, body, "body"));
-    }
-    if (issues.length > 0) return invalid(issues.map(issueText));
-    return succeed(route, params, body, random);
-  };
-
+  const ctx: Context = { table, options, seed, memory: new Memory(table, seed) };
   const fetch = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    const method = request.method.toUpperCase();
-    const matches = table.routes
-      .map((route) => ({ route, found: matchPath(route, url.pathname) }))
-      .filter((m) => m.found !== undefined);
-    const hit = matches.find((m) => m.route.method === method);
-    let response: Response;
-    if (hit) response = await serve(hit.route, request, url, hit.found!);
-    else if (matches.length > 0)
-      response = refuse(
-        table,
-        areaOf(table, url.pathname),
-        { status: 405, message: `${method} is not a method of ${url.pathname}` },
-        undefined,
-        { Allow: [...new Set(matches.map((m) => m.route.method))].join(", ") },
-      );
-    else response = refuse(table, areaOf(table, url.pathname), table.notFound);
+    const response = await route(ctx, request).catch((error: unknown) =>
+      refuse(table, table.fallback, {
+        status: 500,
+        message: `the stand-in failed: ${error instanceof Error ? error.message : String(error)}`,
+      }),
+    );
     const note = response.headers.get(noteHeader);
-    options.log?.(`${method} ${url.pathname} -> ${response.status}${note ? ` (${note})` : ""}`);
+    const path = request.url.replace(/^[a-z]+:\/\/[^/]*/i, "").replace(/\?.*$/, "");
+    options.log?.(`${request.method} ${path} -> ${response.status}${note ? ` (${note})` : ""}`);
     return response;
   };
-
-  return {
-    fetch: (request) =>
-      fetch(request).catch((error: unknown) =>
-        refuse(table, areaOf(table, new URL(request.url).pathname), {
-          status: 500,
-          message: `the stand-in failed: ${error instanceof Error ? error.message : String(error)}`,
-        }),
-      ),
-    state: () => JSON.parse(JSON.stringify(memory)) as StandInState,
-    reset,
-  };
+  return { fetch, state: () => ctx.memory.snapshot(), reset: () => ctx.memory.reset() };
 }
