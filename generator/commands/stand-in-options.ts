@@ -9,7 +9,8 @@ import { parseArgs } from "node:util";
 export const standInUsage = `
   mock [--spec DIR] [--port N] [--seed N] [--keys FILE]
                             serve a stand-in of the spec's service on 127.0.0.1 (docs/testing.md)
-  trigger EVENT --url URL --secret S [--spec DIR] [--body FILE] [--api-key K] [--expect KIND]
+  trigger EVENT --url URL --secret S [--spec DIR] [--body FILE] [--api-key K] [--seed N]
+          [--expect success|failure]
                             send one signed callback or webhook delivery and judge the answer`;
 
 export interface MockMode {
@@ -27,6 +28,7 @@ export interface TriggerMode {
   bodyFile?: string;
   apiKey?: string;
   expect?: "success" | "failure";
+  seed?: number;
 }
 
 /** A whole number within bounds, or the error naming the option. */
@@ -36,6 +38,22 @@ function whole(name: string, text: string | undefined, fallback: number, max: nu
     throw new Error(`--${name} takes a whole number from 0 to ${max}, not ${JSON.stringify(text)}`);
   return Number(text);
 }
+
+type Values = {
+  spec: string;
+  port?: string | undefined;
+  seed?: string | undefined;
+  keys?: string | undefined;
+  url?: string | undefined;
+  secret?: string | undefined;
+  body?: string | undefined;
+  "api-key"?: string | undefined;
+  expect?: string | undefined;
+};
+
+/** The flags among `names` that were given, as `--name`. */
+const given = (values: Values, names: (keyof Values)[]) =>
+  names.filter((n) => values[n] !== undefined).map((n) => `--${n}`);
 
 /** The spec folder and mode of `mock ...` or `trigger ...`; throws with a message on bad flags. */
 export function parseStandInArgs(argv: string[]): {
@@ -59,48 +77,42 @@ export function parseStandInArgs(argv: string[]): {
     allowPositionals: true,
     strict: true,
   });
-  const specDir = resolve(values.spec);
-  const misplaced = (names: string[]) =>
-    names.filter((n) => values[n as keyof typeof values] !== undefined);
-  if (word === "mock") {
-    const wrong = [
-      ...misplaced(["url", "secret", "body", "api-key", "expect"]).map((n) => `--${n}`),
-      ...positionals,
-    ];
-    if (wrong.length > 0) throw new Error(`mock does not take ${wrong.join(", ")}`);
-    return {
-      specDir,
-      mode: {
-        kind: "mock",
-        port: whole("port", values.port, 4010, 65535),
-        seed: whole("seed", values.seed, 1, 2 ** 32 - 1),
-        ...(values.keys !== undefined ? { keysFile: resolve(values.keys) } : {}),
-      },
-    };
-  }
-  const wrong = misplaced(["port", "keys"]);
-  if (wrong.length > 0) throw new Error(`trigger does not take --${wrong.join(", --")}`);
+  const mode = word === "mock" ? mockMode(values, positionals) : triggerMode(values, positionals);
+  return { specDir: resolve(values.spec), mode };
+}
+
+/** `mock [--port N] [--seed N] [--keys FILE]`. */
+function mockMode(values: Values, positionals: string[]): MockMode {
+  const wrong = [...given(values, ["url", "secret", "body", "api-key", "expect"]), ...positionals];
+  if (wrong.length > 0) throw new Error(`mock does not take ${wrong.join(", ")}`);
+  return {
+    kind: "mock",
+    port: whole("port", values.port, 4010, 65535),
+    seed: whole("seed", values.seed, 1, 2 ** 32 - 1),
+    ...(values.keys !== undefined ? { keysFile: resolve(values.keys) } : {}),
+  };
+}
+
+/** `trigger EVENT --url URL --secret S [--body FILE] [--api-key K] [--seed N] [--expect KIND]`. */
+function triggerMode(values: Values, positionals: string[]): TriggerMode {
+  const wrong = given(values, ["port", "keys"]);
+  if (wrong.length > 0) throw new Error(`trigger does not take ${wrong.join(", ")}`);
   if (positionals.length !== 1)
     throw new Error("trigger takes one event name: trigger EVENT --url URL --secret S");
   if (values.url === undefined || values.secret === undefined)
     throw new Error("trigger needs --url (the merchant server) and --secret (the signing secret)");
   if (values.expect !== undefined && values.expect !== "success" && values.expect !== "failure")
     throw new Error(`--expect takes success or failure, not ${JSON.stringify(values.expect)}`);
-  try {
-    new URL(values.url);
-  } catch {
+  if (!/^https?:\/\//.test(values.url) || !URL.canParse(values.url))
     throw new Error(`--url must be an absolute http(s) address, not ${JSON.stringify(values.url)}`);
-  }
   return {
-    specDir,
-    mode: {
-      kind: "trigger",
-      event: positionals[0]!,
-      url: values.url,
-      secret: values.secret,
-      ...(values.body !== undefined ? { bodyFile: resolve(values.body) } : {}),
-      ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
-      ...(values.expect !== undefined ? { expect: values.expect } : {}),
-    },
+    kind: "trigger",
+    event: positionals[0]!,
+    url: values.url,
+    secret: values.secret,
+    ...(values.body !== undefined ? { bodyFile: resolve(values.body) } : {}),
+    ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
+    ...(values.expect !== undefined ? { expect: values.expect } : {}),
+    ...(values.seed !== undefined ? { seed: whole("seed", values.seed, 1, 2 ** 32 - 1) } : {}),
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { Endpoint } from "../ir/model.ts";
 import type { RouteData } from "../runtime/testing/table.ts";
-import { call, id, obj, ret, valueExpr } from "./code/build.ts";
+import { arr, call, id, obj, ret, valueExpr } from "./code/build.ts";
 import type { Expr, FileStatement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
@@ -34,35 +34,76 @@ function routeExpr(route: RouteData, endpoint: Endpoint | undefined): Expr {
   ]);
 }
 
-/** `src/testing.ts` of the generated package. */
-export function emitTestingFile(ctx: EmitContext): EmittedFile {
+/** The route table: the model's data, each route with its validators. */
+function tableExpr(ctx: EmitContext): Expr {
   const { model } = ctx;
   const { routes, ...rest } = model.standIn.table;
-  const table = obj([
+  const endpoint = (id: string) => model.endpoints.find((e) => e.id === id);
+  return obj([
     ["title", valueExpr(rest.title)],
-    [
-      "routes",
-      {
-        kind: "array-literal",
-        items: routes.map((r) =>
-          routeExpr(
-            r,
-            model.endpoints.find((e) => e.id === r.endpoint),
-          ),
-        ),
-      },
-    ],
+    ["routes", arr(routes.map((r) => routeExpr(r, endpoint(r.endpoint))))],
     ...Object.entries(rest)
       .filter(([key]) => key !== "title")
       .map(([key, value]) => [key, valueExpr(value)] as const),
   ]);
-  const options = runtimeType("testing/stand-in.ts", "StandInOptions");
+}
+
+/** `createStandIn(options)`: the runtime's stand-in over this package's table. */
+function factory(title: string): FileStatement {
+  const module = "testing/stand-in.ts";
+  return {
+    statement: {
+      kind: "function",
+      name: "createStandIn",
+      isExported: true,
+      docs: [
+        `A stand-in for ${title}: every endpoint of the spec, its credentials, validation,`,
+        "responses built from the types (seeded) and the state the spec implies.",
+      ],
+      params: [
+        { name: "options", type: runtimeType(module, "StandInOptions"), hasQuestionToken: true },
+      ],
+      returnType: runtimeType(module, "StandIn"),
+      body: [ret(call(runtimeValue(module, "createStandInFrom"), id("table"), id("options")))],
+    },
+  };
+}
+
+/** What users of the stand-in name: `listen` and the option and state types. */
+const reExports: FileStatement[] = [
+  {
+    statement: {
+      kind: "export-from",
+      module: "src/runtime/testing/node.ts",
+      names: [
+        { name: "listen", isType: false },
+        { name: "RunningStandIn", isType: true },
+      ],
+    },
+  },
+  {
+    statement: {
+      kind: "export-from",
+      module: "src/runtime/testing/stand-in.ts",
+      isTypeOnly: true,
+      names: ["KeySet", "StandIn", "StandInOptions", "StandInState"].map((name) => ({
+        name,
+        isType: true,
+      })),
+    },
+    tight: true,
+  },
+];
+
+/** `src/testing.ts` of the generated package. */
+export function emitTestingFile(ctx: EmitContext): EmittedFile {
+  const title = ctx.model.api.title;
   const statements: FileStatement[] = [
     {
       statement: {
         kind: "doc-comment",
         lines: [
-          `A stand-in for ${model.api.title}, for tests and local runs: \`createStandIn().fetch(request)\``,
+          `A stand-in for ${title}, for tests and local runs: \`createStandIn().fetch(request)\``,
           "answers as the spec says the service does; `listen(standIn)` serves it on 127.0.0.1.",
           "See docs/testing.md of apigen. Not imported by the package's main entry.",
         ],
@@ -74,53 +115,11 @@ export function emitTestingFile(ctx: EmitContext): EmittedFile {
         declarationKind: "const",
         name: "table",
         type: runtimeType("testing/table.ts", "StandInTable"),
-        init: table,
+        init: tableExpr(ctx),
       },
     },
-    {
-      statement: {
-        kind: "function",
-        name: "createStandIn",
-        isExported: true,
-        docs: [
-          `A stand-in for ${model.api.title}: every endpoint of the spec, its credentials, validation,`,
-          "responses built from the types (seeded) and the state the spec implies.",
-        ],
-        params: [{ name: "options", type: options, hasQuestionToken: true }],
-        returnType: runtimeType("testing/stand-in.ts", "StandIn"),
-        body: [
-          ret(
-            call(
-              runtimeValue("testing/stand-in.ts", "createStandInFrom"),
-              id("table"),
-              id("options"),
-            ),
-          ),
-        ],
-      },
-    },
-    {
-      statement: {
-        kind: "export-from",
-        module: "src/runtime/testing/node.ts",
-        names: [
-          { name: "listen", isType: false },
-          { name: "RunningStandIn", isType: true },
-        ],
-      },
-    },
-    {
-      statement: {
-        kind: "export-from",
-        module: "src/runtime/testing/stand-in.ts",
-        isTypeOnly: true,
-        names: ["KeySet", "StandIn", "StandInOptions", "StandInState"].map((name) => ({
-          name,
-          isType: true,
-        })),
-      },
-      tight: true,
-    },
+    factory(title),
+    ...reExports,
   ];
   const contents = printSourceFile({ path: testingModule, banner: ctx.banner, statements });
   return { path: testingModule, contents };

@@ -64,8 +64,12 @@ function toRequest(req: NodeRequest, origin: string, limit: number): Promise<Req
       // Past the limit the bytes are dropped: the stand-in answers 413 from the length alone.
       if (size <= limit) chunks.push(chunk);
     });
+    let ended = false;
     req.on("error", reject);
+    // A sender that goes away before the end leaves nothing to answer.
+    req.on("close", () => ended || reject(new Error("the request was aborted")));
     req.on("end", () => {
+      ended = true;
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers))
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
