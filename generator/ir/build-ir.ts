@@ -112,51 +112,50 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   checkStreams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
 
-  return withStandIn(
-    withCallbackRouting({
-      api,
-      sourceFiles: files.map((f) => f.path),
-      environments,
-      credentials,
-      sharedHeaders,
-      idempotency,
-      versioning: {
-        scheme: "path-prefix",
-        versions,
-        rules: stringList(versioning?.value.rules),
-        docs: versioning
-          ? ctx.docs(versioning.file, versioning.path, versioning.value)
-          : { notes: [] },
-      },
-      errors: {
-        codes: errorCodes,
-        statuses: errorStatuses,
-        responses,
-        retry: retryOf(merged.errorStatuses),
-        ...(typeof errorsSection?.value.requestIdHeader === "string"
-          ? { requestIdHeader: errorsSection.value.requestIdHeader }
-          : {}),
-        docs: errorsSection
-          ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value)
-          : { notes: [] },
-      },
-      types: namedTypes,
-      paramsTypes,
-      endpoints: pagedEndpoints,
-      callbacks,
-      callbackSignatureCode: 422, // the catalogue's own, set by withCallbackRouting
-      ...(webhooks ? { webhooks } : {}),
-      lifecycles,
-      limits,
-      gaps: [...ctx.gaps].sort(
-        (a, b) =>
-          a.location.file.localeCompare(b.location.file) ||
-          a.location.line - b.location.line ||
-          a.location.col - b.location.col,
-      ),
-      standIn: pendingStandIn, // worked out from the finished model by withStandIn
-    }),
-  );
+  const model = withCallbackRouting({
+    api,
+    sourceFiles: files.map((f) => f.path),
+    environments,
+    credentials,
+    sharedHeaders,
+    idempotency,
+    versioning: {
+      scheme: "path-prefix",
+      versions,
+      rules: stringList(versioning?.value.rules),
+      docs: versioning
+        ? ctx.docs(versioning.file, versioning.path, versioning.value)
+        : { notes: [] },
+    },
+    errors: {
+      codes: errorCodes,
+      statuses: errorStatuses,
+      responses,
+      retry: retryOf(merged.errorStatuses),
+      ...(typeof errorsSection?.value.requestIdHeader === "string"
+        ? { requestIdHeader: errorsSection.value.requestIdHeader }
+        : {}),
+      docs: errorsSection
+        ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value)
+        : { notes: [] },
+    },
+    types: namedTypes,
+    paramsTypes,
+    endpoints: pagedEndpoints,
+    callbacks,
+    callbackSignatureCode: 422, // the catalogue's own, set by withCallbackRouting
+    ...(webhooks ? { webhooks } : {}),
+    lifecycles,
+    limits,
+    gaps: [...ctx.gaps].sort(
+      (a, b) =>
+        a.location.file.localeCompare(b.location.file) ||
+        a.location.line - b.location.line ||
+        a.location.col - b.location.col,
+    ),
+    standIn: pendingStandIn, // worked out from the finished model by withStandIn
+  });
+  return withStandIn(model);
 }
 
 /** The parameter interfaces of operations; their names must not clash with a named type. */
