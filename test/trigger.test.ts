@@ -5,6 +5,7 @@
  * that answers a wrong shape end in exit status 1. One run goes through the command line.
  */
 import { spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -162,6 +163,40 @@ describe("trigger against examples/merchant-server", () => {
     expect(result.lines.at(-1)).toBe(
       'verdict: wrong success answer: body.status: must be "success"',
     );
+  });
+
+  it("signs in another scheme when asked: GitHub's sha256=<hex>, with the event in X-GitHub-Event", async () => {
+    const seen: { signature?: string; event?: string; expected?: string }[] = [];
+    const github = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        seen.push({
+          signature: req.headers["x-hub-signature-256"] as string,
+          event: req.headers["x-github-event"] as string,
+          expected: `sha256=${createHmac("sha256", "gh-secret").update(body).digest("hex")}`,
+        });
+        res.writeHead(204);
+        res.end();
+      });
+    });
+    const url = `${await listen(github)}/hooks`;
+    try {
+      const result = await trigger({
+        event: "issues",
+        specDir: join(repoRoot, "examples/github-issues/spec"),
+        url,
+        secret: "gh-secret",
+        signature: { encoding: "hex", prefix: "sha256=" },
+      });
+      expect(result.code).toBe(0);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.event).toBe("issues");
+      expect(seen[0]!.signature).toBe(seen[0]!.expected);
+    } finally {
+      await close(github);
+    }
   });
 
   it("an unknown event lists the spec's events (exit 2); an unreachable server is exit 1", async () => {

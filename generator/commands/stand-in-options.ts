@@ -10,7 +10,7 @@ export const standInUsage = `
   mock [--spec DIR] [--port N] [--seed N] [--keys FILE]
                             serve a stand-in of the spec's service on 127.0.0.1 (docs/testing.md)
   trigger EVENT --url URL --secret S [--spec DIR] [--body FILE] [--api-key K] [--seed N]
-          [--expect success|failure]
+          [--expect success|failure] [--signature-encoding base64|hex] [--signature-prefix P]
                             send one signed callback or webhook delivery and judge the answer`;
 
 export interface MockMode {
@@ -29,6 +29,7 @@ export interface TriggerMode {
   apiKey?: string;
   expect?: "success" | "failure";
   seed?: number;
+  signature?: { encoding: "base64" | "hex"; prefix?: string };
 }
 
 /** A whole number within bounds, or the error naming the option. */
@@ -49,6 +50,8 @@ type Values = {
   body?: string | undefined;
   "api-key"?: string | undefined;
   expect?: string | undefined;
+  "signature-encoding"?: string | undefined;
+  "signature-prefix"?: string | undefined;
 };
 
 /** The flags among `names` that were given, as `--name`. */
@@ -73,6 +76,8 @@ export function parseStandInArgs(argv: string[]): {
       body: { type: "string" },
       "api-key": { type: "string" },
       expect: { type: "string" },
+      "signature-encoding": { type: "string" },
+      "signature-prefix": { type: "string" },
     },
     allowPositionals: true,
     strict: true,
@@ -83,7 +88,9 @@ export function parseStandInArgs(argv: string[]): {
 
 /** `mock [--port N] [--seed N] [--keys FILE]`. */
 function mockMode(values: Values, positionals: string[]): MockMode {
-  const wrong = [...given(values, ["url", "secret", "body", "api-key", "expect"]), ...positionals];
+  const triggerOnly = ["url", "secret", "body", "api-key", "expect"] as const;
+  const signing = ["signature-encoding", "signature-prefix"] as const;
+  const wrong = [...given(values, [...triggerOnly, ...signing]), ...positionals];
   if (wrong.length > 0) throw new Error(`mock does not take ${wrong.join(", ")}`);
   return {
     kind: "mock",
@@ -114,5 +121,18 @@ function triggerMode(values: Values, positionals: string[]): TriggerMode {
     ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
     ...(values.expect !== undefined ? { expect: values.expect } : {}),
     ...(values.seed !== undefined ? { seed: whole("seed", values.seed, 1, 2 ** 32 - 1) } : {}),
+    ...signatureFormat(values),
+  };
+}
+
+/** `--signature-encoding base64|hex` and `--signature-prefix P`, when given. */
+function signatureFormat(values: Values): Pick<TriggerMode, "signature"> {
+  const encoding = values["signature-encoding"];
+  const prefix = values["signature-prefix"];
+  if (encoding === undefined && prefix === undefined) return {};
+  if (encoding !== undefined && encoding !== "base64" && encoding !== "hex")
+    throw new Error(`--signature-encoding takes base64 or hex, not ${JSON.stringify(encoding)}`);
+  return {
+    signature: { encoding: encoding ?? "base64", ...(prefix !== undefined ? { prefix } : {}) },
   };
 }

@@ -10,7 +10,8 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { join } from "node:path";
 import type { TriggerEvent } from "../ir/stand-in-model.ts";
-import { signBody } from "../runtime/callbacks/signature.ts";
+import { encodeBase64 } from "../runtime/callbacks/base64.ts";
+import { hmacSha256, signBody } from "../runtime/callbacks/signature.ts";
 import { sample, seeded } from "../runtime/testing/sample.ts";
 import type { ShapeTable } from "../runtime/testing/shape.ts";
 import { validate } from "../runtime/validate.ts";
@@ -29,6 +30,11 @@ export interface TriggerOptions {
   body?: string;
   /** Values of parameters after the path (`account.login`'s `code`), instead of built ones. */
   params?: Readonly<Record<string, string>>;
+  /**
+   * How the signature header is written when the service does not use the default
+   * (base64 of the HMAC-SHA256): `hex` digits, after a `prefix` such as GitHub's `sha256=`.
+   */
+  signature?: { encoding: "base64" | "hex"; prefix?: string };
   /** Value of the key headers the service sends along (default `stand-in-key`). */
   apiKey?: string;
   seed?: number;
@@ -84,6 +90,19 @@ function targetOf(
   return new URL(base.replace(/\/+$/, "") + (path.startsWith("/") || !path ? path : `/${path}`));
 }
 
+/** The signature header's value: the default scheme, or the encoding and prefix asked for. */
+async function signature(body: Uint8Array<ArrayBuffer>, options: TriggerOptions): Promise<string> {
+  const format = options.signature;
+  if (!format || (format.encoding === "base64" && !format.prefix))
+    return signBody(options.secret, body);
+  const digest = await hmacSha256(options.secret, body);
+  const text =
+    format.encoding === "hex"
+      ? [...digest].map((b) => b.toString(16).padStart(2, "0")).join("")
+      : encodeBase64(digest);
+  return `${format.prefix ?? ""}${text}`;
+}
+
 /** The headers of a delivery, signature last (it covers the body exactly as sent). */
 async function headersOf(
   event: TriggerEvent,
@@ -95,7 +114,7 @@ async function headersOf(
     headers[key.header] =
       `${key.scheme ? `${key.scheme} ` : ""}${options.apiKey ?? "stand-in-key"}`;
   if (event.eventHeader) headers[event.eventHeader] = event.name;
-  if (event.signatureHeader) headers[event.signatureHeader] = await signBody(options.secret, body);
+  if (event.signatureHeader) headers[event.signatureHeader] = await signature(body, options);
   headers["Content-Length"] = String(body.byteLength);
   return headers;
 }
