@@ -52,8 +52,10 @@ describe("stand-in of examples/github-issues, through its generated client", () 
     expect(valid("Issue", issue)).toEqual([]);
     const labels = await client.labels.listForRepo("octo", "hello");
     expect(labels.every((l: unknown) => valid("Label", l).length === 0)).toBe(true);
-    const limit = await client.rateLimit.get();
-    expect(valid("RateLimitOverview", limit)).toEqual([]);
+    const limit = await client.rateLimit.get().withResponse();
+    expect(valid("RateLimitOverview", limit.data)).toEqual([]);
+    // The response header the spec declares is sent, and the client parses it by its type.
+    expect(Number.isInteger(limit.headers["X-RateLimit-Remaining"])).toBe(true);
   });
 
   it("writes: create, update, lock (204) and unlock with the token", async () => {
@@ -102,5 +104,39 @@ describe("stand-in of examples/github-issues, through its generated client", () 
     expect(((await number.json()) as { message: string }).message).toMatch(
       /^params\.issue_number: /,
     );
+  });
+});
+
+describe("stand-in of examples/openai-chat: a body flag asks for a stream", () => {
+  const openai = tempDir("apigen-stand-in-openai-");
+  let oa: any; // typed by the generated package, which exists only once this test made it
+  let service: { url: string; close(): Promise<void> };
+
+  beforeAll(async () => {
+    await writeGenerated("examples/openai-chat/spec", openai);
+    const load = (path: string) => import(pathToFileURL(join(openai, path)).href);
+    const testing = await load("src/testing.ts");
+    const index = await load("src/index.ts");
+    service = await testing.listen(testing.createStandIn({ seed: 2 }));
+    oa = new index.OpenAIClient({ baseUrl: service.url, apiKey: "sk-test", maxRetries: 0 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+    rmSync(openai, { recursive: true, force: true });
+  });
+
+  it("answers JSON without the flag and server-sent events (ended by [DONE]) with it", async () => {
+    const request = { model: "gpt-test", messages: [{ role: "user", content: "hi" }] };
+    const completion = await oa.chatCompletions.create(request);
+    expect(typeof completion).toBe("object");
+    const chunks: unknown[] = [];
+    for await (const chunk of await oa.chatCompletions.create({ ...request, stream: true }))
+      chunks.push(chunk);
+    expect(chunks.length).toBe(1);
+    const events: string[] = [];
+    const stream = await oa.responses.create({ model: "gpt-test", input: "hi", stream: true });
+    for await (const event of stream) events.push(event.type ?? event.event ?? "?");
+    expect(events.length).toBeGreaterThan(1);
   });
 });

@@ -4,8 +4,14 @@
  * error body, response), the state the spec implies (webhook registration with its id
  * prefix and uniqueness rule, lifecycle transitions), and the events the trigger sends.
  */
-import type { Collection, RouteData, RouteState } from "../runtime/testing/table.ts";
-import type { ApiModel, Endpoint, NamedType, Param } from "./model.ts";
+import type {
+  Collection,
+  Refusal,
+  RouteData,
+  RouteResponse,
+  RouteState,
+} from "../runtime/testing/table.ts";
+import type { ApiModel, Endpoint, EndpointResponse, NamedType, Param } from "./model.ts";
 import { buildTriggerEvents } from "./stand-in-events.ts";
 import type { StandInModel } from "./stand-in-model.ts";
 import {
@@ -98,6 +104,25 @@ function urlValueOf(p: Param): { urlValue?: "number" | "boolean" } {
   return p.type.name === "boolean" ? { urlValue: "boolean" } : {};
 }
 
+/** A success response as the stand-in answers it; a JSON response without a body says so. */
+function responseOf(r: EndpointResponse): RouteResponse {
+  const noBody = r.kind === "none" || (!r.body && r.kind === "json");
+  return {
+    status: r.status,
+    kind: noBody ? "none" : r.kind,
+    ...(r.contentType && !noBody ? { contentType: r.contentType } : {}),
+    ...(r.body && !noBody ? { body: shapeOf(r.body) } : {}),
+    ...(r.stream?.events.length
+      ? { events: r.stream.events.map((e) => ({ name: e.name, shape: shapeOf(e.type) })) }
+      : {}),
+    ...(r.stream?.terminator !== undefined ? { terminator: r.stream.terminator } : {}),
+    ...(r.headers.length > 0
+      ? { headers: r.headers.map((h) => ({ name: h.name, shape: shapeOf(h.type) })) }
+      : {}),
+    ...(noBody ? { note: "no response body in the spec" } : {}),
+  };
+}
+
 /** One endpoint as the stand-in serves it. */
 function routeOf(
   endpoint: Endpoint,
@@ -107,29 +132,16 @@ function routeOf(
 ): RouteData {
   const area = areaOf(endpoint, model);
   const tag = tagged.has(area.errorBody)
-    ? (r: RouteData["errors"][number]) => withTag(r, endpoint, area.invalidInput)
-    : (r: RouteData["errors"][number]) => r;
-  const r = endpoint.response;
-  const noBody =
-    r.kind === "none"
-      ? "no response body in the spec"
-      : !r.body && r.kind === "json"
-        ? "no response body in the spec"
-        : undefined;
+    ? (r: Refusal) => withTag(r, endpoint, area.invalidInput)
+    : (r: Refusal) => r;
+  const invalidTag = tag({ status: area.invalidInput, message: "" }).tag;
+  const streamed = endpoint.streamResponse;
   return {
     endpoint: endpoint.id,
     method: endpoint.method,
     path: endpoint.path,
     ...area,
-    ...(tagged.has(area.errorBody)
-      ? {
-          invalidInputTag: withTag(
-            { status: area.invalidInput, message: "" },
-            endpoint,
-            area.invalidInput,
-          ).tag!,
-        }
-      : {}),
+    ...(invalidTag !== undefined ? { invalidInputTag: invalidTag } : {}),
     credentials: credentialChecks(endpoint, model).map((c) => ({
       ...c,
       missing: tag(c.missing),
@@ -142,13 +154,8 @@ function routeOf(
       ...(p.type.kind === "array" ? { list: true } : {}),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
-    response: {
-      status: r.status,
-      kind: noBody ? "none" : r.kind,
-      ...(r.contentType && !noBody ? { contentType: r.contentType } : {}),
-      ...(r.body && !noBody ? { body: shapeOf(r.body) } : {}),
-      ...(noBody ? { note: noBody } : {}),
-    },
+    response: responseOf(endpoint.response),
+    ...(streamed ? { streamResponse: { flag: streamed.flag, ...responseOf(streamed) } } : {}),
     errors: listedRefusals(endpoint, model).map(tag),
     ...(state ? { state } : {}),
   };
@@ -180,7 +187,13 @@ export function buildStandIn(model: ApiModel): StandInModel {
       routes,
       types: shapeTableOf(model.types, [
         ...model.endpoints.map((e) => e.response.body),
-        ...model.endpoints.flatMap((e) => e.response.stream?.events.map((s) => s.type) ?? []),
+        ...model.endpoints.flatMap((e) =>
+          [e.response, e.streamResponse].flatMap((r) => [
+            r?.body,
+            ...(r?.stream?.events.map((s) => s.type) ?? []),
+            ...(r?.headers.map((h) => h.type) ?? []),
+          ]),
+        ),
       ]),
       errorBodies,
       areas: model.versioning.versions.map((v) => ({

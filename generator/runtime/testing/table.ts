@@ -55,6 +55,12 @@ export interface RouteResponse {
   kind: "json" | "binary" | "text" | "none" | "sse" | "jsonl";
   contentType?: string;
   body?: Shape;
+  /** A stream's named events, each sent once in order (SSE `event:` lines). */
+  events?: { name: string; shape: Shape }[];
+  /** An SSE data value that ends the stream (`[DONE]`), sent last. */
+  terminator?: string;
+  /** Response headers the spec declares, each with its value's shape. */
+  headers?: { name: string; shape: Shape }[];
   note?: string;
 }
 
@@ -81,6 +87,8 @@ export interface RouteData {
   /** How the request body is sent, when there is one. */
   body?: "json" | "form" | "multipart" | "binary" | "text";
   response: RouteResponse;
+  /** The answer when the JSON body's boolean `flag` is true: a stream. */
+  streamResponse?: RouteResponse & { flag: string };
   /** The refusals the spec lists for the endpoint, for `Prefer: code=` and `Prefer: error=`. */
   errors: Refusal[];
   state?: RouteState;

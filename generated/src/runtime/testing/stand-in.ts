@@ -13,7 +13,8 @@ import { areaOf, json, noteHeader, preferenceOf, preferredRefusal, refuse } from
 import { Memory, type StandInState } from "./memory.js";
 import { checkCredentials, matchPath, readBody, readParams, type KeySet } from "./request.js";
 import { hashText, sample, seeded, type Random } from "./sample.js";
-import type { Route, StandInTable } from "./table.js";
+import type { Shape } from "./shape.js";
+import type { Route, RouteResponse, StandInTable } from "./table.js";
 
 export type { KeySet } from "./request.js";
 export type { StandInState } from "./memory.js";
@@ -59,23 +60,45 @@ function respond(
   route: Route,
   random: Random,
   made?: Record<string, unknown>,
+  body?: unknown,
 ): Response {
-  const r = route.response;
-  const note: Record<string, string> = r.note ? { [noteHeader]: r.note } : {};
-  if (r.kind === "none" || !r.body) return new Response(null, { status: r.status, headers: note });
+  const streamed = route.streamResponse;
+  const asked = streamed && (body as Record<string, unknown> | undefined)?.[streamed.flag] === true;
+  const r = asked ? streamed : route.response;
+  const headers: Record<string, string> = r.note ? { [noteHeader]: r.note } : {};
+  for (const h of r.headers ?? []) {
+    const value = sample(h.shape, ctx.table.types, random);
+    headers[h.name] = typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
+  if (r.kind === "sse" || r.kind === "jsonl") return stream(ctx, r, random, headers);
+  if (r.kind === "none" || !r.body) return new Response(null, { status: r.status, headers });
   let value = sample(r.body, ctx.table.types, random);
   if (made && value !== null && typeof value === "object") value = { ...value, ...made };
   const type = r.contentType ?? "application/json";
-  if (r.kind === "json") return json(r.status, value, { "Content-Type": type, ...note });
+  if (r.kind === "json") return json(r.status, value, { "Content-Type": type, ...headers });
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return new Response(text, { status: r.status, headers: { "Content-Type": type, ...headers } });
+}
+
+/** A streamed answer: each named event once (or one item of the body), then the terminator. */
+function stream(
+  ctx: Context,
+  r: RouteResponse,
+  random: Random,
+  headers: Record<string, string>,
+): Response {
+  const data = (shape: Shape | undefined) =>
+    JSON.stringify(shape ? sample(shape, ctx.table.types, random) : {});
+  const items = r.events?.length
+    ? r.events.map((e) => ({ event: e.name, data: data(e.shape) }))
+    : [{ event: undefined, data: data(r.body) }];
   const text =
-    r.kind === "sse"
-      ? `data: ${JSON.stringify(value)}\n\n`
-      : r.kind === "jsonl"
-        ? `${JSON.stringify(value)}\n`
-        : typeof value === "string"
-          ? value
-          : JSON.stringify(value);
-  return new Response(text, { status: r.status, headers: { "Content-Type": type, ...note } });
+    r.kind === "jsonl"
+      ? items.map((i) => `${i.data}\n`).join("")
+      : items.map((i) => `${i.event ? `event: ${i.event}\n` : ""}data: ${i.data}\n\n`).join("") +
+        (r.terminator !== undefined ? `data: ${r.terminator}\n\n` : "");
+  const type = r.contentType ?? (r.kind === "sse" ? "text/event-stream" : "application/jsonl");
+  return new Response(text, { status: r.status, headers: { "Content-Type": type, ...headers } });
 }
 
 /** The answer a `Prefer` header (or the `prefer` option) asks for, if any. */
@@ -133,7 +156,7 @@ async function serve(
   if (issues.length > 0) return invalid(ctx, route, issues.map(issueText));
   const step = route.state ? ctx.memory.apply(route.state, params, body) : {};
   if ("refusal" in step) return refuse(ctx.table, route, step.refusal);
-  return respond(ctx, route, random, step.made);
+  return respond(ctx, route, random, step.made, body);
 }
 
 /** Finds the route of a request and serves it; 405 for a path of another method, else 404. */

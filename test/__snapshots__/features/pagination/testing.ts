@@ -173,6 +173,10 @@ const table: StandInTable = {
         kind: "json",
         contentType: "application/json",
         body: { t: "array", items: { t: "ref", name: "Issue" } },
+        headers: [
+          { name: "Link", shape: { t: "string" } },
+          { name: "X-Total", shape: { t: "integer" } },
+        ],
       },
       errors: [],
       validateParams: validateIssuesListParams,
