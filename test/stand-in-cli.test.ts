@@ -117,5 +117,20 @@ describe("mock --spec DIR --port N --seed N --keys FILE", () => {
     const trigger = runCli(["trigger", "--url", "http://127.0.0.1:1", "--secret", "s"]);
     expect(trigger.status).toBe(2);
     expect(trigger.stderr).toContain("trigger takes one event name");
+    const missing = join(dir, "no-such-body.json");
+    const body = runCli([
+      "trigger",
+      "cart.update",
+      "--url",
+      "http://127.0.0.1:1",
+      "--secret",
+      "s",
+      "--body",
+      missing,
+    ]);
+    expect(body.status).toBe(2);
+    expect(body.stderr).toMatch(
+      new RegExp(`^--body ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ENOENT`),
+    );
   });
 });

@@ -160,6 +160,15 @@ function judge(
   return { kind };
 }
 
+/** The bytes of `--body FILE`, or an error naming the option and the file. */
+function readBodyFile(file: string): Uint8Array<ArrayBuffer> {
+  try {
+    return new Uint8Array(readFileSync(file));
+  } catch (error) {
+    throw new Error(`--body ${file}: ${(error as Error).message}`);
+  }
+}
+
 /** The outcome of one delivery: the exit status, and the answer when one came. */
 export interface TriggerResult {
   code: number;
@@ -203,7 +212,7 @@ export async function trigger(
   }
   const seed = options.seed ?? 1;
   const body: Uint8Array<ArrayBuffer> = options.bodyFile
-    ? new Uint8Array(readFileSync(options.bodyFile))
+    ? readBodyFile(options.bodyFile)
     : new TextEncoder().encode(
         options.body ?? (event.body ? JSON.stringify(sample(event.body, types, seeded(seed))) : ""),
       );
