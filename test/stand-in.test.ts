@@ -5,6 +5,7 @@
  * validators, responses built from the types (seeded, valid), `Prefer` for a status or an
  * error, the state the spec implies, and bad input that gets the spec's error shape.
  */
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MerchantApiError, MerchantClient } from "../generated/src/index.ts";
 import {
@@ -305,7 +306,35 @@ describe("stand-in: state the spec implies", () => {
   });
 });
 
+/** Writes raw bytes to the stand-in's port and resolves with what came back once it closes (5 s at most). */
+function rawSocket(bytes: string, closeAfterWrite: boolean): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(running.port, "127.0.0.1");
+    let got = "";
+    const timer = setTimeout(() => socket.destroy(), 5_000);
+    socket.on("data", (chunk) => (got += chunk.toString("utf8")));
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(got);
+    });
+    socket.on("error", () => undefined);
+    socket.write(bytes, () => {
+      if (closeAfterWrite) socket.destroy();
+    });
+  });
+}
+
 describe("stand-in: bad input gets the spec's error shape, and it keeps serving", () => {
+  it("survives a request cut off mid-body and bytes that are not HTTP", async () => {
+    await rawSocket(
+      'POST /v1/webhooks HTTP/1.1\r\nHost: x\r\nX-API-Key: sandbox-key\r\nContent-Length: 100\r\n\r\n{"div',
+      true,
+    );
+    const garbage = await rawSocket("NOT HTTP AT ALL\r\n\r\n", false);
+    expect(garbage).toMatch(/^HTTP\/1\.1 400/);
+    await expect(client().transactions.list()).resolves.toBeDefined();
+  });
+
   it("invalid JSON, a huge body, an unknown path, a wrong method", async () => {
     const invalid = await raw("POST", "/v1/webhooks", { body: "{not json" });
     expect(invalid.status).toBe(422);
