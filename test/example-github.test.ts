@@ -107,6 +107,7 @@ function writeReadmeProject(): void {
     paths: {
       "github-issues-api": ["../generated/src/index.ts"],
       "github-issues-api/callbacks": ["../generated/src/callbacks.ts"],
+      "github-issues-api/testing": ["../generated/src/testing.ts"],
     },
   };
   writeFileSync(

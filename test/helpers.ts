@@ -88,6 +88,7 @@ export const features = [
   "unions",
   "pagination",
   "streaming",
+  "stand-in",
 ] as const;
 
 export type Feature = (typeof features)[number];

@@ -1,22 +1,34 @@
 /**
  * examples/merchant-server, started as `npm start` starts it (tsx src/main.ts, configuration
- * from the environment) as a child process on 127.0.0.1, next to a stand-in for the service
- * (node:http on 127.0.0.1) that answers its client. Signed callbacks of all four events go to
- * its router and get the filled-in handlers' answers; its `GET /orders/:reference` route makes
- * the generated client call the stand-in. Its committed handlers type-check.
+ * from the environment) as a child process on 127.0.0.1, next to the generated stand-in of
+ * the service (`merchant-commerce-api/testing`, on 127.0.0.1) that answers its client.
+ * Callbacks of all four events are sent by the trigger (signed as the service signs them,
+ * answers checked against the spec's types) and get the filled-in handlers' answers; its
+ * `GET /orders/:reference` route makes the generated client call the stand-in. Its
+ * committed handlers type-check.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { send, secret, sign, type Running } from "./callbacks-helpers.ts";
+import {
+  createStandIn,
+  listen,
+  type RunningStandIn,
+  type StandIn,
+} from "../generated/src/testing.ts";
+import { trigger, type TriggerOptions } from "../generator/commands/trigger-command.ts";
+import { send, secret, type Running } from "./callbacks-helpers.ts";
 import { repoRoot } from "./helpers.ts";
-import { TestServer } from "./support/test-server.ts";
 
 const example = join(repoRoot, "examples/merchant-server");
 const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
 
-let service: TestServer;
+const apiKey = "example-api-key";
+let standIn: StandIn;
+let service: RunningStandIn;
+/** The stand-in's log: one line per request of the example's client. */
+const serviceLog: string[] = [];
 let child: ChildProcess;
 let merchant: Running;
 let output = "";
@@ -51,15 +63,37 @@ function startExample(env: Record<string, string>): Promise<Running> {
 }
 
 beforeAll(async () => {
-  service = await TestServer.start();
+  standIn = createStandIn({
+    keys: { apiKey: { valid: [apiKey] } },
+    log: (line) => serviceLog.push(line),
+    // The example's client sends no Prefer header: the service's 404 is asked for by path.
+    prefer: (request) => (request.url.endsWith("/NONE-NONE-NONE") ? "code=404" : undefined),
+  });
+  service = await listen(standIn);
   merchant = await startExample({
     PORT: "0",
     HOST: "127.0.0.1",
     SERVICE_BASE_URL: service.url,
-    API_KEY: "example-api-key",
+    API_KEY: apiKey,
     SIGNING_SECRET: secret,
   });
 });
+
+/** Sends one callback to the example with the trigger (from spec/), as the service would. */
+async function deliver(event: string, options: Partial<TriggerOptions> = {}) {
+  const lines: string[] = [];
+  const result = await trigger(
+    {
+      event,
+      specDir: join(repoRoot, "spec"),
+      url: `${merchant.origin}/callbacks`,
+      secret,
+      ...options,
+    },
+    (line) => lines.push(line),
+  );
+  return { ...result, status: result.answer?.status, verdict: lines.at(-1) };
+}
 
 afterAll(async () => {
   if (child && child.exitCode === null) {
@@ -68,7 +102,7 @@ afterAll(async () => {
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
     if (child.exitCode === null) child.kill("SIGKILL");
   }
-  await service?.stop();
+  await service?.close();
 });
 
 describe("examples/merchant-server", () => {
@@ -86,8 +120,9 @@ describe("examples/merchant-server", () => {
 
   it("answers product.info, a GET with a signed JSON body, from its catalogue", async () => {
     const body = JSON.stringify({ event: "product.info", data: { sku: "MUG-BLUE" } });
-    const res = await send(merchant, "/callbacks/product_get", { method: "GET", body });
+    const res = await deliver("product.info", { body, expect: "success" });
     expect(res.status).toBe(200);
+    expect(res.verdict).toBe("verdict: ok, a success answer of the spec's success type");
     expect(res.json).toEqual({
       event: "product.info",
       status: "success",
@@ -105,11 +140,12 @@ describe("examples/merchant-server", () => {
         Parent: { Name: "Kitchen", Brand: "Acme" },
       },
     });
-    const missing = await send(merchant, "/callbacks/product_get", {
-      method: "GET",
+    const missing = await deliver("product.info", {
       body: JSON.stringify({ event: "product.info", data: { productID: "nope" } }),
+      expect: "failure",
     });
     expect(missing.status).toBe(404);
+    expect(missing.code).toBe(0);
     expect(missing.json).toEqual({
       event: "product.info",
       status: "failure",
@@ -125,7 +161,7 @@ describe("examples/merchant-server", () => {
         cart: { total_amount: 2500, items: [{ sku: "MUG-BLUE", quantity: 2 }] },
       },
     });
-    const res = await send(merchant, "/callbacks/order_shipping", { body });
+    const res = await deliver("order.shipping", { body, expect: "success" });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       event: "order.shipping",
@@ -148,14 +184,18 @@ describe("examples/merchant-server", () => {
         is_store_location: false,
       },
     });
+    // The body the trigger builds from the spec's request type gets a success answer too.
+    const built = await deliver("order.shipping", { expect: "success" });
+    expect(built.code).toBe(0);
   });
 
   it("answers cart.update: prices known items, refuses unknown ones with 6001", async () => {
-    const ok = await send(merchant, "/callbacks/cart_update", {
+    const ok = await deliver("cart.update", {
       body: JSON.stringify({
         event: "cart.update",
         data: { order_reference: "ord-1", add_items: [{ product_id: "prod-tea", quantity: 2 }] },
       }),
+      expect: "success",
     });
     expect(ok.status).toBe(200);
     expect(ok.json).toEqual({
@@ -179,12 +219,14 @@ describe("examples/merchant-server", () => {
         },
       },
     });
-    const unknown = await send(merchant, "/callbacks/cart_update", {
+    const unknown = await deliver("cart.update", {
       body: JSON.stringify({
         event: "cart.update",
         data: { add_items: [{ product_id: "prod-x" }] },
       }),
+      expect: "failure",
     });
+    expect(unknown.code).toBe(0);
     expect(unknown.json).toEqual({
       event: "cart.update",
       status: "failure",
@@ -193,12 +235,13 @@ describe("examples/merchant-server", () => {
   });
 
   it("answers account.login (parameters after the path, signed over the empty body)", async () => {
-    const known = await send(merchant, "/callbacks/oauth/login/code-alice/abcdefgh/openid/ref-1", {
-      method: "GET",
-      body: "",
+    const known = await deliver("account.login", {
+      params: { code: "code-alice", state: "abcdefgh", scope: "openid", reference: "ref-1" },
+      expect: "success",
     });
     expect(known.status).toBe(200);
     expect(known.json).toEqual({ status: "success" });
+    // The spec leaves the separator open: the example also takes them as a query string.
     const other = await send(
       merchant,
       "/callbacks/oauth/login?code=code-bob&state=abcdefgh&scope=openid&reference=ref-2",
@@ -212,54 +255,56 @@ describe("examples/merchant-server", () => {
   });
 
   it("refuses a callback signed with another secret (422, code 27) before any handler runs", async () => {
-    const res = await send(merchant, "/callbacks/cart_update", {
+    const res = await deliver("cart.update", {
       body: JSON.stringify({ event: "cart.update", data: {} }),
-      signWith: "not-the-secret",
+      secret: "not-the-secret",
+      expect: "success",
     });
+    expect(res.code).toBe(1);
     expect(res.status).toBe(422);
     expect(res.json).toMatchObject({
       event: "cart.update",
       status: "failure",
       errors: [{ code: 27 }],
     });
-    expect(sign("")).not.toBe(sign("", "not-the-secret"));
+  });
+
+  it("accepts a signed webhook delivery at /callbacks/webhooks", async () => {
+    const res = await deliver("webhook", { url: `${merchant.origin}/callbacks/webhooks` });
+    expect(res.status).toBe(200);
+    expect(res.code).toBe(0);
   });
 
   it("GET /orders/:reference fetches the transaction through the client: right path, API key, answer", async () => {
-    service.json(200, {
-      reference: "ABCD-EFGH-IJKL",
-      status: "authorized",
-      amount: { amount: 2500, currency: "USD" },
-      merchant_order_number: "order-77",
-    });
+    serviceLog.length = 0;
     const res = await send(merchant, "/orders/ABCD-EFGH-IJKL", { method: "GET", signWith: false });
     expect(res.status).toBe(200);
+    // Only the valid key gets 200 from the stand-in; the log shows the one request and path.
+    expect(serviceLog).toEqual(["GET /v1/merchant/transactions/ABCD-EFGH-IJKL -> 200"]);
+    // The stand-in answers the same request the same way (seeded): what the example summarised.
+    const direct = await standIn.fetch(
+      new Request(`${service.url}/v1/merchant/transactions/ABCD-EFGH-IJKL`, {
+        headers: { "X-API-Key": apiKey },
+      }),
+    );
+    const tx = (await direct.json()) as Record<string, unknown>;
     expect(res.json).toEqual({
-      reference: "ABCD-EFGH-IJKL",
-      status: "authorized",
-      amount: { amount: 2500, currency: "USD" },
-      order_number: "order-77",
+      reference: tx.reference,
+      status: tx.status,
+      amount: tx.amount,
+      order_number: tx.merchant_order_number,
     });
-    expect(service.requests).toHaveLength(1);
-    const [request] = service.requests;
-    expect(request!.method).toBe("GET");
-    expect(request!.url).toBe("/v1/merchant/transactions/ABCD-EFGH-IJKL");
-    expect(request!.headers["x-api-key"]).toBe("example-api-key");
-    expect(request!.headers.accept).toBe("application/json");
   });
 
   it("maps the service's 404 to its own 404, and refuses a malformed reference without calling the service", async () => {
-    service.json(404, { errors: [{ code: 1010, message: "not found" }] });
+    serviceLog.length = 0;
     const res = await send(merchant, "/orders/NONE-NONE-NONE", { method: "GET", signWith: false });
     expect(res.status).toBe(404);
-    expect(res.json).toMatchObject({ code: 1010 });
-    expect(service.requests.map((r) => r.url)).toEqual([
-      "/v1/merchant/transactions/NONE-NONE-NONE",
-    ]);
-    service.requests.length = 0;
+    expect(res.json).toMatchObject({ error: expect.any(String) });
+    expect(serviceLog).toEqual(["GET /v1/merchant/transactions/NONE-NONE-NONE -> 404"]);
     const malformed = await send(merchant, "/orders/NOPE", { method: "GET", signWith: false });
     expect(malformed.status).toBe(400);
-    expect(service.requests).toEqual([]);
+    expect(serviceLog).toHaveLength(1);
   });
 
   it("has handlers and a server that type-check against the built package", () => {

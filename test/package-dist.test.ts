@@ -132,7 +132,7 @@ describe("the built package in Node", () => {
     });
   });
 
-  it("has a main entry whose import graph never reaches the callback router", () => {
+  it("has a main entry whose import graph never reaches the callback router or the stand-in", () => {
     const seen = new Set<string>();
     const visit = (file: string) => {
       if (seen.has(file)) return;
@@ -152,5 +152,21 @@ describe("the built package in Node", () => {
     const relative = [...seen].map((f) => f.slice(pkgDir.length + 1)).sort();
     expect(relative).toContain("dist/client.js");
     expect(relative.filter((f) => f.includes("callbacks"))).toEqual([]);
+    expect(relative.filter((f) => f.includes("testing"))).toEqual([]);
+  });
+
+  it("exports the stand-in from /testing, built", () => {
+    const script =
+      'const t = await import("merchant-commerce-api/testing"); const s = t.createStandIn(); const r = await s.fetch(new Request("http://x/v1/webhooks", { method: "POST" })); console.log(JSON.stringify({ listen: typeof t.listen, status: r.status, from: import.meta.resolve("merchant-commerce-api/testing") }));';
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({
+      listen: "function",
+      status: 401,
+      from: expect.stringMatching(/\/generated\/dist\/testing\.js$/),
+    });
   });
 });

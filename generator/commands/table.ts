@@ -7,6 +7,7 @@
 import type { Flags, FlagValues } from "./flags.ts";
 import { diffMode, importMode, modeOfFlags, scaffoldMode, type Mode } from "./options.ts";
 import { runOptions } from "./run-options.ts";
+import { mockFlags, mockModeOf, triggerFlags, triggerModeOf } from "./stand-in-options.ts";
 
 /** What a handler is given: its flags and arguments, and the project's folders, resolved. */
 export interface CommandInput {
@@ -172,6 +173,27 @@ export const commands: readonly Command[] = [
           text(input.values, "out-spec"),
           text(input.values, "name"),
         ),
+      ),
+  },
+  {
+    name: "mock",
+    summary: "serve a stand-in of the spec's service on 127.0.0.1 (docs/testing.md)",
+    flags: mockFlags,
+    run: async (input) =>
+      (await import("./stand-in-commands.ts")).standInCommand(
+        input.specDir,
+        mockModeOf(input.values, input.positionals),
+      ),
+  },
+  {
+    name: "trigger",
+    args: ["EVENT"],
+    summary: "send one signed callback or webhook delivery to a server and judge its answer",
+    flags: triggerFlags,
+    run: async (input) =>
+      (await import("./stand-in-commands.ts")).standInCommand(
+        input.specDir,
+        triggerModeOf(input.values, input.positionals),
       ),
   },
 ];

@@ -10,6 +10,7 @@ import { emitIndexFile } from "./index-file.ts";
 import { emitOpenApiFiles } from "./openapi/files.ts";
 import { emitPackageFiles } from "./package-files.ts";
 import { emitRuntimeFiles } from "./runtime-files.ts";
+import { emitTestingFile } from "./testing-file.ts";
 import { emitTypesFile } from "./types-file.ts";
 import { emitValidatorsFile } from "./validators-file.ts";
 
@@ -27,5 +28,6 @@ export const emitters: readonly Emitter[] = [
   { name: "callbacks", emit: emitCallbacksFile },
   { name: "openapi", emit: emitOpenApiFiles },
   { name: "index", emit: emitIndexFile },
+  { name: "testing", emit: emitTestingFile },
   { name: "package", emit: emitPackageFiles },
 ];

@@ -44,6 +44,14 @@ export const runtimeModules = [
   "callbacks/node-adapter.ts",
   "callbacks/fetch-adapter.ts",
   "callbacks/router.ts",
+  "testing/shape.ts",
+  "testing/table.ts",
+  "testing/sample.ts",
+  "testing/answers.ts",
+  "testing/request.ts",
+  "testing/memory.ts",
+  "testing/stand-in.ts",
+  "testing/node.ts",
 ] as const;
 
 /** `src/runtime/*.ts` of the generated package. */

@@ -18,6 +18,7 @@ import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
+import { pendingStandIn, withStandIn } from "./build-stand-in.ts";
 import type {
   ApiInfo,
   ClientDefaults,
@@ -117,7 +118,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
   checkStreams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
 
-  return withCallbackRouting({
+  const model = withCallbackRouting({
     api,
     sourceFiles: files.map((f) => f.path),
     environments,
@@ -158,7 +159,9 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
         a.location.line - b.location.line ||
         a.location.col - b.location.col,
     ),
+    standIn: pendingStandIn, // worked out from the finished model by withStandIn
   });
+  return withStandIn(model);
 }
 
 /** The parameter interfaces of operations; their names must not clash with a named type. */

@@ -2,6 +2,7 @@
  * The resolved model (IR): plain data that every emitter reads, and nothing else.
  * Names and casings are worked out once here; no YAML node survives into it.
  */
+import type { StandInModel } from "./stand-in-model.ts";
 
 /** A place in a spec file, 1-based. */
 export interface SourceLocation {
@@ -589,4 +590,6 @@ export interface ApiModel {
   limits: Limit[];
   /** Every gap note of the model, in file and position order. */
   gaps: GapNote[];
+  /** What the stand-in serves and the trigger sends (`<package>/testing`, `mock`, `trigger`). */
+  standIn: StandInModel;
 }

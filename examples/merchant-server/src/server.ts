@@ -1,7 +1,8 @@
 /**
  * The merchant backend: one node:http server that
  * - mounts the callback router under `/callbacks` (the service's calls: product.info,
- *   order.shipping, cart.update, account.login), signatures checked with SIGNING_SECRET;
+ *   order.shipping, cart.update, account.login), signatures checked with SIGNING_SECRET,
+ *   and the webhook deliveries at `/callbacks/webhooks` (kept in `deliveries`, newest last);
  * - serves `GET /orders/:reference`, which fetches the transaction from the service with the
  *   generated client and answers a summary of it (400 for a malformed reference, 404 when the
  *   service has none, 502 when the service fails).
@@ -40,6 +41,9 @@ function sendJson(res: import("node:http").ServerResponse, status: number, body:
   res.end(JSON.stringify(body));
 }
 
+/** Webhook payloads received, newest last (the spec does not show their shape). */
+export const deliveries: unknown[] = [];
+
 /** The server, not yet listening. */
 export function createMerchantServer(config: Config): Server {
   const client = new MerchantClient({ baseUrl: config.serviceBaseUrl, apiKey: config.apiKey, maxRetries: 1, timeoutMs: 10_000 });
@@ -47,6 +51,7 @@ export function createMerchantServer(config: Config): Server {
     signingSecrets: config.signingSecrets,
     handlers,
     basePath: "/callbacks",
+    webhook: { path: "/webhooks", handler: (payload) => void deliveries.push(payload) },
     onError: (error, info) => console.error(`callback ${info.event ?? info.path} failed:`, error),
     onReject: (info) => console.warn(`refused ${info.path}: ${info.status} ${info.reason}`),
   });

@@ -14,6 +14,9 @@ import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
 import type * as ClientStream from "../../runtime/client/stream.ts";
+import type * as TestingNode from "../../runtime/testing/node.ts";
+import type * as TestingStandIn from "../../runtime/testing/stand-in.ts";
+import type * as TestingTable from "../../runtime/testing/table.ts";
 import type * as Unions from "../../runtime/unions.ts";
 import type * as Validate from "../../runtime/validate.ts";
 import type { Ref } from "../code/nodes.ts";
@@ -27,6 +30,7 @@ export const modules = {
   callbacks: "src/callbacks.ts",
   openapi: "src/openapi.ts",
   index: "src/index.ts",
+  testing: "src/testing.ts",
 } as const;
 
 const ref = (name: string, module: string | undefined, isType: boolean): Ref => ({
@@ -67,6 +71,9 @@ interface RuntimeModules {
   "callbacks/node-adapter.ts": typeof CallbacksNode;
   "callbacks/fetch-adapter.ts": typeof CallbacksFetch;
   "callbacks/signature.ts": typeof CallbacksSignature;
+  "testing/stand-in.ts": typeof TestingStandIn;
+  "testing/node.ts": typeof TestingNode;
+  "testing/table.ts": typeof TestingTable;
 }
 
 /** A value exported by a runtime module: `runtimeValue("validate.ts", "object")`. */

@@ -1,0 +1,104 @@
+/**
+ * `mock`: the stand-in of a spec's service on 127.0.0.1, straight from the spec folder (no
+ * generated package needed): the route table of the model, with validators built from the
+ * model's types (shape-check.ts) where the package would use its generated ones. Runs until
+ * SIGINT or SIGTERM; prints its address, then one line per request.
+ */
+import { readFileSync } from "node:fs";
+import type { ApiModel, Endpoint } from "../ir/model.ts";
+import { shapeOf, shapeTableOf } from "../ir/stand-in-shapes.ts";
+import { listen, type RunningStandIn } from "../runtime/testing/node.ts";
+import type { Shape } from "../runtime/testing/shape.ts";
+import { createStandInFrom, type KeySet, type StandIn } from "../runtime/testing/stand-in.ts";
+import type { Route, StandInTable } from "../runtime/testing/table.ts";
+import { shapeValidator } from "./shape-check.ts";
+
+export interface MockOptions {
+  specDir: string;
+  port: number;
+  seed: number;
+  keysFile?: string;
+  host?: string;
+}
+
+/** The keys file: `{ "<credential>": { "valid": [...], "otherEnvironment": [...] } }`, checked field by field. */
+export function readKeys(file: string): Record<string, KeySet> {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`--keys ${file}: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error(
+      `--keys ${file}: must be an object of credentials, each { valid, otherEnvironment }`,
+    );
+  for (const [credential, set] of Object.entries(value)) {
+    for (const [field, list] of Object.entries(set as object)) {
+      if (field !== "valid" && field !== "otherEnvironment")
+        throw new Error(`--keys ${file}: ${credential}.${field} is not valid or otherEnvironment`);
+      if (!Array.isArray(list) || !list.every((k) => typeof k === "string"))
+        throw new Error(`--keys ${file}: ${credential}.${field} must be a list of strings`);
+    }
+  }
+  return value as Record<string, KeySet>;
+}
+
+/** The parameters of an endpoint as one object shape, as the params validator sees them. */
+function paramsShape(endpoint: Endpoint): Shape {
+  return {
+    t: "object",
+    fields: endpoint.params.map((p) => ({
+      name: p.name,
+      shape: shapeOf(p.type),
+      ...(p.required ? { required: true } : {}),
+    })),
+  };
+}
+
+/** The route table of a model, with validators built from its types. */
+export function tableOf(model: ApiModel): StandInTable {
+  const data = model.standIn.table;
+  const types = shapeTableOf(model.types, [
+    ...model.endpoints.flatMap((e) => [e.body, ...e.params.map((p) => p.type)]),
+  ]);
+  const routes = data.routes.map((route): Route => {
+    const endpoint = model.endpoints.find((e) => e.id === route.endpoint)!;
+    const body = route.body === "json" && endpoint.body ? shapeOf(endpoint.body) : undefined;
+    return {
+      ...route,
+      ...(endpoint.params.length > 0
+        ? { validateParams: shapeValidator(paramsShape(endpoint), types) }
+        : {}),
+      ...(body ? { validateBody: shapeValidator(body, types) } : {}),
+    };
+  });
+  return { ...data, routes };
+}
+
+/** Starts the stand-in; resolves with it running (the command keeps it up until a signal). */
+export async function startMock(
+  options: MockOptions,
+  log: (line: string) => void = console.log,
+): Promise<{ standIn: StandIn; running: RunningStandIn }> {
+  const { runPipeline } = await import("../pipeline.ts");
+  const { model } = runPipeline({
+    specDir: options.specDir,
+    outDir: `${options.specDir}/.apigen-mock-no-output`,
+  });
+  const keys = options.keysFile ? readKeys(options.keysFile) : {};
+  const standIn = createStandInFrom(tableOf(model), { seed: options.seed, keys, log });
+  const running = await listen(standIn, { port: options.port, host: options.host ?? "127.0.0.1" });
+  log(`stand-in for ${model.api.title} listening on ${running.url} (seed ${options.seed})`);
+  return { standIn, running };
+}
+
+/** Runs `mock` until SIGINT or SIGTERM. */
+export async function mockCommand(options: MockOptions): Promise<number> {
+  const { running } = await startMock(options);
+  await new Promise<void>((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+  });
+  await running.close();
+  return 0;
+}

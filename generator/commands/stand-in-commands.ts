@@ -1,0 +1,43 @@
+/**
+ * The two stand-in modes of the command line, behind one small entry so cli.ts only hands
+ * the parsed options on: `mock` (mock-command.ts) and `trigger` (trigger-command.ts).
+ */
+import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
+import type { MockMode, TriggerMode } from "./stand-in-options.ts";
+
+/** Runs `mock` or `trigger`; its exit status. A bad keys or body file is a message and 2, never a stack. */
+export async function standInCommand(
+  specDir: string,
+  mode: MockMode | TriggerMode,
+): Promise<number> {
+  try {
+    return await run(specDir, mode);
+  } catch (error) {
+    if (error instanceof DiagnosticsError) throw error;
+    console.error((error as Error).message);
+    return 2;
+  }
+}
+
+async function run(specDir: string, mode: MockMode | TriggerMode): Promise<number> {
+  switch (mode.kind) {
+    case "mock": {
+      const { mockCommand } = await import("./mock-command.ts");
+      return mockCommand({
+        specDir,
+        port: mode.port,
+        seed: mode.seed,
+        ...(mode.keysFile !== undefined ? { keysFile: mode.keysFile } : {}),
+      });
+    }
+    case "trigger": {
+      const { triggerCommand } = await import("./trigger-command.ts");
+      const { kind: _kind, ...rest } = mode;
+      return triggerCommand({ specDir, ...rest });
+    }
+    default: {
+      const unhandled: never = mode;
+      throw new Error(`unhandled stand-in mode ${JSON.stringify(unhandled)}`);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Options of the two stand-in modes, which start with a word: `mock --spec DIR [--port N]
+ * [--seed N] [--keys FILE]` and `trigger <event> --spec DIR --url URL --secret S [--body FILE]
+ * [--api-key K] [--expect success|failure]`: their flags (for the command table) and the
+ * checks that turn the parsed values into a mode.
+ */
+import { resolve } from "node:path";
+import type { Flags, FlagValues } from "./flags.ts";
+import { UsageError } from "./options.ts";
+
+/** `mock`'s own flags. */
+export const mockFlags: Flags = {
+  port: {
+    type: "string",
+    value: "N",
+    help: "port on 127.0.0.1 (default: 4010; 0 picks a free one)",
+  },
+  seed: { type: "string", value: "N", help: "seed of the generated responses (default: 1)" },
+  keys: {
+    type: "string",
+    value: "FILE",
+    help: "JSON file of valid keys and other-environment keys",
+  },
+};
+
+/** `trigger`'s own flags. */
+export const triggerFlags: Flags = {
+  url: { type: "string", value: "URL", help: "the merchant server's base address (required)" },
+  secret: { type: "string", value: "S", help: "the signing secret (required)" },
+  body: { type: "string", value: "FILE", help: "JSON body to send instead of a generated one" },
+  "api-key": { type: "string", value: "K", help: "API key the delivery carries" },
+  seed: { type: "string", value: "N", help: "seed of the generated body" },
+  expect: { type: "string", value: "KIND", help: "success or failure: the answer that passes" },
+  "signature-encoding": { type: "string", value: "ENC", help: "base64 (default) or hex" },
+  "signature-prefix": {
+    type: "string",
+    value: "P",
+    help: "text before the signature, e.g. sha256=",
+  },
+};
+
+export interface MockMode {
+  kind: "mock";
+  port: number;
+  seed: number;
+  keysFile?: string;
+}
+
+export interface TriggerMode {
+  kind: "trigger";
+  event: string;
+  url: string;
+  secret: string;
+  bodyFile?: string;
+  apiKey?: string;
+  expect?: "success" | "failure";
+  seed?: number;
+  signature?: { encoding: "base64" | "hex"; prefix?: string };
+}
+
+/** A whole number within bounds, or the error naming the option. */
+function whole(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) > max)
+    throw new Error(`--${name} takes a whole number from 0 to ${max}, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+type Values = Partial<
+  Record<
+    | "port"
+    | "seed"
+    | "keys"
+    | "url"
+    | "secret"
+    | "body"
+    | "api-key"
+    | "expect"
+    | "signature-encoding"
+    | "signature-prefix",
+    string
+  >
+>;
+
+/** The string flags of parsed values (the table gives these commands no boolean flag). */
+const strings = (values: FlagValues): Values =>
+  Object.fromEntries(
+    Object.entries(values).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
+
+/** `mock`'s mode from its parsed flags and arguments; throws UsageError. */
+export function mockModeOf(values: FlagValues, positionals: string[]): MockMode {
+  return usage(() => mockMode(strings(values), positionals));
+}
+
+/** `trigger`'s mode from its parsed flags and arguments; throws UsageError. */
+export function triggerModeOf(values: FlagValues, positionals: string[]): TriggerMode {
+  return usage(() => triggerMode(strings(values), positionals));
+}
+
+function usage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** `mock [--port N] [--seed N] [--keys FILE]`. */
+function mockMode(values: Values, positionals: string[]): MockMode {
+  if (positionals.length > 0) throw new Error(`mock does not take ${positionals.join(", ")}`);
+  return {
+    kind: "mock",
+    port: whole("port", values.port, 4010, 65535),
+    seed: whole("seed", values.seed, 1, 2 ** 32 - 1),
+    ...(values.keys !== undefined ? { keysFile: resolve(values.keys) } : {}),
+  };
+}
+
+/** `trigger EVENT --url URL --secret S [--body FILE] [--api-key K] [--seed N] [--expect KIND]`. */
+function triggerMode(values: Values, positionals: string[]): TriggerMode {
+  if (positionals.length !== 1)
+    throw new Error("trigger takes one event name: trigger EVENT --url URL --secret S");
+  if (values.url === undefined || values.secret === undefined)
+    throw new Error("trigger needs --url (the merchant server) and --secret (the signing secret)");
+  if (values.expect !== undefined && values.expect !== "success" && values.expect !== "failure")
+    throw new Error(`--expect takes success or failure, not ${JSON.stringify(values.expect)}`);
+  if (!/^https?:\/\//.test(values.url) || !URL.canParse(values.url))
+    throw new Error(`--url must be an absolute http(s) address, not ${JSON.stringify(values.url)}`);
+  return {
+    kind: "trigger",
+    event: positionals[0]!,
+    url: values.url,
+    secret: values.secret,
+    ...(values.body !== undefined ? { bodyFile: resolve(values.body) } : {}),
+    ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
+    ...(values.expect !== undefined ? { expect: values.expect } : {}),
+    ...(values.seed !== undefined ? { seed: whole("seed", values.seed, 1, 2 ** 32 - 1) } : {}),
+    ...signatureFormat(values),
+  };
+}
+
+/** `--signature-encoding base64|hex` and `--signature-prefix P`, when given. */
+function signatureFormat(values: Values): Pick<TriggerMode, "signature"> {
+  const encoding = values["signature-encoding"];
+  const prefix = values["signature-prefix"];
+  if (encoding === undefined && prefix === undefined) return {};
+  if (encoding !== undefined && encoding !== "base64" && encoding !== "hex")
+    throw new Error(`--signature-encoding takes base64 or hex, not ${JSON.stringify(encoding)}`);
+  return {
+    signature: { encoding: encoding ?? "base64", ...(prefix !== undefined ? { prefix } : {}) },
+  };
+}

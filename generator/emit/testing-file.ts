@@ -1,0 +1,126 @@
+/**
+ * Emits `src/testing.ts` (the package's `/testing` entry): the stand-in's route table as
+ * worked out in the model (`model.standIn.table`), each route with the generated validators
+ * of its parameters and body, and `createStandIn`, which serves it with the hand-written
+ * runtime (runtime/testing/). Only printing here: every decision is in the IR.
+ */
+import type { Endpoint } from "../ir/model.ts";
+import type { RouteData } from "../runtime/testing/table.ts";
+import { arr, call, id, obj, ret, valueExpr } from "./code/build.ts";
+import type { Expr, FileStatement } from "./code/nodes.ts";
+import { printSourceFile } from "./code/source-file.ts";
+import type { EmitContext, EmittedFile } from "./context.ts";
+import { modules, runtimeType, runtimeValue, validatorRef } from "./shared/symbols.ts";
+import { validatorExpr } from "./shared/validator-expr.ts";
+
+const testingModule = modules.testing;
+
+/** The validator of a JSON body: its named type's, or one built inline. */
+function bodyValidator(endpoint: Endpoint): Expr | undefined {
+  const body = endpoint.body;
+  if (!body || endpoint.requestBody?.encoding !== "json") return undefined;
+  return body.kind === "ref" && !body.nullable ? validatorRef(body.name) : validatorExpr(body);
+}
+
+/** One route: its data as the IR has it, then its validators. */
+function routeExpr(route: RouteData, endpoint: Endpoint | undefined): Expr {
+  return obj([
+    ...Object.entries(route).map(([key, value]) => [key, valueExpr(value)] as const),
+    [
+      "validateParams",
+      endpoint?.paramsTypeName ? validatorRef(endpoint.paramsTypeName) : undefined,
+    ],
+    ["validateBody", endpoint && bodyValidator(endpoint)],
+  ]);
+}
+
+/** The route table: the model's data, each route with its validators. */
+function tableExpr(ctx: EmitContext): Expr {
+  const { model } = ctx;
+  const { routes, ...rest } = model.standIn.table;
+  const endpoint = (id: string) => model.endpoints.find((e) => e.id === id);
+  return obj([
+    ["title", valueExpr(rest.title)],
+    ["routes", arr(routes.map((r) => routeExpr(r, endpoint(r.endpoint))))],
+    ...Object.entries(rest)
+      .filter(([key]) => key !== "title")
+      .map(([key, value]) => [key, valueExpr(value)] as const),
+  ]);
+}
+
+/** `createStandIn(options)`: the runtime's stand-in over this package's table. */
+function factory(title: string): FileStatement {
+  const module = "testing/stand-in.ts";
+  return {
+    statement: {
+      kind: "function",
+      name: "createStandIn",
+      isExported: true,
+      docs: [
+        `A stand-in for ${title}: every endpoint of the spec, its credentials, validation,`,
+        "responses built from the types (seeded) and the state the spec implies.",
+      ],
+      params: [
+        { name: "options", type: runtimeType(module, "StandInOptions"), hasQuestionToken: true },
+      ],
+      returnType: runtimeType(module, "StandIn"),
+      body: [ret(call(runtimeValue(module, "createStandInFrom"), id("table"), id("options")))],
+    },
+  };
+}
+
+/** What users of the stand-in name: `listen` and the option and state types. */
+const reExports: FileStatement[] = [
+  {
+    statement: {
+      kind: "export-from",
+      module: "src/runtime/testing/node.ts",
+      names: [
+        { name: "listen", isType: false },
+        { name: "RunningStandIn", isType: true },
+      ],
+    },
+  },
+  {
+    statement: {
+      kind: "export-from",
+      module: "src/runtime/testing/stand-in.ts",
+      isTypeOnly: true,
+      names: ["KeySet", "StandIn", "StandInOptions", "StandInState"].map((name) => ({
+        name,
+        isType: true,
+      })),
+    },
+    tight: true,
+  },
+];
+
+/** `src/testing.ts` of the generated package. */
+export function emitTestingFile(ctx: EmitContext): EmittedFile {
+  const title = ctx.model.api.title;
+  const statements: FileStatement[] = [
+    {
+      statement: {
+        kind: "doc-comment",
+        lines: [
+          `A stand-in for ${title}, for tests and local runs: \`createStandIn().fetch(request)\``,
+          "answers as the spec says the service does; `listen(standIn)` serves it on 127.0.0.1.",
+          "See docs/testing.md of apigen. Not imported by the package's main entry.",
+        ],
+      },
+    },
+    {
+      statement: {
+        kind: "variable",
+        declarationKind: "const",
+        name: "table",
+        type: runtimeType("testing/table.ts", "StandInTable"),
+        init: tableExpr(ctx),
+      },
+    },
+    factory(title),
+    ...reExports,
+  ];
+  const contents = printSourceFile({ path: testingModule, banner: ctx.banner, statements });
+  return { path: testingModule, contents };
+}

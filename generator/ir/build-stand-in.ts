@@ -1,0 +1,239 @@
+/**
+ * The stand-in and trigger part of the model (`model.standIn`), worked out once from the
+ * rest of it: each endpoint's route (credentials and their refusals, validation status and
+ * error body, response), the state the spec implies (webhook registration with its id
+ * prefix and uniqueness rule, lifecycle transitions), and the events the trigger sends.
+ */
+import type {
+  Collection,
+  Refusal,
+  RouteData,
+  RouteResponse,
+  RouteState,
+} from "../runtime/testing/table.ts";
+import type { ApiModel, Endpoint, EndpointResponse, NamedType, Param } from "./model.ts";
+import { buildTriggerEvents } from "./stand-in-events.ts";
+import type { StandInModel } from "./stand-in-model.ts";
+import {
+  credentialChecks,
+  errorTemplateOf,
+  genericErrorTemplate,
+  listedRefusals,
+  reasonTags,
+  withTag,
+} from "./stand-in-refusals.ts";
+import { shapeOf, shapeTableOf } from "./stand-in-shapes.ts";
+
+/** The area (version) of an endpoint, or the fallback. */
+function areaOf(endpoint: Endpoint, model: ApiModel): { errorBody: string; invalidInput: number } {
+  const version = model.versioning.versions.find((v) => v.name === endpoint.version);
+  if (version) return { errorBody: version.name, invalidInput: version.invalidInputStatus ?? 400 };
+  // Without a version, invalid input gets the status the endpoint lists for it: 422, else 400.
+  const listed = endpoint.errors.some((e) => e.status === 422);
+  return { errorBody: "default", invalidInput: listed ? 422 : 400 };
+}
+
+/** Whether the spec states that records are unique: a rule that says so, word for word. */
+function uniquenessRule(rules: readonly string[]): string | undefined {
+  return rules.find((r) => /\bunique\b/i.test(r));
+}
+
+/**
+ * The webhooks' registration as a collection: the create endpoint's response field with an
+ * id prefix, the delete endpoint's path parameter of the same prefix.
+ */
+function webhookCollection(
+  model: ApiModel,
+  types: ReadonlyMap<string, NamedType>,
+): { collection: Collection; state: Map<string, RouteState> } | undefined {
+  const registration = (model.webhooks?.registration ?? [])
+    .map((id) => model.endpoints.find((e) => e.id === id))
+    .filter((e): e is Endpoint => e !== undefined);
+  const create = registration.find((e) => e.method === "POST");
+  const remove = registration.find((e) => e.method === "DELETE");
+  const body = create?.response.body;
+  const resolved = body?.kind === "ref" ? types.get(body.name)?.type : body;
+  const idField =
+    resolved?.kind === "object"
+      ? resolved.fields.find((f) => f.type.constraints.prefix)
+      : undefined;
+  const param = remove?.params.find((p) => p.placement === "path");
+  if (!create || !remove || !idField || !param) return undefined;
+  const area = areaOf(create, model);
+  const rule = uniquenessRule([...create.rules, ...(model.webhooks?.rules ?? [])]);
+  const name = create.group;
+  const collection: Collection = {
+    name,
+    idField: idField.name,
+    idPrefix: idField.type.constraints.prefix!,
+    ...(rule ? { duplicate: { status: area.invalidInput, message: rule } } : {}),
+    notFound: { status: 404, message: `no ${name} record with this ${param.name}` },
+  };
+  const state = new Map<string, RouteState>([
+    [create.id, { kind: "create", collection: name }],
+    [remove.id, { kind: "delete", collection: name, param: param.name }],
+  ]);
+  return { collection, state };
+}
+
+/** Lifecycle steps an endpoint triggers, on the resource its first path parameter names. */
+function transitions(model: ApiModel): Map<string, RouteState> {
+  const out = new Map<string, RouteState>();
+  for (const lifecycle of model.lifecycles)
+    for (const t of lifecycle.transitions) {
+      const endpoint = model.endpoints.find((e) => e.id === t.trigger);
+      const param = endpoint?.params.find((p) => p.placement === "path");
+      if (!endpoint || !param) continue;
+      // The spec may not name the state after the step; it is then named by the step itself.
+      const to = t.to ?? `after ${endpoint.id}`;
+      out.set(endpoint.id, {
+        kind: "transition",
+        lifecycle: lifecycle.name,
+        to,
+        param: param.name,
+      });
+    }
+  return out;
+}
+
+/** What a parameter's URL text becomes: the model's own rule, else a number or boolean by its type. */
+function urlValueOf(p: Param): { urlValue?: "number" | "boolean" } {
+  if (p.urlValue) return { urlValue: p.urlValue };
+  if (p.type.kind !== "primitive") return {};
+  if (p.type.name === "integer" || p.type.name === "number") return { urlValue: "number" };
+  return p.type.name === "boolean" ? { urlValue: "boolean" } : {};
+}
+
+/** A success response as the stand-in answers it; a JSON response without a body says so. */
+function responseOf(r: EndpointResponse): RouteResponse {
+  const noBody = r.kind === "none" || (!r.body && r.kind === "json");
+  return {
+    status: r.status,
+    kind: noBody ? "none" : r.kind,
+    ...(r.contentType && !noBody ? { contentType: r.contentType } : {}),
+    ...(r.body && !noBody ? { body: shapeOf(r.body) } : {}),
+    ...(r.stream?.events.length
+      ? { events: r.stream.events.map((e) => ({ name: e.name, shape: shapeOf(e.type) })) }
+      : {}),
+    ...(r.stream?.terminator !== undefined ? { terminator: r.stream.terminator } : {}),
+    ...(r.headers.length > 0
+      ? { headers: r.headers.map((h) => ({ name: h.name, shape: shapeOf(h.type) })) }
+      : {}),
+    ...(noBody ? { note: "no response body in the spec" } : {}),
+  };
+}
+
+/** One endpoint as the stand-in serves it. */
+function routeOf(
+  endpoint: Endpoint,
+  model: ApiModel,
+  state: RouteState | undefined,
+  tagged: ReadonlySet<string>,
+): RouteData {
+  const area = areaOf(endpoint, model);
+  const tag = tagged.has(area.errorBody)
+    ? (r: Refusal) => withTag(r, endpoint, area.invalidInput)
+    : (r: Refusal) => r;
+  const invalidTag = tag({ status: area.invalidInput, message: "" }).tag;
+  const streamed = endpoint.streamResponse;
+  return {
+    endpoint: endpoint.id,
+    method: endpoint.method,
+    path: endpoint.path,
+    ...area,
+    ...(invalidTag !== undefined ? { invalidInputTag: invalidTag } : {}),
+    credentials: credentialChecks(endpoint, model).map((c) => ({
+      ...c,
+      missing: tag(c.missing),
+      rejected: tag(c.rejected),
+    })),
+    params: endpoint.params.map((p) => ({
+      name: p.name,
+      in: p.placement,
+      ...urlValueOf(p),
+      ...(p.type.kind === "array" ? { list: true } : {}),
+    })),
+    ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
+    response: responseOf(endpoint.response),
+    ...(streamed ? { streamResponse: { flag: streamed.flag, ...responseOf(streamed) } } : {}),
+    errors: listedRefusals(endpoint, model).map(tag),
+    ...(state ? { state } : {}),
+  };
+}
+
+/** The stand-in and trigger facts of a model. */
+export function buildStandIn(model: ApiModel): StandInModel {
+  const types = new Map(model.types.map((t) => [t.name, t]));
+  const errorBodies: StandInModel["table"]["errorBodies"] = { default: genericErrorTemplate };
+  for (const v of model.versioning.versions) {
+    const named = v.errorBody ? types.get(v.errorBody) : undefined;
+    errorBodies[v.name] = (named && errorTemplateOf(named.type, types)) ?? genericErrorTemplate;
+  }
+  const tagged = new Set(
+    Object.entries(errorBodies)
+      .filter(([, t]) => JSON.stringify(t).includes('"slot":"tag"'))
+      .map(([name]) => name),
+  );
+  const webhooks = webhookCollection(model, types);
+  const steps = transitions(model);
+  const routes = model.endpoints.map((e) =>
+    routeOf(e, model, webhooks?.state.get(e.id) ?? steps.get(e.id), tagged),
+  );
+  const rateLimit = model.errors.responses.find((e) => e.status === 429);
+  const events = buildTriggerEvents(model);
+  return {
+    table: {
+      title: model.api.title,
+      routes,
+      types: shapeTableOf(model.types, [
+        ...model.endpoints.map((e) => e.response.body),
+        ...model.endpoints.flatMap((e) =>
+          [e.response, e.streamResponse].flatMap((r) => [
+            r?.body,
+            ...(r?.stream?.events.map((s) => s.type) ?? []),
+            ...(r?.headers.map((h) => h.type) ?? []),
+          ]),
+        ),
+      ]),
+      errorBodies,
+      areas: model.versioning.versions.map((v) => ({
+        prefix: v.prefix,
+        errorBody: v.name,
+        invalidInput: v.invalidInputStatus ?? 400,
+      })),
+      fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
+      collections: webhooks ? [webhooks.collection] : [],
+      notFound: { status: 404, message: "no endpoint of the spec has this path" },
+      rateLimited: {
+        status: 429,
+        message: rateLimit?.docs.description ?? "rate limited",
+      },
+      reasonTags,
+    },
+    events: events.events,
+    eventTypes: events.types,
+  };
+}
+
+/** Placeholder of a model under construction, replaced by `withStandIn`. */
+export const pendingStandIn: StandInModel = {
+  table: {
+    title: "",
+    routes: [],
+    types: {},
+    errorBodies: {},
+    areas: [],
+    fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
+    collections: [],
+    notFound: { status: 404, message: "" },
+    rateLimited: { status: 429, message: "" },
+    reasonTags: {},
+  },
+  events: [],
+  eventTypes: {},
+};
+
+/** The model with its stand-in facts. */
+export function withStandIn(model: ApiModel): ApiModel {
+  return { ...model, standIn: buildStandIn(model) };
+}

@@ -1,0 +1,74 @@
+/**
+ * What the trigger sends for each callback and webhook event: the spec's method, path,
+ * fixed headers, the keys and signature the service puts on its calls, and the shapes of
+ * the request body and the two answers.
+ */
+import type { ApiModel, Callback, Credential, HeaderSpec } from "./model.ts";
+import type { StandInModel, TriggerEvent } from "./stand-in-model.ts";
+import { shapeOf, shapeTableOf } from "./stand-in-shapes.ts";
+
+/** Header credentials (not signatures) of an operation, which the service sends along. */
+function keyHeaders(auth: readonly string[], credentials: readonly Credential[]) {
+  return auth.flatMap((id) => {
+    const c = credentials.find((x) => x.id === id);
+    return c?.placement === "header" && c.header
+      ? [{ header: c.header, credential: id, ...(c.scheme ? { scheme: c.scheme } : {}) }]
+      : [];
+  });
+}
+
+const fixedHeaders = (headers: readonly HeaderSpec[]): [string, string][] =>
+  headers.flatMap((h) => (h.value !== undefined ? [[h.name, h.value] as [string, string]] : []));
+
+function callbackEvent(c: Callback, model: ApiModel): TriggerEvent {
+  return {
+    name: c.event,
+    kind: "callback",
+    method: c.method,
+    path: c.path,
+    trailing: c.params
+      .filter((p) => p.placement === "trailing")
+      .map((p) => ({ name: p.name, shape: shapeOf(p.type) })),
+    headers: fixedHeaders(c.headers),
+    keyHeaders: keyHeaders(c.auth, model.credentials),
+    ...(c.routing.signatureHeader ? { signatureHeader: c.routing.signatureHeader } : {}),
+    ...(c.body ? { body: shapeOf(c.body) } : {}),
+    ...(c.success ? { success: shapeOf(c.success) } : {}),
+    ...(c.failure ? { failure: shapeOf(c.failure) } : {}),
+  };
+}
+
+/** The trigger's events: every callback, then each webhook event (or the one `webhook` payload). */
+export function buildTriggerEvents(
+  model: ApiModel,
+): Pick<StandInModel, "events"> & { types: StandInModel["eventTypes"] } {
+  const events = model.callbacks.map((c) => callbackEvent(c, model));
+  const hooks = model.webhooks;
+  if (hooks) {
+    const common = {
+      kind: "webhook" as const,
+      method: "POST" as const,
+      path: "",
+      trailing: [],
+      headers: [["Content-Type", "application/json"]] as [string, string][],
+      keyHeaders: [],
+      ...(hooks.signatureHeader ? { signatureHeader: hooks.signatureHeader } : {}),
+      ...(hooks.eventSelector?.in === "header" ? { eventHeader: hooks.eventSelector.name } : {}),
+    };
+    if (hooks.events.length === 0 && hooks.payload)
+      events.push({ ...common, name: "webhook", body: shapeOf(hooks.payload) });
+    for (const e of hooks.events)
+      events.push({ ...common, name: e.name, body: shapeOf(e.payload) });
+  }
+  const roots = [
+    ...model.callbacks.flatMap((c) => [
+      c.body,
+      c.success,
+      c.failure,
+      ...c.params.map((p) => p.type),
+    ]),
+    hooks?.payload,
+    ...(hooks?.events.map((e) => e.payload) ?? []),
+  ];
+  return { events, types: shapeTableOf(model.types, roots) };
+}

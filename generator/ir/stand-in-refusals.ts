@@ -1,0 +1,203 @@
+/**
+ * The stand-in's refusals, decided once from the model: which status and code a missing or
+ * rejected credential gets on each endpoint, how each area's error body is built, and the
+ * tag a `.tag`-style body carries. docs/testing.md states the rules in words.
+ */
+import type { CredentialCheck, ErrorTemplate, Refusal } from "../runtime/testing/table.ts";
+import type {
+  ApiModel,
+  Credential,
+  Endpoint,
+  ErrorCode,
+  ErrorResponse,
+  NamedType,
+  TypeNode,
+} from "./model.ts";
+
+/** Tags by status for refusals whose status the spec gives no tag for: the reason phrase in snake case. */
+export const reasonTags: Record<number, string> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "payload_too_large",
+  422: "unprocessable_entity",
+  429: "too_many_requests",
+  500: "internal_server_error",
+};
+
+/** The tag of a status when the spec gives none: its reason phrase in snake case. */
+export const reasonTag = (status: number): string => reasonTags[status] ?? `status_${status}`;
+
+const codeNames = new Set(["code", "error_code", "errorCode"]);
+const messageNames = new Set(["message", "msg", "detail", "error_description", "description"]);
+const tagNames = new Set([".tag", "tag"]);
+
+/**
+ * How an error body of `type` is built: constant fields kept, the code, tag and message
+ * fields found by name, lists of error objects repeated per message. `undefined` when the
+ * type has none of them.
+ */
+export function errorTemplateOf(
+  type: TypeNode,
+  types: ReadonlyMap<string, NamedType>,
+  depth = 0,
+): ErrorTemplate | undefined {
+  if (depth > 8) return undefined;
+  if (type.kind === "ref") {
+    const target = types.get(type.name);
+    return target && errorTemplateOf(target.type, types, depth + 1);
+  }
+  if (type.kind === "literal") return { fixed: type.value };
+  if (type.kind === "array") {
+    const item = errorTemplateOf(type.items, types, depth + 1);
+    return item && hasSlot(item) ? { list: item } : undefined;
+  }
+  if (type.kind !== "object") return undefined;
+  const fields: [string, ErrorTemplate][] = [];
+  for (const field of type.fields) {
+    const slot = slotOf(field.name, field.type);
+    const template = slot ? { slot } : errorTemplateOf(field.type, types, depth + 1);
+    if (template) fields.push([field.name, template]);
+  }
+  // Constant parts (`result: { success: false }`) are kept; the whole body needs one slot.
+  const template = fields.length > 0 ? { fields } : undefined;
+  return depth > 0 || (template && hasSlot(template)) ? template : undefined;
+}
+
+function slotOf(name: string, type: TypeNode): "code" | "tag" | "message" | undefined {
+  if (codeNames.has(name)) return "code";
+  if (tagNames.has(name)) return "tag";
+  if (messageNames.has(name) && (type.kind === "primitive" || type.kind === "unknown"))
+    return "message";
+  return undefined;
+}
+
+/** Whether a template takes any part of a refusal (a body of constants alone says nothing). */
+export function hasSlot(template: ErrorTemplate): boolean {
+  if ("slot" in template) return true;
+  if ("list" in template) return hasSlot(template.list);
+  if ("fields" in template) return template.fields.some(([, t]) => hasSlot(t));
+  return false;
+}
+
+/** The generic body where the spec names no error body: `{ code, message }`. */
+export const genericErrorTemplate: ErrorTemplate = {
+  fields: [
+    ["code", { slot: "code" }],
+    ["message", { slot: "message" }],
+  ],
+};
+
+/** The numeric status of an error response (`4xx` and `5xx` as 400 and 500). */
+export function numericStatus(status: ErrorResponse["status"]): number | undefined {
+  if (status === undefined) return undefined;
+  return typeof status === "number" ? status : status === "4xx" ? 400 : 500;
+}
+
+/** Whether an error code's name is the credential's: `apiKeyMissing` is `apiKey`'s. */
+function namesCredential(code: ErrorCode | undefined, credential: string): boolean {
+  const name = code?.name;
+  return (
+    name !== undefined &&
+    name.startsWith(credential) &&
+    (name.length === credential.length || /[A-Z]/.test(name[credential.length]!))
+  );
+}
+
+type Kind = "missing" | "rejected";
+const suffix: Record<Kind, string> = { missing: "Missing", rejected: "Rejected" };
+
+/** What a refused credential gets on an endpoint, under the rules of docs/testing.md. */
+function refusalFor(
+  endpoint: Endpoint,
+  credential: Credential,
+  kind: Kind,
+  model: ApiModel,
+): Refusal {
+  const codes = new Map(model.errors.codes.map((c) => [c.code, c]));
+  const codeOf = (e: ErrorResponse) => (e.code === undefined ? undefined : codes.get(e.code));
+  const others = model.credentials.filter((c) => c.id !== credential.id).map((c) => c.id);
+  const area = endpoint.errors.filter(
+    (e) => e.scope.kind !== "all" && (e.status === 401 || e.status === 403),
+  );
+  const ownKind = area.find((e) => codeOf(e)?.name === credential.id + suffix[kind]);
+  const general = model.errors.codes.find(
+    (c) =>
+      namesCredential(c, credential.id) &&
+      !Object.values(suffix).some((s) => c.name === credential.id + s),
+  );
+  const fitting = area.filter((e) => !others.some((o) => namesCredential(codeOf(e), o)));
+  const areaOfKind =
+    fitting.find((e) => !namesCredential(codeOf(e), credential.id)) ??
+    fitting.find((e) => codeOf(e)?.name !== credential.id + suffix[other(kind)]) ??
+    fitting[0];
+  const where = credential.header ?? credential.name ?? credential.id;
+  const message =
+    kind === "missing" ? `${where} is required` : `${where} is not a valid ${credential.id}`;
+  const refusal = (status: number, code: ErrorCode["code"] | undefined): Refusal => ({
+    status,
+    ...(code !== undefined ? { code } : {}),
+    message: code !== undefined ? `${message}: ${codes.get(code)?.meaning ?? code}` : message,
+  });
+  if (ownKind) return refusal(numericStatus(ownKind.status)!, ownKind.code);
+  if (general) return refusal(numericStatus(areaOfKind?.status) ?? 401, general.code);
+  if (areaOfKind) return refusal(numericStatus(areaOfKind.status)!, areaOfKind.code);
+  return refusal(kind === "missing" ? 401 : 403, undefined);
+}
+
+const other = (kind: Kind): Kind => (kind === "missing" ? "rejected" : "missing");
+
+/** The credential checks of an endpoint, in its `auth` order; signature and documented-only ones are not checked. */
+export function credentialChecks(endpoint: Endpoint, model: ApiModel): CredentialCheck[] {
+  return endpoint.auth.flatMap((id): CredentialCheck[] => {
+    const credential = model.credentials.find((c) => c.id === id);
+    if (!credential) return [];
+    const place = credential.placement;
+    if (place !== "header" && place !== "basic" && place !== "query") return [];
+    const name =
+      place === "basic" ? "Authorization" : place === "query" ? credential.name : credential.header;
+    if (name === undefined) return [];
+    return [
+      {
+        credential: id,
+        in: place,
+        name,
+        ...(credential.scheme ? { scheme: credential.scheme } : {}),
+        ...(endpoint.optionalAuth.includes(id) ? { optional: true } : {}),
+        missing: refusalFor(endpoint, credential, "missing", model),
+        rejected: refusalFor(endpoint, credential, "rejected", model),
+      },
+    ];
+  });
+}
+
+/** The refusals the spec lists for an endpoint that have a status, for `Prefer`. */
+export function listedRefusals(endpoint: Endpoint, model: ApiModel): Refusal[] {
+  return endpoint.errors.flatMap((e): Refusal[] => {
+    const status = numericStatus(e.status);
+    if (status === undefined) return [];
+    const meaning =
+      e.docs.description ??
+      model.errors.statuses.find((s) => s.status === e.status)?.meaning ??
+      `status ${status}`;
+    return [{ status, ...(e.code !== undefined ? { code: e.code } : {}), message: meaning }];
+  });
+}
+
+/**
+ * The tag of refusals on an endpoint whose body has a tag: a listed error of that status with
+ * a tag, else (for invalid input) the endpoint's tag whose status the spec does not show,
+ * else the status's reason phrase.
+ */
+export function withTag(refusal: Refusal, endpoint: Endpoint, invalidInput: number): Refusal {
+  const listed = endpoint.errors.find((e) => e.tag && numericStatus(e.status) === refusal.status);
+  const unstatused = endpoint.errors.find((e) => e.tag && e.status === undefined);
+  const tag =
+    listed?.tag ??
+    (refusal.status === invalidInput ? unstatused?.tag : undefined) ??
+    reasonTag(refusal.status);
+  return { ...refusal, tag };
+}

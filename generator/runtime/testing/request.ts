@@ -1,0 +1,151 @@
+/**
+ * Reading a request as a route expects it: path matching against `{name}` templates,
+ * parameters turned into the values the generated validators check, the body under a size
+ * limit, and the credential checks with the keys the stand-in was given.
+ */
+import type { CredentialCheck, Refusal, Route, RouteParam } from "./table.js";
+
+/** Which values of a credential the stand-in takes, and which belong to the other environment. */
+export interface KeySet {
+  /** The accepted values; absent: any value not in `otherEnvironment` is accepted. */
+  valid?: readonly string[];
+  /** Values of the other environment (sandbox against production): refused as the spec says. */
+  otherEnvironment?: readonly string[];
+}
+
+const segments = (path: string) => path.split("/").filter((s) => s !== "");
+
+/** The path parameters when `path` matches the route's template, else `undefined`. */
+export function matchPath(route: Route, path: string): Record<string, string> | undefined {
+  const template = segments(route.path);
+  const actual = segments(path);
+  const trailing = route.params.filter((p) => p.in === "trailing").length;
+  if (actual.length < template.length || actual.length > template.length + trailing)
+    return undefined;
+  const found: Record<string, string> = {};
+  for (let i = 0; i < template.length; i++) {
+    const part = template[i]!;
+    const text = safeDecode(actual[i]!);
+    if (text === undefined) return undefined;
+    if (/^\{[^}]+\}$/.test(part)) found[part.slice(1, -1)] = text;
+    else if (part !== text) return undefined;
+  }
+  const rest = actual.slice(template.length);
+  route.params
+    .filter((p) => p.in === "trailing")
+    .forEach((p, i) => {
+      if (rest[i] !== undefined) found[p.name] = safeDecode(rest[i]!) ?? rest[i]!;
+    });
+  return found;
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A URL text as the value the validators expect. */
+function urlValue(param: RouteParam, text: string): unknown {
+  if (param.urlValue === "number" && text.trim() !== "" && !Number.isNaN(Number(text)))
+    return Number(text);
+  if (param.urlValue === "boolean" && (text === "true" || text === "false")) return text === "true";
+  return text;
+}
+
+/** The parameters of a request, by name, as the params validator checks them. */
+export function readParams(
+  route: Route,
+  pathParams: Record<string, string>,
+  url: URL,
+  headers: Headers,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const param of route.params) {
+    if (param.in === "path" || param.in === "trailing") {
+      const text = pathParams[param.name] ?? url.searchParams.get(param.name);
+      if (text !== undefined && text !== null) out[param.name] = urlValue(param, text);
+    } else if (param.in === "header") {
+      const text = headers.get(param.name);
+      if (text !== null) out[param.name] = urlValue(param, text);
+    } else if (param.list) {
+      const all = url.searchParams
+        .getAll(param.name)
+        .concat(url.searchParams.getAll(`${param.name}[]`))
+        .flatMap((v) => v.split(","));
+      if (all.length > 0) out[param.name] = all.map((v) => urlValue(param, v));
+    } else {
+      const text = url.searchParams.get(param.name);
+      if (text !== null) out[param.name] = urlValue(param, text);
+    }
+  }
+  return out;
+}
+
+/** The body's bytes, or `undefined` when it is longer than `limit` (reading stops there). */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) return undefined;
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) (out.set(chunk, at), (at += chunk.byteLength));
+  return out;
+}
+
+/** The credential's value as sent, or `undefined` when it is absent. */
+function presented(check: CredentialCheck, url: URL, headers: Headers): string | undefined {
+  if (check.in === "query") return url.searchParams.get(check.name) || undefined;
+  const raw = headers.get(check.name)?.trim();
+  if (!raw) return undefined;
+  const scheme = check.in === "basic" ? "Basic" : check.scheme;
+  if (scheme === undefined) return raw;
+  const [given, ...rest] = raw.split(/\s+/);
+  if (given?.toLowerCase() !== scheme.toLowerCase() || rest.length === 0) return undefined;
+  const value = rest.join(" ");
+  if (check.in !== "basic") return value;
+  try {
+    return atob(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The first credential refusal of a request, in the route's order, or `undefined` when all pass. */
+export function checkCredentials(
+  route: Route,
+  url: URL,
+  headers: Headers,
+  keys: Readonly<Record<string, KeySet>>,
+): Refusal | undefined {
+  for (const check of route.credentials) {
+    const value = presented(check, url, headers);
+    if (value === undefined) {
+      if (check.optional) continue;
+      return check.missing;
+    }
+    const set = keys[check.credential];
+    if (set?.otherEnvironment?.includes(value))
+      return {
+        ...check.rejected,
+        message: `${check.rejected.message} (a key of the other environment)`,
+      };
+    if (set?.valid && !set.valid.includes(value)) return check.rejected;
+  }
+  return undefined;
+}

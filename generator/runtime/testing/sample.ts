@@ -1,0 +1,258 @@
+/**
+ * Sample values from shapes, deterministic for a seed: the same seed and the same shape give
+ * the same value on every run and every runtime. The spec's `example` is used where it has
+ * one; otherwise a value is made that passes the spec's own validators (formats, prefixes,
+ * lengths, bounds and simple patterns), so a client that checks what it gets accepts it.
+ */
+import type { Shape, ShapeTable } from "./shape.js";
+
+/** A seeded pseudo-random source (mulberry32): small, fast and the same everywhere. */
+export interface Random {
+  /** A float in [0, 1). */
+  next(): number;
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number;
+}
+
+/** A random source from a 32-bit seed. */
+export function seeded(seed: number): Random {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (min, max) => min + Math.floor(next() * (max - min + 1)) };
+}
+
+/** A 32-bit hash of a text (FNV-1a), to derive a seed per request from the stand-in's seed. */
+export function hashText(text: string, seed = 0): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+const words = ["alpha", "bravo", "cedar", "delta", "ember", "fjord", "garnet", "harbor"];
+/** Nesting depth past which optional fields are left out and lists are empty: recursive types end. */
+const deepest = 6;
+
+/** Letters and digits, for ids. */
+export function token(random: Random, length: number): string {
+  const chars = "abcdefghijklmnopqrstuvwxyz0123456789";
+  let out = "";
+  for (let i = 0; i < length; i++) out += chars[random.int(0, chars.length - 1)];
+  return out;
+}
+
+/** A value of `shape`, from `random`; `types` resolves references. */
+export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 0): unknown {
+  if (shape.example !== undefined) return shape.example;
+  if (shape.nullable && depth >= deepest) return null;
+  switch (shape.t) {
+    case "string":
+      return sampleString(shape, random);
+    case "integer":
+    case "number": {
+      const min = shape.minimum ?? (shape.maximum !== undefined ? shape.maximum - 100 : 1);
+      const max = shape.maximum ?? min + 100;
+      return shape.t === "integer"
+        ? random.int(Math.ceil(min), Math.floor(max))
+        : Math.round((min + random.next() * (max - min)) * 100) / 100;
+    }
+    case "boolean":
+      return random.next() < 0.5;
+    case "binary":
+      return token(random, 16);
+    case "any":
+      return { sample: words[random.int(0, words.length - 1)] };
+    case "ref": {
+      const target = types[shape.name];
+      return target ? sample(target, types, random, depth + 1) : null;
+    }
+    case "array":
+      return depth >= deepest ? [] : [sample(shape.items, types, random, depth + 1)];
+    case "map":
+      return depth >= deepest ? {} : { key: sample(shape.values, types, random, depth + 1) };
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const field of shape.fields)
+        if (field.required || depth < deepest)
+          out[field.name] = sample(field.shape, types, random, depth + 1);
+      return out;
+    }
+    case "literal":
+      return shape.value;
+    case "enum":
+      return shape.values[random.int(0, shape.values.length - 1)];
+    case "union": {
+      const i = random.int(0, shape.variants.length - 1);
+      const value = sample(shape.variants[i]!, types, random, depth + 1);
+      if (shape.tag && value !== null && typeof value === "object")
+        (value as Record<string, unknown>)[shape.tag.field] = shape.tag.values[i];
+      return value;
+    }
+    default: {
+      const unhandled: never = shape;
+      throw new Error(`unknown shape ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** Sample text of a format, for the formats the validators check and the usual others. */
+function formatted(format: string | undefined, random: Random): string | undefined {
+  const two = (n: number) => String(n).padStart(2, "0");
+  const hex = (n: number) => {
+    let out = "";
+    for (let i = 0; i < n; i++) out += "0123456789abcdef"[random.int(0, 15)];
+    return out;
+  };
+  switch (format) {
+    case "uuid":
+      return `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
+    case "date-time":
+      return `2024-${two(random.int(1, 12))}-${two(random.int(1, 28))}T${two(random.int(0, 23))}:${two(random.int(0, 59))}:00Z`;
+    case "MM-DD-YYYY":
+      return `${two(random.int(1, 12))}-${two(random.int(1, 28))}-2024`;
+    case "YYYY-MM":
+      return `2024-${two(random.int(1, 12))}`;
+    case "uri":
+      return `https://example.com/${words[random.int(0, words.length - 1)]}`;
+    case "email":
+      return `${words[random.int(0, words.length - 1)]}@example.com`;
+    case "currency-code":
+      return "USD";
+    case "phone":
+      return `+1555010${random.int(1000, 9999)}`;
+    case "timestamp":
+      return String(1_700_000_000 + random.int(0, 10_000_000));
+    default:
+      return undefined;
+  }
+}
+
+/** A string passing the shape's rules: pattern, else format, else a word; then prefix and lengths. */
+function sampleString(shape: Shape & { t: "string" }, random: Random): string {
+  if (shape.pattern !== undefined) {
+    const made = fromPattern(shape.pattern, random);
+    if (made !== undefined) return made;
+  }
+  let text = formatted(shape.format, random) ?? `${words[random.int(0, words.length - 1)]}`;
+  if (shape.prefix !== undefined) text = `${shape.prefix}${token(random, 8)}`;
+  if (shape.minLength !== undefined && text.length < shape.minLength)
+    text += token(random, shape.minLength - text.length);
+  if (shape.maxLength !== undefined && text.length > shape.maxLength)
+    text = text.slice(0, shape.maxLength);
+  return text;
+}
+
+/**
+ * A string matching a simple regular expression (literals, escapes `\d \w`, classes, groups
+ * with `|`, quantifiers `? * + {n} {n,m}`), checked against the pattern itself; `undefined`
+ * for anything else, so a value is never claimed to match when it does not.
+ */
+export function fromPattern(pattern: string, random: Random): string | undefined {
+  try {
+    const source = pattern.replace(/^\^/, "").replace(/\$$/, "");
+    const made = generate(source, { at: 0 }, random);
+    return made !== undefined && new RegExp(pattern, "u").test(made) ? made : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Generates from `source` at `pos` up to the end or a `)` of the enclosing group. */
+function generate(source: string, pos: { at: number }, random: Random): string | undefined {
+  const branches: string[] = [""];
+  while (pos.at < source.length && source[pos.at] !== ")") {
+    if (source[pos.at] === "|") {
+      pos.at++;
+      branches.push("");
+      continue;
+    }
+    const atom = readAtom(source, pos, random);
+    if (atom === undefined) return undefined;
+    const [min, max] = readQuantifier(source, pos);
+    let text = "";
+    for (let i = random.int(min, max); i > 0; i--) text += atom();
+    branches[branches.length - 1] += text;
+  }
+  return branches[random.int(0, branches.length - 1)];
+}
+
+/** One atom as a maker of text, or `undefined` for syntax this generator does not know. */
+function readAtom(source: string, pos: { at: number }, random: Random): (() => string) | undefined {
+  const c = source[pos.at++]!;
+  const pick = (set: string) => () => set[random.int(0, set.length - 1)]!;
+  if (c === "(") {
+    if (source.startsWith("?:", pos.at)) pos.at += 2;
+    const start = pos.at;
+    const inner = generate(source, pos, random);
+    if (source[pos.at] !== ")" || inner === undefined) return undefined;
+    pos.at++;
+    const body = source.slice(start, pos.at - 1);
+    return () => generate(body, { at: 0 }, random) ?? "";
+  }
+  if (c === "[") {
+    const end = source.indexOf("]", pos.at + 1);
+    if (end < 0) return undefined;
+    const negated = source[pos.at] === "^";
+    const listed = expandClass(source.slice(negated ? pos.at + 1 : pos.at, end));
+    pos.at = end + 1;
+    // A negated class takes letters and digits it does not list.
+    const set = negated
+      ? [...alphanumerics].filter((ch) => !listed?.includes(ch)).join("")
+      : listed;
+    return set ? pick(set) : undefined;
+  }
+  if (c === "\\") {
+    const e = source[pos.at++];
+    if (e === "d") return pick("0123456789");
+    if (e === "w") return pick("abcdefghijklmnopqrstuvwxyz0123456789");
+    if (e === "s") return () => " ";
+    return e !== undefined && !/[a-zA-Z0-9]/.test(e) ? () => e : undefined;
+  }
+  if (c === ".") return pick("abcdefghijklmnopqrstuvwxyz");
+  if ("*+?{}^$".includes(c)) return undefined;
+  return () => c;
+}
+
+const alphanumerics = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** The characters of a class body such as `A-Z0-9_`. */
+function expandClass(body: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    let c = body[i]!;
+    if (c === "\\") {
+      const e = body[++i];
+      if (e === "d") out += "0123456789";
+      else if (e === "w") out += "abcdefghijklmnopqrstuvwxyz0123456789_";
+      else if (e !== undefined) out += e;
+      continue;
+    }
+    if (body[i + 1] === "-" && i + 2 < body.length) {
+      const to = body.charCodeAt(i + 2);
+      for (let code = c.charCodeAt(0); code <= to; code++) out += String.fromCharCode(code);
+      i += 2;
+      continue;
+    }
+    out += c;
+    c = "";
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/** The repeat range of the quantifier at `pos` (none: exactly once); open ranges stop at 3. */
+function readQuantifier(source: string, pos: { at: number }): [number, number] {
+  const c = source[pos.at];
+  if (c === "?") return (pos.at++, [0, 1]);
+  if (c === "*") return (pos.at++, [0, 3]);
+  if (c === "+") return (pos.at++, [1, 3]);
+  const m = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(source.slice(pos.at)) : null;
+  if (!m) return [1, 1];
+  pos.at += m[0].length;
+  const min = Number(m[1]);
+  return [min, m[2] === undefined ? min : m[3] ? Number(m[3]) : min + 3];
+}

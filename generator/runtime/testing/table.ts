@@ -1,0 +1,135 @@
+/**
+ * The stand-in's route table: what the generator worked out from the spec, as plain data
+ * (printed into the generated `src/testing.ts`), plus the generated validators of each
+ * route. Every meaning (which refusal a credential gets, which error body an area uses,
+ * which state an endpoint keeps) is decided by the generator; the runtime only follows it.
+ */
+import type { Validator } from "../validate.js";
+import type { Shape, ShapeLiteral, ShapeTable } from "./shape.js";
+
+/** A refusal the stand-in answers: status, the catalogue's code or tag, and words for people. */
+export interface Refusal {
+  status: number;
+  code?: string | number;
+  tag?: string;
+  message: string;
+}
+
+/**
+ * How an error body is built: `slot` takes the refusal's code, tag or message (left out when
+ * the refusal has none); `list` repeats its item once per message (one per validation issue).
+ */
+export type ErrorTemplate =
+  | { slot: "code" | "tag" | "message" }
+  | { fixed: ShapeLiteral | null }
+  | { fields: [string, ErrorTemplate][] }
+  | { list: ErrorTemplate };
+
+/** One credential an endpoint checks, and what it answers when the value is absent or refused. */
+export interface CredentialCheck {
+  credential: string;
+  /** `header` (with an optional `scheme` such as `Bearer`), `basic` (Authorization: Basic) or `query`. */
+  in: "header" | "basic" | "query";
+  /** Header or query parameter name. */
+  name: string;
+  scheme?: string;
+  /** Sent when the caller has it: its absence is no refusal. */
+  optional?: boolean;
+  missing: Refusal;
+  rejected: Refusal;
+}
+
+/** A parameter the stand-in reads off the request before the params validator sees it. */
+export interface RouteParam {
+  name: string;
+  in: "path" | "query" | "header" | "trailing";
+  /** What the URL text becomes before validation (absent: a string). */
+  urlValue?: "number" | "boolean";
+  /** An array parameter: every occurrence (and comma-separated parts) are kept. */
+  list?: boolean;
+}
+
+/** What a success answers. `note`: why the body is what it is, sent as `X-Apigen-Stand-In`. */
+export interface RouteResponse {
+  status: number;
+  kind: "json" | "binary" | "text" | "none" | "sse" | "jsonl";
+  contentType?: string;
+  body?: Shape;
+  /** A stream's named events, each sent once in order (SSE `event:` lines). */
+  events?: { name: string; shape: Shape }[];
+  /** An SSE data value that ends the stream (`[DONE]`), sent last. */
+  terminator?: string;
+  /** Response headers the spec declares, each with its value's shape. */
+  headers?: { name: string; shape: Shape }[];
+  note?: string;
+}
+
+/** A route's part in the stand-in's memory: a collection it adds to or removes from, or a lifecycle step. */
+export type RouteState =
+  | { kind: "create"; collection: string }
+  | { kind: "delete"; collection: string; param: string }
+  | { kind: "transition"; lifecycle: string; to: string; param: string };
+
+/** One endpoint of the spec, as the stand-in serves it. */
+export interface RouteData {
+  endpoint: string;
+  method: string;
+  /** Path template, `{name}` for path parameters. */
+  path: string;
+  /** Key of `errorBodies` the endpoint's refusals use. */
+  errorBody: string;
+  /** Status of a request the validators refuse. */
+  invalidInput: number;
+  /** Tag of that refusal, when the error body has a tag. */
+  invalidInputTag?: string;
+  credentials: CredentialCheck[];
+  params: RouteParam[];
+  /** How the request body is sent, when there is one. */
+  body?: "json" | "form" | "multipart" | "binary" | "text";
+  response: RouteResponse;
+  /** The answer when the JSON body's boolean `flag` is true: a stream. */
+  streamResponse?: RouteResponse & { flag: string };
+  /** The refusals the spec lists for the endpoint, for `Prefer: code=` and `Prefer: error=`. */
+  errors: Refusal[];
+  state?: RouteState;
+}
+
+/** A route with the generated validators of its parameters and body. */
+export interface Route extends RouteData {
+  validateParams?: Validator;
+  validateBody?: Validator;
+}
+
+/** Records the spec says a create endpoint makes and a delete endpoint removes. */
+export interface Collection {
+  name: string;
+  /** Response field that carries the new record's id, and the id's prefix (`wh_`). */
+  idField: string;
+  idPrefix: string;
+  /** Answer to a create whose body equals a stored one, when the spec asks for uniqueness. */
+  duplicate?: Refusal;
+  notFound: Refusal;
+}
+
+/** A path prefix of the spec (a version) with its own error body and invalid-input status. */
+export interface Area {
+  prefix: string;
+  errorBody: string;
+  invalidInput: number;
+}
+
+/** Everything the stand-in serves. */
+export interface StandInTable {
+  title: string;
+  routes: Route[];
+  types: ShapeTable;
+  errorBodies: Record<string, ErrorTemplate>;
+  areas: Area[];
+  /** Error body and invalid-input status outside every area. */
+  fallback: Area;
+  collections: Collection[];
+  notFound: Refusal;
+  rateLimited: Refusal;
+  /** The tag of a refusal without one, by status, for error bodies with a tag. */
+  reasonTags: Record<number, string>;
+}

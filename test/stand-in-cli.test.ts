@@ -1,0 +1,138 @@
+/**
+ * `mock` on the command line: the stand-in served straight from a spec folder (no generated
+ * package), on 127.0.0.1, with keys from a file and a seed; bad flags and a bad keys file
+ * are clear errors, never a stack trace. The server is stopped with SIGTERM.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot, runCli, tempDir } from "./helpers.ts";
+
+const dir = tempDir("apigen-mock-");
+const children: ChildProcess[] = [];
+
+afterAll(async () => {
+  for (const child of children)
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `mock` and resolves with its address and output once it prints it (20 s at most). */
+function startMock(
+  args: string[],
+): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(repoRoot, "generator/cli.ts"), "mock", ...args],
+    {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  children.push(child);
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`mock did not start within 20 s:\n${output}`)),
+      20_000,
+    );
+    const read = (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[1]!, child, output: () => output });
+      }
+    };
+    child.stdout!.on("data", read);
+    child.stderr!.on("data", read);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`mock exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+describe("mock --spec DIR --port N --seed N --keys FILE", () => {
+  it("serves the spec on 127.0.0.1 with the keys of the file, validates, logs, and stops on SIGTERM", async () => {
+    const keys = join(dir, "keys.json");
+    writeFileSync(
+      keys,
+      JSON.stringify({ apiKey: { valid: ["k-sandbox"], otherEnvironment: ["k-live"] } }),
+    );
+    const { url, child, output } = await startMock([
+      "--spec",
+      "spec",
+      "--port",
+      "0",
+      "--seed",
+      "5",
+      "--keys",
+      keys,
+    ]);
+    expect(output()).toContain("stand-in for Merchant Commerce API listening on http://127.0.0.1:");
+    const get = (key?: string) =>
+      fetch(`${url}/v1/merchant/transactions`, { headers: key ? { "X-API-Key": key } : {} });
+    const missing = await get();
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ errors: [{ code: 1015 }] });
+    expect((await get("k-live")).status).toBe(403);
+    const ok = await get("k-sandbox");
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toHaveProperty("transactions");
+    const invalid = await fetch(`${url}/v1/shipments/mock_service_shipping`, {
+      method: "POST",
+      headers: { "X-API-Key": "k-sandbox", "Content-Type": "application/json" },
+      body: JSON.stringify({ tracking_number: "X" }),
+    });
+    expect(invalid.status).toBe(422);
+    expect(await invalid.json()).toEqual({
+      errors: [{ message: 'body.tracking_number: must begin with "MockService"' }],
+      result: { success: false },
+    });
+    expect(output()).toContain("POST /v1/shipments/mock_service_shipping -> 422");
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("refuses bad flags and a bad keys file with a clear message (exit 2)", () => {
+    const port = runCli(["mock", "--port", "http"]);
+    expect(port.status).toBe(2);
+    expect(port.stderr).toContain('--port takes a whole number from 0 to 65535, not "http"');
+    const extra = runCli(["mock", "--url", "http://127.0.0.1:1"]);
+    expect(extra.status).toBe(2);
+    expect(extra.stderr).toContain("Unknown option '--url'");
+    const bad = join(dir, "bad-keys.json");
+    writeFileSync(bad, JSON.stringify({ apiKey: { valid: "k1" } }));
+    const keys = runCli(["mock", "--keys", bad, "--port", "0"]);
+    expect(keys.status).toBe(2);
+    expect(keys.stderr).toBe(`--keys ${bad}: apiKey.valid must be a list of strings\n`);
+    const trigger = runCli(["trigger", "--url", "http://127.0.0.1:1", "--secret", "s"]);
+    expect(trigger.status).toBe(2);
+    expect(trigger.stderr).toContain(
+      "trigger takes EVENT\n\nUsage: apigen trigger EVENT [options]",
+    );
+    const missing = join(dir, "no-such-body.json");
+    const body = runCli([
+      "trigger",
+      "cart.update",
+      "--url",
+      "http://127.0.0.1:1",
+      "--secret",
+      "s",
+      "--body",
+      missing,
+    ]);
+    expect(body.status).toBe(2);
+    expect(body.stderr).toMatch(
+      new RegExp(`^--body ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ENOENT`),
+    );
+  });
+});
