@@ -17,26 +17,31 @@ export const anchorOut = {
   orval: () => join(freshDir("anchor-orval"), "api.ts"),
 };
 
+/**
+ * Writes orval's config beside `out` and gives its path. includeHttpResponseReturnType: false,
+ * because with it on (the default) orval 7.13 types the document's `5XX` responses as
+ * `status: 5XX`, which is not TypeScript (TS1351), so its output would not type-check; off,
+ * each function returns the success body's type.
+ */
+export function orvalConfig(document: string, out: string): string {
+  const config = join(out, "..", "orval.config.cjs");
+  const output = {
+    target: out,
+    client: "fetch",
+    mode: "single",
+    override: { fetch: { includeHttpResponseReturnType: false } },
+  };
+  writeFileSync(
+    config,
+    `module.exports = { api: { input: ${JSON.stringify(document)}, output: ${JSON.stringify(output)} } };\n`,
+  );
+  return config;
+}
+
 export const anchors: Record<string, (out: string) => [string, string[]]> = {
   "openapi-typescript": (out) => [bin("openapi-typescript"), [input, "-o", out]],
   "hey-api": (out) => [bin("openapi-ts"), ["-i", input, "-o", out]],
-  orval: (out) => {
-    // includeHttpResponseReturnType: false, because with it on (the default) orval 7.13 types the
-    // document's `5XX` responses as `status: 5XX`, which is not TypeScript (TS1351), so its
-    // output would not type-check; off, each function returns the success body's type.
-    const config = join(out, "..", "orval.config.cjs");
-    const output = {
-      target: out,
-      client: "fetch",
-      mode: "single",
-      override: { fetch: { includeHttpResponseReturnType: false } },
-    };
-    writeFileSync(
-      config,
-      `module.exports = { api: { input: ${JSON.stringify(input)}, output: ${JSON.stringify(output)} } };\n`,
-    );
-    return [bin("orval"), ["--config", config]];
-  },
+  orval: (out) => [bin("orval"), ["--config", orvalConfig(input, out)]],
 };
 
 /** Each anchor's output from its last successful run here: bench/typecheck.ts checks it instead of generating it again. */

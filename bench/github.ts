@@ -8,8 +8,10 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { orvalConfig } from "./anchors.ts";
 import { freshDir, root, timed, type ProcResult } from "./proc.ts";
 import { fmt, repeat, stat, type Row, type Section, type Stat } from "./stats.ts";
+import { project } from "./typecheck.ts";
 
 const document = join(root, "node_modules/@octokit/openapi/generated/api.github.com.json");
 const bin = (name: string) => join(root, "node_modules/.bin", name);
@@ -56,20 +58,8 @@ export async function three() {
   },
   orval: {
     command: () => {
-      const dir = freshDir("gh-orval");
-      const out = join(dir, "api.ts");
-      const config = join(dir, "orval.config.cjs");
-      // As in bench/anchors.ts: each function returns its success body.
-      const output = {
-        target: out,
-        client: "fetch",
-        mode: "single",
-        override: { fetch: { includeHttpResponseReturnType: false } },
-      };
-      writeFileSync(
-        config,
-        `module.exports = { api: { input: ${JSON.stringify(document)}, output: ${JSON.stringify(output)} } };\n`,
-      );
+      const out = join(freshDir("gh-orval"), "api.ts");
+      const config = orvalConfig(document, out);
       return { out, cmd: bin("orval"), args: ["--config", config] };
     },
     consumer: () => `import { reposGet, issuesListForRepo, issuesCreate } from "./api.js";
@@ -205,22 +195,7 @@ function typeCheckRows(generated: Map<string, { out: string }>, notes: string[])
       join(dir, "consumer.ts"),
       name === "ours" ? oursConsumer() : tools[name]!.consumer(out),
     );
-    writeFileSync(
-      join(dir, "tsconfig.bench.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          lib: ["ES2022", "DOM"],
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: [],
-        },
-        files: ["consumer.ts"],
-      }),
-    );
+    project(dir, ["consumer.ts"], "tsconfig.bench.json");
     projects.set(name, dir);
   }
   const compilers = {

@@ -14,9 +14,10 @@ const compilers: Record<string, string[]> = {
   "tsc 7": [join(root, "node_modules/typescript7/bin/tsc")],
 };
 
-function project(dir: string, files: string[]): void {
+/** Writes a strict `tsc --noEmit` project of `files` into `dir` (as `name`). */
+export function project(dir: string, files: string[], name = "tsconfig.json"): void {
   writeFileSync(
-    join(dir, "tsconfig.json"),
+    join(dir, name),
     JSON.stringify(
       {
         compilerOptions: {
