@@ -136,3 +136,28 @@ export interface StandInTable {
   /** The tag of a refusal without one, by status, for error bodies with a tag. */
   reasonTags: Record<number, string>;
 }
+
+/** The table as plain data: every route without its validators (what JSON can hold). */
+export interface StandInData extends Omit<StandInTable, "routes"> {
+  routes: RouteData[];
+}
+
+/** The generated validators of a route's parameters and body, by endpoint id. */
+export type RouteValidators = Record<string, { params?: Validator; body?: Validator }>;
+
+/**
+ * The table from its data and the validators of each endpoint. The generated `testing.ts`
+ * holds the data as one JSON text (the printer and the type-checker read a string, not a
+ * large object literal) and the validators beside it.
+ */
+export function tableOf(data: StandInData, validators: RouteValidators): StandInTable {
+  const routes = data.routes.map((route): Route => {
+    const own = validators[route.endpoint];
+    return {
+      ...route,
+      ...(own?.params ? { validateParams: own.params } : {}),
+      ...(own?.body ? { validateBody: own.body } : {}),
+    };
+  });
+  return { ...data, routes };
+}

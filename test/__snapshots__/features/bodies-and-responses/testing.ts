@@ -4,7 +4,7 @@ import {
   type StandIn,
   type StandInOptions,
 } from "./runtime/testing/stand-in.js";
-import type { StandInTable } from "./runtime/testing/table.js";
+import { tableOf, type StandInTable } from "./runtime/testing/table.js";
 import {
   validateFilesDeleteParams,
   validateFilesUploadParams,
@@ -21,250 +21,20 @@ import {
  * See docs/testing.md of apigen. Not imported by the package's main entry.
  */
 
-const table: StandInTable = {
-  title: "Bodies and responses",
-  routes: [
-    {
-      endpoint: "paymentIntents.create",
-      method: "POST",
-      path: "/v1/payment_intents",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [],
-      body: "form",
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "ref", name: "PaymentIntent" },
-      },
-      errors: [],
-    },
-    {
-      endpoint: "files.create",
-      method: "POST",
-      path: "/v1/files",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [],
-      body: "multipart",
-      response: {
-        status: 201,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "ref", name: "FileObject" },
-      },
-      errors: [],
-    },
-    {
-      endpoint: "files.upload",
-      method: "PUT",
-      path: "/v1/files/{file_id}/content",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [{ name: "file_id", in: "path" }],
-      body: "binary",
-      response: { status: 204, kind: "none", note: "no response body in the spec" },
-      errors: [],
-      validateParams: validateFilesUploadParams,
-    },
-    {
-      endpoint: "notes.create",
-      method: "POST",
-      path: "/v1/notes",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [],
-      params: [],
-      body: "json",
-      response: {
-        status: 201,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "ref", name: "Note" },
-        headers: [{ name: "Location", shape: { t: "string" } }],
-      },
-      errors: [],
-      validateBody: validateNote,
-    },
-    {
-      endpoint: "notes.setText",
-      method: "PUT",
-      path: "/v1/notes/{note_id}/text",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [],
-      params: [{ name: "note_id", in: "path" }],
-      body: "text",
-      response: { status: 204, kind: "none", note: "no response body in the spec" },
-      errors: [],
-      validateParams: validateNotesSetTextParams,
-    },
-    {
-      endpoint: "files.delete",
-      method: "DELETE",
-      path: "/v1/files/{file_id}",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [{ name: "file_id", in: "path" }],
-      response: { status: 204, kind: "none", note: "no response body in the spec" },
-      errors: [],
-      validateParams: validateFilesDeleteParams,
-    },
-    {
-      endpoint: "invoices.pdf",
-      method: "GET",
-      path: "/v1/invoices/{invoice_id}/pdf",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [{ name: "invoice_id", in: "path" }],
-      response: {
-        status: 200,
-        kind: "binary",
-        contentType: "application/pdf",
-        body: { t: "binary" },
-      },
-      errors: [],
-      validateParams: validateInvoicesPdfParams,
-    },
-    {
-      endpoint: "invoices.summary",
-      method: "GET",
-      path: "/v1/invoices/{invoice_id}/summary",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [],
-      params: [{ name: "invoice_id", in: "path" }],
-      response: { status: 200, kind: "text", contentType: "text/plain", body: { t: "string" } },
-      errors: [],
-      validateParams: validateInvoicesSummaryParams,
-    },
-    {
-      endpoint: "invoices.list",
-      method: "GET",
-      path: "/v1/invoices",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [],
-      params: [{ name: "page", in: "query", urlValue: "number" }],
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "array", items: { t: "ref", name: "Invoice" } },
-        headers: [
-          { name: "Link", shape: { t: "string" } },
-          { name: "X-RateLimit-Remaining", shape: { t: "integer" } },
-          { name: "X-Cached", shape: { t: "boolean" } },
-        ],
-      },
-      errors: [],
-      validateParams: validateInvoicesListParams,
-    },
-  ],
-  types: {
-    PaymentIntent: {
-      t: "object",
-      fields: [
-        { name: "id", shape: { t: "string" }, required: true },
-        { name: "amount", shape: { t: "integer" }, required: true },
-        { name: "metadata", shape: { t: "map", values: { t: "string" } } },
-      ],
-    },
-    FileObject: {
-      t: "object",
-      fields: [
-        { name: "id", shape: { t: "string" }, required: true },
-        { name: "filename", shape: { t: "string" } },
-        { name: "size", shape: { t: "integer" } },
-        { name: "purpose", shape: { t: "string" } },
-      ],
-    },
-    Note: { t: "object", fields: [{ name: "text", shape: { t: "string" }, required: true }] },
-    Invoice: {
-      t: "object",
-      fields: [
-        { name: "id", shape: { t: "string" }, required: true },
-        { name: "total", shape: { t: "integer" } },
-      ],
-    },
+const table: StandInTable = /* @__PURE__ */ tableOf(
+  JSON.parse(
+    '{"title":"Bodies and responses","routes":[{"endpoint":"paymentIntents.create","method":"POST","path":"/v1/payment_intents","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[],"body":"form","response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"ref","name":"PaymentIntent"}},"errors":[]},{"endpoint":"files.create","method":"POST","path":"/v1/files","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[],"body":"multipart","response":{"status":201,"kind":"json","contentType":"application/json","body":{"t":"ref","name":"FileObject"}},"errors":[]},{"endpoint":"files.upload","method":"PUT","path":"/v1/files/{file_id}/content","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[{"name":"file_id","in":"path"}],"body":"binary","response":{"status":204,"kind":"none","note":"no response body in the spec"},"errors":[]},{"endpoint":"notes.create","method":"POST","path":"/v1/notes","errorBody":"default","invalidInput":400,"credentials":[],"params":[],"body":"json","response":{"status":201,"kind":"json","contentType":"application/json","body":{"t":"ref","name":"Note"},"headers":[{"name":"Location","shape":{"t":"string"}}]},"errors":[]},{"endpoint":"notes.setText","method":"PUT","path":"/v1/notes/{note_id}/text","errorBody":"default","invalidInput":400,"credentials":[],"params":[{"name":"note_id","in":"path"}],"body":"text","response":{"status":204,"kind":"none","note":"no response body in the spec"},"errors":[]},{"endpoint":"files.delete","method":"DELETE","path":"/v1/files/{file_id}","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[{"name":"file_id","in":"path"}],"response":{"status":204,"kind":"none","note":"no response body in the spec"},"errors":[]},{"endpoint":"invoices.pdf","method":"GET","path":"/v1/invoices/{invoice_id}/pdf","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[{"name":"invoice_id","in":"path"}],"response":{"status":200,"kind":"binary","contentType":"application/pdf","body":{"t":"binary"}},"errors":[]},{"endpoint":"invoices.summary","method":"GET","path":"/v1/invoices/{invoice_id}/summary","errorBody":"default","invalidInput":400,"credentials":[],"params":[{"name":"invoice_id","in":"path"}],"response":{"status":200,"kind":"text","contentType":"text/plain","body":{"t":"string"}},"errors":[]},{"endpoint":"invoices.list","method":"GET","path":"/v1/invoices","errorBody":"default","invalidInput":400,"credentials":[],"params":[{"name":"page","in":"query","urlValue":"number"}],"response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"array","items":{"t":"ref","name":"Invoice"}},"headers":[{"name":"Link","shape":{"t":"string"}},{"name":"X-RateLimit-Remaining","shape":{"t":"integer"}},{"name":"X-Cached","shape":{"t":"boolean"}}]},"errors":[]}],"types":{"PaymentIntent":{"t":"object","fields":[{"name":"id","shape":{"t":"string"},"required":true},{"name":"amount","shape":{"t":"integer"},"required":true},{"name":"metadata","shape":{"t":"map","values":{"t":"string"}}}]},"FileObject":{"t":"object","fields":[{"name":"id","shape":{"t":"string"},"required":true},{"name":"filename","shape":{"t":"string"}},{"name":"size","shape":{"t":"integer"}},{"name":"purpose","shape":{"t":"string"}}]},"Note":{"t":"object","fields":[{"name":"text","shape":{"t":"string"},"required":true}]},"Invoice":{"t":"object","fields":[{"name":"id","shape":{"t":"string"},"required":true},{"name":"total","shape":{"t":"integer"}}]}},"errorBodies":{"default":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]}},"areas":[],"fallback":{"prefix":"/","errorBody":"default","invalidInput":400},"collections":[],"notFound":{"status":404,"message":"no endpoint of the spec has this path"},"rateLimited":{"status":429,"message":"rate limited"},"reasonTags":{"400":"bad_request","401":"unauthorized","403":"forbidden","404":"not_found","405":"method_not_allowed","409":"conflict","413":"payload_too_large","422":"unprocessable_entity","429":"too_many_requests","500":"internal_server_error"}}',
+  ),
+  {
+    "files.upload": { params: validateFilesUploadParams },
+    "notes.create": { body: validateNote },
+    "notes.setText": { params: validateNotesSetTextParams },
+    "files.delete": { params: validateFilesDeleteParams },
+    "invoices.pdf": { params: validateInvoicesPdfParams },
+    "invoices.summary": { params: validateInvoicesSummaryParams },
+    "invoices.list": { params: validateInvoicesListParams },
   },
-  errorBodies: {
-    default: {
-      fields: [
-        ["code", { slot: "code" }],
-        ["message", { slot: "message" }],
-      ],
-    },
-  },
-  areas: [],
-  fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
-  collections: [],
-  notFound: { status: 404, message: "no endpoint of the spec has this path" },
-  rateLimited: { status: 429, message: "rate limited" },
-  reasonTags: {
-    "400": "bad_request",
-    "401": "unauthorized",
-    "403": "forbidden",
-    "404": "not_found",
-    "405": "method_not_allowed",
-    "409": "conflict",
-    "413": "payload_too_large",
-    "422": "unprocessable_entity",
-    "429": "too_many_requests",
-    "500": "internal_server_error",
-  },
-};
+);
 
 /**
  * A stand-in for Bodies and responses: every endpoint of the spec, its credentials, validation,

@@ -4,7 +4,7 @@ import {
   type StandIn,
   type StandInOptions,
 } from "./runtime/testing/stand-in.js";
-import type { StandInTable } from "./runtime/testing/table.js";
+import { tableOf, type StandInTable } from "./runtime/testing/table.js";
 import { validateCartsGetParams } from "./validators.js";
 
 /**
@@ -13,79 +13,14 @@ import { validateCartsGetParams } from "./validators.js";
  * See docs/testing.md of apigen. Not imported by the package's main entry.
  */
 
-const table: StandInTable = {
-  title: "Multi file",
-  routes: [
-    {
-      endpoint: "carts.get",
-      method: "GET",
-      path: "/carts/{cart_id}",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [],
-      params: [{ name: "cart_id", in: "path" }],
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "ref", name: "Cart" },
-      },
-      errors: [],
-      validateParams: validateCartsGetParams,
-    },
-  ],
-  types: {
-    Cart: {
-      t: "object",
-      fields: [
-        { name: "id", shape: { t: "ref", name: "CartId" }, required: true },
-        { name: "items", shape: { t: "array", items: { t: "ref", name: "CartItem" } } },
-        { name: "total", shape: { t: "ref", name: "Money" } },
-      ],
-    },
-    CartId: { t: "string", prefix: "cart_" },
-    Money: {
-      t: "object",
-      fields: [
-        { name: "amount", shape: { t: "integer" }, required: true },
-        { name: "currency", shape: { t: "string", format: "currency-code" } },
-      ],
-    },
-    CartItem: {
-      t: "object",
-      fields: [
-        { name: "sku", shape: { t: "string" } },
-        { name: "price", shape: { t: "ref", name: "Money" } },
-        { name: "cart", shape: { t: "ref", name: "Cart" } },
-      ],
-    },
+const table: StandInTable = /* @__PURE__ */ tableOf(
+  JSON.parse(
+    '{"title":"Multi file","routes":[{"endpoint":"carts.get","method":"GET","path":"/carts/{cart_id}","errorBody":"default","invalidInput":400,"credentials":[],"params":[{"name":"cart_id","in":"path"}],"response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"ref","name":"Cart"}},"errors":[]}],"types":{"Cart":{"t":"object","fields":[{"name":"id","shape":{"t":"ref","name":"CartId"},"required":true},{"name":"items","shape":{"t":"array","items":{"t":"ref","name":"CartItem"}}},{"name":"total","shape":{"t":"ref","name":"Money"}}]},"CartId":{"t":"string","prefix":"cart_"},"Money":{"t":"object","fields":[{"name":"amount","shape":{"t":"integer"},"required":true},{"name":"currency","shape":{"t":"string","format":"currency-code"}}]},"CartItem":{"t":"object","fields":[{"name":"sku","shape":{"t":"string"}},{"name":"price","shape":{"t":"ref","name":"Money"}},{"name":"cart","shape":{"t":"ref","name":"Cart"}}]}},"errorBodies":{"default":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]}},"areas":[],"fallback":{"prefix":"/","errorBody":"default","invalidInput":400},"collections":[],"notFound":{"status":404,"message":"no endpoint of the spec has this path"},"rateLimited":{"status":429,"message":"rate limited"},"reasonTags":{"400":"bad_request","401":"unauthorized","403":"forbidden","404":"not_found","405":"method_not_allowed","409":"conflict","413":"payload_too_large","422":"unprocessable_entity","429":"too_many_requests","500":"internal_server_error"}}',
+  ),
+  {
+    "carts.get": { params: validateCartsGetParams },
   },
-  errorBodies: {
-    default: {
-      fields: [
-        ["code", { slot: "code" }],
-        ["message", { slot: "message" }],
-      ],
-    },
-  },
-  areas: [],
-  fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
-  collections: [],
-  notFound: { status: 404, message: "no endpoint of the spec has this path" },
-  rateLimited: { status: 429, message: "rate limited" },
-  reasonTags: {
-    "400": "bad_request",
-    "401": "unauthorized",
-    "403": "forbidden",
-    "404": "not_found",
-    "405": "method_not_allowed",
-    "409": "conflict",
-    "413": "payload_too_large",
-    "422": "unprocessable_entity",
-    "429": "too_many_requests",
-    "500": "internal_server_error",
-  },
-};
+);
 
 /**
  * A stand-in for Multi file: every endpoint of the spec, its credentials, validation,

@@ -4,7 +4,7 @@ import {
   type StandIn,
   type StandInOptions,
 } from "./runtime/testing/stand-in.js";
-import type { StandInTable } from "./runtime/testing/table.js";
+import { tableOf, type StandInTable } from "./runtime/testing/table.js";
 import {
   validateCreateOrder,
   validateFilesDownloadParams,
@@ -20,258 +20,19 @@ import {
  * See docs/testing.md of apigen. Not imported by the package's main entry.
  */
 
-const table: StandInTable = {
-  title: "Operations Example",
-  routes: [
-    {
-      endpoint: "orders.get",
-      method: "GET",
-      path: "/v1/orders/{order_id}",
-      errorBody: "v1",
-      invalidInput: 422,
-      credentials: [
-        {
-          credential: "apiKey",
-          in: "header",
-          name: "X-API-Key",
-          missing: { status: 401, code: 1005, message: "X-API-Key is required: API key rejected." },
-          rejected: {
-            status: 401,
-            code: 1005,
-            message: "X-API-Key is not a valid apiKey: API key rejected.",
-          },
-        },
-      ],
-      params: [
-        { name: "order_id", in: "path" },
-        { name: "expand", in: "query", list: true },
-        { name: "page", in: "query", urlValue: "number" },
-      ],
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "ref", name: "Order" },
-      },
-      errors: [
-        { status: 401, code: 1005, message: "status 401" },
-        { status: 403, code: 18, message: "Missing permission." },
-        { status: 404, code: 2001, message: "No such order." },
-        { status: 422, message: "Invalid input on /v1/." },
-        { status: 500, message: "Server error." },
-      ],
-      validateParams: validateOrdersGetParams,
-    },
-    {
-      endpoint: "orders.create",
-      method: "POST",
-      path: "/v1/orders",
-      errorBody: "v1",
-      invalidInput: 422,
-      credentials: [
-        {
-          credential: "apiKey",
-          in: "header",
-          name: "X-API-Key",
-          missing: { status: 401, message: "X-API-Key is required" },
-          rejected: { status: 403, message: "X-API-Key is not a valid apiKey" },
-        },
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [],
-      body: "json",
-      response: { status: 201, kind: "none", note: "no response body in the spec" },
-      errors: [
-        { status: 403, code: 18, message: "Missing permission." },
-        { status: 422, message: "Invalid input on /v1/." },
-        { status: 500, message: "Server error." },
-      ],
-      validateBody: validateCreateOrder,
-    },
-    {
-      endpoint: "orders.cancel",
-      method: "POST",
-      path: "/v1/orders/{order_id}/cancel",
-      errorBody: "v1",
-      invalidInput: 422,
-      credentials: [
-        {
-          credential: "apiKey",
-          in: "header",
-          name: "X-API-Key",
-          missing: { status: 401, code: 1005, message: "X-API-Key is required: API key rejected." },
-          rejected: {
-            status: 401,
-            code: 1005,
-            message: "X-API-Key is not a valid apiKey: API key rejected.",
-          },
-        },
-      ],
-      params: [{ name: "order_id", in: "path" }],
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: {
-          t: "object",
-          fields: [{ name: "cancelled", shape: { t: "literal", value: true }, required: true }],
-        },
-      },
-      errors: [
-        { status: 401, code: 1005, message: "status 401" },
-        { status: 403, code: 18, message: "Missing permission." },
-        { status: 422, message: "Invalid input on /v1/." },
-        { status: 500, message: "Server error." },
-      ],
-      state: { kind: "transition", lifecycle: "Order", to: "cancelled", param: "order_id" },
-      validateParams: validateOrdersCancelParams,
-    },
-    {
-      endpoint: "files.download",
-      method: "GET",
-      path: "/v2/files",
-      errorBody: "v2",
-      invalidInput: 400,
-      invalidInputTag: "invalid_request",
-      credentials: [],
-      params: [
-        { name: "name", in: "trailing" },
-        { name: "part", in: "trailing", urlValue: "number" },
-      ],
-      response: { status: 200, kind: "json", contentType: "application/json", body: { t: "any" } },
-      errors: [
-        { status: 400, message: "Invalid input on /v2/.", tag: "invalid_request" },
-        { status: 403, code: 18, message: "Missing permission.", tag: "forbidden" },
-        { status: 500, message: "Server error.", tag: "internal_server_error" },
-      ],
-      validateParams: validateFilesDownloadParams,
-    },
-    {
-      endpoint: "webhooks.create",
-      method: "POST",
-      path: "/v1/webhooks",
-      errorBody: "v1",
-      invalidInput: 422,
-      credentials: [
-        {
-          credential: "apiKey",
-          in: "header",
-          name: "X-API-Key",
-          missing: { status: 401, message: "X-API-Key is required" },
-          rejected: { status: 403, message: "X-API-Key is not a valid apiKey" },
-        },
-      ],
-      params: [],
-      body: "json",
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "string", prefix: "wh_" },
-      },
-      errors: [
-        { status: 403, code: 18, message: "Missing permission." },
-        { status: 422, message: "Invalid input on /v1/." },
-        { status: 500, message: "Server error." },
-      ],
-      validateBody: validateWebhookRegistration,
-    },
-    {
-      endpoint: "webhooks.delete",
-      method: "DELETE",
-      path: "/v1/webhooks/{webhook_id}",
-      errorBody: "v1",
-      invalidInput: 422,
-      credentials: [
-        {
-          credential: "apiKey",
-          in: "header",
-          name: "X-API-Key",
-          missing: { status: 401, message: "X-API-Key is required" },
-          rejected: { status: 403, message: "X-API-Key is not a valid apiKey" },
-        },
-      ],
-      params: [{ name: "webhook_id", in: "path" }],
-      response: { status: 200, kind: "none", note: "no response body in the spec" },
-      errors: [
-        { status: 403, code: 18, message: "Missing permission." },
-        { status: 422, message: "Invalid input on /v1/." },
-        { status: 500, message: "Server error." },
-      ],
-      validateParams: validateWebhooksDeleteParams,
-    },
-  ],
-  types: {
-    Order: {
-      t: "object",
-      fields: [
-        { name: "id", shape: { t: "string", prefix: "ord_" }, required: true },
-        {
-          name: "status",
-          shape: { t: "enum", values: ["open", "shipped", "cancelled"], open: true },
-        },
-        { name: "total", shape: { t: "integer" } },
-      ],
-    },
+const table: StandInTable = /* @__PURE__ */ tableOf(
+  JSON.parse(
+    '{"title":"Operations Example","routes":[{"endpoint":"orders.get","method":"GET","path":"/v1/orders/{order_id}","errorBody":"v1","invalidInput":422,"credentials":[{"credential":"apiKey","in":"header","name":"X-API-Key","missing":{"status":401,"code":1005,"message":"X-API-Key is required: API key rejected."},"rejected":{"status":401,"code":1005,"message":"X-API-Key is not a valid apiKey: API key rejected."}}],"params":[{"name":"order_id","in":"path"},{"name":"expand","in":"query","list":true},{"name":"page","in":"query","urlValue":"number"}],"response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"ref","name":"Order"}},"errors":[{"status":401,"code":1005,"message":"status 401"},{"status":403,"code":18,"message":"Missing permission."},{"status":404,"code":2001,"message":"No such order."},{"status":422,"message":"Invalid input on /v1/."},{"status":500,"message":"Server error."}]},{"endpoint":"orders.create","method":"POST","path":"/v1/orders","errorBody":"v1","invalidInput":422,"credentials":[{"credential":"apiKey","in":"header","name":"X-API-Key","missing":{"status":401,"message":"X-API-Key is required"},"rejected":{"status":403,"message":"X-API-Key is not a valid apiKey"}},{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[],"body":"json","response":{"status":201,"kind":"none","note":"no response body in the spec"},"errors":[{"status":403,"code":18,"message":"Missing permission."},{"status":422,"message":"Invalid input on /v1/."},{"status":500,"message":"Server error."}]},{"endpoint":"orders.cancel","method":"POST","path":"/v1/orders/{order_id}/cancel","errorBody":"v1","invalidInput":422,"credentials":[{"credential":"apiKey","in":"header","name":"X-API-Key","missing":{"status":401,"code":1005,"message":"X-API-Key is required: API key rejected."},"rejected":{"status":401,"code":1005,"message":"X-API-Key is not a valid apiKey: API key rejected."}}],"params":[{"name":"order_id","in":"path"}],"response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"object","fields":[{"name":"cancelled","shape":{"t":"literal","value":true},"required":true}]}},"errors":[{"status":401,"code":1005,"message":"status 401"},{"status":403,"code":18,"message":"Missing permission."},{"status":422,"message":"Invalid input on /v1/."},{"status":500,"message":"Server error."}],"state":{"kind":"transition","lifecycle":"Order","to":"cancelled","param":"order_id"}},{"endpoint":"files.download","method":"GET","path":"/v2/files","errorBody":"v2","invalidInput":400,"invalidInputTag":"invalid_request","credentials":[],"params":[{"name":"name","in":"trailing"},{"name":"part","in":"trailing","urlValue":"number"}],"response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"any"}},"errors":[{"status":400,"message":"Invalid input on /v2/.","tag":"invalid_request"},{"status":403,"code":18,"message":"Missing permission.","tag":"forbidden"},{"status":500,"message":"Server error.","tag":"internal_server_error"}]},{"endpoint":"webhooks.create","method":"POST","path":"/v1/webhooks","errorBody":"v1","invalidInput":422,"credentials":[{"credential":"apiKey","in":"header","name":"X-API-Key","missing":{"status":401,"message":"X-API-Key is required"},"rejected":{"status":403,"message":"X-API-Key is not a valid apiKey"}}],"params":[],"body":"json","response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"string","prefix":"wh_"}},"errors":[{"status":403,"code":18,"message":"Missing permission."},{"status":422,"message":"Invalid input on /v1/."},{"status":500,"message":"Server error."}]},{"endpoint":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","errorBody":"v1","invalidInput":422,"credentials":[{"credential":"apiKey","in":"header","name":"X-API-Key","missing":{"status":401,"message":"X-API-Key is required"},"rejected":{"status":403,"message":"X-API-Key is not a valid apiKey"}}],"params":[{"name":"webhook_id","in":"path"}],"response":{"status":200,"kind":"none","note":"no response body in the spec"},"errors":[{"status":403,"code":18,"message":"Missing permission."},{"status":422,"message":"Invalid input on /v1/."},{"status":500,"message":"Server error."}]}],"types":{"Order":{"t":"object","fields":[{"name":"id","shape":{"t":"string","prefix":"ord_"},"required":true},{"name":"status","shape":{"t":"enum","values":["open","shipped","cancelled"],"open":true}},{"name":"total","shape":{"t":"integer"}}]}},"errorBodies":{"default":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]},"v1":{"fields":[["errors",{"list":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]}}],["result",{"fields":[["success",{"fixed":false}]]}]]},"v2":{"fields":[[".tag",{"slot":"tag"}],["message",{"slot":"message"}]]}},"areas":[{"prefix":"/v1/","errorBody":"v1","invalidInput":422},{"prefix":"/v2/","errorBody":"v2","invalidInput":400}],"fallback":{"prefix":"/","errorBody":"default","invalidInput":400},"collections":[],"notFound":{"status":404,"message":"no endpoint of the spec has this path"},"rateLimited":{"status":429,"message":"rate limited"},"reasonTags":{"400":"bad_request","401":"unauthorized","403":"forbidden","404":"not_found","405":"method_not_allowed","409":"conflict","413":"payload_too_large","422":"unprocessable_entity","429":"too_many_requests","500":"internal_server_error"}}',
+  ),
+  {
+    "orders.get": { params: validateOrdersGetParams },
+    "orders.create": { body: validateCreateOrder },
+    "orders.cancel": { params: validateOrdersCancelParams },
+    "files.download": { params: validateFilesDownloadParams },
+    "webhooks.create": { body: validateWebhookRegistration },
+    "webhooks.delete": { params: validateWebhooksDeleteParams },
   },
-  errorBodies: {
-    default: {
-      fields: [
-        ["code", { slot: "code" }],
-        ["message", { slot: "message" }],
-      ],
-    },
-    v1: {
-      fields: [
-        [
-          "errors",
-          {
-            list: {
-              fields: [
-                ["code", { slot: "code" }],
-                ["message", { slot: "message" }],
-              ],
-            },
-          },
-        ],
-        ["result", { fields: [["success", { fixed: false }]] }],
-      ],
-    },
-    v2: {
-      fields: [
-        [".tag", { slot: "tag" }],
-        ["message", { slot: "message" }],
-      ],
-    },
-  },
-  areas: [
-    { prefix: "/v1/", errorBody: "v1", invalidInput: 422 },
-    { prefix: "/v2/", errorBody: "v2", invalidInput: 400 },
-  ],
-  fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
-  collections: [],
-  notFound: { status: 404, message: "no endpoint of the spec has this path" },
-  rateLimited: { status: 429, message: "rate limited" },
-  reasonTags: {
-    "400": "bad_request",
-    "401": "unauthorized",
-    "403": "forbidden",
-    "404": "not_found",
-    "405": "method_not_allowed",
-    "409": "conflict",
-    "413": "payload_too_large",
-    "422": "unprocessable_entity",
-    "429": "too_many_requests",
-    "500": "internal_server_error",
-  },
-};
+);
 
 /**
  * A stand-in for Operations Example: every endpoint of the spec, its credentials, validation,

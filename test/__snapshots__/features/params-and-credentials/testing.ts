@@ -4,7 +4,7 @@ import {
   type StandIn,
   type StandInOptions,
 } from "./runtime/testing/stand-in.js";
-import type { StandInTable } from "./runtime/testing/table.js";
+import { tableOf, type StandInTable } from "./runtime/testing/table.js";
 import { number, object, string } from "./runtime/validate.js";
 import {
   validateChargesCreateParams,
@@ -20,225 +20,24 @@ import {
  * See docs/testing.md of apigen. Not imported by the package's main entry.
  */
 
-const table: StandInTable = {
-  title: "Params Example",
-  routes: [
-    {
-      endpoint: "issues.list",
-      method: "GET",
-      path: "/repos/{owner}/{repo}/issues",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          optional: true,
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [
-        { name: "owner", in: "path" },
-        { name: "repo", in: "path" },
-        { name: "If-None-Match", in: "header" },
-        { name: "labels", in: "query", list: true },
-        { name: "state", in: "query", list: true },
-        { name: "expand", in: "query", list: true },
-        { name: "created", in: "query" },
-        { name: "per_page", in: "query", urlValue: "number" },
-        { name: "sort", in: "query" },
-      ],
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "array", items: { t: "ref", name: "Issue" } },
-      },
-      errors: [
-        { status: 403, message: "Forbidden, or a secondary rate limit (retried)." },
-        { status: 404, message: "No such repository." },
-      ],
-      validateParams: validateIssuesListParams,
+const table: StandInTable = /* @__PURE__ */ tableOf(
+  JSON.parse(
+    '{"title":"Params Example","routes":[{"endpoint":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","optional":true,"missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[{"name":"owner","in":"path"},{"name":"repo","in":"path"},{"name":"If-None-Match","in":"header"},{"name":"labels","in":"query","list":true},{"name":"state","in":"query","list":true},{"name":"expand","in":"query","list":true},{"name":"created","in":"query"},{"name":"per_page","in":"query","urlValue":"number"},{"name":"sort","in":"query"}],"response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"array","items":{"t":"ref","name":"Issue"}}},"errors":[{"status":403,"message":"Forbidden, or a secondary rate limit (retried)."},{"status":404,"message":"No such repository."}]},{"endpoint":"issues.check","method":"HEAD","path":"/repos/{owner}/{repo}/issues","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","optional":true,"missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[{"name":"owner","in":"path"},{"name":"repo","in":"path"}],"response":{"status":200,"kind":"none","note":"no response body in the spec"},"errors":[{"status":403,"message":"Forbidden, or a secondary rate limit (retried)."}]},{"endpoint":"issues.options","method":"OPTIONS","path":"/repos/{owner}/{repo}/issues","errorBody":"default","invalidInput":400,"credentials":[],"params":[{"name":"owner","in":"path"},{"name":"repo","in":"path"}],"response":{"status":200,"kind":"none","note":"no response body in the spec"},"errors":[{"status":403,"message":"Forbidden, or a secondary rate limit (retried)."}]},{"endpoint":"issues.create","method":"POST","path":"/repos/{owner}/{repo}/issues","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[{"name":"owner","in":"path"},{"name":"repo","in":"path"}],"body":"json","response":{"status":201,"kind":"json","contentType":"application/json","body":{"t":"ref","name":"Issue"}},"errors":[{"status":403,"message":"Forbidden, or a secondary rate limit (retried)."}]},{"endpoint":"account.get","method":"GET","path":"/account","errorBody":"default","invalidInput":400,"credentials":[{"credential":"basic","in":"basic","name":"Authorization","missing":{"status":401,"message":"basic is required"},"rejected":{"status":403,"message":"basic is not a valid basic"}}],"params":[],"response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"object","fields":[{"name":"login","shape":{"t":"string"},"required":true}]}},"errors":[{"status":403,"message":"Forbidden, or a secondary rate limit (retried)."}]},{"endpoint":"charges.create","method":"POST","path":"/v1/charges","errorBody":"default","invalidInput":400,"credentials":[{"credential":"apiKey","in":"query","name":"api_key","missing":{"status":401,"code":1005,"message":"api_key is required: API key rejected."},"rejected":{"status":401,"code":1005,"message":"api_key is not a valid apiKey: API key rejected."}}],"params":[{"name":"Stripe-Account","in":"header"}],"body":"json","response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"ref","name":"Charge"}},"errors":[{"status":401,"code":1005,"message":"status 401"},{"status":402,"code":"card_declined","message":"Payment failed."},{"status":402,"code":"expired_card","message":"Payment failed."},{"status":403,"message":"Forbidden, or a secondary rate limit (retried)."}]}],"types":{"Issue":{"t":"object","fields":[{"name":"number","shape":{"t":"integer"},"required":true},{"name":"title","shape":{"t":"string"},"required":true},{"name":"state","shape":{"t":"string"}},{"name":"labels","shape":{"t":"array","items":{"t":"string"}}}]},"Charge":{"t":"object","fields":[{"name":"id","shape":{"t":"string"},"required":true},{"name":"amount","shape":{"t":"integer"},"required":true}]}},"errorBodies":{"default":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]}},"areas":[],"fallback":{"prefix":"/","errorBody":"default","invalidInput":400},"collections":[],"notFound":{"status":404,"message":"no endpoint of the spec has this path"},"rateLimited":{"status":429,"message":"rate limited"},"reasonTags":{"400":"bad_request","401":"unauthorized","403":"forbidden","404":"not_found","405":"method_not_allowed","409":"conflict","413":"payload_too_large","422":"unprocessable_entity","429":"too_many_requests","500":"internal_server_error"}}',
+  ),
+  {
+    "issues.list": { params: validateIssuesListParams },
+    "issues.check": { params: validateIssuesCheckParams },
+    "issues.options": { params: validateIssuesOptionsParams },
+    "issues.create": {
+      params: validateIssuesCreateParams,
+      body: object({ title: string() }, ["title"]),
     },
-    {
-      endpoint: "issues.check",
-      method: "HEAD",
-      path: "/repos/{owner}/{repo}/issues",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          optional: true,
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [
-        { name: "owner", in: "path" },
-        { name: "repo", in: "path" },
-      ],
-      response: { status: 200, kind: "none", note: "no response body in the spec" },
-      errors: [{ status: 403, message: "Forbidden, or a secondary rate limit (retried)." }],
-      validateParams: validateIssuesCheckParams,
-    },
-    {
-      endpoint: "issues.options",
-      method: "OPTIONS",
-      path: "/repos/{owner}/{repo}/issues",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [],
-      params: [
-        { name: "owner", in: "path" },
-        { name: "repo", in: "path" },
-      ],
-      response: { status: 200, kind: "none", note: "no response body in the spec" },
-      errors: [{ status: 403, message: "Forbidden, or a secondary rate limit (retried)." }],
-      validateParams: validateIssuesOptionsParams,
-    },
-    {
-      endpoint: "issues.create",
-      method: "POST",
-      path: "/repos/{owner}/{repo}/issues",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [
-        { name: "owner", in: "path" },
-        { name: "repo", in: "path" },
-      ],
-      body: "json",
-      response: {
-        status: 201,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "ref", name: "Issue" },
-      },
-      errors: [{ status: 403, message: "Forbidden, or a secondary rate limit (retried)." }],
-      validateParams: validateIssuesCreateParams,
-      validateBody: object({ title: string() }, ["title"]),
-    },
-    {
-      endpoint: "account.get",
-      method: "GET",
-      path: "/account",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "basic",
-          in: "basic",
-          name: "Authorization",
-          missing: { status: 401, message: "basic is required" },
-          rejected: { status: 403, message: "basic is not a valid basic" },
-        },
-      ],
-      params: [],
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "object", fields: [{ name: "login", shape: { t: "string" }, required: true }] },
-      },
-      errors: [{ status: 403, message: "Forbidden, or a secondary rate limit (retried)." }],
-    },
-    {
-      endpoint: "charges.create",
-      method: "POST",
-      path: "/v1/charges",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "apiKey",
-          in: "query",
-          name: "api_key",
-          missing: { status: 401, code: 1005, message: "api_key is required: API key rejected." },
-          rejected: {
-            status: 401,
-            code: 1005,
-            message: "api_key is not a valid apiKey: API key rejected.",
-          },
-        },
-      ],
-      params: [{ name: "Stripe-Account", in: "header" }],
-      body: "json",
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "ref", name: "Charge" },
-      },
-      errors: [
-        { status: 401, code: 1005, message: "status 401" },
-        { status: 402, code: "card_declined", message: "Payment failed." },
-        { status: 402, code: "expired_card", message: "Payment failed." },
-        { status: 403, message: "Forbidden, or a secondary rate limit (retried)." },
-      ],
-      validateParams: validateChargesCreateParams,
-      validateBody: object({ amount: number({ integer: true }) }, ["amount"]),
-    },
-  ],
-  types: {
-    Issue: {
-      t: "object",
-      fields: [
-        { name: "number", shape: { t: "integer" }, required: true },
-        { name: "title", shape: { t: "string" }, required: true },
-        { name: "state", shape: { t: "string" } },
-        { name: "labels", shape: { t: "array", items: { t: "string" } } },
-      ],
-    },
-    Charge: {
-      t: "object",
-      fields: [
-        { name: "id", shape: { t: "string" }, required: true },
-        { name: "amount", shape: { t: "integer" }, required: true },
-      ],
+    "charges.create": {
+      params: validateChargesCreateParams,
+      body: object({ amount: number({ integer: true }) }, ["amount"]),
     },
   },
-  errorBodies: {
-    default: {
-      fields: [
-        ["code", { slot: "code" }],
-        ["message", { slot: "message" }],
-      ],
-    },
-  },
-  areas: [],
-  fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
-  collections: [],
-  notFound: { status: 404, message: "no endpoint of the spec has this path" },
-  rateLimited: { status: 429, message: "rate limited" },
-  reasonTags: {
-    "400": "bad_request",
-    "401": "unauthorized",
-    "403": "forbidden",
-    "404": "not_found",
-    "405": "method_not_allowed",
-    "409": "conflict",
-    "413": "payload_too_large",
-    "422": "unprocessable_entity",
-    "429": "too_many_requests",
-    "500": "internal_server_error",
-  },
-};
+);
 
 /**
  * A stand-in for Params Example: every endpoint of the spec, its credentials, validation,

@@ -4,7 +4,7 @@ import {
   type StandIn,
   type StandInOptions,
 } from "./runtime/testing/stand-in.js";
-import type { StandInTable } from "./runtime/testing/table.js";
+import { tableOf, type StandInTable } from "./runtime/testing/table.js";
 
 /**
  * A stand-in for Recursion, for tests and local runs: `createStandIn().fetch(request)`
@@ -12,36 +12,12 @@ import type { StandInTable } from "./runtime/testing/table.js";
  * See docs/testing.md of apigen. Not imported by the package's main entry.
  */
 
-const table: StandInTable = {
-  title: "Recursion",
-  routes: [],
-  types: {},
-  errorBodies: {
-    default: {
-      fields: [
-        ["code", { slot: "code" }],
-        ["message", { slot: "message" }],
-      ],
-    },
-  },
-  areas: [],
-  fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
-  collections: [],
-  notFound: { status: 404, message: "no endpoint of the spec has this path" },
-  rateLimited: { status: 429, message: "rate limited" },
-  reasonTags: {
-    "400": "bad_request",
-    "401": "unauthorized",
-    "403": "forbidden",
-    "404": "not_found",
-    "405": "method_not_allowed",
-    "409": "conflict",
-    "413": "payload_too_large",
-    "422": "unprocessable_entity",
-    "429": "too_many_requests",
-    "500": "internal_server_error",
-  },
-};
+const table: StandInTable = /* @__PURE__ */ tableOf(
+  JSON.parse(
+    '{"title":"Recursion","routes":[],"types":{},"errorBodies":{"default":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]}},"areas":[],"fallback":{"prefix":"/","errorBody":"default","invalidInput":400},"collections":[],"notFound":{"status":404,"message":"no endpoint of the spec has this path"},"rateLimited":{"status":429,"message":"rate limited"},"reasonTags":{"400":"bad_request","401":"unauthorized","403":"forbidden","404":"not_found","405":"method_not_allowed","409":"conflict","413":"payload_too_large","422":"unprocessable_entity","429":"too_many_requests","500":"internal_server_error"}}',
+  ),
+  {},
+);
 
 /**
  * A stand-in for Recursion: every endpoint of the spec, its credentials, validation,

@@ -4,7 +4,7 @@ import {
   type StandIn,
   type StandInOptions,
 } from "./runtime/testing/stand-in.js";
-import type { StandInTable } from "./runtime/testing/table.js";
+import { tableOf, type StandInTable } from "./runtime/testing/table.js";
 import {
   validateChatRequest,
   validateJobsWatchParams,
@@ -17,231 +17,18 @@ import {
  * See docs/testing.md of apigen. Not imported by the package's main entry.
  */
 
-const table: StandInTable = {
-  title: "Streaming",
-  routes: [
-    {
-      endpoint: "chat.create",
-      method: "POST",
-      path: "/v1/chat/completions",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [],
-      body: "json",
-      response: {
-        status: 200,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "ref", name: "ChatCompletion" },
-      },
-      streamResponse: {
-        flag: "stream",
-        status: 200,
-        kind: "sse",
-        contentType: "text/event-stream",
-        body: { t: "ref", name: "ChatChunk" },
-        terminator: "[DONE]",
-      },
-      errors: [],
-      validateBody: validateChatRequest,
-    },
-    {
-      endpoint: "completions.stream",
-      method: "POST",
-      path: "/v1/completions",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [],
-      body: "json",
-      response: {
-        status: 200,
-        kind: "sse",
-        contentType: "text/event-stream",
-        body: { t: "ref", name: "ChatChunk" },
-        terminator: "[DONE]",
-      },
-      errors: [],
-      validateBody: validateChatRequest,
-    },
-    {
-      endpoint: "messages.stream",
-      method: "POST",
-      path: "/v1/messages",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [],
-      body: "json",
-      response: {
-        status: 200,
-        kind: "sse",
-        contentType: "text/event-stream",
-        events: [
-          { name: "message_start", shape: { t: "ref", name: "MessageStart" } },
-          { name: "content_block_delta", shape: { t: "ref", name: "ContentDelta" } },
-          { name: "message_stop", shape: { t: "ref", name: "MessageStop" } },
-          { name: "ping", shape: { t: "any" } },
-        ],
-      },
-      errors: [],
-      validateBody: validateChatRequest,
-    },
-    {
-      endpoint: "jobs.watch",
-      method: "GET",
-      path: "/v1/jobs/{job_id}/events",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [],
-      params: [{ name: "job_id", in: "path" }],
-      response: {
-        status: 200,
-        kind: "sse",
-        contentType: "text/event-stream",
-        events: [
-          { name: "progress", shape: { t: "ref", name: "JobProgress" } },
-          { name: "log", shape: { t: "string" } },
-          { name: "done", shape: { t: "ref", name: "JobDone" } },
-        ],
-        headers: [{ name: "X-Job-State", shape: { t: "string" } }],
-      },
-      errors: [],
-      validateParams: validateJobsWatchParams,
-    },
-    {
-      endpoint: "ticks.watch",
-      method: "GET",
-      path: "/v1/ticks",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [],
-      params: [],
-      response: {
-        status: 200,
-        kind: "sse",
-        contentType: "text/event-stream",
-        body: { t: "string" },
-      },
-      errors: [],
-    },
-    {
-      endpoint: "logs.tail",
-      method: "GET",
-      path: "/v1/logs",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [],
-      params: [{ name: "level", in: "query" }],
-      response: {
-        status: 200,
-        kind: "jsonl",
-        contentType: "application/x-ndjson",
-        body: { t: "ref", name: "LogLine" },
-      },
-      errors: [],
-      validateParams: validateLogsTailParams,
-    },
-  ],
-  types: {
-    ChatCompletion: {
-      t: "object",
-      fields: [
-        { name: "id", shape: { t: "string" }, required: true },
-        { name: "text", shape: { t: "string" }, required: true },
-      ],
-    },
-    ChatChunk: {
-      t: "object",
-      fields: [
-        { name: "id", shape: { t: "string" }, required: true },
-        { name: "delta", shape: { t: "string" }, required: true },
-        { name: "index", shape: { t: "integer" } },
-      ],
-    },
-    MessageStart: {
-      t: "object",
-      fields: [{ name: "message_id", shape: { t: "string" }, required: true }],
-    },
-    ContentDelta: {
-      t: "object",
-      fields: [
-        { name: "index", shape: { t: "integer" }, required: true },
-        { name: "text", shape: { t: "string" }, required: true },
-      ],
-    },
-    MessageStop: {
-      t: "object",
-      fields: [{ name: "reason", shape: { t: "string" }, required: true }],
-    },
-    JobProgress: {
-      t: "object",
-      fields: [{ name: "percent", shape: { t: "number" }, required: true }],
-    },
-    JobDone: { t: "object", fields: [{ name: "ok", shape: { t: "boolean" }, required: true }] },
-    LogLine: {
-      t: "object",
-      fields: [
-        { name: "seq", shape: { t: "integer" }, required: true },
-        { name: "level", shape: { t: "string" }, required: true },
-        { name: "message", shape: { t: "string" }, required: true },
-      ],
-    },
+const table: StandInTable = /* @__PURE__ */ tableOf(
+  JSON.parse(
+    '{"title":"Streaming","routes":[{"endpoint":"chat.create","method":"POST","path":"/v1/chat/completions","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[],"body":"json","response":{"status":200,"kind":"json","contentType":"application/json","body":{"t":"ref","name":"ChatCompletion"}},"streamResponse":{"flag":"stream","status":200,"kind":"sse","contentType":"text/event-stream","body":{"t":"ref","name":"ChatChunk"},"terminator":"[DONE]"},"errors":[]},{"endpoint":"completions.stream","method":"POST","path":"/v1/completions","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[],"body":"json","response":{"status":200,"kind":"sse","contentType":"text/event-stream","body":{"t":"ref","name":"ChatChunk"},"terminator":"[DONE]"},"errors":[]},{"endpoint":"messages.stream","method":"POST","path":"/v1/messages","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[],"body":"json","response":{"status":200,"kind":"sse","contentType":"text/event-stream","events":[{"name":"message_start","shape":{"t":"ref","name":"MessageStart"}},{"name":"content_block_delta","shape":{"t":"ref","name":"ContentDelta"}},{"name":"message_stop","shape":{"t":"ref","name":"MessageStop"}},{"name":"ping","shape":{"t":"any"}}]},"errors":[]},{"endpoint":"jobs.watch","method":"GET","path":"/v1/jobs/{job_id}/events","errorBody":"default","invalidInput":400,"credentials":[],"params":[{"name":"job_id","in":"path"}],"response":{"status":200,"kind":"sse","contentType":"text/event-stream","events":[{"name":"progress","shape":{"t":"ref","name":"JobProgress"}},{"name":"log","shape":{"t":"string"}},{"name":"done","shape":{"t":"ref","name":"JobDone"}}],"headers":[{"name":"X-Job-State","shape":{"t":"string"}}]},"errors":[]},{"endpoint":"ticks.watch","method":"GET","path":"/v1/ticks","errorBody":"default","invalidInput":400,"credentials":[],"params":[],"response":{"status":200,"kind":"sse","contentType":"text/event-stream","body":{"t":"string"}},"errors":[]},{"endpoint":"logs.tail","method":"GET","path":"/v1/logs","errorBody":"default","invalidInput":400,"credentials":[],"params":[{"name":"level","in":"query"}],"response":{"status":200,"kind":"jsonl","contentType":"application/x-ndjson","body":{"t":"ref","name":"LogLine"}},"errors":[]}],"types":{"ChatCompletion":{"t":"object","fields":[{"name":"id","shape":{"t":"string"},"required":true},{"name":"text","shape":{"t":"string"},"required":true}]},"ChatChunk":{"t":"object","fields":[{"name":"id","shape":{"t":"string"},"required":true},{"name":"delta","shape":{"t":"string"},"required":true},{"name":"index","shape":{"t":"integer"}}]},"MessageStart":{"t":"object","fields":[{"name":"message_id","shape":{"t":"string"},"required":true}]},"ContentDelta":{"t":"object","fields":[{"name":"index","shape":{"t":"integer"},"required":true},{"name":"text","shape":{"t":"string"},"required":true}]},"MessageStop":{"t":"object","fields":[{"name":"reason","shape":{"t":"string"},"required":true}]},"JobProgress":{"t":"object","fields":[{"name":"percent","shape":{"t":"number"},"required":true}]},"JobDone":{"t":"object","fields":[{"name":"ok","shape":{"t":"boolean"},"required":true}]},"LogLine":{"t":"object","fields":[{"name":"seq","shape":{"t":"integer"},"required":true},{"name":"level","shape":{"t":"string"},"required":true},{"name":"message","shape":{"t":"string"},"required":true}]}},"errorBodies":{"default":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]}},"areas":[],"fallback":{"prefix":"/","errorBody":"default","invalidInput":400},"collections":[],"notFound":{"status":404,"message":"no endpoint of the spec has this path"},"rateLimited":{"status":429,"message":"rate limited"},"reasonTags":{"400":"bad_request","401":"unauthorized","403":"forbidden","404":"not_found","405":"method_not_allowed","409":"conflict","413":"payload_too_large","422":"unprocessable_entity","429":"too_many_requests","500":"internal_server_error"}}',
+  ),
+  {
+    "chat.create": { body: validateChatRequest },
+    "completions.stream": { body: validateChatRequest },
+    "messages.stream": { body: validateChatRequest },
+    "jobs.watch": { params: validateJobsWatchParams },
+    "logs.tail": { params: validateLogsTailParams },
   },
-  errorBodies: {
-    default: {
-      fields: [
-        ["code", { slot: "code" }],
-        ["message", { slot: "message" }],
-      ],
-    },
-  },
-  areas: [],
-  fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
-  collections: [],
-  notFound: { status: 404, message: "no endpoint of the spec has this path" },
-  rateLimited: { status: 429, message: "rate limited" },
-  reasonTags: {
-    "400": "bad_request",
-    "401": "unauthorized",
-    "403": "forbidden",
-    "404": "not_found",
-    "405": "method_not_allowed",
-    "409": "conflict",
-    "413": "payload_too_large",
-    "422": "unprocessable_entity",
-    "429": "too_many_requests",
-    "500": "internal_server_error",
-  },
-};
+);
 
 /**
  * A stand-in for Streaming: every endpoint of the spec, its credentials, validation,

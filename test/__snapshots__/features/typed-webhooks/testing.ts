@@ -4,7 +4,7 @@ import {
   type StandIn,
   type StandInOptions,
 } from "./runtime/testing/stand-in.js";
-import type { StandInTable } from "./runtime/testing/table.js";
+import { tableOf, type StandInTable } from "./runtime/testing/table.js";
 import { validateHookCreate, validateHooksCreateParams } from "./validators.js";
 
 /**
@@ -13,77 +13,14 @@ import { validateHookCreate, validateHooksCreateParams } from "./validators.js";
  * See docs/testing.md of apigen. Not imported by the package's main entry.
  */
 
-const table: StandInTable = {
-  title: "Typed Webhooks",
-  routes: [
-    {
-      endpoint: "hooks.create",
-      method: "POST",
-      path: "/repos/{owner}/{repo}/hooks",
-      errorBody: "default",
-      invalidInput: 400,
-      credentials: [
-        {
-          credential: "token",
-          in: "header",
-          name: "Authorization",
-          scheme: "Bearer",
-          missing: { status: 401, message: "Authorization is required" },
-          rejected: { status: 403, message: "Authorization is not a valid token" },
-        },
-      ],
-      params: [
-        { name: "owner", in: "path" },
-        { name: "repo", in: "path" },
-      ],
-      body: "json",
-      response: {
-        status: 201,
-        kind: "json",
-        contentType: "application/json",
-        body: { t: "ref", name: "Hook" },
-      },
-      errors: [],
-      validateParams: validateHooksCreateParams,
-      validateBody: validateHookCreate,
-    },
-  ],
-  types: {
-    Hook: {
-      t: "object",
-      fields: [
-        { name: "id", shape: { t: "integer" }, required: true },
-        { name: "active", shape: { t: "boolean" }, required: true },
-        { name: "events", shape: { t: "array", items: { t: "string" } }, required: true },
-      ],
-    },
+const table: StandInTable = /* @__PURE__ */ tableOf(
+  JSON.parse(
+    '{"title":"Typed Webhooks","routes":[{"endpoint":"hooks.create","method":"POST","path":"/repos/{owner}/{repo}/hooks","errorBody":"default","invalidInput":400,"credentials":[{"credential":"token","in":"header","name":"Authorization","scheme":"Bearer","missing":{"status":401,"message":"Authorization is required"},"rejected":{"status":403,"message":"Authorization is not a valid token"}}],"params":[{"name":"owner","in":"path"},{"name":"repo","in":"path"}],"body":"json","response":{"status":201,"kind":"json","contentType":"application/json","body":{"t":"ref","name":"Hook"}},"errors":[]}],"types":{"Hook":{"t":"object","fields":[{"name":"id","shape":{"t":"integer"},"required":true},{"name":"active","shape":{"t":"boolean"},"required":true},{"name":"events","shape":{"t":"array","items":{"t":"string"}},"required":true}]}},"errorBodies":{"default":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]}},"areas":[],"fallback":{"prefix":"/","errorBody":"default","invalidInput":400},"collections":[],"notFound":{"status":404,"message":"no endpoint of the spec has this path"},"rateLimited":{"status":429,"message":"rate limited"},"reasonTags":{"400":"bad_request","401":"unauthorized","403":"forbidden","404":"not_found","405":"method_not_allowed","409":"conflict","413":"payload_too_large","422":"unprocessable_entity","429":"too_many_requests","500":"internal_server_error"}}',
+  ),
+  {
+    "hooks.create": { params: validateHooksCreateParams, body: validateHookCreate },
   },
-  errorBodies: {
-    default: {
-      fields: [
-        ["code", { slot: "code" }],
-        ["message", { slot: "message" }],
-      ],
-    },
-  },
-  areas: [],
-  fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
-  collections: [],
-  notFound: { status: 404, message: "no endpoint of the spec has this path" },
-  rateLimited: { status: 429, message: "rate limited" },
-  reasonTags: {
-    "400": "bad_request",
-    "401": "unauthorized",
-    "403": "forbidden",
-    "404": "not_found",
-    "405": "method_not_allowed",
-    "409": "conflict",
-    "413": "payload_too_large",
-    "422": "unprocessable_entity",
-    "429": "too_many_requests",
-    "500": "internal_server_error",
-  },
-};
+);
 
 /**
  * A stand-in for Typed Webhooks: every endpoint of the spec, its credentials, validation,
