@@ -1,0 +1,178 @@
+/**
+ * The inbound side of documents that are not apigen's: OpenAPI 3.1 `webhooks` (one entry is
+ * the deliveries' payload; several are typed events where a `const` names each, else one
+ * union payload, noted) and operations' `callbacks` (each a callback, its URL's runtime
+ * expression noted).
+ */
+import { deref, isObject, note, stringOf, under, type ImportContext } from "./context.ts";
+import type { JsonObject, JsonValue, Pointer } from "./document.ts";
+import { bodyType, inboundAuth, methods, type Delivery } from "./inbound-common.ts";
+import { carryNotes, withFacets } from "./schemas.ts";
+
+/**
+ * Webhooks of a document that is not apigen's: one is the payload of every delivery; several
+ * are typed events when each names itself the same way, else one payload of their union.
+ */
+export function otherWebhooks(ctx: ImportContext, deliveries: readonly Delivery[]): JsonObject {
+  const out: JsonObject = {};
+  const payloads = deliveries.map(([, op, at]) => ({
+    type: bodyType(ctx, op.requestBody, under(at, "requestBody")) ?? "unknown",
+    selector: selectorOf(ctx, op, at),
+  }));
+  const auth = deliveries.flatMap(([, op, at]) => inboundAuth(ctx, op, at));
+  if (auth.length) out.auth = [...new Set(auth)];
+  if (deliveries.length === 1) {
+    const [name, op] = deliveries[0]!;
+    const description = stringOf(op, "description") ?? stringOf(op, "summary");
+    out.description = description?.trim() || `Deliveries of ${name}.`;
+    out.payload = payloads[0]!.type;
+    return out;
+  }
+  const selectors = new Set(payloads.map((p) => JSON.stringify(p.selector?.key)));
+  const named = payloads.every((p) => p.selector) && selectors.size === 1;
+  if (named) {
+    Object.assign(out, payloads[0]!.selector!.key);
+    out.events = Object.fromEntries(
+      deliveries.map(([name, op], i) => {
+        const event: JsonObject = { payload: payloads[i]!.type };
+        const description = stringOf(op, "description") ?? stringOf(op, "summary");
+        if (description?.trim()) event.description = description.trim();
+        return [payloads[i]!.selector!.event, event];
+      }),
+    );
+    return out;
+  }
+  const types = [...new Map(payloads.map((p) => [JSON.stringify(p.type), p.type])).values()];
+  out.payload = types.length === 1 ? types[0]! : withFacets({ union: types }, {});
+  const where = { file: ctx.doc.root.path, pointer: "#/webhooks" };
+  note(
+    ctx,
+    out,
+    where,
+    `webhooks ${deliveries.map(([n]) => n).join(", ")}: the document does not say how a delivery names its event, so one payload (their union) is written`,
+  );
+  return out;
+}
+
+/**
+ * How a delivery names its event, when it says so with a `const`: a required header
+ * parameter, or a top-level payload property.
+ */
+function selectorOf(
+  ctx: ImportContext,
+  op: JsonObject,
+  at: Pointer,
+): { key: JsonObject; event: string } | undefined {
+  const eventName = (value: JsonValue | undefined) =>
+    typeof value === "string" && /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/.test(value)
+      ? value
+      : undefined;
+  for (const [i, raw] of (Array.isArray(op.parameters) ? op.parameters : []).entries()) {
+    const { value } = deref(ctx, raw, under(at, "parameters", i));
+    if (!isObject(value) || value.in !== "header" || !isObject(value.schema)) continue;
+    const event = eventName(value.schema.const);
+    if (event) return { key: { eventHeader: stringOf(value, "name") ?? "" }, event };
+  }
+  const { value: body } = deref(ctx, op.requestBody ?? null, under(at, "requestBody"));
+  const media =
+    isObject(body) && isObject(body.content) ? body.content["application/json"] : undefined;
+  const { value: schema } = deref(ctx, isObject(media) ? (media.schema ?? null) : null, at);
+  if (!isObject(schema) || !isObject(schema.properties)) return undefined;
+  for (const [field, property] of Object.entries(schema.properties)) {
+    const { value } = deref(ctx, property, at);
+    const event = isObject(value) ? eventName(value.const) : undefined;
+    if (event && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(field))
+      return { key: { eventField: field }, event };
+  }
+  return undefined;
+}
+
+/** Every operation's `callbacks`, as spec callbacks by a dotted event name. */
+export function operationCallbacks(ctx: ImportContext): [string, JsonObject][] {
+  const root = ctx.doc.root.value as JsonObject;
+  const paths = isObject(root.paths) ? root.paths : {};
+  const out: [string, JsonObject][] = [];
+  const taken = new Set<string>();
+  for (const [path, raw] of Object.entries(paths)) {
+    const item = deref(ctx, raw, { file: ctx.doc.root.path, pointer: `#/paths` }).value;
+    if (!isObject(item)) continue;
+    for (const method of methods) {
+      const op = item[method];
+      if (!isObject(op) || !isObject(op.callbacks)) continue;
+      const opAt = under({ file: ctx.doc.root.path, pointer: "#" }, "paths", path, method);
+      for (const [name, rawCallback] of Object.entries(op.callbacks)) {
+        const cbAt = under(opAt, "callbacks", name);
+        const { value: callback } = deref(ctx, rawCallback, cbAt);
+        if (!isObject(callback)) continue;
+        for (const [expression, cbItem] of Object.entries(callback)) {
+          if (!isObject(cbItem)) continue;
+          for (const cbMethod of methods) {
+            const cbOp = cbItem[cbMethod];
+            if (!isObject(cbOp)) continue;
+            const at = under(cbAt, expression, cbMethod);
+            let event = eventNameOf(name);
+            for (let i = 2; taken.has(event); i++) event = `${eventNameOf(name)}_${i}`;
+            taken.add(event);
+            out.push([event, foreignCallback(ctx, event, cbOp, cbMethod, expression, at)]);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** `onData` -> `on_data`, `payment-succeeded` -> `payment_succeeded`: the format's event names. */
+function eventNameOf(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(".")
+    .map((part) =>
+      part
+        .replace(/[^a-z0-9_]+/g, "_")
+        .replace(/^[^a-z]+/, "")
+        .replace(/_+$/, ""),
+    )
+    .filter(Boolean);
+  return words.length ? words.join(".") : "callback";
+}
+
+/** A callback of another document: its body, its first 2xx answer, and its URL in a note. */
+function foreignCallback(
+  ctx: ImportContext,
+  event: string,
+  op: JsonObject,
+  method: string,
+  expression: string,
+  at: Pointer,
+): JsonObject {
+  const out: JsonObject = {};
+  const summary = stringOf(op, "summary");
+  if (summary?.trim()) out.summary = summary.trim();
+  const description = stringOf(op, "description");
+  if (description?.trim()) out.description = description.trim();
+  out.method = method.toUpperCase();
+  // The format routes a callback by method and path under one base address: the URL's
+  // literal tail where it has one, else a path of the callback's own name.
+  const tail = /}(\/[^{}]*)$/.exec(expression)?.[1];
+  out.path = tail && /^\/[A-Za-z0-9._~\/-]*$/.test(tail) ? tail : `/${event}`;
+  note(
+    ctx,
+    out,
+    at,
+    `the callback URL is the runtime expression ${expression}; written as ${String(out.path)} under the callback base address`,
+  );
+  const body = bodyType(ctx, op.requestBody, under(at, "requestBody"));
+  if (body !== undefined) out.body = body;
+  const responses = isObject(op.responses) ? op.responses : {};
+  const ok = Object.keys(responses)
+    .filter((s) => /^2\d\d$/.test(s))
+    .sort()[0];
+  if (ok !== undefined) {
+    const success = bodyType(ctx, responses[ok], under(at, "responses", ok));
+    if (success !== undefined) out.success = success;
+  }
+  carryNotes(op, out);
+  return out;
+}
