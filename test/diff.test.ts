@@ -303,7 +303,7 @@ endpoints:
   orders.create: { method: POST, path: /o, body: Create, response: { status: 201 } }
 `;
   const closed = "    union: { card: Card, sepa: Sepa }";
-  const { model, changes } = inlineSpecs("apigen-diff-unions-");
+  const { changes } = inlineSpecs("apigen-diff-unions-");
 
   // A variant's type gains (or loses) the tag field with the union: listed under the type too.
   it.each([

@@ -10,7 +10,7 @@ import { shapeOf, shapeTableOf } from "../ir/stand-in-shapes.ts";
 import { listen, type RunningStandIn } from "../runtime/testing/node.ts";
 import type { Shape } from "../runtime/testing/shape.ts";
 import { createStandInFrom, type KeySet, type StandIn } from "../runtime/testing/stand-in.ts";
-import type { Route, StandInTable } from "../runtime/testing/table.ts";
+import { tableOf, type RouteValidators, type StandInTable } from "../runtime/testing/table.ts";
 import { shapeValidator } from "./shape-check.ts";
 
 export interface MockOptions {
@@ -57,23 +57,22 @@ function paramsShape(endpoint: Endpoint): Shape {
 }
 
 /** The route table of a model, with validators built from its types. */
-export function tableOf(model: ApiModel): StandInTable {
-  const data = model.standIn.table;
+function modelTable(model: ApiModel): StandInTable {
   const types = shapeTableOf(model.types, [
     ...model.endpoints.flatMap((e) => [e.body, ...e.params.map((p) => p.type)]),
   ]);
-  const routes = data.routes.map((route): Route => {
+  const validators: RouteValidators = {};
+  for (const route of model.standIn.table.routes) {
     const endpoint = model.endpoints.find((e) => e.id === route.endpoint)!;
     const body = route.body === "json" && endpoint.body ? shapeOf(endpoint.body) : undefined;
-    return {
-      ...route,
+    validators[route.endpoint] = {
       ...(endpoint.params.length > 0
-        ? { validateParams: shapeValidator(paramsShape(endpoint), types) }
+        ? { params: shapeValidator(paramsShape(endpoint), types) }
         : {}),
-      ...(body ? { validateBody: shapeValidator(body, types) } : {}),
+      ...(body ? { body: shapeValidator(body, types) } : {}),
     };
-  });
-  return { ...data, routes };
+  }
+  return tableOf(model.standIn.table, validators);
 }
 
 /** Starts the stand-in; resolves with it running (the command keeps it up until a signal). */
@@ -87,7 +86,7 @@ export async function startMock(
     outDir: `${options.specDir}/.apigen-mock-no-output`,
   });
   const keys = options.keysFile ? readKeys(options.keysFile) : {};
-  const standIn = createStandInFrom(tableOf(model), { seed: options.seed, keys, log });
+  const standIn = createStandInFrom(modelTable(model), { seed: options.seed, keys, log });
   const running = await listen(standIn, { port: options.port, host: options.host ?? "127.0.0.1" });
   log(`stand-in for ${model.api.title} listening on ${running.url} (seed ${options.seed})`);
   return { standIn, running };

@@ -83,8 +83,17 @@ export function deref(
   return current;
 }
 
-/** Whether the document is apigen's own (its `info.x-apigen-api`), whose extensions say more. */
-export function ownDocument(ctx: ImportContext): boolean {
+/** The names apigen's own document gives (`info.x-apigen-api`), or undefined in another's. */
+export function ownNames(ctx: ImportContext): JsonObject | undefined {
   const info = (ctx.doc.root.value as JsonObject).info;
-  return isObject(info) && isObject(info["x-apigen-api"]);
+  return isObject(info) && isObject(info["x-apigen-api"]) ? info["x-apigen-api"] : undefined;
+}
+
+/** Whether the document is apigen's own, whose extensions say more. */
+export const ownDocument = (ctx: ImportContext): boolean => ownNames(ctx) !== undefined;
+
+/** `object` without its member `key`. */
+export function withoutKey(object: JsonObject, key: string): JsonObject {
+  const { [key]: _left, ...rest } = object;
+  return rest;
 }

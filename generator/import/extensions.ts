@@ -5,7 +5,7 @@
  * lists keyed by `name` (or `code`, `status`) are the spec's maps and `x-undocumented` is
  * `undocumented`. Documents that are not apigen's have none of them.
  */
-import { isObject, type ImportContext } from "./context.ts";
+import { isObject, withoutKey, type ImportContext } from "./context.ts";
 import type { JsonObject, JsonValue } from "./document.ts";
 
 /** The sections the root's extensions give back, by the spec's section name. */
@@ -71,9 +71,4 @@ function mapOf(list: readonly JsonValue[], by: string): JsonObject {
   for (const item of list)
     if (isObject(item) && item[by] !== undefined) out[String(item[by])] = withoutKey(item, by);
   return out;
-}
-
-function withoutKey(object: JsonObject, key: string): JsonObject {
-  const { [key]: _left, ...rest } = object;
-  return rest;
 }

@@ -4,11 +4,11 @@
  * delivery entry, or one entry per typed event), with the prose apigen adds to their
  * descriptions taken back out.
  */
-import { deref, isObject, stringOf, under, type ImportContext } from "./context.ts";
+import { deref, isObject, stringOf, under, withoutKey, type ImportContext } from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
 import { bodyType, inboundAuth, type Delivery } from "./inbound-common.ts";
 import { paramsOf, splitDescription } from "./operations.ts";
-import { asMapping, carryNotes, typeOf } from "./schemas.ts";
+import { asMapping, carryNotes, notesIn, typeOf } from "./schemas.ts";
 
 /** Paragraphs apigen writes into inbound descriptions, which the spec does not hold. */
 const addedProse = [
@@ -77,7 +77,7 @@ export function callbackOf(
 }
 
 function withDescription(param: JsonObject, description: string): JsonObject {
-  const { description: _old, ...rest } = param;
+  const rest = withoutKey(param, "description");
   return description ? { ...rest, description } : rest;
 }
 
@@ -136,15 +136,9 @@ export function ownWebhooks(ctx: ImportContext, deliveries: readonly Delivery[])
   return out;
 }
 
-/** An entry's `x-undocumented` notes. */
-function notesOf(op: JsonObject): string[] {
-  const notes = op["x-undocumented"];
-  return (Array.isArray(notes) ? notes : [notes]).filter((n): n is string => typeof n === "string");
-}
-
 /** The notes every entry has: the webhooks' own, which apigen repeats on each event. */
 function commonNotes(ops: readonly JsonObject[]): string[] {
-  const [first, ...rest] = ops.map(notesOf);
+  const [first, ...rest] = ops.map(notesIn);
   return (first ?? []).filter((n) => rest.every((notes) => notes.includes(n)));
 }
 
@@ -164,7 +158,7 @@ function typedEvents(ctx: ImportContext, deliveries: readonly Delivery[]): JsonO
     const own = text.split("\n\n")[0];
     if (own && !addedProse.some((p) => p.test(own))) event.description = own;
     if (op.deprecated === true) event.deprecated = true;
-    const notes = notesOf(op).filter((n) => !shared.includes(n));
+    const notes = notesIn(op).filter((n) => !shared.includes(n));
     if (notes.length) event.undocumented = notes.length === 1 ? notes[0]! : notes;
     events[name] = event;
   }

@@ -614,15 +614,20 @@ function literalExample(
  * `undocumented`, word for word: they are gaps of the API, not losses of the import.
  */
 export function carryNotes(source: JsonObject, target: JsonObject): void {
-  const notes = source["x-undocumented"];
-  const list = (Array.isArray(notes) ? notes : [notes]).filter(
-    (n): n is string => typeof n === "string" && n !== "",
-  );
+  const list = notesIn(source);
   if (!list.length) return;
   const existing = target.undocumented;
   const before = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
   const all = [...before, ...list];
   target.undocumented = all.length === 1 ? all[0]! : all;
+}
+
+/** The notes of an element's `x-undocumented`, one or a list. */
+export function notesIn(source: JsonObject): string[] {
+  const notes = source["x-undocumented"];
+  return (Array.isArray(notes) ? notes : [notes]).filter(
+    (n): n is string => typeof n === "string" && n !== "",
+  );
 }
 
 /** Every key of the schema this importer does not read, as one note (extensions aside). */

@@ -7,9 +7,10 @@ import {
   componentsOf,
   isObject,
   note,
-  ownDocument,
+  ownNames,
   stringOf,
   under,
+  withoutKey,
   type ImportContext,
 } from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
@@ -38,7 +39,7 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
     baseUrl: "api_base_url",
   };
   // apigen's own document names them (x-apigen-api), and ends the description with its gap convention.
-  const own = isObject(info["x-apigen-api"]) ? info["x-apigen-api"] : {};
+  const own = ownNames(ctx) ?? {};
   for (const key of ["name", "clientName", "baseUrl", "callbackBaseUrl"] as const)
     if (typeof own[key] === "string" && !(key === "name" && packageName)) api[key] = own[key];
   const description = stringOf(info, "description")?.split(gapConvention).join("").trim();
@@ -111,17 +112,12 @@ function signatureCredentials(ctx: ImportContext): JsonObject {
       ...(docs.description !== undefined ? { description: docs.description } : {}),
       in: "signature",
       header: stringOf(parameter, "name") ?? key,
-      ...withoutDescription(docs),
+      ...withoutKey(docs, "description"),
     };
     carryNotes(parameter, credential);
     out[parameter["x-apigen-signature"]] = credential;
   }
   return out;
-}
-
-function withoutDescription(docs: JsonObject): JsonObject {
-  const { description: _left, ...rest } = docs;
-  return rest;
 }
 
 /**
@@ -142,16 +138,6 @@ function credentialDocs(text: string | undefined): JsonObject {
   };
 }
 
-/** The names apigen's own document gives (`info.x-apigen-api`). */
-function ownNames(ctx: ImportContext): Record<string, string | undefined> {
-  const info = (ctx.doc.root.value as JsonObject).info;
-  const own = isObject(info) && isObject(info["x-apigen-api"]) ? info["x-apigen-api"] : {};
-  return Object.fromEntries(Object.entries(own).filter(([, v]) => typeof v === "string")) as Record<
-    string,
-    string
-  >;
-}
-
 /** `environments`: one per server, named from its description or its host. */
 export function environmentsSection(ctx: ImportContext): JsonObject | undefined {
   const root = ctx.doc.root.value as JsonObject;
@@ -163,7 +149,8 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
     let url = stringOf(server, "url") ?? "";
     const environment: JsonObject = {};
     // apigen writes an environment whose address the spec does not show as its placeholder.
-    const unshown = ownDocument(ctx) && url === `{${ownNames(ctx).baseUrl ?? ""}}`;
+    const baseUrl = ownNames(ctx)?.baseUrl;
+    const unshown = typeof baseUrl === "string" && url === `{${baseUrl}}`;
     if (isObject(server.variables) && !unshown) {
       for (const [name, variable] of Object.entries(server.variables))
         if (isObject(variable) && variable.default !== undefined)
