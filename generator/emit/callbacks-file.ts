@@ -72,8 +72,7 @@ function routeEntry(callback: Callback): Expr {
     ]),
   );
   const body = callback.body;
-  const checkBody =
-    body && (body.kind === "ref" && !body.nullable ? validatorRef(body.name) : validatorExpr(body));
+  const checkBody = body && validatorExpr(body);
   return obj(
     [
       ["event", lit(callback.event)],
@@ -205,12 +204,7 @@ function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
   const selector = webhooks.eventSelector;
   if (!selector || webhooks.events.length === 0) return undefined;
   const checks = webhooks.events.map((event) => {
-    const payload = event.payload;
-    const check =
-      payload.kind === "ref" && !payload.nullable
-        ? validatorRef(payload.name)
-        : validatorExpr(payload);
-    return [event.name, check] as const;
+    return [event.name, validatorExpr(event.payload)] as const;
   });
   return obj(
     [

@@ -17,6 +17,7 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
  */
 export const runtimeModules = [
   "validate.ts",
+  "validator-data.ts",
   "unions.ts",
   "client/errors.ts",
   "client/redact.ts",

@@ -18,7 +18,7 @@ const testingModule = modules.testing;
 function bodyValidator(endpoint: Endpoint): Expr | undefined {
   const body = endpoint.body;
   if (!body || endpoint.requestBody?.encoding !== "json") return undefined;
-  return body.kind === "ref" && !body.nullable ? validatorRef(body.name) : validatorExpr(body);
+  return validatorExpr(body);
 }
 
 /** `{ "transactions.authorize": { body: validateAuthorizeRequest }, ... }`: each route's validators. */

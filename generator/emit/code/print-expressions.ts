@@ -76,6 +76,9 @@ function printProperty(property: ObjectProperty, ctx: PrintContext): Doc {
     case "spread":
       return ["...", printExpr(property.expr, ctx)];
     case "property": {
+      // `{ validateLabel }`: a symbol under its own name, once its import says it has that name.
+      if (property.value.kind === "ref" && !property.docs?.length)
+        if (ctx.use(property.value) === property.key) return property.key;
       const key =
         typeof property.key === "number"
           ? printNumber(property.key)

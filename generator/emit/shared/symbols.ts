@@ -19,6 +19,7 @@ import type * as TestingStandIn from "../../runtime/testing/stand-in.ts";
 import type * as TestingTable from "../../runtime/testing/table.ts";
 import type * as Unions from "../../runtime/unions.ts";
 import type * as Validate from "../../runtime/validate.ts";
+import type * as ValidatorData from "../../runtime/validator-data.ts";
 import type { Ref } from "../code/nodes.ts";
 
 /** Output paths of the generated package's files. */
@@ -60,6 +61,7 @@ export const generatedRef = (module: string, name: string, isType: boolean): Ref
 /** The runtime modules by their path below `src/runtime/`, with their exports' types. */
 interface RuntimeModules {
   "validate.ts": typeof Validate;
+  "validator-data.ts": typeof ValidatorData;
   "unions.ts": typeof Unions;
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;

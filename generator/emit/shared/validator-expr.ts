@@ -1,85 +1,116 @@
 /**
- * Validators as code: for an IR type node, the expression that builds its validator from the
- * combinators of `runtime/validate.ts`, and the declaration of a named validator.
+ * Validators as data: for an IR type node, a named type's validator, or the JSON text of its
+ * shape that `runtime/validator-data.ts` builds with the combinators of `runtime/validate.ts`
+ * at first use (`fromData('["object",{"id":"string"},["id"]]')`), with the symbols the text
+ * names passed beside it (`{ validateLabel, uuidFormat }`), each recording its import. A
+ * type checker reads one string where nested combinator calls cost it seconds on a large API.
  */
 import type { Field, TypeNode } from "../../ir/model.ts";
 import * as runtime from "../../runtime/validate.ts";
-import { arr, call, exprStatement, id, lit, obj } from "../code/build.ts";
+import { call, exprStatement, id, lit, obj } from "../code/build.ts";
 import type { Expr, Param, Statement } from "../code/nodes.ts";
-import { runtimeType, runtimeValue, validatorRef } from "./symbols.ts";
+import { runtimeType, runtimeValue, validatorName, validatorRef } from "./symbols.ts";
 
-type ValidateExport = keyof typeof runtime & string;
-const combinator = (name: ValidateExport): Expr => runtimeValue("validate.ts", name);
+/** What the shape text holds: plain JSON. */
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** The symbols a shape's text names, by the name it uses. */
+type Refs = Map<string, Expr>;
 
 /** `uuidFormat`: the runtime export that checks a format; undefined for formats that are documentation only. */
-function formatExport(format: string | undefined): ValidateExport | undefined {
+function formatExport(format: string | undefined): keyof typeof runtime | undefined {
   const checked = format === undefined ? undefined : runtime.formats[format];
   if (!checked) return undefined;
   const found = Object.entries(runtime).find(
     ([name, value]) => value === checked && name !== "formats",
   );
-  return found?.[0] as ValidateExport | undefined;
+  return found?.[0] as keyof typeof runtime | undefined;
 }
 
-/** The rules argument of a combinator, or none when every rule is unset. */
-function rules(entries: readonly (readonly [string, Expr | undefined])[]): Expr[] {
-  const rule = obj(entries);
-  return rule.kind === "object" && rule.properties.length > 0 ? [rule] : [];
+/** The rules that are set, or none. */
+function rules(entries: Record<string, Json | undefined>): Record<string, Json> | undefined {
+  const set = Object.entries(entries).filter(
+    (entry): entry is [string, Json] => entry[1] !== undefined,
+  );
+  return set.length > 0 ? Object.fromEntries(set) : undefined;
 }
 
-const optionalLit = (value: string | number | boolean | undefined) =>
-  value === undefined ? undefined : lit(value);
-
-/** The validator expression of a type node. */
+/**
+ * The validator of a type node: a named type's own validator where the node is just that
+ * type, else its shape as data.
+ */
 export function validatorExpr(node: TypeNode): Expr {
-  const inner = shapeExpr(node);
-  return node.nullable ? call(combinator("nullable"), inner) : inner;
+  if (node.kind === "ref" && !node.nullable) return validatorRef(node.name);
+  return fromData((refs) => shapeData(node, refs));
 }
 
-function shapeExpr(node: TypeNode): Expr {
+/** The validator of an object with these fields (a parameters interface). */
+export function objectValidatorExpr(
+  fields: readonly Pick<Field, "name" | "type" | "required">[],
+): Expr {
+  return fromData((refs) => objectData(fields, refs));
+}
+
+/** `fromData('<json>', { <refs> })`: the refs sorted by name, left out when there are none. */
+function fromData(data: (refs: Refs) => Json): Expr {
+  const refs: Refs = new Map();
+  const text = JSON.stringify(data(refs));
+  const named = [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return call(
+    runtimeValue("validator-data.ts", "fromData"),
+    lit(text),
+    ...(named.length > 0 ? [obj(named)] : []),
+  );
+}
+
+/** A symbol the text names: recorded once, named in the text by `name`. */
+function named(refs: Refs, name: string, expr: Expr): string {
+  if (!refs.has(name)) refs.set(name, expr);
+  return name;
+}
+
+/** The shape data of a type node (validator-data.ts says what each form means). */
+function shapeData(node: TypeNode, refs: Refs): Json {
+  const inner = innerData(node, refs);
+  return node.nullable ? ["nullable", inner] : inner;
+}
+
+function innerData(node: TypeNode, refs: Refs): Json {
   const c = node.constraints;
   switch (node.kind) {
     case "primitive": {
-      if (node.name === "boolean") return combinator("boolean");
-      if (node.name === "binary") return combinator("binary");
+      if (node.name === "boolean" || node.name === "binary") return node.name;
       if (node.name === "string") {
         const format = formatExport(c.format);
-        return call(
-          combinator("string"),
-          ...rules([
-            ["format", format && combinator(format)],
-            ["pattern", optionalLit(c.pattern)],
-            ["prefix", optionalLit(c.prefix)],
-            ["minLength", optionalLit(c.minLength)],
-            ["maxLength", optionalLit(c.maxLength)],
-          ]),
-        );
+        const set = rules({
+          format: format && named(refs, format, runtimeValue("validate.ts", format)),
+          pattern: c.pattern,
+          prefix: c.prefix,
+          minLength: c.minLength,
+          maxLength: c.maxLength,
+        });
+        return set ? ["string", set] : "string";
       }
-      return call(
-        combinator("number"),
-        ...rules([
-          ["integer", node.name === "integer" ? lit(true) : undefined],
-          ["minimum", optionalLit(c.minimum)],
-          ["maximum", optionalLit(c.maximum)],
-        ]),
-      );
+      const set = rules({ minimum: c.minimum, maximum: c.maximum });
+      if (!set) return node.name === "integer" ? "integer" : "number";
+      return ["number", node.name === "integer" ? { integer: true, ...set } : set];
     }
     case "unknown":
-      return combinator("anything");
+      return "anything";
     case "ref":
-      return validatorRef(node.name);
+      return named(refs, validatorName(node.name), validatorRef(node.name));
     case "array":
-      return call(combinator("array"), validatorExpr(node.items));
+      return ["array", shapeData(node.items, refs)];
     case "map":
-      return call(combinator("map"), validatorExpr(node.values));
+      return ["map", shapeData(node.values, refs)];
     case "object":
-      return objectValidatorExpr(node.fields);
+      return objectData(node.fields, refs);
     case "literal":
-      return call(combinator("literal"), lit(node.value));
+      return ["literal", node.value];
     case "enum":
-      return call(combinator("oneOf"), arr(node.values.map(lit)), lit(node.open));
+      return ["oneOf", [...node.values], node.open];
     case "union":
-      return unionValidatorExpr(node);
+      return unionData(node, refs);
     default: {
       const unhandled: never = node;
       throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);
@@ -88,37 +119,40 @@ function shapeExpr(node: TypeNode): Expr {
 }
 
 /**
- * `tagged("type", { card: validateCardPaymentMethod }, false)` for a tagged union, whose
- * variants are named types; `union([string(), validateCustomer], ["string", "Customer"])`
- * for an untagged one, the names for the issue when no member matches.
+ * `["tagged", "type", { "card": "validateCardPaymentMethod" }, false]` for a tagged union,
+ * whose variants are named types; `["union", ["string", "validateCustomer"], ["string",
+ * "Customer"]]` for an untagged one, the names for the issue when no member matches.
  */
-function unionValidatorExpr(node: TypeNode & { kind: "union" }): Expr {
+function unionData(node: TypeNode & { kind: "union" }, refs: Refs): Json {
   const tag = node.discriminator;
-  if (tag)
-    return call(
-      runtimeValue("unions.ts", "tagged"),
-      lit(tag.field),
-      obj(tag.cases.map(({ value }, i) => [value, validatorExpr(node.variants[i]!)] as const)),
-      lit(node.open),
+  if (tag) {
+    const variants = Object.fromEntries(
+      tag.cases.map(({ value }, i) => [value, shapeData(node.variants[i]!, refs)]),
     );
-  return call(
-    runtimeValue("unions.ts", "union"),
-    arr(node.variants.map(validatorExpr)),
-    arr(node.variants.map((v) => lit(typeText(v)))),
-  );
+    named(refs, "tagged", runtimeValue("unions.ts", "tagged"));
+    return ["tagged", tag.field, variants, node.open];
+  }
+  const members = node.variants.map((v) => shapeData(v, refs));
+  named(refs, "union", runtimeValue("unions.ts", "union"));
+  return ["union", members, node.variants.map(typeText)];
 }
 
-/**
- * `object({ a: string(), b: number() }, ["a"])`: bare validators and the required names apart,
- * not a `[validator, required]` tuple per field, which made the validators most of the
- * package's type-check time (each tuple literal is typed and related to the tuple type).
- */
-export function objectValidatorExpr(
+/** `["object", { "a": "string" }, ["a"]]`: the fields, then the required names (left out when none). */
+function objectData(
   fields: readonly Pick<Field, "name" | "type" | "required">[],
-): Expr {
-  const shape = obj(fields.map((f) => [f.name, validatorExpr(f.type)] as const));
-  const required = fields.filter((f) => f.required).map((f) => lit(f.name));
-  return call(combinator("object"), shape, ...(required.length > 0 ? [arr(required)] : []));
+  refs: Refs,
+): Json {
+  const shape: Record<string, Json> = {};
+  // Defined, not assigned: a field named `__proto__` stays a field of the text.
+  for (const f of fields)
+    Object.defineProperty(shape, f.name, {
+      value: shapeData(f.type, refs),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  const required = fields.filter((f) => f.required).map((f) => f.name);
+  return required.length > 0 ? ["object", shape, required] : ["object", shape];
 }
 
 /** `(value: unknown, path: string, issues: ValidationIssue[])`: every validator's parameters. */

@@ -10,13 +10,8 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
-import {
-  number,
-  object,
-  string,
-  type ValidationIssue,
-  type Validator,
-} from "./runtime/validate.js";
+import type { ValidationIssue, Validator } from "./runtime/validate.js";
+import { fromData } from "./runtime/validator-data.js";
 import type { Charge, ChargesCreateParams, Issue, IssuesListParams } from "./types.js";
 import {
   validateChargesCreateParams,
@@ -70,13 +65,17 @@ export class ParamsCore extends ClientCore {
 
 /** Checks the body of `issues.create`; appends one issue per problem. */
 function validateIssuesCreateBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateIssuesCreateBodyShape ??= object({ title: string() }, ["title"]))(value, path, issues);
+  (validateIssuesCreateBodyShape ??= fromData('["object",{"title":"string"},["title"]]'))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateIssuesCreateBodyShape: Validator | undefined;
 
 /** Checks the body of `charges.create`; appends one issue per problem. */
 function validateChargesCreateBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateChargesCreateBodyShape ??= object({ amount: number({ integer: true }) }, ["amount"]))(
+  (validateChargesCreateBodyShape ??= fromData('["object",{"amount":"integer"},["amount"]]'))(
     value,
     path,
     issues,
