@@ -5,7 +5,7 @@
  * on synthetic specs 10x and 50x its size (bench/synth-spec.ts). Wall time, peak RSS and the
  * per-stage breakdown of `--timings`. Measures, never asserts.
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freshDir, root, scratch, timed } from "./proc.ts";
 import { atMost, fmt, stat, type Row, type Section } from "./stats.ts";

@@ -3,7 +3,7 @@
  * spec paths found by one lookup instead of segment matching, a single-chunk body kept
  * without a copy, and handlers and signature checks that answer without a promise.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeBase64 } from "../generator/runtime/callbacks/base64.ts";
 import { genericFailureShape } from "../generator/runtime/callbacks/failure.ts";
 import {
@@ -12,20 +12,10 @@ import {
   splitTarget,
   type RouteSpec,
 } from "../generator/runtime/callbacks/routes.ts";
-import {
-  bodies,
-  merchantServer,
-  recordingHandlers,
-  send,
-  type Running,
-} from "./callbacks-helpers.ts";
+import { bodies, merchantServer, recordingHandlers, send } from "./callbacks-helpers.ts";
 
 const m = merchantServer();
 const { calls, errors } = m;
-let server: Running;
-beforeAll(() => {
-  server = m.server;
-});
 
 describe("splitTarget", () => {
   it("gives the pathname and query that URL gives for the path, plain or not", () => {

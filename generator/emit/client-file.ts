@@ -61,7 +61,7 @@ import {
   typeRef,
   validatorRef,
 } from "./shared/symbols.ts";
-import { generic, keyword, literalType, typeExpr, union } from "./shared/type-expr.ts";
+import { generic, literalType, typeExpr, union } from "./shared/type-expr.ts";
 import { validatorDeclaration, validatorExpr } from "./shared/validator-expr.ts";
 
 const coreModule = "client/core.ts";

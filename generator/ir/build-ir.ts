@@ -176,19 +176,17 @@ function paramsTypesOf(
       owner: `endpoint ${e.id}`,
       name: e.paramsTypeName,
       params: e.params,
-      location: e.location,
     })),
     ...callbacks.map((c) => ({
       owner: `callback ${c.event}`,
       name: c.paramsTypeName,
       params: c.params,
-      location: c.location,
     })),
   ];
   const result: ParamsType[] = [];
   // Named types are unique by name (the IR keeps one per name): a map, not a search per operation.
   const typesByName = new Map(types.map((t) => [t.name, t]));
-  for (const { owner, name, params, location } of owners) {
+  for (const { owner, name, params } of owners) {
     if (!name) continue;
     const clash = typesByName.get(name);
     if (clash) ctx.bag.report("generated-name-conflict", { name, owner }, clash.location);

@@ -1,8 +1,9 @@
 /**
  * Request bodies and success responses of `paths`, by media type, saying what the client
  * does: a form's nested fields in bracket form (`deepObject` for objects; arrays as
- * `name[]`, marked `x-apigen-style: brackets`), multipart's object fields as JSON text, raw
- * bytes and text, a response with no content, and the declared response headers.
+ * `name[]`, marked `x-apigen-style: brackets`), multipart with OpenAPI's default encoding
+ * (the client sends an object field as a text part of its JSON, with no part media type to
+ * declare), raw bytes and text, a response with no content, and the declared response headers.
  */
 import { objectFieldsOf, resolveType, type TypeLookup } from "../../ir/callback-routing.ts";
 import type {
@@ -31,18 +32,6 @@ function formEncoding(body: TypeNode, types: TypeLookup): JsonObject | undefined
     if (kind === "array")
       return [[field.name, { style: "form", explode: true, "x-apigen-style": "brackets" }]];
     return [];
-  });
-  return entries.length ? Object.fromEntries(entries) : undefined;
-}
-
-/** The encoding of each multipart field the client sends as JSON text: objects and arrays of them. */
-function multipartEncoding(body: TypeNode, types: TypeLookup): JsonObject | undefined {
-  const entries = (objectFieldsOf(body, types) ?? []).flatMap((field): [string, JsonObject][] => {
-    let type = resolveType(field.type, types);
-    if (type.kind === "array") type = resolveType(type.items, types);
-    return type.kind === "object" || type.kind === "map"
-      ? [[field.name, { contentType: "application/json" }]]
-      : [];
   });
   return entries.length ? Object.fromEntries(entries) : undefined;
 }
