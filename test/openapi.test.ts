@@ -132,15 +132,19 @@ describe("byte stability", () => {
     const committed = JSON.parse(
       readFileSync(join(repoRoot, "generated/openapi.json"), "utf8"),
     ) as unknown;
-    const { openApiDocument } = await import("../generated/src/index.ts");
+    const { openApiDocument } = await import("../generated/src/openapi.ts");
     expect(openApiDocument).toEqual(committed);
     expect(YAML.parse(readFileSync(join(repoRoot, "generated/openapi.yaml"), "utf8"))).toEqual(
       committed,
     );
     const pkg = JSON.parse(readFileSync(join(repoRoot, "generated/package.json"), "utf8")) as {
-      exports: Record<string, string>;
+      exports: Record<string, unknown>;
       files: string[];
     };
+    expect(pkg.exports["./openapi"]).toEqual({
+      types: "./dist/openapi.d.ts",
+      default: "./dist/openapi.js",
+    });
     expect(pkg.exports["./openapi.json"]).toBe("./openapi.json");
     expect(pkg.exports["./openapi.yaml"]).toBe("./openapi.yaml");
     expect(pkg.files).toEqual(expect.arrayContaining(["openapi.json", "openapi.yaml"]));

@@ -64,7 +64,7 @@ describe("the packed package", () => {
     expect(lint.status).toBe(0);
   });
 
-  it("passes arethetypeswrong: types resolve for `.` and `./callbacks` under node16 (ESM) and bundler", () => {
+  it("passes arethetypeswrong: types resolve for each entry under node16 (ESM) and bundler", () => {
     // esm-only profile: the package is ESM only, so require() from CJS and node10 are out of scope.
     // openapi.yaml is a data file, not a module TypeScript can resolve.
     const attw = run([
@@ -101,6 +101,8 @@ describe("the packed package", () => {
     for (const [entry, file] of [
       [".", "dist/index.d.ts"],
       ["./callbacks", "dist/callbacks.d.ts"],
+      ["./testing", "dist/testing.d.ts"],
+      ["./openapi", "dist/openapi.d.ts"],
     ] as const) {
       for (const kind of ["node16-esm", "bundler"]) {
         const resolution = analysis.entrypoints[entry]!.resolutions[kind]!.resolution!;
@@ -119,7 +121,8 @@ describe("the built package in Node", () => {
       'const main = await import("merchant-commerce-api");',
       'const callbacks = await import("merchant-commerce-api/callbacks");',
       'const { default: doc } = await import("merchant-commerce-api/openapi.json", { with: { type: "json" } });',
-      "console.log(JSON.stringify({ client: typeof main.MerchantClient, routerInMain: 'createCallbackRouter' in main, router: typeof callbacks.createCallbackRouter, same: JSON.stringify(doc) === JSON.stringify(main.openApiDocument), from: import.meta.resolve('merchant-commerce-api') }));",
+      'const openapi = await import("merchant-commerce-api/openapi");',
+      "console.log(JSON.stringify({ client: typeof main.MerchantClient, routerInMain: 'createCallbackRouter' in main, router: typeof callbacks.createCallbackRouter, same: JSON.stringify(doc) === JSON.stringify(openapi.openApiDocument), documentInMain: 'openApiDocument' in main, from: import.meta.resolve('merchant-commerce-api') }));",
     ].join("\n");
     const node = run([process.execPath, "--input-type=module", "-e", script]);
     expect(node.stderr).toBe("");
@@ -128,11 +131,12 @@ describe("the built package in Node", () => {
       routerInMain: false,
       router: "function",
       same: true,
+      documentInMain: false,
       from: expect.stringMatching(/\/generated\/dist\/index\.js$/),
     });
   });
 
-  it("has a main entry whose import graph never reaches the callback router or the stand-in", () => {
+  it("has a main entry whose import graph never reaches the callback router, the stand-in or the OpenAPI document", () => {
     const seen = new Set<string>();
     const visit = (file: string) => {
       if (seen.has(file)) return;
@@ -153,6 +157,7 @@ describe("the built package in Node", () => {
     expect(relative).toContain("dist/client.js");
     expect(relative.filter((f) => f.includes("callbacks"))).toEqual([]);
     expect(relative.filter((f) => f.includes("testing"))).toEqual([]);
+    expect(relative.filter((f) => f.includes("openapi"))).toEqual([]);
   });
 
   it("exports the stand-in from /testing, built", () => {

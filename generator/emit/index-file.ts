@@ -1,5 +1,8 @@
 /**
- * Emits `src/index.ts`: the package's public surface, re-exported from one entry point.
+ * Emits `src/index.ts`: the package's public surface, re-exported from one entry point. The
+ * OpenAPI document is not part of it: its own entry (`<package>/openapi`) spares everyone who
+ * imports the client parsing it at load, and every type-check of their code reading it (13 MB
+ * of JSON for GitHub's API).
  */
 import type { ExportFrom, FileStatement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
@@ -12,11 +15,6 @@ export function emitIndexFile(ctx: EmitContext): EmittedFile {
     { kind: "export-from", module: modules.types, isTypeOnly: true },
     { kind: "export-from", module: modules.client },
     { kind: "export-from", module: modules.errors },
-    {
-      kind: "export-from",
-      module: modules.openapi,
-      names: [{ name: "openApiDocument", isType: false }],
-    },
   ];
   const statements: FileStatement[] = reExports.map((statement, i) => ({
     statement,

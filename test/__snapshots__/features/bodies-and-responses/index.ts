@@ -3,4 +3,3 @@
 export type * from "./types.js";
 export * from "./client.js";
 export * from "./errors.js";
-export { openApiDocument } from "./openapi.js";
