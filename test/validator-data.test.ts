@@ -24,7 +24,10 @@ import {
 import { fromData, type DataRefs } from "../generator/runtime/validator-data.ts";
 
 const validateLabel = object({ name: string() }, ["name"]);
-const refs: DataRefs = { validateLabel, uuidFormat, union, tagged };
+const refs: DataRefs = {
+  ...{ anything, array, binary, boolean, literal, map, nullable, number, object, oneOf, string },
+  ...{ validateLabel, uuidFormat, union, tagged },
+};
 
 /** Values of every kind, some inside and some outside each shape below. */
 const values: unknown[] = [
@@ -123,7 +126,7 @@ describe("validators as data", () => {
   });
 
   it("keeps a field named __proto__ a field", () => {
-    const got = fromData('["object",{"__proto__":"integer"},["__proto__"]]');
+    const got = fromData('["object",{"__proto__":"integer"},["__proto__"]]', { object, number });
     expect(validate(got, JSON.parse('{"__proto__":"x"}'), "body")).toEqual([
       { path: "body.__proto__", message: "must be a number, not a string" },
     ]);
@@ -134,7 +137,8 @@ describe("validators as data", () => {
     expect(() => fromData('"validateMissing"')).toThrow(
       'validator data names "validateMissing", which was not passed',
     );
-    expect(() => fromData('["union",["string"],["string"]]')).toThrow('names "union"');
-    expect(() => fromData('["set","string"]')).toThrow('unknown validator kind "set"');
+    expect(() => fromData('["union",["string"],["string"]]', { string })).toThrow('names "union"');
+    expect(() => fromData('["array","string"]', { string })).toThrow('names "array"');
+    expect(() => fromData('["set","string"]', { string })).toThrow('unknown validator kind "set"');
   });
 });

@@ -4,32 +4,19 @@
 /**
  * Validators written as data. The generated validators hold each shape as JSON text and build
  * it here, with the combinators of `validate.ts`, at its first use. A type checker reads one
- * string where it read nested combinator calls: on GitHub's API those calls were a third of
+ * string where it read nested combinator calls: on GitHub's API those calls were a quarter of
  * the package's type-check time (issue 15), and the text is cheaper to generate than the calls
  * are to print. What is built is the same validator the calls made.
  *
- * A shape is a basic name (`"string"`, `"integer"`, `"number"`, `"boolean"`, `"binary"`,
- * `"anything"`), the name of something the generated code passes in `refs` (a named type's
- * validator, a format, the union combinators), or `[kind, ...arguments]` with the arguments of
- * the combinator of that name: `["object", { "id": "string" }, ["id"]]`, `["array", "Label"]`.
+ * A shape is a name (`"string"`, `"integer"`, `"number"`, `"boolean"`, `"binary"`,
+ * `"anything"`, or a named type's validator, `"validateLabel"`), or `[combinator,
+ * ...arguments]` with the arguments of that combinator, shapes where it takes validators:
+ * `["object", { "id": "string" }, ["id"]]`, `["array", "validateLabel"]`. Every combinator,
+ * validator and format the text names is passed in `refs` under its name, so that a bundle
+ * keeps only those its validators use, as it did when they were calls.
  */
-import {
-  anything,
-  array,
-  binary,
-  boolean,
-  literal,
-  map,
-  nullable,
-  number,
-  object,
-  oneOf,
-  string,
-  type Format,
-  type NumberRules,
-  type StringRules,
-  type Validator,
-} from "./validate.js";
+import type * as Validate from "./validate.js";
+import type { Validator } from "./validate.js";
 
 /** A shape as the JSON text holds it. */
 export type ValidatorData = string | readonly [string, ...unknown[]];
@@ -44,11 +31,10 @@ type TaggedOf = (
 ) => Validator;
 
 /**
- * What a shape names besides the basic kinds, by that name: validators of named types,
- * formats (`uuidFormat`), and `union` and `tagged` (passed in, so that a package without
- * unions does not carry them). Typed loosely on purpose: the generator passes exactly the
- * names the text uses, and relating each entry to a union of their types was a measurable
- * part of a large package's type-check.
+ * What a shape's text names, by that name: combinators, validators of named types, formats
+ * (`uuidFormat`). Typed loosely on purpose: the generator passes exactly the names the text
+ * uses (test/validator-data.test.ts), and relating each entry to a union of their types was
+ * a measurable part of a large package's type-check.
  */
 export type DataRefs = Readonly<Record<string, unknown>>;
 
@@ -57,48 +43,52 @@ export function fromData(text: string, refs: DataRefs = {}): Validator {
   return build(JSON.parse(text) as ValidatorData, refs);
 }
 
-const basic: Readonly<Record<string, () => Validator>> = {
-  string: () => string(),
-  integer: () => number({ integer: true }),
-  number: () => number(),
-  boolean: () => boolean,
-  binary: () => binary,
-  anything: () => anything,
-};
+/** What `refs` holds under a name; a name it lacks is a generator bug, said as such. */
+function named<T>(refs: DataRefs, name: string): T {
+  if (!Object.prototype.hasOwnProperty.call(refs, name))
+    throw new Error(`validator data names ${JSON.stringify(name)}, which was not passed`);
+  return refs[name] as T;
+}
+
+/** A shape that is a name: a string or number without rules, or a validator as it is. */
+function byName(name: string, refs: DataRefs): Validator {
+  if (name === "string") return named<typeof Validate.string>(refs, "string")();
+  if (name === "number") return named<typeof Validate.number>(refs, "number")();
+  if (name === "integer") return named<typeof Validate.number>(refs, "number")({ integer: true });
+  return named<Validator>(refs, name);
+}
 
 function build(data: ValidatorData, refs: DataRefs): Validator {
-  if (typeof data === "string") {
-    if (Object.prototype.hasOwnProperty.call(basic, data)) return basic[data]!();
-    return named(refs, data) as Validator;
-  }
+  if (typeof data === "string") return byName(data, refs);
   const [kind, a, b, c] = data;
   switch (kind) {
     case "string": {
-      const { format, ...rules } = a as Omit<StringRules, "format"> & { format?: string };
-      return string(
-        format === undefined ? rules : { ...rules, format: named(refs, format) as Format },
-      );
+      const { format, ...rules } = a as Omit<Validate.StringRules, "format"> & { format?: string };
+      const withFormat =
+        format === undefined ? rules : { ...rules, format: named<Validate.Format>(refs, format) };
+      return named<typeof Validate.string>(refs, kind)(withFormat);
     }
     case "number":
-      return number(a as NumberRules);
+      return named<typeof Validate.number>(refs, kind)(a as Validate.NumberRules);
     case "nullable":
-      return nullable(build(a as ValidatorData, refs));
     case "array":
-      return array(build(a as ValidatorData, refs));
     case "map":
-      return map(build(a as ValidatorData, refs));
+      return named<(inner: Validator) => Validator>(refs, kind)(build(a as ValidatorData, refs));
     case "object":
-      return object(each(a, refs), (b as string[] | undefined) ?? []);
+      return named<typeof Validate.object>(refs, kind)(each(a, refs), (b as string[]) ?? []);
     case "literal":
-      return literal(a as string | number | boolean);
+      return named<typeof Validate.literal>(refs, kind)(a as string | number | boolean);
     case "oneOf":
-      return oneOf(a as (string | number | boolean)[], b as boolean);
+      return named<typeof Validate.oneOf>(refs, kind)(
+        a as (string | number | boolean)[],
+        b as boolean,
+      );
     case "union": {
       const members = (a as ValidatorData[]).map((member) => build(member, refs));
-      return (named(refs, "union") as UnionOf)(members, b as string[]);
+      return named<UnionOf>(refs, kind)(members, b as string[]);
     }
     case "tagged":
-      return (named(refs, "tagged") as TaggedOf)(a as string, each(b, refs), c as boolean);
+      return named<TaggedOf>(refs, kind)(a as string, each(b, refs), c as boolean);
     default:
       throw new Error(`unknown validator kind ${JSON.stringify(kind)}`);
   }
@@ -111,11 +101,4 @@ function each(data: unknown, refs: DataRefs): Record<string, Validator> {
   for (const [key, value] of Object.entries(data as Record<string, ValidatorData>))
     out[key] = build(value, refs);
   return out;
-}
-
-/** What `refs` holds under a name; a name it lacks is a generator bug, said as such. */
-function named(refs: DataRefs, name: string): unknown {
-  if (!Object.prototype.hasOwnProperty.call(refs, name))
-    throw new Error(`validator data names ${JSON.stringify(name)}, which was not passed`);
-  return refs[name]!;
 }

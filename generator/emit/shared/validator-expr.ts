@@ -1,9 +1,10 @@
 /**
  * Validators as data: for an IR type node, a named type's validator, or the JSON text of its
  * shape that `runtime/validator-data.ts` builds with the combinators of `runtime/validate.ts`
- * at first use (`fromData('["object",{"id":"string"},["id"]]')`), with the symbols the text
- * names passed beside it (`{ validateLabel, uuidFormat }`), each recording its import. A
- * type checker reads one string where nested combinator calls cost it seconds on a large API.
+ * at first use: `fromData('["object",{"id":"string","label":"validateLabel"},["id"]]',
+ * { object, string, validateLabel })`. Every combinator, validator and format the text names
+ * is passed beside it and records its import, so a bundle keeps only what its validators use.
+ * A type checker reads one string where nested combinator calls cost it seconds on a large API.
  */
 import type { Field, TypeNode } from "../../ir/model.ts";
 import * as runtime from "../../runtime/validate.ts";
@@ -69,46 +70,56 @@ function named(refs: Refs, name: string, expr: Expr): string {
   return name;
 }
 
+/** A combinator or basic validator of runtime/validate.ts the text names. */
+const validateExport = (refs: Refs, name: keyof typeof runtime & string): string =>
+  named(refs, name, runtimeValue("validate.ts", name));
+
+/** `[combinator, ...arguments]`, the combinator passed beside the text. */
+function applied(refs: Refs, kind: keyof typeof runtime & string, ...args: Json[]): Json {
+  return [validateExport(refs, kind), ...args];
+}
+
 /** The shape data of a type node (validator-data.ts says what each form means). */
 function shapeData(node: TypeNode, refs: Refs): Json {
   const inner = innerData(node, refs);
-  return node.nullable ? ["nullable", inner] : inner;
+  return node.nullable ? applied(refs, "nullable", inner) : inner;
 }
 
 function innerData(node: TypeNode, refs: Refs): Json {
   const c = node.constraints;
   switch (node.kind) {
     case "primitive": {
-      if (node.name === "boolean" || node.name === "binary") return node.name;
+      if (node.name === "boolean" || node.name === "binary") return validateExport(refs, node.name);
       if (node.name === "string") {
         const format = formatExport(c.format);
         const set = rules({
-          format: format && named(refs, format, runtimeValue("validate.ts", format)),
+          format: format && validateExport(refs, format),
           pattern: c.pattern,
           prefix: c.prefix,
           minLength: c.minLength,
           maxLength: c.maxLength,
         });
-        return set ? ["string", set] : "string";
+        return set ? applied(refs, "string", set) : validateExport(refs, "string");
       }
       const set = rules({ minimum: c.minimum, maximum: c.maximum });
+      validateExport(refs, "number");
       if (!set) return node.name === "integer" ? "integer" : "number";
-      return ["number", node.name === "integer" ? { integer: true, ...set } : set];
+      return applied(refs, "number", node.name === "integer" ? { integer: true, ...set } : set);
     }
     case "unknown":
-      return "anything";
+      return validateExport(refs, "anything");
     case "ref":
       return named(refs, validatorName(node.name), validatorRef(node.name));
     case "array":
-      return ["array", shapeData(node.items, refs)];
+      return applied(refs, "array", shapeData(node.items, refs));
     case "map":
-      return ["map", shapeData(node.values, refs)];
+      return applied(refs, "map", shapeData(node.values, refs));
     case "object":
       return objectData(node.fields, refs);
     case "literal":
-      return ["literal", node.value];
+      return applied(refs, "literal", node.value);
     case "enum":
-      return ["oneOf", [...node.values], node.open];
+      return applied(refs, "oneOf", [...node.values], node.open);
     case "union":
       return unionData(node, refs);
     default: {
@@ -152,7 +163,9 @@ function objectData(
       configurable: true,
     });
   const required = fields.filter((f) => f.required).map((f) => f.name);
-  return required.length > 0 ? ["object", shape, required] : ["object", shape];
+  return required.length > 0
+    ? applied(refs, "object", shape, required)
+    : applied(refs, "object", shape);
 }
 
 /** `(value: unknown, path: string, issues: ValidationIssue[])`: every validator's parameters. */

@@ -10,7 +10,13 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
-import type { BinaryInput, ValidationIssue, Validator } from "./runtime/validate.js";
+import {
+  binary,
+  string,
+  type BinaryInput,
+  type ValidationIssue,
+  type Validator,
+} from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 import type {
   FileCreateParams,
@@ -54,13 +60,13 @@ export class FilesCore extends ClientCore {
 
 /** Checks the body of `files.upload`; appends one issue per problem. */
 function validateFilesUploadBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateFilesUploadBodyShape ??= fromData('"binary"'))(value, path, issues);
+  (validateFilesUploadBodyShape ??= fromData('"binary"', { binary }))(value, path, issues);
 }
 let validateFilesUploadBodyShape: Validator | undefined;
 
 /** Checks the body of `notes.setText`; appends one issue per problem. */
 function validateNotesSetTextBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateNotesSetTextBodyShape ??= fromData('"string"'))(value, path, issues);
+  (validateNotesSetTextBodyShape ??= fromData('"string"', { string }))(value, path, issues);
 }
 let validateNotesSetTextBodyShape: Validator | undefined;
 

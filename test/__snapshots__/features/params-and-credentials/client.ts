@@ -10,7 +10,13 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
-import type { ValidationIssue, Validator } from "./runtime/validate.js";
+import {
+  number,
+  object,
+  string,
+  type ValidationIssue,
+  type Validator,
+} from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 import type { Charge, ChargesCreateParams, Issue, IssuesListParams } from "./types.js";
 import {
@@ -65,21 +71,19 @@ export class ParamsCore extends ClientCore {
 
 /** Checks the body of `issues.create`; appends one issue per problem. */
 function validateIssuesCreateBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateIssuesCreateBodyShape ??= fromData('["object",{"title":"string"},["title"]]'))(
-    value,
-    path,
-    issues,
-  );
+  (validateIssuesCreateBodyShape ??= fromData('["object",{"title":"string"},["title"]]', {
+    object,
+    string,
+  }))(value, path, issues);
 }
 let validateIssuesCreateBodyShape: Validator | undefined;
 
 /** Checks the body of `charges.create`; appends one issue per problem. */
 function validateChargesCreateBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateChargesCreateBodyShape ??= fromData('["object",{"amount":"integer"},["amount"]]'))(
-    value,
-    path,
-    issues,
-  );
+  (validateChargesCreateBodyShape ??= fromData('["object",{"amount":"integer"},["amount"]]', {
+    number,
+    object,
+  }))(value, path, issues);
 }
 let validateChargesCreateBodyShape: Validator | undefined;
 

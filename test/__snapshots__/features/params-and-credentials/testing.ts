@@ -5,6 +5,7 @@ import {
   type StandInOptions,
 } from "./runtime/testing/stand-in.js";
 import { tableOf, type StandInTable } from "./runtime/testing/table.js";
+import { number, object, string } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 import {
   validateChargesCreateParams,
@@ -30,11 +31,11 @@ const table: StandInTable = /* @__PURE__ */ tableOf(
     "issues.options": { params: validateIssuesOptionsParams },
     "issues.create": {
       params: validateIssuesCreateParams,
-      body: fromData('["object",{"title":"string"},["title"]]'),
+      body: fromData('["object",{"title":"string"},["title"]]', { object, string }),
     },
     "charges.create": {
       params: validateChargesCreateParams,
-      body: fromData('["object",{"amount":"integer"},["amount"]]'),
+      body: fromData('["object",{"amount":"integer"},["amount"]]', { number, object }),
     },
   },
 );
