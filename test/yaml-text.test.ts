@@ -127,6 +127,7 @@ describe("yamlText", () => {
     const model = buildModel(loadSpec("spec", new DiagnosticBag()).files, new DiagnosticBag());
     const document = buildOpenApiDocument(model);
     expect(yamlText(document)).toBe(library(document));
+    expect(yamlText(document, "# a comment\n")).toBe(`# a comment\n${library(document)}`);
   });
 
   it("writes every awkward string as a key, a value and a list item at several depths", () => {

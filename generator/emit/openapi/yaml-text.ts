@@ -124,16 +124,21 @@ class Writer {
   }
 }
 
-/** The YAML text of a document (a mapping or a list at the top), ending in a newline. */
-export function yamlText(value: Json): string {
-  if (value === null || typeof value !== "object") return YAML.stringify(value, yamlOptions);
+/**
+ * The YAML text of a document (a mapping or a list at the top), ending in a newline, after
+ * `before` (a comment). The comment is joined with the rest rather than prepended: a string
+ * prepended to GitHub's 10 MB of YAML made a rope that encoding it copied flat again.
+ */
+export function yamlText(value: Json, before = ""): string {
+  if (value === null || typeof value !== "object")
+    return before + YAML.stringify(value, yamlOptions);
   try {
-    const out: string[] = [];
+    const out: string[] = [before];
     new Writer().collection(value, "", out);
     out.push("\n");
     return out.join("");
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
-    return YAML.stringify(value, yamlOptions);
+    return before + YAML.stringify(value, yamlOptions);
   }
 }
