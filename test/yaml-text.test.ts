@@ -145,6 +145,17 @@ describe("yamlText", () => {
     }
   });
 
+  it("writes a document of many thousand parts, gathered in chunks, as the yaml library does", () => {
+    const pick = random(11);
+    const value = {
+      paths: Object.fromEntries(
+        Array.from({ length: 3000 }, (_, i) => [`/p${i}`, [randomValue(pick), { [`k${i}`]: i }]]),
+      ),
+      list: Array.from({ length: 5000 }, (_, i) => awkward[i % awkward.length]!),
+    };
+    expect(yamlText(value)).toBe(library(value));
+  });
+
   it("writes random documents as the yaml library does", () => {
     const pick = random(7);
     for (let i = 0; i < 3000; i++) {
