@@ -230,6 +230,14 @@ describe("string literals", () => {
     expect(new Function(`return ${printed};`)()).toBe(value);
   });
 
+  it("uses single quotes only when the text has more double quotes than single ones", () => {
+    expect(printString(`a"b'c`)).toBe(`"a\\"b'c"`);
+    expect(printString(`"a"b'c`)).toBe(`'"a"b\\'c'`);
+    expect(printString(`"a'b'c`)).toBe(`"\\"a'b'c"`);
+    expect(printString(`${'"'.repeat(1000)}${"'".repeat(999)}`)).toMatch(/^'/);
+    expect(printString(`${'"'.repeat(999)}${"'".repeat(999)}`)).toMatch(/^"/);
+  });
+
   it("escapes random text as the look-around regex did", () => {
     const alphabet = [
       '"',

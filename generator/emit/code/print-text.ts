@@ -47,15 +47,23 @@ function isLoneSurrogate(text: string, i: number, code: number): boolean {
   return false;
 }
 
-/** Whether `text` has more double quotes than single ones (one pass). */
+/**
+ * Whether `text` has more double quotes than single ones. Counted with indexOf, the double
+ * quotes only until they outnumber the single ones: GitHub's document as one JSON string has
+ * a million double quotes and almost no single ones, and a loop over its 7 M characters took
+ * ~40 ms of the run (profile in the commit), this well under 1.
+ */
 function moreDoubleQuotes(text: string): boolean {
-  let balance = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x22) balance++;
-    else if (code === 0x27) balance--;
-  }
-  return balance > 0;
+  const singles = occurrences(text, "'", Infinity);
+  return occurrences(text, '"', singles + 1) > singles;
+}
+
+/** How many times `char` occurs in `text`, counted up to `atMost`. */
+function occurrences(text: string, char: string, atMost: number): number {
+  let count = 0;
+  for (let i = text.indexOf(char); i !== -1 && count < atMost; i = text.indexOf(char, i + 1))
+    count++;
+  return count;
 }
 
 /** A number as prettier prints it: lower-case exponent without `+`. */
