@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { arr, call, id, lit, member, obj } from "../generator/emit/code/build.ts";
 import type { FileStatement, Statement } from "../generator/emit/code/nodes.ts";
 import { printSourceFile } from "../generator/emit/code/source-file.ts";
+import { printString } from "../generator/emit/code/print-text.ts";
 import { generatedRef, runtimeValue, typeRef } from "../generator/emit/shared/symbols.ts";
 import { generic, keyword, literalType, union } from "../generator/emit/shared/type-expr.ts";
 import { repoRoot } from "./helpers.ts";
@@ -197,6 +198,75 @@ describe("the printer", () => {
     expect(() =>
       print([alias("A", typeRef("Same")), alias("B", generatedRef("src/other.ts", "Same", true))]),
     ).toThrow(/Same is imported from both/);
+  });
+});
+
+/**
+ * printString's single-quoted literal as the look-around regex it replaced wrote it: the
+ * reference the one-pass escape must equal.
+ */
+function singleQuotedByRegex(value: string): string {
+  const escapes =
+    /[\\'\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  return `'${value.replace(escapes, (c) => (c === "'" ? "\\'" : JSON.stringify(c).slice(1, -1)))}'`;
+}
+
+describe("string literals", () => {
+  // Each has more double quotes than single ones, so it is printed in single quotes.
+  const cases: [string, string, string][] = [
+    ["quotes and backslashes", `"a" 'b' "c" \\d\\`, `'"a" \\'b\\' "c" \\\\d\\\\'`],
+    ["control characters", '""\u0000\n\t\r\u001f\u007f', `'""\\u0000\\n\\t\\r\\u001f\u007f'`],
+    ["a surrogate pair", '""\ud83d\ude00', `'""\ud83d\ude00'`],
+    ["a lone high surrogate, at the end", '""\ud83d', `'""\\ud83d'`],
+    ["a lone low surrogate, at the start", '\ude00""', `'\\ude00""'`],
+    ["a high surrogate before a high one", '""\ud83d\ud83d\ude00', `'""\\ud83d\ud83d\ude00'`],
+    ["a low surrogate before a high one", '""\ude00\ud83d', `'""\\ude00\\ud83d'`],
+    ["two low surrogates after a high one", '""\ud83d\ude00\ude00', `'""\ud83d\ude00\\ude00'`],
+  ];
+  it.each(cases)("%s", (_, value, want) => {
+    const printed = printString(value);
+    expect(printed).toBe(want);
+    expect(printed).toBe(singleQuotedByRegex(value));
+    expect(new Function(`return ${printed};`)()).toBe(value);
+  });
+
+  it("uses single quotes only when the text has more double quotes than single ones", () => {
+    expect(printString(`a"b'c`)).toBe(`"a\\"b'c"`);
+    expect(printString(`"a"b'c`)).toBe(`'"a"b\\'c'`);
+    expect(printString(`"a'b'c`)).toBe(`"\\"a'b'c"`);
+    expect(printString(`${'"'.repeat(1000)}${"'".repeat(999)}`)).toMatch(/^'/);
+    expect(printString(`${'"'.repeat(999)}${"'".repeat(999)}`)).toMatch(/^"/);
+  });
+
+  it("escapes random text as the look-around regex did", () => {
+    const alphabet = [
+      '"',
+      '"',
+      "'",
+      "\\",
+      "\n",
+      "\u0000",
+      "\u001f",
+      "a",
+      "\u00e9",
+      "\ud83d",
+      "\ude00",
+      "\udbff",
+      "\udc00",
+    ];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 1);
+    let singleQuoted = 0;
+    for (let n = 0; n < 2000; n++) {
+      const value = `""${Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join("")}`;
+      const printed = printString(value);
+      if (printed.startsWith("'")) {
+        singleQuoted++;
+        expect(printed).toBe(singleQuotedByRegex(value));
+      }
+      expect(new Function(`return ${printed};`)()).toBe(value);
+    }
+    expect(singleQuoted).toBeGreaterThan(500);
   });
 });
 

@@ -146,6 +146,12 @@ describe("the fast reading of spec files", () => {
       ["1_000", "1_000"],
       ["2024-01-01", "2024-01-01"],
       ["0b101", "0b101"],
+      [".5", 0.5],
+      ["+1", 1],
+      ["nullish", "nullish"],
+      ["a word", "a word"],
+      ["Yes", "Yes"],
+      ["\u00e9", "\u00e9"],
     ];
     for (const [text, want] of table) expect(resolvePlain(text), text).toStrictEqual(want);
     expect(resolvePlain(".nan")).toBeNaN();

@@ -127,6 +127,7 @@ describe("yamlText", () => {
     const model = buildModel(loadSpec("spec", new DiagnosticBag()).files, new DiagnosticBag());
     const document = buildOpenApiDocument(model);
     expect(yamlText(document)).toBe(library(document));
+    expect(yamlText(document, "# a comment\n")).toBe(`# a comment\n${library(document)}`);
   });
 
   it("writes every awkward string as a key, a value and a list item at several depths", () => {
@@ -142,6 +143,17 @@ describe("yamlText", () => {
         expect(yamlText(value), JSON.stringify(value)).toBe(library(value));
       }
     }
+  });
+
+  it("writes a document of many thousand parts, gathered in chunks, as the yaml library does", () => {
+    const pick = random(11);
+    const value = {
+      paths: Object.fromEntries(
+        Array.from({ length: 3000 }, (_, i) => [`/p${i}`, [randomValue(pick), { [`k${i}`]: i }]]),
+      ),
+      list: Array.from({ length: 5000 }, (_, i) => awkward[i % awkward.length]!),
+    };
+    expect(yamlText(value)).toBe(library(value));
   });
 
   it("writes random documents as the yaml library does", () => {

@@ -16,11 +16,15 @@ export function shapeOf(node: TypeNode): Shape {
   };
 }
 
-/** Only the constraints that are set, so the printed table stays small. */
+/**
+ * Only the constraints that are set, so the printed table stays small. A for-in loop over
+ * the literal's own keys, in their order, without the pairs of Object.entries: that took
+ * ~70 ms of the IR on GitHub's API (node --cpu-prof, profile in the commit).
+ */
 function defined(value: Record<string, unknown> & { t: string }): ShapeBody {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, v]) => v !== undefined),
-  ) as unknown as ShapeBody;
+  const out: Record<string, unknown> = {};
+  for (const key in value) if (value[key] !== undefined) out[key] = value[key];
+  return out as unknown as ShapeBody;
 }
 
 function bodyOf(node: TypeNode): ShapeBody {

@@ -50,14 +50,36 @@ export function readManifest(outDir: string): Manifest | undefined {
 }
 
 /**
- * The files of a run, each with its UTF-8 bytes (encoded once, for the hash and the write),
+ * A file as it is written: its UTF-8 bytes, encoded once for the manifest's hash, the
+ * comparison with the output folder and the write, and its text decoded from them only when
+ * something reads it (tests, which read few files). The pipeline encodes each emitter's
+ * files as soon as it has printed them, so the text of GitHub's 47 MB of output, most of it
+ * two bytes a character, is not kept beside its bytes until the write (peak RSS in the
+ * commit that made this so).
+ */
+export function encodedFile(path: string, contents: string): EncodedFile {
+  const bytes = Buffer.from(contents);
+  return {
+    path,
+    bytes,
+    get contents() {
+      return bytes.toString("utf8");
+    },
+  };
+}
+
+/** An output file whose bytes are known. */
+export type EncodedFile = OutputFile & { bytes: Uint8Array };
+
+/**
+ * The files of a run, each with its UTF-8 bytes (encoded here unless they already are),
  * followed by the manifest that lists them (keys sorted) and the fingerprint.
  */
-export function withManifest(
-  files: readonly { path: string; contents: string }[],
-  inputs?: string,
-): OutputFile[] {
-  const encoded = files.map((file) => ({ ...file, bytes: Buffer.from(file.contents) }));
+export function withManifest(files: readonly OutputFile[], inputs?: string): OutputFile[] {
+  // taken as they are, not copied: a copy would read (decode) an encoded file's contents
+  const encoded = files.map((file) =>
+    file.bytes ? (file as EncodedFile) : encodedFile(file.path, file.contents),
+  );
   const hashes = Object.fromEntries(
     [...encoded]
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))

@@ -10,6 +10,7 @@
  * old or new, and a later run finishes a committed write or drops an uncommitted one
  * before it does anything else (`staging.ts`).
  */
+import { Buffer } from "node:buffer";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { bannerMarker } from "../emit/context.ts";
@@ -18,8 +19,9 @@ import { claimOutput } from "./staging.ts";
 
 export interface OutputFile {
   path: string;
-  contents: string;
-  /** The contents as UTF-8, when already encoded (for the manifest's hash): written as they are. */
+  /** The text; a file with `bytes` decodes it from them when read (`encodedFile`). */
+  readonly contents: string;
+  /** The contents as UTF-8, when already encoded (for the manifest's hash): compared and written as they are. */
   bytes?: Uint8Array;
 }
 
@@ -33,10 +35,18 @@ export interface OutputPlan {
   notOwned: string[];
 }
 
-/** The text of a file, or undefined when there is none (a folder in the way counts as changed). */
-function readIfExists(path: string): string | undefined {
+/** The bytes of a file, or undefined when there is none (a folder in the way counts as changed). */
+function readIfExists(path: string): Buffer | undefined {
   if (!existsSync(path)) return undefined;
-  return statSync(path).isFile() ? readFileSync(path, "utf8") : "";
+  return statSync(path).isFile() ? readFileSync(path) : Buffer.alloc(0);
+}
+
+/**
+ * Whether a file's first 200 characters hold the banner. They lie within its first 800
+ * bytes (at most 3 bytes a UTF-16 unit), so only those are decoded.
+ */
+function hasBanner(bytes: Buffer): boolean {
+  return bytes.subarray(0, 800).toString("utf8").slice(0, 200).includes(bannerMarker);
 }
 
 /** Files the previous run recorded in its manifest: the generator's own. */
@@ -50,13 +60,11 @@ export function planOutput(outDir: string, files: readonly OutputFile[]): Output
   const plan: OutputPlan = { added: [], changed: [], unchanged: [], stale: [], notOwned: [] };
   for (const file of files) {
     const current = readIfExists(join(outDir, file.path));
+    // Bytes against bytes: an encoded file's text is not kept (manifest.ts, encodedFile).
     if (current === undefined) plan.added.push(file.path);
-    else if (current === file.contents) plan.unchanged.push(file.path);
-    else if (
-      previous.has(file.path) ||
-      file.path === manifestName ||
-      current.slice(0, 200).includes(bannerMarker)
-    )
+    else if (current.equals(file.bytes ?? Buffer.from(file.contents)))
+      plan.unchanged.push(file.path);
+    else if (previous.has(file.path) || file.path === manifestName || hasBanner(current))
       plan.changed.push(file.path);
     else plan.notOwned.push(file.path);
   }

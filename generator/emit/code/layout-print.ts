@@ -48,8 +48,11 @@ const zeroWidthMark = /[\p{Mn}\p{Me}]/u;
  * past it (a fit only needs to know that a long text does not fit).
  */
 export function textWidth(text: string, atMost = Infinity): number {
-  // a long text is most often printable ASCII, which one regex test tells faster than a loop
-  if (text.length > 32 && !notPrintableAscii.test(text)) return text.length;
+  // A long text is most often printable ASCII, which one regex test tells faster than a loop;
+  // but the test reads the whole text, and the loop stops after `atMost` columns: fits() on
+  // src/openapi.ts's 7 MB literal, once per enclosing group, spent ~130 ms on GitHub's API.
+  if (text.length > 32 && text.length <= atMost && !notPrintableAscii.test(text))
+    return text.length;
   let width = 0;
   for (let i = 0; i < text.length && width <= atMost; i++) {
     const code = text.charCodeAt(i);
@@ -201,7 +204,9 @@ export function printDoc(doc: Doc, width: number): string {
     const current = commands.docs.pop()!;
     if (typeof current === "string") {
       out.push(current);
-      position += textWidth(current);
+      // Past the line's end every group breaks, however far past: counting stops there (a
+      // 7 MB string literal was counted to its end, ~130 ms of GitHub's API).
+      position += textWidth(current, width - position);
       continue;
     }
     if (isDocArray(current)) {

@@ -20,7 +20,7 @@ export function emitOpenApiFiles(ctx: EmitContext): EmittedFile[] {
   // No anchors or aliases: a schema object used twice is written out twice.
   // yaml-text.ts writes what YAML.stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 })
   // would, without the library's node tree.
-  const yaml = yamlText(document);
+  const yaml = yamlText(document, `# ${ctx.banner}\n`);
   // The document travels as one JSON string: a literal of this size would cost printing
   // and every type-check of the package seconds, for types no tool needs.
   const ts = printSourceFile({
@@ -48,7 +48,7 @@ export function emitOpenApiFiles(ctx: EmitContext): EmittedFile[] {
   });
   return [
     { path: "openapi.json", contents: `${json}\n` },
-    { path: "openapi.yaml", contents: `# ${ctx.banner}\n${yaml}` },
+    { path: "openapi.yaml", contents: yaml },
     { path: modules.openapi, contents: ts },
   ];
 }
