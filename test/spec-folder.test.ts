@@ -23,7 +23,7 @@ import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { loadSpec } from "../generator/load/load-spec.ts";
 import { readSpecFolder } from "../generator/load/spec-folder.ts";
 import { runPipeline } from "../generator/pipeline.ts";
-import { currentOutputFiles } from "../generator/write/inputs.ts";
+import { currentOutputFiles, inputsFingerprint } from "../generator/write/inputs.ts";
 import { stagingName } from "../generator/write/staging.ts";
 import { planOutput, writeOutput } from "../generator/write/writer.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
@@ -133,6 +133,27 @@ describe("the spec folder", () => {
     const listed = readSpecFolder(spec).sources.map((s) => s.path.slice(spec.length + 1));
     expect(listed).toContain("more/extra.yaml");
     expect(listed).toEqual([...listed].sort());
+  });
+});
+
+describe("the inputs fingerprint", () => {
+  /** The fingerprint of `spec` as a run computes it. */
+  const fingerprint = (spec: string) => inputsFingerprint(spec, readSpecFolder(spec), "spec/");
+
+  it("is the same for a checkout with CRLF line ends, and changes with a lone carriage return", () => {
+    const lf = specCopy().spec;
+    const crlf = specCopy().spec;
+    const lone = specCopy().spec;
+    const files = readdirSync(lf).filter((name) => name.endsWith(".yaml"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const name of files) {
+      const text = readFileSync(join(lf, name), "utf8");
+      writeFileSync(join(crlf, name), text.replaceAll("\n", "\r\n"));
+      writeFileSync(join(lone, name), text.replace("\n", "\r\n").replace("\n", "\r \n"));
+    }
+    expect(fingerprint(lf)).toMatch(/^[0-9a-f]{32}$/);
+    expect(fingerprint(crlf)).toBe(fingerprint(lf));
+    expect(fingerprint(lone)).not.toBe(fingerprint(lf));
   });
 });
 

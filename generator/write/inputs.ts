@@ -35,7 +35,11 @@ export function inputsFingerprint(
   for (const source of folder.sources) {
     hash.update(`\0spec/${relative(specDir, source.path).split(sep).join("/")}\0`);
     // CRLF is read as LF, so a Windows checkout agrees; latin1 maps every byte to one character.
-    hash.update(Buffer.from(source.bytes).toString("latin1").replaceAll("\r\n", "\n"), "latin1");
+    // A file without a carriage return is hashed as it is, the same bytes without the two
+    // copies (--timings on GitHub's API: fingerprint 55-60 ms for 6 MB of spec).
+    if (source.bytes.includes(0x0d))
+      hash.update(Buffer.from(source.bytes).toString("latin1").replaceAll("\r\n", "\n"), "latin1");
+    else hash.update(source.bytes);
   }
   return hash.digest("hex").slice(0, 32);
 }
