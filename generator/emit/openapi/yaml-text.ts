@@ -43,10 +43,20 @@ const contextOptions = {
 /** Context of a scalar: the document (for its schema's tags), the indent, key or value. */
 type ScalarContext = Parameters<typeof stringifyString>[1];
 
-/** Writes one document; scalars are memoised per (key or value, indent). */
+/**
+ * Scalars as the library writes them, per (key or value, indent), kept from one document to
+ * the next: `watch` writes the document again after every edit, with nearly every scalar the
+ * same (13 ms of a 75 ms regeneration of the Merchant API went to writing them anew). Dropped
+ * whole past `memoLimit` entries, so a long session does not grow it without end.
+ */
+const memo = new Map<string, Map<string, string>>();
+let memoSize = 0;
+const memoLimit = 500_000;
+/** The document whose schema the scalars are written for (only its tags are read). */
+const doc = new Document();
+
+/** Writes one document. */
 class Writer {
-  private readonly doc = new Document();
-  private readonly memo = new Map<string, Map<string, string>>();
   /** Joined runs of the output (`flush`). */
   readonly chunks: string[] = [];
 
@@ -64,13 +74,17 @@ class Writer {
   /** A string as the library writes it at this indent, as a key or as a value. */
   string(value: string, indent: string, implicitKey: boolean): string {
     const slot = `${implicitKey ? "k" : "v"}${indent.length}`;
-    let cache = this.memo.get(slot);
-    if (!cache) this.memo.set(slot, (cache = new Map()));
+    let cache = memo.get(slot);
+    if (!cache) memo.set(slot, (cache = new Map()));
     let text = cache.get(value);
     if (text === undefined) {
+      if (++memoSize > memoLimit) {
+        for (const slotCache of memo.values()) slotCache.clear();
+        memoSize = 1;
+      }
       const ctx = {
         actualString: true,
-        doc: this.doc,
+        doc,
         indent,
         indentStep,
         implicitKey,
