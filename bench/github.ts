@@ -248,6 +248,7 @@ function typeCheckRows(generated: Map<string, { out: string }>, notes: string[])
   }
   notes.push(
     "Type-check: medians of three interleaved rounds for ours and openapi-typescript, one run for the others (each is seconds to tens of seconds at this size); strict, `skipLibCheck: false`, `types: []`, the output plus a consumer making three calls (repos.get, issues.listForRepo, issues.create); openapi-typescript's types through openapi-fetch.",
+    "Where our type-check time goes (issue 15; tsc 6 `--extendedDiagnostics` and `--generateTrace` on the generated package with the same consumer, variants of client.ts made with the TypeScript parser, this machine): of about 4 s of check time, the standard library (lib.dom alone 1.1-1.3 s) and types.ts are 1.5 s, as for any output; client.ts's declarations (1,223 functions and 1,223 methods with their parameter and return types, the response-header interfaces) about 1.4 s; the function and method bodies and the endpoint descriptors together about 0.9 s (the descriptors 0.2-0.5 s of it). Validators written as nested combinator calls were another 2 s before they became JSON text (runtime/validator-data.ts), and the OpenAPI document 0.3 s before it left the main entry. Explicit type arguments on the request calls, and the query parameters' `Pick<>`, made no difference measurable here.",
   );
   return rows;
 }
