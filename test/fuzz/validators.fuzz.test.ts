@@ -48,6 +48,7 @@ beforeAll(async () => {
   work = tempDir("apigen-fuzz-validators-");
   const runtime = join(repoRoot, "generator/runtime/validate.ts");
   const unionsRuntime = join(repoRoot, "generator/runtime/unions.ts");
+  const dataRuntime = join(repoRoot, "generator/runtime/validator-data.ts");
   for (const spec of ["spec", ...features.map((f) => `test/fixtures/features/${f}`)]) {
     const { model, validators } = loadModel(join(repoRoot, spec));
     let module: Record<string, unknown>;
@@ -59,7 +60,8 @@ beforeAll(async () => {
         file,
         validators
           .replace('"./runtime/validate.js"', JSON.stringify(runtime))
-          .replace('"./runtime/unions.js"', JSON.stringify(unionsRuntime)),
+          .replace('"./runtime/unions.js"', JSON.stringify(unionsRuntime))
+          .replace('"./runtime/validator-data.js"', JSON.stringify(dataRuntime)),
       );
       module = (await import(file)) as Record<string, unknown>;
     }

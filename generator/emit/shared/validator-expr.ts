@@ -85,6 +85,7 @@ function shapeData(node: TypeNode, refs: Refs): Json {
   return node.nullable ? applied(refs, "nullable", inner) : inner;
 }
 
+/** The data of a node's own shape, its nullability aside. */
 function innerData(node: TypeNode, refs: Refs): Json {
   const c = node.constraints;
   switch (node.kind) {

@@ -8,6 +8,7 @@ import type { BaseRouterOptions, CallbackContext, RouterSpec } from "./runtime/c
 import { genericFailureShape } from "./runtime/callbacks/failure.js";
 import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import { literal, number, object } from "./runtime/validate.js";
+import { fromData } from "./runtime/validator-data.js";
 import { validateStockCheckParams } from "./validators.js";
 
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
@@ -85,10 +86,10 @@ const spec: RouterSpec = {
         { name: "warehouse", placement: "query", as: "number" },
       ],
       checkParams: validateStockCheckParams,
-      checkBody: object({ event: literal("stock.check"), quantity: number({ integer: true }) }, [
-        "event",
-        "quantity",
-      ]),
+      checkBody: fromData(
+        '["object",{"event":["literal","stock.check"],"quantity":"integer"},["event","quantity"]]',
+        { literal, number, object },
+      ),
       signatureHeader: "X-Sig",
       failure: {
         fixed: { status: "error" },
