@@ -5,7 +5,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { contentHash, encodedFile } from "../generator/write/manifest.ts";
+import { encodedFile } from "../generator/write/manifest.ts";
 import { planOutput, writeOutput } from "../generator/write/writer.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
