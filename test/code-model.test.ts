@@ -194,6 +194,21 @@ describe("the printer", () => {
     expect(text).not.toContain("localThing }"); // a symbol of the file itself is never imported
   });
 
+  it("writes a reference under its own name as shorthand, and under another key in full", () => {
+    const text = print([
+      constant(
+        "refs",
+        obj([
+          ["object", runtimeValue("validate.ts", "object")],
+          ["check", runtimeValue("validate.ts", "string")],
+        ]),
+      ),
+    ]);
+    expect(text).toBe(
+      'import { object, string } from "./runtime/validate.js";\n\nconst refs = { object, check: string };\n',
+    );
+  });
+
   it("refuses two symbols of one name from different files", () => {
     expect(() =>
       print([alias("A", typeRef("Same")), alias("B", generatedRef("src/other.ts", "Same", true))]),

@@ -33,8 +33,9 @@ type TaggedOf = (
 /**
  * What a shape's text names, by that name: combinators, validators of named types, formats
  * (`uuidFormat`). Typed loosely on purpose: the generator passes exactly the names the text
- * uses (test/validator-data.test.ts), and relating each entry to a union of their types was
- * a measurable part of a large package's type-check.
+ * uses (test/validator-data.test.ts), and a union of their types made the checker relate
+ * every entry to it (4% more assignability checks on GitHub's package) for no safety the
+ * tests do not already give.
  */
 export type DataRefs = Readonly<Record<string, unknown>>;
 
