@@ -71,18 +71,10 @@ export class MerchantCore extends ClientCore {
   }
 }
 
-const opTransactionsAuthorize = /* @__PURE__ */ operation({
-  id: "transactions.authorize",
-  method: "POST",
-  path: "/v1/merchant/transactions/authorize",
-  credentials: [
-    { option: "accessToken", header: "Authorization", scheme: "Bearer" },
-    { option: "apiKey", header: "X-API-Key" },
-  ],
-  headers: { "Content-Type": "application/json" },
-  validateBody: validateAuthorizeRequest,
-  documentedResponse: false,
-});
+const opTransactionsAuthorize = /* @__PURE__ */ operation(
+  '{"id":"transactions.authorize","method":"POST","path":"/v1/merchant/transactions/authorize","credentials":[{"option":"accessToken","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":false}',
+  { validateBody: validateAuthorizeRequest },
+);
 
 /**
  * Authorize a payment.
@@ -98,7 +90,7 @@ const opTransactionsAuthorize = /* @__PURE__ */ operation({
  * - 429: Rate limited; back off and retry with exponentially growing delay.
  * - 5xx: Server error; retry.
  * - code 2001005 (any error status): Appears in the error bodies of every operation.
- * @param core The {@link MerchantCore} that sends the call.
+ * @param core The `MerchantCore` that sends the call.
  * @returns The response body, whose shape the spec does not show.
  * @undocumented Response body not shown.
  * @throws {MerchantApiError} when the API answers with an error status.
@@ -111,14 +103,9 @@ export function transactionsAuthorize(
   return core.request(opTransactionsAuthorize, undefined, body, undefined, options);
 }
 
-const opTransactionsList = /* @__PURE__ */ operation({
-  id: "transactions.list",
-  method: "GET",
-  path: "/v1/merchant/transactions",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: { "Content-Type": "application/json" },
-  documentedResponse: true,
-});
+const opTransactionsList = /* @__PURE__ */ operation(
+  '{"id":"transactions.list","method":"GET","path":"/v1/merchant/transactions","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
+);
 
 /**
  * List transactions.
@@ -138,7 +125,7 @@ const opTransactionsList = /* @__PURE__ */ operation({
  * - 429: Rate limited; back off and retry with exponentially growing delay.
  * - 5xx: Server error; retry.
  * - code 2001005 (any error status): Appears in the error bodies of every operation.
- * @param core The {@link MerchantCore} that sends the call.
+ * @param core The `MerchantCore` that sends the call.
  * @returns The ListTransactionsResponse.
  * @undocumented Query parameters not shown.
  * @throws {MerchantApiError} when the API answers with an error status.
@@ -150,15 +137,10 @@ export function transactionsList(
   return core.request(opTransactionsList, undefined, undefined, undefined, options);
 }
 
-const opTransactionsGet = /* @__PURE__ */ operation({
-  id: "transactions.get",
-  method: "GET",
-  path: "/v1/merchant/transactions/{reference}",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: {},
-  validateParams: validateTransactionsGetParams,
-  documentedResponse: true,
-});
+const opTransactionsGet = /* @__PURE__ */ operation(
+  '{"id":"transactions.get","method":"GET","path":"/v1/merchant/transactions/{reference}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"documentedResponse":true}',
+  { validateParams: validateTransactionsGetParams },
+);
 
 /**
  * Get a transaction.
@@ -174,7 +156,7 @@ const opTransactionsGet = /* @__PURE__ */ operation({
  * - 429: Rate limited; back off and retry with exponentially growing delay.
  * - 5xx: Server error; retry.
  * - code 2001005 (any error status): Appears in the error bodies of every operation.
- * @param core The {@link MerchantCore} that sends the call.
+ * @param core The `MerchantCore` that sends the call.
  * @param reference The transaction reference.
  * @returns The Transaction.
  * @throws {MerchantApiError} when the API answers with an error status.
@@ -187,15 +169,10 @@ export function transactionsGet(
   return core.request(opTransactionsGet, { reference }, undefined, undefined, options);
 }
 
-const opOrdersCreate = /* @__PURE__ */ operation({
-  id: "orders.create",
-  method: "POST",
-  path: "/v1/merchant/orders",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: { "Content-Type": "application/json" },
-  validateBody: validateCreateOrderRequest,
-  documentedResponse: false,
-});
+const opOrdersCreate = /* @__PURE__ */ operation(
+  '{"id":"orders.create","method":"POST","path":"/v1/merchant/orders","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":false}',
+  { validateBody: validateCreateOrderRequest },
+);
 
 /**
  * Create order.
@@ -214,7 +191,7 @@ const opOrdersCreate = /* @__PURE__ */ operation({
  * - 429: Rate limited; back off and retry with exponentially growing delay.
  * - 5xx: Server error; retry.
  * - code 2001005 (any error status): Appears in the error bodies of every operation.
- * @param core The {@link MerchantCore} that sends the call.
+ * @param core The `MerchantCore` that sends the call.
  * @returns The response body, whose shape the spec does not show.
  * @undocumented Response body not shown.
  * @throws {MerchantApiError} when the API answers with an error status.
@@ -227,15 +204,10 @@ export function ordersCreate(
   return core.request(opOrdersCreate, undefined, body, undefined, options);
 }
 
-const opTestingTrackMockShipment = /* @__PURE__ */ operation({
-  id: "testing.trackMockShipment",
-  method: "POST",
-  path: "/v1/shipments/mock_service_shipping",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: { "Content-Type": "application/json" },
-  validateBody: validateTrackMockShipmentRequest,
-  documentedResponse: false,
-});
+const opTestingTrackMockShipment = /* @__PURE__ */ operation(
+  '{"id":"testing.trackMockShipment","method":"POST","path":"/v1/shipments/mock_service_shipping","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":false}',
+  { validateBody: validateTrackMockShipmentRequest },
+);
 
 /**
  * Test shipping tracking (testing only).
@@ -253,7 +225,7 @@ const opTestingTrackMockShipment = /* @__PURE__ */ operation({
  * - 429: Rate limited; back off and retry with exponentially growing delay.
  * - 5xx: Server error; retry.
  * - code 2001005 (any error status): Appears in the error bodies of every operation.
- * @param core The {@link MerchantCore} that sends the call.
+ * @param core The `MerchantCore` that sends the call.
  * @returns The response body, whose shape the spec does not show.
  * @undocumented Success response body not shown.
  * @throws {MerchantApiError} when the API answers with an error status.
@@ -266,18 +238,10 @@ export function testingTrackMockShipment(
   return core.request(opTestingTrackMockShipment, undefined, body, undefined, options);
 }
 
-const opSubscriptionsCancel = /* @__PURE__ */ operation({
-  id: "subscriptions.cancel",
-  method: "POST",
-  path: "/v1/subscriptions/{subscription_id}/cancel",
-  credentials: [
-    { option: "apiKey", header: "X-API-Key" },
-    { option: "publishableKey", header: "X-Publishable-Key" },
-  ],
-  headers: {},
-  validateParams: validateSubscriptionsCancelParams,
-  documentedResponse: true,
-});
+const opSubscriptionsCancel = /* @__PURE__ */ operation(
+  '{"id":"subscriptions.cancel","method":"POST","path":"/v1/subscriptions/{subscription_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"publishableKey","header":"X-Publishable-Key"}],"headers":{},"documentedResponse":true}',
+  { validateParams: validateSubscriptionsCancelParams },
+);
 
 /**
  * Cancel a subscription.
@@ -297,7 +261,7 @@ const opSubscriptionsCancel = /* @__PURE__ */ operation({
  * - 429: Rate limited; back off and retry with exponentially growing delay.
  * - 5xx: Server error; retry.
  * - code 2001005 (any error status): Appears in the error bodies of every operation.
- * @param core The {@link MerchantCore} that sends the call.
+ * @param core The `MerchantCore` that sends the call.
  * @param subscriptionId The subscription identifier.
  * @returns The CancelSubscriptionResponse.
  * @throws {MerchantApiError} when the API answers with an error status.
@@ -316,15 +280,10 @@ export function subscriptionsCancel(
   );
 }
 
-const opWebhooksCreate = /* @__PURE__ */ operation({
-  id: "webhooks.create",
-  method: "POST",
-  path: "/v1/webhooks",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: { "Content-Type": "application/json" },
-  validateBody: validateCreateWebhookRequest,
-  documentedResponse: true,
-});
+const opWebhooksCreate = /* @__PURE__ */ operation(
+  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
+  { validateBody: validateCreateWebhookRequest },
+);
 
 /**
  * Create a webhook.
@@ -342,7 +301,7 @@ const opWebhooksCreate = /* @__PURE__ */ operation({
  * - 429: Rate limited; back off and retry with exponentially growing delay.
  * - 5xx: Server error; retry.
  * - code 2001005 (any error status): Appears in the error bodies of every operation.
- * @param core The {@link MerchantCore} that sends the call.
+ * @param core The `MerchantCore` that sends the call.
  * @returns The CreateWebhookResponse.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
@@ -354,15 +313,10 @@ export function webhooksCreate(
   return core.request(opWebhooksCreate, undefined, body, undefined, options);
 }
 
-const opWebhooksDelete = /* @__PURE__ */ operation({
-  id: "webhooks.delete",
-  method: "DELETE",
-  path: "/v1/webhooks/{webhook_id}",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: {},
-  validateParams: validateWebhooksDeleteParams,
-  documentedResponse: false,
-});
+const opWebhooksDelete = /* @__PURE__ */ operation(
+  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"documentedResponse":false}',
+  { validateParams: validateWebhooksDeleteParams },
+);
 
 /**
  * Delete a webhook.
@@ -377,7 +331,7 @@ const opWebhooksDelete = /* @__PURE__ */ operation({
  * - 429: Rate limited; back off and retry with exponentially growing delay.
  * - 5xx: Server error; retry.
  * - code 2001005 (any error status): Appears in the error bodies of every operation.
- * @param core The {@link MerchantCore} that sends the call.
+ * @param core The `MerchantCore` that sends the call.
  * @param webhookId The webhook identifier.
  * @returns The response body, whose shape the spec does not show.
  * @undocumented Success body not shown.
@@ -391,17 +345,9 @@ export function webhooksDelete(
   return core.request(opWebhooksDelete, { webhook_id: webhookId }, undefined, undefined, options);
 }
 
-const opTestingGetRandomPhone = /* @__PURE__ */ operation({
-  id: "testing.getRandomPhone",
-  method: "GET",
-  path: "/v3/testing/accounts/phones",
-  credentials: [
-    { option: "apiKey", header: "X-API-Key" },
-    { option: "publishableKey", header: "X-Publishable-Key" },
-  ],
-  headers: {},
-  documentedResponse: true,
-});
+const opTestingGetRandomPhone = /* @__PURE__ */ operation(
+  '{"id":"testing.getRandomPhone","method":"GET","path":"/v3/testing/accounts/phones","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"publishableKey","header":"X-Publishable-Key"}],"headers":{},"documentedResponse":true}',
+);
 
 /**
  * Get a random phone number (testing).
@@ -419,7 +365,7 @@ const opTestingGetRandomPhone = /* @__PURE__ */ operation({
  * - 5xx: Server error; retry.
  * - .tag unprocessable_request (any error status): Failure body: {.tag: 'unprocessable_request', message}.
  * - code 2001005 (any error status): Appears in the error bodies of every operation.
- * @param core The {@link MerchantCore} that sends the call.
+ * @param core The `MerchantCore` that sends the call.
  * @returns The RandomPhoneResponse.
  * @throws {MerchantApiError} when the API answers with an error status.
  */

@@ -5,8 +5,8 @@
  * declared response headers.
  */
 import type { Endpoint, EndpointResponse } from "../ir/model.ts";
-import { lit, obj } from "./code/build.ts";
-import type { Expr, Statement, TypeExpr } from "./code/nodes.ts";
+import type { Statement, TypeExpr } from "./code/nodes.ts";
+import type { Json, JsonObject } from "./shared/json.ts";
 import { generatedRef, globalRef, modules, runtimeType } from "./shared/symbols.ts";
 import { keyword, typeExpr, union } from "./shared/type-expr.ts";
 import { descriptorStreamEntry, streamType } from "./client-streams.ts";
@@ -17,35 +17,35 @@ import { typeDocLines } from "./shared/jsdoc.ts";
  * place (or added), and none for multipart, whose header fetch writes with its boundary;
  * and the response's Accept where it is not JSON.
  */
-export function descriptorHeaders(endpoint: Endpoint): Expr {
+export function descriptorHeaders(endpoint: Endpoint): JsonObject {
   const isContentType = (name: string) => name.toLowerCase() === "content-type";
   const sent = endpoint.requestBody ? endpoint.requestBody.header : undefined;
-  const entries = endpoint.headers.flatMap((h) => {
-    if (h.value === undefined) return [];
-    if (!endpoint.requestBody || !isContentType(h.name)) return [[h.name, lit(h.value)] as const];
-    return sent === undefined ? [] : [[h.name, lit(sent)] as const];
-  });
+  const headers: JsonObject = {};
+  for (const h of endpoint.headers) {
+    if (h.value === undefined) continue;
+    if (!endpoint.requestBody || !isContentType(h.name)) headers[h.name] = h.value;
+    else if (sent !== undefined) headers[h.name] = sent;
+  }
   if (sent !== undefined && !endpoint.headers.some((h) => isContentType(h.name)))
-    entries.push(["Content-Type", lit(sent)]);
+    headers["Content-Type"] = sent;
   // The runtime sends Accept: application/json unless the descriptor says otherwise.
   const { accept } = endpoint.response;
   if (accept !== "application/json" && !endpoint.headers.some((h) => /^accept$/i.test(h.name)))
-    entries.push(["Accept", lit(accept)]);
-  return obj(entries);
+    headers.Accept = accept;
+  return headers;
 }
 
 /** The descriptor entries of the body's encoding and the response's kind and headers; none for JSON. */
-export function descriptorBodyEntries(endpoint: Endpoint): [string, Expr | undefined][] {
+export function descriptorBodyEntries(endpoint: Endpoint): Record<string, Json | undefined> {
   const { kind, headers } = endpoint.response;
-  return [
-    ["body", encodesBody(endpoint) ? lit(endpoint.requestBody!.encoding) : undefined],
-    ["response", kind !== "json" && kind !== "sse" && kind !== "jsonl" ? lit(kind) : undefined],
-    [
-      "responseHeaders",
-      headers.length ? obj(headers.map((h) => [h.name, lit(h.parse)] as const)) : undefined,
-    ],
-    descriptorStreamEntry(endpoint),
-  ];
+  return {
+    body: encodesBody(endpoint) ? endpoint.requestBody!.encoding : undefined,
+    response: kind !== "json" && kind !== "sse" && kind !== "jsonl" ? kind : undefined,
+    responseHeaders: headers.length
+      ? Object.fromEntries(headers.map((h) => [h.name, h.parse]))
+      : undefined,
+    streaming: descriptorStreamEntry(endpoint),
+  };
 }
 
 /** Whether the call passes the runtime's `encodeBody`: a body that is not JSON (a JSON-only bundle leaves it out). */

@@ -6,62 +6,58 @@
  * that says how it pages.
  */
 import type { Endpoint, FieldPath, Pagination } from "../ir/model.ts";
-import { arr, call, lit, obj } from "./code/build.ts";
+import { call, lit } from "./code/build.ts";
 import type { Expr, TypeExpr } from "./code/nodes.ts";
+import { obj, type Json, type JsonObject } from "./shared/json.ts";
 import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
 import { keyword, typeExpr } from "./shared/type-expr.ts";
 
 const paginationModule = "client/pagination.ts";
 
 /** A dot path as the descriptor's list of field names; absent when there is none. */
-const path = (fields: FieldPath | undefined): Expr | undefined =>
-  fields && fields.length ? arr(fields.map(lit)) : undefined;
+const path = (fields: FieldPath | undefined): Json | undefined =>
+  fields && fields.length ? [...fields] : undefined;
 
 /** The descriptor's `paging` entry: only what the runtime reads to find the next page. */
-export function pagingEntry(endpoint: Endpoint): [string, Expr | undefined] {
+export function pagingEntry(endpoint: Endpoint): JsonObject | undefined {
   const p = endpoint.pagination;
-  if (!p) return ["paging", undefined];
-  const common: [string, Expr | undefined][] = [
-    ["style", lit(p.style)],
-    ["items", path(p.items)],
-  ];
-  return ["paging", obj([...common, ...styleEntries(p)])];
+  return p && obj({ style: p.style, items: path(p.items), ...styleEntries(p) });
 }
 
 /** The entries of one style, in the order the spec format lists them. */
-function styleEntries(p: Pagination): [string, Expr | undefined][] {
+function styleEntries(p: Pagination): Record<string, Json | undefined> {
   switch (p.style) {
     case "cursor":
-      return [
-        ["param", lit(p.param)],
-        ["cursor", path(p.cursor)],
-        ["hasMore", path(p.hasMore)],
-      ];
+      return {
+        param: p.param,
+        cursor: path(p.cursor),
+        hasMore: path(p.hasMore),
+      };
     case "nextToken":
-      return [
-        ["param", lit(p.param)],
-        ["token", path(p.token)],
-        ["hasMore", path(p.hasMore)],
-      ];
+      return {
+        param: p.param,
+        token: path(p.token),
+        hasMore: path(p.hasMore),
+      };
     case "offset":
-      return [
-        ["offset", lit(p.offset)],
-        ["start", lit(p.start)],
-        ["total", path(p.total)],
-        ["hasMore", path(p.hasMore)],
-      ];
+      return {
+        offset: p.offset,
+        start: p.start,
+        total: path(p.total),
+        hasMore: path(p.hasMore),
+      };
     case "page":
-      return [
-        ["page", lit(p.page)],
-        ["start", lit(p.start)],
-        ["total", path(p.total)],
-        ["hasMore", path(p.hasMore)],
-      ];
+      return {
+        page: p.page,
+        start: p.start,
+        total: path(p.total),
+        hasMore: path(p.hasMore),
+      };
     case "link":
-      return [
-        ["header", p.header !== undefined ? lit(p.header) : undefined],
-        ["field", path(p.field)],
-      ];
+      return {
+        header: p.header,
+        field: path(p.field),
+      };
     default: {
       const unhandled: never = p;
       throw new Error(`unhandled pagination ${String(unhandled)}`);

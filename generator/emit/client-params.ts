@@ -5,44 +5,36 @@
  * them. Shared by client-file.ts and client-docs.ts.
  */
 import type { Credential, Endpoint } from "../ir/model.ts";
-import { arr, lit, obj, valueExpr } from "./code/build.ts";
-import type { Expr } from "./code/nodes.ts";
+import { obj, type Json, type JsonObject } from "./shared/json.ts";
 
 /** How the runtime sends one credential of an endpoint, or nothing for one it does not send. */
-export function credentialSpec(endpoint: Endpoint, c: Credential | undefined): Expr[] {
+export function credentialSpec(endpoint: Endpoint, c: Credential | undefined): JsonObject[] {
   if (!c || !isSent(c)) return [];
-  const optional = endpoint.optionalAuth.includes(c.id) ? lit(true) : undefined;
   const placement = c.placement as "header" | "basic" | "query";
   return [
-    obj([
-      ["option", lit(c.id)],
-      ["header", placement === "header" ? lit(c.header!) : undefined],
-      ["scheme", placement === "header" && c.scheme ? lit(c.scheme) : undefined],
-      ["query", placement === "query" ? lit(c.name!) : undefined],
-      ["basic", placement === "basic" ? lit(true) : undefined],
-      ["optional", optional],
-    ]),
+    obj({
+      option: c.id,
+      header: placement === "header" ? c.header! : undefined,
+      scheme: placement === "header" && c.scheme ? c.scheme : undefined,
+      query: placement === "query" ? c.name! : undefined,
+      basic: placement === "basic" ? true : undefined,
+      optional: endpoint.optionalAuth.includes(c.id) ? true : undefined,
+    }),
   ];
 }
 
 /** The descriptor entries of the non-path parameters: styles, header names, defaults to send. */
-export function paramsSpec(endpoint: Endpoint): [string, Expr | undefined][] {
+export function paramsSpec(endpoint: Endpoint): Record<string, Json | undefined> {
   const styled = endpoint.params.filter((p) => p.placement === "query" && p.style);
   const inHeaders = endpoint.params.filter((p) => p.placement === "header");
   const sendDefault = endpoint.params.filter((p) => p.sendDefault);
-  return [
-    [
-      "styles",
-      styled.length ? obj(styled.map((p) => [p.name, lit(p.style!)] as const)) : undefined,
-    ],
-    ["headerParams", inHeaders.length ? arr(inHeaders.map((p) => lit(p.name))) : undefined],
-    [
-      "sendDefaults",
-      sendDefault.length
-        ? obj(sendDefault.map((p) => [p.name, valueExpr(p.type.docs.default)] as const))
-        : undefined,
-    ],
-  ];
+  return {
+    styles: styled.length ? Object.fromEntries(styled.map((p) => [p.name, p.style!])) : undefined,
+    headerParams: inHeaders.length ? inHeaders.map((p) => p.name) : undefined,
+    sendDefaults: sendDefault.length
+      ? Object.fromEntries(sendDefault.map((p) => [p.name, (p.type.docs.default ?? null) as Json]))
+      : undefined,
+  };
 }
 
 /** Whether a parameter travels in the path (as a positional argument of the call). */

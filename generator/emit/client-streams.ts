@@ -5,7 +5,6 @@
  * overloads of an endpoint whose body's flag switches its response to a stream.
  */
 import type { ApiModel, Endpoint, EndpointResponse, TypeNode } from "../ir/model.ts";
-import { lit, obj } from "./code/build.ts";
 import type {
   Expr,
   FileStatement,
@@ -15,6 +14,7 @@ import type {
   Statement,
   TypeExpr,
 } from "./code/nodes.ts";
+import { obj, type JsonObject } from "./shared/json.ts";
 import { generatedRef, modules, runtimeType } from "./shared/symbols.ts";
 import { keyword, literalType, typeExpr, union } from "./shared/type-expr.ts";
 
@@ -30,29 +30,23 @@ export function streamedResponse(endpoint: Endpoint): EndpointResponse | undefin
 }
 
 /** The descriptor's `streaming` entry: what stream.ts needs to read the stream; none without one. */
-export function descriptorStreamEntry(endpoint: Endpoint): [string, Expr | undefined] {
+export function descriptorStreamEntry(endpoint: Endpoint): JsonObject | undefined {
   const response = streamedResponse(endpoint);
   const stream = response?.stream;
-  if (!response || !stream) return ["streaming", undefined];
+  if (!response || !stream) return undefined;
   const flag = endpoint.streamResponse?.flag;
   const { events } = stream;
-  return [
-    "streaming",
-    obj([
-      ["format", lit(response.kind)],
-      ["text", !events.length && isText(response.body) ? lit(true) : undefined],
-      [
-        "events",
-        events.length
-          ? obj(events.map((e) => [e.name, lit(isText(e.type) ? "text" : "json")] as const))
-          : undefined,
-      ],
-      ["open", events.length && stream.open ? lit(true) : undefined],
-      ["terminator", stream.terminator !== undefined ? lit(stream.terminator) : undefined],
-      ["flag", flag !== undefined ? lit(flag) : undefined],
-      ["accept", flag !== undefined ? lit(response.accept) : undefined],
-    ]),
-  ];
+  return obj({
+    format: response.kind,
+    text: !events.length && isText(response.body) ? true : undefined,
+    events: events.length
+      ? Object.fromEntries(events.map((e) => [e.name, isText(e.type) ? "text" : "json"]))
+      : undefined,
+    open: events.length && stream.open ? true : undefined,
+    terminator: stream.terminator,
+    flag,
+    accept: flag !== undefined ? response.accept : undefined,
+  });
 }
 
 /** What one item of the stream is: the payload type, or the union of the named events. */

@@ -1,25 +1,11 @@
 /**
- * The plain JSON values the OpenAPI emitter builds, and the two helpers every part of it
- * uses: `obj` (an object without its undefined entries, keys in the order written) and
- * `notesOf` (the `x-undocumented` list of a documented IR node).
+ * The plain JSON values the OpenAPI emitter builds (shared/json.ts), and the helpers every
+ * part of it uses: `obj` (an object without its undefined entries, keys in the order
+ * written) and `notesOf` (the `x-undocumented` list of a documented IR node).
  */
 import type { Docs } from "../../ir/model.ts";
 
-export type Json = string | number | boolean | null | Json[] | JsonObject;
-export interface JsonObject {
-  [key: string]: Json;
-}
-
-/** An object of the entries whose value is defined, in the order given: output key order is fixed by the code. */
-export function obj(entries: Record<string, Json | undefined>): JsonObject {
-  const out: JsonObject = {};
-  // for-in visits a literal's own keys in the order Object.entries would, without the pairs.
-  for (const key in entries) {
-    const value = entries[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
+export { obj, type Json, type JsonObject } from "../shared/json.ts";
 
 /**
  * The `x-undocumented` value of a node: the text of each gap note, in model order, or

@@ -50,8 +50,6 @@ export interface OperationSpec extends ParamsSpec {
    * how they are separated; they are sent as further path segments.
    */
   trailing?: readonly string[];
-  validateParams?: Validator;
-  validateBody?: Validator;
   /** Whether the spec shows the success body: then an empty or non-JSON one is an error. */
   documentedResponse: boolean;
   /** How the body is sent; absent: as JSON. */
@@ -94,6 +92,8 @@ export interface Operation extends OperationSpec {
   readonly queryCredentials: boolean;
   /** POST and PATCH: not retried once they may have arrived, unless they carry an idempotency key. */
   readonly unsafe: boolean;
+  readonly validateParams?: Validator;
+  readonly validateBody?: Validator;
   /** Writes a body that is not JSON (form, multipart, bytes, text): see `OperationCode`. */
   readonly encode?: OperationCode["encode"];
   /** Writes the query and header parameters and query credentials: see `OperationCode`. */
@@ -103,11 +103,15 @@ export interface Operation extends OperationSpec {
 }
 
 /**
- * The runtime code an endpoint needs beyond the request loop, handed over by the endpoints
- * that need it: a bundle of endpoints without such bodies or parameters leaves it out (the
- * descriptor itself stays data).
+ * The code an endpoint needs beside its data: its validators, and the runtime beyond the
+ * request loop, handed over by the endpoints that need it, so that a bundle of endpoints
+ * without such bodies or parameters leaves it out.
  */
 export interface OperationCode {
+  /** The validator of the parameters (path, query and header, by spec name). */
+  validateParams?: Validator;
+  /** The validator of the body. */
+  validateBody?: Validator;
   /** encode.ts's `encodeBody`: for a body that is not JSON. */
   encode?: typeof encodeBody;
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
@@ -139,8 +143,12 @@ export interface StreamSpec {
   accept?: string;
 }
 
-/** Works out an endpoint's per-call data once, when the generated module loads. */
-export function operation(spec: OperationSpec, code: OperationCode = {}): Operation {
+/**
+ * Works out an endpoint's per-call data once, when the generated module loads. `data` is
+ * the endpoint's `OperationSpec` as JSON text; `code` is what it needs beside it.
+ */
+export function operation(data: string, code: OperationCode = {}): Operation {
+  const spec = JSON.parse(data) as OperationSpec;
   const parts = spec.path.split(/\{(\w+)\}/);
   for (const name of spec.trailing ?? []) {
     parts[parts.length - 1] += "/";

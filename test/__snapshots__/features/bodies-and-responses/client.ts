@@ -85,17 +85,8 @@ export interface InvoicesListResponseHeaders {
 }
 
 const opPaymentIntentsCreate = /* @__PURE__ */ operation(
-  {
-    id: "paymentIntents.create",
-    method: "POST",
-    path: "/v1/payment_intents",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    validateBody: validatePaymentIntentCreateParams,
-    documentedResponse: true,
-    body: "form",
-  },
-  { encode: encodeBody },
+  '{"id":"paymentIntents.create","method":"POST","path":"/v1/payment_intents","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/x-www-form-urlencoded"},"documentedResponse":true,"body":"form"}',
+  { validateBody: validatePaymentIntentCreateParams, encode: encodeBody },
 );
 
 /**
@@ -104,7 +95,7 @@ const opPaymentIntentsCreate = /* @__PURE__ */ operation(
  * `POST /v1/payment_intents`
  * Sends: `Authorization: Bearer …` (`token`).
  * Body: `application/x-www-form-urlencoded` (nested objects and arrays in bracket form, `metadata[key]=v`, `expand[]=a`).
- * @param core The {@link FilesCore} that sends the call.
+ * @param core The `FilesCore` that sends the call.
  * @returns The PaymentIntent.
  * @throws {FilesApiError} when the API answers with an error status.
  */
@@ -117,17 +108,8 @@ export function paymentIntentsCreate(
 }
 
 const opFilesCreate = /* @__PURE__ */ operation(
-  {
-    id: "files.create",
-    method: "POST",
-    path: "/v1/files",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: {},
-    validateBody: validateFileCreateParams,
-    documentedResponse: true,
-    body: "multipart",
-  },
-  { encode: encodeBody },
+  '{"id":"files.create","method":"POST","path":"/v1/files","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"body":"multipart"}',
+  { validateBody: validateFileCreateParams, encode: encodeBody },
 );
 
 /**
@@ -136,7 +118,7 @@ const opFilesCreate = /* @__PURE__ */ operation(
  * `POST /v1/files`
  * Sends: `Authorization: Bearer …` (`token`).
  * Body: `multipart/form-data` (binary fields as file parts).
- * @param core The {@link FilesCore} that sends the call.
+ * @param core The `FilesCore` that sends the call.
  * @returns The FileObject.
  * @throws {FilesApiError} when the API answers with an error status.
  */
@@ -149,19 +131,12 @@ export function filesCreate(
 }
 
 const opFilesUpload = /* @__PURE__ */ operation(
+  '{"id":"files.upload","method":"PUT","path":"/v1/files/{file_id}/content","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/octet-stream"},"documentedResponse":false,"body":"binary","response":"none"}',
   {
-    id: "files.upload",
-    method: "PUT",
-    path: "/v1/files/{file_id}/content",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: { "Content-Type": "application/octet-stream" },
     validateParams: validateFilesUploadParams,
     validateBody: validateFilesUploadBody,
-    documentedResponse: false,
-    body: "binary",
-    response: "none",
+    encode: encodeBody,
   },
-  { encode: encodeBody },
 );
 
 /**
@@ -170,7 +145,7 @@ const opFilesUpload = /* @__PURE__ */ operation(
  * `PUT /v1/files/{file_id}/content`
  * Sends: `Authorization: Bearer …` (`token`).
  * Body: `application/octet-stream` (the bytes as they are; a stream is sent once, never retried).
- * @param core The {@link FilesCore} that sends the call.
+ * @param core The `FilesCore` that sends the call.
  * @param fileId The `file_id` path parameter.
  * @returns Nothing: the API answers 204 with no body.
  * @throws {FilesApiError} when the API answers with an error status.
@@ -184,16 +159,10 @@ export function filesUpload(
   return core.request(opFilesUpload, { file_id: fileId }, body, undefined, options);
 }
 
-const opNotesCreate = /* @__PURE__ */ operation({
-  id: "notes.create",
-  method: "POST",
-  path: "/v1/notes",
-  credentials: [],
-  headers: { "Content-Type": "application/json" },
-  validateBody: validateNote,
-  documentedResponse: true,
-  responseHeaders: { Location: "string" },
-});
+const opNotesCreate = /* @__PURE__ */ operation(
+  '{"id":"notes.create","method":"POST","path":"/v1/notes","credentials":[],"headers":{"Content-Type":"application/json"},"documentedResponse":true,"responseHeaders":{"Location":"string"}}',
+  { validateBody: validateNote },
+);
 
 /**
  * Create a note.
@@ -201,7 +170,7 @@ const opNotesCreate = /* @__PURE__ */ operation({
  *
  * `POST /v1/notes`
  * Sends: no credential.
- * @param core The {@link FilesCore} that sends the call.
+ * @param core The `FilesCore` that sends the call.
  * @returns The Note.
  * @throws {FilesApiError} when the API answers with an error status.
  */
@@ -214,19 +183,12 @@ export function notesCreate(
 }
 
 const opNotesSetText = /* @__PURE__ */ operation(
+  '{"id":"notes.setText","method":"PUT","path":"/v1/notes/{note_id}/text","credentials":[],"headers":{"Content-Type":"text/plain"},"documentedResponse":false,"body":"text","response":"none"}',
   {
-    id: "notes.setText",
-    method: "PUT",
-    path: "/v1/notes/{note_id}/text",
-    credentials: [],
-    headers: { "Content-Type": "text/plain" },
     validateParams: validateNotesSetTextParams,
     validateBody: validateNotesSetTextBody,
-    documentedResponse: false,
-    body: "text",
-    response: "none",
+    encode: encodeBody,
   },
-  { encode: encodeBody },
 );
 
 /**
@@ -235,7 +197,7 @@ const opNotesSetText = /* @__PURE__ */ operation(
  * `PUT /v1/notes/{note_id}/text`
  * Sends: no credential.
  * Body: `text/plain` (the text as it is).
- * @param core The {@link FilesCore} that sends the call.
+ * @param core The `FilesCore` that sends the call.
  * @param noteId The `note_id` path parameter.
  * @returns Nothing: the API answers 204 with no body.
  * @throws {FilesApiError} when the API answers with an error status.
@@ -249,23 +211,17 @@ export function notesSetText(
   return core.request(opNotesSetText, { note_id: noteId }, body, undefined, options);
 }
 
-const opFilesDelete = /* @__PURE__ */ operation({
-  id: "files.delete",
-  method: "DELETE",
-  path: "/v1/files/{file_id}",
-  credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-  headers: {},
-  validateParams: validateFilesDeleteParams,
-  documentedResponse: false,
-  response: "none",
-});
+const opFilesDelete = /* @__PURE__ */ operation(
+  '{"id":"files.delete","method":"DELETE","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":false,"response":"none"}',
+  { validateParams: validateFilesDeleteParams },
+);
 
 /**
  * Delete a file.
  *
  * `DELETE /v1/files/{file_id}`
  * Sends: `Authorization: Bearer …` (`token`).
- * @param core The {@link FilesCore} that sends the call.
+ * @param core The `FilesCore` that sends the call.
  * @param fileId The `file_id` path parameter.
  * @returns Nothing: the API answers 204 with no body.
  * @throws {FilesApiError} when the API answers with an error status.
@@ -278,23 +234,17 @@ export function filesDelete(
   return core.request(opFilesDelete, { file_id: fileId }, undefined, undefined, options);
 }
 
-const opInvoicesPdf = /* @__PURE__ */ operation({
-  id: "invoices.pdf",
-  method: "GET",
-  path: "/v1/invoices/{invoice_id}/pdf",
-  credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-  headers: { Accept: "application/pdf, application/json;q=0.5" },
-  validateParams: validateInvoicesPdfParams,
-  documentedResponse: true,
-  response: "binary",
-});
+const opInvoicesPdf = /* @__PURE__ */ operation(
+  '{"id":"invoices.pdf","method":"GET","path":"/v1/invoices/{invoice_id}/pdf","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Accept":"application/pdf, application/json;q=0.5"},"documentedResponse":true,"response":"binary"}',
+  { validateParams: validateInvoicesPdfParams },
+);
 
 /**
  * Download an invoice as PDF.
  *
  * `GET /v1/invoices/{invoice_id}/pdf`
  * Sends: `Authorization: Bearer …` (`token`).
- * @param core The {@link FilesCore} that sends the call.
+ * @param core The `FilesCore` that sends the call.
  * @param invoiceId The `invoice_id` path parameter.
  * @returns The body's bytes (application/pdf) as a Blob; `asResponse()` gives the stream.
  * @throws {FilesApiError} when the API answers with an error status.
@@ -307,23 +257,17 @@ export function invoicesPdf(
   return core.request(opInvoicesPdf, { invoice_id: invoiceId }, undefined, undefined, options);
 }
 
-const opInvoicesSummary = /* @__PURE__ */ operation({
-  id: "invoices.summary",
-  method: "GET",
-  path: "/v1/invoices/{invoice_id}/summary",
-  credentials: [],
-  headers: { Accept: "text/plain, application/json;q=0.5" },
-  validateParams: validateInvoicesSummaryParams,
-  documentedResponse: true,
-  response: "text",
-});
+const opInvoicesSummary = /* @__PURE__ */ operation(
+  '{"id":"invoices.summary","method":"GET","path":"/v1/invoices/{invoice_id}/summary","credentials":[],"headers":{"Accept":"text/plain, application/json;q=0.5"},"documentedResponse":true,"response":"text"}',
+  { validateParams: validateInvoicesSummaryParams },
+);
 
 /**
  * An invoice as plain text.
  *
  * `GET /v1/invoices/{invoice_id}/summary`
  * Sends: no credential.
- * @param core The {@link FilesCore} that sends the call.
+ * @param core The `FilesCore` that sends the call.
  * @param invoiceId The `invoice_id` path parameter.
  * @returns The body's text (text/plain).
  * @throws {FilesApiError} when the API answers with an error status.
@@ -337,17 +281,8 @@ export function invoicesSummary(
 }
 
 const opInvoicesList = /* @__PURE__ */ operation(
-  {
-    id: "invoices.list",
-    method: "GET",
-    path: "/v1/invoices",
-    credentials: [],
-    headers: {},
-    validateParams: validateInvoicesListParams,
-    documentedResponse: true,
-    responseHeaders: { Link: "string", "X-RateLimit-Remaining": "integer", "X-Cached": "boolean" },
-  },
-  { place: placeParams },
+  '{"id":"invoices.list","method":"GET","path":"/v1/invoices","credentials":[],"headers":{},"documentedResponse":true,"responseHeaders":{"Link":"string","X-RateLimit-Remaining":"integer","X-Cached":"boolean"}}',
+  { validateParams: validateInvoicesListParams, place: placeParams },
 );
 
 /**
@@ -355,7 +290,7 @@ const opInvoicesList = /* @__PURE__ */ operation(
  *
  * `GET /v1/invoices`
  * Sends: no credential.
- * @param core The {@link FilesCore} that sends the call.
+ * @param core The `FilesCore` that sends the call.
  * @param query.page The `page` query parameter.
  * @returns The response body.
  * @throws {FilesApiError} when the API answers with an error status.

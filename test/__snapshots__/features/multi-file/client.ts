@@ -26,20 +26,15 @@ export class MultiFileCore extends ClientCore {
   }
 }
 
-const opCartsGet = /* @__PURE__ */ operation({
-  id: "carts.get",
-  method: "GET",
-  path: "/carts/{cart_id}",
-  credentials: [],
-  headers: {},
-  validateParams: validateCartsGetParams,
-  documentedResponse: true,
-});
+const opCartsGet = /* @__PURE__ */ operation(
+  '{"id":"carts.get","method":"GET","path":"/carts/{cart_id}","credentials":[],"headers":{},"documentedResponse":true}',
+  { validateParams: validateCartsGetParams },
+);
 
 /**
  * `GET /carts/{cart_id}`
  * Sends: no credential.
- * @param core The {@link MultiFileCore} that sends the call.
+ * @param core The `MultiFileCore` that sends the call.
  * @param cartId The `cart_id` path parameter.
  * @returns The Cart.
  * @throws {MultiFileApiError} when the API answers with an error status.

@@ -49,16 +49,8 @@ export class OpsCore extends ClientCore {
 }
 
 const opOrdersGet = /* @__PURE__ */ operation(
-  {
-    id: "orders.get",
-    method: "GET",
-    path: "/v1/orders/{order_id}",
-    credentials: [{ option: "apiKey", header: "X-API-Key" }],
-    headers: { Accept: "application/json" },
-    validateParams: validateOrdersGetParams,
-    documentedResponse: true,
-  },
-  { place: placeParams },
+  '{"id":"orders.get","method":"GET","path":"/v1/orders/{order_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Accept":"application/json"},"documentedResponse":true}',
+  { validateParams: validateOrdersGetParams, place: placeParams },
 );
 
 /**
@@ -78,7 +70,7 @@ const opOrdersGet = /* @__PURE__ */ operation(
  * - 422: Invalid input on /v1/.
  * - 5xx: Server error.
  * - code 2001 (any error status): Order not found.
- * @param core The {@link OpsCore} that sends the call.
+ * @param core The `OpsCore` that sends the call.
  * @param orderId The order id.
  * @param query.expand The `expand` query parameter.
  * @param query.page The `page` query parameter.
@@ -94,18 +86,10 @@ export function ordersGet(
   return core.request(opOrdersGet, { order_id: orderId }, undefined, query, options);
 }
 
-const opOrdersCreate = /* @__PURE__ */ operation({
-  id: "orders.create",
-  method: "POST",
-  path: "/v1/orders",
-  credentials: [
-    { option: "apiKey", header: "X-API-Key" },
-    { option: "token", header: "Authorization", scheme: "Bearer" },
-  ],
-  headers: { "Content-Type": "application/json" },
-  validateBody: validateCreateOrder,
-  documentedResponse: false,
-});
+const opOrdersCreate = /* @__PURE__ */ operation(
+  '{"id":"orders.create","method":"POST","path":"/v1/orders","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"documentedResponse":false}',
+  { validateBody: validateCreateOrder },
+);
 
 /**
  * Create an order.
@@ -118,7 +102,7 @@ const opOrdersCreate = /* @__PURE__ */ operation({
  * - 422: Invalid input on /v1/.
  * - 5xx: Server error.
  * - code 2001 (any error status): Order not found.
- * @param core The {@link OpsCore} that sends the call.
+ * @param core The `OpsCore` that sends the call.
  * @returns The response body, whose shape the spec does not show.
  * @undocumented Idempotency behaviour not shown.
  * @undocumented Maximum order size not shown.
@@ -133,15 +117,10 @@ export function ordersCreate(
   return core.request(opOrdersCreate, undefined, body, undefined, options);
 }
 
-const opOrdersCancel = /* @__PURE__ */ operation({
-  id: "orders.cancel",
-  method: "POST",
-  path: "/v1/orders/{order_id}/cancel",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: {},
-  validateParams: validateOrdersCancelParams,
-  documentedResponse: true,
-});
+const opOrdersCancel = /* @__PURE__ */ operation(
+  '{"id":"orders.cancel","method":"POST","path":"/v1/orders/{order_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"documentedResponse":true}',
+  { validateParams: validateOrdersCancelParams },
+);
 
 /**
  * `POST /v1/orders/{order_id}/cancel`
@@ -153,7 +132,7 @@ const opOrdersCancel = /* @__PURE__ */ operation({
  * - 422: Invalid input on /v1/.
  * - 5xx: Server error.
  * - code 2001 (any error status): Order not found.
- * @param core The {@link OpsCore} that sends the call.
+ * @param core The `OpsCore` that sends the call.
  * @param orderId The `order_id` path parameter.
  * @returns The response body.
  * @throws {OpsApiError} when the API answers with an error status.
@@ -168,16 +147,10 @@ export function ordersCancel(
   return core.request(opOrdersCancel, { order_id: orderId }, undefined, undefined, options);
 }
 
-const opFilesDownload = /* @__PURE__ */ operation({
-  id: "files.download",
-  method: "GET",
-  path: "/v2/files",
-  credentials: [],
-  headers: {},
-  trailing: ["name", "part"],
-  validateParams: validateFilesDownloadParams,
-  documentedResponse: true,
-});
+const opFilesDownload = /* @__PURE__ */ operation(
+  '{"id":"files.download","method":"GET","path":"/v2/files","credentials":[],"headers":{},"trailing":["name","part"],"documentedResponse":true}',
+  { validateParams: validateFilesDownloadParams },
+);
 
 /**
  * Download a file (testing only).
@@ -190,7 +163,7 @@ const opFilesDownload = /* @__PURE__ */ operation({
  * - 403 code 18: Missing permission.
  * - 5xx: Server error.
  * - code 2001 (any error status): Order not found.
- * @param core The {@link OpsCore} that sends the call.
+ * @param core The `OpsCore` that sends the call.
  * @param name The `name` trailing parameter.
  * @param part The `part` trailing parameter.
  * @returns The response body.
@@ -205,15 +178,10 @@ export function filesDownload(
   return core.request(opFilesDownload, { name, part }, undefined, undefined, options);
 }
 
-const opWebhooksCreate = /* @__PURE__ */ operation({
-  id: "webhooks.create",
-  method: "POST",
-  path: "/v1/webhooks",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: { "Content-Type": "application/json" },
-  validateBody: validateWebhookRegistration,
-  documentedResponse: true,
-});
+const opWebhooksCreate = /* @__PURE__ */ operation(
+  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
+  { validateBody: validateWebhookRegistration },
+);
 
 /**
  * `POST /v1/webhooks`
@@ -224,7 +192,7 @@ const opWebhooksCreate = /* @__PURE__ */ operation({
  * - 422: Invalid input on /v1/.
  * - 5xx: Server error.
  * - code 2001 (any error status): Order not found.
- * @param core The {@link OpsCore} that sends the call.
+ * @param core The `OpsCore` that sends the call.
  * @returns The response body.
  * @throws {OpsApiError} when the API answers with an error status.
  */
@@ -236,15 +204,10 @@ export function webhooksCreate(
   return core.request(opWebhooksCreate, undefined, body, undefined, options);
 }
 
-const opWebhooksDelete = /* @__PURE__ */ operation({
-  id: "webhooks.delete",
-  method: "DELETE",
-  path: "/v1/webhooks/{webhook_id}",
-  credentials: [{ option: "apiKey", header: "X-API-Key" }],
-  headers: {},
-  validateParams: validateWebhooksDeleteParams,
-  documentedResponse: false,
-});
+const opWebhooksDelete = /* @__PURE__ */ operation(
+  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"documentedResponse":false}',
+  { validateParams: validateWebhooksDeleteParams },
+);
 
 /**
  * `DELETE /v1/webhooks/{webhook_id}`
@@ -255,7 +218,7 @@ const opWebhooksDelete = /* @__PURE__ */ operation({
  * - 422: Invalid input on /v1/.
  * - 5xx: Server error.
  * - code 2001 (any error status): Order not found.
- * @param core The {@link OpsCore} that sends the call.
+ * @param core The `OpsCore` that sends the call.
  * @param webhookId The `webhook_id` path parameter.
  * @returns The response body, whose shape the spec does not show.
  * @throws {OpsApiError} when the API answers with an error status.

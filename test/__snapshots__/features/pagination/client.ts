@@ -66,24 +66,8 @@ export interface IssuesListResponseHeaders {
 }
 
 const opCustomersList = /* @__PURE__ */ operation(
-  {
-    id: "customers.list",
-    method: "GET",
-    path: "/v1/customers",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: {},
-    validateParams: validateCustomersListParams,
-    documentedResponse: true,
-    headerParams: ["X-Trace"],
-    paging: {
-      style: "cursor",
-      items: ["data"],
-      param: "starting_after",
-      cursor: ["id"],
-      hasMore: ["has_more"],
-    },
-  },
-  { place: placeParams },
+  '{"id":"customers.list","method":"GET","path":"/v1/customers","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"headerParams":["X-Trace"],"paging":{"style":"cursor","items":["data"],"param":"starting_after","cursor":["id"],"hasMore":["has_more"]}}',
+  { validateParams: validateCustomersListParams, place: placeParams },
 );
 
 /**
@@ -92,7 +76,7 @@ const opCustomersList = /* @__PURE__ */ operation(
  * `GET /v1/customers`
  * Sends: `Authorization: Bearer …` (`token`).
  * Paged (cursor: `starting_after` = the last item's `id`). `await` gives the first page; `for await (const item of …)` walks every item of every page, `.pages()` every page.
- * @param core The {@link PagesCore} that sends the call.
+ * @param core The `PagesCore` that sends the call.
  * @param params.X-Trace The `X-Trace` header parameter.
  * @param params.starting_after The `starting_after` query parameter.
  * @param params.limit Default `10`.
@@ -108,22 +92,8 @@ export function customersList(
 }
 
 const opFilesList = /* @__PURE__ */ operation(
-  {
-    id: "files.list",
-    method: "GET",
-    path: "/v1/files",
-    credentials: [{ option: "apiKey", query: "api_key" }],
-    headers: {},
-    validateParams: validateFilesListParams,
-    documentedResponse: true,
-    paging: {
-      style: "nextToken",
-      items: ["files"],
-      param: "page_token",
-      token: ["next_page_token"],
-    },
-  },
-  { place: placeParams },
+  '{"id":"files.list","method":"GET","path":"/v1/files","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{},"documentedResponse":true,"paging":{"style":"nextToken","items":["files"],"param":"page_token","token":["next_page_token"]}}',
+  { validateParams: validateFilesListParams, place: placeParams },
 );
 
 /**
@@ -132,7 +102,7 @@ const opFilesList = /* @__PURE__ */ operation(
  * `GET /v1/files`
  * Sends: query `api_key=…` (`apiKey`).
  * Paged (nextToken: `page_token` = the body's `next_page_token`). `await` gives the first page; `for await (const item of …)` walks every item of every page, `.pages()` every page.
- * @param core The {@link PagesCore} that sends the call.
+ * @param core The `PagesCore` that sends the call.
  * @param query.page_token The `page_token` query parameter.
  * @param query.page_size The `page_size` query parameter.
  * @returns The FileList.
@@ -147,23 +117,8 @@ export function filesList(
 }
 
 const opEventsList = /* @__PURE__ */ operation(
-  {
-    id: "events.list",
-    method: "GET",
-    path: "/v1/events",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: {},
-    validateParams: validateEventsListParams,
-    documentedResponse: true,
-    paging: {
-      style: "offset",
-      items: ["events"],
-      offset: "offset",
-      start: 0,
-      total: ["total_count"],
-    },
-  },
-  { place: placeParams },
+  '{"id":"events.list","method":"GET","path":"/v1/events","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"paging":{"style":"offset","items":["events"],"offset":"offset","start":0,"total":["total_count"]}}',
+  { validateParams: validateEventsListParams, place: placeParams },
 );
 
 /**
@@ -172,7 +127,7 @@ const opEventsList = /* @__PURE__ */ operation(
  * `GET /v1/events`
  * Sends: `Authorization: Bearer …` (`token`).
  * Paged (offset: `offset` moves on by the items of each page). `await` gives the first page; `for await (const item of …)` walks every item of every page, `.pages()` every page.
- * @param core The {@link PagesCore} that sends the call.
+ * @param core The `PagesCore` that sends the call.
  * @param query.offset Default `0`.
  * @param query.limit Default `25`.
  * @returns The EventList.
@@ -187,17 +142,8 @@ export function eventsList(
 }
 
 const opReposList = /* @__PURE__ */ operation(
-  {
-    id: "repos.list",
-    method: "GET",
-    path: "/v1/orgs/{org}/repos",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: {},
-    validateParams: validateReposListParams,
-    documentedResponse: true,
-    paging: { style: "page", items: ["repos"], page: "page", start: 1 },
-  },
-  { place: placeParams },
+  '{"id":"repos.list","method":"GET","path":"/v1/orgs/{org}/repos","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"paging":{"style":"page","items":["repos"],"page":"page","start":1}}',
+  { validateParams: validateReposListParams, place: placeParams },
 );
 
 /**
@@ -206,7 +152,7 @@ const opReposList = /* @__PURE__ */ operation(
  * `GET /v1/orgs/{org}/repos`
  * Sends: `Authorization: Bearer …` (`token`).
  * Paged (page: `page` counts up from 1). `await` gives the first page; `for await (const item of …)` walks every item of every page, `.pages()` every page.
- * @param core The {@link PagesCore} that sends the call.
+ * @param core The `PagesCore` that sends the call.
  * @param org The `org` path parameter.
  * @param query.page Default `1`.
  * @param query.per_page Default `30`.
@@ -223,22 +169,8 @@ export function reposList(
 }
 
 const opIssuesList = /* @__PURE__ */ operation(
-  {
-    id: "issues.list",
-    method: "GET",
-    path: "/v1/issues",
-    credentials: [
-      { option: "token", header: "Authorization", scheme: "Bearer" },
-      { option: "apiKey", query: "api_key" },
-    ],
-    headers: {},
-    validateParams: validateIssuesListParams,
-    documentedResponse: true,
-    headerParams: ["X-Trace"],
-    responseHeaders: { Link: "string", "X-Total": "integer" },
-    paging: { style: "link", header: "Link" },
-  },
-  { place: placeParams },
+  '{"id":"issues.list","method":"GET","path":"/v1/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","query":"api_key"}],"headers":{},"documentedResponse":true,"headerParams":["X-Trace"],"responseHeaders":{"Link":"string","X-Total":"integer"},"paging":{"style":"link","header":"Link"}}',
+  { validateParams: validateIssuesListParams, place: placeParams },
 );
 
 /**
@@ -247,7 +179,7 @@ const opIssuesList = /* @__PURE__ */ operation(
  * `GET /v1/issues`
  * Sends: `Authorization: Bearer …` (`token`), query `api_key=…` (`apiKey`).
  * Paged (link: the `Link` header's rel="next" link). `await` gives the first page; `for await (const item of …)` walks every item of every page, `.pages()` every page.
- * @param core The {@link PagesCore} that sends the call.
+ * @param core The `PagesCore` that sends the call.
  * @param params.X-Trace The `X-Trace` header parameter.
  * @param params.state Default `"open"`.
  * @param params.per_page The `per_page` query parameter.
@@ -263,17 +195,8 @@ export function issuesList(
 }
 
 const opThingsList = /* @__PURE__ */ operation(
-  {
-    id: "things.list",
-    method: "GET",
-    path: "/v1/things",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: {},
-    validateParams: validateThingsListParams,
-    documentedResponse: true,
-    paging: { style: "link", items: ["things"], field: ["links", "next"] },
-  },
-  { place: placeParams },
+  '{"id":"things.list","method":"GET","path":"/v1/things","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"paging":{"style":"link","items":["things"],"field":["links","next"]}}',
+  { validateParams: validateThingsListParams, place: placeParams },
 );
 
 /**
@@ -282,7 +205,7 @@ const opThingsList = /* @__PURE__ */ operation(
  * `GET /v1/things`
  * Sends: `Authorization: Bearer …` (`token`).
  * Paged (link: the next page's URL in `links.next`). `await` gives the first page; `for await (const item of …)` walks every item of every page, `.pages()` every page.
- * @param core The {@link PagesCore} that sends the call.
+ * @param core The `PagesCore` that sends the call.
  * @param query.size The `size` query parameter.
  * @returns The ThingList.
  * @throws {PagesApiError} when the API answers with an error status.

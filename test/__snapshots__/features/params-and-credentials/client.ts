@@ -88,19 +88,8 @@ function validateChargesCreateBody(value: unknown, path: string, issues: Validat
 let validateChargesCreateBodyShape: Validator | undefined;
 
 const opIssuesList = /* @__PURE__ */ operation(
-  {
-    id: "issues.list",
-    method: "GET",
-    path: "/repos/{owner}/{repo}/issues",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer", optional: true }],
-    headers: {},
-    validateParams: validateIssuesListParams,
-    documentedResponse: true,
-    styles: { labels: "comma", expand: "brackets", created: "deepObject" },
-    headerParams: ["If-None-Match"],
-    sendDefaults: { sort: "created" },
-  },
-  { place: placeParams },
+  '{"id":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"documentedResponse":true,"styles":{"labels":"comma","expand":"brackets","created":"deepObject"},"headerParams":["If-None-Match"],"sendDefaults":{"sort":"created"}}',
+  { validateParams: validateIssuesListParams, place: placeParams },
 );
 
 /**
@@ -112,7 +101,7 @@ const opIssuesList = /* @__PURE__ */ operation(
  * Errors (thrown as ParamsApiError):
  * - 403: Forbidden, or a secondary rate limit (retried).
  * - 404: No such repository.
- * @param core The {@link ParamsCore} that sends the call.
+ * @param core The `ParamsCore` that sends the call.
  * @param owner The `owner` path parameter.
  * @param repo The `repo` path parameter.
  * @param params.If-None-Match ETag of a response already held.
@@ -138,16 +127,10 @@ export function issuesList(
   return core.request(opIssuesList, { owner, repo }, undefined, params, options);
 }
 
-const opIssuesCheck = /* @__PURE__ */ operation({
-  id: "issues.check",
-  method: "HEAD",
-  path: "/repos/{owner}/{repo}/issues",
-  credentials: [{ option: "token", header: "Authorization", scheme: "Bearer", optional: true }],
-  headers: {},
-  validateParams: validateIssuesCheckParams,
-  documentedResponse: false,
-  response: "none",
-});
+const opIssuesCheck = /* @__PURE__ */ operation(
+  '{"id":"issues.check","method":"HEAD","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"documentedResponse":false,"response":"none"}',
+  { validateParams: validateIssuesCheckParams },
+);
 
 /**
  * Check that issues exist.
@@ -157,7 +140,7 @@ const opIssuesCheck = /* @__PURE__ */ operation({
  *
  * Errors (thrown as ParamsApiError):
  * - 403: Forbidden, or a secondary rate limit (retried).
- * @param core The {@link ParamsCore} that sends the call.
+ * @param core The `ParamsCore` that sends the call.
  * @param owner The `owner` path parameter.
  * @param repo The `repo` path parameter.
  * @returns Nothing: a HEAD response has no body (`withResponse()` gives its status and headers).
@@ -172,15 +155,10 @@ export function issuesCheck(
   return core.request(opIssuesCheck, { owner, repo }, undefined, undefined, options);
 }
 
-const opIssuesOptions = /* @__PURE__ */ operation({
-  id: "issues.options",
-  method: "OPTIONS",
-  path: "/repos/{owner}/{repo}/issues",
-  credentials: [],
-  headers: {},
-  validateParams: validateIssuesOptionsParams,
-  documentedResponse: false,
-});
+const opIssuesOptions = /* @__PURE__ */ operation(
+  '{"id":"issues.options","method":"OPTIONS","path":"/repos/{owner}/{repo}/issues","credentials":[],"headers":{},"documentedResponse":false}',
+  { validateParams: validateIssuesOptionsParams },
+);
 
 /**
  * Allowed methods.
@@ -190,7 +168,7 @@ const opIssuesOptions = /* @__PURE__ */ operation({
  *
  * Errors (thrown as ParamsApiError):
  * - 403: Forbidden, or a secondary rate limit (retried).
- * @param core The {@link ParamsCore} that sends the call.
+ * @param core The `ParamsCore` that sends the call.
  * @param owner The `owner` path parameter.
  * @param repo The `repo` path parameter.
  * @returns The response body, whose shape the spec does not show.
@@ -205,16 +183,10 @@ export function issuesOptions(
   return core.request(opIssuesOptions, { owner, repo }, undefined, undefined, options);
 }
 
-const opIssuesCreate = /* @__PURE__ */ operation({
-  id: "issues.create",
-  method: "POST",
-  path: "/repos/{owner}/{repo}/issues",
-  credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-  headers: { "Content-Type": "application/json" },
-  validateParams: validateIssuesCreateParams,
-  validateBody: validateIssuesCreateBody,
-  documentedResponse: true,
-});
+const opIssuesCreate = /* @__PURE__ */ operation(
+  '{"id":"issues.create","method":"POST","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
+  { validateParams: validateIssuesCreateParams, validateBody: validateIssuesCreateBody },
+);
 
 /**
  * Create an issue.
@@ -224,7 +196,7 @@ const opIssuesCreate = /* @__PURE__ */ operation({
  *
  * Errors (thrown as ParamsApiError):
  * - 403: Forbidden, or a secondary rate limit (retried).
- * @param core The {@link ParamsCore} that sends the call.
+ * @param core The `ParamsCore` that sends the call.
  * @param owner The `owner` path parameter.
  * @param repo The `repo` path parameter.
  * @returns The Issue.
@@ -242,14 +214,9 @@ export function issuesCreate(
   return core.request(opIssuesCreate, { owner, repo }, body, undefined, options);
 }
 
-const opAccountGet = /* @__PURE__ */ operation({
-  id: "account.get",
-  method: "GET",
-  path: "/account",
-  credentials: [{ option: "basic", basic: true }],
-  headers: {},
-  documentedResponse: true,
-});
+const opAccountGet = /* @__PURE__ */ operation(
+  '{"id":"account.get","method":"GET","path":"/account","credentials":[{"option":"basic","basic":true}],"headers":{},"documentedResponse":true}',
+);
 
 /**
  * The account of the basic credentials.
@@ -259,7 +226,7 @@ const opAccountGet = /* @__PURE__ */ operation({
  *
  * Errors (thrown as ParamsApiError):
  * - 403: Forbidden, or a secondary rate limit (retried).
- * @param core The {@link ParamsCore} that sends the call.
+ * @param core The `ParamsCore` that sends the call.
  * @returns The response body.
  * @throws {ParamsApiError} when the API answers with an error status.
  */
@@ -273,18 +240,12 @@ export function accountGet(
 }
 
 const opChargesCreate = /* @__PURE__ */ operation(
+  '{"id":"charges.create","method":"POST","path":"/v1/charges","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true,"headerParams":["Stripe-Account"]}',
   {
-    id: "charges.create",
-    method: "POST",
-    path: "/v1/charges",
-    credentials: [{ option: "apiKey", query: "api_key" }],
-    headers: { "Content-Type": "application/json" },
     validateParams: validateChargesCreateParams,
     validateBody: validateChargesCreateBody,
-    documentedResponse: true,
-    headerParams: ["Stripe-Account"],
+    place: placeParams,
   },
-  { place: placeParams },
 );
 
 /**
@@ -298,7 +259,7 @@ const opChargesCreate = /* @__PURE__ */ operation(
  * - 402 code card_declined: The card was declined.
  * - 402 code expired_card: The card has expired.
  * - 403: Forbidden, or a secondary rate limit (retried).
- * @param core The {@link ParamsCore} that sends the call.
+ * @param core The `ParamsCore` that sends the call.
  * @param params.Stripe-Account Connected account id.
  * @returns The Charge.
  * @throws {ParamsApiError} when the API answers with an error status.

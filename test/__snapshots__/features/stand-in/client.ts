@@ -60,16 +60,8 @@ export class KioskCore extends ClientCore {
 }
 
 const opItemsList = /* @__PURE__ */ operation(
-  {
-    id: "items.list",
-    method: "GET",
-    path: "/v1/items",
-    credentials: [{ option: "apiKey", header: "X-Key" }],
-    headers: {},
-    validateParams: validateItemsListParams,
-    documentedResponse: true,
-  },
-  { place: placeParams },
+  '{"id":"items.list","method":"GET","path":"/v1/items","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"documentedResponse":true}',
+  { validateParams: validateItemsListParams, place: placeParams },
 );
 
 /**
@@ -81,7 +73,7 @@ const opItemsList = /* @__PURE__ */ operation(
  * - 403 code 41: The key is refused.
  * - 422: Invalid input.
  * - 429: Slow down.
- * @param core The {@link KioskCore} that sends the call.
+ * @param core The `KioskCore` that sends the call.
  * @param query.limit The `limit` query parameter.
  * @returns The ItemList.
  * @throws {KioskApiError} when the API answers with an error status.
@@ -95,18 +87,7 @@ export function itemsList(
 }
 
 const opAdminReset = /* @__PURE__ */ operation(
-  {
-    id: "admin.reset",
-    method: "POST",
-    path: "/v1/admin/reset",
-    credentials: [
-      { option: "apiKey", header: "X-Key" },
-      { option: "clientKey", query: "client_key" },
-    ],
-    headers: {},
-    documentedResponse: false,
-    response: "none",
-  },
+  '{"id":"admin.reset","method":"POST","path":"/v1/admin/reset","credentials":[{"option":"apiKey","header":"X-Key"},{"option":"clientKey","query":"client_key"}],"headers":{},"documentedResponse":false,"response":"none"}',
   { place: placeParams },
 );
 
@@ -119,7 +100,7 @@ const opAdminReset = /* @__PURE__ */ operation(
  * - 403 code 41: The key is refused.
  * - 422: Invalid input.
  * - 429: Slow down.
- * @param core The {@link KioskCore} that sends the call.
+ * @param core The `KioskCore` that sends the call.
  * @returns Nothing: the API answers 204 with no body.
  * @undocumented Response body not shown.
  * @throws {KioskApiError} when the API answers with an error status.
@@ -128,15 +109,10 @@ export function adminReset(core: KioskCore, options?: RequestOptions): ApiPromis
   return core.request(opAdminReset, undefined, undefined, undefined, options);
 }
 
-const opHooksCreate = /* @__PURE__ */ operation({
-  id: "hooks.create",
-  method: "POST",
-  path: "/v1/hooks",
-  credentials: [{ option: "apiKey", header: "X-Key" }],
-  headers: { "Content-Type": "application/json" },
-  validateBody: validateCreateHook,
-  documentedResponse: true,
-});
+const opHooksCreate = /* @__PURE__ */ operation(
+  '{"id":"hooks.create","method":"POST","path":"/v1/hooks","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
+  { validateBody: validateCreateHook },
+);
 
 /**
  * `POST /v1/hooks`
@@ -149,7 +125,7 @@ const opHooksCreate = /* @__PURE__ */ operation({
  * - 403 code 41: The key is refused.
  * - 422: Invalid input.
  * - 429: Slow down.
- * @param core The {@link KioskCore} that sends the call.
+ * @param core The `KioskCore` that sends the call.
  * @returns The Hook.
  * @throws {KioskApiError} when the API answers with an error status.
  */
@@ -161,16 +137,10 @@ export function hooksCreate(
   return core.request(opHooksCreate, undefined, body, undefined, options);
 }
 
-const opHooksDelete = /* @__PURE__ */ operation({
-  id: "hooks.delete",
-  method: "DELETE",
-  path: "/v1/hooks/{hook_id}",
-  credentials: [{ option: "apiKey", header: "X-Key" }],
-  headers: {},
-  validateParams: validateHooksDeleteParams,
-  documentedResponse: false,
-  response: "none",
-});
+const opHooksDelete = /* @__PURE__ */ operation(
+  '{"id":"hooks.delete","method":"DELETE","path":"/v1/hooks/{hook_id}","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"documentedResponse":false,"response":"none"}',
+  { validateParams: validateHooksDeleteParams },
+);
 
 /**
  * `DELETE /v1/hooks/{hook_id}`
@@ -180,7 +150,7 @@ const opHooksDelete = /* @__PURE__ */ operation({
  * - 403 code 41: The key is refused.
  * - 422: Invalid input.
  * - 429: Slow down.
- * @param core The {@link KioskCore} that sends the call.
+ * @param core The `KioskCore` that sends the call.
  * @param hookId The `hook_id` path parameter.
  * @returns Nothing: the API answers 204 with no body.
  * @throws {KioskApiError} when the API answers with an error status.
@@ -193,15 +163,10 @@ export function hooksDelete(
   return core.request(opHooksDelete, { hook_id: hookId }, undefined, undefined, options);
 }
 
-const opTicketsClose = /* @__PURE__ */ operation({
-  id: "tickets.close",
-  method: "POST",
-  path: "/v2/tickets/{ticket_id}/close",
-  credentials: [{ option: "operator", basic: true }],
-  headers: {},
-  validateParams: validateTicketsCloseParams,
-  documentedResponse: true,
-});
+const opTicketsClose = /* @__PURE__ */ operation(
+  '{"id":"tickets.close","method":"POST","path":"/v2/tickets/{ticket_id}/close","credentials":[{"option":"operator","basic":true}],"headers":{},"documentedResponse":true}',
+  { validateParams: validateTicketsCloseParams },
+);
 
 /**
  * `POST /v2/tickets/{ticket_id}/close`
@@ -212,7 +177,7 @@ const opTicketsClose = /* @__PURE__ */ operation({
  * - 401: Authentication failed.
  * - 429: Slow down.
  * - .tag not_closable (any error status): The ticket cannot be closed.
- * @param core The {@link KioskCore} that sends the call.
+ * @param core The `KioskCore` that sends the call.
  * @param ticketId The `ticket_id` path parameter.
  * @returns The Ticket.
  * @throws {KioskApiError} when the API answers with an error status.

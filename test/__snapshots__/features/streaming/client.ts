@@ -70,22 +70,8 @@ export type JobsWatchEvent =
   | { event: "done"; data: JobDone; id?: string };
 
 const opChatCreate = /* @__PURE__ */ operation(
-  {
-    id: "chat.create",
-    method: "POST",
-    path: "/v1/chat/completions",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: { "Content-Type": "application/json" },
-    validateBody: validateChatRequest,
-    documentedResponse: true,
-    streaming: {
-      format: "sse",
-      terminator: "[DONE]",
-      flag: "stream",
-      accept: "text/event-stream, application/json;q=0.5",
-    },
-  },
-  { stream: openStream },
+  '{"id":"chat.create","method":"POST","path":"/v1/chat/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]","flag":"stream","accept":"text/event-stream, application/json;q=0.5"}}',
+  { validateBody: validateChatRequest, stream: openStream },
 );
 
 /**
@@ -94,7 +80,7 @@ const opChatCreate = /* @__PURE__ */ operation(
  *
  * `POST /v1/chat/completions`
  * Sends: `Authorization: Bearer …` (`token`).
- * @param core The {@link StreamsCore} that sends the call.
+ * @param core The `StreamsCore` that sends the call.
  * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
@@ -109,7 +95,7 @@ export function chatCreate(
  *
  * `POST /v1/chat/completions`
  * Sends: `Authorization: Bearer …` (`token`).
- * @param core The {@link StreamsCore} that sends the call.
+ * @param core The `StreamsCore` that sends the call.
  * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
@@ -124,7 +110,7 @@ export function chatCreate(
  *
  * `POST /v1/chat/completions`
  * Sends: `Authorization: Bearer …` (`token`).
- * @param core The {@link StreamsCore} that sends the call.
+ * @param core The `StreamsCore` that sends the call.
  * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
@@ -142,20 +128,8 @@ export function chatCreate(
 }
 
 const opCompletionsStream = /* @__PURE__ */ operation(
-  {
-    id: "completions.stream",
-    method: "POST",
-    path: "/v1/completions",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "text/event-stream, application/json;q=0.5",
-    },
-    validateBody: validateChatRequest,
-    documentedResponse: true,
-    streaming: { format: "sse", terminator: "[DONE]" },
-  },
-  { stream: openStream },
+  '{"id":"completions.stream","method":"POST","path":"/v1/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]"}}',
+  { validateBody: validateChatRequest, stream: openStream },
 );
 
 /**
@@ -164,7 +138,7 @@ const opCompletionsStream = /* @__PURE__ */ operation(
  *
  * `POST /v1/completions`
  * Sends: `Authorization: Bearer …` (`token`).
- * @param core The {@link StreamsCore} that sends the call.
+ * @param core The `StreamsCore` that sends the call.
  * @returns A Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. The ChatChunk.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
@@ -177,29 +151,8 @@ export function completionsStream(
 }
 
 const opMessagesStream = /* @__PURE__ */ operation(
-  {
-    id: "messages.stream",
-    method: "POST",
-    path: "/v1/messages",
-    credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "text/event-stream, application/json;q=0.5",
-    },
-    validateBody: validateChatRequest,
-    documentedResponse: false,
-    streaming: {
-      format: "sse",
-      events: {
-        message_start: "json",
-        content_block_delta: "json",
-        message_stop: "json",
-        ping: "json",
-      },
-      open: true,
-    },
-  },
-  { stream: openStream },
+  '{"id":"messages.stream","method":"POST","path":"/v1/messages","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":false,"streaming":{"format":"sse","events":{"message_start":"json","content_block_delta":"json","message_stop":"json","ping":"json"},"open":true}}',
+  { validateBody: validateChatRequest, stream: openStream },
 );
 
 /**
@@ -208,7 +161,7 @@ const opMessagesStream = /* @__PURE__ */ operation(
  *
  * `POST /v1/messages`
  * Sends: `Authorization: Bearer …` (`token`).
- * @param core The {@link StreamsCore} that sends the call.
+ * @param core The `StreamsCore` that sends the call.
  * @returns A Stream (text/event-stream) giving each named event, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
@@ -221,18 +174,8 @@ export function messagesStream(
 }
 
 const opJobsWatch = /* @__PURE__ */ operation(
-  {
-    id: "jobs.watch",
-    method: "GET",
-    path: "/v1/jobs/{job_id}/events",
-    credentials: [],
-    headers: { Accept: "text/event-stream, application/json;q=0.5" },
-    validateParams: validateJobsWatchParams,
-    documentedResponse: false,
-    responseHeaders: { "X-Job-State": "string" },
-    streaming: { format: "sse", events: { progress: "json", log: "text", done: "json" } },
-  },
-  { stream: openStream },
+  '{"id":"jobs.watch","method":"GET","path":"/v1/jobs/{job_id}/events","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":false,"responseHeaders":{"X-Job-State":"string"},"streaming":{"format":"sse","events":{"progress":"json","log":"text","done":"json"}}}',
+  { validateParams: validateJobsWatchParams, stream: openStream },
 );
 
 /**
@@ -241,7 +184,7 @@ const opJobsWatch = /* @__PURE__ */ operation(
  *
  * `GET /v1/jobs/{job_id}/events`
  * Sends: no credential.
- * @param core The {@link StreamsCore} that sends the call.
+ * @param core The `StreamsCore` that sends the call.
  * @param jobId The `job_id` path parameter.
  * @returns A Stream (text/event-stream) giving each named event, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
@@ -255,15 +198,7 @@ export function jobsWatch(
 }
 
 const opTicksWatch = /* @__PURE__ */ operation(
-  {
-    id: "ticks.watch",
-    method: "GET",
-    path: "/v1/ticks",
-    credentials: [],
-    headers: { Accept: "text/event-stream, application/json;q=0.5" },
-    documentedResponse: true,
-    streaming: { format: "sse", text: true },
-  },
+  '{"id":"ticks.watch","method":"GET","path":"/v1/ticks","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":true,"streaming":{"format":"sse","text":true}}',
   { stream: openStream },
 );
 
@@ -273,7 +208,7 @@ const opTicksWatch = /* @__PURE__ */ operation(
  *
  * `GET /v1/ticks`
  * Sends: no credential.
- * @param core The {@link StreamsCore} that sends the call.
+ * @param core The `StreamsCore` that sends the call.
  * @returns A Stream (text/event-stream) giving each event's data, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
@@ -285,17 +220,8 @@ export function ticksWatch(
 }
 
 const opLogsTail = /* @__PURE__ */ operation(
-  {
-    id: "logs.tail",
-    method: "GET",
-    path: "/v1/logs",
-    credentials: [],
-    headers: { Accept: "application/x-ndjson, application/json;q=0.5" },
-    validateParams: validateLogsTailParams,
-    documentedResponse: true,
-    streaming: { format: "jsonl" },
-  },
-  { place: placeParams, stream: openStream },
+  '{"id":"logs.tail","method":"GET","path":"/v1/logs","credentials":[],"headers":{"Accept":"application/x-ndjson, application/json;q=0.5"},"documentedResponse":true,"streaming":{"format":"jsonl"}}',
+  { validateParams: validateLogsTailParams, place: placeParams, stream: openStream },
 );
 
 /**
@@ -304,7 +230,7 @@ const opLogsTail = /* @__PURE__ */ operation(
  *
  * `GET /v1/logs`
  * Sends: no credential.
- * @param core The {@link StreamsCore} that sends the call.
+ * @param core The `StreamsCore` that sends the call.
  * @param query.level The `level` query parameter.
  * @returns A Stream (application/x-ndjson) giving each JSON line, read with `for await`; it resolves once the response headers arrive. The LogLine.
  * @throws {StreamsApiError} when the API answers with an error status.

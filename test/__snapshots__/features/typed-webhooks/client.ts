@@ -30,23 +30,17 @@ export class TypedWebhooksCore extends ClientCore {
   }
 }
 
-const opHooksCreate = /* @__PURE__ */ operation({
-  id: "hooks.create",
-  method: "POST",
-  path: "/repos/{owner}/{repo}/hooks",
-  credentials: [{ option: "token", header: "Authorization", scheme: "Bearer" }],
-  headers: { "Content-Type": "application/json" },
-  validateParams: validateHooksCreateParams,
-  validateBody: validateHookCreate,
-  documentedResponse: true,
-});
+const opHooksCreate = /* @__PURE__ */ operation(
+  '{"id":"hooks.create","method":"POST","path":"/repos/{owner}/{repo}/hooks","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
+  { validateParams: validateHooksCreateParams, validateBody: validateHookCreate },
+);
 
 /**
  * Create a webhook.
  *
  * `POST /repos/{owner}/{repo}/hooks`
  * Sends: `Authorization: Bearer …` (`token`).
- * @param core The {@link TypedWebhooksCore} that sends the call.
+ * @param core The `TypedWebhooksCore` that sends the call.
  * @param owner The `owner` path parameter.
  * @param repo The `repo` path parameter.
  * @returns The Hook.

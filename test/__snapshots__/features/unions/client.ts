@@ -26,20 +26,15 @@ export class UnionsCore extends ClientCore {
   }
 }
 
-const opChargesGet = /* @__PURE__ */ operation({
-  id: "charges.get",
-  method: "GET",
-  path: "/charges/{id}",
-  credentials: [],
-  headers: {},
-  validateParams: validateChargesGetParams,
-  documentedResponse: true,
-});
+const opChargesGet = /* @__PURE__ */ operation(
+  '{"id":"charges.get","method":"GET","path":"/charges/{id}","credentials":[],"headers":{},"documentedResponse":true}',
+  { validateParams: validateChargesGetParams },
+);
 
 /**
  * `GET /charges/{id}`
  * Sends: no credential.
- * @param core The {@link UnionsCore} that sends the call.
+ * @param core The `UnionsCore` that sends the call.
  * @param id The `id` path parameter.
  * @returns The Charge.
  * @throws {UnionsApiError} when the API answers with an error status.
@@ -52,20 +47,15 @@ export function chargesGet(
   return core.request(opChargesGet, { id }, undefined, undefined, options);
 }
 
-const opChargesCreate = /* @__PURE__ */ operation({
-  id: "charges.create",
-  method: "POST",
-  path: "/charges",
-  credentials: [],
-  headers: { "Content-Type": "application/json" },
-  validateBody: validateCreateCharge,
-  documentedResponse: true,
-});
+const opChargesCreate = /* @__PURE__ */ operation(
+  '{"id":"charges.create","method":"POST","path":"/charges","credentials":[],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
+  { validateBody: validateCreateCharge },
+);
 
 /**
  * `POST /charges`
  * Sends: no credential.
- * @param core The {@link UnionsCore} that sends the call.
+ * @param core The `UnionsCore` that sends the call.
  * @returns The Charge.
  * @throws {UnionsApiError} when the API answers with an error status.
  */
@@ -77,19 +67,14 @@ export function chargesCreate(
   return core.request(opChargesCreate, undefined, body, undefined, options);
 }
 
-const opPaymentMethodsList = /* @__PURE__ */ operation({
-  id: "paymentMethods.list",
-  method: "GET",
-  path: "/payment_methods",
-  credentials: [],
-  headers: {},
-  documentedResponse: true,
-});
+const opPaymentMethodsList = /* @__PURE__ */ operation(
+  '{"id":"paymentMethods.list","method":"GET","path":"/payment_methods","credentials":[],"headers":{},"documentedResponse":true}',
+);
 
 /**
  * `GET /payment_methods`
  * Sends: no credential.
- * @param core The {@link UnionsCore} that sends the call.
+ * @param core The `UnionsCore` that sends the call.
  * @returns The response body.
  * @throws {UnionsApiError} when the API answers with an error status.
  */
@@ -100,19 +85,14 @@ export function paymentMethodsList(
   return core.request(opPaymentMethodsList, undefined, undefined, undefined, options);
 }
 
-const opEventsNext = /* @__PURE__ */ operation({
-  id: "events.next",
-  method: "GET",
-  path: "/events/next",
-  credentials: [],
-  headers: {},
-  documentedResponse: true,
-});
+const opEventsNext = /* @__PURE__ */ operation(
+  '{"id":"events.next","method":"GET","path":"/events/next","credentials":[],"headers":{},"documentedResponse":true}',
+);
 
 /**
  * `GET /events/next`
  * Sends: no credential.
- * @param core The {@link UnionsCore} that sends the call.
+ * @param core The `UnionsCore` that sends the call.
  * @returns The Event.
  * @throws {UnionsApiError} when the API answers with an error status.
  */
