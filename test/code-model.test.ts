@@ -61,6 +61,36 @@ const cases: { name: string; given: Statement[]; want: string }[] = [
       .join("\n")}\n});\n`,
   },
   {
+    name: "an arrow returning an object is hugged as the last argument when the call does not fit",
+    given: [
+      constant(
+        "validateThing",
+        call(id("fromData"), lit("x".repeat(40)), {
+          kind: "arrow",
+          params: [],
+          body: obj(words(3, "validateField").map((w) => [w, id(w)] as const)),
+        }),
+      ),
+    ],
+    want: `const validateThing = fromData("${"x".repeat(40)}", () => ({\n${words(3, "validateField")
+      .map((w) => `  ${w},`)
+      .join("\n")}\n}));\n`,
+  },
+  {
+    name: "an arrow argument is not hugged when the arguments before it do not fit on the line",
+    given: [
+      constant(
+        "validateThing",
+        call(id("fromData"), lit("x".repeat(90)), {
+          kind: "arrow",
+          params: [],
+          body: obj([["object", id("object")]]),
+        }),
+      ),
+    ],
+    want: `const validateThing = fromData(\n  "${"x".repeat(90)}",\n  () => ({ object }),\n);\n`,
+  },
+  {
     name: "numbers fill each line",
     given: [constant("codes", arr(Array.from({ length: 30 }, (_, i) => lit(1000 + i))))],
     want: "const codes = [\n  1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015,\n  1016, 1017, 1018, 1019, 1020, 1021, 1022, 1023, 1024, 1025, 1026, 1027, 1028, 1029,\n];\n",

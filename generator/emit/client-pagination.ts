@@ -6,7 +6,7 @@
  * that says how it pages.
  */
 import type { Endpoint, FieldPath, Pagination } from "../ir/model.ts";
-import { call, lit } from "./code/build.ts";
+import { call } from "./code/build.ts";
 import type { Expr, TypeExpr } from "./code/nodes.ts";
 import { obj, type Json, type JsonObject } from "./shared/json.ts";
 import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";

@@ -5,15 +5,7 @@
  * overloads of an endpoint whose body's flag switches its response to a stream.
  */
 import type { ApiModel, Endpoint, EndpointResponse, TypeNode } from "../ir/model.ts";
-import type {
-  Expr,
-  FileStatement,
-  Member,
-  Overload,
-  Param,
-  Statement,
-  TypeExpr,
-} from "./code/nodes.ts";
+import type { FileStatement, Member, Overload, Param, Statement, TypeExpr } from "./code/nodes.ts";
 import { obj, type JsonObject } from "./shared/json.ts";
 import { generatedRef, modules, runtimeType } from "./shared/symbols.ts";
 import { keyword, literalType, typeExpr, union } from "./shared/type-expr.ts";

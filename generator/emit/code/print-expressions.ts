@@ -220,9 +220,23 @@ function printCall(call: Expr & { kind: "call" }, ctx: PrintContext): Doc {
 }
 
 /** Whether an argument can take the rest of the line and break inside: an object or array with items. */
-const couldExpand = (arg: Expr) =>
+const couldExpand = (arg: Expr): boolean =>
   (arg.kind === "object" && arg.properties.length > 0) ||
-  (arg.kind === "array-literal" && arg.items.length > 0);
+  (arg.kind === "array-literal" && arg.items.length > 0) ||
+  (arg.kind === "arrow" && couldExpandArrow(arg));
+
+/**
+ * prettier's rule for an arrow function as the last argument: it hugs one whose body is a
+ * block, an object, an array, a call or another arrow, unless its return type is a type
+ * reference and its body is not a block with statements.
+ */
+function couldExpandArrow(arrow: Expr & { kind: "arrow" }): boolean {
+  const { body, returnType } = arrow;
+  const typeReference = returnType?.kind === "ref" || returnType?.kind === "generic";
+  if (isExprBody(body))
+    return !typeReference && ["object", "array-literal", "call", "arrow"].includes(body.kind);
+  return !typeReference || body.length > 0;
+}
 
 function shouldExpandLast(args: readonly Expr[]): boolean {
   const last = args.at(-1)!;

@@ -10,13 +10,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
-import {
-  binary,
-  string,
-  type BinaryInput,
-  type ValidationIssue,
-  type Validator,
-} from "./runtime/validate.js";
+import { binary, string, type BinaryInput, type Validator } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 import type {
   FileCreateParams,
@@ -59,16 +53,12 @@ export class FilesCore extends ClientCore {
 }
 
 /** Checks the body of `files.upload`; appends one issue per problem. */
-function validateFilesUploadBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateFilesUploadBodyShape ??= fromData('"binary"', { binary }))(value, path, issues);
-}
-let validateFilesUploadBodyShape: Validator | undefined;
+const validateFilesUploadBody: Validator = /* @__PURE__ */ fromData('"binary"', () => ({ binary }));
 
 /** Checks the body of `notes.setText`; appends one issue per problem. */
-function validateNotesSetTextBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateNotesSetTextBodyShape ??= fromData('"string"', { string }))(value, path, issues);
-}
-let validateNotesSetTextBodyShape: Validator | undefined;
+const validateNotesSetTextBody: Validator = /* @__PURE__ */ fromData('"string"', () => ({
+  string,
+}));
 
 /** The response headers of `notes.create` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
 export interface NotesCreateResponseHeaders {
