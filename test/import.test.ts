@@ -135,7 +135,7 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
     const generated = await generateFrom(outSpec, join(scratch(), "out"));
     const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
     expect(client).toContain("listPets(");
-    expect(client).toContain('id: "pets.uploadPhoto"');
+    expect(client).toContain('"id":"pets.uploadPhoto"');
   });
 
   it("gives the same bytes on every run", () => {
