@@ -62,7 +62,7 @@ import {
   validatorRef,
 } from "./shared/symbols.ts";
 import { generic, literalType, typeExpr, union } from "./shared/type-expr.ts";
-import { validatorDeclaration } from "./shared/validator-expr.ts";
+import { validatorDeclaration, validatorExpr } from "./shared/validator-expr.ts";
 
 const coreModule = "client/core.ts";
 const requestOptions = runtimeType(coreModule, "RequestOptions");
@@ -281,9 +281,13 @@ function clientClass(model: ApiModel, groups: readonly (readonly Endpoint[])[]):
 function inlineBodyValidators(model: ApiModel): FileStatement[] {
   return model.endpoints.flatMap((e) => {
     if (!e.body || isNamedBody(e)) return [];
-    const docs = [`Checks the body of \`${e.id}\`; appends one issue per problem.`];
-    const name = inlineBodyValidatorName(e);
-    return [{ statement: validatorDeclaration(name, { type: e.body }, docs, false) }];
+    const [fn, shape] = validatorDeclaration(
+      inlineBodyValidatorName(e),
+      validatorExpr(e.body),
+      [`Checks the body of \`${e.id}\`; appends one issue per problem.`],
+      false,
+    );
+    return [{ statement: fn }, { statement: shape, tight: true }];
   });
 }
 

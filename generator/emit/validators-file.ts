@@ -1,5 +1,5 @@
 /**
- * Emits `src/validators.ts`: one validator per named type and per parameters
+ * Emits `src/validators.ts`: one validator function per named type and per parameters
  * interface, built from the model's types and constraints with the combinators of
  * `runtime/validate.ts`. The client checks requests with them and the router inbound
  * bodies, so every rule comes from the spec, none is written per field.
@@ -8,20 +8,32 @@ import type { FileStatement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { modules, validatorName } from "./shared/symbols.ts";
-import { validatorDeclaration, type ValidatorSource } from "./shared/validator-expr.ts";
+import {
+  objectValidatorExpr,
+  validatorDeclaration,
+  validatorExpr,
+} from "./shared/validator-expr.ts";
 
-/** The validator of one named type or parameters interface, exported. */
-function declared(name: string, source: ValidatorSource): FileStatement {
-  const docs = [`Checks a value against ${name}; appends one issue per problem.`];
-  return { statement: validatorDeclaration(validatorName(name), source, docs, true) };
+/** The function and its shape variable, the variable right under the function. */
+function declared(
+  name: string,
+  expression: Parameters<typeof validatorDeclaration>[1],
+): FileStatement[] {
+  const [fn, shape] = validatorDeclaration(
+    validatorName(name),
+    expression,
+    [`Checks a value against ${name}; appends one issue per problem.`],
+    true,
+  );
+  return [{ statement: fn }, { statement: shape, tight: true }];
 }
 
 /** `src/validators.ts` of the generated package. */
 export function emitValidatorsFile(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
   const statements = [
-    ...model.types.map((t) => declared(t.name, { type: t.type })),
-    ...model.paramsTypes.map((p) => declared(p.name, { fields: p.params })),
+    ...model.types.flatMap((t) => declared(t.name, validatorExpr(t.type))),
+    ...model.paramsTypes.flatMap((p) => declared(p.name, objectValidatorExpr(p.params))),
   ];
   const contents = printSourceFile({ path: modules.validators, banner: ctx.banner, statements });
   return { path: modules.validators, contents };

@@ -9,7 +9,7 @@
  * `"anything"`, or a named type's validator, `"validateLabel"`), or `[combinator,
  * ...arguments]` with the arguments of that combinator, shapes where it takes validators:
  * `["object", { "id": "string" }, ["id"]]`, `["array", "validateLabel"]`. Every combinator,
- * validator and format the text names is given by `refs` under its name, so that a bundle
+ * validator and format the text names is passed in `refs` under its name, so that a bundle
  * keeps only those its validators use, as it did when they were calls.
  */
 import type * as Validate from "./validate.js";
@@ -36,18 +36,9 @@ type TaggedOf = (
  */
 export type DataRefs = Readonly<Record<string, unknown>>;
 
-const noRefs = (): DataRefs => ({});
-
-/**
- * The validator the JSON text of a shape describes, built at its first call. The generated
- * validators are constants declared with it, so `refs` is a function, called then: a
- * validator may name others declared after it in its module (or itself, for a recursive
- * type), and one never called costs nothing, in a bundle or at load.
- */
-export function fromData(text: string, refs: () => DataRefs = noRefs): Validator {
-  let built: Validator | undefined;
-  return (value, path, issues) =>
-    (built ??= build(JSON.parse(text) as ValidatorData, refs()))(value, path, issues);
+/** The validator the JSON text of a shape describes. */
+export function fromData(text: string, refs: DataRefs = {}): Validator {
+  return build(JSON.parse(text) as ValidatorData, refs);
 }
 
 /** What `refs` holds under a name; a name it lacks is a generator bug, said as such. */

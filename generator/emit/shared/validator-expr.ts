@@ -8,8 +8,8 @@
  */
 import type { Field, TypeNode } from "../../ir/model.ts";
 import * as runtime from "../../runtime/validate.ts";
-import { call, lit, obj, pureCall } from "../code/build.ts";
-import type { Expr, Statement } from "../code/nodes.ts";
+import { call, exprStatement, id, lit, obj } from "../code/build.ts";
+import type { Expr, Param, Statement } from "../code/nodes.ts";
 import { runtimeType, runtimeValue, validatorName, validatorRef } from "./symbols.ts";
 
 /** What the shape text holds: plain JSON. */
@@ -45,18 +45,23 @@ export function validatorExpr(node: TypeNode): Expr {
   return fromData((refs) => shapeData(node, refs));
 }
 
-/**
- * `fromData('<json>', () => ({ <refs> }))`: the refs sorted by name, left out when there
- * are none; read at the validator's first call (runtime/validator-data.ts). `pure`: the
- * value of a declaration, which a bundler may drop when nothing uses it.
- */
-function fromData(data: (refs: Refs) => Json, pure = false): Expr {
+/** The validator of an object with these fields (a parameters interface). */
+export function objectValidatorExpr(
+  fields: readonly Pick<Field, "name" | "type" | "required">[],
+): Expr {
+  return fromData((refs) => objectData(fields, refs));
+}
+
+/** `fromData('<json>', { <refs> })`: the refs sorted by name, left out when there are none. */
+function fromData(data: (refs: Refs) => Json): Expr {
   const refs: Refs = new Map();
   const text = JSON.stringify(data(refs));
   const named = [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const args: Expr[] = [lit(text)];
-  if (named.length > 0) args.push({ kind: "arrow", params: [], body: obj(named) });
-  return (pure ? pureCall : call)(runtimeValue("validator-data.ts", "fromData"), ...args);
+  return call(
+    runtimeValue("validator-data.ts", "fromData"),
+    lit(text),
+    ...(named.length > 0 ? [obj(named)] : []),
+  );
 }
 
 /** A symbol the text names: recorded once, named in the text by `name`. */
@@ -164,37 +169,52 @@ function objectData(
     : applied(refs, "object", shape);
 }
 
-/** What a declared validator checks: a type, or an object of these fields (a parameters interface). */
-export type ValidatorSource =
-  | { type: TypeNode }
-  | { fields: readonly Pick<Field, "name" | "type" | "required">[] };
+/** `(value: unknown, path: string, issues: ValidationIssue[])`: every validator's parameters. */
+export const validatorParams: readonly Param[] = [
+  { name: "value", type: { kind: "keyword", name: "unknown" } },
+  { name: "path", type: { kind: "keyword", name: "string" } },
+  {
+    name: "issues",
+    type: { kind: "array", items: runtimeType("validate.ts", "ValidationIssue") },
+  },
+];
 
 /**
- * `export const validateX: Validator = /* @__PURE__ *\/ fromData('<json>', () => ({ <refs> }))`,
- * a named type's validator too (`'"validateLabel"'`): built at its first call rather than
- * when the module loads, so that a bundle keeps only the validators its calls use, loading
- * the package costs nothing for the others, and it may name validators declared after it
- * (or itself, for a recursive type). Constants rather than functions with a `let` for the
- * built shape: on GitHub's 2,156 validators that is about 45,000 fewer tokens and 6,000
- * fewer symbols for a type checker (about 0.2 s of tsc 6; docs/benchmarks.md).
+ * A validator function and the variable that holds its shape, built at the first call rather
+ * than when the module loads: a bundle keeps only the validators its calls use, and loading
+ * the package costs nothing for the others.
  */
 export function validatorDeclaration(
   name: string,
-  source: ValidatorSource,
+  expression: Expr,
   docs: readonly string[],
   isExported: boolean,
-): Statement {
-  const data = (refs: Refs) =>
-    "type" in source ? shapeData(source.type, refs) : objectData(source.fields, refs);
-  return {
-    kind: "variable",
-    declarationKind: "const",
-    name,
-    isExported,
-    docs,
-    type: runtimeType("validate.ts", "Validator"),
-    init: fromData(data, true),
+): [Statement, Statement] {
+  const shape = id(`${name}Shape`);
+  const build: Expr = {
+    kind: "paren",
+    expr: { kind: "assign", target: shape, operator: "??=", value: expression },
   };
+  return [
+    {
+      kind: "function",
+      name,
+      isExported,
+      docs,
+      params: validatorParams,
+      returnType: { kind: "keyword", name: "void" },
+      body: [exprStatement(call(build, id("value"), id("path"), id("issues")))],
+    },
+    {
+      kind: "variable",
+      declarationKind: "let",
+      name: `${name}Shape`,
+      type: {
+        kind: "union",
+        types: [runtimeType("validate.ts", "Validator"), { kind: "keyword", name: "undefined" }],
+      },
+    },
+  ];
 }
 
 /** How a member of an untagged union is named in an issue: `string`, `Customer`, `Label[]`. */

@@ -10,7 +10,13 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
-import { binary, string, type BinaryInput, type Validator } from "./runtime/validate.js";
+import {
+  binary,
+  string,
+  type BinaryInput,
+  type ValidationIssue,
+  type Validator,
+} from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 import type {
   FileCreateParams,
@@ -53,12 +59,16 @@ export class FilesCore extends ClientCore {
 }
 
 /** Checks the body of `files.upload`; appends one issue per problem. */
-const validateFilesUploadBody: Validator = /* @__PURE__ */ fromData('"binary"', () => ({ binary }));
+function validateFilesUploadBody(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateFilesUploadBodyShape ??= fromData('"binary"', { binary }))(value, path, issues);
+}
+let validateFilesUploadBodyShape: Validator | undefined;
 
 /** Checks the body of `notes.setText`; appends one issue per problem. */
-const validateNotesSetTextBody: Validator = /* @__PURE__ */ fromData('"string"', () => ({
-  string,
-}));
+function validateNotesSetTextBody(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateNotesSetTextBodyShape ??= fromData('"string"', { string }))(value, path, issues);
+}
+let validateNotesSetTextBodyShape: Validator | undefined;
 
 /** The response headers of `notes.create` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
 export interface NotesCreateResponseHeaders {

@@ -7,96 +7,180 @@ import {
   number,
   object,
   string,
+  type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against PaymentIntentCreateParams; appends one issue per problem. */
-export const validatePaymentIntentCreateParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"amount":"integer","currency":"string","confirm":"boolean","metadata":["map","string"],"expand":["array","string"],"items":["array","validatePaymentItem"],"shipping":"validateShipping","extra":["object",{}]},["amount","currency"]]',
-  () => ({ array, boolean, map, number, object, string, validatePaymentItem, validateShipping }),
-);
+export function validatePaymentIntentCreateParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validatePaymentIntentCreateParamsShape ??= fromData(
+    '["object",{"amount":"integer","currency":"string","confirm":"boolean","metadata":["map","string"],"expand":["array","string"],"items":["array","validatePaymentItem"],"shipping":"validateShipping","extra":["object",{}]},["amount","currency"]]',
+    { array, boolean, map, number, object, string, validatePaymentItem, validateShipping },
+  ))(value, path, issues);
+}
+let validatePaymentIntentCreateParamsShape: Validator | undefined;
 
 /** Checks a value against PaymentItem; appends one issue per problem. */
-export const validatePaymentItem: Validator = /* @__PURE__ */ fromData(
-  '["object",{"price":"string","quantity":"integer"},["price"]]',
-  () => ({ number, object, string }),
-);
+export function validatePaymentItem(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validatePaymentItemShape ??= fromData(
+    '["object",{"price":"string","quantity":"integer"},["price"]]',
+    { number, object, string },
+  ))(value, path, issues);
+}
+let validatePaymentItemShape: Validator | undefined;
 
 /** Checks a value against Shipping; appends one issue per problem. */
-export const validateShipping: Validator = /* @__PURE__ */ fromData(
-  '["object",{"name":"string","address":"validateAddress"},["name"]]',
-  () => ({ object, string, validateAddress }),
-);
+export function validateShipping(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateShippingShape ??= fromData(
+    '["object",{"name":"string","address":"validateAddress"},["name"]]',
+    { object, string, validateAddress },
+  ))(value, path, issues);
+}
+let validateShippingShape: Validator | undefined;
 
 /** Checks a value against Address; appends one issue per problem. */
-export const validateAddress: Validator = /* @__PURE__ */ fromData(
-  '["object",{"line1":"string","city":"string"}]',
-  () => ({ object, string }),
-);
+export function validateAddress(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateAddressShape ??= fromData('["object",{"line1":"string","city":"string"}]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateAddressShape: Validator | undefined;
 
 /** Checks a value against PaymentIntent; appends one issue per problem. */
-export const validatePaymentIntent: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","amount":"integer","metadata":["map","string"]},["id","amount"]]',
-  () => ({ map, number, object, string }),
-);
+export function validatePaymentIntent(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validatePaymentIntentShape ??= fromData(
+    '["object",{"id":"string","amount":"integer","metadata":["map","string"]},["id","amount"]]',
+    { map, number, object, string },
+  ))(value, path, issues);
+}
+let validatePaymentIntentShape: Validator | undefined;
 
 /** Checks a value against FileCreateParams; appends one issue per problem. */
-export const validateFileCreateParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"file":"binary","purpose":"string","tags":["array","string"],"attachments":["array","binary"],"options":["object",{"public":"boolean"}]},["file","purpose"]]',
-  () => ({ array, binary, boolean, object, string }),
-);
+export function validateFileCreateParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateFileCreateParamsShape ??= fromData(
+    '["object",{"file":"binary","purpose":"string","tags":["array","string"],"attachments":["array","binary"],"options":["object",{"public":"boolean"}]},["file","purpose"]]',
+    { array, binary, boolean, object, string },
+  ))(value, path, issues);
+}
+let validateFileCreateParamsShape: Validator | undefined;
 
 /** Checks a value against FileObject; appends one issue per problem. */
-export const validateFileObject: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","filename":"string","size":"integer","purpose":"string"},["id"]]',
-  () => ({ number, object, string }),
-);
+export function validateFileObject(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateFileObjectShape ??= fromData(
+    '["object",{"id":"string","filename":"string","size":"integer","purpose":"string"},["id"]]',
+    { number, object, string },
+  ))(value, path, issues);
+}
+let validateFileObjectShape: Validator | undefined;
 
 /** Checks a value against Note; appends one issue per problem. */
-export const validateNote: Validator = /* @__PURE__ */ fromData(
-  '["object",{"text":"string"},["text"]]',
-  () => ({ object, string }),
-);
+export function validateNote(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateNoteShape ??= fromData('["object",{"text":"string"},["text"]]', { object, string }))(
+    value,
+    path,
+    issues,
+  );
+}
+let validateNoteShape: Validator | undefined;
 
 /** Checks a value against Invoice; appends one issue per problem. */
-export const validateInvoice: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","total":"integer"},["id"]]',
-  () => ({ number, object, string }),
-);
+export function validateInvoice(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateInvoiceShape ??= fromData('["object",{"id":"string","total":"integer"},["id"]]', {
+    number,
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateInvoiceShape: Validator | undefined;
 
 /** Checks a value against FilesUploadParams; appends one issue per problem. */
-export const validateFilesUploadParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"file_id":"string"},["file_id"]]',
-  () => ({ object, string }),
-);
+export function validateFilesUploadParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateFilesUploadParamsShape ??= fromData('["object",{"file_id":"string"},["file_id"]]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateFilesUploadParamsShape: Validator | undefined;
 
 /** Checks a value against NotesSetTextParams; appends one issue per problem. */
-export const validateNotesSetTextParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"note_id":"string"},["note_id"]]',
-  () => ({ object, string }),
-);
+export function validateNotesSetTextParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateNotesSetTextParamsShape ??= fromData('["object",{"note_id":"string"},["note_id"]]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateNotesSetTextParamsShape: Validator | undefined;
 
 /** Checks a value against FilesDeleteParams; appends one issue per problem. */
-export const validateFilesDeleteParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"file_id":"string"},["file_id"]]',
-  () => ({ object, string }),
-);
+export function validateFilesDeleteParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateFilesDeleteParamsShape ??= fromData('["object",{"file_id":"string"},["file_id"]]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateFilesDeleteParamsShape: Validator | undefined;
 
 /** Checks a value against InvoicesPdfParams; appends one issue per problem. */
-export const validateInvoicesPdfParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"invoice_id":"string"},["invoice_id"]]',
-  () => ({ object, string }),
-);
+export function validateInvoicesPdfParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateInvoicesPdfParamsShape ??= fromData(
+    '["object",{"invoice_id":"string"},["invoice_id"]]',
+    { object, string },
+  ))(value, path, issues);
+}
+let validateInvoicesPdfParamsShape: Validator | undefined;
 
 /** Checks a value against InvoicesSummaryParams; appends one issue per problem. */
-export const validateInvoicesSummaryParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"invoice_id":"string"},["invoice_id"]]',
-  () => ({ object, string }),
-);
+export function validateInvoicesSummaryParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateInvoicesSummaryParamsShape ??= fromData(
+    '["object",{"invoice_id":"string"},["invoice_id"]]',
+    { object, string },
+  ))(value, path, issues);
+}
+let validateInvoicesSummaryParamsShape: Validator | undefined;
 
 /** Checks a value against InvoicesListParams; appends one issue per problem. */
-export const validateInvoicesListParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"page":"integer"}]',
-  () => ({ number, object }),
-);
+export function validateInvoicesListParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateInvoicesListParamsShape ??= fromData('["object",{"page":"integer"}]', {
+    number,
+    object,
+  }))(value, path, issues);
+}
+let validateInvoicesListParamsShape: Validator | undefined;

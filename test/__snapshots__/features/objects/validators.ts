@@ -6,40 +6,60 @@ import {
   number,
   object,
   string,
+  type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Address; appends one issue per problem. */
-export const validateAddress: Validator = /* @__PURE__ */ fromData(
-  '["object",{"line1":"string","line2":["nullable","string"],"city":"string"},["line1"]]',
-  () => ({ nullable, object, string }),
-);
+export function validateAddress(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateAddressShape ??= fromData(
+    '["object",{"line1":"string","line2":["nullable","string"],"city":"string"},["line1"]]',
+    { nullable, object, string },
+  ))(value, path, issues);
+}
+let validateAddressShape: Validator | undefined;
 
 /** Checks a value against Profile; appends one issue per problem. */
-export const validateProfile: Validator = /* @__PURE__ */ fromData(
-  '["object",{"name":"string","address":"validateAddress","billing_address":["nullable","validateAddress"],"shipping_address":["nullable","validateAddress"],"nicknames":["nullable",["array","string"]],"history":["nullable",["array","validateAddress"]],"settings":["object",{"theme":"string","layout":["nullable",["object",{"columns":"integer","dense":"boolean"},["columns"]]]}],"extras":["object",{"source":"string"}],"metadata":["object",{}],"loose":["object",{}],"nothing":["object",{}],".tag":"string","x-request-id":"string","2fa_enabled":"boolean","$schema":"string","with space":"integer"},["name","shipping_address",".tag"]]',
-  () => ({ array, boolean, nullable, number, object, string, validateAddress }),
-);
+export function validateProfile(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateProfileShape ??= fromData(
+    '["object",{"name":"string","address":"validateAddress","billing_address":["nullable","validateAddress"],"shipping_address":["nullable","validateAddress"],"nicknames":["nullable",["array","string"]],"history":["nullable",["array","validateAddress"]],"settings":["object",{"theme":"string","layout":["nullable",["object",{"columns":"integer","dense":"boolean"},["columns"]]]}],"extras":["object",{"source":"string"}],"metadata":["object",{}],"loose":["object",{}],"nothing":["object",{}],".tag":"string","x-request-id":"string","2fa_enabled":"boolean","$schema":"string","with space":"integer"},["name","shipping_address",".tag"]]',
+    { array, boolean, nullable, number, object, string, validateAddress },
+  ))(value, path, issues);
+}
+let validateProfileShape: Validator | undefined;
 
 /** Checks a value against Settings; appends one issue per problem. */
-export const validateSettings: Validator = /* @__PURE__ */ fromData(
-  '["nullable",["object",{"locale":"string"}]]',
-  () => ({ nullable, object, string }),
-);
+export function validateSettings(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateSettingsShape ??= fromData('["nullable",["object",{"locale":"string"}]]', {
+    nullable,
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateSettingsShape: Validator | undefined;
 
 /** Checks a value against OpenBag; appends one issue per problem. */
-export const validateOpenBag: Validator = /* @__PURE__ */ fromData('["object",{}]', () => ({
-  object,
-}));
+export function validateOpenBag(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateOpenBagShape ??= fromData('["object",{}]', { object }))(value, path, issues);
+}
+let validateOpenBagShape: Validator | undefined;
 
 /** Checks a value against Empty; appends one issue per problem. */
-export const validateEmpty: Validator = /* @__PURE__ */ fromData('["object",{}]', () => ({
-  object,
-}));
+export function validateEmpty(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateEmptyShape ??= fromData('["object",{}]', { object }))(value, path, issues);
+}
+let validateEmptyShape: Validator | undefined;
 
 /** Checks a value against MaybeAddress; appends one issue per problem. */
-export const validateMaybeAddress: Validator = /* @__PURE__ */ fromData(
-  '["nullable","validateAddress"]',
-  () => ({ nullable, validateAddress }),
-);
+export function validateMaybeAddress(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateMaybeAddressShape ??= fromData('["nullable","validateAddress"]', {
+    nullable,
+    validateAddress,
+  }))(value, path, issues);
+}
+let validateMaybeAddressShape: Validator | undefined;

@@ -7,78 +7,139 @@ import {
   oneOf,
   string,
   uriFormat,
+  type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Order; appends one issue per problem. */
-export const validateOrder: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":["string",{"prefix":"ord_"}],"status":["oneOf",["open","shipped","cancelled"],true],"total":"integer"},["id"]]',
-  () => ({ number, object, oneOf, string }),
-);
+export function validateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateOrderShape ??= fromData(
+    '["object",{"id":["string",{"prefix":"ord_"}],"status":["oneOf",["open","shipped","cancelled"],true],"total":"integer"},["id"]]',
+    { number, object, oneOf, string },
+  ))(value, path, issues);
+}
+let validateOrderShape: Validator | undefined;
 
 /** Checks a value against CreateOrder; appends one issue per problem. */
-export const validateCreateOrder: Validator = /* @__PURE__ */ fromData(
-  '["object",{"lines":["array",["object",{"sku":"string","quantity":"integer"}]],"note":"string"},["lines"]]',
-  () => ({ array, number, object, string }),
-);
+export function validateCreateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateCreateOrderShape ??= fromData(
+    '["object",{"lines":["array",["object",{"sku":"string","quantity":"integer"}]],"note":"string"},["lines"]]',
+    { array, number, object, string },
+  ))(value, path, issues);
+}
+let validateCreateOrderShape: Validator | undefined;
 
 /** Checks a value against WebhookRegistration; appends one issue per problem. */
-export const validateWebhookRegistration: Validator = /* @__PURE__ */ fromData(
-  '["object",{"url":["string",{"format":"uriFormat"}],"events":["array","string"]},["url","events"]]',
-  () => ({ array, object, string, uriFormat }),
-);
+export function validateWebhookRegistration(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateWebhookRegistrationShape ??= fromData(
+    '["object",{"url":["string",{"format":"uriFormat"}],"events":["array","string"]},["url","events"]]',
+    { array, object, string, uriFormat },
+  ))(value, path, issues);
+}
+let validateWebhookRegistrationShape: Validator | undefined;
 
 /** Checks a value against Ack; appends one issue per problem. */
-export const validateAck: Validator = /* @__PURE__ */ fromData(
-  '["object",{"status":["literal","success"]},["status"]]',
-  () => ({ literal, object }),
-);
+export function validateAck(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateAckShape ??= fromData('["object",{"status":["literal","success"]},["status"]]', {
+    literal,
+    object,
+  }))(value, path, issues);
+}
+let validateAckShape: Validator | undefined;
 
 /** Checks a value against AckFailure; appends one issue per problem. */
-export const validateAckFailure: Validator = /* @__PURE__ */ fromData(
-  '["object",{"status":["literal","failure"],"message":"string"},["status"]]',
-  () => ({ literal, object, string }),
-);
+export function validateAckFailure(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateAckFailureShape ??= fromData(
+    '["object",{"status":["literal","failure"],"message":"string"},["status"]]',
+    { literal, object, string },
+  ))(value, path, issues);
+}
+let validateAckFailureShape: Validator | undefined;
 
 /** Checks a value against V1Error; appends one issue per problem. */
-export const validateV1Error: Validator = /* @__PURE__ */ fromData(
-  '["object",{"errors":["array",["object",{"code":"integer","message":"string"}]],"result":["object",{"success":["literal",false]}]}]',
-  () => ({ array, literal, number, object, string }),
-);
+export function validateV1Error(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateV1ErrorShape ??= fromData(
+    '["object",{"errors":["array",["object",{"code":"integer","message":"string"}]],"result":["object",{"success":["literal",false]}]}]',
+    { array, literal, number, object, string },
+  ))(value, path, issues);
+}
+let validateV1ErrorShape: Validator | undefined;
 
 /** Checks a value against V2Error; appends one issue per problem. */
-export const validateV2Error: Validator = /* @__PURE__ */ fromData(
-  '["object",{".tag":"string","message":"string"},[".tag"]]',
-  () => ({ object, string }),
-);
+export function validateV2Error(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateV2ErrorShape ??= fromData('["object",{".tag":"string","message":"string"},[".tag"]]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateV2ErrorShape: Validator | undefined;
 
 /** Checks a value against OrdersGetParams; appends one issue per problem. */
-export const validateOrdersGetParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"order_id":["string",{"prefix":"ord_"}],"expand":["array","string"],"page":["number",{"integer":true,"minimum":1}]},["order_id","page"]]',
-  () => ({ array, number, object, string }),
-);
+export function validateOrdersGetParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateOrdersGetParamsShape ??= fromData(
+    '["object",{"order_id":["string",{"prefix":"ord_"}],"expand":["array","string"],"page":["number",{"integer":true,"minimum":1}]},["order_id","page"]]',
+    { array, number, object, string },
+  ))(value, path, issues);
+}
+let validateOrdersGetParamsShape: Validator | undefined;
 
 /** Checks a value against OrdersCancelParams; appends one issue per problem. */
-export const validateOrdersCancelParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"order_id":"string"},["order_id"]]',
-  () => ({ object, string }),
-);
+export function validateOrdersCancelParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateOrdersCancelParamsShape ??= fromData('["object",{"order_id":"string"},["order_id"]]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateOrdersCancelParamsShape: Validator | undefined;
 
 /** Checks a value against FilesDownloadParams; appends one issue per problem. */
-export const validateFilesDownloadParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"name":"string","part":"integer"},["name","part"]]',
-  () => ({ number, object, string }),
-);
+export function validateFilesDownloadParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateFilesDownloadParamsShape ??= fromData(
+    '["object",{"name":"string","part":"integer"},["name","part"]]',
+    { number, object, string },
+  ))(value, path, issues);
+}
+let validateFilesDownloadParamsShape: Validator | undefined;
 
 /** Checks a value against WebhooksDeleteParams; appends one issue per problem. */
-export const validateWebhooksDeleteParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"webhook_id":["string",{"prefix":"wh_"}]},["webhook_id"]]',
-  () => ({ object, string }),
-);
+export function validateWebhooksDeleteParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateWebhooksDeleteParamsShape ??= fromData(
+    '["object",{"webhook_id":["string",{"prefix":"wh_"}]},["webhook_id"]]',
+    { object, string },
+  ))(value, path, issues);
+}
+let validateWebhooksDeleteParamsShape: Validator | undefined;
 
 /** Checks a value against AccountLoginParams; appends one issue per problem. */
-export const validateAccountLoginParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"code":"string","state":["string",{"minLength":8,"maxLength":8}]},["code","state"]]',
-  () => ({ object, string }),
-);
+export function validateAccountLoginParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateAccountLoginParamsShape ??= fromData(
+    '["object",{"code":"string","state":["string",{"minLength":8,"maxLength":8}]},["code","state"]]',
+    { object, string },
+  ))(value, path, issues);
+}
+let validateAccountLoginParamsShape: Validator | undefined;

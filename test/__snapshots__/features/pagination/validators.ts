@@ -8,108 +8,196 @@ import {
   object,
   oneOf,
   string,
+  type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Customer; appends one issue per problem. */
-export const validateCustomer: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","n":"integer"},["id","n"]]',
-  () => ({ number, object, string }),
-);
+export function validateCustomer(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateCustomerShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+    number,
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateCustomerShape: Validator | undefined;
 
 /** Checks a value against CustomerList; appends one issue per problem. */
-export const validateCustomerList: Validator = /* @__PURE__ */ fromData(
-  '["object",{"object":["literal","list"],"data":["array","validateCustomer"],"has_more":"boolean"},["object","data","has_more"]]',
-  () => ({ array, boolean, literal, object, validateCustomer }),
-);
+export function validateCustomerList(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateCustomerListShape ??= fromData(
+    '["object",{"object":["literal","list"],"data":["array","validateCustomer"],"has_more":"boolean"},["object","data","has_more"]]',
+    { array, boolean, literal, object, validateCustomer },
+  ))(value, path, issues);
+}
+let validateCustomerListShape: Validator | undefined;
 
 /** Checks a value against File; appends one issue per problem. */
-export const validateFile: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","n":"integer"},["id","n"]]',
-  () => ({ number, object, string }),
-);
+export function validateFile(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateFileShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+    number,
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateFileShape: Validator | undefined;
 
 /** Checks a value against FileList; appends one issue per problem. */
-export const validateFileList: Validator = /* @__PURE__ */ fromData(
-  '["object",{"files":["array","validateFile"],"next_page_token":["nullable","string"]},["files"]]',
-  () => ({ array, nullable, object, string, validateFile }),
-);
+export function validateFileList(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateFileListShape ??= fromData(
+    '["object",{"files":["array","validateFile"],"next_page_token":["nullable","string"]},["files"]]',
+    { array, nullable, object, string, validateFile },
+  ))(value, path, issues);
+}
+let validateFileListShape: Validator | undefined;
 
 /** Checks a value against Event; appends one issue per problem. */
-export const validateEvent: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","n":"integer"},["id","n"]]',
-  () => ({ number, object, string }),
-);
+export function validateEvent(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateEventShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+    number,
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateEventShape: Validator | undefined;
 
 /** Checks a value against EventList; appends one issue per problem. */
-export const validateEventList: Validator = /* @__PURE__ */ fromData(
-  '["object",{"events":["array","validateEvent"],"total_count":"integer"},["events","total_count"]]',
-  () => ({ array, number, object, validateEvent }),
-);
+export function validateEventList(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateEventListShape ??= fromData(
+    '["object",{"events":["array","validateEvent"],"total_count":"integer"},["events","total_count"]]',
+    { array, number, object, validateEvent },
+  ))(value, path, issues);
+}
+let validateEventListShape: Validator | undefined;
 
 /** Checks a value against Repo; appends one issue per problem. */
-export const validateRepo: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","n":"integer"},["id","n"]]',
-  () => ({ number, object, string }),
-);
+export function validateRepo(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateRepoShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+    number,
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateRepoShape: Validator | undefined;
 
 /** Checks a value against RepoPage; appends one issue per problem. */
-export const validateRepoPage: Validator = /* @__PURE__ */ fromData(
-  '["object",{"repos":["array","validateRepo"]},["repos"]]',
-  () => ({ array, object, validateRepo }),
-);
+export function validateRepoPage(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateRepoPageShape ??= fromData('["object",{"repos":["array","validateRepo"]},["repos"]]', {
+    array,
+    object,
+    validateRepo,
+  }))(value, path, issues);
+}
+let validateRepoPageShape: Validator | undefined;
 
 /** Checks a value against Issue; appends one issue per problem. */
-export const validateIssue: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","n":"integer"},["id","n"]]',
-  () => ({ number, object, string }),
-);
+export function validateIssue(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateIssueShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+    number,
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateIssueShape: Validator | undefined;
 
 /** Checks a value against Thing; appends one issue per problem. */
-export const validateThing: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","n":"integer"},["id","n"]]',
-  () => ({ number, object, string }),
-);
+export function validateThing(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateThingShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+    number,
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateThingShape: Validator | undefined;
 
 /** Checks a value against ThingList; appends one issue per problem. */
-export const validateThingList: Validator = /* @__PURE__ */ fromData(
-  '["object",{"things":["array","validateThing"],"links":["object",{"next":["nullable","string"]}]},["things","links"]]',
-  () => ({ array, nullable, object, string, validateThing }),
-);
+export function validateThingList(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateThingListShape ??= fromData(
+    '["object",{"things":["array","validateThing"],"links":["object",{"next":["nullable","string"]}]},["things","links"]]',
+    { array, nullable, object, string, validateThing },
+  ))(value, path, issues);
+}
+let validateThingListShape: Validator | undefined;
 
 /** Checks a value against CustomersListParams; appends one issue per problem. */
-export const validateCustomersListParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"X-Trace":"string","starting_after":"string","limit":"integer"}]',
-  () => ({ number, object, string }),
-);
+export function validateCustomersListParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateCustomersListParamsShape ??= fromData(
+    '["object",{"X-Trace":"string","starting_after":"string","limit":"integer"}]',
+    { number, object, string },
+  ))(value, path, issues);
+}
+let validateCustomersListParamsShape: Validator | undefined;
 
 /** Checks a value against FilesListParams; appends one issue per problem. */
-export const validateFilesListParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"page_token":"string","page_size":"integer"}]',
-  () => ({ number, object, string }),
-);
+export function validateFilesListParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateFilesListParamsShape ??= fromData(
+    '["object",{"page_token":"string","page_size":"integer"}]',
+    { number, object, string },
+  ))(value, path, issues);
+}
+let validateFilesListParamsShape: Validator | undefined;
 
 /** Checks a value against EventsListParams; appends one issue per problem. */
-export const validateEventsListParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"offset":"integer","limit":"integer"}]',
-  () => ({ number, object }),
-);
+export function validateEventsListParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateEventsListParamsShape ??= fromData('["object",{"offset":"integer","limit":"integer"}]', {
+    number,
+    object,
+  }))(value, path, issues);
+}
+let validateEventsListParamsShape: Validator | undefined;
 
 /** Checks a value against ReposListParams; appends one issue per problem. */
-export const validateReposListParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"org":"string","page":"integer","per_page":"integer"},["org"]]',
-  () => ({ number, object, string }),
-);
+export function validateReposListParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateReposListParamsShape ??= fromData(
+    '["object",{"org":"string","page":"integer","per_page":"integer"},["org"]]',
+    { number, object, string },
+  ))(value, path, issues);
+}
+let validateReposListParamsShape: Validator | undefined;
 
 /** Checks a value against IssuesListParams; appends one issue per problem. */
-export const validateIssuesListParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"X-Trace":"string","state":["oneOf",["open","closed"],false],"per_page":"integer"}]',
-  () => ({ number, object, oneOf, string }),
-);
+export function validateIssuesListParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateIssuesListParamsShape ??= fromData(
+    '["object",{"X-Trace":"string","state":["oneOf",["open","closed"],false],"per_page":"integer"}]',
+    { number, object, oneOf, string },
+  ))(value, path, issues);
+}
+let validateIssuesListParamsShape: Validator | undefined;
 
 /** Checks a value against ThingsListParams; appends one issue per problem. */
-export const validateThingsListParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"size":"integer"}]',
-  () => ({ number, object }),
-);
+export function validateThingsListParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateThingsListParamsShape ??= fromData('["object",{"size":"integer"}]', { number, object }))(
+    value,
+    path,
+    issues,
+  );
+}
+let validateThingsListParamsShape: Validator | undefined;

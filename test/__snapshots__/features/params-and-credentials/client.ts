@@ -10,7 +10,13 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
-import { number, object, string, type Validator } from "./runtime/validate.js";
+import {
+  number,
+  object,
+  string,
+  type ValidationIssue,
+  type Validator,
+} from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 import type { Charge, ChargesCreateParams, Issue, IssuesListParams } from "./types.js";
 import {
@@ -64,16 +70,22 @@ export class ParamsCore extends ClientCore {
 }
 
 /** Checks the body of `issues.create`; appends one issue per problem. */
-const validateIssuesCreateBody: Validator = /* @__PURE__ */ fromData(
-  '["object",{"title":"string"},["title"]]',
-  () => ({ object, string }),
-);
+function validateIssuesCreateBody(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateIssuesCreateBodyShape ??= fromData('["object",{"title":"string"},["title"]]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateIssuesCreateBodyShape: Validator | undefined;
 
 /** Checks the body of `charges.create`; appends one issue per problem. */
-const validateChargesCreateBody: Validator = /* @__PURE__ */ fromData(
-  '["object",{"amount":"integer"},["amount"]]',
-  () => ({ number, object }),
-);
+function validateChargesCreateBody(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateChargesCreateBodyShape ??= fromData('["object",{"amount":"integer"},["amount"]]', {
+    number,
+    object,
+  }))(value, path, issues);
+}
+let validateChargesCreateBodyShape: Validator | undefined;
 
 const opIssuesList = /* @__PURE__ */ operation(
   '{"id":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"documentedResponse":true,"styles":{"labels":"comma","expand":"brackets","created":"deepObject"},"headerParams":["If-None-Match"],"sendDefaults":{"sort":"created"}}',

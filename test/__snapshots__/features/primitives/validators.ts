@@ -6,49 +6,78 @@ import {
   number,
   object,
   string,
+  type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Primitives; appends one issue per problem. */
-export const validatePrimitives: Validator = /* @__PURE__ */ fromData(
-  '["object",{"text":"string","count":"integer","ratio":"number","flag":"boolean","anything":"anything","bag":["object",{}],"mystery":"anything","must_text":"string","must_count":"integer"},["must_text","must_count"]]',
-  () => ({ anything, boolean, number, object, string }),
-);
+export function validatePrimitives(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validatePrimitivesShape ??= fromData(
+    '["object",{"text":"string","count":"integer","ratio":"number","flag":"boolean","anything":"anything","bag":["object",{}],"mystery":"anything","must_text":"string","must_count":"integer"},["must_text","must_count"]]',
+    { anything, boolean, number, object, string },
+  ))(value, path, issues);
+}
+let validatePrimitivesShape: Validator | undefined;
 
 /** Checks a value against Text; appends one issue per problem. */
-export const validateText: Validator = /* @__PURE__ */ fromData('"string"', () => ({ string }));
+export function validateText(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateTextShape ??= fromData('"string"', { string }))(value, path, issues);
+}
+let validateTextShape: Validator | undefined;
 
 /** Checks a value against Count; appends one issue per problem. */
-export const validateCount: Validator = /* @__PURE__ */ fromData('"integer"', () => ({ number }));
+export function validateCount(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateCountShape ??= fromData('"integer"', { number }))(value, path, issues);
+}
+let validateCountShape: Validator | undefined;
 
 /** Checks a value against Ratio; appends one issue per problem. */
-export const validateRatio: Validator = /* @__PURE__ */ fromData('"number"', () => ({ number }));
+export function validateRatio(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateRatioShape ??= fromData('"number"', { number }))(value, path, issues);
+}
+let validateRatioShape: Validator | undefined;
 
 /** Checks a value against Flag; appends one issue per problem. */
-export const validateFlag: Validator = /* @__PURE__ */ fromData('"boolean"', () => ({ boolean }));
+export function validateFlag(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateFlagShape ??= fromData('"boolean"', { boolean }))(value, path, issues);
+}
+let validateFlagShape: Validator | undefined;
 
 /** Checks a value against AnyValue; appends one issue per problem. */
-export const validateAnyValue: Validator = /* @__PURE__ */ fromData('"anything"', () => ({
-  anything,
-}));
+export function validateAnyValue(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateAnyValueShape ??= fromData('"anything"', { anything }))(value, path, issues);
+}
+let validateAnyValueShape: Validator | undefined;
 
 /** Checks a value against Bag; appends one issue per problem. */
-export const validateBag: Validator = /* @__PURE__ */ fromData('["object",{}]', () => ({ object }));
+export function validateBag(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateBagShape ??= fromData('["object",{}]', { object }))(value, path, issues);
+}
+let validateBagShape: Validator | undefined;
 
 /** Checks a value against Mystery; appends one issue per problem. */
-export const validateMystery: Validator = /* @__PURE__ */ fromData('"anything"', () => ({
-  anything,
-}));
+export function validateMystery(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateMysteryShape ??= fromData('"anything"', { anything }))(value, path, issues);
+}
+let validateMysteryShape: Validator | undefined;
 
 /** Checks a value against MaybeText; appends one issue per problem. */
-export const validateMaybeText: Validator = /* @__PURE__ */ fromData(
-  '["nullable","string"]',
-  () => ({ nullable, string }),
-);
+export function validateMaybeText(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateMaybeTextShape ??= fromData('["nullable","string"]', { nullable, string }))(
+    value,
+    path,
+    issues,
+  );
+}
+let validateMaybeTextShape: Validator | undefined;
 
 /** Checks a value against MaybeCount; appends one issue per problem. */
-export const validateMaybeCount: Validator = /* @__PURE__ */ fromData(
-  '["nullable","integer"]',
-  () => ({ nullable, number }),
-);
+export function validateMaybeCount(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateMaybeCountShape ??= fromData('["nullable","integer"]', { nullable, number }))(
+    value,
+    path,
+    issues,
+  );
+}
+let validateMaybeCountShape: Validator | undefined;

@@ -6,42 +6,62 @@ import {
   number,
   object,
   string,
+  type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Tree; appends one issue per problem. */
-export const validateTree: Validator = /* @__PURE__ */ fromData(
-  '["object",{"value":"string","children":["array","validateTree"],"parent":["nullable","validateTree"]},["value"]]',
-  () => ({ array, nullable, object, string, validateTree }),
-);
+export function validateTree(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateTreeShape ??= fromData(
+    '["object",{"value":"string","children":["array","validateTree"],"parent":["nullable","validateTree"]},["value"]]',
+    { array, nullable, object, string, validateTree },
+  ))(value, path, issues);
+}
+let validateTreeShape: Validator | undefined;
 
 /** Checks a value against Person; appends one issue per problem. */
-export const validatePerson: Validator = /* @__PURE__ */ fromData(
-  '["object",{"name":"string","employer":"validateCompany"},["name"]]',
-  () => ({ object, string, validateCompany }),
-);
+export function validatePerson(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validatePersonShape ??= fromData(
+    '["object",{"name":"string","employer":"validateCompany"},["name"]]',
+    { object, string, validateCompany },
+  ))(value, path, issues);
+}
+let validatePersonShape: Validator | undefined;
 
 /** Checks a value against Company; appends one issue per problem. */
-export const validateCompany: Validator = /* @__PURE__ */ fromData(
-  '["object",{"name":"string","owner":"validatePerson","employees":["array","validatePerson"]},["name","employees"]]',
-  () => ({ array, object, string, validatePerson }),
-);
+export function validateCompany(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateCompanyShape ??= fromData(
+    '["object",{"name":"string","owner":"validatePerson","employees":["array","validatePerson"]},["name","employees"]]',
+    { array, object, string, validatePerson },
+  ))(value, path, issues);
+}
+let validateCompanyShape: Validator | undefined;
 
 /** Checks a value against LinkedNode; appends one issue per problem. */
-export const validateLinkedNode: Validator = /* @__PURE__ */ fromData(
-  '["object",{"value":"integer","next":["nullable","validateLinkedNode"]},["value","next"]]',
-  () => ({ nullable, number, object, validateLinkedNode }),
-);
+export function validateLinkedNode(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateLinkedNodeShape ??= fromData(
+    '["object",{"value":"integer","next":["nullable","validateLinkedNode"]},["value","next"]]',
+    { nullable, number, object, validateLinkedNode },
+  ))(value, path, issues);
+}
+let validateLinkedNodeShape: Validator | undefined;
 
 /** Checks a value against Forest; appends one issue per problem. */
-export const validateForest: Validator = /* @__PURE__ */ fromData(
-  '["array","validateTree"]',
-  () => ({ array, validateTree }),
-);
+export function validateForest(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateForestShape ??= fromData('["array","validateTree"]', { array, validateTree }))(
+    value,
+    path,
+    issues,
+  );
+}
+let validateForestShape: Validator | undefined;
 
 /** Checks a value against Directory; appends one issue per problem. */
-export const validateDirectory: Validator = /* @__PURE__ */ fromData(
-  '["object",{"entries":["map","validateDirectory"]},["entries"]]',
-  () => ({ map, object, validateDirectory }),
-);
+export function validateDirectory(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateDirectoryShape ??= fromData(
+    '["object",{"entries":["map","validateDirectory"]},["entries"]]',
+    { map, object, validateDirectory },
+  ))(value, path, issues);
+}
+let validateDirectoryShape: Validator | undefined;

@@ -8,66 +8,109 @@ import {
   oneOf,
   string,
   uriFormat,
+  type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Item; appends one issue per problem. */
-export const validateItem: Validator = /* @__PURE__ */ fromData(
-  '["object",{"sku":["string",{"pattern":"^[A-Z]{3}-\\\\d{4}$"}],"name":"string","price":["number",{"integer":true,"minimum":1,"maximum":999}],"tags":["array","string"]},["sku"]]',
-  () => ({ array, number, object, string }),
-);
+export function validateItem(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateItemShape ??= fromData(
+    '["object",{"sku":["string",{"pattern":"^[A-Z]{3}-\\\\d{4}$"}],"name":"string","price":["number",{"integer":true,"minimum":1,"maximum":999}],"tags":["array","string"]},["sku"]]',
+    { array, number, object, string },
+  ))(value, path, issues);
+}
+let validateItemShape: Validator | undefined;
 
 /** Checks a value against ItemList; appends one issue per problem. */
-export const validateItemList: Validator = /* @__PURE__ */ fromData(
-  '["object",{"items":["array","validateItem"],"next":["nullable","string"]}]',
-  () => ({ array, nullable, object, string, validateItem }),
-);
+export function validateItemList(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateItemListShape ??= fromData(
+    '["object",{"items":["array","validateItem"],"next":["nullable","string"]}]',
+    { array, nullable, object, string, validateItem },
+  ))(value, path, issues);
+}
+let validateItemListShape: Validator | undefined;
 
 /** Checks a value against CreateHook; appends one issue per problem. */
-export const validateCreateHook: Validator = /* @__PURE__ */ fromData(
-  '["object",{"url":["string",{"format":"uriFormat"}]},["url"]]',
-  () => ({ object, string, uriFormat }),
-);
+export function validateCreateHook(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateCreateHookShape ??= fromData(
+    '["object",{"url":["string",{"format":"uriFormat"}]},["url"]]',
+    { object, string, uriFormat },
+  ))(value, path, issues);
+}
+let validateCreateHookShape: Validator | undefined;
 
 /** Checks a value against Hook; appends one issue per problem. */
-export const validateHook: Validator = /* @__PURE__ */ fromData(
-  '["object",{"hook_id":["string",{"prefix":"hk_"}],"url":["string",{"format":"uriFormat"}]}]',
-  () => ({ object, string, uriFormat }),
-);
+export function validateHook(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateHookShape ??= fromData(
+    '["object",{"hook_id":["string",{"prefix":"hk_"}],"url":["string",{"format":"uriFormat"}]}]',
+    { object, string, uriFormat },
+  ))(value, path, issues);
+}
+let validateHookShape: Validator | undefined;
 
 /** Checks a value against Ticket; appends one issue per problem. */
-export const validateTicket: Validator = /* @__PURE__ */ fromData(
-  '["object",{"ticket_id":"string","state":["oneOf",["open","closed"],false]}]',
-  () => ({ object, oneOf, string }),
-);
+export function validateTicket(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateTicketShape ??= fromData(
+    '["object",{"ticket_id":"string","state":["oneOf",["open","closed"],false]}]',
+    { object, oneOf, string },
+  ))(value, path, issues);
+}
+let validateTicketShape: Validator | undefined;
 
 /** Checks a value against ListError; appends one issue per problem. */
-export const validateListError: Validator = /* @__PURE__ */ fromData(
-  '["object",{"problems":["array",["object",{"code":"integer","message":"string"}]],"ok":["literal",false]}]',
-  () => ({ array, literal, number, object, string }),
-);
+export function validateListError(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateListErrorShape ??= fromData(
+    '["object",{"problems":["array",["object",{"code":"integer","message":"string"}]],"ok":["literal",false]}]',
+    { array, literal, number, object, string },
+  ))(value, path, issues);
+}
+let validateListErrorShape: Validator | undefined;
 
 /** Checks a value against TagError; appends one issue per problem. */
-export const validateTagError: Validator = /* @__PURE__ */ fromData(
-  '["object",{"tag":"string","message":"string"}]',
-  () => ({ object, string }),
-);
+export function validateTagError(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateTagErrorShape ??= fromData('["object",{"tag":"string","message":"string"}]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateTagErrorShape: Validator | undefined;
 
 /** Checks a value against ItemsListParams; appends one issue per problem. */
-export const validateItemsListParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"limit":["number",{"integer":true,"minimum":1,"maximum":50}]}]',
-  () => ({ number, object }),
-);
+export function validateItemsListParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateItemsListParamsShape ??= fromData(
+    '["object",{"limit":["number",{"integer":true,"minimum":1,"maximum":50}]}]',
+    { number, object },
+  ))(value, path, issues);
+}
+let validateItemsListParamsShape: Validator | undefined;
 
 /** Checks a value against HooksDeleteParams; appends one issue per problem. */
-export const validateHooksDeleteParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"hook_id":["string",{"prefix":"hk_"}]},["hook_id"]]',
-  () => ({ object, string }),
-);
+export function validateHooksDeleteParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateHooksDeleteParamsShape ??= fromData(
+    '["object",{"hook_id":["string",{"prefix":"hk_"}]},["hook_id"]]',
+    { object, string },
+  ))(value, path, issues);
+}
+let validateHooksDeleteParamsShape: Validator | undefined;
 
 /** Checks a value against TicketsCloseParams; appends one issue per problem. */
-export const validateTicketsCloseParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"ticket_id":"string"},["ticket_id"]]',
-  () => ({ object, string }),
-);
+export function validateTicketsCloseParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateTicketsCloseParamsShape ??= fromData('["object",{"ticket_id":"string"},["ticket_id"]]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateTicketsCloseParamsShape: Validator | undefined;

@@ -8,96 +8,165 @@ import {
   number,
   object,
   string,
+  type ValidationIssue,
   type Validator,
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Card; appends one issue per problem. */
-export const validateCard: Validator = /* @__PURE__ */ fromData(
-  '["object",{"brand":"string","last4":["string",{"minLength":4,"maxLength":4}]},["brand","last4"]]',
-  () => ({ object, string }),
-);
+export function validateCard(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateCardShape ??= fromData(
+    '["object",{"brand":"string","last4":["string",{"minLength":4,"maxLength":4}]},["brand","last4"]]',
+    { object, string },
+  ))(value, path, issues);
+}
+let validateCardShape: Validator | undefined;
 
 /** Checks a value against CardPaymentMethod; appends one issue per problem. */
-export const validateCardPaymentMethod: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":["string",{"prefix":"pm_"}],"type":["literal","card"],"card":"validateCard"},["id","type","card"]]',
-  () => ({ literal, object, string, validateCard }),
-);
+export function validateCardPaymentMethod(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateCardPaymentMethodShape ??= fromData(
+    '["object",{"id":["string",{"prefix":"pm_"}],"type":["literal","card"],"card":"validateCard"},["id","type","card"]]',
+    { literal, object, string, validateCard },
+  ))(value, path, issues);
+}
+let validateCardPaymentMethodShape: Validator | undefined;
 
 /** Checks a value against SepaDebitPaymentMethod; appends one issue per problem. */
-export const validateSepaDebitPaymentMethod: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":["string",{"prefix":"pm_"}],"type":["literal","sepa_debit"],"sepa_debit":["object",{"last4":"string"},["last4"]]},["id","type","sepa_debit"]]',
-  () => ({ literal, object, string }),
-);
+export function validateSepaDebitPaymentMethod(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateSepaDebitPaymentMethodShape ??= fromData(
+    '["object",{"id":["string",{"prefix":"pm_"}],"type":["literal","sepa_debit"],"sepa_debit":["object",{"last4":"string"},["last4"]]},["id","type","sepa_debit"]]',
+    { literal, object, string },
+  ))(value, path, issues);
+}
+let validateSepaDebitPaymentMethodShape: Validator | undefined;
 
 /** Checks a value against PaymentMethod; appends one issue per problem. */
-export const validatePaymentMethod: Validator = /* @__PURE__ */ fromData(
-  '["tagged","type",{"card":"validateCardPaymentMethod","sepa_debit":"validateSepaDebitPaymentMethod"},true]',
-  () => ({ tagged, validateCardPaymentMethod, validateSepaDebitPaymentMethod }),
-);
+export function validatePaymentMethod(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validatePaymentMethodShape ??= fromData(
+    '["tagged","type",{"card":"validateCardPaymentMethod","sepa_debit":"validateSepaDebitPaymentMethod"},true]',
+    { tagged, validateCardPaymentMethod, validateSepaDebitPaymentMethod },
+  ))(value, path, issues);
+}
+let validatePaymentMethodShape: Validator | undefined;
 
 /** Checks a value against ChargeSucceeded; appends one issue per problem. */
-export const validateChargeSucceeded: Validator = /* @__PURE__ */ fromData(
-  '["object",{"charge":"string","amount":"integer","kind":["literal","charge.succeeded"]},["charge","amount","kind"]]',
-  () => ({ literal, number, object, string }),
-);
+export function validateChargeSucceeded(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateChargeSucceededShape ??= fromData(
+    '["object",{"charge":"string","amount":"integer","kind":["literal","charge.succeeded"]},["charge","amount","kind"]]',
+    { literal, number, object, string },
+  ))(value, path, issues);
+}
+let validateChargeSucceededShape: Validator | undefined;
 
 /** Checks a value against ChargeFailed; appends one issue per problem. */
-export const validateChargeFailed: Validator = /* @__PURE__ */ fromData(
-  '["object",{"charge":"string","reason":"string","kind":["literal","charge.failed"]},["charge","kind"]]',
-  () => ({ literal, object, string }),
-);
+export function validateChargeFailed(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateChargeFailedShape ??= fromData(
+    '["object",{"charge":"string","reason":"string","kind":["literal","charge.failed"]},["charge","kind"]]',
+    { literal, object, string },
+  ))(value, path, issues);
+}
+let validateChargeFailedShape: Validator | undefined;
 
 /** Checks a value against Event; appends one issue per problem. */
-export const validateEvent: Validator = /* @__PURE__ */ fromData(
-  '["tagged","kind",{"charge.succeeded":"validateChargeSucceeded","charge.failed":"validateChargeFailed"},false]',
-  () => ({ tagged, validateChargeFailed, validateChargeSucceeded }),
-);
+export function validateEvent(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateEventShape ??= fromData(
+    '["tagged","kind",{"charge.succeeded":"validateChargeSucceeded","charge.failed":"validateChargeFailed"},false]',
+    { tagged, validateChargeFailed, validateChargeSucceeded },
+  ))(value, path, issues);
+}
+let validateEventShape: Validator | undefined;
 
 /** Checks a value against Customer; appends one issue per problem. */
-export const validateCustomer: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":["string",{"prefix":"cus_"}],"email":"string"},["id"]]',
-  () => ({ object, string }),
-);
+export function validateCustomer(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateCustomerShape ??= fromData(
+    '["object",{"id":["string",{"prefix":"cus_"}],"email":"string"},["id"]]',
+    { object, string },
+  ))(value, path, issues);
+}
+let validateCustomerShape: Validator | undefined;
 
 /** Checks a value against Label; appends one issue per problem. */
-export const validateLabel: Validator = /* @__PURE__ */ fromData(
-  '["object",{"name":"string","color":"string"},["name"]]',
-  () => ({ object, string }),
-);
-
-/** Checks a value against Charge; appends one issue per problem. */
-export const validateCharge: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string","customer":["union",["string","validateCustomer"],["string","Customer"]],"labels":["union",["validateLabel","string"],["Label","string"]],"reference":["union",["integer","string"],["integer","string"]],"refunded_by":["nullable",["union",["string","validateCustomer"],["string","Customer"]]],"sources":["union",[["array","string"],"validateCustomer"],["string[]","Customer"]],"attempts":["array",["union",["integer","string"],["integer","string"]]],"by_region":["map",["union",["validateCustomer","string"],["Customer","string"]]],"payment_method":"validatePaymentMethod","previous":["nullable","validatePaymentMethod"],"events":["array","validateEvent"]},["id","customer"]]',
-  () => ({
-    array,
-    map,
-    nullable,
-    number,
+export function validateLabel(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateLabelShape ??= fromData('["object",{"name":"string","color":"string"},["name"]]', {
     object,
     string,
-    union,
-    validateCustomer,
-    validateEvent,
-    validateLabel,
-    validatePaymentMethod,
-  }),
-);
+  }))(value, path, issues);
+}
+let validateLabelShape: Validator | undefined;
+
+/** Checks a value against Charge; appends one issue per problem. */
+export function validateCharge(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateChargeShape ??= fromData(
+    '["object",{"id":"string","customer":["union",["string","validateCustomer"],["string","Customer"]],"labels":["union",["validateLabel","string"],["Label","string"]],"reference":["union",["integer","string"],["integer","string"]],"refunded_by":["nullable",["union",["string","validateCustomer"],["string","Customer"]]],"sources":["union",[["array","string"],"validateCustomer"],["string[]","Customer"]],"attempts":["array",["union",["integer","string"],["integer","string"]]],"by_region":["map",["union",["validateCustomer","string"],["Customer","string"]]],"payment_method":"validatePaymentMethod","previous":["nullable","validatePaymentMethod"],"events":["array","validateEvent"]},["id","customer"]]',
+    {
+      array,
+      map,
+      nullable,
+      number,
+      object,
+      string,
+      union,
+      validateCustomer,
+      validateEvent,
+      validateLabel,
+      validatePaymentMethod,
+    },
+  ))(value, path, issues);
+}
+let validateChargeShape: Validator | undefined;
 
 /** Checks a value against Amount; appends one issue per problem. */
-export const validateAmount: Validator = /* @__PURE__ */ fromData(
-  '["union",["integer","string"],["integer","string"]]',
-  () => ({ number, string, union }),
-);
+export function validateAmount(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateAmountShape ??= fromData('["union",["integer","string"],["integer","string"]]', {
+    number,
+    string,
+    union,
+  }))(value, path, issues);
+}
+let validateAmountShape: Validator | undefined;
 
 /** Checks a value against CreateCharge; appends one issue per problem. */
-export const validateCreateCharge: Validator = /* @__PURE__ */ fromData(
-  '["object",{"customer":["union",["string","validateCustomer"],["string","Customer"]],"payment_method":"validatePaymentMethod"},["customer","payment_method"]]',
-  () => ({ object, string, union, validateCustomer, validatePaymentMethod }),
-);
+export function validateCreateCharge(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateCreateChargeShape ??= fromData(
+    '["object",{"customer":["union",["string","validateCustomer"],["string","Customer"]],"payment_method":"validatePaymentMethod"},["customer","payment_method"]]',
+    { object, string, union, validateCustomer, validatePaymentMethod },
+  ))(value, path, issues);
+}
+let validateCreateChargeShape: Validator | undefined;
 
 /** Checks a value against ChargesGetParams; appends one issue per problem. */
-export const validateChargesGetParams: Validator = /* @__PURE__ */ fromData(
-  '["object",{"id":"string"},["id"]]',
-  () => ({ object, string }),
-);
+export function validateChargesGetParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateChargesGetParamsShape ??= fromData('["object",{"id":"string"},["id"]]', {
+    object,
+    string,
+  }))(value, path, issues);
+}
+let validateChargesGetParamsShape: Validator | undefined;
