@@ -91,6 +91,21 @@ const cases: { name: string; given: Statement[]; want: string }[] = [
     want: `const validateThing = fromData(\n  "${"x".repeat(90)}",\n  () => ({ object }),\n);\n`,
   },
   {
+    name: "an arrow with a type-reference return type and an expression body is not hugged",
+    given: [
+      constant(
+        "validateThing",
+        call(id("fromData"), lit("x".repeat(40)), {
+          kind: "arrow",
+          params: [],
+          returnType: typeRef("Refs"),
+          body: obj(words(3, "validateField").map((w) => [w, id(w)] as const)),
+        }),
+      ),
+    ],
+    want: `import type { Refs } from "./types.js";\n\nconst validateThing = fromData(\n  "${"x".repeat(40)}",\n  (): Refs => ({ ${words(3, "validateField").join(", ")} }),\n);\n`,
+  },
+  {
     name: "numbers fill each line",
     given: [constant("codes", arr(Array.from({ length: 30 }, (_, i) => lit(1000 + i))))],
     want: "const codes = [\n  1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015,\n  1016, 1017, 1018, 1019, 1020, 1021, 1022, 1023, 1024, 1025, 1026, 1027, 1028, 1029,\n];\n",

@@ -184,8 +184,8 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
   const docs = endpointDocLines(model, endpoint);
   const firstTag = docs.findIndex((l) => l.startsWith("@"));
   // Plain code, not `{@link}`: tsc parses a doc comment of a .ts file only when it holds
-  // `@link` or `@see`, and this line on every endpoint function made it parse 1,223 of them
-  // for GitHub's API (about 0.2 s of parse and check with tsc 6; docs/benchmarks.md).
+  // `@link` or `@see`, and this line on every endpoint function made it parse and check
+  // 1,223 of them for GitHub's API (0.1-0.7 s of tsc 6 across runs; bench/github.ts).
   docs.splice(
     firstTag < 0 ? docs.length : firstTag,
     0,

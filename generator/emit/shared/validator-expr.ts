@@ -10,10 +10,10 @@ import type { Field, TypeNode } from "../../ir/model.ts";
 import * as runtime from "../../runtime/validate.ts";
 import { call, exprStatement, id, lit, obj } from "../code/build.ts";
 import type { Expr, Param, Statement } from "../code/nodes.ts";
+import { obj as jsonObj, type Json, type JsonObject } from "./json.ts";
 import { runtimeType, runtimeValue, validatorName, validatorRef } from "./symbols.ts";
 
 /** What the shape text holds: plain JSON. */
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /** The symbols a shape's text names, by the name it uses. */
 type Refs = Map<string, Expr>;
@@ -29,11 +29,9 @@ function formatExport(format: string | undefined): keyof typeof runtime | undefi
 }
 
 /** The rules that are set, or none. */
-function rules(entries: Record<string, Json | undefined>): Record<string, Json> | undefined {
-  const set = Object.entries(entries).filter(
-    (entry): entry is [string, Json] => entry[1] !== undefined,
-  );
-  return set.length > 0 ? Object.fromEntries(set) : undefined;
+function rules(entries: Record<string, Json | undefined>): JsonObject | undefined {
+  const set = jsonObj(entries);
+  return Object.keys(set).length > 0 ? set : undefined;
 }
 
 /**

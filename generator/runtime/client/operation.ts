@@ -80,8 +80,11 @@ export type Paging = { items?: FieldPath } & (
   | { style: "link"; header?: string; field?: FieldPath }
 );
 
-/** An endpoint ready to call: its spec, plus what every call would otherwise work out again. */
-export interface Operation extends OperationSpec {
+/**
+ * An endpoint ready to call: its spec and its code (validators, encoder, parameter writer,
+ * stream reader: see `OperationCode`), plus what every call would otherwise work out again.
+ */
+export interface Operation extends OperationSpec, Readonly<OperationCode> {
   /** The path split at its parameters: text at even indexes, parameter names at odd ones. */
   readonly parts: readonly string[];
   /** Accept and the fixed headers, by lower-cased name (header names ignore case). */
@@ -92,14 +95,6 @@ export interface Operation extends OperationSpec {
   readonly queryCredentials: boolean;
   /** POST and PATCH: not retried once they may have arrived, unless they carry an idempotency key. */
   readonly unsafe: boolean;
-  readonly validateParams?: Validator;
-  readonly validateBody?: Validator;
-  /** Writes a body that is not JSON (form, multipart, bytes, text): see `OperationCode`. */
-  readonly encode?: OperationCode["encode"];
-  /** Writes the query and header parameters and query credentials: see `OperationCode`. */
-  readonly place?: OperationCode["place"];
-  /** Reads a streamed success: see `OperationCode`. */
-  readonly stream?: OperationCode["stream"];
 }
 
 /**
