@@ -7,7 +7,7 @@ import { join, posix } from "node:path";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { arr, call, id, lit, member, obj } from "../generator/emit/code/build.ts";
-import type { FileStatement, Statement } from "../generator/emit/code/nodes.ts";
+import type { FileStatement, Statement, TypeExpr } from "../generator/emit/code/nodes.ts";
 import { printSourceFile } from "../generator/emit/code/source-file.ts";
 import { printString } from "../generator/emit/code/print-text.ts";
 import { generatedRef, runtimeValue, typeRef } from "../generator/emit/shared/symbols.ts";
@@ -34,6 +34,17 @@ const constant = (name: string, init: Parameters<typeof call>[0]): Statement => 
   init,
 });
 const words = (n: number, stem: string) => Array.from({ length: n }, (_, i) => `${stem}${i}`);
+/** `const validateThing = fromData("xxx…", (): R => ({ names }))`: a call whose last argument is an arrow. */
+const fromDataOf = (textLength: number, names: string[], returnType?: TypeExpr): Statement =>
+  constant(
+    "validateThing",
+    call(id("fromData"), lit("x".repeat(textLength)), {
+      kind: "arrow",
+      params: [],
+      ...(returnType ? { returnType } : {}),
+      body: obj(names.map((w) => [w, id(w)] as const)),
+    }),
+  );
 
 const cases: { name: string; given: Statement[]; want: string }[] = [
   {
@@ -62,47 +73,19 @@ const cases: { name: string; given: Statement[]; want: string }[] = [
   },
   {
     name: "an arrow returning an object is hugged as the last argument when the call does not fit",
-    given: [
-      constant(
-        "validateThing",
-        call(id("fromData"), lit("x".repeat(40)), {
-          kind: "arrow",
-          params: [],
-          body: obj(words(3, "validateField").map((w) => [w, id(w)] as const)),
-        }),
-      ),
-    ],
+    given: [fromDataOf(40, words(3, "validateField"))],
     want: `const validateThing = fromData("${"x".repeat(40)}", () => ({\n${words(3, "validateField")
       .map((w) => `  ${w},`)
       .join("\n")}\n}));\n`,
   },
   {
     name: "an arrow argument is not hugged when the arguments before it do not fit on the line",
-    given: [
-      constant(
-        "validateThing",
-        call(id("fromData"), lit("x".repeat(90)), {
-          kind: "arrow",
-          params: [],
-          body: obj([["object", id("object")]]),
-        }),
-      ),
-    ],
+    given: [fromDataOf(90, ["object"])],
     want: `const validateThing = fromData(\n  "${"x".repeat(90)}",\n  () => ({ object }),\n);\n`,
   },
   {
     name: "an arrow with a type-reference return type and an expression body is not hugged",
-    given: [
-      constant(
-        "validateThing",
-        call(id("fromData"), lit("x".repeat(40)), {
-          kind: "arrow",
-          params: [],
-          returnType: typeRef("Refs"),
-          body: obj(words(3, "validateField").map((w) => [w, id(w)] as const)),
-        }),
-      ),
-    ],
+    given: [fromDataOf(40, words(3, "validateField"), typeRef("Refs"))],
     want: `import type { Refs } from "./types.js";\n\nconst validateThing = fromData(\n  "${"x".repeat(40)}",\n  (): Refs => ({ ${words(3, "validateField").join(", ")} }),\n);\n`,
   },
   {
