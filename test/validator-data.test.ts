@@ -21,10 +21,14 @@ import {
   validate,
   type Validator,
 } from "../generator/runtime/validate.ts";
-import { fromData, type DataRefs } from "../generator/runtime/validator-data.ts";
+import { fromData } from "../generator/runtime/validator-data.ts";
+
+/** `fromData` as the generated code calls it: `[names, shape]` as text, the refs in that order. */
+const dataOf = (shape: unknown, named: Record<string, unknown> = {}): Validator =>
+  fromData(JSON.stringify([Object.keys(named), shape]), ...Object.values(named));
 
 const validateLabel = object({ name: string() }, ["name"]);
-const refs: DataRefs = {
+const refs: Record<string, unknown> = {
   ...{ anything, array, binary, boolean, literal, map, nullable, number, object, oneOf, string },
   ...{ validateLabel, uuidFormat, union, tagged },
 };
@@ -118,7 +122,7 @@ const table: [string, unknown, Validator][] = [
 
 describe("validators as data", () => {
   it.each(table)("%s gives the issues of its combinators", (_, data, want) => {
-    const got = fromData(JSON.stringify(data), refs);
+    const got = dataOf(data, refs);
     for (const value of values)
       expect(validate(got, value, "body"), JSON.stringify(value) ?? "undefined").toEqual(
         validate(want, value, "body"),
@@ -126,7 +130,10 @@ describe("validators as data", () => {
   });
 
   it("keeps a field named __proto__ a field", () => {
-    const got = fromData('["object",{"__proto__":"integer"},["__proto__"]]', { object, number });
+    const got = dataOf(JSON.parse('["object",{"__proto__":"integer"},["__proto__"]]'), {
+      object,
+      number,
+    });
     expect(validate(got, JSON.parse('{"__proto__":"x"}'), "body")).toEqual([
       { path: "body.__proto__", message: "must be a number, not a string" },
     ]);
@@ -134,11 +141,27 @@ describe("validators as data", () => {
   });
 
   it("says which name the generated code did not pass, and which kind it does not know", () => {
-    expect(() => fromData('"validateMissing"')).toThrow(
+    expect(() => dataOf("validateMissing")).toThrow(
       'validator data names "validateMissing", which was not passed',
     );
-    expect(() => fromData('["union",["string"],["string"]]', { string })).toThrow('names "union"');
-    expect(() => fromData('["array","string"]', { string })).toThrow('names "array"');
-    expect(() => fromData('["set","string"]', { string })).toThrow('unknown validator kind "set"');
+    // A name every object has is still one the generated code did not pass.
+    expect(() => dataOf("toString")).toThrow('names "toString", which was not passed');
+    expect(() => dataOf(["union", ["string"], ["string"]], { string })).toThrow('names "union"');
+    expect(() => dataOf(["array", "string"], { string })).toThrow('names "array"');
+    expect(() => dataOf(["set", "string"], { string })).toThrow('unknown validator kind "set"');
+  });
+
+  it("pairs each name with the argument in its place", () => {
+    expect(() =>
+      fromData('[["string","validateLabel"],["array","validateLabel"]]', string, validateLabel),
+    ).toThrow('names "array"');
+    const list = fromData(
+      '[["array","validateLabel"],["array","validateLabel"]]',
+      array,
+      validateLabel,
+    );
+    expect(validate(list, [{ name: "a" }, {}], "body")).toEqual([
+      { path: "body[1].name", message: "is required" },
+    ]);
   });
 });

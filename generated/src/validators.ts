@@ -23,8 +23,12 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Shipment; appends one issue per problem. */
 export function validateShipment(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateShipmentShape ??= fromData(
-    '["object",{"carrier":"string","service":"string","shipping_method":"string","type":"string","package_type":"string","tax_code":"string","shipping_address_id":"string","signature":"string","cost":"integer","tax_amount":"integer","discounted_by_membership":"boolean","expedited":"boolean","estimated_delivery_date":["string",{"format":"monthDayYearFormat"}],"package_depth":"number","package_height":"number","package_width":"number","total_weight":"number","package_dimension_unit":"string","package_weight_unit":"string","total_weight_unit":"string"}]',
-    { boolean, monthDayYearFormat, number, object, string },
+    '[["boolean","monthDayYearFormat","number","object","string"],["object",{"carrier":"string","service":"string","shipping_method":"string","type":"string","package_type":"string","tax_code":"string","shipping_address_id":"string","signature":"string","cost":"integer","tax_amount":"integer","discounted_by_membership":"boolean","expedited":"boolean","estimated_delivery_date":["string",{"format":"monthDayYearFormat"}],"package_depth":"number","package_height":"number","package_width":"number","total_weight":"number","package_dimension_unit":"string","package_weight_unit":"string","total_weight_unit":"string"}]]',
+    boolean,
+    monthDayYearFormat,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateShipmentShape: Validator | undefined;
@@ -36,8 +40,11 @@ export function validateInStoreShipment(
   issues: ValidationIssue[],
 ): void {
   (validateInStoreShipmentShape ??= fromData(
-    '["object",{"cart_shipment":"validateShipment","description":"string","distance":"number","distance_unit":"string","pickup_window_open":"integer","pickup_window_close":"integer","store_name":"string"}]',
-    { number, object, string, validateShipment },
+    '[["number","object","string","validateShipment"],["object",{"cart_shipment":"validateShipment","description":"string","distance":"number","distance_unit":"string","pickup_window_open":"integer","pickup_window_close":"integer","store_name":"string"}]]',
+    number,
+    object,
+    string,
+    validateShipment,
   ))(value, path, issues);
 }
 let validateInStoreShipmentShape: Validator | undefined;
@@ -45,8 +52,14 @@ let validateInStoreShipmentShape: Validator | undefined;
 /** Checks a value against CartItem; appends one issue per problem. */
 export function validateCartItem(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCartItemShape ??= fromData(
-    '["object",{"name":"string","reference":"string","brand":"string","category":"string","color":"string","description":"string","details_url":"string","image_url":"string","isbn":"string","item_group":"string","manufacturer":"string","merchant_product_id":"string","merchant_variant_id":"string","options":"string","size":"string","sku":"string","source":"string","seller_id":"string","tax_code":"string","uom":"string","upc":"string","weight_unit":"string","tags":"string","quantity":"integer","total_amount":"integer","unit_price":"integer","msrp":"integer","tax_amount":"integer","weight":"number","taxable":"boolean","collections":["array","string"],"customizations":["array",["object",{"attributes":["map","string"],"name":"string","price":"integer"}]],"external_inputs":["object",{"platform_line_item_reference":"integer","platform_product_reference":"integer","platform_product_variant_reference":"integer"}],"gift_option":["object",{"cost":"integer","merchant_product_id":"string","message":"string","wrap":"boolean"}],"properties":["array",["object",{"color":"string","display":"boolean","name":"string","name_id":"integer","value":"string","value_id":"integer"}]],"shipment":"validateShipment"}]',
-    { array, boolean, map, number, object, string, validateShipment },
+    '[["array","boolean","map","number","object","string","validateShipment"],["object",{"name":"string","reference":"string","brand":"string","category":"string","color":"string","description":"string","details_url":"string","image_url":"string","isbn":"string","item_group":"string","manufacturer":"string","merchant_product_id":"string","merchant_variant_id":"string","options":"string","size":"string","sku":"string","source":"string","seller_id":"string","tax_code":"string","uom":"string","upc":"string","weight_unit":"string","tags":"string","quantity":"integer","total_amount":"integer","unit_price":"integer","msrp":"integer","tax_amount":"integer","weight":"number","taxable":"boolean","collections":["array","string"],"customizations":["array",["object",{"attributes":["map","string"],"name":"string","price":"integer"}]],"external_inputs":["object",{"platform_line_item_reference":"integer","platform_product_reference":"integer","platform_product_variant_reference":"integer"}],"gift_option":["object",{"cost":"integer","merchant_product_id":"string","message":"string","wrap":"boolean"}],"properties":["array",["object",{"color":"string","display":"boolean","name":"string","name_id":"integer","value":"string","value_id":"integer"}]],"shipment":"validateShipment"}]]',
+    array,
+    boolean,
+    map,
+    number,
+    object,
+    string,
+    validateShipment,
   ))(value, path, issues);
 }
 let validateCartItemShape: Validator | undefined;
@@ -54,17 +67,15 @@ let validateCartItemShape: Validator | undefined;
 /** Checks a value against Cart; appends one issue per problem. */
 export function validateCart(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCartShape ??= fromData(
-    '["object",{"total_amount":"integer","tax_amount":"integer","currency":"string","order_reference":"string","display_id":"string","cart_url":"string","order_description":"string","metadata":["map","string"],"add_ons":["array",["object",{"name":"string","productId":"string","description":"string","imageUrl":"string","productPageUrl":"string","price":"integer"}]],"discounts":["array",["object",{"amount":"integer","code":"string","description":"string","details_url":"string","reference":"string","type":"string"}]],"fees":["array",["object",{"reference":"string","name":"string","description":"string","unit_price":"integer","unit_tax_amount":"integer","quantity":"integer"}]],"items":["array","validateCartItem"],"shipments":["array","validateShipment"],"in_store_cart_shipments":["array","validateInStoreShipment"],"fulfillments":["array",["object",{"cart_items":["array","validateCartItem"],"cart_shipment":"validateShipment","digital_delivery":["object",{"email":"string","phone":"string"}],"in_store_cart_shipment":"validateInStoreShipment"}]],"loyalty_rewards":["array",["object",{"amount":"integer","points":"integer","coupon_code":"string","description":"string","source":"string","type":"string","details":"string"}]]}]',
-    {
-      array,
-      map,
-      number,
-      object,
-      string,
-      validateCartItem,
-      validateInStoreShipment,
-      validateShipment,
-    },
+    '[["array","map","number","object","string","validateCartItem","validateInStoreShipment","validateShipment"],["object",{"total_amount":"integer","tax_amount":"integer","currency":"string","order_reference":"string","display_id":"string","cart_url":"string","order_description":"string","metadata":["map","string"],"add_ons":["array",["object",{"name":"string","productId":"string","description":"string","imageUrl":"string","productPageUrl":"string","price":"integer"}]],"discounts":["array",["object",{"amount":"integer","code":"string","description":"string","details_url":"string","reference":"string","type":"string"}]],"fees":["array",["object",{"reference":"string","name":"string","description":"string","unit_price":"integer","unit_tax_amount":"integer","quantity":"integer"}]],"items":["array","validateCartItem"],"shipments":["array","validateShipment"],"in_store_cart_shipments":["array","validateInStoreShipment"],"fulfillments":["array",["object",{"cart_items":["array","validateCartItem"],"cart_shipment":"validateShipment","digital_delivery":["object",{"email":"string","phone":"string"}],"in_store_cart_shipment":"validateInStoreShipment"}]],"loyalty_rewards":["array",["object",{"amount":"integer","points":"integer","coupon_code":"string","description":"string","source":"string","type":"string","details":"string"}]]}]]',
+    array,
+    map,
+    number,
+    object,
+    string,
+    validateCartItem,
+    validateInStoreShipment,
+    validateShipment,
   ))(value, path, issues);
 }
 let validateCartShape: Validator | undefined;
@@ -72,8 +83,11 @@ let validateCartShape: Validator | undefined;
 /** Checks a value against PaymentCard; appends one issue per problem. */
 export function validatePaymentCard(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validatePaymentCardShape ??= fromData(
-    '["object",{"bin":"string","expiration":["string",{"format":"yearMonthFormat"}],"last4":"string","postal_code":"string","token":"string","token_type":"string","save":"boolean","lender_vcn_token":"string"}]',
-    { boolean, object, string, yearMonthFormat },
+    '[["boolean","object","string","yearMonthFormat"],["object",{"bin":"string","expiration":["string",{"format":"yearMonthFormat"}],"last4":"string","postal_code":"string","token":"string","token_type":"string","save":"boolean","lender_vcn_token":"string"}]]',
+    boolean,
+    object,
+    string,
+    yearMonthFormat,
   ))(value, path, issues);
 }
 let validatePaymentCardShape: Validator | undefined;
@@ -85,8 +99,10 @@ export function validateUserIdentifier(
   issues: ValidationIssue[],
 ): void {
   (validateUserIdentifierShape ??= fromData(
-    '["object",{"phone":"string","email":"string","artifact":["nullable","string"],"email_id":["nullable","string"],"phone_id":["nullable","string"]}]',
-    { nullable, object, string },
+    '[["nullable","object","string"],["object",{"phone":"string","email":"string","artifact":["nullable","string"],"email_id":["nullable","string"],"phone_id":["nullable","string"]}]]',
+    nullable,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateUserIdentifierShape: Validator | undefined;
@@ -98,8 +114,9 @@ export function validateUserIdentity(
   issues: ValidationIssue[],
 ): void {
   (validateUserIdentityShape ??= fromData(
-    '["object",{"first_name":"string","last_name":"string"}]',
-    { object, string },
+    '[["object","string"],["object",{"first_name":"string","last_name":"string"}]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateUserIdentityShape: Validator | undefined;
@@ -111,18 +128,16 @@ export function validateAuthorizeRequest(
   issues: ValidationIssue[],
 ): void {
   (validateAuthorizeRequestShape ??= fromData(
-    '["object",{"cart":"validateCart","create_service_account":"boolean","credit_card":"validatePaymentCard","division_id":"string","source":"string","user_identifier":"validateUserIdentifier","user_identity":"validateUserIdentity","auto_capture":"boolean","merchant_event_id":["string",{"format":"uuidFormat"}],"previous_transaction_id":["nullable","string"]}]',
-    {
-      boolean,
-      nullable,
-      object,
-      string,
-      uuidFormat,
-      validateCart,
-      validatePaymentCard,
-      validateUserIdentifier,
-      validateUserIdentity,
-    },
+    '[["boolean","nullable","object","string","uuidFormat","validateCart","validatePaymentCard","validateUserIdentifier","validateUserIdentity"],["object",{"cart":"validateCart","create_service_account":"boolean","credit_card":"validatePaymentCard","division_id":"string","source":"string","user_identifier":"validateUserIdentifier","user_identity":"validateUserIdentity","auto_capture":"boolean","merchant_event_id":["string",{"format":"uuidFormat"}],"previous_transaction_id":["nullable","string"]}]]',
+    boolean,
+    nullable,
+    object,
+    string,
+    uuidFormat,
+    validateCart,
+    validatePaymentCard,
+    validateUserIdentifier,
+    validateUserIdentity,
   ))(value, path, issues);
 }
 let validateAuthorizeRequestShape: Validator | undefined;
@@ -133,19 +148,22 @@ export function validateCreateOrderRequest(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateCreateOrderRequestShape ??= fromData('["object",{"cart":["object",{}]}]', { object }))(
-    value,
-    path,
-    issues,
-  );
+  (validateCreateOrderRequestShape ??= fromData(
+    '[["object"],["object",{"cart":["object",{}]}]]',
+    object,
+  ))(value, path, issues);
 }
 let validateCreateOrderRequestShape: Validator | undefined;
 
 /** Checks a value against Product; appends one issue per problem. */
 export function validateProduct(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateProductShape ??= fromData(
-    '["object",{"ServiceID":"string","Brand":"string","Name":"string","Description":"string","IsVariantOf":"string","ItemType":"string","Availability":"string","AvailabilityCount":"string","Taxable":"boolean","Multimedia":["object",{"ImageURLs":["array","string"],"VideoURLs":["array","string"],"AudioSamples":["array","string"]}],"Identifiers":["object",{"SKU":"string","GTIN":"string","MerchantDivisionID":"string","MerchantProductID":"string"}],"Prices":["array",["object",{"UnitPriceInCents":"integer","Currency":"string"}]],"Properties":["array",["object",{"NameID":"integer","Name":"string","ValueID":"integer","Value":"string","Metadata":["object",{"TextLabel":"string","ImageURL":"string","Position":"integer"}]}]]}]',
-    { array, boolean, number, object, string },
+    '[["array","boolean","number","object","string"],["object",{"ServiceID":"string","Brand":"string","Name":"string","Description":"string","IsVariantOf":"string","ItemType":"string","Availability":"string","AvailabilityCount":"string","Taxable":"boolean","Multimedia":["object",{"ImageURLs":["array","string"],"VideoURLs":["array","string"],"AudioSamples":["array","string"]}],"Identifiers":["object",{"SKU":"string","GTIN":"string","MerchantDivisionID":"string","MerchantProductID":"string"}],"Prices":["array",["object",{"UnitPriceInCents":"integer","Currency":"string"}]],"Properties":["array",["object",{"NameID":"integer","Name":"string","ValueID":"integer","Value":"string","Metadata":["object",{"TextLabel":"string","ImageURL":"string","Position":"integer"}]}]]}]]',
+    array,
+    boolean,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateProductShape: Validator | undefined;
@@ -157,8 +175,12 @@ export function validateShippingOption(
   issues: ValidationIssue[],
 ): void {
   (validateShippingOptionShape ??= fromData(
-    '["object",{"service":"string","description":"string","cost":"integer","tax_amount":"integer","reference":"string","signature":"string","estimated_delivery_date":"string","tax_code":"string","discount_by_membership":"boolean","default":"boolean","description_tooltips":["array",["object",{"target":"integer","html_content":"string"}]]}]',
-    { array, boolean, number, object, string },
+    '[["array","boolean","number","object","string"],["object",{"service":"string","description":"string","cost":"integer","tax_amount":"integer","reference":"string","signature":"string","estimated_delivery_date":"string","tax_code":"string","discount_by_membership":"boolean","default":"boolean","description_tooltips":["array",["object",{"target":"integer","html_content":"string"}]]}]]',
+    array,
+    boolean,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateShippingOptionShape: Validator | undefined;
@@ -170,8 +192,10 @@ export function validatePickupOption(
   issues: ValidationIssue[],
 ): void {
   (validatePickupOptionShape ??= fromData(
-    '["object",{"reference":"string","signature":"string","store_name":"string","cost":"integer","tax_amount":"integer","pickup_window_open":"integer","pickup_window_close":"integer","address":["object",{"street_address1":"string","street_address2":"string","street_address3":"string","street_address4":"string","locality":"string","region":"string","postal_code":"string","country_code":"string","country":"string"}],"distance":"number","distance_unit":"string"}]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"reference":"string","signature":"string","store_name":"string","cost":"integer","tax_amount":"integer","pickup_window_open":"integer","pickup_window_close":"integer","address":["object",{"street_address1":"string","street_address2":"string","street_address3":"string","street_address4":"string","locality":"string","region":"string","postal_code":"string","country_code":"string","country":"string"}],"distance":"number","distance_unit":"string"}]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validatePickupOptionShape: Validator | undefined;
@@ -183,8 +207,11 @@ export function validateShipToStoreOption(
   issues: ValidationIssue[],
 ): void {
   (validateShipToStoreOptionShape ??= fromData(
-    '["object",{"service":"string","reference":"string","signature":"string","store_name":"string","cost":"integer","tax_amount":"integer","address":"validateAddress","distance":"number","distance_unit":"string"}]',
-    { number, object, string, validateAddress },
+    '[["number","object","string","validateAddress"],["object",{"service":"string","reference":"string","signature":"string","store_name":"string","cost":"integer","tax_amount":"integer","address":"validateAddress","distance":"number","distance_unit":"string"}]]',
+    number,
+    object,
+    string,
+    validateAddress,
   ))(value, path, issues);
 }
 let validateShipToStoreOptionShape: Validator | undefined;
@@ -196,8 +223,14 @@ export function validateCallbackCartItem(
   issues: ValidationIssue[],
 ): void {
   (validateCallbackCartItemShape ??= fromData(
-    '["object",{"reference":"string","name":"string","description":"string","options":"string","uom":"string","upc":"string","sku":"string","isbn":"string","brand":"string","manufacturer":"string","category":"string","tags":"string","color":"string","size":"string","image_url":"string","details_url":"string","type":"string","item_group":"string","service_product_id":"string","total_amount":"integer","unit_price":"integer","quantity":"integer","collections":["array","string"],"weight":["object",{"weight":"number","unit":"string"}],"taxable":"boolean","properties":["array",["object",{"name":"anything","value":"anything"}]],"customizations":["array",["object",{"name":"anything","price":"validateMoney","attributes":["object",{}]}]]}]',
-    { anything, array, boolean, number, object, string, validateMoney },
+    '[["anything","array","boolean","number","object","string","validateMoney"],["object",{"reference":"string","name":"string","description":"string","options":"string","uom":"string","upc":"string","sku":"string","isbn":"string","brand":"string","manufacturer":"string","category":"string","tags":"string","color":"string","size":"string","image_url":"string","details_url":"string","type":"string","item_group":"string","service_product_id":"string","total_amount":"integer","unit_price":"integer","quantity":"integer","collections":["array","string"],"weight":["object",{"weight":"number","unit":"string"}],"taxable":"boolean","properties":["array",["object",{"name":"anything","value":"anything"}]],"customizations":["array",["object",{"name":"anything","price":"validateMoney","attributes":["object",{}]}]]}]]',
+    anything,
+    array,
+    boolean,
+    number,
+    object,
+    string,
+    validateMoney,
   ))(value, path, issues);
 }
 let validateCallbackCartItemShape: Validator | undefined;
@@ -209,8 +242,11 @@ export function validateCallbackFailureError(
   issues: ValidationIssue[],
 ): void {
   (validateCallbackFailureErrorShape ??= fromData(
-    '["object",{"code":"integer","data":["array",["object",{"reason":"string"}]]}]',
-    { array, number, object, string },
+    '[["array","number","object","string"],["object",{"code":"integer","data":["array",["object",{"reason":"string"}]]}]]',
+    array,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateCallbackFailureErrorShape: Validator | undefined;
@@ -222,8 +258,10 @@ export function validateProductInfoRequest(
   issues: ValidationIssue[],
 ): void {
   (validateProductInfoRequestShape ??= fromData(
-    '["object",{"event":["literal","product.info"],"data":["object",{"productID":"string","sku":"string"}]},["event"]]',
-    { literal, object, string },
+    '[["literal","object","string"],["object",{"event":["literal","product.info"],"data":["object",{"productID":"string","sku":"string"}]},["event"]]]',
+    literal,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateProductInfoRequestShape: Validator | undefined;
@@ -235,8 +273,12 @@ export function validateProductInfoSuccess(
   issues: ValidationIssue[],
 ): void {
   (validateProductInfoSuccessShape ??= fromData(
-    '["object",{"event":"string","status":["literal","success"],"data":["object",{"Current":"validateProduct","Variants":["array","validateProduct"],"Parent":"validateProduct"}]},["event","status"]]',
-    { array, literal, object, string, validateProduct },
+    '[["array","literal","object","string","validateProduct"],["object",{"event":"string","status":["literal","success"],"data":["object",{"Current":"validateProduct","Variants":["array","validateProduct"],"Parent":"validateProduct"}]},["event","status"]]]',
+    array,
+    literal,
+    object,
+    string,
+    validateProduct,
   ))(value, path, issues);
 }
 let validateProductInfoSuccessShape: Validator | undefined;
@@ -248,8 +290,11 @@ export function validateProductInfoFailure(
   issues: ValidationIssue[],
 ): void {
   (validateProductInfoFailureShape ??= fromData(
-    '["object",{"event":"string","status":["literal","failure"],"error":["object",{"code":"integer","message":"string"}]},["event","status"]]',
-    { literal, number, object, string },
+    '[["literal","number","object","string"],["object",{"event":"string","status":["literal","failure"],"error":["object",{"code":"integer","message":"string"}]},["event","status"]]]',
+    literal,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateProductInfoFailureShape: Validator | undefined;
@@ -261,8 +306,14 @@ export function validateOrderShippingRequest(
   issues: ValidationIssue[],
 ): void {
   (validateOrderShippingRequestShape ??= fromData(
-    '["object",{"event":["literal","order.shipping"],"data":["object",{"shipping_address":"validateAddress","cart":["object",{"total_amount":"anything","items":["array","validateCallbackCartItem"],"tax_amount":"anything","billing_address_id":"anything","billing_address":"anything","order_reference":"anything","display_id":"anything","metadata":"anything"}],"request_source":"string"}]},["event"]]',
-    { anything, array, literal, object, string, validateAddress, validateCallbackCartItem },
+    '[["anything","array","literal","object","string","validateAddress","validateCallbackCartItem"],["object",{"event":["literal","order.shipping"],"data":["object",{"shipping_address":"validateAddress","cart":["object",{"total_amount":"anything","items":["array","validateCallbackCartItem"],"tax_amount":"anything","billing_address_id":"anything","billing_address":"anything","order_reference":"anything","display_id":"anything","metadata":"anything"}],"request_source":"string"}]},["event"]]]',
+    anything,
+    array,
+    literal,
+    object,
+    string,
+    validateAddress,
+    validateCallbackCartItem,
   ))(value, path, issues);
 }
 let validateOrderShippingRequestShape: Validator | undefined;
@@ -274,17 +325,15 @@ export function validateOrderShippingSuccess(
   issues: ValidationIssue[],
 ): void {
   (validateOrderShippingSuccessShape ??= fromData(
-    '["object",{"event":"string","status":["literal","success"],"data":["object",{"shipping_options":["array","validateShippingOption"],"pickup_options":["array","validatePickupOption"],"ship_to_store_options":["array","validateShipToStoreOption"],"is_store_location":"boolean"}]},["event","status"]]',
-    {
-      array,
-      boolean,
-      literal,
-      object,
-      string,
-      validatePickupOption,
-      validateShipToStoreOption,
-      validateShippingOption,
-    },
+    '[["array","boolean","literal","object","string","validatePickupOption","validateShipToStoreOption","validateShippingOption"],["object",{"event":"string","status":["literal","success"],"data":["object",{"shipping_options":["array","validateShippingOption"],"pickup_options":["array","validatePickupOption"],"ship_to_store_options":["array","validateShipToStoreOption"],"is_store_location":"boolean"}]},["event","status"]]]',
+    array,
+    boolean,
+    literal,
+    object,
+    string,
+    validatePickupOption,
+    validateShipToStoreOption,
+    validateShippingOption,
   ))(value, path, issues);
 }
 let validateOrderShippingSuccessShape: Validator | undefined;
@@ -296,8 +345,11 @@ export function validateOrderShippingFailure(
   issues: ValidationIssue[],
 ): void {
   (validateOrderShippingFailureShape ??= fromData(
-    '["object",{"event":"string","status":["literal","failure"],"error":"validateCallbackFailureError"},["event","status"]]',
-    { literal, object, string, validateCallbackFailureError },
+    '[["literal","object","string","validateCallbackFailureError"],["object",{"event":"string","status":["literal","failure"],"error":"validateCallbackFailureError"},["event","status"]]]',
+    literal,
+    object,
+    string,
+    validateCallbackFailureError,
   ))(value, path, issues);
 }
 let validateOrderShippingFailureShape: Validator | undefined;
@@ -309,8 +361,14 @@ export function validateCartUpdateRequest(
   issues: ValidationIssue[],
 ): void {
   (validateCartUpdateRequestShape ??= fromData(
-    '["object",{"event":["literal","cart.update"],"data":["object",{"order_reference":"string","add_items":["array",["object",{"product_id":"string","price":"integer","currency":"string","quantity":"integer"}]],"remove_items":["array",["object",{"product_id":"anything","quantity":"anything"}]],"discount_codes_to_add":["array","string"],"discount_codes_to_remove":["array","string"],"gift_cards_to_add":["array",["object",{"card_number":"string","pin":"integer"}]],"gift_cards_to_remove":["array",["object",{"card_number":"string","pin":"integer"}]],"loyalty_rewards_to_add":["array",["object",{"amount":"integer","points":"integer","type":"string","coupon_code":"string","source":"string","description":"string","details":"string"}]],"loyalty_rewards_to_remove":["array",["object",{"amount":"integer","points":"integer","type":"string","coupon_code":"string","source":"string","description":"string","details":"string"}]],"cart":["object",{"order_reference":"anything","display_id":"anything","billing_address":"validateAddress","shipments":["object",{"shipping_address_id":"anything","shipping_address":"validateAddress","total_weight":"anything","shipping_method":"anything","carrier":"anything","service":"anything","expedited":"anything","cost":"anything","tax_amount":"anything","package_type":"anything","package_width":"anything","package_height":"anything","package_depth":"anything","package_dimension_unit":"anything","tax_code":"anything","estimated_delivery_date":"anything","type":"anything","discount_by_membership":"anything"}]}]}]},["event"]]',
-    { anything, array, literal, number, object, string, validateAddress },
+    '[["anything","array","literal","number","object","string","validateAddress"],["object",{"event":["literal","cart.update"],"data":["object",{"order_reference":"string","add_items":["array",["object",{"product_id":"string","price":"integer","currency":"string","quantity":"integer"}]],"remove_items":["array",["object",{"product_id":"anything","quantity":"anything"}]],"discount_codes_to_add":["array","string"],"discount_codes_to_remove":["array","string"],"gift_cards_to_add":["array",["object",{"card_number":"string","pin":"integer"}]],"gift_cards_to_remove":["array",["object",{"card_number":"string","pin":"integer"}]],"loyalty_rewards_to_add":["array",["object",{"amount":"integer","points":"integer","type":"string","coupon_code":"string","source":"string","description":"string","details":"string"}]],"loyalty_rewards_to_remove":["array",["object",{"amount":"integer","points":"integer","type":"string","coupon_code":"string","source":"string","description":"string","details":"string"}]],"cart":["object",{"order_reference":"anything","display_id":"anything","billing_address":"validateAddress","shipments":["object",{"shipping_address_id":"anything","shipping_address":"validateAddress","total_weight":"anything","shipping_method":"anything","carrier":"anything","service":"anything","expedited":"anything","cost":"anything","tax_amount":"anything","package_type":"anything","package_width":"anything","package_height":"anything","package_depth":"anything","package_dimension_unit":"anything","tax_code":"anything","estimated_delivery_date":"anything","type":"anything","discount_by_membership":"anything"}]}]}]},["event"]]]',
+    anything,
+    array,
+    literal,
+    number,
+    object,
+    string,
+    validateAddress,
   ))(value, path, issues);
 }
 let validateCartUpdateRequestShape: Validator | undefined;
@@ -322,8 +380,14 @@ export function validateCartUpdateItem(
   issues: ValidationIssue[],
 ): void {
   (validateCartUpdateItemShape ??= fromData(
-    '["object",{"reference":"string","name":"string","description":"string","options":"string","uom":"string","upc":"string","sku":"string","isbn":"string","brand":"string","manufacturer":"string","category":"string","tags":"string","color":"string","size":"string","image_url":"string","details_url":"string","type":"string","item_group":"string","service_product_id":"string","total_amount":"integer","unit_price":"integer","quantity":"integer","collections":["array","string"],"weight":["object",{"weight":"number","unit":"string"}],"taxable":"boolean","properties":["array",["object",{"name":"anything","value":"anything"}]],"customizations":["array",["object",{"name":"anything","price":"validateMoney","attributes":["object",{}]}]],"tax_amount":"validateMoney","shipment_type":"string","gift_options":["object",{"wrap":"anything","merchant_product_id":"anything","message":"anything","cost":"anything"}]}]',
-    { anything, array, boolean, number, object, string, validateMoney },
+    '[["anything","array","boolean","number","object","string","validateMoney"],["object",{"reference":"string","name":"string","description":"string","options":"string","uom":"string","upc":"string","sku":"string","isbn":"string","brand":"string","manufacturer":"string","category":"string","tags":"string","color":"string","size":"string","image_url":"string","details_url":"string","type":"string","item_group":"string","service_product_id":"string","total_amount":"integer","unit_price":"integer","quantity":"integer","collections":["array","string"],"weight":["object",{"weight":"number","unit":"string"}],"taxable":"boolean","properties":["array",["object",{"name":"anything","value":"anything"}]],"customizations":["array",["object",{"name":"anything","price":"validateMoney","attributes":["object",{}]}]],"tax_amount":"validateMoney","shipment_type":"string","gift_options":["object",{"wrap":"anything","merchant_product_id":"anything","message":"anything","cost":"anything"}]}]]',
+    anything,
+    array,
+    boolean,
+    number,
+    object,
+    string,
+    validateMoney,
   ))(value, path, issues);
 }
 let validateCartUpdateItemShape: Validator | undefined;
@@ -335,8 +399,10 @@ export function validateCartUpdateDiscount(
   issues: ValidationIssue[],
 ): void {
   (validateCartUpdateDiscountShape ??= fromData(
-    '["object",{"amount":"validateMoney","code":"anything","reference":"anything","description":"anything","details_url":"anything","discount_category":"anything","free_shipping":["object",{"is_free_shipping":"anything","maximum_cost_allowed":"anything"}]}]',
-    { anything, object, validateMoney },
+    '[["anything","object","validateMoney"],["object",{"amount":"validateMoney","code":"anything","reference":"anything","description":"anything","details_url":"anything","discount_category":"anything","free_shipping":["object",{"is_free_shipping":"anything","maximum_cost_allowed":"anything"}]}]]',
+    anything,
+    object,
+    validateMoney,
   ))(value, path, issues);
 }
 let validateCartUpdateDiscountShape: Validator | undefined;
@@ -348,16 +414,14 @@ export function validateCartUpdateSuccess(
   issues: ValidationIssue[],
 ): void {
   (validateCartUpdateSuccessShape ??= fromData(
-    '["object",{"event":"string","status":["literal","success"],"data":["object",{"order_create":["object",{"cart":["object",{"currency":"anything","total_amount":"anything","items":["array","validateCartUpdateItem"],"discounts":["array","validateCartUpdateDiscount"],"order_reference":"anything","display_id":"anything","cart_url":"anything","metadata":"anything"}]}]}]},["event","status"]]',
-    {
-      anything,
-      array,
-      literal,
-      object,
-      string,
-      validateCartUpdateDiscount,
-      validateCartUpdateItem,
-    },
+    '[["anything","array","literal","object","string","validateCartUpdateDiscount","validateCartUpdateItem"],["object",{"event":"string","status":["literal","success"],"data":["object",{"order_create":["object",{"cart":["object",{"currency":"anything","total_amount":"anything","items":["array","validateCartUpdateItem"],"discounts":["array","validateCartUpdateDiscount"],"order_reference":"anything","display_id":"anything","cart_url":"anything","metadata":"anything"}]}]}]},["event","status"]]]',
+    anything,
+    array,
+    literal,
+    object,
+    string,
+    validateCartUpdateDiscount,
+    validateCartUpdateItem,
   ))(value, path, issues);
 }
 let validateCartUpdateSuccessShape: Validator | undefined;
@@ -369,8 +433,12 @@ export function validateCartUpdateFailure(
   issues: ValidationIssue[],
 ): void {
   (validateCartUpdateFailureShape ??= fromData(
-    '["object",{"event":"string","status":["literal","failure"],"errors":["array","validateCallbackFailureError"]},["event","status"]]',
-    { array, literal, object, string, validateCallbackFailureError },
+    '[["array","literal","object","string","validateCallbackFailureError"],["object",{"event":"string","status":["literal","failure"],"errors":["array","validateCallbackFailureError"]},["event","status"]]]',
+    array,
+    literal,
+    object,
+    string,
+    validateCallbackFailureError,
   ))(value, path, issues);
 }
 let validateCartUpdateFailureShape: Validator | undefined;
@@ -382,8 +450,9 @@ export function validateAccountLoginSuccess(
   issues: ValidationIssue[],
 ): void {
   (validateAccountLoginSuccessShape ??= fromData(
-    '["object",{"status":["literal","success"]},["status"]]',
-    { literal, object },
+    '[["literal","object"],["object",{"status":["literal","success"]},["status"]]]',
+    literal,
+    object,
   ))(value, path, issues);
 }
 let validateAccountLoginSuccessShape: Validator | undefined;
@@ -395,8 +464,11 @@ export function validateAccountLoginFailure(
   issues: ValidationIssue[],
 ): void {
   (validateAccountLoginFailureShape ??= fromData(
-    '["object",{"status":["literal","failure"],"errors":["array",["object",{"code":"anything","data":["array",["object",{"reason":"anything"}]]}]]},["status"]]',
-    { anything, array, literal, object },
+    '[["anything","array","literal","object"],["object",{"status":["literal","failure"],"errors":["array",["object",{"code":"anything","data":["array",["object",{"reason":"anything"}]]}]]},["status"]]]',
+    anything,
+    array,
+    literal,
+    object,
   ))(value, path, issues);
 }
 let validateAccountLoginFailureShape: Validator | undefined;
@@ -404,8 +476,10 @@ let validateAccountLoginFailureShape: Validator | undefined;
 /** Checks a value against Money; appends one issue per problem. */
 export function validateMoney(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateMoneyShape ??= fromData(
-    '["object",{"amount":"integer","currency":"string","currency_symbol":"string"}]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"amount":"integer","currency":"string","currency_symbol":"string"}]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateMoneyShape: Validator | undefined;
@@ -413,8 +487,9 @@ let validateMoneyShape: Validator | undefined;
 /** Checks a value against Address; appends one issue per problem. */
 export function validateAddress(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateAddressShape ??= fromData(
-    '["object",{"id":"string","street_address1":"string","street_address2":"string","street_address3":"string","street_address4":"string","locality":"string","region":"string","postal_code":"string","country_code":"string","country":"string","name":"string","first_name":"string","last_name":"string","company":"string","phone":"string","email":"string"}]',
-    { object, string },
+    '[["object","string"],["object",{"id":"string","street_address1":"string","street_address2":"string","street_address3":"string","street_address4":"string","locality":"string","region":"string","postal_code":"string","country_code":"string","country":"string","name":"string","first_name":"string","last_name":"string","company":"string","phone":"string","email":"string"}]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateAddressShape: Validator | undefined;
@@ -426,27 +501,32 @@ export function validateTransactionAddress(
   issues: ValidationIssue[],
 ): void {
   (validateTransactionAddressShape ??= fromData(
-    '["object",{"id":"string","street_address1":"string","street_address2":"string","street_address3":"string","street_address4":"string","locality":"string","region":"string","region_code":"string","postal_code":"string","country":"string","country_code":"string","name":"string","first_name":"string","last_name":"string","company":"string","door_code":"string","email_address":"string","phone_number":"string","priority":"string"}]',
-    { object, string },
+    '[["object","string"],["object",{"id":"string","street_address1":"string","street_address2":"string","street_address3":"string","street_address4":"string","locality":"string","region":"string","region_code":"string","postal_code":"string","country":"string","country_code":"string","name":"string","first_name":"string","last_name":"string","company":"string","door_code":"string","email_address":"string","phone_number":"string","priority":"string"}]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateTransactionAddressShape: Validator | undefined;
 
 /** Checks a value against V1Error; appends one issue per problem. */
 export function validateV1Error(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateV1ErrorShape ??= fromData('["object",{"code":"integer","message":"anything"}]', {
+  (validateV1ErrorShape ??= fromData(
+    '[["anything","number","object"],["object",{"code":"integer","message":"anything"}]]',
     anything,
     number,
     object,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateV1ErrorShape: Validator | undefined;
 
 /** Checks a value against V1ErrorBody; appends one issue per problem. */
 export function validateV1ErrorBody(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateV1ErrorBodyShape ??= fromData(
-    '["object",{"errors":["array","validateV1Error"],"result":["object",{"success":["literal",false]}]}]',
-    { array, literal, object, validateV1Error },
+    '[["array","literal","object","validateV1Error"],["object",{"errors":["array","validateV1Error"],"result":["object",{"success":["literal",false]}]}]]',
+    array,
+    literal,
+    object,
+    validateV1Error,
   ))(value, path, issues);
 }
 let validateV1ErrorBodyShape: Validator | undefined;
@@ -454,8 +534,10 @@ let validateV1ErrorBodyShape: Validator | undefined;
 /** Checks a value against V3ErrorBody; appends one issue per problem. */
 export function validateV3ErrorBody(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateV3ErrorBodyShape ??= fromData(
-    '["object",{".tag":["oneOf",["unprocessable_request"],true],"message":"anything"}]',
-    { anything, object, oneOf },
+    '[["anything","object","oneOf"],["object",{".tag":["oneOf",["unprocessable_request"],true],"message":"anything"}]]',
+    anything,
+    object,
+    oneOf,
   ))(value, path, issues);
 }
 let validateV3ErrorBodyShape: Validator | undefined;
@@ -463,18 +545,16 @@ let validateV3ErrorBodyShape: Validator | undefined;
 /** Checks a value against Order; appends one issue per problem. */
 export function validateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateOrderShape ??= fromData(
-    '["object",{"token":"string","requires_action":"string","platform_user_id":"string","user_note":"string","external_data":["object",{}],"dynamic_content":["object",{"custom_fields":["array","anything"],"eligible_payment_methods":["array",["object",{"eligible":"boolean","transaction_processor_type":"string"}]],"gift_option_view":["object",{"hide_gift_message":"anything","hide_gift_wrap":"anything"}],"hide_apm":["array","string"],"order_notice":"anything","payment_notice":"anything","shipping_info_notice":"anything","shipping_notice":"anything"}],"cart":["object",{"order_reference":"string","display_id":"string","cart_url":"string","order_description":"string","merchant_order_url":"string","transaction_reference":"string","billing_address":"anything","currency":["object",{"currency":"anything","currency_symbol":"anything"}],"discount_amount":"validateMoney","fee_amount":"validateMoney","loyalty_rewards_amount":"validateMoney","msrp":"validateMoney","shipping_amount":"validateMoney","subtotal_amount":"validateMoney","tax_amount":"validateMoney","total_amount":"validateMoney","discounts":["array",["object",{"amount":"validateMoney","code":"anything","description":"anything","details_url":"anything","discount_category":"anything","reference":"anything","free_shipping":["object",{"is_free_shipping":"boolean","maximum_cost_allowed":"integer"}]}]],"items":["array","validateOrderItem"],"fees":["array","validateOrderItem"],"shipments":["array","validateOrderShipment"],"fulfillments":["array",["object",{"id":"anything","fulfillment_type":"anything","cart_shipment":"anything","in_store_cart_shipment":"anything","items":"anything"}]],"in_store_shipments":"anything","loyalty_rewards":"anything","metadata":["object",{}]}]}]',
-    {
-      anything,
-      array,
-      boolean,
-      number,
-      object,
-      string,
-      validateMoney,
-      validateOrderItem,
-      validateOrderShipment,
-    },
+    '[["anything","array","boolean","number","object","string","validateMoney","validateOrderItem","validateOrderShipment"],["object",{"token":"string","requires_action":"string","platform_user_id":"string","user_note":"string","external_data":["object",{}],"dynamic_content":["object",{"custom_fields":["array","anything"],"eligible_payment_methods":["array",["object",{"eligible":"boolean","transaction_processor_type":"string"}]],"gift_option_view":["object",{"hide_gift_message":"anything","hide_gift_wrap":"anything"}],"hide_apm":["array","string"],"order_notice":"anything","payment_notice":"anything","shipping_info_notice":"anything","shipping_notice":"anything"}],"cart":["object",{"order_reference":"string","display_id":"string","cart_url":"string","order_description":"string","merchant_order_url":"string","transaction_reference":"string","billing_address":"anything","currency":["object",{"currency":"anything","currency_symbol":"anything"}],"discount_amount":"validateMoney","fee_amount":"validateMoney","loyalty_rewards_amount":"validateMoney","msrp":"validateMoney","shipping_amount":"validateMoney","subtotal_amount":"validateMoney","tax_amount":"validateMoney","total_amount":"validateMoney","discounts":["array",["object",{"amount":"validateMoney","code":"anything","description":"anything","details_url":"anything","discount_category":"anything","reference":"anything","free_shipping":["object",{"is_free_shipping":"boolean","maximum_cost_allowed":"integer"}]}]],"items":["array","validateOrderItem"],"fees":["array","validateOrderItem"],"shipments":["array","validateOrderShipment"],"fulfillments":["array",["object",{"id":"anything","fulfillment_type":"anything","cart_shipment":"anything","in_store_cart_shipment":"anything","items":"anything"}]],"in_store_shipments":"anything","loyalty_rewards":"anything","metadata":["object",{}]}]}]]',
+    anything,
+    array,
+    boolean,
+    number,
+    object,
+    string,
+    validateMoney,
+    validateOrderItem,
+    validateOrderShipment,
   ))(value, path, issues);
 }
 let validateOrderShape: Validator | undefined;
@@ -482,8 +562,14 @@ let validateOrderShape: Validator | undefined;
 /** Checks a value against OrderItem; appends one issue per problem. */
 export function validateOrderItem(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateOrderItemShape ??= fromData(
-    '["object",{"brand":"string","category":"string","color":"string","description":"string","details_url":"string","image_url":"string","item_group":"string","manufacturer":"string","merchant_product_id":"string","merchant_variant_id":"string","name":"string","options":"string","reference":"string","shipment_id":"string","shipment_type":"string","size":"string","sku":"string","tags":"string","type":"string","uom":"string","upc":"string","service_product_id":"string","quantity":"integer","isbn":"integer","hide":"boolean","taxable":"boolean","collections":["array","anything"],"customizations":"anything","gift_option":["object",{"hide_gift_message":"anything","hide_gift_wrap":"anything"}],"msrp":"validateMoney","tax_amount":"validateMoney","total_amount":"validateMoney","unit_price":"validateMoney","properties":["array",["object",{"color":"anything","display":"anything","name":"anything","value":"anything"}]],"subscription":["object",{"frequency":["object",{"unit":"string","value":"integer"}]}],"weight":["object",{"unit":"anything","weight":"anything"}],"platform_line_item_reference":"integer","platform_product_reference":"integer","platform_product_variant_reference":"integer"}]',
-    { anything, array, boolean, number, object, string, validateMoney },
+    '[["anything","array","boolean","number","object","string","validateMoney"],["object",{"brand":"string","category":"string","color":"string","description":"string","details_url":"string","image_url":"string","item_group":"string","manufacturer":"string","merchant_product_id":"string","merchant_variant_id":"string","name":"string","options":"string","reference":"string","shipment_id":"string","shipment_type":"string","size":"string","sku":"string","tags":"string","type":"string","uom":"string","upc":"string","service_product_id":"string","quantity":"integer","isbn":"integer","hide":"boolean","taxable":"boolean","collections":["array","anything"],"customizations":"anything","gift_option":["object",{"hide_gift_message":"anything","hide_gift_wrap":"anything"}],"msrp":"validateMoney","tax_amount":"validateMoney","total_amount":"validateMoney","unit_price":"validateMoney","properties":["array",["object",{"color":"anything","display":"anything","name":"anything","value":"anything"}]],"subscription":["object",{"frequency":["object",{"unit":"string","value":"integer"}]}],"weight":["object",{"unit":"anything","weight":"anything"}],"platform_line_item_reference":"integer","platform_product_reference":"integer","platform_product_variant_reference":"integer"}]]',
+    anything,
+    array,
+    boolean,
+    number,
+    object,
+    string,
+    validateMoney,
   ))(value, path, issues);
 }
 let validateOrderItemShape: Validator | undefined;
@@ -495,8 +581,14 @@ export function validateOrderShipment(
   issues: ValidationIssue[],
 ): void {
   (validateOrderShipmentShape ??= fromData(
-    '["object",{"carrier":"string","service":"string","shipping_method":"string","signature":"string","type":"string","package_type":"string","reference":"string","id":"string","estimated_delivery_date":"string","cost":"validateMoney","tax_amount":"validateMoney","default":"boolean","expedited":"boolean","description":["array",["object",{"content":"anything","is_html":"anything"}]],"description_tooltips":["array",["object",{"html_content":"anything","target":"anything"}]],"gift_options":"anything","package_dimension":["object",{"depth":"anything","height":"anything","width":"anything","unit":"anything"}],"package_weight":["object",{"unit":"anything","weight":"anything"}],"total_weight":["object",{"unit":"anything","weight":"anything"}],"shipping_address":"validateTransactionAddress"}]',
-    { anything, array, boolean, object, string, validateMoney, validateTransactionAddress },
+    '[["anything","array","boolean","object","string","validateMoney","validateTransactionAddress"],["object",{"carrier":"string","service":"string","shipping_method":"string","signature":"string","type":"string","package_type":"string","reference":"string","id":"string","estimated_delivery_date":"string","cost":"validateMoney","tax_amount":"validateMoney","default":"boolean","expedited":"boolean","description":["array",["object",{"content":"anything","is_html":"anything"}]],"description_tooltips":["array",["object",{"html_content":"anything","target":"anything"}]],"gift_options":"anything","package_dimension":["object",{"depth":"anything","height":"anything","width":"anything","unit":"anything"}],"package_weight":["object",{"unit":"anything","weight":"anything"}],"total_weight":["object",{"unit":"anything","weight":"anything"}],"shipping_address":"validateTransactionAddress"}]]',
+    anything,
+    array,
+    boolean,
+    object,
+    string,
+    validateMoney,
+    validateTransactionAddress,
   ))(value, path, issues);
 }
 let validateOrderShipmentShape: Validator | undefined;
@@ -507,10 +599,11 @@ export function validateSubscription(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateSubscriptionShape ??= fromData('["object",{"subscription_id":"string"}]', {
+  (validateSubscriptionShape ??= fromData(
+    '[["object","string"],["object",{"subscription_id":"string"}]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateSubscriptionShape: Validator | undefined;
 
@@ -520,10 +613,11 @@ export function validateCancelSubscriptionResponse(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateCancelSubscriptionResponseShape ??= fromData('["object",{"success":["literal",true]}]', {
+  (validateCancelSubscriptionResponseShape ??= fromData(
+    '[["literal","object"],["object",{"success":["literal",true]}]]',
     literal,
     object,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateCancelSubscriptionResponseShape: Validator | undefined;
 
@@ -534,8 +628,8 @@ export function validateMockShipmentStatus(
   issues: ValidationIssue[],
 ): void {
   (validateMockShipmentStatusShape ??= fromData(
-    '["oneOf",["in_transit","cancelled","failure","delivered"],false]',
-    { oneOf },
+    '[["oneOf"],["oneOf",["in_transit","cancelled","failure","delivered"],false]]',
+    oneOf,
   ))(value, path, issues);
 }
 let validateMockShipmentStatusShape: Validator | undefined;
@@ -547,8 +641,10 @@ export function validateTrackingDetail(
   issues: ValidationIssue[],
 ): void {
   (validateTrackingDetailShape ??= fromData(
-    '["object",{"city":"string","country":"string","datetime":["string",{"format":"dateTimeFormat"}],"message":"string","state":"string","status":"string","zip":"string"}]',
-    { dateTimeFormat, object, string },
+    '[["dateTimeFormat","object","string"],["object",{"city":"string","country":"string","datetime":["string",{"format":"dateTimeFormat"}],"message":"string","state":"string","status":"string","zip":"string"}]]',
+    dateTimeFormat,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateTrackingDetailShape: Validator | undefined;
@@ -560,8 +656,12 @@ export function validateTrackMockShipmentRequest(
   issues: ValidationIssue[],
 ): void {
   (validateTrackMockShipmentRequestShape ??= fromData(
-    '["object",{"delivery_estimate":"string","tracking_detail":["array","validateTrackingDetail"],"tracking_number":["string",{"prefix":"MockService"}],"status":"validateMockShipmentStatus"}]',
-    { array, object, string, validateMockShipmentStatus, validateTrackingDetail },
+    '[["array","object","string","validateMockShipmentStatus","validateTrackingDetail"],["object",{"delivery_estimate":"string","tracking_detail":["array","validateTrackingDetail"],"tracking_number":["string",{"prefix":"MockService"}],"status":"validateMockShipmentStatus"}]]',
+    array,
+    object,
+    string,
+    validateMockShipmentStatus,
+    validateTrackingDetail,
   ))(value, path, issues);
 }
 let validateTrackMockShipmentRequestShape: Validator | undefined;
@@ -572,18 +672,21 @@ export function validateRandomPhoneResponse(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateRandomPhoneResponseShape ??= fromData('["object",{"phone":"string"}]', {
+  (validateRandomPhoneResponseShape ??= fromData(
+    '[["object","string"],["object",{"phone":"string"}]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateRandomPhoneResponseShape: Validator | undefined;
 
 /** Checks a value against Webhook; appends one issue per problem. */
 export function validateWebhook(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateWebhookShape ??= fromData(
-    '["object",{"webhook_id":["string",{"prefix":"wh_"}],"division_id":"string","url":["string",{"format":"uriFormat"}]}]',
-    { object, string, uriFormat },
+    '[["object","string","uriFormat"],["object",{"webhook_id":["string",{"prefix":"wh_"}],"division_id":"string","url":["string",{"format":"uriFormat"}]}]]',
+    object,
+    string,
+    uriFormat,
   ))(value, path, issues);
 }
 let validateWebhookShape: Validator | undefined;
@@ -595,8 +698,10 @@ export function validateCreateWebhookRequest(
   issues: ValidationIssue[],
 ): void {
   (validateCreateWebhookRequestShape ??= fromData(
-    '["object",{"division_id":"string","url":["string",{"format":"uriFormat"}]},["division_id"]]',
-    { object, string, uriFormat },
+    '[["object","string","uriFormat"],["object",{"division_id":"string","url":["string",{"format":"uriFormat"}]},["division_id"]]]',
+    object,
+    string,
+    uriFormat,
   ))(value, path, issues);
 }
 let validateCreateWebhookRequestShape: Validator | undefined;
@@ -608,8 +713,9 @@ export function validateCreateWebhookResponse(
   issues: ValidationIssue[],
 ): void {
   (validateCreateWebhookResponseShape ??= fromData(
-    '["object",{"webhook_id":["string",{"prefix":"wh_"}]}]',
-    { object, string },
+    '[["object","string"],["object",{"webhook_id":["string",{"prefix":"wh_"}]}]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateCreateWebhookResponseShape: Validator | undefined;
@@ -621,8 +727,8 @@ export function validateTransactionReference(
   issues: ValidationIssue[],
 ): void {
   (validateTransactionReferenceShape ??= fromData(
-    '["string",{"pattern":"^[^-]{4}-[^-]{4}-[^-]{4}$"}]',
-    { string },
+    '[["string"],["string",{"pattern":"^[^-]{4}-[^-]{4}-[^-]{4}$"}]]',
+    string,
   ))(value, path, issues);
 }
 let validateTransactionReferenceShape: Validator | undefined;
@@ -634,8 +740,9 @@ export function validateTransactionSummary(
   issues: ValidationIssue[],
 ): void {
   (validateTransactionSummaryShape ??= fromData(
-    '["object",{"reference":"string","status":"string"}]',
-    { object, string },
+    '[["object","string"],["object",{"reference":"string","status":"string"}]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateTransactionSummaryShape: Validator | undefined;
@@ -647,27 +754,35 @@ export function validateListTransactionsResponse(
   issues: ValidationIssue[],
 ): void {
   (validateListTransactionsResponseShape ??= fromData(
-    '["object",{"transactions":["array","validateTransactionSummary"]}]',
-    { array, object, validateTransactionSummary },
+    '[["array","object","validateTransactionSummary"],["object",{"transactions":["array","validateTransactionSummary"]}]]',
+    array,
+    object,
+    validateTransactionSummary,
   ))(value, path, issues);
 }
 let validateListTransactionsResponseShape: Validator | undefined;
 
 /** Checks a value against Split; appends one issue per problem. */
 export function validateSplit(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateSplitShape ??= fromData('["object",{"amount":"validateMoney","type":"string"}]', {
+  (validateSplitShape ??= fromData(
+    '[["object","string","validateMoney"],["object",{"amount":"validateMoney","type":"string"}]]',
     object,
     string,
     validateMoney,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateSplitShape: Validator | undefined;
 
 /** Checks a value against Capture; appends one issue per problem. */
 export function validateCapture(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCaptureShape ??= fromData(
-    '["object",{"amount":"validateMoney","id":"string","merchant_event_id":"string","status":["oneOf",["succeeded"],true],"metadata":["object",{}],"splits":["array","validateSplit"]}]',
-    { array, object, oneOf, string, validateMoney, validateSplit },
+    '[["array","object","oneOf","string","validateMoney","validateSplit"],["object",{"amount":"validateMoney","id":"string","merchant_event_id":"string","status":["oneOf",["succeeded"],true],"metadata":["object",{}],"splits":["array","validateSplit"]}]]',
+    array,
+    object,
+    oneOf,
+    string,
+    validateMoney,
+    validateSplit,
   ))(value, path, issues);
 }
 let validateCaptureShape: Validator | undefined;
@@ -675,8 +790,11 @@ let validateCaptureShape: Validator | undefined;
 /** Checks a value against Consumer; appends one issue per problem. */
 export function validateConsumer(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateConsumerShape ??= fromData(
-    '["object",{"id":"anything","first_name":"anything","last_name":"anything","email_verified":"boolean","platform_account_status":"anything","emails":["array",["object",{"address":"anything","id":"anything","priority":"anything","status":"anything"}]],"phones":["array",["object",{"country_code":"anything","id":"anything","number":"anything","priority":"anything","status":"anything"}]],"authentication":["object",{"actions":["array","anything"],"methods":["array","anything"],"sso_authorization_url":"anything"}]}]',
-    { anything, array, boolean, object },
+    '[["anything","array","boolean","object"],["object",{"id":"anything","first_name":"anything","last_name":"anything","email_verified":"boolean","platform_account_status":"anything","emails":["array",["object",{"address":"anything","id":"anything","priority":"anything","status":"anything"}]],"phones":["array",["object",{"country_code":"anything","id":"anything","number":"anything","priority":"anything","status":"anything"}]],"authentication":["object",{"actions":["array","anything"],"methods":["array","anything"],"sso_authorization_url":"anything"}]}]]',
+    anything,
+    array,
+    boolean,
+    object,
   ))(value, path, issues);
 }
 let validateConsumerShape: Validator | undefined;
@@ -688,8 +806,11 @@ export function validateTransactionCreditCard(
   issues: ValidationIssue[],
 ): void {
   (validateTransactionCreditCardShape ??= fromData(
-    '["object",{"id":"string","bin":"string","last4":"string","network":"string","display_network":"string","icon_asset_path":"string","priority":"string","status":"string","token":"string","token_type":"string","expiration":"integer","billing_address":"validateTransactionAddress"}]',
-    { number, object, string, validateTransactionAddress },
+    '[["number","object","string","validateTransactionAddress"],["object",{"id":"string","bin":"string","last4":"string","network":"string","display_network":"string","icon_asset_path":"string","priority":"string","status":"string","token":"string","token_type":"string","expiration":"integer","billing_address":"validateTransactionAddress"}]]',
+    number,
+    object,
+    string,
+    validateTransactionAddress,
   ))(value, path, issues);
 }
 let validateTransactionCreditCardShape: Validator | undefined;
@@ -697,24 +818,22 @@ let validateTransactionCreditCardShape: Validator | undefined;
 /** Checks a value against Transaction; appends one issue per problem. */
 export function validateTransaction(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateTransactionShape ??= fromData(
-    '["object",{"id":"string","reference":"validateTransactionReference","authorization_id":"string","merchant_order_number":"string","processor":"string","last4":"string","amount":"validateMoney","date":"integer","last_viewed_utc":"integer","type":"string","status":["oneOf",["cancelled"],true],"view_status":"string","auth_verification_status":"string","risk_review_status":"string","indemnification_decision":"string","indemnification_reason":"string","risk_score":"number","address_change_request_metadata":["object",{"can_change_shipping_address":"boolean","id":"string","status":"string","ticket_id":"string","ticket_status":"string"}],"authorization":["object",{"auth":"string","avs_response":"string","cvv_response":"string","merchant_event_id":"string","processor":"string","reason":"string","status":["oneOf",["succeeded"],true],"metadata":["object",{}]}],"capture":"validateCapture","captures":["array","validateCapture"],"credit":["object",{"status":["oneOf",["succeeded"],true],"merchant_event_id":"anything"}],"void":["object",{"cause":"string","merchant_event_id":"string","status":["oneOf",["succeeded"],true],"void":"string"}],"chargeback_details":["object",{"amt_won":"validateMoney","chargeback_amt":"validateMoney","chargeback_fee":"validateMoney","net_amt":"validateMoney","chargeback_id":"string","reason":"string","reason_code":"string","representment_result":"string","representment_reply_by_date":"integer","event_views":["array",["object",{"content":"string","time":"integer"}]]}],"manual_disputes":["object",{"amount":"integer","currency":"string","delivery_evidence":"string","delivery_link":"string","dispute_evidence":"string","dispute_link":"string","other_evidence":"string","other_link":"string","reason":"string","status":"string"}],"custom_fields":["object",{"checkout_setup":"string","context":"string","external_id":"string","field_setup":"string","label":"string","public_id":"string","dynamic":"boolean","required":"boolean","subscribe_to_newsletter":"boolean","position":"integer"}],"customer_list_status":["object",{"auto_approved":"boolean","block_listed":"boolean"}],"from_consumer":"validateConsumer","to_consumer":"validateConsumer","from_consumer_membership_users":["object",{"status":"anything"}],"from_credit_card":"validateTransactionCreditCard","to_credit_card":"validateTransactionCreditCard","merchant":["object",{"created_at":"integer","description":"string","processor":"string","time_zone":"string","onboarding_status":"string","public_id":"string","status":"integer","operational_processors":["array",["object",{"processor":"anything","status":"anything"}]]}],"merchant_division":["object",{"id":"string","public_id":"string","merchant_id":"string","description":"string","display_name":"string","platform":"string","status":"string","hook_type":"string","hook_url":"string","shipping_url":"string","tax_url":"string","shipping_and_tax_url":"string","create_order_url":"string","update_cart_url":"string","product_info_url":"string","get_account_url":"string","account_page_url":"string","debug_url":"string","api_base_domain_url":"string","base_domain_url":"string","oauth_logout_url":"string","oauth_redirect_url":"string","plugin_config_url":"string","privacy_policy_url":"string","terms_of_service_url":"string","validate_additional_account_data_url":"string","shopper_custom_fields_updated_url":"string","universal_merchant_api_url":"string","merchant_password_login_url":"string","is_universal_merchant_api":"boolean","is_webhooks_v2":"boolean","logo":["object",{"domain":"anything","resource":"anything"}]}],"order":"validateOrder","order_decision":["object",{"decision_factors":["array","string"],"score":"anything"}],"risk_insights":["object",{"available":"boolean","decision_factors":["array","anything"],"fraud_probability":"number","payment_instrument_factors":["object",{}]}],"review_ticket":["object",{"id":"string","status":"string","request_deadline":"integer"}],"splits":["array","validateSplit"],"adjust_transactions":["array","validateTransaction"],"refund_transactions":["array","validateTransaction"],"refund_transaction_ids":["array","string"],"platform_metadata":["object",{}],"transaction_properties":["object",{}]}]',
-    {
-      anything,
-      array,
-      boolean,
-      number,
-      object,
-      oneOf,
-      string,
-      validateCapture,
-      validateConsumer,
-      validateMoney,
-      validateOrder,
-      validateSplit,
-      validateTransaction,
-      validateTransactionCreditCard,
-      validateTransactionReference,
-    },
+    '[["anything","array","boolean","number","object","oneOf","string","validateCapture","validateConsumer","validateMoney","validateOrder","validateSplit","validateTransaction","validateTransactionCreditCard","validateTransactionReference"],["object",{"id":"string","reference":"validateTransactionReference","authorization_id":"string","merchant_order_number":"string","processor":"string","last4":"string","amount":"validateMoney","date":"integer","last_viewed_utc":"integer","type":"string","status":["oneOf",["cancelled"],true],"view_status":"string","auth_verification_status":"string","risk_review_status":"string","indemnification_decision":"string","indemnification_reason":"string","risk_score":"number","address_change_request_metadata":["object",{"can_change_shipping_address":"boolean","id":"string","status":"string","ticket_id":"string","ticket_status":"string"}],"authorization":["object",{"auth":"string","avs_response":"string","cvv_response":"string","merchant_event_id":"string","processor":"string","reason":"string","status":["oneOf",["succeeded"],true],"metadata":["object",{}]}],"capture":"validateCapture","captures":["array","validateCapture"],"credit":["object",{"status":["oneOf",["succeeded"],true],"merchant_event_id":"anything"}],"void":["object",{"cause":"string","merchant_event_id":"string","status":["oneOf",["succeeded"],true],"void":"string"}],"chargeback_details":["object",{"amt_won":"validateMoney","chargeback_amt":"validateMoney","chargeback_fee":"validateMoney","net_amt":"validateMoney","chargeback_id":"string","reason":"string","reason_code":"string","representment_result":"string","representment_reply_by_date":"integer","event_views":["array",["object",{"content":"string","time":"integer"}]]}],"manual_disputes":["object",{"amount":"integer","currency":"string","delivery_evidence":"string","delivery_link":"string","dispute_evidence":"string","dispute_link":"string","other_evidence":"string","other_link":"string","reason":"string","status":"string"}],"custom_fields":["object",{"checkout_setup":"string","context":"string","external_id":"string","field_setup":"string","label":"string","public_id":"string","dynamic":"boolean","required":"boolean","subscribe_to_newsletter":"boolean","position":"integer"}],"customer_list_status":["object",{"auto_approved":"boolean","block_listed":"boolean"}],"from_consumer":"validateConsumer","to_consumer":"validateConsumer","from_consumer_membership_users":["object",{"status":"anything"}],"from_credit_card":"validateTransactionCreditCard","to_credit_card":"validateTransactionCreditCard","merchant":["object",{"created_at":"integer","description":"string","processor":"string","time_zone":"string","onboarding_status":"string","public_id":"string","status":"integer","operational_processors":["array",["object",{"processor":"anything","status":"anything"}]]}],"merchant_division":["object",{"id":"string","public_id":"string","merchant_id":"string","description":"string","display_name":"string","platform":"string","status":"string","hook_type":"string","hook_url":"string","shipping_url":"string","tax_url":"string","shipping_and_tax_url":"string","create_order_url":"string","update_cart_url":"string","product_info_url":"string","get_account_url":"string","account_page_url":"string","debug_url":"string","api_base_domain_url":"string","base_domain_url":"string","oauth_logout_url":"string","oauth_redirect_url":"string","plugin_config_url":"string","privacy_policy_url":"string","terms_of_service_url":"string","validate_additional_account_data_url":"string","shopper_custom_fields_updated_url":"string","universal_merchant_api_url":"string","merchant_password_login_url":"string","is_universal_merchant_api":"boolean","is_webhooks_v2":"boolean","logo":["object",{"domain":"anything","resource":"anything"}]}],"order":"validateOrder","order_decision":["object",{"decision_factors":["array","string"],"score":"anything"}],"risk_insights":["object",{"available":"boolean","decision_factors":["array","anything"],"fraud_probability":"number","payment_instrument_factors":["object",{}]}],"review_ticket":["object",{"id":"string","status":"string","request_deadline":"integer"}],"splits":["array","validateSplit"],"adjust_transactions":["array","validateTransaction"],"refund_transactions":["array","validateTransaction"],"refund_transaction_ids":["array","string"],"platform_metadata":["object",{}],"transaction_properties":["object",{}]}]]',
+    anything,
+    array,
+    boolean,
+    number,
+    object,
+    oneOf,
+    string,
+    validateCapture,
+    validateConsumer,
+    validateMoney,
+    validateOrder,
+    validateSplit,
+    validateTransaction,
+    validateTransactionCreditCard,
+    validateTransactionReference,
   ))(value, path, issues);
 }
 let validateTransactionShape: Validator | undefined;
@@ -726,8 +845,9 @@ export function validateTransactionsGetParams(
   issues: ValidationIssue[],
 ): void {
   (validateTransactionsGetParamsShape ??= fromData(
-    '["object",{"reference":"validateTransactionReference"},["reference"]]',
-    { object, validateTransactionReference },
+    '[["object","validateTransactionReference"],["object",{"reference":"validateTransactionReference"},["reference"]]]',
+    object,
+    validateTransactionReference,
   ))(value, path, issues);
 }
 let validateTransactionsGetParamsShape: Validator | undefined;
@@ -739,8 +859,9 @@ export function validateSubscriptionsCancelParams(
   issues: ValidationIssue[],
 ): void {
   (validateSubscriptionsCancelParamsShape ??= fromData(
-    '["object",{"subscription_id":"string"},["subscription_id"]]',
-    { object, string },
+    '[["object","string"],["object",{"subscription_id":"string"},["subscription_id"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateSubscriptionsCancelParamsShape: Validator | undefined;
@@ -752,8 +873,9 @@ export function validateWebhooksDeleteParams(
   issues: ValidationIssue[],
 ): void {
   (validateWebhooksDeleteParamsShape ??= fromData(
-    '["object",{"webhook_id":["string",{"prefix":"wh_"}]},["webhook_id"]]',
-    { object, string },
+    '[["object","string"],["object",{"webhook_id":["string",{"prefix":"wh_"}]},["webhook_id"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateWebhooksDeleteParamsShape: Validator | undefined;
@@ -765,8 +887,10 @@ export function validateAccountLoginParams(
   issues: ValidationIssue[],
 ): void {
   (validateAccountLoginParamsShape ??= fromData(
-    '["object",{"code":"string","state":["string",{"minLength":8,"maxLength":8}],"scope":["literal","openid"],"reference":"string"},["code","state","scope","reference"]]',
-    { literal, object, string },
+    '[["literal","object","string"],["object",{"code":"string","state":["string",{"minLength":8,"maxLength":8}],"scope":["literal","openid"],"reference":"string"},["code","state","scope","reference"]]]',
+    literal,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateAccountLoginParamsShape: Validator | undefined;

@@ -8,9 +8,10 @@
  * A shape is a name (`"string"`, `"integer"`, `"number"`, `"boolean"`, `"binary"`,
  * `"anything"`, or a named type's validator, `"validateLabel"`), or `[combinator,
  * ...arguments]` with the arguments of that combinator, shapes where it takes validators:
- * `["object", { "id": "string" }, ["id"]]`, `["array", "validateLabel"]`. Every combinator,
- * validator and format the text names is passed in `refs` under its name, so that a bundle
- * keeps only those its validators use, as it did when they were calls.
+ * `["object", { "id": "string" }, ["id"]]`, `["array", "validateLabel"]`. The text is
+ * `[names, shape]`: every combinator, validator and format the shape names is listed in
+ * `names` and passed beside the text in that order, so that a bundle keeps only those its
+ * validators use, as it did when they were calls.
  */
 import type * as Validate from "./validate.js";
 import type { Validator } from "./validate.js";
@@ -34,16 +35,25 @@ type TaggedOf = (
  * every entry to it (4% more assignability checks on GitHub's package) for no safety the
  * tests do not already give.
  */
-export type DataRefs = Readonly<Record<string, unknown>>;
+type DataRefs = Readonly<Record<string, unknown>>;
 
-/** The validator the JSON text of a shape describes. */
-export function fromData(text: string, refs: DataRefs = {}): Validator {
-  return build(JSON.parse(text) as ValidatorData, refs);
+/**
+ * The validator the JSON text `[names, shape]` describes; `refs` are what those names stand
+ * for, in the same order. Passed as arguments rather than as an object literal: to a type
+ * checker each is one identifier, where an object literal is a type to build with a property
+ * per name and to compare with `DataRefs` (on GitHub's 2,156 validators, about 0.1 s of
+ * tsc 6, and a symbol per property to bind).
+ */
+export function fromData(text: string, ...refs: unknown[]): Validator {
+  const [names, shape] = JSON.parse(text) as [string[], ValidatorData];
+  const byName: Record<string, unknown> = Object.create(null);
+  names.forEach((name, i) => (byName[name] = refs[i]));
+  return build(shape, byName);
 }
 
 /** What `refs` holds under a name; a name it lacks is a generator bug, said as such. */
 function named<T>(refs: DataRefs, name: string): T {
-  if (!Object.prototype.hasOwnProperty.call(refs, name))
+  if (!(name in refs))
     throw new Error(`validator data names ${JSON.stringify(name)}, which was not passed`);
   return refs[name] as T;
 }

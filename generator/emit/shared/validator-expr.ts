@@ -1,14 +1,14 @@
 /**
  * Validators as data: for an IR type node, a named type's validator, or the JSON text of its
  * shape that `runtime/validator-data.ts` builds with the combinators of `runtime/validate.ts`
- * at first use: `fromData('["object",{"id":"string","label":"validateLabel"},["id"]]',
- * { object, string, validateLabel })`. Every combinator, validator and format the text names
- * is passed beside it and records its import, so a bundle keeps only what its validators use.
+ * at first use: `fromData('[["object","string","validateLabel"],["object",{"id":"string",
+ * "label":"validateLabel"},["id"]]]', object, string, validateLabel)`. Every combinator,
+ * validator and format the text names is passed beside it and records its import, so a bundle keeps only what its validators use.
  * A type checker reads one string where nested combinator calls cost it seconds on a large API.
  */
 import type { Field, TypeNode } from "../../ir/model.ts";
 import * as runtime from "../../runtime/validate.ts";
-import { call, exprStatement, id, lit, obj } from "../code/build.ts";
+import { call, exprStatement, id, lit } from "../code/build.ts";
 import type { Expr, Param, Statement } from "../code/nodes.ts";
 import { obj as jsonObj, type Json, type JsonObject } from "./json.ts";
 import { runtimeType, runtimeValue, validatorName, validatorRef } from "./symbols.ts";
@@ -50,15 +50,19 @@ export function objectValidatorExpr(
   return fromData((refs) => objectData(fields, refs));
 }
 
-/** `fromData('<json>', { <refs> })`: the refs sorted by name, left out when there are none. */
+/**
+ * `fromData('[[<names>],<shape>]', <refs>)`: the names the shape uses, sorted, and what each
+ * stands for as an argument in the same order (runtime/validator-data.ts says why arguments).
+ */
 function fromData(data: (refs: Refs) => Json): Expr {
   const refs: Refs = new Map();
-  const text = JSON.stringify(data(refs));
+  const shape = data(refs);
   const named = [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const text = JSON.stringify([named.map(([name]) => name), shape]);
   return call(
     runtimeValue("validator-data.ts", "fromData"),
     lit(text),
-    ...(named.length > 0 ? [obj(named)] : []),
+    ...named.map(([, expr]) => expr),
   );
 }
 

@@ -87,8 +87,10 @@ const spec: RouterSpec = {
       ],
       checkParams: validateStockCheckParams,
       checkBody: fromData(
-        '["object",{"event":["literal","stock.check"],"quantity":"integer"},["event","quantity"]]',
-        { literal, number, object },
+        '[["literal","number","object"],["object",{"event":["literal","stock.check"],"quantity":"integer"},["event","quantity"]]]',
+        literal,
+        number,
+        object,
       ),
       signatureHeader: "X-Sig",
       failure: {

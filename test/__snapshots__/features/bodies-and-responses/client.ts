@@ -60,13 +60,17 @@ export class FilesCore extends ClientCore {
 
 /** Checks the body of `files.upload`; appends one issue per problem. */
 function validateFilesUploadBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateFilesUploadBodyShape ??= fromData('"binary"', { binary }))(value, path, issues);
+  (validateFilesUploadBodyShape ??= fromData('[["binary"],"binary"]', binary))(value, path, issues);
 }
 let validateFilesUploadBodyShape: Validator | undefined;
 
 /** Checks the body of `notes.setText`; appends one issue per problem. */
 function validateNotesSetTextBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateNotesSetTextBodyShape ??= fromData('"string"', { string }))(value, path, issues);
+  (validateNotesSetTextBodyShape ??= fromData('[["string"],"string"]', string))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateNotesSetTextBodyShape: Validator | undefined;
 

@@ -19,8 +19,15 @@ export function validatePaymentIntentCreateParams(
   issues: ValidationIssue[],
 ): void {
   (validatePaymentIntentCreateParamsShape ??= fromData(
-    '["object",{"amount":"integer","currency":"string","confirm":"boolean","metadata":["map","string"],"expand":["array","string"],"items":["array","validatePaymentItem"],"shipping":"validateShipping","extra":["object",{}]},["amount","currency"]]',
-    { array, boolean, map, number, object, string, validatePaymentItem, validateShipping },
+    '[["array","boolean","map","number","object","string","validatePaymentItem","validateShipping"],["object",{"amount":"integer","currency":"string","confirm":"boolean","metadata":["map","string"],"expand":["array","string"],"items":["array","validatePaymentItem"],"shipping":"validateShipping","extra":["object",{}]},["amount","currency"]]]',
+    array,
+    boolean,
+    map,
+    number,
+    object,
+    string,
+    validatePaymentItem,
+    validateShipping,
   ))(value, path, issues);
 }
 let validatePaymentIntentCreateParamsShape: Validator | undefined;
@@ -28,8 +35,10 @@ let validatePaymentIntentCreateParamsShape: Validator | undefined;
 /** Checks a value against PaymentItem; appends one issue per problem. */
 export function validatePaymentItem(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validatePaymentItemShape ??= fromData(
-    '["object",{"price":"string","quantity":"integer"},["price"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"price":"string","quantity":"integer"},["price"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validatePaymentItemShape: Validator | undefined;
@@ -37,18 +46,21 @@ let validatePaymentItemShape: Validator | undefined;
 /** Checks a value against Shipping; appends one issue per problem. */
 export function validateShipping(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateShippingShape ??= fromData(
-    '["object",{"name":"string","address":"validateAddress"},["name"]]',
-    { object, string, validateAddress },
+    '[["object","string","validateAddress"],["object",{"name":"string","address":"validateAddress"},["name"]]]',
+    object,
+    string,
+    validateAddress,
   ))(value, path, issues);
 }
 let validateShippingShape: Validator | undefined;
 
 /** Checks a value against Address; appends one issue per problem. */
 export function validateAddress(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateAddressShape ??= fromData('["object",{"line1":"string","city":"string"}]', {
+  (validateAddressShape ??= fromData(
+    '[["object","string"],["object",{"line1":"string","city":"string"}]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateAddressShape: Validator | undefined;
 
@@ -59,8 +71,11 @@ export function validatePaymentIntent(
   issues: ValidationIssue[],
 ): void {
   (validatePaymentIntentShape ??= fromData(
-    '["object",{"id":"string","amount":"integer","metadata":["map","string"]},["id","amount"]]',
-    { map, number, object, string },
+    '[["map","number","object","string"],["object",{"id":"string","amount":"integer","metadata":["map","string"]},["id","amount"]]]',
+    map,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validatePaymentIntentShape: Validator | undefined;
@@ -72,8 +87,12 @@ export function validateFileCreateParams(
   issues: ValidationIssue[],
 ): void {
   (validateFileCreateParamsShape ??= fromData(
-    '["object",{"file":"binary","purpose":"string","tags":["array","string"],"attachments":["array","binary"],"options":["object",{"public":"boolean"}]},["file","purpose"]]',
-    { array, binary, boolean, object, string },
+    '[["array","binary","boolean","object","string"],["object",{"file":"binary","purpose":"string","tags":["array","string"],"attachments":["array","binary"],"options":["object",{"public":"boolean"}]},["file","purpose"]]]',
+    array,
+    binary,
+    boolean,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateFileCreateParamsShape: Validator | undefined;
@@ -81,29 +100,32 @@ let validateFileCreateParamsShape: Validator | undefined;
 /** Checks a value against FileObject; appends one issue per problem. */
 export function validateFileObject(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateFileObjectShape ??= fromData(
-    '["object",{"id":"string","filename":"string","size":"integer","purpose":"string"},["id"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"id":"string","filename":"string","size":"integer","purpose":"string"},["id"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateFileObjectShape: Validator | undefined;
 
 /** Checks a value against Note; appends one issue per problem. */
 export function validateNote(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateNoteShape ??= fromData('["object",{"text":"string"},["text"]]', { object, string }))(
-    value,
-    path,
-    issues,
-  );
+  (validateNoteShape ??= fromData(
+    '[["object","string"],["object",{"text":"string"},["text"]]]',
+    object,
+    string,
+  ))(value, path, issues);
 }
 let validateNoteShape: Validator | undefined;
 
 /** Checks a value against Invoice; appends one issue per problem. */
 export function validateInvoice(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateInvoiceShape ??= fromData('["object",{"id":"string","total":"integer"},["id"]]', {
+  (validateInvoiceShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","total":"integer"},["id"]]]',
     number,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateInvoiceShape: Validator | undefined;
 
@@ -113,10 +135,11 @@ export function validateFilesUploadParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateFilesUploadParamsShape ??= fromData('["object",{"file_id":"string"},["file_id"]]', {
+  (validateFilesUploadParamsShape ??= fromData(
+    '[["object","string"],["object",{"file_id":"string"},["file_id"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateFilesUploadParamsShape: Validator | undefined;
 
@@ -126,10 +149,11 @@ export function validateNotesSetTextParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateNotesSetTextParamsShape ??= fromData('["object",{"note_id":"string"},["note_id"]]', {
+  (validateNotesSetTextParamsShape ??= fromData(
+    '[["object","string"],["object",{"note_id":"string"},["note_id"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateNotesSetTextParamsShape: Validator | undefined;
 
@@ -139,10 +163,11 @@ export function validateFilesDeleteParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateFilesDeleteParamsShape ??= fromData('["object",{"file_id":"string"},["file_id"]]', {
+  (validateFilesDeleteParamsShape ??= fromData(
+    '[["object","string"],["object",{"file_id":"string"},["file_id"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateFilesDeleteParamsShape: Validator | undefined;
 
@@ -153,8 +178,9 @@ export function validateInvoicesPdfParams(
   issues: ValidationIssue[],
 ): void {
   (validateInvoicesPdfParamsShape ??= fromData(
-    '["object",{"invoice_id":"string"},["invoice_id"]]',
-    { object, string },
+    '[["object","string"],["object",{"invoice_id":"string"},["invoice_id"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateInvoicesPdfParamsShape: Validator | undefined;
@@ -166,8 +192,9 @@ export function validateInvoicesSummaryParams(
   issues: ValidationIssue[],
 ): void {
   (validateInvoicesSummaryParamsShape ??= fromData(
-    '["object",{"invoice_id":"string"},["invoice_id"]]',
-    { object, string },
+    '[["object","string"],["object",{"invoice_id":"string"},["invoice_id"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateInvoicesSummaryParamsShape: Validator | undefined;
@@ -178,9 +205,10 @@ export function validateInvoicesListParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateInvoicesListParamsShape ??= fromData('["object",{"page":"integer"}]', {
+  (validateInvoicesListParamsShape ??= fromData(
+    '[["number","object"],["object",{"page":"integer"}]]',
     number,
     object,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateInvoicesListParamsShape: Validator | undefined;

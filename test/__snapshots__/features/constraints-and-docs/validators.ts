@@ -18,19 +18,17 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Payment; appends one issue per problem. */
 export function validatePayment(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validatePaymentShape ??= fromData(
-    '["object",{"id":["string",{"format":"uuidFormat"}],"link":["string",{"format":"uriFormat"}],"email":"string","created_at":["string",{"format":"dateTimeFormat"}],"created":"integer","currency":["string",{"pattern":"^[A-Z]{3}$"}],"birthday":["string",{"format":"monthDayYearFormat"}],"expiry":["string",{"format":"yearMonthFormat"}],"payload":"string","tag_list":"string","body_html":"string","phone":"string","webhook_id":["string",{"prefix":"wh_","minLength":5,"maxLength":64}],"amount":["number",{"integer":true,"minimum":0,"maximum":1000000}],"rate":["number",{"minimum":-1.5,"maximum":2.25}],"legacy_amount":"number","note":"string","risk":"anything","comment":["string",{"pattern":"^/\\\\*.*\\\\*/$"}],"options":["object",{}],"lines":["array","string"]},["id"]]',
-    {
-      anything,
-      array,
-      dateTimeFormat,
-      monthDayYearFormat,
-      number,
-      object,
-      string,
-      uriFormat,
-      uuidFormat,
-      yearMonthFormat,
-    },
+    '[["anything","array","dateTimeFormat","monthDayYearFormat","number","object","string","uriFormat","uuidFormat","yearMonthFormat"],["object",{"id":["string",{"format":"uuidFormat"}],"link":["string",{"format":"uriFormat"}],"email":"string","created_at":["string",{"format":"dateTimeFormat"}],"created":"integer","currency":["string",{"pattern":"^[A-Z]{3}$"}],"birthday":["string",{"format":"monthDayYearFormat"}],"expiry":["string",{"format":"yearMonthFormat"}],"payload":"string","tag_list":"string","body_html":"string","phone":"string","webhook_id":["string",{"prefix":"wh_","minLength":5,"maxLength":64}],"amount":["number",{"integer":true,"minimum":0,"maximum":1000000}],"rate":["number",{"minimum":-1.5,"maximum":2.25}],"legacy_amount":"number","note":"string","risk":"anything","comment":["string",{"pattern":"^/\\\\*.*\\\\*/$"}],"options":["object",{}],"lines":["array","string"]},["id"]]]',
+    anything,
+    array,
+    dateTimeFormat,
+    monthDayYearFormat,
+    number,
+    object,
+    string,
+    uriFormat,
+    uuidFormat,
+    yearMonthFormat,
   ))(value, path, issues);
 }
 let validatePaymentShape: Validator | undefined;
@@ -38,14 +36,14 @@ let validatePaymentShape: Validator | undefined;
 /** Checks a value against Code; appends one issue per problem. */
 export function validateCode(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCodeShape ??= fromData(
-    '["string",{"pattern":"^[A-Z]{2}[0-9]+$","minLength":3,"maxLength":12}]',
-    { string },
+    '[["string"],["string",{"pattern":"^[A-Z]{2}[0-9]+$","minLength":3,"maxLength":12}]]',
+    string,
   ))(value, path, issues);
 }
 let validateCodeShape: Validator | undefined;
 
 /** Checks a value against Opaque; appends one issue per problem. */
 export function validateOpaque(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOpaqueShape ??= fromData('"anything"', { anything }))(value, path, issues);
+  (validateOpaqueShape ??= fromData('[["anything"],"anything"]', anything))(value, path, issues);
 }
 let validateOpaqueShape: Validator | undefined;

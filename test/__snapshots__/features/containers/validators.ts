@@ -14,61 +14,76 @@ import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Item; appends one issue per problem. */
 export function validateItem(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateItemShape ??= fromData('["object",{"sku":"string"},["sku"]]', { object, string }))(
-    value,
-    path,
-    issues,
-  );
+  (validateItemShape ??= fromData(
+    '[["object","string"],["object",{"sku":"string"},["sku"]]]',
+    object,
+    string,
+  ))(value, path, issues);
 }
 let validateItemShape: Validator | undefined;
 
 /** Checks a value against Containers; appends one issue per problem. */
 export function validateContainers(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateContainersShape ??= fromData(
-    '["object",{"names":["array","string"],"grid":["array",["array","integer"]],"items":["array","validateItem"],"item_grid":["array",["array","validateItem"]],"unknowns":["array","anything"],"bags":["array",["object",{}]],"maybe_names":["nullable",["array","string"]],"names_or_nulls":["array",["nullable","string"]],"tags":["array",["string",{"pattern":"^[a-z]+$","minLength":1,"maxLength":20}]],"rows":["array",["object",{"x":"integer","y":"integer"},["x","y"]]],"labels":["map","string"],"item_index":["map","validateItem"],"nested_maps":["map",["map","integer"]],"map_of_lists":["map",["array","validateItem"]],"list_of_maps":["array",["map","string"]],"scores":["map",["number",{"minimum":0,"maximum":100}]],"maybe_scores":["nullable",["map","number"]],"optional_values":["map",["nullable","validateItem"]]}]',
-    { anything, array, map, nullable, number, object, string, validateItem },
+    '[["anything","array","map","nullable","number","object","string","validateItem"],["object",{"names":["array","string"],"grid":["array",["array","integer"]],"items":["array","validateItem"],"item_grid":["array",["array","validateItem"]],"unknowns":["array","anything"],"bags":["array",["object",{}]],"maybe_names":["nullable",["array","string"]],"names_or_nulls":["array",["nullable","string"]],"tags":["array",["string",{"pattern":"^[a-z]+$","minLength":1,"maxLength":20}]],"rows":["array",["object",{"x":"integer","y":"integer"},["x","y"]]],"labels":["map","string"],"item_index":["map","validateItem"],"nested_maps":["map",["map","integer"]],"map_of_lists":["map",["array","validateItem"]],"list_of_maps":["array",["map","string"]],"scores":["map",["number",{"minimum":0,"maximum":100}]],"maybe_scores":["nullable",["map","number"]],"optional_values":["map",["nullable","validateItem"]]}]]',
+    anything,
+    array,
+    map,
+    nullable,
+    number,
+    object,
+    string,
+    validateItem,
   ))(value, path, issues);
 }
 let validateContainersShape: Validator | undefined;
 
 /** Checks a value against Names; appends one issue per problem. */
 export function validateNames(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateNamesShape ??= fromData('["array","string"]', { array, string }))(value, path, issues);
+  (validateNamesShape ??= fromData('[["array","string"],["array","string"]]', array, string))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateNamesShape: Validator | undefined;
 
 /** Checks a value against Matrix; appends one issue per problem. */
 export function validateMatrix(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateMatrixShape ??= fromData('["array",["array","number"]]', { array, number }))(
-    value,
-    path,
-    issues,
-  );
+  (validateMatrixShape ??= fromData(
+    '[["array","number"],["array",["array","number"]]]',
+    array,
+    number,
+  ))(value, path, issues);
 }
 let validateMatrixShape: Validator | undefined;
 
 /** Checks a value against ItemIndex; appends one issue per problem. */
 export function validateItemIndex(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateItemIndexShape ??= fromData('["map","validateItem"]', { map, validateItem }))(
-    value,
-    path,
-    issues,
-  );
+  (validateItemIndexShape ??= fromData(
+    '[["map","validateItem"],["map","validateItem"]]',
+    map,
+    validateItem,
+  ))(value, path, issues);
 }
 let validateItemIndexShape: Validator | undefined;
 
 /** Checks a value against ItemList; appends one issue per problem. */
 export function validateItemList(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateItemListShape ??= fromData('["array","validateItem"]', { array, validateItem }))(
-    value,
-    path,
-    issues,
-  );
+  (validateItemListShape ??= fromData(
+    '[["array","validateItem"],["array","validateItem"]]',
+    array,
+    validateItem,
+  ))(value, path, issues);
 }
 let validateItemListShape: Validator | undefined;
 
 /** Checks a value against Counters; appends one issue per problem. */
 export function validateCounters(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateCountersShape ??= fromData('["map","integer"]', { map, number }))(value, path, issues);
+  (validateCountersShape ??= fromData('[["map","number"],["map","integer"]]', map, number))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateCountersShape: Validator | undefined;

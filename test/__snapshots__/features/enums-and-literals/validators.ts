@@ -13,45 +13,55 @@ import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Status; appends one issue per problem. */
 export function validateStatus(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateStatusShape ??= fromData('["oneOf",["pending","paid","cancelled"],false]', { oneOf }))(
-    value,
-    path,
-    issues,
-  );
+  (validateStatusShape ??= fromData(
+    '[["oneOf"],["oneOf",["pending","paid","cancelled"],false]]',
+    oneOf,
+  ))(value, path, issues);
 }
 let validateStatusShape: Validator | undefined;
 
 /** Checks a value against OpenStatus; appends one issue per problem. */
 export function validateOpenStatus(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOpenStatusShape ??= fromData('["oneOf",["succeeded","failed"],true]', { oneOf }))(
-    value,
-    path,
-    issues,
-  );
+  (validateOpenStatusShape ??= fromData(
+    '[["oneOf"],["oneOf",["succeeded","failed"],true]]',
+    oneOf,
+  ))(value, path, issues);
 }
 let validateOpenStatusShape: Validator | undefined;
 
 /** Checks a value against Priority; appends one issue per problem. */
 export function validatePriority(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validatePriorityShape ??= fromData('["oneOf",[1,2,3],false]', { oneOf }))(value, path, issues);
+  (validatePriorityShape ??= fromData('[["oneOf"],["oneOf",[1,2,3],false]]', oneOf))(
+    value,
+    path,
+    issues,
+  );
 }
 let validatePriorityShape: Validator | undefined;
 
 /** Checks a value against OpenCode; appends one issue per problem. */
 export function validateOpenCode(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOpenCodeShape ??= fromData('["oneOf",[100,200],true]', { oneOf }))(value, path, issues);
+  (validateOpenCodeShape ??= fromData('[["oneOf"],["oneOf",[100,200],true]]', oneOf))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateOpenCodeShape: Validator | undefined;
 
 /** Checks a value against Ratio; appends one issue per problem. */
 export function validateRatio(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateRatioShape ??= fromData('["oneOf",[1,2],false]', { oneOf }))(value, path, issues);
+  (validateRatioShape ??= fromData('[["oneOf"],["oneOf",[1,2],false]]', oneOf))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateRatioShape: Validator | undefined;
 
 /** Checks a value against Toggle; appends one issue per problem. */
 export function validateToggle(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateToggleShape ??= fromData('["oneOf",[true,false],false]', { oneOf }))(
+  (validateToggleShape ??= fromData('[["oneOf"],["oneOf",[true,false],false]]', oneOf))(
     value,
     path,
     issues,
@@ -61,19 +71,23 @@ let validateToggleShape: Validator | undefined;
 
 /** Checks a value against Success; appends one issue per problem. */
 export function validateSuccess(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateSuccessShape ??= fromData('["literal","success"]', { literal }))(value, path, issues);
+  (validateSuccessShape ??= fromData('[["literal"],["literal","success"]]', literal))(
+    value,
+    path,
+    issues,
+  );
 }
 let validateSuccessShape: Validator | undefined;
 
 /** Checks a value against Yes; appends one issue per problem. */
 export function validateYes(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateYesShape ??= fromData('["literal",true]', { literal }))(value, path, issues);
+  (validateYesShape ??= fromData('[["literal"],["literal",true]]', literal))(value, path, issues);
 }
 let validateYesShape: Validator | undefined;
 
 /** Checks a value against Two; appends one issue per problem. */
 export function validateTwo(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateTwoShape ??= fromData('["literal",2]', { literal }))(value, path, issues);
+  (validateTwoShape ??= fromData('[["literal"],["literal",2]]', literal))(value, path, issues);
 }
 let validateTwoShape: Validator | undefined;
 
@@ -83,18 +97,25 @@ export function validateNullableStatus(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateNullableStatusShape ??= fromData('["nullable",["oneOf",["on","off"],false]]', {
+  (validateNullableStatusShape ??= fromData(
+    '[["nullable","oneOf"],["nullable",["oneOf",["on","off"],false]]]',
     nullable,
     oneOf,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateNullableStatusShape: Validator | undefined;
 
 /** Checks a value against Result; appends one issue per problem. */
 export function validateResult(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateResultShape ??= fromData(
-    '["object",{"status":["literal","success"],"ok":["literal",true],"version":["literal",2],"disabled":["literal",false],"kind":["nullable",["oneOf",["a","b"],false]],"level":["oneOf",["low","high"],true],"flags":["array",["oneOf",["x","y"],false]],"codes":["map",["oneOf",[1,2],true]],"state":"validateStatus"},["status","ok","level"]]',
-    { array, literal, map, nullable, object, oneOf, validateStatus },
+    '[["array","literal","map","nullable","object","oneOf","validateStatus"],["object",{"status":["literal","success"],"ok":["literal",true],"version":["literal",2],"disabled":["literal",false],"kind":["nullable",["oneOf",["a","b"],false]],"level":["oneOf",["low","high"],true],"flags":["array",["oneOf",["x","y"],false]],"codes":["map",["oneOf",[1,2],true]],"state":"validateStatus"},["status","ok","level"]]]',
+    array,
+    literal,
+    map,
+    nullable,
+    object,
+    oneOf,
+    validateStatus,
   ))(value, path, issues);
 }
 let validateResultShape: Validator | undefined;

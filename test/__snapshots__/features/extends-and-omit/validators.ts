@@ -11,8 +11,10 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Detailed; appends one issue per problem. */
 export function validateDetailed(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateDetailedShape ??= fromData(
-    '["object",{"id":"string","created_at":"integer","name":"string","details":"string"},["id"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"id":"string","created_at":"integer","name":"string","details":"string"},["id"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateDetailedShape: Validator | undefined;
@@ -20,8 +22,10 @@ let validateDetailedShape: Validator | undefined;
 /** Checks a value against Base; appends one issue per problem. */
 export function validateBase(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateBaseShape ??= fromData(
-    '["object",{"id":"string","created_at":"integer","secret":"string"},["id"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"id":"string","created_at":"integer","secret":"string"},["id"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateBaseShape: Validator | undefined;
@@ -29,8 +33,10 @@ let validateBaseShape: Validator | undefined;
 /** Checks a value against Public; appends one issue per problem. */
 export function validatePublic(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validatePublicShape ??= fromData(
-    '["object",{"id":"string","created_at":"integer","name":"string"},["id"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"id":"string","created_at":"integer","name":"string"},["id"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validatePublicShape: Validator | undefined;
@@ -38,37 +44,42 @@ let validatePublicShape: Validator | undefined;
 /** Checks a value against Override; appends one issue per problem. */
 export function validateOverride(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateOverrideShape ??= fromData(
-    '["object",{"id":"string","created_at":"integer","secret":"string"},["id","secret"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"id":"string","created_at":"integer","secret":"string"},["id","secret"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateOverrideShape: Validator | undefined;
 
 /** Checks a value against OpenBase; appends one issue per problem. */
 export function validateOpenBase(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOpenBaseShape ??= fromData('["object",{"kind":"string"}]', { object, string }))(
-    value,
-    path,
-    issues,
-  );
+  (validateOpenBaseShape ??= fromData(
+    '[["object","string"],["object",{"kind":"string"}]]',
+    object,
+    string,
+  ))(value, path, issues);
 }
 let validateOpenBaseShape: Validator | undefined;
 
 /** Checks a value against OpenChild; appends one issue per problem. */
 export function validateOpenChild(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOpenChildShape ??= fromData('["object",{"kind":"string","extra":"integer"}]', {
+  (validateOpenChildShape ??= fromData(
+    '[["number","object","string"],["object",{"kind":"string","extra":"integer"}]]',
     number,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateOpenChildShape: Validator | undefined;
 
 /** Checks a value against Holder; appends one issue per problem. */
 export function validateHolder(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateHolderShape ??= fromData(
-    '["object",{"summary":["object",{"id":"string"},["id"]],"copy":["object",{"id":"string","created_at":"integer","secret":"string"},["id"]]}]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"summary":["object",{"id":"string"},["id"]],"copy":["object",{"id":"string","created_at":"integer","secret":"string"},["id"]]}]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateHolderShape: Validator | undefined;

@@ -12,15 +12,19 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Cart; appends one issue per problem. */
 export function validateCart(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCartShape ??= fromData(
-    '["object",{"id":"validateCartId","items":["array","validateCartItem"],"total":"validateMoney"},["id"]]',
-    { array, object, validateCartId, validateCartItem, validateMoney },
+    '[["array","object","validateCartId","validateCartItem","validateMoney"],["object",{"id":"validateCartId","items":["array","validateCartItem"],"total":"validateMoney"},["id"]]]',
+    array,
+    object,
+    validateCartId,
+    validateCartItem,
+    validateMoney,
   ))(value, path, issues);
 }
 let validateCartShape: Validator | undefined;
 
 /** Checks a value against CartId; appends one issue per problem. */
 export function validateCartId(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateCartIdShape ??= fromData('["string",{"prefix":"cart_"}]', { string }))(
+  (validateCartIdShape ??= fromData('[["string"],["string",{"prefix":"cart_"}]]', string))(
     value,
     path,
     issues,
@@ -31,8 +35,10 @@ let validateCartIdShape: Validator | undefined;
 /** Checks a value against Money; appends one issue per problem. */
 export function validateMoney(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateMoneyShape ??= fromData(
-    '["object",{"amount":"integer","currency":"string"},["amount"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"amount":"integer","currency":"string"},["amount"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateMoneyShape: Validator | undefined;
@@ -40,8 +46,11 @@ let validateMoneyShape: Validator | undefined;
 /** Checks a value against CartItem; appends one issue per problem. */
 export function validateCartItem(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCartItemShape ??= fromData(
-    '["object",{"sku":"string","price":"validateMoney","cart":"validateCart"}]',
-    { object, string, validateCart, validateMoney },
+    '[["object","string","validateCart","validateMoney"],["object",{"sku":"string","price":"validateMoney","cart":"validateCart"}]]',
+    object,
+    string,
+    validateCart,
+    validateMoney,
   ))(value, path, issues);
 }
 let validateCartItemShape: Validator | undefined;
@@ -52,9 +61,10 @@ export function validateCartsGetParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateCartsGetParamsShape ??= fromData('["object",{"cart_id":"validateCartId"},["cart_id"]]', {
+  (validateCartsGetParamsShape ??= fromData(
+    '[["object","validateCartId"],["object",{"cart_id":"validateCartId"},["cart_id"]]]',
     object,
     validateCartId,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateCartsGetParamsShape: Validator | undefined;

@@ -14,8 +14,10 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Address; appends one issue per problem. */
 export function validateAddress(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateAddressShape ??= fromData(
-    '["object",{"line1":"string","line2":["nullable","string"],"city":"string"},["line1"]]',
-    { nullable, object, string },
+    '[["nullable","object","string"],["object",{"line1":"string","line2":["nullable","string"],"city":"string"},["line1"]]]',
+    nullable,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateAddressShape: Validator | undefined;
@@ -23,31 +25,38 @@ let validateAddressShape: Validator | undefined;
 /** Checks a value against Profile; appends one issue per problem. */
 export function validateProfile(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateProfileShape ??= fromData(
-    '["object",{"name":"string","address":"validateAddress","billing_address":["nullable","validateAddress"],"shipping_address":["nullable","validateAddress"],"nicknames":["nullable",["array","string"]],"history":["nullable",["array","validateAddress"]],"settings":["object",{"theme":"string","layout":["nullable",["object",{"columns":"integer","dense":"boolean"},["columns"]]]}],"extras":["object",{"source":"string"}],"metadata":["object",{}],"loose":["object",{}],"nothing":["object",{}],".tag":"string","x-request-id":"string","2fa_enabled":"boolean","$schema":"string","with space":"integer"},["name","shipping_address",".tag"]]',
-    { array, boolean, nullable, number, object, string, validateAddress },
+    '[["array","boolean","nullable","number","object","string","validateAddress"],["object",{"name":"string","address":"validateAddress","billing_address":["nullable","validateAddress"],"shipping_address":["nullable","validateAddress"],"nicknames":["nullable",["array","string"]],"history":["nullable",["array","validateAddress"]],"settings":["object",{"theme":"string","layout":["nullable",["object",{"columns":"integer","dense":"boolean"},["columns"]]]}],"extras":["object",{"source":"string"}],"metadata":["object",{}],"loose":["object",{}],"nothing":["object",{}],".tag":"string","x-request-id":"string","2fa_enabled":"boolean","$schema":"string","with space":"integer"},["name","shipping_address",".tag"]]]',
+    array,
+    boolean,
+    nullable,
+    number,
+    object,
+    string,
+    validateAddress,
   ))(value, path, issues);
 }
 let validateProfileShape: Validator | undefined;
 
 /** Checks a value against Settings; appends one issue per problem. */
 export function validateSettings(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateSettingsShape ??= fromData('["nullable",["object",{"locale":"string"}]]', {
+  (validateSettingsShape ??= fromData(
+    '[["nullable","object","string"],["nullable",["object",{"locale":"string"}]]]',
     nullable,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateSettingsShape: Validator | undefined;
 
 /** Checks a value against OpenBag; appends one issue per problem. */
 export function validateOpenBag(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOpenBagShape ??= fromData('["object",{}]', { object }))(value, path, issues);
+  (validateOpenBagShape ??= fromData('[["object"],["object",{}]]', object))(value, path, issues);
 }
 let validateOpenBagShape: Validator | undefined;
 
 /** Checks a value against Empty; appends one issue per problem. */
 export function validateEmpty(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateEmptyShape ??= fromData('["object",{}]', { object }))(value, path, issues);
+  (validateEmptyShape ??= fromData('[["object"],["object",{}]]', object))(value, path, issues);
 }
 let validateEmptyShape: Validator | undefined;
 
@@ -57,9 +66,10 @@ export function validateMaybeAddress(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateMaybeAddressShape ??= fromData('["nullable","validateAddress"]', {
+  (validateMaybeAddressShape ??= fromData(
+    '[["nullable","validateAddress"],["nullable","validateAddress"]]',
     nullable,
     validateAddress,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateMaybeAddressShape: Validator | undefined;

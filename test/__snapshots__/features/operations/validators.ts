@@ -15,8 +15,11 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Order; appends one issue per problem. */
 export function validateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateOrderShape ??= fromData(
-    '["object",{"id":["string",{"prefix":"ord_"}],"status":["oneOf",["open","shipped","cancelled"],true],"total":"integer"},["id"]]',
-    { number, object, oneOf, string },
+    '[["number","object","oneOf","string"],["object",{"id":["string",{"prefix":"ord_"}],"status":["oneOf",["open","shipped","cancelled"],true],"total":"integer"},["id"]]]',
+    number,
+    object,
+    oneOf,
+    string,
   ))(value, path, issues);
 }
 let validateOrderShape: Validator | undefined;
@@ -24,8 +27,11 @@ let validateOrderShape: Validator | undefined;
 /** Checks a value against CreateOrder; appends one issue per problem. */
 export function validateCreateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCreateOrderShape ??= fromData(
-    '["object",{"lines":["array",["object",{"sku":"string","quantity":"integer"}]],"note":"string"},["lines"]]',
-    { array, number, object, string },
+    '[["array","number","object","string"],["object",{"lines":["array",["object",{"sku":"string","quantity":"integer"}]],"note":"string"},["lines"]]]',
+    array,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateCreateOrderShape: Validator | undefined;
@@ -37,26 +43,32 @@ export function validateWebhookRegistration(
   issues: ValidationIssue[],
 ): void {
   (validateWebhookRegistrationShape ??= fromData(
-    '["object",{"url":["string",{"format":"uriFormat"}],"events":["array","string"]},["url","events"]]',
-    { array, object, string, uriFormat },
+    '[["array","object","string","uriFormat"],["object",{"url":["string",{"format":"uriFormat"}],"events":["array","string"]},["url","events"]]]',
+    array,
+    object,
+    string,
+    uriFormat,
   ))(value, path, issues);
 }
 let validateWebhookRegistrationShape: Validator | undefined;
 
 /** Checks a value against Ack; appends one issue per problem. */
 export function validateAck(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateAckShape ??= fromData('["object",{"status":["literal","success"]},["status"]]', {
+  (validateAckShape ??= fromData(
+    '[["literal","object"],["object",{"status":["literal","success"]},["status"]]]',
     literal,
     object,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateAckShape: Validator | undefined;
 
 /** Checks a value against AckFailure; appends one issue per problem. */
 export function validateAckFailure(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateAckFailureShape ??= fromData(
-    '["object",{"status":["literal","failure"],"message":"string"},["status"]]',
-    { literal, object, string },
+    '[["literal","object","string"],["object",{"status":["literal","failure"],"message":"string"},["status"]]]',
+    literal,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateAckFailureShape: Validator | undefined;
@@ -64,18 +76,23 @@ let validateAckFailureShape: Validator | undefined;
 /** Checks a value against V1Error; appends one issue per problem. */
 export function validateV1Error(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateV1ErrorShape ??= fromData(
-    '["object",{"errors":["array",["object",{"code":"integer","message":"string"}]],"result":["object",{"success":["literal",false]}]}]',
-    { array, literal, number, object, string },
+    '[["array","literal","number","object","string"],["object",{"errors":["array",["object",{"code":"integer","message":"string"}]],"result":["object",{"success":["literal",false]}]}]]',
+    array,
+    literal,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateV1ErrorShape: Validator | undefined;
 
 /** Checks a value against V2Error; appends one issue per problem. */
 export function validateV2Error(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateV2ErrorShape ??= fromData('["object",{".tag":"string","message":"string"},[".tag"]]', {
+  (validateV2ErrorShape ??= fromData(
+    '[["object","string"],["object",{".tag":"string","message":"string"},[".tag"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateV2ErrorShape: Validator | undefined;
 
@@ -86,8 +103,11 @@ export function validateOrdersGetParams(
   issues: ValidationIssue[],
 ): void {
   (validateOrdersGetParamsShape ??= fromData(
-    '["object",{"order_id":["string",{"prefix":"ord_"}],"expand":["array","string"],"page":["number",{"integer":true,"minimum":1}]},["order_id","page"]]',
-    { array, number, object, string },
+    '[["array","number","object","string"],["object",{"order_id":["string",{"prefix":"ord_"}],"expand":["array","string"],"page":["number",{"integer":true,"minimum":1}]},["order_id","page"]]]',
+    array,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateOrdersGetParamsShape: Validator | undefined;
@@ -98,10 +118,11 @@ export function validateOrdersCancelParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateOrdersCancelParamsShape ??= fromData('["object",{"order_id":"string"},["order_id"]]', {
+  (validateOrdersCancelParamsShape ??= fromData(
+    '[["object","string"],["object",{"order_id":"string"},["order_id"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateOrdersCancelParamsShape: Validator | undefined;
 
@@ -112,8 +133,10 @@ export function validateFilesDownloadParams(
   issues: ValidationIssue[],
 ): void {
   (validateFilesDownloadParamsShape ??= fromData(
-    '["object",{"name":"string","part":"integer"},["name","part"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"name":"string","part":"integer"},["name","part"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateFilesDownloadParamsShape: Validator | undefined;
@@ -125,8 +148,9 @@ export function validateWebhooksDeleteParams(
   issues: ValidationIssue[],
 ): void {
   (validateWebhooksDeleteParamsShape ??= fromData(
-    '["object",{"webhook_id":["string",{"prefix":"wh_"}]},["webhook_id"]]',
-    { object, string },
+    '[["object","string"],["object",{"webhook_id":["string",{"prefix":"wh_"}]},["webhook_id"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateWebhooksDeleteParamsShape: Validator | undefined;
@@ -138,8 +162,9 @@ export function validateAccountLoginParams(
   issues: ValidationIssue[],
 ): void {
   (validateAccountLoginParamsShape ??= fromData(
-    '["object",{"code":"string","state":["string",{"minLength":8,"maxLength":8}]},["code","state"]]',
-    { object, string },
+    '[["object","string"],["object",{"code":"string","state":["string",{"minLength":8,"maxLength":8}]},["code","state"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateAccountLoginParamsShape: Validator | undefined;

@@ -15,11 +15,12 @@ import { fromData } from "./runtime/validator-data.js";
 
 /** Checks a value against Customer; appends one issue per problem. */
 export function validateCustomer(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateCustomerShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+  (validateCustomerShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","n":"integer"},["id","n"]]]',
     number,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateCustomerShape: Validator | undefined;
 
@@ -30,95 +31,116 @@ export function validateCustomerList(
   issues: ValidationIssue[],
 ): void {
   (validateCustomerListShape ??= fromData(
-    '["object",{"object":["literal","list"],"data":["array","validateCustomer"],"has_more":"boolean"},["object","data","has_more"]]',
-    { array, boolean, literal, object, validateCustomer },
+    '[["array","boolean","literal","object","validateCustomer"],["object",{"object":["literal","list"],"data":["array","validateCustomer"],"has_more":"boolean"},["object","data","has_more"]]]',
+    array,
+    boolean,
+    literal,
+    object,
+    validateCustomer,
   ))(value, path, issues);
 }
 let validateCustomerListShape: Validator | undefined;
 
 /** Checks a value against File; appends one issue per problem. */
 export function validateFile(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateFileShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+  (validateFileShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","n":"integer"},["id","n"]]]',
     number,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateFileShape: Validator | undefined;
 
 /** Checks a value against FileList; appends one issue per problem. */
 export function validateFileList(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateFileListShape ??= fromData(
-    '["object",{"files":["array","validateFile"],"next_page_token":["nullable","string"]},["files"]]',
-    { array, nullable, object, string, validateFile },
+    '[["array","nullable","object","string","validateFile"],["object",{"files":["array","validateFile"],"next_page_token":["nullable","string"]},["files"]]]',
+    array,
+    nullable,
+    object,
+    string,
+    validateFile,
   ))(value, path, issues);
 }
 let validateFileListShape: Validator | undefined;
 
 /** Checks a value against Event; appends one issue per problem. */
 export function validateEvent(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateEventShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+  (validateEventShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","n":"integer"},["id","n"]]]',
     number,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateEventShape: Validator | undefined;
 
 /** Checks a value against EventList; appends one issue per problem. */
 export function validateEventList(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateEventListShape ??= fromData(
-    '["object",{"events":["array","validateEvent"],"total_count":"integer"},["events","total_count"]]',
-    { array, number, object, validateEvent },
+    '[["array","number","object","validateEvent"],["object",{"events":["array","validateEvent"],"total_count":"integer"},["events","total_count"]]]',
+    array,
+    number,
+    object,
+    validateEvent,
   ))(value, path, issues);
 }
 let validateEventListShape: Validator | undefined;
 
 /** Checks a value against Repo; appends one issue per problem. */
 export function validateRepo(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateRepoShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+  (validateRepoShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","n":"integer"},["id","n"]]]',
     number,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateRepoShape: Validator | undefined;
 
 /** Checks a value against RepoPage; appends one issue per problem. */
 export function validateRepoPage(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateRepoPageShape ??= fromData('["object",{"repos":["array","validateRepo"]},["repos"]]', {
+  (validateRepoPageShape ??= fromData(
+    '[["array","object","validateRepo"],["object",{"repos":["array","validateRepo"]},["repos"]]]',
     array,
     object,
     validateRepo,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateRepoPageShape: Validator | undefined;
 
 /** Checks a value against Issue; appends one issue per problem. */
 export function validateIssue(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateIssueShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+  (validateIssueShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","n":"integer"},["id","n"]]]',
     number,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateIssueShape: Validator | undefined;
 
 /** Checks a value against Thing; appends one issue per problem. */
 export function validateThing(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateThingShape ??= fromData('["object",{"id":"string","n":"integer"},["id","n"]]', {
+  (validateThingShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","n":"integer"},["id","n"]]]',
     number,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateThingShape: Validator | undefined;
 
 /** Checks a value against ThingList; appends one issue per problem. */
 export function validateThingList(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateThingListShape ??= fromData(
-    '["object",{"things":["array","validateThing"],"links":["object",{"next":["nullable","string"]}]},["things","links"]]',
-    { array, nullable, object, string, validateThing },
+    '[["array","nullable","object","string","validateThing"],["object",{"things":["array","validateThing"],"links":["object",{"next":["nullable","string"]}]},["things","links"]]]',
+    array,
+    nullable,
+    object,
+    string,
+    validateThing,
   ))(value, path, issues);
 }
 let validateThingListShape: Validator | undefined;
@@ -130,8 +152,10 @@ export function validateCustomersListParams(
   issues: ValidationIssue[],
 ): void {
   (validateCustomersListParamsShape ??= fromData(
-    '["object",{"X-Trace":"string","starting_after":"string","limit":"integer"}]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"X-Trace":"string","starting_after":"string","limit":"integer"}]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateCustomersListParamsShape: Validator | undefined;
@@ -143,8 +167,10 @@ export function validateFilesListParams(
   issues: ValidationIssue[],
 ): void {
   (validateFilesListParamsShape ??= fromData(
-    '["object",{"page_token":"string","page_size":"integer"}]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"page_token":"string","page_size":"integer"}]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateFilesListParamsShape: Validator | undefined;
@@ -155,10 +181,11 @@ export function validateEventsListParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateEventsListParamsShape ??= fromData('["object",{"offset":"integer","limit":"integer"}]', {
+  (validateEventsListParamsShape ??= fromData(
+    '[["number","object"],["object",{"offset":"integer","limit":"integer"}]]',
     number,
     object,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateEventsListParamsShape: Validator | undefined;
 
@@ -169,8 +196,10 @@ export function validateReposListParams(
   issues: ValidationIssue[],
 ): void {
   (validateReposListParamsShape ??= fromData(
-    '["object",{"org":"string","page":"integer","per_page":"integer"},["org"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"org":"string","page":"integer","per_page":"integer"},["org"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateReposListParamsShape: Validator | undefined;
@@ -182,8 +211,11 @@ export function validateIssuesListParams(
   issues: ValidationIssue[],
 ): void {
   (validateIssuesListParamsShape ??= fromData(
-    '["object",{"X-Trace":"string","state":["oneOf",["open","closed"],false],"per_page":"integer"}]',
-    { number, object, oneOf, string },
+    '[["number","object","oneOf","string"],["object",{"X-Trace":"string","state":["oneOf",["open","closed"],false],"per_page":"integer"}]]',
+    number,
+    object,
+    oneOf,
+    string,
   ))(value, path, issues);
 }
 let validateIssuesListParamsShape: Validator | undefined;
@@ -194,10 +226,10 @@ export function validateThingsListParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateThingsListParamsShape ??= fromData('["object",{"size":"integer"}]', { number, object }))(
-    value,
-    path,
-    issues,
-  );
+  (validateThingsListParamsShape ??= fromData(
+    '[["number","object"],["object",{"size":"integer"}]]',
+    number,
+    object,
+  ))(value, path, issues);
 }
 let validateThingsListParamsShape: Validator | undefined;

@@ -71,19 +71,21 @@ export class ParamsCore extends ClientCore {
 
 /** Checks the body of `issues.create`; appends one issue per problem. */
 function validateIssuesCreateBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateIssuesCreateBodyShape ??= fromData('["object",{"title":"string"},["title"]]', {
+  (validateIssuesCreateBodyShape ??= fromData(
+    '[["object","string"],["object",{"title":"string"},["title"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateIssuesCreateBodyShape: Validator | undefined;
 
 /** Checks the body of `charges.create`; appends one issue per problem. */
 function validateChargesCreateBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateChargesCreateBodyShape ??= fromData('["object",{"amount":"integer"},["amount"]]', {
+  (validateChargesCreateBodyShape ??= fromData(
+    '[["number","object"],["object",{"amount":"integer"},["amount"]]]',
     number,
     object,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateChargesCreateBodyShape: Validator | undefined;
 

@@ -31,11 +31,19 @@ const table: StandInTable = /* @__PURE__ */ tableOf(
     "issues.options": { params: validateIssuesOptionsParams },
     "issues.create": {
       params: validateIssuesCreateParams,
-      body: fromData('["object",{"title":"string"},["title"]]', { object, string }),
+      body: fromData(
+        '[["object","string"],["object",{"title":"string"},["title"]]]',
+        object,
+        string,
+      ),
     },
     "charges.create": {
       params: validateChargesCreateParams,
-      body: fromData('["object",{"amount":"integer"},["amount"]]', { number, object }),
+      body: fromData(
+        '[["number","object"],["object",{"amount":"integer"},["amount"]]]',
+        number,
+        object,
+      ),
     },
   },
 );

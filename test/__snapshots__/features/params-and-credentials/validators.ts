@@ -12,26 +12,32 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Issue; appends one issue per problem. */
 export function validateIssue(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateIssueShape ??= fromData(
-    '["object",{"number":"integer","title":"string","state":"string","labels":["array","string"]},["number","title"]]',
-    { array, number, object, string },
+    '[["array","number","object","string"],["object",{"number":"integer","title":"string","state":"string","labels":["array","string"]},["number","title"]]]',
+    array,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateIssueShape: Validator | undefined;
 
 /** Checks a value against RangeQuery; appends one issue per problem. */
 export function validateRangeQuery(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateRangeQueryShape ??= fromData('["object",{"gte":"integer","lte":"integer"}]', {
+  (validateRangeQueryShape ??= fromData(
+    '[["number","object"],["object",{"gte":"integer","lte":"integer"}]]',
     number,
     object,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateRangeQueryShape: Validator | undefined;
 
 /** Checks a value against Charge; appends one issue per problem. */
 export function validateCharge(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateChargeShape ??= fromData(
-    '["object",{"id":"string","amount":"integer"},["id","amount"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"id":"string","amount":"integer"},["id","amount"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateChargeShape: Validator | undefined;
@@ -43,8 +49,12 @@ export function validateIssuesListParams(
   issues: ValidationIssue[],
 ): void {
   (validateIssuesListParamsShape ??= fromData(
-    '["object",{"owner":"string","repo":"string","If-None-Match":"string","labels":["array","string"],"state":["array","string"],"expand":["array","string"],"created":"validateRangeQuery","per_page":["number",{"integer":true,"maximum":100}],"sort":"string"},["owner","repo"]]',
-    { array, number, object, string, validateRangeQuery },
+    '[["array","number","object","string","validateRangeQuery"],["object",{"owner":"string","repo":"string","If-None-Match":"string","labels":["array","string"],"state":["array","string"],"expand":["array","string"],"created":"validateRangeQuery","per_page":["number",{"integer":true,"maximum":100}],"sort":"string"},["owner","repo"]]]',
+    array,
+    number,
+    object,
+    string,
+    validateRangeQuery,
   ))(value, path, issues);
 }
 let validateIssuesListParamsShape: Validator | undefined;
@@ -56,8 +66,9 @@ export function validateIssuesCheckParams(
   issues: ValidationIssue[],
 ): void {
   (validateIssuesCheckParamsShape ??= fromData(
-    '["object",{"owner":"string","repo":"string"},["owner","repo"]]',
-    { object, string },
+    '[["object","string"],["object",{"owner":"string","repo":"string"},["owner","repo"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateIssuesCheckParamsShape: Validator | undefined;
@@ -69,8 +80,9 @@ export function validateIssuesOptionsParams(
   issues: ValidationIssue[],
 ): void {
   (validateIssuesOptionsParamsShape ??= fromData(
-    '["object",{"owner":"string","repo":"string"},["owner","repo"]]',
-    { object, string },
+    '[["object","string"],["object",{"owner":"string","repo":"string"},["owner","repo"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateIssuesOptionsParamsShape: Validator | undefined;
@@ -82,8 +94,9 @@ export function validateIssuesCreateParams(
   issues: ValidationIssue[],
 ): void {
   (validateIssuesCreateParamsShape ??= fromData(
-    '["object",{"owner":"string","repo":"string"},["owner","repo"]]',
-    { object, string },
+    '[["object","string"],["object",{"owner":"string","repo":"string"},["owner","repo"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateIssuesCreateParamsShape: Validator | undefined;
@@ -95,8 +108,9 @@ export function validateChargesCreateParams(
   issues: ValidationIssue[],
 ): void {
   (validateChargesCreateParamsShape ??= fromData(
-    '["object",{"Stripe-Account":"string"},["Stripe-Account"]]',
-    { object, string },
+    '[["object","string"],["object",{"Stripe-Account":"string"},["Stripe-Account"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateChargesCreateParamsShape: Validator | undefined;

@@ -14,70 +14,74 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Primitives; appends one issue per problem. */
 export function validatePrimitives(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validatePrimitivesShape ??= fromData(
-    '["object",{"text":"string","count":"integer","ratio":"number","flag":"boolean","anything":"anything","bag":["object",{}],"mystery":"anything","must_text":"string","must_count":"integer"},["must_text","must_count"]]',
-    { anything, boolean, number, object, string },
+    '[["anything","boolean","number","object","string"],["object",{"text":"string","count":"integer","ratio":"number","flag":"boolean","anything":"anything","bag":["object",{}],"mystery":"anything","must_text":"string","must_count":"integer"},["must_text","must_count"]]]',
+    anything,
+    boolean,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validatePrimitivesShape: Validator | undefined;
 
 /** Checks a value against Text; appends one issue per problem. */
 export function validateText(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateTextShape ??= fromData('"string"', { string }))(value, path, issues);
+  (validateTextShape ??= fromData('[["string"],"string"]', string))(value, path, issues);
 }
 let validateTextShape: Validator | undefined;
 
 /** Checks a value against Count; appends one issue per problem. */
 export function validateCount(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateCountShape ??= fromData('"integer"', { number }))(value, path, issues);
+  (validateCountShape ??= fromData('[["number"],"integer"]', number))(value, path, issues);
 }
 let validateCountShape: Validator | undefined;
 
 /** Checks a value against Ratio; appends one issue per problem. */
 export function validateRatio(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateRatioShape ??= fromData('"number"', { number }))(value, path, issues);
+  (validateRatioShape ??= fromData('[["number"],"number"]', number))(value, path, issues);
 }
 let validateRatioShape: Validator | undefined;
 
 /** Checks a value against Flag; appends one issue per problem. */
 export function validateFlag(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateFlagShape ??= fromData('"boolean"', { boolean }))(value, path, issues);
+  (validateFlagShape ??= fromData('[["boolean"],"boolean"]', boolean))(value, path, issues);
 }
 let validateFlagShape: Validator | undefined;
 
 /** Checks a value against AnyValue; appends one issue per problem. */
 export function validateAnyValue(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateAnyValueShape ??= fromData('"anything"', { anything }))(value, path, issues);
+  (validateAnyValueShape ??= fromData('[["anything"],"anything"]', anything))(value, path, issues);
 }
 let validateAnyValueShape: Validator | undefined;
 
 /** Checks a value against Bag; appends one issue per problem. */
 export function validateBag(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateBagShape ??= fromData('["object",{}]', { object }))(value, path, issues);
+  (validateBagShape ??= fromData('[["object"],["object",{}]]', object))(value, path, issues);
 }
 let validateBagShape: Validator | undefined;
 
 /** Checks a value against Mystery; appends one issue per problem. */
 export function validateMystery(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateMysteryShape ??= fromData('"anything"', { anything }))(value, path, issues);
+  (validateMysteryShape ??= fromData('[["anything"],"anything"]', anything))(value, path, issues);
 }
 let validateMysteryShape: Validator | undefined;
 
 /** Checks a value against MaybeText; appends one issue per problem. */
 export function validateMaybeText(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateMaybeTextShape ??= fromData('["nullable","string"]', { nullable, string }))(
-    value,
-    path,
-    issues,
-  );
+  (validateMaybeTextShape ??= fromData(
+    '[["nullable","string"],["nullable","string"]]',
+    nullable,
+    string,
+  ))(value, path, issues);
 }
 let validateMaybeTextShape: Validator | undefined;
 
 /** Checks a value against MaybeCount; appends one issue per problem. */
 export function validateMaybeCount(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateMaybeCountShape ??= fromData('["nullable","integer"]', { nullable, number }))(
-    value,
-    path,
-    issues,
-  );
+  (validateMaybeCountShape ??= fromData(
+    '[["nullable","number"],["nullable","integer"]]',
+    nullable,
+    number,
+  ))(value, path, issues);
 }
 let validateMaybeCountShape: Validator | undefined;

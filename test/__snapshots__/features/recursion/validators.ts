@@ -14,8 +14,12 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Tree; appends one issue per problem. */
 export function validateTree(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateTreeShape ??= fromData(
-    '["object",{"value":"string","children":["array","validateTree"],"parent":["nullable","validateTree"]},["value"]]',
-    { array, nullable, object, string, validateTree },
+    '[["array","nullable","object","string","validateTree"],["object",{"value":"string","children":["array","validateTree"],"parent":["nullable","validateTree"]},["value"]]]',
+    array,
+    nullable,
+    object,
+    string,
+    validateTree,
   ))(value, path, issues);
 }
 let validateTreeShape: Validator | undefined;
@@ -23,8 +27,10 @@ let validateTreeShape: Validator | undefined;
 /** Checks a value against Person; appends one issue per problem. */
 export function validatePerson(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validatePersonShape ??= fromData(
-    '["object",{"name":"string","employer":"validateCompany"},["name"]]',
-    { object, string, validateCompany },
+    '[["object","string","validateCompany"],["object",{"name":"string","employer":"validateCompany"},["name"]]]',
+    object,
+    string,
+    validateCompany,
   ))(value, path, issues);
 }
 let validatePersonShape: Validator | undefined;
@@ -32,8 +38,11 @@ let validatePersonShape: Validator | undefined;
 /** Checks a value against Company; appends one issue per problem. */
 export function validateCompany(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCompanyShape ??= fromData(
-    '["object",{"name":"string","owner":"validatePerson","employees":["array","validatePerson"]},["name","employees"]]',
-    { array, object, string, validatePerson },
+    '[["array","object","string","validatePerson"],["object",{"name":"string","owner":"validatePerson","employees":["array","validatePerson"]},["name","employees"]]]',
+    array,
+    object,
+    string,
+    validatePerson,
   ))(value, path, issues);
 }
 let validateCompanyShape: Validator | undefined;
@@ -41,27 +50,32 @@ let validateCompanyShape: Validator | undefined;
 /** Checks a value against LinkedNode; appends one issue per problem. */
 export function validateLinkedNode(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateLinkedNodeShape ??= fromData(
-    '["object",{"value":"integer","next":["nullable","validateLinkedNode"]},["value","next"]]',
-    { nullable, number, object, validateLinkedNode },
+    '[["nullable","number","object","validateLinkedNode"],["object",{"value":"integer","next":["nullable","validateLinkedNode"]},["value","next"]]]',
+    nullable,
+    number,
+    object,
+    validateLinkedNode,
   ))(value, path, issues);
 }
 let validateLinkedNodeShape: Validator | undefined;
 
 /** Checks a value against Forest; appends one issue per problem. */
 export function validateForest(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateForestShape ??= fromData('["array","validateTree"]', { array, validateTree }))(
-    value,
-    path,
-    issues,
-  );
+  (validateForestShape ??= fromData(
+    '[["array","validateTree"],["array","validateTree"]]',
+    array,
+    validateTree,
+  ))(value, path, issues);
 }
 let validateForestShape: Validator | undefined;
 
 /** Checks a value against Directory; appends one issue per problem. */
 export function validateDirectory(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateDirectoryShape ??= fromData(
-    '["object",{"entries":["map","validateDirectory"]},["entries"]]',
-    { map, object, validateDirectory },
+    '[["map","object","validateDirectory"],["object",{"entries":["map","validateDirectory"]},["entries"]]]',
+    map,
+    object,
+    validateDirectory,
   ))(value, path, issues);
 }
 let validateDirectoryShape: Validator | undefined;

@@ -16,8 +16,11 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Item; appends one issue per problem. */
 export function validateItem(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateItemShape ??= fromData(
-    '["object",{"sku":["string",{"pattern":"^[A-Z]{3}-\\\\d{4}$"}],"name":"string","price":["number",{"integer":true,"minimum":1,"maximum":999}],"tags":["array","string"]},["sku"]]',
-    { array, number, object, string },
+    '[["array","number","object","string"],["object",{"sku":["string",{"pattern":"^[A-Z]{3}-\\\\d{4}$"}],"name":"string","price":["number",{"integer":true,"minimum":1,"maximum":999}],"tags":["array","string"]},["sku"]]]',
+    array,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateItemShape: Validator | undefined;
@@ -25,8 +28,12 @@ let validateItemShape: Validator | undefined;
 /** Checks a value against ItemList; appends one issue per problem. */
 export function validateItemList(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateItemListShape ??= fromData(
-    '["object",{"items":["array","validateItem"],"next":["nullable","string"]}]',
-    { array, nullable, object, string, validateItem },
+    '[["array","nullable","object","string","validateItem"],["object",{"items":["array","validateItem"],"next":["nullable","string"]}]]',
+    array,
+    nullable,
+    object,
+    string,
+    validateItem,
   ))(value, path, issues);
 }
 let validateItemListShape: Validator | undefined;
@@ -34,8 +41,10 @@ let validateItemListShape: Validator | undefined;
 /** Checks a value against CreateHook; appends one issue per problem. */
 export function validateCreateHook(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCreateHookShape ??= fromData(
-    '["object",{"url":["string",{"format":"uriFormat"}]},["url"]]',
-    { object, string, uriFormat },
+    '[["object","string","uriFormat"],["object",{"url":["string",{"format":"uriFormat"}]},["url"]]]',
+    object,
+    string,
+    uriFormat,
   ))(value, path, issues);
 }
 let validateCreateHookShape: Validator | undefined;
@@ -43,8 +52,10 @@ let validateCreateHookShape: Validator | undefined;
 /** Checks a value against Hook; appends one issue per problem. */
 export function validateHook(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateHookShape ??= fromData(
-    '["object",{"hook_id":["string",{"prefix":"hk_"}],"url":["string",{"format":"uriFormat"}]}]',
-    { object, string, uriFormat },
+    '[["object","string","uriFormat"],["object",{"hook_id":["string",{"prefix":"hk_"}],"url":["string",{"format":"uriFormat"}]}]]',
+    object,
+    string,
+    uriFormat,
   ))(value, path, issues);
 }
 let validateHookShape: Validator | undefined;
@@ -52,8 +63,10 @@ let validateHookShape: Validator | undefined;
 /** Checks a value against Ticket; appends one issue per problem. */
 export function validateTicket(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateTicketShape ??= fromData(
-    '["object",{"ticket_id":"string","state":["oneOf",["open","closed"],false]}]',
-    { object, oneOf, string },
+    '[["object","oneOf","string"],["object",{"ticket_id":"string","state":["oneOf",["open","closed"],false]}]]',
+    object,
+    oneOf,
+    string,
   ))(value, path, issues);
 }
 let validateTicketShape: Validator | undefined;
@@ -61,18 +74,23 @@ let validateTicketShape: Validator | undefined;
 /** Checks a value against ListError; appends one issue per problem. */
 export function validateListError(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateListErrorShape ??= fromData(
-    '["object",{"problems":["array",["object",{"code":"integer","message":"string"}]],"ok":["literal",false]}]',
-    { array, literal, number, object, string },
+    '[["array","literal","number","object","string"],["object",{"problems":["array",["object",{"code":"integer","message":"string"}]],"ok":["literal",false]}]]',
+    array,
+    literal,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateListErrorShape: Validator | undefined;
 
 /** Checks a value against TagError; appends one issue per problem. */
 export function validateTagError(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateTagErrorShape ??= fromData('["object",{"tag":"string","message":"string"}]', {
+  (validateTagErrorShape ??= fromData(
+    '[["object","string"],["object",{"tag":"string","message":"string"}]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateTagErrorShape: Validator | undefined;
 
@@ -83,8 +101,9 @@ export function validateItemsListParams(
   issues: ValidationIssue[],
 ): void {
   (validateItemsListParamsShape ??= fromData(
-    '["object",{"limit":["number",{"integer":true,"minimum":1,"maximum":50}]}]',
-    { number, object },
+    '[["number","object"],["object",{"limit":["number",{"integer":true,"minimum":1,"maximum":50}]}]]',
+    number,
+    object,
   ))(value, path, issues);
 }
 let validateItemsListParamsShape: Validator | undefined;
@@ -96,8 +115,9 @@ export function validateHooksDeleteParams(
   issues: ValidationIssue[],
 ): void {
   (validateHooksDeleteParamsShape ??= fromData(
-    '["object",{"hook_id":["string",{"prefix":"hk_"}]},["hook_id"]]',
-    { object, string },
+    '[["object","string"],["object",{"hook_id":["string",{"prefix":"hk_"}]},["hook_id"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateHooksDeleteParamsShape: Validator | undefined;
@@ -108,9 +128,10 @@ export function validateTicketsCloseParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateTicketsCloseParamsShape ??= fromData('["object",{"ticket_id":"string"},["ticket_id"]]', {
+  (validateTicketsCloseParamsShape ??= fromData(
+    '[["object","string"],["object",{"ticket_id":"string"},["ticket_id"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateTicketsCloseParamsShape: Validator | undefined;

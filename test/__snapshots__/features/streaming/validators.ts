@@ -12,8 +12,10 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against ChatRequest; appends one issue per problem. */
 export function validateChatRequest(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateChatRequestShape ??= fromData(
-    '["object",{"model":"string","prompt":"string","stream":"boolean"},["model","prompt"]]',
-    { boolean, object, string },
+    '[["boolean","object","string"],["object",{"model":"string","prompt":"string","stream":"boolean"},["model","prompt"]]]',
+    boolean,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateChatRequestShape: Validator | undefined;
@@ -25,8 +27,9 @@ export function validateChatCompletion(
   issues: ValidationIssue[],
 ): void {
   (validateChatCompletionShape ??= fromData(
-    '["object",{"id":"string","text":"string"},["id","text"]]',
-    { object, string },
+    '[["object","string"],["object",{"id":"string","text":"string"},["id","text"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateChatCompletionShape: Validator | undefined;
@@ -34,8 +37,10 @@ let validateChatCompletionShape: Validator | undefined;
 /** Checks a value against ChatChunk; appends one issue per problem. */
 export function validateChatChunk(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateChatChunkShape ??= fromData(
-    '["object",{"id":"string","delta":"string","index":"integer"},["id","delta"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"id":"string","delta":"string","index":"integer"},["id","delta"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateChatChunkShape: Validator | undefined;
@@ -46,10 +51,11 @@ export function validateMessageStart(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateMessageStartShape ??= fromData('["object",{"message_id":"string"},["message_id"]]', {
+  (validateMessageStartShape ??= fromData(
+    '[["object","string"],["object",{"message_id":"string"},["message_id"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateMessageStartShape: Validator | undefined;
 
@@ -60,45 +66,51 @@ export function validateContentDelta(
   issues: ValidationIssue[],
 ): void {
   (validateContentDeltaShape ??= fromData(
-    '["object",{"index":"integer","text":"string"},["index","text"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"index":"integer","text":"string"},["index","text"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateContentDeltaShape: Validator | undefined;
 
 /** Checks a value against MessageStop; appends one issue per problem. */
 export function validateMessageStop(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateMessageStopShape ??= fromData('["object",{"reason":"string"},["reason"]]', {
+  (validateMessageStopShape ??= fromData(
+    '[["object","string"],["object",{"reason":"string"},["reason"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateMessageStopShape: Validator | undefined;
 
 /** Checks a value against JobProgress; appends one issue per problem. */
 export function validateJobProgress(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateJobProgressShape ??= fromData('["object",{"percent":"number"},["percent"]]', {
+  (validateJobProgressShape ??= fromData(
+    '[["number","object"],["object",{"percent":"number"},["percent"]]]',
     number,
     object,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateJobProgressShape: Validator | undefined;
 
 /** Checks a value against JobDone; appends one issue per problem. */
 export function validateJobDone(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateJobDoneShape ??= fromData('["object",{"ok":"boolean"},["ok"]]', { boolean, object }))(
-    value,
-    path,
-    issues,
-  );
+  (validateJobDoneShape ??= fromData(
+    '[["boolean","object"],["object",{"ok":"boolean"},["ok"]]]',
+    boolean,
+    object,
+  ))(value, path, issues);
 }
 let validateJobDoneShape: Validator | undefined;
 
 /** Checks a value against LogLine; appends one issue per problem. */
 export function validateLogLine(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateLogLineShape ??= fromData(
-    '["object",{"seq":"integer","level":"string","message":"string"},["seq","level","message"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"seq":"integer","level":"string","message":"string"},["seq","level","message"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateLogLineShape: Validator | undefined;
@@ -109,10 +121,11 @@ export function validateJobsWatchParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateJobsWatchParamsShape ??= fromData('["object",{"job_id":"string"},["job_id"]]', {
+  (validateJobsWatchParamsShape ??= fromData(
+    '[["object","string"],["object",{"job_id":"string"},["job_id"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateJobsWatchParamsShape: Validator | undefined;
 
@@ -122,10 +135,10 @@ export function validateLogsTailParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateLogsTailParamsShape ??= fromData('["object",{"level":"string"}]', { object, string }))(
-    value,
-    path,
-    issues,
-  );
+  (validateLogsTailParamsShape ??= fromData(
+    '[["object","string"],["object",{"level":"string"}]]',
+    object,
+    string,
+  ))(value, path, issues);
 }
 let validateLogsTailParamsShape: Validator | undefined;

@@ -12,8 +12,10 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Event; appends one issue per problem. */
 export function validateEvent(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateEventShape ??= fromData(
-    '["object",{"id":["string",{"prefix":"evt_"}],"type":"string","created":"integer"},["id","type","created"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"id":["string",{"prefix":"evt_"}],"type":"string","created":"integer"},["id","type","created"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateEventShape: Validator | undefined;
@@ -25,8 +27,10 @@ export function validatePaymentIntent(
   issues: ValidationIssue[],
 ): void {
   (validatePaymentIntentShape ??= fromData(
-    '["object",{"id":["string",{"prefix":"pi_"}],"amount":["number",{"integer":true,"minimum":0}],"currency":"string"},["id","amount","currency"]]',
-    { number, object, string },
+    '[["number","object","string"],["object",{"id":["string",{"prefix":"pi_"}],"amount":["number",{"integer":true,"minimum":0}],"currency":"string"},["id","amount","currency"]]]',
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validatePaymentIntentShape: Validator | undefined;
@@ -38,8 +42,12 @@ export function validatePaymentIntentSucceededEvent(
   issues: ValidationIssue[],
 ): void {
   (validatePaymentIntentSucceededEventShape ??= fromData(
-    '["object",{"id":["string",{"prefix":"evt_"}],"created":"integer","type":["literal","payment_intent.succeeded"],"data":["object",{"object":"validatePaymentIntent"},["object"]]},["id","created","type","data"]]',
-    { literal, number, object, string, validatePaymentIntent },
+    '[["literal","number","object","string","validatePaymentIntent"],["object",{"id":["string",{"prefix":"evt_"}],"created":"integer","type":["literal","payment_intent.succeeded"],"data":["object",{"object":"validatePaymentIntent"},["object"]]},["id","created","type","data"]]]',
+    literal,
+    number,
+    object,
+    string,
+    validatePaymentIntent,
   ))(value, path, issues);
 }
 let validatePaymentIntentSucceededEventShape: Validator | undefined;
@@ -51,8 +59,11 @@ export function validateCustomerDeletedEvent(
   issues: ValidationIssue[],
 ): void {
   (validateCustomerDeletedEventShape ??= fromData(
-    '["object",{"id":["string",{"prefix":"evt_"}],"created":"integer","type":["literal","customer.deleted"],"data":["object",{"object":["object",{"id":"string"},["id"]]},["object"]]},["id","created","type","data"]]',
-    { literal, number, object, string },
+    '[["literal","number","object","string"],["object",{"id":["string",{"prefix":"evt_"}],"created":"integer","type":["literal","customer.deleted"],"data":["object",{"object":["object",{"id":"string"},["id"]]},["object"]]},["id","created","type","data"]]]',
+    literal,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateCustomerDeletedEventShape: Validator | undefined;

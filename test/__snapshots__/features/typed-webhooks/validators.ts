@@ -16,8 +16,13 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against HookCreate; appends one issue per problem. */
 export function validateHookCreate(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateHookCreateShape ??= fromData(
-    '["object",{"name":["literal","web"],"events":["array","string"],"active":"boolean","config":"validateHookConfig"},["name","events","config"]]',
-    { array, boolean, literal, object, string, validateHookConfig },
+    '[["array","boolean","literal","object","string","validateHookConfig"],["object",{"name":["literal","web"],"events":["array","string"],"active":"boolean","config":"validateHookConfig"},["name","events","config"]]]',
+    array,
+    boolean,
+    literal,
+    object,
+    string,
+    validateHookConfig,
   ))(value, path, issues);
 }
 let validateHookCreateShape: Validator | undefined;
@@ -25,8 +30,11 @@ let validateHookCreateShape: Validator | undefined;
 /** Checks a value against HookConfig; appends one issue per problem. */
 export function validateHookConfig(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateHookConfigShape ??= fromData(
-    '["object",{"url":["string",{"format":"uriFormat"}],"content_type":["oneOf",["json","form"],false]},["url"]]',
-    { object, oneOf, string, uriFormat },
+    '[["object","oneOf","string","uriFormat"],["object",{"url":["string",{"format":"uriFormat"}],"content_type":["oneOf",["json","form"],false]},["url"]]]',
+    object,
+    oneOf,
+    string,
+    uriFormat,
   ))(value, path, issues);
 }
 let validateHookConfigShape: Validator | undefined;
@@ -34,36 +42,47 @@ let validateHookConfigShape: Validator | undefined;
 /** Checks a value against Hook; appends one issue per problem. */
 export function validateHook(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateHookShape ??= fromData(
-    '["object",{"id":"integer","active":"boolean","events":["array","string"]},["id","active","events"]]',
-    { array, boolean, number, object, string },
+    '[["array","boolean","number","object","string"],["object",{"id":"integer","active":"boolean","events":["array","string"]},["id","active","events"]]]',
+    array,
+    boolean,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateHookShape: Validator | undefined;
 
 /** Checks a value against User; appends one issue per problem. */
 export function validateUser(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateUserShape ??= fromData('["object",{"login":"string","id":"integer"},["login","id"]]', {
+  (validateUserShape ??= fromData(
+    '[["number","object","string"],["object",{"login":"string","id":"integer"},["login","id"]]]',
     number,
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateUserShape: Validator | undefined;
 
 /** Checks a value against Label; appends one issue per problem. */
 export function validateLabel(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateLabelShape ??= fromData('["object",{"name":"string","color":"string"},["name"]]', {
+  (validateLabelShape ??= fromData(
+    '[["object","string"],["object",{"name":"string","color":"string"},["name"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateLabelShape: Validator | undefined;
 
 /** Checks a value against Issue; appends one issue per problem. */
 export function validateIssue(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateIssueShape ??= fromData(
-    '["object",{"number":["number",{"integer":true,"minimum":1}],"title":"string","state":["oneOf",["open","closed"],false],"labels":["array","validateLabel"]},["number","title","state"]]',
-    { array, number, object, oneOf, string, validateLabel },
+    '[["array","number","object","oneOf","string","validateLabel"],["object",{"number":["number",{"integer":true,"minimum":1}],"title":"string","state":["oneOf",["open","closed"],false],"labels":["array","validateLabel"]},["number","title","state"]]]',
+    array,
+    number,
+    object,
+    oneOf,
+    string,
+    validateLabel,
   ))(value, path, issues);
 }
 let validateIssueShape: Validator | undefined;
@@ -71,8 +90,11 @@ let validateIssueShape: Validator | undefined;
 /** Checks a value against IssuesEvent; appends one issue per problem. */
 export function validateIssuesEvent(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateIssuesEventShape ??= fromData(
-    '["object",{"action":["oneOf",["opened","edited","closed"],true],"issue":"validateIssue","sender":"validateUser"},["action","issue","sender"]]',
-    { object, oneOf, validateIssue, validateUser },
+    '[["object","oneOf","validateIssue","validateUser"],["object",{"action":["oneOf",["opened","edited","closed"],true],"issue":"validateIssue","sender":"validateUser"},["action","issue","sender"]]]',
+    object,
+    oneOf,
+    validateIssue,
+    validateUser,
   ))(value, path, issues);
 }
 let validateIssuesEventShape: Validator | undefined;
@@ -80,8 +102,11 @@ let validateIssuesEventShape: Validator | undefined;
 /** Checks a value against PingEvent; appends one issue per problem. */
 export function validatePingEvent(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validatePingEventShape ??= fromData(
-    '["object",{"zen":"string","hook_id":"integer","hook":"validateHook"},["zen","hook_id"]]',
-    { number, object, string, validateHook },
+    '[["number","object","string","validateHook"],["object",{"zen":"string","hook_id":"integer","hook":"validateHook"},["zen","hook_id"]]]',
+    number,
+    object,
+    string,
+    validateHook,
   ))(value, path, issues);
 }
 let validatePingEventShape: Validator | undefined;
@@ -93,8 +118,9 @@ export function validateHooksCreateParams(
   issues: ValidationIssue[],
 ): void {
   (validateHooksCreateParamsShape ??= fromData(
-    '["object",{"owner":"string","repo":"string"},["owner","repo"]]',
-    { object, string },
+    '[["object","string"],["object",{"owner":"string","repo":"string"},["owner","repo"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateHooksCreateParamsShape: Validator | undefined;

@@ -16,8 +16,9 @@ import { fromData } from "./runtime/validator-data.js";
 /** Checks a value against Card; appends one issue per problem. */
 export function validateCard(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCardShape ??= fromData(
-    '["object",{"brand":"string","last4":["string",{"minLength":4,"maxLength":4}]},["brand","last4"]]',
-    { object, string },
+    '[["object","string"],["object",{"brand":"string","last4":["string",{"minLength":4,"maxLength":4}]},["brand","last4"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateCardShape: Validator | undefined;
@@ -29,8 +30,11 @@ export function validateCardPaymentMethod(
   issues: ValidationIssue[],
 ): void {
   (validateCardPaymentMethodShape ??= fromData(
-    '["object",{"id":["string",{"prefix":"pm_"}],"type":["literal","card"],"card":"validateCard"},["id","type","card"]]',
-    { literal, object, string, validateCard },
+    '[["literal","object","string","validateCard"],["object",{"id":["string",{"prefix":"pm_"}],"type":["literal","card"],"card":"validateCard"},["id","type","card"]]]',
+    literal,
+    object,
+    string,
+    validateCard,
   ))(value, path, issues);
 }
 let validateCardPaymentMethodShape: Validator | undefined;
@@ -42,8 +46,10 @@ export function validateSepaDebitPaymentMethod(
   issues: ValidationIssue[],
 ): void {
   (validateSepaDebitPaymentMethodShape ??= fromData(
-    '["object",{"id":["string",{"prefix":"pm_"}],"type":["literal","sepa_debit"],"sepa_debit":["object",{"last4":"string"},["last4"]]},["id","type","sepa_debit"]]',
-    { literal, object, string },
+    '[["literal","object","string"],["object",{"id":["string",{"prefix":"pm_"}],"type":["literal","sepa_debit"],"sepa_debit":["object",{"last4":"string"},["last4"]]},["id","type","sepa_debit"]]]',
+    literal,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateSepaDebitPaymentMethodShape: Validator | undefined;
@@ -55,8 +61,10 @@ export function validatePaymentMethod(
   issues: ValidationIssue[],
 ): void {
   (validatePaymentMethodShape ??= fromData(
-    '["tagged","type",{"card":"validateCardPaymentMethod","sepa_debit":"validateSepaDebitPaymentMethod"},true]',
-    { tagged, validateCardPaymentMethod, validateSepaDebitPaymentMethod },
+    '[["tagged","validateCardPaymentMethod","validateSepaDebitPaymentMethod"],["tagged","type",{"card":"validateCardPaymentMethod","sepa_debit":"validateSepaDebitPaymentMethod"},true]]',
+    tagged,
+    validateCardPaymentMethod,
+    validateSepaDebitPaymentMethod,
   ))(value, path, issues);
 }
 let validatePaymentMethodShape: Validator | undefined;
@@ -68,8 +76,11 @@ export function validateChargeSucceeded(
   issues: ValidationIssue[],
 ): void {
   (validateChargeSucceededShape ??= fromData(
-    '["object",{"charge":"string","amount":"integer","kind":["literal","charge.succeeded"]},["charge","amount","kind"]]',
-    { literal, number, object, string },
+    '[["literal","number","object","string"],["object",{"charge":"string","amount":"integer","kind":["literal","charge.succeeded"]},["charge","amount","kind"]]]',
+    literal,
+    number,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateChargeSucceededShape: Validator | undefined;
@@ -81,8 +92,10 @@ export function validateChargeFailed(
   issues: ValidationIssue[],
 ): void {
   (validateChargeFailedShape ??= fromData(
-    '["object",{"charge":"string","reason":"string","kind":["literal","charge.failed"]},["charge","kind"]]',
-    { literal, object, string },
+    '[["literal","object","string"],["object",{"charge":"string","reason":"string","kind":["literal","charge.failed"]},["charge","kind"]]]',
+    literal,
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateChargeFailedShape: Validator | undefined;
@@ -90,8 +103,10 @@ let validateChargeFailedShape: Validator | undefined;
 /** Checks a value against Event; appends one issue per problem. */
 export function validateEvent(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateEventShape ??= fromData(
-    '["tagged","kind",{"charge.succeeded":"validateChargeSucceeded","charge.failed":"validateChargeFailed"},false]',
-    { tagged, validateChargeFailed, validateChargeSucceeded },
+    '[["tagged","validateChargeFailed","validateChargeSucceeded"],["tagged","kind",{"charge.succeeded":"validateChargeSucceeded","charge.failed":"validateChargeFailed"},false]]',
+    tagged,
+    validateChargeFailed,
+    validateChargeSucceeded,
   ))(value, path, issues);
 }
 let validateEventShape: Validator | undefined;
@@ -99,49 +114,50 @@ let validateEventShape: Validator | undefined;
 /** Checks a value against Customer; appends one issue per problem. */
 export function validateCustomer(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateCustomerShape ??= fromData(
-    '["object",{"id":["string",{"prefix":"cus_"}],"email":"string"},["id"]]',
-    { object, string },
+    '[["object","string"],["object",{"id":["string",{"prefix":"cus_"}],"email":"string"},["id"]]]',
+    object,
+    string,
   ))(value, path, issues);
 }
 let validateCustomerShape: Validator | undefined;
 
 /** Checks a value against Label; appends one issue per problem. */
 export function validateLabel(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateLabelShape ??= fromData('["object",{"name":"string","color":"string"},["name"]]', {
+  (validateLabelShape ??= fromData(
+    '[["object","string"],["object",{"name":"string","color":"string"},["name"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateLabelShape: Validator | undefined;
 
 /** Checks a value against Charge; appends one issue per problem. */
 export function validateCharge(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateChargeShape ??= fromData(
-    '["object",{"id":"string","customer":["union",["string","validateCustomer"],["string","Customer"]],"labels":["union",["validateLabel","string"],["Label","string"]],"reference":["union",["integer","string"],["integer","string"]],"refunded_by":["nullable",["union",["string","validateCustomer"],["string","Customer"]]],"sources":["union",[["array","string"],"validateCustomer"],["string[]","Customer"]],"attempts":["array",["union",["integer","string"],["integer","string"]]],"by_region":["map",["union",["validateCustomer","string"],["Customer","string"]]],"payment_method":"validatePaymentMethod","previous":["nullable","validatePaymentMethod"],"events":["array","validateEvent"]},["id","customer"]]',
-    {
-      array,
-      map,
-      nullable,
-      number,
-      object,
-      string,
-      union,
-      validateCustomer,
-      validateEvent,
-      validateLabel,
-      validatePaymentMethod,
-    },
+    '[["array","map","nullable","number","object","string","union","validateCustomer","validateEvent","validateLabel","validatePaymentMethod"],["object",{"id":"string","customer":["union",["string","validateCustomer"],["string","Customer"]],"labels":["union",["validateLabel","string"],["Label","string"]],"reference":["union",["integer","string"],["integer","string"]],"refunded_by":["nullable",["union",["string","validateCustomer"],["string","Customer"]]],"sources":["union",[["array","string"],"validateCustomer"],["string[]","Customer"]],"attempts":["array",["union",["integer","string"],["integer","string"]]],"by_region":["map",["union",["validateCustomer","string"],["Customer","string"]]],"payment_method":"validatePaymentMethod","previous":["nullable","validatePaymentMethod"],"events":["array","validateEvent"]},["id","customer"]]]',
+    array,
+    map,
+    nullable,
+    number,
+    object,
+    string,
+    union,
+    validateCustomer,
+    validateEvent,
+    validateLabel,
+    validatePaymentMethod,
   ))(value, path, issues);
 }
 let validateChargeShape: Validator | undefined;
 
 /** Checks a value against Amount; appends one issue per problem. */
 export function validateAmount(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateAmountShape ??= fromData('["union",["integer","string"],["integer","string"]]', {
+  (validateAmountShape ??= fromData(
+    '[["number","string","union"],["union",["integer","string"],["integer","string"]]]',
     number,
     string,
     union,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateAmountShape: Validator | undefined;
 
@@ -152,8 +168,12 @@ export function validateCreateCharge(
   issues: ValidationIssue[],
 ): void {
   (validateCreateChargeShape ??= fromData(
-    '["object",{"customer":["union",["string","validateCustomer"],["string","Customer"]],"payment_method":"validatePaymentMethod"},["customer","payment_method"]]',
-    { object, string, union, validateCustomer, validatePaymentMethod },
+    '[["object","string","union","validateCustomer","validatePaymentMethod"],["object",{"customer":["union",["string","validateCustomer"],["string","Customer"]],"payment_method":"validatePaymentMethod"},["customer","payment_method"]]]',
+    object,
+    string,
+    union,
+    validateCustomer,
+    validatePaymentMethod,
   ))(value, path, issues);
 }
 let validateCreateChargeShape: Validator | undefined;
@@ -164,9 +184,10 @@ export function validateChargesGetParams(
   path: string,
   issues: ValidationIssue[],
 ): void {
-  (validateChargesGetParamsShape ??= fromData('["object",{"id":"string"},["id"]]', {
+  (validateChargesGetParamsShape ??= fromData(
+    '[["object","string"],["object",{"id":"string"},["id"]]]',
     object,
     string,
-  }))(value, path, issues);
+  ))(value, path, issues);
 }
 let validateChargesGetParamsShape: Validator | undefined;
