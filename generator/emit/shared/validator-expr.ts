@@ -3,8 +3,9 @@
  * shape that `runtime/validator-data.ts` builds with the combinators of `runtime/validate.ts`
  * at first use: `fromData('[["object","string","validateLabel"],["object",{"id":"string",
  * "label":"validateLabel"},["id"]]]', object, string, validateLabel)`. Every combinator,
- * validator and format the text names is passed beside it and records its import, so a bundle keeps only what its validators use.
- * A type checker reads one string where nested combinator calls cost it seconds on a large API.
+ * validator and format the text names is passed beside it and records its import, so a
+ * bundle keeps only what its validators use. A type checker reads one string where nested
+ * combinator calls cost it seconds on a large API.
  */
 import type { Field, TypeNode } from "../../ir/model.ts";
 import * as runtime from "../../runtime/validate.ts";
