@@ -281,13 +281,8 @@ function clientClass(model: ApiModel, groups: readonly (readonly Endpoint[])[]):
 function inlineBodyValidators(model: ApiModel): FileStatement[] {
   return model.endpoints.flatMap((e) => {
     if (!e.body || isNamedBody(e)) return [];
-    const [fn, shape] = validatorDeclaration(
-      inlineBodyValidatorName(e),
-      validatorExpr(e.body),
-      [`Checks the body of \`${e.id}\`; appends one issue per problem.`],
-      false,
-    );
-    return [{ statement: fn }, { statement: shape, tight: true }];
+    const docs = [`Checks the body of \`${e.id}\`; appends one issue per problem.`];
+    return validatorDeclaration(inlineBodyValidatorName(e), validatorExpr(e.body), docs, false);
   });
 }
 

@@ -4,7 +4,7 @@
  * `runtime/validate.ts`. The client checks requests with them and the router inbound
  * bodies, so every rule comes from the spec, none is written per field.
  */
-import type { FileStatement } from "./code/nodes.ts";
+import type { Expr, FileStatement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { modules, validatorName } from "./shared/symbols.ts";
@@ -14,18 +14,10 @@ import {
   validatorExpr,
 } from "./shared/validator-expr.ts";
 
-/** The function and its shape variable, the variable right under the function. */
-function declared(
-  name: string,
-  expression: Parameters<typeof validatorDeclaration>[1],
-): FileStatement[] {
-  const [fn, shape] = validatorDeclaration(
-    validatorName(name),
-    expression,
-    [`Checks a value against ${name}; appends one issue per problem.`],
-    true,
-  );
-  return [{ statement: fn }, { statement: shape, tight: true }];
+/** The exported validator of one named type or parameters interface. */
+function declared(name: string, expression: Expr): FileStatement[] {
+  const docs = [`Checks a value against ${name}; appends one issue per problem.`];
+  return validatorDeclaration(validatorName(name), expression, docs, true);
 }
 
 /** `src/validators.ts` of the generated package. */

@@ -10,11 +10,9 @@
 import type { Field, TypeNode } from "../../ir/model.ts";
 import * as runtime from "../../runtime/validate.ts";
 import { call, exprStatement, id, lit } from "../code/build.ts";
-import type { Expr, Param, Statement } from "../code/nodes.ts";
+import type { Expr, FileStatement, Param, Statement } from "../code/nodes.ts";
 import { obj as jsonObj, type Json, type JsonObject } from "./json.ts";
 import { runtimeType, runtimeValue, validatorName, validatorRef } from "./symbols.ts";
-
-/** What the shape text holds: plain JSON. */
 
 /** The symbols a shape's text names, by the name it uses. */
 type Refs = Map<string, Expr>;
@@ -173,7 +171,7 @@ function objectData(
 }
 
 /** `(value: unknown, path: string, issues: ValidationIssue[])`: every validator's parameters. */
-export const validatorParams: readonly Param[] = [
+const validatorParams: readonly Param[] = [
   { name: "value", type: { kind: "keyword", name: "unknown" } },
   { name: "path", type: { kind: "keyword", name: "string" } },
   {
@@ -183,41 +181,40 @@ export const validatorParams: readonly Param[] = [
 ];
 
 /**
- * A validator function and the variable that holds its shape, built at the first call rather
- * than when the module loads: a bundle keeps only the validators its calls use, and loading
- * the package costs nothing for the others.
+ * A validator function and, right under it, the variable that holds its shape, built at the
+ * first call rather than when the module loads: a bundle keeps only the validators its calls
+ * use, and loading the package costs nothing for the others.
  */
 export function validatorDeclaration(
   name: string,
   expression: Expr,
   docs: readonly string[],
   isExported: boolean,
-): [Statement, Statement] {
+): FileStatement[] {
   const shape = id(`${name}Shape`);
   const build: Expr = {
     kind: "paren",
     expr: { kind: "assign", target: shape, operator: "??=", value: expression },
   };
-  return [
-    {
-      kind: "function",
-      name,
-      isExported,
-      docs,
-      params: validatorParams,
-      returnType: { kind: "keyword", name: "void" },
-      body: [exprStatement(call(build, id("value"), id("path"), id("issues")))],
+  const validator: Statement = {
+    kind: "function",
+    name,
+    isExported,
+    docs,
+    params: validatorParams,
+    returnType: { kind: "keyword", name: "void" },
+    body: [exprStatement(call(build, id("value"), id("path"), id("issues")))],
+  };
+  const shapeVariable: Statement = {
+    kind: "variable",
+    declarationKind: "let",
+    name: `${name}Shape`,
+    type: {
+      kind: "union",
+      types: [runtimeType("validate.ts", "Validator"), { kind: "keyword", name: "undefined" }],
     },
-    {
-      kind: "variable",
-      declarationKind: "let",
-      name: `${name}Shape`,
-      type: {
-        kind: "union",
-        types: [runtimeType("validate.ts", "Validator"), { kind: "keyword", name: "undefined" }],
-      },
-    },
-  ];
+  };
+  return [{ statement: validator }, { statement: shapeVariable, tight: true }];
 }
 
 /** How a member of an untagged union is named in an issue: `string`, `Customer`, `Label[]`. */
