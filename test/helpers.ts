@@ -3,13 +3,13 @@
  * user would.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
-import { runPipeline, type PipelineResult } from "../generator/pipeline.ts";
+import { runPipeline, type PipelineOptions, type PipelineResult } from "../generator/pipeline.ts";
 
 export const repoRoot = join(import.meta.dirname, "..");
 
@@ -19,13 +19,25 @@ export function tempDir(prefix = "apigen-test-"): string {
 }
 
 /** Runs every stage but the write on `specDir` (relative to the repo root, or absolute). */
-export async function generateFrom(specDir: string, outDir = tempDir()): Promise<PipelineResult> {
-  return runPipeline({ specDir: resolve(repoRoot, specDir), outDir });
+export async function generateFrom(
+  specDir: string,
+  outDir = tempDir(),
+  options: Pick<PipelineOptions, "validators"> = {},
+): Promise<PipelineResult> {
+  return runPipeline({ specDir: resolve(repoRoot, specDir), outDir, ...options });
 }
 
-/** Runs the pipeline on `specDir` and writes every file it makes into `outDir`, as the CLI would. */
-export async function writeGenerated(specDir: string, outDir: string): Promise<PipelineResult> {
-  const result = await generateFrom(specDir, outDir);
+/**
+ * Runs the pipeline on `specDir` and writes every file it makes into `outDir`, as the CLI
+ * would. `validators: "all"` adds validators of the types only responses use, which tests
+ * check the stand-in's answers with.
+ */
+export async function writeGenerated(
+  specDir: string,
+  outDir: string,
+  options: Pick<PipelineOptions, "validators"> = {},
+): Promise<PipelineResult> {
+  const result = await generateFrom(specDir, outDir, options);
   for (const file of result.files) {
     mkdirSync(dirname(join(outDir, file.path)), { recursive: true });
     writeFileSync(join(outDir, file.path), file.contents);
@@ -92,3 +104,28 @@ export const features = [
 ] as const;
 
 export type Feature = (typeof features)[number];
+
+/** A generated validator: appends one issue per problem of `value`. */
+export type Check = (
+  value: unknown,
+  path: string,
+  issues: { path: string; message: string }[],
+) => void;
+
+/**
+ * The validators of every named type and parameters interface of `specDir`, response types
+ * too. A package keeps only the validators its own code calls (ir/validated.ts); tests check
+ * the stand-in's answers against the others. Generated into a temp folder that `dispose`
+ * removes.
+ */
+export async function validatorsOfAllTypes(
+  specDir: string,
+): Promise<{ validators: Record<string, Check>; dispose: () => void }> {
+  const out = tempDir("apigen-validators-");
+  await writeGenerated(specDir, out, { validators: "all" });
+  const validators = (await import(pathToFileURL(join(out, "src/validators.ts")).href)) as Record<
+    string,
+    Check
+  >;
+  return { validators, dispose: () => rmSync(out, { recursive: true, force: true }) };
+}

@@ -20,7 +20,7 @@ let validate: (check: unknown, value: unknown, path: string) => unknown[];
 let validators: Record<string, unknown>;
 
 beforeAll(async () => {
-  await writeGenerated("examples/github-issues/spec", out);
+  await writeGenerated("examples/github-issues/spec", out, { validators: "all" });
   const load = (path: string) => import(pathToFileURL(join(out, path)).href);
   const testing = await load("src/testing.ts");
   const index = await load("src/index.ts");

@@ -23,7 +23,7 @@ let validators: Record<string, Check>;
 
 beforeAll(async () => {
   out = tempDir("apigen-unions-");
-  await writeGenerated("test/fixtures/features/unions", out);
+  await writeGenerated("test/fixtures/features/unions", out, { validators: "all" });
   pkg = await import(pathToFileURL(join(out, "src/index.ts")).href);
   validators = await import(pathToFileURL(join(out, "src/validators.ts")).href);
   server = await TestServer.start();

@@ -2,7 +2,7 @@
 import { MerchantApiError } from "./errors.js";
 import {
   ClientCore,
-  operation,
+  endpoint,
   type ApiPromise,
   type CoreOptions,
   type CredentialValue,
@@ -71,11 +71,6 @@ export class MerchantCore extends ClientCore {
   }
 }
 
-const opTransactionsAuthorize = /* @__PURE__ */ operation(
-  '{"id":"transactions.authorize","method":"POST","path":"/v1/merchant/transactions/authorize","credentials":[{"option":"accessToken","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":false}',
-  { validateBody: validateAuthorizeRequest },
-);
-
 /**
  * Authorize a payment.
  *
@@ -95,16 +90,13 @@ const opTransactionsAuthorize = /* @__PURE__ */ operation(
  * @undocumented Response body not shown.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
-export function transactionsAuthorize(
+export const transactionsAuthorize: (
   core: MerchantCore,
   body: AuthorizeRequest,
   options?: RequestOptions,
-): ApiPromise<unknown> {
-  return core.request(opTransactionsAuthorize, undefined, body, undefined, options);
-}
-
-const opTransactionsList = /* @__PURE__ */ operation(
-  '{"id":"transactions.list","method":"GET","path":"/v1/merchant/transactions","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
+) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
+  '{"id":"transactions.authorize","method":"POST","path":"/v1/merchant/transactions/authorize","credentials":[{"option":"accessToken","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false}',
+  { validateBody: validateAuthorizeRequest },
 );
 
 /**
@@ -130,16 +122,11 @@ const opTransactionsList = /* @__PURE__ */ operation(
  * @undocumented Query parameters not shown.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
-export function transactionsList(
+export const transactionsList: (
   core: MerchantCore,
   options?: RequestOptions,
-): ApiPromise<ListTransactionsResponse> {
-  return core.request(opTransactionsList, undefined, undefined, undefined, options);
-}
-
-const opTransactionsGet = /* @__PURE__ */ operation(
-  '{"id":"transactions.get","method":"GET","path":"/v1/merchant/transactions/{reference}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"documentedResponse":true}',
-  { validateParams: validateTransactionsGetParams },
+) => ApiPromise<ListTransactionsResponse> = /* @__PURE__ */ endpoint(
+  '{"id":"transactions.list","method":"GET","path":"/v1/merchant/transactions","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
 );
 
 /**
@@ -161,17 +148,13 @@ const opTransactionsGet = /* @__PURE__ */ operation(
  * @returns The Transaction.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
-export function transactionsGet(
+export const transactionsGet: (
   core: MerchantCore,
   reference: TransactionReference,
   options?: RequestOptions,
-): ApiPromise<Transaction> {
-  return core.request(opTransactionsGet, { reference }, undefined, undefined, options);
-}
-
-const opOrdersCreate = /* @__PURE__ */ operation(
-  '{"id":"orders.create","method":"POST","path":"/v1/merchant/orders","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":false}',
-  { validateBody: validateCreateOrderRequest },
+) => ApiPromise<Transaction> = /* @__PURE__ */ endpoint(
+  '{"id":"transactions.get","method":"GET","path":"/v1/merchant/transactions/{reference}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["reference"],"documentedResponse":true}',
+  { validateParams: validateTransactionsGetParams },
 );
 
 /**
@@ -196,17 +179,13 @@ const opOrdersCreate = /* @__PURE__ */ operation(
  * @undocumented Response body not shown.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
-export function ordersCreate(
+export const ordersCreate: (
   core: MerchantCore,
   body: CreateOrderRequest,
   options?: RequestOptions,
-): ApiPromise<unknown> {
-  return core.request(opOrdersCreate, undefined, body, undefined, options);
-}
-
-const opTestingTrackMockShipment = /* @__PURE__ */ operation(
-  '{"id":"testing.trackMockShipment","method":"POST","path":"/v1/shipments/mock_service_shipping","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":false}',
-  { validateBody: validateTrackMockShipmentRequest },
+) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
+  '{"id":"orders.create","method":"POST","path":"/v1/merchant/orders","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false}',
+  { validateBody: validateCreateOrderRequest },
 );
 
 /**
@@ -230,17 +209,13 @@ const opTestingTrackMockShipment = /* @__PURE__ */ operation(
  * @undocumented Success response body not shown.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
-export function testingTrackMockShipment(
+export const testingTrackMockShipment: (
   core: MerchantCore,
   body: TrackMockShipmentRequest,
   options?: RequestOptions,
-): ApiPromise<unknown> {
-  return core.request(opTestingTrackMockShipment, undefined, body, undefined, options);
-}
-
-const opSubscriptionsCancel = /* @__PURE__ */ operation(
-  '{"id":"subscriptions.cancel","method":"POST","path":"/v1/subscriptions/{subscription_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"publishableKey","header":"X-Publishable-Key"}],"headers":{},"documentedResponse":true}',
-  { validateParams: validateSubscriptionsCancelParams },
+) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
+  '{"id":"testing.trackMockShipment","method":"POST","path":"/v1/shipments/mock_service_shipping","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false}',
+  { validateBody: validateTrackMockShipmentRequest },
 );
 
 /**
@@ -266,23 +241,13 @@ const opSubscriptionsCancel = /* @__PURE__ */ operation(
  * @returns The CancelSubscriptionResponse.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
-export function subscriptionsCancel(
+export const subscriptionsCancel: (
   core: MerchantCore,
   subscriptionId: string,
   options?: RequestOptions,
-): ApiPromise<CancelSubscriptionResponse> {
-  return core.request(
-    opSubscriptionsCancel,
-    { subscription_id: subscriptionId },
-    undefined,
-    undefined,
-    options,
-  );
-}
-
-const opWebhooksCreate = /* @__PURE__ */ operation(
-  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
-  { validateBody: validateCreateWebhookRequest },
+) => ApiPromise<CancelSubscriptionResponse> = /* @__PURE__ */ endpoint(
+  '{"id":"subscriptions.cancel","method":"POST","path":"/v1/subscriptions/{subscription_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"publishableKey","header":"X-Publishable-Key"}],"headers":{},"args":["subscription_id"],"documentedResponse":true}',
+  { validateParams: validateSubscriptionsCancelParams },
 );
 
 /**
@@ -305,17 +270,13 @@ const opWebhooksCreate = /* @__PURE__ */ operation(
  * @returns The CreateWebhookResponse.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
-export function webhooksCreate(
+export const webhooksCreate: (
   core: MerchantCore,
   body: CreateWebhookRequest,
   options?: RequestOptions,
-): ApiPromise<CreateWebhookResponse> {
-  return core.request(opWebhooksCreate, undefined, body, undefined, options);
-}
-
-const opWebhooksDelete = /* @__PURE__ */ operation(
-  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"documentedResponse":false}',
-  { validateParams: validateWebhooksDeleteParams },
+) => ApiPromise<CreateWebhookResponse> = /* @__PURE__ */ endpoint(
+  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true}',
+  { validateBody: validateCreateWebhookRequest },
 );
 
 /**
@@ -337,16 +298,13 @@ const opWebhooksDelete = /* @__PURE__ */ operation(
  * @undocumented Success body not shown.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
-export function webhooksDelete(
+export const webhooksDelete: (
   core: MerchantCore,
   webhookId: string,
   options?: RequestOptions,
-): ApiPromise<unknown> {
-  return core.request(opWebhooksDelete, { webhook_id: webhookId }, undefined, undefined, options);
-}
-
-const opTestingGetRandomPhone = /* @__PURE__ */ operation(
-  '{"id":"testing.getRandomPhone","method":"GET","path":"/v3/testing/accounts/phones","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"publishableKey","header":"X-Publishable-Key"}],"headers":{},"documentedResponse":true}',
+) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
+  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["webhook_id"],"documentedResponse":false}',
+  { validateParams: validateWebhooksDeleteParams },
 );
 
 /**
@@ -369,12 +327,12 @@ const opTestingGetRandomPhone = /* @__PURE__ */ operation(
  * @returns The RandomPhoneResponse.
  * @throws {MerchantApiError} when the API answers with an error status.
  */
-export function testingGetRandomPhone(
+export const testingGetRandomPhone: (
   core: MerchantCore,
   options?: RequestOptions,
-): ApiPromise<RandomPhoneResponse> {
-  return core.request(opTestingGetRandomPhone, undefined, undefined, undefined, options);
-}
+) => ApiPromise<RandomPhoneResponse> = /* @__PURE__ */ endpoint(
+  '{"id":"testing.getRandomPhone","method":"GET","path":"/v3/testing/accounts/phones","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"publishableKey","header":"X-Publishable-Key"}],"headers":{},"documentedResponse":true}',
+);
 
 /** The `transactions` endpoints of the Merchant Commerce API. */
 export class TransactionsApi {

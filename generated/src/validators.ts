@@ -155,67 +155,6 @@ export function validateCreateOrderRequest(
 }
 let validateCreateOrderRequestShape: Validator | undefined;
 
-/** Checks a value against Product; appends one issue per problem. */
-export function validateProduct(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateProductShape ??= fromData(
-    '[["array","boolean","number","object","string"],["object",{"ServiceID":"string","Brand":"string","Name":"string","Description":"string","IsVariantOf":"string","ItemType":"string","Availability":"string","AvailabilityCount":"string","Taxable":"boolean","Multimedia":["object",{"ImageURLs":["array","string"],"VideoURLs":["array","string"],"AudioSamples":["array","string"]}],"Identifiers":["object",{"SKU":"string","GTIN":"string","MerchantDivisionID":"string","MerchantProductID":"string"}],"Prices":["array",["object",{"UnitPriceInCents":"integer","Currency":"string"}]],"Properties":["array",["object",{"NameID":"integer","Name":"string","ValueID":"integer","Value":"string","Metadata":["object",{"TextLabel":"string","ImageURL":"string","Position":"integer"}]}]]}]]',
-    array,
-    boolean,
-    number,
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validateProductShape: Validator | undefined;
-
-/** Checks a value against ShippingOption; appends one issue per problem. */
-export function validateShippingOption(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateShippingOptionShape ??= fromData(
-    '[["array","boolean","number","object","string"],["object",{"service":"string","description":"string","cost":"integer","tax_amount":"integer","reference":"string","signature":"string","estimated_delivery_date":"string","tax_code":"string","discount_by_membership":"boolean","default":"boolean","description_tooltips":["array",["object",{"target":"integer","html_content":"string"}]]}]]',
-    array,
-    boolean,
-    number,
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validateShippingOptionShape: Validator | undefined;
-
-/** Checks a value against PickupOption; appends one issue per problem. */
-export function validatePickupOption(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validatePickupOptionShape ??= fromData(
-    '[["number","object","string"],["object",{"reference":"string","signature":"string","store_name":"string","cost":"integer","tax_amount":"integer","pickup_window_open":"integer","pickup_window_close":"integer","address":["object",{"street_address1":"string","street_address2":"string","street_address3":"string","street_address4":"string","locality":"string","region":"string","postal_code":"string","country_code":"string","country":"string"}],"distance":"number","distance_unit":"string"}]]',
-    number,
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validatePickupOptionShape: Validator | undefined;
-
-/** Checks a value against ShipToStoreOption; appends one issue per problem. */
-export function validateShipToStoreOption(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateShipToStoreOptionShape ??= fromData(
-    '[["number","object","string","validateAddress"],["object",{"service":"string","reference":"string","signature":"string","store_name":"string","cost":"integer","tax_amount":"integer","address":"validateAddress","distance":"number","distance_unit":"string"}]]',
-    number,
-    object,
-    string,
-    validateAddress,
-  ))(value, path, issues);
-}
-let validateShipToStoreOptionShape: Validator | undefined;
-
 /** Checks a value against CallbackCartItem; appends one issue per problem. */
 export function validateCallbackCartItem(
   value: unknown,
@@ -235,22 +174,6 @@ export function validateCallbackCartItem(
 }
 let validateCallbackCartItemShape: Validator | undefined;
 
-/** Checks a value against CallbackFailureError; appends one issue per problem. */
-export function validateCallbackFailureError(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateCallbackFailureErrorShape ??= fromData(
-    '[["array","number","object","string"],["object",{"code":"integer","data":["array",["object",{"reason":"string"}]]}]]',
-    array,
-    number,
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validateCallbackFailureErrorShape: Validator | undefined;
-
 /** Checks a value against ProductInfoRequest; appends one issue per problem. */
 export function validateProductInfoRequest(
   value: unknown,
@@ -265,39 +188,6 @@ export function validateProductInfoRequest(
   ))(value, path, issues);
 }
 let validateProductInfoRequestShape: Validator | undefined;
-
-/** Checks a value against ProductInfoSuccess; appends one issue per problem. */
-export function validateProductInfoSuccess(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateProductInfoSuccessShape ??= fromData(
-    '[["array","literal","object","string","validateProduct"],["object",{"event":"string","status":["literal","success"],"data":["object",{"Current":"validateProduct","Variants":["array","validateProduct"],"Parent":"validateProduct"}]},["event","status"]]]',
-    array,
-    literal,
-    object,
-    string,
-    validateProduct,
-  ))(value, path, issues);
-}
-let validateProductInfoSuccessShape: Validator | undefined;
-
-/** Checks a value against ProductInfoFailure; appends one issue per problem. */
-export function validateProductInfoFailure(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateProductInfoFailureShape ??= fromData(
-    '[["literal","number","object","string"],["object",{"event":"string","status":["literal","failure"],"error":["object",{"code":"integer","message":"string"}]},["event","status"]]]',
-    literal,
-    number,
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validateProductInfoFailureShape: Validator | undefined;
 
 /** Checks a value against OrderShippingRequest; appends one issue per problem. */
 export function validateOrderShippingRequest(
@@ -318,42 +208,6 @@ export function validateOrderShippingRequest(
 }
 let validateOrderShippingRequestShape: Validator | undefined;
 
-/** Checks a value against OrderShippingSuccess; appends one issue per problem. */
-export function validateOrderShippingSuccess(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateOrderShippingSuccessShape ??= fromData(
-    '[["array","boolean","literal","object","string","validatePickupOption","validateShipToStoreOption","validateShippingOption"],["object",{"event":"string","status":["literal","success"],"data":["object",{"shipping_options":["array","validateShippingOption"],"pickup_options":["array","validatePickupOption"],"ship_to_store_options":["array","validateShipToStoreOption"],"is_store_location":"boolean"}]},["event","status"]]]',
-    array,
-    boolean,
-    literal,
-    object,
-    string,
-    validatePickupOption,
-    validateShipToStoreOption,
-    validateShippingOption,
-  ))(value, path, issues);
-}
-let validateOrderShippingSuccessShape: Validator | undefined;
-
-/** Checks a value against OrderShippingFailure; appends one issue per problem. */
-export function validateOrderShippingFailure(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateOrderShippingFailureShape ??= fromData(
-    '[["literal","object","string","validateCallbackFailureError"],["object",{"event":"string","status":["literal","failure"],"error":"validateCallbackFailureError"},["event","status"]]]',
-    literal,
-    object,
-    string,
-    validateCallbackFailureError,
-  ))(value, path, issues);
-}
-let validateOrderShippingFailureShape: Validator | undefined;
-
 /** Checks a value against CartUpdateRequest; appends one issue per problem. */
 export function validateCartUpdateRequest(
   value: unknown,
@@ -372,106 +226,6 @@ export function validateCartUpdateRequest(
   ))(value, path, issues);
 }
 let validateCartUpdateRequestShape: Validator | undefined;
-
-/** Checks a value against CartUpdateItem; appends one issue per problem. */
-export function validateCartUpdateItem(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateCartUpdateItemShape ??= fromData(
-    '[["anything","array","boolean","number","object","string","validateMoney"],["object",{"reference":"string","name":"string","description":"string","options":"string","uom":"string","upc":"string","sku":"string","isbn":"string","brand":"string","manufacturer":"string","category":"string","tags":"string","color":"string","size":"string","image_url":"string","details_url":"string","type":"string","item_group":"string","service_product_id":"string","total_amount":"integer","unit_price":"integer","quantity":"integer","collections":["array","string"],"weight":["object",{"weight":"number","unit":"string"}],"taxable":"boolean","properties":["array",["object",{"name":"anything","value":"anything"}]],"customizations":["array",["object",{"name":"anything","price":"validateMoney","attributes":["object",{}]}]],"tax_amount":"validateMoney","shipment_type":"string","gift_options":["object",{"wrap":"anything","merchant_product_id":"anything","message":"anything","cost":"anything"}]}]]',
-    anything,
-    array,
-    boolean,
-    number,
-    object,
-    string,
-    validateMoney,
-  ))(value, path, issues);
-}
-let validateCartUpdateItemShape: Validator | undefined;
-
-/** Checks a value against CartUpdateDiscount; appends one issue per problem. */
-export function validateCartUpdateDiscount(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateCartUpdateDiscountShape ??= fromData(
-    '[["anything","object","validateMoney"],["object",{"amount":"validateMoney","code":"anything","reference":"anything","description":"anything","details_url":"anything","discount_category":"anything","free_shipping":["object",{"is_free_shipping":"anything","maximum_cost_allowed":"anything"}]}]]',
-    anything,
-    object,
-    validateMoney,
-  ))(value, path, issues);
-}
-let validateCartUpdateDiscountShape: Validator | undefined;
-
-/** Checks a value against CartUpdateSuccess; appends one issue per problem. */
-export function validateCartUpdateSuccess(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateCartUpdateSuccessShape ??= fromData(
-    '[["anything","array","literal","object","string","validateCartUpdateDiscount","validateCartUpdateItem"],["object",{"event":"string","status":["literal","success"],"data":["object",{"order_create":["object",{"cart":["object",{"currency":"anything","total_amount":"anything","items":["array","validateCartUpdateItem"],"discounts":["array","validateCartUpdateDiscount"],"order_reference":"anything","display_id":"anything","cart_url":"anything","metadata":"anything"}]}]}]},["event","status"]]]',
-    anything,
-    array,
-    literal,
-    object,
-    string,
-    validateCartUpdateDiscount,
-    validateCartUpdateItem,
-  ))(value, path, issues);
-}
-let validateCartUpdateSuccessShape: Validator | undefined;
-
-/** Checks a value against CartUpdateFailure; appends one issue per problem. */
-export function validateCartUpdateFailure(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateCartUpdateFailureShape ??= fromData(
-    '[["array","literal","object","string","validateCallbackFailureError"],["object",{"event":"string","status":["literal","failure"],"errors":["array","validateCallbackFailureError"]},["event","status"]]]',
-    array,
-    literal,
-    object,
-    string,
-    validateCallbackFailureError,
-  ))(value, path, issues);
-}
-let validateCartUpdateFailureShape: Validator | undefined;
-
-/** Checks a value against AccountLoginSuccess; appends one issue per problem. */
-export function validateAccountLoginSuccess(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateAccountLoginSuccessShape ??= fromData(
-    '[["literal","object"],["object",{"status":["literal","success"]},["status"]]]',
-    literal,
-    object,
-  ))(value, path, issues);
-}
-let validateAccountLoginSuccessShape: Validator | undefined;
-
-/** Checks a value against AccountLoginFailure; appends one issue per problem. */
-export function validateAccountLoginFailure(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateAccountLoginFailureShape ??= fromData(
-    '[["anything","array","literal","object"],["object",{"status":["literal","failure"],"errors":["array",["object",{"code":"anything","data":["array",["object",{"reason":"anything"}]]}]]},["status"]]]',
-    anything,
-    array,
-    literal,
-    object,
-  ))(value, path, issues);
-}
-let validateAccountLoginFailureShape: Validator | undefined;
 
 /** Checks a value against Money; appends one issue per problem. */
 export function validateMoney(value: unknown, path: string, issues: ValidationIssue[]): void {
@@ -493,133 +247,6 @@ export function validateAddress(value: unknown, path: string, issues: Validation
   ))(value, path, issues);
 }
 let validateAddressShape: Validator | undefined;
-
-/** Checks a value against TransactionAddress; appends one issue per problem. */
-export function validateTransactionAddress(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateTransactionAddressShape ??= fromData(
-    '[["object","string"],["object",{"id":"string","street_address1":"string","street_address2":"string","street_address3":"string","street_address4":"string","locality":"string","region":"string","region_code":"string","postal_code":"string","country":"string","country_code":"string","name":"string","first_name":"string","last_name":"string","company":"string","door_code":"string","email_address":"string","phone_number":"string","priority":"string"}]]',
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validateTransactionAddressShape: Validator | undefined;
-
-/** Checks a value against V1Error; appends one issue per problem. */
-export function validateV1Error(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateV1ErrorShape ??= fromData(
-    '[["anything","number","object"],["object",{"code":"integer","message":"anything"}]]',
-    anything,
-    number,
-    object,
-  ))(value, path, issues);
-}
-let validateV1ErrorShape: Validator | undefined;
-
-/** Checks a value against V1ErrorBody; appends one issue per problem. */
-export function validateV1ErrorBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateV1ErrorBodyShape ??= fromData(
-    '[["array","literal","object","validateV1Error"],["object",{"errors":["array","validateV1Error"],"result":["object",{"success":["literal",false]}]}]]',
-    array,
-    literal,
-    object,
-    validateV1Error,
-  ))(value, path, issues);
-}
-let validateV1ErrorBodyShape: Validator | undefined;
-
-/** Checks a value against V3ErrorBody; appends one issue per problem. */
-export function validateV3ErrorBody(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateV3ErrorBodyShape ??= fromData(
-    '[["anything","object","oneOf"],["object",{".tag":["oneOf",["unprocessable_request"],true],"message":"anything"}]]',
-    anything,
-    object,
-    oneOf,
-  ))(value, path, issues);
-}
-let validateV3ErrorBodyShape: Validator | undefined;
-
-/** Checks a value against Order; appends one issue per problem. */
-export function validateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOrderShape ??= fromData(
-    '[["anything","array","boolean","number","object","string","validateMoney","validateOrderItem","validateOrderShipment"],["object",{"token":"string","requires_action":"string","platform_user_id":"string","user_note":"string","external_data":["object",{}],"dynamic_content":["object",{"custom_fields":["array","anything"],"eligible_payment_methods":["array",["object",{"eligible":"boolean","transaction_processor_type":"string"}]],"gift_option_view":["object",{"hide_gift_message":"anything","hide_gift_wrap":"anything"}],"hide_apm":["array","string"],"order_notice":"anything","payment_notice":"anything","shipping_info_notice":"anything","shipping_notice":"anything"}],"cart":["object",{"order_reference":"string","display_id":"string","cart_url":"string","order_description":"string","merchant_order_url":"string","transaction_reference":"string","billing_address":"anything","currency":["object",{"currency":"anything","currency_symbol":"anything"}],"discount_amount":"validateMoney","fee_amount":"validateMoney","loyalty_rewards_amount":"validateMoney","msrp":"validateMoney","shipping_amount":"validateMoney","subtotal_amount":"validateMoney","tax_amount":"validateMoney","total_amount":"validateMoney","discounts":["array",["object",{"amount":"validateMoney","code":"anything","description":"anything","details_url":"anything","discount_category":"anything","reference":"anything","free_shipping":["object",{"is_free_shipping":"boolean","maximum_cost_allowed":"integer"}]}]],"items":["array","validateOrderItem"],"fees":["array","validateOrderItem"],"shipments":["array","validateOrderShipment"],"fulfillments":["array",["object",{"id":"anything","fulfillment_type":"anything","cart_shipment":"anything","in_store_cart_shipment":"anything","items":"anything"}]],"in_store_shipments":"anything","loyalty_rewards":"anything","metadata":["object",{}]}]}]]',
-    anything,
-    array,
-    boolean,
-    number,
-    object,
-    string,
-    validateMoney,
-    validateOrderItem,
-    validateOrderShipment,
-  ))(value, path, issues);
-}
-let validateOrderShape: Validator | undefined;
-
-/** Checks a value against OrderItem; appends one issue per problem. */
-export function validateOrderItem(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateOrderItemShape ??= fromData(
-    '[["anything","array","boolean","number","object","string","validateMoney"],["object",{"brand":"string","category":"string","color":"string","description":"string","details_url":"string","image_url":"string","item_group":"string","manufacturer":"string","merchant_product_id":"string","merchant_variant_id":"string","name":"string","options":"string","reference":"string","shipment_id":"string","shipment_type":"string","size":"string","sku":"string","tags":"string","type":"string","uom":"string","upc":"string","service_product_id":"string","quantity":"integer","isbn":"integer","hide":"boolean","taxable":"boolean","collections":["array","anything"],"customizations":"anything","gift_option":["object",{"hide_gift_message":"anything","hide_gift_wrap":"anything"}],"msrp":"validateMoney","tax_amount":"validateMoney","total_amount":"validateMoney","unit_price":"validateMoney","properties":["array",["object",{"color":"anything","display":"anything","name":"anything","value":"anything"}]],"subscription":["object",{"frequency":["object",{"unit":"string","value":"integer"}]}],"weight":["object",{"unit":"anything","weight":"anything"}],"platform_line_item_reference":"integer","platform_product_reference":"integer","platform_product_variant_reference":"integer"}]]',
-    anything,
-    array,
-    boolean,
-    number,
-    object,
-    string,
-    validateMoney,
-  ))(value, path, issues);
-}
-let validateOrderItemShape: Validator | undefined;
-
-/** Checks a value against OrderShipment; appends one issue per problem. */
-export function validateOrderShipment(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateOrderShipmentShape ??= fromData(
-    '[["anything","array","boolean","object","string","validateMoney","validateTransactionAddress"],["object",{"carrier":"string","service":"string","shipping_method":"string","signature":"string","type":"string","package_type":"string","reference":"string","id":"string","estimated_delivery_date":"string","cost":"validateMoney","tax_amount":"validateMoney","default":"boolean","expedited":"boolean","description":["array",["object",{"content":"anything","is_html":"anything"}]],"description_tooltips":["array",["object",{"html_content":"anything","target":"anything"}]],"gift_options":"anything","package_dimension":["object",{"depth":"anything","height":"anything","width":"anything","unit":"anything"}],"package_weight":["object",{"unit":"anything","weight":"anything"}],"total_weight":["object",{"unit":"anything","weight":"anything"}],"shipping_address":"validateTransactionAddress"}]]',
-    anything,
-    array,
-    boolean,
-    object,
-    string,
-    validateMoney,
-    validateTransactionAddress,
-  ))(value, path, issues);
-}
-let validateOrderShipmentShape: Validator | undefined;
-
-/** Checks a value against Subscription; appends one issue per problem. */
-export function validateSubscription(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateSubscriptionShape ??= fromData(
-    '[["object","string"],["object",{"subscription_id":"string"}]]',
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validateSubscriptionShape: Validator | undefined;
-
-/** Checks a value against CancelSubscriptionResponse; appends one issue per problem. */
-export function validateCancelSubscriptionResponse(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateCancelSubscriptionResponseShape ??= fromData(
-    '[["literal","object"],["object",{"success":["literal",true]}]]',
-    literal,
-    object,
-  ))(value, path, issues);
-}
-let validateCancelSubscriptionResponseShape: Validator | undefined;
 
 /** Checks a value against MockShipmentStatus; appends one issue per problem. */
 export function validateMockShipmentStatus(
@@ -666,31 +293,6 @@ export function validateTrackMockShipmentRequest(
 }
 let validateTrackMockShipmentRequestShape: Validator | undefined;
 
-/** Checks a value against RandomPhoneResponse; appends one issue per problem. */
-export function validateRandomPhoneResponse(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateRandomPhoneResponseShape ??= fromData(
-    '[["object","string"],["object",{"phone":"string"}]]',
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validateRandomPhoneResponseShape: Validator | undefined;
-
-/** Checks a value against Webhook; appends one issue per problem. */
-export function validateWebhook(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateWebhookShape ??= fromData(
-    '[["object","string","uriFormat"],["object",{"webhook_id":["string",{"prefix":"wh_"}],"division_id":"string","url":["string",{"format":"uriFormat"}]}]]',
-    object,
-    string,
-    uriFormat,
-  ))(value, path, issues);
-}
-let validateWebhookShape: Validator | undefined;
-
 /** Checks a value against CreateWebhookRequest; appends one issue per problem. */
 export function validateCreateWebhookRequest(
   value: unknown,
@@ -706,20 +308,6 @@ export function validateCreateWebhookRequest(
 }
 let validateCreateWebhookRequestShape: Validator | undefined;
 
-/** Checks a value against CreateWebhookResponse; appends one issue per problem. */
-export function validateCreateWebhookResponse(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateCreateWebhookResponseShape ??= fromData(
-    '[["object","string"],["object",{"webhook_id":["string",{"prefix":"wh_"}]}]]',
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validateCreateWebhookResponseShape: Validator | undefined;
-
 /** Checks a value against TransactionReference; appends one issue per problem. */
 export function validateTransactionReference(
   value: unknown,
@@ -732,111 +320,6 @@ export function validateTransactionReference(
   ))(value, path, issues);
 }
 let validateTransactionReferenceShape: Validator | undefined;
-
-/** Checks a value against TransactionSummary; appends one issue per problem. */
-export function validateTransactionSummary(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateTransactionSummaryShape ??= fromData(
-    '[["object","string"],["object",{"reference":"string","status":"string"}]]',
-    object,
-    string,
-  ))(value, path, issues);
-}
-let validateTransactionSummaryShape: Validator | undefined;
-
-/** Checks a value against ListTransactionsResponse; appends one issue per problem. */
-export function validateListTransactionsResponse(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateListTransactionsResponseShape ??= fromData(
-    '[["array","object","validateTransactionSummary"],["object",{"transactions":["array","validateTransactionSummary"]}]]',
-    array,
-    object,
-    validateTransactionSummary,
-  ))(value, path, issues);
-}
-let validateListTransactionsResponseShape: Validator | undefined;
-
-/** Checks a value against Split; appends one issue per problem. */
-export function validateSplit(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateSplitShape ??= fromData(
-    '[["object","string","validateMoney"],["object",{"amount":"validateMoney","type":"string"}]]',
-    object,
-    string,
-    validateMoney,
-  ))(value, path, issues);
-}
-let validateSplitShape: Validator | undefined;
-
-/** Checks a value against Capture; appends one issue per problem. */
-export function validateCapture(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateCaptureShape ??= fromData(
-    '[["array","object","oneOf","string","validateMoney","validateSplit"],["object",{"amount":"validateMoney","id":"string","merchant_event_id":"string","status":["oneOf",["succeeded"],true],"metadata":["object",{}],"splits":["array","validateSplit"]}]]',
-    array,
-    object,
-    oneOf,
-    string,
-    validateMoney,
-    validateSplit,
-  ))(value, path, issues);
-}
-let validateCaptureShape: Validator | undefined;
-
-/** Checks a value against Consumer; appends one issue per problem. */
-export function validateConsumer(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateConsumerShape ??= fromData(
-    '[["anything","array","boolean","object"],["object",{"id":"anything","first_name":"anything","last_name":"anything","email_verified":"boolean","platform_account_status":"anything","emails":["array",["object",{"address":"anything","id":"anything","priority":"anything","status":"anything"}]],"phones":["array",["object",{"country_code":"anything","id":"anything","number":"anything","priority":"anything","status":"anything"}]],"authentication":["object",{"actions":["array","anything"],"methods":["array","anything"],"sso_authorization_url":"anything"}]}]]',
-    anything,
-    array,
-    boolean,
-    object,
-  ))(value, path, issues);
-}
-let validateConsumerShape: Validator | undefined;
-
-/** Checks a value against TransactionCreditCard; appends one issue per problem. */
-export function validateTransactionCreditCard(
-  value: unknown,
-  path: string,
-  issues: ValidationIssue[],
-): void {
-  (validateTransactionCreditCardShape ??= fromData(
-    '[["number","object","string","validateTransactionAddress"],["object",{"id":"string","bin":"string","last4":"string","network":"string","display_network":"string","icon_asset_path":"string","priority":"string","status":"string","token":"string","token_type":"string","expiration":"integer","billing_address":"validateTransactionAddress"}]]',
-    number,
-    object,
-    string,
-    validateTransactionAddress,
-  ))(value, path, issues);
-}
-let validateTransactionCreditCardShape: Validator | undefined;
-
-/** Checks a value against Transaction; appends one issue per problem. */
-export function validateTransaction(value: unknown, path: string, issues: ValidationIssue[]): void {
-  (validateTransactionShape ??= fromData(
-    '[["anything","array","boolean","number","object","oneOf","string","validateCapture","validateConsumer","validateMoney","validateOrder","validateSplit","validateTransaction","validateTransactionCreditCard","validateTransactionReference"],["object",{"id":"string","reference":"validateTransactionReference","authorization_id":"string","merchant_order_number":"string","processor":"string","last4":"string","amount":"validateMoney","date":"integer","last_viewed_utc":"integer","type":"string","status":["oneOf",["cancelled"],true],"view_status":"string","auth_verification_status":"string","risk_review_status":"string","indemnification_decision":"string","indemnification_reason":"string","risk_score":"number","address_change_request_metadata":["object",{"can_change_shipping_address":"boolean","id":"string","status":"string","ticket_id":"string","ticket_status":"string"}],"authorization":["object",{"auth":"string","avs_response":"string","cvv_response":"string","merchant_event_id":"string","processor":"string","reason":"string","status":["oneOf",["succeeded"],true],"metadata":["object",{}]}],"capture":"validateCapture","captures":["array","validateCapture"],"credit":["object",{"status":["oneOf",["succeeded"],true],"merchant_event_id":"anything"}],"void":["object",{"cause":"string","merchant_event_id":"string","status":["oneOf",["succeeded"],true],"void":"string"}],"chargeback_details":["object",{"amt_won":"validateMoney","chargeback_amt":"validateMoney","chargeback_fee":"validateMoney","net_amt":"validateMoney","chargeback_id":"string","reason":"string","reason_code":"string","representment_result":"string","representment_reply_by_date":"integer","event_views":["array",["object",{"content":"string","time":"integer"}]]}],"manual_disputes":["object",{"amount":"integer","currency":"string","delivery_evidence":"string","delivery_link":"string","dispute_evidence":"string","dispute_link":"string","other_evidence":"string","other_link":"string","reason":"string","status":"string"}],"custom_fields":["object",{"checkout_setup":"string","context":"string","external_id":"string","field_setup":"string","label":"string","public_id":"string","dynamic":"boolean","required":"boolean","subscribe_to_newsletter":"boolean","position":"integer"}],"customer_list_status":["object",{"auto_approved":"boolean","block_listed":"boolean"}],"from_consumer":"validateConsumer","to_consumer":"validateConsumer","from_consumer_membership_users":["object",{"status":"anything"}],"from_credit_card":"validateTransactionCreditCard","to_credit_card":"validateTransactionCreditCard","merchant":["object",{"created_at":"integer","description":"string","processor":"string","time_zone":"string","onboarding_status":"string","public_id":"string","status":"integer","operational_processors":["array",["object",{"processor":"anything","status":"anything"}]]}],"merchant_division":["object",{"id":"string","public_id":"string","merchant_id":"string","description":"string","display_name":"string","platform":"string","status":"string","hook_type":"string","hook_url":"string","shipping_url":"string","tax_url":"string","shipping_and_tax_url":"string","create_order_url":"string","update_cart_url":"string","product_info_url":"string","get_account_url":"string","account_page_url":"string","debug_url":"string","api_base_domain_url":"string","base_domain_url":"string","oauth_logout_url":"string","oauth_redirect_url":"string","plugin_config_url":"string","privacy_policy_url":"string","terms_of_service_url":"string","validate_additional_account_data_url":"string","shopper_custom_fields_updated_url":"string","universal_merchant_api_url":"string","merchant_password_login_url":"string","is_universal_merchant_api":"boolean","is_webhooks_v2":"boolean","logo":["object",{"domain":"anything","resource":"anything"}]}],"order":"validateOrder","order_decision":["object",{"decision_factors":["array","string"],"score":"anything"}],"risk_insights":["object",{"available":"boolean","decision_factors":["array","anything"],"fraud_probability":"number","payment_instrument_factors":["object",{}]}],"review_ticket":["object",{"id":"string","status":"string","request_deadline":"integer"}],"splits":["array","validateSplit"],"adjust_transactions":["array","validateTransaction"],"refund_transactions":["array","validateTransaction"],"refund_transaction_ids":["array","string"],"platform_metadata":["object",{}],"transaction_properties":["object",{}]}]]',
-    anything,
-    array,
-    boolean,
-    number,
-    object,
-    oneOf,
-    string,
-    validateCapture,
-    validateConsumer,
-    validateMoney,
-    validateOrder,
-    validateSplit,
-    validateTransaction,
-    validateTransactionCreditCard,
-    validateTransactionReference,
-  ))(value, path, issues);
-}
-let validateTransactionShape: Validator | undefined;
 
 /** Checks a value against TransactionsGetParams; appends one issue per problem. */
 export function validateTransactionsGetParams(

@@ -1,7 +1,8 @@
 /**
- * Emits `src/client.ts`: per endpoint a data descriptor and a standalone function
- * (`transactionsGet(core, reference)`) handing it to the runtime's ClientCore, which does
- * the work; and the client class with one method per endpoint calling those functions,
+ * Emits `src/client.ts`: per endpoint a standalone function (`transactionsGet(core,
+ * reference)`), typed with the endpoint's signature and made by the runtime from the
+ * endpoint's data descriptor, handing each call to ClientCore, which does the work; and the
+ * client class with one method per endpoint calling those functions,
  * grouped by the first part of the endpoint id (`client.transactions.get(reference)`).
  * The functions are what makes one endpoint tree-shakable: the class refers to them all.
  */
@@ -16,7 +17,6 @@ import {
   obj as objExpr,
   pureCall,
   ret,
-  undef,
 } from "./code/build.ts";
 import type {
   ClassDeclaration,
@@ -49,7 +49,7 @@ import {
   optionsRef,
 } from "./client-core.ts";
 import { endpointDocLines } from "./client-docs.ts";
-import { pagedCall, pagedReturnType, pagingEntry } from "./client-pagination.ts";
+import { pagedEndpointMaker, pagedReturnType, pagingEntry } from "./client-pagination.ts";
 import { credentialSpec, inPath, paramsArgName, paramsSpec } from "./client-params.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { obj } from "./shared/json.ts";
@@ -66,7 +66,6 @@ import { validatorDeclaration, validatorExpr } from "./shared/validator-expr.ts"
 
 const coreModule = "client/core.ts";
 const requestOptions = runtimeType(coreModule, "RequestOptions");
-const operationName = (endpoint: Endpoint) => `op${endpoint.pascalName}`;
 const groupClassName = (endpoint: Endpoint) => `${endpoint.groupPascalName}Api`;
 /** `validateTransactionsAuthorizeBody`: the local validator of a body whose type is written inline. */
 const inlineBodyValidatorName = (endpoint: Endpoint) => `validate${endpoint.pascalName}Body`;
@@ -83,13 +82,12 @@ function bodyValidator(endpoint: Endpoint): Expr {
 }
 
 /**
- * The descriptor the runtime reads for one endpoint: its data as JSON text, and beside it
- * the code it needs (`operationCode`). `operation()` works out its per-call data once; the
- * annotation lets a bundler drop the descriptor with its unused function. As text, 1,223
- * descriptors of GitHub's API are 1,223 string literals to a type-checker rather than as
- * many object literals to type and compare with `OperationSpec` (about 0.4 s of tsc 6).
+ * The descriptor the runtime reads for one endpoint: its data as JSON text, then the code it
+ * needs (`operationCode`). As text, 1,223 descriptors of GitHub's API are 1,223 string
+ * literals to a type-checker rather than as many object literals to type and compare with
+ * `OperationSpec` (about 0.4 s of tsc 6).
  */
-function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
+function descriptorArgs(model: ApiModel, endpoint: Endpoint): Expr[] {
   const credentials = endpoint.auth.flatMap((credentialId) =>
     credentialSpec(
       endpoint,
@@ -104,22 +102,26 @@ function operationStatement(model: ApiModel, endpoint: Endpoint): Statement {
     credentials,
     headers: descriptorHeaders(endpoint),
     trailing: trailing.length ? trailing.map((p) => p.name) : undefined,
+    args: argNames(endpoint),
     documentedResponse: endpoint.response.body !== undefined,
     ...paramsSpec(endpoint),
     ...descriptorBodyEntries(endpoint),
     paging: pagingEntry(endpoint),
   });
-  const needs = operationCode(model, endpoint);
-  return {
-    kind: "variable",
-    declarationKind: "const",
-    name: operationName(endpoint),
-    init: pureCall(
-      runtimeValue(coreModule, "operation"),
-      lit(JSON.stringify(descriptor)),
-      ...needs,
-    ),
-  };
+  return [lit(JSON.stringify(descriptor)), ...operationCode(model, endpoint)];
+}
+
+/**
+ * What the endpoint function's arguments after the core are, in order, as the runtime's
+ * `callArgs` sorts them: each path parameter by name, `$body`, `$query` (see `signature`).
+ */
+function argNames(endpoint: Endpoint): string[] | undefined {
+  const names = [
+    ...endpoint.params.filter(inPath).map((p) => p.name),
+    ...(endpoint.body ? ["$body"] : []),
+    ...(endpoint.params.some((p) => !inPath(p)) ? ["$query"] : []),
+  ];
+  return names.length ? names : undefined;
 }
 
 /**
@@ -173,14 +175,16 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
   };
 }
 
-/** The standalone function of one endpoint: `transactionsGet(core, reference, options)`. */
-function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
+/**
+ * The standalone function of one endpoint, `transactionsGet(core, reference, options)`: a
+ * constant the runtime makes from the descriptor (`endpoint()`, or `pagedEndpoint()` for a
+ * paged one, which brings the paging runtime only into bundles that use it), typed with the
+ * endpoint's signature. There is no body to type-check: on GitHub's API, 1,223 function
+ * bodies and calls were about 0.1 of tsc 6's ratio to openapi-typescript (bench/github.ts).
+ * The annotation lets a bundler drop an unused one with its descriptor.
+ */
+function endpointStatement(model: ApiModel, endpoint: Endpoint): Statement {
   const { params, returnType } = signature(endpoint);
-  const pathParams = endpoint.params.filter(inPath);
-  const pathArg = pathParams.length
-    ? objExpr(pathParams.map((p) => [p.name, id(p.camelName)] as const))
-    : undef;
-  const hasQuery = endpoint.params.some((p) => !inPath(p));
   const docs = endpointDocLines(model, endpoint);
   const firstTag = docs.findIndex((l) => l.startsWith("@"));
   // Plain code, not `{@link}`: tsc parses a doc comment of a .ts file only when it holds
@@ -191,28 +195,23 @@ function endpointFunction(model: ApiModel, endpoint: Endpoint): Statement {
     0,
     `@param core The \`${model.api.coreClassName}\` that sends the call.`,
   );
-  const args = [
-    id(operationName(endpoint)),
-    pathArg,
-    endpoint.body ? id("body") : undef,
-    hasQuery ? id(paramsArgName(endpoint)) : undef,
-    id("options"),
-  ];
-  // A paged endpoint's call goes through the paging runtime, which only its bundles carry.
-  const request = endpoint.pagination
-    ? pagedCall([id("core"), ...args])
-    : call(member(id("core"), "request"), ...args);
   const lead: Param[] = [{ name: "core", type: coreRef(model) }];
   const overloads = flagOverloads(endpoint, lead, params, flagReturnTypes(endpoint), docs);
+  const type: TypeExpr = overloads
+    ? {
+        kind: "object-type",
+        members: overloads.map((o) => ({ kind: "call-signature", ...o })),
+      }
+    : { kind: "function-type", params: [...lead, ...params], returns: returnType };
+  const make = endpoint.pagination ? pagedEndpointMaker() : runtimeValue(coreModule, "endpoint");
   return {
-    kind: "function",
+    kind: "variable",
+    declarationKind: "const",
     name: endpoint.functionName,
     isExported: true,
-    // With overloads, callers see their doc comments, not the implementation's.
-    ...(overloads ? { overloads } : { docs }),
-    params: [...lead, ...params],
-    returnType,
-    body: [ret(request)],
+    docs,
+    type,
+    init: pureCall(make, ...descriptorArgs(model, endpoint)),
   };
 }
 
@@ -353,10 +352,7 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
         statement ? [{ statement }] : [],
       ),
     ),
-    ...model.endpoints.flatMap((e) => [
-      { statement: operationStatement(model, e) },
-      { statement: endpointFunction(model, e) },
-    ]),
+    ...model.endpoints.map((e) => ({ statement: endpointStatement(model, e) })),
     ...groups.map((g) => ({ statement: groupClass(model, g) })),
     { statement: clientClass(model, groups) },
   ];

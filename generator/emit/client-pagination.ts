@@ -1,12 +1,11 @@
 /**
  * The parts of a generated paged endpoint, read off its IR `pagination`: the descriptor's
  * `paging` entry (data the runtime's pagination.ts walks by), the call's return type
- * `PagePromise<Body, Item, Headers>`, the call itself (`paginate(core, op, ...)`, which
+ * `PagePromise<Body, Item, Headers>`, the maker of its function (`pagedEndpoint`, which
  * brings the paging runtime only into bundles that use a paged endpoint) and the doc line
  * that says how it pages.
  */
 import type { Endpoint, FieldPath, Pagination } from "../ir/model.ts";
-import { call } from "./code/build.ts";
 import type { Expr, TypeExpr } from "./code/nodes.ts";
 import { obj, type Json, type JsonObject } from "./shared/json.ts";
 import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
@@ -79,9 +78,9 @@ export function pagedReturnType(endpoint: Endpoint, pagination: Pagination): Typ
   };
 }
 
-/** `paginate(core, op, path, body, query, options)`: the call of a paged endpoint. */
-export function pagedCall(args: readonly Expr[]): Expr {
-  return call(runtimeValue(paginationModule, "paginate"), ...args);
+/** `pagedEndpoint`, which makes a paged endpoint's function: only bundles that use one carry the paging runtime. */
+export function pagedEndpointMaker(): Expr {
+  return runtimeValue(paginationModule, "pagedEndpoint");
 }
 
 /** What the JSDoc says about how the endpoint pages and how to walk it. */

@@ -1,8 +1,9 @@
 /**
- * Emits `src/validators.ts`: one validator function per named type and per parameters
- * interface, built from the model's types and constraints with the combinators of
- * `runtime/validate.ts`. The client checks requests with them and the router inbound
- * bodies, so every rule comes from the spec, none is written per field.
+ * Emits `src/validators.ts`: one validator function per named type and parameters interface
+ * the model says to validate (`model.validated`), built from the model's types and
+ * constraints with the combinators of `runtime/validate.ts`. The client checks requests with
+ * them and the router inbound bodies, so every rule comes from the spec, none is written per
+ * field.
  */
 import type { Expr, FileStatement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
@@ -23,9 +24,14 @@ function declared(name: string, expression: Expr): FileStatement[] {
 /** `src/validators.ts` of the generated package. */
 export function emitValidatorsFile(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
+  const validated = new Set(model.validated);
   const statements = [
-    ...model.types.flatMap((t) => declared(t.name, validatorExpr(t.type))),
-    ...model.paramsTypes.flatMap((p) => declared(p.name, objectValidatorExpr(p.params))),
+    ...model.types
+      .filter((t) => validated.has(t.name))
+      .flatMap((t) => declared(t.name, validatorExpr(t.type))),
+    ...model.paramsTypes
+      .filter((p) => validated.has(p.name))
+      .flatMap((p) => declared(p.name, objectValidatorExpr(p.params))),
   ];
   const contents = printSourceFile({ path: modules.validators, banner: ctx.banner, statements });
   return { path: modules.validators, contents };

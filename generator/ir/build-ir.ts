@@ -33,11 +33,22 @@ import type {
   ParamsType,
 } from "./model.ts";
 import { runtimeExportNames } from "./reserved-names.ts";
+import { validatedNames, type ValidatorSet } from "./validated.ts";
 
 type Data = Record<string, unknown>;
 
+/** What the generator's caller decides about the model, beyond the spec. */
+export interface ModelOptions {
+  /** Which types get a validator (ir/validated.ts); default `used`. */
+  validators?: ValidatorSet;
+}
+
 /** Builds the IR from loaded files; throws DiagnosticsError listing every problem. */
-export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiModel {
+export function buildModel(
+  files: readonly SpecFile[],
+  bag: DiagnosticBag,
+  options: ModelOptions = {},
+): ApiModel {
   const merged = mergeSpec(files, bag);
   const ctx = new BuildContext(bag);
   if (!merged.api) bag.report("api-missing", {});
@@ -147,6 +158,7 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
     },
     types: namedTypes,
     paramsTypes,
+    validated: [], // worked out from the finished model below
     endpoints: pagedEndpoints,
     callbacks,
     callbackSignatureCode: 422, // the catalogue's own, set by withCallbackRouting
@@ -161,7 +173,10 @@ export function buildModel(files: readonly SpecFile[], bag: DiagnosticBag): ApiM
     ),
     standIn: pendingStandIn, // worked out from the finished model by withStandIn
   });
-  return withStandIn(model);
+  return withStandIn({
+    ...model,
+    validated: validatedNames(model, options.validators ?? "used"),
+  });
 }
 
 /** The parameter interfaces of operations; their names must not clash with a named type. */

@@ -581,6 +581,11 @@ export interface ApiModel {
   types: NamedType[];
   /** Interfaces generated for operation parameters, in endpoint then callback order. */
   paramsTypes: ParamsType[];
+  /**
+   * The named types and parameters interfaces that get a validator, in the order above: by
+   * default those the package's code checks, with all they refer to (ir/validated.ts).
+   */
+  validated: string[];
   endpoints: Endpoint[];
   callbacks: Callback[];
   /** The catalogue's code for a refused callback signature (named `signatureInvalid`); else 422. */

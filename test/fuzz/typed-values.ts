@@ -27,12 +27,15 @@ export interface Subject {
 /** A path into a value: field names and array indices. */
 export type Segment = string | number;
 
-/** The model of a spec folder and its validators file as the generator emits it (unformatted). */
+/**
+ * The model of a spec folder and its validators file as the generator emits it, with a
+ * validator of every type (`validators: "all"`), not only those the package calls.
+ */
 export function loadModel(specDir: string): { model: ApiModel; validators: string } {
   const bag = new DiagnosticBag();
   const loaded = loadSpec(specDir, bag);
   bag.throwIfErrors();
-  const model = buildModel(loaded.files, bag);
+  const model = buildModel(loaded.files, bag, { validators: "all" });
   bag.throwIfErrors();
   return {
     model,

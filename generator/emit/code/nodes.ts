@@ -47,6 +47,13 @@ export type TypeExpr =
 
 /** A member of an interface or object type. */
 export type Member =
+  /** `(a: A): R`: one signature of an overloaded function's type, with its doc comment. */
+  | {
+      readonly kind: "call-signature";
+      readonly params: readonly Param[];
+      readonly returnType: TypeExpr;
+      readonly docs?: readonly string[];
+    }
   | {
       readonly kind: "property-signature";
       /** As written on the wire; quoted when it is not an identifier. */

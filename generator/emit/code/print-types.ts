@@ -127,10 +127,15 @@ export function printInterfaceBody(members: readonly Member[], ctx: PrintContext
   return ["{", indent([hardline, join(hardline, parts)]), hardline, "}"];
 }
 
-/** A property or index signature with its doc comment (without the `;`). */
+/** A call, property or index signature with its doc comment (without the `;`). */
 function printMember(member: Member, ctx: PrintContext): Doc {
   const docs = member.docs?.length ? [printDocComment(member.docs), hardline] : [];
   switch (member.kind) {
+    case "call-signature":
+      return [
+        ...docs,
+        group([printParams(member.params, ctx), ": ", printType(member.returnType, ctx)]),
+      ];
     case "property-signature":
       return [
         ...docs,

@@ -22,12 +22,15 @@ import {
   UserAbortError,
 } from "./errors.js";
 import {
+  callArgs,
   check,
   lowerKeys,
+  operation,
   pathOf,
   randomNonce,
   serialize,
   type Operation,
+  type OperationCode,
   type PathParams,
   type QueryParams,
 } from "./operation.js";
@@ -424,6 +427,22 @@ export class ClientCore {
       response && retryAfterMs(response.headers.get("retry-after"), Date.now(), maxRetryAfterMs);
     return after ?? backoffMs(attempt, Math.random, retryBackoffMs, maxRetryBackoffMs);
   }
+}
+
+/**
+ * An endpoint's function, made from its descriptor (`operation()`'s arguments) when the
+ * module loads: it takes the client's core, the arguments the descriptor's `args` names and
+ * the request options. `F` is the type of the generated declaration it initializes,
+ * inferred from it: that signature is what callers see and what a type-checker checks, with
+ * no function body per endpoint to check (bench/github.ts).
+ */
+export function endpoint<F>(data: string, code?: OperationCode): F {
+  const op = operation(data, code);
+  const call = (core: ClientCore, ...args: unknown[]): ApiPromise<unknown, unknown> => {
+    const { params, body, query, options } = callArgs(op, args);
+    return core.request(op, params, body, query, options);
+  };
+  return call as F;
 }
 
 /** The error of a call the caller's signal aborted. */

@@ -12,7 +12,16 @@
 import { ApiPromise, type WithResponse } from "./api-promise.js";
 import type { ClientCore, RequestOptions } from "./core.js";
 import { PaginationError } from "./errors.js";
-import type { FieldPath, Operation, Paging, PathParams, QueryParams } from "./operation.js";
+import {
+  callArgs,
+  operation,
+  type FieldPath,
+  type Operation,
+  type OperationCode,
+  type Paging,
+  type PathParams,
+  type QueryParams,
+} from "./operation.js";
 
 /** What one walk sends again for every page, and the cursors, tokens, pages and links it sent. */
 interface Walk {
@@ -337,6 +346,20 @@ export class PagePromise<T, I, H = Record<string, never>>
       },
     };
   }
+}
+
+/**
+ * A paged endpoint's function, made from its descriptor as core.ts's `endpoint` makes any
+ * other's; its calls return a PagePromise. Only paged endpoints use it, so only their
+ * bundles carry this module.
+ */
+export function pagedEndpoint<F>(data: string, code?: OperationCode): F {
+  const op = operation(data, code);
+  const call = (core: ClientCore, ...args: unknown[]): PagePromise<unknown, unknown, unknown> => {
+    const { params, body, query, options } = callArgs(op, args);
+    return paginate(core, op, params, body, query, options);
+  };
+  return call as F;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { ValidationIssue, Validator } from "../validate.js";
 import type { ResultState } from "./api-promise.js";
+import type { RequestOptions } from "./core.js";
 import type { HeaderParse, ResponseKind } from "./decode.js";
 import type { BodyEncoding, encodeBody } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
@@ -53,6 +54,13 @@ export interface OperationSpec extends ParamsSpec {
    * how they are separated; they are sent as further path segments.
    */
   trailing?: readonly string[];
+  /**
+   * The endpoint function's arguments after the core and before the request options, in
+   * order: a path or trailing parameter by its name, `$body` for the body, `$query` for the
+   * query and header parameters. Absent: the options alone. (A path parameter's name is a
+   * word, so it never starts with `$`.)
+   */
+  args?: readonly string[];
   /** Whether the spec shows the success body: then an empty or non-JSON one is an error. */
   documentedResponse: boolean;
   /** How the body is sent; absent: as JSON. */
@@ -167,6 +175,38 @@ export function operation(data: string, code: OperationCode = {}): Operation {
     unsafe: spec.method === "POST" || spec.method === "PATCH",
     ...code,
   };
+}
+
+/** One call's parts, from the endpoint function's arguments. */
+export interface CallArgs {
+  params: PathParams | undefined;
+  body: unknown;
+  query: QueryParams | undefined;
+  options: RequestOptions | undefined;
+}
+
+/**
+ * Sorts an endpoint function's arguments (after the core) into the parts of the call, by
+ * the descriptor's `args`; the argument after those is the request options.
+ */
+export function callArgs(op: Operation, args: readonly unknown[]): CallArgs {
+  const names = op.args ?? [];
+  const call: CallArgs = {
+    params: undefined,
+    body: undefined,
+    query: undefined,
+    options: undefined,
+  };
+  let params: Record<string, string | number | boolean> | undefined;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name === "$body") call.body = args[i];
+    else if (name === "$query") call.query = args[i] as QueryParams | undefined;
+    else (params ??= {})[name] = args[i] as string | number | boolean;
+  }
+  call.params = params;
+  call.options = args[names.length] as RequestOptions | undefined;
+  return call;
 }
 
 /** Path and trailing parameters by name. */

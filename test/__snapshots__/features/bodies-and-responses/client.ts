@@ -3,7 +3,7 @@ import { FilesApiError } from "./errors.js";
 import {
   ClientCore,
   encodeBody,
-  operation,
+  endpoint,
   placeParams,
   type ApiPromise,
   type CoreOptions,
@@ -88,11 +88,6 @@ export interface InvoicesListResponseHeaders {
   "X-Cached"?: boolean;
 }
 
-const opPaymentIntentsCreate = /* @__PURE__ */ operation(
-  '{"id":"paymentIntents.create","method":"POST","path":"/v1/payment_intents","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/x-www-form-urlencoded"},"documentedResponse":true,"body":"form"}',
-  { validateBody: validatePaymentIntentCreateParams, encode: encodeBody },
-);
-
 /**
  * Create a payment intent.
  *
@@ -103,17 +98,13 @@ const opPaymentIntentsCreate = /* @__PURE__ */ operation(
  * @returns The PaymentIntent.
  * @throws {FilesApiError} when the API answers with an error status.
  */
-export function paymentIntentsCreate(
+export const paymentIntentsCreate: (
   core: FilesCore,
   body: PaymentIntentCreateParams,
   options?: RequestOptions,
-): ApiPromise<PaymentIntent> {
-  return core.request(opPaymentIntentsCreate, undefined, body, undefined, options);
-}
-
-const opFilesCreate = /* @__PURE__ */ operation(
-  '{"id":"files.create","method":"POST","path":"/v1/files","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"body":"multipart"}',
-  { validateBody: validateFileCreateParams, encode: encodeBody },
+) => ApiPromise<PaymentIntent> = /* @__PURE__ */ endpoint(
+  '{"id":"paymentIntents.create","method":"POST","path":"/v1/payment_intents","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/x-www-form-urlencoded"},"args":["$body"],"documentedResponse":true,"body":"form"}',
+  { validateBody: validatePaymentIntentCreateParams, encode: encodeBody },
 );
 
 /**
@@ -126,21 +117,13 @@ const opFilesCreate = /* @__PURE__ */ operation(
  * @returns The FileObject.
  * @throws {FilesApiError} when the API answers with an error status.
  */
-export function filesCreate(
+export const filesCreate: (
   core: FilesCore,
   body: FileCreateParams,
   options?: RequestOptions,
-): ApiPromise<FileObject> {
-  return core.request(opFilesCreate, undefined, body, undefined, options);
-}
-
-const opFilesUpload = /* @__PURE__ */ operation(
-  '{"id":"files.upload","method":"PUT","path":"/v1/files/{file_id}/content","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/octet-stream"},"documentedResponse":false,"body":"binary","response":"none"}',
-  {
-    validateParams: validateFilesUploadParams,
-    validateBody: validateFilesUploadBody,
-    encode: encodeBody,
-  },
+) => ApiPromise<FileObject> = /* @__PURE__ */ endpoint(
+  '{"id":"files.create","method":"POST","path":"/v1/files","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$body"],"documentedResponse":true,"body":"multipart"}',
+  { validateBody: validateFileCreateParams, encode: encodeBody },
 );
 
 /**
@@ -154,18 +137,18 @@ const opFilesUpload = /* @__PURE__ */ operation(
  * @returns Nothing: the API answers 204 with no body.
  * @throws {FilesApiError} when the API answers with an error status.
  */
-export function filesUpload(
+export const filesUpload: (
   core: FilesCore,
   fileId: string,
   body: BinaryInput,
   options?: RequestOptions,
-): ApiPromise<void> {
-  return core.request(opFilesUpload, { file_id: fileId }, body, undefined, options);
-}
-
-const opNotesCreate = /* @__PURE__ */ operation(
-  '{"id":"notes.create","method":"POST","path":"/v1/notes","credentials":[],"headers":{"Content-Type":"application/json"},"documentedResponse":true,"responseHeaders":{"Location":"string"}}',
-  { validateBody: validateNote },
+) => ApiPromise<void> = /* @__PURE__ */ endpoint(
+  '{"id":"files.upload","method":"PUT","path":"/v1/files/{file_id}/content","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/octet-stream"},"args":["file_id","$body"],"documentedResponse":false,"body":"binary","response":"none"}',
+  {
+    validateParams: validateFilesUploadParams,
+    validateBody: validateFilesUploadBody,
+    encode: encodeBody,
+  },
 );
 
 /**
@@ -178,21 +161,13 @@ const opNotesCreate = /* @__PURE__ */ operation(
  * @returns The Note.
  * @throws {FilesApiError} when the API answers with an error status.
  */
-export function notesCreate(
+export const notesCreate: (
   core: FilesCore,
   body: Note,
   options?: RequestOptions,
-): ApiPromise<Note, NotesCreateResponseHeaders> {
-  return core.request(opNotesCreate, undefined, body, undefined, options);
-}
-
-const opNotesSetText = /* @__PURE__ */ operation(
-  '{"id":"notes.setText","method":"PUT","path":"/v1/notes/{note_id}/text","credentials":[],"headers":{"Content-Type":"text/plain"},"documentedResponse":false,"body":"text","response":"none"}',
-  {
-    validateParams: validateNotesSetTextParams,
-    validateBody: validateNotesSetTextBody,
-    encode: encodeBody,
-  },
+) => ApiPromise<Note, NotesCreateResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"notes.create","method":"POST","path":"/v1/notes","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"responseHeaders":{"Location":"string"}}',
+  { validateBody: validateNote },
 );
 
 /**
@@ -206,18 +181,18 @@ const opNotesSetText = /* @__PURE__ */ operation(
  * @returns Nothing: the API answers 204 with no body.
  * @throws {FilesApiError} when the API answers with an error status.
  */
-export function notesSetText(
+export const notesSetText: (
   core: FilesCore,
   noteId: string,
   body: string,
   options?: RequestOptions,
-): ApiPromise<void> {
-  return core.request(opNotesSetText, { note_id: noteId }, body, undefined, options);
-}
-
-const opFilesDelete = /* @__PURE__ */ operation(
-  '{"id":"files.delete","method":"DELETE","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":false,"response":"none"}',
-  { validateParams: validateFilesDeleteParams },
+) => ApiPromise<void> = /* @__PURE__ */ endpoint(
+  '{"id":"notes.setText","method":"PUT","path":"/v1/notes/{note_id}/text","credentials":[],"headers":{"Content-Type":"text/plain"},"args":["note_id","$body"],"documentedResponse":false,"body":"text","response":"none"}',
+  {
+    validateParams: validateNotesSetTextParams,
+    validateBody: validateNotesSetTextBody,
+    encode: encodeBody,
+  },
 );
 
 /**
@@ -230,17 +205,13 @@ const opFilesDelete = /* @__PURE__ */ operation(
  * @returns Nothing: the API answers 204 with no body.
  * @throws {FilesApiError} when the API answers with an error status.
  */
-export function filesDelete(
+export const filesDelete: (
   core: FilesCore,
   fileId: string,
   options?: RequestOptions,
-): ApiPromise<void> {
-  return core.request(opFilesDelete, { file_id: fileId }, undefined, undefined, options);
-}
-
-const opInvoicesPdf = /* @__PURE__ */ operation(
-  '{"id":"invoices.pdf","method":"GET","path":"/v1/invoices/{invoice_id}/pdf","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Accept":"application/pdf, application/json;q=0.5"},"documentedResponse":true,"response":"binary"}',
-  { validateParams: validateInvoicesPdfParams },
+) => ApiPromise<void> = /* @__PURE__ */ endpoint(
+  '{"id":"files.delete","method":"DELETE","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id"],"documentedResponse":false,"response":"none"}',
+  { validateParams: validateFilesDeleteParams },
 );
 
 /**
@@ -253,17 +224,13 @@ const opInvoicesPdf = /* @__PURE__ */ operation(
  * @returns The body's bytes (application/pdf) as a Blob; `asResponse()` gives the stream.
  * @throws {FilesApiError} when the API answers with an error status.
  */
-export function invoicesPdf(
+export const invoicesPdf: (
   core: FilesCore,
   invoiceId: string,
   options?: RequestOptions,
-): ApiPromise<Blob> {
-  return core.request(opInvoicesPdf, { invoice_id: invoiceId }, undefined, undefined, options);
-}
-
-const opInvoicesSummary = /* @__PURE__ */ operation(
-  '{"id":"invoices.summary","method":"GET","path":"/v1/invoices/{invoice_id}/summary","credentials":[],"headers":{"Accept":"text/plain, application/json;q=0.5"},"documentedResponse":true,"response":"text"}',
-  { validateParams: validateInvoicesSummaryParams },
+) => ApiPromise<Blob> = /* @__PURE__ */ endpoint(
+  '{"id":"invoices.pdf","method":"GET","path":"/v1/invoices/{invoice_id}/pdf","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Accept":"application/pdf, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"binary"}',
+  { validateParams: validateInvoicesPdfParams },
 );
 
 /**
@@ -276,17 +243,13 @@ const opInvoicesSummary = /* @__PURE__ */ operation(
  * @returns The body's text (text/plain).
  * @throws {FilesApiError} when the API answers with an error status.
  */
-export function invoicesSummary(
+export const invoicesSummary: (
   core: FilesCore,
   invoiceId: string,
   options?: RequestOptions,
-): ApiPromise<string> {
-  return core.request(opInvoicesSummary, { invoice_id: invoiceId }, undefined, undefined, options);
-}
-
-const opInvoicesList = /* @__PURE__ */ operation(
-  '{"id":"invoices.list","method":"GET","path":"/v1/invoices","credentials":[],"headers":{},"documentedResponse":true,"responseHeaders":{"Link":"string","X-RateLimit-Remaining":"integer","X-Cached":"boolean"}}',
-  { validateParams: validateInvoicesListParams, place: placeParams },
+) => ApiPromise<string> = /* @__PURE__ */ endpoint(
+  '{"id":"invoices.summary","method":"GET","path":"/v1/invoices/{invoice_id}/summary","credentials":[],"headers":{"Accept":"text/plain, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"text"}',
+  { validateParams: validateInvoicesSummaryParams },
 );
 
 /**
@@ -299,13 +262,14 @@ const opInvoicesList = /* @__PURE__ */ operation(
  * @returns The response body.
  * @throws {FilesApiError} when the API answers with an error status.
  */
-export function invoicesList(
+export const invoicesList: (
   core: FilesCore,
   query?: Pick<InvoicesListParams, "page">,
   options?: RequestOptions,
-): ApiPromise<Invoice[], InvoicesListResponseHeaders> {
-  return core.request(opInvoicesList, undefined, undefined, query, options);
-}
+) => ApiPromise<Invoice[], InvoicesListResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"invoices.list","method":"GET","path":"/v1/invoices","credentials":[],"headers":{},"args":["$query"],"documentedResponse":true,"responseHeaders":{"Link":"string","X-RateLimit-Remaining":"integer","X-Cached":"boolean"}}',
+  { validateParams: validateInvoicesListParams, place: placeParams },
+);
 
 /** The `paymentIntents` endpoints of the Bodies and responses. */
 export class PaymentIntentsApi {

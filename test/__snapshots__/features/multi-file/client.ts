@@ -2,7 +2,7 @@
 import { MultiFileApiError } from "./errors.js";
 import {
   ClientCore,
-  operation,
+  endpoint,
   type ApiPromise,
   type CoreOptions,
   type RequestOptions,
@@ -26,11 +26,6 @@ export class MultiFileCore extends ClientCore {
   }
 }
 
-const opCartsGet = /* @__PURE__ */ operation(
-  '{"id":"carts.get","method":"GET","path":"/carts/{cart_id}","credentials":[],"headers":{},"documentedResponse":true}',
-  { validateParams: validateCartsGetParams },
-);
-
 /**
  * `GET /carts/{cart_id}`
  * Sends: no credential.
@@ -39,13 +34,14 @@ const opCartsGet = /* @__PURE__ */ operation(
  * @returns The Cart.
  * @throws {MultiFileApiError} when the API answers with an error status.
  */
-export function cartsGet(
+export const cartsGet: (
   core: MultiFileCore,
   cartId: CartId,
   options?: RequestOptions,
-): ApiPromise<Cart> {
-  return core.request(opCartsGet, { cart_id: cartId }, undefined, undefined, options);
-}
+) => ApiPromise<Cart> = /* @__PURE__ */ endpoint(
+  '{"id":"carts.get","method":"GET","path":"/carts/{cart_id}","credentials":[],"headers":{},"args":["cart_id"],"documentedResponse":true}',
+  { validateParams: validateCartsGetParams },
+);
 
 /** The `carts` endpoints of the Multi file. */
 export class CartsApi {

@@ -2,7 +2,7 @@
 import { OpsApiError } from "./errors.js";
 import {
   ClientCore,
-  operation,
+  endpoint,
   placeParams,
   type ApiPromise,
   type CoreOptions,
@@ -48,11 +48,6 @@ export class OpsCore extends ClientCore {
   }
 }
 
-const opOrdersGet = /* @__PURE__ */ operation(
-  '{"id":"orders.get","method":"GET","path":"/v1/orders/{order_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Accept":"application/json"},"documentedResponse":true}',
-  { validateParams: validateOrdersGetParams, place: placeParams },
-);
-
 /**
  * Get an order.
  * Reads one order.
@@ -77,18 +72,14 @@ const opOrdersGet = /* @__PURE__ */ operation(
  * @returns The Order.
  * @throws {OpsApiError} when the API answers with an error status.
  */
-export function ordersGet(
+export const ordersGet: (
   core: OpsCore,
   orderId: string,
   query: Pick<OrdersGetParams, "expand" | "page">,
   options?: RequestOptions,
-): ApiPromise<Order> {
-  return core.request(opOrdersGet, { order_id: orderId }, undefined, query, options);
-}
-
-const opOrdersCreate = /* @__PURE__ */ operation(
-  '{"id":"orders.create","method":"POST","path":"/v1/orders","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"documentedResponse":false}',
-  { validateBody: validateCreateOrder },
+) => ApiPromise<Order> = /* @__PURE__ */ endpoint(
+  '{"id":"orders.get","method":"GET","path":"/v1/orders/{order_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Accept":"application/json"},"args":["order_id","$query"],"documentedResponse":true}',
+  { validateParams: validateOrdersGetParams, place: placeParams },
 );
 
 /**
@@ -109,17 +100,13 @@ const opOrdersCreate = /* @__PURE__ */ operation(
  * @undocumented Response body not shown.
  * @throws {OpsApiError} when the API answers with an error status.
  */
-export function ordersCreate(
+export const ordersCreate: (
   core: OpsCore,
   body: CreateOrder,
   options?: RequestOptions,
-): ApiPromise<unknown> {
-  return core.request(opOrdersCreate, undefined, body, undefined, options);
-}
-
-const opOrdersCancel = /* @__PURE__ */ operation(
-  '{"id":"orders.cancel","method":"POST","path":"/v1/orders/{order_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"documentedResponse":true}',
-  { validateParams: validateOrdersCancelParams },
+) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
+  '{"id":"orders.create","method":"POST","path":"/v1/orders","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false}',
+  { validateBody: validateCreateOrder },
 );
 
 /**
@@ -137,19 +124,15 @@ const opOrdersCancel = /* @__PURE__ */ operation(
  * @returns The response body.
  * @throws {OpsApiError} when the API answers with an error status.
  */
-export function ordersCancel(
+export const ordersCancel: (
   core: OpsCore,
   orderId: string,
   options?: RequestOptions,
-): ApiPromise<{
+) => ApiPromise<{
   cancelled: true;
-}> {
-  return core.request(opOrdersCancel, { order_id: orderId }, undefined, undefined, options);
-}
-
-const opFilesDownload = /* @__PURE__ */ operation(
-  '{"id":"files.download","method":"GET","path":"/v2/files","credentials":[],"headers":{},"trailing":["name","part"],"documentedResponse":true}',
-  { validateParams: validateFilesDownloadParams },
+}> = /* @__PURE__ */ endpoint(
+  '{"id":"orders.cancel","method":"POST","path":"/v1/orders/{order_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["order_id"],"documentedResponse":true}',
+  { validateParams: validateOrdersCancelParams },
 );
 
 /**
@@ -169,18 +152,14 @@ const opFilesDownload = /* @__PURE__ */ operation(
  * @returns The response body.
  * @throws {OpsApiError} when the API answers with an error status.
  */
-export function filesDownload(
+export const filesDownload: (
   core: OpsCore,
   name: string,
   part: number,
   options?: RequestOptions,
-): ApiPromise<unknown> {
-  return core.request(opFilesDownload, { name, part }, undefined, undefined, options);
-}
-
-const opWebhooksCreate = /* @__PURE__ */ operation(
-  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
-  { validateBody: validateWebhookRegistration },
+) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
+  '{"id":"files.download","method":"GET","path":"/v2/files","credentials":[],"headers":{},"trailing":["name","part"],"args":["name","part"],"documentedResponse":true}',
+  { validateParams: validateFilesDownloadParams },
 );
 
 /**
@@ -196,17 +175,13 @@ const opWebhooksCreate = /* @__PURE__ */ operation(
  * @returns The response body.
  * @throws {OpsApiError} when the API answers with an error status.
  */
-export function webhooksCreate(
+export const webhooksCreate: (
   core: OpsCore,
   body: WebhookRegistration,
   options?: RequestOptions,
-): ApiPromise<string> {
-  return core.request(opWebhooksCreate, undefined, body, undefined, options);
-}
-
-const opWebhooksDelete = /* @__PURE__ */ operation(
-  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"documentedResponse":false}',
-  { validateParams: validateWebhooksDeleteParams },
+) => ApiPromise<string> = /* @__PURE__ */ endpoint(
+  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true}',
+  { validateBody: validateWebhookRegistration },
 );
 
 /**
@@ -223,13 +198,14 @@ const opWebhooksDelete = /* @__PURE__ */ operation(
  * @returns The response body, whose shape the spec does not show.
  * @throws {OpsApiError} when the API answers with an error status.
  */
-export function webhooksDelete(
+export const webhooksDelete: (
   core: OpsCore,
   webhookId: string,
   options?: RequestOptions,
-): ApiPromise<unknown> {
-  return core.request(opWebhooksDelete, { webhook_id: webhookId }, undefined, undefined, options);
-}
+) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
+  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["webhook_id"],"documentedResponse":false}',
+  { validateParams: validateWebhooksDeleteParams },
+);
 
 /** The `orders` endpoints of the Operations Example. */
 export class OrdersApi {

@@ -2,13 +2,12 @@
 import { PagesApiError } from "./errors.js";
 import {
   ClientCore,
-  operation,
   placeParams,
   type CoreOptions,
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
-import { paginate, type PagePromise } from "./runtime/client/pagination.js";
+import { pagedEndpoint, type PagePromise } from "./runtime/client/pagination.js";
 import type {
   Customer,
   CustomerList,
@@ -65,11 +64,6 @@ export interface IssuesListResponseHeaders {
   "X-Total"?: number;
 }
 
-const opCustomersList = /* @__PURE__ */ operation(
-  '{"id":"customers.list","method":"GET","path":"/v1/customers","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"headerParams":["X-Trace"],"paging":{"style":"cursor","items":["data"],"param":"starting_after","cursor":["id"],"hasMore":["has_more"]}}',
-  { validateParams: validateCustomersListParams, place: placeParams },
-);
-
 /**
  * List customers.
  *
@@ -83,17 +77,13 @@ const opCustomersList = /* @__PURE__ */ operation(
  * @returns The CustomerList.
  * @throws {PagesApiError} when the API answers with an error status.
  */
-export function customersList(
+export const customersList: (
   core: PagesCore,
   params?: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit">,
   options?: RequestOptions,
-): PagePromise<CustomerList, Customer> {
-  return paginate(core, opCustomersList, undefined, undefined, params, options);
-}
-
-const opFilesList = /* @__PURE__ */ operation(
-  '{"id":"files.list","method":"GET","path":"/v1/files","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{},"documentedResponse":true,"paging":{"style":"nextToken","items":["files"],"param":"page_token","token":["next_page_token"]}}',
-  { validateParams: validateFilesListParams, place: placeParams },
+) => PagePromise<CustomerList, Customer> = /* @__PURE__ */ pagedEndpoint(
+  '{"id":"customers.list","method":"GET","path":"/v1/customers","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"paging":{"style":"cursor","items":["data"],"param":"starting_after","cursor":["id"],"hasMore":["has_more"]}}',
+  { validateParams: validateCustomersListParams, place: placeParams },
 );
 
 /**
@@ -108,17 +98,13 @@ const opFilesList = /* @__PURE__ */ operation(
  * @returns The FileList.
  * @throws {PagesApiError} when the API answers with an error status.
  */
-export function filesList(
+export const filesList: (
   core: PagesCore,
   query?: Pick<FilesListParams, "page_token" | "page_size">,
   options?: RequestOptions,
-): PagePromise<FileList, File> {
-  return paginate(core, opFilesList, undefined, undefined, query, options);
-}
-
-const opEventsList = /* @__PURE__ */ operation(
-  '{"id":"events.list","method":"GET","path":"/v1/events","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"paging":{"style":"offset","items":["events"],"offset":"offset","start":0,"total":["total_count"]}}',
-  { validateParams: validateEventsListParams, place: placeParams },
+) => PagePromise<FileList, File> = /* @__PURE__ */ pagedEndpoint(
+  '{"id":"files.list","method":"GET","path":"/v1/files","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"nextToken","items":["files"],"param":"page_token","token":["next_page_token"]}}',
+  { validateParams: validateFilesListParams, place: placeParams },
 );
 
 /**
@@ -133,17 +119,13 @@ const opEventsList = /* @__PURE__ */ operation(
  * @returns The EventList.
  * @throws {PagesApiError} when the API answers with an error status.
  */
-export function eventsList(
+export const eventsList: (
   core: PagesCore,
   query?: Pick<EventsListParams, "offset" | "limit">,
   options?: RequestOptions,
-): PagePromise<EventList, Event> {
-  return paginate(core, opEventsList, undefined, undefined, query, options);
-}
-
-const opReposList = /* @__PURE__ */ operation(
-  '{"id":"repos.list","method":"GET","path":"/v1/orgs/{org}/repos","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"paging":{"style":"page","items":["repos"],"page":"page","start":1}}',
-  { validateParams: validateReposListParams, place: placeParams },
+) => PagePromise<EventList, Event> = /* @__PURE__ */ pagedEndpoint(
+  '{"id":"events.list","method":"GET","path":"/v1/events","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"offset","items":["events"],"offset":"offset","start":0,"total":["total_count"]}}',
+  { validateParams: validateEventsListParams, place: placeParams },
 );
 
 /**
@@ -159,18 +141,14 @@ const opReposList = /* @__PURE__ */ operation(
  * @returns The RepoPage.
  * @throws {PagesApiError} when the API answers with an error status.
  */
-export function reposList(
+export const reposList: (
   core: PagesCore,
   org: string,
   query?: Pick<ReposListParams, "page" | "per_page">,
   options?: RequestOptions,
-): PagePromise<RepoPage, Repo> {
-  return paginate(core, opReposList, { org }, undefined, query, options);
-}
-
-const opIssuesList = /* @__PURE__ */ operation(
-  '{"id":"issues.list","method":"GET","path":"/v1/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","query":"api_key"}],"headers":{},"documentedResponse":true,"headerParams":["X-Trace"],"responseHeaders":{"Link":"string","X-Total":"integer"},"paging":{"style":"link","header":"Link"}}',
-  { validateParams: validateIssuesListParams, place: placeParams },
+) => PagePromise<RepoPage, Repo> = /* @__PURE__ */ pagedEndpoint(
+  '{"id":"repos.list","method":"GET","path":"/v1/orgs/{org}/repos","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["org","$query"],"documentedResponse":true,"paging":{"style":"page","items":["repos"],"page":"page","start":1}}',
+  { validateParams: validateReposListParams, place: placeParams },
 );
 
 /**
@@ -186,17 +164,13 @@ const opIssuesList = /* @__PURE__ */ operation(
  * @returns The response body.
  * @throws {PagesApiError} when the API answers with an error status.
  */
-export function issuesList(
+export const issuesList: (
   core: PagesCore,
   params?: Pick<IssuesListParams, "X-Trace" | "state" | "per_page">,
   options?: RequestOptions,
-): PagePromise<Issue[], Issue, IssuesListResponseHeaders> {
-  return paginate(core, opIssuesList, undefined, undefined, params, options);
-}
-
-const opThingsList = /* @__PURE__ */ operation(
-  '{"id":"things.list","method":"GET","path":"/v1/things","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"documentedResponse":true,"paging":{"style":"link","items":["things"],"field":["links","next"]}}',
-  { validateParams: validateThingsListParams, place: placeParams },
+) => PagePromise<Issue[], Issue, IssuesListResponseHeaders> = /* @__PURE__ */ pagedEndpoint(
+  '{"id":"issues.list","method":"GET","path":"/v1/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"responseHeaders":{"Link":"string","X-Total":"integer"},"paging":{"style":"link","header":"Link"}}',
+  { validateParams: validateIssuesListParams, place: placeParams },
 );
 
 /**
@@ -210,13 +184,14 @@ const opThingsList = /* @__PURE__ */ operation(
  * @returns The ThingList.
  * @throws {PagesApiError} when the API answers with an error status.
  */
-export function thingsList(
+export const thingsList: (
   core: PagesCore,
   query?: Pick<ThingsListParams, "size">,
   options?: RequestOptions,
-): PagePromise<ThingList, Thing> {
-  return paginate(core, opThingsList, undefined, undefined, query, options);
-}
+) => PagePromise<ThingList, Thing> = /* @__PURE__ */ pagedEndpoint(
+  '{"id":"things.list","method":"GET","path":"/v1/things","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"link","items":["things"],"field":["links","next"]}}',
+  { validateParams: validateThingsListParams, place: placeParams },
+);
 
 /** The `customers` endpoints of the Pagination. */
 export class CustomersApi {

@@ -2,7 +2,7 @@
 import { ParamsApiError } from "./errors.js";
 import {
   ClientCore,
-  operation,
+  endpoint,
   placeParams,
   type ApiPromise,
   type BasicCredentialValue,
@@ -89,11 +89,6 @@ function validateChargesCreateBody(value: unknown, path: string, issues: Validat
 }
 let validateChargesCreateBodyShape: Validator | undefined;
 
-const opIssuesList = /* @__PURE__ */ operation(
-  '{"id":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"documentedResponse":true,"styles":{"labels":"comma","expand":"brackets","created":"deepObject"},"headerParams":["If-None-Match"],"sendDefaults":{"sort":"created"}}',
-  { validateParams: validateIssuesListParams, place: placeParams },
-);
-
 /**
  * List issues.
  *
@@ -116,7 +111,7 @@ const opIssuesList = /* @__PURE__ */ operation(
  * @returns The response body.
  * @throws {ParamsApiError} when the API answers with an error status.
  */
-export function issuesList(
+export const issuesList: (
   core: ParamsCore,
   owner: string,
   repo: string,
@@ -125,13 +120,9 @@ export function issuesList(
     "If-None-Match" | "labels" | "state" | "expand" | "created" | "per_page" | "sort"
   >,
   options?: RequestOptions,
-): ApiPromise<Issue[]> {
-  return core.request(opIssuesList, { owner, repo }, undefined, params, options);
-}
-
-const opIssuesCheck = /* @__PURE__ */ operation(
-  '{"id":"issues.check","method":"HEAD","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"documentedResponse":false,"response":"none"}',
-  { validateParams: validateIssuesCheckParams },
+) => ApiPromise<Issue[]> = /* @__PURE__ */ endpoint(
+  '{"id":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo","$query"],"documentedResponse":true,"styles":{"labels":"comma","expand":"brackets","created":"deepObject"},"headerParams":["If-None-Match"],"sendDefaults":{"sort":"created"}}',
+  { validateParams: validateIssuesListParams, place: placeParams },
 );
 
 /**
@@ -148,18 +139,14 @@ const opIssuesCheck = /* @__PURE__ */ operation(
  * @returns Nothing: a HEAD response has no body (`withResponse()` gives its status and headers).
  * @throws {ParamsApiError} when the API answers with an error status.
  */
-export function issuesCheck(
+export const issuesCheck: (
   core: ParamsCore,
   owner: string,
   repo: string,
   options?: RequestOptions,
-): ApiPromise<void> {
-  return core.request(opIssuesCheck, { owner, repo }, undefined, undefined, options);
-}
-
-const opIssuesOptions = /* @__PURE__ */ operation(
-  '{"id":"issues.options","method":"OPTIONS","path":"/repos/{owner}/{repo}/issues","credentials":[],"headers":{},"documentedResponse":false}',
-  { validateParams: validateIssuesOptionsParams },
+) => ApiPromise<void> = /* @__PURE__ */ endpoint(
+  '{"id":"issues.check","method":"HEAD","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo"],"documentedResponse":false,"response":"none"}',
+  { validateParams: validateIssuesCheckParams },
 );
 
 /**
@@ -176,18 +163,14 @@ const opIssuesOptions = /* @__PURE__ */ operation(
  * @returns The response body, whose shape the spec does not show.
  * @throws {ParamsApiError} when the API answers with an error status.
  */
-export function issuesOptions(
+export const issuesOptions: (
   core: ParamsCore,
   owner: string,
   repo: string,
   options?: RequestOptions,
-): ApiPromise<unknown> {
-  return core.request(opIssuesOptions, { owner, repo }, undefined, undefined, options);
-}
-
-const opIssuesCreate = /* @__PURE__ */ operation(
-  '{"id":"issues.create","method":"POST","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
-  { validateParams: validateIssuesCreateParams, validateBody: validateIssuesCreateBody },
+) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
+  '{"id":"issues.options","method":"OPTIONS","path":"/repos/{owner}/{repo}/issues","credentials":[],"headers":{},"args":["owner","repo"],"documentedResponse":false}',
+  { validateParams: validateIssuesOptionsParams },
 );
 
 /**
@@ -204,7 +187,7 @@ const opIssuesCreate = /* @__PURE__ */ operation(
  * @returns The Issue.
  * @throws {ParamsApiError} when the API answers with an error status.
  */
-export function issuesCreate(
+export const issuesCreate: (
   core: ParamsCore,
   owner: string,
   repo: string,
@@ -212,12 +195,9 @@ export function issuesCreate(
     title: string;
   },
   options?: RequestOptions,
-): ApiPromise<Issue> {
-  return core.request(opIssuesCreate, { owner, repo }, body, undefined, options);
-}
-
-const opAccountGet = /* @__PURE__ */ operation(
-  '{"id":"account.get","method":"GET","path":"/account","credentials":[{"option":"basic","basic":true}],"headers":{},"documentedResponse":true}',
+) => ApiPromise<Issue> = /* @__PURE__ */ endpoint(
+  '{"id":"issues.create","method":"POST","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["owner","repo","$body"],"documentedResponse":true}',
+  { validateParams: validateIssuesCreateParams, validateBody: validateIssuesCreateBody },
 );
 
 /**
@@ -232,22 +212,13 @@ const opAccountGet = /* @__PURE__ */ operation(
  * @returns The response body.
  * @throws {ParamsApiError} when the API answers with an error status.
  */
-export function accountGet(
+export const accountGet: (
   core: ParamsCore,
   options?: RequestOptions,
-): ApiPromise<{
+) => ApiPromise<{
   login: string;
-}> {
-  return core.request(opAccountGet, undefined, undefined, undefined, options);
-}
-
-const opChargesCreate = /* @__PURE__ */ operation(
-  '{"id":"charges.create","method":"POST","path":"/v1/charges","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true,"headerParams":["Stripe-Account"]}',
-  {
-    validateParams: validateChargesCreateParams,
-    validateBody: validateChargesCreateBody,
-    place: placeParams,
-  },
+}> = /* @__PURE__ */ endpoint(
+  '{"id":"account.get","method":"GET","path":"/account","credentials":[{"option":"basic","basic":true}],"headers":{},"documentedResponse":true}',
 );
 
 /**
@@ -266,16 +237,21 @@ const opChargesCreate = /* @__PURE__ */ operation(
  * @returns The Charge.
  * @throws {ParamsApiError} when the API answers with an error status.
  */
-export function chargesCreate(
+export const chargesCreate: (
   core: ParamsCore,
   body: {
     amount: number;
   },
   params: Pick<ChargesCreateParams, "Stripe-Account">,
   options?: RequestOptions,
-): ApiPromise<Charge> {
-  return core.request(opChargesCreate, undefined, body, params, options);
-}
+) => ApiPromise<Charge> = /* @__PURE__ */ endpoint(
+  '{"id":"charges.create","method":"POST","path":"/v1/charges","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{"Content-Type":"application/json"},"args":["$body","$query"],"documentedResponse":true,"headerParams":["Stripe-Account"]}',
+  {
+    validateParams: validateChargesCreateParams,
+    validateBody: validateChargesCreateBody,
+    place: placeParams,
+  },
+);
 
 /** The `issues` endpoints of the Params Example. */
 export class IssuesApi {

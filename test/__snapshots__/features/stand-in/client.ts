@@ -2,7 +2,7 @@
 import { KioskApiError } from "./errors.js";
 import {
   ClientCore,
-  operation,
+  endpoint,
   placeParams,
   type ApiPromise,
   type BasicCredentialValue,
@@ -59,11 +59,6 @@ export class KioskCore extends ClientCore {
   }
 }
 
-const opItemsList = /* @__PURE__ */ operation(
-  '{"id":"items.list","method":"GET","path":"/v1/items","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"documentedResponse":true}',
-  { validateParams: validateItemsListParams, place: placeParams },
-);
-
 /**
  * `GET /v1/items`
  * Sends: `X-Key` (`apiKey`).
@@ -78,17 +73,13 @@ const opItemsList = /* @__PURE__ */ operation(
  * @returns The ItemList.
  * @throws {KioskApiError} when the API answers with an error status.
  */
-export function itemsList(
+export const itemsList: (
   core: KioskCore,
   query?: Pick<ItemsListParams, "limit">,
   options?: RequestOptions,
-): ApiPromise<ItemList> {
-  return core.request(opItemsList, undefined, undefined, query, options);
-}
-
-const opAdminReset = /* @__PURE__ */ operation(
-  '{"id":"admin.reset","method":"POST","path":"/v1/admin/reset","credentials":[{"option":"apiKey","header":"X-Key"},{"option":"clientKey","query":"client_key"}],"headers":{},"documentedResponse":false,"response":"none"}',
-  { place: placeParams },
+) => ApiPromise<ItemList> = /* @__PURE__ */ endpoint(
+  '{"id":"items.list","method":"GET","path":"/v1/items","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"args":["$query"],"documentedResponse":true}',
+  { validateParams: validateItemsListParams, place: placeParams },
 );
 
 /**
@@ -105,14 +96,11 @@ const opAdminReset = /* @__PURE__ */ operation(
  * @undocumented Response body not shown.
  * @throws {KioskApiError} when the API answers with an error status.
  */
-export function adminReset(core: KioskCore, options?: RequestOptions): ApiPromise<void> {
-  return core.request(opAdminReset, undefined, undefined, undefined, options);
-}
-
-const opHooksCreate = /* @__PURE__ */ operation(
-  '{"id":"hooks.create","method":"POST","path":"/v1/hooks","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
-  { validateBody: validateCreateHook },
-);
+export const adminReset: (core: KioskCore, options?: RequestOptions) => ApiPromise<void> =
+  /* @__PURE__ */ endpoint(
+    '{"id":"admin.reset","method":"POST","path":"/v1/admin/reset","credentials":[{"option":"apiKey","header":"X-Key"},{"option":"clientKey","query":"client_key"}],"headers":{},"documentedResponse":false,"response":"none"}',
+    { place: placeParams },
+  );
 
 /**
  * `POST /v1/hooks`
@@ -129,17 +117,13 @@ const opHooksCreate = /* @__PURE__ */ operation(
  * @returns The Hook.
  * @throws {KioskApiError} when the API answers with an error status.
  */
-export function hooksCreate(
+export const hooksCreate: (
   core: KioskCore,
   body: CreateHook,
   options?: RequestOptions,
-): ApiPromise<Hook> {
-  return core.request(opHooksCreate, undefined, body, undefined, options);
-}
-
-const opHooksDelete = /* @__PURE__ */ operation(
-  '{"id":"hooks.delete","method":"DELETE","path":"/v1/hooks/{hook_id}","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"documentedResponse":false,"response":"none"}',
-  { validateParams: validateHooksDeleteParams },
+) => ApiPromise<Hook> = /* @__PURE__ */ endpoint(
+  '{"id":"hooks.create","method":"POST","path":"/v1/hooks","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true}',
+  { validateBody: validateCreateHook },
 );
 
 /**
@@ -155,17 +139,13 @@ const opHooksDelete = /* @__PURE__ */ operation(
  * @returns Nothing: the API answers 204 with no body.
  * @throws {KioskApiError} when the API answers with an error status.
  */
-export function hooksDelete(
+export const hooksDelete: (
   core: KioskCore,
   hookId: string,
   options?: RequestOptions,
-): ApiPromise<void> {
-  return core.request(opHooksDelete, { hook_id: hookId }, undefined, undefined, options);
-}
-
-const opTicketsClose = /* @__PURE__ */ operation(
-  '{"id":"tickets.close","method":"POST","path":"/v2/tickets/{ticket_id}/close","credentials":[{"option":"operator","basic":true}],"headers":{},"documentedResponse":true}',
-  { validateParams: validateTicketsCloseParams },
+) => ApiPromise<void> = /* @__PURE__ */ endpoint(
+  '{"id":"hooks.delete","method":"DELETE","path":"/v1/hooks/{hook_id}","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"args":["hook_id"],"documentedResponse":false,"response":"none"}',
+  { validateParams: validateHooksDeleteParams },
 );
 
 /**
@@ -182,13 +162,14 @@ const opTicketsClose = /* @__PURE__ */ operation(
  * @returns The Ticket.
  * @throws {KioskApiError} when the API answers with an error status.
  */
-export function ticketsClose(
+export const ticketsClose: (
   core: KioskCore,
   ticketId: string,
   options?: RequestOptions,
-): ApiPromise<Ticket> {
-  return core.request(opTicketsClose, { ticket_id: ticketId }, undefined, undefined, options);
-}
+) => ApiPromise<Ticket> = /* @__PURE__ */ endpoint(
+  '{"id":"tickets.close","method":"POST","path":"/v2/tickets/{ticket_id}/close","credentials":[{"option":"operator","basic":true}],"headers":{},"args":["ticket_id"],"documentedResponse":true}',
+  { validateParams: validateTicketsCloseParams },
+);
 
 /** The `items` endpoints of the Stand-in Example. */
 export class ItemsApi {

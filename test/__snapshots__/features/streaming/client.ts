@@ -2,7 +2,7 @@
 import { StreamsApiError } from "./errors.js";
 import {
   ClientCore,
-  operation,
+  endpoint,
   placeParams,
   type ApiPromise,
   type CoreOptions,
@@ -69,11 +69,6 @@ export type JobsWatchEvent =
   | { event: "log"; data: string; id?: string }
   | { event: "done"; data: JobDone; id?: string };
 
-const opChatCreate = /* @__PURE__ */ operation(
-  '{"id":"chat.create","method":"POST","path":"/v1/chat/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]","flag":"stream","accept":"text/event-stream, application/json;q=0.5"}}',
-  { validateBody: validateChatRequest, stream: openStream },
-);
-
 /**
  * Create a chat completion.
  * One endpoint, two answers; `stream: true` in the body asks for the stream.
@@ -84,51 +79,54 @@ const opChatCreate = /* @__PURE__ */ operation(
  * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
-export function chatCreate(
-  core: StreamsCore,
-  body: ChatRequest & { stream: true },
-  options?: RequestOptions,
-): ApiPromise<Stream<ChatChunk>>;
-/**
- * Create a chat completion.
- * One endpoint, two answers; `stream: true` in the body asks for the stream.
- *
- * `POST /v1/chat/completions`
- * Sends: `Authorization: Bearer …` (`token`).
- * @param core The `StreamsCore` that sends the call.
- * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
- * @throws {StreamsApiError} when the API answers with an error status.
- */
-export function chatCreate(
-  core: StreamsCore,
-  body: ChatRequest & { stream?: false | null },
-  options?: RequestOptions,
-): ApiPromise<ChatCompletion>;
-/**
- * Create a chat completion.
- * One endpoint, two answers; `stream: true` in the body asks for the stream.
- *
- * `POST /v1/chat/completions`
- * Sends: `Authorization: Bearer …` (`token`).
- * @param core The `StreamsCore` that sends the call.
- * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
- * @throws {StreamsApiError} when the API answers with an error status.
- */
-export function chatCreate(
-  core: StreamsCore,
-  body: ChatRequest,
-  options?: RequestOptions,
-): ApiPromise<Stream<ChatChunk> | ChatCompletion>;
-export function chatCreate(
-  core: StreamsCore,
-  body: ChatRequest,
-  options?: RequestOptions,
-): ApiPromise<Stream<ChatChunk> | ChatCompletion> {
-  return core.request(opChatCreate, undefined, body, undefined, options);
-}
-
-const opCompletionsStream = /* @__PURE__ */ operation(
-  '{"id":"completions.stream","method":"POST","path":"/v1/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]"}}',
+export const chatCreate: {
+  /**
+   * Create a chat completion.
+   * One endpoint, two answers; `stream: true` in the body asks for the stream.
+   *
+   * `POST /v1/chat/completions`
+   * Sends: `Authorization: Bearer …` (`token`).
+   * @param core The `StreamsCore` that sends the call.
+   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+   * @throws {StreamsApiError} when the API answers with an error status.
+   */
+  (
+    core: StreamsCore,
+    body: ChatRequest & { stream: true },
+    options?: RequestOptions,
+  ): ApiPromise<Stream<ChatChunk>>;
+  /**
+   * Create a chat completion.
+   * One endpoint, two answers; `stream: true` in the body asks for the stream.
+   *
+   * `POST /v1/chat/completions`
+   * Sends: `Authorization: Bearer …` (`token`).
+   * @param core The `StreamsCore` that sends the call.
+   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+   * @throws {StreamsApiError} when the API answers with an error status.
+   */
+  (
+    core: StreamsCore,
+    body: ChatRequest & { stream?: false | null },
+    options?: RequestOptions,
+  ): ApiPromise<ChatCompletion>;
+  /**
+   * Create a chat completion.
+   * One endpoint, two answers; `stream: true` in the body asks for the stream.
+   *
+   * `POST /v1/chat/completions`
+   * Sends: `Authorization: Bearer …` (`token`).
+   * @param core The `StreamsCore` that sends the call.
+   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+   * @throws {StreamsApiError} when the API answers with an error status.
+   */
+  (
+    core: StreamsCore,
+    body: ChatRequest,
+    options?: RequestOptions,
+  ): ApiPromise<Stream<ChatChunk> | ChatCompletion>;
+} = /* @__PURE__ */ endpoint(
+  '{"id":"chat.create","method":"POST","path":"/v1/chat/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]","flag":"stream","accept":"text/event-stream, application/json;q=0.5"}}',
   { validateBody: validateChatRequest, stream: openStream },
 );
 
@@ -142,16 +140,12 @@ const opCompletionsStream = /* @__PURE__ */ operation(
  * @returns A Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. The ChatChunk.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
-export function completionsStream(
+export const completionsStream: (
   core: StreamsCore,
   body: ChatRequest,
   options?: RequestOptions,
-): ApiPromise<Stream<ChatChunk>> {
-  return core.request(opCompletionsStream, undefined, body, undefined, options);
-}
-
-const opMessagesStream = /* @__PURE__ */ operation(
-  '{"id":"messages.stream","method":"POST","path":"/v1/messages","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":false,"streaming":{"format":"sse","events":{"message_start":"json","content_block_delta":"json","message_stop":"json","ping":"json"},"open":true}}',
+) => ApiPromise<Stream<ChatChunk>> = /* @__PURE__ */ endpoint(
+  '{"id":"completions.stream","method":"POST","path":"/v1/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]"}}',
   { validateBody: validateChatRequest, stream: openStream },
 );
 
@@ -165,17 +159,13 @@ const opMessagesStream = /* @__PURE__ */ operation(
  * @returns A Stream (text/event-stream) giving each named event, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
-export function messagesStream(
+export const messagesStream: (
   core: StreamsCore,
   body: ChatRequest,
   options?: RequestOptions,
-): ApiPromise<Stream<MessagesStreamEvent>> {
-  return core.request(opMessagesStream, undefined, body, undefined, options);
-}
-
-const opJobsWatch = /* @__PURE__ */ operation(
-  '{"id":"jobs.watch","method":"GET","path":"/v1/jobs/{job_id}/events","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":false,"responseHeaders":{"X-Job-State":"string"},"streaming":{"format":"sse","events":{"progress":"json","log":"text","done":"json"}}}',
-  { validateParams: validateJobsWatchParams, stream: openStream },
+) => ApiPromise<Stream<MessagesStreamEvent>> = /* @__PURE__ */ endpoint(
+  '{"id":"messages.stream","method":"POST","path":"/v1/messages","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":false,"streaming":{"format":"sse","events":{"message_start":"json","content_block_delta":"json","message_stop":"json","ping":"json"},"open":true}}',
+  { validateBody: validateChatRequest, stream: openStream },
 );
 
 /**
@@ -189,18 +179,15 @@ const opJobsWatch = /* @__PURE__ */ operation(
  * @returns A Stream (text/event-stream) giving each named event, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
-export function jobsWatch(
+export const jobsWatch: (
   core: StreamsCore,
   jobId: string,
   options?: RequestOptions,
-): ApiPromise<Stream<JobsWatchEvent, JobsWatchResponseHeaders>, JobsWatchResponseHeaders> {
-  return core.request(opJobsWatch, { job_id: jobId }, undefined, undefined, options);
-}
-
-const opTicksWatch = /* @__PURE__ */ operation(
-  '{"id":"ticks.watch","method":"GET","path":"/v1/ticks","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":true,"streaming":{"format":"sse","text":true}}',
-  { stream: openStream },
-);
+) => ApiPromise<Stream<JobsWatchEvent, JobsWatchResponseHeaders>, JobsWatchResponseHeaders> =
+  /* @__PURE__ */ endpoint(
+    '{"id":"jobs.watch","method":"GET","path":"/v1/jobs/{job_id}/events","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"args":["job_id"],"documentedResponse":false,"responseHeaders":{"X-Job-State":"string"},"streaming":{"format":"sse","events":{"progress":"json","log":"text","done":"json"}}}',
+    { validateParams: validateJobsWatchParams, stream: openStream },
+  );
 
 /**
  * Watch the clock.
@@ -212,16 +199,12 @@ const opTicksWatch = /* @__PURE__ */ operation(
  * @returns A Stream (text/event-stream) giving each event's data, read with `for await`; it resolves once the response headers arrive.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
-export function ticksWatch(
+export const ticksWatch: (
   core: StreamsCore,
   options?: RequestOptions,
-): ApiPromise<Stream<string>> {
-  return core.request(opTicksWatch, undefined, undefined, undefined, options);
-}
-
-const opLogsTail = /* @__PURE__ */ operation(
-  '{"id":"logs.tail","method":"GET","path":"/v1/logs","credentials":[],"headers":{"Accept":"application/x-ndjson, application/json;q=0.5"},"documentedResponse":true,"streaming":{"format":"jsonl"}}',
-  { validateParams: validateLogsTailParams, place: placeParams, stream: openStream },
+) => ApiPromise<Stream<string>> = /* @__PURE__ */ endpoint(
+  '{"id":"ticks.watch","method":"GET","path":"/v1/ticks","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":true,"streaming":{"format":"sse","text":true}}',
+  { stream: openStream },
 );
 
 /**
@@ -235,13 +218,14 @@ const opLogsTail = /* @__PURE__ */ operation(
  * @returns A Stream (application/x-ndjson) giving each JSON line, read with `for await`; it resolves once the response headers arrive. The LogLine.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
-export function logsTail(
+export const logsTail: (
   core: StreamsCore,
   query?: Pick<LogsTailParams, "level">,
   options?: RequestOptions,
-): ApiPromise<Stream<LogLine>> {
-  return core.request(opLogsTail, undefined, undefined, query, options);
-}
+) => ApiPromise<Stream<LogLine>> = /* @__PURE__ */ endpoint(
+  '{"id":"logs.tail","method":"GET","path":"/v1/logs","credentials":[],"headers":{"Accept":"application/x-ndjson, application/json;q=0.5"},"args":["$query"],"documentedResponse":true,"streaming":{"format":"jsonl"}}',
+  { validateParams: validateLogsTailParams, place: placeParams, stream: openStream },
+);
 
 /** The `chat` endpoints of the Streaming. */
 export class ChatApi {

@@ -2,7 +2,7 @@
 import { TypedWebhooksApiError } from "./errors.js";
 import {
   ClientCore,
-  operation,
+  endpoint,
   type ApiPromise,
   type CoreOptions,
   type CredentialValue,
@@ -30,11 +30,6 @@ export class TypedWebhooksCore extends ClientCore {
   }
 }
 
-const opHooksCreate = /* @__PURE__ */ operation(
-  '{"id":"hooks.create","method":"POST","path":"/repos/{owner}/{repo}/hooks","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
-  { validateParams: validateHooksCreateParams, validateBody: validateHookCreate },
-);
-
 /**
  * Create a webhook.
  *
@@ -46,15 +41,16 @@ const opHooksCreate = /* @__PURE__ */ operation(
  * @returns The Hook.
  * @throws {TypedWebhooksApiError} when the API answers with an error status.
  */
-export function hooksCreate(
+export const hooksCreate: (
   core: TypedWebhooksCore,
   owner: string,
   repo: string,
   body: HookCreate,
   options?: RequestOptions,
-): ApiPromise<Hook> {
-  return core.request(opHooksCreate, { owner, repo }, body, undefined, options);
-}
+) => ApiPromise<Hook> = /* @__PURE__ */ endpoint(
+  '{"id":"hooks.create","method":"POST","path":"/repos/{owner}/{repo}/hooks","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["owner","repo","$body"],"documentedResponse":true}',
+  { validateParams: validateHooksCreateParams, validateBody: validateHookCreate },
+);
 
 /** The `hooks` endpoints of the Typed Webhooks. */
 export class HooksApi {

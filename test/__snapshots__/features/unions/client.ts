@@ -2,7 +2,7 @@
 import { UnionsApiError } from "./errors.js";
 import {
   ClientCore,
-  operation,
+  endpoint,
   type ApiPromise,
   type CoreOptions,
   type RequestOptions,
@@ -26,11 +26,6 @@ export class UnionsCore extends ClientCore {
   }
 }
 
-const opChargesGet = /* @__PURE__ */ operation(
-  '{"id":"charges.get","method":"GET","path":"/charges/{id}","credentials":[],"headers":{},"documentedResponse":true}',
-  { validateParams: validateChargesGetParams },
-);
-
 /**
  * `GET /charges/{id}`
  * Sends: no credential.
@@ -39,17 +34,13 @@ const opChargesGet = /* @__PURE__ */ operation(
  * @returns The Charge.
  * @throws {UnionsApiError} when the API answers with an error status.
  */
-export function chargesGet(
+export const chargesGet: (
   core: UnionsCore,
   id: string,
   options?: RequestOptions,
-): ApiPromise<Charge> {
-  return core.request(opChargesGet, { id }, undefined, undefined, options);
-}
-
-const opChargesCreate = /* @__PURE__ */ operation(
-  '{"id":"charges.create","method":"POST","path":"/charges","credentials":[],"headers":{"Content-Type":"application/json"},"documentedResponse":true}',
-  { validateBody: validateCreateCharge },
+) => ApiPromise<Charge> = /* @__PURE__ */ endpoint(
+  '{"id":"charges.get","method":"GET","path":"/charges/{id}","credentials":[],"headers":{},"args":["id"],"documentedResponse":true}',
+  { validateParams: validateChargesGetParams },
 );
 
 /**
@@ -59,16 +50,13 @@ const opChargesCreate = /* @__PURE__ */ operation(
  * @returns The Charge.
  * @throws {UnionsApiError} when the API answers with an error status.
  */
-export function chargesCreate(
+export const chargesCreate: (
   core: UnionsCore,
   body: CreateCharge,
   options?: RequestOptions,
-): ApiPromise<Charge> {
-  return core.request(opChargesCreate, undefined, body, undefined, options);
-}
-
-const opPaymentMethodsList = /* @__PURE__ */ operation(
-  '{"id":"paymentMethods.list","method":"GET","path":"/payment_methods","credentials":[],"headers":{},"documentedResponse":true}',
+) => ApiPromise<Charge> = /* @__PURE__ */ endpoint(
+  '{"id":"charges.create","method":"POST","path":"/charges","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true}',
+  { validateBody: validateCreateCharge },
 );
 
 /**
@@ -78,15 +66,11 @@ const opPaymentMethodsList = /* @__PURE__ */ operation(
  * @returns The response body.
  * @throws {UnionsApiError} when the API answers with an error status.
  */
-export function paymentMethodsList(
+export const paymentMethodsList: (
   core: UnionsCore,
   options?: RequestOptions,
-): ApiPromise<PaymentMethod[]> {
-  return core.request(opPaymentMethodsList, undefined, undefined, undefined, options);
-}
-
-const opEventsNext = /* @__PURE__ */ operation(
-  '{"id":"events.next","method":"GET","path":"/events/next","credentials":[],"headers":{},"documentedResponse":true}',
+) => ApiPromise<PaymentMethod[]> = /* @__PURE__ */ endpoint(
+  '{"id":"paymentMethods.list","method":"GET","path":"/payment_methods","credentials":[],"headers":{},"documentedResponse":true}',
 );
 
 /**
@@ -96,9 +80,10 @@ const opEventsNext = /* @__PURE__ */ operation(
  * @returns The Event.
  * @throws {UnionsApiError} when the API answers with an error status.
  */
-export function eventsNext(core: UnionsCore, options?: RequestOptions): ApiPromise<Event> {
-  return core.request(opEventsNext, undefined, undefined, undefined, options);
-}
+export const eventsNext: (core: UnionsCore, options?: RequestOptions) => ApiPromise<Event> =
+  /* @__PURE__ */ endpoint(
+    '{"id":"events.next","method":"GET","path":"/events/next","credentials":[],"headers":{},"documentedResponse":true}',
+  );
 
 /** The `charges` endpoints of the Unions. */
 export class ChargesApi {
