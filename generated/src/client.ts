@@ -3,6 +3,7 @@ import { MerchantApiError } from "./errors.js";
 import {
   ClientCore,
   endpoint,
+  group,
   type ApiPromise,
   type CoreOptions,
   type CredentialValue,
@@ -95,8 +96,8 @@ export const transactionsAuthorize: (
   body: AuthorizeRequest,
   options?: RequestOptions,
 ) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
-  '{"id":"transactions.authorize","method":"POST","path":"/v1/merchant/transactions/authorize","credentials":[{"option":"accessToken","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false}',
-  { validateBody: validateAuthorizeRequest },
+  '{"id":"transactions.authorize","method":"POST","path":"/v1/merchant/transactions/authorize","credentials":[{"option":"accessToken","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false,"code":["validateBody"]}',
+  validateAuthorizeRequest,
 );
 
 /**
@@ -153,8 +154,8 @@ export const transactionsGet: (
   reference: TransactionReference,
   options?: RequestOptions,
 ) => ApiPromise<Transaction> = /* @__PURE__ */ endpoint(
-  '{"id":"transactions.get","method":"GET","path":"/v1/merchant/transactions/{reference}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["reference"],"documentedResponse":true}',
-  { validateParams: validateTransactionsGetParams },
+  '{"id":"transactions.get","method":"GET","path":"/v1/merchant/transactions/{reference}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["reference"],"documentedResponse":true,"code":["validateParams"]}',
+  validateTransactionsGetParams,
 );
 
 /**
@@ -184,8 +185,8 @@ export const ordersCreate: (
   body: CreateOrderRequest,
   options?: RequestOptions,
 ) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
-  '{"id":"orders.create","method":"POST","path":"/v1/merchant/orders","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false}',
-  { validateBody: validateCreateOrderRequest },
+  '{"id":"orders.create","method":"POST","path":"/v1/merchant/orders","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false,"code":["validateBody"]}',
+  validateCreateOrderRequest,
 );
 
 /**
@@ -214,8 +215,8 @@ export const testingTrackMockShipment: (
   body: TrackMockShipmentRequest,
   options?: RequestOptions,
 ) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
-  '{"id":"testing.trackMockShipment","method":"POST","path":"/v1/shipments/mock_service_shipping","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false}',
-  { validateBody: validateTrackMockShipmentRequest },
+  '{"id":"testing.trackMockShipment","method":"POST","path":"/v1/shipments/mock_service_shipping","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false,"code":["validateBody"]}',
+  validateTrackMockShipmentRequest,
 );
 
 /**
@@ -246,8 +247,8 @@ export const subscriptionsCancel: (
   subscriptionId: string,
   options?: RequestOptions,
 ) => ApiPromise<CancelSubscriptionResponse> = /* @__PURE__ */ endpoint(
-  '{"id":"subscriptions.cancel","method":"POST","path":"/v1/subscriptions/{subscription_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"publishableKey","header":"X-Publishable-Key"}],"headers":{},"args":["subscription_id"],"documentedResponse":true}',
-  { validateParams: validateSubscriptionsCancelParams },
+  '{"id":"subscriptions.cancel","method":"POST","path":"/v1/subscriptions/{subscription_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"publishableKey","header":"X-Publishable-Key"}],"headers":{},"args":["subscription_id"],"documentedResponse":true,"code":["validateParams"]}',
+  validateSubscriptionsCancelParams,
 );
 
 /**
@@ -275,8 +276,8 @@ export const webhooksCreate: (
   body: CreateWebhookRequest,
   options?: RequestOptions,
 ) => ApiPromise<CreateWebhookResponse> = /* @__PURE__ */ endpoint(
-  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true}',
-  { validateBody: validateCreateWebhookRequest },
+  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"code":["validateBody"]}',
+  validateCreateWebhookRequest,
 );
 
 /**
@@ -303,8 +304,8 @@ export const webhooksDelete: (
   webhookId: string,
   options?: RequestOptions,
 ) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
-  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["webhook_id"],"documentedResponse":false}',
-  { validateParams: validateWebhooksDeleteParams },
+  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["webhook_id"],"documentedResponse":false,"code":["validateParams"]}',
+  validateWebhooksDeleteParams,
 );
 
 /**
@@ -335,9 +336,7 @@ export const testingGetRandomPhone: (
 );
 
 /** The `transactions` endpoints of the Merchant Commerce API. */
-export class TransactionsApi {
-  constructor(private readonly core: MerchantCore) {}
-
+export interface TransactionsApi {
   /**
    * Authorize a payment.
    *
@@ -356,10 +355,7 @@ export class TransactionsApi {
    * @undocumented Response body not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  authorize(body: AuthorizeRequest, options?: RequestOptions): ApiPromise<unknown> {
-    return transactionsAuthorize(this.core, body, options);
-  }
-
+  authorize(body: AuthorizeRequest, options?: RequestOptions): ApiPromise<unknown>;
   /**
    * List transactions.
    *
@@ -382,10 +378,7 @@ export class TransactionsApi {
    * @undocumented Query parameters not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  list(options?: RequestOptions): ApiPromise<ListTransactionsResponse> {
-    return transactionsList(this.core, options);
-  }
-
+  list(options?: RequestOptions): ApiPromise<ListTransactionsResponse>;
   /**
    * Get a transaction.
    *
@@ -404,15 +397,19 @@ export class TransactionsApi {
    * @returns The Transaction.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  get(reference: TransactionReference, options?: RequestOptions): ApiPromise<Transaction> {
-    return transactionsGet(this.core, reference, options);
-  }
+  get(reference: TransactionReference, options?: RequestOptions): ApiPromise<Transaction>;
 }
 
-/** The `orders` endpoints of the Merchant Commerce API. */
-export class OrdersApi {
-  constructor(private readonly core: MerchantCore) {}
+/** The class of the `transactions` endpoints: each method calls its endpoint function with the core. */
+export const TransactionsApi: new (core: MerchantCore) => TransactionsApi = /* @__PURE__ */ group(
+  "authorize,list,get",
+  transactionsAuthorize,
+  transactionsList,
+  transactionsGet,
+);
 
+/** The `orders` endpoints of the Merchant Commerce API. */
+export interface OrdersApi {
   /**
    * Create order.
    *
@@ -434,15 +431,17 @@ export class OrdersApi {
    * @undocumented Response body not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  create(body: CreateOrderRequest, options?: RequestOptions): ApiPromise<unknown> {
-    return ordersCreate(this.core, body, options);
-  }
+  create(body: CreateOrderRequest, options?: RequestOptions): ApiPromise<unknown>;
 }
 
-/** The `testing` endpoints of the Merchant Commerce API. */
-export class TestingApi {
-  constructor(private readonly core: MerchantCore) {}
+/** The class of the `orders` endpoints: each method calls its endpoint function with the core. */
+export const OrdersApi: new (core: MerchantCore) => OrdersApi = /* @__PURE__ */ group(
+  "create",
+  ordersCreate,
+);
 
+/** The `testing` endpoints of the Merchant Commerce API. */
+export interface TestingApi {
   /**
    * Test shipping tracking (testing only).
    *
@@ -463,10 +462,7 @@ export class TestingApi {
    * @undocumented Success response body not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  trackMockShipment(body: TrackMockShipmentRequest, options?: RequestOptions): ApiPromise<unknown> {
-    return testingTrackMockShipment(this.core, body, options);
-  }
-
+  trackMockShipment(body: TrackMockShipmentRequest, options?: RequestOptions): ApiPromise<unknown>;
   /**
    * Get a random phone number (testing).
    * Uses the environment-specific base address.
@@ -486,15 +482,18 @@ export class TestingApi {
    * @returns The RandomPhoneResponse.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  getRandomPhone(options?: RequestOptions): ApiPromise<RandomPhoneResponse> {
-    return testingGetRandomPhone(this.core, options);
-  }
+  getRandomPhone(options?: RequestOptions): ApiPromise<RandomPhoneResponse>;
 }
 
-/** The `subscriptions` endpoints of the Merchant Commerce API. */
-export class SubscriptionsApi {
-  constructor(private readonly core: MerchantCore) {}
+/** The class of the `testing` endpoints: each method calls its endpoint function with the core. */
+export const TestingApi: new (core: MerchantCore) => TestingApi = /* @__PURE__ */ group(
+  "trackMockShipment,getRandomPhone",
+  testingTrackMockShipment,
+  testingGetRandomPhone,
+);
 
+/** The `subscriptions` endpoints of the Merchant Commerce API. */
+export interface SubscriptionsApi {
   /**
    * Cancel a subscription.
    * Cancels the subscription's orders that are scheduled, paused or payment_failed; no further orders are placed for the subscription.
@@ -517,15 +516,17 @@ export class SubscriptionsApi {
    * @returns The CancelSubscriptionResponse.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  cancel(subscriptionId: string, options?: RequestOptions): ApiPromise<CancelSubscriptionResponse> {
-    return subscriptionsCancel(this.core, subscriptionId, options);
-  }
+  cancel(subscriptionId: string, options?: RequestOptions): ApiPromise<CancelSubscriptionResponse>;
 }
 
-/** The `webhooks` endpoints of the Merchant Commerce API. */
-export class WebhooksApi {
-  constructor(private readonly core: MerchantCore) {}
+/** The class of the `subscriptions` endpoints: each method calls its endpoint function with the core. */
+export const SubscriptionsApi: new (core: MerchantCore) => SubscriptionsApi = /* @__PURE__ */ group(
+  "cancel",
+  subscriptionsCancel,
+);
 
+/** The `webhooks` endpoints of the Merchant Commerce API. */
+export interface WebhooksApi {
   /**
    * Create a webhook.
    *
@@ -545,10 +546,7 @@ export class WebhooksApi {
    * @returns The CreateWebhookResponse.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  create(body: CreateWebhookRequest, options?: RequestOptions): ApiPromise<CreateWebhookResponse> {
-    return webhooksCreate(this.core, body, options);
-  }
-
+  create(body: CreateWebhookRequest, options?: RequestOptions): ApiPromise<CreateWebhookResponse>;
   /**
    * Delete a webhook.
    *
@@ -567,10 +565,15 @@ export class WebhooksApi {
    * @undocumented Success body not shown.
    * @throws {MerchantApiError} when the API answers with an error status.
    */
-  delete(webhookId: string, options?: RequestOptions): ApiPromise<unknown> {
-    return webhooksDelete(this.core, webhookId, options);
-  }
+  delete(webhookId: string, options?: RequestOptions): ApiPromise<unknown>;
 }
+
+/** The class of the `webhooks` endpoints: each method calls its endpoint function with the core. */
+export const WebhooksApi: new (core: MerchantCore) => WebhooksApi = /* @__PURE__ */ group(
+  "create,delete",
+  webhooksCreate,
+  webhooksDelete,
+);
 
 /** Client of the Merchant Commerce API: one method per endpoint, grouped as in the endpoint ids. */
 export class MerchantClient {

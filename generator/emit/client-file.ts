@@ -7,21 +7,12 @@
  * The functions are what makes one endpoint tree-shakable: the class refers to them all.
  */
 import type { ApiModel, Endpoint } from "../ir/model.ts";
-import {
-  call,
-  exprStatement,
-  id,
-  lit,
-  member,
-  newExpr,
-  obj as objExpr,
-  pureCall,
-  ret,
-} from "./code/build.ts";
+import { exprStatement, id, lit, member, newExpr, pureCall } from "./code/build.ts";
 import type {
   ClassDeclaration,
   Expr,
   FileStatement,
+  Member,
   Param,
   Statement,
   TypeExpr,
@@ -82,10 +73,12 @@ function bodyValidator(endpoint: Endpoint): Expr {
 }
 
 /**
- * The descriptor the runtime reads for one endpoint: its data as JSON text, then the code it
- * needs (`operationCode`). As text, 1,223 descriptors of GitHub's API are 1,223 string
- * literals to a type-checker rather than as many object literals to type and compare with
- * `OperationSpec` (about 0.4 s of tsc 6).
+ * The arguments of `endpoint()` for one endpoint: its data as JSON text, then the code it
+ * needs (`operationCode`), which the data's `code` names in order. As text, 1,223
+ * descriptors of GitHub's API are 1,223 string literals to a type-checker rather than as
+ * many object literals to type and compare with `OperationSpec` (about 0.4 s of tsc 6); the
+ * code as plain arguments likewise (an object literal compared with `OperationCode` was
+ * about 0.1 s more).
  */
 function descriptorArgs(model: ApiModel, endpoint: Endpoint): Expr[] {
   const credentials = endpoint.auth.flatMap((credentialId) =>
@@ -95,6 +88,7 @@ function descriptorArgs(model: ApiModel, endpoint: Endpoint): Expr[] {
     ),
   );
   const trailing = endpoint.params.filter((p) => p.placement === "trailing");
+  const code = operationCode(model, endpoint);
   const descriptor = obj({
     id: endpoint.id,
     method: endpoint.method,
@@ -107,8 +101,9 @@ function descriptorArgs(model: ApiModel, endpoint: Endpoint): Expr[] {
     ...paramsSpec(endpoint),
     ...descriptorBodyEntries(endpoint),
     paging: pagingEntry(endpoint),
+    code: code.length ? code.map(([name]) => name) : undefined,
   });
-  return [lit(JSON.stringify(descriptor)), ...operationCode(model, endpoint)];
+  return [lit(JSON.stringify(descriptor)), ...code.map(([, expr]) => expr)];
 }
 
 /**
@@ -125,18 +120,18 @@ function argNames(endpoint: Endpoint): string[] | undefined {
 }
 
 /**
- * The code an endpoint hands to `operation()` beside its data: the validators of its
- * parameters and body, and the runtime beyond the request loop (the body encoder of a body
- * that is not JSON, the writer of query and header parameters and query credentials, the
- * stream reader). Only endpoints that need them refer to them, so a bundle of other
- * endpoints leaves them out.
+ * The code an endpoint hands to `endpoint()` beside its data, by the name the runtime knows it
+ * by (`OperationCode`): the validators of its parameters and body, and the runtime beyond the
+ * request loop (the body encoder of a body that is not JSON, the writer of query and header
+ * parameters and query credentials, the stream reader). Only endpoints that need them refer
+ * to them, so a bundle of other endpoints leaves them out.
  */
-function operationCode(model: ApiModel, endpoint: Endpoint): Expr[] {
+function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
   const queryCredential = endpoint.auth.some(
     (credentialId) => model.credentials.find((c) => c.id === credentialId)?.placement === "query",
   );
   const places = queryCredential || endpoint.params.some((p) => !inPath(p));
-  const code = objExpr([
+  const code: [string, Expr | undefined][] = [
     ["validateParams", endpoint.paramsTypeName ? validatorRef(endpoint.paramsTypeName) : undefined],
     ["validateBody", endpoint.body ? bodyValidator(endpoint) : undefined],
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
@@ -145,8 +140,8 @@ function operationCode(model: ApiModel, endpoint: Endpoint): Expr[] {
       "stream",
       streamedResponse(endpoint) ? runtimeValue("client/stream.ts", "openStream") : undefined,
     ],
-  ]);
-  return code.kind === "object" && code.properties.length ? [code] : [];
+  ];
+  return code.filter((entry): entry is [string, Expr] => entry[1] !== undefined);
 }
 
 /** Parameters and return type of an endpoint's function and method, after the core. */
@@ -215,32 +210,57 @@ function endpointStatement(model: ApiModel, endpoint: Endpoint): Statement {
   };
 }
 
-/** The class of one endpoint group, with a method per endpoint that calls its function. */
-function groupClass(model: ApiModel, endpoints: readonly Endpoint[]): ClassDeclaration {
+/**
+ * One endpoint group: its interface, a method signature per endpoint (a body flag's overloads
+ * as several), and its class, made by the runtime's `group()` from the endpoint functions.
+ * Written out, 1,223 method bodies of GitHub's API calling their functions were about a fifth
+ * of the package's tsc 6 check (bench/github.ts).
+ */
+function groupStatements(model: ApiModel, endpoints: readonly Endpoint[]): FileStatement[] {
   const first = endpoints[0]!;
-  return {
-    kind: "class",
-    name: groupClassName(first),
-    isExported: true,
-    docs: [`The \`${first.group}\` endpoints of the ${model.api.title}.`],
-    ctor: {
-      params: [{ name: "core", type: coreRef(model), scope: "private", isReadonly: true }],
-      body: [],
-    },
-    methods: endpoints.map((endpoint) => {
-      const { params, returnType } = signature(endpoint);
-      const args = [member(id("this"), "core"), ...params.map((p) => id(p.name))];
-      const docs = endpointDocLines(model, endpoint);
-      const overloads = flagOverloads(endpoint, [], params, flagReturnTypes(endpoint), docs);
-      return {
-        name: endpoint.name,
-        ...(overloads ? { overloads } : { docs }),
-        params,
-        returnType,
-        body: [ret(call(id(endpoint.functionName), ...args))],
-      };
-    }),
+  const name = groupClassName(first);
+  const members: Member[] = endpoints.flatMap((endpoint) => {
+    const { params, returnType } = signature(endpoint);
+    const docs = endpointDocLines(model, endpoint);
+    const overloads = flagOverloads(endpoint, [], params, flagReturnTypes(endpoint), docs) ?? [
+      { docs, params, returnType },
+    ];
+    return overloads.map((o) => ({ kind: "method-signature", name: endpoint.name, ...o }));
+  });
+  const classType: TypeExpr = {
+    kind: "function-type",
+    isConstructor: true,
+    params: [{ name: "core", type: coreRef(model) }],
+    returns: generatedRef(modules.client, name, true),
   };
+  return [
+    {
+      statement: {
+        kind: "interface",
+        name,
+        isExported: true,
+        docs: [`The \`${first.group}\` endpoints of the ${model.api.title}.`],
+        members,
+      },
+    },
+    {
+      statement: {
+        kind: "variable",
+        declarationKind: "const",
+        name,
+        isExported: true,
+        docs: [
+          `The class of the \`${first.group}\` endpoints: each method calls its endpoint function with the core.`,
+        ],
+        type: classType,
+        init: pureCall(
+          runtimeValue(coreModule, "group"),
+          lit(endpoints.map((e) => e.name).join(",")),
+          ...endpoints.map((e) => id(e.functionName)),
+        ),
+      },
+    },
+  ];
 }
 
 function clientClass(model: ApiModel, groups: readonly (readonly Endpoint[])[]): ClassDeclaration {
@@ -353,7 +373,7 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
       ),
     ),
     ...model.endpoints.map((e) => ({ statement: endpointStatement(model, e) })),
-    ...groups.map((g) => ({ statement: groupClass(model, g) })),
+    ...groups.flatMap((g) => groupStatements(model, g)),
     { statement: clientClass(model, groups) },
   ];
   const contents = printSourceFile({ path: modules.client, banner: ctx.banner, statements });

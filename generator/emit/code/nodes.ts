@@ -39,6 +39,8 @@ export type TypeExpr =
       readonly kind: "function-type";
       readonly params: readonly Param[];
       readonly returns: TypeExpr;
+      /** `new (...) => R`: the type of a class. */
+      readonly isConstructor?: boolean;
     }
   | { readonly kind: "typeof"; readonly target: Ref }
   | { readonly kind: "keyof"; readonly type: TypeExpr }
@@ -50,6 +52,14 @@ export type Member =
   /** `(a: A): R`: one signature of an overloaded function's type, with its doc comment. */
   | {
       readonly kind: "call-signature";
+      readonly params: readonly Param[];
+      readonly returnType: TypeExpr;
+      readonly docs?: readonly string[];
+    }
+  /** `name(a: A): R`: a method of an interface; several of one name are its overloads. */
+  | {
+      readonly kind: "method-signature";
+      readonly name: string;
       readonly params: readonly Param[];
       readonly returnType: TypeExpr;
       readonly docs?: readonly string[];

@@ -2,20 +2,19 @@
  * Layout of statements and declarations: interfaces, type aliases, functions, classes,
  * variables and re-exports, each with its doc comment.
  */
-import { group, hardline, ifBreak, indent, join, line, willBreak, type Doc } from "./layout.ts";
+import { group, hardline, ifBreak, indent, join, line, type Doc } from "./layout.ts";
 import type {
   ClassDeclaration,
   ExportFrom,
   ImportFrom,
   Overload,
-  Param,
   Statement,
   TypeExpr,
 } from "./nodes.ts";
 import type { PrintContext } from "./print-context.ts";
 import { fluid, printAssignment, printBlock, printExpr } from "./print-expressions.ts";
 import { printDocComment, printLineComment, printString } from "./print-text.ts";
-import { printInterfaceBody, printParams, printType } from "./print-types.ts";
+import { printInterfaceBody, printSignature, printType } from "./print-types.ts";
 
 /** The doc comment of a declaration and the line after it, or nothing. */
 function withDocs(docs: readonly string[] | undefined, declaration: Doc): Doc {
@@ -119,29 +118,6 @@ function printInterfaceHead(name: string, heritage: readonly TypeExpr[], ctx: Pr
 /** `type Name = ...`: prettier's "fluid" layout, as for any assignment of a type. */
 function printTypeAlias(name: string, type: TypeExpr, ctx: PrintContext): Doc {
   return fluid(["type ", name], " =", printType(type, ctx));
-}
-
-/** `(params): ReturnType`: the parameters break one per line when the whole does not fit. */
-function printSignature(
-  params: readonly Param[],
-  returnType: TypeExpr | undefined,
-  ctx: PrintContext,
-  breakParams = false,
-): Doc {
-  const returnDoc = returnType ? [": ", printType(returnType, ctx)] : "";
-  const paramsDoc = printParams(params, ctx);
-  const groupParams =
-    params.length === 1 &&
-    returnType !== undefined &&
-    (returnType.kind === "object-type" || willBreak(returnDoc));
-  return group([
-    breakParams
-      ? group(paramsDoc, { shouldBreak: true })
-      : groupParams
-        ? group(paramsDoc)
-        : paramsDoc,
-    returnDoc,
-  ]);
 }
 
 /** `name: Type = init`, or only `name: Type`. */

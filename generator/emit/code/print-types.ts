@@ -3,7 +3,17 @@
  * unions break one member per line with a leading `|`, type arguments break inside `<>`,
  * object types keep one member per line.
  */
-import { group, hardline, ifBreak, indent, join, line, softline, type Doc } from "./layout.ts";
+import {
+  group,
+  hardline,
+  ifBreak,
+  indent,
+  join,
+  line,
+  softline,
+  willBreak,
+  type Doc,
+} from "./layout.ts";
 import type { Member, Param, TypeExpr } from "./nodes.ts";
 import type { PrintContext } from "./print-context.ts";
 import { printDocComment, printPropertyKey, printString } from "./print-text.ts";
@@ -35,7 +45,7 @@ export function printType(
     case "object-type":
       return printObjectType(type.members, ctx, !type.inline);
     case "function-type":
-      return printFunctionType(type.params, type.returns, ctx);
+      return [type.isConstructor ? "new " : "", printFunctionType(type.params, type.returns, ctx)];
     case "typeof":
       return ["typeof ", ctx.use(type.target)];
     case "keyof":
@@ -132,10 +142,9 @@ function printMember(member: Member, ctx: PrintContext): Doc {
   const docs = member.docs?.length ? [printDocComment(member.docs), hardline] : [];
   switch (member.kind) {
     case "call-signature":
-      return [
-        ...docs,
-        group([printParams(member.params, ctx), ": ", printType(member.returnType, ctx)]),
-      ];
+      return [...docs, printSignature(member.params, member.returnType, ctx)];
+    case "method-signature":
+      return [...docs, member.name, printSignature(member.params, member.returnType, ctx)];
     case "property-signature":
       return [
         ...docs,
@@ -165,6 +174,29 @@ function printMember(member: Member, ctx: PrintContext): Doc {
       throw new Error(`unhandled member ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/** `(params): ReturnType`: the parameters break one per line when the whole does not fit. */
+export function printSignature(
+  params: readonly Param[],
+  returnType: TypeExpr | undefined,
+  ctx: PrintContext,
+  breakParams = false,
+): Doc {
+  const returnDoc = returnType ? [": ", printType(returnType, ctx)] : "";
+  const paramsDoc = printParams(params, ctx);
+  const groupParams =
+    params.length === 1 &&
+    returnType !== undefined &&
+    (returnType.kind === "object-type" || willBreak(returnDoc));
+  return group([
+    breakParams
+      ? group(paramsDoc, { shouldBreak: true })
+      : groupParams
+        ? group(paramsDoc)
+        : paramsDoc,
+    returnDoc,
+  ]);
 }
 
 /** `(a: A, b: B) => R`: the parameters break one per line when the whole does not fit. */

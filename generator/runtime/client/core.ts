@@ -30,7 +30,6 @@ import {
   randomNonce,
   serialize,
   type Operation,
-  type OperationCode,
   type PathParams,
   type QueryParams,
 } from "./operation.js";
@@ -436,13 +435,37 @@ export class ClientCore {
  * inferred from it: that signature is what callers see and what a type-checker checks, with
  * no function body per endpoint to check (bench/github.ts).
  */
-export function endpoint<F>(data: string, code?: OperationCode): F {
-  const op = operation(data, code);
+export function endpoint<F>(data: string, ...code: unknown[]): F {
+  const op = operation(data, ...code);
   const call = (core: ClientCore, ...args: unknown[]): ApiPromise<unknown, unknown> => {
     const { params, body, query, options } = callArgs(op, args);
     return core.request(op, params, body, query, options);
   };
   return call as F;
+}
+
+/**
+ * The class of an endpoint group (`client.issues`), made when the module loads: each method
+ * of `names` (comma-separated) calls the endpoint function in its place among `functions`
+ * with the instance's core. `C` is the type of the generated declaration it initializes, the
+ * group's interface with every method's signature: there is no method body per endpoint for
+ * a type checker to check (bench/github.ts).
+ */
+export function group<C>(names: string, ...functions: unknown[]): C {
+  class Group {
+    constructor(readonly core: ClientCore) {}
+  }
+  names.split(",").forEach((name, i) => {
+    const send = functions[i] as (core: ClientCore, ...args: unknown[]) => unknown;
+    Object.defineProperty(Group.prototype, name, {
+      value: function (this: Group, ...args: unknown[]) {
+        return send(this.core, ...args);
+      },
+      writable: true,
+      configurable: true,
+    });
+  });
+  return Group as C;
 }
 
 /** The error of a call the caller's signal aborted. */

@@ -70,6 +70,8 @@ export interface OperationSpec extends ParamsSpec {
   paging?: Paging;
   /** A streamed success (stream.ts): always, or when the body's flag asks for it. */
   streaming?: StreamSpec;
+  /** The names of the code passed beside the descriptor (`OperationCode`), in its order. */
+  code?: readonly (keyof OperationCode)[];
 }
 
 /** A dot path into a body or an item, one field name per step: `["links", "next"]`. */
@@ -148,10 +150,13 @@ export interface StreamSpec {
 
 /**
  * Works out an endpoint's per-call data once, when the generated module loads. `data` is
- * the endpoint's `OperationSpec` as JSON text; `code` is what it needs beside it.
+ * the endpoint's `OperationSpec` as JSON text; `code` is what it needs beside it, each in the
+ * place the spec's `code` names it.
  */
-export function operation(data: string, code: OperationCode = {}): Operation {
+export function operation(data: string, ...code: unknown[]): Operation {
   const spec = JSON.parse(data) as OperationSpec;
+  const given: Record<string, unknown> = {};
+  spec.code?.forEach((name, i) => (given[name] = code[i]));
   const parts = spec.path.split(/\{(\w+)\}/);
   for (const name of spec.trailing ?? []) {
     parts[parts.length - 1] += "/";
@@ -170,7 +175,7 @@ export function operation(data: string, code: OperationCode = {}): Operation {
     })),
     queryCredentials: spec.credentials.some((c) => c.query !== undefined),
     unsafe: spec.method === "POST" || spec.method === "PATCH",
-    ...code,
+    ...(given as OperationCode),
   };
 }
 

@@ -17,7 +17,6 @@ import {
   operation,
   type FieldPath,
   type Operation,
-  type OperationCode,
   type Paging,
   type PathParams,
   type QueryParams,
@@ -353,8 +352,8 @@ export class PagePromise<T, I, H = Record<string, never>>
  * other's; its calls return a PagePromise. Only paged endpoints use it, so only their
  * bundles carry this module.
  */
-export function pagedEndpoint<F>(data: string, code?: OperationCode): F {
-  const op = operation(data, code);
+export function pagedEndpoint<F>(data: string, ...code: unknown[]): F {
+  const op = operation(data, ...code);
   const call = (core: ClientCore, ...args: unknown[]): PagePromise<unknown, unknown, unknown> => {
     const { params, body, query, options } = callArgs(op, args);
     return paginate(core, op, params, body, query, options);

@@ -4,6 +4,7 @@ import {
   ClientCore,
   encodeBody,
   endpoint,
+  group,
   placeParams,
   type ApiPromise,
   type CoreOptions,
@@ -103,8 +104,9 @@ export const paymentIntentsCreate: (
   body: PaymentIntentCreateParams,
   options?: RequestOptions,
 ) => ApiPromise<PaymentIntent> = /* @__PURE__ */ endpoint(
-  '{"id":"paymentIntents.create","method":"POST","path":"/v1/payment_intents","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/x-www-form-urlencoded"},"args":["$body"],"documentedResponse":true,"body":"form"}',
-  { validateBody: validatePaymentIntentCreateParams, encode: encodeBody },
+  '{"id":"paymentIntents.create","method":"POST","path":"/v1/payment_intents","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/x-www-form-urlencoded"},"args":["$body"],"documentedResponse":true,"body":"form","code":["validateBody","encode"]}',
+  validatePaymentIntentCreateParams,
+  encodeBody,
 );
 
 /**
@@ -122,8 +124,9 @@ export const filesCreate: (
   body: FileCreateParams,
   options?: RequestOptions,
 ) => ApiPromise<FileObject> = /* @__PURE__ */ endpoint(
-  '{"id":"files.create","method":"POST","path":"/v1/files","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$body"],"documentedResponse":true,"body":"multipart"}',
-  { validateBody: validateFileCreateParams, encode: encodeBody },
+  '{"id":"files.create","method":"POST","path":"/v1/files","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$body"],"documentedResponse":true,"body":"multipart","code":["validateBody","encode"]}',
+  validateFileCreateParams,
+  encodeBody,
 );
 
 /**
@@ -143,12 +146,10 @@ export const filesUpload: (
   body: BinaryInput,
   options?: RequestOptions,
 ) => ApiPromise<void> = /* @__PURE__ */ endpoint(
-  '{"id":"files.upload","method":"PUT","path":"/v1/files/{file_id}/content","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/octet-stream"},"args":["file_id","$body"],"documentedResponse":false,"body":"binary","response":"none"}',
-  {
-    validateParams: validateFilesUploadParams,
-    validateBody: validateFilesUploadBody,
-    encode: encodeBody,
-  },
+  '{"id":"files.upload","method":"PUT","path":"/v1/files/{file_id}/content","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/octet-stream"},"args":["file_id","$body"],"documentedResponse":false,"body":"binary","response":"none","code":["validateParams","validateBody","encode"]}',
+  validateFilesUploadParams,
+  validateFilesUploadBody,
+  encodeBody,
 );
 
 /**
@@ -166,8 +167,8 @@ export const notesCreate: (
   body: Note,
   options?: RequestOptions,
 ) => ApiPromise<Note, NotesCreateResponseHeaders> = /* @__PURE__ */ endpoint(
-  '{"id":"notes.create","method":"POST","path":"/v1/notes","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"responseHeaders":{"Location":"string"}}',
-  { validateBody: validateNote },
+  '{"id":"notes.create","method":"POST","path":"/v1/notes","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"responseHeaders":{"Location":"string"},"code":["validateBody"]}',
+  validateNote,
 );
 
 /**
@@ -187,12 +188,10 @@ export const notesSetText: (
   body: string,
   options?: RequestOptions,
 ) => ApiPromise<void> = /* @__PURE__ */ endpoint(
-  '{"id":"notes.setText","method":"PUT","path":"/v1/notes/{note_id}/text","credentials":[],"headers":{"Content-Type":"text/plain"},"args":["note_id","$body"],"documentedResponse":false,"body":"text","response":"none"}',
-  {
-    validateParams: validateNotesSetTextParams,
-    validateBody: validateNotesSetTextBody,
-    encode: encodeBody,
-  },
+  '{"id":"notes.setText","method":"PUT","path":"/v1/notes/{note_id}/text","credentials":[],"headers":{"Content-Type":"text/plain"},"args":["note_id","$body"],"documentedResponse":false,"body":"text","response":"none","code":["validateParams","validateBody","encode"]}',
+  validateNotesSetTextParams,
+  validateNotesSetTextBody,
+  encodeBody,
 );
 
 /**
@@ -210,8 +209,8 @@ export const filesDelete: (
   fileId: string,
   options?: RequestOptions,
 ) => ApiPromise<void> = /* @__PURE__ */ endpoint(
-  '{"id":"files.delete","method":"DELETE","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id"],"documentedResponse":false,"response":"none"}',
-  { validateParams: validateFilesDeleteParams },
+  '{"id":"files.delete","method":"DELETE","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id"],"documentedResponse":false,"response":"none","code":["validateParams"]}',
+  validateFilesDeleteParams,
 );
 
 /**
@@ -229,8 +228,8 @@ export const invoicesPdf: (
   invoiceId: string,
   options?: RequestOptions,
 ) => ApiPromise<Blob> = /* @__PURE__ */ endpoint(
-  '{"id":"invoices.pdf","method":"GET","path":"/v1/invoices/{invoice_id}/pdf","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Accept":"application/pdf, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"binary"}',
-  { validateParams: validateInvoicesPdfParams },
+  '{"id":"invoices.pdf","method":"GET","path":"/v1/invoices/{invoice_id}/pdf","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Accept":"application/pdf, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"binary","code":["validateParams"]}',
+  validateInvoicesPdfParams,
 );
 
 /**
@@ -248,8 +247,8 @@ export const invoicesSummary: (
   invoiceId: string,
   options?: RequestOptions,
 ) => ApiPromise<string> = /* @__PURE__ */ endpoint(
-  '{"id":"invoices.summary","method":"GET","path":"/v1/invoices/{invoice_id}/summary","credentials":[],"headers":{"Accept":"text/plain, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"text"}',
-  { validateParams: validateInvoicesSummaryParams },
+  '{"id":"invoices.summary","method":"GET","path":"/v1/invoices/{invoice_id}/summary","credentials":[],"headers":{"Accept":"text/plain, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"text","code":["validateParams"]}',
+  validateInvoicesSummaryParams,
 );
 
 /**
@@ -267,14 +266,13 @@ export const invoicesList: (
   query?: Pick<InvoicesListParams, "page">,
   options?: RequestOptions,
 ) => ApiPromise<Invoice[], InvoicesListResponseHeaders> = /* @__PURE__ */ endpoint(
-  '{"id":"invoices.list","method":"GET","path":"/v1/invoices","credentials":[],"headers":{},"args":["$query"],"documentedResponse":true,"responseHeaders":{"Link":"string","X-RateLimit-Remaining":"integer","X-Cached":"boolean"}}',
-  { validateParams: validateInvoicesListParams, place: placeParams },
+  '{"id":"invoices.list","method":"GET","path":"/v1/invoices","credentials":[],"headers":{},"args":["$query"],"documentedResponse":true,"responseHeaders":{"Link":"string","X-RateLimit-Remaining":"integer","X-Cached":"boolean"},"code":["validateParams","place"]}',
+  validateInvoicesListParams,
+  placeParams,
 );
 
 /** The `paymentIntents` endpoints of the Bodies and responses. */
-export class PaymentIntentsApi {
-  constructor(private readonly core: FilesCore) {}
-
+export interface PaymentIntentsApi {
   /**
    * Create a payment intent.
    *
@@ -284,15 +282,17 @@ export class PaymentIntentsApi {
    * @returns The PaymentIntent.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  create(body: PaymentIntentCreateParams, options?: RequestOptions): ApiPromise<PaymentIntent> {
-    return paymentIntentsCreate(this.core, body, options);
-  }
+  create(body: PaymentIntentCreateParams, options?: RequestOptions): ApiPromise<PaymentIntent>;
 }
 
-/** The `files` endpoints of the Bodies and responses. */
-export class FilesApi {
-  constructor(private readonly core: FilesCore) {}
+/** The class of the `paymentIntents` endpoints: each method calls its endpoint function with the core. */
+export const PaymentIntentsApi: new (core: FilesCore) => PaymentIntentsApi = /* @__PURE__ */ group(
+  "create",
+  paymentIntentsCreate,
+);
 
+/** The `files` endpoints of the Bodies and responses. */
+export interface FilesApi {
   /**
    * Upload a file.
    *
@@ -302,10 +302,7 @@ export class FilesApi {
    * @returns The FileObject.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  create(body: FileCreateParams, options?: RequestOptions): ApiPromise<FileObject> {
-    return filesCreate(this.core, body, options);
-  }
-
+  create(body: FileCreateParams, options?: RequestOptions): ApiPromise<FileObject>;
   /**
    * Upload raw bytes.
    *
@@ -316,10 +313,7 @@ export class FilesApi {
    * @returns Nothing: the API answers 204 with no body.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  upload(fileId: string, body: BinaryInput, options?: RequestOptions): ApiPromise<void> {
-    return filesUpload(this.core, fileId, body, options);
-  }
-
+  upload(fileId: string, body: BinaryInput, options?: RequestOptions): ApiPromise<void>;
   /**
    * Delete a file.
    *
@@ -329,15 +323,19 @@ export class FilesApi {
    * @returns Nothing: the API answers 204 with no body.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  delete(fileId: string, options?: RequestOptions): ApiPromise<void> {
-    return filesDelete(this.core, fileId, options);
-  }
+  delete(fileId: string, options?: RequestOptions): ApiPromise<void>;
 }
 
-/** The `notes` endpoints of the Bodies and responses. */
-export class NotesApi {
-  constructor(private readonly core: FilesCore) {}
+/** The class of the `files` endpoints: each method calls its endpoint function with the core. */
+export const FilesApi: new (core: FilesCore) => FilesApi = /* @__PURE__ */ group(
+  "create,upload,delete",
+  filesCreate,
+  filesUpload,
+  filesDelete,
+);
 
+/** The `notes` endpoints of the Bodies and responses. */
+export interface NotesApi {
   /**
    * Create a note.
    * A JSON body on an endpoint that lists no Content-Type header.
@@ -347,10 +345,7 @@ export class NotesApi {
    * @returns The Note.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  create(body: Note, options?: RequestOptions): ApiPromise<Note, NotesCreateResponseHeaders> {
-    return notesCreate(this.core, body, options);
-  }
-
+  create(body: Note, options?: RequestOptions): ApiPromise<Note, NotesCreateResponseHeaders>;
   /**
    * Replace a note's text.
    *
@@ -361,15 +356,18 @@ export class NotesApi {
    * @returns Nothing: the API answers 204 with no body.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  setText(noteId: string, body: string, options?: RequestOptions): ApiPromise<void> {
-    return notesSetText(this.core, noteId, body, options);
-  }
+  setText(noteId: string, body: string, options?: RequestOptions): ApiPromise<void>;
 }
 
-/** The `invoices` endpoints of the Bodies and responses. */
-export class InvoicesApi {
-  constructor(private readonly core: FilesCore) {}
+/** The class of the `notes` endpoints: each method calls its endpoint function with the core. */
+export const NotesApi: new (core: FilesCore) => NotesApi = /* @__PURE__ */ group(
+  "create,setText",
+  notesCreate,
+  notesSetText,
+);
 
+/** The `invoices` endpoints of the Bodies and responses. */
+export interface InvoicesApi {
   /**
    * Download an invoice as PDF.
    *
@@ -379,10 +377,7 @@ export class InvoicesApi {
    * @returns The body's bytes (application/pdf) as a Blob; `asResponse()` gives the stream.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  pdf(invoiceId: string, options?: RequestOptions): ApiPromise<Blob> {
-    return invoicesPdf(this.core, invoiceId, options);
-  }
-
+  pdf(invoiceId: string, options?: RequestOptions): ApiPromise<Blob>;
   /**
    * An invoice as plain text.
    *
@@ -392,10 +387,7 @@ export class InvoicesApi {
    * @returns The body's text (text/plain).
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  summary(invoiceId: string, options?: RequestOptions): ApiPromise<string> {
-    return invoicesSummary(this.core, invoiceId, options);
-  }
-
+  summary(invoiceId: string, options?: RequestOptions): ApiPromise<string>;
   /**
    * List invoices.
    *
@@ -408,10 +400,16 @@ export class InvoicesApi {
   list(
     query?: Pick<InvoicesListParams, "page">,
     options?: RequestOptions,
-  ): ApiPromise<Invoice[], InvoicesListResponseHeaders> {
-    return invoicesList(this.core, query, options);
-  }
+  ): ApiPromise<Invoice[], InvoicesListResponseHeaders>;
 }
+
+/** The class of the `invoices` endpoints: each method calls its endpoint function with the core. */
+export const InvoicesApi: new (core: FilesCore) => InvoicesApi = /* @__PURE__ */ group(
+  "pdf,summary,list",
+  invoicesPdf,
+  invoicesSummary,
+  invoicesList,
+);
 
 /** Client of the Bodies and responses: one method per endpoint, grouped as in the endpoint ids. */
 export class FilesClient {

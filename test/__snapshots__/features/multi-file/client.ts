@@ -3,6 +3,7 @@ import { MultiFileApiError } from "./errors.js";
 import {
   ClientCore,
   endpoint,
+  group,
   type ApiPromise,
   type CoreOptions,
   type RequestOptions,
@@ -39,14 +40,12 @@ export const cartsGet: (
   cartId: CartId,
   options?: RequestOptions,
 ) => ApiPromise<Cart> = /* @__PURE__ */ endpoint(
-  '{"id":"carts.get","method":"GET","path":"/carts/{cart_id}","credentials":[],"headers":{},"args":["cart_id"],"documentedResponse":true}',
-  { validateParams: validateCartsGetParams },
+  '{"id":"carts.get","method":"GET","path":"/carts/{cart_id}","credentials":[],"headers":{},"args":["cart_id"],"documentedResponse":true,"code":["validateParams"]}',
+  validateCartsGetParams,
 );
 
 /** The `carts` endpoints of the Multi file. */
-export class CartsApi {
-  constructor(private readonly core: MultiFileCore) {}
-
+export interface CartsApi {
   /**
    * `GET /carts/{cart_id}`
    * Sends: no credential.
@@ -54,10 +53,14 @@ export class CartsApi {
    * @returns The Cart.
    * @throws {MultiFileApiError} when the API answers with an error status.
    */
-  get(cartId: CartId, options?: RequestOptions): ApiPromise<Cart> {
-    return cartsGet(this.core, cartId, options);
-  }
+  get(cartId: CartId, options?: RequestOptions): ApiPromise<Cart>;
 }
+
+/** The class of the `carts` endpoints: each method calls its endpoint function with the core. */
+export const CartsApi: new (core: MultiFileCore) => CartsApi = /* @__PURE__ */ group(
+  "get",
+  cartsGet,
+);
 
 /** Client of the Multi file: one method per endpoint, grouped as in the endpoint ids. */
 export class MultiFileClient {

@@ -3,6 +3,7 @@ import { OpsApiError } from "./errors.js";
 import {
   ClientCore,
   endpoint,
+  group,
   placeParams,
   type ApiPromise,
   type CoreOptions,
@@ -78,8 +79,9 @@ export const ordersGet: (
   query: Pick<OrdersGetParams, "expand" | "page">,
   options?: RequestOptions,
 ) => ApiPromise<Order> = /* @__PURE__ */ endpoint(
-  '{"id":"orders.get","method":"GET","path":"/v1/orders/{order_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Accept":"application/json"},"args":["order_id","$query"],"documentedResponse":true}',
-  { validateParams: validateOrdersGetParams, place: placeParams },
+  '{"id":"orders.get","method":"GET","path":"/v1/orders/{order_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Accept":"application/json"},"args":["order_id","$query"],"documentedResponse":true,"code":["validateParams","place"]}',
+  validateOrdersGetParams,
+  placeParams,
 );
 
 /**
@@ -105,8 +107,8 @@ export const ordersCreate: (
   body: CreateOrder,
   options?: RequestOptions,
 ) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
-  '{"id":"orders.create","method":"POST","path":"/v1/orders","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false}',
-  { validateBody: validateCreateOrder },
+  '{"id":"orders.create","method":"POST","path":"/v1/orders","credentials":[{"option":"apiKey","header":"X-API-Key"},{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":false,"code":["validateBody"]}',
+  validateCreateOrder,
 );
 
 /**
@@ -131,8 +133,8 @@ export const ordersCancel: (
 ) => ApiPromise<{
   cancelled: true;
 }> = /* @__PURE__ */ endpoint(
-  '{"id":"orders.cancel","method":"POST","path":"/v1/orders/{order_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["order_id"],"documentedResponse":true}',
-  { validateParams: validateOrdersCancelParams },
+  '{"id":"orders.cancel","method":"POST","path":"/v1/orders/{order_id}/cancel","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["order_id"],"documentedResponse":true,"code":["validateParams"]}',
+  validateOrdersCancelParams,
 );
 
 /**
@@ -158,8 +160,8 @@ export const filesDownload: (
   part: number,
   options?: RequestOptions,
 ) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
-  '{"id":"files.download","method":"GET","path":"/v2/files","credentials":[],"headers":{},"trailing":["name","part"],"args":["name","part"],"documentedResponse":true}',
-  { validateParams: validateFilesDownloadParams },
+  '{"id":"files.download","method":"GET","path":"/v2/files","credentials":[],"headers":{},"trailing":["name","part"],"args":["name","part"],"documentedResponse":true,"code":["validateParams"]}',
+  validateFilesDownloadParams,
 );
 
 /**
@@ -180,8 +182,8 @@ export const webhooksCreate: (
   body: WebhookRegistration,
   options?: RequestOptions,
 ) => ApiPromise<string> = /* @__PURE__ */ endpoint(
-  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true}',
-  { validateBody: validateWebhookRegistration },
+  '{"id":"webhooks.create","method":"POST","path":"/v1/webhooks","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"code":["validateBody"]}',
+  validateWebhookRegistration,
 );
 
 /**
@@ -203,14 +205,12 @@ export const webhooksDelete: (
   webhookId: string,
   options?: RequestOptions,
 ) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
-  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["webhook_id"],"documentedResponse":false}',
-  { validateParams: validateWebhooksDeleteParams },
+  '{"id":"webhooks.delete","method":"DELETE","path":"/v1/webhooks/{webhook_id}","credentials":[{"option":"apiKey","header":"X-API-Key"}],"headers":{},"args":["webhook_id"],"documentedResponse":false,"code":["validateParams"]}',
+  validateWebhooksDeleteParams,
 );
 
 /** The `orders` endpoints of the Operations Example. */
-export class OrdersApi {
-  constructor(private readonly core: OpsCore) {}
-
+export interface OrdersApi {
   /**
    * Get an order.
    * Reads one order.
@@ -238,10 +238,7 @@ export class OrdersApi {
     orderId: string,
     query: Pick<OrdersGetParams, "expand" | "page">,
     options?: RequestOptions,
-  ): ApiPromise<Order> {
-    return ordersGet(this.core, orderId, query, options);
-  }
-
+  ): ApiPromise<Order>;
   /**
    * Create an order.
    *
@@ -259,10 +256,7 @@ export class OrdersApi {
    * @undocumented Response body not shown.
    * @throws {OpsApiError} when the API answers with an error status.
    */
-  create(body: CreateOrder, options?: RequestOptions): ApiPromise<unknown> {
-    return ordersCreate(this.core, body, options);
-  }
-
+  create(body: CreateOrder, options?: RequestOptions): ApiPromise<unknown>;
   /**
    * `POST /v1/orders/{order_id}/cancel`
    * Sends: `X-API-Key` (`apiKey`).
@@ -282,15 +276,19 @@ export class OrdersApi {
     options?: RequestOptions,
   ): ApiPromise<{
     cancelled: true;
-  }> {
-    return ordersCancel(this.core, orderId, options);
-  }
+  }>;
 }
 
-/** The `files` endpoints of the Operations Example. */
-export class FilesApi {
-  constructor(private readonly core: OpsCore) {}
+/** The class of the `orders` endpoints: each method calls its endpoint function with the core. */
+export const OrdersApi: new (core: OpsCore) => OrdersApi = /* @__PURE__ */ group(
+  "get,create,cancel",
+  ordersGet,
+  ordersCreate,
+  ordersCancel,
+);
 
+/** The `files` endpoints of the Operations Example. */
+export interface FilesApi {
   /**
    * Download a file (testing only).
    *
@@ -307,15 +305,17 @@ export class FilesApi {
    * @returns The response body.
    * @throws {OpsApiError} when the API answers with an error status.
    */
-  download(name: string, part: number, options?: RequestOptions): ApiPromise<unknown> {
-    return filesDownload(this.core, name, part, options);
-  }
+  download(name: string, part: number, options?: RequestOptions): ApiPromise<unknown>;
 }
 
-/** The `webhooks` endpoints of the Operations Example. */
-export class WebhooksApi {
-  constructor(private readonly core: OpsCore) {}
+/** The class of the `files` endpoints: each method calls its endpoint function with the core. */
+export const FilesApi: new (core: OpsCore) => FilesApi = /* @__PURE__ */ group(
+  "download",
+  filesDownload,
+);
 
+/** The `webhooks` endpoints of the Operations Example. */
+export interface WebhooksApi {
   /**
    * `POST /v1/webhooks`
    * Sends: `X-API-Key` (`apiKey`).
@@ -328,10 +328,7 @@ export class WebhooksApi {
    * @returns The response body.
    * @throws {OpsApiError} when the API answers with an error status.
    */
-  create(body: WebhookRegistration, options?: RequestOptions): ApiPromise<string> {
-    return webhooksCreate(this.core, body, options);
-  }
-
+  create(body: WebhookRegistration, options?: RequestOptions): ApiPromise<string>;
   /**
    * `DELETE /v1/webhooks/{webhook_id}`
    * Sends: `X-API-Key` (`apiKey`).
@@ -345,10 +342,15 @@ export class WebhooksApi {
    * @returns The response body, whose shape the spec does not show.
    * @throws {OpsApiError} when the API answers with an error status.
    */
-  delete(webhookId: string, options?: RequestOptions): ApiPromise<unknown> {
-    return webhooksDelete(this.core, webhookId, options);
-  }
+  delete(webhookId: string, options?: RequestOptions): ApiPromise<unknown>;
 }
+
+/** The class of the `webhooks` endpoints: each method calls its endpoint function with the core. */
+export const WebhooksApi: new (core: OpsCore) => WebhooksApi = /* @__PURE__ */ group(
+  "create,delete",
+  webhooksCreate,
+  webhooksDelete,
+);
 
 /** Client of the Operations Example: one method per endpoint, grouped as in the endpoint ids. */
 export class OpsClient {

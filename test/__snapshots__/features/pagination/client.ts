@@ -2,6 +2,7 @@
 import { PagesApiError } from "./errors.js";
 import {
   ClientCore,
+  group,
   placeParams,
   type CoreOptions,
   type CredentialValue,
@@ -82,8 +83,9 @@ export const customersList: (
   params?: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit">,
   options?: RequestOptions,
 ) => PagePromise<CustomerList, Customer> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"customers.list","method":"GET","path":"/v1/customers","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"paging":{"style":"cursor","items":["data"],"param":"starting_after","cursor":["id"],"hasMore":["has_more"]}}',
-  { validateParams: validateCustomersListParams, place: placeParams },
+  '{"id":"customers.list","method":"GET","path":"/v1/customers","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"paging":{"style":"cursor","items":["data"],"param":"starting_after","cursor":["id"],"hasMore":["has_more"]},"code":["validateParams","place"]}',
+  validateCustomersListParams,
+  placeParams,
 );
 
 /**
@@ -103,8 +105,9 @@ export const filesList: (
   query?: Pick<FilesListParams, "page_token" | "page_size">,
   options?: RequestOptions,
 ) => PagePromise<FileList, File> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"files.list","method":"GET","path":"/v1/files","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"nextToken","items":["files"],"param":"page_token","token":["next_page_token"]}}',
-  { validateParams: validateFilesListParams, place: placeParams },
+  '{"id":"files.list","method":"GET","path":"/v1/files","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"nextToken","items":["files"],"param":"page_token","token":["next_page_token"]},"code":["validateParams","place"]}',
+  validateFilesListParams,
+  placeParams,
 );
 
 /**
@@ -124,8 +127,9 @@ export const eventsList: (
   query?: Pick<EventsListParams, "offset" | "limit">,
   options?: RequestOptions,
 ) => PagePromise<EventList, Event> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"events.list","method":"GET","path":"/v1/events","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"offset","items":["events"],"offset":"offset","start":0,"total":["total_count"]}}',
-  { validateParams: validateEventsListParams, place: placeParams },
+  '{"id":"events.list","method":"GET","path":"/v1/events","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"offset","items":["events"],"offset":"offset","start":0,"total":["total_count"]},"code":["validateParams","place"]}',
+  validateEventsListParams,
+  placeParams,
 );
 
 /**
@@ -147,8 +151,9 @@ export const reposList: (
   query?: Pick<ReposListParams, "page" | "per_page">,
   options?: RequestOptions,
 ) => PagePromise<RepoPage, Repo> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"repos.list","method":"GET","path":"/v1/orgs/{org}/repos","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["org","$query"],"documentedResponse":true,"paging":{"style":"page","items":["repos"],"page":"page","start":1}}',
-  { validateParams: validateReposListParams, place: placeParams },
+  '{"id":"repos.list","method":"GET","path":"/v1/orgs/{org}/repos","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["org","$query"],"documentedResponse":true,"paging":{"style":"page","items":["repos"],"page":"page","start":1},"code":["validateParams","place"]}',
+  validateReposListParams,
+  placeParams,
 );
 
 /**
@@ -169,8 +174,9 @@ export const issuesList: (
   params?: Pick<IssuesListParams, "X-Trace" | "state" | "per_page">,
   options?: RequestOptions,
 ) => PagePromise<Issue[], Issue, IssuesListResponseHeaders> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"issues.list","method":"GET","path":"/v1/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"responseHeaders":{"Link":"string","X-Total":"integer"},"paging":{"style":"link","header":"Link"}}',
-  { validateParams: validateIssuesListParams, place: placeParams },
+  '{"id":"issues.list","method":"GET","path":"/v1/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"responseHeaders":{"Link":"string","X-Total":"integer"},"paging":{"style":"link","header":"Link"},"code":["validateParams","place"]}',
+  validateIssuesListParams,
+  placeParams,
 );
 
 /**
@@ -189,14 +195,13 @@ export const thingsList: (
   query?: Pick<ThingsListParams, "size">,
   options?: RequestOptions,
 ) => PagePromise<ThingList, Thing> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"things.list","method":"GET","path":"/v1/things","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"link","items":["things"],"field":["links","next"]}}',
-  { validateParams: validateThingsListParams, place: placeParams },
+  '{"id":"things.list","method":"GET","path":"/v1/things","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"link","items":["things"],"field":["links","next"]},"code":["validateParams","place"]}',
+  validateThingsListParams,
+  placeParams,
 );
 
 /** The `customers` endpoints of the Pagination. */
-export class CustomersApi {
-  constructor(private readonly core: PagesCore) {}
-
+export interface CustomersApi {
   /**
    * List customers.
    *
@@ -212,15 +217,17 @@ export class CustomersApi {
   list(
     params?: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit">,
     options?: RequestOptions,
-  ): PagePromise<CustomerList, Customer> {
-    return customersList(this.core, params, options);
-  }
+  ): PagePromise<CustomerList, Customer>;
 }
 
-/** The `files` endpoints of the Pagination. */
-export class FilesApi {
-  constructor(private readonly core: PagesCore) {}
+/** The class of the `customers` endpoints: each method calls its endpoint function with the core. */
+export const CustomersApi: new (core: PagesCore) => CustomersApi = /* @__PURE__ */ group(
+  "list",
+  customersList,
+);
 
+/** The `files` endpoints of the Pagination. */
+export interface FilesApi {
   /**
    * List files.
    *
@@ -235,15 +242,14 @@ export class FilesApi {
   list(
     query?: Pick<FilesListParams, "page_token" | "page_size">,
     options?: RequestOptions,
-  ): PagePromise<FileList, File> {
-    return filesList(this.core, query, options);
-  }
+  ): PagePromise<FileList, File>;
 }
 
-/** The `events` endpoints of the Pagination. */
-export class EventsApi {
-  constructor(private readonly core: PagesCore) {}
+/** The class of the `files` endpoints: each method calls its endpoint function with the core. */
+export const FilesApi: new (core: PagesCore) => FilesApi = /* @__PURE__ */ group("list", filesList);
 
+/** The `events` endpoints of the Pagination. */
+export interface EventsApi {
   /**
    * List events.
    *
@@ -258,15 +264,17 @@ export class EventsApi {
   list(
     query?: Pick<EventsListParams, "offset" | "limit">,
     options?: RequestOptions,
-  ): PagePromise<EventList, Event> {
-    return eventsList(this.core, query, options);
-  }
+  ): PagePromise<EventList, Event>;
 }
 
-/** The `repos` endpoints of the Pagination. */
-export class ReposApi {
-  constructor(private readonly core: PagesCore) {}
+/** The class of the `events` endpoints: each method calls its endpoint function with the core. */
+export const EventsApi: new (core: PagesCore) => EventsApi = /* @__PURE__ */ group(
+  "list",
+  eventsList,
+);
 
+/** The `repos` endpoints of the Pagination. */
+export interface ReposApi {
   /**
    * List repositories.
    *
@@ -283,15 +291,14 @@ export class ReposApi {
     org: string,
     query?: Pick<ReposListParams, "page" | "per_page">,
     options?: RequestOptions,
-  ): PagePromise<RepoPage, Repo> {
-    return reposList(this.core, org, query, options);
-  }
+  ): PagePromise<RepoPage, Repo>;
 }
 
-/** The `issues` endpoints of the Pagination. */
-export class IssuesApi {
-  constructor(private readonly core: PagesCore) {}
+/** The class of the `repos` endpoints: each method calls its endpoint function with the core. */
+export const ReposApi: new (core: PagesCore) => ReposApi = /* @__PURE__ */ group("list", reposList);
 
+/** The `issues` endpoints of the Pagination. */
+export interface IssuesApi {
   /**
    * List issues.
    *
@@ -307,15 +314,17 @@ export class IssuesApi {
   list(
     params?: Pick<IssuesListParams, "X-Trace" | "state" | "per_page">,
     options?: RequestOptions,
-  ): PagePromise<Issue[], Issue, IssuesListResponseHeaders> {
-    return issuesList(this.core, params, options);
-  }
+  ): PagePromise<Issue[], Issue, IssuesListResponseHeaders>;
 }
 
-/** The `things` endpoints of the Pagination. */
-export class ThingsApi {
-  constructor(private readonly core: PagesCore) {}
+/** The class of the `issues` endpoints: each method calls its endpoint function with the core. */
+export const IssuesApi: new (core: PagesCore) => IssuesApi = /* @__PURE__ */ group(
+  "list",
+  issuesList,
+);
 
+/** The `things` endpoints of the Pagination. */
+export interface ThingsApi {
   /**
    * List things.
    *
@@ -329,10 +338,14 @@ export class ThingsApi {
   list(
     query?: Pick<ThingsListParams, "size">,
     options?: RequestOptions,
-  ): PagePromise<ThingList, Thing> {
-    return thingsList(this.core, query, options);
-  }
+  ): PagePromise<ThingList, Thing>;
 }
+
+/** The class of the `things` endpoints: each method calls its endpoint function with the core. */
+export const ThingsApi: new (core: PagesCore) => ThingsApi = /* @__PURE__ */ group(
+  "list",
+  thingsList,
+);
 
 /** Client of the Pagination: one method per endpoint, grouped as in the endpoint ids. */
 export class PagesClient {

@@ -3,6 +3,7 @@ import { ParamsApiError } from "./errors.js";
 import {
   ClientCore,
   endpoint,
+  group,
   placeParams,
   type ApiPromise,
   type BasicCredentialValue,
@@ -121,8 +122,9 @@ export const issuesList: (
   >,
   options?: RequestOptions,
 ) => ApiPromise<Issue[]> = /* @__PURE__ */ endpoint(
-  '{"id":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo","$query"],"documentedResponse":true,"styles":{"labels":"comma","expand":"brackets","created":"deepObject"},"headerParams":["If-None-Match"],"sendDefaults":{"sort":"created"}}',
-  { validateParams: validateIssuesListParams, place: placeParams },
+  '{"id":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo","$query"],"documentedResponse":true,"styles":{"labels":"comma","expand":"brackets","created":"deepObject"},"headerParams":["If-None-Match"],"sendDefaults":{"sort":"created"},"code":["validateParams","place"]}',
+  validateIssuesListParams,
+  placeParams,
 );
 
 /**
@@ -145,8 +147,8 @@ export const issuesCheck: (
   repo: string,
   options?: RequestOptions,
 ) => ApiPromise<void> = /* @__PURE__ */ endpoint(
-  '{"id":"issues.check","method":"HEAD","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo"],"documentedResponse":false,"response":"none"}',
-  { validateParams: validateIssuesCheckParams },
+  '{"id":"issues.check","method":"HEAD","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo"],"documentedResponse":false,"response":"none","code":["validateParams"]}',
+  validateIssuesCheckParams,
 );
 
 /**
@@ -169,8 +171,8 @@ export const issuesOptions: (
   repo: string,
   options?: RequestOptions,
 ) => ApiPromise<unknown> = /* @__PURE__ */ endpoint(
-  '{"id":"issues.options","method":"OPTIONS","path":"/repos/{owner}/{repo}/issues","credentials":[],"headers":{},"args":["owner","repo"],"documentedResponse":false}',
-  { validateParams: validateIssuesOptionsParams },
+  '{"id":"issues.options","method":"OPTIONS","path":"/repos/{owner}/{repo}/issues","credentials":[],"headers":{},"args":["owner","repo"],"documentedResponse":false,"code":["validateParams"]}',
+  validateIssuesOptionsParams,
 );
 
 /**
@@ -196,8 +198,9 @@ export const issuesCreate: (
   },
   options?: RequestOptions,
 ) => ApiPromise<Issue> = /* @__PURE__ */ endpoint(
-  '{"id":"issues.create","method":"POST","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["owner","repo","$body"],"documentedResponse":true}',
-  { validateParams: validateIssuesCreateParams, validateBody: validateIssuesCreateBody },
+  '{"id":"issues.create","method":"POST","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["owner","repo","$body"],"documentedResponse":true,"code":["validateParams","validateBody"]}',
+  validateIssuesCreateParams,
+  validateIssuesCreateBody,
 );
 
 /**
@@ -245,18 +248,14 @@ export const chargesCreate: (
   params: Pick<ChargesCreateParams, "Stripe-Account">,
   options?: RequestOptions,
 ) => ApiPromise<Charge> = /* @__PURE__ */ endpoint(
-  '{"id":"charges.create","method":"POST","path":"/v1/charges","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{"Content-Type":"application/json"},"args":["$body","$query"],"documentedResponse":true,"headerParams":["Stripe-Account"]}',
-  {
-    validateParams: validateChargesCreateParams,
-    validateBody: validateChargesCreateBody,
-    place: placeParams,
-  },
+  '{"id":"charges.create","method":"POST","path":"/v1/charges","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{"Content-Type":"application/json"},"args":["$body","$query"],"documentedResponse":true,"headerParams":["Stripe-Account"],"code":["validateParams","validateBody","place"]}',
+  validateChargesCreateParams,
+  validateChargesCreateBody,
+  placeParams,
 );
 
 /** The `issues` endpoints of the Params Example. */
-export class IssuesApi {
-  constructor(private readonly core: ParamsCore) {}
-
+export interface IssuesApi {
   /**
    * List issues.
    *
@@ -286,10 +285,7 @@ export class IssuesApi {
       "If-None-Match" | "labels" | "state" | "expand" | "created" | "per_page" | "sort"
     >,
     options?: RequestOptions,
-  ): ApiPromise<Issue[]> {
-    return issuesList(this.core, owner, repo, params, options);
-  }
-
+  ): ApiPromise<Issue[]>;
   /**
    * Check that issues exist.
    *
@@ -303,10 +299,7 @@ export class IssuesApi {
    * @returns Nothing: a HEAD response has no body (`withResponse()` gives its status and headers).
    * @throws {ParamsApiError} when the API answers with an error status.
    */
-  check(owner: string, repo: string, options?: RequestOptions): ApiPromise<void> {
-    return issuesCheck(this.core, owner, repo, options);
-  }
-
+  check(owner: string, repo: string, options?: RequestOptions): ApiPromise<void>;
   /**
    * Allowed methods.
    *
@@ -320,10 +313,7 @@ export class IssuesApi {
    * @returns The response body, whose shape the spec does not show.
    * @throws {ParamsApiError} when the API answers with an error status.
    */
-  options(owner: string, repo: string, options?: RequestOptions): ApiPromise<unknown> {
-    return issuesOptions(this.core, owner, repo, options);
-  }
-
+  options(owner: string, repo: string, options?: RequestOptions): ApiPromise<unknown>;
   /**
    * Create an issue.
    *
@@ -344,15 +334,20 @@ export class IssuesApi {
       title: string;
     },
     options?: RequestOptions,
-  ): ApiPromise<Issue> {
-    return issuesCreate(this.core, owner, repo, body, options);
-  }
+  ): ApiPromise<Issue>;
 }
 
-/** The `account` endpoints of the Params Example. */
-export class AccountApi {
-  constructor(private readonly core: ParamsCore) {}
+/** The class of the `issues` endpoints: each method calls its endpoint function with the core. */
+export const IssuesApi: new (core: ParamsCore) => IssuesApi = /* @__PURE__ */ group(
+  "list,check,options,create",
+  issuesList,
+  issuesCheck,
+  issuesOptions,
+  issuesCreate,
+);
 
+/** The `account` endpoints of the Params Example. */
+export interface AccountApi {
   /**
    * The account of the basic credentials.
    *
@@ -366,15 +361,17 @@ export class AccountApi {
    */
   get(options?: RequestOptions): ApiPromise<{
     login: string;
-  }> {
-    return accountGet(this.core, options);
-  }
+  }>;
 }
 
-/** The `charges` endpoints of the Params Example. */
-export class ChargesApi {
-  constructor(private readonly core: ParamsCore) {}
+/** The class of the `account` endpoints: each method calls its endpoint function with the core. */
+export const AccountApi: new (core: ParamsCore) => AccountApi = /* @__PURE__ */ group(
+  "get",
+  accountGet,
+);
 
+/** The `charges` endpoints of the Params Example. */
+export interface ChargesApi {
   /**
    * Create a charge.
    *
@@ -396,10 +393,14 @@ export class ChargesApi {
     },
     params: Pick<ChargesCreateParams, "Stripe-Account">,
     options?: RequestOptions,
-  ): ApiPromise<Charge> {
-    return chargesCreate(this.core, body, params, options);
-  }
+  ): ApiPromise<Charge>;
 }
+
+/** The class of the `charges` endpoints: each method calls its endpoint function with the core. */
+export const ChargesApi: new (core: ParamsCore) => ChargesApi = /* @__PURE__ */ group(
+  "create",
+  chargesCreate,
+);
 
 /** Client of the Params Example: one method per endpoint, grouped as in the endpoint ids. */
 export class ParamsClient {

@@ -3,6 +3,7 @@ import { KioskApiError } from "./errors.js";
 import {
   ClientCore,
   endpoint,
+  group,
   placeParams,
   type ApiPromise,
   type BasicCredentialValue,
@@ -78,8 +79,9 @@ export const itemsList: (
   query?: Pick<ItemsListParams, "limit">,
   options?: RequestOptions,
 ) => ApiPromise<ItemList> = /* @__PURE__ */ endpoint(
-  '{"id":"items.list","method":"GET","path":"/v1/items","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"args":["$query"],"documentedResponse":true}',
-  { validateParams: validateItemsListParams, place: placeParams },
+  '{"id":"items.list","method":"GET","path":"/v1/items","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"args":["$query"],"documentedResponse":true,"code":["validateParams","place"]}',
+  validateItemsListParams,
+  placeParams,
 );
 
 /**
@@ -98,8 +100,8 @@ export const itemsList: (
  */
 export const adminReset: (core: KioskCore, options?: RequestOptions) => ApiPromise<void> =
   /* @__PURE__ */ endpoint(
-    '{"id":"admin.reset","method":"POST","path":"/v1/admin/reset","credentials":[{"option":"apiKey","header":"X-Key"},{"option":"clientKey","query":"client_key"}],"headers":{},"documentedResponse":false,"response":"none"}',
-    { place: placeParams },
+    '{"id":"admin.reset","method":"POST","path":"/v1/admin/reset","credentials":[{"option":"apiKey","header":"X-Key"},{"option":"clientKey","query":"client_key"}],"headers":{},"documentedResponse":false,"response":"none","code":["place"]}',
+    placeParams,
   );
 
 /**
@@ -122,8 +124,8 @@ export const hooksCreate: (
   body: CreateHook,
   options?: RequestOptions,
 ) => ApiPromise<Hook> = /* @__PURE__ */ endpoint(
-  '{"id":"hooks.create","method":"POST","path":"/v1/hooks","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true}',
-  { validateBody: validateCreateHook },
+  '{"id":"hooks.create","method":"POST","path":"/v1/hooks","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"code":["validateBody"]}',
+  validateCreateHook,
 );
 
 /**
@@ -144,8 +146,8 @@ export const hooksDelete: (
   hookId: string,
   options?: RequestOptions,
 ) => ApiPromise<void> = /* @__PURE__ */ endpoint(
-  '{"id":"hooks.delete","method":"DELETE","path":"/v1/hooks/{hook_id}","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"args":["hook_id"],"documentedResponse":false,"response":"none"}',
-  { validateParams: validateHooksDeleteParams },
+  '{"id":"hooks.delete","method":"DELETE","path":"/v1/hooks/{hook_id}","credentials":[{"option":"apiKey","header":"X-Key"}],"headers":{},"args":["hook_id"],"documentedResponse":false,"response":"none","code":["validateParams"]}',
+  validateHooksDeleteParams,
 );
 
 /**
@@ -167,14 +169,12 @@ export const ticketsClose: (
   ticketId: string,
   options?: RequestOptions,
 ) => ApiPromise<Ticket> = /* @__PURE__ */ endpoint(
-  '{"id":"tickets.close","method":"POST","path":"/v2/tickets/{ticket_id}/close","credentials":[{"option":"operator","basic":true}],"headers":{},"args":["ticket_id"],"documentedResponse":true}',
-  { validateParams: validateTicketsCloseParams },
+  '{"id":"tickets.close","method":"POST","path":"/v2/tickets/{ticket_id}/close","credentials":[{"option":"operator","basic":true}],"headers":{},"args":["ticket_id"],"documentedResponse":true,"code":["validateParams"]}',
+  validateTicketsCloseParams,
 );
 
 /** The `items` endpoints of the Stand-in Example. */
-export class ItemsApi {
-  constructor(private readonly core: KioskCore) {}
-
+export interface ItemsApi {
   /**
    * `GET /v1/items`
    * Sends: `X-Key` (`apiKey`).
@@ -188,15 +188,14 @@ export class ItemsApi {
    * @returns The ItemList.
    * @throws {KioskApiError} when the API answers with an error status.
    */
-  list(query?: Pick<ItemsListParams, "limit">, options?: RequestOptions): ApiPromise<ItemList> {
-    return itemsList(this.core, query, options);
-  }
+  list(query?: Pick<ItemsListParams, "limit">, options?: RequestOptions): ApiPromise<ItemList>;
 }
 
-/** The `admin` endpoints of the Stand-in Example. */
-export class AdminApi {
-  constructor(private readonly core: KioskCore) {}
+/** The class of the `items` endpoints: each method calls its endpoint function with the core. */
+export const ItemsApi: new (core: KioskCore) => ItemsApi = /* @__PURE__ */ group("list", itemsList);
 
+/** The `admin` endpoints of the Stand-in Example. */
+export interface AdminApi {
   /**
    * `POST /v1/admin/reset`
    * Sends: `X-Key` (`apiKey`), query `client_key=…` (`clientKey`).
@@ -210,15 +209,17 @@ export class AdminApi {
    * @undocumented Response body not shown.
    * @throws {KioskApiError} when the API answers with an error status.
    */
-  reset(options?: RequestOptions): ApiPromise<void> {
-    return adminReset(this.core, options);
-  }
+  reset(options?: RequestOptions): ApiPromise<void>;
 }
 
-/** The `hooks` endpoints of the Stand-in Example. */
-export class HooksApi {
-  constructor(private readonly core: KioskCore) {}
+/** The class of the `admin` endpoints: each method calls its endpoint function with the core. */
+export const AdminApi: new (core: KioskCore) => AdminApi = /* @__PURE__ */ group(
+  "reset",
+  adminReset,
+);
 
+/** The `hooks` endpoints of the Stand-in Example. */
+export interface HooksApi {
   /**
    * `POST /v1/hooks`
    * Sends: `X-Key` (`apiKey`).
@@ -233,10 +234,7 @@ export class HooksApi {
    * @returns The Hook.
    * @throws {KioskApiError} when the API answers with an error status.
    */
-  create(body: CreateHook, options?: RequestOptions): ApiPromise<Hook> {
-    return hooksCreate(this.core, body, options);
-  }
-
+  create(body: CreateHook, options?: RequestOptions): ApiPromise<Hook>;
   /**
    * `DELETE /v1/hooks/{hook_id}`
    * Sends: `X-Key` (`apiKey`).
@@ -249,15 +247,18 @@ export class HooksApi {
    * @returns Nothing: the API answers 204 with no body.
    * @throws {KioskApiError} when the API answers with an error status.
    */
-  delete(hookId: string, options?: RequestOptions): ApiPromise<void> {
-    return hooksDelete(this.core, hookId, options);
-  }
+  delete(hookId: string, options?: RequestOptions): ApiPromise<void>;
 }
 
-/** The `tickets` endpoints of the Stand-in Example. */
-export class TicketsApi {
-  constructor(private readonly core: KioskCore) {}
+/** The class of the `hooks` endpoints: each method calls its endpoint function with the core. */
+export const HooksApi: new (core: KioskCore) => HooksApi = /* @__PURE__ */ group(
+  "create,delete",
+  hooksCreate,
+  hooksDelete,
+);
 
+/** The `tickets` endpoints of the Stand-in Example. */
+export interface TicketsApi {
   /**
    * `POST /v2/tickets/{ticket_id}/close`
    * Sends: `Authorization: Basic …` (`operator`).
@@ -271,10 +272,14 @@ export class TicketsApi {
    * @returns The Ticket.
    * @throws {KioskApiError} when the API answers with an error status.
    */
-  close(ticketId: string, options?: RequestOptions): ApiPromise<Ticket> {
-    return ticketsClose(this.core, ticketId, options);
-  }
+  close(ticketId: string, options?: RequestOptions): ApiPromise<Ticket>;
 }
+
+/** The class of the `tickets` endpoints: each method calls its endpoint function with the core. */
+export const TicketsApi: new (core: KioskCore) => TicketsApi = /* @__PURE__ */ group(
+  "close",
+  ticketsClose,
+);
 
 /** Client of the Stand-in Example: one method per endpoint, grouped as in the endpoint ids. */
 export class KioskClient {

@@ -3,6 +3,7 @@ import { StreamsApiError } from "./errors.js";
 import {
   ClientCore,
   endpoint,
+  group,
   placeParams,
   type ApiPromise,
   type CoreOptions,
@@ -126,8 +127,9 @@ export const chatCreate: {
     options?: RequestOptions,
   ): ApiPromise<Stream<ChatChunk> | ChatCompletion>;
 } = /* @__PURE__ */ endpoint(
-  '{"id":"chat.create","method":"POST","path":"/v1/chat/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]","flag":"stream","accept":"text/event-stream, application/json;q=0.5"}}',
-  { validateBody: validateChatRequest, stream: openStream },
+  '{"id":"chat.create","method":"POST","path":"/v1/chat/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]","flag":"stream","accept":"text/event-stream, application/json;q=0.5"},"code":["validateBody","stream"]}',
+  validateChatRequest,
+  openStream,
 );
 
 /**
@@ -145,8 +147,9 @@ export const completionsStream: (
   body: ChatRequest,
   options?: RequestOptions,
 ) => ApiPromise<Stream<ChatChunk>> = /* @__PURE__ */ endpoint(
-  '{"id":"completions.stream","method":"POST","path":"/v1/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]"}}',
-  { validateBody: validateChatRequest, stream: openStream },
+  '{"id":"completions.stream","method":"POST","path":"/v1/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]"},"code":["validateBody","stream"]}',
+  validateChatRequest,
+  openStream,
 );
 
 /**
@@ -164,8 +167,9 @@ export const messagesStream: (
   body: ChatRequest,
   options?: RequestOptions,
 ) => ApiPromise<Stream<MessagesStreamEvent>> = /* @__PURE__ */ endpoint(
-  '{"id":"messages.stream","method":"POST","path":"/v1/messages","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":false,"streaming":{"format":"sse","events":{"message_start":"json","content_block_delta":"json","message_stop":"json","ping":"json"},"open":true}}',
-  { validateBody: validateChatRequest, stream: openStream },
+  '{"id":"messages.stream","method":"POST","path":"/v1/messages","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":false,"streaming":{"format":"sse","events":{"message_start":"json","content_block_delta":"json","message_stop":"json","ping":"json"},"open":true},"code":["validateBody","stream"]}',
+  validateChatRequest,
+  openStream,
 );
 
 /**
@@ -185,8 +189,9 @@ export const jobsWatch: (
   options?: RequestOptions,
 ) => ApiPromise<Stream<JobsWatchEvent, JobsWatchResponseHeaders>, JobsWatchResponseHeaders> =
   /* @__PURE__ */ endpoint(
-    '{"id":"jobs.watch","method":"GET","path":"/v1/jobs/{job_id}/events","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"args":["job_id"],"documentedResponse":false,"responseHeaders":{"X-Job-State":"string"},"streaming":{"format":"sse","events":{"progress":"json","log":"text","done":"json"}}}',
-    { validateParams: validateJobsWatchParams, stream: openStream },
+    '{"id":"jobs.watch","method":"GET","path":"/v1/jobs/{job_id}/events","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"args":["job_id"],"documentedResponse":false,"responseHeaders":{"X-Job-State":"string"},"streaming":{"format":"sse","events":{"progress":"json","log":"text","done":"json"}},"code":["validateParams","stream"]}',
+    validateJobsWatchParams,
+    openStream,
   );
 
 /**
@@ -203,8 +208,8 @@ export const ticksWatch: (
   core: StreamsCore,
   options?: RequestOptions,
 ) => ApiPromise<Stream<string>> = /* @__PURE__ */ endpoint(
-  '{"id":"ticks.watch","method":"GET","path":"/v1/ticks","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":true,"streaming":{"format":"sse","text":true}}',
-  { stream: openStream },
+  '{"id":"ticks.watch","method":"GET","path":"/v1/ticks","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"documentedResponse":true,"streaming":{"format":"sse","text":true},"code":["stream"]}',
+  openStream,
 );
 
 /**
@@ -223,14 +228,14 @@ export const logsTail: (
   query?: Pick<LogsTailParams, "level">,
   options?: RequestOptions,
 ) => ApiPromise<Stream<LogLine>> = /* @__PURE__ */ endpoint(
-  '{"id":"logs.tail","method":"GET","path":"/v1/logs","credentials":[],"headers":{"Accept":"application/x-ndjson, application/json;q=0.5"},"args":["$query"],"documentedResponse":true,"streaming":{"format":"jsonl"}}',
-  { validateParams: validateLogsTailParams, place: placeParams, stream: openStream },
+  '{"id":"logs.tail","method":"GET","path":"/v1/logs","credentials":[],"headers":{"Accept":"application/x-ndjson, application/json;q=0.5"},"args":["$query"],"documentedResponse":true,"streaming":{"format":"jsonl"},"code":["validateParams","place","stream"]}',
+  validateLogsTailParams,
+  placeParams,
+  openStream,
 );
 
 /** The `chat` endpoints of the Streaming. */
-export class ChatApi {
-  constructor(private readonly core: StreamsCore) {}
-
+export interface ChatApi {
   /**
    * Create a chat completion.
    * One endpoint, two answers; `stream: true` in the body asks for the stream.
@@ -270,18 +275,16 @@ export class ChatApi {
     body: ChatRequest,
     options?: RequestOptions,
   ): ApiPromise<Stream<ChatChunk> | ChatCompletion>;
-  create(
-    body: ChatRequest,
-    options?: RequestOptions,
-  ): ApiPromise<Stream<ChatChunk> | ChatCompletion> {
-    return chatCreate(this.core, body, options);
-  }
 }
 
-/** The `completions` endpoints of the Streaming. */
-export class CompletionsApi {
-  constructor(private readonly core: StreamsCore) {}
+/** The class of the `chat` endpoints: each method calls its endpoint function with the core. */
+export const ChatApi: new (core: StreamsCore) => ChatApi = /* @__PURE__ */ group(
+  "create",
+  chatCreate,
+);
 
+/** The `completions` endpoints of the Streaming. */
+export interface CompletionsApi {
   /**
    * Stream a completion.
    * Data-only server-sent events, ended by a terminator.
@@ -291,15 +294,17 @@ export class CompletionsApi {
    * @returns A Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. The ChatChunk.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
-  stream(body: ChatRequest, options?: RequestOptions): ApiPromise<Stream<ChatChunk>> {
-    return completionsStream(this.core, body, options);
-  }
+  stream(body: ChatRequest, options?: RequestOptions): ApiPromise<Stream<ChatChunk>>;
 }
 
-/** The `messages` endpoints of the Streaming. */
-export class MessagesApi {
-  constructor(private readonly core: StreamsCore) {}
+/** The class of the `completions` endpoints: each method calls its endpoint function with the core. */
+export const CompletionsApi: new (core: StreamsCore) => CompletionsApi = /* @__PURE__ */ group(
+  "stream",
+  completionsStream,
+);
 
+/** The `messages` endpoints of the Streaming. */
+export interface MessagesApi {
   /**
    * Stream a message.
    * Named events; names this version does not list arrive as unknown events.
@@ -309,15 +314,17 @@ export class MessagesApi {
    * @returns A Stream (text/event-stream) giving each named event, read with `for await`; it resolves once the response headers arrive.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
-  stream(body: ChatRequest, options?: RequestOptions): ApiPromise<Stream<MessagesStreamEvent>> {
-    return messagesStream(this.core, body, options);
-  }
+  stream(body: ChatRequest, options?: RequestOptions): ApiPromise<Stream<MessagesStreamEvent>>;
 }
 
-/** The `jobs` endpoints of the Streaming. */
-export class JobsApi {
-  constructor(private readonly core: StreamsCore) {}
+/** The class of the `messages` endpoints: each method calls its endpoint function with the core. */
+export const MessagesApi: new (core: StreamsCore) => MessagesApi = /* @__PURE__ */ group(
+  "stream",
+  messagesStream,
+);
 
+/** The `jobs` endpoints of the Streaming. */
+export interface JobsApi {
   /**
    * Watch a job.
    * A closed set of named events; one carries text, not JSON.
@@ -331,15 +338,17 @@ export class JobsApi {
   watch(
     jobId: string,
     options?: RequestOptions,
-  ): ApiPromise<Stream<JobsWatchEvent, JobsWatchResponseHeaders>, JobsWatchResponseHeaders> {
-    return jobsWatch(this.core, jobId, options);
-  }
+  ): ApiPromise<Stream<JobsWatchEvent, JobsWatchResponseHeaders>, JobsWatchResponseHeaders>;
 }
 
-/** The `ticks` endpoints of the Streaming. */
-export class TicksApi {
-  constructor(private readonly core: StreamsCore) {}
+/** The class of the `jobs` endpoints: each method calls its endpoint function with the core. */
+export const JobsApi: new (core: StreamsCore) => JobsApi = /* @__PURE__ */ group(
+  "watch",
+  jobsWatch,
+);
 
+/** The `ticks` endpoints of the Streaming. */
+export interface TicksApi {
   /**
    * Watch the clock.
    * Every event's data as text.
@@ -349,15 +358,17 @@ export class TicksApi {
    * @returns A Stream (text/event-stream) giving each event's data, read with `for await`; it resolves once the response headers arrive.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
-  watch(options?: RequestOptions): ApiPromise<Stream<string>> {
-    return ticksWatch(this.core, options);
-  }
+  watch(options?: RequestOptions): ApiPromise<Stream<string>>;
 }
 
-/** The `logs` endpoints of the Streaming. */
-export class LogsApi {
-  constructor(private readonly core: StreamsCore) {}
+/** The class of the `ticks` endpoints: each method calls its endpoint function with the core. */
+export const TicksApi: new (core: StreamsCore) => TicksApi = /* @__PURE__ */ group(
+  "watch",
+  ticksWatch,
+);
 
+/** The `logs` endpoints of the Streaming. */
+export interface LogsApi {
   /**
    * Tail the logs.
    * JSON lines, one log record each.
@@ -371,10 +382,11 @@ export class LogsApi {
   tail(
     query?: Pick<LogsTailParams, "level">,
     options?: RequestOptions,
-  ): ApiPromise<Stream<LogLine>> {
-    return logsTail(this.core, query, options);
-  }
+  ): ApiPromise<Stream<LogLine>>;
 }
+
+/** The class of the `logs` endpoints: each method calls its endpoint function with the core. */
+export const LogsApi: new (core: StreamsCore) => LogsApi = /* @__PURE__ */ group("tail", logsTail);
 
 /** Client of the Streaming: one method per endpoint, grouped as in the endpoint ids. */
 export class StreamsClient {

@@ -3,6 +3,7 @@ import { TypedWebhooksApiError } from "./errors.js";
 import {
   ClientCore,
   endpoint,
+  group,
   type ApiPromise,
   type CoreOptions,
   type CredentialValue,
@@ -48,14 +49,13 @@ export const hooksCreate: (
   body: HookCreate,
   options?: RequestOptions,
 ) => ApiPromise<Hook> = /* @__PURE__ */ endpoint(
-  '{"id":"hooks.create","method":"POST","path":"/repos/{owner}/{repo}/hooks","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["owner","repo","$body"],"documentedResponse":true}',
-  { validateParams: validateHooksCreateParams, validateBody: validateHookCreate },
+  '{"id":"hooks.create","method":"POST","path":"/repos/{owner}/{repo}/hooks","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["owner","repo","$body"],"documentedResponse":true,"code":["validateParams","validateBody"]}',
+  validateHooksCreateParams,
+  validateHookCreate,
 );
 
 /** The `hooks` endpoints of the Typed Webhooks. */
-export class HooksApi {
-  constructor(private readonly core: TypedWebhooksCore) {}
-
+export interface HooksApi {
   /**
    * Create a webhook.
    *
@@ -66,15 +66,14 @@ export class HooksApi {
    * @returns The Hook.
    * @throws {TypedWebhooksApiError} when the API answers with an error status.
    */
-  create(
-    owner: string,
-    repo: string,
-    body: HookCreate,
-    options?: RequestOptions,
-  ): ApiPromise<Hook> {
-    return hooksCreate(this.core, owner, repo, body, options);
-  }
+  create(owner: string, repo: string, body: HookCreate, options?: RequestOptions): ApiPromise<Hook>;
 }
+
+/** The class of the `hooks` endpoints: each method calls its endpoint function with the core. */
+export const HooksApi: new (core: TypedWebhooksCore) => HooksApi = /* @__PURE__ */ group(
+  "create",
+  hooksCreate,
+);
 
 /** Client of the Typed Webhooks: one method per endpoint, grouped as in the endpoint ids. */
 export class TypedWebhooksClient {

@@ -3,6 +3,7 @@ import { UnionsApiError } from "./errors.js";
 import {
   ClientCore,
   endpoint,
+  group,
   type ApiPromise,
   type CoreOptions,
   type RequestOptions,
@@ -39,8 +40,8 @@ export const chargesGet: (
   id: string,
   options?: RequestOptions,
 ) => ApiPromise<Charge> = /* @__PURE__ */ endpoint(
-  '{"id":"charges.get","method":"GET","path":"/charges/{id}","credentials":[],"headers":{},"args":["id"],"documentedResponse":true}',
-  { validateParams: validateChargesGetParams },
+  '{"id":"charges.get","method":"GET","path":"/charges/{id}","credentials":[],"headers":{},"args":["id"],"documentedResponse":true,"code":["validateParams"]}',
+  validateChargesGetParams,
 );
 
 /**
@@ -55,8 +56,8 @@ export const chargesCreate: (
   body: CreateCharge,
   options?: RequestOptions,
 ) => ApiPromise<Charge> = /* @__PURE__ */ endpoint(
-  '{"id":"charges.create","method":"POST","path":"/charges","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true}',
-  { validateBody: validateCreateCharge },
+  '{"id":"charges.create","method":"POST","path":"/charges","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"code":["validateBody"]}',
+  validateCreateCharge,
 );
 
 /**
@@ -86,9 +87,7 @@ export const eventsNext: (core: UnionsCore, options?: RequestOptions) => ApiProm
   );
 
 /** The `charges` endpoints of the Unions. */
-export class ChargesApi {
-  constructor(private readonly core: UnionsCore) {}
-
+export interface ChargesApi {
   /**
    * `GET /charges/{id}`
    * Sends: no credential.
@@ -96,50 +95,56 @@ export class ChargesApi {
    * @returns The Charge.
    * @throws {UnionsApiError} when the API answers with an error status.
    */
-  get(id: string, options?: RequestOptions): ApiPromise<Charge> {
-    return chargesGet(this.core, id, options);
-  }
-
+  get(id: string, options?: RequestOptions): ApiPromise<Charge>;
   /**
    * `POST /charges`
    * Sends: no credential.
    * @returns The Charge.
    * @throws {UnionsApiError} when the API answers with an error status.
    */
-  create(body: CreateCharge, options?: RequestOptions): ApiPromise<Charge> {
-    return chargesCreate(this.core, body, options);
-  }
+  create(body: CreateCharge, options?: RequestOptions): ApiPromise<Charge>;
 }
 
-/** The `paymentMethods` endpoints of the Unions. */
-export class PaymentMethodsApi {
-  constructor(private readonly core: UnionsCore) {}
+/** The class of the `charges` endpoints: each method calls its endpoint function with the core. */
+export const ChargesApi: new (core: UnionsCore) => ChargesApi = /* @__PURE__ */ group(
+  "get,create",
+  chargesGet,
+  chargesCreate,
+);
 
+/** The `paymentMethods` endpoints of the Unions. */
+export interface PaymentMethodsApi {
   /**
    * `GET /payment_methods`
    * Sends: no credential.
    * @returns The response body.
    * @throws {UnionsApiError} when the API answers with an error status.
    */
-  list(options?: RequestOptions): ApiPromise<PaymentMethod[]> {
-    return paymentMethodsList(this.core, options);
-  }
+  list(options?: RequestOptions): ApiPromise<PaymentMethod[]>;
 }
 
-/** The `events` endpoints of the Unions. */
-export class EventsApi {
-  constructor(private readonly core: UnionsCore) {}
+/** The class of the `paymentMethods` endpoints: each method calls its endpoint function with the core. */
+export const PaymentMethodsApi: new (core: UnionsCore) => PaymentMethodsApi = /* @__PURE__ */ group(
+  "list",
+  paymentMethodsList,
+);
 
+/** The `events` endpoints of the Unions. */
+export interface EventsApi {
   /**
    * `GET /events/next`
    * Sends: no credential.
    * @returns The Event.
    * @throws {UnionsApiError} when the API answers with an error status.
    */
-  next(options?: RequestOptions): ApiPromise<Event> {
-    return eventsNext(this.core, options);
-  }
+  next(options?: RequestOptions): ApiPromise<Event>;
 }
+
+/** The class of the `events` endpoints: each method calls its endpoint function with the core. */
+export const EventsApi: new (core: UnionsCore) => EventsApi = /* @__PURE__ */ group(
+  "next",
+  eventsNext,
+);
 
 /** Client of the Unions: one method per endpoint, grouped as in the endpoint ids. */
 export class UnionsClient {
