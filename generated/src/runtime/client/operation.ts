@@ -196,22 +196,16 @@ export interface CallArgs {
  */
 export function callArgs(op: Operation, args: readonly unknown[]): CallArgs {
   const names = op.args ?? [];
-  const call: CallArgs = {
-    params: undefined,
-    body: undefined,
-    query: undefined,
-    options: undefined,
-  };
   let params: Record<string, string | number | boolean> | undefined;
+  let body: unknown;
+  let query: QueryParams | undefined;
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
-    if (name === "$body") call.body = args[i];
-    else if (name === "$query") call.query = args[i] as QueryParams | undefined;
+    if (name === "$body") body = args[i];
+    else if (name === "$query") query = args[i] as QueryParams | undefined;
     else (params ??= {})[name] = args[i] as string | number | boolean;
   }
-  call.params = params;
-  call.options = args[names.length] as RequestOptions | undefined;
-  return call;
+  return { params, body, query, options: args[names.length] as RequestOptions | undefined };
 }
 
 /** Path and trailing parameters by name. */
