@@ -196,6 +196,60 @@ class Api {
     ],
     want: "/**\n * Create an issue.\n *\n * It notifies.\n * - a list\n */\nexport type Issue = string;\n",
   },
+  {
+    name: "an interface's methods, two of one name as overloads, and a constructor type",
+    given: [
+      {
+        kind: "interface",
+        name: "ThingsApi",
+        members: [
+          {
+            kind: "call-signature",
+            name: "get",
+            params: [{ name: "id", type: keyword("string") }],
+            returnType: keyword("string"),
+          },
+          { kind: "call-signature", name: "get", params: [], returnType: keyword("number") },
+        ],
+      },
+      {
+        kind: "variable",
+        declarationKind: "const",
+        name: "ThingsApi",
+        type: {
+          kind: "function-type",
+          isConstructor: true,
+          params: [{ name: "core", type: keyword("object") }],
+          returns: generic("Array", keyword("string")),
+        },
+        init: call(id("group"), lit("get")),
+      },
+    ],
+    want: 'interface ThingsApi {\n  get(id: string): string;\n  get(): number;\n}\n\nconst ThingsApi: new (core: object) => Array<string> = group("get");\n',
+  },
+  {
+    name: "a function's type with call signatures (overloads) breaks one per line",
+    given: [
+      {
+        kind: "variable",
+        declarationKind: "const",
+        name: "send",
+        type: {
+          kind: "object-type",
+          members: [
+            {
+              kind: "call-signature",
+              params: [{ name: "flag", type: literalType(true) }],
+              returnType: keyword("string"),
+            },
+            { kind: "call-signature", params: [], returnType: keyword("number") },
+          ],
+        },
+        init: call(id("endpoint"), lit("{}")),
+      },
+    ],
+    want: 'const send: {\n  (flag: true): string;\n  (): number;\n} = endpoint("{}");\n',
+  },
 ];
 
 describe("the printer", () => {

@@ -225,7 +225,7 @@ function groupStatements(model: ApiModel, endpoints: readonly Endpoint[]): FileS
     const overloads = flagOverloads(endpoint, [], params, flagReturnTypes(endpoint), docs) ?? [
       { docs, params, returnType },
     ];
-    return overloads.map((o) => ({ kind: "method-signature", name: endpoint.name, ...o }));
+    return overloads.map((o) => ({ kind: "call-signature", name: endpoint.name, ...o }));
   });
   const classType: TypeExpr = {
     kind: "function-type",

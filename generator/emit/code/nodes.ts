@@ -49,17 +49,13 @@ export type TypeExpr =
 
 /** A member of an interface or object type. */
 export type Member =
-  /** `(a: A): R`: one signature of an overloaded function's type, with its doc comment. */
+  /**
+   * `(a: A): R`, one signature of a function's type; with a name, `name(a: A): R`, a method
+   * of an interface. Several of one name (or unnamed in one type) are overloads.
+   */
   | {
       readonly kind: "call-signature";
-      readonly params: readonly Param[];
-      readonly returnType: TypeExpr;
-      readonly docs?: readonly string[];
-    }
-  /** `name(a: A): R`: a method of an interface; several of one name are its overloads. */
-  | {
-      readonly kind: "method-signature";
-      readonly name: string;
+      readonly name?: string;
       readonly params: readonly Param[];
       readonly returnType: TypeExpr;
       readonly docs?: readonly string[];

@@ -142,9 +142,7 @@ function printMember(member: Member, ctx: PrintContext): Doc {
   const docs = member.docs?.length ? [printDocComment(member.docs), hardline] : [];
   switch (member.kind) {
     case "call-signature":
-      return [...docs, printSignature(member.params, member.returnType, ctx)];
-    case "method-signature":
-      return [...docs, member.name, printSignature(member.params, member.returnType, ctx)];
+      return [...docs, member.name ?? "", printSignature(member.params, member.returnType, ctx)];
     case "property-signature":
       return [
         ...docs,
