@@ -8,6 +8,8 @@
  * It runs on every call, so what depends only on the endpoint is worked out once by
  * `operation()` when the generated module loads, what depends only on the client once in
  * its constructor, and a call that needs no retry allocates little beyond its headers.
+ * It also makes the generated layer's endpoint functions (`endpoint`) and group classes
+ * (`group`) from their data.
  */
 import { ApiPromise, type ResultState } from "./api-promise.js";
 import { discard, readBlob, readText } from "./body.js";

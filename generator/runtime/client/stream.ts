@@ -1,7 +1,7 @@
 /**
  * Streamed responses: server-sent events (parsed exactly as the HTML standard's "event
  * stream interpretation" says) and JSON lines, read item by item as an AsyncIterable.
- * Only the endpoints that stream bring this module: they hand `openStream` to `operation()`,
+ * Only the endpoints that stream bring this module: they hand `openStream` to `endpoint()`,
  * and the request loop (core.ts) calls it without importing it. Web Streams and TextDecoder
  * only: Node 18+, browsers, Deno, Bun and edge runtimes alike.
  */
