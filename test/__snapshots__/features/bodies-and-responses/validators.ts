@@ -64,6 +64,22 @@ export function validateAddress(value: unknown, path: string, issues: Validation
 }
 let validateAddressShape: Validator | undefined;
 
+/** Checks a value against PaymentIntent; appends one issue per problem. */
+export function validatePaymentIntent(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validatePaymentIntentShape ??= fromData(
+    '[["map","number","object","string"],["object",{"id":"string","amount":"integer","metadata":["map","string"]},["id","amount"]]]',
+    map,
+    number,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validatePaymentIntentShape: Validator | undefined;
+
 /** Checks a value against FileCreateParams; appends one issue per problem. */
 export function validateFileCreateParams(
   value: unknown,
@@ -81,6 +97,17 @@ export function validateFileCreateParams(
 }
 let validateFileCreateParamsShape: Validator | undefined;
 
+/** Checks a value against FileObject; appends one issue per problem. */
+export function validateFileObject(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateFileObjectShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","filename":"string","size":"integer","purpose":"string"},["id"]]]',
+    number,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateFileObjectShape: Validator | undefined;
+
 /** Checks a value against Note; appends one issue per problem. */
 export function validateNote(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateNoteShape ??= fromData(
@@ -90,6 +117,17 @@ export function validateNote(value: unknown, path: string, issues: ValidationIss
   ))(value, path, issues);
 }
 let validateNoteShape: Validator | undefined;
+
+/** Checks a value against Invoice; appends one issue per problem. */
+export function validateInvoice(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateInvoiceShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","total":"integer"},["id"]]]',
+    number,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateInvoiceShape: Validator | undefined;
 
 /** Checks a value against FilesUploadParams; appends one issue per problem. */
 export function validateFilesUploadParams(

@@ -9,6 +9,18 @@ import {
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
+/** Checks a value against Issue; appends one issue per problem. */
+export function validateIssue(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateIssueShape ??= fromData(
+    '[["array","number","object","string"],["object",{"number":"integer","title":"string","state":"string","labels":["array","string"]},["number","title"]]]',
+    array,
+    number,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateIssueShape: Validator | undefined;
+
 /** Checks a value against RangeQuery; appends one issue per problem. */
 export function validateRangeQuery(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateRangeQueryShape ??= fromData(
@@ -18,6 +30,17 @@ export function validateRangeQuery(value: unknown, path: string, issues: Validat
   ))(value, path, issues);
 }
 let validateRangeQueryShape: Validator | undefined;
+
+/** Checks a value against Charge; appends one issue per problem. */
+export function validateCharge(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateChargeShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","amount":"integer"},["id","amount"]]]',
+    number,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateChargeShape: Validator | undefined;
 
 /** Checks a value against IssuesListParams; appends one issue per problem. */
 export function validateIssuesListParams(

@@ -9,6 +9,17 @@ import {
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 
+/** Checks a value against Event; appends one issue per problem. */
+export function validateEvent(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateEventShape ??= fromData(
+    '[["number","object","string"],["object",{"id":["string",{"prefix":"evt_"}],"type":"string","created":"integer"},["id","type","created"]]]',
+    number,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateEventShape: Validator | undefined;
+
 /** Checks a value against PaymentIntent; appends one issue per problem. */
 export function validatePaymentIntent(
   value: unknown,
