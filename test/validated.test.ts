@@ -53,6 +53,17 @@ describe("the validators a package keeps", () => {
     ]);
   });
 
+  it("an output made with validators: all is never taken for the spec's own (its fingerprint differs)", async () => {
+    const inputsOf = async (options: { validators?: "all" }) => {
+      const { files } = await generateFrom("spec", undefined, options);
+      const manifest = files.find((f) => f.path === ".apigen-manifest.json")!;
+      return JSON.parse(manifest.contents).inputs as string;
+    };
+    const used = await inputsOf({});
+    expect(used).toMatch(/^[0-9a-f]{32}$/);
+    expect(await inputsOf({ validators: "all" })).not.toBe(used);
+  });
+
   it("the committed Merchant package has exactly the validators its code uses", async () => {
     const { model } = await generateFrom("spec");
     const text = readFileSync(join(repoRoot, "generated/src/validators.ts"), "utf8");

@@ -24,10 +24,9 @@ import {
   UserAbortError,
 } from "./errors.js";
 import {
-  callArgs,
   check,
+  endpointOf,
   lowerKeys,
-  operation,
   pathOf,
   randomNonce,
   serialize,
@@ -430,20 +429,11 @@ export class ClientCore {
   }
 }
 
-/**
- * An endpoint's function, made from its descriptor (`operation()`'s arguments) when the
- * module loads: it takes the client's core, the arguments the descriptor's `args` names and
- * the request options. `F` is the type of the generated declaration it initializes,
- * inferred from it: that signature is what callers see and what a type-checker checks, with
- * no function body per endpoint to check (bench/github.ts).
- */
+/** An endpoint's function, made from its descriptor when the module loads (`endpointOf`). */
 export function endpoint<F>(data: string, ...code: unknown[]): F {
-  const op = operation(data, ...code);
-  const call = (core: ClientCore, ...args: unknown[]): ApiPromise<unknown, unknown> => {
-    const { params, body, query, options } = callArgs(op, args);
-    return core.request(op, params, body, query, options);
-  };
-  return call as F;
+  return endpointOf<F>(data, code, (core, op, call) =>
+    core.request(op, call.params, call.body, call.query, call.options),
+  );
 }
 
 /**

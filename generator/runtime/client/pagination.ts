@@ -13,8 +13,7 @@ import { ApiPromise, type WithResponse } from "./api-promise.js";
 import type { ClientCore, RequestOptions } from "./core.js";
 import { PaginationError } from "./errors.js";
 import {
-  callArgs,
-  operation,
+  endpointOf,
   type FieldPath,
   type Operation,
   type Paging,
@@ -348,17 +347,14 @@ export class PagePromise<T, I, H = Record<string, never>>
 }
 
 /**
- * A paged endpoint's function, made from its descriptor as core.ts's `endpoint` makes any
- * other's; its calls return a PagePromise. Only paged endpoints use it, so only their
- * bundles carry this module.
+ * A paged endpoint's function, made from its descriptor (`endpointOf`) as core.ts's
+ * `endpoint` makes any other's; its calls return a PagePromise. Only paged endpoints use
+ * it, so only their bundles carry this module.
  */
 export function pagedEndpoint<F>(data: string, ...code: unknown[]): F {
-  const op = operation(data, ...code);
-  const call = (core: ClientCore, ...args: unknown[]): PagePromise<unknown, unknown, unknown> => {
-    const { params, body, query, options } = callArgs(op, args);
-    return paginate(core, op, params, body, query, options);
-  };
-  return call as F;
+  return endpointOf<F>(data, code, (core, op, call) =>
+    paginate(core, op, call.params, call.body, call.query, call.options),
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { ValidationIssue, Validator } from "../validate.js";
 import type { ResultState } from "./api-promise.js";
-import type { RequestOptions } from "./core.js";
+import type { ClientCore, RequestOptions } from "./core.js";
 import type { HeaderParse, ResponseKind } from "./decode.js";
 import type { BodyEncoding, encodeBody } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
@@ -206,6 +206,23 @@ export function callArgs(op: Operation, args: readonly unknown[]): CallArgs {
     else (params ??= {})[name] = args[i] as string | number | boolean;
   }
   return { params, body, query, options: args[names.length] as RequestOptions | undefined };
+}
+
+/**
+ * An endpoint's function from its descriptor (`operation()`'s arguments): it takes the
+ * client's core, the arguments the descriptor's `args` names and the request options, and
+ * hands the sorted call to `send`. `F` is the type of the generated declaration it
+ * initializes, inferred from it: that signature is what callers see and what a type-checker
+ * checks, with no function body per endpoint to check (bench/github.ts).
+ */
+export function endpointOf<F>(
+  data: string,
+  code: readonly unknown[],
+  send: (core: ClientCore, op: Operation, call: CallArgs) => unknown,
+): F {
+  const op = operation(data, ...code);
+  const call = (core: ClientCore, ...args: unknown[]) => send(core, op, callArgs(op, args));
+  return call as F;
 }
 
 /** Path and trailing parameters by name. */
