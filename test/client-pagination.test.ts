@@ -202,7 +202,10 @@ describe("each style walks all 1,050 items over many pages, and stops where the 
   it("offset: offset + the page's items, until total_count is reached (no request after it)", async () => {
     expect(await walk(client().events.list({ limit: 25 }))).toEqual(every);
     expect(seen).toHaveLength(42);
-    expect(paths().slice(0, 2)).toEqual(["/v1/events?limit=25", "/v1/events?limit=25&offset=25"]);
+    expect(paths().slice(0, 2)).toEqual([
+      "/v1/events?limit=25&sort=created",
+      "/v1/events?limit=25&sort=created&offset=25",
+    ]);
   });
 
   it("page: page + 1 from the param's default, until an empty page", async () => {
@@ -237,6 +240,35 @@ describe("each style walks all 1,050 items over many pages, and stops where the 
     expect(await walk(client().repos.list("acme", { page: 34, per_page: 30 }))).toEqual(
       every.slice(990),
     );
+  });
+});
+
+describe("what a later page sends", () => {
+  it("the first page's other parameters as they were placed (styles, defaults sent), the moving value after them", async () => {
+    const list = client().events.list({ kinds: ["a b", "c"], offset: 1000, limit: 25 });
+    expect(await walk(list)).toEqual(every.slice(1000));
+    expect(paths()).toEqual([
+      "/v1/events?kinds=a+b,c&offset=1000&limit=25&sort=created",
+      "/v1/events?kinds=a+b,c&limit=25&sort=created&offset=1025",
+    ]);
+  });
+
+  it("a cursor as the server gave it: the spec's rules check the caller's parameters, not the server's values", async () => {
+    // starting_after has maxLength: 8, which the caller's own value must meet.
+    const refused = await rejection(client().customers.list({ starting_after: "x_1000000000" }));
+    expect(refused.name).toBe("RequestValidationError");
+    expect(seen).toHaveLength(0);
+    override = (s, n, res) => {
+      const data = n < 3 ? [{ id: `cursor-from-the-server-${n}`, n }] : [];
+      send(res, 200, { object: "list", data, has_more: n < 3 });
+      return true;
+    };
+    expect(await walk(client().customers.list({ limit: 1 }))).toEqual([1, 2]);
+    expect(seen.map((s) => s.url.searchParams.get("starting_after"))).toEqual([
+      null,
+      "cursor-from-the-server-1",
+      "cursor-from-the-server-2",
+    ]);
   });
 });
 

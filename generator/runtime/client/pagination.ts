@@ -12,6 +12,7 @@
 import { ApiPromise, type WithResponse } from "./api-promise.js";
 import type { ClientCore, RequestOptions } from "./core.js";
 import { PaginationError } from "./errors.js";
+import { queryPair } from "./params.js";
 import {
   endpointOf,
   type FieldPath,
@@ -30,12 +31,17 @@ interface Walk {
   query: QueryParams | undefined;
   call: RequestOptions;
   sent: Set<string>;
+  /** What sends this walk's later pages, but for next links (`laterPages`); made at the first. */
+  later?: Operation;
 }
 
-/** The request of the next page: the value that moves the walk on, and the query or link that sends it. */
+/**
+ * The request of the next page: the value that moves the walk on, and the query parameter
+ * or the link that sends it.
+ */
 interface Next {
   value: string | number;
-  query?: QueryParams;
+  param?: string;
   url?: URL;
 }
 
@@ -135,7 +141,12 @@ export class Page<T, I, H = Record<string, never>> {
     sent.add(key);
     const result = next.url
       ? await core.request<T, H>(...linkRequest(walk, next.url)).withResponse()
-      : await core.request<T, H>(op, params, body, next.query, call).withResponse();
+      : await core
+          .request<
+            T,
+            H
+          >(laterPages(walk, next.param!), params, body, { [next.param!]: next.value }, call)
+          .withResponse();
     return new Page(walk, result, typeof next.value === "number" ? next.value : 0, this.reached);
   }
 }
@@ -152,14 +163,11 @@ function nextOf<T, H>(
   at: number,
   reached: number,
 ): Next | undefined {
-  const { op, query } = walk;
+  const { op } = walk;
   const { paging } = op;
   const { data, response } = result;
   if (paging.style !== "link" && paging.hasMore && dig(data, paging.hasMore) === false) return;
-  const moved = (name: string, value: string | number): Next => ({
-    value,
-    query: { ...query, [name]: value },
-  });
+  const moved = (param: string, value: string | number): Next => ({ value, param });
   switch (paging.style) {
     case "cursor": {
       const cursor = dig(items.at(-1), paging.cursor);
@@ -193,6 +201,34 @@ function nextOf<T, H>(
       throw new Error(`unhandled paging ${String(unhandled)}`);
     }
   }
+}
+
+/**
+ * What sends a walk's later pages (cursor, token, offset or page; made once per walk): the
+ * endpoint with the call's other query parameters placed once, the query it takes being the
+ * one value the walk moves on (`name`), and no validators. The first page's request checked
+ * and placed the caller's parameters and body, which every page sends again unchanged; the
+ * moving value is the server's (a cursor or token) or counted from the server's pages. So a
+ * page costs the request and that one pair; checking and placing every parameter again was
+ * about 3% of a walk on loopback (bench/streams.ts).
+ */
+function laterPages(walk: Walk, name: string): Operation {
+  if (walk.later) return walk.later;
+  const { op, query } = walk;
+  // The moving value is a query parameter of the endpoint (ir/build-pagination.ts), so it has `place`.
+  const place = op.place!;
+  const { [name]: _given, ...rest } = query ?? {};
+  const { [name]: _default, ...defaults } = op.sendDefaults ?? {};
+  const fixed = place({ ...op, sendDefaults: defaults }, rest);
+  const placeMoving: typeof place = (_spec, moving, extra = []) => {
+    const pairs = [queryPair(name, String(moving![name])), ...extra].join("&");
+    return {
+      search: fixed.search ? `${fixed.search}&${pairs}` : `?${pairs}`,
+      headers: fixed.headers,
+    };
+  };
+  const { validateParams: _params, validateBody: _body, ...unchecked } = op;
+  return (walk.later = { ...unchecked, place: placeMoving });
 }
 
 /**

@@ -37,7 +37,7 @@ import {
   type PathParams,
   type QueryParams,
 } from "./operation.js";
-import { basicToken, queryCredential, secretsOf, type BasicCredentials } from "./params.js";
+import { basicToken, queryPair, secretsOf, type BasicCredentials } from "./params.js";
 import { redact } from "./redact.js";
 import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
@@ -158,8 +158,11 @@ export class ClientCore {
   declare private readonly options: Settings;
   /** Credentials given as strings, redacted from anything shown. */
   declare private readonly secrets: readonly string[];
-  /** Per endpoint, the headers of its calls when they never change (see `request`). */
-  private readonly fixedHeaders = new Map<Operation, Record<string, string>>();
+  /**
+   * Per endpoint, the headers of its calls when they never change (see `request`). Weak: a
+   * walk of pages sends its later pages through an operation of its own (pagination.ts).
+   */
+  private readonly fixedHeaders = new WeakMap<Operation, Record<string, string>>();
   /** Whether every attempt gets its own AbortSignal: after a timeout that could not close its connection (timeout.ts). */
   private ownSignals = false;
 
@@ -237,7 +240,7 @@ export class ClientCore {
           same = false;
         }
         const text = send.basic ? basicToken(id, send.option, value) : String(value);
-        if (send.query !== undefined) inQuery.push(queryCredential(send.query, text));
+        if (send.query !== undefined) inQuery.push(queryPair(send.query, text));
         else headers[send.header!] = send.prefix + text;
       }
       if (same) this.fixedHeaders.set(op, headers);

@@ -157,8 +157,8 @@ export function placeParams(
   return { search: pairs.length ? `?${pairs.join("&")}` : "", headers };
 }
 
-/** A query credential as an encoded `name=value` pair. */
-export function queryCredential(name: string, value: string): string {
+/** One encoded `name=value` pair of a query string: a query credential, or the value a walk of pages moves on. */
+export function queryPair(name: string, value: string): string {
   return `${encode(name)}=${encode(value)}`;
 }
 

@@ -119,15 +119,17 @@ export const filesList: (
  * @param core The `PagesCore` that sends the call.
  * @param query.offset Default `0`.
  * @param query.limit Default `25`.
+ * @param query.kinds The `kinds` query parameter.
+ * @param query.sort Default `"created"`, sent when left out.
  * @returns The EventList.
  * @throws {PagesApiError} when the API answers with an error status.
  */
 export const eventsList: (
   core: PagesCore,
-  query?: Pick<EventsListParams, "offset" | "limit">,
+  query?: Pick<EventsListParams, "offset" | "limit" | "kinds" | "sort">,
   options?: RequestOptions,
 ) => PagePromise<EventList, Event> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"events.list","method":"GET","path":"/v1/events","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"offset","items":["events"],"offset":"offset","start":0,"total":["total_count"]},"code":["validateParams","place"]}',
+  '{"id":"events.list","method":"GET","path":"/v1/events","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$query"],"documentedResponse":true,"styles":{"kinds":"comma"},"sendDefaults":{"sort":"created"},"paging":{"style":"offset","items":["events"],"offset":"offset","start":0,"total":["total_count"]},"code":["validateParams","place"]}',
   validateEventsListParams,
   placeParams,
 );
@@ -258,11 +260,13 @@ export interface EventsApi {
    * Paged (offset: `offset` moves on by the items of each page). `await` gives the first page; `for await (const item of …)` walks every item of every page, `.pages()` every page.
    * @param query.offset Default `0`.
    * @param query.limit Default `25`.
+   * @param query.kinds The `kinds` query parameter.
+   * @param query.sort Default `"created"`, sent when left out.
    * @returns The EventList.
    * @throws {PagesApiError} when the API answers with an error status.
    */
   list(
-    query?: Pick<EventsListParams, "offset" | "limit">,
+    query?: Pick<EventsListParams, "offset" | "limit" | "kinds" | "sort">,
     options?: RequestOptions,
   ): PagePromise<EventList, Event>;
 }

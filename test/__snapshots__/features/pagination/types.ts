@@ -66,7 +66,10 @@ export interface ThingList {
 export interface CustomersListParams {
   /** Travels as a request header of this exact name. */
   "X-Trace"?: string;
-  /** Travels in the query string. */
+  /**
+   * Travels in the query string.
+   * @maxLength 8
+   */
   starting_after?: string;
   /**
    * Travels in the query string.
@@ -95,6 +98,13 @@ export interface EventsListParams {
    * @default 25
    */
   limit?: number;
+  /** Travels in the query string. */
+  kinds?: string[];
+  /**
+   * Travels in the query string.
+   * @default "created"
+   */
+  sort?: string;
 }
 
 /** Parameters of endpoint repos.list. */

@@ -152,7 +152,7 @@ export function validateCustomersListParams(
   issues: ValidationIssue[],
 ): void {
   (validateCustomersListParamsShape ??= fromData(
-    '[["number","object","string"],["object",{"X-Trace":"string","starting_after":"string","limit":"integer"}]]',
+    '[["number","object","string"],["object",{"X-Trace":"string","starting_after":["string",{"maxLength":8}],"limit":"integer"}]]',
     number,
     object,
     string,
@@ -182,9 +182,11 @@ export function validateEventsListParams(
   issues: ValidationIssue[],
 ): void {
   (validateEventsListParamsShape ??= fromData(
-    '[["number","object"],["object",{"offset":"integer","limit":"integer"}]]',
+    '[["array","number","object","string"],["object",{"offset":"integer","limit":"integer","kinds":["array","string"],"sort":"string"}]]',
+    array,
     number,
     object,
+    string,
   ))(value, path, issues);
 }
 let validateEventsListParamsShape: Validator | undefined;
