@@ -130,7 +130,7 @@ export class Page<T, I, H = Record<string, never>> {
 
   private async fetchNext(): Promise<Page<T, I, H>> {
     const { walk, next } = this;
-    const { op, core, params, body, call, sent } = walk;
+    const { op, core, sent } = walk;
     const fail = (message: string) => new PaginationError(`${op.id}: ${message}`, op.id);
     if (!next) throw fail("this is the last page; there is no next one");
     const key = String(next.value);
@@ -141,12 +141,7 @@ export class Page<T, I, H = Record<string, never>> {
     sent.add(key);
     const result = next.url
       ? await core.request<T, H>(...linkRequest(walk, next.url)).withResponse()
-      : await core
-          .request<
-            T,
-            H
-          >(laterPages(walk, next.param!), params, body, { [next.param!]: next.value }, call)
-          .withResponse();
+      : await core.request<T, H>(...laterRequest(walk, next.param!, next.value)).withResponse();
     return new Page(walk, result, typeof next.value === "number" ? next.value : 0, this.reached);
   }
 }
@@ -201,6 +196,19 @@ function nextOf<T, H>(
       throw new Error(`unhandled paging ${String(unhandled)}`);
     }
   }
+}
+
+/**
+ * The request of a later page (cursor, token, offset or page), as arguments of
+ * `core.request`: the walk's operation for them, and the one value that moves it on.
+ */
+function laterRequest(
+  walk: Walk,
+  param: string,
+  value: string | number,
+): Parameters<ClientCore["request"]> {
+  const { params, body, call } = walk;
+  return [laterPages(walk, param), params, body, { [param]: value }, call];
 }
 
 /**
