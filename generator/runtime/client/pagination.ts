@@ -289,8 +289,8 @@ function linkRequest(walk: Walk, url: URL): Parameters<ClientCore["request"]> {
     return { ...placed, search };
   };
   const linked: Operation = { ...spec, parts: [rest], ...(place ? { place: placeLinked } : {}) };
-  // An empty `headers` has the client build this call's headers anew, keeping none for the one-off descriptor.
-  return [linked, params, body, query, { ...call, headers: call.headers ?? {} }];
+  // The link's descriptor shares the endpoint's fixed headers, and with them the client's cached headers (core.ts).
+  return [linked, params, body, query, call];
 }
 
 /**
