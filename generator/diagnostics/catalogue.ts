@@ -33,6 +33,11 @@ export const catalogue = {
     message:
       "control character {char} is not allowed in a spec file (only tab and line breaks are)",
   },
+  "yaml-lone-surrogate": {
+    severity: "error",
+    message:
+      "escape of {char} is half of a UTF-16 surrogate pair, which is no character; write the character itself (or both halves of its pair)",
+  },
   "yaml-too-deep": {
     severity: "error",
     message: "nested more than {max} levels deep; a spec never needs this much, so it is refused",
