@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
-import { formatDiagnostics } from "./diagnostics/format.ts";
+import { formatDiagnostic, formatDiagnostics } from "./diagnostics/format.ts";
 import { commandHelp, readCommandLine, CommandLineError } from "./commands/command-line.ts";
 import { CommandError, UsageError } from "./commands/options.ts";
 import type { CommandInput } from "./commands/table.ts";
@@ -19,7 +19,10 @@ async function projectFolders(
 ): Promise<Pick<CommandInput, "specDir" | "outDir" | "configFile">> {
   const flag = (name: string) => (typeof values[name] === "string" ? values[name] : undefined);
   const { findConfig, loadConfig } = await import("./commands/config.ts");
-  const configFile = flag("config") !== undefined ? resolve(flag("config")!) : findConfig();
+  const found = flag("config") !== undefined ? { file: resolve(flag("config")!) } : findConfig();
+  if ("warnings" in found)
+    for (const warning of found.warnings) console.error(formatDiagnostic(warning, texts));
+  const configFile = found.file;
   const config = configFile !== undefined ? await loadConfig(configFile, texts) : undefined;
   const pick = (name: "spec" | "out", fallback: string) =>
     flag(name) !== undefined ? resolve(flag(name)!) : (config?.[name] ?? resolve(fallback));

@@ -3,12 +3,12 @@
  * diagnostics of a broken spec and keeps the last good output, and reports how long each
  * regeneration took.
  */
-import { watch, type FSWatcher } from "node:fs";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { runPipeline, type PipelineOptions, type SpecTexts } from "./pipeline.ts";
 import { writeSummary } from "./commands/messages.ts";
 import { writeOutput } from "./write/writer.ts";
+import { watchSpecFolders } from "./watch-folders.ts";
 
 export interface WatchReport {
   ok: boolean;
@@ -68,6 +68,9 @@ async function warmUp(options: PipelineOptions, busy: () => boolean): Promise<vo
 
 /**
  * Watches the spec folder and regenerates after each burst of changes, one run at a time.
+ * Folders are watched, not files (watch-folders.ts), so a save that renames a new file over
+ * the old one is seen, and so is every save after it. After each burst the folders are
+ * listed again: a folder made or removed is watched or dropped, and regenerates the output.
  * The debounce only has to gather the events of one save (an editor's write and rename
  * arrive within a few milliseconds); every millisecond of it is added to each regeneration.
  * Parsed spec files are kept across runs, so an edit re-parses only the files it changed.
@@ -105,18 +108,29 @@ export function watchSpec(
       }
     }
   };
-  const watcher: FSWatcher = watch(options.specDir, { recursive: true }, (_event, file) => {
-    if (file && !/\.ya?ml$/.test(String(file))) return;
-    edited = true;
+  /** Whether a spec file changed since the last run started. */
+  let saved = false;
+  const settled = () => {
+    // a folder made or removed changes what the spec is even when no spec file event came
+    const foldersChanged = folders.sync();
+    if (!saved && !foldersChanged) return;
+    saved = false;
+    void run();
+  };
+  const folders = watchSpecFolders(options.specDir, (specFile) => {
+    if (specFile) {
+      saved = true;
+      edited = true;
+    }
     clearTimeout(timer);
-    timer = setTimeout(() => void run(), debounceMs);
+    timer = setTimeout(settled, debounceMs);
   });
   void run().then(() => warmUp(options, () => edited || closed));
   return {
     close: () => {
       closed = true;
       clearTimeout(timer);
-      watcher.close();
+      folders.close();
     },
   };
 }

@@ -3,6 +3,7 @@
  * spellings running the same thing, usage errors, the project's config file and its
  * diagnostics, and `init` (a spec folder that generates cleanly, never overwriting a file).
  */
+import { execFileSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -124,21 +125,75 @@ describe("the config file", () => {
       /^apigen\.config\.json:4:10 - error config-wrong-value: out must be a folder path \(the package folder, relative to this file\), not 3$/m,
     );
     expect(existsSync(join(dir, "generated"))).toBe(false);
+    // a trailing comma and a comment at their own place, in words of our own (issue 30 item 14)
     writeFileSync(config, '{\n  "spec": "spec",\n}\n');
     const syntax = runCli(["check"], dir);
     expect(syntax.status).toBe(1);
-    expect(syntax.stderr).toMatch(
-      /^apigen\.config\.json:3:1 - error config-syntax: the config file is not JSON: /,
+    expect(syntax.stderr).toBe(
+      [
+        "apigen.config.json:2:17 - error config-syntax: the config file is not JSON: a comma before } is not JSON; remove it",
+        "  1 | {",
+        '> 2 |   "spec": "spec",',
+        "    |                 ^",
+        "",
+        "1 error",
+        "",
+      ].join("\n"),
     );
+    writeFileSync(config, '{\n  "spec": "spec", // the spec folder\n  "out": "pkg"\n}\n');
+    const comment = runCli(["check"], dir);
+    expect(comment.status).toBe(1);
+    expect(comment.stderr).toMatch(
+      /^apigen\.config\.json:2:19 - error config-syntax: the config file is not JSON: comments are not JSON; remove this one\n/,
+    );
+    expect(syntax.stderr + comment.stderr).not.toMatch(/Unexpected token|position \d|SyntaxError/);
     writeFileSync(config, '["spec"]\n');
     expect(runCli(["gaps"], dir).stderr).toMatch(
       /^apigen\.config\.json:1:1 - error config-not-object: /,
     );
     const missing = runCli(["generate", "--config", "nope.json"], dir);
     expect(missing.stderr).toMatch(
-      /^error config-unreadable: cannot read the config file nope\.json: ENOENT/,
+      /^error config-unreadable: cannot read the config file nope\.json: it does not exist\n/,
     );
     for (const r of [run, syntax, missing]) expect(r.stderr).not.toMatch(/internal error|^\s+at /m);
+  });
+
+  it("says that apigen.config.ts is not read, never passing over it in silence (issue 30 item 14)", () => {
+    const dir = project();
+    cpSync(join(repoRoot, "test/fixtures/features/primitives"), join(dir, "spec"), {
+      recursive: true,
+    });
+    const moduleConfig = join(dir, "apigen.config.ts");
+    writeFileSync(moduleConfig, 'export default { spec: "api/spec", out: "pkg" };\n');
+    const alone = runCli(["generate"], join(dir, "spec")); // found from a subfolder too
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).toBe(
+      'error config-module-not-read: ../apigen.config.ts is not read yet; use apigen.config.json, such as { "spec": "spec", "out": "generated" }\n\n1 error\n',
+    );
+    expect(existsSync(join(dir, "generated"))).toBe(false);
+    const named = runCli(["generate", "--config", "apigen.config.ts"], dir);
+    expect(named.status).toBe(1);
+    expect(named.stderr).toMatch(
+      /^error config-module-not-read: apigen\.config\.ts is not read yet/,
+    );
+
+    writeFileSync(join(dir, "apigen.config.json"), '{ "out": "pkg" }\n');
+    const beside = runCli(["generate"], dir);
+    expect(beside.status, beside.stderr).toBe(0);
+    expect(beside.stderr).toBe(
+      "warning config-module-ignored: apigen.config.ts is not read yet; the settings are those of apigen.config.json beside it\n",
+    );
+    expect(existsSync(join(dir, "pkg/package.json"))).toBe(true);
+  });
+
+  it("refuses a config file that is a FIFO without waiting on it", () => {
+    const dir = project();
+    execFileSync("mkfifo", [join(dir, "apigen.config.json")]);
+    const run = runCli(["check"], dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^error config-unreadable: cannot read the config file apigen\.config\.json: it is not a regular file/,
+    );
   });
 });
 

@@ -112,6 +112,13 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "lone-surrogate",
+    defect: "half a surrogate pair written as the escape `\\uD800` in the API's title (issue 30)",
+    expected: [
+      "test/fixtures/broken/lone-surrogate/api.yaml:3:10 - error yaml-lone-surrogate: escape of U+D800 is half of a UTF-16 surrogate pair, which is no character; write the character itself (or both halves of its pair)",
+    ],
+  },
+  {
     name: "pattern-invalid",
     defect:
       "a pattern with an unclosed group: the validators would throw SyntaxError at their first call",

@@ -29,11 +29,16 @@ const env = {
 };
 
 /** Runs a command in `cwd`; fails the test with its output when it exits non-zero. */
-function run(cwd: string, command: string, args: string[]): string {
+function runBoth(cwd: string, command: string, args: string[]): { stdout: string; stderr: string } {
   const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 240_000 });
   const output = `${command} ${args.join(" ")}\n${result.stdout}${result.stderr}`;
   expect(result.status, output).toBe(0);
-  return result.stdout;
+  return result;
+}
+
+/** Runs a command in `cwd`, its standard output; fails the test when it exits non-zero. */
+function run(cwd: string, command: string, args: string[]): string {
+  return runBoth(cwd, command, args).stdout;
 }
 
 const apigen = (...args: string[]) => run(project, join(project, "node_modules/.bin/apigen"), args);
@@ -74,9 +79,21 @@ async function consume(source: string): Promise<string> {
 
 describe("the packed tool in a project of its own", () => {
   it("installs, inits, generates, checks, builds, is consumed, and regenerates a spec edit", async () => {
+    const manifest = readFileSync(join(repoRoot, "package.json"));
     const packed = JSON.parse(
       run(repoRoot, "npm", ["pack", "--json", "--pack-destination", scratch]),
     ) as [{ filename: string; files: { path: string }[] }];
+    // the tarball's package.json has no scripts: none runs outside the repository, and npm
+    // asks to approve an installed package's `prepare` (issue 30 item 14); the repository
+    // keeps its own, byte for byte
+    const tarball = join(scratch, packed[0].filename);
+    const packedManifest = JSON.parse(
+      run(scratch, "tar", ["-xzOf", tarball, "package/package.json"]),
+    );
+    expect(packedManifest.scripts).toBeUndefined();
+    expect(packedManifest.bin).toEqual({ apigen: "generator/bin.mjs" });
+    expect(readFileSync(join(repoRoot, "package.json"))).toEqual(manifest);
+    expect(existsSync(join(repoRoot, "dist/package.json.before-pack"))).toBe(false);
     const shipped = packed[0].files.map((f) => f.path);
     expect(shipped).toContain("generator/schema/spec.schema.json");
     expect(shipped).toContain("generator/runtime/client/core.ts");
@@ -91,7 +108,8 @@ describe("the packed tool in a project of its own", () => {
     mkdirSync(join(project, "src"), { recursive: true });
     const pkg = { name: "shop", version: "1.0.0", private: true, type: "module" };
     writeFileSync(join(project, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
-    npm(...install, "-D", join(scratch, packed[0].filename), "@types/node@20.19.25");
+    const installed = runBoth(project, "npm", [...install, "-D", tarball, "@types/node@20.19.25"]);
+    expect(installed.stdout + installed.stderr).not.toMatch(/install-scripts|prepare|apigen-cli@/);
     const tool = JSON.parse(
       readFileSync(join(project, "node_modules/apigen-cli/package.json"), "utf8"),
     ) as { dependencies: object; bin: object };

@@ -4,15 +4,38 @@
  * in it are relative to the file (as in tsconfig.json); flags given on the command line win.
  * What the package is (name, version, client name, the client's default timeout and retries)
  * stays in the spec's `api` section, its one source, fingerprinted with the spec.
+ *
+ * The file is plain JSON (config-json.ts says where it is not, and why). A config file written
+ * as a module (`apigen.config.ts`, `.js`, ...) is not read yet: one found where the JSON file
+ * would be is an error that says so, never silently passed over.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, lstatSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { diagnostic, DiagnosticsError, suggestion } from "../diagnostics/diagnostic.ts";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import type { SourceLocation } from "../ir/model.ts";
+import { readRegularFile } from "../load/spec-folder.ts";
+import { jsonProblem } from "./config-json.ts";
 
 export const configFileName = "apigen.config.json";
+
+/** Config files written as a module, which apigen does not read (yet). */
+const moduleConfigFileNames = ["ts", "mts", "cts", "js", "mjs", "cjs"].map(
+  (extension) => `apigen.config.${extension}`,
+);
+
+/** Whether `file` is a config file written as a module (by its name's extension). */
+function isModuleConfig(file: string): boolean {
+  return /\.[mc]?[jt]s$/.test(basename(file));
+}
+
+/** The config file that applies, and the problems of the folder it was looked for in. */
+export interface FoundConfig {
+  file?: string;
+  /** A module config beside the JSON one: not read, and said so as a warning. */
+  warnings: Diagnostic[];
+}
 
 /** Each key the file may hold, with what its value must be (as generator/schema/config.schema.json says, for editors). */
 export const configKeys: Record<string, string> = {
@@ -32,14 +55,36 @@ export interface ProjectConfig {
 /**
  * The config file that applies in `cwd`: `apigen.config.json` there or in a folder above it,
  * up to the project's root (the nearest folder with a package.json), so a script run from a
- * subfolder finds it too.
+ * subfolder finds it too. A module config (`apigen.config.ts`, ...) in the first folder that
+ * has either is an error when no JSON file is beside it (its settings would be ignored), and a
+ * warning when one is.
  */
-export function findConfig(cwd: string = process.cwd()): string | undefined {
+export function findConfig(cwd: string = process.cwd()): FoundConfig {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const file = join(dir, configFileName);
-    if (existsSync(file)) return file;
-    if (existsSync(join(dir, "package.json")) || dirname(dir) === dir) return undefined;
+    const modules = moduleConfigFileNames.filter((name) => existsSync(join(dir, name)));
+    if (existsSync(file))
+      return {
+        file,
+        warnings: modules.map((name) =>
+          diagnostic("config-module-ignored", { file: displayPath(join(dir, name)) }),
+        ),
+      };
+    if (modules.length > 0) throw moduleConfigError(join(dir, modules[0]!));
+    if (existsSync(join(dir, "package.json")) || dirname(dir) === dir) return { warnings: [] };
   }
+}
+
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function moduleConfigError(file: string): DiagnosticsError {
+  return new DiagnosticsError([diagnostic("config-module-not-read", { file: displayPath(file) })]);
 }
 
 /**
@@ -48,23 +93,21 @@ export function findConfig(cwd: string = process.cwd()): string | undefined {
  */
 export async function loadConfig(file: string, texts: Map<string, string>): Promise<ProjectConfig> {
   const shown = displayPath(file);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  if (isModuleConfig(file)) throw moduleConfigError(file);
+  // opened without blocking and refused unless a regular file: a FIFO is never waited on
+  const read = readRegularFile(file);
+  if (!(read instanceof Uint8Array)) {
+    const reason = existsSync(file) || isLink(file) ? read.reason : "it does not exist";
     throw new DiagnosticsError([diagnostic("config-unreadable", { file: shown, reason })]);
   }
+  const text = new TextDecoder().decode(read);
   texts.set(shown, text);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const detail = (error as Error).message.replace(/ in JSON at position \d+.*$/s, "");
-    const position = /at position (\d+)/.exec((error as Error).message)?.[1];
-    const at = at0(shown, text, position === undefined ? text.length : Number(position));
-    throw new DiagnosticsError([diagnostic("config-syntax", { detail }, at)]);
-  }
+  const problem = jsonProblem(text);
+  if (problem)
+    throw new DiagnosticsError([
+      diagnostic("config-syntax", { detail: problem.detail }, at0(shown, text, problem.offset)),
+    ]);
+  const data: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
   const problems = await check(shown, text, data);
   if (problems.length > 0) throw new DiagnosticsError(problems);
   const values = data as Record<string, string>;

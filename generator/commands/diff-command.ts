@@ -4,6 +4,8 @@
  */
 import { compareModels, type Change } from "../diff/compare.ts";
 import { loadBaseModel, loadModel } from "../diff/load-base.ts";
+
+export { BaseNotFound } from "../diff/load-base.ts";
 import { formatChanges } from "../diff/report.ts";
 
 const rank = { patch: 0, minor: 1, breaking: 2 } as const;

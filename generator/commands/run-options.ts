@@ -94,13 +94,13 @@ export async function runOptions(
   if (mode.kind === "import")
     return (await import("./import-command.ts")).importCommand(mode, sources.texts);
   if (mode.kind === "diff") {
-    const { diffCommand } = await import("./diff-command.ts");
+    const { diffCommand, BaseNotFound } = await import("./diff-command.ts");
     try {
       return diffCommand(options.specDir, mode.base, mode.failOn, sources.texts);
     } catch (error) {
       // A base that is no spec folder and no revision is the user's to fix, not an internal error.
-      if (error instanceof DiagnosticsError) throw error;
-      throw new CommandError((error as Error).message);
+      if (error instanceof BaseNotFound) throw new CommandError(error.message);
+      throw error;
     }
   }
   return reportIfCurrent(options, started) ?? (await runWithPipeline(options, sources, started));

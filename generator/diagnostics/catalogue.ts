@@ -14,6 +14,15 @@ export const catalogue = {
     message: "cannot read the config file {file}: {reason}",
   },
   "config-syntax": { severity: "error", message: "the config file is not JSON: {detail}" },
+  "config-module-not-read": {
+    severity: "error",
+    message:
+      '{file} is not read yet; use apigen.config.json, such as { "spec": "spec", "out": "generated" }',
+  },
+  "config-module-ignored": {
+    severity: "warning",
+    message: "{file} is not read yet; the settings are those of apigen.config.json beside it",
+  },
   "config-not-object": {
     severity: "error",
     message: '{file} must hold one JSON object, such as { "spec": "spec", "out": "generated" }',
@@ -32,6 +41,11 @@ export const catalogue = {
     severity: "error",
     message:
       "control character {char} is not allowed in a spec file (only tab and line breaks are)",
+  },
+  "yaml-lone-surrogate": {
+    severity: "error",
+    message:
+      "escape of {char} is half of a UTF-16 surrogate pair, which is no character; write the character itself (or both halves of its pair)",
   },
   "yaml-too-deep": {
     severity: "error",

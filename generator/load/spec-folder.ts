@@ -71,7 +71,7 @@ function reasonOf(error: unknown): { kind: FolderProblem["kind"]; reason: string
  * Reads a file that must be a regular file. It is opened without blocking and checked on the
  * open descriptor, so a file swapped for a FIFO after the listing is still never waited on.
  */
-function readRegularFile(path: string): Uint8Array | Omit<FolderProblem, "path"> {
+export function readRegularFile(path: string): Uint8Array | Omit<FolderProblem, "path"> {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));

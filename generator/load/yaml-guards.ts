@@ -7,13 +7,13 @@
  * - aliases with no anchor before them, or inside the node they refer to (an infinite value);
  * - aliases that expand past the parser's alias budget (an "alias bomb": refused, not built);
  * - control characters written as escapes in quoted strings (`"\x01"`), which the text check
- *   cannot see.
+ *   cannot see, and escapes of half a surrogate pair (`"\uD800"`), which are no character.
  */
 import { isAlias, isCollection, visit, type Document, type Node } from "yaml";
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type { SourceLocation } from "../ir/model.ts";
 import type { LineIndex } from "./line-index.ts";
-import { codePointName, controlCharacter } from "./spec-text.ts";
+import { codePointName, controlCharacter, loneSurrogate } from "./spec-text.ts";
 import type { DataPath, SpecFile } from "./spec-file.ts";
 
 /** Deepest nesting of mappings and lists a spec file may have. */
@@ -87,9 +87,23 @@ export function firstAlias(doc: Document, lines: LineIndex): SourceLocation {
 }
 
 /**
+ * The first character of a string or key that a spec may not hold, as its report: a control
+ * character, or half of a surrogate pair.
+ */
+function badCharacter(
+  text: string,
+): { code: "yaml-control-character" | "yaml-lone-surrogate"; char: string } | undefined {
+  const control = controlCharacter.exec(text);
+  if (control) return { code: "yaml-control-character", char: codePointName(control[0]) };
+  const half = loneSurrogate.exec(text);
+  if (half) return { code: "yaml-lone-surrogate", char: codePointName(half[0]) };
+  return undefined;
+}
+
+/**
  * Walks the file's plain data without recursion: nesting past `maxSpecDepth` is reported
- * once, where it happens; strings and keys with a control character are reported each.
- * Returns whether the data is within the limits.
+ * once, where it happens; strings and keys with a control character or half a surrogate pair
+ * are reported each. Returns whether the data is within the limits.
  */
 export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
   let ok = true;
@@ -97,13 +111,9 @@ export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === "string") {
-      const control = controlCharacter.exec(value);
-      if (control) {
-        bag.report(
-          "yaml-control-character",
-          { char: codePointName(control[0]) },
-          spec.locate(path),
-        );
+      const bad = badCharacter(value);
+      if (bad) {
+        bag.report(bad.code, { char: bad.char }, spec.locate(path));
         ok = false;
       }
       continue;
@@ -117,12 +127,9 @@ export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
       ? value.map((v, i) => [i, v])
       : Object.entries(value);
     for (const [key, child] of entries) {
-      if (typeof key === "string" && controlCharacter.test(key)) {
-        bag.report(
-          "yaml-control-character",
-          { char: codePointName(controlCharacter.exec(key)![0]) },
-          spec.locate([...path, key], "key"),
-        );
+      const bad = typeof key === "string" ? badCharacter(key) : undefined;
+      if (bad) {
+        bag.report(bad.code, { char: bad.char }, spec.locate([...path, key], "key"));
         ok = false;
       }
       stack.push({ value: child, path: [...path, key] });
