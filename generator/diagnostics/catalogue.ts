@@ -165,6 +165,11 @@ export const catalogue = {
     message:
       "webhook event {name} has the name of a callback; the OpenAPI document keys both by name under `webhooks`",
   },
+  "callback-unsigned": {
+    severity: "warning",
+    message:
+      "{what} is not signed: its auth names no `in: signature` credential, so the callback router accepts it from anyone who can reach the server; add one to its auth (docs/callbacks.md)",
+  },
   "unknown-version": {
     severity: "error",
     message: "path {path} matches no version prefix ({prefixes})",

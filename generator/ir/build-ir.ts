@@ -6,7 +6,7 @@
 import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, stringList } from "./build-context.ts";
-import { withCallbackRouting } from "./callback-routing.ts";
+import { reportUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
 import { checkQueryParams } from "./check-query-params.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
@@ -88,6 +88,7 @@ export function buildModel(
   const webhooks = merged.webhooks
     ? buildWebhooks(merged.webhooks, ctx, types, operations, endpointIds)
     : undefined;
+  reportUnsigned(callbacks, webhooks, credentials, bag);
   const lifecycles = merged.lifecycles.map((d) => buildLifecycle(d, ctx, endpointIds));
   const limits = merged.limits.map((d) => ({
     name: d.name,

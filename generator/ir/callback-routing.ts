@@ -6,6 +6,7 @@
  * each parameter's URL text becomes. Emitters read the result from the IR; none spells an
  * event's shape by hand.
  */
+import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type {
   ApiModel,
   Callback,
@@ -17,6 +18,7 @@ import type {
   NamedType,
   Param,
   TypeNode,
+  Webhooks,
 } from "./model.ts";
 
 /** Name of the field that carries the event in requests and responses, as the spec writes it. */
@@ -145,6 +147,23 @@ export function signatureHeaderOf(
     if (credential?.placement === "signature" && credential.header) return credential.header;
   }
   return undefined;
+}
+
+/**
+ * Warns, at each callback and at the webhooks, about those no signature credential covers:
+ * the router serves them to anyone, and a spec that forgot the credential reads the same.
+ */
+export function reportUnsigned(
+  callbacks: readonly Callback[],
+  webhooks: Webhooks | undefined,
+  credentials: readonly Credential[],
+  bag: DiagnosticBag,
+): void {
+  for (const callback of callbacks)
+    if (signatureHeaderOf(callback.auth, credentials) === undefined)
+      bag.report("callback-unsigned", { what: `callback ${callback.event}` }, callback.location);
+  if (webhooks && signatureHeaderOf(webhooks.auth, credentials) === undefined)
+    bag.report("callback-unsigned", { what: "every webhook delivery" }, webhooks.location);
 }
 
 /** How a parameter's URL text becomes the value its validator checks. */

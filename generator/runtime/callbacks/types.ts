@@ -137,8 +137,12 @@ export interface BaseRouterOptions {
   webhook?: WebhookRoute;
 }
 
-/** What the core takes: the generated options of any spec, whichever webhook route it has. */
-export interface CoreOptions extends Omit<BaseRouterOptions, "webhook"> {
+/**
+ * What the core takes: the generated options of any spec, whichever webhook route it has.
+ * `signingSecrets` is absent where the spec signs nothing (the generated options forbid it).
+ */
+export interface CoreOptions extends Omit<BaseRouterOptions, "webhook" | "signingSecrets"> {
+  signingSecrets?: BaseRouterOptions["signingSecrets"];
   /** The callback handlers by event; absent where the spec has no callbacks. */
   handlers?: { readonly [event: string]: AnyHandler | undefined };
   webhook?: WebhookRoute | TypedWebhookRoute<AnyWebhookHandlers>;

@@ -99,7 +99,15 @@ function safely(run: () => void): void {
 
 /** The core request handler of a router: routes, limits, signature, validation, handlers. */
 export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
-  const secrets = usableSecrets(options.signingSecrets);
+  const specSigns =
+    spec.routes.some((r) => r.signatureHeader !== undefined) ||
+    spec.webhookSignatureHeader !== undefined;
+  // Secrets for a router that checks nothing would read as protection that is not there.
+  if (!specSigns && options.signingSecrets !== undefined)
+    throw new Error(
+      "createCallbackRouter: signingSecrets is given, but no callback or webhook of this spec is signed (none names an `in: signature` credential), so no request would be checked; remove signingSecrets, or declare the signature in the spec (docs/callbacks.md)",
+    );
+  const secrets = usableSecrets(options.signingSecrets ?? []);
   const signed =
     spec.routes.some((r) => r.signatureHeader !== undefined) ||
     (options.webhook !== undefined && spec.webhookSignatureHeader !== undefined);
