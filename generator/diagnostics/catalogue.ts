@@ -165,6 +165,20 @@ export const catalogue = {
     message:
       "webhook event {name} has the name of a callback; the OpenAPI document keys both by name under `webhooks`",
   },
+  "credential-replay-misplaced": {
+    severity: "error",
+    message:
+      "{key} belongs to a signature credential (`in: signature`), where the router reads it; credential {name} is `in: {placement}`",
+  },
+  "credential-replay-name": {
+    severity: "error",
+    message: "{key} {value} is not {expected}",
+  },
+  "callback-delivery-id-body": {
+    severity: "error",
+    message:
+      "callback {event} has no body, so it cannot carry the delivery id that credential {credential} reads from the body field {field}",
+  },
   "callback-unsigned": {
     severity: "warning",
     message:
