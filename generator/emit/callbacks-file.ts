@@ -6,7 +6,7 @@
  * validators and failure shapes, comes from the model; the file stays a thin typed layer.
  * Not re-exported from `src/index.ts`: it is server code, kept out of browser bundles.
  */
-import type { ApiModel, Callback, FailureShape, Webhooks } from "../ir/model.ts";
+import type { ApiModel, Callback, FailureShape, ReplayPlaces, Webhooks } from "../ir/model.ts";
 import { arr, call, id, lit, obj, ret } from "./code/build.ts";
 import type { Expr, FileStatement, Member, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
@@ -61,6 +61,26 @@ function failureShapeExpr(shape: FailureShape | undefined): Expr {
   ]);
 }
 
+/** `{ timestamp: { in: "signature", name: "t" }, deliveryId: { in: "header", name: "webhook-id" } }`, or nothing. */
+function replayExpr(replay: ReplayPlaces | undefined): Expr | undefined {
+  if (!replay) return undefined;
+  const place = (p: { in: string; name: string } | undefined) =>
+    p &&
+    obj([
+      ["in", lit(p.in)],
+      ["name", lit(p.name)],
+    ]);
+  return obj([
+    ["timestamp", place(replay.timestamp)],
+    ["deliveryId", place(replay.deliveryId)],
+  ]);
+}
+
+/** Whether any callback or the webhooks declare where calls carry a signing time or a delivery id. */
+const declaresReplay = (model: ApiModel): boolean =>
+  model.callbacks.some((c) => c.routing.replay !== undefined) ||
+  model.webhooks?.replay !== undefined;
+
 /** One entry of the route table. */
 function routeEntry(callback: Callback): Expr {
   const { routing } = callback;
@@ -85,6 +105,7 @@ function routeEntry(callback: Callback): Expr {
         "signatureHeader",
         routing.signatureHeader === undefined ? undefined : lit(routing.signatureHeader),
       ],
+      ["replay", replayExpr(routing.replay)],
       [
         "responseEvent",
         routing.responseEvent === undefined ? undefined : lit(routing.responseEvent),
@@ -235,9 +256,11 @@ function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
   const checks = webhooks.events.map((event) => {
     return [event.name, validatorExpr(event.payload)] as const;
   });
+  const bodyField = webhooks.bodyEventField;
   return obj(
     [
       [selector.in, lit(selector.name)],
+      ["bodyField", bodyField === undefined ? undefined : lit(bodyField)],
       ["events", obj(checks, { expanded: true })],
     ],
     { expanded: true },
@@ -276,6 +299,12 @@ function reExports(model: ApiModel): FileStatement[] {
     from("node-adapter.ts", ["NodeListener", "NodeRequestLike", "NodeResponseLike"]),
     from("fetch-adapter.ts", ["FetchHandler"]),
     from("signature.ts", ["signBody", "verifyWebhook"], false),
+    ...(declaresReplay(model)
+      ? [
+          from("replay.ts", ["createMemorySeenIds"], false),
+          from("replay.ts", ["MemorySeenIds", "ReplayOptions", "SeenIdStore"]),
+        ]
+      : []),
     from("signature.ts", [
       "ComputeSignature",
       "DecodeSignature",
@@ -340,6 +369,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     [
       ["signatureCode", lit(model.callbackSignatureCode)],
       ["webhookSignatureHeader", webhookHeader === undefined ? undefined : lit(webhookHeader)],
+      ["webhookReplay", replayExpr(model.webhooks?.replay)],
       ["webhookEvents", model.webhooks && webhookEventsExpr(model.webhooks)],
       ["routes", arr(model.callbacks.map(routeEntry))],
     ],

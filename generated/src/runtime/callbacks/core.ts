@@ -28,6 +28,7 @@ import {
   withEvent,
 } from "./body.js";
 import { capped, failureBody, genericFailureShape, type FailureShape } from "./failure.js";
+import { createReplayGuard, type ReplayGuard, type ReplaySpec } from "./replay.js";
 import { exactRoutes, matchRoute, splitTarget, stripBasePath, type RouteSpec } from "./routes.js";
 import {
   createSignatureVerifier,
@@ -72,17 +73,26 @@ export type {
   WebhookRoute,
 } from "./types.js";
 
+/** The steps after a good signature, given the verified body and its signing time (unix seconds) where the spec declares one. */
+type Then = (body: Uint8Array<ArrayBuffer>, signedAt: number | undefined) => Answer;
+
+/** Whether the value is a promise or any other thenable (a store may hand back either). */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
 /**
  * The steps after a good signature (`then`); what they throw (nothing should) is `failed`'s
  * answer instead of an exception. A plain function, so no closure per request.
  */
 function guarded(
-  then: (body: Uint8Array<ArrayBuffer>) => Answer,
+  then: Then,
   body: Uint8Array<ArrayBuffer>,
+  signedAt: number | undefined,
   failed: (error: unknown) => OutboundResponse,
 ): Answer {
   try {
-    return then(body);
+    return then(body, signedAt);
   } catch (error) {
     return failed(error);
   }
@@ -116,6 +126,14 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
       "createCallbackRouter: signingSecrets has no usable secret (every entry is empty or unset)",
     );
   const verify: SignatureVerifier = createSignatureVerifier(secrets, options.signature);
+  const signedReplay = [
+    ...spec.routes.filter((r) => r.signatureHeader !== undefined).map((r) => r.replay),
+    spec.webhookSignatureHeader !== undefined ? spec.webhookReplay : undefined,
+  ];
+  const replay: ReplayGuard = createReplayGuard(options.replay, {
+    stamped: signedReplay.some((r) => r?.timestamp !== undefined),
+    identified: signedReplay.some((r) => r?.deliveryId !== undefined),
+  });
   const limit = options.bodyLimit ?? defaultBodyLimit;
   const timeoutMs = bodyTimeout(options.bodyTimeoutMs);
   const codes: FailureCodes = {
@@ -127,6 +145,7 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     timeout: 408,
     notImplemented: 501,
     internal: 500,
+    replay: 409,
     ...options.codes,
   };
   const exact = exactRoutes(spec.routes);
@@ -201,7 +220,8 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     event: string | undefined,
     path: string,
     header: string | undefined,
-    then: (body: Uint8Array<ArrayBuffer>) => Answer,
+    replaySpec: ReplaySpec | undefined,
+    then: Then,
   ): Begun => {
     const tooLarge = () =>
       refuse(shape, event, path, 413, codes.tooLarge, [`body is larger than ${limit} bytes`], {
@@ -219,7 +239,7 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
         }),
       complete: (body) => {
         if (body === undefined) return tooLarge();
-        if (header === undefined) return guarded(then, body, failed);
+        if (header === undefined) return guarded(then, body, undefined, failed);
         // a custom `compute` or `decode` may throw or reject (a key service outage): the generic 500
         let check: SignatureCheck | Promise<SignatureCheck>;
         try {
@@ -227,15 +247,71 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
         } catch (error) {
           return failed(error);
         }
-        const after = (c: SignatureCheck): Answer =>
-          c.ok
-            ? guarded(then, body, failed)
-            : refuse(shape, event, path, 422, codes.signature, [
-                signatureMessage(c.reason, header),
-              ]);
+        const after = (c: SignatureCheck): Answer => {
+          if (!c.ok)
+            return refuse(shape, event, path, 422, codes.signature, [
+              signatureMessage(c.reason, header),
+            ]);
+          // a signing time outside the window: a signature that no longer holds
+          const stamp = replay.timestamp(replaySpec, headers, header);
+          return stamp.ok
+            ? guarded(then, body, stamp.value, failed)
+            : refuse(shape, event, path, 422, codes.signature, [stamp.reason]);
+        };
         return check instanceof Promise ? check.then(after, failed) : after(check);
       },
     };
+  };
+
+  /**
+   * Runs `run` once per delivery id where the spec declares one and a seen-id store is
+   * given: a missing id is 400, an id already claimed 409; an answer that is a 5xx releases
+   * the id again, so the sender's retry is taken. A store that throws or rejects is the
+   * generic 500 after `onError`.
+   */
+  const once = (
+    shape: FailureShape,
+    event: string | undefined,
+    path: string,
+    replaySpec: ReplaySpec | undefined,
+    headers: HeaderReader,
+    payload: unknown,
+    signedAt: number | undefined,
+    run: () => Answer,
+  ): Answer => {
+    const found = replay.deliveryId(replaySpec, headers, payload);
+    if (!found.ok) return refuse(shape, event, path, 400, codes.invalid, [found.reason]);
+    if (found.value === undefined) return run();
+    const { id, where } = found.value;
+    const failed = (error: unknown) => internal(shape, event, path, error);
+    const releaseOnFailure = (answer: OutboundResponse): Answer => {
+      if (answer.status < 500) return answer;
+      const told = (error: unknown) => {
+        safely(() => options.onError?.(error, { ...(event !== undefined ? { event } : {}), path }));
+        return answer;
+      };
+      try {
+        const released = replay.release(id);
+        return isThenable(released) ? Promise.resolve(released).then(() => answer, told) : answer;
+      } catch (error) {
+        return told(error);
+      }
+    };
+    const after = (isNew: boolean): Answer => {
+      if (isNew !== true)
+        return refuse(shape, event, path, 409, codes.replay, [
+          `this delivery was already received (its ${where} was seen before)`,
+        ]);
+      const answer = run();
+      return answer instanceof Promise ? answer.then(releaseOnFailure) : releaseOnFailure(answer);
+    };
+    let claimed: boolean | PromiseLike<boolean>;
+    try {
+      claimed = replay.claim(id, signedAt);
+    } catch (error) {
+      return failed(error);
+    }
+    return isThenable(claimed) ? Promise.resolve(claimed).then(after, failed) : after(claimed);
   };
 
   /**
@@ -254,25 +330,47 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     if (method.toUpperCase() !== "POST")
       return wrongMethod(shape, undefined, path, method, ["POST"]);
     const header = spec.webhookSignatureHeader;
-    const tools: DeliveryTools = {
-      refuse: (event, reasons) => refuse(shape, event, path, 400, codes.invalid, reasons),
-      run: (event, handler) =>
-        runHandler(
-          handler,
-          () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
-          (error) => internal(shape, event, path, error),
-        ),
-    };
-    return checked(method, target, headers, shape, undefined, path, header, (body) => {
-      const parsed = parseJson(body);
-      if (!parsed.ok) return tools.refuse(undefined, ["body is not valid JSON"]);
-      const request: RequestContext = { method, path, query, headers, rawBody: body };
-      if (spec.webhookEvents && "handlers" in webhook)
-        return deliverTyped(spec.webhookEvents, eventChecks, webhook, parsed.value, request, tools);
-      if ("handler" in webhook)
-        return tools.run(undefined, () => webhook.handler(parsed.value, request));
-      return tools.run(undefined, () => undefined);
-    });
+    const replaySpec = header === undefined ? undefined : spec.webhookReplay;
+    const refuseDelivery = (event: string | undefined, reasons: string[]) =>
+      refuse(shape, event, path, 400, codes.invalid, reasons);
+    return checked(
+      method,
+      target,
+      headers,
+      shape,
+      undefined,
+      path,
+      header,
+      replaySpec,
+      (body, signedAt) => {
+        const parsed = parseJson(body);
+        if (!parsed.ok) return refuseDelivery(undefined, ["body is not valid JSON"]);
+        const tools: DeliveryTools = {
+          refuse: refuseDelivery,
+          run: (event, handler) =>
+            once(shape, event, path, replaySpec, headers, parsed.value, signedAt, () =>
+              runHandler(
+                handler,
+                () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
+                (error) => internal(shape, event, path, error),
+              ),
+            ),
+        };
+        const request: RequestContext = { method, path, query, headers, rawBody: body };
+        if (spec.webhookEvents && "handlers" in webhook)
+          return deliverTyped(
+            spec.webhookEvents,
+            eventChecks,
+            webhook,
+            parsed.value,
+            request,
+            tools,
+          );
+        if ("handler" in webhook)
+          return tools.run(undefined, () => webhook.handler(parsed.value, request));
+        return tools.run(undefined, () => undefined);
+      },
+    );
   };
 
   /** One callback: size, signature, JSON and validation, then its handler; the answer gets `event` where the spec puts it. */
@@ -287,63 +385,77 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
   ): Begun => {
     const { event, failure: shape } = route;
     const header = route.signatureHeader;
-    return checked(method, target, headers, shape, event, path, header, (body) => {
-      let input: unknown = params;
-      // The validators append to one list (never spread: a list can be long).
-      const issues: ValidationIssue[] = [];
-      if (route.checkBody) {
-        const parsed = parseJson(body);
-        if (!parsed.ok)
-          return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
-        route.checkBody(parsed.value, "body", issues);
-        input = parsed.value;
-      }
-      if (route.checkParams) route.checkParams(params ?? {}, "params", issues);
-      if (issues.length)
-        return refuse(
-          shape,
+    const replaySpec = header === undefined ? undefined : route.replay;
+    return checked(
+      method,
+      target,
+      headers,
+      shape,
+      event,
+      path,
+      header,
+      replaySpec,
+      (body, signedAt) => {
+        let input: unknown = params;
+        // The validators append to one list (never spread: a list can be long).
+        const issues: ValidationIssue[] = [];
+        if (route.checkBody) {
+          const parsed = parseJson(body);
+          if (!parsed.ok)
+            return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
+          route.checkBody(parsed.value, "body", issues);
+          input = parsed.value;
+        }
+        if (route.checkParams) route.checkParams(params ?? {}, "params", issues);
+        if (issues.length)
+          return refuse(
+            shape,
+            event,
+            path,
+            400,
+            codes.invalid,
+            issues.map((i) => `${i.path} ${i.message}`),
+          );
+        const handler = options.handlers?.[event] as
+          | ((input: unknown, ctx: CallbackContext) => unknown)
+          | undefined;
+        if (!handler)
+          return refuse(shape, event, path, 501, codes.notImplemented, [`no handler for ${event}`]);
+        let status = 200;
+        const setStatus = (s: number): void => {
+          if (!Number.isInteger(s) || s < 200 || s > 599)
+            throw new RangeError(`setStatus: ${s} is not an HTTP status from 200 to 599`);
+          status = s;
+        };
+        const ctx: CallbackContext = {
           event,
+          method,
           path,
-          400,
-          codes.invalid,
-          issues.map((i) => `${i.path} ${i.message}`),
+          query,
+          headers,
+          rawBody: body,
+          params: params ?? {},
+          setStatus,
+        };
+        const field = route.responseEvent;
+        const payload = route.checkBody ? input : undefined;
+        return once(shape, event, path, replaySpec, headers, payload, signedAt, () =>
+          runHandler(
+            () => handler(input, ctx),
+            (result) => {
+              if (result === undefined)
+                return {
+                  status: status === 200 ? 204 : status,
+                  headers: { "cache-control": "no-store" },
+                  body: "",
+                };
+              return json(status, field === undefined ? result : withEvent(result, field, event));
+            },
+            (error) => internal(shape, event, path, error),
+          ),
         );
-      const handler = options.handlers?.[event] as
-        | ((input: unknown, ctx: CallbackContext) => unknown)
-        | undefined;
-      if (!handler)
-        return refuse(shape, event, path, 501, codes.notImplemented, [`no handler for ${event}`]);
-      let status = 200;
-      const setStatus = (s: number): void => {
-        if (!Number.isInteger(s) || s < 200 || s > 599)
-          throw new RangeError(`setStatus: ${s} is not an HTTP status from 200 to 599`);
-        status = s;
-      };
-      const ctx: CallbackContext = {
-        event,
-        method,
-        path,
-        query,
-        headers,
-        rawBody: body,
-        params: params ?? {},
-        setStatus,
-      };
-      const field = route.responseEvent;
-      return runHandler(
-        () => handler(input, ctx),
-        (result) => {
-          if (result === undefined)
-            return {
-              status: status === 200 ? 204 : status,
-              headers: { "cache-control": "no-store" },
-              body: "",
-            };
-          return json(status, field === undefined ? result : withEvent(result, field, event));
-        },
-        (error) => internal(shape, event, path, error),
-      );
-    });
+      },
+    );
   };
 
   /** Routes one request: webhook path, callback path and method, or 404/405; then the checks before the body. */
