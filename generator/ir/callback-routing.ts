@@ -2,9 +2,9 @@
  * What the callback router needs to know about each callback, read off the model once the
  * types are resolved: where a failure body puts its code and its explanation
  * (`error: {code, message}`, `errors: [{code, data: [{reason}]}]`, ...), which response
- * field the router fills with the event name, which header carries the signature, and what
- * each parameter's URL text becomes. Emitters read the result from the IR; none spells an
- * event's shape by hand.
+ * field the router fills with the event name, which header carries the signature (and where
+ * signed calls carry their signing time and delivery id), and what each parameter's URL text
+ * becomes. Emitters read the result from the IR; none spells an event's shape by hand.
  */
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type {

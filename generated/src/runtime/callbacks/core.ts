@@ -6,8 +6,10 @@
  * response (status, headers, text), with Web APIs only, so any server can sit in front of
  * it (`node-adapter.ts`, `fetch-adapter.ts`). Per request, in this order: route (404/405),
  * size (413, without reading past the limit), time (408 when the body is slower than
- * `bodyTimeoutMs`), signature over the raw bytes (422), JSON and validation against the
- * spec (400, naming the field), then the handler (500 if it throws). Nothing a request
+ * `bodyTimeoutMs`), signature over the raw bytes (422), the signing time where the spec
+ * declares one (422 outside the window), JSON and validation against the spec (400, naming
+ * the field), the delivery id where a seen-id store is given (409 for a repeat; `replay.ts`),
+ * then the handler (500 if it throws). Nothing a request
  * brings makes the core throw or reject: anything unexpected, a signature scheme that throws
  * included, is the generic 500 after `onError`. The generated `callbacks.ts` passes the
  * routes and the typed handlers.
