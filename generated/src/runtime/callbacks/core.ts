@@ -75,6 +75,9 @@ export type {
   WebhookRoute,
 } from "./types.js";
 
+/** How a route is signed: its signature header (absent: not signed) and where its calls carry their signing time and delivery id. */
+type Signing = Pick<RouteSpec, "signatureHeader" | "replay">;
+
 /** The steps after a good signature, given the verified body and its signing time (unix seconds) where the spec declares one. */
 type Then = (body: Uint8Array<ArrayBuffer>, signedAt: number | undefined) => Answer;
 
@@ -150,6 +153,11 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     replay: 409,
     ...options.codes,
   };
+  const webhookSigning: Signing = {
+    ...(spec.webhookSignatureHeader !== undefined
+      ? { signatureHeader: spec.webhookSignatureHeader, replay: spec.webhookReplay }
+      : {}),
+  };
   const exact = exactRoutes(spec.routes);
   const eventChecks = new Map(Object.entries(spec.webhookEvents?.events ?? {}));
 
@@ -221,10 +229,11 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     shape: FailureShape,
     event: string | undefined,
     path: string,
-    header: string | undefined,
-    replaySpec: ReplaySpec | undefined,
+    signing: Signing,
     then: Then,
   ): Begun => {
+    const header = signing.signatureHeader;
+    const replaySpec = signing.replay;
     const tooLarge = () =>
       refuse(shape, event, path, 413, codes.tooLarge, [`body is larger than ${limit} bytes`], {
         connection: "close",
@@ -325,54 +334,36 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     target: string,
     headers: HeaderReader,
     webhook: NonNullable<CoreOptions["webhook"]>,
+    signing: Signing,
     path: string,
     query: URLSearchParams,
   ): Begun => {
     const shape = genericFailureShape;
     if (method.toUpperCase() !== "POST")
       return wrongMethod(shape, undefined, path, method, ["POST"]);
-    const header = spec.webhookSignatureHeader;
-    const replaySpec = header === undefined ? undefined : spec.webhookReplay;
     const refuseDelivery = (event: string | undefined, reasons: string[]) =>
       refuse(shape, event, path, 400, codes.invalid, reasons);
-    return checked(
-      method,
-      target,
-      headers,
-      shape,
-      undefined,
-      path,
-      header,
-      replaySpec,
-      (body, signedAt) => {
-        const parsed = parseJson(body);
-        if (!parsed.ok) return refuseDelivery(undefined, ["body is not valid JSON"]);
-        const tools: DeliveryTools = {
-          refuse: refuseDelivery,
-          run: (event, handler) =>
-            once(shape, event, path, replaySpec, headers, parsed.value, signedAt, () =>
-              runHandler(
-                handler,
-                () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
-                (error) => internal(shape, event, path, error),
-              ),
+    return checked(method, target, headers, shape, undefined, path, signing, (body, signedAt) => {
+      const parsed = parseJson(body);
+      if (!parsed.ok) return refuseDelivery(undefined, ["body is not valid JSON"]);
+      const tools: DeliveryTools = {
+        refuse: refuseDelivery,
+        run: (event, handler) =>
+          once(shape, event, path, signing.replay, headers, parsed.value, signedAt, () =>
+            runHandler(
+              handler,
+              () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
+              (error) => internal(shape, event, path, error),
             ),
-        };
-        const request: RequestContext = { method, path, query, headers, rawBody: body };
-        if (spec.webhookEvents && "handlers" in webhook)
-          return deliverTyped(
-            spec.webhookEvents,
-            eventChecks,
-            webhook,
-            parsed.value,
-            request,
-            tools,
-          );
-        if ("handler" in webhook)
-          return tools.run(undefined, () => webhook.handler(parsed.value, request));
-        return tools.run(undefined, () => undefined);
-      },
-    );
+          ),
+      };
+      const request: RequestContext = { method, path, query, headers, rawBody: body };
+      if (spec.webhookEvents && "handlers" in webhook)
+        return deliverTyped(spec.webhookEvents, eventChecks, webhook, parsed.value, request, tools);
+      if ("handler" in webhook)
+        return tools.run(undefined, () => webhook.handler(parsed.value, request));
+      return tools.run(undefined, () => undefined);
+    });
   };
 
   /** One callback: size, signature, JSON and validation, then its handler; the answer gets `event` where the spec puts it. */
@@ -386,78 +377,66 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     query: URLSearchParams,
   ): Begun => {
     const { event, failure: shape } = route;
-    const header = route.signatureHeader;
-    const replaySpec = header === undefined ? undefined : route.replay;
-    return checked(
-      method,
-      target,
-      headers,
-      shape,
-      event,
-      path,
-      header,
-      replaySpec,
-      (body, signedAt) => {
-        let input: unknown = params;
-        // The validators append to one list (never spread: a list can be long).
-        const issues: ValidationIssue[] = [];
-        if (route.checkBody) {
-          const parsed = parseJson(body);
-          if (!parsed.ok)
-            return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
-          route.checkBody(parsed.value, "body", issues);
-          input = parsed.value;
-        }
-        if (route.checkParams) route.checkParams(params ?? {}, "params", issues);
-        if (issues.length)
-          return refuse(
-            shape,
-            event,
-            path,
-            400,
-            codes.invalid,
-            issues.map((i) => `${i.path} ${i.message}`),
-          );
-        const handler = options.handlers?.[event] as
-          | ((input: unknown, ctx: CallbackContext) => unknown)
-          | undefined;
-        if (!handler)
-          return refuse(shape, event, path, 501, codes.notImplemented, [`no handler for ${event}`]);
-        let status = 200;
-        const setStatus = (s: number): void => {
-          if (!Number.isInteger(s) || s < 200 || s > 599)
-            throw new RangeError(`setStatus: ${s} is not an HTTP status from 200 to 599`);
-          status = s;
-        };
-        const ctx: CallbackContext = {
+    return checked(method, target, headers, shape, event, path, route, (body, signedAt) => {
+      let input: unknown = params;
+      // The validators append to one list (never spread: a list can be long).
+      const issues: ValidationIssue[] = [];
+      if (route.checkBody) {
+        const parsed = parseJson(body);
+        if (!parsed.ok)
+          return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
+        route.checkBody(parsed.value, "body", issues);
+        input = parsed.value;
+      }
+      if (route.checkParams) route.checkParams(params ?? {}, "params", issues);
+      if (issues.length)
+        return refuse(
+          shape,
           event,
-          method,
           path,
-          query,
-          headers,
-          rawBody: body,
-          params: params ?? {},
-          setStatus,
-        };
-        const field = route.responseEvent;
-        const payload = route.checkBody ? input : undefined;
-        return once(shape, event, path, replaySpec, headers, payload, signedAt, () =>
-          runHandler(
-            () => handler(input, ctx),
-            (result) => {
-              if (result === undefined)
-                return {
-                  status: status === 200 ? 204 : status,
-                  headers: { "cache-control": "no-store" },
-                  body: "",
-                };
-              return json(status, field === undefined ? result : withEvent(result, field, event));
-            },
-            (error) => internal(shape, event, path, error),
-          ),
+          400,
+          codes.invalid,
+          issues.map((i) => `${i.path} ${i.message}`),
         );
-      },
-    );
+      const handler = options.handlers?.[event] as
+        | ((input: unknown, ctx: CallbackContext) => unknown)
+        | undefined;
+      if (!handler)
+        return refuse(shape, event, path, 501, codes.notImplemented, [`no handler for ${event}`]);
+      let status = 200;
+      const setStatus = (s: number): void => {
+        if (!Number.isInteger(s) || s < 200 || s > 599)
+          throw new RangeError(`setStatus: ${s} is not an HTTP status from 200 to 599`);
+        status = s;
+      };
+      const ctx: CallbackContext = {
+        event,
+        method,
+        path,
+        query,
+        headers,
+        rawBody: body,
+        params: params ?? {},
+        setStatus,
+      };
+      const field = route.responseEvent;
+      const payload = route.checkBody ? input : undefined;
+      return once(shape, event, path, route.replay, headers, payload, signedAt, () =>
+        runHandler(
+          () => handler(input, ctx),
+          (result) => {
+            if (result === undefined)
+              return {
+                status: status === 200 ? 204 : status,
+                headers: { "cache-control": "no-store" },
+                body: "",
+              };
+            return json(status, field === undefined ? result : withEvent(result, field, event));
+          },
+          (error) => internal(shape, event, path, error),
+        ),
+      );
+    });
   };
 
   /** Routes one request: webhook path, callback path and method, or 404/405; then the checks before the body. */
@@ -467,7 +446,15 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     const path = stripBasePath(parts.pathname, options.basePath);
     if (path === undefined) return notFound(parts.pathname);
     if (options.webhook && stripBasePath(path, options.webhook.path) === "/")
-      return beginWebhook(method, target, headers, options.webhook, path, parts.query);
+      return beginWebhook(
+        method,
+        target,
+        headers,
+        options.webhook,
+        webhookSigning,
+        path,
+        parts.query,
+      );
     const upper = method.toUpperCase();
     const { query } = parts;
     // the spec's own paths need no segment matching: one lookup, the same answer as matchRoute
