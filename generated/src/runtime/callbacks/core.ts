@@ -420,21 +420,21 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
         setStatus,
       };
       const field = route.responseEvent;
+      const call = () => handler(input, ctx);
+      const answer = (result: unknown): OutboundResponse => {
+        if (result === undefined)
+          return {
+            status: status === 200 ? 204 : status,
+            headers: { "cache-control": "no-store" },
+            body: "",
+          };
+        return json(status, field === undefined ? result : withEvent(result, field, event));
+      };
+      const failed = (error: unknown) => internal(shape, event, path, error);
+      if (!replay.identifies(route.replay)) return runHandler(call, answer, failed);
       const payload = route.checkBody ? input : undefined;
       return once(shape, event, path, route.replay, headers, payload, signedAt, () =>
-        runHandler(
-          () => handler(input, ctx),
-          (result) => {
-            if (result === undefined)
-              return {
-                status: status === 200 ? 204 : status,
-                headers: { "cache-control": "no-store" },
-                body: "",
-              };
-            return json(status, field === undefined ? result : withEvent(result, field, event));
-          },
-          (error) => internal(shape, event, path, error),
-        ),
+        runHandler(call, answer, failed),
       );
     });
   };

@@ -158,11 +158,16 @@ export interface ReplayGuard {
     headers: HeaderReader,
     body: unknown,
   ): Found<{ id: string; where: string } | undefined>;
+  /** Whether deliveries of a route with these places have an id to claim (one is declared, and a store is given). */
+  identifies(spec: ReplaySpec | undefined): boolean;
   /** Claims an id (`false`: a repeat); it expires when the signing time leaves the window, else after `rememberSeconds`. */
   claim(id: string, signedAt: number | undefined): boolean | Promise<boolean>;
   /** Forgets a claimed id (the answer was a 5xx). */
   release(id: string): void | Promise<void>;
 }
+
+/** The answer where nothing is declared (or no store is given): one object, not one per request. */
+const nothing = { ok: true, value: undefined } as const;
 
 /** Parses unix seconds: digits only, at most 12 (about year 33,658). */
 function unixSeconds(text: string): number | undefined {
@@ -215,7 +220,7 @@ export function createReplayGuard(
   return {
     timestamp(spec, headers, signatureHeader) {
       const place = spec?.timestamp;
-      if (place === undefined) return { ok: true, value: undefined };
+      if (place === undefined) return nothing;
       let text: string | undefined;
       let where: string;
       if (place.in === "header") {
@@ -252,7 +257,7 @@ export function createReplayGuard(
     },
     deliveryId(spec, headers, body) {
       const place = spec?.deliveryId;
-      if (place === undefined || store === undefined) return { ok: true, value: undefined };
+      if (place === undefined || store === undefined) return nothing;
       let value: unknown;
       let where: string;
       if (place.in === "header") {
@@ -274,6 +279,9 @@ export function createReplayGuard(
           reason: `${where} must be a string of at most ${maxDeliveryIdLength} characters; it identifies the delivery`,
         };
       return { ok: true, value: { id: value, where } };
+    },
+    identifies(spec) {
+      return store !== undefined && spec?.deliveryId !== undefined;
     },
     claim(id, signedAt) {
       const expiresAt =
