@@ -601,6 +601,17 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "replay-places",
+    defect:
+      "a delivery id on a header credential, a t= item and a header name that cannot be, a body id on a callback without a body",
+    expected: [
+      "test/fixtures/broken/replay-places/api.yaml:10:5 - error credential-replay-misplaced: deliveryId belongs to a signature credential (`in: signature`), where the router reads it; credential apiKey is `in: header`",
+      'test/fixtures/broken/replay-places/api.yaml:14:39 - error credential-replay-name: timestamp.name "t=" is not the key of a `key=value` item of the signature header (letters, digits, _ and -)',
+      'test/fixtures/broken/replay-places/api.yaml:19:36 - error credential-replay-name: timestamp.name "X Timestamp" is not an HTTP header name (a token: letters, digits and !#$%&\'*+-.^_`|~)',
+      "test/fixtures/broken/replay-places/api.yaml:22:3 - error callback-delivery-id-body: callback order.viewed has no body, so it cannot carry the delivery id that credential signer reads from the body field id",
+    ],
+  },
+  {
     name: "webhook-event-selector-twice",
     defect: "both eventHeader and eventField",
     expected: [

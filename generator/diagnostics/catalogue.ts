@@ -179,6 +179,25 @@ export const catalogue = {
     message:
       "webhook event {name} has the name of a callback; the OpenAPI document keys both by name under `webhooks`",
   },
+  "credential-replay-misplaced": {
+    severity: "error",
+    message:
+      "{key} belongs to a signature credential (`in: signature`), where the router reads it; credential {name} is `in: {placement}`",
+  },
+  "credential-replay-name": {
+    severity: "error",
+    message: "{key} {value} is not {expected}",
+  },
+  "callback-delivery-id-body": {
+    severity: "error",
+    message:
+      "callback {event} has no body, so it cannot carry the delivery id that credential {credential} reads from the body field {field}",
+  },
+  "callback-unsigned": {
+    severity: "warning",
+    message:
+      "{what} is not signed: its auth names no `in: signature` credential, so the callback router accepts it from anyone who can reach the server; add one to its auth (docs/callbacks.md)",
+  },
   "unknown-version": {
     severity: "error",
     message: "path {path} matches no version prefix ({prefixes})",

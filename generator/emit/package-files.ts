@@ -143,7 +143,12 @@ function callbacksCode(model: ApiModel): string {
     id("createCallbackRouter"),
     obj(
       [
-        ["signingSecrets", arr([member(member(id("process"), "env"), "SIGNING_SECRET")])],
+        [
+          "signingSecrets",
+          signedParts(model).signed.length
+            ? arr([member(member(id("process"), "env"), "SIGNING_SECRET")])
+            : undefined,
+        ],
         ["handlers", hasHandlers ? id("handlers") : undefined],
         ["webhook", webhook],
       ],
@@ -211,6 +216,33 @@ export function retriedStatuses(retry: ApiModel["errors"]["retry"]): string {
   const serverNever = retry.never.filter((s) => s >= 500).sort((a, b) => a - b);
   const server = serverNever.length ? `5xx (but ${serverNever.join(", ")})` : "5xx";
   return [...below500.map(String), server].join(", ");
+}
+
+/** The callbacks (by event) and webhook deliveries a spec signs, and those it does not. */
+function signedParts(model: ApiModel): { signed: string[]; unsigned: string[] } {
+  const signed: string[] = [];
+  const unsigned: string[] = [];
+  for (const c of model.callbacks)
+    (c.routing.signatureHeader !== undefined ? signed : unsigned).push(`\`${c.event}\``);
+  if (model.webhooks)
+    (model.webhooks.signatureHeader !== undefined ? signed : unsigned).push("webhook deliveries");
+  return { signed, unsigned };
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (names: readonly string[]) =>
+  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+
+/** The README's sentence on what the router checks: the signature only where the spec declares one. */
+function routerChecksText(model: ApiModel): string {
+  const { signed, unsigned } = signedParts(model);
+  const rest = "answers in the spec's shapes; you write one handler per event:";
+  if (unsigned.length === 0)
+    return "The router checks each request's signature over the raw body, validates it and answers in the\nspec's shapes; you write one handler per event:";
+  const open = `the spec declares no signature for ${listed(unsigned)}, so anyone who can reach your server can send ${signed.length ? "those" : "them"} (\`apigen generate\` warns about each)`;
+  return signed.length === 0
+    ? `The router checks no signature: ${open}. It validates each request and ${rest}`
+    : `The router checks the signature over the raw body of ${listed(signed)} (not of the others: ${open}), validates each request and ${rest}`;
 }
 
 /** What the templates show, read from the IR. */
@@ -291,6 +323,7 @@ function packageView(ctx: EmitContext) {
         ? `the payload's \`${model.webhooks.eventSelector.name}\` field`
         : `the \`${model.webhooks?.eventSelector?.name ?? ""}\` header`,
     callbacksCode: callbacksCode(model),
+    routerChecks: routerChecksText(model),
     gapCount: model.gaps.length,
     notes: model.gaps
       .filter((g) => g.kind === "note")

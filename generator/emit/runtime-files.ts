@@ -38,6 +38,7 @@ export const runtimeModules = [
   "callbacks/body.ts",
   "callbacks/failure.ts",
   "callbacks/signature.ts",
+  "callbacks/replay.ts",
   "callbacks/routes.ts",
   "callbacks/types.ts",
   "callbacks/webhook.ts",

@@ -5,6 +5,7 @@
  */
 import type { Validator } from "../validate.js";
 import type { FailureShape } from "./failure.js";
+import type { ReplaySpec } from "./replay.js";
 
 /** A parameter of a callback, as its URL carries it. */
 export interface ParamSpec {
@@ -28,6 +29,8 @@ export interface RouteSpec {
   checkBody?: Validator;
   /** Header that carries the signature; absent: the route is not signed. */
   signatureHeader?: string;
+  /** Where signed calls carry their signing time and delivery id (replay protection); absent: neither. */
+  replay?: ReplaySpec;
   /** Field the router fills with the event name in every handler answer, when the spec has one. */
   responseEvent?: string;
   /** Shape of the failure bodies the router answers with itself. */

@@ -7,6 +7,7 @@
  * adapters. `core.ts` re-exports them, so the generated `callbacks.ts` imports from there.
  */
 import type { Validator } from "../validate.js";
+import type { ReplayOptions, ReplaySpec } from "./replay.js";
 import type { RouteSpec } from "./routes.js";
 import type { HeaderReader, SignatureOptions } from "./signature.js";
 
@@ -97,6 +98,12 @@ export interface WebhookEventsSpec {
   header?: string;
   /** ... or top-level payload field that does (`type`). */
   field?: string;
+  /**
+   * With `header`: the top-level payload field that names the event too (every listed event's
+   * payload declares it as the event's name). The signature covers the body, not the header,
+   * so a delivery whose header and body name different events is refused.
+   */
+  bodyField?: string;
   /** The payload check of each event the spec lists, by event name (its paths start with `body`). */
   events: Readonly<Record<string, Validator>>;
 }
@@ -111,6 +118,8 @@ export interface FailureCodes {
   timeout: number;
   notImplemented: number;
   internal: number;
+  /** A delivery whose id the seen-id store already holds (default 409). */
+  replay: number;
 }
 
 /** Options every generated router takes (the generated type adds `handlers`). */
@@ -129,6 +138,11 @@ export interface BaseRouterOptions {
   /** How signatures are computed and read; default base64(HMAC-SHA256(secret, raw body)). */
   signature?: SignatureOptions;
   /**
+   * Replay protection where the spec declares a signed timestamp or a delivery id: the
+   * tolerance window (default 300 s), a seen-id store, the clock. See docs/callbacks.md.
+   */
+  replay?: ReplayOptions;
+  /**
    * Sees every error a handler throws, and internal errors (a body that could not be read, a
    * signature `compute` or `decode` that threw); the response says only "internal error".
    */
@@ -140,8 +154,12 @@ export interface BaseRouterOptions {
   webhook?: WebhookRoute;
 }
 
-/** What the core takes: the generated options of any spec, whichever webhook route it has. */
-export interface CoreOptions extends Omit<BaseRouterOptions, "webhook"> {
+/**
+ * What the core takes: the generated options of any spec, whichever webhook route it has.
+ * `signingSecrets` is absent where the spec signs nothing (the generated options forbid it).
+ */
+export interface CoreOptions extends Omit<BaseRouterOptions, "webhook" | "signingSecrets"> {
+  signingSecrets?: BaseRouterOptions["signingSecrets"];
   /** The callback handlers by event; absent where the spec has no callbacks. */
   handlers?: { readonly [event: string]: AnyHandler | undefined };
   webhook?: WebhookRoute | TypedWebhookRoute<AnyWebhookHandlers>;
@@ -152,6 +170,8 @@ export interface RouterSpec {
   routes: readonly RouteSpec[];
   /** Signature header of webhook deliveries; absent: the API has no webhooks or does not sign them. */
   webhookSignatureHeader?: string;
+  /** Where signed webhook deliveries carry their signing time and delivery id; absent: neither. */
+  webhookReplay?: ReplaySpec;
   /** The typed events of webhook deliveries; absent: one untyped payload for every delivery. */
   webhookEvents?: WebhookEventsSpec;
   /** Code of a signature failure, from the spec. */
