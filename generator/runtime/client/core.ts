@@ -98,6 +98,11 @@ const defaults = {
   maxRetryBackoffMs: 8000,
   /** Longest Retry-After honoured; a longer one falls back to the back-off. */
   maxRetryAfterMs: 60_000,
+  /**
+   * Most pages one walk of a paged list reads (`for await`, `pages()`); asking for the page
+   * after the last is a PaginationError. `Infinity` for no limit.
+   */
+  maxPages: 10_000,
 };
 
 /** Options shared by every request of a client. */
@@ -128,6 +133,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Sends a fresh nonce on every attempt: `true` for a random UUID, or a function making one. */
   nonce?: boolean | (() => string);
+  /** Of a paged call: the most pages a walk of it reads, instead of the client's `maxPages`. */
+  maxPages?: number;
 }
 
 const noOptions: RequestOptions = {};
@@ -151,6 +158,8 @@ export class ClientCore {
   declare readonly base: string;
   /** The base address's origin: redirects and next links are followed only within it. */
   declare readonly origin: string;
+  /** The most pages a walk reads, read by the paging runtime. */
+  declare readonly maxPages: number;
   /** The options, each default filled in. */
   declare private readonly options: Settings;
   /** Credentials given as strings, redacted from anything shown. */
@@ -182,6 +191,7 @@ export class ClientCore {
     // Header names lower-cased, so that a later source replaces an earlier one whatever its case.
     settings.headers &&= lowerKeys(settings.headers);
     this.options = settings;
+    this.maxPages = settings.maxPages;
     this.secrets = Object.values(credentials).flatMap(secretsOf);
   }
 
