@@ -19,6 +19,7 @@ import {
   ConnectionError,
   MissingCredentialError,
   RedirectError,
+  RequestValidationError,
   ResponseTooLargeError,
   TimeoutError,
   UserAbortError,
@@ -30,11 +31,19 @@ import {
   pathOf,
   randomNonce,
   serialize,
+  type CredentialSend,
   type Operation,
   type PathParams,
   type QueryParams,
 } from "./operation.js";
-import { basicToken, queryPair, secretsOf, type BasicCredentials } from "./params.js";
+import {
+  basicToken,
+  checkHeaders,
+  loneSurrogate,
+  queryPair,
+  secretsOf,
+  type BasicCredentials,
+} from "./params.js";
 import { redact } from "./redact.js";
 import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
@@ -249,13 +258,20 @@ export class ClientCore {
           same = false;
         }
         const text = send.basic ? basicToken(id, send.option, value) : String(value);
-        if (send.query !== undefined) inQuery.push(queryPair(send.query, text));
+        if (send.query !== undefined) inQuery.push(queryCredential(id, send, text));
         else headers[send.header!] = send.prefix + text;
       }
+      // Checked once for headers that never change: the cached ones were.
+      checkHeaders(id, headers, (name) => this.headerSource(op, call, name));
       if (same) this.fixedHeaders.set(op.fixedHeaders, headers);
     }
-    if (call.idempotencyKey !== undefined)
-      headers[idempotencyHeader.toLowerCase()] = call.idempotencyKey;
+    if (call.idempotencyKey !== undefined) {
+      const name = idempotencyHeader.toLowerCase();
+      headers[name] = call.idempotencyKey;
+      checkHeaders(id, { [name]: call.idempotencyKey }, (_, badName) =>
+        badName ? "idempotencyHeader" : "options.idempotencyKey",
+      );
+    }
     // `place` comes with every endpoint that has such parameters or a query credential.
     const placed =
       op.place && (query || op.sendDefaults || inQuery.length)
@@ -266,7 +282,7 @@ export class ClientCore {
     // only), after the timeout has covered the wait for its headers.
     const streams = op.stream?.(op, body, state, call.signal, this.options.maxResponseBytes);
     if (streams) headers = { ...headers, ...streams };
-    const url = this.base + pathOf(op.parts, params) + (placed?.search ?? "");
+    const url = this.base + pathOf(op, params) + (placed?.search ?? "");
     const payload =
       body === undefined
         ? undefined
@@ -280,8 +296,14 @@ export class ClientCore {
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw aborted(op, call);
       const { nonce } = call;
-      if (nonce)
-        headers[nonceHeader.toLowerCase()] = typeof nonce === "function" ? nonce() : randomNonce();
+      if (nonce) {
+        const name = nonceHeader.toLowerCase();
+        const value = typeof nonce === "function" ? nonce() : randomNonce();
+        checkHeaders(id, { [name]: value }, (_, badName) =>
+          badName ? "nonceHeader" : "options.nonce",
+        );
+        headers[name] = value;
+      }
       if (logger) log(`${method} ${url} attempt ${attempt + 1}`);
       const init: RequestInit & { duplex?: "half" } = { method, headers, redirect: "manual" };
       if (payload !== undefined) init.body = payload;
@@ -297,6 +319,18 @@ export class ClientCore {
         throw aborted(op, call, " while waiting to retry");
       });
     }
+  }
+
+  /**
+   * Where a header of a call came from, for the error that refuses it: the credential's
+   * option (never its value), the call's or the client's `headers`, or the spec's own.
+   */
+  private headerSource(op: Operation, call: RequestOptions, name: string): string {
+    const credential = op.sends.find((s) => s.header === name && this.credentials[s.option]);
+    if (credential) return credential.option;
+    const own = call.headers && Object.hasOwn(lowerKeys(call.headers), name);
+    const from = own ? "options.headers" : "headers";
+    return `${from}[${JSON.stringify(name)}]`;
   }
 
   /**
@@ -473,6 +507,15 @@ export function group<C>(names: string, ...functions: unknown[]): C {
     });
   });
   return Group as C;
+}
+
+/** A query credential's `name=value` pair; a value no URL can carry is refused, naming the option. */
+function queryCredential(id: string, send: CredentialSend, text: string): string {
+  try {
+    return queryPair(send.query!, text);
+  } catch {
+    throw new RequestValidationError(id, [{ path: send.option, message: loneSurrogate }]);
+  }
 }
 
 /** The error of a call the caller's signal aborted. */

@@ -241,7 +241,16 @@ function laterPages(walk: Walk, name: string): Operation {
   const { [name]: _default, ...defaults } = op.sendDefaults ?? {};
   const fixed = place({ ...op, sendDefaults: defaults }, rest);
   const placeMoving: typeof place = (_spec, moving, extra = []) => {
-    const pairs = [queryPair(name, String(moving![name])), ...extra].join("&");
+    let pair: string;
+    try {
+      pair = queryPair(name, String(moving![name]));
+    } catch {
+      throw new PaginationError(
+        `${op.id}: the server gave ${what[op.paging.style]} that a URL cannot carry (a lone surrogate); stopping`,
+        op.id,
+      );
+    }
+    const pairs = [pair, ...extra].join("&");
     return {
       search: fixed.search ? `${fixed.search}&${pairs}` : `?${pairs}`,
       headers: fixed.headers,
