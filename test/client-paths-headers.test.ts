@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operation, pathOf } from "../generator/runtime/client/operation.ts";
 import { tempDir, writeGenerated } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
 
@@ -90,7 +91,7 @@ describe("path parameters never change which path is called", () => {
     ] as const) {
       const error = await refused(client().issues.list(owner, repo), field);
       expect(error.message).toMatch(
-        /^issues\.list: params\.(owner|repo) makes its path segment (empty|`\.` or `\.\.`), which .*: the call would reach another path$/,
+        /^issues\.list: params\.(owner|repo) makes its path segment (empty|`\.`|`\.\.`): the call would reach another path$/,
       );
     }
   });
@@ -98,7 +99,10 @@ describe("path parameters never change which path is called", () => {
   it("a first segment cannot climb above the base URL's path prefix", async () => {
     server.json(200, []);
     const c = client({ baseUrl: `${server.url}/api/v1` });
-    await refused(c.issues.list("..", ".."), "params.owner");
+    const error = await refused(c.issues.list("..", ".."), "params.owner");
+    expect(error.message).toBe(
+      "issues.list: params.owner makes its path segment `..`: the call would reach another path; params.repo makes its path segment `..`: the call would reach another path",
+    );
     await c.issues.list("o", "r");
     expect(server.requests.map((r) => r.url)).toEqual(["/api/v1/repos/o/r/issues?sort=created"]);
   });
@@ -143,6 +147,50 @@ describe("path parameters never change which path is called", () => {
       "apiKey",
     );
     expect(inspect(error, { depth: Infinity }) + JSON.stringify(error)).not.toContain("sk_query");
+  });
+});
+
+describe("pathOf: the segment a value lands in, not the value alone", () => {
+  const op = (path: string, trailing?: string[]) =>
+    operation(
+      JSON.stringify({
+        id: "files.get",
+        method: "GET",
+        path,
+        credentials: [],
+        headers: {},
+        trailing,
+      }),
+    );
+  const refusal = (f: () => unknown) => {
+    try {
+      f();
+    } catch (error) {
+      return (error as { issues: { path: string }[] }).issues.map((i) => i.path);
+    }
+    return [];
+  };
+
+  it("two values that together make a dot segment are both named; a dot beside text is fine", () => {
+    const files = op("/files/{name}.{ext}");
+    expect(pathOf(files, { name: "a", ext: "" })).toBe("/files/a.");
+    expect(pathOf(files, { name: "..", ext: "json" })).toBe("/files/...json");
+    expect(refusal(() => pathOf(files, { name: "", ext: "" }))).toEqual([
+      "params.name",
+      "params.ext",
+    ]);
+    expect(refusal(() => pathOf(op("/x/{a}{b}"), { a: ".", b: "." }))).toEqual([
+      "params.a",
+      "params.b",
+    ]);
+  });
+
+  it("trailing parameters are segments of their own; a template's own trailing slash is no value's", () => {
+    const download = op("/v2/files", ["name", "part"]);
+    expect(pathOf(download, { name: "a b", part: 2 })).toBe("/v2/files/a%20b/2");
+    expect(refusal(() => pathOf(download, { name: "..", part: 2 }))).toEqual(["params.name"]);
+    expect(refusal(() => pathOf(download, { name: "a" }))).toEqual(["params.part"]);
+    expect(pathOf(op("/v2/things/"), undefined)).toBe("/v2/things/");
   });
 });
 

@@ -264,16 +264,12 @@ export class ClientCore {
         if (send.query !== undefined) inQuery.push(queryCredential(id, send, text));
         else headers[send.header!] = send.prefix + text;
       }
-      // Checked once for headers that never change: the cached ones were.
-      checkHeaders(id, headers, (name) => this.headerSource(op, call, name));
+      // (A call with an idempotency key is never plain: its headers are built here.)
+      if (call.idempotencyKey !== undefined)
+        headers[idempotencyHeader.toLowerCase()] = call.idempotencyKey;
+      // Headers that never change are checked once, before they are cached.
+      checkHeaders(id, headers, (name, badName) => this.headerSource(op, call, name, badName));
       if (same) this.fixedHeaders.set(op.fixedHeaders, headers);
-    }
-    if (call.idempotencyKey !== undefined) {
-      const name = idempotencyHeader.toLowerCase();
-      headers[name] = call.idempotencyKey;
-      checkHeaders(id, { [name]: call.idempotencyKey }, (_, badName) =>
-        badName ? "idempotencyHeader" : "options.idempotencyKey",
-      );
     }
     // `place` comes with every endpoint that has such parameters or a query credential.
     const placed =
@@ -325,10 +321,18 @@ export class ClientCore {
   }
 
   /**
-   * Where a header of a call came from, for the error that refuses it: the credential's
-   * option (never its value), the call's or the client's `headers`, or the spec's own.
+   * Where a header of a call came from, for the error that refuses its name or value: the
+   * idempotency key, the credential's option (never its value), the call's or the client's
+   * `headers`, or the spec's own.
    */
-  private headerSource(op: Operation, call: RequestOptions, name: string): string {
+  private headerSource(
+    op: Operation,
+    call: RequestOptions,
+    name: string,
+    badName: boolean,
+  ): string {
+    if (call.idempotencyKey !== undefined && name === this.options.idempotencyHeader.toLowerCase())
+      return badName ? "idempotencyHeader" : "options.idempotencyKey";
     const credential = op.sends.find((s) => s.header === name && this.credentials[s.option]);
     if (credential) return credential.option;
     const own = call.headers && Object.hasOwn(lowerKeys(call.headers), name);

@@ -251,7 +251,7 @@ export function pathOf(op: Operation, params: PathParams | undefined): string {
       throw new RequestValidationError(op.id, [{ path: `params.${name}`, message: loneSurrogate }]);
     }
     // Only a value of at most two dots, or none, can make a segment empty or a dot segment.
-    if (text.length < 3 && (text === "" || text === "." || text === "..")) suspect = true;
+    if (text.length < 3 && /^\.{0,2}$/.test(text)) suspect = true;
     path += text + parts[i + 1]!;
   }
   if (suspect) checkSegments(op, path);
@@ -267,11 +267,8 @@ function checkSegments(op: Operation, path: string): void {
   const given = template.split("/");
   const issues: ValidationIssue[] = [];
   path.split("/").forEach((segment, i) => {
-    if (segment !== "" && segment !== "." && segment !== "..") return;
-    const message =
-      segment === ""
-        ? "makes its path segment empty, which servers may merge away: the call would reach another path"
-        : "makes its path segment `.` or `..`, which a URL drops: the call would reach another path";
+    if (!/^\.{0,2}$/.test(segment)) return;
+    const message = `makes its path segment ${segment ? `\`${segment}\`` : "empty"}: the call would reach another path`;
     for (const [, name] of given[i]!.matchAll(/\{(\w+)\}/g))
       issues.push({ path: `params.${name}`, message });
   });

@@ -128,9 +128,12 @@ const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Why fetch would refuse a header value, or undefined when it would send it. Never quotes the value. */
 export function headerProblem(text: string): string | undefined {
   if (headerText.test(text)) return undefined;
-  if (/[\r\n\0]/.test(text)) return "holds a line break or NUL, which a header cannot carry";
-  if (/[\0-\x1f\x7f]/.test(text)) return "holds a control character, which a header cannot carry";
-  return "holds a character above U+00FF, which a header cannot carry";
+  const what = /[\r\n\0]/.test(text)
+    ? "a line break or NUL"
+    : /[\0-\x1f\x7f]/.test(text)
+      ? "a control character"
+      : "a character above U+00FF";
+  return `holds ${what}, which a header cannot carry`;
 }
 
 /**
