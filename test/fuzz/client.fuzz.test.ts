@@ -561,7 +561,7 @@ describe("the client's requests: hostile path parameters, header values and cred
           expect(server.requests).toHaveLength(1);
           checkArrived(c, server.requests[0]!);
         }),
-        fuzzParameters(300),
+        fuzzParameters(150),
       );
       if (longRun) console.log(`client requests: ${tally.sent} sent, ${tally.refused} refused`);
       // Both outcomes occur, so neither half of the property holds vacuously.
