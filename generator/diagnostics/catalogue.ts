@@ -250,6 +250,11 @@ export const catalogue = {
     severity: "error",
     message: "header parameter {name} is also listed in the endpoint's `headers:`; keep one",
   },
+  "param-header-name": {
+    severity: "error",
+    message:
+      "header parameter {name} is not an HTTP header name (a token: letters, digits and !#$%&'*+-.^_`|~); fetch would refuse every call",
+  },
   "param-header-reserved": {
     severity: "error",
     message:

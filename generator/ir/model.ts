@@ -382,6 +382,11 @@ export type Pagination = {
   /** The type of one item: the element type of the `items` array. */
   itemType: TypeNode;
   location: SourceLocation;
+  /**
+   * `false` when the spec says an empty page is not the last (styles nextToken, page and
+   * link); absent: an empty page ends the walk.
+   */
+  stopOnEmptyPage?: false;
 } & PagingRule;
 
 /** What each style reads to find the next page, and where it stops. */
