@@ -57,6 +57,8 @@ export const runtimeModules = [
   "testing/answers.ts",
   "testing/request.ts",
   "testing/memory.ts",
+  "testing/prefer.ts",
+  "testing/core.ts",
   "testing/stand-in.ts",
   "testing/node.ts",
 ] as const;

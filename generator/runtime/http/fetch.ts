@@ -16,6 +16,25 @@ function targetOf(url: string): string {
   return parsed.pathname + parsed.search;
 }
 
+/** A Fetch `Request` as the core reads it: its body read no further than the core asks. */
+export function inboundOf(request: Request): InboundRequest {
+  return {
+    method: request.method,
+    target: targetOf(request.url),
+    headers: request.headers,
+    readBody: (limit, signal) => readStreamLimited(request.body, limit, signal),
+  };
+}
+
+/** The core's answer as a Fetch `Response`. */
+export function responseOf(answer: OutboundResponse): Response {
+  const noBody = answer.status === 204 || answer.status === 205 || answer.status === 304;
+  return new Response(noBody ? null : answer.body, {
+    status: answer.status,
+    headers: answer.headers,
+  });
+}
+
 /**
  * A Fetch handler over a request core; an unknown path is a 404 like any other refusal. It
  * never rejects: the core answers every request, errors included.
@@ -23,17 +42,5 @@ function targetOf(url: string): string {
 export function createFetchHandler(
   handle: (request: InboundRequest) => Promise<OutboundResponse>,
 ): FetchHandler {
-  return async (request) => {
-    const answer = await handle({
-      method: request.method,
-      target: targetOf(request.url),
-      headers: request.headers,
-      readBody: (limit, signal) => readStreamLimited(request.body, limit, signal),
-    });
-    const noBody = answer.status === 204 || answer.status === 205 || answer.status === 304;
-    return new Response(noBody ? null : answer.body, {
-      status: answer.status,
-      headers: answer.headers,
-    });
-  };
+  return async (request) => responseOf(await handle(inboundOf(request)));
 }

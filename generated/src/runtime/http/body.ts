@@ -22,13 +22,13 @@ const maxTimerMs = 2 ** 31 - 1;
 /**
  * The body time limit of the options: the default when unset, `Infinity` (no limit) for
  * `Infinity` or anything longer than a timer can wait. Anything but a positive number is a
- * mistake, refused when the router is created.
+ * mistake, refused when the router (or the stand-in: `owner`) is created.
  */
-export function bodyTimeout(ms: number | undefined): number {
+export function bodyTimeout(ms: number | undefined, owner = "createCallbackRouter"): number {
   if (ms === undefined) return defaultBodyTimeoutMs;
   if (typeof ms !== "number" || !(ms > 0))
     throw new Error(
-      `createCallbackRouter: bodyTimeoutMs must be a positive number of milliseconds (Infinity: no limit), not ${String(ms)}`,
+      `${owner}: bodyTimeoutMs must be a positive number of milliseconds (Infinity: no limit), not ${String(ms)}`,
     );
   return ms > maxTimerMs ? Infinity : ms;
 }
@@ -126,8 +126,27 @@ const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Parses JSON from bytes that must be valid UTF-8; never throws. */
 export function parseJson(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false } {
+  const text = strictText(bytes);
+  return text === undefined ? { ok: false } : parseJsonText(text);
+}
+
+/** The text of bytes that must be valid UTF-8 (a BOM is kept), or `undefined`. */
+export function strictText(bytes: Uint8Array): string | undefined {
   try {
-    return { ok: true, value: JSON.parse(strictDecoder.decode(bytes)) as unknown };
+    return strictDecoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parses JSON text (from `strictText`, where a caller needs to tell bytes that are not UTF-8
+ * from text that is not JSON); never throws. `JSON.parse` keeps no stack per level: a body
+ * nested as deep as its size allows parses.
+ */
+export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
     return { ok: false };
   }
