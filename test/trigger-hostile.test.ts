@@ -7,9 +7,8 @@
  * server echoes them (or the secret, or the API key) in any spelling. Each run must end in a
  * verdict within its deadline.
  */
-import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   deliver,
   loadTriggerModel,
@@ -17,73 +16,27 @@ import {
   type TriggerOptions,
 } from "../generator/commands/trigger-command.ts";
 import { repoRoot, runCliAsync } from "./helpers.ts";
+import { RawServer, writeEvery, type RawAnswer } from "./raw-server.ts";
 
 const specDir = join(repoRoot, "spec");
 const secret = "whsec-trigger-hostile-1";
 const password = "hunter2-pass";
 let model: TriggerModel;
-const servers: Server[] = [];
+const servers: RawServer[] = [];
 
 beforeAll(async () => {
   model = await loadTriggerModel(specDir);
 });
 
 afterEach(async () => {
-  for (const server of servers.splice(0)) await closeServer(server);
+  for (const server of servers.splice(0)) await server.close();
 });
 
-afterAll(async () => {
-  for (const server of servers.splice(0)) await closeServer(server);
-});
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
-/**
- * A raw server on 127.0.0.1: `answer` gets each connection once the request's head is in,
- * with the request's text so far; it writes what it likes. Every socket is destroyed when
- * the server closes.
- */
-async function rawServer(answer: (socket: Socket, request: string) => void): Promise<string> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => undefined);
-    let request = "";
-    let answered = false;
-    socket.on("data", (chunk) => {
-      request += chunk.toString("latin1");
-      if (!answered && request.includes("\r\n\r\n")) {
-        answered = true;
-        answer(socket, request);
-      }
-    });
-  });
-  const close = server.close.bind(server);
-  server.close = ((done?: (error?: Error) => void) => {
-    for (const socket of sockets) socket.destroy();
-    return close(done);
-  }) as typeof server.close;
+/** A raw server on 127.0.0.1 answering every connection with `answer`; closed after the test. */
+async function rawServer(answer: RawAnswer): Promise<string> {
+  const server = await RawServer.start(answer);
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-}
-
-/** Writes `chunk` every `everyMs` until the socket closes or `stopAfterMs` passes. */
-async function stream(
-  socket: Socket,
-  chunk: Buffer | string,
-  everyMs: number,
-  stopAfterMs: number,
-) {
-  const until = Date.now() + stopAfterMs;
-  while (!socket.destroyed && Date.now() < until) {
-    socket.write(chunk);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+  return server.url;
 }
 
 async function run(options: Partial<TriggerOptions> & { url: string }) {
@@ -102,7 +55,7 @@ describe("trigger: a verdict in bounded time and memory, whatever the server doe
     const url = await rawServer((socket) => {
       socket.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n[");
       // 64 KiB a millisecond at most, and for 8 s at most: the old trigger kept all of it
-      void stream(socket, Buffer.alloc(64 * 1024, "1,"), 1, 8_000);
+      void writeEvery(socket, Buffer.alloc(64 * 1024, "1,"), 1, 8_000);
     });
     const heapBefore = process.memoryUsage().heapUsed;
     const result = await run({ url });
@@ -119,7 +72,7 @@ describe("trigger: a verdict in bounded time and memory, whatever the server doe
       socket.write(
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
       );
-      void stream(socket, " ", 50, 8_000);
+      void writeEvery(socket, " ", 50, 8_000);
     });
     const result = await run({ url, timeoutMs: 600 });
     expect(result.code).toBe(1);
@@ -132,7 +85,7 @@ describe("trigger: a verdict in bounded time and memory, whatever the server doe
     // a header line that never ends, a byte every 50 ms: never idle, never too long for node
     const url = await rawServer((socket) => {
       socket.write("HTTP/1.1 200 OK\r\nX-Slow: ");
-      void stream(socket, "a", 50, 8_000);
+      void writeEvery(socket, "a", 50, 8_000);
     });
     const result = await run({ url, timeoutMs: 600 });
     expect(result.lines.at(-1)).toBe("verdict: no answer: no complete answer within 600 ms");
