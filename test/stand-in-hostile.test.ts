@@ -258,3 +258,30 @@ describe("listen(): each answer of item 8", () => {
     await stillServing();
   });
 });
+
+describe("the caller's own functions", () => {
+  it("a prefer option that throws is the one 500 it causes, saying so; a log that throws changes nothing", async () => {
+    const throwing = createStandIn({
+      keys: { apiKey: { valid: [key] } },
+      prefer: () => {
+        throw new Error("prefer broke");
+      },
+      log: () => {
+        throw new Error("log broke");
+      },
+    });
+    const res = await throwing.fetch(
+      new Request("http://stand-in.test/v1/merchant/transactions", {
+        headers: { "x-api-key": key },
+      }),
+    );
+    expect(res.status).toBe(500);
+    expect((await res.json()).errors[0].message).toBe("the prefer option threw: prefer broke");
+    const asked = await throwing.fetch(
+      new Request("http://stand-in.test/v1/merchant/transactions", {
+        headers: { "x-api-key": key, prefer: "code=404" },
+      }),
+    );
+    expect(asked.status).toBe(404);
+  });
+});
