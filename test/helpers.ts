@@ -2,7 +2,7 @@
  * Shared test helpers: run the pipeline on a spec folder in-process, or the CLI as a
  * user would.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -80,6 +80,35 @@ export function runCli(
     },
   );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The CLI as a child process, awaited without blocking: for a test whose servers live in its
+ * own process (runCli would block them). Killed after `killAfterMs`.
+ */
+export function runCliAsync(
+  args: string[],
+  killAfterMs = 60_000,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", tsxLoader, join(repoRoot, "generator/cli.ts"), ...args],
+    {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+  return new Promise((resolve) =>
+    child.once("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    }),
+  );
 }
 
 /** The feature fixtures (test/fixtures/features/<name>), which together use every feature of the model. */

@@ -17,21 +17,14 @@
  * Everything up to the handler is synchronous when the signature is (Node's HMAC): a request
  * costs one promise, the handler's, and none at all when the handler answers synchronously.
  */
+import { announcesTooMuch, bodyTimeout, defaultBodyLimit, parseJson } from "../http/body.js";
+import { handleRequest } from "../http/handle.js";
+import { splitTarget } from "../http/target.js";
 import type { ValidationIssue } from "../validate.js";
-import {
-  announcesTooMuch,
-  bodyTimeout,
-  defaultBodyLimit,
-  json,
-  parseJson,
-  readWithin,
-  runHandler,
-  timedOut,
-  withEvent,
-} from "./body.js";
+import { json, runHandler, withEvent } from "./body.js";
 import { capped, failureBody, genericFailureShape, type FailureShape } from "./failure.js";
 import { createReplayGuard, type ReplayGuard, type ReplaySpec } from "./replay.js";
-import { exactRoutes, matchRoute, splitTarget, stripBasePath, type RouteSpec } from "./routes.js";
+import { exactRoutes, matchRoute, stripBasePath, type RouteSpec } from "./routes.js";
 import {
   createSignatureVerifier,
   signatureMessage,
@@ -484,21 +477,9 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
    * The whole of a request for any adapter: `begin`, read the body (no longer than
    * `bodyTimeoutMs`), `complete`. Never rejects.
    */
-  const handle = async (request: InboundRequest): Promise<OutboundResponse> => {
-    try {
-      const begun = begin(request.method, request.target, request.headers);
-      if (begun.answer !== undefined) return begun.answer;
-      let body: Uint8Array<ArrayBuffer> | undefined | typeof timedOut;
-      try {
-        body = await readWithin(request, begun.limit, begun.timeoutMs);
-      } catch (error) {
-        return begun.failed(error);
-      }
-      return body === timedOut ? begun.timedOut() : await begun.complete(body);
-    } catch (error) {
-      return fail(error, request.target);
-    }
-  };
+  const steps = { begin, fail };
+  const handle = (request: InboundRequest): Promise<OutboundResponse> =>
+    handleRequest(steps, request);
 
   return { handle, begin, fail };
 }

@@ -6,32 +6,13 @@
  * description of the routes) and what comes out (an answer), shared by the core and its
  * adapters. `core.ts` re-exports them, so the generated `callbacks.ts` imports from there.
  */
+import type { Begun, HeaderReader, InboundRequest, OutboundResponse } from "../http/types.js";
 import type { Validator } from "../validate.js";
 import type { ReplayOptions, ReplaySpec } from "./replay.js";
 import type { RouteSpec } from "./routes.js";
-import type { HeaderReader, SignatureOptions } from "./signature.js";
+import type { SignatureOptions } from "./signature.js";
 
-/** A request as the core sees it, whichever server received it. */
-export interface InboundRequest {
-  method: string;
-  /** Path and query as received, e.g. `/oauth/login?state=...` (an absolute URL is accepted too). */
-  target: string;
-  headers: HeaderReader;
-  /**
-   * The raw body, read no further than `limit` bytes: `undefined` once it is larger. `signal`
-   * aborts when the router stopped waiting (`bodyTimeoutMs`): stop reading then.
-   */
-  readBody(limit: number, signal?: AbortSignal): Promise<Uint8Array<ArrayBuffer> | undefined>;
-}
-
-/** The core's answer; an adapter writes it out. */
-export interface OutboundResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** No route has this path: a framework adapter may hand the request on instead. */
-  unmatched?: true;
-}
+export type { Answer, Begun, InboundRequest, OutboundResponse } from "../http/types.js";
 
 /** What every handler learns about its request besides the validated input. */
 export interface RequestContext {
@@ -177,26 +158,6 @@ export interface RouterSpec {
   /** Code of a signature failure, from the spec. */
   signatureCode: number;
 }
-
-/** An answer, or the promise of one when the signature check or the handler is asynchronous. */
-export type Answer = OutboundResponse | Promise<OutboundResponse>;
-
-/** A request after the checks that need no body: an answer already, or what to do with the body. */
-export type Begun =
-  | { answer: OutboundResponse }
-  | {
-      answer?: undefined;
-      /** Read no further than this many bytes; pass `undefined` to `complete` once it is larger. */
-      limit: number;
-      /** Wait no longer than this many milliseconds for the body, then answer `timedOut()`; `Infinity`: no limit. */
-      timeoutMs: number;
-      /** The rest, from the raw body: signature, JSON, validation, handler. */
-      complete(body: Uint8Array<ArrayBuffer> | undefined): Answer;
-      /** The body could not be read: the generic 500, after `onError`. */
-      failed(error: unknown): OutboundResponse;
-      /** The body did not arrive within `timeoutMs`: 408, closing the connection. */
-      timedOut(): OutboundResponse;
-    };
 
 /**
  * The core of a router: `handle` for any adapter, `begin` for one that reads bodies itself.
