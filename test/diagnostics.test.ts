@@ -306,6 +306,16 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "not-processed",
+    defect:
+      "notProcessed on a range, on a success status and beside retry: false (a plain one on 503 is fine)",
+    expected: [
+      "test/fixtures/broken/not-processed/api.yaml:5:36 - error status-not-processed: notProcessed on status 5xx: a range cannot promise it for every status it stands for; mark each status the server promises it for",
+      "test/fixtures/broken/not-processed/api.yaml:6:32 - error status-not-processed: notProcessed on status 202: the client retries only error statuses (400 and above)",
+      "test/fixtures/broken/not-processed/api.yaml:7:50 - error status-not-processed: notProcessed on status 429: it contradicts retry: false (a status whose requests were not processed is retried for every method)",
+    ],
+  },
+  {
     name: "unresolved-ref",
     defect: "Mony instead of Money",
     expected: [

@@ -483,6 +483,32 @@ ${events}
   });
 });
 
+describe("model diff of retried statuses", () => {
+  const spec = (statuses: string) =>
+    `api: { name: s, title: S, version: 1.0.0 }
+errors:
+  statuses:
+${statuses}
+endpoints:
+  things.create: { method: POST, path: /things }
+`;
+  const { model, changes } = inlineSpecs("apigen-diff-statuses-");
+
+  it("notes a status that becomes retried for every method, or stops being so, as minor", () => {
+    const plain = "    429: { meaning: Slow down., retry: true }\n    503: { meaning: Down. }";
+    const marked =
+      "    429: { meaning: Slow down., notProcessed: true }\n    503: { meaning: Down. }";
+    expect(changes(spec(plain), spec(marked))).toEqual([
+      "minor errors.statuses.429: retried (a POST or PATCH with an idempotency key only) -> retried for every method (notProcessed)",
+    ]);
+    expect(changes(spec(marked), spec("    503: { meaning: Down., notProcessed: true }"))).toEqual([
+      "minor errors.statuses.429: retried for every method (notProcessed) -> the client's default",
+      "minor errors.statuses.503: the client's default -> retried for every method (notProcessed)",
+    ]);
+    expect(compareModels(model(spec(marked)), model(spec(marked)))).toEqual([]);
+  });
+});
+
 describe("model diff of pagination", () => {
   /** A spec whose `customers.list` pages as `pagination` says (no line: it does not page). */
   const spec = (pagination: string, item = "Customer") =>

@@ -294,6 +294,31 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     }
   });
 
+  it("carries the statuses retried for every method (x-errors' notProcessed)", () => {
+    const { outSpec } = imported(
+      join(repoRoot, "test/__snapshots__/features/errors-and-retries/openapi.json"),
+    );
+    const statusesOf = (dir: string) => {
+      const files = readdirSync(dir, { recursive: true }).map(String);
+      const api = files.find(
+        (f) => f.endsWith(".yaml") && /statuses:/.test(readFileSync(join(dir, f), "utf8")),
+      );
+      const statuses = parse(readFileSync(join(dir, api!), "utf8")).errors.statuses as Record<
+        string,
+        Record<string, unknown>
+      >;
+      return Object.fromEntries(
+        Object.entries(statuses).map(([status, info]) => [
+          status,
+          { retry: info.retry === true, notProcessed: info.notProcessed === true },
+        ]),
+      );
+    };
+    const original = statusesOf(join(repoRoot, "test/fixtures/features/errors-and-retries"));
+    expect(original["429"]).toEqual({ retry: false, notProcessed: true });
+    expect(statusesOf(outSpec)).toEqual(original);
+  });
+
   it("carries where signed calls put their signing time and delivery id (x-apigen-timestamp, x-apigen-delivery-id)", async () => {
     const fixture = join(repoRoot, "test/fixtures/callbacks-replay");
     const generated = await generateFrom(fixture, join(scratch(), "out"));

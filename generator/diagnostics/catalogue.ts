@@ -323,6 +323,10 @@ export const catalogue = {
     message:
       "type {name} clashes with the union generated for the events of endpoint {endpoint}; rename the type",
   },
+  "status-not-processed": {
+    severity: "error",
+    message: "notProcessed on status {status}: {problem}",
+  },
   "stream-flag": {
     severity: "error",
     message: "stream flag {flag} {problem}",

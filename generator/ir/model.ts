@@ -505,6 +505,11 @@ export interface StatusInfo {
   status: ErrorStatus | number;
   meaning: string;
   retry: boolean;
+  /**
+   * The server promises a request answered with this status was not processed (`notProcessed:
+   * true`): the client retries it for every method, with or without an idempotency key.
+   */
+  notProcessed: boolean;
   docs: Docs;
 }
 
@@ -611,9 +616,10 @@ export interface ApiModel {
     responses: ErrorResponse[];
     /**
      * What the client retries beyond and against its defaults (408, 429, 5xx): the numeric
-     * statuses marked `retry: true`, and those marked `retry: false`.
+     * statuses marked `retry: true`, and those marked `retry: false`; `anyMethod`: the
+     * statuses marked `notProcessed: true`, retried for every method.
      */
-    retry: { statuses: number[]; never: number[] };
+    retry: { statuses: number[]; never: number[]; anyMethod: number[] };
     /** Response header of the request id an ApiError keeps; absent: the runtime's usual names. */
     requestIdHeader?: string;
     docs: Docs;

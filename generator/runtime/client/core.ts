@@ -49,6 +49,7 @@ import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
 import {
   backoffMs,
+  isNotProcessedStatus,
   isRetryableStatus,
   neverReachedServer,
   retryAfterMs,
@@ -452,7 +453,7 @@ export class ClientCore {
   /**
    * The wait before trying a failed attempt again; throws its error when it may not be: no
    * tries left, a status or failure not worth one, or a POST or PATCH without an idempotency
-   * key that may have arrived.
+   * key that may have arrived (a status the spec marks `notProcessed` says it did not).
    */
   private retryWait(
     op: Operation,
@@ -467,7 +468,8 @@ export class ClientCore {
     const retry =
       attempt < (call.maxRetries ?? maxRetries) &&
       (response
-        ? retrySafe && isRetryableStatus(response.status, this.retryPolicy)
+        ? (retrySafe || isNotProcessedStatus(response.status, this.retryPolicy)) &&
+          isRetryableStatus(response.status, this.retryPolicy)
         : "retryable" in outcome && (outcome.retryable || retrySafe));
     if (!retry) {
       if (!response) throw (outcome as { error: Error }).error;
