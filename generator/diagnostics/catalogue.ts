@@ -323,6 +323,10 @@ export const catalogue = {
     message:
       "type {name} clashes with the union generated for the events of endpoint {endpoint}; rename the type",
   },
+  "stream-error-item": {
+    severity: "error",
+    message: "the stream's `error` {problem}",
+  },
   "status-not-processed": {
     severity: "error",
     message: "notProcessed on status {status}: {problem}",

@@ -325,6 +325,25 @@ export interface StreamFacts {
   terminator?: string;
   /** Name of the generated union of the named events (`MessagesStreamEvent`), when there are events. */
   eventTypeName?: string;
+  /** The item that is the API's error once the stream has begun: not yielded, thrown. */
+  error?: StreamError;
+}
+
+/**
+ * How a stream says it failed after it began (`error` of a stream response): by a top-level
+ * key of an item's JSON (`field`, OpenAI's `{"error": {...}}`) or, in server-sent events, by
+ * an event name (`event`, Anthropic's `event: error`). Exactly one of the two. The item's data
+ * is read as an error body, and the iteration throws the API's error class.
+ */
+export interface StreamError {
+  field?: string;
+  event?: string;
+  /** The type of the error item's data, when the spec gives it. */
+  body?: TypeNode;
+  /** An integer field of `body` carrying the status to throw with; absent: the response's. */
+  status?: FieldPath;
+  docs: Docs;
+  location: SourceLocation;
 }
 
 /** The response of an endpoint when its body's boolean `flag` is true: a stream. */

@@ -276,8 +276,16 @@ export class ClientCore {
         : undefined;
     if (placed?.headers) headers = { ...headers, ...placed.headers };
     // A streamed success is read by its Stream (stream.ts, passed in by streaming endpoints
-    // only), after the timeout has covered the wait for its headers.
-    const streams = op.stream?.(op, body, state, call.signal, this.options.maxResponseBytes);
+    // only), after the timeout has covered the wait for its headers; an error item the API
+    // sends in it is thrown as the API's error.
+    const streams = op.stream?.(
+      op,
+      body,
+      state,
+      call.signal,
+      this.options.maxResponseBytes,
+      (...a) => this.streamError(op, secrets, ...a),
+    );
     if (streams) headers = { ...headers, ...streams };
     const url = this.base + pathOf(op, params) + (placed?.search ?? "");
     const payload =
@@ -316,6 +324,27 @@ export class ClientCore {
         throw aborted(op, call, " while waiting to retry");
       });
     }
+  }
+
+  /** The API's error of an error item in a stream that began: read and redacted as an error body is. */
+  private streamError(
+    op: Operation,
+    secrets: readonly string[],
+    status: number,
+    text: string,
+    headers: Headers,
+    item: number,
+  ): Error {
+    const details = errorDetails(
+      op.id,
+      status,
+      text,
+      false,
+      headers,
+      secrets,
+      this.requestIdHeader,
+    );
+    return new this.errorClass({ ...details, streamItem: item });
   }
 
   /**
