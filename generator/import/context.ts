@@ -21,6 +21,8 @@ export interface ImportContext {
   version: "3.0" | "3.1";
   /** Spec type name of each component schema, by `file#pointer`. */
   schemaNames: Map<string, string>;
+  /** The names in `schemaNames`, to find a free one without listing them all again. */
+  takenNames: Set<string>;
   /** Named types, in the order they were named. */
   types: Map<string, TypeOut>;
   /** Where each named type came from, for its notes and the file it goes to. */

@@ -56,6 +56,7 @@ export function importSpec(options: ImportOptions): ImportResult {
     doc,
     version,
     schemaNames: new Map(),
+    takenNames: new Set(),
     types: new Map(),
     typeSources: new Map(),
     typeAreas: new Map(),

@@ -81,9 +81,9 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
   // GitHub's `page` (a Pages site) would be exported beside the runtime's `Page`.
   const start = runtimeExportNames.has(pascal) ? `${ctx.namePrefix}${pascal}` : pascal;
   let name = start;
-  const taken = new Set(ctx.schemaNames.values());
-  for (let i = 2; taken.has(name); i++) name = `${start}${i}`;
+  for (let i = 2; ctx.takenNames.has(name); i++) name = `${start}${i}`;
   ctx.schemaNames.set(key, name);
+  ctx.takenNames.add(name);
   return name;
 }
 
