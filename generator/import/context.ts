@@ -35,6 +35,13 @@ export interface ImportContext {
   namePrefix: string;
   /** Every note written, for the count `import` prints. */
   gaps: number;
+  /** How many schema conversions (`typeOf`) are under way, one inside the other. */
+  depth: number;
+  /**
+   * Named types to convert once the conversions under way are done: a type met deeper than
+   * `maxEagerDepth` waits here, so a long chain of `$ref`s cannot overflow the stack.
+   */
+  deferred: { name: string; schema: JsonValue; at: Pointer }[];
 }
 
 /** The key of a schema location in `schemaNames`. */
