@@ -403,6 +403,43 @@ describe("every document the importer cannot take is a located diagnostic, never
     expect(Object.keys(types("circle.json")).sort()).toEqual(["A", "B"]);
   });
 
+  it("leaves out an allOf member that copies its own schema in again (a $ref cycle), with a note", () => {
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const copying = (name: string) => ({ allOf: [ref("X"), ref(name)] });
+    const p = project({
+      "doc.json": jsonWith(ref("A"), {
+        X: { type: "object", properties: { x: { type: "string" } } },
+        A: { type: "object", ...copying("B"), properties: { p: copying("B") } },
+        B: { type: "object", properties: { q: copying("A") } },
+      }),
+    });
+    const result = importSpec({ input: join(p.api, "doc.json"), outSpec: p.out, schemaFile });
+    const text = result.files.map((f) => f.text).join("\n");
+    expect(text).toContain(
+      "an allOf member copied into its own fields (a $ref cycle): left out (import: #/components/schemas/B/properties/q/allOf/1)",
+    );
+  });
+
+  it("refuses fields copied in through allOf 1,000 $refs deep at the place the limit is passed", () => {
+    const schemas: Record<string, unknown> = { X: { type: "object" } };
+    for (let i = 0; i < 1000; i++)
+      schemas[`C${i}`] = {
+        type: "object",
+        properties: {
+          n: {
+            allOf: [{ $ref: "#/components/schemas/X" }, { $ref: `#/components/schemas/C${i + 1}` }],
+          },
+        },
+      };
+    schemas.C1000 = { type: "object", properties: { end: { type: "string" } } };
+    const p = project({ "doc.json": jsonWith({ $ref: "#/components/schemas/C0" }, schemas) });
+    expect(refused(join(p.api, "doc.json"))).toEqual([
+      expect.stringMatching(
+        /doc\.json:1:\d+ import-schema-too-deep: schemas nest more than 300 levels deep here, counting the fields allOf copies in from each \$ref; refused \(at #\/components\/schemas\/C\d+\/properties\/n\)/,
+      ),
+    ]);
+  });
+
   it("says none of this as internal error through the command line", () => {
     let deep = "{ type: string }";
     for (let i = 0; i < 1000; i++) deep = `{ type: object, properties: { p: ${deep} } }`;

@@ -369,6 +369,11 @@ export const catalogue = {
     severity: "error",
     message: "--ref-root {dir} cannot be the folder $refs may reach: {reason}",
   },
+  "import-schema-too-deep": {
+    severity: "error",
+    message:
+      "schemas nest more than {max} levels deep here, counting the fields allOf copies in from each $ref; refused",
+  },
   "import-too-deep": {
     severity: "error",
     message:

@@ -42,6 +42,8 @@ export interface ImportContext {
    * `maxEagerDepth` waits here, so a long chain of `$ref`s cannot overflow the stack.
    */
   deferred: { name: string; schema: JsonValue; at: Pointer }[];
+  /** Schemas whose fields are being copied in (allOf members after the first), by location. */
+  copying: Set<string>;
 }
 
 /** The key of a schema location in `schemaNames`. */

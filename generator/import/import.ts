@@ -72,6 +72,7 @@ export function importSpec(options: ImportOptions): ImportResult {
     gaps: 0,
     depth: 0,
     deferred: [],
+    copying: new Set(),
   };
   const api = apiSection(ctx, options.packageName);
   ctx.namePrefix = pascalCase(titleName(String(api.title))) || "Api";

@@ -15,7 +15,14 @@ import {
   type ImportContext,
   type TypeOut,
 } from "./context.ts";
-import { child, pointerTokens, type JsonObject, type JsonValue, type Pointer } from "./document.ts";
+import {
+  child,
+  importError,
+  pointerTokens,
+  type JsonObject,
+  type JsonValue,
+  type Pointer,
+} from "./document.ts";
 
 /** The spec's string formats; others are noted. */
 const formats = new Set([
@@ -92,7 +99,15 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
  * (`convertDeferred`). A schema's own nesting is bounded by the document's
  * (`maxDocumentDepth`); this bounds what `$ref`s add to it, one named type inside another.
  */
-export const maxEagerDepth = 100;
+export const maxEagerDepth = 64;
+
+/**
+ * Deepest nesting of schema conversions at all. Named types and the document's own nesting
+ * stay well within it (`maxEagerDepth` plus half of `maxDocumentDepth`); only fields copied
+ * in from `$ref`s (allOf members after the first), each copying in the next, can go past it,
+ * and that is refused where it happens rather than left to overflow the stack.
+ */
+export const maxConversionDepth = 300;
 
 /** Declares the named type of a component schema (once), and gives its name. */
 export function namedType(ctx: ImportContext, schema: JsonValue, at: Pointer): string {
@@ -140,6 +155,13 @@ function convertNamed(ctx: ImportContext, name: string, schema: JsonValue, at: P
 
 /** The spec type of a schema. `named`: the schema of a named type (tagged unions are possible there). */
 export function typeOf(ctx: ImportContext, schema: JsonValue, at: Pointer, named = false): TypeOut {
+  if (ctx.depth >= maxConversionDepth)
+    throw importError(
+      "import-schema-too-deep",
+      { max: maxConversionDepth },
+      ctx.doc.at(at),
+      at.pointer,
+    );
   ctx.depth++;
   try {
     return typeOfSchema(ctx, schema, at, named);
@@ -450,7 +472,20 @@ function allOfType(
       note(ctx, facets, partAt, "an allOf member that is not an object: left out");
       return;
     }
+    // Its fields are copied in; one of them copying this schema in again would never end.
+    const copied = locationKey(resolved.at);
+    if (ctx.copying.has(copied)) {
+      note(
+        ctx,
+        facets,
+        partAt,
+        "an allOf member copied into its own fields (a $ref cycle): left out",
+      );
+      return;
+    }
+    ctx.copying.add(copied);
     Object.assign(fields, fieldsOf(ctx, resolved.value, resolved.at));
+    ctx.copying.delete(copied);
   });
   if (isObject(schema.properties)) Object.assign(fields, fieldsOf(ctx, schema, at));
   if (Object.keys(fields).length || !out.extends) out.fields = fields;
