@@ -169,6 +169,8 @@ describe("a $ref reaches only regular files inside the document's folder", () =>
       });
       symlinkSync(join(p.dir, "outside/canary.yaml"), join(p.api, "link.yaml"));
       symlinkSync("/dev/zero", join(p.api, "zero.yaml"));
+      symlinkSync(join(p.dir, "outside"), join(p.api, "out"));
+      writeFileSync(join(p.api, "missing.yaml"), withSchema("{ $ref: 'out/a/b/missing.yaml' }"));
       expect(refused(p.doc)).toEqual([
         expect.stringContaining(
           `doc.yaml:11:23 import-ref-outside: $ref link.yaml#/Thing leads outside the document's folder through a symbolic link; the importer reads only files inside it (--ref-root names a wider folder) (at ${schemaPointer})`,
@@ -176,6 +178,12 @@ describe("a $ref reaches only regular files inside the document's folder", () =>
       ]);
       expect(refused(join(p.api, "dev.yaml"))).toEqual([
         expect.stringContaining("through a symbolic link"),
+      ]);
+      // A file missing out there is refused the same way: nothing says what exists outside.
+      expect(refused(join(p.api, "missing.yaml"))).toEqual([
+        expect.stringContaining(
+          "$ref out/a/b/missing.yaml leads outside the document's folder through a symbolic link",
+        ),
       ]);
     },
   );

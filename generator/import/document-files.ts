@@ -97,18 +97,20 @@ export class DocumentReach {
     const written = resolve(dirname(fromReal), filePart);
     if (!within(this.root, written))
       return { code: "import-ref-outside", args: { root: this.rootName, how: "" } };
+    const throughLink: Refusal = {
+      code: "import-ref-outside",
+      args: { root: this.rootName, how: " through a symbolic link" },
+    };
     let real: string;
     try {
       real = realpathSync(written);
     } catch (error) {
-      return unreadable(this.nameOf(written), reasonOf(error).reason);
+      // Where a link leads out, say so, not whether a file exists out there.
+      return within(this.root, nearestReal(written))
+        ? unreadable(this.nameOf(written), reasonOf(error).reason)
+        : throughLink;
     }
-    if (!within(this.root, real))
-      return {
-        code: "import-ref-outside",
-        args: { root: this.rootName, how: " through a symbolic link" },
-      };
-    return real;
+    return within(this.root, real) ? real : throughLink;
   }
 
   /** The text of a file at its real path: a regular file within the caps, else a refusal. */
@@ -140,6 +142,17 @@ const unreadable = (file: string, reason: string): Refusal => ({
 });
 
 const malformed = (detail: string): Refusal => ({ code: "import-ref-malformed", args: { detail } });
+
+/** The real path of `path`'s nearest ancestor (or itself) that has one. */
+function nearestReal(path: string): string {
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return realpathSync(at);
+    } catch {
+      if (dirname(at) === at) return at;
+    }
+  }
+}
 
 /** Whether `path` is `folder` or inside it. */
 function within(folder: string, path: string): boolean {
