@@ -448,6 +448,48 @@ describe("every document the importer cannot take is a located diagnostic, never
     ]);
   });
 
+  it("refuses two keys of one YAML mapping that are one key of the data, at the second", () => {
+    const p = project({
+      "doc.yaml": withSchema(
+        "{ type: string }",
+        "components:\n  schemas:\n    1: { type: string }\n    '1': { type: integer }\n",
+      ),
+    });
+    expect(refused(p.doc)).toEqual([
+      expect.stringMatching(
+        /doc\.yaml:15:5 yaml-duplicate-key: duplicate key 1 in the same mapping/,
+      ),
+    ]);
+  });
+
+  it("locates a problem in a 20 MB JSON document by scanning it, and refuses YAML past 16 MiB", () => {
+    const schemas: Record<string, unknown> = {};
+    const description = "d".repeat(1000);
+    for (let i = 0; i < 20_000; i++) schemas[`S${i}`] = { type: "string", description };
+    schemas.Last = { $ref: "#/components/schemas/Missing" };
+    const p = project({ "doc.json": jsonWith({ type: "string" }, schemas).replace(/,"/g, ',\n"') });
+    const lines = readFileSync(join(p.api, "doc.json"), "utf8").split("\n");
+    const line = lines.findIndex((l) => l.startsWith('"Last"')) + 1;
+    const started = performance.now();
+    expect(refused(join(p.api, "doc.json"))).toEqual(
+      [
+        `${"doc.json"}:${line}:8 import-ref-broken: $ref #/components/schemas/Missing points at nothing (at #/components/schemas/Last)`,
+      ].map((want) => expect.stringContaining(want)),
+    );
+    // Parsing it again with the yaml package, as before, took half a minute and a gigabyte.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    writeFileSync(p.doc, `# ${"x".repeat(17 * 1024 * 1024)}\n${withSchema("{ type: string }")}`);
+    expect(refused(p.doc)).toEqual([
+      expect.stringContaining(
+        "doc.yaml:1:1 import-file-unreadable: cannot read doc.yaml: a YAML document larger than 16 MiB (write it as JSON, or split it into files its $refs name)",
+      ),
+    ]);
+    writeFileSync(join(p.api, "doc.json"), `{"x": "${"x".repeat(17 * 1024 * 1024)}", }`);
+    expect(refused(join(p.api, "doc.json"))).toEqual([
+      expect.stringMatching(/doc\.json:1:\d+ import-syntax: not valid JSON or YAML: /),
+    ]);
+  });
+
   it("says none of this as internal error through the command line", () => {
     let deep = "{ type: string }";
     for (let i = 0; i < 1000; i++) deep = `{ type: object, properties: { p: ${deep} } }`;

@@ -11,10 +11,10 @@
  */
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { isMap, isScalar, isSeq, parseDocument, type Node } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
 import { DiagnosticBag, DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { LineIndex } from "../load/line-index.ts";
-import { readRegularFile, reasonOf } from "../load/spec-folder.ts";
+import { maxSpecFileBytes, readRegularFile, reasonOf } from "../load/spec-folder.ts";
 import {
   checkAliases,
   deepestPoint,
@@ -23,6 +23,7 @@ import {
   maxAliasCount,
 } from "../load/yaml-guards.ts";
 import type { SourceLocation } from "../ir/model.ts";
+import { jsonOffset } from "./json-position.ts";
 
 /** Largest file read for an import, the document or a file its `$ref`s reach. */
 export const maxImportFileBytes = 64 * 1024 * 1024;
@@ -186,29 +187,60 @@ export function fragmentPointer(fragment: string): string | Refusal {
   return `#${decoded}`;
 }
 
-/** Parses JSON (a text starting with `{` or `[`) or YAML; each problem is a located diagnostic. */
-export function parseText(shown: string, text: string): JsonValue {
+/** A file's data, and whether its text is JSON (which its positions are found in). */
+export interface ParsedText {
+  value: JsonValue;
+  json: boolean;
+}
+
+/**
+ * Parses JSON (a text starting with `{` or `[`) or YAML; each problem is a located diagnostic
+ * (`shown`: the file as locations show it; `name`: as messages name it).
+ * YAML is held to the spec loader's 16 MiB: the `yaml` package's document of a text takes
+ * some 90 times its size in memory, which JSON.parse does not.
+ */
+export function parseText(shown: string, name: string, text: string): ParsedText {
   const lines = new LineIndex(shown, text);
   const trimmed = text.trimStart();
-  let value: JsonValue | undefined;
+  let parsed: ParsedText | undefined;
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
-      value = JSON.parse(text) as JsonValue;
-    } catch {
-      // Fall through: YAML reads JSON too, and reports the position of the problem.
+      parsed = { value: JSON.parse(text) as JsonValue, json: true };
+    } catch (error) {
+      // YAML reads JSON too, and reports the position of the problem; past its cap, JSON says.
+      if (text.length > maxSpecFileBytes) throw jsonSyntax(error, lines);
     }
   }
-  value ??= parseYaml(text, lines);
-  const deep = firstTooDeep(value, maxDocumentDepth);
+  if (!parsed && text.length > maxSpecFileBytes) {
+    const bag = new DiagnosticBag();
+    const reason = `a YAML document larger than ${maxSpecFileBytes / 1024 / 1024} MiB (write it as JSON, or split it into files its $refs name)`;
+    bag.report("import-file-unreadable", { file: name, reason }, lines.at(0));
+    throw new DiagnosticsError(bag.items);
+  }
+  parsed ??= { value: parseYaml(text, lines), json: false };
+  const deep = firstTooDeep(parsed.value, maxDocumentDepth);
   if (deep) {
     const pointer = deep.reduce<string>((p, key) => childPointer(p, key), "#");
-    const at = positionOf(text, pointer);
+    const at = positionOf(text, pointer, parsed.json);
     throw tooDeep(
       at ? { file: shown, ...at } : deepestPoint(text, lines, maxDocumentDepth),
       pointer,
     );
   }
-  return value;
+  return parsed;
+}
+
+/** JSON.parse's syntax error as a diagnostic, at the position it names. */
+function jsonSyntax(error: unknown, lines: LineIndex): DiagnosticsError {
+  const message = (error as Error).message;
+  const position = /at position (\d+)/.exec(message)?.[1];
+  const bag = new DiagnosticBag();
+  bag.report(
+    "import-syntax",
+    { detail: message.replace(/ in JSON at position \d+.*$/s, "").slice(0, 200) },
+    lines.at(position === undefined ? 0 : Number(position)),
+  );
+  return new DiagnosticsError(bag.items);
 }
 
 function tooDeep(location: SourceLocation, pointer?: string): DiagnosticsError {
@@ -223,7 +255,9 @@ function tooDeep(location: SourceLocation, pointer?: string): DiagnosticsError {
 function parseYaml(text: string, lines: LineIndex): JsonValue {
   let doc;
   try {
-    doc = parseDocument(text, { uniqueKeys: true });
+    // Keys are checked below: the parser's own check compares each key with every key before
+    // it in its mapping, which took seconds for a mapping of 5,000 schemas.
+    doc = parseDocument(text, { uniqueKeys: false });
   } catch (error) {
     if (!isStackOverflow(error)) throw error;
     throw tooDeep(deepestPoint(text, lines, maxDocumentDepth));
@@ -238,7 +272,8 @@ function parseYaml(text: string, lines: LineIndex): JsonValue {
     );
     throw new DiagnosticsError(bag.items);
   }
-  if (!checkAliases(doc, lines, bag)) throw new DiagnosticsError(bag.items);
+  if (!checkKeys(doc, lines, bag) || !checkAliases(doc, lines, bag))
+    throw new DiagnosticsError(bag.items);
   try {
     return doc.toJS({ maxAliasCount }) as JsonValue;
   } catch (error) {
@@ -247,6 +282,34 @@ function parseYaml(text: string, lines: LineIndex): JsonValue {
     bag.report("yaml-alias-bomb", { max: maxAliasCount }, firstAlias(doc, lines));
     throw new DiagnosticsError(bag.items);
   }
+}
+
+/**
+ * Reports the first key of each mapping that repeats one before it, as one JavaScript key
+ * (`1` and `"1"` are one: the data would keep only the last); returns whether there were none.
+ */
+function checkKeys(doc: Document, lines: LineIndex, bag: DiagnosticBag): boolean {
+  let ok = true;
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<string>();
+      for (const { key } of map.items) {
+        if (!isScalar(key)) continue;
+        const name = String(key.value);
+        if (!seen.has(name)) seen.add(name);
+        else {
+          bag.report(
+            "yaml-duplicate-key",
+            { key: name.slice(0, 100) },
+            lines.at(key.range?.[0] ?? 0),
+          );
+          ok = false;
+          return;
+        }
+      }
+    },
+  });
+  return ok;
 }
 
 /**
@@ -294,24 +357,33 @@ export function pointerTokens(pointer: string): string[] {
 
 /**
  * Line and column of the value at a pointer; the nearest ancestor's when it is not there.
- * Undefined when the text is nested too deep for the parser.
+ * In JSON by scanning the text (json-position.ts); in YAML from the parsed document, made
+ * again for this (only when a problem is reported). Undefined when the text is nested too
+ * deep for the parser.
  */
 export function positionOf(
   text: string,
   pointer: string,
+  json: boolean,
 ): { line: number; col: number } | undefined {
+  const tokens = pointerTokens(pointer);
+  const at = (offset: number) => {
+    const { line, col } = new LineIndex("", text).at(offset);
+    return { line, col };
+  };
+  if (json) return at(jsonOffset(text, tokens));
   let doc;
   try {
-    doc = parseDocument(text, { keepSourceTokens: false });
+    doc = parseDocument(text, { keepSourceTokens: false, uniqueKeys: false });
   } catch (error) {
     if (isStackOverflow(error)) return undefined;
     throw error;
   }
   let node: Node | null | undefined = doc.contents as Node | null;
   let found = node;
-  for (const token of pointerTokens(pointer)) {
+  for (const token of tokens) {
     if (isMap(node)) {
-      const pair: { key: unknown; value: unknown } | undefined = node.items.find(
+      const pair: { key: unknown; value: unknown } | undefined = node.items.findLast(
         (p) => isScalar(p.key) && String(p.key.value) === token,
       );
       node = (pair?.value as Node | null | undefined) ?? (pair?.key as Node | undefined);
@@ -320,6 +392,5 @@ export function positionOf(
     if (!node) break;
     found = node;
   }
-  const { line, col } = new LineIndex("", text).at(found?.range?.[0] ?? 0);
-  return { line, col };
+  return at(found?.range?.[0] ?? 0);
 }

@@ -36,6 +36,8 @@ export interface SourceFile {
   shown: string;
   text: string;
   value: JsonValue;
+  /** Whether the text is JSON (else YAML): how positions in it are found. */
+  json: boolean;
 }
 
 /** Where a value sits: its file (`SourceFile.path`) and JSON pointer (`#/components/schemas/Pet`). */
@@ -84,7 +86,8 @@ export class OpenApiDocument {
         ? importError(text.code, text.args, this.at(from), from.pointer)
         : importError(text.code, { ...text.args, file: shown });
     this.texts?.set(shown, text);
-    const file: SourceFile = { path: name, real, shown, text, value: parseText(shown, text) };
+    const { value, json } = parseText(shown, name, text);
+    const file: SourceFile = { path: name, real, shown, text, value, json };
     this.files.set(name, file);
     return file;
   }
@@ -128,7 +131,8 @@ export class OpenApiDocument {
   at(where: Pointer): { file: string; line: number; col: number } {
     const file = this.files.get(where.file);
     if (!file) return { file: where.file, line: 1, col: 1 };
-    return { file: file.shown, ...(positionOf(file.text, where.pointer) ?? { line: 1, col: 1 }) };
+    const position = positionOf(file.text, where.pointer, file.json);
+    return { file: file.shown, ...(position ?? { line: 1, col: 1 }) };
   }
 }
 
