@@ -46,23 +46,26 @@ function skipValue(text: string, i: number): number {
   return text.length;
 }
 
-/** The offset of the member `key`'s value in the object starting at `i` (the last, as JSON.parse keeps), or -1. */
+/**
+ * The offset of the member `key`'s value in the object starting at `i`, or -1. The first
+ * such member: looking on for a repeated key (JSON.parse keeps the last) would skip the value
+ * found at every level of the pointer, which made a deep document's scan quadratic.
+ */
 function memberValue(text: string, i: number, key: string): number {
-  let found = -1;
   let j = skipSpace(text, i + 1);
   while (text.charCodeAt(j) === 0x22) {
     const end = skipString(text, j);
     const raw = text.slice(j + 1, end - 1);
     const name = raw.includes("\\") ? (JSON.parse(text.slice(j, end)) as string) : raw;
     j = skipSpace(text, end);
-    if (text.charCodeAt(j) !== 0x3a) return found;
+    if (text.charCodeAt(j) !== 0x3a) return -1;
     j = skipSpace(text, j + 1);
-    if (name === key) found = j;
+    if (name === key) return j;
     j = skipSpace(text, skipValue(text, j));
-    if (text.charCodeAt(j) !== 0x2c) break;
+    if (text.charCodeAt(j) !== 0x2c) return -1;
     j = skipSpace(text, j + 1);
   }
-  return found;
+  return -1;
 }
 
 /** The offset of item `index` in the array starting at `i`, or -1. */
