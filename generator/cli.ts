@@ -16,7 +16,7 @@ import type { FlagValues } from "./commands/flags.ts";
 async function projectFolders(
   values: FlagValues,
   texts: Map<string, string>,
-): Promise<Pick<CommandInput, "specDir" | "outDir" | "configFile">> {
+): Promise<Pick<CommandInput, "specDir" | "outDir" | "configFile" | "refRoot">> {
   const flag = (name: string) => (typeof values[name] === "string" ? values[name] : undefined);
   const { findConfig, loadConfig } = await import("./commands/config.ts");
   const found = flag("config") !== undefined ? { file: resolve(flag("config")!) } : findConfig();
@@ -30,6 +30,7 @@ async function projectFolders(
     specDir: pick("spec", "spec"),
     outDir: pick("out", "generated"),
     ...(configFile !== undefined ? { configFile } : {}),
+    ...(config?.refRoot !== undefined ? { refRoot: config.refRoot } : {}),
   };
 }
 

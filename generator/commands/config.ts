@@ -42,6 +42,8 @@ export const configKeys: Record<string, string> = {
   $schema: "a string (the JSON Schema editors check the file with)",
   spec: "a folder path (the spec folder, relative to this file)",
   out: "a folder path (the package folder, relative to this file)",
+  refRoot:
+    "a folder path (the folder an imported document's $refs may reach, relative to this file)",
 };
 
 export interface ProjectConfig {
@@ -50,6 +52,8 @@ export interface ProjectConfig {
   spec?: string;
   /** Absolute package folder, when the file names one. */
   out?: string;
+  /** Absolute folder an imported document's `$ref`s may reach, when the file names one. */
+  refRoot?: string;
 }
 
 /**
@@ -116,6 +120,7 @@ export async function loadConfig(file: string, texts: Map<string, string>): Prom
     file,
     ...(values.spec !== undefined ? { spec: resolve(base, values.spec) } : {}),
     ...(values.out !== undefined ? { out: resolve(base, values.out) } : {}),
+    ...(values.refRoot !== undefined ? { refRoot: resolve(base, values.refRoot) } : {}),
   };
 }
 

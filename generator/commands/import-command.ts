@@ -2,9 +2,7 @@
  * `--import FILE --out-spec DIR`: converts the document, writes the folder whole, and prints
  * what it wrote and how many gaps it noted (each an `undocumented` note; `--gaps` lists them).
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { importSpec, writeSpecFolder } from "../import/import.ts";
 import type { Mode } from "./options.ts";
@@ -17,24 +15,20 @@ export function importCommand(
   texts: Map<string, string>,
 ): number {
   const started = performance.now();
-  try {
-    const result = importSpec({
-      input: mode.input,
-      outSpec: mode.outSpec,
-      schemaFile,
-      ...(mode.packageName !== undefined ? { packageName: mode.packageName } : {}),
-    });
-    writeSpecFolder(mode.outSpec, result.files);
-    const ms = Math.round(performance.now() - started);
-    console.log(
-      `${displayPath(mode.outSpec)}: ${result.files.length} files, ${result.endpoints} endpoints, ${result.types} types, ${result.gaps} gaps noted (${ms} ms); list them with --gaps --spec ${displayPath(mode.outSpec)}`,
-    );
-    return 0;
-  } catch (error) {
-    if (error instanceof DiagnosticsError)
-      for (const d of error.diagnostics)
-        if (d.location && !texts.has(d.location.file))
-          texts.set(d.location.file, readFileSync(d.location.file, "utf8"));
-    throw error;
-  }
+  // The importer gives the text of every file it read, for the code frames of its diagnostics:
+  // a file is read once, within the limits of document-files.ts.
+  const result = importSpec({
+    input: mode.input,
+    outSpec: mode.outSpec,
+    schemaFile,
+    texts,
+    ...(mode.packageName !== undefined ? { packageName: mode.packageName } : {}),
+    ...(mode.refRoot !== undefined ? { refRoot: mode.refRoot } : {}),
+  });
+  writeSpecFolder(mode.outSpec, result.files);
+  const ms = Math.round(performance.now() - started);
+  console.log(
+    `${displayPath(mode.outSpec)}: ${result.files.length} files, ${result.endpoints} endpoints, ${result.types} types, ${result.gaps} gaps noted (${ms} ms); list them with --gaps --spec ${displayPath(mode.outSpec)}`,
+  );
+  return 0;
 }

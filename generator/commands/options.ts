@@ -13,7 +13,7 @@ export type Mode =
   | { kind: "watch" }
   | { kind: "diff"; base: string; failOn?: "breaking" | "minor" | "patch" }
   | { kind: "scaffold"; file: string; handlersImport?: string }
-  | { kind: "import"; input: string; outSpec: string; packageName?: string };
+  | { kind: "import"; input: string; outSpec: string; packageName?: string; refRoot?: string };
 
 export interface CliOptions {
   specDir: string;
@@ -47,13 +47,25 @@ export function modeOfFlags(values: FlagValues): Mode {
     ...(diff !== undefined ? [diffMode(diff, text(values, "fail-on"))] : []),
     ...(scaffold !== undefined ? [scaffoldMode(scaffold, text(values, "handlers-import"))] : []),
     ...(input !== undefined
-      ? [importMode(input, text(values, "out-spec"), text(values, "name"))]
+      ? [
+          importMode(
+            input,
+            text(values, "out-spec"),
+            text(values, "name"),
+            text(values, "ref-root"),
+          ),
+        ]
       : []),
   ];
   if (modes.length > 1)
     throw new UsageError(`--${modes.map((m) => m.kind).join(", --")} cannot be combined`);
-  if ((values["out-spec"] !== undefined || values.name !== undefined) && input === undefined)
-    throw new UsageError("--out-spec and --name go with --import");
+  if (
+    (values["out-spec"] !== undefined ||
+      values.name !== undefined ||
+      values["ref-root"] !== undefined) &&
+    input === undefined
+  )
+    throw new UsageError("--out-spec, --name and --ref-root go with --import");
   if (values["fail-on"] !== undefined && diff === undefined)
     throw new UsageError("--fail-on goes with --diff");
   if (values["handlers-import"] !== undefined && scaffold === undefined)
@@ -81,11 +93,12 @@ function failOn(value: string | undefined): { failOn?: "breaking" | "minor" | "p
   throw new UsageError(`--fail-on takes breaking, minor or patch, not ${JSON.stringify(value)}`);
 }
 
-/** `import FILE --out-spec DIR [--name NAME]`. */
+/** `import FILE --out-spec DIR [--name NAME] [--ref-root DIR]`. */
 export function importMode(
   input: string,
   outSpec: string | undefined,
   name: string | undefined,
+  refRoot?: string,
 ): Mode {
   if (outSpec === undefined)
     throw new UsageError("--import needs --out-spec DIR: the spec folder to write");
@@ -94,5 +107,6 @@ export function importMode(
     input: resolve(input),
     outSpec: resolve(outSpec),
     ...(name !== undefined ? { packageName: name } : {}),
+    ...(refRoot !== undefined ? { refRoot: resolve(refRoot) } : {}),
   };
 }

@@ -19,6 +19,8 @@ export interface CommandInput {
   outDir: string;
   /** The config file that applied, when there was one. */
   configFile?: string;
+  /** Absolute folder an imported document's `$ref`s may reach: the config file's `refRoot`. */
+  refRoot?: string;
   /** Texts of the files read, by displayed path, for the code frames of diagnostics. */
   texts: Map<string, string>;
   /** `performance.now()` when the process started the command, for --timings. */
@@ -58,6 +60,7 @@ const modeFlags: Flags = Object.fromEntries(
     ["import", "string"],
     ["out-spec", "string"],
     ["name", "string"],
+    ["ref-root", "string"],
   ].map(([name, type]) => [
     name,
     { type: type as "string" | "boolean", help: `as the command ${name}`, hidden: true },
@@ -76,7 +79,11 @@ function pipeline(input: CommandInput, mode: Mode): Promise<number> {
     outDir: input.outDir,
     timings: input.values.timings === true,
     force: input.values.force === true,
-    mode,
+    // An import without --ref-root takes the config file's `refRoot`, if it names one.
+    mode:
+      mode.kind === "import" && mode.refRoot === undefined && input.refRoot !== undefined
+        ? { ...mode, refRoot: input.refRoot }
+        : mode,
   };
   return runOptions(options, { texts: input.texts }, input.started);
 }
@@ -102,7 +109,7 @@ export const commands: readonly Command[] = [
     note: [
       "It also takes the flags `npm run generate -- ...` has always taken, each the command of its name:",
       "--check, --gaps, --watch, --diff BASE [--fail-on LEVEL], --scaffold-handlers FILE",
-      "[--handlers-import SPEC], --import FILE --out-spec DIR [--name NAME].",
+      "[--handlers-import SPEC], --import FILE --out-spec DIR [--name NAME] [--ref-root DIR].",
     ].join("\n"),
     run: (input) => pipeline(input, modeOfFlags(input.values)),
   },
@@ -164,6 +171,11 @@ export const commands: readonly Command[] = [
         help: "the spec folder to write (a new or empty folder); required",
       },
       name: { type: "string", value: "NAME", help: "npm name of the package (api.name)" },
+      "ref-root": {
+        type: "string",
+        value: "DIR",
+        help: "a folder holding the document, anywhere in which its $refs may reach (default: the document's own folder)",
+      },
     },
     run: (input) =>
       pipeline(
@@ -172,6 +184,7 @@ export const commands: readonly Command[] = [
           input.positionals[0]!,
           text(input.values, "out-spec"),
           text(input.values, "name"),
+          text(input.values, "ref-root"),
         ),
       ),
   },

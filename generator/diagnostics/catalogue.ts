@@ -394,6 +394,29 @@ export const catalogue = {
       "{dir} already holds files; import into a new or empty folder, so nothing of yours is overwritten",
   },
   "import-bad-document": { severity: "error", message: "{detail}" },
+  "import-ref-outside": {
+    severity: "error",
+    message:
+      "$ref {ref} leads outside {root}{how}; the importer reads only files inside it (--ref-root names a wider folder)",
+  },
+  "import-ref-malformed": {
+    severity: "error",
+    message: "$ref {ref} is not a valid reference: {detail}",
+  },
+  "import-ref-root-invalid": {
+    severity: "error",
+    message: "--ref-root {dir} cannot be the folder $refs may reach: {reason}",
+  },
+  "import-schema-too-deep": {
+    severity: "error",
+    message:
+      "schemas nest more than {max} levels deep here, counting the fields allOf copies in from each $ref; refused",
+  },
+  "import-too-deep": {
+    severity: "error",
+    message:
+      "nested more than {max} levels deep; an OpenAPI document never needs this much, so it is refused",
+  },
   "stale-output": { severity: "error", message: "{file} is {state}; run `npm run generate`" },
 } as const satisfies Record<string, { severity: "error" | "warning"; message: string }>;
 
