@@ -93,7 +93,13 @@ export async function runOptions(
   if (mode.kind === "diff") {
     const { diffCommand } = await import("./diff-command.ts");
     try {
-      return diffCommand(options.specDir, mode.base, mode.failOn, sources.texts);
+      return await diffCommand(
+        options.specDir,
+        mode.base,
+        mode.failOn,
+        sources.texts,
+        options.outDir,
+      );
     } catch (error) {
       // A base that is no spec folder and no revision is the user's to fix, not an internal error.
       if (error instanceof DiagnosticsError) throw error;

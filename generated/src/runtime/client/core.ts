@@ -92,9 +92,9 @@ const defaults = {
   /** Redirects followed in a row within the base URL's origin. Others are refused. */
   maxRedirects: 5,
   /** Largest success body read, in bytes (16 MiB); `Infinity` for no limit. */
-  maxResponseBytes: 2 ** 24,
+  maxResponseBytes: 16_777_216,
   /** Most of an error body an error keeps, in bytes (64 KiB). */
-  maxErrorBodyBytes: 2 ** 16,
+  maxErrorBodyBytes: 65_536,
   /** Upper bound of the first back-off, doubling with each retry. */
   retryBackoffMs: 500,
   /** Largest back-off. */

@@ -36,7 +36,11 @@ function fill(template: ErrorTemplate, parts: Parts): unknown {
 }
 
 /** A JSON response. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}) {
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { "Content-Type": "application/json", ...headers },
