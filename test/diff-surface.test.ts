@@ -211,18 +211,22 @@ describe("diff BASE on a project whose package is committed", () => {
     expect(run.status).toBe(1);
   });
 
-  it("one that does not: a field added to what callers read is compatible, and --fail-on breaking exits 0", () => {
+  it("one that does not: a required field added to what callers read is compatible, and --fail-on breaking exits 0", () => {
     writeFileSync(
       types,
       original.replace(
         "total: { type: integer, unit: cents }",
-        "total: { type: integer, unit: cents }\n      currency: string",
+        "total: { type: integer, unit: cents }\n      currency: { type: string, required: true }",
       ),
     );
     const run = diff("--fail-on", "breaking");
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(
       /^minor {4}@features\/operations Order: changed compatibly \(consumers read it\)$/m,
+    );
+    // the client's instances, which give Orders to read, too
+    expect(run.stdout).toMatch(
+      /^minor {4}\d+ more exports through the types they use: .*OpsClient/m,
     );
     expect(run.stdout).not.toMatch(/^BREAKING/m);
     expect(run.status).toBe(0);

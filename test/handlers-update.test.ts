@@ -83,18 +83,22 @@ function typeErrors(dir: string, files: string[]): string[] {
 const lineOf = (text: string, needle: string) =>
   text.slice(0, text.indexOf(needle)).split("\n").length;
 
+/** The Merchant spec with order.shipping become refund.notice, and its package (dir/pkg), shared by the tests below. */
+const dir = join(scratch, "variant");
+let spec: string;
+beforeAll(() => {
+  spec = specVariant(dir, shippingBecomesRefund);
+  expect(runCli(["--spec", spec, "--out", join(dir, "pkg")]).status).toBe(0);
+});
+
 describe("scaffold-handlers on the example's filled-in handlers, after the spec changed", () => {
-  const dir = join(scratch, "example");
   const file = join(dir, "handlers.ts");
-  let spec: string;
   let run: ReturnType<typeof runCli>;
   let updated: string;
   let freshStub: string;
   const marker =
     '// apigen: event "order.shipping" is no longer in the spec: delete this handler\n';
   beforeAll(() => {
-    spec = specVariant(dir, shippingBecomesRefund);
-    expect(runCli(["--spec", spec, "--out", join(dir, "pkg")]).status).toBe(0);
     writeFileSync(file, exampleHandlers);
     run = runCli(["scaffold-handlers", file, "--spec", spec]);
     updated = readFileSync(file, "utf8");
@@ -210,13 +214,6 @@ function update(spec: string, text: string, handlersImport?: string) {
 }
 
 describe("the update keeps the user's style", () => {
-  const dir = join(scratch, "style");
-  let spec: string;
-  beforeAll(() => {
-    spec = specVariant(dir, shippingBecomesRefund);
-    expect(runCli(["--spec", spec, "--out", join(dir, "pkg")]).status).toBe(0);
-  });
-
   /** Handlers written inline, `satisfies`, one-line import, no trailing commas, CRLF line ends. */
   const inline = [
     "// my handlers: written inline, my own way",
@@ -286,7 +283,7 @@ describe("the update keeps the user's style", () => {
   });
 
   it("a fresh scaffold, updated, is still one prettier leaves as it is", async () => {
-    const fresh = join(dir, "fresh.ts");
+    const fresh = join(dir, "merchant-fresh.ts");
     expect(runCli(["scaffold-handlers", fresh]).status).toBe(0); // the Merchant spec as it is
     const { text } = update(spec, readFileSync(fresh, "utf8"));
     expect(text).toContain("refundNotice");
@@ -322,8 +319,8 @@ describe("the import of the handler types", () => {
   });
 
   it("the CLI prints the move and writes it", () => {
-    const dir = join(scratch, "import");
-    const file = join(dir, "handlers.ts");
+    const folder = join(scratch, "import");
+    const file = join(folder, "handlers.ts");
     expect(
       runCli(["scaffold-handlers", file, "--handlers-import", "./old/callbacks.js"]).status,
     ).toBe(0);
@@ -340,11 +337,11 @@ describe("the import of the handler types", () => {
 
 describe("webhook events", () => {
   const webhooksSpec = join(repoRoot, "test/fixtures/features/typed-webhooks");
-  const dir = join(scratch, "webhooks");
+  const folder = join(scratch, "webhooks");
 
   it("a spec that gains webhook events: their stubs and object appended, WebhookHandlers imported, as a fresh scaffold has them", () => {
-    const file = join(dir, "handlers.ts");
-    expect(runCli(["--spec", webhooksSpec, "--out", join(dir, "pkg")]).status).toBe(0);
+    const file = join(folder, "handlers.ts");
+    expect(runCli(["--spec", webhooksSpec, "--out", join(folder, "pkg")]).status).toBe(0);
     const scaffold = ["scaffold-handlers", file, "--handlers-import", "./pkg/src/callbacks.js"];
     expect(runCli([...scaffold, "--spec", webhooksSpec]).status).toBe(0);
     const fresh = readFileSync(file, "utf8");
@@ -359,23 +356,23 @@ describe("webhook events", () => {
       { kind: "webhooks-object", name: "webhookHandlers" },
     ]);
     expect(text).toBe(fresh);
-    expect(typeErrors(dir, ["handlers.ts"])).toEqual([]);
+    expect(typeErrors(folder, ["handlers.ts"])).toEqual([]);
   });
 
   it("a removed webhook event is marked and fails to compile at its key", () => {
-    const file = join(dir, "handlers.ts");
+    const file = join(folder, "handlers.ts");
     const fresh = readFileSync(file, "utf8");
     const withExtra = fresh.replace("  ping: onPing,\n", "  ping: onPing,\n  star: onPing,\n");
     const { text, changes } = update(webhooksSpec, withExtra);
     expect(changes).toEqual([{ kind: "marked", event: "star", webhook: true }]);
-    writeFileSync(join(dir, "extra.ts"), text);
-    expect(typeErrors(dir, ["extra.ts"])).toEqual([
+    writeFileSync(join(folder, "extra.ts"), text);
+    expect(typeErrors(folder, ["extra.ts"])).toEqual([
       `extra.ts:${lineOf(text, "  star: onPing")} TS2353`,
     ]);
   });
 
   it("when the spec has no callbacks left, a line that does not compile stands in for the excess-key error", () => {
-    const file = join(dir, "handlers.ts");
+    const file = join(folder, "handlers.ts");
     const fresh = readFileSync(file, "utf8");
     const withOld = fresh.replace(
       "export const handlers: CallbackHandlers = {};",
@@ -386,8 +383,8 @@ describe("webhook events", () => {
     expect(text).toContain(
       '};\n\n// apigen: the spec has no callbacks any more: delete the handlers of "product.info", then these two lines.\nexport const apigenRemovedCallbackHandlers: never = ',
     );
-    writeFileSync(join(dir, "no-callbacks.ts"), text);
-    expect(typeErrors(dir, ["no-callbacks.ts"])).toEqual([
+    writeFileSync(join(folder, "no-callbacks.ts"), text);
+    expect(typeErrors(folder, ["no-callbacks.ts"])).toEqual([
       `no-callbacks.ts:${lineOf(text, "export const apigenRemovedCallbackHandlers")} TS2322`,
     ]);
     expect(update(webhooksSpec, text).text).toBe(text); // marked once

@@ -122,7 +122,7 @@ export const commands: readonly Command[] = [
     name: "diff",
     args: ["BASE"],
     summary:
-      "compare the spec with BASE (a spec folder or a git revision of it): each change, who it breaks, the semver bump",
+      "compare the spec with BASE (a spec folder or a git revision of it): each change, who it breaks, the package's TypeScript surface, the semver bump",
     flags: {
       "fail-on": {
         type: "string",

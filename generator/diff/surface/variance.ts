@@ -12,17 +12,17 @@ export type Direction = "reads" | "writes";
 
 const flip = (d: Direction): Direction => (d === "reads" ? "writes" : "reads");
 
-/** Nodes whose parameters turn the direction: everything with a parameter list. */
-const hasParameters = (node: Node) =>
-  Node.isParameterDeclaration(node) && !Node.isTypeParameterDeclaration(node);
+/** A parameter turns the direction: what a consumer passes in, it writes. */
+const hasParameters = (node: Node) => Node.isParameterDeclaration(node);
 
 export class Variance {
   /** The directions each declaration is used in. */
   readonly uses = new Map<Node, Set<Direction>>();
 
-  /** Walks an exported value's declaration: consumers read the value. */
+  /** Walks an exported value's declaration: consumers read the value (a class: its instances). */
   value(declaration: Node): void {
-    this.walk(declaration, "reads");
+    if (Node.isClassDeclaration(declaration)) this.record(declaration, "reads");
+    else this.walk(declaration, "reads");
   }
 
   /** How `declarations` (of one exported type) are used; empty when no function uses them. */
