@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadModel } from "../generator/diff/load-base.ts";
 import { createEmitContext } from "../generator/emit/context.ts";
 import { scaffoldParts } from "../generator/emit/handlers-scaffold.ts";
-import { applyEdits, planUpdate } from "../generator/handlers-update/plan.ts";
-import { readHandlersFile, UpdateRefused } from "../generator/handlers-update/read-file.ts";
+import { applyEdits, planFileUpdate } from "../generator/handlers-update/plan.ts";
+import { UpdateRefused } from "../generator/handlers-update/read-file.ts";
 import { prettierOptions } from "./support/prettier-style.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
@@ -205,11 +205,7 @@ describe("scaffold-handlers on the example's filled-in handlers, after the spec 
 /** The in-process update of `text` against the model of `spec`: the new text and what changed. */
 function update(spec: string, text: string, handlersImport?: string) {
   const parts = scaffoldParts(createEmitContext(loadModel(spec), "spec/"));
-  const planned = planUpdate(
-    readHandlersFile("/h/handlers.ts", text, parts),
-    parts,
-    handlersImport,
-  );
+  const planned = planFileUpdate("/h/handlers.ts", text, parts, handlersImport);
   return { text: applyEdits(text, planned.edits), changes: planned.changes };
 }
 
@@ -252,6 +248,11 @@ describe("the update keeps the user's style", () => {
     expect(errors).toEqual([
       `inline.ts:${lineOf(text.replaceAll("\r\n", "\n"), '"order.shipping": async')} TS2353`,
     ]);
+  });
+
+  it("a byte order mark stays in front, and every edit lands where it would without one", () => {
+    const plain = update(spec, exampleHandlers).text;
+    expect(update(spec, `\uFEFF${exampleHandlers}`).text).toBe(`\uFEFF${plain}`);
   });
 
   it("names a new stub so that it does not clash with the user's own declarations", () => {

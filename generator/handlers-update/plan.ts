@@ -8,6 +8,7 @@
 import type { ScaffoldHandler, ScaffoldParts } from "../emit/handlers-scaffold.ts";
 import { printPropertyKey } from "../emit/code/print-text.ts";
 import {
+  readHandlersFile,
   UpdateRefused,
   type HandlersFile,
   type HandlersImport,
@@ -338,6 +339,23 @@ export function planUpdate(
     changes.push({ kind: "import", from: declaration.specifier, to });
   }
   return { changes, edits };
+}
+
+/**
+ * Reads the handlers file `text` (at `path`) and plans its update. A byte order mark is left
+ * out of what is parsed (the parser drops it, so its positions would be one off) and stays
+ * in front of the file.
+ */
+export function planFileUpdate(
+  path: string,
+  text: string,
+  parts: ScaffoldParts,
+  handlersImport: string | undefined,
+): HandlersUpdate {
+  const bom = text.startsWith("\uFEFF") ? 1 : 0;
+  const planned = planUpdate(readHandlersFile(path, text.slice(bom), parts), parts, handlersImport);
+  const edits = planned.edits.map((e) => ({ ...e, start: e.start + bom, end: e.end + bom }));
+  return { changes: planned.changes, edits };
 }
 
 /** The text with every edit made; edits at the same place keep their order. */

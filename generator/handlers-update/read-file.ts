@@ -313,6 +313,9 @@ function findObject(
   return found[0];
 }
 
+/** The parser's project, made at the first read. */
+let project: Project | undefined;
+
 /** Reads `text` (the file at `path`); throws UpdateRefused when it is not a handlers file. */
 export function readHandlersFile(
   path: string,
@@ -321,11 +324,25 @@ export function readHandlersFile(
 ): HandlersFile {
   if (!/\.[cm]?tsx?$/.test(path))
     throw new UpdateRefused("it is not a TypeScript file (.ts, .mts, .cts or .tsx)");
-  const project = new Project({
+  // one project for every file read: each is removed once read, as what is kept is plain data
+  project ??= new Project({
     useInMemoryFileSystem: true,
     compilerOptions: { noLib: true, noResolve: true, types: [] },
   });
-  const file = project.createSourceFile(path, text);
+  const file = project.createSourceFile(path, text, { overwrite: true });
+  try {
+    return readFile(project, file, text, types);
+  } finally {
+    project.removeSourceFile(file);
+  }
+}
+
+function readFile(
+  project: Project,
+  file: SourceFile,
+  text: string,
+  types: HandlerTypeNames,
+): HandlersFile {
   const error = syntaxError(project, file);
   if (error) throw error;
   const handlerTypes = [types.handlersType, types.webhookHandlersType];

@@ -21,8 +21,8 @@ import { displayPath } from "../diagnostics/display-path.ts";
 import { createEmitContext } from "../emit/context.ts";
 import { scaffoldParts } from "../emit/handlers-scaffold.ts";
 import type { ApiModel } from "../ir/model.ts";
-import { applyEdits, planUpdate, type HandlersChange } from "./plan.ts";
-import { readHandlersFile, UpdateRefused } from "./read-file.ts";
+import { applyEdits, planFileUpdate, type HandlersChange } from "./plan.ts";
+import { UpdateRefused } from "./read-file.ts";
 
 /** A handlers file is small: past this it is not one (and is not read whole into memory). */
 const maxBytes = 4 * 1024 * 1024;
@@ -106,7 +106,7 @@ export function updateHandlersFile(
   let planned;
   try {
     text = readText(file);
-    planned = planUpdate(readHandlersFile(file, text, parts), parts, handlersImport);
+    planned = planFileUpdate(file, text, parts, handlersImport);
   } catch (error) {
     if (!(error instanceof UpdateRefused)) throw error;
     const at = error.line !== undefined ? `${shown}:${error.line}` : shown;
