@@ -72,7 +72,7 @@ describe("cli", () => {
     ];
     expect(runCli([...additive, "--fail-on", "breaking"]).status).toBe(0);
     expect(runCli([...additive, "--fail-on", "minor"]).status).toBe(1);
-  });
+  }, 240_000); // four diff runs, each loading the TypeScript compiler for the package's surface
 
   it("--diff against a git revision of spec/ finds no change in a clean tree", () => {
     const run = runCli(["--diff", "HEAD"]);

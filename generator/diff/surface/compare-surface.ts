@@ -15,6 +15,7 @@
 import { Node, Project, ts, type SourceFile } from "ts-morph";
 import { packageDeclarations, structuralDeclarations } from "./declarations.ts";
 import { entryPoints, type EntryPoint, type PackageSource } from "./package-source.ts";
+import { declarationTarget, sharedFiles } from "./shared-files.ts";
 import { Variance, type Direction } from "./variance.ts";
 
 export type SurfaceLevel = "breaking" | "minor";
@@ -89,8 +90,20 @@ function exportsOf(file: SourceFile | undefined): Map<string, Export> {
   return out;
 }
 
-/** The comparison project: both packages' structural declarations, each under its own root. */
-function loadBoth(before: PackageSource, after: PackageSource): Project {
+/**
+ * The comparison project: both packages' structural declarations, each under its own root,
+ * but the files they share (shared-files.ts) once, under `/before/`, where both resolve.
+ */
+function loadBoth(before: PackageSource, after: PackageSource): Loaded {
+  const structural = (pkg: PackageSource) =>
+    new Map(
+      [...packageDeclarations(pkg)].map(([path, text]) => [
+        path,
+        structuralDeclarations(path, text),
+      ]),
+    );
+  const [old, now] = [structural(before), structural(after)];
+  const shared = sharedFiles(old, now);
   const project = new Project({
     useInMemoryFileSystem: true,
     compilerOptions: {
@@ -104,21 +117,48 @@ function loadBoth(before: PackageSource, after: PackageSource): Project {
       noEmit: true,
       types: [],
     },
+    resolutionHost: (host, options) => ({
+      // a shared file is not under /after/: a relative import of one from there goes to /before/
+      resolveModuleNames: (names, containingFile) =>
+        names.map((name) => {
+          // the importing file and the specifier, relative to the after package's root
+          const [from, specifier] = containingFile.startsWith("/after/")
+            ? [containingFile.slice("/after/".length), name]
+            : containingFile === "/probe.ts" && name.startsWith("./after/")
+              ? ["probe.ts", `./${name.slice("./after/".length)}`]
+              : [undefined, name];
+          const hit =
+            from !== undefined && specifier.startsWith(".")
+              ? declarationTarget(from, specifier, (p) => shared.has(p))
+              : undefined;
+          if (hit !== undefined)
+            return {
+              resolvedFileName: `/before/${hit}`,
+              extension: ts.Extension.Dts,
+              isExternalLibraryImport: false,
+            };
+          return ts.resolveModuleName(name, containingFile, options(), host).resolvedModule;
+        }),
+    }),
   });
-  for (const [side, pkg] of [
-    ["before", before],
-    ["after", after],
-  ] as const)
-    for (const [path, text] of packageDeclarations(pkg))
-      project.createSourceFile(`/${side}/${path}`, structuralDeclarations(path, text));
-  return project;
+  for (const [path, text] of old) project.createSourceFile(`/before/${path}`, text);
+  for (const [path, text] of now)
+    if (!shared.has(path)) project.createSourceFile(`/after/${path}`, text);
+  return { project, shared };
+}
+
+interface Loaded {
+  project: Project;
+  /** Paths loaded once, under `/before/`, for both versions. */
+  shared: Set<string>;
 }
 
 /** The declarations file an entry point names: as given, else the one made from its source. */
-function entryFile(project: Project, side: Side, entry: EntryPoint): SourceFile | undefined {
+function entryFile(loaded: Loaded, side: Side, entry: EntryPoint): SourceFile | undefined {
   const candidates = [entry.types, entry.types.replace(/^dist\//, "src/")];
   for (const path of candidates) {
-    const file = project.getSourceFile(`/${side}/${path}`);
+    const root = side === "after" && loaded.shared.has(path) ? "before" : side;
+    const file = loaded.project.getSourceFile(`/${root}/${path}`);
     if (file) return file;
   }
   return undefined;
@@ -280,7 +320,8 @@ function classify(
 
 /** Compares the surfaces of two packages (each its package.json and sources or declarations). */
 export function compareSurfaces(before: PackageSource, after: PackageSource): SurfaceReport {
-  const project = loadBoth(before, after);
+  const loaded = loadBoth(before, after);
+  const { project } = loaded;
   const changes: SurfaceChange[] = [];
   const afterEntries = entryPoints(after);
   const beforeEntries = entryPoints(before);
@@ -297,8 +338,8 @@ export function compareSurfaces(before: PackageSource, after: PackageSource): Su
       });
       continue;
     }
-    const beforeFile = entryFile(project, "before", entry);
-    const afterFile = entryFile(project, "after", next);
+    const beforeFile = entryFile(loaded, "before", entry);
+    const afterFile = entryFile(loaded, "after", next);
     if (!beforeFile) continue; // nothing of it to compare with
     if (!afterFile) {
       changes.push({

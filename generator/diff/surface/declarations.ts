@@ -54,6 +54,24 @@ function checkedDeclarations(pkg: PackageSource, sources: readonly string[]): Ma
   return out;
 }
 
+/**
+ * A source's declarations made alone, or undefined when a type in it must be inferred. By
+ * path and text: the two packages of a diff mostly share their runtime files.
+ */
+const transpiledCache = new Map<string, string | undefined>();
+function transpiled(path: string, text: string): string | undefined {
+  const key = `${path}\0${text}`;
+  if (transpiledCache.has(key)) return transpiledCache.get(key);
+  const result = ts.transpileDeclaration(text, {
+    fileName: path,
+    compilerOptions: { ...packageCompilerOptions, isolatedDeclarations: true },
+    reportDiagnostics: true,
+  });
+  const made = result.diagnostics?.length ? undefined : result.outputText;
+  transpiledCache.set(key, made);
+  return made;
+}
+
 /** Every declarations file of the package, by path: given ones as they are, the others made. */
 export function packageDeclarations(pkg: PackageSource): Map<string, string> {
   const out = new Map<string, string>();
@@ -64,13 +82,9 @@ export function packageDeclarations(pkg: PackageSource): Map<string, string> {
       out.set(path, text);
       continue;
     }
-    const result = ts.transpileDeclaration(text, {
-      fileName: path,
-      compilerOptions: { ...packageCompilerOptions, isolatedDeclarations: true },
-      reportDiagnostics: true,
-    });
-    if (result.diagnostics?.length) needChecker.push(path);
-    else out.set(declarationPath(path), result.outputText);
+    const made = transpiled(path, text);
+    if (made === undefined) needChecker.push(path);
+    else out.set(declarationPath(path), made);
   }
   if (needChecker.length)
     for (const [path, text] of checkedDeclarations(pkg, needChecker)) out.set(path, text);
