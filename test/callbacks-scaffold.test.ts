@@ -50,12 +50,12 @@ describe("--scaffold-handlers", () => {
     expect(readFileSync(other, "utf8")).toMatch(/^} from "merchant-commerce-api\/callbacks";$/m);
   });
 
-  it("never overwrites an existing file: a clear error, exit 1, the file untouched", () => {
+  it("never overwrites an existing file: one it cannot update in place is a clear error, exit 1, the file untouched", () => {
     writeFileSync(file, "// my handlers\n");
     const again = runCli(["--scaffold-handlers", file]);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(
-      /handlers\.ts already exists: --scaffold-handlers never overwrites a file/,
+      /handlers\.ts: apigen cannot update this handlers file: it imports no CallbackHandlers by name/,
     );
     expect(again.stderr).not.toMatch(/^\s+at /m);
     expect(readFileSync(file, "utf8")).toBe("// my handlers\n");

@@ -61,7 +61,7 @@ describe("subcommands", () => {
     const check = runCli(["check", "--spec", spec, "--out", out]);
     expect(check.stdout).toBe(runCli(["--check", "--spec", spec, "--out", out]).stdout);
     expect(check.stdout).toMatch(/is up to date with the spec/);
-  });
+  }, 180_000); // two diff runs, each loading the TypeScript compiler for the package's surface
 
   it("an unknown command, a missing argument and a stray one are usage errors that say the fix", () => {
     const unknown = runCli(["chek"]);

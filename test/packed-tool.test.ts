@@ -7,7 +7,7 @@
  * in one scratch folder, removed at the end (npm's logs and temporary files included).
  */
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -113,7 +113,8 @@ describe("the packed tool in a project of its own", () => {
     const tool = JSON.parse(
       readFileSync(join(project, "node_modules/apigen-cli/package.json"), "utf8"),
     ) as { dependencies: object; bin: object };
-    expect(Object.keys(tool.dependencies).sort()).toEqual(["ajv", "js-yaml", "yaml"]);
+    // ts-morph (which carries its own TypeScript) is the tool's own: scaffold-handlers and diff read TypeScript
+    expect(Object.keys(tool.dependencies).sort()).toEqual(["ajv", "js-yaml", "ts-morph", "yaml"]);
     // no loader, no bundler where it runs; TypeScript arrived as the peer, for the build
     expect(existsSync(join(project, "node_modules/tsx"))).toBe(false);
     expect(existsSync(join(project, "node_modules/esbuild"))).toBe(false);
@@ -152,6 +153,11 @@ describe("the packed tool in a project of its own", () => {
         "",
       ].join("\n");
     expect(await consume(main("item.name, item.price_cents"))).toBe("Lamp 1999\n");
+    // the merchant's handlers, scaffolded once; the spec as it is now, kept to diff against
+    expect(apigen("scaffold-handlers", "src/handlers.ts")).toMatch(
+      /handlers\.ts: 1 handlers scaffolded/,
+    );
+    cpSync(join(project, "spec"), join(project, "spec-before"), { recursive: true });
 
     // A field added to the spec reaches the consumer's types after generate and build.
     const types = join(project, "spec/types.yaml");
@@ -167,6 +173,31 @@ describe("the packed tool in a project of its own", () => {
     );
     expect(readFileSync(join(project, "generated/src/types.ts"), "utf8")).toMatch(
       /^ {2}color: string;$/m,
+    );
+    // a callback added: the handlers file gains its stub in place, and still compiles (consume)
+    const callbacks = join(project, "spec/callbacks.yaml");
+    const changed = readFileSync(callbacks, "utf8").split("\n  item.changed:")[1]!;
+    writeFileSync(
+      callbacks,
+      `${readFileSync(callbacks, "utf8")}  item.removed:${changed.replace("/item-changed", "/item-removed")}`,
+    );
+    expect(npm("run", "generate")).toMatch(/^generated\/: \d+ added, [1-9]\d* changed/m);
+    expect(apigen("scaffold-handlers", "src/handlers.ts")).toMatch(
+      /^ {2}added callback "item\.removed": stub itemRemoved, /m,
+    );
+    expect(apigen("scaffold-handlers", "src/handlers.ts", "--check")).toMatch(
+      /is current with the spec/,
+    );
+    // diff sees both edits in the spec and in the package's TypeScript surface
+    const diff = apigen("diff", "spec-before");
+    expect(diff).toMatch(/^minor {4}shop-api Item: changed compatibly \(consumers read it\)$/m);
+    expect(diff).toMatch(/^minor {4}\d+ more exports through the types they use: .*ShopClient/m);
+    // a handler that must now be written: the handlers type breaks those who write it
+    expect(diff).toMatch(
+      /^BREAKING shop-api\/callbacks CallbackHandlers: consumers write it; .*Property '"item\.removed"' is missing/m,
+    );
+    expect(diff).toMatch(
+      /^semver: major \(spec: 1 breaking, 1 minor, 0 patch; TypeScript surface: /m,
     );
     npm("run", "build", "--prefix", "generated");
     expect(await consume(main("item.name, item.color"))).toBe("Lamp teal\n");

@@ -12,7 +12,7 @@ export type Mode =
   | { kind: "gaps" }
   | { kind: "watch" }
   | { kind: "diff"; base: string; failOn?: "breaking" | "minor" | "patch" }
-  | { kind: "scaffold"; file: string; handlersImport?: string }
+  | { kind: "scaffold"; file: string; handlersImport?: string; check?: boolean }
   | { kind: "import"; input: string; outSpec: string; packageName?: string; refRoot?: string };
 
 export interface CliOptions {
@@ -78,12 +78,17 @@ export function diffMode(base: string, level: string | undefined): Mode {
   return { kind: "diff", base, ...failOn(level) };
 }
 
-/** `scaffold-handlers FILE [--handlers-import SPEC]`. */
-export function scaffoldMode(file: string, handlersImport: string | undefined): Mode {
+/** `scaffold-handlers FILE [--handlers-import SPEC] [--check]`. */
+export function scaffoldMode(
+  file: string,
+  handlersImport: string | undefined,
+  check = false,
+): Mode {
   return {
     kind: "scaffold",
     file: resolve(file),
     ...(handlersImport !== undefined ? { handlersImport } : {}),
+    ...(check ? { check } : {}),
   };
 }
 

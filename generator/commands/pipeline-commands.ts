@@ -2,6 +2,7 @@
  * The commands that run the whole pipeline on the spec: write the package, check it is
  * current, list the gaps, scaffold callback handlers.
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { diagnostic } from "../diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
@@ -67,28 +68,39 @@ export function gapsCommand(result: PipelineResult): number {
   return 0;
 }
 
-/** The refusal when a file is already where the scaffold would go; exit code 1. */
-export function refuseExisting(file: string): number {
-  console.error(
-    `${displayPath(file)} already exists: --scaffold-handlers never overwrites a file. Remove it or choose another path.`,
-  );
-  return 1;
-}
-
-/** `--scaffold-handlers FILE`: writes the handlers scaffold unless a file is there (exit 1). */
-export function scaffoldCommand(
+/**
+ * `scaffold-handlers FILE`: writes the handlers scaffold, or brings the file there up to date
+ * with the spec in place (handlers-update/, which loads ts-morph: only this case pays for it);
+ * with `check`, writes nothing and exits 1 when the file is missing or not current.
+ */
+export async function scaffoldCommand(
   result: PipelineResult,
   specDir: string,
-  file: string,
-  handlersImport: string | undefined,
-): number {
+  mode: { file: string; handlersImport?: string; check?: boolean },
+): Promise<number> {
+  const { file, handlersImport, check = false } = mode;
   const count = result.model.callbacks.length + (result.model.webhooks?.events.length ?? 0);
   if (count === 0) {
     console.error(`the spec has no callbacks and no webhook events: no handlers to scaffold`);
     return 1;
   }
-  if (writeHandlersScaffold(result.model, specLabel(specDir), file, handlersImport) === "exists")
-    return refuseExisting(file);
+  if (existsSync(file)) {
+    const { updateHandlersFile } = await import("../handlers-update/update-file.ts");
+    return updateHandlersFile(result.model, specLabel(specDir), file, handlersImport, check);
+  }
+  if (check) {
+    console.error(
+      `${displayPath(file)} does not exist: scaffold-handlers would write it (${count} handlers)`,
+    );
+    return 1;
+  }
+  if (writeHandlersScaffold(result.model, specLabel(specDir), file, handlersImport) === "exists") {
+    // made between the look and the write: not ours to overwrite
+    console.error(
+      `${displayPath(file)} appeared while apigen was writing it. Nothing was written.`,
+    );
+    return 1;
+  }
   console.log(`${displayPath(file)}: ${count} handlers scaffolded`);
   return 0;
 }

@@ -3,7 +3,6 @@
  * the project's spec and output folders. Everything that loads the YAML parser, Ajv or the
  * emitters is imported on demand: a run whose output is already current never pays for them.
  */
-import { existsSync } from "node:fs";
 import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { displayPath, specLabel } from "../diagnostics/display-path.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
@@ -37,7 +36,7 @@ async function runWithPipeline(
       code = commands.gapsCommand(result);
       break;
     case "scaffold":
-      code = commands.scaffoldCommand(result, options.specDir, mode.file, mode.handlersImport);
+      code = await commands.scaffoldCommand(result, options.specDir, mode);
       break;
     case "watch":
     case "diff":
@@ -87,8 +86,6 @@ export async function runOptions(
   started: number,
 ): Promise<number> {
   const { mode } = options;
-  if (mode.kind === "scaffold" && existsSync(mode.file))
-    return (await import("./pipeline-commands.ts")).refuseExisting(mode.file);
   if (mode.kind === "watch")
     return (await import("./watch-command.ts")).watchCommand(options.specDir, options.outDir);
   if (mode.kind === "import")
@@ -96,7 +93,13 @@ export async function runOptions(
   if (mode.kind === "diff") {
     const { diffCommand, BaseNotFound } = await import("./diff-command.ts");
     try {
-      return diffCommand(options.specDir, mode.base, mode.failOn, sources.texts);
+      return await diffCommand(
+        options.specDir,
+        mode.base,
+        mode.failOn,
+        sources.texts,
+        options.outDir,
+      );
     } catch (error) {
       // A base that is no spec folder and no revision is the user's to fix, not an internal error.
       if (error instanceof BaseNotFound) throw new CommandError(error.message);

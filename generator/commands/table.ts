@@ -129,7 +129,7 @@ export const commands: readonly Command[] = [
     name: "diff",
     args: ["BASE"],
     summary:
-      "compare the spec with BASE (a spec folder or a git revision of it): each change, who it breaks, the semver bump",
+      "compare the spec with BASE (a spec folder or a git revision of it): each change, who it breaks, the package's TypeScript surface, the semver bump",
     flags: {
       "fail-on": {
         type: "string",
@@ -148,17 +148,33 @@ export const commands: readonly Command[] = [
   {
     name: "scaffold-handlers",
     args: ["FILE"],
-    summary: "write a typed callback handlers file to fill in (never overwrites one)",
+    summary:
+      "write a typed callback handlers file to fill in, or bring an existing one up to date with the spec in place",
     flags: {
       "handlers-import": {
         type: "string",
         value: "SPEC",
-        help: "module the file imports from (default: <package name>/callbacks)",
+        help: "module the file imports from (default: <package name>/callbacks); moves an existing file's import",
+      },
+      check: {
+        type: "boolean",
+        help: "write nothing; exit 1 listing what an update would change",
       },
       ...timings,
     },
+    note: [
+      "On an existing file it adds a stub for each event the file has no handler for, marks the handlers of",
+      "events the spec no longer has (a comment; never a deletion) and keeps every other line as it is.",
+    ].join("\n"),
     run: (input) =>
-      pipeline(input, scaffoldMode(input.positionals[0]!, text(input.values, "handlers-import"))),
+      pipeline(
+        input,
+        scaffoldMode(
+          input.positionals[0]!,
+          text(input.values, "handlers-import"),
+          input.values.check === true,
+        ),
+      ),
   },
   {
     name: "import",

@@ -64,14 +64,14 @@ function stubBody(callback: Callback, input: string): Statement[] {
 }
 
 /** One stub handler: `export const productInfo: CallbackHandlers["product.info"] = async (...) => {...}`. */
-function stub(callback: Callback): Statement {
+function stub(callback: Callback, name = callback.camelName): Statement {
   const input = `_${handlerInput(callback).name}`;
   const body = stubBody(callback, input);
   const usesCtx = callback.routing.failureShape !== undefined;
   return {
     kind: "variable",
     declarationKind: "const",
-    name: callback.camelName,
+    name,
     isExported: true,
     docs: handlerDocLines(callback),
     type: {
@@ -90,11 +90,15 @@ function stub(callback: Callback): Statement {
 }
 
 /** One webhook stub: `export const onIssues: NonNullable<WebhookHandlers["issues"]> = async (...) => {...}`. */
-function webhookStub(webhooks: Webhooks, event: WebhookEvent): Statement {
+function webhookStub(
+  webhooks: Webhooks,
+  event: WebhookEvent,
+  name = webhookStubName(event),
+): Statement {
   return {
     kind: "variable",
     declarationKind: "const",
-    name: webhookStubName(event),
+    name,
     isExported: true,
     docs: webhookHandlerDocLines(webhooks, event),
     type: generic("NonNullable", {
@@ -117,7 +121,10 @@ function webhookStub(webhooks: Webhooks, event: WebhookEvent): Statement {
 }
 
 /** `export const webhookHandlers: WebhookHandlers = { issues: onIssues, ... }`. */
-function webhookHandlersObject(webhooks: Webhooks): Statement {
+function webhookHandlersObject(
+  webhooks: Webhooks,
+  stubName: (event: WebhookEvent) => string = webhookStubName,
+): Statement {
   return {
     kind: "variable",
     declarationKind: "const",
@@ -126,7 +133,7 @@ function webhookHandlersObject(webhooks: Webhooks): Statement {
     docs: ["Every webhook handler, by event: `webhook: { path, handlers: webhookHandlers }`."],
     type: imported(webhookHandlersTypeRef),
     init: obj(
-      webhooks.events.map((e) => [e.name, id(webhookStubName(e))] as const),
+      webhooks.events.map((e) => [e.name, id(stubName(e))] as const),
       { expanded: true },
     ),
   };
@@ -196,4 +203,61 @@ export function emitHandlersScaffold(
     statements,
   });
   return { path, contents };
+}
+
+/** One event's part of a scaffold: its key in its handlers object and its stub. */
+export interface ScaffoldHandler {
+  event: string;
+  /** The stub's name in a fresh scaffold. */
+  stubName: string;
+  /** The types its stub names that the scaffold imports (`ProductInfoResult`). */
+  types: string[];
+  /** The stub's statement as a fresh scaffold prints it, named `name`, with a final newline. */
+  stub(name: string): string;
+}
+
+/**
+ * The pieces of a scaffold, printed as a fresh scaffold prints them, for updating a handlers
+ * file in place (generator/handlers-update/): new stubs look exactly like the scaffold's own.
+ */
+export interface ScaffoldParts {
+  /** Where a fresh scaffold imports the types from. */
+  importFrom: string;
+  handlersType: string;
+  webhookHandlersType: string;
+  callbacks: ScaffoldHandler[];
+  webhooks: ScaffoldHandler[];
+  /** The `webhookHandlers` object of a fresh scaffold (none without webhook events), its stubs named by `stubName`. */
+  webhookObject?: (stubName: (event: string) => string) => string;
+}
+
+const printStatement = (statement: Statement) =>
+  printSourceFile({ path: "handlers.ts", statements: [{ statement }] });
+
+export function scaffoldParts(ctx: EmitContext): ScaffoldParts {
+  const { model } = ctx;
+  const webhooks = model.webhooks?.events.length ? model.webhooks : undefined;
+  return {
+    importFrom: `${model.api.packageName}/callbacks`,
+    handlersType: handlersTypeRef.name,
+    webhookHandlersType: webhookHandlersTypeRef.name,
+    callbacks: model.callbacks.map((c) => ({
+      event: c.event,
+      stubName: c.camelName,
+      types: [resultTypeRef(c).name],
+      stub: (name) => printStatement(stub(c, name)),
+    })),
+    webhooks: (webhooks?.events ?? []).map((e) => ({
+      event: e.name,
+      stubName: webhookStubName(e),
+      types: [],
+      stub: (name) => printStatement(webhookStub(webhooks!, e, name)),
+    })),
+    ...(webhooks
+      ? {
+          webhookObject: (stubName) =>
+            printStatement(webhookHandlersObject(webhooks, (e) => stubName(e.name))),
+        }
+      : {}),
+  };
 }
