@@ -171,17 +171,19 @@ const edgeUnderscores = /(^|\p{P})(_+)|(_+)(\p{P}|$)/gu;
 
 /**
  * What starts a markdown block at the start of a line: a heading's `#`, a quote's `>`, a
- * list's `-`, `+` or `1.`, a `~~~` fence (`*` and backticks are escaped everywhere).
+ * list's `-`, `+` or `1.` (`*`, `~` and backticks, which start the others, are escaped
+ * everywhere).
  */
-const blockMarker = /^(?:#{1,6}(?= |$)|>|[-+](?= |$)|~~~)/;
+const blockMarker = /^(?:#{1,6}(?= |$)|>|[-+](?= |$))/;
 const orderedMarker = /^(\d{1,9})(?=[.)](?: |$))/;
 
 /**
  * Text from a spec as markdown that shows it as written (a paragraph, a heading, a list item;
  * `markdownCell` for a table cell): on one line (line ends are spaces, as markdown shows
- * them), every character that could make markup escaped with `\` (emphasis, `<` of HTML,
- * comments and autolinks, `[` `]` of links and images, entities, lone backticks, a block
- * marker at the start, a heading's closing `#`), and unsafe characters shown as `\uXXXX`.
+ * them), every character that could make markup escaped with `\` (emphasis, `~` of
+ * strikethrough, `<` of HTML, comments and autolinks, `[` `]` of links and images, entities,
+ * lone backticks, a block marker at the start, a heading's closing `#`), and unsafe
+ * characters shown as `\uXXXX`.
  * A `code span` of the text stays a code span, as the spec's descriptions use them. `*` and
  * `_` are escaped where prettier escapes them, so the README is what it would leave as it is.
  */
@@ -202,7 +204,7 @@ function escapeMarkdown(text: string): string {
     .split(/( )/)
     .map(escapeEmphasis)
     .join("")
-    .replace(/[<[\]`]/g, "\\$&")
+    .replace(/[<[\]`~]/g, "\\$&")
     .replace(/&(?=#?[0-9A-Za-z]+;)/g, "\\&");
 }
 
