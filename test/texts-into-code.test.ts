@@ -21,10 +21,10 @@ import {
   emittedSources,
   importPackage,
   markdownTokens,
+  parsedShape,
   renderedText,
-  syntaxErrors,
   transpilePackage,
-  treeShape,
+  treeProblems,
   writePackage,
   type PackageFiles,
 } from "./support/output-checks.ts";
@@ -124,20 +124,15 @@ function rawTitle(lineEnd: string): string {
 /** The problems of a package whose texts are hostile: syntax, tree shape against `clean`, data files, banner. */
 function outputProblems(files: PackageFiles, clean: PackageFiles): string[] {
   const problems: string[] = [];
-  for (const path of emittedSources(files)) {
-    problems.push(...syntaxErrors(path, files.get(path)!).map((e) => `${path}:${e}`));
-    if (clean.has(path)) {
-      const got = treeShape(path, files.get(path)!);
-      const want = treeShape(path, clean.get(path)!);
-      if (got.statements.join() !== want.statements.join())
-        problems.push(`${path}: statements ${got.statements.join()} != ${want.statements.join()}`);
-      else if (got.nodes !== want.nodes)
-        problems.push(`${path}: the tree differs from a clean build`);
-    }
-  }
+  for (const path of emittedSources(files))
+    problems.push(...treeProblems(path, files.get(path)!, cleanShape(clean, path)));
   problems.push(...dataFileProblems(files), ...bannerProblems(files.get("README.md")!));
   return problems;
 }
+
+/** The parsed shape of a clean build's file, if it has it. */
+const cleanShape = (clean: PackageFiles, path: string) =>
+  clean.has(path) ? parsedShape(path, clean.get(path)!) : undefined;
 
 let clean: PackageFiles;
 beforeAll(() => {

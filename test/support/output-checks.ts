@@ -39,16 +39,6 @@ export function writePackage(dir: string, files: PackageFiles): void {
 // ---------------------------------------------------------------------------------------------
 // TypeScript
 
-/** The syntax errors of a TypeScript file, as `line:col message`. */
-export function syntaxErrors(path: string, text: string): string[] {
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
-  const diagnostics = (source as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
-  return diagnostics.map((d) => {
-    const { line, character } = source.getLineAndCharacterOfPosition(d.start ?? 0);
-    return `${line + 1}:${character + 1} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
-  });
-}
-
 /** Node kinds that a text may legitimately switch between: a property name is an identifier or a string. */
 const nameKinds = new Set([
   ts.SyntaxKind.Identifier,
@@ -58,13 +48,22 @@ const nameKinds = new Set([
 ]);
 
 /**
- * The shape of a TypeScript file: its top-level statements' kinds, and every node of its tree
- * by kind in order (identifiers, strings and numbers as one kind). Texts live in comments and
- * string literals, so a hostile text must leave both as a clean build has them: an extra
+ * A TypeScript file as its parser reads it: its syntax errors (`line:col message`), its
+ * top-level statements' kinds, and every node of its tree by kind in order (identifiers,
+ * strings and numbers as one kind). Texts live in comments and string literals, so a hostile
+ * text must leave the statements and the nodes as a clean build has them: an extra
  * statement, call, property or expression is code the text made.
  */
-export function treeShape(path: string, text: string): { statements: string[]; nodes: string } {
+export function parsedShape(
+  path: string,
+  text: string,
+): { errors: string[]; statements: string[]; nodes: string } {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+  const diagnostics = (source as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
+  const errors = diagnostics.map((d) => {
+    const { line, character } = source.getLineAndCharacterOfPosition(d.start ?? 0);
+    return `${line + 1}:${character + 1} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+  });
   const kinds: string[] = [];
   const visit = (node: ts.Node): void => {
     kinds.push(nameKinds.has(node.kind) ? "Name" : ts.SyntaxKind[node.kind]!);
@@ -72,9 +71,36 @@ export function treeShape(path: string, text: string): { statements: string[]; n
   };
   ts.forEachChild(source, visit);
   return {
+    errors,
     statements: source.statements.map((s) => ts.SyntaxKind[s.kind]!),
     nodes: kinds.join(" "),
   };
+}
+
+/** The syntax errors of a TypeScript file, as `line:col message`. */
+export function syntaxErrors(path: string, text: string): string[] {
+  return parsedShape(path, text).errors;
+}
+
+/**
+ * The problems of a TypeScript file against the same file of a clean build: syntax errors,
+ * other statements, another tree.
+ */
+export function treeProblems(
+  path: string,
+  text: string,
+  clean: ReturnType<typeof parsedShape> | undefined,
+): string[] {
+  const got = parsedShape(path, text);
+  const problems = got.errors.map((e) => `${path}:${e}`);
+  if (!clean) problems.push(`${path}: not in the clean build`);
+  else if (got.statements.join() !== clean.statements.join())
+    problems.push(
+      `${path}: statements [${got.statements}] where a clean build has [${clean.statements}]`,
+    );
+  else if (got.nodes !== clean.nodes)
+    problems.push(`${path}: its tree differs from a clean build's`);
+  return problems;
 }
 
 /** The generated TypeScript files of a package (`src/**`), the copied runtime aside. */
