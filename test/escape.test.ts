@@ -137,7 +137,7 @@ describe("htmlComment", () => {
 
 /** What a text is expected to show as markdown: on one line, unsafe characters as their escapes. */
 const shown = (text: string) =>
-  lineComment(text.replace(/[ \t\n\v\f\r\u0085\u2028\u2029]+/g, " ").trim());
+  lineComment(text.replace(/[ \t\n\r\u2028\u2029]+/g, " ").replace(/^ | $/g, ""));
 
 describe("markdownText", () => {
   it.each([
@@ -155,6 +155,9 @@ describe("markdownText", () => {
     ["C# and F#", "C# and F#"],
     ["ends with #", "ends with \\#"],
     ["two\n\nlines", "two lines"],
+    // the long fuzz run (seed 477585890): a description of a lone U+0085 was trimmed to nothing
+    ["\u0085", "\\\\u0085"],
+    [" \u000b ", "\\\\u000b"],
   ])("%j is %j", (text, want) => {
     expect(markdownText(text)).toBe(want);
   });

@@ -199,6 +199,9 @@ export const hostilePieces = [
   "});",
 ];
 
+/** Whether a text shows as nothing: only spaces, tabs and line ends (markdown shows them as one space at most). */
+const blank = (text: string) => /^[ \t\n\r\u2028\u2029]*$/.test(text);
+
 /** A hostile text: pieces and random characters, never blank (a blank text reads as absent). */
 export const hostileText: fc.Arbitrary<string> = fc
   .array(
@@ -210,7 +213,7 @@ export const hostileText: fc.Arbitrary<string> = fc
   )
   .map((parts) => {
     const text = parts.join("");
-    return text.trim() ? text : `x${text}`;
+    return blank(text) ? `x${text}` : text;
   });
 
 /** A hostile text a YAML spec can hold: no control characters and no lone surrogates (the loader refuses them). */
@@ -218,7 +221,7 @@ export const hostileYamlText: fc.Arbitrary<string> = hostileText.map((text) => {
   const clean = text
     .replace(/[\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff]/g, "")
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "");
-  return clean.trim() ? clean : `x${clean}`;
+  return blank(clean) ? `x${clean}` : clean;
 });
 
 /** A folder name: a hostile text without `/` (and NUL, which no file name holds). */

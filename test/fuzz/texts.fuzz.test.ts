@@ -102,7 +102,7 @@ function readmeShape(readme: string): string[] {
 
 /** What a text shows as in the README: on one line, unsafe characters as their escapes, code spans' backticks gone. */
 function shown(text: string): string {
-  return lineComment(text.replace(/[ \t\n\v\f\r\u0085\u2028\u2029]+/g, " ").trim()).replace(
+  return lineComment(text.replace(/[ \t\n\r\u2028\u2029]+/g, " ").replace(/^ | $/g, "")).replace(
     /`/g,
     "",
   );

@@ -163,8 +163,12 @@ function occurrences(text: string, char: string, atMost: number): number {
 // ---------------------------------------------------------------------------------------------
 // Markdown (the generated README)
 
-/** Line ends and other white space: one space each run in markdown, where a line end would start a block. */
-const markdownSpace = /[ \t\n\v\f\r\u0085\u2028\u2029]+/g;
+/**
+ * Spaces, tabs and line ends: one space each run in markdown, where a line end would start a
+ * block. Other white space (U+0085, vertical tab, form feed) is shown as its escape, so a text
+ * of it is never shown as nothing.
+ */
+const markdownSpace = /[ \t\n\r\u2028\u2029]+/g;
 
 /** Underscores at the edge of a word or next to punctuation: the ones that could open or close emphasis. */
 const edgeUnderscores = /(^|\p{P})(_+)|(_+)(\p{P}|$)/gu;
@@ -188,7 +192,7 @@ const orderedMarker = /^(\d{1,9})(?=[.)](?: |$))/;
  * `_` are escaped where prettier escapes them, so the README is what it would leave as it is.
  */
 export function markdownText(text: string): string {
-  const flat = visible(text.replace(markdownSpace, " ").trim());
+  const flat = visible(text.replace(markdownSpace, " ").replace(/^ | $/g, ""));
   return codeSpans(flat)
     .map((part) => (part.code ? part.text : escapeMarkdown(part.text)))
     .join("")
