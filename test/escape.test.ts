@@ -50,6 +50,8 @@ const hostile = [
   "\u202e reversed \u2066",
   `"quotes' and \\ backslashes\\`,
   "| a | b |",
+  // the long fuzz run (seed 477585890): a code span ending in `\|` split its table cell
+  "</script>\\|",
   "[x](javascript:alert(1)) ![y](javascript:z) <javascript:alert(1)>",
   "# heading",
   "> quote",

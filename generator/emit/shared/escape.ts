@@ -261,10 +261,16 @@ export function markdownCode(text: string): string {
 
 /**
  * Markdown (made by `markdownText` and `markdownCode`) as a table cell: every `|` escaped, the
- * ones inside code spans too, as GFM tables need, so the cell never splits.
+ * ones inside code spans too, as GFM tables need, so the cell never splits. A table row is cut
+ * into cells before anything else is read, taking backslashes in pairs: a `|` after an odd run
+ * of them is escaped already, one after an even run (none, or a code span's `\\`) gets its
+ * `\`. (Inside a code span that shows a `\` before the `|` one backslash short or long: GFM
+ * has no exact spelling for it.)
  */
 export function markdownCell(markdown: string): string {
-  return markdown.replace(/\|/g, "\\|");
+  return markdown.replace(/(\\*)\|/g, (_pipe, backslashes: string) =>
+    backslashes.length % 2 === 1 ? `${backslashes}|` : `${backslashes}\\|`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
