@@ -18,6 +18,7 @@ import { repoRoot, runCli, tempDir } from "./helpers.ts";
 import {
   bannerProblems,
   dataFileProblems,
+  emitPackage,
   emittedSources,
   importPackage,
   markdownTokens,
@@ -220,6 +221,21 @@ describe("package.json's description", () => {
     const readme = files.get("README.md")!;
     const paragraph = readme.split("\n")[4]!;
     expect(renderedText(paragraph)).toBe(description.replace(/`/g, "")); // `code` is a code span
+  });
+});
+
+describe("a description that trim() would drop", () => {
+  // the long fuzz run (seed 477585890, case 3923): a description of a lone BOM vanished from
+  // the README, its paragraph with it
+  it("is shown in the README as its escape, and is package.json's description", () => {
+    const { files } = generate(writeSpec("bom", specFiles("Items")));
+    const model = runPipeline({ specDir: join(work, "bom"), outDir: join(work, "bom-out") }).model;
+    model.api.docs.description = "\ufeff";
+    const emitted = emitPackage(model, "bom/");
+    expect(emitted.get("README.md")!.split("\n")[4]).toBe("\\\\ufeff");
+    expect(renderedText(emitted.get("README.md")!.split("\n")[4]!)).toBe("\\ufeff");
+    expect(JSON.parse(emitted.get("package.json")!).description).toBe("\ufeff");
+    expect(files.get("README.md")!.split("\n")[4]).toBe("A small API.");
   });
 });
 

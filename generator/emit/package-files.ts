@@ -232,7 +232,11 @@ function packageView(ctx: EmitContext) {
     packageName,
     version: model.api.version,
     title: model.api.title,
-    description: (model.api.docs.description ?? model.api.title).trim(),
+    // spaces and line ends trimmed, not all that trim() drops: a BOM or U+3000 is text to show
+    description: (model.api.docs.description ?? model.api.title).replace(
+      /^[ \t\n\r]+|[ \t\n\r]+$/g,
+      "",
+    ),
     typeCount: model.types.length,
     errorClassName: model.api.errorClassName,
     retriedStatuses: retriedStatuses(model.errors.retry),

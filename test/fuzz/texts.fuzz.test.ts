@@ -129,7 +129,8 @@ function packageProblems(files: PackageFiles, base: Base, model: ApiModel): stri
   if (renderedText(heading.text).replace(/`/g, "") !== shown(model.api.title))
     problems.push(`README.md's title shows as ${JSON.stringify(renderedText(heading.text))}`);
   const pkg = JSON.parse(files.get("package.json")!) as { description: string };
-  if (pkg.description !== (model.api.docs.description ?? model.api.title).trim())
+  const description = model.api.docs.description ?? model.api.title;
+  if (pkg.description !== description.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, ""))
     problems.push(`package.json's description is ${JSON.stringify(pkg.description)}`);
   return problems;
 }
