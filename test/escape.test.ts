@@ -189,6 +189,7 @@ describe("markdownCode", () => {
     ["a`b", "``a`b``"],
     ["`a", "`` `a ``"],
     ["a\nb", "`a b`"],
+    ["a\nb\r\nc\u2028d", "`a b c d`"],
     ["\u0000", "`\\u0000`"],
   ])("%j is %j", (text, want) => {
     expect(markdownCode(text)).toBe(want);

@@ -250,7 +250,7 @@ function codeSpans(text: string): { code: boolean; text: string }[] {
  * when it starts or ends with a backtick.
  */
 export function markdownCode(text: string): string {
-  const content = visible(text.replace(lineEnds, " "));
+  const content = visible(text.replace(new RegExp(lineEnds, "g"), " "));
   let fence = 1;
   const runs = new Set([...content.matchAll(/`+/g)].map((run) => run[0].length));
   while (runs.has(fence)) fence++;
