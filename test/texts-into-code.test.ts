@@ -239,6 +239,25 @@ describe("a description that trim() would drop", () => {
   });
 });
 
+describe("names, refused rather than escaped", () => {
+  it("a model whose package name or version the schema would refuse is refused by the emitters", () => {
+    const model = runPipeline({
+      specDir: join(work, "clean"),
+      outDir: join(work, "clean-out"),
+    }).model;
+    for (const [field, value] of [
+      ["packageName", 'x"; globalThis.__pwned = 1; "'],
+      ["packageName", "x\nglobalThis.__pwned = 1"],
+      ["version", "1.0.0\n```"],
+    ] as const) {
+      const broken = { ...model, api: { ...model.api, [field]: value } };
+      expect(() => emitPackage(broken, "spec/"), `${field} ${value}`).toThrow(
+        field === "version" ? /not a semver version/ : /not an npm package name/,
+      );
+    }
+  });
+});
+
 describe("the README's entry-point table (issue 30, item 14)", () => {
   const pkgDir = join(repoRoot, "generated");
   const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
