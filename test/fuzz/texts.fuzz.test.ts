@@ -100,12 +100,16 @@ function readmeShape(readme: string): string[] {
   return markdownShape(readme).filter((line) => !line.startsWith("codespan"));
 }
 
-/** What a text shows as in the README: on one line, unsafe characters as their escapes, code spans' backticks gone. */
-function shown(text: string): string {
-  return lineComment(text.replace(/[ \t\n\r\u2028\u2029]+/g, " ").replace(/^ | $/g, "")).replace(
-    /`/g,
-    "",
-  );
+/**
+ * Whether the README shows `text` as written, given what a markdown parser renders of it:
+ * unsafe characters as their escapes, the text's own code spans as their content. Compared
+ * without backticks, spaces and line ends: markdown shows a line end as a space and a code
+ * span drops a space at each end (and marked trims a heading of all white space, where
+ * CommonMark trims spaces and tabs), none of which is the text's to keep.
+ */
+function showsAsWritten(rendered: string, text: string): boolean {
+  const bare = (s: string) => s.replace(/[` \t\n\r\u2028\u2029\u00a0\u3000]/g, "");
+  return bare(rendered) === lineComment(bare(text));
 }
 
 /** Every problem of a package emitted from a model whose texts are hostile, against its clean build. */
@@ -126,9 +130,7 @@ function packageProblems(files: PackageFiles, base: Base, model: ApiModel): stri
   if (shape.join("\n") !== base.readme.join("\n"))
     problems.push(`README.md reads as [${shape}] where a clean build reads as [${base.readme}]`);
   const heading = markdownTokens(readme).find((t) => t.type === "heading") as { text: string };
-  // marked trims a heading of all white space (CommonMark: spaces and tabs only), so the edges
-  // are left out of the comparison
-  if (renderedText(heading.text).replace(/`/g, "").trim() !== shown(model.api.title).trim())
+  if (!showsAsWritten(renderedText(heading.text), model.api.title))
     problems.push(`README.md's title shows as ${JSON.stringify(renderedText(heading.text))}`);
   const pkg = JSON.parse(files.get("package.json")!) as { description: string };
   const description = model.api.docs.description ?? model.api.title;
@@ -397,10 +399,8 @@ describe("texts into generated code: through the front ends", () => {
             (x) => x.type === "heading",
           );
           expect(
-            renderedText((heading as { text: string }).text)
-              .replace(/`/g, "")
-              .trim(),
-          ).toBe(shown(model.api.title).trim());
+            showsAsWritten(renderedText((heading as { text: string }).text), model.api.title),
+          ).toBe(true);
           expect(problems).toEqual([]);
         }),
         fuzzParameters(5, 1_000),
