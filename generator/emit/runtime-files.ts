@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { ApiModel, TypeNode } from "../ir/model.ts";
 import { childTypes } from "../ir/walk.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
+import { lineComment } from "./shared/escape.ts";
 
 const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 
@@ -69,13 +70,14 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   const unions = usesUnions(ctx.model) || openEvents(ctx.model);
   const paging = ctx.model.endpoints.some((e) => e.pagination);
   const streams = ctx.model.endpoints.some((e) => e.response.stream || e.streamResponse);
+  const banner = `// ${lineComment(ctx.banner)}`;
   return runtimeModules
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
     .filter((name) => name !== "client/stream.ts" || streams)
     .map((name) => ({
       path: `src/runtime/${name}`,
-      contents: `// ${ctx.banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,
+      contents: `${banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,
     }));
 }
 
