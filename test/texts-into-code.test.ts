@@ -317,7 +317,7 @@ describe("the handler scaffold's header (issue 30, item 14)", () => {
       createCallbackRouter: (options: object) => { fetch: (r: Request) => Promise<Response> };
     };
     const { handlers } = (await import(pathToFileURL(scaffold).href)) as { handlers: object };
-    const router = createCallbackRouter({ signingSecrets: [], handlers });
+    const router = createCallbackRouter({ handlers });
     const answer = await router.fetch(
       new Request("http://127.0.0.1/item-changed", {
         method: "POST",
