@@ -4,7 +4,7 @@
  * share it all.
  */
 import { DiagnosticBag, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.ts";
-import { createEmitContext } from "./emit/context.ts";
+import { createEmitContext, type EmittedFile } from "./emit/context.ts";
 import { emitters } from "./emit/emitters.ts";
 import type { ApiModel } from "./ir/model.ts";
 import type { ValidatorSet } from "./ir/validated.ts";
@@ -14,7 +14,7 @@ import { loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
 import { readSpecFolder, type SpecFolder } from "./load/spec-folder.ts";
 import { inputsFingerprint } from "./write/inputs.ts";
 import { encodedFile, withManifest } from "./write/manifest.ts";
-import { planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
+import { isUsersFile, planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
 export interface PipelineOptions {
   specDir: string;
@@ -37,6 +37,8 @@ export interface PipelineResult {
   model: ApiModel;
   files: OutputFile[];
   plan: OutputPlan;
+  /** Files the package would have that the user keeps their own of (`yieldsToUser`): left as they are. */
+  kept: string[];
   timings: Timing[];
   /** Problems that do not stop generation (a spec with errors throws instead), in file order. */
   warnings: Diagnostic[];
@@ -68,6 +70,22 @@ function loadModel(
   return time("resolve (IR)", () => buildModel(loaded.files, bag, modelOptions));
 }
 
+/**
+ * `files` but those the user keeps their own of (`yieldsToUser` where the output folder has a
+ * file the generator did not write), whose paths go to `kept`.
+ */
+function withoutUsersFiles(
+  outDir: string,
+  files: readonly EmittedFile[],
+  kept: string[],
+): EmittedFile[] {
+  return files.filter((file) => {
+    const theirs = file.yieldsToUser === true && isUsersFile(outDir, file.path);
+    if (theirs) kept.push(file.path);
+    return !theirs;
+  });
+}
+
 /** Runs every stage but the write; throws DiagnosticsError on a broken spec. */
 export function runPipeline(
   options: PipelineOptions,
@@ -94,13 +112,16 @@ export function runPipeline(
   const ctx = createEmitContext(model, label);
   // Each file is encoded as soon as it is printed and only its bytes are kept, the text
   // left to the collector while the next emitter runs (manifest.ts, encodedFile).
+  const kept: string[] = [];
   const emitted = emitters.flatMap((emitter) =>
     time(`emit ${emitter.name}`, () =>
-      [emitter.emit(ctx)].flat().map((file) => encodedFile(file.path, file.contents)),
+      withoutUsersFiles(options.outDir, [emitter.emit(ctx)].flat(), kept).map((file) =>
+        encodedFile(file.path, file.contents),
+      ),
     ),
   );
   // A run with warnings records no fingerprint: skipping it later would hide them.
   const files = withManifest(emitted, bag.items.length === 0 ? inputs : undefined);
   const plan = time("compare", () => planOutput(options.outDir, files));
-  return { model, files, plan, timings, warnings: sortDiagnostics(bag.items) };
+  return { model, files, plan, kept, timings, warnings: sortDiagnostics(bag.items) };
 }

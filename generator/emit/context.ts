@@ -20,6 +20,12 @@ export interface EmittedFile {
   /** Path inside the output folder, `/`-separated. */
   path: string;
   contents: string;
+  /**
+   * A file people often keep one of their own of (`.gitignore`): where the output folder
+   * already has one the generator did not write, theirs stays and this one is left out,
+   * instead of the run stopping at a file it does not own.
+   */
+  yieldsToUser?: true;
 }
 
 /** The marker every generated code file starts with; the writer treats such files as its own. */

@@ -405,7 +405,7 @@ export function emitPackageFiles(ctx: EmitContext): EmittedFile[] {
     { path: "tsconfig.json", contents: render("tsconfig.json", view) },
     { path: "tsconfig.build.json", contents: render("tsconfig.build.json", view) },
     // dist/ is the build's: "commit generated/" would otherwise commit every built file.
-    { path: ".gitignore", contents: render("gitignore", view) },
+    { path: ".gitignore", contents: render("gitignore", view), yieldsToUser: true },
     { path: "README.md", contents: markdownFile(render("README.md", view)) },
   ];
 }
