@@ -2,6 +2,7 @@
  * `--diff BASE [--fail-on LEVEL]`: compares the spec with BASE and prints every change,
  * who it breaks and the semver bump; exits 1 when a change reaches LEVEL.
  */
+import { coloursOf } from "../diagnostics/colours.ts";
 import { compareModels, type Change } from "../diff/compare.ts";
 import { loadBaseModel, loadModel } from "../diff/load-base.ts";
 
@@ -19,6 +20,6 @@ export function diffCommand(
   const before = loadBaseModel(base, specDir, texts);
   const after = loadModel(specDir, texts);
   const changes: Change[] = compareModels(before, after);
-  console.log(formatChanges(changes));
+  console.log(formatChanges(changes, coloursOf("stdout")));
   return failOn !== undefined && changes.some((c) => rank[c.level] >= rank[failOn]) ? 1 : 0;
 }
