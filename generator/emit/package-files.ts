@@ -239,7 +239,7 @@ function packageView(ctx: EmitContext) {
       .join(", "),
     pagedExample: model.endpoints.find((e) => e.pagination)?.id ?? "",
     functionCode: exampleEndpoint(model) ? functionCode(model) : "",
-    entryTable: entryTable(model),
+    entryTable: entryTable(ctx),
     endpointTable: markdownTable(
       ["Endpoint", "Method", "Path", "Credentials"],
       model.endpoints.map((e) => [
@@ -266,7 +266,8 @@ function packageView(ctx: EmitContext) {
       id: e.id,
       example: code([endpointExample(e, types)]),
     })),
-    hasCallbacks: model.callbacks.length > 0 || model.webhooks !== undefined,
+    hasCallbacks: hasCallbacks(ctx),
+    outputs: ctx.outputs,
     hasStreams: model.endpoints.some((e) => e.response.stream || e.streamResponse),
     callbackTable: markdownTable(
       ["Event", "Method", "Path"],
@@ -304,15 +305,26 @@ function markdownFile(text: string): string {
   return `${text.replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
 }
 
+/** Whether the package has the callback router: the spec has callbacks or webhooks, and the output is on. */
+function hasCallbacks(ctx: EmitContext): boolean {
+  const { model } = ctx;
+  return (model.callbacks.length > 0 || model.webhooks !== undefined) && ctx.outputs.callbacks;
+}
+
 /** The table of the package's entry points. */
-function entryTable(model: ApiModel): string {
-  const name = model.api.packageName;
-  const hasCallbacks = model.callbacks.length > 0 || model.webhooks !== undefined;
+function entryTable(ctx: EmitContext): string {
+  const name = ctx.model.api.packageName;
+  const { client, openapi } = ctx.outputs;
+  const main = [
+    ...(client ? ["the client, the error classes and codes"] : []),
+    "every type",
+    ...(openapi ? ["`openApiDocument`"] : []),
+  ];
   return markdownTable(
     ["import", "what"],
     [
-      [`\`${name}\``, "the client, the error classes and codes, every type, `openApiDocument`"],
-      ...(hasCallbacks
+      [`\`${name}\``, main.join(", ")],
+      ...(hasCallbacks(ctx)
         ? [
             [
               `\`${name}/callbacks\``,
@@ -320,7 +332,9 @@ function entryTable(model: ApiModel): string {
             ],
           ]
         : []),
-      [`\`${name}/openapi.json\`, \`${name}/openapi.yaml\``, "the OpenAPI 3.1 document"],
+      ...(openapi
+        ? [[`\`${name}/openapi.json\`, \`${name}/openapi.yaml\``, "the OpenAPI 3.1 document"]]
+        : []),
     ],
   );
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { ApiModel, TypeNode } from "../ir/model.ts";
 import { childTypes } from "../ir/walk.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
+import type { OutputName } from "./shared/outputs.ts";
 
 const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 
@@ -55,12 +56,23 @@ export const runtimeModules = [
   "testing/node.ts",
 ] as const;
 
+/** The output each folder of the runtime serves: left out with it. */
+const folderOutputs: Record<string, OutputName> = {
+  client: "client",
+  callbacks: "callbacks",
+  testing: "testing",
+};
+
 /** `src/runtime/*.ts` of the generated package. */
 export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   const unions = usesUnions(ctx.model) || openEvents(ctx.model);
   const paging = ctx.model.endpoints.some((e) => e.pagination);
   const streams = ctx.model.endpoints.some((e) => e.response.stream || e.streamResponse);
   return runtimeModules
+    .filter((name) => {
+      const output = folderOutputs[name.split("/")[0]!];
+      return output === undefined || ctx.outputs[output];
+    })
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
     .filter((name) => name !== "client/stream.ts" || streams)
