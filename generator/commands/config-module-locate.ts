@@ -6,7 +6,7 @@
  * are read into a tree of positions, through `defineConfig(...)`, parentheses, `await` and
  * the top-level `const`s it names. A value the text does not spell out (made by a call,
  * spread from elsewhere) is an opaque node: a path into it stops there, at the deepest
- * literal it reaches. test/config-module-locate.test.ts holds it to TypeScript's own parser.
+ * literal it reaches. test/fuzz/config-locate.fuzz.test.ts holds it to TypeScript's own parser.
  */
 import type { SourceLocation } from "../ir/model.ts";
 import type { ConfigPath } from "./config-shape.ts";

@@ -9,8 +9,8 @@
 import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { hasModuleSyntax, moduleLocator } from "../generator/commands/config-module-locate.ts";
-import { fuzzParameters } from "./fuzz/settings.ts";
+import { hasModuleSyntax, moduleLocator } from "../../generator/commands/config-module-locate.ts";
+import { fuzzParameters } from "./settings.ts";
 
 type Path = (string | number)[];
 
