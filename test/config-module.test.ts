@@ -234,6 +234,15 @@ describe("apigen.config.ts", () => {
       rmSync(join(dir, file));
       expect(listing(dir)).toEqual(["package.json", "spec"]);
     }
+    // a value whose reading throws (a getter of the config's own) is the config's failure too
+    writeFileSync(
+      join(dir, "apigen.config.mjs"),
+      'export default { get spec() { throw new Error("no spec yet"); } };\n',
+    );
+    expect(await problemsOf(dir, "apigen.config.mjs")).toBe(
+      "error config-module-failed: apigen.config.mjs failed as it ran: reading its value threw no spec yet\n\n1 error",
+    );
+    rmSync(join(dir, "apigen.config.mjs"));
     // a value that never settles is given a limit (here 0.2 s, 30 s by default)
     writeFileSync(
       join(dir, "apigen.config.ts"),

@@ -100,12 +100,21 @@ export async function loadConfig(
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
     locator = () => jsonLocator(shown, text);
   }
-  // Located only when something is wrong: locating loads a parser (YAML's, or TypeScript).
-  const first = checkConfig(value, file, shown, () => undefined);
+  // Located only when something is wrong: locating loads YAML's parser, or reads the module's tokens.
+  const check = (locate: ConfigLocator) => {
+    try {
+      return checkConfig(value, file, shown, locate);
+    } catch (error) {
+      // a module's value is its code's: a getter or a proxy that throws as it is read
+      const detail = `reading its value threw ${error instanceof Error ? error.message : String(error)}`;
+      throw new DiagnosticsError([diagnostic("config-module-failed", { file: shown, detail })]);
+    }
+  };
+  const first = check(() => undefined);
   if (first.problems.length === 0) return { file, apis: first.apis };
   const locate = await locator();
   const wholeFile = { file: shown, line: 1, col: 1 };
-  const { problems } = checkConfig(value, file, shown, (path, at) => locate(path, at) ?? wholeFile);
+  const { problems } = check((path, at) => locate(path, at) ?? wholeFile);
   throw new DiagnosticsError(sortDiagnostics(problems));
 }
 
