@@ -2,6 +2,9 @@
  * Options resolved once for every emitter: nothing deeper re-derives defaults.
  */
 import type { ApiModel } from "../ir/model.ts";
+import { outputDefaults, type OutputSwitches } from "./shared/outputs.ts";
+
+export type { OutputName, OutputSwitches } from "./shared/outputs.ts";
 
 export interface EmitContext {
   model: ApiModel;
@@ -13,6 +16,8 @@ export interface EmitContext {
    * `#` comment, the README's HTML comment: shared/escape.ts).
    */
   banner: string;
+  /** The parts of the package that are generated (the config's `outputs`). */
+  outputs: OutputSwitches;
 }
 
 /** A file of the generated package: its final text, written as it is. */
@@ -41,12 +46,16 @@ const versionPattern = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
  * whose package name or version the spec schema would refuse is refused here too, whoever
  * built it.
  */
-export function createEmitContext(model: ApiModel, specName: string): EmitContext {
+export function createEmitContext(
+  model: ApiModel,
+  specName: string,
+  outputs: OutputSwitches = outputDefaults,
+): EmitContext {
   const { packageName, version } = model.api;
   if (!packageNamePattern.test(packageName))
     throw new Error(`not an npm package name: ${JSON.stringify(packageName)}`);
   if (!versionPattern.test(version))
     throw new Error(`not a semver version: ${JSON.stringify(version)}`);
   const banner = `${bannerMarker} from ${specName} (${model.api.title} ${model.api.version}). Do not edit: change the spec and run \`npm run generate\`.`;
-  return { model, specName, banner };
+  return { model, specName, banner, outputs };
 }

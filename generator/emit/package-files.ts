@@ -278,7 +278,7 @@ function packageView(ctx: EmitContext) {
     pagedListsMarkdown: paged.map((e) => markdownCode(e.id)).join(", "),
     pagedWalk: paged[0] ? `for await (const item of client.${paged[0].id}(…))` : "",
     functionCode: exampleEndpoint(model) ? functionCode(model) : "",
-    entryTable: entryTable(model),
+    entryTable: entryTable(ctx),
     endpointTable: markdownTable(
       ["Endpoint", "Method", "Path", "Credentials"],
       model.endpoints.map((e) => [
@@ -305,7 +305,8 @@ function packageView(ctx: EmitContext) {
       id: e.id,
       exampleCode: code([endpointExample(e, types)]),
     })),
-    hasCallbacks: model.callbacks.length > 0 || model.webhooks !== undefined,
+    hasCallbacks: hasCallbacks(ctx),
+    outputs: ctx.outputs,
     hasStreams: model.endpoints.some((e) => e.response.stream || e.streamResponse),
     callbackTable: markdownTable(
       ["Event", "Method", "Path"],
@@ -360,23 +361,29 @@ function markdownFile(text: string): string {
   return `${text.replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
 }
 
+/** Whether the package has the callback router: the spec has callbacks or webhooks, and the output is on. */
+function hasCallbacks(ctx: EmitContext): boolean {
+  const { model } = ctx;
+  return (model.callbacks.length > 0 || model.webhooks !== undefined) && ctx.outputs.callbacks;
+}
+
 /**
  * The table of the package's entry points (package.json's `exports`), each with what it
  * exports by name: test/package-readme.test.ts checks every name against the entry's exports.
  */
-function entryTable(model: ApiModel): string {
-  const name = model.api.packageName;
-  const hasCallbacks = model.callbacks.length > 0 || model.webhooks !== undefined;
-  const entry = (path: string) => markdownCode(`${name}${path}`);
+function entryTable(ctx: EmitContext): string {
+  const { model } = ctx;
+  const { client, openapi, testing } = ctx.outputs;
+  const entry = (path: string) => markdownCode(`${model.api.packageName}${path}`);
   const { clientName, coreClassName, errorClassName } = model.api;
+  const main = client
+    ? `the client (${markdownCode(clientName)}), ${markdownCode(coreClassName)} and a function per endpoint, ${markdownCode(errorClassName)} and the other error classes, ${markdownCode("ErrorCode")}, every type`
+    : "every type";
   return markdownTable(
     ["import", "what"],
     [
-      [
-        entry(""),
-        `the client (${markdownCode(clientName)}), ${markdownCode(coreClassName)} and a function per endpoint, ${markdownCode(errorClassName)} and the other error classes, ${markdownCode("ErrorCode")}, every type`,
-      ],
-      ...(hasCallbacks
+      [entry(""), main],
+      ...(hasCallbacks(ctx)
         ? [
             [
               entry("/callbacks"),
@@ -384,15 +391,26 @@ function entryTable(model: ApiModel): string {
             ],
           ]
         : []),
-      [
-        entry("/testing"),
-        `a stand-in of the service for tests (${markdownCode("createStandIn")}, ${markdownCode("listen")}); the main entry never loads it`,
-      ],
-      [
-        entry("/openapi"),
-        `the OpenAPI 3.1 document as an object (${markdownCode("openApiDocument")})`,
-      ],
-      [`${entry("/openapi.json")}, ${entry("/openapi.yaml")}`, "the OpenAPI 3.1 document as files"],
+      ...(testing
+        ? [
+            [
+              entry("/testing"),
+              `a stand-in of the service for tests (${markdownCode("createStandIn")}, ${markdownCode("listen")}); the main entry never loads it`,
+            ],
+          ]
+        : []),
+      ...(openapi
+        ? [
+            [
+              entry("/openapi"),
+              `the OpenAPI 3.1 document as an object (${markdownCode("openApiDocument")})`,
+            ],
+            [
+              `${entry("/openapi.json")}, ${entry("/openapi.yaml")}`,
+              "the OpenAPI 3.1 document as files",
+            ],
+          ]
+        : []),
     ],
   );
 }
