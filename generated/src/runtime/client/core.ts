@@ -89,7 +89,11 @@ export interface ClientLogger {
   debug(message: string): void;
 }
 
-/** The options with a default, and their defaults (docs/client.md, "Options"). */
+/**
+ * The options with a default, and their defaults (docs/client.md, "Options"). Each has a type
+ * a declaration can be written from without a type checker (`as number` on a computed one):
+ * `diff` reads the package's declarations that way.
+ */
 const defaults = {
   /** Time for a whole attempt, response body included; 0, Infinity or over 2^31 - 1 for none. */
   timeoutMs: 60_000,
@@ -102,9 +106,9 @@ const defaults = {
   /** Redirects followed in a row within the base URL's origin. Others are refused. */
   maxRedirects: 5,
   /** Largest success body read, in bytes (16 MiB); `Infinity` for no limit. */
-  maxResponseBytes: 2 ** 24,
+  maxResponseBytes: (2 ** 24) as number,
   /** Most of an error body an error keeps, in bytes (64 KiB). */
-  maxErrorBodyBytes: 2 ** 16,
+  maxErrorBodyBytes: (2 ** 16) as number,
   /** Upper bound of the first back-off, doubling with each retry. */
   retryBackoffMs: 500,
   /** Largest back-off. */
@@ -279,8 +283,16 @@ export class ClientCore {
         : undefined;
     if (placed?.headers) headers = { ...headers, ...placed.headers };
     // A streamed success is read by its Stream (stream.ts, passed in by streaming endpoints
-    // only), after the timeout has covered the wait for its headers.
-    const streams = op.stream?.(op, body, state, call.signal, this.options.maxResponseBytes);
+    // only), after the timeout has covered the wait for its headers; an error item the API
+    // sends in it is thrown as the API's error.
+    const streams = op.stream?.(
+      op,
+      body,
+      state,
+      call.signal,
+      this.options.maxResponseBytes,
+      (...a) => this.streamError(op, secrets, ...a),
+    );
     if (streams) headers = { ...headers, ...streams };
     const url = this.base + pathOf(op, params) + (placed?.search ?? "");
     const payload =
@@ -319,6 +331,27 @@ export class ClientCore {
         throw aborted(op, call, " while waiting to retry");
       });
     }
+  }
+
+  /** The API's error of an error item in a stream that began: read and redacted as an error body is. */
+  private streamError(
+    op: Operation,
+    secrets: readonly string[],
+    status: number,
+    text: string,
+    headers: Headers,
+    item: number,
+  ): Error {
+    const details = errorDetails(
+      op.id,
+      status,
+      text,
+      false,
+      headers,
+      secrets,
+      this.requestIdHeader,
+    );
+    return new this.errorClass({ ...details, streamItem: item });
   }
 
   /**
