@@ -478,6 +478,22 @@ ${events}
     expect(changes(spec(closed), after)).toEqual(lines);
   });
 
+  it("notes an error item declared, changed or taken away as minor", () => {
+    const chat = "flag: stream, contentType: text/event-stream, body: Chunk";
+    const field = spec(closed, `${chat}, error: { field: error }`);
+    const event = spec(closed, `${chat}, error: { event: error }`);
+    expect(changes(spec(closed), field)).toEqual([
+      "minor endpoints.chat.create.streamResponse: error item none -> field error",
+    ]);
+    expect(changes(field, event)).toEqual([
+      "minor endpoints.chat.create.streamResponse: error item field error -> event error",
+    ]);
+    expect(changes(event, spec(closed))).toEqual([
+      "minor endpoints.chat.create.streamResponse: error item event error -> none",
+    ]);
+    expect(compareModels(model(field), model(field))).toEqual([]);
+  });
+
   it("finds nothing between a streaming spec and itself", () => {
     expect(compareModels(model(spec(closed)), model(spec(closed)))).toEqual([]);
   });

@@ -275,18 +275,18 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
       expect(back[id]!.pagination, id).toEqual(withDefaults(endpoint.pagination));
   });
 
-  it("carries streams (x-apigen-stream) and a flag's stream (x-apigen-stream-flag)", () => {
+  it("carries streams (x-apigen-stream, with its error item) and a flag's stream (x-apigen-stream-flag)", () => {
     const { outSpec } = imported(
       join(repoRoot, "test/__snapshots__/features/streaming/openapi.json"),
     );
     const original = endpointsOf(join(repoRoot, "test/fixtures/features/streaming"));
     const back = endpointsOf(outSpec);
     const streamKeys = (r: unknown) => {
-      const { contentType, body, events, open, terminator, flag } = (r ?? {}) as Record<
+      const { contentType, body, events, open, terminator, flag, error } = (r ?? {}) as Record<
         string,
         unknown
       >;
-      return { contentType, body, events, open, terminator, flag };
+      return { contentType, body, events, open, terminator, flag, error };
     };
     for (const [id, endpoint] of Object.entries(original)) {
       expect(streamKeys(back[id]!.response), id).toEqual(streamKeys(endpoint.response));
