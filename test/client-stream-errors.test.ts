@@ -243,6 +243,13 @@ describe("the stand-in told to send it (Prefer: stream-error)", () => {
         (e: unknown) => e,
       );
     expect(plain).toMatchObject({ status: 400 });
+    const bad = await fetch(`${running.url}/v1/completions`, {
+      method: "POST",
+      headers: { Prefer: 'stream-error="a<b"', Authorization: "Bearer t" },
+      body: JSON.stringify(request),
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("is not an error code");
   });
 });
 
