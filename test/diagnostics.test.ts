@@ -306,6 +306,31 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "not-processed",
+    defect:
+      "notProcessed on a range, on a success status and beside retry: false (a plain one on 503 is fine)",
+    expected: [
+      "test/fixtures/broken/not-processed/api.yaml:5:36 - error status-not-processed: notProcessed on status 5xx: a range cannot promise it for every status it stands for; mark each status the server promises it for",
+      "test/fixtures/broken/not-processed/api.yaml:6:32 - error status-not-processed: notProcessed on status 202: the client retries only error statuses (400 and above)",
+      "test/fixtures/broken/not-processed/api.yaml:7:50 - error status-not-processed: notProcessed on status 429: it contradicts retry: false (a status whose requests were not processed is retried for every method)",
+    ],
+  },
+  {
+    name: "stream-error-item",
+    defect:
+      "stream error items without field or event, with both, an event also listed, an event in JSON lines, on a JSON response, a field its body lacks, a status not an integer or without a body (the last one is fine)",
+    expected: [
+      "test/fixtures/broken/stream-error-item/api.yaml:12:62 - error stream-error-item: the stream's `error` needs `field` (a top-level key of an item's JSON, such as error) or `event` (a server-sent event name)",
+      "test/fixtures/broken/stream-error-item/api.yaml:16:85 - error stream-error-item: the stream's `error` takes `field` or `event`, not both",
+      'test/fixtures/broken/stream-error-item/api.yaml:23:16 - error stream-error-item: the stream\'s `error` event "error" is listed in `events` too: an event is an item or the error, not both; take it out of `events`',
+      "test/fixtures/broken/stream-error-item/api.yaml:27:78 - error stream-key-misplaced: `event` belongs to a text/event-stream response; this response is application/jsonl",
+      "test/fixtures/broken/stream-error-item/api.yaml:31:37 - error stream-key-misplaced: `error` belongs to a stream (text/event-stream, application/jsonl or application/x-ndjson); this response is application/json",
+      "test/fixtures/broken/stream-error-item/api.yaml:35:62 - error stream-error-item: the stream's `error` field failure is not a field of its body (its fields: error)",
+      "test/fixtures/broken/stream-error-item/api.yaml:42:7 - error stream-error-item: the stream's `error` status error.status must be an integer field of the body",
+      "test/fixtures/broken/stream-error-item/api.yaml:46:62 - error stream-error-item: the stream's `error` status error.code needs `body`, the type it is read from",
+    ],
+  },
+  {
     name: "unresolved-ref",
     defect: "Mony instead of Money",
     expected: [

@@ -351,6 +351,14 @@ export const catalogue = {
     message:
       "type {name} clashes with the union generated for the events of endpoint {endpoint}; rename the type",
   },
+  "stream-error-item": {
+    severity: "error",
+    message: "the stream's `error` {problem}",
+  },
+  "status-not-processed": {
+    severity: "error",
+    message: "notProcessed on status {status}: {problem}",
+  },
   "stream-flag": {
     severity: "error",
     message: "stream flag {flag} {problem}",

@@ -8,6 +8,7 @@ import { sameShape, typeText } from "./type-text.ts";
 import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
 import { diffPagination } from "./pagination.ts";
+import { diffStatuses } from "./statuses.ts";
 import { diffStreams } from "./streams.ts";
 import { diffWebhooks } from "./webhooks.ts";
 
@@ -406,6 +407,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffWebhooks(sinkOf(out, positionUsage("callback-body")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
+  diffStatuses(out, before, after);
   const gapCount = (m: ApiModel) =>
     m.gaps
       .map((g) => `${g.subject}:${g.text}`)

@@ -56,14 +56,15 @@ export function coreClass(model: ApiModel): ClassDeclaration {
     headerCredentials(model).map((c) => [c.id, member(id("options"), c.id)] as const),
   );
   const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
-  const { statuses, never } = model.errors.retry;
+  const { statuses, never, anyMethod } = model.errors.retry;
   const { requestIdHeader } = model.errors;
   const retry =
-    statuses.length || never.length || requestIdHeader !== undefined
+    statuses.length || never.length || anyMethod.length || requestIdHeader !== undefined
       ? [
           obj([
             ["statuses", statuses.length ? arr(statuses.map(lit)) : undefined],
             ["never", never.length ? arr(never.map(lit)) : undefined],
+            ["anyMethod", anyMethod.length ? arr(anyMethod.map(lit)) : undefined],
           ]),
           ...(requestIdHeader !== undefined ? [lit(requestIdHeader)] : []),
         ]

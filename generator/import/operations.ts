@@ -320,6 +320,17 @@ function streamOf(ctx: ImportContext, media: JsonObject, at: Pointer): JsonObjec
   }
   if (stream.open === false) out.open = false;
   if (typeof stream.terminator === "string") out.terminator = stream.terminator;
+  if (isObject(stream.error))
+    out.error = streamErrorOf(ctx, stream.error, under(streamAt, "error"));
+  return out;
+}
+
+/** The error item of a stream apigen wrote (`x-apigen-stream`'s `error`), as the spec writes it. */
+function streamErrorOf(ctx: ImportContext, error: JsonObject, at: Pointer): JsonObject {
+  const out: JsonObject = {};
+  for (const key of ["field", "event", "status", "description"] as const)
+    if (typeof error[key] === "string") out[key] = error[key];
+  if (error.schema !== undefined) out.body = typeOf(ctx, error.schema, under(at, "schema"));
   return out;
 }
 

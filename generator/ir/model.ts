@@ -325,6 +325,25 @@ export interface StreamFacts {
   terminator?: string;
   /** Name of the generated union of the named events (`MessagesStreamEvent`), when there are events. */
   eventTypeName?: string;
+  /** The item that is the API's error once the stream has begun: not yielded, thrown. */
+  error?: StreamError;
+}
+
+/**
+ * How a stream says it failed after it began (`error` of a stream response): by a top-level
+ * key of an item's JSON (`field`, OpenAI's `{"error": {...}}`) or, in server-sent events, by
+ * an event name (`event`, Anthropic's `event: error`). Exactly one of the two. The item's data
+ * is read as an error body, and the iteration throws the API's error class.
+ */
+export interface StreamError {
+  field?: string;
+  event?: string;
+  /** The type of the error item's data, when the spec gives it. */
+  body?: TypeNode;
+  /** An integer field of `body` carrying the status to throw with; absent: the response's. */
+  status?: FieldPath;
+  docs: Docs;
+  location: SourceLocation;
 }
 
 /** The response of an endpoint when its body's boolean `flag` is true: a stream. */
@@ -505,6 +524,11 @@ export interface StatusInfo {
   status: ErrorStatus | number;
   meaning: string;
   retry: boolean;
+  /**
+   * The server promises a request answered with this status was not processed (`notProcessed:
+   * true`): the client retries it for every method, with or without an idempotency key.
+   */
+  notProcessed: boolean;
   docs: Docs;
 }
 
@@ -611,9 +635,10 @@ export interface ApiModel {
     responses: ErrorResponse[];
     /**
      * What the client retries beyond and against its defaults (408, 429, 5xx): the numeric
-     * statuses marked `retry: true`, and those marked `retry: false`.
+     * statuses marked `retry: true`, and those marked `retry: false`; `anyMethod`: the
+     * statuses marked `notProcessed: true`, retried for every method.
      */
-    retry: { statuses: number[]; never: number[] };
+    retry: { statuses: number[]; never: number[]; anyMethod: number[] };
     /** Response header of the request id an ApiError keeps; absent: the runtime's usual names. */
     requestIdHeader?: string;
     docs: Docs;

@@ -59,6 +59,11 @@ export interface RouteResponse {
   events?: { name: string; shape: Shape }[];
   /** An SSE data value that ends the stream (`[DONE]`), sent last. */
   terminator?: string;
+  /**
+   * The stream's error item, sent when `Prefer: stream-error` asks for it: an item whose JSON
+   * has the top-level key `field`, or an SSE event named `event`; its data built by `template`.
+   */
+  error?: { field?: string; event?: string; template: ErrorTemplate };
   /** Response headers the spec declares, each with its value's shape. */
   headers?: { name: string; shape: Shape }[];
   note?: string;

@@ -132,8 +132,16 @@ export interface OperationCode {
     state: ResultState,
     signal: AbortSignal | undefined,
     limit: number,
+    fail: StreamFailure,
   ) => Record<string, string> | undefined;
 }
+
+/**
+ * The API's error (its error class, redacted as every error body is) of an error item a
+ * stream sent after it began: the status to throw with, the item's data, the response's
+ * headers, and the item's index in the stream.
+ */
+export type StreamFailure = (status: number, text: string, headers: Headers, item: number) => Error;
 
 /** What the generated descriptor says about a streamed success (its `streaming` entry). */
 export interface StreamSpec {
@@ -150,6 +158,12 @@ export interface StreamSpec {
   flag?: string;
   /** The Accept header of a call whose flag asks for the stream. */
   accept?: string;
+  /**
+   * The item that is the API's error once the stream has begun, by a top-level key of its
+   * JSON (`field`) or by its event name (`event`); `status`: the path of an integer field of
+   * its data that carries the status to throw with.
+   */
+  error?: { field?: string; event?: string; status?: FieldPath };
 }
 
 /**

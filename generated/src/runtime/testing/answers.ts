@@ -36,6 +36,15 @@ function fill(template: ErrorTemplate, parts: Parts): unknown {
   return out;
 }
 
+/** The error body of a template with `code` (when given) and `message` in their slots. */
+export function errorBodyOf(
+  template: ErrorTemplate,
+  code: string | number | undefined,
+  message: string,
+): unknown {
+  return fill(template, { code, tag: undefined, messages: [message] });
+}
+
 /** A JSON answer. */
 export function json(
   status: number,
