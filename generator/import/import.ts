@@ -28,7 +28,7 @@ import {
   sharedHeadersSection,
   titleName,
 } from "./sections.ts";
-import { specFileText, type SpecFile } from "./write-spec.ts";
+import { portableFileNames, specFileText, type SpecFile } from "./write-spec.ts";
 
 export interface ImportOptions {
   /** The OpenAPI document (JSON or YAML). */
@@ -148,8 +148,9 @@ function layout(
     group[e.id] = e.value;
     groups.set(e.group, group);
   }
+  const groupFiles = portableFileNames([...groups.keys()]);
   for (const [group, list] of groups) {
-    const path = `endpoints/${group}.yaml`;
+    const path = `endpoints/${groupFiles.get(group)}.yaml`;
     files.push({ path, text: specFileText({ endpoints: list }, schemaFrom(path)) });
   }
   const areas = new Map<string, Record<string, TypeOut>>();
@@ -170,8 +171,10 @@ function layout(
       path: "lifecycles.yaml",
       text: specFileText({ lifecycles }, schemaFrom("lifecycles.yaml")),
     });
-  for (const [area, types] of [...areas].sort(([a], [b]) => a.localeCompare(b))) {
-    const path = `types/${area}.yaml`;
+  const sorted = [...areas].sort(([a], [b]) => a.localeCompare(b));
+  const areaFiles = portableFileNames(sorted.map(([area]) => area));
+  for (const [area, types] of sorted) {
+    const path = `types/${areaFiles.get(area)}.yaml`;
     files.push({ path, text: specFileText({ types: types as JsonObject }, schemaFrom(path)) });
   }
   return files;

@@ -10,6 +10,7 @@ import {
   isObject,
   locationKey,
   note,
+  setEntry,
   stringOf,
   under,
   type ImportContext,
@@ -368,7 +369,7 @@ export function fieldsOf(ctx: ImportContext, schema: JsonObject, at: Pointer): J
   const fields: JsonObject = {};
   for (const [name, property] of Object.entries(properties)) {
     const type = typeOf(ctx, property, under(at, "properties", name));
-    fields[name] = required.has(name) ? { ...asMapping(type), required: true } : type;
+    setEntry(fields, name, required.has(name) ? { ...asMapping(type), required: true } : type);
   }
   return fields;
 }
@@ -403,9 +404,12 @@ function allOfType(
       note(ctx, facets, partAt, "an allOf member that is not an object: left out");
       return;
     }
-    Object.assign(fields, fieldsOf(ctx, resolved.value, resolved.at));
+    for (const [name, field] of Object.entries(fieldsOf(ctx, resolved.value, resolved.at)))
+      setEntry(fields, name, field);
   });
-  if (isObject(schema.properties)) Object.assign(fields, fieldsOf(ctx, schema, at));
+  if (isObject(schema.properties))
+    for (const [name, field] of Object.entries(fieldsOf(ctx, schema, at)))
+      setEntry(fields, name, field);
   if (Object.keys(fields).length || !out.extends) out.fields = fields;
   return out;
 }
@@ -511,7 +515,7 @@ function tagsOf(
     if (!isObject(variant) || (variant.fields === undefined && variant.extends === undefined))
       return undefined;
     const tag = byTarget.get(name) ?? pointerTokens(target.at.pointer).at(-1)!;
-    tags[tag] = name;
+    setEntry(tags, tag, name);
   }
   return tags;
 }
@@ -604,7 +608,7 @@ function literalExample(
   for (const [key, item] of Object.entries(value)) {
     const literal = literalExample(ctx, item, under(at, key), depth + 1);
     if (literal === undefined) return undefined;
-    out[key] = literal;
+    setEntry(out, key, literal);
   }
   return out;
 }

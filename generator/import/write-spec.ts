@@ -74,3 +74,32 @@ function isFlat(node: Node, depth = 0): boolean {
 function flatLength(node: Node): number {
   return JSON.stringify(node.toJSON()).length + 10;
 }
+
+/** Names Windows gives its devices, whatever the extension after them (`nul.yaml` is NUL). */
+const deviceNames =
+  /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)$/i;
+
+/**
+ * The file name (without `.yaml`) of each name, in order: one every file system keeps apart
+ * and can write. Characters Windows refuses become `_`, as does a trailing dot or space; a
+ * device name (`nul`, `CON`, `com1`) takes `_` after it; and a name that is another's but
+ * for case (`userS` after `users`) takes `-2` (then `-3`, ...), since macOS and Windows
+ * file systems ignore case.
+ */
+export function portableFileNames(names: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const name of names) {
+    if (out.has(name)) continue;
+    let base =
+      name
+        .replace(/[<>:"/\\|?*\u0000-\u001f]/g, "_")
+        .replace(/[. ]+$/, (m) => "_".repeat(m.length)) || "_";
+    if (deviceNames.test(base)) base = `${base}_`;
+    let file = base;
+    for (let n = 2; taken.has(file.toLowerCase()); n++) file = `${base}-${n}`;
+    taken.add(file.toLowerCase());
+    out.set(name, file);
+  }
+  return out;
+}

@@ -18,6 +18,7 @@ import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
+import { withNames, type UnnamedEndpoint } from "./names.ts";
 import { pendingStandIn, withStandIn } from "./build-stand-in.ts";
 import type {
   ApiInfo,
@@ -32,7 +33,7 @@ import type {
   NamedType,
   ParamsType,
 } from "./model.ts";
-import { runtimeExportNames } from "./reserved-names.ts";
+import { clientOptionNames, runtimeExportNames } from "./reserved-names.ts";
 import { validatedNames, type ValidatorSet } from "./validated.ts";
 
 type Data = Record<string, unknown>;
@@ -68,8 +69,8 @@ export function buildModel(
       namedTypes.map((t) => t.name),
     ),
   );
-  const errorCodes = buildErrorCodes(merged.errorCodes, ctx);
-  const codeSet = new Set(errorCodes.map((c) => c.code));
+  const codes = buildErrorCodes(merged.errorCodes, ctx);
+  const codeSet = new Set(codes.map((c) => c.code));
   const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
   checkVersionScopes(merged, versions, ctx);
   const operations = new OperationBuilder(ctx, types, {
@@ -78,16 +79,23 @@ export function buildModel(
     errorResponses: responses,
     errorCodes: codeSet,
   });
-  const endpoints = merged.endpoints.map((d) => operations.endpoint(d));
-  const callbacks = merged.callbacks.map((d) => operations.callback(d));
-  const paramsTypes = paramsTypesOf(endpoints, callbacks, namedTypes, ctx);
-  checkRoutes(endpoints, ctx, "duplicate-endpoint-route", (e) => e.id);
-  checkPathNames(endpoints, ctx);
-  checkRoutes(callbacks, ctx, "duplicate-callback-route", (c) => c.event);
-  const endpointIds = endpoints.map((e) => e.id);
-  const webhooks = merged.webhooks
-    ? buildWebhooks(merged.webhooks, ctx, types, operations, endpointIds)
-    : undefined;
+  const unnamedEndpoints = merged.endpoints.map((d) => operations.endpoint(d));
+  const unnamedCallbacks = merged.callbacks.map((d) => operations.callback(d));
+  checkRoutes(unnamedEndpoints, ctx, "duplicate-endpoint-route", (e) => e.id);
+  checkPathNames(unnamedEndpoints, ctx);
+  checkRoutes(unnamedCallbacks, ctx, "duplicate-callback-route", (c) => c.event);
+  const endpointIds = unnamedEndpoints.map((e) => e.id);
+  const { endpoints, callbacks, webhooks, errorCodes } = withNames(ctx, {
+    api,
+    types: namedTypes,
+    endpoints: unnamedEndpoints,
+    callbacks: unnamedCallbacks,
+    webhooks: merged.webhooks
+      ? buildWebhooks(merged.webhooks, ctx, types, operations, endpointIds)
+      : undefined,
+    errorCodes: codes,
+  });
+  const paramsTypes = paramsTypesOf(endpoints, callbacks);
   const lifecycles = merged.lifecycles.map((d) => buildLifecycle(d, ctx, endpointIds));
   const limits = merged.limits.map((d) => ({
     name: d.name,
@@ -179,12 +187,10 @@ export function buildModel(
   });
 }
 
-/** The parameter interfaces of operations; their names must not clash with a named type. */
+/** The parameter interfaces of operations, named by ir/names.ts. */
 function paramsTypesOf(
   endpoints: readonly Endpoint[],
   callbacks: readonly Callback[],
-  types: readonly NamedType[],
-  ctx: BuildContext,
 ): ParamsType[] {
   const owners = [
     ...endpoints.map((e) => ({
@@ -198,16 +204,7 @@ function paramsTypesOf(
       params: c.params,
     })),
   ];
-  const result: ParamsType[] = [];
-  // Named types are unique by name (the IR keeps one per name): a map, not a search per operation.
-  const typesByName = new Map(types.map((t) => [t.name, t]));
-  for (const { owner, name, params } of owners) {
-    if (!name) continue;
-    const clash = typesByName.get(name);
-    if (clash) ctx.bag.report("generated-name-conflict", { name, owner }, clash.location);
-    result.push({ name, owner, params });
-  }
-  return result;
+  return owners.flatMap(({ owner, name, params }) => (name ? [{ name, owner, params }] : []));
 }
 
 function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {
@@ -261,6 +258,7 @@ function buildCredential(decl: Decl, ctx: BuildContext): Credential {
   }
   return {
     id: decl.name,
+    optionName: clientOptionNames.has(decl.name) ? `${decl.name}Credential` : decl.name,
     pascalName: pascalCase(decl.name),
     placement,
     ...(typeof v.header === "string" ? { header: v.header } : {}),
@@ -336,8 +334,8 @@ function checkRoutes<T extends { method: string; path: string; location: Endpoin
  * Two paths that differ only in their parameters' names are one path to OpenAPI, which has a
  * single path item (and so a single set of names) for both.
  */
-function checkPathNames(endpoints: readonly Endpoint[], ctx: BuildContext): void {
-  const firstOfShape = new Map<string, Endpoint>();
+function checkPathNames(endpoints: readonly UnnamedEndpoint[], ctx: BuildContext): void {
+  const firstOfShape = new Map<string, UnnamedEndpoint>();
   for (const endpoint of endpoints) {
     const shape = endpoint.path.replace(/\{[^}]*\}/g, "{}");
     const first = firstOfShape.get(shape);

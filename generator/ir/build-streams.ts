@@ -52,7 +52,6 @@ export function streamFactsOf(
   data: Data,
   kind: ResponseKind,
   body: TypeNode | undefined,
-  pascalName: string,
 ): StreamFacts | undefined {
   const contentType = typeof data.contentType === "string" ? data.contentType : "application/json";
   for (const key of sseKeys) {
@@ -92,7 +91,6 @@ export function streamFactsOf(
     events,
     open: listed !== undefined && data.open !== false,
     ...(typeof data.terminator === "string" ? { terminator: data.terminator } : {}),
-    ...(events.length ? { eventTypeName: `${pascalName}Event` } : {}),
   };
 }
 
@@ -140,10 +138,7 @@ function flagProblem(
   return boolean ? undefined : "must be a boolean field of the body";
 }
 
-/**
- * Checks each endpoint's stream flag against its body once the named types are known, and
- * the generated event unions' names against the named types.
- */
+/** Checks each endpoint's stream flag against its body once the named types are known. */
 export function checkStreams(
   ctx: BuildContext,
   namedTypes: readonly NamedType[],
@@ -152,19 +147,8 @@ export function checkStreams(
   const types = new Map(namedTypes.map((t) => [t.name, t] as const));
   for (const endpoint of endpoints) {
     const stream = endpoint.streamResponse;
-    if (stream) {
-      const problem = flagProblem(stream.flag, endpoint.body, types);
-      if (problem) ctx.bag.report("stream-flag", { flag: stream.flag, problem }, stream.location);
-    }
-    for (const response of [endpoint.response, stream]) {
-      const name = response?.stream?.eventTypeName;
-      const clash = name ? types.get(name) : undefined;
-      if (clash)
-        ctx.bag.report(
-          "stream-event-type-conflict",
-          { name: clash.name, endpoint: endpoint.id },
-          clash.location,
-        );
-    }
+    if (!stream) continue;
+    const problem = flagProblem(stream.flag, endpoint.body, types);
+    if (problem) ctx.bag.report("stream-flag", { flag: stream.flag, problem }, stream.location);
   }
 }

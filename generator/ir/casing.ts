@@ -18,7 +18,7 @@ export function camelCase(name: string): string {
 }
 
 /** Words a parameter of a generated function may not be named (strict mode, ES modules). */
-const reservedWords = new Set(
+export const reservedWords: ReadonlySet<string> = new Set(
   (
     "arguments await break case catch class const continue debugger default delete do else " +
     "enum eval export extends false finally for function if implements import in instanceof " +

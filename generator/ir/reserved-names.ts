@@ -1,3 +1,5 @@
+import type { CoreOptions } from "../runtime/client/core.ts";
+
 /**
  * Names the generated package exports from its runtime whatever the spec says (the error
  * classes, `ApiPromise`, `Page`, `Stream`, the router's types). A spec type of one of these
@@ -64,3 +66,55 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "StandInOptions",
   "StandInState",
 ]);
+
+/**
+ * Values a generated `client.ts` may import or the package's entry re-export beside the
+ * endpoint functions: every camelCase export of the runtime modules it reads, and errors.ts's
+ * `errorCodeMeanings`. An endpoint function of one of these names (`from.data` would be
+ * `fromData`) is given `_` after it (ir/names.ts). test/names.test.ts holds this list to what
+ * the emitters import.
+ */
+export const clientModuleValues: ReadonlySet<string> = new Set(
+  // runtime/client/*.ts, validate.ts, validator-data.ts, unions.ts
+  (
+    "anything array backoffMs baseAddress basicToken binary boolean bounded callArgs check " +
+    "child dateTimeFormat declaredHeaders describe discard endpoint endpointOf errorDetails " +
+    "fail formBody formats fromData group isBinaryData isPlainObject isRetryableStatus literal " +
+    "lowerKeys map maxAttempts maxDepth maxIssues monthDayYearFormat neverReachedServer " +
+    "nullable number object oneOf openStream operation pagedEndpoint paginate pathOf " +
+    "placeParams queryPair randomNonce redact redactHeaders redactor redirectHop retryAfterMs " +
+    "secretsOf serialize settle sleep string tagged tryParseJson union uriFormat uuidFormat " +
+    "validate yearMonthFormat " +
+    // errors.ts
+    "errorCodeMeanings"
+  ).split(" "),
+);
+
+/** The client's own options (runtime/client/core.ts `CoreOptions`), every one, as the compiler checks. */
+const coreOptionNames = [
+  "baseUrl",
+  "fetch",
+  "headers",
+  "logger",
+  "timeoutMs",
+  "maxRetries",
+  "idempotencyHeader",
+  "nonceHeader",
+  "maxRedirects",
+  "maxResponseBytes",
+  "maxErrorBodyBytes",
+  "retryBackoffMs",
+  "maxRetryBackoffMs",
+  "maxRetryAfterMs",
+] as const satisfies readonly (keyof CoreOptions)[];
+// A new option of the runtime must be listed above: otherwise this does not compile.
+const everyCoreOption: Exclude<keyof CoreOptions, (typeof coreOptionNames)[number]> extends never
+  ? true
+  : never = true;
+void everyCoreOption;
+
+/**
+ * Names a credential's client option may not take: the client's own options. A credential of
+ * such an id (`fetch`, `headers`) is the option `fetchCredential` (ir/build-ir.ts).
+ */
+export const clientOptionNames: ReadonlySet<string> = new Set(coreOptionNames);

@@ -200,6 +200,14 @@ export function callArgs(op: Operation, args: readonly unknown[]): CallArgs {
     const name = names[i]!;
     if (name === "$body") body = args[i];
     else if (name === "$query") query = args[i] as QueryParams | undefined;
+    // A path parameter may be named `__proto__`: an own entry, not the prototype.
+    else if (name === "__proto__")
+      Object.defineProperty((params ??= {}), name, {
+        value: args[i],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else (params ??= {})[name] = args[i] as string | number | boolean;
   }
   return { params, body, query, options: args[names.length] as RequestOptions | undefined };
@@ -230,8 +238,13 @@ export type { QueryParams };
 export function pathOf(parts: readonly string[], params: PathParams | undefined): string {
   let path = parts[0]!;
   for (let i = 1; i < parts.length; i += 2)
-    path += encodeURIComponent(String(params?.[parts[i]!] ?? "")) + parts[i + 1]!;
+    path += encodeURIComponent(String(own(params, parts[i]!) ?? "")) + parts[i + 1]!;
   return path;
+}
+
+/** An own entry of `params`, or undefined: `params.__proto__` is not one unless it was set. */
+function own(params: PathParams | undefined, name: string): string | number | boolean | undefined {
+  return params !== undefined && Object.hasOwn(params, name) ? params[name] : undefined;
 }
 
 /** Header names lower-cased, so that a later source replaces an earlier one whatever its case. */
