@@ -20,6 +20,7 @@ import { endpointsOf } from "./operations.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
 import { namedType } from "./schemas.ts";
+import { hoistDeepTypes, shapeTypes, typeRoots } from "./shape.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
   apiSection,
@@ -72,6 +73,8 @@ export function importSpec(options: ImportOptions): ImportResult {
   const inbound = inboundSections(ctx);
   ctx.area = "shared";
   nameEverySchema(ctx);
+  shapeTypes(ctx);
+  hoistDeepTypes(ctx, typeRoots(endpoints, inbound));
   noteUncarried(ctx, api);
   const top: JsonObject = { api };
   if (environments) top.environments = environments;
