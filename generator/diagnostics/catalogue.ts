@@ -365,6 +365,14 @@ export const catalogue = {
     message:
       "{dir} already holds files; import into a new or empty folder, so nothing of yours is overwritten",
   },
+  "import-out-spec-not-folder": {
+    severity: "error",
+    message: "--out-spec {dir} is {what}, not a folder; name a new or empty folder",
+  },
+  "import-out-spec-unwritable": {
+    severity: "error",
+    message: "cannot write the spec folder {dir}: {reason}; nothing was written",
+  },
   "import-bad-document": { severity: "error", message: "{detail}" },
   "stale-output": { severity: "error", message: "{file} is {state}; run `npm run generate`" },
 } as const satisfies Record<string, { severity: "error" | "warning"; message: string }>;

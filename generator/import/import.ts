@@ -5,7 +5,17 @@
  * (written beside it, then renamed) or not at all, and an existing folder with files in it is
  * never written into.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import {
   componentsOf,
@@ -183,14 +193,17 @@ function layout(
   return files;
 }
 
-/** Writes the folder whole: into a sibling staging folder, renamed into place at the end. */
+/**
+ * Writes the folder whole: into a sibling staging folder, renamed into place at the end.
+ * `outSpec` is a new folder, an empty one, or a link to an empty one (written through: the
+ * link stays and leads to the spec); a file, a link to nothing and a folder with files are
+ * refused before anything is written.
+ */
 export function writeSpecFolder(outSpec: string, files: readonly SpecFile[]): void {
-  const target = resolve(outSpec);
-  if (existsSync(target) && readdirSync(target).length > 0)
-    throw importError("import-out-spec-not-empty", { dir: outSpec });
+  const target = outFolder(outSpec);
   const staging = join(dirname(target), `.${basename(target)}.apigen-import-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
   try {
+    rmSync(staging, { recursive: true, force: true });
     for (const file of files) {
       const path = join(staging, file.path);
       mkdirSync(dirname(path), { recursive: true });
@@ -200,6 +213,38 @@ export function writeSpecFolder(outSpec: string, files: readonly SpecFile[]): vo
     renameSync(staging, target);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
-    throw error;
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw importError("import-out-spec-unwritable", { dir: outSpec, reason });
   }
+}
+
+/**
+ * The folder the spec is written to: `outSpec` itself, or the folder a link there leads to.
+ * Refuses what is not a new or empty folder, naming what it is.
+ */
+function outFolder(outSpec: string): string {
+  const given = resolve(outSpec);
+  let link;
+  try {
+    link = lstatSync(given);
+  } catch {
+    return given; // nothing there yet
+  }
+  let target = given;
+  if (link.isSymbolicLink()) {
+    try {
+      target = realpathSync(given);
+    } catch {
+      throw importError("import-out-spec-not-folder", { dir: outSpec, what: "a link to nothing" });
+    }
+  }
+  const stat = statSync(target);
+  if (!stat.isDirectory())
+    throw importError("import-out-spec-not-folder", {
+      dir: outSpec,
+      what: link.isSymbolicLink() ? "a link to a file" : "a file",
+    });
+  if (readdirSync(target).length > 0)
+    throw importError("import-out-spec-not-empty", { dir: outSpec });
+  return target;
 }
