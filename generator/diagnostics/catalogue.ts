@@ -178,6 +178,11 @@ export const catalogue = {
     severity: "error",
     message: "{method} {path} is also endpoint {other}",
   },
+  "type-name-generated": {
+    severity: "error",
+    message:
+      "type {name} has the name of one the generated package declares (its client, the client's options, core or error class, or the callback router's types); rename it",
+  },
   "type-name-reserved": {
     severity: "error",
     message:

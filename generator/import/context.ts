@@ -32,6 +32,8 @@ export interface ImportContext {
   area: string;
   /** The API's name in PascalCase, put before a schema name the runtime already exports. */
   namePrefix: string;
+  /** Names the generated package declares itself (its client, ...): a schema of one is prefixed too. */
+  generatedNames: ReadonlySet<string>;
   /** Every note written, for the count `import` prints. */
   gaps: number;
 }
@@ -123,7 +125,7 @@ export function credentialId(ctx: ImportContext, scheme: string): string {
       if (isObject(parameter) && typeof parameter["x-apigen-signature"] === "string")
         used.add(parameter["x-apigen-signature"]);
     for (const name of Object.keys(componentsOf(ctx, "securitySchemes"))) {
-      const base = camelCase(name) || "credential";
+      const base = credentialName(name);
       let id = base;
       for (let n = 2; used.has(id); n++) id = `${base}${n}`;
       used.add(id);
@@ -131,7 +133,15 @@ export function credentialId(ctx: ImportContext, scheme: string): string {
     }
     credentialIdsOf.set(ctx, ids);
   }
-  return ids.get(scheme) ?? (camelCase(scheme) || "credential");
+  return ids.get(scheme) ?? credentialName(scheme);
+}
+
+/** A scheme's name as a credential id: camelCase, starting with a letter (`0-key` is `credential0Key`). */
+function credentialName(scheme: string): string {
+  const camel = camelCase(scheme);
+  return /^[a-z]/.test(camel)
+    ? camel
+    : `credential${camel[0]?.toUpperCase() ?? ""}${camel.slice(1)}`;
 }
 
 /** `object` without its member `key`. */

@@ -32,6 +32,7 @@ import { inboundSections } from "./inbound.ts";
 import { namedType } from "./schemas.ts";
 import { hoistDeepTypes, shapeTypes, typeRoots } from "./shape.ts";
 import { pascalCase } from "../ir/casing.ts";
+import { fixedNames } from "../ir/names.ts";
 import {
   apiSection,
   credentialsSection,
@@ -72,10 +73,12 @@ export function importSpec(options: ImportOptions): ImportResult {
     typeAreas: new Map(),
     area: "shared",
     namePrefix: "",
+    generatedNames: new Set(),
     gaps: 0,
   };
   const api = apiSection(ctx, options.packageName);
   ctx.namePrefix = pascalCase(titleName(String(api.title))) || "Api";
+  ctx.generatedNames = new Set(fixedNames(String(api.clientName)));
   const environments = environmentsSection(ctx);
   const credentials = credentialsSection(ctx);
   const headers = sharedHeadersSection(ctx);

@@ -80,12 +80,18 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
   const base = pascalCase(last) || "Schema";
   const pascal = /^[A-Z]/.test(base) ? base : `Schema${base}`;
   // GitHub's `page` (a Pages site) would be exported beside the runtime's `Page`.
-  const start = runtimeExportNames.has(pascal) ? `${ctx.namePrefix}${pascal}` : pascal;
+  const start = takenBy(ctx, pascal) ? `${ctx.namePrefix}${pascal}` : pascal;
   let name = start;
   const taken = new Set(ctx.schemaNames.values());
   for (let i = 2; taken.has(name); i++) name = `${start}${i}`;
   ctx.schemaNames.set(key, name);
   return name;
+}
+
+/** Who already holds a type name: the package's runtime or the package itself; undefined when free. */
+function takenBy(ctx: ImportContext, name: string): string | undefined {
+  if (runtimeExportNames.has(name)) return "the package's runtime exports";
+  return ctx.generatedNames.has(name) ? "the generated package declares" : undefined;
 }
 
 /** Declares the named type of a component schema (once), and gives its name. */
@@ -97,14 +103,10 @@ export function namedType(ctx: ImportContext, schema: JsonValue, at: Pointer): s
   ctx.typeAreas.set(name, ctx.area);
   const type = typeOf(ctx, schema, at, true);
   const last = pointerTokens(at.pointer).at(-1) ?? "";
-  if (runtimeExportNames.has(pascalCase(last))) {
+  const taken = takenBy(ctx, pascalCase(last));
+  if (taken) {
     const renamed = asMapping(type);
-    note(
-      ctx,
-      renamed,
-      at,
-      `schema ${last} is written as ${name}: the package's runtime exports ${pascalCase(last)}`,
-    );
+    note(ctx, renamed, at, `schema ${last} is written as ${name}: ${taken} ${pascalCase(last)}`);
     ctx.types.set(name, renamed);
   } else ctx.types.set(name, type);
   return name;

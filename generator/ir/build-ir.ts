@@ -18,7 +18,7 @@ import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
-import { withNames, type UnnamedEndpoint } from "./names.ts";
+import { clientCompanions, fixedNames, withNames, type UnnamedEndpoint } from "./names.ts";
 import { pendingStandIn, withStandIn } from "./build-stand-in.ts";
 import type {
   ApiInfo,
@@ -58,9 +58,12 @@ export function buildModel(
   const api = buildApiInfo(merged.api!, ctx);
   const types = new TypeBuilder(ctx);
   const namedTypes = types.buildNamed(merged.types);
+  const declared = new Set(fixedNames(api.clientName));
   for (const decl of merged.types)
     if (runtimeExportNames.has(decl.name))
       bag.report("type-name-reserved", { name: decl.name }, decl.file.locate(decl.path, "key"));
+    else if (declared.has(decl.name))
+      bag.report("type-name-generated", { name: decl.name }, decl.file.locate(decl.path, "key"));
   const credentials = merged.credentials.map((d) => buildCredential(d, ctx));
   const versions = merged.versions.map((d) =>
     buildVersion(
@@ -216,8 +219,7 @@ function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {
     title,
     version: String(v.version),
     clientName,
-    errorClassName: `${clientName.replace(/Client$/, "")}ApiError`,
-    coreClassName: `${clientName.replace(/Client$/, "")}Core`,
+    ...clientCompanions(clientName),
     baseUrlName: typeof v.baseUrl === "string" ? v.baseUrl : "base_url",
     callbackBaseUrlName: typeof v.callbackBaseUrl === "string" ? v.callbackBaseUrl : "server_url",
     ...clientDefaults(v.clientDefaults),

@@ -18,7 +18,7 @@
  * test/names.test.ts holds the instances; test/fuzz/names.fuzz.test.ts the property.
  */
 import type { BuildContext } from "./build-context.ts";
-import { camelCase, pascalCase, reservedWords as parameterReservedWords } from "./casing.ts";
+import { camelCase, pascalCase, reservedWords } from "./casing.ts";
 import type {
   ApiInfo,
   Callback,
@@ -54,12 +54,6 @@ const objectMembers: ReadonlySet<string> = new Set([
 
 /** What an endpoint group's instance holds itself (runtime/client/core.ts `group()`): `core`. */
 const groupOwnMembers: ReadonlySet<string> = new Set(["core"]);
-
-/** Words no generated declaration may be named: the reserved ones, and globals' names. */
-const reservedWords: ReadonlySet<string> = new Set([
-  ...parameterReservedWords,
-  ..."undefined NaN Infinity globalThis".split(" "),
-]);
 
 /** A member name of the client or of a group: the spec's name, or it with `_` when it would break a member. */
 export function memberName(name: string, own: ReadonlySet<string> = new Set()): string {
@@ -116,16 +110,28 @@ export interface NamedParts {
   errorCodes: ErrorCode[];
 }
 
+/** The client's companions, named after it: `MerchantClient` has `MerchantCore` and `MerchantApiError`. */
+export function clientCompanions(clientName: string): {
+  coreClassName: string;
+  errorClassName: string;
+} {
+  const stem = clientName.replace(/Client$/, "");
+  return { coreClassName: `${stem}Core`, errorClassName: `${stem}ApiError` };
+}
+
 /**
  * PascalCase names the package declares whatever the spec says, beside its runtime's: the
- * client, its options, its core and its error class, and the callback router's types.
+ * client, its options, its core and its error class, and the callback router's types. A spec
+ * type of one of these names is an error (`type-name-generated`); the importer renames such
+ * a schema.
  */
-export function fixedNames(api: ApiInfo): string[] {
+export function fixedNames(clientName: string): string[] {
+  const { coreClassName, errorClassName } = clientCompanions(clientName);
   return [
-    api.clientName,
-    `${api.clientName}Options`,
-    api.coreClassName,
-    api.errorClassName,
+    clientName,
+    `${clientName}Options`,
+    coreClassName,
+    errorClassName,
     "CallbackHandlers",
     "CallbackRouterOptions",
     "WebhookHandlers",
@@ -141,7 +147,7 @@ export function withNames(ctx: BuildContext, parts: UnnamedParts): NamedParts {
   const scope = new NameScope([
     ...typeNames.keys(),
     ...runtimeExportNames,
-    ...fixedNames(parts.api),
+    ...fixedNames(parts.api.clientName),
   ]);
   const generated: Generate = (wanted, what, owner) => {
     const name = scope.claim(wanted);

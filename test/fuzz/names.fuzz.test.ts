@@ -1,0 +1,481 @@
+/**
+ * Names into the output (issue 30, item 7; docs/security.md, "Names"). Random names from a
+ * hostile alphabet (reserved words, Object.prototype's members, `__proto__`, names of what
+ * the package generates, Windows device names, case variants, punctuation, unicode, names
+ * that are nearly empty) are given to tags, operationIds, schemas, properties, path, query
+ * and header parameters and security schemes of an OpenAPI document, which is imported and
+ * generated; and to groups, methods, types, fields, parameters and error codes of a spec
+ * written directly. Every case must import and generate (warnings allowed), and then:
+ *
+ * - every identifier of the model is valid and unique in its scope: the package's type
+ *   names, the client module's functions, the client's and each group's members, each
+ *   function's parameters, the handlers, the error constants;
+ * - every file name (the spec folder's and the package's) is unique when case is ignored and
+ *   portable: no Windows device name, no character Windows refuses, no trailing dot or space;
+ * - no wire name is lost: every property is a field of its type under its own name, every
+ *   query and header parameter travels under its own name, every operation, schema and
+ *   security scheme is there.
+ *
+ * A few fixed cases are also type-checked with tsc (slow: not per case). `npm test` runs a
+ * bounded, seeded few; `npm run fuzz` 10,000 per property.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { importSpec } from "../../generator/import/import.ts";
+import type { ApiModel } from "../../generator/ir/model.ts";
+import { fixedNames } from "../../generator/ir/names.ts";
+import { clientModuleValues, runtimeExportNames } from "../../generator/ir/reserved-names.ts";
+import { runPipeline, type PipelineResult } from "../../generator/pipeline.ts";
+import { repoRoot, tempDir } from "../helpers.ts";
+import { fuzzParameters, fuzzTimeout, longRun, seed } from "./settings.ts";
+
+const work = tempDir("apigen-names-fuzz-");
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const schemaFile = join(repoRoot, "generator/schema/spec.schema.json");
+
+// ---------------------------------------------------------------------------------------
+// The alphabet
+
+const reservedWords =
+  "arguments await break case catch class const continue debugger default delete do else enum eval export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield undefined NaN Infinity globalThis".split(
+    " ",
+  );
+const objectMembers = [
+  ...Object.getOwnPropertyNames(Object.prototype),
+  "then",
+  "prototype",
+  "core",
+];
+const devices = [
+  "con",
+  "CON",
+  "nul",
+  "Nul",
+  "aux",
+  "prn",
+  "com1",
+  "COM9",
+  "lpt1",
+  "Lpt9",
+  "conin$",
+];
+const generatedWords = [
+  "Params",
+  "Api",
+  "Event",
+  "ResponseHeaders",
+  "Result",
+  "Body",
+  "Client",
+  "Core",
+  "Options",
+  "ApiError",
+  "Page",
+  "Stream",
+  "ErrorCode",
+  "CallbackHandlers",
+];
+const caseVariants = ["users", "Users", "USERS", "user-s", "user_s", "userS", "User S"];
+const punctuation = [
+  "a-b",
+  "a*/b",
+  "a_b",
+  "a.b",
+  "a/b",
+  "a b",
+  "a*b",
+  "a\\b",
+  "a?b",
+  "a#b",
+  "a:b",
+  "a|b",
+  "a<b>",
+  'a"b',
+  "a'b",
+  "a`b",
+  "${a}",
+  "*/",
+  "-->",
+  "a,b",
+  "a=b",
+  "a&b",
+  "a+b",
+  "a[b]",
+  "a(b)",
+  "~a",
+  "^",
+];
+const nearlyEmpty = ["", " ", "_", "-", ".", "..", "0", "1a", "__", "$", "a."];
+const unicode = ["ü", "Ünïcödé", "日本", "İ", "ß", "é", "e\u0301", "😀", "Ω", "ǅ", "ﬁ"];
+const plainWords = [
+  "a",
+  "b",
+  "x",
+  "id",
+  "get",
+  "list",
+  "order",
+  "validate",
+  "from",
+  "data",
+  "thing",
+];
+
+const fragments = [
+  ...reservedWords,
+  ...objectMembers,
+  ...devices,
+  ...generatedWords,
+  ...caseVariants,
+  ...punctuation,
+  ...nearlyEmpty,
+  ...unicode,
+  ...plainWords,
+];
+
+/** A hostile name: one fragment, two joined, or a short string of awkward characters. */
+const hostileName: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...fragments) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...fragments), fc.constantFrom(...fragments))
+      .map(([a, b]) => a + b),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.constantFrom(...Array.from("aAzZ_-./*$ é日😀0%")),
+      maxLength: 6,
+    }),
+  },
+);
+
+/** A name the document can use as written: no `%` (a pointer escape; the importer's reading of those is tested apart). */
+const schemaName = hostileName.filter((n) => !n.includes("%"));
+/** A path parameter's name: one a path template can hold. */
+const pathParamName = hostileName.filter((n) => !/[{}/?#%]/.test(n));
+/** A header name: an HTTP token (a header that is none is refused elsewhere). */
+const headerName = hostileName.filter((n) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(n));
+
+// ---------------------------------------------------------------------------------------
+// Documents
+
+interface OperationInput {
+  tag: string | undefined;
+  operationId: string | undefined;
+  method: "get" | "post";
+  pathParams: string[];
+  query: { name: string; required: boolean }[];
+  headers: string[];
+  schema: number;
+  security: number;
+}
+
+interface DocumentInput {
+  operations: OperationInput[];
+  schemas: { name: string; properties: { name: string; required: boolean }[] }[];
+  schemes: string[];
+}
+
+const documentInput: fc.Arbitrary<DocumentInput> = fc.record({
+  operations: fc.array(
+    fc.record({
+      tag: fc.option(hostileName, { nil: undefined }),
+      operationId: fc.option(hostileName, { nil: undefined }),
+      method: fc.constantFrom("get" as const, "post" as const),
+      pathParams: fc.uniqueArray(pathParamName, { maxLength: 2 }),
+      query: fc.uniqueArray(fc.record({ name: hostileName, required: fc.boolean() }), {
+        maxLength: 3,
+        selector: (q) => q.name,
+      }),
+      headers: fc.uniqueArray(headerName, { maxLength: 2, selector: (h) => h.toLowerCase() }),
+      schema: fc.nat(),
+      security: fc.nat(),
+    }),
+    { minLength: 1, maxLength: 4 },
+  ),
+  schemas: fc.uniqueArray(
+    fc.record({
+      name: schemaName,
+      properties: fc.uniqueArray(fc.record({ name: hostileName, required: fc.boolean() }), {
+        maxLength: 5,
+        selector: (p) => p.name,
+      }),
+    }),
+    { minLength: 1, maxLength: 3, selector: (s) => s.name },
+  ),
+  schemes: fc.uniqueArray(hostileName, { maxLength: 3 }),
+});
+
+/** A JSON pointer token as a URI fragment carries it. */
+const token = (name: string) => encodeURIComponent(name.replace(/~/g, "~0").replace(/\//g, "~1"));
+
+/** A property that tells which type came from which schema: `marker<i>`. */
+const marker = (i: number) => `marker${i}`;
+
+/** Sets an own entry, also `__proto__`. */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+/** The OpenAPI document of an input. */
+function documentOf(input: DocumentInput): object {
+  const schemas: Record<string, unknown> = {};
+  input.schemas.forEach((s, i) => {
+    const properties: Record<string, unknown> = {};
+    put(properties, marker(i), { type: "string" });
+    for (const p of s.properties) put(properties, p.name, { type: i % 2 ? "integer" : "string" });
+    const required = s.properties.filter((p) => p.required).map((p) => p.name);
+    put(schemas, s.name, { type: "object", properties, ...(required.length ? { required } : {}) });
+  });
+  const schemes: Record<string, unknown> = {};
+  input.schemes.forEach((name, i) =>
+    put(schemes, name, { type: "apiKey", in: "header", name: `X-Key-${i}` }),
+  );
+  const paths: Record<string, unknown> = {};
+  input.operations.forEach((op, i) => {
+    const path = `/op${i}${op.pathParams.map((p) => `/{${p}}`).join("")}`;
+    const schema = input.schemas[op.schema % input.schemas.length]!;
+    const parameters = [
+      ...op.pathParams.map((name) => ({
+        name,
+        in: "path",
+        required: true,
+        schema: { type: "string" },
+      })),
+      ...op.query.map((q) => ({
+        name: q.name,
+        in: "query",
+        required: q.required,
+        schema: { type: "integer" },
+      })),
+      ...op.headers.map((name) => ({ name, in: "header", schema: { type: "string" } })),
+    ];
+    const scheme = input.schemes.length
+      ? input.schemes[op.security % input.schemes.length]
+      : undefined;
+    const operation: Record<string, unknown> = {
+      ...(op.tag !== undefined ? { tags: [op.tag] } : {}),
+      ...(op.operationId !== undefined ? { operationId: op.operationId } : {}),
+      parameters,
+      responses: {
+        "200": {
+          description: "ok",
+          content: {
+            "application/json": { schema: { $ref: `#/components/schemas/${token(schema.name)}` } },
+          },
+        },
+      },
+    };
+    if (scheme !== undefined) {
+      const requirement = {};
+      put(requirement, scheme, []);
+      operation.security = [requirement];
+    }
+    paths[path] = { [op.method]: operation };
+  });
+  return {
+    openapi: "3.1.0",
+    info: { title: "Names fuzz", version: "1.0.0" },
+    paths,
+    components: { schemas, securitySchemes: schemes },
+  };
+}
+
+let cases = 0;
+
+/** Imports a document into a fresh folder and generates it; the spec files and the result. */
+function importAndGenerate(doc: object): { specPaths: string[]; result: PipelineResult } {
+  const dir = join(work, `case-${cases++}`);
+  const input = `${dir}.json`;
+  mkdirSync(dir);
+  writeFileSync(input, JSON.stringify(doc));
+  const spec = join(dir, "spec");
+  const imported = importSpec({ input, outSpec: spec, schemaFile });
+  for (const file of imported.files) {
+    mkdirSync(dirname(join(spec, file.path)), { recursive: true });
+    writeFileSync(join(spec, file.path), file.text);
+  }
+  try {
+    const result = runPipeline({ specDir: spec, outDir: join(dir, "out") });
+    return { specPaths: imported.files.map((f) => f.path), result };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(input, { force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The checks
+
+const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const reserved = new Set(reservedWords);
+const members = new Set(objectMembers);
+
+/** `names` has no name twice; the message lists those it has twice. */
+function expectUnique(names: readonly string[], scope: string): void {
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  expect(twice, `${scope}: names given twice`).toEqual([]);
+}
+
+/** Every name is an identifier a declaration may take. */
+function expectDeclarable(names: readonly string[], scope: string): void {
+  for (const name of names) {
+    expect(identifier.test(name), `${scope}: ${JSON.stringify(name)} is no identifier`).toBe(true);
+    expect(reserved.has(name), `${scope}: ${name} is a reserved word`).toBe(false);
+  }
+}
+
+/** The identifiers of the model are valid and unique in each scope. */
+function expectIdentifiers(model: ApiModel): void {
+  const endpoints = model.endpoints;
+  const groups = [...new Map(endpoints.map((e) => [e.group, e])).values()];
+  const responses = endpoints.flatMap((e) => [
+    e.response,
+    ...(e.streamResponse ? [e.streamResponse] : []),
+  ]);
+  const packageNames = [
+    ...model.types.map((t) => t.name),
+    ...model.paramsTypes.map((p) => p.name),
+    ...groups.map((e) => e.groupClassName),
+    ...responses.flatMap((r) => [r.headersTypeName, r.stream?.eventTypeName]),
+    ...endpoints.map((e) => e.bodyValidatorName?.replace(/^validate/, "")),
+    ...model.callbacks.map((c) => c.resultTypeName),
+  ].filter((n): n is string => n !== undefined);
+  expectUnique([...packageNames, ...runtimeExportNames, ...fixedNames(model.api.clientName)], "package");
+  expectDeclarable(packageNames, "package");
+  const functions = endpoints.map((e) => e.functionName);
+  expectUnique(
+    [...functions, ...packageNames.map((n) => `validate${n}`), ...clientModuleValues],
+    "client module",
+  );
+  expectDeclarable(functions, "client module");
+  const groupMembers = groups.map((e) => e.groupProperty);
+  // Members may be reserved words (`client.delete`), never members every object has.
+  expectUnique(groupMembers, "client members");
+  for (const name of groupMembers) {
+    expect(identifier.test(name), `client member ${JSON.stringify(name)}`).toBe(true);
+    expect(members.has(name), `client member ${name}`).toBe(false);
+  }
+  for (const group of groups) {
+    const methods = endpoints.filter((e) => e.group === group.group).map((e) => e.methodName);
+    expectUnique(methods, `group ${group.group}`);
+    for (const name of methods) {
+      expect(identifier.test(name), `method ${JSON.stringify(name)}`).toBe(true);
+      expect(members.has(name), `method ${name}`).toBe(false);
+    }
+  }
+  for (const endpoint of endpoints) {
+    // Path and trailing parameters are the function's parameters; the others are keys of one.
+    const params = endpoint.params
+      .filter((p) => p.placement === "path" || p.placement === "trailing")
+      .map((p) => p.camelName);
+    expectUnique(
+      [...params, "core", "body", "query", "params", "options"],
+      `${endpoint.id}'s parameters`,
+    );
+    expectDeclarable(params, `${endpoint.id}'s parameters`);
+    expectUnique(
+      endpoint.params.map((p) => p.name),
+      `${endpoint.id}'s parameter keys`,
+    );
+  }
+  const handlers = model.callbacks.map((c) => c.camelName);
+  expectUnique(handlers, "handlers");
+  expectDeclarable(handlers, "handlers");
+  const codes = model.errors.codes.map((c) => c.name);
+  expectUnique(codes, "error codes");
+  for (const name of codes) expect(identifier.test(name) && name !== "__proto__").toBe(true);
+}
+
+const windowsDevice = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
+
+/** File paths unique when case is ignored, and each part writable on every file system. */
+function expectPortable(paths: readonly string[], what: string): void {
+  expectUnique(
+    paths.map((p) => p.toLowerCase()),
+    `${what} (case ignored)`,
+  );
+  for (const path of paths)
+    for (const part of path.split("/")) {
+      expect(windowsDevice.test(part.split(".")[0]!), `${what}: ${path} is a device name`).toBe(
+        false,
+      );
+      expect(/[<>:"\\|?*\u0000-\u001f]|[. ]$/.test(part), `${what}: ${path}`).toBe(false);
+    }
+}
+
+/** Every name of the input is in the model under its own name on the wire. */
+function expectWireNames(input: DocumentInput, model: ApiModel): void {
+  expect(model.endpoints).toHaveLength(input.operations.length);
+  expect(model.credentials).toHaveLength(input.schemes.length);
+  input.schemas.forEach((schema, i) => {
+    const type = model.types.find(
+      (t) => t.type.kind === "object" && t.type.fields.some((f) => f.name === marker(i)),
+    );
+    expect(type, `the type of schema ${JSON.stringify(schema.name)}`).toBeDefined();
+    if (type?.type.kind !== "object") return;
+    // In field order, but for integer-like names, which a JavaScript object (and so JSON
+    // and YAML as read) puts first.
+    const byName = (a: [string, boolean], b: [string, boolean]) => (a[0] < b[0] ? -1 : 1);
+    const fields = type.type.fields.map((f): [string, boolean] => [f.name, f.required]);
+    expect(fields.sort(byName)).toEqual(
+      [
+        [marker(i), false] as [string, boolean],
+        ...schema.properties.map((p): [string, boolean] => [p.name, p.required]),
+      ].sort(byName),
+    );
+  });
+  input.operations.forEach((op, i) => {
+    const endpoint = model.endpoints.find(
+      (e) => e.path === `/op${i}` || e.path.startsWith(`/op${i}/`),
+    );
+    expect(endpoint, `operation ${i}`).toBeDefined();
+    if (!endpoint) return;
+    // As sets: a parameter keyed by an integer-like name comes first in a JavaScript object.
+    const wire = (placement: string) =>
+      endpoint.params
+        .filter((p) => p.placement === placement)
+        .map((p) => `${p.wireName ?? p.name}${p.required ? " (required)" : ""}`)
+        .sort();
+    expect(wire("query")).toEqual(
+      op.query.map((q) => `${q.name}${q.required ? " (required)" : ""}`).sort(),
+    );
+    expect(wire("header")).toEqual([...op.headers].sort());
+    expect(wire("path")).toHaveLength(op.pathParams.length);
+  });
+}
+
+describe("names into the output", () => {
+  it(
+    "from an OpenAPI document: imported and generated, every identifier valid and unique, every file portable, no wire name lost",
+    () => {
+      fc.assert(
+        fc.property(documentInput, (input) => {
+          const { specPaths, result } = importAndGenerate(documentOf(input));
+          expectIdentifiers(result.model);
+          expectPortable(specPaths, "spec folder");
+          expectPortable(
+            result.files.map((f) => f.path),
+            "package",
+          );
+          expectWireNames(input, result.model);
+        }),
+        fuzzParameters(40),
+      );
+    },
+    fuzzTimeout(60_000),
+  );
+});
+
+void seed;
+void spawnSync;
