@@ -137,7 +137,11 @@ describe("groups and methods named like object members, and names that collapse 
   }, 120_000);
 
   it("makes every method callable under its member name, each sending its own request", async () => {
-    const client = new pkg.MembersClient({ baseUrl: server.url, maxRetries: 0 });
+    const client = new pkg.MembersClient({
+      baseUrl: server.url,
+      maxRetries: 0,
+      fetchCredential: "k",
+    });
     const calls: [unknown, string][] = [
       [() => client.constructor_.constructor_(), "/m/1"],
       [() => client.constructor_.core_(), "/m/2"],
@@ -167,8 +171,19 @@ describe("groups and methods named like object members, and names that collapse 
     expect(String(client.toString_)).toBe("[object Object]");
   });
 
+  it("gives a credential named like a client option an option of its own", async () => {
+    const client = new pkg.MembersClient({
+      baseUrl: server.url,
+      maxRetries: 0,
+      fetchCredential: "k1",
+    });
+    server.seen.length = 0;
+    await client.from.data();
+    expect(server.seen.map((r) => [r.url, r.headers["x-fetch"]])).toEqual([["/m/16", "k1"]]);
+  });
+
   it("gives colliding endpoint ids their own function and parameters interface", async () => {
-    const core = new pkg.MembersCore({ baseUrl: server.url, maxRetries: 0 });
+    const core = new pkg.MembersCore({ baseUrl: server.url, maxRetries: 0, fetchCredential: "k2" });
     server.seen.length = 0;
     await pkg.aBX(core, { q: "one" });
     await pkg.aBX2(core, { q: "two" });

@@ -180,8 +180,7 @@ export const catalogue = {
   },
   "type-name-generated": {
     severity: "error",
-    message:
-      "type {name} has the name of one the generated package declares (its client, the client's options, core or error class, or the callback router's types); rename it",
+    message: "type {name} has the name of {what}; rename it",
   },
   "type-name-reserved": {
     severity: "error",

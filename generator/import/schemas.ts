@@ -3,7 +3,7 @@
  * `Pet[]`, `map<string>`), a mapping where it has facets or fields. Component schemas become
  * named types; `$ref`s become their names. What the format cannot say is a note.
  */
-import { runtimeExportNames } from "../ir/reserved-names.ts";
+import { globalTypeNames, runtimeExportNames } from "../ir/reserved-names.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
   componentsOf,
@@ -91,6 +91,7 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
 /** Who already holds a type name: the package's runtime or the package itself; undefined when free. */
 function takenBy(ctx: ImportContext, name: string): string | undefined {
   if (runtimeExportNames.has(name)) return "the package's runtime exports";
+  if (globalTypeNames.has(name)) return "the generated code names the global";
   return ctx.generatedNames.has(name) ? "the generated package declares" : undefined;
 }
 

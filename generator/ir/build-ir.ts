@@ -33,7 +33,7 @@ import type {
   NamedType,
   ParamsType,
 } from "./model.ts";
-import { clientOptionNames, runtimeExportNames } from "./reserved-names.ts";
+import { clientOptionNames, globalTypeNames, runtimeExportNames } from "./reserved-names.ts";
 import { validatedNames, type ValidatorSet } from "./validated.ts";
 
 type Data = Record<string, unknown>;
@@ -62,8 +62,17 @@ export function buildModel(
   for (const decl of merged.types)
     if (runtimeExportNames.has(decl.name))
       bag.report("type-name-reserved", { name: decl.name }, decl.file.locate(decl.path, "key"));
-    else if (declared.has(decl.name))
-      bag.report("type-name-generated", { name: decl.name }, decl.file.locate(decl.path, "key"));
+    else if (declared.has(decl.name) || globalTypeNames.has(decl.name))
+      bag.report(
+        "type-name-generated",
+        {
+          name: decl.name,
+          what: declared.has(decl.name)
+            ? "one the generated package declares (its client, the client's options, core or error class, or the callback router's types)"
+            : "a global the generated code names",
+        },
+        decl.file.locate(decl.path, "key"),
+      );
   const credentials = merged.credentials.map((d) => buildCredential(d, ctx));
   const versions = merged.versions.map((d) =>
     buildVersion(

@@ -118,3 +118,13 @@ void everyCoreOption;
  * such an id (`fetch`, `headers`) is the option `fetchCredential` (ir/build-ir.ts).
  */
 export const clientOptionNames: ReadonlySet<string> = new Set(coreOptionNames);
+
+/**
+ * Globals of the language that generated code names (`Record<string, T>`, `Omit<Base, "a">`,
+ * `Promise`, `new Blob(…)`, `new Error(…)` in the handler scaffold): a type of the package of
+ * one of these names would shadow it where the type is declared or imported. A spec type of
+ * such a name is an error (`type-name-generated`); the importer prefixes such a schema.
+ */
+export const globalTypeNames: ReadonlySet<string> = new Set(
+  "Array Blob Error JSON NonNullable Omit Pick Promise Readonly Record".split(" "),
+);
