@@ -258,6 +258,29 @@ describe("`__proto__` and parameters of one name in two places", () => {
     expect(typecheck(out)).toBe("");
   }, 120_000);
 
+  it("keeps the keys through the OpenAPI document and back (x-apigen-key)", () => {
+    const outSpec = join(scratch, "wire-again");
+    const result = importSpec({
+      input: join(out, "openapi.json"),
+      outSpec,
+      schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
+    });
+    writeSpecFolder(outSpec, result.files);
+    const endpoints = [...specFiles(outSpec).values()].find((f) => f.endpoints)!.endpoints as any;
+    const params = endpoints["things.get"].params;
+    expect(Object.keys(params)).toEqual([
+      "id",
+      "__proto__",
+      "id_query",
+      "proto_query",
+      "toString",
+      "id_header",
+    ]);
+    expect(params.id_query).toEqual({ in: "query", name: "id", type: "integer", required: true });
+    expect(params.proto_query).toEqual({ in: "query", name: "__proto__", type: "string" });
+    expect(params.id_header).toEqual({ in: "header", name: "X-Id", type: "string" });
+  });
+
   it("sends each parameter under its own name, where it belongs", async () => {
     const client = new pkg.WireClient({ baseUrl: server.url, maxRetries: 0 });
     server.seen.length = 0;
