@@ -132,7 +132,27 @@ describe("groups and methods named like object members, and names that collapse 
   }, 60_000);
   afterAll(() => server?.close());
 
-  it("gives a package that type-checks (a class may not declare `constructor`)", () => {
+  it("gives a package that type-checks, and a consumer calling every method by its type", () => {
+    // In the package's src, so its tsconfig checks it with the rest.
+    writeFileSync(
+      join(out, "src/consumer.ts"),
+      [
+        'import { ErrorCode, MembersClient, MembersCore, aBX, aBX2, fromData_, validateOrder_ } from "./index.js";',
+        'const client = new MembersClient({ baseUrl: "http://127.0.0.1", fetchCredential: "k" });',
+        "export const calls = [",
+        "  client.constructor_.constructor_(), client.constructor_.core_(), client.constructor_.toString_(),",
+        "  client.constructor_.then_(), client.constructor_.valueOf_(), client.prototype_.hasOwnProperty_(),",
+        "  client.prototype_.prototype_(), client.toString_.isPrototypeOf_(), client.then_.propertyIsEnumerable_(),",
+        "  client.valueOf_.toLocaleString_(), client.hasOwnProperty_.delete(), client.core.new_(),",
+        '  client.aB.x({ q: "a" }), client.a.bX(), client.validate.order({ id: "o" }), client.from.data(),',
+        '  client.order.inline({ note: "n" }), client.orderInline.x({ other: 1 }),',
+        "];",
+        'const core = new MembersCore({ baseUrl: "http://127.0.0.1" });',
+        'export const functions = [aBX(core), aBX2(core, { q: "b" }), validateOrder_(core, { id: "o" }), fromData_(core)];',
+        "export const codes: ErrorCode[] = [ErrorCode.cardDeclined, ErrorCode.cardDeclined4, ErrorCode.code72];",
+        "",
+      ].join("\n"),
+    );
     expect(typecheck(out)).toBe("");
   }, 120_000);
 
@@ -154,7 +174,7 @@ describe("groups and methods named like object members, and names that collapse 
       [() => client.then_.propertyIsEnumerable_(), "/m/9"],
       [() => client.valueOf_.toLocaleString_(), "/m/10"],
       [() => client.hasOwnProperty_.delete(), "/m/11"],
-      [() => client.core.new(), "/m/12"],
+      [() => client.core.new_(), "/m/12"],
       [() => client.aB.x(), "/m/13"],
       [() => client.a.bX(), "/m/14"],
       [() => client.validate.order({ id: "o1" }), "/m/15"],

@@ -12,7 +12,7 @@
  * - members of the client and of its groups never take a name that breaks or shadows an
  *   object member (`constructor` is `constructor_`: a class may not declare it, and
  *   `toString`, `then` or a group's `core` would shadow what the language or the runtime
- *   reads);
+ *   reads, and a method `new` would be a construct signature);
  * - handler and constant names are unique and never a reserved word.
  *
  * test/names.test.ts holds the instances; test/fuzz/names.fuzz.test.ts the property.
@@ -52,8 +52,11 @@ const objectMembers: ReadonlySet<string> = new Set([
   "valueOf",
 ]);
 
-/** What an endpoint group's instance holds itself (runtime/client/core.ts `group()`): `core`. */
-const groupOwnMembers: ReadonlySet<string> = new Set(["core"]);
+/**
+ * Method names of a group that break it: what its instance holds itself (runtime/client/core.ts
+ * `group()`: `core`), and `new`, which an interface reads as a construct signature.
+ */
+const groupOwnMembers: ReadonlySet<string> = new Set(["core", "new"]);
 
 /** A member name of the client or of a group: the spec's name, or it with `_` when it would break a member. */
 export function memberName(name: string, own: ReadonlySet<string> = new Set()): string {

@@ -772,13 +772,32 @@ function expectSpecNames(input: SpecInput, model: ApiModel): void {
 // ---------------------------------------------------------------------------------------
 // Fixed cases, type-checked
 
-/** tsc on a package written from a result: its output, empty when it type-checks. */
+/**
+ * A consumer of the package that names every method and function as callable: a method an
+ * interface read as something else (`new(...)` is a construct signature) fails to type-check.
+ */
+function consumerOf(model: ApiModel): string {
+  const client = model.api.clientName;
+  const lines = model.endpoints.flatMap((e, i) => [
+    `export type Method${i} = Parameters<${client}[${JSON.stringify(e.groupProperty)}][${JSON.stringify(e.methodName)}]>;`,
+    `export type Function${i} = Parameters<typeof index.${e.functionName}>;`,
+  ]);
+  return [
+    'import type * as index from "./index.js";',
+    `import type { ${client} } from "./index.js";`,
+    ...lines,
+    "",
+  ].join("\n");
+}
+
+/** tsc on a package written from a result, with a consumer: its output, empty when it type-checks. */
 function typecheck(result: PipelineResult): string {
   const out = join(work, `tsc-${cases++}`);
   for (const file of result.files) {
     mkdirSync(dirname(join(out, file.path)), { recursive: true });
     writeFileSync(join(out, file.path), file.contents);
   }
+  writeFileSync(join(out, "src/consumer.ts"), consumerOf(result.model));
   try {
     const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
     const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
