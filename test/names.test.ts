@@ -31,7 +31,14 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
-import { generateFrom, repoRoot, runCli, tempDir, writeGenerated } from "./helpers.ts";
+import {
+  diagnosticsOf,
+  generateFrom,
+  repoRoot,
+  runCli,
+  tempDir,
+  writeGenerated,
+} from "./helpers.ts";
 
 const scratch = tempDir("apigen-names-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -374,6 +381,73 @@ describe("`__proto__` and parameters of one name in two places", () => {
     });
   });
 });
+
+describe("spec types named like what the package declares or the globals it names", () => {
+  it("are an error at the type's key", async () => {
+    const spec = join(scratch, "declared-types");
+    mkdirSync(spec);
+    writeFileSync(
+      join(spec, "api.yaml"),
+      [
+        "api: { name: declared, title: Declared, version: 1.0.0, clientName: ShopClient }",
+        "types:",
+        "  ShopCore: { fields: { a: string } }",
+        "  CallbackHandlers: { fields: { a: string } }",
+        "  Record: { fields: { a: string } }",
+        "  Blob: { fields: { a: string } }",
+        "",
+      ].join("\n"),
+    );
+    const declared =
+      "the name of one the generated package declares (its client, the client's options, core or error class, or the callback router's types); rename it";
+    expect(await diagnosticsOf(spec)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `api\\.yaml:3:3 - error type-name-generated: type ShopCore has ${escape(declared)}$`,
+        ),
+      ),
+      expect.stringMatching(
+        /api\.yaml:4:3 - error type-name-generated: type CallbackHandlers has the name of one the generated package declares/,
+      ),
+      expect.stringMatching(
+        /api\.yaml:5:3 - error type-name-generated: type Record has the name of a global the generated code names; rename it$/,
+      ),
+      expect.stringMatching(
+        /api\.yaml:6:3 - error type-name-generated: type Blob has the name of a global the generated code names; rename it$/,
+      ),
+    ]);
+  });
+
+  it("are prefixed by the importer, with a note", () => {
+    const schemas = Object.fromEntries(
+      ["ShopClient", "CallbackHandlers", "Record", "Promise"].map((name) => [
+        name,
+        { type: "object", properties: { a: { type: "string" } } },
+      ]),
+    );
+    const files = specFiles(
+      imported("declared", {
+        openapi: "3.1.0",
+        info: { title: "Shop", version: "1.0.0" },
+        paths: { "/a": { get: { operationId: "a/get", responses: noContent } } },
+        components: { schemas },
+      }),
+    );
+    const types = files.get("types/shared.yaml")!.types as Record<string, any>;
+    expect(Object.keys(types)).toEqual([
+      "ShopShopClient",
+      "ShopCallbackHandlers",
+      "ShopRecord",
+      "ShopPromise",
+    ]);
+    expect(types.ShopRecord.undocumented).toBe(
+      "schema Record is written as ShopRecord: the generated code names the global Record (import: #/components/schemas/Record)",
+    );
+  });
+});
+
+/** A text as a regular expression that matches it. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("the importer, on names", () => {
   const doc = {
