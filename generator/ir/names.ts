@@ -146,51 +146,22 @@ type Generate = (wanted: string, what: string, owner: string) => string;
 
 /** Gives every identifier of the model its final, unique name (see the file's comment). */
 export function withNames(ctx: BuildContext, parts: UnnamedParts): NamedParts {
-  const typeNames = new Map(parts.types.map((t) => [t.name, t.location] as const));
-  const scope = new NameScope([
-    ...typeNames.keys(),
-    ...runtimeExportNames,
-    ...fixedNames(parts.api.clientName),
-  ]);
-  const generated: Generate = (wanted, what, owner) => {
-    const name = scope.claim(wanted);
-    const holder = typeNames.get(wanted);
-    if (name !== wanted && holder)
-      ctx.bag.report("generated-name-taken", { name: wanted, what, owner, given: name }, holder);
-    return name;
-  };
+  const generated = packageScope(ctx, parts);
   const operations = new NameScope();
   const endpointPascals = parts.endpoints.map((e) => operations.claim(pascalCase(e.id)));
   const callbackPascals = parts.callbacks.map((c) => operations.claim(pascalCase(c.event)));
   const groupClasses = new Map<string, string>();
-  const endpoints = parts.endpoints.map((e, i): Endpoint => {
-    const pascal = endpointPascals[i]!;
-    const owner = `endpoint ${e.id}`;
-    if (!groupClasses.has(e.group))
+  const groupClass = (group: string) => {
+    if (!groupClasses.has(group))
       groupClasses.set(
-        e.group,
-        generated(`${pascalCase(e.group)}Api`, "class of the methods", `group ${e.group}`),
+        group,
+        generated(`${pascalCase(group)}Api`, "class of the methods", `group ${group}`),
       );
-    const inlineBody = e.body !== undefined && !(e.body.kind === "ref" && !e.body.nullable);
-    return {
-      ...e,
-      pascalName: pascal,
-      functionName: functionName(pascal),
-      groupClassName: groupClasses.get(e.group)!,
-      groupProperty: memberName(e.group),
-      methodName: memberName(e.name, groupOwnMembers),
-      ...(e.params.length
-        ? { paramsTypeName: generated(`${pascal}Params`, "parameters interface", owner) }
-        : {}),
-      ...(inlineBody
-        ? { bodyValidatorName: `validate${generated(`${pascal}Body`, "body validator", owner)}` }
-        : {}),
-      response: responseNames(e.response, pascal, owner, generated),
-      ...(e.streamResponse
-        ? { streamResponse: responseNames(e.streamResponse, pascal, owner, generated) }
-        : {}),
-    };
-  });
+    return groupClasses.get(group)!;
+  };
+  const endpoints = parts.endpoints.map((e, i) =>
+    endpointNames(e, endpointPascals[i]!, groupClass(e.group), generated),
+  );
   const handlers = new NameScope();
   const callbacks = parts.callbacks.map((c, i): Callback => {
     const pascal = callbackPascals[i]!;
@@ -214,6 +185,56 @@ export function withNames(ctx: BuildContext, parts: UnnamedParts): NamedParts {
     })),
   };
   return { endpoints, callbacks, webhooks, errorCodes: errorCodeNames(parts.errorCodes) };
+}
+
+/**
+ * The package's PascalCase names: the spec's types, the runtime's exports and the package's
+ * own are taken first; a generated name takes the wanted one when free, else the first free
+ * number, with a warning at the spec type that holds it.
+ */
+function packageScope(ctx: BuildContext, parts: UnnamedParts): Generate {
+  const typeNames = new Map(parts.types.map((t) => [t.name, t.location] as const));
+  const scope = new NameScope([
+    ...typeNames.keys(),
+    ...runtimeExportNames,
+    ...fixedNames(parts.api.clientName),
+  ]);
+  return (wanted, what, owner) => {
+    const name = scope.claim(wanted);
+    const holder = typeNames.get(wanted);
+    if (name !== wanted && holder)
+      ctx.bag.report("generated-name-taken", { name: wanted, what, owner, given: name }, holder);
+    return name;
+  };
+}
+
+/** An endpoint with its identifiers, from its unique PascalCase name. */
+function endpointNames(
+  e: UnnamedEndpoint,
+  pascal: string,
+  groupClassName: string,
+  generated: Generate,
+): Endpoint {
+  const owner = `endpoint ${e.id}`;
+  const inlineBody = e.body !== undefined && !(e.body.kind === "ref" && !e.body.nullable);
+  return {
+    ...e,
+    pascalName: pascal,
+    functionName: functionName(pascal),
+    groupClassName,
+    groupProperty: memberName(e.group),
+    methodName: memberName(e.name, groupOwnMembers),
+    ...(e.params.length
+      ? { paramsTypeName: generated(`${pascal}Params`, "parameters interface", owner) }
+      : {}),
+    ...(inlineBody
+      ? { bodyValidatorName: `validate${generated(`${pascal}Body`, "body validator", owner)}` }
+      : {}),
+    response: responseNames(e.response, pascal, owner, generated),
+    ...(e.streamResponse
+      ? { streamResponse: responseNames(e.streamResponse, pascal, owner, generated) }
+      : {}),
+  };
 }
 
 /**
