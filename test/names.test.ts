@@ -18,6 +18,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEmitContext } from "../generator/emit/context.ts";
+import { emitHandlersScaffold } from "../generator/emit/handlers-scaffold.ts";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { diagnosticsOf, repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { imported, noContent, recorder, specFiles, typecheck } from "./support/names.ts";
@@ -33,11 +35,20 @@ describe("groups and methods named like object members, and names that collapse 
   let server: Awaited<ReturnType<typeof recorder>>;
   let warnings: string[] = [];
   let names: Record<string, string | undefined> = {};
+  let handlerNames: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(out);
     const result = await writeGenerated("test/fixtures/names/members", out);
     warnings = result.warnings.map((w) => `${w.code}: ${w.message}`);
+    // The handler scaffold, in the package's src so that its type-check covers it.
+    const scaffold = emitHandlersScaffold(
+      createEmitContext(result.model, "test/fixtures/names/members/"),
+      "src/handlers.ts",
+      "./callbacks.js",
+    );
+    writeFileSync(join(out, scaffold.path), scaffold.contents);
+    handlerNames = result.model.callbacks.map((c) => c.camelName);
     const endpoint = (id: string) => result.model.endpoints.find((e) => e.id === id)!;
     names = {
       groupClassName: endpoint("constructor.constructor").groupClassName,
@@ -161,6 +172,7 @@ describe("groups and methods named like object members, and names that collapse 
         "order.shipping": async () => void seen.push("order.shipping"),
         order_shipping: async () => void seen.push("order_shipping"),
         delete: async () => void seen.push("delete"),
+        handlers: async () => void seen.push("handlers"),
       },
     });
     for (const path of ["/order-shipping-dotted", "/order-shipping-underscored", "/delete"]) {
@@ -170,6 +182,8 @@ describe("groups and methods named like object members, and names that collapse 
       expect(answer.status).toBe(204);
     }
     expect(seen).toEqual(["order.shipping", "order_shipping", "delete"]);
+    // The scaffold's handlers (type-checked with the package above) are named apart.
+    expect(handlerNames).toEqual(["orderShipping", "orderShipping2", "delete_", "handlers2"]);
   });
 });
 

@@ -162,7 +162,9 @@ export function withNames(ctx: BuildContext, parts: UnnamedParts): NamedParts {
   const endpoints = parts.endpoints.map((e, i) =>
     endpointNames(e, endpointPascals[i]!, groupClass(e.group), generated),
   );
-  const handlers = new NameScope();
+  // The handler scaffold declares each callback's handler beside `handlers`, `webhookHandlers`
+  // and a stub per webhook event, `on<Event>`.
+  const handlers = new NameScope(["handlers", "webhookHandlers"]);
   const callbacks = parts.callbacks.map((c, i): Callback => {
     const pascal = callbackPascals[i]!;
     const owner = `callback ${c.event}`;
@@ -176,13 +178,15 @@ export function withNames(ctx: BuildContext, parts: UnnamedParts): NamedParts {
       resultTypeName: generated(`${pascal}Result`, "answer type", owner),
     };
   });
-  const events = new NameScope();
   const webhooks = parts.webhooks && {
     ...parts.webhooks,
-    events: parts.webhooks.events.map((e) => ({
-      ...e,
-      pascalName: events.claim(pascalCase(e.name) || "Event"),
-    })),
+    events: parts.webhooks.events.map((e) => {
+      const base = pascalCase(e.name) || "Event";
+      let pascal = base;
+      for (let n = 2; handlers.has(`on${pascal}`); n++) pascal = `${base}${n}`;
+      handlers.claim(`on${pascal}`);
+      return { ...e, pascalName: pascal };
+    }),
   };
   return { endpoints, callbacks, webhooks, errorCodes: errorCodeNames(parts.errorCodes) };
 }
