@@ -120,11 +120,11 @@ void everyCoreOption;
 export const clientOptionNames: ReadonlySet<string> = new Set(coreOptionNames);
 
 /**
- * Globals of the language that generated code names (`Record<string, T>`, `Omit<Base, "a">`,
- * `Promise`, `new Blob(…)`, `new Error(…)` in the handler scaffold): a type of the package of
- * one of these names would shadow it where the type is declared or imported. A spec type of
- * such a name is an error (`type-name-generated`); the importer prefixes such a schema.
+ * Globals of the language that generated code names where the spec's types are in scope
+ * (`Record<string, T>`, `Omit<Base, "a">`, `Promise`, `Blob` for bytes, `JSON.parse`): a type
+ * of one of these names would shadow the global there. A spec type of such a name is an
+ * error (`type-name-generated`); the importer prefixes such a schema.
  */
 export const globalTypeNames: ReadonlySet<string> = new Set(
-  "Array Blob Error JSON NonNullable Omit Pick Promise Readonly Record".split(" "),
+  "Array Blob JSON NonNullable Omit Pick Promise Readonly Record".split(" "),
 );
