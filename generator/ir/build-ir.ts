@@ -18,7 +18,13 @@ import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
-import { clientCompanions, fixedNames, withNames, type UnnamedEndpoint } from "./names.ts";
+import {
+  checkTypeNames,
+  clientCompanions,
+  credentialOptionNames,
+  withNames,
+  type UnnamedEndpoint,
+} from "./names.ts";
 import { pendingStandIn, withStandIn } from "./build-stand-in.ts";
 import type {
   ApiInfo,
@@ -33,7 +39,6 @@ import type {
   NamedType,
   ParamsType,
 } from "./model.ts";
-import { clientOptionNames, globalTypeNames, runtimeExportNames } from "./reserved-names.ts";
 import { validatedNames, type ValidatorSet } from "./validated.ts";
 
 type Data = Record<string, unknown>;
@@ -58,22 +63,9 @@ export function buildModel(
   const api = buildApiInfo(merged.api!, ctx);
   const types = new TypeBuilder(ctx);
   const namedTypes = types.buildNamed(merged.types);
-  const declared = new Set(fixedNames(api.clientName));
-  for (const decl of merged.types)
-    if (runtimeExportNames.has(decl.name))
-      bag.report("type-name-reserved", { name: decl.name }, decl.file.locate(decl.path, "key"));
-    else if (declared.has(decl.name) || globalTypeNames.has(decl.name))
-      bag.report(
-        "type-name-generated",
-        {
-          name: decl.name,
-          what: declared.has(decl.name)
-            ? "one the generated package declares (its client, the client's options, core or error class, or the callback router's types)"
-            : "a global the generated code names",
-        },
-        decl.file.locate(decl.path, "key"),
-      );
-  const credentials = merged.credentials.map((d) => buildCredential(d, ctx));
+  checkTypeNames(ctx, merged.types, api.clientName);
+  const optionNames = credentialOptionNames(merged.credentials.map((d) => d.name));
+  const credentials = merged.credentials.map((d) => buildCredential(d, ctx, optionNames));
   const versions = merged.versions.map((d) =>
     buildVersion(
       d,
@@ -249,7 +241,11 @@ function clientDefaults(value: unknown): { clientDefaults?: ClientDefaults } {
   };
 }
 
-function buildCredential(decl: Decl, ctx: BuildContext): Credential {
+function buildCredential(
+  decl: Decl,
+  ctx: BuildContext,
+  optionNames: ReadonlyMap<string, string>,
+): Credential {
   const v = decl.value;
   const placement = v.in as CredentialPlacement;
   if (placement === "query" && typeof v.name !== "string") {
@@ -269,7 +265,7 @@ function buildCredential(decl: Decl, ctx: BuildContext): Credential {
   }
   return {
     id: decl.name,
-    optionName: clientOptionNames.has(decl.name) ? `${decl.name}Credential` : decl.name,
+    optionName: optionNames.get(decl.name)!,
     pascalName: pascalCase(decl.name),
     placement,
     ...(typeof v.header === "string" ? { header: v.header } : {}),

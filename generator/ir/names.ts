@@ -28,7 +28,13 @@ import type {
   NamedType,
   Webhooks,
 } from "./model.ts";
-import { clientModuleValues, runtimeExportNames } from "./reserved-names.ts";
+import type { Decl } from "./merge.ts";
+import {
+  clientModuleValues,
+  clientOptionNames,
+  globalTypeNames,
+  runtimeExportNames,
+} from "./reserved-names.ts";
 
 /**
  * Members every object has (Object.prototype's, as every engine names them), `then` (an
@@ -300,4 +306,48 @@ function errorCodeNames(codes: readonly ErrorCode[]): ErrorCode[] {
     const name = given[i] ?? scope.claim(code.name || "code");
     return name === code.name ? code : { ...code, name };
   });
+}
+
+/**
+ * The client option of each credential: its id, or `<id>Credential` (then a number) for an id
+ * the client's own options hold (`fetch`, `headers`).
+ */
+export function credentialOptionNames(ids: readonly string[]): Map<string, string> {
+  const scope = new NameScope([...ids, ...clientOptionNames]);
+  return new Map(
+    ids.map((id) => [id, clientOptionNames.has(id) ? scope.claim(`${id}Credential`) : id]),
+  );
+}
+
+/**
+ * Reports each spec type named like what the runtime exports (`type-name-reserved`), what
+ * the package declares itself or a global the generated code names (`type-name-generated`):
+ * the package would declare or import the name twice, or shadow the global.
+ */
+export function checkTypeNames(
+  ctx: BuildContext,
+  types: readonly Decl<unknown>[],
+  clientName: string,
+): void {
+  const declared = new Set(fixedNames(clientName));
+  for (const decl of types) {
+    const at = decl.file.locate(decl.path, "key");
+    if (runtimeExportNames.has(decl.name))
+      ctx.bag.report("type-name-reserved", { name: decl.name }, at);
+    else if (declared.has(decl.name))
+      ctx.bag.report(
+        "type-name-generated",
+        {
+          name: decl.name,
+          what: "one the generated package declares (its client, the client's options, core or error class, or the callback router's types)",
+        },
+        at,
+      );
+    else if (globalTypeNames.has(decl.name))
+      ctx.bag.report(
+        "type-name-generated",
+        { name: decl.name, what: "a global the generated code names" },
+        at,
+      );
+  }
 }
