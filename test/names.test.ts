@@ -318,6 +318,7 @@ describe("spec types named like what the package declares or the globals it name
         "  CallbackHandlers: { fields: { a: string } }",
         "  Record: { fields: { a: string } }",
         "  Blob: { fields: { a: string } }",
+        "  ClientCore: { fields: { a: string } }",
         "",
       ].join("\n"),
     );
@@ -338,15 +339,17 @@ describe("spec types named like what the package declares or the globals it name
       expect.stringMatching(
         /api\.yaml:6:3 - error type-name-generated: type Blob has the name of a global the generated code names; rename it$/,
       ),
+      expect.stringMatching(
+        /api\.yaml:7:3 - error type-name-reserved: type ClientCore has the name of one the generated package exports from its runtime; rename it$/,
+      ),
     ]);
   });
 
   it("are prefixed by the importer, with a note", () => {
     const schemas = Object.fromEntries(
-      ["ShopClient", "CallbackHandlers", "Record", "Promise"].map((name) => [
-        name,
-        { type: "object", properties: { a: { type: "string" } } },
-      ]),
+      ["ShopClient", "CallbackHandlers", "Record", "Promise", "ClientCore", "ApiError"].map(
+        (name) => [name, { type: "object", properties: { a: { type: "string" } } }],
+      ),
     );
     const files = specFiles(
       imported(scratch, "declared", {
@@ -362,6 +365,9 @@ describe("spec types named like what the package declares or the globals it name
       "ShopCallbackHandlers",
       "ShopRecord",
       "ShopPromise",
+      "ShopClientCore",
+      // ShopApiError is the package's error class
+      "ShopApiError2",
     ]);
     expect(types.ShopRecord.undocumented).toBe(
       "schema Record is written as ShopRecord: the generated code names the global Record (import: #/components/schemas/Record)",

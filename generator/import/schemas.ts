@@ -83,7 +83,8 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
   const start = takenBy(ctx, pascal) ? `${ctx.namePrefix}${pascal}` : pascal;
   let name = start;
   const taken = new Set(ctx.schemaNames.values());
-  for (let i = 2; taken.has(name); i++) name = `${start}${i}`;
+  // `ApiError` prefixed is `GitHubApiError`, which may be the package's own error class.
+  for (let i = 2; taken.has(name) || takenBy(ctx, name); i++) name = `${start}${i}`;
   ctx.schemaNames.set(key, name);
   return name;
 }

@@ -12,7 +12,7 @@
 import { isObject, note, under, type ImportContext, type TypeOut } from "./context.ts";
 import type { JsonObject, JsonValue } from "./document.ts";
 import { pascalCase } from "../ir/casing.ts";
-import { runtimeExportNames } from "../ir/reserved-names.ts";
+import { globalTypeNames, runtimeExportNames } from "../ir/reserved-names.ts";
 
 /** A reference from one named type to another, and how to cut it. */
 interface Link {
@@ -269,7 +269,12 @@ export interface TypeRoot {
  * written outside `types` (bodies, parameters, responses).
  */
 export function hoistDeepTypes(ctx: ImportContext, roots: readonly TypeRoot[]): void {
-  const names = new Set<string>([...ctx.types.keys(), ...runtimeExportNames]);
+  const names = new Set<string>([
+    ...ctx.types.keys(),
+    ...runtimeExportNames,
+    ...globalTypeNames,
+    ...ctx.generatedNames,
+  ]);
   const hoister = (owner: string, area: string) => (spec: JsonObject, hint: string) => {
     const base = `${owner}${pascalCase(hint) || "Nested"}`;
     let name = base;

@@ -2,11 +2,12 @@ import type { CoreOptions } from "../runtime/client/core.ts";
 
 /**
  * Names the generated package exports from its runtime whatever the spec says (the error
- * classes, `ApiPromise`, `Page`, `Stream`, the router's types). A spec type of one of these
- * names would be exported twice from the package's entry, which TypeScript refuses (or
- * imported beside the runtime's in callbacks.ts and testing.ts), so the IR refuses it at the
- * type's name and the importer renames such a schema.
- * test/reserved-names.test.ts holds this list to what the emitters re-export.
+ * classes, `ApiPromise`, `Page`, `Stream`, the router's types), and those its modules import
+ * from it. A spec type of one of these names would be exported twice from the package's
+ * entry, which TypeScript refuses, or imported beside the runtime's in client.ts,
+ * callbacks.ts and testing.ts, so the IR refuses it at the type's name and the importer
+ * renames such a schema. test/reserved-names.test.ts holds this list to what the emitters
+ * re-export and import.
  */
 export const runtimeExportNames: ReadonlySet<string> = new Set([
   // runtime/client/core.ts, pagination.ts, stream.ts (re-exported by client.ts)
@@ -65,6 +66,17 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "StandIn",
   "StandInOptions",
   "StandInState",
+  // imported by the generated modules beside the spec's types (not re-exported): a spec type
+  // of one of these names would be imported twice there
+  "ApiError",
+  "BaseRouterOptions",
+  "ClientCore",
+  "RouterSpec",
+  "StandInTable",
+  "UnknownEvent",
+  "UnknownVariant",
+  "ValidationIssue",
+  "Validator",
 ]);
 
 /**
