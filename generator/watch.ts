@@ -3,12 +3,13 @@
  * diagnostics of a broken spec and keeps the last good output, and reports how long each
  * regeneration took.
  */
-import { watch, type FSWatcher } from "node:fs";
+import { plain, type Colours } from "./diagnostics/colours.ts";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { runPipeline, type PipelineOptions, type SpecTexts } from "./pipeline.ts";
 import { writeSummary } from "./commands/messages.ts";
 import { writeOutput } from "./write/writer.ts";
+import { watchSpecFolders } from "./watch-folders.ts";
 
 export interface WatchReport {
   ok: boolean;
@@ -16,8 +17,20 @@ export interface WatchReport {
   text: string;
 }
 
+/** The colours of what goes to standard output (a report that is `ok`) and to standard error. */
+export interface ReportColours {
+  out: Colours;
+  err: Colours;
+}
+
+const noColours: ReportColours = { out: plain, err: plain };
+
 /** One regeneration: writes when the spec is good, reports either way. */
-export async function regenerate(options: PipelineOptions, outName: string): Promise<WatchReport> {
+export async function regenerate(
+  options: PipelineOptions,
+  outName: string,
+  colours: ReportColours = noColours,
+): Promise<WatchReport> {
   const started = performance.now();
   const sources: SpecTexts = { texts: new Map() };
   try {
@@ -30,20 +43,26 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
       };
     const done = writeOutput(options.outDir, result.files, plan);
     const ms = (performance.now() - started).toFixed(0);
-    const summary = writeSummary(outName, {
-      added: done.added.length,
-      changed: done.changed.length,
-      unchanged: done.unchanged.length,
-      removed: done.stale.length,
-    });
+    const summary = writeSummary(
+      outName,
+      {
+        added: done.added.length,
+        changed: done.changed.length,
+        unchanged: done.unchanged.length,
+        removed: done.stale.length,
+      },
+      colours.out,
+    );
     const warnings =
-      result.warnings.length > 0 ? `${formatDiagnostics(result.warnings, sources.texts)}\n` : "";
+      result.warnings.length > 0
+        ? `${formatDiagnostics(result.warnings, sources.texts, colours.out)}\n`
+        : "";
     return { ok: true, text: `${warnings}${summary} in ${ms} ms` };
   } catch (error) {
     if (error instanceof DiagnosticsError) {
       return {
         ok: false,
-        text: `${formatDiagnostics(error.diagnostics, sources.texts)}\n${outName}/ keeps its last good output`,
+        text: `${formatDiagnostics(error.diagnostics, sources.texts, colours.err)}\n${outName}/ keeps its last good output`,
       };
     }
     throw error;
@@ -68,6 +87,9 @@ async function warmUp(options: PipelineOptions, busy: () => boolean): Promise<vo
 
 /**
  * Watches the spec folder and regenerates after each burst of changes, one run at a time.
+ * Folders are watched, not files (watch-folders.ts), so a save that renames a new file over
+ * the old one is seen, and so is every save after it. After each burst the folders are
+ * listed again: a folder made or removed is watched or dropped, and regenerates the output.
  * The debounce only has to gather the events of one save (an editor's write and rename
  * arrive within a few milliseconds); every millisecond of it is added to each regeneration.
  * Parsed spec files are kept across runs, so an edit re-parses only the files it changed.
@@ -80,6 +102,7 @@ export function watchSpec(
   outName: string,
   report: (r: WatchReport) => void,
   debounceMs = 10,
+  colours: ReportColours = noColours,
 ): { close: () => void } {
   options = { ...options, parsedFiles: options.parsedFiles ?? new Map() };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -94,7 +117,7 @@ export function watchSpec(
     }
     running = true;
     try {
-      report(await regenerate(options, outName));
+      report(await regenerate(options, outName, colours));
     } catch (error) {
       report({ ok: false, text: `internal error: ${(error as Error).message}` });
     } finally {
@@ -105,18 +128,29 @@ export function watchSpec(
       }
     }
   };
-  const watcher: FSWatcher = watch(options.specDir, { recursive: true }, (_event, file) => {
-    if (file && !/\.ya?ml$/.test(String(file))) return;
-    edited = true;
+  /** Whether a spec file changed since the last run started. */
+  let saved = false;
+  const settled = () => {
+    // a folder made or removed changes what the spec is even when no spec file event came
+    const foldersChanged = folders.sync();
+    if (!saved && !foldersChanged) return;
+    saved = false;
+    void run();
+  };
+  const folders = watchSpecFolders(options.specDir, (specFile) => {
+    if (specFile) {
+      saved = true;
+      edited = true;
+    }
     clearTimeout(timer);
-    timer = setTimeout(() => void run(), debounceMs);
+    timer = setTimeout(settled, debounceMs);
   });
   void run().then(() => warmUp(options, () => edited || closed));
   return {
     close: () => {
       closed = true;
       clearTimeout(timer);
-      watcher.close();
+      folders.close();
     },
   };
 }

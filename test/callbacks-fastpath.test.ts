@@ -6,12 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { decodeBase64 } from "../generator/runtime/callbacks/base64.ts";
 import { genericFailureShape } from "../generator/runtime/callbacks/failure.ts";
-import {
-  exactRoutes,
-  matchRoute,
-  splitTarget,
-  type RouteSpec,
-} from "../generator/runtime/callbacks/routes.ts";
+import { exactRoutes, matchRoute, type RouteSpec } from "../generator/runtime/callbacks/routes.ts";
+import { splitTarget } from "../generator/runtime/http/target.ts";
 import { bodies, merchantServer, recordingHandlers, send } from "./callbacks-helpers.ts";
 
 const m = merchantServer();

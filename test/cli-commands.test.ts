@@ -3,6 +3,7 @@
  * spellings running the same thing, usage errors, the project's config file and its
  * diagnostics, and `init` (a spec folder that generates cleanly, never overwriting a file).
  */
+import { execFileSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -14,7 +15,8 @@ import {
 } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { configKeys } from "../generator/commands/config.ts";
+import { apiKeys } from "../generator/commands/config.ts";
+import { outputDefaults } from "../generator/emit/shared/outputs.ts";
 import { commands } from "../generator/commands/table.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
@@ -60,7 +62,7 @@ describe("subcommands", () => {
     const check = runCli(["check", "--spec", spec, "--out", out]);
     expect(check.stdout).toBe(runCli(["--check", "--spec", spec, "--out", out]).stdout);
     expect(check.stdout).toMatch(/is up to date with the spec/);
-  });
+  }, 180_000); // two diff runs, each loading the TypeScript compiler for the package's surface
 
   it("an unknown command, a missing argument and a stray one are usage errors that say the fix", () => {
     const unknown = runCli(["chek"]);
@@ -85,8 +87,14 @@ describe("the config file", () => {
   it("takes the keys its JSON Schema (for editors) lists, no more", () => {
     const schema = JSON.parse(
       readFileSync(join(repoRoot, "generator/schema/config.schema.json"), "utf8"),
-    ) as { properties: object };
-    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(configKeys).sort());
+    ) as {
+      definitions: { api: { properties: object }; outputs: { properties: object } };
+      oneOf: [{ properties: object }, unknown];
+    };
+    const keys = (o: object) => Object.keys(o).sort();
+    expect(keys(schema.definitions.api.properties)).toEqual(keys(apiKeys));
+    expect(keys(schema.oneOf[0].properties)).toEqual(keys({ ...apiKeys, $schema: "" }));
+    expect(keys(schema.definitions.outputs.properties)).toEqual(keys(outputDefaults));
   });
 
   it("gives the spec and package folders, relative to the file, to every command run in the project; flags win", () => {
@@ -124,21 +132,78 @@ describe("the config file", () => {
       /^apigen\.config\.json:4:10 - error config-wrong-value: out must be a folder path \(the package folder, relative to this file\), not 3$/m,
     );
     expect(existsSync(join(dir, "generated"))).toBe(false);
+    // a trailing comma and a comment at their own place, in words of our own (issue 30 item 14)
     writeFileSync(config, '{\n  "spec": "spec",\n}\n');
     const syntax = runCli(["check"], dir);
     expect(syntax.status).toBe(1);
-    expect(syntax.stderr).toMatch(
-      /^apigen\.config\.json:3:1 - error config-syntax: the config file is not JSON: /,
+    expect(syntax.stderr).toBe(
+      [
+        "apigen.config.json:2:17 - error config-syntax: the config file is not JSON: a comma before } is not JSON; remove it",
+        "  1 | {",
+        '> 2 |   "spec": "spec",',
+        "    |                 ^",
+        "",
+        "1 error",
+        "",
+      ].join("\n"),
     );
-    writeFileSync(config, '["spec"]\n');
+    writeFileSync(config, '{\n  "spec": "spec", // the spec folder\n  "out": "pkg"\n}\n');
+    const comment = runCli(["check"], dir);
+    expect(comment.status).toBe(1);
+    expect(comment.stderr).toMatch(
+      /^apigen\.config\.json:2:19 - error config-syntax: the config file is not JSON: comments are not JSON; remove this one\n/,
+    );
+    expect(syntax.stderr + comment.stderr).not.toMatch(/Unexpected token|position \d|SyntaxError/);
+    writeFileSync(config, '"spec"\n');
     expect(runCli(["gaps"], dir).stderr).toMatch(
-      /^apigen\.config\.json:1:1 - error config-not-object: /,
+      /^apigen\.config\.json:1:1 - error config-not-object: apigen\.config\.json must hold an API, an object such as \{ "spec": "spec", "out": "generated" \}, or an array of them, not spec\n/,
+    );
+    writeFileSync(config, '[\n  "spec"\n]\n');
+    expect(runCli(["gaps"], dir).stderr).toMatch(
+      /^apigen\.config\.json:2:3 - error config-api-not-object: /,
     );
     const missing = runCli(["generate", "--config", "nope.json"], dir);
     expect(missing.stderr).toMatch(
-      /^error config-unreadable: cannot read the config file nope\.json: ENOENT/,
+      /^error config-unreadable: cannot read the config file nope\.json: it does not exist\n/,
     );
     for (const r of [run, syntax, missing]) expect(r.stderr).not.toMatch(/internal error|^\s+at /m);
+  });
+
+  it("reads apigen.config.ts as it reads the JSON file, and refuses two config files in one folder rather than pass one over (issue 33 item 6)", () => {
+    const dir = project();
+    cpSync(join(repoRoot, "test/fixtures/features/primitives"), join(dir, "spec"), {
+      recursive: true,
+    });
+    writeFileSync(
+      join(dir, "apigen.config.ts"),
+      'const out: string = "pkg";\nexport default { spec: "spec", out };\n',
+    );
+    const alone = runCli(["generate"], join(dir, "spec")); // found from a subfolder too
+    expect(alone.status, alone.stderr).toBe(0);
+    expect(alone.stdout).toMatch(/^\.\.\/pkg\/: \d+ added, 0 changed, 0 unchanged\n$/);
+    expect(existsSync(join(dir, "pkg/package.json"))).toBe(true);
+    expect(existsSync(join(dir, "generated"))).toBe(false);
+
+    writeFileSync(join(dir, "apigen.config.json"), '{ "out": "other" }\n');
+    const both = runCli(["generate"], dir);
+    expect(both.status).toBe(1);
+    expect(both.stderr).toBe(
+      "error config-several: apigen.config.ts, apigen.config.json are each a config file; apigen reads one: remove the others, or name one with --config FILE\n\n1 error\n",
+    );
+    expect(existsSync(join(dir, "other"))).toBe(false);
+    const named = runCli(["generate", "--config", "apigen.config.json"], dir);
+    expect(named.status, named.stderr).toBe(0);
+    expect(existsSync(join(dir, "other/package.json"))).toBe(true);
+  });
+
+  it("refuses a config file that is a FIFO without waiting on it", () => {
+    const dir = project();
+    execFileSync("mkfifo", [join(dir, "apigen.config.json")]);
+    const run = runCli(["check"], dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^error config-unreadable: cannot read the config file apigen\.config\.json: it is not a regular file/,
+    );
   });
 });
 

@@ -518,6 +518,134 @@ describe("a server that would have the walk loop forever or leave the origin: Pa
   });
 });
 
+describe("walks that would never end: an empty page ends them, a page limit bounds them", () => {
+  /**
+   * A server whose every page after the first is empty and names a new next page; after
+   * `cap` requests it gives no next page, so a walk that does not stop on its own still ends
+   * (and the test fails on the count instead of hanging).
+   */
+  const emptyForever = (page: (n: number, more: boolean) => [unknown, Record<string, string>?]) => {
+    const cap = 200;
+    override = (_s, n, res) => {
+      send(res, 200, ...page(n, n < cap));
+      return true;
+    };
+  };
+
+  it("a Link header to a new page after an empty page: the walk ends at the empty page", async () => {
+    emptyForever((n, more) => [
+      n === 1 ? [all[0]] : [],
+      more ? { Link: `<${baseUrl}/v1/issues?from=${n}>; rel="next"` } : {},
+    ]);
+    expect(await walk(client().issues.list())).toEqual([0]);
+    expect(seen).toHaveLength(2);
+  });
+
+  it("a link in the body, or a next token, after an empty page: the walk ends there", async () => {
+    emptyForever((n, more) => [
+      { things: n === 1 ? [all[0]] : [], links: { next: more ? `/v1/things?from=${n}` : null } },
+    ]);
+    expect(await walk(client().things.list())).toEqual([0]);
+    expect(seen).toHaveLength(2);
+    seen = [];
+    emptyForever((n, more) => [
+      { files: n === 1 ? [all[0]] : [], next_page_token: more ? `t${n}` : null },
+    ]);
+    expect(await walk(client().files.list())).toEqual([0]);
+    expect(seen).toHaveLength(2);
+  });
+
+  it("maxPages: a walk past the client's limit rejects with PaginationError, the page after it never asked for", async () => {
+    override = (_s, n, res) => {
+      send(res, 200, { files: [all[n]], next_page_token: n < 100 ? `t${n}` : null });
+      return true;
+    };
+    const ns: number[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const file of client({ maxPages: 5 }).files.list()) ns.push(file.n);
+      })(),
+    );
+    expect(error).toBeInstanceOf(generated.PaginationError);
+    expect(error.message).toBe(
+      "files.list: the walk reached its limit of 5 pages (maxPages) and the server names another; stopping",
+    );
+    expect(ns).toEqual([1, 2, 3, 4, 5]);
+    expect(seen).toHaveLength(5);
+    seen = [];
+    // A call's own maxPages wins over the client's.
+    const pages = client({ maxPages: 5 }).files.list({}, { maxPages: 2 }).pages();
+    const first = (await pages.next()).value;
+    await pages.next();
+    expect((await rejection(pages.next())).message).toContain("limit of 2 pages");
+    expect(seen).toHaveLength(2);
+    expect(first.hasNextPage()).toBe(true);
+  });
+
+  it("maxPages is 10,000 by default; Infinity lifts it", async () => {
+    let fetched = 0;
+    const inMemory = async () => {
+      fetched++;
+      // A next token on every page up to 10,100: a walk without a limit still ends.
+      const token = fetched < 10_100 ? `t${fetched}` : null;
+      const body = { files: [{ id: `f${fetched}`, n: fetched }], next_page_token: token };
+      return new Response(JSON.stringify(body), {
+        headers: { "content-type": "application/json" },
+      });
+    };
+    const error = await rejection(walk(client({ fetch: inMemory }).files.list()));
+    expect(error.message).toContain("limit of 10000 pages");
+    expect(fetched).toBe(10_000);
+    fetched = 0;
+    let items = 0;
+    for await (const _ of client({ fetch: inMemory, maxPages: Infinity }).files.list()) items++;
+    expect(items).toBe(10_100);
+  }, 60_000);
+});
+
+describe("stopOnEmptyPage: false, for a server whose pages may be empty before the last", () => {
+  const spec = [
+    "api: { name: feed, title: Feed, version: 1.0.0, clientName: FeedClient }",
+    "types:",
+    "  Entry: { fields: { n: { type: integer, required: true } } }",
+    "  Feed:",
+    "    fields:",
+    '      entries: { type: "Entry[]", required: true }',
+    "      next: { type: string, nullable: true }",
+    "      more: { type: boolean, required: true }",
+    "endpoints:",
+    "  feed.list:",
+    "    method: GET",
+    "    path: /v1/issues",
+    "    params: { cursor: { in: query, type: string } }",
+    "    response: { body: Feed }",
+    "    pagination:",
+    "      { style: nextToken, items: entries, param: cursor, token: next, hasMore: more, stopOnEmptyPage: false }",
+    "",
+  ].join("\n");
+
+  it("walks on over empty pages until hasMore is false", async () => {
+    const specDir = tempDir("apigen-feed-spec-");
+    const feedOut = tempDir("apigen-feed-");
+    try {
+      writeFileSync(join(specDir, "api.yaml"), spec);
+      await writeGenerated(specDir, feedOut);
+      const feed = await import(pathToFileURL(join(feedOut, "src/index.ts")).href);
+      override = (_s, n, res) => {
+        const entries = n === 2 || n === 3 ? [] : [{ n }];
+        send(res, 200, { entries, next: `c${n}`, more: n < 5 });
+        return true;
+      };
+      const c = new feed.FeedClient({ baseUrl });
+      expect(await walk(c.feed.list())).toEqual([1, 4, 5]);
+      expect(seen).toHaveLength(5);
+    } finally {
+      rmSync(specDir, { recursive: true, force: true });
+      rmSync(feedOut, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("types", () => {
   it("type-check: items, pages, typed headers, the body of await, and wrong uses refused", () => {
     writeFileSync(
@@ -528,7 +656,9 @@ describe("types", () => {
         "export async function check(signal: AbortSignal): Promise<void> {",
         "  const body: CustomerList = await c.customers.list({ limit: 10 });",
         "  const asPromise: Promise<CustomerList> = c.customers.list();",
-        "  const call: PagePromise<CustomerList, Customer> = c.customers.list({}, { signal });",
+        "  const call: PagePromise<CustomerList, Customer> = c.customers.list({}, { signal, maxPages: 50 });",
+        '  const limited = new PagesClient({ baseUrl: "http://127.0.0.1", maxPages: Infinity });',
+        "  void limited;",
         "  for await (const customer of c.customers.list()) {",
         "    const id: string = customer.id;",
         "    // @ts-expect-error an item is a Customer, not the list",

@@ -208,6 +208,21 @@ describe("credentials", () => {
   });
 });
 
+describe("a query key outside ASCII", () => {
+  it("is redacted from the log line's URL, where it is percent-encoded UTF-8 (found by the client fuzz)", async () => {
+    const key = "sk_query_ключ_🙂";
+    server.json(200, { id: "ch_1", amount: 5 });
+    const lines: string[] = [];
+    await client({ apiKey: key, logger: { debug: (l: string) => lines.push(l) } }).charges.create(
+      { amount: 5 },
+      { "Stripe-Account": "acct_1" },
+    );
+    expect(new URL(server.requests[0]!.url, server.url).searchParams.get("api_key")).toBe(key);
+    expect(lines.join("\n")).toContain("api_key=[redacted]");
+    expect(lines.join("\n")).not.toContain("sk_query");
+  });
+});
+
 describe("a query key and redirects", () => {
   it("a redirect elsewhere that echoes the key is refused, and the key is in no message or log line", async () => {
     const key = "sk_query_key_4567";

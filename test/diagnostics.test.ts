@@ -112,6 +112,13 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "lone-surrogate",
+    defect: "half a surrogate pair written as the escape `\\uD800` in the API's title (issue 30)",
+    expected: [
+      "test/fixtures/broken/lone-surrogate/api.yaml:3:10 - error yaml-lone-surrogate: escape of U+D800 is half of a UTF-16 surrogate pair, which is no character; write the character itself (or both halves of its pair)",
+    ],
+  },
+  {
     name: "pattern-invalid",
     defect:
       "a pattern with an unclosed group: the validators would throw SyntaxError at their first call",
@@ -560,7 +567,7 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
       'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
       "test/fixtures/broken/many-problems-load/c.yaml:4:3 - error schema-bad-name: name Orders.get is not `group.name` in camelCase (e.g. transactions.get)",
-      'test/fixtures/broken/many-problems-load/c.yaml:6:11 - error schema-bad-name: value "orders" is not a path starting with /',
+      'test/fixtures/broken/many-problems-load/c.yaml:6:11 - error schema-bad-name: value "orders" is not a path starting with /, without . or .. segments, ?, #, \\ or spaces',
     ],
   },
   {
@@ -580,10 +587,52 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "header-invalid",
+    defect:
+      "CR/LF in an authorization scheme, a fixed header's name and value (short and long form), a fixed value above U+00FF; Latin-1 (café) is a header value",
+    expected: [
+      'test/fixtures/broken/header-invalid/api.yaml:10:13 - error schema-bad-name: value "Bearer\\r\\nX-Evil: 1" is not an authorization scheme (a token: letters, digits and !#$%&\'*+-.^_`|~)',
+      'test/fixtures/broken/header-invalid/api.yaml:18:7 - error schema-bad-name: name "X-Fixed\\nX-Evil" is not an HTTP header name (a token: letters, digits and !#$%&\'*+-.^_`|~)',
+      'test/fixtures/broken/header-invalid/api.yaml:19:16 - error schema-bad-name: value "v\\r\\nX-Injected: 1" is not a header value (tab, space, visible ASCII and U+0080-U+00FF: no line break, control character or character above U+00FF)',
+      'test/fixtures/broken/header-invalid/api.yaml:20:15 - error schema-bad-name: value "Ā" is not a header value (tab, space, visible ASCII and U+0080-U+00FF: no line break, control character or character above U+00FF)',
+      'test/fixtures/broken/header-invalid/api.yaml:22:26 - error schema-bad-name: value "a\\nb" is not a header value (tab, space, visible ASCII and U+0080-U+00FF: no line break, control character or character above U+00FF)',
+    ],
+  },
+  {
+    name: "header-param-name",
+    defect:
+      "header parameters named with CR/LF and with a space (a query parameter's name may have one)",
+    expected: [
+      'test/fixtures/broken/header-param-name/api.yaml:12:7 - error param-header-name: header parameter "X-Param\\r\\nX-Evil" is not an HTTP header name (a token: letters, digits and !#$%&\'*+-.^_`|~); fetch would refuse every call',
+      'test/fixtures/broken/header-param-name/api.yaml:13:7 - error param-header-name: header parameter "X-Spaced Name" is not an HTTP header name (a token: letters, digits and !#$%&\'*+-.^_`|~); fetch would refuse every call',
+    ],
+  },
+  {
+    name: "path-dot-segment",
+    defect:
+      "endpoint paths with a `..` segment (it would climb out of the base URL's path), a query, and a percent-encoded `..`",
+    expected: [
+      'test/fixtures/broken/path-dot-segment/api.yaml:9:11 - error schema-bad-name: value "/v1/../admin" is not a path starting with /, without . or .. segments, ?, #, \\ or spaces',
+      'test/fixtures/broken/path-dot-segment/api.yaml:13:11 - error schema-bad-name: value "/v1/files?raw=1" is not a path starting with /, without . or .. segments, ?, #, \\ or spaces',
+      'test/fixtures/broken/path-dot-segment/api.yaml:17:11 - error schema-bad-name: value "/v1/%2e%2e/x" is not a path starting with /, without . or .. segments, ?, #, \\ or spaces',
+    ],
+  },
+  {
     name: "webhook-event-selector-missing",
     defect: "webhooks.events without eventHeader or eventField",
     expected: [
       "test/fixtures/broken/webhook-event-selector-missing/api.yaml:17:3 - error webhook-event-selector-missing: webhooks.events needs eventHeader (the request header that names the event, e.g. X-GitHub-Event) or eventField (the payload field that does, e.g. type)",
+    ],
+  },
+  {
+    name: "replay-places",
+    defect:
+      "a delivery id on a header credential, a t= item and a header name that cannot be, a body id on a callback without a body",
+    expected: [
+      "test/fixtures/broken/replay-places/api.yaml:10:5 - error credential-replay-misplaced: deliveryId belongs to a signature credential (`in: signature`), where the router reads it; credential apiKey is `in: header`",
+      'test/fixtures/broken/replay-places/api.yaml:14:39 - error credential-replay-name: timestamp.name "t=" is not the key of a `key=value` item of the signature header (letters, digits, _ and -)',
+      'test/fixtures/broken/replay-places/api.yaml:19:36 - error credential-replay-name: timestamp.name "X Timestamp" is not an HTTP header name (a token: letters, digits and !#$%&\'*+-.^_`|~)',
+      "test/fixtures/broken/replay-places/api.yaml:22:3 - error callback-delivery-id-body: callback order.viewed has no body, so it cannot carry the delivery id that credential signer reads from the body field id",
     ],
   },
   {
@@ -660,7 +709,7 @@ const cases: BrokenCase[] = [
   {
     name: "pagination-misused",
     defect:
-      "one pagination mistake per endpoint: a key of another style, items that is no field or no array or left out of an object body, a param that is not a query parameter (named, and an implicit default name), a cursor that is no scalar field of the item, hasMore not a boolean, a paged endpoint without a body, header and field both, a token that is an array, a total that is no field",
+      "one pagination mistake per endpoint: a key of another style, items that is no field or no array or left out of an object body, a param that is not a query parameter (named, and an implicit default name), a cursor that is no scalar field of the item, hasMore not a boolean, a paged endpoint without a body, header and field both, a token that is an array, a total that is no field, stopOnEmptyPage on offset (which cannot move on from an empty page)",
     expected: [
       "test/fixtures/broken/pagination-misused/api.yaml:25:82 - error pagination-key-style: token does not belong to pagination style cursor, which takes: items, param, cursor, hasMore",
       "test/fixtures/broken/pagination-misused/api.yaml:31:41 - error pagination-items: items date is not a field of CustomerList",
@@ -674,6 +723,7 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/pagination-misused/api.yaml:78:45 - error pagination-link-twice: header and field both say where the next link is; keep one (header for a Link header, field for a URL in the body)",
       "test/fixtures/broken/pagination-misused/api.yaml:84:76 - error pagination-field: token data is an array; it must be a string field of the response body",
       "test/fixtures/broken/pagination-misused/api.yaml:90:52 - error pagination-field: total links.count is not a field of links; it must be a number field of the response body",
+      "test/fixtures/broken/pagination-misused/api.yaml:96:47 - error pagination-key-style: stopOnEmptyPage does not belong to pagination style offset, which takes: items, offset, limit, total, hasMore",
     ],
   },
   {
@@ -681,7 +731,7 @@ const cases: BrokenCase[] = [
     defect: "pagination with an unknown style, an unknown key, and a field path with an empty step",
     expected: [
       'test/fixtures/broken/pagination-schema/api.yaml:11:26 - error schema-not-allowed: "cursr" is not allowed here; expected one of: cursor, nextToken, offset, page, link',
-      "test/fixtures/broken/pagination-schema/api.yaml:16:32 - error schema-unknown-key: unknown key itemz here; expected one of: style, items, param, cursor, hasMore, token, offset, limit, total, page, perPage, header, field",
+      "test/fixtures/broken/pagination-schema/api.yaml:16:32 - error schema-unknown-key: unknown key itemz here; expected one of: style, items, param, cursor, hasMore, token, offset, limit, total, page, perPage, header, field, stopOnEmptyPage",
       'test/fixtures/broken/pagination-schema/api.yaml:21:39 - error schema-bad-name: value "links..next" is not a dot path of field names such as links.next',
     ],
   },
@@ -828,7 +878,7 @@ describe("the CLI on a broken spec", () => {
     const out = occupiedOutDir();
     const run = runCli(["--spec", "test/fixtures/broken/pagination-misused", "--out", out]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/\n12 errors\n$/);
+    expect(run.stderr).toMatch(/\n13 errors\n$/);
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(run.stderr).not.toMatch(/internal error/i);
   });

@@ -3,14 +3,14 @@
  * client and implementers of the callback handlers, with the semver bump it implies.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compareModels, semverBump } from "../generator/diff/compare.ts";
 import { loadBaseModel, loadModel } from "../generator/diff/load-base.ts";
 import { formatChanges } from "../generator/diff/report.ts";
-import { repoRoot, tempDir } from "./helpers.ts";
+import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
 const fixtures = join(repoRoot, "test/fixtures/diff");
 const base = loadModel(join(fixtures, "base"));
@@ -155,6 +155,50 @@ describe("model diff", () => {
       leftBefore,
     );
     rmSync(repo, { recursive: true, force: true });
+  });
+
+  it("says in one line of its own that BASE is no revision, never git's command or its stderr (issue 30 item 14)", () => {
+    const repo = tempDir("apigen-diff-git-");
+    const plain = tempDir("apigen-diff-plain-");
+    try {
+      const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8" });
+      git("init", "-q");
+      git("config", "user.email", "t@example.invalid");
+      git("config", "user.name", "t");
+      writeFileSync(join(repo, "README.md"), "no spec yet\n");
+      git("add", ".");
+      git("commit", "-qm", "before the spec");
+      cpSync(join(fixtures, "base"), join(repo, "spec"), { recursive: true });
+      git("add", ".");
+      git("commit", "-qm", "the spec");
+      cpSync(join(fixtures, "base"), join(plain, "spec"), { recursive: true });
+
+      const diff = (cwd: string, base: string) => {
+        const run = runCli(["diff", "--", base], cwd);
+        expect(run.status, run.stderr).toBe(1);
+        expect(run.stderr).not.toMatch(
+          /git [a-z-]+ -|fatal:|Command failed|internal error|^\s+at /m,
+        );
+        expect(run.stderr).toMatch(/^[^\n]+\n$/); // one line
+        expect(run.stdout).toBe("");
+        return run.stderr;
+      };
+      const noRevision = (base: string) =>
+        `no folder ${base} and no revision ${base} in this repository: BASE is a spec folder, or a commit, branch or tag of the repository\n`;
+      expect(diff(repo, "nonexistent-rev")).toBe(noRevision("nonexistent-rev"));
+      // an option in git's place reads as no revision, and git never takes it as an option
+      expect(diff(repo, "--output=written")).toBe(noRevision("--output=written"));
+      expect(existsSync(join(repo, "written"))).toBe(false);
+      expect(diff(repo, "HEAD:spec")).toBe(noRevision("HEAD:spec"));
+      expect(diff(repo, "HEAD~1")).toBe("revision HEAD~1 has no spec files under spec/\n");
+      expect(diff(plain, "HEAD")).toBe(
+        "no folder HEAD, and spec/ is in no git repository to read revision HEAD from\n",
+      );
+      expect(runCli(["diff", "HEAD"], repo).status).toBe(0);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+      rmSync(plain, { recursive: true, force: true });
+    }
   });
 
   it("finds nothing between the Merchant spec and itself", () => {

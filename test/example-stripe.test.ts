@@ -389,12 +389,58 @@ describe("the consumer's webhook receiver, through router.fetch", () => {
       json: { error: { code: 422, message: "Stripe-Signature does not match the body" } },
     });
     const stale = await deliver(succeeded, stripeSignature(succeeded, secrets.current, now - 301));
-    expect(stale.status).toBe(422);
+    expect(stale).toEqual({
+      status: 422,
+      json: {
+        error: {
+          code: 422,
+          message:
+            "the t= item of Stripe-Signature is 301 s in the past; calls signed more than 300 s from now are refused",
+        },
+      },
+    });
     const tampered = succeeded.replace('"amount":2000', '"amount":1');
     expect((await deliver(tampered, stripeSignature(succeeded, secrets.current))).status).toBe(422);
     expect((await deliver(succeeded)).json!.error.message).toBe("missing Stripe-Signature header");
     expect((await deliver(succeeded, "t=1,v1=zz")).status).toBe(422);
     expect(seen).toEqual([]);
+  });
+
+  it("with a seen-id store, refuses an event delivered again (its id in the signed body) with 409", async () => {
+    seen.length = 0;
+    const { createMemorySeenIds } = (await import(
+      pathToFileURL(join(example, "generated/src/callbacks.ts")).href
+    )) as { createMemorySeenIds(options: { now(): number }): unknown };
+    const previous = receiver;
+    receiver = consumer.createWebhookReceiver({
+      signingSecrets: [secrets.current],
+      now: () => now * 1000,
+      seenIds: createMemorySeenIds({ now: () => now * 1000 }),
+      events: {
+        paid: (orderId: string | undefined) => void seen.push({ paid: orderId }),
+        welcomed: () => undefined,
+        ignored: () => undefined,
+      },
+    });
+    try {
+      expect((await deliver(succeeded, stripeSignature(succeeded, secrets.current))).status).toBe(
+        200,
+      );
+      // the same event signed anew a second later: still the event evt_1
+      const again = await deliver(succeeded, stripeSignature(succeeded, secrets.current, now + 1));
+      expect(again).toEqual({
+        status: 409,
+        json: {
+          error: {
+            code: 409,
+            message: "this delivery was already received (its body.id was seen before)",
+          },
+        },
+      });
+      expect(seen).toEqual([{ paid: "1001" }]);
+    } finally {
+      receiver = previous;
+    }
   });
 
   it("answers 200 to an event the spec does not list, and to a listed one without a handler", async () => {

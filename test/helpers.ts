@@ -2,7 +2,7 @@
  * Shared test helpers: run the pipeline on a spec folder in-process, or the CLI as a
  * user would.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -63,10 +63,21 @@ export async function diagnosticsOf(specDir: string): Promise<string[]> {
 /** tsx's loader (its package entry), by URL: `--import tsx` resolves from the working folder. */
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
+/**
+ * The environment of a CLI run: this process's, without what turns colour or the progress
+ * line on or off, so that a run's output is the piped one whatever shell runs the tests
+ * (CI logs often set FORCE_COLOR), with `env` set over it.
+ */
+export function cliEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { FORCE_COLOR: _force, NO_COLOR: _no, APIGEN_PROGRESS: _progress, ...rest } = process.env;
+  return { ...rest, ...env };
+}
+
 /** Runs the generator CLI from the repo root (or `cwd`), as `npm run generate -- ...args` would. */
 export function runCli(
   args: string[],
   cwd = repoRoot,
+  env: Record<string, string> = {},
 ): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(
     process.execPath,
@@ -74,12 +85,42 @@ export function runCli(
     ["--import", tsxLoader, join(repoRoot, "generator/cli.ts"), ...args],
     {
       cwd,
+      env: cliEnv(env),
       encoding: "utf8",
       // A run that never exits (a thread left holding the process) fails the test instead of hanging it.
       timeout: 120_000,
     },
   );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The CLI as a child process, awaited without blocking: for a test whose servers live in its
+ * own process (runCli would block them). Killed after `killAfterMs`.
+ */
+export function runCliAsync(
+  args: string[],
+  killAfterMs = 60_000,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", tsxLoader, join(repoRoot, "generator/cli.ts"), ...args],
+    {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+  return new Promise((resolve) =>
+    child.once("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    }),
+  );
 }
 
 /** The feature fixtures (test/fixtures/features/<name>), which together use every feature of the model. */

@@ -294,6 +294,33 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     }
   });
 
+  it("carries where signed calls put their signing time and delivery id (x-apigen-timestamp, x-apigen-delivery-id)", async () => {
+    const fixture = join(repoRoot, "test/fixtures/callbacks-replay");
+    const generated = await generateFrom(fixture, join(scratch(), "out"));
+    const openapi = generated.files.find((f) => f.path === "openapi.json")!.contents;
+    const { outSpec } = imported(document("openapi.json", openapi));
+    const credentialsOf = (dir: string) =>
+      Object.assign(
+        {},
+        ...readdirSync(dir, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith(".yaml"))
+          .map((f) => parse(readFileSync(join(dir, f), "utf8"))?.credentials ?? {}),
+      ) as Record<string, Record<string, unknown>>;
+    const places = (credentials: Record<string, Record<string, unknown>>) =>
+      Object.fromEntries(
+        Object.entries(credentials).map(([id, c]) => [
+          id,
+          { timestamp: c.timestamp, deliveryId: c.deliveryId },
+        ]),
+      );
+    expect(places(credentialsOf(outSpec))).toEqual(places(credentialsOf(fixture)));
+    expect(places(credentialsOf(outSpec)).hookSigner).toEqual({
+      timestamp: { in: "signature", name: "t" },
+      deliveryId: { in: "body", name: "id" },
+    });
+  });
+
   /**
    * The top-level statements of a generated file (each with its doc comment), after the
    * banner line, which names the spec folder.

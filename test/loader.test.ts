@@ -10,7 +10,7 @@ import { DiagnosticBag } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { parseSpecFile } from "../generator/load/load-spec.ts";
 import { formatDiagnostics, maxPrinted } from "../generator/diagnostics/format.ts";
-import { runCli, tempDir } from "./helpers.ts";
+import { diagnosticsOf, runCli, tempDir } from "./helpers.ts";
 
 /** Parses `text` as spec file `t.yaml`; its diagnostics as printed, without code frames. */
 function parse(text: string | Uint8Array): { data: unknown; problems: string[] } {
@@ -119,5 +119,107 @@ describe("the loader", () => {
     const shown = frame[1]!;
     expect(shown.length).toBeLessThan(200);
     expect(frame[2]!.indexOf("^")).toBe(shown.indexOf("Z"));
+  });
+});
+
+/** The ways a file's lines can end: each style alone, and all three mixed within one file. */
+const lineEnds: [string, (text: string) => string][] = [
+  ["LF", (text) => text],
+  ["CRLF", (text) => text.replaceAll("\n", "\r\n")],
+  ["CR", (text) => text.replaceAll("\n", "\r")],
+  [
+    "mixed",
+    (text) => text.split("\n").reduce((all, line, i) => all + ["\n", "\r\n", "\r"][i % 3] + line),
+  ],
+];
+
+/** A spec folder of `files` (name to LF text), each written with the line ends given for it. */
+function specFolder(files: Record<string, [text: string, ends: (text: string) => string]>): {
+  spec: string;
+  done: () => void;
+} {
+  const dir = tempDir();
+  const spec = join(dir, "spec");
+  mkdirSync(spec);
+  for (const [name, [text, ends]] of Object.entries(files))
+    writeFileSync(join(spec, name), ends(text));
+  return { spec, done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const apiYaml = "# the API\napi:\n  name: x\n  title: X\n  version: 0.1.0\n";
+
+describe("the loader, whatever the line ends (LF, CRLF, CR, mixed)", () => {
+  it("reads a file as the same data and places, the fast way and the careful way", () => {
+    // an anchor sends the file the careful way; CR alone was no line end to it (the file was
+    // one comment line) while the fast way read it
+    for (const text of [
+      apiYaml,
+      apiYaml.replace("name: x\n  title: X", "name: &n x\n  title: *n"),
+    ]) {
+      const want = parse(text);
+      expect(want.problems).toEqual([]);
+      for (const [name, ends] of lineEnds) expect(parse(ends(text)), name).toEqual(want);
+    }
+    const broken = "# c\napi:\n  name: x\n  title: [X\n";
+    for (const [name, ends] of lineEnds)
+      expect(parse(ends(broken)).problems, name).toEqual(parse(broken).problems);
+  });
+
+  it('refuses error code 1005 written twice (once "1005") at its place, with CRLF in errors.yaml and CR in api.yaml or any other mix (issue 30 item 10)', async () => {
+    const errorsYaml = [
+      "# error codes",
+      "errors:",
+      "  codes:",
+      "    1005: { name: apiKeyRejected, meaning: API key rejected. }",
+      '    "1005": { name: other, meaning: The same code again. }',
+      "",
+    ].join("\n");
+    for (const [errorsEnds, errorsEnd] of lineEnds)
+      for (const [apiEnds, apiEnd] of lineEnds) {
+        const { spec, done } = specFolder({
+          "api.yaml": [apiYaml, apiEnd],
+          "errors.yaml": [errorsYaml, errorsEnd],
+        });
+        try {
+          const problems = await diagnosticsOf(spec);
+          expect(problems, `errors.yaml ${errorsEnds}, api.yaml ${apiEnds}`).toEqual([
+            expect.stringMatching(
+              /errors\.yaml:5:5 - error yaml-duplicate-key: duplicate key 1005 in the same mapping$/,
+            ),
+          ]);
+        } finally {
+          done();
+        }
+      }
+  });
+
+  it("refuses a lone surrogate (\\uD800) at its place, whatever the line ends of it and the other files (issue 30 item 10)", async () => {
+    const api = apiYaml.replace("title: X", 'title: "Merchant \\uD800 API"');
+    const typesYaml =
+      'types:\n  Money:\n    fields:\n      amount: integer\n      "\\uDC00": string\n';
+    for (const [apiEnds, apiEnd] of lineEnds)
+      for (const [otherEnds, otherEnd] of lineEnds) {
+        const { spec, done } = specFolder({
+          "api.yaml": [api, apiEnd],
+          "types.yaml": [typesYaml, otherEnd],
+        });
+        try {
+          const problems = await diagnosticsOf(spec);
+          expect(problems, `api.yaml ${apiEnds}, types.yaml ${otherEnds}`).toEqual([
+            expect.stringMatching(/api\.yaml:4:10 - error yaml-lone-surrogate: .*U\+D800/),
+            expect.stringMatching(/types\.yaml:5:7 - error yaml-lone-surrogate: .*U\+DC00/),
+          ]);
+        } finally {
+          done();
+        }
+      }
+  });
+
+  it("places a problem on a file with CR line ends at its own line, not line 1", () => {
+    const text = "# c\napi:\n  name: x\n  title: X\n  version: 0.1.0\n  bogus: 1\n";
+    for (const [name, ends] of lineEnds)
+      expect(parse(ends(text)).problems, name).toEqual([
+        expect.stringMatching(/^t\.yaml:6:3 - error schema-unknown-key/),
+      ]);
   });
 });

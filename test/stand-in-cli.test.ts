@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { rawExchange, requestHead } from "./callbacks-raw.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
 const dir = tempDir("apigen-mock-");
@@ -97,6 +98,29 @@ describe("mock --spec DIR --port N --seed N --keys FILE", () => {
       result: { success: false },
     });
     expect(output()).toContain("POST /v1/shipments/mock_service_shipping -> 422");
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("survives TRACE and the target http://[::1 (each killed it) and keeps serving", async () => {
+    const { url, child } = await startMock(["--spec", "spec", "--port", "0"]);
+    const port = Number(new URL(url).port);
+    const ask = (method: string, target: string) =>
+      rawExchange(port, [requestHead(method, target, [["host", "x"]])], {
+        until: "answer",
+        endAfter: false,
+      });
+    const trace = await ask("TRACE", "/v1/merchant/transactions");
+    expect(trace.first?.status).toBe(405);
+    expect(trace.first?.headers.allow).toBe("GET, HEAD");
+    expect((await ask("GET", "http://[::1")).first?.status).toBe(404);
+    expect((await ask("GET", "//evil.example/v1/merchant/transactions")).first?.status).toBe(404);
+    expect(child.exitCode).toBe(null);
+    const after = await fetch(`${url}/v1/merchant/transactions`, {
+      headers: { "X-API-Key": "any-key" },
+    });
+    expect(after.status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);

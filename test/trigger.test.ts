@@ -4,7 +4,6 @@
  * and checked against the spec's success and failure types; a wrong secret and a handler
  * that answers a wrong shape end in exit status 1. One run goes through the command line.
  */
-import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliveries, createMerchantServer } from "../examples/merchant-server/src/server.ts";
 import { trigger, type TriggerOptions } from "../generator/commands/trigger-command.ts";
-import { repoRoot } from "./helpers.ts";
+import { repoRoot, runCliAsync } from "./helpers.ts";
 
 const secret = "trigger-test-secret";
 const specDir = join(repoRoot, "spec");
@@ -56,34 +55,6 @@ afterAll(async () => {
   await close(merchant);
   await close(wrong);
 });
-
-/**
- * The CLI as a child process, awaited without blocking: the servers it calls live in this
- * process (helpers.runCli would block them). Killed after 60 s.
- */
-function runCliAsync(
-  args: string[],
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(repoRoot, "generator/cli.ts"), ...args],
-    {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  return new Promise((resolve) =>
-    child.once("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    }),
-  );
-}
 
 /** Runs the trigger against the example and keeps its printed lines. */
 async function run(event: string, options: Partial<TriggerOptions> = {}) {

@@ -23,6 +23,7 @@ import {
   createCallbackRouter,
   webhookSignatureHeader,
   type CallbackRouter,
+  type SeenIdStore,
   type SignedContent,
 } from "./generated/src/callbacks.js";
 
@@ -257,10 +258,12 @@ export interface ReceiverOptions {
   /** The endpoint's signing secrets (whsec_...): while one rolls, the new and the old. */
   signingSecrets: readonly string[];
   events: ShopEvents;
-  /** Oldest signature timestamp accepted, in seconds before now; Stripe's libraries use 300. */
+  /** Oldest signature timestamp accepted, in seconds either side of now; Stripe's libraries use 300 (the router's default). */
   toleranceSeconds?: number;
   /** The clock, in milliseconds since the epoch. */
   now?: () => number;
+  /** Remembers event ids, so a delivery sent again is refused (409); e.g. `createMemorySeenIds()`. */
+  seenIds?: SeenIdStore;
 }
 
 /** `t=<seconds>,v1=<hex>[,v1=<hex>][,v0=...]` read into its timestamp and v1 signatures. */
@@ -305,26 +308,31 @@ async function stripeDigest(secret: string, content: SignedContent): Promise<Arr
 
 /**
  * The shop's webhook endpoint (`POST /stripe/webhooks`): Stripe's signature checked over the
- * raw body (a stale timestamp or a wrong signature gets 422, nothing handled), the payload
- * validated against its event's type, then one typed handler per event. Events the spec does
- * not list are answered 200 and left alone, so Stripe does not retry them for days.
+ * raw body (a wrong signature gets 422, nothing handled), its `t=` timestamp within the
+ * tolerance window (the spec declares it, so the router checks it: a stale one gets 422), an
+ * event id seen before refused (409) when a store is given, the payload validated against
+ * its event's type, then one typed handler per event. Events the spec does not list are
+ * answered 200 and left alone, so Stripe does not retry them for days.
  *
  * The router compares the first v1 signature of the header against every secret, so while a
  * secret rolls list both in `signingSecrets`.
  */
 export function createWebhookReceiver(options: ReceiverOptions): CallbackRouter {
-  const { events, toleranceSeconds = 300, now = Date.now } = options;
+  const { events, toleranceSeconds, now, seenIds } = options;
   return createCallbackRouter({
     signingSecrets: options.signingSecrets,
     signature: {
       decode: (header) => {
         const parsed = parseStripeSignature(header);
-        if (parsed === undefined) return undefined;
-        // A replayed delivery: refused as a signature that does not hold.
-        if (Math.abs(now() / 1000 - parsed.timestamp) > toleranceSeconds) return undefined;
-        return hexBytes(parsed.signatures[0]!);
+        return parsed === undefined ? undefined : hexBytes(parsed.signatures[0]!);
       },
+      // the digest covers `<t>.<body>`: a replay under a fresh t= does not match
       compute: stripeDigest,
+    },
+    replay: {
+      ...(toleranceSeconds !== undefined ? { toleranceSeconds } : {}),
+      ...(now !== undefined ? { now } : {}),
+      ...(seenIds !== undefined ? { seenIds } : {}),
     },
     webhook: {
       path: "/stripe/webhooks",

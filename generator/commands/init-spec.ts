@@ -1,7 +1,8 @@
 /**
  * The spec folder `apigen init` writes for a new API: one file per section, each a small
- * example to replace (an API, one credential, one type, one endpoint, one callback), each with
- * the modeline that points editors at the installed JSON Schema of the format.
+ * example to replace (an API, its credentials, one type, one endpoint, one callback, signed so
+ * that the router it generates checks who calls), each with the modeline that points editors
+ * at the installed JSON Schema of the format.
  */
 
 export interface InitNames {
@@ -52,6 +53,12 @@ export function initSpecFiles(names: InitNames, schema: string): { name: string;
       "    description: API key, sent with every call.",
       "    in: header",
       "    header: X-API-Key",
+      "  signingSecret:",
+      "    description: Secret the API signs its calls to your server with; your server checks them with it.",
+      "    in: signature",
+      "    header: X-Signature",
+      "    rules:",
+      "      - X-Signature is the base64 HMAC-SHA256 of the raw body, keyed with the secret.",
     ]),
     file("types.yaml", [
       "types:",
@@ -85,6 +92,7 @@ export function initSpecFiles(names: InitNames, schema: string): { name: string;
       "    description: The API calls your server when an item changes.",
       "    method: POST",
       "    path: /item-changed",
+      "    auth: [signingSecret]   # signed: the router refuses a request without a valid X-Signature",
       "    headers:",
       "      Content-Type: application/json",
       "    body: Item",

@@ -1,8 +1,8 @@
 /**
  * Options of the two stand-in modes, which start with a word: `mock --spec DIR [--port N]
  * [--seed N] [--keys FILE]` and `trigger <event> --spec DIR --url URL --secret S [--body FILE]
- * [--api-key K] [--expect success|failure]`: their flags (for the command table) and the
- * checks that turn the parsed values into a mode.
+ * [--api-key K] [--expect success|failure] [--timeout-ms N] [--max-answer-bytes N]`: their
+ * flags (for the command table) and the checks that turn the parsed values into a mode.
  */
 import { resolve } from "node:path";
 import type { Flags, FlagValues } from "./flags.ts";
@@ -37,6 +37,16 @@ export const triggerFlags: Flags = {
     value: "P",
     help: "text before the signature, e.g. sha256=",
   },
+  "timeout-ms": {
+    type: "string",
+    value: "N",
+    help: "longest wait for the whole answer, in ms (default: 10000)",
+  },
+  "max-answer-bytes": {
+    type: "string",
+    value: "N",
+    help: "largest answer body read, in bytes (default: 1048576)",
+  },
 };
 
 export interface MockMode {
@@ -56,13 +66,23 @@ export interface TriggerMode {
   expect?: "success" | "failure";
   seed?: number;
   signature?: { encoding: "base64" | "hex"; prefix?: string };
+  timeoutMs?: number;
+  maxAnswerBytes?: number;
 }
 
 /** A whole number within bounds, or the error naming the option. */
-function whole(name: string, text: string | undefined, fallback: number, max: number): number {
+function whole(
+  name: string,
+  text: string | undefined,
+  fallback: number,
+  max: number,
+  min = 0,
+): number {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) > max)
-    throw new Error(`--${name} takes a whole number from 0 to ${max}, not ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || Number(text) > max || Number(text) < min)
+    throw new Error(
+      `--${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(text)}`,
+    );
   return Number(text);
 }
 
@@ -77,7 +97,9 @@ type Values = Partial<
     | "api-key"
     | "expect"
     | "signature-encoding"
-    | "signature-prefix",
+    | "signature-prefix"
+    | "timeout-ms"
+    | "max-answer-bytes",
     string
   >
 >;
@@ -119,7 +141,10 @@ function mockMode(values: Values, positionals: string[]): MockMode {
   };
 }
 
-/** `trigger EVENT --url URL --secret S [--body FILE] [--api-key K] [--seed N] [--expect KIND]`. */
+/**
+ * `trigger EVENT --url URL --secret S [--body FILE] [--api-key K] [--seed N] [--expect KIND]
+ * [--timeout-ms N] [--max-answer-bytes N]`.
+ */
 function triggerMode(values: Values, positionals: string[]): TriggerMode {
   if (positionals.length !== 1)
     throw new Error("trigger takes one event name: trigger EVENT --url URL --secret S");
@@ -127,8 +152,11 @@ function triggerMode(values: Values, positionals: string[]): TriggerMode {
     throw new Error("trigger needs --url (the merchant server) and --secret (the signing secret)");
   if (values.expect !== undefined && values.expect !== "success" && values.expect !== "failure")
     throw new Error(`--expect takes success or failure, not ${JSON.stringify(values.expect)}`);
+  // the value is not repeated: it may hold a password
   if (!/^https?:\/\//.test(values.url) || !URL.canParse(values.url))
-    throw new Error(`--url must be an absolute http(s) address, not ${JSON.stringify(values.url)}`);
+    throw new Error(
+      "--url must be an absolute http(s) address, such as http://127.0.0.1:3000/callbacks",
+    );
   return {
     kind: "trigger",
     event: positionals[0]!,
@@ -138,6 +166,12 @@ function triggerMode(values: Values, positionals: string[]): TriggerMode {
     ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
     ...(values.expect !== undefined ? { expect: values.expect } : {}),
     ...(values.seed !== undefined ? { seed: whole("seed", values.seed, 1, 2 ** 32 - 1) } : {}),
+    ...(values["timeout-ms"] !== undefined
+      ? { timeoutMs: whole("timeout-ms", values["timeout-ms"], 0, 2 ** 31 - 1, 1) }
+      : {}),
+    ...(values["max-answer-bytes"] !== undefined
+      ? { maxAnswerBytes: whole("max-answer-bytes", values["max-answer-bytes"], 0, 2 ** 53 - 1) }
+      : {}),
     ...signatureFormat(values),
   };
 }

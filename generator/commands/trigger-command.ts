@@ -3,15 +3,22 @@
  * service would (the spec's method, path, headers and keys, a body built from the event's
  * request type or read from a file, signed with the given secret under the default scheme
  * of runtime/callbacks/signature.ts), then checks the answer against the event's success or
- * failure type and prints a verdict. Exit status 1 on a wrong answer, 2 on a usage problem.
+ * failure type and prints a verdict. Exit status 1 on a wrong answer or none, 2 on a usage
+ * problem.
+ *
+ * The server may be anyone's: the whole exchange (connect, headers, body) has a deadline and
+ * the answer a size cap, so every run ends with a verdict in bounded time and memory, and no
+ * printed line holds the secret, the API key, or the user and password of `--url`, in any
+ * spelling the server might echo them in.
  */
 import { readFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { join } from "node:path";
 import type { TriggerEvent } from "../ir/stand-in-model.ts";
 import { encodeBase64 } from "../runtime/callbacks/base64.ts";
 import { hmacSha256, signBody } from "../runtime/callbacks/signature.ts";
+import { redactor } from "../runtime/client/redact.ts";
 import { sample, seeded } from "../runtime/testing/sample.ts";
 import type { ShapeTable } from "../runtime/testing/shape.ts";
 import { validate } from "../runtime/validate.ts";
@@ -40,9 +47,18 @@ export interface TriggerOptions {
   seed?: number;
   /** Also fail when the answer is of the other kind. */
   expect?: "success" | "failure";
-  /** Longest wait for the answer, in ms (default 10 s). */
+  /** Longest wait for the whole answer, in ms from before connecting to its last byte (default 10 s). */
   timeoutMs?: number;
+  /** Largest answer body read, in bytes (default 1 MiB); a longer one ends the exchange. */
+  maxAnswerBytes?: number;
 }
+
+/** Default longest wait for the whole exchange: 10 s. */
+export const defaultTriggerTimeoutMs = 10_000;
+/** Default largest answer body: 1 MiB, the callback router's own body limit. */
+export const defaultMaxAnswerBytes = 1024 * 1024;
+/** Longest delay a timer takes; a longer one would fire at once. */
+const maxTimerMs = 2 ** 31 - 1;
 
 /** What one delivery got back. */
 export interface Answer {
@@ -50,27 +66,71 @@ export interface Answer {
   text: string;
 }
 
-/** Sends bytes with node:http(s): a GET may carry a body, as the spec's callbacks do. */
+/** What one delivery got back, or why no whole answer came. */
+type Exchange = { answer: Answer } | { problem: string };
+
+/** The limits of one exchange. */
+interface Limits {
+  timeoutMs: number;
+  maxAnswerBytes: number;
+}
+
+/**
+ * Sends bytes with node:http(s) (a GET may carry a body, as the spec's callbacks do) and
+ * reads the answer under the limits: one timer for the whole exchange, and no more than
+ * `maxAnswerBytes` of body kept, whatever `Content-Length` says. Never rejects.
+ */
 function send(
   url: URL,
   method: string,
   headers: Record<string, string>,
   body: Uint8Array,
-  timeoutMs: number,
-): Promise<Answer> {
+  limits: Limits,
+): Promise<Exchange> {
+  const { timeoutMs, maxAnswerBytes } = limits;
   const request = url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
-      );
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on("error", reject);
-    req.end(body);
+  return new Promise((resolve) => {
+    let req: ClientRequest | undefined;
+    let settled = false;
+    const finish = (outcome: Exchange) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req?.destroy();
+      resolve(outcome);
+    };
+    const timer = setTimeout(
+      () => finish({ problem: `no complete answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+    const tooLarge = { problem: `answer over ${maxAnswerBytes} bytes` };
+    try {
+      // no agent: nothing is kept open after the verdict
+      req = request(url, { method, headers, agent: false }, (res) => {
+        const announced = res.headers["content-length"];
+        if (announced !== undefined && Number(announced) > maxAnswerBytes) return finish(tooLarge);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.byteLength;
+          if (size > maxAnswerBytes) finish(tooLarge);
+          else chunks.push(chunk);
+        });
+        res.on("end", () =>
+          finish({
+            answer: { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") },
+          }),
+        );
+        res.on("error", (error) => finish({ problem: error.message }));
+        // after "end" this changes nothing; before it, the server cut the answer off
+        res.on("close", () => finish({ problem: "the connection closed before the answer ended" }));
+      });
+      req.on("error", (error) => finish({ problem: error.message }));
+      req.end(body);
+    } catch (error) {
+      // a header node refuses to send (a key with a line break, say)
+      finish({ problem: `the request could not be sent: ${(error as Error).message}` });
+    }
   });
 }
 
@@ -193,19 +253,96 @@ function parsed(text: string): unknown {
   }
 }
 
+/** What the trigger reads off a spec: its events and the types of their bodies and answers. */
+export interface TriggerModel {
+  events: readonly TriggerEvent[];
+  types: ShapeTable;
+}
+
+/** The events of the spec folder (its diagnostics are thrown). */
+export async function loadTriggerModel(specDir: string): Promise<TriggerModel> {
+  const { runPipeline } = await import("../pipeline.ts");
+  // Nothing is written: the output folder is only named, and names no existing folder.
+  const outDir = join(specDir, ".apigen-trigger-no-output");
+  const { model } = runPipeline({ specDir, outDir });
+  return { events: model.standIn.events, types: model.standIn.eventTypes };
+}
+
 /** Sends one delivery; the model comes from the spec folder (its diagnostics are thrown). */
 export async function trigger(
   options: TriggerOptions,
   print: (line: string) => void = () => undefined,
 ): Promise<TriggerResult> {
-  const { runPipeline } = await import("../pipeline.ts");
-  // Nothing is written: the output folder is only named, and names no existing folder.
-  const outDir = join(options.specDir, ".apigen-trigger-no-output");
-  const { model } = runPipeline({ specDir: options.specDir, outDir });
-  const { events, eventTypes: types } = model.standIn;
+  return deliver(await loadTriggerModel(options.specDir), options, print);
+}
+
+/** The limits of the options, or an error naming the one that is not a limit. */
+function limitsOf(options: TriggerOptions): Limits {
+  const timeoutMs = options.timeoutMs ?? defaultTriggerTimeoutMs;
+  const maxAnswerBytes = options.maxAnswerBytes ?? defaultMaxAnswerBytes;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > maxTimerMs)
+    throw new Error(`trigger: timeoutMs must be a whole number from 1 to ${maxTimerMs}`);
+  if (!Number.isInteger(maxAnswerBytes) || maxAnswerBytes < 0)
+    throw new Error("trigger: maxAnswerBytes must be a whole number of bytes");
+  return { timeoutMs, maxAnswerBytes };
+}
+
+/**
+ * Every spelling of a credential the options hold, for the redactor: the secret, an API key
+ * given, and the user and password of the URL (as written and decoded, and the Basic token
+ * node sends from them).
+ */
+function secretsOf(options: TriggerOptions): string[] {
+  const secrets = [options.secret];
+  if (options.apiKey !== undefined) secrets.push(options.apiKey);
+  const { username, password } = new URL(options.url);
+  const decoded = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  for (const part of [username, password]) if (part !== "") secrets.push(part, decoded(part));
+  if (username || password)
+    secrets.push(Buffer.from(`${decoded(username)}:${decoded(password)}`).toString("base64"));
+  return secrets;
+}
+
+/** The address as printed: a user and password in it are never shown. */
+function shownUrl(url: URL): string {
+  const hidden = url.username || url.password ? "[redacted]@" : "";
+  return `${url.protocol}//${hidden}${url.host}${url.pathname}${url.search}`;
+}
+
+/** Control characters (a terminal's escape sequences) as `\u` escapes, so an answer prints as text. */
+const escapeControls = (text: string) =>
+  text.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+
+/** Longest part of an answer's body printed. */
+const shownAnswerLength = 400;
+
+/**
+ * Sends one delivery of a loaded model and prints what happened: the request, the answer
+ * (its start), the verdict. Every line goes out with control characters escaped and every
+ * credential of the options redacted.
+ */
+export async function deliver(
+  model: TriggerModel,
+  options: TriggerOptions,
+  print: (line: string) => void = () => undefined,
+): Promise<TriggerResult> {
+  const { events, types } = model;
+  const limits = limitsOf(options);
+  const secrets = secretsOf(options);
+  const clean = redactor(secrets);
+  const show = (line: string) => print(clean(escapeControls(line)));
   const event = events.find((e) => e.name === options.event);
   if (!event) {
-    print(
+    show(
       `unknown event ${JSON.stringify(options.event)}; the spec has: ${events.map((e) => e.name).join(", ")}`,
     );
     return { code: 2 };
@@ -219,25 +356,36 @@ export async function trigger(
   const url = targetOf(event, options, types, seed);
   const headers = await headersOf(event, body, options);
   const signed = event.signatureHeader ? `, signed in ${event.signatureHeader}` : "";
-  print(
-    `${event.kind} ${event.name}: ${event.method} ${url.href} (${body.byteLength} bytes${signed})`,
+  show(
+    `${event.kind} ${event.name}: ${event.method} ${shownUrl(url)} (${body.byteLength} bytes${signed})`,
   );
-  let answer: Answer;
-  try {
-    answer = await send(url, event.method, headers, body, options.timeoutMs ?? 10_000);
-  } catch (error) {
-    print(`verdict: no answer: ${(error as Error).message}`);
+  const exchange = await send(url, event.method, headers, body, limits);
+  if ("problem" in exchange) {
+    show(`verdict: no answer: ${exchange.problem}`);
     return { code: 1 };
   }
-  print(
-    `answer: ${answer.status} ${answer.text.length > 400 ? `${answer.text.slice(0, 400)}…` : answer.text}`,
-  );
-  const verdict = judge(event, types, answer, options.expect);
+  const { answer } = exchange;
+  const cut = answer.text.length > shownAnswerLength;
+  // the start of a credential cut off at the end is redacted too
+  const start = cut
+    ? `${redactor(secrets, true)(escapeControls(answer.text.slice(0, shownAnswerLength)))}…`
+    : answer.text;
+  show(`answer: ${answer.status} ${start}`);
+  let verdict: ReturnType<typeof judge>;
+  try {
+    verdict = judge(event, types, answer, options.expect);
+  } catch (error) {
+    // the checks never throw on any JSON value; should one, the run still ends in a verdict
+    verdict = {
+      kind: "failure",
+      problem: `the answer could not be checked: ${(error as Error).message}`,
+    };
+  }
   const result = { answer, json: parsed(answer.text) };
   if (verdict.problem) {
-    print(`verdict: wrong ${verdict.kind} answer: ${verdict.problem}`);
+    show(`verdict: wrong ${verdict.kind} answer: ${verdict.problem}`);
     return { code: 1, ...result };
   }
-  print(`verdict: ok, a ${verdict.kind} answer of the spec's ${verdict.kind} type`);
+  show(`verdict: ok, a ${verdict.kind} answer of the spec's ${verdict.kind} type`);
   return { code: 0, ...result };
 }

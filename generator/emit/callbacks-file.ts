@@ -6,7 +6,7 @@
  * validators and failure shapes, comes from the model; the file stays a thin typed layer.
  * Not re-exported from `src/index.ts`: it is server code, kept out of browser bundles.
  */
-import type { ApiModel, Callback, FailureShape, Webhooks } from "../ir/model.ts";
+import type { ApiModel, Callback, FailureShape, ReplayPlaces, Webhooks } from "../ir/model.ts";
 import { arr, call, id, lit, obj, ret } from "./code/build.ts";
 import type { Expr, FileStatement, Member, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
@@ -24,7 +24,7 @@ import {
   runtimeValue,
   validatorRef,
 } from "./shared/symbols.ts";
-import { generic, literalType, union } from "./shared/type-expr.ts";
+import { generic, keyword, literalType, union } from "./shared/type-expr.ts";
 import { validatorExpr } from "./shared/validator-expr.ts";
 import {
   webhookHandlerDocLines,
@@ -61,6 +61,26 @@ function failureShapeExpr(shape: FailureShape | undefined): Expr {
   ]);
 }
 
+/** `{ timestamp: { in: "signature", name: "t" }, deliveryId: { in: "header", name: "webhook-id" } }`, or nothing. */
+function replayExpr(replay: ReplayPlaces | undefined): Expr | undefined {
+  if (!replay) return undefined;
+  const place = (p: { in: string; name: string } | undefined) =>
+    p &&
+    obj([
+      ["in", lit(p.in)],
+      ["name", lit(p.name)],
+    ]);
+  return obj([
+    ["timestamp", place(replay.timestamp)],
+    ["deliveryId", place(replay.deliveryId)],
+  ]);
+}
+
+/** Whether any callback or the webhooks declare where calls carry a signing time or a delivery id. */
+const declaresReplay = (model: ApiModel): boolean =>
+  model.callbacks.some((c) => c.routing.replay !== undefined) ||
+  model.webhooks?.replay !== undefined;
+
 /** One entry of the route table. */
 function routeEntry(callback: Callback): Expr {
   const { routing } = callback;
@@ -86,6 +106,7 @@ function routeEntry(callback: Callback): Expr {
         "signatureHeader",
         routing.signatureHeader === undefined ? undefined : lit(routing.signatureHeader),
       ],
+      ["replay", replayExpr(routing.replay)],
       [
         "responseEvent",
         routing.responseEvent === undefined ? undefined : lit(routing.responseEvent),
@@ -160,16 +181,45 @@ function webhookHandlersType(webhooks: Webhooks): Statement {
   };
 }
 
+/** The callbacks and the webhook deliveries a spec signs, and those it does not. */
+function signedParts(model: ApiModel): { signed: string[]; unsigned: string[] } {
+  const signed: string[] = [];
+  const unsigned: string[] = [];
+  for (const c of model.callbacks)
+    (c.routing.signatureHeader !== undefined ? signed : unsigned).push(c.event);
+  if (model.webhooks)
+    (model.webhooks.signatureHeader !== undefined ? signed : unsigned).push("webhook deliveries");
+  return { signed, unsigned };
+}
+
+/** `signingSecrets?: never`: a spec that signs nothing takes no secrets (they would check nothing). */
+const noSecretsMember: Member = {
+  kind: "property-signature",
+  name: "signingSecrets",
+  hasQuestionToken: true,
+  docs: [
+    "Not taken: no callback or webhook of this spec is signed (none names an `in: signature` credential), so",
+    "there is nothing to check a secret against; passing secrets is an error. See docs/callbacks.md.",
+  ],
+  type: keyword("never"),
+};
+
 function optionsInterface(model: ApiModel): Statement {
   const base = runtimeType(coreModule, "BaseRouterOptions");
   const typed = typedWebhooks(model);
+  const signsNothing = signedParts(model).signed.length === 0;
+  const omitted = [
+    ...(model.webhooks && !typed ? [] : ["webhook"]),
+    ...(signsNothing ? ["signingSecrets"] : []),
+  ];
   return {
     kind: "interface",
     name: "CallbackRouterOptions",
     isExported: true,
     docs: ["Options of `createCallbackRouter`."],
-    extends: [model.webhooks && !typed ? base : generic("Omit", base, literalType("webhook"))],
+    extends: [omitted.length ? generic("Omit", base, union(omitted.map(literalType))) : base],
     members: [
+      ...(signsNothing ? [noSecretsMember] : []),
       {
         kind: "property-signature",
         name: "handlers",
@@ -207,9 +257,11 @@ function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
   const checks = webhooks.events.map((event) => {
     return [event.name, validatorExpr(event.payload)] as const;
   });
+  const bodyField = webhooks.bodyEventField;
   return obj(
     [
       [selector.in, lit(selector.name)],
+      ["bodyField", bodyField === undefined ? undefined : lit(bodyField)],
       ["events", obj(checks, { expanded: true })],
     ],
     { expanded: true },
@@ -248,6 +300,12 @@ function reExports(model: ApiModel): FileStatement[] {
     from("node-adapter.ts", ["NodeListener", "NodeRequestLike", "NodeResponseLike"]),
     from("fetch-adapter.ts", ["FetchHandler"]),
     from("signature.ts", ["signBody", "verifyWebhook"], false),
+    ...(declaresReplay(model)
+      ? [
+          from("replay.ts", ["createMemorySeenIds"], false),
+          from("replay.ts", ["MemorySeenIds", "ReplayOptions", "SeenIdStore"]),
+        ]
+      : []),
     from("signature.ts", [
       "ComputeSignature",
       "DecodeSignature",
@@ -260,6 +318,49 @@ function reExports(model: ApiModel): FileStatement[] {
   ].map((entry, i) => (i === 0 ? { statement: entry.statement } : entry));
 }
 
+/** `a`, `a and b`, `a, b and c`. */
+function listed(names: readonly string[]): string {
+  return names.length < 2
+    ? names.join("")
+    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** `text` in lines of at most `width` characters, broken between words. */
+function wrapped(text: string, width = 110): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return line ? [...lines, line] : lines;
+}
+
+/** The doc of `createCallbackRouter`: what it serves, and exactly which requests are signature-checked. */
+function routerDocLines(model: ApiModel): string[] {
+  const { signed, unsigned } = signedParts(model);
+  const lead =
+    "A router for the callbacks of the spec: `router.node` (node:http; Express when mounted before body parsers),";
+  if (unsigned.length === 0)
+    return [
+      lead,
+      "`router.fetch` (Request -> Response). Every request is signature-checked over its raw bytes and validated",
+      "against the spec before its handler runs. See docs/callbacks.md.",
+    ];
+  const open = `the spec names no \`in: signature\` credential for ${listed(unsigned)}, so anyone who can reach the server can send these requests.`;
+  const checked =
+    signed.length === 0
+      ? `No request is signature-checked: ${open}`
+      : `Signature-checked over the raw bytes: ${listed(signed)}. NOT signature-checked: ${open}`;
+  return [
+    lead,
+    "`router.fetch` (Request -> Response). Every request is validated against the spec before its handler runs.",
+    ...wrapped(`${checked} See docs/callbacks.md.`),
+  ];
+}
+
 /** `src/callbacks.ts` of the generated package; nothing for a spec without callbacks or webhooks. */
 export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
   const { model } = ctx;
@@ -269,6 +370,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     [
       ["signatureCode", lit(model.callbackSignatureCode)],
       ["webhookSignatureHeader", webhookHeader === undefined ? undefined : lit(webhookHeader)],
+      ["webhookReplay", replayExpr(model.webhooks?.replay)],
       ["webhookEvents", model.webhooks && webhookEventsExpr(model.webhooks)],
       ["routes", arr(model.callbacks.map(routeEntry))],
     ],
@@ -313,11 +415,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
         kind: "function",
         name: "createCallbackRouter",
         isExported: true,
-        docs: [
-          "A router for the callbacks of the spec: `router.node` (node:http; Express when mounted before body parsers),",
-          "`router.fetch` (Request -> Response). Every request is signature-checked over its raw bytes and validated",
-          "against the spec before its handler runs. See docs/callbacks.md.",
-        ],
+        docs: routerDocLines(model),
         params: [
           { name: "options", type: generatedRef(modules.callbacks, "CallbackRouterOptions", true) },
         ],

@@ -20,7 +20,15 @@ const path = (fields: FieldPath | undefined): Json | undefined =>
 /** The descriptor's `paging` entry: only what the runtime reads to find the next page. */
 export function pagingEntry(endpoint: Endpoint): JsonObject | undefined {
   const p = endpoint.pagination;
-  return p && obj({ style: p.style, items: path(p.items), ...styleEntries(p) });
+  return (
+    p &&
+    obj({
+      style: p.style,
+      items: path(p.items),
+      ...styleEntries(p),
+      stopOnEmptyPage: p.stopOnEmptyPage,
+    })
+  );
 }
 
 /** The entries of one style, in the order the spec format lists them. */

@@ -15,7 +15,7 @@ import {
   withoutKey,
   type ImportContext,
 } from "./context.ts";
-import type { JsonObject, Pointer } from "./document.ts";
+import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { gapConvention } from "../emit/openapi/document.ts";
 import { carryNotes, typeOf } from "./schemas.ts";
 import { splitDescription } from "./operations.ts";
@@ -99,6 +99,20 @@ function packageVersion(ctx: ImportContext, info: JsonObject, api: JsonObject): 
 const verifiesSentence =
   "The receiver verifies this header with the signing secret before trusting the body.";
 
+/** `timestamp` or `deliveryId` of a signature credential from apigen's extension, when it is one `{ in, name }`. */
+function replayPlace(
+  value: JsonValue | undefined,
+  key: string,
+  places: readonly string[],
+): JsonObject {
+  if (!isObject(value)) return {};
+  const place = stringOf(value, "in");
+  const name = stringOf(value, "name");
+  return place !== undefined && places.includes(place) && name
+    ? { [key]: { in: place, name } }
+    : {};
+}
+
 /**
  * apigen's signature credentials: OpenAPI has no scheme for them, so its document describes
  * each as the header parameter inbound calls carry, named by `x-apigen-signature`.
@@ -114,6 +128,8 @@ function signatureCredentials(ctx: ImportContext): JsonObject {
       ...(docs.description !== undefined ? { description: docs.description } : {}),
       in: "signature",
       header: stringOf(parameter, "name") ?? key,
+      ...replayPlace(parameter["x-apigen-timestamp"], "timestamp", ["header", "signature"]),
+      ...replayPlace(parameter["x-apigen-delivery-id"], "deliveryId", ["header", "body"]),
       ...withoutKey(docs, "description"),
     };
     carryNotes(parameter, credential);

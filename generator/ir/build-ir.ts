@@ -6,7 +6,7 @@
 import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, stringList } from "./build-context.ts";
-import { withCallbackRouting } from "./callback-routing.ts";
+import { checkDeliveryIdPlaces, warnUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
 import { checkQueryParams } from "./check-query-params.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
@@ -100,6 +100,7 @@ export function buildModel(
     errorCodes: codes,
   });
   const paramsTypes = paramsTypesOf(endpoints, callbacks);
+  checkDeliveryIdPlaces(callbacks, credentials, bag);
   const lifecycles = merged.lifecycles.map((d) => buildLifecycle(d, ctx, endpointIds));
   const limits = merged.limits.map((d) => ({
     name: d.name,
@@ -140,6 +141,7 @@ export function buildModel(
   const pagedEndpoints = withPagination(ctx, merged.endpoints, endpoints, namedTypes);
   checkStreams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
+  warnUnsigned(callbacks, webhooks, credentials, bag);
 
   const model = withCallbackRouting({
     api,
@@ -263,6 +265,7 @@ function buildCredential(
       decl.file.locate([...decl.path, "in"]),
     );
   }
+  const replay = replayPlacesOf(decl, ctx, placement);
   return {
     id: decl.name,
     optionName: optionNames.get(decl.name)!,
@@ -271,11 +274,63 @@ function buildCredential(
     ...(typeof v.header === "string" ? { header: v.header } : {}),
     ...(typeof v.scheme === "string" ? { scheme: v.scheme } : {}),
     ...(placement === "query" && typeof v.name === "string" ? { name: v.name } : {}),
+    ...replay,
     ...(typeof v.usedBy === "string" ? { usedBy: v.usedBy } : {}),
     rules: stringList(v.rules),
     docs: ctx.docs(decl.file, decl.path, v),
     location: decl.file.locate(decl.path, "key"),
   };
+}
+
+/** What each place's `name` must be: a header name, an item key of the signature header, a field. */
+const replayNames: Record<string, { pattern: RegExp; expected: string }> = {
+  header: {
+    pattern: /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/,
+    expected: "an HTTP header name (a token: letters, digits and !#$%&'*+-.^_`|~)",
+  },
+  signature: {
+    pattern: /^[A-Za-z0-9_-]+$/,
+    expected: "the key of a `key=value` item of the signature header (letters, digits, _ and -)",
+  },
+  body: { pattern: /^.+$/s, expected: "a field name" },
+};
+
+/**
+ * `timestamp` and `deliveryId` of a credential (replay protection), each only on an
+ * `in: signature` credential and with a name its place can hold; the schema checked the shape.
+ */
+function replayPlacesOf(
+  decl: Decl,
+  ctx: BuildContext,
+  placement: CredentialPlacement,
+): Pick<Credential, "timestamp" | "deliveryId"> {
+  const out: Pick<Credential, "timestamp" | "deliveryId"> = {};
+  for (const key of ["timestamp", "deliveryId"] as const) {
+    const value = decl.value[key] as { in?: unknown; name?: unknown } | undefined;
+    if (value === undefined || typeof value.in !== "string" || typeof value.name !== "string")
+      continue;
+    if (placement !== "signature") {
+      ctx.bag.report(
+        "credential-replay-misplaced",
+        { key, name: decl.name, placement },
+        decl.file.locate([...decl.path, key], "key"),
+      );
+      continue;
+    }
+    const rule = replayNames[value.in]!;
+    if (!rule.pattern.test(value.name)) {
+      ctx.bag.report(
+        "credential-replay-name",
+        { key: `${key}.name`, value: JSON.stringify(value.name), expected: rule.expected },
+        decl.file.locate([...decl.path, key, "name"]),
+      );
+      continue;
+    }
+    if (key === "timestamp")
+      out.timestamp = { in: value.in as "header" | "signature", name: value.name };
+    else out.deliveryId = { in: value.in as "header" | "body", name: value.name };
+  }
+  return out;
 }
 
 function buildVersion(decl: Decl, ctx: BuildContext, typeNames: readonly string[]): ApiVersion {

@@ -181,7 +181,13 @@ export class OperationBuilder {
         { name, placement },
         file.locate([...paramPath, "in"]),
       );
-    if (placement === "header" && reservedHeaders.has((wire ?? name).toLowerCase()))
+    if (placement === "header" && wire === undefined && !headerToken.test(name))
+      this.ctx.bag.report(
+        "param-header-name",
+        { name: JSON.stringify(name) },
+        file.locate(paramPath, "key"),
+      );
+    else if (placement === "header" && reservedHeaders.has((wire ?? name).toLowerCase()))
       this.ctx.bag.report("param-header-reserved", { name }, file.locate(paramPath, "key"));
     if (style && (placement !== "query" || !endpoint))
       this.ctx.bag.report(
@@ -189,7 +195,7 @@ export class OperationBuilder {
         { name, style },
         file.locate([...paramPath, "style"]),
       );
-    if (wire !== undefined && placement === "header" && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(wire))
+    if (wire !== undefined && placement === "header" && !headerToken.test(wire))
       this.ctx.bag.report(
         "param-wire-name",
         { name, wire: JSON.stringify(wire) },
@@ -297,6 +303,9 @@ export class OperationBuilder {
  * (and OpenAPI ignores header parameters of these names).
  */
 const reservedHeaders = new Set(["accept", "content-type", "authorization"]);
+
+/** An HTTP header name (RFC 9110's token), as the spec schema's `headerName` writes it. */
+const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** The entries of `auth:`: plain ids, or `{ credential, optional }`. */
 function authEntries(value: unknown): { credential: string; optional: boolean }[] {

@@ -24,10 +24,10 @@ type Data = Record<string, unknown>;
 /** The keys each style takes besides `style` and `items`. */
 const styleKeys: Readonly<Record<PaginationStyle, readonly string[]>> = {
   cursor: ["param", "cursor", "hasMore"],
-  nextToken: ["param", "token", "hasMore"],
+  nextToken: ["param", "token", "hasMore", "stopOnEmptyPage"],
   offset: ["offset", "limit", "total", "hasMore"],
-  page: ["page", "perPage", "total", "hasMore"],
-  link: ["header", "field"],
+  page: ["page", "perPage", "total", "hasMore", "stopOnEmptyPage"],
+  link: ["header", "field", "stopOnEmptyPage"],
 };
 
 /** Where the checks of one endpoint's pagination report, and what they read. */
@@ -89,7 +89,16 @@ function paginationOf(scope: Scope): Pagination | undefined {
   const itemType = itemTypeOf(scope, response.body);
   const rule = ruleOf(scope, style, itemType);
   if (!itemType || ctx.bag.items.length > reported) return undefined;
-  return { items: pathOf(spec.items), itemType, location: file.locate(at, "key"), ...rule };
+  // An empty page ends the walk unless the spec says it need not (cursor and offset cannot
+  // move on from one, so only the other styles take the key).
+  const goesOn = spec.stopOnEmptyPage === false ? { stopOnEmptyPage: false as const } : {};
+  return {
+    items: pathOf(spec.items),
+    itemType,
+    location: file.locate(at, "key"),
+    ...goesOn,
+    ...rule,
+  };
 }
 
 /** What the style reads to find the next page, each name checked. */

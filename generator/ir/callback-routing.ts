@@ -2,10 +2,11 @@
  * What the callback router needs to know about each callback, read off the model once the
  * types are resolved: where a failure body puts its code and its explanation
  * (`error: {code, message}`, `errors: [{code, data: [{reason}]}]`, ...), which response
- * field the router fills with the event name, which header carries the signature, and what
- * each parameter's URL text becomes. Emitters read the result from the IR; none spells an
- * event's shape by hand.
+ * field the router fills with the event name, which header carries the signature (and where
+ * signed calls carry their signing time and delivery id), and what each parameter's URL text
+ * becomes. Emitters read the result from the IR; none spells an event's shape by hand.
  */
+import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type {
   ApiModel,
   Callback,
@@ -16,7 +17,9 @@ import type {
   Literal,
   NamedType,
   Param,
+  ReplayPlaces,
   TypeNode,
+  Webhooks,
 } from "./model.ts";
 
 /** Name of the field that carries the event in requests and responses, as the spec writes it. */
@@ -135,16 +138,68 @@ function responseEventOf(callback: Callback, types: TypeLookup): string | undefi
   return all ? eventFieldName : undefined;
 }
 
+/** The first `in: signature` credential with a header among `auth`: the one the router checks. */
+export function signatureCredentialOf(
+  auth: readonly string[],
+  credentials: readonly Credential[],
+): Credential | undefined {
+  for (const id of auth) {
+    const credential = credentials.find((c) => c.id === id);
+    if (credential?.placement === "signature" && credential.header) return credential;
+  }
+  return undefined;
+}
+
 /** The header of the first `in: signature` credential among `auth`, if any. */
 export function signatureHeaderOf(
   auth: readonly string[],
   credentials: readonly Credential[],
 ): string | undefined {
-  for (const id of auth) {
-    const credential = credentials.find((c) => c.id === id);
-    if (credential?.placement === "signature" && credential.header) return credential.header;
+  return signatureCredentialOf(auth, credentials)?.header;
+}
+
+/** Where the calls a credential signs carry their signing time and delivery id; absent: neither. */
+function replayOf(credential: Credential | undefined): ReplayPlaces | undefined {
+  if (!credential?.timestamp && !credential?.deliveryId) return undefined;
+  return {
+    ...(credential.timestamp ? { timestamp: credential.timestamp } : {}),
+    ...(credential.deliveryId ? { deliveryId: credential.deliveryId } : {}),
+  };
+}
+
+/** A callback without a body cannot carry a delivery id its signature credential reads from the body. */
+export function checkDeliveryIdPlaces(
+  callbacks: readonly Callback[],
+  credentials: readonly Credential[],
+  bag: DiagnosticBag,
+): void {
+  for (const callback of callbacks) {
+    const place = signatureCredentialOf(callback.auth, credentials);
+    if (place?.deliveryId?.in === "body" && callback.body === undefined)
+      bag.report(
+        "callback-delivery-id-body",
+        { event: callback.event, credential: place.id, field: place.deliveryId.name },
+        callback.location,
+      );
   }
-  return undefined;
+}
+
+/**
+ * Warns, at each callback and at the webhooks, about those no signature credential covers:
+ * the router serves them to anyone, and a spec that forgot the credential reads the same.
+ * Only for a spec without errors, so the list of a broken spec's problems stays its own.
+ */
+export function warnUnsigned(
+  callbacks: readonly Callback[],
+  webhooks: Webhooks | undefined,
+  credentials: readonly Credential[],
+  bag: DiagnosticBag,
+): void {
+  for (const callback of callbacks)
+    if (signatureCredentialOf(callback.auth, credentials) === undefined)
+      bag.report("callback-unsigned", { what: `callback ${callback.event}` }, callback.location);
+  if (webhooks && signatureCredentialOf(webhooks.auth, credentials) === undefined)
+    bag.report("callback-unsigned", { what: "every webhook delivery" }, webhooks.location);
 }
 
 /** How a parameter's URL text becomes the value its validator checks. */
@@ -182,11 +237,14 @@ export function urlValueOf(node: TypeNode, types: TypeLookup): Param["urlValue"]
 
 /** The routing of one callback, and its parameters with their URL values. */
 function routeCallback(callback: Callback, model: ApiModel, types: TypeLookup): Callback {
-  const header = signatureHeaderOf(callback.auth, model.credentials);
+  const signature = signatureCredentialOf(callback.auth, model.credentials);
+  const header = signature?.header;
+  const replay = replayOf(signature);
   const event = responseEventOf(callback, types);
   const failureShape = failureShapeOf(callback.failure, types);
   const routing: CallbackRouting = {
     ...(header ? { signatureHeader: header } : {}),
+    ...(replay ? { replay } : {}),
     ...(event ? { responseEvent: event } : {}),
     ...(failureShape ? { failureShape } : {}),
   };
@@ -197,10 +255,35 @@ function routeCallback(callback: Callback, model: ApiModel, types: TypeLookup): 
   return { ...callback, params, routing };
 }
 
+/** A top-level field of a payload declared as exactly `name` (a string literal), through references. */
+function namesEvent(payload: TypeNode, field: string, name: string, types: TypeLookup): boolean {
+  const declared = objectFieldsOf(payload, types)?.find((f) => f.name === field);
+  if (!declared) return false;
+  const type = resolveType(declared.type, types);
+  return type.kind === "literal" && type.value === name;
+}
+
+/**
+ * Where the signed body names the event of a delivery whose header names it: the first field
+ * that every event's payload declares as the event's own name; none when one payload does not.
+ */
+function bodyEventFieldOf(webhooks: Webhooks, types: TypeLookup): string | undefined {
+  const [first, ...rest] = webhooks.events;
+  if (webhooks.eventSelector?.in !== "header" || !first) return undefined;
+  return objectFieldsOf(first.payload, types)
+    ?.map((f) => f.name)
+    .find((field) =>
+      [first, ...rest].every((event) => namesEvent(event.payload, field, event.name, types)),
+    );
+}
+
 /** The model with every callback's routing, the webhooks' signature header and the signature code. */
 export function withCallbackRouting(model: ApiModel): ApiModel {
   const types: TypeLookup = new Map(model.types.map((t) => [t.name, t]));
-  const webhookHeader = model.webhooks && signatureHeaderOf(model.webhooks.auth, model.credentials);
+  const webhookSignature =
+    model.webhooks && signatureCredentialOf(model.webhooks.auth, model.credentials);
+  const webhookHeader = webhookSignature?.header;
+  const webhookReplay = replayOf(webhookSignature);
   return {
     ...model,
     callbacks: model.callbacks.map((c) => routeCallback(c, model, types)),
@@ -212,10 +295,18 @@ export function withCallbackRouting(model: ApiModel): ApiModel {
           webhooks: {
             ...model.webhooks,
             ...(webhookHeader ? { signatureHeader: webhookHeader } : {}),
+            ...(webhookReplay ? { replay: webhookReplay } : {}),
+            ...bodyEventFieldEntry(model.webhooks, types),
           },
         }
       : {}),
   };
+}
+
+/** `{ bodyEventField }` when the signed body names the event too, else nothing. */
+function bodyEventFieldEntry(webhooks: Webhooks, types: TypeLookup): { bodyEventField?: string } {
+  const field = bodyEventFieldOf(webhooks, types);
+  return field === undefined ? {} : { bodyEventField: field };
 }
 
 /** The router answers with a numeric code; a string `signatureInvalid` keeps the default 422. */

@@ -126,6 +126,27 @@ export interface NamedType {
  */
 export type CredentialPlacement = "header" | "basic" | "query" | "signature" | "none";
 
+/**
+ * Where a signed call carries the time it was signed (unix seconds): a header of its own, or
+ * an item of the comma-separated signature header (`t` of `t=1700000000,v1=...`).
+ */
+export interface SignedTimestamp {
+  in: "header" | "signature";
+  name: string;
+}
+
+/** Where a call carries an id unique to its delivery: a header, or a top-level field of the JSON body. */
+export interface DeliveryIdPlace {
+  in: "header" | "body";
+  name: string;
+}
+
+/** What a signature credential says a call carries besides the signature, for replay protection. */
+export interface ReplayPlaces {
+  timestamp?: SignedTimestamp;
+  deliveryId?: DeliveryIdPlace;
+}
+
 export interface Credential {
   id: string;
   /** The client's option of the credential: the id, or `<id>Credential` for an id the client's own options hold (`fetch`). */
@@ -137,6 +158,10 @@ export interface Credential {
   scheme?: string;
   /** Query parameter name of an `in: query` credential. */
   name?: string;
+  /** Of an `in: signature` credential: where a call carries its signing time. */
+  timestamp?: SignedTimestamp;
+  /** Of an `in: signature` credential: where a call carries its delivery id. */
+  deliveryId?: DeliveryIdPlace;
   usedBy?: string;
   rules: string[];
   docs: Docs;
@@ -372,6 +397,11 @@ export type Pagination = {
   /** The type of one item: the element type of the `items` array. */
   itemType: TypeNode;
   location: SourceLocation;
+  /**
+   * `false` when the spec says an empty page is not the last (styles nextToken, page and
+   * link); absent: an empty page ends the walk.
+   */
+  stopOnEmptyPage?: false;
 } & PagingRule;
 
 /** What each style reads to find the next page, and where it stops. */
@@ -451,6 +481,8 @@ export interface Callback {
 export interface CallbackRouting {
   /** Header of the signature: the first `in: signature` credential of the callback's auth. */
   signatureHeader?: string;
+  /** Where calls carry their signing time and delivery id, as that credential declares. */
+  replay?: ReplayPlaces;
   /** Field the router fills with the event name in every answer, when every response type has it. */
   responseEvent?: string;
   /** Where the failure bodies the router writes itself put their parts; absent: the generic shape. */
@@ -515,11 +547,19 @@ export interface Webhooks {
   auth: string[];
   /** Header of the signature of deliveries, when they are signed. */
   signatureHeader?: string;
+  /** Where deliveries carry their signing time and delivery id, as the signature credential declares. */
+  replay?: ReplayPlaces;
   eventGroups: { value: string; description?: string }[];
   /** One payload for every delivery (no `events`). */
   payload?: TypeNode;
   /** Where the event is named; present exactly when `events` is not empty. */
   eventSelector?: WebhookEventSelector;
+  /**
+   * With a header selector: the top-level payload field that every event's payload declares
+   * as its own name (`type: { const: issues }`), so the signed body names the event too and
+   * the router checks that the header agrees.
+   */
+  bodyEventField?: string;
   /** The events the spec lists, each with its payload, in spec order; empty: one `payload` for all. */
   events: WebhookEvent[];
   rules: string[];

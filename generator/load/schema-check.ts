@@ -202,9 +202,14 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
     | undefined;
   const patternText = parent?.patternDescription ?? `a match of /${String(params.pattern)}/`;
   if (error.propertyName !== undefined) {
+    // A name with a line break or another control character is quoted, so the message stays one line.
+    const name = error.propertyName;
+    const shown = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)
+      ? JSON.stringify(name)
+      : name;
     return diagnostic(
       "schema-bad-name",
-      { what: "name", value: error.propertyName, pattern: patternText },
+      { what: "name", value: shown, pattern: patternText },
       file.locate([...path, error.propertyName], "key"),
     );
   }

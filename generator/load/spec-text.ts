@@ -1,8 +1,8 @@
 /**
  * From a spec file's bytes to its text: strict UTF-8 (a byte that is not UTF-8 is reported at
- * its line and column, never turned into U+FFFD), a leading byte order mark dropped, and no
- * control characters, which YAML does not allow in a document and which would otherwise reach
- * the generated comments and README.
+ * its line and column, never turned into U+FFFD), a leading byte order mark dropped, every line
+ * end made LF, and no control characters, which YAML does not allow in a document and which
+ * would otherwise reach the generated comments and README.
  */
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import { LineIndex } from "./line-index.ts";
@@ -16,6 +16,25 @@ const lenient = new TextDecoder("utf-8");
  */
 export const controlCharacter =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\uFFFE\uFFFF]/;
+
+/**
+ * Half of a UTF-16 surrogate pair without its other half. UTF-8 text cannot hold one, but a
+ * YAML escape can (`"\uD800"`): it is no character, and each place it reaches prints it
+ * differently (U+FFFD in a file, an escape in a string literal), so it is refused.
+ */
+export const loneSurrogate =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The text with every line end (CRLF, and CR alone, both YAML 1.2 line breaks) made LF, which
+ * YAML makes of a line break inside a scalar too, so the data is the same. Done before
+ * anything reads the text: the two readings disagreed on CR alone (js-yaml took it as a line
+ * end, the `yaml` package as part of a line, which made a file one long comment), and so did
+ * line numbers, which count LFs.
+ */
+export function plainLineEnds(text: string): string {
+  return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+}
 
 /** `U+0001`: how a character is named in messages. */
 export function codePointName(char: string): string {
@@ -68,13 +87,13 @@ export function specText(
 ): { text: string; ok: boolean } {
   let text: string;
   try {
-    text = strict.decode(bytes);
+    text = plainLineEnds(strict.decode(bytes));
   } catch {
     const at = firstInvalidByte(bytes);
-    const before = lenient.decode(bytes.subarray(0, at));
+    const before = plainLineEnds(lenient.decode(bytes.subarray(0, at)));
     const byte = bytes[at]!.toString(16).toUpperCase().padStart(2, "0");
     bag.report("spec-not-utf8", { byte }, new LineIndex(file, before).at(before.length));
-    return { text: lenient.decode(bytes), ok: false };
+    return { text: plainLineEnds(lenient.decode(bytes)), ok: false };
   }
   const control = controlCharacter.exec(text);
   if (control) {

@@ -7,13 +7,13 @@
  * - aliases with no anchor before them, or inside the node they refer to (an infinite value);
  * - aliases that expand past the parser's alias budget (an "alias bomb": refused, not built);
  * - control characters written as escapes in quoted strings (`"\x01"`), which the text check
- *   cannot see.
+ *   cannot see, and escapes of half a surrogate pair (`"\uD800"`), which are no character.
  */
 import { isAlias, isCollection, visit, type Document, type Node } from "yaml";
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type { SourceLocation } from "../ir/model.ts";
 import type { LineIndex } from "./line-index.ts";
-import { codePointName, controlCharacter } from "./spec-text.ts";
+import { codePointName, controlCharacter, loneSurrogate } from "./spec-text.ts";
 import type { DataPath, SpecFile } from "./spec-file.ts";
 
 /** Deepest nesting of mappings and lists a spec file may have. */
@@ -23,11 +23,26 @@ export const maxSpecDepth = 64;
 export const maxAliasCount = 100;
 
 /**
- * Where a file's nesting first goes past `maxSpecDepth`, found in the text after the parser
+ * Whether `error` is the engine running out of stack: a RangeError, or (when it happens while
+ * a regular expression runs, as in the `yaml` package's scalar folding) a SyntaxError saying so.
+ */
+export function isStackOverflow(error: unknown): boolean {
+  return (
+    error instanceof RangeError ||
+    (error instanceof Error && /Maximum call stack size exceeded/.test(error.message))
+  );
+}
+
+/**
+ * Where a file's nesting first goes past `maxDepth`, found in the text after the parser
  * ran out of stack on it: the first flow bracket that opens one level too many, or else the
  * start of the most indented line (block nesting).
  */
-export function deepestPoint(text: string, lines: LineIndex): SourceLocation {
+export function deepestPoint(
+  text: string,
+  lines: LineIndex,
+  maxDepth = maxSpecDepth,
+): SourceLocation {
   let depth = 0;
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
@@ -37,7 +52,7 @@ export function deepestPoint(text: string, lines: LineIndex): SourceLocation {
       else if (c === quote) quote = undefined;
     } else if (c === '"' || c === "'") quote = c;
     else if (c === "[" || c === "{") {
-      if (++depth > maxSpecDepth) return lines.at(i);
+      if (++depth > maxDepth) return lines.at(i);
     } else if (c === "]" || c === "}") depth = Math.max(0, depth - 1);
   }
   let deepest = 0;
@@ -52,14 +67,20 @@ export function deepestPoint(text: string, lines: LineIndex): SourceLocation {
 /**
  * Reports every alias that names no anchor before it, and every alias inside the node its
  * anchor is on; returns whether there were none. Run before `toJS`, which would throw on the
- * first and build a circular value from the second.
+ * first and build a circular value from the second. One pass, noting anchors as they come:
+ * `alias.resolve(doc)` walks the whole document for each alias, which made a document of
+ * many aliases take time in the square of its size.
  */
 export function checkAliases(doc: Document, lines: LineIndex, bag: DiagnosticBag): boolean {
   let ok = true;
   const at = (node: Node): SourceLocation => lines.at(node.range?.[0] ?? 0);
+  const anchors = new Set<string>();
   visit(doc, {
+    Node(_key, node) {
+      if (node.anchor) anchors.add(node.anchor);
+    },
     Alias(_key, alias, path) {
-      if (!alias.resolve(doc)) {
+      if (!anchors.has(alias.source)) {
         bag.report("yaml-alias-unresolved", { name: alias.source }, at(alias));
         ok = false;
       } else if (
@@ -87,9 +108,23 @@ export function firstAlias(doc: Document, lines: LineIndex): SourceLocation {
 }
 
 /**
+ * The first character of a string or key that a spec may not hold, as its report: a control
+ * character, or half of a surrogate pair.
+ */
+function badCharacter(
+  text: string,
+): { code: "yaml-control-character" | "yaml-lone-surrogate"; char: string } | undefined {
+  const control = controlCharacter.exec(text);
+  if (control) return { code: "yaml-control-character", char: codePointName(control[0]) };
+  const half = loneSurrogate.exec(text);
+  if (half) return { code: "yaml-lone-surrogate", char: codePointName(half[0]) };
+  return undefined;
+}
+
+/**
  * Walks the file's plain data without recursion: nesting past `maxSpecDepth` is reported
- * once, where it happens; strings and keys with a control character are reported each.
- * Returns whether the data is within the limits.
+ * once, where it happens; strings and keys with a control character or half a surrogate pair
+ * are reported each. Returns whether the data is within the limits.
  */
 export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
   let ok = true;
@@ -97,13 +132,9 @@ export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === "string") {
-      const control = controlCharacter.exec(value);
-      if (control) {
-        bag.report(
-          "yaml-control-character",
-          { char: codePointName(control[0]) },
-          spec.locate(path),
-        );
+      const bad = badCharacter(value);
+      if (bad) {
+        bag.report(bad.code, { char: bad.char }, spec.locate(path));
         ok = false;
       }
       continue;
@@ -117,12 +148,9 @@ export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
       ? value.map((v, i) => [i, v])
       : Object.entries(value);
     for (const [key, child] of entries) {
-      if (typeof key === "string" && controlCharacter.test(key)) {
-        bag.report(
-          "yaml-control-character",
-          { char: codePointName(controlCharacter.exec(key)![0]) },
-          spec.locate([...path, key], "key"),
-        );
+      const bad = typeof key === "string" ? badCharacter(key) : undefined;
+      if (bad) {
+        bag.report(bad.code, { char: bad.char }, spec.locate([...path, key], "key"));
         ok = false;
       }
       stack.push({ value: child, path: [...path, key] });

@@ -12,12 +12,30 @@
  *   the other origin none, and each wait between attempts is within the documented bounds;
  * - no piece of a credential shows in an error's message, `toString()`, stack,
  *   `JSON.stringify()` or `util.inspect(…, { depth: Infinity })`, nor in a log line;
- * - (second property) an abort ends the call at once, whatever the server is doing.
+ * - (second property) an abort ends the call at once, whatever the server is doing;
+ * - (third property, test/fuzz/client-requests.ts) hostile path parameters, query values,
+ *   header values and names and credentials: a call the documented rules refuse is a
+ *   RequestValidationError naming one of the values at fault, with nothing sent (fetch never
+ *   called) and no credential shown; every other call arrives with the template's segments,
+ *   each value decoding to what was given, and every header as fetch sends it.
  */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClientError, MerchantClient, UserAbortError } from "../../generated/src/index.ts";
+import { tempDir, writeGenerated } from "../helpers.ts";
+import { TestServer, type RecordedRequest } from "../support/test-server.ts";
+import {
+  asSent,
+  expectedProblems,
+  expectedSegments,
+  requestCase,
+  secretMarkers,
+  type RequestCase,
+} from "./client-requests.ts";
 import {
   bodyBytes,
   hostileCase,
@@ -31,7 +49,7 @@ import {
   type Prediction,
 } from "./client-scripts.ts";
 import { HostileServer, type Handler, type Seen } from "./hostile-server.ts";
-import { fuzzParameters, fuzzTimeout } from "./settings.ts";
+import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
 
 /** Scheduling slack on a loaded machine, added to every upper bound of a wait. */
 const slackMs = 250;
@@ -416,6 +434,139 @@ describe("the client against a hostile server", () => {
         ),
         fuzzParameters(60, 2_000),
       );
+    },
+    fuzzTimeout(60_000),
+  );
+});
+
+describe("the client's requests: hostile path parameters, header values and credentials", () => {
+  let out: string;
+  let server: TestServer;
+  // The generated module of test/fixtures/features/params-and-credentials.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let mod: any;
+  beforeAll(async () => {
+    out = tempDir("apigen-fuzz-requests-");
+    await writeGenerated("test/fixtures/features/params-and-credentials", out);
+    mod = await import(pathToFileURL(join(out, "src/index.ts")).href);
+    server = await TestServer.start();
+  });
+  afterAll(async () => {
+    await server.stop();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  /** Calls the case's endpoint; the call's outcome, fetch's calls and the client's log lines. */
+  async function call(c: RequestCase) {
+    let fetches = 0;
+    const logs: string[] = [];
+    const client = new mod.ParamsClient({
+      baseUrl: server.url + c.prefix,
+      token: c.tokenFunction ? async () => c.token : c.token,
+      apiKey: c.apiKey,
+      basic: { username: c.username, password: c.password },
+      ...(c.clientHeader ? { headers: { [c.clientHeader[0]]: c.clientHeader[1] } } : {}),
+      maxRetries: 2,
+      retryBackoffMs: 1,
+      timeoutMs: 5000,
+      logger: { debug: (line: string) => logs.push(line) },
+      fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+        fetches++;
+        return fetch(input, init);
+      },
+    });
+    const options = {
+      ...(c.callHeader ? { headers: { [c.callHeader[0]]: c.callHeader[1] } } : {}),
+      ...(c.idempotencyKey !== undefined ? { idempotencyKey: c.idempotencyKey } : {}),
+    };
+    const query = {
+      ...(c.state ? { state: c.state } : {}),
+      ...(c.ifNoneMatch !== undefined ? { "If-None-Match": c.ifNoneMatch } : {}),
+    };
+    const calls = {
+      list: () => client.issues.list(c.owner, c.repo, query, options),
+      create: () => client.issues.create(c.owner, c.repo, { title: "t" }, options),
+      charge: () =>
+        client.charges.create({ amount: 5 }, { "Stripe-Account": c.stripeAccount }, options),
+      account: () => client.account.get(options),
+    };
+    const result = await calls[c.endpoint]().then(
+      (value: unknown) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    return { result, fetches, logs };
+  }
+
+  /** The request arrived with the template's segments, each value as given, every header as sent. */
+  function checkArrived(c: RequestCase, request: RecordedRequest): void {
+    const [path, search = ""] = request.url.split("?") as [string, string?];
+    const segments = path.split("/").slice(1);
+    const prefix = c.prefix.split("/").slice(1);
+    expect(segments.slice(0, prefix.length), request.url).toEqual(prefix);
+    expect(segments.slice(prefix.length).map(decodeURIComponent), request.url).toEqual(
+      expectedSegments(c),
+    );
+    const query = new URLSearchParams(search);
+    const header = (name: string) => request.headers[name];
+    if (c.endpoint === "list") {
+      expect(query.getAll("state")).toEqual(c.state ?? []);
+      expect(header("if-none-match")).toBe(
+        c.ifNoneMatch === undefined ? undefined : asSent(c.ifNoneMatch),
+      );
+    }
+    if (c.endpoint === "charge") {
+      expect(query.get("api_key")).toBe(c.apiKey);
+      expect(header("stripe-account")).toBe(asSent(c.stripeAccount));
+    }
+    if (c.endpoint === "list" || c.endpoint === "create")
+      expect(header("authorization")).toBe(asSent(`Bearer ${c.token}`));
+    if (c.callHeader) expect(header(c.callHeader[0].toLowerCase())).toBe(asSent(c.callHeader[1]));
+    if (c.idempotencyKey !== undefined)
+      expect(header("idempotency-key")).toBe(asSent(c.idempotencyKey));
+  }
+
+  it(
+    "refuses before sending what would change the path or a header, and sends everything else as given",
+    async () => {
+      const tally = { sent: 0, refused: 0 };
+      server.respond((request, res) => {
+        res.writeHead(request.method === "POST" ? 201 : 200, {
+          "content-type": "application/json",
+        });
+        res.end(request.url.includes("/issues") && request.method === "GET" ? "[]" : "{}");
+      });
+      await fc.assert(
+        fc.asyncProperty(requestCase, async (c) => {
+          server.requests.length = 0;
+          const { result, fetches, logs } = await call(c);
+          const problems = expectedProblems(c);
+          const shownLogs = logs.join("\n");
+          for (const marker of secretMarkers) expect(shownLogs).not.toContain(marker);
+          if (problems.size) {
+            tally.refused++;
+            expect("error" in result, "the call was sent").toBe(true);
+            const error = (result as { error: Error & { issues?: { path: string }[] } }).error;
+            expect(error.name, String(error)).toBe("RequestValidationError");
+            for (const issue of error.issues!)
+              expect([...problems], error.message).toContain(issue.path);
+            expect(fetches, "fetch was called").toBe(0);
+            expect(server.requests).toHaveLength(0);
+            const text = shown(error);
+            for (const marker of secretMarkers) expect(text).not.toContain(marker);
+            return;
+          }
+          tally.sent++;
+          expect("value" in result, String((result as { error?: unknown }).error)).toBe(true);
+          expect(fetches).toBe(1);
+          expect(server.requests).toHaveLength(1);
+          checkArrived(c, server.requests[0]!);
+        }),
+        fuzzParameters(150),
+      );
+      if (longRun) console.log(`client requests: ${tally.sent} sent, ${tally.refused} refused`);
+      // Both outcomes occur, so neither half of the property holds vacuously.
+      expect(tally.sent).toBeGreaterThan(0);
+      expect(tally.refused).toBeGreaterThan(0);
     },
     fuzzTimeout(60_000),
   );

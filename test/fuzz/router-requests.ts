@@ -195,7 +195,7 @@ function insertMember(json: string, at: number, member: string): string {
 }
 
 /** Members that keep a body valid (the spec lets unknown fields pass) but are hostile to parsers. */
-const decoration = fc.oneof(
+export const decoration = fc.oneof(
   fc.constantFrom(
     '"__proto__":{"polluted":true}',
     '"__proto__":{"__proto__":{"polluted":true}}',
@@ -239,7 +239,7 @@ function decorated(route: RouteName): fc.Arbitrary<string> {
 }
 
 /** Bytes no valid callback carries. */
-const hostileBody: fc.Arbitrary<Uint8Array> = fc.oneof(
+export const hostileBody: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.uint8Array({ maxLength: 200 }),
   fc.json().map((j) => text.encode(j)),
   fc
@@ -325,7 +325,7 @@ const pieces = fc.record({
   pauses: fc.array(fc.integer({ min: 0, max: 10 }), { maxLength: 3 }),
 });
 
-const framing: fc.Arbitrary<Framing> = fc.oneof(
+export const framing: fc.Arbitrary<Framing> = fc.oneof(
   { weight: 16, arbitrary: pieces.map((p) => ({ kind: "length" as const, ...p })) },
   { weight: 8, arbitrary: pieces.map((p) => ({ kind: "chunked" as const, ...p })) },
   {
@@ -345,7 +345,7 @@ const framing: fc.Arbitrary<Framing> = fc.oneof(
 );
 
 /** Header names and values of other headers, legal in HTTP (visible ASCII and spaces). */
-const extraHeader = fc.tuple(
+export const extraHeader = fc.tuple(
   fc.oneof(
     fc.constantFrom("content-type", "x-api-key", "x-forwarded-for", "accept", "x-case-dup"),
     fc.stringMatching(/^x-[a-z0-9-]{1,12}$/),
@@ -353,7 +353,17 @@ const extraHeader = fc.tuple(
   fc.stringMatching(/^[!-~]([ !-~]{0,40}[!-~])?$/),
 );
 
-const methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "FOO", "M-SEARCH"];
+export const methods = [
+  "GET",
+  "POST",
+  "PUT",
+  "DELETE",
+  "PATCH",
+  "OPTIONS",
+  "HEAD",
+  "FOO",
+  "M-SEARCH",
+];
 
 export const routerCase: fc.Arbitrary<RouterCase> = fc
   .record({

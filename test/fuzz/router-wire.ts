@@ -1,7 +1,8 @@
 /**
  * A fuzz case of test/fuzz/router-requests.ts on the wire: as a Fetch `Request` for
  * `router.fetch`, and as raw HTTP/1.1 steps (test/callbacks-raw.ts) for `router.node`. The
- * signature header is computed from the bytes each one carries.
+ * signature header is computed from the bytes each one carries. The framing itself
+ * (`framedRequest`, `framedWire`) serves the stand-in's fuzzer too.
  */
 import { chunk, requestHead, type RawStep } from "../callbacks-raw.ts";
 import { signatureLines, type Framing, type RouterCase } from "./router-requests.ts";
@@ -31,13 +32,31 @@ export function asRequest(
   const url = c.target.startsWith("/") ? `http://merchant.test${c.target}` : c.target;
   const bodyAllowed = c.method !== "GET" && c.method !== "HEAD";
   const sent = bodyAllowed ? c.body : new Uint8Array(0);
-  const { framing } = c;
+  const headers: [string, string][] = [];
+  for (const value of signatureLines(c.signature, sent, c.seed))
+    headers.push([c.headerName, value]);
+  headers.push(...c.extraHeaders);
+  if (c.outage !== "none") headers.push([outageHeader, c.outage]);
+  return framedRequest(url, c.method, headers, c.body, c.framing);
+}
+
+/**
+ * A request as a Fetch `Request` framed as `framing` says (pieces with pauses, a stall, a
+ * lying `Content-Length`), when Fetch can express it (else `undefined`): the bytes it
+ * carries (none for GET and HEAD) and whether it stalls.
+ */
+export function framedRequest(
+  url: string,
+  method: string,
+  headerLines: readonly (readonly [string, string])[],
+  bytes: Uint8Array,
+  framing: Framing,
+): { request: Request; sent: Uint8Array; stalled: boolean } | undefined {
+  const bodyAllowed = method !== "GET" && method !== "HEAD";
+  const sent = bodyAllowed ? bytes : new Uint8Array(0);
   try {
     const headers = new Headers();
-    for (const value of signatureLines(c.signature, sent, c.seed))
-      headers.append(c.headerName, value);
-    for (const [name, value] of c.extraHeaders) headers.append(name, value);
-    if (c.outage !== "none") headers.set(outageHeader, c.outage);
+    for (const [name, value] of headerLines) headers.append(name, value);
     if (framing.kind === "long")
       headers.set("content-length", String(sent.byteLength + framing.extra));
     if (framing.kind === "short") headers.set("content-length", String(framing.keep));
@@ -60,12 +79,7 @@ export function asRequest(
         },
       });
     }
-    const request = new Request(url, {
-      method: c.method,
-      headers,
-      body,
-      duplex: "half",
-    } as RequestInit);
+    const request = new Request(url, { method, headers, body, duplex: "half" } as RequestInit);
     return { request, sent, stalled };
   } catch {
     return undefined;
@@ -74,15 +88,29 @@ export function asRequest(
 
 /** The case as raw HTTP/1.1: the steps to write and whether to half-close after them (a client giving up). */
 export function asWire(c: RouterCase): { steps: RawStep[]; endAfter: boolean; sent: Uint8Array } {
-  const bytes = c.body;
-  const { framing } = c;
   // a keep-alive client that closes nothing early: node:http drops an answer still to come
   // after a half-close, and one sent before the body was read when it must then close
   const headers: [string, string][] = [["host", "merchant.test"]];
-  for (const value of signatureLines(c.signature, bytes, c.seed))
+  for (const value of signatureLines(c.signature, c.body, c.seed))
     headers.push([c.headerName, value]);
   headers.push(...c.extraHeaders);
   if (c.outage !== "none") headers.push([outageHeader, c.outage]);
+  return framedWire(c.method, c.target, headers, c.body, c.framing);
+}
+
+/**
+ * A request as raw HTTP/1.1 framed as `framing` says: the steps to write (the head with the
+ * framing headers added to `headerLines`, the body's pieces and pauses) and whether to
+ * half-close after them.
+ */
+export function framedWire(
+  method: string,
+  target: string,
+  headerLines: readonly (readonly [string, string])[],
+  bytes: Uint8Array,
+  framing: Framing,
+): { steps: RawStep[]; endAfter: boolean; sent: Uint8Array } {
+  const headers = [...headerLines];
   const steps: RawStep[] = [];
   const length = (n: number) => headers.push(["content-length", String(n)]);
   const chunked = () => headers.push(["transfer-encoding", "chunked"]);
@@ -92,7 +120,7 @@ export function asWire(c: RouterCase): { steps: RawStep[]; endAfter: boolean; se
       const parts = pieces(bytes, framing.cuts);
       if (framing.kind === "length") length(bytes.byteLength);
       else chunked();
-      steps.push(requestHead(c.method, c.target, headers));
+      steps.push(requestHead(method, target, headers));
       parts.forEach((part, i) => {
         if (i > 0 && framing.pauses[i - 1]) steps.push({ pause: framing.pauses[i - 1]! });
         steps.push(framing.kind === "length" ? part : chunk(part));
@@ -103,7 +131,7 @@ export function asWire(c: RouterCase): { steps: RawStep[]; endAfter: boolean; se
     case "long":
       length(bytes.byteLength + framing.extra);
       return {
-        steps: [requestHead(c.method, c.target, headers), bytes],
+        steps: [requestHead(method, target, headers), bytes],
         endAfter: framing.fin,
         sent: bytes,
       };
@@ -111,7 +139,7 @@ export function asWire(c: RouterCase): { steps: RawStep[]; endAfter: boolean; se
       const keep = Math.min(framing.keep, Math.max(0, bytes.byteLength - 1));
       length(keep);
       return {
-        steps: [requestHead(c.method, c.target, headers), bytes],
+        steps: [requestHead(method, target, headers), bytes],
         endAfter: false,
         sent: bytes,
       };
@@ -120,7 +148,7 @@ export function asWire(c: RouterCase): { steps: RawStep[]; endAfter: boolean; se
       chunked();
       return {
         steps: [
-          requestHead(c.method, c.target, headers),
+          requestHead(method, target, headers),
           ...pieces(bytes, [bytes.byteLength >> 1])
             .slice(0, 1)
             .map(chunk),
@@ -132,7 +160,7 @@ export function asWire(c: RouterCase): { steps: RawStep[]; endAfter: boolean; se
       length(bytes.byteLength);
       chunked();
       return {
-        steps: [requestHead(c.method, c.target, headers), chunk(bytes), "0\r\n\r\n"],
+        steps: [requestHead(method, target, headers), chunk(bytes), "0\r\n\r\n"],
         endAfter: false,
         sent: bytes,
       };

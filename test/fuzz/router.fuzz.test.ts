@@ -14,8 +14,14 @@
  * - Object.prototype is untouched, the heap stays bounded, and afterwards the server still
  *   answers a valid request.
  */
+import { createHmac } from "node:crypto";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeBase64 } from "../../generator/runtime/callbacks/base64.ts";
+import type { MemorySeenIds, SeenIdStore } from "../../generator/runtime/callbacks/replay.ts";
 import {
   createCallbackRouter,
   type CallbackHandlers,
@@ -32,7 +38,7 @@ import {
   type Running,
 } from "../callbacks-helpers.ts";
 import { rawExchange } from "../callbacks-raw.ts";
-import { repoRoot } from "../helpers.ts";
+import { repoRoot, tempDir, writeGenerated } from "../helpers.ts";
 import {
   basePath,
   digestForms,
@@ -47,6 +53,15 @@ import {
   type RouterCase,
   type Scheme,
 } from "./router-requests.ts";
+import {
+  clockStart,
+  expectedOutcome,
+  replayCase,
+  replayRequest,
+  replaySecret,
+  type Delivery,
+  type StoreModel,
+} from "./router-replays.ts";
 import { asRequest, asWire, honest, outageHeader, stalls } from "./router-wire.ts";
 import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
 
@@ -483,6 +498,162 @@ describe("the callback router under hostile requests", () => {
         expect(res.status, scheme).toBe(200);
       }
       expect(observed.calls).toHaveLength(2);
+    },
+    fuzzTimeout(60_000),
+  );
+});
+
+/** The router module of the replay fixture's package, loosely typed. */
+interface ReplayModule {
+  createCallbackRouter(options: Record<string, unknown>): CallbackRouter;
+  createMemorySeenIds(options: { now(): number }): MemorySeenIds;
+}
+
+/** A seen-id store that answers a microtask later, as a shared one would, with the same rules. */
+function asyncStore(now: () => number): SeenIdStore {
+  const held = new Map<string, number>();
+  return {
+    claim: async (id, expiresAt) => {
+      await Promise.resolve();
+      const until = held.get(id);
+      if (until !== undefined && until > now()) return false;
+      held.set(id, expiresAt);
+      return true;
+    },
+    release: async (id) => {
+      await Promise.resolve();
+      held.delete(id);
+    },
+  };
+}
+
+/**
+ * The scheme of the replay router: the callbacks' default (base64 HMAC of the body), and for
+ * webhooks `t=<t>,v1=<hex HMAC of "<t>.<body>">`, the digest covering the first t= item.
+ */
+const replaySignature = {
+  decode: (header: string) => {
+    if (!header.includes("v1=")) return decodeBase64(header);
+    const hex = /(?:^|,)v1=([0-9a-f]{64})$/.exec(header)?.[1];
+    return hex === undefined ? undefined : new Uint8Array(Buffer.from(hex, "hex"));
+  },
+  compute: (key: string, content: SignedContent) => {
+    const hook = content.headers.get("Hook-Signature");
+    const hmac = createHmac("sha256", key);
+    if (hook === null) return hmac.update(content.body).digest();
+    const t = /(?:^|,)t=([^,]*)/.exec(hook)?.[1] ?? "";
+    return hmac.update(`${t}.`).update(content.body).digest();
+  },
+};
+
+describe("replays and signing times (test/fixtures/callbacks-replay)", () => {
+  const outDir = tempDir("apigen-replay-fuzz-");
+  let replayModule: ReplayModule;
+  let current: CallbackRouter;
+  let server: Running;
+
+  beforeAll(async () => {
+    await writeGenerated("test/fixtures/callbacks-replay", outDir);
+    replayModule = (await import(
+      pathToFileURL(join(outDir, "src/callbacks.ts")).href
+    )) as ReplayModule;
+    server = await listen((req, res) => current.node(req, res));
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  /** Sends one delivery over the case's transport; its status and body. */
+  async function deliver(d: Delivery, clock: number): Promise<{ status: number; body: string }> {
+    const { path, headers, body } = replayRequest(d, clock);
+    if (d.transport === "node") {
+      const sent = await send(server, path, { body, headers, signWith: false });
+      return { status: sent.status, body: sent.text };
+    }
+    const res = await current.fetch(
+      new Request(`http://127.0.0.1${path}`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", ...headers },
+      }),
+    );
+    return { status: res.status, body: await res.text() };
+  }
+
+  it(
+    "a handler runs at most once per delivery id while the id is remembered; every answer is the one the rules give",
+    async () => {
+      const statuses = new Map<number, number>();
+      await fc.assert(
+        fc.asyncProperty(replayCase, async (c) => {
+          let clock = clockStart;
+          const now = () => clock;
+          const model: StoreModel = new Map();
+          const store =
+            c.store === "memory"
+              ? replayModule.createMemorySeenIds({ now })
+              : c.store === "async"
+                ? asyncStore(now)
+                : undefined;
+          const runs: string[] = [];
+          const errors: unknown[] = [];
+          const failure = new Error("handler failed");
+          let fails = false;
+          const run =
+            (label: string, answer?: unknown) =>
+            (_input: unknown): unknown => {
+              runs.push(label);
+              if (fails) throw failure;
+              return answer;
+            };
+          current = replayModule.createCallbackRouter({
+            signingSecrets: [replaySecret],
+            signature: replaySignature,
+            handlers: {
+              "order.paid": run("order.paid", { ok: true }),
+              "order.viewed": run("order.viewed"),
+            },
+            webhook: {
+              path: "/hooks",
+              handlers: { shipped: run("shipped") },
+              onUnknownEvent: run("unknown"),
+            },
+            replay: {
+              ...(store ? { seenIds: store } : {}),
+              toleranceSeconds: c.toleranceSeconds,
+              rememberSeconds: c.rememberSeconds,
+              now,
+            },
+            onError: (error: unknown) => errors.push(error),
+          });
+          for (const [i, d] of c.deliveries.entries()) {
+            clock += d.advance * 1000;
+            fails = d.fails;
+            const before = runs.length;
+            const expected = expectedOutcome(c, d, clock, model);
+            const answer = await deliver(d, clock);
+            const where = `delivery ${i} ${JSON.stringify(d)} at ${clock} -> ${answer.status} ${answer.body.slice(0, 300)}`;
+            expect(answer.status, where).toBe(expected.status);
+            expect(runs.length - before, where).toBe(expected.runs ? 1 : 0);
+            if (answer.status === 409)
+              expect(JSON.parse(answer.body), where).toEqual({
+                error: {
+                  code: 409,
+                  message: expect.stringMatching(/^this delivery was already received/),
+                },
+              });
+            if (store && "size" in store) expect(store.size, where).toBe(model.size);
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          }
+          // onError hears of the handlers that failed, and of nothing else
+          for (const error of errors) expect(error).toBe(failure);
+        }),
+        fuzzParameters(40, 10_000),
+      );
+      if (longRun) console.log("replay fuzz statuses", statuses);
+      for (const status of [200, 204, 400, 409, 422, 500])
+        expect(statuses.get(status) ?? 0, String(status)).toBeGreaterThan(0);
     },
     fuzzTimeout(60_000),
   );

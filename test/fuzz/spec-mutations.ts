@@ -3,7 +3,9 @@
  * re-indented, tabs), scalars swapped for mappings and lists, hostile strings and keys, bytes
  * that are not UTF-8 or are control characters, a BOM, CRLF, empty, truncated and binary
  * files, huge strings, deep nesting, YAML alias tricks (unresolved, self-referencing, bombs),
- * and folder-level trouble (symbolic link loops, links to nothing, FIFOs, copied files).
+ * line ends of every kind (LF, CRLF, CR alone, mixed within a file, and different in each
+ * file of the folder), and folder-level trouble (symbolic link loops, links to nothing,
+ * FIFOs, copied files).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -40,6 +42,9 @@ const hostileStrings = [
   "// @ts-nocheck",
 ];
 
+/** A line end YAML 1.2 knows: LF, CRLF, and CR alone. */
+export type LineEnd = "\n" | "\r\n" | "\r";
+
 /** One edit of a spec file's text (or bytes). */
 export type FileMutation =
   | {
@@ -60,6 +65,7 @@ export type FileMutation =
   | { kind: "deep-flow" | "deep-block"; at: number; depth: number }
   | { kind: "alias-bomb" }
   | { kind: "bom" | "crlf" | "empty" }
+  | { kind: "line-ends"; ends: LineEnd[] }
   | { kind: "truncate"; at: number }
   | { kind: "binary"; bytes: number[] };
 
@@ -71,9 +77,20 @@ export interface SpecDamage {
   file: number;
   edits: FileMutation[];
   folder?: FolderMutation;
+  /** Line ends of the folder's other files: the i-th file gets `otherLineEnds[i % length]`. */
+  otherLineEnds?: LineEnd[][];
 }
 
 const position = fc.nat({ max: 10_000 });
+
+/**
+ * The line ends of one file, used in turn line after line: one kind alone (LF, CRLF or CR),
+ * or several mixed within the file.
+ */
+const lineEnds: fc.Arbitrary<LineEnd[]> = fc.oneof(
+  fc.constantFrom<LineEnd[]>(["\n"], ["\r\n"], ["\r"]),
+  fc.array(fc.constantFrom<LineEnd>("\n", "\r\n", "\r"), { minLength: 2, maxLength: 5 }),
+);
 
 const fileMutation: fc.Arbitrary<FileMutation> = fc.oneof(
   {
@@ -145,6 +162,7 @@ const fileMutation: fc.Arbitrary<FileMutation> = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate"), at: position }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("line-ends"), ends: lineEnds }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -164,6 +182,8 @@ export const specDamage: fc.Arbitrary<SpecDamage> = fc.record(
     edits: fc.array(fileMutation, { minLength: 1, maxLength: 4 }),
     // Folder trouble in about one case in twelve: each kind is a few lines of the loader.
     folder: fc.option(folderMutation, { freq: 11 }),
+    // Other line ends in the other files in about one case in three.
+    otherLineEnds: fc.option(fc.array(lineEnds, { minLength: 1, maxLength: 4 }), { freq: 2 }),
   },
   { requiredKeys: ["file", "edits"] },
 );
@@ -179,7 +199,7 @@ function editLines(
   lines: string[],
   edit: Exclude<
     FileMutation,
-    { kind: "insert-bytes" | "binary" | "bom" | "crlf" | "empty" | "truncate" }
+    { kind: "insert-bytes" | "binary" | "bom" | "crlf" | "empty" | "truncate" | "line-ends" }
   >,
 ): string[] {
   const i = "at" in edit ? edit.at % Math.max(1, lines.length) : 0;
@@ -250,6 +270,15 @@ function editLines(
   }
 }
 
+/** The file's bytes with its line ends (LF, CRLF or CR alone) made `ends`, used in turn. */
+export function withLineEnds(bytes: Uint8Array, ends: readonly LineEnd[]): Uint8Array {
+  const lines = Buffer.from(bytes)
+    .toString("latin1")
+    .split(/\r\n?|\n/);
+  const text = lines.reduce((all, line, i) => all + ends[(i - 1) % ends.length]! + line);
+  return Buffer.from(text, "latin1");
+}
+
 /** Applies one edit to a file's bytes. */
 export function applyEdit(bytes: Uint8Array, edit: FileMutation): Uint8Array {
   switch (edit.kind) {
@@ -267,6 +296,8 @@ export function applyEdit(bytes: Uint8Array, edit: FileMutation): Uint8Array {
       return new Uint8Array(0);
     case "truncate":
       return bytes.subarray(0, edit.at % (bytes.length + 1));
+    case "line-ends":
+      return withLineEnds(bytes, edit.ends);
     default: {
       // Line edits work on the text as latin1, so bytes that are not UTF-8 survive them.
       const text = Buffer.from(bytes).toString("latin1");

@@ -33,5 +33,12 @@ function styleKeys(p: Pagination): Record<string, string | undefined> {
 /** The operation's `x-apigen-pagination`, or nothing when the endpoint does not page. */
 export function paginationExtension(endpoint: Endpoint): JsonObject | undefined {
   const p = endpoint.pagination;
-  return p ? obj({ style: p.style, items: dots(p.items), ...styleKeys(p) }) : undefined;
+  return p
+    ? obj({
+        style: p.style,
+        items: dots(p.items),
+        ...styleKeys(p),
+        stopOnEmptyPage: p.stopOnEmptyPage,
+      })
+    : undefined;
 }

@@ -102,6 +102,9 @@ export function signatureParameter(credential: Credential): JsonObject {
     "x-undocumented": notesOf(credential.docs),
     // OpenAPI has no scheme for a signature: this names the credential, for --import.
     "x-apigen-signature": credential.id,
+    // where signed calls carry their signing time and delivery id (replay protection)
+    "x-apigen-timestamp": credential.timestamp && { ...credential.timestamp },
+    "x-apigen-delivery-id": credential.deliveryId && { ...credential.deliveryId },
   });
 }
 

@@ -47,6 +47,12 @@ export function handlerDocLines(callback: Callback): string[] {
   const extra = [
     ...callback.rules,
     ...(event ? [`The router adds \`${event}\` to the answer.`] : []),
+    ...(callback.routing.signatureHeader === undefined
+      ? [
+          "NOT signature-checked: the spec names no `in: signature` credential for this callback, so anyone who",
+          "can reach the server can call it.",
+        ]
+      : []),
   ];
   return [
     `${callback.event}: \`${callback.method} ${callback.path}\`${input}.`,

@@ -1,39 +1,5 @@
 /**
- * The router as a Fetch API handler (`Request` -> `Response`): Deno, Bun, Cloudflare Workers,
- * Hono and any runtime with `Request`/`Response`. Some Fetch runtimes drop the body of a GET
- * request; a callback sent as GET with a body (`product.info`) needs one that keeps it, or
- * the node adapter.
+ * The router as a Fetch API handler (`Request` -> `Response`): the handler of
+ * ../http/fetch.ts, which the stand-in shares, over the router core.
  */
-import { readStreamLimited } from "./body.js";
-import type { InboundRequest, OutboundResponse } from "./types.js";
-
-/** A Fetch API handler. */
-export type FetchHandler = (request: Request) => Promise<Response>;
-
-/** Path and query of a request URL. */
-function targetOf(url: string): string {
-  const parsed = new URL(url);
-  return parsed.pathname + parsed.search;
-}
-
-/**
- * A Fetch handler over the router core; an unknown path is a 404 like any other refusal. It
- * never rejects: the core answers every request, errors included.
- */
-export function createFetchHandler(
-  handle: (request: InboundRequest) => Promise<OutboundResponse>,
-): FetchHandler {
-  return async (request) => {
-    const answer = await handle({
-      method: request.method,
-      target: targetOf(request.url),
-      headers: request.headers,
-      readBody: (limit, signal) => readStreamLimited(request.body, limit, signal),
-    });
-    const noBody = answer.status === 204 || answer.status === 205 || answer.status === 304;
-    return new Response(noBody ? null : answer.body, {
-      status: answer.status,
-      headers: answer.headers,
-    });
-  };
-}
+export { createFetchHandler, type FetchHandler } from "../http/fetch.js";

@@ -8,13 +8,11 @@
  * `decode` replace it once the real one is known. Every secret is tried (rotation), every
  * digest is compared in constant time, and nothing here ever puts a secret in a message.
  */
+import { parseJson } from "../http/body.js";
+import type { HeaderReader } from "../http/types.js";
 import { decodeBase64, encodeBase64 } from "./base64.js";
-import { parseJson } from "./body.js";
 
-/** Reads a request header by name, in any letter case (as `Headers#get` does). */
-export interface HeaderReader {
-  get(name: string): string | null;
-}
+export type { HeaderReader } from "../http/types.js";
 
 /** What a signature may cover: the raw body plus, for custom schemes, the request line and headers. */
 export interface SignedContent {

@@ -19,6 +19,7 @@ import {
   ConnectionError,
   MissingCredentialError,
   RedirectError,
+  RequestValidationError,
   ResponseTooLargeError,
   TimeoutError,
   UserAbortError,
@@ -30,11 +31,19 @@ import {
   pathOf,
   randomNonce,
   serialize,
+  type CredentialSend,
   type Operation,
   type PathParams,
   type QueryParams,
 } from "./operation.js";
-import { basicToken, queryPair, secretsOf, type BasicCredentials } from "./params.js";
+import {
+  basicToken,
+  checkHeaders,
+  loneSurrogate,
+  queryPair,
+  secretsOf,
+  type BasicCredentials,
+} from "./params.js";
 import { redact } from "./redact.js";
 import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
@@ -76,7 +85,11 @@ export interface ClientLogger {
   debug(message: string): void;
 }
 
-/** The options with a default, and their defaults (docs/client.md, "Options"). */
+/**
+ * The options with a default, and their defaults (docs/client.md, "Options"). Each has a type
+ * a declaration can be written from without a type checker (`as number` on a computed one):
+ * `diff` reads the package's declarations that way.
+ */
 const defaults = {
   /** Time for a whole attempt, response body included; 0, Infinity or over 2^31 - 1 for none. */
   timeoutMs: 60_000,
@@ -89,15 +102,20 @@ const defaults = {
   /** Redirects followed in a row within the base URL's origin. Others are refused. */
   maxRedirects: 5,
   /** Largest success body read, in bytes (16 MiB); `Infinity` for no limit. */
-  maxResponseBytes: 2 ** 24,
+  maxResponseBytes: (2 ** 24) as number,
   /** Most of an error body an error keeps, in bytes (64 KiB). */
-  maxErrorBodyBytes: 2 ** 16,
+  maxErrorBodyBytes: (2 ** 16) as number,
   /** Upper bound of the first back-off, doubling with each retry. */
   retryBackoffMs: 500,
   /** Largest back-off. */
   maxRetryBackoffMs: 8000,
   /** Longest Retry-After honoured; a longer one falls back to the back-off. */
   maxRetryAfterMs: 60_000,
+  /**
+   * Most pages one walk of a paged list reads (`for await`, `pages()`); asking for the page
+   * after the last is a PaginationError. `Infinity` for no limit.
+   */
+  maxPages: 10_000,
 };
 
 /** Options shared by every request of a client. */
@@ -128,6 +146,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Sends a fresh nonce on every attempt: `true` for a random UUID, or a function making one. */
   nonce?: boolean | (() => string);
+  /** Of a paged call: the most pages a walk of it reads, instead of the client's `maxPages`. */
+  maxPages?: number;
 }
 
 const noOptions: RequestOptions = {};
@@ -151,6 +171,8 @@ export class ClientCore {
   declare readonly base: string;
   /** The base address's origin: redirects and next links are followed only within it. */
   declare readonly origin: string;
+  /** The most pages a walk reads, read by the paging runtime. */
+  declare readonly maxPages: number;
   /** The options, each default filled in. */
   declare private readonly options: Settings;
   /** Credentials given as strings, redacted from anything shown. */
@@ -182,6 +204,7 @@ export class ClientCore {
     // Header names lower-cased, so that a later source replaces an earlier one whatever its case.
     settings.headers &&= lowerKeys(settings.headers);
     this.options = settings;
+    this.maxPages = settings.maxPages;
     this.secrets = Object.values(credentials).flatMap(secretsOf);
   }
 
@@ -239,13 +262,16 @@ export class ClientCore {
           same = false;
         }
         const text = send.basic ? basicToken(id, send.option, value) : String(value);
-        if (send.query !== undefined) inQuery.push(queryPair(send.query, text));
+        if (send.query !== undefined) inQuery.push(queryCredential(id, send, text));
         else headers[send.header!] = send.prefix + text;
       }
+      // (A call with an idempotency key is never plain: its headers are built here.)
+      if (call.idempotencyKey !== undefined)
+        headers[idempotencyHeader.toLowerCase()] = call.idempotencyKey;
+      // Headers that never change are checked once, before they are cached.
+      checkHeaders(id, headers, (name, badName) => this.headerSource(op, call, name, badName));
       if (same) this.fixedHeaders.set(op.fixedHeaders, headers);
     }
-    if (call.idempotencyKey !== undefined)
-      headers[idempotencyHeader.toLowerCase()] = call.idempotencyKey;
     // `place` comes with every endpoint that has such parameters or a query credential.
     const placed =
       op.place && (query || op.sendDefaults || inQuery.length)
@@ -256,7 +282,7 @@ export class ClientCore {
     // only), after the timeout has covered the wait for its headers.
     const streams = op.stream?.(op, body, state, call.signal, this.options.maxResponseBytes);
     if (streams) headers = { ...headers, ...streams };
-    const url = this.base + pathOf(op.parts, params) + (placed?.search ?? "");
+    const url = this.base + pathOf(op, params) + (placed?.search ?? "");
     const payload =
       body === undefined
         ? undefined
@@ -270,8 +296,14 @@ export class ClientCore {
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw aborted(op, call);
       const { nonce } = call;
-      if (nonce)
-        headers[nonceHeader.toLowerCase()] = typeof nonce === "function" ? nonce() : randomNonce();
+      if (nonce) {
+        const name = nonceHeader.toLowerCase();
+        const value = typeof nonce === "function" ? nonce() : randomNonce();
+        checkHeaders(id, { [name]: value }, (_, badName) =>
+          badName ? "nonceHeader" : "options.nonce",
+        );
+        headers[name] = value;
+      }
       if (logger) log(`${method} ${url} attempt ${attempt + 1}`);
       const init: RequestInit & { duplex?: "half" } = { method, headers, redirect: "manual" };
       if (payload !== undefined) init.body = payload;
@@ -287,6 +319,26 @@ export class ClientCore {
         throw aborted(op, call, " while waiting to retry");
       });
     }
+  }
+
+  /**
+   * Where a header of a call came from, for the error that refuses its name or value: the
+   * idempotency key, the credential's option (never its value), the call's or the client's
+   * `headers`, or the spec's own.
+   */
+  private headerSource(
+    op: Operation,
+    call: RequestOptions,
+    name: string,
+    badName: boolean,
+  ): string {
+    if (call.idempotencyKey !== undefined && name === this.options.idempotencyHeader.toLowerCase())
+      return badName ? "idempotencyHeader" : "options.idempotencyKey";
+    const credential = op.sends.find((s) => s.header === name && this.credentials[s.option]);
+    if (credential) return credential.option;
+    const own = call.headers && Object.hasOwn(lowerKeys(call.headers), name);
+    const from = own ? "options.headers" : "headers";
+    return `${from}[${JSON.stringify(name)}]`;
   }
 
   /**
@@ -463,6 +515,15 @@ export function group<C>(names: string, ...functions: unknown[]): C {
     });
   });
   return Group as C;
+}
+
+/** A query credential's `name=value` pair; a value no URL can carry is refused, naming the option. */
+function queryCredential(id: string, send: CredentialSend, text: string): string {
+  try {
+    return queryPair(send.query!, text);
+  } catch {
+    throw new RequestValidationError(id, [{ path: send.option, message: loneSurrogate }]);
+  }
 }
 
 /** The error of a call the caller's signal aborted. */

@@ -31,6 +31,8 @@ interface Walk {
   query: QueryParams | undefined;
   call: RequestOptions;
   sent: Set<string>;
+  /** The most pages the walk reads: the call's `maxPages`, else the client's. */
+  maxPages: number;
   /** What sends this walk's later pages, but for next links (`laterPages`); made at the first. */
   later?: Operation;
 }
@@ -96,6 +98,8 @@ export class Page<T, I, H = Record<string, never>> {
     at: number,
     /** Items of the pages before this one; absent for the first page of a walk. */
     before?: number,
+    /** This page's place in the walk: 1 for the first. */
+    private readonly count = 1,
   ) {
     ({ data: this.data, response: this.response, status: this.status } = result);
     this.headers = result.headers;
@@ -121,8 +125,8 @@ export class Page<T, I, H = Record<string, never>> {
 
   /**
    * The next page, asked for once however often this is called. Rejects with a
-   * PaginationError on the last page, or when the server repeats a value this walk already
-   * sent.
+   * PaginationError on the last page, on the walk's `maxPages`-th page, or when the server
+   * repeats a value this walk already sent.
    */
   nextPage(): Promise<Page<T, I, H>> {
     return (this.pending ??= this.fetchNext());
@@ -133,6 +137,10 @@ export class Page<T, I, H = Record<string, never>> {
     const { op, core, sent } = walk;
     const fail = (message: string) => new PaginationError(`${op.id}: ${message}`, op.id);
     if (!next) throw fail("this is the last page; there is no next one");
+    if (this.count >= walk.maxPages)
+      throw fail(
+        `the walk reached its limit of ${walk.maxPages} pages (maxPages) and the server names another; stopping`,
+      );
     const key = String(next.value);
     if (sent.has(key))
       throw fail(
@@ -142,14 +150,16 @@ export class Page<T, I, H = Record<string, never>> {
     const result = next.url
       ? await core.request<T, H>(...linkRequest(walk, next.url)).withResponse()
       : await core.request<T, H>(...laterRequest(walk, next.param!, next.value)).withResponse();
-    return new Page(walk, result, typeof next.value === "number" ? next.value : 0, this.reached);
+    const at = typeof next.value === "number" ? next.value : 0;
+    return new Page(walk, result, at, this.reached, this.count + 1);
   }
 }
 
 /**
- * The next page's request after a page, or undefined when the page is the last: `hasMore`
- * false; cursor: an empty page, or a last item without the cursor; nextToken: no token;
- * offset and page: an empty page, or `total` reached; link: no next link.
+ * The next page's request after a page, or undefined when the page is the last: an empty
+ * page (unless the spec's `stopOnEmptyPage` is false), `hasMore` false; cursor: a last item
+ * without the cursor; nextToken: no token; offset and page: `total` reached; link: no next
+ * link.
  */
 function nextOf<T, H>(
   walk: Walk,
@@ -161,6 +171,8 @@ function nextOf<T, H>(
   const { op } = walk;
   const { paging } = op;
   const { data, response } = result;
+  // An empty page with a new token or link after it, forever, would never end the walk.
+  if (!items.length && paging.stopOnEmptyPage !== false) return;
   if (paging.style !== "link" && paging.hasMore && dig(data, paging.hasMore) === false) return;
   const moved = (param: string, value: string | number): Next => ({ value, param });
   switch (paging.style) {
@@ -177,7 +189,7 @@ function nextOf<T, H>(
     case "offset":
     case "page": {
       const total = dig(data, paging.total);
-      if (!items.length || (typeof total === "number" && reached >= total)) return;
+      if (typeof total === "number" && reached >= total) return;
       return paging.style === "offset"
         ? moved(paging.offset, at + items.length)
         : moved(paging.page, at + 1);
@@ -229,7 +241,16 @@ function laterPages(walk: Walk, name: string): Operation {
   const { [name]: _default, ...defaults } = op.sendDefaults ?? {};
   const fixed = place({ ...op, sendDefaults: defaults }, rest);
   const placeMoving: typeof place = (_spec, moving, extra = []) => {
-    const pairs = [queryPair(name, String(moving![name])), ...extra].join("&");
+    let pair: string;
+    try {
+      pair = queryPair(name, String(moving![name]));
+    } catch {
+      throw new PaginationError(
+        `${op.id}: the server gave ${what[op.paging.style]} that a URL cannot carry (a lone surrogate); stopping`,
+        op.id,
+      );
+    }
+    const pairs = [pair, ...extra].join("&");
     return {
       search: fixed.search ? `${fixed.search}&${pairs}` : `?${pairs}`,
       headers: fixed.headers,
@@ -307,7 +328,7 @@ export class PagePromise<T, I, H = Record<string, never>>
 
   constructor(
     private readonly first: ApiPromise<T, H>,
-    private readonly walk: Omit<Walk, "sent">,
+    private readonly walk: Omit<Walk, "sent" | "maxPages">,
   ) {
     super(() => Promise.resolve());
   }
@@ -329,7 +350,8 @@ export class PagePromise<T, I, H = Record<string, never>>
 
   /** Every page, the first one included; each one more request after the first. */
   async *pages(): AsyncGenerator<Page<T, I, H>, void, undefined> {
-    const walk: Walk = { ...this.walk, sent: new Set() };
+    const { core, call } = this.walk;
+    const walk: Walk = { ...this.walk, sent: new Set(), maxPages: call.maxPages ?? core.maxPages };
     const { op, query } = walk;
     const { paging } = op;
     const result = await this.withResponse();

@@ -1,27 +1,14 @@
 /**
- * The stand-in on a real port with node:http, for a merchant's tests and for a laptop. Node
- * is reached only when `listen` runs (through `process.getBuiltinModule`, or an import whose
- * name no bundler follows), so the stand-in itself stays on Web APIs and the package
- * type-checks without Node's types.
+ * The stand-in on a real port with node:http, for a merchant's tests and for a laptop,
+ * through the node:http listener the callback router uses (../http/node.ts): the body read
+ * under the stand-in's size and time limits, every request answered or its connection
+ * closed, nothing thrown out of the listener. Node is reached only when `listen` runs
+ * (through `process.getBuiltinModule`, or an import whose name no bundler follows), so the
+ * stand-in itself stays on Web APIs and the package type-checks without Node's types.
  */
-import type { StandIn } from "./stand-in.js";
-
-/** The part of node:http's request the listener reads. */
-interface NodeRequest {
-  method?: string | undefined;
-  url?: string | undefined;
-  headers: Record<string, string | string[] | undefined>;
-  on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
-  on(event: "end" | "close", listener: () => void): unknown;
-  on(event: "error", listener: (error: Error) => void): unknown;
-  destroy(): unknown;
-}
-
-/** The part of node:http's response the listener writes. */
-interface NodeResponse {
-  writeHead(status: number, headers: Record<string, string>): unknown;
-  end(body?: Uint8Array): unknown;
-}
+import { createNodeListener, type NodeRequestLike, type NodeResponseLike } from "../http/node.js";
+import { coreFor } from "./core.js";
+import { standInCore, type StandIn } from "./stand-in.js";
 
 interface NodeServer {
   listen(port: number, host: string, done: () => void): unknown;
@@ -32,7 +19,7 @@ interface NodeServer {
 }
 
 interface NodeHttp {
-  createServer(listener: (req: NodeRequest, res: NodeResponse) => void): NodeServer;
+  createServer(listener: (req: NodeRequestLike, res: NodeResponseLike) => void): NodeServer;
 }
 
 /** A stand-in listening on a port. */
@@ -51,67 +38,39 @@ async function nodeHttp(): Promise<NodeHttp> {
   return (await import(/* @vite-ignore */ name)) as NodeHttp;
 }
 
-/** Collects a request's body; the stand-in applies its own size limit to it. */
-function toRequest(req: NodeRequest, origin: string, limit: number): Promise<Request> {
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    req.on("data", (chunk) => {
-      size += chunk.byteLength;
-      // Past the limit the bytes are dropped: the stand-in answers 413 from the length alone.
-      if (size <= limit) chunks.push(chunk);
-    });
-    let ended = false;
-    req.on("error", reject);
-    // A sender that goes away before the end leaves nothing to answer.
-    req.on("close", () => ended || reject(new Error("the request was aborted")));
-    req.on("end", () => {
-      ended = true;
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers))
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      const method = (req.method ?? "GET").toUpperCase();
-      // The body is handed over whole: its length is the body's own, not the header's.
-      headers.delete("content-length");
-      headers.delete("transfer-encoding");
-      const body = size > limit ? new Uint8Array(limit + 1) : concat(chunks, size);
-      resolve(
-        new Request(new URL(req.url ?? "/", origin), {
-          method,
-          headers,
-          ...(method === "GET" || method === "HEAD" ? {} : { body }),
-        }),
-      );
-    });
-  });
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) (out.set(chunk, at), (at += chunk.byteLength));
-  return out;
+/**
+ * A node request as a Fetch `Request` (method, address and headers; no body), for the
+ * `prefer` option. Only routed requests get here, so the method is one a `Request` takes; a
+ * header `Headers` refuses is left out.
+ */
+function requestOf(req: NodeRequestLike, origin: string, method: string, target: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    try {
+      headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    } catch {
+      // not a header a Request can carry
+    }
+  }
+  // joined as text: `new URL("//host/x", origin)` would read `//host` as a host
+  const url = new URL(target.startsWith("/") ? origin + target : target);
+  return new Request(url, { method, headers });
 }
 
 /** Serves the stand-in on `host` (127.0.0.1 by default) and `port` (0: a free one). */
 export async function listen(
   standIn: StandIn,
-  options: { port?: number; host?: string; maxBodyBytes?: number } = {},
+  options: { port?: number; host?: string } = {},
 ): Promise<RunningStandIn> {
+  const core = standInCore(standIn);
+  if (!core) throw new TypeError("listen: give it a stand-in made by createStandIn");
   const http = await nodeHttp();
   const host = options.host ?? "127.0.0.1";
-  const limit = options.maxBodyBytes ?? 1024 * 1024;
   let origin = "";
   const server = http.createServer((req, res) => {
-    toRequest(req, origin, limit)
-      .then((request) => standIn.fetch(request))
-      .then(async (response) => {
-        const headers: Record<string, string> = {};
-        response.headers.forEach((value, name) => (headers[name] = value));
-        res.writeHead(response.status, headers);
-        res.end(new Uint8Array(await response.arrayBuffer()));
-      })
-      .catch(() => req.destroy());
+    const request = () => requestOf(req, origin, req.method ?? "GET", req.url ?? "/");
+    createNodeListener(coreFor(core, request))(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -119,7 +78,7 @@ export async function listen(
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
-  origin = `http://${host}:${port}`;
+  origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   return {
     url: origin,
     port,

@@ -1,8 +1,10 @@
 /**
  * Reading a request as a route expects it: path matching against `{name}` templates,
- * parameters turned into the values the generated validators check, the body under a size
- * limit, and the credential checks with the keys the stand-in was given.
+ * parameters turned into the values the generated validators check, and the credential
+ * checks with the keys the stand-in was given. (The body is read by ../http/, under the
+ * stand-in's size and time limits.)
  */
+import type { HeaderReader } from "../http/types.js";
 import type { CredentialCheck, Refusal, Route, RouteParam } from "./table.js";
 
 /** Which values of a credential the stand-in takes, and which belong to the other environment. */
@@ -71,8 +73,8 @@ function urlValue(param: RouteParam, text: string): unknown {
 export function readParams(
   route: Route,
   pathParams: Record<string, string>,
-  url: URL,
-  headers: Headers,
+  query: URLSearchParams,
+  headers: HeaderReader,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const param of route.params) {
@@ -80,15 +82,15 @@ export function readParams(
     if (param.in === "path" || param.in === "trailing") {
       const text = Object.hasOwn(pathParams, param.name)
         ? pathParams[param.name]
-        : url.searchParams.get(param.name);
+        : query.get(param.name);
       if (text !== undefined && text !== null) put(out, param.name, urlValue(param, text));
     } else if (param.in === "header") {
       const text = headers.get(wire);
       if (text !== null) put(out, param.name, urlValue(param, text));
     } else if (param.list) {
-      const all = url.searchParams
+      const all = query
         .getAll(wire)
-        .concat(url.searchParams.getAll(`${wire}[]`))
+        .concat(query.getAll(`${wire}[]`))
         .flatMap((v) => v.split(","));
       if (all.length > 0)
         put(
@@ -97,40 +99,20 @@ export function readParams(
           all.map((v) => urlValue(param, v)),
         );
     } else {
-      const text = url.searchParams.get(wire);
+      const text = query.get(wire);
       if (text !== null) put(out, param.name, urlValue(param, text));
     }
   }
   return out;
 }
 
-/** The body's bytes, or `undefined` when it is longer than `limit` (reading stops there). */
-export async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return undefined;
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) (out.set(chunk, at), (at += chunk.byteLength));
-  return out;
-}
-
 /** The credential's value as sent, or `undefined` when it is absent. */
-function presented(check: CredentialCheck, url: URL, headers: Headers): string | undefined {
-  if (check.in === "query") return url.searchParams.get(check.name) || undefined;
+function presented(
+  check: CredentialCheck,
+  query: URLSearchParams,
+  headers: HeaderReader,
+): string | undefined {
+  if (check.in === "query") return query.get(check.name) || undefined;
   const raw = headers.get(check.name)?.trim();
   if (!raw) return undefined;
   const scheme = check.in === "basic" ? "Basic" : check.scheme;
@@ -149,12 +131,12 @@ function presented(check: CredentialCheck, url: URL, headers: Headers): string |
 /** The first credential refusal of a request, in the route's order, or `undefined` when all pass. */
 export function checkCredentials(
   route: Route,
-  url: URL,
-  headers: Headers,
+  query: URLSearchParams,
+  headers: HeaderReader,
   keys: Readonly<Record<string, KeySet>>,
 ): Refusal | undefined {
   for (const check of route.credentials) {
-    const value = presented(check, url, headers);
+    const value = presented(check, query, headers);
     if (value === undefined) {
       if (check.optional) continue;
       return check.missing;

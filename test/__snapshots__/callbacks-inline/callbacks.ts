@@ -63,7 +63,11 @@ export type CallbackHandlers = {
     },
     ctx: CallbackContext,
   ) => StockCheckResult | Promise<StockCheckResult>;
-  /** ping: `GET /ping`. */
+  /**
+   * ping: `GET /ping`.
+   * NOT signature-checked: the spec names no `in: signature` credential for this callback, so anyone who
+   * can reach the server can call it.
+   */
   ping: (input: undefined, ctx: CallbackContext) => PingResult | Promise<PingResult>;
 };
 
@@ -112,8 +116,9 @@ const spec: RouterSpec = {
 
 /**
  * A router for the callbacks of the spec: `router.node` (node:http; Express when mounted before body parsers),
- * `router.fetch` (Request -> Response). Every request is signature-checked over its raw bytes and validated
- * against the spec before its handler runs. See docs/callbacks.md.
+ * `router.fetch` (Request -> Response). Every request is validated against the spec before its handler runs.
+ * Signature-checked over the raw bytes: stock.check. NOT signature-checked: the spec names no `in: signature`
+ * credential for ping, so anyone who can reach the server can send these requests. See docs/callbacks.md.
  */
 export function createCallbackRouter(options: CallbackRouterOptions): CallbackRouter {
   return createRouter(spec, options);

@@ -6,8 +6,10 @@
  * response (status, headers, text), with Web APIs only, so any server can sit in front of
  * it (`node-adapter.ts`, `fetch-adapter.ts`). Per request, in this order: route (404/405),
  * size (413, without reading past the limit), time (408 when the body is slower than
- * `bodyTimeoutMs`), signature over the raw bytes (422), JSON and validation against the
- * spec (400, naming the field), then the handler (500 if it throws). Nothing a request
+ * `bodyTimeoutMs`), signature over the raw bytes (422), the signing time where the spec
+ * declares one (422 outside the window), JSON and validation against the spec (400, naming
+ * the field), the delivery id where a seen-id store is given (409 for a repeat; `replay.ts`),
+ * then the handler (500 if it throws). Nothing a request
  * brings makes the core throw or reject: anything unexpected, a signature scheme that throws
  * included, is the generic 500 after `onError`. The generated `callbacks.ts` passes the
  * routes and the typed handlers.
@@ -15,20 +17,14 @@
  * Everything up to the handler is synchronous when the signature is (Node's HMAC): a request
  * costs one promise, the handler's, and none at all when the handler answers synchronously.
  */
+import { announcesTooMuch, bodyTimeout, defaultBodyLimit, parseJson } from "../http/body.js";
+import { handleRequest } from "../http/handle.js";
+import { splitTarget } from "../http/target.js";
 import type { ValidationIssue } from "../validate.js";
-import {
-  announcesTooMuch,
-  bodyTimeout,
-  defaultBodyLimit,
-  json,
-  parseJson,
-  readWithin,
-  runHandler,
-  timedOut,
-  withEvent,
-} from "./body.js";
+import { json, runHandler, withEvent } from "./body.js";
 import { capped, failureBody, genericFailureShape, type FailureShape } from "./failure.js";
-import { exactRoutes, matchRoute, splitTarget, stripBasePath, type RouteSpec } from "./routes.js";
+import { createReplayGuard, type ReplayGuard, type ReplaySpec } from "./replay.js";
+import { exactRoutes, matchRoute, stripBasePath, type RouteSpec } from "./routes.js";
 import {
   createSignatureVerifier,
   signatureMessage,
@@ -72,17 +68,29 @@ export type {
   WebhookRoute,
 } from "./types.js";
 
+/** How a route is signed: its signature header (absent: not signed) and where its calls carry their signing time and delivery id. */
+type Signing = Pick<RouteSpec, "signatureHeader" | "replay">;
+
+/** The steps after a good signature, given the verified body and its signing time (unix seconds) where the spec declares one. */
+type Then = (body: Uint8Array<ArrayBuffer>, signedAt: number | undefined) => Answer;
+
+/** Whether the value is a promise or any other thenable (a store may hand back either). */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
 /**
  * The steps after a good signature (`then`); what they throw (nothing should) is `failed`'s
  * answer instead of an exception. A plain function, so no closure per request.
  */
 function guarded(
-  then: (body: Uint8Array<ArrayBuffer>) => Answer,
+  then: Then,
   body: Uint8Array<ArrayBuffer>,
+  signedAt: number | undefined,
   failed: (error: unknown) => OutboundResponse,
 ): Answer {
   try {
-    return then(body);
+    return then(body, signedAt);
   } catch (error) {
     return failed(error);
   }
@@ -99,7 +107,15 @@ function safely(run: () => void): void {
 
 /** The core request handler of a router: routes, limits, signature, validation, handlers. */
 export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
-  const secrets = usableSecrets(options.signingSecrets);
+  const specSigns =
+    spec.routes.some((r) => r.signatureHeader !== undefined) ||
+    spec.webhookSignatureHeader !== undefined;
+  // Secrets for a router that checks nothing would read as protection that is not there.
+  if (!specSigns && options.signingSecrets !== undefined)
+    throw new Error(
+      "createCallbackRouter: signingSecrets is given, but no callback or webhook of this spec is signed (none names an `in: signature` credential), so no request would be checked; remove signingSecrets, or declare the signature in the spec (docs/callbacks.md)",
+    );
+  const secrets = usableSecrets(options.signingSecrets ?? []);
   const signed =
     spec.routes.some((r) => r.signatureHeader !== undefined) ||
     (options.webhook !== undefined && spec.webhookSignatureHeader !== undefined);
@@ -108,6 +124,14 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
       "createCallbackRouter: signingSecrets has no usable secret (every entry is empty or unset)",
     );
   const verify: SignatureVerifier = createSignatureVerifier(secrets, options.signature);
+  const signedReplay = [
+    ...spec.routes.filter((r) => r.signatureHeader !== undefined).map((r) => r.replay),
+    spec.webhookSignatureHeader !== undefined ? spec.webhookReplay : undefined,
+  ];
+  const replay: ReplayGuard = createReplayGuard(options.replay, {
+    stamped: signedReplay.some((r) => r?.timestamp !== undefined),
+    identified: signedReplay.some((r) => r?.deliveryId !== undefined),
+  });
   const limit = options.bodyLimit ?? defaultBodyLimit;
   const timeoutMs = bodyTimeout(options.bodyTimeoutMs);
   const codes: FailureCodes = {
@@ -119,7 +143,13 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     timeout: 408,
     notImplemented: 501,
     internal: 500,
+    replay: 409,
     ...options.codes,
+  };
+  const webhookSigning: Signing = {
+    ...(spec.webhookSignatureHeader !== undefined
+      ? { signatureHeader: spec.webhookSignatureHeader, replay: spec.webhookReplay }
+      : {}),
   };
   const exact = exactRoutes(spec.routes);
   const eventChecks = new Map(Object.entries(spec.webhookEvents?.events ?? {}));
@@ -192,9 +222,11 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     shape: FailureShape,
     event: string | undefined,
     path: string,
-    header: string | undefined,
-    then: (body: Uint8Array<ArrayBuffer>) => Answer,
+    signing: Signing,
+    then: Then,
   ): Begun => {
+    const header = signing.signatureHeader;
+    const replaySpec = signing.replay;
     const tooLarge = () =>
       refuse(shape, event, path, 413, codes.tooLarge, [`body is larger than ${limit} bytes`], {
         connection: "close",
@@ -211,7 +243,7 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
         }),
       complete: (body) => {
         if (body === undefined) return tooLarge();
-        if (header === undefined) return guarded(then, body, failed);
+        if (header === undefined) return guarded(then, body, undefined, failed);
         // a custom `compute` or `decode` may throw or reject (a key service outage): the generic 500
         let check: SignatureCheck | Promise<SignatureCheck>;
         try {
@@ -219,15 +251,71 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
         } catch (error) {
           return failed(error);
         }
-        const after = (c: SignatureCheck): Answer =>
-          c.ok
-            ? guarded(then, body, failed)
-            : refuse(shape, event, path, 422, codes.signature, [
-                signatureMessage(c.reason, header),
-              ]);
+        const after = (c: SignatureCheck): Answer => {
+          if (!c.ok)
+            return refuse(shape, event, path, 422, codes.signature, [
+              signatureMessage(c.reason, header),
+            ]);
+          // a signing time outside the window: a signature that no longer holds
+          const stamp = replay.timestamp(replaySpec, headers, header);
+          return stamp.ok
+            ? guarded(then, body, stamp.value, failed)
+            : refuse(shape, event, path, 422, codes.signature, [stamp.reason]);
+        };
         return check instanceof Promise ? check.then(after, failed) : after(check);
       },
     };
+  };
+
+  /**
+   * Runs `run` once per delivery id where the spec declares one and a seen-id store is
+   * given: a missing id is 400, an id already claimed 409; an answer that is a 5xx releases
+   * the id again, so the sender's retry is taken. A store that throws or rejects is the
+   * generic 500 after `onError`.
+   */
+  const once = (
+    shape: FailureShape,
+    event: string | undefined,
+    path: string,
+    replaySpec: ReplaySpec | undefined,
+    headers: HeaderReader,
+    payload: unknown,
+    signedAt: number | undefined,
+    run: () => Answer,
+  ): Answer => {
+    const found = replay.deliveryId(replaySpec, headers, payload);
+    if (!found.ok) return refuse(shape, event, path, 400, codes.invalid, [found.reason]);
+    if (found.value === undefined) return run();
+    const { id, where } = found.value;
+    const failed = (error: unknown) => internal(shape, event, path, error);
+    const releaseOnFailure = (answer: OutboundResponse): Answer => {
+      if (answer.status < 500) return answer;
+      const told = (error: unknown) => {
+        safely(() => options.onError?.(error, { ...(event !== undefined ? { event } : {}), path }));
+        return answer;
+      };
+      try {
+        const released = replay.release(id);
+        return isThenable(released) ? Promise.resolve(released).then(() => answer, told) : answer;
+      } catch (error) {
+        return told(error);
+      }
+    };
+    const after = (isNew: boolean): Answer => {
+      if (isNew !== true)
+        return refuse(shape, event, path, 409, codes.replay, [
+          `this delivery was already received (its ${where} was seen before)`,
+        ]);
+      const answer = run();
+      return answer instanceof Promise ? answer.then(releaseOnFailure) : releaseOnFailure(answer);
+    };
+    let claimed: boolean | PromiseLike<boolean>;
+    try {
+      claimed = replay.claim(id, signedAt);
+    } catch (error) {
+      return failed(error);
+    }
+    return isThenable(claimed) ? Promise.resolve(claimed).then(after, failed) : after(claimed);
   };
 
   /**
@@ -239,25 +327,29 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     target: string,
     headers: HeaderReader,
     webhook: NonNullable<CoreOptions["webhook"]>,
+    signing: Signing,
     path: string,
     query: URLSearchParams,
   ): Begun => {
     const shape = genericFailureShape;
     if (method.toUpperCase() !== "POST")
       return wrongMethod(shape, undefined, path, method, ["POST"]);
-    const header = spec.webhookSignatureHeader;
-    const tools: DeliveryTools = {
-      refuse: (event, reasons) => refuse(shape, event, path, 400, codes.invalid, reasons),
-      run: (event, handler) =>
-        runHandler(
-          handler,
-          () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
-          (error) => internal(shape, event, path, error),
-        ),
-    };
-    return checked(method, target, headers, shape, undefined, path, header, (body) => {
+    const refuseDelivery = (event: string | undefined, reasons: string[]) =>
+      refuse(shape, event, path, 400, codes.invalid, reasons);
+    return checked(method, target, headers, shape, undefined, path, signing, (body, signedAt) => {
       const parsed = parseJson(body);
-      if (!parsed.ok) return tools.refuse(undefined, ["body is not valid JSON"]);
+      if (!parsed.ok) return refuseDelivery(undefined, ["body is not valid JSON"]);
+      const tools: DeliveryTools = {
+        refuse: refuseDelivery,
+        run: (event, handler) =>
+          once(shape, event, path, signing.replay, headers, parsed.value, signedAt, () =>
+            runHandler(
+              handler,
+              () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
+              (error) => internal(shape, event, path, error),
+            ),
+          ),
+      };
       const request: RequestContext = { method, path, query, headers, rawBody: body };
       if (spec.webhookEvents && "handlers" in webhook)
         return deliverTyped(spec.webhookEvents, eventChecks, webhook, parsed.value, request, tools);
@@ -278,8 +370,7 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     query: URLSearchParams,
   ): Begun => {
     const { event, failure: shape } = route;
-    const header = route.signatureHeader;
-    return checked(method, target, headers, shape, event, path, header, (body) => {
+    return checked(method, target, headers, shape, event, path, route, (body, signedAt) => {
       let input: unknown = params;
       // The validators append to one list (never spread: a list can be long).
       const issues: ValidationIssue[] = [];
@@ -322,18 +413,21 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
         setStatus,
       };
       const field = route.responseEvent;
-      return runHandler(
-        () => handler(input, ctx),
-        (result) => {
-          if (result === undefined)
-            return {
-              status: status === 200 ? 204 : status,
-              headers: { "cache-control": "no-store" },
-              body: "",
-            };
-          return json(status, field === undefined ? result : withEvent(result, field, event));
-        },
-        (error) => internal(shape, event, path, error),
+      const call = () => handler(input, ctx);
+      const answer = (result: unknown): OutboundResponse => {
+        if (result === undefined)
+          return {
+            status: status === 200 ? 204 : status,
+            headers: { "cache-control": "no-store" },
+            body: "",
+          };
+        return json(status, field === undefined ? result : withEvent(result, field, event));
+      };
+      const failed = (error: unknown) => internal(shape, event, path, error);
+      if (!replay.identifies(route.replay)) return runHandler(call, answer, failed);
+      const payload = route.checkBody ? input : undefined;
+      return once(shape, event, path, route.replay, headers, payload, signedAt, () =>
+        runHandler(call, answer, failed),
       );
     });
   };
@@ -345,7 +439,15 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     const path = stripBasePath(parts.pathname, options.basePath);
     if (path === undefined) return notFound(parts.pathname);
     if (options.webhook && stripBasePath(path, options.webhook.path) === "/")
-      return beginWebhook(method, target, headers, options.webhook, path, parts.query);
+      return beginWebhook(
+        method,
+        target,
+        headers,
+        options.webhook,
+        webhookSigning,
+        path,
+        parts.query,
+      );
     const upper = method.toUpperCase();
     const { query } = parts;
     // the spec's own paths need no segment matching: one lookup, the same answer as matchRoute
@@ -375,21 +477,9 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
    * The whole of a request for any adapter: `begin`, read the body (no longer than
    * `bodyTimeoutMs`), `complete`. Never rejects.
    */
-  const handle = async (request: InboundRequest): Promise<OutboundResponse> => {
-    try {
-      const begun = begin(request.method, request.target, request.headers);
-      if (begun.answer !== undefined) return begun.answer;
-      let body: Uint8Array<ArrayBuffer> | undefined | typeof timedOut;
-      try {
-        body = await readWithin(request, begun.limit, begun.timeoutMs);
-      } catch (error) {
-        return begun.failed(error);
-      }
-      return body === timedOut ? begun.timedOut() : await begun.complete(body);
-    } catch (error) {
-      return fail(error, request.target);
-    }
-  };
+  const steps = { begin, fail };
+  const handle = (request: InboundRequest): Promise<OutboundResponse> =>
+    handleRequest(steps, request);
 
   return { handle, begin, fail };
 }

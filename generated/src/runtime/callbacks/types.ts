@@ -6,31 +6,13 @@
  * description of the routes) and what comes out (an answer), shared by the core and its
  * adapters. `core.ts` re-exports them, so the generated `callbacks.ts` imports from there.
  */
+import type { Begun, HeaderReader, InboundRequest, OutboundResponse } from "../http/types.js";
 import type { Validator } from "../validate.js";
+import type { ReplayOptions, ReplaySpec } from "./replay.js";
 import type { RouteSpec } from "./routes.js";
-import type { HeaderReader, SignatureOptions } from "./signature.js";
+import type { SignatureOptions } from "./signature.js";
 
-/** A request as the core sees it, whichever server received it. */
-export interface InboundRequest {
-  method: string;
-  /** Path and query as received, e.g. `/oauth/login?state=...` (an absolute URL is accepted too). */
-  target: string;
-  headers: HeaderReader;
-  /**
-   * The raw body, read no further than `limit` bytes: `undefined` once it is larger. `signal`
-   * aborts when the router stopped waiting (`bodyTimeoutMs`): stop reading then.
-   */
-  readBody(limit: number, signal?: AbortSignal): Promise<Uint8Array<ArrayBuffer> | undefined>;
-}
-
-/** The core's answer; an adapter writes it out. */
-export interface OutboundResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** No route has this path: a framework adapter may hand the request on instead. */
-  unmatched?: true;
-}
+export type { Answer, Begun, InboundRequest, OutboundResponse } from "../http/types.js";
 
 /** What every handler learns about its request besides the validated input. */
 export interface RequestContext {
@@ -97,6 +79,12 @@ export interface WebhookEventsSpec {
   header?: string;
   /** ... or top-level payload field that does (`type`). */
   field?: string;
+  /**
+   * With `header`: the top-level payload field that names the event too (every listed event's
+   * payload declares it as the event's name). The signature covers the body, not the header,
+   * so a delivery whose header and body name different events is refused.
+   */
+  bodyField?: string;
   /** The payload check of each event the spec lists, by event name (its paths start with `body`). */
   events: Readonly<Record<string, Validator>>;
 }
@@ -111,6 +99,8 @@ export interface FailureCodes {
   timeout: number;
   notImplemented: number;
   internal: number;
+  /** A delivery whose id the seen-id store already holds (default 409). */
+  replay: number;
 }
 
 /** Options every generated router takes (the generated type adds `handlers`). */
@@ -129,6 +119,11 @@ export interface BaseRouterOptions {
   /** How signatures are computed and read; default base64(HMAC-SHA256(secret, raw body)). */
   signature?: SignatureOptions;
   /**
+   * Replay protection where the spec declares a signed timestamp or a delivery id: the
+   * tolerance window (default 300 s), a seen-id store, the clock. See docs/callbacks.md.
+   */
+  replay?: ReplayOptions;
+  /**
    * Sees every error a handler throws, and internal errors (a body that could not be read, a
    * signature `compute` or `decode` that threw); the response says only "internal error".
    */
@@ -140,8 +135,12 @@ export interface BaseRouterOptions {
   webhook?: WebhookRoute;
 }
 
-/** What the core takes: the generated options of any spec, whichever webhook route it has. */
-export interface CoreOptions extends Omit<BaseRouterOptions, "webhook"> {
+/**
+ * What the core takes: the generated options of any spec, whichever webhook route it has.
+ * `signingSecrets` is absent where the spec signs nothing (the generated options forbid it).
+ */
+export interface CoreOptions extends Omit<BaseRouterOptions, "webhook" | "signingSecrets"> {
+  signingSecrets?: BaseRouterOptions["signingSecrets"];
   /** The callback handlers by event; absent where the spec has no callbacks. */
   handlers?: { readonly [event: string]: AnyHandler | undefined };
   webhook?: WebhookRoute | TypedWebhookRoute<AnyWebhookHandlers>;
@@ -152,31 +151,13 @@ export interface RouterSpec {
   routes: readonly RouteSpec[];
   /** Signature header of webhook deliveries; absent: the API has no webhooks or does not sign them. */
   webhookSignatureHeader?: string;
+  /** Where signed webhook deliveries carry their signing time and delivery id; absent: neither. */
+  webhookReplay?: ReplaySpec;
   /** The typed events of webhook deliveries; absent: one untyped payload for every delivery. */
   webhookEvents?: WebhookEventsSpec;
   /** Code of a signature failure, from the spec. */
   signatureCode: number;
 }
-
-/** An answer, or the promise of one when the signature check or the handler is asynchronous. */
-export type Answer = OutboundResponse | Promise<OutboundResponse>;
-
-/** A request after the checks that need no body: an answer already, or what to do with the body. */
-export type Begun =
-  | { answer: OutboundResponse }
-  | {
-      answer?: undefined;
-      /** Read no further than this many bytes; pass `undefined` to `complete` once it is larger. */
-      limit: number;
-      /** Wait no longer than this many milliseconds for the body, then answer `timedOut()`; `Infinity`: no limit. */
-      timeoutMs: number;
-      /** The rest, from the raw body: signature, JSON, validation, handler. */
-      complete(body: Uint8Array<ArrayBuffer> | undefined): Answer;
-      /** The body could not be read: the generic 500, after `onError`. */
-      failed(error: unknown): OutboundResponse;
-      /** The body did not arrive within `timeoutMs`: 408, closing the connection. */
-      timedOut(): OutboundResponse;
-    };
 
 /**
  * The core of a router: `handle` for any adapter, `begin` for one that reads bodies itself.

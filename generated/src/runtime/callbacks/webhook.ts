@@ -52,6 +52,14 @@ function selectorText(spec: WebhookEventsSpec): string {
   return spec.header !== undefined ? spec.header : `body.${spec.field ?? ""}`;
 }
 
+/** A top-level field of a payload that is a plain object, read as own data only. */
+function ownField(payload: unknown, field: string): unknown {
+  const plain = typeof payload === "object" && payload !== null && !Array.isArray(payload);
+  return plain && Object.hasOwn(payload, field)
+    ? (payload as Record<string, unknown>)[field]
+    : undefined;
+}
+
 /** The event a delivery names, or why it names none. */
 export function deliveryEvent(
   spec: WebhookEventsSpec,
@@ -60,16 +68,22 @@ export function deliveryEvent(
 ): { ok: true; event: string } | { ok: false; reason: string } {
   if (spec.header !== undefined) {
     const value = headers.get(spec.header)?.trim();
-    return value
-      ? { ok: true, event: value }
-      : { ok: false, reason: `${spec.header} header is missing; it names the event of a delivery` };
+    if (!value)
+      return {
+        ok: false,
+        reason: `${spec.header} header is missing; it names the event of a delivery`,
+      };
+    const signed = spec.bodyField === undefined ? undefined : ownField(payload, spec.bodyField);
+    // the header is not signed; where the signed body names the event too, the two must agree
+    if (typeof signed === "string" && signed !== value)
+      return {
+        ok: false,
+        reason: `${spec.header} names the event ${JSON.stringify(cut(value))} but the signed body.${spec.bodyField ?? ""} names ${JSON.stringify(cut(signed))}`,
+      };
+    return { ok: true, event: value };
   }
   const field = spec.field ?? "";
-  const plain = typeof payload === "object" && payload !== null && !Array.isArray(payload);
-  const value: unknown =
-    plain && Object.hasOwn(payload, field)
-      ? (payload as Record<string, unknown>)[field]
-      : undefined;
+  const value = ownField(payload, field);
   if (value === undefined)
     return { ok: false, reason: `body.${field} is missing; it names the event of a delivery` };
   if (typeof value !== "string" || value === "")

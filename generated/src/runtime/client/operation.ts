@@ -11,7 +11,7 @@ import type { ClientCore, RequestOptions } from "./core.js";
 import type { HeaderParse, ResponseKind } from "./decode.js";
 import type { BodyEncoding, encodeBody } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
-import type { ParamsSpec, placeParams, QueryParams } from "./params.js";
+import { loneSurrogate, type ParamsSpec, type placeParams, type QueryParams } from "./params.js";
 
 /** How an endpoint's credential travels. */
 export interface CredentialSpec {
@@ -84,8 +84,9 @@ export type FieldPath = readonly string[];
  * How a paged endpoint's next page is asked for, and when there is none: data from the spec
  * (docs/client.md, "Pagination"). `items`: the body field of the page's items; absent, the
  * body is the list. `start`: the offset or page a walk starts at when the caller gives none.
+ * `stopOnEmptyPage`: false when an empty page is not the last; absent, it is.
  */
-export type Paging = { items?: FieldPath } & (
+export type Paging = { items?: FieldPath; stopOnEmptyPage?: false } & (
   | { style: "cursor"; param: string; cursor: FieldPath; hasMore?: FieldPath }
   | { style: "nextToken"; param: string; token: FieldPath; hasMore?: FieldPath }
   | { style: "offset"; offset: string; start: number; total?: FieldPath; hasMore?: FieldPath }
@@ -203,14 +204,6 @@ export function callArgs(op: Operation, args: readonly unknown[]): CallArgs {
     const name = names[i]!;
     if (name === "$body") body = args[i];
     else if (name === "$query") query = args[i] as QueryParams | undefined;
-    // A path parameter may be named `__proto__`: an own entry, not the prototype.
-    else if (name === "__proto__")
-      Object.defineProperty((params ??= {}), name, {
-        value: args[i],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
     else (params ??= {})[name] = args[i] as string | number | boolean;
   }
   return { params, body, query, options: args[names.length] as RequestOptions | undefined };
@@ -237,17 +230,49 @@ export function endpointOf<F>(
 export type PathParams = Readonly<Record<string, string | number | boolean>>;
 export type { QueryParams };
 
-/** The endpoint's path with each parameter percent-encoded in its place. */
-export function pathOf(parts: readonly string[], params: PathParams | undefined): string {
+/**
+ * The endpoint's path with each parameter percent-encoded in its place, so that `/`, `\`,
+ * `?`, `#` and `%` stay inside its segment. A segment a value leaves empty, `.` or `..` would
+ * change which path is called (a URL drops a dot segment, `/repos/../r/issues` is `/r/issues`,
+ * and servers merge `//`), and no encoding keeps it (WHATWG URL reads `%2e` as a dot too): it
+ * is a RequestValidationError naming the parameter, as is a lone surrogate, which no URL can
+ * carry. Nothing is sent.
+ */
+export function pathOf(op: Operation, params: PathParams | undefined): string {
+  const { parts } = op;
   let path = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2)
-    path += encodeURIComponent(String(own(params, parts[i]!) ?? "")) + parts[i + 1]!;
+  let suspect = false;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i]!;
+    let text: string;
+    try {
+      text = encodeURIComponent(String(params?.[name] ?? ""));
+    } catch {
+      throw new RequestValidationError(op.id, [{ path: `params.${name}`, message: loneSurrogate }]);
+    }
+    // Only a value of at most two dots, or none, can make a segment empty or a dot segment.
+    if (text.length < 3 && /^\.{0,2}$/.test(text)) suspect = true;
+    path += text + parts[i + 1]!;
+  }
+  if (suspect) checkSegments(op, path);
   return path;
 }
 
-/** An own entry of `params`, or undefined: `params.__proto__` is not one unless it was set. */
-function own(params: PathParams | undefined, name: string): string | number | boolean | undefined {
-  return params !== undefined && Object.hasOwn(params, name) ? params[name] : undefined;
+/**
+ * Refuses a path whose parameters made one of its segments empty, `.` or `..`, naming each
+ * parameter of that segment. Values are encoded, so the path has the template's segments.
+ */
+function checkSegments(op: Operation, path: string): void {
+  const template = op.parts.map((part, i) => (i % 2 ? `{${part}}` : part)).join("");
+  const given = template.split("/");
+  const issues: ValidationIssue[] = [];
+  path.split("/").forEach((segment, i) => {
+    if (!/^\.{0,2}$/.test(segment)) return;
+    const message = `makes its path segment ${segment ? `\`${segment}\`` : "empty"}: the call would reach another path`;
+    for (const [, name] of given[i]!.matchAll(/\{(\w+)\}/g))
+      issues.push({ path: `params.${name}`, message });
+  });
+  if (issues.length) throw new RequestValidationError(op.id, issues);
 }
 
 /** Header names lower-cased, so that a later source replaces an earlier one whatever its case. */

@@ -34,18 +34,16 @@ export interface ParamsSpec {
   headerParams?: readonly string[];
   /** Values sent when the caller leaves the parameter out (`sendDefault: true`). */
   sendDefaults?: Readonly<Record<string, unknown>>;
-  /** The name a parameter travels under, by its key, when the two differ (`id_query` -> `id`). */
-  wireNames?: Readonly<Record<string, string>>;
 }
 
-/** An own entry of a descriptor's map: `__proto__` or `toString` is no entry unless listed. */
-function entry<T>(map: Readonly<Record<string, T>> | undefined, name: string): T | undefined {
-  return map !== undefined && Object.hasOwn(map, name) ? map[name] : undefined;
-}
+/** Why a value cannot go into a URL: encodeURIComponent throws a URIError on it. */
+export const loneSurrogate =
+  "holds a lone surrogate (half of a UTF-16 pair), which a URL cannot carry";
 
 /**
  * One value as application/x-www-form-urlencoded writes it (as URLSearchParams does: a
  * space is `+`), so that a `,` or `[]` the style adds stays apart from the value's own.
+ * Throws a URIError on a lone surrogate.
  */
 function encode(text: string): string {
   // Most names and values (`limit`, `100`, `cus_123`) need no escaping: skip the three passes.
@@ -72,12 +70,11 @@ const isScalar = (value: unknown): value is string | number | boolean =>
 /** The `name=value` pairs of one query parameter, already encoded; pushes an issue when it cannot be written. */
 function queryPairs(
   name: string,
-  wire: string,
   value: unknown,
   style: QueryStyle | undefined,
   issues: ValidationIssue[],
 ): string[] {
-  const key = encode(wire);
+  const key = encode(name);
   if (isScalar(value)) return [`${key}=${encode(String(value))}`];
   const at = child("params", name);
   if (Array.isArray(value)) {
@@ -118,7 +115,52 @@ function queryPairs(
   return [];
 }
 
-/** A header value as it may be sent: a line break or NUL would end the header or be refused by fetch. */
+/**
+ * What fetch sends as a header value: tab, space and visible ASCII, and U+0080-U+00FF, each
+ * as one byte. Browsers take other control characters too; Node's fetch (undici) refuses
+ * them, and the Headers class refuses a character above U+00FF everywhere.
+ */
+const headerText = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** An HTTP header name (RFC 9110's token). */
+const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Why fetch would refuse a header value, or undefined when it would send it. Never quotes the value. */
+export function headerProblem(text: string): string | undefined {
+  if (headerText.test(text)) return undefined;
+  const what = /[\r\n\0]/.test(text)
+    ? "a line break or NUL"
+    : /[\0-\x1f\x7f]/.test(text)
+      ? "a control character"
+      : "a character above U+00FF";
+  return `holds ${what}, which a header cannot carry`;
+}
+
+/**
+ * Checks every header of a request as fetch would, before anything is sent: a name that is
+ * no token or a value fetch refuses is a RequestValidationError, at the place `where` names
+ * for the header's name or value (an option, a credential: never its value). Otherwise fetch
+ * would throw a TypeError that reads as a connection failure, and the call would be retried.
+ */
+export function checkHeaders(
+  endpointId: string,
+  headers: Readonly<Record<string, string>>,
+  where: (name: string, badName: boolean) => string,
+): void {
+  let issues: ValidationIssue[] | undefined;
+  for (const name in headers) {
+    const value = headers[name]!;
+    if (headerToken.test(name) && headerText.test(value)) continue;
+    const badName = !headerToken.test(name);
+    const message = badName
+      ? "is not a header name (a token: letters, digits and !#$%&'*+-.^_`|~)"
+      : headerProblem(String(value))!;
+    (issues ??= []).push({ path: where(name, badName), message });
+  }
+  if (issues) throw new RequestValidationError(endpointId, issues);
+}
+
+/** A header value as it may be sent: one fetch refuses would end the header or fail the call. */
 function headerValue(name: string, value: unknown, issues: ValidationIssue[]): string | undefined {
   const text = Array.isArray(value) && value.every(isScalar) ? value.join(",") : value;
   if (!isScalar(text)) {
@@ -126,11 +168,9 @@ function headerValue(name: string, value: unknown, issues: ValidationIssue[]): s
     return undefined;
   }
   const out = String(text);
-  if (/[\r\n\0]/.test(out)) {
-    issues.push({
-      path: child("params", name),
-      message: "holds a line break or NUL, which a header cannot carry",
-    });
+  const problem = headerProblem(out);
+  if (problem) {
+    issues.push({ path: child("params", name), message: problem });
     return undefined;
   }
   return out;
@@ -153,22 +193,28 @@ export function placeParams(
     ? new Set([...Object.keys(query ?? {}), ...Object.keys(spec.sendDefaults)])
     : Object.keys(query ?? {});
   for (const name of names) {
-    const value =
-      (query && Object.hasOwn(query, name) ? query[name] : undefined) ??
-      entry(spec.sendDefaults, name);
+    const value = query?.[name] ?? spec.sendDefaults?.[name];
     if (value === undefined || value === null) continue;
-    const wire = entry(spec.wireNames, name) ?? name;
     if (spec.headerParams?.includes(name)) {
       const text = headerValue(name, value, issues);
-      if (text !== undefined) (headers ??= {})[wire.toLowerCase()] = text;
-    } else pairs.push(...queryPairs(name, wire, value, entry(spec.styles, name), issues));
+      if (text !== undefined) (headers ??= {})[name.toLowerCase()] = text;
+    } else
+      try {
+        pairs.push(...queryPairs(name, value, spec.styles?.[name], issues));
+      } catch (error) {
+        if (!(error instanceof URIError)) throw error;
+        issues.push({ path: child("params", name), message: loneSurrogate });
+      }
   }
   if (issues.length) throw new RequestValidationError(spec.id, issues);
   pairs.push(...extra);
   return { search: pairs.length ? `?${pairs.join("&")}` : "", headers };
 }
 
-/** One encoded `name=value` pair of a query string: a query credential, or the value a walk of pages moves on. */
+/**
+ * One encoded `name=value` pair of a query string: a query credential, or the value a walk of
+ * pages moves on. Throws a URIError on a lone surrogate (the caller names the value).
+ */
 export function queryPair(name: string, value: string): string {
   return `${encode(name)}=${encode(value)}`;
 }

@@ -6,7 +6,8 @@
  * headers, log lines. A server may echo a credential in another spelling, so each one is
  * matched character by character in every spelling that reads back as it: as is (in any
  * case), JSON-escaped (`\/`, `\u0073`, and escaped again: `\\u0073`), percent-encoded (`%2F`,
- * `+` for a space) and as an HTML character reference (`&#47;`, `&#x2F;`).
+ * `+` for a space, the UTF-8 bytes of other characters: `%C3%A9`) and as an HTML character
+ * reference (`&#47;`, `&#x2F;`).
  */
 
 /** Shorter values are not redacted: blanking every "abc" of a text would hide more than it keeps. */
@@ -18,16 +19,25 @@ const minSecretLength = 4;
  */
 const backslashes = "\\\\{1,8}";
 
-/** The spellings of one UTF-16 code unit of a secret, as a regular expression group. */
+/**
+ * The spellings of one character of a secret (a code point: one UTF-16 unit, or a surrogate
+ * pair), as a regular expression group.
+ */
 function unitPattern(unit: string): string {
   const code = unit.charCodeAt(0);
   const hex = code.toString(16);
   const literal = unit.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
-  const spellings = [literal, `${backslashes}u${hex.padStart(4, "0")}`];
+  const escaped = [...Array(unit.length).keys()]
+    .map((i) => `${backslashes}u${unit.charCodeAt(i).toString(16).padStart(4, "0")}`)
+    .join("");
+  const spellings = [literal, escaped];
   if (unit === "/" || unit === '"' || unit === "\\") spellings.push(backslashes + literal);
   if (unit === " ") spellings.push("\\+");
   if (code < 0x80)
     spellings.push(`%${hex.padStart(2, "0")}`, `&#x0{0,8}${hex};`, `&#0{0,8}${code};`);
+  else if (unit.length === 2 || code < 0xd800 || code > 0xdfff)
+    // A URL's query or path holds it as its UTF-8 bytes (a lone surrogate has none).
+    spellings.push(encodeURIComponent(unit));
   return `(?:${spellings.join("|")})`;
 }
 
@@ -42,7 +52,7 @@ const longestSpelling = 15;
  * should not be shown either.
  */
 function secretPattern(secret: string, cut: boolean): RegExp {
-  const units = secret.split("").map(unitPattern);
+  const units = Array.from(secret, unitPattern);
   let source = units.join("");
   if (cut)
     source += `|${units.slice(0, minSecretLength).join("")}[^]{0,${longestSpelling * secret.length}}$`;

@@ -5,16 +5,17 @@
  * A stand-in for the service, from the generated route table: `fetch(request)` answers as
  * the spec says the service does (credentials, validation, responses built from the types,
  * the state the spec implies), on Web APIs only, so it runs in a test process, a worker or
- * behind `listen` (node.ts). Deterministic: the same seed and the same requests give the
- * same answers.
+ * behind `listen` (node.ts). Both go through the request handling the callback router uses
+ * (../http/), with its body limit and deadline (core.ts). Deterministic: the same seed and
+ * the same requests give the same answers.
  */
-import { validate, type ValidationIssue } from "../validate.js";
-import { areaOf, json, noteHeader, preferenceOf, preferredRefusal, refuse } from "./answers.js";
+import { bodyTimeout, defaultBodyLimit } from "../http/body.js";
+import { inboundOf, responseOf } from "../http/fetch.js";
+import { handleRequest } from "../http/handle.js";
+import { coreFor, createCore, type StandInCore } from "./core.js";
 import { Memory, type StandInState } from "./memory.js";
-import { checkCredentials, matchPath, readBody, readParams, type KeySet } from "./request.js";
-import { hashText, sample, seeded, type Random } from "./sample.js";
-import type { Shape } from "./shape.js";
-import type { Route, RouteResponse, StandInTable } from "./table.js";
+import type { KeySet } from "./request.js";
+import type { StandInTable } from "./table.js";
 
 export type { KeySet } from "./request.js";
 export type { StandInState } from "./memory.js";
@@ -26,6 +27,12 @@ export interface StandInOptions {
   keys?: Readonly<Record<string, KeySet>>;
   /** Largest request body read, in bytes (default 1 MiB); a longer one is refused with 413. */
   maxBodyBytes?: number;
+  /**
+   * Longest wait for a whole request body, in ms from when the stand-in starts reading it
+   * (default 10,000, as the callback router's); a slower one is refused with 408 and its
+   * connection closed. `Infinity`: no limit.
+   */
+  bodyTimeoutMs?: number;
   /** Gets one line per request: method, path, status and any note. */
   log?: (line: string) => void;
   /**
@@ -36,7 +43,7 @@ export interface StandInOptions {
 }
 
 export interface StandIn {
-  /** Answers one request as the service would. */
+  /** Answers one request as the service would. Never rejects. */
   fetch(request: Request): Promise<Response>;
   /** A copy of what it remembers. */
   state(): StandInState;
@@ -44,152 +51,47 @@ export interface StandIn {
   reset(): void;
 }
 
-/** Everything one request is served with. */
-interface Context {
-  table: StandInTable;
-  options: StandInOptions;
-  seed: number;
-  memory: Memory;
+/** The core of each stand-in made here, for `listen`. */
+const cores = new WeakMap<StandIn, StandInCore>();
+
+/** The core of a stand-in made by `createStandInFrom` (`createStandIn`), else `undefined`. */
+export function standInCore(standIn: StandIn): StandInCore | undefined {
+  return cores.get(standIn);
 }
 
-const issueText = (i: ValidationIssue) => `${i.path}: ${i.message}`;
-
-/** The success answer of a route: a body built from its type, or none with a note saying why. */
-function respond(
-  ctx: Context,
-  route: Route,
-  random: Random,
-  made?: Record<string, unknown>,
-  body?: unknown,
-): Response {
-  const streamed = route.streamResponse;
-  const asked = streamed && (body as Record<string, unknown> | undefined)?.[streamed.flag] === true;
-  const r = asked ? streamed : route.response;
-  const headers: Record<string, string> = r.note ? { [noteHeader]: r.note } : {};
-  for (const h of r.headers ?? []) {
-    const value = sample(h.shape, ctx.table.types, random);
-    headers[h.name] = typeof value === "object" ? JSON.stringify(value) : String(value);
-  }
-  if (r.kind === "sse" || r.kind === "jsonl") return stream(ctx, r, random, headers);
-  if (r.kind === "none" || !r.body) return new Response(null, { status: r.status, headers });
-  let value = sample(r.body, ctx.table.types, random);
-  if (made && value !== null && typeof value === "object") value = { ...value, ...made };
-  const type = r.contentType ?? "application/json";
-  if (r.kind === "json") return json(r.status, value, { "Content-Type": type, ...headers });
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return new Response(text, { status: r.status, headers: { "Content-Type": type, ...headers } });
-}
-
-/** A streamed answer: each named event once (or one item of the body), then the terminator. */
-function stream(
-  ctx: Context,
-  r: RouteResponse,
-  random: Random,
-  headers: Record<string, string>,
-): Response {
-  const data = (shape: Shape | undefined) =>
-    JSON.stringify(shape ? sample(shape, ctx.table.types, random) : {});
-  const items = r.events?.length
-    ? r.events.map((e) => ({ event: e.name, data: data(e.shape) }))
-    : [{ event: undefined, data: data(r.body) }];
-  const text =
-    r.kind === "jsonl"
-      ? items.map((i) => `${i.data}\n`).join("")
-      : items.map((i) => `${i.event ? `event: ${i.event}\n` : ""}data: ${i.data}\n\n`).join("") +
-        (r.terminator !== undefined ? `data: ${r.terminator}\n\n` : "");
-  const type = r.contentType ?? (r.kind === "sse" ? "text/event-stream" : "application/jsonl");
-  return new Response(text, { status: r.status, headers: { "Content-Type": type, ...headers } });
-}
-
-/** The answer a `Prefer` header (or the `prefer` option) asks for, if any. */
-function preferred(ctx: Context, route: Route, request: Request): Response | undefined {
-  const asked = request.headers.get("prefer") ?? ctx.options.prefer?.(request) ?? null;
-  const pref = preferenceOf(asked);
-  const refusal = pref && preferredRefusal(ctx.table, route.errors, pref, route.invalidInput);
-  if (!pref || !refusal) return undefined;
-  const retry = refusal.status === 429 ? { "Retry-After": pref.retryAfter ?? "1" } : {};
-  return refuse(ctx.table, route, refusal, [refusal.message], {
-    "Preference-Applied": asked!,
-    ...retry,
-  });
-}
-
-/** The refusal of invalid input on a route, one entry per problem. */
-function invalid(ctx: Context, route: Route, messages: string[]): Response {
-  const tag = route.invalidInputTag ? { tag: route.invalidInputTag } : {};
-  const refusal = { status: route.invalidInput, ...tag, message: messages[0] ?? "" };
-  return refuse(ctx.table, route, refusal, messages);
-}
-
-/** Serves a request on its route: Prefer, credentials, body, validation, state, answer. */
-async function serve(
-  ctx: Context,
-  route: Route,
-  request: Request,
-  url: URL,
-  found: Record<string, string>,
-): Promise<Response> {
-  const random = seeded(hashText(`${route.method} ${url.pathname}${url.search}`, ctx.seed));
-  const asked = preferred(ctx, route, request);
-  if (asked) return asked;
-  const denied = checkCredentials(route, url, request.headers, ctx.options.keys ?? {});
-  if (denied) return refuse(ctx.table, route, denied);
-  const limit = ctx.options.maxBodyBytes ?? 1024 * 1024;
-  const bytes = await readBody(request, limit);
-  if (bytes === undefined)
-    return refuse(ctx.table, route, {
-      status: 413,
-      message: `body: is larger than ${limit} bytes`,
-    });
-  const params = readParams(route, found, url, request.headers);
-  const issues = route.validateParams ? validate(route.validateParams, params, "params") : [];
-  let body: unknown;
-  if (route.body === "json") {
-    const text = new TextDecoder().decode(bytes);
-    try {
-      body = text.trim() === "" ? undefined : JSON.parse(text);
-    } catch {
-      return invalid(ctx, route, ["body: is not valid JSON"]);
-    }
-    if (route.validateBody) issues.push(...validate(route.validateBody, body, "body"));
-  }
-  if (issues.length > 0) return invalid(ctx, route, issues.map(issueText));
-  const step = route.state ? ctx.memory.apply(route.state, params, body) : {};
-  if ("refusal" in step) return refuse(ctx.table, route, step.refusal);
-  return respond(ctx, route, random, step.made, body);
-}
-
-/** Finds the route of a request and serves it; 405 for a path of another method, else 404. */
-async function route(ctx: Context, request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  const method = request.method.toUpperCase();
-  const matches = ctx.table.routes
-    .map((r) => ({ route: r, found: matchPath(r, url.pathname) }))
-    .filter((m) => m.found !== undefined);
-  const hit = matches.find((m) => m.route.method === method);
-  if (hit) return serve(ctx, hit.route, request, url, hit.found!);
-  const area = areaOf(ctx.table, url.pathname);
-  if (matches.length === 0) return refuse(ctx.table, area, ctx.table.notFound);
-  const allow = [...new Set(matches.map((m) => m.route.method))].join(", ");
-  const refusal = { status: 405, message: `${method} is not a method of ${url.pathname}` };
-  return refuse(ctx.table, area, refusal, undefined, { Allow: allow });
+/** The largest body of the options: a whole number of bytes, 1 MiB when unset. */
+function bodyLimit(bytes: number | undefined): number {
+  if (bytes === undefined) return defaultBodyLimit;
+  if (typeof bytes !== "number" || !Number.isInteger(bytes) || bytes < 0)
+    throw new Error(
+      `createStandIn: maxBodyBytes must be a whole number of bytes, not ${String(bytes)}`,
+    );
+  return bytes;
 }
 
 /** The stand-in of a route table (the generated `createStandIn` passes its own). */
 export function createStandInFrom(table: StandInTable, options: StandInOptions = {}): StandIn {
   const seed = options.seed ?? 1;
-  const ctx: Context = { table, options, seed, memory: new Memory(table, seed) };
+  const memory = new Memory(table, seed);
+  const core = createCore({
+    table,
+    options,
+    seed,
+    memory,
+    limit: bodyLimit(options.maxBodyBytes),
+    timeoutMs: bodyTimeout(options.bodyTimeoutMs, "createStandIn"),
+  });
   const fetch = async (request: Request): Promise<Response> => {
-    const response = await route(ctx, request).catch((error: unknown) =>
-      refuse(table, table.fallback, {
-        status: 500,
-        message: `the stand-in failed: ${error instanceof Error ? error.message : String(error)}`,
-      }),
+    const answer = await handleRequest(
+      coreFor(core, () => request),
+      inboundOf(request),
     );
-    const note = response.headers.get(noteHeader);
-    const path = request.url.replace(/^[a-z]+:\/\/[^/]*/i, "").replace(/\?.*$/, "");
-    options.log?.(`${request.method} ${path} -> ${response.status}${note ? ` (${note})` : ""}`);
-    return response;
+    // HEAD: the answer's headers (its length included), without the body
+    return request.method === "HEAD"
+      ? new Response(null, { status: answer.status, headers: answer.headers })
+      : responseOf(answer);
   };
-  return { fetch, state: () => ctx.memory.snapshot(), reset: () => ctx.memory.reset() };
+  const standIn: StandIn = { fetch, state: () => memory.snapshot(), reset: () => memory.reset() };
+  cores.set(standIn, core);
+  return standIn;
 }

@@ -42,7 +42,11 @@ export type ChargeEventResult = {
 
 /** One handler per callback of the spec, by event name. Each returns the body its callback answers with, success or failure. */
 export type CallbackHandlers = {
-  /** charge.event: `POST /hooks/charges`, body `Event`. */
+  /**
+   * charge.event: `POST /hooks/charges`, body `Event`.
+   * NOT signature-checked: the spec names no `in: signature` credential for this callback, so anyone who
+   * can reach the server can call it.
+   */
   "charge.event": (
     body: Event,
     ctx: CallbackContext,
@@ -50,7 +54,13 @@ export type CallbackHandlers = {
 };
 
 /** Options of `createCallbackRouter`. */
-export interface CallbackRouterOptions extends Omit<BaseRouterOptions, "webhook"> {
+export interface CallbackRouterOptions
+  extends Omit<BaseRouterOptions, "webhook" | "signingSecrets"> {
+  /**
+   * Not taken: no callback or webhook of this spec is signed (none names an `in: signature` credential), so
+   * there is nothing to check a secret against; passing secrets is an error. See docs/callbacks.md.
+   */
+  signingSecrets?: never;
   /** The business logic: one handler per event. */
   handlers: CallbackHandlers;
 }
@@ -72,8 +82,9 @@ const spec: RouterSpec = {
 
 /**
  * A router for the callbacks of the spec: `router.node` (node:http; Express when mounted before body parsers),
- * `router.fetch` (Request -> Response). Every request is signature-checked over its raw bytes and validated
- * against the spec before its handler runs. See docs/callbacks.md.
+ * `router.fetch` (Request -> Response). Every request is validated against the spec before its handler runs.
+ * No request is signature-checked: the spec names no `in: signature` credential for charge.event, so anyone who
+ * can reach the server can send these requests. See docs/callbacks.md.
  */
 export function createCallbackRouter(options: CallbackRouterOptions): CallbackRouter {
   return createRouter(spec, options);
