@@ -118,6 +118,7 @@ const coreOptionNames = [
   "retryBackoffMs",
   "maxRetryBackoffMs",
   "maxRetryAfterMs",
+  "maxPages",
 ] as const satisfies readonly (keyof CoreOptions)[];
 // A new option of the runtime must be listed above: otherwise this does not compile.
 const everyCoreOption: Exclude<keyof CoreOptions, (typeof coreOptionNames)[number]> extends never
