@@ -238,6 +238,49 @@ describe("the importer, on $ref cycles and deep schemas", () => {
   });
 });
 
+describe("the importer, on very long names", () => {
+  const long = (c: string, tail = "") => `${c.repeat(300)}${tail}`;
+  const doc = {
+    openapi: "3.1.0",
+    info: { title: "Long", version: "1.0.0" },
+    paths: {
+      "/one": {
+        get: {
+          operationId: "one",
+          tags: [long("t", "A")],
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Mine" } } },
+            },
+          },
+        },
+      },
+      "/two": { get: { operationId: "two", tags: [long("t", "B")], responses: noContent } },
+      "/three": { get: { operationId: "three", tags: ["ab-".repeat(100)], responses: noContent } },
+      "/four": { get: { operationId: `${long("o")}/list`, responses: noContent } },
+      [`/${long("p")}`]: { get: { responses: noContent } },
+    },
+    components: { schemas: { Mine: { type: "object", properties: { a: { type: "string" } } } } },
+  };
+  const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
+
+  it("writes files of bounded names, apart from each other, the same on every import", async () => {
+    const first = [...specFiles(imported(scratch, "long-1", doc)).keys()].sort();
+    const second = [...specFiles(imported(scratch, "long-2", doc)).keys()].sort();
+    expect(second).toEqual(first);
+    expect(first.filter((f) => f.startsWith("endpoints/"))).toHaveLength(5);
+    expect(first.filter((f) => f.startsWith("types/"))).toHaveLength(1);
+    for (const file of first) expect(utf8(file.split("/").pop()!)).toBeLessThanOrEqual(100);
+    expect(new Set(first.map((f) => f.toLowerCase())).size).toBe(first.length);
+    // The groups keep their whole names: only the files' names are cut.
+    const result = await generateFrom(join(scratch, "long-1-spec"));
+    const groups = new Set(result.model.endpoints.map((e) => e.group));
+    expect(groups.size).toBe(5);
+    expect([...groups].every((g) => g.length >= 200)).toBe(true);
+  });
+});
+
 describe("import --out-spec", () => {
   const input = () =>
     documentFile(scratch, "out-spec", {

@@ -144,7 +144,7 @@ describe("groups and methods named like object members, and names that collapse 
     // parameters interface take the next free number.
     expect(typeof pkg.ConstructorApi2).toBe("function");
     expect(names).toEqual({ groupClassName: "ConstructorApi2", paramsTypeName: "ABXParams2" });
-    expect(warnings).toEqual([
+    expect(warnings.filter((w) => w.startsWith("generated-name-taken:"))).toEqual([
       "generated-name-taken: type ConstructorApi has the name of the class of the methods generated for group constructor, which is called ConstructorApi2 instead; rename the type to keep ConstructorApi for it",
       "generated-name-taken: type ABXParams has the name of the parameters interface generated for endpoint aB.x, which is called ABXParams2 instead; rename the type to keep ABXParams for it",
     ]);
@@ -167,7 +167,6 @@ describe("groups and methods named like object members, and names that collapse 
     );
     const seen: string[] = [];
     const router = createCallbackRouter({
-      signingSecrets: [],
       handlers: {
         "order.shipping": async () => void seen.push("order.shipping"),
         order_shipping: async () => void seen.push("order_shipping"),
@@ -279,7 +278,6 @@ describe("`__proto__` and parameters of one name in two places", () => {
     );
     const seen: unknown[] = [];
     const router = createCallbackRouter({
-      signingSecrets: [],
       handlers: {
         "thing.made": async (body: unknown, ctx: { params: unknown }) =>
           void seen.push([body, ctx.params]),

@@ -96,7 +96,7 @@ export function expectIdentifiers(model: ApiModel): void {
 
 const windowsDevice = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
 
-/** File paths unique when case is ignored, and each part writable on every file system. */
+/** File paths unique when case is ignored, and each part writable (and short enough) on every file system. */
 export function expectPortable(paths: readonly string[], what: string): void {
   expectUnique(
     paths.map((p) => p.toLowerCase()),
@@ -108,6 +108,10 @@ export function expectPortable(paths: readonly string[], what: string): void {
         false,
       );
       expect(/[<>:"\\|?*\u0000-\u001f]|[. ]$/.test(part), `${what}: ${path}`).toBe(false);
+      // A file system holds 255 bytes a name, Windows 260 characters a path.
+      expect(Buffer.byteLength(part, "utf8"), `${what}: ${path} is too long`).toBeLessThanOrEqual(
+        100,
+      );
     }
 }
 

@@ -123,7 +123,10 @@ const fragments = [
   ...plainWords,
 ];
 
-/** A hostile name: one fragment, two joined, or a short string of awkward characters. */
+/**
+ * A hostile name: one fragment, two joined, a short string of awkward characters, or a
+ * fragment repeated past what a file name may hold (255 bytes).
+ */
 export const hostileName: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...fragments) },
   {
@@ -138,6 +141,12 @@ export const hostileName: fc.Arbitrary<string> = fc.oneof(
       unit: fc.constantFrom(...Array.from("aAzZ_-./*$ é日😀0%")),
       maxLength: 6,
     }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...fragments), fc.integer({ min: 40, max: 120 }))
+      .map(([fragment, times]) => (fragment || "a").repeat(times)),
   },
 );
 

@@ -11,7 +11,8 @@
  *   names, the client module's functions, the client's and each group's members, each
  *   function's parameters, the handlers, the error constants;
  * - every file name (the spec folder's and the package's) is unique when case is ignored and
- *   portable: no Windows device name, no character Windows refuses, no trailing dot or space;
+ *   portable: no Windows device name, no character Windows refuses, no trailing dot or space,
+ *   at most 100 bytes (a name of any length is imported and written);
  * - no wire name is lost: every property is a field of its type under its own name, every
  *   query and header parameter travels under its own name, every operation, schema and
  *   security scheme is there.
@@ -25,7 +26,7 @@ import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { stringify } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
-import { importSpec } from "../../generator/import/import.ts";
+import { importSpec, writeSpecFolder } from "../../generator/import/import.ts";
 import { runPipeline, type PipelineResult } from "../../generator/pipeline.ts";
 import { repoRoot, tempDir } from "../helpers.ts";
 import {
@@ -52,10 +53,7 @@ function importAndGenerate(doc: object): { specPaths: string[]; result: Pipeline
   writeFileSync(input, JSON.stringify(doc));
   const spec = join(dir, "spec");
   const imported = importSpec({ input, outSpec: spec, schemaFile });
-  for (const file of imported.files) {
-    mkdirSync(dirname(join(spec, file.path)), { recursive: true });
-    writeFileSync(join(spec, file.path), file.text);
-  }
+  writeSpecFolder(spec, imported.files);
   try {
     const result = runPipeline({ specDir: spec, outDir: join(dir, "out") });
     return { specPaths: imported.files.map((f) => f.path), result };
