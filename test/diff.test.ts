@@ -261,6 +261,19 @@ ${params}
     ]);
   });
 
+  it("a parameter's name on the wire changing is said (the call keeps its key)", () => {
+    const after = modelOf(
+      spec(
+        "      state: { in: query, name: status, type: string }\n      page: { in: query, type: integer }",
+        "[{ credential: token, optional: true }]",
+        "    card_declined: { meaning: Declined. }\n    1005: { meaning: Rejected. }",
+      ),
+    );
+    expect(lines(after)).toEqual([
+      "minor endpoints.issues.list.params.state: travels as state -> status",
+    ]);
+  });
+
   it("an optional credential becoming required breaks callers; a string code removed too", () => {
     const after = modelOf(
       spec(

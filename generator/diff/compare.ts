@@ -242,6 +242,9 @@ function diffParamWire(
   if (before.required && !after.required) out.add(subject, "parameter became optional", "minor");
   if (before.placement !== after.placement)
     out.add(subject, `travels ${before.placement} -> ${after.placement}`, "minor");
+  const wire = (p: Param) => p.wireName ?? p.name;
+  if (wire(before) !== wire(after))
+    out.add(subject, `travels as ${wire(before)} -> ${wire(after)}`, "minor");
   if ((before.style ?? "repeat") !== (after.style ?? "repeat"))
     out.add(subject, `style ${before.style ?? "repeat"} -> ${after.style ?? "repeat"}`, "minor");
   const text = (p: Param) =>

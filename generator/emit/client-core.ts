@@ -34,7 +34,7 @@ export function optionsInterface(model: ApiModel): Statement {
     docs: [`Options of {@link ${model.api.clientName}}.`],
     members: headerCredentials(model).map((c) => ({
       kind: "property-signature",
-      name: c.id,
+      name: c.optionName,
       hasQuestionToken: true,
       type: runtimeType(
         coreModule,
@@ -53,7 +53,7 @@ export function coreClass(model: ApiModel): ClassDeclaration {
   const example = model.endpoints[0];
   const { clientName, title } = model.api;
   const credentials = obj(
-    headerCredentials(model).map((c) => [c.id, member(id("options"), c.id)] as const),
+    headerCredentials(model).map((c) => [c.id, member(id("options"), c.optionName)] as const),
   );
   const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
   const { statuses, never, anyMethod } = model.errors.retry;

@@ -148,7 +148,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
         ? []
         : [`Default \`${jsonText(fallback)}\`${param.sendDefault ? ", sent when left out" : ""}.`];
     lines.push(
-      `@param ${name} ${[...about, ...sends].join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`,
+      `@param ${name} ${[...about, ...sends].join(" ") || `The \`${param.wireName ?? param.name}\` ${param.placement} parameter.`}`,
     );
   }
   const streams = endpoint.streamResponse ? ` ${streamText(endpoint)}` : "";

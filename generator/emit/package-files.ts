@@ -62,7 +62,13 @@ function construct(model: ApiModel, className: string): Expr {
       : lit("…");
   return newExpr(
     globalRef(className, false),
-    obj([["baseUrl", lit("https://…")], ...credentials.map((c) => [c, placeholder(c)] as const)]),
+    obj([
+      ["baseUrl", lit("https://…")],
+      ...credentials.map(
+        (c) =>
+          [model.credentials.find((k) => k.id === c)?.optionName ?? c, placeholder(c)] as const,
+      ),
+    ]),
   );
 }
 
@@ -87,7 +93,7 @@ function clientCode(model: ApiModel): string {
           constant("result", {
             kind: "await",
             expr: call(
-              member(member(id("client"), endpoint.group), endpoint.name),
+              member(member(id("client"), endpoint.groupProperty), endpoint.methodName),
               ...exampleArgs(model),
             ),
           }),

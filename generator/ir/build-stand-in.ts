@@ -184,6 +184,7 @@ function routeOf(
     })),
     params: endpoint.params.map((p) => ({
       name: p.name,
+      ...(p.wireName !== undefined ? { wire: p.wireName } : {}),
       in: p.placement,
       ...urlValueOf(p),
       ...(p.type.kind === "array" ? { list: true } : {}),

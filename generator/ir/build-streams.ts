@@ -55,7 +55,6 @@ export function streamFactsOf(
   data: Data,
   kind: ResponseKind,
   body: TypeNode | undefined,
-  pascalName: string,
 ): StreamFacts | undefined {
   const contentType = typeof data.contentType === "string" ? data.contentType : "application/json";
   for (const key of sseKeys) {
@@ -106,7 +105,6 @@ export function streamFactsOf(
     events,
     open: listed !== undefined && data.open !== false,
     ...(typeof data.terminator === "string" ? { terminator: data.terminator } : {}),
-    ...(events.length ? { eventTypeName: `${pascalName}Event` } : {}),
     ...(error ? { error } : {}),
   };
 }
@@ -207,10 +205,7 @@ function flagProblem(
   return boolean ? undefined : "must be a boolean field of the body";
 }
 
-/**
- * Checks each endpoint's stream flag against its body once the named types are known, and
- * the generated event unions' names against the named types.
- */
+/** Checks each endpoint's stream flag against its body once the named types are known. */
 export function checkStreams(
   ctx: BuildContext,
   namedTypes: readonly NamedType[],
@@ -226,14 +221,6 @@ export function checkStreams(
     for (const response of [endpoint.response, stream]) {
       const error = response?.stream?.error;
       if (error) checkStreamError(ctx, error, types);
-      const name = response?.stream?.eventTypeName;
-      const clash = name ? types.get(name) : undefined;
-      if (clash)
-        ctx.bag.report(
-          "stream-event-type-conflict",
-          { name: clash.name, endpoint: endpoint.id },
-          clash.location,
-        );
     }
   }
 }

@@ -149,6 +149,8 @@ export interface ReplayPlaces {
 
 export interface Credential {
   id: string;
+  /** The client's option of the credential: the id, or `<id>Credential` for an id the client's own options hold (`fetch`). */
+  optionName: string;
   /** PascalCase of the id, for generated names. */
   pascalName: string;
   placement: CredentialPlacement;
@@ -191,7 +193,13 @@ export type ParamPlacement = "path" | "query" | "trailing" | "header";
 export type QueryStyle = "repeat" | "comma" | "brackets" | "deepObject";
 
 export interface Param {
+  /** The key of the spec's `params`: the parameters interface's property. */
   name: string;
+  /**
+   * A query or header parameter's name on the wire when it is not `name` (`name:` of the
+   * spec: a query parameter `id` beside the path parameter `id` is keyed `id_query`).
+   */
+  wireName?: string;
   camelName: string;
   placement: ParamPlacement;
   required: boolean;
@@ -241,12 +249,17 @@ export interface ApiVersion {
 
 export interface Endpoint {
   id: string;
+  /** The group as the spec writes it (the first part of the id). */
   group: string;
-  /** `Transactions`: for the group's generated names. */
-  groupPascalName: string;
+  /** `TransactionsApi`: the class and interface of the group's methods (ir/names.ts). */
+  groupClassName: string;
+  /** `transactions`: the client's member of the group; `constructor_` for `constructor` (ir/names.ts). */
+  groupProperty: string;
   /** Method name inside the group, camelCase as written. */
   name: string;
-  /** `TransactionsAuthorize`: for generated type names. */
+  /** The group's member of the method: `name`, or `name_` where that would break a member (ir/names.ts). */
+  methodName: string;
+  /** `TransactionsAuthorize`: for generated type names, unique among operations (ir/names.ts). */
   pascalName: string;
   /** `transactionsAuthorize`: the standalone function of the endpoint, which a bundler keeps only when it is used. */
   functionName: string;
@@ -263,6 +276,8 @@ export interface Endpoint {
   /** Name of the generated interface of `params` (`TransactionsGetParams`), when there are any. */
   paramsTypeName?: string;
   body?: TypeNode;
+  /** `validateTransactionsAuthorizeBody`: the local validator of a body written inline (not a named type). */
+  bodyValidatorName?: string;
   /** How the body is sent, when there is one. */
   requestBody?: RequestBody;
   response: EndpointResponse;
@@ -457,10 +472,12 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | 
 
 export interface Callback {
   event: string;
-  /** `ProductInfo`: for generated type names. */
+  /** `ProductInfo`: for generated type names, unique among operations (ir/names.ts). */
   pascalName: string;
-  /** `productInfo`. */
+  /** `productInfo`: the handler's name in the scaffold, unique and never a reserved word. */
   camelName: string;
+  /** `ProductInfoResult`: the type of what its handler answers. */
+  resultTypeName: string;
   summary?: string;
   method: HttpMethod;
   path: string;

@@ -218,6 +218,14 @@ export function callArgs(op: Operation, args: readonly unknown[]): CallArgs {
     const name = names[i]!;
     if (name === "$body") body = args[i];
     else if (name === "$query") query = args[i] as QueryParams | undefined;
+    // A path parameter may be named `__proto__`: an own entry, not the prototype.
+    else if (name === "__proto__")
+      Object.defineProperty((params ??= {}), name, {
+        value: args[i],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else (params ??= {})[name] = args[i] as string | number | boolean;
   }
   return { params, body, query, options: args[names.length] as RequestOptions | undefined };
@@ -260,7 +268,7 @@ export function pathOf(op: Operation, params: PathParams | undefined): string {
     const name = parts[i]!;
     let text: string;
     try {
-      text = encodeURIComponent(String(params?.[name] ?? ""));
+      text = encodeURIComponent(String(own(params, name) ?? ""));
     } catch {
       throw new RequestValidationError(op.id, [{ path: `params.${name}`, message: loneSurrogate }]);
     }
@@ -287,6 +295,11 @@ function checkSegments(op: Operation, path: string): void {
       issues.push({ path: `params.${name}`, message });
   });
   if (issues.length) throw new RequestValidationError(op.id, issues);
+}
+
+/** An own entry of `params`, or undefined: `params.__proto__` is not one unless it was set. */
+function own(params: PathParams | undefined, name: string): string | number | boolean | undefined {
+  return params !== undefined && Object.hasOwn(params, name) ? params[name] : undefined;
 }
 
 /** Header names lower-cased, so that a later source replaces an earlier one whatever its case. */

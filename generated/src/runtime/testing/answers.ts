@@ -31,7 +31,14 @@ function fill(template: ErrorTemplate, parts: Parts): unknown {
   const out: Record<string, unknown> = {};
   for (const [name, field] of template.fields) {
     const value = fill(field, parts);
-    if (value !== undefined) out[name] = value;
+    // A field may be named `__proto__`: an own entry, not the prototype.
+    if (value !== undefined)
+      Object.defineProperty(out, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return out;
 }

@@ -44,7 +44,10 @@ export interface CredentialCheck {
 
 /** A parameter the stand-in reads off the request before the params validator sees it. */
 export interface RouteParam {
+  /** The key of the parameters object the validators check. */
   name: string;
+  /** The name it travels under, when it is not `name` (a query parameter keyed `id_query`). */
+  wire?: string;
   in: "path" | "query" | "header" | "trailing";
   /** What the URL text becomes before validation (absent: a string). */
   urlValue?: "number" | "boolean";
