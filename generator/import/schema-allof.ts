@@ -8,7 +8,13 @@
  */
 import { isObject, locationKey, note, under, type ImportContext, type TypeOut } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
-import { copyDocs, fieldsOf, typeOf } from "./schemas.ts";
+import { copyDocs, fieldsOf, namedType, typeOf } from "./schemas.ts";
+
+/** The schema a `$ref` names and where it is, as `namedType` takes them. */
+function targetOf(ctx: ImportContext, ref: string, at: Pointer): [JsonValue, Pointer] {
+  const target = ctx.doc.resolveRef(ref, at);
+  return [target.value, target.at];
+}
 
 /** Keys of a member that only documents the schema around it (nullability included). */
 const documentingKeys = new Set([
@@ -194,7 +200,11 @@ function addObjectMember(
 ): boolean {
   if (!isObject(part)) return false;
   if (typeof part.$ref === "string") {
-    const type = typeOf(ctx, part, at);
+    // A bare $ref is its name (no conversion level of its own: allOf chains nest as before).
+    const type =
+      Object.keys(part).length === 1
+        ? namedType(ctx, ...targetOf(ctx, part.$ref, at))
+        : typeOf(ctx, part, at);
     const ref = namedIn(ctx, type);
     const behind = ref && objectBehind(ctx, ref.name);
     if (!behind) return copyUnconverted(ctx, out, part, at, facets);
