@@ -154,6 +154,10 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
       extends: "MetadataBase",
       fields: { $canEdit: "boolean" },
     });
+    expect(types.MetadataPlaced).toMatchObject({
+      extends: "MetadataBase",
+      fields: { $parent: { type: "string", required: true } },
+    });
   });
 
   it("allOf of a $ref to a string enum and a description or the type again: the enum", () => {

@@ -147,7 +147,8 @@ export function allOfType(
   const ownFields = isObject(schema.properties) && Object.keys(schema.properties).length > 0;
   let type: TypeOut;
   if (kept.length === 0 && !ownFields) type = outer();
-  else if (kept.length === 1 && !ownFields) type = typeOf(ctx, kept[0]!.part, kept[0]!.at, named);
+  else if (kept.length === 1 && !ownFields && required.size === 0)
+    type = typeOf(ctx, kept[0]!.part, kept[0]!.at, named);
   else type = combined(ctx, schema, at, kept, facets, required);
   if (nonNull) type = withoutNull(ctx, type, facets, at);
   return type;
