@@ -20,6 +20,25 @@ import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
 const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
+/**
+ * The operations of a path item, each with where it is: an operation may be a `$ref` into
+ * another file of a multi-file document (DigitalOcean's 659 are), and the `$ref`s inside it
+ * resolve from that file. A `$ref` that cannot be resolved is an error at it (resolveRef).
+ */
+export function operationsOf(
+  ctx: ImportContext,
+  item: JsonObject,
+  itemAt: Pointer,
+): { method: (typeof methods)[number]; op: JsonObject; at: Pointer }[] {
+  const out: { method: (typeof methods)[number]; op: JsonObject; at: Pointer }[] = [];
+  for (const method of methods) {
+    if (item[method] === undefined) continue;
+    const { value: op, at } = deref(ctx, item[method], under(itemAt, method));
+    if (isObject(op)) out.push({ method, op, at });
+  }
+  return out;
+}
+
 /** One endpoint with the group (file) it belongs to. */
 export interface EndpointOut {
   id: string;
@@ -33,17 +52,71 @@ function groupName(text: string): string {
   return /^[a-z]/.test(camel) ? camel : `api${camel[0]?.toUpperCase() ?? ""}${camel.slice(1)}`;
 }
 
-/** `issues/list-for-repo` -> [issues, listForRepo]; `listPets` with tag pets -> [pets, listPets]. */
-function idParts(op: JsonObject, method: string, path: string): [string, string] {
+/**
+ * `issues/list-for-repo` -> [issues, listForRepo]; `listPets` with tag pets -> [pets, listPets]
+ * (shortened below). Without a tag, the group is the path's first segment after the part
+ * every path shares (`/v1`, `/2010-04-01/Accounts/{AccountSid}`), so a document without tags
+ * is grouped by resource, not into one group of every operation.
+ */
+function idParts(op: JsonObject, method: string, path: string, shared: number): [string, string] {
   const tag = Array.isArray(op.tags) && typeof op.tags[0] === "string" ? op.tags[0] : undefined;
-  const segment = path.split("/").find((s) => s && !s.startsWith("{"));
+  const segment = path
+    .split("/")
+    .filter(Boolean)
+    .slice(shared)
+    .find((s) => !s.startsWith("{"))
+    ?.replace(/\.(json|xml)$/i, "");
+  const group = groupName(tag ?? segment ?? "api");
   const operationId = stringOf(op, "operationId");
   if (operationId) {
     const parts = operationId.split(/[/.]/).filter(Boolean);
     if (parts.length >= 2) return [groupName(parts[0]!), groupName(parts.slice(1).join("-"))];
-    return [groupName(tag ?? segment ?? "api"), groupName(operationId)];
+    return [group, groupName(operationId)];
   }
-  return [groupName(tag ?? segment ?? "api"), groupName(`${method} ${path}`)];
+  return [group, groupName(`${method} ${path}`)];
+}
+
+/** How many leading literal segments every path shares (`/v1/...` everywhere: 1). */
+function sharedSegments(paths: readonly string[]): number {
+  const split = paths.map((p) => p.split("/").filter(Boolean));
+  let n = 0;
+  for (; split.length > 1 && split.every((s) => s.length > n + 1); n++) {
+    const first = split[0]![n]!;
+    if (first.startsWith("{") || !split.every((s) => s[n] === first)) break;
+  }
+  return n;
+}
+
+/** Names a client method must not take: they are the class's own. */
+const reservedMethodNames = new Set(["constructor", "prototype", "toString", "valueOf"]);
+
+/**
+ * A method name without its group's word (`pets.listPets` -> `pets.list`, `things.thingsGet`
+ * -> `things.get`), when what is left is a name and no other endpoint of the group has it.
+ */
+function shortNames(parts: readonly [string, string][]): string[] {
+  const strip = ([group, name]: [string, string]): string => {
+    const words = [group, group.replace(/s$/, "")].filter((w) => w.length > 0);
+    for (const word of words) {
+      const pascal = word[0]!.toUpperCase() + word.slice(1);
+      if (name.startsWith(word) && /^[A-Z]/.test(name.slice(word.length)))
+        return name[word.length]!.toLowerCase() + name.slice(word.length + 1);
+      if (name.endsWith(pascal) && name.length > pascal.length)
+        return name.slice(0, -pascal.length);
+    }
+    return name;
+  };
+  const short = parts.map(strip);
+  const count = new Map<string, number>();
+  parts.forEach(([group, name], i) => {
+    for (const id of new Set([`${group}.${name}`, `${group}.${short[i]}`]))
+      count.set(id, (count.get(id) ?? 0) + 1);
+  });
+  return parts.map(([group, name], i) => {
+    const s = short[i]!;
+    const ok = s !== name && /^[a-z][A-Za-z0-9]*$/.test(s) && !reservedMethodNames.has(s);
+    return ok && count.get(`${group}.${s}`) === 1 ? s : name;
+  });
 }
 
 /** Every operation of `paths`, in document order, with unique ids. */
@@ -51,25 +124,29 @@ export function endpointsOf(ctx: ImportContext): EndpointOut[] {
   const root = ctx.doc.root.value as JsonObject;
   const paths = isObject(root.paths) ? root.paths : {};
   const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
-  const out: EndpointOut[] = [];
-  const taken = new Set<string>();
-  const shapes = new Map<string, { path: string; names: string[] }>();
+  const found: { path: string; item: PathItem; method: string; op: JsonObject; at: Pointer }[] = [];
   for (const [path, item0] of Object.entries(paths)) {
     const { value: item, at: itemAt } = deref(ctx, item0, under(rootAt, "paths", path));
     if (!isObject(item)) continue;
-    for (const method of methods) {
-      const op = item[method];
-      if (!isObject(op)) continue;
-      const at = under(itemAt, method);
-      let [group, name] = idParts(op, method, path);
-      let id = `${group}.${name}`;
-      for (let i = 2; taken.has(id); i++) id = `${group}.${name}${i}`;
-      taken.add(id);
-      ctx.area = group;
-      const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path));
-      out.push({ id, group, value });
-    }
+    for (const { method, op, at } of operationsOf(ctx, item, itemAt))
+      found.push({ path, item: { item, at: itemAt }, method, op, at });
   }
+  const shared = sharedSegments(Object.keys(paths));
+  const parts = found.map((f) => idParts(f.op, f.method, f.path, shared));
+  const names = ownDocument(ctx) ? parts.map(([, name]) => name) : shortNames(parts);
+  const out: EndpointOut[] = [];
+  const taken = new Set<string>();
+  const shapes = new Map<string, { path: string; names: string[] }>();
+  found.forEach(({ path, item, method, op, at }, i) => {
+    const group = parts[i]![0];
+    const name = names[i]!;
+    let id = `${group}.${name}`;
+    for (let n = 2; taken.has(id); n++) id = `${group}.${name}${n}`;
+    taken.add(id);
+    ctx.area = group;
+    const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path));
+    out.push({ id, group, value });
+  });
   return out;
 }
 
@@ -99,9 +176,15 @@ function namesOfShape(
   return { first: first.path, rename };
 }
 
+/** A path item and where it is (its parameters' `$ref`s resolve from there). */
+export interface PathItem {
+  item: JsonObject;
+  at: Pointer;
+}
+
 function endpointOf(
   ctx: ImportContext,
-  item: JsonObject,
+  item: PathItem,
   op: JsonObject,
   method: string,
   path: string,
@@ -130,6 +213,7 @@ function endpointOf(
   const auth = authOf(ctx, op, at, out);
   if (auth.length) out.auth = auth;
   const params = paramsOf(ctx, item, op, at, out, pathName);
+  undeclaredPathParams(ctx, out, at, params);
   if (Object.keys(params).length) out.params = params;
   if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
   bodyOf(ctx, op, at, out);
@@ -203,7 +287,7 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
 /** Path, query and header parameters, the path item's and the operation's (the latter win). */
 export function paramsOf(
   ctx: ImportContext,
-  item: JsonObject,
+  { item, at: itemAt }: PathItem,
   op: JsonObject,
   at: Pointer,
   out: JsonObject,
@@ -211,7 +295,6 @@ export function paramsOf(
 ): JsonObject {
   const params: JsonObject = {};
   const all: [JsonValue, Pointer][] = [];
-  const itemAt: Pointer = { file: at.file, pointer: at.pointer.replace(/\/[^/]+$/, "") };
   if (Array.isArray(item.parameters))
     item.parameters.forEach((p, i) => all.push([p, under(itemAt, "parameters", i)]));
   if (Array.isArray(op.parameters))
@@ -249,6 +332,28 @@ export function paramsOf(
       Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
   }
   return params;
+}
+
+/**
+ * A path placeholder the operation declares no parameter for (DigitalOcean's document has
+ * some) is a string, noted: the format requires every placeholder to be a parameter.
+ */
+function undeclaredPathParams(
+  ctx: ImportContext,
+  out: JsonObject,
+  at: Pointer,
+  params: JsonObject,
+): void {
+  for (const [, name] of (out.path as string).matchAll(/\{([^}]*)\}/g)) {
+    if (params[name!] !== undefined) continue;
+    params[name!] = "string";
+    note(
+      ctx,
+      out,
+      under(at, "parameters"),
+      `path parameter ${name} is not declared; written as a string`,
+    );
+  }
 }
 
 /** A query parameter's style: repeat (form, exploded), comma (form, not exploded), deepObject. */
