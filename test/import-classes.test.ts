@@ -179,3 +179,120 @@ describe("operations, path items and parameters that are $refs into other files"
     }
   });
 });
+
+/** The query pairs of a recorded request, decoded, in order. */
+const queryOf = (url: string) => [...new URL(url, "http://x").searchParams];
+
+describe("a GET or DELETE with a requestBody", () => {
+  it("makes the body's fields the query parameters, typed, and drops an empty body", () => {
+    const { endpoints } = of("get-body-as-query");
+    const search = endpoints["search.run"]!;
+    expect(search.body).toBeUndefined();
+    expect(search.params).toEqual({
+      q: { in: "query", type: "string", required: true, description: "The words to find." },
+      limit: { in: "query", type: "integer" },
+      tags: { in: "query", type: "string[]" },
+      range: {
+        in: "query",
+        fields: { gte: "integer", lte: "integer" },
+        style: "deepObject",
+      },
+    });
+    expect(search.undocumented).toContain(
+      "the request body of a GET (application/x-www-form-urlencoded) is sent as the query string (import: #/paths/~1search/get/requestBody)",
+    );
+    expect(endpoints["search.deleteItem"]!.body).toBeUndefined();
+  });
+
+  it("sends the fields in the query string, and no body", async () => {
+    const server = await recorder(() => ({
+      status: 200,
+      type: "application/json",
+      body: '{"total":2}',
+    }));
+    try {
+      const { SearchClient } = (await clientOf("get-body-as-query")) as {
+        SearchClient: new (o: { baseUrl: string }) => {
+          search: {
+            run(q: Record<string, unknown>): Promise<unknown>;
+            deleteItem(id: string): Promise<unknown>;
+          };
+        };
+      };
+      const client = new SearchClient({ baseUrl: server.url });
+      const answer = await client.search.run({
+        q: "red shoes",
+        limit: 5,
+        tags: ["a", "b"],
+        range: { gte: 1, lte: 9 },
+      });
+      expect(answer).toEqual({ total: 2 });
+      await client.search.deleteItem("i1");
+      const [get, del] = server.requests;
+      expect(get!.method).toBe("GET");
+      expect(queryOf(get!.url)).toEqual([
+        ["q", "red shoes"],
+        ["limit", "5"],
+        ["tags", "a"],
+        ["tags", "b"],
+        ["range[gte]", "1"],
+        ["range[lte]", "9"],
+      ]);
+      expect(get!.body).toBe("");
+      expect(get!.headers["content-type"]).toBeUndefined();
+      expect(del).toMatchObject({ method: "DELETE", url: "/items/i1", body: "" });
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe("query parameters that are objects, nested objects or arrays of objects", () => {
+  it("carries what a query string can say and notes the rest at its pointer", () => {
+    const list = of("query-shapes").endpoints["charges.list"]!;
+    expect(list.params).toEqual({
+      created: { in: "query", fields: { gte: "integer" }, style: "deepObject" },
+      "created[range]": {
+        in: "query",
+        fields: { from: "string", to: "string" },
+        style: "deepObject",
+      },
+      status: { in: "query", type: "string" },
+      limit: { in: "query", type: "integer" },
+    });
+    const notes = list.undocumented as string[];
+    expect(notes).toContain(
+      "query parameter lines is an array of objects, which no query style of the format can send; it is left out (import: #/paths/~1charges/get/parameters/2/schema)",
+    );
+    expect(notes.join("\n")).toContain(
+      "query parameter metadata is a free-form object in style form, whose keys the format cannot send as query parameters; it is left out (import: #/paths/~1charges/get/parameters/3/schema)",
+    );
+  });
+
+  it("sends what the server reads: deepObject fields at every level, form objects as their fields", async () => {
+    const server = await recorder(() => ({ status: 200, type: "application/json", body: "[]" }));
+    try {
+      const { ChargesClient } = (await clientOf("query-shapes")) as {
+        ChargesClient: new (o: { baseUrl: string }) => {
+          charges: { list(q: Record<string, unknown>): Promise<unknown> };
+        };
+      };
+      const client = new ChargesClient({ baseUrl: server.url });
+      await client.charges.list({
+        created: { gte: 10 },
+        "created[range]": { from: "a", to: "b" },
+        status: "open",
+        limit: 5,
+      });
+      expect(queryOf(server.requests[0]!.url)).toEqual([
+        ["created[gte]", "10"],
+        ["created[range][from]", "a"],
+        ["created[range][to]", "b"],
+        ["status", "open"],
+        ["limit", "5"],
+      ]);
+    } finally {
+      await stop(server);
+    }
+  });
+});

@@ -15,6 +15,7 @@ import {
 } from "./context.ts";
 import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
+import { propertiesOf, queryParamsOf, shapeOf } from "./query-params.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
@@ -214,9 +215,11 @@ function endpointOf(
   if (auth.length) out.auth = auth;
   const params = paramsOf(ctx, item, op, at, out, pathName);
   undeclaredPathParams(ctx, out, at, params);
-  if (Object.keys(params).length) out.params = params;
   if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
-  bodyOf(ctx, op, at, out);
+  if (queryMethods.has(method) && op.requestBody !== undefined)
+    bodyAsQuery(ctx, op, at, out, params);
+  else bodyOf(ctx, op, at, out);
+  if (Object.keys(params).length) out.params = params;
   responsesOf(ctx, op, at, out);
   const flagStream = flagStreamOf(ctx, op, at);
   if (flagStream) out.streamResponse = flagStream;
@@ -318,20 +321,122 @@ export function paramsOf(
     const schema =
       param.schema ??
       (isObject(param.content) ? Object.values(param.content).find(isObject)?.schema : undefined);
-    const type = asMapping(withFacets(typeOf(ctx, schema ?? {}, under(paramAt, "schema")), {}));
-    const spec: JsonObject =
-      where === "query" || where === "header" ? { in: where, ...type } : { ...type };
-    if (param.required === true && where !== "path") spec.required = true;
-    const description = stringOf(param, "description");
-    if (description?.trim() && spec.description === undefined)
-      spec.description = description.trim();
-    if (param.deprecated === true) spec.deprecated = true;
-    carryNotes(param, spec);
-    if (where === "query") styleOf(ctx, param, paramAt, spec);
-    params[where === "path" ? pathName(name) : name] =
-      Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
+    const schemaAt = under(paramAt, param.schema !== undefined ? "schema" : "content");
+    if (where === "header" && mediaHeader(ctx, name, schema ?? {}, paramAt, out)) continue;
+    const meta = paramMeta(param);
+    if (where !== "query") {
+      const spec = paramSpec(
+        ctx,
+        schema ?? {},
+        schemaAt,
+        meta,
+        where === "header" ? "header" : "path",
+      );
+      params[where === "path" ? pathName(name) : name] = spec;
+      continue;
+    }
+    const style = stringOf(param, "style") ?? "form";
+    if (style !== "form" && style !== "deepObject")
+      note(ctx, out, under(paramAt, "style"), `style ${style} of query parameter ${name}`);
+    const explode = typeof param.explode === "boolean" ? param.explode : style === "form";
+    const carried = queryParamsOf(
+      ctx,
+      { name, schema: schema ?? {}, at: schemaAt, required: param.required === true },
+      style,
+      explode,
+      out,
+    );
+    for (const q of carried)
+      params[q.name] = paramSpec(
+        ctx,
+        q.schema,
+        q.at,
+        q.name === name ? meta : { required: q.required },
+        "query",
+        q.style,
+      );
   }
   return params;
+}
+
+/** What a parameter says besides its schema. */
+interface ParamMeta {
+  required: boolean;
+  description?: string;
+  deprecated?: boolean;
+  notes?: JsonObject;
+}
+
+function paramMeta(param: JsonObject): ParamMeta {
+  const description = stringOf(param, "description")?.trim();
+  return {
+    required: param.required === true,
+    ...(description ? { description } : {}),
+    ...(param.deprecated === true ? { deprecated: true } : {}),
+    notes: param,
+  };
+}
+
+/** One parameter as the spec writes it: a type, or a mapping with `in`, `style` and the rest. */
+function paramSpec(
+  ctx: ImportContext,
+  schema: JsonValue,
+  at: Pointer,
+  meta: ParamMeta,
+  where: "path" | "query" | "header",
+  style?: "comma" | "deepObject",
+): JsonValue {
+  const type = asMapping(withFacets(typeOf(ctx, schema, at), {}));
+  const spec: JsonObject = where === "path" ? { ...type } : { in: where, ...type };
+  if (meta.required && where !== "path") spec.required = true;
+  if (meta.description && spec.description === undefined) spec.description = meta.description;
+  if (meta.deprecated) spec.deprecated = true;
+  if (meta.notes) carryNotes(meta.notes, spec);
+  if (style) spec.style = style;
+  return Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
+}
+
+/**
+ * `Accept` and `Content-Type` declared as header parameters say which media types the call
+ * asks for and sends; the client sets both itself, so they are not parameters. One value
+ * (a default, or an enum of one) is the endpoint's fixed header; more are noted.
+ */
+function mediaHeader(
+  ctx: ImportContext,
+  name: string,
+  raw: JsonValue,
+  at: Pointer,
+  out: JsonObject,
+): boolean {
+  const lower = name.toLowerCase();
+  if (lower !== "accept" && lower !== "content-type") return false;
+  const { value: schema } = deref(ctx, raw, at);
+  const values = isObject(schema)
+    ? Array.isArray(schema.enum)
+      ? schema.enum.filter((v): v is string => typeof v === "string")
+      : typeof schema.default === "string"
+        ? [schema.default]
+        : []
+    : [];
+  const what = lower === "accept" ? "the response's media type" : "the request body's media type";
+  if (lower === "accept" && values.length === 1 && /^[\w.+-]+\/[\w.+-]+$/.test(values[0]!)) {
+    const headers = isObject(out.headers) ? out.headers : {};
+    headers.Accept = values[0]!;
+    out.headers = headers;
+    note(
+      ctx,
+      out,
+      at,
+      `header parameter ${name} is ${what}: sent as the fixed header Accept: ${values[0]}`,
+    );
+  } else
+    note(
+      ctx,
+      out,
+      at,
+      `header parameter ${name} is ${what}${values.length ? ` (${values.join(", ")})` : ""}, which the client sets from the endpoint`,
+    );
+  return true;
 }
 
 /**
@@ -356,17 +461,82 @@ function undeclaredPathParams(
   }
 }
 
-/** A query parameter's style: repeat (form, exploded), comma (form, not exploded), deepObject. */
-function styleOf(ctx: ImportContext, param: JsonObject, at: Pointer, spec: JsonObject): void {
-  const style = stringOf(param, "style") ?? "form";
-  const explode = param.explode ?? style === "form";
-  if (style === "form" && explode === false) spec.style = "comma";
-  else if (style === "deepObject") spec.style = "deepObject";
-  else if (style !== "form") note(ctx, spec, under(at, "style"), `style ${style}`);
-}
-
 /** A path parameter's name as the format's path templates take it: word characters only. */
 const placeholder = (name: string) => name.replace(/\W/g, "_");
+
+/** Methods whose calls carry no body: a body the document gives them is their query. */
+const queryMethods = new Set(["get", "delete", "head", "options"]);
+
+/**
+ * A GET or DELETE with a `requestBody` (some APIs document their query as a form body): its
+ * properties are query parameters, typed, sent in the query string (objects in bracket form,
+ * as the form body would have had them: style deepObject). A body that is no object with
+ * properties is left out, noted (Stripe's GETs declare an empty one).
+ */
+function bodyAsQuery(
+  ctx: ImportContext,
+  op: JsonObject,
+  at: Pointer,
+  out: JsonObject,
+  params: JsonObject,
+): void {
+  const { value: body, at: bodyAt } = deref(ctx, op.requestBody!, under(at, "requestBody"));
+  if (!isObject(body) || !isObject(body.content)) return;
+  const [type, media] = Object.entries(body.content)[0] ?? [];
+  if (type === undefined || !isObject(media)) return;
+  const schemaAt = under(bodyAt, "content", type, "schema");
+  const properties = propertiesOf(ctx, media.schema ?? {}, schemaAt);
+  if (properties.length === 0) {
+    const { value: schema } = deref(ctx, media.schema ?? {}, schemaAt);
+    const empty = isObject(schema) && isObject(schema.properties);
+    if (!empty)
+      note(
+        ctx,
+        out,
+        bodyAt,
+        `the request body of a ${String(out.method)} (${type}) is not an object of fields; it is left out`,
+      );
+    return;
+  }
+  note(
+    ctx,
+    out,
+    bodyAt,
+    `the request body of a ${String(out.method)} (${type}) is sent as the query string`,
+  );
+  const required = body.required === true;
+  for (const p of properties) {
+    if (params[p.name] !== undefined) {
+      note(
+        ctx,
+        out,
+        p.at,
+        `field ${p.name} of the request body has the name of a parameter; it is left out`,
+      );
+      continue;
+    }
+    const { value: schema } = deref(ctx, p.schema, p.at);
+    const description = isObject(schema) ? stringOf(schema, "description")?.trim() : undefined;
+    const shape = shapeOf(ctx, p.schema, p.at);
+    const style = shape === "object" || shape === "map" ? "deepObject" : "form";
+    const carried = queryParamsOf(
+      ctx,
+      { ...p, required: required && p.required },
+      style,
+      true,
+      out,
+    );
+    for (const q of carried)
+      params[q.name] = paramSpec(
+        ctx,
+        q.schema,
+        q.at,
+        { required: q.required, ...(q.name === p.name && description ? { description } : {}) },
+        "query",
+        q.style,
+      );
+  }
+}
 
 /** The request body: the first content type the format has (JSON first), others noted. */
 function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
