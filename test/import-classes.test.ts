@@ -296,3 +296,59 @@ describe("query parameters that are objects, nested objects or arrays of objects
     }
   });
 });
+
+describe("Accept and Content-Type declared as header parameters, */* and HEAD responses", () => {
+  it("makes them media types, not parameters; */* is bytes; a HEAD answer has no body", () => {
+    const { endpoints } = of("media-headers");
+    expect(endpoints["reports.get"]).toMatchObject({
+      headers: { Accept: "application/json" },
+      params: { id: "string" },
+    });
+    expect(endpoints["reports.put"]!.params).toEqual({ id: "string" });
+    expect(endpoints["reports.put"]!.body).toEqual({ fields: { title: "string" } });
+    expect(endpoints["reports.head"]!.response).toEqual({ status: 200, description: "Exists." });
+    expect(endpoints["reports.download"]!.response).toMatchObject({
+      contentType: "application/octet-stream",
+      body: "binary",
+    });
+  });
+});
+
+describe("a request body offered as JSON and as multipart with a file", () => {
+  it("keeps the multipart one, which carries the file, with a note; one binary is a file part", () => {
+    const { endpoints } = of("multipart-and-json");
+    expect(endpoints["files.create"]).toMatchObject({
+      contentType: "multipart/form-data",
+      body: { fields: { file: { type: "binary", required: true }, purpose: "string" } },
+      undocumented:
+        "request body as application/json too; multipart/form-data is kept, as the one that carries files (import: #/paths/~1files/post/requestBody/content/application~1json)",
+    });
+    expect(endpoints["files.addAttachment"]).toMatchObject({
+      contentType: "multipart/form-data",
+      body: { fields: { file: { type: "binary", required: true } } },
+    });
+  });
+});
+
+describe("streams, every security scheme, the version, untagged groups", () => {
+  it("carries them", () => {
+    const { endpoints, top } = of("streams-security-untagged");
+    expect(Object.keys(endpoints).sort()).toEqual([
+      "chat.createChatCompletion",
+      "models.list",
+      "models.retrieve",
+    ]);
+    const chat = endpoints["chat.createChatCompletion"]!;
+    expect(chat.streamResponse).toEqual({
+      flag: "stream",
+      status: 200,
+      contentType: "text/event-stream",
+      body: "Chunk",
+    });
+    expect(chat.auth).toEqual([
+      { credential: "basicAuth", optional: true },
+      { credential: "bearerAuth", optional: true },
+    ]);
+    expect((top.api as Record<string, unknown>).version).toBe("1.4.0");
+  });
+});

@@ -221,7 +221,7 @@ function endpointOf(
   else bodyOf(ctx, op, at, out);
   if (Object.keys(params).length) out.params = params;
   responsesOf(ctx, op, at, out);
-  const flagStream = flagStreamOf(ctx, op, at);
+  const flagStream = flagStreamOf(ctx, op, at) ?? eventStreamOf(ctx, op, at, out);
   if (flagStream) out.streamResponse = flagStream;
   // Paging apigen wrote comes back as the endpoint's pagination, its keys as the spec's.
   if (isObject(op["x-apigen-pagination"])) out.pagination = op["x-apigen-pagination"];
@@ -275,16 +275,27 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   const listAt = own ? under(at, "security") : { file: ctx.doc.root.path, pointer: "#/security" };
   const requirements = list.filter(isObject);
   const optional = requirements.some((r) => Object.keys(r).length === 0);
-  const first = requirements.find((r) => Object.keys(r).length > 0);
-  if (!first) return [];
-  if (requirements.filter((r) => Object.keys(r).length > 0).length > 1)
-    note(ctx, out, listAt, "alternative security requirements; the first is kept");
-  return Object.entries(first).map(([scheme, scopes]) => {
-    if (Array.isArray(scopes) && scopes.length)
-      note(ctx, out, listAt, `scopes of ${scheme}: ${scopes.join(", ")}`);
-    const credential = camelCase(scheme) || "credential";
-    return optional ? { credential, optional: true } : credential;
-  });
+  const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
+  if (alternatives.length === 0) return [];
+  // Alternatives (basic or bearer): every scheme is kept, each sent when the client has it.
+  const either = alternatives.length > 1;
+  if (either)
+    note(
+      ctx,
+      out,
+      listAt,
+      "alternative security requirements; each credential is sent when the client has it",
+    );
+  const seen = new Map<string, JsonValue>();
+  for (const requirement of alternatives)
+    for (const [scheme, scopes] of Object.entries(requirement)) {
+      if (Array.isArray(scopes) && scopes.length)
+        note(ctx, out, listAt, `scopes of ${scheme}: ${scopes.join(", ")}`);
+      const credential = camelCase(scheme) || "credential";
+      if (!seen.has(credential))
+        seen.set(credential, optional || either ? { credential, optional: true } : credential);
+    }
+  return [...seen.values()];
 }
 
 /** Path, query and header parameters, the path item's and the operation's (the latter win). */
@@ -544,14 +555,48 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   const { value: body, at: bodyAt } = deref(ctx, op.requestBody, under(at, "requestBody"));
   if (!isObject(body) || !isObject(body.content)) return;
   const types = Object.keys(body.content);
-  const chosen = types.find(isJson) ?? types.find((t) => supported.has(t)) ?? types[0];
+  const content = body.content;
+  const json = types.find(isJson);
+  // Files travel only in a multipart body: offered beside JSON, the multipart one is kept.
+  const multipart = types.find(
+    (t) =>
+      t === "multipart/form-data" &&
+      isObject(content[t]) &&
+      carriesFiles(
+        ctx,
+        (content[t] as JsonObject).schema ?? {},
+        under(bodyAt, "content", t, "schema"),
+      ),
+  );
+  const chosen = multipart ?? json ?? types.find((t) => supported.has(t)) ?? types[0];
   if (chosen === undefined) return;
   for (const other of types)
     if (other !== chosen)
-      note(ctx, out, under(bodyAt, "content", other), `request body as ${other} too`);
+      note(
+        ctx,
+        out,
+        under(bodyAt, "content", other),
+        chosen === multipart
+          ? `request body as ${other} too; ${chosen} is kept, as the one that carries files`
+          : `request body as ${other} too`,
+      );
   const media = body.content[chosen];
-  const schema = isObject(media) ? media.schema : undefined;
   const mediaAt = under(bodyAt, "content", chosen);
+  let schema = isObject(media) ? media.schema : undefined;
+  if (
+    chosen === "multipart/form-data" &&
+    schema !== undefined &&
+    isBinary(ctx, schema, under(mediaAt, "schema"))
+  ) {
+    // Jira's attachments: the multipart body is given as one binary; the server reads the part `file`.
+    note(
+      ctx,
+      out,
+      under(mediaAt, "schema"),
+      "a multipart body given as one binary: written as one file part named file",
+    );
+    schema = { type: "object", required: ["file"], properties: { file: schema } };
+  }
   if (!isJson(chosen)) {
     if (supported.has(chosen)) out.contentType = chosen;
     else note(ctx, out, mediaAt, `request body of media type ${chosen}: sent as bytes`);
@@ -567,6 +612,30 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   if (body.required !== true) note(ctx, out, bodyAt, "the request body is optional");
   if (isObject(media) && media.encoding !== undefined)
     note(ctx, out, under(mediaAt, "encoding"), "per-part encoding");
+}
+
+/** Whether a schema is bytes: a binary string (`format: binary`, or a `contentMediaType`). */
+function isBinary(ctx: ImportContext, raw: JsonValue, at: Pointer): boolean {
+  const { value: schema } = deref(ctx, raw, at);
+  return (
+    isObject(schema) &&
+    schema.type === "string" &&
+    (schema.format === "binary" || typeof schema.contentMediaType === "string")
+  );
+}
+
+/** Whether a body schema is bytes or has a field (or an array field) of bytes. */
+function carriesFiles(ctx: ImportContext, raw: JsonValue, at: Pointer): boolean {
+  if (isBinary(ctx, raw, at)) return true;
+  return propertiesOf(ctx, raw, at).some((p) => {
+    if (isBinary(ctx, p.schema, p.at)) return true;
+    const { value, at: valueAt } = deref(ctx, p.schema, p.at);
+    return (
+      isObject(value) &&
+      value.items !== undefined &&
+      isBinary(ctx, value.items, under(valueAt, "items"))
+    );
+  });
 }
 
 const supported = new Set([
@@ -617,6 +686,66 @@ function flagStreamOf(ctx: ImportContext, op: JsonObject, at: Pointer): JsonObje
   return undefined;
 }
 
+const streamTypes = new Set(["text/event-stream", "application/x-ndjson", "application/jsonl"]);
+
+/** Whether a text response's type is a stream whose items are JSON of `body`. */
+const eventData = (body: JsonValue | undefined, type: string): boolean =>
+  streamTypes.has(type) && body !== undefined && body !== "unknown";
+
+/**
+ * A success response offered as JSON and as server-sent events, from an operation whose JSON
+ * body has a boolean `stream` field (OpenAI's chat completions): the events are the stream
+ * that flag switches to.
+ */
+function eventStreamOf(
+  ctx: ImportContext,
+  op: JsonObject,
+  at: Pointer,
+  out: JsonObject,
+): JsonObject | undefined {
+  const response = out.response;
+  if (!isObject(response) || response.contentType !== undefined || response.body === undefined)
+    return undefined;
+  const status = String(response.status);
+  const responses = isObject(op.responses) ? op.responses : {};
+  if (responses[status] === undefined) return undefined;
+  const { value: raw, at: responseAt } = deref(
+    ctx,
+    responses[status],
+    under(at, "responses", status),
+  );
+  if (!isObject(raw) || !isObject(raw.content)) return undefined;
+  const type = Object.keys(raw.content).find((t) => streamTypes.has(t));
+  const media = type === undefined ? undefined : raw.content[type];
+  if (type === undefined || !isObject(media) || media.schema === undefined) return undefined;
+  if (!isObject(out.body) && typeof out.body !== "string") return undefined;
+  const { value: body, at: bodyAt } = deref(ctx, op.requestBody ?? {}, under(at, "requestBody"));
+  const jsonType =
+    isObject(body) && isObject(body.content) ? Object.keys(body.content).find(isJson) : undefined;
+  if (jsonType === undefined) return undefined;
+  const schemaAt = under(bodyAt, "content", jsonType, "schema");
+  const media0 = (body as { content: JsonObject }).content[jsonType];
+  const fields = isObject(media0) ? propertiesOf(ctx, media0.schema ?? {}, schemaAt) : [];
+  const stream = fields.find((f) => {
+    const { value } = deref(ctx, f.schema, f.at);
+    return f.name === "stream" && isObject(value) && value.type === "boolean";
+  });
+  if (!stream) return undefined;
+  const mediaAt = under(responseAt, "content", type);
+  note(
+    ctx,
+    out,
+    mediaAt,
+    `the response as ${type} when stream is true; a terminator data value is not stated by the document`,
+  );
+  return {
+    flag: "stream",
+    status: Number(status),
+    contentType: type,
+    body: typeOf(ctx, media.schema, under(mediaAt, "schema")),
+  };
+}
+
 /** The first success response with its body and headers; error statuses as the endpoint's errors. */
 function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
   const responses = isObject(op.responses) ? op.responses : {};
@@ -644,6 +773,18 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
         );
       errors.push(error);
     } else note(ctx, out, responseAt, `response ${status}`);
+  }
+  const head = out.response;
+  if (out.method === "HEAD" && isObject(head) && head.body !== undefined) {
+    // A HEAD answer has no body: its status and headers are the answer.
+    delete head.body;
+    delete head.contentType;
+    note(
+      ctx,
+      out,
+      under(at, "responses", success!),
+      "a HEAD response declares a body, which a HEAD answer never has; left out",
+    );
   }
   if (!out.response) {
     out.response = { status: 204 };
@@ -712,6 +853,18 @@ function successOf(
   } else if (chosen !== undefined && ![204, 205, 304].includes(out.status as number)) {
     const media = content[chosen];
     const mediaAt = under(at, "content", chosen);
+    if (!/^[\w.+-]+\/[\w.+-]+$/.test(chosen)) {
+      // `*/*`, `image/*`: any bytes the server picks, read as a Blob.
+      out.contentType = "application/octet-stream";
+      out.body = "binary";
+      note(
+        ctx,
+        out,
+        mediaAt,
+        `the response as ${chosen}: read as bytes (application/octet-stream)`,
+      );
+      return withHeaders(ctx, response, at, out);
+    }
     const schema = isObject(media) ? media.schema : undefined;
     if (!isJson(chosen)) out.contentType = chosen;
     out.body =
@@ -720,11 +873,23 @@ function successOf(
           ? "unknown"
           : typeOf(ctx, schema, under(mediaAt, "schema"))
         : "binary";
-    if (chosen.startsWith("text/") && out.body !== "string") out.body = "string";
+    // Server-sent events: each event's data is the schema's (JSON); other text is a string.
+    if (chosen.startsWith("text/") && out.body !== "string" && !eventData(out.body, chosen))
+      out.body = "string";
     for (const other of types)
       if (other !== chosen)
         note(ctx, out, under(at, "content", other), `the response as ${other} too`);
   }
+  return withHeaders(ctx, response, at, out);
+}
+
+/** A success response's declared headers the format can type, on `out`. */
+function withHeaders(
+  ctx: ImportContext,
+  response: JsonObject,
+  at: Pointer,
+  out: JsonObject,
+): JsonObject {
   const headers = isObject(response.headers) ? response.headers : {};
   const declared: JsonObject = {};
   for (const [name, raw] of Object.entries(headers)) {
