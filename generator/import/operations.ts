@@ -202,12 +202,16 @@ function endpointOf(
   if (method === "trace") note(ctx, out, at, "method TRACE; written as GET");
   out.method = method === "trace" ? "GET" : method.toUpperCase();
   const pathName = (name: string) => names.rename.get(placeholder(name)) ?? placeholder(name);
-  out.path = path.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
+  // Box tells operations of one path apart by a fragment (`/files/{id}#add_shared_link`), which no request sends.
+  const sent = path.replace(/#.*$/, "");
+  if (sent !== path)
+    note(ctx, out, at, `path ${path}: its fragment is not sent; written as ${sent}`);
+  out.path = sent.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
   if (names.rename.size > 0) {
     const renamed = [...names.rename].map(([from, to]) => `${from} as ${to}`).join(", ");
     const why = `differs from ${names.first} only in parameter names, which OpenAPI forbids`;
     note(ctx, out, at, `path ${path} ${why}; written with ${renamed}`);
-  } else if (out.path !== path)
+  } else if (out.path !== sent)
     note(ctx, out, at, `path parameters renamed to word characters (${path})`);
   if (rules.length) out.rules = rules;
   if (testingOnly) out.testingOnly = true;

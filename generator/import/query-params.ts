@@ -14,7 +14,7 @@ import { deref, isObject, note, stringOf, under, type ImportContext } from "./co
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 
 /** How a schema travels in a query string. */
-type Shape = "scalar" | "scalars" | "object" | "map" | "objects" | "arrays";
+type Shape = "scalar" | "scalars" | "object" | "map" | "objects" | "arrays" | "union";
 
 /** Whether a schema (after its `$ref`s) is an object, a map or a union or allOf holding one. */
 function isObjectish(ctx: ImportContext, raw: JsonValue, at: Pointer, depth = 0): boolean {
@@ -46,8 +46,20 @@ export function shapeOf(ctx: ImportContext, raw: JsonValue, at: Pointer): Shape 
     const { value: items } = deref(ctx, schema.items ?? {}, itemsAt);
     return isObject(items) && isArray(items) ? "arrays" : "scalars";
   }
+  const union = ["oneOf", "anyOf"].find((key) => Array.isArray(schema[key]));
+  if (union !== undefined && schema.type === undefined && !isObject(schema.properties)) {
+    const shapes = new Set(
+      (schema[union] as JsonValue[]).map((m, i) => shapeOf(ctx, m, under(schemaAt, union, i))),
+    );
+    if ([...shapes].every((s) => s === "scalar")) return "scalar";
+    if ([...shapes].every((s) => s === "scalar" || s === "scalars")) return "scalars";
+    return "union";
+  }
   if (!isObjectish(ctx, schema, schemaAt)) return "scalar";
-  return isObject(schema.properties) && Object.keys(schema.properties).length ? "object" : "map";
+  if (isObject(schema.properties) && Object.keys(schema.properties).length) return "object";
+  if (Array.isArray(schema.allOf))
+    return propertiesOf(ctx, schema, schemaAt).length ? "object" : "union";
+  return "map";
 }
 
 /** One property of an object schema, where it is and whether it is required. */
@@ -114,6 +126,10 @@ export function queryParamsOf(
       return cannot("is an array of objects, which no query style of the format can send");
     case "arrays":
       return cannot("is an array of arrays, which no query style of the format can send");
+    case "union":
+      return cannot(
+        "is a union holding objects or arrays, which no query style of the format can send",
+      );
     case "map":
       return style === "deepObject" && !mapNests(ctx, param.schema, param.at)
         ? [{ ...param, style: "deepObject" }]
@@ -203,7 +219,7 @@ function deepObjectParams(
         ctx,
         out,
         p.at,
-        `field ${p.name} of query parameter ${param.name} (${shape === "objects" ? "an array of objects" : "nested too deep"}) cannot travel in style deepObject; it is left out`,
+        `field ${p.name} of query parameter ${param.name} (${shape === "objects" ? "an array of objects" : shape === "union" ? "a union holding objects" : "nested too deep"}) cannot travel in style deepObject; it is left out`,
       );
   }
   if (nested.length === 0 && flat.length === props.length)
