@@ -355,3 +355,41 @@ describe("streams, every security scheme, the version, untagged groups", () => {
     expect((top.api as Record<string, unknown>).version).toBe("1.4.0");
   });
 });
+
+describe("path keys with a #fragment, a ?query or a trailing slash; a DELETE with a JSON body", () => {
+  it("sends the route the server knows, once, and keeps a DELETE's JSON body", () => {
+    const { endpoints } = of("path-keys");
+    expect(Object.keys(endpoints).sort()).toEqual([
+      "files.deleteOrders",
+      "files.listFolders",
+      "files.listResponses",
+      "files.update",
+    ]);
+    expect(endpoints["files.update"]!.undocumented).toContain(
+      "PUT /files/{file_id}#add_shared_link has this endpoint's route; left out (import: #/paths/~1files~1{file_id}#add_shared_link/put)",
+    );
+    expect(endpoints["files.listResponses"]).toMatchObject({
+      path: "/responses",
+      params: { beta: { in: "query", type: "string", default: "true", sendDefault: true } },
+    });
+    expect(endpoints["files.listFolders"]!.path).toBe("/folders/");
+    expect(endpoints["files.deleteOrders"]!.body).toEqual({ fields: { ids: "string[]" } });
+  });
+
+  it("sends the path's query and keeps the trailing slash", async () => {
+    const server = await recorder(() => ({ status: 204 }));
+    try {
+      const { PathsClient } = (await clientOf("path-keys")) as {
+        PathsClient: new (o: { baseUrl: string }) => {
+          files: { listResponses(): Promise<unknown>; listFolders(): Promise<unknown> };
+        };
+      };
+      const client = new PathsClient({ baseUrl: server.url });
+      await client.files.listResponses();
+      await client.files.listFolders();
+      expect(server.requests.map((r) => r.url)).toEqual(["/responses?beta=true", "/folders/"]);
+    } finally {
+      await stop(server);
+    }
+  });
+});

@@ -138,14 +138,24 @@ export function endpointsOf(ctx: ImportContext): EndpointOut[] {
   const out: EndpointOut[] = [];
   const taken = new Set<string>();
   const shapes = new Map<string, { path: string; names: string[] }>();
+  const routes = new Map<string, JsonObject>();
   found.forEach(({ path, item, method, op, at }, i) => {
     const group = parts[i]![0];
     const name = names[i]!;
+    // Box and OpenAI tell operations of one route apart by a `#fragment` or `?query` in the path
+    // key; a request sends neither, and one route is one endpoint: the first is kept.
+    const route = `${method} ${path.replace(/[#?].*$/, "").replace(/\{[^}]*\}/g, "{}")}`;
+    const first = routes.get(route);
+    if (first) {
+      note(ctx, first, at, `${method.toUpperCase()} ${path} has this endpoint's route; left out`);
+      return;
+    }
     let id = `${group}.${name}`;
     for (let n = 2; taken.has(id); n++) id = `${group}.${name}${n}`;
     taken.add(id);
     ctx.area = group;
     const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path));
+    routes.set(route, value);
     out.push({ id, group, value });
   });
   return out;
@@ -203,9 +213,8 @@ function endpointOf(
   out.method = method === "trace" ? "GET" : method.toUpperCase();
   const pathName = (name: string) => names.rename.get(placeholder(name)) ?? placeholder(name);
   // Box tells operations of one path apart by a fragment (`/files/{id}#add_shared_link`), which no request sends.
-  const sent = path.replace(/#.*$/, "");
-  if (sent !== path)
-    note(ctx, out, at, `path ${path}: its fragment is not sent; written as ${sent}`);
+  const sent = path.replace(/[#?].*$/, "");
+  if (sent !== path) note(ctx, out, at, `path ${path}: written as ${sent}`);
   out.path = sent.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
   if (names.rename.size > 0) {
     const renamed = [...names.rename].map(([from, to]) => `${from} as ${to}`).join(", ");
@@ -219,8 +228,9 @@ function endpointOf(
   if (auth.length) out.auth = auth;
   const params = paramsOf(ctx, item, op, at, out, pathName);
   undeclaredPathParams(ctx, out, at, params);
+  fixedQuery(path, params);
   if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
-  if (queryMethods.has(method) && op.requestBody !== undefined)
+  if (op.requestBody !== undefined && bodyIsQuery(ctx, op, at, method))
     bodyAsQuery(ctx, op, at, out, params);
   else bodyOf(ctx, op, at, out);
   if (Object.keys(params).length) out.params = params;
@@ -454,6 +464,15 @@ function mediaHeader(
   return true;
 }
 
+/** The `?name=value` pairs of a path key (OpenAI's `/responses?beta=true`): query parameters the client sends. */
+function fixedQuery(path: string, params: JsonObject): void {
+  const query = /\?([^#]*)/.exec(path)?.[1];
+  if (!query) return;
+  for (const [name, value] of new URLSearchParams(query))
+    if (name && params[name] === undefined)
+      params[name] = { in: "query", type: "string", default: value, sendDefault: true };
+}
+
 /**
  * A path placeholder the operation declares no parameter for (DigitalOcean's document has
  * some) is a string, noted: the format requires every placeholder to be a parameter.
@@ -479,8 +498,18 @@ function undeclaredPathParams(
 /** A path parameter's name as the format's path templates take it: word characters only. */
 const placeholder = (name: string) => name.replace(/\W/g, "_");
 
-/** Methods whose calls carry no body: a body the document gives them is their query. */
-const queryMethods = new Set(["get", "delete", "head", "options"]);
+/**
+ * Whether an operation's request body is its query: always on a GET or HEAD (fetch sends no
+ * body with them); on a DELETE or OPTIONS when it is a form (a JSON body there is a body:
+ * DigitalOcean's DELETEs read one).
+ */
+function bodyIsQuery(ctx: ImportContext, op: JsonObject, at: Pointer, method: string): boolean {
+  if (method === "get" || method === "head") return true;
+  if (method !== "delete" && method !== "options") return false;
+  const { value: body } = deref(ctx, op.requestBody!, under(at, "requestBody"));
+  const types = isObject(body) && isObject(body.content) ? Object.keys(body.content) : [];
+  return types.length > 0 && types.every((t) => t === "application/x-www-form-urlencoded");
+}
 
 /**
  * A GET or DELETE with a `requestBody` (some APIs document their query as a form body): its
