@@ -102,8 +102,9 @@ function shortNames(parts: readonly [string, string][]): string[] {
       const pascal = word[0]!.toUpperCase() + word.slice(1);
       if (name.startsWith(word) && /^[A-Z]/.test(name.slice(word.length)))
         return name[word.length]!.toLowerCase() + name.slice(word.length + 1);
-      if (name.endsWith(pascal) && name.length > pascal.length)
-        return name.slice(0, -pascal.length);
+      // Only a verb is left (`listPets` -> `list`), not part of a phrase (`getMyUser`).
+      const rest = name.slice(0, -pascal.length);
+      if (name.endsWith(pascal) && /^[a-z]+$/.test(rest)) return rest;
     }
     return name;
   };
