@@ -310,6 +310,10 @@ describe("Accept and Content-Type declared as header parameters, */* and HEAD re
     expect(endpoints["reports.put"]!.params).toEqual({ id: "string" });
     expect(endpoints["reports.put"]!.body).toEqual({ fields: { title: "string" } });
     expect(endpoints["reports.head"]!.response).toEqual({ status: 200, description: "Exists." });
+    expect(endpoints["reports.raw"]!.response).toMatchObject({
+      contentType: "application/octet-stream",
+      body: "binary",
+    });
     expect(endpoints["reports.download"]!.response).toMatchObject({
       contentType: "application/octet-stream",
       body: "binary",
@@ -323,6 +327,7 @@ describe("a request body offered as JSON and as multipart with a file", () => {
     expect(endpoints["files.create"]).toMatchObject({
       contentType: "multipart/form-data",
       body: { fields: { file: { type: "binary", required: true }, purpose: "string" } },
+      response: { status: 201, body: { fields: { id: "string" } } }, // application/JSON; charset=utf-8 is JSON
       undocumented:
         "request body as application/json too; multipart/form-data is kept, as the one that carries files (import: #/paths/~1files/post/requestBody/content/application~1json)",
     });

@@ -678,7 +678,8 @@ const supported = new Set([
   "application/octet-stream",
   "text/plain",
 ]);
-const isJson = (type: string) => type === "application/json" || /\+json$/.test(type);
+/** JSON, whatever its case and parameters (`application/JSON`, `application/json; charset=utf-8`). */
+const isJson = (type: string) => /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i.test(type);
 
 /**
  * The stream of a media type apigen wrote (`x-apigen-stream`): its item type (`body`) or named
@@ -887,7 +888,7 @@ function successOf(
   } else if (chosen !== undefined && ![204, 205, 304].includes(out.status as number)) {
     const media = content[chosen];
     const mediaAt = under(at, "content", chosen);
-    if (!/^[\w.+-]+\/[\w.+-]+$/.test(chosen)) {
+    if (!/^[\w.+-]+\/[\w.+-]+$/.test(chosen.split(";")[0]!.trim())) {
       // `*/*`, `image/*`: any bytes the server picks, read as a Blob.
       out.contentType = "application/octet-stream";
       out.body = "binary";
@@ -907,6 +908,11 @@ function successOf(
           ? "unknown"
           : typeOf(ctx, schema, under(mediaAt, "schema"))
         : "binary";
+    if (isJson(chosen) && out.body === "binary") {
+      // A JSON response whose schema is bytes (Mastercard's): bytes, as the schema says.
+      out.contentType = "application/octet-stream";
+      note(ctx, out, mediaAt, `a ${chosen} response whose schema is binary: read as bytes`);
+    }
     // Server-sent events: each event's data is the schema's (JSON); other text is a string.
     if (chosen.startsWith("text/") && out.body !== "string" && !eventData(out.body, chosen))
       out.body = "string";
