@@ -73,13 +73,13 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
   it("turns operations into endpoints: ids, params and their styles, bodies, responses, errors, auth", () => {
     const { endpoints } = read("endpoints/pets.yaml");
     expect(Object.keys(endpoints)).toEqual([
-      "pets.listPets",
-      "pets.createPet",
+      "pets.list",
+      "pets.create",
       "pets.showPetById",
-      "pets.deletePet",
+      "pets.delete",
       "pets.uploadPhoto",
     ]);
-    const list = endpoints["pets.listPets"];
+    const list = endpoints["pets.list"];
     expect(list).toMatchObject({ method: "GET", path: "/pets", auth: ["apiKey"] });
     expect(list.params.tags).toEqual({ in: "query", type: "string[]", style: "comma" });
     expect(list.params.limit).toMatchObject({ in: "query", type: "integer", maximum: 100 });
@@ -88,11 +88,11 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
       body: "Pets",
       headers: { "x-next": { type: "string" } },
     });
-    expect(endpoints["pets.createPet"]).toMatchObject({
+    expect(endpoints["pets.create"]).toMatchObject({
       body: "NewPet",
       errors: [{ status: 422, description: "Invalid pet" }],
     });
-    expect(endpoints["pets.deletePet"].auth).toBeUndefined(); // security: [] overrides the document's
+    expect(endpoints["pets.delete"].auth).toBeUndefined(); // security: [] overrides the document's
     expect(endpoints["pets.uploadPhoto"]).toMatchObject({
       contentType: "multipart/form-data",
       body: { fields: { file: { type: "binary", required: true }, caption: "string" } },
@@ -137,7 +137,7 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
   it("generates a package from the imported folder", async () => {
     const generated = await generateFrom(outSpec, join(scratch(), "out"));
     const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
-    expect(client).toContain("listPets(");
+    expect(client).toContain("list(");
     expect(client).toContain('"id":"pets.uploadPhoto"');
   });
 

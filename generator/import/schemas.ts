@@ -90,7 +90,12 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
   const key = locationKey(at);
   const known = ctx.schemaNames.get(key);
   if (known) return known;
-  const last = pointerTokens(at.pointer).at(-1) ?? "Schema";
+  // A schema that is a whole file of a multi-file document (`models/droplet.yml`) takes the file's name.
+  const file = at.file
+    .split("/")
+    .at(-1)
+    ?.replace(/\.(ya?ml|json)$/i, "");
+  const last = pointerTokens(at.pointer).at(-1) ?? (file || "Schema");
   const base = pascalCase(last) || "Schema";
   const pascal = /^[A-Z]/.test(base) ? base : `Schema${base}`;
   // GitHub's `page` (a Pages site) would be exported beside the runtime's `Page`.
