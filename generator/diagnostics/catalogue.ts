@@ -100,6 +100,29 @@ export const catalogue = {
     message: "cannot read type expression {expr}: {detail}",
   },
   "unresolved-ref": { severity: "error", message: "unknown type {name}{hint}" },
+  "generic-arity": {
+    severity: "error",
+    message: "{name} takes {expected}, not {given}",
+  },
+  "generic-unknown-param": {
+    severity: "error",
+    message: "{name} is neither a parameter of {generic} ({params}) nor a type{hint}",
+  },
+  "generic-param-not-concrete": {
+    severity: "error",
+    message:
+      "type parameter {param} of {generic} cannot be {use}: a type parameter stands for any type",
+  },
+  "generic-param-shadows": {
+    severity: "error",
+    message:
+      "type parameter {param} of {generic} has the name of a type, which it would hide in the body; rename the parameter",
+  },
+  "generic-expansion": {
+    severity: "error",
+    message:
+      "{use} makes uses of generic types without end (more than {maxDepth} nested, or {max} in all): a generic type's body uses it with a bigger argument",
+  },
   "type-conflict": { severity: "error", message: "{detail}" },
   "union-not-allowed": {
     severity: "error",

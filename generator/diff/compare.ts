@@ -10,6 +10,7 @@ import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "
 import { diffPagination } from "./pagination.ts";
 import { diffStreams } from "./streams.ts";
 import { diffWebhooks } from "./webhooks.ts";
+import { diffGenerics, typeKey } from "./generics.ts";
 
 export type Level = "breaking" | "minor" | "patch";
 
@@ -356,19 +357,31 @@ function diffCallbacks(out: ChangeList, before: ApiModel, after: ApiModel): void
   }
 }
 
+/**
+ * Changes of the named types. A use of a generic type (`List<Customer>`) is compared with
+ * the same use, whatever name its instantiation has, so a change in the generic type is
+ * reported at every use, each for whoever reads or writes that use. A use that comes or goes
+ * is no type of the package's own: the operation that uses it reports the change.
+ */
 function diffTypes(out: ChangeList, before: ApiModel, after: ApiModel): void {
   const usagesBefore = typeUsages(before);
   const usagesAfter = typeUsages(after);
+  const afterByKey = new Map(after.types.map((t) => [typeKey(t), t]));
   for (const t of before.types) {
-    const next = after.types.find((n) => n.name === t.name);
-    const usages = [...(usagesBefore.get(t.name) ?? []), ...(usagesAfter.get(t.name) ?? [])].filter(
-      (u, i, all) => all.findIndex((v) => usageKey(v) === usageKey(u)) === i,
-    );
-    if (!next) out.add(`types.${t.name}`, "type removed (it is exported)", "minor", ["callers"]);
-    else diffNode(out, `types.${t.name}`, t.type, next.type, usages);
+    const key = typeKey(t);
+    const next = afterByKey.get(key);
+    const usages = [
+      ...(usagesBefore.get(t.name) ?? []),
+      ...(next ? (usagesAfter.get(next.name) ?? []) : []),
+    ].filter((u, i, all) => all.findIndex((v) => usageKey(v) === usageKey(u)) === i);
+    if (next) diffNode(out, `types.${key}`, t.type, next.type, usages);
+    else if (!t.instance)
+      out.add(`types.${key}`, "type removed (it is exported)", "minor", ["callers"]);
   }
-  for (const t of after.types.filter((n) => !before.types.some((o) => o.name === n.name)))
+  const beforeKeys = new Set(before.types.map(typeKey));
+  for (const t of after.types.filter((n) => !n.instance && !beforeKeys.has(typeKey(n))))
     out.add(`types.${t.name}`, "type added", "minor");
+  diffGenerics(out, before, after, (subject, old, now) => diffNode(out, subject, old, now, []));
 }
 
 function diffErrorCodes(out: ChangeList, before: ApiModel, after: ApiModel): void {

@@ -2,6 +2,7 @@
  * JSDoc of a generated client method: HTTP method and path, the credentials it sends, its
  * rules, its error responses, its parameters and every gap of the endpoint.
  */
+import { refText } from "../ir/generics.ts";
 import type { ApiModel, Endpoint, ErrorResponse } from "../ir/model.ts";
 import { pagingDocLines } from "./client-pagination.ts";
 import { paramsArgName } from "./client-params.ts";
@@ -128,7 +129,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
   const body = response.body;
   const returns = body
     ? [
-        ...(body.kind === "ref" ? [`The ${body.name}.`] : []),
+        ...(body.kind === "ref" ? [`The ${refText(body)}.`] : []),
         ...typeDocLines(body).filter((l) => !l.startsWith("@")),
       ]
     : [];

@@ -120,6 +120,7 @@ export function buildModel(
   const errorsSection = merged.errors;
   const errorStatuses = buildStatuses(merged.errorStatuses, ctx);
 
+  types.reserveNames(paramsTypes.map((p) => p.name));
   types.resolve();
   checkWebhookEvents(webhooks, callbacks, new Map(namedTypes.map((t) => [t.name, t])), ctx);
   checkInfiniteTypes(namedTypes, ctx);
@@ -159,6 +160,7 @@ export function buildModel(
         : { notes: [] },
     },
     types: namedTypes,
+    generics: [...types.generics.values()],
     paramsTypes,
     validated: [], // worked out from the finished model below
     endpoints: pagedEndpoints,

@@ -65,7 +65,13 @@ export type TypeShape =
   | { kind: "primitive"; name: PrimitiveName }
   /** Any JSON value. `unspecified`: the source names the value but not its type. */
   | { kind: "unknown"; unspecified: boolean }
-  | { kind: "ref"; name: string }
+  /**
+   * A named type. A use of a generic type (`List<Customer>`) names the named type made for
+   * those arguments (its instantiation, `NamedType.instance`) and keeps the use in `generic`.
+   */
+  | { kind: "ref"; name: string; generic?: GenericUse }
+  /** A type parameter (`T`): only inside the body of a generic type (`ApiModel.generics`). */
+  | { kind: "param"; name: string }
   | { kind: "array"; items: TypeNode }
   | { kind: "map"; values: TypeNode }
   /**
@@ -115,6 +121,29 @@ export interface Field {
 
 export interface NamedType {
   name: string;
+  type: TypeNode;
+  location: SourceLocation;
+  /**
+   * Made for one use of a generic type (`List<Customer>`): its body with the arguments in
+   * place of the parameters. The TypeScript output writes the use, `List<Customer>`, and no
+   * declaration of its own; the OpenAPI document has a schema per instantiation.
+   */
+  instance?: GenericUse;
+}
+
+/** A use of a generic type: its name and the type arguments, in the order of its parameters. */
+export interface GenericUse {
+  name: string;
+  args: TypeNode[];
+}
+
+/**
+ * A type declared with `typeParams` (`List<T>`): its body refers to each parameter as a
+ * `param` node. Every use is a named type of its own (`NamedType.instance`).
+ */
+export interface GenericType {
+  name: string;
+  params: string[];
   type: TypeNode;
   location: SourceLocation;
 }
@@ -619,6 +648,8 @@ export interface ApiModel {
     docs: Docs;
   };
   types: NamedType[];
+  /** Generic types (`typeParams`), in declaration order; their uses are among `types`. */
+  generics: GenericType[];
   /** Interfaces generated for operation parameters, in endpoint then callback order. */
   paramsTypes: ParamsType[];
   /**

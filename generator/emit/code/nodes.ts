@@ -78,6 +78,14 @@ export type Member =
       readonly docs?: readonly string[];
     };
 
+/** `const E extends readonly Path[] = []`: a type parameter of a declaration or signature. */
+export interface TypeParameter {
+  readonly name: string;
+  readonly isConst?: boolean;
+  readonly constraint?: TypeExpr;
+  readonly default?: TypeExpr;
+}
+
 /** A parameter of a function, method, constructor or function type. */
 export interface Param {
   readonly name: string;
@@ -150,6 +158,7 @@ export type Statement =
   | {
       readonly kind: "interface";
       readonly name: string;
+      readonly typeParameters?: readonly TypeParameter[];
       readonly isExported?: boolean;
       readonly docs?: readonly string[];
       readonly extends?: readonly TypeExpr[];
@@ -158,6 +167,7 @@ export type Statement =
   | {
       readonly kind: "type-alias";
       readonly name: string;
+      readonly typeParameters?: readonly TypeParameter[];
       readonly isExported?: boolean;
       readonly docs?: readonly string[];
       readonly type: TypeExpr;

@@ -14,7 +14,7 @@ import {
   willBreak,
   type Doc,
 } from "./layout.ts";
-import type { Member, Param, TypeExpr } from "./nodes.ts";
+import type { Member, Param, TypeExpr, TypeParameter } from "./nodes.ts";
 import type { PrintContext } from "./print-context.ts";
 import { printDocComment, printPropertyKey, printString } from "./print-text.ts";
 
@@ -59,6 +59,21 @@ export function printType(
       throw new Error(`unhandled type ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/** `<T, const E extends X = Y>`, or nothing; breaks one per line inside the brackets when too long. */
+export function printTypeParameters(
+  params: readonly TypeParameter[] | undefined,
+  ctx: PrintContext,
+): Doc {
+  if (!params?.length) return "";
+  const printed = params.map((p) => [
+    p.isConst ? "const " : "",
+    p.name,
+    p.constraint ? [" extends ", printType(p.constraint, ctx)] : "",
+    p.default ? [" = ", printType(p.default, ctx)] : "",
+  ]);
+  return group(["<", indent([softline, join([",", line], printed)]), ifBreak(","), softline, ">"]);
 }
 
 /** Whether prettier keeps this type argument on the line of its `<` (a keyword, a plain name, an object type). */
