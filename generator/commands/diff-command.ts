@@ -3,6 +3,7 @@
  * who it breaks, the changes of the package's TypeScript surface and the semver bump; exits 1
  * when a change reaches LEVEL.
  */
+import { coloursOf } from "../diagnostics/colours.ts";
 import { compareModels, type Change } from "../diff/compare.ts";
 import { loadBaseModel, loadModel } from "../diff/load-base.ts";
 
@@ -24,7 +25,7 @@ export async function diffCommand(
   // the package's TypeScript surface (ts-morph, loaded by this command alone)
   const { diffSurfaces } = await import("../diff/surface/surface-diff.ts");
   const surface = diffSurfaces({ base, specDir, outDir, before, after });
-  console.log(formatChanges(changes, surface));
+  console.log(formatChanges(changes, surface, coloursOf("stdout")));
   const all = [...changes, ...surface.changes];
   return failOn !== undefined && all.some((c) => rank[c.level] >= rank[failOn]) ? 1 : 0;
 }

@@ -4,6 +4,7 @@
  * the same as the command of that name; this turns them into the mode.
  */
 import { resolve } from "node:path";
+import type { OutputSwitches } from "../emit/shared/outputs.ts";
 import type { FlagValues } from "./flags.ts";
 
 export type Mode =
@@ -18,6 +19,8 @@ export type Mode =
 export interface CliOptions {
   specDir: string;
   outDir: string;
+  /** The parts of the package to generate (the config's `outputs`). */
+  outputs: OutputSwitches;
   timings: boolean;
   /** Run the whole pipeline even when the output's fingerprint says it is current. */
   force: boolean;

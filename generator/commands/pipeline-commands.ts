@@ -4,6 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { coloursOf } from "../diagnostics/colours.ts";
 import { diagnostic } from "../diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
 import { specLabel } from "../diagnostics/display-path.ts";
@@ -13,25 +14,41 @@ import { writeHandlersScaffold } from "../write/scaffold.ts";
 import { hasPendingWrite } from "../write/staging.ts";
 import { writeOutput } from "../write/writer.ts";
 import { upToDate, writeSummary } from "./messages.ts";
+import { noProgress, type Progress } from "./progress.ts";
 
 /** Writes the changed files; exit 1 (nothing written) when a file in the way is the user's. */
-export function writeCommand(result: PipelineResult, out: string): number {
+export function writeCommand(
+  result: PipelineResult,
+  out: string,
+  progress: Progress = noProgress,
+): number {
   const { plan } = result;
   if (plan.notOwned.length) {
     const problems = plan.notOwned.map((p) =>
       diagnostic("output-not-owned", { file: `${out}/${p}` }),
     );
-    console.error(formatDiagnostics(problems, new Map()));
+    console.error(formatDiagnostics(problems, new Map(), coloursOf("stderr")));
     return 1;
   }
-  const done = writeOutput(resolve(out), result.files, plan);
+  const writes = plan.added.length + plan.changed.length + plan.stale.length;
+  progress.stage(`write ${writes} files to ${out}/`);
+  let done;
+  try {
+    done = writeOutput(resolve(out), result.files, plan);
+  } finally {
+    progress.done();
+  }
   console.log(
-    writeSummary(out, {
-      added: done.added.length,
-      changed: done.changed.length,
-      unchanged: done.unchanged.length,
-      removed: done.stale.length,
-    }),
+    writeSummary(
+      out,
+      {
+        added: done.added.length,
+        changed: done.changed.length,
+        unchanged: done.unchanged.length,
+        removed: done.stale.length,
+      },
+      coloursOf("stdout"),
+    ),
   );
   return 0;
 }
@@ -52,10 +69,10 @@ export function checkCommand(result: PipelineResult, out: string): number {
     ),
   ];
   if (differing.length === 0) {
-    console.log(upToDate(out, result.files.length));
+    console.log(upToDate(out, result.files.length, coloursOf("stdout")));
     return 0;
   }
-  console.error(formatDiagnostics(differing, new Map()));
+  console.error(formatDiagnostics(differing, new Map(), coloursOf("stderr")));
   return 1;
 }
 

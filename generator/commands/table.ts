@@ -4,23 +4,22 @@
  * table alone, so a new command is one entry here (its handler imported on demand, so a run
  * pays only for the command it runs).
  */
+import { reportFailure } from "./failure.ts";
 import type { Flags, FlagValues } from "./flags.ts";
 import { diffMode, importMode, modeOfFlags, scaffoldMode, type Mode } from "./options.ts";
+import { oneApi, type ApiTarget, type ProjectApis } from "./project-apis.ts";
 import { runOptions } from "./run-options.ts";
 import { mockFlags, mockModeOf, triggerFlags, triggerModeOf } from "./stand-in-options.ts";
 
-/** What a handler is given: its flags and arguments, and the project's folders, resolved. */
-export interface CommandInput {
+/**
+ * What a handler is given: its flags and arguments, and the project's APIs, resolved (each
+ * spec folder: --spec, else the config file's `spec`, else `spec`; each package folder: --out,
+ * else the config's `out`, else `generated`). A command that runs on one API takes it with
+ * `oneApi`, which refuses a config of several unless --api picks one.
+ */
+export interface CommandInput extends ProjectApis {
   values: FlagValues;
   positionals: string[];
-  /** Absolute spec folder: --spec, else the config file's `spec`, else `spec`. */
-  specDir: string;
-  /** Absolute package folder: --out, else the config file's `out`, else `generated`. */
-  outDir: string;
-  /** The config file that applied, when there was one. */
-  configFile?: string;
-  /** Absolute folder an imported document's `$ref`s may reach: the config file's `refRoot`. */
-  refRoot?: string;
   /** Texts of the files read, by displayed path, for the code frames of diagnostics. */
   texts: Map<string, string>;
   /** `performance.now()` when the process started the command, for --timings. */
@@ -72,20 +71,43 @@ const text = (values: FlagValues, name: string): string | undefined => {
   return typeof value === "string" ? value : undefined;
 };
 
-/** Runs a pipeline mode on the project's folders. */
-function pipeline(input: CommandInput, mode: Mode): Promise<number> {
+/** Runs a pipeline mode on one API. */
+function runOn(input: CommandInput, api: ApiTarget, mode: Mode): Promise<number> {
   const options = {
-    specDir: input.specDir,
-    outDir: input.outDir,
+    specDir: api.specDir,
+    outDir: api.outDir,
+    outputs: api.outputs,
     timings: input.values.timings === true,
     force: input.values.force === true,
-    // An import without --ref-root takes the config file's `refRoot`, if it names one.
+    // An import without --ref-root takes the API's `refRoot` in the config file, if it names one.
     mode:
-      mode.kind === "import" && mode.refRoot === undefined && input.refRoot !== undefined
-        ? { ...mode, refRoot: input.refRoot }
+      mode.kind === "import" && mode.refRoot === undefined && api.refRoot !== undefined
+        ? { ...mode, refRoot: api.refRoot }
         : mode,
   };
   return runOptions(options, { texts: input.texts }, input.started);
+}
+
+/**
+ * Runs a pipeline mode: writing and checking on every API of the project, one after the
+ * other (one that fails is reported and the others still run; exit 1 if any failed), every
+ * other mode on the one API. An import writes a spec folder of its own, whatever the config.
+ */
+async function pipeline(input: CommandInput, mode: Mode): Promise<number> {
+  if (mode.kind === "import") return runOn(input, input.apis[0]!, mode);
+  if ((mode.kind !== "write" && mode.kind !== "check") || input.apis.length === 1)
+    return runOn(input, oneApi(input, mode.kind === "write" ? "generate" : mode.kind), mode);
+  let code = 0;
+  for (const api of input.apis) {
+    try {
+      code = Math.max(code, await runOn(input, api, mode));
+    } catch (error) {
+      const failed = reportFailure(error, input.texts);
+      if (failed === undefined) throw error;
+      code = Math.max(code, failed);
+    }
+  }
+  return code;
 }
 
 export const commands: readonly Command[] = [
@@ -210,7 +232,7 @@ export const commands: readonly Command[] = [
     flags: mockFlags,
     run: async (input) =>
       (await import("./stand-in-commands.ts")).standInCommand(
-        input.specDir,
+        oneApi(input, "mock").specDir,
         mockModeOf(input.values, input.positionals),
       ),
   },
@@ -221,7 +243,7 @@ export const commands: readonly Command[] = [
     flags: triggerFlags,
     run: async (input) =>
       (await import("./stand-in-commands.ts")).standInCommand(
-        input.specDir,
+        oneApi(input, "trigger").specDir,
         triggerModeOf(input.values, input.positionals),
       ),
   },

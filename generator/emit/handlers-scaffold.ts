@@ -2,7 +2,8 @@
  * The handler scaffold (`npm run generate -- --scaffold-handlers FILE`): a typed handlers
  * file for the user to fill in, one function per callback, each answering a documented
  * "not implemented" failure (HTTP 501, code 501) in its callback's failure shape until
- * written. Not part of the generated package: the file is the user's, written once.
+ * written, or throwing (the router answers 500) where the spec gives the callback no failure
+ * body. Not part of the generated package: the file is the user's, written once.
  */
 import { failureBody } from "../runtime/callbacks/failure.ts";
 import type { Callback, WebhookEvent, Webhooks } from "../ir/model.ts";
@@ -139,6 +140,34 @@ function webhookHandlersObject(
   };
 }
 
+/**
+ * What the header says the stubs answer until they are written, as the router answers them: a
+ * stub whose callback has a failure body answers it with status and code 501; one without
+ * throws, which the router answers with a 500.
+ */
+function untilWritten(callbacks: readonly Callback[], hasWebhooks: boolean): string[] {
+  const shaped = callbacks.filter((c) => c.routing.failureShape !== undefined);
+  const notImplemented = `a "not implemented" failure (HTTP status and code ${notImplementedCode})`;
+  const lines =
+    shaped.length === callbacks.length
+      ? [`Until it is written, every handler answers ${notImplemented}.`]
+      : shaped.length === 0
+        ? [
+            "Until it is written, every handler throws, which the router answers with HTTP status 500",
+            "(the spec gives these callbacks no failure body to answer with).",
+          ]
+        : [
+            `Until it is written, a handler answers ${notImplemented} where the spec gives its`,
+            "callback a failure body, and throws elsewhere, which the router answers with HTTP status 500",
+            `(${callbacks
+              .filter((c) => !c.routing.failureShape)
+              .map((c) => c.event)
+              .join(", ")}).`,
+          ];
+  if (hasWebhooks) lines.push("Every webhook handler accepts its deliveries unread (200).");
+  return lines;
+}
+
 /** The scaffold file; `importFrom` is where the generated callbacks module is imported from. */
 export function emitHandlersScaffold(
   ctx: EmitContext,
@@ -191,9 +220,10 @@ export function emitHandlersScaffold(
         kind: "doc-comment",
         lines: [
           `Handlers of the ${model.api.title} callbacks, scaffolded by apigen from ${ctx.specName}. This file is yours:`,
-          'apigen never overwrites it. Every handler answers a "not implemented" failure (HTTP status and',
-          `code ${notImplementedCode}) until it is written${webhooks ? "; every webhook handler accepts its deliveries unread (200)" : ""}. Its types come from the generated package, so a change`,
-          "of the spec shows up here as a compile error. Use it with",
+          "apigen never overwrites it.",
+          ...untilWritten(model.callbacks, webhooks !== undefined),
+          "Its types come from the generated package, so a change of the spec shows up here as a",
+          "compile error. Use it with",
           webhooks
             ? '`createCallbackRouter({ signingSecrets, handlers, webhook: { path: "/webhooks", handlers: webhookHandlers } })`.'
             : "`createCallbackRouter({ signingSecrets, handlers })`.",
