@@ -275,6 +275,28 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
       expect(back[id]!.pagination, id).toEqual(withDefaults(endpoint.pagination));
   });
 
+  it("carries generic types (x-apigen-generics) and each use (x-apigen-generic): the same document again", async () => {
+    const document = join(repoRoot, "test/__snapshots__/features/generics/openapi.json");
+    const { outSpec, read } = imported(document);
+    const types = Object.assign(
+      {},
+      ...readdirSync(join(outSpec, "types")).map((f) => read(`types/${f}`).types),
+    ) as Record<string, Record<string, unknown>>;
+    expect(types.List!.typeParams).toEqual(["T"]);
+    expect(types.Slice!.typeParams).toEqual(["Item", "Cursor"]);
+    // A use's own schema is no type of the spec: it is written as the use.
+    expect(Object.keys(types)).not.toContain("ListCustomer");
+    expect(endpointsOf(outSpec)["orders.batches"]!.response).toEqual({
+      status: 200,
+      body: "List<List<Order>>",
+    });
+    const again = await generateFrom(outSpec, join(scratch(), "out"));
+    const back = JSON.parse(again.files.find((f) => f.path === "openapi.json")!.contents);
+    const original = JSON.parse(readFileSync(document, "utf8"));
+    expect(back.components).toEqual(original.components);
+    expect(back.paths).toEqual(original.paths);
+  });
+
   it("carries streams (x-apigen-stream) and a flag's stream (x-apigen-stream-flag)", () => {
     const { outSpec } = imported(
       join(repoRoot, "test/__snapshots__/features/streaming/openapi.json"),

@@ -23,6 +23,7 @@ import {
   type JsonValue,
   type Pointer,
 } from "./document.ts";
+import { genericUseText, typeParamText } from "./generics.ts";
 
 /** The spec's string formats; others are noted. */
 const formats = new Set([
@@ -179,7 +180,12 @@ function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named:
   }
   const ref = stringOf(schema, "$ref");
   if (ref !== undefined) return refType(ctx, schema, ref, at);
+  const inGeneric = typeParamText(schema) ?? genericUseText(ctx, schema);
   const facets: JsonObject = {};
+  if (inGeneric !== undefined) {
+    copyDocs(ctx, schema, facets, at);
+    return withFacets(inGeneric, facets);
+  }
   const base = baseType(ctx, schema, at, facets, named);
   copyDocs(ctx, schema, facets, at);
   noteUnread(ctx, schema, at, facets);
@@ -189,7 +195,7 @@ function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named:
 /** A `$ref`: the referenced schema's name; its siblings (3.1) as facets. */
 function refType(ctx: ImportContext, schema: JsonObject, ref: string, at: Pointer): TypeOut {
   const target = ctx.doc.resolveRef(ref, at);
-  const name = namedType(ctx, target.value, target.at);
+  const name = genericUseText(ctx, target.value) ?? namedType(ctx, target.value, target.at);
   const facets: JsonObject = {};
   copyDocs(ctx, schema, facets, at);
   if (schema.nullable === true) facets.nullable = true;
