@@ -143,6 +143,7 @@ export const features = [
   "streaming",
   "stand-in",
   "generics",
+  "expandable",
 ] as const;
 
 export type Feature = (typeof features)[number];

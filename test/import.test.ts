@@ -297,6 +297,23 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     expect(back.paths).toEqual(original.paths);
   });
 
+  it("carries expandable fields (x-apigen-expandable) and where a call lists them (x-apigen-expand)", () => {
+    const { outSpec, read } = imported(
+      join(repoRoot, "test/__snapshots__/features/expandable/openapi.json"),
+    );
+    const original = endpointsOf(join(repoRoot, "test/fixtures/features/expandable"));
+    const back = endpointsOf(outSpec);
+    for (const [id, endpoint] of Object.entries(original))
+      expect(back[id]!.expand, id).toEqual(endpoint.expand);
+    const types = Object.assign(
+      {},
+      ...readdirSync(join(outSpec, "types")).map((f) => read(`types/${f}`).types),
+    ) as Record<string, { fields: Record<string, { expandable?: boolean }> }>;
+    expect(types.Payment!.fields.customer!.expandable).toBe(true);
+    expect(types.Charge!.fields.card!.expandable).toBe(true);
+    expect(types.Charge!.fields.amount).not.toHaveProperty("expandable");
+  });
+
   it("carries streams (x-apigen-stream) and a flag's stream (x-apigen-stream-flag)", () => {
     const { outSpec } = imported(
       join(repoRoot, "test/__snapshots__/features/streaming/openapi.json"),

@@ -372,6 +372,7 @@ describe("direct facts of the emitted types", () => {
       streaming: 0,
       "stand-in": 1, // the undocumented body of admin.reset
       generics: 0,
+      expandable: 0,
     });
   });
 

@@ -391,6 +391,24 @@ export const catalogue = {
     severity: "error",
     message: "{key} does not belong to pagination style {style}, which takes: {allowed}",
   },
+  "expandable-type": {
+    severity: "error",
+    message:
+      "field {field} is expandable, so it is an id or the object it names (string | Customer), not {type}",
+  },
+  "expand-place": {
+    severity: "error",
+    message:
+      "expand names {name}, which is neither a query parameter nor a body field of {endpoint}",
+  },
+  "expand-list": {
+    severity: "error",
+    message: "expand names {name}, a {type}; the fields to expand are a list of paths (string[])",
+  },
+  "expand-nothing": {
+    severity: "error",
+    message: "{endpoint} declares expand, but its JSON answer has no field marked expandable: true",
+  },
   "pagination-items": { severity: "error", message: "{problem}" },
   "pagination-param": {
     severity: "error",

@@ -118,6 +118,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
     `Sends: ${sends.length ? sends.join(", ") : "no credential"}.`,
     ...bodyLines(endpoint),
     ...pagingDocLines(endpoint),
+    ...expandDocLines(endpoint),
   ];
   if (endpoint.rules.length) lines.push("", "Rules:", ...endpoint.rules.map((r) => `- ${r}`));
   if (endpoint.errors.length)
@@ -153,4 +154,15 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
   lines.push(...docLines({ notes: [...endpoint.docs.notes, ...response.docs.notes] }));
   lines.push(`@throws {${model.api.errorClassName}} when the API answers with an error status.`);
   return lines;
+}
+
+/** What the JSDoc says about the fields a call may ask to expand. */
+function expandDocLines(endpoint: Endpoint): string[] {
+  const expand = endpoint.expand;
+  if (!expand) return [];
+  const where = expand.in === "query" ? "query parameter" : "body field";
+  const paths = expand.paths.map((p) => `\`${p}\``).join(", ");
+  return [
+    `Expandable with the \`${expand.name}\` ${where}: ${paths}. A listed path comes as the object, the others as ids, and the result's type says which.`,
+  ];
 }

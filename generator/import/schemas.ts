@@ -443,7 +443,16 @@ export function fieldsOf(ctx: ImportContext, schema: JsonObject, at: Pointer): J
   const fields: JsonObject = {};
   for (const [name, property] of Object.entries(properties)) {
     const type = typeOf(ctx, property, under(at, "properties", name));
-    fields[name] = required.has(name) ? { ...asMapping(type), required: true } : type;
+    // apigen's own mark of a field that is an id or, when asked for, the object.
+    const expandable = isObject(property) && property["x-apigen-expandable"] === true;
+    fields[name] =
+      required.has(name) || expandable
+        ? {
+            ...asMapping(type),
+            ...(expandable ? { expandable: true } : {}),
+            ...(required.has(name) ? { required: true } : {}),
+          }
+        : type;
   }
   return fields;
 }

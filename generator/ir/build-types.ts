@@ -423,6 +423,7 @@ export class TypeBuilder {
         name,
         type: this.node(file, fieldPath, value),
         required: isRecord(value) && value.required === true,
+        ...(isRecord(value) && value.expandable === true ? { expandable: true } : {}),
         location: file.locate(fieldPath, "key"),
       };
     });

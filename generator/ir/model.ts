@@ -116,6 +116,11 @@ export interface Field {
   required: boolean;
   /** The named type this field comes from through `extends`, if it does. */
   inheritedFrom?: string;
+  /**
+   * `expandable: true`: an id (`string`) or, when a call asks for it (`Endpoint.expand`), the
+   * object it names. The type is `string | Object`, nullable or not.
+   */
+  expandable?: boolean;
   location: SourceLocation;
 }
 
@@ -297,6 +302,8 @@ export interface Endpoint {
   response: EndpointResponse;
   /** How the endpoint pages, when it does: its list call also walks every item (`for await`). */
   pagination?: Pagination;
+  /** Which expandable fields of the answer the call may ask for, and where it asks. */
+  expand?: EndpointExpand;
   /** The response when the body's boolean `flag` is true (a stream); `response` otherwise. */
   streamResponse?: StreamResponse;
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
@@ -305,6 +312,20 @@ export interface Endpoint {
   testingOnly: boolean;
   docs: Docs;
   location: SourceLocation;
+}
+
+/**
+ * `expand:` of an endpoint: the query parameter or body field (`string[]`) that lists the
+ * expandable fields the answer should carry as objects; the result's type follows it.
+ */
+export interface EndpointExpand {
+  name: string;
+  in: "query" | "body";
+  /**
+   * Every path the call may ask for, dotted from the response body (`customer`,
+   * `data.customer`: arrays add no step), in field order. A path ends at an expandable field.
+   */
+  paths: string[];
 }
 
 /**

@@ -37,6 +37,7 @@ export type TypeExpr =
     }
   | {
       readonly kind: "function-type";
+      readonly typeParameters?: readonly TypeParameter[];
       readonly params: readonly Param[];
       readonly returns: TypeExpr;
       /** `new (...) => R`: the type of a class. */
@@ -56,6 +57,7 @@ export type Member =
   | {
       readonly kind: "call-signature";
       readonly name?: string;
+      readonly typeParameters?: readonly TypeParameter[];
       readonly params: readonly Param[];
       readonly returnType: TypeExpr;
       readonly docs?: readonly string[];

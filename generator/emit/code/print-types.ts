@@ -45,7 +45,11 @@ export function printType(
     case "object-type":
       return printObjectType(type.members, ctx, !type.inline);
     case "function-type":
-      return [type.isConstructor ? "new " : "", printFunctionType(type.params, type.returns, ctx)];
+      return [
+        type.isConstructor ? "new " : "",
+        printTypeParameters(type.typeParameters, ctx),
+        printFunctionType(type.params, type.returns, ctx),
+      ];
     case "typeof":
       return ["typeof ", ctx.use(type.target)];
     case "keyof":
@@ -157,7 +161,12 @@ function printMember(member: Member, ctx: PrintContext): Doc {
   const docs = member.docs?.length ? [printDocComment(member.docs), hardline] : [];
   switch (member.kind) {
     case "call-signature":
-      return [...docs, member.name ?? "", printSignature(member.params, member.returnType, ctx)];
+      return [
+        ...docs,
+        member.name ?? "",
+        printTypeParameters(member.typeParameters, ctx),
+        printSignature(member.params, member.returnType, ctx),
+      ];
     case "property-signature":
       return [
         ...docs,

@@ -25,6 +25,7 @@
 import { shorthandOf } from "../../ir/generics.ts";
 import type {
   Constraints,
+  Field,
   GenericType,
   Literal,
   NamedType,
@@ -120,7 +121,7 @@ function shapeOf(node: TypeNode): JsonObject {
       return obj({
         type: typeKeyword("object", node.nullable),
         properties: node.fields.length
-          ? Object.fromEntries(node.fields.map((f) => [f.name, schemaOf(f.type)]))
+          ? Object.fromEntries(node.fields.map((f) => [f.name, fieldSchemaOf(f)]))
           : undefined,
         required: required.length ? required : undefined,
         additionalProperties: node.open ? true : node.fields.length === 0 ? false : undefined,
@@ -310,4 +311,10 @@ export function genericSchemas(generics: readonly GenericType[]): JsonObject | u
   return Object.fromEntries(
     generics.map((g) => [g.name, { typeParams: [...g.params], schema: schemaOf(g.type) }]),
   );
+}
+
+/** A field's schema; an expandable one (an id or the object) says so in `x-apigen-expandable`. */
+function fieldSchemaOf(field: Field): JsonObject {
+  const schema = schemaOf(field.type);
+  return field.expandable ? { ...schema, "x-apigen-expandable": true } : schema;
 }
