@@ -153,7 +153,7 @@ const cases: BrokenCase[] = [
     name: "unknown-key",
     defect: "`feilds` instead of `fields`",
     expected: [
-      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator",
+      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
     ],
   },
   {
@@ -268,6 +268,17 @@ const cases: BrokenCase[] = [
     defect: "List<Customer without its >",
     expected: [
       'test/fixtures/broken/generic-syntax/api.yaml:13:31 - error type-expr-syntax: cannot read type expression "List<Customer": expected , or > in the type arguments of List',
+    ],
+  },
+  {
+    name: "expand-misused",
+    defect:
+      "an expandable field that is no id-or-object union, an expand naming nothing, a string, and an answer with nothing to expand",
+    expected: [
+      "test/fixtures/broken/expand-misused/api.yaml:17:7 - error expandable-type: field amount is expandable, so it is an id or the object it names (string | Customer), not integer",
+      "test/fixtures/broken/expand-misused/api.yaml:29:13 - error expand-place: expand names expandd, which is neither a query parameter nor a body field of payments.get",
+      "test/fixtures/broken/expand-misused/api.yaml:36:13 - error expand-list: expand names expand, a string; the fields to expand are a list of paths (string[])",
+      "test/fixtures/broken/expand-misused/api.yaml:43:13 - error expand-nothing: plain.get declares expand, but its JSON answer has no field marked expandable: true",
     ],
   },
   {
@@ -625,7 +636,7 @@ const cases: BrokenCase[] = [
     defect: "schema problems in two files and a YAML syntax error in a third",
     expected: [
       "test/fixtures/broken/many-problems-load/a.yaml:4:12 - error schema-wrong-type: expected a string, got number 1",
-      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator",
+      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
       'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
