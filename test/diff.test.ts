@@ -355,6 +355,35 @@ describe("generic types", () => {
   });
 });
 
+describe("expandable fields", () => {
+  const expandBase = loadModel(join(fixtures, "expand-base"));
+
+  it("a field no longer expandable and an endpoint no longer taking expand break the callers who read them", () => {
+    const changes = compareModels(expandBase, loadModel(join(fixtures, "expand-changed")));
+    expect(squeeze(formatChanges(changes)).slice(0, -2)).toEqual([
+      "BREAKING for callers endpoints.payments.get.expand: path charges.card removed",
+      "BREAKING for callers endpoints.payments.create.expand: no longer expandable",
+      "BREAKING for callers endpoints.payments.list.expand: path data.charges.card removed",
+      "BREAKING for callers types.Charge.card: no longer expandable (callers read it)",
+    ]);
+    expect(semverBump(changes)).toBe("major");
+  });
+
+  it("the other way: new paths and a new expand are minor, a field becoming expandable narrows what callers read", () => {
+    const changes = compareModels(loadModel(join(fixtures, "expand-changed")), expandBase);
+    expect(squeeze(formatChanges(changes)).slice(0, -2)).toEqual([
+      "BREAKING for callers types.Charge.card: became expandable (callers read it)",
+      "minor endpoints.payments.get.expand: path charges.card added",
+      "minor endpoints.payments.create.expand: expandable by body expand",
+      "minor endpoints.payments.list.expand: path data.charges.card added",
+    ]);
+  });
+
+  it("finds nothing between a spec with expandable fields and itself", () => {
+    expect(compareModels(expandBase, loadModel(join(fixtures, "expand-base")))).toEqual([]);
+  });
+});
+
 describe("model diff of unions", () => {
   /** A spec whose response is `Method` (read by callers) and whose body holds `Ref` (written by callers). */
   const spec = (

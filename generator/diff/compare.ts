@@ -7,6 +7,7 @@ import type { ApiModel, Constraints, Endpoint, Param, TypeNode } from "../ir/mod
 import { sameShape, typeText } from "./type-text.ts";
 import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
+import { diffExpand } from "./expand.ts";
 import { diffPagination } from "./pagination.ts";
 import { diffStreams } from "./streams.ts";
 import { diffWebhooks } from "./webhooks.ts";
@@ -35,6 +36,8 @@ const effects = {
   fieldRemoved: { reads: true, writes: true },
   becameRequired: { reads: false, writes: true },
   becameOptional: { reads: true, writes: false },
+  /** An expandable mark narrows or widens what results of an endpoint with expand read. */
+  expandableChanged: { reads: true, writes: false },
   typeChanged: { reads: true, writes: true },
   nullableAdded: { reads: true, writes: false },
   nullableRemoved: { reads: false, writes: true },
@@ -155,6 +158,14 @@ function diffNode(
         out.affect(path, "optional -> required", effects.becameRequired, usages, "minor");
       if (field.required && !next.required)
         out.affect(path, "required -> optional", effects.becameOptional, usages, "minor");
+      if (Boolean(field.expandable) !== Boolean(next.expandable))
+        out.affect(
+          path,
+          next.expandable ? "became expandable" : "no longer expandable",
+          effects.expandableChanged,
+          usages,
+          "minor",
+        );
       diffNode(out, path, field.type, next.type, usages);
     }
     for (const field of after.fields.filter((f) => !before.fields.some((b) => b.name === f.name))) {
@@ -416,6 +427,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffCallbacks(out, before, after);
   diffStreams(sinkOf(out, positionUsage("endpoint-response")), before, after);
   diffPagination(sinkOf(out, positionUsage("endpoint-response")), before, after);
+  diffExpand(out, before, after);
   diffWebhooks(sinkOf(out, positionUsage("callback-body")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
