@@ -144,6 +144,7 @@ export const features = [
   "stand-in",
   "generics",
   "expandable",
+  "errors-and-retries",
 ] as const;
 
 export type Feature = (typeof features)[number];
