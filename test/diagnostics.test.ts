@@ -153,7 +153,7 @@ const cases: BrokenCase[] = [
     name: "unknown-key",
     defect: "`feilds` instead of `fields`",
     expected: [
-      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator",
+      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
     ],
   },
   {
@@ -220,6 +220,73 @@ const cases: BrokenCase[] = [
     defect: "map<string without its >",
     expected: [
       'test/fixtures/broken/type-expr-unclosed-map/api.yaml:9:30 - error type-expr-syntax: cannot read type expression "map<string": expected > to close map<',
+    ],
+  },
+  {
+    name: "generic-arity",
+    defect:
+      "List<Customer, Order> and a bare List for a List<T>, and Customer<string> for a type with no typeParams",
+    expected: [
+      "test/fixtures/broken/generic-arity/api.yaml:16:18 - error generic-arity: List takes 1 type argument (List<T>), not 2",
+      "test/fixtures/broken/generic-arity/api.yaml:17:19 - error generic-arity: List takes 1 type argument (List<T>), not 0",
+      "test/fixtures/broken/generic-arity/api.yaml:18:11 - error generic-arity: Customer takes no type arguments (it has no typeParams), not 1",
+    ],
+  },
+  {
+    name: "generic-unknown-param",
+    defect: "U[] in the body of List<T>",
+    expected: [
+      "test/fixtures/broken/generic-unknown-param/api.yaml:10:21 - error generic-unknown-param: U is neither a parameter of List (T) nor a type; did you mean T?",
+    ],
+  },
+  {
+    name: "generic-param-not-concrete",
+    defect:
+      "a type parameter as the base of extends, as a tagged union's variant, and given type arguments",
+    expected: [
+      "test/fixtures/broken/generic-param-not-concrete/api.yaml:12:14 - error generic-param-not-concrete: type parameter T of Wrapped cannot be the base of `extends`, which is a named object type: a type parameter stands for any type",
+      "test/fixtures/broken/generic-param-not-concrete/api.yaml:20:14 - error generic-param-not-concrete: type parameter T of Either cannot be a variant of a tagged union, which is a named object type: a type parameter stands for any type",
+      "test/fixtures/broken/generic-param-not-concrete/api.yaml:24:14 - error generic-param-not-concrete: type parameter T of Applied cannot be a generic type given type arguments: a type parameter stands for any type",
+    ],
+  },
+  {
+    name: "generic-param-shadows",
+    defect: "typeParams: [Customer] beside the type Customer",
+    expected: [
+      "test/fixtures/broken/generic-param-shadows/api.yaml:11:18 - error generic-param-shadows: type parameter Customer of Box has the name of a type, which it would hide in the body; rename the parameter",
+    ],
+  },
+  {
+    name: "generic-expansion",
+    defect: "Nest<T> holds Nest<T[]>: every use makes a bigger one",
+    expected: [
+      "test/fixtures/broken/generic-expansion/api.yaml:11:15 - error generic-expansion: Nest<string[][][][][][][][][][][][][][][][]> makes uses of generic types without end (more than 16 nested, or 10000 in all): a generic type's body uses it with a bigger argument",
+    ],
+  },
+  {
+    name: "generic-syntax",
+    defect: "List<Customer without its >",
+    expected: [
+      'test/fixtures/broken/generic-syntax/api.yaml:13:31 - error type-expr-syntax: cannot read type expression "List<Customer": expected , or > in the type arguments of List',
+    ],
+  },
+  {
+    name: "expand-misused",
+    defect:
+      "an expandable field that is no id-or-object union, an expand naming nothing, a string, and an answer with nothing to expand",
+    expected: [
+      "test/fixtures/broken/expand-misused/api.yaml:17:7 - error expandable-type: field amount is expandable, so it is an id or the object it names (string | Customer), not integer",
+      "test/fixtures/broken/expand-misused/api.yaml:29:13 - error expand-place: expand names expandd, which is neither a query parameter nor a body field of payments.get",
+      "test/fixtures/broken/expand-misused/api.yaml:36:13 - error expand-list: expand names expand, a string; the fields to expand are a list of paths (string[])",
+      "test/fixtures/broken/expand-misused/api.yaml:43:13 - error expand-nothing: plain.get declares expand, but its JSON answer has no field marked expandable: true",
+    ],
+  },
+  {
+    name: "generic-misplaced",
+    defect: "typeParams on a field",
+    expected: [
+      "test/fixtures/broken/generic-misplaced/api.yaml:10:21 - error type-conflict: only a named type takes typeParams; a field, parameter or body uses a generic type with its arguments, as List<Customer>",
+      "test/fixtures/broken/generic-misplaced/api.yaml:11:15 - error unresolved-ref: unknown type T",
     ],
   },
   {
@@ -587,7 +654,7 @@ const cases: BrokenCase[] = [
     defect: "schema problems in two files and a YAML syntax error in a third",
     expected: [
       "test/fixtures/broken/many-problems-load/a.yaml:4:12 - error schema-wrong-type: expected a string, got number 1",
-      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator",
+      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
       'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',

@@ -142,6 +142,8 @@ export const features = [
   "pagination",
   "streaming",
   "stand-in",
+  "generics",
+  "expandable",
   "errors-and-retries",
 ] as const;
 

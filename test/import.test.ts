@@ -278,6 +278,45 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
       expect(back[id]!.pagination, id).toEqual(withDefaults(endpoint.pagination));
   });
 
+  it("carries generic types (x-apigen-generics) and each use (x-apigen-generic): the same document again", async () => {
+    const document = join(repoRoot, "test/__snapshots__/features/generics/openapi.json");
+    const { outSpec, read } = imported(document);
+    const types = Object.assign(
+      {},
+      ...readdirSync(join(outSpec, "types")).map((f) => read(`types/${f}`).types),
+    ) as Record<string, Record<string, unknown>>;
+    expect(types.List!.typeParams).toEqual(["T"]);
+    expect(types.Slice!.typeParams).toEqual(["Item", "Cursor"]);
+    // A use's own schema is no type of the spec: it is written as the use.
+    expect(Object.keys(types)).not.toContain("ListCustomer");
+    expect(endpointsOf(outSpec)["orders.batches"]!.response).toEqual({
+      status: 200,
+      body: "List<List<Order>>",
+    });
+    const again = await generateFrom(outSpec, join(scratch(), "out"));
+    const back = JSON.parse(again.files.find((f) => f.path === "openapi.json")!.contents);
+    const original = JSON.parse(readFileSync(document, "utf8"));
+    expect(back.components).toEqual(original.components);
+    expect(back.paths).toEqual(original.paths);
+  });
+
+  it("carries expandable fields (x-apigen-expandable) and where a call lists them (x-apigen-expand)", () => {
+    const { outSpec, read } = imported(
+      join(repoRoot, "test/__snapshots__/features/expandable/openapi.json"),
+    );
+    const original = endpointsOf(join(repoRoot, "test/fixtures/features/expandable"));
+    const back = endpointsOf(outSpec);
+    for (const [id, endpoint] of Object.entries(original))
+      expect(back[id]!.expand, id).toEqual(endpoint.expand);
+    const types = Object.assign(
+      {},
+      ...readdirSync(join(outSpec, "types")).map((f) => read(`types/${f}`).types),
+    ) as Record<string, { fields: Record<string, { expandable?: boolean }> }>;
+    expect(types.Payment!.fields.customer!.expandable).toBe(true);
+    expect(types.Charge!.fields.card!.expandable).toBe(true);
+    expect(types.Charge!.fields.amount).not.toHaveProperty("expandable");
+  });
+
   it("carries streams (x-apigen-stream, with its error item) and a flag's stream (x-apigen-stream-flag)", () => {
     const { outSpec } = imported(
       join(repoRoot, "test/__snapshots__/features/streaming/openapi.json"),

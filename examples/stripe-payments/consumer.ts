@@ -124,7 +124,8 @@ export async function chargeCustomer(client: StripeClient, order: Order): Promis
       ok: true,
       intentId: intent.id,
       status: intent.status,
-      email: emailOf(intent.customer),
+      // Listed in `expand`, so the customer is the object (or null): no check for an id.
+      email: intent.customer?.email ?? null,
       requestId: headers["Request-Id"],
     };
   } catch (error) {
@@ -143,11 +144,6 @@ export async function chargeCustomer(client: StripeClient, order: Order): Promis
         throw error;
     }
   }
-}
-
-/** The email of an expandable customer: only the expanded object has one. */
-function emailOf(customer: string | Customer | null): string | null {
-  return typeof customer === "object" && customer !== null ? customer.email : null;
 }
 
 /** Whether an error body has Stripe's shape, `{ error: { type, code, ... } }`. */
@@ -176,12 +172,12 @@ export async function describeIntentPayment(
   client: StripeClient,
   intentId: string,
 ): Promise<string> {
-  const intent: PaymentIntent = await client.paymentIntents.retrieve(intentId, {
+  const intent = await client.paymentIntents.retrieve(intentId, {
     expand: ["payment_method"],
   });
+  // Listed in `expand`: the payment method is the object, typed so.
   const pm = intent.payment_method;
-  if (pm === null) return "no payment method yet";
-  return typeof pm === "string" ? `payment method ${pm}` : describePaymentMethod(pm);
+  return pm === null ? "no payment method yet" : describePaymentMethod(pm);
 }
 
 /**

@@ -128,6 +128,29 @@ export const catalogue = {
     message: "cannot read type expression {expr}: {detail}",
   },
   "unresolved-ref": { severity: "error", message: "unknown type {name}{hint}" },
+  "generic-arity": {
+    severity: "error",
+    message: "{name} takes {expected}, not {given}",
+  },
+  "generic-unknown-param": {
+    severity: "error",
+    message: "{name} is neither a parameter of {generic} ({params}) nor a type{hint}",
+  },
+  "generic-param-not-concrete": {
+    severity: "error",
+    message:
+      "type parameter {param} of {generic} cannot be {use}: a type parameter stands for any type",
+  },
+  "generic-param-shadows": {
+    severity: "error",
+    message:
+      "type parameter {param} of {generic} has the name of a type, which it would hide in the body; rename the parameter",
+  },
+  "generic-expansion": {
+    severity: "error",
+    message:
+      "{use} makes uses of generic types without end (more than {maxDepth} nested, or {max} in all): a generic type's body uses it with a bigger argument",
+  },
   "type-conflict": { severity: "error", message: "{detail}" },
   "union-not-allowed": {
     severity: "error",
@@ -389,6 +412,24 @@ export const catalogue = {
   "pagination-key-style": {
     severity: "error",
     message: "{key} does not belong to pagination style {style}, which takes: {allowed}",
+  },
+  "expandable-type": {
+    severity: "error",
+    message:
+      "field {field} is expandable, so it is an id or the object it names (string | Customer), not {type}",
+  },
+  "expand-place": {
+    severity: "error",
+    message:
+      "expand names {name}, which is neither a query parameter nor a body field of {endpoint}",
+  },
+  "expand-list": {
+    severity: "error",
+    message: "expand names {name}, a {type}; the fields to expand are a list of paths (string[])",
+  },
+  "expand-nothing": {
+    severity: "error",
+    message: "{endpoint} declares expand, but its JSON answer has no field marked expandable: true",
   },
   "pagination-items": { severity: "error", message: "{problem}" },
   "pagination-param": {

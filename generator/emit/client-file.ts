@@ -40,6 +40,7 @@ import {
   optionsRef,
 } from "./client-core.ts";
 import { endpointDocLines } from "./client-docs.ts";
+import { expandSignature, type Signature } from "./client-expand.ts";
 import { pagedEndpointMaker, pagedReturnType, pagingEntry } from "./client-pagination.ts";
 import { credentialSpec, inPath, paramsArgName, paramsSpec } from "./client-params.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
@@ -143,7 +144,7 @@ function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
 }
 
 /** Parameters and return type of an endpoint's function and method, after the core. */
-function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr } {
+function signature(model: ApiModel, endpoint: Endpoint): Signature {
   const pathParams = endpoint.params.filter(inPath);
   const queryParams = endpoint.params.filter((p) => !inPath(p));
   const params: Param[] = [
@@ -162,10 +163,10 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
     });
   params.push({ name: "options", type: requestOptions, hasQuestionToken: true });
   const { pagination } = endpoint;
-  return {
+  return expandSignature(model, endpoint, {
     params,
     returnType: pagination ? pagedReturnType(endpoint, pagination) : returnTypeOf(endpoint),
-  };
+  });
 }
 
 /**
@@ -177,7 +178,7 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
  * The annotation lets a bundler drop an unused one with its descriptor.
  */
 function endpointStatement(model: ApiModel, endpoint: Endpoint): Statement {
-  const { params, returnType } = signature(endpoint);
+  const { typeParameters, params, returnType } = signature(model, endpoint);
   const docs = endpointDocLines(model, endpoint);
   const firstTag = docs.findIndex((l) => l.startsWith("@"));
   // Plain code, not `{@link}`: tsc parses a doc comment of a .ts file only when it holds
@@ -195,7 +196,12 @@ function endpointStatement(model: ApiModel, endpoint: Endpoint): Statement {
         kind: "object-type",
         members: overloads.map((o) => ({ kind: "call-signature", ...o })),
       }
-    : { kind: "function-type", params: [...lead, ...params], returns: returnType };
+    : {
+        kind: "function-type",
+        ...(typeParameters ? { typeParameters } : {}),
+        params: [...lead, ...params],
+        returns: returnType,
+      };
   const make = endpoint.pagination ? pagedEndpointMaker() : runtimeValue(coreModule, "endpoint");
   return {
     kind: "variable",
@@ -218,10 +224,10 @@ function groupStatements(model: ApiModel, endpoints: readonly Endpoint[]): FileS
   const first = endpoints[0]!;
   const name = first.groupClassName;
   const members: Member[] = endpoints.flatMap((endpoint) => {
-    const { params, returnType } = signature(endpoint);
+    const { typeParameters, params, returnType } = signature(model, endpoint);
     const docs = endpointDocLines(model, endpoint);
     const overloads = flagOverloads(endpoint, [], params, flagReturnTypes(endpoint), docs) ?? [
-      { docs, params, returnType },
+      { docs, ...(typeParameters ? { typeParameters } : {}), params, returnType },
     ];
     return overloads.map((o) => ({ kind: "call-signature", name: endpoint.methodName, ...o }));
   });

@@ -36,6 +36,7 @@ export const runtimeModules = [
   "client/stream.ts",
   "client/core.ts",
   "client/pagination.ts",
+  "client/expand.ts",
   "http/types.ts",
   "http/body.ts",
   "http/target.ts",
@@ -61,6 +62,7 @@ export const runtimeModules = [
   "testing/request.ts",
   "testing/memory.ts",
   "testing/prefer.ts",
+  "testing/expand.ts",
   "testing/core.ts",
   "testing/stand-in.ts",
   "testing/node.ts",
@@ -80,6 +82,7 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   const unions = usesUnions(ctx.model) || openEvents(ctx.model);
   const paging = ctx.model.endpoints.some((e) => e.pagination);
   const streams = ctx.model.endpoints.some((e) => e.response.stream || e.streamResponse);
+  const expands = ctx.model.endpoints.some((e) => e.expand);
   const banner = `// ${lineComment(ctx.banner)}`;
   return runtimeModules
     .filter((name) => {
@@ -89,6 +92,7 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
     .filter((name) => name !== "client/stream.ts" || streams)
+    .filter((name) => name !== "client/expand.ts" || expands)
     .map((name) => ({
       path: `src/runtime/${name}`,
       contents: `${banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,

@@ -29,7 +29,8 @@ import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
-import { convertDeferred, namedType } from "./schemas.ts";
+import { declareGenerics, isGenericUse } from "./generics.ts";
+import { convertDeferred, namedType, typeOf } from "./schemas.ts";
 import { hoistDeepTypes, shapeTypes, typeRoots } from "./shape.ts";
 import { pascalCase } from "../ir/casing.ts";
 import { fixedNames } from "../ir/names.ts";
@@ -135,10 +136,15 @@ function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" {
 
 /** Every component schema becomes a named type, used or not. */
 function nameEverySchema(ctx: ImportContext): void {
+  declareGenerics(ctx, (schema, at) => typeOf(ctx, schema, at, true));
   const schemas = componentsOf(ctx, "schemas");
-  // apigen's own parameters interfaces come from the endpoints; they are not types of the spec.
+  // apigen's own parameters interfaces come from the endpoints, and each use of a generic type
+  // is written as the use: neither is a type of the spec.
   for (const [name, schema] of Object.entries(schemas))
-    if (!isObject(schema) || schema["x-apigen-params"] === undefined)
+    if (
+      !isObject(schema) ||
+      (schema["x-apigen-params"] === undefined && !isGenericUse(ctx, schema))
+    )
       namedType(ctx, schema, {
         file: ctx.doc.root.path,
         pointer: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`,

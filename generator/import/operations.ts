@@ -289,6 +289,8 @@ function endpointOf(
     const linked = linkPaginationOf(ctx, op, at);
     if (linked) out.pagination = linked;
   }
+  // apigen's own: where a call lists the fields to expand.
+  if (typeof op["x-apigen-expand"] === "string") out.expand = op["x-apigen-expand"];
   carryNotes(op, out);
   if (op.deprecated === true)
     note(ctx, out, under(at, "deprecated"), "the operation is deprecated");

@@ -28,6 +28,7 @@ import {
   type JsonValue,
   type Pointer,
 } from "./document.ts";
+import { genericUseText, typeParamText } from "./generics.ts";
 
 /** The spec's string formats; others are noted. */
 const formats = new Set([
@@ -196,7 +197,12 @@ function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named:
   }
   const ref = stringOf(schema, "$ref");
   if (ref !== undefined) return refType(ctx, schema, ref, at);
+  const inGeneric = typeParamText(schema) ?? genericUseText(ctx, schema);
   const facets: JsonObject = {};
+  if (inGeneric !== undefined) {
+    copyDocs(ctx, schema, facets, at);
+    return withFacets(inGeneric, facets);
+  }
   const base = baseType(ctx, schema, at, facets, named);
   copyDocs(ctx, schema, facets, at);
   dropUnfitDefault(ctx, base, facets, at);
@@ -207,7 +213,7 @@ function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named:
 /** A `$ref`: the referenced schema's name; its siblings (3.1) as facets. */
 function refType(ctx: ImportContext, schema: JsonObject, ref: string, at: Pointer): TypeOut {
   const target = ctx.doc.resolveRef(ref, at);
-  const name = namedType(ctx, target.value, target.at);
+  const name = genericUseText(ctx, target.value) ?? namedType(ctx, target.value, target.at);
   const facets: JsonObject = {};
   copyDocs(ctx, schema, facets, at);
   if (schema.nullable === true) facets.nullable = true;
@@ -461,7 +467,19 @@ export function fieldsOf(ctx: ImportContext, schema: JsonObject, at: Pointer): J
   const fields: JsonObject = {};
   for (const [name, property] of Object.entries(properties)) {
     const type = typeOf(ctx, property, under(at, "properties", name));
-    setEntry(fields, name, required.has(name) ? { ...asMapping(type), required: true } : type);
+    // apigen's own mark of a field that is an id or, when asked for, the object.
+    const expandable = isObject(property) && property["x-apigen-expandable"] === true;
+    setEntry(
+      fields,
+      name,
+      required.has(name) || expandable
+        ? {
+            ...asMapping(type),
+            ...(expandable ? { expandable: true } : {}),
+            ...(required.has(name) ? { required: true } : {}),
+          }
+        : type,
+    );
   }
   return fields;
 }

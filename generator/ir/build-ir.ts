@@ -11,6 +11,7 @@ import { checkBinaryPlaces } from "./check-binary.ts";
 import { checkQueryParams } from "./check-query-params.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
+import { checkExpandableFields, withExpand } from "./build-expand.ts";
 import { withPagination } from "./build-pagination.ts";
 import { checkStreams } from "./build-streams.ts";
 import { TypeBuilder } from "./build-types.ts";
@@ -132,13 +133,20 @@ export function buildModel(
   const errorsSection = merged.errors;
   const errorStatuses = buildStatuses(merged.errorStatuses, ctx);
 
+  types.reserveNames(paramsTypes.map((p) => p.name));
   types.resolve();
   checkWebhookEvents(webhooks, callbacks, new Map(namedTypes.map((t) => [t.name, t])), ctx);
   checkInfiniteTypes(namedTypes, ctx);
   checkAliasCycles(namedTypes, ctx);
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   checkQueryParams(ctx, namedTypes, endpoints);
-  const pagedEndpoints = withPagination(ctx, merged.endpoints, endpoints, namedTypes);
+  checkExpandableFields(ctx, namedTypes, endpoints);
+  const pagedEndpoints = withExpand(
+    ctx,
+    merged.endpoints,
+    withPagination(ctx, merged.endpoints, endpoints, namedTypes),
+    namedTypes,
+  );
   checkStreams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
   warnUnsigned(callbacks, webhooks, credentials, bag);
@@ -171,6 +179,7 @@ export function buildModel(
         : { notes: [] },
     },
     types: namedTypes,
+    generics: [...types.generics.values()],
     paramsTypes,
     validated: [], // worked out from the finished model below
     endpoints: pagedEndpoints,

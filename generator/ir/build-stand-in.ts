@@ -12,6 +12,8 @@ import type {
   RouteResponse,
   RouteState,
 } from "../runtime/testing/table.ts";
+import { expandableFieldAt, expandablePaths } from "./build-expand.ts";
+import type { ExpandablePath, RouteExpand } from "../runtime/testing/expand.ts";
 import type {
   ApiModel,
   Endpoint,
@@ -19,6 +21,7 @@ import type {
   NamedType,
   Param,
   StreamError,
+  TypeNode,
 } from "./model.ts";
 import { buildTriggerEvents } from "./stand-in-events.ts";
 import type { StandInModel } from "./stand-in-model.ts";
@@ -196,7 +199,26 @@ function routeOf(
       : {}),
     errors: listedRefusals(endpoint, model).map(tag),
     ...(state ? { state } : {}),
+    ...expandOf(endpoint, model),
   };
+}
+
+/** The route's expand list and, per path, the shapes of the id and of the object. */
+function expandOf(endpoint: Endpoint, model: ApiModel): { expand?: RouteExpand } {
+  const { expand, response } = endpoint;
+  if (!expand || !response.body) return {};
+  const types = new Map(model.types.map((t) => [t.name, t] as const));
+  const entry = (root: TypeNode, path: string, depth: number): ExpandablePath[] => {
+    const field = expandableFieldAt(root, path, types);
+    if (field?.kind !== "union") return [];
+    const id = field.variants.find((v) => v.kind === "primitive")!;
+    const object = field.variants.find((v) => v !== id)!;
+    const inner =
+      depth > 0 ? [] : expandablePaths(object, types).flatMap((p) => entry(object, p, 1));
+    return [{ path, id: shapeOf(id), object: shapeOf(object), ...(inner.length ? { inner } : {}) }];
+  };
+  const paths = expand.paths.flatMap((path) => entry(response.body!, path, 0));
+  return { expand: { in: expand.in, name: expand.name, paths } };
 }
 
 /** The stand-in and trigger facts of a model. */

@@ -65,7 +65,13 @@ export type TypeShape =
   | { kind: "primitive"; name: PrimitiveName }
   /** Any JSON value. `unspecified`: the source names the value but not its type. */
   | { kind: "unknown"; unspecified: boolean }
-  | { kind: "ref"; name: string }
+  /**
+   * A named type. A use of a generic type (`List<Customer>`) names the named type made for
+   * those arguments (its instantiation, `NamedType.instance`) and keeps the use in `generic`.
+   */
+  | { kind: "ref"; name: string; generic?: GenericUse }
+  /** A type parameter (`T`): only inside the body of a generic type (`ApiModel.generics`). */
+  | { kind: "param"; name: string }
   | { kind: "array"; items: TypeNode }
   | { kind: "map"; values: TypeNode }
   /**
@@ -110,11 +116,39 @@ export interface Field {
   required: boolean;
   /** The named type this field comes from through `extends`, if it does. */
   inheritedFrom?: string;
+  /**
+   * `expandable: true`: an id (`string`) or, when a call asks for it (`Endpoint.expand`), the
+   * object it names. The type is `string | Object`, nullable or not.
+   */
+  expandable?: boolean;
   location: SourceLocation;
 }
 
 export interface NamedType {
   name: string;
+  type: TypeNode;
+  location: SourceLocation;
+  /**
+   * Made for one use of a generic type (`List<Customer>`): its body with the arguments in
+   * place of the parameters. The TypeScript output writes the use, `List<Customer>`, and no
+   * declaration of its own; the OpenAPI document has a schema per instantiation.
+   */
+  instance?: GenericUse;
+}
+
+/** A use of a generic type: its name and the type arguments, in the order of its parameters. */
+export interface GenericUse {
+  name: string;
+  args: TypeNode[];
+}
+
+/**
+ * A type declared with `typeParams` (`List<T>`): its body refers to each parameter as a
+ * `param` node. Every use is a named type of its own (`NamedType.instance`).
+ */
+export interface GenericType {
+  name: string;
+  params: string[];
   type: TypeNode;
   location: SourceLocation;
 }
@@ -283,6 +317,8 @@ export interface Endpoint {
   response: EndpointResponse;
   /** How the endpoint pages, when it does: its list call also walks every item (`for await`). */
   pagination?: Pagination;
+  /** Which expandable fields of the answer the call may ask for, and where it asks. */
+  expand?: EndpointExpand;
   /** The response when the body's boolean `flag` is true (a stream); `response` otherwise. */
   streamResponse?: StreamResponse;
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
@@ -291,6 +327,20 @@ export interface Endpoint {
   testingOnly: boolean;
   docs: Docs;
   location: SourceLocation;
+}
+
+/**
+ * `expand:` of an endpoint: the query parameter or body field (`string[]`) that lists the
+ * expandable fields the answer should carry as objects; the result's type follows it.
+ */
+export interface EndpointExpand {
+  name: string;
+  in: "query" | "body";
+  /**
+   * Every path the call may ask for, dotted from the response body (`customer`,
+   * `data.customer`: arrays add no step), in field order. A path ends at an expandable field.
+   */
+  paths: string[];
 }
 
 /**
@@ -661,6 +711,8 @@ export interface ApiModel {
     docs: Docs;
   };
   types: NamedType[];
+  /** Generic types (`typeParams`), in declaration order; their uses are among `types`. */
+  generics: GenericType[];
   /** Interfaces generated for operation parameters, in endpoint then callback order. */
   paramsTypes: ParamsType[];
   /**

@@ -11,7 +11,7 @@ import { modelExtensions } from "./extensions.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import { sharedHeaderKey, sharedHeaderParameter } from "./parameters.ts";
 import { pathsOf, tagsOf } from "./paths.ts";
-import { componentSchemas } from "./schemas.ts";
+import { componentSchemas, genericSchemas } from "./schemas.ts";
 import {
   securitySchemes,
   signatureCredentials,
@@ -113,6 +113,7 @@ export function buildOpenApiDocument(model: ApiModel): JsonObject {
       schemas: componentSchemas(model.types, model.paramsTypes),
       parameters: componentParameters(model),
       securitySchemes: Object.keys(schemes).length ? schemes : undefined,
+      "x-apigen-generics": genericSchemas(model.generics),
     }),
     ...modelExtensions(model),
   });

@@ -68,6 +68,9 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     },
     "x-testing-only": endpoint.testingOnly ? true : undefined,
     "x-apigen-pagination": paginationExtension(endpoint),
+    // The parameter or body field that lists the fields to expand; the paths follow from the
+    // answer's schema (x-apigen-expandable), so an import needs only the name.
+    "x-apigen-expand": endpoint.expand?.name,
     "x-apigen-errors": ownErrorsExtension(endpoint),
     "x-apigen-headers": fixedHeadersExtension(endpoint.headers),
     "x-undocumented": notesOf(endpoint.docs),

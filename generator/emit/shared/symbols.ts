@@ -66,6 +66,8 @@ interface RuntimeModules {
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;
   "client/pagination.ts": typeof ClientPagination;
+  /** Types only (`Expanded`). */
+  "client/expand.ts": Record<string, never>;
   "client/stream.ts": typeof ClientStream;
   "callbacks/core.ts": typeof CallbacksCore;
   "callbacks/router.ts": typeof CallbacksRouter;

@@ -19,6 +19,7 @@ import { areaOf, errorBodyOf, json, noteHeader, refuse } from "./answers.js";
 import type { Memory } from "./memory.js";
 import { appliedPreference, preferenceOf, preferredRefusal } from "./prefer.js";
 import { checkCredentials, matchPath, readParams } from "./request.js";
+import { applyExpansion, askedPaths } from "./expand.js";
 import { hashText, sample, seeded, type Random } from "./sample.js";
 import type { Shape } from "./shape.js";
 import type { StandInOptions } from "./stand-in.js";
@@ -66,6 +67,7 @@ function respond(
   made?: Record<string, unknown>,
   body?: unknown,
   streamError?: string,
+  params: Record<string, unknown> = {},
 ): OutboundResponse {
   const streamed = route.streamResponse;
   const asked = streamed && (body as Record<string, unknown> | undefined)?.[streamed.flag] === true;
@@ -84,6 +86,10 @@ function respond(
   if (r.kind === "none" || !r.body) return { status: r.status, headers, body: "" };
   let value = sample(r.body, ctx.table.types, random);
   if (made && value !== null && typeof value === "object") value = { ...value, ...made };
+  if (route.expand) {
+    const asked = askedPaths(route.expand, params, body);
+    applyExpansion(value, route.expand.paths, asked, ctx.table.types, random);
+  }
   const type = r.contentType ?? "application/json";
   if (r.kind === "json") return json(r.status, value, { "Content-Type": type, ...headers });
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -215,7 +221,7 @@ function serve(
   if (issues.length > 0) return invalid(ctx, route, issues.map(issueText));
   const step = route.state ? ctx.memory.apply(route.state, params, body, text) : {};
   if ("refusal" in step) return refuse(ctx.table, route, step.refusal);
-  return respond(ctx, route, random, step.made, body, streamError);
+  return respond(ctx, route, random, step.made, body, streamError, params);
 }
 
 /** The route of a method and path with its path parameters, or the refusal: 404, or 405 with `Allow`. */

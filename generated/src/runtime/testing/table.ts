@@ -8,6 +8,7 @@
  * which state an endpoint keeps) is decided by the generator; the runtime only follows it.
  */
 import type { Validator } from "../validate.js";
+import type { RouteExpand } from "./expand.js";
 import type { Shape, ShapeLiteral, ShapeTable } from "./shape.js";
 
 /** A refusal the stand-in answers: status, the catalogue's code or tag, and words for people. */
@@ -103,6 +104,8 @@ export interface RouteData {
   /** The refusals the spec lists for the endpoint, for `Prefer: code=` and `Prefer: error=`. */
   errors: Refusal[];
   state?: RouteState;
+  /** Where a request lists the fields to expand, and the answer's expandable paths. */
+  expand?: RouteExpand;
 }
 
 /** A route with the generated validators of its parameters and body. */
