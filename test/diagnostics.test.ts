@@ -742,6 +742,13 @@ const cases: BrokenCase[] = [
       'test/fixtures/broken/pagination-schema/api.yaml:21:39 - error schema-bad-name: value "links..next" is not a dot path of field names such as links.next',
     ],
   },
+  {
+    name: "requests-misused",
+    defect: "a download of a media range (image/*) typed as a string, not bytes",
+    expected: [
+      "test/fixtures/broken/requests-misused/api.yaml:13:60 - error body-content-type: a response of the range image/* carries bytes of any type it covers: its body must be of type binary (a Blob of the type the server sends)",
+    ],
+  },
 ];
 
 /**

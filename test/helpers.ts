@@ -130,6 +130,7 @@ export const features = [
   "pagination",
   "streaming",
   "stand-in",
+  "requests",
 ] as const;
 
 export type Feature = (typeof features)[number];

@@ -619,3 +619,73 @@ describe("webhooks and callbacks of other documents", () => {
     });
   });
 });
+
+describe("requests: media ranges, fixed and versioned headers, 304s and other hosts", () => {
+  /** The package a spec folder gives: its sources (src/, not the runtime) by path, and its OpenAPI document. */
+  const packageOf = async (specDir: string) => {
+    const generated = await generateFrom(specDir, join(scratch(), "out"));
+    const sources = new Map(
+      generated.files
+        .filter((f) => f.path.startsWith("src/") && !f.path.startsWith("src/runtime/"))
+        .map((f) => [f.path, f.contents.slice(f.contents.indexOf("\n") + 1)]),
+    );
+    const openapi = generated.files.find((f) => f.path === "openapi.json")!.contents;
+    return { sources, openapi };
+  };
+
+  it("gives back the requests feature's package from its own OpenAPI document, byte for byte", async () => {
+    const before = await packageOf(join(repoRoot, "test/fixtures/features/requests"));
+    const { outSpec } = imported(document("openapi.json", before.openapi));
+    const after = await packageOf(outSpec);
+    expect([...after.sources.keys()].sort()).toEqual([...before.sources.keys()].sort());
+    for (const [path, text] of before.sources) expect(after.sources.get(path), path).toBe(text);
+  });
+
+  it("takes any media type a download declares: ranges, parameters and capitals", async () => {
+    const binary = (type: string) => ({
+      description: "ok",
+      content: { [type]: { schema: { type: "string", format: "binary" } } },
+    });
+    const { outSpec, read } = imported(
+      document(
+        "media.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Media", version: "1.0.0" },
+          paths: {
+            "/any": { get: { operationId: "media/any", responses: { "200": binary("*/*") } } },
+            "/image": {
+              get: { operationId: "media/image", responses: { "200": binary("image/*") } },
+            },
+            "/pdf": {
+              get: {
+                operationId: "media/pdf",
+                responses: { "200": binary("Application/PDF; charset=binary") },
+              },
+            },
+          },
+        }),
+      ),
+    );
+    const endpoints = read("endpoints/media.yaml").endpoints;
+    expect(endpoints["media.any"].response).toMatchObject({
+      status: 200,
+      contentType: "*/*",
+      body: "binary",
+    });
+    expect(endpoints["media.image"].response).toMatchObject({
+      status: 200,
+      contentType: "image/*",
+      body: "binary",
+    });
+    expect(endpoints["media.pdf"].response).toMatchObject({
+      status: 200,
+      contentType: "application/pdf",
+      body: "binary",
+    });
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain('"headers":{"Accept":"*/*"}');
+    expect(client).toContain('"headers":{"Accept":"image/*, application/json;q=0.5"}');
+  });
+});

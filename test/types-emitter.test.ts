@@ -371,6 +371,7 @@ describe("direct facts of the emitted types", () => {
       pagination: 0,
       streaming: 0,
       "stand-in": 1, // the undocumented body of admin.reset
+      requests: 0,
     });
   });
 

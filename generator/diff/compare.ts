@@ -259,8 +259,15 @@ function diffBodies(out: ChangeList, subject: string, e: Endpoint, next: Endpoin
   if (e.body && next.body && sent(e) !== sent(next))
     out.add(`${subject}.body`, `sent as ${sent(e)} -> ${sent(next)}`, "minor", ["callers"]);
   const media = (x: Endpoint) => x.response.contentType ?? "no body";
+  // A download of another media type (`image/png` -> `image/*`) is a Blob all the same.
+  const blobs = e.response.kind === "binary" && next.response.kind === "binary";
   if (e.response.kind !== next.response.kind || media(e) !== media(next))
-    out.add(`${subject}.response`, `${media(e)} -> ${media(next)}`, "minor", ["callers"]);
+    out.add(
+      `${subject}.response`,
+      `${media(e)} -> ${media(next)}`,
+      "minor",
+      blobs ? [] : ["callers"],
+    );
   const headers = (x: Endpoint) => new Map(x.response.headers.map((h) => [h.name, h.parse]));
   const [old, now] = [headers(e), headers(next)];
   for (const [name, parse] of now) {

@@ -381,6 +381,26 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
   } else if (errors.length) out.errors = errors;
 }
 
+/** A media type or range as the format writes one: `image/png`, `image/*`, or any type. */
+const formatMediaType = /^(\*\/\*|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/;
+
+/**
+ * A success response's media type as the format takes it: without parameters (`;
+ * charset=...`) and lower-cased; one it still cannot hold is written as bytes, with a note.
+ * A range (`image/*`, or any type) stays one: the client takes any type it covers as a Blob.
+ */
+function responseMediaType(
+  ctx: ImportContext,
+  mediaType: string,
+  at: Pointer,
+  out: JsonObject,
+): string {
+  const bare = mediaType.split(";")[0]!.trim().toLowerCase();
+  if (formatMediaType.test(bare)) return bare;
+  note(ctx, out, at, `response media type ${mediaType}: written as application/octet-stream`);
+  return "application/octet-stream";
+}
+
 const unshownSentence = "The body is not shown in the source.";
 
 /**
@@ -438,7 +458,7 @@ function successOf(
     const media = content[chosen];
     const mediaAt = under(at, "content", chosen);
     const schema = isObject(media) ? media.schema : undefined;
-    if (!isJson(chosen)) out.contentType = chosen;
+    if (!isJson(chosen)) out.contentType = responseMediaType(ctx, chosen, mediaAt, out);
     out.body =
       isJson(chosen) || chosen.startsWith("text/")
         ? schema === undefined

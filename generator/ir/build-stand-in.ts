@@ -104,13 +104,32 @@ function urlValueOf(p: Param): { urlValue?: "number" | "boolean" } {
   return p.type.name === "boolean" ? { urlValue: "boolean" } : {};
 }
 
+/** A type of each range the stand-in answers a range with (`image/*` with `image/png`). */
+const rangeSamples: Readonly<Record<string, string>> = {
+  "image/*": "image/png",
+  "audio/*": "audio/mpeg",
+  "video/*": "video/mp4",
+  "text/*": "text/plain",
+  "*/*": "application/octet-stream",
+};
+
+/**
+ * The Content-Type the stand-in sends: the spec's media type, or for a range (`image/*`) one
+ * type it covers, since a response carries a type, never a range.
+ */
+export function answeredMediaType(contentType: string): string {
+  const bare = contentType.split(";")[0]!.trim().toLowerCase();
+  if (!bare.endsWith("/*")) return contentType;
+  return rangeSamples[bare] ?? `${bare.slice(0, -2)}/octet-stream`;
+}
+
 /** A success response as the stand-in answers it; a JSON response without a body says so. */
 function responseOf(r: EndpointResponse): RouteResponse {
   const noBody = r.kind === "none" || (!r.body && r.kind === "json");
   return {
     status: r.status,
     kind: noBody ? "none" : r.kind,
-    ...(r.contentType && !noBody ? { contentType: r.contentType } : {}),
+    ...(r.contentType && !noBody ? { contentType: answeredMediaType(r.contentType) } : {}),
     ...(r.body && !noBody ? { body: shapeOf(r.body) } : {}),
     ...(r.stream?.events.length
       ? { events: r.stream.events.map((e) => ({ name: e.name, shape: shapeOf(e.type) })) }

@@ -16,7 +16,7 @@ import { areaOf, json, noteHeader, refuse } from "./answers.js";
 import type { Memory } from "./memory.js";
 import { appliedPreference, preferenceOf, preferredRefusal } from "./prefer.js";
 import { checkCredentials, matchPath, readParams } from "./request.js";
-import { hashText, sample, seeded, type Random } from "./sample.js";
+import { hashText, sample, seeded, token, type Random } from "./sample.js";
 import type { Shape } from "./shape.js";
 import type { StandInOptions } from "./stand-in.js";
 import type { Route, RouteResponse, StandInTable } from "./table.js";
@@ -72,6 +72,12 @@ function respond(
     headers[h.name] = typeof value === "object" ? JSON.stringify(value) : String(value);
   }
   if (r.kind === "sse" || r.kind === "jsonl") return stream(ctx, r, random, headers);
+  if (r.kind === "binary") {
+    // Bytes of the media type (one a range covers: table.ts), whether or not the spec shows a body.
+    const bytes = r.body ? sample(r.body, ctx.table.types, random) : token(random, 16);
+    const type = r.contentType ?? "application/octet-stream";
+    return { status: r.status, headers: { "Content-Type": type, ...headers }, body: String(bytes) };
+  }
   if (r.kind === "none" || !r.body) return { status: r.status, headers, body: "" };
   let value = sample(r.body, ctx.table.types, random);
   if (made && value !== null && typeof value === "object") value = { ...value, ...made };
