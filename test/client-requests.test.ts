@@ -4,6 +4,7 @@
  * node:http server on 127.0.0.1 that records every request, and the package's own stand-in.
  * Downloads of any media type (`image/*`, `*\/*`) are Blobs of the type the server sends.
  */
+import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import {
   createServer,
@@ -212,4 +213,158 @@ describe("--diff of requests", () => {
       "minor endpoints.photos.raw.response: image/* -> image/png",
     ]);
   });
+
+  it("headers every request sends change the wire only: minor; a version removed breaks callers who pin it", async () => {
+    expect(
+      await changes((m) => {
+        m.fixedHeaders[0]!.value = "application/vnd.media.v2+json";
+        m.fixedHeaders.splice(1, 1);
+        m.fixedHeaders.push({ name: "X-Tenant", value: "t1", required: true, docs: { notes: [] } });
+        m.versioning.current = "2023-01-01";
+        m.versioning.versions = m.versioning.versions.filter((v) => v.name !== "2024-06-01");
+        m.versioning.versions.push({
+          name: "2025-01-01",
+          docs: { notes: [] },
+          location: m.api.location,
+        });
+      }),
+    ).toEqual([
+      "minor headers: every request sends Accept: application/vnd.media+json -> Accept: application/vnd.media.v2+json",
+      "minor headers: every request now sends X-Tenant: t1",
+      "minor headers: requests no longer send X-Client-Name: apigen-feature",
+      "minor versioning: the client sends version 2024-06-01 -> 2023-01-01",
+      "minor versioning: version 2025-01-01 added",
+      "breaking versioning: version 2024-06-01 removed (apiVersion no longer takes it)",
+    ]);
+    expect(
+      await changes((m) => void (m.versioning = { ...m.versioning, scheme: "path-prefix" })),
+    ).toEqual(["breaking versioning: versioned by header -> path-prefix"]);
+  });
+});
+
+describe("headers every request sends, and the version in a header", () => {
+  const album = { id: "a1", title: "Summer", photos: 3 };
+  const jsonAnswer: Answer = (_req, res) => {
+    res.writeHead(200, { "content-type": "application/vnd.media+json" });
+    res.end(JSON.stringify(album));
+  };
+
+  it("sends the API's headers and the package's version on every request, its own Accept where the response is not JSON", async () => {
+    answer = jsonAnswer;
+    const c = client();
+    expect(await c.albums.get("a1")).toEqual(album);
+    await c.albums.get("a2"); // the second call reuses the headers built for the first
+    await c.albums.get("a3", { headers: { "X-Trace": "t-1" } }); // built for the call
+    for (const request of received)
+      expect(request.headers).toMatchObject({
+        accept: "application/vnd.media+json",
+        "x-client-name": "apigen-feature",
+        "media-version": "2024-06-01",
+        authorization: "Bearer tok_secret_1",
+      });
+    expect(received[2]!.headers["x-trace"]).toBe("t-1");
+    received = [];
+    answer = bytes(200, "<p>Summer</p>", { "content-type": "text/html" });
+    expect(await c.pages.render("a1")).toBe("<p>Summer</p>");
+    expect(received[0]!.headers).toMatchObject({
+      accept: "text/html, application/json;q=0.5",
+      "x-client-name": "apigen-feature",
+      "media-version": "2024-06-01",
+    });
+  });
+
+  it("lets an endpoint's own header win over the API's, and the caller's headers over both", async () => {
+    answer = jsonAnswer;
+    await client().albums.rename("a1", { title: "Winter" });
+    expect(received[0]!.headers).toMatchObject({
+      "x-client-name": "album-renamer",
+      accept: "application/vnd.media+json",
+      "content-type": "application/json",
+    });
+    await client({ headers: { "x-client-name": "mine" } }).albums.get("a1");
+    await client().albums.get("a1", { headers: { "X-Client-Name": "this-call" } });
+    expect(received.slice(1).map((r) => r.headers["x-client-name"])).toEqual(["mine", "this-call"]);
+  });
+
+  it("sends the version the apiVersion option picks, and refuses one the spec does not list", async () => {
+    answer = jsonAnswer;
+    await client({ apiVersion: "2023-01-01" }).albums.get("a1");
+    expect(received[0]!.headers["media-version"]).toBe("2023-01-01");
+    expect(() => client({ apiVersion: "1999-01-01" })).toThrow(
+      expect.objectContaining({ name: "ClientOptionsError", option: "apiVersion" }),
+    );
+    expect(() => client({ apiVersion: "1999-01-01" })).toThrow(
+      "apiVersion is not a version the spec lists (2024-06-01, 2023-01-01)",
+    );
+    expect(received).toHaveLength(1);
+  });
+
+  it("the stand-in answers in the version the request names: its error body, invalid-input status and listed errors", async () => {
+    const standIn = testing.createStandIn();
+    const rename = (headers: Record<string, string>) =>
+      standIn.fetch(
+        new Request("http://stand-in.test/albums/a1", {
+          method: "PATCH",
+          headers: { authorization: "Bearer t", "content-type": "application/json", ...headers },
+          body: JSON.stringify({ title: "" }),
+        }),
+      );
+    const current = await rename({});
+    expect([current.status, await current.json()]).toEqual([
+      422,
+      { message: "body.title: must be at least 1 characters long" },
+    ]);
+    const first = await rename({ "Media-Version": "2023-01-01" });
+    expect([first.status, await first.json()]).toEqual([
+      400,
+      { detail: "body.title: must be at least 1 characters long" },
+    ]);
+    const unknown = await rename({ "Media-Version": "1999-01-01" });
+    expect([unknown.status, await unknown.json()]).toEqual([
+      400,
+      {
+        message:
+          'Media-Version: "1999-01-01" is not a version of the API; it has 2024-06-01, 2023-01-01',
+      },
+    ]);
+    // 410 is listed for the first version only
+    const gone = (version: string) =>
+      standIn.fetch(
+        new Request("http://stand-in.test/albums/a1", {
+          headers: { authorization: "Bearer t", prefer: "code=410", "media-version": version },
+        }),
+      );
+    expect((await gone("2023-01-01")).status).toBe(410);
+    expect((await gone("2024-06-01")).status).toBe(400);
+  });
+});
+
+describe("types of the generated calls", () => {
+  /** Type-checks `lines` (a module beside the package's index) with the package's tsconfig. */
+  function typeCheck(lines: string[]): string {
+    writeFileSync(join(out, "src/usage-check.ts"), [...lines, ""].join("\n"));
+    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
+      encoding: "utf8",
+    });
+    return run.stdout + run.stderr;
+  }
+
+  it("type-check: the apiVersion option takes the listed versions only; downloads are Blobs", () => {
+    expect(
+      typeCheck([
+        'import { MediaClient } from "./index.js";',
+        'const base = "http://127.0.0.1";',
+        'const c = new MediaClient({ baseUrl: base, apiVersion: "2023-01-01" });',
+        "// @ts-expect-error not a version of the spec",
+        'new MediaClient({ baseUrl: base, apiVersion: "1999-01-01" });',
+        "export async function check(): Promise<void> {",
+        '  const photo: Blob = await c.photos.raw("p");',
+        '  const file: Blob = await c.files.download("f");',
+        '  const page: string = await c.pages.render("a");',
+        "  void [photo, file, page];",
+        "}",
+      ]),
+    ).toBe("");
+  }, 60_000);
 });

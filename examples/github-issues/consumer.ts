@@ -26,7 +26,11 @@ import {
   type WebhookContext,
 } from "./generated/src/callbacks.js";
 
-/** The REST API version this code is written for; GitHub answers in it whatever its default. */
+/**
+ * The REST API version this code is written for; GitHub answers in it whatever its default.
+ * The package sends the version its spec is written for (the same) in X-GitHub-Api-Version on
+ * every request; naming it here keeps this code on it when a newer package sends another.
+ */
 export const apiVersion = "2022-11-28";
 
 /** Where and as whom to connect. */
@@ -42,6 +46,7 @@ export interface ConnectOptions {
 /**
  * A client that pins the API version. The token is optional: the generated client sends it
  * where the spec lists the credential and leaves it out when it has none (public reads).
+ * GitHub's `Accept: application/vnd.github+json` goes on every request, from the spec.
  */
 export function connect(options: ConnectOptions = {}): GitHubClient {
   const { baseUrl = "https://api.github.com", token, fetch } = options;
@@ -50,7 +55,7 @@ export function connect(options: ConnectOptions = {}): GitHubClient {
     // exactOptionalPropertyTypes: an option is left out, never set to undefined.
     ...(token === undefined ? {} : { token }),
     ...(fetch === undefined ? {} : { fetch }),
-    headers: { "X-GitHub-Api-Version": apiVersion },
+    apiVersion,
   });
 }
 

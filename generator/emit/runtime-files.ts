@@ -31,6 +31,7 @@ export const runtimeModules = [
   "client/timeout.ts",
   "client/params.ts",
   "client/operation.ts",
+  "client/api-requests.ts",
   "client/stream.ts",
   "client/core.ts",
   "client/pagination.ts",

@@ -19,6 +19,7 @@ import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
+import { fixedHeadersSection } from "./requests.ts";
 import { namedType } from "./schemas.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
@@ -67,7 +68,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   ctx.namePrefix = pascalCase(titleName(String(api.title))) || "Api";
   const environments = environmentsSection(ctx);
   const credentials = credentialsSection(ctx);
-  const headers = sharedHeadersSection(ctx);
+  const headers = { ...fixedHeadersSection(ctx), ...sharedHeadersSection(ctx) };
   const endpoints = endpointsOf(ctx);
   const inbound = inboundSections(ctx);
   ctx.area = "shared";
@@ -76,7 +77,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   const top: JsonObject = { api };
   if (environments) top.environments = environments;
   if (credentials) top.credentials = credentials;
-  if (headers) top.headers = headers;
+  if (Object.keys(headers).length) top.headers = headers;
   Object.assign(top, extensionSections(ctx));
   const files = layout(ctx, top, endpoints, inbound, options);
   return { files, endpoints: endpoints.length, types: ctx.types.size, gaps: ctx.gaps };

@@ -15,6 +15,7 @@ import {
 } from "./context.ts";
 import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
+import { isFixedOrVersionHeader } from "./requests.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
@@ -223,7 +224,8 @@ export function paramsOf(
     if (
       !isObject(param) ||
       param["x-apigen-shared-header"] === true ||
-      param["x-apigen-signature"] !== undefined
+      param["x-apigen-signature"] !== undefined ||
+      isFixedOrVersionHeader(param)
     )
       continue;
     const name = stringOf(param, "name") ?? "";

@@ -18,6 +18,7 @@ import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
+import { apiHeadersOf, checkApiHeaders, versioningOf } from "./build-requests.ts";
 import { pendingStandIn, withStandIn } from "./build-stand-in.ts";
 import type {
   ApiInfo,
@@ -72,9 +73,11 @@ export function buildModel(
   const codeSet = new Set(errorCodes.map((c) => c.code));
   const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
   checkVersionScopes(merged, versions, ctx);
+  const versioning = versioningOf(ctx, merged.versioning, versions, merged.versions);
   const operations = new OperationBuilder(ctx, types, {
     credentials: new Set(credentials.map((c) => c.id)),
     versions,
+    versioning: versioning.scheme,
     errorResponses: responses,
     errorCodes: codeSet,
   });
@@ -102,24 +105,17 @@ export function buildModel(
     docs: ctx.docs(d.file, d.path, d.value),
     location: d.file.locate(d.path, "key"),
   }));
-  const sharedHeaders = merged.headers.map((d) => ({
-    name: d.name,
-    ...(d.value.schema !== undefined
-      ? { schema: types.node(d.file, [...d.path, "schema"], d.value.schema) }
-      : {}),
-    required: false,
-    docs: ctx.docs(d.file, d.path, d.value),
-  }));
+  const { fixed: fixedHeaders, shared: sharedHeaders } = apiHeadersOf(ctx, types, merged.headers);
   const idem = merged.idempotency;
   const idempotency = {
     supported: idem?.value.supported === true,
     ...(typeof idem?.value.header === "string" ? { header: idem.value.header } : {}),
     docs: idem ? ctx.docs(idem.file, idem.path, idem.value) : { notes: [] },
   };
-  const versioning = merged.versioning;
   const errorsSection = merged.errors;
   const errorStatuses = buildStatuses(merged.errorStatuses, ctx);
 
+  checkApiHeaders(ctx, merged.headers, fixedHeaders, versioning, merged.versioning, credentials);
   types.resolve();
   checkWebhookEvents(webhooks, callbacks, new Map(namedTypes.map((t) => [t.name, t])), ctx);
   checkInfiniteTypes(namedTypes, ctx);
@@ -137,15 +133,9 @@ export function buildModel(
     environments,
     credentials,
     sharedHeaders,
+    fixedHeaders,
     idempotency,
-    versioning: {
-      scheme: "path-prefix",
-      versions,
-      rules: stringList(versioning?.value.rules),
-      docs: versioning
-        ? ctx.docs(versioning.file, versioning.path, versioning.value)
-        : { notes: [] },
-    },
+    versioning,
     errors: {
       codes: errorCodes,
       statuses: errorStatuses,
@@ -339,7 +329,7 @@ function buildVersion(decl: Decl, ctx: BuildContext, typeNames: readonly string[
   }
   return {
     name: decl.name,
-    prefix: String(v.prefix),
+    ...(typeof v.prefix === "string" ? { prefix: v.prefix } : {}),
     ...(typeof v.errorBody === "string" ? { errorBody: v.errorBody } : {}),
     ...(typeof v.invalidInputStatus === "number"
       ? { invalidInputStatus: v.invalidInputStatus }

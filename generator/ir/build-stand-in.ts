@@ -7,9 +7,11 @@
 import type {
   Collection,
   Refusal,
+  RouteArea,
   RouteData,
   RouteResponse,
   RouteState,
+  VersionHeader,
 } from "../runtime/testing/table.ts";
 import type { ApiModel, Endpoint, EndpointResponse, NamedType, Param } from "./model.ts";
 import { buildTriggerEvents } from "./stand-in-events.ts";
@@ -180,6 +182,43 @@ function routeOf(
   };
 }
 
+/** An endpoint as it is under one version of an API versioned by a header: that version's errors. */
+function inVersion(endpoint: Endpoint, version: string): Endpoint {
+  const errors = endpoint.errors.filter(
+    (e) => e.scope.kind !== "version" || e.scope.version === version,
+  );
+  return { ...endpoint, version, errors };
+}
+
+/**
+ * An endpoint's route; of an API versioned by a header, as the current version serves it,
+ * with what each other version answers otherwise (`byVersion`).
+ */
+function versionedRouteOf(
+  endpoint: Endpoint,
+  model: ApiModel,
+  state: RouteState | undefined,
+  tagged: ReadonlySet<string>,
+): RouteData {
+  const { scheme, current, versions } = model.versioning;
+  if (scheme !== "header" || current === undefined) return routeOf(endpoint, model, state, tagged);
+  const route = routeOf(inVersion(endpoint, current), model, state, tagged);
+  const others = versions.filter((v) => v.name !== current);
+  if (!others.length) return route;
+  const byVersion: Record<string, RouteArea> = {};
+  for (const v of others) {
+    const r = routeOf(inVersion(endpoint, v.name), model, state, tagged);
+    byVersion[v.name] = {
+      errorBody: r.errorBody,
+      invalidInput: r.invalidInput,
+      ...(r.invalidInputTag !== undefined ? { invalidInputTag: r.invalidInputTag } : {}),
+      credentials: r.credentials,
+      errors: r.errors,
+    };
+  }
+  return { ...route, byVersion };
+}
+
 /** The stand-in and trigger facts of a model. */
 export function buildStandIn(model: ApiModel): StandInModel {
   const types = new Map(model.types.map((t) => [t.name, t]));
@@ -196,7 +235,7 @@ export function buildStandIn(model: ApiModel): StandInModel {
   const webhooks = webhookCollection(model, types);
   const steps = transitions(model);
   const routes = model.endpoints.map((e) =>
-    routeOf(e, model, webhooks?.state.get(e.id) ?? steps.get(e.id), tagged),
+    versionedRouteOf(e, model, webhooks?.state.get(e.id) ?? steps.get(e.id), tagged),
   );
   const rateLimit = model.errors.responses.find((e) => e.status === 429);
   const events = buildTriggerEvents(model);
@@ -215,12 +254,12 @@ export function buildStandIn(model: ApiModel): StandInModel {
         ),
       ]),
       errorBodies,
-      areas: model.versioning.versions.map((v) => ({
-        prefix: v.prefix,
-        errorBody: v.name,
-        invalidInput: v.invalidInputStatus ?? 400,
-      })),
-      fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
+      areas: model.versioning.versions.flatMap((v) =>
+        v.prefix === undefined
+          ? []
+          : [{ prefix: v.prefix, errorBody: v.name, invalidInput: v.invalidInputStatus ?? 400 }],
+      ),
+      fallback: fallbackArea(model),
       collections: webhooks ? [webhooks.collection] : [],
       notFound: { status: 404, message: "no endpoint of the spec has this path" },
       rateLimited: {
@@ -228,10 +267,27 @@ export function buildStandIn(model: ApiModel): StandInModel {
         message: rateLimit?.docs.description ?? "rate limited",
       },
       reasonTags,
+      ...versionHeaderOf(model),
     },
     events: events.events,
     eventTypes: events.types,
   };
+}
+
+/** The area outside every path prefix: the generic one, or the current version's of an API versioned by a header. */
+function fallbackArea(model: ApiModel): StandInModel["table"]["fallback"] {
+  const { scheme, current, versions } = model.versioning;
+  const version = scheme === "header" ? versions.find((v) => v.name === current) : undefined;
+  return version
+    ? { prefix: "/", errorBody: version.name, invalidInput: version.invalidInputStatus ?? 400 }
+    : { prefix: "/", errorBody: "default", invalidInput: 400 };
+}
+
+/** The table's `versionHeader`, for an API versioned by a header. */
+function versionHeaderOf(model: ApiModel): { versionHeader?: VersionHeader } {
+  const { scheme, header, current, versions } = model.versioning;
+  if (scheme !== "header" || header === undefined || current === undefined) return {};
+  return { versionHeader: { name: header, versions: versions.map((v) => v.name), current } };
 }
 
 /** Placeholder of a model under construction, replaced by `withStandIn`. */

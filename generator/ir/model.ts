@@ -232,11 +232,30 @@ export interface ErrorResponse {
 
 export interface ApiVersion {
   name: string;
-  prefix: string;
+  /** The path prefix of the version's endpoints; absent when the API is versioned by a header. */
+  prefix?: string;
   errorBody?: string;
   invalidInputStatus?: number;
   docs: Docs;
   location: SourceLocation;
+}
+
+/**
+ * How the API tells its versions apart: `path-prefix`, each version's endpoints under its own
+ * prefix; `header`, every endpoint in every version, the version named by a request header.
+ */
+export interface Versioning {
+  scheme: "path-prefix" | "header";
+  /** Versioning by header: the request header that names the version (`X-GitHub-Api-Version`). */
+  header?: string;
+  /**
+   * Versioning by header: the version this package is written for, which the client sends
+   * unless its `apiVersion` option names another of `versions`.
+   */
+  current?: string;
+  versions: ApiVersion[];
+  rules: string[];
+  docs: Docs;
 }
 
 export interface Endpoint {
@@ -602,9 +621,15 @@ export interface ApiModel {
   sourceFiles: string[];
   environments: Environment[];
   credentials: Credential[];
+  /** Optional request headers the API accepts across endpoints (`headers:` entries without a value). */
   sharedHeaders: HeaderSpec[];
+  /**
+   * Headers every request sends with a fixed value (`headers:` entries with one), in spec
+   * order; an endpoint's own fixed header of the same name wins.
+   */
+  fixedHeaders: HeaderSpec[];
   idempotency: { supported: boolean; header?: string; docs: Docs };
-  versioning: { scheme: "path-prefix"; versions: ApiVersion[]; rules: string[]; docs: Docs };
+  versioning: Versioning;
   errors: {
     codes: ErrorCode[];
     statuses: StatusInfo[];

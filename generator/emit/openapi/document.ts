@@ -11,6 +11,7 @@ import { modelExtensions } from "./extensions.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import { sharedHeaderKey, sharedHeaderParameter } from "./parameters.ts";
 import { pathsOf, tagsOf } from "./paths.ts";
+import { fixedHeadersRoot, requestHeaderComponents } from "./requests.ts";
 import { componentSchemas } from "./schemas.ts";
 import {
   securitySchemes,
@@ -91,6 +92,7 @@ function componentParameters(model: ApiModel): JsonObject | undefined {
   const inboundAuth = [...model.callbacks.flatMap((c) => c.auth), ...(model.webhooks?.auth ?? [])];
   const entries = [
     ...model.sharedHeaders.map((h) => [sharedHeaderKey(h), sharedHeaderParameter(h)] as const),
+    ...requestHeaderComponents(model),
     ...signatureCredentials(model, inboundAuth).map(
       (c) => [signatureParameterKey(c), signatureParameter(c)] as const,
     ),
@@ -115,5 +117,6 @@ export function buildOpenApiDocument(model: ApiModel): JsonObject {
       securitySchemes: Object.keys(schemes).length ? schemes : undefined,
     }),
     ...modelExtensions(model),
+    "x-apigen-headers": fixedHeadersRoot(model),
   });
 }

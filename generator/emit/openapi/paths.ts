@@ -12,13 +12,13 @@ import { errorResponses, ownErrorsExtension } from "./errors.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 import { paginationExtension } from "./pagination.ts";
 import {
-  headerParameterOf,
   isHeaderParameter,
   parameterOf,
   parameterRef,
   pathTemplate,
   sharedHeaderKey,
 } from "./parameters.ts";
+import { endpointFixedHeaders, fixedHeaderParameter, requestHeaderRefs } from "./requests.ts";
 import { securityOf } from "./security.ts";
 
 /** The media type of a callback's body: the fixed Content-Type header when there is one, else JSON. */
@@ -45,8 +45,9 @@ function sharedHeadersOf(model: ApiModel, endpoint: Endpoint): HeaderSpec[] {
 function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
   const parameters = [
     ...endpoint.params.map(parameterOf),
-    ...endpoint.headers.filter(isHeaderParameter).map(headerParameterOf),
+    ...endpoint.headers.filter(isHeaderParameter).map(fixedHeaderParameter),
     ...sharedHeadersOf(model, endpoint).map((h) => parameterRef(sharedHeaderKey(h))),
+    ...requestHeaderRefs(model, endpoint),
   ];
   return obj({
     tags: [endpoint.group],
@@ -69,7 +70,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     "x-testing-only": endpoint.testingOnly ? true : undefined,
     "x-apigen-pagination": paginationExtension(endpoint),
     "x-apigen-errors": ownErrorsExtension(endpoint),
-    "x-apigen-headers": fixedHeadersExtension(endpoint.headers),
+    "x-apigen-headers": endpointFixedHeaders(endpoint.headers),
     "x-undocumented": notesOf(endpoint.docs),
   });
 }

@@ -211,6 +211,27 @@ function findRoute(
   return { answer: refuse(table, area, refusal, undefined, { Allow: [...methods].join(", ") }) };
 }
 
+/**
+ * The route as the request's version serves it, for an API versioned by a header: the
+ * current version without the header, a listed one by name, else a 400 naming the versions.
+ */
+function versioned(
+  table: StandInTable,
+  route: Route,
+  headers: HeaderReader,
+): { route: Route } | { answer: OutboundResponse } {
+  const versions = table.versionHeader;
+  const asked = versions && headers.get(versions.name.toLowerCase());
+  if (!versions || asked === null || asked === undefined || asked === versions.current)
+    return { route };
+  const area = versions.versions.includes(asked) ? route.byVersion?.[asked] : undefined;
+  if (area) return { route: { ...route, ...area } };
+  if (versions.versions.includes(asked)) return { route };
+  const shown = JSON.stringify(asked.slice(0, 100));
+  const message = `${versions.name}: ${shown} is not a version of the API; it has ${versions.versions.join(", ")}`;
+  return { answer: refuse(table, route, { status: 400, message }) };
+}
+
 function messageOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.length <= 300 ? text : `${text.slice(0, 297)}...`;
@@ -248,7 +269,10 @@ export function createCore(ctx: Context): StandInCore {
     const answer = (a: OutboundResponse): Begun => ({ answer: done(method, pathname, a) });
     const routed = findRoute(table, method, pathname);
     if ("answer" in routed) return answer(routed.answer);
-    const { route, found } = routed;
+    const { found } = routed;
+    const inVersion = versioned(table, routed.route, headers);
+    if ("answer" in inVersion) return answer(inVersion.answer);
+    const { route } = inVersion;
     const asked = preferred(ctx, route, headers, request);
     if (asked) return answer(asked);
     const denied = checkCredentials(route, query, headers, ctx.options.keys ?? {});

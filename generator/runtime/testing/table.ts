@@ -92,6 +92,24 @@ export interface RouteData {
   /** The refusals the spec lists for the endpoint, for `Prefer: code=` and `Prefer: error=`. */
   errors: Refusal[];
   state?: RouteState;
+  /**
+   * Of an API versioned by a header: what the route answers under each version other than
+   * the current one (whose answers are the route's own), by version.
+   */
+  byVersion?: Record<string, RouteArea>;
+}
+
+/** The parts of a route that follow its version: error body, invalid-input status, refusals. */
+export type RouteArea = Pick<
+  RouteData,
+  "errorBody" | "invalidInput" | "invalidInputTag" | "credentials" | "errors"
+>;
+
+/** Of an API versioned by a header: the header, the versions, and the one a request without it gets. */
+export interface VersionHeader {
+  name: string;
+  versions: string[];
+  current: string;
 }
 
 /** A route with the generated validators of its parameters and body. */
@@ -132,6 +150,8 @@ export interface StandInTable {
   rateLimited: Refusal;
   /** The tag of a refusal without one, by status, for error bodies with a tag. */
   reasonTags: Record<number, string>;
+  /** Of an API versioned by a header: which header names the version (routes' `byVersion`). */
+  versionHeader?: VersionHeader;
 }
 
 /** The table as plain data: every route without its validators (what JSON can hold). */

@@ -15,6 +15,7 @@
  * (`group`) from their data.
  */
 import { ApiPromise, type ResultState } from "./api-promise.js";
+import { apiHeadersOf, type ApiRequests, type SpecOptions } from "./api-requests.js";
 import { discard, readBlob, readText } from "./body.js";
 import { settle } from "./decode.js";
 import {
@@ -61,6 +62,7 @@ import {
 import { bounded, type Ending } from "./timeout.js";
 
 export { ApiPromise, type WithResponse } from "./api-promise.js";
+export type { ApiRequests } from "./api-requests.js";
 export { encodeBody } from "./encode.js";
 export { placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
@@ -185,6 +187,8 @@ export class ClientCore {
   private readonly fixedHeaders = new Map<object, Record<string, string>>();
   /** Whether every attempt gets its own AbortSignal: after a timeout that could not close its connection (timeout.ts). */
   private ownSignals = false;
+  /** The headers the spec has every request send (api-requests.ts), lower-cased; none when it names none. */
+  declare private readonly apiHeaders: Readonly<Record<string, string>> | undefined;
 
   constructor(
     options: CoreOptions,
@@ -196,8 +200,11 @@ export class ClientCore {
     private readonly retryPolicy: RetryPolicy = {},
     /** Response header of the request id an ApiError keeps (the spec's `errors.requestIdHeader`). */
     private readonly requestIdHeader?: string,
+    /** What the spec has every request carry: fixed headers, the version header (api-requests.ts). */
+    api: ApiRequests = {},
   ) {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
+    this.apiHeaders = apiHeadersOf(api, options as SpecOptions);
     const settings = { ...options } as Settings & Record<string, unknown>;
     for (const [name, value] of Object.entries(defaults)) settings[name] ??= value;
     // Header names lower-cased, so that a later source replaces an earlier one whatever its case.
@@ -246,8 +253,12 @@ export class ClientCore {
     let secrets = this.secrets;
     const inQuery: string[] = [];
     if (!headers) {
+      const { apiHeaders } = this;
       headers = {
-        ...op.fixedHeaders,
+        // The API's headers between the runtime's Accept and the endpoint's own headers.
+        ...(apiHeaders
+          ? { ...op.fixedHeaders, ...apiHeaders, ...lowerKeys(op.headers) }
+          : op.fixedHeaders),
         ...this.options.headers,
         ...(call.headers && lowerKeys(call.headers)),
       };

@@ -9,10 +9,14 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import { object, string, type ValidationIssue, type Validator } from "./runtime/validate.js";
+import { fromData } from "./runtime/validator-data.js";
 import type { Album } from "./types.js";
 import {
   validateAlbumsGetParams,
+  validateAlbumsRenameParams,
   validateFilesDownloadParams,
+  validatePagesRenderParams,
   validatePhotosRawParams,
 } from "./validators.js";
 
@@ -21,6 +25,8 @@ export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/clien
 
 /** Options of {@link MediaClient}. */
 export interface MediaClientOptions extends CoreOptions {
+  /** The API version sent in `Media-Version` on every request; default `2024-06-01`, the version this package is written for. */
+  apiVersion?: "2024-06-01" | "2023-01-01";
   /** Sent as `Authorization: Bearer …` by the endpoints that need it. */
   token?: CredentialValue;
 }
@@ -31,15 +37,35 @@ export interface MediaClientOptions extends CoreOptions {
  */
 export class MediaCore extends ClientCore {
   constructor(options: MediaClientOptions) {
-    super(options, { token: options.token }, MediaApiError);
+    super(options, { token: options.token }, MediaApiError, {}, undefined, {
+      headers: { Accept: "application/vnd.media+json", "X-Client-Name": "apigen-feature" },
+      version: {
+        header: "Media-Version",
+        versions: ["2024-06-01", "2023-01-01"],
+        current: "2024-06-01",
+      },
+    });
   }
 }
+
+/** Checks the body of `albums.rename`; appends one issue per problem. */
+function validateAlbumsRenameBody(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateAlbumsRenameBodyShape ??= fromData(
+    '[["object","string"],["object",{"title":["string",{"minLength":1}]},["title"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateAlbumsRenameBodyShape: Validator | undefined;
 
 /**
  * Get an album.
  *
  * `GET /albums/{album_id}`
  * Sends: `Authorization: Bearer …` (`token`).
+ *
+ * Errors (thrown as MediaApiError):
+ * - 410: Retired in the first version.
  * @param core The `MediaCore` that sends the call.
  * @param albumId The `album_id` path parameter.
  * @returns The Album.
@@ -55,11 +81,42 @@ export const albumsGet: (
 );
 
 /**
+ * Rename an album.
+ * Names the client as a renamer, instead of the API's own client name.
+ *
+ * `PATCH /albums/{album_id}`
+ * Sends: `Authorization: Bearer …` (`token`).
+ *
+ * Errors (thrown as MediaApiError):
+ * - 410: Retired in the first version.
+ * @param core The `MediaCore` that sends the call.
+ * @param albumId The `album_id` path parameter.
+ * @returns The Album.
+ * @throws {MediaApiError} when the API answers with an error status.
+ */
+export const albumsRename: (
+  core: MediaCore,
+  albumId: string,
+  body: {
+    /** @minLength 1 */
+    title: string;
+  },
+  options?: RequestOptions,
+) => ApiPromise<Album> = /* @__PURE__ */ endpoint(
+  '{"id":"albums.rename","method":"PATCH","path":"/albums/{album_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"X-Client-Name":"album-renamer","Content-Type":"application/json"},"args":["album_id","$body"],"documentedResponse":true,"code":["validateParams","validateBody"]}',
+  validateAlbumsRenameParams,
+  validateAlbumsRenameBody,
+);
+
+/**
  * Download a file.
  * Any media type; the Blob's type is the one the server sends.
  *
  * `GET /files/{file_id}`
  * Sends: `Authorization: Bearer …` (`token`).
+ *
+ * Errors (thrown as MediaApiError):
+ * - 410: Retired in the first version.
  * @param core The `MediaCore` that sends the call.
  * @param fileId The `file_id` path parameter.
  * @returns The body's bytes (*\/*) as a Blob; `asResponse()` gives the stream.
@@ -75,11 +132,37 @@ export const filesDownload: (
 );
 
 /**
+ * Render an album as a page.
+ * HTML, so the call asks for text/html rather than the API's Accept.
+ *
+ * `GET /albums/{album_id}/page`
+ * Sends: `Authorization: Bearer …` (`token`).
+ *
+ * Errors (thrown as MediaApiError):
+ * - 410: Retired in the first version.
+ * @param core The `MediaCore` that sends the call.
+ * @param albumId The `album_id` path parameter.
+ * @returns The body's text (text/html).
+ * @throws {MediaApiError} when the API answers with an error status.
+ */
+export const pagesRender: (
+  core: MediaCore,
+  albumId: string,
+  options?: RequestOptions,
+) => ApiPromise<string> = /* @__PURE__ */ endpoint(
+  '{"id":"pages.render","method":"GET","path":"/albums/{album_id}/page","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Accept":"text/html, application/json;q=0.5"},"args":["album_id"],"documentedResponse":true,"response":"text","code":["validateParams"]}',
+  validatePagesRenderParams,
+);
+
+/**
  * Get a photo's bytes.
  * In the image type the photo was uploaded as (PNG, JPEG, WebP, ...).
  *
  * `GET /photos/{photo_id}/raw`
  * Sends: `Authorization: Bearer …` (`token`).
+ *
+ * Errors (thrown as MediaApiError):
+ * - 410: Retired in the first version.
  * @param core The `MediaCore` that sends the call.
  * @param photoId The `photo_id` path parameter.
  * @returns The body's bytes (image/*) as a Blob; `asResponse()` gives the stream.
@@ -101,17 +184,42 @@ export interface AlbumsApi {
    *
    * `GET /albums/{album_id}`
    * Sends: `Authorization: Bearer …` (`token`).
+   *
+   * Errors (thrown as MediaApiError):
+   * - 410: Retired in the first version.
    * @param albumId The `album_id` path parameter.
    * @returns The Album.
    * @throws {MediaApiError} when the API answers with an error status.
    */
   get(albumId: string, options?: RequestOptions): ApiPromise<Album>;
+  /**
+   * Rename an album.
+   * Names the client as a renamer, instead of the API's own client name.
+   *
+   * `PATCH /albums/{album_id}`
+   * Sends: `Authorization: Bearer …` (`token`).
+   *
+   * Errors (thrown as MediaApiError):
+   * - 410: Retired in the first version.
+   * @param albumId The `album_id` path parameter.
+   * @returns The Album.
+   * @throws {MediaApiError} when the API answers with an error status.
+   */
+  rename(
+    albumId: string,
+    body: {
+      /** @minLength 1 */
+      title: string;
+    },
+    options?: RequestOptions,
+  ): ApiPromise<Album>;
 }
 
 /** The class of the `albums` endpoints: each method calls its endpoint function with the core. */
 export const AlbumsApi: new (core: MediaCore) => AlbumsApi = /* @__PURE__ */ group(
-  "get",
+  "get,rename",
   albumsGet,
+  albumsRename,
 );
 
 /** The `files` endpoints of the Media API. */
@@ -122,6 +230,9 @@ export interface FilesApi {
    *
    * `GET /files/{file_id}`
    * Sends: `Authorization: Bearer …` (`token`).
+   *
+   * Errors (thrown as MediaApiError):
+   * - 410: Retired in the first version.
    * @param fileId The `file_id` path parameter.
    * @returns The body's bytes (*\/*) as a Blob; `asResponse()` gives the stream.
    * @throws {MediaApiError} when the API answers with an error status.
@@ -135,6 +246,30 @@ export const FilesApi: new (core: MediaCore) => FilesApi = /* @__PURE__ */ group
   filesDownload,
 );
 
+/** The `pages` endpoints of the Media API. */
+export interface PagesApi {
+  /**
+   * Render an album as a page.
+   * HTML, so the call asks for text/html rather than the API's Accept.
+   *
+   * `GET /albums/{album_id}/page`
+   * Sends: `Authorization: Bearer …` (`token`).
+   *
+   * Errors (thrown as MediaApiError):
+   * - 410: Retired in the first version.
+   * @param albumId The `album_id` path parameter.
+   * @returns The body's text (text/html).
+   * @throws {MediaApiError} when the API answers with an error status.
+   */
+  render(albumId: string, options?: RequestOptions): ApiPromise<string>;
+}
+
+/** The class of the `pages` endpoints: each method calls its endpoint function with the core. */
+export const PagesApi: new (core: MediaCore) => PagesApi = /* @__PURE__ */ group(
+  "render",
+  pagesRender,
+);
+
 /** The `photos` endpoints of the Media API. */
 export interface PhotosApi {
   /**
@@ -143,6 +278,9 @@ export interface PhotosApi {
    *
    * `GET /photos/{photo_id}/raw`
    * Sends: `Authorization: Bearer …` (`token`).
+   *
+   * Errors (thrown as MediaApiError):
+   * - 410: Retired in the first version.
    * @param photoId The `photo_id` path parameter.
    * @returns The body's bytes (image/*) as a Blob; `asResponse()` gives the stream.
    * @throws {MediaApiError} when the API answers with an error status.
@@ -160,12 +298,14 @@ export const PhotosApi: new (core: MediaCore) => PhotosApi = /* @__PURE__ */ gro
 export class MediaClient {
   readonly albums: AlbumsApi;
   readonly files: FilesApi;
+  readonly pages: PagesApi;
   readonly photos: PhotosApi;
 
   constructor(options: MediaClientOptions) {
     const core = new MediaCore(options);
     this.albums = new AlbumsApi(core);
     this.files = new FilesApi(core);
+    this.pages = new PagesApi(core);
     this.photos = new PhotosApi(core);
   }
 }

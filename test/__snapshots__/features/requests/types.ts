@@ -7,8 +7,23 @@ export interface Album {
   photos?: number;
 }
 
+export interface ErrorBody {
+  code?: string;
+  message: string;
+}
+
+export interface LegacyError {
+  detail: string;
+}
+
 /** Parameters of endpoint albums.get. */
 export interface AlbumsGetParams {
+  /** Travels in the path. */
+  album_id: string;
+}
+
+/** Parameters of endpoint albums.rename. */
+export interface AlbumsRenameParams {
   /** Travels in the path. */
   album_id: string;
 }
@@ -17,6 +32,12 @@ export interface AlbumsGetParams {
 export interface FilesDownloadParams {
   /** Travels in the path. */
   file_id: string;
+}
+
+/** Parameters of endpoint pages.render. */
+export interface PagesRenderParams {
+  /** Travels in the path. */
+  album_id: string;
 }
 
 /** Parameters of endpoint photos.raw. */

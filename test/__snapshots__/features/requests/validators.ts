@@ -19,6 +19,26 @@ export function validateAlbum(value: unknown, path: string, issues: ValidationIs
 }
 let validateAlbumShape: Validator | undefined;
 
+/** Checks a value against ErrorBody; appends one issue per problem. */
+export function validateErrorBody(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateErrorBodyShape ??= fromData(
+    '[["object","string"],["object",{"code":"string","message":"string"},["message"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateErrorBodyShape: Validator | undefined;
+
+/** Checks a value against LegacyError; appends one issue per problem. */
+export function validateLegacyError(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateLegacyErrorShape ??= fromData(
+    '[["object","string"],["object",{"detail":"string"},["detail"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateLegacyErrorShape: Validator | undefined;
+
 /** Checks a value against AlbumsGetParams; appends one issue per problem. */
 export function validateAlbumsGetParams(
   value: unknown,
@@ -33,6 +53,20 @@ export function validateAlbumsGetParams(
 }
 let validateAlbumsGetParamsShape: Validator | undefined;
 
+/** Checks a value against AlbumsRenameParams; appends one issue per problem. */
+export function validateAlbumsRenameParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateAlbumsRenameParamsShape ??= fromData(
+    '[["object","string"],["object",{"album_id":"string"},["album_id"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateAlbumsRenameParamsShape: Validator | undefined;
+
 /** Checks a value against FilesDownloadParams; appends one issue per problem. */
 export function validateFilesDownloadParams(
   value: unknown,
@@ -46,6 +80,20 @@ export function validateFilesDownloadParams(
   ))(value, path, issues);
 }
 let validateFilesDownloadParamsShape: Validator | undefined;
+
+/** Checks a value against PagesRenderParams; appends one issue per problem. */
+export function validatePagesRenderParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validatePagesRenderParamsShape ??= fromData(
+    '[["object","string"],["object",{"album_id":"string"},["album_id"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validatePagesRenderParamsShape: Validator | undefined;
 
 /** Checks a value against PhotosRawParams; appends one issue per problem. */
 export function validatePhotosRawParams(

@@ -1,0 +1,58 @@
+/**
+ * `--diff` of what every request carries: the headers the API sends on every request with a
+ * fixed value, and versioning by header. A header's value is a change on the wire, not in
+ * any type: minor. A version the `apiVersion` option no longer takes breaks callers who pin
+ * it; a version added, another current version or another version header is minor (the
+ * package's own types are those of its current version). The change list comes from
+ * compare.ts, passed in, so neither file imports the other.
+ */
+import type { ApiModel } from "../ir/model.ts";
+import type { WebhookChanges } from "./webhooks.ts";
+
+/** The fixed headers of a model by lower-cased name, with the name as written and the value. */
+const fixedOf = (m: ApiModel) =>
+  new Map(m.fixedHeaders.map((h) => [h.name.toLowerCase(), `${h.name}: ${h.value}`]));
+
+function diffFixedHeaders(out: WebhookChanges, before: ApiModel, after: ApiModel): void {
+  const [old, now] = [fixedOf(before), fixedOf(after)];
+  for (const [name, header] of now) {
+    const was = old.get(name);
+    if (was === undefined) out.add("headers", `every request now sends ${header}`, "minor");
+    else if (was !== header) out.add("headers", `every request sends ${was} -> ${header}`, "minor");
+  }
+  for (const [name, header] of old)
+    if (!now.has(name)) out.add("headers", `requests no longer send ${header}`, "minor");
+}
+
+function diffVersioning(out: WebhookChanges, before: ApiModel, after: ApiModel): void {
+  const [old, now] = [before.versioning, after.versioning];
+  const byHeader = (v: ApiModel["versioning"]) => v.scheme === "header";
+  if (!byHeader(old) && !byHeader(now)) return;
+  if (old.scheme !== now.scheme) {
+    // The `apiVersion` option goes away (breaking for callers who set it) or comes.
+    out.add(
+      "versioning",
+      `versioned by ${old.scheme} -> ${now.scheme}`,
+      "minor",
+      byHeader(old) ? ["callers"] : [],
+    );
+    return;
+  }
+  if (old.header !== now.header)
+    out.add("versioning", `version header ${old.header} -> ${now.header}`, "minor");
+  if (old.current !== now.current)
+    out.add("versioning", `the client sends version ${old.current} -> ${now.current}`, "minor");
+  const names = (v: ApiModel["versioning"]) => v.versions.map((ver) => ver.name);
+  for (const name of names(now).filter((n) => !names(old).includes(n)))
+    out.add("versioning", `version ${name} added`, "minor");
+  for (const name of names(old).filter((n) => !names(now).includes(n)))
+    out.add("versioning", `version ${name} removed (apiVersion no longer takes it)`, "minor", [
+      "callers",
+    ]);
+}
+
+/** Every change to what the API's requests carry besides each endpoint's own parts. */
+export function diffRequests(out: WebhookChanges, before: ApiModel, after: ApiModel): void {
+  diffFixedHeaders(out, before, after);
+  diffVersioning(out, before, after);
+}
