@@ -219,6 +219,15 @@ export const catalogue = {
     severity: "error",
     message: "current version {name} is not one of the versions listed: {declared}",
   },
+  "not-modified-misplaced": {
+    severity: "error",
+    message: "`notModified` {why}",
+  },
+  "param-header-conditional": {
+    severity: "error",
+    message:
+      "header parameter {name} is what `notModified` sends from the call's `{option}` option; leave the parameter out",
+  },
   "header-fixed-reserved": {
     severity: "error",
     message: "header {name} cannot be sent with one value on every request: {why}",

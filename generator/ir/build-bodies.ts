@@ -142,6 +142,7 @@ export function responseOf(
     headers,
     ...(headers.length ? { headersTypeName: `${pascalName}ResponseHeaders` } : {}),
     ...(stream ? { stream } : {}),
+    ...(data.notModified === true ? { notModified: true as const } : {}),
     docs: ctx.docs(file, at, data),
   };
 }

@@ -18,7 +18,12 @@ import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
-import { apiHeadersOf, checkApiHeaders, versioningOf } from "./build-requests.ts";
+import {
+  apiHeadersOf,
+  checkApiHeaders,
+  checkNotModified,
+  versioningOf,
+} from "./build-requests.ts";
 import { pendingStandIn, withStandIn } from "./build-stand-in.ts";
 import type {
   ApiInfo,
@@ -123,6 +128,7 @@ export function buildModel(
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   checkQueryParams(ctx, namedTypes, endpoints);
   const pagedEndpoints = withPagination(ctx, merged.endpoints, endpoints, namedTypes);
+  checkNotModified(ctx, merged.endpoints, pagedEndpoints);
   checkStreams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
   warnUnsigned(callbacks, webhooks, credentials, bag);

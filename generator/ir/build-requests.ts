@@ -7,7 +7,7 @@
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import type { TypeBuilder } from "./build-types.ts";
 import type { Decl } from "./merge.ts";
-import type { ApiVersion, Credential, HeaderSpec, Versioning } from "./model.ts";
+import type { ApiVersion, Credential, Endpoint, HeaderSpec, Versioning } from "./model.ts";
 
 /** The API's headers: those every request sends (a value given), and the optional ones. */
 export function apiHeadersOf(
@@ -144,4 +144,48 @@ export function checkApiHeaders(
       { name: header, why },
       versioningDecl.file.locate([...versioningDecl.path, "header"]),
     );
+}
+
+/** The conditional headers a call sends from its options, which no parameter may send too. */
+const conditionalHeaders: Readonly<Record<string, string>> = {
+  "if-none-match": "ifNoneMatch",
+  "if-modified-since": "ifModifiedSince",
+};
+
+/**
+ * `notModified` only where a 304 can be a call's answer: a GET or HEAD with a 2xx response that
+ * neither pages nor streams; and no header parameter of the conditional headers beside it.
+ */
+export function checkNotModified(
+  ctx: BuildContext,
+  decls: readonly Decl[],
+  endpoints: readonly Endpoint[],
+): void {
+  const byId = new Map(endpoints.map((e) => [e.id, e]));
+  for (const decl of decls) {
+    const endpoint = byId.get(decl.name);
+    if (!endpoint?.response.notModified) continue;
+    const { method, response } = endpoint;
+    const why =
+      method !== "GET" && method !== "HEAD"
+        ? `needs a GET or HEAD endpoint; ${endpoint.id} is a ${method}`
+        : response.status < 200 || response.status > 299
+          ? `needs a 2xx response; this one is ${response.status}`
+          : endpoint.pagination
+            ? "cannot go with pagination: a walk reads every page whole"
+            : response.stream || endpoint.streamResponse
+              ? "cannot go with a stream"
+              : undefined;
+    if (why)
+      ctx.bag.report(
+        "not-modified-misplaced",
+        { why },
+        decl.file.locate([...decl.path, "response", "notModified"]),
+      );
+    for (const param of endpoint.params) {
+      const option = conditionalHeaders[param.name.toLowerCase()];
+      if (param.placement === "header" && option)
+        ctx.bag.report("param-header-conditional", { name: param.name, option }, param.location);
+    }
+  }
 }

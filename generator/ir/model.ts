@@ -382,6 +382,11 @@ export interface EndpointResponse {
   headersTypeName?: string;
   /** What each item of a stream is: present exactly for the kinds `sse` and `jsonl`. */
   stream?: StreamFacts;
+  /**
+   * A conditional GET or HEAD (`notModified: true`): given `ifNoneMatch`/`ifModifiedSince`, the
+   * call resolves to a `NotModified` on a 304 instead of throwing.
+   */
+  notModified?: true;
   docs: Docs;
 }
 
