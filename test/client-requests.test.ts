@@ -339,6 +339,89 @@ describe("headers every request sends, and the version in a header", () => {
   });
 });
 
+describe("conditional requests: a 304 is a typed NotModified", () => {
+  const photo = { id: "p1", album_id: "a1", width: 640 };
+  /** Answers 304 with the ETag when If-None-Match names it, else the photo with that ETag. */
+  const etagged: Answer = (req, res) => {
+    if (req.headers["if-none-match"] === '"v1"') {
+      res.writeHead(304, { etag: '"v1"', "last-modified": "Mon, 01 Jan 2024 00:00:00 GMT" });
+      return res.end();
+    }
+    res.writeHead(200, { "content-type": "application/json", etag: '"v1"' });
+    res.end(JSON.stringify(photo));
+  };
+
+  it("sends ifNoneMatch as If-None-Match and resolves a 304 to a NotModified with the response's ETag", async () => {
+    answer = etagged;
+    const c = client();
+    const first = await c.photos.get("p1").withResponse();
+    expect([first.status, first.data, first.headers.ETag]).toEqual([200, photo, '"v1"']);
+    const again = await c.photos.get("p1", { ifNoneMatch: first.headers.ETag });
+    expect(again).toBeInstanceOf(generated.NotModified);
+    expect([again.status, again.etag, again.lastModified]).toEqual([
+      304,
+      '"v1"',
+      "Mon, 01 Jan 2024 00:00:00 GMT",
+    ]);
+    const seen = await c.photos.get("p1", { ifNoneMatch: '"v1"' }).withResponse();
+    expect([seen.status, seen.data instanceof generated.NotModified]).toEqual([304, true]);
+    expect(received.map((r) => r.headers["if-none-match"])).toEqual([undefined, '"v1"', '"v1"']);
+    // the headers built for a call without conditions are not changed by one with them
+    await c.photos.get("p1");
+    expect(received[3]!.headers["if-none-match"]).toBeUndefined();
+  });
+
+  it("sends ifModifiedSince as an HTTP date, and a changed resource still arrives as its body", async () => {
+    answer = etagged;
+    const since = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
+    expect(await client().photos.get("p1", { ifModifiedSince: since })).toEqual(photo);
+    expect(received[0]!.headers["if-modified-since"]).toBe("Tue, 02 Jan 2024 03:04:05 GMT");
+  });
+
+  it("takes a 304 as an error where the spec does not say notModified, and retries no 304", async () => {
+    answer = bytes(304, "", { etag: '"v1"' });
+    const error = await rejection(client({ maxRetries: 2 }).albums.get("a1"));
+    expect(error).toBeInstanceOf(generated.MediaApiError);
+    expect(error.status).toBe(304);
+    const notModified = await client({ maxRetries: 2 }).photos.get("p1", { ifNoneMatch: "*" });
+    expect(notModified).toBeInstanceOf(generated.NotModified);
+    expect(received).toHaveLength(2);
+  });
+
+  it("refuses a validator no header can carry, or a Date that is no time, sending nothing", async () => {
+    const bad = await rejection(client().photos.get("p1", { ifNoneMatch: '"a"\r\nX-Evil: 1' }));
+    expect([bad.name, bad.field]).toEqual(["RequestValidationError", "options.ifNoneMatch"]);
+    const never = await rejection(client().photos.get("p1", { ifModifiedSince: new Date(NaN) }));
+    expect([never.name, never.message]).toEqual([
+      "RequestValidationError",
+      "photos.get: options.ifModifiedSince is not a valid Date",
+    ]);
+    expect(received).toHaveLength(0);
+  });
+
+  it("the stand-in sends an ETag and Last-Modified, and answers 304 to a request that names them", async () => {
+    const standIn = testing.createStandIn();
+    const viaStandIn = client({
+      fetch: (input: RequestInfo, init?: RequestInit) => standIn.fetch(new Request(input, init)),
+    });
+    const first = await viaStandIn.photos.get("p1").withResponse();
+    expect(first.status).toBe(200);
+    expect(first.headers.ETag).toMatch(/^"[0-9a-f]+"$/);
+    expect(first.headers["Last-Modified"]).toBe("Mon, 01 Jan 2024 00:00:00 GMT");
+    const again = await viaStandIn.photos.get("p1", { ifNoneMatch: first.headers.ETag });
+    expect([again instanceof generated.NotModified, again.etag]).toEqual([true, first.headers.ETag]);
+    const weak = await viaStandIn.photos.get("p1", { ifNoneMatch: `"x", W/${first.headers.ETag}` });
+    expect(weak).toBeInstanceOf(generated.NotModified);
+    expect(await viaStandIn.photos.get("p1", { ifNoneMatch: '"other"' })).toEqual(first.data);
+    const since = (date: string) => viaStandIn.photos.get("p1", { ifModifiedSince: date });
+    expect(await since("Mon, 01 Jan 2024 00:00:00 GMT")).toBeInstanceOf(generated.NotModified);
+    expect(await since("Sun, 31 Dec 2023 23:59:59 GMT")).toEqual(first.data);
+    // another photo has another body, so another ETag
+    const other = await viaStandIn.photos.get("p2").withResponse();
+    expect(other.headers.ETag).not.toBe(first.headers.ETag);
+  });
+});
+
 describe("types of the generated calls", () => {
   /** Type-checks `lines` (a module beside the package's index) with the package's tsconfig. */
   function typeCheck(lines: string[]): string {
@@ -350,10 +433,15 @@ describe("types of the generated calls", () => {
     return run.stdout + run.stderr;
   }
 
-  it("type-check: the apiVersion option takes the listed versions only; downloads are Blobs", () => {
+  it("type-check: the apiVersion option takes the listed versions only; downloads are Blobs; a conditional GET gives the body or a NotModified", () => {
     expect(
       typeCheck([
-        'import { MediaClient } from "./index.js";',
+        "import {",
+        "  MediaClient,",
+        "  NotModified,",
+        "  type ConditionalRequestOptions,",
+        "  type Photo,",
+        '} from "./index.js";',
         'const base = "http://127.0.0.1";',
         'const c = new MediaClient({ baseUrl: base, apiVersion: "2023-01-01" });',
         "// @ts-expect-error not a version of the spec",
@@ -362,7 +450,13 @@ describe("types of the generated calls", () => {
         '  const photo: Blob = await c.photos.raw("p");',
         '  const file: Blob = await c.files.download("f");',
         '  const page: string = await c.pages.render("a");',
-        "  void [photo, file, page];",
+        '  const details = await c.photos.get("p", { ifNoneMatch: \'"v1"\' });',
+        "  // @ts-expect-error a 304 is a result: the Photo is only one of two",
+        "  const notNarrowed: Photo = details;",
+        "  const etag: string | undefined =",
+        "    details instanceof NotModified ? details.etag : details.album_id;",
+        '  const since: ConditionalRequestOptions = { ifModifiedSince: new Date() };',
+        "  void [photo, file, page, notNarrowed, etag, since];",
         "}",
       ]),
     ).toBe("");

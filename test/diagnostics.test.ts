@@ -766,6 +766,16 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "not-modified-misused",
+    defect:
+      "notModified on a POST, beside a header parameter of the conditional headers, and on a paged list",
+    expected: [
+      "test/fixtures/broken/not-modified-misused/api.yaml:13:43 - error not-modified-misplaced: `notModified` needs a GET or HEAD endpoint; notes.create is a POST",
+      "test/fixtures/broken/not-modified-misused/api.yaml:19:7 - error param-header-conditional: header parameter If-None-Match is what `notModified` sends from the call's `ifNoneMatch` option; leave the parameter out",
+      "test/fixtures/broken/not-modified-misused/api.yaml:29:20 - error not-modified-misplaced: `notModified` cannot go with pagination: a walk reads every page whole",
+    ],
+  },
+  {
     name: "api-header-invalid",
     defect:
       "headers every request sends whose values fetch would refuse: a character above U+00FF, a line break in a mapping's value",

@@ -58,6 +58,9 @@ import { jsonText } from "./shared/escape.ts";
 
 const coreModule = "client/core.ts";
 const requestOptions = runtimeType(coreModule, "RequestOptions");
+const conditionalModule = "client/conditional.ts";
+/** The options of a call to an endpoint that answers 304: `ifNoneMatch`, `ifModifiedSince`. */
+const conditionalOptions = runtimeType(conditionalModule, "ConditionalRequestOptions");
 const groupClassName = (endpoint: Endpoint) => `${endpoint.groupPascalName}Api`;
 /** `validateTransactionsAuthorizeBody`: the local validator of a body whose type is written inline. */
 const inlineBodyValidatorName = (endpoint: Endpoint) => `validate${endpoint.pascalName}Body`;
@@ -138,6 +141,10 @@ function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
     ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
     [
+      "conditional",
+      endpoint.response.notModified ? runtimeValue(conditionalModule, "conditional") : undefined,
+    ],
+    [
       "stream",
       streamedResponse(endpoint) ? runtimeValue("client/stream.ts", "openStream") : undefined,
     ],
@@ -163,7 +170,8 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
         union(queryParams.map((p) => literalType(p.name))),
       ),
     });
-  params.push({ name: "options", type: requestOptions, hasQuestionToken: true });
+  const options = endpoint.response.notModified ? conditionalOptions : requestOptions;
+  params.push({ name: "options", type: options, hasQuestionToken: true });
   const { pagination } = endpoint;
   return {
     params,
@@ -338,7 +346,22 @@ function exportedRuntime(model: ApiModel): FileStatement[] {
     },
     tight: true,
   };
-  return [statement, ...paging, ...streamExports(model)];
+  return [statement, ...paging, ...conditionalExports(model), ...streamExports(model)];
+}
+
+/** With an endpoint that answers 304: `NotModified` and `ConditionalRequestOptions`, re-exported. */
+function conditionalExports(model: ApiModel): FileStatement[] {
+  if (!model.endpoints.some((e) => e.response.notModified)) return [];
+  const names = [
+    { name: "NotModified", isType: false },
+    { name: "ConditionalRequestOptions", isType: true },
+  ];
+  return [
+    {
+      statement: { kind: "export-from", module: `src/runtime/${conditionalModule}`, names },
+      tight: true,
+    },
+  ];
 }
 
 /** `src/client.ts` of the generated package. */

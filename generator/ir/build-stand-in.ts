@@ -141,6 +141,7 @@ function responseOf(r: EndpointResponse): RouteResponse {
       ? { headers: r.headers.map((h) => ({ name: h.name, shape: shapeOf(h.type) })) }
       : {}),
     ...(noBody ? { note: "no response body in the spec" } : {}),
+    ...(r.notModified ? { notModified: true as const } : {}),
   };
 }
 
