@@ -240,6 +240,18 @@ describe("--diff of requests", () => {
       await changes((m) => void (m.versioning = { ...m.versioning, scheme: "path-prefix" })),
     ).toEqual(["breaking versioning: versioned by header -> path-prefix"]);
   });
+
+  it("a 304 that becomes a result, or stops being one, breaks callers", async () => {
+    expect(
+      await changes((m) => {
+        endpoint(m, "albums.get").response.notModified = true;
+        delete endpoint(m, "photos.get").response.notModified;
+      }),
+    ).toEqual([
+      "breaking endpoints.albums.get.response: a 304 is now a result: the call resolves to the body or a NotModified",
+      "breaking endpoints.photos.get.response: a 304 is no longer a result: the ifNoneMatch and ifModifiedSince options go",
+    ]);
+  });
 });
 
 describe("headers every request sends, and the version in a header", () => {
@@ -409,7 +421,10 @@ describe("conditional requests: a 304 is a typed NotModified", () => {
     expect(first.headers.ETag).toMatch(/^"[0-9a-f]+"$/);
     expect(first.headers["Last-Modified"]).toBe("Mon, 01 Jan 2024 00:00:00 GMT");
     const again = await viaStandIn.photos.get("p1", { ifNoneMatch: first.headers.ETag });
-    expect([again instanceof generated.NotModified, again.etag]).toEqual([true, first.headers.ETag]);
+    expect([again instanceof generated.NotModified, again.etag]).toEqual([
+      true,
+      first.headers.ETag,
+    ]);
     const weak = await viaStandIn.photos.get("p1", { ifNoneMatch: `"x", W/${first.headers.ETag}` });
     expect(weak).toBeInstanceOf(generated.NotModified);
     expect(await viaStandIn.photos.get("p1", { ifNoneMatch: '"other"' })).toEqual(first.data);
@@ -455,7 +470,7 @@ describe("types of the generated calls", () => {
         "  const notNarrowed: Photo = details;",
         "  const etag: string | undefined =",
         "    details instanceof NotModified ? details.etag : details.album_id;",
-        '  const since: ConditionalRequestOptions = { ifModifiedSince: new Date() };',
+        "  const since: ConditionalRequestOptions = { ifModifiedSince: new Date() };",
         "  void [photo, file, page, notNarrowed, etag, since];",
         "}",
       ]),

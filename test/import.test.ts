@@ -688,4 +688,70 @@ describe("requests: media ranges, fixed and versioned headers, 304s and other ho
     expect(client).toContain('"headers":{"Accept":"*/*"}');
     expect(client).toContain('"headers":{"Accept":"image/*, application/json;q=0.5"}');
   });
+
+  it("reads a GET with a 304 and a conditional header parameter as notModified; a paged one keeps its 304 as a gap", async () => {
+    const notModified = { description: "Not modified" };
+    const ok = {
+      description: "ok",
+      headers: { Link: { schema: { type: "string" } } },
+      content: { "application/json": { schema: { type: "array", items: { type: "string" } } } },
+    };
+    const ifNoneMatch = { name: "If-None-Match", in: "header", schema: { type: "string" } };
+    const { outSpec, read } = imported(
+      document(
+        "conditional.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Conditional", version: "1.0.0" },
+          paths: {
+            "/notes/{id}": {
+              get: {
+                operationId: "notes/get",
+                parameters: [
+                  { name: "id", in: "path", required: true, schema: { type: "string" } },
+                  ifNoneMatch,
+                  { name: "if-modified-since", in: "header", schema: { type: "string" } },
+                ],
+                responses: {
+                  "200": {
+                    description: "ok",
+                    content: { "text/plain": { schema: { type: "string" } } },
+                  },
+                  "304": notModified,
+                },
+              },
+            },
+            "/notes": {
+              get: {
+                operationId: "notes/list",
+                parameters: [
+                  { name: "page", in: "query", schema: { type: "integer" } },
+                  ifNoneMatch,
+                ],
+                responses: { "200": ok, "304": notModified },
+              },
+            },
+            "/plain": {
+              get: { operationId: "notes/plain", responses: { "200": ok, "304": notModified } },
+            },
+          },
+        }),
+      ),
+    );
+    const endpoints = read("endpoints/notes.yaml").endpoints;
+    expect(endpoints["notes.get"].params).toEqual({ id: "string" });
+    expect(endpoints["notes.get"].response).toMatchObject({ status: 200, notModified: true });
+    expect(endpoints["notes.get"].undocumented).toBeUndefined();
+    // paged by its Link header: a walk reads whole pages, so no notModified
+    expect(endpoints["notes.list"].pagination).toBeDefined();
+    expect(endpoints["notes.list"].params["If-None-Match"]).toMatchObject({ in: "header" });
+    expect(endpoints["notes.list"].response.notModified).toBeUndefined();
+    expect(String(endpoints["notes.list"].undocumented)).toContain("response 304");
+    // a 304 without a conditional header the caller could send: a gap, as before
+    expect(endpoints["notes.plain"].response.notModified).toBeUndefined();
+    expect(String(endpoints["notes.plain"].undocumented)).toContain("response 304");
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain("options?: ConditionalRequestOptions");
+  });
 });

@@ -3,7 +3,8 @@
  * fixed value, and versioning by header. A header's value is a change on the wire, not in
  * any type: minor. A version the `apiVersion` option no longer takes breaks callers who pin
  * it; a version added, another current version or another version header is minor (the
- * package's own types are those of its current version). The change list comes from
+ * package's own types are those of its current version). A 304 that becomes, or stops being,
+ * an endpoint's result breaks callers either way. The change list comes from
  * compare.ts, passed in, so neither file imports the other.
  */
 import type { ApiModel } from "../ir/model.ts";
@@ -51,8 +52,27 @@ function diffVersioning(out: WebhookChanges, before: ApiModel, after: ApiModel):
     ]);
 }
 
+/**
+ * Conditional requests, per endpoint in both models: a 304 that becomes a result widens what
+ * the call resolves to (`T | NotModified`: code that uses the body must narrow first), and one
+ * that no longer is takes the `ifNoneMatch`/`ifModifiedSince` options away: both break callers.
+ */
+function diffNotModified(out: WebhookChanges, before: ApiModel, after: ApiModel): void {
+  const now = new Map(after.endpoints.map((e) => [e.id, e.response.notModified === true]));
+  for (const e of before.endpoints) {
+    const was = e.response.notModified === true;
+    const is = now.get(e.id);
+    if (is === undefined || is === was) continue;
+    const description = is
+      ? "a 304 is now a result: the call resolves to the body or a NotModified"
+      : "a 304 is no longer a result: the ifNoneMatch and ifModifiedSince options go";
+    out.add(`endpoints.${e.id}.response`, description, "minor", ["callers"]);
+  }
+}
+
 /** Every change to what the API's requests carry besides each endpoint's own parts. */
 export function diffRequests(out: WebhookChanges, before: ApiModel, after: ApiModel): void {
   diffFixedHeaders(out, before, after);
   diffVersioning(out, before, after);
+  diffNotModified(out, before, after);
 }

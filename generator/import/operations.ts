@@ -15,7 +15,7 @@ import {
 } from "./context.ts";
 import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
-import { isFixedOrVersionHeader } from "./requests.ts";
+import { answersNotModified, isFixedOrVersionHeader, notModifiedOf } from "./requests.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
@@ -143,6 +143,7 @@ function endpointOf(
     const linked = linkPaginationOf(ctx, op, at);
     if (linked) out.pagination = linked;
   }
+  notModifiedOf(ctx, op, at, out);
   carryNotes(op, out);
   if (op.deprecated === true)
     note(ctx, out, under(at, "deprecated"), "the operation is deprecated");
@@ -370,7 +371,8 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
           "the error body's schema (error bodies are API-wide in the format)",
         );
       errors.push(error);
-    } else note(ctx, out, responseAt, `response ${status}`);
+    } else if (status !== "304" || !answersNotModified(op, out))
+      note(ctx, out, responseAt, `response ${status}`);
   }
   if (!out.response) {
     out.response = { status: 204 };

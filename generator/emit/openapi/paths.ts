@@ -18,7 +18,13 @@ import {
   pathTemplate,
   sharedHeaderKey,
 } from "./parameters.ts";
-import { endpointFixedHeaders, fixedHeaderParameter, requestHeaderRefs } from "./requests.ts";
+import {
+  conditionalParameters,
+  endpointFixedHeaders,
+  fixedHeaderParameter,
+  notModifiedResponse,
+  requestHeaderRefs,
+} from "./requests.ts";
 import { securityOf } from "./security.ts";
 
 /** The media type of a callback's body: the fixed Content-Type header when there is one, else JSON. */
@@ -48,6 +54,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     ...endpoint.headers.filter(isHeaderParameter).map(fixedHeaderParameter),
     ...sharedHeadersOf(model, endpoint).map((h) => parameterRef(sharedHeaderKey(h))),
     ...requestHeaderRefs(model, endpoint),
+    ...conditionalParameters(endpoint),
   ];
   return obj({
     tags: [endpoint.group],
@@ -65,6 +72,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     responses: {
       [String(endpoint.response.status)]: successResponseOf(model, endpoint),
       ...flagStreamResponses(model, endpoint),
+      ...notModifiedResponse(endpoint),
       ...errorResponses(model, endpoint),
     },
     "x-testing-only": endpoint.testingOnly ? true : undefined,

@@ -92,3 +92,40 @@ export function fixedHeadersRoot(model: ApiModel): JsonObject | undefined {
     }),
   );
 }
+
+/**
+ * The conditional headers of an endpoint that answers 304 (`response.notModified`), as the
+ * header parameters they are: `--import` reads a GET or HEAD with a 304 response and either
+ * of them back as `notModified`.
+ */
+export function conditionalParameters(endpoint: Endpoint): JsonObject[] {
+  if (!endpoint.response.notModified) return [];
+  const header = (name: string, description: string) =>
+    obj({ name, in: "header", required: false, description, schema: obj({ type: "string" }) });
+  return [
+    header(
+      "If-None-Match",
+      "The ETag of the copy the caller has (the call's `ifNoneMatch` option): 304 when it still matches.",
+    ),
+    header(
+      "If-Modified-Since",
+      "When the caller's copy was last modified, an HTTP date (the call's `ifModifiedSince` option): 304 when nothing changed since.",
+    ),
+  ];
+}
+
+/** The 304 answer of an endpoint that answers it, keyed by status; none otherwise. */
+export function notModifiedResponse(endpoint: Endpoint): JsonObject {
+  if (!endpoint.response.notModified) return {};
+  const header = (description: string) => obj({ description, schema: obj({ type: "string" }) });
+  return {
+    "304": obj({
+      description:
+        "Not Modified: the caller's copy is current (the call resolves to a `NotModified`).",
+      headers: obj({
+        ETag: header("The validator of the current representation."),
+        "Last-Modified": header("When the resource last changed."),
+      }),
+    }),
+  };
+}

@@ -7,6 +7,13 @@ export interface Album {
   photos?: number;
 }
 
+export interface Photo {
+  id: string;
+  album_id: string;
+  width?: number;
+  height?: number;
+}
+
 export interface ErrorBody {
   code?: string;
   message: string;
@@ -42,6 +49,12 @@ export interface PagesRenderParams {
 
 /** Parameters of endpoint photos.raw. */
 export interface PhotosRawParams {
+  /** Travels in the path. */
+  photo_id: string;
+}
+
+/** Parameters of endpoint photos.get. */
+export interface PhotosGetParams {
   /** Travels in the path. */
   photo_id: string;
 }

@@ -19,6 +19,17 @@ export function validateAlbum(value: unknown, path: string, issues: ValidationIs
 }
 let validateAlbumShape: Validator | undefined;
 
+/** Checks a value against Photo; appends one issue per problem. */
+export function validatePhoto(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validatePhotoShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","album_id":"string","width":"integer","height":"integer"},["id","album_id"]]]',
+    number,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validatePhotoShape: Validator | undefined;
+
 /** Checks a value against ErrorBody; appends one issue per problem. */
 export function validateErrorBody(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateErrorBodyShape ??= fromData(
@@ -108,3 +119,17 @@ export function validatePhotosRawParams(
   ))(value, path, issues);
 }
 let validatePhotosRawParamsShape: Validator | undefined;
+
+/** Checks a value against PhotosGetParams; appends one issue per problem. */
+export function validatePhotosGetParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validatePhotosGetParamsShape ??= fromData(
+    '[["object","string"],["object",{"photo_id":"string"},["photo_id"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validatePhotosGetParamsShape: Validator | undefined;
