@@ -292,6 +292,9 @@ export class ClientCore {
         ? op.place(op, query, inQuery)
         : undefined;
     if (placed?.headers) headers = { ...headers, ...placed.headers };
+    // If-None-Match, If-Modified-Since: from the call's options, of an endpoint that answers 304.
+    const conditional = op.conditional?.headers(id, call);
+    if (conditional) headers = { ...headers, ...conditional };
     // A streamed success is read by its Stream (stream.ts, passed in by streaming endpoints
     // only), after the timeout has covered the wait for its headers.
     const streams = op.stream?.(op, body, state, call.signal, this.options.maxResponseBytes);
@@ -323,7 +326,8 @@ export class ClientCore {
       if (payload !== undefined) init.body = payload;
       if (streamed) init.duplex = "half";
       const outcome = await this.attempt(op, url, init, call, secrets, log, state);
-      if ("status" in outcome && outcome.status < 300) return settle(op, outcome, state);
+      if ("status" in outcome && (outcome.status < 300 || notModified(op, outcome.status)))
+        return settle(op, outcome, state);
       const wait = this.retryWait(op, outcome, attempt, once, secrets);
       if (logger) {
         const what = "status" in outcome ? outcome.status : outcome.error.name;
@@ -448,7 +452,7 @@ export class ClientCore {
         }
         continue;
       }
-      const success = status < 300;
+      const success = status < 300 || notModified(op, status);
       // From here on the body is read, or handed over unread (`asResponse()` or a stream,
       // outside the limit and the timeout): the mode is what it is now.
       if (success) state.fixed = true;
@@ -543,6 +547,11 @@ function queryCredential(id: string, send: CredentialSend, text: string): string
 /** The error of a call the caller's signal aborted. */
 function aborted(op: Operation, call: RequestOptions, what = ""): UserAbortError {
   return new UserAbortError(`${op.id} was aborted${what}`, op.id, { cause: call.signal?.reason });
+}
+
+/** Whether a status is a 304 the endpoint takes as "not modified" (conditional.ts), not an error. */
+function notModified(op: Operation, status: number): boolean {
+  return status === 304 && op.conditional !== undefined;
 }
 
 /** Whether a body is a stream: sent once, with `duplex: "half"`, and never retried. */

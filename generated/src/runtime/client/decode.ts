@@ -20,6 +20,8 @@ export interface DecodeSpec {
   response?: ResponseKind;
   documentedResponse: boolean;
   responseHeaders?: Readonly<Record<string, HeaderParse>>;
+  /** Of an endpoint that answers 304 Not Modified: makes its `NotModified` (conditional.ts). */
+  conditional?: { answer(headers: Headers): unknown };
 }
 
 /** A success as read: its status, headers, body text (or bytes) and the response itself. */
@@ -72,7 +74,7 @@ export function declaredHeaders(
 
 /**
  * The result of a success in the call's mode (api-promise.ts): its body by its declared
- * kind (or its Stream), or more. A body alone keeps the success, for a `withResponse()` asked later.
+ * kind (or its Stream), or a 304's `NotModified`, or more. A body alone keeps the success, for a `withResponse()` asked later.
  */
 export function settle(op: DecodeSpec, success: Success, state: ResultState): unknown {
   const { status, response, text } = success;
@@ -81,6 +83,8 @@ export function settle(op: DecodeSpec, success: Success, state: ResultState): un
   const kind = op.response;
   const data = open
     ? open(response)
+    : status === 304 && op.conditional
+      ? op.conditional.answer(success.headers)
     : kind === "binary"
       ? success.blob
       : kind === "text"

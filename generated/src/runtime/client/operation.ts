@@ -125,6 +125,14 @@ export interface OperationCode {
   encode?: typeof encodeBody;
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
   place?: typeof placeParams;
+  /**
+   * conditional.ts's `conditional`: for an endpoint that answers 304 Not Modified, the
+   * headers a call's `ifNoneMatch`/`ifModifiedSince` send, and the result a 304 gives.
+   */
+  conditional?: {
+    headers(endpointId: string, call: RequestOptions): Record<string, string> | undefined;
+    answer(headers: Headers): unknown;
+  };
   /** stream.ts's `openStream`: for an endpoint whose success is (or can be) a stream. */
   stream?: (
     op: Operation,

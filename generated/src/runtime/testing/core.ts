@@ -15,7 +15,7 @@ import { announcesTooMuch, parseJsonText, strictText } from "../http/body.js";
 import { splitTarget } from "../http/target.js";
 import type { Begun, HeaderReader, OutboundResponse, RequestCore } from "../http/types.js";
 import { validate, type ValidationIssue } from "../validate.js";
-import { areaOf, json, noteHeader, refuse } from "./answers.js";
+import { areaOf, conditionally, json, noteHeader, refuse } from "./answers.js";
 import type { Memory } from "./memory.js";
 import { appliedPreference, preferenceOf, preferredRefusal } from "./prefer.js";
 import { checkCredentials, matchPath, readParams } from "./request.js";
@@ -188,7 +188,10 @@ function serve(
   if (issues.length > 0) return invalid(ctx, route, issues.map(issueText));
   const step = route.state ? ctx.memory.apply(route.state, params, body, text) : {};
   if ("refusal" in step) return refuse(ctx.table, route, step.refusal);
-  return respond(ctx, route, random, step.made, body);
+  const answer = respond(ctx, route, random, step.made, body);
+  if (!route.response.notModified) return answer;
+  const tags = headers.get("if-none-match");
+  return conditionally(answer, tags, headers.get("if-modified-since"), hashText);
 }
 
 /** The route of a method and path with its path parameters, or the refusal: 404, or 405 with `Allow`. */

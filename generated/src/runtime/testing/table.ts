@@ -65,6 +65,11 @@ export interface RouteResponse {
   /** Response headers the spec declares, each with its value's shape. */
   headers?: { name: string; shape: Shape }[];
   note?: string;
+  /**
+   * A conditional GET: the answer carries an `ETag` (a hash of its body) and `Last-Modified`,
+   * and a request whose `If-None-Match` or `If-Modified-Since` matches them gets a 304.
+   */
+  notModified?: true;
 }
 
 /** A route's part in the stand-in's memory: a collection it adds to or removes from, or a lifecycle step. */
