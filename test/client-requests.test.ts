@@ -22,6 +22,8 @@ import type { ApiModel } from "../generator/ir/model.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 
 interface Received {
+  /** The Host header: which server of the two it reached. */
+  host: string;
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
@@ -32,6 +34,9 @@ type Answer = (request: Received, response: ServerResponse) => void;
 
 let server: Server;
 let baseUrl: string;
+/** A second server on 127.0.0.1, as the uploads host: it records into `received` and answers with `answer` too. */
+let uploads: Server;
+let uploadsUrl: string;
 let received: Received[] = [];
 let answer: Answer = (_req, res) => res.end("{}");
 let out: string;
@@ -48,6 +53,7 @@ async function recordingServer(): Promise<{ server: Server; url: string }> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const request = {
+        host: req.headers.host ?? "",
         method: req.method ?? "",
         url: req.url ?? "",
         headers: req.headers,
@@ -67,11 +73,14 @@ beforeAll(async () => {
   generated = await import(pathToFileURL(join(out, "src/index.ts")).href);
   testing = await import(pathToFileURL(join(out, "src/testing.ts")).href);
   ({ server, url: baseUrl } = await recordingServer());
+  ({ server: uploads, url: uploadsUrl } = await recordingServer());
 }, 60_000);
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  for (const s of [server, uploads]) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
   rmSync(out, { recursive: true, force: true });
 });
 
@@ -437,6 +446,120 @@ describe("conditional requests: a 304 is a typed NotModified", () => {
   });
 });
 
+describe("an endpoint served from another host", () => {
+  const photo = { id: "p9", album_id: "a1" };
+  const created: Answer = (_req, res) => {
+    res.writeHead(201, { "content-type": "application/json" });
+    res.end(JSON.stringify(photo));
+  };
+  const hostOf = (url: string) => new URL(url).host;
+
+  it("sends it to the hosts option's address, with the API's headers and credential; every other endpoint to baseUrl", async () => {
+    answer = created;
+    const c = client({ hosts: { uploads: uploadsUrl } });
+    const bytesIn = new Uint8Array([1, 2, 3]);
+    expect(await c.photos.upload(new Blob([bytesIn]))).toEqual(photo);
+    answer = (_req, res) => res.end(JSON.stringify({ id: "a1", title: "Summer" }));
+    await c.albums.get("a1");
+    expect(received.map((r) => [r.host, r.method, r.url])).toEqual([
+      [hostOf(uploadsUrl), "POST", "/photos"],
+      [hostOf(baseUrl), "GET", "/albums/a1"],
+    ]);
+    expect(received[0]!.headers).toMatchObject({
+      authorization: "Bearer tok_secret_1",
+      "media-version": "2024-06-01",
+      "content-type": "application/octet-stream",
+    });
+    expect([...received[0]!.body]).toEqual([1, 2, 3]);
+  });
+
+  it("goes to the spec's address of the host without the option", async () => {
+    const urls: string[] = [];
+    const recording = async (input: RequestInfo | URL) => {
+      urls.push(String(input));
+      return new Response(JSON.stringify(photo), {
+        status: 201,
+        headers: { "content-type": "application/json" },
+      });
+    };
+    await client({ fetch: recording }).photos.upload(new Blob(["x"]));
+    expect(urls).toEqual(["https://uploads.media.example/photos"]);
+  });
+
+  it("follows a redirect within the host's origin, and refuses one to the API's own", async () => {
+    let n = 0;
+    answer = (req, res) => {
+      n++;
+      if (req.url === "/photos") {
+        const to = n === 1 ? `${uploadsUrl}/photos/moved` : `${baseUrl}/photos/moved`;
+        res.writeHead(307, { location: to });
+        return res.end();
+      }
+      created(req, res);
+    };
+    const c = client({ hosts: { uploads: uploadsUrl } });
+    expect(await c.photos.upload(new Blob(["x"]))).toEqual(photo);
+    expect(received.map((r) => [r.host, r.url])).toEqual([
+      [hostOf(uploadsUrl), "/photos"],
+      [hostOf(uploadsUrl), "/photos/moved"],
+    ]);
+    const refused = await rejection(c.photos.upload(new Blob(["x"])));
+    expect(refused.name).toBe("RedirectError");
+    expect(received).toHaveLength(3);
+  });
+
+  it("refuses a host address that is not one, or a host the spec does not name, when the client is made", () => {
+    expect(() => client({ hosts: { uploads: "ftp://uploads.example" } })).toThrow(
+      expect.objectContaining({ name: "ClientOptionsError", option: "hosts.uploads" }),
+    );
+    expect(() => client({ hosts: { uploads: "ftp://uploads.example" } })).toThrow(
+      "hosts.uploads is not an http: or https: URL",
+    );
+    expect(() => client({ hosts: { cdn: "https://cdn.example" } })).toThrow(
+      "hosts.cdn is not a host of the spec (uploads)",
+    );
+    expect(received).toHaveLength(0);
+  });
+
+  it("makes the hosts option required where the spec shows a host without an address", async () => {
+    const dir = tempDir("apigen-requests-hosts-");
+    const pkg = tempDir("apigen-requests-hosts-pkg-");
+    try {
+      writeFileSync(
+        join(dir, "api.yaml"),
+        [
+          "api: { name: files, title: Files, version: 1.0.0 }",
+          "hosts:",
+          "  files: { description: The account's own file host. }",
+          "endpoints:",
+          "  files.get:",
+          "    method: GET",
+          "    path: /files/{id}",
+          "    host: files",
+          "    params: { id: string }",
+          "    response: { status: 200, body: string, contentType: text/plain }",
+          "",
+        ].join("\n"),
+      );
+      await writeGenerated(dir, pkg);
+      const { FilesClient } = await import(pathToFileURL(join(pkg, "src/index.ts")).href);
+      expect(() => new FilesClient({ baseUrl })).toThrow(
+        "hosts.files is required: the spec gives no address for it",
+      );
+      answer = bytes(200, "hello", { "content-type": "text/plain" });
+      const files = new FilesClient({
+        baseUrl: "https://unused.invalid",
+        hosts: { files: uploadsUrl },
+      });
+      expect(await files.files.get("f1")).toBe("hello");
+      expect(received.map((r) => [r.host, r.url])).toEqual([[hostOf(uploadsUrl), "/files/f1"]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(pkg, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("types of the generated calls", () => {
   /** Type-checks `lines` (a module beside the package's index) with the package's tsconfig. */
   function typeCheck(lines: string[]): string {
@@ -448,7 +571,7 @@ describe("types of the generated calls", () => {
     return run.stdout + run.stderr;
   }
 
-  it("type-check: the apiVersion option takes the listed versions only; downloads are Blobs; a conditional GET gives the body or a NotModified", () => {
+  it("type-check: the apiVersion option takes the listed versions only; downloads are Blobs; a conditional GET gives the body or a NotModified; hosts are typed", () => {
     expect(
       typeCheck([
         "import {",
@@ -472,6 +595,13 @@ describe("types of the generated calls", () => {
         "    details instanceof NotModified ? details.etag : details.album_id;",
         "  const since: ConditionalRequestOptions = { ifModifiedSince: new Date() };",
         "  void [photo, file, page, notNarrowed, etag, since];",
+        "}",
+        'new MediaClient({ baseUrl: base, hosts: { uploads: "https://uploads.test" } });',
+        "// @ts-expect-error not a host of the spec",
+        'new MediaClient({ baseUrl: base, hosts: { cdn: "https://cdn.test" } });',
+        "export async function upload(): Promise<void> {",
+        '  const uploaded: Photo = await c.photos.upload(new Blob(["x"]));',
+        "  void uploaded;",
         "}",
       ]),
     ).toBe("");

@@ -776,6 +776,20 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "host-unknown",
+    defect: "an endpoint naming a host the spec does not list",
+    expected: [
+      "test/fixtures/broken/host-unknown/api.yaml:16:11 - error host-unknown: host file is not one of the API's `hosts:` (uploads, files)",
+    ],
+  },
+  {
+    name: "host-address-invalid",
+    defect: "a host address with a query, which endpoint paths cannot follow",
+    expected: [
+      'test/fixtures/broken/host-address-invalid/api.yaml:9:23 - error schema-bad-name: value "https://uploads.example/v1?x=1" is not an http(s) URL without query or fragment',
+    ],
+  },
+  {
     name: "api-header-invalid",
     defect:
       "headers every request sends whose values fetch would refuse: a character above U+00FF, a line break in a mapping's value",

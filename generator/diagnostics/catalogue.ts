@@ -247,6 +247,10 @@ export const catalogue = {
     severity: "error",
     message: "current version {name} is not one of the versions listed: {declared}",
   },
+  "host-unknown": {
+    severity: "error",
+    message: "host {name} is not one of the API's `hosts:` ({declared})",
+  },
   "not-modified-misplaced": {
     severity: "error",
     message: "`notModified` {why}",

@@ -8,7 +8,7 @@ import { arr, call, exprStatement, id, lit, member, obj, undef, valueExpr } from
 import type { ClassDeclaration, Expr, Member, Statement } from "./code/nodes.ts";
 import { isSent, sentAs } from "./client-params.ts";
 import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
-import { literalType, union } from "./shared/type-expr.ts";
+import { keyword, literalType, union } from "./shared/type-expr.ts";
 
 const coreModule = "client/core.ts";
 
@@ -35,6 +35,7 @@ export function optionsInterface(model: ApiModel): Statement {
     docs: [`Options of {@link ${model.api.clientName}}.`],
     members: [
       ...apiVersionOption(model),
+      ...hostsOption(model),
       ...headerCredentials(model).map(
         (c): Member => ({
           kind: "property-signature",
@@ -96,13 +97,13 @@ export function coreClass(model: ApiModel): ClassDeclaration {
 
 /**
  * What the spec has every request carry, for the runtime's `ApiRequests`: the API's fixed
- * headers and its version header; undefined when it has neither.
+ * headers, its version header and its other hosts; undefined when it has none of them.
  */
 function apiRequestsExpr(model: ApiModel): Expr | undefined {
   const { fixedHeaders, versioning } = model;
   const { header, current } = versioning;
   const byHeader = versioning.scheme === "header" && header !== undefined && current !== undefined;
-  if (!fixedHeaders.length && !byHeader) return undefined;
+  if (!fixedHeaders.length && !byHeader && !model.hosts.length) return undefined;
   return obj([
     [
       "headers",
@@ -116,7 +117,49 @@ function apiRequestsExpr(model: ApiModel): Expr | undefined {
         ? valueExpr({ header, versions: versioning.versions.map((v) => v.name), current })
         : undefined,
     ],
+    [
+      "hosts",
+      model.hosts.length
+        ? valueExpr(Object.fromEntries(model.hosts.map((h) => [h.name, h.baseUrl ?? null])))
+        : undefined,
+    ],
   ]);
+}
+
+/**
+ * The `hosts` option of an API with other addresses (`hosts:`): each host's address, optional
+ * where the spec gives a default; the option is required when some host has none.
+ */
+export function hostsOption(model: ApiModel): Member[] {
+  if (!model.hosts.length) return [];
+  const members: Member[] = model.hosts.map((h) => ({
+    kind: "property-signature",
+    name: h.name,
+    hasQuestionToken: h.baseUrl !== undefined,
+    type: keyword("string"),
+    docs: [
+      ...(h.docs.description ? [h.docs.description] : []),
+      h.baseUrl !== undefined
+        ? `Default \`${h.baseUrl}\`, the spec's.`
+        : "Required: the spec shows no address for it.",
+    ],
+  }));
+  const served = (name: string) =>
+    model.endpoints
+      .filter((e) => e.host === name)
+      .map((e) => `\`${e.id}\``)
+      .join(", ");
+  return [
+    {
+      kind: "property-signature",
+      name: "hosts",
+      hasQuestionToken: model.hosts.every((h) => h.baseUrl !== undefined),
+      type: { kind: "object-type", members },
+      docs: [
+        `The addresses of the endpoints served from elsewhere than \`baseUrl\`: ${model.hosts.map((h) => `\`${h.name}\` (${served(h.name) || "no endpoint"})`).join(", ")}. Redirects are followed within each one's origin.`,
+      ],
+    },
+  ];
 }
 
 /** The `apiVersion` option of an API versioned by a header: one of the versions the spec lists. */

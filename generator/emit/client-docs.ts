@@ -113,7 +113,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
   const lines = [
     ...intro,
     ...(intro.length ? [""] : []),
-    `\`${endpoint.method} ${endpoint.path}\`${endpoint.testingOnly ? " (testing only)" : ""}`,
+    `\`${endpoint.method} ${endpoint.path}\`${endpoint.host ? ` on the \`${endpoint.host}\` host (the \`hosts.${endpoint.host}\` option)` : ""}${endpoint.testingOnly ? " (testing only)" : ""}`,
     `Sends: ${sends.length ? sends.join(", ") : "no credential"}.`,
     ...bodyLines(endpoint),
     ...pagingDocLines(endpoint),

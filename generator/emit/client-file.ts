@@ -99,6 +99,7 @@ function descriptorArgs(model: ApiModel, endpoint: Endpoint): Expr[] {
     path: endpoint.path,
     credentials,
     headers: descriptorHeaders(endpoint),
+    host: endpoint.host,
     trailing: trailing.length ? trailing.map((p) => p.name) : undefined,
     args: argNames(endpoint),
     documentedResponse: endpoint.response.body !== undefined,

@@ -21,7 +21,9 @@ import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
 import {
   apiHeadersOf,
   checkApiHeaders,
+  checkHosts,
   checkNotModified,
+  hostsOf,
   versioningOf,
 } from "./build-requests.ts";
 import { pendingStandIn, withStandIn } from "./build-stand-in.ts";
@@ -110,6 +112,8 @@ export function buildModel(
     docs: ctx.docs(d.file, d.path, d.value),
     location: d.file.locate(d.path, "key"),
   }));
+  const hosts = hostsOf(ctx, merged.hosts);
+  checkHosts(ctx, hosts, merged.endpoints, endpoints);
   const { fixed: fixedHeaders, shared: sharedHeaders } = apiHeadersOf(ctx, types, merged.headers);
   const idem = merged.idempotency;
   const idempotency = {
@@ -137,6 +141,7 @@ export function buildModel(
     api,
     sourceFiles: files.map((f) => f.path),
     environments,
+    hosts,
     credentials,
     sharedHeaders,
     fixedHeaders,

@@ -106,6 +106,7 @@ export class OperationBuilder {
         : {}),
       response: result,
       ...(streamResponse ? { streamResponse } : {}),
+      ...(typeof v.host === "string" ? { host: v.host } : {}),
       errors: dedupeErrors([...own, ...scoped]).sort(compareErrorResponses),
       rules: stringList(v.rules),
       testingOnly: v.testingOnly === true,

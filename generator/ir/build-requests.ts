@@ -7,7 +7,14 @@
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import type { TypeBuilder } from "./build-types.ts";
 import type { Decl } from "./merge.ts";
-import type { ApiVersion, Credential, Endpoint, HeaderSpec, Versioning } from "./model.ts";
+import type {
+  ApiVersion,
+  Credential,
+  Endpoint,
+  HeaderSpec,
+  Host,
+  Versioning,
+} from "./model.ts";
 
 /** The API's headers: those every request sends (a value given), and the optional ones. */
 export function apiHeadersOf(
@@ -187,5 +194,36 @@ export function checkNotModified(
       if (param.placement === "header" && option)
         ctx.bag.report("param-header-conditional", { name: param.name, option }, param.location);
     }
+  }
+}
+
+/** The API's other addresses (`hosts:`), in spec order. */
+export function hostsOf(ctx: BuildContext, decls: readonly Decl[]): Host[] {
+  return decls.map((d) => ({
+    name: d.name,
+    ...(typeof d.value.baseUrl === "string" ? { baseUrl: d.value.baseUrl } : {}),
+    docs: ctx.docs(d.file, d.path, d.value),
+    location: d.file.locate(d.path, "key"),
+  }));
+}
+
+/** An endpoint's `host` names one of `hosts:` (`host-unknown` at the key, naming those there are). */
+export function checkHosts(
+  ctx: BuildContext,
+  hosts: readonly Host[],
+  decls: readonly Decl[],
+  endpoints: readonly Endpoint[],
+): void {
+  const names = new Set(hosts.map((h) => h.name));
+  const declared = hosts.length ? hosts.map((h) => h.name).join(", ") : "none";
+  const byId = new Map(decls.map((d) => [d.name, d]));
+  for (const endpoint of endpoints) {
+    if (endpoint.host === undefined || names.has(endpoint.host)) continue;
+    const decl = byId.get(endpoint.id)!;
+    ctx.bag.report(
+      "host-unknown",
+      { name: endpoint.host, declared },
+      decl.file.locate([...decl.path, "host"]),
+    );
   }
 }

@@ -173,6 +173,19 @@ export interface Environment {
   location: SourceLocation;
 }
 
+/**
+ * Another address some endpoints are served from (`hosts:`): uploads on files.example.com
+ * while the API is on api.example.com. The client's `hosts` option sets it; `baseUrl` is its
+ * default, without which the option must give one.
+ */
+export interface Host {
+  /** camelCase: the key of the client's `hosts` option. */
+  name: string;
+  baseUrl?: string;
+  docs: Docs;
+  location: SourceLocation;
+}
+
 export interface HeaderSpec {
   name: string;
   value?: string;
@@ -289,6 +302,8 @@ export interface Endpoint {
   pagination?: Pagination;
   /** The response when the body's boolean `flag` is true (a stream); `response` otherwise. */
   streamResponse?: StreamResponse;
+  /** The name of the `hosts:` entry it is served from; absent: the API's base address. */
+  host?: string;
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
   errors: ErrorResponse[];
   rules: string[];
@@ -625,6 +640,8 @@ export interface ApiModel {
   /** Spec files the model was read from, relative to the working directory, sorted. */
   sourceFiles: string[];
   environments: Environment[];
+  /** Other addresses endpoints are served from, in spec order (`Endpoint.host` names one). */
+  hosts: Host[];
   credentials: Credential[];
   /** Optional request headers the API accepts across endpoints (`headers:` entries without a value). */
   sharedHeaders: HeaderSpec[];
