@@ -250,6 +250,36 @@ describe("--diff of requests", () => {
     ).toEqual(["breaking versioning: versioned by header -> path-prefix"]);
   });
 
+  it("where calls go is minor; a host the hosts option no longer takes, or must now be given, breaks callers", async () => {
+    expect(
+      await changes((m) => {
+        m.hosts[0]!.baseUrl = "https://up.media.example";
+        endpoint(m, "albums.get").host = "uploads";
+        m.hosts.push({ name: "cdn", docs: { notes: [] }, location: m.api.location });
+      }),
+    ).toEqual([
+      "minor hosts.uploads: address https://uploads.media.example -> https://up.media.example",
+      "breaking hosts.cdn: host added",
+      "minor endpoints.albums.get: served from the base address -> host uploads",
+    ]);
+    expect(
+      await changes((m) => {
+        delete m.hosts[0]!.baseUrl;
+      }),
+    ).toEqual([
+      "breaking hosts.uploads: address https://uploads.media.example -> none (the hosts option must give one)",
+    ]);
+    expect(
+      await changes((m) => {
+        m.hosts = [];
+        delete endpoint(m, "photos.upload").host;
+      }),
+    ).toEqual([
+      "breaking hosts.uploads: host removed (the hosts option no longer takes it)",
+      "minor endpoints.photos.upload: served from host uploads -> the base address",
+    ]);
+  });
+
   it("a 304 that becomes a result, or stops being one, breaks callers", async () => {
     expect(
       await changes((m) => {

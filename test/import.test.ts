@@ -754,4 +754,77 @@ describe("requests: media ranges, fixed and versioned headers, 304s and other ho
     const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
     expect(client).toContain("options?: ConditionalRequestOptions");
   });
+
+  it("reads an operation's servers as the host it is served from, its variables at their defaults; an address it cannot hold stays a gap", async () => {
+    const ok = { "200": { description: "ok" } };
+    const uploads = {
+      url: "{origin}/",
+      variables: { origin: { default: "https://uploads.example.com" } },
+    };
+    const { outSpec, read } = imported(
+      document(
+        "hosts.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Hosts", version: "1.0.0" },
+          servers: [{ url: "https://api.example.com" }],
+          paths: {
+            "/assets": {
+              post: { operationId: "assets/upload", servers: [uploads], responses: ok },
+              get: { operationId: "assets/list", responses: ok },
+            },
+            "/assets/{id}": {
+              parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+              put: { operationId: "assets/replace", servers: [uploads], responses: ok },
+              delete: {
+                operationId: "assets/remove",
+                servers: [{ url: "/relative" }],
+                responses: ok,
+              },
+            },
+          },
+        }),
+      ),
+    );
+    expect(read("api.yaml").hosts).toEqual({ uploads: { baseUrl: "https://uploads.example.com" } });
+    const endpoints = read("endpoints/assets.yaml").endpoints;
+    expect(endpoints["assets.upload"].host).toBe("uploads");
+    expect(endpoints["assets.replace"].host).toBe("uploads");
+    expect(endpoints["assets.list"].host).toBeUndefined();
+    expect(endpoints["assets.remove"].host).toBeUndefined();
+    expect(String(endpoints["assets.remove"].undocumented)).toContain(
+      "servers of the operation are not carried yet",
+    );
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain('hosts: { uploads: "https://uploads.example.com" }');
+  });
+
+  it("gives back a host the spec shows no address for, from its placeholder", async () => {
+    const spec = join(scratch(), "spec");
+    mkdirSync(spec, { recursive: true });
+    writeFileSync(
+      join(spec, "api.yaml"),
+      [
+        "api: { name: files, title: Files, version: 1.0.0 }",
+        "hosts:",
+        "  files: { description: The account's own file host. }",
+        "endpoints:",
+        "  files.get:",
+        "    method: GET",
+        "    path: /files/{id}",
+        "    host: files",
+        "    params: { id: string }",
+        "    response: { status: 200, body: string, contentType: text/plain }",
+        "",
+      ].join("\n"),
+    );
+    const before = await generateFrom(spec, join(scratch(), "out"));
+    const openapi = before.files.find((f) => f.path === "openapi.json")!.contents;
+    const { read } = imported(document("files.json", openapi));
+    expect(read("api.yaml").hosts).toEqual({
+      files: { description: "The account's own file host." },
+    });
+    expect(read("endpoints/files.yaml").endpoints["files.get"].host).toBe("files");
+  });
 });

@@ -4,7 +4,8 @@
  * any type: minor. A version the `apiVersion` option no longer takes breaks callers who pin
  * it; a version added, another current version or another version header is minor (the
  * package's own types are those of its current version). A 304 that becomes, or stops being,
- * an endpoint's result breaks callers either way. The change list comes from
+ * an endpoint's result breaks callers either way; so does a host the `hosts` option no longer
+ * takes, or must now be given. The change list comes from
  * compare.ts, passed in, so neither file imports the other.
  */
 import type { ApiModel } from "../ir/model.ts";
@@ -70,9 +71,54 @@ function diffNotModified(out: WebhookChanges, before: ApiModel, after: ApiModel)
   }
 }
 
+/**
+ * The API's other hosts and which endpoints each serves. Where calls go is the wire only
+ * (minor), except what the `hosts` option's type follows: a host removed takes its key away,
+ * and a host that loses its default address must now be given: both break callers.
+ */
+function diffHosts(out: WebhookChanges, before: ApiModel, after: ApiModel): void {
+  const now = new Map(after.hosts.map((h) => [h.name, h]));
+  for (const host of before.hosts) {
+    const next = now.get(host.name);
+    const subject = `hosts.${host.name}`;
+    if (!next)
+      out.add(subject, "host removed (the hosts option no longer takes it)", "minor", ["callers"]);
+    else if (host.baseUrl !== next.baseUrl) {
+      const shown = (url: string | undefined) => url ?? "none (the hosts option must give one)";
+      const required = host.baseUrl !== undefined && next.baseUrl === undefined;
+      out.add(
+        subject,
+        `address ${shown(host.baseUrl)} -> ${shown(next.baseUrl)}`,
+        "minor",
+        required ? ["callers"] : [],
+      );
+    }
+  }
+  const old = new Set(before.hosts.map((h) => h.name));
+  for (const host of after.hosts)
+    if (!old.has(host.name))
+      out.add(
+        `hosts.${host.name}`,
+        "host added",
+        "minor",
+        host.baseUrl === undefined ? ["callers"] : [],
+      );
+  const served = new Map(after.endpoints.map((e) => [e.id, e.host]));
+  const where = (host: string | undefined) =>
+    host === undefined ? "the base address" : `host ${host}`;
+  for (const e of before.endpoints)
+    if (served.has(e.id) && served.get(e.id) !== e.host)
+      out.add(
+        `endpoints.${e.id}`,
+        `served from ${where(e.host)} -> ${where(served.get(e.id))}`,
+        "minor",
+      );
+}
+
 /** Every change to what the API's requests carry besides each endpoint's own parts. */
 export function diffRequests(out: WebhookChanges, before: ApiModel, after: ApiModel): void {
   diffFixedHeaders(out, before, after);
   diffVersioning(out, before, after);
   diffNotModified(out, before, after);
+  diffHosts(out, before, after);
 }

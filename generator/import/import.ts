@@ -19,7 +19,7 @@ import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
-import { fixedHeadersSection } from "./requests.ts";
+import { fixedHeadersSection, hostsSection } from "./requests.ts";
 import { convertDeferred, namedType } from "./schemas.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
@@ -80,7 +80,8 @@ export function importSpec(options: ImportOptions): ImportResult {
   const environments = environmentsSection(ctx);
   const credentials = credentialsSection(ctx);
   const headers = { ...fixedHeadersSection(ctx), ...sharedHeadersSection(ctx) };
-  const endpoints = endpointsOf(ctx);
+  const hosts = hostsSection(ctx);
+  const endpoints = endpointsOf(ctx, hosts);
   const inbound = inboundSections(ctx);
   ctx.area = "shared";
   nameEverySchema(ctx);
@@ -88,6 +89,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   noteUncarried(ctx, api);
   const top: JsonObject = { api };
   if (environments) top.environments = environments;
+  if (hosts) top.hosts = hosts;
   if (credentials) top.credentials = credentials;
   if (Object.keys(headers).length) top.headers = headers;
   Object.assign(top, extensionSections(ctx));

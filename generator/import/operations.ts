@@ -15,7 +15,7 @@ import {
 } from "./context.ts";
 import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
-import { answersNotModified, isFixedOrVersionHeader, notModifiedOf } from "./requests.ts";
+import { answersNotModified, hostOf, isFixedOrVersionHeader, notModifiedOf } from "./requests.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
@@ -48,7 +48,7 @@ function idParts(op: JsonObject, method: string, path: string): [string, string]
 }
 
 /** Every operation of `paths`, in document order, with unique ids. */
-export function endpointsOf(ctx: ImportContext): EndpointOut[] {
+export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut[] {
   const root = ctx.doc.root.value as JsonObject;
   const paths = isObject(root.paths) ? root.paths : {};
   const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
@@ -67,7 +67,8 @@ export function endpointsOf(ctx: ImportContext): EndpointOut[] {
       for (let i = 2; taken.has(id); i++) id = `${group}.${name}${i}`;
       taken.add(id);
       ctx.area = group;
-      const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path));
+      const names = namesOfShape(shapes, path);
+      const value = endpointOf(ctx, item, op, method, path, at, names, hosts);
       out.push({ id, group, value });
     }
   }
@@ -108,6 +109,7 @@ function endpointOf(
   path: string,
   at: Pointer,
   names: PathNames,
+  hosts: JsonObject | undefined,
 ): JsonObject {
   const out: JsonObject = {};
   const summary = stringOf(op, "summary");
@@ -147,9 +149,9 @@ function endpointOf(
   carryNotes(op, out);
   if (op.deprecated === true)
     note(ctx, out, under(at, "deprecated"), "the operation is deprecated");
-  for (const key of ["servers", "externalDocs"] as const)
-    if (op[key] !== undefined)
-      note(ctx, out, under(at, key), `${key} of the operation are not carried yet`);
+  hostOf(ctx, op, at, out, hosts);
+  if (op.externalDocs !== undefined)
+    note(ctx, out, under(at, "externalDocs"), "externalDocs of the operation are not carried yet");
   return out;
 }
 

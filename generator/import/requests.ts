@@ -5,7 +5,8 @@
  * are the API's, not each operation's parameters. And a conditional GET: a 304 response
  * beside an `If-None-Match` or `If-Modified-Since` header parameter is `notModified`.
  */
-import { isObject, note, under, type ImportContext } from "./context.ts";
+import { isObject, note, ownDocument, under, type ImportContext } from "./context.ts";
+import { camelCase } from "../ir/casing.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { plainNotes } from "./extensions.ts";
 
@@ -78,4 +79,84 @@ export function notModifiedOf(
   for (const name of conditionalParamNames(out)) delete params[name];
   if (Object.keys(params).length === 0) delete out.params;
   response.notModified = true;
+}
+
+/** A host name as the format takes one (camelCase, the key of the client's `hosts` option). */
+const hostNamePattern = /^[a-z][A-Za-z0-9]*$/;
+
+/**
+ * The host an operation's `servers` name, as `{ name, baseUrl }`: the first server's address
+ * (its variables at their defaults) when it is an http(s) URL without query or fragment, and
+ * its name: apigen's `x-apigen-host`, else the address's first label (`files.stripe.com` ->
+ * `files`). Undefined when the operation has no servers or the first says nothing usable.
+ */
+export function operationHost(op: JsonObject): { name: string; baseUrl?: string } | undefined {
+  const server = Array.isArray(op.servers) ? op.servers[0] : undefined;
+  if (!isObject(server) || typeof server.url !== "string") return undefined;
+  const own = server["x-apigen-host"];
+  let url = server.url;
+  if (isObject(server.variables))
+    for (const [name, variable] of Object.entries(server.variables))
+      if (isObject(variable) && variable.default !== undefined)
+        url = url.replaceAll(`{${name}}`, String(variable.default));
+  let parsed: URL | undefined;
+  try {
+    parsed = /^https?:\/\/[^?#\s]+$/.test(url) ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const name = typeof own === "string" ? own : camelCase(parsed?.hostname.split(".")[0] ?? "");
+  if (!hostNamePattern.test(name) || (!parsed && typeof own !== "string")) return undefined;
+  // apigen writes a host whose address the spec does not show as a `.invalid` placeholder.
+  const shown = parsed && !parsed.hostname.endsWith(".invalid");
+  return shown ? { name, baseUrl: url.replace(/\/+$/, "") } : { name };
+}
+
+/**
+ * The `hosts:` section: apigen's own `x-apigen-hosts` as it is, else one entry per host the
+ * operations' `servers` name, in document order (a later operation naming the same host at
+ * another address keeps its servers as a gap: see `hostOf`).
+ */
+export function hostsSection(ctx: ImportContext): JsonObject | undefined {
+  const root = ctx.doc.root.value as JsonObject;
+  const listed = root["x-apigen-hosts"];
+  if (ownDocument(ctx) && isObject(listed)) {
+    const out: JsonObject = {};
+    for (const [name, entry] of Object.entries(listed))
+      if (isObject(entry)) out[name] = plainNotes([entry as JsonValue])[0]!;
+    return Object.keys(out).length ? out : undefined;
+  }
+  const out: JsonObject = {};
+  for (const item of Object.values(isObject(root.paths) ? root.paths : {}))
+    for (const op of Object.values(isObject(item) ? item : {})) {
+      const host = isObject(op) ? operationHost(op) : undefined;
+      if (host && !(host.name in out))
+        out[host.name] = host.baseUrl !== undefined ? { baseUrl: host.baseUrl } : {};
+    }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * An operation's `host`, from its `servers` (`operationHost`), when the hosts section has that
+ * host at that address; otherwise its servers are noted, as before hosts were carried. Further
+ * servers of the operation are noted too.
+ */
+export function hostOf(
+  ctx: ImportContext,
+  op: JsonObject,
+  at: Pointer,
+  out: JsonObject,
+  hosts: JsonObject | undefined,
+): void {
+  if (op.servers === undefined) return;
+  const host = operationHost(op);
+  const known =
+    host && hosts && isObject(hosts[host.name]) ? (hosts[host.name] as JsonObject) : undefined;
+  if (!host || !known || (!ownDocument(ctx) && known.baseUrl !== host.baseUrl)) {
+    note(ctx, out, under(at, "servers"), "servers of the operation are not carried yet");
+    return;
+  }
+  out.host = host.name;
+  if (Array.isArray(op.servers) && op.servers.length > 1)
+    note(ctx, out, under(at, "servers"), "servers of the operation after the first");
 }

@@ -11,7 +11,7 @@ import { modelExtensions } from "./extensions.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import { sharedHeaderKey, sharedHeaderParameter } from "./parameters.ts";
 import { pathsOf, tagsOf } from "./paths.ts";
-import { fixedHeadersRoot, requestHeaderComponents } from "./requests.ts";
+import { fixedHeadersRoot, hostsRoot, requestHeaderComponents } from "./requests.ts";
 import { componentSchemas } from "./schemas.ts";
 import {
   securitySchemes,
@@ -118,5 +118,6 @@ export function buildOpenApiDocument(model: ApiModel): JsonObject {
     }),
     ...modelExtensions(model),
     "x-apigen-headers": fixedHeadersRoot(model),
+    "x-apigen-hosts": hostsRoot(model),
   });
 }

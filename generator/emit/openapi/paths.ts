@@ -22,6 +22,7 @@ import {
   conditionalParameters,
   endpointFixedHeaders,
   fixedHeaderParameter,
+  hostServers,
   notModifiedResponse,
   requestHeaderRefs,
 } from "./requests.ts";
@@ -66,6 +67,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     ),
     operationId: endpoint.id,
     deprecated: endpoint.docs.deprecated ? true : undefined,
+    servers: hostServers(model, endpoint),
     security: securityOf(model, endpoint.auth, endpoint.optionalAuth),
     parameters: parameters.length ? parameters : undefined,
     requestBody: requestBodyOf(model, endpoint),

@@ -7,7 +7,7 @@
  * `x-apigen-headers`, which lists every fixed header for `--import` to read back. An
  * endpoint's own fixed headers are written the same way, in its operation.
  */
-import type { ApiModel, Endpoint, HeaderSpec } from "../../ir/model.ts";
+import type { ApiModel, Endpoint, HeaderSpec, Host } from "../../ir/model.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import {
   headerParameterOf,
@@ -128,4 +128,47 @@ export function notModifiedResponse(endpoint: Endpoint): JsonObject {
       }),
     }),
   };
+}
+
+/**
+ * The `servers` of an endpoint served from another host: that host's address (a variable
+ * named after the host, with a placeholder default in the reserved `.invalid` domain, where
+ * the spec shows none), marked `x-apigen-host` with its name. None for the API's own address.
+ */
+export function hostServers(model: ApiModel, endpoint: Endpoint): JsonObject[] | undefined {
+  const host = model.hosts.find((h) => h.name === endpoint.host);
+  if (!host) return undefined;
+  const about = `The \`${host.name}\` host (the client's \`hosts.${host.name}\` option).`;
+  if (host.baseUrl !== undefined)
+    return [
+      obj({
+        url: host.baseUrl,
+        description: text(about, host.docs.description),
+        "x-apigen-host": host.name,
+      }),
+    ];
+  return [
+    obj({
+      url: `{${host.name}}`,
+      description: text(
+        about,
+        host.docs.description,
+        `Its address is not shown in the source: set the \`${host.name}\` variable. Its default is a placeholder in the reserved .invalid domain, which never resolves.`,
+      ),
+      variables: { [host.name]: { default: `https://${host.name.toLowerCase()}.invalid` } },
+      "x-apigen-host": host.name,
+    }),
+  ];
+}
+
+/** The root's `x-apigen-hosts`: every host, as the spec has it, for `--import` to read back whole. */
+export function hostsRoot(model: ApiModel): JsonObject | undefined {
+  if (!model.hosts.length) return undefined;
+  const entry = (h: Host) =>
+    obj({
+      baseUrl: h.baseUrl,
+      description: text(h.docs.description),
+      "x-undocumented": notesOf(h.docs),
+    });
+  return Object.fromEntries(model.hosts.map((h) => [h.name, entry(h)]));
 }

@@ -15,7 +15,13 @@
  * (`group`) from their data.
  */
 import { ApiPromise, type ResultState } from "./api-promise.js";
-import { apiHeadersOf, type ApiRequests, type SpecOptions } from "./api-requests.js";
+import {
+  apiHeadersOf,
+  hostAddressesOf,
+  type Address,
+  type ApiRequests,
+  type SpecOptions,
+} from "./api-requests.js";
 import { discard, readBlob, readText } from "./body.js";
 import { settle } from "./decode.js";
 import {
@@ -193,6 +199,8 @@ export class ClientCore {
   private ownSignals = false;
   /** The headers the spec has every request send (api-requests.ts), lower-cased; none when it names none. */
   declare private readonly apiHeaders: Readonly<Record<string, string>> | undefined;
+  /** The address of each host of the spec (api-requests.ts); none when it names none. */
+  declare private readonly hosts: Readonly<Record<string, Address>> | undefined;
 
   constructor(
     options: CoreOptions,
@@ -209,6 +217,7 @@ export class ClientCore {
   ) {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
     this.apiHeaders = apiHeadersOf(api, options as SpecOptions);
+    this.hosts = hostAddressesOf(api, options as SpecOptions);
     const settings = { ...options } as Settings & Record<string, unknown>;
     for (const [name, value] of Object.entries(defaults)) settings[name] ??= value;
     // Header names lower-cased, so that a later source replaces an earlier one whatever its case.
@@ -299,7 +308,8 @@ export class ClientCore {
     // only), after the timeout has covered the wait for its headers.
     const streams = op.stream?.(op, body, state, call.signal, this.options.maxResponseBytes);
     if (streams) headers = { ...headers, ...streams };
-    const url = this.base + pathOf(op, params) + (placed?.search ?? "");
+    const base = op.host === undefined ? this.base : this.addressOf(op).base;
+    const url = base + pathOf(op, params) + (placed?.search ?? "");
     const payload =
       body === undefined
         ? undefined
@@ -337,6 +347,14 @@ export class ClientCore {
         throw aborted(op, call, " while waiting to retry");
       });
     }
+  }
+
+  /**
+   * Where an endpoint's calls go: the base address, or its host's (`hosts:`). Redirects and
+   * next links are followed within that address's origin only.
+   */
+  addressOf(op: Operation): Address {
+    return op.host === undefined ? this : this.hosts![op.host]!;
   }
 
   /**
@@ -429,7 +447,7 @@ export class ClientCore {
       try {
         // A status 0 is a browser's opaque redirect.
         if (status >= 300 || !status)
-          hop = redirectHop(response, at, this.origin, maxRedirects, secrets);
+          hop = redirectHop(response, at, this.addressOf(op).origin, maxRedirects, secrets);
       } catch (error) {
         discard(response);
         throw error;

@@ -49,6 +49,8 @@ export interface OperationSpec extends ParamsSpec {
   credentials: readonly CredentialSpec[];
   /** Fixed headers of the endpoint, e.g. Content-Type. */
   headers: Readonly<Record<string, string>>;
+  /** The spec's host the endpoint is served from (the client's `hosts` option); absent: `baseUrl`. */
+  host?: string;
   /**
    * Names of the parameters that follow the path, in order. The spec format does not say
    * how they are separated; they are sent as further path segments.

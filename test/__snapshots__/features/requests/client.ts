@@ -7,6 +7,7 @@ import {
 } from "./runtime/client/conditional.js";
 import {
   ClientCore,
+  encodeBody,
   endpoint,
   group,
   type ApiPromise,
@@ -14,7 +15,14 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
-import { object, string, type ValidationIssue, type Validator } from "./runtime/validate.js";
+import {
+  binary,
+  object,
+  string,
+  type BinaryInput,
+  type ValidationIssue,
+  type Validator,
+} from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 import type { Album, Photo } from "./types.js";
 import {
@@ -34,6 +42,14 @@ export { NotModified, type ConditionalRequestOptions } from "./runtime/client/co
 export interface MediaClientOptions extends CoreOptions {
   /** The API version sent in `Media-Version` on every request; default `2024-06-01`, the version this package is written for. */
   apiVersion?: "2024-06-01" | "2023-01-01";
+  /** The addresses of the endpoints served from elsewhere than `baseUrl`: `uploads` (`photos.upload`). Redirects are followed within each one's origin. */
+  hosts?: {
+    /**
+     * Where photo uploads go, a host of their own.
+     * Default `https://uploads.media.example`, the spec's.
+     */
+    uploads?: string;
+  };
   /** Sent as `Authorization: Bearer …` by the endpoints that need it. */
   token?: CredentialValue;
 }
@@ -51,6 +67,7 @@ export class MediaCore extends ClientCore {
         versions: ["2024-06-01", "2023-01-01"],
         current: "2024-06-01",
       },
+      hosts: { uploads: "https://uploads.media.example" },
     });
   }
 }
@@ -64,6 +81,16 @@ function validateAlbumsRenameBody(value: unknown, path: string, issues: Validati
   ))(value, path, issues);
 }
 let validateAlbumsRenameBodyShape: Validator | undefined;
+
+/** Checks the body of `photos.upload`; appends one issue per problem. */
+function validatePhotosUploadBody(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validatePhotosUploadBodyShape ??= fromData('[["binary"],"binary"]', binary))(
+    value,
+    path,
+    issues,
+  );
+}
+let validatePhotosUploadBodyShape: Validator | undefined;
 
 /** The response headers of `photos.get` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
 export interface PhotosGetResponseHeaders {
@@ -214,6 +241,30 @@ export const photosGet: (
   conditional,
 );
 
+/**
+ * Upload a photo.
+ * Served from the uploads host, not the API's base address.
+ *
+ * `POST /photos` on the `uploads` host (the `hosts.uploads` option)
+ * Sends: `Authorization: Bearer …` (`token`).
+ * Body: `application/octet-stream` (the bytes as they are; a stream is sent once, never retried).
+ *
+ * Errors (thrown as MediaApiError):
+ * - 410: Retired in the first version.
+ * @param core The `MediaCore` that sends the call.
+ * @returns The Photo.
+ * @throws {MediaApiError} when the API answers with an error status.
+ */
+export const photosUpload: (
+  core: MediaCore,
+  body: BinaryInput,
+  options?: RequestOptions,
+) => ApiPromise<Photo> = /* @__PURE__ */ endpoint(
+  '{"id":"photos.upload","method":"POST","path":"/photos","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/octet-stream"},"host":"uploads","args":["$body"],"documentedResponse":true,"body":"binary","code":["validateBody","encode"]}',
+  validatePhotosUploadBody,
+  encodeBody,
+);
+
 /** The `albums` endpoints of the Media API. */
 export interface AlbumsApi {
   /**
@@ -340,13 +391,28 @@ export interface PhotosApi {
     photoId: string,
     options?: ConditionalRequestOptions,
   ): ApiPromise<Photo | NotModified, PhotosGetResponseHeaders>;
+  /**
+   * Upload a photo.
+   * Served from the uploads host, not the API's base address.
+   *
+   * `POST /photos` on the `uploads` host (the `hosts.uploads` option)
+   * Sends: `Authorization: Bearer …` (`token`).
+   * Body: `application/octet-stream` (the bytes as they are; a stream is sent once, never retried).
+   *
+   * Errors (thrown as MediaApiError):
+   * - 410: Retired in the first version.
+   * @returns The Photo.
+   * @throws {MediaApiError} when the API answers with an error status.
+   */
+  upload(body: BinaryInput, options?: RequestOptions): ApiPromise<Photo>;
 }
 
 /** The class of the `photos` endpoints: each method calls its endpoint function with the core. */
 export const PhotosApi: new (core: MediaCore) => PhotosApi = /* @__PURE__ */ group(
-  "raw,get",
+  "raw,get,upload",
   photosRaw,
   photosGet,
+  photosUpload,
 );
 
 /** Client of the Media API: one method per endpoint, grouped as in the endpoint ids. */
