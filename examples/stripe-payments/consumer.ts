@@ -27,7 +27,11 @@ import {
   type SignedContent,
 } from "./generated/src/callbacks.js";
 
-/** The API version this code is written for; Stripe answers in the account's default without it. */
+/**
+ * The API version this code is written for; Stripe answers in the account's default without
+ * it. The spec's versioning sends it in `Stripe-Version` on every request, and `apiVersion`
+ * pins it here, so a package regenerated for a later version fails to compile this line.
+ */
 export const stripeVersion = "2024-06-20";
 
 /** Options of {@link connectStripe}: the client options, and the two addresses (stand-ins in tests). */
@@ -49,7 +53,7 @@ export function connectStripe(secretKey: string, options: ConnectOptions = {}): 
     baseUrl: apiBase,
     // exactOptionalPropertyTypes: an option is left out, never set to undefined.
     ...(filesBase === undefined ? {} : { hosts: { files: filesBase } }),
-    headers: { "Stripe-Version": stripeVersion, ...rest.headers },
+    apiVersion: stripeVersion,
   });
 }
 
