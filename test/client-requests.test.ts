@@ -5,7 +5,7 @@
  * Downloads of any media type (`image/*`, `*\/*`) are Blobs of the type the server sends.
  */
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -448,6 +448,14 @@ describe("conditional requests: a 304 is a typed NotModified", () => {
       "photos.get: options.ifModifiedSince is not a valid Date",
     ]);
     expect(received).toHaveLength(0);
+  });
+
+  it("brings its runtime only into a package with such an endpoint", () => {
+    const module = "src/runtime/client/conditional.ts";
+    expect([
+      existsSync(join(out, module)),
+      existsSync(join(repoRoot, "generated", module)),
+    ]).toEqual([true, false]);
   });
 
   it("the stand-in sends an ETag and Last-Modified, and answers 304 to a request that names them", async () => {

@@ -209,7 +209,7 @@ export class ClientCore {
     private readonly retryPolicy: RetryPolicy = {},
     /** Response header of the request id an ApiError keeps (the spec's `errors.requestIdHeader`). */
     private readonly requestIdHeader?: string,
-    /** What the spec has every request carry: fixed headers, the version header (api-requests.ts). */
+    /** What the spec has every request carry: fixed headers, the version header, other hosts (api-requests.ts). */
     api: ApiRequests = {},
   ) {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
