@@ -143,6 +143,7 @@ export const features = [
   "streaming",
   "stand-in",
   "requests",
+  "errors-and-retries",
 ] as const;
 
 export type Feature = (typeof features)[number];

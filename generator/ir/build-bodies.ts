@@ -108,7 +108,6 @@ export function responseOf(
   file: SpecFile,
   at: DataPath,
   data: Data,
-  pascalName: string,
   /** A HEAD endpoint: its answers never carry a body (a declared one is reported elsewhere). */
   bodiless = false,
 ): EndpointResponse {
@@ -122,7 +121,7 @@ export function responseOf(
       responseKind(status, body, declared, (detail, key) =>
         ctx.bag.report("body-content-type", { detail }, file.locate([...at, key])),
       ));
-  const stream = streamFactsOf(ctx, types, file, at, data, kind, body, pascalName);
+  const stream = streamFactsOf(ctx, types, file, at, data, kind, body);
   const contentType =
     kind === "none"
       ? undefined
@@ -140,7 +139,6 @@ export function responseOf(
     ...(contentType ? { contentType } : {}),
     accept: acceptOf(kind, contentType),
     headers,
-    ...(headers.length ? { headersTypeName: `${pascalName}ResponseHeaders` } : {}),
     ...(stream ? { stream } : {}),
     ...(data.notModified === true ? { notModified: true as const } : {}),
     docs: ctx.docs(file, at, data),
