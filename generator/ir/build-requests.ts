@@ -7,14 +7,7 @@
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import type { TypeBuilder } from "./build-types.ts";
 import type { Decl } from "./merge.ts";
-import type {
-  ApiVersion,
-  Credential,
-  Endpoint,
-  HeaderSpec,
-  Host,
-  Versioning,
-} from "./model.ts";
+import type { ApiVersion, Credential, Endpoint, HeaderSpec, Host, Versioning } from "./model.ts";
 
 /** The API's headers: those every request sends (a value given), and the optional ones. */
 export function apiHeadersOf(

@@ -55,7 +55,10 @@ export function hostAddressesOf(
   for (const [name, fallback] of Object.entries(hosts)) {
     const url = given[name] ?? fallback;
     if (url === null || url === undefined)
-      throw new ClientOptionsError(`hosts.${name}`, "is required: the spec gives no address for it");
+      throw new ClientOptionsError(
+        `hosts.${name}`,
+        "is required: the spec gives no address for it",
+      );
     out[name] = baseAddress(url, `hosts.${name}`);
   }
   return out;

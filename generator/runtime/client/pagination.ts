@@ -201,7 +201,9 @@ function nextOf<T, H>(
           ? field
           : undefined
         : nextLink(response.headers.get(paging.header ?? "link"));
-      return link === undefined ? undefined : linkOf(op, link, response.url || walk.core.addressOf(op).base);
+      return link === undefined
+        ? undefined
+        : linkOf(op, link, response.url || walk.core.addressOf(op).base);
     }
     default: {
       const unhandled: never = paging;

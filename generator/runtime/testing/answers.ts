@@ -109,9 +109,7 @@ export function conditionally(
   const unchanged = tags
     ? tags.includes(etag) || tags.includes("*")
     : since >= Date.parse(lastModified);
-  return unchanged
-    ? { status: 304, headers: validators, body: "" }
-    : { ...answer, headers };
+  return unchanged ? { status: 304, headers: validators, body: "" } : { ...answer, headers };
 }
 
 /** The area a path belongs to: the longest matching prefix, else the fallback. */

@@ -97,13 +97,13 @@ export function settle(op: DecodeSpec, success: Success, state: ResultState): un
     ? open(response)
     : status === 304 && op.conditional
       ? op.conditional.answer(success.headers)
-    : kind === "binary"
-      ? success.blob
-      : kind === "text"
-        ? text
-        : kind === "none"
-          ? undefined
-          : parseJson(op, status, text);
+      : kind === "binary"
+        ? success.blob
+        : kind === "text"
+          ? text
+          : kind === "none"
+            ? undefined
+            : parseJson(op, status, text);
   if (!mode) {
     state.kept = success;
     state.spec = op;
