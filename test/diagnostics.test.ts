@@ -827,6 +827,62 @@ const cases: BrokenCase[] = [
       'test/fixtures/broken/pagination-schema/api.yaml:21:39 - error schema-bad-name: value "links..next" is not a dot path of field names such as links.next',
     ],
   },
+  {
+    name: "requests-misused",
+    defect:
+      "headers every request sends that the body or a credential sets (Content-Type, a credential's header in other case), a version header the API's headers list too, a current version not listed, a prefix under versioning by header, a download of a media range (image/*) typed as a string, not bytes",
+    expected: [
+      "test/fixtures/broken/requests-misused/api.yaml:12:3 - error header-fixed-reserved: header Content-Type cannot be sent with one value on every request: each request body has its own Content-Type (an endpoint's `contentType`)",
+      "test/fixtures/broken/requests-misused/api.yaml:13:3 - error header-fixed-reserved: header x-key cannot be sent with one value on every request: credential key is sent in it",
+      "test/fixtures/broken/requests-misused/api.yaml:18:11 - error header-fixed-reserved: header X-Note cannot be sent with one value on every request: the API's `headers:` lists it too; the versioning fills it",
+      "test/fixtures/broken/requests-misused/api.yaml:19:12 - error versioning-current-unknown: current version 2025-01-01 is not one of the versions listed: 2024-01-01",
+      "test/fixtures/broken/requests-misused/api.yaml:21:29 - error versioning-key-misplaced: `prefix` belongs to versioning by path prefix; this API is versioned by header (`scheme: header` versions by a request header)",
+      "test/fixtures/broken/requests-misused/api.yaml:28:60 - error body-content-type: a response of the range image/* carries bytes of any type it covers: its body must be of type binary (a Blob of the type the server sends)",
+    ],
+  },
+  {
+    name: "versioning-keys",
+    defect:
+      "versioning by path prefix (no scheme) given the header scheme's header and current, and a version without its prefix",
+    expected: [
+      "test/fixtures/broken/versioning-keys/api.yaml:12:3 - error versioning-key-misplaced: `header` belongs to versioning by header; this API is versioned by path prefix (`scheme: header` versions by a request header)",
+      "test/fixtures/broken/versioning-keys/api.yaml:13:3 - error versioning-key-misplaced: `current` belongs to versioning by header; this API is versioned by path prefix (`scheme: header` versions by a request header)",
+      "test/fixtures/broken/versioning-keys/api.yaml:16:5 - error versioning-key-missing: versioning by path prefix needs `prefix`: the path prefix of version v2's endpoints",
+    ],
+  },
+  {
+    name: "not-modified-misused",
+    defect:
+      "notModified on a POST, beside a header parameter of the conditional headers, and on a paged list",
+    expected: [
+      "test/fixtures/broken/not-modified-misused/api.yaml:13:43 - error not-modified-misplaced: `notModified` needs a GET or HEAD endpoint; notes.create is a POST",
+      "test/fixtures/broken/not-modified-misused/api.yaml:19:7 - error param-header-conditional: header parameter If-None-Match is what `notModified` sends from the call's `ifNoneMatch` option; leave the parameter out",
+      "test/fixtures/broken/not-modified-misused/api.yaml:29:20 - error not-modified-misplaced: `notModified` cannot go with pagination: a walk reads every page whole",
+    ],
+  },
+  {
+    name: "host-unknown",
+    defect: "an endpoint naming a host the spec does not list",
+    expected: [
+      "test/fixtures/broken/host-unknown/api.yaml:16:11 - error host-unknown: host file is not one of the API's `hosts:` (uploads, files)",
+    ],
+  },
+  {
+    name: "host-address-invalid",
+    defect: "a host address with a query, which endpoint paths cannot follow",
+    expected: [
+      'test/fixtures/broken/host-address-invalid/api.yaml:9:23 - error schema-bad-name: value "https://uploads.example/v1?x=1" is not an http(s) URL without query or fragment',
+    ],
+  },
+  {
+    name: "api-header-invalid",
+    defect:
+      "headers every request sends whose values fetch would refuse: a character above U+00FF, a line break in a mapping's value",
+    expected: [
+      'test/fixtures/broken/api-header-invalid/api.yaml:9:12 - error schema-bad-name: value "5 €" is not a header value (tab, space, visible ASCII and U+0080-U+00FF: no line break, control character or character above U+00FF)',
+      'test/fixtures/broken/api-header-invalid/api.yaml:10:20 - error schema-bad-name: value "a\\nb" is not a header value (tab, space, visible ASCII and U+0080-U+00FF: no line break, control character or character above U+00FF)',
+    ],
+  },
 ];
 
 /**

@@ -144,6 +144,7 @@ export const features = [
   "stand-in",
   "generics",
   "expandable",
+  "requests",
   "errors-and-retries",
 ] as const;
 

@@ -686,3 +686,212 @@ describe("webhooks and callbacks of other documents", () => {
     });
   });
 });
+
+describe("requests: media ranges, fixed and versioned headers, 304s and other hosts", () => {
+  /** The package a spec folder gives: its sources (src/, not the runtime) by path, and its OpenAPI document. */
+  const packageOf = async (specDir: string) => {
+    const generated = await generateFrom(specDir, join(scratch(), "out"));
+    const sources = new Map(
+      generated.files
+        .filter((f) => f.path.startsWith("src/") && !f.path.startsWith("src/runtime/"))
+        .map((f) => [f.path, f.contents.slice(f.contents.indexOf("\n") + 1)]),
+    );
+    const openapi = generated.files.find((f) => f.path === "openapi.json")!.contents;
+    return { sources, openapi };
+  };
+
+  it("gives back the requests feature's package from its own OpenAPI document, byte for byte", async () => {
+    const before = await packageOf(join(repoRoot, "test/fixtures/features/requests"));
+    const { outSpec } = imported(document("openapi.json", before.openapi));
+    const after = await packageOf(outSpec);
+    expect([...after.sources.keys()].sort()).toEqual([...before.sources.keys()].sort());
+    for (const [path, text] of before.sources) expect(after.sources.get(path), path).toBe(text);
+  });
+
+  it("takes any media type a download declares: ranges, parameters and capitals", async () => {
+    const binary = (type: string) => ({
+      description: "ok",
+      content: { [type]: { schema: { type: "string", format: "binary" } } },
+    });
+    const { outSpec, read } = imported(
+      document(
+        "media.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Media", version: "1.0.0" },
+          paths: {
+            "/any": { get: { operationId: "media/any", responses: { "200": binary("*/*") } } },
+            "/image": {
+              get: { operationId: "media/image", responses: { "200": binary("image/*") } },
+            },
+            "/pdf": {
+              get: {
+                operationId: "media/pdf",
+                responses: { "200": binary("Application/PDF; charset=binary") },
+              },
+            },
+          },
+        }),
+      ),
+    );
+    const endpoints = read("endpoints/media.yaml").endpoints;
+    expect(endpoints["media.any"].response).toMatchObject({
+      status: 200,
+      contentType: "*/*",
+      body: "binary",
+    });
+    expect(endpoints["media.image"].response).toMatchObject({
+      status: 200,
+      contentType: "image/*",
+      body: "binary",
+    });
+    expect(endpoints["media.pdf"].response).toMatchObject({
+      status: 200,
+      contentType: "application/pdf",
+      body: "binary",
+    });
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain('"headers":{"Accept":"*/*"}');
+    expect(client).toContain('"headers":{"Accept":"image/*, application/json;q=0.5"}');
+  });
+
+  it("reads a GET with a 304 and a conditional header parameter as notModified; a paged one keeps its 304 as a gap", async () => {
+    const notModified = { description: "Not modified" };
+    const ok = {
+      description: "ok",
+      headers: { Link: { schema: { type: "string" } } },
+      content: { "application/json": { schema: { type: "array", items: { type: "string" } } } },
+    };
+    const ifNoneMatch = { name: "If-None-Match", in: "header", schema: { type: "string" } };
+    const { outSpec, read } = imported(
+      document(
+        "conditional.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Conditional", version: "1.0.0" },
+          paths: {
+            "/notes/{id}": {
+              get: {
+                operationId: "notes/get",
+                parameters: [
+                  { name: "id", in: "path", required: true, schema: { type: "string" } },
+                  ifNoneMatch,
+                  { name: "if-modified-since", in: "header", schema: { type: "string" } },
+                ],
+                responses: {
+                  "200": {
+                    description: "ok",
+                    content: { "text/plain": { schema: { type: "string" } } },
+                  },
+                  "304": notModified,
+                },
+              },
+            },
+            "/notes": {
+              get: {
+                operationId: "notes/list",
+                parameters: [
+                  { name: "page", in: "query", schema: { type: "integer" } },
+                  ifNoneMatch,
+                ],
+                responses: { "200": ok, "304": notModified },
+              },
+            },
+            "/plain": {
+              get: { operationId: "notes/plain", responses: { "200": ok, "304": notModified } },
+            },
+          },
+        }),
+      ),
+    );
+    const endpoints = read("endpoints/notes.yaml").endpoints;
+    expect(endpoints["notes.get"].params).toEqual({ id: "string" });
+    expect(endpoints["notes.get"].response).toMatchObject({ status: 200, notModified: true });
+    expect(endpoints["notes.get"].undocumented).toBeUndefined();
+    // paged by its Link header: a walk reads whole pages, so no notModified
+    expect(endpoints["notes.list"].pagination).toBeDefined();
+    expect(endpoints["notes.list"].params["If-None-Match"]).toMatchObject({ in: "header" });
+    expect(endpoints["notes.list"].response.notModified).toBeUndefined();
+    expect(String(endpoints["notes.list"].undocumented)).toContain("response 304");
+    // a 304 without a conditional header the caller could send: a gap, as before
+    expect(endpoints["notes.plain"].response.notModified).toBeUndefined();
+    expect(String(endpoints["notes.plain"].undocumented)).toContain("response 304");
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain("options?: ConditionalRequestOptions");
+  });
+
+  it("reads an operation's servers as the host it is served from, its variables at their defaults; an address it cannot hold stays a gap", async () => {
+    const ok = { "200": { description: "ok" } };
+    const uploads = {
+      url: "{origin}/",
+      variables: { origin: { default: "https://uploads.example.com" } },
+    };
+    const { outSpec, read } = imported(
+      document(
+        "hosts.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Hosts", version: "1.0.0" },
+          servers: [{ url: "https://api.example.com" }],
+          paths: {
+            "/assets": {
+              post: { operationId: "assets/upload", servers: [uploads], responses: ok },
+              get: { operationId: "assets/list", responses: ok },
+            },
+            "/assets/{id}": {
+              parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+              put: { operationId: "assets/replace", servers: [uploads], responses: ok },
+              delete: {
+                operationId: "assets/remove",
+                servers: [{ url: "/relative" }],
+                responses: ok,
+              },
+            },
+          },
+        }),
+      ),
+    );
+    expect(read("api.yaml").hosts).toEqual({ uploads: { baseUrl: "https://uploads.example.com" } });
+    const endpoints = read("endpoints/assets.yaml").endpoints;
+    expect(endpoints["assets.upload"].host).toBe("uploads");
+    expect(endpoints["assets.replace"].host).toBe("uploads");
+    expect(endpoints["assets.list"].host).toBeUndefined();
+    expect(endpoints["assets.remove"].host).toBeUndefined();
+    expect(String(endpoints["assets.remove"].undocumented)).toContain(
+      "servers of the operation are not carried yet",
+    );
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain('hosts: { uploads: "https://uploads.example.com" }');
+  });
+
+  it("gives back a host the spec shows no address for, from its placeholder", async () => {
+    const spec = join(scratch(), "spec");
+    mkdirSync(spec, { recursive: true });
+    writeFileSync(
+      join(spec, "api.yaml"),
+      [
+        "api: { name: files, title: Files, version: 1.0.0 }",
+        "hosts:",
+        "  files: { description: The account's own file host. }",
+        "endpoints:",
+        "  files.get:",
+        "    method: GET",
+        "    path: /files/{id}",
+        "    host: files",
+        "    params: { id: string }",
+        "    response: { status: 200, body: string, contentType: text/plain }",
+        "",
+      ].join("\n"),
+    );
+    const before = await generateFrom(spec, join(scratch(), "out"));
+    const openapi = before.files.find((f) => f.path === "openapi.json")!.contents;
+    const { read } = imported(document("files.json", openapi));
+    expect(read("api.yaml").hosts).toEqual({
+      files: { description: "The account's own file host." },
+    });
+    expect(read("endpoints/files.yaml").endpoints["files.get"].host).toBe("files");
+  });
+});

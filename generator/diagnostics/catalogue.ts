@@ -257,6 +257,36 @@ export const catalogue = {
     severity: "error",
     message: "unknown version {name}; declared: {declared}",
   },
+  "versioning-key-misplaced": {
+    severity: "error",
+    message:
+      "`{key}` belongs to versioning by {belongs}; this API is versioned by {scheme} (`scheme: header` versions by a request header)",
+  },
+  "versioning-key-missing": {
+    severity: "error",
+    message: "versioning by {scheme} needs `{key}`: {why}",
+  },
+  "versioning-current-unknown": {
+    severity: "error",
+    message: "current version {name} is not one of the versions listed: {declared}",
+  },
+  "host-unknown": {
+    severity: "error",
+    message: "host {name} is not one of the API's `hosts:` ({declared})",
+  },
+  "not-modified-misplaced": {
+    severity: "error",
+    message: "`notModified` {why}",
+  },
+  "param-header-conditional": {
+    severity: "error",
+    message:
+      "header parameter {name} is what `notModified` sends from the call's `{option}` option; leave the parameter out",
+  },
+  "header-fixed-reserved": {
+    severity: "error",
+    message: "header {name} cannot be sent with one value on every request: {why}",
+  },
   "unknown-error-code": { severity: "error", message: "error code {code} is not in errors.codes" },
   "duplicate-endpoint-route": {
     severity: "error",

@@ -9,6 +9,7 @@ import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
 import { diffExpand } from "./expand.ts";
 import { diffPagination } from "./pagination.ts";
+import { diffRequests } from "./requests.ts";
 import { diffStatuses } from "./statuses.ts";
 import { diffStreams } from "./streams.ts";
 import { diffWebhooks } from "./webhooks.ts";
@@ -275,8 +276,15 @@ function diffBodies(out: ChangeList, subject: string, e: Endpoint, next: Endpoin
   if (e.body && next.body && sent(e) !== sent(next))
     out.add(`${subject}.body`, `sent as ${sent(e)} -> ${sent(next)}`, "minor", ["callers"]);
   const media = (x: Endpoint) => x.response.contentType ?? "no body";
+  // A download of another media type (`image/png` -> `image/*`) is a Blob all the same.
+  const blobs = e.response.kind === "binary" && next.response.kind === "binary";
   if (e.response.kind !== next.response.kind || media(e) !== media(next))
-    out.add(`${subject}.response`, `${media(e)} -> ${media(next)}`, "minor", ["callers"]);
+    out.add(
+      `${subject}.response`,
+      `${media(e)} -> ${media(next)}`,
+      "minor",
+      blobs ? [] : ["callers"],
+    );
   const headers = (x: Endpoint) => new Map(x.response.headers.map((h) => [h.name, h.parse]));
   const [old, now] = [headers(e), headers(next)];
   for (const [name, parse] of now) {
@@ -433,6 +441,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffPagination(sinkOf(out, positionUsage("endpoint-response")), before, after);
   diffExpand(out, before, after);
   diffWebhooks(sinkOf(out, positionUsage("callback-body")), before, after);
+  diffRequests(sinkOf(out, positionUsage("endpoint-param")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
   diffStatuses(out, before, after);

@@ -118,7 +118,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
   const lines = [
     ...intro,
     ...(intro.length ? [""] : []),
-    `\`${endpoint.method} ${endpoint.path}\`${endpoint.testingOnly ? " (testing only)" : ""}`,
+    `\`${endpoint.method} ${endpoint.path}\`${endpoint.host ? ` on the \`${endpoint.host}\` host (the \`hosts.${endpoint.host}\` option)` : ""}${endpoint.testingOnly ? " (testing only)" : ""}`,
     `Sends: ${sends.length ? sends.join(", ") : "no credential"}.`,
     ...bodyLines(endpoint),
     ...pagingDocLines(endpoint),
@@ -154,7 +154,10 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
     );
   }
   const streams = endpoint.streamResponse ? ` ${streamText(endpoint)}` : "";
-  lines.push(`@returns ${returnsText(endpoint, returns)}${streams}`);
+  const conditional = response.notModified
+    ? " Or, when `options.ifNoneMatch` or `options.ifModifiedSince` still matches, a `NotModified` (304) with the response's ETag."
+    : "";
+  lines.push(`@returns ${returnsText(endpoint, returns)}${streams}${conditional}`);
   lines.push(...docLines({ notes: [...endpoint.docs.notes, ...response.docs.notes] }));
   lines.push(`@throws {${model.api.errorClassName}} when the API answers with an error status.`);
   return lines;

@@ -59,6 +59,9 @@ import { jsonText } from "./shared/escape.ts";
 
 const coreModule = "client/core.ts";
 const requestOptions = runtimeType(coreModule, "RequestOptions");
+const conditionalModule = "client/conditional.ts";
+/** The options of a call to an endpoint that answers 304: `ifNoneMatch`, `ifModifiedSince`. */
+const conditionalOptions = runtimeType(conditionalModule, "ConditionalRequestOptions");
 
 /** Whether a body is a named type, validated by that type's own validator. */
 const isNamedBody = (endpoint: Endpoint) =>
@@ -94,6 +97,7 @@ function descriptorArgs(model: ApiModel, endpoint: Endpoint): Expr[] {
     path: endpoint.path,
     credentials,
     headers: descriptorHeaders(endpoint),
+    host: endpoint.host,
     trailing: trailing.length ? trailing.map((p) => p.name) : undefined,
     args: argNames(endpoint),
     documentedResponse: endpoint.response.body !== undefined,
@@ -136,6 +140,10 @@ function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
     ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
     [
+      "conditional",
+      endpoint.response.notModified ? runtimeValue(conditionalModule, "conditional") : undefined,
+    ],
+    [
       "stream",
       streamedResponse(endpoint) ? runtimeValue("client/stream.ts", "openStream") : undefined,
     ],
@@ -161,7 +169,8 @@ function signature(model: ApiModel, endpoint: Endpoint): Signature {
         union(queryParams.map((p) => literalType(p.name))),
       ),
     });
-  params.push({ name: "options", type: requestOptions, hasQuestionToken: true });
+  const options = endpoint.response.notModified ? conditionalOptions : requestOptions;
+  params.push({ name: "options", type: options, hasQuestionToken: true });
   const { pagination } = endpoint;
   return expandSignature(model, endpoint, {
     params,
@@ -345,7 +354,22 @@ function exportedRuntime(model: ApiModel): FileStatement[] {
     },
     tight: true,
   };
-  return [statement, ...paging, ...streamExports(model)];
+  return [statement, ...paging, ...conditionalExports(model), ...streamExports(model)];
+}
+
+/** With an endpoint that answers 304: `NotModified` and `ConditionalRequestOptions`, re-exported. */
+function conditionalExports(model: ApiModel): FileStatement[] {
+  if (!model.endpoints.some((e) => e.response.notModified)) return [];
+  const names = [
+    { name: "NotModified", isType: false },
+    { name: "ConditionalRequestOptions", isType: true },
+  ];
+  return [
+    {
+      statement: { kind: "export-from", module: `src/runtime/${conditionalModule}`, names },
+      tight: true,
+    },
+  ];
 }
 
 /** `src/client.ts` of the generated package. */

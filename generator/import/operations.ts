@@ -19,6 +19,7 @@ import {
 import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
 import { propertiesOf, queryParamsOf, shapeOf } from "./query-params.ts";
+import { answersNotModified, hostOf, isFixedOrVersionHeader, notModifiedOf } from "./requests.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
@@ -144,7 +145,7 @@ function shortNames(parts: readonly [string, string][]): string[] {
 }
 
 /** Every operation of `paths`, in document order, with unique ids. */
-export function endpointsOf(ctx: ImportContext): EndpointOut[] {
+export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut[] {
   const root = ctx.doc.root.value as JsonObject;
   const paths = isObject(root.paths) ? root.paths : {};
   const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
@@ -181,7 +182,7 @@ export function endpointsOf(ctx: ImportContext): EndpointOut[] {
     for (let n = 2; taken.has(id); n++) id = `${group}.${name}${n}`;
     taken.add(id);
     ctx.area = group;
-    const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path));
+    const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path), hosts);
     routes.set(route, value);
     out.push({ id, group, value });
   });
@@ -247,6 +248,7 @@ function endpointOf(
   path: string,
   at: Pointer,
   names: PathNames,
+  hosts: JsonObject | undefined,
 ): JsonObject {
   const out: JsonObject = {};
   const summary = stringOf(op, "summary");
@@ -291,12 +293,13 @@ function endpointOf(
   }
   // apigen's own: where a call lists the fields to expand.
   if (typeof op["x-apigen-expand"] === "string") out.expand = op["x-apigen-expand"];
+  notModifiedOf(ctx, op, at, out);
   carryNotes(op, out);
   if (op.deprecated === true)
     note(ctx, out, under(at, "deprecated"), "the operation is deprecated");
-  for (const key of ["servers", "externalDocs"] as const)
-    if (op[key] !== undefined)
-      note(ctx, out, under(at, key), `${key} of the operation are not carried yet`);
+  hostOf(ctx, op, at, out, hosts);
+  if (op.externalDocs !== undefined)
+    note(ctx, out, under(at, "externalDocs"), "externalDocs of the operation are not carried yet");
   return out;
 }
 
@@ -390,7 +393,8 @@ export function paramsOf(
     if (
       !isObject(param) ||
       param["x-apigen-shared-header"] === true ||
-      param["x-apigen-signature"] !== undefined
+      param["x-apigen-signature"] !== undefined ||
+      isFixedOrVersionHeader(param)
     )
       continue;
     const name = stringOf(param, "name") ?? "";
@@ -931,7 +935,8 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
           "the error body's schema (error bodies are API-wide in the format)",
         );
       errors.push(error);
-    } else note(ctx, out, responseAt, `response ${status}`);
+    } else if (status !== "304" || !answersNotModified(op, out))
+      note(ctx, out, responseAt, `response ${status}`);
   }
   const head = out.response;
   if (out.method === "HEAD" && isObject(head) && head.body !== undefined) {
@@ -954,6 +959,26 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
     const own = op["x-apigen-errors"];
     if (Array.isArray(own)) out.errors = plainNotes(own);
   } else if (errors.length) out.errors = errors;
+}
+
+/** A media type or range as the format writes one: `image/png`, `image/*`, or any type. */
+const formatMediaType = /^(\*\/\*|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/;
+
+/**
+ * A success response's media type as the format takes it: without parameters (`;
+ * charset=...`) and lower-cased; one it still cannot hold is written as bytes, with a note.
+ * A range (`image/*`, or any type) stays one: the client takes any type it covers as a Blob.
+ */
+function responseMediaType(
+  ctx: ImportContext,
+  mediaType: string,
+  at: Pointer,
+  out: JsonObject,
+): string {
+  const bare = mediaType.split(";")[0]!.trim().toLowerCase();
+  if (formatMediaType.test(bare)) return bare;
+  note(ctx, out, at, `response media type ${mediaType}: written as application/octet-stream`);
+  return "application/octet-stream";
 }
 
 const unshownSentence = "The body is not shown in the source.";
@@ -1012,20 +1037,8 @@ function successOf(
   } else if (chosen !== undefined && ![204, 205, 304].includes(out.status as number)) {
     const media = content[chosen];
     const mediaAt = under(at, "content", chosen);
-    if (!/^[\w.+-]+\/[\w.+-]+$/.test(chosen.split(";")[0]!.trim())) {
-      // `*/*`, `image/*`: any bytes the server picks, read as a Blob.
-      out.contentType = "application/octet-stream";
-      out.body = "binary";
-      note(
-        ctx,
-        out,
-        mediaAt,
-        `the response as ${chosen}: read as bytes (application/octet-stream)`,
-      );
-      return withHeaders(ctx, response, at, out);
-    }
     const schema = isObject(media) ? media.schema : undefined;
-    if (!isJson(chosen)) out.contentType = chosen;
+    if (!isJson(chosen)) out.contentType = responseMediaType(ctx, chosen, mediaAt, out);
     out.body =
       isJson(chosen) || chosen.startsWith("text/")
         ? schema === undefined

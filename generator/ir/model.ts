@@ -209,6 +209,19 @@ export interface Environment {
   location: SourceLocation;
 }
 
+/**
+ * Another address some endpoints are served from (`hosts:`): uploads on files.example.com
+ * while the API is on api.example.com. The client's `hosts` option sets it; `baseUrl` is its
+ * default, without which the option must give one.
+ */
+export interface Host {
+  /** camelCase: the key of the client's `hosts` option. */
+  name: string;
+  baseUrl?: string;
+  docs: Docs;
+  location: SourceLocation;
+}
+
 export interface HeaderSpec {
   name: string;
   value?: string;
@@ -274,11 +287,30 @@ export interface ErrorResponse {
 
 export interface ApiVersion {
   name: string;
-  prefix: string;
+  /** The path prefix of the version's endpoints; absent when the API is versioned by a header. */
+  prefix?: string;
   errorBody?: string;
   invalidInputStatus?: number;
   docs: Docs;
   location: SourceLocation;
+}
+
+/**
+ * How the API tells its versions apart: `path-prefix`, each version's endpoints under its own
+ * prefix; `header`, every endpoint in every version, the version named by a request header.
+ */
+export interface Versioning {
+  scheme: "path-prefix" | "header";
+  /** Versioning by header: the request header that names the version (`X-GitHub-Api-Version`). */
+  header?: string;
+  /**
+   * Versioning by header: the version this package is written for, which the client sends
+   * unless its `apiVersion` option names another of `versions`.
+   */
+  current?: string;
+  versions: ApiVersion[];
+  rules: string[];
+  docs: Docs;
 }
 
 export interface Endpoint {
@@ -321,6 +353,8 @@ export interface Endpoint {
   expand?: EndpointExpand;
   /** The response when the body's boolean `flag` is true (a stream); `response` otherwise. */
   streamResponse?: StreamResponse;
+  /** The name of the `hosts:` entry it is served from; absent: the API's base address. */
+  host?: string;
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
   errors: ErrorResponse[];
   rules: string[];
@@ -447,6 +481,11 @@ export interface EndpointResponse {
   headersTypeName?: string;
   /** What each item of a stream is: present exactly for the kinds `sse` and `jsonl`. */
   stream?: StreamFacts;
+  /**
+   * A conditional GET or HEAD (`notModified: true`): given `ifNoneMatch`/`ifModifiedSince`, the
+   * call resolves to a `NotModified` on a 304 instead of throwing.
+   */
+  notModified?: true;
   docs: Docs;
 }
 
@@ -692,10 +731,18 @@ export interface ApiModel {
   /** Spec files the model was read from, relative to the working directory, sorted. */
   sourceFiles: string[];
   environments: Environment[];
+  /** Other addresses endpoints are served from, in spec order (`Endpoint.host` names one). */
+  hosts: Host[];
   credentials: Credential[];
+  /** Optional request headers the API accepts across endpoints (`headers:` entries without a value). */
   sharedHeaders: HeaderSpec[];
+  /**
+   * Headers every request sends with a fixed value (`headers:` entries with one), in spec
+   * order; an endpoint's own fixed header of the same name wins.
+   */
+  fixedHeaders: HeaderSpec[];
   idempotency: { supported: boolean; header?: string; docs: Docs };
-  versioning: { scheme: "path-prefix"; versions: ApiVersion[]; rules: string[]; docs: Docs };
+  versioning: Versioning;
   errors: {
     codes: ErrorCode[];
     statuses: StatusInfo[];

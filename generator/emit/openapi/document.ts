@@ -11,6 +11,7 @@ import { modelExtensions } from "./extensions.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import { sharedHeaderKey, sharedHeaderParameter } from "./parameters.ts";
 import { pathsOf, tagsOf } from "./paths.ts";
+import { fixedHeadersRoot, hostsRoot, requestHeaderComponents } from "./requests.ts";
 import { componentSchemas, genericSchemas } from "./schemas.ts";
 import {
   securitySchemes,
@@ -91,6 +92,7 @@ function componentParameters(model: ApiModel): JsonObject | undefined {
   const inboundAuth = [...model.callbacks.flatMap((c) => c.auth), ...(model.webhooks?.auth ?? [])];
   const entries = [
     ...model.sharedHeaders.map((h) => [sharedHeaderKey(h), sharedHeaderParameter(h)] as const),
+    ...requestHeaderComponents(model),
     ...signatureCredentials(model, inboundAuth).map(
       (c) => [signatureParameterKey(c), signatureParameter(c)] as const,
     ),
@@ -116,5 +118,7 @@ export function buildOpenApiDocument(model: ApiModel): JsonObject {
       "x-apigen-generics": genericSchemas(model.generics),
     }),
     ...modelExtensions(model),
+    "x-apigen-headers": fixedHeadersRoot(model),
+    "x-apigen-hosts": hostsRoot(model),
   });
 }
