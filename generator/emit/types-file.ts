@@ -103,30 +103,18 @@ function paramsDeclarationOf(paramsType: ParamsType): Statement {
 }
 
 /**
- * The declarations of the named types and the generic types, in the order the spec declares
- * them. A use of a generic type (`List<Customer>`) is written as that use: its named type
- * (the instantiation, which the validators and the OpenAPI document have) is not declared.
+ * The declarations of the generic types, then of the named types, each in the order the spec
+ * declares them (a reader meets `List<T>` before its uses). A use of a generic type
+ * (`List<Customer>`) is written as that use: its named type (the instantiation, which the
+ * validators and the OpenAPI document have) is not declared. The order follows the model's
+ * lists, never source locations, which are texts of the spec's files.
  */
 function typeDeclarations(model: ApiModel): Statement[] {
   const typesByName = new Map(model.types.map((t) => [t.name, t]));
-  const fileIndex = new Map(model.sourceFiles.map((file, i) => [file, i]));
-  const declared = [
-    ...model.types
-      .filter((t) => !t.instance)
-      .map((t) => ({ at: t.location, statement: declarationOf(t, typesByName) })),
-    ...model.generics.map((g) => ({
-      at: g.location,
-      statement: declarationOf(g, typesByName, g.params),
-    })),
+  return [
+    ...model.generics.map((g) => declarationOf(g, typesByName, g.params)),
+    ...model.types.filter((t) => !t.instance).map((t) => declarationOf(t, typesByName)),
   ];
-  if (model.generics.length)
-    declared.sort(
-      (a, b) =>
-        (fileIndex.get(a.at.file) ?? 0) - (fileIndex.get(b.at.file) ?? 0) ||
-        a.at.line - b.at.line ||
-        a.at.col - b.at.col,
-    );
-  return declared.map((d) => d.statement);
 }
 
 /** `src/types.ts` of the generated package. */

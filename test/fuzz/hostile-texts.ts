@@ -47,6 +47,16 @@ const textKeys = new Set([
 /** Keys whose strings are names or enums: the schema's patterns refuse hostile ones. */
 const nameKeys = new Set([
   "name",
+  // identifiers worked out once in ir/names.ts (issue 30 item 7)
+  "methodName",
+  "groupClassName",
+  "groupProperty",
+  "bodyValidatorName",
+  "resultTypeName",
+  "optionName",
+  // an endpoint's host is the key of a `hosts:` entry; a version is a name (issue 32)
+  "host",
+  "current",
   "id",
   "group",
   "camelName",

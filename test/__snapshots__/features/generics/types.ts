@@ -20,10 +20,6 @@ export interface Slice<Item, Cursor> {
 /** A value, or null when there is none. */
 export type Maybe<T> = T | null;
 
-export interface Meta {
-  request_id: string;
-}
-
 /** A payload with the request's metadata. */
 export interface Envelope<T> extends Meta {
   /** What was asked for. */
@@ -35,6 +31,10 @@ export interface Envelope<T> extends Meta {
 export interface Tree<T> {
   value: T;
   children: Tree<T>[];
+}
+
+export interface Meta {
+  request_id: string;
 }
 
 export interface Customer {
