@@ -188,6 +188,20 @@ export const catalogue = {
     severity: "error",
     message: "{key} {value} is not {expected}",
   },
+  "signature-scheme-unknown": {
+    severity: "error",
+    message: "unknown signature scheme {value} (the schemes: {known}){hint}",
+  },
+  "signature-prefix-misplaced": {
+    severity: "error",
+    message:
+      "prefix belongs to a signature credential whose scheme is hmac-sha256-base64 or hmac-sha256-hex (the text before the digest, e.g. sha256=); credential {name} {why}",
+  },
+  "signature-scheme-place": {
+    severity: "error",
+    message:
+      "scheme {scheme} reads {what} from {expected}, so {key} must be `in: {place}` (or left out: {implied})",
+  },
   "callback-delivery-id-body": {
     severity: "error",
     message:

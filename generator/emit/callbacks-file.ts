@@ -6,7 +6,14 @@
  * validators and failure shapes, comes from the model; the file stays a thin typed layer.
  * Not re-exported from `src/index.ts`: it is server code, kept out of browser bundles.
  */
-import type { ApiModel, Callback, FailureShape, ReplayPlaces, Webhooks } from "../ir/model.ts";
+import type {
+  ApiModel,
+  Callback,
+  FailureShape,
+  ReplayPlaces,
+  SignatureScheme,
+  Webhooks,
+} from "../ir/model.ts";
 import { arr, call, id, lit, obj, ret } from "./code/build.ts";
 import type { Expr, FileStatement, Member, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
@@ -76,6 +83,13 @@ function replayExpr(replay: ReplayPlaces | undefined): Expr | undefined {
   ]);
 }
 
+/** `{ name: "timestamped", timestamp: "t" }`: a scheme as data; nothing for the default, which the runtime assumes. */
+function schemeExpr(scheme: SignatureScheme | undefined): Expr | undefined {
+  if (!scheme || (scheme.name === "hmac-sha256-base64" && scheme.prefix === undefined))
+    return undefined;
+  return obj(Object.entries(scheme).map(([key, value]) => [key, lit(value)] as const));
+}
+
 /** Whether any callback or the webhooks declare where calls carry a signing time or a delivery id. */
 const declaresReplay = (model: ApiModel): boolean =>
   model.callbacks.some((c) => c.routing.replay !== undefined) ||
@@ -105,6 +119,7 @@ function routeEntry(callback: Callback): Expr {
         "signatureHeader",
         routing.signatureHeader === undefined ? undefined : lit(routing.signatureHeader),
       ],
+      ["signatureScheme", schemeExpr(routing.signatureScheme)],
       ["replay", replayExpr(routing.replay)],
       [
         "responseEvent",
@@ -310,6 +325,7 @@ function reExports(model: ApiModel): FileStatement[] {
       "DecodeSignature",
       "HeaderReader",
       "SignatureOptions",
+      "SignatureScheme",
       "SignedContent",
       "WebhookVerification",
       "WebhookVerifyOptions",
@@ -369,6 +385,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     [
       ["signatureCode", lit(model.callbackSignatureCode)],
       ["webhookSignatureHeader", webhookHeader === undefined ? undefined : lit(webhookHeader)],
+      ["webhookSignatureScheme", schemeExpr(model.webhooks?.signatureScheme)],
       ["webhookReplay", replayExpr(model.webhooks?.replay)],
       ["webhookEvents", model.webhooks && webhookEventsExpr(model.webhooks)],
       ["routes", arr(model.callbacks.map(routeEntry))],
@@ -395,6 +412,21 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
                 "Header that carries the signature of webhook deliveries, for `verifyWebhook`.",
               ],
               init: lit(webhookHeader),
+            } satisfies Statement,
+          },
+          {
+            statement: {
+              kind: "variable",
+              declarationKind: "const",
+              name: "webhookSignatureScheme",
+              isExported: true,
+              docs: [
+                "How webhook deliveries are signed, for `verifyWebhook(body, signature, secrets, { scheme: webhookSignatureScheme })`.",
+              ],
+              type: runtimeType("callbacks/signature.ts", "SignatureScheme"),
+              init:
+                schemeExpr(model.webhooks?.signatureScheme) ??
+                obj([["name", lit("hmac-sha256-base64")]]),
             } satisfies Statement,
           },
         ]

@@ -239,11 +239,13 @@ export function urlValueOf(node: TypeNode, types: TypeLookup): Param["urlValue"]
 function routeCallback(callback: Callback, model: ApiModel, types: TypeLookup): Callback {
   const signature = signatureCredentialOf(callback.auth, model.credentials);
   const header = signature?.header;
+  const scheme = signature?.signing;
   const replay = replayOf(signature);
   const event = responseEventOf(callback, types);
   const failureShape = failureShapeOf(callback.failure, types);
   const routing: CallbackRouting = {
     ...(header ? { signatureHeader: header } : {}),
+    ...(header && scheme ? { signatureScheme: scheme } : {}),
     ...(replay ? { replay } : {}),
     ...(event ? { responseEvent: event } : {}),
     ...(failureShape ? { failureShape } : {}),
@@ -295,6 +297,9 @@ export function withCallbackRouting(model: ApiModel): ApiModel {
           webhooks: {
             ...model.webhooks,
             ...(webhookHeader ? { signatureHeader: webhookHeader } : {}),
+            ...(webhookHeader && webhookSignature?.signing
+              ? { signatureScheme: webhookSignature.signing }
+              : {}),
             ...(webhookReplay ? { replay: webhookReplay } : {}),
             ...bodyEventFieldEntry(model.webhooks, types),
           },

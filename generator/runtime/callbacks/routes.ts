@@ -6,6 +6,7 @@
 import type { Validator } from "../validate.js";
 import type { FailureShape } from "./failure.js";
 import type { ReplaySpec } from "./replay.js";
+import type { SignatureScheme } from "./schemes.js";
 
 /** A parameter of a callback, as its URL carries it. */
 export interface ParamSpec {
@@ -29,6 +30,8 @@ export interface RouteSpec {
   checkBody?: Validator;
   /** Header that carries the signature; absent: the route is not signed. */
   signatureHeader?: string;
+  /** How the signature is written and what it covers (`schemes.ts`); absent: the default scheme. */
+  signatureScheme?: SignatureScheme;
   /** Where signed calls carry their signing time and delivery id (replay protection); absent: neither. */
   replay?: ReplaySpec;
   /** Field the router fills with the event name in every handler answer, when the spec has one. */

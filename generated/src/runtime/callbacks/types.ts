@@ -10,7 +10,7 @@ import type { Begun, HeaderReader, InboundRequest, OutboundResponse } from "../h
 import type { Validator } from "../validate.js";
 import type { ReplayOptions, ReplaySpec } from "./replay.js";
 import type { RouteSpec } from "./routes.js";
-import type { SignatureOptions } from "./signature.js";
+import type { SignatureOptions, SignatureScheme } from "./signature.js";
 
 export type { Answer, Begun, InboundRequest, OutboundResponse } from "../http/types.js";
 
@@ -116,7 +116,10 @@ export interface BaseRouterOptions {
    * a slower sender gets 408 and the connection is closed. Default 10,000; `Infinity`: no limit.
    */
   bodyTimeoutMs?: number;
-  /** How signatures are computed and read; default base64(HMAC-SHA256(secret, raw body)). */
+  /**
+   * Web Crypto to use (`subtle`), or a `compute`/`decode` that replaces the spec's scheme for
+   * every signed route (default: the scheme the spec names, else base64(HMAC-SHA256(secret, raw body)).
+   */
   signature?: SignatureOptions;
   /**
    * Replay protection where the spec declares a signed timestamp or a delivery id: the
@@ -151,6 +154,8 @@ export interface RouterSpec {
   routes: readonly RouteSpec[];
   /** Signature header of webhook deliveries; absent: the API has no webhooks or does not sign them. */
   webhookSignatureHeader?: string;
+  /** The scheme of the webhook signature; absent: the default scheme. */
+  webhookSignatureScheme?: SignatureScheme;
   /** Where signed webhook deliveries carry their signing time and delivery id; absent: neither. */
   webhookReplay?: ReplaySpec;
   /** The typed events of webhook deliveries; absent: one untyped payload for every delivery. */
