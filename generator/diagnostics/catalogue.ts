@@ -202,6 +202,11 @@ export const catalogue = {
     message:
       "scheme {scheme} reads {what} from {expected}, so {key} must be `in: {place}` (or left out: {implied})",
   },
+  "signature-timestamp-item": {
+    severity: "warning",
+    message:
+      "credential {name} carries the signing time in the {item}= item of {header}, but its scheme {scheme} writes the digest alone there; name the scheme that writes both (`scheme: timestamped`), or the router needs a signature.decode and compute of the receiver's",
+  },
   "callback-delivery-id-body": {
     severity: "error",
     message:

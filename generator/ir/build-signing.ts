@@ -104,6 +104,17 @@ export function signingOf(
   switch (scheme) {
     case "hmac-sha256-base64":
     case "hmac-sha256-hex":
+      if (places.timestamp?.in === "signature")
+        ctx.bag.report(
+          "signature-timestamp-item",
+          {
+            name: decl.name,
+            item: places.timestamp.name,
+            header: typeof v.header === "string" ? v.header : "the signature header",
+            scheme,
+          },
+          decl.file.locate([...decl.path, "timestamp", "in"]),
+        );
       return { ...places, signing: { name: scheme, ...(prefix !== undefined ? { prefix } : {}) } };
     case "timestamped": {
       const timestamp = placed(decl, ctx, scheme, "timestamp", places.timestamp, {

@@ -32,6 +32,8 @@ function callbackEvent(c: Callback, model: ApiModel): TriggerEvent {
     headers: fixedHeaders(c.headers),
     keyHeaders: keyHeaders(c.auth, model.credentials),
     ...(c.routing.signatureHeader ? { signatureHeader: c.routing.signatureHeader } : {}),
+    ...(c.routing.signatureScheme ? { signatureScheme: c.routing.signatureScheme } : {}),
+    ...(c.routing.replay ? { replay: c.routing.replay } : {}),
     ...(c.body ? { body: shapeOf(c.body) } : {}),
     ...(c.success ? { success: shapeOf(c.success) } : {}),
     ...(c.failure ? { failure: shapeOf(c.failure) } : {}),
@@ -53,6 +55,8 @@ export function buildTriggerEvents(
       headers: [["Content-Type", "application/json"]] as [string, string][],
       keyHeaders: [],
       ...(hooks.signatureHeader ? { signatureHeader: hooks.signatureHeader } : {}),
+      ...(hooks.signatureScheme ? { signatureScheme: hooks.signatureScheme } : {}),
+      ...(hooks.replay ? { replay: hooks.replay } : {}),
       ...(hooks.eventSelector?.in === "header" ? { eventHeader: hooks.eventSelector.name } : {}),
     };
     if (hooks.events.length === 0 && hooks.payload)
