@@ -8,6 +8,7 @@ import { sameShape, typeText } from "./type-text.ts";
 import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
 import { diffPagination } from "./pagination.ts";
+import { diffSigning } from "./signing.ts";
 import { diffStreams } from "./streams.ts";
 import { diffWebhooks } from "./webhooks.ts";
 
@@ -404,6 +405,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffStreams(sinkOf(out, positionUsage("endpoint-response")), before, after);
   diffPagination(sinkOf(out, positionUsage("endpoint-response")), before, after);
   diffWebhooks(sinkOf(out, positionUsage("callback-body")), before, after);
+  diffSigning(sinkOf(out, positionUsage("callback-body")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
   const gapCount = (m: ApiModel) =>
