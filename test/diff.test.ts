@@ -349,6 +349,17 @@ callbacks:
   });
 });
 
+/** The model of a spec written out as one api.yaml. */
+function modelOfText(text: string) {
+  const dir = tempDir("apigen-diff-text-");
+  try {
+    writeFileSync(join(dir, "api.yaml"), text);
+    return loadModel(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("webhook events", () => {
   const webhooksBase = loadModel(join(fixtures, "webhooks-base"));
   const webhookCases: [string, string[], string][] = [
@@ -392,6 +403,29 @@ describe("webhook events", () => {
     expect(semverBump(changes)).toBe(bump);
     const printed = squeeze(formatChanges(changes));
     expect(printed.slice(0, -2)).toEqual(lines);
+  });
+
+  it("declared delivery headers: one removed, retyped or made optional breaks implementers, one added does not", () => {
+    const withHeaders = (headers: string) =>
+      modelOfText(`api: { name: diff-headers, title: Diff Headers, version: 1.0.0 }
+credentials:
+  signer: { in: signature, header: X-Signature }
+webhooks:
+  auth: [signer]
+  payload: unknown
+${headers}`);
+    const before = withHeaders(
+      "  headers:\n    X-Delivery: { type: string, required: true }\n    X-Hook-ID: integer",
+    );
+    const after = withHeaders(
+      "  headers:\n    X-Delivery: string\n    X-Attempt: { type: integer, required: true }",
+    );
+    expect(squeeze(formatChanges(compareModels(before, after))).slice(0, -2)).toEqual([
+      "BREAKING for implementers webhooks.headers.X-Delivery: required -> optional (implementers read it)",
+      "BREAKING for implementers webhooks.headers.X-Hook-ID: field removed (implementers read it)",
+      "minor webhooks.headers.X-Attempt: required field added (implementers read it)",
+    ]);
+    expect(compareModels(withHeaders(""), before).map((c) => c.level)).toEqual(["minor", "minor"]);
   });
 
   it("finds nothing between a webhooks spec and itself", () => {

@@ -353,6 +353,36 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     expect(JSON.stringify(credentials ?? {})).not.toContain("Signature scheme");
   });
 
+  it("carries the webhooks' declared delivery headers (header parameters of each delivery)", async () => {
+    const fixture = join(repoRoot, "test/fixtures/features/standard-webhooks");
+    const generated = await generateFrom(fixture, join(scratch(), "out"));
+    const openapi = generated.files.find((f) => f.path === "openapi.json")!.contents;
+    const { outSpec, read } = imported(document("openapi.json", openapi));
+    const headers = (dir: string) => {
+      const node = loadModel(dir).webhooks?.headers;
+      return node?.kind === "object"
+        ? node.fields.map((f) => ({
+            name: f.name,
+            required: f.required,
+            kind: f.type.kind,
+            constraints: f.type.constraints,
+            description: f.type.docs.description,
+          }))
+        : [];
+    };
+    expect(headers(outSpec)).toEqual(headers(fixture));
+    expect(headers(outSpec).map((h) => h.name)).toEqual([
+      "webhook-id",
+      "webhook-timestamp",
+      "X-Attempt",
+      "X-Environment",
+    ]);
+    expect(read("webhooks.yaml").webhooks.headers["webhook-timestamp"]).toEqual({
+      type: "integer",
+      required: true,
+    });
+  });
+
   /**
    * The top-level statements of a generated file (each with its doc comment), after the
    * banner line, which names the spec folder.

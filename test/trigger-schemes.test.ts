@@ -164,3 +164,36 @@ describe("test/fixtures/callbacks-replay: a timestamp header and a delivery id h
     }
   });
 });
+
+describe("test/fixtures/features/standard-webhooks: declared delivery headers, sent typed", () => {
+  it("each event is taken, its handler given the declared headers read as their types", async () => {
+    const feature = await prepare("test/fixtures/features/standard-webhooks");
+    const seen: Record<string, unknown>[] = [];
+    const record = (_payload: unknown, ctx: { deliveryHeaders: Record<string, unknown> }) =>
+      void seen.push(ctx.deliveryHeaders);
+    const router = feature.mod.createCallbackRouter({
+      signingSecrets: [whsec],
+      webhook: { path: "/", handlers: { "invoice.paid": record, "invoice.voided": record } },
+    });
+    const running = await listen(router.node);
+    try {
+      for (const event of ["invoice.paid", "invoice.voided"]) {
+        const sent = await send(feature.model, running, {
+          event,
+          secret: whsec,
+          deliveryId: `msg_${event}`,
+        });
+        expect(sent, sent.lines.join("\n")).toMatchObject({ code: 0, status: 200 });
+      }
+    } finally {
+      await running.close();
+    }
+    expect(seen).toHaveLength(2);
+    for (const [i, headers] of seen.entries()) {
+      expect(headers["webhook-id"]).toBe(i === 0 ? "msg_invoice.paid" : "msg_invoice.voided");
+      expect(headers["webhook-timestamp"]).toBeTypeOf("number");
+      expect(headers["X-Attempt"]).toBeTypeOf("number");
+      expect(["live", "test"]).toContain(headers["X-Environment"]);
+    }
+  });
+});

@@ -192,12 +192,17 @@ async function headersOf(
   body: Uint8Array<ArrayBuffer>,
   options: TriggerOptions,
   facts: { timestamp: number; id: string },
+  types: ShapeTable,
+  seed: number,
 ) {
   const headers: Record<string, string> = Object.fromEntries(event.headers);
   for (const key of event.keyHeaders)
     headers[key.header] =
       `${key.scheme ? `${key.scheme} ` : ""}${options.apiKey ?? "stand-in-key"}`;
   if (event.eventHeader) headers[event.eventHeader] = event.name;
+  const random = seeded(seed + 2);
+  for (const declared of event.deliveryHeaders ?? [])
+    headers[declared.name] = String(sample(declared.shape, types, random));
   const { timestamp, deliveryId } = event.replay ?? {};
   if (timestamp?.in === "header") headers[timestamp.name] = String(facts.timestamp);
   if (deliveryId?.in === "header") headers[deliveryId.name] = facts.id;
@@ -394,7 +399,7 @@ export async function deliver(
   const facts = factsOf(options);
   let headers: Record<string, string>;
   try {
-    headers = await headersOf(event, body, options, facts);
+    headers = await headersOf(event, body, options, facts, types, seed);
   } catch (error) {
     // a secret the scheme cannot sign with (Standard Webhooks wants whsec_<base64>)
     show(`--secret: ${(error as Error).message}`);

@@ -346,6 +346,11 @@ export const catalogue = {
     severity: "error",
     message: "stream flag {flag} {problem}",
   },
+  "delivery-header-type": {
+    severity: "error",
+    message:
+      "delivery header {name} must be string, integer, number, boolean or a string enum; {type} cannot be read from a header",
+  },
   "response-header-type": {
     severity: "error",
     message:

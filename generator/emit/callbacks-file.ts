@@ -34,10 +34,13 @@ import {
 import { generic, keyword, literalType, union } from "./shared/type-expr.ts";
 import { validatorExpr } from "./shared/validator-expr.ts";
 import {
+  deliveryHeadersTypeRef,
   webhookHandlerDocLines,
   webhookHandlersTypeRef,
   webhookHandlerType,
 } from "./shared/webhook-docs.ts";
+import { typeDocLines } from "./shared/jsdoc.ts";
+import { typeExpr } from "./shared/type-expr.ts";
 
 const coreModule = "callbacks/core.ts";
 const callbackContext = runtimeType(coreModule, "CallbackContext");
@@ -180,7 +183,7 @@ function webhookHandlersType(webhooks: Webhooks): Statement {
       name: event.name,
       hasQuestionToken: true,
       docs: webhookHandlerDocLines(webhooks, event),
-      type: webhookHandlerType(event),
+      type: webhookHandlerType(webhooks, event),
     }),
   );
   return {
@@ -222,8 +225,10 @@ function optionsInterface(model: ApiModel): Statement {
   const base = runtimeType(coreModule, "BaseRouterOptions");
   const typed = typedWebhooks(model);
   const signsNothing = signedParts(model).signed.length === 0;
+  // untyped deliveries with declared headers: the route's handler gets them typed
+  const untypedWithHeaders = model.webhooks !== undefined && !typed && !!model.webhooks.headers;
   const omitted = [
-    ...(model.webhooks && !typed ? [] : ["webhook"]),
+    ...(model.webhooks && !typed && !untypedWithHeaders ? [] : ["webhook"]),
     ...(signsNothing ? ["signingSecrets"] : []),
   ];
   return {
@@ -255,7 +260,27 @@ function optionsInterface(model: ApiModel): Statement {
               type: {
                 kind: "generic",
                 target: runtimeType(coreModule, "TypedWebhookRoute"),
-                args: [webhookHandlersTypeRef],
+                args: [
+                  webhookHandlersTypeRef,
+                  ...(model.webhooks?.headers ? [deliveryHeadersTypeRef] : []),
+                ],
+              },
+            } satisfies Member,
+          ]
+        : []),
+      ...(untypedWithHeaders
+        ? [
+            {
+              kind: "property-signature",
+              name: "webhook",
+              hasQuestionToken: true,
+              docs: [
+                "The webhook route: where deliveries arrive (POST), and the handler of their payload and declared headers.",
+              ],
+              type: {
+                kind: "generic",
+                target: runtimeType(coreModule, "WebhookRoute"),
+                args: [deliveryHeadersTypeRef],
               },
             } satisfies Member,
           ]
@@ -282,6 +307,47 @@ function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
   );
 }
 
+/** `WebhookDeliveryHeaders`: the delivery headers the spec declares, by name, as handlers get them. */
+function deliveryHeadersInterface(webhooks: Webhooks): Statement | undefined {
+  const headers = webhooks.headers;
+  if (headers?.kind !== "object") return undefined;
+  return {
+    kind: "interface",
+    name: deliveryHeadersTypeRef.name,
+    isExported: true,
+    docs: [
+      "The headers of a webhook delivery the spec declares, validated and read as their types (`ctx.deliveryHeaders`);",
+      "one the spec does not mark required may be absent.",
+    ],
+    members: headers.fields.map((field) => ({
+      kind: "property-signature",
+      name: field.name,
+      hasQuestionToken: !field.required,
+      isReadonly: true,
+      type: typeExpr(field.type),
+      docs: typeDocLines(field.type),
+    })),
+  };
+}
+
+/** `{ names: [{ name: "X-GitHub-Hook-ID", as: "number" }], check: ... }`: how the runtime reads the declared headers. */
+function deliveryHeadersExpr(webhooks: Webhooks): Expr | undefined {
+  if (!webhooks.headers || !webhooks.headerValues) return undefined;
+  const names = webhooks.headerValues.map((h) =>
+    obj([
+      ["name", lit(h.name)],
+      ["as", h.as === undefined ? undefined : lit(h.as)],
+    ]),
+  );
+  return obj(
+    [
+      ["names", arr(names)],
+      ["check", validatorExpr(webhooks.headers)],
+    ],
+    { expanded: true },
+  );
+}
+
 /** Whether the spec lists webhook events (typed deliveries), not one payload for all. */
 const typedWebhooks = (model: ApiModel): boolean => (model.webhooks?.events.length ?? 0) > 0;
 
@@ -301,6 +367,7 @@ function reExports(model: ApiModel): FileStatement[] {
     from("router.ts", ["CallbackRouter"]),
     from("core.ts", [
       "CallbackContext",
+      ...(model.webhooks ? ["DeliveryContext"] : []),
       "FailureCodes",
       "InboundRequest",
       "OutboundResponse",
@@ -388,6 +455,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
       ["webhookSignatureScheme", schemeExpr(model.webhooks?.signatureScheme)],
       ["webhookReplay", replayExpr(model.webhooks?.replay)],
       ["webhookEvents", model.webhooks && webhookEventsExpr(model.webhooks)],
+      ["webhookHeaders", model.webhooks && deliveryHeadersExpr(model.webhooks)],
       ["routes", arr(model.callbacks.map(routeEntry))],
     ],
     { expanded: true },
@@ -396,6 +464,9 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     ...reExports(model),
     ...model.callbacks.map((c) => ({ statement: resultAlias(c) })),
     { statement: handlersType(model) },
+    ...(model.webhooks?.headers
+      ? [{ statement: deliveryHeadersInterface(model.webhooks)! }]
+      : []),
     ...(model.webhooks && typedWebhooks(model)
       ? [{ statement: webhookHandlersType(model.webhooks) }]
       : []),

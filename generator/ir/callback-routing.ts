@@ -302,9 +302,25 @@ export function withCallbackRouting(model: ApiModel): ApiModel {
               : {}),
             ...(webhookReplay ? { replay: webhookReplay } : {}),
             ...bodyEventFieldEntry(model.webhooks, types),
+            ...headerValuesEntry(model.webhooks, types),
           },
         }
       : {}),
+  };
+}
+
+/** `{ headerValues }`: what each declared delivery header's text becomes, as a URL parameter's does. */
+function headerValuesEntry(
+  webhooks: Webhooks,
+  types: TypeLookup,
+): { headerValues?: { name: string; as?: "number" | "boolean" }[] } {
+  const fields = webhooks.headers?.kind === "object" ? webhooks.headers.fields : undefined;
+  if (!fields) return {};
+  return {
+    headerValues: fields.map((f) => {
+      const as = urlValueOf(f.type, types);
+      return as ? { name: f.name, as } : { name: f.name };
+    }),
   };
 }
 

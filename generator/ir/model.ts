@@ -556,6 +556,14 @@ export interface Webhooks {
   /** Where the event is named; present exactly when `events` is not empty. */
   eventSelector?: WebhookEventSelector;
   /**
+   * The delivery headers the spec declares (`headers:`), as an object type whose fields are
+   * the header names, each a scalar: validated by the router and handed to handlers typed.
+   * Absent: none declared.
+   */
+  headers?: TypeNode;
+  /** Each declared delivery header and what its text becomes before validation (worked out with the routing). */
+  headerValues?: { name: string; as?: "number" | "boolean" }[];
+  /**
    * With a header selector: the top-level payload field that every event's payload declares
    * as its own name (`type: { const: issues }`), so the signed body names the event too and
    * the router checks that the header agrees.

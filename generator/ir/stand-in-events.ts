@@ -58,6 +58,14 @@ export function buildTriggerEvents(
       ...(hooks.signatureScheme ? { signatureScheme: hooks.signatureScheme } : {}),
       ...(hooks.replay ? { replay: hooks.replay } : {}),
       ...(hooks.eventSelector?.in === "header" ? { eventHeader: hooks.eventSelector.name } : {}),
+      ...(hooks.headers?.kind === "object"
+        ? {
+            deliveryHeaders: hooks.headers.fields.map((f) => ({
+              name: f.name,
+              shape: shapeOf(f.type),
+            })),
+          }
+        : {}),
     };
     if (hooks.events.length === 0 && hooks.payload)
       events.push({ ...common, name: "webhook", body: shapeOf(hooks.payload) });
@@ -72,6 +80,7 @@ export function buildTriggerEvents(
       ...c.params.map((p) => p.type),
     ]),
     hooks?.payload,
+    hooks?.headers,
     ...(hooks?.events.map((e) => e.payload) ?? []),
   ];
   return { events, types: shapeTableOf(model.types, roots) };

@@ -29,6 +29,8 @@ export interface TriggerEvent {
   signatureScheme?: SignatureScheme;
   /** Where the signed call carries its signing time and delivery id, which the trigger sends. */
   replay?: ReplayPlaces;
+  /** Headers of a webhook delivery the spec declares, with the shapes of their values. */
+  deliveryHeaders?: { name: string; shape: Shape }[];
   /** Header naming the webhook event, when deliveries name it in a header. */
   eventHeader?: string;
   body?: Shape;

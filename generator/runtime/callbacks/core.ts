@@ -36,17 +36,20 @@ import type {
   Begun,
   CallbackContext,
   CoreOptions,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,
-  RequestContext,
   RouterCore,
   RouterSpec,
 } from "./types.js";
-import { deliverTyped, type DeliveryTools } from "./webhook.js";
+import { deliverTyped, deliveryHeaders, type DeliveryTools } from "./webhook.js";
 
 export type {
   AnyHandler,
+  DeliveryContext,
+  DeliveryHeaders,
+  DeliveryHeadersSpec,
   AnyWebhookHandler,
   AnyWebhookHandlers,
   Answer,
@@ -374,11 +377,25 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
             ),
           ),
       };
-      const request: RequestContext = { method, path, query, headers, rawBody: body };
+      const declared = deliveryHeaders(spec.webhookHeaders, headers);
+      if (!declared.ok) return refuseDelivery(undefined, declared.reasons);
+      const request: DeliveryContext = {
+        method,
+        path,
+        query,
+        headers,
+        rawBody: body,
+        deliveryHeaders: declared.value,
+      };
       if (spec.webhookEvents && "handlers" in webhook)
         return deliverTyped(spec.webhookEvents, eventChecks, webhook, parsed.value, request, tools);
       if ("handler" in webhook)
-        return tools.run(undefined, () => webhook.handler(parsed.value, request));
+        return tools.run(undefined, () =>
+          (webhook.handler as (payload: unknown, ctx: DeliveryContext) => unknown)(
+            parsed.value,
+            request,
+          ),
+        );
       return tools.run(undefined, () => undefined);
     });
   };

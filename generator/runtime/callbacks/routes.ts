@@ -62,8 +62,8 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** URL text as the value a validator expects; text that is not one stays text, and fails validation. */
-function convert(text: string, as: ParamSpec["as"]): unknown {
+/** URL or header text as the value a validator expects; text that is not one stays text, and fails validation. */
+export function convert(text: string, as: ParamSpec["as"]): unknown {
   if (as === "number") return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text) ? Number(text) : text;
   if (as === "boolean") return text === "true" ? true : text === "false" ? false : text;
   return text;

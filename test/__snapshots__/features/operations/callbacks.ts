@@ -14,6 +14,7 @@ import { validateAccountLoginParams, validateOrder } from "./validators.js";
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
   CallbackContext,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,

@@ -11,6 +11,7 @@ import type { SignatureScheme } from "./runtime/callbacks/signature.js";
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
   CallbackContext,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,

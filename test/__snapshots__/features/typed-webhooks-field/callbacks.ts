@@ -18,6 +18,7 @@ import { validateCustomerDeletedEvent, validatePaymentIntentSucceededEvent } fro
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
   CallbackContext,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,

@@ -18,6 +18,7 @@ import { validateIssuesEvent, validatePingEvent } from "./validators.js";
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
   CallbackContext,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,
