@@ -10,6 +10,7 @@ import { runClient } from "./client.ts";
 import { runGenerate } from "./generate.ts";
 import { runGitHub } from "./github.ts";
 import { growthSection } from "./growth.ts";
+import { runImportGrowth } from "./import-growth.ts";
 import { scratch } from "./proc.ts";
 import { writeReport } from "./report.ts";
 import { runRouter } from "./router.ts";
@@ -59,6 +60,7 @@ await step("router runtime", runRouter);
 await step("paging and streaming", runStreams);
 await step("bundle size", runBundle);
 await step("GitHub's full API", runGitHub);
+await step("import growth", runImportGrowth);
 rmSync(scratch, { recursive: true, force: true });
 const totalS = (performance.now() - started) / 1000;
 console.error(

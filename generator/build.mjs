@@ -17,6 +17,9 @@ const generatorDir = dirname(fileURLToPath(import.meta.url));
 const templatesDir = join(generatorDir, "..", "templates");
 /** Where the build goes. */
 export const distDir = join(generatorDir, "..", "dist", "generator");
+/** Where the package's own entry goes (`import { defineConfig } from "apigen-cli"`). */
+const publicDir = join(generatorDir, "..", "dist", "public");
+const publicSource = join(generatorDir, "public", "config.ts");
 
 /** A stamp of every source's and template's path, size and mtime: it changes when one does. */
 export function sourceStamp() {
@@ -178,6 +181,59 @@ async function importSource(build, temp, source) {
 }
 
 /**
+ * The package's entry, from generator/public/config.ts alone: an ES module and a CommonJS one
+ * (a config written as .cts or .cjs requires it), and the declarations of each, made by
+ * TypeScript from the source (`transpileDeclaration`: no type-check, the module imports
+ * nothing). Built again only when the source changed: loading TypeScript costs more than the
+ * rest of the build.
+ * @param {typeof import("esbuild").build} build
+ */
+async function buildPublicEntry(build) {
+  const source = readFileSync(publicSource, "utf8");
+  const stamp = createHash("sha256").update(source).digest("hex").slice(0, 16);
+  try {
+    if (readFileSync(join(publicDir, "stamp"), "utf8").trim() === stamp) return;
+  } catch {
+    // not built yet
+  }
+  const temp = `${publicDir}.tmp-${process.pid}`;
+  rmSync(temp, { recursive: true, force: true });
+  const common = /** @type {const} */ ({
+    entryPoints: [publicSource],
+    platform: "node",
+    target: "node20",
+    logLevel: "silent",
+  });
+  try {
+    await build({ ...common, format: "esm", outfile: join(temp, "config.js") });
+    await build({ ...common, format: "cjs", outfile: join(temp, "config.cjs") });
+    const { default: ts } = await import("typescript");
+    const declarations = ts.transpileDeclaration(source, {
+      fileName: publicSource,
+      reportDiagnostics: true,
+    });
+    const [problem] = declarations.diagnostics ?? [];
+    if (problem)
+      throw new Error(
+        `${publicSource}: ${ts.flattenDiagnosticMessageText(problem.messageText, "\n")}`,
+      );
+    writeFileSync(join(temp, "config.d.ts"), declarations.outputText);
+    writeFileSync(join(temp, "config.d.cts"), declarations.outputText);
+  } catch (error) {
+    rmSync(temp, { recursive: true, force: true });
+    throw error;
+  }
+  writeFileSync(join(temp, "stamp"), `${stamp}\n`);
+  rmSync(publicDir, { recursive: true, force: true });
+  try {
+    renameSync(temp, publicDir);
+  } catch (error) {
+    rmSync(temp, { recursive: true, force: true });
+    if (readFileSync(join(publicDir, "stamp"), "utf8").trim() !== stamp) throw error;
+  }
+}
+
+/**
  * Builds into a fresh folder and renames it into place, so a run never sees half a build.
  * Throws with each build error at `file:line:col` when a source does not compile.
  */
@@ -206,6 +262,7 @@ export async function buildGenerator() {
       logLevel: "silent",
       plugins: [precompileTemplates(templateOptions), bundleHandlebarsRuntime, relativeModuleUrls],
     });
+    await buildPublicEntry(build);
   } catch (error) {
     rmSync(temp, { recursive: true, force: true });
     const errors =
@@ -232,9 +289,16 @@ export async function buildGenerator() {
   }
 }
 
+/** The package's entry alone, when its source changed (the tests that import "apigen-cli" run it). */
+export async function buildPublic() {
+  const { build } = await import("esbuild");
+  await buildPublicEntry(build);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    await buildGenerator();
+    if (process.argv[2] === "public") await buildPublic();
+    else await buildGenerator();
   } catch (error) {
     console.error(/** @type {Error} */ (error).message);
     process.exit(1);

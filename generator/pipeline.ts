@@ -4,8 +4,9 @@
  * share it all.
  */
 import { DiagnosticBag, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.ts";
-import { createEmitContext } from "./emit/context.ts";
-import { emitters } from "./emit/emitters.ts";
+import { createEmitContext, type EmittedFile } from "./emit/context.ts";
+import { emittersFor } from "./emit/emitters.ts";
+import { outputDefaults, outputsLabel, type OutputSwitches } from "./emit/shared/outputs.ts";
 import type { ApiModel } from "./ir/model.ts";
 import type { ValidatorSet } from "./ir/validated.ts";
 import { buildModel } from "./ir/build-ir.ts";
@@ -14,7 +15,7 @@ import { loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
 import { readSpecFolder, type SpecFolder } from "./load/spec-folder.ts";
 import { inputsFingerprint } from "./write/inputs.ts";
 import { encodedFile, withManifest } from "./write/manifest.ts";
-import { planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
+import { isUsersFile, planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
 export interface PipelineOptions {
   specDir: string;
@@ -26,6 +27,38 @@ export interface PipelineOptions {
    * The test suite asks for `all` to check the stand-in's answers against the response types.
    */
   validators?: ValidatorSet;
+  /** The outputs on and off (default: outputDefaults, every output of a package). */
+  outputs?: OutputSwitches;
+  /** Told as each stage begins, for a progress line (commands/progress.ts). */
+  onStage?: StageListener;
+}
+
+/**
+ * A stage begins: `step` of `steps`; `large` once the spec is known to be large (a megabyte
+ * of YAML, or a thousand operations), when a progress line is worth showing from the start.
+ */
+export type StageListener = (stage: string, step: number, steps: number, large: boolean) => void;
+
+/** A spec this large takes long enough to show progress from the start. */
+const largeSpecBytes = 1 << 20;
+const largeSpecOperations = 1000;
+
+/**
+ * What the fingerprint knows of the run besides the spec and the generator: the spec's label
+ * in banners, and the options that change the output (validators for every type, outputs
+ * switched from their defaults). The up-to-date shortcut uses the same, so a run with other
+ * options is never taken for current.
+ */
+export function runLabel(
+  specName: string,
+  options: Pick<PipelineOptions, "validators" | "outputs">,
+): string {
+  const outputs = outputsLabel(options.outputs ?? outputDefaults);
+  return [
+    specName,
+    ...(options.validators === "all" ? ["validators=all"] : []),
+    ...(outputs ? [`outputs=${outputs}`] : []),
+  ].join("\0");
 }
 
 export interface Timing {
@@ -37,6 +70,8 @@ export interface PipelineResult {
   model: ApiModel;
   files: OutputFile[];
   plan: OutputPlan;
+  /** Files the package would have that the user keeps their own of (`yieldsToUser`): left as they are. */
+  kept: string[];
   timings: Timing[];
   /** Problems that do not stop generation (a spec with errors throws instead), in file order. */
   warnings: Diagnostic[];
@@ -68,13 +103,35 @@ function loadModel(
   return time("resolve (IR)", () => buildModel(loaded.files, bag, modelOptions));
 }
 
+/**
+ * `files` but those the user keeps their own of (`yieldsToUser` where the output folder has a
+ * file the generator did not write), whose paths go to `kept`.
+ */
+function withoutUsersFiles(
+  outDir: string,
+  files: readonly EmittedFile[],
+  kept: string[],
+): EmittedFile[] {
+  return files.filter((file) => {
+    const theirs = file.yieldsToUser === true && isUsersFile(outDir, file.path);
+    if (theirs) kept.push(file.path);
+    return !theirs;
+  });
+}
+
 /** Runs every stage but the write; throws DiagnosticsError on a broken spec. */
 export function runPipeline(
   options: PipelineOptions,
   sources: SpecTexts = { texts: new Map() },
 ): PipelineResult {
   const timings: Timing[] = [];
+  const outputs = options.outputs ?? outputDefaults;
+  const selected = emittersFor(outputs);
+  // read, fingerprint, load, resolve, each emitter, compare
+  const steps = 5 + selected.length;
+  let large = false;
   const time = <T>(stage: string, work: () => T): T => {
+    options.onStage?.(stage, timings.length + 1, steps, large);
     const start = performance.now();
     const result = work();
     timings.push({ stage, ms: performance.now() - start });
@@ -85,22 +142,27 @@ export function runPipeline(
   // The folder is read once: the fingerprint covers exactly the bytes that are parsed, so a
   // spec edited during the run is never recorded as generated.
   const folder = time("read spec", () => readSpecFolder(options.specDir));
+  large =
+    folder.sources.reduce((bytes, source) => bytes + source.bytes.length, 0) >= largeSpecBytes;
   // An output made with other options is not the one the spec alone would give.
-  const optionsLabel = options.validators === "all" ? `${label}\0validators=all` : label;
   const inputs = time("fingerprint", () =>
-    inputsFingerprint(options.specDir, folder, optionsLabel),
+    inputsFingerprint(options.specDir, folder, runLabel(label, options)),
   );
   const model = loadModel(options, folder, bag, sources, time);
-  const ctx = createEmitContext(model, label);
+  large ||= model.endpoints.length + model.callbacks.length >= largeSpecOperations;
+  const ctx = createEmitContext(model, label, outputs);
   // Each file is encoded as soon as it is printed and only its bytes are kept, the text
   // left to the collector while the next emitter runs (manifest.ts, encodedFile).
-  const emitted = emitters.flatMap((emitter) =>
+  const kept: string[] = [];
+  const emitted = selected.flatMap((emitter) =>
     time(`emit ${emitter.name}`, () =>
-      [emitter.emit(ctx)].flat().map((file) => encodedFile(file.path, file.contents)),
+      withoutUsersFiles(options.outDir, [emitter.emit(ctx)].flat(), kept).map((file) =>
+        encodedFile(file.path, file.contents),
+      ),
     ),
   );
   // A run with warnings records no fingerprint: skipping it later would hide them.
   const files = withManifest(emitted, bag.items.length === 0 ? inputs : undefined);
   const plan = time("compare", () => planOutput(options.outDir, files));
-  return { model, files, plan, timings, warnings: sortDiagnostics(bag.items) };
+  return { model, files, plan, kept, timings, warnings: sortDiagnostics(bag.items) };
 }

@@ -3,6 +3,7 @@
  * diagnostics of a broken spec and keeps the last good output, and reports how long each
  * regeneration took.
  */
+import { plain, type Colours } from "./diagnostics/colours.ts";
 import { DiagnosticsError } from "./diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "./diagnostics/format.ts";
 import { runPipeline, type PipelineOptions, type SpecTexts } from "./pipeline.ts";
@@ -16,8 +17,20 @@ export interface WatchReport {
   text: string;
 }
 
+/** The colours of what goes to standard output (a report that is `ok`) and to standard error. */
+export interface ReportColours {
+  out: Colours;
+  err: Colours;
+}
+
+const noColours: ReportColours = { out: plain, err: plain };
+
 /** One regeneration: writes when the spec is good, reports either way. */
-export async function regenerate(options: PipelineOptions, outName: string): Promise<WatchReport> {
+export async function regenerate(
+  options: PipelineOptions,
+  outName: string,
+  colours: ReportColours = noColours,
+): Promise<WatchReport> {
   const started = performance.now();
   const sources: SpecTexts = { texts: new Map() };
   try {
@@ -30,20 +43,26 @@ export async function regenerate(options: PipelineOptions, outName: string): Pro
       };
     const done = writeOutput(options.outDir, result.files, plan);
     const ms = (performance.now() - started).toFixed(0);
-    const summary = writeSummary(outName, {
-      added: done.added.length,
-      changed: done.changed.length,
-      unchanged: done.unchanged.length,
-      removed: done.stale.length,
-    });
+    const summary = writeSummary(
+      outName,
+      {
+        added: done.added.length,
+        changed: done.changed.length,
+        unchanged: done.unchanged.length,
+        removed: done.stale.length,
+      },
+      colours.out,
+    );
     const warnings =
-      result.warnings.length > 0 ? `${formatDiagnostics(result.warnings, sources.texts)}\n` : "";
+      result.warnings.length > 0
+        ? `${formatDiagnostics(result.warnings, sources.texts, colours.out)}\n`
+        : "";
     return { ok: true, text: `${warnings}${summary} in ${ms} ms` };
   } catch (error) {
     if (error instanceof DiagnosticsError) {
       return {
         ok: false,
-        text: `${formatDiagnostics(error.diagnostics, sources.texts)}\n${outName}/ keeps its last good output`,
+        text: `${formatDiagnostics(error.diagnostics, sources.texts, colours.err)}\n${outName}/ keeps its last good output`,
       };
     }
     throw error;
@@ -83,6 +102,7 @@ export function watchSpec(
   outName: string,
   report: (r: WatchReport) => void,
   debounceMs = 10,
+  colours: ReportColours = noColours,
 ): { close: () => void } {
   options = { ...options, parsedFiles: options.parsedFiles ?? new Map() };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -97,7 +117,7 @@ export function watchSpec(
     }
     running = true;
     try {
-      report(await regenerate(options, outName));
+      report(await regenerate(options, outName, colours));
     } catch (error) {
       report({ ok: false, text: `internal error: ${(error as Error).message}` });
     } finally {

@@ -15,7 +15,8 @@ import {
 } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { configKeys } from "../generator/commands/config.ts";
+import { apiKeys } from "../generator/commands/config.ts";
+import { outputDefaults } from "../generator/emit/shared/outputs.ts";
 import { commands } from "../generator/commands/table.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
@@ -61,7 +62,7 @@ describe("subcommands", () => {
     const check = runCli(["check", "--spec", spec, "--out", out]);
     expect(check.stdout).toBe(runCli(["--check", "--spec", spec, "--out", out]).stdout);
     expect(check.stdout).toMatch(/is up to date with the spec/);
-  });
+  }, 180_000); // two diff runs, each loading the TypeScript compiler for the package's surface
 
   it("an unknown command, a missing argument and a stray one are usage errors that say the fix", () => {
     const unknown = runCli(["chek"]);
@@ -86,8 +87,14 @@ describe("the config file", () => {
   it("takes the keys its JSON Schema (for editors) lists, no more", () => {
     const schema = JSON.parse(
       readFileSync(join(repoRoot, "generator/schema/config.schema.json"), "utf8"),
-    ) as { properties: object };
-    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(configKeys).sort());
+    ) as {
+      definitions: { api: { properties: object }; outputs: { properties: object } };
+      oneOf: [{ properties: object }, unknown];
+    };
+    const keys = (o: object) => Object.keys(o).sort();
+    expect(keys(schema.definitions.api.properties)).toEqual(keys(apiKeys));
+    expect(keys(schema.oneOf[0].properties)).toEqual(keys({ ...apiKeys, $schema: "" }));
+    expect(keys(schema.definitions.outputs.properties)).toEqual(keys(outputDefaults));
   });
 
   it("gives the spec and package folders, relative to the file, to every command run in the project; flags win", () => {
@@ -147,9 +154,13 @@ describe("the config file", () => {
       /^apigen\.config\.json:2:19 - error config-syntax: the config file is not JSON: comments are not JSON; remove this one\n/,
     );
     expect(syntax.stderr + comment.stderr).not.toMatch(/Unexpected token|position \d|SyntaxError/);
-    writeFileSync(config, '["spec"]\n');
+    writeFileSync(config, '"spec"\n');
     expect(runCli(["gaps"], dir).stderr).toMatch(
-      /^apigen\.config\.json:1:1 - error config-not-object: /,
+      /^apigen\.config\.json:1:1 - error config-not-object: apigen\.config\.json must hold an API, an object such as \{ "spec": "spec", "out": "generated" \}, or an array of them, not spec\n/,
+    );
+    writeFileSync(config, '[\n  "spec"\n]\n');
+    expect(runCli(["gaps"], dir).stderr).toMatch(
+      /^apigen\.config\.json:2:3 - error config-api-not-object: /,
     );
     const missing = runCli(["generate", "--config", "nope.json"], dir);
     expect(missing.stderr).toMatch(
@@ -158,32 +169,31 @@ describe("the config file", () => {
     for (const r of [run, syntax, missing]) expect(r.stderr).not.toMatch(/internal error|^\s+at /m);
   });
 
-  it("says that apigen.config.ts is not read, never passing over it in silence (issue 30 item 14)", () => {
+  it("reads apigen.config.ts as it reads the JSON file, and refuses two config files in one folder rather than pass one over (issue 33 item 6)", () => {
     const dir = project();
     cpSync(join(repoRoot, "test/fixtures/features/primitives"), join(dir, "spec"), {
       recursive: true,
     });
-    const moduleConfig = join(dir, "apigen.config.ts");
-    writeFileSync(moduleConfig, 'export default { spec: "api/spec", out: "pkg" };\n');
+    writeFileSync(
+      join(dir, "apigen.config.ts"),
+      'const out: string = "pkg";\nexport default { spec: "spec", out };\n',
+    );
     const alone = runCli(["generate"], join(dir, "spec")); // found from a subfolder too
-    expect(alone.status).toBe(1);
-    expect(alone.stderr).toBe(
-      'error config-module-not-read: ../apigen.config.ts is not read yet; use apigen.config.json, such as { "spec": "spec", "out": "generated" }\n\n1 error\n',
-    );
-    expect(existsSync(join(dir, "generated"))).toBe(false);
-    const named = runCli(["generate", "--config", "apigen.config.ts"], dir);
-    expect(named.status).toBe(1);
-    expect(named.stderr).toMatch(
-      /^error config-module-not-read: apigen\.config\.ts is not read yet/,
-    );
-
-    writeFileSync(join(dir, "apigen.config.json"), '{ "out": "pkg" }\n');
-    const beside = runCli(["generate"], dir);
-    expect(beside.status, beside.stderr).toBe(0);
-    expect(beside.stderr).toBe(
-      "warning config-module-ignored: apigen.config.ts is not read yet; the settings are those of apigen.config.json beside it\n",
-    );
+    expect(alone.status, alone.stderr).toBe(0);
+    expect(alone.stdout).toMatch(/^\.\.\/pkg\/: \d+ added, 0 changed, 0 unchanged\n$/);
     expect(existsSync(join(dir, "pkg/package.json"))).toBe(true);
+    expect(existsSync(join(dir, "generated"))).toBe(false);
+
+    writeFileSync(join(dir, "apigen.config.json"), '{ "out": "other" }\n');
+    const both = runCli(["generate"], dir);
+    expect(both.status).toBe(1);
+    expect(both.stderr).toBe(
+      "error config-several: apigen.config.ts, apigen.config.json are each a config file; apigen reads one: remove the others, or name one with --config FILE\n\n1 error\n",
+    );
+    expect(existsSync(join(dir, "other"))).toBe(false);
+    const named = runCli(["generate", "--config", "apigen.config.json"], dir);
+    expect(named.status, named.stderr).toBe(0);
+    expect(existsSync(join(dir, "other/package.json"))).toBe(true);
   });
 
   it("refuses a config file that is a FIFO without waiting on it", () => {

@@ -299,20 +299,27 @@ describe("the printer", () => {
 });
 
 /**
- * printString's single-quoted literal as the look-around regex it replaced wrote it: the
- * reference the one-pass escape must equal.
+ * printString's single-quoted literal as the look-around regex it replaced wrote it, with the
+ * invisible characters and U+2028/U+2029 escaped too: the reference the one-pass escape must
+ * equal.
  */
 function singleQuotedByRegex(value: string): string {
   const escapes =
     /[\\'\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-  return `'${value.replace(escapes, (c) => (c === "'" ? "\\'" : JSON.stringify(c).slice(1, -1)))}'`;
+  const invisible = /[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/g;
+  const body = value
+    .replace(escapes, (c) => (c === "'" ? "\\'" : JSON.stringify(c).slice(1, -1)))
+    .replace(invisible, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `'${body}'`;
 }
 
 describe("string literals", () => {
   // Each has more double quotes than single ones, so it is printed in single quotes.
   const cases: [string, string, string][] = [
     ["quotes and backslashes", `"a" 'b' "c" \\d\\`, `'"a" \\'b\\' "c" \\\\d\\\\'`],
-    ["control characters", '""\u0000\n\t\r\u001f\u007f', `'""\\u0000\\n\\t\\r\\u001f\u007f'`],
+    ["control characters", '""\u0000\n\t\r\u001f\u007f', `'""\\u0000\\n\\t\\r\\u001f\\u007f'`],
+    ["line ends JSON leaves raw", '""\u2028\u2029\u0085', `'""\\u2028\\u2029\\u0085'`],
+    ["bidirectional overrides", '""\u202e\u2066', `'""\\u202e\\u2066'`],
     ["a surrogate pair", '""\ud83d\ude00', `'""\ud83d\ude00'`],
     ["a lone high surrogate, at the end", '""\ud83d', `'""\\ud83d'`],
     ["a lone low surrogate, at the start", '\ude00""', `'\\ude00""'`],

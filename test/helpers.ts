@@ -63,10 +63,21 @@ export async function diagnosticsOf(specDir: string): Promise<string[]> {
 /** tsx's loader (its package entry), by URL: `--import tsx` resolves from the working folder. */
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
+/**
+ * The environment of a CLI run: this process's, without what turns colour or the progress
+ * line on or off, so that a run's output is the piped one whatever shell runs the tests
+ * (CI logs often set FORCE_COLOR), with `env` set over it.
+ */
+export function cliEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { FORCE_COLOR: _force, NO_COLOR: _no, APIGEN_PROGRESS: _progress, ...rest } = process.env;
+  return { ...rest, ...env };
+}
+
 /** Runs the generator CLI from the repo root (or `cwd`), as `npm run generate -- ...args` would. */
 export function runCli(
   args: string[],
   cwd = repoRoot,
+  env: Record<string, string> = {},
 ): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(
     process.execPath,
@@ -74,6 +85,7 @@ export function runCli(
     ["--import", tsxLoader, join(repoRoot, "generator/cli.ts"), ...args],
     {
       cwd,
+      env: cliEnv(env),
       encoding: "utf8",
       // A run that never exits (a thread left holding the process) fails the test instead of hanging it.
       timeout: 120_000,

@@ -7,7 +7,7 @@
  * in one scratch folder, removed at the end (npm's logs and temporary files included).
  */
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -99,10 +99,16 @@ describe("the packed tool in a project of its own", () => {
     expect(shipped).toContain("generator/runtime/client/core.ts");
     expect(shipped).toContain("templates/package.json.hbs");
     expect(shipped).toContain("dist/generator/cli.js");
+    // `import { defineConfig } from "apigen-cli"`, for ES modules and CommonJS, with types for each
+    for (const file of ["config.js", "config.cjs", "config.d.ts", "config.d.cts"])
+      expect(shipped).toContain(`dist/public/${file}`);
     expect(shipped.filter((p) => /^generator\/(?!runtime\/).*\.ts$/.test(p))).toEqual([]);
-    // the tool's own package.json as npm and registries read it (bin, files, engines)
+    // the tool's own package.json as npm and registries read it (bin, files, engines, exports)
     expect(run(repoRoot, join(repoRoot, "node_modules/.bin/publint"), ["--strict"])).toMatch(
       /All good!/,
+    );
+    expect(run(scratch, join(repoRoot, "node_modules/.bin/attw"), [tarball])).toMatch(
+      /No problems found/,
     );
 
     mkdirSync(join(project, "src"), { recursive: true });
@@ -113,7 +119,15 @@ describe("the packed tool in a project of its own", () => {
     const tool = JSON.parse(
       readFileSync(join(project, "node_modules/apigen-cli/package.json"), "utf8"),
     ) as { dependencies: object; bin: object };
-    expect(Object.keys(tool.dependencies).sort()).toEqual(["ajv", "js-yaml", "yaml"]);
+    // ts-morph (which carries its own TypeScript) reads TypeScript for scaffold-handlers and
+    // diff; @swc/wasm-typescript (Node's own stripper, pure WebAssembly) runs a TypeScript config
+    expect(Object.keys(tool.dependencies).sort()).toEqual([
+      "@swc/wasm-typescript",
+      "ajv",
+      "js-yaml",
+      "ts-morph",
+      "yaml",
+    ]);
     // no loader, no bundler where it runs; TypeScript arrived as the peer, for the build
     expect(existsSync(join(project, "node_modules/tsx"))).toBe(false);
     expect(existsSync(join(project, "node_modules/esbuild"))).toBe(false);
@@ -152,6 +166,11 @@ describe("the packed tool in a project of its own", () => {
         "",
       ].join("\n");
     expect(await consume(main("item.name, item.price_cents"))).toBe("Lamp 1999\n");
+    // the merchant's handlers, scaffolded once; the spec as it is now, kept to diff against
+    expect(apigen("scaffold-handlers", "src/handlers.ts")).toMatch(
+      /handlers\.ts: 1 handlers scaffolded/,
+    );
+    cpSync(join(project, "spec"), join(project, "spec-before"), { recursive: true });
 
     // A field added to the spec reaches the consumer's types after generate and build.
     const types = join(project, "spec/types.yaml");
@@ -168,9 +187,97 @@ describe("the packed tool in a project of its own", () => {
     expect(readFileSync(join(project, "generated/src/types.ts"), "utf8")).toMatch(
       /^ {2}color: string;$/m,
     );
+    // a callback added: the handlers file gains its stub in place, and still compiles (consume)
+    const callbacks = join(project, "spec/callbacks.yaml");
+    const changed = readFileSync(callbacks, "utf8").split("\n  item.changed:")[1]!;
+    writeFileSync(
+      callbacks,
+      `${readFileSync(callbacks, "utf8")}  item.removed:${changed.replace("/item-changed", "/item-removed")}`,
+    );
+    expect(npm("run", "generate")).toMatch(/^generated\/: \d+ added, [1-9]\d* changed/m);
+    expect(apigen("scaffold-handlers", "src/handlers.ts")).toMatch(
+      /^ {2}added callback "item\.removed": stub itemRemoved, /m,
+    );
+    expect(apigen("scaffold-handlers", "src/handlers.ts", "--check")).toMatch(
+      /is current with the spec/,
+    );
+    // diff sees both edits in the spec and in the package's TypeScript surface
+    const diff = apigen("diff", "spec-before");
+    expect(diff).toMatch(/^minor {4}shop-api Item: changed compatibly \(consumers read it\)$/m);
+    expect(diff).toMatch(/^minor {4}\d+ more exports through the types they use: .*ShopClient/m);
+    // a handler that must now be written: the handlers type breaks those who write it
+    expect(diff).toMatch(
+      /^BREAKING shop-api\/callbacks CallbackHandlers: consumers write it; .*Property '"item\.removed"' is missing/m,
+    );
+    expect(diff).toMatch(
+      /^semver: major \(spec: 1 breaking, 1 minor, 0 patch; TypeScript surface: /m,
+    );
     npm("run", "build", "--prefix", "generated");
     expect(await consume(main("item.name, item.color"))).toBe("Lamp teal\n");
     expect(apigen("check")).toMatch(/is up to date/);
+
+    // A typed config (issue 33 item 6): tsc checks it against the installed declarations,
+    // and the installed CLI runs it: in an ES module project, in a CommonJS one (the same
+    // file, typed by the CommonJS declarations), and as CommonJS JavaScript.
+    const manifestFile = join(project, "package.json");
+    const esmManifest = readFileSync(manifestFile, "utf8");
+    const configs: [type: string, file: string, text: string, testing: boolean][] = [
+      [
+        "module",
+        "apigen.config.ts",
+        'import { defineConfig } from "apigen-cli";\n\nexport default defineConfig({ spec: "spec", out: "generated", outputs: { testing: false } });\n',
+        false,
+      ],
+      [
+        "commonjs",
+        "apigen.config.ts",
+        'import { defineConfig } from "apigen-cli";\n\nexport default defineConfig([{ name: "shop", spec: "spec", out: "generated" }]);\n',
+        true,
+      ],
+      [
+        "commonjs",
+        "apigen.config.cjs",
+        'const { defineConfig } = require("apigen-cli");\n\nmodule.exports = defineConfig([{ name: "shop", spec: "spec", out: "generated", outputs: { testing: false } }]);\n',
+        false,
+      ],
+    ];
+    const tsc = join(project, "node_modules/.bin/tsc");
+    for (const [type, file, text, testing] of configs) {
+      writeFileSync(manifestFile, esmManifest.replace('"type": "module"', `"type": "${type}"`));
+      writeFileSync(join(project, file), text);
+      if (file.endsWith(".ts")) {
+        writeFileSync(
+          join(project, "tsconfig.config.json"),
+          JSON.stringify({
+            compilerOptions: { module: "NodeNext", strict: true, noEmit: true, types: [] },
+            files: [file],
+          }),
+        );
+        run(project, tsc, ["-p", "tsconfig.config.json"]);
+        writeFileSync(join(project, file), text.replace('spec: "spec"', 'sepc: "spec"'));
+        const typo = spawnSync(tsc, ["-p", "tsconfig.config.json"], {
+          cwd: project,
+          env,
+          encoding: "utf8",
+        });
+        expect(typo.stdout).toMatch(
+          /error TS\d+: Object literal may only specify known properties, .*'sepc' does not exist in type '(ApiConfig|ApigenConfig)'/,
+        );
+        writeFileSync(join(project, file), text);
+      }
+      const generated = apigen("generate");
+      expect(generated).toMatch(
+        testing
+          ? /^generated\/: [1-9]\d* added, \d+ changed, \d+ unchanged$/m
+          : /^generated\/: 0 added, \d+ changed, \d+ unchanged, [1-9]\d* removed$/m,
+      );
+      expect(existsSync(join(project, "generated/src/testing.ts"))).toBe(testing);
+      expect(apigen("check", ...(text.includes("name:") ? ["--api", "shop"] : []))).toMatch(
+        /is up to date/,
+      );
+      rmSync(join(project, file));
+    }
+    writeFileSync(manifestFile, esmManifest);
   }, 600_000);
 
   it("builds, with the lowest TypeScript its peer range allows, packages that use every runtime module", () => {

@@ -1,77 +1,58 @@
 /**
- * The project's config file, `apigen.config.json`: where the spec and the package are, so a
- * project whose folders are not `spec/` and `generated/` runs `apigen generate` bare. Paths
- * in it are relative to the file (as in tsconfig.json); flags given on the command line win.
- * What the package is (name, version, client name, the client's default timeout and retries)
- * stays in the spec's `api` section, its one source, fingerprinted with the spec.
+ * The project's config file: where the spec and the package are, and which outputs the
+ * package has, for one API or several, so that `apigen generate` runs bare. Paths in it are
+ * relative to the file (as in tsconfig.json); flags given on the command line win. What the
+ * package is (name, version, client name, the client's default timeout and retries) stays in
+ * the spec's `api` section, its one source, fingerprinted with the spec.
  *
- * The file is plain JSON (config-json.ts says where it is not, and why). A config file written
- * as a module (`apigen.config.ts`, `.js`, ...) is not read yet: one found where the JSON file
- * would be is an error that says so, never silently passed over.
+ * The file is `apigen.config.json` (plain JSON: config-json.ts says where it is not, and
+ * why), or a module, `apigen.config.ts` (or .mts, .cts, .js, .mjs, .cjs: config-module.ts
+ * runs it), typed by `defineConfig` from the tool's package. Both are checked by the same
+ * rules (config-shape.ts), each problem at its place in the file.
  */
 import { existsSync, lstatSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { diagnostic, DiagnosticsError, suggestion } from "../diagnostics/diagnostic.ts";
-import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { dirname, join, resolve } from "node:path";
+import { diagnostic, DiagnosticsError, sortDiagnostics } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
-import type { SourceLocation } from "../ir/model.ts";
 import { readRegularFile } from "../load/spec-folder.ts";
 import { jsonProblem } from "./config-json.ts";
+import { isModuleConfig, loadModuleConfig, moduleConfigExtensions } from "./config-module.ts";
+import { locationAt } from "./config-module-locate.ts";
+import { checkConfig, type ConfigApi, type ConfigLocator } from "./config-shape.ts";
 
+export { apiKeys } from "./config-shape.ts";
+export type { ConfigApi } from "./config-shape.ts";
+
+/** The config file `apigen init` writes. */
 export const configFileName = "apigen.config.json";
 
-/** Config files written as a module, which apigen does not read (yet). */
-const moduleConfigFileNames = ["ts", "mts", "cts", "js", "mjs", "cjs"].map(
-  (extension) => `apigen.config.${extension}`,
-);
-
-/** Whether `file` is a config file written as a module (by its name's extension). */
-function isModuleConfig(file: string): boolean {
-  return /\.[mc]?[jt]s$/.test(basename(file));
-}
-
-/** The config file that applies, and the problems of the folder it was looked for in. */
-export interface FoundConfig {
-  file?: string;
-  /** A module config beside the JSON one: not read, and said so as a warning. */
-  warnings: Diagnostic[];
-}
-
-/** Each key the file may hold, with what its value must be (as generator/schema/config.schema.json says, for editors). */
-export const configKeys: Record<string, string> = {
-  $schema: "a string (the JSON Schema editors check the file with)",
-  spec: "a folder path (the spec folder, relative to this file)",
-  out: "a folder path (the package folder, relative to this file)",
-};
+/** Every name a config file can have, in the order they are listed when several are found. */
+const configFileNames = [
+  ...moduleConfigExtensions.map((extension) => `apigen.config.${extension}`),
+  configFileName,
+];
 
 export interface ProjectConfig {
   file: string;
-  /** Absolute spec folder, when the file names one. */
-  spec?: string;
-  /** Absolute package folder, when the file names one. */
-  out?: string;
+  /** One API or several, in the file's order. */
+  apis: ConfigApi[];
 }
 
 /**
- * The config file that applies in `cwd`: `apigen.config.json` there or in a folder above it,
- * up to the project's root (the nearest folder with a package.json), so a script run from a
- * subfolder finds it too. A module config (`apigen.config.ts`, ...) in the first folder that
- * has either is an error when no JSON file is beside it (its settings would be ignored), and a
- * warning when one is.
+ * The config file that applies in `cwd`: one of `apigen.config.{ts,mts,cts,js,mjs,cjs,json}`
+ * there or in a folder above it, up to the project's root (the nearest folder with a
+ * package.json), so a script run from a subfolder finds it too. Two of them in one folder is
+ * an error: one would be passed over in silence.
  */
-export function findConfig(cwd: string = process.cwd()): FoundConfig {
+export function findConfig(cwd: string = process.cwd()): string | undefined {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    const file = join(dir, configFileName);
-    const modules = moduleConfigFileNames.filter((name) => existsSync(join(dir, name)));
-    if (existsSync(file))
-      return {
-        file,
-        warnings: modules.map((name) =>
-          diagnostic("config-module-ignored", { file: displayPath(join(dir, name)) }),
-        ),
-      };
-    if (modules.length > 0) throw moduleConfigError(join(dir, modules[0]!));
-    if (existsSync(join(dir, "package.json")) || dirname(dir) === dir) return { warnings: [] };
+    const found = configFileNames.map((name) => join(dir, name)).filter((f) => existsSync(f));
+    if (found.length > 1)
+      throw new DiagnosticsError([
+        diagnostic("config-several", { files: found.map((f) => displayPath(f)).join(", ") }),
+      ]);
+    if (found.length === 1) return found[0];
+    if (existsSync(join(dir, "package.json")) || dirname(dir) === dir) return undefined;
   }
 }
 
@@ -83,17 +64,17 @@ function isLink(file: string): boolean {
   }
 }
 
-function moduleConfigError(file: string): DiagnosticsError {
-  return new DiagnosticsError([diagnostic("config-module-not-read", { file: displayPath(file) })]);
-}
-
 /**
- * Reads and checks the config file; every problem is a catalogue diagnostic at its
- * file:line:col (thrown as DiagnosticsError; `texts` receives the text for the code frame).
+ * Reads, runs (a module) and checks the config file; every problem is a catalogue diagnostic
+ * at its file:line:col (thrown as DiagnosticsError; `texts` receives the text for the code
+ * frame).
  */
-export async function loadConfig(file: string, texts: Map<string, string>): Promise<ProjectConfig> {
+export async function loadConfig(
+  file: string,
+  texts: Map<string, string>,
+  options: { timeoutMs?: number } = {},
+): Promise<ProjectConfig> {
   const shown = displayPath(file);
-  if (isModuleConfig(file)) throw moduleConfigError(file);
   // opened without blocking and refused unless a regular file: a FIFO is never waited on
   const read = readRegularFile(file);
   if (!(read instanceof Uint8Array)) {
@@ -102,59 +83,45 @@ export async function loadConfig(file: string, texts: Map<string, string>): Prom
   }
   const text = new TextDecoder().decode(read);
   texts.set(shown, text);
-  const problem = jsonProblem(text);
-  if (problem)
-    throw new DiagnosticsError([
-      diagnostic("config-syntax", { detail: problem.detail }, at0(shown, text, problem.offset)),
-    ]);
-  const data: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
-  const problems = await check(shown, text, data);
-  if (problems.length > 0) throw new DiagnosticsError(problems);
-  const values = data as Record<string, string>;
-  const base = dirname(file);
-  return {
-    file,
-    ...(values.spec !== undefined ? { spec: resolve(base, values.spec) } : {}),
-    ...(values.out !== undefined ? { out: resolve(base, values.out) } : {}),
-  };
-}
-
-/** The problems of the parsed file: not an object, unknown keys, values of the wrong kind. */
-async function check(shown: string, text: string, data: unknown): Promise<Diagnostic[]> {
-  const locate = await locator(shown, text);
-  if (typeof data !== "object" || data === null || Array.isArray(data))
-    return [diagnostic("config-not-object", { file: shown }, locate([], "value"))];
-  const problems: Diagnostic[] = [];
-  for (const [key, value] of Object.entries(data)) {
-    const expected = configKeys[key];
-    if (expected === undefined) {
-      const hint =
-        suggestion(key, Object.keys(configKeys)) ||
-        `; expected one of: ${Object.keys(configKeys).join(", ")}`;
-      problems.push(diagnostic("config-unknown-key", { key, hint }, locate([key], "key")));
-    } else if (typeof value !== "string" || value.trim() === "") {
-      const actual = typeof value === "string" ? "an empty string" : JSON.stringify(value);
-      problems.push(
-        diagnostic("config-wrong-value", { key, expected, actual }, locate([key], "value")),
-      );
-    }
+  let value: unknown;
+  let locator: () => Promise<ConfigLocator>;
+  if (isModuleConfig(file)) {
+    ({ value, locator } = await loadModuleConfig(file, shown, text, options.timeoutMs));
+  } else {
+    const problem = jsonProblem(text);
+    if (problem)
+      throw new DiagnosticsError([
+        diagnostic(
+          "config-syntax",
+          { detail: problem.detail },
+          locationAt(shown, text, problem.offset),
+        ),
+      ]);
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+    locator = () => jsonLocator(shown, text);
   }
-  return problems;
+  // Located only when something is wrong: locating loads YAML's parser, or reads the module's tokens.
+  const check = (locate: ConfigLocator) => {
+    try {
+      return checkConfig(value, file, shown, locate);
+    } catch (error) {
+      // a module's value is its code's: a getter or a proxy that throws as it is read
+      const detail = `reading its value threw ${error instanceof Error ? error.message : String(error)}`;
+      throw new DiagnosticsError([diagnostic("config-module-failed", { file: shown, detail })]);
+    }
+  };
+  const first = check(() => undefined);
+  if (first.problems.length === 0) return { file, apis: first.apis };
+  const locate = await locator();
+  const wholeFile = { file: shown, line: 1, col: 1 };
+  const { problems } = check((path, at) => locate(path, at) ?? wholeFile);
+  throw new DiagnosticsError(sortDiagnostics(problems));
 }
 
-/** Locations of keys and values in the file, through the spec loader's YAML locator (JSON is YAML). */
-async function locator(
-  shown: string,
-  text: string,
-): Promise<(path: string[], at: "key" | "value") => SourceLocation> {
+/** Locations of keys and values in a JSON config, through the spec loader's YAML locator (JSON is YAML). */
+async function jsonLocator(shown: string, text: string): Promise<ConfigLocator> {
   const { parseDocument } = await import("yaml");
   const { DocumentLocator } = await import("../load/spec-file.ts");
   const found = new DocumentLocator(parseDocument(text));
-  return (path, at) => at0(shown, text, found.offset(path, at, 0));
-}
-
-/** The line and column of a character offset. */
-function at0(file: string, text: string, offset: number): SourceLocation {
-  const before = text.slice(0, Math.min(offset, text.length)).split("\n");
-  return { file, line: before.length, col: before.at(-1)!.length + 1 };
+  return (path, at) => locationAt(shown, text, found.offset([...path], at, 0));
 }

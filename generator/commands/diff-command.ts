@@ -1,7 +1,9 @@
 /**
  * `--diff BASE [--fail-on LEVEL]`: compares the spec with BASE and prints every change,
- * who it breaks and the semver bump; exits 1 when a change reaches LEVEL.
+ * who it breaks, the changes of the package's TypeScript surface and the semver bump; exits 1
+ * when a change reaches LEVEL.
  */
+import { coloursOf } from "../diagnostics/colours.ts";
 import { compareModels, type Change } from "../diff/compare.ts";
 import { loadBaseModel, loadModel } from "../diff/load-base.ts";
 
@@ -10,15 +12,20 @@ import { formatChanges } from "../diff/report.ts";
 
 const rank = { patch: 0, minor: 1, breaking: 2 } as const;
 
-export function diffCommand(
+export async function diffCommand(
   specDir: string,
   base: string,
   failOn: keyof typeof rank | undefined,
   texts: Map<string, string>,
-): number {
+  outDir: string,
+): Promise<number> {
   const before = loadBaseModel(base, specDir, texts);
   const after = loadModel(specDir, texts);
   const changes: Change[] = compareModels(before, after);
-  console.log(formatChanges(changes));
-  return failOn !== undefined && changes.some((c) => rank[c.level] >= rank[failOn]) ? 1 : 0;
+  // the package's TypeScript surface (ts-morph, loaded by this command alone)
+  const { diffSurfaces } = await import("../diff/surface/surface-diff.ts");
+  const surface = diffSurfaces({ base, specDir, outDir, before, after });
+  console.log(formatChanges(changes, surface, coloursOf("stdout")));
+  const all = [...changes, ...surface.changes];
+  return failOn !== undefined && all.some((c) => rank[c.level] >= rank[failOn]) ? 1 : 0;
 }

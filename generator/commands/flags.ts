@@ -24,7 +24,12 @@ export const projectFlags: Flags = {
   config: {
     type: "string",
     value: "FILE",
-    help: "config file (default: apigen.config.json in the project, when there is one)",
+    help: "config file (default: apigen.config.ts or .json in the project, when there is one)",
+  },
+  api: {
+    type: "string",
+    value: "NAME",
+    help: "the API of the config file to run on, by its name (default: every one)",
   },
 };
 

@@ -12,6 +12,7 @@ import { displayPath } from "../diagnostics/display-path.ts";
 import { configFileName } from "./config.ts";
 import { initNames, initSpecFiles } from "./init-spec.ts";
 import { CommandError, UsageError } from "./options.ts";
+import { oneApi } from "./project-apis.ts";
 import type { CommandInput } from "./table.ts";
 
 /** The JSON Schemas of the format and of the config file, in the installed package (or this repository). */
@@ -102,6 +103,7 @@ function hasTypeScript(): boolean {
 }
 
 export async function initCommand(input: CommandInput): Promise<number> {
+  const { specDir, outDir } = oneApi(input, "init");
   const project = readProjectPackage();
   const names = initNames(packageName(input, project));
   // A config file records folders that are not the defaults, so every command finds them.
@@ -109,31 +111,30 @@ export async function initCommand(input: CommandInput): Promise<number> {
     input.configFile === undefined &&
     (input.values.spec !== undefined || input.values.out !== undefined);
   const config = custom ? resolve(configFileName) : undefined;
-  refuseExisting(input.specDir, config);
-  const files = initSpecFiles(names, posix(input.specDir, schemaFile));
-  mkdirSync(input.specDir, { recursive: true });
-  for (const file of files)
-    writeFileSync(join(input.specDir, file.name), file.text, { flag: "wx" });
+  refuseExisting(specDir, config);
+  const files = initSpecFiles(names, posix(specDir, schemaFile));
+  mkdirSync(specDir, { recursive: true });
+  for (const file of files) writeFileSync(join(specDir, file.name), file.text, { flag: "wx" });
   const lines = [
-    `${displayPath(input.specDir)}/: ${files.map((f) => f.name).join(", ")} (${names.packageName})`,
+    `${displayPath(specDir)}/: ${files.map((f) => f.name).join(", ")} (${names.packageName})`,
   ];
   if (config !== undefined) {
     const settings = {
       $schema: `./${posix(process.cwd(), configSchemaFile)}`.replace(/^\.\/\.\.\//, "../"),
-      spec: posix(process.cwd(), input.specDir),
-      out: posix(process.cwd(), input.outDir),
+      spec: posix(process.cwd(), specDir),
+      out: posix(process.cwd(), outDir),
     };
     writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`, { flag: "wx" });
     lines.push(`${displayPath(config)}: spec and out folders`);
   }
   lines.push(addGenerateScript(project));
-  const out = displayPath(input.outDir);
+  const out = displayPath(outDir);
   const steps: [string, string][] = [
     // npm installs TypeScript as apigen's peer, unless legacy-peer-deps is set
     ...(hasTypeScript()
       ? []
       : [["npm install -D typescript", "to build the package"] as [string, string]]),
-    ["npm run generate", `${displayPath(input.specDir)}/ -> ${out}/`],
+    ["npm run generate", `${displayPath(specDir)}/ -> ${out}/`],
     [`npm run build --prefix ${out}`, `${out}/src -> ${out}/dist`],
     [`npm install ./${out}`, `then import { ${names.clientName} } from "${names.packageName}"`],
   ];

@@ -4,6 +4,7 @@
  * the same as the command of that name; this turns them into the mode.
  */
 import { resolve } from "node:path";
+import type { OutputSwitches } from "../emit/shared/outputs.ts";
 import type { FlagValues } from "./flags.ts";
 
 export type Mode =
@@ -12,12 +13,14 @@ export type Mode =
   | { kind: "gaps" }
   | { kind: "watch" }
   | { kind: "diff"; base: string; failOn?: "breaking" | "minor" | "patch" }
-  | { kind: "scaffold"; file: string; handlersImport?: string }
-  | { kind: "import"; input: string; outSpec: string; packageName?: string };
+  | { kind: "scaffold"; file: string; handlersImport?: string; check?: boolean }
+  | { kind: "import"; input: string; outSpec: string; packageName?: string; refRoot?: string };
 
 export interface CliOptions {
   specDir: string;
   outDir: string;
+  /** The parts of the package to generate (the config's `outputs`). */
+  outputs: OutputSwitches;
   timings: boolean;
   /** Run the whole pipeline even when the output's fingerprint says it is current. */
   force: boolean;
@@ -47,13 +50,25 @@ export function modeOfFlags(values: FlagValues): Mode {
     ...(diff !== undefined ? [diffMode(diff, text(values, "fail-on"))] : []),
     ...(scaffold !== undefined ? [scaffoldMode(scaffold, text(values, "handlers-import"))] : []),
     ...(input !== undefined
-      ? [importMode(input, text(values, "out-spec"), text(values, "name"))]
+      ? [
+          importMode(
+            input,
+            text(values, "out-spec"),
+            text(values, "name"),
+            text(values, "ref-root"),
+          ),
+        ]
       : []),
   ];
   if (modes.length > 1)
     throw new UsageError(`--${modes.map((m) => m.kind).join(", --")} cannot be combined`);
-  if ((values["out-spec"] !== undefined || values.name !== undefined) && input === undefined)
-    throw new UsageError("--out-spec and --name go with --import");
+  if (
+    (values["out-spec"] !== undefined ||
+      values.name !== undefined ||
+      values["ref-root"] !== undefined) &&
+    input === undefined
+  )
+    throw new UsageError("--out-spec, --name and --ref-root go with --import");
   if (values["fail-on"] !== undefined && diff === undefined)
     throw new UsageError("--fail-on goes with --diff");
   if (values["handlers-import"] !== undefined && scaffold === undefined)
@@ -66,12 +81,17 @@ export function diffMode(base: string, level: string | undefined): Mode {
   return { kind: "diff", base, ...failOn(level) };
 }
 
-/** `scaffold-handlers FILE [--handlers-import SPEC]`. */
-export function scaffoldMode(file: string, handlersImport: string | undefined): Mode {
+/** `scaffold-handlers FILE [--handlers-import SPEC] [--check]`. */
+export function scaffoldMode(
+  file: string,
+  handlersImport: string | undefined,
+  check = false,
+): Mode {
   return {
     kind: "scaffold",
     file: resolve(file),
     ...(handlersImport !== undefined ? { handlersImport } : {}),
+    ...(check ? { check } : {}),
   };
 }
 
@@ -81,11 +101,12 @@ function failOn(value: string | undefined): { failOn?: "breaking" | "minor" | "p
   throw new UsageError(`--fail-on takes breaking, minor or patch, not ${JSON.stringify(value)}`);
 }
 
-/** `import FILE --out-spec DIR [--name NAME]`. */
+/** `import FILE --out-spec DIR [--name NAME] [--ref-root DIR]`. */
 export function importMode(
   input: string,
   outSpec: string | undefined,
   name: string | undefined,
+  refRoot?: string,
 ): Mode {
   if (outSpec === undefined)
     throw new UsageError("--import needs --out-spec DIR: the spec folder to write");
@@ -94,5 +115,6 @@ export function importMode(
     input: resolve(input),
     outSpec: resolve(outSpec),
     ...(name !== undefined ? { packageName: name } : {}),
+    ...(refRoot !== undefined ? { refRoot: resolve(refRoot) } : {}),
   };
 }

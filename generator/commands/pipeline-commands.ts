@@ -2,7 +2,9 @@
  * The commands that run the whole pipeline on the spec: write the package, check it is
  * current, list the gaps, scaffold callback handlers.
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { coloursOf } from "../diagnostics/colours.ts";
 import { diagnostic } from "../diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
 import { specLabel } from "../diagnostics/display-path.ts";
@@ -12,25 +14,41 @@ import { writeHandlersScaffold } from "../write/scaffold.ts";
 import { hasPendingWrite } from "../write/staging.ts";
 import { writeOutput } from "../write/writer.ts";
 import { upToDate, writeSummary } from "./messages.ts";
+import { noProgress, type Progress } from "./progress.ts";
 
 /** Writes the changed files; exit 1 (nothing written) when a file in the way is the user's. */
-export function writeCommand(result: PipelineResult, out: string): number {
+export function writeCommand(
+  result: PipelineResult,
+  out: string,
+  progress: Progress = noProgress,
+): number {
   const { plan } = result;
   if (plan.notOwned.length) {
     const problems = plan.notOwned.map((p) =>
       diagnostic("output-not-owned", { file: `${out}/${p}` }),
     );
-    console.error(formatDiagnostics(problems, new Map()));
+    console.error(formatDiagnostics(problems, new Map(), coloursOf("stderr")));
     return 1;
   }
-  const done = writeOutput(resolve(out), result.files, plan);
+  const writes = plan.added.length + plan.changed.length + plan.stale.length;
+  progress.stage(`write ${writes} files to ${out}/`);
+  let done;
+  try {
+    done = writeOutput(resolve(out), result.files, plan);
+  } finally {
+    progress.done();
+  }
   console.log(
-    writeSummary(out, {
-      added: done.added.length,
-      changed: done.changed.length,
-      unchanged: done.unchanged.length,
-      removed: done.stale.length,
-    }),
+    writeSummary(
+      out,
+      {
+        added: done.added.length,
+        changed: done.changed.length,
+        unchanged: done.unchanged.length,
+        removed: done.stale.length,
+      },
+      coloursOf("stdout"),
+    ),
   );
   return 0;
 }
@@ -51,10 +69,10 @@ export function checkCommand(result: PipelineResult, out: string): number {
     ),
   ];
   if (differing.length === 0) {
-    console.log(upToDate(out, result.files.length));
+    console.log(upToDate(out, result.files.length, coloursOf("stdout")));
     return 0;
   }
-  console.error(formatDiagnostics(differing, new Map()));
+  console.error(formatDiagnostics(differing, new Map(), coloursOf("stderr")));
   return 1;
 }
 
@@ -67,28 +85,39 @@ export function gapsCommand(result: PipelineResult): number {
   return 0;
 }
 
-/** The refusal when a file is already where the scaffold would go; exit code 1. */
-export function refuseExisting(file: string): number {
-  console.error(
-    `${displayPath(file)} already exists: --scaffold-handlers never overwrites a file. Remove it or choose another path.`,
-  );
-  return 1;
-}
-
-/** `--scaffold-handlers FILE`: writes the handlers scaffold unless a file is there (exit 1). */
-export function scaffoldCommand(
+/**
+ * `scaffold-handlers FILE`: writes the handlers scaffold, or brings the file there up to date
+ * with the spec in place (handlers-update/, which loads ts-morph: only this case pays for it);
+ * with `check`, writes nothing and exits 1 when the file is missing or not current.
+ */
+export async function scaffoldCommand(
   result: PipelineResult,
   specDir: string,
-  file: string,
-  handlersImport: string | undefined,
-): number {
+  mode: { file: string; handlersImport?: string; check?: boolean },
+): Promise<number> {
+  const { file, handlersImport, check = false } = mode;
   const count = result.model.callbacks.length + (result.model.webhooks?.events.length ?? 0);
   if (count === 0) {
     console.error(`the spec has no callbacks and no webhook events: no handlers to scaffold`);
     return 1;
   }
-  if (writeHandlersScaffold(result.model, specLabel(specDir), file, handlersImport) === "exists")
-    return refuseExisting(file);
+  if (existsSync(file)) {
+    const { updateHandlersFile } = await import("../handlers-update/update-file.ts");
+    return updateHandlersFile(result.model, specLabel(specDir), file, handlersImport, check);
+  }
+  if (check) {
+    console.error(
+      `${displayPath(file)} does not exist: scaffold-handlers would write it (${count} handlers)`,
+    );
+    return 1;
+  }
+  if (writeHandlersScaffold(result.model, specLabel(specDir), file, handlersImport) === "exists") {
+    // made between the look and the write: not ours to overwrite
+    console.error(
+      `${displayPath(file)} appeared while apigen was writing it. Nothing was written.`,
+    );
+    return 1;
+  }
   console.log(`${displayPath(file)}: ${count} handlers scaffolded`);
   return 0;
 }

@@ -3,14 +3,14 @@
  * the project's spec and output folders. Everything that loads the YAML parser, Ajv or the
  * emitters is imported on demand: a run whose output is already current never pays for them.
  */
-import { existsSync } from "node:fs";
-import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
+import { coloursOf } from "../diagnostics/colours.ts";
 import { displayPath, specLabel } from "../diagnostics/display-path.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
-import type { SpecTexts } from "../pipeline.ts";
+import { runLabel, type SpecTexts } from "../pipeline.ts";
 import { currentOutputFiles } from "../write/inputs.ts";
 import { upToDate, writeSummary } from "./messages.ts";
 import { CommandError, type CliOptions } from "./options.ts";
+import { progressLine } from "./progress.ts";
 import { printTimings } from "./timings.ts";
 
 /** Runs the mode that needs the pipeline's result. */
@@ -21,14 +21,21 @@ async function runWithPipeline(
 ): Promise<number> {
   const { runPipeline } = await import("../pipeline.ts");
   const commands = await import("./pipeline-commands.ts");
-  const result = runPipeline(options, sources);
-  if (result.warnings.length > 0) console.error(formatDiagnostics(result.warnings, sources.texts));
+  const progress = progressLine();
+  let result;
+  try {
+    result = runPipeline({ ...options, onStage: progress.stage }, sources);
+  } finally {
+    progress.done();
+  }
+  if (result.warnings.length > 0)
+    console.error(formatDiagnostics(result.warnings, sources.texts, coloursOf("stderr")));
   const out = displayPath(options.outDir);
   const mode = options.mode;
   let code: number;
   switch (mode.kind) {
     case "write":
-      code = commands.writeCommand(result, out);
+      code = commands.writeCommand(result, out, progress);
       break;
     case "check":
       code = commands.checkCommand(result, out);
@@ -37,7 +44,7 @@ async function runWithPipeline(
       code = commands.gapsCommand(result);
       break;
     case "scaffold":
-      code = commands.scaffoldCommand(result, options.specDir, mode.file, mode.handlersImport);
+      code = await commands.scaffoldCommand(result, options.specDir, mode);
       break;
     case "watch":
     case "diff":
@@ -61,13 +68,15 @@ function reportIfCurrent(options: CliOptions, started: number): number | undefin
   const { mode } = options;
   if ((mode.kind !== "write" && mode.kind !== "check") || options.force) return undefined;
   const checkStart = performance.now();
-  const files = currentOutputFiles(options.specDir, options.outDir, specLabel(options.specDir));
+  const label = runLabel(specLabel(options.specDir), options);
+  const files = currentOutputFiles(options.specDir, options.outDir, label);
   if (files === undefined) return undefined;
   const out = displayPath(options.outDir);
+  const colours = coloursOf("stdout");
   console.log(
     mode.kind === "write"
-      ? writeSummary(out, { added: 0, changed: 0, unchanged: files, removed: 0 })
-      : upToDate(out, files),
+      ? writeSummary(out, { added: 0, changed: 0, unchanged: files, removed: 0 }, colours)
+      : upToDate(out, files, colours),
   );
   if (options.timings)
     printTimings(
@@ -87,16 +96,19 @@ export async function runOptions(
   started: number,
 ): Promise<number> {
   const { mode } = options;
-  if (mode.kind === "scaffold" && existsSync(mode.file))
-    return (await import("./pipeline-commands.ts")).refuseExisting(mode.file);
-  if (mode.kind === "watch")
-    return (await import("./watch-command.ts")).watchCommand(options.specDir, options.outDir);
+  if (mode.kind === "watch") return (await import("./watch-command.ts")).watchCommand(options);
   if (mode.kind === "import")
     return (await import("./import-command.ts")).importCommand(mode, sources.texts);
   if (mode.kind === "diff") {
     const { diffCommand, BaseNotFound } = await import("./diff-command.ts");
     try {
-      return diffCommand(options.specDir, mode.base, mode.failOn, sources.texts);
+      return await diffCommand(
+        options.specDir,
+        mode.base,
+        mode.failOn,
+        sources.texts,
+        options.outDir,
+      );
     } catch (error) {
       // A base that is no spec folder and no revision is the user's to fix, not an internal error.
       if (error instanceof BaseNotFound) throw new CommandError(error.message);

@@ -4,21 +4,22 @@
  * table alone, so a new command is one entry here (its handler imported on demand, so a run
  * pays only for the command it runs).
  */
+import { reportFailure } from "./failure.ts";
 import type { Flags, FlagValues } from "./flags.ts";
 import { diffMode, importMode, modeOfFlags, scaffoldMode, type Mode } from "./options.ts";
+import { oneApi, type ApiTarget, type ProjectApis } from "./project-apis.ts";
 import { runOptions } from "./run-options.ts";
 import { mockFlags, mockModeOf, triggerFlags, triggerModeOf } from "./stand-in-options.ts";
 
-/** What a handler is given: its flags and arguments, and the project's folders, resolved. */
-export interface CommandInput {
+/**
+ * What a handler is given: its flags and arguments, and the project's APIs, resolved (each
+ * spec folder: --spec, else the config file's `spec`, else `spec`; each package folder: --out,
+ * else the config's `out`, else `generated`). A command that runs on one API takes it with
+ * `oneApi`, which refuses a config of several unless --api picks one.
+ */
+export interface CommandInput extends ProjectApis {
   values: FlagValues;
   positionals: string[];
-  /** Absolute spec folder: --spec, else the config file's `spec`, else `spec`. */
-  specDir: string;
-  /** Absolute package folder: --out, else the config file's `out`, else `generated`. */
-  outDir: string;
-  /** The config file that applied, when there was one. */
-  configFile?: string;
   /** Texts of the files read, by displayed path, for the code frames of diagnostics. */
   texts: Map<string, string>;
   /** `performance.now()` when the process started the command, for --timings. */
@@ -58,6 +59,7 @@ const modeFlags: Flags = Object.fromEntries(
     ["import", "string"],
     ["out-spec", "string"],
     ["name", "string"],
+    ["ref-root", "string"],
   ].map(([name, type]) => [
     name,
     { type: type as "string" | "boolean", help: `as the command ${name}`, hidden: true },
@@ -69,16 +71,43 @@ const text = (values: FlagValues, name: string): string | undefined => {
   return typeof value === "string" ? value : undefined;
 };
 
-/** Runs a pipeline mode on the project's folders. */
-function pipeline(input: CommandInput, mode: Mode): Promise<number> {
+/** Runs a pipeline mode on one API. */
+function runOn(input: CommandInput, api: ApiTarget, mode: Mode): Promise<number> {
   const options = {
-    specDir: input.specDir,
-    outDir: input.outDir,
+    specDir: api.specDir,
+    outDir: api.outDir,
+    outputs: api.outputs,
     timings: input.values.timings === true,
     force: input.values.force === true,
-    mode,
+    // An import without --ref-root takes the API's `refRoot` in the config file, if it names one.
+    mode:
+      mode.kind === "import" && mode.refRoot === undefined && api.refRoot !== undefined
+        ? { ...mode, refRoot: api.refRoot }
+        : mode,
   };
   return runOptions(options, { texts: input.texts }, input.started);
+}
+
+/**
+ * Runs a pipeline mode: writing and checking on every API of the project, one after the
+ * other (one that fails is reported and the others still run; exit 1 if any failed), every
+ * other mode on the one API. An import writes a spec folder of its own, whatever the config.
+ */
+async function pipeline(input: CommandInput, mode: Mode): Promise<number> {
+  if (mode.kind === "import") return runOn(input, input.apis[0]!, mode);
+  if ((mode.kind !== "write" && mode.kind !== "check") || input.apis.length === 1)
+    return runOn(input, oneApi(input, mode.kind === "write" ? "generate" : mode.kind), mode);
+  let code = 0;
+  for (const api of input.apis) {
+    try {
+      code = Math.max(code, await runOn(input, api, mode));
+    } catch (error) {
+      const failed = reportFailure(error, input.texts);
+      if (failed === undefined) throw error;
+      code = Math.max(code, failed);
+    }
+  }
+  return code;
 }
 
 export const commands: readonly Command[] = [
@@ -102,7 +131,7 @@ export const commands: readonly Command[] = [
     note: [
       "It also takes the flags `npm run generate -- ...` has always taken, each the command of its name:",
       "--check, --gaps, --watch, --diff BASE [--fail-on LEVEL], --scaffold-handlers FILE",
-      "[--handlers-import SPEC], --import FILE --out-spec DIR [--name NAME].",
+      "[--handlers-import SPEC], --import FILE --out-spec DIR [--name NAME] [--ref-root DIR].",
     ].join("\n"),
     run: (input) => pipeline(input, modeOfFlags(input.values)),
   },
@@ -122,7 +151,7 @@ export const commands: readonly Command[] = [
     name: "diff",
     args: ["BASE"],
     summary:
-      "compare the spec with BASE (a spec folder or a git revision of it): each change, who it breaks, the semver bump",
+      "compare the spec with BASE (a spec folder or a git revision of it): each change, who it breaks, the package's TypeScript surface, the semver bump",
     flags: {
       "fail-on": {
         type: "string",
@@ -141,17 +170,33 @@ export const commands: readonly Command[] = [
   {
     name: "scaffold-handlers",
     args: ["FILE"],
-    summary: "write a typed callback handlers file to fill in (never overwrites one)",
+    summary:
+      "write a typed callback handlers file to fill in, or bring an existing one up to date with the spec in place",
     flags: {
       "handlers-import": {
         type: "string",
         value: "SPEC",
-        help: "module the file imports from (default: <package name>/callbacks)",
+        help: "module the file imports from (default: <package name>/callbacks); moves an existing file's import",
+      },
+      check: {
+        type: "boolean",
+        help: "write nothing; exit 1 listing what an update would change",
       },
       ...timings,
     },
+    note: [
+      "On an existing file it adds a stub for each event the file has no handler for, marks the handlers of",
+      "events the spec no longer has (a comment; never a deletion) and keeps every other line as it is.",
+    ].join("\n"),
     run: (input) =>
-      pipeline(input, scaffoldMode(input.positionals[0]!, text(input.values, "handlers-import"))),
+      pipeline(
+        input,
+        scaffoldMode(
+          input.positionals[0]!,
+          text(input.values, "handlers-import"),
+          input.values.check === true,
+        ),
+      ),
   },
   {
     name: "import",
@@ -164,6 +209,11 @@ export const commands: readonly Command[] = [
         help: "the spec folder to write (a new or empty folder); required",
       },
       name: { type: "string", value: "NAME", help: "npm name of the package (api.name)" },
+      "ref-root": {
+        type: "string",
+        value: "DIR",
+        help: "a folder holding the document, anywhere in which its $refs may reach (default: the document's own folder)",
+      },
     },
     run: (input) =>
       pipeline(
@@ -172,6 +222,7 @@ export const commands: readonly Command[] = [
           input.positionals[0]!,
           text(input.values, "out-spec"),
           text(input.values, "name"),
+          text(input.values, "ref-root"),
         ),
       ),
   },
@@ -181,7 +232,7 @@ export const commands: readonly Command[] = [
     flags: mockFlags,
     run: async (input) =>
       (await import("./stand-in-commands.ts")).standInCommand(
-        input.specDir,
+        oneApi(input, "mock").specDir,
         mockModeOf(input.values, input.positionals),
       ),
   },
@@ -192,7 +243,7 @@ export const commands: readonly Command[] = [
     flags: triggerFlags,
     run: async (input) =>
       (await import("./stand-in-commands.ts")).standInCommand(
-        input.specDir,
+        oneApi(input, "trigger").specDir,
         triggerModeOf(input.values, input.positionals),
       ),
   },

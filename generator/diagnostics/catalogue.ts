@@ -14,24 +14,52 @@ export const catalogue = {
     message: "cannot read the config file {file}: {reason}",
   },
   "config-syntax": { severity: "error", message: "the config file is not JSON: {detail}" },
-  "config-module-not-read": {
+  "config-several": {
     severity: "error",
     message:
-      '{file} is not read yet; use apigen.config.json, such as { "spec": "spec", "out": "generated" }',
+      "{files} are each a config file; apigen reads one: remove the others, or name one with --config FILE",
   },
-  "config-module-ignored": {
-    severity: "warning",
-    message: "{file} is not read yet; the settings are those of apigen.config.json beside it",
+  "config-module-syntax": { severity: "error", message: "{file} does not parse: {detail}" },
+  "config-module-failed": { severity: "error", message: "{file} failed as it ran: {detail}" },
+  "config-module-no-default": {
+    severity: "error",
+    message:
+      "{file} exports no config: end it with export default defineConfig({ ... }) (module.exports = { ... } in CommonJS)",
+  },
+  "config-module-timeout": {
+    severity: "error",
+    message: "{file} did not finish within {seconds} s; a config must settle its value",
+  },
+  "config-module-needs-typescript": {
+    severity: "error",
+    message:
+      "reading {file} needs the typescript package (apigen's peer dependency), which is not installed: npm install -D typescript",
   },
   "config-not-object": {
     severity: "error",
-    message: '{file} must hold one JSON object, such as { "spec": "spec", "out": "generated" }',
+    message:
+      '{file} must hold an API, an object such as { "spec": "spec", "out": "generated" }, or an array of them, not {actual}',
+  },
+  "config-empty": { severity: "error", message: "{file} holds an empty array: no API to run" },
+  "config-api-not-object": {
+    severity: "error",
+    message:
+      'each API of the array is an object such as { "name": "shop", "spec": "spec", "out": "generated" }, not {actual}',
   },
   "config-unknown-key": {
     severity: "error",
-    message: "unknown key {key} in the config file{hint}",
+    message: "unknown key {key} in {where}{hint}",
   },
   "config-wrong-value": { severity: "error", message: "{key} must be {expected}, not {actual}" },
+  "config-missing-key": {
+    severity: "error",
+    message:
+      "this API has no {keys}: each API of an array has a name (for --api NAME), a spec and an out",
+  },
+  "config-duplicate": {
+    severity: "error",
+    message: "{key} {value} is given to two APIs (the first at {first}); each API has its own",
+  },
   "spec-file-unreadable": { severity: "error", message: "cannot read this spec file: {reason}" },
   "spec-not-utf8": {
     severity: "error",
@@ -418,6 +446,29 @@ export const catalogue = {
       "{dir} already holds files; import into a new or empty folder, so nothing of yours is overwritten",
   },
   "import-bad-document": { severity: "error", message: "{detail}" },
+  "import-ref-outside": {
+    severity: "error",
+    message:
+      "$ref {ref} leads outside {root}{how}; the importer reads only files inside it (--ref-root names a wider folder)",
+  },
+  "import-ref-malformed": {
+    severity: "error",
+    message: "$ref {ref} is not a valid reference: {detail}",
+  },
+  "import-ref-root-invalid": {
+    severity: "error",
+    message: "--ref-root {dir} cannot be the folder $refs may reach: {reason}",
+  },
+  "import-schema-too-deep": {
+    severity: "error",
+    message:
+      "schemas nest more than {max} levels deep here, counting the fields allOf copies in from each $ref; refused",
+  },
+  "import-too-deep": {
+    severity: "error",
+    message:
+      "nested more than {max} levels deep; an OpenAPI document never needs this much, so it is refused",
+  },
   "stale-output": { severity: "error", message: "{file} is {state}; run `npm run generate`" },
 } as const satisfies Record<string, { severity: "error" | "warning"; message: string }>;
 

@@ -2,8 +2,11 @@
  * Prints diagnostics as `path:line:col - error code: message` followed by a short code frame.
  * A badly broken spec can have thousands of problems on lines thousands of characters long:
  * each file's lines are split once, a frame shows at most a window of a long line around the
- * column, and after `maxPrinted` problems the rest are counted, not printed.
+ * column, and after `maxPrinted` problems the rest are counted, not printed. On a terminal
+ * the parts are coloured as tsc colours the same layout (the place cyan and yellow, the
+ * severity red or yellow, the code grey, the caret as the severity).
  */
+import { plain, type Colours } from "./colours.ts";
 import type { Diagnostic } from "./diagnostic.ts";
 
 /** Source texts by file path, for code frames. */
@@ -20,12 +23,17 @@ export function formatDiagnostic(
   d: Diagnostic,
   sources: SourceTexts,
   linesOf: (text: string) => readonly string[] = splitLines,
+  colours: Colours = plain,
 ): string {
-  const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.col} - ` : "";
-  const head = `${where}${d.severity} ${d.code}: ${d.message}`;
-  const text = d.location ? sources.get(d.location.file) : undefined;
-  if (!d.location || text === undefined) return head;
-  return `${head}\n${codeFrame(linesOf(text), d.location.line, d.location.col)}`;
+  const l = d.location;
+  const where = l
+    ? `${colours.cyan(l.file)}:${colours.yellow(String(l.line))}:${colours.yellow(String(l.col))} - `
+    : "";
+  const severity = d.severity === "error" ? colours.red : colours.yellow;
+  const head = `${where}${severity(d.severity)} ${colours.dim(d.code)}: ${d.message}`;
+  const text = l ? sources.get(l.file) : undefined;
+  if (!l || text === undefined) return head;
+  return `${head}\n${codeFrame(linesOf(text), l.line, l.col, severity)}`;
 }
 
 const splitLines = (text: string) => text.split(/\r?\n/);
@@ -41,7 +49,12 @@ function clip(line: string, col: number): { shown: string; col: number } {
 }
 
 /** The line before, the line itself and a caret under the column. */
-export function codeFrame(lines: readonly string[], line: number, col: number): string {
+export function codeFrame(
+  lines: readonly string[],
+  line: number,
+  col: number,
+  caretColour: (text: string) => string = plain.red,
+): string {
   const first = Math.max(1, line - 1);
   const width = String(line).length;
   const out: string[] = [];
@@ -52,22 +65,30 @@ export function codeFrame(lines: readonly string[], line: number, col: number): 
     if (n === line) caret = clipped.col;
     out.push(`${marker} ${String(n).padStart(width)} | ${clipped.shown}`);
   }
-  out.push(`  ${" ".repeat(width)} | ${" ".repeat(Math.max(0, caret - 1))}^`);
+  out.push(`  ${" ".repeat(width)} | ${" ".repeat(Math.max(0, caret - 1))}${caretColour("^")}`);
   return out.join("\n");
 }
 
 /** Every diagnostic (up to `maxPrinted`) and a closing count line. */
-export function formatDiagnostics(list: readonly Diagnostic[], sources: SourceTexts): string {
+export function formatDiagnostics(
+  list: readonly Diagnostic[],
+  sources: SourceTexts,
+  colours: Colours = plain,
+): string {
   const errors = list.filter((d) => d.severity === "error").length;
   const warnings = list.length - errors;
-  const summary = `${errors} error${errors === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`;
+  const errorCount = `${errors} error${errors === 1 ? "" : "s"}`;
+  const warningCount = `${warnings} warning${warnings === 1 ? "" : "s"}`;
+  const summary = `${errors ? colours.red(errorCount) : errorCount}${warnings ? `, ${colours.yellow(warningCount)}` : ""}`;
   const split = new Map<string, readonly string[]>();
   const linesOf = (text: string) => {
     let lines = split.get(text);
     if (!lines) split.set(text, (lines = splitLines(text)));
     return lines;
   };
-  const printed = list.slice(0, maxPrinted).map((d) => formatDiagnostic(d, sources, linesOf));
+  const printed = list
+    .slice(0, maxPrinted)
+    .map((d) => formatDiagnostic(d, sources, linesOf, colours));
   if (list.length > maxPrinted)
     printed.push(`... and ${list.length - maxPrinted} more problems, not printed`);
   return `${printed.join("\n\n")}\n\n${summary}`;

@@ -418,7 +418,9 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
 }
 
 /** The semver bump a list of changes implies. */
-export function semverBump(changes: readonly Change[]): "major" | "minor" | "patch" | "none" {
+export function semverBump(
+  changes: readonly { level: Level }[],
+): "major" | "minor" | "patch" | "none" {
   if (changes.some((c) => c.level === "breaking")) return "major";
   if (changes.some((c) => c.level === "minor")) return "minor";
   return changes.length ? "patch" : "none";

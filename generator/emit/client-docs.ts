@@ -6,6 +6,7 @@ import type { ApiModel, Endpoint, ErrorResponse } from "../ir/model.ts";
 import { pagingDocLines } from "./client-pagination.ts";
 import { paramsArgName } from "./client-params.ts";
 import { docLines, typeDocLines } from "./shared/jsdoc.ts";
+import { jsonText } from "./shared/escape.ts";
 
 function errorLine(model: ApiModel, error: ErrorResponse): string {
   const what =
@@ -141,9 +142,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
     const sends =
       fallback === undefined
         ? []
-        : [
-            `Default \`${JSON.stringify(fallback)}\`${param.sendDefault ? ", sent when left out" : ""}.`,
-          ];
+        : [`Default \`${jsonText(fallback)}\`${param.sendDefault ? ", sent when left out" : ""}.`];
     lines.push(
       `@param ${name} ${[...about, ...sends].join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`,
     );

@@ -54,6 +54,7 @@ import {
 } from "./shared/symbols.ts";
 import { generic, literalType, typeExpr, union } from "./shared/type-expr.ts";
 import { validatorDeclaration, validatorExpr } from "./shared/validator-expr.ts";
+import { jsonText } from "./shared/escape.ts";
 
 const coreModule = "client/core.ts";
 const requestOptions = runtimeType(coreModule, "RequestOptions");
@@ -103,7 +104,7 @@ function descriptorArgs(model: ApiModel, endpoint: Endpoint): Expr[] {
     paging: pagingEntry(endpoint),
     code: code.length ? code.map(([name]) => name) : undefined,
   });
-  return [lit(JSON.stringify(descriptor)), ...code.map(([, expr]) => expr)];
+  return [lit(jsonText(descriptor)), ...code.map(([, expr]) => expr)];
 }
 
 /**

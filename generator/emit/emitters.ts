@@ -4,7 +4,7 @@
  */
 import { emitCallbacksFile } from "./callbacks-file.ts";
 import { emitClientFile } from "./client-file.ts";
-import type { EmitContext, EmittedFile } from "./context.ts";
+import type { EmitContext, EmittedFile, OutputName, OutputSwitches } from "./context.ts";
 import { emitErrorsFile } from "./errors-file.ts";
 import { emitIndexFile } from "./index-file.ts";
 import { emitOpenApiFiles } from "./openapi/files.ts";
@@ -17,17 +17,24 @@ import { emitValidatorsFile } from "./validators-file.ts";
 export interface Emitter {
   name: string;
   emit: (ctx: EmitContext) => EmittedFile | EmittedFile[];
+  /** The output it belongs to, left out when the config switches that off; none: always emitted. */
+  output?: OutputName;
 }
 
 export const emitters: readonly Emitter[] = [
   { name: "types", emit: emitTypesFile },
   { name: "validators", emit: emitValidatorsFile },
   { name: "runtime", emit: emitRuntimeFiles },
-  { name: "errors", emit: emitErrorsFile },
-  { name: "client", emit: emitClientFile },
-  { name: "callbacks", emit: emitCallbacksFile },
-  { name: "openapi", emit: emitOpenApiFiles },
+  { name: "errors", emit: emitErrorsFile, output: "client" },
+  { name: "client", emit: emitClientFile, output: "client" },
+  { name: "callbacks", emit: emitCallbacksFile, output: "callbacks" },
+  { name: "openapi", emit: emitOpenApiFiles, output: "openapi" },
   { name: "index", emit: emitIndexFile },
-  { name: "testing", emit: emitTestingFile },
+  { name: "testing", emit: emitTestingFile, output: "testing" },
   { name: "package", emit: emitPackageFiles },
 ];
+
+/** The emitters of a package with `outputs`. */
+export function emittersFor(outputs: OutputSwitches): Emitter[] {
+  return emitters.filter((emitter) => emitter.output === undefined || outputs[emitter.output]);
+}

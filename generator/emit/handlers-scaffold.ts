@@ -2,7 +2,8 @@
  * The handler scaffold (`npm run generate -- --scaffold-handlers FILE`): a typed handlers
  * file for the user to fill in, one function per callback, each answering a documented
  * "not implemented" failure (HTTP 501, code 501) in its callback's failure shape until
- * written. Not part of the generated package: the file is the user's, written once.
+ * written, or throwing (the router answers 500) where the spec gives the callback no failure
+ * body. Not part of the generated package: the file is the user's, written once.
  */
 import { failureBody } from "../runtime/callbacks/failure.ts";
 import type { Callback, WebhookEvent, Webhooks } from "../ir/model.ts";
@@ -64,14 +65,14 @@ function stubBody(callback: Callback, input: string): Statement[] {
 }
 
 /** One stub handler: `export const productInfo: CallbackHandlers["product.info"] = async (...) => {...}`. */
-function stub(callback: Callback): Statement {
+function stub(callback: Callback, name = callback.camelName): Statement {
   const input = `_${handlerInput(callback).name}`;
   const body = stubBody(callback, input);
   const usesCtx = callback.routing.failureShape !== undefined;
   return {
     kind: "variable",
     declarationKind: "const",
-    name: callback.camelName,
+    name,
     isExported: true,
     docs: handlerDocLines(callback),
     type: {
@@ -90,11 +91,15 @@ function stub(callback: Callback): Statement {
 }
 
 /** One webhook stub: `export const onIssues: NonNullable<WebhookHandlers["issues"]> = async (...) => {...}`. */
-function webhookStub(webhooks: Webhooks, event: WebhookEvent): Statement {
+function webhookStub(
+  webhooks: Webhooks,
+  event: WebhookEvent,
+  name = webhookStubName(event),
+): Statement {
   return {
     kind: "variable",
     declarationKind: "const",
-    name: webhookStubName(event),
+    name,
     isExported: true,
     docs: webhookHandlerDocLines(webhooks, event),
     type: generic("NonNullable", {
@@ -117,7 +122,10 @@ function webhookStub(webhooks: Webhooks, event: WebhookEvent): Statement {
 }
 
 /** `export const webhookHandlers: WebhookHandlers = { issues: onIssues, ... }`. */
-function webhookHandlersObject(webhooks: Webhooks): Statement {
+function webhookHandlersObject(
+  webhooks: Webhooks,
+  stubName: (event: WebhookEvent) => string = webhookStubName,
+): Statement {
   return {
     kind: "variable",
     declarationKind: "const",
@@ -126,10 +134,38 @@ function webhookHandlersObject(webhooks: Webhooks): Statement {
     docs: ["Every webhook handler, by event: `webhook: { path, handlers: webhookHandlers }`."],
     type: imported(webhookHandlersTypeRef),
     init: obj(
-      webhooks.events.map((e) => [e.name, id(webhookStubName(e))] as const),
+      webhooks.events.map((e) => [e.name, id(stubName(e))] as const),
       { expanded: true },
     ),
   };
+}
+
+/**
+ * What the header says the stubs answer until they are written, as the router answers them: a
+ * stub whose callback has a failure body answers it with status and code 501; one without
+ * throws, which the router answers with a 500.
+ */
+function untilWritten(callbacks: readonly Callback[], hasWebhooks: boolean): string[] {
+  const shaped = callbacks.filter((c) => c.routing.failureShape !== undefined);
+  const notImplemented = `a "not implemented" failure (HTTP status and code ${notImplementedCode})`;
+  const lines =
+    shaped.length === callbacks.length
+      ? [`Until it is written, every handler answers ${notImplemented}.`]
+      : shaped.length === 0
+        ? [
+            "Until it is written, every handler throws, which the router answers with HTTP status 500",
+            "(the spec gives these callbacks no failure body to answer with).",
+          ]
+        : [
+            `Until it is written, a handler answers ${notImplemented} where the spec gives its`,
+            "callback a failure body, and throws elsewhere, which the router answers with HTTP status 500",
+            `(${callbacks
+              .filter((c) => !c.routing.failureShape)
+              .map((c) => c.event)
+              .join(", ")}).`,
+          ];
+  if (hasWebhooks) lines.push("Every webhook handler accepts its deliveries unread (200).");
+  return lines;
 }
 
 /** The scaffold file; `importFrom` is where the generated callbacks module is imported from. */
@@ -184,9 +220,10 @@ export function emitHandlersScaffold(
         kind: "doc-comment",
         lines: [
           `Handlers of the ${model.api.title} callbacks, scaffolded by apigen from ${ctx.specName}. This file is yours:`,
-          'apigen never overwrites it. Every handler answers a "not implemented" failure (HTTP status and',
-          `code ${notImplementedCode}) until it is written${webhooks ? "; every webhook handler accepts its deliveries unread (200)" : ""}. Its types come from the generated package, so a change`,
-          "of the spec shows up here as a compile error. Use it with",
+          "apigen never overwrites it.",
+          ...untilWritten(model.callbacks, webhooks !== undefined),
+          "Its types come from the generated package, so a change of the spec shows up here as a",
+          "compile error. Use it with",
           webhooks
             ? '`createCallbackRouter({ signingSecrets, handlers, webhook: { path: "/webhooks", handlers: webhookHandlers } })`.'
             : "`createCallbackRouter({ signingSecrets, handlers })`.",
@@ -196,4 +233,61 @@ export function emitHandlersScaffold(
     statements,
   });
   return { path, contents };
+}
+
+/** One event's part of a scaffold: its key in its handlers object and its stub. */
+export interface ScaffoldHandler {
+  event: string;
+  /** The stub's name in a fresh scaffold. */
+  stubName: string;
+  /** The types its stub names that the scaffold imports (`ProductInfoResult`). */
+  types: string[];
+  /** The stub's statement as a fresh scaffold prints it, named `name`, with a final newline. */
+  stub(name: string): string;
+}
+
+/**
+ * The pieces of a scaffold, printed as a fresh scaffold prints them, for updating a handlers
+ * file in place (generator/handlers-update/): new stubs look exactly like the scaffold's own.
+ */
+export interface ScaffoldParts {
+  /** Where a fresh scaffold imports the types from. */
+  importFrom: string;
+  handlersType: string;
+  webhookHandlersType: string;
+  callbacks: ScaffoldHandler[];
+  webhooks: ScaffoldHandler[];
+  /** The `webhookHandlers` object of a fresh scaffold (none without webhook events), its stubs named by `stubName`. */
+  webhookObject?: (stubName: (event: string) => string) => string;
+}
+
+const printStatement = (statement: Statement) =>
+  printSourceFile({ path: "handlers.ts", statements: [{ statement }] });
+
+export function scaffoldParts(ctx: EmitContext): ScaffoldParts {
+  const { model } = ctx;
+  const webhooks = model.webhooks?.events.length ? model.webhooks : undefined;
+  return {
+    importFrom: `${model.api.packageName}/callbacks`,
+    handlersType: handlersTypeRef.name,
+    webhookHandlersType: webhookHandlersTypeRef.name,
+    callbacks: model.callbacks.map((c) => ({
+      event: c.event,
+      stubName: c.camelName,
+      types: [resultTypeRef(c).name],
+      stub: (name) => printStatement(stub(c, name)),
+    })),
+    webhooks: (webhooks?.events ?? []).map((e) => ({
+      event: e.name,
+      stubName: webhookStubName(e),
+      types: [],
+      stub: (name) => printStatement(webhookStub(webhooks!, e, name)),
+    })),
+    ...(webhooks
+      ? {
+          webhookObject: (stubName) =>
+            printStatement(webhookHandlersObject(webhooks, (e) => stubName(e.name))),
+        }
+      : {}),
+  };
 }

@@ -13,8 +13,13 @@ import { modules } from "./shared/symbols.ts";
 export function emitIndexFile(ctx: EmitContext): EmittedFile {
   const reExports: ExportFrom[] = [
     { kind: "export-from", module: modules.types, isTypeOnly: true },
-    { kind: "export-from", module: modules.client },
-    { kind: "export-from", module: modules.errors },
+    // a package without its client (outputs.client false) is its types
+    ...(ctx.outputs.client
+      ? ([
+          { kind: "export-from", module: modules.client },
+          { kind: "export-from", module: modules.errors },
+        ] as const)
+      : []),
   ];
   const statements: FileStatement[] = reExports.map((statement, i) => ({
     statement,

@@ -1,13 +1,14 @@
 /**
  * Emits the generated package's non-code files from handlebars templates:
- * `package.json`, `tsconfig.json`, `tsconfig.build.json` and `README.md`.
+ * `package.json`, `tsconfig.json`, `tsconfig.build.json`, `.gitignore` and `README.md`.
  */
 import type { ApiModel, Callback } from "../ir/model.ts";
 import { arr, call, id, lit, member, newExpr, obj } from "./code/build.ts";
 import type { Expr, FileStatement, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
-import { markdownCell, markdownTable, markdownText } from "./shared/markdown.ts";
+import { markdownCell, markdownCode, markdownText } from "./shared/escape.ts";
+import { markdownTable } from "./shared/markdown.ts";
 import { globalRef } from "./shared/symbols.ts";
 import { callbackExample, endpointExample, pathArguments, typeLookup } from "./readme-examples.ts";
 import { template } from "./templates.ts";
@@ -202,7 +203,7 @@ function callbackSummary(callback: Callback): string {
 
 /** `` `id`: summary ``, as a table cell. */
 const summaryCell = (name: string, summary: string | undefined) =>
-  markdownCell(`\`${name}\`${summary ? `: ${markdownText(summary)}` : ""}`);
+  markdownCell(`${markdownCode(name)}${summary ? `: ${markdownText(summary)}` : ""}`);
 
 /**
  * The statuses the client retries, as the README lists them: the runtime's defaults (408, 429,
@@ -223,7 +224,7 @@ function signedParts(model: ApiModel): { signed: string[]; unsigned: string[] } 
   const signed: string[] = [];
   const unsigned: string[] = [];
   for (const c of model.callbacks)
-    (c.routing.signatureHeader !== undefined ? signed : unsigned).push(`\`${c.event}\``);
+    (c.routing.signatureHeader !== undefined ? signed : unsigned).push(markdownCode(c.event));
   if (model.webhooks)
     (model.webhooks.signatureHeader !== undefined ? signed : unsigned).push("webhook deliveries");
   return { signed, unsigned };
@@ -245,39 +246,45 @@ function routerChecksText(model: ApiModel): string {
     : `The router checks the signature over the raw body of ${listed(signed)} (not of the others: ${open}), validates each request and ${rest}`;
 }
 
-/** What the templates show, read from the IR. */
+/**
+ * What the templates show, read from the IR. Texts are given as they are, for the template to
+ * write through the helper of its context (template-helpers.ts); the `...Code`, `...Table` and
+ * `...Markdown` fields are blocks built here from escaped parts, inserted whole.
+ */
 function packageView(ctx: EmitContext) {
   const { model } = ctx;
+  const { packageName } = model.api;
   const types = typeLookup(model);
   const exampleTypes = model.types.slice(0, 3).map((t) => t.name);
+  const paged = model.endpoints.filter((e) => e.pagination);
+  const selector = model.webhooks?.eventSelector;
   return {
     banner: ctx.banner,
     specName: ctx.specName,
-    packageName: model.api.packageName,
+    packageName,
     version: model.api.version,
-    title: markdownText(model.api.title),
-    description: markdownText((model.api.docs.description ?? model.api.title).trim()),
+    title: model.api.title,
+    // spaces and line ends trimmed, not all that trim() drops: a BOM or U+3000 is text to show
+    description: (model.api.docs.description ?? model.api.title).replace(
+      /^[ \t\n\r]+|[ \t\n\r]+$/g,
+      "",
+    ),
     typeCount: model.types.length,
     errorClassName: model.api.errorClassName,
     retriedStatuses: retriedStatuses(model.errors.retry),
     coreName: model.api.coreClassName,
-    typesCode: exampleTypes.length
-      ? code([importFrom(model.api.packageName, exampleTypes, true)])
-      : "",
+    typesCode: exampleTypes.length ? code([importFrom(packageName, exampleTypes, true)]) : "",
     clientCode: clientCode(model),
-    pagedLists: model.endpoints
-      .filter((e) => e.pagination)
-      .map((e) => `\`${e.id}\``)
-      .join(", "),
-    pagedExample: model.endpoints.find((e) => e.pagination)?.id ?? "",
+    pagedListsMarkdown: paged.map((e) => markdownCode(e.id)).join(", "),
+    pagedWalk: paged[0] ? `for await (const item of client.${paged[0].id}(…))` : "",
     functionCode: exampleEndpoint(model) ? functionCode(model) : "",
-    entryTable: entryTable(model),
+    entryTable: entryTable(ctx),
     endpointTable: markdownTable(
       ["Endpoint", "Method", "Path", "Credentials"],
       model.endpoints.map((e) => [
         summaryCell(e.id, e.summary),
         e.method,
-        markdownCell(`\`${e.path}\``),
+        markdownCell(markdownCode(e.path)),
         markdownCell(
           e.auth
             .map((id) => {
@@ -288,7 +295,7 @@ function packageView(ctx: EmitContext) {
                   : c?.placement === "query" && c.name
                     ? `?${c.name}`
                     : (c?.header ?? id);
-              return `\`${where}\`${e.optionalAuth.includes(id) ? " (optional)" : ""}`;
+              return `${markdownCode(where)}${e.optionalAuth.includes(id) ? " (optional)" : ""}`;
             })
             .join(", ") || "none",
         ),
@@ -296,16 +303,17 @@ function packageView(ctx: EmitContext) {
     ),
     endpoints: model.endpoints.map((e) => ({
       id: e.id,
-      example: code([endpointExample(e, types)]),
+      exampleCode: code([endpointExample(e, types)]),
     })),
-    hasCallbacks: model.callbacks.length > 0 || model.webhooks !== undefined,
+    hasCallbacks: hasCallbacks(ctx),
+    outputs: ctx.outputs,
     hasStreams: model.endpoints.some((e) => e.response.stream || e.streamResponse),
     callbackTable: markdownTable(
       ["Event", "Method", "Path"],
       model.callbacks.map((c) => [
         summaryCell(c.event, callbackSummary(c)),
         c.method,
-        markdownCell(`\`${c.path}\``),
+        markdownCell(markdownCode(c.path)),
       ]),
     ),
     hasCallbackTable: model.callbacks.length > 0,
@@ -314,22 +322,38 @@ function packageView(ctx: EmitContext) {
           ["Webhook event", "Payload"],
           model.webhooks.events.map((e) => [
             summaryCell(e.name, e.docs.description?.trim().split(/(?<=\.)\s/)[0]),
-            markdownCell(e.payload.kind === "ref" ? `\`${e.payload.name}\`` : "inline"),
+            markdownCell(e.payload.kind === "ref" ? markdownCode(e.payload.name) : "inline"),
           ]),
         )
       : "",
-    webhookSelector:
-      model.webhooks?.eventSelector?.in === "field"
-        ? `the payload's \`${model.webhooks.eventSelector.name}\` field`
-        : `the \`${model.webhooks?.eventSelector?.name ?? ""}\` header`,
+    webhookSelectorMarkdown:
+      selector?.in === "field"
+        ? `the payload's ${markdownCode(selector.name)} field`
+        : `the ${markdownCode(selector?.name ?? "")} header`,
     callbacksCode: callbacksCode(model),
-    routerChecks: routerChecksText(model),
+    routerChecksMarkdown: routerChecksText(model),
+    testingEntry: `${packageName}/testing`,
+    standInCode: standInCode(packageName),
+    openApiEntry: `${packageName}/openapi`,
     gapCount: model.gaps.length,
     notes: model.gaps
       .filter((g) => g.kind === "note")
-      .map((g) => ({ subject: g.subject, text: markdownText(g.text) })),
+      .map((g) => ({ subject: g.subject, text: g.text })),
     untypedCount: model.gaps.filter((g) => g.kind === "untyped").length,
   };
+}
+
+/** The block of the stand-in: serve it, point the client at it. */
+function standInCode(packageName: string): string {
+  const standIn = call(id("createStandIn"), obj([["seed", lit(1)]]));
+  return code([
+    { statement: importFrom(`${packageName}/testing`, ["createStandIn", "listen"]) },
+    { statement: constant("service", { kind: "await", expr: call(id("listen"), standIn) }) },
+    {
+      kind: "comment",
+      text: "Point the client's baseUrl at service.url; when done: await service.close();",
+    },
+  ]);
 }
 
 /** Markdown as prettier ends it: one blank line at most between blocks, one newline at the end. */
@@ -337,34 +361,69 @@ function markdownFile(text: string): string {
   return `${text.replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
 }
 
-/** The table of the package's entry points. */
-function entryTable(model: ApiModel): string {
-  const name = model.api.packageName;
-  const hasCallbacks = model.callbacks.length > 0 || model.webhooks !== undefined;
+/** Whether the package has the callback router: the spec has callbacks or webhooks, and the output is on. */
+function hasCallbacks(ctx: EmitContext): boolean {
+  const { model } = ctx;
+  return (model.callbacks.length > 0 || model.webhooks !== undefined) && ctx.outputs.callbacks;
+}
+
+/**
+ * The table of the package's entry points (package.json's `exports`), each with what it
+ * exports by name: test/package-readme.test.ts checks every name against the entry's exports.
+ */
+function entryTable(ctx: EmitContext): string {
+  const { model } = ctx;
+  const { client, openapi, testing } = ctx.outputs;
+  const entry = (path: string) => markdownCode(`${model.api.packageName}${path}`);
+  const { clientName, coreClassName, errorClassName } = model.api;
+  const main = client
+    ? `the client (${markdownCode(clientName)}), ${markdownCode(coreClassName)} and a function per endpoint, ${markdownCode(errorClassName)} and the other error classes, ${markdownCode("ErrorCode")}, every type`
+    : "every type";
   return markdownTable(
     ["import", "what"],
     [
-      [`\`${name}\``, "the client, the error classes and codes, every type, `openApiDocument`"],
-      ...(hasCallbacks
+      [entry(""), main],
+      ...(hasCallbacks(ctx)
         ? [
             [
-              `\`${name}/callbacks\``,
-              "the callback router, for servers (kept out of the main entry, so browser bundles never pull it in)",
+              entry("/callbacks"),
+              `the callback router (${markdownCode("createCallbackRouter")}), for servers (kept out of the main entry, so browser bundles never pull it in)`,
             ],
           ]
         : []),
-      [`\`${name}/openapi.json\`, \`${name}/openapi.yaml\``, "the OpenAPI 3.1 document"],
+      ...(testing
+        ? [
+            [
+              entry("/testing"),
+              `a stand-in of the service for tests (${markdownCode("createStandIn")}, ${markdownCode("listen")}); the main entry never loads it`,
+            ],
+          ]
+        : []),
+      ...(openapi
+        ? [
+            [
+              entry("/openapi"),
+              `the OpenAPI 3.1 document as an object (${markdownCode("openApiDocument")})`,
+            ],
+            [
+              `${entry("/openapi.json")}, ${entry("/openapi.yaml")}`,
+              "the OpenAPI 3.1 document as files",
+            ],
+          ]
+        : []),
     ],
   );
 }
 
-/** `package.json`, `tsconfig.json` (strict check, no output), `tsconfig.build.json` (src/ to dist/) and `README.md` of the generated package. */
+/** `package.json`, `tsconfig.json` (strict check, no output), `tsconfig.build.json` (src/ to dist/), `.gitignore` (dist/) and `README.md` of the generated package. */
 export function emitPackageFiles(ctx: EmitContext): EmittedFile[] {
   const view = packageView(ctx);
   return [
     { path: "package.json", contents: render("package.json", view) },
     { path: "tsconfig.json", contents: render("tsconfig.json", view) },
     { path: "tsconfig.build.json", contents: render("tsconfig.build.json", view) },
+    // dist/ is the build's: "commit generated/" would otherwise commit every built file.
+    { path: ".gitignore", contents: render("gitignore", view), yieldsToUser: true },
     { path: "README.md", contents: markdownFile(render("README.md", view)) },
   ];
 }

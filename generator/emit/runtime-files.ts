@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 import type { ApiModel, TypeNode } from "../ir/model.ts";
 import { childTypes } from "../ir/walk.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
+import { lineComment } from "./shared/escape.ts";
+import type { OutputName } from "./shared/outputs.ts";
 
 const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 
@@ -65,18 +67,32 @@ export const runtimeModules = [
   "testing/node.ts",
 ] as const;
 
+/** The outputs each folder of the runtime serves: left out when every one of them is. */
+const folderOutputs: Record<string, readonly OutputName[]> = {
+  client: ["client"],
+  callbacks: ["callbacks"],
+  testing: ["testing"],
+  // what the router and the stand-in share: their request path
+  http: ["callbacks", "testing"],
+};
+
 /** `src/runtime/*.ts` of the generated package. */
 export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   const unions = usesUnions(ctx.model) || openEvents(ctx.model);
   const paging = ctx.model.endpoints.some((e) => e.pagination);
   const streams = ctx.model.endpoints.some((e) => e.response.stream || e.streamResponse);
+  const banner = `// ${lineComment(ctx.banner)}`;
   return runtimeModules
+    .filter((name) => {
+      const outputs = folderOutputs[name.split("/")[0]!];
+      return outputs === undefined || outputs.some((output) => ctx.outputs[output]);
+    })
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
     .filter((name) => name !== "client/stream.ts" || streams)
     .map((name) => ({
       path: `src/runtime/${name}`,
-      contents: `// ${ctx.banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,
+      contents: `${banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,
     }));
 }
 

@@ -11,6 +11,7 @@ import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { globalRef, modules, runtimeType, runtimeValue, validatorRef } from "./shared/symbols.ts";
 import { validatorExpr } from "./shared/validator-expr.ts";
+import { jsonText } from "./shared/escape.ts";
 
 const testingModule = modules.testing;
 
@@ -53,7 +54,7 @@ function validatorsExpr(ctx: EmitContext): Expr {
 function tableExpr(ctx: EmitContext): Expr {
   const data = call(
     member(globalRef("JSON", false), "parse"),
-    lit(JSON.stringify(ctx.model.standIn.table)),
+    lit(jsonText(ctx.model.standIn.table)),
   );
   return {
     ...call(runtimeValue("testing/table.ts", "tableOf"), data, validatorsExpr(ctx)),

@@ -21,6 +21,8 @@ export interface ImportContext {
   version: "3.0" | "3.1";
   /** Spec type name of each component schema, by `file#pointer`. */
   schemaNames: Map<string, string>;
+  /** The names in `schemaNames`, to find a free one without listing them all again. */
+  takenNames: Set<string>;
   /** Named types, in the order they were named. */
   types: Map<string, TypeOut>;
   /** Where each named type came from, for its notes and the file it goes to. */
@@ -33,6 +35,15 @@ export interface ImportContext {
   namePrefix: string;
   /** Every note written, for the count `import` prints. */
   gaps: number;
+  /** How many schema conversions (`typeOf`) are under way, one inside the other. */
+  depth: number;
+  /**
+   * Named types to convert once the conversions under way are done: a type met deeper than
+   * `maxEagerDepth` waits here, so a long chain of `$ref`s cannot overflow the stack.
+   */
+  deferred: { name: string; schema: JsonValue; at: Pointer }[];
+  /** Schemas whose fields are being copied in (allOf members after the first), by location. */
+  copying: Set<string>;
 }
 
 /** The key of a schema location in `schemaNames`. */

@@ -3,103 +3,156 @@
  * in JSON or YAML, with `$ref` resolution by JSON pointer. Problems are diagnostics that name
  * the file, the line and column where it can be known, and the JSON pointer.
  */
-import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { diagnostic, DiagnosticsError, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { DiagnosticCode } from "../diagnostics/catalogue.ts";
+import { displayPath } from "../diagnostics/display-path.ts";
+import { reasonOf } from "../load/spec-folder.ts";
+import {
+  childPointer,
+  DocumentReach,
+  fragmentPointer,
+  parseText,
+  percentDecoded,
+  pointerTokens,
+  positionOf,
+  type JsonObject,
+  type JsonValue,
+  type ReadLimits,
+  type Refusal,
+} from "./document-files.ts";
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
+export type { JsonObject, JsonValue };
+export { pointerTokens };
 
-/** One file of the document: its path, text and parsed value. */
+/** One file of the document: its name, text and parsed value. */
 export interface SourceFile {
+  /** Relative to the document's folder, `/`-separated: how notes and `Pointer.file` name it. */
   path: string;
+  /** Its real path, which references in it are resolved from. */
+  real: string;
+  /** As diagnostics show it (relative to the working folder). */
+  shown: string;
   text: string;
   value: JsonValue;
+  /** Whether the text is JSON (else YAML): how positions in it are found. */
+  json: boolean;
 }
 
-/** Where a value sits: its file and JSON pointer (`#/components/schemas/Pet`). */
+/** Where a value sits: its file (`SourceFile.path`) and JSON pointer (`#/components/schemas/Pet`). */
 export interface Pointer {
   file: string;
   pointer: string;
+}
+
+export interface DocumentOptions {
+  /** A wider folder `$ref`s may reach than the document's own (`--ref-root`). */
+  refRoot?: string;
+  /** Receives the text of every file read, by its shown path, for code frames. */
+  texts?: Map<string, string>;
+  /** Size caps other than the defaults (tests). */
+  limits?: ReadLimits;
 }
 
 /** The document and the files its references reach, loaded on demand. */
 export class OpenApiDocument {
   readonly files = new Map<string, SourceFile>();
   readonly root: SourceFile;
+  private readonly reach: DocumentReach;
+  private readonly texts: Map<string, string> | undefined;
 
-  constructor(path: string) {
-    this.root = this.load(resolve(path), undefined);
+  constructor(path: string, options: DocumentOptions = {}) {
+    this.texts = options.texts;
+    const shown = displayPath(resolve(path));
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch (error) {
+      throw importError("import-file-unreadable", { file: shown, reason: reasonOf(error).reason });
+    }
+    this.reach = new DocumentReach(real, refRootOf(options.refRoot, real), options.limits);
+    this.root = this.load(real, shown, undefined);
   }
 
-  /** Reads and parses one file once; JSON by its first character, else YAML. */
-  private load(path: string, from: Pointer | undefined): SourceFile {
-    const known = this.files.get(path);
+  /** Reads and parses one file once (by its real path); JSON by its first character, else YAML. */
+  private load(real: string, shown: string, from: Pointer | undefined): SourceFile {
+    const name = this.reach.nameOf(real);
+    const known = this.files.get(name);
     if (known) return known;
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw importError("import-file-unreadable", { file: path, reason }, from && this.at(from));
-    }
-    const file: SourceFile = { path, text, value: parseText(path, text) };
-    this.files.set(path, file);
+    const text = this.reach.read(real);
+    if (typeof text !== "string")
+      throw from
+        ? importError(text.code, text.args, this.at(from), from.pointer)
+        : importError(text.code, { ...text.args, file: shown });
+    this.texts?.set(shown, text);
+    const { value, json } = parseText(shown, name, text);
+    const file: SourceFile = { path: name, real, shown, text, value, json };
+    this.files.set(name, file);
     return file;
   }
 
   /**
    * The value a `$ref` names, seen from `from`, and where it is. A reference to another
-   * file loads it; a broken one is an error at the `$ref`.
+   * file loads it, if it may; a broken, malformed or refused one is an error at the `$ref`.
    */
   resolveRef(ref: string, from: Pointer): { value: JsonValue; at: Pointer } {
     const hash = ref.indexOf("#");
     const filePart = hash < 0 ? ref : ref.slice(0, hash);
-    const pointer = hash < 0 ? "#" : ref.slice(hash);
     if (/^[a-z][a-z0-9+.-]*:/i.test(filePart))
       throw importError("import-ref-remote", { ref }, this.at(from), from.pointer);
-    const file = filePart ? this.load(resolve(dirname(from.file), filePart), from) : undefined;
-    const target = file ?? this.files.get(from.file)!;
+    const pointer = fragmentPointer(hash < 0 ? "" : ref.slice(hash + 1));
+    if (typeof pointer !== "string") throw this.refused(pointer, from, ref);
+    const target = filePart ? this.fileOf(filePart, ref, from) : this.files.get(from.file)!;
     const value = valueAt(target.value, pointer);
     if (value === undefined)
       throw importError("import-ref-broken", { ref }, this.at(from), from.pointer);
     return { value, at: { file: target.path, pointer } };
   }
 
+  /** The file a `$ref`'s file part names, read if it is within reach. */
+  private fileOf(filePart: string, ref: string, from: Pointer): SourceFile {
+    const decoded = percentDecoded(filePart);
+    if (decoded === undefined) {
+      const detail = "a % in its file part is not followed by two hexadecimal digits of UTF-8";
+      throw this.refused({ code: "import-ref-malformed", args: { detail } }, from, ref);
+    }
+    const real = this.reach.locate(decoded, this.files.get(from.file)!.real);
+    if (typeof real !== "string") throw this.refused(real, from, ref);
+    return this.load(real, displayPath(real), from);
+  }
+
+  /** A refusal as the diagnostic at the `$ref` that asked. */
+  private refused(refusal: Refusal, from: Pointer, ref: string): DiagnosticsError {
+    return importError(refusal.code, { ...refusal.args, ref }, this.at(from), from.pointer);
+  }
+
   /** The line and column of a pointer, worked out only when a problem is reported there. */
   at(where: Pointer): { file: string; line: number; col: number } {
     const file = this.files.get(where.file);
     if (!file) return { file: where.file, line: 1, col: 1 };
-    return { file: where.file, ...positionOf(file.text, where.pointer) };
+    const position = positionOf(file.text, where.pointer, file.json);
+    return { file: file.shown, ...(position ?? { line: 1, col: 1 }) };
   }
 }
 
-/** Parses JSON (a text starting with `{`) or YAML; a syntax error names its line. */
-function parseText(path: string, text: string): JsonValue {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    try {
-      return JSON.parse(text) as JsonValue;
-    } catch {
-      // Fall through: YAML reads JSON too, and reports the position of the problem.
-    }
+/** The real path of `--ref-root`, which must be a folder holding the document; else an error. */
+function refRootOf(refRoot: string | undefined, document: string): string | undefined {
+  if (refRoot === undefined) return undefined;
+  const dir = displayPath(resolve(refRoot));
+  let real: string;
+  try {
+    real = realpathSync(refRoot);
+  } catch (error) {
+    throw importError("import-ref-root-invalid", { dir, reason: reasonOf(error).reason });
   }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
-  const problem = doc.errors[0];
-  if (problem) {
-    const { line, col } = lineCounter.linePos(problem.pos[0]);
-    throw importError(
-      "import-syntax",
-      { detail: problem.message.split("\n")[0]! },
-      { file: path, line, col },
-    );
-  }
-  return doc.toJS({ maxAliasCount: 10_000 }) as JsonValue;
+  const name = new DocumentReach(document, real).nameOf(real);
+  if (name !== "." && name.split("/").some((part) => part !== ".."))
+    throw importError("import-ref-root-invalid", {
+      dir,
+      reason: "it does not hold the document; it may only widen the document's folder",
+    });
+  return real;
 }
 
 /** The value at a JSON pointer (`#/a/b~1c`), or undefined. */
@@ -107,47 +160,17 @@ export function valueAt(root: JsonValue, pointer: string): JsonValue | undefined
   let value: JsonValue | undefined = root;
   for (const token of pointerTokens(pointer)) {
     if (value === null || typeof value !== "object") return undefined;
-    value = Array.isArray(value) ? value[Number(token)] : (value as JsonObject)[token];
+    value = Array.isArray(value)
+      ? value[Number(token)]
+      : Object.hasOwn(value, token)
+        ? (value as JsonObject)[token]
+        : undefined;
   }
   return value;
 }
 
-/** The tokens of a JSON pointer in a URI fragment, unescaped. */
-export function pointerTokens(pointer: string): string[] {
-  const body = pointer.replace(/^#/, "");
-  if (body === "" || body === "/") return body === "/" ? [""] : [];
-  return body
-    .slice(1)
-    .split("/")
-    .map((t) => decodeURIComponent(t).replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
 /** A pointer one level deeper. */
-export function child(pointer: string, key: string | number): string {
-  const token = String(key).replace(/~/g, "~0").replace(/\//g, "~1");
-  return `${pointer === "#" ? "#" : pointer}/${token}`;
-}
-
-/** Line and column of the value at a pointer; the nearest ancestor's when it is not there. */
-function positionOf(text: string, pointer: string): { line: number; col: number } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, keepSourceTokens: false });
-  let node: Node | null | undefined = doc.contents as Node | null;
-  let found = node;
-  for (const token of pointerTokens(pointer)) {
-    if (isMap(node)) {
-      const pair: { key: unknown; value: unknown } | undefined = node.items.find(
-        (p) => isScalar(p.key) && String(p.key.value) === token,
-      );
-      node = (pair?.value as Node | null | undefined) ?? (pair?.key as Node | undefined);
-    } else if (isSeq(node)) node = node.items[Number(token)] as Node | undefined;
-    else node = undefined;
-    if (!node) break;
-    found = node;
-  }
-  const offset = found?.range?.[0] ?? 0;
-  return lineCounter.linePos(offset);
-}
+export const child = childPointer;
 
 /** A problem with the input: a diagnostic thrown at once (nothing is written). */
 export function importError(

@@ -19,7 +19,7 @@ import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
-import { namedType } from "./schemas.ts";
+import { convertDeferred, namedType } from "./schemas.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
   apiSection,
@@ -39,6 +39,10 @@ export interface ImportOptions {
   schemaFile: string;
   /** npm name of the package; default from the title. */
   packageName?: string;
+  /** A wider folder than the document's own that its `$ref`s may reach (`--ref-root`). */
+  refRoot?: string;
+  /** Receives the text of every file read, by its shown path, for code frames. */
+  texts?: Map<string, string>;
 }
 
 export interface ImportResult {
@@ -50,18 +54,25 @@ export interface ImportResult {
 
 /** Reads the document and builds the spec folder's files (nothing written). */
 export function importSpec(options: ImportOptions): ImportResult {
-  const doc = new OpenApiDocument(options.input);
+  const doc = new OpenApiDocument(options.input, {
+    ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+    ...(options.texts !== undefined ? { texts: options.texts } : {}),
+  });
   const version = checkVersion(doc);
   const ctx: ImportContext = {
     doc,
     version,
     schemaNames: new Map(),
+    takenNames: new Set(),
     types: new Map(),
     typeSources: new Map(),
     typeAreas: new Map(),
     area: "shared",
     namePrefix: "",
     gaps: 0,
+    depth: 0,
+    deferred: [],
+    copying: new Set(),
   };
   const api = apiSection(ctx, options.packageName);
   ctx.namePrefix = pascalCase(titleName(String(api.title))) || "Api";
@@ -72,6 +83,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   const inbound = inboundSections(ctx);
   ctx.area = "shared";
   nameEverySchema(ctx);
+  convertDeferred(ctx);
   noteUncarried(ctx, api);
   const top: JsonObject = { api };
   if (environments) top.environments = environments;

@@ -15,7 +15,14 @@ import {
   type ImportContext,
   type TypeOut,
 } from "./context.ts";
-import { pointerTokens, type JsonObject, type JsonValue, type Pointer } from "./document.ts";
+import {
+  child,
+  importError,
+  pointerTokens,
+  type JsonObject,
+  type JsonValue,
+  type Pointer,
+} from "./document.ts";
 
 /** The spec's string formats; others are noted. */
 const formats = new Set([
@@ -81,11 +88,26 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
   // GitHub's `page` (a Pages site) would be exported beside the runtime's `Page`.
   const start = runtimeExportNames.has(pascal) ? `${ctx.namePrefix}${pascal}` : pascal;
   let name = start;
-  const taken = new Set(ctx.schemaNames.values());
-  for (let i = 2; taken.has(name); i++) name = `${start}${i}`;
+  for (let i = 2; ctx.takenNames.has(name); i++) name = `${start}${i}`;
   ctx.schemaNames.set(key, name);
+  ctx.takenNames.add(name);
   return name;
 }
+
+/**
+ * Deepest nesting of schema conversions before a named type met is left for later
+ * (`convertDeferred`). A schema's own nesting is bounded by the document's
+ * (`maxDocumentDepth`); this bounds what `$ref`s add to it, one named type inside another.
+ */
+export const maxEagerDepth = 64;
+
+/**
+ * Deepest nesting of schema conversions at all. Named types and the document's own nesting
+ * stay well within it (`maxEagerDepth` plus half of `maxDocumentDepth`); only fields copied
+ * in from `$ref`s (allOf members after the first), each copying in the next, can go past it,
+ * and that is refused where it happens rather than left to overflow the stack.
+ */
+export const maxConversionDepth = 300;
 
 /** Declares the named type of a component schema (once), and gives its name. */
 export function namedType(ctx: ImportContext, schema: JsonValue, at: Pointer): string {
@@ -94,6 +116,29 @@ export function namedType(ctx: ImportContext, schema: JsonValue, at: Pointer): s
   ctx.types.set(name, "unknown"); // placeholder: a recursive schema meets its own name
   ctx.typeSources.set(name, at);
   ctx.typeAreas.set(name, ctx.area);
+  if (ctx.depth > maxEagerDepth) ctx.deferred.push({ name, schema, at });
+  else convertNamed(ctx, name, schema, at);
+  return name;
+}
+
+/**
+ * Converts the named types left for later, each starting from no nesting, in the area
+ * (group) it was named in, as it would have been converted then; those they name are
+ * converted with them or left for a later turn of the loop.
+ */
+export function convertDeferred(ctx: ImportContext): void {
+  const area = ctx.area;
+  for (let i = 0; i < ctx.deferred.length; i++) {
+    const { name, schema, at } = ctx.deferred[i]!;
+    ctx.area = ctx.typeAreas.get(name) ?? "shared";
+    convertNamed(ctx, name, schema, at);
+  }
+  ctx.deferred.length = 0;
+  ctx.area = area;
+}
+
+/** The type of a named schema, put in place of its placeholder. */
+function convertNamed(ctx: ImportContext, name: string, schema: JsonValue, at: Pointer): void {
   const type = typeOf(ctx, schema, at, true);
   const last = pointerTokens(at.pointer).at(-1) ?? "";
   if (runtimeExportNames.has(pascalCase(last))) {
@@ -106,11 +151,26 @@ export function namedType(ctx: ImportContext, schema: JsonValue, at: Pointer): s
     );
     ctx.types.set(name, renamed);
   } else ctx.types.set(name, type);
-  return name;
 }
 
 /** The spec type of a schema. `named`: the schema of a named type (tagged unions are possible there). */
 export function typeOf(ctx: ImportContext, schema: JsonValue, at: Pointer, named = false): TypeOut {
+  if (ctx.depth >= maxConversionDepth)
+    throw importError(
+      "import-schema-too-deep",
+      { max: maxConversionDepth },
+      ctx.doc.at(at),
+      at.pointer,
+    );
+  ctx.depth++;
+  try {
+    return typeOfSchema(ctx, schema, at, named);
+  } finally {
+    ctx.depth--;
+  }
+}
+
+function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named: boolean): TypeOut {
   if (schema === true || (isObject(schema) && Object.keys(schema).length === 0)) return "unknown";
   if (!isObject(schema)) {
     const out: JsonObject = { type: "unknown" };
@@ -323,10 +383,10 @@ function objectType(
   const out: JsonObject = {};
   const base = stringOf(schema, "x-extends");
   const fields = fieldsOf(ctx, schema, at);
-  if (base !== undefined && baseFields(ctx, base, at) !== undefined) {
+  const inherited = base === undefined ? undefined : baseFields(ctx, base);
+  if (base !== undefined && inherited !== undefined) {
     // apigen writes an `extends` flattened, naming the base in x-extends: the own fields are the rest.
     out.extends = base;
-    const inherited = baseFields(ctx, base, at)!;
     const omitted = Object.keys(inherited).filter((name) => fields[name] === undefined);
     if (omitted.length) out.omit = omitted;
     for (const name of Object.keys(fields))
@@ -346,19 +406,28 @@ function objectType(
   return out;
 }
 
-/** The fields of the component schema named `name`, as this importer writes them; undefined when it has none. */
-function baseFields(ctx: ImportContext, name: string, at: Pointer): JsonObject | undefined {
-  const schema = componentsOf(ctx, "schemas")[name];
-  if (!isObject(schema) || !isObject(schema.properties)) return undefined;
-  const named = namedType(ctx, schema, {
-    file: ctx.doc.root.path,
-    pointer: `#/components/schemas/${name}`,
-  });
-  const type = ctx.types.get(named);
-  if (!isObject(type)) return undefined;
-  const own = isObject(type.fields) ? type.fields : {};
-  const parent = stringOf(type, "extends");
-  return parent ? { ...(baseFields(ctx, parent, at) ?? {}), ...own } : own;
+/**
+ * The fields of the component schema named `name`, its bases' included, as this importer
+ * writes them; undefined when it has none. The chain of bases is walked in a loop, and a base
+ * met twice (`x-extends` in a circle) ends it.
+ */
+function baseFields(ctx: ImportContext, name: string): JsonObject | undefined {
+  const chain: JsonObject[] = [];
+  const seen = new Set<string>();
+  for (let base: string | undefined = name; base !== undefined && !seen.has(base); ) {
+    seen.add(base);
+    const schema = componentsOf(ctx, "schemas")[base];
+    if (!isObject(schema) || !isObject(schema.properties)) break;
+    const named = namedType(ctx, schema, {
+      file: ctx.doc.root.path,
+      pointer: child("#/components/schemas", base),
+    });
+    const type = ctx.types.get(named);
+    if (!isObject(type)) break;
+    chain.push(isObject(type.fields) ? type.fields : {});
+    base = stringOf(type, "extends");
+  }
+  return chain.length ? Object.assign({}, ...chain.reverse()) : undefined;
 }
 
 /** The fields of an object schema, required ones marked. */
@@ -403,7 +472,20 @@ function allOfType(
       note(ctx, facets, partAt, "an allOf member that is not an object: left out");
       return;
     }
+    // Its fields are copied in; one of them copying this schema in again would never end.
+    const copied = locationKey(resolved.at);
+    if (ctx.copying.has(copied)) {
+      note(
+        ctx,
+        facets,
+        partAt,
+        "an allOf member copied into its own fields (a $ref cycle): left out",
+      );
+      return;
+    }
+    ctx.copying.add(copied);
     Object.assign(fields, fieldsOf(ctx, resolved.value, resolved.at));
+    ctx.copying.delete(copied);
   });
   if (isObject(schema.properties)) Object.assign(fields, fieldsOf(ctx, schema, at));
   if (Object.keys(fields).length || !out.extends) out.fields = fields;
@@ -494,8 +576,11 @@ function tagsOf(
   const byTarget = new Map<string, string>();
   for (const [tag, ref] of Object.entries(mapping))
     if (typeof ref === "string") {
+      // A mapping's value is a `$ref`, or the bare name of a component schema.
       const target = ctx.doc.resolveRef(
-        ref.startsWith("#") || ref.includes("/") ? ref : `#/components/schemas/${ref}`,
+        ref.startsWith("#") || ref.includes("/")
+          ? ref
+          : `#/components/schemas/${encodeURIComponent(ref.replace(/~/g, "~0"))}`,
         under(at, "discriminator", "mapping", tag),
       );
       byTarget.set(namedType(ctx, target.value, target.at), tag);

@@ -4,7 +4,7 @@
  * group uses first (`types/shared.yaml` for the rest). Each starts with the schema modeline;
  * short mappings are written on one line, as the hand-written specs do.
  */
-import { isMap, isPair, isScalar, isSeq, Document, visit, type Node } from "yaml";
+import { isMap, isPair, isScalar, isSeq, Document, type Node } from "yaml";
 import type { JsonObject } from "./document.ts";
 
 /** One file of the spec folder: its path within the folder and its text. */
@@ -19,20 +19,27 @@ const flowWidth = 100;
 /** The YAML text of one file: the modeline, then its sections. */
 export function specFileText(sections: JsonObject, schemaPath: string): string {
   const doc = new Document(sections, { aliasDuplicateObjects: false });
-  visit(doc, {
-    Map(_, node, path) {
-      const parent = path.at(-1);
-      const key = isPair(parent) ? parent.key : undefined;
-      if (flowable(key, path.length) && isFlat(node) && flatLength(node) <= flowWidth)
-        node.flow = true;
-    },
-    Seq(_, node) {
-      const ofMaps = node.items.some((item) => isMap(item));
-      if (!ofMaps && isFlat(node) && flatLength(node) <= flowWidth) node.flow = true;
-    },
-  });
+  markFlow(doc.contents, doc, 1);
   const body = doc.toString({ lineWidth: 0, flowCollectionPadding: true, indentSeq: true });
   return `# yaml-language-server: $schema=${schemaPath}\n\n${body}`;
+}
+
+/**
+ * Puts on one line each collection that is short and flat enough. `depth` counts what the
+ * `yaml` package's `visit` would have in its path (the document, then each collection and
+ * pair above): the walk is written out because `visit` copies that path at every node, which
+ * was a sixth of the import of a large document.
+ */
+function markFlow(node: unknown, parent: unknown, depth: number): void {
+  if (isMap(node)) {
+    const key = isPair(parent) ? parent.key : undefined;
+    if (flowable(key, depth) && isFlat(node) && flatLength(node) <= flowWidth) node.flow = true;
+    for (const pair of node.items) markFlow(pair.value, pair, depth + 2);
+  } else if (isSeq(node)) {
+    const ofMaps = node.items.some((item) => isMap(item));
+    if (!ofMaps && isFlat(node) && flatLength(node) <= flowWidth) node.flow = true;
+    for (const item of node.items) markFlow(item, node, depth + 1);
+  }
 }
 
 /** Mappings of names (fields, parameters, ...) stay one per line, as people write them. */

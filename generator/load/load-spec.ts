@@ -20,6 +20,7 @@ import {
   checkData,
   deepestPoint,
   firstAlias,
+  isStackOverflow,
   maxAliasCount,
   maxSpecDepth,
 } from "./yaml-guards.ts";
@@ -32,17 +33,6 @@ export { displayPath };
  */
 function sameKey(a: unknown, b: unknown): boolean {
   return a === b || (isScalar(a) && isScalar(b) && String(a.value) === String(b.value));
-}
-
-/**
- * Whether `error` is the engine running out of stack: a RangeError, or (when it happens while
- * a regular expression runs, as in the `yaml` package's scalar folding) a SyntaxError saying so.
- */
-function isStackOverflow(error: unknown): boolean {
-  return (
-    error instanceof RangeError ||
-    (error instanceof Error && /Maximum call stack size exceeded/.test(error.message))
-  );
 }
 
 /** Parses YAML text, reporting its syntax errors; undefined when it has any. */

@@ -47,7 +47,7 @@ export interface SpecFolder {
 const specFileName = /\.ya?ml$/;
 
 /** Words for a file system error, without the path Node puts in its message. */
-function reasonOf(error: unknown): { kind: FolderProblem["kind"]; reason: string } {
+export function reasonOf(error: unknown): { kind: FolderProblem["kind"]; reason: string } {
   const code = (error as { code?: unknown }).code;
   switch (code) {
     case "ELOOP":
@@ -68,10 +68,14 @@ function reasonOf(error: unknown): { kind: FolderProblem["kind"]; reason: string
 }
 
 /**
- * Reads a file that must be a regular file. It is opened without blocking and checked on the
- * open descriptor, so a file swapped for a FIFO after the listing is still never waited on.
+ * Reads a file that must be a regular file of at most `maxBytes`. It is opened without
+ * blocking and checked on the open descriptor, so a file swapped for a FIFO after the listing
+ * is still never waited on. The importer reads the files a document's `$ref`s reach with it.
  */
-export function readRegularFile(path: string): Uint8Array | Omit<FolderProblem, "path"> {
+export function readRegularFile(
+  path: string,
+  maxBytes = maxSpecFileBytes,
+): Uint8Array | Omit<FolderProblem, "path"> {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -80,13 +84,11 @@ export function readRegularFile(path: string): Uint8Array | Omit<FolderProblem, 
   }
   try {
     const stats = fstatSync(fd);
+    if (stats.isDirectory()) return reasonOf({ code: "EISDIR" });
     if (!stats.isFile())
       return { kind: "not-a-file", reason: "it is not a regular file (a FIFO, socket or device)" };
-    if (stats.size > maxSpecFileBytes)
-      return {
-        kind: "too-large",
-        reason: `it is larger than ${maxSpecFileBytes / 1024 / 1024} MiB`,
-      };
+    if (stats.size > maxBytes)
+      return { kind: "too-large", reason: `it is larger than ${maxBytes / 1024 / 1024} MiB` };
     const bytes = new Uint8Array(stats.size);
     let at = 0;
     while (at < bytes.length) {

@@ -23,11 +23,26 @@ export const maxSpecDepth = 64;
 export const maxAliasCount = 100;
 
 /**
- * Where a file's nesting first goes past `maxSpecDepth`, found in the text after the parser
+ * Whether `error` is the engine running out of stack: a RangeError, or (when it happens while
+ * a regular expression runs, as in the `yaml` package's scalar folding) a SyntaxError saying so.
+ */
+export function isStackOverflow(error: unknown): boolean {
+  return (
+    error instanceof RangeError ||
+    (error instanceof Error && /Maximum call stack size exceeded/.test(error.message))
+  );
+}
+
+/**
+ * Where a file's nesting first goes past `maxDepth`, found in the text after the parser
  * ran out of stack on it: the first flow bracket that opens one level too many, or else the
  * start of the most indented line (block nesting).
  */
-export function deepestPoint(text: string, lines: LineIndex): SourceLocation {
+export function deepestPoint(
+  text: string,
+  lines: LineIndex,
+  maxDepth = maxSpecDepth,
+): SourceLocation {
   let depth = 0;
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
@@ -37,7 +52,7 @@ export function deepestPoint(text: string, lines: LineIndex): SourceLocation {
       else if (c === quote) quote = undefined;
     } else if (c === '"' || c === "'") quote = c;
     else if (c === "[" || c === "{") {
-      if (++depth > maxSpecDepth) return lines.at(i);
+      if (++depth > maxDepth) return lines.at(i);
     } else if (c === "]" || c === "}") depth = Math.max(0, depth - 1);
   }
   let deepest = 0;
@@ -52,14 +67,20 @@ export function deepestPoint(text: string, lines: LineIndex): SourceLocation {
 /**
  * Reports every alias that names no anchor before it, and every alias inside the node its
  * anchor is on; returns whether there were none. Run before `toJS`, which would throw on the
- * first and build a circular value from the second.
+ * first and build a circular value from the second. One pass, noting anchors as they come:
+ * `alias.resolve(doc)` walks the whole document for each alias, which made a document of
+ * many aliases take time in the square of its size.
  */
 export function checkAliases(doc: Document, lines: LineIndex, bag: DiagnosticBag): boolean {
   let ok = true;
   const at = (node: Node): SourceLocation => lines.at(node.range?.[0] ?? 0);
+  const anchors = new Set<string>();
   visit(doc, {
+    Node(_key, node) {
+      if (node.anchor) anchors.add(node.anchor);
+    },
     Alias(_key, alias, path) {
-      if (!alias.resolve(doc)) {
+      if (!anchors.has(alias.source)) {
         bag.report("yaml-alias-unresolved", { name: alias.source }, at(alias));
         ok = false;
       } else if (

@@ -54,6 +54,15 @@ function previousFiles(outDir: string): string[] {
   return Object.keys(readManifest(outDir)?.files ?? {});
 }
 
+/**
+ * Whether `path` in `outDir` is a file the user keeps: there, and neither listed by the last
+ * run's manifest nor starting with the banner.
+ */
+export function isUsersFile(outDir: string, path: string): boolean {
+  const current = readIfExists(join(outDir, path));
+  return current !== undefined && !previousFiles(outDir).includes(path) && !hasBanner(current);
+}
+
 /** What writing `files` into `outDir` would do. */
 export function planOutput(outDir: string, files: readonly OutputFile[]): OutputPlan {
   const previous = new Set(previousFiles(outDir));

@@ -8,6 +8,7 @@
 import { call, lit, member } from "../code/build.ts";
 import { printSourceFile } from "../code/source-file.ts";
 import type { EmitContext, EmittedFile } from "../context.ts";
+import { jsonText, lineComment } from "../shared/escape.ts";
 import { globalRef, modules } from "../shared/symbols.ts";
 import { indexSignatureType, keyword } from "../shared/type-expr.ts";
 import { buildOpenApiDocument } from "./document.ts";
@@ -16,11 +17,11 @@ import { yamlText } from "./yaml-text.ts";
 /** `openapi.json`, `openapi.yaml` and `src/openapi.ts` of the generated package. */
 export function emitOpenApiFiles(ctx: EmitContext): EmittedFile[] {
   const document = buildOpenApiDocument(ctx.model);
-  const json = JSON.stringify(document, null, 2);
+  const json = jsonText(document, 2);
   // No anchors or aliases: a schema object used twice is written out twice.
   // yaml-text.ts writes what YAML.stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 })
   // would, without the library's node tree.
-  const yaml = yamlText(document, `# ${ctx.banner}\n`);
+  const yaml = yamlText(document, `# ${lineComment(ctx.banner)}\n`);
   // The document travels as one JSON string: a literal of this size would cost printing
   // and every type-check of the package seconds, for types no tool needs.
   const ts = printSourceFile({
@@ -39,7 +40,7 @@ export function emitOpenApiFiles(ctx: EmitContext): EmittedFile[] {
           ],
           type: indexSignatureType(keyword("unknown"), true),
           init: {
-            ...call(member(globalRef("JSON", false), "parse"), lit(JSON.stringify(document))),
+            ...call(member(globalRef("JSON", false), "parse"), lit(jsonText(document))),
             pure: true,
           },
         },

@@ -13,8 +13,17 @@ import YAML, { Document, Scalar } from "yaml";
 import { stringifyNumber, stringifyString } from "yaml/util";
 import type { Json, JsonObject } from "./json.ts";
 
-/** The options the OpenAPI document is written with. */
-export const yamlOptions = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
+/**
+ * The options the OpenAPI document is written with. A double-quoted string stays on one line
+ * (`\n` escapes): the library's multi-line form writes a line of one space as `\\ `, which
+ * reads back as a backslash (yaml 2.8.1; test/yaml-text.test.ts), so a text that needs double
+ * quotes (a control character, a lone surrogate) and had such a line changed in openapi.yaml.
+ */
+export const yamlOptions = {
+  aliasDuplicateObjects: false,
+  lineWidth: 0,
+  doubleQuotedMinMultiLineLength: Number.POSITIVE_INFINITY,
+} as const;
 
 /** Raised where the fast path would differ from the library: the caller falls back to it. */
 class Unsupported extends Error {}
@@ -33,7 +42,7 @@ const contextOptions = {
   defaultKeyType: null,
   defaultStringType: "PLAIN",
   doubleQuotedAsJSON: false,
-  doubleQuotedMinMultiLineLength: 40,
+  doubleQuotedMinMultiLineLength: yamlOptions.doubleQuotedMinMultiLineLength,
   lineWidth: yamlOptions.lineWidth,
   minContentWidth: 20,
   singleQuote: null,

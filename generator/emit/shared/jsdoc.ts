@@ -3,6 +3,7 @@
  * gap note as an `@undocumented` tag so it shows in editors.
  */
 import type { Constraints, Docs, TypeNode } from "../../ir/model.ts";
+import { jsonText, textLines } from "./escape.ts";
 
 const constraintTags: { key: keyof Constraints; tag: string; quote?: boolean }[] = [
   { key: "format", tag: "format" },
@@ -15,25 +16,28 @@ const constraintTags: { key: keyof Constraints; tag: string; quote?: boolean }[]
   { key: "unit", tag: "unit" },
 ];
 
-/** Lines of a doc comment (no comment markers); empty when there is nothing to say. */
+/**
+ * Lines of a doc comment (no comment markers); empty when there is nothing to say. The text
+ * is the spec's as it is: the printer (`printDocComment`) keeps it inside the comment.
+ */
 export function docLines(
   docs: Docs,
   constraints: Constraints = {},
   extra: string[] = [],
 ): string[] {
   const lines: string[] = [];
-  if (docs.description) lines.push(...docs.description.trim().split("\n"));
+  if (docs.description) lines.push(...textLines(docs.description.trim()));
   lines.push(...extra);
   for (const { key, tag, quote } of constraintTags) {
     const value = constraints[key];
     if (value !== undefined)
       lines.push(`@${tag} ${quote ? `\`${String(value)}\`` : String(value)}`);
   }
-  if (docs.default !== undefined) lines.push(`@default ${JSON.stringify(docs.default)}`);
-  if (docs.example !== undefined) lines.push(`@example ${JSON.stringify(docs.example)}`);
+  if (docs.default !== undefined) lines.push(`@default ${jsonText(docs.default)}`);
+  if (docs.example !== undefined) lines.push(`@example ${jsonText(docs.example)}`);
   for (const note of docs.notes) lines.push(`@undocumented ${note.text}`);
   if (docs.deprecated) lines.push("@deprecated");
-  return lines.map((line) => line.replace(/\*\//g, "*\\/"));
+  return lines;
 }
 
 /** Doc lines of a type node, with what its array items or map values say folded in. */

@@ -13,6 +13,7 @@ import { call, exprStatement, id, lit } from "../code/build.ts";
 import type { Expr, FileStatement, Param, Statement } from "../code/nodes.ts";
 import { obj as jsonObj, type Json, type JsonObject } from "./json.ts";
 import { runtimeType, runtimeValue, validatorName, validatorRef } from "./symbols.ts";
+import { jsonText } from "./escape.ts";
 
 /** The symbols a shape's text names, by the name it uses. */
 type Refs = Map<string, Expr>;
@@ -57,7 +58,7 @@ function fromData(data: (refs: Refs) => Json): Expr {
   const refs: Refs = new Map();
   const shape = data(refs);
   const named = [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const text = JSON.stringify([named.map(([name]) => name), shape]);
+  const text = jsonText([named.map(([name]) => name), shape]);
   return call(
     runtimeValue("validator-data.ts", "fromData"),
     lit(text),
@@ -230,9 +231,9 @@ function typeText(node: TypeNode): string {
       case "map":
         return `map<${typeText(node.values)}>`;
       case "literal":
-        return JSON.stringify(node.value);
+        return jsonText(node.value);
       case "enum":
-        return node.values.map((v) => JSON.stringify(v)).join(" | ");
+        return node.values.map((v) => jsonText(v)).join(" | ");
       case "unknown":
       case "object":
       case "union":

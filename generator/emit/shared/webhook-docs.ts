@@ -7,6 +7,7 @@ import type { TypeExpr } from "../code/nodes.ts";
 import { docLines } from "./jsdoc.ts";
 import { generatedRef, modules, runtimeType } from "./symbols.ts";
 import { generic, keyword, typeExpr, union } from "./type-expr.ts";
+import { jsonText } from "./escape.ts";
 
 /** `WebhookHandlers`: one optional handler per webhook event, in `src/callbacks.ts`. */
 export const webhookHandlersTypeRef = generatedRef(modules.callbacks, "WebhookHandlers", true);
@@ -57,7 +58,7 @@ export function deliveryText(webhooks: Webhooks, event: WebhookEvent): string {
   if (!selector) return "";
   return selector.in === "header"
     ? ` with \`${selector.name}: ${event.name}\``
-    : ` whose \`${selector.name}\` is \`${JSON.stringify(event.name)}\``;
+    : ` whose \`${selector.name}\` is \`${jsonText(event.name)}\``;
 }
 
 /** Doc lines of an event's handler: which deliveries, which payload, then what the spec says. */

@@ -85,7 +85,11 @@ export interface ClientLogger {
   debug(message: string): void;
 }
 
-/** The options with a default, and their defaults (docs/client.md, "Options"). */
+/**
+ * The options with a default, and their defaults (docs/client.md, "Options"). Each has a type
+ * a declaration can be written from without a type checker (`as number` on a computed one):
+ * `diff` reads the package's declarations that way.
+ */
 const defaults = {
   /** Time for a whole attempt, response body included; 0, Infinity or over 2^31 - 1 for none. */
   timeoutMs: 60_000,
@@ -98,9 +102,9 @@ const defaults = {
   /** Redirects followed in a row within the base URL's origin. Others are refused. */
   maxRedirects: 5,
   /** Largest success body read, in bytes (16 MiB); `Infinity` for no limit. */
-  maxResponseBytes: 2 ** 24,
+  maxResponseBytes: (2 ** 24) as number,
   /** Most of an error body an error keeps, in bytes (64 KiB). */
-  maxErrorBodyBytes: 2 ** 16,
+  maxErrorBodyBytes: (2 ** 16) as number,
   /** Upper bound of the first back-off, doubling with each retry. */
   retryBackoffMs: 500,
   /** Largest back-off. */

@@ -64,7 +64,7 @@ export class SseParser {
 
   constructor(
     /** Longest line or event data, in characters; longer is an error thrown by `feed`. */
-    private readonly limit = Infinity,
+    private readonly limit: number = Infinity,
   ) {}
 
   /** Parses a piece of the stream's text, appending the events it completes to `out`. */

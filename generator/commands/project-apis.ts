@@ -1,0 +1,78 @@
+/**
+ * The APIs a command runs on: those of the config file (all, or the one `--api NAME` picks),
+ * with `--spec` and `--out` applied, or without a config the one in `spec/` and `generated/`.
+ */
+import { resolve } from "node:path";
+import { displayPath } from "../diagnostics/display-path.ts";
+import { outputDefaults, type OutputSwitches } from "../emit/shared/outputs.ts";
+import type { FlagValues } from "./flags.ts";
+import { UsageError } from "./options.ts";
+
+/** One API, resolved: its folders absolute, its outputs on or off. */
+export interface ApiTarget {
+  /** Its name in the config, when it has one. */
+  name?: string;
+  specDir: string;
+  outDir: string;
+  outputs: OutputSwitches;
+  /** The folder an imported document's `$ref`s may reach, when the config names one. */
+  refRoot?: string;
+}
+
+export interface ProjectApis {
+  /** At least one. */
+  apis: ApiTarget[];
+  /** The config file that applied, when there was one. */
+  configFile?: string;
+}
+
+/** The flags' `--spec`, `--out`, `--config` and `--api`, read from the command line, then the config file. */
+export async function projectApis(
+  values: FlagValues,
+  texts: Map<string, string>,
+): Promise<ProjectApis> {
+  const flag = (name: string) => (typeof values[name] === "string" ? values[name] : undefined);
+  const { findConfig, loadConfig } = await import("./config.ts");
+  const configFile = flag("config") !== undefined ? resolve(flag("config")!) : findConfig();
+  const config = configFile !== undefined ? await loadConfig(configFile, texts) : undefined;
+  let entries = config?.apis ?? [{ outputs: outputDefaults }];
+  const picked = flag("api");
+  if (picked !== undefined) {
+    const names = entries.flatMap((api) => (api.name !== undefined ? [api.name] : []));
+    if (configFile === undefined)
+      throw new UsageError(`--api ${picked} picks an API of the config file, and there is none`);
+    entries = entries.filter((api) => api.name === picked);
+    if (entries.length === 0)
+      throw new UsageError(
+        `no API named ${picked} in ${displayPath(configFile)}${names.length ? `; its APIs: ${names.join(", ")}` : " (its API has no name)"}`,
+      );
+  }
+  const spec = flag("spec");
+  const out = flag("out");
+  if ((spec !== undefined || out !== undefined) && entries.length > 1)
+    throw new UsageError(
+      `--spec and --out apply to one API, and ${displayPath(configFile!)} has ${entries.length} (${apiNames(entries)}): pick one with --api NAME`,
+    );
+  const apis = entries.map((api) => ({
+    ...(api.name !== undefined ? { name: api.name } : {}),
+    specDir: spec !== undefined ? resolve(spec) : (api.spec ?? resolve("spec")),
+    outDir: out !== undefined ? resolve(out) : (api.out ?? resolve("generated")),
+    outputs: api.outputs,
+    ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
+  }));
+  return { apis, ...(configFile !== undefined ? { configFile } : {}) };
+}
+
+function apiNames(apis: readonly { name?: string }[]): string {
+  return apis.map((api, i) => api.name ?? `API ${i + 1}`).join(", ");
+}
+
+/** The one API of a command that runs on one; a usage error when the config has several and --api picks none. */
+export function oneApi(input: ProjectApis, command: string): ApiTarget {
+  const [first, ...rest] = input.apis;
+  if (rest.length > 0)
+    throw new UsageError(
+      `${command} runs on one API, and ${displayPath(input.configFile!)} has ${input.apis.length} (${apiNames(input.apis)}): pick one with --api NAME`,
+    );
+  return first!;
+}

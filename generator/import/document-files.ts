@@ -1,0 +1,396 @@
+/**
+ * What an OpenAPI document can reach, and how its files are read. The document names its
+ * own file; a `$ref` may name another, but only a regular file inside the document's folder
+ * (or the wider folder `--ref-root` names): checked on the path as written and again on the
+ * real path, so neither `../` nor a symbolic link inside the folder leads out of it. Files are
+ * read as the spec loader reads spec files (load/spec-folder.ts): opened without blocking, so
+ * a FIFO or a device is refused and never waited on, and refused past a size. What they hold
+ * is parsed with the spec loader's YAML guards (load/yaml-guards.ts): an alias bomb, an alias
+ * cycle and nesting past `maxDocumentDepth` are refused at their place, before anything walks
+ * the data. Messages name files relative to the document's folder, never by absolute path.
+ */
+import { realpathSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
+import { DiagnosticBag, DiagnosticsError } from "../diagnostics/diagnostic.ts";
+import { LineIndex } from "../load/line-index.ts";
+import { maxSpecFileBytes, readRegularFile, reasonOf } from "../load/spec-folder.ts";
+import {
+  checkAliases,
+  deepestPoint,
+  firstAlias,
+  isStackOverflow,
+  maxAliasCount,
+} from "../load/yaml-guards.ts";
+import type { SourceLocation } from "../ir/model.ts";
+import { jsonOffset } from "./json-position.ts";
+
+/** Largest file read for an import, the document or a file its `$ref`s reach. */
+export const maxImportFileBytes = 64 * 1024 * 1024;
+
+/** Most bytes read for one import, over all its files. */
+export const maxImportTotalBytes = 128 * 1024 * 1024;
+
+/**
+ * Deepest nesting of objects and arrays a document may have. Real documents stay well under
+ * 40; the `yaml` parser runs out of stack somewhere past 800, and the importer's walks of a
+ * schema recurse, so this bounds them.
+ */
+export const maxDocumentDepth = 256;
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** A refusal, thrown as a diagnostic by the caller at the place of the `$ref`. */
+export interface Refusal {
+  code: "import-file-unreadable" | "import-ref-outside" | "import-ref-malformed";
+  args: Record<string, string>;
+}
+
+/** The size caps of one import (the constants above; smaller ones in tests). */
+export interface ReadLimits {
+  fileBytes: number;
+  totalBytes: number;
+}
+
+const defaultLimits: ReadLimits = {
+  fileBytes: maxImportFileBytes,
+  totalBytes: maxImportTotalBytes,
+};
+
+/** The folders a document's references may reach, and how messages name them. */
+export class DocumentReach {
+  /** Real path of the document's folder: every file is named relative to it. */
+  readonly folder: string;
+  /** Real path of the folder `$ref`s may reach: the document's, or `--ref-root`'s. */
+  readonly root: string;
+  /** How messages name `root`. */
+  readonly rootName: string;
+  private bytesRead = 0;
+
+  constructor(
+    realDocument: string,
+    refRoot: string | undefined,
+    private readonly limits: ReadLimits = defaultLimits,
+  ) {
+    this.folder = dirname(realDocument);
+    this.root = refRoot ?? this.folder;
+    this.rootName =
+      refRoot === undefined
+        ? "the document's folder"
+        : `the folder ${this.nameOf(refRoot)} (--ref-root)`;
+  }
+
+  /** A path as messages and notes name it: relative to the document's folder, `/`-separated. */
+  nameOf(path: string): string {
+    return relative(this.folder, path).split(sep).join("/") || ".";
+  }
+
+  /**
+   * The real path of the file a `$ref`'s file part names (percent-decoded already), seen from
+   * the file at `fromReal`; or why it may not be read.
+   */
+  locate(filePart: string, fromReal: string): string | Refusal {
+    if (filePart.includes("\0"))
+      return malformed("its file part holds a NUL character, which no file name can");
+    const written = resolve(dirname(fromReal), filePart);
+    if (!within(this.root, written))
+      return { code: "import-ref-outside", args: { root: this.rootName, how: "" } };
+    const throughLink: Refusal = {
+      code: "import-ref-outside",
+      args: { root: this.rootName, how: " through a symbolic link" },
+    };
+    let real: string;
+    try {
+      real = realpathSync(written);
+    } catch (error) {
+      // Where a link leads out, say so, not whether a file exists out there.
+      return within(this.root, nearestReal(written))
+        ? unreadable(this.nameOf(written), reasonOf(error).reason)
+        : throughLink;
+    }
+    return within(this.root, real) ? real : throughLink;
+  }
+
+  /** The text of a file at its real path: a regular file within the caps, else a refusal. */
+  read(real: string): string | Refusal {
+    const { fileBytes, totalBytes } = this.limits;
+    const left = totalBytes - this.bytesRead;
+    const bytes = readRegularFile(real, Math.min(fileBytes, left));
+    if (!(bytes instanceof Uint8Array)) {
+      const total = bytes.kind === "too-large" && left < fileBytes;
+      const reason = total
+        ? `the files the document reaches would pass ${mebibytes(totalBytes)} together`
+        : bytes.kind === "too-large"
+          ? `it is larger than ${mebibytes(fileBytes)}`
+          : bytes.reason;
+      return unreadable(this.nameOf(real), reason);
+    }
+    this.bytesRead += bytes.length;
+    return new TextDecoder().decode(bytes);
+  }
+}
+
+/** `64 MiB`, or `0.5 KiB` for the small caps of tests. */
+const mebibytes = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`;
+
+const unreadable = (file: string, reason: string): Refusal => ({
+  code: "import-file-unreadable",
+  args: { file, reason },
+});
+
+const malformed = (detail: string): Refusal => ({ code: "import-ref-malformed", args: { detail } });
+
+/** The real path of `path`'s nearest ancestor (or itself) that has one. */
+function nearestReal(path: string): string {
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return realpathSync(at);
+    } catch {
+      if (dirname(at) === at) return at;
+    }
+  }
+}
+
+/** Whether `path` is `folder` or inside it. */
+function within(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** A URI component percent-decoded, or undefined when a `%` is not UTF-8 in hex pairs. */
+export function percentDecoded(text: string): string | undefined {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A `$ref`'s fragment (what follows `#`) as the JSON pointer it names (`#/a/b~1c`, RFC 6901
+ * tokens, no longer percent-encoded), or why it is not one. The fragment is a URI's: it is
+ * percent-decoded first (`a%25` is `a%`), then read as a JSON pointer.
+ */
+export function fragmentPointer(fragment: string): string | Refusal {
+  const decoded = percentDecoded(fragment);
+  if (decoded === undefined)
+    return malformed("a % in it is not followed by two hexadecimal digits of UTF-8");
+  if (decoded === "") return "#";
+  if (!decoded.startsWith("/"))
+    return malformed("what follows # must be a JSON pointer, such as #/components/schemas/Pet");
+  if (/~(?![01])/.test(decoded)) return malformed("a ~ in a JSON pointer must be ~0 or ~1");
+  return `#${decoded}`;
+}
+
+/** A file's data, and whether its text is JSON (which its positions are found in). */
+export interface ParsedText {
+  value: JsonValue;
+  json: boolean;
+}
+
+/**
+ * Parses JSON (a text starting with `{` or `[`) or YAML; each problem is a located diagnostic
+ * (`shown`: the file as locations show it; `name`: as messages name it).
+ * YAML is held to the spec loader's 16 MiB: the `yaml` package's document of a text takes
+ * some 90 times its size in memory, which JSON.parse does not.
+ */
+export function parseText(shown: string, name: string, text: string): ParsedText {
+  const lines = new LineIndex(shown, text);
+  const trimmed = text.trimStart();
+  let parsed: ParsedText | undefined;
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      parsed = { value: JSON.parse(text) as JsonValue, json: true };
+    } catch (error) {
+      // YAML reads JSON too, and reports the position of the problem; past its cap, JSON says.
+      if (text.length > maxSpecFileBytes) throw jsonSyntax(error, lines);
+    }
+  }
+  if (!parsed && text.length > maxSpecFileBytes) {
+    const bag = new DiagnosticBag();
+    const reason = `a YAML document larger than ${maxSpecFileBytes / 1024 / 1024} MiB (write it as JSON, or split it into files its $refs name)`;
+    bag.report("import-file-unreadable", { file: name, reason }, lines.at(0));
+    throw new DiagnosticsError(bag.items);
+  }
+  parsed ??= { value: parseYaml(text, lines), json: false };
+  const deep = firstTooDeep(parsed.value, maxDocumentDepth);
+  if (deep) {
+    const pointer = deep.reduce<string>((p, key) => childPointer(p, key), "#");
+    const at = positionOf(text, pointer, parsed.json);
+    throw tooDeep(
+      at ? { file: shown, ...at } : deepestPoint(text, lines, maxDocumentDepth),
+      pointer,
+    );
+  }
+  return parsed;
+}
+
+/** JSON.parse's syntax error as a diagnostic, at the position it names. */
+function jsonSyntax(error: unknown, lines: LineIndex): DiagnosticsError {
+  const message = (error as Error).message;
+  const position = /at position (\d+)/.exec(message)?.[1];
+  const bag = new DiagnosticBag();
+  bag.report(
+    "import-syntax",
+    { detail: message.replace(/ in JSON at position \d+.*$/s, "").slice(0, 200) },
+    lines.at(position === undefined ? 0 : Number(position)),
+  );
+  return new DiagnosticsError(bag.items);
+}
+
+function tooDeep(location: SourceLocation, pointer?: string): DiagnosticsError {
+  const bag = new DiagnosticBag();
+  const at = pointer === undefined ? "" : ` (at ${pointer})`;
+  bag.report("import-too-deep", { max: maxDocumentDepth }, location);
+  const [d] = bag.items;
+  return new DiagnosticsError([{ ...d!, message: `${d!.message}${at}` }]);
+}
+
+/** YAML text as data, refusing syntax errors, nesting the parser cannot take, and alias bombs. */
+function parseYaml(text: string, lines: LineIndex): JsonValue {
+  let doc;
+  try {
+    // Keys are checked below: the parser's own check compares each key with every key before
+    // it in its mapping, which took seconds for a mapping of 5,000 schemas.
+    doc = parseDocument(text, { uniqueKeys: false });
+  } catch (error) {
+    if (!isStackOverflow(error)) throw error;
+    throw tooDeep(deepestPoint(text, lines, maxDocumentDepth));
+  }
+  const problem = doc.errors[0];
+  const bag = new DiagnosticBag();
+  if (problem) {
+    bag.report(
+      "import-syntax",
+      { detail: problem.message.split("\n")[0]! },
+      lines.at(problem.pos[0]),
+    );
+    throw new DiagnosticsError(bag.items);
+  }
+  if (!checkKeys(doc, lines, bag) || !checkAliases(doc, lines, bag))
+    throw new DiagnosticsError(bag.items);
+  try {
+    return doc.toJS({ maxAliasCount }) as JsonValue;
+  } catch (error) {
+    if (isStackOverflow(error)) throw tooDeep(deepestPoint(text, lines, maxDocumentDepth));
+    if (!(error instanceof ReferenceError && /alias count/i.test(error.message))) throw error;
+    bag.report("yaml-alias-bomb", { max: maxAliasCount }, firstAlias(doc, lines));
+    throw new DiagnosticsError(bag.items);
+  }
+}
+
+/**
+ * Reports the first key of each mapping that repeats one before it, as one JavaScript key
+ * (`1` and `"1"` are one: the data would keep only the last); returns whether there were none.
+ */
+function checkKeys(doc: Document, lines: LineIndex, bag: DiagnosticBag): boolean {
+  let ok = true;
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<string>();
+      for (const { key } of map.items) {
+        if (!isScalar(key)) continue;
+        const name = String(key.value);
+        if (!seen.has(name)) seen.add(name);
+        else {
+          bag.report(
+            "yaml-duplicate-key",
+            { key: name.slice(0, 100) },
+            lines.at(key.range?.[0] ?? 0),
+          );
+          ok = false;
+          return;
+        }
+      }
+    },
+  });
+  return ok;
+}
+
+/**
+ * The keys down to the first object or array (in document order) nested more than `max`
+ * levels deep, or undefined. Walked without recursion, so any depth is safe to look at.
+ */
+export function firstTooDeep(root: JsonValue, max: number): (string | number)[] | undefined {
+  if (root === null || typeof root !== "object") return undefined;
+  const keysOf = (value: JsonValue[] | JsonObject) =>
+    Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+  const frames = [{ value: root, keys: keysOf(root) as (string | number)[], next: 0 }];
+  const path: (string | number)[] = [];
+  while (frames.length > 0) {
+    const frame = frames.at(-1)!;
+    if (frame.next === frame.keys.length) {
+      frames.pop();
+      path.pop();
+      continue;
+    }
+    const key = frame.keys[frame.next++]!;
+    const item = (frame.value as Record<string | number, JsonValue>)[key]!;
+    if (item === null || typeof item !== "object") continue;
+    path.push(key);
+    if (frames.length >= max) return path;
+    frames.push({ value: item, keys: keysOf(item), next: 0 });
+  }
+  return undefined;
+}
+
+/** A pointer one level deeper. */
+export function childPointer(pointer: string, key: string | number): string {
+  const token = String(key).replace(/~/g, "~0").replace(/\//g, "~1");
+  return `${pointer === "#" ? "#" : pointer}/${token}`;
+}
+
+/** The tokens of a JSON pointer (`#/a/b~1c`), unescaped. */
+export function pointerTokens(pointer: string): string[] {
+  const body = pointer.startsWith("#") ? pointer.slice(1) : pointer;
+  if (body === "") return [];
+  return body
+    .slice(1)
+    .split("/")
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/**
+ * Line and column of the value at a pointer; the nearest ancestor's when it is not there.
+ * In JSON by scanning the text (json-position.ts); in YAML from the parsed document, made
+ * again for this (only when a problem is reported). Undefined when the text is nested too
+ * deep for the parser.
+ */
+export function positionOf(
+  text: string,
+  pointer: string,
+  json: boolean,
+): { line: number; col: number } | undefined {
+  const tokens = pointerTokens(pointer);
+  const at = (offset: number) => {
+    const { line, col } = new LineIndex("", text).at(offset);
+    return { line, col };
+  };
+  if (json) return at(jsonOffset(text, tokens));
+  let doc;
+  try {
+    doc = parseDocument(text, { keepSourceTokens: false, uniqueKeys: false });
+  } catch (error) {
+    if (isStackOverflow(error)) return undefined;
+    throw error;
+  }
+  let node: Node | null | undefined = doc.contents as Node | null;
+  let found = node;
+  for (const token of tokens) {
+    if (isMap(node)) {
+      const pair: { key: unknown; value: unknown } | undefined = node.items.findLast(
+        (p) => isScalar(p.key) && String(p.key.value) === token,
+      );
+      node = (pair?.value as Node | null | undefined) ?? (pair?.key as Node | undefined);
+    } else if (isSeq(node)) node = node.items[Number(token)] as Node | undefined;
+    else node = undefined;
+    if (!node) break;
+    found = node;
+  }
+  return at(found?.range?.[0] ?? 0);
+}

@@ -1,0 +1,507 @@
+/**
+ * What an OpenAPI document can make the importer do (issue 30, items 2 and 6). A `$ref`
+ * reaches only regular files inside the document's folder (or the folder `--ref-root` or the
+ * config file's `refRoot` names), each read capped; everything else, and every document the
+ * importer cannot take (a malformed `%`, an alias bomb, a schema nested 1,000 deep), is a
+ * diagnostic at the `$ref` or the place, never `internal error`, a stack overflow or a hang.
+ * A canary file outside the document's folder shows that nothing of it reaches any output.
+ */
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
+import { maxDocumentDepth } from "../generator/import/document-files.ts";
+import { OpenApiDocument } from "../generator/import/document.ts";
+import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
+import { repoRoot, tempDir } from "./helpers.ts";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+const schemaFile = join(repoRoot, "generator/schema/spec.schema.json");
+const canaryText = "CANARY-9f3e1d: this text must never leave its folder";
+
+/**
+ * A project folder: `outside/canary.yaml` (a schema holding the canary text) beside `api/`,
+ * the document's folder, where `files` are written.
+ */
+function project(files: Record<string, string>) {
+  const dir = tempDir("apigen-import-limits-");
+  made.push(dir);
+  mkdirSync(join(dir, "outside"));
+  writeFileSync(
+    join(dir, "outside/canary.yaml"),
+    `Thing:\n  type: object\n  description: "${canaryText}"\n  properties:\n    x: { type: string }\n`,
+  );
+  mkdirSync(join(dir, "api"));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, "api", name, ".."), { recursive: true });
+    writeFileSync(join(dir, "api", name), text);
+  }
+  return { dir, api: join(dir, "api"), doc: join(dir, "api", "doc.yaml"), out: join(dir, "spec") };
+}
+
+/** A document whose one response body is `schema` (a flow mapping), with more YAML after it. */
+const withSchema = (schema: string, more = "") =>
+  `openapi: 3.0.3\ninfo: { title: Shop, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: ${schema}\n${more}`;
+
+/** The same as JSON, `schema` and `schemas` as values. */
+const jsonWith = (schema: unknown, schemas: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    openapi: "3.0.3",
+    info: { title: "Shop", version: "1" },
+    paths: {
+      "/a": {
+        get: {
+          responses: {
+            "200": { description: "ok", content: { "application/json": { schema } } },
+          },
+        },
+      },
+    },
+    components: { schemas },
+  });
+
+/** The pointer of the response schema of `withSchema` and `jsonWith`. */
+const schemaPointer = "#/paths/~1a/get/responses/200/content/application~1json/schema";
+
+/** The diagnostics of an import that must fail, each as `file:line:col code: message`. */
+function refused(input: string, options: { refRoot?: string } = {}): string[] {
+  try {
+    importSpec({ input, outSpec: join(input, "..", "..", "spec"), schemaFile, ...options });
+  } catch (error) {
+    if (!(error instanceof DiagnosticsError)) throw error;
+    return error.diagnostics.map((d) => {
+      const at = d.location ? `${d.location.file}:${d.location.line}:${d.location.col} ` : "";
+      return `${at}${d.code}: ${d.message}`;
+    });
+  }
+  throw new Error(`${input} imported`);
+}
+
+/** Every file an import wrote, as one text. */
+function written(out: string): string {
+  return readdirSync(out, { recursive: true, encoding: "utf8" })
+    .filter((p) => p.endsWith(".yaml"))
+    .map((p) => readFileSync(join(out, p), "utf8"))
+    .join("\n");
+}
+
+const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
+
+/** The command line, cut off after 30 s: a read that never ends fails the test, not the run. */
+function cli(args: string[], cwd = repoRoot) {
+  const run = spawnSync(
+    process.execPath,
+    ["--import", tsxLoader, join(repoRoot, "generator/cli.ts"), ...args],
+    { cwd, encoding: "utf8", timeout: 30_000, maxBuffer: 16 << 20 },
+  );
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe("a $ref reaches only regular files inside the document's folder", () => {
+  it("refuses ../ out of the folder, at the $ref, and nothing of the file outside gets out", () => {
+    const p = project({ "doc.yaml": withSchema("{ $ref: '../outside/canary.yaml#/Thing' }") });
+    const run = cli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^api\/doc\.yaml:11:23 - error import-ref-outside: \$ref \.\.\/outside\/canary\.yaml#\/Thing leads outside the document's folder; .*\(at #\/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\)/,
+    );
+    expect(run.stderr + run.stdout).not.toContain("CANARY");
+    expect(run.stderr + run.stdout).not.toContain(p.dir); // no absolute path
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(existsSync(p.out)).toBe(false);
+  });
+
+  it("refuses an absolute path outside the folder, and /dev/zero without reading it", () => {
+    const p = project({ "doc.yaml": withSchema("{ $ref: '/dev/zero' }") });
+    writeFileSync(
+      join(p.api, "abs.yaml"),
+      withSchema(`{ $ref: '${join(p.dir, "outside/canary.yaml")}#/Thing' }`),
+    );
+    const started = performance.now();
+    const zero = cli(["import", p.doc, "--out-spec", p.out]);
+    expect(performance.now() - started).toBeLessThan(25_000);
+    expect(zero.status).toBe(1);
+    expect(zero.stderr).toMatch(
+      /doc\.yaml:11:23 - error import-ref-outside: \$ref \/dev\/zero leads outside the document's folder/,
+    );
+    expect(refused(join(p.api, "abs.yaml"))).toEqual([
+      expect.stringMatching(/abs\.yaml:11:23 import-ref-outside: .* \(at #\/paths\/~1a\//),
+    ]);
+    expect(existsSync(p.out)).toBe(false);
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "refuses a FIFO inside the folder without waiting for a writer",
+    () => {
+      const p = project({ "doc.yaml": withSchema("{ $ref: 'pipe.yaml' }") });
+      expect(spawnSync("mkfifo", [join(p.api, "pipe.yaml")]).status).toBe(0);
+      const run = cli(["import", p.doc, "--out-spec", p.out]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        /doc\.yaml:11:23 - error import-file-unreadable: cannot read pipe\.yaml: it is not a regular file \(a FIFO, socket or device\)/,
+      );
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "refuses a symbolic link inside the folder that leads out of it (to a file or a device)",
+    () => {
+      const p = project({
+        "doc.yaml": withSchema("{ $ref: 'link.yaml#/Thing' }"),
+        "dev.yaml": withSchema("{ $ref: 'zero.yaml' }"),
+      });
+      symlinkSync(join(p.dir, "outside/canary.yaml"), join(p.api, "link.yaml"));
+      symlinkSync("/dev/zero", join(p.api, "zero.yaml"));
+      symlinkSync(join(p.dir, "outside"), join(p.api, "out"));
+      writeFileSync(join(p.api, "missing.yaml"), withSchema("{ $ref: 'out/a/b/missing.yaml' }"));
+      expect(refused(p.doc)).toEqual([
+        expect.stringContaining(
+          `doc.yaml:11:23 import-ref-outside: $ref link.yaml#/Thing leads outside the document's folder through a symbolic link; the importer reads only files inside it (--ref-root names a wider folder) (at ${schemaPointer})`,
+        ),
+      ]);
+      expect(refused(join(p.api, "dev.yaml"))).toEqual([
+        expect.stringContaining("through a symbolic link"),
+      ]);
+      // A file missing out there is refused the same way: nothing says what exists outside.
+      expect(refused(join(p.api, "missing.yaml"))).toEqual([
+        expect.stringContaining(
+          "$ref out/a/b/missing.yaml leads outside the document's folder through a symbolic link",
+        ),
+      ]);
+    },
+  );
+
+  it("follows a $ref to a file inside the folder, and names it relative to the folder in notes", () => {
+    const p = project({
+      "doc.yaml": withSchema("{ $ref: 'schemas/pet%20store.yaml#/Pet' }"),
+      "schemas/pet store.yaml":
+        "Pet:\n  type: object\n  properties:\n    ip: { type: string, format: ipv4 }\n    owner: { $ref: 'owner.yaml#/Owner' }\nOwner:\n  type: string\n",
+      "schemas/owner.yaml": "Owner: { type: string, format: ipv6 }\n",
+    });
+    const result = importSpec({ input: p.doc, outSpec: p.out, schemaFile });
+    writeSpecFolder(p.out, result.files);
+    const text = written(p.out);
+    expect(text).toContain(
+      "format ipv4 (import: schemas/pet store.yaml#/Pet/properties/ip/format)",
+    );
+    expect(text).toContain("format ipv6 (import: schemas/owner.yaml#/Owner/format)");
+    expect(text).not.toContain(p.dir);
+  });
+
+  it("--ref-root (or the config file's refRoot) widens the folder to one that holds the document", () => {
+    const p = project({ "doc.yaml": withSchema("{ $ref: '../outside/canary.yaml#/Thing' }") });
+    const flag = cli(["import", p.doc, "--out-spec", p.out, "--ref-root", p.dir]);
+    expect(flag.stderr).toBe("");
+    expect(flag.status).toBe(0);
+    expect(written(p.out)).toContain("CANARY");
+    rmSync(p.out, { recursive: true });
+    writeFileSync(join(p.dir, "apigen.config.json"), JSON.stringify({ refRoot: "." }));
+    const config = cli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
+    expect(config.stderr).toBe("");
+    expect(config.status).toBe(0);
+    // A folder that does not hold the document is no widening: refused.
+    const elsewhere = cli([
+      "import",
+      p.doc,
+      "--out-spec",
+      join(p.dir, "x"),
+      "--ref-root",
+      join(p.dir, "outside"),
+    ]);
+    expect(elsewhere.status).toBe(1);
+    expect(elsewhere.stderr).toMatch(
+      /error import-ref-root-invalid: --ref-root .*outside cannot be the folder \$refs may reach: it does not hold the document/,
+    );
+    // Still regular files only, and still inside the named folder.
+    writeFileSync(p.doc, withSchema(`{ $ref: '${join("..", "..", "..", "x.yaml")}' }`));
+    expect(refused(p.doc, { refRoot: p.dir })).toEqual([
+      expect.stringContaining(
+        `import-ref-outside: $ref ../../../x.yaml leads outside the folder .. (--ref-root)`,
+      ),
+    ]);
+  });
+
+  it("refuses a file over the size cap without reading it, and files that pass the total cap", () => {
+    const p = project({
+      "doc.yaml": withSchema("{ $ref: 'huge.yaml' }"),
+      "two.yaml": withSchema("{ $ref: 'a.yaml#/A' }", "x-b: { $ref: 'b.yaml#/B' }\n"),
+      "a.yaml": `A: { type: string, description: "${"a".repeat(400)}" }\n`,
+      "b.yaml": `B: { type: string, description: "${"b".repeat(400)}" }\n`,
+    });
+    writeFileSync(join(p.api, "huge.yaml"), "");
+    truncateSync(join(p.api, "huge.yaml"), 64 * 1024 * 1024 + 1); // sparse: nothing to read
+    expect(refused(p.doc)).toEqual([
+      expect.stringMatching(
+        /doc\.yaml:11:23 import-file-unreadable: cannot read huge\.yaml: it is larger than 64 MiB \(at #\/paths/,
+      ),
+    ]);
+    // The document and a.yaml fit the total; b.yaml, within the cap of a file, would pass it.
+    const size = (name: string) => statSync(join(p.api, name)).size;
+    const totalBytes = size("two.yaml") + size("a.yaml") + size("b.yaml") - 1;
+    const doc = new OpenApiDocument(join(p.api, "two.yaml"), {
+      limits: { fileBytes: 1024, totalBytes },
+    });
+    const from = { file: doc.root.path, pointer: "#/x-b" };
+    expect(doc.resolveRef("a.yaml#/A", from).value).toMatchObject({ type: "string" });
+    let message = "";
+    try {
+      doc.resolveRef("b.yaml#/B", from);
+    } catch (error) {
+      message = (error as DiagnosticsError).diagnostics[0]!.message;
+    }
+    expect(message).toMatch(
+      /^cannot read b\.yaml: the files the document reaches would pass [\d.]+ KiB together \(at #\/x-b\)$/,
+    );
+  });
+
+  it("refuses a document that is not a regular file, naming it as given", () => {
+    const p = project({});
+    mkdirSync(join(p.api, "doc.yaml"));
+    const run = cli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr.split("\n")[0]).toBe(
+      "error import-file-unreadable: cannot read api/doc.yaml: it is a folder",
+    );
+  });
+});
+
+describe("every document the importer cannot take is a located diagnostic, never internal error", () => {
+  it("resolves a schema named a% referenced as a%25 (a URI fragment, percent-decoded)", () => {
+    const p = project({
+      "doc.yaml": withSchema(
+        "{ $ref: '#/components/schemas/a%25' }",
+        "components:\n  schemas:\n    'a%':\n      type: object\n      properties: { x: { type: string } }\n",
+      ),
+    });
+    const result = importSpec({ input: p.doc, outSpec: p.out, schemaFile });
+    expect(result.types).toBe(1);
+    const types = result.files.find((f) => f.path.startsWith("types/"))!;
+    expect(parse(types.text).types).toEqual({ A: { fields: { x: "string" } } });
+  });
+
+  it("refuses a malformed % or a pointer that is not one, at the $ref", () => {
+    const at = `(at ${schemaPointer})`;
+    const cases: [string, string][] = [
+      ["#/components/schemas/a%zz", "a % in it is not followed by two hexadecimal digits of UTF-8"],
+      ["#/components/schemas/a%", "a % in it is not followed by two hexadecimal digits of UTF-8"],
+      ["#/components/schemas/%C3", "a % in it is not followed by two hexadecimal digits of UTF-8"],
+      ["b%.yaml#/B", "a % in its file part is not followed by two hexadecimal digits of UTF-8"],
+      ["#components", "what follows # must be a JSON pointer, such as #/components/schemas/Pet"],
+      ["#/components/schemas/a~2", "a ~ in a JSON pointer must be ~0 or ~1"],
+    ];
+    for (const [ref, detail] of cases) {
+      const p = project({ "doc.yaml": withSchema(`{ $ref: '${ref}' }`) });
+      expect(refused(p.doc)).toEqual([
+        expect.stringMatching(/doc\.yaml:11:23 import-ref-malformed: /),
+      ]);
+      expect(refused(p.doc)[0]).toContain(`$ref ${ref} is not a valid reference: ${detail} ${at}`);
+    }
+  });
+
+  it("refuses a YAML alias bomb at its first alias, without expanding it", () => {
+    const level = (name: string, of: string) =>
+      `  ${name}: &${name} [${Array(10).fill(`*${of}`).join(", ")}]\n`;
+    const p = project({
+      "doc.yaml": withSchema(
+        "{ type: string }",
+        `x-bomb:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n${level("b", "a")}${level("c", "b")}${level("d", "c")}${level("e", "d")}${level("f", "e")}${level("g", "f")}${level("h", "g")}${level("i", "h")}`,
+      ),
+    });
+    expect(refused(p.doc)).toEqual([
+      expect.stringMatching(/doc\.yaml:14:10 yaml-alias-bomb: aliases expand past 100 copies/),
+    ]);
+  });
+
+  it("refuses an alias to no anchor and an alias inside its own anchor", () => {
+    const p = project({
+      "doc.yaml": withSchema("{ type: string }", "x-a: *nowhere\n"),
+      "cycle.yaml": withSchema("{ type: string }", "x-a: &loop { self: *loop }\n"),
+    });
+    expect(refused(p.doc)).toEqual([
+      expect.stringMatching(/doc\.yaml:12:6 yaml-alias-unresolved: alias \*nowhere has no anchor/),
+    ]);
+    expect(refused(join(p.api, "cycle.yaml"))).toEqual([
+      expect.stringMatching(/cycle\.yaml:12:20 yaml-alias-cycle: alias \*loop is inside/),
+    ]);
+  });
+
+  it("refuses a schema nested 1,000 deep, in JSON and in YAML, at the first level past the limit", () => {
+    let schema: unknown = { type: "string" };
+    for (let i = 0; i < 1000; i++) schema = { type: "object", properties: { p: schema } };
+    const p = project({ "doc.json": jsonWith(schema) });
+    const limit = `import-too-deep: nested more than ${maxDocumentDepth} levels deep`;
+    const [json] = refused(join(p.api, "doc.json"));
+    // The pointer names the first object past the limit: the document's 7 levels, then p's.
+    const below = (maxDocumentDepth - 7) / 2;
+    const pointer = `${schemaPointer}${"/properties/p".repeat(below)}`;
+    expect(json).toContain(limit);
+    expect(json).toContain(`(at ${pointer})`);
+    expect(json).toMatch(/doc\.json:1:\d+ /);
+    let yaml = "{ type: string }";
+    for (let i = 0; i < 1000; i++) yaml = `{ type: object, properties: { p: ${yaml} } }`;
+    writeFileSync(p.doc, withSchema(yaml));
+    expect(refused(p.doc)).toEqual([expect.stringMatching(/doc\.yaml:11:\d+ import-too-deep: /)]);
+  });
+
+  it("imports a schema nested 100 deep (within the limit) without running out of stack", () => {
+    let schema: unknown = { type: "string" };
+    for (let i = 0; i < 100; i++) schema = { type: "object", properties: { p: schema } };
+    const p = project({ "doc.json": jsonWith(schema) });
+    const result = importSpec({ input: join(p.api, "doc.json"), outSpec: p.out, schemaFile });
+    expect(result.endpoints).toBe(1);
+  });
+
+  it("imports a 5,000-long $ref chain (a name each) and one through properties, and x-extends in a circle", () => {
+    const chain: Record<string, unknown> = {};
+    const through: Record<string, unknown> = {};
+    for (let i = 0; i < 5000; i++) {
+      const next = { $ref: `#/components/schemas/S${i + 1}` };
+      chain[`S${i}`] = i === 4999 ? { type: "string" } : next;
+      through[`S${i}`] = i === 4999 ? { type: "string" } : { type: "object", properties: { next } };
+    }
+    const p = project({
+      "chain.json": jsonWith({ $ref: "#/components/schemas/S0" }, chain),
+      "through.json": jsonWith({ $ref: "#/components/schemas/S0" }, through),
+      "circle.json": jsonWith(
+        { $ref: "#/components/schemas/A" },
+        {
+          A: { type: "object", "x-extends": "B", properties: { a: { type: "string" } } },
+          B: { type: "object", "x-extends": "A", properties: { b: { type: "string" } } },
+        },
+      ),
+    });
+    const run = (name: string) =>
+      importSpec({ input: join(p.api, name), outSpec: p.out, schemaFile });
+    const types = (name: string) =>
+      Object.assign(
+        {},
+        ...run(name)
+          .files.filter((f) => f.path.startsWith("types/"))
+          .map((f) => parse(f.text).types),
+      );
+    const direct = types("chain.json");
+    expect(Object.keys(direct)).toHaveLength(5000);
+    expect([direct.S0, direct.S1, direct.S4998, direct.S4999]).toEqual([
+      "S1",
+      "S2",
+      "S4999",
+      "string",
+    ]);
+    const viaFields = types("through.json");
+    expect(Object.keys(viaFields)).toHaveLength(5000);
+    expect(viaFields.S0).toEqual({ fields: { next: "S1" } });
+    expect(viaFields.S4998).toEqual({ fields: { next: "S4999" } });
+    expect(Object.keys(types("circle.json")).sort()).toEqual(["A", "B"]);
+  });
+
+  it("leaves out an allOf member that copies its own schema in again (a $ref cycle), with a note", () => {
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const copying = (name: string) => ({ allOf: [ref("X"), ref(name)] });
+    const p = project({
+      "doc.json": jsonWith(ref("A"), {
+        X: { type: "object", properties: { x: { type: "string" } } },
+        A: { type: "object", ...copying("B"), properties: { p: copying("B") } },
+        B: { type: "object", properties: { q: copying("A") } },
+      }),
+    });
+    const result = importSpec({ input: join(p.api, "doc.json"), outSpec: p.out, schemaFile });
+    const text = result.files.map((f) => f.text).join("\n");
+    expect(text).toContain(
+      "an allOf member copied into its own fields (a $ref cycle): left out (import: #/components/schemas/B/properties/q/allOf/1)",
+    );
+  });
+
+  it("refuses fields copied in through allOf 1,000 $refs deep at the place the limit is passed", () => {
+    const schemas: Record<string, unknown> = { X: { type: "object" } };
+    for (let i = 0; i < 1000; i++)
+      schemas[`C${i}`] = {
+        type: "object",
+        properties: {
+          n: {
+            allOf: [{ $ref: "#/components/schemas/X" }, { $ref: `#/components/schemas/C${i + 1}` }],
+          },
+        },
+      };
+    schemas.C1000 = { type: "object", properties: { end: { type: "string" } } };
+    const p = project({ "doc.json": jsonWith({ $ref: "#/components/schemas/C0" }, schemas) });
+    expect(refused(join(p.api, "doc.json"))).toEqual([
+      expect.stringMatching(
+        /doc\.json:1:\d+ import-schema-too-deep: schemas nest more than 300 levels deep here, counting the fields allOf copies in from each \$ref; refused \(at #\/components\/schemas\/C\d+\/properties\/n\)/,
+      ),
+    ]);
+  });
+
+  it("refuses two keys of one YAML mapping that are one key of the data, at the second", () => {
+    const p = project({
+      "doc.yaml": withSchema(
+        "{ type: string }",
+        "components:\n  schemas:\n    1: { type: string }\n    '1': { type: integer }\n",
+      ),
+    });
+    expect(refused(p.doc)).toEqual([
+      expect.stringMatching(
+        /doc\.yaml:15:5 yaml-duplicate-key: duplicate key 1 in the same mapping/,
+      ),
+    ]);
+  });
+
+  it("locates a problem in a 20 MB JSON document by scanning it, and refuses YAML past 16 MiB", () => {
+    const schemas: Record<string, unknown> = {};
+    const description = "d".repeat(1000);
+    for (let i = 0; i < 20_000; i++) schemas[`S${i}`] = { type: "string", description };
+    schemas.Last = { $ref: "#/components/schemas/Missing" };
+    const p = project({ "doc.json": jsonWith({ type: "string" }, schemas).replace(/,"/g, ',\n"') });
+    const lines = readFileSync(join(p.api, "doc.json"), "utf8").split("\n");
+    const line = lines.findIndex((l) => l.startsWith('"Last"')) + 1;
+    const started = performance.now();
+    expect(refused(join(p.api, "doc.json"))).toEqual(
+      [
+        `${"doc.json"}:${line}:8 import-ref-broken: $ref #/components/schemas/Missing points at nothing (at #/components/schemas/Last)`,
+      ].map((want) => expect.stringContaining(want)),
+    );
+    // Parsing it again with the yaml package, as before, took half a minute and a gigabyte.
+    expect(performance.now() - started).toBeLessThan(30_000);
+    writeFileSync(p.doc, `# ${"x".repeat(17 * 1024 * 1024)}\n${withSchema("{ type: string }")}`);
+    expect(refused(p.doc)).toEqual([
+      expect.stringContaining(
+        "doc.yaml:1:1 import-file-unreadable: cannot read doc.yaml: a YAML document larger than 16 MiB (write it as JSON, or split it into files its $refs name)",
+      ),
+    ]);
+    writeFileSync(join(p.api, "doc.json"), `{"x": "${"x".repeat(17 * 1024 * 1024)}", }`);
+    expect(refused(join(p.api, "doc.json"))).toEqual([
+      expect.stringMatching(/doc\.json:1:\d+ import-syntax: not valid JSON or YAML: /),
+    ]);
+  });
+
+  it("says none of this as internal error through the command line", () => {
+    let deep = "{ type: string }";
+    for (let i = 0; i < 1000; i++) deep = `{ type: object, properties: { p: ${deep} } }`;
+    const p = project({
+      "doc.yaml": withSchema(deep),
+      "pct.yaml": withSchema("{ $ref: '#/components/schemas/%' }"),
+    });
+    for (const doc of [p.doc, join(p.api, "pct.yaml")]) {
+      const run = cli(["import", doc, "--out-spec", p.out]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/\.yaml:\d+:\d+ - error import-/);
+      expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    }
+  });
+});

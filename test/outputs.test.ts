@@ -1,0 +1,133 @@
+/**
+ * The outputs a config switches on and off (issue 33 item 6): an output that is off leaves
+ * out its files, its entry in the package's exports and its README section, and nothing
+ * else; the rest still type-checks and keeps prettier's style; the default is the package as
+ * it always was (generated/ is made with every output on); and switching an output is a
+ * change the up-to-date shortcut sees.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as prettier from "prettier";
+import { afterAll, describe, expect, it } from "vitest";
+import { outputDefaults, type OutputSwitches } from "../generator/emit/shared/outputs.ts";
+import { runPipeline } from "../generator/pipeline.ts";
+import { repoRoot, runCli, tempDir } from "./helpers.ts";
+import { prettierOptions, prettierParser } from "./support/prettier-style.ts";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Callbacks, webhooks and endpoints: every output has something to leave out. */
+const specDir = join(repoRoot, "test/fixtures/features/operations");
+
+function generate(outputs: Partial<OutputSwitches>) {
+  const outDir = tempDir("apigen-outputs-");
+  made.push(outDir);
+  const result = runPipeline({ specDir, outDir, outputs: { ...outputDefaults, ...outputs } });
+  return { ...result, outDir };
+}
+
+const paths = (files: readonly { path: string }[]) => files.map((f) => f.path);
+const text = (files: readonly { path: string; contents: string }[], path: string) =>
+  files.find((f) => f.path === path)!.contents;
+
+describe("outputs", () => {
+  const all = generate({});
+
+  it("by default are every output: the package as the spec alone gives it", () => {
+    expect(Object.values(outputDefaults).every(Boolean)).toBe(true);
+    const unset = runPipeline({ specDir, outDir: all.outDir });
+    expect(unset.files).toEqual(all.files);
+  });
+
+  // given the output switched off, want the files that go (by prefix) and the exports that go
+  const table: [keyof OutputSwitches, RegExp, string[], string][] = [
+    ["client", /^src\/(client|errors)\.ts$|^src\/runtime\/client\//, [], "## Client"],
+    [
+      "callbacks",
+      /^src\/callbacks\.ts$|^src\/runtime\/callbacks\//,
+      ["./callbacks"],
+      "## Callbacks",
+    ],
+    [
+      "openapi",
+      /^openapi\.(json|yaml)$|^src\/openapi\.ts$/,
+      ["./openapi", "./openapi.json", "./openapi.yaml"],
+      "## OpenAPI",
+    ],
+    ["testing", /^src\/testing\.ts$|^src\/runtime\/testing\//, ["./testing"], "## A stand-in"],
+  ];
+
+  it.each(table)(
+    "%s off leaves out its files, exports and README section, nothing else",
+    async (output, files, exports, section) => {
+      const off = generate({ [output]: false });
+      const gone = paths(all.files).filter((p) => !paths(off.files).includes(p));
+      expect(gone.length).toBeGreaterThan(0);
+      expect(gone.filter((p) => !files.test(p))).toEqual([]);
+      expect(paths(off.files).filter((p) => files.test(p))).toEqual([]);
+      const before = JSON.parse(text(all.files, "package.json")) as { exports: object };
+      const after = JSON.parse(text(off.files, "package.json")) as { exports: object };
+      expect(Object.keys(before.exports).filter((e) => !(e in after.exports))).toEqual(exports);
+      expect(text(all.files, "README.md")).toContain(section);
+      expect(text(off.files, "README.md")).not.toContain(section);
+      for (const file of off.files.filter(
+        (f) => prettierParser(f.path) && !f.path.startsWith("src/runtime/"),
+      )) {
+        const parser = prettierParser(file.path)!;
+        const formatted = await prettier.format(file.contents, { ...prettierOptions, parser });
+        expect(file.contents, `${output} off: ${file.path}`).toBe(formatted);
+      }
+    },
+  );
+
+  it("a package without its client is its types, and one with its client alone type-checks", () => {
+    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const packages = [
+      generate({ client: false }),
+      generate({ callbacks: false, openapi: false, testing: false }),
+    ];
+    expect(text(packages[0]!.files, "src/index.ts")).toMatch(
+      /^export type \* from "\.\/types\.js";\n$/m,
+    );
+    expect(text(packages[0]!.files, "src/index.ts")).not.toMatch(/client|errors/);
+    for (const { files, outDir } of packages) {
+      for (const file of files) {
+        mkdirSync(dirname(join(outDir, file.path)), { recursive: true });
+        writeFileSync(join(outDir, file.path), file.contents);
+      }
+      const run = spawnSync(process.execPath, [tsc, "-p", join(outDir, "tsconfig.json")], {
+        encoding: "utf8",
+      });
+      expect(run.status, run.stdout).toBe(0);
+    }
+  }, 120_000);
+
+  it("switched in the config regenerate the package, never taken for current (the fingerprint knows them)", () => {
+    const dir = tempDir("apigen-outputs-cli-");
+    made.push(dir);
+    writeFileSync(join(dir, "package.json"), '{ "name": "shop" }\n');
+    cpSync(specDir, join(dir, "spec"), { recursive: true });
+    const config = (outputs: object) =>
+      writeFileSync(join(dir, "apigen.config.json"), JSON.stringify({ out: "pkg", outputs }));
+    config({});
+    expect(runCli(["generate"], dir).status).toBe(0);
+    expect(existsSync(join(dir, "pkg/src/testing.ts"))).toBe(true);
+    config({ testing: false });
+    const check = runCli(["check"], dir);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toMatch(/pkg\/src\/testing\.ts is no longer generated/);
+    const off = runCli(["generate"], dir);
+    expect(off.stdout).toMatch(
+      /^pkg\/: 0 added, [1-9]\d* changed, \d+ unchanged, [1-9]\d* removed\n$/,
+    );
+    expect(existsSync(join(dir, "pkg/src/testing.ts"))).toBe(false);
+    expect(runCli(["check"], dir).status).toBe(0);
+    config({ testing: true });
+    expect(runCli(["generate"], dir).stdout).toMatch(/^pkg\/: [1-9]\d* added/);
+    expect(existsSync(join(dir, "pkg/src/testing.ts"))).toBe(true);
+  });
+});
