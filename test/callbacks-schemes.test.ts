@@ -59,12 +59,15 @@ const ack = (event: string) => () => {
   calls.push(event);
   return { ok: true };
 };
-const handlers = Object.fromEntries(
-  ["base64", "prefixed", "hex", "stamped", "standard", "branded"].map((n) => [
-    `order.${n}`,
-    ack(n),
-  ]),
-);
+const handlers = {
+  ...Object.fromEntries(
+    ["base64", "prefixed", "hex", "stamped", "standard", "branded"].map((n) => [
+      `order.${n}`,
+      ack(n),
+    ]),
+  ),
+  "vector.standard": ack("vector"),
+};
 
 /** A Standard Webhooks secret no delivery here is signed with: the fixture's router needs one. */
 const spareWhsec = `whsec_${randomBytes(32).toString("base64")}`;
@@ -320,6 +323,72 @@ describe("standard-webhooks (v1,<base64> over <id>.<timestamp>.<body>, whsec_ se
     } catch (error) {
       expect((error as Error).message).not.toContain("not base64!");
     }
+  });
+});
+
+/**
+ * The example of the Standard Webhooks specification (github.com/standard-webhooks/standard-webhooks,
+ * spec/standard-webhooks.md), which its reference libraries test against too.
+ */
+describe("the Standard Webhooks specification's own example", () => {
+  const vector = {
+    secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+    timestamp: 1614265330,
+    body: '{"test": 2432232314}',
+    signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+  };
+  const headers = (signature = vector.signature) => ({
+    "webhook-id": vector.id,
+    "webhook-timestamp": String(vector.timestamp),
+    "webhook-signature": signature,
+  });
+
+  /** A router whose clock is `seconds` after the example was signed, on 127.0.0.1. */
+  async function at(seconds: number, test: (running: Running) => Promise<void>) {
+    const router = mod.createCallbackRouter({
+      signingSecrets: [vector.secret],
+      handlers,
+      replay: { now: () => (vector.timestamp + seconds) * 1000 },
+    });
+    const running = await listen(router.node);
+    try {
+      await test(running);
+    } finally {
+      await running.close();
+    }
+  }
+
+  it("the router takes it as published, and refuses it altered or outside the window", async () => {
+    await at(10, async (running) => {
+      expect(await post(running, "/vector", headers(), vector.body)).toEqual(ok);
+      expect(await post(running, "/vector", headers(), '{"test": 2432232315}')).toEqual(
+        refused("webhook-signature does not match the body"),
+      );
+      // rotation: the published signature after another key's
+      const other = `v1,${hmac(otherKey, `${vector.id}.${vector.timestamp}.`, vector.body).toString("base64")}`;
+      expect(
+        await post(running, "/vector", headers(`${other} ${vector.signature}`), vector.body),
+      ).toEqual(ok);
+    });
+    await at(301, async (running) => {
+      expect(await post(running, "/vector", headers(), vector.body)).toEqual(
+        refused(
+          "webhook-timestamp is 301 s in the past; calls signed more than 300 s from now are refused",
+        ),
+      );
+    });
+  });
+
+  it("the runtime's signer (the trigger's) writes the published signature", async () => {
+    const written = await signatureHeaders(
+      { name: "standard-webhooks", id: "webhook-id", timestamp: "webhook-timestamp" },
+      "webhook-signature",
+      [vector.secret],
+      vector.body,
+      { timestamp: vector.timestamp, id: vector.id },
+    );
+    expect(written).toEqual(headers());
   });
 });
 
