@@ -32,8 +32,11 @@ function callbackEvent(c: Callback, model: ApiModel): TriggerEvent {
     headers: fixedHeaders(c.headers),
     keyHeaders: keyHeaders(c.auth, model.credentials),
     ...(c.routing.signatureHeader ? { signatureHeader: c.routing.signatureHeader } : {}),
-    ...(c.routing.signatureScheme ? { signatureScheme: c.routing.signatureScheme } : {}),
-    ...(c.routing.replay ? { replay: c.routing.replay } : {}),
+    // copies: the stand-in's table is data of its own, never an alias of the routing's objects
+    ...(c.routing.signatureScheme
+      ? { signatureScheme: structuredClone(c.routing.signatureScheme) }
+      : {}),
+    ...(c.routing.replay ? { replay: structuredClone(c.routing.replay) } : {}),
     ...(c.body ? { body: shapeOf(c.body) } : {}),
     ...(c.success ? { success: shapeOf(c.success) } : {}),
     ...(c.failure ? { failure: shapeOf(c.failure) } : {}),
@@ -55,8 +58,8 @@ export function buildTriggerEvents(
       headers: [["Content-Type", "application/json"]] as [string, string][],
       keyHeaders: [],
       ...(hooks.signatureHeader ? { signatureHeader: hooks.signatureHeader } : {}),
-      ...(hooks.signatureScheme ? { signatureScheme: hooks.signatureScheme } : {}),
-      ...(hooks.replay ? { replay: hooks.replay } : {}),
+      ...(hooks.signatureScheme ? { signatureScheme: structuredClone(hooks.signatureScheme) } : {}),
+      ...(hooks.replay ? { replay: structuredClone(hooks.replay) } : {}),
       ...(hooks.eventSelector?.in === "header" ? { eventHeader: hooks.eventSelector.name } : {}),
       ...(hooks.headers?.kind === "object"
         ? {

@@ -99,6 +99,8 @@ const nameKeys = new Set([
   "registration",
   "type", // a discriminator case's variant
   "code", // an error code (a string code is text: see below)
+  "timestamp", // a signature scheme's signing-time header or item key
+  "as", // what a delivery header's text is read as (number, boolean)
 ]);
 
 /** How a string of the model at `path` (`.endpoints[].docs.description`) is treated, if known. */
