@@ -5,7 +5,9 @@
  * served by `router.node` on 127.0.0.1: a delivery's declared headers reach its handler read
  * as their types (`ctx.deliveryHeaders`), a header that is not of its type or a required one
  * that is missing is refused with 400 naming it and no handler runs, and tsc types
- * `ctx.deliveryHeaders` by the spec (an undeclared header is a compile error).
+ * `ctx.deliveryHeaders` by the spec (an undeclared header is a compile error). The same for
+ * webhooks with one payload for every delivery (test/fixtures/delivery-headers-untyped), whose
+ * single `webhook.handler` gets them.
  */
 import { spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
@@ -26,9 +28,15 @@ type RouterModule = {
   createCallbackRouter(options: Record<string, unknown>): { node: Parameters<typeof listen>[0] };
 };
 let mod: RouterModule;
+let untyped: RouterModule;
 beforeAll(async () => {
   await writeGenerated("test/fixtures/features/standard-webhooks", out);
   mod = (await import(pathToFileURL(join(out, "src/callbacks.ts")).href)) as RouterModule;
+  const untypedOut = join(out, "untyped");
+  await writeGenerated("test/fixtures/delivery-headers-untyped", untypedOut);
+  untyped = (await import(
+    pathToFileURL(join(untypedOut, "src/callbacks.ts")).href
+  )) as RouterModule;
 });
 
 const body = JSON.stringify({ type: "invoice.paid", invoice: "in_1", amount: 100 });
@@ -104,7 +112,7 @@ describe("declared delivery headers reach the handler typed", () => {
 });
 
 describe("ctx.deliveryHeaders is typed by the spec", () => {
-  it("a declared header has its type, an optional one may be undefined, an undeclared one is a compile error", () => {
+  it("a declared header has its type, an optional one may be undefined, an undeclared one is a compile error (typed events and one payload)", () => {
     const usage = [
       'import { createCallbackRouter } from "./callbacks.js";',
       "createCallbackRouter({",
@@ -133,12 +141,73 @@ describe("ctx.deliveryHeaders is typed by the spec", () => {
       "",
     ].join("\n");
     writeFileSync(join(out, "src/usage.ts"), usage);
-    const run = spawnSync(
-      process.execPath,
-      [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")],
-      { encoding: "utf8" },
-    );
-    expect(run.stdout + run.stderr).toBe("");
-    expect(run.status).toBe(0);
+    const untypedUsage = [
+      'import { createCallbackRouter } from "./callbacks.js";',
+      "createCallbackRouter({",
+      '  signingSecrets: ["s"],',
+      "  webhook: {",
+      '    path: "/hooks",',
+      "    handler: (_payload, ctx) => {",
+      '      const hook: number = ctx.deliveryHeaders["X-Hook-ID"];',
+      '      const again: boolean | undefined = ctx.deliveryHeaders["X-Redelivery"];',
+      "      // @ts-expect-error the spec declares no X-Other header",
+      '      void ctx.deliveryHeaders["X-Other"];',
+      "      void [hook, again];",
+      "    },",
+      "  },",
+      "});",
+      "",
+    ].join("\n");
+    writeFileSync(join(out, "untyped/src/usage.ts"), untypedUsage);
+    for (const project of [out, join(out, "untyped")]) {
+      const run = spawnSync(
+        process.execPath,
+        [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(project, "tsconfig.json")],
+        { encoding: "utf8" },
+      );
+      expect(run.stdout + run.stderr).toBe("");
+      expect(run.status).toBe(0);
+    }
+  });
+});
+
+describe("one payload for every delivery (test/fixtures/delivery-headers-untyped)", () => {
+  it("webhook.handler gets the declared headers typed; a missing or mistyped one is refused with 400", async () => {
+    const secret = "untyped-secret";
+    const seen: unknown[] = [];
+    const router = untyped.createCallbackRouter({
+      signingSecrets: [secret],
+      webhook: {
+        path: "/hooks",
+        handler: (_payload: unknown, ctx: { deliveryHeaders: unknown }) =>
+          void seen.push(ctx.deliveryHeaders),
+      },
+    });
+    const running = await listen(router.node);
+    try {
+      const text = '{"anything":true}';
+      const signature = `sha256=${createHmac("sha256", secret).update(text).digest("hex")}`;
+      const post = async (headers: Record<string, string>) => {
+        const answer = await send(running, "/hooks", {
+          body: text,
+          headers: { "X-Hub-Signature-256": signature, ...headers },
+          signWith: false,
+        });
+        return { status: answer.status, reasons: answer.json?.error?.message };
+      };
+      expect(
+        await post({ "X-Delivery": "d-1", "X-Hook-ID": "12", "X-Redelivery": "true" }),
+      ).toEqual({ status: 200, reasons: undefined });
+      expect(await post({ "X-Delivery": "d-2" })).toEqual({
+        status: 400,
+        reasons: 'headers["X-Hook-ID"] is required',
+      });
+      expect(await post({ "X-Delivery": "d-3", "X-Hook-ID": "12", "X-Redelivery": "yes" })).toEqual(
+        { status: 400, reasons: 'headers["X-Redelivery"] must be a boolean, not a string' },
+      );
+      expect(seen).toEqual([{ "X-Delivery": "d-1", "X-Hook-ID": 12, "X-Redelivery": true }]);
+    } finally {
+      await running.close();
+    }
   });
 });
