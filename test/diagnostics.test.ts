@@ -656,6 +656,14 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "delivery-header-type",
+    defect: "webhooks.headers with an array and an object, which no header text can be read as",
+    expected: [
+      "test/fixtures/broken/delivery-header-type/api.yaml:16:13 - error delivery-header-type: delivery header X-Tags must be string, integer, number, boolean or a string enum; string[] cannot be read from a header",
+      "test/fixtures/broken/delivery-header-type/api.yaml:18:7 - error delivery-header-type: delivery header X-Meta must be string, integer, number, boolean or a string enum; object cannot be read from a header",
+    ],
+  },
+  {
     name: "webhook-event-selector-twice",
     defect: "both eventHeader and eventField",
     expected: [
