@@ -33,14 +33,13 @@ import {
 } from "./shared/symbols.ts";
 import { generic, keyword, literalType, union } from "./shared/type-expr.ts";
 import { validatorExpr } from "./shared/validator-expr.ts";
+import { deliveryHeadersExpr, deliveryHeadersInterface } from "./shared/delivery-headers.ts";
 import {
   deliveryHeadersTypeRef,
   webhookHandlerDocLines,
   webhookHandlersTypeRef,
   webhookHandlerType,
 } from "./shared/webhook-docs.ts";
-import { typeDocLines } from "./shared/jsdoc.ts";
-import { typeExpr } from "./shared/type-expr.ts";
 
 const coreModule = "callbacks/core.ts";
 const callbackContext = runtimeType(coreModule, "CallbackContext");
@@ -307,47 +306,6 @@ function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
   );
 }
 
-/** `WebhookDeliveryHeaders`: the delivery headers the spec declares, by name, as handlers get them. */
-function deliveryHeadersInterface(webhooks: Webhooks): Statement | undefined {
-  const headers = webhooks.headers;
-  if (headers?.kind !== "object") return undefined;
-  return {
-    kind: "interface",
-    name: deliveryHeadersTypeRef.name,
-    isExported: true,
-    docs: [
-      "The headers of a webhook delivery the spec declares, validated and read as their types (`ctx.deliveryHeaders`);",
-      "one the spec does not mark required may be absent.",
-    ],
-    members: headers.fields.map((field) => ({
-      kind: "property-signature",
-      name: field.name,
-      hasQuestionToken: !field.required,
-      isReadonly: true,
-      type: typeExpr(field.type),
-      docs: typeDocLines(field.type),
-    })),
-  };
-}
-
-/** `{ names: [{ name: "X-GitHub-Hook-ID", as: "number" }], check: ... }`: how the runtime reads the declared headers. */
-function deliveryHeadersExpr(webhooks: Webhooks): Expr | undefined {
-  if (!webhooks.headers || !webhooks.headerValues) return undefined;
-  const names = webhooks.headerValues.map((h) =>
-    obj([
-      ["name", lit(h.name)],
-      ["as", h.as === undefined ? undefined : lit(h.as)],
-    ]),
-  );
-  return obj(
-    [
-      ["names", arr(names)],
-      ["check", validatorExpr(webhooks.headers)],
-    ],
-    { expanded: true },
-  );
-}
-
 /** Whether the spec lists webhook events (typed deliveries), not one payload for all. */
 const typedWebhooks = (model: ApiModel): boolean => (model.webhooks?.events.length ?? 0) > 0;
 
@@ -464,9 +422,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     ...reExports(model),
     ...model.callbacks.map((c) => ({ statement: resultAlias(c) })),
     { statement: handlersType(model) },
-    ...(model.webhooks?.headers
-      ? [{ statement: deliveryHeadersInterface(model.webhooks)! }]
-      : []),
+    ...(model.webhooks?.headers ? [{ statement: deliveryHeadersInterface(model.webhooks)! }] : []),
     ...(model.webhooks && typedWebhooks(model)
       ? [{ statement: webhookHandlersType(model.webhooks) }]
       : []),

@@ -97,7 +97,11 @@ function eventsOf(decl: Decl, ctx: BuildContext, types: TypeBuilder): WebhookEve
  * The declared delivery headers as one object type (fields by header name, optional unless
  * `required: true`), each a scalar a header's text can be read as; absent when none are declared.
  */
-function deliveryHeadersOf(decl: Decl, ctx: BuildContext, types: TypeBuilder): TypeNode | undefined {
+function deliveryHeadersOf(
+  decl: Decl,
+  ctx: BuildContext,
+  types: TypeBuilder,
+): TypeNode | undefined {
   const declared = decl.value.headers;
   if (!isRecord(declared)) return undefined;
   const path = [...decl.path, "headers"];
