@@ -13,6 +13,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PipelineResult } from "../generator/pipeline.ts";
 import { signatureHeaders } from "../generator/runtime/callbacks/schemes.ts";
 import { verifyWebhook } from "../generator/runtime/callbacks/signature.ts";
 import { listen, send, type Running, type Sent } from "./callbacks-helpers.ts";
@@ -41,8 +42,9 @@ type RouterModule = {
   webhookSignatureScheme: Parameters<typeof signatureHeaders>[0];
 };
 let mod: RouterModule;
+let generated: PipelineResult;
 beforeAll(async () => {
-  await writeGenerated("test/fixtures/callbacks-schemes", out);
+  generated = await writeGenerated("test/fixtures/callbacks-schemes", out);
   mod = (await import(pathToFileURL(join(out, "src/callbacks.ts")).href)) as RouterModule;
 });
 
@@ -103,6 +105,28 @@ async function post(
 
 const ok = { status: 200, message: undefined };
 const refused = (message: string) => ({ status: 422, message });
+
+describe("golden files", () => {
+  const contents = (path: string) => generated.files.find((f) => f.path === path)!.contents;
+
+  it("src/callbacks.ts matches its snapshot (each route's scheme, the webhooks')", async () => {
+    await expect(contents("src/callbacks.ts")).toMatchFileSnapshot(
+      "./__snapshots__/callbacks-schemes/callbacks.ts",
+    );
+  });
+
+  it("the OpenAPI document's signature header parameters match their snapshot (x-apigen-signature-scheme)", async () => {
+    const document = JSON.parse(contents("openapi.json")) as {
+      components: { parameters: Record<string, { in: string }> };
+    };
+    const headers = Object.fromEntries(
+      Object.entries(document.components.parameters).filter(([, p]) => p.in === "header"),
+    );
+    await expect(`${JSON.stringify(headers, null, 2)}\n`).toMatchFileSnapshot(
+      "./__snapshots__/callbacks-schemes/signature-parameters.json",
+    );
+  });
+});
 
 describe("hmac-sha256-base64 and hmac-sha256-hex, with and without a prefix", () => {
   it("takes the body's digest in the declared encoding after the declared prefix", async () => {
