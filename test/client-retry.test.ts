@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import {
   backoffMs,
+  isNotProcessedStatus,
   isRetryableStatus,
   neverReachedServer,
   retryAfterMs,
@@ -69,6 +70,16 @@ describe("what is retried", () => {
     expect([400, 403, 429, 500, 503].filter((s) => isRetryableStatus(s, policy))).toEqual([
       403, 429, 500,
     ]);
+  });
+  it("retries the statuses marked notProcessed for every method, unless also marked retry: false", () => {
+    const policy = { statuses: [409], never: [503], anyMethod: [425, 429, 503] };
+    expect([409, 425, 429, 500, 503].filter((s) => isRetryableStatus(s, policy))).toEqual([
+      409, 425, 429, 500,
+    ]);
+    expect([409, 425, 429, 500, 503].filter((s) => isNotProcessedStatus(s, policy))).toEqual([
+      425, 429,
+    ]);
+    expect(isNotProcessedStatus(429)).toBe(false);
   });
   it("knows a refused connection never reached the server, and a reset may have", () => {
     expect(

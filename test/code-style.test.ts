@@ -17,6 +17,8 @@ const specs = [
   ...features.map((f) => `test/fixtures/features/${f}`),
   "test/fixtures/callbacks-inline",
   "test/fixtures/recursive-map-alias",
+  "test/fixtures/names/members",
+  "test/fixtures/names/wire",
 ];
 
 /** Every file prettier judges, of a spec's package and its handler scaffold. */

@@ -261,6 +261,19 @@ ${params}
     ]);
   });
 
+  it("a parameter's name on the wire changing is said (the call keeps its key)", () => {
+    const after = modelOf(
+      spec(
+        "      state: { in: query, name: status, type: string }\n      page: { in: query, type: integer }",
+        "[{ credential: token, optional: true }]",
+        "    card_declined: { meaning: Declined. }\n    1005: { meaning: Rejected. }",
+      ),
+    );
+    expect(lines(after)).toEqual([
+      "minor endpoints.issues.list.params.state: travels as state -> status",
+    ]);
+  });
+
   it("an optional credential becoming required breaks callers; a string code removed too", () => {
     const after = modelOf(
       spec(
@@ -585,8 +598,50 @@ ${events}
     expect(changes(spec(closed), after)).toEqual(lines);
   });
 
+  it("notes an error item declared, changed or taken away as minor", () => {
+    const chat = "flag: stream, contentType: text/event-stream, body: Chunk";
+    const field = spec(closed, `${chat}, error: { field: error }`);
+    const event = spec(closed, `${chat}, error: { event: error }`);
+    expect(changes(spec(closed), field)).toEqual([
+      "minor endpoints.chat.create.streamResponse: error item none -> field error",
+    ]);
+    expect(changes(field, event)).toEqual([
+      "minor endpoints.chat.create.streamResponse: error item field error -> event error",
+    ]);
+    expect(changes(event, spec(closed))).toEqual([
+      "minor endpoints.chat.create.streamResponse: error item event error -> none",
+    ]);
+    expect(compareModels(model(field), model(field))).toEqual([]);
+  });
+
   it("finds nothing between a streaming spec and itself", () => {
     expect(compareModels(model(spec(closed)), model(spec(closed)))).toEqual([]);
+  });
+});
+
+describe("model diff of retried statuses", () => {
+  const spec = (statuses: string) =>
+    `api: { name: s, title: S, version: 1.0.0 }
+errors:
+  statuses:
+${statuses}
+endpoints:
+  things.create: { method: POST, path: /things }
+`;
+  const { model, changes } = inlineSpecs("apigen-diff-statuses-");
+
+  it("notes a status that becomes retried for every method, or stops being so, as minor", () => {
+    const plain = "    429: { meaning: Slow down., retry: true }\n    503: { meaning: Down. }";
+    const marked =
+      "    429: { meaning: Slow down., notProcessed: true }\n    503: { meaning: Down. }";
+    expect(changes(spec(plain), spec(marked))).toEqual([
+      "minor errors.statuses.429: retried (a POST or PATCH with an idempotency key only) -> retried for every method (notProcessed)",
+    ]);
+    expect(changes(spec(marked), spec("    503: { meaning: Down., notProcessed: true }"))).toEqual([
+      "minor errors.statuses.429: retried for every method (notProcessed) -> the client's default",
+      "minor errors.statuses.503: the client's default -> retried for every method (notProcessed)",
+    ]);
+    expect(compareModels(model(spec(marked)), model(spec(marked)))).toEqual([]);
   });
 });
 

@@ -4,7 +4,8 @@
  * run against a stand-in for api.openai.com on 127.0.0.1 that answers as the API does: a
  * ChatCompletion, or with `stream: true` data-only server-sent events ended by `[DONE]`
  * (a usage chunk last when asked), and the Responses API's named events, one of a type the
- * spec does not list.
+ * spec does not list; and streams that fail after they began, as OpenAI's do (an item with an
+ * `error` key, an `error` event).
  *
  * The consumer is imported at run time, once generated: the repository's own type-check does
  * not depend on a generated folder, and the example's tsc runs check the real types.
@@ -80,7 +81,11 @@ function chat(body: any, res: ServerResponse): void {
     );
     return;
   }
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    "x-request-id": "req_stream",
+  });
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     data({
       ...base,
@@ -92,6 +97,20 @@ function chat(body: any, res: ServerResponse): void {
     ...words.map((w, i) => chunk({ content: i ? ` ${w}` : w }, null)),
     chunk({}, "stop"),
   ];
+  if (body.model === "overloaded-model") {
+    // OpenAI's failure after the stream began: an error in place of a chunk. The connection
+    // is left open: the client must stop reading at the error and let go of it.
+    const failure = {
+      error: {
+        message: "The server is overloaded.",
+        type: "server_error",
+        param: null,
+        code: "rate_limit_exceeded",
+      },
+    };
+    res.write(parts.slice(0, 4).join("") + data(failure));
+    return;
+  }
   if (body.stream_options?.include_usage)
     parts.push(
       data({
@@ -126,6 +145,18 @@ function responses(body: any, res: ServerResponse): void {
   });
   const ids = { item_id: "msg_1", output_index: 0, content_index: 0 };
   res.writeHead(200, { "content-type": "text/event-stream" });
+  if (body.model === "failing-model") {
+    // The Responses API's `error` event after the stream began; the connection left open.
+    res.write(
+      [
+        named("response.created", { response: response("in_progress") }, 0),
+        named("response.output_text.delta", { ...ids, delta: "The" }, 1),
+        named("error", { code: "insufficient_quota", message: "Quota used up.", param: null }, 2),
+        named("response.output_text.delta", { ...ids, delta: " quick" }, 3),
+      ].join(""),
+    );
+    return;
+  }
   res.end(
     [
       named("response.created", { response: response("in_progress") }, 0),
@@ -254,6 +285,37 @@ describe("the consumer against a stand-in for api.openai.com", () => {
       unknown: ["response.reasoning_summary_text.delta"],
       lastEventId: "7",
     });
+  });
+
+  it("catches the error a chat stream sends after it began, keeping the text so far", async () => {
+    const answer = await consumer.streamKeepingPartial(client(), "overloaded-model", [
+      { role: "user", content: "x" },
+    ]);
+    expect(answer).toEqual({
+      text: "The quick brown",
+      failure: "rate_limit_exceeded: The server is overloaded.",
+      failedAtItem: 4,
+    });
+    await closed; // the client let go of the connection the stand-in left open
+    const text = await consumer.describeFailure(
+      consumer.streamAnswer(client(), "overloaded-model", [{ role: "user", content: "x" }]),
+    );
+    expect(text).toBe("200 rate_limit_exceeded: The server is overloaded.");
+  });
+
+  it("finishes a chat stream that does not fail with no failure", async () => {
+    const answer = await consumer.streamKeepingPartial(client(), "gpt-4o-mini", [
+      { role: "user", content: "x" },
+    ]);
+    expect(answer).toEqual({ text: words.join(" "), failure: null, failedAtItem: null });
+  });
+
+  it("throws the Responses API's `error` event as the API's error, ending the stream", async () => {
+    const text = await consumer.describeFailure(
+      consumer.streamResponse(client(), "failing-model", "Say something"),
+    );
+    expect(text).toBe("200 insufficient_quota: Quota used up.");
+    await closed;
   });
 
   it("turns an error status into the API's error with its code, before any stream", async () => {

@@ -28,6 +28,7 @@ import {
   firstCreated,
   paymentMethods,
   lockTimeout,
+  serverError,
   type StripeClientApi,
   type StripeConsumer,
 } from "./support/stripe-world.ts";
@@ -72,9 +73,10 @@ afterAll(async () => {
 });
 
 describe("the generated package", () => {
-  it("says in its README which statuses the client retries for Stripe (409 besides the defaults)", () => {
+  it("says in its README which statuses the client retries for Stripe (409 besides the defaults; 429 for every method)", () => {
     const readme = readFileSync(join(example, "generated/README.md"), "utf8");
     expect(readme).toContain("calls are retried on 408, 409, 429, 5xx and connection failures");
+    expect(readme).toContain("(a POST or PATCH only with an idempotency key, except on 429:");
   });
 });
 
@@ -152,17 +154,30 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
     expect(api.requests[0]!.headers["stripe-account"]).toBeUndefined();
   });
 
-  it("never retries a POST without an idempotency key: a lock timeout (429) is thrown at once", async () => {
+  it("retries a POST without an idempotency key after a lock timeout (429): Stripe did nothing", async () => {
     api.clear();
     api.failNext = lockTimeout;
     const client = clients.api as StripeClientApi;
+    const created = (await client.paymentIntents.create({ amount: 100, currency: "usd" })) as {
+      id: string;
+    };
+    expect(api.requests).toHaveLength(2);
+    expect(api.requests.map((r) => r.headers["idempotency-key"])).toEqual([undefined, undefined]);
+    expect(intents.has(created.id)).toBe(true);
+    intents.delete(created.id);
+  });
+
+  it("never retries a POST without an idempotency key on a 5xx: thrown at once", async () => {
+    api.clear();
+    api.failNext = serverError;
+    const client = clients.api as StripeClientApi;
     const call = client.paymentIntents.create({ amount: 100, currency: "usd" });
     await expect(call).rejects.toMatchObject({
-      status: 429,
-      code: "lock_timeout",
+      status: 500,
+      code: "api_error",
       requestId: "req_1",
       // Stripe's one error object is the error's one entry.
-      errors: [{ type: "invalid_request_error", code: "lock_timeout" }],
+      errors: [{ type: "api_error", code: "api_error" }],
     });
     expect(api.requests).toHaveLength(1);
     expect(intents.size).toBe(1);

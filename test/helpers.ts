@@ -143,6 +143,7 @@ export const features = [
   "pagination",
   "streaming",
   "stand-in",
+  "errors-and-retries",
 ] as const;
 
 export type Feature = (typeof features)[number];

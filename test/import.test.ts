@@ -276,23 +276,48 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
       expect(back[id]!.pagination, id).toEqual(withDefaults(endpoint.pagination));
   });
 
-  it("carries streams (x-apigen-stream) and a flag's stream (x-apigen-stream-flag)", () => {
+  it("carries streams (x-apigen-stream, with its error item) and a flag's stream (x-apigen-stream-flag)", () => {
     const { outSpec } = imported(
       join(repoRoot, "test/__snapshots__/features/streaming/openapi.json"),
     );
     const original = endpointsOf(join(repoRoot, "test/fixtures/features/streaming"));
     const back = endpointsOf(outSpec);
     const streamKeys = (r: unknown) => {
-      const { contentType, body, events, open, terminator, flag } = (r ?? {}) as Record<
+      const { contentType, body, events, open, terminator, flag, error } = (r ?? {}) as Record<
         string,
         unknown
       >;
-      return { contentType, body, events, open, terminator, flag };
+      return { contentType, body, events, open, terminator, flag, error };
     };
     for (const [id, endpoint] of Object.entries(original)) {
       expect(streamKeys(back[id]!.response), id).toEqual(streamKeys(endpoint.response));
       expect(streamKeys(back[id]!.streamResponse), id).toEqual(streamKeys(endpoint.streamResponse));
     }
+  });
+
+  it("carries the statuses retried for every method (x-errors' notProcessed)", () => {
+    const { outSpec } = imported(
+      join(repoRoot, "test/__snapshots__/features/errors-and-retries/openapi.json"),
+    );
+    const statusesOf = (dir: string) => {
+      const files = readdirSync(dir, { recursive: true }).map(String);
+      const api = files.find(
+        (f) => f.endsWith(".yaml") && /statuses:/.test(readFileSync(join(dir, f), "utf8")),
+      );
+      const statuses = parse(readFileSync(join(dir, api!), "utf8")).errors.statuses as Record<
+        string,
+        Record<string, unknown>
+      >;
+      return Object.fromEntries(
+        Object.entries(statuses).map(([status, info]) => [
+          status,
+          { retry: info.retry === true, notProcessed: info.notProcessed === true },
+        ]),
+      );
+    };
+    const original = statusesOf(join(repoRoot, "test/fixtures/features/errors-and-retries"));
+    expect(original["429"]).toEqual({ retry: false, notProcessed: true });
+    expect(statusesOf(outSpec)).toEqual(original);
   });
 
   it("carries where signed calls put their signing time and delivery id (x-apigen-timestamp, x-apigen-delivery-id)", async () => {

@@ -23,6 +23,8 @@ describe("identifierFor", () => {
     ["2fa", "_2fa"],
     ["\\", "param"],
     ["If-None-Match", "ifNoneMatch"],
+    ["undefined", "undefined_"],
+    ["__proto__", "proto"],
   ])("%s -> %s", (given, want) => {
     expect(identifierFor(given)).toBe(want);
   });

@@ -14,9 +14,11 @@ import { diagnosticsOf, repoRoot, tempDir } from "./helpers.ts";
 const scratch = tempDir("apigen-reserved-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The names of `export { ... } from "./runtime/..."` statements in a generated file's text. */
+/** The names of `export { ... } from "./runtime/..."` and `import { ... }` statements of a generated file's text. */
 function runtimeReExports(text: string): string[] {
-  return [...text.matchAll(/^export (?:type )?\{([^}]*)\} from "\.\/runtime\//gm)].flatMap((m) =>
+  return [
+    ...text.matchAll(/^(?:export|import) (?:type )?\{([^}]*)\} from "\.\/runtime\//gm),
+  ].flatMap((m) =>
     m[1]!
       .split(",")
       .map((name) => name.replace(/^\s*type\s+/, "").trim())
@@ -25,7 +27,7 @@ function runtimeReExports(text: string): string[] {
 }
 
 describe("the names the package's runtime exports", () => {
-  it("include every name a generated package re-exports from its runtime", () => {
+  it("include every name a generated package re-exports or imports from its runtime", () => {
     const folders = [
       join(repoRoot, "generated/src"),
       ...["pagination", "streaming", "typed-webhooks", "stand-in"].map((f) =>

@@ -139,4 +139,36 @@ describe("stand-in of examples/openai-chat: a body flag asks for a stream", () =
     for await (const event of stream) events.push(event.type ?? event.event ?? "?");
     expect(events.length).toBeGreaterThan(1);
   });
+
+  it("sends a stream's error item when asked (Prefer: stream-error), which the client throws", async () => {
+    const request = { model: "gpt-test", messages: [{ role: "user", content: "hi" }] };
+    const asked = { headers: { Prefer: "stream-error=rate_limit_exceeded" } };
+    const chunks: unknown[] = [];
+    const failure = await (async () => {
+      for await (const chunk of await oa.chatCompletions.create(
+        { ...request, stream: true },
+        asked,
+      ))
+        chunks.push(chunk);
+    })().catch((e: unknown) => e);
+    expect(chunks).toHaveLength(1);
+    expect(failure).toMatchObject({
+      name: "OpenAIApiError",
+      status: 200,
+      code: "rate_limit_exceeded",
+      streamItem: 1,
+      body: { error: { code: "rate_limit_exceeded" } },
+    });
+    const events = await (async () => {
+      const stream = await oa.responses.create(
+        { model: "gpt-test", input: "hi", stream: true },
+        {
+          headers: { Prefer: "stream-error" },
+        },
+      );
+      for await (const event of stream) void event;
+    })().catch((e: unknown) => e);
+    expect(events).toMatchObject({ name: "OpenAIApiError", streamItem: 1 });
+    expect((events as { body: unknown }).body).toMatchObject({ type: "error" });
+  });
 });

@@ -372,6 +372,7 @@ describe("direct facts of the emitted types", () => {
       pagination: 0,
       streaming: 0,
       "stand-in": 1, // the undocumented body of admin.reset
+      "errors-and-retries": 0,
     });
   });
 
@@ -431,12 +432,17 @@ describe("the feature snapshots type-check", () => {
       recursive: true,
     });
 
-  it.each(compilers)("with %s", (_name, command, prefix) => {
-    const run = spawnSync(command, [...prefix, "-p", join(project, "tsconfig.json")], {
-      encoding: "utf8",
-      cwd: repoRoot,
-    });
-    expect(run.stdout + run.stderr, run.stdout + run.stderr).toBe("");
-    expect(run.status).toBe(0);
-  });
+  // One project of every fixture: TypeScript 6 takes about a minute of it on a loaded machine.
+  it.each(compilers)(
+    "with %s",
+    (_name, command, prefix) => {
+      const run = spawnSync(command, [...prefix, "-p", join(project, "tsconfig.json")], {
+        encoding: "utf8",
+        cwd: repoRoot,
+      });
+      expect(run.stdout + run.stderr, run.stdout + run.stderr).toBe("");
+      expect(run.status).toBe(0);
+    },
+    180_000,
+  );
 });

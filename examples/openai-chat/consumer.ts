@@ -2,7 +2,8 @@
  * What a user of the OpenAI slice writes with the generated package: a chat answer in one
  * piece, the same answer streamed chunk by chunk (the `stream` flag picks the overload), a
  * stream cut short with `break` or an AbortSignal, and the Responses API's named events
- * narrowed by name, with event types this version does not know passed over. Generate the
+ * narrowed by name, with event types this version does not know passed over, and a stream
+ * that fails midway caught as the API's error by its `for await`. Generate the
  * package first (README.md); the test (test/example-openai.test.ts) runs every function here
  * against a stand-in for api.openai.com on 127.0.0.1.
  */
@@ -70,6 +71,38 @@ export async function streamAnswer(
   return answer;
 }
 
+/** What a streamed answer came to when the stream may fail after it began. */
+export interface PartialAnswer {
+  /** The text of the chunks that arrived before the failure (all of it without one). */
+  text: string;
+  /** The API's code and message of a failure inside the stream; null when it finished. */
+  failure: string | null;
+  /** The index of the stream item that was the error. */
+  failedAtItem: number | null;
+}
+
+/**
+ * An answer streamed chunk by chunk that keeps what arrived when the stream fails midway: a
+ * stream that has begun (200) says it failed with `data: {"error": {...}}`, which the spec
+ * declares, so the `for await` throws it as OpenAIApiError instead of yielding it as a chunk.
+ */
+export async function streamKeepingPartial(
+  client: OpenAIClient,
+  model: string,
+  messages: ChatMessage[],
+): Promise<PartialAnswer> {
+  let text = "";
+  try {
+    const stream = await client.chatCompletions.create({ model, messages, stream: true });
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+  } catch (error) {
+    if (!(error instanceof OpenAIApiError) || error.streamItem === undefined) throw error;
+    const code = String(error.code ?? "no code");
+    return { text, failure: `${code}: ${error.serverMessage}`, failedAtItem: error.streamItem };
+  }
+  return { text, failure: null, failedAtItem: null };
+}
+
 /** The first `words` words of a streamed answer: `break` closes the connection at once. */
 export async function firstWords(
   client: OpenAIClient,
@@ -93,13 +126,16 @@ export async function firstWords(
 /** What a streamed model response came to, read off its named events. */
 export interface ResponseOutcome {
   text: string;
-  status: ResponseStatus | "error";
+  status: ResponseStatus;
   /** Event types this version of the package does not list, by name. */
   unknown: string[];
   lastEventId: string | undefined;
 }
 
-/** A Responses API answer streamed as named events, each narrowed by its name. */
+/**
+ * A Responses API answer streamed as named events, each narrowed by its name. The `error`
+ * event is not among them: it ends the stream and is thrown as OpenAIApiError.
+ */
 export async function streamResponse(
   client: OpenAIClient,
   model: string,
@@ -125,10 +161,6 @@ export async function streamResponse(
       case "response.completed":
       case "response.failed":
         outcome.status = e.data.response.status;
-        break;
-      case "error":
-        outcome.status = "error";
-        outcome.text = e.data.message;
         break;
       default:
         // an event type added to the API after this package was generated

@@ -258,6 +258,10 @@ export const catalogue = {
     severity: "error",
     message: "{method} {path} is also endpoint {other}",
   },
+  "type-name-generated": {
+    severity: "error",
+    message: "type {name} has the name of {what}; rename it",
+  },
   "type-name-reserved": {
     severity: "error",
     message:
@@ -297,6 +301,21 @@ export const catalogue = {
     severity: "error",
     message: "header parameter {name} is also listed in the endpoint's `headers:`; keep one",
   },
+  "param-name-misplaced": {
+    severity: "error",
+    message:
+      "parameter {name} is `in: {placement}`: only a query or header parameter takes `name:` (its name on the wire)",
+  },
+  "param-wire-name": {
+    severity: "error",
+    message:
+      "header parameter {name} has `name: {wire}`, which is no HTTP header name (a token: letters, digits and !#$%&'*+-.^_`|~)",
+  },
+  "param-wire-duplicate": {
+    severity: "error",
+    message:
+      "parameter {name} would travel as the {placement} parameter {wire}, as {first} does; give one of them another `name:`",
+  },
   "param-header-name": {
     severity: "error",
     message:
@@ -315,10 +334,10 @@ export const catalogue = {
     severity: "error",
     message: "parameter {name} has `sendDefault: true` but no `default:` to send",
   },
-  "generated-name-conflict": {
-    severity: "error",
+  "generated-name-taken": {
+    severity: "warning",
     message:
-      "type {name} clashes with the interface generated for the parameters of {owner}; rename the type",
+      "type {name} has the name of the {what} generated for {owner}, which is called {given} instead; rename the type to keep {name} for it",
   },
   "enum-mixed-types": {
     severity: "error",
@@ -365,10 +384,13 @@ export const catalogue = {
     message:
       "`response` of endpoint {endpoint} is already a stream; `streamResponse` gives the stream a flag switches to, beside a response that is not one",
   },
-  "stream-event-type-conflict": {
+  "stream-error-item": {
     severity: "error",
-    message:
-      "type {name} clashes with the union generated for the events of endpoint {endpoint}; rename the type",
+    message: "the stream's `error` {problem}",
+  },
+  "status-not-processed": {
+    severity: "error",
+    message: "notProcessed on status {status}: {problem}",
   },
   "stream-flag": {
     severity: "error",
@@ -444,6 +466,14 @@ export const catalogue = {
     severity: "error",
     message:
       "{dir} already holds files; import into a new or empty folder, so nothing of yours is overwritten",
+  },
+  "import-out-spec-not-folder": {
+    severity: "error",
+    message: "--out-spec {dir} is {what}, not a folder; name a new or empty folder",
+  },
+  "import-out-spec-unwritable": {
+    severity: "error",
+    message: "cannot write the spec folder {dir}: {reason}; nothing was written",
   },
   "import-bad-document": { severity: "error", message: "{detail}" },
   "import-ref-outside": {

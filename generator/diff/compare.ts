@@ -9,6 +9,7 @@ import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
 import { diffPagination } from "./pagination.ts";
 import { diffSigning } from "./signing.ts";
+import { diffStatuses } from "./statuses.ts";
 import { diffStreams } from "./streams.ts";
 import { diffWebhooks } from "./webhooks.ts";
 
@@ -242,6 +243,9 @@ function diffParamWire(
   if (before.required && !after.required) out.add(subject, "parameter became optional", "minor");
   if (before.placement !== after.placement)
     out.add(subject, `travels ${before.placement} -> ${after.placement}`, "minor");
+  const wire = (p: Param) => p.wireName ?? p.name;
+  if (wire(before) !== wire(after))
+    out.add(subject, `travels as ${wire(before)} -> ${wire(after)}`, "minor");
   if ((before.style ?? "repeat") !== (after.style ?? "repeat"))
     out.add(subject, `style ${before.style ?? "repeat"} -> ${after.style ?? "repeat"}`, "minor");
   const text = (p: Param) =>
@@ -408,6 +412,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffSigning(sinkOf(out, positionUsage("callback-body")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
+  diffStatuses(out, before, after);
   const gapCount = (m: ApiModel) =>
     m.gaps
       .map((g) => `${g.subject}:${g.text}`)

@@ -2,16 +2,21 @@
  * `--diff` of streamed responses, beside what compare.ts says of every response (its kind
  * and media type): the named events as a union callers read (an event added to a closed
  * stream breaks their exhaustive switches, added to an open one does not; a stream that
- * becomes open or closed breaks them), each event's data type, the terminator, and the flag
- * that switches to the stream (its overloads). The change list and the type comparison come
+ * becomes open or closed breaks them), each event's data type, the terminator, the error
+ * item (an item now thrown as the API's error, or yielded again: minor), and the flag that
+ * switches to the stream (its overloads). The change list and the type comparison come
  * from compare.ts, passed in, so neither file imports the other.
  */
-import type { ApiModel, Endpoint, EndpointResponse } from "../ir/model.ts";
+import type { ApiModel, Endpoint, EndpointResponse, StreamError } from "../ir/model.ts";
 import type { WebhookChanges } from "./webhooks.ts";
 
 /** The streamed response of an endpoint: its `streamResponse`, or its response when that streams. */
 const streamed = (e: Endpoint): EndpointResponse | undefined =>
   e.streamResponse ?? (e.response.stream ? e.response : undefined);
+
+/** How a stream's error item is told, in words: `event error`, `field error` or `none`. */
+const errorItemOf = (error: StreamError | undefined): string =>
+  !error ? "none" : error.event !== undefined ? `event ${error.event}` : `field ${error.field}`;
 
 /** The stream changes of one endpoint present in both models. */
 function diffStream(out: WebhookChanges, subject: string, e: Endpoint, next: Endpoint): void {
@@ -36,6 +41,8 @@ function diffStream(out: WebhookChanges, subject: string, e: Endpoint, next: End
       `terminator ${before.terminator ?? "none"} -> ${after.terminator ?? "none"}`,
       "minor",
     );
+  const [wasError, isError] = [errorItemOf(before.error), errorItemOf(after.error)];
+  if (wasError !== isError) out.add(at, `error item ${wasError} -> ${isError}`, "minor");
   if (!before.events.length || !after.events.length) return;
   if (before.open !== after.open)
     out.add(at, `stream became ${after.open ? "open" : "closed"}`, "minor", ["callers"]);

@@ -103,6 +103,7 @@ function routeEntry(callback: Callback): Expr {
   const params = callback.params.map((p) =>
     obj([
       ["name", lit(p.name)],
+      ["wire", p.wireName === undefined ? undefined : lit(p.wireName)],
       ["placement", lit(p.placement)],
       ["as", p.urlValue === undefined ? undefined : lit(p.urlValue)],
     ]),

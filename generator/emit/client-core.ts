@@ -34,7 +34,7 @@ export function optionsInterface(model: ApiModel): Statement {
     docs: [`Options of {@link ${model.api.clientName}}.`],
     members: headerCredentials(model).map((c) => ({
       kind: "property-signature",
-      name: c.id,
+      name: c.optionName,
       hasQuestionToken: true,
       type: runtimeType(
         coreModule,
@@ -53,17 +53,18 @@ export function coreClass(model: ApiModel): ClassDeclaration {
   const example = model.endpoints[0];
   const { clientName, title } = model.api;
   const credentials = obj(
-    headerCredentials(model).map((c) => [c.id, member(id("options"), c.id)] as const),
+    headerCredentials(model).map((c) => [c.id, member(id("options"), c.optionName)] as const),
   );
   const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
-  const { statuses, never } = model.errors.retry;
+  const { statuses, never, anyMethod } = model.errors.retry;
   const { requestIdHeader } = model.errors;
   const retry =
-    statuses.length || never.length || requestIdHeader !== undefined
+    statuses.length || never.length || anyMethod.length || requestIdHeader !== undefined
       ? [
           obj([
             ["statuses", statuses.length ? arr(statuses.map(lit)) : undefined],
             ["never", never.length ? arr(never.map(lit)) : undefined],
+            ["anyMethod", anyMethod.length ? arr(anyMethod.map(lit)) : undefined],
           ]),
           ...(requestIdHeader !== undefined ? [lit(requestIdHeader)] : []),
         ]

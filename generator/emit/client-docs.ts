@@ -56,7 +56,11 @@ function streamText(endpoint: Endpoint): string {
         : "each event's data";
   const terminator = stream?.terminator ? ` up to the terminator \`${stream.terminator}\`` : "";
   const flag = endpoint.streamResponse ? `With \`${endpoint.streamResponse.flag}: true\`: a` : "A";
-  return `${flag} Stream (${response.contentType}) giving ${what}${terminator}, read with \`for await\`; it resolves once the response headers arrive.`;
+  const error = stream?.error;
+  const failing = error
+    ? ` An ${error.event !== undefined ? `\`${error.event}\` event` : `item with an \`${error.field}\` key`} is the API's error: the \`for await\` throws it and the stream ends.`
+    : "";
+  return `${flag} Stream (${response.contentType}) giving ${what}${terminator}, read with \`for await\`; it resolves once the response headers arrive.${failing}`;
 }
 
 /** What the `@returns` line says, by the kind of the response. */
@@ -144,7 +148,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
         ? []
         : [`Default \`${jsonText(fallback)}\`${param.sendDefault ? ", sent when left out" : ""}.`];
     lines.push(
-      `@param ${name} ${[...about, ...sends].join(" ") || `The \`${param.name}\` ${param.placement} parameter.`}`,
+      `@param ${name} ${[...about, ...sends].join(" ") || `The \`${param.wireName ?? param.name}\` ${param.placement} parameter.`}`,
     );
   }
   const streams = endpoint.streamResponse ? ` ${streamText(endpoint)}` : "";

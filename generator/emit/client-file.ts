@@ -58,9 +58,6 @@ import { jsonText } from "./shared/escape.ts";
 
 const coreModule = "client/core.ts";
 const requestOptions = runtimeType(coreModule, "RequestOptions");
-const groupClassName = (endpoint: Endpoint) => `${endpoint.groupPascalName}Api`;
-/** `validateTransactionsAuthorizeBody`: the local validator of a body whose type is written inline. */
-const inlineBodyValidatorName = (endpoint: Endpoint) => `validate${endpoint.pascalName}Body`;
 
 /** Whether a body is a named type, validated by that type's own validator. */
 const isNamedBody = (endpoint: Endpoint) =>
@@ -70,7 +67,7 @@ const isNamedBody = (endpoint: Endpoint) =>
 function bodyValidator(endpoint: Endpoint): Expr {
   return endpoint.body?.kind === "ref" && isNamedBody(endpoint)
     ? validatorRef(endpoint.body.name)
-    : id(inlineBodyValidatorName(endpoint));
+    : id(endpoint.bodyValidatorName!);
 }
 
 /**
@@ -219,14 +216,14 @@ function endpointStatement(model: ApiModel, endpoint: Endpoint): Statement {
  */
 function groupStatements(model: ApiModel, endpoints: readonly Endpoint[]): FileStatement[] {
   const first = endpoints[0]!;
-  const name = groupClassName(first);
+  const name = first.groupClassName;
   const members: Member[] = endpoints.flatMap((endpoint) => {
     const { params, returnType } = signature(endpoint);
     const docs = endpointDocLines(model, endpoint);
     const overloads = flagOverloads(endpoint, [], params, flagReturnTypes(endpoint), docs) ?? [
       { docs, params, returnType },
     ];
-    return overloads.map((o) => ({ kind: "call-signature", name: endpoint.name, ...o }));
+    return overloads.map((o) => ({ kind: "call-signature", name: endpoint.methodName, ...o }));
   });
   const classType: TypeExpr = {
     kind: "function-type",
@@ -256,7 +253,7 @@ function groupStatements(model: ApiModel, endpoints: readonly Endpoint[]): FileS
         type: classType,
         init: pureCall(
           runtimeValue(coreModule, "group"),
-          lit(endpoints.map((e) => e.name).join(",")),
+          lit(endpoints.map((e) => e.methodName).join(",")),
           ...endpoints.map((e) => id(e.functionName)),
         ),
       },
@@ -266,7 +263,7 @@ function groupStatements(model: ApiModel, endpoints: readonly Endpoint[]): FileS
 
 function clientClass(model: ApiModel, groups: readonly (readonly Endpoint[])[]): ClassDeclaration {
   const groupType = (g: readonly Endpoint[]) =>
-    generatedRef(modules.client, groupClassName(g[0]!), false);
+    generatedRef(modules.client, g[0]!.groupClassName, false);
   return {
     kind: "class",
     name: model.api.clientName,
@@ -274,7 +271,11 @@ function clientClass(model: ApiModel, groups: readonly (readonly Endpoint[])[]):
     docs: [
       `Client of the ${model.api.title}: one method per endpoint, grouped as in the endpoint ids.`,
     ],
-    properties: groups.map((g) => ({ name: g[0]!.group, type: groupType(g), isReadonly: true })),
+    properties: groups.map((g) => ({
+      name: g[0]!.groupProperty,
+      type: groupType(g),
+      isReadonly: true,
+    })),
     ctor: {
       params: [{ name: "options", type: optionsRef(model) }],
       body: [
@@ -287,7 +288,7 @@ function clientClass(model: ApiModel, groups: readonly (readonly Endpoint[])[]):
         ...groups.map((g) =>
           exprStatement({
             kind: "assign",
-            target: member(id("this"), g[0]!.group),
+            target: member(id("this"), g[0]!.groupProperty),
             operator: "=",
             value: newExpr(groupType(g), id("core")),
           }),
@@ -302,7 +303,7 @@ function inlineBodyValidators(model: ApiModel): FileStatement[] {
   return model.endpoints.flatMap((e) => {
     if (!e.body || isNamedBody(e)) return [];
     const docs = [`Checks the body of \`${e.id}\`; appends one issue per problem.`];
-    return validatorDeclaration(inlineBodyValidatorName(e), validatorExpr(e.body), docs, false);
+    return validatorDeclaration(e.bodyValidatorName!, validatorExpr(e.body), docs, false);
   });
 }
 

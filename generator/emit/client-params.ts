@@ -28,11 +28,15 @@ export function paramsSpec(endpoint: Endpoint): Record<string, Json | undefined>
   const styled = endpoint.params.filter((p) => p.placement === "query" && p.style);
   const inHeaders = endpoint.params.filter((p) => p.placement === "header");
   const sendDefault = endpoint.params.filter((p) => p.sendDefault);
+  const renamed = endpoint.params.filter((p) => !inPath(p) && p.wireName !== undefined);
   return {
     styles: styled.length ? Object.fromEntries(styled.map((p) => [p.name, p.style!])) : undefined,
     headerParams: inHeaders.length ? inHeaders.map((p) => p.name) : undefined,
     sendDefaults: sendDefault.length
       ? Object.fromEntries(sendDefault.map((p) => [p.name, (p.type.docs.default ?? null) as Json]))
+      : undefined,
+    wireNames: renamed.length
+      ? Object.fromEntries(renamed.map((p) => [p.name, p.wireName!]))
       : undefined,
   };
 }

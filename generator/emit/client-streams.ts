@@ -38,6 +38,13 @@ export function descriptorStreamEntry(endpoint: Endpoint): JsonObject | undefine
     terminator: stream.terminator,
     flag,
     accept: flag !== undefined ? response.accept : undefined,
+    error: stream.error
+      ? obj({
+          field: stream.error.field,
+          event: stream.error.event,
+          status: stream.error.status ? [...stream.error.status] : undefined,
+        })
+      : undefined,
   });
 }
 

@@ -3,20 +3,11 @@
  * their meanings, and the client's other error classes re-exported from the runtime.
  */
 import { lit, obj } from "./code/build.ts";
-import type { Expr, FileStatement, ObjectProperty, TypeExpr } from "./code/nodes.ts";
+import type { Expr, FileStatement, ObjectProperty } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
 import { generic, keyword, union } from "./shared/type-expr.ts";
-
-/** `(number & {})`: any other number, without swallowing the literals beside it in a union. */
-const other = (name: "number" | "string"): TypeExpr => ({
-  kind: "paren-type",
-  type: {
-    kind: "intersection",
-    types: [keyword(name), { kind: "object-type", members: [], inline: true }],
-  },
-});
 
 /** `src/errors.ts` of the generated package. */
 export function emitErrorsFile(ctx: EmitContext): EmittedFile {
@@ -109,9 +100,11 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
         name: "ApiErrorCode",
         isExported: true,
         docs: [
-          "An error code: one of {@link ErrorCode}, or one the spec does not list (a number or a string).",
+          "An error code: one of {@link ErrorCode}, or one the spec does not list (a number or a string). Comparing `code` with a known one (`===`, `case`) narrows it to that code.",
         ],
-        type: union([{ ...errorCode, isType: true }, other("number"), other("string")]),
+        // Plain `number` and `string`, not `(string & {})`: TypeScript narrows a plain
+        // primitive to the literal it is compared with, but keeps `string & {}` beside it.
+        type: union([{ ...errorCode, isType: true }, keyword("number"), keyword("string")]),
       },
     },
     {

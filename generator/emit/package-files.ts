@@ -62,7 +62,13 @@ function construct(model: ApiModel, className: string): Expr {
       : lit("…");
   return newExpr(
     globalRef(className, false),
-    obj([["baseUrl", lit("https://…")], ...credentials.map((c) => [c, placeholder(c)] as const)]),
+    obj([
+      ["baseUrl", lit("https://…")],
+      ...credentials.map(
+        (c) =>
+          [model.credentials.find((k) => k.id === c)?.optionName ?? c, placeholder(c)] as const,
+      ),
+    ]),
   );
 }
 
@@ -87,7 +93,7 @@ function clientCode(model: ApiModel): string {
           constant("result", {
             kind: "await",
             expr: call(
-              member(member(id("client"), endpoint.group), endpoint.name),
+              member(member(id("client"), endpoint.groupProperty), endpoint.methodName),
               ...exampleArgs(model),
             ),
           }),
@@ -211,7 +217,7 @@ const summaryCell = (name: string, summary: string | undefined) =>
  * (retry.ts), so the README says what the client does for this API (Stripe's 409 included).
  */
 export function retriedStatuses(retry: ApiModel["errors"]["retry"]): string {
-  const below500 = [...new Set([408, 429, ...retry.statuses])]
+  const below500 = [...new Set([408, 429, ...retry.statuses, ...retry.anyMethod])]
     .filter((s) => s < 500 && !retry.never.includes(s))
     .sort((a, b) => a - b);
   const serverNever = retry.never.filter((s) => s >= 500).sort((a, b) => a - b);
@@ -272,6 +278,7 @@ function packageView(ctx: EmitContext) {
     typeCount: model.types.length,
     errorClassName: model.api.errorClassName,
     retriedStatuses: retriedStatuses(model.errors.retry),
+    notProcessedStatuses: model.errors.retry.anyMethod.join(", "),
     coreName: model.api.coreClassName,
     typesCode: exampleTypes.length ? code([importFrom(packageName, exampleTypes, true)]) : "",
     clientCode: clientCode(model),

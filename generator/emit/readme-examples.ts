@@ -115,7 +115,7 @@ export function endpointExample(endpoint: Endpoint, types: TypeLookup): Statemen
     (p) => (p.placement === "query" || p.placement === "header") && p.required,
   );
   if (query.length) args.push(obj(query.map((p) => [p.name, sample(p.type, types)] as const)));
-  const callee = member(member(id("client"), endpoint.group), endpoint.name);
+  const callee = member(member(id("client"), endpoint.groupProperty), endpoint.methodName);
   const awaited: Expr = { kind: "await", expr: call(callee, ...args) };
   // A stream's result is read with `for await` (docs/client.md, "Streams"): it is named so.
   if (endpoint.response.stream)

@@ -4,6 +4,7 @@
  * `undocumented` note on the nearest element of the output, naming the JSON pointer it came
  * from, so `--gaps` lists it.
  */
+import { camelCase } from "../ir/casing.ts";
 import {
   child,
   type JsonObject,
@@ -33,6 +34,8 @@ export interface ImportContext {
   area: string;
   /** The API's name in PascalCase, put before a schema name the runtime already exports. */
   namePrefix: string;
+  /** Names the generated package declares itself (its client, ...): a schema of one is prefixed too. */
+  generatedNames: ReadonlySet<string>;
   /** Every note written, for the count `import` prints. */
   gaps: number;
   /** How many schema conversions (`typeOf`) are under way, one inside the other. */
@@ -57,6 +60,21 @@ export function note(ctx: ImportContext, target: JsonObject, at: Pointer, text: 
   target.undocumented =
     existing === undefined ? line : [...(Array.isArray(existing) ? existing : [existing]), line];
   ctx.gaps++;
+}
+
+/**
+ * `target[key] = value` for a key the document gives (a field, a parameter, a header, an
+ * event): an own entry also for `__proto__`, which an assignment would take as the prototype.
+ */
+export function setEntry(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else target[key] = value;
 }
 
 /** `at`, one key deeper. */
@@ -102,6 +120,40 @@ export function ownNames(ctx: ImportContext): JsonObject | undefined {
 
 /** Whether the document is apigen's own, whose extensions say more. */
 export const ownDocument = (ctx: ImportContext): boolean => ownNames(ctx) !== undefined;
+
+const credentialIdsOf = new WeakMap<ImportContext, Map<string, string>>();
+
+/**
+ * The spec's credential id of a security scheme: its camelCase, distinct from every other
+ * scheme's and signature credential's (`a-b` and `a*b` are `aB` and `aB2`, never one).
+ */
+export function credentialId(ctx: ImportContext, scheme: string): string {
+  let ids = credentialIdsOf.get(ctx);
+  if (!ids) {
+    ids = new Map();
+    const used = new Set<string>();
+    for (const parameter of Object.values(componentsOf(ctx, "parameters")))
+      if (isObject(parameter) && typeof parameter["x-apigen-signature"] === "string")
+        used.add(parameter["x-apigen-signature"]);
+    for (const name of Object.keys(componentsOf(ctx, "securitySchemes"))) {
+      const base = credentialName(name);
+      let id = base;
+      for (let n = 2; used.has(id); n++) id = `${base}${n}`;
+      used.add(id);
+      ids.set(name, id);
+    }
+    credentialIdsOf.set(ctx, ids);
+  }
+  return ids.get(scheme) ?? credentialName(scheme);
+}
+
+/** A scheme's name as a credential id: camelCase, starting with a letter (`0-key` is `credential0Key`). */
+function credentialName(scheme: string): string {
+  const camel = camelCase(scheme);
+  return /^[a-z]/.test(camel)
+    ? camel
+    : `credential${camel[0]?.toUpperCase() ?? ""}${camel.slice(1)}`;
+}
 
 /** `object` without its member `key`. */
 export function withoutKey(object: JsonObject, key: string): JsonObject {

@@ -5,7 +5,17 @@
  * (written beside it, then renamed) or not at all, and an existing folder with files in it is
  * never written into.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import {
   componentsOf,
@@ -20,7 +30,9 @@ import { endpointsOf } from "./operations.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
 import { convertDeferred, namedType } from "./schemas.ts";
+import { hoistDeepTypes, shapeTypes, typeRoots } from "./shape.ts";
 import { pascalCase } from "../ir/casing.ts";
+import { fixedNames } from "../ir/names.ts";
 import {
   apiSection,
   credentialsSection,
@@ -28,7 +40,7 @@ import {
   sharedHeadersSection,
   titleName,
 } from "./sections.ts";
-import { specFileText, type SpecFile } from "./write-spec.ts";
+import { portableFileNames, specFileText, type SpecFile } from "./write-spec.ts";
 
 export interface ImportOptions {
   /** The OpenAPI document (JSON or YAML). */
@@ -69,6 +81,7 @@ export function importSpec(options: ImportOptions): ImportResult {
     typeAreas: new Map(),
     area: "shared",
     namePrefix: "",
+    generatedNames: new Set(),
     gaps: 0,
     depth: 0,
     deferred: [],
@@ -76,6 +89,7 @@ export function importSpec(options: ImportOptions): ImportResult {
   };
   const api = apiSection(ctx, options.packageName);
   ctx.namePrefix = pascalCase(titleName(String(api.title))) || "Api";
+  ctx.generatedNames = new Set(fixedNames(String(api.clientName)));
   const environments = environmentsSection(ctx);
   const credentials = credentialsSection(ctx);
   const headers = sharedHeadersSection(ctx);
@@ -84,6 +98,8 @@ export function importSpec(options: ImportOptions): ImportResult {
   ctx.area = "shared";
   nameEverySchema(ctx);
   convertDeferred(ctx);
+  shapeTypes(ctx);
+  hoistDeepTypes(ctx, typeRoots(endpoints, inbound));
   noteUncarried(ctx, api);
   const top: JsonObject = { api };
   if (environments) top.environments = environments;
@@ -160,8 +176,9 @@ function layout(
     group[e.id] = e.value;
     groups.set(e.group, group);
   }
+  const groupFiles = portableFileNames([...groups.keys()]);
   for (const [group, list] of groups) {
-    const path = `endpoints/${group}.yaml`;
+    const path = `endpoints/${groupFiles.get(group)}.yaml`;
     files.push({ path, text: specFileText({ endpoints: list }, schemaFrom(path)) });
   }
   const areas = new Map<string, Record<string, TypeOut>>();
@@ -182,21 +199,26 @@ function layout(
       path: "lifecycles.yaml",
       text: specFileText({ lifecycles }, schemaFrom("lifecycles.yaml")),
     });
-  for (const [area, types] of [...areas].sort(([a], [b]) => a.localeCompare(b))) {
-    const path = `types/${area}.yaml`;
+  const sorted = [...areas].sort(([a], [b]) => a.localeCompare(b));
+  const areaFiles = portableFileNames(sorted.map(([area]) => area));
+  for (const [area, types] of sorted) {
+    const path = `types/${areaFiles.get(area)}.yaml`;
     files.push({ path, text: specFileText({ types: types as JsonObject }, schemaFrom(path)) });
   }
   return files;
 }
 
-/** Writes the folder whole: into a sibling staging folder, renamed into place at the end. */
+/**
+ * Writes the folder whole: into a sibling staging folder, renamed into place at the end.
+ * `outSpec` is a new folder, an empty one, or a link to an empty one (written through: the
+ * link stays and leads to the spec); a file, a link to nothing and a folder with files are
+ * refused before anything is written.
+ */
 export function writeSpecFolder(outSpec: string, files: readonly SpecFile[]): void {
-  const target = resolve(outSpec);
-  if (existsSync(target) && readdirSync(target).length > 0)
-    throw importError("import-out-spec-not-empty", { dir: outSpec });
+  const target = outFolder(outSpec);
   const staging = join(dirname(target), `.${basename(target)}.apigen-import-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
   try {
+    rmSync(staging, { recursive: true, force: true });
     for (const file of files) {
       const path = join(staging, file.path);
       mkdirSync(dirname(path), { recursive: true });
@@ -206,6 +228,38 @@ export function writeSpecFolder(outSpec: string, files: readonly SpecFile[]): vo
     renameSync(staging, target);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
-    throw error;
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw importError("import-out-spec-unwritable", { dir: outSpec, reason });
   }
+}
+
+/**
+ * The folder the spec is written to: `outSpec` itself, or the folder a link there leads to.
+ * Refuses what is not a new or empty folder, naming what it is.
+ */
+function outFolder(outSpec: string): string {
+  const given = resolve(outSpec);
+  let link;
+  try {
+    link = lstatSync(given);
+  } catch {
+    return given; // nothing there yet
+  }
+  let target = given;
+  if (link.isSymbolicLink()) {
+    try {
+      target = realpathSync(given);
+    } catch {
+      throw importError("import-out-spec-not-folder", { dir: outSpec, what: "a link to nothing" });
+    }
+  }
+  const stat = statSync(target);
+  if (!stat.isDirectory())
+    throw importError("import-out-spec-not-folder", {
+      dir: outSpec,
+      what: link.isSymbolicLink() ? "a link to a file" : "a file",
+    });
+  if (readdirSync(target).length > 0)
+    throw importError("import-out-spec-not-empty", { dir: outSpec });
+  return target;
 }

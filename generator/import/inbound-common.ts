@@ -2,7 +2,7 @@
  * What the inbound importers share: the methods an inbound entry may use, the credentials an
  * inbound operation names, and the type of a body.
  */
-import { deref, isObject, under, type ImportContext } from "./context.ts";
+import { credentialId, deref, isObject, under, type ImportContext } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { typeOf } from "./schemas.ts";
 
@@ -15,7 +15,7 @@ export type Delivery = [string, JsonObject, Pointer];
 export function inboundAuth(ctx: ImportContext, op: JsonObject, at: Pointer): string[] {
   const auth: string[] = [];
   const first = Array.isArray(op.security) ? op.security[0] : undefined;
-  if (isObject(first)) auth.push(...Object.keys(first));
+  if (isObject(first)) auth.push(...Object.keys(first).map((scheme) => credentialId(ctx, scheme)));
   (Array.isArray(op.parameters) ? op.parameters : []).forEach((raw, i) => {
     const { value } = deref(ctx, raw, under(at, "parameters", i));
     if (isObject(value) && typeof value["x-apigen-signature"] === "string")

@@ -4,7 +4,15 @@
  * delivery entry, or one entry per typed event), with the prose apigen adds to their
  * descriptions taken back out.
  */
-import { deref, isObject, stringOf, under, withoutKey, type ImportContext } from "./context.ts";
+import {
+  deref,
+  isObject,
+  setEntry,
+  stringOf,
+  under,
+  withoutKey,
+  type ImportContext,
+} from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
 import { bodyType, inboundAuth, type Delivery } from "./inbound-common.ts";
 import { paramsOf, splitDescription } from "./operations.ts";
@@ -65,7 +73,7 @@ export function callbackOf(
     const param = asMapping(params[name] as string | JsonObject);
     const text = typeof param.description === "string" ? param.description : "";
     const own = text.split("\n\n").filter((p) => !/^Travels after the path/.test(p));
-    params[name] = withDescription({ in: "trailing", ...param }, own.join("\n\n"));
+    setEntry(params, name, withDescription({ in: "trailing", ...param }, own.join("\n\n")));
   }
   if (Object.keys(params).length) out.params = params;
   const body = bodyType(ctx, op.requestBody, under(at, "requestBody"));
@@ -194,7 +202,7 @@ function typedEvents(ctx: ImportContext, deliveries: readonly Delivery[]): JsonO
     if (op.deprecated === true) event.deprecated = true;
     const notes = notesIn(op).filter((n) => !shared.includes(n));
     if (notes.length) event.undocumented = notes.length === 1 ? notes[0]! : notes;
-    events[name] = event;
+    setEntry(events, name, event);
   }
   return { ...selector, events };
 }

@@ -5,10 +5,12 @@
  */
 import { camelCase } from "../ir/casing.ts";
 import {
+  credentialId,
   deref,
   isObject,
   note,
   ownDocument,
+  setEntry,
   stringOf,
   under,
   type ImportContext,
@@ -33,17 +35,40 @@ function groupName(text: string): string {
   return /^[a-z]/.test(camel) ? camel : `api${camel[0]?.toUpperCase() ?? ""}${camel.slice(1)}`;
 }
 
-/** `issues/list-for-repo` -> [issues, listForRepo]; `listPets` with tag pets -> [pets, listPets]. */
+/**
+ * `issues/list-for-repo` -> [issues, listForRepo]; `listPets` with tag pets -> [pets,
+ * listPets]. The group is the text it comes from (a tag, the operationId's first part, or
+ * the path's first segment); `endpointsOf` names it.
+ */
 function idParts(op: JsonObject, method: string, path: string): [string, string] {
   const tag = Array.isArray(op.tags) && typeof op.tags[0] === "string" ? op.tags[0] : undefined;
   const segment = path.split("/").find((s) => s && !s.startsWith("{"));
   const operationId = stringOf(op, "operationId");
   if (operationId) {
     const parts = operationId.split(/[/.]/).filter(Boolean);
-    if (parts.length >= 2) return [groupName(parts[0]!), groupName(parts.slice(1).join("-"))];
-    return [groupName(tag ?? segment ?? "api"), groupName(operationId)];
+    if (parts.length >= 2) return [parts[0]!, groupName(parts.slice(1).join("-"))];
+    return [tag ?? segment ?? "api", groupName(operationId)];
   }
-  return [groupName(tag ?? segment ?? "api"), groupName(`${method} ${path}`)];
+  return [tag ?? segment ?? "api", groupName(`${method} ${path}`)];
+}
+
+/**
+ * Group names by the text they come from: two texts of one camelCase (`a-b` and `a*b`, or
+ * `users` and `Users`) are two groups (`aB` and `aB2`), never one.
+ */
+function groupNamer(): (text: string) => string {
+  const byText = new Map<string, string>();
+  const used = new Set<string>();
+  return (text) => {
+    const known = byText.get(text);
+    if (known !== undefined) return known;
+    const base = groupName(text);
+    let group = base;
+    for (let n = 2; used.has(group); n++) group = `${base}${n}`;
+    used.add(group);
+    byText.set(text, group);
+    return group;
+  };
 }
 
 /** Every operation of `paths`, in document order, with unique ids. */
@@ -54,6 +79,7 @@ export function endpointsOf(ctx: ImportContext): EndpointOut[] {
   const out: EndpointOut[] = [];
   const taken = new Set<string>();
   const shapes = new Map<string, { path: string; names: string[] }>();
+  const groupOf = groupNamer();
   for (const [path, item0] of Object.entries(paths)) {
     const { value: item, at: itemAt } = deref(ctx, item0, under(rootAt, "paths", path));
     if (!isObject(item)) continue;
@@ -61,7 +87,8 @@ export function endpointsOf(ctx: ImportContext): EndpointOut[] {
       const op = item[method];
       if (!isObject(op)) continue;
       const at = under(itemAt, method);
-      let [group, name] = idParts(op, method, path);
+      const [text, name] = idParts(op, method, path);
+      const group = groupOf(text);
       let id = `${group}.${name}`;
       for (let i = 2; taken.has(id); i++) id = `${group}.${name}${i}`;
       taken.add(id);
@@ -76,10 +103,15 @@ export function endpointsOf(ctx: ImportContext): EndpointOut[] {
 /** How a path's parameters are renamed (below) and the first path of its shape. */
 interface PathNames {
   first: string;
+  /** The placeholder of each parameter name of the path, where it is not the name itself. */
   rename: Map<string, string>;
+  /** Whether the path differs from the first of its shape in its parameters' names. */
+  differs: boolean;
 }
 
 /**
+ * The placeholders of a path: each name in word characters (as the format's path templates
+ * take them), distinct (`{a-b}` and `{a*b}` are `a_b` and `a_b2`, never one parameter).
  * OpenAPI forbids two paths that differ only in their parameters' names (GitHub's document
  * has `/orgs/{org}/attestations/{attestation_id}` and `.../{subject_digest}`), and so does the
  * format: a later path of the same shape takes the first one's names.
@@ -88,15 +120,29 @@ function namesOfShape(
   shapes: Map<string, { path: string; names: string[] }>,
   path: string,
 ): PathNames {
-  const names = [...path.matchAll(/\{([^}]*)\}/g)].map((m) => placeholder(m[1]!));
+  const given = [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
+  const taken = new Set<string>();
+  const own = new Map<string, string>();
+  for (const name of given) {
+    if (own.has(name)) continue;
+    const base = placeholder(name);
+    let word = base;
+    for (let n = 2; taken.has(word); n++) word = `${base}${n}`;
+    taken.add(word);
+    own.set(name, word);
+  }
+  const names = given.map((name) => own.get(name)!);
   const shape = path.replace(/\{[^}]*\}/g, "{}");
   const first = shapes.get(shape) ?? { path, names };
   shapes.set(shape, first);
   const rename = new Map<string, string>();
-  names.forEach((name, i) => {
-    if (first.names[i] !== name) rename.set(name, first.names[i]!);
+  let differs = false;
+  given.forEach((name, i) => {
+    const word = first.names[i] ?? names[i]!;
+    if (word !== names[i]) differs = true;
+    if (word !== name) rename.set(name, word);
   });
-  return { first: first.path, rename };
+  return { first: first.path, rename, differs };
 }
 
 function endpointOf(
@@ -117,9 +163,9 @@ function endpointOf(
   if (description) out.description = description;
   if (method === "trace") note(ctx, out, at, "method TRACE; written as GET");
   out.method = method === "trace" ? "GET" : method.toUpperCase();
-  const pathName = (name: string) => names.rename.get(placeholder(name)) ?? placeholder(name);
+  const pathName = (name: string) => names.rename.get(name) ?? placeholder(name);
   out.path = path.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
-  if (names.rename.size > 0) {
+  if (names.differs) {
     const renamed = [...names.rename].map(([from, to]) => `${from} as ${to}`).join(", ");
     const why = `differs from ${names.first} only in parameter names, which OpenAPI forbids`;
     note(ctx, out, at, `path ${path} ${why}; written with ${renamed}`);
@@ -195,12 +241,18 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   return Object.entries(first).map(([scheme, scopes]) => {
     if (Array.isArray(scopes) && scopes.length)
       note(ctx, out, listAt, `scopes of ${scheme}: ${scopes.join(", ")}`);
-    const credential = camelCase(scheme) || "credential";
+    const credential = credentialId(ctx, scheme);
     return optional ? { credential, optional: true } : credential;
   });
 }
 
-/** Path, query and header parameters, the path item's and the operation's (the latter win). */
+/**
+ * Path, query and header parameters, the path item's and the operation's (the latter win for
+ * the same name and place). Each is keyed by its name, except where two places share one: a
+ * path parameter keeps it, and a query or header parameter of the same name is keyed
+ * `<name>_query` or `<name>_header` with `name:` its name on the wire (apigen's own document
+ * names the key in `x-apigen-key`).
+ */
 export function paramsOf(
   ctx: ImportContext,
   item: JsonObject,
@@ -209,13 +261,13 @@ export function paramsOf(
   out: JsonObject,
   pathName: (name: string) => string,
 ): JsonObject {
-  const params: JsonObject = {};
   const all: [JsonValue, Pointer][] = [];
   const itemAt: Pointer = { file: at.file, pointer: at.pointer.replace(/\/[^/]+$/, "") };
   if (Array.isArray(item.parameters))
     item.parameters.forEach((p, i) => all.push([p, under(itemAt, "parameters", i)]));
   if (Array.isArray(op.parameters))
     op.parameters.forEach((p, i) => all.push([p, under(at, "parameters", i)]));
+  const byPlace = new Map<string, { name: string; where: string; spec: JsonValue; key?: string }>();
   for (const [raw, rawAt] of all) {
     const { value: param, at: paramAt } = deref(ctx, raw, rawAt);
     // The API's shared headers are the spec's `headers` section, not this endpoint's parameters.
@@ -245,10 +297,56 @@ export function paramsOf(
     if (param.deprecated === true) spec.deprecated = true;
     carryNotes(param, spec);
     if (where === "query") styleOf(ctx, param, paramAt, spec);
-    params[where === "path" ? pathName(name) : name] =
-      Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
+    const own = stringOf(param, "x-apigen-key");
+    // A later definition of the same parameter (the operation's) replaces the path item's.
+    byPlace.set(`${where === "path" ? "path" : (where ?? "")}\0${name}`, {
+      name,
+      where: where ?? "path",
+      spec: Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec,
+      ...(own !== undefined && where !== "path" ? { key: own } : {}),
+    });
   }
+  return paramKeys([...byPlace.values()], pathName);
+}
+
+/**
+ * The parameters by key: path parameters under their (word-character) names, the others
+ * under their own unless a parameter of another place holds it (then `<name>_<place>`,
+ * then a number, with `name:` keeping the name on the wire).
+ */
+function paramKeys(
+  list: { name: string; where: string; spec: JsonValue; key?: string }[],
+  pathName: (name: string) => string,
+): JsonObject {
+  const taken = new Set<string>();
+  const keys = list.map((p) => {
+    if (p.where !== "path") return undefined;
+    const key = pathName(p.name);
+    taken.add(key);
+    return key;
+  });
+  list.forEach((p, i) => {
+    if (p.where === "path") return;
+    let key = p.key ?? p.name;
+    if (taken.has(key)) key = `${p.name}_${p.where}`;
+    for (let n = 2; taken.has(key); n++) key = `${p.name}_${p.where}${n}`;
+    taken.add(key);
+    keys[i] = key;
+  });
+  const params: JsonObject = {};
+  list.forEach((p, i) => {
+    const key = keys[i]!;
+    const spec =
+      key === p.name || p.where === "path" ? p.spec : withWireName(p.spec, p.name, p.where);
+    setEntry(params, key, spec);
+  });
   return params;
+}
+
+/** A query or header parameter's type with `name:`, its name on the wire, after its `in`. */
+function withWireName(spec: JsonValue, name: string, where: string): JsonObject {
+  const { in: _in, ...rest } = asMapping(spec as string | JsonObject);
+  return { in: where, name, ...rest };
 }
 
 /** A query parameter's style: repeat (form, exploded), comma (form, not exploded), deepObject. */
@@ -260,8 +358,11 @@ function styleOf(ctx: ImportContext, param: JsonObject, at: Pointer, spec: JsonO
   else if (style !== "form") note(ctx, spec, under(at, "style"), `style ${style}`);
 }
 
-/** A path parameter's name as the format's path templates take it: word characters only. */
-const placeholder = (name: string) => name.replace(/\W/g, "_");
+/** A path parameter's name as the format's path templates take it: word characters, not a digit first. */
+function placeholder(name: string): string {
+  const word = name.replace(/\W/g, "_");
+  return word === "" ? "param" : /^[0-9]/.test(word) ? `_${word}` : word;
+}
 
 /** The request body: the first content type the format has (JSON first), others noted. */
 function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
@@ -315,11 +416,22 @@ function streamOf(ctx: ImportContext, media: JsonObject, at: Pointer): JsonObjec
   if (isObject(stream.events)) {
     const events: JsonObject = {};
     for (const [name, schema] of Object.entries(stream.events))
-      events[name] = typeOf(ctx, schema, under(streamAt, "events", name));
+      setEntry(events, name, typeOf(ctx, schema, under(streamAt, "events", name)));
     out.events = events;
   }
   if (stream.open === false) out.open = false;
   if (typeof stream.terminator === "string") out.terminator = stream.terminator;
+  if (isObject(stream.error))
+    out.error = streamErrorOf(ctx, stream.error, under(streamAt, "error"));
+  return out;
+}
+
+/** The error item of a stream apigen wrote (`x-apigen-stream`'s `error`), as the spec writes it. */
+function streamErrorOf(ctx: ImportContext, error: JsonObject, at: Pointer): JsonObject {
+  const out: JsonObject = {};
+  for (const key of ["field", "event", "status", "description"] as const)
+    if (typeof error[key] === "string") out[key] = error[key];
+  if (error.schema !== undefined) out.body = typeOf(ctx, error.schema, under(at, "schema"));
   return out;
 }
 
@@ -459,9 +571,11 @@ function successOf(
     const base = typeof type === "string" ? type : stringOf(type, "type");
     if (base && ["string", "integer", "number", "boolean"].includes(base)) {
       const description = stringOf(header, "description");
-      declared[name] = description?.trim()
-        ? { ...asMapping(type), description: description.trim() }
-        : type;
+      setEntry(
+        declared,
+        name,
+        description?.trim() ? { ...asMapping(type), description: description.trim() } : type,
+      );
     } else note(ctx, out, headerAt, `response header ${name} of a type the format cannot read`);
   }
   if (Object.keys(declared).length) out.headers = declared;

@@ -3,13 +3,14 @@
  * `Pet[]`, `map<string>`), a mapping where it has facets or fields. Component schemas become
  * named types; `$ref`s become their names. What the format cannot say is a note.
  */
-import { runtimeExportNames } from "../ir/reserved-names.ts";
+import { globalTypeNames, runtimeExportNames } from "../ir/reserved-names.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
   componentsOf,
   isObject,
   locationKey,
   note,
+  setEntry,
   stringOf,
   under,
   type ImportContext,
@@ -86,12 +87,20 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
   const base = pascalCase(last) || "Schema";
   const pascal = /^[A-Z]/.test(base) ? base : `Schema${base}`;
   // GitHub's `page` (a Pages site) would be exported beside the runtime's `Page`.
-  const start = runtimeExportNames.has(pascal) ? `${ctx.namePrefix}${pascal}` : pascal;
+  const start = takenBy(ctx, pascal) ? `${ctx.namePrefix}${pascal}` : pascal;
   let name = start;
-  for (let i = 2; ctx.takenNames.has(name); i++) name = `${start}${i}`;
+  // `ApiError` prefixed is `GitHubApiError`, which may be the package's own error class.
+  for (let i = 2; ctx.takenNames.has(name) || takenBy(ctx, name); i++) name = `${start}${i}`;
   ctx.schemaNames.set(key, name);
   ctx.takenNames.add(name);
   return name;
+}
+
+/** Who already holds a type name: the package's runtime or the package itself; undefined when free. */
+function takenBy(ctx: ImportContext, name: string): string | undefined {
+  if (runtimeExportNames.has(name)) return "the package's runtime exports";
+  if (globalTypeNames.has(name)) return "the generated code names the global";
+  return ctx.generatedNames.has(name) ? "the generated package declares" : undefined;
 }
 
 /**
@@ -141,14 +150,10 @@ export function convertDeferred(ctx: ImportContext): void {
 function convertNamed(ctx: ImportContext, name: string, schema: JsonValue, at: Pointer): void {
   const type = typeOf(ctx, schema, at, true);
   const last = pointerTokens(at.pointer).at(-1) ?? "";
-  if (runtimeExportNames.has(pascalCase(last))) {
+  const taken = takenBy(ctx, pascalCase(last));
+  if (taken) {
     const renamed = asMapping(type);
-    note(
-      ctx,
-      renamed,
-      at,
-      `schema ${last} is written as ${name}: the package's runtime exports ${pascalCase(last)}`,
-    );
+    note(ctx, renamed, at, `schema ${last} is written as ${name}: ${taken} ${pascalCase(last)}`);
     ctx.types.set(name, renamed);
   } else ctx.types.set(name, type);
 }
@@ -437,7 +442,7 @@ export function fieldsOf(ctx: ImportContext, schema: JsonObject, at: Pointer): J
   const fields: JsonObject = {};
   for (const [name, property] of Object.entries(properties)) {
     const type = typeOf(ctx, property, under(at, "properties", name));
-    fields[name] = required.has(name) ? { ...asMapping(type), required: true } : type;
+    setEntry(fields, name, required.has(name) ? { ...asMapping(type), required: true } : type);
   }
   return fields;
 }
@@ -484,10 +489,13 @@ function allOfType(
       return;
     }
     ctx.copying.add(copied);
-    Object.assign(fields, fieldsOf(ctx, resolved.value, resolved.at));
+    for (const [name, field] of Object.entries(fieldsOf(ctx, resolved.value, resolved.at)))
+      setEntry(fields, name, field);
     ctx.copying.delete(copied);
   });
-  if (isObject(schema.properties)) Object.assign(fields, fieldsOf(ctx, schema, at));
+  if (isObject(schema.properties))
+    for (const [name, field] of Object.entries(fieldsOf(ctx, schema, at)))
+      setEntry(fields, name, field);
   if (Object.keys(fields).length || !out.extends) out.fields = fields;
   return out;
 }
@@ -596,7 +604,7 @@ function tagsOf(
     if (!isObject(variant) || (variant.fields === undefined && variant.extends === undefined))
       return undefined;
     const tag = byTarget.get(name) ?? pointerTokens(target.at.pointer).at(-1)!;
-    tags[tag] = name;
+    setEntry(tags, tag, name);
   }
   return tags;
 }
@@ -689,7 +697,7 @@ function literalExample(
   for (const [key, item] of Object.entries(value)) {
     const literal = literalExample(ctx, item, under(at, key), depth + 1);
     if (literal === undefined) return undefined;
-    out[key] = literal;
+    setEntry(out, key, literal);
   }
   return out;
 }

@@ -2,12 +2,14 @@
  * The document-wide sections of an imported spec: `api` from `info`, `environments` from
  * `servers`, `credentials` from `components.securitySchemes`.
  */
-import { camelCase, pascalCase } from "../ir/casing.ts";
+import { pascalCase } from "../ir/casing.ts";
 import {
   componentsOf,
+  credentialId,
   isObject,
   note,
   ownNames,
+  setEntry,
   stringOf,
   under,
   withoutKey,
@@ -273,7 +275,7 @@ export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
         `${type ?? "unknown"} security scheme; its token is sent as a bearer token, how it is obtained is not carried`,
       );
     }
-    out[camelCase(name) || "credential"] = credential;
+    out[credentialId(ctx, name)] = credential;
   }
   Object.assign(out, signatureCredentials(ctx));
   return Object.keys(out).length ? out : undefined;
@@ -294,7 +296,7 @@ export function sharedHeadersSection(ctx: ImportContext): JsonObject | undefined
     if (description?.trim()) header.description = description.trim();
     header.schema = typeOf(ctx, parameter.schema ?? { type: "string" }, under(at, "schema"));
     carryNotes(parameter, header);
-    out[stringOf(parameter, "name") ?? key] = header;
+    setEntry(out, stringOf(parameter, "name") ?? key, header);
   }
   return Object.keys(out).length ? out : undefined;
 }

@@ -4,6 +4,7 @@
  * group uses first (`types/shared.yaml` for the rest). Each starts with the schema modeline;
  * short mappings are written on one line, as the hand-written specs do.
  */
+import { createHash } from "node:crypto";
 import { isMap, isPair, isScalar, isSeq, Document, type Node } from "yaml";
 import type { JsonObject } from "./document.ts";
 
@@ -80,4 +81,56 @@ function isFlat(node: Node, depth = 0): boolean {
 /** About the length of a collection written on one line. */
 function flatLength(node: Node): number {
   return JSON.stringify(node.toJSON()).length + 10;
+}
+
+/** Names Windows gives its devices, whatever the extension after them (`nul.yaml` is NUL). */
+const deviceNames =
+  /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)$/i;
+
+/**
+ * Longest file name (without `-2` and `.yaml`) written whole, in UTF-8 bytes: file systems
+ * allow 255, Windows paths 260 characters in all, and a group's name has no bound.
+ */
+const maxFileNameBytes = 64;
+
+/**
+ * The file name (without `.yaml`) of each name, in order: one every file system keeps apart
+ * and can write. Characters Windows refuses become `_`, as does a trailing dot or space; a
+ * device name (`nul`, `CON`, `com1`) takes `_` after it; a name longer than
+ * `maxFileNameBytes` is cut, with a hash of the whole name after it so that names alike at
+ * the start stay apart; and a name that is another's but for case (`userS` after `users`)
+ * takes `-2` (then `-3`, ...), since macOS and Windows file systems ignore case.
+ */
+export function portableFileNames(names: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const name of names) {
+    if (out.has(name)) continue;
+    let base =
+      name
+        .replace(/[<>:"/\\|?*\u0000-\u001f]/g, "_")
+        .replace(/[. ]+$/, (m) => "_".repeat(m.length)) || "_";
+    if (deviceNames.test(base)) base = `${base}_`;
+    base = bounded(base, name);
+    let file = base;
+    for (let n = 2; taken.has(file.toLowerCase()); n++) file = `${base}-${n}`;
+    taken.add(file.toLowerCase());
+    out.set(name, file);
+  }
+  return out;
+}
+
+/** `base`, or when longer than `maxFileNameBytes` its start and a hash of `name`, as long. */
+function bounded(base: string, name: string): string {
+  if (Buffer.byteLength(base, "utf8") <= maxFileNameBytes) return base;
+  const hash = createHash("sha256").update(name, "utf8").digest("hex").slice(0, 12);
+  const room = maxFileNameBytes - hash.length - 1;
+  let start = "";
+  let bytes = 0;
+  for (const char of base) {
+    bytes += Buffer.byteLength(char, "utf8");
+    if (bytes > room) break;
+    start += char;
+  }
+  return `${start}-${hash}`;
 }

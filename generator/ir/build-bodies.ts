@@ -108,7 +108,6 @@ export function responseOf(
   file: SpecFile,
   at: DataPath,
   data: Data,
-  pascalName: string,
   /** A HEAD endpoint: its answers never carry a body (a declared one is reported elsewhere). */
   bodiless = false,
 ): EndpointResponse {
@@ -122,7 +121,7 @@ export function responseOf(
       responseKind(status, body, declared, (detail, key) =>
         ctx.bag.report("body-content-type", { detail }, file.locate([...at, key])),
       ));
-  const stream = streamFactsOf(ctx, types, file, at, data, kind, body, pascalName);
+  const stream = streamFactsOf(ctx, types, file, at, data, kind, body);
   const contentType =
     kind === "none"
       ? undefined
@@ -144,7 +143,6 @@ export function responseOf(
         ? `${contentType}, ${json};q=0.5`
         : json,
     headers,
-    ...(headers.length ? { headersTypeName: `${pascalName}ResponseHeaders` } : {}),
     ...(stream ? { stream } : {}),
     docs: ctx.docs(file, at, data),
   };

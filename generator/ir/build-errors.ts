@@ -38,24 +38,53 @@ export function buildErrorCodes(decls: readonly Decl[], ctx: BuildContext): Erro
 }
 
 export function buildStatuses(decls: readonly Decl[], ctx: BuildContext): StatusInfo[] {
-  return decls.map((d) => ({
-    status: parseStatus(d.name),
-    meaning: String(d.value.meaning),
-    retry: d.value.retry === true,
-    docs: ctx.docs(d.file, d.path, d.value),
-  }));
+  return decls.map((d) => {
+    const notProcessed = d.value.notProcessed === true;
+    if (notProcessed) checkNotProcessed(d, ctx);
+    return {
+      status: parseStatus(d.name),
+      meaning: String(d.value.meaning),
+      retry: d.value.retry === true,
+      notProcessed,
+      docs: ctx.docs(d.file, d.path, d.value),
+    };
+  });
+}
+
+/**
+ * `notProcessed` is a promise about one status: a range (`5xx` holds 500, which may have done
+ * the work) cannot make it, a success or redirect is never retried, and `retry: false` says
+ * the opposite.
+ */
+function checkNotProcessed(d: Decl, ctx: BuildContext): void {
+  const problem = !/^\d+$/.test(d.name)
+    ? "a range cannot promise it for every status it stands for; mark each status the server promises it for"
+    : Number(d.name) < 400
+      ? "the client retries only error statuses (400 and above)"
+      : d.value.retry === false
+        ? "it contradicts retry: false (a status whose requests were not processed is retried for every method)"
+        : undefined;
+  if (problem)
+    ctx.bag.report(
+      "status-not-processed",
+      { status: d.name, problem },
+      d.file.locate([...d.path, "notProcessed"], "key"),
+    );
 }
 
 /**
  * The client's retry data: numeric statuses the spec marks `retry: true` (added to the
- * runtime's defaults) and `retry: false` (taken out of them). A `4xx`/`5xx` entry does not
- * change them: 5xx are retried by default.
+ * runtime's defaults) and `retry: false` (taken out of them), and those marked
+ * `notProcessed: true` (retried for every method). A `4xx`/`5xx` entry does not change them:
+ * 5xx are retried by default.
  */
 export function retryOf(decls: readonly Decl[]): ApiModel["errors"]["retry"] {
   const numeric = decls.filter((d) => /^\d+$/.test(d.name));
+  const anyMethod = numeric.filter((d) => d.value.notProcessed === true && d.value.retry !== false);
   return {
     statuses: numeric.filter((d) => d.value.retry === true).map((d) => Number(d.name)),
     never: numeric.filter((d) => d.value.retry === false).map((d) => Number(d.name)),
+    anyMethod: anyMethod.filter((d) => Number(d.name) >= 400).map((d) => Number(d.name)),
   };
 }
 

@@ -19,6 +19,13 @@ import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
+import {
+  checkTypeNames,
+  clientCompanions,
+  credentialOptionNames,
+  withNames,
+  type UnnamedEndpoint,
+} from "./names.ts";
 import { pendingStandIn, withStandIn } from "./build-stand-in.ts";
 import type {
   ApiInfo,
@@ -33,7 +40,6 @@ import type {
   NamedType,
   ParamsType,
 } from "./model.ts";
-import { runtimeExportNames } from "./reserved-names.ts";
 import { validatedNames, type ValidatorSet } from "./validated.ts";
 
 type Data = Record<string, unknown>;
@@ -58,10 +64,9 @@ export function buildModel(
   const api = buildApiInfo(merged.api!, ctx);
   const types = new TypeBuilder(ctx);
   const namedTypes = types.buildNamed(merged.types);
-  for (const decl of merged.types)
-    if (runtimeExportNames.has(decl.name))
-      bag.report("type-name-reserved", { name: decl.name }, decl.file.locate(decl.path, "key"));
-  const credentials = merged.credentials.map((d) => buildCredential(d, ctx));
+  checkTypeNames(ctx, merged.types, api.clientName);
+  const optionNames = credentialOptionNames(merged.credentials.map((d) => d.name));
+  const credentials = merged.credentials.map((d) => buildCredential(d, ctx, optionNames));
   const versions = merged.versions.map((d) =>
     buildVersion(
       d,
@@ -69,8 +74,8 @@ export function buildModel(
       namedTypes.map((t) => t.name),
     ),
   );
-  const errorCodes = buildErrorCodes(merged.errorCodes, ctx);
-  const codeSet = new Set(errorCodes.map((c) => c.code));
+  const codes = buildErrorCodes(merged.errorCodes, ctx);
+  const codeSet = new Set(codes.map((c) => c.code));
   const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
   checkVersionScopes(merged, versions, ctx);
   const operations = new OperationBuilder(ctx, types, {
@@ -79,16 +84,23 @@ export function buildModel(
     errorResponses: responses,
     errorCodes: codeSet,
   });
-  const endpoints = merged.endpoints.map((d) => operations.endpoint(d));
-  const callbacks = merged.callbacks.map((d) => operations.callback(d));
-  const paramsTypes = paramsTypesOf(endpoints, callbacks, namedTypes, ctx);
-  checkRoutes(endpoints, ctx, "duplicate-endpoint-route", (e) => e.id);
-  checkPathNames(endpoints, ctx);
-  checkRoutes(callbacks, ctx, "duplicate-callback-route", (c) => c.event);
-  const endpointIds = endpoints.map((e) => e.id);
-  const webhooks = merged.webhooks
-    ? buildWebhooks(merged.webhooks, ctx, types, operations, endpointIds)
-    : undefined;
+  const unnamedEndpoints = merged.endpoints.map((d) => operations.endpoint(d));
+  const unnamedCallbacks = merged.callbacks.map((d) => operations.callback(d));
+  checkRoutes(unnamedEndpoints, ctx, "duplicate-endpoint-route", (e) => e.id);
+  checkPathNames(unnamedEndpoints, ctx);
+  checkRoutes(unnamedCallbacks, ctx, "duplicate-callback-route", (c) => c.event);
+  const endpointIds = unnamedEndpoints.map((e) => e.id);
+  const { endpoints, callbacks, webhooks, errorCodes } = withNames(ctx, {
+    api,
+    types: namedTypes,
+    endpoints: unnamedEndpoints,
+    callbacks: unnamedCallbacks,
+    webhooks: merged.webhooks
+      ? buildWebhooks(merged.webhooks, ctx, types, operations, endpointIds)
+      : undefined,
+    errorCodes: codes,
+  });
+  const paramsTypes = paramsTypesOf(endpoints, callbacks);
   checkDeliveryIdPlaces(callbacks, credentials, bag);
   const lifecycles = merged.lifecycles.map((d) => buildLifecycle(d, ctx, endpointIds));
   const limits = merged.limits.map((d) => ({
@@ -182,12 +194,10 @@ export function buildModel(
   });
 }
 
-/** The parameter interfaces of operations; their names must not clash with a named type. */
+/** The parameter interfaces of operations, named by ir/names.ts. */
 function paramsTypesOf(
   endpoints: readonly Endpoint[],
   callbacks: readonly Callback[],
-  types: readonly NamedType[],
-  ctx: BuildContext,
 ): ParamsType[] {
   const owners = [
     ...endpoints.map((e) => ({
@@ -201,16 +211,7 @@ function paramsTypesOf(
       params: c.params,
     })),
   ];
-  const result: ParamsType[] = [];
-  // Named types are unique by name (the IR keeps one per name): a map, not a search per operation.
-  const typesByName = new Map(types.map((t) => [t.name, t]));
-  for (const { owner, name, params } of owners) {
-    if (!name) continue;
-    const clash = typesByName.get(name);
-    if (clash) ctx.bag.report("generated-name-conflict", { name, owner }, clash.location);
-    result.push({ name, owner, params });
-  }
-  return result;
+  return owners.flatMap(({ owner, name, params }) => (name ? [{ name, owner, params }] : []));
 }
 
 function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {
@@ -222,8 +223,7 @@ function buildApiInfo(decl: Decl, ctx: BuildContext): ApiInfo {
     title,
     version: String(v.version),
     clientName,
-    errorClassName: `${clientName.replace(/Client$/, "")}ApiError`,
-    coreClassName: `${clientName.replace(/Client$/, "")}Core`,
+    ...clientCompanions(clientName),
     baseUrlName: typeof v.baseUrl === "string" ? v.baseUrl : "base_url",
     callbackBaseUrlName: typeof v.callbackBaseUrl === "string" ? v.callbackBaseUrl : "server_url",
     ...clientDefaults(v.clientDefaults),
@@ -244,7 +244,11 @@ function clientDefaults(value: unknown): { clientDefaults?: ClientDefaults } {
   };
 }
 
-function buildCredential(decl: Decl, ctx: BuildContext): Credential {
+function buildCredential(
+  decl: Decl,
+  ctx: BuildContext,
+  optionNames: ReadonlyMap<string, string>,
+): Credential {
   const v = decl.value;
   const placement = v.in as CredentialPlacement;
   if (placement === "query" && typeof v.name !== "string") {
@@ -265,6 +269,7 @@ function buildCredential(decl: Decl, ctx: BuildContext): Credential {
   const signed = signingOf(decl, ctx, placement, replayPlacesOf(decl, ctx, placement));
   return {
     id: decl.name,
+    optionName: optionNames.get(decl.name)!,
     pascalName: pascalCase(decl.name),
     placement,
     ...(typeof v.header === "string" ? { header: v.header } : {}),
@@ -392,8 +397,8 @@ function checkRoutes<T extends { method: string; path: string; location: Endpoin
  * Two paths that differ only in their parameters' names are one path to OpenAPI, which has a
  * single path item (and so a single set of names) for both.
  */
-function checkPathNames(endpoints: readonly Endpoint[], ctx: BuildContext): void {
-  const firstOfShape = new Map<string, Endpoint>();
+function checkPathNames(endpoints: readonly UnnamedEndpoint[], ctx: BuildContext): void {
+  const firstOfShape = new Map<string, UnnamedEndpoint>();
   for (const endpoint of endpoints) {
     const shape = endpoint.path.replace(/\{[^}]*\}/g, "{}");
     const first = firstOfShape.get(shape);

@@ -9,11 +9,11 @@ import { requestBodyOf, responseOf } from "./build-bodies.ts";
 import { checkStreamResponse } from "./build-streams.ts";
 import { appliesTo, buildErrorResponse, compareErrorResponses } from "./build-errors.ts";
 import type { TypeBuilder } from "./build-types.ts";
-import { camelCase, identifierFor, pascalCase } from "./casing.ts";
+import { identifierFor } from "./casing.ts";
+import type { UnnamedCallback, UnnamedEndpoint } from "./names.ts";
 import type { Decl } from "./merge.ts";
 import type {
   ApiVersion,
-  Callback,
   Endpoint,
   ErrorResponse,
   HeaderSpec,
@@ -41,7 +41,7 @@ export class OperationBuilder {
     private readonly scope: OperationScope,
   ) {}
 
-  endpoint(decl: Decl): Endpoint {
+  endpoint(decl: Decl): UnnamedEndpoint {
     const { file, path, value: v } = decl;
     const [group, name] = decl.name.split(".") as [string, string];
     const version = this.versionOf(file, path, String(v.path));
@@ -61,7 +61,8 @@ export class OperationBuilder {
       this.ctx.bag.report("head-response-body", {}, file.locate([...path, "response", "body"]));
     for (const p of params) {
       if (p.placement !== "header") continue;
-      const same = listed.find((h) => h.name.toLowerCase() === p.name.toLowerCase());
+      const wire = (p.wireName ?? p.name).toLowerCase();
+      const same = listed.find((h) => h.name.toLowerCase() === wire);
       if (same) this.ctx.bag.report("param-header-duplicate", { name: p.name }, p.location);
     }
     const body =
@@ -72,17 +73,13 @@ export class OperationBuilder {
       file,
       [...path, "response"],
       response,
-      pascalCase(decl.name),
       v.method === "HEAD",
     );
     const streamResponse = this.streamResponse(decl, result);
     return {
       id: decl.name,
       group,
-      groupPascalName: pascalCase(group),
       name,
-      pascalName: pascalCase(decl.name),
-      functionName: camelCase(pascalCase(decl.name)),
       ...(typeof v.summary === "string" ? { summary: v.summary } : {}),
       method: v.method as HttpMethod,
       path: String(v.path),
@@ -91,7 +88,6 @@ export class OperationBuilder {
       optionalAuth: optionalAuth(v.auth),
       headers: listed,
       params,
-      ...(params.length ? { paramsTypeName: `${pascalCase(decl.name)}Params` } : {}),
       ...(body
         ? {
             body,
@@ -114,27 +110,24 @@ export class OperationBuilder {
     if (!isRecord(v.streamResponse)) return undefined;
     const at = [...path, "streamResponse"];
     const { flag, ...data } = v.streamResponse;
-    const stream = responseOf(this.ctx, this.types, file, at, data, pascalCase(decl.name));
+    const stream = responseOf(this.ctx, this.types, file, at, data);
     checkStreamResponse(this.ctx, file, path, decl.name, response, stream);
     return { ...stream, flag: String(flag), location: file.locate([...at, "flag"]) };
   }
 
-  callback(decl: Decl): Callback {
+  callback(decl: Decl): UnnamedCallback {
     const { file, path, value: v } = decl;
     const typeAt = (key: string) =>
       v[key] !== undefined ? { [key]: this.types.node(file, [...path, key], v[key]) } : {};
     const params = this.params(file, path, v, false);
     return {
       event: decl.name,
-      pascalName: pascalCase(decl.name),
-      camelName: camelCase(decl.name),
       ...(typeof v.summary === "string" ? { summary: v.summary } : {}),
       method: v.method as HttpMethod,
       path: String(v.path),
       auth: this.auth(file, path, v.auth),
       headers: headers(this.ctx, file, path, v.headers),
       params,
-      ...(params.length ? { paramsTypeName: `${pascalCase(decl.name)}Params` } : {}),
       ...typeAt("body"),
       ...typeAt("success"),
       ...typeAt("failure"),
@@ -175,25 +168,38 @@ export class OperationBuilder {
     const v = isRecord(value) ? value : {};
     const placement = (v.in || "path") as ParamPlacement;
     const style = typeof v.style === "string" ? (v.style as QueryStyle) : undefined;
+    const wire = typeof v.name === "string" ? v.name : undefined;
+    if (wire !== undefined && placement !== "query" && placement !== "header")
+      this.ctx.bag.report(
+        "param-name-misplaced",
+        { name, placement },
+        file.locate([...paramPath, "name"]),
+      );
     if (placement === "header" && !endpoint)
       this.ctx.bag.report(
         "param-placement-callback",
         { name, placement },
         file.locate([...paramPath, "in"]),
       );
-    if (placement === "header" && !headerToken.test(name))
+    if (placement === "header" && wire === undefined && !headerToken.test(name))
       this.ctx.bag.report(
         "param-header-name",
         { name: JSON.stringify(name) },
         file.locate(paramPath, "key"),
       );
-    else if (placement === "header" && reservedHeaders.has(name.toLowerCase()))
+    else if (placement === "header" && reservedHeaders.has((wire ?? name).toLowerCase()))
       this.ctx.bag.report("param-header-reserved", { name }, file.locate(paramPath, "key"));
     if (style && (placement !== "query" || !endpoint))
       this.ctx.bag.report(
         "param-style-misplaced",
         { name, style },
         file.locate([...paramPath, "style"]),
+      );
+    if (wire !== undefined && placement === "header" && !headerToken.test(wire))
+      this.ctx.bag.report(
+        "param-wire-name",
+        { name, wire: JSON.stringify(wire) },
+        file.locate([...paramPath, "name"]),
       );
     if (v.sendDefault === true && v.default === undefined)
       this.ctx.bag.report(
@@ -203,6 +209,9 @@ export class OperationBuilder {
       );
     return {
       name,
+      ...(wire !== undefined && wire !== name && (placement === "query" || placement === "header")
+        ? { wireName: wire }
+        : {}),
       camelName: identifierFor(name),
       placement,
       required: (placement !== "query" && placement !== "header") || v.required === true,
@@ -211,6 +220,27 @@ export class OperationBuilder {
       ...(v.sendDefault === true ? { sendDefault: true } : {}),
       location: file.locate(paramPath, "key"),
     };
+  }
+
+  /**
+   * Two query parameters, or two header parameters (whose names ignore case), that would
+   * travel under one name: a parameter's `name:` (or key) is said once per place.
+   */
+  private checkWireNames(params: readonly Param[]): void {
+    const seen = new Map<string, Param>();
+    for (const param of params) {
+      if (param.placement !== "query" && param.placement !== "header") continue;
+      const wire = param.wireName ?? param.name;
+      const key = `${param.placement} ${param.placement === "header" ? wire.toLowerCase() : wire}`;
+      const first = seen.get(key);
+      if (first)
+        this.ctx.bag.report(
+          "param-wire-duplicate",
+          { name: param.name, placement: param.placement, wire, first: first.name },
+          param.location,
+        );
+      else seen.set(key, param);
+    }
   }
 
   private versionOf(file: SpecFile, path: DataPath, urlPath: string): string | undefined {
@@ -236,6 +266,7 @@ export class OperationBuilder {
         this.param(file, [...path, "params", name], name, value, endpoint),
       ),
     );
+    this.checkWireNames(params);
     const placeholders = [...urlPath.matchAll(/\{([^{}]*)\}/g)];
     if (/[{}]/.test(urlPath.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, ""))) {
       this.ctx.bag.report(

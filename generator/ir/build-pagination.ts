@@ -185,7 +185,7 @@ function describe(node: TypeNode): string {
  * The type at `path` inside `node`, through references and nullable objects; a string saying
  * which step is missing when there is none.
  */
-function typeAt(node: TypeNode, path: FieldPath, types: TypeLookup): TypeNode | string {
+export function typeAt(node: TypeNode, path: FieldPath, types: TypeLookup): TypeNode | string {
   let current = node;
   let label = describe(node);
   for (const name of path) {

@@ -6,18 +6,27 @@
  */
 import type {
   Collection,
+  ErrorTemplate,
   Refusal,
   RouteData,
   RouteResponse,
   RouteState,
 } from "../runtime/testing/table.ts";
-import type { ApiModel, Endpoint, EndpointResponse, NamedType, Param } from "./model.ts";
+import type {
+  ApiModel,
+  Endpoint,
+  EndpointResponse,
+  NamedType,
+  Param,
+  StreamError,
+} from "./model.ts";
 import { buildTriggerEvents } from "./stand-in-events.ts";
 import type { StandInModel } from "./stand-in-model.ts";
 import {
   credentialChecks,
   errorTemplateOf,
   genericErrorTemplate,
+  hasSlot,
   listedRefusals,
   reasonTags,
   withTag,
@@ -104,8 +113,32 @@ function urlValueOf(p: Param): { urlValue?: "number" | "boolean" } {
   return p.type.name === "boolean" ? { urlValue: "boolean" } : {};
 }
 
+/**
+ * A stream's error item as the stand-in sends it: its body's error template (code and message
+ * filled in), else `{ code, message }`, under the item's key for an item told by its key.
+ */
+function streamErrorOf(
+  error: StreamError,
+  types: ReadonlyMap<string, NamedType>,
+): NonNullable<RouteResponse["error"]> {
+  const own = error.body && errorTemplateOf(error.body, types);
+  const keyed =
+    error.field === undefined ||
+    (own && "fields" in own && own.fields.some(([name, t]) => name === error.field && hasSlot(t)));
+  const template =
+    own && keyed
+      ? own
+      : error.field !== undefined
+        ? { fields: [[error.field, genericErrorTemplate]] as [string, ErrorTemplate][] }
+        : genericErrorTemplate;
+  return {
+    ...(error.field !== undefined ? { field: error.field } : { event: error.event! }),
+    template,
+  };
+}
+
 /** A success response as the stand-in answers it; a JSON response without a body says so. */
-function responseOf(r: EndpointResponse): RouteResponse {
+function responseOf(r: EndpointResponse, types: ReadonlyMap<string, NamedType>): RouteResponse {
   const noBody = r.kind === "none" || (!r.body && r.kind === "json");
   return {
     status: r.status,
@@ -116,6 +149,7 @@ function responseOf(r: EndpointResponse): RouteResponse {
       ? { events: r.stream.events.map((e) => ({ name: e.name, shape: shapeOf(e.type) })) }
       : {}),
     ...(r.stream?.terminator !== undefined ? { terminator: r.stream.terminator } : {}),
+    ...(r.stream?.error ? { error: streamErrorOf(r.stream.error, types) } : {}),
     ...(r.headers.length > 0
       ? { headers: r.headers.map((h) => ({ name: h.name, shape: shapeOf(h.type) })) }
       : {}),
@@ -129,6 +163,7 @@ function routeOf(
   model: ApiModel,
   state: RouteState | undefined,
   tagged: ReadonlySet<string>,
+  types: ReadonlyMap<string, NamedType>,
 ): RouteData {
   const area = areaOf(endpoint, model);
   const tag = tagged.has(area.errorBody)
@@ -149,13 +184,16 @@ function routeOf(
     })),
     params: endpoint.params.map((p) => ({
       name: p.name,
+      ...(p.wireName !== undefined ? { wire: p.wireName } : {}),
       in: p.placement,
       ...urlValueOf(p),
       ...(p.type.kind === "array" ? { list: true } : {}),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
-    response: responseOf(endpoint.response),
-    ...(streamed ? { streamResponse: { flag: streamed.flag, ...responseOf(streamed) } } : {}),
+    response: responseOf(endpoint.response, types),
+    ...(streamed
+      ? { streamResponse: { flag: streamed.flag, ...responseOf(streamed, types) } }
+      : {}),
     errors: listedRefusals(endpoint, model).map(tag),
     ...(state ? { state } : {}),
   };
@@ -177,7 +215,7 @@ export function buildStandIn(model: ApiModel): StandInModel {
   const webhooks = webhookCollection(model, types);
   const steps = transitions(model);
   const routes = model.endpoints.map((e) =>
-    routeOf(e, model, webhooks?.state.get(e.id) ?? steps.get(e.id), tagged),
+    routeOf(e, model, webhooks?.state.get(e.id) ?? steps.get(e.id), tagged, types),
   );
   const rateLimit = model.errors.responses.find((e) => e.status === 429);
   const events = buildTriggerEvents(model);

@@ -8,12 +8,15 @@
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, type BuildContext } from "./build-context.ts";
 import type { TypeBuilder } from "./build-types.ts";
-import { resolveType } from "./callback-routing.ts";
+import { typeAt } from "./build-pagination.ts";
+import { objectFieldsOf, resolveType } from "./callback-routing.ts";
 import type {
   Endpoint,
   EndpointResponse,
   NamedType,
   ResponseKind,
+  StreamError,
+  StreamEvent,
   StreamFacts,
   TypeNode,
 } from "./model.ts";
@@ -52,13 +55,20 @@ export function streamFactsOf(
   data: Data,
   kind: ResponseKind,
   body: TypeNode | undefined,
-  pascalName: string,
 ): StreamFacts | undefined {
   const contentType = typeof data.contentType === "string" ? data.contentType : "application/json";
   for (const key of sseKeys) {
     if (data[key] === undefined || kind === "sse") continue;
     const owner = key === "open" ? "named events" : "a text/event-stream response";
     ctx.bag.report("stream-key-misplaced", { key, owner, contentType }, file.locate([...at, key]));
+  }
+  if (data.error !== undefined && !isStreamKind(kind)) {
+    const owner = "a stream (text/event-stream, application/jsonl or application/x-ndjson)";
+    ctx.bag.report(
+      "stream-key-misplaced",
+      { key: "error", owner, contentType },
+      file.locate([...at, "error"]),
+    );
   }
   if (!isStreamKind(kind)) return undefined;
   // `events` of a JSON-lines response is reported above and otherwise ignored.
@@ -88,11 +98,66 @@ export function streamFactsOf(
     type: types.node(file, [...at, "events", name], spec),
     location: file.locate([...at, "events", name], "key"),
   }));
+  const error = isRecord(data.error)
+    ? streamErrorOf(ctx, types, file, [...at, "error"], data.error, { kind, contentType }, events)
+    : undefined;
   return {
     events,
     open: listed !== undefined && data.open !== false,
     ...(typeof data.terminator === "string" ? { terminator: data.terminator } : {}),
-    ...(events.length ? { eventTypeName: `${pascalName}Event` } : {}),
+    ...(error ? { error } : {}),
+  };
+}
+
+/**
+ * The error item of a stream (`error` at `at`): by `field` or, in server-sent events, by
+ * `event`, exactly one; an event that is also listed among `events` is reported. Its `body`
+ * and `status` are checked once the named types are known (`checkStreams`).
+ */
+function streamErrorOf(
+  ctx: BuildContext,
+  types: TypeBuilder,
+  file: SpecFile,
+  at: DataPath,
+  data: Data,
+  response: { kind: "sse" | "jsonl"; contentType: string },
+  events: readonly StreamEvent[],
+): StreamError | undefined {
+  const report = (problem: string, key?: string): undefined => {
+    ctx.bag.report("stream-error-item", { problem }, file.locate(key ? [...at, key] : at, "key"));
+    return undefined;
+  };
+  const field = typeof data.field === "string" ? data.field : undefined;
+  const event = typeof data.event === "string" ? data.event : undefined;
+  if (field === undefined && event === undefined)
+    return report(
+      "needs `field` (a top-level key of an item's JSON, such as error) or `event` (a server-sent event name)",
+    );
+  if (field !== undefined && event !== undefined)
+    return report("takes `field` or `event`, not both", "event");
+  if (event !== undefined && response.kind !== "sse") {
+    const owner = "a text/event-stream response";
+    const { contentType } = response;
+    ctx.bag.report(
+      "stream-key-misplaced",
+      { key: "event", owner, contentType },
+      file.locate([...at, "event"]),
+    );
+    return undefined;
+  }
+  if (event !== undefined && events.some((e) => e.name === event))
+    return report(
+      `event ${JSON.stringify(event)} is listed in \`events\` too: an event is an item or the error, not both; take it out of \`events\``,
+      "event",
+    );
+  const body = data.body !== undefined ? types.node(file, [...at, "body"], data.body) : undefined;
+  const status = typeof data.status === "string" ? data.status.split(".") : undefined;
+  return {
+    ...(field !== undefined ? { field } : { event: event! }),
+    ...(body ? { body } : {}),
+    ...(status ? { status } : {}),
+    docs: ctx.docs(file, at, data),
+    location: file.locate(at, "key"),
   };
 }
 
@@ -140,10 +205,7 @@ function flagProblem(
   return boolean ? undefined : "must be a boolean field of the body";
 }
 
-/**
- * Checks each endpoint's stream flag against its body once the named types are known, and
- * the generated event unions' names against the named types.
- */
+/** Checks each endpoint's stream flag against its body once the named types are known. */
 export function checkStreams(
   ctx: BuildContext,
   namedTypes: readonly NamedType[],
@@ -157,14 +219,37 @@ export function checkStreams(
       if (problem) ctx.bag.report("stream-flag", { flag: stream.flag, problem }, stream.location);
     }
     for (const response of [endpoint.response, stream]) {
-      const name = response?.stream?.eventTypeName;
-      const clash = name ? types.get(name) : undefined;
-      if (clash)
-        ctx.bag.report(
-          "stream-event-type-conflict",
-          { name: clash.name, endpoint: endpoint.id },
-          clash.location,
-        );
+      const error = response?.stream?.error;
+      if (error) checkStreamError(ctx, error, types);
     }
   }
+}
+
+/**
+ * The error item's `field` against its `body` (an object body must have it) and its `status`:
+ * an integer field of the body, which it needs.
+ */
+function checkStreamError(
+  ctx: BuildContext,
+  error: StreamError,
+  types: ReadonlyMap<string, NamedType>,
+): void {
+  const report = (problem: string) =>
+    ctx.bag.report("stream-error-item", { problem }, error.location);
+  const { body, field, status } = error;
+  if (body && field !== undefined) {
+    const fields = objectFieldsOf(body, types);
+    if (fields && !fields.some((f) => f.name === field))
+      report(
+        `field ${field} is not a field of its body (its fields: ${fields.map((f) => f.name).join(", ") || "none"})`,
+      );
+  }
+  if (!status) return;
+  const path = status.join(".");
+  if (!body) return report(`status ${path} needs \`body\`, the type it is read from`);
+  const found = typeAt(body, status, types);
+  if (typeof found === "string") return report(`status ${path} ${found}`);
+  const resolved = resolveType(found, types);
+  if (!(resolved.kind === "primitive" && resolved.name === "integer"))
+    report(`status ${path} must be an integer field of the body`);
 }

@@ -17,13 +17,16 @@ export function camelCase(name: string): string {
   return pascal ? pascal[0]!.toLowerCase() + pascal.slice(1) : "";
 }
 
-/** Words a parameter of a generated function may not be named (strict mode, ES modules). */
-const reservedWords = new Set(
+/**
+ * Words a parameter or declaration of generated code may not be named (strict mode, ES
+ * modules), and the globals it must not shadow.
+ */
+export const reservedWords: ReadonlySet<string> = new Set(
   (
     "arguments await break case catch class const continue debugger default delete do else " +
     "enum eval export extends false finally for function if implements import in instanceof " +
     "interface let new null package private protected public return static super switch this " +
-    "throw true try typeof var void while with yield"
+    "throw true try typeof var void while with yield undefined NaN Infinity globalThis"
   ).split(" "),
 );
 

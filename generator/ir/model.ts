@@ -161,6 +161,8 @@ export type SignatureScheme =
 
 export interface Credential {
   id: string;
+  /** The client's option of the credential: the id, or `<id>Credential` for an id the client's own options hold (`fetch`). */
+  optionName: string;
   /** PascalCase of the id, for generated names. */
   pascalName: string;
   placement: CredentialPlacement;
@@ -205,7 +207,13 @@ export type ParamPlacement = "path" | "query" | "trailing" | "header";
 export type QueryStyle = "repeat" | "comma" | "brackets" | "deepObject";
 
 export interface Param {
+  /** The key of the spec's `params`: the parameters interface's property. */
   name: string;
+  /**
+   * A query or header parameter's name on the wire when it is not `name` (`name:` of the
+   * spec: a query parameter `id` beside the path parameter `id` is keyed `id_query`).
+   */
+  wireName?: string;
   camelName: string;
   placement: ParamPlacement;
   required: boolean;
@@ -255,12 +263,17 @@ export interface ApiVersion {
 
 export interface Endpoint {
   id: string;
+  /** The group as the spec writes it (the first part of the id). */
   group: string;
-  /** `Transactions`: for the group's generated names. */
-  groupPascalName: string;
+  /** `TransactionsApi`: the class and interface of the group's methods (ir/names.ts). */
+  groupClassName: string;
+  /** `transactions`: the client's member of the group; `constructor_` for `constructor` (ir/names.ts). */
+  groupProperty: string;
   /** Method name inside the group, camelCase as written. */
   name: string;
-  /** `TransactionsAuthorize`: for generated type names. */
+  /** The group's member of the method: `name`, or `name_` where that would break a member (ir/names.ts). */
+  methodName: string;
+  /** `TransactionsAuthorize`: for generated type names, unique among operations (ir/names.ts). */
   pascalName: string;
   /** `transactionsAuthorize`: the standalone function of the endpoint, which a bundler keeps only when it is used. */
   functionName: string;
@@ -277,6 +290,8 @@ export interface Endpoint {
   /** Name of the generated interface of `params` (`TransactionsGetParams`), when there are any. */
   paramsTypeName?: string;
   body?: TypeNode;
+  /** `validateTransactionsAuthorizeBody`: the local validator of a body written inline (not a named type). */
+  bodyValidatorName?: string;
   /** How the body is sent, when there is one. */
   requestBody?: RequestBody;
   response: EndpointResponse;
@@ -339,6 +354,25 @@ export interface StreamFacts {
   terminator?: string;
   /** Name of the generated union of the named events (`MessagesStreamEvent`), when there are events. */
   eventTypeName?: string;
+  /** The item that is the API's error once the stream has begun: not yielded, thrown. */
+  error?: StreamError;
+}
+
+/**
+ * How a stream says it failed after it began (`error` of a stream response): by a top-level
+ * key of an item's JSON (`field`, OpenAI's `{"error": {...}}`) or, in server-sent events, by
+ * an event name (`event`, Anthropic's `event: error`). Exactly one of the two. The item's data
+ * is read as an error body, and the iteration throws the API's error class.
+ */
+export interface StreamError {
+  field?: string;
+  event?: string;
+  /** The type of the error item's data, when the spec gives it. */
+  body?: TypeNode;
+  /** An integer field of `body` carrying the status to throw with; absent: the response's. */
+  status?: FieldPath;
+  docs: Docs;
+  location: SourceLocation;
 }
 
 /** The response of an endpoint when its body's boolean `flag` is true: a stream. */
@@ -452,10 +486,12 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | 
 
 export interface Callback {
   event: string;
-  /** `ProductInfo`: for generated type names. */
+  /** `ProductInfo`: for generated type names, unique among operations (ir/names.ts). */
   pascalName: string;
-  /** `productInfo`. */
+  /** `productInfo`: the handler's name in the scaffold, unique and never a reserved word. */
   camelName: string;
+  /** `ProductInfoResult`: the type of what its handler answers. */
+  resultTypeName: string;
   summary?: string;
   method: HttpMethod;
   path: string;
@@ -521,6 +557,11 @@ export interface StatusInfo {
   status: ErrorStatus | number;
   meaning: string;
   retry: boolean;
+  /**
+   * The server promises a request answered with this status was not processed (`notProcessed:
+   * true`): the client retries it for every method, with or without an idempotency key.
+   */
+  notProcessed: boolean;
   docs: Docs;
 }
 
@@ -637,9 +678,10 @@ export interface ApiModel {
     responses: ErrorResponse[];
     /**
      * What the client retries beyond and against its defaults (408, 429, 5xx): the numeric
-     * statuses marked `retry: true`, and those marked `retry: false`.
+     * statuses marked `retry: true`, and those marked `retry: false`; `anyMethod`: the
+     * statuses marked `notProcessed: true`, retried for every method.
      */
-    retry: { statuses: number[]; never: number[] };
+    retry: { statuses: number[]; never: number[]; anyMethod: number[] };
     /** Response header of the request id an ApiError keeps; absent: the runtime's usual names. */
     requestIdHeader?: string;
     docs: Docs;

@@ -1,10 +1,13 @@
+import type { CoreOptions } from "../runtime/client/core.ts";
+
 /**
  * Names the generated package exports from its runtime whatever the spec says (the error
- * classes, `ApiPromise`, `Page`, `Stream`, the router's types). A spec type of one of these
- * names would be exported twice from the package's entry, which TypeScript refuses (or
- * imported beside the runtime's in callbacks.ts and testing.ts), so the IR refuses it at the
- * type's name and the importer renames such a schema.
- * test/reserved-names.test.ts holds this list to what the emitters re-export.
+ * classes, `ApiPromise`, `Page`, `Stream`, the router's types), and those its modules import
+ * from it. A spec type of one of these names would be exported twice from the package's
+ * entry, which TypeScript refuses, or imported beside the runtime's in client.ts,
+ * callbacks.ts and testing.ts, so the IR refuses it at the type's name and the importer
+ * renames such a schema. test/reserved-names.test.ts holds this list to what the emitters
+ * re-export and import.
  */
 export const runtimeExportNames: ReadonlySet<string> = new Set([
   // runtime/client/core.ts, pagination.ts, stream.ts (re-exported by client.ts)
@@ -63,4 +66,78 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "StandIn",
   "StandInOptions",
   "StandInState",
+  // imported by the generated modules beside the spec's types (not re-exported): a spec type
+  // of one of these names would be imported twice there
+  "ApiError",
+  "BaseRouterOptions",
+  "ClientCore",
+  "RouterSpec",
+  "StandInTable",
+  "UnknownEvent",
+  "UnknownVariant",
+  "ValidationIssue",
+  "Validator",
 ]);
+
+/**
+ * Values a generated `client.ts` may import or the package's entry re-export beside the
+ * endpoint functions: every camelCase export of the runtime modules it reads, and errors.ts's
+ * `errorCodeMeanings`. An endpoint function of one of these names (`from.data` would be
+ * `fromData`) is given `_` after it (ir/names.ts). test/names.test.ts holds this list to what
+ * the emitters import.
+ */
+export const clientModuleValues: ReadonlySet<string> = new Set(
+  // runtime/client/*.ts, validate.ts, validator-data.ts, unions.ts
+  (
+    "anything array backoffMs baseAddress basicToken binary boolean bounded callArgs check " +
+    "child dateTimeFormat declaredHeaders describe discard endpoint endpointOf errorDetails " +
+    "fail formBody formats fromData group isBinaryData isPlainObject isRetryableStatus literal " +
+    "lowerKeys map maxAttempts maxDepth maxIssues monthDayYearFormat neverReachedServer " +
+    "nullable number object oneOf openStream operation pagedEndpoint paginate pathOf " +
+    "placeParams queryPair randomNonce redact redactHeaders redactor redirectHop retryAfterMs " +
+    "secretsOf serialize settle sleep string tagged tryParseJson union uriFormat uuidFormat " +
+    "validate yearMonthFormat " +
+    // errors.ts
+    "errorCodeMeanings"
+  ).split(" "),
+);
+
+/** The client's own options (runtime/client/core.ts `CoreOptions`), every one, as the compiler checks. */
+const coreOptionNames = [
+  "baseUrl",
+  "fetch",
+  "headers",
+  "logger",
+  "timeoutMs",
+  "maxRetries",
+  "idempotencyHeader",
+  "nonceHeader",
+  "maxRedirects",
+  "maxResponseBytes",
+  "maxErrorBodyBytes",
+  "retryBackoffMs",
+  "maxRetryBackoffMs",
+  "maxRetryAfterMs",
+  "maxPages",
+] as const satisfies readonly (keyof CoreOptions)[];
+// A new option of the runtime must be listed above: otherwise this does not compile.
+const everyCoreOption: Exclude<keyof CoreOptions, (typeof coreOptionNames)[number]> extends never
+  ? true
+  : never = true;
+void everyCoreOption;
+
+/**
+ * Names a credential's client option may not take: the client's own options. A credential of
+ * such an id (`fetch`, `headers`) is the option `fetchCredential` (ir/build-ir.ts).
+ */
+export const clientOptionNames: ReadonlySet<string> = new Set(coreOptionNames);
+
+/**
+ * Globals of the language that generated code names where the spec's types are in scope
+ * (`Record<string, T>`, `Omit<Base, "a">`, `Promise`, `Blob` for bytes, `JSON.parse`): a type
+ * of one of these names would shadow the global there. A spec type of such a name is an
+ * error (`type-name-generated`); the importer prefixes such a schema.
+ */
+export const globalTypeNames: ReadonlySet<string> = new Set(
+  "Array Blob JSON NonNullable Omit Pick Promise Readonly Record".split(" "),
+);

@@ -14,7 +14,10 @@ export async function merchantBackend(baseUrl: string): Promise<string[]> {
   try {
     await client.subscriptions.cancel("sub_1");
   } catch (error) {
-    if (error instanceof MerchantApiError && error.code === ErrorCode.apiKeyRejected) return [];
+    if (error instanceof MerchantApiError && error.code === ErrorCode.apiKeyRejected) {
+      const code: 1005 = error.code; // a known numeric code narrows
+      return [String(code)];
+    }
   }
   // @ts-expect-error the webhook body needs division_id
   await client.webhooks.create({ url: "https://m.example" });

@@ -125,6 +125,9 @@ export const preferForms = {
   /** Asks for nothing: the request goes on. */
   low: { header: "code=204", status: undefined },
   garbage: { header: "respond-async, wait=10", status: undefined },
+  /** A stream's error item, asked of an endpoint that has none (the Merchant spec streams nothing). */
+  streamError: { header: "stream-error=card_declined", status: 400 },
+  streamErrorBad: { header: 'stream-error=a"b<c', status: 400 },
 } as const;
 export type PreferForm = keyof typeof preferForms;
 

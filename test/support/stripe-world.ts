@@ -296,6 +296,14 @@ export interface StripeClientApi {
   paymentIntents: { create(body: unknown, params?: unknown, options?: unknown): Promise<unknown> };
 }
 
+/** An error on Stripe's end, as Stripe answers it. */
+export const serverError = stripeError(
+  500,
+  "api_error",
+  "api_error",
+  "Something went wrong on Stripe's end.",
+);
+
 /** A lock timeout, as Stripe answers it. */
 export const lockTimeout = stripeError(
   429,

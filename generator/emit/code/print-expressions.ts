@@ -79,10 +79,13 @@ function printProperty(property: ObjectProperty, ctx: PrintContext): Doc {
       // `{ validateLabel }`: a symbol under its own name, once its import says it has that name.
       if (property.value.kind === "ref" && !property.docs?.length)
         if (ctx.use(property.value) === property.key) return property.key;
+      // `__proto__: x` in an object literal sets the prototype; a computed key is a property.
       const key =
         typeof property.key === "number"
           ? printNumber(property.key)
-          : printPropertyKey(property.key);
+          : property.key === "__proto__"
+            ? '["__proto__"]'
+            : printPropertyKey(property.key);
       const printed = printAssignment(key, ":", property.value, ctx, {
         shortKey: textWidth(key) < 5,
       });

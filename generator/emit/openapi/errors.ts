@@ -114,7 +114,9 @@ function errorResponse(
   return obj({
     description: text(meaning, lines.join("\n")),
     content: media,
-    "x-retry": info?.retry ? true : undefined,
+    "x-retry": info?.retry || info?.notProcessed ? true : undefined,
+    // The server did none of the work: the client retries every method on it.
+    "x-apigen-not-processed": info?.notProcessed ? true : undefined,
     "x-undocumented": notesOf(info?.docs, ...unplaced.map((e) => e.docs)),
   });
 }

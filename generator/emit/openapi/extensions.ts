@@ -45,6 +45,7 @@ function errorsOf(model: ApiModel): JsonObject | undefined {
         status: typeof s.status === "number" ? s.status : s.status.toUpperCase(),
         meaning: s.meaning,
         retry: s.retry,
+        notProcessed: s.notProcessed ? true : undefined,
         "x-undocumented": notesOf(s.docs),
       }),
     ),

@@ -75,7 +75,7 @@ export function parameterOf(param: Param): JsonObject {
     ? "The client sends the default when the parameter is left out."
     : undefined;
   return obj({
-    name: param.name,
+    name: param.wireName ?? param.name,
     in: placementIn(param),
     required: param.required || placementIn(param) === "path",
     description: text(docs.description, trailing, sends),
@@ -84,6 +84,8 @@ export function parameterOf(param: Param): JsonObject {
     schema: schemaOf(param.type, { bare: true }),
     "x-undocumented": notesOf(docs),
     "x-apigen-trailing": param.placement === "trailing" ? true : undefined,
+    // The key of the spec's params, when the parameter travels under another name: --import reads it back.
+    "x-apigen-key": param.wireName !== undefined ? param.name : undefined,
   });
 }
 

@@ -3,7 +3,8 @@
  * of a stream, so the media type (`text/event-stream`, `application/jsonl`, ...) carries the
  * text as a string schema and `x-apigen-stream` says what the client reads from it: the
  * format, `itemSchema` (as OpenAPI 3.2 names it) or a schema per named event, whether names
- * not listed are accepted, and the terminator. A stream a body flag switches to is marked
+ * not listed are accepted, the terminator, and the error item (`error`: its `field` or
+ * `event`, `schema` and `status` path). A stream a body flag switches to is marked
  * with `x-apigen-stream-flag` (docs/openapi.md).
  */
 import type { EndpointResponse } from "../../ir/model.ts";
@@ -22,6 +23,15 @@ export function streamContent(response: EndpointResponse, flag?: string): JsonOb
       : undefined,
     open: events.length ? stream.open : undefined,
     terminator: stream.terminator,
+    error: stream.error
+      ? obj({
+          field: stream.error.field,
+          event: stream.error.event,
+          schema: stream.error.body ? schemaOf(stream.error.body) : undefined,
+          status: stream.error.status?.join("."),
+          description: stream.error.docs.description?.trim(),
+        })
+      : undefined,
   });
   return {
     [response.contentType!]: obj({

@@ -10,7 +10,7 @@ import { generic, keyword, literalType, typeExpr, union } from "./type-expr.ts";
 
 /** `ProductInfoResult`: the type of what a callback's handler answers, in `src/callbacks.ts`. */
 export const resultTypeRef = (callback: Callback) =>
-  generatedRef(modules.callbacks, `${callback.pascalName}Result`, true);
+  generatedRef(modules.callbacks, callback.resultTypeName, true);
 
 /** `CallbackHandlers`: every handler by event, in `src/callbacks.ts`. */
 export const handlersTypeRef = generatedRef(modules.callbacks, "CallbackHandlers", true);

@@ -14,7 +14,16 @@ export function obj(entries: Record<string, Json | undefined>): JsonObject {
   // for-in visits a literal's own keys in the order Object.entries would, without the pairs.
   for (const key in entries) {
     const value = entries[key];
-    if (value !== undefined) out[key] = value;
+    if (value === undefined) continue;
+    // A key `__proto__` (a spec's name) is an own entry, not the prototype of `out`.
+    if (key === "__proto__")
+      Object.defineProperty(out, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = value;
   }
   return out;
 }

@@ -10,7 +10,10 @@ import type { SignatureScheme } from "./schemes.js";
 
 /** A parameter of a callback, as its URL carries it. */
 export interface ParamSpec {
+  /** The key of the parameters object the handler and the validator get. */
   name: string;
+  /** The name a query parameter travels under, when it is not `name`. */
+  wire?: string;
   /** `path`: a `{name}` segment; `query`: the query string; `trailing`: a segment after the path, or the query string. */
   placement: "path" | "query" | "trailing";
   /** The URL text is turned into this before validation; default: kept as a string. */
@@ -95,7 +98,7 @@ function matchOne(
   for (const param of route.params) {
     let text: string | null | undefined;
     if (param.placement === "path") text = captured.get(param.name);
-    else if (param.placement === "query") text = query.get(param.name);
+    else if (param.placement === "query") text = query.get(param.wire ?? param.name);
     else
       text =
         extra > 0
@@ -103,7 +106,14 @@ function matchOne(
             ? decodeSegment(segments[next++]!)
             : undefined
           : query.get(param.name);
-    if (text !== null && text !== undefined) params[param.name] = convert(text, param.as);
+    if (text === null || text === undefined) continue;
+    // A parameter may be named `__proto__`: an own entry, not the prototype.
+    if (param.name === "__proto__")
+      Object.defineProperty(params, param.name, {
+        value: convert(text, param.as),
+        enumerable: true,
+      });
+    else params[param.name] = convert(text, param.as);
   }
   return params;
 }

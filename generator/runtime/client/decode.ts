@@ -55,16 +55,28 @@ export function declaredHeaders(
   for (const [name, parse] of Object.entries(spec)) {
     const text = headers.get(name);
     if (text === null) continue;
-    if (parse === "string") out[name] = text;
+    if (parse === "string") put(out, name, text);
     else if (parse === "boolean") {
-      if (text === "true" || text === "false") out[name] = text === "true";
+      if (text === "true" || text === "false") put(out, name, text === "true");
     } else {
       const value = text.trim() === "" ? NaN : Number(text);
       if (Number.isFinite(value) && (parse === "number" || Number.isInteger(value)))
-        out[name] = value;
+        put(out, name, value);
     }
   }
   return out;
+}
+
+/** `out[name] = value`, as an own entry also for a header named `__proto__` (not the prototype). */
+function put(out: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === "__proto__")
+    Object.defineProperty(out, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else out[name] = value;
 }
 
 /**

@@ -4,11 +4,14 @@
 
 /**
  * The statuses the spec marks in `errors.statuses`: `retry: true` ones are retried besides
- * the defaults (GitHub's 403 secondary rate limit), `retry: false` ones never are.
+ * the defaults (GitHub's 403 secondary rate limit), `retry: false` ones never are, and
+ * `notProcessed: true` ones (`anyMethod`) are retried for every method: the server promises
+ * it did none of the work of a request it answers so.
  */
 export interface RetryPolicy {
   statuses?: readonly number[];
   never?: readonly number[];
+  anyMethod?: readonly number[];
 }
 
 /**
@@ -18,8 +21,21 @@ export interface RetryPolicy {
 export function isRetryableStatus(status: number, policy: RetryPolicy = {}): boolean {
   if (policy.never?.includes(status)) return false;
   return (
-    status === 408 || status === 429 || status >= 500 || policy.statuses?.includes(status) === true
+    status === 408 ||
+    status === 429 ||
+    status >= 500 ||
+    policy.statuses?.includes(status) === true ||
+    policy.anyMethod?.includes(status) === true
   );
+}
+
+/**
+ * Whether a status may be retried for a request that is not safe to send twice (a POST or
+ * PATCH without an idempotency key): only one the spec marks `notProcessed`, whose requests
+ * the server promises it did not process.
+ */
+export function isNotProcessedStatus(status: number, policy: RetryPolicy = {}): boolean {
+  return policy.anyMethod?.includes(status) === true && !policy.never?.includes(status);
 }
 
 /**

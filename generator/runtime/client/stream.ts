@@ -8,7 +8,7 @@
 import { declaredHeaders } from "./decode.js";
 import { ClientError, ConnectionError, StreamParseError, UserAbortError } from "./errors.js";
 import type { ResultState } from "./api-promise.js";
-import type { Operation, StreamSpec } from "./operation.js";
+import type { Operation, StreamFailure, StreamSpec } from "./operation.js";
 
 /**
  * Called by the request loop for each call of a streaming endpoint: when the call streams
@@ -22,12 +22,13 @@ export function openStream(
   state: ResultState,
   signal: AbortSignal | undefined,
   limit: number,
+  fail: StreamFailure,
 ): Record<string, string> | undefined {
   const spec = op.streaming;
   if (!spec) return undefined;
   if (spec.flag !== undefined && (body as Record<string, unknown> | null)?.[spec.flag] !== true)
     return undefined;
-  state.open = (response) => new Stream(op, spec, response, signal, limit);
+  state.open = (response) => new Stream(op, spec, response, signal, limit, fail);
   return spec.flag !== undefined && spec.accept ? { accept: spec.accept } : undefined;
 }
 
@@ -183,7 +184,9 @@ class LineSplitter {
 /**
  * The items of a streamed response: `for await (const item of stream)`. It can be iterated
  * once; `break` out of the loop cancels the body, which closes the connection, and the
- * call's AbortSignal stops it mid-stream with a UserAbortError.
+ * call's AbortSignal stops it mid-stream with a UserAbortError. An item the spec declares as
+ * the stream's error (`error`: a key of its JSON, or its event name) is not yielded: the
+ * iteration throws the API's error for it, after the items before it, and lets go of the body.
  */
 export class Stream<Item, H = Record<string, never>> implements AsyncIterable<Item> {
   /** The response; its body is what the iteration reads. */
@@ -196,6 +199,8 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
   private lines: LineSplitter | undefined;
   /** Items read so far: the index of the next one, for error messages. */
   private index = 0;
+  /** The top-level key that makes an item's JSON the stream's error (spec `error.field`). */
+  private readonly errorField: string | undefined;
 
   constructor(
     private readonly op: Operation,
@@ -203,10 +208,12 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
     response: Response,
     private readonly signal: AbortSignal | undefined,
     private readonly limit: number,
+    private readonly fail?: StreamFailure,
   ) {
     this.response = response;
     this.status = response.status;
     this.headers = declaredHeaders(op.responseHeaders, response.headers) as H;
+    this.errorField = spec.error?.field;
   }
 
   /** The last event ID a server-sent event stream has set (`id:`), for resuming it. */
@@ -269,31 +276,40 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
 
   /** The item of one server-sent event: its data alone, or, with named events, the event. */
   private event(message: SseMessage, index: number): Item {
-    const { events, open } = this.spec;
+    const { events, open, error } = this.spec;
+    if (error?.event !== undefined && message.event === error.event)
+      throw this.failure(message.data, tryJson(message.data), index);
     if (!events) return this.item(message.data, index, message.event) as Item;
     const { event, id } = message;
     const read = Object.prototype.hasOwnProperty.call(events, event) ? events[event] : undefined;
-    if (!read && !open)
-      throw new StreamParseError(
-        this.op.id,
-        `event ${index} (${JSON.stringify(event)}) is not an event the spec lists`,
-        index,
-        event,
-      );
-    // An event this version does not know: its data as JSON where it is JSON, else as text.
-    const data = read
-      ? read === "text"
-        ? message.data
-        : this.item(message.data, index, event)
-      : tryJson(message.data);
+    let data: unknown;
+    if (read) data = read === "text" ? message.data : this.item(message.data, index, event);
+    else {
+      // An event this version does not know: its data as JSON where it is JSON, else as
+      // text; the stream's error item if it has its key, whatever the event's name.
+      data = tryJson(message.data);
+      if (this.errorField !== undefined && isErrorItem(data, this.errorField))
+        throw this.failure(message.data, data, index);
+      if (!open)
+        throw new StreamParseError(
+          this.op.id,
+          `event ${index} (${JSON.stringify(event)}) is not an event the spec lists`,
+          index,
+          event,
+        );
+    }
     return (id ? { event, data, id } : { event, data }) as Item;
   }
 
-  /** One payload: the text parsed as JSON, or kept as text for a `string` payload. */
+  /**
+   * One payload: the text parsed as JSON, or kept as text for a `string` payload. JSON with
+   * the key of the stream's error item is that error, thrown.
+   */
   private item(text: string, index: number, event: string | undefined): unknown {
     if (this.spec.text && !this.spec.events) return text;
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch {
       const what =
         this.spec.format === "sse"
@@ -301,7 +317,46 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
           : `line ${index} is text`;
       throw new StreamParseError(this.op.id, `${what} that is not JSON`, index, event);
     }
+    if (this.errorField !== undefined && isErrorItem(value, this.errorField))
+      throw this.failure(text, value, index);
+    return value;
   }
+
+  /**
+   * The API's error of the error item `index` (its data `text`, parsed as `value`): thrown
+   * with the status its data carries where the spec says it does, else the response's.
+   */
+  private failure(text: string, value: unknown, index: number): Error {
+    const path = this.spec.error?.status;
+    const carried = path ? valueAt(value, path) : undefined;
+    const status =
+      typeof carried === "number" && Number.isInteger(carried) && carried >= 100 && carried <= 599
+        ? carried
+        : this.status;
+    if (this.fail) return this.fail(status, text, this.response.headers, index);
+    return new ClientError(`${this.op.id}: stream item ${index} is the API's error`, this.op.id);
+  }
+}
+
+/** Whether an item's JSON is the stream's error: an object with the key, not null. */
+function isErrorItem(value: unknown, field: string): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Object.prototype.hasOwnProperty.call(value, field) &&
+    (value as Record<string, unknown>)[field] != null
+  );
+}
+
+/** The value at a dot path of a JSON value (own keys only), or undefined. */
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  let current = value;
+  for (const name of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    if (!Object.prototype.hasOwnProperty.call(current, name)) return undefined;
+    current = (current as Record<string, unknown>)[name];
+  }
+  return current;
 }
 
 /**

@@ -28,9 +28,25 @@ function fill(template: ErrorTemplate, parts: Parts): unknown {
   const out: Record<string, unknown> = {};
   for (const [name, field] of template.fields) {
     const value = fill(field, parts);
-    if (value !== undefined) out[name] = value;
+    // A field may be named `__proto__`: an own entry, not the prototype.
+    if (value !== undefined)
+      Object.defineProperty(out, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return out;
+}
+
+/** The error body of a template with `code` (when given) and `message` in their slots. */
+export function errorBodyOf(
+  template: ErrorTemplate,
+  code: string | number | undefined,
+  message: string,
+): unknown {
+  return fill(template, { code, tag: undefined, messages: [message] });
 }
 
 /** A JSON answer. */

@@ -79,7 +79,7 @@ export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 
       const out: Record<string, unknown> = {};
       for (const field of shape.fields)
         if (field.required || depth < deepest)
-          out[field.name] = sample(field.shape, types, random, depth + 1);
+          put(out, field.name, sample(field.shape, types, random, depth + 1));
       return out;
     }
     case "literal":
@@ -90,7 +90,7 @@ export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 
       const i = random.int(0, shape.variants.length - 1);
       const value = sample(shape.variants[i]!, types, random, depth + 1);
       if (shape.tag && value !== null && typeof value === "object")
-        (value as Record<string, unknown>)[shape.tag.field] = shape.tag.values[i];
+        put(value as Record<string, unknown>, shape.tag.field, shape.tag.values[i]);
       return value;
     }
     default: {
@@ -255,4 +255,16 @@ function readQuantifier(source: string, pos: { at: number }): [number, number] {
   pos.at += m[0].length;
   const min = Number(m[1]);
   return [min, m[2] === undefined ? min : m[3] ? Number(m[3]) : min + 3];
+}
+
+/** `out[name] = value`, as an own entry also for a field named `__proto__` (not the prototype). */
+function put(out: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === "__proto__")
+    Object.defineProperty(out, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else out[name] = value;
 }

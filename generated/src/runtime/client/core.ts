@@ -52,6 +52,7 @@ import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
 import {
   backoffMs,
+  isNotProcessedStatus,
   isRetryableStatus,
   neverReachedServer,
   retryAfterMs,
@@ -282,8 +283,16 @@ export class ClientCore {
         : undefined;
     if (placed?.headers) headers = { ...headers, ...placed.headers };
     // A streamed success is read by its Stream (stream.ts, passed in by streaming endpoints
-    // only), after the timeout has covered the wait for its headers.
-    const streams = op.stream?.(op, body, state, call.signal, this.options.maxResponseBytes);
+    // only), after the timeout has covered the wait for its headers; an error item the API
+    // sends in it is thrown as the API's error.
+    const streams = op.stream?.(
+      op,
+      body,
+      state,
+      call.signal,
+      this.options.maxResponseBytes,
+      (...a) => this.streamError(op, secrets, ...a),
+    );
     if (streams) headers = { ...headers, ...streams };
     const url = this.base + pathOf(op, params) + (placed?.search ?? "");
     const payload =
@@ -322,6 +331,27 @@ export class ClientCore {
         throw aborted(op, call, " while waiting to retry");
       });
     }
+  }
+
+  /** The API's error of an error item in a stream that began: read and redacted as an error body is. */
+  private streamError(
+    op: Operation,
+    secrets: readonly string[],
+    status: number,
+    text: string,
+    headers: Headers,
+    item: number,
+  ): Error {
+    const details = errorDetails(
+      op.id,
+      status,
+      text,
+      false,
+      headers,
+      secrets,
+      this.requestIdHeader,
+    );
+    return new this.errorClass({ ...details, streamItem: item });
   }
 
   /**
@@ -459,7 +489,7 @@ export class ClientCore {
   /**
    * The wait before trying a failed attempt again; throws its error when it may not be: no
    * tries left, a status or failure not worth one, or a POST or PATCH without an idempotency
-   * key that may have arrived.
+   * key that may have arrived (a status the spec marks `notProcessed` says it did not).
    */
   private retryWait(
     op: Operation,
@@ -474,7 +504,8 @@ export class ClientCore {
     const retry =
       attempt < (call.maxRetries ?? maxRetries) &&
       (response
-        ? retrySafe && isRetryableStatus(response.status, this.retryPolicy)
+        ? (retrySafe || isNotProcessedStatus(response.status, this.retryPolicy)) &&
+          isRetryableStatus(response.status, this.retryPolicy)
         : "retryable" in outcome && (outcome.retryable || retrySafe));
     if (!retry) {
       if (!response) throw (outcome as { error: Error }).error;

@@ -79,6 +79,11 @@ export interface ApiErrorDetails {
   /** The parsed JSON body, or the text when it is not JSON. */
   body: unknown;
   headers: Headers;
+  /**
+   * For an error the API sent inside a stream that had begun (the spec's stream `error`):
+   * the index of that item in the stream. The body is the item's data.
+   */
+  streamItem?: number;
 }
 
 /** The API answered with a status outside 2xx. */
@@ -95,13 +100,23 @@ export class ApiError extends ClientError {
   declare readonly errors: ApiErrorEntry[];
   declare readonly body: unknown;
   declare readonly headers: Headers;
+  /**
+   * The index of the stream item that was the error, for an error the API sent inside a
+   * stream that had begun (its `status` is then the stream's, 200, unless the item carries
+   * one); undefined otherwise.
+   */
+  declare readonly streamItem: number | undefined;
 
   constructor({ message, ...details }: ApiErrorDetails) {
-    const { endpointId, status, code, tag, serverMessage, requestId } = details;
+    const { endpointId, status, code, tag, serverMessage, requestId, streamItem } = details;
     const label = code !== undefined ? ` code ${code}` : tag !== undefined ? ` ${tag}` : "";
-    super(`${endpointId} failed with ${status}${label}: ${message}`, endpointId);
-    Object.assign(this, { code, tag, serverMessage, requestId }, details, {
-      kind: kinds[status] ?? (status >= 500 ? "server" : "client"),
+    const where = streamItem !== undefined ? ` in stream item ${streamItem}` : "";
+    super(`${endpointId} failed with ${status}${label}${where}: ${message}`, endpointId);
+    Object.assign(this, { code, tag, serverMessage, requestId, streamItem }, details, {
+      // A stream that began with a success and then failed is the server's failure.
+      kind:
+        kinds[status] ??
+        (status >= 500 || (streamItem !== undefined && status < 400) ? "server" : "client"),
     });
   }
 }

@@ -132,8 +132,16 @@ export interface OperationCode {
     state: ResultState,
     signal: AbortSignal | undefined,
     limit: number,
+    fail: StreamFailure,
   ) => Record<string, string> | undefined;
 }
+
+/**
+ * The API's error (its error class, redacted as every error body is) of an error item a
+ * stream sent after it began: the status to throw with, the item's data, the response's
+ * headers, and the item's index in the stream.
+ */
+export type StreamFailure = (status: number, text: string, headers: Headers, item: number) => Error;
 
 /** What the generated descriptor says about a streamed success (its `streaming` entry). */
 export interface StreamSpec {
@@ -150,6 +158,12 @@ export interface StreamSpec {
   flag?: string;
   /** The Accept header of a call whose flag asks for the stream. */
   accept?: string;
+  /**
+   * The item that is the API's error once the stream has begun, by a top-level key of its
+   * JSON (`field`) or by its event name (`event`); `status`: the path of an integer field of
+   * its data that carries the status to throw with.
+   */
+  error?: { field?: string; event?: string; status?: FieldPath };
 }
 
 /**
@@ -204,6 +218,14 @@ export function callArgs(op: Operation, args: readonly unknown[]): CallArgs {
     const name = names[i]!;
     if (name === "$body") body = args[i];
     else if (name === "$query") query = args[i] as QueryParams | undefined;
+    // A path parameter may be named `__proto__`: an own entry, not the prototype.
+    else if (name === "__proto__")
+      Object.defineProperty((params ??= {}), name, {
+        value: args[i],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else (params ??= {})[name] = args[i] as string | number | boolean;
   }
   return { params, body, query, options: args[names.length] as RequestOptions | undefined };
@@ -246,7 +268,7 @@ export function pathOf(op: Operation, params: PathParams | undefined): string {
     const name = parts[i]!;
     let text: string;
     try {
-      text = encodeURIComponent(String(params?.[name] ?? ""));
+      text = encodeURIComponent(String(own(params, name) ?? ""));
     } catch {
       throw new RequestValidationError(op.id, [{ path: `params.${name}`, message: loneSurrogate }]);
     }
@@ -273,6 +295,11 @@ function checkSegments(op: Operation, path: string): void {
       issues.push({ path: `params.${name}`, message });
   });
   if (issues.length) throw new RequestValidationError(op.id, issues);
+}
+
+/** An own entry of `params`, or undefined: `params.__proto__` is not one unless it was set. */
+function own(params: PathParams | undefined, name: string): string | number | boolean | undefined {
+  return params !== undefined && Object.hasOwn(params, name) ? params[name] : undefined;
 }
 
 /** Header names lower-cased, so that a later source replaces an earlier one whatever its case. */

@@ -34,6 +34,13 @@ export interface ParamsSpec {
   headerParams?: readonly string[];
   /** Values sent when the caller leaves the parameter out (`sendDefault: true`). */
   sendDefaults?: Readonly<Record<string, unknown>>;
+  /** The name a parameter travels under, by its key, when the two differ (`id_query` -> `id`). */
+  wireNames?: Readonly<Record<string, string>>;
+}
+
+/** An own entry of a descriptor's map: `__proto__` or `toString` is no entry unless listed. */
+function entry<T>(map: Readonly<Record<string, T>> | undefined, name: string): T | undefined {
+  return map !== undefined && Object.hasOwn(map, name) ? map[name] : undefined;
 }
 
 /** Why a value cannot go into a URL: encodeURIComponent throws a URIError on it. */
@@ -70,11 +77,12 @@ const isScalar = (value: unknown): value is string | number | boolean =>
 /** The `name=value` pairs of one query parameter, already encoded; pushes an issue when it cannot be written. */
 function queryPairs(
   name: string,
+  wire: string,
   value: unknown,
   style: QueryStyle | undefined,
   issues: ValidationIssue[],
 ): string[] {
-  const key = encode(name);
+  const key = encode(wire);
   if (isScalar(value)) return [`${key}=${encode(String(value))}`];
   const at = child("params", name);
   if (Array.isArray(value)) {
@@ -193,14 +201,17 @@ export function placeParams(
     ? new Set([...Object.keys(query ?? {}), ...Object.keys(spec.sendDefaults)])
     : Object.keys(query ?? {});
   for (const name of names) {
-    const value = query?.[name] ?? spec.sendDefaults?.[name];
+    const value =
+      (query && Object.hasOwn(query, name) ? query[name] : undefined) ??
+      entry(spec.sendDefaults, name);
     if (value === undefined || value === null) continue;
+    const wire = entry(spec.wireNames, name) ?? name;
     if (spec.headerParams?.includes(name)) {
       const text = headerValue(name, value, issues);
-      if (text !== undefined) (headers ??= {})[name.toLowerCase()] = text;
+      if (text !== undefined) (headers ??= {})[wire.toLowerCase()] = text;
     } else
       try {
-        pairs.push(...queryPairs(name, value, spec.styles?.[name], issues));
+        pairs.push(...queryPairs(name, wire, value, entry(spec.styles, name), issues));
       } catch (error) {
         if (!(error instanceof URIError)) throw error;
         issues.push({ path: child("params", name), message: loneSurrogate });

@@ -15,7 +15,7 @@ import { announcesTooMuch, parseJsonText, strictText } from "../http/body.js";
 import { splitTarget } from "../http/target.js";
 import type { Begun, HeaderReader, OutboundResponse, RequestCore } from "../http/types.js";
 import { validate, type ValidationIssue } from "../validate.js";
-import { areaOf, json, noteHeader, refuse } from "./answers.js";
+import { areaOf, errorBodyOf, json, noteHeader, refuse } from "./answers.js";
 import type { Memory } from "./memory.js";
 import { appliedPreference, preferenceOf, preferredRefusal } from "./prefer.js";
 import { checkCredentials, matchPath, readParams } from "./request.js";
@@ -65,16 +65,22 @@ function respond(
   random: Random,
   made?: Record<string, unknown>,
   body?: unknown,
+  streamError?: string,
 ): OutboundResponse {
   const streamed = route.streamResponse;
   const asked = streamed && (body as Record<string, unknown> | undefined)?.[streamed.flag] === true;
   const r = asked ? streamed : route.response;
+  if (streamError !== undefined && !r.error)
+    return refuse(ctx.table, route, {
+      status: 400,
+      message: `Prefer: stream-error asks for the error item of a stream; the answer to this call (${r.kind}) declares none`,
+    });
   const headers: Record<string, string> = r.note ? { [noteHeader]: r.note } : {};
   for (const h of r.headers ?? []) {
     const value = sample(h.shape, ctx.table.types, random);
     headers[h.name] = typeof value === "object" ? JSON.stringify(value) : String(value);
   }
-  if (r.kind === "sse" || r.kind === "jsonl") return stream(ctx, r, random, headers);
+  if (r.kind === "sse" || r.kind === "jsonl") return stream(ctx, r, random, headers, streamError);
   if (r.kind === "none" || !r.body) return { status: r.status, headers, body: "" };
   let value = sample(r.body, ctx.table.types, random);
   if (made && value !== null && typeof value === "object") value = { ...value, ...made };
@@ -84,23 +90,36 @@ function respond(
   return { status: r.status, headers: { "Content-Type": type, ...headers }, body: text };
 }
 
-/** A streamed answer: each named event once (or one item of the body), then the terminator. */
+/**
+ * A streamed answer: each named event once (or one item of the body), then the terminator.
+ * With `Prefer: stream-error` (`streamError`: the code asked for, or `""`), the first item,
+ * then the stream's error item, and nothing after it.
+ */
 function stream(
   ctx: Context,
   r: RouteResponse,
   random: Random,
   headers: Record<string, string>,
+  streamError: string | undefined,
 ): OutboundResponse {
   const data = (shape: Shape | undefined) =>
     JSON.stringify(shape ? sample(shape, ctx.table.types, random) : {});
-  const items = r.events?.length
+  let items: { event: string | undefined; data: string }[] = r.events?.length
     ? r.events.map((e) => ({ event: e.name, data: data(e.shape) }))
     : [{ event: undefined, data: data(r.body) }];
+  let end = r.terminator !== undefined ? `data: ${r.terminator}\n\n` : "";
+  if (streamError !== undefined && r.error) {
+    const message = "the stand-in's stream error (Prefer: stream-error)";
+    const failure = errorBodyOf(r.error.template, streamError || undefined, message);
+    items = [...items.slice(0, 1), { event: r.error.event, data: JSON.stringify(failure) }];
+    end = "";
+    headers = { ...headers, "Preference-Applied": appliedPreference({ streamError }) };
+  }
   const text =
     r.kind === "jsonl"
       ? items.map((i) => `${i.data}\n`).join("")
       : items.map((i) => `${i.event ? `event: ${i.event}\n` : ""}data: ${i.data}\n\n`).join("") +
-        (r.terminator !== undefined ? `data: ${r.terminator}\n\n` : "");
+        end;
   const type = r.contentType ?? (r.kind === "sse" ? "text/event-stream" : "application/jsonl");
   return { status: r.status, headers: { "Content-Type": type, ...headers }, body: text };
 }
@@ -114,7 +133,7 @@ function preferred(
   route: Route,
   headers: HeaderReader,
   request: () => Request,
-): OutboundResponse | undefined {
+): OutboundResponse | { streamError: string } | undefined {
   let asked = headers.get("prefer");
   if (asked === null && ctx.options.prefer) {
     try {
@@ -130,6 +149,14 @@ function preferred(
   if (pref === undefined) return undefined;
   const problem = (text: string) => refuse(ctx.table, route, { status: 400, message: text });
   if ("problem" in pref) return problem(pref.problem);
+  if (pref.code === undefined && pref.error === undefined) {
+    // Only `stream-error`: the stream answers with its error item, if the spec declares one.
+    if (route.response.error || route.streamResponse?.error)
+      return { streamError: pref.streamError ?? "" };
+    return problem(
+      `Prefer: stream-error asks for the error item of a stream; ${route.method} ${route.path} declares none`,
+    );
+  }
   const refusal = preferredRefusal(ctx.table, route, pref);
   if (refusal === undefined) return undefined;
   if ("problem" in refusal) return problem(refusal.problem);
@@ -162,11 +189,17 @@ function jsonBody(
 function serve(
   ctx: Context,
   route: Route,
-  request: { pathname: string; query: URLSearchParams; found: Record<string, string> },
+  request: {
+    pathname: string;
+    query: URLSearchParams;
+    found: Record<string, string>;
+    /** `Prefer: stream-error`: the code asked for, or `""`. */
+    streamError: string | undefined;
+  },
   headers: HeaderReader,
   bytes: Uint8Array,
 ): OutboundResponse {
-  const { pathname, query, found } = request;
+  const { pathname, query, found, streamError } = request;
   const search = query.toString();
   const random = seeded(hashText(`${route.method} ${pathname}${search && `?${search}`}`, ctx.seed));
   const params = readParams(route, found, query, headers);
@@ -182,7 +215,7 @@ function serve(
   if (issues.length > 0) return invalid(ctx, route, issues.map(issueText));
   const step = route.state ? ctx.memory.apply(route.state, params, body, text) : {};
   if ("refusal" in step) return refuse(ctx.table, route, step.refusal);
-  return respond(ctx, route, random, step.made, body);
+  return respond(ctx, route, random, step.made, body, streamError);
 }
 
 /** The route of a method and path with its path parameters, or the refusal: 404, or 405 with `Allow`. */
@@ -247,7 +280,8 @@ export function createCore(ctx: Context): StandInCore {
     if ("answer" in routed) return answer(routed.answer);
     const { route, found } = routed;
     const asked = preferred(ctx, route, headers, request);
-    if (asked) return answer(asked);
+    if (asked && !("streamError" in asked)) return answer(asked);
+    const streamError = asked?.streamError;
     const denied = checkCredentials(route, query, headers, ctx.options.keys ?? {});
     if (denied) return answer(refuse(table, route, denied));
     const refusal = (status: number, message: string, close: boolean) =>
@@ -264,7 +298,11 @@ export function createCore(ctx: Context): StandInCore {
       complete: (bytes) =>
         bytes === undefined
           ? tooLarge()
-          : done(method, pathname, serve(ctx, route, { pathname, query, found }, headers, bytes)),
+          : done(
+              method,
+              pathname,
+              serve(ctx, route, { pathname, query, found, streamError }, headers, bytes),
+            ),
       // the sender went away or its body broke off: there is no body to serve
       failed: () => refusal(400, "body: the request ended before its body did", false),
       timedOut: () => refusal(408, `body: took longer than ${timeoutMs} ms`, true),

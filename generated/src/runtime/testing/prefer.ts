@@ -14,6 +14,8 @@ export interface Preference {
   code?: number;
   error?: string;
   retryAfter?: string;
+  /** `stream-error` (`""`) or `stream-error=<code>`: a stream that sends its error item. */
+  streamError?: string;
 }
 
 /** A preference the stand-in cannot follow, in words for the caller. */
@@ -45,6 +47,12 @@ export function preferenceOf(header: string | null): Preference | PreferenceProb
       .join("=")
       .trim()
       .replace(/^"(.*)"$/, "$1");
+    if (key === "stream-error") {
+      if (value && !errorName.test(value))
+        return { problem: `Prefer: stream-error=${quoted(value)} is not an error code` };
+      pref.streamError = value;
+      continue;
+    }
     if (!value) continue;
     if (key === "code") {
       const status = /^\d{3}$/.test(value) ? Number(value) : NaN;
@@ -57,7 +65,8 @@ export function preferenceOf(header: string | null): Preference | PreferenceProb
       pref.error = value;
     } else if (key === "retry-after" && /^\d{1,10}$/.test(value)) pref.retryAfter = value;
   }
-  return pref.code !== undefined || pref.error !== undefined ? pref : undefined;
+  const asks = pref.code !== undefined || pref.error !== undefined;
+  return asks || pref.streamError !== undefined ? pref : undefined;
 }
 
 /** The `Preference-Applied` value of what was followed, rebuilt from the parts understood. */
@@ -66,6 +75,8 @@ export function appliedPreference(pref: Preference): string {
   if (pref.code !== undefined) parts.push(`code=${pref.code}`);
   if (pref.error !== undefined) parts.push(`error=${pref.error}`);
   if (pref.retryAfter !== undefined) parts.push(`retry-after=${pref.retryAfter}`);
+  if (pref.streamError !== undefined)
+    parts.push(pref.streamError ? `stream-error=${pref.streamError}` : "stream-error");
   return parts.join(", ");
 }
 

@@ -32,16 +32,28 @@ export function matchPath(route: Route, path: string): Record<string, string> | 
     const part = template[i]!;
     const text = safeDecode(actual[i]!);
     if (text === undefined) return undefined;
-    if (/^\{[^}]+\}$/.test(part)) found[part.slice(1, -1)] = text;
+    if (/^\{[^}]+\}$/.test(part)) put(found, part.slice(1, -1), text);
     else if (part !== text) return undefined;
   }
   const rest = actual.slice(template.length);
   route.params
     .filter((p) => p.in === "trailing")
     .forEach((p, i) => {
-      if (rest[i] !== undefined) found[p.name] = safeDecode(rest[i]!) ?? rest[i]!;
+      if (rest[i] !== undefined) put(found, p.name, safeDecode(rest[i]!) ?? rest[i]!);
     });
   return found;
+}
+
+/** `out[name] = value`, as an own entry also for a parameter named `__proto__` (not the prototype). */
+function put(out: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === "__proto__")
+    Object.defineProperty(out, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else out[name] = value;
 }
 
 function safeDecode(text: string): string | undefined {
@@ -69,21 +81,29 @@ export function readParams(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const param of route.params) {
+    const wire = param.wire ?? param.name;
     if (param.in === "path" || param.in === "trailing") {
-      const text = pathParams[param.name] ?? query.get(param.name);
-      if (text !== undefined && text !== null) out[param.name] = urlValue(param, text);
+      const text = Object.hasOwn(pathParams, param.name)
+        ? pathParams[param.name]
+        : query.get(param.name);
+      if (text !== undefined && text !== null) put(out, param.name, urlValue(param, text));
     } else if (param.in === "header") {
-      const text = headers.get(param.name);
-      if (text !== null) out[param.name] = urlValue(param, text);
+      const text = headers.get(wire);
+      if (text !== null) put(out, param.name, urlValue(param, text));
     } else if (param.list) {
       const all = query
-        .getAll(param.name)
-        .concat(query.getAll(`${param.name}[]`))
+        .getAll(wire)
+        .concat(query.getAll(`${wire}[]`))
         .flatMap((v) => v.split(","));
-      if (all.length > 0) out[param.name] = all.map((v) => urlValue(param, v));
+      if (all.length > 0)
+        put(
+          out,
+          param.name,
+          all.map((v) => urlValue(param, v)),
+        );
     } else {
-      const text = query.get(param.name);
-      if (text !== null) out[param.name] = urlValue(param, text);
+      const text = query.get(wire);
+      if (text !== null) put(out, param.name, urlValue(param, text));
     }
   }
   return out;

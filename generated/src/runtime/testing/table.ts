@@ -44,7 +44,10 @@ export interface CredentialCheck {
 
 /** A parameter the stand-in reads off the request before the params validator sees it. */
 export interface RouteParam {
+  /** The key of the parameters object the validators check. */
   name: string;
+  /** The name it travels under, when it is not `name` (a query parameter keyed `id_query`). */
+  wire?: string;
   in: "path" | "query" | "header" | "trailing";
   /** What the URL text becomes before validation (absent: a string). */
   urlValue?: "number" | "boolean";
@@ -62,6 +65,11 @@ export interface RouteResponse {
   events?: { name: string; shape: Shape }[];
   /** An SSE data value that ends the stream (`[DONE]`), sent last. */
   terminator?: string;
+  /**
+   * The stream's error item, sent when `Prefer: stream-error` asks for it: an item whose JSON
+   * has the top-level key `field`, or an SSE event named `event`; its data built by `template`.
+   */
+  error?: { field?: string; event?: string; template: ErrorTemplate };
   /** Response headers the spec declares, each with its value's shape. */
   headers?: { name: string; shape: Shape }[];
   note?: string;

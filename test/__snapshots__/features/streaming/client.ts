@@ -77,7 +77,7 @@ export type JobsWatchEvent =
  * `POST /v1/chat/completions`
  * Sends: `Authorization: Bearer …` (`token`).
  * @param core The `StreamsCore` that sends the call.
- * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+ * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
 export const chatCreate: {
@@ -88,7 +88,7 @@ export const chatCreate: {
    * `POST /v1/chat/completions`
    * Sends: `Authorization: Bearer …` (`token`).
    * @param core The `StreamsCore` that sends the call.
-   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
   (
@@ -103,7 +103,7 @@ export const chatCreate: {
    * `POST /v1/chat/completions`
    * Sends: `Authorization: Bearer …` (`token`).
    * @param core The `StreamsCore` that sends the call.
-   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
   (
@@ -118,7 +118,7 @@ export const chatCreate: {
    * `POST /v1/chat/completions`
    * Sends: `Authorization: Bearer …` (`token`).
    * @param core The `StreamsCore` that sends the call.
-   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
   (
@@ -127,7 +127,7 @@ export const chatCreate: {
     options?: RequestOptions,
   ): ApiPromise<Stream<ChatChunk> | ChatCompletion>;
 } = /* @__PURE__ */ endpoint(
-  '{"id":"chat.create","method":"POST","path":"/v1/chat/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]","flag":"stream","accept":"text/event-stream, application/json;q=0.5"},"code":["validateBody","stream"]}',
+  '{"id":"chat.create","method":"POST","path":"/v1/chat/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]","flag":"stream","accept":"text/event-stream, application/json;q=0.5","error":{"field":"error","status":["error","status"]}},"code":["validateBody","stream"]}',
   validateChatRequest,
   openStream,
 );
@@ -139,7 +139,7 @@ export const chatCreate: {
  * `POST /v1/completions`
  * Sends: `Authorization: Bearer …` (`token`).
  * @param core The `StreamsCore` that sends the call.
- * @returns A Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. The ChatChunk.
+ * @returns A Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends. The ChatChunk.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
 export const completionsStream: (
@@ -147,7 +147,7 @@ export const completionsStream: (
   body: ChatRequest,
   options?: RequestOptions,
 ) => ApiPromise<Stream<ChatChunk>> = /* @__PURE__ */ endpoint(
-  '{"id":"completions.stream","method":"POST","path":"/v1/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]"},"code":["validateBody","stream"]}',
+  '{"id":"completions.stream","method":"POST","path":"/v1/completions","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":true,"streaming":{"format":"sse","terminator":"[DONE]","error":{"field":"error"}},"code":["validateBody","stream"]}',
   validateChatRequest,
   openStream,
 );
@@ -159,7 +159,7 @@ export const completionsStream: (
  * `POST /v1/messages`
  * Sends: `Authorization: Bearer …` (`token`).
  * @param core The `StreamsCore` that sends the call.
- * @returns A Stream (text/event-stream) giving each named event, read with `for await`; it resolves once the response headers arrive.
+ * @returns A Stream (text/event-stream) giving each named event, read with `for await`; it resolves once the response headers arrive. An `error` event is the API's error: the `for await` throws it and the stream ends.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
 export const messagesStream: (
@@ -167,7 +167,7 @@ export const messagesStream: (
   body: ChatRequest,
   options?: RequestOptions,
 ) => ApiPromise<Stream<MessagesStreamEvent>> = /* @__PURE__ */ endpoint(
-  '{"id":"messages.stream","method":"POST","path":"/v1/messages","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":false,"streaming":{"format":"sse","events":{"message_start":"json","content_block_delta":"json","message_stop":"json","ping":"json"},"open":true},"code":["validateBody","stream"]}',
+  '{"id":"messages.stream","method":"POST","path":"/v1/messages","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json","Accept":"text/event-stream, application/json;q=0.5"},"args":["$body"],"documentedResponse":false,"streaming":{"format":"sse","events":{"message_start":"json","content_block_delta":"json","message_stop":"json","ping":"json"},"open":true,"error":{"event":"error"}},"code":["validateBody","stream"]}',
   validateChatRequest,
   openStream,
 );
@@ -220,7 +220,7 @@ export const ticksWatch: (
  * Sends: no credential.
  * @param core The `StreamsCore` that sends the call.
  * @param query.level The `level` query parameter.
- * @returns A Stream (application/x-ndjson) giving each JSON line, read with `for await`; it resolves once the response headers arrive. The LogLine.
+ * @returns A Stream (application/x-ndjson) giving each JSON line, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends. The LogLine.
  * @throws {StreamsApiError} when the API answers with an error status.
  */
 export const logsTail: (
@@ -228,7 +228,7 @@ export const logsTail: (
   query?: Pick<LogsTailParams, "level">,
   options?: RequestOptions,
 ) => ApiPromise<Stream<LogLine>> = /* @__PURE__ */ endpoint(
-  '{"id":"logs.tail","method":"GET","path":"/v1/logs","credentials":[],"headers":{"Accept":"application/x-ndjson, application/json;q=0.5"},"args":["$query"],"documentedResponse":true,"streaming":{"format":"jsonl"},"code":["validateParams","place","stream"]}',
+  '{"id":"logs.tail","method":"GET","path":"/v1/logs","credentials":[],"headers":{"Accept":"application/x-ndjson, application/json;q=0.5"},"args":["$query"],"documentedResponse":true,"streaming":{"format":"jsonl","error":{"field":"error"}},"code":["validateParams","place","stream"]}',
   validateLogsTailParams,
   placeParams,
   openStream,
@@ -242,7 +242,7 @@ export interface ChatApi {
    *
    * `POST /v1/chat/completions`
    * Sends: `Authorization: Bearer …` (`token`).
-   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
   create(
@@ -255,7 +255,7 @@ export interface ChatApi {
    *
    * `POST /v1/chat/completions`
    * Sends: `Authorization: Bearer …` (`token`).
-   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
   create(
@@ -268,7 +268,7 @@ export interface ChatApi {
    *
    * `POST /v1/chat/completions`
    * Sends: `Authorization: Bearer …` (`token`).
-   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive.
+   * @returns The ChatCompletion. With `stream: true`: a Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
   create(
@@ -291,7 +291,7 @@ export interface CompletionsApi {
    *
    * `POST /v1/completions`
    * Sends: `Authorization: Bearer …` (`token`).
-   * @returns A Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. The ChatChunk.
+   * @returns A Stream (text/event-stream) giving each event's data up to the terminator `[DONE]`, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends. The ChatChunk.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
   stream(body: ChatRequest, options?: RequestOptions): ApiPromise<Stream<ChatChunk>>;
@@ -311,7 +311,7 @@ export interface MessagesApi {
    *
    * `POST /v1/messages`
    * Sends: `Authorization: Bearer …` (`token`).
-   * @returns A Stream (text/event-stream) giving each named event, read with `for await`; it resolves once the response headers arrive.
+   * @returns A Stream (text/event-stream) giving each named event, read with `for await`; it resolves once the response headers arrive. An `error` event is the API's error: the `for await` throws it and the stream ends.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
   stream(body: ChatRequest, options?: RequestOptions): ApiPromise<Stream<MessagesStreamEvent>>;
@@ -376,7 +376,7 @@ export interface LogsApi {
    * `GET /v1/logs`
    * Sends: no credential.
    * @param query.level The `level` query parameter.
-   * @returns A Stream (application/x-ndjson) giving each JSON line, read with `for await`; it resolves once the response headers arrive. The LogLine.
+   * @returns A Stream (application/x-ndjson) giving each JSON line, read with `for await`; it resolves once the response headers arrive. An item with an `error` key is the API's error: the `for await` throws it and the stream ends. The LogLine.
    * @throws {StreamsApiError} when the API answers with an error status.
    */
   tail(

@@ -26,13 +26,21 @@ export class StreamsApiError extends ApiError {
   declare readonly errors: Array<ApiErrorEntry & { code?: ApiErrorCode }>;
 }
 
-/** An error code: one of {@link ErrorCode}, or one the spec does not list (a number or a string). */
-export type ApiErrorCode = ErrorCode | (number & {}) | (string & {});
+/** An error code: one of {@link ErrorCode}, or one the spec does not list (a number or a string). Comparing `code` with a known one (`===`, `case`) narrows it to that code. */
+export type ApiErrorCode = ErrorCode | number | string;
 
 /** Error codes of the Streaming, by name. Read `error.code` (or `error.tag`), not only the status. */
-export const ErrorCode = {} as const;
+export const ErrorCode = {
+  /** The server failed while answering. */
+  serverError: "server_error",
+  /** Too busy to go on; try again later. */
+  overloaded: "overloaded",
+} as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** What each known error code means. */
-export const errorCodeMeanings: Readonly<Record<ErrorCode, string>> = {};
+export const errorCodeMeanings: Readonly<Record<ErrorCode, string>> = {
+  server_error: "The server failed while answering.",
+  overloaded: "Too busy to go on; try again later.",
+};
