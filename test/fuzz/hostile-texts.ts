@@ -101,6 +101,13 @@ const nameKeys = new Set([
   "code", // an error code (a string code is text: see below)
   "timestamp", // a signature scheme's signing-time header or item key
   "as", // what a delivery header's text is read as (number, boolean)
+  // worked out by ir/names.ts (issue 30), like camelName
+  "resultTypeName",
+  "optionName",
+  "bodyValidatorName",
+  "groupClassName",
+  "groupProperty",
+  "methodName",
 ]);
 
 /** How a string of the model at `path` (`.endpoints[].docs.description`) is treated, if known. */

@@ -25,8 +25,8 @@ export class StandardWebhooksApiError extends ApiError {
   declare readonly errors: Array<ApiErrorEntry & { code?: ApiErrorCode }>;
 }
 
-/** An error code: one of {@link ErrorCode}, or one the spec does not list (a number or a string). */
-export type ApiErrorCode = ErrorCode | (number & {}) | (string & {});
+/** An error code: one of {@link ErrorCode}, or one the spec does not list (a number or a string). Comparing `code` with a known one (`===`, `case`) narrows it to that code. */
+export type ApiErrorCode = ErrorCode | number | string;
 
 /** Error codes of the Standard Webhooks, by name. Read `error.code` (or `error.tag`), not only the status. */
 export const ErrorCode = {} as const;
