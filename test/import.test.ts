@@ -121,7 +121,7 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
   });
 
   it("notes every loss with its JSON pointer, and --gaps lists them", () => {
-    expect(result.gaps).toBe(4);
+    expect(result.gaps).toBe(5);
     const run = runCli(["--gaps", "--spec", outSpec]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("maxItems: 100 (import: #/components/schemas/Pets/maxItems)");
@@ -130,6 +130,9 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
     );
     expect(run.stdout).toContain("response default (import: #/paths/~1pets/get/responses/default)");
     expect(run.stdout).toContain("info.license (import: #/info/license)");
+    expect(run.stdout).toContain(
+      "format int64: a JavaScript number holds integers exactly only up to 2^53 (Number.MAX_SAFE_INTEGER) (import: #/components/schemas/Pet/allOf/1/properties/id/format)",
+    );
   });
 
   it("generates a package from the imported folder", async () => {

@@ -77,6 +77,15 @@ export function setEntry(target: JsonObject, key: string, value: JsonValue): voi
   else target[key] = value;
 }
 
+/** `Object.assign(target, source)` through `setEntry`, so a `__proto__` field is copied as one. */
+export function copyEntries(target: JsonObject, source: JsonObject): void {
+  for (const [key, value] of Object.entries(source)) setEntry(target, key, value);
+}
+
+/** `source[key]` when it is the object's own entry (never `Object.prototype` for `__proto__`). */
+export const ownEntry = (source: JsonObject, key: string): JsonValue | undefined =>
+  Object.hasOwn(source, key) ? source[key] : undefined;
+
 /** `at`, one key deeper. */
 export const under = (at: Pointer, ...keys: (string | number)[]): Pointer => ({
   file: at.file,

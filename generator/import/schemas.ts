@@ -13,9 +13,13 @@ import {
   setEntry,
   stringOf,
   under,
+  withoutKey,
   type ImportContext,
   type TypeOut,
 } from "./context.ts";
+import { allFieldsOf, allOfType } from "./schema-allof.ts";
+import { bytesType } from "./schema-bytes.ts";
+import { cleanText, dropUnfitDefault, hasControlCharacter } from "./schema-values.ts";
 import {
   child,
   importError,
@@ -41,7 +45,10 @@ const formats = new Set([
   "phone",
 ]);
 /** OpenAPI formats that say no more than the type does: dropped without a note. */
-const plainFormats = new Set(["int32", "int64", "float", "double", "string"]);
+const plainFormats = new Set(["int32", "float", "double", "string"]);
+/** What the spec cannot say of `format: int64`, noted where it is. */
+const int64Note =
+  "format int64: a JavaScript number holds integers exactly only up to 2^53 (Number.MAX_SAFE_INTEGER)";
 /** Keys read here or documentation only: no note when present. */
 const handled = new Set([
   "type",
@@ -187,6 +194,7 @@ function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named:
   const facets: JsonObject = {};
   const base = baseType(ctx, schema, at, facets, named);
   copyDocs(ctx, schema, facets, at);
+  dropUnfitDefault(ctx, base, facets, at);
   noteUnread(ctx, schema, at, facets);
   return withFacets(base, facets);
 }
@@ -218,7 +226,10 @@ function baseType(
   types = types.filter((t) => t !== "null");
   if (schema.const !== undefined) return constType(ctx, schema.const, at, facets);
   if (Array.isArray(schema.enum)) return enumType(ctx, schema.enum, at, facets);
-  if (Array.isArray(schema.allOf)) return allOfType(ctx, schema, at, facets);
+  if (Array.isArray(schema.allOf))
+    return allOfType(ctx, schema, at, facets, named, () =>
+      baseType(ctx, withoutKey(schema, "allOf"), at, facets, named),
+    );
   const members = Array.isArray(schema.oneOf)
     ? "oneOf"
     : Array.isArray(schema.anyOf)
@@ -303,16 +314,18 @@ function stringType(
   facets: JsonObject,
 ): TypeOut {
   const format = stringOf(schema, "format");
+  if (format === "binary") return bytesType(ctx, at, facets);
   if (
-    format === "binary" ||
-    (schema.contentMediaType !== undefined &&
-      schema.contentEncoding === undefined &&
-      format === undefined &&
-      schema.contentMediaType !== "application/json")
+    schema.contentMediaType !== undefined &&
+    schema.contentEncoding === undefined &&
+    format === undefined &&
+    schema.contentMediaType !== "application/json"
   )
     return "binary";
   if (format !== undefined) {
     if (formats.has(format)) facets.format = format;
+    else if (format === "int64")
+      note(ctx, facets, under(at, "format"), `${int64Note}; here a string`);
     else if (!plainFormats.has(format)) note(ctx, facets, under(at, "format"), `format ${format}`);
   }
   for (const key of ["pattern", "minLength", "maxLength"] as const)
@@ -341,7 +354,8 @@ function copyNumeric(
     if (schema[key] !== undefined && schema[key] !== false)
       note(ctx, facets, under(at, key), `${key}: ${JSON.stringify(schema[key])}`);
   const format = stringOf(schema, "format");
-  if (format === "unix-time" || format === "timestamp") facets.format = "timestamp";
+  if (format === "int64") note(ctx, facets, under(at, "format"), int64Note);
+  else if (format === "unix-time" || format === "timestamp") facets.format = "timestamp";
   else if (format !== undefined && !plainFormats.has(format))
     note(ctx, facets, under(at, "format"), `format ${format}`);
 }
@@ -447,59 +461,6 @@ export function fieldsOf(ctx: ImportContext, schema: JsonObject, at: Pointer): J
   return fields;
 }
 
-/** allOf: `extends` the one named object with the others' fields; more than one named: merged. */
-function allOfType(
-  ctx: ImportContext,
-  schema: JsonObject,
-  at: Pointer,
-  facets: JsonObject,
-): TypeOut {
-  const parts = schema.allOf as JsonValue[];
-  if (parts.length === 1 && !schema.properties)
-    return typeOf(ctx, parts[0]!, under(at, "allOf", 0));
-  const out: JsonObject = {};
-  const fields: JsonObject = {};
-  parts.forEach((part, i) => {
-    const partAt = under(at, "allOf", i);
-    if (isObject(part) && typeof part.$ref === "string" && out.extends === undefined) {
-      const target = ctx.doc.resolveRef(part.$ref, partAt);
-      out.extends = namedType(ctx, target.value, target.at);
-      return;
-    }
-    const resolved =
-      isObject(part) && typeof part.$ref === "string"
-        ? ctx.doc.resolveRef(part.$ref, partAt)
-        : { value: part, at: partAt };
-    if (
-      !isObject(resolved.value) ||
-      !(resolved.value.properties || resolved.value.type === "object")
-    ) {
-      note(ctx, facets, partAt, "an allOf member that is not an object: left out");
-      return;
-    }
-    // Its fields are copied in; one of them copying this schema in again would never end.
-    const copied = locationKey(resolved.at);
-    if (ctx.copying.has(copied)) {
-      note(
-        ctx,
-        facets,
-        partAt,
-        "an allOf member copied into its own fields (a $ref cycle): left out",
-      );
-      return;
-    }
-    ctx.copying.add(copied);
-    for (const [name, field] of Object.entries(fieldsOf(ctx, resolved.value, resolved.at)))
-      setEntry(fields, name, field);
-    ctx.copying.delete(copied);
-  });
-  if (isObject(schema.properties))
-    for (const [name, field] of Object.entries(fieldsOf(ctx, schema, at)))
-      setEntry(fields, name, field);
-  if (Object.keys(fields).length || !out.extends) out.fields = fields;
-  return out;
-}
-
 /** oneOf/anyOf: a tagged union (named types with a discriminator) or an untagged one. */
 function unionType(
   ctx: ImportContext,
@@ -521,23 +482,25 @@ function unionType(
   const discriminator = isObject(schema.discriminator)
     ? stringOf(schema.discriminator, "propertyName")
     : undefined;
+  let untagged: string | undefined;
   if (
     named &&
     discriminator &&
     members.every((m) => typeof m === "string" && /^[A-Z]\w*$/.test(m))
   ) {
-    const tags = tagsOf(ctx, schema, list, at);
-    if (tags)
+    const tags = tagsOf(ctx, schema, list, at, discriminator);
+    if (typeof tags !== "string")
       return schema["x-apigen-open"] === true
         ? { discriminator, union: tags, open: true }
         : { discriminator, union: tags };
+    untagged = tags;
   }
   if (discriminator)
     note(
       ctx,
       facets,
       under(at, "discriminator"),
-      `discriminator ${discriminator} kept as an untagged union`,
+      `discriminator ${discriminator} kept as an untagged union${untagged ? `: ${untagged}` : ""}`,
     );
   const distinct = [...new Map(members.map((m) => [JSON.stringify(m), m])).values()];
   if (distinct.length === 1) return distinct[0]!;
@@ -570,13 +533,19 @@ function withoutOpenEnumSentence(description: string): string {
   return description.split(openEnumSentence).join("").trim();
 }
 
-/** Tag value -> variant name, from the discriminator's mapping, else the schema names. */
+/**
+ * Tag value -> variant name: from the discriminator's mapping, else the one value the variant's
+ * tag field admits (a one-value `enum` or a `const`, as OpenAI writes them), else the schema's
+ * name. Why the union cannot be tagged, in words, when it cannot: a variant that is not a
+ * named object (or is nullable), two variants of one tag, a tag field that does not admit its tag.
+ */
 function tagsOf(
   ctx: ImportContext,
   schema: JsonObject,
   list: JsonValue[],
   at: Pointer,
-): JsonObject | undefined {
+  discriminator: string,
+): JsonObject | string {
   const mapping =
     isObject(schema.discriminator) && isObject(schema.discriminator.mapping)
       ? schema.discriminator.mapping
@@ -596,22 +565,52 @@ function tagsOf(
   const tags: JsonObject = {};
   for (let i = 0; i < list.length; i++) {
     const member = list[i]!;
-    if (!isObject(member) || typeof member.$ref !== "string") return undefined;
+    if (!isObject(member) || typeof member.$ref !== "string") return "a variant is not a $ref";
     const target = ctx.doc.resolveRef(member.$ref, under(at, "oneOf", i));
     const name = namedType(ctx, target.value, target.at);
     // A tagged variant is a named object type; a union of unions stays untagged.
     const variant = ctx.types.get(name);
     if (!isObject(variant) || (variant.fields === undefined && variant.extends === undefined))
-      return undefined;
-    const tag = byTarget.get(name) ?? pointerTokens(target.at.pointer).at(-1)!;
+      return `${name} is not an object`;
+    if (variant.nullable === true) return `${name} admits null`;
+    const field = allFieldsOf(ctx, name)[discriminator];
+    const tag = byTarget.get(name) ?? fixedTag(field) ?? pointerTokens(target.at.pointer).at(-1)!;
+    if (tags[tag] !== undefined) return `${tags[tag]} and ${name} have one tag, ${tag}`;
+    if (field !== undefined && !admitsTag(ctx, field, tag))
+      return `${name}.${discriminator} does not admit ${tag}`;
     setEntry(tags, tag, name);
   }
   return tags;
 }
 
+/** The one tag a variant's tag field admits: a string `const`, or an `enum` of one string. */
+function fixedTag(field: JsonValue | undefined): string | undefined {
+  if (!isObject(field)) return undefined;
+  if (typeof field.const === "string") return field.const;
+  if (Array.isArray(field.enum) && field.enum.length === 1 && typeof field.enum[0] === "string")
+    return field.enum[0];
+  return undefined;
+}
+
+/** Whether a tag field's type admits `tag` (a string, that const, an enum listing it). */
+function admitsTag(ctx: ImportContext, field: JsonValue, tag: string, depth = 0): boolean {
+  if (depth > 32) return false;
+  const type = isObject(field) ? (field.type ?? field) : field;
+  if (typeof type === "string") {
+    if (type === "string") return true;
+    const named = ctx.types.get(type);
+    return named !== undefined && admitsTag(ctx, named, tag, depth + 1);
+  }
+  if (!isObject(type)) return false;
+  if (type.const !== undefined) return type.const === tag;
+  if (Array.isArray(type.enum)) return type.enum.includes(tag) || type.open === true;
+  return false;
+}
+
 function constType(ctx: ImportContext, value: JsonValue, at: Pointer, facets: JsonObject): TypeOut {
-  if (typeof value === "string" || typeof value === "boolean" || Number.isInteger(value))
-    return { const: value } as JsonObject;
+  const literal =
+    typeof value === "string" || typeof value === "boolean" || Number.isInteger(value);
+  if (literal && !hasControlCharacter(value)) return { const: value } as JsonObject;
   note(ctx, facets, under(at, "const"), `const ${JSON.stringify(value)}`);
   return "unknown";
 }
@@ -626,7 +625,8 @@ function enumType(
   const kept = values.filter((v) => v !== null);
   const literal = (v: JsonValue) =>
     typeof v === "string" || typeof v === "boolean" || Number.isInteger(v);
-  if (kept.length && kept.every(literal)) return { enum: [...new Set(kept)] } as JsonObject;
+  if (kept.length && kept.every(literal) && !hasControlCharacter(kept))
+    return { enum: [...new Set(kept)] } as JsonObject;
   note(
     ctx,
     facets,
@@ -637,13 +637,20 @@ function enumType(
 }
 
 /** Description, example, deprecated and default, as the spec writes them. */
-function copyDocs(ctx: ImportContext, schema: JsonObject, facets: JsonObject, at: Pointer): void {
+export function copyDocs(
+  ctx: ImportContext,
+  schema: JsonObject,
+  facets: JsonObject,
+  at: Pointer,
+): void {
   const raw = stringOf(schema, "description") ?? stringOf(schema, "title");
   const description =
     raw && Array.isArray(schema.anyOf) && openEnum(schema.anyOf, {})
       ? withoutOpenEnumSentence(raw)
       : raw;
-  if (description?.trim()) facets.description = description.trim();
+  const descriptionAt = under(at, schema.description === undefined ? "title" : "description");
+  if (description?.trim())
+    facets.description = cleanText(ctx, description.trim(), facets, descriptionAt, "description");
   const [example, exampleAt] =
     schema.example !== undefined
       ? [schema.example, under(at, "example")]
@@ -652,11 +659,13 @@ function copyDocs(ctx: ImportContext, schema: JsonObject, facets: JsonObject, at
         : [undefined, at];
   if (example !== undefined) {
     const literal = literalExample(ctx, example, exampleAt, 0);
-    if (literal !== undefined) facets.example = literal;
+    if (literal !== undefined)
+      facets.example = cleanText(ctx, literal, facets, exampleAt, "example");
     else note(ctx, facets, exampleAt, "an example whose $ref points at nothing");
   }
   if (schema.deprecated === true) facets.deprecated = true;
-  if (schema.default !== undefined && schema.default !== null) facets.default = schema.default;
+  if (schema.default !== undefined && schema.default !== null)
+    facets.default = cleanText(ctx, schema.default, facets, under(at, "default"), "default");
   if (typeof schema["x-unit"] === "string") facets.unit = schema["x-unit"];
   carryNotes(schema, facets);
 }

@@ -1,0 +1,94 @@
+/**
+ * Values a schema carries (defaults, examples, descriptions, enum values) that a spec could
+ * not hold as they are: a default that is not a value of its type, and control characters,
+ * which no spec file may hold. Each is left out or cleaned, with a note at its pointer.
+ */
+import { controlCharacter } from "../load/spec-text.ts";
+import { isObject, note, under, type ImportContext, type TypeOut } from "./context.ts";
+import type { JsonObject, JsonValue, Pointer } from "./document.ts";
+
+/**
+ * Whether `value` is a value of `base`, as far as the spec's own check looks (a primitive, an
+ * enum that is not open, a const; named and structured types are not followed there either).
+ */
+export function fitsType(base: TypeOut, value: JsonValue): boolean {
+  if (typeof base === "string") {
+    switch (base) {
+      case "integer":
+        return Number.isInteger(value);
+      case "number":
+        return typeof value === "number";
+      case "string":
+      case "boolean":
+        return typeof value === base;
+      default:
+        return true;
+    }
+  }
+  if (Array.isArray(base.enum)) return base.open === true || base.enum.includes(value as never);
+  if (base.const !== undefined) return base.const === value;
+  if (typeof base.type === "string" && base.type !== "array" && base.type !== "map")
+    return fitsType(base.type, value);
+  return true;
+}
+
+/** Leaves out a `default` that is not a value of the type, with a note (Vercel's `default: []` on a string). */
+export function dropUnfitDefault(
+  ctx: ImportContext,
+  base: TypeOut,
+  facets: JsonObject,
+  at: Pointer,
+): void {
+  if (facets.default === undefined || fitsType(base, facets.default)) return;
+  note(
+    ctx,
+    facets,
+    under(at, "default"),
+    `default ${JSON.stringify(facets.default).slice(0, 80)} is not a value of the type: left out`,
+  );
+  delete facets.default;
+}
+
+const controlCharacters = new RegExp(controlCharacter.source, "g");
+
+/** Whether a value holds a control character a spec file may not hold, in any string or key. */
+export function hasControlCharacter(value: JsonValue, depth = 0): boolean {
+  if (typeof value === "string") return controlCharacter.test(value);
+  if (depth > 64) return false;
+  if (Array.isArray(value)) return value.some((item) => hasControlCharacter(item, depth + 1));
+  if (isObject(value))
+    return Object.entries(value).some(
+      ([key, item]) => controlCharacter.test(key) || hasControlCharacter(item, depth + 1),
+    );
+  return false;
+}
+
+/** `value` with every control character a spec file may not hold taken out of its strings. */
+export function withoutControlCharacters(value: JsonValue, depth = 0): JsonValue {
+  if (typeof value === "string") return value.replace(controlCharacters, "");
+  if (depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => withoutControlCharacters(item, depth + 1));
+  if (isObject(value)) {
+    const out: JsonObject = {};
+    for (const [key, item] of Object.entries(value))
+      out[key.replace(controlCharacters, "")] = withoutControlCharacters(item, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * A description or example without control characters (SendGrid's examples hold U+009C and
+ * vertical tabs), noted at `at` when there were any.
+ */
+export function cleanText<T extends JsonValue>(
+  ctx: ImportContext,
+  value: T,
+  facets: JsonObject,
+  at: Pointer,
+  what: string,
+): T {
+  if (!hasControlCharacter(value)) return value;
+  note(ctx, facets, at, `control characters left out of the ${what}`);
+  return withoutControlCharacters(value) as T;
+}

@@ -1,0 +1,226 @@
+/**
+ * Schema classes that real OpenAPI documents use and that import once turned into specs
+ * `generate` refused or packages strict tsc refused (issue 31), each a document of a few lines
+ * in test/fixtures/import/classes/<class>/openapi.yaml: imported, generated, and every package
+ * type-checked in ONE strict program per compiler (TypeScript 6 and 7) together with
+ * classes/checks.ts, which says what the types mean (what must and must not compile). What
+ * cannot be carried is a gap listed with the JSON pointer it came from.
+ */
+import { spawn } from "node:child_process";
+import { copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
+import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
+import { formatDiagnostic } from "../generator/diagnostics/format.ts";
+import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+
+const classesDir = join(repoRoot, "test/fixtures/import/classes");
+const classes = readdirSync(classesDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+const schemaFile = join(repoRoot, "generator/schema/spec.schema.json");
+const scratch = tempDir("apigen-import-classes-");
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Imported {
+  /** The spec's files, parsed. */
+  spec: Record<string, Record<string, unknown>>;
+  /** The generated package's gaps, as `apigen gaps` prints them (subject: text). */
+  gaps: string[];
+  /** What `generate` said when it refused the imported spec. */
+  refused?: string;
+}
+const imported = new Map<string, Imported>();
+
+beforeAll(async () => {
+  for (const name of classes) {
+    const outSpec = join(scratch, name, "spec");
+    const result = importSpec({
+      input: join(classesDir, name, "openapi.yaml"),
+      outSpec,
+      schemaFile,
+    });
+    writeSpecFolder(outSpec, result.files);
+    const spec = Object.fromEntries(result.files.map((f) => [f.path, parse(f.text)]));
+    try {
+      const generated = await writeGenerated(outSpec, join(scratch, name, "pkg"));
+      imported.set(name, {
+        spec,
+        gaps: generated.model.gaps.map((g) => `${g.subject}: ${g.text}`),
+      });
+    } catch (error) {
+      const problems = error instanceof DiagnosticsError ? error.diagnostics : [];
+      const refused = problems.map((d) => formatDiagnostic(d, new Map()).split("\n")[0]);
+      imported.set(name, { spec, gaps: [], refused: refused.join("\n") || String(error) });
+    }
+  }
+  copyFileSync(join(classesDir, "checks.ts"), join(scratch, "checks.ts"));
+  writeFileSync(join(scratch, "package.json"), JSON.stringify({ type: "module" }));
+  writeFileSync(
+    join(scratch, "tsconfig.json"),
+    JSON.stringify({
+      extends: `./${classes[0]}/pkg/tsconfig.json`,
+      include: ["checks.ts", ...classes.map((name) => `${name}/pkg/src`)],
+    }),
+  );
+}, 120_000);
+
+/** The named types of a class's spec, every types file together. */
+function typesOf(name: string): Record<string, unknown> {
+  const files = Object.entries(imported.get(name)!.spec).filter(([path]) =>
+    path.startsWith("types/"),
+  );
+  return Object.assign({}, ...files.map(([, data]) => data.types));
+}
+
+/** A class's gaps that came from `pointer`. */
+const gapsAt = (name: string, pointer: string) =>
+  imported.get(name)!.gaps.filter((gap) => gap.includes(`(import: ${pointer})`));
+
+const compilers = {
+  "TypeScript 6": join(repoRoot, "node_modules/typescript/bin/tsc"),
+  "TypeScript 7": join(repoRoot, "node_modules/typescript7/bin/tsc"),
+};
+
+function typeCheck(compiler: string, project: string) {
+  return new Promise<{ status: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [compiler, "--noEmit", "-p", project]);
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 110_000);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    });
+  });
+}
+
+describe("schema classes of real documents: import, generate, strict tsc", () => {
+  it("has a fixture per class", () => {
+    expect(classes.length).toBeGreaterThanOrEqual(10);
+    expect([...imported.keys()]).toEqual(classes);
+  });
+
+  it.each(classes)("%s: generate accepts what import wrote", (name) => {
+    expect(imported.get(name)!.refused).toBeUndefined();
+  });
+
+  for (const [compiler, bin] of Object.entries(compilers))
+    it(`every package, and what its types mean (checks.ts), type-check strictly with ${compiler}`, async () => {
+      const run = await typeCheck(bin, join(scratch, "tsconfig.json"));
+      expect(run.output).toBe("");
+      expect(run.status).toBe(0);
+    }, 120_000);
+
+  it("allOf of a $ref to a non-object and a description: the referenced type, described", () => {
+    const thing = typesOf("allof-ref-not-object").Thing as { fields: Record<string, unknown> };
+    expect(thing.fields).toEqual({
+      name: { type: "BotName", description: "The bot's name.", required: true },
+      status: { type: "Status", nullable: true, description: "Its status." },
+      count: { type: "Count", description: "How many." },
+      tags: { type: "Tags", description: "Its tags." },
+      choice: { type: "Choice", nullable: true },
+    });
+  });
+
+  it("allOf of a nullable object and fields: its fields copied, no extends", () => {
+    expect(typesOf("allof-nullable-base").Cause).toEqual({
+      fields: {
+        error_code: { type: "string", required: true },
+        error_message: "string",
+        item_id: { type: "string", required: true },
+      },
+    });
+  });
+
+  it("allOf of a nullable string and { nullable: false }: a string", () => {
+    const item = typesOf("allof-nullable-false").Item as { fields: Record<string, unknown> };
+    expect(item.fields.sequence_id).toEqual({
+      type: "string",
+      description: "The latest event applied.",
+    });
+  });
+
+  it("a bare $ref and a one-member allOf, extended: extends the object behind them", () => {
+    const types = typesOf("allof-alias-base");
+    expect(types.XBase).toBe("XCompact");
+    expect(types.XFull).toEqual({ extends: "XCompact", fields: { name: "string" } });
+    expect(types.MetadataFull).toEqual({
+      extends: "MetadataBase",
+      fields: { $canEdit: "boolean" },
+    });
+    expect(types.MetadataPlaced).toMatchObject({
+      extends: "MetadataBase",
+      fields: { $parent: { type: "string", required: true } },
+    });
+  });
+
+  it("allOf of a $ref to a string enum and a description or the type again: the enum", () => {
+    const storage = typesOf("allof-enum-description").Storage as { fields: unknown };
+    expect(storage.fields).toEqual({
+      type: { type: "StorageType", description: "A valid storage type." },
+      backup: "StorageType",
+    });
+  });
+
+  it("a discriminator without a mapping takes each variant's one-value enum or const as its tag", () => {
+    const types = typesOf("discriminator-enum-tags");
+    expect(types.Item).toEqual({
+      discriminator: "type",
+      union: { message: "InputMessage", function_call: "FunctionCall" },
+    });
+    // two variants of one tag: untagged, with the reason
+    expect(types.Output).toMatchObject({ type: "InputMessage | OutputMessage" });
+    expect(gapsAt("discriminator-enum-tags", "#/components/schemas/Output/discriminator")).toEqual([
+      "types.Output: discriminator type kept as an untagged union: InputMessage and OutputMessage have one tag, message (import: #/components/schemas/Output/discriminator)",
+    ]);
+  });
+
+  it("a discriminator with a nullable variant stays an untagged union, noted", () => {
+    const types = typesOf("tagged-nullable-variant");
+    expect(types.ScheduleInterval).toMatchObject({
+      type: "TimeDelta | CronExpression",
+      nullable: true,
+    });
+    expect(
+      gapsAt("tagged-nullable-variant", "#/components/schemas/ScheduleInterval/discriminator"),
+    ).toHaveLength(1);
+  });
+
+  it("a default that is not a value of its type is left out, each with a gap at its pointer", () => {
+    const member = typesOf("default-not-value").Member as { fields: Record<string, unknown> };
+    for (const name of ["role", "plan", "email", "active", "count", "roles"]) {
+      expect(member.fields[name]).not.toHaveProperty("default");
+      expect(
+        gapsAt("default-not-value", `#/components/schemas/Member/properties/${name}/default`),
+      ).toHaveLength(1);
+    }
+    expect(member.fields.kept).toEqual({ enum: ["a", "b"], default: "b" });
+  });
+
+  it("control characters are left out of descriptions and examples, noted", () => {
+    const contact = typesOf("control-characters").Contact as {
+      fields: Record<string, { description?: string; example?: unknown }>;
+    };
+    expect(contact.fields.city!.description).toBe("The city of the contact.");
+    expect(contact.fields.city!.example).toBe("\u020e\t\u010dC");
+    expect(contact.fields.tags!.example).toEqual(["a"]);
+    const at = "#/components/schemas/Contact/properties";
+    expect(gapsAt("control-characters", `${at}/city/description`)).toHaveLength(1);
+    expect(gapsAt("control-characters", `${at}/city/example`)).toHaveLength(1);
+    expect(gapsAt("control-characters", `${at}/tags/example`)).toHaveLength(1);
+  });
+
+  it("format binary inside a JSON body is a string, and int64 is noted, never dropped silently", () => {
+    const upload = typesOf("json-binary-field").Upload as { fields: Record<string, unknown> };
+    expect(upload.fields.file).toMatchObject({ type: "string", required: true });
+    const at = "#/components/schemas/Upload/properties";
+    expect(gapsAt("json-binary-field", `${at}/file/format`)).toHaveLength(1);
+    expect(gapsAt("json-binary-field", `${at}/size/format`)[0]).toContain("format int64");
+  });
+});
