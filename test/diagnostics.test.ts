@@ -153,7 +153,7 @@ const cases: BrokenCase[] = [
     name: "unknown-key",
     defect: "`feilds` instead of `fields`",
     expected: [
-      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator",
+      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
     ],
   },
   {
@@ -220,6 +220,73 @@ const cases: BrokenCase[] = [
     defect: "map<string without its >",
     expected: [
       'test/fixtures/broken/type-expr-unclosed-map/api.yaml:9:30 - error type-expr-syntax: cannot read type expression "map<string": expected > to close map<',
+    ],
+  },
+  {
+    name: "generic-arity",
+    defect:
+      "List<Customer, Order> and a bare List for a List<T>, and Customer<string> for a type with no typeParams",
+    expected: [
+      "test/fixtures/broken/generic-arity/api.yaml:16:18 - error generic-arity: List takes 1 type argument (List<T>), not 2",
+      "test/fixtures/broken/generic-arity/api.yaml:17:19 - error generic-arity: List takes 1 type argument (List<T>), not 0",
+      "test/fixtures/broken/generic-arity/api.yaml:18:11 - error generic-arity: Customer takes no type arguments (it has no typeParams), not 1",
+    ],
+  },
+  {
+    name: "generic-unknown-param",
+    defect: "U[] in the body of List<T>",
+    expected: [
+      "test/fixtures/broken/generic-unknown-param/api.yaml:10:21 - error generic-unknown-param: U is neither a parameter of List (T) nor a type; did you mean T?",
+    ],
+  },
+  {
+    name: "generic-param-not-concrete",
+    defect:
+      "a type parameter as the base of extends, as a tagged union's variant, and given type arguments",
+    expected: [
+      "test/fixtures/broken/generic-param-not-concrete/api.yaml:12:14 - error generic-param-not-concrete: type parameter T of Wrapped cannot be the base of `extends`, which is a named object type: a type parameter stands for any type",
+      "test/fixtures/broken/generic-param-not-concrete/api.yaml:20:14 - error generic-param-not-concrete: type parameter T of Either cannot be a variant of a tagged union, which is a named object type: a type parameter stands for any type",
+      "test/fixtures/broken/generic-param-not-concrete/api.yaml:24:14 - error generic-param-not-concrete: type parameter T of Applied cannot be a generic type given type arguments: a type parameter stands for any type",
+    ],
+  },
+  {
+    name: "generic-param-shadows",
+    defect: "typeParams: [Customer] beside the type Customer",
+    expected: [
+      "test/fixtures/broken/generic-param-shadows/api.yaml:11:18 - error generic-param-shadows: type parameter Customer of Box has the name of a type, which it would hide in the body; rename the parameter",
+    ],
+  },
+  {
+    name: "generic-expansion",
+    defect: "Nest<T> holds Nest<T[]>: every use makes a bigger one",
+    expected: [
+      "test/fixtures/broken/generic-expansion/api.yaml:11:15 - error generic-expansion: Nest<string[][][][][][][][][][][][][][][][]> makes uses of generic types without end (more than 16 nested, or 10000 in all): a generic type's body uses it with a bigger argument",
+    ],
+  },
+  {
+    name: "generic-syntax",
+    defect: "List<Customer without its >",
+    expected: [
+      'test/fixtures/broken/generic-syntax/api.yaml:13:31 - error type-expr-syntax: cannot read type expression "List<Customer": expected , or > in the type arguments of List',
+    ],
+  },
+  {
+    name: "expand-misused",
+    defect:
+      "an expandable field that is no id-or-object union, an expand naming nothing, a string, and an answer with nothing to expand",
+    expected: [
+      "test/fixtures/broken/expand-misused/api.yaml:17:7 - error expandable-type: field amount is expandable, so it is an id or the object it names (string | Customer), not integer",
+      "test/fixtures/broken/expand-misused/api.yaml:29:13 - error expand-place: expand names expandd, which is neither a query parameter nor a body field of payments.get",
+      "test/fixtures/broken/expand-misused/api.yaml:36:13 - error expand-list: expand names expand, a string; the fields to expand are a list of paths (string[])",
+      "test/fixtures/broken/expand-misused/api.yaml:43:13 - error expand-nothing: plain.get declares expand, but its JSON answer has no field marked expandable: true",
+    ],
+  },
+  {
+    name: "generic-misplaced",
+    defect: "typeParams on a field",
+    expected: [
+      "test/fixtures/broken/generic-misplaced/api.yaml:10:21 - error type-conflict: only a named type takes typeParams; a field, parameter or body uses a generic type with its arguments, as List<Customer>",
+      "test/fixtures/broken/generic-misplaced/api.yaml:11:15 - error unresolved-ref: unknown type T",
     ],
   },
   {
@@ -587,7 +654,7 @@ const cases: BrokenCase[] = [
     defect: "schema problems in two files and a YAML syntax error in a third",
     expected: [
       "test/fixtures/broken/many-problems-load/a.yaml:4:12 - error schema-wrong-type: expected a string, got number 1",
-      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator",
+      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
       'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
@@ -779,6 +846,62 @@ const cases: BrokenCase[] = [
       'test/fixtures/broken/pagination-schema/api.yaml:11:26 - error schema-not-allowed: "cursr" is not allowed here; expected one of: cursor, nextToken, offset, page, link',
       "test/fixtures/broken/pagination-schema/api.yaml:16:32 - error schema-unknown-key: unknown key itemz here; expected one of: style, items, param, cursor, hasMore, token, offset, limit, total, page, perPage, header, field, stopOnEmptyPage",
       'test/fixtures/broken/pagination-schema/api.yaml:21:39 - error schema-bad-name: value "links..next" is not a dot path of field names such as links.next',
+    ],
+  },
+  {
+    name: "requests-misused",
+    defect:
+      "headers every request sends that the body or a credential sets (Content-Type, a credential's header in other case), a version header the API's headers list too, a current version not listed, a prefix under versioning by header, a download of a media range (image/*) typed as a string, not bytes",
+    expected: [
+      "test/fixtures/broken/requests-misused/api.yaml:12:3 - error header-fixed-reserved: header Content-Type cannot be sent with one value on every request: each request body has its own Content-Type (an endpoint's `contentType`)",
+      "test/fixtures/broken/requests-misused/api.yaml:13:3 - error header-fixed-reserved: header x-key cannot be sent with one value on every request: credential key is sent in it",
+      "test/fixtures/broken/requests-misused/api.yaml:18:11 - error header-fixed-reserved: header X-Note cannot be sent with one value on every request: the API's `headers:` lists it too; the versioning fills it",
+      "test/fixtures/broken/requests-misused/api.yaml:19:12 - error versioning-current-unknown: current version 2025-01-01 is not one of the versions listed: 2024-01-01",
+      "test/fixtures/broken/requests-misused/api.yaml:21:29 - error versioning-key-misplaced: `prefix` belongs to versioning by path prefix; this API is versioned by header (`scheme: header` versions by a request header)",
+      "test/fixtures/broken/requests-misused/api.yaml:28:60 - error body-content-type: a response of the range image/* carries bytes of any type it covers: its body must be of type binary (a Blob of the type the server sends)",
+    ],
+  },
+  {
+    name: "versioning-keys",
+    defect:
+      "versioning by path prefix (no scheme) given the header scheme's header and current, and a version without its prefix",
+    expected: [
+      "test/fixtures/broken/versioning-keys/api.yaml:12:3 - error versioning-key-misplaced: `header` belongs to versioning by header; this API is versioned by path prefix (`scheme: header` versions by a request header)",
+      "test/fixtures/broken/versioning-keys/api.yaml:13:3 - error versioning-key-misplaced: `current` belongs to versioning by header; this API is versioned by path prefix (`scheme: header` versions by a request header)",
+      "test/fixtures/broken/versioning-keys/api.yaml:16:5 - error versioning-key-missing: versioning by path prefix needs `prefix`: the path prefix of version v2's endpoints",
+    ],
+  },
+  {
+    name: "not-modified-misused",
+    defect:
+      "notModified on a POST, beside a header parameter of the conditional headers, and on a paged list",
+    expected: [
+      "test/fixtures/broken/not-modified-misused/api.yaml:13:43 - error not-modified-misplaced: `notModified` needs a GET or HEAD endpoint; notes.create is a POST",
+      "test/fixtures/broken/not-modified-misused/api.yaml:19:7 - error param-header-conditional: header parameter If-None-Match is what `notModified` sends from the call's `ifNoneMatch` option; leave the parameter out",
+      "test/fixtures/broken/not-modified-misused/api.yaml:29:20 - error not-modified-misplaced: `notModified` cannot go with pagination: a walk reads every page whole",
+    ],
+  },
+  {
+    name: "host-unknown",
+    defect: "an endpoint naming a host the spec does not list",
+    expected: [
+      "test/fixtures/broken/host-unknown/api.yaml:16:11 - error host-unknown: host file is not one of the API's `hosts:` (uploads, files)",
+    ],
+  },
+  {
+    name: "host-address-invalid",
+    defect: "a host address with a query, which endpoint paths cannot follow",
+    expected: [
+      'test/fixtures/broken/host-address-invalid/api.yaml:9:23 - error schema-bad-name: value "https://uploads.example/v1?x=1" is not an http(s) URL without query or fragment',
+    ],
+  },
+  {
+    name: "api-header-invalid",
+    defect:
+      "headers every request sends whose values fetch would refuse: a character above U+00FF, a line break in a mapping's value",
+    expected: [
+      'test/fixtures/broken/api-header-invalid/api.yaml:9:12 - error schema-bad-name: value "5 €" is not a header value (tab, space, visible ASCII and U+0080-U+00FF: no line break, control character or character above U+00FF)',
+      'test/fixtures/broken/api-header-invalid/api.yaml:10:20 - error schema-bad-name: value "a\\nb" is not a header value (tab, space, visible ASCII and U+0080-U+00FF: no line break, control character or character above U+00FF)',
     ],
   },
 ];

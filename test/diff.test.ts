@@ -446,6 +446,64 @@ ${headers}`);
   });
 });
 
+describe("generic types", () => {
+  const genericsBase = loadModel(join(fixtures, "generics-base"));
+
+  it("a field added to List<T> is a change at each use, for whoever reads or writes that use", () => {
+    const changes = compareModels(genericsBase, loadModel(join(fixtures, "generic-field-added")));
+    expect(squeeze(formatChanges(changes)).slice(0, -2)).toEqual([
+      "BREAKING for callers types.List<Order>.url: required field added (callers write it)",
+      "minor types.List<Customer>.url: required field added (callers read it)",
+    ]);
+    expect(semverBump(changes)).toBe("major");
+  });
+
+  it("another number of type parameters breaks every use and the declaration", () => {
+    const changes = compareModels(
+      genericsBase,
+      loadModel(join(fixtures, "generic-params-changed")),
+    );
+    expect(squeeze(formatChanges(changes)).slice(0, -2)).toEqual([
+      "BREAKING for callers endpoints.customers.list.response: type List<Customer> -> List<Customer, string> (callers read it)",
+      "BREAKING for callers types.Batch.orders: type List<Order> -> List<Order, string> (callers write it)",
+      "BREAKING for callers types.List<T>: type parameters <T> -> <T, Cursor>",
+    ]);
+  });
+
+  it("finds nothing between a spec with generic types and itself", () => {
+    expect(compareModels(genericsBase, loadModel(join(fixtures, "generics-base")))).toEqual([]);
+  });
+});
+
+describe("expandable fields", () => {
+  const expandBase = loadModel(join(fixtures, "expand-base"));
+
+  it("a field no longer expandable and an endpoint no longer taking expand break the callers who read them", () => {
+    const changes = compareModels(expandBase, loadModel(join(fixtures, "expand-changed")));
+    expect(squeeze(formatChanges(changes)).slice(0, -2)).toEqual([
+      "BREAKING for callers endpoints.payments.get.expand: path charges.card removed",
+      "BREAKING for callers endpoints.payments.create.expand: no longer expandable",
+      "BREAKING for callers endpoints.payments.list.expand: path data.charges.card removed",
+      "BREAKING for callers types.Charge.card: no longer expandable (callers read it)",
+    ]);
+    expect(semverBump(changes)).toBe("major");
+  });
+
+  it("the other way: new paths and a new expand are minor, a field becoming expandable narrows what callers read", () => {
+    const changes = compareModels(loadModel(join(fixtures, "expand-changed")), expandBase);
+    expect(squeeze(formatChanges(changes)).slice(0, -2)).toEqual([
+      "BREAKING for callers types.Charge.card: became expandable (callers read it)",
+      "minor endpoints.payments.get.expand: path charges.card added",
+      "minor endpoints.payments.create.expand: expandable by body expand",
+      "minor endpoints.payments.list.expand: path data.charges.card added",
+    ]);
+  });
+
+  it("finds nothing between a spec with expandable fields and itself", () => {
+    expect(compareModels(expandBase, loadModel(join(fixtures, "expand-base")))).toEqual([]);
+  });
+});
+
 describe("model diff of unions", () => {
   /** A spec whose response is `Method` (read by callers) and whose body holds `Ref` (written by callers). */
   const spec = (

@@ -45,7 +45,8 @@ let api: StripeStandIn;
 let files: StripeStandIn;
 const intents = new Map<string, Record<string, unknown>>();
 const uploads: { name: string; type: string; size: number; purpose: unknown }[] = [];
-let clients: { api: unknown; files: unknown };
+/** One client: uploads go to the files stand-in by its `hosts.files`, the rest to the API's. */
+let stripe: unknown;
 
 beforeAll(async () => {
   const run = runCli([
@@ -60,7 +61,7 @@ beforeAll(async () => {
   ({ StripeApiError } = await import(pathToFileURL(join(example, "generated/src/index.ts")).href));
   api = await StripeStandIn.start(apiRoutes(intents));
   files = await StripeStandIn.start(fileRoutes(uploads));
-  clients = consumer.connectStripe(secretKey, {
+  stripe = consumer.connectStripe(secretKey, {
     apiBase: api.url,
     filesBase: files.url,
     retryBackoffMs: 5,
@@ -102,7 +103,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
       customerId: "cus_3",
       account: "acct_1Connected",
     };
-    const result = await consumer.chargeCustomer(clients.api, order);
+    const result = await consumer.chargeCustomer(stripe, order);
     expect(result).toEqual({
       ok: true,
       intentId: "pi_1",
@@ -142,7 +143,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
 
   it("charges an order once however often it runs: Stripe replays the key's first answer", async () => {
     api.clear();
-    const again = await consumer.chargeCustomer(clients.api, {
+    const again = await consumer.chargeCustomer(stripe, {
       id: "1001",
       amountCents: 2000,
       currency: "eur",
@@ -157,7 +158,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
   it("retries a POST without an idempotency key after a lock timeout (429): Stripe did nothing", async () => {
     api.clear();
     api.failNext = lockTimeout;
-    const client = clients.api as StripeClientApi;
+    const client = stripe as StripeClientApi;
     const created = (await client.paymentIntents.create({ amount: 100, currency: "usd" })) as {
       id: string;
     };
@@ -170,7 +171,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
   it("never retries a POST without an idempotency key on a 5xx: thrown at once", async () => {
     api.clear();
     api.failNext = serverError;
-    const client = clients.api as StripeClientApi;
+    const client = stripe as StripeClientApi;
     const call = client.paymentIntents.create({ amount: 100, currency: "usd" });
     await expect(call).rejects.toMatchObject({
       status: 500,
@@ -185,7 +186,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
 
   it("confirms a saved card, then describes the intent's expanded payment method", async () => {
     api.clear();
-    const paid = await consumer.chargeCustomer(clients.api, {
+    const paid = await consumer.chargeCustomer(stripe, {
       id: "1002",
       amountCents: 4999,
       currency: "usd",
@@ -196,7 +197,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
     const form = parseParams(api.requests[0]!.body.toString());
     expect(form).toMatchObject({ payment_method: "pm_card_visa", confirm: "true" });
     expect(form).not.toHaveProperty("automatic_payment_methods");
-    const text = await consumer.describeIntentPayment(clients.api, paid.intentId as string);
+    const text = await consumer.describeIntentPayment(stripe, paid.intentId as string);
     expect(text).toBe("visa card ending 4242, expires 12/2034");
     expect(api.requests.at(-1)!.url).toBe(
       `/v1/payment_intents/${paid.intentId as string}?expand[]=payment_method`,
@@ -214,7 +215,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
 
   it("turns a declined card into an answer with Stripe's message, decline code and request id", async () => {
     api.clear();
-    const result = await consumer.chargeCustomer(clients.api, {
+    const result = await consumer.chargeCustomer(stripe, {
       id: "1003",
       amountCents: 700,
       currency: "usd",
@@ -233,7 +234,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
 
   it("throws the API's error for what it does not handle (a wrong key: 401)", async () => {
     const wrong = consumer.connectStripe("sk_test_wrong", { apiBase: api.url });
-    const call = consumer.chargeCustomer(wrong.api, {
+    const call = consumer.chargeCustomer(wrong, {
       id: "1004",
       amountCents: 100,
       currency: "usd",
@@ -249,7 +250,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
   it("pages through recent customers with created[gte], limit and starting_after (a lock timeout retried)", async () => {
     api.clear();
     const since = firstCreated + 86_400;
-    const list = await consumer.listRecentCustomers(clients.api, since, 2);
+    const list = await consumer.listRecentCustomers(stripe, since, 2);
     expect(list.map((c) => c.id)).toEqual(["cus_5", "cus_4", "cus_3", "cus_2", "cus_1"]);
     expect(list).toEqual(customers);
     // Brackets go out as they are, as Stripe's own libraries send them.
@@ -259,7 +260,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
       `/v1/customers?created[gte]=${since}&limit=2&starting_after=cus_4`,
       `/v1/customers?created[gte]=${since}&limit=2&starting_after=cus_2`,
     ]);
-    const lastTwoDays = await consumer.listRecentCustomers(clients.api, firstCreated + 4 * 86_400);
+    const lastTwoDays = await consumer.listRecentCustomers(stripe, firstCreated + 4 * 86_400);
     expect(lastTwoDays.map((c) => c.id)).toEqual(["cus_5", "cus_4"]);
     // has_more false on the one page: the walk asks for no other.
     expect(api.requests.at(-1)!.url).toBe(
@@ -270,7 +271,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
 
   it("walks the pages of customers with .pages(): each page's items and has_more", async () => {
     api.clear();
-    const pages = await consumer.customerPages(clients.api, firstCreated, 2);
+    const pages = await consumer.customerPages(stripe, firstCreated, 2);
     expect(pages).toEqual([
       { size: 2, hasMore: true },
       { size: 2, hasMore: true },
@@ -309,7 +310,7 @@ describe("the consumer against a stand-in for api.stripe.com and files.stripe.co
     api.clear();
     files.clear();
     const bytes = new TextEncoder().encode("%PDF-1.7\nevidence\n");
-    const file = await consumer.uploadEvidence(clients.files, bytes, "evidence.pdf");
+    const file = await consumer.uploadEvidence(stripe, bytes, "evidence.pdf");
     expect(file).toMatchObject({
       id: "file_1",
       filename: "evidence.pdf",

@@ -143,6 +143,9 @@ export const features = [
   "pagination",
   "streaming",
   "stand-in",
+  "generics",
+  "expandable",
+  "requests",
   "errors-and-retries",
 ] as const;
 

@@ -74,13 +74,13 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
   it("turns operations into endpoints: ids, params and their styles, bodies, responses, errors, auth", () => {
     const { endpoints } = read("endpoints/pets.yaml");
     expect(Object.keys(endpoints)).toEqual([
-      "pets.listPets",
-      "pets.createPet",
+      "pets.list",
+      "pets.create",
       "pets.showPetById",
-      "pets.deletePet",
+      "pets.delete",
       "pets.uploadPhoto",
     ]);
-    const list = endpoints["pets.listPets"];
+    const list = endpoints["pets.list"];
     expect(list).toMatchObject({ method: "GET", path: "/pets", auth: ["apiKey"] });
     expect(list.params.tags).toEqual({ in: "query", type: "string[]", style: "comma" });
     expect(list.params.limit).toMatchObject({ in: "query", type: "integer", maximum: 100 });
@@ -89,11 +89,11 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
       body: "Pets",
       headers: { "x-next": { type: "string" } },
     });
-    expect(endpoints["pets.createPet"]).toMatchObject({
+    expect(endpoints["pets.create"]).toMatchObject({
       body: "NewPet",
       errors: [{ status: 422, description: "Invalid pet" }],
     });
-    expect(endpoints["pets.deletePet"].auth).toBeUndefined(); // security: [] overrides the document's
+    expect(endpoints["pets.delete"].auth).toBeUndefined(); // security: [] overrides the document's
     expect(endpoints["pets.uploadPhoto"]).toMatchObject({
       contentType: "multipart/form-data",
       body: { fields: { file: { type: "binary", required: true }, caption: "string" } },
@@ -138,7 +138,7 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
   it("generates a package from the imported folder", async () => {
     const generated = await generateFrom(outSpec, join(scratch(), "out"));
     const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
-    expect(client).toContain("listPets(");
+    expect(client).toContain("list(");
     expect(client).toContain('"id":"pets.uploadPhoto"');
   });
 
@@ -277,6 +277,45 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     };
     for (const [id, endpoint] of Object.entries(original))
       expect(back[id]!.pagination, id).toEqual(withDefaults(endpoint.pagination));
+  });
+
+  it("carries generic types (x-apigen-generics) and each use (x-apigen-generic): the same document again", async () => {
+    const document = join(repoRoot, "test/__snapshots__/features/generics/openapi.json");
+    const { outSpec, read } = imported(document);
+    const types = Object.assign(
+      {},
+      ...readdirSync(join(outSpec, "types")).map((f) => read(`types/${f}`).types),
+    ) as Record<string, Record<string, unknown>>;
+    expect(types.List!.typeParams).toEqual(["T"]);
+    expect(types.Slice!.typeParams).toEqual(["Item", "Cursor"]);
+    // A use's own schema is no type of the spec: it is written as the use.
+    expect(Object.keys(types)).not.toContain("ListCustomer");
+    expect(endpointsOf(outSpec)["orders.batches"]!.response).toEqual({
+      status: 200,
+      body: "List<List<Order>>",
+    });
+    const again = await generateFrom(outSpec, join(scratch(), "out"));
+    const back = JSON.parse(again.files.find((f) => f.path === "openapi.json")!.contents);
+    const original = JSON.parse(readFileSync(document, "utf8"));
+    expect(back.components).toEqual(original.components);
+    expect(back.paths).toEqual(original.paths);
+  });
+
+  it("carries expandable fields (x-apigen-expandable) and where a call lists them (x-apigen-expand)", () => {
+    const { outSpec, read } = imported(
+      join(repoRoot, "test/__snapshots__/features/expandable/openapi.json"),
+    );
+    const original = endpointsOf(join(repoRoot, "test/fixtures/features/expandable"));
+    const back = endpointsOf(outSpec);
+    for (const [id, endpoint] of Object.entries(original))
+      expect(back[id]!.expand, id).toEqual(endpoint.expand);
+    const types = Object.assign(
+      {},
+      ...readdirSync(join(outSpec, "types")).map((f) => read(`types/${f}`).types),
+    ) as Record<string, { fields: Record<string, { expandable?: boolean }> }>;
+    expect(types.Payment!.fields.customer!.expandable).toBe(true);
+    expect(types.Charge!.fields.card!.expandable).toBe(true);
+    expect(types.Charge!.fields.amount).not.toHaveProperty("expandable");
   });
 
   it("carries streams (x-apigen-stream, with its error item) and a flag's stream (x-apigen-stream-flag)", () => {
@@ -707,5 +746,214 @@ describe("webhooks and callbacks of other documents", () => {
           "the callback URL is the runtime expression {$request.query.callbackUrl}/data; written as /data under the callback base address (import: #/paths/~1streams/post/callbacks/onData/{$request.query.callbackUrl}~1data/post)",
       },
     });
+  });
+});
+
+describe("requests: media ranges, fixed and versioned headers, 304s and other hosts", () => {
+  /** The package a spec folder gives: its sources (src/, not the runtime) by path, and its OpenAPI document. */
+  const packageOf = async (specDir: string) => {
+    const generated = await generateFrom(specDir, join(scratch(), "out"));
+    const sources = new Map(
+      generated.files
+        .filter((f) => f.path.startsWith("src/") && !f.path.startsWith("src/runtime/"))
+        .map((f) => [f.path, f.contents.slice(f.contents.indexOf("\n") + 1)]),
+    );
+    const openapi = generated.files.find((f) => f.path === "openapi.json")!.contents;
+    return { sources, openapi };
+  };
+
+  it("gives back the requests feature's package from its own OpenAPI document, byte for byte", async () => {
+    const before = await packageOf(join(repoRoot, "test/fixtures/features/requests"));
+    const { outSpec } = imported(document("openapi.json", before.openapi));
+    const after = await packageOf(outSpec);
+    expect([...after.sources.keys()].sort()).toEqual([...before.sources.keys()].sort());
+    for (const [path, text] of before.sources) expect(after.sources.get(path), path).toBe(text);
+  });
+
+  it("takes any media type a download declares: ranges, parameters and capitals", async () => {
+    const binary = (type: string) => ({
+      description: "ok",
+      content: { [type]: { schema: { type: "string", format: "binary" } } },
+    });
+    const { outSpec, read } = imported(
+      document(
+        "media.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Media", version: "1.0.0" },
+          paths: {
+            "/any": { get: { operationId: "media/any", responses: { "200": binary("*/*") } } },
+            "/image": {
+              get: { operationId: "media/image", responses: { "200": binary("image/*") } },
+            },
+            "/pdf": {
+              get: {
+                operationId: "media/pdf",
+                responses: { "200": binary("Application/PDF; charset=binary") },
+              },
+            },
+          },
+        }),
+      ),
+    );
+    const endpoints = read("endpoints/media.yaml").endpoints;
+    expect(endpoints["media.any"].response).toMatchObject({
+      status: 200,
+      contentType: "*/*",
+      body: "binary",
+    });
+    expect(endpoints["media.image"].response).toMatchObject({
+      status: 200,
+      contentType: "image/*",
+      body: "binary",
+    });
+    expect(endpoints["media.pdf"].response).toMatchObject({
+      status: 200,
+      contentType: "application/pdf",
+      body: "binary",
+    });
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain('"headers":{"Accept":"*/*"}');
+    expect(client).toContain('"headers":{"Accept":"image/*, application/json;q=0.5"}');
+  });
+
+  it("reads a GET with a 304 and a conditional header parameter as notModified; a paged one keeps its 304 as a gap", async () => {
+    const notModified = { description: "Not modified" };
+    const ok = {
+      description: "ok",
+      headers: { Link: { schema: { type: "string" } } },
+      content: { "application/json": { schema: { type: "array", items: { type: "string" } } } },
+    };
+    const ifNoneMatch = { name: "If-None-Match", in: "header", schema: { type: "string" } };
+    const { outSpec, read } = imported(
+      document(
+        "conditional.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Conditional", version: "1.0.0" },
+          paths: {
+            "/notes/{id}": {
+              get: {
+                operationId: "notes/get",
+                parameters: [
+                  { name: "id", in: "path", required: true, schema: { type: "string" } },
+                  ifNoneMatch,
+                  { name: "if-modified-since", in: "header", schema: { type: "string" } },
+                ],
+                responses: {
+                  "200": {
+                    description: "ok",
+                    content: { "text/plain": { schema: { type: "string" } } },
+                  },
+                  "304": notModified,
+                },
+              },
+            },
+            "/notes": {
+              get: {
+                operationId: "notes/list",
+                parameters: [
+                  { name: "page", in: "query", schema: { type: "integer" } },
+                  ifNoneMatch,
+                ],
+                responses: { "200": ok, "304": notModified },
+              },
+            },
+            "/plain": {
+              get: { operationId: "notes/plain", responses: { "200": ok, "304": notModified } },
+            },
+          },
+        }),
+      ),
+    );
+    const endpoints = read("endpoints/notes.yaml").endpoints;
+    expect(endpoints["notes.get"].params).toEqual({ id: "string" });
+    expect(endpoints["notes.get"].response).toMatchObject({ status: 200, notModified: true });
+    expect(endpoints["notes.get"].undocumented).toBeUndefined();
+    // paged by its Link header: a walk reads whole pages, so no notModified
+    expect(endpoints["notes.list"].pagination).toBeDefined();
+    expect(endpoints["notes.list"].params["If-None-Match"]).toMatchObject({ in: "header" });
+    expect(endpoints["notes.list"].response.notModified).toBeUndefined();
+    expect(String(endpoints["notes.list"].undocumented)).toContain("response 304");
+    // a 304 without a conditional header the caller could send: a gap, as before
+    expect(endpoints["notes.plain"].response.notModified).toBeUndefined();
+    expect(String(endpoints["notes.plain"].undocumented)).toContain("response 304");
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain("options?: ConditionalRequestOptions");
+  });
+
+  it("reads an operation's servers as the host it is served from, its variables at their defaults; an address it cannot hold stays a gap", async () => {
+    const ok = { "200": { description: "ok" } };
+    const uploads = {
+      url: "{origin}/",
+      variables: { origin: { default: "https://uploads.example.com" } },
+    };
+    const { outSpec, read } = imported(
+      document(
+        "hosts.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Hosts", version: "1.0.0" },
+          servers: [{ url: "https://api.example.com" }],
+          paths: {
+            "/assets": {
+              post: { operationId: "assets/upload", servers: [uploads], responses: ok },
+              get: { operationId: "assets/list", responses: ok },
+            },
+            "/assets/{id}": {
+              parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+              put: { operationId: "assets/replace", servers: [uploads], responses: ok },
+              delete: {
+                operationId: "assets/remove",
+                servers: [{ url: "/relative" }],
+                responses: ok,
+              },
+            },
+          },
+        }),
+      ),
+    );
+    expect(read("api.yaml").hosts).toEqual({ uploads: { baseUrl: "https://uploads.example.com" } });
+    const endpoints = read("endpoints/assets.yaml").endpoints;
+    expect(endpoints["assets.upload"].host).toBe("uploads");
+    expect(endpoints["assets.replace"].host).toBe("uploads");
+    expect(endpoints["assets.list"].host).toBeUndefined();
+    expect(endpoints["assets.remove"].host).toBeUndefined();
+    expect(String(endpoints["assets.remove"].undocumented)).toContain(
+      "servers of the operation are not carried yet",
+    );
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toContain('hosts: { uploads: "https://uploads.example.com" }');
+  });
+
+  it("gives back a host the spec shows no address for, from its placeholder", async () => {
+    const spec = join(scratch(), "spec");
+    mkdirSync(spec, { recursive: true });
+    writeFileSync(
+      join(spec, "api.yaml"),
+      [
+        "api: { name: files, title: Files, version: 1.0.0 }",
+        "hosts:",
+        "  files: { description: The account's own file host. }",
+        "endpoints:",
+        "  files.get:",
+        "    method: GET",
+        "    path: /files/{id}",
+        "    host: files",
+        "    params: { id: string }",
+        "    response: { status: 200, body: string, contentType: text/plain }",
+        "",
+      ].join("\n"),
+    );
+    const before = await generateFrom(spec, join(scratch(), "out"));
+    const openapi = before.files.find((f) => f.path === "openapi.json")!.contents;
+    const { read } = imported(document("files.json", openapi));
+    expect(read("api.yaml").hosts).toEqual({
+      files: { description: "The account's own file host." },
+    });
+    expect(read("endpoints/files.yaml").endpoints["files.get"].host).toBe("files");
   });
 });

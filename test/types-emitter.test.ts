@@ -372,8 +372,34 @@ describe("direct facts of the emitted types", () => {
       pagination: 0,
       streaming: 0,
       "stand-in": 1, // the undocumented body of admin.reset
+      generics: 0,
+      expandable: 0,
+      requests: 0,
       "errors-and-retries": 0,
     });
+  });
+
+  it("generics: a generic type is declared once with its parameters, and each use is written as a use", () => {
+    expect(declaration("generics", "List")).toContain("export interface List<T> {");
+    expect(declaration("generics", "List")).toContain("data: T[];");
+    expect(declaration("generics", "Slice")).toContain("export interface Slice<Item, Cursor> {");
+    expect(declaration("generics", "Slice")).toContain("next: Cursor | null;");
+    expect(declaration("generics", "Maybe")).toContain("export type Maybe<T> = T | null;");
+    expect(declaration("generics", "Envelope")).toContain(
+      "export interface Envelope<T> extends Meta {",
+    );
+    expect(declaration("generics", "Envelope")).toContain("related?: List<T>;");
+    expect(declaration("generics", "Tree")).toContain("children: Tree<T>[];");
+    // The instantiations are named types of the model, never declarations of the package.
+    const types = typesOf("generics");
+    for (const name of ["ListCustomer", "ListOrder_2", "SliceOrderString", "TreeString"])
+      expect(types).not.toMatch(new RegExp(`\\b${name}\\b`));
+    const client = fileOf("generics", "src/client.ts");
+    expect(client).toContain("PagePromise<List<Customer>, Customer>");
+    expect(client).toContain("ApiPromise<Slice<Order, string>>");
+    expect(client).toContain("ApiPromise<Envelope<Maybe<Customer>>>");
+    expect(client).toContain("ApiPromise<List<List<Order>>>");
+    expect(client).toContain("@returns The List<Customer>.");
   });
 
   it("an unspecified type is listed as a gap (docs: `it is listed as a gap too`)", () => {

@@ -14,6 +14,7 @@ import {
   errorCodeMeanings,
   GitHubApiError,
   GitHubClient,
+  NotModified,
   type ApiErrorCode,
   type CreateIssueRequest,
   type Issue,
@@ -27,7 +28,11 @@ import {
   type WebhookDeliveryHeaders,
 } from "./generated/src/callbacks.js";
 
-/** The REST API version this code is written for; GitHub answers in it whatever its default. */
+/**
+ * The REST API version this code is written for; GitHub answers in it whatever its default.
+ * The package sends the version its spec is written for (the same) in X-GitHub-Api-Version on
+ * every request; naming it here keeps this code on it when a newer package sends another.
+ */
 export const apiVersion = "2022-11-28";
 
 /** Where and as whom to connect. */
@@ -43,6 +48,7 @@ export interface ConnectOptions {
 /**
  * A client that pins the API version. The token is optional: the generated client sends it
  * where the spec lists the credential and leaves it out when it has none (public reads).
+ * GitHub's `Accept: application/vnd.github+json` goes on every request, from the spec.
  */
 export function connect(options: ConnectOptions = {}): GitHubClient {
   const { baseUrl = "https://api.github.com", token, fetch } = options;
@@ -51,7 +57,7 @@ export function connect(options: ConnectOptions = {}): GitHubClient {
     // exactOptionalPropertyTypes: an option is left out, never set to undefined.
     ...(token === undefined ? {} : { token }),
     ...(fetch === undefined ? {} : { fetch }),
-    headers: { "X-GitHub-Api-Version": apiVersion },
+    apiVersion,
   });
 }
 
@@ -239,13 +245,12 @@ export function renderMarkdown(client: GitHubClient, markdown: string): Promise<
 /** An issue read with a conditional request: unchanged since `etag`, or changed with its new ETag. */
 export type Conditional =
   | { changed: true; issue: Issue; etag: string | undefined }
-  | { changed: false; etag: string };
+  | { changed: false; etag: string | undefined };
 
 /**
  * Reads an issue unless it is unchanged since `etag` (If-None-Match). GitHub answers 304 then,
- * which does not count against the rate limit. The client treats every status outside 2xx as
- * an error, so a 304 arrives as a GitHubApiError with status 304 and no body; this is where
- * it is turned back into an answer.
+ * which does not count against the rate limit; the spec says so (`notModified`), so the call
+ * resolves to a `NotModified` carrying the 304's ETag instead of the issue.
  */
 export async function getIssueIfChanged(
   client: GitHubClient,
@@ -254,17 +259,13 @@ export async function getIssueIfChanged(
   issueNumber: number,
   etag?: string,
 ): Promise<Conditional> {
-  try {
-    const params = etag === undefined ? undefined : { "If-None-Match": etag };
-    const { data, headers } = await client.issues
-      .get(owner, repo, issueNumber, params)
-      .withResponse();
-    return { changed: true, issue: data, etag: headers.ETag };
-  } catch (error) {
-    if (error instanceof GitHubApiError && error.status === 304 && etag !== undefined)
-      return { changed: false, etag };
-    throw error;
-  }
+  // exactOptionalPropertyTypes: an option is left out, never set to undefined.
+  const options = etag === undefined ? {} : { ifNoneMatch: etag };
+  const { data, headers } = await client.issues
+    .get(owner, repo, issueNumber, options)
+    .withResponse();
+  if (data instanceof NotModified) return { changed: false, etag: data.etag ?? etag };
+  return { changed: true, issue: data, etag: headers.ETag };
 }
 
 /** What the receiver makes of one delivery, handed to `onNote`. */

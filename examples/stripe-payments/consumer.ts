@@ -25,14 +25,12 @@ import {
   type SeenIdStore,
 } from "./generated/src/callbacks.js";
 
-/** The API version this code is written for; Stripe answers in the account's default without it. */
+/**
+ * The API version this code is written for; Stripe answers in the account's default without
+ * it. The spec's versioning sends it in `Stripe-Version` on every request, and `apiVersion`
+ * pins it here, so a package regenerated for a later version fails to compile this line.
+ */
 export const stripeVersion = "2024-06-20";
-
-/** The two clients a Stripe integration needs: uploads go to files.stripe.com, everything else to api.stripe.com. */
-export interface StripeClients {
-  api: StripeClient;
-  files: StripeClient;
-}
 
 /** Options of {@link connectStripe}: the client options, and the two addresses (stand-ins in tests). */
 export type ConnectOptions = Omit<StripeClientOptions, "baseUrl" | "secretKey"> & {
@@ -41,24 +39,20 @@ export type ConnectOptions = Omit<StripeClientOptions, "baseUrl" | "secretKey"> 
 };
 
 /**
- * Clients for a secret key. The spec has one base address, and Stripe serves file uploads from
- * another, so uploads get a client of their own with the same key and version.
+ * A client for a secret key. Stripe serves file uploads from files.stripe.com, which the spec
+ * says (`hosts: files`), so the one client sends `files.create` there and everything else to
+ * api.stripe.com; `filesBase` moves uploads elsewhere (the client's `hosts.files` option).
  */
-export function connectStripe(secretKey: string, options: ConnectOptions = {}): StripeClients {
-  const {
-    apiBase = "https://api.stripe.com",
-    filesBase = "https://files.stripe.com",
-    ...rest
-  } = options;
-  const shared = {
+export function connectStripe(secretKey: string, options: ConnectOptions = {}): StripeClient {
+  const { apiBase = "https://api.stripe.com", filesBase, ...rest } = options;
+  return new StripeClient({
     ...rest,
     secretKey,
-    headers: { "Stripe-Version": stripeVersion, ...rest.headers },
-  };
-  return {
-    api: new StripeClient({ ...shared, baseUrl: apiBase }),
-    files: new StripeClient({ ...shared, baseUrl: filesBase }),
-  };
+    baseUrl: apiBase,
+    // exactOptionalPropertyTypes: an option is left out, never set to undefined.
+    ...(filesBase === undefined ? {} : { hosts: { files: filesBase } }),
+    apiVersion: stripeVersion,
+  });
 }
 
 /** An order of the shop, paid with a PaymentIntent. */
@@ -122,7 +116,8 @@ export async function chargeCustomer(client: StripeClient, order: Order): Promis
       ok: true,
       intentId: intent.id,
       status: intent.status,
-      email: emailOf(intent.customer),
+      // Listed in `expand`, so the customer is the object (or null): no check for an id.
+      email: intent.customer?.email ?? null,
       requestId: headers["Request-Id"],
     };
   } catch (error) {
@@ -141,11 +136,6 @@ export async function chargeCustomer(client: StripeClient, order: Order): Promis
         throw error;
     }
   }
-}
-
-/** The email of an expandable customer: only the expanded object has one. */
-function emailOf(customer: string | Customer | null): string | null {
-  return typeof customer === "object" && customer !== null ? customer.email : null;
 }
 
 /** Whether an error body has Stripe's shape, `{ error: { type, code, ... } }`. */
@@ -174,12 +164,12 @@ export async function describeIntentPayment(
   client: StripeClient,
   intentId: string,
 ): Promise<string> {
-  const intent: PaymentIntent = await client.paymentIntents.retrieve(intentId, {
+  const intent = await client.paymentIntents.retrieve(intentId, {
     expand: ["payment_method"],
   });
+  // Listed in `expand`: the payment method is the object, typed so.
   const pm = intent.payment_method;
-  if (pm === null) return "no payment method yet";
-  return typeof pm === "string" ? `payment method ${pm}` : describePaymentMethod(pm);
+  return pm === null ? "no payment method yet" : describePaymentMethod(pm);
 }
 
 /**
@@ -212,13 +202,13 @@ export async function customerPages(
   return pages;
 }
 
-/** Uploads a PDF as dispute evidence (multipart, with its file name and type) through the files client. */
+/** Uploads a PDF as dispute evidence (multipart, with its file name and type), to the files host. */
 export function uploadEvidence(
-  files: StripeClient,
+  client: StripeClient,
   bytes: Uint8Array,
   filename: string,
 ): Promise<StripeFile> {
-  return files.files.create({
+  return client.files.create({
     file: { data: bytes, filename, contentType: "application/pdf" },
     purpose: "dispute_evidence",
   });

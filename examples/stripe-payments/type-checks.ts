@@ -59,3 +59,16 @@ export function typeChecks(
     },
   });
 }
+
+/** The result of a call follows its `expand` list: ids where a field is not listed. */
+export async function expandChecks(client: StripeClient): Promise<void> {
+  const plain = await client.paymentIntents.retrieve("pi_1");
+  // @ts-expect-error not listed in expand: the customer is an id (or null)
+  void plain.customer?.email;
+  const expanded = await client.paymentIntents.retrieve("pi_1", { expand: ["customer"] });
+  void expanded.customer?.email;
+  // @ts-expect-error payment_method was not listed: an id
+  void expanded.payment_method?.type;
+  // @ts-expect-error expand takes the answer's expandable paths only
+  void client.paymentIntents.retrieve("pi_1", { expand: ["customr"] });
+}

@@ -128,6 +128,29 @@ export const catalogue = {
     message: "cannot read type expression {expr}: {detail}",
   },
   "unresolved-ref": { severity: "error", message: "unknown type {name}{hint}" },
+  "generic-arity": {
+    severity: "error",
+    message: "{name} takes {expected}, not {given}",
+  },
+  "generic-unknown-param": {
+    severity: "error",
+    message: "{name} is neither a parameter of {generic} ({params}) nor a type{hint}",
+  },
+  "generic-param-not-concrete": {
+    severity: "error",
+    message:
+      "type parameter {param} of {generic} cannot be {use}: a type parameter stands for any type",
+  },
+  "generic-param-shadows": {
+    severity: "error",
+    message:
+      "type parameter {param} of {generic} has the name of a type, which it would hide in the body; rename the parameter",
+  },
+  "generic-expansion": {
+    severity: "error",
+    message:
+      "{use} makes uses of generic types without end (more than {maxDepth} nested, or {max} in all): a generic type's body uses it with a bigger argument",
+  },
   "type-conflict": { severity: "error", message: "{detail}" },
   "union-not-allowed": {
     severity: "error",
@@ -252,6 +275,36 @@ export const catalogue = {
   "unknown-version-name": {
     severity: "error",
     message: "unknown version {name}; declared: {declared}",
+  },
+  "versioning-key-misplaced": {
+    severity: "error",
+    message:
+      "`{key}` belongs to versioning by {belongs}; this API is versioned by {scheme} (`scheme: header` versions by a request header)",
+  },
+  "versioning-key-missing": {
+    severity: "error",
+    message: "versioning by {scheme} needs `{key}`: {why}",
+  },
+  "versioning-current-unknown": {
+    severity: "error",
+    message: "current version {name} is not one of the versions listed: {declared}",
+  },
+  "host-unknown": {
+    severity: "error",
+    message: "host {name} is not one of the API's `hosts:` ({declared})",
+  },
+  "not-modified-misplaced": {
+    severity: "error",
+    message: "`notModified` {why}",
+  },
+  "param-header-conditional": {
+    severity: "error",
+    message:
+      "header parameter {name} is what `notModified` sends from the call's `{option}` option; leave the parameter out",
+  },
+  "header-fixed-reserved": {
+    severity: "error",
+    message: "header {name} cannot be sent with one value on every request: {why}",
   },
   "unknown-error-code": { severity: "error", message: "error code {code} is not in errors.codes" },
   "duplicate-endpoint-route": {
@@ -413,6 +466,24 @@ export const catalogue = {
   "pagination-key-style": {
     severity: "error",
     message: "{key} does not belong to pagination style {style}, which takes: {allowed}",
+  },
+  "expandable-type": {
+    severity: "error",
+    message:
+      "field {field} is expandable, so it is an id or the object it names (string | Customer), not {type}",
+  },
+  "expand-place": {
+    severity: "error",
+    message:
+      "expand names {name}, which is neither a query parameter nor a body field of {endpoint}",
+  },
+  "expand-list": {
+    severity: "error",
+    message: "expand names {name}, a {type}; the fields to expand are a list of paths (string[])",
+  },
+  "expand-nothing": {
+    severity: "error",
+    message: "{endpoint} declares expand, but its JSON answer has no field marked expandable: true",
   },
   "pagination-items": { severity: "error", message: "{problem}" },
   "pagination-param": {

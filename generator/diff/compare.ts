@@ -7,11 +7,14 @@ import type { ApiModel, Constraints, Endpoint, Param, TypeNode } from "../ir/mod
 import { sameShape, typeText } from "./type-text.ts";
 import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
+import { diffExpand } from "./expand.ts";
 import { diffPagination } from "./pagination.ts";
 import { diffSigning } from "./signing.ts";
+import { diffRequests } from "./requests.ts";
 import { diffStatuses } from "./statuses.ts";
 import { diffStreams } from "./streams.ts";
 import { diffWebhooks } from "./webhooks.ts";
+import { diffGenerics, typeKey } from "./generics.ts";
 
 export type Level = "breaking" | "minor" | "patch";
 
@@ -36,6 +39,8 @@ const effects = {
   fieldRemoved: { reads: true, writes: true },
   becameRequired: { reads: false, writes: true },
   becameOptional: { reads: true, writes: false },
+  /** An expandable mark narrows or widens what results of an endpoint with expand read. */
+  expandableChanged: { reads: true, writes: false },
   typeChanged: { reads: true, writes: true },
   nullableAdded: { reads: true, writes: false },
   nullableRemoved: { reads: false, writes: true },
@@ -156,6 +161,14 @@ function diffNode(
         out.affect(path, "optional -> required", effects.becameRequired, usages, "minor");
       if (field.required && !next.required)
         out.affect(path, "required -> optional", effects.becameOptional, usages, "minor");
+      if (Boolean(field.expandable) !== Boolean(next.expandable))
+        out.affect(
+          path,
+          next.expandable ? "became expandable" : "no longer expandable",
+          effects.expandableChanged,
+          usages,
+          "minor",
+        );
       diffNode(out, path, field.type, next.type, usages);
     }
     for (const field of after.fields.filter((f) => !before.fields.some((b) => b.name === f.name))) {
@@ -264,8 +277,15 @@ function diffBodies(out: ChangeList, subject: string, e: Endpoint, next: Endpoin
   if (e.body && next.body && sent(e) !== sent(next))
     out.add(`${subject}.body`, `sent as ${sent(e)} -> ${sent(next)}`, "minor", ["callers"]);
   const media = (x: Endpoint) => x.response.contentType ?? "no body";
+  // A download of another media type (`image/png` -> `image/*`) is a Blob all the same.
+  const blobs = e.response.kind === "binary" && next.response.kind === "binary";
   if (e.response.kind !== next.response.kind || media(e) !== media(next))
-    out.add(`${subject}.response`, `${media(e)} -> ${media(next)}`, "minor", ["callers"]);
+    out.add(
+      `${subject}.response`,
+      `${media(e)} -> ${media(next)}`,
+      "minor",
+      blobs ? [] : ["callers"],
+    );
   const headers = (x: Endpoint) => new Map(x.response.headers.map((h) => [h.name, h.parse]));
   const [old, now] = [headers(e), headers(next)];
   for (const [name, parse] of now) {
@@ -361,19 +381,31 @@ function diffCallbacks(out: ChangeList, before: ApiModel, after: ApiModel): void
   }
 }
 
+/**
+ * Changes of the named types. A use of a generic type (`List<Customer>`) is compared with
+ * the same use, whatever name its instantiation has, so a change in the generic type is
+ * reported at every use, each for whoever reads or writes that use. A use that comes or goes
+ * is no type of the package's own: the operation that uses it reports the change.
+ */
 function diffTypes(out: ChangeList, before: ApiModel, after: ApiModel): void {
   const usagesBefore = typeUsages(before);
   const usagesAfter = typeUsages(after);
+  const afterByKey = new Map(after.types.map((t) => [typeKey(t), t]));
   for (const t of before.types) {
-    const next = after.types.find((n) => n.name === t.name);
-    const usages = [...(usagesBefore.get(t.name) ?? []), ...(usagesAfter.get(t.name) ?? [])].filter(
-      (u, i, all) => all.findIndex((v) => usageKey(v) === usageKey(u)) === i,
-    );
-    if (!next) out.add(`types.${t.name}`, "type removed (it is exported)", "minor", ["callers"]);
-    else diffNode(out, `types.${t.name}`, t.type, next.type, usages);
+    const key = typeKey(t);
+    const next = afterByKey.get(key);
+    const usages = [
+      ...(usagesBefore.get(t.name) ?? []),
+      ...(next ? (usagesAfter.get(next.name) ?? []) : []),
+    ].filter((u, i, all) => all.findIndex((v) => usageKey(v) === usageKey(u)) === i);
+    if (next) diffNode(out, `types.${key}`, t.type, next.type, usages);
+    else if (!t.instance)
+      out.add(`types.${key}`, "type removed (it is exported)", "minor", ["callers"]);
   }
-  for (const t of after.types.filter((n) => !before.types.some((o) => o.name === n.name)))
+  const beforeKeys = new Set(before.types.map(typeKey));
+  for (const t of after.types.filter((n) => !n.instance && !beforeKeys.has(typeKey(n))))
     out.add(`types.${t.name}`, "type added", "minor");
+  diffGenerics(out, before, after, (subject, old, now) => diffNode(out, subject, old, now, []));
 }
 
 function diffErrorCodes(out: ChangeList, before: ApiModel, after: ApiModel): void {
@@ -408,8 +440,10 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffCallbacks(out, before, after);
   diffStreams(sinkOf(out, positionUsage("endpoint-response")), before, after);
   diffPagination(sinkOf(out, positionUsage("endpoint-response")), before, after);
+  diffExpand(out, before, after);
   diffWebhooks(sinkOf(out, positionUsage("callback-body")), before, after);
   diffSigning(sinkOf(out, positionUsage("callback-body")), before, after);
+  diffRequests(sinkOf(out, positionUsage("endpoint-param")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
   diffStatuses(out, before, after);

@@ -3,6 +3,7 @@
  * whether two type nodes are of the same shape (a change of shape is a type change, not a
  * change inside one).
  */
+import { shorthandOf } from "../ir/generics.ts";
 import type { TypeNode } from "../ir/model.ts";
 
 /** Short text of a type, for messages. */
@@ -14,6 +15,8 @@ export function typeText(node: TypeNode): string {
       case "unknown":
         return node.unspecified ? "unspecified" : "unknown";
       case "ref":
+        return node.generic ? shorthandOf({ ...node, nullable: false }) : node.name;
+      case "param":
         return node.name;
       case "array":
         return `${typeText(node.items)}[]`;
@@ -43,6 +46,7 @@ export function sameShape(a: TypeNode, b: TypeNode): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === "primitive" && b.kind === "primitive") return a.name === b.name;
   if (a.kind === "ref" && b.kind === "ref") return a.name === b.name;
+  if (a.kind === "param" && b.kind === "param") return a.name === b.name;
   if (a.kind === "literal" && b.kind === "literal") return a.value === b.value;
   // A tagged union and an untagged one, or two tag fields, are different types.
   if (a.kind === "union" && b.kind === "union")

@@ -94,9 +94,11 @@ function apiPromise(endpoint: Endpoint, data: TypeExpr): TypeExpr {
 
 /** What a call returns: `ApiPromise<T>` of its response (with a stream flag: of either response). */
 export function returnTypeOf(endpoint: Endpoint): TypeExpr {
-  return endpoint.streamResponse
-    ? flagReturnTypes(endpoint).either
-    : apiPromise(endpoint, dataType(endpoint, endpoint.response));
+  if (endpoint.streamResponse) return flagReturnTypes(endpoint).either;
+  const data = dataType(endpoint, endpoint.response);
+  // A conditional GET's 304 is a result too (conditional.ts).
+  const notModified = runtimeType("client/conditional.ts", "NotModified");
+  return apiPromise(endpoint, endpoint.response.notModified ? union([data, notModified]) : data);
 }
 
 /** The return types of the overloads of an endpoint with a stream flag (client-streams.ts). */

@@ -4,10 +4,11 @@
  * API's error class and the spec's retry statuses to the runtime's ClientCore.
  */
 import type { ApiModel } from "../ir/model.ts";
-import { arr, call, exprStatement, id, lit, member, obj } from "./code/build.ts";
-import type { ClassDeclaration, Expr, Statement } from "./code/nodes.ts";
+import { arr, call, exprStatement, id, lit, member, obj, undef, valueExpr } from "./code/build.ts";
+import type { ClassDeclaration, Expr, Member, Statement } from "./code/nodes.ts";
 import { isSent, sentAs } from "./client-params.ts";
 import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
+import { keyword, literalType, union } from "./shared/type-expr.ts";
 
 const coreModule = "client/core.ts";
 
@@ -32,19 +33,25 @@ export function optionsInterface(model: ApiModel): Statement {
     isExported: true,
     extends: [runtimeType(coreModule, "CoreOptions")],
     docs: [`Options of {@link ${model.api.clientName}}.`],
-    members: headerCredentials(model).map((c) => ({
-      kind: "property-signature",
-      name: c.optionName,
-      hasQuestionToken: true,
-      type: runtimeType(
-        coreModule,
-        c.placement === "basic" ? "BasicCredentialValue" : "CredentialValue",
+    members: [
+      ...apiVersionOption(model),
+      ...hostsOption(model),
+      ...headerCredentials(model).map(
+        (c): Member => ({
+          kind: "property-signature",
+          name: c.optionName,
+          hasQuestionToken: true,
+          type: runtimeType(
+            coreModule,
+            c.placement === "basic" ? "BasicCredentialValue" : "CredentialValue",
+          ),
+          docs: [
+            ...(c.docs.description ? [c.docs.description] : []),
+            `${sentAs(c)} by the endpoints that need it.`,
+          ],
+        }),
       ),
-      docs: [
-        ...(c.docs.description ? [c.docs.description] : []),
-        `${sentAs(c)} by the endpoints that need it.`,
-      ],
-    })),
+    ],
   };
 }
 
@@ -58,15 +65,17 @@ export function coreClass(model: ApiModel): ClassDeclaration {
   const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
   const { statuses, never, anyMethod } = model.errors.retry;
   const { requestIdHeader } = model.errors;
+  const api = apiRequestsExpr(model);
   const retry =
-    statuses.length || never.length || anyMethod.length || requestIdHeader !== undefined
+    statuses.length || never.length || anyMethod.length || requestIdHeader !== undefined || api
       ? [
           obj([
             ["statuses", statuses.length ? arr(statuses.map(lit)) : undefined],
             ["never", never.length ? arr(never.map(lit)) : undefined],
             ["anyMethod", anyMethod.length ? arr(anyMethod.map(lit)) : undefined],
           ]),
-          ...(requestIdHeader !== undefined ? [lit(requestIdHeader)] : []),
+          ...(requestIdHeader !== undefined ? [lit(requestIdHeader)] : api ? [undef] : []),
+          ...(api ? [api] : []),
         ]
       : [];
   return {
@@ -85,6 +94,90 @@ export function coreClass(model: ApiModel): ClassDeclaration {
       ],
     },
   };
+}
+
+/**
+ * What the spec has every request carry, for the runtime's `ApiRequests`: the API's fixed
+ * headers, its version header and its other hosts; undefined when it has none of them.
+ */
+function apiRequestsExpr(model: ApiModel): Expr | undefined {
+  const { fixedHeaders, versioning } = model;
+  const { header, current } = versioning;
+  const byHeader = versioning.scheme === "header" && header !== undefined && current !== undefined;
+  if (!fixedHeaders.length && !byHeader && !model.hosts.length) return undefined;
+  return obj([
+    [
+      "headers",
+      fixedHeaders.length
+        ? valueExpr(Object.fromEntries(fixedHeaders.map((h) => [h.name, h.value!])))
+        : undefined,
+    ],
+    [
+      "version",
+      byHeader
+        ? valueExpr({ header, versions: versioning.versions.map((v) => v.name), current })
+        : undefined,
+    ],
+    [
+      "hosts",
+      model.hosts.length
+        ? valueExpr(Object.fromEntries(model.hosts.map((h) => [h.name, h.baseUrl ?? null])))
+        : undefined,
+    ],
+  ]);
+}
+
+/**
+ * The `hosts` option of an API with other addresses (`hosts:`): each host's address, optional
+ * where the spec gives a default; the option is required when some host has none.
+ */
+export function hostsOption(model: ApiModel): Member[] {
+  if (!model.hosts.length) return [];
+  const members: Member[] = model.hosts.map((h) => ({
+    kind: "property-signature",
+    name: h.name,
+    hasQuestionToken: h.baseUrl !== undefined,
+    type: keyword("string"),
+    docs: [
+      ...(h.docs.description ? [h.docs.description] : []),
+      h.baseUrl !== undefined
+        ? `Default \`${h.baseUrl}\`, the spec's.`
+        : "Required: the spec shows no address for it.",
+    ],
+  }));
+  const served = (name: string) =>
+    model.endpoints
+      .filter((e) => e.host === name)
+      .map((e) => `\`${e.id}\``)
+      .join(", ");
+  return [
+    {
+      kind: "property-signature",
+      name: "hosts",
+      hasQuestionToken: model.hosts.every((h) => h.baseUrl !== undefined),
+      type: { kind: "object-type", members },
+      docs: [
+        `The addresses of the endpoints served from elsewhere than \`baseUrl\`: ${model.hosts.map((h) => `\`${h.name}\` (${served(h.name) || "no endpoint"})`).join(", ")}. Redirects are followed within each one's origin.`,
+      ],
+    },
+  ];
+}
+
+/** The `apiVersion` option of an API versioned by a header: one of the versions the spec lists. */
+export function apiVersionOption(model: ApiModel): Member[] {
+  const { scheme, header, current, versions } = model.versioning;
+  if (scheme !== "header" || header === undefined || current === undefined) return [];
+  return [
+    {
+      kind: "property-signature",
+      name: "apiVersion",
+      hasQuestionToken: true,
+      type: union(versions.map((v) => literalType(v.name))),
+      docs: [
+        `The API version sent in \`${header}\` on every request; default \`${current}\`, the version this package is written for.`,
+      ],
+    },
+  ];
 }
 
 /**

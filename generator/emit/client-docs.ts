@@ -2,6 +2,7 @@
  * JSDoc of a generated client method: HTTP method and path, the credentials it sends, its
  * rules, its error responses, its parameters and every gap of the endpoint.
  */
+import { refText } from "../ir/generics.ts";
 import type { ApiModel, Endpoint, ErrorResponse } from "../ir/model.ts";
 import { pagingDocLines } from "./client-pagination.ts";
 import { paramsArgName } from "./client-params.ts";
@@ -117,10 +118,11 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
   const lines = [
     ...intro,
     ...(intro.length ? [""] : []),
-    `\`${endpoint.method} ${endpoint.path}\`${endpoint.testingOnly ? " (testing only)" : ""}`,
+    `\`${endpoint.method} ${endpoint.path}\`${endpoint.host ? ` on the \`${endpoint.host}\` host (the \`hosts.${endpoint.host}\` option)` : ""}${endpoint.testingOnly ? " (testing only)" : ""}`,
     `Sends: ${sends.length ? sends.join(", ") : "no credential"}.`,
     ...bodyLines(endpoint),
     ...pagingDocLines(endpoint),
+    ...expandDocLines(endpoint),
   ];
   if (endpoint.rules.length) lines.push("", "Rules:", ...endpoint.rules.map((r) => `- ${r}`));
   if (endpoint.errors.length)
@@ -133,7 +135,7 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
   const body = response.body;
   const returns = body
     ? [
-        ...(body.kind === "ref" ? [`The ${body.name}.`] : []),
+        ...(body.kind === "ref" ? [`The ${refText(body)}.`] : []),
         ...typeDocLines(body).filter((l) => !l.startsWith("@")),
       ]
     : [];
@@ -152,8 +154,22 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
     );
   }
   const streams = endpoint.streamResponse ? ` ${streamText(endpoint)}` : "";
-  lines.push(`@returns ${returnsText(endpoint, returns)}${streams}`);
+  const conditional = response.notModified
+    ? " Or, when `options.ifNoneMatch` or `options.ifModifiedSince` still matches, a `NotModified` (304) with the response's ETag."
+    : "";
+  lines.push(`@returns ${returnsText(endpoint, returns)}${streams}${conditional}`);
   lines.push(...docLines({ notes: [...endpoint.docs.notes, ...response.docs.notes] }));
   lines.push(`@throws {${model.api.errorClassName}} when the API answers with an error status.`);
   return lines;
+}
+
+/** What the JSDoc says about the fields a call may ask to expand. */
+function expandDocLines(endpoint: Endpoint): string[] {
+  const expand = endpoint.expand;
+  if (!expand) return [];
+  const where = expand.in === "query" ? "query parameter" : "body field";
+  const paths = expand.paths.map((p) => `\`${p}\``).join(", ");
+  return [
+    `Expandable with the \`${expand.name}\` ${where}: ${paths}. A listed path comes as the object, the others as ids, and the result's type says which.`,
+  ];
 }

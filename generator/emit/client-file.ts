@@ -40,6 +40,7 @@ import {
   optionsRef,
 } from "./client-core.ts";
 import { endpointDocLines } from "./client-docs.ts";
+import { expandSignature, type Signature } from "./client-expand.ts";
 import { pagedEndpointMaker, pagedReturnType, pagingEntry } from "./client-pagination.ts";
 import { credentialSpec, inPath, paramsArgName, paramsSpec } from "./client-params.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
@@ -58,6 +59,9 @@ import { jsonText } from "./shared/escape.ts";
 
 const coreModule = "client/core.ts";
 const requestOptions = runtimeType(coreModule, "RequestOptions");
+const conditionalModule = "client/conditional.ts";
+/** The options of a call to an endpoint that answers 304: `ifNoneMatch`, `ifModifiedSince`. */
+const conditionalOptions = runtimeType(conditionalModule, "ConditionalRequestOptions");
 
 /** Whether a body is a named type, validated by that type's own validator. */
 const isNamedBody = (endpoint: Endpoint) =>
@@ -93,6 +97,7 @@ function descriptorArgs(model: ApiModel, endpoint: Endpoint): Expr[] {
     path: endpoint.path,
     credentials,
     headers: descriptorHeaders(endpoint),
+    host: endpoint.host,
     trailing: trailing.length ? trailing.map((p) => p.name) : undefined,
     args: argNames(endpoint),
     documentedResponse: endpoint.response.body !== undefined,
@@ -135,6 +140,10 @@ function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
     ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
     [
+      "conditional",
+      endpoint.response.notModified ? runtimeValue(conditionalModule, "conditional") : undefined,
+    ],
+    [
       "stream",
       streamedResponse(endpoint) ? runtimeValue("client/stream.ts", "openStream") : undefined,
     ],
@@ -143,7 +152,7 @@ function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
 }
 
 /** Parameters and return type of an endpoint's function and method, after the core. */
-function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr } {
+function signature(model: ApiModel, endpoint: Endpoint): Signature {
   const pathParams = endpoint.params.filter(inPath);
   const queryParams = endpoint.params.filter((p) => !inPath(p));
   const params: Param[] = [
@@ -160,12 +169,13 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
         union(queryParams.map((p) => literalType(p.name))),
       ),
     });
-  params.push({ name: "options", type: requestOptions, hasQuestionToken: true });
+  const options = endpoint.response.notModified ? conditionalOptions : requestOptions;
+  params.push({ name: "options", type: options, hasQuestionToken: true });
   const { pagination } = endpoint;
-  return {
+  return expandSignature(model, endpoint, {
     params,
     returnType: pagination ? pagedReturnType(endpoint, pagination) : returnTypeOf(endpoint),
-  };
+  });
 }
 
 /**
@@ -177,7 +187,7 @@ function signature(endpoint: Endpoint): { params: Param[]; returnType: TypeExpr 
  * The annotation lets a bundler drop an unused one with its descriptor.
  */
 function endpointStatement(model: ApiModel, endpoint: Endpoint): Statement {
-  const { params, returnType } = signature(endpoint);
+  const { typeParameters, params, returnType } = signature(model, endpoint);
   const docs = endpointDocLines(model, endpoint);
   const firstTag = docs.findIndex((l) => l.startsWith("@"));
   // Plain code, not `{@link}`: tsc parses a doc comment of a .ts file only when it holds
@@ -195,7 +205,12 @@ function endpointStatement(model: ApiModel, endpoint: Endpoint): Statement {
         kind: "object-type",
         members: overloads.map((o) => ({ kind: "call-signature", ...o })),
       }
-    : { kind: "function-type", params: [...lead, ...params], returns: returnType };
+    : {
+        kind: "function-type",
+        ...(typeParameters ? { typeParameters } : {}),
+        params: [...lead, ...params],
+        returns: returnType,
+      };
   const make = endpoint.pagination ? pagedEndpointMaker() : runtimeValue(coreModule, "endpoint");
   return {
     kind: "variable",
@@ -218,10 +233,10 @@ function groupStatements(model: ApiModel, endpoints: readonly Endpoint[]): FileS
   const first = endpoints[0]!;
   const name = first.groupClassName;
   const members: Member[] = endpoints.flatMap((endpoint) => {
-    const { params, returnType } = signature(endpoint);
+    const { typeParameters, params, returnType } = signature(model, endpoint);
     const docs = endpointDocLines(model, endpoint);
     const overloads = flagOverloads(endpoint, [], params, flagReturnTypes(endpoint), docs) ?? [
-      { docs, params, returnType },
+      { docs, ...(typeParameters ? { typeParameters } : {}), params, returnType },
     ];
     return overloads.map((o) => ({ kind: "call-signature", name: endpoint.methodName, ...o }));
   });
@@ -339,7 +354,22 @@ function exportedRuntime(model: ApiModel): FileStatement[] {
     },
     tight: true,
   };
-  return [statement, ...paging, ...streamExports(model)];
+  return [statement, ...paging, ...conditionalExports(model), ...streamExports(model)];
+}
+
+/** With an endpoint that answers 304: `NotModified` and `ConditionalRequestOptions`, re-exported. */
+function conditionalExports(model: ApiModel): FileStatement[] {
+  if (!model.endpoints.some((e) => e.response.notModified)) return [];
+  const names = [
+    { name: "NotModified", isType: false },
+    { name: "ConditionalRequestOptions", isType: true },
+  ];
+  return [
+    {
+      statement: { kind: "export-from", module: `src/runtime/${conditionalModule}`, names },
+      tight: true,
+    },
+  ];
 }
 
 /** `src/client.ts` of the generated package. */

@@ -2,6 +2,7 @@
  * Emits the generated package's non-code files from handlebars templates:
  * `package.json`, `tsconfig.json`, `tsconfig.build.json`, `.gitignore` and `README.md`.
  */
+import { refText } from "../ir/generics.ts";
 import type { ApiModel, Callback } from "../ir/model.ts";
 import { arr, call, id, lit, member, newExpr, obj } from "./code/build.ts";
 import type { Expr, FileStatement, Statement } from "./code/nodes.ts";
@@ -329,7 +330,7 @@ function packageView(ctx: EmitContext) {
           ["Webhook event", "Payload"],
           model.webhooks.events.map((e) => [
             summaryCell(e.name, e.docs.description?.trim().split(/(?<=\.)\s/)[0]),
-            markdownCell(e.payload.kind === "ref" ? markdownCode(e.payload.name) : "inline"),
+            markdownCell(e.payload.kind === "ref" ? markdownCode(refText(e.payload)) : "inline"),
           ]),
         )
       : "",

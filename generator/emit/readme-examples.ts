@@ -43,6 +43,7 @@ export function sample(node: TypeNode, types: TypeLookup, depth = 0, omit?: stri
         ? lit(node.constraints.prefix ? `${node.constraints.prefix}…` : "…")
         : lit(node.name === "boolean" ? false : 0);
     case "unknown":
+    case "param":
       return lit(null);
     case "literal":
       return lit(node.value);

@@ -15,7 +15,8 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 /**
  * Runtime modules every package gets, by file name (`unions.ts` only a package whose model
  * has a union or an open event stream, `client/pagination.ts` only one with a paged endpoint,
- * `client/stream.ts` only one with a streaming endpoint).
+ * `client/stream.ts` only one with a streaming endpoint, `client/conditional.ts` only one with
+ * an endpoint that answers 304 Not Modified).
  */
 export const runtimeModules = [
   "validate.ts",
@@ -33,9 +34,12 @@ export const runtimeModules = [
   "client/timeout.ts",
   "client/params.ts",
   "client/operation.ts",
+  "client/api-requests.ts",
+  "client/conditional.ts",
   "client/stream.ts",
   "client/core.ts",
   "client/pagination.ts",
+  "client/expand.ts",
   "http/types.ts",
   "http/body.ts",
   "http/target.ts",
@@ -62,6 +66,7 @@ export const runtimeModules = [
   "testing/request.ts",
   "testing/memory.ts",
   "testing/prefer.ts",
+  "testing/expand.ts",
   "testing/core.ts",
   "testing/stand-in.ts",
   "testing/node.ts",
@@ -81,6 +86,8 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   const unions = usesUnions(ctx.model) || openEvents(ctx.model);
   const paging = ctx.model.endpoints.some((e) => e.pagination);
   const streams = ctx.model.endpoints.some((e) => e.response.stream || e.streamResponse);
+  const expands = ctx.model.endpoints.some((e) => e.expand);
+  const conditional = ctx.model.endpoints.some((e) => e.response.notModified);
   const banner = `// ${lineComment(ctx.banner)}`;
   return runtimeModules
     .filter((name) => {
@@ -90,6 +97,8 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
     .filter((name) => name !== "client/stream.ts" || streams)
+    .filter((name) => name !== "client/expand.ts" || expands)
+    .filter((name) => name !== "client/conditional.ts" || conditional)
     .map((name) => ({
       path: `src/runtime/${name}`,
       contents: `${banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,

@@ -2,7 +2,7 @@
  * Emits `src/types.ts`: an exported interface per object type and a type alias per
  * other named type, with JSDoc from descriptions, constraints and gap notes.
  */
-import type { NamedType, ParamsType, TypeNode } from "../ir/model.ts";
+import type { ApiModel, NamedType, ParamsType, TypeNode } from "../ir/model.ts";
 import type { FileStatement, Statement, TypeExpr } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
@@ -36,9 +36,17 @@ function heritageOf(
   return { type: generic("Omit", typeRef(base.name), omitted), baseOpen: false };
 }
 
-/** The declaration of one named type. */
-function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>): Statement {
+/**
+ * The declaration of one named type, or of a generic type with its parameters (`interface
+ * List<T>`).
+ */
+function declarationOf(
+  named: Pick<NamedType, "name" | "type">,
+  types: ReadonlyMap<string, NamedType>,
+  params: readonly string[] = [],
+): Statement {
   const node = named.type;
+  const typeParameters = params.map((name) => ({ name }));
   const docs = typeDocLines(node);
   // A closed object with no fields is `Record<string, never>` (an alias), as inline: an empty
   // interface would accept any non-null value.
@@ -53,6 +61,7 @@ function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>):
     return {
       kind: "interface",
       name: named.name,
+      ...(params.length ? { typeParameters } : {}),
       isExported: true,
       docs,
       extends: heritage ? [heritage.type] : [],
@@ -62,6 +71,7 @@ function declarationOf(named: NamedType, types: ReadonlyMap<string, NamedType>):
   return {
     kind: "type-alias",
     name: named.name,
+    ...(params.length ? { typeParameters } : {}),
     isExported: true,
     docs,
     type: aliasTypeExpr(named.name, node),
@@ -92,11 +102,37 @@ function paramsDeclarationOf(paramsType: ParamsType): Statement {
   };
 }
 
+/**
+ * The declarations of the named types and the generic types, in the order the spec declares
+ * them. A use of a generic type (`List<Customer>`) is written as that use: its named type
+ * (the instantiation, which the validators and the OpenAPI document have) is not declared.
+ */
+function typeDeclarations(model: ApiModel): Statement[] {
+  const typesByName = new Map(model.types.map((t) => [t.name, t]));
+  const fileIndex = new Map(model.sourceFiles.map((file, i) => [file, i]));
+  const declared = [
+    ...model.types
+      .filter((t) => !t.instance)
+      .map((t) => ({ at: t.location, statement: declarationOf(t, typesByName) })),
+    ...model.generics.map((g) => ({
+      at: g.location,
+      statement: declarationOf(g, typesByName, g.params),
+    })),
+  ];
+  if (model.generics.length)
+    declared.sort(
+      (a, b) =>
+        (fileIndex.get(a.at.file) ?? 0) - (fileIndex.get(b.at.file) ?? 0) ||
+        a.at.line - b.at.line ||
+        a.at.col - b.at.col,
+    );
+  return declared.map((d) => d.statement);
+}
+
 /** `src/types.ts` of the generated package. */
 export function emitTypesFile(ctx: EmitContext): EmittedFile {
-  const typesByName = new Map(ctx.model.types.map((t) => [t.name, t]));
   const statements: FileStatement[] = [
-    ...ctx.model.types.map((named) => ({ statement: declarationOf(named, typesByName) })),
+    ...typeDeclarations(ctx.model).map((statement) => ({ statement })),
     ...ctx.model.paramsTypes.map((p) => ({ statement: paramsDeclarationOf(p) })),
   ];
   const contents = printSourceFile({ path: modules.types, banner: ctx.banner, statements });

@@ -29,7 +29,9 @@ import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
-import { convertDeferred, namedType } from "./schemas.ts";
+import { declareGenerics, isGenericUse } from "./generics.ts";
+import { fixedHeadersSection, hostsSection } from "./requests.ts";
+import { convertDeferred, namedType, typeOf } from "./schemas.ts";
 import { hoistDeepTypes, shapeTypes, typeRoots } from "./shape.ts";
 import { pascalCase } from "../ir/casing.ts";
 import { fixedNames } from "../ir/names.ts";
@@ -92,8 +94,9 @@ export function importSpec(options: ImportOptions): ImportResult {
   ctx.generatedNames = new Set(fixedNames(String(api.clientName)));
   const environments = environmentsSection(ctx);
   const credentials = credentialsSection(ctx);
-  const headers = sharedHeadersSection(ctx);
-  const endpoints = endpointsOf(ctx);
+  const headers = { ...fixedHeadersSection(ctx), ...sharedHeadersSection(ctx) };
+  const hosts = hostsSection(ctx);
+  const endpoints = endpointsOf(ctx, hosts);
   const inbound = inboundSections(ctx);
   ctx.area = "shared";
   nameEverySchema(ctx);
@@ -103,8 +106,9 @@ export function importSpec(options: ImportOptions): ImportResult {
   noteUncarried(ctx, api);
   const top: JsonObject = { api };
   if (environments) top.environments = environments;
+  if (hosts) top.hosts = hosts;
   if (credentials) top.credentials = credentials;
-  if (headers) top.headers = headers;
+  if (Object.keys(headers).length) top.headers = headers;
   Object.assign(top, extensionSections(ctx));
   const files = layout(ctx, top, endpoints, inbound, options);
   return { files, endpoints: endpoints.length, types: ctx.types.size, gaps: ctx.gaps };
@@ -135,10 +139,15 @@ function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" {
 
 /** Every component schema becomes a named type, used or not. */
 function nameEverySchema(ctx: ImportContext): void {
+  declareGenerics(ctx, (schema, at) => typeOf(ctx, schema, at, true));
   const schemas = componentsOf(ctx, "schemas");
-  // apigen's own parameters interfaces come from the endpoints; they are not types of the spec.
+  // apigen's own parameters interfaces come from the endpoints, and each use of a generic type
+  // is written as the use: neither is a type of the spec.
   for (const [name, schema] of Object.entries(schemas))
-    if (!isObject(schema) || schema["x-apigen-params"] === undefined)
+    if (
+      !isObject(schema) ||
+      (schema["x-apigen-params"] === undefined && !isGenericUse(ctx, schema))
+    )
       namedType(ctx, schema, {
         file: ctx.doc.root.path,
         pointer: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`,

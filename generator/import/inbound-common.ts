@@ -8,6 +8,10 @@ import { typeOf } from "./schemas.ts";
 
 export const methods = ["get", "put", "post", "delete", "patch"] as const;
 
+/** Whether an inbound entry may use `method`. */
+export const inboundMethod = (method: string): boolean =>
+  (methods as readonly string[]).includes(method);
+
 /** One delivery of a `webhooks` entry: its label, its operation and where it is. */
 export type Delivery = [string, JsonObject, Pointer];
 

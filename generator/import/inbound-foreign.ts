@@ -6,7 +6,8 @@
  */
 import { deref, isObject, note, stringOf, under, type ImportContext } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
-import { bodyType, inboundAuth, methods, type Delivery } from "./inbound-common.ts";
+import { bodyType, inboundAuth, inboundMethod, type Delivery } from "./inbound-common.ts";
+import { operationsOf } from "./operations.ts";
 import { carryNotes, withFacets } from "./schemas.ts";
 
 /**
@@ -94,22 +95,24 @@ export function operationCallbacks(ctx: ImportContext): [string, JsonObject][] {
   const out: [string, JsonObject][] = [];
   const taken = new Set<string>();
   for (const [path, raw] of Object.entries(paths)) {
-    const item = deref(ctx, raw, { file: ctx.doc.root.path, pointer: `#/paths` }).value;
+    const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
+    const { value: item, at: itemAt } = deref(ctx, raw, under(rootAt, "paths", path));
     if (!isObject(item)) continue;
-    for (const method of methods) {
-      const op = item[method];
-      if (!isObject(op) || !isObject(op.callbacks)) continue;
-      const opAt = under({ file: ctx.doc.root.path, pointer: "#" }, "paths", path, method);
+    for (const { op, at: opAt } of operationsOf(ctx, item, itemAt)) {
+      if (!isObject(op.callbacks)) continue;
       for (const [name, rawCallback] of Object.entries(op.callbacks)) {
         const cbAt = under(opAt, "callbacks", name);
-        const { value: callback } = deref(ctx, rawCallback, cbAt);
+        const { value: callback, at: callbackAt } = deref(ctx, rawCallback, cbAt);
         if (!isObject(callback)) continue;
-        for (const [expression, cbItem] of Object.entries(callback)) {
+        for (const [expression, rawItem] of Object.entries(callback)) {
+          const { value: cbItem, at: cbItemAt } = deref(
+            ctx,
+            rawItem,
+            under(callbackAt, expression),
+          );
           if (!isObject(cbItem)) continue;
-          for (const cbMethod of methods) {
-            const cbOp = cbItem[cbMethod];
-            if (!isObject(cbOp)) continue;
-            const at = under(cbAt, expression, cbMethod);
+          for (const { method: cbMethod, op: cbOp, at } of operationsOf(ctx, cbItem, cbItemAt)) {
+            if (!inboundMethod(cbMethod)) continue;
             let event = eventNameOf(name);
             for (let i = 2; taken.has(event); i++) event = `${eventNameOf(name)}_${i}`;
             taken.add(event);

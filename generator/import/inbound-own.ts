@@ -63,7 +63,7 @@ export function callbackOf(
   if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
   const params = paramsOf(
     ctx,
-    {},
+    { item: {}, at },
     { parameters: [...(Array.isArray(op.parameters) ? op.parameters : []), ...pathParameters] },
     at,
     out,

@@ -13,7 +13,8 @@
  */
 import { deref, isObject, ownDocument, under, type ImportContext } from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
-import { methods, type Delivery } from "./inbound-common.ts";
+import { inboundMethod, type Delivery } from "./inbound-common.ts";
+import { operationsOf } from "./operations.ts";
 import { operationCallbacks, otherWebhooks } from "./inbound-foreign.ts";
 import { callbackOf, ownWebhooks } from "./inbound-own.ts";
 
@@ -29,10 +30,8 @@ export function inboundSections(ctx: ImportContext): JsonObject {
   for (const [key, raw] of Object.entries(webhooks)) {
     const { value: item, at: itemAt } = deref(ctx, raw, under(rootAt, "webhooks", key));
     if (!isObject(item)) continue;
-    const used = methods.filter((m) => isObject(item[m]));
-    for (const method of used) {
-      const op = item[method] as JsonObject;
-      const at = under(itemAt, method);
+    const used = operationsOf(ctx, item, itemAt).filter((o) => inboundMethod(o.method));
+    for (const { method, op, at } of used) {
       // A webhook with several methods is several deliveries.
       const label = used.length > 1 ? `${key} (${method.toUpperCase()})` : key;
       if (own && typeof op["x-path"] === "string")

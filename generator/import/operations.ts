@@ -10,6 +10,7 @@ import {
   isObject,
   note,
   ownDocument,
+  ownEntry,
   setEntry,
   stringOf,
   under,
@@ -17,10 +18,31 @@ import {
 } from "./context.ts";
 import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
+import { propertiesOf, queryParamsOf, shapeOf } from "./query-params.ts";
+import { answersNotModified, hostOf, isFixedOrVersionHeader, notModifiedOf } from "./requests.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
 const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+/**
+ * The operations of a path item, each with where it is: an operation may be a `$ref` into
+ * another file of a multi-file document (DigitalOcean's 659 are), and the `$ref`s inside it
+ * resolve from that file. A `$ref` that cannot be resolved is an error at it (resolveRef).
+ */
+export function operationsOf(
+  ctx: ImportContext,
+  item: JsonObject,
+  itemAt: Pointer,
+): { method: (typeof methods)[number]; op: JsonObject; at: Pointer }[] {
+  const out: { method: (typeof methods)[number]; op: JsonObject; at: Pointer }[] = [];
+  for (const method of methods) {
+    if (item[method] === undefined) continue;
+    const { value: op, at } = deref(ctx, item[method], under(itemAt, method));
+    if (isObject(op)) out.push({ method, op, at });
+  }
+  return out;
+}
 
 /** One endpoint with the group (file) it belongs to. */
 export interface EndpointOut {
@@ -36,20 +58,27 @@ function groupName(text: string): string {
 }
 
 /**
- * `issues/list-for-repo` -> [issues, listForRepo]; `listPets` with tag pets -> [pets,
- * listPets]. The group is the text it comes from (a tag, the operationId's first part, or
- * the path's first segment); `endpointsOf` names it.
+ * `issues/list-for-repo` -> [issues, listForRepo]; `listPets` with tag pets -> [pets, listPets]
+ * (shortened below). The group is the text it comes from; `endpointsOf` names it (`groupNamer`). Without a tag, the group is the path's first segment after the part
+ * every path shares (`/v1`, `/2010-04-01/Accounts/{AccountSid}`), so a document without tags
+ * is grouped by resource, not into one group of every operation.
  */
-function idParts(op: JsonObject, method: string, path: string): [string, string] {
+function idParts(op: JsonObject, method: string, path: string, shared: number): [string, string] {
   const tag = Array.isArray(op.tags) && typeof op.tags[0] === "string" ? op.tags[0] : undefined;
-  const segment = path.split("/").find((s) => s && !s.startsWith("{"));
+  const segment = path
+    .split("/")
+    .filter(Boolean)
+    .slice(shared)
+    .find((s) => !s.startsWith("{"))
+    ?.replace(/\.(json|xml)$/i, "");
+  const group = tag ?? segment ?? "api";
   const operationId = stringOf(op, "operationId");
   if (operationId) {
     const parts = operationId.split(/[/.]/).filter(Boolean);
     if (parts.length >= 2) return [parts[0]!, groupName(parts.slice(1).join("-"))];
-    return [tag ?? segment ?? "api", groupName(operationId)];
+    return [group, groupName(operationId)];
   }
-  return [tag ?? segment ?? "api", groupName(`${method} ${path}`)];
+  return [group, groupName(`${method} ${path}`)];
 }
 
 /**
@@ -71,32 +100,92 @@ function groupNamer(): (text: string) => string {
   };
 }
 
+/** How many leading literal segments every path shares (`/v1/...` everywhere: 1). */
+function sharedSegments(paths: readonly string[]): number {
+  const split = paths.map((p) => p.split("/").filter(Boolean));
+  let n = 0;
+  for (; split.length > 1 && split.every((s) => s.length > n + 1); n++) {
+    const first = split[0]![n]!;
+    if (first.startsWith("{") || !split.every((s) => s[n] === first)) break;
+  }
+  return n;
+}
+
+/** Names a client method must not take: they are the class's own. */
+const reservedMethodNames = new Set(["constructor", "prototype", "toString", "valueOf"]);
+
+/**
+ * A method name without its group's word (`pets.listPets` -> `pets.list`, `things.thingsGet`
+ * -> `things.get`), when what is left is a name and no other endpoint of the group has it.
+ */
+function shortNames(parts: readonly [string, string][]): string[] {
+  const strip = ([group, name]: [string, string]): string => {
+    const words = [group, group.replace(/s$/, "")].filter((w) => w.length > 0);
+    for (const word of words) {
+      const pascal = word[0]!.toUpperCase() + word.slice(1);
+      if (name.startsWith(word) && /^[A-Z]/.test(name.slice(word.length)))
+        return name[word.length]!.toLowerCase() + name.slice(word.length + 1);
+      // Only a verb is left (`listPets` -> `list`), not part of a phrase (`getMyUser`).
+      const rest = name.slice(0, -pascal.length);
+      if (name.endsWith(pascal) && /^[a-z]+$/.test(rest)) return rest;
+    }
+    return name;
+  };
+  const short = parts.map(strip);
+  const count = new Map<string, number>();
+  parts.forEach(([group, name], i) => {
+    for (const id of new Set([`${group}.${name}`, `${group}.${short[i]}`]))
+      count.set(id, (count.get(id) ?? 0) + 1);
+  });
+  return parts.map(([group, name], i) => {
+    const s = short[i]!;
+    const ok = s !== name && /^[a-z][A-Za-z0-9]*$/.test(s) && !reservedMethodNames.has(s);
+    return ok && count.get(`${group}.${s}`) === 1 ? s : name;
+  });
+}
+
 /** Every operation of `paths`, in document order, with unique ids. */
-export function endpointsOf(ctx: ImportContext): EndpointOut[] {
+export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut[] {
   const root = ctx.doc.root.value as JsonObject;
   const paths = isObject(root.paths) ? root.paths : {};
   const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
-  const out: EndpointOut[] = [];
-  const taken = new Set<string>();
-  const shapes = new Map<string, { path: string; names: string[] }>();
-  const groupOf = groupNamer();
+  const found: { path: string; item: PathItem; method: string; op: JsonObject; at: Pointer }[] = [];
   for (const [path, item0] of Object.entries(paths)) {
     const { value: item, at: itemAt } = deref(ctx, item0, under(rootAt, "paths", path));
     if (!isObject(item)) continue;
-    for (const method of methods) {
-      const op = item[method];
-      if (!isObject(op)) continue;
-      const at = under(itemAt, method);
-      const [text, name] = idParts(op, method, path);
-      const group = groupOf(text);
-      let id = `${group}.${name}`;
-      for (let i = 2; taken.has(id); i++) id = `${group}.${name}${i}`;
-      taken.add(id);
-      ctx.area = group;
-      const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path));
-      out.push({ id, group, value });
-    }
+    for (const { method, op, at } of operationsOf(ctx, item, itemAt))
+      found.push({ path, item: { item, at: itemAt }, method, op, at });
   }
+  const shared = sharedSegments(Object.keys(paths));
+  const groupOf = groupNamer();
+  const parts = found.map((f): [string, string] => {
+    const [text, name] = idParts(f.op, f.method, f.path, shared);
+    return [groupOf(text), name];
+  });
+  const names = ownDocument(ctx) ? parts.map(([, name]) => name) : shortNames(parts);
+  const out: EndpointOut[] = [];
+  const taken = new Set<string>();
+  const shapes = new Map<string, { path: string; names: string[] }>();
+  const routes = new Map<string, JsonObject>();
+  found.forEach(({ path, item, method, op, at }, i) => {
+    const group = parts[i]![0];
+    const name = names[i]!;
+    // Box and OpenAI tell operations of one route apart by a `#fragment` or `?query` in the path
+    // key; a request sends neither, and one route is one endpoint: the first is kept.
+    const route = `${method} ${path.replace(/[#?].*$/, "").replace(/\{[^}]*\}/g, "{}")}`;
+    const first = routes.get(route);
+    if (first) {
+      note(ctx, first, at, `${method.toUpperCase()} ${path} has this endpoint's route; left out`);
+      return;
+    }
+    let id = `${group}.${name}`;
+    for (let n = 2; taken.has(id); n++) id = `${group}.${name}${n}`;
+    taken.add(id);
+    ctx.area = group;
+    const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path), hosts);
+    routes.set(route, value);
+    out.push({ id, group, value });
+  });
   return out;
 }
 
@@ -145,14 +234,21 @@ function namesOfShape(
   return { first: first.path, rename, differs };
 }
 
+/** A path item and where it is (its parameters' `$ref`s resolve from there). */
+export interface PathItem {
+  item: JsonObject;
+  at: Pointer;
+}
+
 function endpointOf(
   ctx: ImportContext,
-  item: JsonObject,
+  item: PathItem,
   op: JsonObject,
   method: string,
   path: string,
   at: Pointer,
   names: PathNames,
+  hosts: JsonObject | undefined,
 ): JsonObject {
   const out: JsonObject = {};
   const summary = stringOf(op, "summary");
@@ -164,23 +260,30 @@ function endpointOf(
   if (method === "trace") note(ctx, out, at, "method TRACE; written as GET");
   out.method = method === "trace" ? "GET" : method.toUpperCase();
   const pathName = (name: string) => names.rename.get(name) ?? placeholder(name);
-  out.path = path.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
+  // Box tells operations of one path apart by a fragment (`/files/{id}#add_shared_link`), which no request sends.
+  const sent = path.replace(/[#?].*$/, "");
+  if (sent !== path) note(ctx, out, at, `path ${path}: written as ${sent}`);
+  out.path = sent.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
   if (names.differs) {
     const renamed = [...names.rename].map(([from, to]) => `${from} as ${to}`).join(", ");
     const why = `differs from ${names.first} only in parameter names, which OpenAPI forbids`;
     note(ctx, out, at, `path ${path} ${why}; written with ${renamed}`);
-  } else if (out.path !== path)
+  } else if (out.path !== sent)
     note(ctx, out, at, `path parameters renamed to word characters (${path})`);
   if (rules.length) out.rules = rules;
   if (testingOnly) out.testingOnly = true;
   const auth = authOf(ctx, op, at, out);
   if (auth.length) out.auth = auth;
   const params = paramsOf(ctx, item, op, at, out, pathName);
-  if (Object.keys(params).length) out.params = params;
+  undeclaredPathParams(ctx, out, at, params);
+  fixedQuery(path, params);
   if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
-  bodyOf(ctx, op, at, out);
+  if (op.requestBody !== undefined && bodyIsQuery(ctx, op, at, method))
+    bodyAsQuery(ctx, op, at, out, params);
+  else bodyOf(ctx, op, at, out);
+  if (Object.keys(params).length) out.params = params;
   responsesOf(ctx, op, at, out);
-  const flagStream = flagStreamOf(ctx, op, at);
+  const flagStream = flagStreamOf(ctx, op, at) ?? eventStreamOf(ctx, op, at, out);
   if (flagStream) out.streamResponse = flagStream;
   // Paging apigen wrote comes back as the endpoint's pagination, its keys as the spec's.
   if (isObject(op["x-apigen-pagination"])) out.pagination = op["x-apigen-pagination"];
@@ -188,12 +291,15 @@ function endpointOf(
     const linked = linkPaginationOf(ctx, op, at);
     if (linked) out.pagination = linked;
   }
+  // apigen's own: where a call lists the fields to expand.
+  if (typeof op["x-apigen-expand"] === "string") out.expand = op["x-apigen-expand"];
+  notModifiedOf(ctx, op, at, out);
   carryNotes(op, out);
   if (op.deprecated === true)
     note(ctx, out, under(at, "deprecated"), "the operation is deprecated");
-  for (const key of ["servers", "externalDocs"] as const)
-    if (op[key] !== undefined)
-      note(ctx, out, under(at, key), `${key} of the operation are not carried yet`);
+  hostOf(ctx, op, at, out, hosts);
+  if (op.externalDocs !== undefined)
+    note(ctx, out, under(at, "externalDocs"), "externalDocs of the operation are not carried yet");
   return out;
 }
 
@@ -234,16 +340,27 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   const listAt = own ? under(at, "security") : { file: ctx.doc.root.path, pointer: "#/security" };
   const requirements = list.filter(isObject);
   const optional = requirements.some((r) => Object.keys(r).length === 0);
-  const first = requirements.find((r) => Object.keys(r).length > 0);
-  if (!first) return [];
-  if (requirements.filter((r) => Object.keys(r).length > 0).length > 1)
-    note(ctx, out, listAt, "alternative security requirements; the first is kept");
-  return Object.entries(first).map(([scheme, scopes]) => {
-    if (Array.isArray(scopes) && scopes.length)
-      note(ctx, out, listAt, `scopes of ${scheme}: ${scopes.join(", ")}`);
-    const credential = credentialId(ctx, scheme);
-    return optional ? { credential, optional: true } : credential;
-  });
+  const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
+  if (alternatives.length === 0) return [];
+  // Alternatives (basic or bearer): every scheme is kept, each sent when the client has it.
+  const either = alternatives.length > 1;
+  if (either)
+    note(
+      ctx,
+      out,
+      listAt,
+      "alternative security requirements; each credential is sent when the client has it",
+    );
+  const seen = new Map<string, JsonValue>();
+  for (const requirement of alternatives)
+    for (const [scheme, scopes] of Object.entries(requirement)) {
+      if (Array.isArray(scopes) && scopes.length)
+        note(ctx, out, listAt, `scopes of ${scheme}: ${scopes.join(", ")}`);
+      const credential = credentialId(ctx, scheme);
+      if (!seen.has(credential))
+        seen.set(credential, optional || either ? { credential, optional: true } : credential);
+    }
+  return [...seen.values()];
 }
 
 /**
@@ -255,19 +372,20 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
  */
 export function paramsOf(
   ctx: ImportContext,
-  item: JsonObject,
+  { item, at: itemAt }: PathItem,
   op: JsonObject,
   at: Pointer,
   out: JsonObject,
   pathName: (name: string) => string,
 ): JsonObject {
   const all: [JsonValue, Pointer][] = [];
-  const itemAt: Pointer = { file: at.file, pointer: at.pointer.replace(/\/[^/]+$/, "") };
   if (Array.isArray(item.parameters))
     item.parameters.forEach((p, i) => all.push([p, under(itemAt, "parameters", i)]));
   if (Array.isArray(op.parameters))
     op.parameters.forEach((p, i) => all.push([p, under(at, "parameters", i)]));
-  const byPlace = new Map<string, { name: string; where: string; spec: JsonValue; key?: string }>();
+  const byPlace = new Map<string, PlacedParam>();
+  // A later definition of the same parameter (the operation's) replaces the path item's.
+  const place = (p: PlacedParam) => byPlace.set(`${p.where}\0${p.name}`, p);
   for (const [raw, rawAt] of all) {
     const { value: param, at: paramAt } = deref(ctx, raw, rawAt);
     // The API's shared headers are the spec's `headers` section, not this endpoint's parameters.
@@ -275,7 +393,8 @@ export function paramsOf(
     if (
       !isObject(param) ||
       param["x-apigen-shared-header"] === true ||
-      param["x-apigen-signature"] !== undefined
+      param["x-apigen-signature"] !== undefined ||
+      isFixedOrVersionHeader(param)
     )
       continue;
     const name = stringOf(param, "name") ?? "";
@@ -287,26 +406,56 @@ export function paramsOf(
     const schema =
       param.schema ??
       (isObject(param.content) ? Object.values(param.content).find(isObject)?.schema : undefined);
-    const type = asMapping(withFacets(typeOf(ctx, schema ?? {}, under(paramAt, "schema")), {}));
-    const spec: JsonObject =
-      where === "query" || where === "header" ? { in: where, ...type } : { ...type };
-    if (param.required === true && where !== "path") spec.required = true;
-    const description = stringOf(param, "description");
-    if (description?.trim() && spec.description === undefined)
-      spec.description = description.trim();
-    if (param.deprecated === true) spec.deprecated = true;
-    carryNotes(param, spec);
-    if (where === "query") styleOf(ctx, param, paramAt, spec);
+    const schemaAt = under(paramAt, param.schema !== undefined ? "schema" : "content");
+    if (where === "header" && mediaHeader(ctx, name, schema ?? {}, paramAt, out)) continue;
+    const meta = paramMeta(param);
     const own = stringOf(param, "x-apigen-key");
-    // A later definition of the same parameter (the operation's) replaces the path item's.
-    byPlace.set(`${where === "path" ? "path" : (where ?? "")}\0${name}`, {
-      name,
-      where: where ?? "path",
-      spec: Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec,
-      ...(own !== undefined && where !== "path" ? { key: own } : {}),
-    });
+    if (where !== "query") {
+      const spec = paramSpec(
+        ctx,
+        schema ?? {},
+        schemaAt,
+        meta,
+        where === "header" ? "header" : "path",
+      );
+      if (where === "header")
+        place({ name, where, spec, ...(own !== undefined ? { key: own } : {}) });
+      else place({ name, where: "path", spec });
+      continue;
+    }
+    const style = stringOf(param, "style") ?? "form";
+    if (style !== "form" && style !== "deepObject")
+      note(ctx, out, under(paramAt, "style"), `style ${style} of query parameter ${name}`);
+    const explode = typeof param.explode === "boolean" ? param.explode : style === "form";
+    const carried = queryParamsOf(
+      ctx,
+      { name, schema: schema ?? {}, at: schemaAt, required: param.required === true },
+      style,
+      explode,
+      out,
+    );
+    for (const q of carried) {
+      const spec = paramSpec(
+        ctx,
+        q.schema,
+        q.at,
+        q.name === name ? meta : { required: q.required },
+        "query",
+        q.style,
+      );
+      const key = q.name === name && own !== undefined ? { key: own } : {};
+      place({ name: q.name, where: "query", spec, ...key });
+    }
   }
   return paramKeys([...byPlace.values()], pathName);
+}
+
+/** A parameter, where it travels and, from apigen's own document, the key it had. */
+interface PlacedParam {
+  name: string;
+  where: string;
+  spec: JsonValue;
+  key?: string;
 }
 
 /**
@@ -314,10 +463,7 @@ export function paramsOf(
  * under their own unless a parameter of another place holds it (then `<name>_<place>`,
  * then a number, with `name:` keeping the name on the wire).
  */
-function paramKeys(
-  list: { name: string; where: string; spec: JsonValue; key?: string }[],
-  pathName: (name: string) => string,
-): JsonObject {
+function paramKeys(list: PlacedParam[], pathName: (name: string) => string): JsonObject {
   const taken = new Set<string>();
   const keys = list.map((p) => {
     if (p.where !== "path") return undefined;
@@ -349,13 +495,115 @@ function withWireName(spec: JsonValue, name: string, where: string): JsonObject 
   return { in: where, name, ...rest };
 }
 
-/** A query parameter's style: repeat (form, exploded), comma (form, not exploded), deepObject. */
-function styleOf(ctx: ImportContext, param: JsonObject, at: Pointer, spec: JsonObject): void {
-  const style = stringOf(param, "style") ?? "form";
-  const explode = param.explode ?? style === "form";
-  if (style === "form" && explode === false) spec.style = "comma";
-  else if (style === "deepObject") spec.style = "deepObject";
-  else if (style !== "form") note(ctx, spec, under(at, "style"), `style ${style}`);
+/** What a parameter says besides its schema. */
+interface ParamMeta {
+  required: boolean;
+  description?: string;
+  deprecated?: boolean;
+  notes?: JsonObject;
+}
+
+function paramMeta(param: JsonObject): ParamMeta {
+  const description = stringOf(param, "description")?.trim();
+  return {
+    required: param.required === true,
+    ...(description ? { description } : {}),
+    ...(param.deprecated === true ? { deprecated: true } : {}),
+    notes: param,
+  };
+}
+
+/** One parameter as the spec writes it: a type, or a mapping with `in`, `style` and the rest. */
+function paramSpec(
+  ctx: ImportContext,
+  schema: JsonValue,
+  at: Pointer,
+  meta: ParamMeta,
+  where: "path" | "query" | "header",
+  style?: "comma" | "deepObject",
+): JsonValue {
+  const type = asMapping(withFacets(typeOf(ctx, schema, at), {}));
+  const spec: JsonObject = where === "path" ? { ...type } : { in: where, ...type };
+  if (meta.required && where !== "path") spec.required = true;
+  if (meta.description && spec.description === undefined) spec.description = meta.description;
+  if (meta.deprecated) spec.deprecated = true;
+  if (meta.notes) carryNotes(meta.notes, spec);
+  if (style) spec.style = style;
+  return Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
+}
+
+/**
+ * `Accept` and `Content-Type` declared as header parameters say which media types the call
+ * asks for and sends; the client sets both itself, so they are not parameters. One value
+ * (a default, or an enum of one) is the endpoint's fixed header; more are noted.
+ */
+function mediaHeader(
+  ctx: ImportContext,
+  name: string,
+  raw: JsonValue,
+  at: Pointer,
+  out: JsonObject,
+): boolean {
+  const lower = name.toLowerCase();
+  if (lower !== "accept" && lower !== "content-type") return false;
+  const { value: schema } = deref(ctx, raw, at);
+  const values = isObject(schema)
+    ? Array.isArray(schema.enum)
+      ? schema.enum.filter((v): v is string => typeof v === "string")
+      : typeof schema.default === "string"
+        ? [schema.default]
+        : []
+    : [];
+  const what = lower === "accept" ? "the response's media type" : "the request body's media type";
+  if (lower === "accept" && values.length === 1 && /^[\w.+-]+\/[\w.+-]+$/.test(values[0]!)) {
+    const headers = isObject(out.headers) ? out.headers : {};
+    headers.Accept = values[0]!;
+    out.headers = headers;
+    note(
+      ctx,
+      out,
+      at,
+      `header parameter ${name} is ${what}: sent as the fixed header Accept: ${values[0]}`,
+    );
+  } else
+    note(
+      ctx,
+      out,
+      at,
+      `header parameter ${name} is ${what}${values.length ? ` (${values.join(", ")})` : ""}, which the client sets from the endpoint`,
+    );
+  return true;
+}
+
+/** The `?name=value` pairs of a path key (OpenAI's `/responses?beta=true`): query parameters the client sends. */
+function fixedQuery(path: string, params: JsonObject): void {
+  const query = /\?([^#]*)/.exec(path)?.[1];
+  if (!query) return;
+  for (const [name, value] of new URLSearchParams(query))
+    if (name && ownEntry(params, name) === undefined)
+      setEntry(params, name, { in: "query", type: "string", default: value, sendDefault: true });
+}
+
+/**
+ * A path placeholder the operation declares no parameter for (DigitalOcean's document has
+ * some) is a string, noted: the format requires every placeholder to be a parameter.
+ */
+function undeclaredPathParams(
+  ctx: ImportContext,
+  out: JsonObject,
+  at: Pointer,
+  params: JsonObject,
+): void {
+  for (const [, name] of (out.path as string).matchAll(/\{([^}]*)\}/g)) {
+    if (ownEntry(params, name!) !== undefined) continue;
+    setEntry(params, name!, "string");
+    note(
+      ctx,
+      out,
+      under(at, "parameters"),
+      `path parameter ${name} is not declared; written as a string`,
+    );
+  }
 }
 
 /** A path parameter's name as the format's path templates take it: word characters, not a digit first. */
@@ -364,20 +612,142 @@ function placeholder(name: string): string {
   return word === "" ? "param" : /^[0-9]/.test(word) ? `_${word}` : word;
 }
 
+/**
+ * Whether an operation's request body is its query: always on a GET or HEAD (fetch sends no
+ * body with them); on a DELETE or OPTIONS when it is a form (a JSON body there is a body:
+ * DigitalOcean's DELETEs read one).
+ */
+function bodyIsQuery(ctx: ImportContext, op: JsonObject, at: Pointer, method: string): boolean {
+  if (method === "get" || method === "head") return true;
+  if (method !== "delete" && method !== "options") return false;
+  const { value: body } = deref(ctx, op.requestBody!, under(at, "requestBody"));
+  const types = isObject(body) && isObject(body.content) ? Object.keys(body.content) : [];
+  return types.length > 0 && types.every((t) => t === "application/x-www-form-urlencoded");
+}
+
+/**
+ * A GET or DELETE with a `requestBody` (some APIs document their query as a form body): its
+ * properties are query parameters, typed, sent in the query string (objects in bracket form,
+ * as the form body would have had them: style deepObject). A body that is no object with
+ * properties is left out, noted (Stripe's GETs declare an empty one).
+ */
+function bodyAsQuery(
+  ctx: ImportContext,
+  op: JsonObject,
+  at: Pointer,
+  out: JsonObject,
+  params: JsonObject,
+): void {
+  const { value: body, at: bodyAt } = deref(ctx, op.requestBody!, under(at, "requestBody"));
+  if (!isObject(body) || !isObject(body.content)) return;
+  const [type, media] = Object.entries(body.content)[0] ?? [];
+  if (type === undefined || !isObject(media)) return;
+  const schemaAt = under(bodyAt, "content", type, "schema");
+  const properties = propertiesOf(ctx, media.schema ?? {}, schemaAt);
+  if (properties.length === 0) {
+    const { value: schema } = deref(ctx, media.schema ?? {}, schemaAt);
+    const empty = isObject(schema) && isObject(schema.properties);
+    if (!empty)
+      note(
+        ctx,
+        out,
+        bodyAt,
+        `the request body of a ${String(out.method)} (${type}) is not an object of fields; it is left out`,
+      );
+    return;
+  }
+  note(
+    ctx,
+    out,
+    bodyAt,
+    `the request body of a ${String(out.method)} (${type}) is sent as the query string`,
+  );
+  const required = body.required === true;
+  for (const p of properties) {
+    if (ownEntry(params, p.name) !== undefined) {
+      note(
+        ctx,
+        out,
+        p.at,
+        `field ${p.name} of the request body has the name of a parameter; it is left out`,
+      );
+      continue;
+    }
+    const { value: schema } = deref(ctx, p.schema, p.at);
+    const description = isObject(schema) ? stringOf(schema, "description")?.trim() : undefined;
+    const shape = shapeOf(ctx, p.schema, p.at);
+    const style = shape === "object" || shape === "map" ? "deepObject" : "form";
+    const carried = queryParamsOf(
+      ctx,
+      { ...p, required: required && p.required },
+      style,
+      true,
+      out,
+    );
+    for (const q of carried)
+      setEntry(
+        params,
+        q.name,
+        paramSpec(
+          ctx,
+          q.schema,
+          q.at,
+          { required: q.required, ...(q.name === p.name && description ? { description } : {}) },
+          "query",
+          q.style,
+        ),
+      );
+  }
+}
+
 /** The request body: the first content type the format has (JSON first), others noted. */
 function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
   if (op.requestBody === undefined) return;
   const { value: body, at: bodyAt } = deref(ctx, op.requestBody, under(at, "requestBody"));
   if (!isObject(body) || !isObject(body.content)) return;
   const types = Object.keys(body.content);
-  const chosen = types.find(isJson) ?? types.find((t) => supported.has(t)) ?? types[0];
+  const content = body.content;
+  const json = types.find(isJson);
+  // Files travel only in a multipart body: offered beside JSON, the multipart one is kept.
+  const multipart = types.find(
+    (t) =>
+      t === "multipart/form-data" &&
+      isObject(content[t]) &&
+      carriesFiles(
+        ctx,
+        (content[t] as JsonObject).schema ?? {},
+        under(bodyAt, "content", t, "schema"),
+      ),
+  );
+  const chosen = multipart ?? json ?? types.find((t) => supported.has(t)) ?? types[0];
   if (chosen === undefined) return;
   for (const other of types)
     if (other !== chosen)
-      note(ctx, out, under(bodyAt, "content", other), `request body as ${other} too`);
+      note(
+        ctx,
+        out,
+        under(bodyAt, "content", other),
+        chosen === multipart
+          ? `request body as ${other} too; ${chosen} is kept, as the one that carries files`
+          : `request body as ${other} too`,
+      );
   const media = body.content[chosen];
-  const schema = isObject(media) ? media.schema : undefined;
   const mediaAt = under(bodyAt, "content", chosen);
+  let schema = isObject(media) ? media.schema : undefined;
+  if (
+    chosen === "multipart/form-data" &&
+    schema !== undefined &&
+    isBinary(ctx, schema, under(mediaAt, "schema"))
+  ) {
+    // Jira's attachments: the multipart body is given as one binary; the server reads the part `file`.
+    note(
+      ctx,
+      out,
+      under(mediaAt, "schema"),
+      "a multipart body given as one binary: written as one file part named file",
+    );
+    schema = { type: "object", required: ["file"], properties: { file: schema } };
+  }
   if (!isJson(chosen)) {
     if (supported.has(chosen)) out.contentType = chosen;
     else note(ctx, out, mediaAt, `request body of media type ${chosen}: sent as bytes`);
@@ -395,13 +765,38 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
     note(ctx, out, under(mediaAt, "encoding"), "per-part encoding");
 }
 
+/** Whether a schema is bytes: a binary string (`format: binary`, or a `contentMediaType`). */
+function isBinary(ctx: ImportContext, raw: JsonValue, at: Pointer): boolean {
+  const { value: schema } = deref(ctx, raw, at);
+  return (
+    isObject(schema) &&
+    schema.type === "string" &&
+    (schema.format === "binary" || typeof schema.contentMediaType === "string")
+  );
+}
+
+/** Whether a body schema is bytes or has a field (or an array field) of bytes. */
+function carriesFiles(ctx: ImportContext, raw: JsonValue, at: Pointer): boolean {
+  if (isBinary(ctx, raw, at)) return true;
+  return propertiesOf(ctx, raw, at).some((p) => {
+    if (isBinary(ctx, p.schema, p.at)) return true;
+    const { value, at: valueAt } = deref(ctx, p.schema, p.at);
+    return (
+      isObject(value) &&
+      value.items !== undefined &&
+      isBinary(ctx, value.items, under(valueAt, "items"))
+    );
+  });
+}
+
 const supported = new Set([
   "application/x-www-form-urlencoded",
   "multipart/form-data",
   "application/octet-stream",
   "text/plain",
 ]);
-const isJson = (type: string) => type === "application/json" || /\+json$/.test(type);
+/** JSON, whatever its case and parameters (`application/JSON`, `application/json; charset=utf-8`). */
+const isJson = (type: string) => /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i.test(type);
 
 /**
  * The stream of a media type apigen wrote (`x-apigen-stream`): its item type (`body`) or named
@@ -454,6 +849,66 @@ function flagStreamOf(ctx: ImportContext, op: JsonObject, at: Pointer): JsonObje
   return undefined;
 }
 
+const streamTypes = new Set(["text/event-stream", "application/x-ndjson", "application/jsonl"]);
+
+/** Whether a text response's type is a stream whose items are JSON of `body`. */
+const eventData = (body: JsonValue | undefined, type: string): boolean =>
+  streamTypes.has(type) && body !== undefined && body !== "unknown";
+
+/**
+ * A success response offered as JSON and as server-sent events, from an operation whose JSON
+ * body has a boolean `stream` field (OpenAI's chat completions): the events are the stream
+ * that flag switches to.
+ */
+function eventStreamOf(
+  ctx: ImportContext,
+  op: JsonObject,
+  at: Pointer,
+  out: JsonObject,
+): JsonObject | undefined {
+  const response = out.response;
+  if (!isObject(response) || response.contentType !== undefined || response.body === undefined)
+    return undefined;
+  const status = String(response.status);
+  const responses = isObject(op.responses) ? op.responses : {};
+  if (responses[status] === undefined) return undefined;
+  const { value: raw, at: responseAt } = deref(
+    ctx,
+    responses[status],
+    under(at, "responses", status),
+  );
+  if (!isObject(raw) || !isObject(raw.content)) return undefined;
+  const type = Object.keys(raw.content).find((t) => streamTypes.has(t));
+  const media = type === undefined ? undefined : raw.content[type];
+  if (type === undefined || !isObject(media) || media.schema === undefined) return undefined;
+  if (!isObject(out.body) && typeof out.body !== "string") return undefined;
+  const { value: body, at: bodyAt } = deref(ctx, op.requestBody ?? {}, under(at, "requestBody"));
+  const jsonType =
+    isObject(body) && isObject(body.content) ? Object.keys(body.content).find(isJson) : undefined;
+  if (jsonType === undefined) return undefined;
+  const schemaAt = under(bodyAt, "content", jsonType, "schema");
+  const media0 = (body as { content: JsonObject }).content[jsonType];
+  const fields = isObject(media0) ? propertiesOf(ctx, media0.schema ?? {}, schemaAt) : [];
+  const stream = fields.find((f) => {
+    const { value } = deref(ctx, f.schema, f.at);
+    return f.name === "stream" && isObject(value) && value.type === "boolean";
+  });
+  if (!stream) return undefined;
+  const mediaAt = under(responseAt, "content", type);
+  note(
+    ctx,
+    out,
+    mediaAt,
+    `the response as ${type} when stream is true; a terminator data value is not stated by the document`,
+  );
+  return {
+    flag: "stream",
+    status: Number(status),
+    contentType: type,
+    body: typeOf(ctx, media.schema, under(mediaAt, "schema")),
+  };
+}
+
 /** The first success response with its body and headers; error statuses as the endpoint's errors. */
 function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
   const responses = isObject(op.responses) ? op.responses : {};
@@ -480,7 +935,20 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
           "the error body's schema (error bodies are API-wide in the format)",
         );
       errors.push(error);
-    } else note(ctx, out, responseAt, `response ${status}`);
+    } else if (status !== "304" || !answersNotModified(op, out))
+      note(ctx, out, responseAt, `response ${status}`);
+  }
+  const head = out.response;
+  if (out.method === "HEAD" && isObject(head) && head.body !== undefined) {
+    // A HEAD answer has no body: its status and headers are the answer.
+    delete head.body;
+    delete head.contentType;
+    note(
+      ctx,
+      out,
+      under(at, "responses", success!),
+      "a HEAD response declares a body, which a HEAD answer never has; left out",
+    );
   }
   if (!out.response) {
     out.response = { status: 204 };
@@ -491,6 +959,26 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
     const own = op["x-apigen-errors"];
     if (Array.isArray(own)) out.errors = plainNotes(own);
   } else if (errors.length) out.errors = errors;
+}
+
+/** A media type or range as the format writes one: `image/png`, `image/*`, or any type. */
+const formatMediaType = /^(\*\/\*|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/;
+
+/**
+ * A success response's media type as the format takes it: without parameters (`;
+ * charset=...`) and lower-cased; one it still cannot hold is written as bytes, with a note.
+ * A range (`image/*`, or any type) stays one: the client takes any type it covers as a Blob.
+ */
+function responseMediaType(
+  ctx: ImportContext,
+  mediaType: string,
+  at: Pointer,
+  out: JsonObject,
+): string {
+  const bare = mediaType.split(";")[0]!.trim().toLowerCase();
+  if (formatMediaType.test(bare)) return bare;
+  note(ctx, out, at, `response media type ${mediaType}: written as application/octet-stream`);
+  return "application/octet-stream";
 }
 
 const unshownSentence = "The body is not shown in the source.";
@@ -550,18 +1038,35 @@ function successOf(
     const media = content[chosen];
     const mediaAt = under(at, "content", chosen);
     const schema = isObject(media) ? media.schema : undefined;
-    if (!isJson(chosen)) out.contentType = chosen;
+    if (!isJson(chosen)) out.contentType = responseMediaType(ctx, chosen, mediaAt, out);
     out.body =
       isJson(chosen) || chosen.startsWith("text/")
         ? schema === undefined
           ? "unknown"
           : typeOf(ctx, schema, under(mediaAt, "schema"))
         : "binary";
-    if (chosen.startsWith("text/") && out.body !== "string") out.body = "string";
+    if (isJson(chosen) && out.body === "binary") {
+      // A JSON response whose schema is bytes (Mastercard's): bytes, as the schema says.
+      out.contentType = "application/octet-stream";
+      note(ctx, out, mediaAt, `a ${chosen} response whose schema is binary: read as bytes`);
+    }
+    // Server-sent events: each event's data is the schema's (JSON); other text is a string.
+    if (chosen.startsWith("text/") && out.body !== "string" && !eventData(out.body, chosen))
+      out.body = "string";
     for (const other of types)
       if (other !== chosen)
         note(ctx, out, under(at, "content", other), `the response as ${other} too`);
   }
+  return withHeaders(ctx, response, at, out);
+}
+
+/** A success response's declared headers the format can type, on `out`. */
+function withHeaders(
+  ctx: ImportContext,
+  response: JsonObject,
+  at: Pointer,
+  out: JsonObject,
+): JsonObject {
   const headers = isObject(response.headers) ? response.headers : {};
   const declared: JsonObject = {};
   for (const [name, raw] of Object.entries(headers)) {

@@ -28,6 +28,7 @@ import {
   type JsonValue,
   type Pointer,
 } from "./document.ts";
+import { genericUseText, typeParamText } from "./generics.ts";
 
 /** The spec's string formats; others are noted. */
 const formats = new Set([
@@ -90,7 +91,12 @@ export function nameFor(ctx: ImportContext, at: Pointer): string {
   const key = locationKey(at);
   const known = ctx.schemaNames.get(key);
   if (known) return known;
-  const last = pointerTokens(at.pointer).at(-1) ?? "Schema";
+  // A schema that is a whole file of a multi-file document (`models/droplet.yml`) takes the file's name.
+  const file = at.file
+    .split("/")
+    .at(-1)
+    ?.replace(/\.(ya?ml|json)$/i, "");
+  const last = pointerTokens(at.pointer).at(-1) ?? (file || "Schema");
   const base = pascalCase(last) || "Schema";
   const pascal = /^[A-Z]/.test(base) ? base : `Schema${base}`;
   // GitHub's `page` (a Pages site) would be exported beside the runtime's `Page`.
@@ -191,7 +197,12 @@ function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named:
   }
   const ref = stringOf(schema, "$ref");
   if (ref !== undefined) return refType(ctx, schema, ref, at);
+  const inGeneric = typeParamText(schema) ?? genericUseText(ctx, schema);
   const facets: JsonObject = {};
+  if (inGeneric !== undefined) {
+    copyDocs(ctx, schema, facets, at);
+    return withFacets(inGeneric, facets);
+  }
   const base = baseType(ctx, schema, at, facets, named);
   copyDocs(ctx, schema, facets, at);
   dropUnfitDefault(ctx, base, facets, at);
@@ -202,7 +213,7 @@ function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named:
 /** A `$ref`: the referenced schema's name; its siblings (3.1) as facets. */
 function refType(ctx: ImportContext, schema: JsonObject, ref: string, at: Pointer): TypeOut {
   const target = ctx.doc.resolveRef(ref, at);
-  const name = namedType(ctx, target.value, target.at);
+  const name = genericUseText(ctx, target.value) ?? namedType(ctx, target.value, target.at);
   const facets: JsonObject = {};
   copyDocs(ctx, schema, facets, at);
   if (schema.nullable === true) facets.nullable = true;
@@ -456,7 +467,19 @@ export function fieldsOf(ctx: ImportContext, schema: JsonObject, at: Pointer): J
   const fields: JsonObject = {};
   for (const [name, property] of Object.entries(properties)) {
     const type = typeOf(ctx, property, under(at, "properties", name));
-    setEntry(fields, name, required.has(name) ? { ...asMapping(type), required: true } : type);
+    // apigen's own mark of a field that is an id or, when asked for, the object.
+    const expandable = isObject(property) && property["x-apigen-expandable"] === true;
+    setEntry(
+      fields,
+      name,
+      required.has(name) || expandable
+        ? {
+            ...asMapping(type),
+            ...(expandable ? { expandable: true } : {}),
+            ...(required.has(name) ? { required: true } : {}),
+          }
+        : type,
+    );
   }
   return fields;
 }

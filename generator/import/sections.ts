@@ -77,7 +77,8 @@ export function titleName(title: string): string {
   );
 }
 
-const semver = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+/** What the format's `api.version` takes: semver without build metadata (npm drops it). */
+const semver = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 
 /**
  * The package version from `info.version`, which OpenAPI leaves free-form: `10` or `1.2` is
@@ -87,7 +88,12 @@ function packageVersion(ctx: ImportContext, info: JsonObject, api: JsonObject): 
   const given = stringOf(info, "version")?.trim();
   if (given === undefined || semver.test(given)) return given ?? "0.0.0";
   const short = /^(\d+)(?:\.(\d+))?$/.exec(given);
-  const version = short ? `${short[1]}.${short[2] ?? 0}.0` : "0.0.0";
+  const build = /^(.+)\+[0-9A-Za-z.-]+$/.exec(given)?.[1];
+  const version = short
+    ? `${short[1]}.${short[2] ?? 0}.0`
+    : build !== undefined && semver.test(build)
+      ? build
+      : "0.0.0";
   note(
     ctx,
     api,

@@ -132,21 +132,32 @@ export function responseOf(
             ? "text/plain"
             : "application/json"));
   const headers = responseHeaders(ctx, types, file, [...at, "headers"], data.headers);
-  const json = "application/json";
   return {
     status,
     ...(body ? { body } : {}),
     kind,
     ...(contentType ? { contentType } : {}),
-    accept:
-      (kind === "binary" || kind === "text" || isStreamKind(kind)) && contentType !== json
-        ? `${contentType}, ${json};q=0.5`
-        : json,
+    accept: acceptOf(kind, contentType),
     headers,
     ...(stream ? { stream } : {}),
+    ...(data.notModified === true ? { notModified: true as const } : {}),
     docs: ctx.docs(file, at, data),
   };
 }
+
+/**
+ * The Accept header of a call: JSON, or a binary, text or streamed body's media type with
+ * JSON after it (error bodies are JSON); the range of every type alone, as it admits JSON.
+ */
+function acceptOf(kind: ResponseKind, contentType: string | undefined): string {
+  const json = "application/json";
+  if (kind !== "binary" && kind !== "text" && !isStreamKind(kind)) return json;
+  if (contentType === json || contentType === "*/*") return contentType;
+  return `${contentType}, ${json};q=0.5`;
+}
+
+/** Whether a media type is a range (`image/*`, or any type): the server picks the type, the client takes any. */
+export const isMediaRange = (mediaType: string) => bare(mediaType).endsWith("/*");
 
 /** What a response carries; `report` names a contradiction between status, media type and body. */
 function responseKind(
@@ -166,6 +177,15 @@ function responseKind(
     return "binary";
   }
   if (json) return "json";
+  if (media !== "text/*" && isMediaRange(media!)) {
+    // A range may be answered with any type it covers: the bytes, whatever they are.
+    if (body)
+      report(
+        `a response of the range ${contentType} carries bytes of any type it covers: its body must be of type binary (a Blob of the type the server sends)`,
+        "body",
+      );
+    return "binary";
+  }
   if (media!.startsWith("text/")) {
     if (body && !isString(body))
       report(`a ${contentType} response body must be of type string`, "body");

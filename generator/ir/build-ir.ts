@@ -12,6 +12,7 @@ import { signingOf } from "./build-signing.ts";
 import { checkQueryParams } from "./check-query-params.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
+import { checkExpandableFields, withExpand } from "./build-expand.ts";
 import { withPagination } from "./build-pagination.ts";
 import { checkStreams } from "./build-streams.ts";
 import { TypeBuilder } from "./build-types.ts";
@@ -19,6 +20,14 @@ import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
+import {
+  apiHeadersOf,
+  checkApiHeaders,
+  checkHosts,
+  checkNotModified,
+  hostsOf,
+  versioningOf,
+} from "./build-requests.ts";
 import {
   checkTypeNames,
   clientCompanions,
@@ -78,9 +87,11 @@ export function buildModel(
   const codeSet = new Set(codes.map((c) => c.code));
   const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
   checkVersionScopes(merged, versions, ctx);
+  const versioning = versioningOf(ctx, merged.versioning, versions, merged.versions);
   const operations = new OperationBuilder(ctx, types, {
     credentials: new Set(credentials.map((c) => c.id)),
     versions,
+    versioning: versioning.scheme,
     errorResponses: responses,
     errorCodes: codeSet,
   });
@@ -115,31 +126,34 @@ export function buildModel(
     docs: ctx.docs(d.file, d.path, d.value),
     location: d.file.locate(d.path, "key"),
   }));
-  const sharedHeaders = merged.headers.map((d) => ({
-    name: d.name,
-    ...(d.value.schema !== undefined
-      ? { schema: types.node(d.file, [...d.path, "schema"], d.value.schema) }
-      : {}),
-    required: false,
-    docs: ctx.docs(d.file, d.path, d.value),
-  }));
+  const hosts = hostsOf(ctx, merged.hosts);
+  checkHosts(ctx, hosts, merged.endpoints, endpoints);
+  const { fixed: fixedHeaders, shared: sharedHeaders } = apiHeadersOf(ctx, types, merged.headers);
   const idem = merged.idempotency;
   const idempotency = {
     supported: idem?.value.supported === true,
     ...(typeof idem?.value.header === "string" ? { header: idem.value.header } : {}),
     docs: idem ? ctx.docs(idem.file, idem.path, idem.value) : { notes: [] },
   };
-  const versioning = merged.versioning;
   const errorsSection = merged.errors;
   const errorStatuses = buildStatuses(merged.errorStatuses, ctx);
 
+  types.reserveNames(paramsTypes.map((p) => p.name));
+  checkApiHeaders(ctx, merged.headers, fixedHeaders, versioning, merged.versioning, credentials);
   types.resolve();
   checkWebhookEvents(webhooks, callbacks, new Map(namedTypes.map((t) => [t.name, t])), ctx);
   checkInfiniteTypes(namedTypes, ctx);
   checkAliasCycles(namedTypes, ctx);
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   checkQueryParams(ctx, namedTypes, endpoints);
-  const pagedEndpoints = withPagination(ctx, merged.endpoints, endpoints, namedTypes);
+  checkExpandableFields(ctx, namedTypes, endpoints);
+  const pagedEndpoints = withExpand(
+    ctx,
+    merged.endpoints,
+    withPagination(ctx, merged.endpoints, endpoints, namedTypes),
+    namedTypes,
+  );
+  checkNotModified(ctx, merged.endpoints, pagedEndpoints);
   checkStreams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
   warnUnsigned(callbacks, webhooks, credentials, bag);
@@ -148,17 +162,12 @@ export function buildModel(
     api,
     sourceFiles: files.map((f) => f.path),
     environments,
+    hosts,
     credentials,
     sharedHeaders,
+    fixedHeaders,
     idempotency,
-    versioning: {
-      scheme: "path-prefix",
-      versions,
-      rules: stringList(versioning?.value.rules),
-      docs: versioning
-        ? ctx.docs(versioning.file, versioning.path, versioning.value)
-        : { notes: [] },
-    },
+    versioning,
     errors: {
       codes: errorCodes,
       statuses: errorStatuses,
@@ -172,6 +181,7 @@ export function buildModel(
         : { notes: [] },
     },
     types: namedTypes,
+    generics: [...types.generics.values()],
     paramsTypes,
     validated: [], // worked out from the finished model below
     endpoints: pagedEndpoints,
@@ -345,7 +355,7 @@ function buildVersion(decl: Decl, ctx: BuildContext, typeNames: readonly string[
   }
   return {
     name: decl.name,
-    prefix: String(v.prefix),
+    ...(typeof v.prefix === "string" ? { prefix: v.prefix } : {}),
     ...(typeof v.errorBody === "string" ? { errorBody: v.errorBody } : {}),
     ...(typeof v.invalidInputStatus === "number"
       ? { invalidInputStatus: v.invalidInputStatus }

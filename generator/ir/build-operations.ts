@@ -22,6 +22,7 @@ import type {
   Param,
   ParamPlacement,
   QueryStyle,
+  Versioning,
 } from "./model.ts";
 
 type Data = Record<string, unknown>;
@@ -30,6 +31,8 @@ type Data = Record<string, unknown>;
 export interface OperationScope {
   credentials: ReadonlySet<string>;
   versions: readonly ApiVersion[];
+  /** By header, every endpoint is in every version: no path prefix to match, each version's errors apply. */
+  versioning: Versioning["scheme"];
   errorResponses: readonly ErrorResponse[];
   errorCodes: ReadonlySet<ErrorCodeValue>;
 }
@@ -53,7 +56,10 @@ export class OperationBuilder {
         true,
       ),
     );
-    const scoped = this.scope.errorResponses.filter((r) => appliesTo(r, String(v.path), version));
+    const byHeader = this.scope.versioning === "header";
+    const scoped = this.scope.errorResponses.filter(
+      (r) => appliesTo(r, String(v.path), version) || (byHeader && r.scope.kind === "version"),
+    );
     const response = isRecord(v.response) ? v.response : {};
     const params = this.params(file, path, v, true);
     const listed = headers(this.ctx, file, path, v.headers);
@@ -96,6 +102,7 @@ export class OperationBuilder {
         : {}),
       response: result,
       ...(streamResponse ? { streamResponse } : {}),
+      ...(typeof v.host === "string" ? { host: v.host } : {}),
       errors: dedupeErrors([...own, ...scoped]).sort(compareErrorResponses),
       rules: stringList(v.rules),
       testingOnly: v.testingOnly === true,
@@ -244,8 +251,10 @@ export class OperationBuilder {
   }
 
   private versionOf(file: SpecFile, path: DataPath, urlPath: string): string | undefined {
-    if (this.scope.versions.length === 0) return undefined;
-    const match = this.scope.versions.find((ver) => urlPath.startsWith(ver.prefix));
+    if (this.scope.versions.length === 0 || this.scope.versioning === "header") return undefined;
+    const match = this.scope.versions.find(
+      (ver) => ver.prefix !== undefined && urlPath.startsWith(ver.prefix),
+    );
     if (!match) {
       const prefixes = this.scope.versions.map((ver) => ver.prefix).join(", ");
       this.ctx.bag.report(

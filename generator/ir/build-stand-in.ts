@@ -8,10 +8,14 @@ import type {
   Collection,
   ErrorTemplate,
   Refusal,
+  RouteArea,
   RouteData,
   RouteResponse,
   RouteState,
+  VersionHeader,
 } from "../runtime/testing/table.ts";
+import { expandableFieldAt, expandablePaths } from "./build-expand.ts";
+import type { ExpandablePath, RouteExpand } from "../runtime/testing/expand.ts";
 import type {
   ApiModel,
   Endpoint,
@@ -19,6 +23,7 @@ import type {
   NamedType,
   Param,
   StreamError,
+  TypeNode,
 } from "./model.ts";
 import { buildTriggerEvents } from "./stand-in-events.ts";
 import type { StandInModel } from "./stand-in-model.ts";
@@ -113,6 +118,25 @@ function urlValueOf(p: Param): { urlValue?: "number" | "boolean" } {
   return p.type.name === "boolean" ? { urlValue: "boolean" } : {};
 }
 
+/** A type of each range the stand-in answers a range with (`image/*` with `image/png`). */
+const rangeSamples: Readonly<Record<string, string>> = {
+  "image/*": "image/png",
+  "audio/*": "audio/mpeg",
+  "video/*": "video/mp4",
+  "text/*": "text/plain",
+  "*/*": "application/octet-stream",
+};
+
+/**
+ * The Content-Type the stand-in sends: the spec's media type, or for a range (`image/*`) one
+ * type it covers, since a response carries a type, never a range.
+ */
+export function answeredMediaType(contentType: string): string {
+  const bare = contentType.split(";")[0]!.trim().toLowerCase();
+  if (!bare.endsWith("/*")) return contentType;
+  return rangeSamples[bare] ?? `${bare.slice(0, -2)}/octet-stream`;
+}
+
 /**
  * A stream's error item as the stand-in sends it: its body's error template (code and message
  * filled in), else `{ code, message }`, under the item's key for an item told by its key.
@@ -143,7 +167,7 @@ function responseOf(r: EndpointResponse, types: ReadonlyMap<string, NamedType>):
   return {
     status: r.status,
     kind: noBody ? "none" : r.kind,
-    ...(r.contentType && !noBody ? { contentType: r.contentType } : {}),
+    ...(r.contentType && !noBody ? { contentType: answeredMediaType(r.contentType) } : {}),
     ...(r.body && !noBody ? { body: shapeOf(r.body) } : {}),
     ...(r.stream?.events.length
       ? { events: r.stream.events.map((e) => ({ name: e.name, shape: shapeOf(e.type) })) }
@@ -154,6 +178,7 @@ function responseOf(r: EndpointResponse, types: ReadonlyMap<string, NamedType>):
       ? { headers: r.headers.map((h) => ({ name: h.name, shape: shapeOf(h.type) })) }
       : {}),
     ...(noBody ? { note: "no response body in the spec" } : {}),
+    ...(r.notModified ? { notModified: true as const } : {}),
   };
 }
 
@@ -196,7 +221,65 @@ function routeOf(
       : {}),
     errors: listedRefusals(endpoint, model).map(tag),
     ...(state ? { state } : {}),
+    ...expandOf(endpoint, model),
   };
+}
+
+/** The route's expand list and, per path, the shapes of the id and of the object. */
+function expandOf(endpoint: Endpoint, model: ApiModel): { expand?: RouteExpand } {
+  const { expand, response } = endpoint;
+  if (!expand || !response.body) return {};
+  const types = new Map(model.types.map((t) => [t.name, t] as const));
+  const entry = (root: TypeNode, path: string, depth: number): ExpandablePath[] => {
+    const field = expandableFieldAt(root, path, types);
+    if (field?.kind !== "union") return [];
+    const id = field.variants.find((v) => v.kind === "primitive")!;
+    const object = field.variants.find((v) => v !== id)!;
+    const inner =
+      depth > 0 ? [] : expandablePaths(object, types).flatMap((p) => entry(object, p, 1));
+    return [{ path, id: shapeOf(id), object: shapeOf(object), ...(inner.length ? { inner } : {}) }];
+  };
+  const paths = expand.paths.flatMap((path) => entry(response.body!, path, 0));
+  return { expand: { in: expand.in, name: expand.name, paths } };
+}
+
+/** An endpoint as it is under one version of an API versioned by a header: that version's errors. */
+function inVersion(endpoint: Endpoint, version: string): Endpoint {
+  const errors = endpoint.errors.filter(
+    (e) => e.scope.kind !== "version" || e.scope.version === version,
+  );
+  return { ...endpoint, version, errors };
+}
+
+/**
+ * An endpoint's route; of an API versioned by a header, as the current version serves it,
+ * with what each other version answers otherwise (`byVersion`).
+ */
+function versionedRouteOf(
+  endpoint: Endpoint,
+  model: ApiModel,
+  state: RouteState | undefined,
+  tagged: ReadonlySet<string>,
+  types: ReadonlyMap<string, NamedType>,
+): RouteData {
+  const { scheme, current, versions } = model.versioning;
+  if (scheme !== "header" || current === undefined)
+    return routeOf(endpoint, model, state, tagged, types);
+  const route = routeOf(inVersion(endpoint, current), model, state, tagged, types);
+  const others = versions.filter((v) => v.name !== current);
+  if (!others.length) return route;
+  const byVersion: Record<string, RouteArea> = {};
+  for (const v of others) {
+    const r = routeOf(inVersion(endpoint, v.name), model, state, tagged, types);
+    byVersion[v.name] = {
+      errorBody: r.errorBody,
+      invalidInput: r.invalidInput,
+      ...(r.invalidInputTag !== undefined ? { invalidInputTag: r.invalidInputTag } : {}),
+      credentials: r.credentials,
+      errors: r.errors,
+    };
+  }
+  return { ...route, byVersion };
 }
 
 /** The stand-in and trigger facts of a model. */
@@ -215,7 +298,7 @@ export function buildStandIn(model: ApiModel): StandInModel {
   const webhooks = webhookCollection(model, types);
   const steps = transitions(model);
   const routes = model.endpoints.map((e) =>
-    routeOf(e, model, webhooks?.state.get(e.id) ?? steps.get(e.id), tagged, types),
+    versionedRouteOf(e, model, webhooks?.state.get(e.id) ?? steps.get(e.id), tagged, types),
   );
   const rateLimit = model.errors.responses.find((e) => e.status === 429);
   const events = buildTriggerEvents(model);
@@ -234,12 +317,12 @@ export function buildStandIn(model: ApiModel): StandInModel {
         ),
       ]),
       errorBodies,
-      areas: model.versioning.versions.map((v) => ({
-        prefix: v.prefix,
-        errorBody: v.name,
-        invalidInput: v.invalidInputStatus ?? 400,
-      })),
-      fallback: { prefix: "/", errorBody: "default", invalidInput: 400 },
+      areas: model.versioning.versions.flatMap((v) =>
+        v.prefix === undefined
+          ? []
+          : [{ prefix: v.prefix, errorBody: v.name, invalidInput: v.invalidInputStatus ?? 400 }],
+      ),
+      fallback: fallbackArea(model),
       collections: webhooks ? [webhooks.collection] : [],
       notFound: { status: 404, message: "no endpoint of the spec has this path" },
       rateLimited: {
@@ -247,10 +330,27 @@ export function buildStandIn(model: ApiModel): StandInModel {
         message: rateLimit?.docs.description ?? "rate limited",
       },
       reasonTags,
+      ...versionHeaderOf(model),
     },
     events: events.events,
     eventTypes: events.types,
   };
+}
+
+/** The area outside every path prefix: the generic one, or the current version's of an API versioned by a header. */
+function fallbackArea(model: ApiModel): StandInModel["table"]["fallback"] {
+  const { scheme, current, versions } = model.versioning;
+  const version = scheme === "header" ? versions.find((v) => v.name === current) : undefined;
+  return version
+    ? { prefix: "/", errorBody: version.name, invalidInput: version.invalidInputStatus ?? 400 }
+    : { prefix: "/", errorBody: "default", invalidInput: 400 };
+}
+
+/** The table's `versionHeader`, for an API versioned by a header. */
+function versionHeaderOf(model: ApiModel): { versionHeader?: VersionHeader } {
+  const { scheme, header, current, versions } = model.versioning;
+  if (scheme !== "header" || header === undefined || current === undefined) return {};
+  return { versionHeader: { name: header, versions: versions.map((v) => v.name), current } };
 }
 
 /** Placeholder of a model under construction, replaced by `withStandIn`. */

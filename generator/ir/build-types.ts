@@ -12,14 +12,16 @@ import type {
   Docs,
   Field,
   GapNote,
+  GenericType,
   Literal,
   NamedType,
   SourceLocation,
   TypeNode,
   TypeShape,
 } from "./model.ts";
-import { parseTypeExpr, TypeExprError, type TypeExpr } from "./type-expr.ts";
+import { parseTypeExpr, TypeExprError, type ParsedTypeExpr, type TypeExpr } from "./type-expr.ts";
 import { checkTaggedUnions, unionShape, type PendingTagged } from "./build-unions.ts";
+import { GenericInstances, type GenericScope } from "./build-generics.ts";
 
 type Data = Record<string, unknown>;
 
@@ -42,45 +44,103 @@ const constraintKeys = [
   "unit",
 ] as const;
 
+/** A reference to a named type, checked once every type is known. */
+interface PendingRef {
+  name: string;
+  location: SourceLocation;
+  /** The number of type arguments given (`List<Customer>`: 1). */
+  arity: number;
+  /** The generic type whose body holds the reference, if one does. */
+  scope?: GenericScope;
+}
+
 export class TypeBuilder {
-  private readonly refs: { name: string; location: SourceLocation }[] = [];
+  private readonly refs: PendingRef[] = [];
   private readonly pendingExtends: PendingExtends[] = [];
   /** The pending `extends` of each object node, so a base is found without a search per type. */
   private readonly pendingByNode = new Map<TypeNode, PendingExtends>();
   private readonly named = new Map<string, NamedType>();
+  /** The named types in declaration order; `resolve` adds the instantiations of generic types. */
+  private readonly list: NamedType[] = [];
   private readonly pendingTagged: PendingTagged[] = [];
+  /** The generic types (`typeParams`), by name. */
+  readonly generics = new Map<string, GenericType>();
+  /** The generic type whose body is being built: its parameters are types there. */
+  private scope: GenericScope | undefined;
+  /** Every generic type's scope, for the checks of its parameters. */
+  private readonly scopes: GenericScope[] = [];
+  private readonly instances: GenericInstances;
 
-  constructor(readonly ctx: BuildContext) {}
-
-  /** Records a reference to a named type, checked by `resolve`. */
-  reference(name: string, location: SourceLocation): void {
-    this.refs.push({ name, location });
+  constructor(readonly ctx: BuildContext) {
+    this.instances = new GenericInstances(ctx, this.named, this.list, this.generics);
   }
 
-  /** Every named type, in declaration order; references and extends resolved. */
+  /** Records a reference to a named type (a tagged union's variant), checked by `resolve`. */
+  reference(name: string, location: SourceLocation): void {
+    if (this.scope?.params.includes(name)) {
+      this.notConcrete(name, "a variant of a tagged union, which is a named object type", location);
+      return;
+    }
+    this.refs.push({ name, location, arity: 0 });
+  }
+
+  /** A type parameter where a named type is required (`extends: T`, a tagged variant). */
+  private notConcrete(param: string, use: string, location: SourceLocation): void {
+    this.ctx.bag.report(
+      "generic-param-not-concrete",
+      { param, generic: this.scope?.name ?? "", use },
+      location,
+    );
+  }
+
+  /**
+   * Every named type, in declaration order; references and extends resolved by `resolve`,
+   * which also appends the instantiations of generic types to this same list.
+   */
   buildNamed(decls: readonly Decl<unknown>[]): NamedType[] {
     for (const decl of decls) {
-      const type = this.node(decl.file, decl.path, decl.value);
-      this.named.set(decl.name, {
+      const data = decl.value;
+      if (isRecord(data) && Array.isArray(data.typeParams)) {
+        this.buildGeneric(decl, data.typeParams.map(String));
+        continue;
+      }
+      const named = {
         name: decl.name,
-        type,
+        type: this.node(decl.file, decl.path, decl.value),
         location: decl.file.locate(decl.path, "key"),
-      });
+      };
+      this.named.set(decl.name, named);
+      this.list.push(named);
     }
-    return [...this.named.values()];
+    return this.list;
   }
 
-  /** Checks every reference and flattens every `extends`; call once all types are built. */
-  resolve(): void {
-    for (const ref of this.refs) {
-      if (!this.named.has(ref.name)) {
-        this.ctx.bag.report(
-          "unresolved-ref",
-          { name: ref.name, hint: suggestion(ref.name, this.named.keys()) },
-          ref.location,
-        );
-      }
+  /** A generic type: its body built with its parameters in scope. */
+  private buildGeneric(decl: Decl<unknown>, params: string[]): void {
+    const location = decl.file.locate(decl.path, "key");
+    this.scope = { name: decl.name, params, file: decl.file, path: decl.path };
+    this.scopes.push(this.scope);
+    const { typeParams: _, ...body } = decl.value as Data;
+    try {
+      const type = this.node(decl.file, decl.path, body);
+      this.generics.set(decl.name, { name: decl.name, params, type, location });
+    } finally {
+      this.scope = undefined;
     }
+  }
+
+  /** Names a use of a generic type must not take: the parameters interfaces. */
+  reserveNames(names: Iterable<string>): void {
+    this.instances.reserve(names);
+  }
+
+  /**
+   * Checks every reference and flattens every `extends`, then makes a named type for each
+   * use of a generic type; call once all types are built.
+   */
+  resolve(): void {
+    for (const ref of this.refs) this.checkRef(ref);
+    this.instances.checkParams(this.scopes);
     const done = new Set<PendingExtends>();
     const inProgress = new Set<PendingExtends>();
     const flatten = (pending: PendingExtends): void => {
@@ -102,6 +162,61 @@ export class TypeBuilder {
     // inherited one (the base is omitted from it), and a type extending a variant inherits it.
     checkTaggedUnions(this.pendingTagged, this.named, this.ctx);
     this.pendingExtends.forEach(flatten);
+    // After flattening: an instantiation copies its generic's body, inherited fields included.
+    this.instances.instantiateAll();
+  }
+
+  /**
+   * A reference names a declared type with no type arguments, or a generic type with one per
+   * parameter; inside a generic type's body, a name that is neither is reported with the
+   * parameters among the suggestions.
+   */
+  private checkRef(ref: PendingRef): void {
+    const generic = this.generics.get(ref.name);
+    if (generic) {
+      if (ref.arity !== generic.params.length)
+        this.ctx.bag.report(
+          "generic-arity",
+          {
+            name: ref.name,
+            expected: `${generic.params.length} type argument${generic.params.length === 1 ? "" : "s"} (${ref.name}<${generic.params.join(", ")}>)`,
+            given: String(ref.arity),
+          },
+          ref.location,
+        );
+      return;
+    }
+    if (this.named.has(ref.name)) {
+      if (ref.arity > 0)
+        this.ctx.bag.report(
+          "generic-arity",
+          {
+            name: ref.name,
+            expected: "no type arguments (it has no typeParams)",
+            given: String(ref.arity),
+          },
+          ref.location,
+        );
+      return;
+    }
+    const known = [...this.named.keys(), ...this.generics.keys()];
+    if (ref.scope)
+      this.ctx.bag.report(
+        "generic-unknown-param",
+        {
+          name: ref.name,
+          generic: ref.scope.name,
+          params: ref.scope.params.join(", "),
+          hint: suggestion(ref.name, [...ref.scope.params, ...known]),
+        },
+        ref.location,
+      );
+    else
+      this.ctx.bag.report(
+        "unresolved-ref",
+        { name: ref.name, hint: suggestion(ref.name, known) },
+        ref.location,
+      );
   }
 
   private flattenOne(pending: PendingExtends, flatten: (p: PendingExtends) => void): void {
@@ -156,6 +271,13 @@ export class TypeBuilder {
       });
     }
     const data = (isRecord(value) ? value : {}) as Data;
+    // A generic type's own `typeParams` is taken off before its body is built.
+    if (data.typeParams !== undefined)
+      this.conflict(
+        file,
+        [...path, "typeParams"],
+        "only a named type takes typeParams; a field, parameter or body uses a generic type with its arguments, as List<Customer>",
+      );
     const docs = this.ctx.docs(file, path, data);
     const constraints = readConstraints(data);
     if (typeof constraints.pattern === "string")
@@ -301,14 +423,26 @@ export class TypeBuilder {
         name,
         type: this.node(file, fieldPath, value),
         required: isRecord(value) && value.required === true,
+        ...(isRecord(value) && value.expandable === true ? { expandable: true } : {}),
         location: file.locate(fieldPath, "key"),
       };
     });
     const node = { kind: "object", fields, open: data.open === true } as TypeNode & {
       kind: "object";
     };
-    if (typeof data.extends === "string") {
-      this.refs.push({ name: data.extends, location: file.locate([...path, "extends"]) });
+    if (typeof data.extends === "string" && this.scope?.params.includes(data.extends)) {
+      this.notConcrete(
+        data.extends,
+        "the base of `extends`, which is a named object type",
+        file.locate([...path, "extends"]),
+      );
+    } else if (typeof data.extends === "string") {
+      this.refs.push({
+        name: data.extends,
+        location: file.locate([...path, "extends"]),
+        arity: 0,
+        ...(this.scope ? { scope: this.scope } : {}),
+      });
       const pending: PendingExtends = {
         node,
         base: data.extends,
@@ -369,8 +503,7 @@ export class TypeBuilder {
       case "openObject":
         return { kind: "object", fields: [], open: true };
       case "ref":
-        this.refs.push({ name: expr.name, location: file.locate(exprPath, "value", expr.offset) });
-        return { kind: "ref", name: expr.name };
+        return this.refShape(expr, file, path, exprPath);
       case "array":
         return { kind: "array", items: this.exprNode(expr.items, file, path, exprPath) };
       case "map":
@@ -417,15 +550,61 @@ export class TypeBuilder {
       : [];
   }
 
-  /** An element of a shorthand (`Money` in `Money[]`): no facets of its own. */
+  /**
+   * A name in a shorthand: a type parameter inside a generic type's body, else a named type,
+   * or a use of a generic type with its arguments (`List<Customer>`), instantiated by
+   * `resolve`.
+   */
+  private refShape(
+    expr: TypeExpr & { kind: "ref" },
+    file: SpecFile,
+    path: DataPath,
+    exprPath: DataPath,
+  ): TypeShape {
+    const location = file.locate(exprPath, "value", expr.offset);
+    if (this.scope?.params.includes(expr.name)) {
+      if (expr.args) this.notConcrete(expr.name, "a generic type given type arguments", location);
+      return { kind: "param", name: expr.name };
+    }
+    const args = expr.args?.map((arg) => this.argNode(arg, file, path, exprPath));
+    this.refs.push({
+      name: expr.name,
+      location,
+      arity: args?.length ?? 0,
+      ...(this.scope ? { scope: this.scope } : {}),
+    });
+    if (!args) return { kind: "ref", name: expr.name };
+    const shape = { kind: "ref" as const, name: expr.name, generic: { name: expr.name, args } };
+    this.instances.use(shape, location, this.scope !== undefined);
+    return shape;
+  }
+
+  /** A type argument of a generic type's use: a whole shorthand type, `| null` included. */
+  private argNode(
+    arg: ParsedTypeExpr,
+    file: SpecFile,
+    path: DataPath,
+    exprPath: DataPath,
+  ): TypeNode {
+    return Object.assign(this.shapeOfExpr(arg.type, file, path, undefined, exprPath), {
+      nullable: arg.nullable,
+      constraints: {},
+      docs: { notes: [] },
+      location: file.locate(exprPath),
+    });
+  }
+
+  /**
+   * An element of a shorthand (`Money` in `Money[]`): no facets of its own. Object.assign
+   * keeps the shape's identity: a use of a generic type is named in place by `resolve`.
+   */
   private exprNode(expr: TypeExpr, file: SpecFile, path: DataPath, exprPath: DataPath): TypeNode {
-    return {
-      ...this.shapeOfExpr(expr, file, path, undefined, exprPath),
+    return Object.assign(this.shapeOfExpr(expr, file, path, undefined, exprPath), {
       nullable: false,
       constraints: {},
       docs: { notes: [] },
       location: file.locate(exprPath),
-    };
+    });
   }
 
   private expr(file: SpecFile, path: DataPath, text: string) {
@@ -462,9 +641,14 @@ function unspecifiedText(expr: TypeExpr, depth = ""): string | undefined {
         if (text) return text;
       }
       return undefined;
+    case "ref":
+      for (const arg of expr.args ?? []) {
+        const text = unspecifiedText(arg.type, depth ? `${depth} type argument` : "Type argument");
+        if (text) return text;
+      }
+      return undefined;
     case "primitive":
     case "openObject":
-    case "ref":
     case "container":
       return undefined;
     default: {

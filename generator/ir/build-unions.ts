@@ -203,6 +203,7 @@ function tagRefusal(
     case "primitive":
       return node.name === "string" ? undefined : `a ${node.name}`;
     case "unknown":
+    case "param":
       return undefined;
     case "ref": {
       // An alias of an enum or a string is followed; a chain of aliases ends within a few steps.

@@ -203,6 +203,7 @@ function valueProblem(
     case "primitive":
       return type.name === "string" ? undefined : `its payload declares ${field} as ${type.name}`;
     case "unknown":
+    case "param":
       return undefined;
     case "union": {
       // Any member that can hold the name will do; else the first member's reason.

@@ -222,6 +222,7 @@ export function urlValueOf(node: TypeNode, types: TypeLookup): Param["urlValue"]
           : undefined;
     }
     case "unknown":
+    case "param":
     case "ref":
     case "array":
     case "map":

@@ -21,6 +21,7 @@ function forcedRefs(node: TypeNode, via: string): Edge[] {
       return node.fields
         .filter((f) => f.required)
         .flatMap((f) => forcedRefs(f.type, via ? `${via}.${f.name}` : f.name));
+    case "param":
     case "primitive":
     case "unknown":
     case "array":

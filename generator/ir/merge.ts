@@ -20,6 +20,7 @@ export interface MergedSpec {
   errors?: Decl;
   webhooks?: Decl;
   environments: Decl[];
+  hosts: Decl[];
   credentials: Decl[];
   headers: Decl[];
   versions: Decl[];
@@ -39,6 +40,7 @@ type Data = Record<string, unknown>;
 export function mergeSpec(files: readonly SpecFile[], bag: DiagnosticBag): MergedSpec {
   const merged: MergedSpec = {
     environments: [],
+    hosts: [],
     credentials: [],
     headers: [],
     versions: [],
@@ -137,6 +139,7 @@ export function mergeSpec(files: readonly SpecFile[], bag: DiagnosticBag): Merge
       );
     }
     entries(file, ["environments"], data.environments, "environment", merged.environments);
+    entries(file, ["hosts"], data.hosts, "host", merged.hosts);
     entries(file, ["credentials"], data.credentials, "credential", merged.credentials);
     entries(file, ["headers"], data.headers, "header", merged.headers);
     entries(file, ["types"], data.types, "type", merged.types);

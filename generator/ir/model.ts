@@ -65,7 +65,13 @@ export type TypeShape =
   | { kind: "primitive"; name: PrimitiveName }
   /** Any JSON value. `unspecified`: the source names the value but not its type. */
   | { kind: "unknown"; unspecified: boolean }
-  | { kind: "ref"; name: string }
+  /**
+   * A named type. A use of a generic type (`List<Customer>`) names the named type made for
+   * those arguments (its instantiation, `NamedType.instance`) and keeps the use in `generic`.
+   */
+  | { kind: "ref"; name: string; generic?: GenericUse }
+  /** A type parameter (`T`): only inside the body of a generic type (`ApiModel.generics`). */
+  | { kind: "param"; name: string }
   | { kind: "array"; items: TypeNode }
   | { kind: "map"; values: TypeNode }
   /**
@@ -110,11 +116,39 @@ export interface Field {
   required: boolean;
   /** The named type this field comes from through `extends`, if it does. */
   inheritedFrom?: string;
+  /**
+   * `expandable: true`: an id (`string`) or, when a call asks for it (`Endpoint.expand`), the
+   * object it names. The type is `string | Object`, nullable or not.
+   */
+  expandable?: boolean;
   location: SourceLocation;
 }
 
 export interface NamedType {
   name: string;
+  type: TypeNode;
+  location: SourceLocation;
+  /**
+   * Made for one use of a generic type (`List<Customer>`): its body with the arguments in
+   * place of the parameters. The TypeScript output writes the use, `List<Customer>`, and no
+   * declaration of its own; the OpenAPI document has a schema per instantiation.
+   */
+  instance?: GenericUse;
+}
+
+/** A use of a generic type: its name and the type arguments, in the order of its parameters. */
+export interface GenericUse {
+  name: string;
+  args: TypeNode[];
+}
+
+/**
+ * A type declared with `typeParams` (`List<T>`): its body refers to each parameter as a
+ * `param` node. Every use is a named type of its own (`NamedType.instance`).
+ */
+export interface GenericType {
+  name: string;
+  params: string[];
   type: TypeNode;
   location: SourceLocation;
 }
@@ -189,6 +223,19 @@ export interface Environment {
   location: SourceLocation;
 }
 
+/**
+ * Another address some endpoints are served from (`hosts:`): uploads on files.example.com
+ * while the API is on api.example.com. The client's `hosts` option sets it; `baseUrl` is its
+ * default, without which the option must give one.
+ */
+export interface Host {
+  /** camelCase: the key of the client's `hosts` option. */
+  name: string;
+  baseUrl?: string;
+  docs: Docs;
+  location: SourceLocation;
+}
+
 export interface HeaderSpec {
   name: string;
   value?: string;
@@ -254,11 +301,30 @@ export interface ErrorResponse {
 
 export interface ApiVersion {
   name: string;
-  prefix: string;
+  /** The path prefix of the version's endpoints; absent when the API is versioned by a header. */
+  prefix?: string;
   errorBody?: string;
   invalidInputStatus?: number;
   docs: Docs;
   location: SourceLocation;
+}
+
+/**
+ * How the API tells its versions apart: `path-prefix`, each version's endpoints under its own
+ * prefix; `header`, every endpoint in every version, the version named by a request header.
+ */
+export interface Versioning {
+  scheme: "path-prefix" | "header";
+  /** Versioning by header: the request header that names the version (`X-GitHub-Api-Version`). */
+  header?: string;
+  /**
+   * Versioning by header: the version this package is written for, which the client sends
+   * unless its `apiVersion` option names another of `versions`.
+   */
+  current?: string;
+  versions: ApiVersion[];
+  rules: string[];
+  docs: Docs;
 }
 
 export interface Endpoint {
@@ -297,14 +363,32 @@ export interface Endpoint {
   response: EndpointResponse;
   /** How the endpoint pages, when it does: its list call also walks every item (`for await`). */
   pagination?: Pagination;
+  /** Which expandable fields of the answer the call may ask for, and where it asks. */
+  expand?: EndpointExpand;
   /** The response when the body's boolean `flag` is true (a stream); `response` otherwise. */
   streamResponse?: StreamResponse;
+  /** The name of the `hosts:` entry it is served from; absent: the API's base address. */
+  host?: string;
   /** Own errors plus every scoped error response that applies, sorted by status then code. */
   errors: ErrorResponse[];
   rules: string[];
   testingOnly: boolean;
   docs: Docs;
   location: SourceLocation;
+}
+
+/**
+ * `expand:` of an endpoint: the query parameter or body field (`string[]`) that lists the
+ * expandable fields the answer should carry as objects; the result's type follows it.
+ */
+export interface EndpointExpand {
+  name: string;
+  in: "query" | "body";
+  /**
+   * Every path the call may ask for, dotted from the response body (`customer`,
+   * `data.customer`: arrays add no step), in field order. A path ends at an expandable field.
+   */
+  paths: string[];
 }
 
 /**
@@ -411,6 +495,11 @@ export interface EndpointResponse {
   headersTypeName?: string;
   /** What each item of a stream is: present exactly for the kinds `sse` and `jsonl`. */
   stream?: StreamFacts;
+  /**
+   * A conditional GET or HEAD (`notModified: true`): given `ifNoneMatch`/`ifModifiedSince`, the
+   * call resolves to a `NotModified` on a 304 instead of throwing.
+   */
+  notModified?: true;
   docs: Docs;
 }
 
@@ -668,10 +757,18 @@ export interface ApiModel {
   /** Spec files the model was read from, relative to the working directory, sorted. */
   sourceFiles: string[];
   environments: Environment[];
+  /** Other addresses endpoints are served from, in spec order (`Endpoint.host` names one). */
+  hosts: Host[];
   credentials: Credential[];
+  /** Optional request headers the API accepts across endpoints (`headers:` entries without a value). */
   sharedHeaders: HeaderSpec[];
+  /**
+   * Headers every request sends with a fixed value (`headers:` entries with one), in spec
+   * order; an endpoint's own fixed header of the same name wins.
+   */
+  fixedHeaders: HeaderSpec[];
   idempotency: { supported: boolean; header?: string; docs: Docs };
-  versioning: { scheme: "path-prefix"; versions: ApiVersion[]; rules: string[]; docs: Docs };
+  versioning: Versioning;
   errors: {
     codes: ErrorCode[];
     statuses: StatusInfo[];
@@ -687,6 +784,8 @@ export interface ApiModel {
     docs: Docs;
   };
   types: NamedType[];
+  /** Generic types (`typeParams`), in declaration order; their uses are among `types`. */
+  generics: GenericType[];
   /** Interfaces generated for operation parameters, in endpoint then callback order. */
   paramsTypes: ParamsType[];
   /**

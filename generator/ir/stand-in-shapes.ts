@@ -44,6 +44,7 @@ function bodyOf(node: TypeNode): ShapeBody {
         return defined({ t: node.name, minimum: c.minimum, maximum: c.maximum });
       return { t: node.name };
     case "unknown":
+    case "param":
       return { t: "any" };
     case "ref":
       return { t: "ref", name: node.name };

@@ -3,13 +3,15 @@
  *   Type   := Member (" | " Member)*        `null` may be one member, anywhere: it makes the type nullable
  *   Member := Base "[]"*
  *   Base   := string | integer | number | boolean | binary | unknown | object | unspecified | Name | map<Member>
+ *           | Name<Type (", " Type)*>      a use of a generic type (`List<Customer>`)
  * Two or more members other than `null` make an untagged union.
  */
 export type TypeExpr =
   | { kind: "primitive"; name: "string" | "integer" | "number" | "boolean" | "binary" }
   | { kind: "unknown"; unspecified: boolean }
   | { kind: "openObject" }
-  | { kind: "ref"; name: string; offset: number }
+  /** A named type, or a type parameter; `args`: a use of a generic type, `List<Customer>`. */
+  | { kind: "ref"; name: string; offset: number; args?: ParsedTypeExpr[] }
   | { kind: "array"; items: TypeExpr }
   | { kind: "map"; values: TypeExpr }
   /** `array`/`map` written alone: the element type comes from `items`/`values`. */
@@ -52,7 +54,16 @@ class ExprParser {
    * fields) no list is made.
    */
   parse(): ParsedTypeExpr {
+    const parsed = this.parseUnion();
+    if (this.pos < this.text.length)
+      throw new TypeExprError(`unexpected ${JSON.stringify(this.text.slice(this.pos))}`, this.pos);
+    return parsed;
+  }
+
+  /** Members separated by `|`, up to what is not one (the end, or `,` or `>` of type arguments). */
+  private parseUnion(): ParsedTypeExpr {
     const { text } = this;
+    const start = this.pos;
     let nullable = false;
     let first: TypeExpr | undefined;
     let members: TypeExpr[] | undefined;
@@ -69,10 +80,8 @@ class ExprParser {
       if (text[this.pos] !== "|") break;
       this.pos++;
     }
-    if (this.pos < text.length)
-      throw new TypeExprError(`unexpected ${JSON.stringify(text.slice(this.pos))}`, this.pos);
-    if (first === undefined) throw new TypeExprError("null alone is not a type", 0);
-    if (members) this.checkDistinct(members);
+    if (first === undefined) throw new TypeExprError("null alone is not a type", start);
+    if (members) this.checkDistinct(members, start);
     return { type: members ? { kind: "union", members } : first, nullable };
   }
 
@@ -87,12 +96,15 @@ class ExprParser {
   }
 
   /** A union lists each member once: `string | string` is a slip, not a type. */
-  private checkDistinct(members: readonly TypeExpr[]): void {
+  private checkDistinct(members: readonly TypeExpr[], start: number): void {
     const seen = new Set<string>();
     for (const member of members) {
       const key = JSON.stringify(member, (k, v: unknown) => (k === "offset" ? undefined : v));
       if (seen.has(key))
-        throw new TypeExprError(`a member of the union appears twice`, this.text.indexOf("|"));
+        throw new TypeExprError(
+          `a member of the union appears twice`,
+          this.text.indexOf("|", start),
+        );
       seen.add(key);
     }
   }
@@ -142,16 +154,38 @@ class ExprParser {
       type = { kind: "container", container: word };
     } else if (/^[A-Z]/.test(word)) {
       type = { kind: "ref", name: word, offset: start };
+      if (text[this.pos] === "<") type.args = this.parseTypeArgs(word);
     } else {
       throw new TypeExprError(
         `${word} is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]`,
         start,
       );
     }
+    if (text[this.pos] === "<")
+      throw new TypeExprError(`${word} takes no type arguments`, this.pos);
     while (text.startsWith("[]", this.pos)) {
       this.pos += 2;
       type = { kind: "array", items: type };
     }
     return type;
+  }
+
+  /** `<A, B | null>` after a generic type's name: each argument a whole type. */
+  private parseTypeArgs(name: string): ParsedTypeExpr[] {
+    const { text } = this;
+    const args: ParsedTypeExpr[] = [];
+    this.pos++; // <
+    for (;;) {
+      args.push(this.parseUnion());
+      this.skipSpace();
+      if (text[this.pos] === ",") {
+        this.pos++;
+        continue;
+      }
+      if (text[this.pos] !== ">")
+        throw new TypeExprError(`expected , or > in the type arguments of ${name}`, this.pos);
+      this.pos++;
+      return args;
+    }
   }
 }

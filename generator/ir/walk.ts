@@ -15,6 +15,7 @@ export function childTypes(node: TypeNode): TypeNode[] {
     case "union":
       return node.variants;
     case "ref":
+    case "param":
     case "primitive":
     case "unknown":
     case "literal":

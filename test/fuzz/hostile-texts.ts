@@ -97,6 +97,8 @@ const nameKeys = new Set([
   "offset",
   "limit",
   "registration",
+  "paths", // an endpoint's expandable paths: field names joined by dots
+  "params", // a generic type's type parameters (strings only there)
   "type", // a discriminator case's variant
   "code", // an error code (a string code is text: see below)
   "timestamp", // a signature scheme's signing-time header or item key

@@ -273,6 +273,7 @@ export class ValidValues {
           );
         return numberValues(node.name === "integer", node.constraints);
       case "unknown":
+      case "param": // only in a generic type's body, which nothing validates
         return fc.jsonValue({ maxDepth: 2 });
       case "literal":
         return fc.constant(node.value);
@@ -397,6 +398,7 @@ export class ValidValues {
     if (value === null) return !type.nullable && type.kind !== "unknown";
     switch (type.kind) {
       case "unknown":
+      case "param":
         return false;
       case "primitive":
         if (type.name === "string") return typeof value !== "string";

@@ -205,10 +205,10 @@ function route(url: string, seen: Seen, tries: Map<number, number>): Answer {
     case "GET /repositories/1296269/issues":
       return wrong(true, json) ?? listPage(url, seen, tries);
     case `POST ${base}/issues`:
-      return wrong(true) ?? create(url, seen);
+      return wrong(true, json) ?? create(url, seen);
     case `POST /repos/${owner}/gone/issues`:
       return (
-        wrong(true) ?? {
+        wrong(true, json) ?? {
           status: 404,
           body: {
             message: "Not Found",
@@ -229,7 +229,7 @@ function route(url: string, seen: Seen, tries: Map<number, number>): Answer {
       );
     case `PUT ${base}/issues/7/lock`:
       if (seen.body !== '{"lock_reason":"resolved"}') return problem(`lock body ${seen.body}`);
-      return wrong(true) ?? { status: 204 };
+      return wrong(true, json) ?? { status: 204 };
     case "POST /markdown/raw":
       if (seen.headers["content-type"] !== "text/plain")
         return problem(`Content-Type ${seen.headers["content-type"]}`);

@@ -271,7 +271,7 @@ export function intentsSample(): Record<string, unknown> {
  * run time, once generated, so the repository's type-check never depends on a generated folder.
  */
 export interface StripeConsumer {
-  connectStripe(key: string, options: Record<string, unknown>): { api: unknown; files: unknown };
+  connectStripe(key: string, options: Record<string, unknown>): unknown;
   chargeCustomer(client: unknown, order: Record<string, unknown>): Promise<Record<string, unknown>>;
   describePaymentMethod(pm: unknown): string;
   describeEvent(event: unknown): string;
@@ -283,7 +283,7 @@ export interface StripeConsumer {
     pageSize: number,
   ): Promise<{ size: number; hasMore: boolean }[]>;
   uploadEvidence(
-    files: unknown,
+    client: unknown,
     bytes: Uint8Array,
     filename: string,
   ): Promise<Record<string, unknown>>;

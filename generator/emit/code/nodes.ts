@@ -37,6 +37,7 @@ export type TypeExpr =
     }
   | {
       readonly kind: "function-type";
+      readonly typeParameters?: readonly TypeParameter[];
       readonly params: readonly Param[];
       readonly returns: TypeExpr;
       /** `new (...) => R`: the type of a class. */
@@ -56,6 +57,7 @@ export type Member =
   | {
       readonly kind: "call-signature";
       readonly name?: string;
+      readonly typeParameters?: readonly TypeParameter[];
       readonly params: readonly Param[];
       readonly returnType: TypeExpr;
       readonly docs?: readonly string[];
@@ -77,6 +79,14 @@ export type Member =
       readonly returnType: TypeExpr;
       readonly docs?: readonly string[];
     };
+
+/** `const E extends readonly Path[] = []`: a type parameter of a declaration or signature. */
+export interface TypeParameter {
+  readonly name: string;
+  readonly isConst?: boolean;
+  readonly constraint?: TypeExpr;
+  readonly default?: TypeExpr;
+}
 
 /** A parameter of a function, method, constructor or function type. */
 export interface Param {
@@ -150,6 +160,7 @@ export type Statement =
   | {
       readonly kind: "interface";
       readonly name: string;
+      readonly typeParameters?: readonly TypeParameter[];
       readonly isExported?: boolean;
       readonly docs?: readonly string[];
       readonly extends?: readonly TypeExpr[];
@@ -158,6 +169,7 @@ export type Statement =
   | {
       readonly kind: "type-alias";
       readonly name: string;
+      readonly typeParameters?: readonly TypeParameter[];
       readonly isExported?: boolean;
       readonly docs?: readonly string[];
       readonly type: TypeExpr;

@@ -14,7 +14,12 @@ import type {
 import type { PrintContext } from "./print-context.ts";
 import { fluid, printAssignment, printBlock, printExpr } from "./print-expressions.ts";
 import { printDocComment, printLineComment, printString } from "./print-text.ts";
-import { printInterfaceBody, printSignature, printType } from "./print-types.ts";
+import {
+  printInterfaceBody,
+  printSignature,
+  printType,
+  printTypeParameters,
+} from "./print-types.ts";
 
 /** The doc comment of a declaration and the line after it, or nothing. */
 function withDocs(docs: readonly string[] | undefined, declaration: Doc): Doc {
@@ -32,14 +37,22 @@ export function printStatement(statement: Statement, ctx: PrintContext): Doc {
     case "interface":
       return withDocs(statement.docs, [
         exported(statement.isExported),
-        printInterfaceHead(statement.name, statement.extends ?? [], ctx),
+        printInterfaceHead(
+          [statement.name, printTypeParameters(statement.typeParameters, ctx)],
+          statement.extends ?? [],
+          ctx,
+        ),
         " ",
         printInterfaceBody(statement.members, ctx),
       ]);
     case "type-alias":
       return withDocs(statement.docs, [
         exported(statement.isExported),
-        printTypeAlias(statement.name, statement.type, ctx),
+        printTypeAlias(
+          [statement.name, printTypeParameters(statement.typeParameters, ctx)],
+          statement.type,
+          ctx,
+        ),
         ";",
       ]);
     case "function": {
@@ -102,7 +115,7 @@ function printBody(statements: readonly Statement[], ctx: PrintContext): Doc {
 }
 
 /** `interface Name extends A, B`: the heritage breaks onto an indented line when too long. */
-function printInterfaceHead(name: string, heritage: readonly TypeExpr[], ctx: PrintContext): Doc {
+function printInterfaceHead(name: Doc, heritage: readonly TypeExpr[], ctx: PrintContext): Doc {
   if (heritage.length === 0) return ["interface ", name];
   const types = join(
     [",", line],
@@ -116,7 +129,7 @@ function printInterfaceHead(name: string, heritage: readonly TypeExpr[], ctx: Pr
 }
 
 /** `type Name = ...`: prettier's "fluid" layout, as for any assignment of a type. */
-function printTypeAlias(name: string, type: TypeExpr, ctx: PrintContext): Doc {
+function printTypeAlias(name: Doc, type: TypeExpr, ctx: PrintContext): Doc {
   return fluid(["type ", name], " =", printType(type, ctx));
 }
 

@@ -14,7 +14,7 @@ import {
   willBreak,
   type Doc,
 } from "./layout.ts";
-import type { Member, Param, TypeExpr } from "./nodes.ts";
+import type { Member, Param, TypeExpr, TypeParameter } from "./nodes.ts";
 import type { PrintContext } from "./print-context.ts";
 import { printDocComment, printPropertyKey, printString } from "./print-text.ts";
 
@@ -45,7 +45,11 @@ export function printType(
     case "object-type":
       return printObjectType(type.members, ctx, !type.inline);
     case "function-type":
-      return [type.isConstructor ? "new " : "", printFunctionType(type.params, type.returns, ctx)];
+      return [
+        type.isConstructor ? "new " : "",
+        printTypeParameters(type.typeParameters, ctx),
+        printFunctionType(type.params, type.returns, ctx),
+      ];
     case "typeof":
       return ["typeof ", ctx.use(type.target)];
     case "keyof":
@@ -59,6 +63,21 @@ export function printType(
       throw new Error(`unhandled type ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/** `<T, const E extends X = Y>`, or nothing; breaks one per line inside the brackets when too long. */
+export function printTypeParameters(
+  params: readonly TypeParameter[] | undefined,
+  ctx: PrintContext,
+): Doc {
+  if (!params?.length) return "";
+  const printed = params.map((p) => [
+    p.isConst ? "const " : "",
+    p.name,
+    p.constraint ? [" extends ", printType(p.constraint, ctx)] : "",
+    p.default ? [" = ", printType(p.default, ctx)] : "",
+  ]);
+  return group(["<", indent([softline, join([",", line], printed)]), ifBreak(","), softline, ">"]);
 }
 
 /** Whether prettier keeps this type argument on the line of its `<` (a keyword, a plain name, an object type). */
@@ -142,7 +161,12 @@ function printMember(member: Member, ctx: PrintContext): Doc {
   const docs = member.docs?.length ? [printDocComment(member.docs), hardline] : [];
   switch (member.kind) {
     case "call-signature":
-      return [...docs, member.name ?? "", printSignature(member.params, member.returnType, ctx)];
+      return [
+        ...docs,
+        member.name ?? "",
+        printTypeParameters(member.typeParameters, ctx),
+        printSignature(member.params, member.returnType, ctx),
+      ];
     case "property-signature":
       return [
         ...docs,

@@ -13,6 +13,7 @@ import type {
   ResponseHeader,
   TypeNode,
 } from "../../ir/model.ts";
+import { isMediaRange } from "../../ir/build-bodies.ts";
 import { typesByName } from "../lookup.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import { schemaOf } from "./schemas.ts";
@@ -65,9 +66,12 @@ function contentOf(response: EndpointResponse): JsonObject | undefined {
     case "none":
       return undefined;
     case "binary":
+      // A range (`image/*`) is no media type for `contentMediaType`: the key says it.
       return {
         [contentType!]: {
-          schema: { type: "string", contentMediaType: contentType! },
+          schema: isMediaRange(contentType!)
+            ? { type: "string" }
+            : { type: "string", contentMediaType: contentType! },
         },
       };
     case "text":

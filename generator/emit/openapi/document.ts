@@ -11,7 +11,8 @@ import { modelExtensions } from "./extensions.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import { sharedHeaderKey, sharedHeaderParameter } from "./parameters.ts";
 import { pathsOf, tagsOf } from "./paths.ts";
-import { componentSchemas } from "./schemas.ts";
+import { fixedHeadersRoot, hostsRoot, requestHeaderComponents } from "./requests.ts";
+import { componentSchemas, genericSchemas } from "./schemas.ts";
 import {
   securitySchemes,
   signatureCredentials,
@@ -91,6 +92,7 @@ function componentParameters(model: ApiModel): JsonObject | undefined {
   const inboundAuth = [...model.callbacks.flatMap((c) => c.auth), ...(model.webhooks?.auth ?? [])];
   const entries = [
     ...model.sharedHeaders.map((h) => [sharedHeaderKey(h), sharedHeaderParameter(h)] as const),
+    ...requestHeaderComponents(model),
     ...signatureCredentials(model, inboundAuth).map(
       (c) => [signatureParameterKey(c), signatureParameter(c)] as const,
     ),
@@ -113,7 +115,10 @@ export function buildOpenApiDocument(model: ApiModel): JsonObject {
       schemas: componentSchemas(model.types, model.paramsTypes),
       parameters: componentParameters(model),
       securitySchemes: Object.keys(schemes).length ? schemes : undefined,
+      "x-apigen-generics": genericSchemas(model.generics),
     }),
     ...modelExtensions(model),
+    "x-apigen-headers": fixedHeadersRoot(model),
+    "x-apigen-hosts": hostsRoot(model),
   });
 }

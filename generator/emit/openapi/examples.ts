@@ -62,6 +62,7 @@ function takesTag(field: Field, slot: Slot): boolean {
     case "literal":
       return t.value === slot.tag;
     case "ref":
+    case "param":
     case "array":
     case "map":
     case "object":
@@ -91,6 +92,7 @@ function build(
         node.name === "string" || node.name === "binary" ? "" : node.name === "boolean" ? false : 0,
       );
     case "unknown":
+    case "param":
       return plain(null);
     case "literal":
       return { value: node.value, filled: false, meaningful: true };

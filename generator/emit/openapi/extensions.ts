@@ -15,6 +15,8 @@ function versioningOf(model: ApiModel): JsonObject | undefined {
   if (!v.versions.length && !v.docs.notes.length) return undefined;
   return obj({
     scheme: v.scheme,
+    header: v.header,
+    current: v.current,
     description: v.docs.description?.trim(),
     versions: v.versions.map((ver) =>
       obj({

@@ -12,13 +12,20 @@ import { errorResponses, ownErrorsExtension } from "./errors.ts";
 import { notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 import { paginationExtension } from "./pagination.ts";
 import {
-  headerParameterOf,
   isHeaderParameter,
   parameterOf,
   parameterRef,
   pathTemplate,
   sharedHeaderKey,
 } from "./parameters.ts";
+import {
+  conditionalParameters,
+  endpointFixedHeaders,
+  fixedHeaderParameter,
+  hostServers,
+  notModifiedResponse,
+  requestHeaderRefs,
+} from "./requests.ts";
 import { securityOf } from "./security.ts";
 
 /** The media type of a callback's body: the fixed Content-Type header when there is one, else JSON. */
@@ -45,8 +52,10 @@ function sharedHeadersOf(model: ApiModel, endpoint: Endpoint): HeaderSpec[] {
 function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
   const parameters = [
     ...endpoint.params.map(parameterOf),
-    ...endpoint.headers.filter(isHeaderParameter).map(headerParameterOf),
+    ...endpoint.headers.filter(isHeaderParameter).map(fixedHeaderParameter),
     ...sharedHeadersOf(model, endpoint).map((h) => parameterRef(sharedHeaderKey(h))),
+    ...requestHeaderRefs(model, endpoint),
+    ...conditionalParameters(endpoint),
   ];
   return obj({
     tags: [endpoint.group],
@@ -58,18 +67,23 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     ),
     operationId: endpoint.id,
     deprecated: endpoint.docs.deprecated ? true : undefined,
+    servers: hostServers(model, endpoint),
     security: securityOf(model, endpoint.auth, endpoint.optionalAuth),
     parameters: parameters.length ? parameters : undefined,
     requestBody: requestBodyOf(model, endpoint),
     responses: {
       [String(endpoint.response.status)]: successResponseOf(model, endpoint),
       ...flagStreamResponses(model, endpoint),
+      ...notModifiedResponse(endpoint),
       ...errorResponses(model, endpoint),
     },
     "x-testing-only": endpoint.testingOnly ? true : undefined,
     "x-apigen-pagination": paginationExtension(endpoint),
+    // The parameter or body field that lists the fields to expand; the paths follow from the
+    // answer's schema (x-apigen-expandable), so an import needs only the name.
+    "x-apigen-expand": endpoint.expand?.name,
     "x-apigen-errors": ownErrorsExtension(endpoint),
-    "x-apigen-headers": fixedHeadersExtension(endpoint.headers),
+    "x-apigen-headers": endpointFixedHeaders(endpoint.headers),
     "x-undocumented": notesOf(endpoint.docs),
   });
 }

@@ -22,7 +22,16 @@
  *   next to a discriminator; tools that do not know the extension see a closed union)
  * - docs: `description`, `examples: [example]`, `deprecated`, `x-undocumented`
  */
-import type { Constraints, Literal, NamedType, ParamsType, TypeNode } from "../../ir/model.ts";
+import { shorthandOf } from "../../ir/generics.ts";
+import type {
+  Constraints,
+  Field,
+  GenericType,
+  Literal,
+  NamedType,
+  ParamsType,
+  TypeNode,
+} from "../../ir/model.ts";
 import { notesOf, obj, text, type Json, type JsonObject } from "./json.ts";
 
 /** Where a named type's schema lives. */
@@ -61,6 +70,11 @@ export function schemaOf(node: TypeNode, options: SchemaOptions = {}): JsonObjec
   });
 }
 
+/** `schema`, or `anyOf: [schema, { type: "null" }]` when nullable. */
+function orNull(schema: JsonObject, nullable: boolean): JsonObject {
+  return nullable ? { anyOf: [schema, { type: "null" }] } : schema;
+}
+
 /** `T` or `[T, "null"]`. */
 function typeKeyword(name: string, nullable: boolean): Json {
   return nullable ? [name, "null"] : name;
@@ -78,10 +92,23 @@ function shapeOf(node: TypeNode): JsonObject {
       return { type: typeKeyword(node.name, node.nullable) };
     case "unknown":
       return {};
+    // In a generic type's body (`x-apigen-generics`): any value to other tools.
+    case "param":
+      return orNull({ "x-apigen-param": node.name }, node.nullable);
     case "ref":
-      return node.nullable
-        ? { anyOf: [{ $ref: schemaRef(node.name) }, { type: "null" }] }
-        : { $ref: schemaRef(node.name) };
+      // A use of a generic type inside a generic type's body names no schema: it has none
+      // until the body's parameters are given.
+      if (node.generic && node.generic.name === node.name)
+        return orNull(
+          {
+            "x-apigen-generic": {
+              name: node.generic.name,
+              args: node.generic.args.map(shorthandOf),
+            },
+          },
+          node.nullable,
+        );
+      return orNull({ $ref: schemaRef(node.name) }, node.nullable);
     case "array":
       return { type: typeKeyword("array", node.nullable), items: schemaOf(node.items) };
     case "map":
@@ -94,7 +121,7 @@ function shapeOf(node: TypeNode): JsonObject {
       return obj({
         type: typeKeyword("object", node.nullable),
         properties: node.fields.length
-          ? Object.fromEntries(node.fields.map((f) => [f.name, schemaOf(f.type)]))
+          ? Object.fromEntries(node.fields.map((f) => [f.name, fieldSchemaOf(f)]))
           : undefined,
         required: required.length ? required : undefined,
         additionalProperties: node.open ? true : node.fields.length === 0 ? false : undefined,
@@ -176,6 +203,7 @@ function jsonKinds(node: TypeNode): string[] | undefined {
       case "object":
         return ["object"];
       case "ref":
+      case "param":
       case "unknown":
       case "union":
         return undefined;
@@ -245,13 +273,48 @@ function paramsSchemaOf(paramsType: ParamsType): JsonObject {
   });
 }
 
+/**
+ * The schema of a named type. A use of a generic type (`List<Customer>`) has one of its own
+ * with the generic's body filled in, and says which use it is in `x-apigen-generic`, so that
+ * an import writes `List<Customer>` again.
+ */
+function namedSchemaOf(named: NamedType): JsonObject {
+  const schema = schemaOf(named.type);
+  if (!named.instance) return schema;
+  return {
+    ...schema,
+    "x-apigen-generic": {
+      name: named.instance.name,
+      args: named.instance.args.map(shorthandOf),
+    },
+  };
+}
+
 /** `components.schemas`: every named type in model order, then every parameters interface. */
 export function componentSchemas(
   types: readonly NamedType[],
   paramsTypes: readonly ParamsType[],
 ): JsonObject {
   return Object.fromEntries([
-    ...types.map((named) => [named.name, schemaOf(named.type)] as const),
+    ...types.map((named) => [named.name, namedSchemaOf(named)] as const),
     ...paramsTypes.map((p) => [p.name, paramsSchemaOf(p)] as const),
   ]);
+}
+
+/**
+ * `components.x-apigen-generics`: each generic type's parameters and body, each parameter
+ * in it written `{ "x-apigen-param": "T" }` (any value, to other tools). OpenAPI has no
+ * generics: tools read the schema of each use; an import restores the declarations.
+ */
+export function genericSchemas(generics: readonly GenericType[]): JsonObject | undefined {
+  if (!generics.length) return undefined;
+  return Object.fromEntries(
+    generics.map((g) => [g.name, { typeParams: [...g.params], schema: schemaOf(g.type) }]),
+  );
+}
+
+/** A field's schema; an expandable one (an id or the object) says so in `x-apigen-expandable`. */
+function fieldSchemaOf(field: Field): JsonObject {
+  const schema = schemaOf(field.type);
+  return field.expandable ? { ...schema, "x-apigen-expandable": true } : schema;
 }

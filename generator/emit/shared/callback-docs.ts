@@ -2,6 +2,7 @@
  * What the router file and the handler scaffold both say about a callback: its handler's
  * input, the type of its answer and the doc lines of its handler.
  */
+import { refText } from "../../ir/generics.ts";
 import type { Callback, TypeNode } from "../../ir/model.ts";
 import type { TypeExpr } from "../code/nodes.ts";
 import { docLines } from "./jsdoc.ts";
@@ -37,7 +38,8 @@ export function handlerDocLines(callback: Callback): string[] {
   const trailing = callback.params.some((p) => p.placement === "trailing")
     ? " (after the path as segments, or in the query string)"
     : "";
-  const body = callback.body?.kind === "ref" ? `, body \`${callback.body.name}\`` : ", a JSON body";
+  const body =
+    callback.body?.kind === "ref" ? `, body \`${refText(callback.body)}\`` : ", a JSON body";
   const input = callback.body
     ? body
     : callback.paramsTypeName

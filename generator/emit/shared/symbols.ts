@@ -10,6 +10,7 @@ import type * as CallbacksFailure from "../../runtime/callbacks/failure.ts";
 import type * as CallbacksFetch from "../../runtime/callbacks/fetch-adapter.ts";
 import type * as CallbacksRouter from "../../runtime/callbacks/router.ts";
 import type * as CallbacksSignature from "../../runtime/callbacks/signature.ts";
+import type * as ClientConditional from "../../runtime/client/conditional.ts";
 import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
@@ -63,9 +64,12 @@ interface RuntimeModules {
   "validate.ts": typeof Validate;
   "validator-data.ts": typeof ValidatorData;
   "unions.ts": typeof Unions;
+  "client/conditional.ts": typeof ClientConditional;
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;
   "client/pagination.ts": typeof ClientPagination;
+  /** Types only (`Expanded`). */
+  "client/expand.ts": Record<string, never>;
   "client/stream.ts": typeof ClientStream;
   "callbacks/core.ts": typeof CallbacksCore;
   "callbacks/router.ts": typeof CallbacksRouter;

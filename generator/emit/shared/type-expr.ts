@@ -38,7 +38,16 @@ function shapeExpr(node: TypeNode): TypeExpr {
     case "unknown":
       return keyword("unknown");
     case "ref":
-      return typeRef(node.name);
+      return node.generic
+        ? {
+            kind: "generic",
+            target: typeRef(node.generic.name),
+            args: node.generic.args.map(typeExpr),
+          }
+        : typeRef(node.name);
+    // Printed in a generic type's own declaration only: `data: T[]`.
+    case "param":
+      return keyword(node.name);
     case "array":
       return arrayExpr(node.items);
     case "map":
@@ -84,6 +93,7 @@ function arrayExpr(items: TypeNode): TypeExpr {
     !items.nullable &&
     (items.kind === "primitive" ||
       items.kind === "ref" ||
+      items.kind === "param" ||
       items.kind === "unknown" ||
       items.kind === "literal");
   return simple ? { kind: "array", items: shapeExpr(items) } : generic("Array", typeExpr(items));

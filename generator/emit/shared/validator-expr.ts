@@ -7,6 +7,7 @@
  * bundle keeps only what its validators use. A type checker reads one string where nested
  * combinator calls cost it seconds on a large API.
  */
+import { shorthandOf } from "../../ir/generics.ts";
 import type { Field, TypeNode } from "../../ir/model.ts";
 import * as runtime from "../../runtime/validate.ts";
 import { call, exprStatement, id, lit } from "../code/build.ts";
@@ -113,6 +114,9 @@ function innerData(node: TypeNode, refs: Refs): Json {
       return validateExport(refs, "anything");
     case "ref":
       return named(refs, validatorName(node.name), validatorRef(node.name));
+    case "param":
+      // A generic type's body has no validator: each of its uses (a named type) has one.
+      throw new Error(`type parameter ${node.name} outside its generic type`);
     case "array":
       return applied(refs, "array", shapeData(node.items, refs));
     case "map":
@@ -225,6 +229,8 @@ function typeText(node: TypeNode): string {
       case "primitive":
         return node.name;
       case "ref":
+        return node.generic ? shorthandOf({ ...node, nullable: false }) : node.name;
+      case "param":
         return node.name;
       case "array":
         return `${typeText(node.items)}[]`;

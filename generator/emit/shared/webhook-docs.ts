@@ -2,6 +2,7 @@
  * What the router file and the handler scaffold both say about a typed webhook event: the
  * type of its handler, its doc lines and the name of its stub.
  */
+import { refText } from "../../ir/generics.ts";
 import type { WebhookEvent, Webhooks } from "../../ir/model.ts";
 import type { TypeExpr } from "../code/nodes.ts";
 import { docLines } from "./jsdoc.ts";
@@ -63,7 +64,7 @@ export function deliveryText(webhooks: Webhooks, event: WebhookEvent): string {
 
 /** Doc lines of an event's handler: which deliveries, which payload, then what the spec says. */
 export function webhookHandlerDocLines(webhooks: Webhooks, event: WebhookEvent): string[] {
-  const payload = event.payload.kind === "ref" ? `, payload \`${event.payload.name}\`` : "";
+  const payload = event.payload.kind === "ref" ? `, payload \`${refText(event.payload)}\`` : "";
   return [
     `${event.name}: deliveries${deliveryText(webhooks, event)}${payload}, validated before the handler runs.`,
     ...deliveryHeadersLine(webhooks),

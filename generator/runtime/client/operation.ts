@@ -46,6 +46,8 @@ export interface OperationSpec extends ParamsSpec {
   credentials: readonly CredentialSpec[];
   /** Fixed headers of the endpoint, e.g. Content-Type. */
   headers: Readonly<Record<string, string>>;
+  /** The spec's host the endpoint is served from (the client's `hosts` option); absent: `baseUrl`. */
+  host?: string;
   /**
    * Names of the parameters that follow the path, in order. The spec format does not say
    * how they are separated; they are sent as further path segments.
@@ -122,6 +124,14 @@ export interface OperationCode {
   encode?: typeof encodeBody;
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
   place?: typeof placeParams;
+  /**
+   * conditional.ts's `conditional`: for an endpoint that answers 304 Not Modified, the
+   * headers a call's `ifNoneMatch`/`ifModifiedSince` send, and the result a 304 gives.
+   */
+  conditional?: {
+    headers(endpointId: string, call: RequestOptions): Record<string, string> | undefined;
+    answer(headers: Headers): unknown;
+  };
   /** stream.ts's `openStream`: for an endpoint whose success is (or can be) a stream. */
   stream?: (
     op: Operation,

@@ -201,7 +201,9 @@ function nextOf<T, H>(
           ? field
           : undefined
         : nextLink(response.headers.get(paging.header ?? "link"));
-      return link === undefined ? undefined : linkOf(op, link, response.url || walk.core.base);
+      return link === undefined
+        ? undefined
+        : linkOf(op, link, response.url || walk.core.addressOf(op).base);
     }
     default: {
       const unhandled: never = paging;
@@ -289,7 +291,7 @@ function linkOf(op: Operation, link: string, from: string): Next {
  */
 function linkRequest(walk: Walk, url: URL): Parameters<ClientCore["request"]> {
   const { core, op, params, body, query, call } = walk;
-  const { base, origin } = core;
+  const { base, origin } = core.addressOf(op);
   if (url.origin !== origin || url.username || url.password)
     throw new PaginationError(
       `${op.id}: the next link points to ${url.origin === origin ? "an address with a user name or password" : `another origin, ${url.origin}`}; not followed (credentials go only to ${origin})`,

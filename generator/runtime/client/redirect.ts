@@ -24,7 +24,10 @@ function parseUrl(value: unknown, base?: () => string | undefined): URL | undefi
  * browser it may be relative to the page (read only then: Deno throws on reading `location`
  * unless started with --location).
  */
-export function baseAddress(baseUrl: unknown): { base: string; origin: string } {
+export function baseAddress(
+  baseUrl: unknown,
+  option = "baseUrl",
+): { base: string; origin: string } {
   const url =
     parseUrl(baseUrl) ??
     parseUrl(baseUrl, () => (globalThis as { location?: { href: string } }).location?.href);
@@ -36,7 +39,7 @@ export function baseAddress(baseUrl: unknown): { base: string; origin: string } 
         : /[?#]/.test(url.href)
           ? "has a query or fragment, which endpoint paths cannot follow"
           : "";
-  if (problem) throw new ClientOptionsError("baseUrl", problem);
+  if (problem) throw new ClientOptionsError(option, problem);
   return { base: url!.href.replace(/\/+$/, ""), origin: url!.origin };
 }
 

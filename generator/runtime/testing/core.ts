@@ -12,11 +12,12 @@ import { announcesTooMuch, parseJsonText, strictText } from "../http/body.js";
 import { splitTarget } from "../http/target.js";
 import type { Begun, HeaderReader, OutboundResponse, RequestCore } from "../http/types.js";
 import { validate, type ValidationIssue } from "../validate.js";
-import { areaOf, errorBodyOf, json, noteHeader, refuse } from "./answers.js";
+import { areaOf, conditionally, errorBodyOf, json, noteHeader, refuse } from "./answers.js";
 import type { Memory } from "./memory.js";
 import { appliedPreference, preferenceOf, preferredRefusal } from "./prefer.js";
 import { checkCredentials, matchPath, readParams } from "./request.js";
-import { hashText, sample, seeded, type Random } from "./sample.js";
+import { applyExpansion, askedPaths } from "./expand.js";
+import { hashText, sample, seeded, token, type Random } from "./sample.js";
 import type { Shape } from "./shape.js";
 import type { StandInOptions } from "./stand-in.js";
 import type { Route, RouteResponse, StandInTable } from "./table.js";
@@ -63,6 +64,7 @@ function respond(
   made?: Record<string, unknown>,
   body?: unknown,
   streamError?: string,
+  params: Record<string, unknown> = {},
 ): OutboundResponse {
   const streamed = route.streamResponse;
   const asked = streamed && (body as Record<string, unknown> | undefined)?.[streamed.flag] === true;
@@ -78,9 +80,19 @@ function respond(
     headers[h.name] = typeof value === "object" ? JSON.stringify(value) : String(value);
   }
   if (r.kind === "sse" || r.kind === "jsonl") return stream(ctx, r, random, headers, streamError);
+  if (r.kind === "binary") {
+    // Bytes of the media type (one a range covers: table.ts), whether or not the spec shows a body.
+    const bytes = r.body ? sample(r.body, ctx.table.types, random) : token(random, 16);
+    const type = r.contentType ?? "application/octet-stream";
+    return { status: r.status, headers: { "Content-Type": type, ...headers }, body: String(bytes) };
+  }
   if (r.kind === "none" || !r.body) return { status: r.status, headers, body: "" };
   let value = sample(r.body, ctx.table.types, random);
   if (made && value !== null && typeof value === "object") value = { ...value, ...made };
+  if (route.expand) {
+    const asked = askedPaths(route.expand, params, body);
+    applyExpansion(value, route.expand.paths, asked, ctx.table.types, random);
+  }
   const type = r.contentType ?? "application/json";
   if (r.kind === "json") return json(r.status, value, { "Content-Type": type, ...headers });
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -212,7 +224,10 @@ function serve(
   if (issues.length > 0) return invalid(ctx, route, issues.map(issueText));
   const step = route.state ? ctx.memory.apply(route.state, params, body, text) : {};
   if ("refusal" in step) return refuse(ctx.table, route, step.refusal);
-  return respond(ctx, route, random, step.made, body, streamError);
+  const answer = respond(ctx, route, random, step.made, body, streamError, params);
+  if (!route.response.notModified) return answer;
+  const tags = headers.get("if-none-match");
+  return conditionally(answer, tags, headers.get("if-modified-since"), hashText);
 }
 
 /** The route of a method and path with its path parameters, or the refusal: 404, or 405 with `Allow`. */
@@ -236,6 +251,27 @@ function findRoute(
   if (methods.has("GET")) methods.add("HEAD");
   const refusal = { status: 405, message: `${method} is not a method of ${pathname}` };
   return { answer: refuse(table, area, refusal, undefined, { Allow: [...methods].join(", ") }) };
+}
+
+/**
+ * The route as the request's version serves it, for an API versioned by a header: the
+ * current version without the header, a listed one by name, else a 400 naming the versions.
+ */
+function versioned(
+  table: StandInTable,
+  route: Route,
+  headers: HeaderReader,
+): { route: Route } | { answer: OutboundResponse } {
+  const versions = table.versionHeader;
+  const asked = versions && headers.get(versions.name.toLowerCase());
+  if (!versions || asked === null || asked === undefined || asked === versions.current)
+    return { route };
+  const area = versions.versions.includes(asked) ? route.byVersion?.[asked] : undefined;
+  if (area) return { route: { ...route, ...area } };
+  if (versions.versions.includes(asked)) return { route };
+  const shown = JSON.stringify(asked.slice(0, 100));
+  const message = `${versions.name}: ${shown} is not a version of the API; it has ${versions.versions.join(", ")}`;
+  return { answer: refuse(table, route, { status: 400, message }) };
 }
 
 function messageOf(error: unknown): string {
@@ -275,7 +311,10 @@ export function createCore(ctx: Context): StandInCore {
     const answer = (a: OutboundResponse): Begun => ({ answer: done(method, pathname, a) });
     const routed = findRoute(table, method, pathname);
     if ("answer" in routed) return answer(routed.answer);
-    const { route, found } = routed;
+    const { found } = routed;
+    const inVersion = versioned(table, routed.route, headers);
+    if ("answer" in inVersion) return answer(inVersion.answer);
+    const { route } = inVersion;
     const asked = preferred(ctx, route, headers, request);
     if (asked && !("streamError" in asked)) return answer(asked);
     const streamError = asked?.streamError;

@@ -5,6 +5,7 @@
  * which state an endpoint keeps) is decided by the generator; the runtime only follows it.
  */
 import type { Validator } from "../validate.js";
+import type { RouteExpand } from "./expand.js";
 import type { Shape, ShapeLiteral, ShapeTable } from "./shape.js";
 
 /** A refusal the stand-in answers: status, the catalogue's code or tag, and words for people. */
@@ -70,6 +71,11 @@ export interface RouteResponse {
   /** Response headers the spec declares, each with its value's shape. */
   headers?: { name: string; shape: Shape }[];
   note?: string;
+  /**
+   * A conditional GET: the answer carries an `ETag` (a hash of its body) and `Last-Modified`,
+   * and a request whose `If-None-Match` or `If-Modified-Since` matches them gets a 304.
+   */
+  notModified?: true;
 }
 
 /** A route's part in the stand-in's memory: a collection it adds to or removes from, or a lifecycle step. */
@@ -100,6 +106,26 @@ export interface RouteData {
   /** The refusals the spec lists for the endpoint, for `Prefer: code=` and `Prefer: error=`. */
   errors: Refusal[];
   state?: RouteState;
+  /** Where a request lists the fields to expand, and the answer's expandable paths. */
+  expand?: RouteExpand;
+  /**
+   * Of an API versioned by a header: what the route answers under each version other than
+   * the current one (whose answers are the route's own), by version.
+   */
+  byVersion?: Record<string, RouteArea>;
+}
+
+/** The parts of a route that follow its version: error body, invalid-input status, refusals. */
+export type RouteArea = Pick<
+  RouteData,
+  "errorBody" | "invalidInput" | "invalidInputTag" | "credentials" | "errors"
+>;
+
+/** Of an API versioned by a header: the header, the versions, and the one a request without it gets. */
+export interface VersionHeader {
+  name: string;
+  versions: string[];
+  current: string;
 }
 
 /** A route with the generated validators of its parameters and body. */
@@ -140,6 +166,8 @@ export interface StandInTable {
   rateLimited: Refusal;
   /** The tag of a refusal without one, by status, for error bodies with a tag. */
   reasonTags: Record<number, string>;
+  /** Of an API versioned by a header: which header names the version (routes' `byVersion`). */
+  versionHeader?: VersionHeader;
 }
 
 /** The table as plain data: every route without its validators (what JSON can hold). */

@@ -15,6 +15,13 @@
  * (`group`) from their data.
  */
 import { ApiPromise, type ResultState } from "./api-promise.js";
+import {
+  apiHeadersOf,
+  hostAddressesOf,
+  type Address,
+  type ApiRequests,
+  type SpecOptions,
+} from "./api-requests.js";
 import { discard, readBlob, readText } from "./body.js";
 import { settle } from "./decode.js";
 import {
@@ -62,6 +69,7 @@ import {
 import { bounded, type Ending } from "./timeout.js";
 
 export { ApiPromise, type WithResponse } from "./api-promise.js";
+export type { ApiRequests } from "./api-requests.js";
 export { encodeBody } from "./encode.js";
 export { placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
@@ -190,6 +198,10 @@ export class ClientCore {
   private readonly fixedHeaders = new Map<object, Record<string, string>>();
   /** Whether every attempt gets its own AbortSignal: after a timeout that could not close its connection (timeout.ts). */
   private ownSignals = false;
+  /** The headers the spec has every request send (api-requests.ts), lower-cased; none when it names none. */
+  declare private readonly apiHeaders: Readonly<Record<string, string>> | undefined;
+  /** The address of each host of the spec (api-requests.ts); none when it names none. */
+  declare private readonly hosts: Readonly<Record<string, Address>> | undefined;
 
   constructor(
     options: CoreOptions,
@@ -201,8 +213,12 @@ export class ClientCore {
     private readonly retryPolicy: RetryPolicy = {},
     /** Response header of the request id an ApiError keeps (the spec's `errors.requestIdHeader`). */
     private readonly requestIdHeader?: string,
+    /** What the spec has every request carry: fixed headers, the version header, other hosts (api-requests.ts). */
+    api: ApiRequests = {},
   ) {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
+    this.apiHeaders = apiHeadersOf(api, options as SpecOptions);
+    this.hosts = hostAddressesOf(api, options as SpecOptions);
     const settings = { ...options } as Settings & Record<string, unknown>;
     for (const [name, value] of Object.entries(defaults)) settings[name] ??= value;
     // Header names lower-cased, so that a later source replaces an earlier one whatever its case.
@@ -251,8 +267,12 @@ export class ClientCore {
     let secrets = this.secrets;
     const inQuery: string[] = [];
     if (!headers) {
+      const { apiHeaders } = this;
       headers = {
-        ...op.fixedHeaders,
+        // The API's headers between the runtime's Accept and the endpoint's own headers.
+        ...(apiHeaders
+          ? { ...op.fixedHeaders, ...apiHeaders, ...lowerKeys(op.headers) }
+          : op.fixedHeaders),
         ...this.options.headers,
         ...(call.headers && lowerKeys(call.headers)),
       };
@@ -282,6 +302,9 @@ export class ClientCore {
         ? op.place(op, query, inQuery)
         : undefined;
     if (placed?.headers) headers = { ...headers, ...placed.headers };
+    // If-None-Match, If-Modified-Since: from the call's options, of an endpoint that answers 304.
+    const conditional = op.conditional?.headers(id, call);
+    if (conditional) headers = { ...headers, ...conditional };
     // A streamed success is read by its Stream (stream.ts, passed in by streaming endpoints
     // only), after the timeout has covered the wait for its headers; an error item the API
     // sends in it is thrown as the API's error.
@@ -294,7 +317,8 @@ export class ClientCore {
       (...a) => this.streamError(op, secrets, ...a),
     );
     if (streams) headers = { ...headers, ...streams };
-    const url = this.base + pathOf(op, params) + (placed?.search ?? "");
+    const base = op.host === undefined ? this.base : this.addressOf(op).base;
+    const url = base + pathOf(op, params) + (placed?.search ?? "");
     const payload =
       body === undefined
         ? undefined
@@ -321,7 +345,8 @@ export class ClientCore {
       if (payload !== undefined) init.body = payload;
       if (streamed) init.duplex = "half";
       const outcome = await this.attempt(op, url, init, call, secrets, log, state);
-      if ("status" in outcome && outcome.status < 300) return settle(op, outcome, state);
+      if ("status" in outcome && (outcome.status < 300 || notModified(op, outcome.status)))
+        return settle(op, outcome, state);
       const wait = this.retryWait(op, outcome, attempt, once, secrets);
       if (logger) {
         const what = "status" in outcome ? outcome.status : outcome.error.name;
@@ -352,6 +377,14 @@ export class ClientCore {
       this.requestIdHeader,
     );
     return new this.errorClass({ ...details, streamItem: item });
+  }
+
+  /**
+   * Where an endpoint's calls go: the base address, or its host's (`hosts:`). Redirects and
+   * next links are followed within that address's origin only.
+   */
+  addressOf(op: Operation): Address {
+    return op.host === undefined ? this : this.hosts![op.host]!;
   }
 
   /**
@@ -444,7 +477,7 @@ export class ClientCore {
       try {
         // A status 0 is a browser's opaque redirect.
         if (status >= 300 || !status)
-          hop = redirectHop(response, at, this.origin, maxRedirects, secrets);
+          hop = redirectHop(response, at, this.addressOf(op).origin, maxRedirects, secrets);
       } catch (error) {
         discard(response);
         throw error;
@@ -467,7 +500,7 @@ export class ClientCore {
         }
         continue;
       }
-      const success = status < 300;
+      const success = status < 300 || notModified(op, status);
       // From here on the body is read, or handed over unread (`asResponse()` or a stream,
       // outside the limit and the timeout): the mode is what it is now.
       if (success) state.fixed = true;
@@ -563,6 +596,11 @@ function queryCredential(id: string, send: CredentialSend, text: string): string
 /** The error of a call the caller's signal aborted. */
 function aborted(op: Operation, call: RequestOptions, what = ""): UserAbortError {
   return new UserAbortError(`${op.id} was aborted${what}`, op.id, { cause: call.signal?.reason });
+}
+
+/** Whether a status is a 304 the endpoint takes as "not modified" (conditional.ts), not an error. */
+function notModified(op: Operation, status: number): boolean {
+  return status === 304 && op.conditional !== undefined;
 }
 
 /** Whether a body is a stream: sent once, with `duplex: "half"`, and never retried. */

@@ -20,6 +20,8 @@ export interface DecodeSpec {
   response?: ResponseKind;
   documentedResponse: boolean;
   responseHeaders?: Readonly<Record<string, HeaderParse>>;
+  /** Of an endpoint that answers 304 Not Modified: makes its `NotModified` (conditional.ts). */
+  conditional?: { answer(headers: Headers): unknown };
 }
 
 /** A success as read: its status, headers, body text (or bytes) and the response itself. */
@@ -84,7 +86,7 @@ function put(out: Record<string, unknown>, name: string, value: unknown): void {
 
 /**
  * The result of a success in the call's mode (api-promise.ts): its body by its declared
- * kind (or its Stream), or more. A body alone keeps the success, for a `withResponse()` asked later.
+ * kind (or its Stream), or a 304's `NotModified`, or more. A body alone keeps the success, for a `withResponse()` asked later.
  */
 export function settle(op: DecodeSpec, success: Success, state: ResultState): unknown {
   const { status, response, text } = success;
@@ -93,13 +95,15 @@ export function settle(op: DecodeSpec, success: Success, state: ResultState): un
   const kind = op.response;
   const data = open
     ? open(response)
-    : kind === "binary"
-      ? success.blob
-      : kind === "text"
-        ? text
-        : kind === "none"
-          ? undefined
-          : parseJson(op, status, text);
+    : status === 304 && op.conditional
+      ? op.conditional.answer(success.headers)
+      : kind === "binary"
+        ? success.blob
+        : kind === "text"
+          ? text
+          : kind === "none"
+            ? undefined
+            : parseJson(op, status, text);
   if (!mode) {
     state.kept = success;
     state.spec = op;

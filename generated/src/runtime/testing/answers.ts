@@ -85,6 +85,36 @@ export function refuse(
   return json(refusal.status, template ? fill(template, parts) : { message: messages }, headers);
 }
 
+/**
+ * When every resource the stand-in serves was last modified: it keeps no clock, so a
+ * conditional GET's `Last-Modified` is this, and `If-Modified-Since` from it on answers 304.
+ */
+const lastModified = "Mon, 01 Jan 2024 00:00:00 GMT";
+
+/**
+ * A conditional GET's answer (`response.notModified`): the success given an `ETag` (a hash of
+ * its body, so it changes when the body does) and `Last-Modified`, or a 304 with them, no
+ * body, when the request's `If-None-Match` names that ETag (or `*`), or, without
+ * `If-None-Match`, its `If-Modified-Since` is no earlier than `Last-Modified` (RFC 9110 13.2.2).
+ */
+export function conditionally(
+  answer: OutboundResponse,
+  ifNoneMatch: string | null | undefined,
+  ifModifiedSince: string | null | undefined,
+  hash: (text: string) => number,
+): OutboundResponse {
+  if (answer.status < 200 || answer.status > 299) return answer;
+  const etag = `"${hash(answer.body).toString(16)}"`;
+  const validators = { ETag: etag, "Last-Modified": lastModified };
+  const headers = { ...answer.headers, ...validators };
+  const tags = ifNoneMatch?.split(",").map((t) => t.trim().replace(/^W\//, ""));
+  const since = ifModifiedSince ? Date.parse(ifModifiedSince) : NaN;
+  const unchanged = tags
+    ? tags.includes(etag) || tags.includes("*")
+    : since >= Date.parse(lastModified);
+  return unchanged ? { status: 304, headers: validators, body: "" } : { ...answer, headers };
+}
+
 /** The area a path belongs to: the longest matching prefix, else the fallback. */
 export function areaOf(table: StandInTable, path: string): Area {
   let best = table.fallback;

@@ -1,0 +1,255 @@
+/**
+ * What a query string can carry, decided on the OpenAPI schema before a query parameter is
+ * written: a scalar or an array of scalars as it is; an object of scalars in `deepObject`
+ * style (`created[gte]=1`); an object in the default `form` style (exploded) as what OpenAPI
+ * says it is on the wire, one parameter per property (`?status=open&limit=5`). What no style of
+ * the format can send (an array of objects, a map or an unexploded object in form style, an
+ * object nesting objects in deepObject style below its first level) is left out with a note at
+ * its pointer, never written as a parameter `generate` would refuse. A `deepObject` that
+ * nests is split where it nests: `filter: {range: {gte}}` becomes the deepObject parameter
+ * `filter[range]` (`filter[range][gte]=1`, what the server reads), beside `filter` with its
+ * scalar fields.
+ */
+import { deref, isObject, note, stringOf, under, type ImportContext } from "./context.ts";
+import type { JsonObject, JsonValue, Pointer } from "./document.ts";
+
+/** How a schema travels in a query string. */
+type Shape = "scalar" | "scalars" | "object" | "map" | "objects" | "arrays" | "union";
+
+/** Whether a schema (after its `$ref`s) is an object, a map or a union or allOf holding one. */
+function isObjectish(ctx: ImportContext, raw: JsonValue, at: Pointer, depth = 0): boolean {
+  const { value: schema, at: schemaAt } = deref(ctx, raw, at);
+  if (!isObject(schema) || depth > 16) return false;
+  if (schema.type === "object" || isObject(schema.properties)) return true;
+  if (schema.type === undefined && isObject(schema.additionalProperties)) return true;
+  return ["allOf", "oneOf", "anyOf"].some(
+    (key) =>
+      Array.isArray(schema[key]) &&
+      (schema[key] as JsonValue[]).some((m, i) =>
+        isObjectish(ctx, m, under(schemaAt, key, i), depth + 1),
+      ),
+  );
+}
+
+/** Whether a schema is an array (its type, or `items`). */
+function isArray(schema: JsonObject): boolean {
+  return schema.type === "array" || (schema.type === undefined && schema.items !== undefined);
+}
+
+/** The shape of a query value's schema. */
+export function shapeOf(ctx: ImportContext, raw: JsonValue, at: Pointer): Shape {
+  const { value: schema, at: schemaAt } = deref(ctx, raw, at);
+  if (!isObject(schema)) return "scalar";
+  if (isArray(schema)) {
+    const itemsAt = under(schemaAt, "items");
+    if (isObjectish(ctx, schema.items ?? {}, itemsAt)) return "objects";
+    const { value: items } = deref(ctx, schema.items ?? {}, itemsAt);
+    return isObject(items) && isArray(items) ? "arrays" : "scalars";
+  }
+  const union = ["oneOf", "anyOf"].find((key) => Array.isArray(schema[key]));
+  if (union !== undefined && schema.type === undefined && !isObject(schema.properties)) {
+    const shapes = new Set(
+      (schema[union] as JsonValue[]).map((m, i) => shapeOf(ctx, m, under(schemaAt, union, i))),
+    );
+    if ([...shapes].every((s) => s === "scalar")) return "scalar";
+    if ([...shapes].every((s) => s === "scalar" || s === "scalars")) return "scalars";
+    return "union";
+  }
+  if (!isObjectish(ctx, schema, schemaAt)) return "scalar";
+  if (isObject(schema.properties) && Object.keys(schema.properties).length) return "object";
+  if (Array.isArray(schema.allOf))
+    return propertiesOf(ctx, schema, schemaAt).length ? "object" : "union";
+  return "map";
+}
+
+/** One property of an object schema, where it is and whether it is required. */
+export interface Property {
+  name: string;
+  schema: JsonValue;
+  at: Pointer;
+  required: boolean;
+}
+
+/** The properties of an object schema (its own, and those of its allOf members). */
+export function propertiesOf(ctx: ImportContext, raw: JsonValue, at: Pointer): Property[] {
+  const { value: schema, at: schemaAt } = deref(ctx, raw, at);
+  if (!isObject(schema)) return [];
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const own = isObject(schema.properties) ? schema.properties : {};
+  const out: Property[] = Object.entries(own).map(([name, value]) => ({
+    name,
+    schema: value,
+    at: under(schemaAt, "properties", name),
+    required: required.includes(name),
+  }));
+  if (Array.isArray(schema.allOf))
+    schema.allOf.forEach((member, i) => {
+      for (const p of propertiesOf(ctx, member, under(schemaAt, "allOf", i)))
+        if (!out.some((o) => o.name === p.name)) out.push(p);
+    });
+  return out;
+}
+
+/** A query parameter to write: its name, schema, style and where it came from. */
+export interface QueryParamOut {
+  name: string;
+  schema: JsonValue;
+  at: Pointer;
+  required: boolean;
+  style?: "comma" | "deepObject";
+  /** A schema made here (a deepObject split at its nesting), not the document's own. */
+  made?: boolean;
+}
+
+/**
+ * The query parameters that carry `name` (style and explode as OpenAPI has them), or none,
+ * with a note on `out` at the parameter when it cannot be sent.
+ */
+export function queryParamsOf(
+  ctx: ImportContext,
+  param: { name: string; schema: JsonValue; at: Pointer; required: boolean },
+  style: string,
+  explode: boolean,
+  out: JsonObject,
+): QueryParamOut[] {
+  const shape = shapeOf(ctx, param.schema, param.at);
+  const cannot = (why: string): QueryParamOut[] => {
+    note(ctx, out, param.at, `query parameter ${param.name} ${why}; it is left out`);
+    return [];
+  };
+  switch (shape) {
+    case "scalar":
+      return [{ ...param }];
+    case "scalars":
+      return [{ ...param, ...(style === "form" && !explode ? { style: "comma" as const } : {}) }];
+    case "objects":
+      return cannot("is an array of objects, which no query style of the format can send");
+    case "arrays":
+      return cannot("is an array of arrays, which no query style of the format can send");
+    case "union":
+      return cannot(
+        "is a union holding objects or arrays, which no query style of the format can send",
+      );
+    case "map":
+      return style === "deepObject" && !mapNests(ctx, param.schema, param.at)
+        ? [{ ...param, style: "deepObject" }]
+        : cannot(
+            style === "deepObject"
+              ? "is a map of objects, which style deepObject does not send"
+              : `is a free-form object in style ${style}, whose keys the format cannot send as query parameters`,
+          );
+    case "object":
+      if (style === "deepObject") return deepObjectParams(ctx, param, out);
+      if (style === "form" && explode) return formObjectParams(ctx, param, out);
+      return cannot(`is an object in style ${style}${explode ? "" : " (not exploded)"}`);
+    default: {
+      const never: never = shape;
+      return never;
+    }
+  }
+}
+
+/** Whether a map's values are objects or arrays of them. */
+function mapNests(ctx: ImportContext, raw: JsonValue, at: Pointer): boolean {
+  const { value: schema, at: schemaAt } = deref(ctx, raw, at);
+  if (!isObject(schema) || !isObject(schema.additionalProperties)) return false;
+  const shape = shapeOf(ctx, schema.additionalProperties, under(schemaAt, "additionalProperties"));
+  return shape !== "scalar" && shape !== "scalars";
+}
+
+/**
+ * An exploded form-style object: on the wire each property is a query parameter of its own
+ * (`?name=x&limit=5`), and so it is written. A property that would not be a scalar there, or
+ * whose name another parameter has, is left out with a note.
+ */
+function formObjectParams(
+  ctx: ImportContext,
+  param: { name: string; schema: JsonValue; at: Pointer; required: boolean },
+  out: JsonObject,
+): QueryParamOut[] {
+  note(
+    ctx,
+    out,
+    param.at,
+    `query parameter ${param.name} is an object in style form: its properties are written as the query parameters they are on the wire`,
+  );
+  const params: QueryParamOut[] = [];
+  for (const p of propertiesOf(ctx, param.schema, param.at)) {
+    const shape = shapeOf(ctx, p.schema, p.at);
+    if (shape === "scalar" || shape === "scalars")
+      params.push({
+        name: p.name,
+        schema: p.schema,
+        at: p.at,
+        required: param.required && p.required,
+      });
+    else
+      note(
+        ctx,
+        out,
+        p.at,
+        `property ${p.name} of query parameter ${param.name} is not a scalar in style form; it is left out`,
+      );
+  }
+  return params;
+}
+
+/**
+ * A deepObject: its scalar fields (and arrays of scalars) stay in it; a field that is an object
+ * becomes a deepObject parameter of its own named `name[field]`, which sends the same
+ * `name[field][inner]=value` pairs; an array of objects is left out with a note.
+ */
+function deepObjectParams(
+  ctx: ImportContext,
+  param: { name: string; schema: JsonValue; at: Pointer; required: boolean },
+  out: JsonObject,
+  depth = 0,
+): QueryParamOut[] {
+  const props = propertiesOf(ctx, param.schema, param.at);
+  const flat: Property[] = [];
+  const nested: QueryParamOut[] = [];
+  for (const p of props) {
+    const shape = shapeOf(ctx, p.schema, p.at);
+    const inner = { name: `${param.name}[${p.name}]`, schema: p.schema, at: p.at, required: false };
+    if (shape === "scalar" || shape === "scalars") flat.push(p);
+    else if ((shape === "object" || shape === "map") && depth < 8)
+      nested.push(...queryParamsOf(ctx, inner, "deepObject", true, out));
+    else
+      note(
+        ctx,
+        out,
+        p.at,
+        `field ${p.name} of query parameter ${param.name} (${shape === "objects" ? "an array of objects" : shape === "union" ? "a union holding objects" : "nested too deep"}) cannot travel in style deepObject; it is left out`,
+      );
+  }
+  if (nested.length === 0 && flat.length === props.length)
+    return [{ ...param, style: "deepObject" }];
+  note(
+    ctx,
+    out,
+    param.at,
+    `query parameter ${param.name} nests objects: each nested object is a deepObject parameter of its own (${nested.map((n) => n.name).join(", ") || "none"})`,
+  );
+  const own: QueryParamOut[] = [];
+  if (flat.length) {
+    // The made schema's fields are the document's: their `$ref`s resolve from where it is.
+    const { value: schema, at: schemaAt } = deref(ctx, param.schema, param.at);
+    const description = isObject(schema) ? stringOf(schema, "description") : undefined;
+    const properties: JsonObject = {};
+    for (const p of flat) properties[p.name] = p.schema;
+    const required = flat.filter((p) => p.required).map((p) => p.name);
+    own.push({
+      ...param,
+      at: schemaAt,
+      style: "deepObject",
+      made: true,
+      schema: {
+        type: "object",
+        properties,
+        ...(required.length ? { required } : {}),
+        ...(description ? { description } : {}),
+      },
+    });
+  }
+  return [...own, ...nested];
+}

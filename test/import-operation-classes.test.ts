@@ -1,0 +1,400 @@
+/**
+ * The failure classes of real OpenAPI documents (issue 31), each as a document of a few lines
+ * under test/fixtures/import/operation-classes/<class>/: import -> generate -> strict tsc (TypeScript 6
+ * and 7, one program over every fixture's package so it stays fast), what the endpoint became,
+ * and for the classes where the wire matters, a typed call against a node:http server on
+ * 127.0.0.1 that records the request the client sent.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
+import { formatDiagnostic } from "../generator/diagnostics/format.ts";
+import { importSpec, writeSpecFolder, type ImportResult } from "../generator/import/import.ts";
+import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+
+const fixtures = join(repoRoot, "test/fixtures/import/operation-classes");
+const classes = readdirSync(fixtures).sort();
+const scratch = tempDir("apigen-import-operation-classes-");
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Imported {
+  result: ImportResult;
+  /** Every endpoint of the spec folder, by id. */
+  endpoints: Record<string, Record<string, unknown>>;
+  /** The spec folder's `api.yaml` data. */
+  top: Record<string, unknown>;
+  /** The folder of the generated package. */
+  out: string;
+}
+
+const imported = new Map<string, Imported>();
+
+function importClass(name: string): Imported {
+  const outSpec = join(scratch, name, "spec");
+  const result = importSpec({
+    input: join(fixtures, name, "openapi.yaml"),
+    outSpec,
+    schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
+  });
+  writeSpecFolder(outSpec, result.files);
+  const endpoints: Record<string, Record<string, unknown>> = {};
+  let top: Record<string, unknown> = {};
+  for (const file of result.files) {
+    const data = parse(file.text) as Record<string, unknown>;
+    if (file.path === "api.yaml") top = data;
+    Object.assign(endpoints, data.endpoints ?? {});
+  }
+  return { result, endpoints, top, out: join(scratch, name, "package") };
+}
+
+beforeAll(async () => {
+  for (const name of classes) {
+    const one = importClass(name);
+    await writeGenerated(join(scratch, name, "spec"), one.out);
+    imported.set(name, one);
+  }
+  // One project over every package: each package's src, with the packages' own strict options.
+  writeFileSync(
+    join(scratch, "tsconfig.json"),
+    JSON.stringify({
+      extends: `./${classes[0]}/package/tsconfig.json`,
+      include: ["*/package/src"],
+    }),
+  );
+}, 120_000);
+
+const of = (name: string): Imported => imported.get(name)!;
+
+/** Runs a compiler without blocking the event loop (the test servers live in this process). */
+function typeCheck(compiler: string, project: string) {
+  return new Promise<{ status: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [compiler, "--noEmit", "-p", project]);
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    });
+  });
+}
+
+describe("every class fixture", () => {
+  for (const [compiler, bin] of [
+    ["TypeScript 6", "typescript/bin/tsc"],
+    ["TypeScript 7", "typescript7/bin/tsc"],
+  ] as const)
+    it(`imports, generates and type-checks strictly with ${compiler}`, async () => {
+      expect(imported.size).toBe(classes.length);
+      const run = await typeCheck(
+        join(repoRoot, "node_modules", bin),
+        join(scratch, "tsconfig.json"),
+      );
+      expect(run.output).toBe("");
+      expect(run.status).toBe(0);
+    }, 120_000);
+});
+
+/** A server on 127.0.0.1 that answers `answer` and records each request. */
+interface Recorder {
+  url: string;
+  requests: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[];
+  server: Server;
+}
+
+async function recorder(
+  answer: (req: IncomingMessage) => { status: number; type?: string; body?: string },
+): Promise<Recorder> {
+  const requests: Recorder["requests"] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const { status, type, body: text } = answer(req);
+      res.writeHead(status, type ? { "content-type": type } : {});
+      res.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, requests, server };
+}
+
+const stop = (r: Recorder) => new Promise<void>((resolve) => r.server.close(() => resolve()));
+
+/** The generated package's client module. */
+async function clientOf(name: string): Promise<Record<string, unknown>> {
+  return (await import(pathToFileURL(join(of(name).out, "src/index.ts")).href)) as Record<
+    string,
+    unknown
+  >;
+}
+
+describe("operations, path items and parameters that are $refs into other files", () => {
+  it("keeps every operation with its parameters and responses", () => {
+    const { endpoints } = of("multi-file-refs");
+    expect(Object.keys(endpoints).sort()).toEqual(["things.delete", "things.get", "things.list"]);
+    expect(endpoints["things.get"]).toMatchObject({
+      method: "GET",
+      path: "/things/{thing_id}",
+      params: { thing_id: "string", verbose: { in: "query", type: "boolean" } },
+      response: { status: 200, body: "Thing" },
+      errors: [{ status: 404 }],
+    });
+    expect(endpoints["things.list"]).toMatchObject({
+      params: { verbose: { in: "query", type: "boolean" } },
+      response: { status: 200, body: "Thing[]" },
+    });
+    expect(endpoints["things.delete"]).toMatchObject({
+      method: "DELETE",
+      response: { status: 204 },
+    });
+  });
+
+  it("stops at a $ref that cannot be resolved, at its line, instead of emptying the operation", () => {
+    const run = () =>
+      importSpec({
+        input: join(repoRoot, "test/fixtures/import/broken-ref/openapi.yaml"),
+        outSpec: join(scratch, "broken-spec"),
+        schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
+      });
+    expect(run).toThrow(DiagnosticsError);
+    try {
+      run();
+    } catch (error) {
+      const [first] = (error as DiagnosticsError).diagnostics.map((d) =>
+        formatDiagnostic(d, new Map()),
+      );
+      expect(first).toMatch(/openapi\.yaml:6:\d+ - error import-file-unreadable: .*missing\.yaml/);
+      expect(first).toContain("#/paths/~1things/get");
+    }
+  });
+});
+
+/** The query pairs of a recorded request, decoded, in order. */
+const queryOf = (url: string) => [...new URL(url, "http://x").searchParams];
+
+describe("a GET or DELETE with a requestBody", () => {
+  it("makes the body's fields the query parameters, typed, and drops an empty body", () => {
+    const { endpoints } = of("get-body-as-query");
+    const search = endpoints["search.run"]!;
+    expect(search.body).toBeUndefined();
+    expect(search.params).toEqual({
+      q: { in: "query", type: "string", required: true, description: "The words to find." },
+      limit: { in: "query", type: "integer" },
+      tags: { in: "query", type: "string[]" },
+      range: {
+        in: "query",
+        fields: { gte: "integer", lte: "integer" },
+        style: "deepObject",
+      },
+    });
+    expect(search.undocumented).toContain(
+      "the request body of a GET (application/x-www-form-urlencoded) is sent as the query string (import: #/paths/~1search/get/requestBody)",
+    );
+    expect(endpoints["search.deleteItem"]!.body).toBeUndefined();
+  });
+
+  it("sends the fields in the query string, and no body", async () => {
+    const server = await recorder(() => ({
+      status: 200,
+      type: "application/json",
+      body: '{"total":2}',
+    }));
+    try {
+      const { SearchClient } = (await clientOf("get-body-as-query")) as {
+        SearchClient: new (o: { baseUrl: string }) => {
+          search: {
+            run(q: Record<string, unknown>): Promise<unknown>;
+            deleteItem(id: string): Promise<unknown>;
+          };
+        };
+      };
+      const client = new SearchClient({ baseUrl: server.url });
+      const answer = await client.search.run({
+        q: "red shoes",
+        limit: 5,
+        tags: ["a", "b"],
+        range: { gte: 1, lte: 9 },
+      });
+      expect(answer).toEqual({ total: 2 });
+      await client.search.deleteItem("i1");
+      const [get, del] = server.requests;
+      expect(get!.method).toBe("GET");
+      expect(queryOf(get!.url)).toEqual([
+        ["q", "red shoes"],
+        ["limit", "5"],
+        ["tags", "a"],
+        ["tags", "b"],
+        ["range[gte]", "1"],
+        ["range[lte]", "9"],
+      ]);
+      expect(get!.body).toBe("");
+      expect(get!.headers["content-type"]).toBeUndefined();
+      expect(del).toMatchObject({ method: "DELETE", url: "/items/i1", body: "" });
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe("query parameters that are objects, nested objects or arrays of objects", () => {
+  it("carries what a query string can say and notes the rest at its pointer", () => {
+    const list = of("query-shapes").endpoints["charges.list"]!;
+    expect(list.params).toEqual({
+      created: { in: "query", fields: { gte: "integer" }, style: "deepObject" },
+      "created[range]": {
+        in: "query",
+        fields: { from: "string", to: "string" },
+        style: "deepObject",
+      },
+      status: { in: "query", type: "string" },
+      limit: { in: "query", type: "integer" },
+    });
+    const notes = list.undocumented as string[];
+    expect(notes).toContain(
+      "query parameter lines is an array of objects, which no query style of the format can send; it is left out (import: #/paths/~1charges/get/parameters/2/schema)",
+    );
+    expect(notes).toContain(
+      "query parameter discounts is a union holding objects or arrays, which no query style of the format can send; it is left out (import: #/paths/~1charges/get/parameters/4/schema)",
+    );
+    expect(notes.join("\n")).toContain(
+      "query parameter metadata is a free-form object in style form, whose keys the format cannot send as query parameters; it is left out (import: #/paths/~1charges/get/parameters/3/schema)",
+    );
+  });
+
+  it("sends what the server reads: deepObject fields at every level, form objects as their fields", async () => {
+    const server = await recorder(() => ({ status: 200, type: "application/json", body: "[]" }));
+    try {
+      const { ChargesClient } = (await clientOf("query-shapes")) as {
+        ChargesClient: new (o: { baseUrl: string }) => {
+          charges: { list(q: Record<string, unknown>): Promise<unknown> };
+        };
+      };
+      const client = new ChargesClient({ baseUrl: server.url });
+      await client.charges.list({
+        created: { gte: 10 },
+        "created[range]": { from: "a", to: "b" },
+        status: "open",
+        limit: 5,
+      });
+      expect(queryOf(server.requests[0]!.url)).toEqual([
+        ["created[gte]", "10"],
+        ["created[range][from]", "a"],
+        ["created[range][to]", "b"],
+        ["status", "open"],
+        ["limit", "5"],
+      ]);
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe("Accept and Content-Type declared as header parameters, */* and HEAD responses", () => {
+  it("makes them media types, not parameters; */* is bytes; a HEAD answer has no body", () => {
+    const { endpoints } = of("media-headers");
+    expect(endpoints["reports.get"]).toMatchObject({
+      headers: { Accept: "application/json" },
+      params: { id: "string" },
+    });
+    expect(endpoints["reports.put"]!.params).toEqual({ id: "string" });
+    expect(endpoints["reports.put"]!.body).toEqual({ fields: { title: "string" } });
+    expect(endpoints["reports.head"]!.response).toEqual({ status: 200, description: "Exists." });
+    expect(endpoints["reports.raw"]!.response).toMatchObject({
+      contentType: "application/octet-stream",
+      body: "binary",
+    });
+    expect(endpoints["reports.download"]!.response).toMatchObject({
+      contentType: "application/octet-stream",
+      body: "binary",
+    });
+  });
+});
+
+describe("a request body offered as JSON and as multipart with a file", () => {
+  it("keeps the multipart one, which carries the file, with a note; one binary is a file part", () => {
+    const { endpoints } = of("multipart-and-json");
+    expect(endpoints["files.create"]).toMatchObject({
+      contentType: "multipart/form-data",
+      body: { fields: { file: { type: "binary", required: true }, purpose: "string" } },
+      response: { status: 201, body: { fields: { id: "string" } } }, // application/JSON; charset=utf-8 is JSON
+      undocumented:
+        "request body as application/json too; multipart/form-data is kept, as the one that carries files (import: #/paths/~1files/post/requestBody/content/application~1json)",
+    });
+    expect(endpoints["files.addAttachment"]).toMatchObject({
+      contentType: "multipart/form-data",
+      body: { fields: { file: { type: "binary", required: true } } },
+    });
+  });
+});
+
+describe("streams, every security scheme, the version, untagged groups", () => {
+  it("carries them", () => {
+    const { endpoints, top } = of("streams-security-untagged");
+    expect(Object.keys(endpoints).sort()).toEqual([
+      "chat.createChatCompletion",
+      "models.list",
+      "models.retrieve",
+    ]);
+    const chat = endpoints["chat.createChatCompletion"]!;
+    expect(chat.streamResponse).toEqual({
+      flag: "stream",
+      status: 200,
+      contentType: "text/event-stream",
+      body: "Chunk",
+    });
+    expect(chat.auth).toEqual([
+      { credential: "basicAuth", optional: true },
+      { credential: "bearerAuth", optional: true },
+    ]);
+    expect((top.api as Record<string, unknown>).version).toBe("1.4.0");
+  });
+});
+
+describe("path keys with a #fragment, a ?query or a trailing slash; a DELETE with a JSON body", () => {
+  it("sends the route the server knows, once, and keeps a DELETE's JSON body", () => {
+    const { endpoints } = of("path-keys");
+    expect(Object.keys(endpoints).sort()).toEqual([
+      "files.deleteOrders",
+      "files.listFolders",
+      "files.listResponses",
+      "files.update",
+    ]);
+    expect(endpoints["files.update"]!.undocumented).toContain(
+      "PUT /files/{file_id}#add_shared_link has this endpoint's route; left out (import: #/paths/~1files~1{file_id}#add_shared_link/put)",
+    );
+    expect(endpoints["files.listResponses"]).toMatchObject({
+      path: "/responses",
+      params: { beta: { in: "query", type: "string", default: "true", sendDefault: true } },
+    });
+    expect(endpoints["files.listFolders"]!.path).toBe("/folders/");
+    expect(endpoints["files.deleteOrders"]!.body).toEqual({ fields: { ids: "string[]" } });
+  });
+
+  it("sends the path's query and keeps the trailing slash", async () => {
+    const server = await recorder(() => ({ status: 204 }));
+    try {
+      const { PathsClient } = (await clientOf("path-keys")) as {
+        PathsClient: new (o: { baseUrl: string }) => {
+          files: { listResponses(): Promise<unknown>; listFolders(): Promise<unknown> };
+        };
+      };
+      const client = new PathsClient({ baseUrl: server.url });
+      await client.files.listResponses();
+      await client.files.listFolders();
+      expect(server.requests.map((r) => r.url)).toEqual(["/responses?beta=true", "/folders/"]);
+    } finally {
+      await stop(server);
+    }
+  });
+});
