@@ -110,6 +110,8 @@ const nameKeys = new Set([
   "groupClassName",
   "groupProperty",
   "methodName",
+  "host", // an endpoint's host, a key of the API's hosts (issue 32, item 7)
+  "current", // versioning's current version, a key of its versions
 ]);
 
 /** How a string of the model at `path` (`.endpoints[].docs.description`) is treated, if known. */
