@@ -728,6 +728,27 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "signature-schemes",
+    defect:
+      "a prefix on a header credential, a misspelt scheme, a prefix and a header timestamp on the timestamped scheme, a body delivery id on Standard Webhooks, a t= item under an HMAC scheme (a warning)",
+    expected: [
+      "test/fixtures/broken/signature-schemes/api.yaml:10:5 - error signature-prefix-misplaced: prefix belongs to a signature credential whose scheme is hmac-sha256-base64 or hmac-sha256-hex (the text before the digest, e.g. sha256=); credential apiKey is `in: header`",
+      'test/fixtures/broken/signature-schemes/api.yaml:14:13 - error signature-scheme-unknown: unknown signature scheme "timestamp" (the schemes: hmac-sha256-base64, hmac-sha256-hex, timestamped, standard-webhooks); did you mean timestamped?',
+      "test/fixtures/broken/signature-schemes/api.yaml:19:5 - error signature-prefix-misplaced: prefix belongs to a signature credential whose scheme is hmac-sha256-base64 or hmac-sha256-hex (the text before the digest, e.g. sha256=); credential stamped has the scheme timestamped",
+      "test/fixtures/broken/signature-schemes/api.yaml:20:22 - error signature-scheme-place: scheme timestamped reads the signing time from an item of the signature header, so timestamp must be `in: signature` (or left out: the item t)",
+      "test/fixtures/broken/signature-schemes/api.yaml:25:23 - error signature-scheme-place: scheme standard-webhooks reads the delivery id from a header, so deliveryId must be `in: header` (or left out: the header webhook-id)",
+      "test/fixtures/broken/signature-schemes/api.yaml:29:22 - warning signature-timestamp-item: credential itemWithoutScheme carries the signing time in the t= item of Hook-Signature, but its scheme hmac-sha256-base64 writes the digest alone there; name the scheme that writes both (`scheme: timestamped`), or the router needs a signature.decode and compute of the receiver's",
+    ],
+  },
+  {
+    name: "delivery-header-type",
+    defect: "webhooks.headers with an array and an object, which no header text can be read as",
+    expected: [
+      "test/fixtures/broken/delivery-header-type/api.yaml:16:13 - error delivery-header-type: delivery header X-Tags must be string, integer, number, boolean or a string enum; string[] cannot be read from a header",
+      "test/fixtures/broken/delivery-header-type/api.yaml:18:7 - error delivery-header-type: delivery header X-Meta must be string, integer, number, boolean or a string enum; object cannot be read from a header",
+    ],
+  },
+  {
     name: "webhook-event-selector-twice",
     defect: "both eventHeader and eventField",
     expected: [

@@ -289,6 +289,90 @@ ${params}
   });
 });
 
+describe("signature schemes, signing times and delivery ids (issue 32; issue 30's follow-up)", () => {
+  /** A spec with one signed callback, its signature credential's keys written in. */
+  const spec = (signer: string) => `api:
+  name: diff-signing
+  title: Diff Signing
+  version: 1.0.0
+credentials:
+  signer: { in: signature, header: X-Signature${signer} }
+callbacks:
+  order.paid:
+    method: POST
+    path: /order-paid
+    auth: [signer]
+    body: { fields: { id: string } }
+`;
+  const modelOf = (text: string) => {
+    const dir = tempDir("apigen-diff-signing-");
+    try {
+      writeFileSync(join(dir, "api.yaml"), text);
+      return loadModel(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const before = modelOf(spec(""));
+  const changes = (signer: string) => compareModels(before, modelOf(spec(signer)));
+  const lines = (signer: string) => squeeze(formatChanges(changes(signer))).slice(0, -2);
+
+  it("a scheme named where none was breaks receivers, with the signing time it implies", () => {
+    expect(lines(", scheme: timestamped")).toEqual([
+      "BREAKING for implementers credentials.signer: signature scheme hmac-sha256-base64 -> timestamped (receivers verify the new form)",
+      "BREAKING for implementers credentials.signer: signing time none -> signature t (receivers verify the new form)",
+    ]);
+    expect(semverBump(changes(", scheme: timestamped"))).toBe("major");
+  });
+
+  it("a prefix, another encoding, a timestamp header and a delivery id each break receivers", () => {
+    expect(lines(", prefix: sha256=")).toEqual([
+      "BREAKING for implementers credentials.signer: signature scheme hmac-sha256-base64 -> hmac-sha256-base64 (prefix sha256=) (receivers verify the new form)",
+    ]);
+    expect(lines(", scheme: hmac-sha256-hex")).toEqual([
+      "BREAKING for implementers credentials.signer: signature scheme hmac-sha256-base64 -> hmac-sha256-hex (receivers verify the new form)",
+    ]);
+    expect(
+      lines(
+        ", timestamp: { in: header, name: X-Sig-Time }, deliveryId: { in: header, name: X-Delivery }",
+      ),
+    ).toEqual([
+      "BREAKING for implementers credentials.signer: signing time none -> header X-Sig-Time (receivers verify the new form)",
+      "BREAKING for implementers credentials.signer: delivery id none -> header X-Delivery (receivers verify the new form)",
+    ]);
+  });
+
+  it("Standard Webhooks renames its headers; the same spec written out in full is no change", () => {
+    const standard = modelOf(spec(", scheme: standard-webhooks"));
+    const spelled = modelOf(
+      spec(
+        ", scheme: standard-webhooks, timestamp: { in: header, name: webhook-timestamp }, deliveryId: { in: header, name: webhook-id }",
+      ),
+    );
+    expect(compareModels(standard, spelled)).toEqual([]);
+    const branded = modelOf(
+      spec(
+        ", scheme: standard-webhooks, timestamp: { in: header, name: svix-timestamp }, deliveryId: { in: header, name: svix-id }",
+      ),
+    );
+    expect(squeeze(formatChanges(compareModels(standard, branded))).slice(0, -2)).toEqual([
+      "BREAKING for implementers credentials.signer: signing time header webhook-timestamp -> header svix-timestamp (receivers verify the new form)",
+      "BREAKING for implementers credentials.signer: delivery id header webhook-id -> header svix-id (receivers verify the new form)",
+    ]);
+  });
+});
+
+/** The model of a spec written out as one api.yaml. */
+function modelOfText(text: string) {
+  const dir = tempDir("apigen-diff-text-");
+  try {
+    writeFileSync(join(dir, "api.yaml"), text);
+    return loadModel(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("webhook events", () => {
   const webhooksBase = loadModel(join(fixtures, "webhooks-base"));
   const webhookCases: [string, string[], string][] = [
@@ -332,6 +416,29 @@ describe("webhook events", () => {
     expect(semverBump(changes)).toBe(bump);
     const printed = squeeze(formatChanges(changes));
     expect(printed.slice(0, -2)).toEqual(lines);
+  });
+
+  it("declared delivery headers: one removed, retyped or made optional breaks implementers, one added does not", () => {
+    const withHeaders = (headers: string) =>
+      modelOfText(`api: { name: diff-headers, title: Diff Headers, version: 1.0.0 }
+credentials:
+  signer: { in: signature, header: X-Signature }
+webhooks:
+  auth: [signer]
+  payload: unknown
+${headers}`);
+    const before = withHeaders(
+      "  headers:\n    X-Delivery: { type: string, required: true }\n    X-Hook-ID: integer",
+    );
+    const after = withHeaders(
+      "  headers:\n    X-Delivery: string\n    X-Attempt: { type: integer, required: true }",
+    );
+    expect(squeeze(formatChanges(compareModels(before, after))).slice(0, -2)).toEqual([
+      "BREAKING for implementers webhooks.headers.X-Delivery: required -> optional (implementers read it)",
+      "BREAKING for implementers webhooks.headers.X-Hook-ID: field removed (implementers read it)",
+      "minor webhooks.headers.X-Attempt: required field added (implementers read it)",
+    ]);
+    expect(compareModels(withHeaders(""), before).map((c) => c.level)).toEqual(["minor", "minor"]);
   });
 
   it("finds nothing between a webhooks spec and itself", () => {

@@ -15,6 +15,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deliver as trigger, loadTriggerModel } from "../generator/commands/trigger-command.ts";
 import { repoRoot, runCli } from "./helpers.ts";
 import {
   comment,
@@ -320,12 +321,19 @@ describe("consumer.ts's webhook receiver, behind node:http on 127.0.0.1", () => 
     `sha256=${createHmac("sha256", key).update(body).digest("hex")}`;
 
   /** Delivers `body` as GitHub does; the answer's status and text. */
-  async function deliver(event: string, body: string, signature: string | null = sign(body)) {
+  async function deliver(
+    event: string,
+    body: string,
+    signature: string | null = sign(body),
+    extra: Record<string, string> = {},
+  ) {
     const headers: Record<string, string> = {
       "Content-Type": "application/json",
       "User-Agent": "GitHub-Hookshot/2f1e4a9",
       "X-GitHub-Event": event,
       "X-GitHub-Delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+      "X-GitHub-Hook-ID": "292430182",
+      ...extra,
     };
     if (signature !== null) headers["X-Hub-Signature-256"] = signature;
     const response = await fetch(receiverUrl, { method: "POST", headers, body });
@@ -359,6 +367,7 @@ describe("consumer.ts's webhook receiver, behind node:http on 127.0.0.1", () => 
       {
         event: "issues",
         delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+        hookId: 292430182,
         action: "opened",
         number: 12,
         title: "Login fails",
@@ -381,7 +390,12 @@ describe("consumer.ts's webhook receiver, behind node:http on 127.0.0.1", () => 
   it("answers the same through router.fetch", async () => {
     notes.length = 0;
     const body = JSON.stringify(opened);
-    const headers = { "X-GitHub-Event": "issues", "X-Hub-Signature-256": sign(body) };
+    const headers = {
+      "X-GitHub-Event": "issues",
+      "X-GitHub-Delivery": "d1",
+      "X-GitHub-Hook-ID": "7",
+      "X-Hub-Signature-256": sign(body),
+    };
     const answer = await router.fetch(
       new Request("http://receiver.test/github/webhooks", { method: "POST", headers, body }),
     );
@@ -391,7 +405,54 @@ describe("consumer.ts's webhook receiver, behind node:http on 127.0.0.1", () => 
       new Request("http://receiver.test/github/webhooks", { method: "POST", headers: wrong, body }),
     );
     expect(refused.status).toBe(422);
-    expect(notes).toMatchObject([{ event: "issues", number: 12, delivery: null }]);
+    expect(notes).toMatchObject([{ event: "issues", number: 12, delivery: "d1", hookId: 7 }]);
+  });
+
+  it("takes what `apigen trigger` sends from the spec: sha256=<hex>, X-GitHub-Delivery and X-GitHub-Hook-ID", async () => {
+    notes.length = 0;
+    const model = await loadTriggerModel(join(example, "spec"));
+    const lines: string[] = [];
+    const sent = await trigger(
+      model,
+      { event: "issues", specDir: "", url: receiverUrl, secret, deliveryId: "trig-1", seed: 3 },
+      (line) => lines.push(line),
+    );
+    expect(sent.answer?.status, lines.join("\n")).toBe(200);
+    expect(lines[0]).toContain("signed hmac-sha256-hex in X-Hub-Signature-256");
+    expect(notes).toMatchObject([
+      { event: "issues", delivery: "trig-1", hookId: expect.any(Number) },
+    ]);
+  });
+
+  it("refuses a delivery without its declared X-GitHub-Delivery or X-GitHub-Hook-ID, or with a hook id that is no number, with 400 naming the header", async () => {
+    notes.length = 0;
+    const body = JSON.stringify(opened);
+    const refusal = (message: string) => ({
+      status: 400,
+      text: JSON.stringify({ error: { code: 400, message } }),
+    });
+    const without = async (name: string) => {
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        "X-GitHub-Event": "issues",
+        "X-GitHub-Delivery": "d2",
+        "X-GitHub-Hook-ID": "7",
+        "X-Hub-Signature-256": sign(body),
+      };
+      delete headers[name];
+      const response = await fetch(receiverUrl, { method: "POST", headers, body });
+      return { status: response.status, text: await response.text() };
+    };
+    expect(await without("X-GitHub-Delivery")).toEqual(
+      refusal('headers["X-GitHub-Delivery"] is required'),
+    );
+    expect(await without("X-GitHub-Hook-ID")).toEqual(
+      refusal('headers["X-GitHub-Hook-ID"] is required'),
+    );
+    expect(await deliver("issues", body, sign(body), { "X-GitHub-Hook-ID": "hook" })).toEqual(
+      refusal('headers["X-GitHub-Hook-ID"] must be a number, not a string'),
+    );
+    expect(notes).toEqual([]);
   });
 
   it("accepts an action the spec does not list yet (an open enum), and a delivery signed with the previous secret", async () => {

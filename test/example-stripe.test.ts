@@ -397,6 +397,31 @@ describe("the consumer's webhook receiver, through router.fetch", () => {
     expect(seen).toHaveLength(2);
   });
 
+  it("during a roll, a receiver that knows only the new secret takes a header whose second v1 is of it", async () => {
+    seen.length = 0;
+    const previous = receiver;
+    receiver = consumer.createWebhookReceiver({
+      signingSecrets: [secrets.current],
+      now: () => now * 1000,
+      events: {
+        paid: (orderId: string | undefined) => void seen.push({ paid: orderId }),
+        welcomed: () => undefined,
+        ignored: () => undefined,
+      },
+    });
+    try {
+      const old = stripeSignature(succeeded, secrets.previous);
+      const both = `${old},v1=${stripeSignature(succeeded, secrets.current).split("v1=")[1]}`;
+      expect(await deliver(succeeded, both)).toEqual({ status: 200, json: undefined });
+      expect((await deliver(succeeded, old)).json!.error.message).toBe(
+        "Stripe-Signature does not match the body",
+      );
+      expect(seen).toEqual([{ paid: "1001" }]);
+    } finally {
+      receiver = previous;
+    }
+  });
+
   it("refuses a wrong, stale, tampered or missing signature with 422, running nothing", async () => {
     seen.length = 0;
     const wrong = await deliver(succeeded, stripeSignature(succeeded, "whsec_someone_else"));

@@ -137,6 +137,7 @@ export const features = [
   "params-and-credentials",
   "typed-webhooks",
   "typed-webhooks-field",
+  "standard-webhooks",
   "bodies-and-responses",
   "unions",
   "pagination",

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { loadModel } from "../generator/diff/load-base.ts";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { generateFrom, repoRoot, runCli, tempDir } from "./helpers.ts";
 
@@ -385,6 +386,67 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     expect(places(credentialsOf(outSpec)).hookSigner).toEqual({
       timestamp: { in: "signature", name: "t" },
       deliveryId: { in: "body", name: "id" },
+    });
+  });
+
+  it("carries each credential's signature scheme and prefix (x-apigen-signature-scheme)", async () => {
+    const fixture = join(repoRoot, "test/fixtures/callbacks-schemes");
+    const generated = await generateFrom(fixture, join(scratch(), "out"));
+    const openapi = generated.files.find((f) => f.path === "openapi.json")!.contents;
+    const { outSpec } = imported(document("openapi.json", openapi));
+    const signing = (dir: string) =>
+      Object.fromEntries(
+        loadModel(dir)
+          .credentials.filter((c) => c.placement === "signature")
+          .map((c) => [c.id, { scheme: c.signing, timestamp: c.timestamp, id: c.deliveryId }]),
+      );
+    expect(signing(outSpec)).toEqual(signing(fixture));
+    expect(signing(outSpec).hexSigner!.scheme).toEqual({
+      name: "hmac-sha256-hex",
+      prefix: "sha256=",
+    });
+    expect(signing(outSpec).standardSigner!.scheme).toEqual({
+      name: "standard-webhooks",
+      id: "webhook-id",
+      timestamp: "webhook-timestamp",
+    });
+    // the description says how the header is written, and the import leaves that out again
+    const parameters = (JSON.parse(openapi) as { components: { parameters: Record<string, any> } })
+      .components.parameters;
+    expect(parameters["Stripe-Signature"].description).toContain(
+      "Signature scheme `timestamped`: `t=<unix seconds>,v1=<hex>`",
+    );
+    const credentials = parse(readFileSync(join(outSpec, "api.yaml"), "utf8"))?.credentials;
+    expect(JSON.stringify(credentials ?? {})).not.toContain("Signature scheme");
+  });
+
+  it("carries the webhooks' declared delivery headers (header parameters of each delivery)", async () => {
+    const fixture = join(repoRoot, "test/fixtures/features/standard-webhooks");
+    const generated = await generateFrom(fixture, join(scratch(), "out"));
+    const openapi = generated.files.find((f) => f.path === "openapi.json")!.contents;
+    const { outSpec, read } = imported(document("openapi.json", openapi));
+    const headers = (dir: string) => {
+      const node = loadModel(dir).webhooks?.headers;
+      return node?.kind === "object"
+        ? node.fields.map((f) => ({
+            name: f.name,
+            required: f.required,
+            kind: f.type.kind,
+            constraints: f.type.constraints,
+            description: f.type.docs.description,
+          }))
+        : [];
+    };
+    expect(headers(outSpec)).toEqual(headers(fixture));
+    expect(headers(outSpec).map((h) => h.name)).toEqual([
+      "webhook-id",
+      "webhook-timestamp",
+      "X-Attempt",
+      "X-Environment",
+    ]);
+    expect(read("webhooks.yaml").webhooks.headers["webhook-timestamp"]).toEqual({
+      type: "integer",
+      required: true,
     });
   });
 

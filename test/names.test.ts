@@ -317,6 +317,8 @@ describe("spec types named like what the package declares or the globals it name
         "  Record: { fields: { a: string } }",
         "  Blob: { fields: { a: string } }",
         "  ClientCore: { fields: { a: string } }",
+        "  WebhookDeliveryHeaders: { fields: { a: string } }",
+        "  SignatureScheme: { fields: { a: string } }",
         "",
       ].join("\n"),
     );
@@ -339,6 +341,12 @@ describe("spec types named like what the package declares or the globals it name
       ),
       expect.stringMatching(
         /api\.yaml:7:3 - error type-name-reserved: type ClientCore has the name of one the generated package exports from its runtime; rename it$/,
+      ),
+      expect.stringMatching(
+        /api\.yaml:8:3 - error type-name-generated: type WebhookDeliveryHeaders has the name of one the generated package declares/,
+      ),
+      expect.stringMatching(
+        /api\.yaml:9:3 - error type-name-reserved: type SignatureScheme has the name of one the generated package exports from its runtime; rename it$/,
       ),
     ]);
   });

@@ -30,7 +30,7 @@ describe("the names the package's runtime exports", () => {
   it("include every name a generated package re-exports or imports from its runtime", () => {
     const folders = [
       join(repoRoot, "generated/src"),
-      ...["pagination", "streaming", "typed-webhooks", "stand-in"].map((f) =>
+      ...["pagination", "streaming", "typed-webhooks", "standard-webhooks", "stand-in"].map((f) =>
         join(repoRoot, "test/__snapshots__/features", f),
       ),
     ];

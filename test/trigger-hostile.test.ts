@@ -154,7 +154,7 @@ describe("trigger: no credential is printed", () => {
     const printed = result.lines.join("\n");
     expect(printed).toContain("[redacted]");
     expect(result.lines[0]).toMatch(
-      /^callback product\.info: GET http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/product_get \(\d+ bytes, signed in X-Service-Hmac-Sha256\)$/,
+      /^callback product\.info: GET http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/product_get \(\d+ bytes, signed hmac-sha256-base64 in X-Service-Hmac-Sha256\)$/,
     );
     for (const value of [password, secret, apiKey, token, "merchant:"])
       for (const spelling of spellings(value))

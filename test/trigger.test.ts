@@ -78,7 +78,7 @@ describe("trigger against examples/merchant-server", () => {
       data: { Current: { Name: "Blue mug" } },
     });
     expect(known.lines[0]).toMatch(
-      /^callback product\.info: GET http:\/\/127\.0\.0\.1:\d+\/callbacks\/product_get \(\d+ bytes, signed in X-Service-Hmac-Sha256\)$/,
+      /^callback product\.info: GET http:\/\/127\.0\.0\.1:\d+\/callbacks\/product_get \(\d+ bytes, signed hmac-sha256-base64 in X-Service-Hmac-Sha256\)$/,
     );
     expect(known.lines.at(-1)).toBe("verdict: ok, a success answer of the spec's success type");
     const built = await run("product.info");

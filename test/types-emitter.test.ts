@@ -366,6 +366,7 @@ describe("direct facts of the emitted types", () => {
       "params-and-credentials": 0,
       "typed-webhooks": 0,
       "typed-webhooks-field": 1, // customer.deleted's note
+      "standard-webhooks": 0,
       "bodies-and-responses": 0,
       unions: 0,
       pagination: 0,

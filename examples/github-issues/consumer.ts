@@ -25,6 +25,7 @@ import {
   createCallbackRouter,
   type CallbackRouter,
   type WebhookContext,
+  type WebhookDeliveryHeaders,
 } from "./generated/src/callbacks.js";
 
 /**
@@ -267,26 +268,14 @@ export async function getIssueIfChanged(
   return { changed: true, issue: data, etag: headers.ETag };
 }
 
-/**
- * Reads GitHub's `X-Hub-Signature-256`: `sha256=` and the hex HMAC-SHA256 of the raw body.
- * The digest is what the router computes by default (HMAC-SHA256 of the raw bytes, keyed with
- * the secret's UTF-8), so only the reading of the header is replaced; undefined (refused as
- * malformed, 422) for anything else.
- */
-export function decodeGitHubSignature(header: string): Uint8Array | undefined {
-  const hex = /^sha256=([0-9a-f]{64})$/i.exec(header)?.[1];
-  if (hex === undefined) return undefined;
-  const bytes = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return bytes;
-}
-
 /** What the receiver makes of one delivery, handed to `onNote`. */
 export type WebhookNote =
-  | { event: "ping"; delivery: string | null; hookId: number; zen: string }
+  | { event: "ping"; delivery: string; hookId: number; zen: string }
   | {
       event: "issues";
-      delivery: string | null;
+      delivery: string;
+      /** The webhook that sent it (`X-GitHub-Hook-ID`). */
+      hookId: number;
       action: IssuesEvent["action"];
       number: number;
       title: string;
@@ -315,14 +304,19 @@ function summarize(payload: IssuesEvent): string {
   }
 }
 
-/** The delivery id GitHub puts on every delivery, for its redelivery page. */
-function deliveryOf(ctx: WebhookContext): string | null {
-  return ctx.headers.get("X-GitHub-Delivery");
+/**
+ * The delivery id GitHub puts on every delivery, for its redelivery page: the spec declares
+ * it (`webhooks.headers`), so the router has checked it is there and hands it over typed.
+ */
+function deliveryOf(ctx: WebhookContext<WebhookDeliveryHeaders>): string {
+  return ctx.deliveryHeaders["X-GitHub-Delivery"];
 }
 
 /**
  * The receiver of a repository webhook: a router that checks `X-Hub-Signature-256` against
- * any of `secrets` (rotation) over the raw body, picks the handler by `X-GitHub-Event`,
+ * any of `secrets` (rotation) over the raw body (the spec names GitHub's scheme:
+ * `sha256=<hex>`), picks the handler by `X-GitHub-Event`, checks the declared
+ * `X-GitHub-Delivery` and `X-GitHub-Hook-ID` headers (a delivery without them is refused, 400),
  * validates the payload against the event's type and only then calls the handler. `issues`
  * and `ping` are handled; `issue_comment` is in the spec without a handler here, so it is
  * accepted unread (200); an event the spec does not list is refused (400). Serve it with
@@ -337,7 +331,6 @@ export function createWebhookReceiver(options: {
   const { secrets, onNote, path = "/github/webhooks" } = options;
   return createCallbackRouter({
     signingSecrets: secrets,
-    signature: { decode: decodeGitHubSignature },
     webhook: {
       path,
       handlers: {
@@ -352,6 +345,7 @@ export function createWebhookReceiver(options: {
           onNote({
             event: "issues",
             delivery: deliveryOf(ctx),
+            hookId: ctx.deliveryHeaders["X-GitHub-Hook-ID"],
             action: payload.action,
             number: payload.issue.number,
             title: payload.issue.title,

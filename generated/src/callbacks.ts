@@ -6,6 +6,7 @@
 
 import type { BaseRouterOptions, CallbackContext, RouterSpec } from "./runtime/callbacks/core.js";
 import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
+import type { SignatureScheme } from "./runtime/callbacks/signature.js";
 import type {
   AccountLoginFailure,
   AccountLoginParams,
@@ -30,6 +31,7 @@ import {
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
   CallbackContext,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,
@@ -48,6 +50,7 @@ export type {
   DecodeSignature,
   HeaderReader,
   SignatureOptions,
+  SignatureScheme,
   SignedContent,
   WebhookVerification,
   WebhookVerifyOptions,
@@ -119,6 +122,9 @@ export interface CallbackRouterOptions extends BaseRouterOptions {
 
 /** Header that carries the signature of webhook deliveries, for `verifyWebhook`. */
 export const webhookSignatureHeader = "X-Service-Hmac-Sha256";
+
+/** How webhook deliveries are signed, for `verifyWebhook(body, signature, secrets, { scheme: webhookSignatureScheme })`. */
+export const webhookSignatureScheme: SignatureScheme = { name: "hmac-sha256-base64" };
 
 /** The routes of the spec's callbacks, served by the runtime. */
 const spec: RouterSpec = {

@@ -1,10 +1,11 @@
 /**
  * `trigger <event>`: sends one callback or webhook delivery to a merchant server as the
  * service would (the spec's method, path, headers and keys, a body built from the event's
- * request type or read from a file, signed with the given secret under the default scheme
- * of runtime/callbacks/signature.ts), then checks the answer against the event's success or
- * failure type and prints a verdict. Exit status 1 on a wrong answer or none, 2 on a usage
- * problem.
+ * request type or read from a file, signed with the given secret under the spec's scheme by
+ * the runtime's own signer, runtime/callbacks/schemes.ts, with the signing time and delivery
+ * id where the spec says the calls carry them), then checks the answer against the event's
+ * success or failure type and prints a verdict. Exit status 1 on a wrong answer or none, 2
+ * on a usage problem.
  *
  * The server may be anyone's: the whole exchange (connect, headers, body) has a deadline and
  * the answer a size cap, so every run ends with a verdict in bounded time and memory, and no
@@ -16,8 +17,12 @@ import { request as httpRequest, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { join } from "node:path";
 import type { TriggerEvent } from "../ir/stand-in-model.ts";
-import { encodeBase64 } from "../runtime/callbacks/base64.ts";
-import { hmacSha256, signBody } from "../runtime/callbacks/signature.ts";
+import { randomUUID } from "node:crypto";
+import {
+  defaultScheme,
+  signatureHeaders,
+  type SignatureScheme,
+} from "../runtime/callbacks/schemes.ts";
 import { redactor } from "../runtime/client/redact.ts";
 import { sample, seeded } from "../runtime/testing/sample.ts";
 import type { ShapeTable } from "../runtime/testing/shape.ts";
@@ -31,6 +36,15 @@ export interface TriggerOptions {
   /** The merchant server's base address for callbacks; the whole address for a webhook. */
   url: string;
   secret: string;
+  /**
+   * Every secret to sign with, for a scheme that carries one signature per secret while a
+   * secret rolls (timestamped, Standard Webhooks); default `[secret]`. Others sign with the first.
+   */
+  secrets?: readonly string[];
+  /** The signing time sent, unix seconds (default: now), where the spec's calls carry one. */
+  signedAt?: number;
+  /** The delivery id sent where the spec's calls carry one in a header (default: a new UUID each run). */
+  deliveryId?: string;
   /** A file whose bytes are sent as the body instead of a built one. */
   bodyFile?: string;
   /** The body's text, instead of a built one (for tests that call the trigger in-process). */
@@ -38,8 +52,8 @@ export interface TriggerOptions {
   /** Values of parameters after the path (`account.login`'s `code`), instead of built ones. */
   params?: Readonly<Record<string, string>>;
   /**
-   * How the signature header is written when the service does not use the default
-   * (base64 of the HMAC-SHA256): `hex` digits, after a `prefix` such as GitHub's `sha256=`.
+   * An HMAC-SHA256 of the body written otherwise than the spec's scheme says: `hex` digits,
+   * after a `prefix` such as GitHub's `sha256=` (for a spec that names no scheme).
    */
   signature?: { encoding: "base64" | "hex"; prefix?: string };
   /** Value of the key headers the service sends along (default `stand-in-key`). */
@@ -150,31 +164,59 @@ function targetOf(
   return new URL(base.replace(/\/+$/, "") + (path.startsWith("/") || !path ? path : `/${path}`));
 }
 
-/** The signature header's value: the default scheme, or the encoding and prefix asked for. */
-async function signature(body: Uint8Array<ArrayBuffer>, options: TriggerOptions): Promise<string> {
+/** The scheme to sign with: the encoding and prefix asked for, else the spec's. */
+function schemeOf(event: TriggerEvent, options: TriggerOptions): SignatureScheme {
   const format = options.signature;
-  if (!format || (format.encoding === "base64" && !format.prefix))
-    return signBody(options.secret, body);
-  const digest = await hmacSha256(options.secret, body);
-  const text =
-    format.encoding === "hex"
-      ? [...digest].map((b) => b.toString(16).padStart(2, "0")).join("")
-      : encodeBase64(digest);
-  return `${format.prefix ?? ""}${text}`;
+  if (!format) return event.signatureScheme ?? defaultScheme;
+  return {
+    name: format.encoding === "hex" ? "hmac-sha256-hex" : "hmac-sha256-base64",
+    ...(format.prefix !== undefined ? { prefix: format.prefix } : {}),
+  };
 }
 
-/** The headers of a delivery, signature last (it covers the body exactly as sent). */
+/** The signing time and delivery id of this delivery. */
+function factsOf(options: TriggerOptions): { timestamp: number; id: string } {
+  return {
+    timestamp: options.signedAt ?? Math.floor(Date.now() / 1000),
+    id: options.deliveryId ?? `msg_${randomUUID()}`,
+  };
+}
+
+/**
+ * The headers of a delivery: fixed ones, keys, the event header, the declared delivery headers,
+ * the signing time and delivery id where the spec puts them in headers, and the signature last
+ * (it covers the body exactly as sent, and with Standard Webhooks the id and time).
+ */
 async function headersOf(
   event: TriggerEvent,
   body: Uint8Array<ArrayBuffer>,
   options: TriggerOptions,
+  facts: { timestamp: number; id: string },
+  types: ShapeTable,
+  seed: number,
 ) {
   const headers: Record<string, string> = Object.fromEntries(event.headers);
   for (const key of event.keyHeaders)
     headers[key.header] =
       `${key.scheme ? `${key.scheme} ` : ""}${options.apiKey ?? "stand-in-key"}`;
   if (event.eventHeader) headers[event.eventHeader] = event.name;
-  if (event.signatureHeader) headers[event.signatureHeader] = await signature(body, options);
+  const random = seeded(seed + 2);
+  for (const declared of event.deliveryHeaders ?? [])
+    headers[declared.name] = String(sample(declared.shape, types, random));
+  const { timestamp, deliveryId } = event.replay ?? {};
+  if (timestamp?.in === "header") headers[timestamp.name] = String(facts.timestamp);
+  if (deliveryId?.in === "header") headers[deliveryId.name] = facts.id;
+  if (event.signatureHeader)
+    Object.assign(
+      headers,
+      await signatureHeaders(
+        schemeOf(event, options),
+        event.signatureHeader,
+        options.secrets ?? [options.secret],
+        body,
+        facts,
+      ),
+    );
   headers["Content-Length"] = String(body.byteLength);
   return headers;
 }
@@ -293,7 +335,7 @@ function limitsOf(options: TriggerOptions): Limits {
  * node sends from them).
  */
 function secretsOf(options: TriggerOptions): string[] {
-  const secrets = [options.secret];
+  const secrets = [options.secret, ...(options.secrets ?? [])];
   if (options.apiKey !== undefined) secrets.push(options.apiKey);
   const { username, password } = new URL(options.url);
   const decoded = (part: string) => {
@@ -354,8 +396,18 @@ export async function deliver(
         options.body ?? (event.body ? JSON.stringify(sample(event.body, types, seeded(seed))) : ""),
       );
   const url = targetOf(event, options, types, seed);
-  const headers = await headersOf(event, body, options);
-  const signed = event.signatureHeader ? `, signed in ${event.signatureHeader}` : "";
+  const facts = factsOf(options);
+  let headers: Record<string, string>;
+  try {
+    headers = await headersOf(event, body, options, facts, types, seed);
+  } catch (error) {
+    // a secret the scheme cannot sign with (Standard Webhooks wants whsec_<base64>)
+    show(`--secret: ${(error as Error).message}`);
+    return { code: 2 };
+  }
+  const signed = event.signatureHeader
+    ? `, signed ${schemeOf(event, options).name} in ${event.signatureHeader}`
+    : "";
   show(
     `${event.kind} ${event.name}: ${event.method} ${shownUrl(url)} (${body.byteLength} bytes${signed})`,
   );

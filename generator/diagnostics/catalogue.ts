@@ -239,6 +239,25 @@ export const catalogue = {
     severity: "error",
     message: "{key} {value} is not {expected}",
   },
+  "signature-scheme-unknown": {
+    severity: "error",
+    message: "unknown signature scheme {value} (the schemes: {known}){hint}",
+  },
+  "signature-prefix-misplaced": {
+    severity: "error",
+    message:
+      "prefix belongs to a signature credential whose scheme is hmac-sha256-base64 or hmac-sha256-hex (the text before the digest, e.g. sha256=); credential {name} {why}",
+  },
+  "signature-scheme-place": {
+    severity: "error",
+    message:
+      "scheme {scheme} reads {what} from {expected}, so {key} must be `in: {place}` (or left out: {implied})",
+  },
+  "signature-timestamp-item": {
+    severity: "warning",
+    message:
+      "credential {name} carries the signing time in the {item}= item of {header}, but its scheme {scheme} writes the digest alone there; name the scheme that writes both (`scheme: timestamped`), or the router needs a signature.decode and compute of the receiver's",
+  },
   "callback-delivery-id-body": {
     severity: "error",
     message:
@@ -429,6 +448,11 @@ export const catalogue = {
   "stream-flag": {
     severity: "error",
     message: "stream flag {flag} {problem}",
+  },
+  "delivery-header-type": {
+    severity: "error",
+    message:
+      "delivery header {name} must be string, integer, number, boolean or a string enum; {type} cannot be read from a header",
   },
   "response-header-type": {
     severity: "error",

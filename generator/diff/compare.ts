@@ -9,6 +9,7 @@ import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
 import { diffExpand } from "./expand.ts";
 import { diffPagination } from "./pagination.ts";
+import { diffSigning } from "./signing.ts";
 import { diffRequests } from "./requests.ts";
 import { diffStatuses } from "./statuses.ts";
 import { diffStreams } from "./streams.ts";
@@ -441,6 +442,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffPagination(sinkOf(out, positionUsage("endpoint-response")), before, after);
   diffExpand(out, before, after);
   diffWebhooks(sinkOf(out, positionUsage("callback-body")), before, after);
+  diffSigning(sinkOf(out, positionUsage("callback-body")), before, after);
   diffRequests(sinkOf(out, positionUsage("endpoint-param")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);

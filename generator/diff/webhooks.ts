@@ -1,7 +1,8 @@
 /**
  * `--diff` of the webhooks section. An event added is no break (its handler is optional), an
  * event removed breaks implementers that handle it (the key of `WebhookHandlers` goes), and a
- * payload is read by its handler, so a change that breaks readers breaks them. The change
+ * payload is read by its handler, so a change that breaks readers breaks them; so are the
+ * declared delivery headers (a header removed or retyped breaks them, one added does not). The change
  * list and the type comparison come from compare.ts, passed in, so neither file imports the
  * other.
  */
@@ -58,4 +59,24 @@ export function diffWebhooks(out: WebhookChanges, before: ApiModel, after: ApiMo
       "minor",
     );
   if (old.payload && next.payload) out.payload("webhooks.payload", old.payload, next.payload);
+  // the declared delivery headers are read by the handlers (`ctx.deliveryHeaders`), as a payload is
+  if (old.headers || next.headers)
+    out.payload(
+      "webhooks.headers",
+      old.headers ?? noHeaders(next.location),
+      next.headers ?? noHeaders(old.location),
+    );
+}
+
+/** The delivery headers of webhooks that declare none: an object without fields. */
+function noHeaders(location: TypeNode["location"]): TypeNode {
+  return {
+    kind: "object",
+    fields: [],
+    open: false,
+    nullable: false,
+    constraints: {},
+    docs: { notes: [] },
+    location,
+  };
 }

@@ -6,7 +6,14 @@
  * validators and failure shapes, comes from the model; the file stays a thin typed layer.
  * Not re-exported from `src/index.ts`: it is server code, kept out of browser bundles.
  */
-import type { ApiModel, Callback, FailureShape, ReplayPlaces, Webhooks } from "../ir/model.ts";
+import type {
+  ApiModel,
+  Callback,
+  FailureShape,
+  ReplayPlaces,
+  SignatureScheme,
+  Webhooks,
+} from "../ir/model.ts";
 import { arr, call, id, lit, obj, ret } from "./code/build.ts";
 import type { Expr, FileStatement, Member, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
@@ -26,7 +33,9 @@ import {
 } from "./shared/symbols.ts";
 import { generic, keyword, literalType, union } from "./shared/type-expr.ts";
 import { validatorExpr } from "./shared/validator-expr.ts";
+import { deliveryHeadersExpr, deliveryHeadersInterface } from "./shared/delivery-headers.ts";
 import {
+  deliveryHeadersTypeRef,
   webhookHandlerDocLines,
   webhookHandlersTypeRef,
   webhookHandlerType,
@@ -76,6 +85,13 @@ function replayExpr(replay: ReplayPlaces | undefined): Expr | undefined {
   ]);
 }
 
+/** `{ name: "timestamped", timestamp: "t" }`: a scheme as data; nothing for the default, which the runtime assumes. */
+function schemeExpr(scheme: SignatureScheme | undefined): Expr | undefined {
+  if (!scheme || (scheme.name === "hmac-sha256-base64" && scheme.prefix === undefined))
+    return undefined;
+  return obj(Object.entries(scheme).map(([key, value]) => [key, lit(value)] as const));
+}
+
 /** Whether any callback or the webhooks declare where calls carry a signing time or a delivery id. */
 const declaresReplay = (model: ApiModel): boolean =>
   model.callbacks.some((c) => c.routing.replay !== undefined) ||
@@ -106,6 +122,7 @@ function routeEntry(callback: Callback): Expr {
         "signatureHeader",
         routing.signatureHeader === undefined ? undefined : lit(routing.signatureHeader),
       ],
+      ["signatureScheme", schemeExpr(routing.signatureScheme)],
       ["replay", replayExpr(routing.replay)],
       [
         "responseEvent",
@@ -166,7 +183,7 @@ function webhookHandlersType(webhooks: Webhooks): Statement {
       name: event.name,
       hasQuestionToken: true,
       docs: webhookHandlerDocLines(webhooks, event),
-      type: webhookHandlerType(event),
+      type: webhookHandlerType(webhooks, event),
     }),
   );
   return {
@@ -208,8 +225,10 @@ function optionsInterface(model: ApiModel): Statement {
   const base = runtimeType(coreModule, "BaseRouterOptions");
   const typed = typedWebhooks(model);
   const signsNothing = signedParts(model).signed.length === 0;
+  // untyped deliveries with declared headers: the route's handler gets them typed
+  const untypedWithHeaders = model.webhooks !== undefined && !typed && !!model.webhooks.headers;
   const omitted = [
-    ...(model.webhooks && !typed ? [] : ["webhook"]),
+    ...(model.webhooks && !typed && !untypedWithHeaders ? [] : ["webhook"]),
     ...(signsNothing ? ["signingSecrets"] : []),
   ];
   return {
@@ -241,7 +260,27 @@ function optionsInterface(model: ApiModel): Statement {
               type: {
                 kind: "generic",
                 target: runtimeType(coreModule, "TypedWebhookRoute"),
-                args: [webhookHandlersTypeRef],
+                args: [
+                  webhookHandlersTypeRef,
+                  ...(model.webhooks?.headers ? [deliveryHeadersTypeRef] : []),
+                ],
+              },
+            } satisfies Member,
+          ]
+        : []),
+      ...(untypedWithHeaders
+        ? [
+            {
+              kind: "property-signature",
+              name: "webhook",
+              hasQuestionToken: true,
+              docs: [
+                "The webhook route: where deliveries arrive (POST), and the handler of their payload and declared headers.",
+              ],
+              type: {
+                kind: "generic",
+                target: runtimeType(coreModule, "WebhookRoute"),
+                args: [deliveryHeadersTypeRef],
               },
             } satisfies Member,
           ]
@@ -287,6 +326,7 @@ function reExports(model: ApiModel): FileStatement[] {
     from("router.ts", ["CallbackRouter"]),
     from("core.ts", [
       "CallbackContext",
+      ...(model.webhooks ? ["DeliveryContext"] : []),
       "FailureCodes",
       "InboundRequest",
       "OutboundResponse",
@@ -311,6 +351,7 @@ function reExports(model: ApiModel): FileStatement[] {
       "DecodeSignature",
       "HeaderReader",
       "SignatureOptions",
+      "SignatureScheme",
       "SignedContent",
       "WebhookVerification",
       "WebhookVerifyOptions",
@@ -370,8 +411,10 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     [
       ["signatureCode", lit(model.callbackSignatureCode)],
       ["webhookSignatureHeader", webhookHeader === undefined ? undefined : lit(webhookHeader)],
+      ["webhookSignatureScheme", schemeExpr(model.webhooks?.signatureScheme)],
       ["webhookReplay", replayExpr(model.webhooks?.replay)],
       ["webhookEvents", model.webhooks && webhookEventsExpr(model.webhooks)],
+      ["webhookHeaders", model.webhooks && deliveryHeadersExpr(model.webhooks)],
       ["routes", arr(model.callbacks.map(routeEntry))],
     ],
     { expanded: true },
@@ -380,6 +423,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
     ...reExports(model),
     ...model.callbacks.map((c) => ({ statement: resultAlias(c) })),
     { statement: handlersType(model) },
+    ...(model.webhooks?.headers ? [{ statement: deliveryHeadersInterface(model.webhooks)! }] : []),
     ...(model.webhooks && typedWebhooks(model)
       ? [{ statement: webhookHandlersType(model.webhooks) }]
       : []),
@@ -396,6 +440,21 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
                 "Header that carries the signature of webhook deliveries, for `verifyWebhook`.",
               ],
               init: lit(webhookHeader),
+            } satisfies Statement,
+          },
+          {
+            statement: {
+              kind: "variable",
+              declarationKind: "const",
+              name: "webhookSignatureScheme",
+              isExported: true,
+              docs: [
+                "How webhook deliveries are signed, for `verifyWebhook(body, signature, secrets, { scheme: webhookSignatureScheme })`.",
+              ],
+              type: runtimeType("callbacks/signature.ts", "SignatureScheme"),
+              init:
+                schemeExpr(model.webhooks?.signatureScheme) ??
+                obj([["name", lit("hmac-sha256-base64")]]),
             } satisfies Statement,
           },
         ]

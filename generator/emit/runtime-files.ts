@@ -47,6 +47,7 @@ export const runtimeModules = [
   "http/node.ts",
   "http/fetch.ts",
   "callbacks/base64.ts",
+  "callbacks/schemes.ts",
   "callbacks/body.ts",
   "callbacks/failure.ts",
   "callbacks/signature.ts",

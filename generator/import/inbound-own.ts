@@ -132,6 +132,8 @@ export function ownWebhooks(ctx: ImportContext, deliveries: readonly Delivery[])
         return [String(value), rest];
       }),
     );
+  const headers = deliveryHeadersOf(ctx, first, firstAt, typed);
+  if (Object.keys(headers).length) out.headers = headers;
   if (typed) Object.assign(out, typedEvents(ctx, deliveries));
   else {
     const payload = bodyType(ctx, first.requestBody, under(firstAt, "requestBody"));
@@ -142,6 +144,38 @@ export function ownWebhooks(ctx: ImportContext, deliveries: readonly Delivery[])
   const shared = commonNotes(deliveries.map(([, op]) => op));
   if (shared.length) out.undocumented = shared.length === 1 ? shared[0]! : shared;
   return out;
+}
+
+/**
+ * The delivery headers a spec declares (`webhooks.headers`), from the header parameters of a
+ * delivery entry: all but the signature (`x-apigen-signature`) and, for typed events, the
+ * header that names the event (its first parameter after the signature, a `const`).
+ */
+function deliveryHeadersOf(
+  ctx: ImportContext,
+  op: JsonObject,
+  at: Pointer,
+  typed: boolean,
+): JsonObject {
+  const headers: JsonObject = {};
+  (Array.isArray(op.parameters) ? op.parameters : []).forEach((raw, i) => {
+    const { value, at: paramAt } = deref(ctx, raw, under(at, "parameters", i));
+    if (!isObject(value) || value.in !== "header" || typeof value.name !== "string") return;
+    if (typeof value["x-apigen-signature"] === "string") return;
+    const schema = isObject(value.schema) ? value.schema : undefined;
+    if (typed && schema && schema.const !== undefined) return; // the event header
+    const type = asMapping(typeOf(ctx, schema ?? { type: "string" }, under(paramAt, "schema")));
+    const description = stringOf(value, "description");
+    const declared: JsonObject = {
+      ...type,
+      ...(value.required === true ? { required: true } : {}),
+      ...(description !== undefined ? { description } : {}),
+    };
+    carryNotes(value, declared);
+    const keys = Object.keys(declared);
+    headers[value.name] = keys.length === 1 && keys[0] === "type" ? declared.type! : declared;
+  });
+  return headers;
 }
 
 /** The notes every entry has: the webhooks' own, which apigen repeats on each event. */

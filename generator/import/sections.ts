@@ -17,6 +17,7 @@ import {
 } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { gapConvention } from "../emit/openapi/document.ts";
+import { schemeParagraphStart } from "../emit/openapi/security.ts";
 import { carryNotes, typeOf } from "./schemas.ts";
 import { splitDescription } from "./operations.ts";
 
@@ -120,6 +121,23 @@ function replayPlace(
 }
 
 /**
+ * `scheme`, `prefix`, `timestamp` and `deliveryId` of a signature credential from apigen's
+ * extensions (`x-apigen-signature-scheme`, `x-apigen-timestamp`, `x-apigen-delivery-id`); the
+ * places a scheme implies come back declared, which the scheme allows.
+ */
+function signingOf(parameter: JsonObject): JsonObject {
+  const declared = parameter["x-apigen-signature-scheme"];
+  const scheme = isObject(declared) ? stringOf(declared, "name") : undefined;
+  const prefix = isObject(declared) ? stringOf(declared, "prefix") : undefined;
+  return {
+    ...(scheme !== undefined ? { scheme } : {}),
+    ...(prefix !== undefined ? { prefix } : {}),
+    ...replayPlace(parameter["x-apigen-timestamp"], "timestamp", ["header", "signature"]),
+    ...replayPlace(parameter["x-apigen-delivery-id"], "deliveryId", ["header", "body"]),
+  };
+}
+
+/**
  * apigen's signature credentials: OpenAPI has no scheme for them, so its document describes
  * each as the header parameter inbound calls carry, named by `x-apigen-signature`.
  */
@@ -128,14 +146,15 @@ function signatureCredentials(ctx: ImportContext): JsonObject {
   for (const [key, parameter] of Object.entries(componentsOf(ctx, "parameters"))) {
     if (!isObject(parameter) || typeof parameter["x-apigen-signature"] !== "string") continue;
     const text = stringOf(parameter, "description") ?? "";
-    const paragraphs = text.split("\n\n").filter((p) => p !== verifiesSentence);
+    const paragraphs = text
+      .split("\n\n")
+      .filter((p) => p !== verifiesSentence && !p.startsWith(schemeParagraphStart));
     const docs = credentialDocs(paragraphs.join("\n\n"));
     const credential: JsonObject = {
       ...(docs.description !== undefined ? { description: docs.description } : {}),
       in: "signature",
       header: stringOf(parameter, "name") ?? key,
-      ...replayPlace(parameter["x-apigen-timestamp"], "timestamp", ["header", "signature"]),
-      ...replayPlace(parameter["x-apigen-delivery-id"], "deliveryId", ["header", "body"]),
+      ...signingOf(parameter),
       ...withoutKey(docs, "description"),
     };
     carryNotes(parameter, credential);

@@ -197,7 +197,7 @@ function responseKind(
 }
 
 /** The parse of each scalar a header can carry. */
-function headerParse(node: TypeNode): HeaderParse | undefined {
+export function headerParse(node: TypeNode): HeaderParse | undefined {
   if (node.kind === "primitive" && node.name !== "binary") return node.name;
   if (node.kind === "enum" && node.values.every((v) => typeof v === "string")) return "string";
   if (node.kind === "literal" && typeof node.value === "string") return "string";

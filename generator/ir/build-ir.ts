@@ -8,6 +8,7 @@ import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, stringList } from "./build-context.ts";
 import { checkDeliveryIdPlaces, warnUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
+import { signingOf } from "./build-signing.ts";
 import { checkQueryParams } from "./check-query-params.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
@@ -275,16 +276,16 @@ function buildCredential(
       decl.file.locate([...decl.path, "in"]),
     );
   }
-  const replay = replayPlacesOf(decl, ctx, placement);
+  const signed = signingOf(decl, ctx, placement, replayPlacesOf(decl, ctx, placement));
   return {
     id: decl.name,
     optionName: optionNames.get(decl.name)!,
     pascalName: pascalCase(decl.name),
     placement,
     ...(typeof v.header === "string" ? { header: v.header } : {}),
-    ...(typeof v.scheme === "string" ? { scheme: v.scheme } : {}),
+    ...(typeof v.scheme === "string" && placement !== "signature" ? { scheme: v.scheme } : {}),
     ...(placement === "query" && typeof v.name === "string" ? { name: v.name } : {}),
-    ...replay,
+    ...signed,
     ...(typeof v.usedBy === "string" ? { usedBy: v.usedBy } : {}),
     rules: stringList(v.rules),
     docs: ctx.docs(decl.file, decl.path, v),

@@ -12,7 +12,15 @@ import type { TypeBuilder } from "./build-types.ts";
 import { pascalCase } from "./casing.ts";
 import { objectFieldsOf, resolveType, type TypeLookup } from "./callback-routing.ts";
 import type { Decl } from "./merge.ts";
-import type { Callback, TypeNode, WebhookEvent, WebhookEventSelector, Webhooks } from "./model.ts";
+import { headerParse } from "./build-bodies.ts";
+import type {
+  Callback,
+  Field,
+  TypeNode,
+  WebhookEvent,
+  WebhookEventSelector,
+  Webhooks,
+} from "./model.ts";
 
 type Data = Record<string, unknown>;
 
@@ -85,6 +93,46 @@ function eventsOf(decl: Decl, ctx: BuildContext, types: TypeBuilder): WebhookEve
   });
 }
 
+/**
+ * The declared delivery headers as one object type (fields by header name, optional unless
+ * `required: true`), each a scalar a header's text can be read as; absent when none are declared.
+ */
+function deliveryHeadersOf(
+  decl: Decl,
+  ctx: BuildContext,
+  types: TypeBuilder,
+): TypeNode | undefined {
+  const declared = decl.value.headers;
+  if (!isRecord(declared)) return undefined;
+  const path = [...decl.path, "headers"];
+  const fields: Field[] = Object.entries(declared).map(([name, value]) => {
+    const at = [...path, name];
+    const type = types.node(decl.file, at, value);
+    if (!headerParse(type))
+      ctx.bag.report(
+        "delivery-header-type",
+        { name, type: typeof value === "string" ? value : type.kind },
+        decl.file.locate(at),
+      );
+    return {
+      name,
+      type,
+      required: isRecord(value) && value.required === true,
+      location: decl.file.locate(at, "key"),
+    };
+  });
+  if (fields.length === 0) return undefined;
+  return {
+    kind: "object",
+    fields,
+    open: false,
+    nullable: false,
+    constraints: {},
+    docs: { notes: [] },
+    location: decl.file.locate(path, "key"),
+  };
+}
+
 /** The `webhooks` section of the model. */
 export function buildWebhooks(
   decl: Decl,
@@ -108,12 +156,17 @@ export function buildWebhooks(
       ? { payload: types.node(decl.file, [...decl.path, "payload"], v.payload) }
       : {}),
     ...(selector ? { eventSelector: selector } : {}),
+    ...withHeaders(deliveryHeadersOf(decl, ctx, types)),
     events,
     rules: stringList(v.rules),
     docs: ctx.docs(decl.file, decl.path, v),
     location: decl.file.locate(decl.path, "key"),
   };
 }
+
+/** `{ headers }` when delivery headers are declared, else nothing. */
+const withHeaders = (headers: TypeNode | undefined): { headers?: TypeNode } =>
+  headers ? { headers } : {};
 
 /** Why `payload` cannot carry `field` with the value `event`, or `undefined` when it can. */
 function fieldProblem(

@@ -240,11 +240,13 @@ export function urlValueOf(node: TypeNode, types: TypeLookup): Param["urlValue"]
 function routeCallback(callback: Callback, model: ApiModel, types: TypeLookup): Callback {
   const signature = signatureCredentialOf(callback.auth, model.credentials);
   const header = signature?.header;
+  const scheme = signature?.signing;
   const replay = replayOf(signature);
   const event = responseEventOf(callback, types);
   const failureShape = failureShapeOf(callback.failure, types);
   const routing: CallbackRouting = {
     ...(header ? { signatureHeader: header } : {}),
+    ...(header && scheme ? { signatureScheme: scheme } : {}),
     ...(replay ? { replay } : {}),
     ...(event ? { responseEvent: event } : {}),
     ...(failureShape ? { failureShape } : {}),
@@ -296,11 +298,30 @@ export function withCallbackRouting(model: ApiModel): ApiModel {
           webhooks: {
             ...model.webhooks,
             ...(webhookHeader ? { signatureHeader: webhookHeader } : {}),
+            ...(webhookHeader && webhookSignature?.signing
+              ? { signatureScheme: webhookSignature.signing }
+              : {}),
             ...(webhookReplay ? { replay: webhookReplay } : {}),
             ...bodyEventFieldEntry(model.webhooks, types),
+            ...headerValuesEntry(model.webhooks, types),
           },
         }
       : {}),
+  };
+}
+
+/** `{ headerValues }`: what each declared delivery header's text becomes, as a URL parameter's does. */
+function headerValuesEntry(
+  webhooks: Webhooks,
+  types: TypeLookup,
+): { headerValues?: { name: string; as?: "number" | "boolean" }[] } {
+  const fields = webhooks.headers?.kind === "object" ? webhooks.headers.fields : undefined;
+  if (!fields) return {};
+  return {
+    headerValues: fields.map((f) => {
+      const as = urlValueOf(f.type, types);
+      return as ? { name: f.name, as } : { name: f.name };
+    }),
   };
 }
 

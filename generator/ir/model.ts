@@ -181,6 +181,18 @@ export interface ReplayPlaces {
   deliveryId?: DeliveryIdPlace;
 }
 
+/**
+ * How a signature is written and what it covers (`scheme:` of an `in: signature`
+ * credential): base64 or lower-case hex HMAC-SHA256 of the raw body after an optional
+ * prefix; Stripe's `t=<unix>,v1=<hex>` over `<t>.<body>` (`timestamp`: the item's key); or
+ * Standard Webhooks, `v1,<base64>` over `<id>.<timestamp>.<body>` (`id` and `timestamp`:
+ * their headers). The callback runtime takes the same shape (`runtime/callbacks/schemes.ts`).
+ */
+export type SignatureScheme =
+  | { name: "hmac-sha256-base64" | "hmac-sha256-hex"; prefix?: string }
+  | { name: "timestamped"; timestamp: string }
+  | { name: "standard-webhooks"; id: string; timestamp: string };
+
 export interface Credential {
   id: string;
   /** The client's option of the credential: the id, or `<id>Credential` for an id the client's own options hold (`fetch`). */
@@ -192,10 +204,12 @@ export interface Credential {
   scheme?: string;
   /** Query parameter name of an `in: query` credential. */
   name?: string;
-  /** Of an `in: signature` credential: where a call carries its signing time. */
+  /** Of an `in: signature` credential: where a call carries its signing time (declared, or implied by its scheme). */
   timestamp?: SignedTimestamp;
-  /** Of an `in: signature` credential: where a call carries its delivery id. */
+  /** Of an `in: signature` credential: where a call carries its delivery id (declared, or implied by its scheme). */
   deliveryId?: DeliveryIdPlace;
+  /** Of an `in: signature` credential: its scheme (`hmac-sha256-base64` where the spec names none). */
+  signing?: SignatureScheme;
   usedBy?: string;
   rules: string[];
   docs: Docs;
@@ -589,6 +603,8 @@ export interface Callback {
 export interface CallbackRouting {
   /** Header of the signature: the first `in: signature` credential of the callback's auth. */
   signatureHeader?: string;
+  /** That credential's scheme. */
+  signatureScheme?: SignatureScheme;
   /** Where calls carry their signing time and delivery id, as that credential declares. */
   replay?: ReplayPlaces;
   /** Field the router fills with the event name in every answer, when every response type has it. */
@@ -660,6 +676,8 @@ export interface Webhooks {
   auth: string[];
   /** Header of the signature of deliveries, when they are signed. */
   signatureHeader?: string;
+  /** The scheme of that signature. */
+  signatureScheme?: SignatureScheme;
   /** Where deliveries carry their signing time and delivery id, as the signature credential declares. */
   replay?: ReplayPlaces;
   eventGroups: { value: string; description?: string }[];
@@ -667,6 +685,14 @@ export interface Webhooks {
   payload?: TypeNode;
   /** Where the event is named; present exactly when `events` is not empty. */
   eventSelector?: WebhookEventSelector;
+  /**
+   * The delivery headers the spec declares (`headers:`), as an object type whose fields are
+   * the header names, each a scalar: validated by the router and handed to handlers typed.
+   * Absent: none declared.
+   */
+  headers?: TypeNode;
+  /** Each declared delivery header and what its text becomes before validation (worked out with the routing). */
+  headerValues?: { name: string; as?: "number" | "boolean" }[];
   /**
    * With a header selector: the top-level payload field that every event's payload declares
    * as its own name (`type: { const: issues }`), so the signed body names the event too and

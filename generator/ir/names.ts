@@ -144,6 +144,7 @@ export function fixedNames(clientName: string): string[] {
     "CallbackHandlers",
     "CallbackRouterOptions",
     "WebhookHandlers",
+    "WebhookDeliveryHeaders",
   ];
 }
 

@@ -32,6 +32,11 @@ function callbackEvent(c: Callback, model: ApiModel): TriggerEvent {
     headers: fixedHeaders(c.headers),
     keyHeaders: keyHeaders(c.auth, model.credentials),
     ...(c.routing.signatureHeader ? { signatureHeader: c.routing.signatureHeader } : {}),
+    // copies: the stand-in's table is data of its own, never an alias of the routing's objects
+    ...(c.routing.signatureScheme
+      ? { signatureScheme: structuredClone(c.routing.signatureScheme) }
+      : {}),
+    ...(c.routing.replay ? { replay: structuredClone(c.routing.replay) } : {}),
     ...(c.body ? { body: shapeOf(c.body) } : {}),
     ...(c.success ? { success: shapeOf(c.success) } : {}),
     ...(c.failure ? { failure: shapeOf(c.failure) } : {}),
@@ -53,7 +58,17 @@ export function buildTriggerEvents(
       headers: [["Content-Type", "application/json"]] as [string, string][],
       keyHeaders: [],
       ...(hooks.signatureHeader ? { signatureHeader: hooks.signatureHeader } : {}),
+      ...(hooks.signatureScheme ? { signatureScheme: structuredClone(hooks.signatureScheme) } : {}),
+      ...(hooks.replay ? { replay: structuredClone(hooks.replay) } : {}),
       ...(hooks.eventSelector?.in === "header" ? { eventHeader: hooks.eventSelector.name } : {}),
+      ...(hooks.headers?.kind === "object"
+        ? {
+            deliveryHeaders: hooks.headers.fields.map((f) => ({
+              name: f.name,
+              shape: shapeOf(f.type),
+            })),
+          }
+        : {}),
     };
     if (hooks.events.length === 0 && hooks.payload)
       events.push({ ...common, name: "webhook", body: shapeOf(hooks.payload) });
@@ -68,6 +83,7 @@ export function buildTriggerEvents(
       ...c.params.map((p) => p.type),
     ]),
     hooks?.payload,
+    hooks?.headers,
     ...(hooks?.events.map((e) => e.payload) ?? []),
   ];
   return { events, types: shapeTableOf(model.types, roots) };

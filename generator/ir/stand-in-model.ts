@@ -5,7 +5,7 @@
  */
 import type { Shape, ShapeTable } from "../runtime/testing/shape.ts";
 import type { RouteData, StandInTable } from "../runtime/testing/table.ts";
-import type { HttpMethod } from "./model.ts";
+import type { HttpMethod, ReplayPlaces, SignatureScheme } from "./model.ts";
 
 /** The route table without validators: the generated file adds each route's validators. */
 export type StandInData = Omit<StandInTable, "routes"> & { routes: RouteData[] };
@@ -25,6 +25,12 @@ export interface TriggerEvent {
   /** Header and credential of keys the service sends along (`X-API-Key`), not the signature. */
   keyHeaders: { header: string; credential: string; scheme?: string }[];
   signatureHeader?: string;
+  /** How the signature is written (the credential's scheme); with `signatureHeader`. */
+  signatureScheme?: SignatureScheme;
+  /** Where the signed call carries its signing time and delivery id, which the trigger sends. */
+  replay?: ReplayPlaces;
+  /** Headers of a webhook delivery the spec declares, with the shapes of their values. */
+  deliveryHeaders?: { name: string; shape: Shape }[];
   /** Header naming the webhook event, when deliveries name it in a header. */
   eventHeader?: string;
   body?: Shape;

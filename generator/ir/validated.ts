@@ -50,6 +50,7 @@ function roots(model: ModelWithoutValidated): Set<string> {
     ...referencedNames(
       ...operations.map((o) => o.body),
       webhooks?.payload,
+      webhooks?.headers,
       ...(webhooks?.events ?? []).map((e) => e.payload),
     ),
   ]);

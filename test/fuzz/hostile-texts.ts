@@ -47,16 +47,6 @@ const textKeys = new Set([
 /** Keys whose strings are names or enums: the schema's patterns refuse hostile ones. */
 const nameKeys = new Set([
   "name",
-  // identifiers worked out once in ir/names.ts (issue 30 item 7)
-  "methodName",
-  "groupClassName",
-  "groupProperty",
-  "bodyValidatorName",
-  "resultTypeName",
-  "optionName",
-  // an endpoint's host is the key of a `hosts:` entry; a version is a name (issue 32)
-  "host",
-  "current",
   "id",
   "group",
   "camelName",
@@ -111,6 +101,17 @@ const nameKeys = new Set([
   "params", // a generic type's type parameters (strings only there)
   "type", // a discriminator case's variant
   "code", // an error code (a string code is text: see below)
+  "timestamp", // a signature scheme's signing-time header or item key
+  "as", // what a delivery header's text is read as (number, boolean)
+  // worked out by ir/names.ts (issue 30), like camelName
+  "resultTypeName",
+  "optionName",
+  "bodyValidatorName",
+  "groupClassName",
+  "groupProperty",
+  "methodName",
+  "host", // an endpoint's host, a key of the API's hosts (issue 32, item 7)
+  "current", // versioning's current version, a key of its versions
 ]);
 
 /** How a string of the model at `path` (`.endpoints[].docs.description`) is treated, if known. */

@@ -6,7 +6,7 @@
  * parameter that carries an inbound signature. Credentials sent nowhere (`in: none`) are
  * listed in the root extension `x-credentials`, so their notes survive too.
  */
-import type { ApiModel, Credential } from "../../ir/model.ts";
+import type { ApiModel, Credential, SignatureScheme } from "../../ir/model.ts";
 import { componentKey, notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 
 /** What a credential becomes in the document. */
@@ -88,20 +88,62 @@ export function signatureParameterKey(credential: Credential): string {
   return componentKey(credential.header!);
 }
 
+/** The scheme of a signature credential that names one other than the default, else nothing. */
+function declaredScheme(credential: Credential): SignatureScheme | undefined {
+  const scheme = credential.signing;
+  return scheme && (scheme.name !== "hmac-sha256-base64" || scheme.prefix !== undefined)
+    ? scheme
+    : undefined;
+}
+
+/** Opening words of the paragraph that says how a signature is written (`--import` drops it). */
+export const schemeParagraphStart = "Signature scheme `";
+
+/** What a header under `scheme` holds and what its signature covers, for readers of the document. */
+function schemeText(scheme: SignatureScheme | undefined): string | undefined {
+  if (!scheme) return undefined;
+  const lead = `${schemeParagraphStart}${scheme.name}\`: `;
+  switch (scheme.name) {
+    case "hmac-sha256-base64":
+    case "hmac-sha256-hex": {
+      const encoding = scheme.name === "hmac-sha256-hex" ? "lower-case hex" : "base64";
+      const after = scheme.prefix !== undefined ? `, after \`${scheme.prefix}\`` : "";
+      return `${lead}the ${encoding} HMAC-SHA256 of the raw body${after}.`;
+    }
+    case "timestamped":
+      return `${lead}\`${scheme.timestamp}=<unix seconds>,v1=<hex>\`, each v1 the HMAC-SHA256 of \`<${scheme.timestamp}>.<raw body>\` (several while a secret rolls).`;
+    case "standard-webhooks":
+      return `${lead}space-separated \`v1,<base64>\` signatures, each the HMAC-SHA256 of \`<${scheme.id}>.<${scheme.timestamp}>.<raw body>\` keyed with the bytes of the \`whsec_<base64>\` secret; the ${scheme.id} and ${scheme.timestamp} headers come with it.`;
+    default: {
+      const unhandled: never = scheme;
+      throw new Error(`unhandled signature scheme ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
 /** The required header parameter that carries a signature credential on inbound calls. */
 export function signatureParameter(credential: Credential): JsonObject {
+  const scheme = declaredScheme(credential);
   return obj({
     name: credential.header!,
     in: "header",
     required: true,
     description: text(
       describe(credential),
+      schemeText(scheme),
       "The receiver verifies this header with the signing secret before trusting the body.",
     ),
     schema: { type: "string" },
     "x-undocumented": notesOf(credential.docs),
     // OpenAPI has no scheme for a signature: this names the credential, for --import.
     "x-apigen-signature": credential.id,
+    // how the signature is written and what it covers; absent: the default scheme
+    "x-apigen-signature-scheme": scheme && {
+      name: scheme.name,
+      ...(scheme.name.startsWith("hmac-") && "prefix" in scheme && scheme.prefix !== undefined
+        ? { prefix: scheme.prefix }
+        : {}),
+    },
     // where signed calls carry their signing time and delivery id (replay protection)
     "x-apigen-timestamp": credential.timestamp && { ...credential.timestamp },
     "x-apigen-delivery-id": credential.deliveryId && { ...credential.deliveryId },

@@ -41,6 +41,23 @@ function signatureParameters(model: ApiModel, auth: readonly string[]): JsonObje
   return signatureCredentials(model, auth).map((c) => parameterRef(signatureParameterKey(c)));
 }
 
+/** The headers a delivery carries that the spec declares (`webhooks.headers`), as header parameters. */
+function deliveryHeaderParameters(webhooks: Webhooks): JsonObject[] {
+  const headers = webhooks.headers;
+  if (headers?.kind !== "object") return [];
+  return headers.fields.map((field) =>
+    obj({
+      name: field.name,
+      in: "header",
+      required: field.required ? true : undefined,
+      description: field.type.docs.description,
+      deprecated: field.type.docs.deprecated ? true : undefined,
+      schema: schemaOf(field.type, { bare: true }),
+      "x-undocumented": notesOf(field.type.docs),
+    }),
+  );
+}
+
 function jsonContent(schema: JsonObject, mediaType = "application/json"): JsonObject {
   return { [mediaType]: { schema } };
 }
@@ -149,7 +166,10 @@ function deliveryExtensions(webhooks: Webhooks): JsonObject {
 }
 
 function deliveryOperation(model: ApiModel, webhooks: Webhooks): JsonObject {
-  const parameters = signatureParameters(model, webhooks.auth);
+  const parameters = [
+    ...signatureParameters(model, webhooks.auth),
+    ...deliveryHeaderParameters(webhooks),
+  ];
   return obj({
     tags: [webhooksTag],
     summary: "Webhook delivery",
@@ -187,6 +207,7 @@ function eventOperation(model: ApiModel, webhooks: Webhooks, event: WebhookEvent
   const parameters = [
     ...signatureParameters(model, webhooks.auth),
     ...(eventHeader ? [eventHeader] : []),
+    ...deliveryHeaderParameters(webhooks),
   ];
   const named =
     selector?.in === "field"

@@ -13,19 +13,39 @@ import { jsonText } from "./escape.ts";
 /** `WebhookHandlers`: one optional handler per webhook event, in `src/callbacks.ts`. */
 export const webhookHandlersTypeRef = generatedRef(modules.callbacks, "WebhookHandlers", true);
 
-/** The context a webhook handler gets. */
-export const webhookContext = runtimeType("callbacks/core.ts", "WebhookContext");
+/** `WebhookDeliveryHeaders`: the delivery headers the spec declares, in `src/callbacks.ts`. */
+export const deliveryHeadersTypeRef = generatedRef(
+  modules.callbacks,
+  "WebhookDeliveryHeaders",
+  true,
+);
 
-/** `(payload: IssuesEvent, ctx: WebhookContext) => void | Promise<void>`. */
-export function webhookHandlerType(event: WebhookEvent): TypeExpr {
+/** The context a webhook handler gets: `WebhookContext`, with the declared headers typed. */
+export function webhookContext(webhooks: Webhooks): TypeExpr {
+  const context = runtimeType("callbacks/core.ts", "WebhookContext");
+  return webhooks.headers
+    ? { kind: "generic", target: context, args: [deliveryHeadersTypeRef] }
+    : context;
+}
+
+/** `(payload: IssuesEvent, ctx: WebhookContext<WebhookDeliveryHeaders>) => void | Promise<void>`. */
+export function webhookHandlerType(webhooks: Webhooks, event: WebhookEvent): TypeExpr {
   return {
     kind: "function-type",
     params: [
       { name: "payload", type: typeExpr(event.payload) },
-      { name: "ctx", type: webhookContext },
+      { name: "ctx", type: webhookContext(webhooks) },
     ],
     returns: union([keyword("void"), generic("Promise", keyword("void"))]),
   };
+}
+
+/** `ctx.deliveryHeaders["X-GitHub-Delivery"]` (string), ...: what a handler reads of the declared headers. */
+export function deliveryHeadersLine(webhooks: Webhooks): string[] {
+  const fields = webhooks.headers?.kind === "object" ? webhooks.headers.fields : [];
+  if (fields.length === 0) return [];
+  const names = fields.map((f) => `\`${f.name}\``).join(", ");
+  return [`Its declared headers, validated and typed: \`ctx.deliveryHeaders\` (${names}).`];
 }
 
 /** `onIssues`: the scaffold's stub of an event. */
@@ -47,6 +67,7 @@ export function webhookHandlerDocLines(webhooks: Webhooks, event: WebhookEvent):
   const payload = event.payload.kind === "ref" ? `, payload \`${refText(event.payload)}\`` : "";
   return [
     `${event.name}: deliveries${deliveryText(webhooks, event)}${payload}, validated before the handler runs.`,
+    ...deliveryHeadersLine(webhooks),
     ...docLines(event.docs, {}, []),
   ];
 }

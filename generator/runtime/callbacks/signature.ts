@@ -3,16 +3,28 @@
  * code runs on Node 20+, Deno, Bun, edge runtimes and browsers (on Node, the HMAC the host
  * hands out at run time is used instead when nothing else is asked for: see `nodeHmac`).
  *
- * The spec names the header (`X-Service-Hmac-Sha256`) but not the computation. The default
- * is base64(HMAC-SHA256(secret, raw body bytes exactly as received)); `compute` and
- * `decode` replace it once the real one is known. Every secret is tried (rotation), every
- * digest is compared in constant time, and nothing here ever puts a secret in a message.
+ * The spec names the header and the scheme (`schemes.ts`: base64 or hex HMAC-SHA256 of the
+ * raw body, after an optional prefix; the timestamped `t=,v1=` scheme; Standard Webhooks);
+ * a credential that names no scheme is base64(HMAC-SHA256(secret, raw body bytes exactly as
+ * received)). `compute` and `decode` replace the scheme where a service signs otherwise.
+ * Every secret is tried (rotation), every digest is compared in constant time, and nothing
+ * here ever puts a secret in a message.
  */
 import { parseJson } from "../http/body.js";
 import type { HeaderReader } from "../http/types.js";
 import { decodeBase64, encodeBase64 } from "./base64.js";
+import {
+  defaultScheme,
+  importHmacKey,
+  joined,
+  readSignature,
+  schemeKeys,
+  subtleCrypto,
+  type SignatureScheme,
+} from "./schemes.js";
 
 export type { HeaderReader } from "../http/types.js";
+export type { SignatureScheme } from "./schemes.js";
 
 /** What a signature may cover: the raw body plus, for custom schemes, the request line and headers. */
 export interface SignedContent {
@@ -46,20 +58,15 @@ export interface SignatureOptions {
   subtle?: SubtleCrypto;
 }
 
-/** The Web Crypto to use, or a clear error where the runtime has none. */
-function subtleCrypto(given: SubtleCrypto | undefined): SubtleCrypto {
-  const subtle = given ?? (globalThis as { crypto?: Crypto }).crypto?.subtle;
-  if (!subtle)
-    throw new Error(
-      'no Web Crypto in this runtime: pass signature.subtle (on Node 18, (await import("node:crypto")).webcrypto.subtle)',
-    );
-  return subtle;
-}
-
 /** Result of a signature check; `reason` is safe to show (it never holds a secret or a digest). */
 export type SignatureCheck =
   | { ok: true }
-  | { ok: false; reason: "missing" | "malformed" | "mismatch" };
+  | {
+      ok: false;
+      reason: "missing" | "malformed" | "mismatch";
+      /** What is wrong, where the scheme can say more than the reason (`Stripe-Signature has no v1= signature`). */
+      message?: string;
+    };
 
 /**
  * Checks a header value against the content, trying every secret. Synchronous when the
@@ -79,9 +86,7 @@ export function usableSecrets(secrets: readonly (string | null | undefined)[]): 
 
 /** Imports a secret as an HMAC-SHA256 signing key. */
 function hmacKey(subtle: SubtleCrypto, secret: string): Promise<CryptoKey> {
-  return subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
+  return importHmacKey(subtle, encoder.encode(secret));
 }
 
 /** HMAC-SHA256 of `bytes` with `secret` (UTF-8). */
@@ -114,10 +119,13 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 /** Node's own synchronous HMAC, as much of `node:crypto` as is used here. */
 interface NodeHmac {
-  createHmac(
-    algorithm: "sha256",
-    key: string,
-  ): { update(data: Uint8Array): { digest(): Uint8Array } };
+  createHmac(algorithm: "sha256", key: Uint8Array): NodeHmacState;
+}
+
+/** An HMAC being computed by Node. */
+interface NodeHmacState {
+  update(data: Uint8Array): NodeHmacState;
+  digest(): Uint8Array;
 }
 
 /**
@@ -132,16 +140,26 @@ function nodeHmac(): NodeHmac | undefined {
   return typeof crypto?.createHmac === "function" ? (crypto as NodeHmac) : undefined;
 }
 
-/**
- * A verifier over a fixed set of secrets. With the default computation each secret's key is
- * imported once and reused, or, on Node when no `subtle` is given, Node's own HMAC computes
- * the same digest. All secrets are always tried, so timing does not tell which matched.
- */
-export function createSignatureVerifier(
+/** Compares each signature given with every digest (no early exit, so timing does not tell which secret matched). */
+function compare(given: readonly Uint8Array[], expected: readonly Uint8Array[]): SignatureCheck {
+  let matched = false;
+  for (const signature of given)
+    for (const digest of expected) matched = timingSafeEqual(signature, digest) || matched;
+  return matched ? { ok: true } : { ok: false, reason: "mismatch" };
+}
+
+/** The verifier of a `compute` or `decode` of the user's: one signature, digests of the user's making. */
+function customVerifier(
   secrets: readonly string[],
-  options: SignatureOptions = {},
+  options: SignatureOptions,
+  scheme: SignatureScheme,
 ): SignatureVerifier {
-  const decode = options.decode ?? decodeBase64;
+  const decode: DecodeSignature =
+    options.decode ??
+    ((value) => {
+      const read = readSignature(scheme, "", value, { get: () => null }, new Uint8Array());
+      return read.ok && scheme.name.startsWith("hmac-") ? read.given[0] : decodeBase64(value);
+    });
   const native = options.compute || options.subtle ? undefined : nodeHmac();
   const subtle = options.compute || native ? undefined : subtleCrypto(options.subtle);
   let keys: Promise<CryptoKey[]> | undefined;
@@ -159,12 +177,6 @@ export function createSignatureVerifier(
       ),
     );
   };
-  /** Compares with every digest (no early exit, so timing does not tell which secret matched). */
-  const compare = (given: Uint8Array, expected: readonly Uint8Array[]): SignatureCheck => {
-    let matched = false;
-    for (const digest of expected) matched = timingSafeEqual(given, digest) || matched;
-    return matched ? { ok: true } : { ok: false, reason: "mismatch" };
-  };
   return (headerValue, content) => {
     if (headerValue === null || headerValue === undefined || headerValue.trim() === "")
       return { ok: false, reason: "missing" };
@@ -172,10 +184,55 @@ export function createSignatureVerifier(
     if (given === undefined) return { ok: false, reason: "malformed" };
     if (native)
       return compare(
-        given,
-        secrets.map((secret) => native.createHmac("sha256", secret).update(content.body).digest()),
+        [given],
+        secrets.map((secret) =>
+          native.createHmac("sha256", encoder.encode(secret)).update(content.body).digest(),
+        ),
       );
-    return digests(content).then((expected) => compare(given, expected));
+    return digests(content).then((expected) => compare([given], expected));
+  };
+}
+
+/**
+ * A verifier over a fixed set of secrets under the spec's scheme (`schemes.ts`; default
+ * base64(HMAC-SHA256(secret, raw body))). Each secret's key is made once (a Standard Webhooks
+ * secret that holds no key is an error here, never at a request) and reused, or, on Node
+ * when no `subtle` is given, Node's own HMAC computes the same digest. All secrets and all
+ * signatures a header carries are always compared, so timing does not tell which matched.
+ * A `compute` or `decode` in the options replaces the scheme.
+ */
+export function createSignatureVerifier(
+  secrets: readonly string[],
+  options: SignatureOptions = {},
+  scheme: SignatureScheme = defaultScheme,
+  header = "signature header",
+): SignatureVerifier {
+  if (options.compute || options.decode) return customVerifier(secrets, options, scheme);
+  const keyBytes = schemeKeys(scheme, secrets);
+  const native = options.subtle ? undefined : nodeHmac();
+  const subtle = native ? undefined : subtleCrypto(options.subtle);
+  let keys: Promise<CryptoKey[]> | undefined;
+  return (headerValue, content) => {
+    const read = readSignature(scheme, header, headerValue, content.headers, content.body);
+    if (!read.ok) return read;
+    if (native)
+      return compare(
+        read.given,
+        keyBytes.map((key) => {
+          const hmac = native.createHmac("sha256", key);
+          for (const piece of read.signed) hmac.update(piece);
+          return hmac.digest();
+        }),
+      );
+    keys ??= Promise.all(keyBytes.map((key) => importHmacKey(subtle!, key)));
+    const data = joined(read.signed);
+    return keys
+      .then((imported) =>
+        Promise.all(
+          imported.map(async (key) => new Uint8Array(await subtle!.sign("HMAC", key, data))),
+        ),
+      )
+      .then((expected) => compare(read.given, expected));
   };
 }
 
@@ -211,7 +268,12 @@ export type WebhookVerification =
 export interface WebhookVerifyOptions extends SignatureOptions {
   /** Header name for messages; default `signature header`. */
   header?: string;
-  /** The request line and headers, for a custom `compute` that signs more than the body. */
+  /**
+   * The spec's scheme (the generated `webhookSignatureScheme`); default base64 HMAC-SHA256 of
+   * the body. Standard Webhooks reads its id and timestamp from `request.headers`.
+   */
+  scheme?: SignatureScheme;
+  /** The request line and headers: for a scheme that signs headers too, or a custom `compute`. */
   request?: Omit<SignedContent, "body">;
 }
 
@@ -237,19 +299,20 @@ export async function verifyWebhook(
   if (usable.length === 0)
     throw new Error("verifyWebhook: no usable signing secret (every entry is empty or unset)");
   const body = bodyBytes(rawBody);
-  const check = await createSignatureVerifier(usable, options)(signatureHeader, {
+  const header = options.header ?? "signature header";
+  const verify = createSignatureVerifier(usable, options, options.scheme, header);
+  const check = await verify(signatureHeader, {
     method: "POST",
     target: "",
     headers: { get: () => null },
     ...options.request,
     body,
   });
-  const header = options.header ?? "signature header";
   if (!check.ok)
     return {
       ok: false,
       reason: check.reason,
-      message: signatureMessage(check.reason, header),
+      message: check.message ?? signatureMessage(check.reason, header),
     };
   const parsed = parseJson(body);
   return parsed.ok

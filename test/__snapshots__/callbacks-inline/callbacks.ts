@@ -31,6 +31,7 @@ export type {
   DecodeSignature,
   HeaderReader,
   SignatureOptions,
+  SignatureScheme,
   SignedContent,
   WebhookVerification,
   WebhookVerifyOptions,

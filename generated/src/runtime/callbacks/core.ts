@@ -25,6 +25,7 @@ import { json, runHandler, withEvent } from "./body.js";
 import { capped, failureBody, genericFailureShape, type FailureShape } from "./failure.js";
 import { createReplayGuard, type ReplayGuard, type ReplaySpec } from "./replay.js";
 import { exactRoutes, matchRoute, stripBasePath, type RouteSpec } from "./routes.js";
+import { defaultScheme } from "./schemes.js";
 import {
   createSignatureVerifier,
   signatureMessage,
@@ -38,17 +39,20 @@ import type {
   Begun,
   CallbackContext,
   CoreOptions,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,
-  RequestContext,
   RouterCore,
   RouterSpec,
 } from "./types.js";
-import { deliverTyped, type DeliveryTools } from "./webhook.js";
+import { deliverTyped, deliveryHeaders, type DeliveryTools } from "./webhook.js";
 
 export type {
   AnyHandler,
+  DeliveryContext,
+  DeliveryHeaders,
+  DeliveryHeadersSpec,
   AnyWebhookHandler,
   AnyWebhookHandlers,
   Answer,
@@ -68,8 +72,8 @@ export type {
   WebhookRoute,
 } from "./types.js";
 
-/** How a route is signed: its signature header (absent: not signed) and where its calls carry their signing time and delivery id. */
-type Signing = Pick<RouteSpec, "signatureHeader" | "replay">;
+/** How a route is signed: its signature header (absent: not signed), its scheme, and where its calls carry their signing time and delivery id. */
+type Signing = Pick<RouteSpec, "signatureHeader" | "signatureScheme" | "replay">;
 
 /** The steps after a good signature, given the verified body and its signing time (unix seconds) where the spec declares one. */
 type Then = (body: Uint8Array<ArrayBuffer>, signedAt: number | undefined) => Answer;
@@ -123,7 +127,38 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     throw new Error(
       "createCallbackRouter: signingSecrets has no usable secret (every entry is empty or unset)",
     );
-  const verify: SignatureVerifier = createSignatureVerifier(secrets, options.signature);
+  const webhookSigning: Signing = {
+    ...(spec.webhookSignatureHeader !== undefined
+      ? {
+          signatureHeader: spec.webhookSignatureHeader,
+          signatureScheme: spec.webhookSignatureScheme,
+          replay: spec.webhookReplay,
+        }
+      : {}),
+  };
+  // One verifier per scheme, made now: a secret a scheme cannot use is an error at creation.
+  const verifiers = new Map<Signing, SignatureVerifier>();
+  const byScheme = new Map<string, SignatureVerifier>();
+  for (const signing of [...spec.routes, webhookSigning]) {
+    if (signing.signatureHeader === undefined || secrets.length === 0) continue;
+    const scheme = signing.signatureScheme ?? defaultScheme;
+    const key = `${JSON.stringify(scheme)}|${signing.signatureHeader}`;
+    let verifier = byScheme.get(key);
+    if (verifier === undefined) {
+      try {
+        verifier = createSignatureVerifier(
+          secrets,
+          options.signature,
+          scheme,
+          signing.signatureHeader,
+        );
+      } catch (error) {
+        throw new Error(`createCallbackRouter: ${(error as Error).message}`);
+      }
+      byScheme.set(key, verifier);
+    }
+    verifiers.set(signing, verifier);
+  }
   const signedReplay = [
     ...spec.routes.filter((r) => r.signatureHeader !== undefined).map((r) => r.replay),
     spec.webhookSignatureHeader !== undefined ? spec.webhookReplay : undefined,
@@ -145,11 +180,6 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     internal: 500,
     replay: 409,
     ...options.codes,
-  };
-  const webhookSigning: Signing = {
-    ...(spec.webhookSignatureHeader !== undefined
-      ? { signatureHeader: spec.webhookSignatureHeader, replay: spec.webhookReplay }
-      : {}),
   };
   const exact = exactRoutes(spec.routes);
   const eventChecks = new Map(Object.entries(spec.webhookEvents?.events ?? {}));
@@ -247,14 +277,14 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
         // a custom `compute` or `decode` may throw or reject (a key service outage): the generic 500
         let check: SignatureCheck | Promise<SignatureCheck>;
         try {
-          check = verify(headers.get(header), { body, method, target, headers });
+          check = verifiers.get(signing)!(headers.get(header), { body, method, target, headers });
         } catch (error) {
           return failed(error);
         }
         const after = (c: SignatureCheck): Answer => {
           if (!c.ok)
             return refuse(shape, event, path, 422, codes.signature, [
-              signatureMessage(c.reason, header),
+              c.message ?? signatureMessage(c.reason, header),
             ]);
           // a signing time outside the window: a signature that no longer holds
           const stamp = replay.timestamp(replaySpec, headers, header);
@@ -350,11 +380,25 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
             ),
           ),
       };
-      const request: RequestContext = { method, path, query, headers, rawBody: body };
+      const declared = deliveryHeaders(spec.webhookHeaders, headers);
+      if (!declared.ok) return refuseDelivery(undefined, declared.reasons);
+      const request: DeliveryContext = {
+        method,
+        path,
+        query,
+        headers,
+        rawBody: body,
+        deliveryHeaders: declared.value,
+      };
       if (spec.webhookEvents && "handlers" in webhook)
         return deliverTyped(spec.webhookEvents, eventChecks, webhook, parsed.value, request, tools);
       if ("handler" in webhook)
-        return tools.run(undefined, () => webhook.handler(parsed.value, request));
+        return tools.run(undefined, () =>
+          (webhook.handler as (payload: unknown, ctx: DeliveryContext) => unknown)(
+            parsed.value,
+            request,
+          ),
+        );
       return tools.run(undefined, () => undefined);
     });
   };

@@ -17,6 +17,7 @@
  * The window holds against replay only where the signature covers the timestamp, and the
  * store only where it covers the id (docs/security.md says which cases do).
  */
+import { headerItems } from "./schemes.js";
 import type { HeaderReader } from "./signature.js";
 
 /** Where calls carry their signing time and delivery id, as the generator reads them off the spec. */
@@ -176,13 +177,10 @@ function unixSeconds(text: string): number | undefined {
 }
 
 /** The value of the `name=` items of a comma-separated header (`t=1,v1=ab`): none, one or several. */
-function headerItems(header: string, name: string): string[] {
-  const found: string[] = [];
-  for (const item of header.split(",")) {
-    const at = item.indexOf("=");
-    if (at >= 0 && item.slice(0, at).trim() === name) found.push(item.slice(at + 1));
-  }
-  return found;
+function itemValues(header: string, name: string): string[] {
+  return headerItems(header)
+    .filter(([key]) => key === name)
+    .map(([, value]) => value);
 }
 
 /**
@@ -233,7 +231,7 @@ export function createReplayGuard(
           };
       } else {
         where = `the ${place.name}= item of ${signatureHeader}`;
-        const items = headerItems(headers.get(signatureHeader) ?? "", place.name);
+        const items = itemValues(headers.get(signatureHeader) ?? "", place.name);
         if (items.length === 0)
           return {
             ok: false,

@@ -9,6 +9,7 @@
 import type { Validator } from "../validate.js";
 import type { FailureShape } from "./failure.js";
 import type { ReplaySpec } from "./replay.js";
+import type { SignatureScheme } from "./schemes.js";
 
 /** A parameter of a callback, as its URL carries it. */
 export interface ParamSpec {
@@ -35,6 +36,8 @@ export interface RouteSpec {
   checkBody?: Validator;
   /** Header that carries the signature; absent: the route is not signed. */
   signatureHeader?: string;
+  /** How the signature is written and what it covers (`schemes.ts`); absent: the default scheme. */
+  signatureScheme?: SignatureScheme;
   /** Where signed calls carry their signing time and delivery id (replay protection); absent: neither. */
   replay?: ReplaySpec;
   /** Field the router fills with the event name in every handler answer, when the spec has one. */
@@ -65,8 +68,8 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** URL text as the value a validator expects; text that is not one stays text, and fails validation. */
-function convert(text: string, as: ParamSpec["as"]): unknown {
+/** URL or header text as the value a validator expects; text that is not one stays text, and fails validation. */
+export function convert(text: string, as: ParamSpec["as"]): unknown {
   if (as === "number") return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text) ? Number(text) : text;
   if (as === "boolean") return text === "true" ? true : text === "false" ? false : text;
   return text;

@@ -10,7 +10,7 @@ import type { Begun, HeaderReader, InboundRequest, OutboundResponse } from "../h
 import type { Validator } from "../validate.js";
 import type { ReplayOptions, ReplaySpec } from "./replay.js";
 import type { RouteSpec } from "./routes.js";
-import type { SignatureOptions } from "./signature.js";
+import type { SignatureOptions, SignatureScheme } from "./signature.js";
 
 export type { Answer, Begun, InboundRequest, OutboundResponse } from "../http/types.js";
 
@@ -37,22 +37,35 @@ export interface CallbackContext extends RequestContext {
 /** Any callback handler; the generated `CallbackHandlers` type is the precise one. */
 export type AnyHandler = (input: never, ctx: CallbackContext) => unknown;
 
+/** Delivery headers as the router hands them over: by the spec's name, absent ones left out. */
+export type DeliveryHeaders = Readonly<Record<string, string | number | boolean>>;
+
+/** Context of a webhook delivery's handler. */
+export interface DeliveryContext<Headers extends object = DeliveryHeaders> extends RequestContext {
+  /**
+   * The delivery headers the spec declares (`webhooks.headers`), validated and read as their
+   * types (the generated `WebhookDeliveryHeaders`); empty where the spec declares none.
+   */
+  deliveryHeaders: Headers;
+}
+
 /** The webhook route: mount it at the URL registered with the service. */
-export interface WebhookRoute {
+export interface WebhookRoute<Headers extends object = DeliveryHeaders> {
   /** Path below where the router is mounted, e.g. `/webhooks`. Deliveries are POST. */
   path: string;
   /** Receives the verified, parsed payload; its shape is not in the spec. Answer: 200, empty body. */
-  handler: (payload: unknown, ctx: RequestContext) => void | Promise<void>;
+  handler: (payload: unknown, ctx: DeliveryContext<Headers>) => void | Promise<void>;
 }
 
 /** Context of a typed webhook handler. */
-export interface WebhookContext extends RequestContext {
+export interface WebhookContext<Headers extends object = DeliveryHeaders>
+  extends DeliveryContext<Headers> {
   /** The delivery's event, as the spec names it (`issues`, `payment_intent.succeeded`). */
   event: string;
 }
 
 /** Any typed webhook handler; the generated `WebhookHandlers` type is the precise one. */
-export type AnyWebhookHandler = (payload: never, ctx: WebhookContext) => unknown;
+export type AnyWebhookHandler = (payload: never, ctx: WebhookContext<never>) => unknown;
 
 /** Typed webhook handlers by event name, as the core takes them. */
 export type AnyWebhookHandlers = { readonly [event: string]: AnyWebhookHandler | undefined };
@@ -61,7 +74,7 @@ export type AnyWebhookHandlers = { readonly [event: string]: AnyWebhookHandler |
  * The webhook route of a spec that lists its events: one typed handler per event, each
  * given the payload after it is validated against the event's type. Answer: 200, empty body.
  */
-export interface TypedWebhookRoute<Handlers> {
+export interface TypedWebhookRoute<Handlers, Headers extends object = DeliveryHeaders> {
   /** Path below where the router is mounted, e.g. `/webhooks`. Deliveries are POST. */
   path: string;
   /** One handler per event, by name; an event the spec lists without a handler here is accepted unread (200). */
@@ -70,7 +83,7 @@ export interface TypedWebhookRoute<Handlers> {
    * Deliveries of an event the spec does not list, with the parsed payload (not validated:
    * the spec gives no type). Absent: they are refused with 400, naming the event.
    */
-  onUnknownEvent?: (payload: unknown, ctx: WebhookContext) => void | Promise<void>;
+  onUnknownEvent?: (payload: unknown, ctx: WebhookContext<Headers>) => void | Promise<void>;
 }
 
 /** How the router tells webhook deliveries apart, generated from the spec's `webhooks.events`. */
@@ -87,6 +100,14 @@ export interface WebhookEventsSpec {
   bodyField?: string;
   /** The payload check of each event the spec lists, by event name (its paths start with `body`). */
   events: Readonly<Record<string, Validator>>;
+}
+
+/** The delivery headers a spec declares, as the generator describes them. */
+export interface DeliveryHeadersSpec {
+  /** Each header by the spec's name, and what its text is turned into before validation (default: kept as text). */
+  names: readonly { name: string; as?: "number" | "boolean" }[];
+  /** Checks the headers object (its paths start with `headers`). */
+  check: Validator;
 }
 
 /** Codes put in the failure bodies the router writes itself. */
@@ -116,7 +137,10 @@ export interface BaseRouterOptions {
    * a slower sender gets 408 and the connection is closed. Default 10,000; `Infinity`: no limit.
    */
   bodyTimeoutMs?: number;
-  /** How signatures are computed and read; default base64(HMAC-SHA256(secret, raw body)). */
+  /**
+   * Web Crypto to use (`subtle`), or a `compute`/`decode` that replaces the spec's scheme for
+   * every signed route (default: the scheme the spec names, else base64(HMAC-SHA256(secret, raw body)).
+   */
   signature?: SignatureOptions;
   /**
    * Replay protection where the spec declares a signed timestamp or a delivery id: the
@@ -143,7 +167,7 @@ export interface CoreOptions extends Omit<BaseRouterOptions, "webhook" | "signin
   signingSecrets?: BaseRouterOptions["signingSecrets"];
   /** The callback handlers by event; absent where the spec has no callbacks. */
   handlers?: { readonly [event: string]: AnyHandler | undefined };
-  webhook?: WebhookRoute | TypedWebhookRoute<AnyWebhookHandlers>;
+  webhook?: WebhookRoute<never> | TypedWebhookRoute<AnyWebhookHandlers, never>;
 }
 
 /** The generated description of an API's callbacks. */
@@ -151,10 +175,14 @@ export interface RouterSpec {
   routes: readonly RouteSpec[];
   /** Signature header of webhook deliveries; absent: the API has no webhooks or does not sign them. */
   webhookSignatureHeader?: string;
+  /** The scheme of the webhook signature; absent: the default scheme. */
+  webhookSignatureScheme?: SignatureScheme;
   /** Where signed webhook deliveries carry their signing time and delivery id; absent: neither. */
   webhookReplay?: ReplaySpec;
   /** The typed events of webhook deliveries; absent: one untyped payload for every delivery. */
   webhookEvents?: WebhookEventsSpec;
+  /** The headers webhook deliveries carry that the spec declares; absent: none. */
+  webhookHeaders?: DeliveryHeadersSpec;
   /** Code of a signature failure, from the spec. */
   signatureCode: number;
 }

@@ -12,12 +12,15 @@
  * quoted and cut short wherever a reason repeats it.
  */
 import type { ValidationIssue, Validator } from "../validate.js";
+import { convert } from "./routes.js";
 import type { HeaderReader } from "./signature.js";
 import type {
   AnyWebhookHandlers,
   Answer,
+  DeliveryContext,
+  DeliveryHeaders,
+  DeliveryHeadersSpec,
   OutboundResponse,
-  RequestContext,
   TypedWebhookRoute,
   WebhookContext,
   WebhookEventsSpec,
@@ -58,6 +61,32 @@ function ownField(payload: unknown, field: string): unknown {
   return plain && Object.hasOwn(payload, field)
     ? (payload as Record<string, unknown>)[field]
     : undefined;
+}
+
+/** The headers of a delivery that has none declared: one object, not one per request. */
+const noHeaders: DeliveryHeaders = Object.freeze({});
+
+/**
+ * The delivery headers the spec declares, read as their types (a number or boolean header's
+ * text turned into one) and validated; absent ones are left out. Why not, one reason per
+ * problem, each naming the header.
+ */
+export function deliveryHeaders(
+  spec: DeliveryHeadersSpec | undefined,
+  headers: HeaderReader,
+): { ok: true; value: DeliveryHeaders } | { ok: false; reasons: string[] } {
+  if (spec === undefined) return { ok: true, value: noHeaders };
+  const value: Record<string, string | number | boolean> = {};
+  for (const { name, as } of spec.names) {
+    const text = headers.get(name);
+    if (text !== null) value[name] = convert(text.trim(), as) as string | number | boolean;
+  }
+  // The validators append to one list (never spread: a list can be long).
+  const issues: ValidationIssue[] = [];
+  spec.check(value, "headers", issues);
+  return issues.length
+    ? { ok: false, reasons: issues.map((i) => `${i.path} ${i.message}`) }
+    : { ok: true, value };
 }
 
 /** The event a delivery names, or why it names none. */
@@ -101,9 +130,9 @@ export function deliveryEvent(
 export function deliverTyped(
   spec: WebhookEventsSpec,
   checks: ReadonlyMap<string, Validator>,
-  route: TypedWebhookRoute<AnyWebhookHandlers>,
+  route: TypedWebhookRoute<AnyWebhookHandlers, never>,
   payload: unknown,
-  request: RequestContext,
+  request: DeliveryContext,
   tools: DeliveryTools,
 ): Answer {
   const named = deliveryEvent(spec, request.headers, payload);
@@ -112,7 +141,9 @@ export function deliverTyped(
   const ctx: WebhookContext = { ...request, event };
   const check = checks.get(event);
   if (check === undefined) {
-    const fallback = route.onUnknownEvent;
+    const fallback = route.onUnknownEvent as
+      | ((payload: unknown, ctx: WebhookContext) => unknown)
+      | undefined;
     if (fallback) return tools.run(event, () => fallback(payload, ctx));
     return tools.refuse(cut(event), [
       `unknown event ${JSON.stringify(cut(event))} in ${selectorText(spec)}; this receiver knows ${knownList(checks)}`,

@@ -7,12 +7,14 @@
 import type { BaseRouterOptions, CallbackContext, RouterSpec } from "./runtime/callbacks/core.js";
 import { genericFailureShape } from "./runtime/callbacks/failure.js";
 import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
+import type { SignatureScheme } from "./runtime/callbacks/signature.js";
 import type { AccountLoginParams, Ack, AckFailure, Order } from "./types.js";
 import { validateAccountLoginParams, validateOrder } from "./validators.js";
 
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
   CallbackContext,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,
@@ -31,6 +33,7 @@ export type {
   DecodeSignature,
   HeaderReader,
   SignatureOptions,
+  SignatureScheme,
   SignedContent,
   WebhookVerification,
   WebhookVerifyOptions,
@@ -71,6 +74,9 @@ export interface CallbackRouterOptions extends BaseRouterOptions {
 
 /** Header that carries the signature of webhook deliveries, for `verifyWebhook`. */
 export const webhookSignatureHeader = "X-Signature";
+
+/** How webhook deliveries are signed, for `verifyWebhook(body, signature, secrets, { scheme: webhookSignatureScheme })`. */
+export const webhookSignatureScheme: SignatureScheme = { name: "hmac-sha256-base64" };
 
 /** The routes of the spec's callbacks, served by the runtime. */
 const spec: RouterSpec = {

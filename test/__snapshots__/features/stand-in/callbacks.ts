@@ -6,10 +6,12 @@
 
 import type { BaseRouterOptions, RouterSpec } from "./runtime/callbacks/core.js";
 import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
+import type { SignatureScheme } from "./runtime/callbacks/signature.js";
 
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
   CallbackContext,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,
@@ -28,6 +30,7 @@ export type {
   DecodeSignature,
   HeaderReader,
   SignatureOptions,
+  SignatureScheme,
   SignedContent,
   WebhookVerification,
   WebhookVerifyOptions,
@@ -44,6 +47,9 @@ export interface CallbackRouterOptions extends BaseRouterOptions {
 
 /** Header that carries the signature of webhook deliveries, for `verifyWebhook`. */
 export const webhookSignatureHeader = "X-Signature";
+
+/** How webhook deliveries are signed, for `verifyWebhook(body, signature, secrets, { scheme: webhookSignatureScheme })`. */
+export const webhookSignatureScheme: SignatureScheme = { name: "hmac-sha256-base64" };
 
 /** The routes of the spec's callbacks, served by the runtime. */
 const spec: RouterSpec = {

@@ -11,12 +11,14 @@ import type {
   WebhookContext,
 } from "./runtime/callbacks/core.js";
 import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
+import type { SignatureScheme } from "./runtime/callbacks/signature.js";
 import type { CustomerDeletedEvent, PaymentIntentSucceededEvent } from "./types.js";
 import { validateCustomerDeletedEvent, validatePaymentIntentSucceededEvent } from "./validators.js";
 
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
   CallbackContext,
+  DeliveryContext,
   FailureCodes,
   InboundRequest,
   OutboundResponse,
@@ -36,6 +38,7 @@ export type {
   DecodeSignature,
   HeaderReader,
   SignatureOptions,
+  SignatureScheme,
   SignedContent,
   WebhookVerification,
   WebhookVerifyOptions,
@@ -77,6 +80,9 @@ export interface CallbackRouterOptions extends Omit<BaseRouterOptions, "webhook"
 
 /** Header that carries the signature of webhook deliveries, for `verifyWebhook`. */
 export const webhookSignatureHeader = "Webhook-Signature";
+
+/** How webhook deliveries are signed, for `verifyWebhook(body, signature, secrets, { scheme: webhookSignatureScheme })`. */
+export const webhookSignatureScheme: SignatureScheme = { name: "hmac-sha256-base64" };
 
 /** The routes of the spec's callbacks, served by the runtime. */
 const spec: RouterSpec = {

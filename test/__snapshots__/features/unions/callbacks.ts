@@ -30,6 +30,7 @@ export type {
   DecodeSignature,
   HeaderReader,
   SignatureOptions,
+  SignatureScheme,
   SignedContent,
   WebhookVerification,
   WebhookVerifyOptions,

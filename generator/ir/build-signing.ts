@@ -1,0 +1,146 @@
+/**
+ * The signature scheme of an `in: signature` credential (`scheme:`, with `prefix:` for the
+ * HMAC schemes), and the places its calls carry their signing time and delivery id: a scheme
+ * that signs them implies where they are (`timestamped`: the `t=` item of the signature
+ * header; `standard-webhooks`: the `webhook-timestamp` and `webhook-id` headers), so the
+ * router's replay guard works without more declaration; a declared place may rename them
+ * but not move them elsewhere. On other credentials `scheme` is the authorization scheme
+ * (`Bearer`) and `prefix` has no meaning.
+ */
+import { suggestion } from "../diagnostics/diagnostic.ts";
+import type { BuildContext } from "./build-context.ts";
+import type { Decl } from "./merge.ts";
+import type {
+  Credential,
+  CredentialPlacement,
+  DeliveryIdPlace,
+  SignatureScheme,
+  SignedTimestamp,
+} from "./model.ts";
+
+/** The schemes a spec can name, the default first. */
+export const signatureSchemeNames = [
+  "hmac-sha256-base64",
+  "hmac-sha256-hex",
+  "timestamped",
+  "standard-webhooks",
+] as const;
+
+/** The scheme of a signature credential that names none. */
+export const defaultSignatureScheme: SignatureScheme = { name: "hmac-sha256-base64" };
+
+type Places = Pick<Credential, "timestamp" | "deliveryId">;
+
+/** A place the scheme fixes: the declared one where it is where the scheme reads it, else the implied one. */
+function placed<P extends SignedTimestamp | DeliveryIdPlace>(
+  decl: Decl,
+  ctx: BuildContext,
+  scheme: string,
+  key: "timestamp" | "deliveryId",
+  declared: P | undefined,
+  implied: P,
+): P {
+  if (declared === undefined) return implied;
+  if (declared.in === implied.in) return declared;
+  ctx.bag.report(
+    "signature-scheme-place",
+    {
+      scheme,
+      what: key === "timestamp" ? "the signing time" : "the delivery id",
+      expected: implied.in === "header" ? "a header" : "an item of the signature header",
+      key,
+      place: implied.in,
+      implied: `${implied.in === "header" ? "the header" : "the item"} ${implied.name}`,
+    },
+    decl.file.locate([...decl.path, key, "in"]),
+  );
+  return implied;
+}
+
+/**
+ * The scheme of a credential and its places, declared or implied (`places`: what the
+ * credential declares, already checked); nothing more for a credential that is not a
+ * signature, where a `prefix` is an error.
+ */
+export function signingOf(
+  decl: Decl,
+  ctx: BuildContext,
+  placement: CredentialPlacement,
+  places: Places,
+): Places & { signing?: SignatureScheme } {
+  const v = decl.value;
+  const prefix = typeof v.prefix === "string" ? v.prefix : undefined;
+  const prefixAt = decl.file.locate([...decl.path, "prefix"], "key");
+  if (placement !== "signature") {
+    if (prefix !== undefined)
+      ctx.bag.report(
+        "signature-prefix-misplaced",
+        { name: decl.name, why: `is \`in: ${placement}\`` },
+        prefixAt,
+      );
+    return places;
+  }
+  const name = typeof v.scheme === "string" ? v.scheme : defaultSignatureScheme.name;
+  const known: readonly string[] = signatureSchemeNames;
+  if (!known.includes(name)) {
+    ctx.bag.report(
+      "signature-scheme-unknown",
+      {
+        value: JSON.stringify(name),
+        hint: suggestion(name, known),
+        known: signatureSchemeNames.join(", "),
+      },
+      decl.file.locate([...decl.path, "scheme"]),
+    );
+    return { ...places, signing: defaultSignatureScheme };
+  }
+  const scheme = name as (typeof signatureSchemeNames)[number];
+  if (prefix !== undefined && scheme !== "hmac-sha256-base64" && scheme !== "hmac-sha256-hex")
+    ctx.bag.report(
+      "signature-prefix-misplaced",
+      { name: decl.name, why: `has the scheme ${scheme}` },
+      prefixAt,
+    );
+  switch (scheme) {
+    case "hmac-sha256-base64":
+    case "hmac-sha256-hex":
+      if (places.timestamp?.in === "signature")
+        ctx.bag.report(
+          "signature-timestamp-item",
+          {
+            name: decl.name,
+            item: places.timestamp.name,
+            header: typeof v.header === "string" ? v.header : "the signature header",
+            scheme,
+          },
+          decl.file.locate([...decl.path, "timestamp", "in"]),
+        );
+      return { ...places, signing: { name: scheme, ...(prefix !== undefined ? { prefix } : {}) } };
+    case "timestamped": {
+      const timestamp = placed(decl, ctx, scheme, "timestamp", places.timestamp, {
+        in: "signature",
+        name: "t",
+      });
+      return { ...places, timestamp, signing: { name: scheme, timestamp: timestamp.name } };
+    }
+    case "standard-webhooks": {
+      const timestamp = placed(decl, ctx, scheme, "timestamp", places.timestamp, {
+        in: "header",
+        name: "webhook-timestamp",
+      });
+      const deliveryId = placed(decl, ctx, scheme, "deliveryId", places.deliveryId, {
+        in: "header",
+        name: "webhook-id",
+      });
+      return {
+        timestamp,
+        deliveryId,
+        signing: { name: scheme, id: deliveryId.name, timestamp: timestamp.name },
+      };
+    }
+    default: {
+      const unhandled: never = scheme;
+      throw new Error(`unhandled signature scheme ${String(unhandled)}`);
+    }
+  }
+}
