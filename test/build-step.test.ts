@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, runCli, tempDir } from "./helpers.ts";
+import { repoRoot, runCli, runCliFromSources, tempDir } from "./helpers.ts";
 
 const stagesRan = (stderr: string) => /^load \+ schema /m.test(stderr);
 
@@ -97,8 +97,8 @@ describe("the launcher (npm run generate)", () => {
     const out = tempDir();
     const bundled = launch(repoRoot, ["--spec", "test/fixtures/features/objects", "--out", out]);
     expect(bundled.status, bundled.stderr).toBe(0);
-    expect(launch(repoRoot, ["--help"]).stdout).toBe(runCli(["--help"]).stdout);
-    const check = runCli([
+    expect(launch(repoRoot, ["--help"]).stdout).toBe(runCliFromSources(["--help"]).stdout);
+    const check = runCliFromSources([
       "--spec",
       "test/fixtures/features/objects",
       "--out",
@@ -111,7 +111,7 @@ describe("the launcher (npm run generate)", () => {
 
   it("carries the fingerprint the sources compute: the build stops at it on output the sources wrote", () => {
     const out = tempDir();
-    const written = runCli(["--spec", "test/fixtures/features/objects", "--out", out]);
+    const written = runCliFromSources(["--spec", "test/fixtures/features/objects", "--out", out]);
     expect(written.status, written.stderr).toBe(0);
     const args = ["--spec", "test/fixtures/features/objects", "--out", out, "--check", "--timings"];
     const built = launch(repoRoot, args);

@@ -47,6 +47,26 @@ const shippingBecomesRefund = (callbacks: string) =>
     .replace("path: /order_shipping", "path: /refund_notice");
 
 /**
+ * The files a program of this file's tests read, parsed once for all of them while their
+ * text stays the same (TypeScript's lib files, the generated packages): a program of each
+ * test, not a parse of lib.dom.d.ts and the package each time.
+ */
+const parsed = new Map<string, { text: string; file: ts.SourceFile }>();
+function sharedHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  host.getSourceFile = (fileName, language) => {
+    const text = ts.sys.readFile(fileName);
+    if (text === undefined) return undefined;
+    const known = parsed.get(fileName);
+    if (known?.text === text) return known.file;
+    const file = ts.createSourceFile(fileName, text, language);
+    parsed.set(fileName, { text, file });
+    return file;
+  };
+  return host;
+}
+
+/**
  * Type errors of `files` (each `name:line TScode`), compiled strict against the package
  * generated into `dir/pkg`, imported as `merchant-commerce-api` or by a relative path.
  */
@@ -69,7 +89,7 @@ function typeErrors(dir: string, files: string[]): string[] {
     },
   };
   const paths = files.map((f) => join(dir, f));
-  const program = ts.createProgram(paths, options);
+  const program = ts.createProgram(paths, options, sharedHost(options));
   return ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.file && paths.includes(d.file.fileName))

@@ -64,6 +64,17 @@ export async function diagnosticsOf(specDir: string): Promise<string[]> {
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
 /**
+ * The command line of a CLI run as `npm run generate` starts it: launch.mjs, which runs the
+ * generator's bundle (dist/generator/, built from the current sources by the global setup,
+ * test/support/build-package.ts, and again by launch.mjs should a source change during the
+ * run). A start takes a fifth of the CPU time of the sources through tsx's loader, and the
+ * suite starts the CLI a few hundred times.
+ */
+const launcher = [join(repoRoot, "generator/launch.mjs")];
+/** The same command line from the sources through tsx, for the tests that compare the two. */
+const sources = ["--import", tsxLoader, join(repoRoot, "generator/cli.ts")];
+
+/**
  * The environment of a CLI run: this process's, without what turns colour or the progress
  * line on or off, so that a run's output is the piped one whatever shell runs the tests
  * (CI logs often set FORCE_COLOR), with `env` set over it.
@@ -73,43 +84,48 @@ export function cliEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...rest, ...env };
 }
 
+/** What a CLI run gives back. */
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function spawnCli(entry: string[], args: string[], cwd: string, env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [...entry, ...args], {
+    cwd,
+    env: cliEnv(env),
+    encoding: "utf8",
+    // A run that never exits (a thread left holding the process) fails the test instead of hanging it.
+    timeout: 120_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
 /** Runs the generator CLI from the repo root (or `cwd`), as `npm run generate -- ...args` would. */
-export function runCli(
+export function runCli(args: string[], cwd = repoRoot, env: Record<string, string> = {}): CliRun {
+  return spawnCli(launcher, args, cwd, env);
+}
+
+/** Runs the generator CLI from its TypeScript sources (through tsx), not from the bundle. */
+export function runCliFromSources(
   args: string[],
   cwd = repoRoot,
   env: Record<string, string> = {},
-): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(
-    process.execPath,
-    // tsx resolved from here, so a working folder outside the repository runs the sources too
-    ["--import", tsxLoader, join(repoRoot, "generator/cli.ts"), ...args],
-    {
-      cwd,
-      env: cliEnv(env),
-      encoding: "utf8",
-      // A run that never exits (a thread left holding the process) fails the test instead of hanging it.
-      timeout: 120_000,
-    },
-  );
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+): CliRun {
+  // tsx resolved from here, so a working folder outside the repository runs the sources too
+  return spawnCli(sources, args, cwd, env);
 }
 
 /**
  * The CLI as a child process, awaited without blocking: for a test whose servers live in its
  * own process (runCli would block them). Killed after `killAfterMs`.
  */
-export function runCliAsync(
-  args: string[],
-  killAfterMs = 60_000,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", tsxLoader, join(repoRoot, "generator/cli.ts"), ...args],
-    {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+export function runCliAsync(args: string[], killAfterMs = 60_000): Promise<CliRun> {
+  const child = spawn(process.execPath, [...launcher, ...args], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));

@@ -8,7 +8,7 @@ import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { deliveries, createMerchantServer } from "../examples/merchant-server/src/server.ts";
 import { trigger, type TriggerOptions } from "../generator/commands/trigger-command.ts";
 import { repoRoot, runCliAsync } from "./helpers.ts";
@@ -19,6 +19,12 @@ let merchant: Server;
 let wrong: Server;
 let base = "";
 let wrongBase = "";
+/**
+ * What the example prints of the callbacks it refuses or fails (console.warn, console.error):
+ * kept here and asserted on, so that a refusal the test asks for leaves no line in the log
+ * that reads like a failure.
+ */
+const exampleLog: string[] = [];
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -32,6 +38,10 @@ async function close(server: Server | undefined): Promise<void> {
 }
 
 beforeAll(async () => {
+  for (const level of ["warn", "error"] as const)
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      exampleLog.push(`${level}: ${args.join(" ")}`);
+    });
   merchant = createMerchantServer({
     port: 0,
     host: "127.0.0.1",
@@ -54,6 +64,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await close(merchant);
   await close(wrong);
+  vi.restoreAllMocks();
+  // nothing the example printed went unasserted
+  expect(exampleLog).toEqual([]);
 });
 
 /** Runs the trigger against the example and keeps its printed lines. */
@@ -126,6 +139,11 @@ describe("trigger against examples/merchant-server", () => {
     expect(webhook.lines.at(-1)).toBe(
       "verdict: wrong failure answer: the spec gives no failure answer for this event",
     );
+    // the example said why it refused each, and nothing else
+    expect(exampleLog.splice(0)).toEqual([
+      "warn: refused /cart_update: 422 X-Service-Hmac-Sha256 does not match the body",
+      "warn: refused /webhooks: 422 X-Service-Hmac-Sha256 does not match the body",
+    ]);
   });
 
   it("a handler that answers a wrong shape: exit 1, naming the field", async () => {

@@ -1,8 +1,12 @@
 /**
- * Vitest global setup: builds the generated package (`npm run build -w merchant-commerce-api`,
- * src/ to dist/) before any test runs, so tests of the built package, the consumer project and
- * the merchant example work on a clean clone after `npm ci`. Skipped when dist/ is newer than
- * every file it is built from; a stale dist/ is removed first, so no file of an old build lingers.
+ * Vitest global setup: builds, before any test runs,
+ * - the generator's bundle (dist/generator/, as `npm run generate` builds it when a source
+ *   changed), which the tests' CLI runs use (test/helpers.ts `runCli`): built once here, so
+ *   that no two workers build it at once and no test pays for it;
+ * - the generated package (`npm run build -w merchant-commerce-api`, src/ to dist/), so tests
+ *   of the built package, the consumer project and the merchant example work on a clean clone
+ *   after `npm ci`. Skipped when dist/ is newer than every file it is built from; a stale
+ *   dist/ is removed first, so no file of an old build lingers.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -31,7 +35,23 @@ export function distIsStale(): boolean {
   return inputs > statSync(marker).mtimeMs;
 }
 
+/** Bundles the generator when its sources changed since the last bundle (launch.mjs's check). */
+function bundleGenerator(): void {
+  const script = [
+    'import { buildGenerator, builtStamp, sourceStamp } from "./generator/build.mjs";',
+    "if (builtStamp() !== sourceStamp()) await buildGenerator();",
+  ].join("\n");
+  const run = spawnSync(process.execPath, ["--input-type=module", "--eval", script], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  if (run.status !== 0)
+    throw new Error(`building the generator failed:\n${run.stdout}${run.stderr}`);
+}
+
 export default function setup(): void {
+  bundleGenerator();
   if (!distIsStale()) return;
   rmSync(dist, { recursive: true, force: true });
   const run = spawnSync("npm", ["run", "build", "-w", "merchant-commerce-api"], {
