@@ -109,9 +109,9 @@ describe("the loader", () => {
       message: "a problem",
       location: { file: "t.yaml", line: i + 1, col: 50_000 },
     }));
-    const started = performance.now();
+    // No wall-clock bound (npm test asserts no times; the bench measures): splitting the 300 MB
+    // file once per problem, the bug this guards, runs for minutes, past the test's timeout.
     const printed = formatDiagnostics(diagnostics, new Map([["t.yaml", text]]));
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(printed.length).toBeLessThan(200_000);
     expect(printed).toContain(`... and ${3000 - maxPrinted} more problems, not printed`);
     expect(printed).toMatch(/\n3000 errors$/);
