@@ -59,7 +59,7 @@ function checkedDeclarations(pkg: PackageSource, sources: readonly string[]): Ma
  * path and text: the two packages of a diff mostly share their runtime files.
  */
 const transpiledCache = new Map<string, string | undefined>();
-function transpiled(path: string, text: string): string | undefined {
+export function declarationsAlone(path: string, text: string): string | undefined {
   const key = `${path}\0${text}`;
   if (transpiledCache.has(key)) return transpiledCache.get(key);
   const result = ts.transpileDeclaration(text, {
@@ -82,7 +82,7 @@ export function packageDeclarations(pkg: PackageSource): Map<string, string> {
       out.set(path, text);
       continue;
     }
-    const made = transpiled(path, text);
+    const made = declarationsAlone(path, text);
     if (made === undefined) needChecker.push(path);
     else out.set(declarationPath(path), made);
   }
