@@ -55,11 +55,19 @@ function checkedDeclarations(pkg: PackageSource, sources: readonly string[]): Ma
 }
 
 /**
+ * The leading `//` comment lines of a file (not `///` directives): the generated header, which
+ * names the spec and its version, so that a version bump changes every file's first line.
+ */
+const leadingLineComments = /^(?:\/\/(?!\/).*\n)+/;
+
+/**
  * A source's declarations made alone, or undefined when a type in it must be inferred. By
- * path and text: the two packages of a diff mostly share their runtime files.
+ * path and text less the header (which the structural declarations drop anyway): the two
+ * packages of a diff mostly share their runtime files, also across a version bump.
  */
 const transpiledCache = new Map<string, string | undefined>();
-export function declarationsAlone(path: string, text: string): string | undefined {
+export function declarationsAlone(path: string, source: string): string | undefined {
+  const text = source.replace(leadingLineComments, "");
   const key = `${path}\0${text}`;
   if (transpiledCache.has(key)) return transpiledCache.get(key);
   const result = ts.transpileDeclaration(text, {
