@@ -290,17 +290,22 @@ describe("the packed tool in a project of its own", () => {
     writeFileSync(join(dir, "package.json"), '{ "name": "lowest", "private": true }\n');
     run(dir, "npm", [...install, "typescript@5.9.3"]);
     // streams, paging, unions, callbacks and webhooks: every runtime file between them
-    for (const feature of ["streaming", "pagination", "unions", "operations"]) {
-      const out = join(dir, feature);
+    const features = ["streaming", "pagination", "unions", "operations"];
+    for (const feature of features)
       run(repoRoot, process.execPath, [
         "generator/launch.mjs",
         "--spec",
         `test/fixtures/features/${feature}`,
         "--out",
-        out,
+        join(dir, feature),
       ]);
-      run(out, join(dir, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"]);
-      expect(existsSync(join(out, "dist/index.js"))).toBe(true);
-    }
+    // each package's own build (`tsc -p tsconfig.build.json`, its `npm run build`), all four in
+    // one compiler process (build mode), which reads the TypeScript lib files once, not four times
+    run(dir, join(dir, "node_modules/.bin/tsc"), [
+      "-b",
+      ...features.map((feature) => join(feature, "tsconfig.build.json")),
+    ]);
+    for (const feature of features)
+      expect(existsSync(join(dir, feature, "dist/index.js")), feature).toBe(true);
   }, 300_000);
 });

@@ -55,11 +55,19 @@ function checkedDeclarations(pkg: PackageSource, sources: readonly string[]): Ma
 }
 
 /**
+ * The leading `//` comment lines of a file (not `///` directives): the generated header, which
+ * names the spec and its version, so that a version bump changes every file's first line.
+ */
+const leadingLineComments = /^(?:\/\/(?!\/).*\n)+/;
+
+/**
  * A source's declarations made alone, or undefined when a type in it must be inferred. By
- * path and text: the two packages of a diff mostly share their runtime files.
+ * path and text less the header (which the structural declarations drop anyway): the two
+ * packages of a diff mostly share their runtime files, also across a version bump.
  */
 const transpiledCache = new Map<string, string | undefined>();
-function transpiled(path: string, text: string): string | undefined {
+export function declarationsAlone(path: string, source: string): string | undefined {
+  const text = source.replace(leadingLineComments, "");
   const key = `${path}\0${text}`;
   if (transpiledCache.has(key)) return transpiledCache.get(key);
   const result = ts.transpileDeclaration(text, {
@@ -82,7 +90,7 @@ export function packageDeclarations(pkg: PackageSource): Map<string, string> {
       out.set(path, text);
       continue;
     }
-    const made = transpiled(path, text);
+    const made = declarationsAlone(path, text);
     if (made === undefined) needChecker.push(path);
     else out.set(declarationPath(path), made);
   }

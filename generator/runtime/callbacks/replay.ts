@@ -185,7 +185,7 @@ function itemValues(header: string, name: string): string[] {
  * (`identified`) somewhere; options that would protect nothing are refused at creation.
  */
 export function createReplayGuard(
-  options: ReplayOptions = {},
+  options: ReplayOptions | undefined = {},
   declared: { stamped: boolean; identified: boolean },
 ): ReplayGuard {
   if (options.seenIds !== undefined && !declared.identified)

@@ -35,7 +35,10 @@ export class NotModified {
  * `conditional`): passed by the endpoints whose spec says `notModified` only, so a bundle of
  * others leaves this module out.
  */
-export const conditional = {
+export const conditional: {
+  headers: typeof conditionalHeaders;
+  answer: (headers: Headers) => NotModified;
+} = {
   headers: conditionalHeaders,
   answer: (headers: Headers) => new NotModified(headers),
 };

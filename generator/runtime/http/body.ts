@@ -5,7 +5,7 @@
 import type { InboundRequest } from "./types.js";
 
 /** Default largest body the router reads: 1 MiB. */
-export const defaultBodyLimit = 1024 * 1024;
+export const defaultBodyLimit: number = 1024 * 1024;
 
 /**
  * Default longest wait for a whole body: 10 s. The service sends its small JSON bodies at
