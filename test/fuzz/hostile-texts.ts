@@ -124,6 +124,11 @@ export function slotKind(path: string): "text" | "name" | undefined {
   if (path.includes(".failureShape.")) return "name"; // field names of a failure body
   if (path.endsWith(".requestBody.header")) return "text"; // a Content-Type value
   if (path === ".errors.codes[].code" || path === ".endpoints[].errors[].code") return "text";
+  // How the API tells versions apart, which decides whether the client sends a version header
+  // and has an `apiVersion` option: the spec schema's `versioning.scheme` is an enum
+  // (`path-prefix`, `header`) and ir/build-requests.ts keeps only those two. A credential's
+  // `scheme` (Bearer) stays a text.
+  if (path === ".versioning.scheme") return "name";
   const key = /\.([^.[\]]+)(\[\])?$/.exec(path)?.[1] ?? "";
   if (textKeys.has(key)) return "text";
   if (nameKeys.has(key)) return "name";
