@@ -160,9 +160,23 @@ describe("markdownText", () => {
     // the long fuzz run (seed 477585890): a description of a lone U+0085 was trimmed to nothing
     ["\u0085", "\\\\u0085"],
     [" \u000b ", "\\\\u000b"],
+    // the long fuzz run (seed 870045244): `_` next to an ASCII symbol (`=`, `<`, `|`) is at a
+    // word's edge, as `<` is written `\<` after
+    ["x=_a b_<", "x=\\_a b\\_\\<"],
+    ["a+_b c_`", "a+\\_b c\\_\\`"],
   ])("%j is %j", (text, want) => {
     expect(markdownText(text)).toBe(want);
   });
+
+  it.each(["x=_a b_<", "x|_a b_~", "a+_b c_`", "\u{D1723}_\u{C69B7} x_<", "x$__a b__^"])(
+    "makes no emphasis of %j, whose underscores are next to ASCII symbols",
+    (text) => {
+      const markup = ["em", "strong"];
+      expect(
+        markdownTokens(`${markdownText(text)}\n`).filter((t) => markup.includes(t.type)),
+      ).toEqual([]);
+    },
+  );
 
   it.each(hostile.filter((t) => t.trim()))(
     "shows %j as written, as a paragraph and as a heading, making no markup",

@@ -170,8 +170,12 @@ function occurrences(text: string, char: string, atMost: number): number {
  */
 const markdownSpace = /[ \t\n\r\u2028\u2029]+/g;
 
-/** Underscores at the edge of a word or next to punctuation: the ones that could open or close emphasis. */
-const edgeUnderscores = /(^|\p{P})(_+)|(_+)(\p{P}|$)/gu;
+/**
+ * Underscores at the edge of a word or next to punctuation: the ones that could open or close
+ * emphasis. Punctuation as CommonMark has it: Unicode's, and every ASCII one (`<`, `=`, `|`,
+ * `~`, `` ` ``, `+` are symbols to Unicode), so `x=_a b_<` shows no emphasis.
+ */
+const edgeUnderscores = /(^|[\p{P}!-/:-@[-`{-~])(_+)|(_+)([\p{P}!-/:-@[-`{-~]|$)/gu;
 
 /**
  * What starts a markdown block at the start of a line: a heading's `#`, a quote's `>`, a
