@@ -40,8 +40,8 @@ beforeAll(() => {
     canary,
     `Thing:\n  type: object\n  description: ${canaryText}\n  properties:\n    ${canaryText}: { type: string }\nA: { type: string, example: ${canaryText} }\n`,
   );
-  mkdirSync(join(root, "shared"), { recursive: true });
-  writeFileSync(join(root, "shared", "shared.yaml"), "Shared: { type: string }\n");
+  mkdirSync(join(root, "sibling"), { recursive: true });
+  writeFileSync(join(root, "sibling", "sibling.yaml"), "Shared: { type: string }\n");
   mkdirSync(join(api, "folder"), { recursive: true });
   mkdirSync(join(api, "sub"), { recursive: true });
   writeFileSync(

@@ -454,7 +454,7 @@ export function documentCase(canary: string): fc.Arbitrary<DocumentCase> {
     ref.map((r) => `Case: { $ref: ${JSON.stringify(r)} }\n`),
     fc.constant("Case: { $ref: 'doc.yaml#/components/schemas/Pet' }\n"),
     fc.constant("Case: { $ref: 'case.yaml#/Case' }\n"),
-    fc.constant("Case: { $ref: '../shared/shared.yaml#/Shared' }\n"),
+    fc.constant("Case: { $ref: '../sibling/sibling.yaml#/Shared' }\n"),
     fc.constant("Case: &a [*a]\n"),
   );
   return fc
