@@ -322,6 +322,38 @@ describe("Accept and Content-Type declared as header parameters, */* and HEAD re
   });
 });
 
+describe("an Authorization header parameter (SendGrid declares one on every operation)", () => {
+  it("becomes the credential that travels in that header, not a parameter the client refuses", () => {
+    const { endpoints } = of("authorization-header");
+    expect(endpoints["alerts.list"]).toMatchObject({ auth: ["authorization"] });
+    expect(endpoints["alerts.list"]!.params).toBeUndefined();
+    expect(endpoints["alerts.list"]!.undocumented).toBe(
+      "header parameter Authorization is the credential authorization, which the client sends (import: #/paths/~1alerts/get/parameters/0)",
+    );
+    // the operation's own security names it already: sent once, the parameter dropped
+    expect(endpoints["alerts.delete"]).toMatchObject({
+      auth: ["authorization"],
+      params: { id: "string" },
+    });
+  });
+
+  it("sends the credential in the Authorization header", async () => {
+    const server = await recorder(() => ({ status: 200, type: "application/json", body: "[]" }));
+    try {
+      const { AlertsClient } = (await clientOf("authorization-header")) as {
+        AlertsClient: new (o: { baseUrl: string; authorization: string }) => {
+          alerts: { list(): Promise<unknown> };
+        };
+      };
+      const client = new AlertsClient({ baseUrl: server.url, authorization: "Bearer k-1" });
+      expect(await client.alerts.list()).toEqual([]);
+      expect(server.requests[0]!.headers.authorization).toBe("Bearer k-1");
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
 describe("a request body offered as JSON and as multipart with a file", () => {
   it("keeps the multipart one, which carries the file, with a note; one binary is a file part", () => {
     const { endpoints } = of("multipart-and-json");

@@ -5,6 +5,7 @@
  */
 import { camelCase } from "../ir/casing.ts";
 import {
+  componentsOf,
   credentialId,
   deref,
   isObject,
@@ -408,6 +409,7 @@ export function paramsOf(
       (isObject(param.content) ? Object.values(param.content).find(isObject)?.schema : undefined);
     const schemaAt = under(paramAt, param.schema !== undefined ? "schema" : "content");
     if (where === "header" && mediaHeader(ctx, name, schema ?? {}, paramAt, out)) continue;
+    if (where === "header" && authorizationHeader(ctx, name, param, paramAt, out)) continue;
     const meta = paramMeta(param);
     const own = stringOf(param, "x-apigen-key");
     if (where !== "query") {
@@ -573,6 +575,67 @@ function mediaHeader(
       `header parameter ${name} is ${what}${values.length ? ` (${values.join(", ")})` : ""}, which the client sets from the endpoint`,
     );
   return true;
+}
+
+/**
+ * An `Authorization` header parameter (SendGrid declares one on every operation) is a
+ * credential, which the client sends itself: the operation sends the document's scheme that
+ * travels in that header (its own first), required when the parameter is. Without such a
+ * scheme the parameter is noted, and a caller sets the header through the client's headers.
+ */
+function authorizationHeader(
+  ctx: ImportContext,
+  name: string,
+  param: JsonObject,
+  at: Pointer,
+  out: JsonObject,
+): boolean {
+  if (name.toLowerCase() !== "authorization") return false;
+  const auth = Array.isArray(out.auth) ? out.auth : [];
+  const sent = (entry: JsonValue) =>
+    typeof entry === "string" ? entry : isObject(entry) ? stringOf(entry, "credential") : undefined;
+  const carriers = authorizationSchemes(ctx);
+  const own = auth.map(sent).find((id) => id !== undefined && carriers.includes(id));
+  const credential = own ?? carriers[0];
+  if (credential === undefined) {
+    note(
+      ctx,
+      out,
+      at,
+      `header parameter ${name} is a credential, and no security scheme sends it: a caller sets it in the client's headers`,
+    );
+    return true;
+  }
+  if (own === undefined) {
+    auth.push(param.required === true ? credential : { credential, optional: true });
+    out.auth = auth;
+  }
+  note(
+    ctx,
+    out,
+    at,
+    `header parameter ${name} is the credential ${credential}, which the client sends`,
+  );
+  return true;
+}
+
+/** The credentials (by spec id) of the security schemes that travel in the Authorization header. */
+function authorizationSchemes(ctx: ImportContext): string[] {
+  const ids: string[] = [];
+  const schemesAt: Pointer = { file: ctx.doc.root.path, pointer: "#/components/securitySchemes" };
+  for (const [scheme, raw] of Object.entries(componentsOf(ctx, "securitySchemes"))) {
+    const { value } = deref(ctx, raw, under(schemesAt, scheme));
+    if (!isObject(value)) continue;
+    const type = stringOf(value, "type");
+    // HTTP schemes (bearer, basic), OAuth2 and OpenID tokens all travel in Authorization.
+    const inHeader =
+      type === "apiKey"
+        ? stringOf(value, "in") === "header" &&
+          stringOf(value, "name")?.toLowerCase() === "authorization"
+        : type === "http" || type === "oauth2" || type === "openIdConnect";
+    if (inHeader) ids.push(credentialId(ctx, scheme));
+  }
+  return ids;
 }
 
 /** The `?name=value` pairs of a path key (OpenAI's `/responses?beta=true`): query parameters the client sends. */
