@@ -1,0 +1,129 @@
+/**
+ * The `./msw` entry of the generated package (issue 33 item 5): msw's node server with the
+ * generated handlers, and the generated Merchant client calling an address below
+ * http://127.0.0.1:9 that nothing listens on, so every answer is msw's (nothing leaves the
+ * machine, and a request msw does not take fails to connect). The answers are the
+ * stand-in's: its bodies, its refusals as the typed error, its state; an override answers
+ * one endpoint with a value of its type; `server.close()` hands fetch back.
+ */
+import { http } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  ConnectionError,
+  ErrorCode,
+  MerchantApiError,
+  MerchantClient,
+} from "../generated/src/index.ts";
+import { standInHandlers } from "../generated/src/msw.ts";
+import { createStandIn } from "../generated/src/testing.ts";
+import type { Transaction } from "../generated/src/types.ts";
+
+/** Below a path, so the handlers must take the API's requests at its base path, not the root. */
+const baseUrl = "http://127.0.0.1:9/merchant-api";
+const keys = { apiKey: { valid: ["sandbox-key"], otherEnvironment: ["production-key"] } };
+const api = standInHandlers({ baseUrl, seed: 5, keys });
+// Anything the handlers leave alone reaches this one: a request of another address, or an
+// endpoint an override does not concern, shows up as 599.
+const elsewhere = http.all("*", () => new Response("not the stand-in", { status: 599 }));
+const server = setupServer(...api.handlers, elsewhere);
+const unpatchedFetch = globalThis.fetch;
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => {
+  server.resetHandlers();
+  api.standIn.reset();
+});
+afterAll(() => server.close());
+
+const client = (apiKey = "sandbox-key") =>
+  new MerchantClient({ baseUrl, apiKey, publishableKey: "pk", accessToken: "t", maxRetries: 0 });
+
+/** The MerchantApiError a call ends in. */
+async function refusal(call: PromiseLike<unknown>): Promise<MerchantApiError> {
+  const error: unknown = await Promise.resolve(call).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (error instanceof MerchantApiError) return error;
+  throw new Error(`expected a MerchantApiError, got ${String(error)}`);
+}
+
+describe("msw handlers of the generated package", () => {
+  it("answer a typed call with the stand-in's answer, and leave other addresses alone", async () => {
+    const tx: Transaction = await client().transactions.get("ABCD-EFGH-IJKL");
+    // the same request to a stand-in of the same seed, at the root: the same body
+    const direct = await createStandIn({ seed: 5, keys }).fetch(
+      new Request("http://127.0.0.1/v1/merchant/transactions/ABCD-EFGH-IJKL", {
+        headers: { "X-API-Key": "sandbox-key" },
+      }),
+    );
+    expect(direct.status).toBe(200);
+    expect(tx).toEqual(await direct.json());
+    expect((await fetch("http://127.0.0.1:9/elsewhere/v1/merchant/transactions")).status).toBe(599);
+    expect((await fetch("http://127.0.0.2:9/merchant-api/v1/merchant/transactions")).status).toBe(
+      599,
+    );
+  });
+
+  it("turn the spec's refusals into the typed error: a key of the other environment, invalid input", async () => {
+    const rejected = await refusal(client("production-key").transactions.get("ABCD-EFGH-IJKL"));
+    expect([rejected.status, rejected.code]).toEqual([403, ErrorCode.apiKeyRejected]);
+    expect(rejected.serverMessage).toContain("other environment");
+    // the stand-in validates what the client's own checks do not see: a body sent by hand
+    const invalid = await fetch(`${baseUrl}/v1/webhooks`, {
+      method: "POST",
+      headers: { "X-API-Key": "sandbox-key", "Content-Type": "application/json" },
+      body: JSON.stringify({ url: "https://merchant.example/hooks" }),
+    });
+    expect(invalid.status).toBe(422);
+  });
+
+  it("keep the stand-in's state across calls: a deleted webhook is gone", async () => {
+    const c = client();
+    const created = await c.webhooks.create({ division_id: "d1", url: "https://m.example/h" });
+    expect(created.webhook_id).toMatch(/^wh_/);
+    expect(api.standIn.state().collections.webhooks).toHaveLength(1);
+    await c.webhooks.delete(created.webhook_id!);
+    const again = await refusal(c.webhooks.delete(created.webhook_id!));
+    expect(again.status).toBe(404);
+  });
+
+  it("take an override typed by the endpoint; the stand-in still checks the request", async () => {
+    const made: Transaction = await client().transactions.get("ABCD-EFGH-IJKL");
+    const fixed: Transaction = { ...made, reference: "FIXD-FIXD-FIXD" };
+    server.use(
+      api.override("transactions.get", ({ params }) => ({
+        ...fixed,
+        reference: params.reference!,
+      })),
+    );
+    expect(await client().transactions.get("WXYZ-WXYZ-WXYZ")).toEqual({
+      ...fixed,
+      reference: "WXYZ-WXYZ-WXYZ",
+    });
+    const refused = await refusal(client("production-key").transactions.get("WXYZ-WXYZ-WXYZ"));
+    expect(refused.code).toBe(ErrorCode.apiKeyRejected);
+    // other endpoints are the stand-in's still
+    expect((await client().transactions.list()).transactions).toBeDefined();
+    // a Response is sent as it is, before the stand-in sees the request
+    server.use(
+      api.override("transactions.list", () => Response.json({ code: 1005 }, { status: 401 })),
+    );
+    expect((await refusal(client().transactions.list())).code).toBe(ErrorCode.apiKeyRejected);
+    expect(() => api.override("no.such" as "transactions.get", fixed)).toThrow(/no endpoint/);
+  });
+
+  it("hand fetch back on server.close(): the address then refuses the connection", async () => {
+    expect(globalThis.fetch).not.toBe(unpatchedFetch);
+    server.close();
+    expect(globalThis.fetch).toBe(unpatchedFetch);
+    const error = await client()
+      .transactions.get("ABCD-EFGH-IJKL")
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(ConnectionError);
+  });
+});
