@@ -6,6 +6,8 @@
  * stand-in's: its bodies, its refusals as the typed error, its state; an override answers
  * one endpoint with a value of its type; `server.close()` hands fetch back.
  */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +20,10 @@ import {
 import { standInHandlers } from "../generated/src/msw.ts";
 import { createStandIn } from "../generated/src/testing.ts";
 import type { Transaction } from "../generated/src/types.ts";
+import { loadConfig } from "../generator/commands/config.ts";
+import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
+import { formatDiagnostic } from "../generator/diagnostics/format.ts";
+import { tempDir } from "./helpers.ts";
 
 /** Below a path, so the handlers must take the API's requests at its base path, not the root. */
 const baseUrl = "http://127.0.0.1:9/merchant-api";
@@ -125,5 +131,33 @@ describe("msw handlers of the generated package", () => {
         (e: unknown) => e,
       );
     expect(error).toBeInstanceOf(ConnectionError);
+  });
+});
+
+describe("the msw output in a config", () => {
+  it("needs the stand-in: msw on with testing off is refused at the value", async () => {
+    const dir = tempDir("apigen-msw-config-");
+    try {
+      mkdirSync(join(dir, "spec"));
+      const file = join(dir, "apigen.config.json");
+      writeFileSync(file, '{\n  "outputs": { "testing": false, "msw": true }\n}\n');
+      const problems = await loadConfig(file, new Map()).then(
+        () => [],
+        (error: unknown) => {
+          if (!(error instanceof DiagnosticsError)) throw error;
+          return error.diagnostics.map((d) => formatDiagnostic(d, new Map()).split("\n")[0]);
+        },
+      );
+      expect(problems).toEqual([
+        expect.stringMatching(
+          /apigen\.config\.json:2:41 - error config-wrong-value: outputs\.msw must be false while outputs\.testing is false \(its handlers answer with the stand-in\), not true$/,
+        ),
+      ]);
+      writeFileSync(file, '{ "outputs": { "msw": true } }\n');
+      const config = await loadConfig(file, new Map());
+      expect(config?.apis[0]?.outputs).toMatchObject({ testing: true, msw: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
