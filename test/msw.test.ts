@@ -23,7 +23,12 @@ import type { Transaction } from "../generated/src/types.ts";
 import { loadConfig } from "../generator/commands/config.ts";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
-import { tempDir } from "./helpers.ts";
+import { mswStandIn } from "../generator/runtime/msw/handlers.ts";
+import { createStandInFrom } from "../generator/runtime/testing/stand-in.ts";
+import { tableOf } from "../generator/runtime/testing/table.ts";
+import * as prettier from "prettier";
+import { everyOutput, generateFrom, tempDir } from "./helpers.ts";
+import { prettierOptions } from "./support/prettier-style.ts";
 
 /** Below a path, so the handlers must take the API's requests at its base path, not the root. */
 const baseUrl = "http://127.0.0.1:9/merchant-api";
@@ -158,6 +163,60 @@ describe("the msw output in a config", () => {
       expect(config?.apis[0]?.outputs).toMatchObject({ testing: true, msw: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the msw entry of other specs", () => {
+  // requests: text and binary answers, a host of its own; streaming: streamed answers
+  const made = ["requests", "streaming"].map(async (feature) => {
+    const result = await generateFrom(`test/fixtures/features/${feature}`, undefined, {
+      outputs: everyOutput,
+    });
+    return { feature, result, msw: result.files.find((f) => f.path === "src/msw.ts")!.contents };
+  });
+
+  it("print src/msw.ts as their golden files, in prettier's style", async () => {
+    for (const { feature, msw } of await Promise.all(made)) {
+      await expect(msw).toMatchFileSnapshot(`./__snapshots__/msw/${feature}.ts`);
+      expect(await prettier.format(msw, { ...prettierOptions, parser: "typescript" })).toBe(msw);
+    }
+  });
+
+  it("answer text and binary overrides in their kind, and the spec's other host", async () => {
+    const { result } = (await Promise.all(made))[0]!;
+    const table = tableOf(result.model.standIn.table, {});
+    const media = "http://127.0.0.1:9/media";
+    // what the generated standInHandlers passes: the spec's address of its uploads host
+    const api = mswStandIn<Record<string, unknown>>(
+      (options) => createStandInFrom(table, options),
+      { baseUrl: media },
+      { uploads: "http://127.0.0.1:9/uploads" },
+    );
+    const local = setupServer(...api.handlers);
+    local.listen({ onUnhandledRequest: "error" });
+    try {
+      const auth = { headers: { Authorization: "Bearer t" } };
+      local.use(api.override("pages.render", "<p>fixed</p>"));
+      const page = await fetch(`${media}/albums/a1/page`, auth);
+      expect([page.status, page.headers.get("content-type"), await page.text()]).toEqual([
+        200,
+        "text/html",
+        "<p>fixed</p>",
+      ]);
+      local.use(api.override("files.download", new Blob(["bytes"])));
+      expect(await (await fetch(`${media}/files/f1`, auth)).text()).toBe("bytes");
+      // the stand-in's refusal still comes first: no token
+      expect((await fetch(`${media}/files/f1`)).status).toBe(401);
+      // the uploads host is served too, by the same stand-in
+      const upload = table.routes.find((r) => r.endpoint === "photos.upload")!;
+      const elsewhere = await fetch(`http://127.0.0.1:9/uploads${upload.path}`, {
+        method: upload.method,
+        ...auth,
+      });
+      expect(elsewhere.status).not.toBe(404);
+    } finally {
+      local.close();
     }
   });
 });
