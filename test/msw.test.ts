@@ -10,7 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { http } from "msw";
 import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   ConnectionError,
   ErrorCode,
@@ -215,6 +215,48 @@ describe("the msw entry of other specs", () => {
         ...auth,
       });
       expect(elsewhere.status).not.toBe(404);
+    } finally {
+      local.close();
+    }
+  });
+
+  it("answer a stream only with a Response: a value for a call that asked for the stream is an error", async () => {
+    const { result } = (await Promise.all(made))[1]!;
+    const table = tableOf(result.model.standIn.table, {});
+    const api = mswStandIn<Record<string, unknown>>(
+      (options) => createStandInFrom(table, options),
+      { baseUrl: "http://127.0.0.1:9" },
+    );
+    const local = setupServer(...api.handlers);
+    local.listen({ onUnhandledRequest: "error" });
+    try {
+      const chat = (stream: boolean) =>
+        fetch("http://127.0.0.1:9/v1/chat/completions", {
+          method: "POST",
+          headers: { Authorization: "Bearer t", "Content-Type": "application/json" },
+          body: JSON.stringify({ model: "m", prompt: "p", stream }),
+        });
+      local.use(api.override("chat.create", { id: "c1", text: "fixed" }));
+      expect(await (await chat(false)).json()).toEqual({ id: "c1", text: "fixed" });
+      // msw answers a handler's exception with a 500 and prints it: expected here, kept quiet
+      const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      try {
+        expect((await chat(true)).status).toBe(500);
+      } finally {
+        quiet.mockRestore();
+      }
+      const events = "data: {}\n\ndata: [DONE]\n\n";
+      local.use(
+        api.override(
+          "completions.stream",
+          () => new Response(events, { headers: { "Content-Type": "text/event-stream" } }),
+        ),
+      );
+      const streamed = await fetch("http://127.0.0.1:9/v1/completions", {
+        method: "POST",
+        body: "{}",
+      });
+      expect(await streamed.text()).toBe(events);
     } finally {
       local.close();
     }

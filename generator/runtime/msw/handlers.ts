@@ -88,6 +88,13 @@ async function relocated(request: Request, target: string): Promise<Request> {
   });
 }
 
+/** The media type the stand-in sends a streamed answer with. */
+function streamType(response: RouteResponse): string {
+  return (
+    response.contentType ?? (response.kind === "sse" ? "text/event-stream" : "application/jsonl")
+  );
+}
+
 /** The stand-in's success answer with the override's value as its body, in the response's kind. */
 function withBody(served: Response, response: RouteResponse, value: unknown): Response {
   if (response.kind === "none") return served;
@@ -143,7 +150,12 @@ export function mswStandIn<Answers>(
       if (value instanceof Response) return value;
       const served = await standIn.fetch(await relocated(request, target));
       if (!served.ok || request.method === "HEAD") return served;
-      return withBody(served, routed.route.response, value);
+      // a request whose body flag asked for the stream got it: a value is no answer to it
+      const { streamResponse } = routed.route;
+      const streamed =
+        streamResponse !== undefined &&
+        served.headers.get("content-type") === streamType(streamResponse);
+      return withBody(served, streamed ? streamResponse : routed.route.response, value);
     });
   };
   return { handlers: [all], override, standIn };
