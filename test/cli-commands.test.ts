@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { apiKeys } from "../generator/commands/config.ts";
 import { outputDefaults } from "../generator/emit/shared/outputs.ts";
 import { commands } from "../generator/commands/table.ts";
-import { repoRoot, runCli, tempDir } from "./helpers.ts";
+import { everyOutput, repoRoot, runCli, tempDir } from "./helpers.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -280,6 +280,8 @@ describe("a spec folder anywhere on disk", () => {
     cpSync(join(repoRoot, "spec"), join(outside, "spec"), { recursive: true });
     const work = join(outside, "some/other/folder");
     mkdirSync(work, { recursive: true });
+    // every output on, as the repository's apigen.config.ts has it for generated/
+    writeFileSync(join(outside, "apigen.config.json"), JSON.stringify({ outputs: everyOutput }));
     const run = runCli(["generate", "--spec", "../../../spec", "--out", "../../../pkg"], work);
     expect(run.status, run.stderr).toBe(0);
     const files = readdirSync(join(repoRoot, "generated"), { recursive: true, withFileTypes: true })

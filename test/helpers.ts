@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
+import { outputDefaults, type OutputSwitches } from "../generator/emit/shared/outputs.ts";
 import { runPipeline, type PipelineOptions, type PipelineResult } from "../generator/pipeline.ts";
 
 export const repoRoot = join(import.meta.dirname, "..");
@@ -18,11 +19,16 @@ export function tempDir(prefix = "apigen-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** Every output on: what apigen.config.ts asks of generated/ (the Merchant package shows them all). */
+export const everyOutput = Object.fromEntries(
+  Object.keys(outputDefaults).map((name) => [name, true]),
+) as unknown as OutputSwitches;
+
 /** Runs every stage but the write on `specDir` (relative to the repo root, or absolute). */
 export async function generateFrom(
   specDir: string,
   outDir = tempDir(),
-  options: Pick<PipelineOptions, "validators"> = {},
+  options: Pick<PipelineOptions, "validators" | "outputs"> = {},
 ): Promise<PipelineResult> {
   return runPipeline({ specDir: resolve(repoRoot, specDir), outDir, ...options });
 }

@@ -14,6 +14,9 @@ import { repoRoot } from "./helpers.ts";
 /** Packages allowed an install script, by name, with why. */
 const allowed: Record<string, string> = {
   esbuild: "checks that its platform binary is installed (builds the generator on npm ci)",
+  // its postinstall copies the browser worker script only into the folders a project's
+  // package.json lists under msw.workerDirectory; this repository lists none
+  msw: "copies its worker script where package.json's msw.workerDirectory says (here: nowhere)",
 };
 
 /** The lifecycle scripts npm runs when it installs a package. */

@@ -6,7 +6,7 @@
  * change the up-to-date shortcut sees.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as prettier from "prettier";
 import { afterAll, describe, expect, it } from "vitest";
@@ -37,8 +37,9 @@ const text = (files: readonly { path: string; contents: string }[], path: string
 describe("outputs", () => {
   const all = generate({});
 
-  it("by default are every output: the package as the spec alone gives it", () => {
-    expect(Object.values(outputDefaults).every(Boolean)).toBe(true);
+  it("by default are every output but the integrations with a peer dependency: the package as the spec alone gives it", () => {
+    const off = Object.entries(outputDefaults).filter(([, on]) => !on);
+    expect(off.map(([name]) => name)).toEqual(["msw"]);
     const unset = runPipeline({ specDir, outDir: all.outDir });
     expect(unset.files).toEqual(all.files);
   });
@@ -83,6 +84,27 @@ describe("outputs", () => {
       }
     },
   );
+
+  it("msw on adds its entry, its runtime folder, msw as an optional peer, and its README section", () => {
+    const on = generate({ msw: true });
+    const added = paths(on.files).filter((p) => !paths(all.files).includes(p));
+    expect(added.sort()).toEqual(["src/msw.ts", "src/runtime/msw/handlers.ts"]);
+    const pkg = JSON.parse(text(on.files, "package.json")) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(pkg.exports!["./msw"]).toEqual({ types: "./dist/msw.d.ts", default: "./dist/msw.js" });
+    expect(pkg.peerDependencies).toEqual({ msw: "^2.0.0" });
+    expect(pkg.peerDependenciesMeta).toEqual({ msw: { optional: true } });
+    expect(pkg.dependencies).toBeUndefined();
+    // the version the package builds with is the one this repository tests with
+    const ours = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(pkg.devDependencies!.msw).toBe(ours.devDependencies.msw);
+    expect(text(on.files, "README.md")).toContain("## msw handlers");
+    expect(JSON.parse(text(all.files, "package.json"))).not.toHaveProperty("peerDependencies");
+  });
 
   it("a package without its client is its types, and one with its client alone type-checks", () => {
     const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");

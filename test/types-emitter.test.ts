@@ -453,9 +453,12 @@ describe("the feature snapshots type-check", () => {
   const project = tempDir("apigen-snapshots-");
   cpSync(join(repoRoot, "test/__snapshots__/features"), project, { recursive: true });
   writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
+  // but runtime/msw/, which imports msw: the features' packages leave that output off
+  const mswRuntime = join(repoRoot, "generator/runtime/msw");
   for (const feature of features)
     cpSync(join(repoRoot, "generator/runtime"), join(project, feature, "runtime"), {
       recursive: true,
+      filter: (source) => source !== mswRuntime,
     });
 
   // One project of every fixture: TypeScript 6 takes about a minute of it on a loaded machine.

@@ -183,6 +183,19 @@ function checkOutputs(
       );
     else switches[name as OutputName] = on;
   }
+  // the msw handlers answer with the stand-in: its entry comes with them
+  if (switches.msw && !switches.testing)
+    problems.push(
+      diagnostic(
+        "config-wrong-value",
+        {
+          key: "outputs.msw",
+          expected: "false while outputs.testing is false (its handlers answer with the stand-in)",
+          actual: "true",
+        },
+        locate([...path, "msw"], "value"),
+      ),
+    );
   return switches as OutputSwitches;
 }
 

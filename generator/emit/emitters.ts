@@ -7,6 +7,7 @@ import { emitClientFile } from "./client-file.ts";
 import type { EmitContext, EmittedFile, OutputName, OutputSwitches } from "./context.ts";
 import { emitErrorsFile } from "./errors-file.ts";
 import { emitIndexFile } from "./index-file.ts";
+import { emitMswFile } from "./msw-file.ts";
 import { emitOpenApiFiles } from "./openapi/files.ts";
 import { emitPackageFiles } from "./package-files.ts";
 import { emitRuntimeFiles } from "./runtime-files.ts";
@@ -31,6 +32,7 @@ export const emitters: readonly Emitter[] = [
   { name: "openapi", emit: emitOpenApiFiles, output: "openapi" },
   { name: "index", emit: emitIndexFile },
   { name: "testing", emit: emitTestingFile, output: "testing" },
+  { name: "msw", emit: emitMswFile, output: "msw" },
   { name: "package", emit: emitPackageFiles },
 ];
 

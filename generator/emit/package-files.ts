@@ -342,6 +342,8 @@ function packageView(ctx: EmitContext) {
     routerChecksMarkdown: routerChecksText(model),
     testingEntry: `${packageName}/testing`,
     standInCode: standInCode(packageName),
+    mswEntry: `${packageName}/msw`,
+    mswCode: mswCode(model),
     openApiEntry: `${packageName}/openapi`,
     gapCount: model.gaps.length,
     notes: model.gaps
@@ -364,6 +366,28 @@ function standInCode(packageName: string): string {
   ]);
 }
 
+/** The block of the msw handlers: make them, then what msw takes them with. */
+function mswCode(model: ApiModel): string {
+  const handlers = call(id("standInHandlers"), obj([["baseUrl", lit("https://…")]]));
+  const endpoint = exampleEndpoint(model);
+  return code([
+    { statement: importFrom(`${model.api.packageName}/msw`, ["standInHandlers"]) },
+    { statement: constant("api", handlers) },
+    {
+      kind: "comment",
+      text: "setupServer(...api.handlers) from msw/node, or setupWorker(...api.handlers) from msw/browser;",
+    },
+    ...(endpoint
+      ? [
+          {
+            kind: "comment" as const,
+            text: `server.use(api.override(${JSON.stringify(endpoint.id)}, value)) answers that endpoint with a value of its type.`,
+          },
+        ]
+      : []),
+  ]);
+}
+
 /** Markdown as prettier ends it: one blank line at most between blocks, one newline at the end. */
 function markdownFile(text: string): string {
   return `${text.replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
@@ -381,7 +405,7 @@ function hasCallbacks(ctx: EmitContext): boolean {
  */
 function entryTable(ctx: EmitContext): string {
   const { model } = ctx;
-  const { client, openapi, testing } = ctx.outputs;
+  const { client, openapi, testing, msw } = ctx.outputs;
   const entry = (path: string) => markdownCode(`${model.api.packageName}${path}`);
   const { clientName, coreClassName, errorClassName } = model.api;
   const main = client
@@ -404,6 +428,14 @@ function entryTable(ctx: EmitContext): string {
             [
               entry("/testing"),
               `a stand-in of the service for tests (${markdownCode("createStandIn")}, ${markdownCode("listen")}); the main entry never loads it`,
+            ],
+          ]
+        : []),
+      ...(msw
+        ? [
+            [
+              entry("/msw"),
+              `msw request handlers over the stand-in (${markdownCode("standInHandlers")}), for browser and component tests; msw is an optional peer dependency`,
             ],
           ]
         : []),

@@ -70,6 +70,7 @@ export const runtimeModules = [
   "testing/core.ts",
   "testing/stand-in.ts",
   "testing/node.ts",
+  "msw/handlers.ts",
 ] as const;
 
 /** The outputs each folder of the runtime serves: left out when every one of them is. */
@@ -77,6 +78,7 @@ const folderOutputs: Record<string, readonly OutputName[]> = {
   client: ["client"],
   callbacks: ["callbacks"],
   testing: ["testing"],
+  msw: ["msw"],
   // what the router and the stand-in share: their request path
   http: ["callbacks", "testing"],
 };

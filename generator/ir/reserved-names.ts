@@ -71,6 +71,12 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "StandIn",
   "StandInOptions",
   "StandInState",
+  // runtime/msw (re-exported by msw.ts, the msw handlers' entry), and what msw.ts declares
+  "MswAnswer",
+  "MswAnswerRequest",
+  "MswAnswers",
+  "MswOptions",
+  "MswStandIn",
   // imported by the generated modules beside the spec's types (not re-exported): a spec type
   // of one of these names would be imported twice there
   "ApiError",

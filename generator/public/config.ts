@@ -20,6 +20,8 @@ export interface Outputs {
   openapi?: boolean;
   /** The stand-in service, entry `<package>/testing` (`createStandIn()`, `listen()`). Default: true. */
   testing?: boolean;
+  /** msw request handlers over the stand-in, entry `<package>/msw` (msw its optional peer); needs `testing`. Default: false. */
+  msw?: boolean;
 }
 
 /** One API: where it is described, where its package goes, and which outputs it has. */

@@ -15,6 +15,7 @@ import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
 import type * as ClientStream from "../../runtime/client/stream.ts";
+import type * as MswHandlers from "../../runtime/msw/handlers.ts";
 import type * as TestingNode from "../../runtime/testing/node.ts";
 import type * as TestingStandIn from "../../runtime/testing/stand-in.ts";
 import type * as TestingTable from "../../runtime/testing/table.ts";
@@ -33,6 +34,7 @@ export const modules = {
   openapi: "src/openapi.ts",
   index: "src/index.ts",
   testing: "src/testing.ts",
+  msw: "src/msw.ts",
 } as const;
 
 const ref = (name: string, module: string | undefined, isType: boolean): Ref => ({
@@ -80,6 +82,7 @@ interface RuntimeModules {
   "testing/stand-in.ts": typeof TestingStandIn;
   "testing/node.ts": typeof TestingNode;
   "testing/table.ts": typeof TestingTable;
+  "msw/handlers.ts": typeof MswHandlers;
 }
 
 /** A value exported by a runtime module: `runtimeValue("validate.ts", "object")`. */

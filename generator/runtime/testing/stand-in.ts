@@ -50,10 +50,17 @@ export interface StandIn {
 
 /** The core of each stand-in made here, for `listen`. */
 const cores = new WeakMap<StandIn, StandInCore>();
+/** The route table of each stand-in made here, for the msw handlers' overrides (../msw/). */
+const tables = new WeakMap<StandIn, StandInTable>();
 
 /** The core of a stand-in made by `createStandInFrom` (`createStandIn`), else `undefined`. */
 export function standInCore(standIn: StandIn): StandInCore | undefined {
   return cores.get(standIn);
+}
+
+/** The route table of a stand-in made by `createStandInFrom` (`createStandIn`), else `undefined`. */
+export function standInTable(standIn: StandIn): StandInTable | undefined {
+  return tables.get(standIn);
 }
 
 /** The largest body of the options: a whole number of bytes, 1 MiB when unset. */
@@ -90,5 +97,6 @@ export function createStandInFrom(table: StandInTable, options: StandInOptions =
   };
   const standIn: StandIn = { fetch, state: () => memory.snapshot(), reset: () => memory.reset() };
   cores.set(standIn, core);
+  tables.set(standIn, table);
   return standIn;
 }

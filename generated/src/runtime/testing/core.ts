@@ -233,8 +233,11 @@ function serve(
   return conditionally(answer, tags, headers.get("if-modified-since"), hashText);
 }
 
-/** The route of a method and path with its path parameters, or the refusal: 404, or 405 with `Allow`. */
-function findRoute(
+/**
+ * The route of a method and path with its path parameters, or the refusal: 404, or 405 with
+ * `Allow`. The msw handlers (../msw/handlers.ts) route an override with it too.
+ */
+export function findRoute(
   table: StandInTable,
   method: string,
   pathname: string,
