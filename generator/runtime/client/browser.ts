@@ -9,13 +9,7 @@
  * Uses only fetch, AbortController and timers: it runs in Node too (its tests do).
  */
 import { ApiPromise, type ResultState } from "./api-promise.js";
-import {
-  apiHeadersOf,
-  hostAddressesOf,
-  type Address,
-  type ApiRequests,
-  type SpecOptions,
-} from "./api-requests.js";
+import type { Address, ApiRequests, SpecOptions } from "./api-requests.js";
 import type { BasicCredentialValue, CoreOptions, CredentialValue, RequestOptions } from "./core.js";
 import { settle } from "./decode.js";
 import {
@@ -60,6 +54,7 @@ export type {
   CredentialValue,
   RequestOptions,
 } from "./core.js";
+export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
 export { placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
@@ -113,8 +108,22 @@ export class ClientCore {
     api: ApiRequests = {},
   ) {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
-    this.apiHeaders = apiHeadersOf(api, options as SpecOptions);
-    this.hosts = hostAddressesOf(api, options as SpecOptions);
+    // What the spec has every request carry, as api-requests.ts works it out, without its
+    // refusal of an `apiVersion` or a host name the spec does not list.
+    const { headers, version, hosts } = api;
+    const chosen = options as SpecOptions;
+    this.apiHeaders = {
+      ...(headers && lowerKeys(headers)),
+      ...(version && { [version.header.toLowerCase()]: chosen.apiVersion ?? version.current }),
+    };
+    this.hosts =
+      hosts &&
+      Object.fromEntries(
+        Object.entries(hosts).map(([name, url]) => [
+          name,
+          baseAddress(chosen.hosts?.[name] ?? url, `hosts.${name}`),
+        ]),
+      );
     const settings: Record<string, unknown> = { ...defaults };
     for (const [name, value] of Object.entries(options)) if (value != null) settings[name] = value;
     this.options = settings as unknown as Settings;
