@@ -10,6 +10,10 @@
  * timeout, not by a size), credentials are redacted from errors as they are spelled, there
  * are no log lines, and a failed connection is retried only for a request safe to repeat.
  * Uses only fetch, AbortController and timers: it runs in Node too (its tests do).
+ *
+ * It exports every value core.ts exports (the generated code imports them from core.js, which
+ * the map sends here: test/client-browser.test.ts holds the two lists equal), and imports only
+ * types from core.js: a value imported from it would come back to this file.
  */
 import { ApiPromise, type ResultState } from "./api-promise.js";
 import type { Address, ApiRequests, SpecOptions } from "./api-requests.js";
