@@ -14,6 +14,9 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as nodeBuild from "../generated/src/index.ts";
+import * as lean from "../generator/runtime/client/browser.ts";
+import { ApiError } from "../generator/runtime/client/errors.ts";
+import { placeParams } from "../generator/runtime/client/params.ts";
 import { repoRoot, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
 
@@ -151,9 +154,59 @@ describe("the browser build", () => {
     expect(await nodeBuild.transactionsGet(node, "ABCD-EFGH-IJKL")).toEqual(transaction);
   });
 
+  it("hands a success over unread with asResponse()", async () => {
+    server.respond((_req, res) => res.end(JSON.stringify(transaction)));
+    const response = await browser.transactionsGet(core(), "ABCD-EFGH-IJKL").asResponse();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(transaction);
+  });
+
+  it("sends the spec's API headers, version and other hosts, basic and query credentials", async () => {
+    server.respond((_req, res) => res.end("{}"));
+    const api = {
+      headers: { Accept: "application/vnd.test+json" },
+      version: { header: "X-Api-Version", versions: ["1", "2"], current: "2" },
+      hosts: { files: null },
+    };
+    const options = {
+      baseUrl: "https://unused.invalid",
+      apiVersion: "1",
+      hosts: { files: server.url },
+    };
+    const client = new lean.ClientCore(
+      options,
+      { login: { username: "ann", password: "s3cret-pass" }, key: "k/ey 1" },
+      ApiError,
+      {},
+      undefined,
+      api,
+    );
+    const op = lean.operation(
+      JSON.stringify({
+        id: "files.get",
+        method: "GET",
+        path: "/files/{name}",
+        host: "files",
+        credentials: [
+          { option: "login", basic: true },
+          { option: "key", query: "api_key" },
+        ],
+        headers: {},
+        documentedResponse: false,
+        code: ["place"],
+      }),
+      placeParams,
+    );
+    await client.request(op, { name: "a b" });
+    const [request] = server.requests;
+    expect(request!.url).toBe("/files/a%20b?api_key=k%2Fey+1");
+    expect(request!.headers["x-api-version"]).toBe("1");
+    expect(request!.headers.accept).toBe("application/vnd.test+json");
+    expect(request!.headers.authorization).toBe(`Basic ${btoa("ann:s3cret-pass")}`);
+  });
+
   it("exports every value core.ts exports, which generated code imports through the map", async () => {
     const full = await import("../generator/runtime/client/core.ts");
-    const lean = await import("../generator/runtime/client/browser.ts");
     expect(Object.keys(lean).sort()).toEqual(Object.keys(full).sort());
   });
 

@@ -435,7 +435,12 @@ export function browserMap(ctx: EmitContext): Record<string, string> | undefined
   if (!ctx.outputs.client) return undefined;
   const loop = "runtime/client/core.js";
   const lean = "runtime/client/browser.js";
-  return { [`./dist/${loop}`]: `./dist/${lean}`, [`./src/${loop}`]: `./src/${lean}` };
+  // The source's key is the path as written in an import (esbuild matches it before it finds
+  // the .ts), its value the file itself.
+  return {
+    [`./dist/${loop}`]: `./dist/${lean}`,
+    [`./src/${loop}`]: `./src/${lean.replace(/\.js$/, ".ts")}`,
+  };
 }
 
 /** `package.json`, `tsconfig.json` (strict check, no output), `tsconfig.build.json` (src/ to dist/), `.gitignore` (dist/) and `README.md` of the generated package. */
