@@ -310,16 +310,18 @@ export class ClientCore {
 }
 
 /**
- * Replaces each credential (of 4 characters or more) as it is spelled, in any case, with
- * `[redacted]`. core.ts also matches its escaped and encoded spellings (redact.ts).
+ * Replaces each credential (of 4 characters or more), in any case, with `[redacted]`: as it is
+ * spelled, and as JSON escapes it (a `"` or a backslash in it): an error body is parsed after
+ * it is redacted. core.ts also matches its other escaped and encoded spellings (redact.ts).
  */
 function redactor(secrets: readonly string[]): (text: string) => string {
+  const spellings = secrets
+    .filter((secret) => secret.length > 3)
+    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
   return (text) =>
-    secrets.reduce(
-      (out, secret) =>
-        secret.length < 4
-          ? out
-          : out.replace(new RegExp(secret.replace(/\W/g, "\\$&"), "gi"), "[redacted]"),
+    spellings.reduce(
+      (out, spelling) =>
+        out.replace(new RegExp(spelling.replace(/\W/g, "\\$&"), "gi"), "[redacted]"),
       text,
     );
 }
