@@ -140,6 +140,10 @@ function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
     ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
     [
+      "readHeaders",
+      endpoint.response.headers.length ? runtimeValue(coreModule, "declaredHeaders") : undefined,
+    ],
+    [
       "conditional",
       endpoint.response.notModified ? runtimeValue(conditionalModule, "conditional") : undefined,
     ],

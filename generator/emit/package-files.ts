@@ -314,6 +314,7 @@ function packageView(ctx: EmitContext) {
       exampleCode: code([endpointExample(e, types)]),
     })),
     hasCallbacks: hasCallbacks(ctx),
+    browserMap: browserMap(ctx),
     outputs: ctx.outputs,
     hasStreams: model.endpoints.some((e) => e.response.stream || e.streamResponse),
     callbackTable: markdownTable(
@@ -453,6 +454,25 @@ function entryTable(ctx: EmitContext): string {
         : []),
     ],
   );
+}
+
+/**
+ * package.json's `browser` map: a bundler for browsers (esbuild, webpack, Vite, Rollup's
+ * node-resolve with `browser: true`, Parcel) takes the lean request loop (runtime
+ * browser.ts) in place of core.ts, and every other file as it is (docs/client.md, "The
+ * browser build"). The built file, and its source as a bundler that compiles src/ asks for
+ * it (the bench and the tests bundle src/). Undefined without a client.
+ */
+export function browserMap(ctx: EmitContext): Record<string, string> | undefined {
+  if (!ctx.outputs.client) return undefined;
+  const loop = "runtime/client/core.js";
+  const lean = "runtime/client/browser.js";
+  // The source's key is the path as written in an import (esbuild matches it before it finds
+  // the .ts), its value the file itself.
+  return {
+    [`./dist/${loop}`]: `./dist/${lean}`,
+    [`./src/${loop}`]: `./src/${lean.replace(/\.js$/, ".ts")}`,
+  };
 }
 
 /** `package.json`, `tsconfig.json` (strict check, no output), `tsconfig.build.json` (src/ to dist/), `.gitignore` (dist/) and `README.md` of the generated package. */

@@ -38,6 +38,7 @@ export const runtimeModules = [
   "client/conditional.ts",
   "client/stream.ts",
   "client/core.ts",
+  "client/browser.ts",
   "client/pagination.ts",
   "client/expand.ts",
   "http/types.ts",

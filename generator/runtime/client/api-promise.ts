@@ -8,7 +8,7 @@
  * `asResponse()` called on the call's result in the same statement are always in time.
  * A plain `await` costs this object and one `then` more than a bare promise.
  */
-import { declaredHeaders, type DecodeSpec, type Success } from "./decode.js";
+import { readDeclared, type DecodeSpec, type Success } from "./decode.js";
 
 /** What `withResponse()` gives. */
 export interface WithResponse<T, H> {
@@ -91,7 +91,7 @@ export class ApiPromise<T, H = Record<string, never>> implements PromiseLike<T>,
         data,
         response,
         status,
-        headers: declaredHeaders(this.spec?.responseHeaders, headers),
+        headers: this.spec ? readDeclared(this.spec, headers) : {},
       } as WithResponse<T, H>;
     });
   }

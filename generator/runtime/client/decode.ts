@@ -17,6 +17,11 @@ export interface DecodeSpec {
   response?: ResponseKind;
   documentedResponse: boolean;
   responseHeaders?: Readonly<Record<string, HeaderParse>>;
+  /**
+   * `declaredHeaders`, passed beside the descriptor by the endpoints that declare response
+   * headers only, so that a bundle of others leaves it out; absent, there are none to read.
+   */
+  readHeaders?: typeof declaredHeaders;
   /** Of an endpoint that answers 304 Not Modified: makes its `NotModified` (conditional.ts). */
   conditional?: { answer(headers: Headers): unknown };
 }
@@ -106,7 +111,12 @@ export function settle(op: DecodeSpec, success: Success, state: ResultState): un
     state.spec = op;
     return data;
   }
-  const headers = declaredHeaders(op.responseHeaders, success.headers);
+  const headers = readDeclared(op, success.headers);
   const result: WithResponse<unknown, unknown> = { data, response, status, headers };
   return result;
+}
+
+/** The declared headers of a success, by spec name: none when the endpoint declares none. */
+export function readDeclared(op: DecodeSpec, headers: Headers): Record<string, unknown> {
+  return op.readHeaders?.(op.responseHeaders, headers) ?? {};
 }

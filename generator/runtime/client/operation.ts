@@ -5,7 +5,7 @@
 import type { ValidationIssue, Validator } from "../validate.js";
 import type { ResultState } from "./api-promise.js";
 import type { ClientCore, RequestOptions } from "./core.js";
-import type { HeaderParse, ResponseKind } from "./decode.js";
+import type { declaredHeaders, HeaderParse, ResponseKind } from "./decode.js";
 import type { BodyEncoding, encodeBody } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
 import { loneSurrogate, type ParamsSpec, type placeParams, type QueryParams } from "./params.js";
@@ -122,6 +122,8 @@ export interface OperationCode {
   validateBody?: Validator;
   /** encode.ts's `encodeBody`: for a body that is not JSON. */
   encode?: typeof encodeBody;
+  /** decode.ts's `declaredHeaders`: for an endpoint that declares response headers. */
+  readHeaders?: typeof declaredHeaders;
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
   place?: typeof placeParams;
   /**

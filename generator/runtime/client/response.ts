@@ -73,7 +73,29 @@ export function errorDetails(
   secrets: readonly string[],
   requestIdHeader?: string,
 ): ApiErrorDetails {
-  const safeText = redactor(secrets, cut)(text);
+  return detailsOf(
+    endpointId,
+    status,
+    redactor(secrets, cut)(text),
+    cut,
+    redactHeaders(headers, secrets),
+    requestIdHeader,
+  );
+}
+
+/**
+ * The details of an error response whose text and headers are already redacted (as
+ * `errorDetails` does): the browser's request loop (browser.ts) redacts its own way, and so
+ * leaves redact.ts out of its bundle.
+ */
+export function detailsOf(
+  endpointId: string,
+  status: number,
+  safeText: string,
+  cut: boolean,
+  safeHeaders: Headers,
+  requestIdHeader?: string,
+): ApiErrorDetails {
   const parsed = cut ? undefined : tryParseJson(safeText);
   const json = parsed && !deeperThan(parsed.value, maxDepth) ? parsed : undefined;
   const body = json ? json.value : safeText;
@@ -83,7 +105,7 @@ export function errorDetails(
     message: "",
     errors: [],
     body,
-    headers: redactHeaders(headers, secrets),
+    headers: safeHeaders,
   };
   const requestId = requestIdOf(details.headers, requestIdHeader);
   if (requestId !== undefined) details.requestId = requestId;

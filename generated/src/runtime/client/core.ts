@@ -70,6 +70,7 @@ import { bounded, type Ending } from "./timeout.js";
 
 export { ApiPromise, type WithResponse } from "./api-promise.js";
 export type { ApiRequests } from "./api-requests.js";
+export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
 export { placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";

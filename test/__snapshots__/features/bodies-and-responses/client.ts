@@ -2,6 +2,7 @@
 import { FilesApiError } from "./errors.js";
 import {
   ClientCore,
+  declaredHeaders,
   encodeBody,
   endpoint,
   group,
@@ -167,8 +168,9 @@ export const notesCreate: (
   body: Note,
   options?: RequestOptions,
 ) => ApiPromise<Note, NotesCreateResponseHeaders> = /* @__PURE__ */ endpoint(
-  '{"id":"notes.create","method":"POST","path":"/v1/notes","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"responseHeaders":{"Location":"string"},"code":["validateBody"]}',
+  '{"id":"notes.create","method":"POST","path":"/v1/notes","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"responseHeaders":{"Location":"string"},"code":["validateBody","readHeaders"]}',
   validateNote,
+  declaredHeaders,
 );
 
 /**
@@ -266,9 +268,10 @@ export const invoicesList: (
   query?: Pick<InvoicesListParams, "page">,
   options?: RequestOptions,
 ) => ApiPromise<Invoice[], InvoicesListResponseHeaders> = /* @__PURE__ */ endpoint(
-  '{"id":"invoices.list","method":"GET","path":"/v1/invoices","credentials":[],"headers":{},"args":["$query"],"documentedResponse":true,"responseHeaders":{"Link":"string","X-RateLimit-Remaining":"integer","X-Cached":"boolean"},"code":["validateParams","place"]}',
+  '{"id":"invoices.list","method":"GET","path":"/v1/invoices","credentials":[],"headers":{},"args":["$query"],"documentedResponse":true,"responseHeaders":{"Link":"string","X-RateLimit-Remaining":"integer","X-Cached":"boolean"},"code":["validateParams","place","readHeaders"]}',
   validateInvoicesListParams,
   placeParams,
+  declaredHeaders,
 );
 
 /** The `paymentIntents` endpoints of the Bodies and responses. */

@@ -2,6 +2,7 @@
 import { PagesApiError } from "./errors.js";
 import {
   ClientCore,
+  declaredHeaders,
   group,
   placeParams,
   type CoreOptions,
@@ -176,9 +177,10 @@ export const issuesList: (
   params?: Pick<IssuesListParams, "X-Trace" | "state" | "per_page">,
   options?: RequestOptions,
 ) => PagePromise<Issue[], Issue, IssuesListResponseHeaders> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"issues.list","method":"GET","path":"/v1/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"responseHeaders":{"Link":"string","X-Total":"integer"},"paging":{"style":"link","header":"Link"},"code":["validateParams","place"]}',
+  '{"id":"issues.list","method":"GET","path":"/v1/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"responseHeaders":{"Link":"string","X-Total":"integer"},"paging":{"style":"link","header":"Link"},"code":["validateParams","place","readHeaders"]}',
   validateIssuesListParams,
   placeParams,
+  declaredHeaders,
 );
 
 /**

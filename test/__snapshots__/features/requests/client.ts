@@ -7,6 +7,7 @@ import {
 } from "./runtime/client/conditional.js";
 import {
   ClientCore,
+  declaredHeaders,
   encodeBody,
   endpoint,
   group,
@@ -236,8 +237,9 @@ export const photosGet: (
   photoId: string,
   options?: ConditionalRequestOptions,
 ) => ApiPromise<Photo | NotModified, PhotosGetResponseHeaders> = /* @__PURE__ */ endpoint(
-  '{"id":"photos.get","method":"GET","path":"/photos/{photo_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["photo_id"],"documentedResponse":true,"responseHeaders":{"ETag":"string","Last-Modified":"string"},"code":["validateParams","conditional"]}',
+  '{"id":"photos.get","method":"GET","path":"/photos/{photo_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["photo_id"],"documentedResponse":true,"responseHeaders":{"ETag":"string","Last-Modified":"string"},"code":["validateParams","readHeaders","conditional"]}',
   validatePhotosGetParams,
+  declaredHeaders,
   conditional,
 );
 

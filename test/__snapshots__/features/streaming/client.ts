@@ -2,6 +2,7 @@
 import { StreamsApiError } from "./errors.js";
 import {
   ClientCore,
+  declaredHeaders,
   endpoint,
   group,
   placeParams,
@@ -189,8 +190,9 @@ export const jobsWatch: (
   options?: RequestOptions,
 ) => ApiPromise<Stream<JobsWatchEvent, JobsWatchResponseHeaders>, JobsWatchResponseHeaders> =
   /* @__PURE__ */ endpoint(
-    '{"id":"jobs.watch","method":"GET","path":"/v1/jobs/{job_id}/events","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"args":["job_id"],"documentedResponse":false,"responseHeaders":{"X-Job-State":"string"},"streaming":{"format":"sse","events":{"progress":"json","log":"text","done":"json"}},"code":["validateParams","stream"]}',
+    '{"id":"jobs.watch","method":"GET","path":"/v1/jobs/{job_id}/events","credentials":[],"headers":{"Accept":"text/event-stream, application/json;q=0.5"},"args":["job_id"],"documentedResponse":false,"responseHeaders":{"X-Job-State":"string"},"streaming":{"format":"sse","events":{"progress":"json","log":"text","done":"json"}},"code":["validateParams","readHeaders","stream"]}',
     validateJobsWatchParams,
+    declaredHeaders,
     openStream,
   );
 

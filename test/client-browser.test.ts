@@ -1,0 +1,228 @@
+/**
+ * The browser build of the generated client (docs/client.md, "The browser build"): the
+ * Merchant package bundled by esbuild for browsers, as an app's bundler does, takes the lean
+ * request loop (runtime/client/browser.ts) through package.json's `browser` map. The bundle
+ * is imported here in Node and called against a server on 127.0.0.1: a typed call, a typed
+ * error with its credential redacted, a retry, a timeout and an abort; and a redirect, which
+ * the browser build refuses where the Node build follows it (the proof the map swapped the
+ * loop). The one-operation bundle's size is held to its budget in bytes.
+ */
+import { build } from "esbuild";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as nodeBuild from "../generated/src/index.ts";
+import * as lean from "../generator/runtime/client/browser.ts";
+import { ApiError } from "../generator/runtime/client/errors.ts";
+import { placeParams } from "../generator/runtime/client/params.ts";
+import { repoRoot, tempDir } from "./helpers.ts";
+import { TestServer } from "./support/test-server.ts";
+
+const apiKey = "sk_test_api_key_0123456789";
+const index = join(repoRoot, "generated/src/index.ts");
+
+/** Bundles `contents` (an entry importing the package's src/) for browsers, as bench/bundle.ts does. */
+async function browserBundle(contents: string, minify: boolean): Promise<Uint8Array> {
+  const result = await build({
+    stdin: { contents, resolveDir: repoRoot, loader: "ts" },
+    bundle: true,
+    minify,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+  });
+  return result.outputFiles[0]!.contents;
+}
+
+let server: TestServer;
+let browser: typeof nodeBuild;
+let dir: string;
+beforeAll(async () => {
+  dir = tempDir("apigen-browser-");
+  const file = join(dir, "client.mjs");
+  writeFileSync(file, await browserBundle(`export * from ${JSON.stringify(index)};`, false));
+  browser = (await import(pathToFileURL(file).href)) as typeof nodeBuild;
+  server = await TestServer.start();
+});
+afterAll(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const core = (options: Partial<nodeBuild.MerchantClientOptions> = {}) =>
+  new browser.MerchantCore({ baseUrl: server.url, apiKey, retryBackoffMs: 1, ...options });
+
+const transaction = { reference: "ABCD-EFGH-IJKL", amount: 100 };
+
+/** The error a promise rejects with (fails the test if it resolves). */
+async function rejection(promise: PromiseLike<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("the browser build", () => {
+  it("makes a typed call: path, credential and JSON body", async () => {
+    server.respond((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(transaction));
+    });
+    const call = browser.transactionsGet(core(), "ABCD-EFGH-IJKL");
+    const { data, status } = await call.withResponse();
+    expect(data).toEqual(transaction);
+    expect(status).toBe(200);
+    const [request] = server.requests;
+    expect(request!.url).toBe("/v1/merchant/transactions/ABCD-EFGH-IJKL");
+    expect(request!.headers["x-api-key"]).toBe(apiKey);
+    expect(request!.headers.accept).toBe("application/json");
+  });
+
+  it("throws the API's typed error, the echoed credential redacted", async () => {
+    server.respond((_req, res) => {
+      res.statusCode = 403;
+      res.setHeader("x-echo", `key=${apiKey.toUpperCase()}`);
+      res.end(
+        JSON.stringify({ errors: [{ code: 1005, message: `Rejected X-API-Key ${apiKey}` }] }),
+      );
+    });
+    const error = await rejection(
+      browser.transactionsGet(core({ maxRetries: 0 }), "ABCD-EFGH-IJKL"),
+    );
+    expect(error).toBeInstanceOf(browser.MerchantApiError);
+    expect(error).toBeInstanceOf(browser.ClientError);
+    const apiError = error as nodeBuild.MerchantApiError;
+    expect([apiError.status, apiError.code, apiError.kind]).toEqual([403, 1005, "permission"]);
+    expect(apiError.message).toContain("Rejected X-API-Key [redacted]");
+    expect(apiError.headers.get("x-echo")).toBe("key=[redacted]");
+    expect(JSON.stringify(apiError)).not.toContain(apiKey);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a 503 of a GET (Retry-After), not of a POST without an idempotency key", async () => {
+    let calls = 0;
+    server.respond((_req, res) => {
+      if (calls++ === 0) {
+        res.statusCode = 503;
+        res.setHeader("retry-after", "0");
+        return res.end("{}");
+      }
+      res.end(JSON.stringify(transaction));
+    });
+    expect(await browser.transactionsGet(core(), "ABCD-EFGH-IJKL")).toEqual(transaction);
+    expect(server.requests).toHaveLength(2);
+
+    server.respond((_req, res) => {
+      res.statusCode = 503;
+      res.end("{}");
+    });
+    const error = await rejection(browser.ordersCreate(core(), { items: [] } as never));
+    expect(error).toBeInstanceOf(browser.MerchantApiError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("ends an attempt at its timeout, and a call at the caller's abort", async () => {
+    server.respond(() => {}); // never answers
+    const timedOut = await rejection(
+      browser.transactionsGet(core({ maxRetries: 0, timeoutMs: 50 }), "ABCD-EFGH-IJKL"),
+    );
+    expect(timedOut).toBeInstanceOf(browser.TimeoutError);
+    const controller = new AbortController();
+    const call = browser.transactionsGet(core(), "ABCD-EFGH-IJKL", { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    expect(await rejection(call)).toBeInstanceOf(browser.UserAbortError);
+  });
+
+  it("follows no redirect, where the Node build follows one within the origin", async () => {
+    server.respond((req, res) => {
+      if (req.url.startsWith("/v1/merchant/transactions/ABCD")) {
+        res.statusCode = 302;
+        res.setHeader("location", "/v1/merchant/transactions/WXYZ-WXYZ-WXYZ");
+        return res.end();
+      }
+      res.end(JSON.stringify(transaction));
+    });
+    const error = await rejection(browser.transactionsGet(core(), "ABCD-EFGH-IJKL"));
+    expect(error).toBeInstanceOf(browser.RedirectError);
+    expect(server.requests).toHaveLength(1);
+    const node = new nodeBuild.MerchantCore({ baseUrl: server.url, apiKey });
+    expect(await nodeBuild.transactionsGet(node, "ABCD-EFGH-IJKL")).toEqual(transaction);
+  });
+
+  it("hands a success over unread with asResponse()", async () => {
+    server.respond((_req, res) => res.end(JSON.stringify(transaction)));
+    const response = await browser.transactionsGet(core(), "ABCD-EFGH-IJKL").asResponse();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(transaction);
+  });
+
+  it("sends the spec's API headers, version and other hosts, basic and query credentials", async () => {
+    server.respond((_req, res) => res.end("{}"));
+    const api = {
+      headers: { Accept: "application/vnd.test+json" },
+      version: { header: "X-Api-Version", versions: ["1", "2"], current: "2" },
+      hosts: { files: null },
+    };
+    const options = {
+      baseUrl: "https://unused.invalid",
+      apiVersion: "1",
+      hosts: { files: server.url },
+    };
+    const client = new lean.ClientCore(
+      options,
+      { login: { username: "ann", password: "s3cret-pass" }, key: "k/ey 1" },
+      ApiError,
+      {},
+      undefined,
+      api,
+    );
+    const op = lean.operation(
+      JSON.stringify({
+        id: "files.get",
+        method: "GET",
+        path: "/files/{name}",
+        host: "files",
+        credentials: [
+          { option: "login", basic: true },
+          { option: "key", query: "api_key" },
+        ],
+        headers: {},
+        documentedResponse: false,
+        code: ["place"],
+      }),
+      placeParams,
+    );
+    await client.request(op, { name: "a b" });
+    const [request] = server.requests;
+    expect(request!.url).toBe("/files/a%20b?api_key=k%2Fey+1");
+    expect(request!.headers["x-api-version"]).toBe("1");
+    expect(request!.headers.accept).toBe("application/vnd.test+json");
+    expect(request!.headers.authorization).toBe(`Basic ${btoa("ann:s3cret-pass")}`);
+  });
+
+  it("exports every value core.ts exports, which generated code imports through the map", async () => {
+    const full = await import("../generator/runtime/client/core.ts");
+    expect(Object.keys(lean).sort()).toEqual(Object.keys(full).sort());
+  });
+
+  it("keeps one operation with its runtime within its budget, min+gz", async () => {
+    const code = await browserBundle(
+      `import { MerchantCore, transactionsGet } from ${JSON.stringify(index)};
+export const get = (ref) => transactionsGet(new MerchantCore({ baseUrl: "https://x" }), ref);`,
+      true,
+    );
+    expect(gzipSync(code, { level: 9 }).length).toBeLessThanOrEqual(budgetBytes);
+  });
+});
+
+/**
+ * bench/bundle.ts's one-operation figure (docs/benchmarks.md) may not grow past this: 6.58 KB
+ * when it was set, with room for a little more; the Node build's loop is 9.0 KB. Issue 33's
+ * target is 3.0 KB, which the browser build does not meet yet (docs/benchmarks.md says why).
+ */
+const budgetBytes = 7 * 1024;
