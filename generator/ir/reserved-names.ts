@@ -113,6 +113,7 @@ const coreOptionNames = [
   "fetch",
   "headers",
   "logger",
+  "middleware",
   "timeoutMs",
   "maxRetries",
   "idempotencyHeader",
