@@ -2,10 +2,13 @@
  * Middleware of the generated client (runtime/client/hooks.ts; docs/client.md, "Middleware"):
  * the order hooks run in, once per attempt around retries and redirects, the token refresh
  * that sends a request again, tracing headers, onError on a refused connection, and hooks
- * that throw, against a real server on 127.0.0.1.
+ * that throw, against a real server on 127.0.0.1; and that a bundle without middleware keeps
+ * none of its code.
  */
+import { build } from "esbuild";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ConnectionError,
@@ -18,6 +21,7 @@ import {
   type Middleware,
   type MerchantEndpointId,
 } from "../generated/src/index.ts";
+import { repoRoot } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
 
 let server: TestServer;
@@ -386,5 +390,38 @@ describe("onRequest answering itself", () => {
       { cart, rewritten: true },
     ]);
     expect(server.requests[1]!.headers["content-type"]).toBe("application/json");
+  });
+});
+
+describe("cost without middleware", () => {
+  /** A browser bundle of `entry` (as bench/bundle.ts makes it), minified. */
+  async function bundle(entry: string): Promise<string> {
+    const r = await build({
+      stdin: { contents: entry, resolveDir: repoRoot, loader: "ts" },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      write: false,
+    });
+    return r.outputFiles[0]!.text;
+  }
+  const index = JSON.stringify(join(repoRoot, "generated/src/index.ts"));
+
+  it("a bundle of one operation keeps none of the middleware's code; one that uses it does", async () => {
+    const plain = await bundle(
+      `import { MerchantCore, transactionsGet } from ${index};
+export const get = (ref) => transactionsGet(new MerchantCore({ baseUrl: "https://x" }), ref);`,
+    );
+    const hooked = await bundle(
+      `import { MerchantCore, transactionsGet, withMiddleware } from ${index};
+export const get = (ref) => transactionsGet(new MerchantCore({ baseUrl: "https://x", middleware: withMiddleware({}) }), ref);`,
+    );
+    // (Not "onError": "ConnectionError" holds it.)
+    for (const text of ["onRequest", "onResponse", "MiddlewareError"]) {
+      const found = { text, plain: plain.includes(text), hooked: hooked.includes(text) };
+      expect(found).toEqual({ text, plain: false, hooked: true });
+    }
   });
 });
