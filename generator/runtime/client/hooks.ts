@@ -87,23 +87,21 @@ export class MiddlewareError extends ClientError {
   }
 }
 
-/** What the request loop gives the stack for each attempt. */
-export interface AttemptContext {
-  endpointId: string;
-  /** Where the attempt is: its URL and method, moved on by each redirect. */
-  at: HopContext;
-  ending: Ending;
-  /** The call's state: attempts are counted per call. */
-  state: ResultState;
-  secrets: readonly string[];
-  fetch: typeof fetch;
-}
-
 /** A client's middleware, ready for the request loop: made by `withMiddleware`. */
 export interface MiddlewareStack<Id extends string = string> {
   readonly middleware: readonly Middleware<Id>[];
-  /** The fetch of one attempt, running the hooks around it. */
-  attempt(context: AttemptContext): (url: string, init: RequestInit) => Promise<Response>;
+  /**
+   * The fetch of one attempt, running the hooks around it: `at` is where the attempt is (its
+   * endpoint, URL and method, moved on by each redirect), `state` its call's (attempts are
+   * counted per call), `secrets` the call's credentials, `send` the client's fetch.
+   */
+  attempt(
+    at: HopContext,
+    ending: Ending,
+    state: ResultState,
+    secrets: readonly string[],
+    send: typeof fetch,
+  ): (url: string, init: RequestInit) => Promise<Response>;
 }
 
 /**
@@ -115,7 +113,7 @@ export interface MiddlewareStack<Id extends string = string> {
 export function withMiddleware<Id extends string = string>(
   ...middleware: NoInfer<Middleware<Id>>[]
 ): MiddlewareStack<Id> {
-  return { middleware, attempt: (context) => hookedFetch(middleware, context) };
+  return { middleware, attempt: (...args) => hookedFetch(middleware, ...args) };
 }
 
 /** Attempts so far, per call. */
@@ -131,8 +129,13 @@ type Run = <T>(
 
 function hookedFetch(
   list: readonly Middleware[],
-  { endpointId, at, ending, state, secrets, fetch: send }: AttemptContext,
+  at: HopContext,
+  ending: Ending,
+  state: ResultState,
+  secrets: readonly string[],
+  send: typeof fetch,
 ): (url: string, init: RequestInit) => Promise<Response> {
+  const { endpointId } = at;
   const attempt = (attempts.get(state) ?? 0) + 1;
   attempts.set(state, attempt);
   let request: Request;

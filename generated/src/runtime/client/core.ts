@@ -468,9 +468,8 @@ export class ClientCore {
   ): Promise<Outcome> {
     const { maxRedirects, maxResponseBytes, maxErrorBodyBytes, logger } = this.options;
     const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
-    const { fetch: own = fetch, middleware } = this.options;
-    const send =
-      middleware?.attempt({ endpointId: op.id, at, ending, state, secrets, fetch: own }) ?? own;
+    const own = this.options.fetch ?? fetch;
+    const send = this.options.middleware?.attempt(at, ending, state, secrets, own) ?? own;
     for (;;) {
       ending.release = undefined;
       // Called as a plain function: a browser's fetch refuses to run as a method of another object.
