@@ -331,6 +331,27 @@ describe("a hook that fails", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("throwing a value with no text is still a MiddlewareError", async () => {
+    const error = await rejection(
+      client([{ onRequest: () => Promise.reject(Object.create(null)) }]).transactions.list(),
+    );
+    expect(error).toBeInstanceOf(MiddlewareError);
+    expect(error.message).toBe("transactions.list: middleware[0].onRequest threw [object Object]");
+  });
+
+  it("a Response of another class (another realm's, undici's own package's) is taken as one", async () => {
+    server.json(200, {});
+    const foreign = {
+      [Symbol.toStringTag]: "Response",
+      status: 200,
+      type: "default",
+      headers: new Headers({ "content-type": "application/json" }),
+      body: new Response('{"foreign":true}').body,
+    } as unknown as Response;
+    const c = client([{ onResponse: () => foreign }]);
+    expect(await c.transactions.list()).toEqual({ foreign: true });
+  });
+
   it("that hangs ends at the attempt's timeout, and the request is never sent", async () => {
     server.json(200, {});
     let release!: () => void;

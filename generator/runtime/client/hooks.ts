@@ -166,7 +166,7 @@ function hookedFetch(
         const m = list[i]!;
         if (!m.onRequest) continue;
         const next = await run("onRequest", i, () => m.onRequest!(context()), isRequestOrResponse);
-        if (next instanceof Response) [response, after] = [next, i];
+        if (isResponse(next)) [response, after] = [next, i];
         else if (next) request = next;
       }
       if (!response) await adopt(request, built, derived, at, init);
@@ -254,9 +254,14 @@ function isRedirect(response: Response): boolean {
   );
 }
 
-const isResponse = (value: unknown): value is Response => value instanceof Response;
+/**
+ * By their tag, not `instanceof`: a `fetch` passed in (undici's own package, another realm's)
+ * makes Responses of a class other than the global one.
+ */
+const tagOf = (value: unknown): string => Object.prototype.toString.call(value);
+const isResponse = (value: unknown): value is Response => tagOf(value) === "[object Response]";
 const isRequestOrResponse = (value: unknown): value is Request | Response =>
-  value instanceof Request || value instanceof Response;
+  isResponse(value) || tagOf(value) === "[object Request]";
 
 /** The MiddlewareError of a hook that threw `value` or returned it. */
 function failure(
@@ -267,12 +272,13 @@ function failure(
   secrets: readonly string[],
   what: "threw" | "returned",
 ): MiddlewareError {
-  const text =
-    what === "threw"
-      ? value instanceof Error
-        ? `${value.name}: ${value.message}`
-        : String(value)
-      : `${Object.prototype.toString.call(value)}, which is not a ${hook === "onRequest" ? "Request or " : ""}Response`;
+  let text = `${tagOf(value)}, which is not a ${hook === "onRequest" ? "Request or " : ""}Response`;
+  try {
+    if (what === "threw")
+      text = value instanceof Error ? `${value.name}: ${value.message}` : String(value);
+  } catch {
+    text = tagOf(value); // a value with no text (`Object.create(null)`)
+  }
   // One line, as every error message of the client (response.ts).
   const line = redact(text, secrets)
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, " ")
