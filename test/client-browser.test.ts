@@ -205,6 +205,53 @@ describe("the browser build", () => {
     expect(request!.headers.authorization).toBe(`Basic ${btoa("ann:s3cret-pass")}`);
   });
 
+  it("runs middleware around each attempt, as the Node build does", async () => {
+    let calls = 0;
+    server.respond((_req, res) => {
+      if (calls++ === 0) {
+        res.statusCode = 503;
+        res.setHeader("retry-after", "0");
+        return res.end("{}");
+      }
+      res.end(JSON.stringify(transaction));
+    });
+    const seen: string[] = [];
+    const middleware = browser.withMiddleware(
+      {
+        onRequest({ request, attempt, endpointId }) {
+          request.headers.set("x-trace", `${endpointId}#${attempt}`);
+        },
+        onResponse({ response, attempt }) {
+          seen.push(`${attempt}:${response.status}`);
+        },
+      },
+      {
+        onRequest({ attempt }) {
+          if (attempt === 3) throw new Error("never a third");
+        },
+      },
+    );
+    expect(await browser.transactionsGet(core({ middleware }), "ABCD-EFGH-IJKL")).toEqual(
+      transaction,
+    );
+    expect(server.requests.map((r) => r.headers["x-trace"])).toEqual([
+      "transactions.get#1",
+      "transactions.get#2",
+    ]);
+    expect(seen).toEqual(["1:503", "2:200"]);
+
+    const failing = browser.withMiddleware({
+      onRequest() {
+        throw new Error(`no ${apiKey}`);
+      },
+    });
+    const error = await rejection(
+      browser.transactionsGet(core({ middleware: failing }), "ABCD-EFGH-IJKL"),
+    );
+    expect(error).toBeInstanceOf(browser.MiddlewareError);
+    expect(error.message).not.toContain(apiKey);
+  });
+
   it("exports every value core.ts exports, which generated code imports through the map", async () => {
     const full = await import("../generator/runtime/client/core.ts");
     expect(Object.keys(lean).sort()).toEqual(Object.keys(full).sort());

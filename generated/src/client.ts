@@ -9,6 +9,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import type {
   AuthorizeRequest,
   CancelSubscriptionResponse,
@@ -33,9 +34,29 @@ import {
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type MerchantEndpointId =
+  | "transactions.authorize"
+  | "transactions.list"
+  | "transactions.get"
+  | "orders.create"
+  | "testing.trackMockShipment"
+  | "subscriptions.cancel"
+  | "webhooks.create"
+  | "webhooks.delete"
+  | "testing.getRandomPhone";
 
 /** Options of {@link MerchantClient}. */
 export interface MerchantClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<MerchantEndpointId>;
   /**
    * API key of a merchant division.
    * Sent as `X-API-Key` by the endpoints that need it.

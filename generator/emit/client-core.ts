@@ -11,6 +11,7 @@ import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbo
 import { keyword, literalType, union } from "./shared/type-expr.ts";
 
 const coreModule = "client/core.ts";
+const hooksModule = "client/hooks.ts";
 
 /** The generated core class, referred to from the client module. */
 export const coreRef = (model: ApiModel) =>
@@ -36,6 +37,7 @@ export function optionsInterface(model: ApiModel): Statement {
     members: [
       ...apiVersionOption(model),
       ...hostsOption(model),
+      ...middlewareOption(model),
       ...headerCredentials(model).map(
         (c): Member => ({
           kind: "property-signature",
@@ -53,6 +55,44 @@ export function optionsInterface(model: ApiModel): Statement {
       ),
     ],
   };
+}
+
+/** The endpoint ids as a union, which middleware's hooks are given (runtime/client/hooks.ts). */
+export const endpointIdRef = (model: ApiModel) =>
+  generatedRef(modules.client, model.api.endpointIdTypeName, true);
+
+/** `export type MerchantEndpointId = "transactions.authorize" | ...`; none without endpoints. */
+export function endpointIdType(model: ApiModel): Statement | undefined {
+  if (model.endpoints.length === 0) return undefined;
+  return {
+    kind: "type-alias",
+    name: model.api.endpointIdTypeName,
+    isExported: true,
+    docs: [
+      "The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it.",
+    ],
+    type: union(model.endpoints.map((e) => literalType(e.id))),
+  };
+}
+
+/** `middleware`, typed with the endpoint ids, overriding the runtime's untyped one. */
+function middlewareOption(model: ApiModel): Member[] {
+  if (model.endpoints.length === 0) return [];
+  return [
+    {
+      kind: "property-signature",
+      name: "middleware",
+      hasQuestionToken: true,
+      type: {
+        kind: "generic",
+        target: runtimeType(hooksModule, "MiddlewareStack"),
+        args: [endpointIdRef(model)],
+      },
+      docs: [
+        "Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse.",
+      ],
+    },
+  ];
 }
 
 /** The core class: options, credentials and the API's error class, for the endpoint functions. */

@@ -35,6 +35,7 @@ import {
 import {
   coreClass,
   coreRef,
+  endpointIdType,
   headerCredentials,
   optionsInterface,
   optionsRef,
@@ -358,7 +359,21 @@ function exportedRuntime(model: ApiModel): FileStatement[] {
     },
     tight: true,
   };
-  return [statement, ...paging, ...conditionalExports(model), ...streamExports(model)];
+  const middleware: FileStatement = {
+    statement: {
+      kind: "export-from",
+      module: "src/runtime/client/hooks.ts",
+      names: [
+        { name: "withMiddleware", isType: false },
+        ...["Middleware", "MiddlewareContext", "MiddlewareStack"].map((name) => ({
+          name,
+          isType: true,
+        })),
+      ],
+    },
+    tight: true,
+  };
+  return [statement, middleware, ...paging, ...conditionalExports(model), ...streamExports(model)];
 }
 
 /** With an endpoint that answers 304: `NotModified` and `ConditionalRequestOptions`, re-exported. */
@@ -400,6 +415,7 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
       },
     },
     ...exportedRuntime(model),
+    ...[endpointIdType(model)].flatMap((statement) => (statement ? [{ statement }] : [])),
     { statement: optionsInterface(model) },
     { statement: coreClass(model) },
     ...inlineBodyValidators(model),

@@ -49,6 +49,19 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
           .concat(["ApiErrorEntry", "ApiErrorKind"].map((name) => ({ name, isType: true }))),
       },
     },
+    // Only a client with endpoints can be given middleware, whose hooks' errors it is.
+    ...(ctx.model.endpoints.length
+      ? [
+          {
+            statement: {
+              kind: "export-from" as const,
+              module: "src/runtime/client/hooks.ts",
+              names: [{ name: "MiddlewareError", isType: false }],
+            },
+            tight: true,
+          },
+        ]
+      : []),
     {
       statement: {
         kind: "class",

@@ -37,6 +37,7 @@ export const runtimeModules = [
   "client/api-requests.ts",
   "client/conditional.ts",
   "client/stream.ts",
+  "client/hooks.ts",
   "client/core.ts",
   "client/browser.ts",
   "client/pagination.ts",

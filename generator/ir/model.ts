@@ -738,6 +738,8 @@ export interface ApiInfo {
   errorClassName: string;
   /** `MerchantCore` for `MerchantClient`: what the standalone endpoint functions take. */
   coreClassName: string;
+  /** `MerchantEndpointId` for `MerchantClient`: the union of the endpoint ids (middleware's). */
+  endpointIdTypeName: string;
   baseUrlName: string;
   callbackBaseUrlName: string;
   /** The client's defaults the spec sets (`api.clientDefaults`); the runtime's otherwise. */

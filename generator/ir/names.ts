@@ -119,13 +119,21 @@ export interface NamedParts {
   errorCodes: ErrorCode[];
 }
 
-/** The client's companions, named after it: `MerchantClient` has `MerchantCore` and `MerchantApiError`. */
+/**
+ * The client's companions, named after it: `MerchantClient` has `MerchantCore`,
+ * `MerchantApiError` and `MerchantEndpointId`.
+ */
 export function clientCompanions(clientName: string): {
   coreClassName: string;
   errorClassName: string;
+  endpointIdTypeName: string;
 } {
   const stem = clientName.replace(/Client$/, "");
-  return { coreClassName: `${stem}Core`, errorClassName: `${stem}ApiError` };
+  return {
+    coreClassName: `${stem}Core`,
+    errorClassName: `${stem}ApiError`,
+    endpointIdTypeName: `${stem}EndpointId`,
+  };
 }
 
 /**
@@ -135,12 +143,13 @@ export function clientCompanions(clientName: string): {
  * a schema.
  */
 export function fixedNames(clientName: string): string[] {
-  const { coreClassName, errorClassName } = clientCompanions(clientName);
+  const { coreClassName, errorClassName, endpointIdTypeName } = clientCompanions(clientName);
   return [
     clientName,
     `${clientName}Options`,
     coreClassName,
     errorClassName,
+    endpointIdTypeName,
     "CallbackHandlers",
     "CallbackRouterOptions",
     "WebhookHandlers",

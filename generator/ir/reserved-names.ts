@@ -10,18 +10,21 @@ import type { CoreOptions } from "../runtime/client/core.ts";
  * re-export and import.
  */
 export const runtimeExportNames: ReadonlySet<string> = new Set([
-  // runtime/client/core.ts, pagination.ts, stream.ts (re-exported by client.ts)
+  // runtime/client/core.ts, hooks.ts, pagination.ts, stream.ts (re-exported by client.ts)
   "ApiPromise",
   "BasicCredentialValue",
   "BinaryInput",
   "CoreOptions",
   "CredentialValue",
+  "Middleware",
+  "MiddlewareContext",
+  "MiddlewareStack",
   "Page",
   "PagePromise",
   "RequestOptions",
   "Stream",
   "WithResponse",
-  // runtime/client/errors.ts (re-exported by errors.ts), and what errors.ts declares itself
+  // runtime/client/errors.ts and hooks.ts (re-exported by errors.ts), and what errors.ts declares itself
   "ApiErrorCode",
   "ApiErrorEntry",
   "ApiErrorKind",
@@ -30,6 +33,7 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "ConnectionError",
   "ErrorCode",
   "errorCodeMeanings",
+  "MiddlewareError",
   "MissingCredentialError",
   "PaginationError",
   "RedirectError",
@@ -107,7 +111,7 @@ export const clientModuleValues: ReadonlySet<string> = new Set(
     "nullable number object oneOf openStream operation pagedEndpoint paginate pathOf " +
     "placeParams queryPair randomNonce redact redactHeaders redactor redirectHop retryAfterMs " +
     "secretsOf serialize settle sleep string tagged tryParseJson union uriFormat uuidFormat " +
-    "validate yearMonthFormat " +
+    "validate withMiddleware yearMonthFormat " +
     // errors.ts
     "errorCodeMeanings"
   ).split(" "),
@@ -119,6 +123,7 @@ const coreOptionNames = [
   "fetch",
   "headers",
   "logger",
+  "middleware",
   "timeoutMs",
   "maxRetries",
   "idempotencyHeader",

@@ -56,6 +56,7 @@ const nameKeys = new Set([
   "clientName",
   "coreClassName",
   "errorClassName",
+  "endpointIdTypeName",
   "baseUrlName",
   "callbackBaseUrlName",
   "packageName",

@@ -13,6 +13,7 @@ import type * as CallbacksSignature from "../../runtime/callbacks/signature.ts";
 import type * as ClientConditional from "../../runtime/client/conditional.ts";
 import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
+import type * as ClientHooks from "../../runtime/client/hooks.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
 import type * as ClientStream from "../../runtime/client/stream.ts";
 import type * as MswHandlers from "../../runtime/msw/handlers.ts";
@@ -69,6 +70,7 @@ interface RuntimeModules {
   "client/conditional.ts": typeof ClientConditional;
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;
+  "client/hooks.ts": typeof ClientHooks;
   "client/pagination.ts": typeof ClientPagination;
   /** Types only (`Expanded`). */
   "client/expand.ts": Record<string, never>;

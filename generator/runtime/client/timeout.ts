@@ -17,7 +17,7 @@
 /** How an attempt ended before its work did, and what it lets go of then. */
 export interface Ending {
   /** Why the attempt ended early, once it has. */
-  why?: "timeout" | "abort";
+  why?: "timeout" | "abort" | undefined;
   /** Lets go of what the attempt waits on (a response's body); unset while waiting for a response. */
   release?: (() => void) | undefined;
 }

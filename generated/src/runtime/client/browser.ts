@@ -263,7 +263,16 @@ export class ClientCore {
       let text = "";
       let failure: ClientError | undefined;
       try {
-        response = await (options.fetch ?? fetch)(url, init);
+        const own = options.fetch ?? fetch;
+        // The hooks of `withMiddleware` (hooks.ts) see the attempt ended by the caller or the timeout.
+        const ending = {
+          get why() {
+            return controller.signal.aborted ? (signal?.aborted ? "abort" : "timeout") : undefined;
+          },
+        } as const;
+        const at = { endpointId: id, url, method: op.method, hops: 0 };
+        const send = options.middleware?.attempt(at, ending, state, secrets, own) ?? own;
+        response = await send(url, init);
         const { status } = response;
         // A browser hides where a redirect goes (status 0): none is followed.
         if (!status || (/^30[12378]$/.test(`${status}`) && response.headers.has("location")))

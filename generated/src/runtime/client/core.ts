@@ -54,6 +54,7 @@ import {
   secretsOf,
   type BasicCredentials,
 } from "./params.js";
+import type { MiddlewareStack } from "./hooks.js";
 import { redact } from "./redact.js";
 import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
@@ -145,6 +146,8 @@ export interface CoreOptions extends Partial<typeof defaults> {
   headers?: Record<string, string>;
   /** Receives one line per attempt, redirect and retry; never a header or a credential. */
   logger?: ClientLogger;
+  /** Hooks around each attempt, made by `withMiddleware(...)` (hooks.ts, which only they load). */
+  middleware?: MiddlewareStack;
 }
 
 type Settings = typeof defaults & CoreOptions;
@@ -466,10 +469,12 @@ export class ClientCore {
   ): Promise<Outcome> {
     const { maxRedirects, maxResponseBytes, maxErrorBodyBytes, logger } = this.options;
     const at: HopContext = { endpointId: op.id, url, method: op.method, hops: 0 };
+    const own = this.options.fetch ?? fetch;
+    const send = this.options.middleware?.attempt(at, ending, state, secrets, own) ?? own;
     for (;;) {
       ending.release = undefined;
       // Called as a plain function: a browser's fetch refuses to run as a method of another object.
-      const response = await (this.options.fetch ?? fetch)(at.url, init);
+      const response = await send(at.url, init);
       progress.answered = true;
       ending.release = () => discard(response);
       if (ending.why) ending.release();

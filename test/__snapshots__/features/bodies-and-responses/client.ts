@@ -12,6 +12,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import {
   binary,
   string,
@@ -43,9 +44,29 @@ import {
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type FilesEndpointId =
+  | "paymentIntents.create"
+  | "files.create"
+  | "files.upload"
+  | "notes.create"
+  | "notes.setText"
+  | "files.delete"
+  | "invoices.pdf"
+  | "invoices.summary"
+  | "invoices.list";
 
 /** Options of {@link FilesClient}. */
 export interface FilesClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<FilesEndpointId>;
   /** Sent as `Authorization: Bearer …` by the endpoints that need it. */
   token?: CredentialValue;
 }

@@ -15,6 +15,7 @@ export {
   type ApiErrorEntry,
   type ApiErrorKind,
 } from "./runtime/client/errors.js";
+export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Bodies and responses: status, code or tag, message, body and headers. */
 export class FilesApiError extends ApiError {

@@ -11,6 +11,7 @@ import {
   type RequestOptions,
 } from "./runtime/client/core.js";
 import type { Expanded } from "./runtime/client/expand.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import { pagedEndpoint, type PagePromise } from "./runtime/client/pagination.js";
 import type { Charge, CreatePayment, List, Payment, PaymentsListParams } from "./types.js";
 import {
@@ -22,10 +23,25 @@ import {
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
 export type { Page, PagePromise } from "./runtime/client/pagination.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type ExpandableEndpointId =
+  | "payments.get"
+  | "payments.create"
+  | "payments.list"
+  | "charges.get";
 
 /** Options of {@link ExpandableClient}. */
 export interface ExpandableClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<ExpandableEndpointId>;
   /** Sent as `Authorization: Bearer …` by the endpoints that need it. */
   token?: CredentialValue;
 }

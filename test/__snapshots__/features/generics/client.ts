@@ -10,6 +10,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import { pagedEndpoint, type PagePromise } from "./runtime/client/pagination.js";
 import type {
   Customer,
@@ -31,10 +32,27 @@ import {
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
 export type { Page, PagePromise } from "./runtime/client/pagination.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type GenericsEndpointId =
+  | "customers.list"
+  | "orders.list"
+  | "orders.search"
+  | "customers.find"
+  | "tags.tree"
+  | "orders.batches";
 
 /** Options of {@link GenericsClient}. */
 export interface GenericsClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<GenericsEndpointId>;
   /** Sent as `Authorization: Bearer …` by the endpoints that need it. */
   token?: CredentialValue;
 }

@@ -8,14 +8,27 @@ import {
   type CoreOptions,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import type { Cart, CartId } from "./types.js";
 import { validateCartsGetParams } from "./validators.js";
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type MultiFileEndpointId = "carts.get";
 
 /** Options of {@link MultiFileClient}. */
-export interface MultiFileClientOptions extends CoreOptions {}
+export interface MultiFileClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<MultiFileEndpointId>;
+}
 
 /**
  * Sends the calls of the Multi file's endpoint functions (`cartsGet(core, …)`), with the options of {@link MultiFileClient}.

@@ -10,6 +10,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import type { CreateOrder, Order, OrdersGetParams, WebhookRegistration } from "./types.js";
 import {
   validateCreateOrder,
@@ -22,9 +23,26 @@ import {
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type OpsEndpointId =
+  | "orders.get"
+  | "orders.create"
+  | "orders.cancel"
+  | "files.download"
+  | "webhooks.create"
+  | "webhooks.delete";
 
 /** Options of {@link OpsClient}. */
 export interface OpsClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<OpsEndpointId>;
   /**
    * API key.
    * Sent as `X-API-Key` by the endpoints that need it.

@@ -9,6 +9,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import { pagedEndpoint, type PagePromise } from "./runtime/client/pagination.js";
 import type {
   Customer,
@@ -40,10 +41,27 @@ import {
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
 export type { Page, PagePromise } from "./runtime/client/pagination.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type PagesEndpointId =
+  | "customers.list"
+  | "files.list"
+  | "events.list"
+  | "repos.list"
+  | "issues.list"
+  | "things.list";
 
 /** Options of {@link PagesClient}. */
 export interface PagesClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<PagesEndpointId>;
   /** Sent as `Authorization: Bearer …` by the endpoints that need it. */
   token?: CredentialValue;
   /** Sent in the query string as `api_key=…` by the endpoints that need it. */

@@ -16,6 +16,7 @@ export {
   type ApiErrorEntry,
   type ApiErrorKind,
 } from "./runtime/client/errors.js";
+export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Pagination: status, code or tag, message, body and headers. */
 export class PagesApiError extends ApiError {

@@ -11,6 +11,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import {
   number,
   object,
@@ -35,9 +36,26 @@ export type {
   RequestOptions,
 } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type ParamsEndpointId =
+  | "issues.list"
+  | "issues.check"
+  | "issues.options"
+  | "issues.create"
+  | "account.get"
+  | "charges.create";
 
 /** Options of {@link ParamsClient}. */
 export interface ParamsClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<ParamsEndpointId>;
   /**
    * Personal access token.
    * Sent as `Authorization: Bearer …` by the endpoints that need it.

@@ -16,6 +16,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import {
   binary,
   object,
@@ -37,7 +38,23 @@ import {
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
 export { NotModified, type ConditionalRequestOptions } from "./runtime/client/conditional.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type MediaEndpointId =
+  | "albums.get"
+  | "albums.rename"
+  | "files.download"
+  | "pages.render"
+  | "photos.raw"
+  | "photos.get"
+  | "photos.upload";
 
 /** Options of {@link MediaClient}. */
 export interface MediaClientOptions extends CoreOptions {
@@ -51,6 +68,8 @@ export interface MediaClientOptions extends CoreOptions {
      */
     uploads?: string;
   };
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<MediaEndpointId>;
   /** Sent as `Authorization: Bearer …` by the endpoints that need it. */
   token?: CredentialValue;
 }

@@ -11,6 +11,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import type { CreateHook, Hook, ItemList, ItemsListParams, Ticket } from "./types.js";
 import {
   validateCreateHook,
@@ -26,9 +27,25 @@ export type {
   RequestOptions,
 } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type KioskEndpointId =
+  | "items.list"
+  | "admin.reset"
+  | "hooks.create"
+  | "hooks.delete"
+  | "tickets.close";
 
 /** Options of {@link KioskClient}. */
 export interface KioskClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<KioskEndpointId>;
   /**
    * Key of an account.
    * Sent as `X-Key` by the endpoints that need it.

@@ -9,14 +9,26 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import type { Endpoint, EndpointCreate } from "./types.js";
 import { validateEndpointCreate } from "./validators.js";
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type StandardWebhooksEndpointId = "endpoints.create";
 
 /** Options of {@link StandardWebhooksClient}. */
 export interface StandardWebhooksClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<StandardWebhooksEndpointId>;
   /** Sent as `Authorization: Bearer …` by the endpoints that need it. */
   token?: CredentialValue;
 }

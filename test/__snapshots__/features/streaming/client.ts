@@ -11,6 +11,7 @@ import {
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import { openStream, type Stream } from "./runtime/client/stream.js";
 import type { UnknownEvent } from "./runtime/unions.js";
 import type {
@@ -33,10 +34,27 @@ import {
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
 export { type Stream } from "./runtime/client/stream.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type StreamsEndpointId =
+  | "chat.create"
+  | "completions.stream"
+  | "messages.stream"
+  | "jobs.watch"
+  | "ticks.watch"
+  | "logs.tail";
 
 /** Options of {@link StreamsClient}. */
 export interface StreamsClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<StreamsEndpointId>;
   /** Sent as `Authorization: Bearer …` by the endpoints that need it. */
   token?: CredentialValue;
 }

@@ -8,14 +8,31 @@ import {
   type CoreOptions,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import type { Charge, CreateCharge, Event, PaymentMethod } from "./types.js";
 import { validateChargesGetParams, validateCreateCharge } from "./validators.js";
 
 export type { CoreOptions, CredentialValue, RequestOptions } from "./runtime/client/core.js";
 export { ApiPromise, type BinaryInput, type WithResponse } from "./runtime/client/core.js";
+export {
+  withMiddleware,
+  type Middleware,
+  type MiddlewareContext,
+  type MiddlewareStack,
+} from "./runtime/client/hooks.js";
+
+/** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
+export type UnionsEndpointId =
+  | "charges.get"
+  | "charges.create"
+  | "paymentMethods.list"
+  | "events.next";
 
 /** Options of {@link UnionsClient}. */
-export interface UnionsClientOptions extends CoreOptions {}
+export interface UnionsClientOptions extends CoreOptions {
+  /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
+  middleware?: MiddlewareStack<UnionsEndpointId>;
+}
 
 /**
  * Sends the calls of the Unions's endpoint functions (`chargesGet(core, …)`), with the options of {@link UnionsClient}.
