@@ -15,6 +15,7 @@ import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node 
 import { DiagnosticBag, DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { LineIndex } from "../load/line-index.ts";
 import { maxSpecFileBytes, readRegularFile, reasonOf } from "../load/spec-folder.ts";
+import { maxDocumentFileBytes } from "../load/spec-source.ts";
 import {
   checkAliases,
   deepestPoint,
@@ -26,7 +27,7 @@ import type { SourceLocation } from "../ir/model.ts";
 import { jsonOffset } from "./json-position.ts";
 
 /** Largest file read for an import, the document or a file its `$ref`s reach. */
-export const maxImportFileBytes = 64 * 1024 * 1024;
+export const maxImportFileBytes = maxDocumentFileBytes;
 
 /** Most bytes read for one import, over all its files. */
 export const maxImportTotalBytes = 128 * 1024 * 1024;
@@ -69,6 +70,8 @@ export class DocumentReach {
   /** How messages name `root`. */
   readonly rootName: string;
   private bytesRead = 0;
+  /** Every file read, by its name (`nameOf`), with its bytes: what the up-to-date check hashes. */
+  readonly filesRead: Map<string, Uint8Array> = new Map();
 
   constructor(
     realDocument: string,
@@ -129,6 +132,7 @@ export class DocumentReach {
       return unreadable(this.nameOf(real), reason);
     }
     this.bytesRead += bytes.length;
+    this.filesRead.set(this.nameOf(real), bytes);
     return new TextDecoder().decode(bytes);
   }
 }
