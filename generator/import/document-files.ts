@@ -24,7 +24,7 @@ import {
   maxAliasCount,
 } from "../load/yaml-guards.ts";
 import type { SourceLocation } from "../ir/model.ts";
-import { jsonOffset } from "./json-position.ts";
+import { jsonOffset, JsonOffsets } from "./json-position.ts";
 
 /** Largest file read for an import, the document or a file its `$ref`s reach. */
 export const maxImportFileBytes = maxDocumentFileBytes;
@@ -370,31 +370,69 @@ export function positionOf(
   pointer: string,
   json: boolean,
 ): { line: number; col: number } | undefined {
-  const tokens = pointerTokens(pointer);
-  const at = (offset: number) => {
-    const { line, col } = new LineIndex("", text).at(offset);
+  return new TextPositions(text, json).of(pointer);
+}
+
+/**
+ * Line and column of many pointers into one file (`positionOf`, with what it builds kept):
+ * the line index, the JSON scan (json-position.ts, `JsonOffsets`) or the parsed YAML document
+ * with an index of each mapping's keys, each made once, at the first lookup.
+ */
+export class TextPositions {
+  private lines: LineIndex | undefined;
+  private jsonOffsets: JsonOffsets | undefined;
+  private yaml: { root: Node | null } | undefined;
+  private readonly keys = new WeakMap<object, Map<string, { key: unknown; value: unknown }>>();
+
+  constructor(
+    private readonly text: string,
+    private readonly json: boolean,
+  ) {}
+
+  /** Line and column of the value at `pointer` (its nearest ancestor's when absent). */
+  of(pointer: string): { line: number; col: number } | undefined {
+    const tokens = pointerTokens(pointer);
+    const offset = this.json
+      ? (this.jsonOffsets ??= new JsonOffsets(this.text)).offset(tokens)
+      : this.yamlOffset(tokens);
+    if (offset === undefined) return undefined;
+    const { line, col } = (this.lines ??= new LineIndex("", this.text)).at(offset);
     return { line, col };
-  };
-  if (json) return at(jsonOffset(text, tokens));
-  let doc;
-  try {
-    doc = parseDocument(text, { keepSourceTokens: false, uniqueKeys: false });
-  } catch (error) {
-    if (isStackOverflow(error)) return undefined;
-    throw error;
   }
-  let node: Node | null | undefined = doc.contents as Node | null;
-  let found = node;
-  for (const token of tokens) {
-    if (isMap(node)) {
-      const pair: { key: unknown; value: unknown } | undefined = node.items.findLast(
-        (p) => isScalar(p.key) && String(p.key.value) === token,
-      );
-      node = (pair?.value as Node | null | undefined) ?? (pair?.key as Node | undefined);
-    } else if (isSeq(node)) node = node.items[Number(token)] as Node | undefined;
-    else node = undefined;
-    if (!node) break;
-    found = node;
+
+  private yamlOffset(tokens: readonly string[]): number | undefined {
+    if (!this.yaml) {
+      try {
+        const doc = parseDocument(this.text, { keepSourceTokens: false, uniqueKeys: false });
+        this.yaml = { root: doc.contents as Node | null };
+      } catch (error) {
+        if (isStackOverflow(error)) return undefined;
+        throw error;
+      }
+    }
+    let node: Node | null | undefined = this.yaml.root;
+    let found = node;
+    for (const token of tokens) {
+      if (isMap(node)) {
+        const pair = this.pairsOf(node).get(token);
+        node = (pair?.value as Node | null | undefined) ?? (pair?.key as Node | undefined);
+      } else if (isSeq(node)) node = node.items[Number(token)] as Node | undefined;
+      else node = undefined;
+      if (!node) break;
+      found = node;
+    }
+    return found?.range?.[0] ?? 0;
   }
-  return at(found?.range?.[0] ?? 0);
+
+  /** A mapping's pairs by key text; the last of equal keys, as the data keeps it. */
+  private pairsOf(map: Node): Map<string, { key: unknown; value: unknown }> {
+    let index = this.keys.get(map);
+    if (!index) {
+      index = new Map();
+      for (const pair of (map as unknown as { items: { key: unknown; value: unknown }[] }).items)
+        if (isScalar(pair.key)) index.set(String(pair.key.value), pair);
+      this.keys.set(map, index);
+    }
+    return index;
+  }
 }

@@ -17,7 +17,7 @@ import {
   parseText,
   percentDecoded,
   pointerTokens,
-  positionOf,
+  TextPositions,
   type JsonObject,
   type JsonValue,
   type ReadLimits,
@@ -67,6 +67,8 @@ export class OpenApiDocument {
   readonly root: SourceFile;
   private readonly reach: DocumentReach;
   private readonly texts: Map<string, string> | undefined;
+  /** Each file's positions, made at its first located problem and kept for the next. */
+  private readonly positions = new Map<string, TextPositions>();
   /** The bytes of the document fetched from a URL, when it was (then it is the only file). */
   private readonly fetched: Uint8Array | undefined;
 
@@ -160,7 +162,12 @@ export class OpenApiDocument {
   at(where: Pointer): { file: string; line: number; col: number } {
     const file = this.files.get(where.file);
     if (!file) return { file: where.file, line: 1, col: 1 };
-    const position = positionOf(file.text, where.pointer, file.json);
+    let positions = this.positions.get(file.path);
+    if (!positions) {
+      positions = new TextPositions(file.text, file.json);
+      this.positions.set(file.path, positions);
+    }
+    const position = positions.of(where.pointer);
     return { file: file.shown, ...(position ?? { line: 1, col: 1 }) };
   }
 }

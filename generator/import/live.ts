@@ -53,7 +53,11 @@ export function importDocumentSpec(options: DocumentSpecOptions): ImportedSpec {
 /** The loader's checks of each file of the imported data; the files that pass. */
 export function checkDocumentSpec(imported: ImportedSpec, bag: DiagnosticBag): DocumentSpec {
   const files: SpecFile[] = [];
-  for (const { path, sections } of imported.data) {
+  // in the order a folder of these files is read (spec-folder.ts): one order of declarations
+  const byPath = [...imported.data].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+  for (const { path, sections } of byPath) {
     const file = new DocumentSpecFile(path, sections, imported);
     if (checkSpecData(file, bag)) files.push(file);
   }
