@@ -204,7 +204,12 @@ export interface ParsedText {
  * some 90 times its size in memory, which JSON.parse does not.
  */
 export function parseText(shown: string, name: string, text: string): ParsedText {
-  const lines = new LineIndex(shown, text);
+  // made only when a problem is located: indexing the lines of 13 MB is not free
+  let index: LineIndex | undefined;
+  const lines = {
+    file: shown,
+    at: (offset: number) => (index ??= new LineIndex(shown, text)).at(offset),
+  } as LineIndex;
   const trimmed = text.trimStart();
   let parsed: ParsedText | undefined;
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {

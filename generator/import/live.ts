@@ -80,10 +80,26 @@ class DocumentSpecFile extends SpecFile {
     this.doc = doc;
   }
 
+  /**
+   * The location of the origin of the value at `path`. Its line and column are worked out
+   * when first read: the IR locates every node it builds, and finding each in a 13 MB
+   * document was a second of GitHub's run, for the few locations a diagnostic or gap shows.
+   */
   override locate(path: DataPath): SourceLocation {
     const at = originOf(this.imported, this.data, path);
-    const shown = at.file === this.doc.root.path ? at.pointer : `${at.file}${at.pointer}`;
-    return { ...this.doc.at(at), pointer: shown };
+    const doc = this.doc;
+    let found: { file: string; line: number; col: number } | undefined;
+    const position = () => (found ??= doc.at(at));
+    return {
+      file: doc.files.get(at.file)?.shown ?? doc.root.shown,
+      get line() {
+        return position().line;
+      },
+      get col() {
+        return position().col;
+      },
+      pointer: at.file === doc.root.path ? at.pointer : `${at.file}${at.pointer}`,
+    };
   }
 
   override at(): SourceLocation {
