@@ -17,6 +17,7 @@ import { DiagnosticBag } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { checkDocumentSpec, importDocumentSpec } from "../generator/import/live.ts";
+import { jsonOffset, JsonOffsets } from "../generator/import/json-position.ts";
 import { runPipeline } from "../generator/pipeline.ts";
 import { cliEnv, repoRoot, runCli, tempDir, type CliRun } from "./helpers.ts";
 
@@ -119,6 +120,25 @@ describe("generate from a document, in process", () => {
       expect(gap.location.pointer).toMatch(/^#\//);
       expect(gap.text).toContain(`(import: ${gap.location.pointer})`);
     }
+  });
+});
+
+describe("JsonOffsets", () => {
+  it("finds every value of a document where a scan from the top finds it", () => {
+    const text = JSON.stringify(parse(readFileSync(petstore, "utf8")), null, 1);
+    const offsets = new JsonOffsets(text);
+    const pointers: string[][] = [];
+    const walk = (value: unknown, tokens: string[]) => {
+      pointers.push(tokens);
+      if (typeof value === "object" && value !== null)
+        for (const [key, item] of Object.entries(value)) walk(item, [...tokens, key]);
+    };
+    walk(JSON.parse(text), []);
+    // in reverse, so later members are found before earlier ones of the same objects
+    for (const tokens of [...pointers].reverse())
+      expect(offsets.offset(tokens), tokens.join("/")).toBe(jsonOffset(text, tokens));
+    expect(offsets.offset(["paths", "/nowhere"])).toBe(jsonOffset(text, ["paths", "/nowhere"]));
+    expect(pointers.length).toBeGreaterThan(200);
   });
 });
 
