@@ -29,8 +29,12 @@ function skipValue(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === 0x22) return skipString(text, i);
   if (c !== 0x7b && c !== 0x5b) {
+    // a number, true, false or null ends at white space, a comma or a closing bracket
     let j = i;
-    while (j < text.length && !/[\s,\]}]/.test(text[j]!)) j++;
+    for (; j < text.length; j++) {
+      const d = text.charCodeAt(j);
+      if (isSpace(d) || d === 0x2c || d === 0x5d || d === 0x7d) break;
+    }
     return j;
   }
   let depth = 0;

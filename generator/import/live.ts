@@ -15,6 +15,7 @@ import { checkSpecData } from "../load/load-spec.ts";
 import { SpecFile, type DataPath } from "../load/spec-file.ts";
 import { fetchedDocuments, isSpecUrl } from "../load/spec-source.ts";
 import type { OpenApiDocument, Pointer } from "./document.ts";
+import { TextPositions } from "./document-files.ts";
 import { importDocument, type ImportedSpec } from "./import.ts";
 
 /** The spec a document gives, checked, and what was read to make it. */
@@ -53,31 +54,58 @@ export function importDocumentSpec(options: DocumentSpecOptions): ImportedSpec {
 /** The loader's checks of each file of the imported data; the files that pass. */
 export function checkDocumentSpec(imported: ImportedSpec, bag: DiagnosticBag): DocumentSpec {
   const files: SpecFile[] = [];
+  const positions = new DocumentPositions(imported.ctx.doc);
   // in the order a folder of these files is read (spec-folder.ts): one order of declarations
   const byPath = [...imported.data].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
   for (const { path, sections } of byPath) {
-    const file = new DocumentSpecFile(path, sections, imported);
+    const file = new DocumentSpecFile(path, sections, imported, positions);
     if (checkSpecData(file, bag)) files.push(file);
   }
   return { files, filesRead: imported.ctx.doc.filesRead() };
 }
 
+/**
+ * Lines and columns in the document's files, from their texts alone: the locations the IR
+ * keeps hold this, not the document, whose parsed data (most of the heap on GitHub's
+ * document) is then free once the model is built.
+ */
+class DocumentPositions {
+  private readonly files = new Map<string, { shown: string; positions: TextPositions }>();
+  readonly rootPath: string;
+  readonly rootShown: string;
+
+  constructor(doc: OpenApiDocument) {
+    for (const [path, file] of doc.files)
+      this.files.set(path, {
+        shown: file.shown,
+        positions: new TextPositions(file.text, file.json),
+      });
+    this.rootPath = doc.root.path;
+    this.rootShown = doc.root.shown;
+  }
+
+  shownOf(file: string): string {
+    return this.files.get(file)?.shown ?? this.rootShown;
+  }
+
+  at(where: Pointer): { line: number; col: number } {
+    return this.files.get(where.file)?.positions.of(where.pointer) ?? { line: 1, col: 1 };
+  }
+}
+
 /** One file of the data: located in the document, not in a text of its own. */
 class DocumentSpecFile extends SpecFile {
-  private readonly doc: OpenApiDocument;
-
   constructor(
     name: string,
     data: unknown,
     private readonly imported: ImportedSpec,
+    private readonly positions: DocumentPositions,
   ) {
-    const doc = imported.ctx.doc;
     // named after the document and the file `import` would write, which no diagnostic shows
-    const path = `${doc.root.shown}#${name}`;
+    const path = `${positions.rootShown}#${name}`;
     super(path, "", data, { offset: () => 0 }, new LineIndex(path, ""));
-    this.doc = doc;
   }
 
   /**
@@ -87,18 +115,18 @@ class DocumentSpecFile extends SpecFile {
    */
   override locate(path: DataPath): SourceLocation {
     const at = originOf(this.imported, this.data, path);
-    const doc = this.doc;
-    let found: { file: string; line: number; col: number } | undefined;
-    const position = () => (found ??= doc.at(at));
+    const positions = this.positions;
+    let found: { line: number; col: number } | undefined;
+    const position = () => (found ??= positions.at(at));
     return {
-      file: doc.files.get(at.file)?.shown ?? doc.root.shown,
+      file: positions.shownOf(at.file),
       get line() {
         return position().line;
       },
       get col() {
         return position().col;
       },
-      pointer: at.file === doc.root.path ? at.pointer : `${at.file}${at.pointer}`,
+      pointer: at.file === positions.rootPath ? at.pointer : `${at.file}${at.pointer}`,
     };
   }
 
