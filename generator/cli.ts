@@ -7,7 +7,7 @@
 import { commandHelp, readCommandLine, CommandLineError } from "./commands/command-line.ts";
 import { reportFailure } from "./commands/failure.ts";
 import { UsageError } from "./commands/options.ts";
-import { projectApis } from "./commands/project-apis.ts";
+import { fetchSpecDocuments, projectApis } from "./commands/project-apis.ts";
 
 async function main(argv: string[]): Promise<number> {
   const started = performance.now();
@@ -27,6 +27,9 @@ async function main(argv: string[]): Promise<number> {
   const { command, values, positionals } = line;
   try {
     const project = await projectApis(values, texts);
+    // an OpenAPI document named by URL is fetched once, before the command reads it
+    if (command.name !== "init" && command.name !== "import")
+      await fetchSpecDocuments(project.apis);
     return await command.run({ values, positionals, ...project, texts, started });
   } catch (error) {
     if (error instanceof UsageError) {

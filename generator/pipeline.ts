@@ -13,12 +13,17 @@ import { buildModel } from "./ir/build-ir.ts";
 import { specLabel } from "./diagnostics/display-path.ts";
 import { loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
 import { readSpecFolder, type SpecFolder } from "./load/spec-folder.ts";
-import { inputsFingerprint } from "./write/inputs.ts";
+import { documentFingerprint, inputsFingerprint } from "./write/inputs.ts";
+import { checkDocumentSpec, importDocumentSpec } from "./import/live.ts";
+import { specSourceKind } from "./load/spec-source.ts";
 import { encodedFile, withManifest } from "./write/manifest.ts";
 import { isUsersFile, planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
 export interface PipelineOptions {
+  /** The spec folder, or an OpenAPI document (a file, or a URL fetched before the run). */
   specDir: string;
+  /** For a document: a wider folder than its own its `$ref`s may reach. */
+  refRoot?: string;
   outDir: string;
   /** Spec files parsed by this process's earlier runs (watch keeps them across runs). */
   parsedFiles?: ParsedSpecFiles;
@@ -103,6 +108,64 @@ function loadModel(
   return time("resolve (IR)", () => buildModel(loaded.files, bag, modelOptions));
 }
 
+/** What the spec's front end gives the rest of the pipeline. */
+interface LoadedSpec {
+  model: ApiModel;
+  /** The fingerprint of the inputs; undefined when one could not be read. */
+  inputs: string | undefined;
+  /** For a document: the files read, recorded in the manifest for the up-to-date check. */
+  documentFiles?: string[];
+}
+
+/** The spec folder's front end: read (once), fingerprint, load, resolve. */
+function loadFolder(
+  options: PipelineOptions,
+  bag: DiagnosticBag,
+  sources: SpecTexts,
+  time: <T>(stage: string, work: () => T) => T,
+  label: string,
+): LoadedSpec & { bytes: number } {
+  // The folder is read once: the fingerprint covers exactly the bytes that are parsed, so a
+  // spec edited during the run is never recorded as generated.
+  const folder = time("read spec", () => readSpecFolder(options.specDir));
+  const bytes = folder.sources.reduce((sum, source) => sum + source.bytes.length, 0);
+  // An output made with other options is not the one the spec alone would give.
+  const inputs = time("fingerprint", () =>
+    inputsFingerprint(options.specDir, folder, runLabel(label, options)),
+  );
+  return { model: loadModel(options, folder, bag, sources, time), inputs, bytes };
+}
+
+/**
+ * The OpenAPI document's front end (the live route): the importer makes the spec's data in
+ * memory, fingerprinted by the files it read; the loader's checks and the IR build follow,
+ * as for a folder. Nothing is written but the package.
+ */
+function loadDocument(
+  options: PipelineOptions,
+  bag: DiagnosticBag,
+  sources: SpecTexts,
+  time: <T>(stage: string, work: () => T) => T,
+  label: string,
+): LoadedSpec {
+  const imported = time("import", () =>
+    importDocumentSpec({
+      spec: options.specDir,
+      texts: sources.texts,
+      ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+    }),
+  );
+  const filesRead = imported.ctx.doc.filesRead();
+  const inputs = time("fingerprint", () =>
+    documentFingerprint(filesRead, runLabel(label, options)),
+  );
+  const { files } = time("load + schema", () => checkDocumentSpec(imported, bag));
+  bag.throwIfErrors();
+  const modelOptions = options.validators ? { validators: options.validators } : {};
+  const model = time("resolve (IR)", () => buildModel(files, bag, modelOptions));
+  return { model, inputs, documentFiles: [...filesRead.keys()].sort() };
+}
+
 /**
  * `files` but those the user keeps their own of (`yieldsToUser` where the output folder has a
  * file the generator did not write), whose paths go to `kept`.
@@ -139,16 +202,13 @@ export function runPipeline(
   };
   const bag = new DiagnosticBag();
   const label = specLabel(options.specDir);
-  // The folder is read once: the fingerprint covers exactly the bytes that are parsed, so a
-  // spec edited during the run is never recorded as generated.
-  const folder = time("read spec", () => readSpecFolder(options.specDir));
-  large =
-    folder.sources.reduce((bytes, source) => bytes + source.bytes.length, 0) >= largeSpecBytes;
-  // An output made with other options is not the one the spec alone would give.
-  const inputs = time("fingerprint", () =>
-    inputsFingerprint(options.specDir, folder, runLabel(label, options)),
-  );
-  const model = loadModel(options, folder, bag, sources, time);
+  let loaded: LoadedSpec;
+  if (specSourceKind(options.specDir) === "folder") {
+    const folder = loadFolder(options, bag, sources, time, label);
+    large = folder.bytes >= largeSpecBytes;
+    loaded = folder;
+  } else loaded = loadDocument(options, bag, sources, time, label);
+  const { model, inputs } = loaded;
   large ||= model.endpoints.length + model.callbacks.length >= largeSpecOperations;
   const ctx = createEmitContext(model, label, outputs);
   // Each file is encoded as soon as it is printed and only its bytes are kept, the text
@@ -162,7 +222,11 @@ export function runPipeline(
     ),
   );
   // A run with warnings records no fingerprint: skipping it later would hide them.
-  const files = withManifest(emitted, bag.items.length === 0 ? inputs : undefined);
+  const files = withManifest(
+    emitted,
+    bag.items.length === 0 ? inputs : undefined,
+    loaded.documentFiles,
+  );
   const plan = time("compare", () => planOutput(options.outDir, files));
   return { model, files, plan, kept, timings, warnings: sortDiagnostics(bag.items) };
 }

@@ -77,6 +77,10 @@ export interface SpecFolderWatch {
 export function watchSpecFolders(
   root: string,
   changed: (specFile: boolean) => void,
+  /** Names of the files that count (an OpenAPI document's folder: JSON files too). */
+  fileName: RegExp = specFileName,
+  /** The folders to watch, when not the spec folder `root` and every folder below it. */
+  listFolders: () => Map<string, Set<string> | undefined> = () => foldersToWatch(root),
 ): SpecFolderWatch {
   const watched = new Map<string, WatchedFolder>();
   const open = (folder: string, names: Set<string> | undefined): WatchedFolder => {
@@ -85,7 +89,7 @@ export function watchSpecFolders(
       const file = name === null ? undefined : String(name);
       changed(
         file === undefined ||
-          (specFileName.test(file) && (entry.names === undefined || entry.names.has(file))),
+          (fileName.test(file) && (entry.names === undefined || entry.names.has(file))),
       );
     });
     // a folder removed under its watch (some platforms say so with an error): drop it
@@ -97,7 +101,7 @@ export function watchSpecFolders(
     return entry;
   };
   const sync = (): boolean => {
-    const wanted = foldersToWatch(root);
+    const wanted = listFolders();
     let altered = false;
     for (const [folder, entry] of watched)
       if (!wanted.has(folder)) {

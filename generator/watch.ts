@@ -10,6 +10,10 @@ import { runPipeline, type PipelineOptions, type SpecTexts } from "./pipeline.ts
 import { writeSummary } from "./commands/messages.ts";
 import { writeOutput } from "./write/writer.ts";
 import { watchSpecFolders } from "./watch-folders.ts";
+import { specSourceKind } from "./load/spec-source.ts";
+import { realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { readManifest } from "./write/manifest.ts";
 
 export interface WatchReport {
   ok: boolean;
@@ -67,6 +71,31 @@ export async function regenerate(
     }
     throw error;
   }
+}
+
+/**
+ * The folders of an OpenAPI document to watch: its own, and the folder of each file its
+ * `$ref`s read at the last good run (the output's manifest lists them); never every folder
+ * below the document's, which may be a whole project's.
+ */
+function documentFolders(document: string, outDir: string): Map<string, Set<string> | undefined> {
+  const folders = new Map<string, Set<string> | undefined>();
+  let home: string;
+  try {
+    home = dirname(realpathSync(document));
+  } catch {
+    home = dirname(document);
+  }
+  folders.set(home, undefined);
+  for (const name of readManifest(outDir)?.documentFiles ?? []) {
+    const folder = dirname(join(home, name));
+    try {
+      folders.set(realpathSync(folder), undefined);
+    } catch {
+      // gone: the next run says so
+    }
+  }
+  return folders;
 }
 
 /** Runs of the whole pipeline (writing nothing) that warm up a new watch. */
@@ -137,14 +166,21 @@ export function watchSpec(
     saved = false;
     void run();
   };
-  const folders = watchSpecFolders(options.specDir, (specFile) => {
-    if (specFile) {
-      saved = true;
-      edited = true;
-    }
-    clearTimeout(timer);
-    timer = setTimeout(settled, debounceMs);
-  });
+  // an OpenAPI document: its folder and those below, where the files its $refs read are
+  const document = specSourceKind(options.specDir) === "document";
+  const folders = watchSpecFolders(
+    document ? dirname(options.specDir) : options.specDir,
+    (specFile) => {
+      if (specFile) {
+        saved = true;
+        edited = true;
+      }
+      clearTimeout(timer);
+      timer = setTimeout(settled, debounceMs);
+    },
+    document ? /\.(ya?ml|json)$/ : undefined,
+    document ? () => documentFolders(options.specDir, options.outDir) : undefined,
+  );
   void run().then(() => warmUp(options, () => edited || closed));
   return {
     close: () => {

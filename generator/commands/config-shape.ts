@@ -4,6 +4,7 @@
  * object) or several (an array, each with its name, spec and out); every problem is a
  * catalogue diagnostic at its place, found by the file kind's own locator.
  */
+import { isSpecUrl } from "../load/spec-source.ts";
 import { resolve } from "node:path";
 import { diagnostic, suggestion, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { outputDefaults, type OutputName, type OutputSwitches } from "../emit/shared/outputs.ts";
@@ -19,7 +20,7 @@ export type ConfigLocator = (path: ConfigPath, at: "key" | "value") => SourceLoc
 /** One API of the config, checked: its folders absolute, every output switch resolved. */
 export interface ConfigApi {
   name?: string;
-  /** Absolute spec folder, when the config names one. */
+  /** Absolute spec folder or OpenAPI document (or its URL), when the config names one. */
   spec?: string;
   /** Absolute package folder, when the config names one. */
   out?: string;
@@ -31,7 +32,7 @@ export interface ConfigApi {
 /** Each key an API may have, with what its value must be (generator/schema/config.schema.json says the same, for editors). */
 export const apiKeys = {
   name: "a name of letters, digits, ., _ and - (what --api NAME picks the API by)",
-  spec: "a path (the spec folder, relative to this file)",
+  spec: "a path (the spec folder or an OpenAPI document, relative to this file) or an OpenAPI document's https:// URL",
   out: "a folder path (the package folder, relative to this file)",
   outputs: `an object of true or false by output (${Object.keys(outputDefaults).join(", ")})`,
   refRoot:
@@ -137,8 +138,8 @@ function checkApi(
     else if (key === "name") {
       if (namePattern.test(value)) api.name = value;
       else wrong(key, value);
-    } else if (key === "spec" || key === "out" || key === "refRoot")
-      api[key] = resolve(base, value);
+    } else if (key === "spec" && isSpecUrl(value)) api.spec = value;
+    else if (key === "spec" || key === "out" || key === "refRoot") api[key] = resolve(base, value);
   }
   const missing = inArray
     ? (["name", "spec", "out"] as const).filter((k) => entry[k] === undefined)

@@ -17,7 +17,10 @@ export type Mode =
   | { kind: "import"; input: string; outSpec: string; packageName?: string; refRoot?: string };
 
 export interface CliOptions {
+  /** The spec folder, or an OpenAPI document (a file or a URL). */
   specDir: string;
+  /** For a document: the folder its `$ref`s may reach, when the config widens it. */
+  refRoot?: string;
   outDir: string;
   /** The parts of the package to generate (the config's `outputs`). */
   outputs: OutputSwitches;

@@ -6,12 +6,14 @@ import { resolve } from "node:path";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { outputDefaults, type OutputSwitches } from "../emit/shared/outputs.ts";
 import type { FlagValues } from "./flags.ts";
+import { isSpecUrl } from "../load/spec-source.ts";
 import { UsageError } from "./options.ts";
 
 /** One API, resolved: its folders absolute, its outputs on or off. */
 export interface ApiTarget {
   /** Its name in the config, when it has one. */
   name?: string;
+  /** The spec folder, or an OpenAPI document: a file, or a URL (fetched before the command runs). */
   specDir: string;
   outDir: string;
   outputs: OutputSwitches;
@@ -55,12 +57,26 @@ export async function projectApis(
     );
   const apis = entries.map((api) => ({
     ...(api.name !== undefined ? { name: api.name } : {}),
-    specDir: spec !== undefined ? resolve(spec) : (api.spec ?? resolve("spec")),
+    specDir: spec !== undefined ? specPath(spec) : (api.spec ?? resolve("spec")),
     outDir: out !== undefined ? resolve(out) : (api.out ?? resolve("generated")),
     outputs: api.outputs,
     ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
   }));
   return { apis, ...(configFile !== undefined ? { configFile } : {}) };
+}
+
+/** A spec folder or document made absolute; a URL as it is. */
+const specPath = (spec: string): string => (isSpecUrl(spec) ? spec : resolve(spec));
+
+/**
+ * Fetches each API's document that is named by URL, once, before anything runs: the
+ * pipeline and the up-to-date check are synchronous and read the bytes kept then.
+ */
+export async function fetchSpecDocuments(apis: readonly ApiTarget[]): Promise<void> {
+  const urls = apis.map((api) => api.specDir).filter(isSpecUrl);
+  if (urls.length === 0) return;
+  const { fetchDocument } = await import("../import/fetch-document.ts");
+  for (const url of urls) await fetchDocument(url);
 }
 
 function apiNames(apis: readonly { name?: string }[]): string {

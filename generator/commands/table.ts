@@ -75,6 +75,7 @@ const text = (values: FlagValues, name: string): string | undefined => {
 function runOn(input: CommandInput, api: ApiTarget, mode: Mode): Promise<number> {
   const options = {
     specDir: api.specDir,
+    ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
     outDir: api.outDir,
     outputs: api.outputs,
     timings: input.values.timings === true,

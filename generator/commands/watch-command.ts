@@ -4,17 +4,30 @@
 import { coloursOf } from "../diagnostics/colours.ts";
 import { displayPath } from "../load/load-spec.ts";
 import { watchSpec } from "../watch.ts";
-import type { CliOptions } from "./options.ts";
+import { specSourceKind } from "../load/spec-source.ts";
+import { CommandError, type CliOptions } from "./options.ts";
 
 export function watchCommand(
-  options: Pick<CliOptions, "specDir" | "outDir" | "outputs">,
+  options: Pick<CliOptions, "specDir" | "outDir" | "outputs" | "refRoot">,
 ): Promise<number> {
   const { specDir, outDir, outputs } = options;
   const out = displayPath(outDir);
-  console.log(`watching ${displayPath(specDir)}/ (Ctrl-C to stop)`);
+  const kind = specSourceKind(specDir);
+  if (kind === "url")
+    throw new CommandError(
+      "watch needs a spec folder or an OpenAPI document file: a URL cannot be watched (generate fetches it at each run)",
+    );
+  console.log(
+    `watching ${displayPath(specDir)}${kind === "document" ? " and its folder" : "/"} (Ctrl-C to stop)`,
+  );
   const colours = { out: coloursOf("stdout"), err: coloursOf("stderr") };
   const watcher = watchSpec(
-    { specDir, outDir, outputs },
+    {
+      specDir,
+      outDir,
+      outputs,
+      ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+    },
     out,
     (report) => (report.ok ? console.log(report.text) : console.error(report.text)),
     undefined,

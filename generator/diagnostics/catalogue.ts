@@ -514,6 +514,10 @@ export const catalogue = {
     message: "{dir} holds a write that was cut off; run `npm run generate` to finish it",
   },
   "import-file-unreadable": { severity: "error", message: "cannot read {file}: {reason}" },
+  "spec-url-failed": {
+    severity: "error",
+    message: "cannot fetch the OpenAPI document {url}: {reason}",
+  },
   "import-syntax": { severity: "error", message: "not valid JSON or YAML: {detail}" },
   "import-not-openapi": {
     severity: "error",

@@ -30,7 +30,9 @@ export function formatDiagnostic(
     ? `${colours.cyan(l.file)}:${colours.yellow(String(l.line))}:${colours.yellow(String(l.col))} - `
     : "";
   const severity = d.severity === "error" ? colours.red : colours.yellow;
-  const head = `${where}${severity(d.severity)} ${colours.dim(d.code)}: ${d.message}`;
+  // In an OpenAPI document the pointer says what the line alone may not (a one-line JSON file).
+  const at = l?.pointer && !d.message.includes(l.pointer) ? ` (at ${l.pointer})` : "";
+  const head = `${where}${severity(d.severity)} ${colours.dim(d.code)}: ${d.message}${at}`;
   const text = l ? sources.get(l.file) : undefined;
   if (!l || text === undefined) return head;
   return `${head}\n${codeFrame(linesOf(text), l.line, l.col, severity)}`;

@@ -2,11 +2,13 @@
  * The model to compare against: a spec folder, or a git revision of the spec folder
  * (extracted to a temporary folder with `git show`, nothing checked out).
  */
+import { checkDocumentSpec, importDocumentSpec } from "../import/live.ts";
+import { specSourceKind } from "../load/spec-source.ts";
 import { Buffer } from "node:buffer";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import type { ApiModel } from "../ir/model.ts";
@@ -63,14 +65,18 @@ function commitOf(top: string, revision: string): string {
 }
 
 /** Writes the spec folder as it was at `revision` into a fresh temporary folder. */
-export function extractRevision(specDir: string, revision: string): string {
+export function extractRevision(
+  specDir: string,
+  revision: string,
+  specFile: RegExp = /\.ya?ml$/,
+): string {
   // The caller removes the folder (loadBaseModel does, once the model is built).
   const top = repositoryOf(specDir, revision);
   const commit = commitOf(top, revision);
   const inRepo = relative(top, specDir).split("\\").join("/");
   const files = git(top, ["ls-tree", "-r", "--name-only", commit, "--", inRepo])
     .split("\n")
-    .filter((f) => /\.ya?ml$/.test(f));
+    .filter((f) => specFile.test(f));
   if (files.length === 0)
     throw new BaseNotFound(`revision ${revision} has no spec files under ${inRepo}/`);
   const out = mkdtempSync(join(tmpdir(), "apigen-base-"));
@@ -101,9 +107,19 @@ export function loadBaseModel(
   texts?: Map<string, string>,
 ): ApiModel {
   if (existsSync(base) && statSync(base).isDirectory()) return loadModel(base, texts);
-  const extracted = extractRevision(specDir, base);
+  const kind = specSourceKind(specDir);
+  // an OpenAPI document as BASE, or the document's folder at a revision
+  if (existsSync(base) && statSync(base).isFile()) return loadModel(base, texts);
+  if (kind === "url")
+    throw new BaseNotFound(
+      `the spec is a URL, which has no git revisions: give BASE as a document file or a spec folder`,
+    );
+  const document = kind === "document";
+  const extracted = document
+    ? extractRevision(dirname(specDir), base, /\.(ya?ml|json)$/)
+    : extractRevision(specDir, base);
   try {
-    return loadModel(extracted, texts);
+    return loadModel(document ? join(extracted, basename(specDir)) : extracted, texts);
   } finally {
     rmSync(extracted, { recursive: true, force: true });
   }
@@ -112,6 +128,13 @@ export function loadBaseModel(
 /** Loads and resolves a spec folder; throws DiagnosticsError when it is broken. */
 export function loadModel(specDir: string, texts?: Map<string, string>): ApiModel {
   const bag = new DiagnosticBag();
+  if (specSourceKind(specDir) !== "folder") {
+    // an OpenAPI document: the live route's front end (import/live.ts)
+    const imported = importDocumentSpec({ spec: specDir, ...(texts ? { texts } : {}) });
+    const { files } = checkDocumentSpec(imported, bag);
+    bag.throwIfErrors();
+    return buildModel(files, bag);
+  }
   const loaded = loadSpec(specDir, bag);
   for (const [path, text] of loaded.texts) texts?.set(path, text);
   bag.throwIfErrors();

@@ -47,6 +47,17 @@ export interface ImportContext {
   deferred: { name: string; schema: JsonValue; at: Pointer }[];
   /** Schemas whose fields are being copied in (allOf members after the first), by location. */
   copying: Set<string>;
+  /**
+   * Where produced spec nodes came from in the document (an endpoint's operation, ...): the
+   * live route locates a problem the loader finds in a node at the nearest recorded one.
+   */
+  sources: WeakMap<object, Pointer>;
+}
+
+/** Records that `node` of the spec data was made from the document at `at`. */
+export function recordSource(ctx: ImportContext, node: JsonValue, at: Pointer): void {
+  if (typeof node === "object" && node !== null && !ctx.sources.has(node))
+    ctx.sources.set(node, at);
 }
 
 /** The key of a schema location in `schemaNames`. */

@@ -15,6 +15,7 @@ import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node 
 import { DiagnosticBag, DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { LineIndex } from "../load/line-index.ts";
 import { maxSpecFileBytes, readRegularFile, reasonOf } from "../load/spec-folder.ts";
+import { maxDocumentFileBytes } from "../load/spec-source.ts";
 import {
   checkAliases,
   deepestPoint,
@@ -23,10 +24,10 @@ import {
   maxAliasCount,
 } from "../load/yaml-guards.ts";
 import type { SourceLocation } from "../ir/model.ts";
-import { jsonOffset } from "./json-position.ts";
+import { jsonOffset, JsonOffsets } from "./json-position.ts";
 
 /** Largest file read for an import, the document or a file its `$ref`s reach. */
-export const maxImportFileBytes = 64 * 1024 * 1024;
+export const maxImportFileBytes = maxDocumentFileBytes;
 
 /** Most bytes read for one import, over all its files. */
 export const maxImportTotalBytes = 128 * 1024 * 1024;
@@ -69,6 +70,8 @@ export class DocumentReach {
   /** How messages name `root`. */
   readonly rootName: string;
   private bytesRead = 0;
+  /** Every file read, by its name (`nameOf`), with its bytes: what the up-to-date check hashes. */
+  readonly filesRead: Map<string, Uint8Array> = new Map();
 
   constructor(
     realDocument: string,
@@ -129,6 +132,7 @@ export class DocumentReach {
       return unreadable(this.nameOf(real), reason);
     }
     this.bytesRead += bytes.length;
+    this.filesRead.set(this.nameOf(real), bytes);
     return new TextDecoder().decode(bytes);
   }
 }
@@ -200,7 +204,12 @@ export interface ParsedText {
  * some 90 times its size in memory, which JSON.parse does not.
  */
 export function parseText(shown: string, name: string, text: string): ParsedText {
-  const lines = new LineIndex(shown, text);
+  // made only when a problem is located: indexing the lines of 13 MB is not free
+  let index: LineIndex | undefined;
+  const lines = {
+    file: shown,
+    at: (offset: number) => (index ??= new LineIndex(shown, text)).at(offset),
+  } as LineIndex;
   const trimmed = text.trimStart();
   let parsed: ParsedText | undefined;
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
@@ -366,31 +375,69 @@ export function positionOf(
   pointer: string,
   json: boolean,
 ): { line: number; col: number } | undefined {
-  const tokens = pointerTokens(pointer);
-  const at = (offset: number) => {
-    const { line, col } = new LineIndex("", text).at(offset);
+  return new TextPositions(text, json).of(pointer);
+}
+
+/**
+ * Line and column of many pointers into one file (`positionOf`, with what it builds kept):
+ * the line index, the JSON scan (json-position.ts, `JsonOffsets`) or the parsed YAML document
+ * with an index of each mapping's keys, each made once, at the first lookup.
+ */
+export class TextPositions {
+  private lines: LineIndex | undefined;
+  private jsonOffsets: JsonOffsets | undefined;
+  private yaml: { root: Node | null } | undefined;
+  private readonly keys = new WeakMap<object, Map<string, { key: unknown; value: unknown }>>();
+
+  constructor(
+    private readonly text: string,
+    private readonly json: boolean,
+  ) {}
+
+  /** Line and column of the value at `pointer` (its nearest ancestor's when absent). */
+  of(pointer: string): { line: number; col: number } | undefined {
+    const tokens = pointerTokens(pointer);
+    const offset = this.json
+      ? (this.jsonOffsets ??= new JsonOffsets(this.text)).offset(tokens)
+      : this.yamlOffset(tokens);
+    if (offset === undefined) return undefined;
+    const { line, col } = (this.lines ??= new LineIndex("", this.text)).at(offset);
     return { line, col };
-  };
-  if (json) return at(jsonOffset(text, tokens));
-  let doc;
-  try {
-    doc = parseDocument(text, { keepSourceTokens: false, uniqueKeys: false });
-  } catch (error) {
-    if (isStackOverflow(error)) return undefined;
-    throw error;
   }
-  let node: Node | null | undefined = doc.contents as Node | null;
-  let found = node;
-  for (const token of tokens) {
-    if (isMap(node)) {
-      const pair: { key: unknown; value: unknown } | undefined = node.items.findLast(
-        (p) => isScalar(p.key) && String(p.key.value) === token,
-      );
-      node = (pair?.value as Node | null | undefined) ?? (pair?.key as Node | undefined);
-    } else if (isSeq(node)) node = node.items[Number(token)] as Node | undefined;
-    else node = undefined;
-    if (!node) break;
-    found = node;
+
+  private yamlOffset(tokens: readonly string[]): number | undefined {
+    if (!this.yaml) {
+      try {
+        const doc = parseDocument(this.text, { keepSourceTokens: false, uniqueKeys: false });
+        this.yaml = { root: doc.contents as Node | null };
+      } catch (error) {
+        if (isStackOverflow(error)) return undefined;
+        throw error;
+      }
+    }
+    let node: Node | null | undefined = this.yaml.root;
+    let found = node;
+    for (const token of tokens) {
+      if (isMap(node)) {
+        const pair = this.pairsOf(node).get(token);
+        node = (pair?.value as Node | null | undefined) ?? (pair?.key as Node | undefined);
+      } else if (isSeq(node)) node = node.items[Number(token)] as Node | undefined;
+      else node = undefined;
+      if (!node) break;
+      found = node;
+    }
+    return found?.range?.[0] ?? 0;
   }
-  return at(found?.range?.[0] ?? 0);
+
+  /** A mapping's pairs by key text; the last of equal keys, as the data keeps it. */
+  private pairsOf(map: Node): Map<string, { key: unknown; value: unknown }> {
+    let index = this.keys.get(map);
+    if (!index) {
+      index = new Map();
+      for (const pair of (map as unknown as { items: { key: unknown; value: unknown }[] }).items)
+        if (isScalar(pair.key)) index.set(String(pair.key.value), pair);
+      this.keys.set(map, index);
+    }
+    return index;
+  }
 }

@@ -9,6 +9,7 @@ import { diagnostic, DiagnosticsError, type Diagnostic } from "../diagnostics/di
 import type { DiagnosticCode } from "../diagnostics/catalogue.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { reasonOf } from "../load/spec-folder.ts";
+import { urlShown } from "../load/spec-source.ts";
 import {
   childPointer,
   DocumentReach,
@@ -16,7 +17,7 @@ import {
   parseText,
   percentDecoded,
   pointerTokens,
-  positionOf,
+  TextPositions,
   type JsonObject,
   type JsonValue,
   type ReadLimits,
@@ -53,6 +54,11 @@ export interface DocumentOptions {
   texts?: Map<string, string>;
   /** Size caps other than the defaults (tests). */
   limits?: ReadLimits;
+  /**
+   * The document's bytes, already fetched from a URL (`path` is then the URL, shown as it is):
+   * it is one file, and a `$ref` to another file is refused as remote.
+   */
+  fetched?: Uint8Array;
 }
 
 /** The document and the files its references reach, loaded on demand. */
@@ -61,9 +67,24 @@ export class OpenApiDocument {
   readonly root: SourceFile;
   private readonly reach: DocumentReach;
   private readonly texts: Map<string, string> | undefined;
+  /** Each file's positions, made at its first located problem and kept for the next. */
+  private readonly positions = new Map<string, TextPositions>();
+  /** The bytes of the document fetched from a URL, when it was (then it is the only file). */
+  private readonly fetched: Uint8Array | undefined;
 
   constructor(path: string, options: DocumentOptions = {}) {
     this.texts = options.texts;
+    this.fetched = options.fetched;
+    if (options.fetched) {
+      this.reach = new DocumentReach(resolve("document"), undefined, options.limits);
+      const shown = urlShown(path);
+      const text = new TextDecoder().decode(options.fetched);
+      this.texts?.set(shown, text);
+      const { value, json } = parseText(shown, shown, text);
+      this.root = { path: shown, real: "", shown, text, value, json };
+      this.files.set(shown, this.root);
+      return;
+    }
     const shown = displayPath(resolve(path));
     let real: string;
     try {
@@ -110,8 +131,18 @@ export class OpenApiDocument {
     return { value, at: { file: target.path, pointer } };
   }
 
+  /**
+   * Every file read (the document and each file its `$ref`s reached), by its name relative to
+   * the document's folder, with its bytes: what the up-to-date check hashes (write/inputs.ts).
+   */
+  filesRead(): ReadonlyMap<string, Uint8Array> {
+    return this.fetched ? new Map([[this.root.path, this.fetched]]) : this.reach.filesRead;
+  }
+
   /** The file a `$ref`'s file part names, read if it is within reach. */
   private fileOf(filePart: string, ref: string, from: Pointer): SourceFile {
+    // a document fetched from a URL has no folder: another file would be another fetch
+    if (this.fetched) throw importError("import-ref-remote", { ref }, this.at(from), from.pointer);
     const decoded = percentDecoded(filePart);
     if (decoded === undefined) {
       const detail = "a % in its file part is not followed by two hexadecimal digits of UTF-8";
@@ -131,7 +162,12 @@ export class OpenApiDocument {
   at(where: Pointer): { file: string; line: number; col: number } {
     const file = this.files.get(where.file);
     if (!file) return { file: where.file, line: 1, col: 1 };
-    const position = positionOf(file.text, where.pointer, file.json);
+    let positions = this.positions.get(file.path);
+    if (!positions) {
+      positions = new TextPositions(file.text, file.json);
+      this.positions.set(file.path, positions);
+    }
+    const position = positions.of(where.pointer);
     return { file: file.shown, ...(position ?? { line: 1, col: 1 }) };
   }
 }

@@ -25,7 +25,7 @@ import {
   type ImportContext,
   type TypeOut,
 } from "./context.ts";
-import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
+import { importError, OpenApiDocument, type JsonObject, type Pointer } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
@@ -66,11 +66,53 @@ export interface ImportResult {
   gaps: number;
 }
 
+/** One file of the spec as data: its path in the folder and its sections. */
+export interface SpecData {
+  path: string;
+  sections: JsonObject;
+}
+
+/**
+ * The spec the document gives, as data (what a spec folder's files parse to), with the
+ * context that says where each part came from (`ctx.sources`, `ctx.typeSources`).
+ */
+export interface ImportedSpec {
+  data: SpecData[];
+  ctx: ImportContext;
+  /** Where each top-level section, and each entry of the `types` sections, came from. */
+  keySources: WeakMap<object, Map<string, Pointer>>;
+  endpoints: number;
+}
+
+export type DocumentInput = Pick<ImportOptions, "input" | "packageName" | "refRoot" | "texts"> & {
+  /** The document's bytes when it was fetched from the URL `input`. */
+  fetched?: Uint8Array;
+};
+
 /** Reads the document and builds the spec folder's files (nothing written). */
 export function importSpec(options: ImportOptions): ImportResult {
+  const imported = importDocument(options);
+  const schemaFrom = (path: string) =>
+    relative(dirname(join(resolve(options.outSpec), path)), resolve(options.schemaFile))
+      .split("\\")
+      .join("/");
+  const files = imported.data.map(({ path, sections }) => ({
+    path,
+    text: specFileText(sections, schemaFrom(path)),
+  }));
+  const { ctx } = imported;
+  return { files, endpoints: imported.endpoints, types: ctx.types.size, gaps: ctx.gaps };
+}
+
+/**
+ * Reads the document and builds the spec it gives as data: the one conversion both routes
+ * share (`import` prints it as files, the live route hands it to the loader's checks).
+ */
+export function importDocument(options: DocumentInput): ImportedSpec {
   const doc = new OpenApiDocument(options.input, {
     ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
     ...(options.texts !== undefined ? { texts: options.texts } : {}),
+    ...(options.fetched !== undefined ? { fetched: options.fetched } : {}),
   });
   const version = checkVersion(doc);
   const ctx: ImportContext = {
@@ -88,6 +130,7 @@ export function importSpec(options: ImportOptions): ImportResult {
     depth: 0,
     deferred: [],
     copying: new Set(),
+    sources: new WeakMap(),
   };
   const api = apiSection(ctx, options.packageName);
   ctx.namePrefix = pascalCase(titleName(String(api.title))) || "Api";
@@ -110,8 +153,43 @@ export function importSpec(options: ImportOptions): ImportResult {
   if (credentials) top.credentials = credentials;
   if (Object.keys(headers).length) top.headers = headers;
   Object.assign(top, extensionSections(ctx));
-  const files = layout(ctx, top, endpoints, inbound, options);
-  return { files, endpoints: endpoints.length, types: ctx.types.size, gaps: ctx.gaps };
+  const keySources = new WeakMap<object, Map<string, Pointer>>();
+  const data = layout(ctx, top, endpoints, inbound, keySources);
+  return { data, ctx, keySources, endpoints: endpoints.length };
+}
+
+/** Where each top-level section of the spec comes from in the document. */
+const sectionPointers: Record<string, string> = {
+  api: "#/info",
+  environments: "#/servers",
+  hosts: "#/servers",
+  credentials: "#/components/securitySchemes",
+  endpoints: "#/paths",
+  callbacks: "#/webhooks",
+  webhooks: "#/webhooks",
+  types: "#/components/schemas",
+};
+
+/** Records where the sections of one file came from (and, for `types`, each type). */
+function recordSections(
+  ctx: ImportContext,
+  sections: JsonObject,
+  keySources: WeakMap<object, Map<string, Pointer>>,
+): void {
+  const file = ctx.doc.root.path;
+  const keys = new Map<string, Pointer>();
+  for (const key of Object.keys(sections))
+    if (sectionPointers[key] !== undefined) keys.set(key, { file, pointer: sectionPointers[key] });
+  keySources.set(sections, keys);
+  const types = sections.types;
+  if (isObject(types)) {
+    const named = new Map<string, Pointer>();
+    for (const name of Object.keys(types)) {
+      const at = ctx.typeSources.get(name);
+      if (at) named.set(name, at);
+    }
+    keySources.set(types, named);
+  }
 }
 
 /** `openapi: 3.0.x | 3.1.x`; Swagger 2.0 and anything else are errors. */
@@ -166,19 +244,15 @@ function noteUncarried(ctx: ImportContext, api: JsonObject): void {
   if (root.externalDocs !== undefined) note(ctx, api, at("#/externalDocs"), "externalDocs");
 }
 
-/** The files of the folder, each with a modeline pointing at the schema from where it sits. */
+/** The files of the folder, as data. */
 function layout(
   ctx: ImportContext,
   top: JsonObject,
   endpoints: ReturnType<typeof endpointsOf>,
   inbound: JsonObject,
-  options: ImportOptions,
-): SpecFile[] {
-  const schemaFrom = (path: string) =>
-    relative(dirname(join(resolve(options.outSpec), path)), resolve(options.schemaFile))
-      .split("\\")
-      .join("/");
-  const files: SpecFile[] = [{ path: "api.yaml", text: specFileText(top, schemaFrom("api.yaml")) }];
+  keySources: WeakMap<object, Map<string, Pointer>>,
+): SpecData[] {
+  const files: SpecData[] = [{ path: "api.yaml", sections: top }];
   const groups = new Map<string, JsonObject>();
   for (const e of endpoints) {
     const group = groups.get(e.group) ?? {};
@@ -188,7 +262,7 @@ function layout(
   const groupFiles = portableFileNames([...groups.keys()]);
   for (const [group, list] of groups) {
     const path = `endpoints/${groupFiles.get(group)}.yaml`;
-    files.push({ path, text: specFileText({ endpoints: list }, schemaFrom(path)) });
+    files.push({ path, sections: { endpoints: list } });
   }
   const areas = new Map<string, Record<string, TypeOut>>();
   for (const [name, type] of ctx.types) {
@@ -200,20 +274,17 @@ function layout(
   for (const section of ["callbacks", "webhooks"] as const)
     if (inbound[section] !== undefined) {
       const path = `${section}.yaml`;
-      files.push({ path, text: specFileText({ [section]: inbound[section] }, schemaFrom(path)) });
+      files.push({ path, sections: { [section]: inbound[section] } });
     }
   const lifecycles = lifecyclesSection(ctx);
-  if (lifecycles)
-    files.push({
-      path: "lifecycles.yaml",
-      text: specFileText({ lifecycles }, schemaFrom("lifecycles.yaml")),
-    });
+  if (lifecycles) files.push({ path: "lifecycles.yaml", sections: { lifecycles } });
   const sorted = [...areas].sort(([a], [b]) => a.localeCompare(b));
   const areaFiles = portableFileNames(sorted.map(([area]) => area));
   for (const [area, types] of sorted) {
     const path = `types/${areaFiles.get(area)}.yaml`;
-    files.push({ path, text: specFileText({ types: types as JsonObject }, schemaFrom(path)) });
+    files.push({ path, sections: { types: types as JsonObject } });
   }
+  for (const file of files) recordSections(ctx, file.sections, keySources);
   return files;
 }
 

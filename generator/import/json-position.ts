@@ -29,8 +29,12 @@ function skipValue(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === 0x22) return skipString(text, i);
   if (c !== 0x7b && c !== 0x5b) {
+    // a number, true, false or null ends at white space, a comma or a closing bracket
     let j = i;
-    while (j < text.length && !/[\s,\]}]/.test(text[j]!)) j++;
+    for (; j < text.length; j++) {
+      const d = text.charCodeAt(j);
+      if (isSpace(d) || d === 0x2c || d === 0x5d || d === 0x7d) break;
+    }
     return j;
   }
   let depth = 0;
@@ -95,4 +99,98 @@ export function jsonOffset(text: string, tokens: readonly string[]): number {
     at = next;
   }
   return at;
+}
+
+/**
+ * `jsonOffset` for many pointers into one text: each object's members and each array's items
+ * are scanned once, as far as a lookup needs, and kept by the offset of their container. The
+ * live route locates every node of the spec it reads in the document (the IR locates each
+ * one it builds): scanning from the top for each would be the text's size times the nodes.
+ */
+export class JsonOffsets {
+  private readonly objects = new Map<number, ScannedMembers>();
+  private readonly arrays = new Map<number, ScannedItems>();
+
+  constructor(private readonly text: string) {}
+
+  /** The offset where the value at `tokens` starts; the nearest value on the way when absent. */
+  offset(tokens: readonly string[]): number {
+    let at = skipSpace(this.text, 0);
+    for (const token of tokens) {
+      const c = this.text.charCodeAt(at);
+      const next =
+        c === 0x7b
+          ? this.member(at, token)
+          : c === 0x5b && /^(0|[1-9]\d*)$/.test(token)
+            ? this.item(at, Number(token))
+            : -1;
+      if (next < 0) return at;
+      at = next;
+    }
+    return at;
+  }
+
+  /** The first member `key` of the object at `at`, as `memberValue` finds it; -1 when none. */
+  private member(at: number, key: string): number {
+    const text = this.text;
+    let scan = this.objects.get(at);
+    if (!scan) {
+      scan = { members: new Map(), next: skipSpace(text, at + 1), done: false };
+      this.objects.set(at, scan);
+    }
+    const known = scan.members.get(key);
+    if (known !== undefined) return known;
+    while (!scan.done) {
+      let j = scan.next;
+      if (text.charCodeAt(j) !== 0x22) {
+        scan.done = true;
+        break;
+      }
+      const end = skipString(text, j);
+      const raw = text.slice(j + 1, end - 1);
+      const name = raw.includes("\\") ? (JSON.parse(text.slice(j, end)) as string) : raw;
+      j = skipSpace(text, end);
+      if (text.charCodeAt(j) !== 0x3a) {
+        scan.done = true;
+        break;
+      }
+      const value = skipSpace(text, j + 1);
+      if (!scan.members.has(name)) scan.members.set(name, value);
+      j = skipSpace(text, skipValue(text, value));
+      if (text.charCodeAt(j) === 0x2c) scan.next = skipSpace(text, j + 1);
+      else scan.done = true;
+      if (name === key) return value;
+    }
+    return -1;
+  }
+
+  /** Item `index` of the array at `at`; -1 when it has fewer. */
+  private item(at: number, index: number): number {
+    const text = this.text;
+    let scan = this.arrays.get(at);
+    if (!scan) {
+      const first = skipSpace(text, at + 1);
+      const empty = text.charCodeAt(first) === 0x5d;
+      scan = { items: empty ? [] : [first], done: empty };
+      this.arrays.set(at, scan);
+    }
+    while (scan.items.length <= index && !scan.done) {
+      const j = skipSpace(text, skipValue(text, scan.items.at(-1)!));
+      if (text.charCodeAt(j) === 0x2c) scan.items.push(skipSpace(text, j + 1));
+      else scan.done = true;
+    }
+    return scan.items[index] ?? -1;
+  }
+}
+
+interface ScannedMembers {
+  members: Map<string, number>;
+  /** Where the next member not yet scanned starts. */
+  next: number;
+  done: boolean;
+}
+
+interface ScannedItems {
+  items: number[];
+  done: boolean;
 }

@@ -10,6 +10,7 @@ import {
   deref,
   isObject,
   note,
+  recordSource,
   ownDocument,
   ownEntry,
   setEntry,
@@ -185,6 +186,7 @@ export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut
     ctx.area = group;
     const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path), hosts);
     routes.set(route, value);
+    recordSource(ctx, value, at);
     out.push({ id, group, value });
   });
   return out;

@@ -9,6 +9,8 @@ export interface SourceLocation {
   file: string;
   line: number;
   col: number;
+  /** In an OpenAPI document read as the spec (the live route): the JSON pointer there. */
+  pointer?: string;
 }
 
 /** Something the source says it does not show: a gap, never filled in. */

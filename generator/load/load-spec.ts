@@ -116,13 +116,22 @@ export function parseSpecFile(
   const lines = new LineIndex(path, text);
   const file = readFast(path, text, lines) ?? readCarefully(path, text, lines, bag);
   if (!file) return { text };
-  if (typeof file.data !== "object" || Array.isArray(file.data)) {
+  return checkSpecData(file, bag) ? { text, file } : { text };
+}
+
+/**
+ * The checks of a spec file's data, whichever front end made it (a YAML file, or an OpenAPI
+ * document read as the spec): a mapping, the data guards, the JSON Schema. Whether the file
+ * goes on to the IR (its schema problems are in `bag` and stop the stage).
+ */
+export function checkSpecData(file: SpecFile, bag: DiagnosticBag): boolean {
+  if (typeof file.data !== "object" || file.data === null || Array.isArray(file.data)) {
     bag.report("yaml-not-a-mapping", {}, file.locate([]));
-    return { text };
+    return false;
   }
-  if (!checkData(file, bag)) return { text };
+  if (!checkData(file, bag)) return false;
   for (const d of checkSchema(file)) bag.add(d);
-  return { text, file };
+  return true;
 }
 
 /**

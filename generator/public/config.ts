@@ -31,7 +31,7 @@ export interface ApiConfig {
    * Required in an array.
    */
   name?: string;
-  /** Where the API is described, relative to the config file: a spec folder. Default: `spec`; required in an array. */
+  /** Where the API is described, relative to the config file: a spec folder, an OpenAPI document (JSON or YAML, read at every build) or its `https://` URL. Default: `spec`; required in an array. */
   spec?: string;
   /** The package folder to write, relative to the config file. Default: `generated`; required in an array. */
   out?: string;

@@ -12,11 +12,17 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { readSpecFolder, type SpecFolder } from "../load/spec-folder.ts";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { readRegularFile, readSpecFolder, type SpecFolder } from "../load/spec-folder.ts";
+import {
+  fetchedDocuments,
+  isSpecUrl,
+  maxDocumentFileBytes,
+  specSourceKind,
+} from "../load/spec-source.ts";
 import { generatorFingerprint } from "./generator-fingerprint.ts";
-import { contentHash, readManifest } from "./manifest.ts";
+import { contentHash, readManifest, type Manifest } from "./manifest.ts";
 import { hasPendingWrite } from "./staging.ts";
 
 /**
@@ -45,6 +51,59 @@ export function inputsFingerprint(
 }
 
 /**
+ * The fingerprint of a run on an OpenAPI document (the live route): the generator, the label,
+ * and every file the run read (the document and each file its `$ref`s reached), by name
+ * relative to the document's folder, in name order.
+ */
+export function documentFingerprint(
+  files: ReadonlyMap<string, Uint8Array>,
+  specLabel: string,
+): string {
+  const hash = createHash("sha1").update(generatorFingerprint()).update(`\0label\0${specLabel}`);
+  for (const name of [...files.keys()].sort())
+    hash.update(`\0document/${name}\0`).update(files.get(name)!);
+  return hash.digest("hex").slice(0, 32);
+}
+
+/**
+ * The files a document run read, read again for the up-to-date check: the fetched bytes of a
+ * URL, else each named file beside the document (through the loader's guarded read); undefined
+ * when one cannot be read (the full run says why).
+ */
+function documentFilesNow(
+  spec: string,
+  names: readonly string[],
+): Map<string, Uint8Array> | undefined {
+  const files = new Map<string, Uint8Array>();
+  if (isSpecUrl(spec)) {
+    const bytes = fetchedDocuments.get(spec);
+    if (!bytes || names.length !== 1) return undefined;
+    files.set(names[0]!, bytes);
+    return files;
+  }
+  let folder: string;
+  try {
+    folder = dirname(realpathSync(spec));
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const bytes = readRegularFile(join(folder, name), maxDocumentFileBytes);
+    if (!(bytes instanceof Uint8Array)) return undefined;
+    files.set(name, bytes);
+  }
+  return files;
+}
+
+/** Whether a document run's recorded fingerprint is that of the files as they are now. */
+function documentCurrent(manifest: Manifest, spec: string, specLabel: string): boolean {
+  const names = manifest.documentFiles;
+  if (!names || names.length === 0) return false;
+  const files = documentFilesNow(spec, names);
+  return files !== undefined && manifest.inputs === documentFingerprint(files, specLabel);
+}
+
+/**
  * The number of files (manifest included) when `outDir` already holds exactly what a run
  * would write, judged by the fingerprint and the recorded hashes alone; undefined otherwise.
  */
@@ -56,13 +115,17 @@ export function currentOutputFiles(
   const manifest = readManifest(outDir);
   // A write that was cut off (or is under way) is finished or reported by the full run.
   if (!manifest?.inputs || hasPendingWrite(outDir)) return undefined;
-  let folder: SpecFolder;
-  try {
-    folder = readSpecFolder(specDir);
-  } catch {
-    return undefined; // no spec folder: the full run says so
+  if (specSourceKind(specDir) !== "folder") {
+    if (!documentCurrent(manifest, specDir, specLabel)) return undefined;
+  } else {
+    let folder: SpecFolder;
+    try {
+      folder = readSpecFolder(specDir);
+    } catch {
+      return undefined; // no spec folder: the full run says so
+    }
+    if (manifest.inputs !== inputsFingerprint(specDir, folder, specLabel)) return undefined;
   }
-  if (manifest.inputs !== inputsFingerprint(specDir, folder, specLabel)) return undefined;
   try {
     for (const [path, entry] of Object.entries(manifest.files)) {
       if (contentHash(readFileSync(join(outDir, path))) !== entry) return undefined;

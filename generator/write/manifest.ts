@@ -15,6 +15,11 @@ export interface Manifest {
   generator: "apigen";
   /** Fingerprint of the run's inputs (write/inputs.ts); absent when written without one. */
   inputs?: string;
+  /**
+   * An OpenAPI document read as the spec: the files the run read (the document and those its
+   * `$ref`s reached), relative to the document's folder, which the up-to-date check hashes.
+   */
+  documentFiles?: string[];
   /** Hash of each file's bytes, by its path in the output folder. */
   files: Record<string, string>;
 }
@@ -36,6 +41,11 @@ export function readManifest(outDir: string): Manifest | undefined {
     if (parsed.generator !== "apigen" || typeof parsed.files !== "object" || parsed.files === null)
       return undefined;
     const inputs = typeof parsed.inputs === "string" ? { inputs: parsed.inputs } : {};
+    const documentFiles =
+      Array.isArray(parsed.documentFiles) &&
+      parsed.documentFiles.every((name) => typeof name === "string")
+        ? { documentFiles: parsed.documentFiles }
+        : {};
     // Manifests of earlier versions kept `{ source, output }` per file: the output hash counts.
     const files = Object.fromEntries(
       Object.entries(parsed.files as Record<string, unknown>).map(([path, entry]) => [
@@ -43,7 +53,7 @@ export function readManifest(outDir: string): Manifest | undefined {
         typeof entry === "string" ? entry : String((entry as { output?: unknown })?.output ?? ""),
       ]),
     );
-    return { generator: "apigen", ...inputs, files };
+    return { generator: "apigen", ...inputs, ...documentFiles, files };
   } catch {
     return undefined;
   }
@@ -75,7 +85,11 @@ export type EncodedFile = OutputFile & { bytes: Uint8Array };
  * The files of a run, each with its UTF-8 bytes (encoded here unless they already are),
  * followed by the manifest that lists them (keys sorted) and the fingerprint.
  */
-export function withManifest(files: readonly OutputFile[], inputs?: string): OutputFile[] {
+export function withManifest(
+  files: readonly OutputFile[],
+  inputs?: string,
+  documentFiles?: readonly string[],
+): OutputFile[] {
   // taken as they are, not copied: a copy would read (decode) an encoded file's contents
   const encoded = files.map((file) =>
     file.bytes ? (file as EncodedFile) : encodedFile(file.path, file.contents),
@@ -85,6 +99,11 @@ export function withManifest(files: readonly OutputFile[], inputs?: string): Out
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
       .map((file) => [file.path, contentHash(file.bytes)]),
   );
-  const manifest: Manifest = { generator: "apigen", ...(inputs ? { inputs } : {}), files: hashes };
+  const manifest: Manifest = {
+    generator: "apigen",
+    ...(inputs ? { inputs } : {}),
+    ...(inputs && documentFiles ? { documentFiles: [...documentFiles] } : {}),
+    files: hashes,
+  };
   return [...encoded, { path: manifestName, contents: `${JSON.stringify(manifest, null, 2)}\n` }];
 }

@@ -3,6 +3,8 @@
  * comparison. Imported on demand by the diff command alone, as it loads ts-morph and with it
  * the TypeScript compiler.
  */
+import { dirname } from "node:path";
+import { specSourceKind } from "../../load/spec-source.ts";
 import { existsSync, statSync } from "node:fs";
 import { displayPath, specLabel } from "../../diagnostics/display-path.ts";
 import type { ApiModel } from "../../ir/model.ts";
@@ -27,11 +29,20 @@ export interface SurfaceDiffInput {
 function basePackage(input: SurfaceDiffInput): PackageSource {
   const { base, specDir, outDir } = input;
   const isFolder = existsSync(base) && statSync(base).isDirectory();
-  const committed = isFolder
-    ? undefined
-    : committedPackage(specDir, outDir, base, `${displayPath(outDir)}/ at ${base}`);
+  // git runs in the spec's folder: a document's own folder, or none for a URL
+  const kind = specSourceKind(specDir);
+  const gitDir = kind === "document" ? dirname(specDir) : kind === "folder" ? specDir : undefined;
+  const isRevision = !isFolder && !(existsSync(base) && statSync(base).isFile());
+  const committed =
+    !isRevision || gitDir === undefined
+      ? undefined
+      : committedPackage(gitDir, outDir, base, `${displayPath(outDir)}/ at ${base}`);
   if (committed) return committed;
-  const where = isFolder ? `${displayPath(base)}/` : `the spec at ${base}`;
+  const where = isFolder
+    ? `${displayPath(base)}/`
+    : isRevision
+      ? `the spec at ${base}`
+      : displayPath(base);
   return generatedPackage(input.before, specLabel(specDir), `${where} as this apigen generates it`);
 }
 
@@ -40,7 +51,7 @@ export function diffSurfaces(input: SurfaceDiffInput): SurfaceReport {
   const after = generatedPackage(
     input.after,
     specLabel(input.specDir),
-    `${displayPath(input.specDir)}/ as this apigen generates it`,
+    `${specLabel(input.specDir)} as this apigen generates it`,
   );
   return compareSurfaces(basePackage(input), after);
 }
