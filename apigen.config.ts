@@ -9,5 +9,5 @@ export default defineConfig({
   name: "merchant",
   spec: "spec",
   out: "generated",
-  outputs: { client: true, callbacks: true, openapi: true, testing: true },
+  outputs: { client: true, callbacks: true, openapi: true, testing: true, tanstackQuery: true },
 });

@@ -10,6 +10,7 @@ import { emitIndexFile } from "./index-file.ts";
 import { emitOpenApiFiles } from "./openapi/files.ts";
 import { emitPackageFiles } from "./package-files.ts";
 import { emitRuntimeFiles } from "./runtime-files.ts";
+import { emitTanstackQueryFile } from "./tanstack-query-file.ts";
 import { emitTestingFile } from "./testing-file.ts";
 import { emitTypesFile } from "./types-file.ts";
 import { emitValidatorsFile } from "./validators-file.ts";
@@ -31,6 +32,7 @@ export const emitters: readonly Emitter[] = [
   { name: "openapi", emit: emitOpenApiFiles, output: "openapi" },
   { name: "index", emit: emitIndexFile },
   { name: "testing", emit: emitTestingFile, output: "testing" },
+  { name: "tanstack-query", emit: emitTanstackQueryFile, output: "tanstackQuery" },
   { name: "package", emit: emitPackageFiles },
 ];
 

@@ -341,6 +341,9 @@ function packageView(ctx: EmitContext) {
     callbacksCode: callbacksCode(model),
     routerChecksMarkdown: routerChecksText(model),
     testingEntry: `${packageName}/testing`,
+    hasTanstackQuery: hasTanstackQuery(ctx),
+    tanstackQueryEntry: `${packageName}/tanstack-query`,
+    tanstackQueryVersion: tanstackQueryVersion,
     standInCode: standInCode(packageName),
     openApiEntry: `${packageName}/openapi`,
     gapCount: model.gaps.length,
@@ -367,6 +370,14 @@ function standInCode(packageName: string): string {
 /** Markdown as prettier ends it: one blank line at most between blocks, one newline at the end. */
 function markdownFile(text: string): string {
   return `${text.replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+}
+
+/** The `@tanstack/query-core` the package's own type-check and build use (its peer range is wider). */
+const tanstackQueryVersion = "5.108.4";
+
+/** Whether the package has the TanStack Query entry: the output is on, and so is the client it calls. */
+function hasTanstackQuery(ctx: EmitContext): boolean {
+  return ctx.outputs.tanstackQuery && ctx.outputs.client;
 }
 
 /** Whether the package has the callback router: the spec has callbacks or webhooks, and the output is on. */
@@ -404,6 +415,14 @@ function entryTable(ctx: EmitContext): string {
             [
               entry("/testing"),
               `a stand-in of the service for tests (${markdownCode("createStandIn")}, ${markdownCode("listen")}); the main entry never loads it`,
+            ],
+          ]
+        : []),
+      ...(hasTanstackQuery(ctx)
+        ? [
+            [
+              entry("/tanstack-query"),
+              `TanStack Query options per endpoint (${markdownCode("queryKeys")}, ${markdownCode("queryKeyRoot")}, ${markdownCode("…QueryOptions")}, ${markdownCode("…MutationOptions")}, ${markdownCode("…InfiniteQueryOptions")}); ${markdownCode("@tanstack/query-core")} is an optional peer dependency`,
             ],
           ]
         : []),

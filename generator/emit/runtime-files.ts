@@ -70,6 +70,7 @@ export const runtimeModules = [
   "testing/core.ts",
   "testing/stand-in.ts",
   "testing/node.ts",
+  "tanstack/query.ts",
 ] as const;
 
 /** The outputs each folder of the runtime serves: left out when every one of them is. */
@@ -77,6 +78,7 @@ const folderOutputs: Record<string, readonly OutputName[]> = {
   client: ["client"],
   callbacks: ["callbacks"],
   testing: ["testing"],
+  tanstack: ["tanstackQuery"],
   // what the router and the stand-in share: their request path
   http: ["callbacks", "testing"],
 };
@@ -94,6 +96,8 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
       const outputs = folderOutputs[name.split("/")[0]!];
       return outputs === undefined || outputs.some((output) => ctx.outputs[output]);
     })
+    // the query options call the client: none without it (tanstack-query-file.ts)
+    .filter((name) => !name.startsWith("tanstack/") || ctx.outputs.client)
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
     .filter((name) => name !== "client/stream.ts" || streams)

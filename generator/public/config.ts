@@ -20,6 +20,8 @@ export interface Outputs {
   openapi?: boolean;
   /** The stand-in service, entry `<package>/testing` (`createStandIn()`, `listen()`). Default: true. */
   testing?: boolean;
+  /** TanStack Query options per endpoint, entry `<package>/tanstack-query` (`@tanstack/query-core` an optional peer). Default: false. */
+  tanstackQuery?: boolean;
 }
 
 /** One API: where it is described, where its package goes, and which outputs it has. */

@@ -17,6 +17,7 @@ export const outputDefaults: OutputSwitches = {
   callbacks: true,
   openapi: true,
   testing: true,
+  tanstackQuery: false,
 };
 
 /** The outputs `switches` turns off against the defaults' all-on, for the run's fingerprint: "" when none. */
