@@ -91,12 +91,12 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   const expands = ctx.model.endpoints.some((e) => e.expand);
   const conditional = ctx.model.endpoints.some((e) => e.response.notModified);
   const banner = `// ${lineComment(ctx.banner)}`;
+  // tanstack/ only with the client, which the query options call (tanstack-query-file.ts)
   return runtimeModules
     .filter((name) => {
       const outputs = folderOutputs[name.split("/")[0]!];
       return outputs === undefined || outputs.some((output) => ctx.outputs[output]);
     })
-    // the query options call the client: none without it (tanstack-query-file.ts)
     .filter((name) => !name.startsWith("tanstack/") || ctx.outputs.client)
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
