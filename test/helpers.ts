@@ -22,7 +22,7 @@ export function tempDir(prefix = "apigen-test-"): string {
 export async function generateFrom(
   specDir: string,
   outDir = tempDir(),
-  options: Pick<PipelineOptions, "validators"> = {},
+  options: Pick<PipelineOptions, "validators" | "outputs"> = {},
 ): Promise<PipelineResult> {
   return runPipeline({ specDir: resolve(repoRoot, specDir), outDir, ...options });
 }
