@@ -19,7 +19,13 @@ import {
   type MerchantCore,
 } from "./client.js";
 import type { RequestOptions } from "./runtime/client/core.js";
-import { mutationOptionsOf, queryOptionsOf } from "./runtime/tanstack/query.js";
+import {
+  mutationOptionsOf,
+  queryOptionsOf,
+  type EndpointMutationOptions,
+  type EndpointQueryOptions,
+  type OperationKey,
+} from "./runtime/tanstack/query.js";
 import type {
   AuthorizeRequest,
   CreateOrderRequest,
@@ -65,7 +71,13 @@ export interface TransactionsAuthorizeMutationVariables {
  * `POST /v1/merchant/transactions/authorize` (`transactions.authorize`).
  * The mutation's key (`[package, group, operation]`) and function (`useMutation`); its variables are the call's arguments by name: `{ body }`.
  */
-export function transactionsAuthorizeMutationOptions(core: MerchantCore, options?: RequestOptions) {
+export function transactionsAuthorizeMutationOptions(
+  core: MerchantCore,
+  options?: RequestOptions,
+): EndpointMutationOptions<
+  Awaited<ReturnType<typeof transactionsAuthorize>>,
+  TransactionsAuthorizeMutationVariables
+> {
   function send(variables: TransactionsAuthorizeMutationVariables) {
     return transactionsAuthorize(core, variables.body, options);
   }
@@ -73,8 +85,13 @@ export function transactionsAuthorizeMutationOptions(core: MerchantCore, options
 }
 
 /** The key of `transactions.list`'s query with these arguments: `[package, group, operation, arguments]`. */
-export function transactionsListQueryKey() {
-  return ["merchant-commerce-api", "transactions", "list", {}] as const;
+export function transactionsListQueryKey(): OperationKey<
+  "merchant-commerce-api",
+  "transactions",
+  "list",
+  {}
+> {
+  return ["merchant-commerce-api", "transactions", "list", {}];
 }
 
 /**
@@ -82,7 +99,13 @@ export function transactionsListQueryKey() {
  * `GET /v1/merchant/transactions` (`transactions.list`).
  * The query's key and function (`useQuery`, `fetchQuery`, ...); TanStack's signal aborts the call.
  */
-export function transactionsListQueryOptions(core: MerchantCore, options?: RequestOptions) {
+export function transactionsListQueryOptions(
+  core: MerchantCore,
+  options?: RequestOptions,
+): EndpointQueryOptions<
+  Awaited<ReturnType<typeof transactionsList>>,
+  ReturnType<typeof transactionsListQueryKey>
+> {
   function send(signal: AbortSignal) {
     return transactionsList(core, { ...options, signal });
   }
@@ -90,8 +113,15 @@ export function transactionsListQueryOptions(core: MerchantCore, options?: Reque
 }
 
 /** The key of `transactions.get`'s query with these arguments: `[package, group, operation, arguments]`. */
-export function transactionsGetQueryKey(reference: TransactionReference) {
-  return ["merchant-commerce-api", "transactions", "get", { reference }] as const;
+export function transactionsGetQueryKey(
+  reference: TransactionReference,
+): OperationKey<
+  "merchant-commerce-api",
+  "transactions",
+  "get",
+  { reference: TransactionReference }
+> {
+  return ["merchant-commerce-api", "transactions", "get", { reference }];
 }
 
 /**
@@ -103,7 +133,10 @@ export function transactionsGetQueryOptions(
   core: MerchantCore,
   reference: TransactionReference,
   options?: RequestOptions,
-) {
+): EndpointQueryOptions<
+  Awaited<ReturnType<typeof transactionsGet>>,
+  ReturnType<typeof transactionsGetQueryKey>
+> {
   function send(signal: AbortSignal) {
     return transactionsGet(core, reference, { ...options, signal });
   }
@@ -120,7 +153,13 @@ export interface OrdersCreateMutationVariables {
  * `POST /v1/merchant/orders` (`orders.create`).
  * The mutation's key (`[package, group, operation]`) and function (`useMutation`); its variables are the call's arguments by name: `{ body }`.
  */
-export function ordersCreateMutationOptions(core: MerchantCore, options?: RequestOptions) {
+export function ordersCreateMutationOptions(
+  core: MerchantCore,
+  options?: RequestOptions,
+): EndpointMutationOptions<
+  Awaited<ReturnType<typeof ordersCreate>>,
+  OrdersCreateMutationVariables
+> {
   function send(variables: OrdersCreateMutationVariables) {
     return ordersCreate(core, variables.body, options);
   }
@@ -140,7 +179,10 @@ export interface TestingTrackMockShipmentMutationVariables {
 export function testingTrackMockShipmentMutationOptions(
   core: MerchantCore,
   options?: RequestOptions,
-) {
+): EndpointMutationOptions<
+  Awaited<ReturnType<typeof testingTrackMockShipment>>,
+  TestingTrackMockShipmentMutationVariables
+> {
   function send(variables: TestingTrackMockShipmentMutationVariables) {
     return testingTrackMockShipment(core, variables.body, options);
   }
@@ -160,7 +202,13 @@ export interface SubscriptionsCancelMutationVariables {
  * `POST /v1/subscriptions/{subscription_id}/cancel` (`subscriptions.cancel`).
  * The mutation's key (`[package, group, operation]`) and function (`useMutation`); its variables are the call's arguments by name: `{ subscriptionId }`.
  */
-export function subscriptionsCancelMutationOptions(core: MerchantCore, options?: RequestOptions) {
+export function subscriptionsCancelMutationOptions(
+  core: MerchantCore,
+  options?: RequestOptions,
+): EndpointMutationOptions<
+  Awaited<ReturnType<typeof subscriptionsCancel>>,
+  SubscriptionsCancelMutationVariables
+> {
   function send(variables: SubscriptionsCancelMutationVariables) {
     return subscriptionsCancel(core, variables.subscriptionId, options);
   }
@@ -177,7 +225,13 @@ export interface WebhooksCreateMutationVariables {
  * `POST /v1/webhooks` (`webhooks.create`).
  * The mutation's key (`[package, group, operation]`) and function (`useMutation`); its variables are the call's arguments by name: `{ body }`.
  */
-export function webhooksCreateMutationOptions(core: MerchantCore, options?: RequestOptions) {
+export function webhooksCreateMutationOptions(
+  core: MerchantCore,
+  options?: RequestOptions,
+): EndpointMutationOptions<
+  Awaited<ReturnType<typeof webhooksCreate>>,
+  WebhooksCreateMutationVariables
+> {
   function send(variables: WebhooksCreateMutationVariables) {
     return webhooksCreate(core, variables.body, options);
   }
@@ -194,7 +248,13 @@ export interface WebhooksDeleteMutationVariables {
  * `DELETE /v1/webhooks/{webhook_id}` (`webhooks.delete`).
  * The mutation's key (`[package, group, operation]`) and function (`useMutation`); its variables are the call's arguments by name: `{ webhookId }`.
  */
-export function webhooksDeleteMutationOptions(core: MerchantCore, options?: RequestOptions) {
+export function webhooksDeleteMutationOptions(
+  core: MerchantCore,
+  options?: RequestOptions,
+): EndpointMutationOptions<
+  Awaited<ReturnType<typeof webhooksDelete>>,
+  WebhooksDeleteMutationVariables
+> {
   function send(variables: WebhooksDeleteMutationVariables) {
     return webhooksDelete(core, variables.webhookId, options);
   }
@@ -202,8 +262,13 @@ export function webhooksDeleteMutationOptions(core: MerchantCore, options?: Requ
 }
 
 /** The key of `testing.getRandomPhone`'s query with these arguments: `[package, group, operation, arguments]`. */
-export function testingGetRandomPhoneQueryKey() {
-  return ["merchant-commerce-api", "testing", "getRandomPhone", {}] as const;
+export function testingGetRandomPhoneQueryKey(): OperationKey<
+  "merchant-commerce-api",
+  "testing",
+  "getRandomPhone",
+  {}
+> {
+  return ["merchant-commerce-api", "testing", "getRandomPhone", {}];
 }
 
 /**
@@ -211,7 +276,13 @@ export function testingGetRandomPhoneQueryKey() {
  * `GET /v3/testing/accounts/phones` (`testing.getRandomPhone`).
  * The query's key and function (`useQuery`, `fetchQuery`, ...); TanStack's signal aborts the call.
  */
-export function testingGetRandomPhoneQueryOptions(core: MerchantCore, options?: RequestOptions) {
+export function testingGetRandomPhoneQueryOptions(
+  core: MerchantCore,
+  options?: RequestOptions,
+): EndpointQueryOptions<
+  Awaited<ReturnType<typeof testingGetRandomPhone>>,
+  ReturnType<typeof testingGetRandomPhoneQueryKey>
+> {
   function send(signal: AbortSignal) {
     return testingGetRandomPhone(core, { ...options, signal });
   }

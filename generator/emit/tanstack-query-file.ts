@@ -125,13 +125,55 @@ const prefix = (model: ApiModel, e: Endpoint): Expr[] => [
   lit(e.name),
 ];
 
+/** An exported function, its return type written out (declarations are made from each file alone). */
 function exportedFunction(
   name: string,
   docs: string[],
   params: Param[],
+  returnType: TypeExpr,
   body: Statement[],
 ): FileStatement {
-  return { statement: { kind: "function", name, isExported: true, docs, params, body } };
+  return {
+    statement: { kind: "function", name, isExported: true, docs, params, returnType, body },
+  };
+}
+
+/** `Awaited<ReturnType<typeof transactionsGet>>`: what the endpoint's call gives. */
+const resultType = (e: Endpoint): TypeExpr =>
+  generic(
+    "Awaited",
+    generic("ReturnType", {
+      kind: "typeof",
+      target: generatedRef(modules.client, e.functionName, false),
+    }),
+  );
+
+/** `ReturnType<typeof transactionsGetQueryKey>`: the type of a key this file makes. */
+const keyType = (keyName: string): TypeExpr =>
+  generic("ReturnType", { kind: "typeof", target: generatedRef(path, keyName, false) });
+
+/** `OperationKey<"package", "group", "operation", { reference: string }>`, or the infinite one. */
+function keyTypeOf(
+  model: ApiModel,
+  e: Endpoint,
+  params: readonly Param[],
+  infinite: boolean,
+): TypeExpr {
+  const args: TypeExpr = {
+    kind: "object-type",
+    inline: true,
+    members: params.map((p) => ({
+      kind: "property-signature",
+      name: p.name,
+      // given as it is: an argument left out is there, undefined
+      type: p.hasQuestionToken ? union([p.type!, keyword("undefined")]) : p.type!,
+    })),
+  };
+  return {
+    kind: "generic",
+    target: runtimeType(runtime, infinite ? "InfiniteOperationKey" : "OperationKey"),
+    args: [literalType(model.api.packageName), literalType(e.group), literalType(e.name), args],
+  };
 }
 
 /** The doc lines every function of an endpoint starts with: its summary and its route. */
@@ -202,7 +244,8 @@ function queryStatements(model: ApiModel, e: Endpoint, names: Names): FileStatem
         `The key of \`${e.id}\`'s query with these arguments: \`[package, group, operation, arguments]\`.`,
       ],
       params,
-      [ret(constArray([...prefix(model, e), argsObject(params)]))],
+      keyTypeOf(model, e, params, false),
+      [ret(arr([...prefix(model, e), argsObject(params)]))],
     ),
     exportedFunction(
       optionsName,
@@ -211,6 +254,11 @@ function queryStatements(model: ApiModel, e: Endpoint, names: Names): FileStatem
         "The query's key and function (`useQuery`, `fetchQuery`, ...); TanStack's signal aborts the call.",
       ],
       [coreParam(model), ...params, optionsParam],
+      {
+        kind: "generic",
+        target: runtimeType(runtime, "EndpointQueryOptions"),
+        args: [resultType(e), keyType(keyName)],
+      },
       [
         send,
         ret(
@@ -255,7 +303,8 @@ function infiniteStatements(model: ApiModel, e: Endpoint, names: Names): FileSta
       keyName,
       [`The key of \`${e.id}\`'s infinite query: its query's key with \`"infinite"\` after it.`],
       params,
-      [ret(constArray([...prefix(model, e), argsObject(params), lit("infinite")]))],
+      keyTypeOf(model, e, params, true),
+      [ret(arr([...prefix(model, e), argsObject(params), lit("infinite")]))],
     ),
     exportedFunction(
       optionsName,
@@ -265,6 +314,11 @@ function infiniteStatements(model: ApiModel, e: Endpoint, names: Names): FileSta
         "for as the client's own walk asks for it, and TanStack's signal aborts each page's call.",
       ],
       [coreParam(model), ...params, optionsParam],
+      {
+        kind: "generic",
+        target: runtimeType(runtime, "EndpointInfiniteQueryOptions"),
+        args: [resultType(e), keyType(keyName)],
+      },
       [
         send,
         ret(
@@ -326,6 +380,11 @@ function mutationStatements(model: ApiModel, e: Endpoint, names: Names): FileSta
         `The mutation's key (\`[package, group, operation]\`) and function (\`useMutation\`); its variables are ${params.length ? `the call's arguments by name: \`{ ${params.map((p) => p.name).join(", ")} }\`` : "none"}.`,
       ],
       [coreParam(model), optionsParam],
+      {
+        kind: "generic",
+        target: runtimeType(runtime, "EndpointMutationOptions"),
+        args: [resultType(e), type],
+      },
       [
         send,
         ret(

@@ -5,6 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { displayPath, specLabel } from "../../diagnostics/display-path.ts";
+import type { OutputSwitches } from "../../emit/shared/outputs.ts";
 import type { ApiModel } from "../../ir/model.ts";
 import { compareSurfaces, type SurfaceReport } from "./compare-surface.ts";
 import { committedPackage, generatedPackage, type PackageSource } from "./package-source.ts";
@@ -17,6 +18,8 @@ export interface SurfaceDiffInput {
   outDir: string;
   before: ApiModel;
   after: ApiModel;
+  /** The outputs the config switches on and off: the package the spec makes has those alone. */
+  outputs: OutputSwitches;
 }
 
 /**
@@ -32,7 +35,12 @@ function basePackage(input: SurfaceDiffInput): PackageSource {
     : committedPackage(specDir, outDir, base, `${displayPath(outDir)}/ at ${base}`);
   if (committed) return committed;
   const where = isFolder ? `${displayPath(base)}/` : `the spec at ${base}`;
-  return generatedPackage(input.before, specLabel(specDir), `${where} as this apigen generates it`);
+  return generatedPackage(
+    input.before,
+    specLabel(specDir),
+    `${where} as this apigen generates it`,
+    input.outputs,
+  );
 }
 
 /** Compares the base package's surface with the one this apigen makes from the spec now. */
@@ -41,6 +49,7 @@ export function diffSurfaces(input: SurfaceDiffInput): SurfaceReport {
     input.after,
     specLabel(input.specDir),
     `${displayPath(input.specDir)}/ as this apigen generates it`,
+    input.outputs,
   );
   return compareSurfaces(basePackage(input), after);
 }

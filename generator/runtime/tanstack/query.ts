@@ -10,6 +10,26 @@
 import type { DataTag, InfiniteData, QueryFunctionContext, QueryKey } from "@tanstack/query-core";
 import type { FieldPath, Paging } from "../client/operation.js";
 
+/**
+ * The key of an endpoint's query: `[package, group, operation, arguments]`, so that a prefix
+ * of it (`[package, group]`, `[package, group, operation]`) matches a group's or an
+ * operation's queries.
+ */
+export type OperationKey<P extends string, G extends string, O extends string, A> = readonly [
+  P,
+  G,
+  O,
+  A,
+];
+
+/** The key of a paged list's infinite query: its query's key and `"infinite"`. */
+export type InfiniteOperationKey<
+  P extends string,
+  G extends string,
+  O extends string,
+  A,
+> = readonly [P, G, O, A, "infinite"];
+
 /** A query's options: its key, tagged with the data the query gives, and its function. */
 export interface EndpointQueryOptions<T, K extends QueryKey> {
   queryKey: DataTag<K, T>;

@@ -16,7 +16,14 @@ import {
   type PagesCore,
 } from "./client.js";
 import type { RequestOptions } from "./runtime/client/core.js";
-import { infiniteQueryOptionsOf, queryOptionsOf } from "./runtime/tanstack/query.js";
+import {
+  infiniteQueryOptionsOf,
+  queryOptionsOf,
+  type EndpointInfiniteQueryOptions,
+  type EndpointQueryOptions,
+  type InfiniteOperationKey,
+  type OperationKey,
+} from "./runtime/tanstack/query.js";
 import type {
   CustomersListParams,
   EventsListParams,
@@ -54,8 +61,13 @@ export const queryKeys = {
 /** The key of `customers.list`'s query with these arguments: `[package, group, operation, arguments]`. */
 export function customersListQueryKey(
   params?: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit">,
-) {
-  return ["feature-pagination", "customers", "list", { params }] as const;
+): OperationKey<
+  "feature-pagination",
+  "customers",
+  "list",
+  { params: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit"> | undefined }
+> {
+  return ["feature-pagination", "customers", "list", { params }];
 }
 
 /**
@@ -67,7 +79,10 @@ export function customersListQueryOptions(
   core: PagesCore,
   params?: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit">,
   options?: RequestOptions,
-) {
+): EndpointQueryOptions<
+  Awaited<ReturnType<typeof customersList>>,
+  ReturnType<typeof customersListQueryKey>
+> {
   function send(signal: AbortSignal) {
     return customersList(core, params, { ...options, signal });
   }
@@ -77,8 +92,13 @@ export function customersListQueryOptions(
 /** The key of `customers.list`'s infinite query: its query's key with `"infinite"` after it. */
 export function customersListInfiniteQueryKey(
   params?: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit">,
-) {
-  return ["feature-pagination", "customers", "list", { params }, "infinite"] as const;
+): InfiniteOperationKey<
+  "feature-pagination",
+  "customers",
+  "list",
+  { params: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit"> | undefined }
+> {
+  return ["feature-pagination", "customers", "list", { params }, "infinite"];
 }
 
 /**
@@ -91,7 +111,10 @@ export function customersListInfiniteQueryOptions(
   core: PagesCore,
   params?: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit">,
   options?: RequestOptions,
-) {
+): EndpointInfiniteQueryOptions<
+  Awaited<ReturnType<typeof customersList>>,
+  ReturnType<typeof customersListInfiniteQueryKey>
+> {
   function send(
     page: Pick<CustomersListParams, "X-Trace" | "starting_after" | "limit">,
     signal: AbortSignal,
@@ -113,8 +136,15 @@ export function customersListInfiniteQueryOptions(
 }
 
 /** The key of `files.list`'s query with these arguments: `[package, group, operation, arguments]`. */
-export function filesListQueryKey(query?: Pick<FilesListParams, "page_token" | "page_size">) {
-  return ["feature-pagination", "files", "list", { query }] as const;
+export function filesListQueryKey(
+  query?: Pick<FilesListParams, "page_token" | "page_size">,
+): OperationKey<
+  "feature-pagination",
+  "files",
+  "list",
+  { query: Pick<FilesListParams, "page_token" | "page_size"> | undefined }
+> {
+  return ["feature-pagination", "files", "list", { query }];
 }
 
 /**
@@ -126,7 +156,10 @@ export function filesListQueryOptions(
   core: PagesCore,
   query?: Pick<FilesListParams, "page_token" | "page_size">,
   options?: RequestOptions,
-) {
+): EndpointQueryOptions<
+  Awaited<ReturnType<typeof filesList>>,
+  ReturnType<typeof filesListQueryKey>
+> {
   function send(signal: AbortSignal) {
     return filesList(core, query, { ...options, signal });
   }
@@ -136,8 +169,13 @@ export function filesListQueryOptions(
 /** The key of `files.list`'s infinite query: its query's key with `"infinite"` after it. */
 export function filesListInfiniteQueryKey(
   query?: Pick<FilesListParams, "page_token" | "page_size">,
-) {
-  return ["feature-pagination", "files", "list", { query }, "infinite"] as const;
+): InfiniteOperationKey<
+  "feature-pagination",
+  "files",
+  "list",
+  { query: Pick<FilesListParams, "page_token" | "page_size"> | undefined }
+> {
+  return ["feature-pagination", "files", "list", { query }, "infinite"];
 }
 
 /**
@@ -150,7 +188,10 @@ export function filesListInfiniteQueryOptions(
   core: PagesCore,
   query?: Pick<FilesListParams, "page_token" | "page_size">,
   options?: RequestOptions,
-) {
+): EndpointInfiniteQueryOptions<
+  Awaited<ReturnType<typeof filesList>>,
+  ReturnType<typeof filesListInfiniteQueryKey>
+> {
   function send(page: Pick<FilesListParams, "page_token" | "page_size">, signal: AbortSignal) {
     return filesList(core, page, { ...options, signal });
   }
@@ -165,8 +206,13 @@ export function filesListInfiniteQueryOptions(
 /** The key of `events.list`'s query with these arguments: `[package, group, operation, arguments]`. */
 export function eventsListQueryKey(
   query?: Pick<EventsListParams, "offset" | "limit" | "kinds" | "sort">,
-) {
-  return ["feature-pagination", "events", "list", { query }] as const;
+): OperationKey<
+  "feature-pagination",
+  "events",
+  "list",
+  { query: Pick<EventsListParams, "offset" | "limit" | "kinds" | "sort"> | undefined }
+> {
+  return ["feature-pagination", "events", "list", { query }];
 }
 
 /**
@@ -178,7 +224,10 @@ export function eventsListQueryOptions(
   core: PagesCore,
   query?: Pick<EventsListParams, "offset" | "limit" | "kinds" | "sort">,
   options?: RequestOptions,
-) {
+): EndpointQueryOptions<
+  Awaited<ReturnType<typeof eventsList>>,
+  ReturnType<typeof eventsListQueryKey>
+> {
   function send(signal: AbortSignal) {
     return eventsList(core, query, { ...options, signal });
   }
@@ -188,8 +237,13 @@ export function eventsListQueryOptions(
 /** The key of `events.list`'s infinite query: its query's key with `"infinite"` after it. */
 export function eventsListInfiniteQueryKey(
   query?: Pick<EventsListParams, "offset" | "limit" | "kinds" | "sort">,
-) {
-  return ["feature-pagination", "events", "list", { query }, "infinite"] as const;
+): InfiniteOperationKey<
+  "feature-pagination",
+  "events",
+  "list",
+  { query: Pick<EventsListParams, "offset" | "limit" | "kinds" | "sort"> | undefined }
+> {
+  return ["feature-pagination", "events", "list", { query }, "infinite"];
 }
 
 /**
@@ -202,7 +256,10 @@ export function eventsListInfiniteQueryOptions(
   core: PagesCore,
   query?: Pick<EventsListParams, "offset" | "limit" | "kinds" | "sort">,
   options?: RequestOptions,
-) {
+): EndpointInfiniteQueryOptions<
+  Awaited<ReturnType<typeof eventsList>>,
+  ReturnType<typeof eventsListInfiniteQueryKey>
+> {
   function send(
     page: Pick<EventsListParams, "offset" | "limit" | "kinds" | "sort">,
     signal: AbortSignal,
@@ -218,8 +275,16 @@ export function eventsListInfiniteQueryOptions(
 }
 
 /** The key of `repos.list`'s query with these arguments: `[package, group, operation, arguments]`. */
-export function reposListQueryKey(org: string, query?: Pick<ReposListParams, "page" | "per_page">) {
-  return ["feature-pagination", "repos", "list", { org, query }] as const;
+export function reposListQueryKey(
+  org: string,
+  query?: Pick<ReposListParams, "page" | "per_page">,
+): OperationKey<
+  "feature-pagination",
+  "repos",
+  "list",
+  { org: string; query: Pick<ReposListParams, "page" | "per_page"> | undefined }
+> {
+  return ["feature-pagination", "repos", "list", { org, query }];
 }
 
 /**
@@ -232,7 +297,10 @@ export function reposListQueryOptions(
   org: string,
   query?: Pick<ReposListParams, "page" | "per_page">,
   options?: RequestOptions,
-) {
+): EndpointQueryOptions<
+  Awaited<ReturnType<typeof reposList>>,
+  ReturnType<typeof reposListQueryKey>
+> {
   function send(signal: AbortSignal) {
     return reposList(core, org, query, { ...options, signal });
   }
@@ -243,8 +311,13 @@ export function reposListQueryOptions(
 export function reposListInfiniteQueryKey(
   org: string,
   query?: Pick<ReposListParams, "page" | "per_page">,
-) {
-  return ["feature-pagination", "repos", "list", { org, query }, "infinite"] as const;
+): InfiniteOperationKey<
+  "feature-pagination",
+  "repos",
+  "list",
+  { org: string; query: Pick<ReposListParams, "page" | "per_page"> | undefined }
+> {
+  return ["feature-pagination", "repos", "list", { org, query }, "infinite"];
 }
 
 /**
@@ -258,7 +331,10 @@ export function reposListInfiniteQueryOptions(
   org: string,
   query?: Pick<ReposListParams, "page" | "per_page">,
   options?: RequestOptions,
-) {
+): EndpointInfiniteQueryOptions<
+  Awaited<ReturnType<typeof reposList>>,
+  ReturnType<typeof reposListInfiniteQueryKey>
+> {
   function send(page: Pick<ReposListParams, "page" | "per_page">, signal: AbortSignal) {
     return reposList(core, org, page, { ...options, signal });
   }
@@ -273,8 +349,13 @@ export function reposListInfiniteQueryOptions(
 /** The key of `issues.list`'s query with these arguments: `[package, group, operation, arguments]`. */
 export function issuesListQueryKey(
   params?: Pick<IssuesListParams, "X-Trace" | "state" | "per_page">,
-) {
-  return ["feature-pagination", "issues", "list", { params }] as const;
+): OperationKey<
+  "feature-pagination",
+  "issues",
+  "list",
+  { params: Pick<IssuesListParams, "X-Trace" | "state" | "per_page"> | undefined }
+> {
+  return ["feature-pagination", "issues", "list", { params }];
 }
 
 /**
@@ -286,7 +367,10 @@ export function issuesListQueryOptions(
   core: PagesCore,
   params?: Pick<IssuesListParams, "X-Trace" | "state" | "per_page">,
   options?: RequestOptions,
-) {
+): EndpointQueryOptions<
+  Awaited<ReturnType<typeof issuesList>>,
+  ReturnType<typeof issuesListQueryKey>
+> {
   function send(signal: AbortSignal) {
     return issuesList(core, params, { ...options, signal });
   }
@@ -294,8 +378,15 @@ export function issuesListQueryOptions(
 }
 
 /** The key of `things.list`'s query with these arguments: `[package, group, operation, arguments]`. */
-export function thingsListQueryKey(query?: Pick<ThingsListParams, "size">) {
-  return ["feature-pagination", "things", "list", { query }] as const;
+export function thingsListQueryKey(
+  query?: Pick<ThingsListParams, "size">,
+): OperationKey<
+  "feature-pagination",
+  "things",
+  "list",
+  { query: Pick<ThingsListParams, "size"> | undefined }
+> {
+  return ["feature-pagination", "things", "list", { query }];
 }
 
 /**
@@ -307,7 +398,10 @@ export function thingsListQueryOptions(
   core: PagesCore,
   query?: Pick<ThingsListParams, "size">,
   options?: RequestOptions,
-) {
+): EndpointQueryOptions<
+  Awaited<ReturnType<typeof thingsList>>,
+  ReturnType<typeof thingsListQueryKey>
+> {
   function send(signal: AbortSignal) {
     return thingsList(core, query, { ...options, signal });
   }
