@@ -25,6 +25,8 @@ import { MerchantCore } from "../generated/src/index.ts";
 import * as merchant from "../generated/src/tanstack-query.ts";
 import { createStandIn, listen, type RunningStandIn } from "../generated/src/testing.ts";
 import { outputDefaults } from "../generator/emit/shared/outputs.ts";
+import type { Paging } from "../generator/runtime/client/operation.ts";
+import { infiniteQueryOptionsOf, type PageParam } from "../generator/runtime/tanstack/query.ts";
 import { runPipeline } from "../generator/pipeline.ts";
 import { repoRoot } from "./helpers.ts";
 import { prettierOptions } from "./support/prettier-style.ts";
@@ -67,7 +69,7 @@ function pageOf(url: URL): unknown {
     }
     case "/v1/files": {
       const from = q.has("page_token") ? Number(q.get("page_token")!.slice(1)) : 0;
-      const files = all.slice(from, from + 3);
+      const files = all.slice(from, from + int(q, "page_size", 3));
       const next = from + files.length;
       return { files, next_page_token: next < all.length ? `t${next}` : null };
     }
@@ -261,11 +263,11 @@ describe("infinite queries walk the fixture's lists as the client's own walk doe
   const core = () => new pagesIndex.PagesCore({ baseUrl: pagesUrl, token: "t", apiKey: "k" });
 
   it.each([
-    ["cursor", "customersList", "data", [undefined, "x_2", "x_5"]],
-    ["nextToken", "filesList", "files", [undefined, "t3", "t6"]],
-    ["offset", "eventsList", "events", [0, 3, 6]],
-  ])("%s: every item once, then no next page", async (_style, name, items, params) => {
-    const options = pages[`${name}InfiniteQueryOptions`](core(), { limit: 3 });
+    ["cursor", "customersList", { limit: 3 }, "data", [undefined, "x_2", "x_5"]],
+    ["nextToken", "filesList", { page_size: 3 }, "files", [undefined, "t3", "t6"]],
+    ["offset", "eventsList", { limit: 3 }, "events", [0, 3, 6]],
+  ])("%s: every item once, then no next page", async (_style, name, query, items, params) => {
+    const options = pages[`${name}InfiniteQueryOptions`](core(), query);
     const data = await walk(options);
     expect(data.pages.flatMap((p) => (p as Record<string, unknown[]>)[items]!)).toEqual(all);
     expect(data.pageParams).toEqual(params);
@@ -298,6 +300,59 @@ describe("infinite queries walk the fixture's lists as the client's own walk doe
     const data = await queryClient.fetchInfiniteQuery({ ...options, pages: 2 });
     expect(data.pageParams).toEqual(["x_0", "x_2"]);
     expect(data.pages.flatMap((p) => (p as { data: unknown[] }).data)).toEqual(all.slice(1, 5));
+  });
+});
+
+describe("the next page's value, read off the pages as the client's walk reads them", () => {
+  const cursor: Paging = { style: "cursor", param: "after", cursor: ["id"], items: ["data"] };
+  const offset: Paging = { style: "offset", offset: "offset", start: 0, total: ["total"] };
+  const page: Paging = { style: "page", page: "page", start: 1, total: ["total"], items: ["r"] };
+  const ids = (...names: string[]) => ({ data: names.map((id) => ({ id })) });
+  // given the paging, the pages so far and their values, want the next value (undefined: none)
+  const table: [string, Paging, unknown[], PageParam[], PageParam][] = [
+    ["cursor: the last item's", cursor, [ids("a", "b")], [undefined], "b"],
+    ["cursor: an empty page ends it", cursor, [ids("a"), ids()], [undefined, "a"], undefined],
+    [
+      "cursor: an empty page goes on when the spec says so",
+      { ...cursor, stopOnEmptyPage: false },
+      [ids()],
+      [undefined],
+      undefined, // and no last item: no cursor
+    ],
+    [
+      "cursor: a value sent before ends it (a server in a circle)",
+      cursor,
+      [ids("a"), ids("a")],
+      [undefined, "a"],
+      undefined,
+    ],
+    [
+      "cursor: hasMore false ends it",
+      { ...cursor, hasMore: ["more"] },
+      [{ ...ids("a"), more: false }],
+      [undefined],
+      undefined,
+    ],
+    ["offset: moves by the page's items", offset, [[1, 2, 3]], [10], 13],
+    [
+      "offset: total reached ends it",
+      offset,
+      [Object.assign([1, 2], { total: 12 })],
+      [10],
+      undefined,
+    ],
+    ["page: counts up from the caller's page", page, [{ r: [1, 2], total: 9 }], [3], 4],
+    [
+      "page: pages before the first count as full ones",
+      page,
+      [{ r: [1, 2], total: 6 }],
+      [3],
+      undefined,
+    ],
+  ];
+  it.each(table)("%s", (_name, paging, pages, params, want) => {
+    const options = infiniteQueryOptionsOf(["k"], paging, {}, () => Promise.resolve<unknown>({}));
+    expect(options.getNextPageParam(pages.at(-1), pages, params.at(-1), params)).toBe(want);
   });
 });
 
