@@ -9,5 +9,12 @@ export default defineConfig({
   name: "merchant",
   spec: "spec",
   out: "generated",
-  outputs: { client: true, callbacks: true, openapi: true, testing: true, msw: true },
+  outputs: {
+    client: true,
+    callbacks: true,
+    openapi: true,
+    testing: true,
+    msw: true,
+    tanstackQuery: true,
+  },
 });

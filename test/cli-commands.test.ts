@@ -278,6 +278,11 @@ describe("a spec folder anywhere on disk", () => {
   it("gives generated/'s bytes, its banners naming the folder within its project", () => {
     const outside = project({ name: "elsewhere" });
     cpSync(join(repoRoot, "spec"), join(outside, "spec"), { recursive: true });
+    // generated/ has the opt-in outputs on too (apigen.config.ts); the flags below pick the folders
+    writeFileSync(
+      join(outside, "apigen.config.json"),
+      '{ "outputs": { "tanstackQuery": true } }\n',
+    );
     const work = join(outside, "some/other/folder");
     mkdirSync(work, { recursive: true });
     // every output on, as the repository's apigen.config.ts has it for generated/

@@ -39,7 +39,7 @@ describe("outputs", () => {
 
   it("by default are every output but the integrations with a peer dependency: the package as the spec alone gives it", () => {
     const off = Object.entries(outputDefaults).filter(([, on]) => !on);
-    expect(off.map(([name]) => name)).toEqual(["msw"]);
+    expect(off.map(([name]) => name)).toEqual(["msw", "tanstackQuery"]);
     const unset = runPipeline({ specDir, outDir: all.outDir });
     expect(unset.files).toEqual(all.files);
   });

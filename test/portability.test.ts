@@ -17,6 +17,16 @@ function sources(dir: string): string[] {
   );
 }
 
+const manifest = JSON.parse(
+  readFileSync(join(repoRoot, "generated/package.json"), "utf8"),
+) as Record<string, Record<string, unknown> | undefined>;
+/** The package's peer dependencies that are optional: an integration's library, never loaded by the main entry. */
+const optionalPeers = Object.fromEntries(
+  Object.keys(manifest.peerDependencies ?? {})
+    .filter((name) => (manifest.peerDependenciesMeta?.[name] as { optional?: boolean })?.optional)
+    .map((name) => [name, true]),
+);
+
 describe("the generated package", () => {
   // The Merchant package, and the client runtime modules only some packages get (stream.ts).
   const files = [
@@ -35,11 +45,15 @@ describe("the generated package", () => {
     (_name, file) => {
       const code = readFileSync(file!, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
       expect(code).not.toMatch(/from\s+["']node:|require\(|\bBuffer\b|\bprocess\.|\b__dirname\b/);
+      // `import type` is erased: the types of an optional peer dependency (an integration's entry) load nothing
+      const loaded = code.replace(/import\s+type\s[^;]*;/g, "");
       expect(
-        [...code.matchAll(/from\s+["']([^"']+)["']/g)]
+        [...loaded.matchAll(/from\s+["']([^"']+)["']/g)]
           .map((m) => m[1])
           .filter((s) => !s!.startsWith(".")),
       ).toEqual([]);
+      const typesFrom = [...code.matchAll(/import\s+type\s[^;]*?from\s+["']([^"'.][^"']*)["']/g)];
+      expect(typesFrom.map((m) => m[1]).filter((s) => !(s! in optionalPeers))).toEqual([]);
     },
   );
 
@@ -48,5 +62,7 @@ describe("the generated package", () => {
       readFileSync(join(repoRoot, "generated/package.json"), "utf8"),
     ) as Record<string, unknown>;
     expect(pkg.dependencies ?? {}).toEqual({});
+    // every peer dependency is optional (an integration's, behind its own entry)
+    expect(Object.keys(optionalPeers)).toEqual(Object.keys(pkg.peerDependencies ?? {}));
   });
 });

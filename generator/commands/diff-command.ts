@@ -6,6 +6,7 @@
 import { coloursOf } from "../diagnostics/colours.ts";
 import { compareModels, type Change } from "../diff/compare.ts";
 import { loadBaseModel, loadModel } from "../diff/load-base.ts";
+import type { OutputSwitches } from "../emit/shared/outputs.ts";
 
 export { BaseNotFound } from "../diff/load-base.ts";
 import { formatChanges } from "../diff/report.ts";
@@ -18,13 +19,14 @@ export async function diffCommand(
   failOn: keyof typeof rank | undefined,
   texts: Map<string, string>,
   outDir: string,
+  outputs: OutputSwitches,
 ): Promise<number> {
   const before = loadBaseModel(base, specDir, texts);
   const after = loadModel(specDir, texts);
   const changes: Change[] = compareModels(before, after);
   // the package's TypeScript surface (ts-morph, loaded by this command alone)
   const { diffSurfaces } = await import("../diff/surface/surface-diff.ts");
-  const surface = diffSurfaces({ base, specDir, outDir, before, after });
+  const surface = diffSurfaces({ base, specDir, outDir, before, after, outputs });
   console.log(formatChanges(changes, surface, coloursOf("stdout")));
   const all = [...changes, ...surface.changes];
   return failOn !== undefined && all.some((c) => rank[c.level] >= rank[failOn]) ? 1 : 0;

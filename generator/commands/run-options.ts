@@ -108,6 +108,7 @@ export async function runOptions(
         mode.failOn,
         sources.texts,
         options.outDir,
+        options.outputs,
       );
     } catch (error) {
       // A base that is no spec folder and no revision is the user's to fix, not an internal error.

@@ -11,6 +11,7 @@ import { emitMswFile } from "./msw-file.ts";
 import { emitOpenApiFiles } from "./openapi/files.ts";
 import { emitPackageFiles } from "./package-files.ts";
 import { emitRuntimeFiles } from "./runtime-files.ts";
+import { emitTanstackQueryFile } from "./tanstack-query-file.ts";
 import { emitTestingFile } from "./testing-file.ts";
 import { emitTypesFile } from "./types-file.ts";
 import { emitValidatorsFile } from "./validators-file.ts";
@@ -33,6 +34,7 @@ export const emitters: readonly Emitter[] = [
   { name: "index", emit: emitIndexFile },
   { name: "testing", emit: emitTestingFile, output: "testing" },
   { name: "msw", emit: emitMswFile, output: "msw" },
+  { name: "tanstack-query", emit: emitTanstackQueryFile, output: "tanstackQuery" },
   { name: "package", emit: emitPackageFiles },
 ];
 

@@ -342,6 +342,9 @@ function packageView(ctx: EmitContext) {
     callbacksCode: callbacksCode(model),
     routerChecksMarkdown: routerChecksText(model),
     testingEntry: `${packageName}/testing`,
+    hasTanstackQuery: hasTanstackQuery(ctx),
+    peers: peerDependencies(ctx),
+    tanstackQueryEntry: `${packageName}/tanstack-query`,
     standInCode: standInCode(packageName),
     mswEntry: `${packageName}/msw`,
     mswCode: mswCode(model),
@@ -394,6 +397,28 @@ function markdownFile(text: string): string {
   return `${text.replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
 }
 
+/** The `@tanstack/query-core` the package's own type-check and build use (its peer range is wider). */
+const tanstackQueryVersion = "5.108.4";
+
+/**
+ * The optional peer dependencies of the package's integrations, by name: the range a user's
+ * project may have, and the version the package's own type-check and build use (its
+ * devDependency, the repository's own).
+ */
+function peerDependencies(ctx: EmitContext): { name: string; range: string; version: string }[] {
+  return [
+    ...(hasTanstackQuery(ctx)
+      ? [{ name: "@tanstack/query-core", range: "^5.62.0", version: tanstackQueryVersion }]
+      : []),
+    ...(ctx.outputs.msw ? [{ name: "msw", range: "^2.0.0", version: "2.15.0" }] : []),
+  ];
+}
+
+/** Whether the package has the TanStack Query entry: the output is on, and so is the client it calls. */
+function hasTanstackQuery(ctx: EmitContext): boolean {
+  return ctx.outputs.tanstackQuery && ctx.outputs.client;
+}
+
 /** Whether the package has the callback router: the spec has callbacks or webhooks, and the output is on. */
 function hasCallbacks(ctx: EmitContext): boolean {
   const { model } = ctx;
@@ -437,6 +462,14 @@ function entryTable(ctx: EmitContext): string {
             [
               entry("/msw"),
               `msw request handlers over the stand-in (${markdownCode("standInHandlers")}), for browser and component tests; msw is an optional peer dependency`,
+            ],
+          ]
+        : []),
+      ...(hasTanstackQuery(ctx)
+        ? [
+            [
+              entry("/tanstack-query"),
+              `TanStack Query options per endpoint (${markdownCode("queryKeys")}, ${markdownCode("queryKeyRoot")}, ${markdownCode("…QueryOptions")}, ${markdownCode("…MutationOptions")}, ${markdownCode("…InfiniteQueryOptions")}); ${markdownCode("@tanstack/query-core")} is an optional peer dependency`,
             ],
           ]
         : []),

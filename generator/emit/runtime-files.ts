@@ -73,6 +73,7 @@ export const runtimeModules = [
   "testing/stand-in.ts",
   "testing/node.ts",
   "msw/handlers.ts",
+  "tanstack/query.ts",
 ] as const;
 
 /** The outputs each folder of the runtime serves: left out when every one of them is. */
@@ -81,6 +82,7 @@ const folderOutputs: Record<string, readonly OutputName[]> = {
   callbacks: ["callbacks"],
   testing: ["testing"],
   msw: ["msw"],
+  tanstack: ["tanstackQuery"],
   // what the router and the stand-in share: their request path
   http: ["callbacks", "testing"],
 };
@@ -93,11 +95,13 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   const expands = ctx.model.endpoints.some((e) => e.expand);
   const conditional = ctx.model.endpoints.some((e) => e.response.notModified);
   const banner = `// ${lineComment(ctx.banner)}`;
+  // tanstack/ only with the client, which the query options call (tanstack-query-file.ts)
   return runtimeModules
     .filter((name) => {
       const outputs = folderOutputs[name.split("/")[0]!];
       return outputs === undefined || outputs.some((output) => ctx.outputs[output]);
     })
+    .filter((name) => !name.startsWith("tanstack/") || ctx.outputs.client)
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
     .filter((name) => name !== "client/stream.ts" || streams)

@@ -88,6 +88,12 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "ClientCore",
   "RouterSpec",
   "StandInTable",
+  // runtime/tanstack/query.ts, imported by tanstack-query.ts beside the spec's types
+  "EndpointInfiniteQueryOptions",
+  "EndpointMutationOptions",
+  "EndpointQueryOptions",
+  "InfiniteOperationKey",
+  "OperationKey",
   "UnknownEvent",
   "UnknownVariant",
   "ValidationIssue",
@@ -112,6 +118,8 @@ export const clientModuleValues: ReadonlySet<string> = new Set(
     "placeParams queryPair randomNonce redact redactHeaders redactor redirectHop retryAfterMs " +
     "secretsOf serialize settle sleep string tagged tryParseJson union uriFormat uuidFormat " +
     "validate withMiddleware yearMonthFormat " +
+    // tanstack/query.ts (imported by tanstack-query.ts beside the endpoint functions)
+    "infiniteQueryOptionsOf mutationOptionsOf queryOptionsOf " +
     // errors.ts
     "errorCodeMeanings"
   ).split(" "),

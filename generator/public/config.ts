@@ -22,6 +22,8 @@ export interface Outputs {
   testing?: boolean;
   /** msw request handlers over the stand-in, entry `<package>/msw` (msw its optional peer); needs `testing`. Default: false. */
   msw?: boolean;
+  /** TanStack Query options per endpoint, entry `<package>/tanstack-query` (`@tanstack/query-core` an optional peer). Default: false. */
+  tanstackQuery?: boolean;
 }
 
 /** One API: where it is described, where its package goes, and which outputs it has. */

@@ -8,7 +8,8 @@
 import { execFileSync } from "node:child_process";
 import { relative } from "node:path";
 import { createEmitContext } from "../../emit/context.ts";
-import { emitters } from "../../emit/emitters.ts";
+import { emittersFor } from "../../emit/emitters.ts";
+import { outputDefaults, type OutputSwitches } from "../../emit/shared/outputs.ts";
 import type { ApiModel } from "../../ir/model.ts";
 
 export interface PackageSource {
@@ -30,11 +31,16 @@ export interface EntryPoint {
 /** A file the surface is read from: the manifest and TypeScript sources or declarations. */
 const surfaceFile = (path: string) => path === "package.json" || /\.(d\.)?[cm]?ts$/.test(path);
 
-/** The package this apigen generates from `model`, in memory. */
-export function generatedPackage(model: ApiModel, specName: string, origin: string): PackageSource {
-  const ctx = createEmitContext(model, specName);
+/** The package this apigen generates from `model` with `outputs`, in memory. */
+export function generatedPackage(
+  model: ApiModel,
+  specName: string,
+  origin: string,
+  outputs: OutputSwitches = outputDefaults,
+): PackageSource {
+  const ctx = createEmitContext(model, specName, outputs);
   const files = new Map<string, string>();
-  for (const emitter of emitters)
+  for (const emitter of emittersFor(outputs))
     for (const file of [emitter.emit(ctx)].flat())
       if (surfaceFile(file.path)) files.set(file.path, file.contents);
   return { files, origin };

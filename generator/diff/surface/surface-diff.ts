@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { specSourceKind } from "../../load/spec-source.ts";
 import { existsSync, statSync } from "node:fs";
 import { displayPath, specLabel } from "../../diagnostics/display-path.ts";
+import type { OutputSwitches } from "../../emit/shared/outputs.ts";
 import type { ApiModel } from "../../ir/model.ts";
 import { compareSurfaces, type SurfaceReport } from "./compare-surface.ts";
 import { committedPackage, generatedPackage, type PackageSource } from "./package-source.ts";
@@ -19,6 +20,8 @@ export interface SurfaceDiffInput {
   outDir: string;
   before: ApiModel;
   after: ApiModel;
+  /** The outputs the config switches on and off: the package the spec makes has those alone. */
+  outputs: OutputSwitches;
 }
 
 /**
@@ -43,7 +46,12 @@ function basePackage(input: SurfaceDiffInput): PackageSource {
     : isRevision
       ? `the spec at ${base}`
       : displayPath(base);
-  return generatedPackage(input.before, specLabel(specDir), `${where} as this apigen generates it`);
+  return generatedPackage(
+    input.before,
+    specLabel(specDir),
+    `${where} as this apigen generates it`,
+    input.outputs,
+  );
 }
 
 /** Compares the base package's surface with the one this apigen makes from the spec now. */
@@ -52,6 +60,7 @@ export function diffSurfaces(input: SurfaceDiffInput): SurfaceReport {
     input.after,
     specLabel(input.specDir),
     `${specLabel(input.specDir)} as this apigen generates it`,
+    input.outputs,
   );
   return compareSurfaces(basePackage(input), after);
 }

@@ -18,6 +18,7 @@ export const outputDefaults: OutputSwitches = {
   openapi: true,
   testing: true,
   msw: false,
+  tanstackQuery: false,
 };
 
 /** The outputs `switches` turns off against the defaults' all-on, for the run's fingerprint: "" when none. */

@@ -20,6 +20,7 @@ import type * as MswHandlers from "../../runtime/msw/handlers.ts";
 import type * as TestingNode from "../../runtime/testing/node.ts";
 import type * as TestingStandIn from "../../runtime/testing/stand-in.ts";
 import type * as TestingTable from "../../runtime/testing/table.ts";
+import type * as TanstackQuery from "../../runtime/tanstack/query.ts";
 import type * as Unions from "../../runtime/unions.ts";
 import type * as Validate from "../../runtime/validate.ts";
 import type * as ValidatorData from "../../runtime/validator-data.ts";
@@ -85,6 +86,7 @@ interface RuntimeModules {
   "testing/node.ts": typeof TestingNode;
   "testing/table.ts": typeof TestingTable;
   "msw/handlers.ts": typeof MswHandlers;
+  "tanstack/query.ts": typeof TanstackQuery;
 }
 
 /** A value exported by a runtime module: `runtimeValue("validate.ts", "object")`. */
