@@ -192,7 +192,8 @@ describe("diff BASE on a project whose package is committed", () => {
   beforeAll(() => {
     cpSync(join(repoRoot, "test/fixtures/features/operations"), spec, { recursive: true });
     writeFileSync(join(dir, "package.json"), '{ "name": "shop", "private": true }\n');
-    expect(runCli(["--spec", spec, "--out", join(dir, "generated")]).status).toBe(0);
+    // run in the project's own folder: the repository's apigen.config.ts (every output on) is not its config
+    expect(runCli(["--spec", spec, "--out", join(dir, "generated")], dir).status).toBe(0);
     git("init", "-q");
     git("config", "user.email", "t@example.invalid");
     git("config", "user.name", "t");
@@ -200,7 +201,7 @@ describe("diff BASE on a project whose package is committed", () => {
     git("commit", "-qm", "base");
   });
   const diff = (...args: string[]) =>
-    runCli(["diff", "HEAD", "--spec", spec, "--out", join(dir, "generated"), ...args]);
+    runCli(["diff", "HEAD", "--spec", spec, "--out", join(dir, "generated"), ...args], dir);
   const types = join(spec, "types.yaml");
   const original = readFileSync(
     join(repoRoot, "test/fixtures/features/operations/types.yaml"),
