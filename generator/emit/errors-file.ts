@@ -59,6 +59,14 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
         ],
         extends: runtimeValue("client/errors.ts", "ApiError"),
         properties: [
+          // `instanceof` across the package's CommonJS and ES module builds (runtime/client/brand.ts)
+          {
+            name: { computed: runtimeValue("client/brand.ts", "brand") },
+            isStatic: true,
+            hasOverrideKeyword: true,
+            isReadonly: true,
+            init: lit(`${api.packageName}:${api.errorClassName}`),
+          },
           { name: "name", hasOverrideKeyword: true, init: lit(api.errorClassName) },
           {
             name: "code",

@@ -237,7 +237,10 @@ export interface ClassDeclaration {
 }
 
 export interface ClassProperty {
-  readonly name: string;
+  /** The property's name, or a computed key (`[brand]`: a symbol the file imports). */
+  readonly name: string | { readonly computed: Expr };
+  /** `static`: a property of the class itself. */
+  readonly isStatic?: boolean;
   readonly type?: TypeExpr;
   readonly init?: Expr;
   readonly isReadonly?: boolean;

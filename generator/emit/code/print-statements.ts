@@ -147,11 +147,13 @@ function printClass(declaration: ClassDeclaration, ctx: PrintContext): Doc {
   ];
   // properties together, then the constructor and each method after a blank line
   const properties: Doc[] = (declaration.properties ?? []).map((property) => {
+    const { name } = property;
     const left = [
       property.isDeclare ? "declare " : "",
+      property.isStatic ? "static " : "",
       property.hasOverrideKeyword ? "override " : "",
       property.isReadonly ? "readonly " : "",
-      property.name,
+      typeof name === "string" ? name : ["[", printExpr(name.computed, ctx), "]"],
       property.type ? [": ", printType(property.type, ctx)] : "",
     ];
     const printed = property.init ? printAssignment(left, " =", property.init, ctx) : left;
