@@ -251,7 +251,7 @@ class Api {
     want: 'const send: {\n  (flag: true): string;\n  (): number;\n} = endpoint("{}");\n',
   },
   {
-    name: "a static property under a computed key, before the instance's",
+    name: "a static property under a quoted name, before the instance's",
     given: [
       {
         kind: "class",
@@ -259,7 +259,7 @@ class Api {
         extends: id("ApiError"),
         properties: [
           {
-            name: { computed: id("brand") },
+            name: "~brand",
             isStatic: true,
             hasOverrideKeyword: true,
             isReadonly: true,
@@ -269,7 +269,7 @@ class Api {
         ],
       },
     ],
-    want: 'class ShopError extends ApiError {\n  static override readonly [brand] = "shop:ShopError";\n  override name = "ShopError";\n}\n',
+    want: 'class ShopError extends ApiError {\n  static override readonly "~brand" = "shop:ShopError";\n  override name = "ShopError";\n}\n',
   },
 ];
 

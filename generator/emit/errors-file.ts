@@ -61,7 +61,7 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
         properties: [
           // `instanceof` across the package's CommonJS and ES module builds (runtime/client/brand.ts)
           {
-            name: { computed: runtimeValue("client/brand.ts", "brand") },
+            name: "~brand",
             isStatic: true,
             hasOverrideKeyword: true,
             isReadonly: true,

@@ -237,8 +237,8 @@ export interface ClassDeclaration {
 }
 
 export interface ClassProperty {
-  /** The property's name, or a computed key (`[brand]`: a symbol the file imports). */
-  readonly name: string | { readonly computed: Expr };
+  /** The property's name: an identifier as it is, any other quoted (`"~brand"`). */
+  readonly name: string;
   /** `static`: a property of the class itself. */
   readonly isStatic?: boolean;
   readonly type?: TypeExpr;

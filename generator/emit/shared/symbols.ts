@@ -10,7 +10,6 @@ import type * as CallbacksFailure from "../../runtime/callbacks/failure.ts";
 import type * as CallbacksFetch from "../../runtime/callbacks/fetch-adapter.ts";
 import type * as CallbacksRouter from "../../runtime/callbacks/router.ts";
 import type * as CallbacksSignature from "../../runtime/callbacks/signature.ts";
-import type * as ClientBrand from "../../runtime/client/brand.ts";
 import type * as ClientConditional from "../../runtime/client/conditional.ts";
 import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
@@ -65,7 +64,6 @@ interface RuntimeModules {
   "validate.ts": typeof Validate;
   "validator-data.ts": typeof ValidatorData;
   "unions.ts": typeof Unions;
-  "client/brand.ts": typeof ClientBrand;
   "client/conditional.ts": typeof ClientConditional;
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;

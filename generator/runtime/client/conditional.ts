@@ -3,7 +3,7 @@
  * `If-None-Match` or `If-Modified-Since` from its call's options, and takes a 304 as a second
  * success, a `NotModified` carrying the response's validators, rather than an ApiError.
  */
-import { brand, isBranded } from "./brand.js";
+import { isBranded } from "./brand.js";
 import type { RequestOptions } from "./core.js";
 import { RequestValidationError } from "./errors.js";
 import { checkHeaders } from "./params.js";
@@ -21,7 +21,8 @@ export interface ConditionalRequestOptions extends RequestOptions {
  * also for an answer of the package's other build (brand.ts).
  */
 export class NotModified {
-  static readonly [brand]: string = "apigen:NotModified";
+  /** Which class this is, for `instanceof` across the package's builds (brand.ts). */
+  static readonly "~brand": string = "apigen:NotModified";
   static [Symbol.hasInstance](value: unknown): boolean {
     return isBranded(this, value);
   }

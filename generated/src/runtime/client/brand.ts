@@ -6,19 +6,23 @@
  * process: its CommonJS build for `require` and its ES module build for `import` (a CommonJS
  * dependency and an ES module app, say). Each copy has its own classes, so an error the one
  * copy throws would not be `instanceof` the other copy's class. Each class the package's users
- * test with `instanceof` carries a brand, a name under a `Symbol.for` key (one symbol for
- * every copy), and answers `instanceof` for any value whose class, or a class it extends,
- * carries the same brand. The runtime's classes are branded `apigen:<class>`, the API's error
- * class `<package name>:<class>`; a class without a brand of its own (a user's subclass) is
- * matched only as JavaScript does.
+ * test with `instanceof` carries a brand, a name in its static `"~brand"` property, and answers
+ * `instanceof` for any value whose class, or a class it extends, carries the same brand. The
+ * runtime's classes are branded `apigen:<class>`, the API's error class `<package name>:<class>`;
+ * a class without a brand of its own (a user's subclass) is matched only as JavaScript does.
+ *
+ * The key is a string, not a `Symbol.for` symbol: a class member under a computed key has no
+ * declaration TypeScript can make from its file alone (`isolatedDeclarations`, which `diff`
+ * relies on). `~` sorts it after every other name in an editor's completions, as Standard
+ * Schema's `~standard`.
  */
 
-/** The key of a class's brand: `Symbol.for`, so every copy of the runtime has the same one. */
-export const brand: unique symbol = Symbol.for("apigen.brand");
+/** The static property that holds a class's brand. */
+export const brandKey = "~brand";
 
 /** The brand a class declares itself (not one it inherits), else `undefined`. */
 function ownBrand(target: object): unknown {
-  return Object.getOwnPropertyDescriptor(target, brand)?.value;
+  return Object.getOwnPropertyDescriptor(target, brandKey)?.value;
 }
 
 /**
