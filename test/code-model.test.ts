@@ -250,6 +250,27 @@ class Api {
     ],
     want: 'const send: {\n  (flag: true): string;\n  (): number;\n} = endpoint("{}");\n',
   },
+  {
+    name: "a static property under a quoted name, before the instance's",
+    given: [
+      {
+        kind: "class",
+        name: "ShopError",
+        extends: id("ApiError"),
+        properties: [
+          {
+            name: "~brand",
+            isStatic: true,
+            hasOverrideKeyword: true,
+            isReadonly: true,
+            init: lit("shop:ShopError"),
+          },
+          { name: "name", hasOverrideKeyword: true, init: lit("ShopError") },
+        ],
+      },
+    ],
+    want: 'class ShopError extends ApiError {\n  static override readonly "~brand" = "shop:ShopError";\n  override name = "ShopError";\n}\n',
+  },
 ];
 
 describe("the printer", () => {

@@ -244,7 +244,7 @@ describe("the templates", () => {
   /** Values the templates may write as they are: numbers, and names the schema constrains. */
   const plain = new Set(["typeCount", "gapCount", "untypedCount", "packageName"]);
   /** Blocks the emitter builds from escaped parts, inserted whole. */
-  const block = /(Code|Table|Markdown)$/;
+  const block = /(Code|Table|Markdown|Json)$/;
 
   it.each(templates)("%s writes every text through the helper of its context", (file) => {
     const problems: string[] = [];

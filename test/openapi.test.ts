@@ -142,8 +142,8 @@ describe("byte stability", () => {
       files: string[];
     };
     expect(pkg.exports["./openapi"]).toEqual({
-      types: "./dist/openapi.d.ts",
-      default: "./dist/openapi.js",
+      require: { types: "./dist/cjs/openapi.d.ts", default: "./dist/cjs/openapi.js" },
+      default: { types: "./dist/openapi.d.ts", default: "./dist/openapi.js" },
     });
     expect(pkg.exports["./openapi.json"]).toBe("./openapi.json");
     expect(pkg.exports["./openapi.yaml"]).toBe("./openapi.yaml");

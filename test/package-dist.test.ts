@@ -1,7 +1,8 @@
 /**
  * The built generated package as a registry would get it: `npm pack` of generated/ after the
  * build (test/support/build-package.ts), checked by publint and by @arethetypeswrong/cli
- * (types resolve under node16 ESM and bundler resolution), imported by name in plain Node,
+ * (its default profile: types resolve for every entry under node10, node16 from CommonJS and
+ * from ES modules, and bundler resolution, each to the build of its format), imported by name in plain Node,
  * and with a main entry whose import graph never reaches the callback router.
  */
 import { spawnSync } from "node:child_process";
@@ -47,6 +48,10 @@ describe("the packed package", () => {
       "dist/callbacks.js",
       "dist/callbacks.d.ts",
       "dist/index.d.ts.map",
+      "dist/cjs/package.json",
+      "dist/cjs/index.js",
+      "dist/cjs/index.d.ts",
+      "dist/cjs/callbacks.js",
       "src/index.ts",
     ]) {
       expect(packed).toContain(file);
@@ -70,15 +75,12 @@ describe("the packed package", () => {
     expect(lint.status).toBe(0);
   });
 
-  it("passes arethetypeswrong: types resolve for each entry under node16 (ESM) and bundler", () => {
-    // esm-only profile: the package is ESM only, so require() from CJS and node10 are out of scope.
+  it("passes arethetypeswrong's default profile: each entry's types resolve under node10, node16 (CommonJS and ESM) and bundler, to the build of its format", () => {
     // openapi.yaml is a data file, not a module TypeScript can resolve.
     const attw = run([
       process.execPath,
       attwBin,
       tarball,
-      "--profile",
-      "esm-only",
       "--exclude-entrypoints",
       "./openapi.yaml",
       "--format",
@@ -87,7 +89,7 @@ describe("the packed package", () => {
     expect(attw.status, attw.stdout.slice(0, 2000)).toBe(0);
     const { analysis } = JSON.parse(attw.stdout) as {
       analysis: {
-        problems: { resolutionKind?: string }[];
+        problems: unknown[];
         entrypoints: Record<
           string,
           {
@@ -99,21 +101,23 @@ describe("the packed package", () => {
         >;
       };
     };
-    expect(
-      analysis.problems.filter(
-        (p) => p.resolutionKind !== "node10" && p.resolutionKind !== "node16-cjs",
-      ),
-    ).toEqual([]);
+    expect(analysis.problems).toEqual([]);
+    const formats = {
+      node10: "dist/cjs",
+      "node16-cjs": "dist/cjs",
+      "node16-esm": "dist",
+      bundler: "dist",
+    };
     for (const [entry, file] of [
-      [".", "dist/index.d.ts"],
-      ["./callbacks", "dist/callbacks.d.ts"],
-      ["./testing", "dist/testing.d.ts"],
-      ["./openapi", "dist/openapi.d.ts"],
+      [".", "index.d.ts"],
+      ["./callbacks", "callbacks.d.ts"],
+      ["./testing", "testing.d.ts"],
+      ["./openapi", "openapi.d.ts"],
     ] as const) {
-      for (const kind of ["node16-esm", "bundler"]) {
+      for (const [kind, folder] of Object.entries(formats)) {
         const resolution = analysis.entrypoints[entry]!.resolutions[kind]!.resolution!;
         expect(resolution.fileName, `${entry} under ${kind}`).toBe(
-          `/node_modules/merchant-commerce-api/${file}`,
+          `/node_modules/merchant-commerce-api/${folder}/${file}`,
         );
         expect(resolution.isTypeScript).toBe(true);
       }

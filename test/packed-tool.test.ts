@@ -299,13 +299,16 @@ describe("the packed tool in a project of its own", () => {
         "--out",
         join(dir, feature),
       ]);
-    // each package's own build (`tsc -p tsconfig.build.json`, its `npm run build`), all four in
-    // one compiler process (build mode), which reads the TypeScript lib files once, not four times
+    // each package's own builds (its `npm run build`: ES modules, then CommonJS), all eight in
+    // one compiler process (build mode), which reads the TypeScript lib files once, not eight times
     run(dir, join(dir, "node_modules/.bin/tsc"), [
       "-b",
-      ...features.map((feature) => join(feature, "tsconfig.build.json")),
+      ...features.flatMap((feature) =>
+        ["tsconfig.build.json", "tsconfig.cjs.json"].map((config) => join(feature, config)),
+      ),
     ]);
     for (const feature of features)
-      expect(existsSync(join(dir, feature, "dist/index.js")), feature).toBe(true);
+      for (const built of ["dist/index.js", "dist/cjs/index.js"])
+        expect(existsSync(join(dir, feature, built)), `${feature} ${built}`).toBe(true);
   }, 300_000);
 });

@@ -284,7 +284,8 @@ describe("the README's entry-point table (issue 30, item 14)", () => {
       const entry = /^`(merchant-commerce-api[^`.]*)`$/.exec(entries!)?.[1];
       if (!entry) continue; // the JSON and YAML files
       const subpath = `.${entry.slice("merchant-commerce-api".length)}` as keyof typeof exportsMap;
-      const target = (exportsMap[subpath] as { default: string }).default;
+      // the ES module build (`require` gets dist/cjs/, which exports the same names)
+      const target = (exportsMap[subpath] as { default: { default: string } }).default.default;
       const module = (await import(pathToFileURL(join(pkgDir, target)).href)) as object;
       const named = [...what!.matchAll(/`([A-Za-z_$][\w$]*)`/g)].map((m) => m[1]!);
       expect(named.length, entry).toBeGreaterThan(0);

@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Merchant Commerce API: status, code or tag, message, body and headers. */
 export class MerchantApiError extends ApiError {
+  static override readonly "~brand" = "merchant-commerce-api:MerchantApiError";
   override name = "MerchantApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

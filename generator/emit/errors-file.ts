@@ -72,6 +72,14 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
         ],
         extends: runtimeValue("client/errors.ts", "ApiError"),
         properties: [
+          // `instanceof` across the package's CommonJS and ES module builds (runtime/client/brand.ts)
+          {
+            name: "~brand",
+            isStatic: true,
+            hasOverrideKeyword: true,
+            isReadonly: true,
+            init: lit(`${api.packageName}:${api.errorClassName}`),
+          },
           { name: "name", hasOverrideKeyword: true, init: lit(api.errorClassName) },
           {
             name: "code",

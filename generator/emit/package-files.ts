@@ -1,6 +1,6 @@
 /**
- * Emits the generated package's non-code files from handlebars templates:
- * `package.json`, `tsconfig.json`, `tsconfig.build.json`, `.gitignore` and `README.md`.
+ * Emits the generated package's non-code files from handlebars templates: `package.json`,
+ * `tsconfig.json`, `tsconfig.build.json`, `tsconfig.cjs.json`, `.gitignore` and `README.md`.
  */
 import { refText } from "../ir/generics.ts";
 import type { ApiModel, Callback } from "../ir/model.ts";
@@ -8,7 +8,8 @@ import { arr, call, id, lit, member, newExpr, obj } from "./code/build.ts";
 import type { Expr, FileStatement, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
-import { markdownCell, markdownCode, markdownText } from "./shared/escape.ts";
+import { jsonText, markdownCell, markdownCode, markdownText } from "./shared/escape.ts";
+import type { JsonObject } from "./shared/json.ts";
 import { markdownTable } from "./shared/markdown.ts";
 import { globalRef } from "./shared/symbols.ts";
 import { callbackExample, endpointExample, pathArguments, typeLookup } from "./readme-examples.ts";
@@ -341,6 +342,7 @@ function packageView(ctx: EmitContext) {
         : `the ${markdownCode(selector?.name ?? "")} header`,
     callbacksCode: callbacksCode(model),
     routerChecksMarkdown: routerChecksText(model),
+    entryPointsJson: jsonFields(packageEntryPoints(ctx)),
     testingEntry: `${packageName}/testing`,
     hasTanstackQuery: hasTanstackQuery(ctx),
     peers: peerDependencies(ctx),
@@ -504,17 +506,81 @@ export function browserMap(ctx: EmitContext): Record<string, string> | undefined
   // the .ts), its value the file itself.
   return {
     [`./dist/${loop}`]: `./dist/${lean}`,
+    // a bundler for browsers that resolves `require` (webpack building a CommonJS app) takes dist/cjs
+    [`./dist/cjs/${loop}`]: `./dist/cjs/${lean}`,
     [`./src/${loop}`]: `./src/${lean.replace(/\.js$/, ".ts")}`,
   };
 }
 
-/** `package.json`, `tsconfig.json` (strict check, no output), `tsconfig.build.json` (src/ to dist/), `.gitignore` (dist/) and `README.md` of the generated package. */
+/**
+ * Where package.json sends each entry point: its fields `main`, `module`, `types`, `exports`
+ * and `typesVersions`. Every module entry is built twice (tsconfig.build.json: ES modules in
+ * dist/; tsconfig.cjs.json: CommonJS in dist/cjs/, which the build marks `"type": "commonjs"`),
+ * each with its declarations: `require` gets the CommonJS build, every other condition (`import`,
+ * browsers, Deno, Bun, edge runtimes) the ES module one. `main`, `types` and `typesVersions` are
+ * for resolvers that do not read `exports` (TypeScript's `node10`, old bundlers): CommonJS, as
+ * they are. The two builds share their classes' `instanceof` through brands (runtime/client/brand.ts).
+ */
+export function packageEntryPoints(ctx: EmitContext): JsonObject {
+  const { openapi, testing } = ctx.outputs;
+  // each module entry: its subpath and the name of the file it is built from (src/<name>.ts)
+  const modules: [subpath: string, file: string][] = [[".", "index"]];
+  if (hasCallbacks(ctx)) modules.push(["./callbacks", "callbacks"]);
+  if (testing) modules.push(["./testing", "testing"]);
+  if (ctx.outputs.msw) modules.push(["./msw", "msw"]);
+  if (hasTanstackQuery(ctx)) modules.push(["./tanstack-query", "tanstack-query"]);
+  if (openapi) modules.push(["./openapi", "openapi"]);
+  const built = (folder: string, file: string) => ({
+    types: `./${folder}/${file}.d.ts`,
+    default: `./${folder}/${file}.js`,
+  });
+  const exports: JsonObject = {};
+  for (const [subpath, file] of modules)
+    exports[subpath] = { require: built("dist/cjs", file), default: built("dist", file) };
+  if (openapi) {
+    exports["./openapi.json"] = "./openapi.json";
+    exports["./openapi.yaml"] = "./openapi.yaml";
+  }
+  exports["./package.json"] = "./package.json";
+  const subpaths = modules.filter(([subpath]) => subpath !== ".");
+  return {
+    main: "./dist/cjs/index.js",
+    module: "./dist/index.js",
+    types: "./dist/cjs/index.d.ts",
+    exports,
+    ...(subpaths.length
+      ? {
+          typesVersions: {
+            "*": Object.fromEntries(
+              subpaths.map(([subpath, file]) => [subpath.slice(2), [`./dist/cjs/${file}.d.ts`]]),
+            ),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Fields of package.json's top-level object as prettier prints them: each on its own lines,
+ * objects expanded, arrays of one string kept on the line; a comma after each.
+ */
+function jsonFields(fields: JsonObject): string {
+  return Object.entries(fields)
+    .map(([key, value]) => {
+      const text = jsonText(value, 2).replace(/\[\n\s*("(?:[^"\\]|\\.)*")\n\s*\]/g, "[$1]");
+      return `  ${jsonText(key)}: ${text.replace(/\n/g, "\n  ")},`;
+    })
+    .join("\n");
+}
+
+/** `package.json`, `tsconfig.json` (strict check, no output), `tsconfig.build.json` (src/ to dist/), `tsconfig.cjs.json` (src/ to dist/cjs/), `.gitignore` (dist/) and `README.md` of the generated package. */
 export function emitPackageFiles(ctx: EmitContext): EmittedFile[] {
   const view = packageView(ctx);
   return [
     { path: "package.json", contents: render("package.json", view) },
     { path: "tsconfig.json", contents: render("tsconfig.json", view) },
     { path: "tsconfig.build.json", contents: render("tsconfig.build.json", view) },
+    { path: "tsconfig.cjs.json", contents: render("tsconfig.cjs.json", view) },
     // dist/ is the build's: "commit generated/" would otherwise commit every built file.
     { path: ".gitignore", contents: render("gitignore", view), yieldsToUser: true },
     { path: "README.md", contents: markdownFile(render("README.md", view)) },

@@ -22,6 +22,7 @@ export const runtimeModules = [
   "validate.ts",
   "validator-data.ts",
   "unions.ts",
+  "client/brand.ts",
   "client/errors.ts",
   "client/redact.ts",
   "client/retry.ts",

@@ -6,8 +6,9 @@
  * shared/escape.ts: `{{md text}}` (markdown text), `{{code text}}` (a markdown code span),
  * `{{htmlComment text}}` and `{{{json value}}}`. handlebars' own escaping (HTML entities) is
  * off: it is the wrong escaping for markdown and JSON. Blocks the emitter builds from escaped
- * parts (tables, code printed by the code model) are inserted whole, as `{{{nameCode}}}`,
- * `{{{nameTable}}}` or `{{{nameMarkdown}}}`; test/escape.test.ts holds the templates to this.
+ * parts (tables, code printed by the code model, JSON printed by `jsonText`) are inserted
+ * whole, as `{{{nameCode}}}`, `{{{nameTable}}}`, `{{{nameMarkdown}}}` or `{{{nameJson}}}`;
+ * test/escape.test.ts holds the templates to this.
  */
 import type Handlebars from "handlebars";
 import { htmlComment, jsonText, markdownCode, markdownText } from "./shared/escape.ts";

@@ -3,7 +3,8 @@
  * - the generator's bundle (dist/generator/, as `npm run generate` builds it when a source
  *   changed), which the tests' CLI runs use (test/helpers.ts `runCli`): built once here, so
  *   that no two workers build it at once and no test pays for it;
- * - the generated package (`npm run build -w merchant-commerce-api`, src/ to dist/), so tests
+ * - the generated package (`npm run build -w merchant-commerce-api`, src/ to dist/ and
+ *   dist/cjs/), so tests
  *   of the built package, the consumer project and the merchant example work on a clean clone
  *   after `npm ci`. Skipped when dist/ is newer than every file it is built from; a stale
  *   dist/ is removed first, so no file of an old build lingers.
@@ -26,11 +27,13 @@ function newest(dir: string, extra: string[] = []): number {
 
 /** Whether dist/ is missing or older than src/ or the package's build settings. */
 export function distIsStale(): boolean {
-  const marker = join(dist, "index.js");
+  // the build's last step: the CommonJS build's package.json, after both builds
+  const marker = join(dist, "cjs/package.json");
   if (!existsSync(marker)) return true;
+  const settings = ["package.json", "tsconfig.json", "tsconfig.build.json", "tsconfig.cjs.json"];
   const inputs = newest(
     join(pkg, "src"),
-    ["package.json", "tsconfig.json", "tsconfig.build.json"].map((f) => join(pkg, f)),
+    settings.map((f) => join(pkg, f)),
   );
   return inputs > statSync(marker).mtimeMs;
 }

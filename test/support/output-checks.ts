@@ -223,7 +223,8 @@ function decodeEntities(text: string): string {
 export function dataFileProblems(files: PackageFiles): string[] {
   const problems: string[] = [];
   const parsed = new Map<string, unknown>();
-  for (const path of ["package.json", "openapi.json", "tsconfig.json", "tsconfig.build.json"]) {
+  const data = ["package.json", "openapi.json", "tsconfig.json", "tsconfig.build.json"];
+  for (const path of [...data, "tsconfig.cjs.json"]) {
     try {
       parsed.set(path, JSON.parse(files.get(path)!));
     } catch (error) {

@@ -79,6 +79,18 @@ export function committedPackage(
   return { files, origin };
 }
 
+/**
+ * The declarations file of an `exports` value: its `types`, else its ES module build's (the
+ * `import` or `default` condition: a package that is also CommonJS has the same declarations
+ * under `require`), else none.
+ */
+function typesOf(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const conditions = value as Record<string, unknown>;
+  if (typeof conditions["types"] === "string") return conditions["types"];
+  return typesOf(conditions["import"]) ?? typesOf(conditions["default"]);
+}
+
 /** `exports` of package.json with a `types` condition, each as an entry point. */
 export function entryPoints(pkg: PackageSource): EntryPoint[] {
   const manifest = JSON.parse(pkg.files.get("package.json") ?? "{}") as {
@@ -90,8 +102,8 @@ export function entryPoints(pkg: PackageSource): EntryPoint[] {
   const entries: EntryPoint[] = [];
   const exports = manifest.exports ?? (manifest.types ? { ".": { types: manifest.types } } : {});
   for (const [key, value] of Object.entries(exports)) {
-    const types = (value as { types?: unknown } | null)?.types;
-    if (typeof types !== "string") continue;
+    const types = typesOf(value);
+    if (types === undefined) continue;
     entries.push({
       key,
       specifier: key === "." ? name : `${name}/${key.replace(/^\.\//, "")}`,

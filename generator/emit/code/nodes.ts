@@ -237,7 +237,10 @@ export interface ClassDeclaration {
 }
 
 export interface ClassProperty {
+  /** The property's name: an identifier as it is, any other quoted (`"~brand"`). */
   readonly name: string;
+  /** `static`: a property of the class itself. */
+  readonly isStatic?: boolean;
   readonly type?: TypeExpr;
   readonly init?: Expr;
   readonly isReadonly?: boolean;

@@ -13,7 +13,7 @@ import type {
 } from "./nodes.ts";
 import type { PrintContext } from "./print-context.ts";
 import { fluid, printAssignment, printBlock, printExpr } from "./print-expressions.ts";
-import { printDocComment, printLineComment, printString } from "./print-text.ts";
+import { printDocComment, printLineComment, printPropertyKey, printString } from "./print-text.ts";
 import {
   printInterfaceBody,
   printSignature,
@@ -149,9 +149,10 @@ function printClass(declaration: ClassDeclaration, ctx: PrintContext): Doc {
   const properties: Doc[] = (declaration.properties ?? []).map((property) => {
     const left = [
       property.isDeclare ? "declare " : "",
+      property.isStatic ? "static " : "",
       property.hasOverrideKeyword ? "override " : "",
       property.isReadonly ? "readonly " : "",
-      property.name,
+      printPropertyKey(property.name),
       property.type ? [": ", printType(property.type, ctx)] : "",
     ];
     const printed = property.init ? printAssignment(left, " =", property.init, ctx) : left;

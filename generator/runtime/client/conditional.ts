@@ -3,6 +3,7 @@
  * `If-None-Match` or `If-Modified-Since` from its call's options, and takes a 304 as a second
  * success, a `NotModified` carrying the response's validators, rather than an ApiError.
  */
+import { isBranded } from "./brand.js";
 import type { RequestOptions } from "./core.js";
 import { RequestValidationError } from "./errors.js";
 import { checkHeaders } from "./params.js";
@@ -15,8 +16,17 @@ export interface ConditionalRequestOptions extends RequestOptions {
   ifModifiedSince?: Date | string;
 }
 
-/** A 304 answer: the caller's copy is current. `instanceof NotModified` tells it from the body. */
+/**
+ * A 304 answer: the caller's copy is current. `instanceof NotModified` tells it from the body,
+ * also for an answer of the package's other build (brand.ts).
+ */
 export class NotModified {
+  /** Which class this is, for `instanceof` across the package's builds (brand.ts). */
+  static readonly "~brand": string = "apigen:NotModified";
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+
   /** Always 304. */
   readonly status = 304 as const;
   /** The response's `ETag`, when it sent one: the validator to send next time. */

@@ -8,9 +8,20 @@
  * credentials of the call (redact.ts) before an error keeps them.
  */
 import type { ValidationIssue } from "../validate.js";
+import { isBranded } from "./brand.js";
 
-/** Base of every error the client throws. */
+/**
+ * Base of every error the client throws. `instanceof` it, or any of its subclasses, holds for
+ * an error of the package's other build too (brand.ts): its CommonJS and ES module builds
+ * loaded in one process.
+ */
 export class ClientError extends Error {
+  /** Which class this is, for `instanceof` across the package's builds (brand.ts). */
+  static readonly "~brand": string = "apigen:ClientError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+
   override name = "ClientError";
   constructor(
     message: string,
@@ -88,6 +99,7 @@ export interface ApiErrorDetails {
 
 /** The API answered with a status outside 2xx. */
 export class ApiError extends ClientError {
+  static override readonly "~brand": string = "apigen:ApiError";
   override name = "ApiError";
   declare readonly status: number;
   declare readonly kind: ApiErrorKind;
@@ -126,6 +138,7 @@ export class ApiError extends ClientError {
  * the response broke off before its end. The message says which.
  */
 export class ConnectionError extends ClientError {
+  static override readonly "~brand": string = "apigen:ConnectionError";
   override name = "ConnectionError";
 }
 
@@ -135,6 +148,7 @@ export class ConnectionError extends ClientError {
  * one whose target the runtime hides (a browser's `opaqueredirect`, `status` 0).
  */
 export class RedirectError extends ClientError {
+  static override readonly "~brand": string = "apigen:RedirectError";
   override name = "RedirectError";
   constructor(
     message: string,
@@ -148,6 +162,7 @@ export class RedirectError extends ClientError {
 
 /** A 2xx whose body goes on past `maxResponseBytes`: the rest was not read. */
 export class ResponseTooLargeError extends ClientError {
+  static override readonly "~brand": string = "apigen:ResponseTooLargeError";
   override name = "ResponseTooLargeError";
   constructor(
     endpointId: string,
@@ -163,6 +178,7 @@ export class ResponseTooLargeError extends ClientError {
  * empty). The message names the option and never repeats its value, which may hold a secret.
  */
 export class ClientOptionsError extends ClientError {
+  static override readonly "~brand": string = "apigen:ClientOptionsError";
   override name = "ClientOptionsError";
   constructor(
     readonly option: string,
@@ -174,6 +190,7 @@ export class ClientOptionsError extends ClientError {
 
 /** No complete response within `timeoutMs`. */
 export class TimeoutError extends ClientError {
+  static override readonly "~brand": string = "apigen:TimeoutError";
   override name = "TimeoutError";
   constructor(
     endpointId: string,
@@ -185,11 +202,13 @@ export class TimeoutError extends ClientError {
 
 /** The caller's AbortSignal fired. */
 export class UserAbortError extends ClientError {
+  static override readonly "~brand": string = "apigen:UserAbortError";
   override name = "UserAbortError";
 }
 
 /** A 2xx response whose body is not the JSON the endpoint documents. */
 export class ResponseParseError extends ClientError {
+  static override readonly "~brand": string = "apigen:ResponseParseError";
   override name = "ResponseParseError";
   constructor(
     endpointId: string,
@@ -206,6 +225,7 @@ export class ResponseParseError extends ClientError {
  * that ends before its terminator. The message names the endpoint, the item and its event.
  */
 export class StreamParseError extends ClientError {
+  static override readonly "~brand": string = "apigen:StreamParseError";
   override name = "StreamParseError";
   constructor(
     endpointId: string,
@@ -221,6 +241,7 @@ export class StreamParseError extends ClientError {
 
 /** A request that breaks a rule of the spec; nothing was sent. */
 export class RequestValidationError extends ClientError {
+  static override readonly "~brand": string = "apigen:RequestValidationError";
   override name = "RequestValidationError";
   /** The first field at fault, e.g. `body.tracking_number`. */
   readonly field: string;
@@ -235,6 +256,7 @@ export class RequestValidationError extends ClientError {
 
 /** The endpoint needs a credential the client was not given; nothing was sent. */
 export class MissingCredentialError extends ClientError {
+  static override readonly "~brand": string = "apigen:MissingCredentialError";
   override name = "MissingCredentialError";
   constructor(
     endpointId: string,
@@ -255,5 +277,6 @@ export class MissingCredentialError extends ClientError {
  * page.
  */
 export class PaginationError extends ClientError {
+  static override readonly "~brand": string = "apigen:PaginationError";
   override name = "PaginationError";
 }

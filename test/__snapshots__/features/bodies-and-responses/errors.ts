@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Bodies and responses: status, code or tag, message, body and headers. */
 export class FilesApiError extends ApiError {
+  static override readonly "~brand" = "feature-bodies-and-responses:FilesApiError";
   override name = "FilesApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

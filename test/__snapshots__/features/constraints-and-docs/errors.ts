@@ -18,6 +18,7 @@ export {
 
 /** An error response of the Constraints and docs: status, code or tag, message, body and headers. */
 export class ConstraintsAndDocsApiError extends ApiError {
+  static override readonly "~brand" = "feature-constraints:ConstraintsAndDocsApiError";
   override name = "ConstraintsAndDocsApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -18,6 +18,7 @@ export {
 
 /** An error response of the Containers: status, code or tag, message, body and headers. */
 export class ContainersApiError extends ApiError {
+  static override readonly "~brand" = "feature-containers:ContainersApiError";
   override name = "ContainersApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

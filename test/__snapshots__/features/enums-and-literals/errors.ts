@@ -18,6 +18,7 @@ export {
 
 /** An error response of the Enums and literals: status, code or tag, message, body and headers. */
 export class EnumsAndLiteralsApiError extends ApiError {
+  static override readonly "~brand" = "feature-enums:EnumsAndLiteralsApiError";
   override name = "EnumsAndLiteralsApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

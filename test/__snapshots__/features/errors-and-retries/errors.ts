@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Errors Example: status, code or tag, message, body and headers. */
 export class ErrorsApiError extends ApiError {
+  static override readonly "~brand" = "@features/errors-and-retries:ErrorsApiError";
   override name = "ErrorsApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -20,6 +20,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Expandable: status, code or tag, message, body and headers. */
 export class ExpandableApiError extends ApiError {
+  static override readonly "~brand" = "feature-expandable:ExpandableApiError";
   override name = "ExpandableApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -18,6 +18,7 @@ export {
 
 /** An error response of the Extends and omit: status, code or tag, message, body and headers. */
 export class ExtendsAndOmitApiError extends ApiError {
+  static override readonly "~brand" = "feature-extends:ExtendsAndOmitApiError";
   override name = "ExtendsAndOmitApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -20,6 +20,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Generics: status, code or tag, message, body and headers. */
 export class GenericsApiError extends ApiError {
+  static override readonly "~brand" = "feature-generics:GenericsApiError";
   override name = "GenericsApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Multi file: status, code or tag, message, body and headers. */
 export class MultiFileApiError extends ApiError {
+  static override readonly "~brand" = "feature-multi-file:MultiFileApiError";
   override name = "MultiFileApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -18,6 +18,7 @@ export {
 
 /** An error response of the Objects: status, code or tag, message, body and headers. */
 export class ObjectsApiError extends ApiError {
+  static override readonly "~brand" = "feature-objects:ObjectsApiError";
   override name = "ObjectsApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

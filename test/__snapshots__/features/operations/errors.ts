@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Operations Example: status, code or tag, message, body and headers. */
 export class OpsApiError extends ApiError {
+  static override readonly "~brand" = "@features/operations:OpsApiError";
   override name = "OpsApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

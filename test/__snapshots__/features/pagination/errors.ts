@@ -20,6 +20,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Pagination: status, code or tag, message, body and headers. */
 export class PagesApiError extends ApiError {
+  static override readonly "~brand" = "feature-pagination:PagesApiError";
   override name = "PagesApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

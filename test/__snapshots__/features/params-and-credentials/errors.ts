@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Params Example: status, code or tag, message, body and headers. */
 export class ParamsApiError extends ApiError {
+  static override readonly "~brand" = "@features/params-and-credentials:ParamsApiError";
   override name = "ParamsApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

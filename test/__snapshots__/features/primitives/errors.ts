@@ -18,6 +18,7 @@ export {
 
 /** An error response of the Primitives: status, code or tag, message, body and headers. */
 export class PrimitivesApiError extends ApiError {
+  static override readonly "~brand" = "feature-primitives:PrimitivesApiError";
   override name = "PrimitivesApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

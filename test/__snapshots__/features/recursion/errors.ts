@@ -18,6 +18,7 @@ export {
 
 /** An error response of the Recursion: status, code or tag, message, body and headers. */
 export class RecursionApiError extends ApiError {
+  static override readonly "~brand" = "feature-recursion:RecursionApiError";
   override name = "RecursionApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

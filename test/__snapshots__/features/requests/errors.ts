@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Media API: status, code or tag, message, body and headers. */
 export class MediaApiError extends ApiError {
+  static override readonly "~brand" = "feature-requests:MediaApiError";
   override name = "MediaApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

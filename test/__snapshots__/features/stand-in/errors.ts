@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Stand-in Example: status, code or tag, message, body and headers. */
 export class KioskApiError extends ApiError {
+  static override readonly "~brand" = "@features/stand-in:KioskApiError";
   override name = "KioskApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Standard Webhooks: status, code or tag, message, body and headers. */
 export class StandardWebhooksApiError extends ApiError {
+  static override readonly "~brand" = "@features/standard-webhooks:StandardWebhooksApiError";
   override name = "StandardWebhooksApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -20,6 +20,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Streaming: status, code or tag, message, body and headers. */
 export class StreamsApiError extends ApiError {
+  static override readonly "~brand" = "feature-streaming:StreamsApiError";
   override name = "StreamsApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -18,6 +18,7 @@ export {
 
 /** An error response of the Typed Webhooks By Field: status, code or tag, message, body and headers. */
 export class TypedWebhooksByFieldApiError extends ApiError {
+  static override readonly "~brand" = "@features/typed-webhooks-field:TypedWebhooksByFieldApiError";
   override name = "TypedWebhooksByFieldApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Typed Webhooks: status, code or tag, message, body and headers. */
 export class TypedWebhooksApiError extends ApiError {
+  static override readonly "~brand" = "@features/typed-webhooks:TypedWebhooksApiError";
   override name = "TypedWebhooksApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;

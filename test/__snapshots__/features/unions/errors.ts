@@ -19,6 +19,7 @@ export { MiddlewareError } from "./runtime/client/hooks.js";
 
 /** An error response of the Unions: status, code or tag, message, body and headers. */
 export class UnionsApiError extends ApiError {
+  static override readonly "~brand" = "@features/unions:UnionsApiError";
   override name = "UnionsApiError";
   /** Code of the first entry of the error body. */
   declare readonly code: ApiErrorCode | undefined;
