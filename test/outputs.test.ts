@@ -93,7 +93,10 @@ describe("outputs", () => {
       string,
       Record<string, unknown>
     >;
-    expect(pkg.exports!["./msw"]).toEqual({ types: "./dist/msw.d.ts", default: "./dist/msw.js" });
+    expect(pkg.exports!["./msw"]).toEqual({
+      require: { types: "./dist/cjs/msw.d.ts", default: "./dist/cjs/msw.js" },
+      default: { types: "./dist/msw.d.ts", default: "./dist/msw.js" },
+    });
     expect(pkg.peerDependencies).toEqual({ msw: "^2.0.0" });
     expect(pkg.peerDependenciesMeta).toEqual({ msw: { optional: true } });
     expect(pkg.dependencies).toBeUndefined();
