@@ -1,16 +1,37 @@
 import { defineConfig } from "vitest/config";
 import SlowestFirstSequencer from "./test/support/sequencer.ts";
 
+/**
+ * Test files that need a process of their own (docs/test-suite.md, "No isolation between
+ * files"). test/diagnostics.test.ts: its yaml-too-deep case expects the YAML parser to run out
+ * of stack on 1,000 nested `[`, which it does only while its code is not yet optimized; in a
+ * process that already ran other files it parses them, and the too-deep check after parsing
+ * reports the same error at another place.
+ */
+const isolated = ["test/diagnostics.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // One temporary folder for the run (removed at its end), then the generator's bundle (which
     // the tests' CLI runs start) and generated/dist/ built when stale, once, before any test.
     globalSetup: ["./test/support/temp-root.ts", "./test/support/build-package.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Child processes per file: many tests start servers, compilers and CLI runs of their own.
+    // Child processes (forks), two of them: many tests start servers, compilers and CLI runs.
     pool: "forks",
+    // Each worker runs its files one after another in the same process, keeping the modules
+    // they import (the generator, TypeScript, ts-morph, yaml, ajv) loaded between files instead
+    // of loading them again for every file: about half the CPU time of the small files.
+    // Every test file is still evaluated afresh; docs/test-suite.md says what this asks of a
+    // test (leave no process-wide state behind: no process.env, no working folder, no
+    // unrestored spy). The files in `isolated` run in a fresh process each, as before.
+    projects: [
+      {
+        extends: true,
+        test: { name: "shared", include: ["test/**/*.test.ts"], exclude: isolated, isolate: false },
+      },
+      { extends: true, test: { name: "isolated", include: isolated, isolate: true } },
+    ],
     // Two files at a time on the 2-core machine the suite is sized for (vitest's default is one
     // fewer than the cores); more where there are more cores. docs/test-suite.md has the figures.
     maxWorkers: "100%",

@@ -16,7 +16,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, send, type Running } from "./callbacks-helpers.ts";
-import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { tempDir, writeGenerated } from "./helpers.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 const key = randomBytes(32);
 const whsec = `whsec_${key.toString("base64")}`;
@@ -160,11 +161,9 @@ describe("ctx.deliveryHeaders is typed by the spec", () => {
     ].join("\n");
     writeFileSync(join(out, "untyped/src/usage.ts"), untypedUsage);
     for (const project of [out, join(out, "untyped")]) {
-      const run = spawnSync(
-        process.execPath,
-        [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(project, "tsconfig.json")],
-        { encoding: "utf8" },
-      );
+      const run = spawnSync(process.execPath, [typescript6, "-p", join(project, "tsconfig.json")], {
+        encoding: "utf8",
+      });
       expect(run.stdout + run.stderr).toBe("");
       expect(run.status).toBe(0);
     }

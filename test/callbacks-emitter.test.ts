@@ -20,6 +20,7 @@ import {
 } from "../generator/runtime/callbacks/routes.ts";
 import { timingSafeEqual } from "../generator/runtime/callbacks/signature.ts";
 import { generateFrom, writeGenerated, repoRoot, tempDir } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 let merchant: PipelineResult;
 let operations: PipelineResult;
@@ -260,8 +261,8 @@ describe("a spec with inline callback types, path and query parameters (test/fix
   });
 
   it.each([
-    ["TypeScript 6", join(repoRoot, "node_modules/typescript/bin/tsc")],
-    ["TypeScript 7", join(repoRoot, "node_modules/typescript7/bin/tsc")],
+    ["TypeScript 6", typescript6],
+    ["TypeScript 7", typescript7],
   ])("its package type-checks strict with %s", (_name, tsc) => {
     const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
       encoding: "utf8",

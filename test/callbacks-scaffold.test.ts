@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCallbackRouter, type CallbackHandlers } from "../generated/src/callbacks.ts";
 import { bodies, secret, sign, signatureHeader } from "./callbacks-helpers.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const generatedCallbacks = join(repoRoot, "generated/src/callbacks.js");
 let folder: string;
@@ -80,8 +81,8 @@ describe("--scaffold-handlers", () => {
   });
 
   it.each([
-    ["TypeScript 6", join(repoRoot, "node_modules/typescript/bin/tsc")],
-    ["TypeScript 7", join(repoRoot, "node_modules/typescript7/bin/tsc")],
+    ["TypeScript 6", typescript6],
+    ["TypeScript 7", typescript7],
   ])("type-checks strict with %s", (_name, tsc) => {
     const compilerOptions = {
       strict: true,
@@ -204,7 +205,7 @@ describe("--scaffold-handlers for a spec with webhook events (test/fixtures/feat
       JSON.stringify({ compilerOptions, files: ["handlers.ts"] }),
     );
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const tsc = typescript6;
     const check = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], {
       encoding: "utf8",
     });
@@ -280,7 +281,7 @@ describe("--scaffold-handlers for declared delivery headers (test/fixtures/featu
         JSON.stringify({ compilerOptions, files: ["handlers.ts"] }),
       );
       writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-      const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+      const tsc = typescript6;
       const check = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], {
         encoding: "utf8",
       });

@@ -11,12 +11,13 @@ import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const folder = join(repoRoot, "test/callbacks-types");
 const file = join(folder, "handlers.ts");
 const compilers = [
-  ["TypeScript 6", join(repoRoot, "node_modules/typescript/bin/tsc")],
-  ["TypeScript 7", join(repoRoot, "node_modules/typescript7/bin/tsc")],
+  ["TypeScript 6", typescript6],
+  ["TypeScript 7", typescript7],
 ] as const;
 
 describe("handlers type-check", () => {

@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 interface Received {
   method: string;
@@ -457,7 +458,7 @@ describe("types of the generated calls", () => {
         "",
       ].join("\n"),
     );
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const tsc = typescript6;
     const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
       encoding: "utf8",
     });

@@ -20,7 +20,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { tempDir, writeGenerated } from "./helpers.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 /** Every list holds these items: `{ id: "x_0", n: 0 }` to `{ id: "x_1049", n: 1049 }`. */
 const total = 1050;
@@ -686,7 +687,7 @@ describe("types", () => {
         "",
       ].join("\n"),
     );
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const tsc = typescript6;
     const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
       encoding: "utf8",
       timeout: 120_000,

@@ -20,6 +20,7 @@ import { compareModels } from "../generator/diff/compare.ts";
 import { loadModel } from "../generator/diff/load-base.ts";
 import type { ApiModel } from "../generator/ir/model.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 interface Received {
   /** The Host header: which server of the two it reached. */
@@ -602,7 +603,7 @@ describe("types of the generated calls", () => {
   /** Type-checks `lines` (a module beside the package's index) with the package's tsconfig. */
   function typeCheck(lines: string[]): string {
     writeFileSync(join(out, "src/usage-check.ts"), [...lines, ""].join("\n"));
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const tsc = typescript6;
     const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
       encoding: "utf8",
     });

@@ -13,7 +13,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { tempDir, writeGenerated } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 let server: Server;
 let baseUrl: string;
@@ -278,8 +279,8 @@ export async function answer(prompt: string): Promise<{ text: string; failed?: s
 `;
 
   it.each([
-    ["TypeScript 6", join(repoRoot, "node_modules/typescript/bin/tsc")],
-    ["TypeScript 7", join(repoRoot, "node_modules/typescript7/bin/tsc")],
+    ["TypeScript 6", typescript6],
+    ["TypeScript 7", typescript7],
   ])("a for await catching the typed error compiles strict with %s", (_name, tsc) => {
     writeFileSync(join(out, "src/stream-errors-consumer.ts"), consumer);
     const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {

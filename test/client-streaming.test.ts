@@ -14,7 +14,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { generateFrom, repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { generateFrom, tempDir, writeGenerated } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
 
@@ -518,8 +519,8 @@ export async function items(): Promise<void> {
 `;
 
   it.each([
-    ["TypeScript 6", join(repoRoot, "node_modules/typescript/bin/tsc")],
-    ["TypeScript 7", join(repoRoot, "node_modules/typescript7/bin/tsc")],
+    ["TypeScript 6", typescript6],
+    ["TypeScript 7", typescript7],
   ])(
     "compile strict with %s: overloads by flag, event narrowing, and misuse refused",
     (_name, tsc) => {

@@ -24,6 +24,7 @@ import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { displayPath } from "../generator/diagnostics/display-path.ts";
 import { formatDiagnostics } from "../generator/diagnostics/format.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -111,7 +112,7 @@ describe("apigen.config.ts", () => {
         files: ["apigen.config.ts"],
       }),
     );
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const tsc = typescript6;
     const clean = spawnSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
     expect(clean.status, clean.stdout).toBe(0);
     writeFileSync(

@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { TestServer, type Responder } from "./support/test-server.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 type Call = (...args: unknown[]) => Promise<unknown>;
 interface Client {
@@ -130,8 +131,8 @@ export function unknownCodes(error: ErrorsApiError, fromLog: string): boolean {
 
 describe("error codes narrow where they are compared, and unknown codes still compile", () => {
   it.each([
-    ["TypeScript 6", join(repoRoot, "node_modules/typescript/bin/tsc")],
-    ["TypeScript 7", join(repoRoot, "node_modules/typescript7/bin/tsc")],
+    ["TypeScript 6", typescript6],
+    ["TypeScript 7", typescript7],
   ])("type-checks strict with %s", (_name, tsc) => {
     writeFileSync(join(out, "src/consumer.ts"), consumer);
     const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {

@@ -35,13 +35,14 @@ import {
   type StandIn,
   label,
 } from "./support/github-stand-in.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const example = join(repoRoot, "examples/github-issues");
 const probeDir = join(example, ".tmp-strict");
 const readmeDir = join(example, ".tmp-readme");
 const compilers = {
-  "TypeScript 6": join(repoRoot, "node_modules/typescript/bin/tsc"),
-  "TypeScript 7": join(repoRoot, "node_modules/typescript7/bin/tsc"),
+  "TypeScript 6": typescript6,
+  "TypeScript 7": typescript7,
 };
 const tsc = (bin: string, ...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 120_000 });

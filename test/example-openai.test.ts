@@ -17,11 +17,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const example = join(repoRoot, "examples/openai-chat");
 const compilers = {
-  "TypeScript 6": join(repoRoot, "node_modules/typescript/bin/tsc"),
-  "TypeScript 7": join(repoRoot, "node_modules/typescript7/bin/tsc"),
+  "TypeScript 6": typescript6,
+  "TypeScript 7": typescript7,
 };
 const apiKey = "sk-test-4f9a2c";
 const words = "The quick brown fox jumps over the lazy dog again and again".split(" ");

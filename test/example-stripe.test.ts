@@ -32,11 +32,12 @@ import {
   type StripeClientApi,
   type StripeConsumer,
 } from "./support/stripe-world.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const example = join(repoRoot, "examples/stripe-payments");
 const compilers = {
-  "TypeScript 6": join(repoRoot, "node_modules/typescript/bin/tsc"),
-  "TypeScript 7": join(repoRoot, "node_modules/typescript7/bin/tsc"),
+  "TypeScript 6": typescript6,
+  "TypeScript 7": typescript7,
 };
 
 let consumer: StripeConsumer;

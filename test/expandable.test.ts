@@ -11,7 +11,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { tempDir, writeGenerated } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const out = tempDir("apigen-expandable-");
 let running: { url: string; close(): Promise<void> };
@@ -119,12 +120,10 @@ describe("expandable fields through the stand-in and the client", () => {
         files: ["src/expand-usage.ts"],
       }),
     );
-    for (const tsc of ["typescript/bin/tsc", "typescript7/bin/tsc"]) {
-      const run = spawnSync(
-        process.execPath,
-        [join(repoRoot, "node_modules", tsc), "-p", join(out, "tsconfig.usage.json")],
-        { encoding: "utf8" },
-      );
+    for (const tsc of [typescript6, typescript7]) {
+      const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.usage.json")], {
+        encoding: "utf8",
+      });
       expect(run.stdout + run.stderr, tsc).toBe("");
       expect(run.status, tsc).toBe(0);
     }

@@ -15,6 +15,7 @@ import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const classesDir = join(repoRoot, "test/fixtures/import/classes");
 const classes = readdirSync(classesDir, { withFileTypes: true })
@@ -81,8 +82,8 @@ const gapsAt = (name: string, pointer: string) =>
   imported.get(name)!.gaps.filter((gap) => gap.includes(`(import: ${pointer})`));
 
 const compilers = {
-  "TypeScript 6": join(repoRoot, "node_modules/typescript/bin/tsc"),
-  "TypeScript 7": join(repoRoot, "node_modules/typescript7/bin/tsc"),
+  "TypeScript 6": typescript6,
+  "TypeScript 7": typescript7,
 };
 
 function typeCheck(compiler: string, project: string) {

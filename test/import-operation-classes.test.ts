@@ -17,6 +17,7 @@ import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { importSpec, writeSpecFolder, type ImportResult } from "../generator/import/import.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const fixtures = join(repoRoot, "test/fixtures/import/operation-classes");
 const classes = readdirSync(fixtures).sort();
@@ -89,15 +90,12 @@ function typeCheck(compiler: string, project: string) {
 
 describe("every class fixture", () => {
   for (const [compiler, bin] of [
-    ["TypeScript 6", "typescript/bin/tsc"],
-    ["TypeScript 7", "typescript7/bin/tsc"],
+    ["TypeScript 6", typescript6],
+    ["TypeScript 7", typescript7],
   ] as const)
     it(`imports, generates and type-checks strictly with ${compiler}`, async () => {
       expect(imported.size).toBe(classes.length);
-      const run = await typeCheck(
-        join(repoRoot, "node_modules", bin),
-        join(scratch, "tsconfig.json"),
-      );
+      const run = await typeCheck(bin, join(scratch, "tsconfig.json"));
       expect(run.output).toBe("");
       expect(run.status).toBe(0);
     }, 120_000);

@@ -23,6 +23,7 @@ import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { startStandIn, standIns } from "./support/import-stand-ins.ts";
 import { lint } from "./support/redocly.ts";
 import type { TestServer } from "./support/test-server.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const modules = join(repoRoot, "node_modules");
 const made: string[] = [];
@@ -31,8 +32,8 @@ afterAll(() => {
 });
 
 const compilers = {
-  "TypeScript 6": join(modules, "typescript/bin/tsc"),
-  "TypeScript 7": join(modules, "typescript7/bin/tsc"),
+  "TypeScript 6": typescript6,
+  "TypeScript 7": typescript7,
 };
 
 /** Runs a compiler without blocking the event loop (the stand-ins live in this process). */

@@ -20,6 +20,7 @@ import {
 import { trigger, type TriggerOptions } from "../generator/commands/trigger-command.ts";
 import { send, secret, type Running } from "./callbacks-helpers.ts";
 import { repoRoot } from "./helpers.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 const example = join(repoRoot, "examples/merchant-server");
 const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
@@ -308,11 +309,10 @@ describe("examples/merchant-server", () => {
   });
 
   it("has handlers and a server that type-check against the built package", () => {
-    const run = spawnSync(
-      process.execPath,
-      [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(example, "tsconfig.json")],
-      { encoding: "utf8", timeout: 120_000 },
-    );
+    const run = spawnSync(process.execPath, [typescript6, "-p", join(example, "tsconfig.json")], {
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

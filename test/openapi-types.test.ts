@@ -16,10 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { printSourceFile } from "../generator/emit/code/source-file.ts";
 import { typeExpr } from "../generator/emit/shared/type-expr.ts";
 import type { NamedType } from "../generator/ir/model.ts";
-import { repoRoot, tempDir } from "./helpers.ts";
+import { tempDir } from "./helpers.ts";
 import { generateInto, removeFolders, specDirs, walk } from "./support/openapi.ts";
+import { typescript6 } from "./support/typescript.ts";
 
-const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+const tsc = typescript6;
 
 /** What the checks of one spec compile to. */
 interface Checked {

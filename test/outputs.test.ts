@@ -14,6 +14,7 @@ import { outputDefaults, type OutputSwitches } from "../generator/emit/shared/ou
 import { runPipeline } from "../generator/pipeline.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 import { prettierOptions, prettierParser } from "./support/prettier-style.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -110,7 +111,7 @@ describe("outputs", () => {
   });
 
   it("a package without its client is its types, and one with its client alone type-checks", () => {
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const tsc = typescript6;
     const packages = [
       generate({ client: false }),
       generate({ callbacks: false, openapi: false, testing: false }),

@@ -10,12 +10,13 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const consumer = join(repoRoot, "test/fixtures/consumer-dist");
 const readmeProject = join(consumer, ".tmp-readme");
 const compilers = {
-  "TypeScript 6": join(repoRoot, "node_modules/typescript/bin/tsc"),
-  "TypeScript 7": join(repoRoot, "node_modules/typescript7/bin/tsc"),
+  "TypeScript 6": typescript6,
+  "TypeScript 7": typescript7,
 };
 const tsc = (bin: string, ...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 120_000 });

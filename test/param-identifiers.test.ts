@@ -10,7 +10,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { identifierFor } from "../generator/ir/casing.ts";
-import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
+import { writeGenerated, tempDir } from "./helpers.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 const made: string[] = [];
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -44,7 +45,7 @@ describe("a spec with awkward parameter names", () => {
       "aB_",
       "param",
     ]);
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const tsc = typescript6;
     const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(dir, "tsconfig.json")], {
       encoding: "utf8",
       timeout: 120_000,

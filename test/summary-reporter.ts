@@ -1,7 +1,8 @@
 /**
- * Prints the suite's own time (wall clock from the start of the run, the worker count, the
- * slowest files) and then one closing line, `N passed, N failed, N skipped`, that CI reads as
- * the result of the run (vitest's own summary is for people). With
+ * Prints the suite's own time (wall clock from the start of the run, the files' durations
+ * added up, the worker count, the slowest files) and then one closing line,
+ * `N passed, N failed, N skipped`, that CI reads as the result of the run (vitest's own
+ * summary is for people). With
  * APIGEN_RECORD_DURATIONS=1 it also writes each file's duration into
  * test/support/durations.json, which test/support/sequencer.ts starts the slowest files by.
  */
@@ -45,8 +46,12 @@ export default class SummaryReporter implements Reporter {
     }
     const durations = modules.map((m) => ({ file: fileKey(m.moduleId), ms: fileDuration(m) }));
     const slowest = [...durations].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    // The files' own durations added up: steadier than the wall time from one run to the
+    // next, as it does not depend on how well the workers were kept busy.
+    const total = durations.reduce((sum, d) => sum + d.ms, 0);
     process.stdout.write(
-      `\nsuite: ${seconds(performance.now() - this.started)} wall, ${modules.length} files on ` +
+      `\nsuite: ${seconds(performance.now() - this.started)} wall, ${seconds(total)} in files, ` +
+        `${modules.length} files on ` +
         `${this.workers} workers; slowest: ${slowest.map((d) => `${d.file} ${seconds(d.ms)}`).join(", ")}\n`,
     );
     if (process.env.APIGEN_RECORD_DURATIONS === "1") record(durations);

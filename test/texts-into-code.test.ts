@@ -29,6 +29,7 @@ import {
   writePackage,
   type PackageFiles,
 } from "./support/output-checks.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 let work: string;
 beforeAll(() => {
@@ -172,7 +173,7 @@ describe("a title with a line end (issue 30, item 1)", () => {
   it("type-checks: TypeScript accepts the package whose title holds every line end", () => {
     const title = `"${lineEnds.map((l) => `Items${l.escaped}`).join("")}${payload.replace(/"/g, '\\"')}"`;
     const { dir } = generate(writeSpec("all-line-ends", specFiles(title)));
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const tsc = typescript6;
     const run = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], {
       encoding: "utf8",
       timeout: 120_000,

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PipelineResult } from "../generator/pipeline.ts";
 import { features, generateFrom, repoRoot, tempDir, type Feature } from "./helpers.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const results = new Map<Feature, PipelineResult>();
 
@@ -422,11 +423,9 @@ describe("a recursive map alias", () => {
       mkdirSync(dirname(join(out, file.path)), { recursive: true });
       writeFileSync(join(out, file.path), file.contents);
     }
-    const run = spawnSync(
-      process.execPath,
-      [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(out, "tsconfig.json")],
-      { encoding: "utf8" },
-    );
+    const run = spawnSync(process.execPath, [typescript6, "-p", join(out, "tsconfig.json")], {
+      encoding: "utf8",
+    });
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
     const types = generated.files.find((f) => f.path === "src/types.ts")!.contents;
@@ -446,8 +445,8 @@ describe("a recursive map alias", () => {
 
 describe("the feature snapshots type-check", () => {
   const compilers = [
-    ["TypeScript 6", join(repoRoot, "node_modules/.bin/tsc"), []],
-    ["TypeScript 7", process.execPath, [join(repoRoot, "node_modules/typescript7/bin/tsc")]],
+    ["TypeScript 6", process.execPath, [typescript6]],
+    ["TypeScript 7", process.execPath, [typescript7]],
   ] as const;
   // The snapshots leave out src/runtime/ (verbatim copies of generator/runtime/): put it back beside each.
   const project = tempDir("apigen-snapshots-");

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTypeExpr, TypeExprError } from "../generator/ir/type-expr.ts";
-import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
+import { writeGenerated, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
+import { typescript6, typescript7 } from "./support/typescript.ts";
 
 type Issues = { path: string; message: string }[];
 type Check = (value: unknown, path: string, issues: Issues) => void;
@@ -315,8 +316,8 @@ export const unnarrowed = (pm: PaymentMethod) => pm.card.last4;
 `;
 
   it.each([
-    ["TypeScript 6", join(repoRoot, "node_modules/typescript/bin/tsc")],
-    ["TypeScript 7", join(repoRoot, "node_modules/typescript7/bin/tsc")],
+    ["TypeScript 6", typescript6],
+    ["TypeScript 7", typescript7],
   ])("narrow on the tag and type-check strict with %s", (_name, tsc) => {
     writeFileSync(join(out, "src/consumer.ts"), consumer);
     const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {

@@ -38,6 +38,7 @@ import {
 } from "./names-checks.ts";
 import { documentInput, documentOf, specInput, specOf, usableSpec } from "./names-inputs.ts";
 import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
+import { typescript6 } from "../support/typescript.ts";
 
 const work = tempDir("apigen-names-fuzz-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -87,7 +88,7 @@ function typecheck(result: PipelineResult): string {
   }
   writeFileSync(join(out, "src/consumer.ts"), consumerOf(result.model));
   try {
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const tsc = typescript6;
     const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
       encoding: "utf8",
       timeout: 300_000,

@@ -10,10 +10,11 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { importSpec, writeSpecFolder } from "../../generator/import/import.ts";
 import { repoRoot } from "../helpers.ts";
+import { typescript6 } from "./typescript.ts";
 
 /** tsc on a generated package: its output, empty when it type-checks. */
 export function typecheck(out: string): string {
-  const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+  const tsc = typescript6;
   const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
     encoding: "utf8",
     timeout: 120_000,
