@@ -27,6 +27,7 @@ import {
 } from "./context.ts";
 import { importError, OpenApiDocument, type JsonObject } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
+import { chooseErrorBody, errorBodyType } from "./error-body.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
 import { declareGenerics, isGenericUse } from "./generics.ts";
@@ -96,6 +97,8 @@ export function importSpec(options: ImportOptions): ImportResult {
   const credentials = credentialsSection(ctx);
   const headers = { ...fixedHeadersSection(ctx), ...sharedHeadersSection(ctx) };
   const hosts = hostsSection(ctx);
+  chooseErrorBody(ctx);
+  const errorBody = errorBodyType(ctx);
   const endpoints = endpointsOf(ctx, hosts);
   const inbound = inboundSections(ctx);
   ctx.area = "shared";
@@ -110,6 +113,8 @@ export function importSpec(options: ImportOptions): ImportResult {
   if (credentials) top.credentials = credentials;
   if (Object.keys(headers).length) top.headers = headers;
   Object.assign(top, extensionSections(ctx));
+  if (errorBody !== undefined && ctx.types.has(errorBody))
+    top.errors = { ...(isObject(top.errors) ? top.errors : {}), body: errorBody };
   const files = layout(ctx, top, endpoints, inbound, options);
   return { files, endpoints: endpoints.length, types: ctx.types.size, gaps: ctx.gaps };
 }
