@@ -78,6 +78,7 @@ export function buildModel(
   const credentials = merged.credentials.map((d) => buildCredential(d, ctx, optionNames));
   const typeNames = namedTypes.map((t) => t.name);
   const versions = merged.versions.map((d) => buildVersion(d, ctx, typeNames));
+  const errorBody = errorBodyOf(ctx, merged.errors, typeNames);
   const codes = buildErrorCodes(merged.errorCodes, ctx);
   const codeSet = new Set(codes.map((c) => c.code));
   const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
@@ -171,7 +172,7 @@ export function buildModel(
       ...(typeof errorsSection?.value.requestIdHeader === "string"
         ? { requestIdHeader: errorsSection.value.requestIdHeader }
         : {}),
-      ...errorBodyOf(ctx, errorsSection, typeNames),
+      ...errorBody,
       docs: errorsSection
         ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value)
         : { notes: [] },
