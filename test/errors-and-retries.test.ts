@@ -119,6 +119,15 @@ export function entries(error: ErrorsApiError): string[] {
   });
 }
 
+/** The body is the API's error body (errors.body), or the text of one that is not JSON. */
+export function bodyOf(error: ErrorsApiError): string {
+  if (typeof error.body === "string") return error.body;
+  const message: string = error.body.error.message;
+  const code: string | number | undefined = error.body.error.code;
+  // @ts-expect-error the body has the fields of ErrorBody only
+  return message + String(code) + String(error.body.nonsense);
+}
+
 /** Codes the spec does not list are still codes: compared, assigned, passed on. */
 export function unknownCodes(error: ErrorsApiError, fromLog: string): boolean {
   const given: ApiErrorCode = fromLog;
