@@ -167,6 +167,20 @@ describe("error codes narrow where they are compared, and unknown codes still co
   });
 });
 
+describe("the stand-in answers errors with the API's error body (errors.body)", () => {
+  it("puts the refusal's message inside ErrorBody's error object", async () => {
+    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as {
+      createStandIn(o: unknown): { fetch(request: Request): Promise<Response> };
+    };
+    const standIn = testing.createStandIn({ keys: { token: { valid: ["t"] } } });
+    const res = await standIn.fetch(new Request("http://stand-in.test/v1/charges/ch_1"));
+    expect(res.status).toBe(401);
+    const body = (await res.json()) as { error: { message: string } };
+    expect(Object.keys(body)).toEqual(["error"]);
+    expect(body.error.message).toMatch(/Authorization/);
+  });
+});
+
 async function rejection(promise: Promise<unknown>): Promise<Record<string, unknown> | undefined> {
   try {
     await promise;
