@@ -453,6 +453,48 @@ describe("error responses that share one schema (the API's error body)", () => {
     expect(result.gaps).toBe(1);
   });
 
+  it("without a majority, takes the schema of every catch-all response (Discord's 4XX beside its 429)", () => {
+    const op = (id: string) => ({
+      operationId: id,
+      responses: {
+        "200": { description: "OK." },
+        "429": { $ref: "#/components/responses/Limited" },
+        "4XX": { $ref: "#/components/responses/Failed" },
+      },
+    });
+    const media = (name: string) => ({
+      "application/json": { schema: { $ref: `#/components/schemas/${name}` } },
+    });
+    const object = { type: "object", properties: { message: { type: "string" } } };
+    const input = join(scratch, "tie.json");
+    writeFileSync(
+      input,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "Tie", version: "1.0.0" },
+        paths: { "/a": { get: op("getA") }, "/b": { get: op("getB") } },
+        components: {
+          responses: {
+            Limited: { description: "Slow down.", content: media("RateLimited") },
+            Failed: { description: "Failed.", content: media("Failure") },
+          },
+          schemas: { RateLimited: object, Failure: object },
+        },
+      }),
+    );
+    const result = importSpec({
+      input,
+      outSpec: join(scratch, "tie-spec"),
+      schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
+    });
+    const top = parse(result.files.find((f) => f.path === "api.yaml")!.text) as {
+      errors?: unknown;
+    };
+    expect(top.errors).toEqual({ body: "Failure" });
+    // The two 429s keep their notes; the 4XX ones need none.
+    expect(result.gaps).toBe(2);
+  });
+
   it("types error.body as that schema: a 404's fields read from the typed error", async () => {
     const server = await recorder(() => ({
       status: 404,

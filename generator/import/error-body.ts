@@ -2,7 +2,8 @@
  * The API's error body (the format's `errors.body`) read from a document's error responses:
  * the one schema that a strict majority of the error responses with a JSON body (4xx, 5xx,
  * their ranges and `default`, each directly or by `$ref` to a components response) name by
- * `$ref`. The error responses of that schema then say nothing more; one of another schema
+ * `$ref`; without a majority, the schema every catch-all response (a range or `default`)
+ * names, when no other schema is named more often. The error responses of that schema then say nothing more; one of another schema
  * keeps a note at its content, as the format has one error body per API.
  */
 import { deref, isObject, ownDocument, under, type ImportContext } from "./context.ts";
@@ -43,15 +44,19 @@ export function errorSchemaKey(
 /**
  * Decides the API's error body of a document that is not apigen's own (whose `x-errors`
  * says it): the `$ref`'d schema of more than half of the error responses that have a JSON
- * body. Called before the endpoints are read, so that their error responses can tell.
+ * body, else that of all the catch-all ones if it is the most frequent. Called before the endpoints are read, so that their error responses can tell.
  */
 export function chooseErrorBody(ctx: ImportContext): void {
   if (ownDocument(ctx)) return;
   const root = ctx.doc.root.value as JsonObject;
   const paths = isObject(root.paths) ? root.paths : {};
   const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
-  const counts = new Map<string, { count: number; ref: JsonObject; at: Pointer }>();
+  const counts = new Map<
+    string,
+    { count: number; catchAll: number; ref: JsonObject; at: Pointer }
+  >();
   let total = 0;
+  let catchAllTotal = 0;
   for (const [path, item0] of Object.entries(paths)) {
     const { value: item, at: itemAt } = deref(ctx, item0, under(rootAt, "paths", path));
     if (!isObject(item)) continue;
@@ -67,16 +72,30 @@ export function chooseErrorBody(ctx: ImportContext): void {
         if (!isObject(response)) continue;
         const found = errorSchemaKey(ctx, response.content, under(responseAt, "content"));
         if (!found) continue;
+        const catchAll = /XX$|^default$/i.test(status);
         total++;
+        if (catchAll) catchAllTotal++;
         if (!found.byRef) continue;
-        const entry = counts.get(found.key) ?? { count: 0, ref: found.ref, at: found.at };
+        const entry = counts.get(found.key) ?? {
+          count: 0,
+          catchAll: 0,
+          ref: found.ref,
+          at: found.at,
+        };
         entry.count++;
+        if (catchAll) entry.catchAll++;
         counts.set(found.key, entry);
       }
     }
   }
-  for (const [key, entry] of counts)
-    if (entry.count * 2 > total) chosen.set(ctx, { key, ref: entry.ref, at: entry.at });
+  const most = Math.max(0, ...[...counts.values()].map((e) => e.count));
+  for (const [key, entry] of counts) {
+    const majority = entry.count * 2 > total;
+    // Without a majority (Discord: every operation's 429 one schema, its 4XX another), the
+    // schema of every catch-all response (4XX, 5XX, default), if none is more frequent.
+    const catchAll = catchAllTotal > 0 && entry.catchAll === catchAllTotal && entry.count === most;
+    if (majority || catchAll) return void chosen.set(ctx, { key, ref: entry.ref, at: entry.at });
+  }
 }
 
 /** Whether an error response's content is the API's error body (and so needs no note). */
