@@ -433,6 +433,13 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/unknown-error-body/api.yaml:8:36 - error unresolved-ref: unknown type V1Eror; did you mean V1Error?",
     ],
   },
+  {
+    name: "unknown-api-error-body",
+    defect: "the API's errors.body names no type",
+    expected: [
+      "test/fixtures/broken/unknown-api-error-body/api.yaml:7:9 - error unresolved-ref: unknown type Problm; did you mean Problem?",
+    ],
+  },
 
   // --- Declarations across files --------------------------------------------------------
   {

@@ -73,6 +73,11 @@ const cases: [string, string[], string][] = [
     ["BREAKING for callers errors.codes.1005: error code 1005 (apiKeyRejected) removed"],
     "major",
   ],
+  [
+    "error-body-added",
+    ["minor types.Problem: type added", "minor errors.body: error body typed as Problem"],
+    "minor",
+  ],
   ["endpoint-added", ["minor endpoints.orders.list: endpoint added"], "minor"],
   ["endpoint-removed", ["BREAKING for callers endpoints.orders.get: endpoint removed"], "major"],
   [
@@ -112,6 +117,15 @@ describe("model diff", () => {
     const printed = squeeze(formatChanges(changes));
     expect(printed.slice(0, -2)).toEqual(lines);
     expect(printed.at(-1)).toMatch(new RegExp(`^semver: ${bump} \\(`));
+  });
+
+  it("breaks callers when the API's error body becomes another type", () => {
+    const before = loadModel(join(fixtures, "error-body-added"));
+    const changes = compareModels(before, loadModel(join(fixtures, "error-body-changed")));
+    expect(semverBump(changes)).toBe("major");
+    expect(squeeze(formatChanges(changes))).toContain(
+      "BREAKING for callers errors.body: error body Problem -> Order",
+    );
   });
 
   it("direction flips between callers and implementers for the same change", () => {

@@ -120,6 +120,15 @@ export function entries(error: ErrorsApiError): string[] {
   });
 }
 
+/** The body is the API's error body (errors.body), or the text of one that is not JSON. */
+export function bodyOf(error: ErrorsApiError): string {
+  if (typeof error.body === "string") return error.body;
+  const message: string = error.body.error.message;
+  const code: string | number | undefined = error.body.error.code;
+  // @ts-expect-error the body has the fields of ErrorBody only
+  return message + String(code) + String(error.body.nonsense);
+}
+
 /** Codes the spec does not list are still codes: compared, assigned, passed on. */
 export function unknownCodes(error: ErrorsApiError, fromLog: string): boolean {
   const given: ApiErrorCode = fromLog;
@@ -156,6 +165,20 @@ describe("error codes narrow where they are compared, and unknown codes still co
     server.json(404, { errors: [{ code: 2001, message: "No such entry." }] });
     const missing = (await rejection(client.ledger.update(7, { note: "x" })))!;
     expect(missing.code).toBe(2001);
+  });
+});
+
+describe("the stand-in answers errors with the API's error body (errors.body)", () => {
+  it("puts the refusal's message inside ErrorBody's error object", async () => {
+    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as {
+      createStandIn(o: unknown): { fetch(request: Request): Promise<Response> };
+    };
+    const standIn = testing.createStandIn({ keys: { token: { valid: ["t"] } } });
+    const res = await standIn.fetch(new Request("http://stand-in.test/v1/charges/ch_1"));
+    expect(res.status).toBe(401);
+    const body = (await res.json()) as { error: { message: string } };
+    expect(Object.keys(body)).toEqual(["error"]);
+    expect(body.error.message).toMatch(/Authorization/);
   });
 });
 

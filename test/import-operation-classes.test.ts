@@ -6,7 +6,7 @@
  * 127.0.0.1 that records the request the client sent.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -58,6 +58,9 @@ beforeAll(async () => {
   for (const name of classes) {
     const one = importClass(name);
     await writeGenerated(join(scratch, name, "spec"), one.out);
+    // A class's typed consumer, type-checked with its package (and run by its test).
+    const consumer = join(fixtures, name, "consumer.ts");
+    if (existsSync(consumer)) copyFileSync(consumer, join(one.out, "src/consumer.ts"));
     imported.set(name, one);
   }
   // One project over every package: each package's src, with the packages' own strict options.
@@ -424,6 +427,90 @@ describe("path keys with a #fragment, a ?query or a trailing slash; a DELETE wit
       await client.files.listResponses();
       await client.files.listFolders();
       expect(server.requests.map((r) => r.url)).toEqual(["/responses?beta=true", "/folders/"]);
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe("error responses that share one schema (the API's error body)", () => {
+  it("makes the shared schema errors.body and notes only the error body of another schema", () => {
+    const { top, endpoints, result } = of("error-body");
+    expect(top.errors).toEqual({ body: "Problem" });
+    // 404 by a components response, 500 directly, 400 as application/problem+json: all Problem.
+    expect(endpoints["pets.get"]!.errors).toEqual([
+      { status: 404, description: "No such pet." },
+      { status: 500, description: "Server error." },
+    ]);
+    const errors = endpoints["pets.create"]!.errors as Record<string, unknown>[];
+    expect(errors[0]).toEqual({ status: 400, description: "Invalid pet." });
+    expect(errors[1]!.undocumented).toBe(
+      "the error body's schema: not the API's error body (errors.body), and the format has one (import: #/paths/~1pets/post/responses/409/content)",
+    );
+    // One note per error body before (4); now only the 409's.
+    expect(result.gaps).toBe(1);
+  });
+
+  it("without a majority, takes the schema of every catch-all response (Discord's 4XX beside its 429)", () => {
+    const op = (id: string) => ({
+      operationId: id,
+      responses: {
+        "200": { description: "OK." },
+        "429": { $ref: "#/components/responses/Limited" },
+        "4XX": { $ref: "#/components/responses/Failed" },
+      },
+    });
+    const media = (name: string) => ({
+      "application/json": { schema: { $ref: `#/components/schemas/${name}` } },
+    });
+    const object = { type: "object", properties: { message: { type: "string" } } };
+    const input = join(scratch, "tie.json");
+    writeFileSync(
+      input,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "Tie", version: "1.0.0" },
+        paths: { "/a": { get: op("getA") }, "/b": { get: op("getB") } },
+        components: {
+          responses: {
+            Limited: { description: "Slow down.", content: media("RateLimited") },
+            Failed: { description: "Failed.", content: media("Failure") },
+          },
+          schemas: { RateLimited: object, Failure: object },
+        },
+      }),
+    );
+    const result = importSpec({
+      input,
+      outSpec: join(scratch, "tie-spec"),
+      schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
+    });
+    const top = parse(result.files.find((f) => f.path === "api.yaml")!.text) as {
+      errors?: unknown;
+    };
+    expect(top.errors).toEqual({ body: "Failure" });
+    // The two 429s keep their notes; the 4XX ones need none.
+    expect(result.gaps).toBe(2);
+  });
+
+  it("types error.body as that schema: a 404's fields read from the typed error", async () => {
+    const server = await recorder(() => ({
+      status: 404,
+      type: "application/json",
+      body: '{"code":"no_pet","message":"No pet p404.","details":["checked the shelter"]}',
+    }));
+    try {
+      const url = pathToFileURL(join(of("error-body").out, "src/consumer.ts")).href;
+      const { readMissingPet } = (await import(url)) as {
+        readMissingPet(baseUrl: string): Promise<Record<string, unknown>>;
+      };
+      expect(await readMissingPet(server.url)).toEqual({
+        status: 404,
+        code: "no_pet",
+        message: "No pet p404.",
+        details: ["checked the shelter"],
+      });
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /pets/p404"]);
     } finally {
       await stop(server);
     }

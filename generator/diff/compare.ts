@@ -422,6 +422,17 @@ function diffErrorCodes(out: ChangeList, before: ApiModel, after: ApiModel): voi
 }
 
 /**
+ * The API's error body (`errors.body`): typing `error.body` where it was `unknown` adds to
+ * what callers can read; a different type, or none, breaks those who read its fields.
+ */
+function diffErrorBody(out: ChangeList, before: ApiModel, after: ApiModel): void {
+  const [old, now] = [before.errors.body, after.errors.body];
+  if (old === now) return;
+  if (old === undefined) out.add("errors.body", `error body typed as ${now}`, "minor");
+  else out.add("errors.body", `error body ${old} -> ${now ?? "untyped"}`, "minor", ["callers"]);
+}
+
+/**
  * Where the stream and webhook diffs report: changes go to `out`, and the payload types they
  * pair up are compared as types read in `usage`'s position.
  */
@@ -446,6 +457,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffRequests(sinkOf(out, positionUsage("endpoint-param")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);
+  diffErrorBody(out, before, after);
   diffStatuses(out, before, after);
   const gapCount = (m: ApiModel) =>
     m.gaps

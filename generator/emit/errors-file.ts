@@ -6,7 +6,7 @@ import { lit, obj } from "./code/build.ts";
 import type { Expr, FileStatement, ObjectProperty } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
-import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
+import { generatedRef, modules, runtimeType, runtimeValue, typeRef } from "./shared/symbols.ts";
 import { generic, keyword, union } from "./shared/type-expr.ts";
 
 /** `src/errors.ts` of the generated package. */
@@ -112,6 +112,7 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
               ],
             }),
           },
+          ...bodyProperty(errors.body),
         ],
       },
     },
@@ -172,4 +173,21 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
   ];
   const contents = printSourceFile({ path: modules.errors, banner: ctx.banner, statements });
   return { path: modules.errors, contents };
+}
+
+/**
+ * `body` typed as the API's error body (`errors.body`), or as the text the client keeps when
+ * the body is not JSON, is cut at `maxErrorBodyBytes` or nests too deep.
+ */
+function bodyProperty(name: string | undefined) {
+  if (name === undefined) return [];
+  return [
+    {
+      name: "body",
+      isDeclare: true,
+      isReadonly: true,
+      docs: [`The error body as {@link ${name}}, or its text when it is not JSON or was cut.`],
+      type: union([typeRef(name), keyword("string")]),
+    },
+  ];
 }

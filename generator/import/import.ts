@@ -27,6 +27,7 @@ import {
 } from "./context.ts";
 import { importError, OpenApiDocument, type JsonObject, type Pointer } from "./document.ts";
 import { endpointsOf } from "./operations.ts";
+import { chooseErrorBody, errorBodyType } from "./error-body.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
 import { declareGenerics, isGenericUse } from "./generics.ts";
@@ -139,6 +140,8 @@ export function importDocument(options: DocumentInput): ImportedSpec {
   const credentials = credentialsSection(ctx);
   const headers = { ...fixedHeadersSection(ctx), ...sharedHeadersSection(ctx) };
   const hosts = hostsSection(ctx);
+  chooseErrorBody(ctx);
+  const errorBody = errorBodyType(ctx);
   const endpoints = endpointsOf(ctx, hosts);
   const inbound = inboundSections(ctx);
   ctx.area = "shared";
@@ -153,6 +156,8 @@ export function importDocument(options: DocumentInput): ImportedSpec {
   if (credentials) top.credentials = credentials;
   if (Object.keys(headers).length) top.headers = headers;
   Object.assign(top, extensionSections(ctx));
+  if (errorBody !== undefined && ctx.types.has(errorBody))
+    top.errors = { ...(isObject(top.errors) ? top.errors : {}), body: errorBody };
   const keySources = new WeakMap<object, Map<string, Pointer>>();
   const data = layout(ctx, top, endpoints, inbound, keySources);
   return { data, ctx, keySources, endpoints: endpoints.length };

@@ -18,6 +18,7 @@ import {
   under,
   type ImportContext,
 } from "./context.ts";
+import { isApiErrorBody } from "./error-body.ts";
 import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
 import { propertiesOf, queryParamsOf, shapeOf } from "./query-params.ts";
@@ -992,12 +993,17 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
       const error: JsonObject = { status: /XX$/i.test(status) ? `${status[0]}xx` : Number(status) };
       const description = stringOf(response, "description");
       if (description?.trim()) error.description = description.trim();
-      if (isObject(response.content) && Object.keys(response.content).length)
+      const contentAt = under(responseAt, "content");
+      if (
+        isObject(response.content) &&
+        Object.keys(response.content).length &&
+        !isApiErrorBody(ctx, response.content, contentAt)
+      )
         note(
           ctx,
           error,
-          under(responseAt, "content"),
-          "the error body's schema (error bodies are API-wide in the format)",
+          contentAt,
+          "the error body's schema: not the API's error body (errors.body), and the format has one",
         );
       errors.push(error);
     } else if (status !== "304" || !answersNotModified(op, out))

@@ -76,13 +76,9 @@ export function buildModel(
   checkTypeNames(ctx, merged.types, api.clientName);
   const optionNames = credentialOptionNames(merged.credentials.map((d) => d.name));
   const credentials = merged.credentials.map((d) => buildCredential(d, ctx, optionNames));
-  const versions = merged.versions.map((d) =>
-    buildVersion(
-      d,
-      ctx,
-      namedTypes.map((t) => t.name),
-    ),
-  );
+  const typeNames = namedTypes.map((t) => t.name);
+  const versions = merged.versions.map((d) => buildVersion(d, ctx, typeNames));
+  const errorBody = errorBodyOf(ctx, merged.errors, typeNames);
   const codes = buildErrorCodes(merged.errorCodes, ctx);
   const codeSet = new Set(codes.map((c) => c.code));
   const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
@@ -176,6 +172,7 @@ export function buildModel(
       ...(typeof errorsSection?.value.requestIdHeader === "string"
         ? { requestIdHeader: errorsSection.value.requestIdHeader }
         : {}),
+      ...errorBody,
       docs: errorsSection
         ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value)
         : { notes: [] },
@@ -342,6 +339,24 @@ function replayPlacesOf(
     else out.deliveryId = { in: value.in as "header" | "body", name: value.name };
   }
   return out;
+}
+
+/** `errors.body`: the API's error body type, which must name a declared type. */
+function errorBodyOf(
+  ctx: BuildContext,
+  section: Decl | undefined,
+  typeNames: readonly string[],
+): { body?: string } {
+  const body = section?.value.body;
+  if (typeof body !== "string") return {};
+  if (!typeNames.includes(body)) {
+    ctx.bag.report(
+      "unresolved-ref",
+      { name: body, hint: suggestion(body, typeNames) },
+      section!.file.locate([...section!.path, "body"]),
+    );
+  }
+  return { body };
 }
 
 function buildVersion(decl: Decl, ctx: BuildContext, typeNames: readonly string[]): ApiVersion {

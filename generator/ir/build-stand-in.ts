@@ -285,11 +285,16 @@ function versionedRouteOf(
 /** The stand-in and trigger facts of a model. */
 export function buildStandIn(model: ApiModel): StandInModel {
   const types = new Map(model.types.map((t) => [t.name, t]));
-  const errorBodies: StandInModel["table"]["errorBodies"] = { default: genericErrorTemplate };
-  for (const v of model.versioning.versions) {
-    const named = v.errorBody ? types.get(v.errorBody) : undefined;
-    errorBodies[v.name] = (named && errorTemplateOf(named.type, types)) ?? genericErrorTemplate;
-  }
+  // The API's error body (`errors.body`) answers outside every version and for a version
+  // that names none of its own.
+  const templateOf = (name: string | undefined) => {
+    const named = name !== undefined ? types.get(name) : undefined;
+    return named && errorTemplateOf(named.type, types);
+  };
+  const apiWide = templateOf(model.errors.body) ?? genericErrorTemplate;
+  const errorBodies: StandInModel["table"]["errorBodies"] = { default: apiWide };
+  for (const v of model.versioning.versions)
+    errorBodies[v.name] = templateOf(v.errorBody) ?? apiWide;
   const tagged = new Set(
     Object.entries(errorBodies)
       .filter(([, t]) => JSON.stringify(t).includes('"slot":"tag"'))

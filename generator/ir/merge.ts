@@ -117,7 +117,8 @@ export function mergeSpec(files: readonly SpecFile[], bag: DiagnosticBag): Merge
       if (
         errors.description !== undefined ||
         errors.undocumented !== undefined ||
-        errors.requestIdHeader !== undefined
+        errors.requestIdHeader !== undefined ||
+        errors.body !== undefined
       ) {
         const decl = declare("section", undefined, {
           name: "errors",

@@ -785,6 +785,11 @@ export interface ApiModel {
     retry: { statuses: number[]; never: number[]; anyMethod: number[] };
     /** Response header of the request id an ApiError keeps; absent: the runtime's usual names. */
     requestIdHeader?: string;
+    /**
+     * The named type of the API's error bodies (`errors.body`): the client's `error.body`, the
+     * stand-in's error answers and the OpenAPI error responses; a version's `errorBody` wins.
+     */
+    body?: string;
     docs: Docs;
   };
   types: NamedType[];

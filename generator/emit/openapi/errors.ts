@@ -58,8 +58,9 @@ function groupByStatus(errors: readonly ErrorResponse[]): Group[] {
 /** `responses` entries for the errors of `endpoint`, keyed by status. */
 export function errorResponses(model: ApiModel, endpoint: Endpoint): JsonObject {
   const version = model.versioning.versions.find((v) => v.name === endpoint.version);
-  const bodyType =
-    version?.errorBody !== undefined ? typesByName(model.types).get(version.errorBody) : undefined;
+  // A version's own error body wins; else the API's (`errors.body`).
+  const bodyName = version?.errorBody ?? model.errors.body;
+  const bodyType = bodyName !== undefined ? typesByName(model.types).get(bodyName) : undefined;
   const anyStatus = endpoint.errors.filter((e) => e.status === undefined);
   const out: JsonObject = {};
   for (const group of groupByStatus(endpoint.errors)) {

@@ -35,10 +35,17 @@ function versioningOf(model: ApiModel): JsonObject | undefined {
 
 function errorsOf(model: ApiModel): JsonObject | undefined {
   const e = model.errors;
-  if (!e.codes.length && !e.statuses.length && !e.docs.notes.length && !e.docs.description)
+  if (
+    !e.codes.length &&
+    !e.statuses.length &&
+    !e.docs.notes.length &&
+    !e.docs.description &&
+    e.body === undefined
+  )
     return undefined;
   return obj({
     description: e.docs.description?.trim(),
+    body: e.body,
     codes: e.codes.map((c) =>
       obj({ code: c.code, name: c.name, meaning: c.meaning, "x-undocumented": notesOf(c.docs) }),
     ),
