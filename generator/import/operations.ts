@@ -275,6 +275,7 @@ function endpointOf(
   const auth = authOf(ctx, op, at, out);
   if (auth.length) out.auth = auth;
   const params = paramsOf(ctx, item, op, at, out, pathName);
+  withoutTrailingSegments(out, params);
   undeclaredPathParams(ctx, out, at, params);
   fixedQuery(path, params);
   if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
@@ -286,8 +287,9 @@ function endpointOf(
   const flagStream = flagStreamOf(ctx, op, at) ?? eventStreamOf(ctx, op, at, out);
   if (flagStream) out.streamResponse = flagStream;
   // Paging apigen wrote comes back as the endpoint's pagination, its keys as the spec's.
+  // In apigen's own document an operation without it does not page, whatever headers it declares.
   if (isObject(op["x-apigen-pagination"])) out.pagination = op["x-apigen-pagination"];
-  else {
+  else if (!ownDocument(ctx)) {
     const linked = linkPaginationOf(ctx, op, at);
     if (linked) out.pagination = linked;
   }
@@ -420,6 +422,9 @@ export function paramsOf(
       );
       if (where === "header")
         place({ name, where, spec, ...(own !== undefined ? { key: own } : {}) });
+      // apigen writes a trailing parameter as a path segment of its own, marked x-apigen-trailing.
+      else if (param["x-apigen-trailing"] === true)
+        place({ name, where: "path", spec: trailingSpec(spec) });
       else place({ name, where: "path", spec });
       continue;
     }
@@ -434,6 +439,8 @@ export function paramsOf(
       explode,
       out,
     );
+    // `brackets` (`name[]=a&name[]=b`) has no OpenAPI style: apigen writes it as form plus x-apigen-style.
+    const brackets = param["x-apigen-style"] === "brackets" && style === "form" && explode;
     for (const q of carried) {
       const spec = paramSpec(
         ctx,
@@ -441,7 +448,7 @@ export function paramsOf(
         q.at,
         q.name === name ? meta : { required: q.required },
         "query",
-        q.style,
+        brackets && q.name === name && q.style === undefined ? "brackets" : q.style,
       );
       const key = q.name === name && own !== undefined ? { key: own } : {};
       place({ name: q.name, where: "query", spec, ...key });
@@ -520,7 +527,7 @@ function paramSpec(
   at: Pointer,
   meta: ParamMeta,
   where: "path" | "query" | "header",
-  style?: "comma" | "deepObject",
+  style?: "comma" | "deepObject" | "brackets",
 ): JsonValue {
   const type = asMapping(withFacets(typeOf(ctx, schema, at), {}));
   const spec: JsonObject = where === "path" ? { ...type } : { in: where, ...type };
@@ -604,6 +611,25 @@ function undeclaredPathParams(
       `path parameter ${name} is not declared; written as a string`,
     );
   }
+}
+
+/** A trailing parameter's spec: `in: trailing`, without the sentence apigen adds to its description. */
+function trailingSpec(spec: JsonValue): JsonObject {
+  const { description, ...rest } = asMapping(spec as string | JsonObject);
+  const own =
+    typeof description === "string"
+      ? description.split("\n\n").filter((p) => !/^Travels after the path/.test(p))
+      : [];
+  return { in: "trailing", ...rest, ...(own.length ? { description: own.join("\n\n") } : {}) };
+}
+
+/** The path without the `/{name}` segments apigen appended for its trailing parameters. */
+function withoutTrailingSegments(out: JsonObject, params: JsonObject): void {
+  let path = out.path as string;
+  const trailing = Object.entries(params).filter(([, p]) => isObject(p) && p.in === "trailing");
+  for (const [name] of trailing.reverse())
+    if (path.endsWith(`/{${name}}`)) path = path.slice(0, -`/{${name}}`.length);
+  out.path = path === "" ? "/" : path;
 }
 
 /** A path parameter's name as the format's path templates take it: word characters, not a digit first. */
