@@ -64,36 +64,6 @@ interface KnownDifference {
  * table runs today; the test fails when one is fixed, to take it off.
  */
 const open: Record<string, KnownDifference[]> = {
-  "examples/stripe-payments/spec": [
-    {
-      pointer: "/paths/~1v1~1payment_intents/post/x-undocumented",
-      reason: "import notes apigen's own per-part encoding of a form body as a gap",
-    },
-    {
-      pointer: "/paths/~1v1~1payment_intents~1{intent}~1cancel/post/x-undocumented",
-      reason: "import notes apigen's own per-part encoding of a form body as a gap",
-    },
-    {
-      pointer: "/components/schemas/PaymentMethod/description",
-      reason: "an open union's 'Known variants' sentence is read back into the description",
-    },
-    {
-      pointer: "/components/schemas/Event/description",
-      reason: "an open union's 'Known variants' sentence is read back into the description",
-    },
-  ],
-  "test/fixtures/features/bodies-and-responses": [
-    {
-      pointer: "/paths/~1v1~1payment_intents/post/x-undocumented",
-      reason: "import notes apigen's own per-part encoding of a form body as a gap",
-    },
-  ],
-  "test/fixtures/features/unions": [
-    {
-      pointer: "/components/schemas/PaymentMethod/description",
-      reason: "an open union's 'Known variants' sentence is read back into the description",
-    },
-  ],
   "test/fixtures/features/operations": [
     {
       pointer: "/components/schemas/OrdersGetParams/properties/X-Trace",

@@ -623,6 +623,21 @@ function trailingSpec(spec: JsonValue): JsonObject {
   return { in: "trailing", ...rest, ...(own.length ? { description: own.join("\n\n") } : {}) };
 }
 
+/**
+ * Whether a form body's `encoding` is the one apigen's own document writes (each object field
+ * deepObject, each array field brackets): what the spec's form body means, so nothing is lost.
+ */
+function ownFormEncoding(ctx: ImportContext, encoding: JsonValue): boolean {
+  if (!ownDocument(ctx) || !isObject(encoding)) return false;
+  return Object.values(encoding).every(
+    (e) =>
+      isObject(e) &&
+      e.explode === true &&
+      ((e.style === "deepObject" && Object.keys(e).length === 2) ||
+        (e.style === "form" && e["x-apigen-style"] === "brackets" && Object.keys(e).length === 3)),
+  );
+}
+
 /** The path without the `/{name}` segments apigen appended for its trailing parameters. */
 function withoutTrailingSegments(out: JsonObject, params: JsonObject): void {
   let path = out.path as string;
@@ -787,7 +802,7 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
       : typeOf(ctx, schema, under(mediaAt, "schema"));
   if (bytes && !supported.has(chosen)) out.contentType = "application/octet-stream";
   if (body.required !== true) note(ctx, out, bodyAt, "the request body is optional");
-  if (isObject(media) && media.encoding !== undefined)
+  if (isObject(media) && media.encoding !== undefined && !ownFormEncoding(ctx, media.encoding))
     note(ctx, out, under(mediaAt, "encoding"), "per-part encoding");
 }
 

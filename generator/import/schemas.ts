@@ -10,6 +10,7 @@ import {
   isObject,
   locationKey,
   note,
+  ownDocument,
   setEntry,
   stringOf,
   under,
@@ -551,6 +552,15 @@ function openEnum(list: JsonValue[], facets: JsonObject): TypeOut | undefined {
 /** The sentence apigen adds to an open enum's description; the `open: true` says it again. */
 const openEnumSentence = "Known values; the full list is not shown.";
 
+/** The sentence apigen's own document leads an open union's description with; the union says it again. */
+const openUnionSentence = "Known variants; a value with any other tag is accepted too.";
+
+function withoutOpenUnionSentence(description: string): string {
+  return description.startsWith(openUnionSentence)
+    ? description.slice(openUnionSentence.length).trim()
+    : description;
+}
+
 /** A description without the sentence apigen writes for an open enum. */
 function withoutOpenEnumSentence(description: string): string {
   return description.split(openEnumSentence).join("").trim();
@@ -670,7 +680,9 @@ export function copyDocs(
   const description =
     raw && Array.isArray(schema.anyOf) && openEnum(schema.anyOf, {})
       ? withoutOpenEnumSentence(raw)
-      : raw;
+      : raw && ownDocument(ctx)
+        ? withoutOpenUnionSentence(raw)
+        : raw;
   const descriptionAt = under(at, schema.description === undefined ? "title" : "description");
   if (description?.trim())
     facets.description = cleanText(ctx, description.trim(), facets, descriptionAt, "description");
