@@ -42,6 +42,8 @@ import {
   sharedHeadersSection,
   titleName,
 } from "./sections.ts";
+import { applyOverlays, readOverlay } from "./overlay.ts";
+import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { portableFileNames, specFileText, type SpecFile } from "./write-spec.ts";
 
 export interface ImportOptions {
@@ -57,6 +59,8 @@ export interface ImportOptions {
   refRoot?: string;
   /** Receives the text of every file read, by its shown path, for code frames. */
   texts?: Map<string, string>;
+  /** Overlay files (OpenAPI Overlay 1.0) applied to the document in order before it is read. */
+  overlays?: string[];
 }
 
 export interface ImportResult {
@@ -64,6 +68,8 @@ export interface ImportResult {
   endpoints: number;
   types: number;
   gaps: number;
+  /** Warnings of the overlays (an action whose target selects nothing), located in their files. */
+  warnings?: Diagnostic[];
 }
 
 /** Reads the document and builds the spec folder's files (nothing written). */
@@ -72,6 +78,7 @@ export function importSpec(options: ImportOptions): ImportResult {
     ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
     ...(options.texts !== undefined ? { texts: options.texts } : {}),
   });
+  const warnings = overlaid(doc, options);
   const version = checkVersion(doc);
   const ctx: ImportContext = {
     doc,
@@ -111,7 +118,26 @@ export function importSpec(options: ImportOptions): ImportResult {
   if (Object.keys(headers).length) top.headers = headers;
   Object.assign(top, extensionSections(ctx));
   const files = layout(ctx, top, endpoints, inbound, options);
-  return { files, endpoints: endpoints.length, types: ctx.types.size, gaps: ctx.gaps };
+  return {
+    files,
+    endpoints: endpoints.length,
+    types: ctx.types.size,
+    gaps: ctx.gaps,
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+/**
+ * The overlays applied to the document's root file, in order; their warnings. A node an
+ * overlay adds has no place in the document's text: a note on it is located at the nearest
+ * place the text has.
+ */
+function overlaid(doc: OpenApiDocument, options: ImportOptions): Diagnostic[] {
+  if (!options.overlays?.length) return [];
+  const sources = options.overlays.map((path) => readOverlay(path, options.texts));
+  const { document, warnings } = applyOverlays(doc.root.value, sources);
+  doc.root.value = document;
+  return warnings;
 }
 
 /** `openapi: 3.0.x | 3.1.x`; Swagger 2.0 and anything else are errors. */
