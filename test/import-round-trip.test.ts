@@ -71,18 +71,6 @@ const open: Record<string, KnownDifference[]> = {
     },
     { pointer: "/x-credentials", reason: "a credential with `in: none` is not read back" },
   ],
-  "test/fixtures/features/pagination": [
-    {
-      pointer: "/components/schemas/EventsListParams/properties/sort/description",
-      reason: "a query default comes back as sent (sendDefault)",
-    },
-  ],
-  "test/fixtures/features/params-and-credentials": [
-    {
-      pointer: "/components/schemas/IssuesListParams/properties/sort/description",
-      reason: "a query default comes back as sent (sendDefault)",
-    },
-  ],
   "test/fixtures/features/typed-webhooks": [
     {
       pointer: "/components/schemas/HooksCreateParams",

@@ -410,7 +410,7 @@ export function paramsOf(
       (isObject(param.content) ? Object.values(param.content).find(isObject)?.schema : undefined);
     const schemaAt = under(paramAt, param.schema !== undefined ? "schema" : "content");
     if (where === "header" && mediaHeader(ctx, name, schema ?? {}, paramAt, out)) continue;
-    const meta = paramMeta(param);
+    const meta = paramMeta(ctx, param);
     const own = stringOf(param, "x-apigen-key");
     if (where !== "query") {
       const spec = paramSpec(
@@ -506,15 +506,24 @@ function withWireName(spec: JsonValue, name: string, where: string): JsonObject 
 interface ParamMeta {
   required: boolean;
   description?: string;
+  /** apigen's own document says so in the description: the client sends the default. */
+  sendDefault?: boolean;
   deprecated?: boolean;
   notes?: JsonObject;
 }
 
-function paramMeta(param: JsonObject): ParamMeta {
-  const description = stringOf(param, "description")?.trim();
+/** The sentence apigen's own document adds to a parameter whose default the client sends. */
+const sendsDefaultSentence = "The client sends the default when the parameter is left out.";
+
+function paramMeta(ctx: ImportContext, param: JsonObject): ParamMeta {
+  const text = stringOf(param, "description")?.trim();
+  const paragraphs = text?.split("\n\n") ?? [];
+  const sends = ownDocument(ctx) && paragraphs.at(-1) === sendsDefaultSentence;
+  const description = sends ? paragraphs.slice(0, -1).join("\n\n") : text;
   return {
     required: param.required === true,
     ...(description ? { description } : {}),
+    ...(sends ? { sendDefault: true } : {}),
     ...(param.deprecated === true ? { deprecated: true } : {}),
     notes: param,
   };
@@ -534,6 +543,7 @@ function paramSpec(
   if (meta.required && where !== "path") spec.required = true;
   if (meta.description && spec.description === undefined) spec.description = meta.description;
   if (meta.deprecated) spec.deprecated = true;
+  if (meta.sendDefault) spec.sendDefault = true;
   if (meta.notes) carryNotes(meta.notes, spec);
   if (style) spec.style = style;
   return Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
