@@ -63,18 +63,25 @@ interface KnownDifference {
  * Losses found by this test and not fixed yet (each a bug, not a design): listed so the
  * table runs today; the test fails when one is fixed, to take it off.
  */
+/**
+ * An endpoint's own request header (the spec's `headers:` entry that is no fixed value) is
+ * written as a header parameter with no mark, so it comes back as a `params` entry `in:
+ * header`, which the parameters interface then holds. Fixing it needs a mark from the OpenAPI
+ * emitter (its output and the generated documents change).
+ */
+const headerLoss = "an endpoint's declared request header comes back as a header parameter";
+
 const open: Record<string, KnownDifference[]> = {
   "test/fixtures/features/operations": [
     {
       pointer: "/components/schemas/OrdersGetParams/properties/X-Trace",
-      reason: "a header parameter comes back in the parameters interface's schema",
+      reason: headerLoss,
     },
-    { pointer: "/x-credentials", reason: "a credential with `in: none` is not read back" },
   ],
   "test/fixtures/features/typed-webhooks": [
     {
       pointer: "/components/schemas/HooksCreateParams",
-      reason: "a header parameter comes back in the parameters interface's schema",
+      reason: headerLoss,
     },
   ],
 };
