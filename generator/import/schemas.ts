@@ -443,7 +443,7 @@ function objectType(
  * met twice (`x-extends` in a circle) ends it.
  */
 function baseFields(ctx: ImportContext, name: string): JsonObject | undefined {
-  const chain: JsonObject[] = [];
+  const chain: { fields: JsonObject; omit: JsonValue }[] = [];
   const seen = new Set<string>();
   for (let base: string | undefined = name; base !== undefined && !seen.has(base); ) {
     seen.add(base);
@@ -455,10 +455,17 @@ function baseFields(ctx: ImportContext, name: string): JsonObject | undefined {
     });
     const type = ctx.types.get(named);
     if (!isObject(type)) break;
-    chain.push(isObject(type.fields) ? type.fields : {});
+    chain.push({ fields: isObject(type.fields) ? type.fields : {}, omit: type.omit ?? [] });
     base = stringOf(type, "extends");
   }
-  return chain.length ? Object.assign({}, ...chain.reverse()) : undefined;
+  if (!chain.length) return undefined;
+  // From the first base down: each level leaves out what its `omit` names, then adds its own.
+  const fields: JsonObject = {};
+  for (const level of chain.reverse()) {
+    if (Array.isArray(level.omit)) for (const omitted of level.omit) delete fields[String(omitted)];
+    Object.assign(fields, level.fields);
+  }
+  return fields;
 }
 
 /** The fields of an object schema, required ones marked. */
