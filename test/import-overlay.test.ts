@@ -127,6 +127,23 @@ actions:
     expect(out).toEqual({ a: { b: { d: [2], e: 2 } }, list: [1, 2] });
     expect(document).toEqual({ a: { b: { c: 1, d: [1] } }, list: [1] });
   });
+
+  it("removes nodes nested in other selected ones, and array items by their indexes", () => {
+    const document = { x: { x: { x: 1 } }, list: [{ x: 1 }, { y: 2 }, { x: 3 }], keep: 1 };
+    const actions = [
+      { target: "$..x", remove: true },
+      { target: "$.list[?@.y == 2]", update: { z: 3 } },
+    ];
+    const { document: out } = applyOverlays(document, [
+      {
+        shown: "o.json",
+        json: true,
+        text: "",
+        value: { overlay: "1.0.0", info: { title: "t", version: "1" }, actions },
+      },
+    ]);
+    expect(out).toEqual({ list: [{}, { y: 2, z: 3 }, {}], keep: 1 });
+  });
 });
 
 describe("a bad overlay is located in the overlay file", () => {

@@ -149,19 +149,24 @@ function select(document: JsonValue, target: string): (string | number)[][] {
   return found;
 }
 
-function nodeAt(document: JsonValue, path: readonly (string | number)[]): JsonValue {
-  let node = document;
-  for (const key of path) node = (node as Record<string | number, JsonValue>)[key]!;
+function nodeAt(document: JsonValue, path: readonly (string | number)[]): JsonValue | undefined {
+  let node: JsonValue | undefined = document;
+  for (const key of path) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as Record<string | number, JsonValue>)[key];
+  }
   return node;
 }
 
-/** Removes each selected node from its parent: array items from the last index back. */
+/**
+ * Removes each selected node from its parent: the deepest first (a node inside another
+ * selected one goes before it), array items from the last index back so the others keep theirs.
+ */
 function removeAll(document: JsonValue, paths: (string | number)[][]): void {
   const ordered = [...paths].sort((a, b) => {
-    const last = (p: (string | number)[]) => p[p.length - 1];
-    return typeof last(a) === "number" && typeof last(b) === "number"
-      ? (last(b) as number) - (last(a) as number)
-      : 0;
+    if (a.length !== b.length) return b.length - a.length;
+    const [x, y] = [a[a.length - 1], b[b.length - 1]];
+    return typeof x === "number" && typeof y === "number" ? y - x : 0;
   });
   for (const path of ordered) {
     const parent = nodeAt(document, path.slice(0, -1));
