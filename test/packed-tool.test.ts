@@ -120,11 +120,13 @@ describe("the packed tool in a project of its own", () => {
       readFileSync(join(project, "node_modules/apigen-cli/package.json"), "utf8"),
     ) as { dependencies: object; bin: object };
     // ts-morph (which carries its own TypeScript) reads TypeScript for scaffold-handlers and
-    // diff; @swc/wasm-typescript (Node's own stripper, pure WebAssembly) runs a TypeScript config
+    // diff; @swc/wasm-typescript (Node's own stripper, pure WebAssembly) runs a TypeScript config;
+    // jsonpath-rfc9535 (no dependencies) selects the targets of import's overlays
     expect(Object.keys(tool.dependencies).sort()).toEqual([
       "@swc/wasm-typescript",
       "ajv",
       "js-yaml",
+      "jsonpath-rfc9535",
       "ts-morph",
       "yaml",
     ]);

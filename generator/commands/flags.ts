@@ -12,10 +12,12 @@ export interface Flag {
   help: string;
   /** Left out of the help: an older spelling that keeps working. */
   hidden?: boolean;
+  /** A string flag that may be given more than once: its values in order. */
+  multiple?: boolean;
 }
 
 export type Flags = Readonly<Record<string, Flag>>;
-export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
+export type FlagValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
 /** Flags of every command that reads the project: where the spec and the package are. */
 export const projectFlags: Flags = {
@@ -41,7 +43,10 @@ export function readFlags(
   flags: Flags,
 ): { values: FlagValues; positionals: string[] } {
   const options = Object.fromEntries(
-    Object.entries(flags).map(([name, flag]) => [name, { type: flag.type }]),
+    Object.entries(flags).map(([name, flag]) => [
+      name,
+      { type: flag.type, ...(flag.multiple ? { multiple: true } : {}) },
+    ]),
   );
   try {
     const { values, positionals } = parseArgs({
@@ -50,7 +55,7 @@ export function readFlags(
       strict: true,
       allowPositionals: true,
     });
-    return { values, positionals };
+    return { values: values as FlagValues, positionals };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

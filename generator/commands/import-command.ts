@@ -5,6 +5,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { displayPath } from "../diagnostics/display-path.ts";
+import { coloursOf } from "../diagnostics/colours.ts";
+import { formatDiagnostics } from "../diagnostics/format.ts";
 import { importSpec, writeSpecFolder } from "../import/import.ts";
 import type { Mode } from "./options.ts";
 import { largeInputBytes, progressLine } from "./progress.ts";
@@ -36,7 +38,11 @@ export function importCommand(
       texts,
       ...(mode.packageName !== undefined ? { packageName: mode.packageName } : {}),
       ...(mode.refRoot !== undefined ? { refRoot: mode.refRoot } : {}),
+      ...(mode.overlays !== undefined ? { overlays: mode.overlays } : {}),
     });
+    // An overlay action that selects nothing changes nothing: said, and the import goes on.
+    if (result.warnings?.length)
+      console.error(formatDiagnostics(result.warnings, texts, coloursOf("stderr")));
     progress.stage(`write ${result.files.length} spec files`, 2, 2);
     writeSpecFolder(mode.outSpec, result.files);
     progress.done();

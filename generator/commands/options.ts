@@ -14,7 +14,14 @@ export type Mode =
   | { kind: "watch" }
   | { kind: "diff"; base: string; failOn?: "breaking" | "minor" | "patch" }
   | { kind: "scaffold"; file: string; handlersImport?: string; check?: boolean }
-  | { kind: "import"; input: string; outSpec: string; packageName?: string; refRoot?: string };
+  | {
+      kind: "import";
+      input: string;
+      outSpec: string;
+      packageName?: string;
+      refRoot?: string;
+      overlays?: string[];
+    };
 
 export interface CliOptions {
   /** The spec folder, or an OpenAPI document (a file or a URL). */
@@ -110,6 +117,7 @@ export function importMode(
   outSpec: string | undefined,
   name: string | undefined,
   refRoot?: string,
+  overlays?: string[],
 ): Mode {
   if (outSpec === undefined)
     throw new UsageError("--import needs --out-spec DIR: the spec folder to write");
@@ -119,5 +127,6 @@ export function importMode(
     outSpec: resolve(outSpec),
     ...(name !== undefined ? { packageName: name } : {}),
     ...(refRoot !== undefined ? { refRoot: resolve(refRoot) } : {}),
+    ...(overlays?.length ? { overlays: overlays.map((file) => resolve(file)) } : {}),
   };
 }

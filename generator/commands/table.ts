@@ -215,6 +215,12 @@ export const commands: readonly Command[] = [
         value: "DIR",
         help: "a folder holding the document, anywhere in which its $refs may reach (default: the document's own folder)",
       },
+      overlay: {
+        type: "string",
+        value: "FILE",
+        multiple: true,
+        help: "an OpenAPI Overlay 1.0 file applied to the document first; repeatable, applied in order",
+      },
     },
     run: (input) =>
       pipeline(
@@ -224,6 +230,7 @@ export const commands: readonly Command[] = [
           text(input.values, "out-spec"),
           text(input.values, "name"),
           text(input.values, "ref-root"),
+          input.values.overlay as string[] | undefined,
         ),
       ),
   },

@@ -551,6 +551,12 @@ export const catalogue = {
     message: "cannot write the spec folder {dir}: {reason}; nothing was written",
   },
   "import-bad-document": { severity: "error", message: "{detail}" },
+  "import-overlay-invalid": { severity: "error", message: "overlay {file}: {detail}" },
+  "import-overlay-unmatched": {
+    severity: "warning",
+    message:
+      "action {index} of the overlay: target {target} selects nothing, so it changes nothing",
+  },
   "import-ref-outside": {
     severity: "error",
     message:

@@ -43,6 +43,8 @@ import {
   sharedHeadersSection,
   titleName,
 } from "./sections.ts";
+import { applyOverlays, readOverlay } from "./overlay.ts";
+import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { portableFileNames, specFileText, type SpecFile } from "./write-spec.ts";
 
 export interface ImportOptions {
@@ -58,6 +60,8 @@ export interface ImportOptions {
   refRoot?: string;
   /** Receives the text of every file read, by its shown path, for code frames. */
   texts?: Map<string, string>;
+  /** Overlay files (OpenAPI Overlay 1.0) applied to the document in order before it is read. */
+  overlays?: string[];
 }
 
 export interface ImportResult {
@@ -65,6 +69,8 @@ export interface ImportResult {
   endpoints: number;
   types: number;
   gaps: number;
+  /** Warnings of the overlays (an action whose target selects nothing), located in their files. */
+  warnings?: Diagnostic[];
 }
 
 /** One file of the spec as data: its path in the folder and its sections. */
@@ -83,9 +89,14 @@ export interface ImportedSpec {
   /** Where each top-level section, and each entry of the `types` sections, came from. */
   keySources: WeakMap<object, Map<string, Pointer>>;
   endpoints: number;
+  /** Warnings of the overlays (an action whose target selects nothing), located in their files. */
+  warnings: Diagnostic[];
 }
 
-export type DocumentInput = Pick<ImportOptions, "input" | "packageName" | "refRoot" | "texts"> & {
+export type DocumentInput = Pick<
+  ImportOptions,
+  "input" | "packageName" | "refRoot" | "texts" | "overlays"
+> & {
   /** The document's bytes when it was fetched from the URL `input`. */
   fetched?: Uint8Array;
 };
@@ -101,8 +112,14 @@ export function importSpec(options: ImportOptions): ImportResult {
     path,
     text: specFileText(sections, schemaFrom(path)),
   }));
-  const { ctx } = imported;
-  return { files, endpoints: imported.endpoints, types: ctx.types.size, gaps: ctx.gaps };
+  const { ctx, warnings } = imported;
+  return {
+    files,
+    endpoints: imported.endpoints,
+    types: ctx.types.size,
+    gaps: ctx.gaps,
+    ...(warnings.length ? { warnings } : {}),
+  };
 }
 
 /**
@@ -115,6 +132,7 @@ export function importDocument(options: DocumentInput): ImportedSpec {
     ...(options.texts !== undefined ? { texts: options.texts } : {}),
     ...(options.fetched !== undefined ? { fetched: options.fetched } : {}),
   });
+  const warnings = overlaid(doc, options);
   const version = checkVersion(doc);
   const ctx: ImportContext = {
     doc,
@@ -160,7 +178,7 @@ export function importDocument(options: DocumentInput): ImportedSpec {
     top.errors = { ...(isObject(top.errors) ? top.errors : {}), body: errorBody };
   const keySources = new WeakMap<object, Map<string, Pointer>>();
   const data = layout(ctx, top, endpoints, inbound, keySources);
-  return { data, ctx, keySources, endpoints: endpoints.length };
+  return { data, ctx, keySources, endpoints: endpoints.length, warnings };
 }
 
 /** Where each top-level section of the spec comes from in the document. */
@@ -195,6 +213,19 @@ function recordSections(
     }
     keySources.set(types, named);
   }
+}
+
+/**
+ * The overlays applied to the document's root file, in order; their warnings. A node an
+ * overlay adds has no place in the document's text: a note on it is located at the nearest
+ * place the text has.
+ */
+function overlaid(doc: OpenApiDocument, options: DocumentInput): Diagnostic[] {
+  if (!options.overlays?.length) return [];
+  const sources = options.overlays.map((path) => readOverlay(path, options.texts));
+  const { document, warnings } = applyOverlays(doc.root.value, sources);
+  doc.root.value = document;
+  return warnings;
 }
 
 /** `openapi: 3.0.x | 3.1.x`; Swagger 2.0 and anything else are errors. */

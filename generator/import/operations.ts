@@ -279,6 +279,7 @@ function endpointOf(
   const auth = authOf(ctx, op, at, out);
   if (auth.length) out.auth = auth;
   const params = paramsOf(ctx, item, op, at, out, pathName);
+  withoutTrailingSegments(out, params);
   undeclaredPathParams(ctx, out, at, params);
   fixedQuery(path, params);
   if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
@@ -290,8 +291,9 @@ function endpointOf(
   const flagStream = flagStreamOf(ctx, op, at) ?? eventStreamOf(ctx, op, at, out);
   if (flagStream) out.streamResponse = flagStream;
   // Paging apigen wrote comes back as the endpoint's pagination, its keys as the spec's.
+  // In apigen's own document an operation without it does not page, whatever headers it declares.
   if (isObject(op["x-apigen-pagination"])) out.pagination = op["x-apigen-pagination"];
-  else {
+  else if (!ownDocument(ctx)) {
     const linked = linkPaginationOf(ctx, op, at);
     if (linked) out.pagination = linked;
   }
@@ -413,7 +415,7 @@ export function paramsOf(
     const schemaAt = under(paramAt, param.schema !== undefined ? "schema" : "content");
     if (where === "header" && mediaHeader(ctx, name, schema ?? {}, paramAt, out)) continue;
     if (where === "header" && authorizationHeader(ctx, name, param, paramAt, out)) continue;
-    const meta = paramMeta(param);
+    const meta = paramMeta(ctx, param);
     const own = stringOf(param, "x-apigen-key");
     if (where !== "query") {
       const spec = paramSpec(
@@ -425,6 +427,9 @@ export function paramsOf(
       );
       if (where === "header")
         place({ name, where, spec, ...(own !== undefined ? { key: own } : {}) });
+      // apigen writes a trailing parameter as a path segment of its own, marked x-apigen-trailing.
+      else if (param["x-apigen-trailing"] === true)
+        place({ name, where: "path", spec: trailingSpec(spec) });
       else place({ name, where: "path", spec });
       continue;
     }
@@ -439,6 +444,8 @@ export function paramsOf(
       explode,
       out,
     );
+    // `brackets` (`name[]=a&name[]=b`) has no OpenAPI style: apigen writes it as form plus x-apigen-style.
+    const brackets = param["x-apigen-style"] === "brackets" && style === "form" && explode;
     for (const q of carried) {
       const spec = paramSpec(
         ctx,
@@ -446,7 +453,7 @@ export function paramsOf(
         q.at,
         q.name === name ? meta : { required: q.required },
         "query",
-        q.style,
+        brackets && q.name === name && q.style === undefined ? "brackets" : q.style,
       );
       const key = q.name === name && own !== undefined ? { key: own } : {};
       place({ name: q.name, where: "query", spec, ...key });
@@ -504,15 +511,24 @@ function withWireName(spec: JsonValue, name: string, where: string): JsonObject 
 interface ParamMeta {
   required: boolean;
   description?: string;
+  /** apigen's own document says so in the description: the client sends the default. */
+  sendDefault?: boolean;
   deprecated?: boolean;
   notes?: JsonObject;
 }
 
-function paramMeta(param: JsonObject): ParamMeta {
-  const description = stringOf(param, "description")?.trim();
+/** The sentence apigen's own document adds to a parameter whose default the client sends. */
+const sendsDefaultSentence = "The client sends the default when the parameter is left out.";
+
+function paramMeta(ctx: ImportContext, param: JsonObject): ParamMeta {
+  const text = stringOf(param, "description")?.trim();
+  const paragraphs = text?.split("\n\n") ?? [];
+  const sends = ownDocument(ctx) && paragraphs.at(-1) === sendsDefaultSentence;
+  const description = sends ? paragraphs.slice(0, -1).join("\n\n") : text;
   return {
     required: param.required === true,
     ...(description ? { description } : {}),
+    ...(sends ? { sendDefault: true } : {}),
     ...(param.deprecated === true ? { deprecated: true } : {}),
     notes: param,
   };
@@ -525,13 +541,14 @@ function paramSpec(
   at: Pointer,
   meta: ParamMeta,
   where: "path" | "query" | "header",
-  style?: "comma" | "deepObject",
+  style?: "comma" | "deepObject" | "brackets",
 ): JsonValue {
   const type = asMapping(withFacets(typeOf(ctx, schema, at), {}));
   const spec: JsonObject = where === "path" ? { ...type } : { in: where, ...type };
   if (meta.required && where !== "path") spec.required = true;
   if (meta.description && spec.description === undefined) spec.description = meta.description;
   if (meta.deprecated) spec.deprecated = true;
+  if (meta.sendDefault) spec.sendDefault = true;
   if (meta.notes) carryNotes(meta.notes, spec);
   if (style) spec.style = style;
   return Object.keys(spec).length === 1 && typeof spec.type === "string" ? spec.type : spec;
@@ -670,6 +687,40 @@ function undeclaredPathParams(
       `path parameter ${name} is not declared; written as a string`,
     );
   }
+}
+
+/** A trailing parameter's spec: `in: trailing`, without the sentence apigen adds to its description. */
+function trailingSpec(spec: JsonValue): JsonObject {
+  const { description, ...rest } = asMapping(spec as string | JsonObject);
+  const own =
+    typeof description === "string"
+      ? description.split("\n\n").filter((p) => !/^Travels after the path/.test(p))
+      : [];
+  return { in: "trailing", ...rest, ...(own.length ? { description: own.join("\n\n") } : {}) };
+}
+
+/**
+ * Whether a form body's `encoding` is the one apigen's own document writes (each object field
+ * deepObject, each array field brackets): what the spec's form body means, so nothing is lost.
+ */
+function ownFormEncoding(ctx: ImportContext, encoding: JsonValue): boolean {
+  if (!ownDocument(ctx) || !isObject(encoding)) return false;
+  return Object.values(encoding).every(
+    (e) =>
+      isObject(e) &&
+      e.explode === true &&
+      ((e.style === "deepObject" && Object.keys(e).length === 2) ||
+        (e.style === "form" && e["x-apigen-style"] === "brackets" && Object.keys(e).length === 3)),
+  );
+}
+
+/** The path without the `/{name}` segments apigen appended for its trailing parameters. */
+function withoutTrailingSegments(out: JsonObject, params: JsonObject): void {
+  let path = out.path as string;
+  const trailing = Object.entries(params).filter(([, p]) => isObject(p) && p.in === "trailing");
+  for (const [name] of trailing.reverse())
+    if (path.endsWith(`/{${name}}`)) path = path.slice(0, -`/{${name}}`.length);
+  out.path = path === "" ? "/" : path;
 }
 
 /** A path parameter's name as the format's path templates take it: word characters, not a digit first. */
@@ -827,7 +878,7 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
       : typeOf(ctx, schema, under(mediaAt, "schema"));
   if (bytes && !supported.has(chosen)) out.contentType = "application/octet-stream";
   if (body.required !== true) note(ctx, out, bodyAt, "the request body is optional");
-  if (isObject(media) && media.encoding !== undefined)
+  if (isObject(media) && media.encoding !== undefined && !ownFormEncoding(ctx, media.encoding))
     note(ctx, out, under(mediaAt, "encoding"), "per-part encoding");
 }
 

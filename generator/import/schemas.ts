@@ -10,6 +10,7 @@ import {
   isObject,
   locationKey,
   note,
+  ownDocument,
   setEntry,
   stringOf,
   under,
@@ -442,7 +443,7 @@ function objectType(
  * met twice (`x-extends` in a circle) ends it.
  */
 function baseFields(ctx: ImportContext, name: string): JsonObject | undefined {
-  const chain: JsonObject[] = [];
+  const chain: { fields: JsonObject; omit: JsonValue }[] = [];
   const seen = new Set<string>();
   for (let base: string | undefined = name; base !== undefined && !seen.has(base); ) {
     seen.add(base);
@@ -454,10 +455,17 @@ function baseFields(ctx: ImportContext, name: string): JsonObject | undefined {
     });
     const type = ctx.types.get(named);
     if (!isObject(type)) break;
-    chain.push(isObject(type.fields) ? type.fields : {});
+    chain.push({ fields: isObject(type.fields) ? type.fields : {}, omit: type.omit ?? [] });
     base = stringOf(type, "extends");
   }
-  return chain.length ? Object.assign({}, ...chain.reverse()) : undefined;
+  if (!chain.length) return undefined;
+  // From the first base down: each level leaves out what its `omit` names, then adds its own.
+  const fields: JsonObject = {};
+  for (const level of chain.reverse()) {
+    if (Array.isArray(level.omit)) for (const omitted of level.omit) delete fields[String(omitted)];
+    Object.assign(fields, level.fields);
+  }
+  return fields;
 }
 
 /** The fields of an object schema, required ones marked. */
@@ -550,6 +558,15 @@ function openEnum(list: JsonValue[], facets: JsonObject): TypeOut | undefined {
 
 /** The sentence apigen adds to an open enum's description; the `open: true` says it again. */
 const openEnumSentence = "Known values; the full list is not shown.";
+
+/** The sentence apigen's own document leads an open union's description with; the union says it again. */
+const openUnionSentence = "Known variants; a value with any other tag is accepted too.";
+
+function withoutOpenUnionSentence(description: string): string {
+  return description.startsWith(openUnionSentence)
+    ? description.slice(openUnionSentence.length).trim()
+    : description;
+}
 
 /** A description without the sentence apigen writes for an open enum. */
 function withoutOpenEnumSentence(description: string): string {
@@ -670,7 +687,9 @@ export function copyDocs(
   const description =
     raw && Array.isArray(schema.anyOf) && openEnum(schema.anyOf, {})
       ? withoutOpenEnumSentence(raw)
-      : raw;
+      : raw && ownDocument(ctx)
+        ? withoutOpenUnionSentence(raw)
+        : raw;
   const descriptionAt = under(at, schema.description === undefined ? "title" : "description");
   if (description?.trim())
     facets.description = cleanText(ctx, description.trim(), facets, descriptionAt, "description");

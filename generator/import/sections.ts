@@ -284,7 +284,28 @@ export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
     out[credentialId(ctx, name)] = credential;
   }
   Object.assign(out, signatureCredentials(ctx));
+  Object.assign(out, otherCredentials(ctx));
   return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * The credentials apigen's own document lists in the root's `x-credentials` (neither a
+ * security scheme nor a signature header: `in: none`), by their ids.
+ */
+function otherCredentials(ctx: ImportContext): JsonObject {
+  const list = (ctx.doc.root.value as JsonObject)["x-credentials"];
+  const out: JsonObject = {};
+  if (!Array.isArray(list)) return out;
+  for (const item of list) {
+    if (!isObject(item) || typeof item.id !== "string" || typeof item.in !== "string") continue;
+    const credential: JsonObject = {
+      in: item.in,
+      ...credentialDocs(stringOf(item, "description")),
+    };
+    carryNotes(item, credential);
+    out[item.id] = credential;
+  }
+  return out;
 }
 
 /**
