@@ -368,6 +368,42 @@ describe("every document the importer cannot take is a located diagnostic, never
     expect(result.endpoints).toBe(1);
   });
 
+  it("imports a deepObject query parameter whose schema refers to itself, nesting at most 8 levels", () => {
+    const doc = JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "Shop", version: "1" },
+      paths: {
+        "/a": {
+          get: {
+            parameters: [
+              {
+                name: "filter",
+                in: "query",
+                style: "deepObject",
+                schema: { $ref: "#/components/schemas/Filter" },
+              },
+            ],
+            responses: { "204": { description: "ok" } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Filter: {
+            type: "object",
+            properties: { name: { type: "string" }, and: { $ref: "#/components/schemas/Filter" } },
+          },
+        },
+      },
+    });
+    const p = project({ "doc.json": doc });
+    const result = importSpec({ input: join(p.api, "doc.json"), outSpec: p.out, schemaFile });
+    const text = result.files.map((f) => f.text).join("\n");
+    expect(text).toContain("filter[and][and][and][and][and][and][and][and]:");
+    expect(text).not.toContain("filter[and][and][and][and][and][and][and][and][and]:");
+    expect(text).toContain("nested too deep");
+  });
+
   it("imports a 5,000-long $ref chain (a name each) and one through properties, and x-extends in a circle", () => {
     const chain: Record<string, unknown> = {};
     const through: Record<string, unknown> = {};

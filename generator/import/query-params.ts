@@ -111,6 +111,8 @@ export function queryParamsOf(
   style: string,
   explode: boolean,
   out: JsonObject,
+  /** How deep in a deepObject this parameter is: a recursive schema stops at 8. */
+  depth = 0,
 ): QueryParamOut[] {
   const shape = shapeOf(ctx, param.schema, param.at);
   const cannot = (why: string): QueryParamOut[] => {
@@ -139,7 +141,7 @@ export function queryParamsOf(
               : `is a free-form object in style ${style}, whose keys the format cannot send as query parameters`,
           );
     case "object":
-      if (style === "deepObject") return deepObjectParams(ctx, param, out);
+      if (style === "deepObject") return deepObjectParams(ctx, param, out, depth);
       if (style === "form" && explode) return formObjectParams(ctx, param, out);
       return cannot(`is an object in style ${style}${explode ? "" : " (not exploded)"}`);
     default: {
@@ -213,7 +215,7 @@ function deepObjectParams(
     const inner = { name: `${param.name}[${p.name}]`, schema: p.schema, at: p.at, required: false };
     if (shape === "scalar" || shape === "scalars") flat.push(p);
     else if ((shape === "object" || shape === "map") && depth < 8)
-      nested.push(...queryParamsOf(ctx, inner, "deepObject", true, out));
+      nested.push(...queryParamsOf(ctx, inner, "deepObject", true, out, depth + 1));
     else
       note(
         ctx,
