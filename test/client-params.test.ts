@@ -165,6 +165,14 @@ describe("credentials", () => {
     expect(server.requests.map((r) => r.headers.authorization)).toEqual([expected, "Basic YTpi"]);
   });
 
+  it("a missing basic credential says it travels as Authorization: Basic", async () => {
+    const error = await rejection(client().account.get());
+    expect(error).toBeInstanceOf(mod.MissingCredentialError);
+    expect(error.message).toBe(
+      "account.get needs the basic option (sent as Authorization: Basic), and the client has none",
+    );
+  });
+
   it("a basic username with ':' is refused before anything is sent", async () => {
     server.json(200, { login: "ok" });
     const error = await rejection(

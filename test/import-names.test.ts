@@ -329,3 +329,37 @@ describe("import --out-spec", () => {
     expect(readdirSync(target).sort()).toEqual(["api.yaml", "endpoints"]);
   });
 });
+
+describe("FastAPI's operationIds (the route's name, then the path and the method)", () => {
+  it("keep the route's name, so a method name does not repeat its path and method", () => {
+    const get = (operationId: string, tag: string) => ({
+      get: { operationId, tags: [tag], responses: noContent },
+    });
+    const folder = imported(scratch, "fastapi", {
+      openapi: "3.1.0",
+      info: { title: "Racing", version: "1.0.0" },
+      security: [{ HTTPBasic: [] }],
+      components: { securitySchemes: { HTTPBasic: { type: "http", scheme: "basic" } } },
+      paths: {
+        "/v1/courses": get("list_courses_v1_courses_get", "courses"),
+        "/v1/courses/regions": get("list_regions_v1_courses_regions_get", "courses"),
+        "/v1/horses/{horse_id}/pro": get("horse_pro_v1_horses__horse_id__pro_get", "horses"),
+        // not FastAPI's pattern (another path): kept whole, then shortened as any name is
+        "/v1/other": get("other_v1_courses_get", "other"),
+      },
+    });
+    const endpoints = Object.fromEntries(
+      [...specFiles(folder).values()].flatMap((f) =>
+        Object.entries((f.endpoints ?? {}) as Record<string, unknown>),
+      ),
+    );
+    expect(Object.keys(endpoints).sort()).toEqual([
+      "courses.list",
+      "courses.listRegions",
+      "horses.pro",
+      "other.v1CoursesGet",
+    ]);
+    // a scheme named HTTPBasic is the client option httpBasic (its leading acronym lowered whole)
+    expect(specFiles(folder).get("api.yaml")!.credentials).toHaveProperty("httpBasic");
+  });
+});

@@ -169,7 +169,10 @@ export function credentialId(ctx: ImportContext, scheme: string): string {
 
 /** A scheme's name as a credential id: camelCase, starting with a letter (`0-key` is `credential0Key`). */
 function credentialName(scheme: string): string {
-  const camel = camelCase(scheme);
+  // A scheme named with a leading acronym (FastAPI's `HTTPBasic`) is the option `httpBasic`.
+  const camel = camelCase(
+    scheme.replace(/^[A-Z]+(?=[A-Z][a-z]|[0-9_-]|$)/, (a) => a.toLowerCase()),
+  );
   return /^[a-z]/.test(camel)
     ? camel
     : `credential${camel[0]?.toUpperCase() ?? ""}${camel.slice(1)}`;

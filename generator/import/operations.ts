@@ -75,13 +75,29 @@ function idParts(op: JsonObject, method: string, path: string, shared: number): 
     .find((s) => !s.startsWith("{"))
     ?.replace(/\.(json|xml)$/i, "");
   const group = tag ?? segment ?? "api";
-  const operationId = stringOf(op, "operationId");
+  const operationId = withoutFastApiSuffix(stringOf(op, "operationId"), method, path);
   if (operationId) {
     const parts = operationId.split(/[/.]/).filter(Boolean);
     if (parts.length >= 2) return [parts[0]!, groupName(parts.slice(1).join("-"))];
     return [group, groupName(operationId)];
   }
   return [group, groupName(`${method} ${path}`)];
+}
+
+/**
+ * FastAPI's operationIds end with the path and the method (`list_courses_v1_courses_get` for
+ * GET /v1/courses: the route's name, then the path with every non-word character as `_`,
+ * then `_` and the method), which would repeat in every method name; the route's name is kept.
+ */
+function withoutFastApiSuffix(
+  operationId: string | undefined,
+  method: string,
+  path: string,
+): string | undefined {
+  const suffix = `${path.replace(/\W/g, "_")}_${method.toLowerCase()}`;
+  return operationId?.endsWith(suffix) && operationId.length > suffix.length
+    ? operationId.slice(0, -suffix.length)
+    : operationId;
 }
 
 /**

@@ -193,11 +193,7 @@ export class ClientCore {
       let value: unknown = this.credentials[send.option];
       if (!value) {
         if (op.credentials[i]!.optional) continue;
-        throw new MissingCredentialError(
-          id,
-          send.option,
-          send.header ?? `query parameter ${send.query}`,
-        );
+        throw new MissingCredentialError(id, send.option, send);
       }
       if (typeof value === "function") {
         value = await (value as () => unknown)();

@@ -258,10 +258,13 @@ export class MissingCredentialError extends ClientError {
   constructor(
     endpointId: string,
     readonly credential: string,
-    header: string,
+    /** Where it travels: a header, a query parameter, or HTTP basic. */
+    sent: { header?: string | undefined; query?: string | undefined; basic?: boolean },
   ) {
+    const where =
+      sent.header ?? (sent.basic ? "Authorization: Basic" : `query parameter ${sent.query}`);
     super(
-      `${endpointId} needs the ${credential} option (sent as ${header}), and the client has none`,
+      `${endpointId} needs the ${credential} option (sent as ${where}), and the client has none`,
       endpointId,
     );
   }

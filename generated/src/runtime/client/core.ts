@@ -260,7 +260,7 @@ export class ClientCore {
     if (op.validateParams || op.validateBody) check(op, params, body, query);
     for (const c of op.credentials)
       if (!c.optional && !this.credentials[c.option])
-        throw new MissingCredentialError(id, c.option, c.header ?? `query parameter ${c.query}`);
+        throw new MissingCredentialError(id, c.option, c);
     // The headers of a call without headers, idempotency key or nonce of its own, and
     // without credential functions or credentials in the query string, are the same every
     // time: built once, then sent as they are (fetch only reads them; a redirect to GET makes
