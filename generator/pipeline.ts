@@ -3,6 +3,7 @@
  * stage is timed. Emitters print final text; writing is left to the caller so `--check` can
  * share it all.
  */
+import { dirname, relative, resolve, sep } from "node:path";
 import { DiagnosticBag, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.ts";
 import { createEmitContext, type EmittedFile } from "./emit/context.ts";
 import { emittersFor } from "./emit/emitters.ts";
@@ -24,6 +25,8 @@ export interface PipelineOptions {
   specDir: string;
   /** For a document: a wider folder than its own its `$ref`s may reach. */
   refRoot?: string;
+  /** For a document: OpenAPI Overlay 1.0 files applied to it in order before it is read (the config's `overlays`). */
+  overlays?: readonly string[];
   outDir: string;
   /** Spec files parsed by this process's earlier runs (watch keeps them across runs). */
   parsedFiles?: ParsedSpecFiles;
@@ -56,13 +59,19 @@ const largeSpecOperations = 1000;
  */
 export function runLabel(
   specName: string,
-  options: Pick<PipelineOptions, "validators" | "outputs">,
+  options: Pick<PipelineOptions, "validators" | "outputs" | "overlays"> & { specDir?: string },
 ): string {
   const outputs = outputsLabel(options.outputs ?? outputDefaults);
+  // the overlays applied, named from the document's folder (the same on every clone)
+  const from = options.specDir !== undefined ? dirname(resolve(options.specDir)) : ".";
+  const overlays = (options.overlays ?? []).map((file) =>
+    relative(from, file).split(sep).join("/"),
+  );
   return [
     specName,
     ...(options.validators === "all" ? ["validators=all"] : []),
     ...(outputs ? [`outputs=${outputs}`] : []),
+    ...(overlays.length ? [`overlays=${overlays.join(",")}`] : []),
   ].join("\0");
 }
 
@@ -153,6 +162,7 @@ function loadDocument(
       spec: options.specDir,
       texts: sources.texts,
       ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+      ...(options.overlays?.length ? { overlays: options.overlays } : {}),
     }),
   );
   const filesRead = imported.ctx.doc.filesRead();

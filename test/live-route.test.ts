@@ -272,6 +272,49 @@ paths:
   });
 });
 
+describe("the config's overlays on the live route", () => {
+  it("applies them at every build; a changed overlay, or one taken out, is a new run", () => {
+    const project = join(dir, "overlaid");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, "package.json"), "{}\n");
+    writeFileSync(join(project, "openapi.yaml"), readFileSync(petstore));
+    const overlay = (summary: string) =>
+      writeFileSync(
+        join(project, "names.overlay.yaml"),
+        `overlay: 1.0.0
+info: { title: Names, version: 1.0.0 }
+actions:
+  - target: "$.paths['/pets'].get"
+    update: { summary: ${JSON.stringify(summary)} }
+`,
+      );
+    const config = (overlays: string[]) =>
+      writeFileSync(
+        join(project, "apigen.config.json"),
+        JSON.stringify({ spec: "openapi.yaml", out: "pkg", overlays }),
+      );
+    const client = () => readFileSync(join(project, "pkg/src/client.ts"), "utf8");
+    overlay("Every pet in the store");
+    config(["names.overlay.yaml"]);
+    const first = runCli(["generate", "--timings"], project);
+    expect(first.status, first.stderr).toBe(0);
+    expect(client()).toContain("Every pet in the store");
+    const manifest = JSON.parse(readFileSync(join(project, "pkg/.apigen-manifest.json"), "utf8"));
+    expect(manifest.documentFiles).toEqual(["names.overlay.yaml", "openapi.yaml"]);
+    expect(ran(runCli(["generate", "--timings"], project).stderr, "import")).toBe(false);
+    // the overlay changes: the run imports again
+    overlay("The pets, a page at a time");
+    const changed = runCli(["generate", "--timings"], project);
+    expect(ran(changed.stderr, "import")).toBe(true);
+    expect(client()).toContain("The pets, a page at a time");
+    // the config stops naming it: the document's own summary comes back
+    config([]);
+    const without = runCli(["generate", "--timings"], project);
+    expect(ran(without.stderr, "import")).toBe(true);
+    expect(client()).not.toContain("The pets, a page at a time");
+  });
+});
+
 describe("generate --spec http://127.0.0.1:PORT/...", () => {
   let server: Server;
   let base: string;

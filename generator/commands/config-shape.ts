@@ -26,6 +26,8 @@ export interface ConfigApi {
   out?: string;
   /** Absolute folder an imported document's `$ref`s may reach, when the config names one. */
   refRoot?: string;
+  /** Absolute overlay files applied to the document in order, when the config names some. */
+  overlays?: string[];
   outputs: OutputSwitches;
 }
 
@@ -37,6 +39,8 @@ export const apiKeys = {
   outputs: `an object of true or false by output (${Object.keys(outputDefaults).join(", ")})`,
   refRoot:
     "a folder path (the folder an imported document's $refs may reach, relative to this file)",
+  overlays:
+    "a list of file paths (OpenAPI Overlay 1.0 files applied to the document in order, relative to this file)",
 } as const satisfies Record<keyof ApiConfig, string>;
 
 /** Keys a config of one API may have besides an API's: the JSON Schema editors check the file with. */
@@ -134,6 +138,11 @@ function checkApi(
     } else if (key === "outputs") {
       if (isObject(value)) api.outputs = checkOutputs(value, [...path, key], locate, problems);
       else wrong(key, value);
+    } else if (key === "overlays") {
+      const files = Array.isArray(value) ? value : [];
+      if (!Array.isArray(value) || files.some((f) => typeof f !== "string" || f.trim() === ""))
+        wrong(key, value);
+      else api.overlays = files.map((file) => resolve(base, file as string));
     } else if (typeof value !== "string" || value.trim() === "") wrong(key, value);
     else if (key === "name") {
       if (namePattern.test(value)) api.name = value;

@@ -28,6 +28,8 @@ export interface CliOptions {
   specDir: string;
   /** For a document: the folder its `$ref`s may reach, when the config widens it. */
   refRoot?: string;
+  /** For a document: the config's overlay files, applied to it in order. */
+  overlays?: string[];
   outDir: string;
   /** The parts of the package to generate (the config's `outputs`). */
   outputs: OutputSwitches;

@@ -19,6 +19,8 @@ export interface ApiTarget {
   outputs: OutputSwitches;
   /** The folder an imported document's `$ref`s may reach, when the config names one. */
   refRoot?: string;
+  /** Overlay files applied to the document in order, when the config names some. */
+  overlays?: string[];
 }
 
 export interface ProjectApis {
@@ -61,6 +63,7 @@ export async function projectApis(
     outDir: out !== undefined ? resolve(out) : (api.out ?? resolve("generated")),
     outputs: api.outputs,
     ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
+    ...(api.overlays?.length ? { overlays: api.overlays } : {}),
   }));
   return { apis, ...(configFile !== undefined ? { configFile } : {}) };
 }

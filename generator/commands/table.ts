@@ -71,20 +71,27 @@ const text = (values: FlagValues, name: string): string | undefined => {
   return typeof value === "string" ? value : undefined;
 };
 
+/** An import's mode with the config's `refRoot` and `overlays` where its flags give none. */
+function importWithConfig(mode: Extract<Mode, { kind: "import" }>, api: ApiTarget): Mode {
+  return {
+    ...mode,
+    ...(mode.refRoot === undefined && api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
+    ...(mode.overlays === undefined && api.overlays?.length ? { overlays: api.overlays } : {}),
+  };
+}
+
 /** Runs a pipeline mode on one API. */
 function runOn(input: CommandInput, api: ApiTarget, mode: Mode): Promise<number> {
   const options = {
     specDir: api.specDir,
     ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
+    ...(api.overlays?.length ? { overlays: api.overlays } : {}),
     outDir: api.outDir,
     outputs: api.outputs,
     timings: input.values.timings === true,
     force: input.values.force === true,
-    // An import without --ref-root takes the API's `refRoot` in the config file, if it names one.
-    mode:
-      mode.kind === "import" && mode.refRoot === undefined && api.refRoot !== undefined
-        ? { ...mode, refRoot: api.refRoot }
-        : mode,
+    // An import without --ref-root (--overlay) takes the API's `refRoot` (`overlays`) in the config file.
+    mode: mode.kind === "import" ? importWithConfig(mode, api) : mode,
   };
   return runOptions(options, { texts: input.texts }, input.started);
 }

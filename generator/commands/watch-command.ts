@@ -8,7 +8,7 @@ import { specSourceKind } from "../load/spec-source.ts";
 import { CommandError, type CliOptions } from "./options.ts";
 
 export function watchCommand(
-  options: Pick<CliOptions, "specDir" | "outDir" | "outputs" | "refRoot">,
+  options: Pick<CliOptions, "specDir" | "outDir" | "outputs" | "refRoot" | "overlays">,
 ): Promise<number> {
   const { specDir, outDir, outputs } = options;
   const out = displayPath(outDir);
@@ -27,6 +27,7 @@ export function watchCommand(
       outDir,
       outputs,
       ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+      ...(options.overlays?.length ? { overlays: options.overlays } : {}),
     },
     out,
     (report) => (report.ok ? console.log(report.text) : console.error(report.text)),

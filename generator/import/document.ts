@@ -136,7 +136,16 @@ export class OpenApiDocument {
    * the document's folder, with its bytes: what the up-to-date check hashes (write/inputs.ts).
    */
   filesRead(): ReadonlyMap<string, Uint8Array> {
-    return this.fetched ? new Map([[this.root.path, this.fetched]]) : this.reach.filesRead;
+    const read = this.fetched ? new Map([[this.root.path, this.fetched]]) : this.reach.filesRead;
+    return this.overlaysRead.size ? new Map([...read, ...this.overlaysRead]) : read;
+  }
+
+  /** The overlay files applied to the document, by name as `filesRead` names files: hashed with them. */
+  private readonly overlaysRead = new Map<string, Uint8Array>();
+
+  /** Records an overlay file applied to the document (its absolute path and bytes). */
+  overlayRead(path: string, bytes: Uint8Array): void {
+    this.overlaysRead.set(this.reach.nameOf(path), bytes);
   }
 
   /** The file a `$ref`'s file part names, read if it is within reach. */

@@ -32,6 +32,8 @@ export interface DocumentSpecOptions {
   refRoot?: string;
   /** Receives the text of every file read, by its shown path, for code frames. */
   texts?: Map<string, string>;
+  /** OpenAPI Overlay 1.0 files applied to the document in order before it is read. */
+  overlays?: readonly string[];
 }
 
 /**
@@ -48,6 +50,7 @@ export function importDocumentSpec(options: DocumentSpecOptions): ImportedSpec {
     ...(fetched ? { fetched } : {}),
     ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
     ...(options.texts !== undefined ? { texts: options.texts } : {}),
+    ...(options.overlays?.length ? { overlays: [...options.overlays] } : {}),
   });
 }
 

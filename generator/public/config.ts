@@ -44,6 +44,13 @@ export interface ApiConfig {
    * Default: the document's own folder; nothing wider unless named here (docs/import.md).
    */
   refRoot?: string;
+  /**
+   * OpenAPI Overlay 1.0 files (relative to the config file) applied in order to the OpenAPI
+   * document `spec` names before it is read, at every build and by `apigen import`: what the
+   * document cannot say (x-apigen-* paging, names) without editing the document the server
+   * writes (docs/import.md, "Overlays").
+   */
+  overlays?: readonly string[];
 }
 
 /** The config file's default export: one API, or several (each with its `name`, `spec` and `out`). */
