@@ -16,6 +16,8 @@ export {
   type ApiErrorKind,
 } from "./runtime/client/errors.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Merchant Commerce API: status, code or tag, message, body and headers. */
 export class MerchantApiError extends ApiError {
   override name = "MerchantApiError";

@@ -49,6 +49,18 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
           .concat(["ApiErrorEntry", "ApiErrorKind"].map((name) => ({ name, isType: true }))),
       },
     },
+    // The client's response validation (`validateResponses: "throw"`) throws it.
+    ...(ctx.outputs.client
+      ? [
+          {
+            statement: {
+              kind: "export-from",
+              module: "src/runtime/client/response-validation.ts",
+              names: [{ name: "ResponseValidationError", isType: false }],
+            },
+          } as const,
+        ]
+      : []),
     {
       statement: {
         kind: "class",

@@ -21,6 +21,7 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 export const runtimeModules = [
   "validate.ts",
   "validator-data.ts",
+  "standard-schema.ts",
   "unions.ts",
   "client/errors.ts",
   "client/redact.ts",
@@ -40,6 +41,7 @@ export const runtimeModules = [
   "client/core.ts",
   "client/pagination.ts",
   "client/expand.ts",
+  "client/response-validation.ts",
   "http/types.ts",
   "http/body.ts",
   "http/target.ts",

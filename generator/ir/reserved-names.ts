@@ -35,6 +35,7 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "RedirectError",
   "RequestValidationError",
   "ResponseParseError",
+  "ResponseValidationError",
   "ResponseTooLargeError",
   "StreamParseError",
   "TimeoutError",
@@ -77,6 +78,7 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "BaseRouterOptions",
   "ClientCore",
   "RouterSpec",
+  "StandardSchemaV1",
   "StandInTable",
   "UnknownEvent",
   "UnknownVariant",
@@ -100,7 +102,8 @@ export const clientModuleValues: ReadonlySet<string> = new Set(
     "lowerKeys map maxAttempts maxDepth maxIssues monthDayYearFormat neverReachedServer " +
     "nullable number object oneOf openStream operation pagedEndpoint paginate pathOf " +
     "placeParams queryPair randomNonce redact redactHeaders redactor redirectHop retryAfterMs " +
-    "secretsOf serialize settle sleep string tagged tryParseJson union uriFormat uuidFormat " +
+    "responseValidation schema secretsOf serialize settle sleep string tagged tryParseJson union " +
+    "uriFormat uuidFormat " +
     "validate yearMonthFormat " +
     // errors.ts
     "errorCodeMeanings"
@@ -124,6 +127,8 @@ const coreOptionNames = [
   "maxRetryBackoffMs",
   "maxRetryAfterMs",
   "maxPages",
+  "validateResponses",
+  "responseValidators",
 ] as const satisfies readonly (keyof CoreOptions)[];
 // A new option of the runtime must be listed above: otherwise this does not compile.
 const everyCoreOption: Exclude<keyof CoreOptions, (typeof coreOptionNames)[number]> extends never

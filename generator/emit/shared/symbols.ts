@@ -14,11 +14,13 @@ import type * as ClientConditional from "../../runtime/client/conditional.ts";
 import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
+import type * as ClientResponseValidation from "../../runtime/client/response-validation.ts";
 import type * as ClientStream from "../../runtime/client/stream.ts";
 import type * as TestingNode from "../../runtime/testing/node.ts";
 import type * as TestingStandIn from "../../runtime/testing/stand-in.ts";
 import type * as TestingTable from "../../runtime/testing/table.ts";
 import type * as Unions from "../../runtime/unions.ts";
+import type * as StandardSchema from "../../runtime/standard-schema.ts";
 import type * as Validate from "../../runtime/validate.ts";
 import type * as ValidatorData from "../../runtime/validator-data.ts";
 import type { Ref } from "../code/nodes.ts";
@@ -48,6 +50,13 @@ export const typeRef = (name: string): Ref => ref(name, modules.types, true);
 /** `validateMoney`: the generated validator of a named type or parameters interface. */
 export const validatorName = (typeName: string): string => `validate${typeName}`;
 
+/**
+ * `moneySchema`: the Standard Schema of a named type or parameters interface, in
+ * `src/validators.ts` (type names are PascalCase, so these never meet another name there).
+ */
+export const schemaName = (typeName: string): string =>
+  `${typeName.charAt(0).toLowerCase()}${typeName.slice(1)}Schema`;
+
 /** The validator of a named type or parameters interface, in `src/validators.ts`. */
 export const validatorRef = (typeName: string): Ref =>
   ref(validatorName(typeName), modules.validators, false);
@@ -63,11 +72,13 @@ export const generatedRef = (module: string, name: string, isType: boolean): Ref
 interface RuntimeModules {
   "validate.ts": typeof Validate;
   "validator-data.ts": typeof ValidatorData;
+  "standard-schema.ts": typeof StandardSchema;
   "unions.ts": typeof Unions;
   "client/conditional.ts": typeof ClientConditional;
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;
   "client/pagination.ts": typeof ClientPagination;
+  "client/response-validation.ts": typeof ClientResponseValidation;
   /** Types only (`Expanded`). */
   "client/expand.ts": Record<string, never>;
   "client/stream.ts": typeof ClientStream;
