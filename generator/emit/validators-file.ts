@@ -77,12 +77,12 @@ function responseTable(endpoints: readonly Endpoint[]): FileStatement[] {
       for (const endpoint of checked) {
         const entry: Record<string, Json> = {};
         for (const response of [endpoint.response, endpoint.streamResponse]) {
-          if (!response?.body) continue;
-          if (response.kind === "json") entry.body = shape(response.body);
-          else if (response.stream?.events.length)
+          if (response?.stream?.events.length)
             entry.events = Object.fromEntries(
               response.stream.events.map((event) => [event.name, shape(event.type)]),
             );
+          else if (!response?.body) continue;
+          else if (response.kind === "json") entry.body = shape(response.body);
           else if (response.stream) entry.item = shape(response.body);
         }
         Object.defineProperty(table, endpoint.id, {

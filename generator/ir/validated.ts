@@ -66,10 +66,8 @@ function roots(model: ModelWithoutValidated): Set<string> {
  */
 export function checkedResponseTypes(endpoint: Endpoint): TypeNode[] {
   return [endpoint.response, endpoint.streamResponse].flatMap((response) => {
-    if (!response?.body) return [];
-    if (response.kind === "json") return [response.body];
-    if (!response.stream) return [];
-    const events = response.stream.events;
-    return events.length > 0 ? events.map((e) => e.type) : [response.body];
+    if (response?.stream?.events.length) return response.stream.events.map((e) => e.type);
+    if (!response?.body || (response.kind !== "json" && !response.stream)) return [];
+    return [response.body];
   });
 }

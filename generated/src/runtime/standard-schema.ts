@@ -71,12 +71,29 @@ export function schema<T>(check: Validator): StandardSchemaV1<T> {
 
 /**
  * The keys of a validator's path (validate.ts `child`): `.name` and `["any key"]` are object
- * keys, `[0]` an array index: `.items[0]["a b"]` is `["items", 0, "a b"]`.
+ * keys, `[0]` an array index, and the variant a tagged union chose (`<card>`, unions.ts) is
+ * no key: `.items[0]<card>["a b"]` is `["items", 0, "a b"]`.
  */
 export function pathKeys(path: string): PropertyKey[] {
   const keys: PropertyKey[] = [];
-  const step = /\.([A-Za-z_$][A-Za-z0-9_$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y;
-  for (let m = step.exec(path); m; m = step.exec(path))
-    keys.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : (JSON.parse(m[3]!) as string)));
+  const step = /\.([A-Za-z_$][A-Za-z0-9_$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|<[^>]*>/y;
+  for (let m = step.exec(path); m; m = step.exec(path)) {
+    if (m[1] !== undefined) keys.push(m[1]);
+    else if (m[2] !== undefined) keys.push(Number(m[2]));
+    else if (m[3] !== undefined) keys.push(JSON.parse(m[3]) as string);
+  }
   return keys;
+}
+
+/** A validator's path as a JSON path from `$`: `$.items[0]["a b"]` (no variant marks). */
+export function jsonPath(path: string): string {
+  let out = "$";
+  for (const key of pathKeys(path))
+    out +=
+      typeof key === "number"
+        ? `[${key}]`
+        : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key as string)
+          ? `.${key as string}`
+          : `[${JSON.stringify(key)}]`;
+  return out;
 }

@@ -231,11 +231,10 @@ export class ClientCore {
     this.options = settings;
     this.maxPages = settings.maxPages;
     this.secrets = Object.values(credentials).flatMap(secretsOf);
-    if ((options.validateResponses ?? "off") !== "off" && !options.responseValidators)
-      throw new ClientOptionsError(
-        "validateResponses",
-        "needs responseValidators (of the package's ./validators entry)",
-      );
+    // "warn" and "throw" check with the validators of the package's ./validators entry.
+    const mode = options.validateResponses;
+    if (mode && mode !== "off" && !options.responseValidators)
+      throw new ClientOptionsError("validateResponses", "needs responseValidators");
   }
 
   /**

@@ -6,6 +6,7 @@
  * of them. What a problem shows is the endpoint and the JSON path with what is wrong there,
  * never the body's text or a string of it: a body may hold secrets (docs/security.md).
  */
+import { jsonPath } from "../standard-schema.js";
 import type { Validator, ValidationIssue } from "../validate.js";
 import { fromData } from "../validator-data.js";
 import type { ResultState } from "./api-promise.js";
@@ -108,7 +109,7 @@ export class ResponseValidators {
       const first = issues[0]!;
       const error = new ResponseValidationError(
         op.id,
-        redact(first.path, secrets),
+        redact(jsonPath(first.path), secrets),
         redact(first.message, secrets),
         issues.length,
         item,
@@ -126,7 +127,7 @@ export class ResponseValidators {
         const check = events ? (event === undefined ? undefined : events[event]) : item;
         if (!check || (warned && mode === "warn")) return;
         const issues: ValidationIssue[] = [];
-        check(value, "$", issues);
+        check(value, "", issues);
         if (issues.length === 0) return;
         warned = true;
         report(issues, index);
@@ -136,7 +137,7 @@ export class ResponseValidators {
     if (!entry.body) return result;
     const body = state.mode === 1 ? (result as { data: unknown }).data : result;
     const issues: ValidationIssue[] = [];
-    entry.body(body, "$", issues);
+    entry.body(body, "", issues);
     if (issues.length > 0) report(issues);
     return result;
   }

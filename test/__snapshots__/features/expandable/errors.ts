@@ -17,6 +17,8 @@ export {
   type ApiErrorKind,
 } from "./runtime/client/errors.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Expandable: status, code or tag, message, body and headers. */
 export class ExpandableApiError extends ApiError {
   override name = "ExpandableApiError";

@@ -17,6 +17,8 @@ export {
   type ApiErrorKind,
 } from "./runtime/client/errors.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Generics: status, code or tag, message, body and headers. */
 export class GenericsApiError extends ApiError {
   override name = "GenericsApiError";
