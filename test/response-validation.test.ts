@@ -169,15 +169,13 @@ describe("validateResponses on a JSON body", () => {
 });
 
 describe("validateResponses on stream items", () => {
-  const lines = (...items: unknown[]) => (res: ServerResponse) =>
-    void res
-      .writeHead(200, { "content-type": "application/x-ndjson" })
-      .end(items.map((i) => `${JSON.stringify(i)}\n`).join(""));
-  const broken = [
-    { seq: 0, message: "a" },
-    { seq: "1", message: secret },
-    { seq: 2 },
-  ];
+  const lines =
+    (...items: unknown[]) =>
+    (res: ServerResponse) =>
+      void res
+        .writeHead(200, { "content-type": "application/x-ndjson" })
+        .end(items.map((i) => `${JSON.stringify(i)}\n`).join(""));
+  const broken = [{ seq: 0, message: "a" }, { seq: "1", message: secret }, { seq: 2 }];
 
   async function read(stream: AsyncIterable<unknown>) {
     const items: unknown[] = [];
@@ -198,9 +196,7 @@ describe("validateResponses on stream items", () => {
 
   it("throw ends the for await at the first broken item, after the items before it", async () => {
     answer = lines(...broken);
-    const { items, error } = await read(
-      await client({ validateResponses: "throw" }).logs.tail(),
-    );
+    const { items, error } = await read(await client({ validateResponses: "throw" }).logs.tail());
     expect(items).toEqual([broken[0]]);
     expect(error).toBeInstanceOf(pkg.ResponseValidationError);
     expect(error).toMatchObject({ endpointId: "logs.tail", path: "$.seq", streamItem: 1 });
@@ -226,12 +222,8 @@ describe("validateResponses on stream items", () => {
     answer = (res) =>
       void res
         .writeHead(200, { "content-type": "text/event-stream" })
-        .end(
-          'event: progress\ndata: {"percent": 50}\n\nevent: done\ndata: {"ok": "yes"}\n\n',
-        );
-    const { items, error } = await read(
-      await client({ validateResponses: "throw" }).jobs.watch(),
-    );
+        .end('event: progress\ndata: {"percent": 50}\n\nevent: done\ndata: {"ok": "yes"}\n\n');
+    const { items, error } = await read(await client({ validateResponses: "throw" }).jobs.watch());
     expect(items).toEqual([{ event: "progress", data: { percent: 50 } }]);
     expect(error).toMatchObject({ path: "$.ok", streamItem: 1 });
   });
