@@ -17,6 +17,8 @@ export {
 } from "./runtime/client/errors.js";
 export { MiddlewareError } from "./runtime/client/hooks.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Merchant Commerce API: status, code or tag, message, body and headers. */
 export class MerchantApiError extends ApiError {
   static override readonly "~brand" = "merchant-commerce-api:MerchantApiError";

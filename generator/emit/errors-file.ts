@@ -62,6 +62,18 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
           },
         ]
       : []),
+    // The client's response validation (`validateResponses: "throw"`) throws it.
+    ...(ctx.outputs.client
+      ? [
+          {
+            statement: {
+              kind: "export-from",
+              module: "src/runtime/client/response-validation.ts",
+              names: [{ name: "ResponseValidationError", isType: false }],
+            },
+          } as const,
+        ]
+      : []),
     {
       statement: {
         kind: "class",

@@ -524,7 +524,10 @@ export function browserMap(ctx: EmitContext): Record<string, string> | undefined
 export function packageEntryPoints(ctx: EmitContext): JsonObject {
   const { openapi, testing } = ctx.outputs;
   // each module entry: its subpath and the name of the file it is built from (src/<name>.ts)
-  const modules: [subpath: string, file: string][] = [[".", "index"]];
+  const modules: [subpath: string, file: string][] = [
+    [".", "index"],
+    ["./validators", "validators"],
+  ];
   if (hasCallbacks(ctx)) modules.push(["./callbacks", "callbacks"]);
   if (testing) modules.push(["./testing", "testing"]);
   if (ctx.outputs.msw) modules.push(["./msw", "msw"]);

@@ -21,6 +21,7 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 export const runtimeModules = [
   "validate.ts",
   "validator-data.ts",
+  "standard-schema.ts",
   "unions.ts",
   "client/brand.ts",
   "client/errors.ts",
@@ -43,6 +44,7 @@ export const runtimeModules = [
   "client/browser.ts",
   "client/pagination.ts",
   "client/expand.ts",
+  "client/response-validation.ts",
   "http/types.ts",
   "http/body.ts",
   "http/target.ts",

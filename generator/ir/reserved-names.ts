@@ -39,6 +39,7 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "RedirectError",
   "RequestValidationError",
   "ResponseParseError",
+  "ResponseValidationError",
   "ResponseTooLargeError",
   "StreamParseError",
   "TimeoutError",
@@ -87,6 +88,7 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "BaseRouterOptions",
   "ClientCore",
   "RouterSpec",
+  "StandardSchemaV1",
   "StandInTable",
   // runtime/tanstack/query.ts, imported by tanstack-query.ts beside the spec's types
   "EndpointInfiniteQueryOptions",
@@ -116,7 +118,8 @@ export const clientModuleValues: ReadonlySet<string> = new Set(
     "lowerKeys map maxAttempts maxDepth maxIssues monthDayYearFormat neverReachedServer " +
     "nullable number object oneOf openStream operation pagedEndpoint paginate pathOf " +
     "placeParams queryPair randomNonce redact redactHeaders redactor redirectHop retryAfterMs " +
-    "secretsOf serialize settle sleep string tagged tryParseJson union uriFormat uuidFormat " +
+    "responseValidation schema secretsOf serialize settle sleep string tagged tryParseJson union " +
+    "uriFormat uuidFormat " +
     "validate withMiddleware yearMonthFormat " +
     // tanstack/query.ts (imported by tanstack-query.ts beside the endpoint functions)
     "infiniteQueryOptionsOf mutationOptionsOf queryOptionsOf " +
@@ -143,6 +146,8 @@ const coreOptionNames = [
   "maxRetryBackoffMs",
   "maxRetryAfterMs",
   "maxPages",
+  "validateResponses",
+  "responseValidators",
 ] as const satisfies readonly (keyof CoreOptions)[];
 // A new option of the runtime must be listed above: otherwise this does not compile.
 const everyCoreOption: Exclude<keyof CoreOptions, (typeof coreOptionNames)[number]> extends never

@@ -6,7 +6,7 @@
  * that only responses use gets none: validators.ts is not a public entry of the package, so
  * nothing could call it (GitHub's API: 1,312 of 2,156 are used; bench/github.ts).
  */
-import type { ApiModel, TypeNode } from "./model.ts";
+import type { ApiModel, Endpoint, TypeNode } from "./model.ts";
 import { referencedNames } from "./walk.ts";
 
 /** `used`: the validators the package calls (the default); `all`: one per named type and parameters interface. */
@@ -41,7 +41,10 @@ function usedClosure(model: ModelWithoutValidated): Set<string> {
   return used;
 }
 
-/** What the client, the stand-in and the router check directly. */
+/**
+ * What the client, the stand-in and the router check directly; with the client's response
+ * validation (`validateResponses`), every success body and stream item too.
+ */
 function roots(model: ModelWithoutValidated): Set<string> {
   const operations = [...model.endpoints, ...model.callbacks];
   const webhooks = model.webhooks;
@@ -52,6 +55,19 @@ function roots(model: ModelWithoutValidated): Set<string> {
       webhooks?.payload,
       webhooks?.headers,
       ...(webhooks?.events ?? []).map((e) => e.payload),
+      ...model.endpoints.flatMap((e) => checkedResponseTypes(e)),
     ),
   ]);
+}
+
+/**
+ * The types the client's response validation checks of an endpoint: its JSON success body,
+ * and each item of its stream (every item, or each named event's data).
+ */
+export function checkedResponseTypes(endpoint: Endpoint): TypeNode[] {
+  return [endpoint.response, endpoint.streamResponse].flatMap((response) => {
+    if (response?.stream?.events.length) return response.stream.events.map((e) => e.type);
+    if (!response?.body || (response.kind !== "json" && !response.stream)) return [];
+    return [response.body];
+  });
 }

@@ -15,6 +15,7 @@ import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
 import type * as ClientHooks from "../../runtime/client/hooks.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
+import type * as ClientResponseValidation from "../../runtime/client/response-validation.ts";
 import type * as ClientStream from "../../runtime/client/stream.ts";
 import type * as MswHandlers from "../../runtime/msw/handlers.ts";
 import type * as TestingNode from "../../runtime/testing/node.ts";
@@ -22,6 +23,7 @@ import type * as TestingStandIn from "../../runtime/testing/stand-in.ts";
 import type * as TestingTable from "../../runtime/testing/table.ts";
 import type * as TanstackQuery from "../../runtime/tanstack/query.ts";
 import type * as Unions from "../../runtime/unions.ts";
+import type * as StandardSchema from "../../runtime/standard-schema.ts";
 import type * as Validate from "../../runtime/validate.ts";
 import type * as ValidatorData from "../../runtime/validator-data.ts";
 import type { Ref } from "../code/nodes.ts";
@@ -52,6 +54,13 @@ export const typeRef = (name: string): Ref => ref(name, modules.types, true);
 /** `validateMoney`: the generated validator of a named type or parameters interface. */
 export const validatorName = (typeName: string): string => `validate${typeName}`;
 
+/**
+ * `moneySchema`: the Standard Schema of a named type or parameters interface, in
+ * `src/validators.ts` (type names are PascalCase, so these never meet another name there).
+ */
+export const schemaName = (typeName: string): string =>
+  `${typeName.charAt(0).toLowerCase()}${typeName.slice(1)}Schema`;
+
 /** The validator of a named type or parameters interface, in `src/validators.ts`. */
 export const validatorRef = (typeName: string): Ref =>
   ref(validatorName(typeName), modules.validators, false);
@@ -67,12 +76,14 @@ export const generatedRef = (module: string, name: string, isType: boolean): Ref
 interface RuntimeModules {
   "validate.ts": typeof Validate;
   "validator-data.ts": typeof ValidatorData;
+  "standard-schema.ts": typeof StandardSchema;
   "unions.ts": typeof Unions;
   "client/conditional.ts": typeof ClientConditional;
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;
   "client/hooks.ts": typeof ClientHooks;
   "client/pagination.ts": typeof ClientPagination;
+  "client/response-validation.ts": typeof ClientResponseValidation;
   /** Types only (`Expanded`). */
   "client/expand.ts": Record<string, never>;
   "client/stream.ts": typeof ClientStream;

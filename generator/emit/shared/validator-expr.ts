@@ -56,15 +56,24 @@ export function objectValidatorExpr(
  * stands for as an argument in the same order (runtime/validator-data.ts says why arguments).
  */
 function fromData(data: (refs: Refs) => Json): Expr {
+  return dataCall(runtimeValue("validator-data.ts", "fromData"), data);
+}
+
+/** `callee('[[<names>],<data>]', <refs>)`: data holding shapes, and what the shapes name. */
+function dataCall(callee: Expr, data: (refs: Refs) => Json): Expr & { kind: "call" } {
   const refs: Refs = new Map();
   const shape = data(refs);
   const named = [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const text = jsonText([named.map(([name]) => name), shape]);
-  return call(
-    runtimeValue("validator-data.ts", "fromData"),
-    lit(text),
-    ...named.map(([, expr]) => expr),
-  );
+  return call(callee, lit(text), ...named.map(([, expr]) => expr));
+}
+
+/**
+ * `/* @__PURE__ *\/ callee('[[<names>],<data>]', <refs>)` for data that holds several
+ * shapes (the client's response validators): `data` makes each with `shape`.
+ */
+export function shapesCall(callee: Expr, data: (shape: (node: TypeNode) => Json) => Json): Expr {
+  return { ...dataCall(callee, (refs) => data((node) => shapeData(node, refs))), pure: true };
 }
 
 /** A symbol the text names: recorded once, named in the text by `name`. */

@@ -201,6 +201,8 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
   private index = 0;
   /** The top-level key that makes an item's JSON the stream's error (spec `error.field`). */
   private readonly errorField: string | undefined;
+  /** Checks each JSON item, when the client validates responses (response-validation.ts); may throw. */
+  check?: (value: unknown, index: number, event: string | undefined) => void;
 
   constructor(
     private readonly op: Operation,
@@ -319,6 +321,7 @@ export class Stream<Item, H = Record<string, never>> implements AsyncIterable<It
     }
     if (this.errorField !== undefined && isErrorItem(value, this.errorField))
       throw this.failure(text, value, index);
+    if (this.check) this.check(value, index, event);
     return value;
   }
 

@@ -21,6 +21,7 @@ import type { BasicCredentialValue, CoreOptions, CredentialValue, RequestOptions
 import { settle } from "./decode.js";
 import {
   ClientError,
+  ClientOptionsError,
   ConnectionError,
   MissingCredentialError,
   RedirectError,
@@ -136,6 +137,10 @@ export class ClientCore {
     this.options = settings as unknown as Settings;
     this.maxPages = this.options.maxPages;
     this.secrets = Object.values(credentials).flatMap(secretsOf);
+    // "warn" and "throw" check with the validators of the package's ./validators entry.
+    const mode = options.validateResponses;
+    if (mode && mode !== "off" && !options.responseValidators)
+      throw new ClientOptionsError("validateResponses", "needs responseValidators");
   }
 
   /** One call of `op`, as core.ts's `request`. */
@@ -280,7 +285,9 @@ export class ClientCore {
           const blob = !unread && op.response === "binary" ? await response.blob() : undefined;
           if (!unread && !blob) text = await response.text();
           const success = { status, headers: response.headers, text, response };
-          return settle(op, blob ? { ...success, blob } : success, state);
+          const result = settle(op, blob ? { ...success, blob } : success, state);
+          const checks = options.responseValidators; // response-validation.ts, as core.ts
+          return checks ? checks.check(op, result, state, status, options, secrets) : result;
         }
         text = await response.text();
       } catch (error) {

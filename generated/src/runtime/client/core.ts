@@ -26,6 +26,7 @@ import { discard, readBlob, readText } from "./body.js";
 import { settle } from "./decode.js";
 import {
   ClientError,
+  ClientOptionsError,
   ConnectionError,
   MissingCredentialError,
   RedirectError,
@@ -56,6 +57,7 @@ import {
 } from "./params.js";
 import type { MiddlewareStack } from "./hooks.js";
 import { redact } from "./redact.js";
+import type { ResponseValidationMode, ResponseValidators } from "./response-validation.js";
 import { baseAddress, redirectHop, type HopContext } from "./redirect.js";
 import { errorDetails, type ApiErrorClass } from "./response.js";
 import {
@@ -97,6 +99,8 @@ export type BasicCredentialValue =
 
 export interface ClientLogger {
   debug(message: string): void;
+  /** Where present, gets what `validateResponses: "warn"` finds; else `debug` does. */
+  warn?(message: string): void;
 }
 
 /**
@@ -148,6 +152,10 @@ export interface CoreOptions extends Partial<typeof defaults> {
   logger?: ClientLogger;
   /** Hooks around each attempt, made by `withMiddleware(...)` (hooks.ts, which only they load). */
   middleware?: MiddlewareStack;
+  /** Checks success bodies and stream items (docs/client.md, "Response validation"); with `responseValidators`. */
+  validateResponses?: ResponseValidationMode;
+  /** `responseValidators` of the package's `./validators` entry: what `validateResponses` checks with. */
+  responseValidators?: ResponseValidators;
 }
 
 type Settings = typeof defaults & CoreOptions;
@@ -230,6 +238,10 @@ export class ClientCore {
     this.options = settings;
     this.maxPages = settings.maxPages;
     this.secrets = Object.values(credentials).flatMap(secretsOf);
+    // "warn" and "throw" check with the validators of the package's ./validators entry.
+    const mode = options.validateResponses;
+    if (mode && mode !== "off" && !options.responseValidators)
+      throw new ClientOptionsError("validateResponses", "needs responseValidators");
   }
 
   /**
@@ -349,8 +361,13 @@ export class ClientCore {
       if (payload !== undefined) init.body = payload;
       if (streamed) init.duplex = "half";
       const outcome = await this.attempt(op, url, init, call, secrets, log, state);
-      if ("status" in outcome && (outcome.status < 300 || notModified(op, outcome.status)))
-        return settle(op, outcome, state);
+      if ("status" in outcome && (outcome.status < 300 || notModified(op, outcome.status))) {
+        const result = settle(op, outcome, state);
+        const checks = this.options.responseValidators; // response-validation.ts
+        return checks
+          ? checks.check(op, result, state, outcome.status, this.options, secrets)
+          : result;
+      }
       const wait = this.retryWait(op, outcome, attempt, once, secrets);
       if (logger) {
         const what = "status" in outcome ? outcome.status : outcome.error.name;

@@ -16,6 +16,8 @@ export {
   type ApiErrorKind,
 } from "./runtime/client/errors.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Containers: status, code or tag, message, body and headers. */
 export class ContainersApiError extends ApiError {
   static override readonly "~brand" = "feature-containers:ContainersApiError";

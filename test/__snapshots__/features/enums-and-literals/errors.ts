@@ -16,6 +16,8 @@ export {
   type ApiErrorKind,
 } from "./runtime/client/errors.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Enums and literals: status, code or tag, message, body and headers. */
 export class EnumsAndLiteralsApiError extends ApiError {
   static override readonly "~brand" = "feature-enums:EnumsAndLiteralsApiError";

@@ -18,6 +18,8 @@ export {
 } from "./runtime/client/errors.js";
 export { MiddlewareError } from "./runtime/client/hooks.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Expandable: status, code or tag, message, body and headers. */
 export class ExpandableApiError extends ApiError {
   static override readonly "~brand" = "feature-expandable:ExpandableApiError";

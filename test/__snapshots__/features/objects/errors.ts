@@ -16,6 +16,8 @@ export {
   type ApiErrorKind,
 } from "./runtime/client/errors.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Objects: status, code or tag, message, body and headers. */
 export class ObjectsApiError extends ApiError {
   static override readonly "~brand" = "feature-objects:ObjectsApiError";

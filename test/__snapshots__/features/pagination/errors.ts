@@ -18,6 +18,8 @@ export {
 } from "./runtime/client/errors.js";
 export { MiddlewareError } from "./runtime/client/hooks.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Pagination: status, code or tag, message, body and headers. */
 export class PagesApiError extends ApiError {
   static override readonly "~brand" = "feature-pagination:PagesApiError";

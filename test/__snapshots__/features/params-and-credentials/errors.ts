@@ -17,6 +17,8 @@ export {
 } from "./runtime/client/errors.js";
 export { MiddlewareError } from "./runtime/client/hooks.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Params Example: status, code or tag, message, body and headers. */
 export class ParamsApiError extends ApiError {
   static override readonly "~brand" = "@features/params-and-credentials:ParamsApiError";

@@ -17,6 +17,8 @@ export {
 } from "./runtime/client/errors.js";
 export { MiddlewareError } from "./runtime/client/hooks.js";
 
+export { ResponseValidationError } from "./runtime/client/response-validation.js";
+
 /** An error response of the Typed Webhooks: status, code or tag, message, body and headers. */
 export class TypedWebhooksApiError extends ApiError {
   static override readonly "~brand" = "@features/typed-webhooks:TypedWebhooksApiError";
