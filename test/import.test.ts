@@ -480,6 +480,8 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
       "the union of endpoint ids lists them in the same file order",
     "src/msw.ts: /**": "MswAnswers lists the endpoints in the same file order",
     "src/tanstack-query.ts: /**": "the query options follow the endpoints in the same file order",
+    "src/validators.ts: /** Each endpoint's success body and stream item validators: the client's `responseValidators`. */":
+      "the table of response validators lists the endpoints in the same file order",
   };
 
   it("gives back the Merchant package: every difference is listed with its reason", async () => {

@@ -443,6 +443,10 @@ function entryTable(ctx: EmitContext): string {
     ["import", "what"],
     [
       [entry(""), main],
+      [
+        entry("/validators"),
+        `each validated type's validator and Standard Schema (${markdownCode("…Schema")}), and ${markdownCode("responseValidators")}, which the client's validateResponses option checks with; the main entry never loads them`,
+      ],
       ...(hasCallbacks(ctx)
         ? [
             [

@@ -103,6 +103,8 @@ function responseTable(endpoints: readonly Endpoint[]): FileStatement[] {
     docs: [
       "Each endpoint's success body and stream item validators: the client's `responseValidators`.",
     ],
+    // typed where declared, so the package's declarations are read without a type checker (diff)
+    type: runtimeType("client/response-validation.ts", "ResponseValidators"),
     init,
   } as const;
   return [{ statement }];

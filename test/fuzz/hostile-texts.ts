@@ -130,6 +130,8 @@ export function slotKind(path: string): "text" | "name" | undefined {
   // (`path-prefix`, `header`) and ir/build-requests.ts keeps only those two. A credential's
   // `scheme` (Bearer) stays a text.
   if (path === ".versioning.scheme") return "name";
+  // The API's error body type (errors.body): a declared type's name, checked by the IR build.
+  if (path === ".errors.body") return "name";
   const key = /\.([^.[\]]+)(\[\])?$/.exec(path)?.[1] ?? "";
   if (textKeys.has(key)) return "text";
   if (nameKeys.has(key)) return "name";

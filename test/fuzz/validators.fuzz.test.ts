@@ -46,18 +46,16 @@ const targets: Target[] = [];
 
 beforeAll(async () => {
   work = tempDir("apigen-fuzz-validators-");
-  const runtime = join(repoRoot, "generator/runtime/validate.ts");
-  const unionsRuntime = join(repoRoot, "generator/runtime/unions.ts");
-  const dataRuntime = join(repoRoot, "generator/runtime/validator-data.ts");
   for (const spec of ["spec", ...features.map((f) => `test/fixtures/features/${f}`)]) {
     const { model, validators } = loadModel(join(repoRoot, spec));
     const file = join(work, `${spec.replaceAll("/", "-")}.ts`);
     writeFileSync(
       file,
-      validators
-        .replace('"./runtime/validate.js"', JSON.stringify(runtime))
-        .replace('"./runtime/unions.js"', JSON.stringify(unionsRuntime))
-        .replace('"./runtime/validator-data.js"', JSON.stringify(dataRuntime)),
+      // every runtime module it imports (validate, unions, validator-data, standard-schema,
+      // client/response-validation), from the generator's own sources
+      validators.replace(/"\.\/runtime\/([\w/-]+)\.js"/g, (_, module: string) =>
+        JSON.stringify(join(repoRoot, "generator/runtime", `${module}.ts`)),
+      ),
     );
     const module = (await import(file)) as Record<string, unknown>;
     const values = new ValidValues(model);
