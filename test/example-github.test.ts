@@ -108,8 +108,8 @@ function writeReadmeProject(): void {
     types: ["node"],
     paths: {
       "github-issues-api": ["../generated/src/index.ts"],
-      "github-issues-api/callbacks": ["../generated/src/callbacks.ts"],
-      "github-issues-api/testing": ["../generated/src/testing.ts"],
+      // every other entry (callbacks, testing, msw, validators, ...) is its file in src/
+      "github-issues-api/*": ["../generated/src/*.ts"],
     },
   };
   writeFileSync(
