@@ -293,11 +293,13 @@ describe("the packed tool in a project of its own", () => {
     run(dir, "npm", [...install, "typescript@5.9.3"]);
     // streams, paging, unions, callbacks and webhooks: every runtime file between them
     const features = ["streaming", "pagination", "unions", "operations"];
+    // run in the project's folder: the repository's apigen.config.ts (every output on, the
+    // integrations' peers among them) is not its config
     for (const feature of features)
-      run(repoRoot, process.execPath, [
-        "generator/launch.mjs",
+      run(dir, process.execPath, [
+        join(repoRoot, "generator/launch.mjs"),
         "--spec",
-        `test/fixtures/features/${feature}`,
+        join(repoRoot, `test/fixtures/features/${feature}`),
         "--out",
         join(dir, feature),
       ]);
