@@ -88,6 +88,7 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "BaseRouterOptions",
   "ClientCore",
   "RouterSpec",
+  "ResponseValidators",
   "StandardSchemaV1",
   "StandInTable",
   // runtime/tanstack/query.ts, imported by tanstack-query.ts beside the spec's types
