@@ -72,6 +72,7 @@ export { ApiPromise, type WithResponse } from "./api-promise.js";
 export type { ApiRequests } from "./api-requests.js";
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
+export { group } from "./operation.js";
 export { placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
@@ -578,30 +579,6 @@ export function endpoint<F>(data: string, ...code: unknown[]): F {
   return endpointOf<F>(data, code, (core, op, call) =>
     core.request(op, call.params, call.body, call.query, call.options),
   );
-}
-
-/**
- * The class of an endpoint group (`client.issues`), made when the module loads: each method
- * of `names` (comma-separated) calls the endpoint function in its place among `functions`
- * with the instance's core. `C` is the type of the generated declaration it initializes, the
- * group's interface with every method's signature: there is no method body per endpoint for
- * a type checker to check (bench/github.ts).
- */
-export function group<C>(names: string, ...functions: unknown[]): C {
-  class Group {
-    constructor(readonly core: ClientCore) {}
-  }
-  names.split(",").forEach((name, i) => {
-    const send = functions[i] as (core: ClientCore, ...args: unknown[]) => unknown;
-    Object.defineProperty(Group.prototype, name, {
-      value: function (this: Group, ...args: unknown[]) {
-        return send(this.core, ...args);
-      },
-      writable: true,
-      configurable: true,
-    });
-  });
-  return Group as C;
 }
 
 /** A query credential's `name=value` pair; a value no URL can carry is refused, naming the option. */

@@ -362,3 +362,27 @@ export function randomNonce(): string {
     (+c ^ (random() >> (+c / 4))).toString(16),
   );
 }
+
+/**
+ * The class of an endpoint group (`client.issues`), made when the module loads (both request
+ * loops, core.ts and browser.ts, export it): each method of `names` (comma-separated) calls
+ * the endpoint function in its place among `functions` with the instance's core. `C` is the type of the generated declaration it initializes, the
+ * group's interface with every method's signature: there is no method body per endpoint for
+ * a type checker to check (bench/github.ts).
+ */
+export function group<C>(names: string, ...functions: unknown[]): C {
+  class Group {
+    constructor(readonly core: ClientCore) {}
+  }
+  names.split(",").forEach((name, i) => {
+    const send = functions[i] as (core: ClientCore, ...args: unknown[]) => unknown;
+    Object.defineProperty(Group.prototype, name, {
+      value: function (this: Group, ...args: unknown[]) {
+        return send(this.core, ...args);
+      },
+      writable: true,
+      configurable: true,
+    });
+  });
+  return Group as C;
+}

@@ -64,6 +64,7 @@ export type {
 } from "./core.js";
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
+export { group } from "./operation.js";
 export { placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
@@ -346,22 +347,4 @@ export function endpoint<F>(data: string, ...code: unknown[]): F {
   return endpointOf<F>(data, code, (core, op, call) =>
     core.request(op, call.params, call.body, call.query, call.options),
   );
-}
-
-/** The class of an endpoint group (`client.issues`), as core.ts's `group`. */
-export function group<C>(names: string, ...functions: unknown[]): C {
-  class Group {
-    constructor(readonly core: ClientCore) {}
-  }
-  names.split(",").forEach((name, i) => {
-    const send = functions[i] as (core: ClientCore, ...args: unknown[]) => unknown;
-    Object.defineProperty(Group.prototype, name, {
-      value: function (this: Group, ...args: unknown[]) {
-        return send(this.core, ...args);
-      },
-      writable: true,
-      configurable: true,
-    });
-  });
-  return Group as C;
 }
