@@ -57,6 +57,19 @@ const core = (options: Partial<nodeBuild.MerchantClientOptions> = {}) =>
 
 const transaction = { reference: "ABCD-EFGH-IJKL", amount: 100 };
 
+/** The server answers 503 (Retry-After: 0) once, then the transaction. */
+function busyOnceThenTransaction(): void {
+  let calls = 0;
+  server.respond((_req, res) => {
+    if (calls++ === 0) {
+      res.statusCode = 503;
+      res.setHeader("retry-after", "0");
+      return res.end("{}");
+    }
+    res.end(JSON.stringify(transaction));
+  });
+}
+
 /** The error a promise rejects with (fails the test if it resolves). */
 async function rejection(promise: PromiseLike<unknown>): Promise<Error> {
   try {
@@ -105,15 +118,7 @@ describe("the browser build", () => {
   });
 
   it("retries a 503 of a GET (Retry-After), not of a POST without an idempotency key", async () => {
-    let calls = 0;
-    server.respond((_req, res) => {
-      if (calls++ === 0) {
-        res.statusCode = 503;
-        res.setHeader("retry-after", "0");
-        return res.end("{}");
-      }
-      res.end(JSON.stringify(transaction));
-    });
+    busyOnceThenTransaction();
     expect(await browser.transactionsGet(core(), "ABCD-EFGH-IJKL")).toEqual(transaction);
     expect(server.requests).toHaveLength(2);
 
@@ -206,15 +211,7 @@ describe("the browser build", () => {
   });
 
   it("runs middleware around each attempt, as the Node build does", async () => {
-    let calls = 0;
-    server.respond((_req, res) => {
-      if (calls++ === 0) {
-        res.statusCode = 503;
-        res.setHeader("retry-after", "0");
-        return res.end("{}");
-      }
-      res.end(JSON.stringify(transaction));
-    });
+    busyOnceThenTransaction();
     const seen: string[] = [];
     const middleware = browser.withMiddleware(
       {
