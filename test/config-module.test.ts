@@ -294,6 +294,27 @@ describe("apigen.config.ts", () => {
   });
 });
 
+describe("the config's overlays", () => {
+  it("are a list of file paths: anything else is refused at its value", async () => {
+    const dir = project();
+    const heads = async (overlays: unknown) => {
+      writeFileSync(
+        join(dir, "apigen.config.json"),
+        `{ "spec": "openapi.yaml", "out": "pkg", "overlays": ${JSON.stringify(overlays)} }\n`,
+      );
+      const printed = await problemsOf(dir, "apigen.config.json");
+      return printed.split("\n").filter((l) => / - error /.test(l));
+    };
+    const wrong = (shown: string) =>
+      `apigen.config.json:1:53 - error config-wrong-value: overlays must be a list of file paths (OpenAPI Overlay 1.0 files applied to the document in order, relative to this file), not ${shown}`;
+    expect(await heads("a.overlay.yaml")).toEqual([wrong("a.overlay.yaml")]);
+    expect((await heads(["a.overlay.yaml", ""]))[0]).toMatch(
+      /config-wrong-value: overlays must be/,
+    );
+    expect(await heads(["a.overlay.yaml", "b.overlay.yaml"])).toEqual([]);
+  });
+});
+
 describe("several APIs in one config", () => {
   it("generate and check run every one, --api picks one, and a command of one API asks which", () => {
     const dir = project();

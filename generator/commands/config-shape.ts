@@ -139,10 +139,9 @@ function checkApi(
       if (isObject(value)) api.outputs = checkOutputs(value, [...path, key], locate, problems);
       else wrong(key, value);
     } else if (key === "overlays") {
-      const files = Array.isArray(value) ? value : [];
-      if (!Array.isArray(value) || files.some((f) => typeof f !== "string" || f.trim() === ""))
-        wrong(key, value);
-      else api.overlays = files.map((file) => resolve(base, file as string));
+      if (Array.isArray(value) && value.every((f) => typeof f === "string" && f.trim() !== ""))
+        api.overlays = value.map((file) => resolve(base, file as string));
+      else wrong(key, value);
     } else if (typeof value !== "string" || value.trim() === "") wrong(key, value);
     else if (key === "name") {
       if (namePattern.test(value)) api.name = value;

@@ -1,6 +1,7 @@
 /**
- * Emits the generated package's non-code files from handlebars templates: `package.json`,
- * `tsconfig.json`, `tsconfig.build.json`, `tsconfig.cjs.json`, `.gitignore` and `README.md`.
+ * Emits the generated package's non-code files from handlebars templates: `package.json` (its
+ * entry points from package-entries.ts), `tsconfig.json`, `tsconfig.build.json`,
+ * `tsconfig.cjs.json`, `.gitignore` and `README.md`.
  */
 import { refText } from "../ir/generics.ts";
 import type { ApiModel, Callback } from "../ir/model.ts";
@@ -8,12 +9,18 @@ import { arr, call, id, lit, member, newExpr, obj } from "./code/build.ts";
 import type { Expr, FileStatement, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
-import { jsonText, markdownCell, markdownCode, markdownText } from "./shared/escape.ts";
-import type { JsonObject } from "./shared/json.ts";
+import { markdownCell, markdownCode, markdownText } from "./shared/escape.ts";
 import { markdownTable } from "./shared/markdown.ts";
 import { globalRef } from "./shared/symbols.ts";
 import { callbackExample, endpointExample, pathArguments, typeLookup } from "./readme-examples.ts";
 import { template } from "./templates.ts";
+import {
+  browserMap,
+  entryPointsJson,
+  entryTable,
+  hasCallbacks,
+  hasTanstackQuery,
+} from "./package-entries.ts";
 
 /** Renders `templates/<name>.hbs` with `view`. */
 function render(name: string, view: object): string {
@@ -342,7 +349,7 @@ function packageView(ctx: EmitContext) {
         : `the ${markdownCode(selector?.name ?? "")} header`,
     callbacksCode: callbacksCode(model),
     routerChecksMarkdown: routerChecksText(model),
-    entryPointsJson: jsonFields(packageEntryPoints(ctx)),
+    entryPointsJson: entryPointsJson(ctx),
     testingEntry: `${packageName}/testing`,
     hasTanstackQuery: hasTanstackQuery(ctx),
     peers: peerDependencies(ctx),
@@ -414,170 +421,6 @@ function peerDependencies(ctx: EmitContext): { name: string; range: string; vers
       : []),
     ...(ctx.outputs.msw ? [{ name: "msw", range: "^2.0.0", version: "2.15.0" }] : []),
   ];
-}
-
-/** Whether the package has the TanStack Query entry: the output is on, and so is the client it calls. */
-function hasTanstackQuery(ctx: EmitContext): boolean {
-  return ctx.outputs.tanstackQuery && ctx.outputs.client;
-}
-
-/** Whether the package has the callback router: the spec has callbacks or webhooks, and the output is on. */
-function hasCallbacks(ctx: EmitContext): boolean {
-  const { model } = ctx;
-  return (model.callbacks.length > 0 || model.webhooks !== undefined) && ctx.outputs.callbacks;
-}
-
-/**
- * The table of the package's entry points (package.json's `exports`), each with what it
- * exports by name: test/package-readme.test.ts checks every name against the entry's exports.
- */
-function entryTable(ctx: EmitContext): string {
-  const { model } = ctx;
-  const { client, openapi, testing, msw } = ctx.outputs;
-  const entry = (path: string) => markdownCode(`${model.api.packageName}${path}`);
-  const { clientName, coreClassName, errorClassName } = model.api;
-  const main = client
-    ? `the client (${markdownCode(clientName)}), ${markdownCode(coreClassName)} and a function per endpoint, ${markdownCode(errorClassName)} and the other error classes, ${markdownCode("ErrorCode")}, every type`
-    : "every type";
-  return markdownTable(
-    ["import", "what"],
-    [
-      [entry(""), main],
-      [
-        entry("/validators"),
-        `each validated type's validator and Standard Schema (${markdownCode("…Schema")}), and ${markdownCode("responseValidators")}, which the client's validateResponses option checks with; the main entry never loads them`,
-      ],
-      ...(hasCallbacks(ctx)
-        ? [
-            [
-              entry("/callbacks"),
-              `the callback router (${markdownCode("createCallbackRouter")}), for servers (kept out of the main entry, so browser bundles never pull it in)`,
-            ],
-          ]
-        : []),
-      ...(testing
-        ? [
-            [
-              entry("/testing"),
-              `a stand-in of the service for tests (${markdownCode("createStandIn")}, ${markdownCode("listen")}); the main entry never loads it`,
-            ],
-          ]
-        : []),
-      ...(msw
-        ? [
-            [
-              entry("/msw"),
-              `msw request handlers over the stand-in (${markdownCode("standInHandlers")}), for browser and component tests; msw is an optional peer dependency`,
-            ],
-          ]
-        : []),
-      ...(hasTanstackQuery(ctx)
-        ? [
-            [
-              entry("/tanstack-query"),
-              `TanStack Query options per endpoint (${markdownCode("queryKeys")}, ${markdownCode("queryKeyRoot")}, ${markdownCode("…QueryOptions")}, ${markdownCode("…MutationOptions")}, ${markdownCode("…InfiniteQueryOptions")}); ${markdownCode("@tanstack/query-core")} is an optional peer dependency`,
-            ],
-          ]
-        : []),
-      ...(openapi
-        ? [
-            [
-              entry("/openapi"),
-              `the OpenAPI 3.1 document as an object (${markdownCode("openApiDocument")})`,
-            ],
-            [
-              `${entry("/openapi.json")}, ${entry("/openapi.yaml")}`,
-              "the OpenAPI 3.1 document as files",
-            ],
-          ]
-        : []),
-    ],
-  );
-}
-
-/**
- * package.json's `browser` map: a bundler for browsers (esbuild, webpack, Vite, Rollup's
- * node-resolve with `browser: true`, Parcel) takes the lean request loop (runtime
- * browser.ts) in place of core.ts, and every other file as it is (docs/client.md, "The
- * browser build"). The built file, and its source as a bundler that compiles src/ asks for
- * it (the bench and the tests bundle src/). Undefined without a client.
- */
-export function browserMap(ctx: EmitContext): Record<string, string> | undefined {
-  if (!ctx.outputs.client) return undefined;
-  const loop = "runtime/client/core.js";
-  const lean = "runtime/client/browser.js";
-  // The source's key is the path as written in an import (esbuild matches it before it finds
-  // the .ts), its value the file itself.
-  return {
-    [`./dist/${loop}`]: `./dist/${lean}`,
-    // a bundler for browsers that resolves `require` (webpack building a CommonJS app) takes dist/cjs
-    [`./dist/cjs/${loop}`]: `./dist/cjs/${lean}`,
-    [`./src/${loop}`]: `./src/${lean.replace(/\.js$/, ".ts")}`,
-  };
-}
-
-/**
- * Where package.json sends each entry point: its fields `main`, `module`, `types`, `exports`
- * and `typesVersions`. Every module entry is built twice (tsconfig.build.json: ES modules in
- * dist/; tsconfig.cjs.json: CommonJS in dist/cjs/, which the build marks `"type": "commonjs"`),
- * each with its declarations: `require` gets the CommonJS build, every other condition (`import`,
- * browsers, Deno, Bun, edge runtimes) the ES module one. `main`, `types` and `typesVersions` are
- * for resolvers that do not read `exports` (TypeScript's `node10`, old bundlers): CommonJS, as
- * they are. The two builds share their classes' `instanceof` through brands (runtime/client/brand.ts).
- */
-export function packageEntryPoints(ctx: EmitContext): JsonObject {
-  const { openapi, testing } = ctx.outputs;
-  // each module entry: its subpath and the name of the file it is built from (src/<name>.ts)
-  const modules: [subpath: string, file: string][] = [
-    [".", "index"],
-    ["./validators", "validators"],
-  ];
-  if (hasCallbacks(ctx)) modules.push(["./callbacks", "callbacks"]);
-  if (testing) modules.push(["./testing", "testing"]);
-  if (ctx.outputs.msw) modules.push(["./msw", "msw"]);
-  if (hasTanstackQuery(ctx)) modules.push(["./tanstack-query", "tanstack-query"]);
-  if (openapi) modules.push(["./openapi", "openapi"]);
-  const built = (folder: string, file: string) => ({
-    types: `./${folder}/${file}.d.ts`,
-    default: `./${folder}/${file}.js`,
-  });
-  const exports: JsonObject = {};
-  for (const [subpath, file] of modules)
-    exports[subpath] = { require: built("dist/cjs", file), default: built("dist", file) };
-  if (openapi) {
-    exports["./openapi.json"] = "./openapi.json";
-    exports["./openapi.yaml"] = "./openapi.yaml";
-  }
-  exports["./package.json"] = "./package.json";
-  const subpaths = modules.filter(([subpath]) => subpath !== ".");
-  return {
-    main: "./dist/cjs/index.js",
-    module: "./dist/index.js",
-    types: "./dist/cjs/index.d.ts",
-    exports,
-    ...(subpaths.length
-      ? {
-          typesVersions: {
-            "*": Object.fromEntries(
-              subpaths.map(([subpath, file]) => [subpath.slice(2), [`./dist/cjs/${file}.d.ts`]]),
-            ),
-          },
-        }
-      : {}),
-  };
-}
-
-/**
- * Fields of package.json's top-level object as prettier prints them: each on its own lines,
- * objects expanded, arrays of one string kept on the line; a comma after each.
- */
-function jsonFields(fields: JsonObject): string {
-  return Object.entries(fields)
-    .map(([key, value]) => {
-      const text = jsonText(value, 2).replace(/\[\n\s*("(?:[^"\\]|\\.)*")\n\s*\]/g, "[$1]");
-      return `  ${jsonText(key)}: ${text.replace(/\n/g, "\n  ")},`;
-    })
-    .join("\n");
 }
 
 /** `package.json`, `tsconfig.json` (strict check, no output), `tsconfig.build.json` (src/ to dist/), `tsconfig.cjs.json` (src/ to dist/cjs/), `.gitignore` (dist/) and `README.md` of the generated package. */

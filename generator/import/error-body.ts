@@ -3,8 +3,9 @@
  * the one schema that a strict majority of the error responses with a JSON body (4xx, 5xx,
  * their ranges and `default`, each directly or by `$ref` to a components response) name by
  * `$ref`; without a majority, the schema every catch-all response (a range or `default`)
- * names, when no other schema is named more often. The error responses of that schema then say nothing more; one of another schema
- * keeps a note at its content, as the format has one error body per API.
+ * names, when no other schema is named more often. The error responses of that schema then
+ * say nothing more; one of another schema keeps a note at its content, as the format has one
+ * error body per API.
  */
 import { deref, isObject, ownDocument, under, type ImportContext } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
@@ -44,7 +45,8 @@ export function errorSchemaKey(
 /**
  * Decides the API's error body of a document that is not apigen's own (whose `x-errors`
  * says it): the `$ref`'d schema of more than half of the error responses that have a JSON
- * body, else that of all the catch-all ones if it is the most frequent. Called before the endpoints are read, so that their error responses can tell.
+ * body, else that of all the catch-all ones if it is the most frequent. Called before the
+ * endpoints are read, so that their error responses can tell.
  */
 export function chooseErrorBody(ctx: ImportContext): void {
   if (ownDocument(ctx)) return;

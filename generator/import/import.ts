@@ -222,11 +222,12 @@ function recordSections(
  */
 function overlaid(doc: OpenApiDocument, options: DocumentInput): Diagnostic[] {
   if (!options.overlays?.length) return [];
-  const sources = options.overlays.map((path) => readOverlay(path, options.texts));
-  // the up-to-date check hashes the overlays with the document: a changed overlay is a new run
-  sources.forEach((source, i) =>
-    doc.overlayRead(resolve(options.overlays![i]!), new TextEncoder().encode(source.text)),
-  );
+  const sources = options.overlays.map((path) => {
+    const source = readOverlay(path, options.texts);
+    // the up-to-date check hashes the overlays with the document: a changed overlay is a new run
+    doc.overlayRead(resolve(path), source.bytes);
+    return source;
+  });
   const { document, warnings } = applyOverlays(doc.root.value, sources);
   doc.root.value = document;
   return warnings;

@@ -4,15 +4,7 @@
  * delivery entry, or one entry per typed event), with the prose apigen adds to their
  * descriptions taken back out.
  */
-import {
-  deref,
-  isObject,
-  setEntry,
-  stringOf,
-  under,
-  withoutKey,
-  type ImportContext,
-} from "./context.ts";
+import { deref, isObject, setEntry, stringOf, under, type ImportContext } from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
 import { bodyType, inboundAuth, type Delivery } from "./inbound-common.ts";
 import { paramsOf, splitDescription } from "./operations.ts";
@@ -69,12 +61,7 @@ export function callbackOf(
     out,
     (name) => name,
   );
-  for (const name of trailing) {
-    const param = asMapping(params[name] as string | JsonObject);
-    const text = typeof param.description === "string" ? param.description : "";
-    const own = text.split("\n\n").filter((p) => !/^Travels after the path/.test(p));
-    setEntry(params, name, withDescription({ in: "trailing", ...param }, own.join("\n\n")));
-  }
+  // a trailing parameter (x-apigen-trailing) comes back from paramsOf as `in: trailing`
   if (Object.keys(params).length) out.params = params;
   const body = bodyType(ctx, op.requestBody, under(at, "requestBody"));
   if (body !== undefined) out.body = body;
@@ -82,11 +69,6 @@ export function callbackOf(
   if (rules.length) out.rules = rules;
   carryNotes(op, out);
   return out;
-}
-
-function withDescription(param: JsonObject, description: string): JsonObject {
-  const rest = withoutKey(param, "description");
-  return description ? { ...rest, description } : rest;
 }
 
 /**

@@ -3,6 +3,8 @@
  * from tags, parameters by where they travel, the request body by content type, the success
  * response with its headers, error statuses, and the credentials each operation sends.
  */
+import { sendsDefaultText } from "../emit/openapi/parameters.ts";
+import { placementText } from "../emit/openapi/schemas.ts";
 import { camelCase } from "../ir/casing.ts";
 import {
   componentsOf,
@@ -533,13 +535,10 @@ interface ParamMeta {
   notes?: JsonObject;
 }
 
-/** The sentence apigen's own document adds to a parameter whose default the client sends. */
-const sendsDefaultSentence = "The client sends the default when the parameter is left out.";
-
 function paramMeta(ctx: ImportContext, param: JsonObject): ParamMeta {
   const text = stringOf(param, "description")?.trim();
   const paragraphs = text?.split("\n\n") ?? [];
-  const sends = ownDocument(ctx) && paragraphs.at(-1) === sendsDefaultSentence;
+  const sends = ownDocument(ctx) && paragraphs.at(-1) === sendsDefaultText;
   const description = sends ? paragraphs.slice(0, -1).join("\n\n") : text;
   return {
     required: param.required === true,
@@ -710,7 +709,7 @@ function trailingSpec(spec: JsonValue): JsonObject {
   const { description, ...rest } = asMapping(spec as string | JsonObject);
   const own =
     typeof description === "string"
-      ? description.split("\n\n").filter((p) => !/^Travels after the path/.test(p))
+      ? description.split("\n\n").filter((p) => p !== placementText.trailing)
       : [];
   return { in: "trailing", ...rest, ...(own.length ? { description: own.join("\n\n") } : {}) };
 }

@@ -15,6 +15,7 @@ import { exec } from "jsonpath-rfc9535";
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { reasonOf } from "../load/spec-folder.ts";
+import { isObject } from "./context.ts";
 import {
   maxImportFileBytes,
   parseText,
@@ -32,22 +33,23 @@ export interface OverlaySource {
   json: boolean;
 }
 
-const isObject = (value: JsonValue | undefined): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** Reads and parses an overlay file (JSON or YAML), within the importer's size limit. */
-export function readOverlay(path: string, texts?: Map<string, string>): OverlaySource {
+export function readOverlay(
+  path: string,
+  texts?: Map<string, string>,
+): OverlaySource & { bytes: Uint8Array } {
   const shown = displayPath(resolve(path));
-  let text: string;
+  let bytes: Buffer;
   try {
     if (statSync(path).size > maxImportFileBytes)
       throw new Error(`larger than ${maxImportFileBytes / 1024 / 1024} MiB`);
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (error) {
     throw importError("import-file-unreadable", { file: shown, reason: reasonOf(error).reason });
   }
+  const text = bytes.toString("utf8");
   texts?.set(shown, text);
-  return { shown, text, ...parseText(shown, shown, text) };
+  return { shown, bytes, text, ...parseText(shown, shown, text) };
 }
 
 /** `document` with each overlay's actions applied in order (the input is left as it was). */

@@ -5,6 +5,7 @@
  */
 import { globalTypeNames, runtimeExportNames } from "../ir/reserved-names.ts";
 import { pascalCase } from "../ir/casing.ts";
+import { openUnionText } from "../emit/openapi/schemas.ts";
 import {
   componentsOf,
   isObject,
@@ -559,12 +560,9 @@ function openEnum(list: JsonValue[], facets: JsonObject): TypeOut | undefined {
 /** The sentence apigen adds to an open enum's description; the `open: true` says it again. */
 const openEnumSentence = "Known values; the full list is not shown.";
 
-/** The sentence apigen's own document leads an open union's description with; the union says it again. */
-const openUnionSentence = "Known variants; a value with any other tag is accepted too.";
-
 function withoutOpenUnionSentence(description: string): string {
-  return description.startsWith(openUnionSentence)
-    ? description.slice(openUnionSentence.length).trim()
+  return description.startsWith(openUnionText)
+    ? description.slice(openUnionText.length).trim()
     : description;
 }
 

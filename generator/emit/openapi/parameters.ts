@@ -67,13 +67,14 @@ function styleOf(param: Param): JsonObject {
   }
 }
 
+/** The sentence a parameter whose default the client sends ends with (`--import` reads it back). */
+export const sendsDefaultText = "The client sends the default when the parameter is left out.";
+
 /** A path, query, header or trailing parameter: docs on the parameter, the type's shape in `schema`. */
 export function parameterOf(param: Param): JsonObject {
   const docs = param.type.docs;
   const trailing = param.placement === "trailing" ? placementText.trailing : undefined;
-  const sends = param.sendDefault
-    ? "The client sends the default when the parameter is left out."
-    : undefined;
+  const sends = param.sendDefault ? sendsDefaultText : undefined;
   return obj({
     name: param.wireName ?? param.name,
     in: placementIn(param),

@@ -49,14 +49,15 @@ export interface SchemaOptions {
   bare?: boolean;
 }
 
+/** The sentence an open union's description leads with (`--import` reads it back). */
+export const openUnionText = "Known variants; a value with any other tag is accepted too.";
+
 /** The schema of one type node. */
 export function schemaOf(node: TypeNode, options: SchemaOptions = {}): JsonObject {
   const lead = [
     ...(options.lead ?? []),
     ...(node.kind === "enum" && node.open ? ["Known values; the full list is not shown."] : []),
-    ...(node.kind === "union" && node.open
-      ? ["Known variants; a value with any other tag is accepted too."]
-      : []),
+    ...(node.kind === "union" && node.open ? [openUnionText] : []),
   ];
   const docs = node.docs;
   return obj({

@@ -369,9 +369,10 @@ export function randomNonce(): string {
 /**
  * The class of an endpoint group (`client.issues`), made when the module loads (both request
  * loops, core.ts and browser.ts, export it): each method of `names` (comma-separated) calls
- * the endpoint function in its place among `functions` with the instance's core. `C` is the type of the generated declaration it initializes, the
- * group's interface with every method's signature: there is no method body per endpoint for
- * a type checker to check (bench/github.ts).
+ * the endpoint function in its place among `functions` with the instance's core. `C` is the
+ * type of the generated declaration it initializes, the group's interface with every
+ * method's signature: there is no method body per endpoint for a type checker to check
+ * (bench/github.ts).
  */
 export function group<C>(names: string, ...functions: unknown[]): C {
   class Group {
