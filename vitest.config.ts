@@ -10,6 +10,11 @@ import SlowestFirstSequencer from "./test/support/sequencer.ts";
  */
 const isolated = ["test/diagnostics.test.ts"];
 
+// What the tests start (the CLI, tsc, publint) prints plain text whatever the caller's terminal
+// asks: CI sets FORCE_COLOR, and an escape code inside a diagnostic breaks every test that reads
+// one. The workers inherit this process's environment; tests about colour set these themselves.
+for (const name of ["FORCE_COLOR", "NO_COLOR"]) delete process.env[name];
+
 export default defineConfig({
   test: {
     // One temporary folder for the run (removed at its end), then the generator's bundle (which

@@ -9,29 +9,14 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, normalize } from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "./helpers.ts";
 
 const pkgDir = join(repoRoot, "generated");
 const publintBin = join(repoRoot, "node_modules/publint/src/cli.js");
 const attwBin = join(repoRoot, "node_modules/@arethetypeswrong/cli/dist/index.js");
-// The tools print plain text even where the caller's terminal asks for colour (CI sets
-// FORCE_COLOR), so the reports below are matched as text.
-const plainEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
-const run = (args: string[], cwd = repoRoot) => {
-  const result = spawnSync(args[0]!, args.slice(1), {
-    cwd,
-    encoding: "utf8",
-    timeout: 120_000,
-    env: plainEnv,
-  });
-  return {
-    ...result,
-    stdout: stripVTControlCharacters(result.stdout ?? ""),
-    stderr: stripVTControlCharacters(result.stderr ?? ""),
-  };
-};
+const run = (args: string[], cwd = repoRoot) =>
+  spawnSync(args[0]!, args.slice(1), { cwd, encoding: "utf8", timeout: 120_000 });
 
 let scratch: string;
 let tarball: string;
