@@ -15,7 +15,7 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 /**
  * Runtime modules every package gets, by file name (`unions.ts` only a package whose model
  * has a union or an open event stream, `client/pagination.ts` only one with a paged endpoint,
- * `client/stream.ts` only one with a streaming endpoint, `client/conditional.ts` only one with
+ * `client/stream.ts` and the three files it reads with only one with a streaming endpoint, `client/conditional.ts` only one with
  * an endpoint that answers 304 Not Modified).
  */
 export const runtimeModules = [
@@ -38,6 +38,9 @@ export const runtimeModules = [
   "client/operation.ts",
   "client/api-requests.ts",
   "client/conditional.ts",
+  "client/sse-parser.ts",
+  "client/json-lines.ts",
+  "client/stream-reader.ts",
   "client/stream.ts",
   "client/hooks.ts",
   "client/core.ts",
@@ -79,6 +82,14 @@ export const runtimeModules = [
   "tanstack/query.ts",
 ] as const;
 
+/** The stream runtime: the Stream (stream.ts) and what it reads with, one job a file. */
+const streamModules = new Set<string>([
+  "client/sse-parser.ts",
+  "client/json-lines.ts",
+  "client/stream-reader.ts",
+  "client/stream.ts",
+]);
+
 /** The outputs each folder of the runtime serves: left out when every one of them is. */
 const folderOutputs: Record<string, readonly OutputName[]> = {
   client: ["client"],
@@ -107,7 +118,7 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
     .filter((name) => !name.startsWith("tanstack/") || ctx.outputs.client)
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
-    .filter((name) => name !== "client/stream.ts" || streams)
+    .filter((name) => !streamModules.has(name) || streams)
     .filter((name) => name !== "client/expand.ts" || expands)
     .filter((name) => name !== "client/conditional.ts" || conditional)
     .map((name) => ({
