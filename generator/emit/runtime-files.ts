@@ -76,11 +76,22 @@ export const runtimeModules = [
   "testing/prefer.ts",
   "testing/expand.ts",
   "testing/core.ts",
+  "testing/deliver.ts",
   "testing/stand-in.ts",
   "testing/node.ts",
   "msw/handlers.ts",
   "tanstack/query.ts",
 ] as const;
+
+/**
+ * Files of one folder that another output needs too: the stand-in's deliveries sign with the
+ * callbacks' signer (one implementation) and redact with the client's redactor.
+ */
+const fileOutputs: Record<string, readonly OutputName[]> = {
+  "callbacks/base64.ts": ["callbacks", "testing"],
+  "callbacks/schemes.ts": ["callbacks", "testing"],
+  "client/redact.ts": ["client", "testing"],
+};
 
 /** The stream runtime: the Stream (stream.ts) and what it reads with, one job a file. */
 const streamModules = new Set<string>([
@@ -112,7 +123,7 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   // tanstack/ only with the client, which the query options call (tanstack-query-file.ts)
   return runtimeModules
     .filter((name) => {
-      const outputs = folderOutputs[name.split("/")[0]!];
+      const outputs = fileOutputs[name] ?? folderOutputs[name.split("/")[0]!];
       return outputs === undefined || outputs.some((output) => ctx.outputs[output]);
     })
     .filter((name) => !name.startsWith("tanstack/") || ctx.outputs.client)

@@ -13,10 +13,17 @@ import { bodyTimeout, defaultBodyLimit } from "../http/body.js";
 import { inboundOf, responseOf } from "../http/fetch.js";
 import { handleRequest } from "../http/handle.js";
 import { coreFor, createCore, type StandInCore } from "./core.js";
+import {
+  deliverer,
+  type DeliverCall,
+  type DeliverOptions,
+  type DeliveryOutcome,
+} from "./deliver.js";
 import { Memory, type StandInState } from "./memory.js";
 import type { KeySet } from "./request.js";
 import type { StandInTable } from "./table.js";
 
+export type { DeliverCall, DeliverOptions, DeliveryOutcome } from "./deliver.js";
 export type { KeySet } from "./request.js";
 export type { StandInState } from "./memory.js";
 
@@ -40,6 +47,11 @@ export interface StandInOptions {
    * whose own client you do not control: `(r) => r.url.endsWith("/NONE") ? "code=404" : undefined`.
    */
   prefer?: (request: Request) => string | undefined;
+  /**
+   * Where `deliver(event)` sends the spec's callbacks and webhook events, and the secret it
+   * signs them with under the spec's scheme (the router's and the trigger's signer).
+   */
+  deliver?: DeliverOptions;
 }
 
 export interface StandIn {
@@ -49,6 +61,12 @@ export interface StandIn {
   state(): StandInState;
   /** Forgets every record and state (the seed's sequence starts again). */
   reset(): void;
+  /**
+   * Sends a callback or webhook event (by its name in the spec) to `options.deliver.url`,
+   * signed, as the service would; resolves with the receiver's answer or why none came
+   * (within `deliver.timeoutMs`). Throws without `deliver` options or for an unknown event.
+   */
+  deliver(event: string, call?: DeliverCall): Promise<DeliveryOutcome>;
 }
 
 /** The core of each stand-in made here, for `listen`. */
@@ -98,7 +116,19 @@ export function createStandInFrom(table: StandInTable, options: StandInOptions =
       ? new Response(null, { status: answer.status, headers: answer.headers })
       : responseOf(answer);
   };
-  const standIn: StandIn = { fetch, state: () => memory.snapshot(), reset: () => memory.reset() };
+  const send = options.deliver
+    ? deliverer(table.events ?? [], table.types, options.deliver, seed)
+    : undefined;
+  const deliver = (event: string, call?: DeliverCall): Promise<DeliveryOutcome> =>
+    send
+      ? send(event, call)
+      : Promise.reject(new Error("deliver: createStandIn was given no deliver option"));
+  const standIn: StandIn = {
+    fetch,
+    state: () => memory.snapshot(),
+    reset: () => memory.reset(),
+    deliver,
+  };
   cores.set(standIn, core);
   tables.set(standIn, table);
   return standIn;
