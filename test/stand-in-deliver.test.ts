@@ -135,6 +135,26 @@ describe("standIn.deliver: the package's own router verifies each scheme", () =>
   });
 });
 
+describe("POST /_stand-in/deliveries/<event> (how `mock --deliver-to` is told to send)", () => {
+  it("standIn.fetch sends the event and answers with the receiver's answer", async () => {
+    handled.length = 0;
+    const asked = new Request("http://stand-in.test/_stand-in/deliveries/order.stamped", {
+      method: "POST",
+    });
+    const answer = await standIn({ secret }).fetch(asked);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ event: "order.stamped", status: 200 });
+    expect(handled.map((h) => h.event)).toEqual(["order.stamped"]);
+  });
+
+  it("without deliver options the path is the API's, and not one of its endpoints (404)", async () => {
+    const asked = new Request("http://stand-in.test/_stand-in/deliveries/order.hex", {
+      method: "POST",
+    });
+    expect((await mod.testing.createStandIn().fetch(asked)).status).toBe(404);
+  });
+});
+
 describe("standIn.deliver: limits and secrets", () => {
   it("a receiver that never answers ends the delivery at timeoutMs, with no secret in the problem", async () => {
     const sockets = new Set<import("node:net").Socket>();

@@ -81,6 +81,58 @@ export function standInTable(standIn: StandIn): StandInTable | undefined {
   return tables.get(standIn);
 }
 
+/** Path below which `POST <path><event>` makes a stand-in with `deliver` options send that event. */
+export const deliveryPath = "/_stand-in/deliveries/";
+
+/**
+ * The answer to `POST /_stand-in/deliveries/<event>` when the stand-in has `deliver` options
+ * (how `apigen mock --deliver-to` is told to send an event): 200 with the receiver's answer
+ * as JSON (`{ event, answered, status, body }`), 502 when none came (`{ event, answered,
+ * problem }`), 400 for an event the spec does not have. `undefined` for every other request,
+ * which the stand-in serves as the API.
+ */
+export function deliveryControl(
+  standIn: StandIn,
+  method: string,
+  target: string,
+): Promise<Response> | undefined {
+  if (method.toUpperCase() !== "POST" || !deliveries.has(standIn)) return undefined;
+  const path = target.startsWith("/") ? target : safePath(target);
+  if (path === undefined || !path.startsWith(deliveryPath)) return undefined;
+  let event: string;
+  try {
+    event = decodeURIComponent(path.slice(deliveryPath.length).split("?")[0]!);
+  } catch {
+    return Promise.resolve(
+      jsonResponse({ problem: "the event is not percent-encoded text" }, { status: 400 }),
+    );
+  }
+  return standIn.deliver(event).then(
+    (outcome) => jsonResponse(outcome, { status: outcome.answered ? 200 : 502 }),
+    (error: unknown) => jsonResponse({ event, problem: (error as Error).message }, { status: 400 }),
+  );
+}
+
+/** A JSON answer (`Response.json` is missing from early Node 18 releases). */
+const jsonResponse = (value: unknown, init: { status: number }): Response =>
+  new Response(JSON.stringify(value), {
+    status: init.status,
+    headers: { "Content-Type": "application/json" },
+  });
+
+/** The path of an absolute URL, `undefined` when it is none. */
+function safePath(target: string): string | undefined {
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stand-ins made here with `deliver` options. */
+const deliveries = new WeakSet<StandIn>();
+
 /** The largest body of the options: a whole number of bytes, 1 MiB when unset. */
 function bodyLimit(bytes: number | undefined): number {
   if (bytes === undefined) return defaultBodyLimit;
@@ -104,6 +156,8 @@ export function createStandInFrom(table: StandInTable, options: StandInOptions =
     timeoutMs: bodyTimeout(options.bodyTimeoutMs, "createStandIn"),
   });
   const fetch = async (request: Request): Promise<Response> => {
+    const control = deliveryControl(standIn, request.method, request.url);
+    if (control) return control;
     const answer = await handleRequest(
       coreFor(core, () => request),
       inboundOf(request),
@@ -127,6 +181,7 @@ export function createStandInFrom(table: StandInTable, options: StandInOptions =
     deliver,
   };
   cores.set(standIn, core);
+  if (send) deliveries.add(standIn);
   tables.set(standIn, table);
   return standIn;
 }
