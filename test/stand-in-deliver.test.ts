@@ -210,7 +210,24 @@ describe("standIn.deliver: limits and secrets", () => {
     );
   });
 
-  it("no deliver secret is refused when the stand-in is made", () => {
+  it("no deliver secret, and an address that is not http(s) or holds a password, are refused when the stand-in is made", () => {
     expect(() => standIn({})).toThrow("deliver needs a signing secret");
+    expect(() => standIn({ secret, url: "127.0.0.1:3000" })).toThrow(
+      "deliver.url must be an absolute http(s) address",
+    );
+    const withPassword = () =>
+      standIn({ secret, webhookUrl: "http://merchant:pa55word-x@127.0.0.1:1/hooks" });
+    expect(withPassword).toThrow("deliver.webhookUrl must not hold a user or password");
+    expect(
+      String(
+        (() => {
+          try {
+            withPassword();
+          } catch (e) {
+            return e;
+          }
+        })(),
+      ),
+    ).not.toContain("pa55word-x");
   });
 });

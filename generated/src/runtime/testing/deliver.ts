@@ -191,6 +191,26 @@ function secretsOf(options: DeliverOptions): readonly string[] {
   return secrets;
 }
 
+/**
+ * An address of the options: absolute http(s), without a user or password (fetch refuses
+ * them, and its message would repeat them), or an error naming the option and never the value.
+ */
+function checkedAddress(option: string, text: string | undefined): void {
+  if (text === undefined) return;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new Error(`createStandIn: deliver.${option} must be an absolute http(s) address`);
+  if (url.username || url.password)
+    throw new Error(
+      `createStandIn: deliver.${option} must not hold a user or password (fetch sends none); use the spec's key headers`,
+    );
+}
+
 /** The limits of the options: whole numbers, or an error naming the option. */
 function limitsOf(options: DeliverOptions): { timeoutMs: number; maxAnswerBytes: number } {
   const timeoutMs = options.timeoutMs ?? defaultDeliveryTimeoutMs;
@@ -243,6 +263,8 @@ export function deliverer(
 ): (name: string, call?: DeliverCall) => Promise<DeliveryOutcome> {
   const secrets = secretsOf(options);
   const limits = limitsOf(options);
+  checkedAddress("url", options.url);
+  checkedAddress("webhookUrl", options.webhookUrl);
   const clean = redactor([...secrets, ...(options.apiKey ? [options.apiKey] : [])]);
   return async (name, call = {}) => {
     const event = events.find((e) => e.name === name);
