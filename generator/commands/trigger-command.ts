@@ -3,7 +3,8 @@
  * service would (the spec's method, path, headers and keys, a body built from the event's
  * request type or read from a file, signed with the given secret under the spec's scheme by
  * the runtime's own signer, runtime/callbacks/schemes.ts, with the signing time and delivery
- * id where the spec says the calls carry them), then checks the answer against the event's
+ * id where the spec says the calls carry them: the request runtime/testing/deliver.ts builds,
+ * which the stand-in's deliveries send too), then checks the answer against the event's
  * success or failure type and prints a verdict. Exit status 1 on a wrong answer or none, 2
  * on a usage problem.
  *
