@@ -422,7 +422,7 @@ describe("a body flag that switches to a stream", () => {
 });
 
 describe("what a package gets", () => {
-  it("stream.ts (and StreamParseError, and the Stream type) only with a streaming endpoint", async () => {
+  it("stream.ts and the files it reads with (and StreamParseError, and the Stream type) only with a streaming endpoint", async () => {
     const folders = [tempDir("apigen-streaming-merchant-"), tempDir("apigen-streaming-fixture-")];
     try {
       const [merchant, streaming] = [
@@ -430,10 +430,13 @@ describe("what a package gets", () => {
         await generateFrom("test/fixtures/features/streaming", folders[1]),
       ];
       const file = (r: typeof merchant, path: string) => r.files.find((f) => f.path === path);
-      expect(file(merchant, "src/runtime/client/stream.ts")).toBeUndefined();
+      const streamFiles = ["stream", "sse-parser", "json-lines", "stream-reader"].map(
+        (name) => `src/runtime/client/${name}.ts`,
+      );
+      for (const path of streamFiles) expect(file(merchant, path)).toBeUndefined();
       expect(file(merchant, "src/client.ts")!.contents).not.toMatch(/openStream|Stream</);
       expect(file(merchant, "src/errors.ts")!.contents).not.toContain("StreamParseError");
-      expect(file(streaming, "src/runtime/client/stream.ts")).toBeDefined();
+      for (const path of streamFiles) expect(file(streaming, path)).toBeDefined();
       // messages.stream is open: its union ends in UnknownEvent, from unions.ts.
       expect(file(streaming, "src/runtime/unions.ts")).toBeDefined();
       expect(file(streaming, "src/errors.ts")!.contents).toContain("StreamParseError");

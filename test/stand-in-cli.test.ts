@@ -4,9 +4,11 @@
  * are clear errors, never a stack trace. The server is stopped with SIGTERM.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHmac } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { listen } from "./callbacks-helpers.ts";
 import { rawExchange, requestHead } from "./callbacks-raw.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
@@ -158,5 +160,82 @@ describe("mock --spec DIR --port N --seed N --keys FILE", () => {
     expect(body.stderr).toMatch(
       new RegExp(`^--body ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ENOENT`),
     );
+  });
+});
+
+describe("mock --deliver-to URL --secret S", () => {
+  it("POST /_stand-in/deliveries/EVENT sends the event to the server, signed; the secret is never printed", async () => {
+    const secret = "mock-delivery-secret";
+    const received: { path: string; signature: string; expected: string }[] = [];
+    const receiver = await listen((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        received.push({
+          path: req.url ?? "",
+          signature: String(req.headers["x-hub-signature-256"]),
+          expected: `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
+        });
+        res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+      });
+    });
+    try {
+      const { url, child, output } = await startMock([
+        "--spec",
+        "test/fixtures/callbacks-schemes",
+        "--port",
+        "0",
+        "--deliver-to",
+        receiver.origin,
+        "--secret",
+        secret,
+      ]);
+      const sent = await fetch(`${url}/_stand-in/deliveries/order.hex`, { method: "POST" });
+      expect(sent.status).toBe(200);
+      expect(await sent.json()).toEqual({
+        event: "order.hex",
+        answered: true,
+        status: 200,
+        body: '{"ok":true}',
+      });
+      expect(received).toHaveLength(1);
+      expect(received[0]!.path).toBe("/hex");
+      expect(received[0]!.signature).toBe(received[0]!.expected);
+      const unknown = await fetch(`${url}/_stand-in/deliveries/order.nope`, { method: "POST" });
+      expect(unknown.status).toBe(400);
+      expect(((await unknown.json()) as { problem: string }).problem).toContain(
+        'unknown event "order.nope"',
+      );
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(output()).toContain("/_stand-in/deliveries/<event> sends the event, signed");
+      expect(output()).not.toContain(secret);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("refuses --deliver-to without a secret and --secret without --deliver-to (exit 2)", () => {
+    const env = { APIGEN_SIGNING_SECRET: "" };
+    const bare = runCli(
+      ["mock", "--port", "0", "--deliver-to", "http://127.0.0.1:1"],
+      repoRoot,
+      env,
+    );
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toContain("--deliver-to needs --secret S (or APIGEN_SIGNING_SECRET set)");
+    const alone = runCli(["mock", "--port", "0", "--secret", "s3cret-value"], repoRoot, env);
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toContain("--webhook-url and --secret go with --deliver-to");
+    expect(alone.stderr).not.toContain("s3cret-value");
+    const relative = runCli(
+      ["mock", "--deliver-to", "127.0.0.1:3000", "--secret", "s"],
+      repoRoot,
+      env,
+    );
+    expect(relative.status).toBe(2);
+    expect(relative.stderr).toContain("--deliver-to must be an absolute http(s) address");
   });
 });

@@ -9,7 +9,13 @@ import type { ApiModel, Endpoint } from "../ir/model.ts";
 import { shapeOf, shapeTableOf } from "../ir/stand-in-shapes.ts";
 import { listen, type RunningStandIn } from "../runtime/testing/node.ts";
 import type { Shape } from "../runtime/testing/shape.ts";
-import { createStandInFrom, type KeySet, type StandIn } from "../runtime/testing/stand-in.ts";
+import {
+  createStandInFrom,
+  deliveryPath,
+  type DeliverOptions,
+  type KeySet,
+  type StandIn,
+} from "../runtime/testing/stand-in.ts";
 import { tableOf, type RouteValidators, type StandInTable } from "../runtime/testing/table.ts";
 import { shapeValidator } from "./shape-check.ts";
 
@@ -19,6 +25,8 @@ export interface MockOptions {
   seed: number;
   keysFile?: string;
   host?: string;
+  /** Where `POST /_stand-in/deliveries/<event>` sends the event, and the secret it signs with. */
+  deliver?: DeliverOptions;
 }
 
 /** The keys file: `{ "<credential>": { "valid": [...], "otherEnvironment": [...] } }`, checked field by field. */
@@ -86,9 +94,18 @@ export async function startMock(
     outDir: `${options.specDir}/.apigen-mock-no-output`,
   });
   const keys = options.keysFile ? readKeys(options.keysFile) : {};
-  const standIn = createStandInFrom(modelTable(model), { seed: options.seed, keys, log });
+  const standIn = createStandInFrom(modelTable(model), {
+    seed: options.seed,
+    keys,
+    log,
+    ...(options.deliver ? { deliver: options.deliver } : {}),
+  });
   const running = await listen(standIn, { port: options.port, host: options.host ?? "127.0.0.1" });
   log(`stand-in for ${model.api.title} listening on ${running.url} (seed ${options.seed})`);
+  if (options.deliver)
+    log(
+      `deliveries: POST ${running.url}${deliveryPath}<event> sends the event, signed (${(model.standIn.table.events ?? []).map((e) => e.name).join(", ") || "the spec has none"})`,
+    );
   return { standIn, running };
 }
 

@@ -28,6 +28,7 @@ async function run(specDir: string, mode: MockMode | TriggerMode): Promise<numbe
         port: mode.port,
         seed: mode.seed,
         ...(mode.keysFile !== undefined ? { keysFile: mode.keysFile } : {}),
+        ...(mode.deliver ? { deliver: mode.deliver } : {}),
       });
     }
     case "trigger": {

@@ -1,8 +1,9 @@
 /**
  * Options of the two stand-in modes, which start with a word: `mock --spec DIR [--port N]
- * [--seed N] [--keys FILE]` and `trigger <event> --spec DIR --url URL --secret S [--body FILE]
- * [--api-key K] [--expect success|failure] [--timeout-ms N] [--max-answer-bytes N]`: their
- * flags (for the command table) and the checks that turn the parsed values into a mode.
+ * [--seed N] [--keys FILE] [--deliver-to URL --secret S [--webhook-url URL]]` and
+ * `trigger <event> --spec DIR --url URL --secret S [--body FILE] [--api-key K]
+ * [--expect success|failure] [--timeout-ms N] [--max-answer-bytes N]`: their flags (for the
+ * command table) and the checks that turn the parsed values into a mode.
  */
 import { resolve } from "node:path";
 import type { Flags, FlagValues } from "./flags.ts";
@@ -20,6 +21,21 @@ export const mockFlags: Flags = {
     type: "string",
     value: "FILE",
     help: "JSON file of valid keys and other-environment keys",
+  },
+  "deliver-to": {
+    type: "string",
+    value: "URL",
+    help: "your server's base address: POST /_stand-in/deliveries/EVENT sends it there, signed",
+  },
+  "webhook-url": {
+    type: "string",
+    value: "URL",
+    help: "whole address of webhook deliveries (default: --deliver-to)",
+  },
+  secret: {
+    type: "string",
+    value: "S",
+    help: "the secret deliveries are signed with (with --deliver-to; or APIGEN_SIGNING_SECRET)",
   },
 };
 
@@ -54,6 +70,8 @@ export interface MockMode {
   port: number;
   seed: number;
   keysFile?: string;
+  /** Where the stand-in sends the events it is asked to deliver, and the secret it signs with. */
+  deliver?: { url: string; webhookUrl?: string; secret: string };
 }
 
 export interface TriggerMode {
@@ -99,7 +117,9 @@ type Values = Partial<
     | "signature-encoding"
     | "signature-prefix"
     | "timeout-ms"
-    | "max-answer-bytes",
+    | "max-answer-bytes"
+    | "deliver-to"
+    | "webhook-url",
     string
   >
 >;
@@ -138,6 +158,37 @@ function mockMode(values: Values, positionals: string[]): MockMode {
     port: whole("port", values.port, 4010, 65535),
     seed: whole("seed", values.seed, 1, 2 ** 32 - 1),
     ...(values.keys !== undefined ? { keysFile: resolve(values.keys) } : {}),
+    ...deliverOf(values),
+  };
+}
+
+/** An absolute http(s) address, or the error naming the flag (never the value: it may hold a password). */
+function address(flag: string, text: string): string {
+  if (!/^https?:\/\//.test(text) || !URL.canParse(text))
+    throw new Error(`--${flag} must be an absolute http(s) address, such as http://127.0.0.1:3000`);
+  return text;
+}
+
+/**
+ * `--deliver-to URL [--webhook-url URL] --secret S`: the secret may come from
+ * APIGEN_SIGNING_SECRET instead, so it need not sit in a shell's history.
+ */
+function deliverOf(values: Values): Pick<MockMode, "deliver"> {
+  const url = values["deliver-to"];
+  if (url === undefined) {
+    if (values["webhook-url"] !== undefined || values.secret !== undefined)
+      throw new Error("--webhook-url and --secret go with --deliver-to");
+    return {};
+  }
+  const secret = values.secret ?? process.env.APIGEN_SIGNING_SECRET;
+  if (!secret) throw new Error("--deliver-to needs --secret S (or APIGEN_SIGNING_SECRET set)");
+  const webhookUrl = values["webhook-url"];
+  return {
+    deliver: {
+      url: address("deliver-to", url),
+      ...(webhookUrl !== undefined ? { webhookUrl: address("webhook-url", webhookUrl) } : {}),
+      secret,
+    },
   };
 }
 

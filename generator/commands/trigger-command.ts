@@ -3,7 +3,8 @@
  * service would (the spec's method, path, headers and keys, a body built from the event's
  * request type or read from a file, signed with the given secret under the spec's scheme by
  * the runtime's own signer, runtime/callbacks/schemes.ts, with the signing time and delivery
- * id where the spec says the calls carry them), then checks the answer against the event's
+ * id where the spec says the calls carry them: the request runtime/testing/deliver.ts builds,
+ * which the stand-in's deliveries send too), then checks the answer against the event's
  * success or failure type and prints a verdict. Exit status 1 on a wrong answer or none, 2
  * on a usage problem.
  *
@@ -17,14 +18,9 @@ import { request as httpRequest, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { join } from "node:path";
 import type { TriggerEvent } from "../ir/stand-in-model.ts";
-import { randomUUID } from "node:crypto";
-import {
-  defaultScheme,
-  signatureHeaders,
-  type SignatureScheme,
-} from "../runtime/callbacks/schemes.ts";
+import type { SignatureScheme } from "../runtime/callbacks/schemes.ts";
 import { redactor } from "../runtime/client/redact.ts";
-import { sample, seeded } from "../runtime/testing/sample.ts";
+import { deliveryRequest, type DeliveryRequest } from "../runtime/testing/deliver.ts";
 import type { ShapeTable } from "../runtime/testing/shape.ts";
 import { validate } from "../runtime/validate.ts";
 import { shapeValidator } from "./shape-check.ts";
@@ -148,77 +144,14 @@ function send(
   });
 }
 
-/** The address of an event: the base plus the spec's path and any trailing parameters. */
-function targetOf(
-  event: TriggerEvent,
-  options: TriggerOptions,
-  types: ShapeTable,
-  seed: number,
-): URL {
-  const random = seeded(seed + 1);
-  const base = options.url;
-  const trailing = event.trailing.map((p) =>
-    encodeURIComponent(options.params?.[p.name] ?? String(sample(p.shape, types, random))),
-  );
-  const path = [event.path, ...trailing].filter((p) => p !== "").join("/");
-  return new URL(base.replace(/\/+$/, "") + (path.startsWith("/") || !path ? path : `/${path}`));
-}
-
-/** The scheme to sign with: the encoding and prefix asked for, else the spec's. */
-function schemeOf(event: TriggerEvent, options: TriggerOptions): SignatureScheme {
+/** The scheme asked for instead of the spec's: the encoding and prefix given, if any. */
+function schemeOf(options: TriggerOptions): SignatureScheme | undefined {
   const format = options.signature;
-  if (!format) return event.signatureScheme ?? defaultScheme;
+  if (!format) return undefined;
   return {
     name: format.encoding === "hex" ? "hmac-sha256-hex" : "hmac-sha256-base64",
     ...(format.prefix !== undefined ? { prefix: format.prefix } : {}),
   };
-}
-
-/** The signing time and delivery id of this delivery. */
-function factsOf(options: TriggerOptions): { timestamp: number; id: string } {
-  return {
-    timestamp: options.signedAt ?? Math.floor(Date.now() / 1000),
-    id: options.deliveryId ?? `msg_${randomUUID()}`,
-  };
-}
-
-/**
- * The headers of a delivery: fixed ones, keys, the event header, the declared delivery headers,
- * the signing time and delivery id where the spec puts them in headers, and the signature last
- * (it covers the body exactly as sent, and with Standard Webhooks the id and time).
- */
-async function headersOf(
-  event: TriggerEvent,
-  body: Uint8Array<ArrayBuffer>,
-  options: TriggerOptions,
-  facts: { timestamp: number; id: string },
-  types: ShapeTable,
-  seed: number,
-) {
-  const headers: Record<string, string> = Object.fromEntries(event.headers);
-  for (const key of event.keyHeaders)
-    headers[key.header] =
-      `${key.scheme ? `${key.scheme} ` : ""}${options.apiKey ?? "stand-in-key"}`;
-  if (event.eventHeader) headers[event.eventHeader] = event.name;
-  const random = seeded(seed + 2);
-  for (const declared of event.deliveryHeaders ?? [])
-    headers[declared.name] = String(sample(declared.shape, types, random));
-  const { timestamp, deliveryId } = event.replay ?? {};
-  if (timestamp?.in === "header") headers[timestamp.name] = String(facts.timestamp);
-  if (deliveryId?.in === "header") headers[deliveryId.name] = facts.id;
-  if (event.signatureHeader)
-    Object.assign(
-      headers,
-      await signatureHeaders(
-        schemeOf(event, options),
-        event.signatureHeader,
-        options.secrets ?? [options.secret],
-        body,
-        facts,
-      ),
-    );
-  headers["Content-Length"] = String(body.byteLength);
-  return headers;
 }
 
 /**
@@ -389,29 +322,36 @@ export async function deliver(
     );
     return { code: 2 };
   }
-  const seed = options.seed ?? 1;
-  const body: Uint8Array<ArrayBuffer> = options.bodyFile
-    ? readBodyFile(options.bodyFile)
-    : new TextEncoder().encode(
-        options.body ?? (event.body ? JSON.stringify(sample(event.body, types, seeded(seed))) : ""),
-      );
-  const url = targetOf(event, options, types, seed);
-  const facts = factsOf(options);
-  let headers: Record<string, string>;
+  const scheme = schemeOf(options);
+  const body = options.bodyFile ? readBodyFile(options.bodyFile) : options.body;
+  let request: DeliveryRequest;
   try {
-    headers = await headersOf(event, body, options, facts, types, seed);
+    // the request the stand-in's deliveries send too (runtime/testing/deliver.ts), signed by
+    // the runtime's one signer
+    request = await deliveryRequest(event, types, {
+      url: options.url,
+      secrets: options.secrets ?? [options.secret],
+      seed: options.seed ?? 1,
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+      ...(body !== undefined ? { body } : {}),
+      ...(options.params ? { params: options.params } : {}),
+      ...(options.signedAt !== undefined ? { signedAt: options.signedAt } : {}),
+      ...(options.deliveryId !== undefined ? { deliveryId: options.deliveryId } : {}),
+      ...(scheme ? { scheme } : {}),
+    });
   } catch (error) {
     // a secret the scheme cannot sign with (Standard Webhooks wants whsec_<base64>)
     show(`--secret: ${(error as Error).message}`);
     return { code: 2 };
   }
-  const signed = event.signatureHeader
-    ? `, signed ${schemeOf(event, options).name} in ${event.signatureHeader}`
+  const { url, headers } = request;
+  const signed = request.scheme
+    ? `, signed ${request.scheme.name} in ${event.signatureHeader}`
     : "";
   show(
-    `${event.kind} ${event.name}: ${event.method} ${shownUrl(url)} (${body.byteLength} bytes${signed})`,
+    `${event.kind} ${event.name}: ${event.method} ${shownUrl(url)} (${request.body.byteLength} bytes${signed})`,
   );
-  const exchange = await send(url, event.method, headers, body, limits);
+  const exchange = await send(url, event.method, headers, request.body, limits);
   if ("problem" in exchange) {
     show(`verdict: no answer: ${exchange.problem}`);
     return { code: 1 };

@@ -15,7 +15,7 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
 /**
  * Runtime modules every package gets, by file name (`unions.ts` only a package whose model
  * has a union or an open event stream, `client/pagination.ts` only one with a paged endpoint,
- * `client/stream.ts` only one with a streaming endpoint, `client/conditional.ts` only one with
+ * `client/stream.ts` and the three files it reads with only one with a streaming endpoint, `client/conditional.ts` only one with
  * an endpoint that answers 304 Not Modified).
  */
 export const runtimeModules = [
@@ -38,6 +38,9 @@ export const runtimeModules = [
   "client/operation.ts",
   "client/api-requests.ts",
   "client/conditional.ts",
+  "client/sse-parser.ts",
+  "client/json-lines.ts",
+  "client/stream-reader.ts",
   "client/stream.ts",
   "client/hooks.ts",
   "client/core.ts",
@@ -73,11 +76,30 @@ export const runtimeModules = [
   "testing/prefer.ts",
   "testing/expand.ts",
   "testing/core.ts",
+  "testing/deliver.ts",
   "testing/stand-in.ts",
   "testing/node.ts",
   "msw/handlers.ts",
   "tanstack/query.ts",
 ] as const;
+
+/**
+ * Files of one folder that another output needs too: the stand-in's deliveries sign with the
+ * callbacks' signer (one implementation) and redact with the client's redactor.
+ */
+const fileOutputs: Record<string, readonly OutputName[]> = {
+  "callbacks/base64.ts": ["callbacks", "testing"],
+  "callbacks/schemes.ts": ["callbacks", "testing"],
+  "client/redact.ts": ["client", "testing"],
+};
+
+/** The stream runtime: the Stream (stream.ts) and what it reads with, one job a file. */
+const streamModules = new Set<string>([
+  "client/sse-parser.ts",
+  "client/json-lines.ts",
+  "client/stream-reader.ts",
+  "client/stream.ts",
+]);
 
 /** The outputs each folder of the runtime serves: left out when every one of them is. */
 const folderOutputs: Record<string, readonly OutputName[]> = {
@@ -101,13 +123,13 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   // tanstack/ only with the client, which the query options call (tanstack-query-file.ts)
   return runtimeModules
     .filter((name) => {
-      const outputs = folderOutputs[name.split("/")[0]!];
+      const outputs = fileOutputs[name] ?? folderOutputs[name.split("/")[0]!];
       return outputs === undefined || outputs.some((output) => ctx.outputs[output]);
     })
     .filter((name) => !name.startsWith("tanstack/") || ctx.outputs.client)
     .filter((name) => name !== "unions.ts" || unions)
     .filter((name) => name !== "client/pagination.ts" || paging)
-    .filter((name) => name !== "client/stream.ts" || streams)
+    .filter((name) => !streamModules.has(name) || streams)
     .filter((name) => name !== "client/expand.ts" || expands)
     .filter((name) => name !== "client/conditional.ts" || conditional)
     .map((name) => ({

@@ -83,7 +83,7 @@ function factory(title: string): FileStatement {
   };
 }
 
-/** What users of the stand-in name: `listen` and the option and state types. */
+/** What users of the stand-in name: `listen` and the option, state and delivery types. */
 const reExports: FileStatement[] = [
   {
     statement: {
@@ -100,7 +100,15 @@ const reExports: FileStatement[] = [
       kind: "export-from",
       module: "src/runtime/testing/stand-in.ts",
       isTypeOnly: true,
-      names: ["KeySet", "StandIn", "StandInOptions", "StandInState"].map((name) => ({
+      names: [
+        "DeliverCall",
+        "DeliverOptions",
+        "DeliveryOutcome",
+        "KeySet",
+        "StandIn",
+        "StandInOptions",
+        "StandInState",
+      ].map((name) => ({
         name,
         isType: true,
       })),

@@ -311,16 +311,20 @@ export function buildStandIn(model: ApiModel): StandInModel {
     table: {
       title: model.api.title,
       routes,
-      types: shapeTableOf(model.types, [
-        ...model.endpoints.map((e) => e.response.body),
-        ...model.endpoints.flatMap((e) =>
-          [e.response, e.streamResponse].flatMap((r) => [
-            r?.body,
-            ...(r?.stream?.events.map((s) => s.type) ?? []),
-            ...(r?.headers.map((h) => h.type) ?? []),
-          ]),
-        ),
-      ]),
+      // the events' shapes too, for `standIn.deliver` (the same name is the same shape)
+      types: withEventTypes(
+        events,
+        shapeTableOf(model.types, [
+          ...model.endpoints.map((e) => e.response.body),
+          ...model.endpoints.flatMap((e) =>
+            [e.response, e.streamResponse].flatMap((r) => [
+              r?.body,
+              ...(r?.stream?.events.map((s) => s.type) ?? []),
+              ...(r?.headers.map((h) => h.type) ?? []),
+            ]),
+          ),
+        ]),
+      ),
       errorBodies,
       areas: model.versioning.versions.flatMap((v) =>
         v.prefix === undefined
@@ -336,10 +340,20 @@ export function buildStandIn(model: ApiModel): StandInModel {
       },
       reasonTags,
       ...versionHeaderOf(model),
+      // copies: the table is data of its own, never an alias of the trigger's events
+      ...(events.events.length > 0 ? { events: structuredClone(events.events) } : {}),
     },
     events: events.events,
     eventTypes: events.types,
   };
+}
+
+/** The route table's shapes, with those the events reach when there are events. */
+function withEventTypes(
+  events: ReturnType<typeof buildTriggerEvents>,
+  types: StandInModel["eventTypes"],
+): StandInModel["eventTypes"] {
+  return events.events.length > 0 ? { ...types, ...events.types } : types;
 }
 
 /** The area outside every path prefix: the generic one, or the current version's of an API versioned by a header. */

@@ -1,14 +1,20 @@
 /**
- * Streamed responses: server-sent events (parsed exactly as the HTML standard's "event
- * stream interpretation" says) and JSON lines, read item by item as an AsyncIterable.
+ * Streamed responses: server-sent events (sse-parser.ts) and JSON lines (json-lines.ts),
+ * read item by item as an AsyncIterable (the iterator: stream-reader.ts). This file is the
+ * Stream itself: what each event or line becomes, the stream's error item, validation.
  * Only the endpoints that stream bring this module: they hand `openStream` to `endpoint()`,
  * and the request loop (core.ts) calls it without importing it. Web Streams and TextDecoder
  * only: Node 18+, browsers, Deno, Bun and edge runtimes alike.
  */
 import { declaredHeaders } from "./decode.js";
-import { ClientError, ConnectionError, StreamParseError, UserAbortError } from "./errors.js";
+import { ClientError, StreamParseError } from "./errors.js";
 import type { ResultState } from "./api-promise.js";
+import { LineSplitter } from "./json-lines.js";
 import type { Operation, StreamFailure, StreamSpec } from "./operation.js";
+import { SseParser, type SseMessage } from "./sse-parser.js";
+import { StreamReader, type ItemSource } from "./stream-reader.js";
+
+export { SseParser, type SseMessage } from "./sse-parser.js";
 
 /**
  * Called by the request loop for each call of a streaming endpoint: when the call streams
@@ -32,155 +38,6 @@ export function openStream(
   return spec.flag !== undefined && spec.accept ? { accept: spec.accept } : undefined;
 }
 
-/** One event as the SSE parser dispatches it. */
-export interface SseMessage {
-  /** The event type; `message` when the event names none. */
-  event: string;
-  data: string;
-  /** The last event ID string at the dispatch; empty when none was set. */
-  id: string;
-}
-
-const LF = 10;
-const CR = 13;
-
-/**
- * An incremental parser of `text/event-stream` text: feed it decoded text in pieces of any
- * size and it appends each dispatched event to `out`. Lines end at CRLF, LF or CR (a CR
- * ending one piece and an LF starting the next are one line end); a leading BOM is dropped.
- */
-export class SseParser {
-  /** The last event ID string (`id:` without NUL). */
-  lastEventId = "";
-  /** The reconnection time the stream asked for (`retry:` with digits only), in ms. */
-  retry: number | undefined;
-  /** Length of the line being read (without the partial text), against the size limit. */
-  private partial = "";
-  private skipLF = false;
-  private started = false;
-  private data = "";
-  private hasData = false;
-  private type = "";
-  private idBuffer = "";
-
-  constructor(
-    /** Longest line or event data, in characters; longer is an error thrown by `feed`. */
-    private readonly limit: number = Infinity,
-  ) {}
-
-  /** Parses a piece of the stream's text, appending the events it completes to `out`. */
-  feed(text: string, out: SseMessage[]): void {
-    let pos = this.started && !this.skipLF ? 0 : this.start(text);
-    const n = text.length;
-    // Next CR and LF at or after `pos`; -1 once there is none left in this piece.
-    let cr = text.indexOf("\r", pos);
-    let lf = text.indexOf("\n", pos);
-    while (pos < n) {
-      if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
-      if (lf !== -1 && lf < pos) lf = text.indexOf("\n", pos);
-      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
-      if (end === -1) {
-        this.partial += text.slice(pos);
-        if (this.partial.length > this.limit) throw new RangeError("line");
-        return;
-      }
-      if (this.partial) {
-        const line = this.partial + text.slice(pos, end);
-        this.partial = "";
-        this.line(line, 0, line.length, out);
-      } else this.line(text, pos, end, out);
-      pos = end + 1;
-      if (text.charCodeAt(end) === CR) {
-        if (pos === n) this.skipLF = true;
-        else if (text.charCodeAt(pos) === LF) pos++;
-      }
-    }
-  }
-
-  /**
-   * Where a piece is read from: past a leading BOM in the stream's first one, and past the
-   * LF of a CRLF that the piece before ended inside. Kept out of `feed`: stores that happen
-   * once a stream, inside the function whose loop reads every line, made V8 throw away its
-   * optimized code at each new stream (bench/streams.ts).
-   */
-  private start(text: string): number {
-    let pos = 0;
-    if (!this.started && text.length) {
-      this.started = true;
-      if (text.charCodeAt(0) === 0xfeff) pos = 1;
-    }
-    if (this.skipLF && pos < text.length) {
-      this.skipLF = false;
-      if (text.charCodeAt(pos) === LF) pos++;
-    }
-    return pos;
-  }
-
-  /**
-   * One line of the stream, `text` from `start` to `end` (read in place: this runs once per
-   * line): a blank line dispatches, a comment is skipped, else a field.
-   */
-  private line(text: string, start: number, end: number, out: SseMessage[]): void {
-    if (start === end) return this.dispatch(out);
-    let colon = text.indexOf(":", start);
-    if (colon === start) return;
-    if (colon === -1 || colon > end) colon = end;
-    let from = colon + 1;
-    if (from < end && text.charCodeAt(from) === 32) from++;
-    const value = from < end ? text.slice(from, end) : "";
-    // The field name compared in place, without a string of its own.
-    const length = colon - start;
-    const first = text.charCodeAt(start);
-    if (length === 4 && first === 100 && text.startsWith("ata", start + 1)) {
-      this.data = this.hasData ? `${this.data}\n${value}` : value;
-      this.hasData = true;
-      if (this.data.length > this.limit) throw new RangeError("data");
-    } else if (length === 5 && first === 101 && text.startsWith("vent", start + 1))
-      this.type = value;
-    else if (length === 2 && text.startsWith("id", start)) {
-      if (!value.includes("\0")) this.idBuffer = value;
-    } else if (length === 5 && text.startsWith("retry", start)) {
-      if (/^[0-9]+$/.test(value)) this.retry = Number(value);
-    } // other fields are ignored
-  }
-
-  /** A blank line: the event read so far, when it has data; the buffers start afresh. */
-  private dispatch(out: SseMessage[]): void {
-    this.lastEventId = this.idBuffer;
-    if (this.hasData)
-      out.push({ event: this.type || "message", data: this.data, id: this.lastEventId });
-    this.data = "";
-    this.hasData = false;
-    this.type = "";
-  }
-}
-
-/** Splits JSON-lines text into lines: each ends at LF (a CR before it is JSON whitespace). */
-class LineSplitter {
-  private partial = "";
-  constructor(private readonly limit: number) {}
-
-  /** The complete lines of `text` appended to `out`; the rest kept for the next piece. */
-  feed(text: string, out: string[]): void {
-    let pos = 0;
-    for (let lf = text.indexOf("\n"); lf !== -1; lf = text.indexOf("\n", pos)) {
-      const line = this.partial + text.slice(pos, lf);
-      if (line.length > this.limit) throw new RangeError("line");
-      out.push(line);
-      this.partial = "";
-      pos = lf + 1;
-    }
-    this.partial += text.slice(pos);
-    if (this.partial.length > this.limit) throw new RangeError("line");
-  }
-
-  /** The last line, when the stream ended without a newline after it. */
-  end(out: string[]): void {
-    if (this.partial) out.push(this.partial);
-    this.partial = "";
-  }
-}
-
 /**
  * The items of a streamed response: `for await (const item of stream)`. It can be iterated
  * once; `break` out of the loop cancels the body, which closes the connection, and the
@@ -188,7 +45,9 @@ class LineSplitter {
  * the stream's error (`error`: a key of its JSON, or its event name) is not yielded: the
  * iteration throws the API's error for it, after the items before it, and lets go of the body.
  */
-export class Stream<Item, H = Record<string, never>> implements AsyncIterable<Item> {
+export class Stream<Item, H = Record<string, never>>
+  implements AsyncIterable<Item>, ItemSource<Item>
+{
   /** The response; its body is what the iteration reads. */
   readonly response: Response;
   readonly status: number;
@@ -362,93 +221,6 @@ function valueAt(value: unknown, path: readonly string[]): unknown {
   return current;
 }
 
-/**
- * The iterator of a Stream: reads a piece of the body when its queue of items is empty, and
- * otherwise answers from the queue, with a resolved promise and no more. (An async
- * generator's `yield` costs about a fifth more per item: with events of a few hundred bytes
- * that was 0.83x of a hand-written parser's throughput.) `return()` (a `break`) and the
- * call's signal cancel the body, which closes the connection.
- */
-class StreamReader<Item> implements AsyncIterator<Item> {
-  private queue: Item[] = [];
-  private at = 0;
-  /** The error to throw once the queue before it is given out. */
-  private failure: { error: unknown } | undefined;
-  private finished = false;
-  private readonly decoder = new TextDecoder();
-  private readonly cancel = () => void this.reader?.cancel().catch(() => {});
-
-  constructor(
-    private readonly stream: Stream<Item, unknown>,
-    private readonly op: Operation,
-    private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
-    private readonly signal: AbortSignal | undefined,
-  ) {
-    signal?.addEventListener("abort", this.cancel);
-  }
-
-  next(): Promise<IteratorResult<Item>> {
-    if (this.signal?.aborted && !this.finished) return this.fail(aborted(this.op, this.signal));
-    if (this.at < this.queue.length)
-      return Promise.resolve({ done: false, value: this.queue[this.at++]! });
-    if (this.failure) return this.fail(this.failure.error);
-    if (this.finished) return Promise.resolve({ done: true, value: undefined });
-    return this.pull().then(
-      () => this.next(),
-      (error: unknown) => this.fail(error),
-    );
-  }
-
-  return(): Promise<IteratorResult<Item>> {
-    this.finish();
-    return Promise.resolve({ done: true, value: undefined });
-  }
-
-  /** Reads pieces of the body until one completes an item, the stream ends, or it fails. */
-  private async pull(): Promise<void> {
-    const { op, signal } = this;
-    this.queue = [];
-    this.at = 0;
-    while (!this.queue.length && !this.finished && !this.failure) {
-      let read: ReadableStreamReadResult<Uint8Array>;
-      try {
-        read = this.reader ? await this.reader.read() : { done: true, value: undefined };
-      } catch (error) {
-        if (signal?.aborted) throw aborted(op, signal);
-        const detail = error instanceof Error ? error.message : String(error);
-        throw new ConnectionError(`${op.id}'s response broke off: ${detail}`, op.id, {
-          cause: error,
-        });
-      }
-      if (read.done && signal?.aborted) throw aborted(op, signal);
-      const text = read.done
-        ? this.decoder.decode()
-        : this.decoder.decode(read.value, { stream: true });
-      try {
-        if (this.stream.read(text, read.done, this.queue) === "end" || read.done) this.finish();
-      } catch (error) {
-        this.failure = { error };
-      }
-    }
-  }
-
-  /** Ends the iteration with `error`, letting go of the body. */
-  private fail(error: unknown): Promise<IteratorResult<Item>> {
-    this.failure = undefined;
-    this.queue = [];
-    this.finish();
-    return Promise.reject(error);
-  }
-
-  /** Lets go of the body and the signal; later calls of `next()` say done. */
-  private finish(): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.signal?.removeEventListener("abort", this.cancel);
-    this.cancel();
-  }
-}
-
 /** The text parsed as JSON, or the text itself when it is not JSON. */
 function tryJson(text: string): unknown {
   try {
@@ -456,9 +228,4 @@ function tryJson(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** The error of a stream the caller's signal aborted. */
-function aborted(op: Operation, signal: AbortSignal): UserAbortError {
-  return new UserAbortError(`${op.id} was aborted mid-stream`, op.id, { cause: signal.reason });
 }

@@ -8,7 +8,7 @@
  */
 import { createNodeListener, type NodeRequestLike, type NodeResponseLike } from "../http/node.js";
 import { coreFor } from "./core.js";
-import { standInCore, type StandIn } from "./stand-in.js";
+import { deliveryControl, standInCore, type StandIn } from "./stand-in.js";
 
 interface NodeServer {
   listen(port: number, host: string, done: () => void): unknown;
@@ -58,6 +58,19 @@ function requestOf(req: NodeRequestLike, origin: string, method: string, target:
   return new Request(url, { method, headers });
 }
 
+/** Writes the answer to a delivery request (`deliveryControl`); its body is not read. */
+async function answerControl(
+  answer: Promise<Response>,
+  req: NodeRequestLike,
+  res: NodeResponseLike,
+): Promise<void> {
+  req.resume?.();
+  const response = await answer;
+  const text = await response.text();
+  res.writeHead(response.status, { "Content-Type": "application/json" });
+  res.end(text);
+}
+
 /** Serves the stand-in on `host` (127.0.0.1 by default) and `port` (0: a free one). */
 export async function listen(
   standIn: StandIn,
@@ -69,6 +82,8 @@ export async function listen(
   const host = options.host ?? "127.0.0.1";
   let origin = "";
   const server = http.createServer((req, res) => {
+    const control = deliveryControl(standIn, req.method ?? "GET", req.url ?? "/");
+    if (control) return void answerControl(control, req, res);
     const request = () => requestOf(req, origin, req.method ?? "GET", req.url ?? "/");
     createNodeListener(coreFor(core, request))(req, res);
   });

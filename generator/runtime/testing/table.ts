@@ -5,6 +5,7 @@
  * which state an endpoint keeps) is decided by the generator; the runtime only follows it.
  */
 import type { Validator } from "../validate.js";
+import type { DeliveryEvent } from "./deliver.js";
 import type { RouteExpand } from "./expand.js";
 import type { Shape, ShapeLiteral, ShapeTable } from "./shape.js";
 
@@ -168,6 +169,8 @@ export interface StandInTable {
   reasonTags: Record<number, string>;
   /** Of an API versioned by a header: which header names the version (routes' `byVersion`). */
   versionHeader?: VersionHeader;
+  /** The callbacks and webhook events the service sends, which `standIn.deliver` sends (their shapes in `types`). */
+  events?: DeliveryEvent[];
 }
 
 /** The table as plain data: every route without its validators (what JSON can hold). */

@@ -28,4 +28,12 @@ export function createStandIn(options?: StandInOptions): StandIn {
 }
 
 export { listen, type RunningStandIn } from "./runtime/testing/node.js";
-export type { KeySet, StandIn, StandInOptions, StandInState } from "./runtime/testing/stand-in.js";
+export type {
+  DeliverCall,
+  DeliverOptions,
+  DeliveryOutcome,
+  KeySet,
+  StandIn,
+  StandInOptions,
+  StandInState,
+} from "./runtime/testing/stand-in.js";

@@ -14,7 +14,7 @@ import { tableOf, type StandInTable } from "./runtime/testing/table.js";
 
 const table: StandInTable = /* @__PURE__ */ tableOf(
   JSON.parse(
-    '{"title":"Typed Webhooks By Field","routes":[],"types":{},"errorBodies":{"default":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]}},"areas":[],"fallback":{"prefix":"/","errorBody":"default","invalidInput":400},"collections":[],"notFound":{"status":404,"message":"no endpoint of the spec has this path"},"rateLimited":{"status":429,"message":"rate limited"},"reasonTags":{"400":"bad_request","401":"unauthorized","403":"forbidden","404":"not_found","405":"method_not_allowed","409":"conflict","413":"payload_too_large","422":"unprocessable_entity","429":"too_many_requests","500":"internal_server_error"}}',
+    '{"title":"Typed Webhooks By Field","routes":[],"types":{"PaymentIntent":{"t":"object","fields":[{"name":"id","shape":{"t":"string","prefix":"pi_"},"required":true},{"name":"amount","shape":{"t":"integer","minimum":0},"required":true},{"name":"currency","shape":{"t":"string"},"required":true}]},"PaymentIntentSucceededEvent":{"t":"object","fields":[{"name":"id","shape":{"t":"string","prefix":"evt_"},"required":true},{"name":"created","shape":{"t":"integer"},"required":true},{"name":"type","shape":{"t":"literal","value":"payment_intent.succeeded"},"required":true},{"name":"data","shape":{"t":"object","fields":[{"name":"object","shape":{"t":"ref","name":"PaymentIntent"},"required":true}]},"required":true}]},"CustomerDeletedEvent":{"t":"object","fields":[{"name":"id","shape":{"t":"string","prefix":"evt_"},"required":true},{"name":"created","shape":{"t":"integer"},"required":true},{"name":"type","shape":{"t":"literal","value":"customer.deleted"},"required":true},{"name":"data","shape":{"t":"object","fields":[{"name":"object","shape":{"t":"object","fields":[{"name":"id","shape":{"t":"string"},"required":true}]},"required":true}]},"required":true}]}},"errorBodies":{"default":{"fields":[["code",{"slot":"code"}],["message",{"slot":"message"}]]}},"areas":[],"fallback":{"prefix":"/","errorBody":"default","invalidInput":400},"collections":[],"notFound":{"status":404,"message":"no endpoint of the spec has this path"},"rateLimited":{"status":429,"message":"rate limited"},"reasonTags":{"400":"bad_request","401":"unauthorized","403":"forbidden","404":"not_found","405":"method_not_allowed","409":"conflict","413":"payload_too_large","422":"unprocessable_entity","429":"too_many_requests","500":"internal_server_error"},"events":[{"kind":"webhook","method":"POST","path":"","trailing":[],"headers":[["Content-Type","application/json"]],"keyHeaders":[],"signatureHeader":"Webhook-Signature","signatureScheme":{"name":"hmac-sha256-base64"},"name":"payment_intent.succeeded","body":{"t":"ref","name":"PaymentIntentSucceededEvent"}},{"kind":"webhook","method":"POST","path":"","trailing":[],"headers":[["Content-Type","application/json"]],"keyHeaders":[],"signatureHeader":"Webhook-Signature","signatureScheme":{"name":"hmac-sha256-base64"},"name":"customer.deleted","body":{"t":"ref","name":"CustomerDeletedEvent"}}]}',
   ),
   {},
 );
@@ -28,4 +28,12 @@ export function createStandIn(options?: StandInOptions): StandIn {
 }
 
 export { listen, type RunningStandIn } from "./runtime/testing/node.js";
-export type { KeySet, StandIn, StandInOptions, StandInState } from "./runtime/testing/stand-in.js";
+export type {
+  DeliverCall,
+  DeliverOptions,
+  DeliveryOutcome,
+  KeySet,
+  StandIn,
+  StandInOptions,
+  StandInState,
+} from "./runtime/testing/stand-in.js";
