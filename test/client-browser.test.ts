@@ -22,6 +22,7 @@ import { TestServer } from "./support/test-server.ts";
 
 const apiKey = "sk_test_api_key_0123456789";
 const index = join(repoRoot, "generated/src/index.ts");
+const validatorsEntry = join(repoRoot, "generated/src/validators.ts");
 
 /** Bundles `contents` (an entry importing the package's src/) for browsers, as bench/bundle.ts does. */
 async function browserBundle(contents: string, minify: boolean): Promise<Uint8Array> {
@@ -38,13 +39,16 @@ async function browserBundle(contents: string, minify: boolean): Promise<Uint8Ar
 }
 
 let server: TestServer;
-let browser: typeof nodeBuild;
+let browser: typeof nodeBuild &
+  Pick<typeof import("../generated/src/validators.ts"), "requestValidators">;
 let dir: string;
 beforeAll(async () => {
   dir = tempDir("apigen-browser-");
   const file = join(dir, "client.mjs");
-  writeFileSync(file, await browserBundle(`export * from ${JSON.stringify(index)};`, false));
-  browser = (await import(pathToFileURL(file).href)) as typeof nodeBuild;
+  const entry = `export * from ${JSON.stringify(index)};
+export { requestValidators } from ${JSON.stringify(validatorsEntry)};`;
+  writeFileSync(file, await browserBundle(entry, false));
+  browser = (await import(pathToFileURL(file).href)) as typeof browser;
   server = await TestServer.start();
 });
 afterAll(async () => {
@@ -247,6 +251,30 @@ describe("the browser build", () => {
     );
     expect(error).toBeInstanceOf(browser.MiddlewareError);
     expect(error.message).not.toContain(apiKey);
+  });
+
+  it("checks parameters and bodies only with the requestValidators it is given", async () => {
+    server.respond((_req, res) => res.end(JSON.stringify(transaction)));
+    // The spec's pattern for a reference is ^[^-]{4}-[^-]{4}-[^-]{4}$: the Node build refuses it.
+    const node = new nodeBuild.MerchantCore({ baseUrl: server.url, apiKey });
+    expect(await rejection(nodeBuild.transactionsGet(node, "bad"))).toBeInstanceOf(
+      nodeBuild.RequestValidationError,
+    );
+    expect(server.requests).toHaveLength(0);
+    // Without them the browser build sends it as it is: types checked it at compile time.
+    expect(await browser.transactionsGet(core(), "bad")).toEqual(transaction);
+    expect(server.requests.map((r) => r.url)).toEqual(["/v1/merchant/transactions/bad"]);
+
+    const { requestValidators } = browser;
+    const checked = core({ requestValidators });
+    const params = await rejection(browser.transactionsGet(checked, "bad"));
+    expect(params).toBeInstanceOf(browser.RequestValidationError);
+    expect((params as nodeBuild.RequestValidationError).field).toBe("params.reference");
+    const body = await rejection(browser.ordersCreate(checked, { cart: "none" } as never));
+    expect(body).toBeInstanceOf(browser.RequestValidationError);
+    expect((body as nodeBuild.RequestValidationError).field).toBe("body.cart");
+    expect(server.requests).toHaveLength(1); // nothing more was sent
+    expect(await browser.transactionsGet(checked, "ABCD-EFGH-IJKL")).toEqual(transaction);
   });
 
   it("exports every value core.ts exports, which generated code imports through the map", async () => {

@@ -75,6 +75,7 @@ export {
   type OperationSpec,
   type PathParams,
   type QueryParams,
+  type RequestValidators,
 } from "./operation.js";
 export type { BasicCredentials } from "./params.js";
 export type { RetryPolicy } from "./retry.js";
@@ -190,7 +191,13 @@ export class ClientCore {
     const { id } = op;
     const { options, retryPolicy } = this;
     const { signal } = call;
+    // This build's endpoints bring no validators (request-validators.browser.ts): the caller's
+    // `requestValidators` check the request, except the later pages of a walk, whose
+    // operation has neither key (pagination.ts).
+    const own = options.requestValidators?.[id];
     if (op.validateParams || op.validateBody) check(op, params, body, query);
+    else if (own && ("validateParams" in op || "validateBody" in op))
+      check({ id, validateParams: own.params, validateBody: own.body }, params, body, query);
     let secrets = this.secrets;
     const inQuery: string[] = [];
     let headers: Record<string, string> = {

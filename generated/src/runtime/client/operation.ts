@@ -209,6 +209,15 @@ export function operation(data: string, ...code: unknown[]): Operation {
   };
 }
 
+/**
+ * The validators of each endpoint's parameters and body, by endpoint id: the package's
+ * `requestValidators` (its `./validators` entry). The browser build's endpoints have none of
+ * their own and check a request only with these (the client's `requestValidators` option).
+ */
+export type RequestValidators = Readonly<
+  Record<string, { readonly params?: Validator; readonly body?: Validator }>
+>;
+
 /** One call's parts, from the endpoint function's arguments. */
 export interface CallArgs {
   params: PathParams | undefined;
@@ -323,7 +332,10 @@ export function lowerKeys(headers: Readonly<Record<string, string>>): Record<str
 
 /** Local checks before anything is sent: the spec's rules for the parameters and the body. */
 export function check(
-  op: Operation,
+  op: Pick<Operation, "id"> & {
+    validateParams?: Validator | undefined;
+    validateBody?: Validator | undefined;
+  },
   params: PathParams | undefined,
   body: unknown,
   query: QueryParams | undefined,
