@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as nodeBuild from "../generated/src/index.ts";
 import * as lean from "../generator/runtime/client/browser.ts";
 import { ApiError } from "../generator/runtime/client/errors.ts";
-import { placeParams } from "../generator/runtime/client/params.ts";
+import { credentialText, placeParams } from "../generator/runtime/client/params.ts";
 import { repoRoot, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
 
@@ -202,9 +202,10 @@ describe("the browser build", () => {
         ],
         headers: {},
         documentedResponse: false,
-        code: ["place"],
+        code: ["place", "credential"],
       }),
       placeParams,
+      credentialText,
     );
     await client.request(op, { name: "a b" });
     const [request] = server.requests;
@@ -212,6 +213,16 @@ describe("the browser build", () => {
     expect(request!.headers["x-api-version"]).toBe("1");
     expect(request!.headers.accept).toBe("application/vnd.test+json");
     expect(request!.headers.authorization).toBe(`Basic ${btoa("ann:s3cret-pass")}`);
+    // What the call sent is redacted from its error: the password, the token and the key.
+    const token = btoa("ann:s3cret-pass");
+    server.respond((_req, res) => {
+      res.statusCode = 401;
+      res.end(JSON.stringify({ message: `bad s3cret-pass, ${token}, k/ey 1` }));
+    });
+    const error = await rejection(
+      client.request(op, { name: "a" }, undefined, undefined, { maxRetries: 0 }),
+    );
+    expect(error.message).toContain("bad [redacted], [redacted], [redacted]");
   });
 
   it("runs middleware around each attempt, as the Node build does", async () => {

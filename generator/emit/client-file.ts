@@ -120,9 +120,10 @@ function argNames(endpoint: Endpoint): string[] | undefined {
  * to them, so a bundle of other endpoints leaves them out.
  */
 function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
-  const queryCredential = endpoint.auth.some(
-    (credentialId) => model.credentials.find((c) => c.id === credentialId)?.placement === "query",
+  const placements = endpoint.auth.map(
+    (credentialId) => model.credentials.find((c) => c.id === credentialId)?.placement,
   );
+  const queryCredential = placements.includes("query");
   const places = queryCredential || endpoint.params.some((p) => !inPath(p));
   // Through src/request-validators.ts: the browser build has none (docs/client.md).
   const validators = endpointValidators(endpoint);
@@ -131,6 +132,12 @@ function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
     ["validateBody", validators.body ? requestValidatorRef(validators.body) : undefined],
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
     ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
+    [
+      "credential",
+      queryCredential || placements.includes("basic")
+        ? runtimeValue(coreModule, "credentialText")
+        : undefined,
+    ],
     [
       "readHeaders",
       endpoint.response.headers.length ? runtimeValue(coreModule, "declaredHeaders") : undefined,

@@ -22,7 +22,6 @@ import {
   ConnectionError,
   MissingCredentialError,
   RedirectError,
-  RequestValidationError,
   TimeoutError,
   UserAbortError,
   type ApiErrorDetails,
@@ -38,7 +37,6 @@ import {
   type PathParams,
   type QueryParams,
 } from "./operation.js";
-import { basicToken, loneSurrogate, queryPair, secretsOf } from "./params.js";
 import { baseAddress } from "./redirect.js";
 import { detailsOf, type ApiErrorClass } from "./response.js";
 import {
@@ -62,7 +60,7 @@ export type {
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
 export { group } from "./operation.js";
-export { placeParams } from "./params.js";
+export { credentialText, placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
   operation,
@@ -135,7 +133,8 @@ export class ClientCore {
     for (const [name, value] of Object.entries(options)) if (value != null) settings[name] = value;
     this.options = settings as unknown as Settings;
     this.maxPages = this.options.maxPages;
-    this.secrets = Object.values(credentials).flatMap(secretsOf);
+    // Keys given as strings; basic credentials' password and token join a call's when it sends them.
+    this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
     // "warn" and "throw" check with the validators of the package's ./validators entry.
     const mode = options.validateResponses;
     if (mode && mode !== "off" && !options.responseValidators)
@@ -208,18 +207,17 @@ export class ClientCore {
         if (op.credentials[i]!.optional) continue;
         throw new MissingCredentialError(id, send.option, send);
       }
-      if (typeof value === "function") {
-        value = await (value as () => unknown)();
-        secrets = [...secrets, ...secretsOf(value)];
-      }
-      const text = send.basic ? basicToken(id, send.option, value) : String(value);
+      const given = typeof value === "function";
+      if (given) value = await (value as () => unknown)();
+      // HTTP basic and query credentials are written by the code their endpoints pass
+      // (params.ts `credentialText`), which also names what to redact: others leave it out.
+      const [text, ...more] =
+        send.basic || send.query !== undefined
+          ? op.credential!(id, send, value)
+          : [String(value), ...(given && typeof value === "string" ? [value] : [])];
+      secrets = [...secrets, ...more];
       if (send.query === undefined) headers[send.header!] = send.prefix + text;
-      else
-        try {
-          inQuery.push(queryPair(send.query, text));
-        } catch {
-          throw new RequestValidationError(id, [{ path: send.option, message: loneSurrogate }]);
-        }
+      else inQuery.push(text!);
     }
     if (call.idempotencyKey !== undefined)
       headers[options.idempotencyHeader.toLowerCase()] = call.idempotencyKey;

@@ -74,7 +74,7 @@ export type { ApiRequests } from "./api-requests.js";
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
 export { group } from "./operation.js";
-export { placeParams } from "./params.js";
+export { credentialText, placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
   operation,

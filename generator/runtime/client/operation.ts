@@ -8,7 +8,13 @@ import type { ClientCore, RequestOptions } from "./core.js";
 import type { declaredHeaders, HeaderParse, ResponseKind } from "./decode.js";
 import type { BodyEncoding, encodeBody } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
-import { loneSurrogate, type ParamsSpec, type placeParams, type QueryParams } from "./params.js";
+import {
+  loneSurrogate,
+  type credentialText,
+  type ParamsSpec,
+  type placeParams,
+  type QueryParams,
+} from "./params.js";
 
 /** How an endpoint's credential travels. */
 export interface CredentialSpec {
@@ -126,6 +132,11 @@ export interface OperationCode {
   readHeaders?: typeof declaredHeaders;
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
   place?: typeof placeParams;
+  /**
+   * params.ts's `credentialText`: for a credential sent as HTTP basic or in the query string,
+   * which the browser build writes with it (core.ts does not read it).
+   */
+  credential?: typeof credentialText;
   /**
    * conditional.ts's `conditional`: for an endpoint that answers 304 Not Modified, the
    * headers a call's `ifNoneMatch`/`ifModifiedSince` send, and the result a 304 gives.

@@ -10,6 +10,7 @@ import {
 } from "./request-validators.js";
 import {
   ClientCore,
+  credentialText,
   declaredHeaders,
   group,
   placeParams,
@@ -124,9 +125,10 @@ export const filesList: (
   query?: Pick<FilesListParams, "page_token" | "page_size">,
   options?: RequestOptions,
 ) => PagePromise<FileList, File> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"files.list","method":"GET","path":"/v1/files","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"nextToken","items":["files"],"param":"page_token","token":["next_page_token"]},"code":["validateParams","place"]}',
+  '{"id":"files.list","method":"GET","path":"/v1/files","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"paging":{"style":"nextToken","items":["files"],"param":"page_token","token":["next_page_token"]},"code":["validateParams","place","credential"]}',
   validateFilesListParams,
   placeParams,
+  credentialText,
 );
 
 /**
@@ -195,9 +197,10 @@ export const issuesList: (
   params?: Pick<IssuesListParams, "X-Trace" | "state" | "per_page">,
   options?: RequestOptions,
 ) => PagePromise<Issue[], Issue, IssuesListResponseHeaders> = /* @__PURE__ */ pagedEndpoint(
-  '{"id":"issues.list","method":"GET","path":"/v1/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"responseHeaders":{"Link":"string","X-Total":"integer"},"paging":{"style":"link","header":"Link"},"code":["validateParams","place","readHeaders"]}',
+  '{"id":"issues.list","method":"GET","path":"/v1/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"},{"option":"apiKey","query":"api_key"}],"headers":{},"args":["$query"],"documentedResponse":true,"headerParams":["X-Trace"],"responseHeaders":{"Link":"string","X-Total":"integer"},"paging":{"style":"link","header":"Link"},"code":["validateParams","place","credential","readHeaders"]}',
   validateIssuesListParams,
   placeParams,
+  credentialText,
   declaredHeaders,
 );
 

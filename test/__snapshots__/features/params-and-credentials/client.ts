@@ -11,6 +11,7 @@ import {
 } from "./request-validators.js";
 import {
   ClientCore,
+  credentialText,
   endpoint,
   group,
   placeParams,
@@ -213,7 +214,8 @@ export const accountGet: (
 ) => ApiPromise<{
   login: string;
 }> = /* @__PURE__ */ endpoint(
-  '{"id":"account.get","method":"GET","path":"/account","credentials":[{"option":"basic","basic":true}],"headers":{},"documentedResponse":true}',
+  '{"id":"account.get","method":"GET","path":"/account","credentials":[{"option":"basic","basic":true}],"headers":{},"documentedResponse":true,"code":["credential"]}',
+  credentialText,
 );
 
 /**
@@ -240,10 +242,11 @@ export const chargesCreate: (
   params: Pick<ChargesCreateParams, "Stripe-Account">,
   options?: RequestOptions,
 ) => ApiPromise<Charge> = /* @__PURE__ */ endpoint(
-  '{"id":"charges.create","method":"POST","path":"/v1/charges","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{"Content-Type":"application/json"},"args":["$body","$query"],"documentedResponse":true,"headerParams":["Stripe-Account"],"code":["validateParams","validateBody","place"]}',
+  '{"id":"charges.create","method":"POST","path":"/v1/charges","credentials":[{"option":"apiKey","query":"api_key"}],"headers":{"Content-Type":"application/json"},"args":["$body","$query"],"documentedResponse":true,"headerParams":["Stripe-Account"],"code":["validateParams","validateBody","place","credential"]}',
   validateChargesCreateParams,
   validateChargesCreateBody,
   placeParams,
+  credentialText,
 );
 
 /** The `issues` endpoints of the Params Example. */

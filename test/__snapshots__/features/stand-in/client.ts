@@ -8,6 +8,7 @@ import {
 } from "./request-validators.js";
 import {
   ClientCore,
+  credentialText,
   endpoint,
   group,
   placeParams,
@@ -117,8 +118,9 @@ export const itemsList: (
  */
 export const adminReset: (core: KioskCore, options?: RequestOptions) => ApiPromise<void> =
   /* @__PURE__ */ endpoint(
-    '{"id":"admin.reset","method":"POST","path":"/v1/admin/reset","credentials":[{"option":"apiKey","header":"X-Key"},{"option":"clientKey","query":"client_key"}],"headers":{},"documentedResponse":false,"response":"none","code":["place"]}',
+    '{"id":"admin.reset","method":"POST","path":"/v1/admin/reset","credentials":[{"option":"apiKey","header":"X-Key"},{"option":"clientKey","query":"client_key"}],"headers":{},"documentedResponse":false,"response":"none","code":["place","credential"]}',
     placeParams,
+    credentialText,
   );
 
 /**
@@ -186,8 +188,9 @@ export const ticketsClose: (
   ticketId: string,
   options?: RequestOptions,
 ) => ApiPromise<Ticket> = /* @__PURE__ */ endpoint(
-  '{"id":"tickets.close","method":"POST","path":"/v2/tickets/{ticket_id}/close","credentials":[{"option":"operator","basic":true}],"headers":{},"args":["ticket_id"],"documentedResponse":true,"code":["validateParams"]}',
+  '{"id":"tickets.close","method":"POST","path":"/v2/tickets/{ticket_id}/close","credentials":[{"option":"operator","basic":true}],"headers":{},"args":["ticket_id"],"documentedResponse":true,"code":["validateParams","credential"]}',
   validateTicketsCloseParams,
+  credentialText,
 );
 
 /** The `items` endpoints of the Stand-in Example. */
