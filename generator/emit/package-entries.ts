@@ -42,7 +42,7 @@ function moduleEntries(ctx: EmitContext): ModuleEntry[] {
     {
       subpath: "./validators",
       file: "validators",
-      what: `each validated type's validator and Standard Schema (${code("…Schema")}), and ${code("responseValidators")}, which the client's validateResponses option checks with; the main entry never loads them`,
+      what: `each validated type's validator and Standard Schema (${code("…Schema")}), ${code("responseValidators")}, which the client's validateResponses option checks with, and ${code("requestValidators")}, with which the browser build checks requests; the main entry never loads them`,
     },
   ];
   if (hasCallbacks(ctx))
