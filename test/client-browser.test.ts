@@ -15,7 +15,8 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as nodeBuild from "../generated/src/index.ts";
 import * as lean from "../generator/runtime/client/browser.ts";
-import { ApiError } from "../generator/runtime/client/errors.ts";
+import { ApiError, RequestValidationError } from "../generator/runtime/client/errors.ts";
+import { pagedEndpoint } from "../generator/runtime/client/pagination.ts";
 import { credentialText, placeParams } from "../generator/runtime/client/params.ts";
 import { repoRoot, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
@@ -286,6 +287,50 @@ describe("the browser build", () => {
     expect((body as nodeBuild.RequestValidationError).field).toBe("body.cart");
     expect(server.requests).toHaveLength(1); // nothing more was sent
     expect(await browser.transactionsGet(checked, "ABCD-EFGH-IJKL")).toEqual(transaction);
+  });
+
+  it("checks a paged call's first page with requestValidators, not the pages a walk asks for after it", async () => {
+    server.respond((req, res) => {
+      const later = req.url.includes("cursor=");
+      res.end(JSON.stringify({ items: [later ? 2 : 1], next: later ? null : "c2" }));
+    });
+    // As the browser build's generated endpoint is: its validator slot empty (request-validators.browser.ts).
+    const list = pagedEndpoint<
+      (core: unknown, query: { status?: string }) => AsyncIterable<number> & PromiseLike<unknown>
+    >(
+      JSON.stringify({
+        id: "items.list",
+        method: "GET",
+        path: "/items",
+        credentials: [],
+        headers: {},
+        args: ["$query"],
+        documentedResponse: true,
+        paging: { style: "nextToken", param: "cursor", token: ["next"], items: ["items"] },
+        code: ["validateParams", "place"],
+      }),
+      undefined,
+      placeParams,
+    );
+    const status = (value: unknown, path: string, issues: { path: string; message: string }[]) => {
+      const given = (value as { status?: unknown }).status;
+      if (given !== "open") issues.push({ path: `${path}.status`, message: "must be open" });
+    };
+    const requestValidators = { "items.list": { params: status } };
+    const client = new lean.ClientCore({ baseUrl: server.url, requestValidators }, {}, ApiError);
+    const items: number[] = [];
+    for await (const item of list(client, { status: "open" })) items.push(item);
+    expect(items).toEqual([1, 2]);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/items?status=open",
+      "/items?status=open&cursor=c2",
+    ]);
+    const refused = await rejection(list(client, { status: "shut" }));
+    expect(refused).toBeInstanceOf(
+      lean.ClientCore && ApiError.prototype.constructor === ApiError ? Error : Error,
+    );
+    expect((refused as { field?: string }).field).toBe("params.status");
+    expect(server.requests).toHaveLength(2);
   });
 
   it("exports every value core.ts exports, which generated code imports through the map", async () => {
