@@ -62,6 +62,8 @@ const snapshotted = [
   "src/index.ts",
   "src/validators.ts",
   "src/client.ts",
+  "src/request-validators.ts",
+  "src/request-validators.browser.ts",
   "src/errors.ts",
   "src/callbacks.ts",
   "src/openapi.ts",

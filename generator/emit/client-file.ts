@@ -49,13 +49,13 @@ import { obj } from "./shared/json.ts";
 import {
   generatedRef,
   modules,
+  requestValidatorRef,
   runtimeType,
   runtimeValue,
   typeRef,
-  validatorRef,
 } from "./shared/symbols.ts";
+import { endpointValidators } from "./shared/request-validators.ts";
 import { generic, literalType, typeExpr, union } from "./shared/type-expr.ts";
-import { validatorDeclaration, validatorExpr } from "./shared/validator-expr.ts";
 import { jsonText } from "./shared/escape.ts";
 
 const coreModule = "client/core.ts";
@@ -63,17 +63,6 @@ const requestOptions = runtimeType(coreModule, "RequestOptions");
 const conditionalModule = "client/conditional.ts";
 /** The options of a call to an endpoint that answers 304: `ifNoneMatch`, `ifModifiedSince`. */
 const conditionalOptions = runtimeType(conditionalModule, "ConditionalRequestOptions");
-
-/** Whether a body is a named type, validated by that type's own validator. */
-const isNamedBody = (endpoint: Endpoint) =>
-  endpoint.body?.kind === "ref" && !endpoint.body.nullable;
-
-/** The validator of an endpoint's body: the named type's, or a local one built inline. */
-function bodyValidator(endpoint: Endpoint): Expr {
-  return endpoint.body?.kind === "ref" && isNamedBody(endpoint)
-    ? validatorRef(endpoint.body.name)
-    : id(endpoint.bodyValidatorName!);
-}
 
 /**
  * The arguments of `endpoint()` for one endpoint: its data as JSON text, then the code it
@@ -131,15 +120,24 @@ function argNames(endpoint: Endpoint): string[] | undefined {
  * to them, so a bundle of other endpoints leaves them out.
  */
 function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
-  const queryCredential = endpoint.auth.some(
-    (credentialId) => model.credentials.find((c) => c.id === credentialId)?.placement === "query",
+  const placements = endpoint.auth.map(
+    (credentialId) => model.credentials.find((c) => c.id === credentialId)?.placement,
   );
+  const queryCredential = placements.includes("query");
   const places = queryCredential || endpoint.params.some((p) => !inPath(p));
+  // Through src/request-validators.ts: the browser build has none (docs/client.md).
+  const validators = endpointValidators(endpoint);
   const code: [string, Expr | undefined][] = [
-    ["validateParams", endpoint.paramsTypeName ? validatorRef(endpoint.paramsTypeName) : undefined],
-    ["validateBody", endpoint.body ? bodyValidator(endpoint) : undefined],
+    ["validateParams", validators.params ? requestValidatorRef(validators.params) : undefined],
+    ["validateBody", validators.body ? requestValidatorRef(validators.body) : undefined],
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
     ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
+    [
+      "credential",
+      queryCredential || placements.includes("basic")
+        ? runtimeValue(coreModule, "credentialText")
+        : undefined,
+    ],
     [
       "readHeaders",
       endpoint.response.headers.length ? runtimeValue(coreModule, "declaredHeaders") : undefined,
@@ -318,15 +316,6 @@ function clientClass(model: ApiModel, groups: readonly (readonly Endpoint[])[]):
   };
 }
 
-/** The local validators of the bodies whose type is written inline. */
-function inlineBodyValidators(model: ApiModel): FileStatement[] {
-  return model.endpoints.flatMap((e) => {
-    if (!e.body || isNamedBody(e)) return [];
-    const docs = [`Checks the body of \`${e.id}\`; appends one issue per problem.`];
-    return validatorDeclaration(e.bodyValidatorName!, validatorExpr(e.body), docs, false);
-  });
-}
-
 /**
  * The runtime's ApiPromise (what every call returns) and, where a body has binary fields,
  * BinaryInput, re-exported for the package's users; with a paged endpoint, PagePromise and
@@ -418,7 +407,6 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
     ...[endpointIdType(model)].flatMap((statement) => (statement ? [{ statement }] : [])),
     { statement: optionsInterface(model) },
     { statement: coreClass(model) },
-    ...inlineBodyValidators(model),
     ...model.endpoints.flatMap((e) =>
       [responseHeadersInterface(e), eventUnionStatement(e)].flatMap((statement) =>
         statement ? [{ statement }] : [],

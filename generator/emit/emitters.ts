@@ -10,6 +10,7 @@ import { emitIndexFile } from "./index-file.ts";
 import { emitMswFile } from "./msw-file.ts";
 import { emitOpenApiFiles } from "./openapi/files.ts";
 import { emitPackageFiles } from "./package-files.ts";
+import { emitRequestValidatorsFiles } from "./request-validators-file.ts";
 import { emitRuntimeFiles } from "./runtime-files.ts";
 import { emitTanstackQueryFile } from "./tanstack-query-file.ts";
 import { emitTestingFile } from "./testing-file.ts";
@@ -29,6 +30,7 @@ export const emitters: readonly Emitter[] = [
   { name: "runtime", emit: emitRuntimeFiles },
   { name: "errors", emit: emitErrorsFile, output: "client" },
   { name: "client", emit: emitClientFile, output: "client" },
+  { name: "request-validators", emit: emitRequestValidatorsFiles, output: "client" },
   { name: "callbacks", emit: emitCallbacksFile, output: "callbacks" },
   { name: "openapi", emit: emitOpenApiFiles, output: "openapi" },
   { name: "index", emit: emitIndexFile },

@@ -42,7 +42,7 @@ function moduleEntries(ctx: EmitContext): ModuleEntry[] {
     {
       subpath: "./validators",
       file: "validators",
-      what: `each validated type's validator and Standard Schema (${code("…Schema")}), and ${code("responseValidators")}, which the client's validateResponses option checks with; the main entry never loads them`,
+      what: `each validated type's validator and Standard Schema (${code("…Schema")}), ${code("responseValidators")}, which the client's validateResponses option checks with, and ${code("requestValidators")}, with which the browser build checks requests; the main entry never loads them`,
     },
   ];
   if (hasCallbacks(ctx))
@@ -114,11 +114,17 @@ export function browserMap(ctx: EmitContext): Record<string, string> | undefined
   const lean = "runtime/client/browser.js";
   // The source's key is the path as written in an import (esbuild matches it before it finds
   // the .ts), its value the file itself.
+  // The endpoints' request validators: none in the browser build (request-validators-file.ts).
+  const checks = "request-validators.js";
+  const noChecks = "request-validators.browser.js";
   return {
     [`./dist/${loop}`]: `./dist/${lean}`,
+    [`./dist/${checks}`]: `./dist/${noChecks}`,
     // a bundler for browsers that resolves `require` (webpack building a CommonJS app) takes dist/cjs
     [`./dist/cjs/${loop}`]: `./dist/cjs/${lean}`,
+    [`./dist/cjs/${checks}`]: `./dist/cjs/${noChecks}`,
     [`./src/${loop}`]: `./src/${lean.replace(/\.js$/, ".ts")}`,
+    [`./src/${checks}`]: `./src/${noChecks.replace(/\.js$/, ".ts")}`,
   };
 }
 

@@ -24,6 +24,8 @@ import {
   validatorName,
 } from "./shared/symbols.ts";
 import { typeExpr } from "./shared/type-expr.ts";
+import { endpointValidators, inlineBodyValidators } from "./shared/request-validators.ts";
+import { obj } from "./code/build.ts";
 import {
   objectValidatorExpr,
   shapesCall,
@@ -110,6 +112,40 @@ function responseTable(endpoints: readonly Endpoint[]): FileStatement[] {
   return [{ statement }];
 }
 
+/**
+ * `requestValidators`: per endpoint with checked parameters or a body, their validators. The
+ * browser build's endpoints have none of their own (request-validators-file.ts): a browser
+ * client given this table checks requests as the Node build does (docs/client.md).
+ */
+function requestTable(endpoints: readonly Endpoint[]): FileStatement[] {
+  const entries = endpoints.flatMap((endpoint): [string, Expr][] => {
+    const { params, body } = endpointValidators(endpoint);
+    if (!params && !body) return [];
+    return [
+      [
+        endpoint.id,
+        obj([
+          ["params", params ? id(params) : undefined],
+          ["body", body ? id(body) : undefined],
+        ]),
+      ],
+    ];
+  });
+  const statement = {
+    kind: "variable",
+    declarationKind: "const",
+    name: "requestValidators",
+    isExported: true,
+    docs: [
+      "Each endpoint's parameter and body validators: the client's `requestValidators`, for the browser build, whose endpoints check requests only with them.",
+    ],
+    // typed where declared, so the package's declarations are read without a type checker (diff)
+    type: runtimeType("client/core.ts", "RequestValidators"),
+    init: obj(entries, { expanded: true }),
+  } as const;
+  return [{ statement }];
+}
+
 /** `src/validators.ts` of the generated package. */
 export function emitValidatorsFile(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
@@ -121,7 +157,9 @@ export function emitValidatorsFile(ctx: EmitContext): EmittedFile {
     ...model.paramsTypes
       .filter((p) => validated.has(p.name))
       .flatMap((p) => declared(p.name, typeRef(p.name), objectValidatorExpr(p.params))),
+    ...(ctx.outputs.client ? inlineBodyValidators(model) : []),
     ...(ctx.outputs.client ? responseTable(model.endpoints) : []),
+    ...(ctx.outputs.client ? requestTable(model.endpoints) : []),
   ];
   const contents = printSourceFile({ path: modules.validators, banner: ctx.banner, statements });
   return { path: modules.validators, contents };

@@ -89,6 +89,7 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "ClientCore",
   "RouterSpec",
   "ResponseValidators",
+  "RequestValidators",
   "StandardSchemaV1",
   "StandInTable",
   // runtime/tanstack/query.ts, imported by tanstack-query.ts beside the spec's types
@@ -149,6 +150,7 @@ const coreOptionNames = [
   "maxPages",
   "validateResponses",
   "responseValidators",
+  "requestValidators",
 ] as const satisfies readonly (keyof CoreOptions)[];
 // A new option of the runtime must be listed above: otherwise this does not compile.
 const everyCoreOption: Exclude<keyof CoreOptions, (typeof coreOptionNames)[number]> extends never

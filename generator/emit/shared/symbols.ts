@@ -32,6 +32,8 @@ import type { Ref } from "../code/nodes.ts";
 export const modules = {
   types: "src/types.ts",
   validators: "src/validators.ts",
+  requestValidators: "src/request-validators.ts",
+  requestValidatorsBrowser: "src/request-validators.browser.ts",
   errors: "src/errors.ts",
   client: "src/client.ts",
   callbacks: "src/callbacks.ts",
@@ -64,6 +66,13 @@ export const schemaName = (typeName: string): string =>
 /** The validator of a named type or parameters interface, in `src/validators.ts`. */
 export const validatorRef = (typeName: string): Ref =>
   ref(validatorName(typeName), modules.validators, false);
+
+/**
+ * A request validator as the client's endpoints take it: from `src/request-validators.ts`,
+ * which the browser build swaps for a module without validators.
+ */
+export const requestValidatorRef = (name: string): Ref =>
+  ref(name, modules.requestValidators, false);
 
 /** A global of the language, never imported: `Promise`, `Record`, `Omit`, `JSON`. */
 export const globalRef = (name: string, isType = true): Ref => ref(name, undefined, isType);

@@ -22,7 +22,6 @@ import {
   ConnectionError,
   MissingCredentialError,
   RedirectError,
-  RequestValidationError,
   TimeoutError,
   UserAbortError,
   type ApiErrorDetails,
@@ -38,7 +37,6 @@ import {
   type PathParams,
   type QueryParams,
 } from "./operation.js";
-import { basicToken, loneSurrogate, queryPair, secretsOf } from "./params.js";
 import { baseAddress } from "./redirect.js";
 import { detailsOf, type ApiErrorClass } from "./response.js";
 import {
@@ -62,7 +60,7 @@ export type {
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
 export { group } from "./operation.js";
-export { placeParams } from "./params.js";
+export { credentialText, placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
   operation,
@@ -72,6 +70,7 @@ export {
   type OperationSpec,
   type PathParams,
   type QueryParams,
+  type RequestValidators,
 } from "./operation.js";
 export type { BasicCredentials } from "./params.js";
 export type { RetryPolicy } from "./retry.js";
@@ -134,7 +133,8 @@ export class ClientCore {
     for (const [name, value] of Object.entries(options)) if (value != null) settings[name] = value;
     this.options = settings as unknown as Settings;
     this.maxPages = this.options.maxPages;
-    this.secrets = Object.values(credentials).flatMap(secretsOf);
+    // Keys given as strings; basic credentials' password and token join a call's when it sends them.
+    this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
     // "warn" and "throw" check with the validators of the package's ./validators entry.
     const mode = options.validateResponses;
     if (mode && mode !== "off" && !options.responseValidators)
@@ -187,7 +187,13 @@ export class ClientCore {
     const { id } = op;
     const { options, retryPolicy } = this;
     const { signal } = call;
+    // This build's endpoints bring no validators (request-validators.browser.ts): the caller's
+    // `requestValidators` check the request, except the later pages of a walk, whose
+    // operation has neither key (pagination.ts).
+    const own = options.requestValidators?.[id];
     if (op.validateParams || op.validateBody) check(op, params, body, query);
+    else if (own && ("validateParams" in op || "validateBody" in op))
+      check({ id, validateParams: own.params, validateBody: own.body }, params, body, query);
     let secrets = this.secrets;
     const inQuery: string[] = [];
     let headers: Record<string, string> = {
@@ -201,18 +207,17 @@ export class ClientCore {
         if (op.credentials[i]!.optional) continue;
         throw new MissingCredentialError(id, send.option, send);
       }
-      if (typeof value === "function") {
-        value = await (value as () => unknown)();
-        secrets = [...secrets, ...secretsOf(value)];
-      }
-      const text = send.basic ? basicToken(id, send.option, value) : String(value);
+      const given = typeof value === "function";
+      if (given) value = await (value as () => unknown)();
+      // HTTP basic and query credentials are written by the code their endpoints pass
+      // (params.ts `credentialText`), which also names what to redact: others leave it out.
+      const [text, ...more] =
+        send.basic || send.query !== undefined
+          ? op.credential!(id, send, value)
+          : [String(value), ...(given && typeof value === "string" ? [value] : [])];
+      secrets = [...secrets, ...more];
       if (send.query === undefined) headers[send.header!] = send.prefix + text;
-      else
-        try {
-          inQuery.push(queryPair(send.query, text));
-        } catch {
-          throw new RequestValidationError(id, [{ path: send.option, message: loneSurrogate }]);
-        }
+      else inQuery.push(text!);
     }
     if (call.idempotencyKey !== undefined)
       headers[options.idempotencyHeader.toLowerCase()] = call.idempotencyKey;

@@ -8,7 +8,13 @@ import type { ClientCore, RequestOptions } from "./core.js";
 import type { declaredHeaders, HeaderParse, ResponseKind } from "./decode.js";
 import type { BodyEncoding, encodeBody } from "./encode.js";
 import { RequestValidationError } from "./errors.js";
-import { loneSurrogate, type ParamsSpec, type placeParams, type QueryParams } from "./params.js";
+import {
+  loneSurrogate,
+  type credentialText,
+  type ParamsSpec,
+  type placeParams,
+  type QueryParams,
+} from "./params.js";
 
 /** How an endpoint's credential travels. */
 export interface CredentialSpec {
@@ -127,6 +133,11 @@ export interface OperationCode {
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
   place?: typeof placeParams;
   /**
+   * params.ts's `credentialText`: for a credential sent as HTTP basic or in the query string,
+   * which the browser build writes with it (core.ts does not read it).
+   */
+  credential?: typeof credentialText;
+  /**
    * conditional.ts's `conditional`: for an endpoint that answers 304 Not Modified, the
    * headers a call's `ifNoneMatch`/`ifModifiedSince` send, and the result a 304 gives.
    */
@@ -205,6 +216,15 @@ export function operation(data: string, ...code: unknown[]): Operation {
     ...(given as OperationCode),
   };
 }
+
+/**
+ * The validators of each endpoint's parameters and body, by endpoint id: the package's
+ * `requestValidators` (its `./validators` entry). The browser build's endpoints have none of
+ * their own and check a request only with these (the client's `requestValidators` option).
+ */
+export type RequestValidators = Readonly<
+  Record<string, { readonly params?: Validator; readonly body?: Validator }>
+>;
 
 /** One call's parts, from the endpoint function's arguments. */
 export interface CallArgs {
@@ -320,7 +340,10 @@ export function lowerKeys(headers: Readonly<Record<string, string>>): Record<str
 
 /** Local checks before anything is sent: the spec's rules for the parameters and the body. */
 export function check(
-  op: Operation,
+  op: Pick<Operation, "id"> & {
+    validateParams?: Validator | undefined;
+    validateBody?: Validator | undefined;
+  },
   params: PathParams | undefined,
   body: unknown,
   query: QueryParams | undefined,

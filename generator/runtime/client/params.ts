@@ -244,6 +244,27 @@ export function basicToken(endpointId: string, option: string, value: unknown): 
 }
 
 /**
+ * A credential that travels as HTTP basic or in the query string, as the browser build
+ * writes it: the header value after its prefix (`Basic `) or the encoded `name=value` pair,
+ * then the texts to redact (secretsOf). Passed beside the descriptor only by the endpoints
+ * that send such a credential (`OperationCode.credential`), so other bundles leave it out;
+ * core.ts writes them itself.
+ */
+export function credentialText(
+  endpointId: string,
+  send: { option: string; query: string | undefined; basic: boolean },
+  value: unknown,
+): string[] {
+  if (send.basic) return [basicToken(endpointId, send.option, value), ...secretsOf(value)];
+  const text = String(value);
+  try {
+    return [queryPair(send.query!, text), text];
+  } catch {
+    throw new RequestValidationError(endpointId, [{ path: send.option, message: loneSurrogate }]);
+  }
+}
+
+/**
  * The texts of a credential value to redact wherever the client shows something: a key
  * as it is; of basic credentials the password and the token sent (which spells both).
  */

@@ -46,6 +46,7 @@ import {
   type Operation,
   type PathParams,
   type QueryParams,
+  type RequestValidators,
 } from "./operation.js";
 import {
   basicToken,
@@ -76,7 +77,7 @@ export type { ApiRequests } from "./api-requests.js";
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
 export { group } from "./operation.js";
-export { placeParams } from "./params.js";
+export { credentialText, placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
   operation,
@@ -86,6 +87,7 @@ export {
   type OperationSpec,
   type PathParams,
   type QueryParams,
+  type RequestValidators,
 } from "./operation.js";
 export type { BasicCredentials } from "./params.js";
 export type { RetryPolicy } from "./retry.js";
@@ -157,6 +159,12 @@ export interface CoreOptions extends Partial<typeof defaults> {
   validateResponses?: ResponseValidationMode;
   /** `responseValidators` of the package's `./validators` entry: what `validateResponses` checks with. */
   responseValidators?: ResponseValidators;
+  /**
+   * `requestValidators` of the package's `./validators` entry: the browser build checks
+   * parameters and bodies only with them (docs/client.md, "The browser build"); this build
+   * checks them always, and does not read the option.
+   */
+  requestValidators?: RequestValidators;
 }
 
 type Settings = typeof defaults & CoreOptions;
