@@ -51,7 +51,7 @@ describe("outputs", () => {
   const table: [keyof OutputSwitches, RegExp, string[], string][] = [
     [
       "client",
-      /^src\/(client|errors)\.ts$|^src\/runtime\/client\/(?!redact\.ts$)/,
+      /^src\/(client|errors|request-validators(\.browser)?)\.ts$|^src\/runtime\/client\/(?!redact\.ts$)/,
       [],
       "## Client",
     ],
