@@ -21,6 +21,12 @@ export const mockFlags: Flags = {
     value: "FILE",
     help: "JSON file of valid keys and other-environment keys",
   },
+  overlay: {
+    type: "string",
+    value: "FILE",
+    multiple: true,
+    help: "an OpenAPI Overlay 1.0 file applied to a --spec document first (instead of the config's overlays); repeatable",
+  },
 };
 
 /** `trigger`'s own flags. */
@@ -46,6 +52,12 @@ export const triggerFlags: Flags = {
     type: "string",
     value: "N",
     help: "largest answer body read, in bytes (default: 1048576)",
+  },
+  overlay: {
+    type: "string",
+    value: "FILE",
+    multiple: true,
+    help: "an OpenAPI Overlay 1.0 file applied to a --spec document first (instead of the config's overlays); repeatable",
   },
 };
 
