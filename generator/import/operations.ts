@@ -300,7 +300,9 @@ function endpointOf(
   withoutTrailingSegments(out, params);
   undeclaredPathParams(ctx, out, at, params);
   fixedQuery(path, params);
-  if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
+  // the fixed headers (`x-apigen-headers`) first, then its own (`x-apigen-header` parameters)
+  if (isObject(op["x-apigen-headers"]))
+    out.headers = { ...op["x-apigen-headers"], ...(isObject(out.headers) ? out.headers : {}) };
   if (op.requestBody !== undefined && bodyIsQuery(ctx, op, at, method))
     bodyAsQuery(ctx, op, at, out, params);
   else bodyOf(ctx, op, at, out);
@@ -423,6 +425,10 @@ export function paramsOf(
       continue;
     const name = stringOf(param, "name") ?? "";
     const where = stringOf(param, "in");
+    if (where === "header" && param["x-apigen-header"] === true) {
+      ownHeader(out, name, param);
+      continue;
+    }
     if (where === "cookie") {
       note(ctx, out, paramAt, `cookie parameter ${name}`);
       continue;
@@ -547,6 +553,20 @@ function paramMeta(ctx: ImportContext, param: JsonObject): ParamMeta {
     ...(param.deprecated === true ? { deprecated: true } : {}),
     notes: param,
   };
+}
+
+/**
+ * A header parameter apigen's own document marks `x-apigen-header`: an endpoint's own request
+ * header whose value the caller gives, read back as its `headers:` entry (not a parameter).
+ */
+function ownHeader(out: JsonObject, name: string, param: JsonObject): void {
+  const entry: JsonObject = { required: param.required === true };
+  const description = stringOf(param, "description")?.trim();
+  if (description) entry.description = description;
+  carryNotes(param, entry);
+  const headers = isObject(out.headers) ? out.headers : {};
+  headers[name] = entry;
+  out.headers = headers;
 }
 
 /** One parameter as the spec writes it: a type, or a mapping with `in`, `style` and the rest. */
