@@ -8,7 +8,7 @@
  * not by the original spec's order: nothing a client or a tool reads) and `servers` (see
  * `inherent`). Only the OpenAPI emitter runs, and nothing is type-checked: the file is cheap.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
@@ -108,6 +108,27 @@ describe("the round trip: spec -> openapi.json -> import -> spec -> openapi.json
 });
 
 describe("an endpoint's own request header (issue 31)", () => {
+  it("keeps its place among the endpoint's fixed headers", () => {
+    const spec = join(work, "header-order");
+    cpSync(join(repoRoot, "test/fixtures/features/operations"), spec, { recursive: true });
+    const endpoints = join(spec, "endpoints.yaml");
+    const text = readFileSync(endpoints, "utf8");
+    const trace = "        undocumented: Trace id format not shown.\n";
+    expect(text).toContain(trace);
+    writeFileSync(endpoints, text.replace(trace, `${trace}      X-Mode: fast\n`));
+    const first = openApiOf(spec);
+    const document = join(spec, "openapi.json");
+    writeFileSync(document, JSON.stringify(first));
+    const outSpec = join(work, "header-order-spec");
+    writeSpecFolder(outSpec, importSpec({ input: document, outSpec, schemaFile }).files);
+    const names = (doc: Record<string, unknown>) =>
+      (doc.paths as Record<string, Record<string, { parameters: { name?: string }[] }>>)[
+        "/v1/orders/{order_id}"
+      ]!.get!.parameters.map((p) => p.name);
+    expect(names(first)).toContain("X-Mode");
+    expect(names(openApiOf(outSpec))).toEqual(names(first));
+  });
+
   it("comes back as its `headers:` entry, not as a header parameter", () => {
     const spec = join(repoRoot, "test/fixtures/features/operations");
     const dir = join(work, "own-header");

@@ -300,9 +300,8 @@ function endpointOf(
   withoutTrailingSegments(out, params);
   undeclaredPathParams(ctx, out, at, params);
   fixedQuery(path, params);
-  // the fixed headers (`x-apigen-headers`) first, then its own (`x-apigen-header` parameters)
   if (isObject(op["x-apigen-headers"]))
-    out.headers = { ...op["x-apigen-headers"], ...(isObject(out.headers) ? out.headers : {}) };
+    out.headers = mergedHeaders(op, op["x-apigen-headers"], out);
   if (op.requestBody !== undefined && bodyIsQuery(ctx, op, at, method))
     bodyAsQuery(ctx, op, at, out, params);
   else bodyOf(ctx, op, at, out);
@@ -553,6 +552,24 @@ function paramMeta(ctx: ImportContext, param: JsonObject): ParamMeta {
     ...(param.deprecated === true ? { deprecated: true } : {}),
     notes: param,
   };
+}
+
+/**
+ * An endpoint's `headers:` from apigen's own document: its fixed headers (`x-apigen-headers`)
+ * and its own (`x-apigen-header` parameters, already on `out`), in the order its header
+ * parameters have them (the spec's order); a fixed header that is no parameter (`Accept`) first.
+ */
+function mergedHeaders(op: JsonObject, fixed: JsonObject, out: JsonObject): JsonObject {
+  const own = isObject(out.headers) ? out.headers : {};
+  const all: JsonObject = { ...fixed, ...own };
+  const order = (Array.isArray(op.parameters) ? op.parameters : [])
+    .filter(isObject)
+    .filter((p) => p.in === "header" && typeof p.name === "string" && p.name in all)
+    .map((p) => p.name as string);
+  const merged: JsonObject = {};
+  for (const name of Object.keys(all)) if (!order.includes(name)) merged[name] = all[name]!;
+  for (const name of order) merged[name] = all[name]!;
+  return merged;
 }
 
 /**
