@@ -249,6 +249,37 @@ describe("a GET or DELETE with a requestBody", () => {
 });
 
 describe("query parameters that are objects, nested objects or arrays of objects", () => {
+  it("an array of objects: the overlay its note names makes it a text parameter generate takes", async () => {
+    const overlay = join(scratch, "lines.overlay.yaml");
+    writeFileSync(
+      overlay,
+      [
+        "overlay: 1.0.0",
+        "info: { title: lines as text, version: 1.0.0 }",
+        "actions:",
+        "  - target: $.paths['/charges'].get.parameters[?(@.name == 'lines')]",
+        "    update: { schema: { type: string } }",
+        "",
+      ].join("\n"),
+    );
+    const outSpec = join(scratch, "lines-overlaid", "spec");
+    const result = importSpec({
+      input: join(fixtures, "query-shapes", "openapi.yaml"),
+      outSpec,
+      schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
+      overlays: [overlay],
+    });
+    writeSpecFolder(outSpec, result.files);
+    const endpoints = Object.assign(
+      {},
+      ...result.files.map((f) => (parse(f.text) as { endpoints?: object }).endpoints ?? {}),
+    ) as Record<string, { params?: Record<string, unknown>; undocumented?: string[] }>;
+    const list = Object.values(endpoints).find((e) => e.params?.lines !== undefined)!;
+    expect(list.params!.lines).toEqual({ in: "query", type: "string" });
+    expect(JSON.stringify(list.undocumented ?? [])).not.toContain("query parameter lines");
+    await writeGenerated(outSpec, join(scratch, "lines-overlaid", "package"));
+  });
+
   it("carries what a query string can say and notes the rest at its pointer", () => {
     const list = of("query-shapes").endpoints["charges.list"]!;
     expect(list.params).toEqual({
@@ -263,7 +294,7 @@ describe("query parameters that are objects, nested objects or arrays of objects
     });
     const notes = list.undocumented as string[];
     expect(notes).toContain(
-      "query parameter lines is an array of objects, which no query style of the format can send; it is left out (import: #/paths/~1charges/get/parameters/2/schema)",
+      "query parameter lines is an array of objects, whose encoding in the query OpenAPI leaves undefined (style form; servers read a[0][b]=1, a[][b]=1 or JSON); an overlay giving it schema {type: string} sends the text the caller encodes; it is left out (import: #/paths/~1charges/get/parameters/2/schema)",
     );
     expect(notes).toContain(
       "query parameter discounts is a union holding objects or arrays, which no query style of the format can send; it is left out (import: #/paths/~1charges/get/parameters/4/schema)",

@@ -4,7 +4,7 @@
  * (@figma/rest-api-spec) and the Swagger Petstore (@readme/oas-examples). Each document is
  * imported once per run and its package generated once; the tests share them:
  *
- * - the counts and gap count are the ones docs/import.md keeps;
+ * - the counts and gap count are the ones docs/openapi-documents.md keeps;
  * - the package and a consumer file (test/fixtures/import/consumers) type-check strictly with
  *   TypeScript 6 and 7;
  * - the re-emitted OpenAPI passes Redocly lint (recommended; no error) and swagger-parser;
@@ -52,9 +52,9 @@ function typeCheck(compiler: string, project: string, timeoutMs: number) {
   });
 }
 
-/** The row of docs/import.md's table for `name`: endpoints, types and notes, as numbers. */
+/** The row of docs/openapi-documents.md's table for `name`: endpoints, types and notes, as numbers. */
 function documentedCounts(name: string): number[] | undefined {
-  const text = readFileSync(join(repoRoot, "docs/import.md"), "utf8");
+  const text = readFileSync(join(repoRoot, "docs/openapi-documents.md"), "utf8");
   const row = text.split("\n").find((line) => line.startsWith(`| ${name} |`));
   return row
     ?.split("|")
@@ -130,7 +130,7 @@ describe.each(apis)("$name, imported", (api) => {
   }, api.timeoutMs);
   afterAll(async () => server?.stop());
 
-  it("imports with the counts docs/import.md keeps", () => {
+  it("imports with the counts docs/openapi-documents.md keeps", () => {
     console.log(
       `${api.name}: ${result.endpoints} endpoints, ${result.types} types, ${result.gaps} gaps noted`,
     );

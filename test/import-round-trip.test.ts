@@ -8,7 +8,7 @@
  * not by the original spec's order: nothing a client or a tool reads) and `servers` (see
  * `inherent`). Only the OpenAPI emitter runs, and nothing is type-checked: the file is cheap.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
@@ -68,30 +68,9 @@ interface KnownDifference {
 
 /**
  * Losses found by this test and not fixed yet (each a bug, not a design): listed so the
- * table runs today; the test fails when one is fixed, to take it off.
+ * table runs today; the test fails when one is fixed, to take it off. None today.
  */
-/**
- * An endpoint's own request header (the spec's `headers:` entry that is no fixed value) is
- * written as a header parameter with no mark, so it comes back as a `params` entry `in:
- * header`, which the parameters interface then holds. Fixing it needs a mark from the OpenAPI
- * emitter (its output and the generated documents change).
- */
-const headerLoss = "an endpoint's declared request header comes back as a header parameter";
-
-const open: Record<string, KnownDifference[]> = {
-  "test/fixtures/features/operations": [
-    {
-      pointer: "/components/schemas/OrdersGetParams/properties/X-Trace",
-      reason: headerLoss,
-    },
-  ],
-  "test/fixtures/features/typed-webhooks": [
-    {
-      pointer: "/components/schemas/HooksCreateParams",
-      reason: headerLoss,
-    },
-  ],
-};
+const open: Record<string, KnownDifference[]> = {};
 
 const specs = [
   "spec",
@@ -125,5 +104,48 @@ describe("the round trip: spec -> openapi.json -> import -> spec -> openapi.json
         found.some((pointer) => pointer.startsWith(k.pointer)),
         `${k.pointer} is fixed`,
       ).toBe(true);
+  });
+});
+
+describe("an endpoint's own request header (issue 31)", () => {
+  it("keeps its place among the endpoint's fixed headers", () => {
+    const spec = join(work, "header-order");
+    cpSync(join(repoRoot, "test/fixtures/features/operations"), spec, { recursive: true });
+    const endpoints = join(spec, "endpoints.yaml");
+    const text = readFileSync(endpoints, "utf8");
+    const trace = "        undocumented: Trace id format not shown.\n";
+    expect(text).toContain(trace);
+    writeFileSync(endpoints, text.replace(trace, `${trace}      X-Mode: fast\n`));
+    const first = openApiOf(spec);
+    const document = join(spec, "openapi.json");
+    writeFileSync(document, JSON.stringify(first));
+    const outSpec = join(work, "header-order-spec");
+    writeSpecFolder(outSpec, importSpec({ input: document, outSpec, schemaFile }).files);
+    const names = (doc: Record<string, unknown>) =>
+      (doc.paths as Record<string, Record<string, { parameters: { name?: string }[] }>>)[
+        "/v1/orders/{order_id}"
+      ]!.get!.parameters.map((p) => p.name);
+    expect(names(first)).toContain("X-Mode");
+    expect(names(openApiOf(outSpec))).toEqual(names(first));
+  });
+
+  it("comes back as its `headers:` entry, not as a header parameter", () => {
+    const spec = join(repoRoot, "test/fixtures/features/operations");
+    const dir = join(work, "own-header");
+    mkdirSync(dir, { recursive: true });
+    const document = join(dir, "openapi.json");
+    writeFileSync(document, JSON.stringify(openApiOf(spec)));
+    const outSpec = join(dir, "spec");
+    writeSpecFolder(outSpec, importSpec({ input: document, outSpec, schemaFile }).files);
+    const model = runPipeline({
+      specDir: outSpec,
+      outDir: join(work, "unused"),
+      outputs: openApiOnly,
+    }).model;
+    const get = model.endpoints.find((e) => e.id === "orders.get")!;
+    expect(get.params.map((p) => p.name)).not.toContain("X-Trace");
+    const header = get.headers.find((h) => h.name === "X-Trace")!;
+    expect(header).toMatchObject({ required: false, docs: { description: "A trace id." } });
+    expect(header.docs.notes.map((n) => n.text)).toEqual(["Trace id format not shown."]);
   });
 });

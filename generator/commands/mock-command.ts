@@ -21,6 +21,10 @@ import { shapeValidator } from "./shape-check.ts";
 
 export interface MockOptions {
   specDir: string;
+  /** For a document: the folder its `$ref`s may reach (the config's `refRoot`). */
+  refRoot?: string;
+  /** For a document: the overlays applied to it first (`--overlay`, else the config's `overlays`). */
+  overlays?: readonly string[];
   port: number;
   seed: number;
   keysFile?: string;
@@ -91,6 +95,8 @@ export async function startMock(
   const { runPipeline } = await import("../pipeline.ts");
   const { model } = runPipeline({
     specDir: options.specDir,
+    ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+    ...(options.overlays?.length ? { overlays: options.overlays } : {}),
     outDir: `${options.specDir}/.apigen-mock-no-output`,
   });
   const keys = options.keysFile ? readKeys(options.keysFile) : {};

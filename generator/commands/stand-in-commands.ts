@@ -5,13 +5,23 @@
 import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import type { MockMode, TriggerMode } from "./stand-in-options.ts";
 
+/**
+ * What the stand-in modes read: a spec folder or an OpenAPI document, with (for a document)
+ * the folder its `$ref`s may reach and the overlays applied to it first, as every build has them.
+ */
+export interface StandInSource {
+  specDir: string;
+  refRoot?: string;
+  overlays?: readonly string[];
+}
+
 /** Runs `mock` or `trigger`; its exit status. A bad keys or body file is a message and 2, never a stack. */
 export async function standInCommand(
-  specDir: string,
+  source: StandInSource,
   mode: MockMode | TriggerMode,
 ): Promise<number> {
   try {
-    return await run(specDir, mode);
+    return await run(source, mode);
   } catch (error) {
     if (error instanceof DiagnosticsError) throw error;
     console.error((error as Error).message);
@@ -19,12 +29,12 @@ export async function standInCommand(
   }
 }
 
-async function run(specDir: string, mode: MockMode | TriggerMode): Promise<number> {
+async function run(source: StandInSource, mode: MockMode | TriggerMode): Promise<number> {
   switch (mode.kind) {
     case "mock": {
       const { mockCommand } = await import("./mock-command.ts");
       return mockCommand({
-        specDir,
+        ...source,
         port: mode.port,
         seed: mode.seed,
         ...(mode.keysFile !== undefined ? { keysFile: mode.keysFile } : {}),
@@ -34,7 +44,7 @@ async function run(specDir: string, mode: MockMode | TriggerMode): Promise<numbe
     case "trigger": {
       const { triggerCommand } = await import("./trigger-command.ts");
       const { kind: _kind, ...rest } = mode;
-      return triggerCommand({ specDir, ...rest });
+      return triggerCommand({ ...source, ...rest });
     }
     default: {
       const unhandled: never = mode;

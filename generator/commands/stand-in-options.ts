@@ -37,6 +37,12 @@ export const mockFlags: Flags = {
     value: "S",
     help: "the secret deliveries are signed with (with --deliver-to; or APIGEN_SIGNING_SECRET)",
   },
+  overlay: {
+    type: "string",
+    value: "FILE",
+    multiple: true,
+    help: "an OpenAPI Overlay 1.0 file applied to a --spec document first (instead of the config's overlays); repeatable",
+  },
 };
 
 /** `trigger`'s own flags. */
@@ -62,6 +68,12 @@ export const triggerFlags: Flags = {
     type: "string",
     value: "N",
     help: "largest answer body read, in bytes (default: 1048576)",
+  },
+  overlay: {
+    type: "string",
+    value: "FILE",
+    multiple: true,
+    help: "an OpenAPI Overlay 1.0 file applied to a --spec document first (instead of the config's overlays); repeatable",
   },
 };
 

@@ -4,6 +4,7 @@
  * table alone, so a new command is one entry here (its handler imported on demand, so a run
  * pays only for the command it runs).
  */
+import { resolve } from "node:path";
 import { reportFailure } from "./failure.ts";
 import type { Flags, FlagValues } from "./flags.ts";
 import { diffMode, importMode, modeOfFlags, scaffoldMode, type Mode } from "./options.ts";
@@ -77,6 +78,21 @@ function importWithConfig(mode: Extract<Mode, { kind: "import" }>, api: ApiTarge
     ...mode,
     ...(mode.refRoot === undefined && api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
     ...(mode.overlays === undefined && api.overlays?.length ? { overlays: api.overlays } : {}),
+  };
+}
+
+/**
+ * The source a stand-in mode reads: the API's spec, its `refRoot`, and `--overlay` when given,
+ * else the config's `overlays` (as `import` takes them).
+ */
+function standInSource(input: CommandInput, command: string) {
+  const api = oneApi(input, command);
+  const flagged = input.values.overlay as string[] | undefined;
+  const overlays = flagged?.length ? flagged.map((file) => resolve(file)) : api.overlays;
+  return {
+    specDir: api.specDir,
+    ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
+    ...(overlays?.length ? { overlays } : {}),
   };
 }
 
@@ -247,7 +263,7 @@ export const commands: readonly Command[] = [
     flags: mockFlags,
     run: async (input) =>
       (await import("./stand-in-commands.ts")).standInCommand(
-        oneApi(input, "mock").specDir,
+        standInSource(input, "mock"),
         mockModeOf(input.values, input.positionals),
       ),
   },
@@ -258,7 +274,7 @@ export const commands: readonly Command[] = [
     flags: triggerFlags,
     run: async (input) =>
       (await import("./stand-in-commands.ts")).standInCommand(
-        oneApi(input, "trigger").specDir,
+        standInSource(input, "trigger"),
         triggerModeOf(input.values, input.positionals),
       ),
   },

@@ -29,6 +29,10 @@ export interface TriggerOptions {
   /** The callback's event name (`product.info`), a webhook event, or `webhook`. */
   event: string;
   specDir: string;
+  /** For a document: the folder its `$ref`s may reach (the config's `refRoot`). */
+  refRoot?: string;
+  /** For a document: the overlays applied to it first (`--overlay`, else the config's `overlays`). */
+  overlays?: readonly string[];
   /** The merchant server's base address for callbacks; the whole address for a webhook. */
   url: string;
   secret: string;
@@ -234,12 +238,20 @@ export interface TriggerModel {
   types: ShapeTable;
 }
 
-/** The events of the spec folder (its diagnostics are thrown). */
-export async function loadTriggerModel(specDir: string): Promise<TriggerModel> {
+/** The events of the spec folder or document, overlays applied (its diagnostics are thrown). */
+export async function loadTriggerModel(
+  specDir: string,
+  source: Pick<TriggerOptions, "refRoot" | "overlays"> = {},
+): Promise<TriggerModel> {
   const { runPipeline } = await import("../pipeline.ts");
   // Nothing is written: the output folder is only named, and names no existing folder.
   const outDir = join(specDir, ".apigen-trigger-no-output");
-  const { model } = runPipeline({ specDir, outDir });
+  const { model } = runPipeline({
+    specDir,
+    ...(source.refRoot !== undefined ? { refRoot: source.refRoot } : {}),
+    ...(source.overlays?.length ? { overlays: source.overlays } : {}),
+    outDir,
+  });
   return { events: model.standIn.events, types: model.standIn.eventTypes };
 }
 
@@ -248,7 +260,7 @@ export async function trigger(
   options: TriggerOptions,
   print: (line: string) => void = () => undefined,
 ): Promise<TriggerResult> {
-  return deliver(await loadTriggerModel(options.specDir), options, print);
+  return deliver(await loadTriggerModel(options.specDir, options), options, print);
 }
 
 /** The limits of the options, or an error naming the one that is not a limit. */

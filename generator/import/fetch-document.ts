@@ -17,7 +17,7 @@ export interface FetchLimits {
   maxBytes: number;
 }
 
-/** Defaults; `APIGEN_FETCH_TIMEOUT_MS` and `APIGEN_FETCH_MAX_BYTES` override them (docs/import.md). */
+/** Defaults; `APIGEN_FETCH_TIMEOUT_MS` and `APIGEN_FETCH_MAX_BYTES` override them (docs/openapi-documents.md). */
 export function fetchLimits(env: NodeJS.ProcessEnv = process.env): FetchLimits {
   const number = (name: string, fallback: number) => {
     const value = Number(env[name]);

@@ -300,7 +300,8 @@ function endpointOf(
   withoutTrailingSegments(out, params);
   undeclaredPathParams(ctx, out, at, params);
   fixedQuery(path, params);
-  if (isObject(op["x-apigen-headers"])) out.headers = op["x-apigen-headers"];
+  if (isObject(op["x-apigen-headers"]))
+    out.headers = mergedHeaders(op, op["x-apigen-headers"], out);
   if (op.requestBody !== undefined && bodyIsQuery(ctx, op, at, method))
     bodyAsQuery(ctx, op, at, out, params);
   else bodyOf(ctx, op, at, out);
@@ -423,6 +424,10 @@ export function paramsOf(
       continue;
     const name = stringOf(param, "name") ?? "";
     const where = stringOf(param, "in");
+    if (where === "header" && param["x-apigen-header"] === true) {
+      ownHeader(out, name, param);
+      continue;
+    }
     if (where === "cookie") {
       note(ctx, out, paramAt, `cookie parameter ${name}`);
       continue;
@@ -547,6 +552,38 @@ function paramMeta(ctx: ImportContext, param: JsonObject): ParamMeta {
     ...(param.deprecated === true ? { deprecated: true } : {}),
     notes: param,
   };
+}
+
+/**
+ * An endpoint's `headers:` from apigen's own document: its fixed headers (`x-apigen-headers`)
+ * and its own (`x-apigen-header` parameters, already on `out`), in the order its header
+ * parameters have them (the spec's order); a fixed header that is no parameter (`Accept`) first.
+ */
+function mergedHeaders(op: JsonObject, fixed: JsonObject, out: JsonObject): JsonObject {
+  const own = isObject(out.headers) ? out.headers : {};
+  const all: JsonObject = { ...fixed, ...own };
+  const order = (Array.isArray(op.parameters) ? op.parameters : [])
+    .filter(isObject)
+    .filter((p) => p.in === "header" && typeof p.name === "string" && p.name in all)
+    .map((p) => p.name as string);
+  const merged: JsonObject = {};
+  for (const name of Object.keys(all)) if (!order.includes(name)) merged[name] = all[name]!;
+  for (const name of order) merged[name] = all[name]!;
+  return merged;
+}
+
+/**
+ * A header parameter apigen's own document marks `x-apigen-header`: an endpoint's own request
+ * header whose value the caller gives, read back as its `headers:` entry (not a parameter).
+ */
+function ownHeader(out: JsonObject, name: string, param: JsonObject): void {
+  const entry: JsonObject = { required: param.required === true };
+  const description = stringOf(param, "description")?.trim();
+  if (description) entry.description = description;
+  carryNotes(param, entry);
+  const headers = isObject(out.headers) ? out.headers : {};
+  headers[name] = entry;
+  out.headers = headers;
 }
 
 /** One parameter as the spec writes it: a type, or a mapping with `in`, `style` and the rest. */

@@ -102,6 +102,18 @@ export interface QueryParamOut {
 }
 
 /**
+ * Why a query parameter that is an array of objects (or of arrays) is left out, and what the
+ * user can do: OpenAPI defines no encoding of one in any query style (form and deepObject
+ * describe arrays of scalars and objects of scalars only), and servers read different ones
+ * (qs and Rails `a[0][b]=1`, PHP `a[][b]=1`, others JSON), so no form sends what every server
+ * expects; an overlay giving it `schema: { type: string }` makes it a text the caller encodes.
+ */
+export function undefinedEncoding(what: string, style: string, explode: boolean): string {
+  const declared = `style ${style}${explode ? "" : " (not exploded)"}`;
+  return `is ${what}, whose encoding in the query OpenAPI leaves undefined (${declared}; servers read a[0][b]=1, a[][b]=1 or JSON); an overlay giving it schema {type: string} sends the text the caller encodes`;
+}
+
+/**
  * The query parameters that carry `name` (style and explode as OpenAPI has them), or none,
  * with a note on `out` at the parameter when it cannot be sent.
  */
@@ -125,9 +137,9 @@ export function queryParamsOf(
     case "scalars":
       return [{ ...param, ...(style === "form" && !explode ? { style: "comma" as const } : {}) }];
     case "objects":
-      return cannot("is an array of objects, which no query style of the format can send");
+      return cannot(undefinedEncoding("an array of objects", style, explode));
     case "arrays":
-      return cannot("is an array of arrays, which no query style of the format can send");
+      return cannot(undefinedEncoding("an array of arrays", style, explode));
     case "union":
       return cannot(
         "is a union holding objects or arrays, which no query style of the format can send",
@@ -221,7 +233,9 @@ function deepObjectParams(
         ctx,
         out,
         p.at,
-        `field ${p.name} of query parameter ${param.name} (${shape === "objects" ? "an array of objects" : shape === "union" ? "a union holding objects" : "nested too deep"}) cannot travel in style deepObject; it is left out`,
+        shape === "objects" || shape === "arrays"
+          ? `field ${p.name} of query parameter ${param.name} ${undefinedEncoding(shape === "objects" ? "an array of objects" : "an array of arrays", "deepObject", true)}; it is left out`
+          : `field ${p.name} of query parameter ${param.name} (${shape === "union" ? "a union holding objects" : "nested too deep"}) cannot travel in style deepObject; it is left out`,
       );
   }
   if (nested.length === 0 && flat.length === props.length)

@@ -1,5 +1,5 @@
 /**
- * The shape of the imported types, made one the generator takes (docs/import.md, "Cycles
+ * The shape of the imported types, made one the generator takes (docs/openapi-documents.md, "Cycles
  * and depth"). JSON Schema says things the format refuses: a `$ref` cycle with nothing
  * between (`A: B`, `B: A`), required fields that only an infinite value could fill (`C.d`
  * needs a D, `D.c` a C), aliases that name themselves through a union (`F: F | string`),

@@ -41,14 +41,14 @@ export interface ApiConfig {
   outputs?: Outputs;
   /**
    * The folder an imported OpenAPI document's `$ref`s may reach, relative to the config file.
-   * Default: the document's own folder; nothing wider unless named here (docs/import.md).
+   * Default: the document's own folder; nothing wider unless named here (docs/openapi-documents.md).
    */
   refRoot?: string;
   /**
    * OpenAPI Overlay 1.0 files (relative to the config file) applied in order to the OpenAPI
    * document `spec` names before it is read, at every build and by `apigen import`: what the
    * document cannot say (x-apigen-* paging, names) without editing the document the server
-   * writes (docs/import.md, "Overlays").
+   * writes (docs/openapi-documents.md, "Overlays").
    */
   overlays?: readonly string[];
 }

@@ -20,11 +20,14 @@ import {
  * A header an endpoint or the API sends with a fixed value, as the header parameter OpenAPI
  * tools read (a `const`), marked as one `x-apigen-headers` lists, so `--import` reads it back
  * from there as a fixed header, not as a parameter of the call. A header whose value the
- * caller gives is a plain header parameter.
+ * caller gives (a `headers:` entry with no value) is a header parameter marked
+ * `x-apigen-header`, so `--import` reads it back as a `headers:` entry, not a `params` one.
  */
 export function fixedHeaderParameter(header: HeaderSpec): JsonObject {
   const parameter = headerParameterOf(header);
-  return header.value === undefined ? parameter : { ...parameter, "x-apigen-fixed-header": true };
+  return header.value === undefined
+    ? { ...parameter, "x-apigen-header": true }
+    : { ...parameter, "x-apigen-fixed-header": true };
 }
 
 /** An endpoint's `x-apigen-headers`: every header it sends with a fixed value, by name, in spec order. */
