@@ -6,10 +6,10 @@
  * issue names; DigitalOcean's is a multi-file YAML document (659 operations, each a `$ref`
  * into another file). `tsx bench/live-documents.ts` runs it alone.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { freshDir, root, timed, type ProcResult } from "./proc.ts";
+import { freshDir, root, scratch, timed, type ProcResult } from "./proc.ts";
 import { fmt, stat, type Row, type Section, type Stat } from "./stats.ts";
 
 const launch = join(root, "generator/launch.mjs");
@@ -95,6 +95,10 @@ export async function runLiveDocuments(): Promise<Section> {
   // The first run after a source edit builds the generator (launch.mjs): not a run's time.
   timed(process.execPath, [launch, "--help"]);
   const rows = documents.flatMap((doc, i) => measure(doc, i));
+  // The unpacked documents and their outputs: not kept until the run ends.
+  for (const [i] of documents.entries())
+    for (const suffix of ["", "-ours", "-ot"])
+      rmSync(join(scratch, `live-doc-${i}${suffix}`), { recursive: true, force: true });
   const notes = [
     `Each document unpacked from test/fixtures/corpus/; ours and openapi-typescript interleaved, ${runs} runs each, cold processes, into an empty folder. Wall time and CPU time (user + system, from /usr/bin/time): on a machine shared with other work the CPU ratio is the steadier one.`,
     profileNote,
