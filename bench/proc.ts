@@ -17,6 +17,8 @@ export function freshDir(name: string): string {
 export interface ProcResult {
   ms: number;
   rssMb: number | undefined;
+  /** User plus system CPU time of the process, when /usr/bin/time is there: less swayed by load. */
+  cpuMs: number | undefined;
   stdout: string;
   stderr: string;
 }
@@ -25,7 +27,7 @@ export function timed(cmd: string, args: string[], cwd = root, timeoutMs = 300_0
   const rssFile = join(scratch, `rss-${process.pid}.txt`);
   mkdirSync(scratch, { recursive: true });
   const [c, a] = hasTime
-    ? ["/usr/bin/time", ["-f", "%M", "-o", rssFile, cmd, ...args]]
+    ? ["/usr/bin/time", ["-f", "%M %U %S", "-o", rssFile, cmd, ...args]]
     : [cmd, args];
   const start = performance.now();
   const r = spawnSync(c, a as string[], {
@@ -40,9 +42,11 @@ export function timed(cmd: string, args: string[], cwd = root, timeoutMs = 300_0
       `${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}\n${r.stdout}`.slice(0, 4000),
     );
   let rssMb: number | undefined;
+  let cpuMs: number | undefined;
   if (hasTime) {
-    const kb = Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1));
-    rssMb = kb / 1024;
+    const [kb, user, system] = readFileSync(rssFile, "utf8").trim().split("\n").at(-1)!.split(" ");
+    rssMb = Number(kb) / 1024;
+    cpuMs = (Number(user) + Number(system)) * 1000;
   }
-  return { ms, rssMb, stdout: r.stdout, stderr: r.stderr };
+  return { ms, rssMb, cpuMs, stdout: r.stdout, stderr: r.stderr };
 }

@@ -5,7 +5,7 @@
  * value it found at each level (to find a repeated key after it) read the 16 MB 300 times.
  */
 import { describe, expect, it } from "vitest";
-import { jsonOffset } from "../generator/import/json-position.ts";
+import { jsonOffset, JsonOffsets } from "../generator/import/json-position.ts";
 
 describe("jsonOffset", () => {
   const text =
@@ -43,6 +43,44 @@ describe("jsonOffset", () => {
     const tokens = [...Array(depth).fill("p"), "end"];
     const started = performance.now();
     expect(doc.slice(jsonOffset(doc, tokens))).toMatch(/^1\}/);
+    // One scan is some 20 ms; one a level took about 300 times that. A bound, not a benchmark.
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe("JsonOffsets", () => {
+  it("finds what jsonOffset finds, for every pointer into a document", () => {
+    const doc = {
+      a: { b: [1, { c: '}]"', d: [[], {}] }, "x".repeat(3000)], e: { f: { g: null } } },
+      "h/i": [{ j: [{ k: 1 }, { k: 2 }] }, "y".repeat(2000)],
+      l: true,
+    };
+    const text = JSON.stringify(doc, null, 1);
+    const pointers: string[][] = [];
+    const walk = (value: unknown, tokens: string[]) => {
+      pointers.push(tokens, [...tokens, "absent"]);
+      if (value && typeof value === "object")
+        for (const [key, child] of Object.entries(value)) walk(child, [...tokens, key]);
+    };
+    walk(doc, []);
+    // deepest first, then shallowest first: the ends kept by one order serve the other
+    const offsets = new JsonOffsets(text);
+    for (const tokens of [...pointers].reverse().concat(pointers))
+      expect(offsets.offset(tokens)).toBe(jsonOffset(text, tokens));
+  });
+
+  it("reads the text under a 300-level pointer once, not once a level", () => {
+    // each level: {"p": <the level below>, "z": 1}; "z" is looked up at every level, which
+    // skips the level below whole: 300 times 16 MB when each skip read it again
+    const depth = 300;
+    const big = `"${"x".repeat(16 * 1024 * 1024)}"`;
+    const doc = `${'{"p": '.repeat(depth)}${big}${', "z": 1}'.repeat(depth)}`;
+    const offsets = new JsonOffsets(doc);
+    const started = performance.now();
+    for (let level = 0; level < depth; level++) {
+      const tokens = [...Array(level).fill("p"), "z"];
+      expect(doc.slice(offsets.offset(tokens))).toMatch(/^1\}/);
+    }
     // One scan is some 20 ms; one a level took about 300 times that. A bound, not a benchmark.
     expect(performance.now() - started).toBeLessThan(3_000);
   });

@@ -148,10 +148,27 @@ export class OpenApiDocument {
     this.overlaysRead.set(this.reach.nameOf(path), bytes);
   }
 
+  /**
+   * The file each file part named from each file has led to, by the referring file's name and
+   * the file part: a multi-file document repeats the same few references thousands of times,
+   * and locating one (its real path, each folder on the way checked) was most of DigitalOcean's
+   * import. Only references that were found are kept; a refused one is refused again.
+   */
+  private readonly filesReferred = new Map<string, SourceFile>();
+
   /** The file a `$ref`'s file part names, read if it is within reach. */
   private fileOf(filePart: string, ref: string, from: Pointer): SourceFile {
     // a document fetched from a URL has no folder: another file would be another fetch
     if (this.fetched) throw importError("import-ref-remote", { ref }, this.at(from), from.pointer);
+    const key = `${from.file}\0${filePart}`;
+    const referred = this.filesReferred.get(key);
+    if (referred) return referred;
+    const file = this.fileLocated(filePart, ref, from);
+    this.filesReferred.set(key, file);
+    return file;
+  }
+
+  private fileLocated(filePart: string, ref: string, from: Pointer): SourceFile {
     const decoded = percentDecoded(filePart);
     if (decoded === undefined) {
       const detail = "a % in its file part is not followed by two hexadecimal digits of UTF-8";
