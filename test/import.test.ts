@@ -482,6 +482,16 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     "src/tanstack-query.ts: /**": "the query options follow the endpoints in the same file order",
     "src/validators.ts: /** Each endpoint's success body and stream item validators: the client's `responseValidators`. */":
       "the table of response validators lists the endpoints in the same file order",
+    "src/validators.ts: /** Each endpoint's parameter and body validators: the client's `requestValidators`, for the browser build, whose endpoints check requests only with them. */":
+      "the table of request validators lists the endpoints in the same file order",
+    "src/request-validators.ts: export {":
+      "the endpoints' request validators are re-exported in the same file order",
+    "src/request-validators.browser.ts: /** The browser build's request-validators.ts (package.json's `browser` map): no validator, so a bundle for browsers leaves them out; the client's `requestValidators` option brings them back. */":
+      "its stand-ins of the validators follow the same file order, so the first statement after the doc comment is another",
+    "src/request-validators.browser.ts: export const validateAuthorizeRequest: undefined = undefined;":
+      "the same file order: a statement that follows another one here",
+    "src/request-validators.browser.ts: export const validateCreateOrderRequest: undefined = undefined;":
+      "the same file order: a statement that follows another one here",
   };
 
   it("gives back the Merchant package: every difference is listed with its reason", async () => {
