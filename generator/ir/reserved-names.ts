@@ -71,6 +71,9 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "WebhookVerification",
   "WebhookVerifyOptions",
   // runtime/testing (re-exported by testing.ts, the stand-in's entry)
+  "DeliverCall",
+  "DeliverOptions",
+  "DeliveryOutcome",
   "KeySet",
   "RunningStandIn",
   "StandIn",

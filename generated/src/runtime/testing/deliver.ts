@@ -179,9 +179,9 @@ export type DeliveryOutcome =
   | { event: string; answered: false; problem: string };
 
 /** Default longest wait for a delivery's whole answer: 10 s, as the trigger's. */
-export const defaultDeliveryTimeoutMs = 10_000;
+export const defaultDeliveryTimeoutMs: number = 10_000;
 /** Default largest answer body: 1 MiB, the callback router's own body limit. */
-export const defaultMaxAnswerBytes = 1024 * 1024;
+export const defaultMaxAnswerBytes: number = 1024 * 1024;
 
 /** The signing secrets of the options, or an error naming the option (never a value). */
 function secretsOf(options: DeliverOptions): readonly string[] {
