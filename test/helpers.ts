@@ -125,11 +125,18 @@ export function runCliFromSources(
 
 /**
  * The CLI as a child process, awaited without blocking: for a test whose servers live in its
- * own process (runCli would block them). Killed after `killAfterMs`.
+ * own process (runCli would block them), or for independent runs started side by side. Killed
+ * after `killAfterMs`; `cwd` and `env` as for runCli.
  */
-export function runCliAsync(args: string[], killAfterMs = 60_000): Promise<CliRun> {
+export function runCliAsync(
+  args: string[],
+  killAfterMs = 60_000,
+  cwd = repoRoot,
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   const child = spawn(process.execPath, [...launcher, ...args], {
-    cwd: repoRoot,
+    cwd,
+    env: cliEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { initNames, initSpecFiles } from "../generator/commands/init-spec.ts";
 import { progressDelayMs, progressLine } from "../generator/commands/progress.ts";
 import { colourOn } from "../generator/diagnostics/colours.ts";
-import { repoRoot, runCli, tempDir } from "./helpers.ts";
+import { repoRoot, runCli, runCliAsync, tempDir } from "./helpers.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -107,29 +107,26 @@ describe("colour", () => {
     );
   });
 
-  it("marks diff's breaking changes red and compatible ones green under FORCE_COLOR", () => {
+  it("marks diff's breaking changes red and compatible ones green under FORCE_COLOR", async () => {
     const diff = [
       "diff",
       "test/fixtures/diff/base",
       "--spec",
       "test/fixtures/diff/response-field-removed",
     ];
-    const forced = runCli(diff, repoRoot, { FORCE_COLOR: "1" });
+    const added = "test/fixtures/diff/request-field-added-optional";
+    // three read-only runs, each loading the TypeScript compiler for the surface: side by side
+    const [forced, plain, minor] = await Promise.all([
+      runCliAsync(diff, 120_000, repoRoot, { FORCE_COLOR: "1" }),
+      runCliAsync(diff, 120_000, repoRoot),
+      runCliAsync(["diff", "test/fixtures/diff/base", "--spec", added], 120_000, repoRoot, {
+        FORCE_COLOR: "1",
+      }),
+    ]);
     expect(forced.stdout).toMatch(/^\u001b\[31m\u001b\[1mBREAKING\u001b\[22m\u001b\[39m for /m);
     expect(forced.stdout).toMatch(/^semver: \u001b\[31mmajor\u001b\[39m \(/m);
-    const plain = runCli(diff, repoRoot);
     expect(plain.stdout).not.toMatch(escape);
     expect(plain.stdout).toBe(forced.stdout.replace(/\u001b\[\d+m/g, ""));
-    const minor = runCli(
-      [
-        "diff",
-        "test/fixtures/diff/base",
-        "--spec",
-        "test/fixtures/diff/request-field-added-optional",
-      ],
-      repoRoot,
-      { FORCE_COLOR: "1" },
-    );
     expect(minor.stdout).toMatch(/^\u001b\[32mminor\u001b\[39m {4}/m);
   });
 });
@@ -195,7 +192,7 @@ describe("progress", () => {
     }
   });
 
-  it("on a spec of 3,000 endpoints: each stage in place on stderr, cleared at the end, the output untouched; nothing when piped", () => {
+  it("on a spec of 3,000 endpoints: each stage in place on stderr, cleared at the end, the output untouched; nothing when piped", async () => {
     const dir = scratch();
     mkdirSync(join(dir, "spec"));
     const files = initSpecFiles(initNames("big-api"), "schema.json");
@@ -219,10 +216,13 @@ describe("progress", () => {
     expect(shown.stderr.endsWith("\r\u001b[2K")).toBe(true);
     expect(shown.stderr).not.toMatch(/\n/);
 
-    const piped = runCli(["check"], dir, { FORCE_COLOR: "1" });
+    // two read-only checks of the 3,000 endpoints, side by side
+    const [piped, forcedCheck] = await Promise.all([
+      runCliAsync(["check"], 120_000, dir, { FORCE_COLOR: "1" }),
+      runCliAsync(["check", "--force"], 120_000, dir),
+    ]);
     expect(piped.status, piped.stderr).toBe(0);
     expect(piped.stderr).toBe("");
-    const forcedCheck = runCli(["check", "--force"], dir);
     expect(forcedCheck.stderr).toBe("");
   }, 240_000);
 
