@@ -5,7 +5,7 @@
  * back to it: a test per project still fails on its own errors, with its own message.
  */
 import { spawn } from "node:child_process";
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
 
 /** What one project's check gives back: `status` 0 and `output` "" when it type-checks. */
 export interface ProjectCheck {
@@ -14,11 +14,12 @@ export interface ProjectCheck {
 }
 
 /**
- * Runs `node <compiler> -b --force <project>...` (each project a tsconfig file; no emit, as
- * their own settings say) in `cwd`, without blocking the event loop, killed after `timeoutMs`.
- * Each output line naming a file is given to the project whose folder holds it, with the
- * indented lines after it; a line naming none (a config error, a crash) goes to every project,
- * as does a non-zero status that no project's lines explain (a crash, the time limit).
+ * Runs `node <compiler> -b --verbose --force <project>...` (each project a tsconfig file; no
+ * emit, as their own settings say) in `cwd`, without blocking the event loop, killed after
+ * `timeoutMs`. Each project gets the lines between the report that starts its build and the
+ * next report (`--verbose`: two configs of one folder, or one project's files read by another,
+ * are still told apart); a line before any build (a crash, a bad command line) goes to every
+ * project, as does a non-zero status that no project's lines explain (the time limit).
  */
 export function typeCheckProjects(
   compiler: string,
@@ -27,7 +28,9 @@ export function typeCheckProjects(
   timeoutMs: number,
 ): Promise<Map<string, ProjectCheck>> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [compiler, "-b", "--force", ...projects], { cwd });
+    const child = spawn(process.execPath, [compiler, "-b", "--verbose", "--force", ...projects], {
+      cwd,
+    });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -40,11 +43,8 @@ export function typeCheckProjects(
   });
 }
 
-/** The folder of each project (its tsconfig file's), with a separator at its end. */
-function folderOf(project: string, cwd: string): string {
-  const path = resolve(cwd, project);
-  return path.slice(0, path.lastIndexOf(sep) + 1);
-}
+/** A line of build mode's own report (`--verbose`): `9:04:03 AM - Building project '...'...`. */
+const statusLine = /^\[?\d{1,2}:\d\d:\d\d(?: [AP]M)?\]? - (.*)$/;
 
 function splitByProject(
   output: string,
@@ -52,26 +52,25 @@ function splitByProject(
   projects: string[],
   cwd: string,
 ): Map<string, ProjectCheck> {
-  const folders = projects.map((project) => folderOf(project, cwd));
+  const byPath = new Map(projects.map((project) => [resolve(cwd, project), project]));
   const lines = new Map<string, string[]>(projects.map((project) => [project, []]));
   const everyone: string[] = [];
   let current = everyone;
-  for (const line of output.split("\n")) {
+  let inStatus = false;
+  for (const line of output.replaceAll("\r", "").split("\n")) {
     if (line === "") continue;
-    if (!/^\s/.test(line)) {
-      // `path(line,col): error TS...`, or `path: ...`; the longest folder holding it wins
-      const file = /^(.+?)(?:\(\d+,\d+\))?: /.exec(line)?.[1];
-      const path = file === undefined ? undefined : resolve(cwd, file);
-      let owner: string | undefined;
-      projects.forEach((project, i) => {
-        if (
-          path?.startsWith(folders[i]!) &&
-          (!owner || folders[i]!.length > folderOf(owner, cwd).length)
-        )
-          owner = project;
-      });
-      current = owner === undefined ? everyone : lines.get(owner)!;
+    const report = statusLine.exec(line)?.[1];
+    if (report !== undefined) {
+      // each project's diagnostics follow the line that starts its build
+      const building = /^Building project '(.+)'\.\.\.$/.exec(report)?.[1];
+      if (building !== undefined)
+        current = lines.get(byPath.get(resolve(cwd, building))!) ?? everyone;
+      inStatus = true;
+      continue;
     }
+    // the indented lines under a report line (the list of projects) are the report's
+    if (inStatus && /^\s/.test(line)) continue;
+    inStatus = false;
     current.push(line);
   }
   const explained = [...lines.values()].some((own) => own.length > 0);
