@@ -12,7 +12,6 @@
  *   (test/support/import-stand-ins.ts): GitHub's walk through issues follows Link headers.
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { spawn } from "node:child_process";
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -23,6 +22,7 @@ import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { startStandIn, standIns } from "./support/import-stand-ins.ts";
 import { lint } from "./support/redocly.ts";
 import type { TestServer } from "./support/test-server.ts";
+import { typeCheckProjects, type ProjectCheck } from "./support/type-check-batch.ts";
 import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const modules = join(repoRoot, "node_modules");
@@ -35,21 +35,29 @@ const compilers = {
   "TypeScript 6": typescript6,
   "TypeScript 7": typescript7,
 };
+/** Each API's generated package (its folder), made before any test runs. */
+const packages = new Map<RealApi["name"], string>();
 
-/** Runs a compiler without blocking the event loop (the stand-ins live in this process). */
-function typeCheck(compiler: string, project: string, timeoutMs: number) {
-  return new Promise<{ status: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [compiler, "--noEmit", "-p", project]);
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, output });
-    });
-  });
+/**
+ * Each compiler checks every API's package and consumer in one run (build mode: the compiler
+ * started and its lib files read once, not four times), started by the first test that asks;
+ * each API's test reads its own project's diagnostics. TypeScript 6's project adds
+ * `skipDefaultLibCheck` (what test/support/tsc6.cjs puts on a `-p` command line; build mode
+ * takes it only from the config); TypeScript 7 checks the lib files too.
+ */
+const projectFile = {
+  "TypeScript 6": "tsconfig.consumer6.json",
+  "TypeScript 7": "tsconfig.consumer.json",
+};
+const checks = new Map<keyof typeof compilers, Promise<Map<string, ProjectCheck>>>();
+function typeCheck(compiler: keyof typeof compilers, api: RealApi["name"]) {
+  if (!checks.has(compiler)) {
+    const projects = apis.map((each) => join(packages.get(each.name)!, projectFile[compiler]));
+    const timeoutMs = apis.reduce((sum, each) => sum + each.timeoutMs, 0);
+    checks.set(compiler, typeCheckProjects(compilers[compiler], projects, repoRoot, timeoutMs));
+  }
+  const project = join(packages.get(api)!, projectFile[compiler]);
+  return checks.get(compiler)!.then((runs) => runs.get(project)!);
 }
 
 /** The row of docs/openapi-documents.md's table for `name`: endpoints, types and notes, as numbers. */
@@ -102,32 +110,57 @@ const apis: RealApi[] = [
   },
 ];
 
+/**
+ * Every API imported and its package generated before the first test, so that one compiler
+ * run can check them all (typeCheck); each API's stand-in starts with its own tests.
+ */
+const imported = new Map<RealApi["name"], ImportResult>();
+beforeAll(
+  async () => {
+    for (const api of apis) {
+      const scratch = tempDir(`apigen-real-${api.name.toLowerCase()}-`);
+      made.push(scratch);
+      const outSpec = join(scratch, "spec");
+      const out = join(scratch, "package");
+      const result = importSpec({
+        input: api.input(scratch),
+        outSpec,
+        schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
+      });
+      writeSpecFolder(outSpec, result.files);
+      await writeGenerated(outSpec, out);
+      copyFileSync(
+        join(repoRoot, "test/fixtures/import/consumers", api.consumer),
+        join(out, "consumer.ts"),
+      );
+      writeFileSync(
+        join(out, projectFile["TypeScript 7"]),
+        JSON.stringify({ extends: "./tsconfig.json", include: ["src", "consumer.ts"] }),
+      );
+      writeFileSync(
+        join(out, projectFile["TypeScript 6"]),
+        JSON.stringify({
+          extends: `./${projectFile["TypeScript 7"]}`,
+          compilerOptions: { skipDefaultLibCheck: true },
+        }),
+      );
+      imported.set(api.name, result);
+      packages.set(api.name, out);
+    }
+  },
+  apis.reduce((sum, each) => sum + each.timeoutMs, 0),
+);
+
 describe.each(apis)("$name, imported", (api) => {
-  const scratch = tempDir(`apigen-real-${api.name.toLowerCase()}-`);
-  made.push(scratch);
-  const outSpec = join(scratch, "spec");
-  const out = join(scratch, "package");
   let result: ImportResult;
+  let out: string;
   let server: TestServer;
 
   beforeAll(async () => {
-    result = importSpec({
-      input: api.input(scratch),
-      outSpec,
-      schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
-    });
-    writeSpecFolder(outSpec, result.files);
-    await writeGenerated(outSpec, out);
-    copyFileSync(
-      join(repoRoot, "test/fixtures/import/consumers", api.consumer),
-      join(out, "consumer.ts"),
-    );
-    writeFileSync(
-      join(out, "tsconfig.consumer.json"),
-      JSON.stringify({ extends: "./tsconfig.json", include: ["src", "consumer.ts"] }),
-    );
+    result = imported.get(api.name)!;
+    out = packages.get(api.name)!;
     server = await startStandIn(standIns[api.name]());
-  }, api.timeoutMs);
+  });
   afterAll(async () => server?.stop());
 
   it("imports with the counts docs/openapi-documents.md keeps", () => {
@@ -137,11 +170,11 @@ describe.each(apis)("$name, imported", (api) => {
     expect(documentedCounts(api.name)).toEqual([result.endpoints, result.types, result.gaps]);
   });
 
-  for (const [compiler, bin] of Object.entries(compilers))
+  for (const compiler of Object.keys(compilers) as (keyof typeof compilers)[])
     it(
       `the package and its consumer type-check strictly with ${compiler}`,
       async () => {
-        const run = await typeCheck(bin, join(out, "tsconfig.consumer.json"), api.timeoutMs);
+        const run = await typeCheck(compiler, api.name);
         expect(run.output).toBe("");
         expect(run.status).toBe(0);
       },
