@@ -2,7 +2,7 @@
  * Shared test helpers: run the pipeline on a spec folder in-process, or the CLI as a
  * user would.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -150,6 +150,60 @@ export function runCliAsync(
       resolve({ status, stdout, stderr });
     }),
   );
+}
+
+/** A running `apigen mock`: its address, its output so far, and a stop that waits for its exit. */
+export interface MockProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<unknown>;
+}
+
+/**
+ * Starts `apigen mock ARGS` (the bundled CLI, as runCli) and resolves once it prints its address;
+ * rejects with its output when it exits first or says nothing within 30 s, and then stops it.
+ */
+export async function startMockCli(
+  args: string[],
+  cwd = repoRoot,
+  env: Record<string, string> = {},
+): Promise<MockProcess> {
+  const child = spawn(process.execPath, [...launcher, "mock", ...args], {
+    cwd,
+    env: cliEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stop = () => {
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    return exited;
+  };
+  let output = "";
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`mock did not start:\n${output}`)), 30_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString("utf8");
+        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      };
+      child.stdout.on("data", read);
+      child.stderr.on("data", read);
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`mock exited with ${code}:\n${output}`));
+      });
+    });
+    return { url, child, output: () => output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** The feature fixtures (test/fixtures/features/<name>), which together use every feature of the model. */

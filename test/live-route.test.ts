@@ -6,7 +6,6 @@
  * an unchanged document stops at the up-to-date check without importing; `check`, `gaps` and
  * `mock` read the document too.
  */
-import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +18,7 @@ import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { checkDocumentSpec, importDocumentSpec } from "../generator/import/live.ts";
 import { jsonOffset, JsonOffsets } from "../generator/import/json-position.ts";
 import { runPipeline } from "../generator/pipeline.ts";
-import { cliEnv, repoRoot, runCli, tempDir, type CliRun } from "./helpers.ts";
+import { repoRoot, runCli, runCliAsync, startMockCli, tempDir, type CliRun } from "./helpers.ts";
 
 const dir = tempDir("apigen-live-");
 const petstore = join(repoRoot, "test/fixtures/import/petstore.yaml");
@@ -49,24 +48,8 @@ function filesOf(result: ReturnType<typeof runPipeline>, label: string): Map<str
 const ran = (stderr: string, stage: string) => new RegExp(`^${stage} +\\d`, "m").test(stderr);
 
 /** The CLI from the bundle, awaited without blocking this process's servers. */
-function cliAsync(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [join(repoRoot, "generator/launch.mjs"), ...args], {
-    cwd: repoRoot,
-    env: cliEnv(env),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  return new Promise((resolve) =>
-    child.once("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    }),
-  );
-}
+const cliAsync = (args: string[], env: Record<string, string> = {}): Promise<CliRun> =>
+  runCliAsync(args, 60_000, repoRoot, env);
 
 describe("generate from a document, in process", () => {
   it("gives from YAML and from JSON the package import then generate give", () => {
@@ -405,33 +388,12 @@ describe("generate --spec http://127.0.0.1:PORT/...", () => {
 
 describe("mock --spec DOCUMENT", () => {
   it("serves the document's stand-in on 127.0.0.1", async () => {
-    const child = spawn(
-      process.execPath,
-      [join(repoRoot, "generator/launch.mjs"), "mock", "--spec", petstore, "--port", "0"],
-      { cwd: repoRoot, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const mock = await startMockCli(["--spec", petstore, "--port", "0"]);
     try {
-      let output = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`mock did not start:\n${output}`)), 30_000);
-        const read = (chunk: Buffer) => {
-          output += chunk.toString("utf8");
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]!);
-          }
-        };
-        child.stdout.on("data", read);
-        child.stderr.on("data", read);
-        child.once("exit", (code) => reject(new Error(`mock exited with ${code}:\n${output}`)));
-      });
-      const answer = await fetch(`${url}/pets`);
+      const answer = await fetch(`${mock.url}/pets`);
       expect([200, 401]).toContain(answer.status);
     } finally {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
+      await mock.stop();
     }
   });
 });

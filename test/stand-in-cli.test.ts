@@ -3,14 +3,14 @@
  * package), on 127.0.0.1, with keys from a file and a seed; bad flags and a bad keys file
  * are clear errors, never a stack trace. The server is stopped with SIGTERM.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { listen } from "./callbacks-helpers.ts";
 import { rawExchange, requestHead } from "./callbacks-raw.ts";
-import { repoRoot, runCli, tempDir } from "./helpers.ts";
+import { repoRoot, runCli, startMockCli, tempDir, type MockProcess } from "./helpers.ts";
 
 const dir = tempDir("apigen-mock-");
 const children: ChildProcess[] = [];
@@ -26,40 +26,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts `mock` and resolves with its address and output once it prints it (20 s at most). */
-function startMock(
-  args: string[],
-): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(repoRoot, "generator/cli.ts"), "mock", ...args],
-    {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  children.push(child);
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`mock did not start within 20 s:\n${output}`)),
-      20_000,
-    );
-    const read = (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1]!, child, output: () => output });
-      }
-    };
-    child.stdout!.on("data", read);
-    child.stderr!.on("data", read);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`mock exited with ${code}:\n${output}`));
-    });
-  });
+/** Starts `mock` (startMockCli), kept to be stopped after the file if a test does not. */
+async function startMock(args: string[]): Promise<MockProcess> {
+  const mock = await startMockCli(args);
+  children.push(mock.child);
+  return mock;
 }
 
 describe("mock --spec DIR --port N --seed N --keys FILE", () => {

@@ -4,7 +4,6 @@
  * `refRoot` for a multi-file document's `$ref`s. Each overlay here adds what the stand-in or
  * the trigger visibly uses: a path the stand-in then serves, a webhook the trigger then sends.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { startMock } from "../generator/commands/mock-command.ts";
 import { loadTriggerModel } from "../generator/commands/trigger-command.ts";
-import { cliEnv, repoRoot, runCliAsync, tempDir } from "./helpers.ts";
+import { repoRoot, runCliAsync, startMockCli, tempDir, type MockProcess } from "./helpers.ts";
 
 const dir = tempDir("apigen-stand-in-overlays-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,41 +88,8 @@ const config = file(
   }),
 );
 
-/** Starts `apigen mock ARGS` from the bundle; its address, and a stop that waits for its exit. */
-async function mockCli(args: string[]): Promise<{ url: string; stop: () => Promise<unknown> }> {
-  const child = spawn(
-    process.execPath,
-    [join(repoRoot, "generator/launch.mjs"), "mock", ...args, "--port", "0"],
-    { cwd: repoRoot, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const stop = () => {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    if (child.exitCode === null) child.kill("SIGTERM");
-    else return Promise.resolve();
-    return exited;
-  };
-  let output = "";
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`mock did not start:\n${output}`)), 30_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString("utf8");
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      };
-      child.stdout.on("data", read);
-      child.stderr.on("data", read);
-      child.once("exit", (code) => reject(new Error(`mock exited with ${code}:\n${output}`)));
-    });
-    return { url, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
+/** Starts `apigen mock ARGS --port 0` from the bundle. */
+const mockCli = (args: string[]): Promise<MockProcess> => startMockCli([...args, "--port", "0"]);
 
 describe("mock --spec DOCUMENT applies overlays and the refRoot", () => {
   it("serves the path an overlay adds; the document alone has no such route", async () => {
