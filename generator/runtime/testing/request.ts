@@ -30,7 +30,9 @@ export function matchPath(route: Route, path: string): Record<string, string> | 
     const text = safeDecode(actual[i]!);
     if (text === undefined) return undefined;
     if (/^\{[^}]+\}$/.test(part)) put(found, part.slice(1, -1), text);
-    else if (part !== text) return undefined;
+    else if (part.includes("{")) {
+      if (!matchSegment(part, actual[i]!, found)) return undefined;
+    } else if (part !== text) return undefined;
   }
   const rest = actual.slice(template.length);
   route.params
@@ -39,6 +41,30 @@ export function matchPath(route: Route, path: string): Record<string, string> | 
       if (rest[i] !== undefined) put(found, p.name, safeDecode(rest[i]!) ?? rest[i]!);
     });
   return found;
+}
+
+/**
+ * A segment of parameters among fixed text (`{Sid}.json`, `{from}..{to}`): each parameter takes
+ * the shortest run of characters that lets the rest match; `false` when the segment does not.
+ */
+function matchSegment(part: string, raw: string, found: Record<string, string>): boolean {
+  const names: string[] = [];
+  const source = part
+    .split(/(\{[^}]+\})/)
+    .map((piece) => {
+      if (/^\{[^}]+\}$/.test(piece)) {
+        names.push(piece.slice(1, -1));
+        return "(.+?)";
+      }
+      return piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("");
+  const match = new RegExp(`^${source}$`).exec(raw);
+  if (!match) return false;
+  const values = match.slice(1).map(safeDecode);
+  if (values.some((v) => v === undefined)) return false;
+  names.forEach((name, i) => put(found, name, values[i]!));
+  return true;
 }
 
 /** `out[name] = value`, as an own entry also for a parameter named `__proto__` (not the prototype). */

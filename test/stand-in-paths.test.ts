@@ -1,0 +1,37 @@
+/**
+ * How the stand-in matches a request's path to a route's template (runtime/testing/request.ts):
+ * a segment that is one parameter, and a segment of parameters among fixed text, as Twilio's
+ * `/2010-04-01/Accounts/{Sid}.json` (test/corpus-calls.test.ts found the stand-in answering
+ * 404 to every such route).
+ */
+import { describe, expect, it } from "vitest";
+import { matchPath } from "../generator/runtime/testing/request.ts";
+import type { Route } from "../generator/runtime/testing/table.ts";
+
+const route = (path: string, trailing: string[] = []) =>
+  ({ path, params: trailing.map((name) => ({ name, in: "trailing" })) }) as unknown as Route;
+
+describe("matchPath", () => {
+  it.each([
+    ["/accounts/{sid}", "/accounts/AC1", { sid: "AC1" }],
+    ["/Accounts/{Sid}.json", "/Accounts/AC1.json", { Sid: "AC1" }],
+    ["/Accounts/{Sid}.json", "/Accounts/a.b.json", { Sid: "a.b" }],
+    ["/Accounts/{Sid}.json", "/Accounts/caf%C3%A9.json", { Sid: "café" }],
+    ["/range/{from}..{to}", "/range/1..9", { from: "1", to: "9" }],
+    ["/c/{id}/show.json", "/c/7/show.json", { id: "7" }],
+    ["/v1/{name}:cancel", "/v1/ops%2F1:cancel", { name: "ops/1" }],
+  ])("%s matches %s", (template, path, params) => {
+    expect(matchPath(route(template), path)).toEqual(params);
+  });
+
+  it.each([
+    ["/Accounts/{Sid}.json", "/Accounts/AC1"],
+    ["/Accounts/{Sid}.json", "/Accounts/.json"],
+    ["/Accounts/{Sid}.json", "/Accounts/AC1.xml"],
+    ["/Accounts/{Sid}.json", "/Accounts/%E0%A4%A.json"],
+    ["/range/{from}..{to}", "/range/1-9"],
+    ["/accounts/{sid}", "/accounts/AC1/calls"],
+  ])("%s does not match %s", (template, path) => {
+    expect(matchPath(route(template), path)).toBeUndefined();
+  });
+});
