@@ -10,7 +10,6 @@
  * the typed shape, and a call answered with an error status, caught as the package's typed
  * API error with its body.
  */
-import { spawn } from "node:child_process";
 import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -19,7 +18,7 @@ import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { runPipeline } from "../generator/pipeline.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { corpusDocuments, packageFiles, unpackCorpus, type CorpusName } from "./support/corpus.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
 const scratch = tempDir("apigen-corpus-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -64,21 +63,7 @@ beforeAll(async () => {
   );
 }, 300_000);
 
-/** Runs a compiler without blocking the event loop. */
-function typeCheck(compiler: string, project: string) {
-  return new Promise<{ status: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [compiler, "--noEmit", "-p", project]);
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, output });
-    });
-  });
-}
+const typeCheck = (compiler: string, project: string) => typeCheckAsync(compiler, project, 240_000);
 
 describe("every corpus document", () => {
   it.each(names)("%s: import and the live route give the same package", (name) => {

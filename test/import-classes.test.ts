@@ -6,7 +6,6 @@
  * classes/checks.ts, which says what the types mean (what must and must not compile). What
  * cannot be carried is a gap listed with the JSON pointer it came from.
  */
-import { spawn } from "node:child_process";
 import { copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +14,7 @@ import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
 const classesDir = join(repoRoot, "test/fixtures/import/classes");
 const classes = readdirSync(classesDir, { withFileTypes: true })
@@ -86,20 +85,7 @@ const compilers = {
   "TypeScript 7": typescript7,
 };
 
-function typeCheck(compiler: string, project: string) {
-  return new Promise<{ status: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [compiler, "--noEmit", "-p", project]);
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 110_000);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, output });
-    });
-  });
-}
+const typeCheck = (compiler: string, project: string) => typeCheckAsync(compiler, project, 110_000);
 
 describe("schema classes of real documents: import, generate, strict tsc", () => {
   it("has a fixture per class", () => {

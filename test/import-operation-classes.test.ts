@@ -5,7 +5,6 @@
  * and for the classes where the wire matters, a typed call against a node:http server on
  * 127.0.0.1 that records the request the client sent.
  */
-import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,7 +16,7 @@ import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { importSpec, writeSpecFolder, type ImportResult } from "../generator/import/import.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
 const fixtures = join(repoRoot, "test/fixtures/import/operation-classes");
 const classes = readdirSync(fixtures).sort();
@@ -75,21 +74,7 @@ beforeAll(async () => {
 
 const of = (name: string): Imported => imported.get(name)!;
 
-/** Runs a compiler without blocking the event loop (the test servers live in this process). */
-function typeCheck(compiler: string, project: string) {
-  return new Promise<{ status: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [compiler, "--noEmit", "-p", project]);
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, output });
-    });
-  });
-}
+const typeCheck = (compiler: string, project: string) => typeCheckAsync(compiler, project, 120_000);
 
 describe("every class fixture", () => {
   for (const [compiler, bin] of [

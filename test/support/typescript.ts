@@ -3,6 +3,7 @@
  * TypeScript 6 (JavaScript) and the native TypeScript 7. Run each as
  * `node <compiler> -p <project>`.
  */
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "../..");
@@ -23,3 +24,27 @@ export const typescript6Full = join(root, "node_modules/typescript/bin/tsc");
 
 /** The native TypeScript 7 compiler (cheap: it checks everything, lib files included). */
 export const typescript7 = join(root, "node_modules/typescript7/bin/tsc");
+
+/**
+ * `node <compiler> --noEmit -p <project>` without blocking the event loop (for tests whose
+ * servers live in their own process): its exit status and everything it printed. Killed
+ * after `killAfterMs`.
+ */
+export function typeCheckAsync(
+  compiler: string,
+  project: string,
+  killAfterMs = 120_000,
+): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [compiler, "--noEmit", "-p", project]);
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    });
+  });
+}
