@@ -26,7 +26,7 @@ function file(path: string, text: string): string {
 
 // A multi-file document whose schema lives beside its folder: only a refRoot reaches it.
 file(
-  "shared/pet.yaml",
+  "common/pet.yaml",
   "Pet:\n  type: object\n  required: [id]\n  properties:\n    id: { type: string }\n",
 );
 const doc = file(
@@ -43,7 +43,7 @@ paths:
           description: ok
           content:
             application/json:
-              schema: { type: array, items: { $ref: "../shared/pet.yaml#/Pet" } }
+              schema: { type: array, items: { $ref: "../common/pet.yaml#/Pet" } }
 `,
 );
 // Adds a path the stand-in then serves, and a webhook the trigger then sends.
@@ -72,7 +72,7 @@ actions:
             requestBody:
               content:
                 application/json:
-                  schema: { $ref: "../shared/pet.yaml#/Pet" }
+                  schema: { $ref: "../common/pet.yaml#/Pet" }
             responses:
               "200": { description: ok }
 `,
@@ -106,7 +106,7 @@ describe("mock --spec DOCUMENT applies overlays and the refRoot", () => {
       expect(Array.isArray(await owners.json())).toBe(true);
       const pets = await fetch(`${overlaid.running.url}/pets`);
       expect(pets.status).toBe(200);
-      // the Pet of ../shared/pet.yaml, reached through the refRoot
+      // the Pet of ../common/pet.yaml, reached through the refRoot
       for (const pet of (await pets.json()) as { id: unknown }[])
         expect(typeof pet.id).toBe("string");
     } finally {
