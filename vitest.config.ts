@@ -11,9 +11,12 @@ import SlowestFirstSequencer from "./test/support/sequencer.ts";
 const isolated = ["test/diagnostics.test.ts"];
 
 // What the tests start (the CLI, tsc, publint) prints plain text whatever the caller's terminal
-// asks: CI sets FORCE_COLOR, and an escape code inside a diagnostic breaks every test that reads
-// one. The workers inherit this process's environment; tests about colour set these themselves.
-for (const name of ["FORCE_COLOR", "NO_COLOR"]) delete process.env[name];
+// asks: CI sets FORCE_COLOR, and CI itself, which turns colour on in picocolors (publint's)
+// even into a pipe; an escape code inside a diagnostic breaks every test that reads one. NO_COLOR
+// turns it off in all of them. The workers inherit this process's environment; the CLI runs of
+// test/helpers.ts drop NO_COLOR again, and tests about colour set these themselves.
+delete process.env.FORCE_COLOR;
+process.env.NO_COLOR = "1";
 
 export default defineConfig({
   test: {
