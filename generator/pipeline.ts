@@ -192,6 +192,30 @@ function withoutUsersFiles(
   });
 }
 
+/** The options of loading a model alone: a pipeline's, less what only the package's files use. */
+export type ModelOptions = Pick<PipelineOptions, "specDir" | "refRoot" | "overlays" | "validators">;
+
+/**
+ * The model of a spec folder or an OpenAPI document (overlays applied), with the warnings of
+ * loading it, and no emitter run: what `mock` and `trigger` serve, which need no package.
+ * Throws DiagnosticsError on a broken spec, as runPipeline does.
+ */
+export function loadApiModel(
+  options: ModelOptions,
+  sources: SpecTexts = { texts: new Map() },
+): { model: ApiModel; warnings: Diagnostic[] } {
+  const bag = new DiagnosticBag();
+  const untimed = <T>(_stage: string, work: () => T): T => work();
+  // nothing is written or compared: the output folder is only a name the loaders never read
+  const pipeline = { ...options, outDir: "" };
+  const label = specLabel(options.specDir);
+  const { model } =
+    specSourceKind(options.specDir) === "folder"
+      ? loadFolder(pipeline, bag, sources, untimed, label)
+      : loadDocument(pipeline, bag, sources, untimed, label);
+  return { model, warnings: sortDiagnostics(bag.items) };
+}
+
 /** Runs every stage but the write; throws DiagnosticsError on a broken spec. */
 export function runPipeline(
   options: PipelineOptions,

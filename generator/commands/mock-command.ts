@@ -92,12 +92,11 @@ export async function startMock(
   options: MockOptions,
   log: (line: string) => void = console.log,
 ): Promise<{ standIn: StandIn; running: RunningStandIn }> {
-  const { runPipeline } = await import("../pipeline.ts");
-  const { model } = runPipeline({
+  const { loadApiModel } = await import("../pipeline.ts");
+  const { model } = loadApiModel({
     specDir: options.specDir,
     ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
     ...(options.overlays?.length ? { overlays: options.overlays } : {}),
-    outDir: `${options.specDir}/.apigen-mock-no-output`,
   });
   const keys = options.keysFile ? readKeys(options.keysFile) : {};
   const standIn = createStandInFrom(modelTable(model), {

@@ -16,7 +16,6 @@
 import { readFileSync } from "node:fs";
 import { request as httpRequest, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { join } from "node:path";
 import type { TriggerEvent } from "../ir/stand-in-model.ts";
 import type { SignatureScheme } from "../runtime/callbacks/schemes.ts";
 import { redactor } from "../runtime/client/redact.ts";
@@ -243,14 +242,11 @@ export async function loadTriggerModel(
   specDir: string,
   source: Pick<TriggerOptions, "refRoot" | "overlays"> = {},
 ): Promise<TriggerModel> {
-  const { runPipeline } = await import("../pipeline.ts");
-  // Nothing is written: the output folder is only named, and names no existing folder.
-  const outDir = join(specDir, ".apigen-trigger-no-output");
-  const { model } = runPipeline({
+  const { loadApiModel } = await import("../pipeline.ts");
+  const { model } = loadApiModel({
     specDir,
     ...(source.refRoot !== undefined ? { refRoot: source.refRoot } : {}),
     ...(source.overlays?.length ? { overlays: source.overlays } : {}),
-    outDir,
   });
   return { events: model.standIn.events, types: model.standIn.eventTypes };
 }
