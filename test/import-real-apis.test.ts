@@ -6,13 +6,13 @@
  *
  * - the counts and gap count are the ones docs/openapi-documents.md keeps;
  * - the package and a consumer file (test/fixtures/import/consumers) type-check strictly with
- *   TypeScript 6 and 7;
+ *   TypeScript 6 and 7 (the four in one program per compiler);
  * - the re-emitted OpenAPI passes Redocly lint (recommended; no error) and swagger-parser;
  * - the consumer's typed calls run against a stand-in on 127.0.0.1
  *   (test/support/import-stand-ins.ts): GitHub's walk through issues follows Link headers.
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
@@ -22,14 +22,12 @@ import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { startStandIn, standIns } from "./support/import-stand-ins.ts";
 import { lint } from "./support/redocly.ts";
 import type { TestServer } from "./support/test-server.ts";
-import { typeCheckProjects, type ProjectCheck } from "./support/type-check-batch.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { shareRuntime } from "./support/shared-runtime.ts";
+import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
 const modules = join(repoRoot, "node_modules");
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const scratch = tempDir("apigen-real-");
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const compilers = {
   "TypeScript 6": typescript6,
@@ -39,25 +37,34 @@ const compilers = {
 const packages = new Map<RealApi["name"], string>();
 
 /**
- * Each compiler checks every API's package and consumer in one run (build mode: the compiler
- * started and its lib files read once, not four times), started by the first test that asks;
- * each API's test reads its own project's diagnostics. TypeScript 6's project adds
- * `skipDefaultLibCheck` (what test/support/tsc6.cjs puts on a `-p` command line; build mode
- * takes it only from the config); TypeScript 7 checks the lib files too.
+ * Each compiler checks every API's package and consumer in one program (started once, its lib
+ * files read once), the packages sharing one copy of their identical runtime
+ * (test/support/shared-runtime.ts), started by the first test that asks; each API's test reads
+ * the diagnostics of its own folder (an error's continuation lines go with it), and those of
+ * no API's folder (the shared runtime, the command line).
  */
-const projectFile = {
-  "TypeScript 6": "tsconfig.consumer6.json",
-  "TypeScript 7": "tsconfig.consumer.json",
-};
-const checks = new Map<keyof typeof compilers, Promise<Map<string, ProjectCheck>>>();
-function typeCheck(compiler: keyof typeof compilers, api: RealApi["name"]) {
+const checks = new Map<keyof typeof compilers, ReturnType<typeof typeCheckAsync>>();
+async function typeCheck(compiler: keyof typeof compilers, api: RealApi["name"]) {
   if (!checks.has(compiler)) {
-    const projects = apis.map((each) => join(packages.get(each.name)!, projectFile[compiler]));
     const timeoutMs = apis.reduce((sum, each) => sum + each.timeoutMs, 0);
-    checks.set(compiler, typeCheckProjects(compilers[compiler], projects, repoRoot, timeoutMs));
+    checks.set(
+      compiler,
+      typeCheckAsync(compilers[compiler], join(scratch, "tsconfig.json"), timeoutMs),
+    );
   }
-  const project = join(packages.get(api)!, projectFile[compiler]);
-  return checks.get(compiler)!.then((runs) => runs.get(project)!);
+  const run = await checks.get(compiler)!;
+  const folderOf = (line: string) => apis.find((each) => line.includes(`/${folder(each.name)}/`));
+  let owner: RealApi | undefined;
+  const lines = run.output.split("\n").filter((line) => {
+    if (!/^\s/.test(line)) owner = folderOf(line);
+    return line !== "" && (owner === undefined || owner.name === api);
+  });
+  return { output: lines.join("\n"), status: run.output === "" ? run.status : null };
+}
+
+/** The folder of an API's document, spec and package in the run's scratch folder. */
+function folder(name: RealApi["name"]): string {
+  return name.toLowerCase();
 }
 
 /** The row of docs/openapi-documents.md's table for `name`: endpoints, types and notes, as numbers. */
@@ -72,8 +79,8 @@ function documentedCounts(name: string): number[] | undefined {
 
 interface RealApi {
   name: keyof typeof standIns;
-  /** The document's path; Discord's is unpacked into the scratch folder first. */
-  input: (scratch: string) => string;
+  /** The document's path; Discord's is unpacked into the API's scratch folder first. */
+  input: (dir: string) => string;
   consumer: string;
   timeoutMs: number;
 }
@@ -87,8 +94,8 @@ const apis: RealApi[] = [
   },
   {
     name: "Discord",
-    input: (scratch) => {
-      const path = join(scratch, "discord-openapi.json");
+    input: (dir) => {
+      const path = join(dir, "discord-openapi.json");
       const packed = readFileSync(join(repoRoot, "test/fixtures/import/discord/openapi.json.gz"));
       writeFileSync(path, gunzipSync(packed));
       return path;
@@ -118,12 +125,12 @@ const imported = new Map<RealApi["name"], ImportResult>();
 beforeAll(
   async () => {
     for (const api of apis) {
-      const scratch = tempDir(`apigen-real-${api.name.toLowerCase()}-`);
-      made.push(scratch);
-      const outSpec = join(scratch, "spec");
-      const out = join(scratch, "package");
+      const dir = join(scratch, folder(api.name));
+      mkdirSync(dir);
+      const outSpec = join(dir, "spec");
+      const out = join(dir, "package");
       const result = importSpec({
-        input: api.input(scratch),
+        input: api.input(dir),
         outSpec,
         schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
       });
@@ -133,20 +140,24 @@ beforeAll(
         join(repoRoot, "test/fixtures/import/consumers", api.consumer),
         join(out, "consumer.ts"),
       );
-      writeFileSync(
-        join(out, projectFile["TypeScript 7"]),
-        JSON.stringify({ extends: "./tsconfig.json", include: ["src", "consumer.ts"] }),
-      );
-      writeFileSync(
-        join(out, projectFile["TypeScript 6"]),
-        JSON.stringify({
-          extends: `./${projectFile["TypeScript 7"]}`,
-          compilerOptions: { skipDefaultLibCheck: true },
-        }),
-      );
       imported.set(api.name, result);
       packages.set(api.name, out);
     }
+    shareRuntime([...packages.values()], join(scratch, "runtime"));
+    const first = folder(apis[0]!.name);
+    writeFileSync(
+      join(scratch, "tsconfig.json"),
+      JSON.stringify({
+        extends: `./${first}/package/tsconfig.json`,
+        include: [
+          "runtime",
+          ...apis.flatMap((api) => [
+            `${folder(api.name)}/package/src`,
+            `${folder(api.name)}/package/consumer.ts`,
+          ]),
+        ],
+      }),
+    );
   },
   apis.reduce((sum, each) => sum + each.timeoutMs, 0),
 );
