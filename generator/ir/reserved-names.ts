@@ -17,6 +17,7 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "CoreOptions",
   "CredentialValue",
   "Middleware",
+  "ClientFeature",
   "MiddlewareContext",
   "MiddlewareStack",
   "Page",
@@ -126,6 +127,8 @@ export const clientModuleValues: ReadonlySet<string> = new Set(
     "responseValidation schema secretsOf serialize settle sleep string tagged tryParseJson union " +
     "uriFormat uuidFormat " +
     "validate withMiddleware yearMonthFormat " +
+    // client/features.ts (re-exported by client.ts beside the endpoint functions)
+    "allFeatures redaction redirectErrors retries timeouts " +
     // tanstack/query.ts (imported by tanstack-query.ts beside the endpoint functions)
     "infiniteQueryOptionsOf mutationOptionsOf queryOptionsOf " +
     // errors.ts
@@ -154,6 +157,7 @@ const coreOptionNames = [
   "validateResponses",
   "responseValidators",
   "requestValidators",
+  "features",
 ] as const satisfies readonly (keyof CoreOptions)[];
 // A new option of the runtime must be listed above: otherwise this does not compile.
 const everyCoreOption: Exclude<keyof CoreOptions, (typeof coreOptionNames)[number]> extends never
