@@ -32,6 +32,8 @@ import {
 /** One call as the features see it (the browser build's request loop makes it). */
 export interface Exchange {
   readonly op: Operation;
+  /** The URL the call is sent to. */
+  readonly url: string;
   /** The call's options. */
   readonly call: RequestOptions;
   /** The client's options. */
@@ -54,6 +56,9 @@ export type Step = (exchange: Exchange) => Promise<unknown>;
 /** A fetch as the request loop calls it: a plain function of a URL and an init. */
 export type Send = (url: string, init: RequestInit) => Promise<Response>;
 
+/** Text or headers, as an error may keep them. */
+export type Redact = <T extends string | Headers>(value: T) => T;
+
 /** What a feature plugs into the request loop: any of these points. */
 export interface ClientFeature {
   /** Runs the call's attempts (`retries`). */
@@ -63,7 +68,7 @@ export interface ClientFeature {
   /** The fetch of an attempt, around the middleware's (`redirectErrors`). */
   readonly fetch?: (exchange: Exchange, send: Send) => Send;
   /** What an error keeps of the server's text and headers (`redaction`). */
-  readonly redact?: (secrets: readonly string[]) => (text: string) => string;
+  readonly redact?: (secrets: readonly string[]) => Redact;
 }
 
 /**
@@ -173,12 +178,20 @@ export const redaction: ClientFeature = {
     const spellings = secrets
       .filter((secret) => secret.length > 3)
       .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
-    return (text) =>
+    const clean = (text: string) =>
       spellings.reduce(
         (out, spelling) =>
           out.replace(new RegExp(spelling.replace(/\W/g, "\\$&"), "gi"), "[redacted]"),
         text,
       );
+    return <T extends string | Headers>(value: T): T => {
+      if (typeof value === "string") return clean(value) as T;
+      const headers = new Headers();
+      (value as Headers).forEach((text, name) => {
+        if (clean(name) === name) headers.append(name, clean(text));
+      });
+      return headers as T;
+    };
   },
 };
 

@@ -28,7 +28,7 @@ import {
   UserAbortError,
   type ApiErrorDetails,
 } from "./errors.js";
-import type { ClientFeature, Exchange, Send, Step } from "./features.js";
+import type { ClientFeature, Exchange, Redact, Step } from "./features.js";
 import {
   check,
   endpointOf,
@@ -71,27 +71,17 @@ export {
 export type { BasicCredentials } from "./params.js";
 export type { RetryPolicy } from "./retry.js";
 
-/** The defaults of the options this loop reads: core.ts's. */
-const defaults = {
-  idempotencyHeader: "Idempotency-Key",
-  nonceHeader: "X-Nonce",
-  maxPages: 10_000,
-};
-
-type Settings = typeof defaults & CoreOptions;
-
 /** A plug point no feature takes: the step runs as it is. */
 const pass = (exchange: Exchange, next: Step) => next(exchange);
 
 /** The plug points of the client's features, merged; those none takes pass through. */
-type Plugs = Required<Pick<ClientFeature, "call" | "attempt">> & ClientFeature;
+type Plugs = Required<Pick<ClientFeature, "call" | "attempt" | "redact">> & ClientFeature;
 
 /** One call as the loop runs it: what the features see, and the request it sends. */
 interface Call extends Exchange {
-  readonly url: string;
   readonly init: RequestInit & { headers: Record<string, string> };
-  /** Redacts what an error keeps (the `redaction` feature), or undefined. */
-  readonly clean: ((text: string) => string) | undefined;
+  /** What an error keeps of the server's answer: redacted by the `redaction` feature, else as it is. */
+  readonly clean: Redact;
 }
 
 export class ClientCore {
@@ -101,7 +91,7 @@ export class ClientCore {
   declare readonly origin: string;
   /** The most pages a walk reads, read by the paging runtime. */
   declare readonly maxPages: number;
-  declare private readonly options: Settings;
+  declare private readonly options: CoreOptions;
   /** Credentials given as strings, redacted from errors (with `redaction`). */
   declare private readonly secrets: readonly string[];
   declare private readonly apiHeaders: Readonly<Record<string, string>> | undefined;
@@ -136,11 +126,12 @@ export class ClientCore {
           baseAddress(chosen.hosts?.[name] ?? url, `hosts.${name}`),
         ]),
       );
-    const settings: Record<string, unknown> = { ...defaults };
-    for (const [name, value] of Object.entries(options)) if (value != null) settings[name] = value;
-    this.options = settings as unknown as Settings;
-    this.maxPages = this.options.maxPages;
-    this.plugs = Object.assign({ call: pass, attempt: pass }, ...(options.features ?? []));
+    this.options = options;
+    this.maxPages = options.maxPages ?? 10_000; // the defaults are core.ts's
+    this.plugs = Object.assign(
+      { call: pass, attempt: pass, redact: () => (value: unknown) => value },
+      ...(options.features ?? []),
+    );
     // Keys given as strings; basic credentials' password and token join a call's when it sends them.
     this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
     // "warn" and "throw" check with the validators of the package's ./validators entry.
@@ -173,15 +164,14 @@ export class ClientCore {
     headers: Headers,
     streamItem?: number,
   ): Error {
-    if (clean) {
-      const given = headers;
-      headers = new Headers();
-      given.forEach((value, name) => {
-        if (clean(name) === name) headers.append(name, clean(value));
-      });
-      text = clean(text);
-    }
-    const details = detailsOf(op.id, status, text, false, headers, this.requestIdHeader);
+    const details = detailsOf(
+      op.id,
+      status,
+      clean(text),
+      false,
+      clean(headers),
+      this.requestIdHeader,
+    );
     return new this.errorClass({ ...details, streamItem } as ApiErrorDetails);
   }
 
@@ -199,10 +189,19 @@ export class ClientCore {
     // This build's endpoints bring no validators (request-validators.browser.ts): the caller's
     // `requestValidators` check the request, except the later pages of a walk, whose
     // operation has neither key (pagination.ts).
-    const own = options.requestValidators?.[id];
-    if (op.validateParams || op.validateBody) check(op, params, body, query);
-    else if (own && ("validateParams" in op || "validateBody" in op))
-      check({ id, validateParams: own.params, validateBody: own.body }, params, body, query);
+    const given = options.requestValidators?.[id];
+    check(
+      "validateParams" in op || "validateBody" in op
+        ? {
+            id,
+            validateParams: op.validateParams ?? given?.params,
+            validateBody: op.validateBody ?? given?.body,
+          }
+        : op,
+      params,
+      body,
+      query,
+    );
     let secrets = this.secrets;
     const inQuery: string[] = [];
     let headers: Record<string, string> = {
@@ -229,7 +228,7 @@ export class ClientCore {
       else inQuery.push(text!);
     }
     if (call.idempotencyKey !== undefined)
-      headers[options.idempotencyHeader.toLowerCase()] = call.idempotencyKey;
+      headers[(options.idempotencyHeader ?? "idempotency-key").toLowerCase()] = call.idempotencyKey;
     const placed =
       op.place && (query || op.sendDefaults || inQuery.length)
         ? op.place(op, query, inQuery)
@@ -281,21 +280,14 @@ export class ClientCore {
     const { options, plugs } = this;
     const { nonce } = call;
     if (nonce)
-      init.headers[options.nonceHeader.toLowerCase()] =
+      init.headers[(options.nonceHeader ?? "x-nonce").toLowerCase()] =
         typeof nonce === "function" ? nonce() : randomNonce();
     let response: Response;
     let text = "";
     try {
       if (call.signal?.aborted) throw 0;
       const own = options.fetch ?? fetch;
-      // The hooks of `withMiddleware` (hooks.ts) see the attempt ended by the caller or the timeout.
-      const ending = {
-        get why() {
-          return signal?.aborted ? (call.signal?.aborted ? "abort" : "timeout") : undefined;
-        },
-      } as const;
-      const at = { endpointId: id, url, method: op.method, hops: 0 };
-      const hooked: Send = options.middleware?.attempt(at, ending, state, x.secrets, own) ?? own;
+      const hooked = options.middleware?.fetch(x, own) ?? own; // withMiddleware's hooks (hooks.ts)
       response = await (plugs.fetch?.(x, hooked) ?? hooked)(
         url,
         signal ? { ...init, signal } : init,
@@ -318,10 +310,7 @@ export class ClientCore {
       if (call.signal?.aborted)
         throw new UserAbortError(`${id} was aborted`, id, { cause: call.signal.reason });
       const why = error instanceof Error ? error.message : String(error);
-      throw new ConnectionError(
-        `${id} could not reach the API: ${x.clean ? x.clean(why) : why}`,
-        id,
-      );
+      throw new ConnectionError(`${id} could not reach the API: ${x.clean(why)}`, id);
     }
     throw this.apiError(x, response.status, text, response.headers);
   }
