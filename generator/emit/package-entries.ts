@@ -36,7 +36,7 @@ function moduleEntries(ctx: EmitContext): ModuleEntry[] {
       subpath: ".",
       file: "index",
       what: client
-        ? `the client (${code(clientName)}), ${code(coreClassName)} and a function per endpoint, ${code(errorClassName)} and the other error classes, ${code("ErrorCode")}, every type`
+        ? `the client (${code(clientName)}), ${code(coreClassName)} and a function per endpoint, ${code(errorClassName)} and the other error classes, ${code("ErrorCode")}, the features a browser bundle switches on (${["retries", "timeouts", "redirectErrors", "redaction"].map(code).join(", ")}), every type`
         : "every type",
     },
     {
