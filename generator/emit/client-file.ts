@@ -362,29 +362,7 @@ function exportedRuntime(model: ApiModel): FileStatement[] {
     },
     tight: true,
   };
-  // The switches of the browser build's features (docs/client.md, "The browser build").
-  const features: FileStatement = {
-    statement: {
-      kind: "export-from",
-      module: "src/runtime/client/features.ts",
-      names: [
-        ...["allFeatures", "redaction", "redirectErrors", "retries", "timeouts"].map((name) => ({
-          name,
-          isType: false,
-        })),
-        { name: "ClientFeature", isType: true },
-      ],
-    },
-    tight: true,
-  };
-  return [
-    statement,
-    middleware,
-    features,
-    ...paging,
-    ...conditionalExports(model),
-    ...streamExports(model),
-  ];
+  return [statement, middleware, ...paging, ...conditionalExports(model), ...streamExports(model)];
 }
 
 /** With an endpoint that answers 304: `NotModified` and `ConditionalRequestOptions`, re-exported. */

@@ -17,7 +17,6 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "CoreOptions",
   "CredentialValue",
   "Middleware",
-  "ClientFeature",
   "MiddlewareContext",
   "MiddlewareStack",
   "Page",
@@ -86,6 +85,8 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "MswAnswers",
   "MswOptions",
   "MswStandIn",
+  // runtime/client/features.ts (re-exported by client-features.ts, the browser build's switches)
+  "ClientFeature",
   // imported by the generated modules beside the spec's types (not re-exported): a spec type
   // of one of these names would be imported twice there
   "ApiError",
@@ -127,8 +128,6 @@ export const clientModuleValues: ReadonlySet<string> = new Set(
     "responseValidation schema secretsOf serialize settle sleep string tagged tryParseJson union " +
     "uriFormat uuidFormat " +
     "validate withMiddleware yearMonthFormat " +
-    // client/features.ts (re-exported by client.ts beside the endpoint functions)
-    "allFeatures redaction redirectErrors retries timeouts " +
     // tanstack/query.ts (imported by tanstack-query.ts beside the endpoint functions)
     "infiniteQueryOptionsOf mutationOptionsOf queryOptionsOf " +
     // errors.ts

@@ -34,6 +34,7 @@ export const modules = {
   types: "src/types.ts",
   validators: "src/validators.ts",
   requestValidators: "src/request-validators.ts",
+  clientFeatures: "src/client-features.ts",
   requestValidatorsBrowser: "src/request-validators.browser.ts",
   errors: "src/errors.ts",
   client: "src/client.ts",

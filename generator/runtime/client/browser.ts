@@ -230,7 +230,7 @@ export class ClientCore {
       op.place && (query || op.sendDefaults || inQuery.length)
         ? op.place(op, query, inQuery)
         : undefined;
-    const clean = plugs.redact?.(secrets);
+    const clean = plugs.redact(secrets);
     headers = {
       ...headers,
       ...placed?.headers,
@@ -284,7 +284,14 @@ export class ClientCore {
     try {
       if (call.signal?.aborted) throw 0;
       const own = options.fetch ?? fetch;
-      const hooked = options.middleware?.fetch(x, own) ?? own; // withMiddleware's hooks (hooks.ts)
+      // The hooks of `withMiddleware` (hooks.ts) see the attempt ended by the caller or the timeout.
+      const ending = {
+        get why() {
+          return signal?.aborted ? (call.signal?.aborted ? "abort" : "timeout") : undefined;
+        },
+      } as const;
+      const at = { endpointId: id, url, method: op.method, hops: 0 };
+      const hooked = options.middleware?.attempt(at, ending, state, x.secrets, own) ?? own;
       response = await (plugs.fetch?.(x, hooked) ?? hooked)(
         url,
         signal ? { ...init, signal } : init,

@@ -11,7 +11,9 @@
  * A feature is an object with one of the request loop's plug points (`ClientFeature`); the
  * loop merges the features it is given and runs each point where it belongs: `call` around
  * the attempts of a call, `attempt` around one attempt, `fetch` around the attempt's fetch,
- * `redact` where an error takes text from the server. The loop never imports this module.
+ * `redact` where an error takes text from the server. The loop imports only its types; the
+ * package's `./client-features` entry (src/client-features.ts) exports the features, so the
+ * main entry, and every bundle of it, stays as it was.
  */
 import type { ResultState } from "./api-promise.js";
 import type { CoreOptions, RequestOptions } from "./core.js";

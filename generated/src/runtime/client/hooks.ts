@@ -14,7 +14,6 @@
  */
 import { ClientError, ConnectionError } from "./errors.js";
 import type { ResultState } from "./api-promise.js";
-import type { Exchange, Send } from "./features.js";
 import { redact } from "./redact.js";
 import type { HopContext } from "./redirect.js";
 import type { Ending } from "./timeout.js";
@@ -106,12 +105,6 @@ export interface MiddlewareStack<Id extends string = string> {
     secrets: readonly string[],
     send: typeof fetch,
   ): (url: string, init: RequestInit) => Promise<Response>;
-  /**
-   * The same for the browser build's loop (browser.ts), from its call: the attempt is ended
-   * early once the call's signal has fired (by the caller, `abort`) or the attempt's own
-   * (by the `timeouts` feature, `timeout`).
-   */
-  fetch(exchange: Exchange, send: typeof fetch): Send;
 }
 
 /**
@@ -123,19 +116,7 @@ export interface MiddlewareStack<Id extends string = string> {
 export function withMiddleware<Id extends string = string>(
   ...middleware: NoInfer<Middleware<Id>>[]
 ): MiddlewareStack<Id> {
-  return {
-    middleware,
-    attempt: (...args) => hookedFetch(middleware, ...args),
-    fetch: ({ op, url, call, signal, state, secrets }, send) => {
-      const ending: Ending = {
-        get why() {
-          return signal?.aborted ? (call.signal?.aborted ? "abort" : "timeout") : undefined;
-        },
-      };
-      const at = { endpointId: op.id, url, method: op.method, hops: 0 };
-      return hookedFetch(middleware, at, ending, state, secrets, send);
-    },
-  };
+  return { middleware, attempt: (...args) => hookedFetch(middleware, ...args) };
 }
 
 /** Attempts so far, per call. */

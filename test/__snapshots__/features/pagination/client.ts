@@ -48,14 +48,6 @@ export {
   type MiddlewareContext,
   type MiddlewareStack,
 } from "./runtime/client/hooks.js";
-export {
-  allFeatures,
-  redaction,
-  redirectErrors,
-  retries,
-  timeouts,
-  type ClientFeature,
-} from "./runtime/client/features.js";
 export type { Page, PagePromise } from "./runtime/client/pagination.js";
 
 /** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */

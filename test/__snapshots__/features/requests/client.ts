@@ -38,14 +38,6 @@ export {
   type MiddlewareContext,
   type MiddlewareStack,
 } from "./runtime/client/hooks.js";
-export {
-  allFeatures,
-  redaction,
-  redirectErrors,
-  retries,
-  timeouts,
-  type ClientFeature,
-} from "./runtime/client/features.js";
 export { NotModified, type ConditionalRequestOptions } from "./runtime/client/conditional.js";
 
 /** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */

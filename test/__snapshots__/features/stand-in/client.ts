@@ -34,14 +34,6 @@ export {
   type MiddlewareContext,
   type MiddlewareStack,
 } from "./runtime/client/hooks.js";
-export {
-  allFeatures,
-  redaction,
-  redirectErrors,
-  retries,
-  timeouts,
-  type ClientFeature,
-} from "./runtime/client/features.js";
 
 /** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
 export type KioskEndpointId =
