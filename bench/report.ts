@@ -14,6 +14,36 @@ function version(pkg: string): string {
   }
 }
 
+/** One section of the report, as its lines (ending with an empty one). */
+function sectionLines(s: Section): string[] {
+  const lines = [
+    `## ${s.title}`,
+    "",
+    "| measurement | median (min, max, runs) | target | met / missed |",
+    "| --- | --- | --- | --- |",
+  ];
+  for (const r of s.rows)
+    lines.push(`| ${r.label} | ${r.value} | ${r.target ?? ""} | ${r.verdict ?? ""} |`);
+  lines.push("");
+  for (const n of s.notes ?? []) lines.push(`- ${n.replace(/\|/g, "\\|")}`);
+  if (s.notes?.length) lines.push("");
+  return lines;
+}
+
+/**
+ * Puts one section, measured by its own bench file's run, in place of the section of the same
+ * title in docs/benchmarks.md (the rest of the report as the last `npm run bench` wrote it).
+ */
+export function replaceSection(section: Section): void {
+  const file = join(root, "docs/benchmarks.md");
+  const text = readFileSync(file, "utf8");
+  const start = text.indexOf(`## ${section.title}\n`);
+  if (start < 0) throw new Error(`docs/benchmarks.md has no section "${section.title}"`);
+  const next = text.indexOf("\n## ", start + 1);
+  const end = next < 0 ? text.length : next + 1;
+  writeFileSync(file, text.slice(0, start) + sectionLines(section).join("\n") + text.slice(end));
+}
+
 /** How long each step took, against the run's budget. */
 export interface Budget {
   budgetS: number;
@@ -48,19 +78,7 @@ export function writeReport(
     `- Whole bench run: ${(totalMs / 1000).toFixed(0)} s${budget ? ` (budget ${budget.budgetS} s: ${totalMs / 1000 <= budget.budgetS ? "met" : "missed"}); ${budget.steps.map(([n, s]) => `${n} ${s.toFixed(0)} s`).join(", ")}` : ""}`,
     "",
   ];
-  for (const s of sections) {
-    lines.push(
-      `## ${s.title}`,
-      "",
-      "| measurement | median (min, max, runs) | target | met / missed |",
-      "| --- | --- | --- | --- |",
-    );
-    for (const r of s.rows)
-      lines.push(`| ${r.label} | ${r.value} | ${r.target ?? ""} | ${r.verdict ?? ""} |`);
-    lines.push("");
-    for (const n of s.notes ?? []) lines.push(`- ${n.replace(/\|/g, "\\|")}`);
-    if (s.notes?.length) lines.push("");
-  }
+  for (const s of sections) lines.push(...sectionLines(s));
   if (notMeasured.length) {
     lines.push("## Not measured", "");
     for (const n of notMeasured) lines.push(`- ${n}`);

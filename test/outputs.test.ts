@@ -51,8 +51,8 @@ describe("outputs", () => {
   const table: [keyof OutputSwitches, RegExp, string[], string][] = [
     [
       "client",
-      /^src\/(client|errors|request-validators(\.browser)?)\.ts$|^src\/runtime\/client\/(?!redact\.ts$)/,
-      [],
+      /^src\/(client|client-features|errors|request-validators(\.browser)?)\.ts$|^src\/runtime\/client\/(?!redact\.ts$)/,
+      ["./client-features"],
       "## Client",
     ],
     [

@@ -64,6 +64,7 @@ const snapshotted = [
   "src/client.ts",
   "src/request-validators.ts",
   "src/request-validators.browser.ts",
+  "src/client-features.ts",
   "src/errors.ts",
   "src/callbacks.ts",
   "src/openapi.ts",

@@ -3,6 +3,7 @@
  * from the emit context (the IR plus resolved options) to files.
  */
 import { emitCallbacksFile } from "./callbacks-file.ts";
+import { emitClientFeaturesFile } from "./client-features-file.ts";
 import { emitClientFile } from "./client-file.ts";
 import type { EmitContext, EmittedFile, OutputName, OutputSwitches } from "./context.ts";
 import { emitErrorsFile } from "./errors-file.ts";
@@ -31,6 +32,7 @@ export const emitters: readonly Emitter[] = [
   { name: "errors", emit: emitErrorsFile, output: "client" },
   { name: "client", emit: emitClientFile, output: "client" },
   { name: "request-validators", emit: emitRequestValidatorsFiles, output: "client" },
+  { name: "client-features", emit: emitClientFeaturesFile, output: "client" },
   { name: "callbacks", emit: emitCallbacksFile, output: "callbacks" },
   { name: "openapi", emit: emitOpenApiFiles, output: "openapi" },
   { name: "index", emit: emitIndexFile },

@@ -45,6 +45,12 @@ function moduleEntries(ctx: EmitContext): ModuleEntry[] {
       what: `each validated type's validator and Standard Schema (${code("…Schema")}), ${code("responseValidators")}, which the client's validateResponses option checks with, and ${code("requestValidators")}, with which the browser build checks requests; the main entry never loads them`,
     },
   ];
+  if (client)
+    entries.push({
+      subpath: "./client-features",
+      file: "client-features",
+      what: `the features the browser build of the client runs when given them (${["retries", "timeouts", "redirectErrors", "redaction", "allFeatures"].map(code).join(", ")}): \`features: [retries, timeouts]\`; the Node build has them all`,
+    });
   if (hasCallbacks(ctx))
     entries.push({
       subpath: "./callbacks",

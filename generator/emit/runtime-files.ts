@@ -43,6 +43,7 @@ export const runtimeModules = [
   "client/stream-reader.ts",
   "client/stream.ts",
   "client/hooks.ts",
+  "client/features.ts",
   "client/core.ts",
   "client/browser.ts",
   "client/pagination.ts",

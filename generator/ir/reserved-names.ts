@@ -85,6 +85,8 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "MswAnswers",
   "MswOptions",
   "MswStandIn",
+  // runtime/client/features.ts (re-exported by client-features.ts, the browser build's switches)
+  "ClientFeature",
   // imported by the generated modules beside the spec's types (not re-exported): a spec type
   // of one of these names would be imported twice there
   "ApiError",
@@ -154,6 +156,7 @@ const coreOptionNames = [
   "validateResponses",
   "responseValidators",
   "requestValidators",
+  "features",
 ] as const satisfies readonly (keyof CoreOptions)[];
 // A new option of the runtime must be listed above: otherwise this does not compile.
 const everyCoreOption: Exclude<keyof CoreOptions, (typeof coreOptionNames)[number]> extends never

@@ -13,6 +13,7 @@ import type * as CallbacksSignature from "../../runtime/callbacks/signature.ts";
 import type * as ClientConditional from "../../runtime/client/conditional.ts";
 import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
+import type * as ClientFeatures from "../../runtime/client/features.ts";
 import type * as ClientHooks from "../../runtime/client/hooks.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
 import type * as ClientResponseValidation from "../../runtime/client/response-validation.ts";
@@ -33,6 +34,7 @@ export const modules = {
   types: "src/types.ts",
   validators: "src/validators.ts",
   requestValidators: "src/request-validators.ts",
+  clientFeatures: "src/client-features.ts",
   requestValidatorsBrowser: "src/request-validators.browser.ts",
   errors: "src/errors.ts",
   client: "src/client.ts",
@@ -90,6 +92,7 @@ interface RuntimeModules {
   "client/conditional.ts": typeof ClientConditional;
   "client/core.ts": typeof ClientCore;
   "client/errors.ts": typeof ClientErrors;
+  "client/features.ts": typeof ClientFeatures;
   "client/hooks.ts": typeof ClientHooks;
   "client/pagination.ts": typeof ClientPagination;
   "client/response-validation.ts": typeof ClientResponseValidation;

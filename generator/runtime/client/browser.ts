@@ -1,12 +1,13 @@
 /**
  * The request loop of the browser build: what a bundler for browsers takes in place of
  * core.ts (the `browser` map of the generated package.json). The same endpoints, options,
- * results and error classes, on a loop that leaves to the browser what it does itself and
- * leaves out what a page cannot use. docs/client.md, "The browser build", lists every
- * difference from core.ts: no redirect is followed, bodies are read whole (bounded by the
- * timeout, not by a size), credentials are redacted from errors as they are spelled, there
- * are no log lines, and a failed connection is retried only for a request safe to repeat.
- * Uses only fetch, AbortController and timers: it runs in Node too (its tests do).
+ * results and error classes, on a loop of the client's core only: the URL, headers and
+ * credentials, the body, one fetch, the answer decoded or the API's typed error, and the
+ * caller's signal. Retries, timeouts, redirects as errors and redaction are features the
+ * client is given (`features: [retries, timeouts]`, features.ts), middleware and response
+ * validation options that bring their code: a page's bundle carries only those it switches
+ * on. docs/client.md, "The browser build", lists every difference from core.ts.
+ * Uses only fetch: it runs in Node too (its tests do).
  *
  * It exports every value core.ts exports (the generated code imports them from core.js, which
  * the map sends here: test/client-browser.test.ts holds the two lists equal), and imports only
@@ -21,11 +22,10 @@ import {
   ClientOptionsError,
   ConnectionError,
   MissingCredentialError,
-  RedirectError,
-  TimeoutError,
   UserAbortError,
   type ApiErrorDetails,
 } from "./errors.js";
+import type { ClientFeature, Exchange, Redact, Step } from "./features.js";
 import {
   check,
   endpointOf,
@@ -39,14 +39,7 @@ import {
 } from "./operation.js";
 import { baseAddress } from "./redirect.js";
 import { detailsOf, type ApiErrorClass } from "./response.js";
-import {
-  backoffMs,
-  isNotProcessedStatus,
-  isRetryableStatus,
-  retryAfterMs,
-  sleep,
-  type RetryPolicy,
-} from "./retry.js";
+import type { RetryPolicy } from "./retry.js";
 
 export { ApiPromise, type WithResponse } from "./api-promise.js";
 export type { ApiRequests } from "./api-requests.js";
@@ -75,19 +68,18 @@ export {
 export type { BasicCredentials } from "./params.js";
 export type { RetryPolicy } from "./retry.js";
 
-/** The defaults of the options this loop reads: core.ts's. */
-const defaults = {
-  timeoutMs: 60_000,
-  maxRetries: 2,
-  idempotencyHeader: "Idempotency-Key",
-  nonceHeader: "X-Nonce",
-  retryBackoffMs: 500,
-  maxRetryBackoffMs: 8000,
-  maxRetryAfterMs: 60_000,
-  maxPages: 10_000,
-};
+/** A plug point no feature takes: the step runs as it is. */
+const pass = (exchange: Exchange, next: Step) => next(exchange);
 
-type Settings = typeof defaults & CoreOptions;
+/** The plug points of the client's features, merged; those none takes pass through. */
+type Plugs = Required<Pick<ClientFeature, "call" | "attempt" | "redact">> & ClientFeature;
+
+/** One call as the loop runs it: what the features see, and the request it sends. */
+interface Call extends Exchange {
+  readonly init: RequestInit & { headers: Record<string, string> };
+  /** What an error keeps of the server's answer: redacted by the `redaction` feature, else as it is. */
+  readonly clean: Redact;
+}
 
 export class ClientCore {
   /** The base address calls go to (no trailing slash), read by the paging runtime for next links. */
@@ -96,11 +88,13 @@ export class ClientCore {
   declare readonly origin: string;
   /** The most pages a walk reads, read by the paging runtime. */
   declare readonly maxPages: number;
-  declare private readonly options: Settings;
-  /** Credentials given as strings, redacted from errors. */
+  declare private readonly options: CoreOptions;
+  /** Credentials given as strings, redacted from errors (with `redaction`). */
   declare private readonly secrets: readonly string[];
   declare private readonly apiHeaders: Readonly<Record<string, string>> | undefined;
   declare private readonly hosts: Readonly<Record<string, Address>> | undefined;
+  /** The features given (`features`), merged. */
+  declare private readonly plugs: Plugs;
 
   constructor(
     options: CoreOptions,
@@ -129,10 +123,12 @@ export class ClientCore {
           baseAddress(chosen.hosts?.[name] ?? url, `hosts.${name}`),
         ]),
       );
-    const settings: Record<string, unknown> = { ...defaults };
-    for (const [name, value] of Object.entries(options)) if (value != null) settings[name] = value;
-    this.options = settings as unknown as Settings;
-    this.maxPages = this.options.maxPages;
+    this.options = options;
+    this.maxPages = options.maxPages ?? 10_000; // the defaults are core.ts's
+    this.plugs = Object.assign(
+      { call: pass, attempt: pass, redact: () => (value: unknown) => value },
+      ...(options.features ?? []),
+    );
     // Keys given as strings; basic credentials' password and token join a call's when it sends them.
     this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
     // "warn" and "throw" check with the validators of the package's ./validators entry.
@@ -157,25 +153,26 @@ export class ClientCore {
     return op.host === undefined ? this : this.hosts![op.host]!;
   }
 
-  /** The API's error of an error answer (or an error item of a stream): its text and headers redacted first. */
+  /** The API's error of an error answer (or an error item of a stream), redacted with `redaction`. */
   private apiError(
-    op: Operation,
-    secrets: readonly string[],
+    { op, clean }: Pick<Call, "op" | "clean">,
     status: number,
     text: string,
     headers: Headers,
     streamItem?: number,
   ): Error {
-    const clean = redactor(secrets);
-    const safeHeaders = new Headers();
-    headers.forEach((value, name) => {
-      if (clean(name) === name) safeHeaders.append(name, clean(value));
-    });
-    const details = detailsOf(op.id, status, clean(text), false, safeHeaders, this.requestIdHeader);
+    const details = detailsOf(
+      op.id,
+      status,
+      clean(text),
+      false,
+      clean(headers),
+      this.requestIdHeader,
+    );
     return new this.errorClass({ ...details, streamItem } as ApiErrorDetails);
   }
 
-  /** Sends one call of `op`, retrying as allowed; resolves to its result in the mode of `state`. */
+  /** Sends one call of `op` through the features it was given; resolves to its result in the mode of `state`. */
   private async send(
     op: Operation,
     params: PathParams | undefined,
@@ -185,15 +182,23 @@ export class ClientCore {
     state: ResultState,
   ): Promise<unknown> {
     const { id } = op;
-    const { options, retryPolicy } = this;
-    const { signal } = call;
+    const { options, plugs } = this;
     // This build's endpoints bring no validators (request-validators.browser.ts): the caller's
     // `requestValidators` check the request, except the later pages of a walk, whose
     // operation has neither key (pagination.ts).
-    const own = options.requestValidators?.[id];
-    if (op.validateParams || op.validateBody) check(op, params, body, query);
-    else if (own && ("validateParams" in op || "validateBody" in op))
-      check({ id, validateParams: own.params, validateBody: own.body }, params, body, query);
+    const given = options.requestValidators?.[id];
+    check(
+      "validateParams" in op || "validateBody" in op
+        ? {
+            id,
+            validateParams: op.validateParams ?? given?.params,
+            validateBody: op.validateBody ?? given?.body,
+          }
+        : op,
+      params,
+      body,
+      query,
+    );
     let secrets = this.secrets;
     const inQuery: string[] = [];
     let headers: Record<string, string> = {
@@ -220,128 +225,99 @@ export class ClientCore {
       else inQuery.push(text!);
     }
     if (call.idempotencyKey !== undefined)
-      headers[options.idempotencyHeader.toLowerCase()] = call.idempotencyKey;
+      headers[(options.idempotencyHeader ?? "idempotency-key").toLowerCase()] = call.idempotencyKey;
     const placed =
       op.place && (query || op.sendDefaults || inQuery.length)
         ? op.place(op, query, inQuery)
         : undefined;
+    const clean = plugs.redact(secrets);
     headers = {
       ...headers,
       ...placed?.headers,
       ...op.conditional?.headers(id, call),
-      ...op.stream?.(op, body, state, signal, Infinity, (status, text, h, item) =>
-        this.apiError(op, secrets, status, text, h, item),
+      ...op.stream?.(op, body, state, call.signal, Infinity, (status, text, h, item) =>
+        this.apiError({ op, clean }, status, text, h, item),
       ),
     };
-    const url = this.addressOf(op).base + pathOf(op, params) + (placed?.search ?? "");
     const payload =
       body === undefined
         ? undefined
         : op.body && op.encode
           ? await op.encode(id, op.body, body)
           : serialize(op, body);
-    // A stream is sent once: no retry after an attempt.
+    // A stream is sent once (`duplex: "half"`): no retry after an attempt.
     const streamed = typeof (payload as ReadableStream | undefined)?.getReader === "function";
-    const aborted = (what = "") =>
-      new UserAbortError(`${id} was aborted${what}`, id, { cause: signal?.reason });
-    const { timeoutMs = options.timeoutMs, nonce } = call;
-    for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw aborted();
-      if (nonce)
-        headers[options.nonceHeader.toLowerCase()] =
-          typeof nonce === "function" ? nonce() : randomNonce();
-      // The caller's signal and the timeout both end the attempt, its body included.
-      const controller = new AbortController();
-      const abort = () => controller.abort();
-      signal?.addEventListener("abort", abort);
-      const timer = timeoutMs > 0 && timeoutMs < 2 ** 31 ? setTimeout(abort, timeoutMs) : 0;
-      const init: RequestInit & { duplex?: "half" } = {
-        method: op.method,
-        headers,
-        redirect: "manual",
-        signal: controller.signal,
-      };
-      if (payload !== undefined) init.body = payload;
-      if (streamed) init.duplex = "half";
-      let response: Response | undefined;
-      let text = "";
-      let failure: ClientError | undefined;
-      try {
-        const own = options.fetch ?? fetch;
-        // The hooks of `withMiddleware` (hooks.ts) see the attempt ended by the caller or the timeout.
-        const ending = {
-          get why() {
-            return controller.signal.aborted ? (signal?.aborted ? "abort" : "timeout") : undefined;
-          },
-        } as const;
-        const at = { endpointId: id, url, method: op.method, hops: 0 };
-        const send = options.middleware?.attempt(at, ending, state, secrets, own) ?? own;
-        response = await send(url, init);
-        const { status } = response;
-        // A browser hides where a redirect goes (status 0): none is followed.
-        if (!status || (/^30[12378]$/.test(`${status}`) && response.headers.has("location")))
-          throw new RedirectError(`${id} was redirected (${status}): not followed`, id, status);
-        if (status < 300 || (status === 304 && op.conditional)) {
-          // From here on the body is read, or handed over unread: the mode is what it is now.
-          state.fixed = true;
-          const unread = state.mode === 2 || state.open;
-          const blob = !unread && op.response === "binary" ? await response.blob() : undefined;
-          if (!unread && !blob) text = await response.text();
-          const success = { status, headers: response.headers, text, response };
-          const result = settle(op, blob ? { ...success, blob } : success, state);
-          const checks = options.responseValidators; // response-validation.ts, as core.ts
-          return checks ? checks.check(op, result, state, status, options, secrets) : result;
-        }
-        text = await response.text();
-      } catch (error) {
-        if (error instanceof ClientError) throw error;
-        if (signal?.aborted) throw aborted();
-        const why = error instanceof Error ? error.message : String(error);
-        failure = controller.signal.aborted
-          ? new TimeoutError(id, timeoutMs)
-          : new ConnectionError(`${id} could not reach the API: ${redactor(secrets)(why)}`, id);
-      } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", abort);
-      }
-      const status = response?.status ?? 0;
-      const safe = !op.unsafe || call.idempotencyKey !== undefined;
-      const retry =
-        !streamed &&
-        attempt < (call.maxRetries ?? options.maxRetries) &&
-        (failure
-          ? safe && !(failure instanceof TimeoutError)
-          : (safe || isNotProcessedStatus(status, retryPolicy)) &&
-            isRetryableStatus(status, retryPolicy));
-      if (!retry) throw failure ?? this.apiError(op, secrets, status, text, response!.headers);
-      const after =
-        response &&
-        retryAfterMs(response.headers.get("retry-after"), Date.now(), options.maxRetryAfterMs);
-      await sleep(
-        after ?? backoffMs(attempt, Math.random, options.retryBackoffMs, options.maxRetryBackoffMs),
-        signal,
-      ).catch(() => {
-        throw aborted(" while waiting to retry");
-      });
-    }
+    const init: Call["init"] & { duplex?: "half" } = {
+      method: op.method,
+      headers,
+      redirect: "error",
+    };
+    if (payload !== undefined) init.body = payload;
+    if (streamed) init.duplex = "half";
+    const exchange: Call = {
+      op,
+      call,
+      options,
+      retryPolicy: this.retryPolicy,
+      streamed,
+      secrets,
+      state,
+      signal: call.signal,
+      url: this.addressOf(op).base + pathOf(op, params) + (placed?.search ?? ""),
+      init,
+      clean,
+    };
+    return plugs.call(exchange, (x) => plugs.attempt(x, (x) => this.attempt(x as Call)));
   }
-}
 
-/**
- * Replaces each credential (of 4 characters or more), in any case, with `[redacted]`: as it is
- * spelled, and as JSON escapes it (a `"` or a backslash in it): an error body is parsed after
- * it is redacted. core.ts also matches its other escaped and encoded spellings (redact.ts).
- */
-function redactor(secrets: readonly string[]): (text: string) => string {
-  const spellings = secrets
-    .filter((secret) => secret.length > 3)
-    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
-  return (text) =>
-    spellings.reduce(
-      (out, spelling) =>
-        out.replace(new RegExp(spelling.replace(/\W/g, "\\$&"), "gi"), "[redacted]"),
-      text,
-    );
+  /** One attempt: its fetch (through the middleware and the features'), and its answer read. */
+  private async attempt(x: Call): Promise<unknown> {
+    const { op, call, state, signal, url, init } = x;
+    const { id } = op;
+    const { options, plugs } = this;
+    const { nonce } = call;
+    if (nonce)
+      init.headers[(options.nonceHeader ?? "x-nonce").toLowerCase()] =
+        typeof nonce === "function" ? nonce() : randomNonce();
+    let response: Response;
+    let text = "";
+    try {
+      if (call.signal?.aborted) throw 0;
+      const own = options.fetch ?? fetch;
+      // The hooks of `withMiddleware` (hooks.ts) see the attempt ended by the caller or the timeout.
+      const ending = {
+        get why() {
+          return signal?.aborted ? (call.signal?.aborted ? "abort" : "timeout") : undefined;
+        },
+      } as const;
+      const at = { endpointId: id, url, method: op.method, hops: 0 };
+      const hooked = options.middleware?.attempt(at, ending, state, x.secrets, own) ?? own;
+      response = await (plugs.fetch?.(x, hooked) ?? hooked)(
+        url,
+        signal ? { ...init, signal } : init,
+      );
+      const { status } = response;
+      if (status < 300 || (status === 304 && op.conditional)) {
+        // From here on the body is read, or handed over unread: the mode is what it is now.
+        state.fixed = true;
+        const unread = state.mode === 2 || state.open;
+        const blob = !unread && op.response === "binary" ? await response.blob() : undefined;
+        if (!unread && !blob) text = await response.text();
+        const success = { status, headers: response.headers, text, response };
+        const result = settle(op, blob ? { ...success, blob } : success, state);
+        const checks = options.responseValidators; // response-validation.ts, as core.ts
+        return checks ? checks.check(op, result, state, status, options, x.secrets) : result;
+      }
+      text = await response.text();
+    } catch (error) {
+      if (error instanceof ClientError) throw error;
+      if (call.signal?.aborted)
+        throw new UserAbortError(`${id} was aborted`, id, { cause: call.signal.reason });
+      const why = error instanceof Error ? error.message : String(error);
+      throw new ConnectionError(`${id} could not reach the API: ${x.clean(why)}`, id);
+    }
+    throw this.apiError(x, response.status, text, response.headers);
+  }
 }
 
 /** An endpoint's function, made from its descriptor when the module loads (`endpointOf`). */

@@ -56,6 +56,7 @@ import {
   secretsOf,
   type BasicCredentials,
 } from "./params.js";
+import type { ClientFeature } from "./features.js";
 import type { MiddlewareStack } from "./hooks.js";
 import { redact } from "./redact.js";
 import type { ResponseValidationMode, ResponseValidators } from "./response-validation.js";
@@ -165,6 +166,12 @@ export interface CoreOptions extends Partial<typeof defaults> {
    * checks them always, and does not read the option.
    */
   requestValidators?: RequestValidators;
+  /**
+   * The features the browser build runs (`[retries, timeouts]`, features.ts; docs/client.md,
+   * "The browser build"): it has none it is not given. This build has every one always, and
+   * does not read the option.
+   */
+  features?: readonly ClientFeature[];
 }
 
 type Settings = typeof defaults & CoreOptions;
