@@ -6,7 +6,7 @@
  * TypeScript 6 and 7; and a few facts are asserted directly, independent of snapshots.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PipelineResult } from "../generator/pipeline.ts";
@@ -426,7 +426,12 @@ describe("a recursive map alias", () => {
       mkdirSync(dirname(join(out, file.path)), { recursive: true });
       writeFileSync(join(out, file.path), file.contents);
     }
-    const run = spawnSync(process.execPath, [typescript6, "-p", join(out, "tsconfig.json")], {
+    // its types (and what they import) under the package's settings: the alias is in types.ts
+    writeFileSync(
+      join(out, "tsconfig.types.json"),
+      JSON.stringify({ extends: "./tsconfig.json", include: [], files: ["src/types.ts"] }),
+    );
+    const run = spawnSync(process.execPath, [typescript6, "-p", join(out, "tsconfig.types.json")], {
       encoding: "utf8",
     });
     expect(run.stdout + run.stderr).toBe("");
@@ -451,18 +456,27 @@ describe("the feature snapshots type-check", () => {
     ["TypeScript 6", process.execPath, [typescript6]],
     ["TypeScript 7", process.execPath, [typescript7]],
   ] as const;
-  // The snapshots leave out src/runtime/ (verbatim copies of generator/runtime/): put it back beside each.
+  // The snapshots leave out src/runtime/ (verbatim copies of generator/runtime/): one copy of it
+  // beside them all, which each fixture's files import, so that the program checks it once
+  // (test/support/shared-runtime.ts says why), not once per fixture.
   const project = tempDir("apigen-snapshots-");
   cpSync(join(repoRoot, "test/__snapshots__/features"), project, { recursive: true });
   writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
   // but the integrations' runtimes (msw/, tanstack/), which import their peers: the features'
   // packages leave those outputs off, and a temp folder cannot resolve the peers
   const integrations = ["msw", "tanstack"].map((name) => join(repoRoot, "generator/runtime", name));
+  cpSync(join(repoRoot, "generator/runtime"), join(project, "runtime"), {
+    recursive: true,
+    filter: (source) => !integrations.includes(source),
+  });
   for (const feature of features)
-    cpSync(join(repoRoot, "generator/runtime"), join(project, feature, "runtime"), {
-      recursive: true,
-      filter: (source) => !integrations.includes(source),
-    });
+    for (const file of readdirSync(join(project, feature)).filter((f) => f.endsWith(".ts"))) {
+      const path = join(project, feature, file);
+      writeFileSync(
+        path,
+        readFileSync(path, "utf8").replace(/(["'])\.\/runtime\//g, "$1../runtime/"),
+      );
+    }
 
   // One project of every fixture: TypeScript 6 takes about a minute of it on a loaded machine.
   it.each(compilers)(
