@@ -16,6 +16,7 @@ import { DiagnosticsError } from "../../generator/diagnostics/diagnostic.ts";
 import { importSpec, writeSpecFolder } from "../../generator/import/import.ts";
 import { runPipeline } from "../../generator/pipeline.ts";
 import { repoRoot, tempDir } from "../helpers.ts";
+import { shareRuntime } from "../support/shared-runtime.ts";
 import { typescript6, typescript7 } from "../support/typescript.ts";
 import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
 import { validDocument } from "./valid-openapi.ts";
@@ -85,6 +86,24 @@ describe("import on valid OpenAPI documents", () => {
     fuzzTimeout(60_000),
   );
 
+  let shared = false;
+  /** One program of the sampled packages, over one copy of their identical runtime (made once). */
+  function programOfSample(): void {
+    if (shared) return;
+    shareRuntime(
+      sampled.map((p) => join(work, p)),
+      join(work, "runtime"),
+    );
+    writeFileSync(
+      join(work, "tsconfig.json"),
+      JSON.stringify({
+        extends: `./${sampled[0]}/tsconfig.json`,
+        include: ["runtime", ...sampled.map((p) => `${p}/src`)],
+      }),
+    );
+    shared = true;
+  }
+
   it.each([
     ["TypeScript 7", typescript7],
     ["TypeScript 6", typescript6],
@@ -92,13 +111,7 @@ describe("import on valid OpenAPI documents", () => {
     "a sample of the packages type-checks strictly with %s, in one program",
     (_, compiler) => {
       expect(sampled.length).toBeGreaterThan(0);
-      writeFileSync(
-        join(work, "tsconfig.json"),
-        JSON.stringify({
-          extends: `./${sampled[0]}/tsconfig.json`,
-          include: sampled.map((p) => `${p}/src`),
-        }),
-      );
+      programOfSample();
       const run = spawnSync(
         process.execPath,
         [compiler, "--noEmit", "-p", join(work, "tsconfig.json")],
