@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { TestServer, type Responder } from "./support/test-server.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6, typescript7 } from "./support/typescript.ts";
 
 type Call = (...args: unknown[]) => Promise<unknown>;
@@ -144,7 +145,9 @@ describe("error codes narrow where they are compared, and unknown codes still co
     ["TypeScript 7", typescript7],
   ])("type-checks strict with %s", (_name, tsc) => {
     writeFileSync(join(out, "src/consumer.ts"), consumer);
-    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
+    // TypeScript 6 against the runtime's declarations; 7 checks the runtime's sources too
+    const project = tsc === typescript6 ? withRuntimeDeclarations(out) : out;
+    const run = spawnSync(process.execPath, [tsc, "-p", join(project, "tsconfig.json")], {
       encoding: "utf8",
     });
     expect(run.stdout + run.stderr).toBe("");
