@@ -91,18 +91,10 @@ describe("cli", () => {
     const spec = tempDir("apigen-cli-watch-");
     const out = tempDir("apigen-cli-watch-out-");
     cpSync(join(repoRoot, "test/fixtures/features/primitives"), spec, { recursive: true });
+    // a process (launch.mjs, the bundle): watch runs until the process is interrupted
     const child = spawn(
       process.execPath,
-      [
-        "--import",
-        "tsx",
-        join(repoRoot, "generator/cli.ts"),
-        "--watch",
-        "--spec",
-        spec,
-        "--out",
-        out,
-      ],
+      [join(repoRoot, "generator/launch.mjs"), "--watch", "--spec", spec, "--out", out],
       { cwd: repoRoot },
     );
     let stdout = "";
