@@ -12,4 +12,5 @@ if (major < 20) {
   process.exit(1);
 }
 // A dynamic import, so the version check runs before the generator is loaded.
-await import("../dist/generator/cli.js");
+const { runAsProcess } = await import("../dist/generator/cli.js");
+await runAsProcess();

@@ -18,4 +18,5 @@ if (builtStamp() !== sourceStamp()) {
     process.exit(1);
   }
 }
-await import(pathToFileURL(join(distDir, "cli.js")).href);
+const { runAsProcess } = await import(pathToFileURL(join(distDir, "cli.js")).href);
+await runAsProcess();

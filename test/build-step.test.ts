@@ -15,31 +15,31 @@ const stagesRan = (stderr: string) => /^load \+ schema /m.test(stderr);
 describe("a run whose output is current", () => {
   let spec: string;
   let out: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     spec = join(tempDir(), "spec");
     cpSync(join(repoRoot, "test/fixtures/features/objects"), spec, { recursive: true });
     out = tempDir();
-    const first = runCli(["--spec", spec, "--out", out, "--timings"]);
+    const first = await runCli(["--spec", spec, "--out", out, "--timings"]);
     expect(first.status, first.stderr).toBe(0);
     expect(stagesRan(first.stderr)).toBe(true);
   });
 
-  it("stops at the fingerprint and reports what a full run reports", () => {
-    const quick = runCli(["--spec", spec, "--out", out, "--timings"]);
-    const full = runCli(["--spec", spec, "--out", out, "--timings", "--force"]);
+  it("stops at the fingerprint and reports what a full run reports", async () => {
+    const quick = await runCli(["--spec", spec, "--out", out, "--timings"]);
+    const full = await runCli(["--spec", spec, "--out", out, "--timings", "--force"]);
     expect(quick.status).toBe(0);
     expect(stagesRan(quick.stderr)).toBe(false);
     expect(quick.stderr).toMatch(/^up-to-date check +\d+\.\d ms$/m);
     expect(stagesRan(full.stderr)).toBe(true);
     expect(quick.stdout).toBe(full.stdout);
     expect(quick.stdout).toMatch(/: 0 added, 0 changed, \d+ unchanged\n$/);
-    const check = runCli(["--spec", spec, "--out", out, "--check", "--timings"]);
+    const check = await runCli(["--spec", spec, "--out", out, "--check", "--timings"]);
     expect(check.status).toBe(0);
     expect(stagesRan(check.stderr)).toBe(false);
     expect(check.stdout).toMatch(/is up to date with the spec \(\d+ files\)/);
   });
 
-  it("runs in full when a spec file changes, and records the new fingerprint", () => {
+  it("runs in full when a spec file changes, and records the new fingerprint", async () => {
     const types = join(spec, "api.yaml");
     const before = readFileSync(types, "utf8");
     writeFileSync(
@@ -47,37 +47,39 @@ describe("a run whose output is current", () => {
       `${before}\n# a comment changes no output, but the spec is not the one recorded\n`,
     );
     try {
-      const run = runCli(["--spec", spec, "--out", out, "--timings"]);
+      const run = await runCli(["--spec", spec, "--out", out, "--timings"]);
       expect(run.status, run.stderr).toBe(0);
       expect(stagesRan(run.stderr)).toBe(true);
       expect(run.stdout).toMatch(/0 added, 1 changed/); // the manifest, with the new fingerprint
-      expect(stagesRan(runCli(["--spec", spec, "--out", out, "--timings"]).stderr)).toBe(false);
+      expect(stagesRan((await runCli(["--spec", spec, "--out", out, "--timings"])).stderr)).toBe(
+        false,
+      );
     } finally {
       writeFileSync(types, before);
-      runCli(["--spec", spec, "--out", out]);
+      await runCli(["--spec", spec, "--out", out]);
     }
   });
 
-  it("runs in full when an output file was edited or removed, and repairs it", () => {
+  it("runs in full when an output file was edited or removed, and repairs it", async () => {
     const file = join(out, "src/types.ts");
     const generated = readFileSync(file, "utf8");
     writeFileSync(file, `${generated}// edited by hand\n`);
-    const check = runCli(["--spec", spec, "--out", out, "--check"]);
+    const check = await runCli(["--spec", spec, "--out", out, "--check"]);
     expect(check.status).toBe(1);
     expect(check.stderr).toMatch(/src\/types\.ts is out of date/);
-    expect(runCli(["--spec", spec, "--out", out]).stdout).toMatch(/0 added, 1 changed/);
+    expect((await runCli(["--spec", spec, "--out", out])).stdout).toMatch(/0 added, 1 changed/);
     expect(readFileSync(file, "utf8")).toBe(generated);
     rmSync(file);
-    expect(runCli(["--spec", spec, "--out", out]).stdout).toMatch(/1 added, 0 changed/);
+    expect((await runCli(["--spec", spec, "--out", out])).stdout).toMatch(/1 added, 0 changed/);
     expect(readFileSync(file, "utf8")).toBe(generated);
   });
 
-  it("runs in full when the manifest records no fingerprint", () => {
+  it("runs in full when the manifest records no fingerprint", async () => {
     const manifestPath = join(out, ".apigen-manifest.json");
     const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { inputs?: string };
     delete manifest.inputs;
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-    const run = runCli(["--spec", spec, "--out", out, "--timings"]);
+    const run = await runCli(["--spec", spec, "--out", out, "--timings"]);
     expect(stagesRan(run.stderr)).toBe(true);
     expect(run.stdout).toMatch(/0 added, 1 changed/);
   });

@@ -153,9 +153,9 @@ describe("a spec that signs none of its callbacks", () => {
     ]);
   });
 
-  it("the CLI prints the warning with its place and still generates", () => {
+  it("the CLI prints the warning with its place and still generates", async () => {
     const cliOut = folder("apigen-unsigned-cli-");
-    const run = runCli(["generate", "--spec", specDir, "--out", cliOut]);
+    const run = await runCli(["generate", "--spec", specDir, "--out", cliOut]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(
       /api\.yaml:10:3 - warning callback-unsigned: callback item\.changed is not signed/,

@@ -72,7 +72,7 @@ const listing = (dir: string) =>
     .sort();
 
 describe("apigen.config.ts", () => {
-  it("is loaded by the CLI, typed by defineConfig, its relative imports resolved beside it, and leaves no file behind", () => {
+  it("is loaded by the CLI, typed by defineConfig, its relative imports resolved beside it, and leaves no file behind", async () => {
     const dir = project();
     writeFileSync(join(dir, "folders.mjs"), 'export const folders = { out: "packages/shop" };\n');
     writeFileSync(join(dir, "folders.d.mts"), "export const folders: { out: string };\n");
@@ -87,19 +87,19 @@ describe("apigen.config.ts", () => {
       ].join("\n");
     writeFileSync(join(dir, "apigen.config.ts"), config("folders.out"));
     const before = listing(dir);
-    const run = runCli(["generate"], dir);
+    const run = await runCli(["generate"], dir);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^packages\/shop\/: \d+ added, 0 changed, 0 unchanged\n$/);
     expect(existsSync(join(dir, "packages/shop/src/client.ts"))).toBe(true);
     expect(existsSync(join(dir, "packages/shop/src/testing.ts"))).toBe(false);
     expect(listing(dir)).toEqual([...before, "packages"].sort());
-    expect(runCli(["check"], dir).stdout).toMatch(/^packages\/shop\/ is up to date/);
+    expect((await runCli(["check"], dir)).stdout).toMatch(/^packages\/shop\/ is up to date/);
 
     // What the stripper made of it is cached, by its text: an edit is never run stale.
     const cache = join(dir, "node_modules/.cache/apigen");
     expect(readdirSync(cache)).toHaveLength(1);
     writeFileSync(join(dir, "apigen.config.ts"), config('"packages/other"'));
-    const edited = runCli(["generate"], dir);
+    const edited = await runCli(["generate"], dir);
     expect(edited.stdout).toMatch(/^packages\/other\/: \d+ added/);
     expect(readdirSync(cache)).toHaveLength(2);
     expect(listing(dir)).toEqual([...before, "packages"].sort());
@@ -228,7 +228,7 @@ describe("apigen.config.ts", () => {
     ];
     for (const [file, text, want] of cases) {
       writeFileSync(join(dir, file), text);
-      const run = runCli(["generate"], dir);
+      const run = await runCli(["generate"], dir);
       expect(run.status).toBe(1);
       expect(run.stderr.startsWith(`${want}\n`), `${run.stderr}\n\nwanted:\n${want}`).toBe(true);
       expect(run.stderr).not.toMatch(/^\s+at |\.apigen\.config|node:internal|internal error/m);
@@ -316,7 +316,7 @@ describe("the config's overlays", () => {
 });
 
 describe("several APIs in one config", () => {
-  it("generate and check run every one, --api picks one, and a command of one API asks which", () => {
+  it("generate and check run every one, --api picks one, and a command of one API asks which", async () => {
     const dir = project();
     cpSync(join(dir, "spec"), join(dir, "admin-spec"), { recursive: true });
     writeFileSync(
@@ -331,7 +331,7 @@ describe("several APIs in one config", () => {
         "",
       ].join("\n"),
     );
-    const all = runCli(["generate"], dir);
+    const all = await runCli(["generate"], dir);
     expect(all.status, all.stderr).toBe(0);
     expect(all.stdout).toMatch(
       /^packages\/shop\/: \d+ added, 0 changed, 0 unchanged\npackages\/admin\/: \d+ added, 0 changed, 0 unchanged\n$/,
@@ -342,29 +342,29 @@ describe("several APIs in one config", () => {
     // one stale API fails the check, and the other is still checked
     const types = join(dir, "admin-spec/types.yaml");
     writeFileSync(types, readFileSync(types, "utf8").replace("One item.", "One item of the shop."));
-    const check = runCli(["check"], dir);
+    const check = await runCli(["check"], dir);
     expect(check.status).toBe(1);
     expect(check.stdout).toMatch(/^packages\/shop\/ is up to date with the spec/);
     expect(check.stderr).toMatch(
       /^error stale-output: packages\/admin\/src\/types\.ts is out of date/m,
     );
 
-    const one = runCli(["generate", "--api", "admin"], dir);
+    const one = await runCli(["generate", "--api", "admin"], dir);
     expect(one.stdout).toMatch(/^packages\/admin\/: 0 added, [1-9]\d* changed, \d+ unchanged\n$/);
-    expect(runCli(["check"], dir).status).toBe(0);
+    expect((await runCli(["check"], dir)).status).toBe(0);
 
-    const unknown = runCli(["generate", "--api", "shp"], dir);
+    const unknown = await runCli(["generate", "--api", "shp"], dir);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(
       /^no API named shp in apigen\.config\.ts; its APIs: shop, admin\n/,
     );
-    const gaps = runCli(["gaps"], dir);
+    const gaps = await runCli(["gaps"], dir);
     expect(gaps.status).toBe(2);
     expect(gaps.stderr).toMatch(
       /^gaps runs on one API, and apigen\.config\.ts has 2 \(shop, admin\): pick one with --api NAME\n/,
     );
-    expect(runCli(["gaps", "--api", "shop"], dir).status).toBe(0);
-    const folders = runCli(["generate", "--out", "elsewhere"], dir);
+    expect((await runCli(["gaps", "--api", "shop"], dir)).status).toBe(0);
+    const folders = await runCli(["generate", "--out", "elsewhere"], dir);
     expect(folders.status).toBe(2);
     expect(folders.stderr).toMatch(
       /^--spec and --out apply to one API, and apigen\.config\.ts has 2/,

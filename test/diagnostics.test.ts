@@ -1006,9 +1006,14 @@ function expectCodeFrame(lines: string[], at: number): number {
 }
 
 describe("warnings", () => {
-  it("prints a warning with its frame and still generates: a pattern open to catastrophic backtracking", () => {
+  it("prints a warning with its frame and still generates: a pattern open to catastrophic backtracking", async () => {
     const out = tempDir("apigen-warned-out-");
-    const run = runCli(["--spec", "test/fixtures/warnings/pattern-backtracking", "--out", out]);
+    const run = await runCli([
+      "--spec",
+      "test/fixtures/warnings/pattern-backtracking",
+      "--out",
+      out,
+    ]);
     expect(run.status).toBe(0);
     expect(run.stderr.split("\n").slice(0, 4)).toEqual([
       'test/fixtures/warnings/pattern-backtracking/api.yaml:9:14 - warning pattern-backtracking: pattern "^([a-z0-9]+-?)+$" repeats a group that itself repeats; a hostile string can make it run for minutes (catastrophic backtracking): rewrite it without the nested repetition',
@@ -1035,7 +1040,7 @@ describe("the CLI on a broken spec", () => {
     async (name) => {
       const out = occupiedOutDir();
       const before = snapshotFolder(out);
-      const run = runCli(["--spec", `test/fixtures/broken/${name}`, "--out", out]);
+      const run = await runCli(["--spec", `test/fixtures/broken/${name}`, "--out", out]);
       const [first] = await diagnosticsOf(`test/fixtures/broken/${name}`);
 
       expect(run.status).toBe(1);
@@ -1050,18 +1055,18 @@ describe("the CLI on a broken spec", () => {
     },
   );
 
-  it("pagination-misused: exit 1, one diagnostic per bad pagination, no stack trace", () => {
+  it("pagination-misused: exit 1, one diagnostic per bad pagination, no stack trace", async () => {
     const out = occupiedOutDir();
-    const run = runCli(["--spec", "test/fixtures/broken/pagination-misused", "--out", out]);
+    const run = await runCli(["--spec", "test/fixtures/broken/pagination-misused", "--out", out]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/\n13 errors\n$/);
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(run.stderr).not.toMatch(/internal error/i);
   });
 
-  it("prints exactly this for an unknown type", () => {
+  it("prints exactly this for an unknown type", async () => {
     const out = occupiedOutDir();
-    const run = runCli(["--spec", "test/fixtures/broken/unresolved-ref", "--out", out]);
+    const run = await runCli(["--spec", "test/fixtures/broken/unresolved-ref", "--out", out]);
     expect(run.stderr).toBe(
       [
         "test/fixtures/broken/unresolved-ref/api.yaml:12:14 - error unresolved-ref: unknown type Mony; did you mean Money?",
@@ -1079,7 +1084,7 @@ describe("the CLI on a broken spec", () => {
   it("prints every problem of a spec with several, each with its frame, in file and line order", async () => {
     const out = occupiedOutDir();
     const before = snapshotFolder(out);
-    const run = runCli(["--spec", "test/fixtures/broken/many-problems", "--out", out]);
+    const run = await runCli(["--spec", "test/fixtures/broken/many-problems", "--out", out]);
     const expected = await diagnosticsOf("test/fixtures/broken/many-problems");
     expect(expected).toHaveLength(7);
 
@@ -1097,10 +1102,10 @@ describe("the CLI on a broken spec", () => {
     expect(snapshotFolder(out)).toEqual(before);
   });
 
-  it("prints a diagnostic without a location (no api section) as one line", () => {
+  it("prints a diagnostic without a location (no api section) as one line", async () => {
     const out = occupiedOutDir();
     const before = snapshotFolder(out);
-    const run = runCli(["--spec", "test/fixtures/broken/api-missing", "--out", out]);
+    const run = await runCli(["--spec", "test/fixtures/broken/api-missing", "--out", out]);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
       "error api-missing: no spec file declares the `api` section (name, title, version)\n\n1 error\n",
@@ -1108,10 +1113,10 @@ describe("the CLI on a broken spec", () => {
     expect(snapshotFolder(out)).toEqual(before);
   });
 
-  it("gives a clear one-line error for a --spec folder that does not exist", () => {
+  it("gives a clear one-line error for a --spec folder that does not exist", async () => {
     const parent = tempDir("apigen-missing-out-");
     const out = join(parent, "out");
-    const run = runCli(["--spec", "test/fixtures/broken/does-not-exist", "--out", out]);
+    const run = await runCli(["--spec", "test/fixtures/broken/does-not-exist", "--out", out]);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     const problems = run.stderr.split("\n").filter((line) => /error/.test(line));

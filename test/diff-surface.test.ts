@@ -12,7 +12,7 @@ import { loadModel } from "../generator/diff/load-base.ts";
 import { compareSurfaces, type SurfaceChange } from "../generator/diff/surface/compare-surface.ts";
 import { declarationsAlone, packageDeclarations } from "../generator/diff/surface/declarations.ts";
 import { generatedPackage, type PackageSource } from "../generator/diff/surface/package-source.ts";
-import { features, repoRoot, runCli, tempDir } from "./helpers.ts";
+import { features, repoRoot, runCliProcess as runCli, tempDir } from "./helpers.ts";
 
 const merchant = generatedPackage(loadModel(join(repoRoot, "spec")), "spec/", "before");
 

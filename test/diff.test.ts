@@ -171,7 +171,7 @@ describe("model diff", () => {
     rmSync(repo, { recursive: true, force: true });
   });
 
-  it("says in one line of its own that BASE is no revision, never git's command or its stderr (issue 30 item 14)", () => {
+  it("says in one line of its own that BASE is no revision, never git's command or its stderr (issue 30 item 14)", async () => {
     const repo = tempDir("apigen-diff-git-");
     const plain = tempDir("apigen-diff-plain-");
     try {
@@ -187,8 +187,8 @@ describe("model diff", () => {
       git("commit", "-qm", "the spec");
       cpSync(join(fixtures, "base"), join(plain, "spec"), { recursive: true });
 
-      const diff = (cwd: string, base: string) => {
-        const run = runCli(["diff", "--", base], cwd);
+      const diff = async (cwd: string, base: string) => {
+        const run = await runCli(["diff", "--", base], cwd);
         expect(run.status, run.stderr).toBe(1);
         expect(run.stderr).not.toMatch(
           /git [a-z-]+ -|fatal:|Command failed|internal error|^\s+at /m,
@@ -199,16 +199,16 @@ describe("model diff", () => {
       };
       const noRevision = (base: string) =>
         `no folder ${base} and no revision ${base} in this repository: BASE is a spec folder, or a commit, branch or tag of the repository\n`;
-      expect(diff(repo, "nonexistent-rev")).toBe(noRevision("nonexistent-rev"));
+      expect(await diff(repo, "nonexistent-rev")).toBe(noRevision("nonexistent-rev"));
       // an option in git's place reads as no revision, and git never takes it as an option
-      expect(diff(repo, "--output=written")).toBe(noRevision("--output=written"));
+      expect(await diff(repo, "--output=written")).toBe(noRevision("--output=written"));
       expect(existsSync(join(repo, "written"))).toBe(false);
-      expect(diff(repo, "HEAD:spec")).toBe(noRevision("HEAD:spec"));
-      expect(diff(repo, "HEAD~1")).toBe("revision HEAD~1 has no spec files under spec/\n");
-      expect(diff(plain, "HEAD")).toBe(
+      expect(await diff(repo, "HEAD:spec")).toBe(noRevision("HEAD:spec"));
+      expect(await diff(repo, "HEAD~1")).toBe("revision HEAD~1 has no spec files under spec/\n");
+      expect(await diff(plain, "HEAD")).toBe(
         "no folder HEAD, and spec/ is in no git repository to read revision HEAD from\n",
       );
-      expect(runCli(["diff", "HEAD"], repo).status).toBe(0);
+      expect((await runCli(["diff", "HEAD"], repo)).status).toBe(0);
     } finally {
       rmSync(repo, { recursive: true, force: true });
       rmSync(plain, { recursive: true, force: true });

@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliver as trigger, loadTriggerModel } from "../generator/commands/trigger-command.ts";
-import { repoRoot, runCli } from "./helpers.ts";
+import { repoRoot, runCliProcess as runCli } from "./helpers.ts";
 import {
   comment,
   opened,

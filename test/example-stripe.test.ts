@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { repoRoot, runCli, validatorsOfAllTypes, type Check } from "./helpers.ts";
+import { repoRoot, runCliProcess as runCli, validatorsOfAllTypes, type Check } from "./helpers.ts";
 import { parseParams, secretKey, StripeStandIn } from "./support/stripe-stand-in.ts";
 import {
   apiRoutes,

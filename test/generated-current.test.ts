@@ -30,8 +30,8 @@ describe("generated/", () => {
     expect(second.files).toEqual(first.files);
   });
 
-  it("passes `generate --check`", () => {
-    const run = runCli(["--check"]);
+  it("passes `generate --check`", async () => {
+    const run = await runCli(["--check"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/generated\/ is up to date/);

@@ -106,24 +106,24 @@ const lineOf = (text: string, needle: string) =>
 /** The Merchant spec with order.shipping become refund.notice, and its package (dir/pkg), shared by the tests below. */
 const dir = join(scratch, "variant");
 let spec: string;
-beforeAll(() => {
+beforeAll(async () => {
   spec = specVariant(dir, shippingBecomesRefund);
-  expect(runCli(["--spec", spec, "--out", join(dir, "pkg")]).status).toBe(0);
+  expect((await runCli(["--spec", spec, "--out", join(dir, "pkg")])).status).toBe(0);
 });
 
 describe("scaffold-handlers on the example's filled-in handlers, after the spec changed", () => {
   const file = join(dir, "handlers.ts");
-  let run: ReturnType<typeof runCli>;
+  let run: Awaited<ReturnType<typeof runCli>>;
   let updated: string;
   let freshStub: string;
   const marker =
     '// apigen: event "order.shipping" is no longer in the spec: delete this handler\n';
-  beforeAll(() => {
+  beforeAll(async () => {
     writeFileSync(file, exampleHandlers);
-    run = runCli(["scaffold-handlers", file, "--spec", spec]);
+    run = await runCli(["scaffold-handlers", file, "--spec", spec]);
     updated = readFileSync(file, "utf8");
     const fresh = join(dir, "fresh.ts");
-    expect(runCli(["scaffold-handlers", fresh, "--spec", spec]).status).toBe(0);
+    expect((await runCli(["scaffold-handlers", fresh, "--spec", spec])).status).toBe(0);
     const freshText = readFileSync(fresh, "utf8");
     const start = freshText.indexOf("/**\n * refund.notice:");
     freshStub = freshText.slice(start, freshText.indexOf("\n};\n", start) + 4);
@@ -185,21 +185,21 @@ describe("scaffold-handlers on the example's filled-in handlers, after the spec 
     expect(typeErrors(dir, ["deleted.ts"])).toEqual([]);
   });
 
-  it("is idempotent: a second run writes nothing and reminds of the marked handler; --check fails until it is deleted", () => {
+  it("is idempotent: a second run writes nothing and reminds of the marked handler; --check fails until it is deleted", async () => {
     const before = statSync(file).mtimeMs;
-    const again = runCli(["scaffold-handlers", file, "--spec", spec]);
+    const again = await runCli(["scaffold-handlers", file, "--spec", spec]);
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(
       /nothing to write; left to do by hand:\n {2}callback "order\.shipping" is no longer in the spec/,
     );
     expect(readFileSync(file, "utf8")).toBe(updated);
     expect(statSync(file).mtimeMs).toBe(before);
-    const check = runCli(["scaffold-handlers", file, "--spec", spec, "--check"]);
+    const check = await runCli(["scaffold-handlers", file, "--spec", spec, "--check"]);
     expect(check.status).toBe(1);
     expect(check.stderr).toMatch(
       /handlers\.ts is not current with the spec:\n {2}callback "order\.shipping"/,
     );
-    const current = runCli([
+    const current = await runCli([
       "scaffold-handlers",
       join(dir, "deleted.ts"),
       "--spec",
@@ -211,10 +211,10 @@ describe("scaffold-handlers on the example's filled-in handlers, after the spec 
     expect(current.status).toBe(0);
   });
 
-  it("--check on a file that is behind lists what would change and writes nothing", () => {
+  it("--check on a file that is behind lists what would change and writes nothing", async () => {
     const behind = join(dir, "behind.ts");
     writeFileSync(behind, exampleHandlers);
-    const check = runCli(["scaffold-handlers", behind, "--spec", spec, "--check"]);
+    const check = await runCli(["scaffold-handlers", behind, "--spec", spec, "--check"]);
     expect(check.status).toBe(1);
     expect(check.stderr).toMatch(/^ {2}would add callback "refund\.notice": stub refundNotice/m);
     expect(check.stderr).toMatch(/^ {2}would mark callback "order\.shipping"/m);
@@ -305,7 +305,7 @@ describe("the update keeps the user's style", () => {
 
   it("a fresh scaffold, updated, is still one prettier leaves as it is", async () => {
     const fresh = join(dir, "merchant-fresh.ts");
-    expect(runCli(["scaffold-handlers", fresh]).status).toBe(0); // the Merchant spec as it is
+    expect((await runCli(["scaffold-handlers", fresh])).status).toBe(0); // the Merchant spec as it is
     const { text } = update(spec, readFileSync(fresh, "utf8"));
     expect(text).toContain("refundNotice");
     expect(await format(text, { ...prettierOptions, parser: "typescript" })).toBe(text);
@@ -339,14 +339,19 @@ describe("the import of the handler types", () => {
     expect(update(merchant, relative)).toEqual({ text: relative, changes: [] });
   });
 
-  it("the CLI prints the move and writes it", () => {
+  it("the CLI prints the move and writes it", async () => {
     const folder = join(scratch, "import");
     const file = join(folder, "handlers.ts");
     expect(
-      runCli(["scaffold-handlers", file, "--handlers-import", "./old/callbacks.js"]).status,
+      (await runCli(["scaffold-handlers", file, "--handlers-import", "./old/callbacks.js"])).status,
     ).toBe(0);
     const before = readFileSync(file, "utf8");
-    const run = runCli(["scaffold-handlers", file, "--handlers-import", "./new/callbacks.js"]);
+    const run = await runCli([
+      "scaffold-handlers",
+      file,
+      "--handlers-import",
+      "./new/callbacks.js",
+    ]);
     expect(run.stdout).toMatch(
       /^ {2}import moved: "\.\/old\/callbacks\.js" -> "\.\/new\/callbacks\.js"$/m,
     );
@@ -360,11 +365,11 @@ describe("webhook events", () => {
   const webhooksSpec = join(repoRoot, "test/fixtures/features/typed-webhooks");
   const folder = join(scratch, "webhooks");
 
-  it("a spec that gains webhook events: their stubs and object appended, WebhookHandlers imported, as a fresh scaffold has them", () => {
+  it("a spec that gains webhook events: their stubs and object appended, WebhookHandlers imported, as a fresh scaffold has them", async () => {
     const file = join(folder, "handlers.ts");
-    expect(runCli(["--spec", webhooksSpec, "--out", join(folder, "pkg")]).status).toBe(0);
+    expect((await runCli(["--spec", webhooksSpec, "--out", join(folder, "pkg")])).status).toBe(0);
     const scaffold = ["scaffold-handlers", file, "--handlers-import", "./pkg/src/callbacks.js"];
-    expect(runCli([...scaffold, "--spec", webhooksSpec]).status).toBe(0);
+    expect((await runCli([...scaffold, "--spec", webhooksSpec])).status).toBe(0);
     const fresh = readFileSync(file, "utf8");
     // the file as a scaffold of the spec before it had webhook events would be
     const older = fresh
@@ -454,10 +459,10 @@ describe("a file it does not recognise is refused, nothing written", () => {
     expect(refusal(text)).toMatch(reason);
   });
 
-  it("the CLI says why, exits 1 and leaves the file as it was", () => {
+  it("the CLI says why, exits 1 and leaves the file as it was", async () => {
     const file = join(scratch, "notes.ts");
     writeFileSync(file, "// my handlers\n");
-    const run = runCli(["scaffold-handlers", file]);
+    const run = await runCli(["scaffold-handlers", file]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
       /notes\.ts: apigen cannot update this handlers file: it imports no CallbackHandlers by name .*\. Nothing was written\.\n$/,
@@ -466,7 +471,7 @@ describe("a file it does not recognise is refused, nothing written", () => {
     expect(readFileSync(file, "utf8")).toBe("// my handlers\n");
     const binary = join(scratch, "binary.ts");
     writeFileSync(binary, Buffer.from([0x69, 0x6d, 0xff, 0xfe]));
-    const bad = runCli(["scaffold-handlers", binary]);
+    const bad = await runCli(["scaffold-handlers", binary]);
     expect(bad.stderr).toMatch(
       /binary\.ts: apigen cannot update this handlers file: it is not UTF-8 text/,
     );

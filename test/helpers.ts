@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -70,11 +71,10 @@ export async function diagnosticsOf(specDir: string): Promise<string[]> {
 const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
 /**
- * The command line of a CLI run as `npm run generate` starts it: launch.mjs, which runs the
+ * The command line of a CLI process as `npm run generate` starts it: launch.mjs, which runs the
  * generator's bundle (dist/generator/, built from the current sources by the global setup,
  * test/support/build-package.ts, and again by launch.mjs should a source change during the
- * run). A start takes a fifth of the CPU time of the sources through tsx's loader, and the
- * suite starts the CLI a few hundred times.
+ * run).
  */
 const launcher = [join(repoRoot, "generator/launch.mjs")];
 /** The same command line from the sources through tsx, for the tests that compare the two. */
@@ -97,6 +97,54 @@ export interface CliRun {
   stderr: string;
 }
 
+/** `import()` by Node itself, past vitest's module runner (native-import.cjs says why). */
+const nativeImport = createRequire(import.meta.url)("./native-import.cjs") as (
+  url: string,
+) => Promise<unknown>;
+
+/** The bundle's entry: what launch.mjs and the installed bin run, `main` taking an io of ours. */
+type CliModule = typeof import("../generator/cli.ts");
+let bundle: Promise<CliModule> | undefined;
+
+/**
+ * Runs the generator CLI in this process, as `npm run generate -- ...args` would from `cwd`
+ * (the repo root by default) with `env` over this process's (cliEnv): the same bundle
+ * launch.mjs runs (dist/generator/cli.js, built by the global setup), its `main` given the
+ * working folder, the environment and two piped output streams, so the run reads and prints
+ * nothing of this process's own. The bundle, not the sources: every test of the CLI still
+ * runs the code the tool ships (a bundling mistake fails them, as it did when they started
+ * it as a process), and the bundle's module state (the fetched documents, the compiled
+ * templates, the surface diff's caches) is its own, never the one the test's own imports of
+ * the generator fill. Imported by Node, not by vitest's module runner, as the process would (a
+ * config module the run imports gets Node's resolution and errors). Loaded once per worker: a run costs only its command, not the ~0.3 s
+ * of a node start and the bundle's load. Runs may go side by side (Promise.all): each has its
+ * own io. `watch` and `mock` wait for a signal, which no in-process run gets: they run as a
+ * process (runCliProcess, startMockCli).
+ */
+export async function runCli(
+  args: string[],
+  cwd = repoRoot,
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  bundle ??= nativeImport(
+    pathToFileURL(join(repoRoot, "dist/generator/cli.js")).href,
+  ) as Promise<CliModule>;
+  const { main } = await bundle;
+  let stdout = "";
+  let stderr = "";
+  const status = await main(args, {
+    cwd: resolve(cwd),
+    env: cliEnv(env),
+    stdout: { isTTY: false, write: (text: string) => (stdout += text) },
+    stderr: { isTTY: false, write: (text: string) => (stderr += text) },
+    untilStopped: () =>
+      Promise.reject(
+        new Error("an in-process run gets no signal: run watch and mock as a process"),
+      ),
+  });
+  return { status, stdout, stderr };
+}
+
 function spawnCli(entry: string[], args: string[], cwd: string, env: Record<string, string>) {
   const result = spawnSync(process.execPath, [...entry, ...args], {
     cwd,
@@ -108,12 +156,20 @@ function spawnCli(entry: string[], args: string[], cwd: string, env: Record<stri
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Runs the generator CLI from the repo root (or `cwd`), as `npm run generate -- ...args` would. */
-export function runCli(args: string[], cwd = repoRoot, env: Record<string, string> = {}): CliRun {
+/**
+ * The generator CLI as a process of its own, started as `npm run generate -- ...args` starts
+ * it (launch.mjs and the bundle), from `cwd`: for the tests of what only the process has (the
+ * bin entry, its exit status as the shell sees it, a run that must not hang the test).
+ */
+export function runCliProcess(
+  args: string[],
+  cwd = repoRoot,
+  env: Record<string, string> = {},
+): CliRun {
   return spawnCli(launcher, args, cwd, env);
 }
 
-/** Runs the generator CLI from its TypeScript sources (through tsx), not from the bundle. */
+/** Runs the generator CLI from its TypeScript sources (through tsx), not from the bundle, as a process. */
 export function runCliFromSources(
   args: string[],
   cwd = repoRoot,
@@ -124,11 +180,11 @@ export function runCliFromSources(
 }
 
 /**
- * The CLI as a child process, awaited without blocking: for a test whose servers live in its
- * own process (runCli would block them), or for independent runs started side by side. Killed
- * after `killAfterMs`; `cwd` and `env` as for runCli.
+ * The CLI as a process, awaited without blocking: for a test whose servers live in its own
+ * process (runCliProcess would block them). Killed after `killAfterMs`; `cwd` and `env` as for
+ * runCli.
  */
-export function runCliAsync(
+export function runCliProcessAsync(
   args: string[],
   killAfterMs = 60_000,
   cwd = repoRoot,

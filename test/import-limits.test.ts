@@ -19,14 +19,13 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { maxDocumentDepth } from "../generator/import/document-files.ts";
 import { OpenApiDocument } from "../generator/import/document.ts";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
-import { repoRoot, tempDir } from "./helpers.ts";
+import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -102,22 +101,26 @@ function written(out: string): string {
     .join("\n");
 }
 
-const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
-
-/** The command line, cut off after 30 s: a read that never ends fails the test, not the run. */
-function cli(args: string[], cwd = repoRoot) {
-  const run = spawnSync(
-    process.execPath,
-    ["--import", tsxLoader, join(repoRoot, "generator/cli.ts"), ...args],
-    { cwd, encoding: "utf8", timeout: 30_000, maxBuffer: 16 << 20 },
-  );
+/**
+ * The command line as a process (launch.mjs, the bundle), cut off after 30 s: for the reads
+ * that would never end were a limit broken (/dev/zero, a FIFO), which in this process would
+ * hang the test run instead of failing the test, and for the deepest document, whose stack is
+ * the process's own. The other cases run in this process (runCli).
+ */
+function cliProcess(args: string[], cwd = repoRoot) {
+  const run = spawnSync(process.execPath, [join(repoRoot, "generator/launch.mjs"), ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 30_000,
+    maxBuffer: 16 << 20,
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 describe("a $ref reaches only regular files inside the document's folder", () => {
-  it("refuses ../ out of the folder, at the $ref, and nothing of the file outside gets out", () => {
+  it("refuses ../ out of the folder, at the $ref, and nothing of the file outside gets out", async () => {
     const p = project({ "doc.yaml": withSchema("{ $ref: '../outside/canary.yaml#/Thing' }") });
-    const run = cli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
+    const run = await runCli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
       /^api\/doc\.yaml:11:23 - error import-ref-outside: \$ref \.\.\/outside\/canary\.yaml#\/Thing leads outside the document's folder; .*\(at #\/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\)/,
@@ -135,7 +138,7 @@ describe("a $ref reaches only regular files inside the document's folder", () =>
       withSchema(`{ $ref: '${join(p.dir, "outside/canary.yaml")}#/Thing' }`),
     );
     const started = performance.now();
-    const zero = cli(["import", p.doc, "--out-spec", p.out]);
+    const zero = cliProcess(["import", p.doc, "--out-spec", p.out]);
     expect(performance.now() - started).toBeLessThan(25_000);
     expect(zero.status).toBe(1);
     expect(zero.stderr).toMatch(
@@ -152,7 +155,7 @@ describe("a $ref reaches only regular files inside the document's folder", () =>
     () => {
       const p = project({ "doc.yaml": withSchema("{ $ref: 'pipe.yaml' }") });
       expect(spawnSync("mkfifo", [join(p.api, "pipe.yaml")]).status).toBe(0);
-      const run = cli(["import", p.doc, "--out-spec", p.out]);
+      const run = cliProcess(["import", p.doc, "--out-spec", p.out]);
       expect(run.status).toBe(1);
       expect(run.stderr).toMatch(
         /doc\.yaml:11:23 - error import-file-unreadable: cannot read pipe\.yaml: it is not a regular file \(a FIFO, socket or device\)/,
@@ -205,19 +208,19 @@ describe("a $ref reaches only regular files inside the document's folder", () =>
     expect(text).not.toContain(p.dir);
   });
 
-  it("--ref-root (or the config file's refRoot) widens the folder to one that holds the document", () => {
+  it("--ref-root (or the config file's refRoot) widens the folder to one that holds the document", async () => {
     const p = project({ "doc.yaml": withSchema("{ $ref: '../outside/canary.yaml#/Thing' }") });
-    const flag = cli(["import", p.doc, "--out-spec", p.out, "--ref-root", p.dir]);
+    const flag = await runCli(["import", p.doc, "--out-spec", p.out, "--ref-root", p.dir]);
     expect(flag.stderr).toBe("");
     expect(flag.status).toBe(0);
     expect(written(p.out)).toContain("CANARY");
     rmSync(p.out, { recursive: true });
     writeFileSync(join(p.dir, "apigen.config.json"), JSON.stringify({ refRoot: "." }));
-    const config = cli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
+    const config = await runCli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
     expect(config.stderr).toBe("");
     expect(config.status).toBe(0);
     // A folder that does not hold the document is no widening: refused.
-    const elsewhere = cli([
+    const elsewhere = await runCli([
       "import",
       p.doc,
       "--out-spec",
@@ -271,10 +274,10 @@ describe("a $ref reaches only regular files inside the document's folder", () =>
     );
   });
 
-  it("refuses a document that is not a regular file, naming it as given", () => {
+  it("refuses a document that is not a regular file, naming it as given", async () => {
     const p = project({});
     mkdirSync(join(p.api, "doc.yaml"));
-    const run = cli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
+    const run = await runCli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
     expect(run.status).toBe(1);
     expect(run.stderr.split("\n")[0]).toBe(
       "error import-file-unreadable: cannot read api/doc.yaml: it is a folder",
@@ -534,7 +537,7 @@ describe("every document the importer cannot take is a located diagnostic, never
       "pct.yaml": withSchema("{ $ref: '#/components/schemas/%' }"),
     });
     for (const doc of [p.doc, join(p.api, "pct.yaml")]) {
-      const run = cli(["import", doc, "--out-spec", p.out]);
+      const run = cliProcess(["import", doc, "--out-spec", p.out]);
       expect(run.status).toBe(1);
       expect(run.stderr).toMatch(/\.yaml:\d+:\d+ - error import-/);
       expect(run.stderr).not.toMatch(/internal error|\n\s+at /);

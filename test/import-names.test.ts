@@ -304,24 +304,24 @@ describe("import --out-spec", () => {
       "a link to a file",
     ],
     ["a link to nothing", (at: string) => symlinkSync(`${at}.nowhere`, at), "a link to nothing"],
-  ])("refuses %s clearly, writing nothing", (_, make, what) => {
+  ])("refuses %s clearly, writing nothing", async (_, make, what) => {
     const at = join(scratch, `out-${what.replace(/ /g, "-")}`);
     make(at);
     const document = input();
     const before = readdirSync(scratch).sort();
-    const run = runCli(["import", document, "--out-spec", at]);
+    const run = await runCli(["import", document, "--out-spec", at]);
     expect(run.status).toBe(1);
     expect(run.stderr).not.toContain("internal error");
     expect(run.stderr).toContain(`is ${what}, not a folder; name a new or empty folder`);
     expect(readdirSync(scratch).sort()).toEqual(before);
   });
 
-  it("writes through a link to an empty folder, which stays a link", () => {
+  it("writes through a link to an empty folder, which stays a link", async () => {
     const target = join(scratch, "out-target");
     const link = join(scratch, "out-link");
     mkdirSync(target);
     symlinkSync(target, link);
-    const run = runCli(["import", input(), "--out-spec", link]);
+    const run = await runCli(["import", input(), "--out-spec", link]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);

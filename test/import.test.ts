@@ -120,9 +120,9 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
     expect(shared.Labels).toBe("map<string>");
   });
 
-  it("notes every loss with its JSON pointer, and --gaps lists them", () => {
+  it("notes every loss with its JSON pointer, and --gaps lists them", async () => {
     expect(result.gaps).toBe(5);
-    const run = runCli(["--gaps", "--spec", outSpec]);
+    const run = await runCli(["--gaps", "--spec", outSpec]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("maxItems: 100 (import: #/components/schemas/Pets/maxItems)");
     expect(run.stdout).toContain(
@@ -197,31 +197,31 @@ describe("OpenAPI 3.1 spellings", () => {
 });
 
 describe("bad input is an error at its place, and nothing is written", () => {
-  const failing = (text: string, name = "doc.yaml") => {
+  const failing = async (text: string, name = "doc.yaml") => {
     const input = document(name, text);
     const outSpec = join(scratch(), "spec");
-    const run = runCli(["--import", input, "--out-spec", outSpec]);
+    const run = await runCli(["--import", input, "--out-spec", outSpec]);
     expect(run.status).toBe(1);
     expect(existsSync(outSpec)).toBe(false);
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
     return run.stderr;
   };
 
-  it("refuses a Swagger 2.0 document", () => {
-    expect(failing("swagger: '2.0'\ninfo: { title: x, version: '1' }\npaths: {}\n")).toMatch(
+  it("refuses a Swagger 2.0 document", async () => {
+    expect(await failing("swagger: '2.0'\ninfo: { title: x, version: '1' }\npaths: {}\n")).toMatch(
       /doc\.yaml:1:10 - error import-swagger-2: a Swagger 2\.0 document/,
     );
   });
 
-  it("refuses what is not OpenAPI, and versions it does not read", () => {
-    expect(failing("title: hello\n")).toMatch(/error import-not-openapi/);
-    expect(failing("openapi: 4.0.0\npaths: {}\n")).toMatch(
+  it("refuses what is not OpenAPI, and versions it does not read", async () => {
+    expect(await failing("title: hello\n")).toMatch(/error import-not-openapi/);
+    expect(await failing("openapi: 4.0.0\npaths: {}\n")).toMatch(
       /doc\.yaml:1:10 - error import-version-unsupported: OpenAPI 4\.0\.0/,
     );
   });
 
-  it("points at a broken $ref by line and pointer", () => {
-    const stderr = failing(
+  it("points at a broken $ref by line and pointer", async () => {
+    const stderr = await failing(
       "openapi: 3.0.3\ninfo: { title: x, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: { $ref: '#/components/schemas/Missing' }\n",
     );
     expect(stderr).toMatch(
@@ -229,24 +229,24 @@ describe("bad input is an error at its place, and nothing is written", () => {
     );
   });
 
-  it("reports invalid YAML at its line", () => {
-    expect(failing("openapi: 3.0.3\ninfo: [unclosed\n")).toMatch(
+  it("reports invalid YAML at its line", async () => {
+    expect(await failing("openapi: 3.0.3\ninfo: [unclosed\n")).toMatch(
       /doc\.yaml:\d+:\d+ - error import-syntax/,
     );
   });
 
-  it("never writes into a folder that holds files", () => {
+  it("never writes into a folder that holds files", async () => {
     const outSpec = join(scratch(), "spec");
     mkdirSync(outSpec);
     writeFileSync(join(outSpec, "mine.yaml"), "keep me\n");
-    const run = runCli(["--import", petstore, "--out-spec", outSpec]);
+    const run = await runCli(["--import", petstore, "--out-spec", outSpec]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/error import-out-spec-not-empty/);
     expect(readdirSync(outSpec)).toEqual(["mine.yaml"]);
   });
 
-  it("says --import needs --out-spec", () => {
-    const run = runCli(["--import", petstore]);
+  it("says --import needs --out-spec", async () => {
+    const run = await runCli(["--import", petstore]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/--import needs --out-spec/);
   });

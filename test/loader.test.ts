@@ -78,7 +78,7 @@ describe("the loader", () => {
     expect(Object.getPrototypeOf((data as { types: object }).types)).toBe(Object.prototype);
   });
 
-  it("reports a file nested a thousand levels deep as too deep, also when the parser runs out of stack inside a regular expression (found by the long loader fuzz)", () => {
+  it("reports a file nested a thousand levels deep as too deep, also when the parser runs out of stack inside a regular expression (found by the long loader fuzz)", async () => {
     // The yaml package folds a multi-line quoted scalar with a regular expression; at that
     // depth the engine has no stack left for it and throws a SyntaxError, not a RangeError.
     const dir = tempDir();
@@ -90,7 +90,7 @@ describe("the loader", () => {
       const indent = " ".repeat(1200 * 2);
       text += `${indent}v: "first line\n${indent}  second line"\n`;
       writeFileSync(join(spec, "api.yaml"), text);
-      const run = runCli(["--spec", spec, "--out", join(dir, "out"), "--check"]);
+      const run = await runCli(["--spec", spec, "--out", join(dir, "out"), "--check"]);
       expect(run.stderr).not.toMatch(/internal error/);
       expect(run.status).toBe(1);
       expect(run.stderr).toMatch(/api\.yaml:\d+:\d+ - error yaml-too-deep:/);

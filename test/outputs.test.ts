@@ -139,7 +139,7 @@ describe("outputs", () => {
     }
   }, 120_000);
 
-  it("switched in the config regenerate the package, never taken for current (the fingerprint knows them)", () => {
+  it("switched in the config regenerate the package, never taken for current (the fingerprint knows them)", async () => {
     const dir = tempDir("apigen-outputs-cli-");
     made.push(dir);
     writeFileSync(join(dir, "package.json"), '{ "name": "shop" }\n');
@@ -147,20 +147,20 @@ describe("outputs", () => {
     const config = (outputs: object) =>
       writeFileSync(join(dir, "apigen.config.json"), JSON.stringify({ out: "pkg", outputs }));
     config({});
-    expect(runCli(["generate"], dir).status).toBe(0);
+    expect((await runCli(["generate"], dir)).status).toBe(0);
     expect(existsSync(join(dir, "pkg/src/testing.ts"))).toBe(true);
     config({ testing: false });
-    const check = runCli(["check"], dir);
+    const check = await runCli(["check"], dir);
     expect(check.status).toBe(1);
     expect(check.stderr).toMatch(/pkg\/src\/testing\.ts is no longer generated/);
-    const off = runCli(["generate"], dir);
+    const off = await runCli(["generate"], dir);
     expect(off.stdout).toMatch(
       /^pkg\/: 0 added, [1-9]\d* changed, \d+ unchanged, [1-9]\d* removed\n$/,
     );
     expect(existsSync(join(dir, "pkg/src/testing.ts"))).toBe(false);
-    expect(runCli(["check"], dir).status).toBe(0);
+    expect((await runCli(["check"], dir)).status).toBe(0);
     config({ testing: true });
-    expect(runCli(["generate"], dir).stdout).toMatch(/^pkg\/: [1-9]\d* added/);
+    expect((await runCli(["generate"], dir)).stdout).toMatch(/^pkg\/: [1-9]\d* added/);
     expect(existsSync(join(dir, "pkg/src/testing.ts"))).toBe(true);
   });
 });

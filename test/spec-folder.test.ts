@@ -78,20 +78,20 @@ describe("the spec folder", () => {
     expect(again.plan.changed).toContain("src/types.ts");
   });
 
-  it("reads a FIFO named like a spec file as a problem at that file, without waiting on it", () => {
+  it("reads a FIFO named like a spec file as a problem at that file, without waiting on it", async () => {
     const { spec } = specCopy();
     execFileSync("mkfifo", [join(spec, "pipe.yaml")]);
     expect(loadProblems(spec)).toEqual([
       "spec/pipe.yaml:1:1 - error spec-file-unreadable: cannot read this spec file: it is not a regular file (a FIFO, socket or device)",
     ]);
     // The whole command, --force included, ends with the diagnostic instead of hanging.
-    const run = runCli(["--spec", spec, "--out", join(spec, "..", "out"), "--force"]);
+    const run = await runCli(["--spec", spec, "--out", join(spec, "..", "out"), "--force"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("pipe.yaml:1:1 - error spec-file-unreadable");
     expect(run.stderr).not.toMatch(/internal error|^\s+at /m);
   });
 
-  it("reports a symbolic link loop and a link to nothing at the link, never an internal error", () => {
+  it("reports a symbolic link loop and a link to nothing at the link, never an internal error", async () => {
     const { spec } = specCopy();
     symlinkSync("b.yaml", join(spec, "a.yaml"));
     symlinkSync("a.yaml", join(spec, "b.yaml"));
@@ -104,7 +104,7 @@ describe("the spec folder", () => {
       "spec/gone.yaml:1:1 - error spec-file-unreadable: cannot read this spec file: it does not exist (a symbolic link to nothing?)",
       "spec/nested/up:1:1 - error spec-file-unreadable: cannot read this spec file: a symbolic link leads back to a folder that contains it",
     ]);
-    const run = runCli(["--spec", spec, "--out", join(spec, "..", "out")]);
+    const run = await runCli(["--spec", spec, "--out", join(spec, "..", "out")]);
     expect(run.status).toBe(1);
     expect(run.stderr).not.toMatch(/internal error|ELOOP|^\s+at /m);
   });
@@ -168,7 +168,7 @@ describe("a write that was cut off or is under way", () => {
     expect(currentOutputFiles(spec, out, label)).toBeGreaterThan(0);
     mkdirSync(join(out, stagingName));
     expect(currentOutputFiles(spec, out, label)).toBeUndefined();
-    const check = runCli(["--spec", spec, "--out", out, "--check"]);
+    const check = await runCli(["--spec", spec, "--out", out, "--check"]);
     expect(check.status).toBe(1);
     expect(check.stderr).toMatch(
       /error output-interrupted: .*out\/ holds a write that was cut off; run `npm run generate` to finish it/,

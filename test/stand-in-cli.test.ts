@@ -99,25 +99,25 @@ describe("mock --spec DIR --port N --seed N --keys FILE", () => {
     expect(await exited).toBe(0);
   });
 
-  it("refuses bad flags and a bad keys file with a clear message (exit 2)", () => {
-    const port = runCli(["mock", "--port", "http"]);
+  it("refuses bad flags and a bad keys file with a clear message (exit 2)", async () => {
+    const port = await runCli(["mock", "--port", "http"]);
     expect(port.status).toBe(2);
     expect(port.stderr).toContain('--port takes a whole number from 0 to 65535, not "http"');
-    const extra = runCli(["mock", "--url", "http://127.0.0.1:1"]);
+    const extra = await runCli(["mock", "--url", "http://127.0.0.1:1"]);
     expect(extra.status).toBe(2);
     expect(extra.stderr).toContain("Unknown option '--url'");
     const bad = join(dir, "bad-keys.json");
     writeFileSync(bad, JSON.stringify({ apiKey: { valid: "k1" } }));
-    const keys = runCli(["mock", "--keys", bad, "--port", "0"]);
+    const keys = await runCli(["mock", "--keys", bad, "--port", "0"]);
     expect(keys.status).toBe(2);
     expect(keys.stderr).toBe(`--keys ${bad}: apiKey.valid must be a list of strings\n`);
-    const trigger = runCli(["trigger", "--url", "http://127.0.0.1:1", "--secret", "s"]);
+    const trigger = await runCli(["trigger", "--url", "http://127.0.0.1:1", "--secret", "s"]);
     expect(trigger.status).toBe(2);
     expect(trigger.stderr).toContain(
       "trigger takes EVENT\n\nUsage: apigen trigger EVENT [options]",
     );
     const missing = join(dir, "no-such-body.json");
-    const body = runCli([
+    const body = await runCli([
       "trigger",
       "cart.update",
       "--url",
@@ -188,20 +188,20 @@ describe("mock --deliver-to URL --secret S", () => {
     }
   });
 
-  it("refuses --deliver-to without a secret and --secret without --deliver-to (exit 2)", () => {
+  it("refuses --deliver-to without a secret and --secret without --deliver-to (exit 2)", async () => {
     const env = { APIGEN_SIGNING_SECRET: "" };
-    const bare = runCli(
+    const bare = await runCli(
       ["mock", "--port", "0", "--deliver-to", "http://127.0.0.1:1"],
       repoRoot,
       env,
     );
     expect(bare.status).toBe(2);
     expect(bare.stderr).toContain("--deliver-to needs --secret S (or APIGEN_SIGNING_SECRET set)");
-    const alone = runCli(["mock", "--port", "0", "--secret", "s3cret-value"], repoRoot, env);
+    const alone = await runCli(["mock", "--port", "0", "--secret", "s3cret-value"], repoRoot, env);
     expect(alone.status).toBe(2);
     expect(alone.stderr).toContain("--webhook-url and --secret go with --deliver-to");
     expect(alone.stderr).not.toContain("s3cret-value");
-    const relative = runCli(
+    const relative = await runCli(
       ["mock", "--deliver-to", "127.0.0.1:3000", "--secret", "s"],
       repoRoot,
       env,

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { startMock } from "../generator/commands/mock-command.ts";
 import { loadTriggerModel } from "../generator/commands/trigger-command.ts";
-import { repoRoot, runCliAsync, startMockCli, tempDir, type MockProcess } from "./helpers.ts";
+import { repoRoot, runCli, startMockCli, tempDir, type MockProcess } from "./helpers.ts";
 
 const dir = tempDir("apigen-stand-in-overlays-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -159,7 +159,7 @@ describe("trigger --spec DOCUMENT applies overlays and the refRoot", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const run = await runCliAsync([
+      const run = await runCli([
         "trigger",
         "webhook",
         "--config",

@@ -15,7 +15,7 @@ import {
   type TriggerModel,
   type TriggerOptions,
 } from "../generator/commands/trigger-command.ts";
-import { repoRoot, runCliAsync } from "./helpers.ts";
+import { repoRoot, runCli } from "./helpers.ts";
 import { RawServer, writeEvery, type RawAnswer } from "./raw-server.ts";
 
 const specDir = join(repoRoot, "spec");
@@ -164,7 +164,7 @@ describe("trigger: no credential is printed", () => {
   it("from the command line: nothing on stdout or stderr, and a bad --url is not repeated", async () => {
     const base = await echoServer();
     const url = base.replace("http://", `http://merchant:${password}@`);
-    const cli = await runCliAsync([
+    const cli = await runCli([
       "trigger",
       "product.info",
       "--spec",
@@ -178,7 +178,7 @@ describe("trigger: no credential is printed", () => {
     ]);
     expect(cli.status).toBe(1);
     expect(cli.stdout).toContain("verdict: ");
-    const bad = await runCliAsync([
+    const bad = await runCli([
       "trigger",
       "product.info",
       "--url",

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { deliveries, createMerchantServer } from "../examples/merchant-server/src/server.ts";
 import { trigger, type TriggerOptions } from "../generator/commands/trigger-command.ts";
-import { repoRoot, runCliAsync } from "./helpers.ts";
+import { repoRoot, runCli } from "./helpers.ts";
 
 const secret = "trigger-test-secret";
 const specDir = join(repoRoot, "spec");
@@ -200,7 +200,7 @@ describe("trigger against examples/merchant-server", () => {
   });
 
   it("runs from the command line: `trigger <event> --spec DIR --url URL --secret S`", async () => {
-    const ok = await runCliAsync([
+    const ok = await runCli([
       "trigger",
       "order.shipping",
       "--spec",
@@ -213,7 +213,7 @@ describe("trigger against examples/merchant-server", () => {
     expect(ok.stderr).toBe("");
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain("verdict: ok, a success answer");
-    const bad = await runCliAsync([
+    const bad = await runCli([
       "trigger",
       "product.info",
       "--spec",

@@ -44,7 +44,7 @@ export interface ProjectConfig {
  * package.json), so a script run from a subfolder finds it too. Two of them in one folder is
  * an error: one would be passed over in silence.
  */
-export function findConfig(cwd: string = process.cwd()): string | undefined {
+export function findConfig(cwd: string): string | undefined {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const found = configFileNames.map((name) => join(dir, name)).filter((f) => existsSync(f));
     if (found.length > 1)

@@ -3,6 +3,8 @@
  * who it breaks, the changes of the package's TypeScript surface and the semver bump; exits 1
  * when a change reaches LEVEL.
  */
+import { existsSync } from "node:fs";
+import { fromCwd, printOut } from "../cli-io.ts";
 import { coloursOf } from "../diagnostics/colours.ts";
 import { compareModels, type Change } from "../diff/compare.ts";
 import { loadBaseModel, loadModel } from "../diff/load-base.ts";
@@ -21,13 +23,15 @@ export async function diffCommand(
   outDir: string,
   outputs: OutputSwitches,
 ): Promise<number> {
+  // BASE is a folder or a document relative to the run's working folder when there is one, else a revision
+  base = existsSync(fromCwd(base)) ? fromCwd(base) : base;
   const before = loadBaseModel(base, specDir, texts);
   const after = loadModel(specDir, texts);
   const changes: Change[] = compareModels(before, after);
   // the package's TypeScript surface (ts-morph, loaded by this command alone)
   const { diffSurfaces } = await import("../diff/surface/surface-diff.ts");
   const surface = diffSurfaces({ base, specDir, outDir, before, after, outputs });
-  console.log(formatChanges(changes, surface, coloursOf("stdout")));
+  printOut(formatChanges(changes, surface, coloursOf("stdout")));
   const all = [...changes, ...surface.changes];
   return failOn !== undefined && all.some((c) => rank[c.level] >= rank[failOn]) ? 1 : 0;
 }

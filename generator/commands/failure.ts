@@ -6,6 +6,7 @@ import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
 import { coloursOf } from "../diagnostics/colours.ts";
 import { CommandError } from "./options.ts";
+import { printErr } from "../cli-io.ts";
 
 /** Prints `error` when it is one a user can act on and gives the exit code; undefined for any other. */
 export function reportFailure(
@@ -13,11 +14,11 @@ export function reportFailure(
   texts: ReadonlyMap<string, string>,
 ): number | undefined {
   if (error instanceof DiagnosticsError) {
-    console.error(formatDiagnostics(error.diagnostics, texts, coloursOf("stderr")));
+    printErr(formatDiagnostics(error.diagnostics, texts, coloursOf("stderr")));
     return 1;
   }
   if (error instanceof CommandError) {
-    console.error(error.message);
+    printErr(error.message);
     return 1;
   }
   return undefined;

@@ -2,6 +2,7 @@
  * `--import FILE --out-spec DIR`: converts the document, writes the folder whole, and prints
  * what it wrote and how many gaps it noted (each an `undocumented` note; `--gaps` lists them).
  */
+import { printErr, printOut } from "../cli-io.ts";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { displayPath } from "../diagnostics/display-path.ts";
@@ -42,12 +43,12 @@ export function importCommand(
     });
     // An overlay action that selects nothing changes nothing: said, and the import goes on.
     if (result.warnings?.length)
-      console.error(formatDiagnostics(result.warnings, texts, coloursOf("stderr")));
+      printErr(formatDiagnostics(result.warnings, texts, coloursOf("stderr")));
     progress.stage(`write ${result.files.length} spec files`, 2, 2);
     writeSpecFolder(mode.outSpec, result.files);
     progress.done();
     const ms = Math.round(performance.now() - started);
-    console.log(
+    printOut(
       `${displayPath(mode.outSpec)}: ${result.files.length} files, ${result.endpoints} endpoints, ${result.types} types, ${result.gaps} gaps noted (${ms} ms); list them with --gaps --spec ${displayPath(mode.outSpec)}`,
     );
     return 0;

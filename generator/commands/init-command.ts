@@ -4,9 +4,10 @@
  * It never overwrites a file: a spec folder that already holds YAML files, or a config file
  * in the way, ends it before anything is written.
  */
+import { fromCwd, cliIo, printOut } from "../cli-io.ts";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, join, relative, resolve, sep } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { configFileName } from "./config.ts";
@@ -32,7 +33,7 @@ interface ProjectPackage {
 
 /** The package.json of the project (the working folder), if there is one. */
 function readProjectPackage(): ProjectPackage {
-  const file = resolve("package.json");
+  const file = fromCwd("package.json");
   if (!existsSync(file)) return { file, json: undefined, indent: "  " };
   const text = readFileSync(file, "utf8");
   let json: unknown;
@@ -52,7 +53,7 @@ function readProjectPackage(): ProjectPackage {
 
 /** The working folder's name as an npm name: lower case, other characters as `-`. */
 const folderName = () =>
-  basename(process.cwd())
+  basename(cliIo().cwd)
     .toLowerCase()
     .replace(/[^a-z0-9-._~]+/g, "-");
 
@@ -95,7 +96,7 @@ function refuseExisting(specDir: string, config: string | undefined): void {
 /** Whether the project can resolve `typescript`, which `npm run build` of the package needs. */
 function hasTypeScript(): boolean {
   try {
-    createRequire(resolve("package.json")).resolve("typescript/package.json");
+    createRequire(fromCwd("package.json")).resolve("typescript/package.json");
     return true;
   } catch {
     return false;
@@ -110,7 +111,7 @@ export async function initCommand(input: CommandInput): Promise<number> {
   const custom =
     input.configFile === undefined &&
     (input.values.spec !== undefined || input.values.out !== undefined);
-  const config = custom ? resolve(configFileName) : undefined;
+  const config = custom ? fromCwd(configFileName) : undefined;
   refuseExisting(specDir, config);
   const files = initSpecFiles(names, posix(specDir, schemaFile));
   mkdirSync(specDir, { recursive: true });
@@ -120,9 +121,9 @@ export async function initCommand(input: CommandInput): Promise<number> {
   ];
   if (config !== undefined) {
     const settings = {
-      $schema: `./${posix(process.cwd(), configSchemaFile)}`.replace(/^\.\/\.\.\//, "../"),
-      spec: posix(process.cwd(), specDir),
-      out: posix(process.cwd(), outDir),
+      $schema: `./${posix(cliIo().cwd, configSchemaFile)}`.replace(/^\.\/\.\.\//, "../"),
+      spec: posix(cliIo().cwd, specDir),
+      out: posix(cliIo().cwd, outDir),
     };
     writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`, { flag: "wx" });
     lines.push(`${displayPath(config)}: spec and out folders`);
@@ -140,6 +141,6 @@ export async function initCommand(input: CommandInput): Promise<number> {
   ];
   const width = Math.max(...steps.map(([command]) => command.length)) + 2;
   lines.push("", "Next:", ...steps.map(([command, why]) => `  ${command.padEnd(width)}# ${why}`));
-  console.log(lines.join("\n"));
+  printOut(lines.join("\n"));
   return 0;
 }

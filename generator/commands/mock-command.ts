@@ -4,6 +4,7 @@
  * model's types (shape-check.ts) where the package would use its generated ones. Runs until
  * SIGINT or SIGTERM; prints its address, then one line per request.
  */
+import { cliIo, printOut } from "../cli-io.ts";
 import { readFileSync } from "node:fs";
 import type { ApiModel, Endpoint } from "../ir/model.ts";
 import { shapeOf, shapeTableOf } from "../ir/stand-in-shapes.ts";
@@ -90,7 +91,7 @@ function modelTable(model: ApiModel): StandInTable {
 /** Starts the stand-in; resolves with it running (the command keeps it up until a signal). */
 export async function startMock(
   options: MockOptions,
-  log: (line: string) => void = console.log,
+  log: (line: string) => void = printOut,
 ): Promise<{ standIn: StandIn; running: RunningStandIn }> {
   const { loadApiModel } = await import("../pipeline.ts");
   const { model } = loadApiModel({
@@ -117,9 +118,7 @@ export async function startMock(
 /** Runs `mock` until SIGINT or SIGTERM. */
 export async function mockCommand(options: MockOptions): Promise<number> {
   const { running } = await startMock(options);
-  await new Promise<void>((resolve) => {
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
-  });
+  await cliIo().untilStopped();
   await running.close();
   return 0;
 }

@@ -3,7 +3,7 @@
  * flags `npm run generate -- --check` has always taken (`--check`, `--diff BASE`, ...), each
  * the same as the command of that name; this turns them into the mode.
  */
-import { resolve } from "node:path";
+import { fromCwd } from "../cli-io.ts";
 import type { OutputSwitches } from "../emit/shared/outputs.ts";
 import type { FlagValues } from "./flags.ts";
 
@@ -101,7 +101,7 @@ export function scaffoldMode(
 ): Mode {
   return {
     kind: "scaffold",
-    file: resolve(file),
+    file: fromCwd(file),
     ...(handlersImport !== undefined ? { handlersImport } : {}),
     ...(check ? { check } : {}),
   };
@@ -125,10 +125,10 @@ export function importMode(
     throw new UsageError("--import needs --out-spec DIR: the spec folder to write");
   return {
     kind: "import",
-    input: resolve(input),
-    outSpec: resolve(outSpec),
+    input: fromCwd(input),
+    outSpec: fromCwd(outSpec),
     ...(name !== undefined ? { packageName: name } : {}),
-    ...(refRoot !== undefined ? { refRoot: resolve(refRoot) } : {}),
-    ...(overlays?.length ? { overlays: overlays.map((file) => resolve(file)) } : {}),
+    ...(refRoot !== undefined ? { refRoot: fromCwd(refRoot) } : {}),
+    ...(overlays?.length ? { overlays: overlays.map((file) => fromCwd(file)) } : {}),
   };
 }

@@ -2,8 +2,8 @@
  * The commands that run the whole pipeline on the spec: write the package, check it is
  * current, list the gaps, scaffold callback handlers.
  */
+import { fromCwd, printErr, printOut } from "../cli-io.ts";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { coloursOf } from "../diagnostics/colours.ts";
 import { diagnostic } from "../diagnostics/diagnostic.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
@@ -27,18 +27,18 @@ export function writeCommand(
     const problems = plan.notOwned.map((p) =>
       diagnostic("output-not-owned", { file: `${out}/${p}` }),
     );
-    console.error(formatDiagnostics(problems, new Map(), coloursOf("stderr")));
+    printErr(formatDiagnostics(problems, new Map(), coloursOf("stderr")));
     return 1;
   }
   const writes = plan.added.length + plan.changed.length + plan.stale.length;
   progress.stage(`write ${writes} files to ${out}/`);
   let done;
   try {
-    done = writeOutput(resolve(out), result.files, plan);
+    done = writeOutput(fromCwd(out), result.files, plan);
   } finally {
     progress.done();
   }
-  console.log(
+  printOut(
     writeSummary(
       out,
       {
@@ -57,7 +57,7 @@ export function writeCommand(
 export function checkCommand(result: PipelineResult, out: string): number {
   const { plan } = result;
   const differing = [
-    ...(hasPendingWrite(resolve(out))
+    ...(hasPendingWrite(fromCwd(out))
       ? [diagnostic("output-interrupted", { dir: `${out}/` })]
       : []),
     ...plan.added.map((p) => diagnostic("stale-output", { file: `${out}/${p}`, state: "missing" })),
@@ -69,19 +69,19 @@ export function checkCommand(result: PipelineResult, out: string): number {
     ),
   ];
   if (differing.length === 0) {
-    console.log(upToDate(out, result.files.length, coloursOf("stdout")));
+    printOut(upToDate(out, result.files.length, coloursOf("stdout")));
     return 0;
   }
-  console.error(formatDiagnostics(differing, new Map(), coloursOf("stderr")));
+  printErr(formatDiagnostics(differing, new Map(), coloursOf("stderr")));
   return 1;
 }
 
 export function gapsCommand(result: PipelineResult): number {
   for (const gap of result.model.gaps) {
     const l = gap.location;
-    console.log(`${l.file}:${l.line}:${l.col}  ${gap.subject}: ${gap.text}`);
+    printOut(`${l.file}:${l.line}:${l.col}  ${gap.subject}: ${gap.text}`);
   }
-  console.log(`\n${result.model.gaps.length} undocumented facts`);
+  printOut(`\n${result.model.gaps.length} undocumented facts`);
   return 0;
 }
 
@@ -98,7 +98,7 @@ export async function scaffoldCommand(
   const { file, handlersImport, check = false } = mode;
   const count = result.model.callbacks.length + (result.model.webhooks?.events.length ?? 0);
   if (count === 0) {
-    console.error(`the spec has no callbacks and no webhook events: no handlers to scaffold`);
+    printErr(`the spec has no callbacks and no webhook events: no handlers to scaffold`);
     return 1;
   }
   if (existsSync(file)) {
@@ -106,18 +106,16 @@ export async function scaffoldCommand(
     return updateHandlersFile(result.model, specLabel(specDir), file, handlersImport, check);
   }
   if (check) {
-    console.error(
+    printErr(
       `${displayPath(file)} does not exist: scaffold-handlers would write it (${count} handlers)`,
     );
     return 1;
   }
   if (writeHandlersScaffold(result.model, specLabel(specDir), file, handlersImport) === "exists") {
     // made between the look and the write: not ours to overwrite
-    console.error(
-      `${displayPath(file)} appeared while apigen was writing it. Nothing was written.`,
-    );
+    printErr(`${displayPath(file)} appeared while apigen was writing it. Nothing was written.`);
     return 1;
   }
-  console.log(`${displayPath(file)}: ${count} handlers scaffolded`);
+  printOut(`${displayPath(file)}: ${count} handlers scaffolded`);
   return 0;
 }

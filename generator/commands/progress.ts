@@ -11,6 +11,8 @@
  * one: the stage it names is the one under way.
  */
 
+import { cliIo } from "../cli-io.ts";
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface Progress {
@@ -30,7 +32,7 @@ export const progressDelayMs = 1000;
 export const largeInputBytes = 1 << 20;
 
 /** Whether progress is shown on a stream (a terminal or not), by the rules above. */
-export function progressOn(isTerminal: boolean, env: Env = process.env): boolean {
+export function progressOn(isTerminal: boolean, env: Env = cliIo().env): boolean {
   if (env.APIGEN_PROGRESS === "1") return true;
   if (env.APIGEN_PROGRESS === "0") return false;
   return isTerminal && !env.CI && env.TERM !== "dumb";
@@ -42,10 +44,10 @@ interface Stream {
   write(text: string): unknown;
 }
 
-/** The progress line of a run that starts now, on `stream` (standard error). */
+/** The progress line of a run that starts now, on `stream` (the run's standard error). */
 export function progressLine(
-  stream: Stream = process.stderr,
-  env: Env = process.env,
+  stream: Stream = cliIo().stderr,
+  env: Env = cliIo().env,
   now: () => number = () => performance.now(),
 ): Progress {
   if (!progressOn(stream.isTTY === true, env)) return noProgress;

@@ -2,11 +2,11 @@
  * The APIs a command runs on: those of the config file (all, or the one `--api NAME` picks),
  * with `--spec` and `--out` applied, or without a config the one in `spec/` and `generated/`.
  */
-import { resolve } from "node:path";
+import { cliIo, fromCwd } from "../cli-io.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { outputDefaults, type OutputSwitches } from "../emit/shared/outputs.ts";
 import type { FlagValues } from "./flags.ts";
-import { isSpecUrl } from "../load/spec-source.ts";
+import { fetchedDocuments, isSpecUrl } from "../load/spec-source.ts";
 import { UsageError } from "./options.ts";
 
 /** One API, resolved: its folders absolute, its outputs on or off. */
@@ -37,7 +37,8 @@ export async function projectApis(
 ): Promise<ProjectApis> {
   const flag = (name: string) => (typeof values[name] === "string" ? values[name] : undefined);
   const { findConfig, loadConfig } = await import("./config.ts");
-  const configFile = flag("config") !== undefined ? resolve(flag("config")!) : findConfig();
+  const configFile =
+    flag("config") !== undefined ? fromCwd(flag("config")!) : findConfig(fromCwd());
   const config = configFile !== undefined ? await loadConfig(configFile, texts) : undefined;
   let entries = config?.apis ?? [{ outputs: outputDefaults }];
   const picked = flag("api");
@@ -59,8 +60,8 @@ export async function projectApis(
     );
   const apis = entries.map((api) => ({
     ...(api.name !== undefined ? { name: api.name } : {}),
-    specDir: spec !== undefined ? specPath(spec) : (api.spec ?? resolve("spec")),
-    outDir: out !== undefined ? resolve(out) : (api.out ?? resolve("generated")),
+    specDir: spec !== undefined ? specPath(spec) : (api.spec ?? fromCwd("spec")),
+    outDir: out !== undefined ? fromCwd(out) : (api.out ?? fromCwd("generated")),
     outputs: api.outputs,
     ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
     ...(api.overlays?.length ? { overlays: api.overlays } : {}),
@@ -69,7 +70,7 @@ export async function projectApis(
 }
 
 /** A spec folder or document made absolute; a URL as it is. */
-const specPath = (spec: string): string => (isSpecUrl(spec) ? spec : resolve(spec));
+const specPath = (spec: string): string => (isSpecUrl(spec) ? spec : fromCwd(spec));
 
 /**
  * Fetches each API's document that is named by URL, once, before anything runs: the
@@ -78,8 +79,15 @@ const specPath = (spec: string): string => (isSpecUrl(spec) ? spec : resolve(spe
 export async function fetchSpecDocuments(apis: readonly ApiTarget[]): Promise<void> {
   const urls = apis.map((api) => api.specDir).filter(isSpecUrl);
   if (urls.length === 0) return;
-  const { fetchDocument } = await import("../import/fetch-document.ts");
-  for (const url of urls) await fetchDocument(url);
+  const { fetchDocument, fetchLimits } = await import("../import/fetch-document.ts");
+  // the limits the run's environment sets
+  const limits = fetchLimits(cliIo().env);
+  for (const url of urls) await fetchDocument(url, limits);
+}
+
+/** Forgets the documents fetched for `apis`: a later run in the same process fetches them again. */
+export function forgetSpecDocuments(apis: readonly ApiTarget[]): void {
+  for (const api of apis) fetchedDocuments.delete(api.specDir);
 }
 
 function apiNames(apis: readonly { name?: string }[]): string {

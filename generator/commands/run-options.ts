@@ -3,6 +3,7 @@
  * the project's spec and output folders. Everything that loads the YAML parser, Ajv or the
  * emitters is imported on demand: a run whose output is already current never pays for them.
  */
+import { printErr, printOut } from "../cli-io.ts";
 import { coloursOf } from "../diagnostics/colours.ts";
 import { displayPath, specLabel } from "../diagnostics/display-path.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
@@ -29,7 +30,7 @@ async function runWithPipeline(
     progress.done();
   }
   if (result.warnings.length > 0)
-    console.error(formatDiagnostics(result.warnings, sources.texts, coloursOf("stderr")));
+    printErr(formatDiagnostics(result.warnings, sources.texts, coloursOf("stderr")));
   const out = displayPath(options.outDir);
   const mode = options.mode;
   let code: number;
@@ -73,7 +74,7 @@ function reportIfCurrent(options: CliOptions, started: number): number | undefin
   if (files === undefined) return undefined;
   const out = displayPath(options.outDir);
   const colours = coloursOf("stdout");
-  console.log(
+  printOut(
     mode.kind === "write"
       ? writeSummary(out, { added: 0, changed: 0, unchanged: files, removed: 0 }, colours)
       : upToDate(out, files, colours),

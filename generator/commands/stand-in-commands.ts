@@ -2,6 +2,7 @@
  * The two stand-in modes of the command line, behind one small entry so cli.ts only hands
  * the parsed options on: `mock` (mock-command.ts) and `trigger` (trigger-command.ts).
  */
+import { printErr } from "../cli-io.ts";
 import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import type { MockMode, TriggerMode } from "./stand-in-options.ts";
 
@@ -24,7 +25,7 @@ export async function standInCommand(
     return await run(source, mode);
   } catch (error) {
     if (error instanceof DiagnosticsError) throw error;
-    console.error((error as Error).message);
+    printErr((error as Error).message);
     return 2;
   }
 }

@@ -5,7 +5,7 @@
  * [--expect success|failure] [--timeout-ms N] [--max-answer-bytes N]`: their flags (for the
  * command table) and the checks that turn the parsed values into a mode.
  */
-import { resolve } from "node:path";
+import { cliIo, fromCwd } from "../cli-io.ts";
 import type { Flags, FlagValues } from "./flags.ts";
 import { UsageError } from "./options.ts";
 
@@ -169,7 +169,7 @@ function mockMode(values: Values, positionals: string[]): MockMode {
     kind: "mock",
     port: whole("port", values.port, 4010, 65535),
     seed: whole("seed", values.seed, 1, 2 ** 32 - 1),
-    ...(values.keys !== undefined ? { keysFile: resolve(values.keys) } : {}),
+    ...(values.keys !== undefined ? { keysFile: fromCwd(values.keys) } : {}),
     ...deliverOf(values),
   };
 }
@@ -192,7 +192,7 @@ function deliverOf(values: Values): Pick<MockMode, "deliver"> {
       throw new Error("--webhook-url and --secret go with --deliver-to");
     return {};
   }
-  const secret = values.secret ?? process.env.APIGEN_SIGNING_SECRET;
+  const secret = values.secret ?? cliIo().env.APIGEN_SIGNING_SECRET;
   if (!secret) throw new Error("--deliver-to needs --secret S (or APIGEN_SIGNING_SECRET set)");
   const webhookUrl = values["webhook-url"];
   return {
@@ -225,7 +225,7 @@ function triggerMode(values: Values, positionals: string[]): TriggerMode {
     event: positionals[0]!,
     url: values.url,
     secret: values.secret,
-    ...(values.body !== undefined ? { bodyFile: resolve(values.body) } : {}),
+    ...(values.body !== undefined ? { bodyFile: fromCwd(values.body) } : {}),
     ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
     ...(values.expect !== undefined ? { expect: values.expect } : {}),
     ...(values.seed !== undefined ? { seed: whole("seed", values.seed, 1, 2 ** 32 - 1) } : {}),

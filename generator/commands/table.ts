@@ -4,7 +4,7 @@
  * table alone, so a new command is one entry here (its handler imported on demand, so a run
  * pays only for the command it runs).
  */
-import { resolve } from "node:path";
+import { fromCwd } from "../cli-io.ts";
 import { reportFailure } from "./failure.ts";
 import type { Flags, FlagValues } from "./flags.ts";
 import { diffMode, importMode, modeOfFlags, scaffoldMode, type Mode } from "./options.ts";
@@ -88,7 +88,7 @@ function importWithConfig(mode: Extract<Mode, { kind: "import" }>, api: ApiTarge
 function standInSource(input: CommandInput, command: string) {
   const api = oneApi(input, command);
   const flagged = input.values.overlay as string[] | undefined;
-  const overlays = flagged?.length ? flagged.map((file) => resolve(file)) : api.overlays;
+  const overlays = flagged?.length ? flagged.map((file) => fromCwd(file)) : api.overlays;
   return {
     specDir: api.specDir,
     ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),

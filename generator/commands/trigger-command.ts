@@ -13,6 +13,7 @@
  * printed line holds the secret, the API key, or the user and password of `--url`, in any
  * spelling the server might echo them in.
  */
+import { printOut } from "../cli-io.ts";
 import { readFileSync } from "node:fs";
 import { request as httpRequest, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -218,7 +219,7 @@ export interface TriggerResult {
 /** Runs `trigger`; prints its lines and returns its exit status. */
 export async function triggerCommand(
   options: TriggerOptions,
-  print: (line: string) => void = console.log,
+  print: (line: string) => void = printOut,
 ): Promise<number> {
   return (await trigger(options, print)).code;
 }

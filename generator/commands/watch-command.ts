@@ -1,6 +1,7 @@
 /**
  * `--watch`: regenerates on every spec change until interrupted.
  */
+import { cliIo, printErr, printOut } from "../cli-io.ts";
 import { coloursOf } from "../diagnostics/colours.ts";
 import { displayPath } from "../load/load-spec.ts";
 import { watchSpec } from "../watch.ts";
@@ -17,7 +18,7 @@ export function watchCommand(
     throw new CommandError(
       "watch needs a spec folder or an OpenAPI document file: a URL cannot be watched (generate fetches it at each run)",
     );
-  console.log(
+  printOut(
     `watching ${displayPath(specDir)}${kind === "document" ? " and its folder" : "/"} (Ctrl-C to stop)`,
   );
   const colours = { out: coloursOf("stdout"), err: coloursOf("stderr") };
@@ -30,16 +31,14 @@ export function watchCommand(
       ...(options.overlays?.length ? { overlays: options.overlays } : {}),
     },
     out,
-    (report) => (report.ok ? console.log(report.text) : console.error(report.text)),
+    (report) => (report.ok ? printOut(report.text) : printErr(report.text)),
     undefined,
     colours,
   );
-  return new Promise((resolve) => {
-    const stop = () => {
+  return cliIo()
+    .untilStopped()
+    .then(() => {
       watcher.close();
-      resolve(0);
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+      return 0;
+    });
 }

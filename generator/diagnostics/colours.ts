@@ -6,6 +6,7 @@
  * CI log, `FORCE_COLOR=0` turns it off, and so does `NO_COLOR` (any non-empty value,
  * no-color.org) or `TERM=dumb` unless FORCE_COLOR says otherwise.
  */
+import { cliIo } from "../cli-io.ts";
 
 export interface Colours {
   red(text: string): string;
@@ -45,7 +46,7 @@ export const ansi: Colours = {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Whether output to a stream (a terminal or not) is coloured, by the rules above. */
-export function colourOn(isTerminal: boolean, env: Env = process.env): boolean {
+export function colourOn(isTerminal: boolean, env: Env = cliIo().env): boolean {
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== "") return force !== "0" && force !== "false";
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
@@ -53,7 +54,7 @@ export function colourOn(isTerminal: boolean, env: Env = process.env): boolean {
   return isTerminal;
 }
 
-/** The colours of what goes to standard output or to standard error of this process. */
+/** The colours of what goes to standard output or to standard error of the run (cli-io.ts). */
 export function coloursOf(stream: "stdout" | "stderr"): Colours {
-  return colourOn(process[stream].isTTY === true) ? ansi : plain;
+  return colourOn(cliIo()[stream].isTTY === true) ? ansi : plain;
 }

@@ -1,11 +1,12 @@
 /** How a path is shown in messages: relative to the working folder, with `/` separators. */
 import { existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { cliIo } from "../cli-io.ts";
 import { isSpecUrl, specSourceKind, urlShown } from "../load/spec-source.ts";
 
-/** `file` relative to the working folder, `/`-separated on every platform. */
+/** `file` relative to the working folder (the run's, cli-io.ts), `/`-separated on every platform. */
 export function displayPath(file: string): string {
-  return relative(process.cwd(), file).split(sep).join("/");
+  return relative(cliIo().cwd, file).split(sep).join("/");
 }
 
 /** Files that mark the root of the project a spec folder belongs to. */

@@ -4,6 +4,7 @@
  * changed; `--check` writes nothing and exits 1 when the file is not current. Loaded only by
  * this command, as it loads ts-morph and with it the TypeScript compiler.
  */
+import { printErr, printOut } from "../cli-io.ts";
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -110,7 +111,7 @@ export function updateHandlersFile(
   } catch (error) {
     if (!(error instanceof UpdateRefused)) throw error;
     const at = error.line !== undefined ? `${shown}:${error.line}` : shown;
-    console.error(
+    printErr(
       `${at}: apigen cannot update this handlers file: ${error.reason}. Nothing was written.`,
     );
     return 1;
@@ -120,14 +121,14 @@ export function updateHandlersFile(
   const count = parts.callbacks.length + parts.webhooks.length;
   if (check) {
     if (changes.length === 0) {
-      console.log(`${shown} is current with the spec (${count} handlers)`);
+      printOut(`${shown} is current with the spec (${count} handlers)`);
       return 0;
     }
-    console.error([`${shown} is not current with the spec:`, ...lines].join("\n"));
+    printErr([`${shown} is not current with the spec:`, ...lines].join("\n"));
     return 1;
   }
   if (edits.length === 0) {
-    console.log(
+    printOut(
       changes.length === 0
         ? `${shown} is current with the spec (${count} handlers): nothing written`
         : [`${shown}: nothing to write; left to do by hand:`, ...lines].join("\n"),
@@ -138,9 +139,9 @@ export function updateHandlersFile(
     replaceFile(file, text, applyEdits(text, edits));
   } catch (error) {
     if (!(error instanceof UpdateRefused)) throw error;
-    console.error(`${shown}: ${error.reason}. Nothing was written.`);
+    printErr(`${shown}: ${error.reason}. Nothing was written.`);
     return 1;
   }
-  console.log([`${shown} updated from the spec:`, ...lines].join("\n"));
+  printOut([`${shown} updated from the spec:`, ...lines].join("\n"));
   return 0;
 }

@@ -220,14 +220,14 @@ describe("the loader and generator on damaged specs", () => {
 
   it(
     "exits 1 through the command line with located diagnostics, no stack trace, and the output untouched",
-    () => {
+    async () => {
       let n = 0;
-      fc.assert(
-        fc.property(specDamage, (damage) => {
+      await fc.assert(
+        fc.asyncProperty(specDamage, async (damage) => {
           const spec = damagedCopy("spec", damage, `cli-${n++}`);
           const out = outputs.get("spec")!;
           const before = folderHash(out);
-          const run = runCli(["--spec", relative(repoRoot, spec), "--out", out, "--check"]);
+          const run = await runCli(["--spec", relative(repoRoot, spec), "--out", out, "--check"]);
           expect(run.stderr).not.toMatch(/internal error|^\s+at /m);
           if (run.status !== 0) {
             expect(run.status).toBe(1);

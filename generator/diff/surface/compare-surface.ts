@@ -91,19 +91,16 @@ function exportsOf(file: SourceFile | undefined): Map<string, Export> {
 }
 
 /**
- * The comparison project: both packages' structural declarations, each under its own root,
- * but the files they share (shared-files.ts) once, under `/before/`, where both resolve.
+ * The project of this process's comparisons, made at the first: TypeScript's lib files
+ * (lib.dom.d.ts most of all) are parsed and bound once, not once per comparison. Each
+ * comparison's files go under a folder of their own (`/1/`, `/2/`, with its probe at
+ * `/probe-1.ts`), so no module resolution of an earlier one is ever reused, and are removed
+ * once it is made.
  */
-function loadBoth(before: PackageSource, after: PackageSource): Loaded {
-  const structural = (pkg: PackageSource) =>
-    new Map(
-      [...packageDeclarations(pkg)].map(([path, text]) => [
-        path,
-        structuralDeclarations(path, text),
-      ]),
-    );
-  const [old, now] = [structural(before), structural(after)];
-  const shared = sharedFiles(old, now);
+let comparisons: { project: Project; count: number; current?: Loaded | undefined } | undefined;
+
+function comparisonProject(): NonNullable<typeof comparisons> {
+  if (comparisons) return comparisons;
   const project = new Project({
     useInMemoryFileSystem: true,
     compilerOptions: {
@@ -118,14 +115,15 @@ function loadBoth(before: PackageSource, after: PackageSource): Loaded {
       types: [],
     },
     resolutionHost: (host, options) => ({
-      // a shared file is not under /after/: a relative import of one from there goes to /before/
+      // a shared file is not under after/: a relative import of one from there goes to before/
       resolveModuleNames: (names, containingFile) =>
         names.map((name) => {
+          const { root, probe, shared } = comparisons!.current!;
           // the importing file and the specifier, relative to the after package's root
-          const [from, specifier] = containingFile.startsWith("/after/")
-            ? [containingFile.slice("/after/".length), name]
-            : containingFile === "/probe.ts" && name.startsWith("./after/")
-              ? ["probe.ts", `./${name.slice("./after/".length)}`]
+          const [from, specifier] = containingFile.startsWith(`${root}after/`)
+            ? [containingFile.slice(`${root}after/`.length), name]
+            : containingFile === probe && name.startsWith(`.${root}after/`)
+              ? ["probe.ts", `./${name.slice(`.${root}after/`.length)}`]
               : [undefined, name];
           const hit =
             from !== undefined && specifier.startsWith(".")
@@ -133,7 +131,7 @@ function loadBoth(before: PackageSource, after: PackageSource): Loaded {
               : undefined;
           if (hit !== undefined)
             return {
-              resolvedFileName: `/before/${hit}`,
+              resolvedFileName: `${root}before/${hit}`,
               extension: ts.Extension.Dts,
               isExternalLibraryImport: false,
             };
@@ -141,16 +139,54 @@ function loadBoth(before: PackageSource, after: PackageSource): Loaded {
         }),
     }),
   });
-  for (const [path, text] of old) project.createSourceFile(`/before/${path}`, text);
+  return (comparisons = { project, count: 0 });
+}
+
+/**
+ * A comparison's files: both packages' structural declarations, each under its own root,
+ * but the files they share (shared-files.ts) once, under `before/`, where both resolve.
+ */
+function loadBoth(before: PackageSource, after: PackageSource): Loaded {
+  const structural = (pkg: PackageSource) =>
+    new Map(
+      [...packageDeclarations(pkg)].map(([path, text]) => [
+        path,
+        structuralDeclarations(path, text),
+      ]),
+    );
+  const [old, now] = [structural(before), structural(after)];
+  const shared = sharedFiles(old, now);
+  const context = comparisonProject();
+  const n = ++context.count;
+  const loaded: Loaded = {
+    project: context.project,
+    shared,
+    root: `/${n}/`,
+    probe: `/probe-${n}.ts`,
+  };
+  context.current = loaded;
+  for (const [path, text] of old)
+    loaded.project.createSourceFile(`${loaded.root}before/${path}`, text);
   for (const [path, text] of now)
-    if (!shared.has(path)) project.createSourceFile(`/after/${path}`, text);
-  return { project, shared };
+    if (!shared.has(path)) loaded.project.createSourceFile(`${loaded.root}after/${path}`, text);
+  return loaded;
+}
+
+/** Removes a comparison's files from the project; the lib files stay for the next. */
+function unload(loaded: Loaded): void {
+  for (const file of loaded.project.getSourceFiles())
+    if (file.getFilePath().startsWith(loaded.root) || file.getFilePath() === loaded.probe)
+      loaded.project.removeSourceFile(file);
+  comparisons!.current = undefined;
 }
 
 interface Loaded {
   project: Project;
-  /** Paths loaded once, under `/before/`, for both versions. */
+  /** Paths loaded once, under `before/`, for both versions. */
   shared: Set<string>;
+  /** The folder of this comparison's files (`/1/`), and its probe's path. */
+  root: string;
+  probe: string;
 }
 
 /** The declarations file an entry point names: as given, else the one made from its source. */
@@ -158,7 +194,7 @@ function entryFile(loaded: Loaded, side: Side, entry: EntryPoint): SourceFile | 
   const candidates = [entry.types, entry.types.replace(/^dist\//, "src/")];
   for (const path of candidates) {
     const root = side === "after" && loaded.shared.has(path) ? "before" : side;
-    const file = loaded.project.getSourceFile(`/${root}/${path}`);
+    const file = loaded.project.getSourceFile(`${loaded.root}${root}/${path}`);
     if (file) return file;
   }
   return undefined;
@@ -185,7 +221,7 @@ function reason(message: ts.DiagnosticMessageChain | string): string {
   let deepest: ts.DiagnosticMessageChain | string = message;
   while (typeof deepest !== "string" && deepest.next?.length) deepest = deepest.next[0]!;
   const text = typeof deepest === "string" ? deepest : deepest.messageText;
-  return text.replace(/import\("\/(before|after)\/[^"]*"\)\./g, "").slice(0, 240);
+  return text.replace(/import\("\/\d+\/(before|after)\/[^"]*"\)\./g, "").slice(0, 240);
 }
 
 interface Compared {
@@ -198,7 +234,7 @@ interface Compared {
   after: Map<string, Export>;
 }
 
-/** `./before/src/index.js` for `/before/src/index.d.ts`. */
+/** `./1/before/src/index.js` for `/1/before/src/index.d.ts` (from the probe, at the root). */
 const importPath = (file: string) => `.${file.replace(/\.d\.([cm]?)ts$/, ".$1js")}`;
 
 /** The probe's text: per kept export, each check on a line of its own. */
@@ -321,6 +357,14 @@ function classify(
 /** Compares the surfaces of two packages (each its package.json and sources or declarations). */
 export function compareSurfaces(before: PackageSource, after: PackageSource): SurfaceReport {
   const loaded = loadBoth(before, after);
+  try {
+    return compareLoaded(loaded, before, after);
+  } finally {
+    unload(loaded);
+  }
+}
+
+function compareLoaded(loaded: Loaded, before: PackageSource, after: PackageSource): SurfaceReport {
   const { project } = loaded;
   const changes: SurfaceChange[] = [];
   const afterEntries = entryPoints(after);
@@ -369,7 +413,7 @@ export function compareSurfaces(before: PackageSource, after: PackageSource): Su
       indirect: false,
     });
   const { text, checks, header } = probe(compared);
-  const file = project.createSourceFile("/probe.ts", text);
+  const file = project.createSourceFile(loaded.probe, text);
   // what the package's functions do with each type, read off the new declarations
   const variance = new Variance();
   for (const { after: now } of compared)
