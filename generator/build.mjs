@@ -279,7 +279,16 @@ export async function buildGenerator() {
     );
   }
   writeFileSync(join(temp, "stamp"), `${stamp}\n`);
-  rmSync(distDir, { recursive: true, force: true });
+  // The old build is moved aside, not removed, before the new one takes its place: a process
+  // running the old build (a test's CLI, which imports its chunks as it needs them) finds a
+  // folder there at every moment but the one between two renames, and the same sources give
+  // chunks of the same names.
+  const old = `${distDir}.old-${process.pid}`;
+  try {
+    renameSync(distDir, old);
+  } catch {
+    // no build yet
+  }
   try {
     renameSync(temp, distDir);
   } catch (error) {
@@ -287,6 +296,7 @@ export async function buildGenerator() {
     rmSync(temp, { recursive: true, force: true });
     if (builtStamp() !== stamp) throw error;
   }
+  rmSync(old, { recursive: true, force: true });
 }
 
 /** The package's entry alone, when its source changed (the tests that import "apigen-cli" run it). */
