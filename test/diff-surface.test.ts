@@ -12,7 +12,7 @@ import { loadModel } from "../generator/diff/load-base.ts";
 import { compareSurfaces, type SurfaceChange } from "../generator/diff/surface/compare-surface.ts";
 import { declarationsAlone, packageDeclarations } from "../generator/diff/surface/declarations.ts";
 import { generatedPackage, type PackageSource } from "../generator/diff/surface/package-source.ts";
-import { features, repoRoot, runCliProcess as runCli, tempDir } from "./helpers.ts";
+import { features, repoRoot, runCli, tempDir } from "./helpers.ts";
 
 const merchant = generatedPackage(loadModel(join(repoRoot, "spec")), "spec/", "before");
 
@@ -189,11 +189,11 @@ describe("diff BASE on a project whose package is committed", () => {
   const git = (...args: string[]) =>
     execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  beforeAll(() => {
+  beforeAll(async () => {
     cpSync(join(repoRoot, "test/fixtures/features/operations"), spec, { recursive: true });
     writeFileSync(join(dir, "package.json"), '{ "name": "shop", "private": true }\n');
     // run in the project's own folder: the repository's apigen.config.ts (every output on) is not its config
-    expect(runCli(["--spec", spec, "--out", join(dir, "generated")], dir).status).toBe(0);
+    expect((await runCli(["--spec", spec, "--out", join(dir, "generated")], dir)).status).toBe(0);
     git("init", "-q");
     git("config", "user.email", "t@example.invalid");
     git("config", "user.name", "t");
@@ -208,13 +208,13 @@ describe("diff BASE on a project whose package is committed", () => {
     "utf8",
   );
 
-  it("a spec change that breaks a consumer's compile: breaking in the surface too, and --fail-on breaking exits 1", () => {
+  it("a spec change that breaks a consumer's compile: breaking in the surface too, and --fail-on breaking exits 1", async () => {
     // `total` of the Order that callers read becomes a string
     writeFileSync(
       types,
       original.replace("total: { type: integer, unit: cents }", "total: { type: string }"),
     );
-    const run = diff("--fail-on", "breaking");
+    const run = await diff("--fail-on", "breaking");
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(
       /^TypeScript surface \(.*generated\/ at HEAD -> .*spec\/ as this apigen generates it\):$/m,
@@ -228,7 +228,7 @@ describe("diff BASE on a project whose package is committed", () => {
     expect(run.status).toBe(1);
   });
 
-  it("one that does not: a required field added to what callers read is compatible, and --fail-on breaking exits 0", () => {
+  it("one that does not: a required field added to what callers read is compatible, and --fail-on breaking exits 0", async () => {
     writeFileSync(
       types,
       original.replace(
@@ -236,7 +236,7 @@ describe("diff BASE on a project whose package is committed", () => {
         "total: { type: integer, unit: cents }\n      currency: { type: string, required: true }",
       ),
     );
-    const run = diff("--fail-on", "breaking");
+    const run = await diff("--fail-on", "breaking");
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(
       /^minor {4}@features\/operations Order: changed compatibly \(consumers read it\)$/m,
@@ -249,7 +249,7 @@ describe("diff BASE on a project whose package is committed", () => {
     expect(run.status).toBe(0);
   });
 
-  it("a change from apigen, not the spec: the committed package exported a name this apigen no longer does", () => {
+  it("a change from apigen, not the spec: the committed package exported a name this apigen no longer does", async () => {
     writeFileSync(types, original);
     // as an older apigen would have made it: one more export, committed as the base
     const client = join(dir, "generated/src/client.ts");
@@ -260,7 +260,7 @@ describe("diff BASE on a project whose package is committed", () => {
     );
     git("commit", "-qam", "older apigen");
     writeFileSync(client, text);
-    const run = diff("--fail-on", "breaking");
+    const run = await diff("--fail-on", "breaking");
     expect(run.stdout).toMatch(/^no changes$/m); // the spec is the same
     expect(run.stdout).toMatch(
       /^BREAKING @features\/operations ordersFetch: export removed \(or renamed\)$/m,

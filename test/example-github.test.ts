@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliver as trigger, loadTriggerModel } from "../generator/commands/trigger-command.ts";
-import { repoRoot, runCliProcess as runCli } from "./helpers.ts";
+import { repoRoot, runCli } from "./helpers.ts";
 import {
   comment,
   opened,
@@ -56,7 +56,7 @@ const secret = "webhook-secret-new";
 const oldSecret = "webhook-secret-old";
 
 beforeAll(async () => {
-  const run = runCli([
+  const run = await runCli([
     "--spec",
     "examples/github-issues/spec",
     "--out",

@@ -16,7 +16,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, runCliProcess as runCli } from "./helpers.ts";
+import { repoRoot, runCli } from "./helpers.ts";
 import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const example = join(repoRoot, "examples/openai-chat");
@@ -174,7 +174,7 @@ function responses(body: any, res: ServerResponse): void {
 }
 
 beforeAll(async () => {
-  const run = runCli([
+  const run = await runCli([
     "--spec",
     "examples/openai-chat/spec",
     "--out",

@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { repoRoot, runCliProcess as runCli, validatorsOfAllTypes, type Check } from "./helpers.ts";
+import { repoRoot, runCli, validatorsOfAllTypes, type Check } from "./helpers.ts";
 import { parseParams, secretKey, StripeStandIn } from "./support/stripe-stand-in.ts";
 import {
   apiRoutes,
@@ -50,7 +50,7 @@ const uploads: { name: string; type: string; size: number; purpose: unknown }[] 
 let stripe: unknown;
 
 beforeAll(async () => {
-  const run = runCli([
+  const run = await runCli([
     "--spec",
     "examples/stripe-payments/spec",
     "--out",
