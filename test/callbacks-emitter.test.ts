@@ -20,6 +20,7 @@ import {
 } from "../generator/runtime/callbacks/routes.ts";
 import { timingSafeEqual } from "../generator/runtime/callbacks/signature.ts";
 import { generateFrom, writeGenerated, repoRoot, tempDir } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6, typescript7 } from "./support/typescript.ts";
 
 let merchant: PipelineResult;
@@ -264,9 +265,13 @@ describe("a spec with inline callback types, path and query parameters (test/fix
     ["TypeScript 6", typescript6],
     ["TypeScript 7", typescript7],
   ])("its package type-checks strict with %s", (_name, tsc) => {
-    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "-p", join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json")],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

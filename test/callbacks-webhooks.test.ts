@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, send } from "./callbacks-helpers.ts";
 import { writeGenerated, tempDir } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6 } from "./support/typescript.ts";
 
 const secret = "webhook-secret";
@@ -290,9 +291,13 @@ describe("webhook events named by a header (test/fixtures/features/typed-webhook
       "",
     ].join("\n");
     writeFileSync(join(out, "src/usage.ts"), usage);
-    const run = spawnSync(process.execPath, [typescript6, "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [typescript6, "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

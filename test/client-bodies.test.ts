@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6 } from "./support/typescript.ts";
 
 interface Received {
@@ -459,9 +460,13 @@ describe("types of the generated calls", () => {
       ].join("\n"),
     );
     const tsc = typescript6;
-    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   }, 60_000);

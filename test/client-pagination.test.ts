@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { tempDir, writeGenerated } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6 } from "./support/typescript.ts";
 
 /** Every list holds these items: `{ id: "x_0", n: 0 }` to `{ id: "x_1049", n: 1049 }`. */
@@ -688,10 +689,14 @@ describe("types", () => {
       ].join("\n"),
     );
     const tsc = typescript6;
-    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 120_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
+      {
+        encoding: "utf8",
+        timeout: 120_000,
+      },
+    );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -20,6 +20,7 @@ import { compareModels } from "../generator/diff/compare.ts";
 import { loadModel } from "../generator/diff/load-base.ts";
 import type { ApiModel } from "../generator/ir/model.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6 } from "./support/typescript.ts";
 
 interface Received {
@@ -604,9 +605,13 @@ describe("types of the generated calls", () => {
   function typeCheck(lines: string[]): string {
     writeFileSync(join(out, "src/usage-check.ts"), [...lines, ""].join("\n"));
     const tsc = typescript6;
-    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
+      {
+        encoding: "utf8",
+      },
+    );
     return run.stdout + run.stderr;
   }
 

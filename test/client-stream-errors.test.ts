@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeGenerated } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6, typescript7 } from "./support/typescript.ts";
 
 let server: Server;
@@ -283,9 +284,13 @@ export async function answer(prompt: string): Promise<{ text: string; failed?: s
     ["TypeScript 7", typescript7],
   ])("a for await catching the typed error compiles strict with %s", (_name, tsc) => {
     writeFileSync(join(out, "src/stream-errors-consumer.ts"), consumer);
-    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "-p", join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json")],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateFrom, tempDir, writeGenerated } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6, typescript7 } from "./support/typescript.ts";
 
 type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
@@ -528,9 +529,17 @@ export async function items(): Promise<void> {
     "compile strict with %s: overloads by flag, event narrowing, and misuse refused",
     (_name, tsc) => {
       writeFileSync(join(out, "src/consumer.ts"), consumer);
-      const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
-        encoding: "utf8",
-      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          tsc,
+          "-p",
+          join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json"),
+        ],
+        {
+          encoding: "utf8",
+        },
+      );
       expect(run.stdout + run.stderr).toBe("");
       expect(run.status).toBe(0);
     },

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeGenerated } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const out = tempDir("apigen-expandable-");
@@ -121,9 +122,17 @@ describe("expandable fields through the stand-in and the client", () => {
       }),
     );
     for (const tsc of [typescript6, typescript7]) {
-      const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.usage.json")], {
-        encoding: "utf8",
-      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          tsc,
+          "-p",
+          join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.usage.json"),
+        ],
+        {
+          encoding: "utf8",
+        },
+      );
       expect(run.stdout + run.stderr, tsc).toBe("");
       expect(run.status, tsc).toBe(0);
     }

@@ -14,6 +14,7 @@ import { outputDefaults, type OutputSwitches } from "../generator/emit/shared/ou
 import { runPipeline } from "../generator/pipeline.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 import { prettierOptions, prettierParser } from "./support/prettier-style.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6 } from "./support/typescript.ts";
 
 const made: string[] = [];
@@ -132,9 +133,13 @@ describe("outputs", () => {
         mkdirSync(dirname(join(outDir, file.path)), { recursive: true });
         writeFileSync(join(outDir, file.path), file.contents);
       }
-      const run = spawnSync(process.execPath, [tsc, "-p", join(outDir, "tsconfig.json")], {
-        encoding: "utf8",
-      });
+      const run = spawnSync(
+        process.execPath,
+        [tsc, "-p", join(withRuntimeDeclarations(outDir), "tsconfig.json")],
+        {
+          encoding: "utf8",
+        },
+      );
       expect(run.status, run.stdout).toBe(0);
     }
   }, 120_000);

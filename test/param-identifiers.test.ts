@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { identifierFor } from "../generator/ir/casing.ts";
 import { writeGenerated, tempDir } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6 } from "./support/typescript.ts";
 
 const made: string[] = [];
@@ -46,10 +47,14 @@ describe("a spec with awkward parameter names", () => {
       "param",
     ]);
     const tsc = typescript6;
-    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(dir, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 120_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "--noEmit", "-p", join(withRuntimeDeclarations(dir), "tsconfig.json")],
+      {
+        encoding: "utf8",
+        timeout: 120_000,
+      },
+    );
     expect(`${run.stdout}${run.stderr}`).toBe("");
     expect(run.status).toBe(0);
   }, 120_000);

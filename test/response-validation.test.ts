@@ -16,6 +16,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
+import { typescript6 } from "./support/typescript.ts";
 
 let server: Server;
 let baseUrl: string;
@@ -301,8 +303,8 @@ export const wrong: number = parse(paymentMethodSchema, {});
         compilerOptions: { paths: { "@standard-schema/spec": [spec] } },
       }),
     );
-    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
-    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.consumer.json")], {
+    const project = join(withRuntimeDeclarations(out), "tsconfig.consumer.json");
+    const run = spawnSync(process.execPath, [typescript6, "-p", project], {
       encoding: "utf8",
     });
     expect(run.stdout + run.stderr).toBe("");

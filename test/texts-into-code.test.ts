@@ -29,6 +29,7 @@ import {
   writePackage,
   type PackageFiles,
 } from "./support/output-checks.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6 } from "./support/typescript.ts";
 
 let work: string;
@@ -174,10 +175,14 @@ describe("a title with a line end (issue 30, item 1)", () => {
     const title = `"${lineEnds.map((l) => `Items${l.escaped}`).join("")}${payload.replace(/"/g, '\\"')}"`;
     const { dir } = generate(writeSpec("all-line-ends", specFiles(title)));
     const tsc = typescript6;
-    const run = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 120_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "-p", join(withRuntimeDeclarations(dir), "tsconfig.json")],
+      {
+        encoding: "utf8",
+        timeout: 120_000,
+      },
+    );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

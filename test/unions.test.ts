@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTypeExpr, TypeExprError } from "../generator/ir/type-expr.ts";
 import { writeGenerated, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6, typescript7 } from "./support/typescript.ts";
 
 type Issues = { path: string; message: string }[];
@@ -320,9 +321,13 @@ export const unnarrowed = (pm: PaymentMethod) => pm.card.last4;
     ["TypeScript 7", typescript7],
   ])("narrow on the tag and type-check strict with %s", (_name, tsc) => {
     writeFileSync(join(out, "src/consumer.ts"), consumer);
-    const run = spawnSync(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "-p", join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json")],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

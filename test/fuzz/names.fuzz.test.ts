@@ -38,6 +38,7 @@ import {
 } from "./names-checks.ts";
 import { documentInput, documentOf, specInput, specOf, usableSpec } from "./names-inputs.ts";
 import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
+import { withRuntimeDeclarations } from "../support/runtime-declarations.ts";
 import { typescript6 } from "../support/typescript.ts";
 
 const work = tempDir("apigen-names-fuzz-");
@@ -89,10 +90,14 @@ function typecheck(result: PipelineResult): string {
   writeFileSync(join(out, "src/consumer.ts"), consumerOf(result.model));
   try {
     const tsc = typescript6;
-    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 300_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [tsc, "--noEmit", "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
+      {
+        encoding: "utf8",
+        timeout: 300_000,
+      },
+    );
     return `${run.stdout}${run.stderr}`.trim() || (run.status === 0 ? "" : `exit ${run.status}`);
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -8,7 +8,7 @@
  * The runtime itself is checked in full elsewhere: by the project's own tsc (generator/ is
  * in tsconfig.json), and as part of the whole generated package by test/typecheck.test.ts.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import ts from "typescript";
 
@@ -34,12 +34,16 @@ function declarationsOf(path: string, text: string): string {
   });
   if (result.diagnostics?.length)
     throw new Error(`${path}: its declarations need the type checker`);
-  // transpileDeclaration (TypeScript 6.0) writes a class's `static override [Symbol.hasInstance]`
-  // method twice, once more as a property of function type, which the checker then calls a
-  // duplicate: the method alone is what the checker's own declaration emit writes
+  // transpileDeclaration (TypeScript 6.0) writes a class's method named by a well-known symbol
+  // (`[Symbol.asyncIterator]()`, `static [Symbol.hasInstance]()`) twice, once more as a
+  // property of function type, which the checker then calls a duplicate: the method alone is
+  // what the checker's own declaration emit writes
+  const methods = new Set(
+    [...result.outputText.matchAll(/^ *((?:static )?\[Symbol\.\w+\])\(/gm)].map((m) => m[1]),
+  );
   const declarations = result.outputText.replace(
-    /^ *static \[Symbol\.hasInstance\]: \(value: unknown\) => boolean;\n/gm,
-    "",
+    /^ *((?:static )?\[Symbol\.\w+\]): \(.*\) => .*;\n/gm,
+    (line, name: string) => (methods.has(name) ? "" : line),
   );
   made.set(key, declarations);
   return declarations;
@@ -57,6 +61,7 @@ export function withRuntimeDeclarations(pkgDir: string, checkDir = `${pkgDir}-ch
     recursive: true,
     filter: (source) => !skipped.includes(source),
   });
+  if (!existsSync(runtime)) return checkDir;
   for (const entry of readdirSync(runtime, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
     const source = join(entry.parentPath, entry.name);
