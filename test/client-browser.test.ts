@@ -3,11 +3,12 @@
  * Merchant package bundled by esbuild for browsers, as an app's bundler does, takes the lean
  * request loop (runtime/client/browser.ts) through package.json's `browser` map. The bundle
  * is imported here in Node and called against a server on 127.0.0.1: a typed call and a typed
- * error with no feature switched on (the client's core), and each feature (features.ts) a
- * client is given: retries as the Node build's, timeouts, redirects as errors, redaction; the
- * caller's abort; and a redirect, which the browser build refuses where the Node build follows
- * it (the proof the map swapped the loop). The one-operation bundle's size is held to its
- * budget in bytes, and it keeps none of the features' code.
+ * error with no feature switched on (the client's core), the credentials always redacted from
+ * errors (no switch: secrets never appear in errors or logs), and each feature (features.ts) a
+ * client is given: retries as the Node build's, timeouts, redirects as errors; the caller's
+ * abort; and a redirect, which the browser build refuses where the Node build follows it (the
+ * proof the map swapped the loop). The one-operation bundle's size is held to its budget in
+ * bytes, and it keeps none of the features' code.
  */
 import { build } from "esbuild";
 import { rmSync, writeFileSync } from "node:fs";
@@ -18,7 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as nodeBuild from "../generated/src/index.ts";
 import * as lean from "../generator/runtime/client/browser.ts";
 import { ApiError, RequestValidationError } from "../generator/runtime/client/errors.ts";
-import { redaction } from "../generator/runtime/client/features.ts";
 import { pagedEndpoint } from "../generator/runtime/client/pagination.ts";
 import { credentialText, placeParams } from "../generator/runtime/client/params.ts";
 import { repoRoot, tempDir } from "./helpers.ts";
@@ -138,23 +138,41 @@ describe("the browser build", () => {
       kind: "server",
       requestId: "req-1",
     });
-    // Redaction is a feature: without it an error keeps what the server said; with it no key.
+  });
+
+  it("redacts the API key from an error without any feature: its message, body, headers and JSON", async () => {
+    const body = JSON.stringify({
+      errors: [{ code: 1005, message: `Rejected X-API-Key ${apiKey}` }],
+      given: `"${apiKey.toUpperCase()}"`,
+    });
     server.respond((_req, res) => {
       res.statusCode = 403;
       res.setHeader("x-echo", `key=${apiKey.toUpperCase()}`);
-      res.end(echoing(apiKey));
+      res.setHeader(`x-${apiKey}`, "named by the key"); // a header whose name spells it is left out
+      res.end(body);
     });
-    const echoed = await rejection(browser.transactionsGet(core(), "ABCD-EFGH-IJKL"));
-    expect((echoed as nodeBuild.MerchantApiError).serverMessage).toBe(
-      `Rejected X-API-Key ${apiKey}`,
-    );
-    const redacted = (await rejection(
-      browser.transactionsGet(core({ features: [browser.redaction] }), "ABCD-EFGH-IJKL"),
+    for (const client of [core(), core({ features: [] })]) {
+      const error = (await rejection(
+        browser.transactionsGet(client, "ABCD-EFGH-IJKL"),
+      )) as nodeBuild.MerchantApiError;
+      expect(error).toBeInstanceOf(browser.MerchantApiError);
+      expect([error.status, error.code, error.kind]).toEqual([403, 1005, "permission"]);
+      expect(error.serverMessage).toBe("Rejected X-API-Key [redacted]");
+      expect(error.message).toContain("Rejected X-API-Key [redacted]");
+      expect(error.headers.get("x-echo")).toBe("key=[redacted]");
+      expect([...error.headers.keys()].filter((name) => name.startsWith("x-sk"))).toEqual([]);
+      const texts = [error.message, JSON.stringify(error.body), JSON.stringify(error)];
+      for (const [name, value] of error.headers) texts.push(`${name}: ${value}`);
+      for (const text of texts) expect(text.toLowerCase()).not.toContain(apiKey.toLowerCase());
+    }
+    // The Node build redacts the same answer too: no build lets a key through.
+    const node = (await rejection(
+      nodeBuild.transactionsGet(
+        new nodeBuild.MerchantCore({ baseUrl: server.url, apiKey, maxRetries: 0 }),
+        "ABCD-EFGH-IJKL",
+      ),
     )) as nodeBuild.MerchantApiError;
-    expect([redacted.status, redacted.code, redacted.kind]).toEqual([403, 1005, "permission"]);
-    expect(redacted.message).toContain("Rejected X-API-Key [redacted]");
-    expect(redacted.headers.get("x-echo")).toBe("key=[redacted]");
-    expect(JSON.stringify(redacted)).not.toContain(apiKey);
+    expect(node.serverMessage).toBe("Rejected X-API-Key [redacted]");
   });
 
   it("retries with the retries feature as the Node build does: a GET after Retry-After, not a POST without an idempotency key", async () => {
@@ -251,7 +269,6 @@ describe("the browser build", () => {
       baseUrl: "https://unused.invalid",
       apiVersion: "1",
       hosts: { files: server.url },
-      features: [redaction],
     };
     const client = new lean.ClientCore(
       options,
@@ -407,7 +424,7 @@ describe("the browser build", () => {
     expect(Object.keys(lean).sort()).toEqual(Object.keys(full).sort());
   });
 
-  it("keeps one operation with its runtime within its budget, min+gz, and none of the features' code unless switched on", async () => {
+  it("keeps one operation with its runtime within its budget, min+gz, and none of the features' code unless switched on, redacting without any", async () => {
     const entry = (features: string) =>
       `import { MerchantCore, transactionsGet } from ${JSON.stringify(index)};
 import { allFeatures } from ${JSON.stringify(featuresEntry)};
@@ -417,8 +434,8 @@ export const get = (ref) => transactionsGet(new MerchantCore({ baseUrl: "https:/
       browserBundle(entry(", features: allFeatures"), true),
     ]);
     expect(gzipSync(plain, { level: 9 }).length).toBeLessThanOrEqual(budgetBytes);
-    // A text of each feature's code: retries, timeouts, redirectErrors, redaction.
-    const texts = ["while waiting to retry", "timed out after", "was redirected", "[redacted]"];
+    // A text of each feature's code: retries, timeouts, redirectErrors.
+    const texts = ["while waiting to retry", "timed out after", "was redirected"];
     const decode = (code: Uint8Array) => new TextDecoder().decode(code);
     for (const text of texts) {
       const found = {
@@ -428,13 +445,36 @@ export const get = (ref) => transactionsGet(new MerchantCore({ baseUrl: "https:/
       };
       expect(found).toEqual({ text, plain: false, every: true });
     }
+    // Redaction is no feature: the same one-operation bundle, minified with no feature, redacts.
+    const bare = await browserBundle(
+      `import { MerchantCore, transactionsGet } from ${JSON.stringify(index)};
+export const get = (baseUrl, apiKey, ref) => transactionsGet(new MerchantCore({ baseUrl, apiKey }), ref);`,
+      true,
+    );
+    const file = join(dir, "bare.mjs");
+    writeFileSync(file, bare);
+    const { get } = (await import(pathToFileURL(file).href)) as {
+      get: (baseUrl: string, apiKey: string, ref: string) => Promise<unknown>;
+    };
+    server.respond((_req, res) => {
+      res.statusCode = 401;
+      res.setHeader("x-echo", apiKey);
+      res.end(JSON.stringify({ message: `bad key ${apiKey}` }));
+    });
+    const error = (await rejection(
+      get(server.url, apiKey, "ABCD-EFGH-IJKL"),
+    )) as nodeBuild.MerchantApiError;
+    expect([error.status, error.serverMessage]).toEqual([401, "bad key [redacted]"]);
+    expect(error.headers.get("x-echo")).toBe("[redacted]");
+    expect(JSON.stringify(error)).not.toContain(apiKey);
   });
 });
 
 /**
- * bench/bundle.ts's one-operation figure (docs/benchmarks.md) may not grow past this: 4.99 KB
- * when it was set (the browser build's loop with no feature switched on), with room for a
- * little more; the Node build's loop is 9.35 KB. Issue 33's target is 3.0 KB, which the browser
- * build's core does not meet (docs/benchmarks.md says what it is).
+ * bench/bundle.ts's one-operation figure (docs/benchmarks.md) may not grow past this: 5.11 KB
+ * (5,230 B) when it was set (the browser build's loop with no feature switched on, redaction
+ * in its core: 4.99 KB before it went back there), with room for a little more; the Node
+ * build's loop is 9.35 KB. Issue 33's target is 3.0 KB, which the browser build's core does
+ * not meet (docs/benchmarks.md says what it is).
  */
-const budgetBytes = Math.round(5.1 * 1024);
+const budgetBytes = Math.round(5.2 * 1024);

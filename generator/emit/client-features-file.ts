@@ -10,7 +10,7 @@ import type { EmitContext, EmittedFile } from "./context.ts";
 import { modules } from "./shared/symbols.ts";
 
 export function emitClientFeaturesFile(ctx: EmitContext): EmittedFile {
-  const values = ["allFeatures", "redaction", "redirectErrors", "retries", "timeouts"];
+  const values = ["allFeatures", "redirectErrors", "retries", "timeouts"];
   return {
     path: modules.clientFeatures,
     contents: printSourceFile({

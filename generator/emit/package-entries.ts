@@ -49,7 +49,7 @@ function moduleEntries(ctx: EmitContext): ModuleEntry[] {
     entries.push({
       subpath: "./client-features",
       file: "client-features",
-      what: `the features the browser build of the client runs when given them (${["retries", "timeouts", "redirectErrors", "redaction", "allFeatures"].map(code).join(", ")}): \`features: [retries, timeouts]\`; the Node build has them all`,
+      what: `the features the browser build of the client runs when given them (${["retries", "timeouts", "redirectErrors", "allFeatures"].map(code).join(", ")}): \`features: [retries, timeouts]\`; the Node build has them all`,
     });
   if (hasCallbacks(ctx))
     entries.push({

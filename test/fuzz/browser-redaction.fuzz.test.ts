@@ -1,16 +1,16 @@
 /**
- * The browser build's redaction, the `redaction` feature (runtime/client/features.ts) in its
- * request loop (browser.ts; docs/client.md, "The browser build"): whatever a server echoes, a credential (4 characters or more, of any characters but
- * the brackets of the `[redacted]` it is replaced with) never appears as it is spelled, in any
- * ASCII case, in an error's message, `JSON.stringify`, body or headers, nor in the message of
- * a failed connection whose text holds it. The answers come from a `fetch` double: the loop's
- * redaction is what is tested, its requests on a real server are test/client-browser.test.ts's.
+ * The browser build's redaction, always on in its request loop (browser.ts; no feature
+ * switches it: docs/client.md, "The browser build"), given no features here: whatever a server
+ * echoes, a credential (4 characters or more, of any characters but the brackets of the
+ * `[redacted]` it is replaced with) never appears as it is spelled, in any ASCII case, in an
+ * error's message, `JSON.stringify`, body or headers, nor in the message of a failed
+ * connection whose text holds it. The answers come from a `fetch` double: the loop's redaction
+ * is what is tested, its requests on a real server are test/client-browser.test.ts's.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ClientCore, operation } from "../../generator/runtime/client/browser.ts";
 import { ApiError } from "../../generator/runtime/client/errors.ts";
-import { redaction } from "../../generator/runtime/client/features.ts";
 import { fuzzParameters, fuzzTimeout } from "./settings.ts";
 
 const op = operation(
@@ -69,7 +69,7 @@ describe("browser build redaction", () => {
                 headers: latin1 ? { "x-echo": echo } : {},
               });
             const client = new ClientCore(
-              { baseUrl: "https://api.test", features: [redaction], fetch: async () => answer() },
+              { baseUrl: "https://api.test", fetch: async () => answer() },
               { key },
               ApiError,
             );
@@ -88,7 +88,6 @@ describe("browser build redaction", () => {
             const refused = new ClientCore(
               {
                 baseUrl: "https://api.test",
-                features: [redaction],
                 fetch: async () => {
                   throw new TypeError(`cannot send ${echo}`);
                 },

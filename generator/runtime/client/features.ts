@@ -7,8 +7,9 @@
  *
  * A feature is an object with one of the request loop's plug points (`ClientFeature`); the
  * loop merges the features it is given and runs each point where it belongs: `call` around
- * the attempts of a call, `attempt` around one attempt, `fetch` around the attempt's fetch,
- * `redact` where an error takes text from the server. The loop imports only its types; the
+ * the attempts of a call, `attempt` around one attempt, `fetch` around the attempt's fetch.
+ * Redaction of credentials from errors is no feature: the loop always does it (secrets never
+ * appear in errors or logs). The loop imports only this file's types; the
  * package's `./client-features` entry (src/client-features.ts) exports the features, so the
  * main entry, and every bundle of it, stays as it was.
  */
@@ -44,7 +45,7 @@ export interface Exchange {
   readonly retryPolicy: RetryPolicy;
   /** Whether the body is a stream: sent once, never retried. */
   readonly streamed: boolean;
-  /** The credentials the call sends (for redaction). */
+  /** The credentials the call sends (redacted from errors, also the middleware's). */
   readonly secrets: readonly string[];
   /** The call's promise state (api-promise.ts). */
   readonly state: ResultState;
@@ -58,9 +59,6 @@ export type Step = (exchange: Exchange) => Promise<unknown>;
 /** A fetch as the request loop calls it: a plain function of a URL and an init. */
 export type Send = (url: string, init: RequestInit) => Promise<Response>;
 
-/** Text or headers, as an error may keep them. */
-export type Redact = <T extends string | Headers>(value: T) => T;
-
 /** What a feature plugs into the request loop: any of these points. */
 export interface ClientFeature {
   /** Runs the call's attempts (`retries`). */
@@ -69,8 +67,6 @@ export interface ClientFeature {
   readonly attempt?: (exchange: Exchange, attempt: Step) => Promise<unknown>;
   /** The fetch of an attempt, around the middleware's (`redirectErrors`). */
   readonly fetch?: (exchange: Exchange, send: Send) => Send;
-  /** What an error keeps of the server's text and headers (`redaction`). */
-  readonly redact?: (secrets: readonly string[]) => Redact;
 }
 
 /**
@@ -168,34 +164,5 @@ export const redirectErrors: ClientFeature = {
     },
 };
 
-/**
- * Credentials redacted from what an error keeps of the server's answer (its message, body and
- * headers; a header whose name spells one is left out) and from a failed connection's
- * message: each credential of 4 characters or more, in any case, as it is spelled and as
- * JSON escapes it (a quote or backslash in it). The Node build also matches its other escaped
- * and encoded spellings (redact.ts).
- */
-export const redaction: ClientFeature = {
-  redact(secrets) {
-    const spellings = secrets
-      .filter((secret) => secret.length > 3)
-      .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
-    const clean = (text: string) =>
-      spellings.reduce(
-        (out, spelling) =>
-          out.replace(new RegExp(spelling.replace(/\W/g, "\\$&"), "gi"), "[redacted]"),
-        text,
-      );
-    return <T extends string | Headers>(value: T): T => {
-      if (typeof value === "string") return clean(value) as T;
-      const headers = new Headers();
-      (value as Headers).forEach((text, name) => {
-        if (clean(name) === name) headers.append(name, clean(text));
-      });
-      return headers as T;
-    };
-  },
-};
-
 /** Every feature at once: `features: allFeatures`. */
-export const allFeatures: readonly ClientFeature[] = [retries, timeouts, redirectErrors, redaction];
+export const allFeatures: readonly ClientFeature[] = [retries, timeouts, redirectErrors];

@@ -6,10 +6,11 @@
  * core.ts (the `browser` map of the generated package.json). The same endpoints, options,
  * results and error classes, on a loop of the client's core only: the URL, headers and
  * credentials, the body, one fetch, the answer decoded or the API's typed error, and the
- * caller's signal. Retries, timeouts, redirects as errors and redaction are features the
- * client is given (`features: [retries, timeouts]`, features.ts), middleware and response
- * validation options that bring their code: a page's bundle carries only those it switches
- * on. docs/client.md, "The browser build", lists every difference from core.ts.
+ * caller's signal, and the credentials redacted from errors (always: secrets never appear in
+ * errors or logs). Retries, timeouts and redirects as errors are features the client is given
+ * (`features: [retries, timeouts]`, features.ts), middleware and response validation options
+ * that bring their code: a page's bundle carries only those it switches on. docs/client.md,
+ * "The browser build", lists every difference from core.ts.
  * Uses only fetch: it runs in Node too (its tests do).
  *
  * It exports every value core.ts exports (the generated code imports them from core.js, which
@@ -28,7 +29,7 @@ import {
   UserAbortError,
   type ApiErrorDetails,
 } from "./errors.js";
-import type { ClientFeature, Exchange, Redact, Step } from "./features.js";
+import type { ClientFeature, Exchange, Step } from "./features.js";
 import {
   check,
   endpointOf,
@@ -75,12 +76,42 @@ export type { RetryPolicy } from "./retry.js";
 const pass = (exchange: Exchange, next: Step) => next(exchange);
 
 /** The plug points of the client's features, merged; those none takes pass through. */
-type Plugs = Required<Pick<ClientFeature, "call" | "attempt" | "redact">> & ClientFeature;
+type Plugs = Required<Pick<ClientFeature, "call" | "attempt">> & ClientFeature;
+
+/** Text or headers, as an error may keep them. */
+type Redact = <T extends string | Headers>(value: T) => T;
+
+/**
+ * What an error keeps of the server's text and headers, and a failed connection's message,
+ * with the call's credentials redacted (a header whose name spells one is left out): each
+ * credential of 4 characters or more, in any case, as it is spelled and as JSON escapes it (a
+ * quote or backslash in it). Always on, as in the Node build, which also matches other escaped
+ * and encoded spellings (redact.ts).
+ */
+function browserRedactor(secrets: readonly string[]): Redact {
+  const spellings = secrets
+    .filter((secret) => secret.length > 3)
+    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+  const clean = (text: string) =>
+    spellings.reduce(
+      (out, spelling) =>
+        out.replace(new RegExp(spelling.replace(/\W/g, "\\$&"), "gi"), "[redacted]"),
+      text,
+    );
+  return <T extends string | Headers>(value: T): T => {
+    if (typeof value === "string") return clean(value) as T;
+    const headers = new Headers();
+    (value as Headers).forEach((text, name) => {
+      if (clean(name) === name) headers.append(name, clean(text));
+    });
+    return headers as T;
+  };
+}
 
 /** One call as the loop runs it: what the features see, and the request it sends. */
 interface Call extends Exchange {
   readonly init: RequestInit & { headers: Record<string, string> };
-  /** What an error keeps of the server's answer: redacted by the `redaction` feature, else as it is. */
+  /** What an error keeps of the server's answer, the call's credentials redacted. */
   readonly clean: Redact;
 }
 
@@ -92,7 +123,7 @@ export class ClientCore {
   /** The most pages a walk reads, read by the paging runtime. */
   declare readonly maxPages: number;
   declare private readonly options: CoreOptions;
-  /** Credentials given as strings, redacted from errors (with `redaction`). */
+  /** Credentials given as strings, redacted from errors. */
   declare private readonly secrets: readonly string[];
   declare private readonly apiHeaders: Readonly<Record<string, string>> | undefined;
   declare private readonly hosts: Readonly<Record<string, Address>> | undefined;
@@ -128,10 +159,7 @@ export class ClientCore {
       );
     this.options = options;
     this.maxPages = options.maxPages ?? 10_000; // the defaults are core.ts's
-    this.plugs = Object.assign(
-      { call: pass, attempt: pass, redact: () => (value: unknown) => value },
-      ...(options.features ?? []),
-    );
+    this.plugs = Object.assign({ call: pass, attempt: pass }, ...(options.features ?? []));
     // Keys given as strings; basic credentials' password and token join a call's when it sends them.
     this.secrets = Object.values(credentials).filter((v): v is string => typeof v === "string");
     // "warn" and "throw" check with the validators of the package's ./validators entry.
@@ -156,7 +184,7 @@ export class ClientCore {
     return op.host === undefined ? this : this.hosts![op.host]!;
   }
 
-  /** The API's error of an error answer (or an error item of a stream), redacted with `redaction`. */
+  /** The API's error of an error answer (or an error item of a stream), its credentials redacted. */
   private apiError(
     { op, clean }: Pick<Call, "op" | "clean">,
     status: number,
@@ -233,7 +261,7 @@ export class ClientCore {
       op.place && (query || op.sendDefaults || inQuery.length)
         ? op.place(op, query, inQuery)
         : undefined;
-    const clean = plugs.redact(secrets);
+    const clean = browserRedactor(secrets);
     headers = {
       ...headers,
       ...placed?.headers,

@@ -2,7 +2,6 @@
 
 export {
   allFeatures,
-  redaction,
   redirectErrors,
   retries,
   timeouts,
