@@ -88,6 +88,11 @@ function isWide(code: number): boolean {
   );
 }
 
+const fitModes: Mode[] = [];
+const fitDocs: Doc[] = [];
+/** For a list on fits()'s stack, the index of its next part; -1 for any other doc. */
+const fitPositions: number[] = [];
+
 /**
  * Whether `doc` in `mode` fits in `width` columns, followed by the waiting commands up to the
  * first line break among them. Lists are entered one part at a time (a list and the index of
@@ -102,10 +107,15 @@ function fits(
   mustBeFlat = false,
 ): boolean {
   let restIndex = rest.length;
-  const modes: Mode[] = [mode];
-  const docs: Doc[] = [doc];
-  /** For a list on the stack, the index of its next part; -1 for any other doc. */
-  const positions: number[] = [-1];
+  // fits() never runs inside itself: its stacks are kept from one call to the next, emptied,
+  // rather than three new arrays for every group measured
+  const modes = fitModes;
+  const docs = fitDocs;
+  const positions = fitPositions;
+  modes.length = docs.length = positions.length = 0;
+  modes.push(mode);
+  docs.push(doc);
+  positions.push(-1);
   while (width >= 0) {
     if (docs.length === 0) {
       if (restIndex === 0) return true;
@@ -189,6 +199,9 @@ function fits(
   return false;
 }
 
+/** A new line and `n` spaces, by `n`: made once each. */
+const newlines: string[] = [];
+
 /** Prints `doc` at `width` columns with two-space indents; lines carry no trailing spaces. */
 export function printDoc(doc: Doc, width: number): string {
   propagateBreaks(doc);
@@ -251,7 +264,7 @@ export function printDoc(doc: Doc, width: number): string {
         }
         if (mode === "flat") remeasure = true;
         trimTrailingSpaces(out);
-        out.push("\n" + " ".repeat(ind));
+        out.push((newlines[ind] ??= "\n" + " ".repeat(ind)));
         position = ind;
         break;
       case "break-parent":
