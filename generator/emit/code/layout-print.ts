@@ -107,25 +107,25 @@ function fits(
   mustBeFlat = false,
 ): boolean {
   let restIndex = rest.length;
-  // fits() never runs inside itself: its stacks are kept from one call to the next, emptied,
-  // rather than three new arrays for every group measured
+  // fits() never runs inside itself: its stacks are kept from one call to the next, with the
+  // count in use (`size`), rather than three new arrays for every group measured
   const modes = fitModes;
   const docs = fitDocs;
   const positions = fitPositions;
-  modes.length = docs.length = positions.length = 0;
-  modes.push(mode);
-  docs.push(doc);
-  positions.push(-1);
+  modes[0] = mode;
+  docs[0] = doc;
+  positions[0] = -1;
+  let size = 1;
   while (width >= 0) {
-    if (docs.length === 0) {
+    if (size === 0) {
       if (restIndex === 0) return true;
       restIndex--;
-      modes.push(rest.modes[restIndex]!);
-      docs.push(rest.docs[restIndex]!);
-      positions.push(-1);
+      modes[size] = rest.modes[restIndex]!;
+      docs[size] = rest.docs[restIndex]!;
+      positions[size++] = -1;
       continue;
     }
-    const top = docs.length - 1;
+    const top = size - 1;
     const currentMode = modes[top]!;
     let current = docs[top]!;
     const parts = isDocArray(current)
@@ -136,18 +136,12 @@ function fits(
     if (parts !== undefined) {
       const at = positions[top]! + 1;
       if (at >= parts.length) {
-        docs.pop();
-        modes.pop();
-        positions.pop();
+        size--;
         continue;
       }
       positions[top] = at;
       current = parts[at]!;
-    } else {
-      docs.pop();
-      modes.pop();
-      positions.pop();
-    }
+    } else size--;
     if (typeof current === "string") {
       width -= textWidth(current, width);
       continue;
@@ -191,9 +185,9 @@ function fits(
           break;
       }
     if (nextDoc !== undefined) {
-      modes.push(nextMode);
-      docs.push(nextDoc);
-      positions.push(-1);
+      modes[size] = nextMode;
+      docs[size] = nextDoc;
+      positions[size++] = -1;
     }
   }
   return false;
