@@ -20,6 +20,22 @@ export interface Budget {
   steps: [string, number][];
 }
 
+/** One section of the report: its heading, its table and its notes, then a blank line. */
+export function sectionLines(s: Section, lead?: string): string[] {
+  const lines = [`## ${s.title}`, ""];
+  if (lead) lines.push(lead, "");
+  lines.push(
+    "| measurement | median (min, max, runs) | target | met / missed |",
+    "| --- | --- | --- | --- |",
+  );
+  for (const r of s.rows)
+    lines.push(`| ${r.label} | ${r.value} | ${r.target ?? ""} | ${r.verdict ?? ""} |`);
+  lines.push("");
+  for (const n of s.notes ?? []) lines.push(`- ${n.replace(/\|/g, "\\|")}`);
+  if (s.notes?.length) lines.push("");
+  return lines;
+}
+
 export function writeReport(
   sections: Section[],
   notMeasured: string[],
@@ -48,19 +64,7 @@ export function writeReport(
     `- Whole bench run: ${(totalMs / 1000).toFixed(0)} s${budget ? ` (budget ${budget.budgetS} s: ${totalMs / 1000 <= budget.budgetS ? "met" : "missed"}); ${budget.steps.map(([n, s]) => `${n} ${s.toFixed(0)} s`).join(", ")}` : ""}`,
     "",
   ];
-  for (const s of sections) {
-    lines.push(
-      `## ${s.title}`,
-      "",
-      "| measurement | median (min, max, runs) | target | met / missed |",
-      "| --- | --- | --- | --- |",
-    );
-    for (const r of s.rows)
-      lines.push(`| ${r.label} | ${r.value} | ${r.target ?? ""} | ${r.verdict ?? ""} |`);
-    lines.push("");
-    for (const n of s.notes ?? []) lines.push(`- ${n.replace(/\|/g, "\\|")}`);
-    if (s.notes?.length) lines.push("");
-  }
+  for (const s of sections) lines.push(...sectionLines(s));
   if (notMeasured.length) {
     lines.push("## Not measured", "");
     for (const n of notMeasured) lines.push(`- ${n}`);
