@@ -265,6 +265,8 @@ export function printDoc(doc: Doc, width: number): string {
         break;
     }
   }
+  // what fits() last looked at is not kept past this document (a large literal would be)
+  fitDocs.length = 0;
   return out.join("");
 }
 
