@@ -50,6 +50,22 @@ export interface Budget {
   steps: [string, number][];
 }
 
+/** One section of the report: its heading, its table and its notes, then a blank line. */
+export function sectionLines(s: Section, lead?: string): string[] {
+  const lines = [`## ${s.title}`, ""];
+  if (lead) lines.push(lead, "");
+  lines.push(
+    "| measurement | median (min, max, runs) | target | met / missed |",
+    "| --- | --- | --- | --- |",
+  );
+  for (const r of s.rows)
+    lines.push(`| ${r.label} | ${r.value} | ${r.target ?? ""} | ${r.verdict ?? ""} |`);
+  lines.push("");
+  for (const n of s.notes ?? []) lines.push(`- ${n.replace(/\|/g, "\\|")}`);
+  if (s.notes?.length) lines.push("");
+  return lines;
+}
+
 export function writeReport(
   sections: Section[],
   notMeasured: string[],

@@ -88,6 +88,11 @@ function isWide(code: number): boolean {
   );
 }
 
+const fitModes: Mode[] = [];
+const fitDocs: Doc[] = [];
+/** For a list on fits()'s stack, the index of its next part; -1 for any other doc. */
+const fitPositions: number[] = [];
+
 /**
  * Whether `doc` in `mode` fits in `width` columns, followed by the waiting commands up to the
  * first line break among them. Lists are entered one part at a time (a list and the index of
@@ -102,20 +107,25 @@ function fits(
   mustBeFlat = false,
 ): boolean {
   let restIndex = rest.length;
-  const modes: Mode[] = [mode];
-  const docs: Doc[] = [doc];
-  /** For a list on the stack, the index of its next part; -1 for any other doc. */
-  const positions: number[] = [-1];
+  // fits() never runs inside itself: its stacks are kept from one call to the next, with the
+  // count in use (`size`), rather than three new arrays for every group measured
+  const modes = fitModes;
+  const docs = fitDocs;
+  const positions = fitPositions;
+  modes[0] = mode;
+  docs[0] = doc;
+  positions[0] = -1;
+  let size = 1;
   while (width >= 0) {
-    if (docs.length === 0) {
+    if (size === 0) {
       if (restIndex === 0) return true;
       restIndex--;
-      modes.push(rest.modes[restIndex]!);
-      docs.push(rest.docs[restIndex]!);
-      positions.push(-1);
+      modes[size] = rest.modes[restIndex]!;
+      docs[size] = rest.docs[restIndex]!;
+      positions[size++] = -1;
       continue;
     }
-    const top = docs.length - 1;
+    const top = size - 1;
     const currentMode = modes[top]!;
     let current = docs[top]!;
     const parts = isDocArray(current)
@@ -126,18 +136,12 @@ function fits(
     if (parts !== undefined) {
       const at = positions[top]! + 1;
       if (at >= parts.length) {
-        docs.pop();
-        modes.pop();
-        positions.pop();
+        size--;
         continue;
       }
       positions[top] = at;
       current = parts[at]!;
-    } else {
-      docs.pop();
-      modes.pop();
-      positions.pop();
-    }
+    } else size--;
     if (typeof current === "string") {
       width -= textWidth(current, width);
       continue;
@@ -181,13 +185,16 @@ function fits(
           break;
       }
     if (nextDoc !== undefined) {
-      modes.push(nextMode);
-      docs.push(nextDoc);
-      positions.push(-1);
+      modes[size] = nextMode;
+      docs[size] = nextDoc;
+      positions[size++] = -1;
     }
   }
   return false;
 }
+
+/** A new line and `n` spaces, by `n`: made once each. */
+const newlines: string[] = [];
 
 /** Prints `doc` at `width` columns with two-space indents; lines carry no trailing spaces. */
 export function printDoc(doc: Doc, width: number): string {
@@ -251,13 +258,15 @@ export function printDoc(doc: Doc, width: number): string {
         }
         if (mode === "flat") remeasure = true;
         trimTrailingSpaces(out);
-        out.push("\n" + " ".repeat(ind));
+        out.push((newlines[ind] ??= "\n" + " ".repeat(ind)));
         position = ind;
         break;
       case "break-parent":
         break;
     }
   }
+  // what fits() last looked at is not kept past this document (a large literal would be)
+  fitDocs.length = 0;
   return out.join("");
 }
 

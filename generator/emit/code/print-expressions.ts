@@ -290,7 +290,12 @@ function isLoneShortArgument(arg: Expr): boolean {
   const threshold = 25; // a quarter of the line width
   if (arg.kind === "id" || arg.kind === "ref") return arg.name.length <= threshold;
   if (arg.kind === "literal")
-    return typeof arg.value !== "string" || printString(arg.value).length <= threshold;
+    return (
+      typeof arg.value !== "string" ||
+      // quotes and escapes only add: a longer value need not be quoted to know (quoting
+      // src/openapi.ts's megabytes of JSON here cost as much as printing them)
+      (arg.value.length <= threshold - 2 && printString(arg.value).length <= threshold)
+    );
   if (
     arg.kind === "call" &&
     arg.args.length === 0 &&

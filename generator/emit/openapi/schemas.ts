@@ -54,21 +54,29 @@ export const openUnionText = "Known variants; a value with any other tag is acce
 
 /** The schema of one type node. */
 export function schemaOf(node: TypeNode, options: SchemaOptions = {}): JsonObject {
-  const lead = [
-    ...(options.lead ?? []),
-    ...(node.kind === "enum" && node.open ? ["Known values; the full list is not shown."] : []),
-    ...(node.kind === "union" && node.open ? [openUnionText] : []),
-  ];
+  // Written key by key in the document's order (description, the shape's keywords, the
+  // constraints', then examples, default, deprecated, x-undocumented): as one literal of
+  // spreads filtered by obj(), each schema was built three times over, a good part of the
+  // OpenAPI emitter on GitHub's API. No shape or constraint keyword is one of the four last.
+  const out: JsonObject = {};
   const docs = node.docs;
-  return obj({
-    description: options.bare ? undefined : text(...lead, docs.description),
-    ...shapeOf(node),
-    ...constraintKeywords(node.constraints),
-    examples: docs.example !== undefined ? [docs.example as Json] : undefined,
-    default: docs.default !== undefined ? (docs.default as Json) : undefined,
-    deprecated: !options.bare && docs.deprecated ? true : undefined,
-    "x-undocumented": options.bare ? undefined : notesOf(docs),
-  });
+  if (!options.bare) {
+    const open =
+      node.kind === "enum" && node.open
+        ? "Known values; the full list is not shown."
+        : node.kind === "union" && node.open
+          ? openUnionText
+          : undefined;
+    const description = text(...(options.lead ?? []), open, docs.description);
+    if (description !== undefined) out.description = description;
+  }
+  Object.assign(out, shapeOf(node), constraintKeywords(node.constraints));
+  if (docs.example !== undefined) out.examples = [docs.example as Json];
+  if (docs.default !== undefined) out.default = docs.default as Json;
+  if (!options.bare && docs.deprecated) out.deprecated = true;
+  const notes = options.bare ? undefined : notesOf(docs);
+  if (notes !== undefined) out["x-undocumented"] = notes;
+  return out;
 }
 
 /** `schema`, or `anyOf: [schema, { type: "null" }]` when nullable. */

@@ -58,7 +58,7 @@ type ScalarContext = Parameters<typeof stringifyString>[1];
  * same (13 ms of a 75 ms regeneration of the Merchant API went to writing them anew). Dropped
  * whole past `memoLimit` entries, so a long session does not grow it without end.
  */
-const memo = new Map<string, Map<string, string>>();
+const memo: Map<string, string>[] = [];
 let memoSize = 0;
 const memoLimit = 500_000;
 /** The document whose schema the scalars are written for (only its tags are read). */
@@ -82,13 +82,13 @@ class Writer {
 
   /** A string as the library writes it at this indent, as a key or as a value. */
   string(value: string, indent: string, implicitKey: boolean): string {
-    const slot = `${implicitKey ? "k" : "v"}${indent.length}`;
-    let cache = memo.get(slot);
-    if (!cache) memo.set(slot, (cache = new Map()));
+    // by (indent, key or value): an index, as a text key built per call cost more than the lookup
+    const slot = indent.length * 2 + (implicitKey ? 1 : 0);
+    const cache = (memo[slot] ??= new Map());
     let text = cache.get(value);
     if (text === undefined) {
       if (++memoSize > memoLimit) {
-        for (const slotCache of memo.values()) slotCache.clear();
+        for (const slotCache of memo) slotCache?.clear();
         memoSize = 1;
       }
       const ctx = {

@@ -22,11 +22,24 @@ type Refs = Map<string, Expr>;
 /** `uuidFormat`: the runtime export that checks a format; undefined for formats that are documentation only. */
 function formatExport(format: string | undefined): keyof typeof runtime | undefined {
   const checked = format === undefined ? undefined : runtime.formats[format];
-  if (!checked) return undefined;
-  const found = Object.entries(runtime).find(
-    ([name, value]) => value === checked && name !== "formats",
-  );
-  return found?.[0] as keyof typeof runtime | undefined;
+  return checked ? formatExports().get(checked) : undefined;
+}
+
+let exportsByChecker: Map<unknown, keyof typeof runtime> | undefined;
+
+/**
+ * Each format checker's export name (the first, in the module's order), listed once: looking
+ * it up among every runtime export at each node with a format, a new list of them each time,
+ * was 0.1 s of the validators of GitHub's API.
+ */
+function formatExports(): Map<unknown, keyof typeof runtime> {
+  if (!exportsByChecker) {
+    exportsByChecker = new Map();
+    for (const [name, value] of Object.entries(runtime))
+      if (name !== "formats" && !exportsByChecker.has(value))
+        exportsByChecker.set(value, name as keyof typeof runtime);
+  }
+  return exportsByChecker;
 }
 
 /** The rules that are set, or none. */
@@ -170,14 +183,19 @@ function objectData(
   refs: Refs,
 ): Json {
   const shape: Record<string, Json> = {};
-  // Defined, not assigned: a field named `__proto__` stays a field of the text.
-  for (const f of fields)
-    Object.defineProperty(shape, f.name, {
-      value: shapeData(f.type, refs),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const f of fields) {
+    const value = shapeData(f.type, refs);
+    // Defined, not assigned: a field named `__proto__` stays a field of the text. Any other
+    // name is assigned, which makes the same property (defining each was a slow path).
+    if (f.name === "__proto__")
+      Object.defineProperty(shape, f.name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else shape[f.name] = value;
+  }
   const required = fields.filter((f) => f.required).map((f) => f.name);
   return required.length > 0
     ? applied(refs, "object", shape, required)
