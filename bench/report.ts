@@ -14,22 +14,6 @@ function version(pkg: string): string {
   }
 }
 
-/** One section of the report, as its lines (ending with an empty one). */
-function sectionLines(s: Section): string[] {
-  const lines = [
-    `## ${s.title}`,
-    "",
-    "| measurement | median (min, max, runs) | target | met / missed |",
-    "| --- | --- | --- | --- |",
-  ];
-  for (const r of s.rows)
-    lines.push(`| ${r.label} | ${r.value} | ${r.target ?? ""} | ${r.verdict ?? ""} |`);
-  lines.push("");
-  for (const n of s.notes ?? []) lines.push(`- ${n.replace(/\|/g, "\\|")}`);
-  if (s.notes?.length) lines.push("");
-  return lines;
-}
-
 /**
  * Puts one section, measured by its own bench file's run, in place of the section of the same
  * title in docs/benchmarks.md (the rest of the report as the last `npm run bench` wrote it).
