@@ -9,6 +9,7 @@
  * in tsconfig.json), and as part of the whole generated package by test/typecheck.test.ts.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import ts from "typescript";
 
@@ -55,6 +56,8 @@ function declarationsOf(path: string, text: string): string {
  * (a consumer file, the tsconfig), but dist/ and node_modules/.
  */
 export function withRuntimeDeclarations(pkgDir: string, checkDir = `${pkgDir}-check`): string {
+  // the copy is written beside the package: a test's scratch package, never a repository folder
+  if (!pkgDir.startsWith(tmpdir())) throw new Error(`${pkgDir} is not a scratch package`);
   const runtime = join(pkgDir, "src", "runtime");
   const skipped = [runtime, join(pkgDir, "dist"), join(pkgDir, "node_modules")];
   cpSync(pkgDir, checkDir, {
