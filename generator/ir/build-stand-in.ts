@@ -15,6 +15,7 @@ import type {
   VersionHeader,
 } from "../runtime/testing/table.ts";
 import { expandableFieldAt, expandablePaths } from "./build-expand.ts";
+import { resolveType, urlValueOf as urlValueOfType, type TypeLookup } from "./callback-routing.ts";
 import type { ExpandablePath, RouteExpand } from "../runtime/testing/expand.ts";
 import type {
   ApiModel,
@@ -110,12 +111,16 @@ function transitions(model: ApiModel): Map<string, RouteState> {
   return out;
 }
 
-/** What a parameter's URL text becomes: the model's own rule, else a number or boolean by its type. */
-function urlValueOf(p: Param): { urlValue?: "number" | "boolean" } {
+/**
+ * What a parameter's URL text (each item's, for a list) becomes: the model's own rule, else a
+ * number or a boolean by its type, named types resolved and enums and literals by their values
+ * (callback-routing.ts, as a callback's parameters are read).
+ */
+function urlValueOf(p: Param, types: TypeLookup): { urlValue?: "number" | "boolean" } {
   if (p.urlValue) return { urlValue: p.urlValue };
-  if (p.type.kind !== "primitive") return {};
-  if (p.type.name === "integer" || p.type.name === "number") return { urlValue: "number" };
-  return p.type.name === "boolean" ? { urlValue: "boolean" } : {};
+  const type = resolveType(p.type, types);
+  const urlValue = urlValueOfType(type.kind === "array" ? type.items : type, types);
+  return urlValue ? { urlValue } : {};
 }
 
 /** A type of each range the stand-in answers a range with (`image/*` with `image/png`). */
@@ -211,7 +216,7 @@ function routeOf(
       name: p.name,
       ...(p.wireName !== undefined ? { wire: p.wireName } : {}),
       in: p.placement,
-      ...urlValueOf(p),
+      ...urlValueOf(p, types),
       ...(p.type.kind === "array" ? { list: true } : {}),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
