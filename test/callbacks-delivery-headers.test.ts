@@ -17,6 +17,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, send, type Running } from "./callbacks-helpers.ts";
 import { tempDir, writeGenerated } from "./helpers.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { typescript6 } from "./support/typescript.ts";
 
 const key = randomBytes(32);
@@ -160,7 +161,8 @@ describe("ctx.deliveryHeaders is typed by the spec", () => {
       "",
     ].join("\n");
     writeFileSync(join(out, "untyped/src/usage.ts"), untypedUsage);
-    for (const project of [out, join(out, "untyped")]) {
+    // each package's own files against its runtime's declarations (test/support/runtime-declarations.ts)
+    for (const project of [out, join(out, "untyped")].map((p) => withRuntimeDeclarations(p))) {
       const run = spawnSync(process.execPath, [typescript6, "-p", join(project, "tsconfig.json")], {
         encoding: "utf8",
       });
