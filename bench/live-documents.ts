@@ -6,10 +6,10 @@
  * issue names; DigitalOcean's is a multi-file YAML document (659 operations, each a `$ref`
  * into another file). `tsx bench/live-documents.ts` runs it alone.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { dirname, join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { join } from "node:path";
+import { unpackCorpus } from "../test/support/corpus.ts";
 import { freshDir, root, scratch, timed, type ProcResult } from "./proc.ts";
 import { sectionLines } from "./report.ts";
 import { fmt, stat, type Row, type Section, type Stat } from "./stats.ts";
@@ -17,7 +17,6 @@ import { fmt, stat, type Row, type Section, type Stat } from "./stats.ts";
 const launch = join(root, "generator/launch.mjs");
 const openapiTypescript = join(root, "node_modules/.bin/openapi-typescript");
 const runs = Math.min(5, Number(process.env.BENCH_RUNS ?? 3));
-const corpus = join(root, "test/fixtures/corpus");
 
 interface LiveDocument {
   label: string;
@@ -28,26 +27,11 @@ interface LiveDocument {
 const documents: LiveDocument[] = [
   {
     label: "Stripe (452 operations, form-encoded bodies, no tags; one 2.5 MB JSON file)",
-    unpack: (dir) => {
-      const file = join(dir, "openapi.json");
-      writeFileSync(file, gunzipSync(readFileSync(join(corpus, "stripe/openapi.json.gz"))));
-      return file;
-    },
+    unpack: (dir) => unpackCorpus("stripe", dir),
   },
   {
     label: "DigitalOcean (659 operations; a multi-file YAML document of 2,907 files)",
-    unpack: (dir) => {
-      const packed = gunzipSync(readFileSync(join(corpus, "digitalocean/files.json.gz")));
-      const { entry, files } = JSON.parse(packed.toString("utf8")) as {
-        entry: string;
-        files: Record<string, string>;
-      };
-      for (const [name, text] of Object.entries(files)) {
-        mkdirSync(dirname(join(dir, name)), { recursive: true });
-        writeFileSync(join(dir, name), text);
-      }
-      return join(dir, entry);
-    },
+    unpack: (dir) => unpackCorpus("digitalocean", dir),
   },
 ];
 

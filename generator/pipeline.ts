@@ -208,12 +208,21 @@ export function loadApiModel(
   const untimed = <T>(_stage: string, work: () => T): T => work();
   // nothing is written or compared: the output folder is only a name the loaders never read
   const pipeline = { ...options, outDir: "" };
-  const label = specLabel(options.specDir);
-  const { model } =
-    specSourceKind(options.specDir) === "folder"
-      ? loadFolder(pipeline, bag, sources, untimed, label)
-      : loadDocument(pipeline, bag, sources, untimed, label);
+  const { model } = loadSource(pipeline, bag, sources, untimed, specLabel(options.specDir));
   return { model, warnings: sortDiagnostics(bag.items) };
+}
+
+/** The front end the spec's source asks for: a spec folder's (with its size), or a document's. */
+function loadSource(
+  options: PipelineOptions,
+  bag: DiagnosticBag,
+  sources: SpecTexts,
+  time: <T>(stage: string, work: () => T) => T,
+  label: string,
+): LoadedSpec & { bytes?: number } {
+  return specSourceKind(options.specDir) === "folder"
+    ? loadFolder(options, bag, sources, time, label)
+    : loadDocument(options, bag, sources, time, label);
 }
 
 /** Runs every stage but the write; throws DiagnosticsError on a broken spec. */
@@ -236,12 +245,8 @@ export function runPipeline(
   };
   const bag = new DiagnosticBag();
   const label = specLabel(options.specDir);
-  let loaded: LoadedSpec;
-  if (specSourceKind(options.specDir) === "folder") {
-    const folder = loadFolder(options, bag, sources, time, label);
-    large = folder.bytes >= largeSpecBytes;
-    loaded = folder;
-  } else loaded = loadDocument(options, bag, sources, time, label);
+  const loaded = loadSource(options, bag, sources, time, label);
+  large = (loaded.bytes ?? 0) >= largeSpecBytes;
   const { model, inputs } = loaded;
   large ||= model.endpoints.length + model.callbacks.length >= largeSpecOperations;
   const ctx = createEmitContext(model, label, outputs);

@@ -12,7 +12,7 @@
  * the typed shape, and a call answered with an error status, caught as the package's typed
  * API error with its body.
  */
-import { copyFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,7 +25,7 @@ import {
   unpackCorpus,
   type CorpusName,
 } from "./support/corpus.ts";
-import { shareRuntime } from "./support/shared-runtime.ts";
+import { programOverSharedRuntime } from "./support/shared-runtime.ts";
 import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
 const scratch = tempDir("apigen-corpus-");
@@ -41,6 +41,8 @@ interface Made {
   out: string;
 }
 const made = new Map<CorpusName, Made>();
+/** The tsconfig.json of the one program over every package. */
+let project: string;
 
 beforeAll(async () => {
   for (const name of names) {
@@ -58,21 +60,12 @@ beforeAll(async () => {
     );
     made.set(name, { endpoints: imported.endpoints, sameModel: viaFolder === live, out });
   }
-  // one copy of the runtime, which every package carries the same (shown there)
-  shareRuntime(
-    names.map((name) => join(scratch, name, "package")),
-    join(scratch, "runtime"),
-  );
-  // one program per compiler for every package and its consumer, under the packages' settings
-  writeFileSync(
-    join(scratch, "tsconfig.json"),
-    JSON.stringify({
-      extends: `./${names[0]}/package/tsconfig.json`,
-      include: [
-        "runtime",
-        ...names.flatMap((name) => [`${name}/package/src`, `${name}/package/consumer.ts`]),
-      ],
-    }),
+  // one program per compiler for every package and its consumer, under the packages' settings,
+  // over one copy of their runtime (which every package carries the same: shown there)
+  project = programOverSharedRuntime(
+    scratch,
+    names.map((name) => `${name}/package`),
+    names.map((name) => `${name}/package/consumer.ts`),
   );
 }, 300_000);
 
@@ -91,7 +84,7 @@ describe("every corpus document", () => {
   ])(
     "every package and its consumer type-check strictly with %s, in one program",
     async (_, compiler) => {
-      const run = await typeCheck(compiler, join(scratch, "tsconfig.json"));
+      const run = await typeCheck(compiler, project);
       expect(run.output).toBe("");
       expect(run.status).toBe(0);
     },

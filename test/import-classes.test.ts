@@ -14,7 +14,7 @@ import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
-import { shareRuntime } from "./support/shared-runtime.ts";
+import { programOverSharedRuntime } from "./support/shared-runtime.ts";
 import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
 const classesDir = join(repoRoot, "test/fixtures/import/classes");
@@ -62,16 +62,10 @@ beforeAll(async () => {
   writeFileSync(join(scratch, "package.json"), JSON.stringify({ type: "module" }));
   // one copy of the packages' identical runtime, checked once (test/support/shared-runtime.ts)
   const made = classes.filter((name) => imported.get(name)!.refused === undefined);
-  shareRuntime(
-    made.map((name) => join(scratch, name, "pkg")),
-    join(scratch, "runtime"),
-  );
-  writeFileSync(
-    join(scratch, "tsconfig.json"),
-    JSON.stringify({
-      extends: `./${made[0]}/pkg/tsconfig.json`,
-      include: ["checks.ts", "runtime", ...made.map((name) => `${name}/pkg/src`)],
-    }),
+  programOverSharedRuntime(
+    scratch,
+    made.map((name) => `${name}/pkg`),
+    ["checks.ts"],
   );
 }, 120_000);
 

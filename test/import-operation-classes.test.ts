@@ -16,7 +16,7 @@ import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { importSpec, writeSpecFolder, type ImportResult } from "../generator/import/import.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
-import { shareRuntime } from "./support/shared-runtime.ts";
+import { programOverSharedRuntime } from "./support/shared-runtime.ts";
 import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
 const fixtures = join(repoRoot, "test/fixtures/import/operation-classes");
@@ -65,16 +65,9 @@ beforeAll(async () => {
   }
   // One project over every package: each package's src, with the packages' own strict options,
   // and one copy of their identical runtime, checked once (test/support/shared-runtime.ts).
-  shareRuntime(
-    classes.map((name) => join(scratch, name, "package")),
-    join(scratch, "runtime"),
-  );
-  writeFileSync(
-    join(scratch, "tsconfig.json"),
-    JSON.stringify({
-      extends: `./${classes[0]}/package/tsconfig.json`,
-      include: ["runtime", "*/package/src"],
-    }),
+  programOverSharedRuntime(
+    scratch,
+    classes.map((name) => `${name}/package`),
   );
 }, 120_000);
 

@@ -22,7 +22,7 @@ import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { startStandIn, standIns } from "./support/import-stand-ins.ts";
 import { lint } from "./support/redocly.ts";
 import type { TestServer } from "./support/test-server.ts";
-import { shareRuntime } from "./support/shared-runtime.ts";
+import { programOverSharedRuntime } from "./support/shared-runtime.ts";
 import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
 const modules = join(repoRoot, "node_modules");
@@ -143,20 +143,10 @@ beforeAll(
       imported.set(api.name, result);
       packages.set(api.name, out);
     }
-    shareRuntime([...packages.values()], join(scratch, "runtime"));
-    const first = folder(apis[0]!.name);
-    writeFileSync(
-      join(scratch, "tsconfig.json"),
-      JSON.stringify({
-        extends: `./${first}/package/tsconfig.json`,
-        include: [
-          "runtime",
-          ...apis.flatMap((api) => [
-            `${folder(api.name)}/package/src`,
-            `${folder(api.name)}/package/consumer.ts`,
-          ]),
-        ],
-      }),
+    programOverSharedRuntime(
+      scratch,
+      apis.map((api) => `${folder(api.name)}/package`),
+      apis.map((api) => `${folder(api.name)}/package/consumer.ts`),
     );
   },
   apis.reduce((sum, each) => sum + each.timeoutMs, 0),

@@ -6,11 +6,12 @@
  * TypeScript 6 and 7; and a few facts are asserted directly, independent of snapshots.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PipelineResult } from "../generator/pipeline.ts";
 import { features, generateFrom, repoRoot, tempDir, type Feature } from "./helpers.ts";
+import { importRuntimeFrom } from "./support/shared-runtime.ts";
 import { typescript6, typescript7 } from "./support/typescript.ts";
 
 const results = new Map<Feature, PipelineResult>();
@@ -470,13 +471,7 @@ describe("the feature snapshots type-check", () => {
     filter: (source) => !integrations.includes(source),
   });
   for (const feature of features)
-    for (const file of readdirSync(join(project, feature)).filter((f) => f.endsWith(".ts"))) {
-      const path = join(project, feature, file);
-      writeFileSync(
-        path,
-        readFileSync(path, "utf8").replace(/(["'])\.\/runtime\//g, "$1../runtime/"),
-      );
-    }
+    importRuntimeFrom(join(project, feature), join(project, "runtime"));
 
   // One project of every fixture: TypeScript 6 takes about a minute of it on a loaded machine.
   it.each(compilers)(

@@ -16,7 +16,7 @@ import { DiagnosticsError } from "../../generator/diagnostics/diagnostic.ts";
 import { importSpec, writeSpecFolder } from "../../generator/import/import.ts";
 import { runPipeline } from "../../generator/pipeline.ts";
 import { repoRoot, tempDir } from "../helpers.ts";
-import { shareRuntime } from "../support/shared-runtime.ts";
+import { programOverSharedRuntime } from "../support/shared-runtime.ts";
 import { typescript6, typescript7 } from "../support/typescript.ts";
 import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
 import { validDocument } from "./valid-openapi.ts";
@@ -90,17 +90,7 @@ describe("import on valid OpenAPI documents", () => {
   /** One program of the sampled packages, over one copy of their identical runtime (made once). */
   function programOfSample(): void {
     if (shared) return;
-    shareRuntime(
-      sampled.map((p) => join(work, p)),
-      join(work, "runtime"),
-    );
-    writeFileSync(
-      join(work, "tsconfig.json"),
-      JSON.stringify({
-        extends: `./${sampled[0]}/tsconfig.json`,
-        include: ["runtime", ...sampled.map((p) => `${p}/src`)],
-      }),
-    );
+    programOverSharedRuntime(work, sampled);
     shared = true;
   }
 

@@ -56,13 +56,40 @@ export function shareRuntime(packageDirs: readonly string[], sharedDir: string):
     mkdirSync(dirname(join(sharedDir, file)), { recursive: true });
     writeFileSync(join(sharedDir, file), text);
   }
-  for (const dir of packageDirs) {
-    const src = join(dir, "src");
-    const target = relative(src, sharedDir).split("\\").join("/");
-    for (const file of readdirSync(src).filter((name) => name.endsWith(".ts"))) {
-      const path = join(src, file);
-      const text = readFileSync(path, "utf8").replace(/(["'])\.\/runtime\//g, `$1${target}/`);
-      writeFileSync(path, text);
-    }
+  for (const dir of packageDirs) importRuntimeFrom(join(dir, "src"), sharedDir);
+}
+
+/** Makes the TypeScript files directly in `src` import `./runtime/...` from `runtimeDir` instead. */
+export function importRuntimeFrom(src: string, runtimeDir: string): void {
+  const target = relative(src, runtimeDir).split("\\").join("/");
+  for (const file of readdirSync(src).filter((name) => name.endsWith(".ts"))) {
+    const path = join(src, file);
+    const text = readFileSync(path, "utf8").replace(/(["'])\.\/runtime\//g, `$1${target}/`);
+    writeFileSync(path, text);
   }
+}
+
+/**
+ * One program over the packages (folders relative to `root`) and the `more` files or folders
+ * (relative to `root`: consumers, checks): their runtime shared in root/runtime
+ * (`shareRuntime`), under the first package's compiler options; the path of its tsconfig.json.
+ */
+export function programOverSharedRuntime(
+  root: string,
+  packages: readonly string[],
+  more: readonly string[] = [],
+): string {
+  shareRuntime(
+    packages.map((dir) => join(root, dir)),
+    join(root, "runtime"),
+  );
+  const project = join(root, "tsconfig.json");
+  writeFileSync(
+    project,
+    JSON.stringify({
+      extends: `./${packages[0]}/tsconfig.json`,
+      include: ["runtime", ...packages.map((dir) => `${dir}/src`), ...more],
+    }),
+  );
+  return project;
 }
