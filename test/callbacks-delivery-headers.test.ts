@@ -9,7 +9,6 @@
  * webhooks with one payload for every delivery (test/fixtures/delivery-headers-untyped), whose
  * single `webhook.handler` gets them.
  */
-import { spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, send, type Running } from "./callbacks-helpers.ts";
 import { tempDir, writeGenerated } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 const key = randomBytes(32);
 const whsec = `whsec_${key.toString("base64")}`;
@@ -163,9 +162,7 @@ describe("ctx.deliveryHeaders is typed by the spec", () => {
     writeFileSync(join(out, "untyped/src/usage.ts"), untypedUsage);
     // each package's own files against its runtime's declarations (test/support/runtime-declarations.ts)
     for (const project of [out, join(out, "untyped")].map((p) => withRuntimeDeclarations(p))) {
-      const run = spawnSync(process.execPath, [typescript6, "-p", join(project, "tsconfig.json")], {
-        encoding: "utf8",
-      });
+      const run = runTypeScript(typescript6, ["-p", join(project, "tsconfig.json")]);
       expect(run.stdout + run.stderr).toBe("");
       expect(run.status).toBe(0);
     }

@@ -4,7 +4,6 @@
  * runtime core uses Web APIs only, and the small runtime pieces (strict base64, constant-time
  * comparison, failure bodies, route matching) behave.
  */
-import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +20,7 @@ import {
 import { timingSafeEqual } from "../generator/runtime/callbacks/signature.ts";
 import { generateFrom, writeGenerated, repoRoot, tempDir } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 let merchant: PipelineResult;
 let operations: PipelineResult;
@@ -265,13 +264,10 @@ describe("a spec with inline callback types, path and query parameters (test/fix
     ["TypeScript 6", typescript6],
     ["TypeScript 7", typescript7],
   ])("its package type-checks strict with %s", (_name, tsc) => {
-    const run = spawnSync(
-      process.execPath,
-      [tsc, "-p", join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json")],
-      {
-        encoding: "utf8",
-      },
-    );
+    const run = runTypeScript(tsc, [
+      "-p",
+      join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json"),
+    ]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

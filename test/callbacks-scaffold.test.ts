@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCallbackRouter, type CallbackHandlers } from "../generated/src/callbacks.ts";
 import { bodies, secret, sign, signatureHeader } from "./callbacks-helpers.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 const generatedCallbacks = join(repoRoot, "generated/src/callbacks.js");
 let folder: string;
@@ -206,9 +206,7 @@ describe("--scaffold-handlers for a spec with webhook events (test/fixtures/feat
     );
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
     const tsc = typescript6;
-    const check = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], {
-      encoding: "utf8",
-    });
+    const check = runTypeScript(tsc, ["-p", join(dir, "tsconfig.json")]);
     expect(check.stdout + check.stderr).toBe("");
     expect(check.status).toBe(0);
   });
@@ -282,9 +280,7 @@ describe("--scaffold-handlers for declared delivery headers (test/fixtures/featu
       );
       writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
       const tsc = typescript6;
-      const check = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], {
-        encoding: "utf8",
-      });
+      const check = runTypeScript(tsc, ["-p", join(dir, "tsconfig.json")]);
       expect(check.stdout + check.stderr).toBe("");
       expect(check.status).toBe(0);
     } finally {

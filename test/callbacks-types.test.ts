@@ -5,13 +5,12 @@
  * TypeScript 6 and 7 (so every marker is used), and without the markers each marked line
  * must be an error.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./helpers.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 const folder = join(repoRoot, "test/callbacks-types");
 const file = join(folder, "handlers.ts");
@@ -22,9 +21,7 @@ const compilers = [
 
 describe("handlers type-check", () => {
   it.each(compilers)("with %s, every @ts-expect-error being used", (_name, tsc) => {
-    const run = spawnSync(process.execPath, [tsc, "-p", join(folder, "tsconfig.json")], {
-      encoding: "utf8",
-    });
+    const run = runTypeScript(tsc, ["-p", join(folder, "tsconfig.json")]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -6,7 +6,6 @@
  * a bad payload, an unknown event, a missing header or field and a bad signature are each
  * refused with a reason that names the event and the field, and no handler runs.
  */
-import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, send } from "./callbacks-helpers.ts";
 import { writeGenerated, tempDir } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 const secret = "webhook-secret";
 const made: string[] = [];
@@ -291,13 +290,10 @@ describe("webhook events named by a header (test/fixtures/features/typed-webhook
       "",
     ].join("\n");
     writeFileSync(join(out, "src/usage.ts"), usage);
-    const run = spawnSync(
-      process.execPath,
-      [typescript6, "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
-      {
-        encoding: "utf8",
-      },
-    );
+    const run = runTypeScript(typescript6, [
+      "-p",
+      join(withRuntimeDeclarations(out), "tsconfig.json"),
+    ]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -8,7 +8,6 @@
  * of each kind is refused before anything is sent, naming its field. The spec's own mistakes
  * (test/fixtures/broken/body-content-types) are in diagnostics.test.ts.
  */
-import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import {
   createServer,
@@ -22,7 +21,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 interface Received {
   method: string;
@@ -460,13 +459,7 @@ describe("types of the generated calls", () => {
       ].join("\n"),
     );
     const tsc = typescript6;
-    const run = spawnSync(
-      process.execPath,
-      [tsc, "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
-      {
-        encoding: "utf8",
-      },
-    );
+    const run = runTypeScript(tsc, ["-p", join(withRuntimeDeclarations(out), "tsconfig.json")]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   }, 60_000);

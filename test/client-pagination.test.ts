@@ -8,7 +8,6 @@
  * 503, and the server's mistakes that would loop forever or send credentials elsewhere
  * (PaginationError). The spec's own mistakes are in diagnostics.test.ts.
  */
-import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import {
   createServer,
@@ -22,7 +21,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { tempDir, writeGenerated } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 /** Every list holds these items: `{ id: "x_0", n: 0 }` to `{ id: "x_1049", n: 1049 }`. */
 const total = 1050;
@@ -689,14 +688,7 @@ describe("types", () => {
       ].join("\n"),
     );
     const tsc = typescript6;
-    const run = spawnSync(
-      process.execPath,
-      [tsc, "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
-      {
-        encoding: "utf8",
-        timeout: 120_000,
-      },
-    );
+    const run = runTypeScript(tsc, ["-p", join(withRuntimeDeclarations(out), "tsconfig.json")]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

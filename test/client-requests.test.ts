@@ -4,7 +4,6 @@
  * node:http server on 127.0.0.1 that records every request, and the package's own stand-in.
  * Downloads of any media type (`image/*`, `*\/*`) are Blobs of the type the server sends.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import {
   createServer,
@@ -21,7 +20,7 @@ import { loadModel } from "../generator/diff/load-base.ts";
 import type { ApiModel } from "../generator/ir/model.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 interface Received {
   /** The Host header: which server of the two it reached. */
@@ -605,13 +604,7 @@ describe("types of the generated calls", () => {
   function typeCheck(lines: string[]): string {
     writeFileSync(join(out, "src/usage-check.ts"), [...lines, ""].join("\n"));
     const tsc = typescript6;
-    const run = spawnSync(
-      process.execPath,
-      [tsc, "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
-      {
-        encoding: "utf8",
-      },
-    );
+    const run = runTypeScript(tsc, ["-p", join(withRuntimeDeclarations(out), "tsconfig.json")]);
     return run.stdout + run.stderr;
   }
 

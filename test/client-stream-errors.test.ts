@@ -6,7 +6,6 @@
  * error class with status, code and message, and the body is let go of. Also the stand-in of
  * the same spec told to send it (`Prefer: stream-error`), and the types with TypeScript 6 and 7.
  */
-import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeGenerated } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 let server: Server;
 let baseUrl: string;
@@ -284,13 +283,10 @@ export async function answer(prompt: string): Promise<{ text: string; failed?: s
     ["TypeScript 7", typescript7],
   ])("a for await catching the typed error compiles strict with %s", (_name, tsc) => {
     writeFileSync(join(out, "src/stream-errors-consumer.ts"), consumer);
-    const run = spawnSync(
-      process.execPath,
-      [tsc, "-p", join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json")],
-      {
-        encoding: "utf8",
-      },
-    );
+    const run = runTypeScript(tsc, [
+      "-p",
+      join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json"),
+    ]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

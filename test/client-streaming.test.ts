@@ -7,7 +7,6 @@
  * sse-parser.test.ts. Aborts, `break`, malformed streams, the timeout's reach, and the
  * overloads and event narrowing under tsc strict (TypeScript 6 and 7).
  */
-import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,7 +15,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateFrom, tempDir, writeGenerated } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
 
@@ -529,17 +528,10 @@ export async function items(): Promise<void> {
     "compile strict with %s: overloads by flag, event narrowing, and misuse refused",
     (_name, tsc) => {
       writeFileSync(join(out, "src/consumer.ts"), consumer);
-      const run = spawnSync(
-        process.execPath,
-        [
-          tsc,
-          "-p",
-          join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json"),
-        ],
-        {
-          encoding: "utf8",
-        },
-      );
+      const run = runTypeScript(tsc, [
+        "-p",
+        join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json"),
+      ]);
       expect(run.stdout + run.stderr).toBe("");
       expect(run.status).toBe(0);
     },

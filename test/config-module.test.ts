@@ -24,7 +24,7 @@ import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { displayPath } from "../generator/diagnostics/display-path.ts";
 import { formatDiagnostics } from "../generator/diagnostics/format.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -113,13 +113,13 @@ describe("apigen.config.ts", () => {
       }),
     );
     const tsc = typescript6;
-    const clean = spawnSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+    const clean = runTypeScript(tsc, ["-p", dir]);
     expect(clean.status, clean.stdout).toBe(0);
     writeFileSync(
       join(dir, "apigen.config.ts"),
       config("folders.out").replace("outputs: { testing", "outputs: { testng"),
     );
-    const typo = spawnSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+    const typo = runTypeScript(tsc, ["-p", dir]);
     expect(typo.stdout).toMatch(
       /apigen\.config\.ts\(4,\d+\): error TS2561: Object literal may only specify known properties, but 'testng' does not exist in type 'Outputs'\. Did you mean to write 'testing'\?/,
     );

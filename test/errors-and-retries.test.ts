@@ -5,7 +5,6 @@
  * `notProcessed`, retried for every method against a server on 127.0.0.1, where a plain
  * retried status is not retried for a POST or PATCH without an idempotency key.
  */
-import { spawnSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { TestServer, type Responder } from "./support/test-server.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 type Call = (...args: unknown[]) => Promise<unknown>;
 interface Client {
@@ -147,9 +146,7 @@ describe("error codes narrow where they are compared, and unknown codes still co
     writeFileSync(join(out, "src/consumer.ts"), consumer);
     // TypeScript 6 against the runtime's declarations; 7 checks the runtime's sources too
     const project = tsc === typescript6 ? withRuntimeDeclarations(out) : out;
-    const run = spawnSync(process.execPath, [tsc, "-p", join(project, "tsconfig.json")], {
-      encoding: "utf8",
-    });
+    const run = runTypeScript(tsc, ["-p", join(project, "tsconfig.json")]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

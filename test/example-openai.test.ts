@@ -10,14 +10,13 @@
  * The consumer is imported at run time, once generated: the repository's own type-check does
  * not depend on a generated folder, and the example's tsc runs check the real types.
  */
-import { spawnSync } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./helpers.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 const example = join(repoRoot, "examples/openai-chat");
 const compilers = {
@@ -213,10 +212,7 @@ const client = () => consumer.connectOpenAI(apiKey, { baseUrl, maxRetries: 0 });
 
 describe.each(Object.entries(compilers))("examples/openai-chat with %s", (_name, bin) => {
   it("type-checks strictly (consumer.ts and the package)", () => {
-    const run = spawnSync(process.execPath, [bin, "-p", join(example, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 120_000,
-    });
+    const run = runTypeScript(bin, ["-p", join(example, "tsconfig.json")]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -9,7 +9,6 @@
  * The consumer is imported at run time, once generated: the repository's own type-check does
  * not depend on a generated folder, and the example's tsc runs check the real types.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -32,7 +31,7 @@ import {
   type StripeClientApi,
   type StripeConsumer,
 } from "./support/stripe-world.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 const example = join(repoRoot, "examples/stripe-payments");
 const compilers = {
@@ -84,10 +83,7 @@ describe("the generated package", () => {
 
 describe.each(Object.entries(compilers))("examples/stripe-payments with %s", (_name, bin) => {
   it("type-checks strictly (consumer.ts, the marked mistakes of type-checks.ts, the package)", () => {
-    const run = spawnSync(process.execPath, [bin, "-p", join(example, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 120_000,
-    });
+    const run = runTypeScript(bin, ["-p", join(example, "tsconfig.json")]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -6,14 +6,13 @@
  * follows it, held by a consumer file type-checked with TypeScript 6 and 7 (each mistake
  * marked `@ts-expect-error`, so a looser type fails the run).
  */
-import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeGenerated } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 const out = tempDir("apigen-expandable-");
 let running: { url: string; close(): Promise<void> };
@@ -122,17 +121,10 @@ describe("expandable fields through the stand-in and the client", () => {
       }),
     );
     for (const tsc of [typescript6, typescript7]) {
-      const run = spawnSync(
-        process.execPath,
-        [
-          tsc,
-          "-p",
-          join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.usage.json"),
-        ],
-        {
-          encoding: "utf8",
-        },
-      );
+      const run = runTypeScript(tsc, [
+        "-p",
+        join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.usage.json"),
+      ]);
       expect(run.stdout + run.stderr, tsc).toBe("");
       expect(run.status, tsc).toBe(0);
     }

@@ -7,7 +7,7 @@
  * `GET /orders/:reference` route makes the generated client call the stand-in. Its
  * committed handlers type-check.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +20,7 @@ import {
 import { trigger, type TriggerOptions } from "../generator/commands/trigger-command.ts";
 import { send, secret, type Running } from "./callbacks-helpers.ts";
 import { repoRoot } from "./helpers.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 const example = join(repoRoot, "examples/merchant-server");
 const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
@@ -309,10 +309,7 @@ describe("examples/merchant-server", () => {
   });
 
   it("has handlers and a server that type-check against the built package", () => {
-    const run = spawnSync(process.execPath, [typescript6, "-p", join(example, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 120_000,
-    });
+    const run = runTypeScript(typescript6, ["-p", join(example, "tsconfig.json")]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

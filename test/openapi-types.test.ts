@@ -9,7 +9,7 @@
  */
 import openapiTS, { astToString, type SchemaObject } from "openapi-typescript";
 import ts from "typescript";
-import { spawnSync } from "node:child_process";
+
 import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import { typeExpr } from "../generator/emit/shared/type-expr.ts";
 import type { NamedType } from "../generator/ir/model.ts";
 import { tempDir } from "./helpers.ts";
 import { generateInto, removeFolders, specDirs, walk } from "./support/openapi.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 const tsc = typescript6;
 
@@ -181,10 +181,7 @@ let output: string | undefined;
 /** tsc's output on every check file, run once. */
 function compile(): string {
   output ??= (() => {
-    const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(root, "tsconfig.json")], {
-      encoding: "utf8",
-      timeout: 120_000,
-    });
+    const run = runTypeScript(tsc, ["--noEmit", "-p", join(root, "tsconfig.json")]);
     return `${run.stdout}${run.stderr}`;
   })();
   return output;
@@ -237,10 +234,7 @@ function failuresWith(specDir: string, edit: (types: string) => string): string[
     join(broken, "tsconfig.json"),
     JSON.stringify({ ...config, include: ["check.ts"] }),
   );
-  const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(broken, "tsconfig.json")], {
-    encoding: "utf8",
-    timeout: 120_000,
-  });
+  const run = runTypeScript(tsc, ["--noEmit", "-p", join(broken, "tsconfig.json")]);
   const lines = [...run.stdout.matchAll(/check\.ts\((\d+),/g)].map((m) => Number(m[1]));
   return [...new Set(lines)]
     .sort((a, b) => a - b)

@@ -5,7 +5,6 @@
  * it always was (generated/ is made with every output on); and switching an output is a
  * change the up-to-date shortcut sees.
  */
-import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as prettier from "prettier";
@@ -15,7 +14,7 @@ import { runPipeline } from "../generator/pipeline.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 import { prettierOptions, prettierParser } from "./support/prettier-style.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -133,13 +132,10 @@ describe("outputs", () => {
         mkdirSync(dirname(join(outDir, file.path)), { recursive: true });
         writeFileSync(join(outDir, file.path), file.contents);
       }
-      const run = spawnSync(
-        process.execPath,
-        [tsc, "-p", join(withRuntimeDeclarations(outDir), "tsconfig.json")],
-        {
-          encoding: "utf8",
-        },
-      );
+      const run = runTypeScript(tsc, [
+        "-p",
+        join(withRuntimeDeclarations(outDir), "tsconfig.json"),
+      ]);
       expect(run.status, run.stdout).toBe(0);
     }
   }, 120_000);

@@ -5,14 +5,13 @@
  * build-operations.ts). Found by the loader fuzz: a parameter named `\` made the generator
  * crash instead of generating or reporting.
  */
-import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { identifierFor } from "../generator/ir/casing.ts";
 import { writeGenerated, tempDir } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 const made: string[] = [];
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -47,14 +46,11 @@ describe("a spec with awkward parameter names", () => {
       "param",
     ]);
     const tsc = typescript6;
-    const run = spawnSync(
-      process.execPath,
-      [tsc, "--noEmit", "-p", join(withRuntimeDeclarations(dir), "tsconfig.json")],
-      {
-        encoding: "utf8",
-        timeout: 120_000,
-      },
-    );
+    const run = runTypeScript(tsc, [
+      "--noEmit",
+      "-p",
+      join(withRuntimeDeclarations(dir), "tsconfig.json"),
+    ]);
     expect(`${run.stdout}${run.stderr}`).toBe("");
     expect(run.status).toBe(0);
   }, 120_000);

@@ -8,7 +8,6 @@
  * consumer (`@standard-schema/spec`'s types and a function generic over them, as form and
  * tRPC-style libraries are), with TypeScript 6.
  */
-import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,7 +16,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 let server: Server;
 let baseUrl: string;
@@ -304,9 +303,7 @@ export const wrong: number = parse(paymentMethodSchema, {});
       }),
     );
     const project = join(withRuntimeDeclarations(out), "tsconfig.consumer.json");
-    const run = spawnSync(process.execPath, [typescript6, "-p", project], {
-      encoding: "utf8",
-    });
+    const run = runTypeScript(typescript6, ["-p", project]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -30,7 +30,7 @@ import {
   type PackageFiles,
 } from "./support/output-checks.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6 } from "./support/typescript.ts";
+import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
 let work: string;
 beforeAll(() => {
@@ -175,14 +175,7 @@ describe("a title with a line end (issue 30, item 1)", () => {
     const title = `"${lineEnds.map((l) => `Items${l.escaped}`).join("")}${payload.replace(/"/g, '\\"')}"`;
     const { dir } = generate(writeSpec("all-line-ends", specFiles(title)));
     const tsc = typescript6;
-    const run = spawnSync(
-      process.execPath,
-      [tsc, "-p", join(withRuntimeDeclarations(dir), "tsconfig.json")],
-      {
-        encoding: "utf8",
-        timeout: 120_000,
-      },
-    );
+    const run = runTypeScript(tsc, ["-p", join(withRuntimeDeclarations(dir), "tsconfig.json")]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PipelineResult } from "../generator/pipeline.ts";
 import { features, generateFrom, repoRoot, tempDir, type Feature } from "./helpers.ts";
 import { importRuntimeFrom } from "./support/shared-runtime.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 const results = new Map<Feature, PipelineResult>();
 
@@ -432,9 +432,7 @@ describe("a recursive map alias", () => {
       join(out, "tsconfig.types.json"),
       JSON.stringify({ extends: "./tsconfig.json", include: [], files: ["src/types.ts"] }),
     );
-    const run = spawnSync(process.execPath, [typescript6, "-p", join(out, "tsconfig.types.json")], {
-      encoding: "utf8",
-    });
+    const run = runTypeScript(typescript6, ["-p", join(out, "tsconfig.types.json")]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
     const types = generated.files.find((f) => f.path === "src/types.ts")!.contents;

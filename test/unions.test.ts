@@ -4,7 +4,6 @@
  * name the variant in the path of a problem, and code written against its types narrows on
  * the tag under TypeScript 6 and 7 (strict), with the open union's default branch reachable.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,7 +12,7 @@ import { parseTypeExpr, TypeExprError } from "../generator/ir/type-expr.ts";
 import { writeGenerated, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { typescript6, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
 type Issues = { path: string; message: string }[];
 type Check = (value: unknown, path: string, issues: Issues) => void;
@@ -321,13 +320,10 @@ export const unnarrowed = (pm: PaymentMethod) => pm.card.last4;
     ["TypeScript 7", typescript7],
   ])("narrow on the tag and type-check strict with %s", (_name, tsc) => {
     writeFileSync(join(out, "src/consumer.ts"), consumer);
-    const run = spawnSync(
-      process.execPath,
-      [tsc, "-p", join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json")],
-      {
-        encoding: "utf8",
-      },
-    );
+    const run = runTypeScript(tsc, [
+      "-p",
+      join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.json"),
+    ]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

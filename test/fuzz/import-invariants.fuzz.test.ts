@@ -7,7 +7,6 @@
  * (invariant 2). A bounded sample of the packages (the first few of the run) is type-checked
  * strictly with TypeScript 7 and 6, all in one program per compiler.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
@@ -17,7 +16,7 @@ import { importSpec, writeSpecFolder } from "../../generator/import/import.ts";
 import { runPipeline } from "../../generator/pipeline.ts";
 import { repoRoot, tempDir } from "../helpers.ts";
 import { programOverSharedRuntime } from "../support/shared-runtime.ts";
-import { typescript6, typescript7 } from "../support/typescript.ts";
+import { runTypeScript, typescript6, typescript7 } from "../support/typescript.ts";
 import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
 import { validDocument } from "./valid-openapi.ts";
 
@@ -102,14 +101,7 @@ describe("import on valid OpenAPI documents", () => {
     (_, compiler) => {
       expect(sampled.length).toBeGreaterThan(0);
       programOfSample();
-      const run = spawnSync(
-        process.execPath,
-        [compiler, "--noEmit", "-p", join(work, "tsconfig.json")],
-        {
-          encoding: "utf8",
-          timeout: 240_000,
-        },
-      );
+      const run = runTypeScript(compiler, ["--noEmit", "-p", join(work, "tsconfig.json")]);
       expect(run.stdout + run.stderr).toBe("");
       expect(run.status).toBe(0);
     },

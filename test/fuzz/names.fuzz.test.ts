@@ -20,7 +20,6 @@
  * A few fixed cases are also type-checked with tsc (slow: not per case). `npm test` runs a
  * bounded, seeded few; `npm run fuzz` 10,000 per property.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
@@ -39,7 +38,7 @@ import {
 import { documentInput, documentOf, specInput, specOf, usableSpec } from "./names-inputs.ts";
 import { fuzzParameters, fuzzTimeout, longRun } from "./settings.ts";
 import { withRuntimeDeclarations } from "../support/runtime-declarations.ts";
-import { typescript6 } from "../support/typescript.ts";
+import { runTypeScript, typescript6 } from "../support/typescript.ts";
 
 const work = tempDir("apigen-names-fuzz-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -90,14 +89,11 @@ function typecheck(result: PipelineResult): string {
   writeFileSync(join(out, "src/consumer.ts"), consumerOf(result.model));
   try {
     const tsc = typescript6;
-    const run = spawnSync(
-      process.execPath,
-      [tsc, "--noEmit", "-p", join(withRuntimeDeclarations(out), "tsconfig.json")],
-      {
-        encoding: "utf8",
-        timeout: 300_000,
-      },
-    );
+    const run = runTypeScript(tsc, [
+      "--noEmit",
+      "-p",
+      join(withRuntimeDeclarations(out), "tsconfig.json"),
+    ]);
     return `${run.stdout}${run.stderr}`.trim() || (run.status === 0 ? "" : `exit ${run.status}`);
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -2,7 +2,6 @@
  * What test/names.test.ts and test/import-names.test.ts share: tsc on a generated package,
  * a recording server on 127.0.0.1, and documents imported into spec folders.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,15 +9,12 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { importSpec, writeSpecFolder } from "../../generator/import/import.ts";
 import { repoRoot } from "../helpers.ts";
-import { typescript6 } from "./typescript.ts";
+import { runTypeScript, typescript6 } from "./typescript.ts";
 
 /** tsc on a generated package: its output, empty when it type-checks. */
 export function typecheck(out: string): string {
   const tsc = typescript6;
-  const run = spawnSync(process.execPath, [tsc, "--noEmit", "-p", join(out, "tsconfig.json")], {
-    encoding: "utf8",
-    timeout: 120_000,
-  });
+  const run = runTypeScript(tsc, ["--noEmit", "-p", join(out, "tsconfig.json")]);
   return `${run.stdout}${run.stderr}`.trim() || (run.status === 0 ? "" : `exit ${run.status}`);
 }
 

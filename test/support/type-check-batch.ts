@@ -6,6 +6,8 @@
  */
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
+import { typeCheck6InProcess } from "./tsc6-in-process.ts";
+import { typescript6 } from "./typescript.ts";
 
 /** What one project's check gives back: `status` 0 and `output` "" when it type-checks. */
 export interface ProjectCheck {
@@ -27,6 +29,17 @@ export function typeCheckProjects(
   cwd: string,
   timeoutMs: number,
 ): Promise<Map<string, ProjectCheck>> {
+  // TypeScript 6 checks each project in the test's own process (tsc6-in-process.ts), which
+  // already shares the compiler and the lib files between them
+  if (compiler === typescript6)
+    return Promise.resolve(
+      new Map(
+        projects.map((project) => {
+          const run = typeCheck6InProcess(resolve(cwd, project), { cwd });
+          return [project, { status: run.status, output: run.stdout }];
+        }),
+      ),
+    );
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [compiler, "-b", "--verbose", "--force", ...projects], {
       cwd,

@@ -3,8 +3,9 @@
  * TypeScript 6 (JavaScript) and the native TypeScript 7. Run each as
  * `node <compiler> -p <project>`.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { typeCheck6InProcess, type TscRun } from "./tsc6-in-process.ts";
 
 const root = join(import.meta.dirname, "../..");
 
@@ -26,15 +27,53 @@ export const typescript6Full = join(root, "node_modules/typescript/bin/tsc");
 export const typescript7 = join(root, "node_modules/typescript7/bin/tsc");
 
 /**
- * `node <compiler> --noEmit -p <project>` without blocking the event loop (for tests whose
- * servers live in their own process): its exit status and everything it printed. Killed
- * after `killAfterMs`.
+ * The project of a plain `-p <project>` command line (with `--noEmit` or not), which
+ * TypeScript 6 runs in process; undefined for any other (build mode, other options).
+ */
+function plainProject(args: readonly string[]): { project: string; noEmit: boolean } | undefined {
+  const rest = args.filter((arg) => arg !== "--noEmit");
+  if (rest.length !== 2 || rest[0] !== "-p") return undefined;
+  return { project: rest[1]!, noEmit: rest.length < args.length };
+}
+
+/**
+ * `node <compiler> <args>` as a test runs a compiler, its exit status and what it printed.
+ * TypeScript 6 on a plain `-p` command line runs in the test's own process
+ * (test/support/tsc6-in-process.ts: the compiler and the lib files loaded once per worker);
+ * everything else (TypeScript 7, build mode) runs as a process. Pass `process: true` where a
+ * program is too large to keep beside the worker's own heap.
+ */
+export function runTypeScript(
+  compiler: string,
+  args: readonly string[],
+  { cwd, process: ownProcess = false }: { cwd?: string; process?: boolean } = {},
+): TscRun {
+  const plain = compiler === typescript6 && !ownProcess ? plainProject(args) : undefined;
+  if (plain) return typeCheck6InProcess(plain.project, { noEmit: plain.noEmit, cwd });
+  const run = spawnSync(process.execPath, [compiler, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 240_000,
+  });
+  return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * `node <compiler> --noEmit -p <project>`: its exit status and everything it printed.
+ * TypeScript 6 runs in the test's own process (runTypeScript) unless `process` is set;
+ * TypeScript 7, or 6 with `process` (a program too large to keep beside the worker's heap),
+ * runs as a process without blocking the event loop, killed after `killAfterMs`.
  */
 export function typeCheckAsync(
   compiler: string,
   project: string,
   killAfterMs = 120_000,
+  { process: ownProcess = false }: { process?: boolean } = {},
 ): Promise<{ status: number | null; output: string }> {
+  if (compiler === typescript6 && !ownProcess) {
+    const run = typeCheck6InProcess(project, { noEmit: true });
+    return Promise.resolve({ status: run.status, output: run.stdout + run.stderr });
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [compiler, "--noEmit", "-p", project]);
     let output = "";
