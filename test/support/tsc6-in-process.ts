@@ -78,15 +78,22 @@ function reportedDiagnostics(program: ts.Program): ts.Diagnostic[] {
 /**
  * `tsc --skipDefaultLibCheck -p <project>` (what test/support/tsc6.cjs runs), `noEmit` as
  * the project or `noEmit` says: diagnostics printed as tsc prints them into a pipe, paths
- * relative to `cwd`, and tsc's exit status (0; 1 with errors and nothing written; 2 with
- * errors and files written).
+ * relative to `cwd`, and tsc's exit status (0 when clean; with errors 2, or 1 where the
+ * emit was skipped, which a `noEmit` program's is not; 1 for a config that is not there).
  */
 export function typeCheck6InProcess(
   project: string,
   { noEmit = false, cwd = process.cwd() }: { noEmit?: boolean; cwd?: string | undefined } = {},
 ): TscRun {
-  if (statSync(project, { throwIfNoEntry: false })?.isDirectory())
-    project = join(project, "tsconfig.json");
+  const found = statSync(project, { throwIfNoEntry: false });
+  // tsc's own words for a path that is not there (its check of `-p` before reading it)
+  if (!found)
+    return {
+      status: 1,
+      stdout: `error TS5058: The specified path does not exist: '${project}'.\n`,
+      stderr: "",
+    };
+  if (found.isDirectory()) project = join(project, "tsconfig.json");
   let configError: ts.Diagnostic | undefined;
   const parsed = ts.getParsedCommandLineOfConfigFile(
     project,
