@@ -6,15 +6,15 @@
  * (test/live-route.test.ts compares the two routes' files on smaller documents). Every
  * package, with a consumer file of typed calls (test/fixtures/corpus/consumers), type-checks
  * strictly with TypeScript 6 and 7, all in one program per compiler, where the packages share one
- * copy of their (identical) runtime (test/support/shared-runtime.ts). Each consumer then runs
- * against the package's own stand-in (`createStandIn`, served on 127.0.0.1): a GET with a
+ * copy of their (identical) runtime (test/support/shared-runtime.ts). Each consumer then runs,
+ * as JavaScript that Node loads itself (test/support/compiled-import.ts), against the package's
+ * own stand-in (`createStandIn`, served on 127.0.0.1): a GET with a
  * path parameter (and a query or header parameter where the operation has one) answered in
  * the typed shape, and a call answered with an error status, caught as the package's typed
  * API error with its body.
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { loadApiModel } from "../generator/pipeline.ts";
@@ -25,6 +25,7 @@ import {
   unpackCorpus,
   type CorpusName,
 } from "./support/corpus.ts";
+import { compileInPlace, importCompiled } from "./support/compiled-import.ts";
 import { programOverSharedRuntime } from "./support/shared-runtime.ts";
 import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
@@ -67,6 +68,8 @@ beforeAll(async () => {
     names.map((name) => `${name}/package`),
     names.map((name) => `${name}/package/consumer.ts`),
   );
+  // the calls run the packages as JavaScript that Node loads (test/support/compiled-import.ts)
+  compileInPlace(scratch);
 }, 300_000);
 
 // TypeScript 6 as a process: a program of thirteen packages is too large to keep beside the
@@ -107,8 +110,8 @@ interface Testing {
 describe.each(names)("%s: typed calls against its stand-in on 127.0.0.1", (name) => {
   it("answers the GET in its typed shape, and an error as the typed API error", async () => {
     const { out } = made.get(name)!;
-    const consumer = (await import(pathToFileURL(join(out, "consumer.ts")).href)) as Consumer;
-    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as Testing;
+    const consumer = await importCompiled<Consumer>(join(out, "consumer.ts"));
+    const testing = await importCompiled<Testing>(join(out, "src/testing.ts"));
     const lines: string[] = [];
     const server = await testing.listen(
       testing.createStandIn({ ...consumer.standIn, log: (line: string) => lines.push(line) }),

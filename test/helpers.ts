@@ -98,7 +98,7 @@ export interface CliRun {
 }
 
 /** `import()` by Node itself, past vitest's module runner (native-import.cjs says why). */
-const nativeImport = createRequire(import.meta.url)("./native-import.cjs") as (
+export const nativeImport = createRequire(import.meta.url)("./native-import.cjs") as (
   url: string,
 ) => Promise<unknown>;
 

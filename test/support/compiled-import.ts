@@ -1,0 +1,37 @@
+/**
+ * Generated packages run as JavaScript that Node loads itself (docs/test-suite.md, "Writing a
+ * heavy test"): each TypeScript file under a folder gets its JavaScript beside it (esbuild's
+ * transform, one file at a time, types removed as `verbatimModuleSyntax` says: what a
+ * bundler does), and the test imports the `.js` by Node's own `import()`. Through vitest's
+ * module runner instead, every file of every package was transformed, source-mapped and
+ * graphed by the run's main process: about 8 s of CPU for the thirteen corpus packages.
+ * The generated files import each other as `./x.js` (NodeNext), so the JavaScript resolves
+ * as the TypeScript did.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { transformSync } from "esbuild";
+import { nativeImport } from "../helpers.ts";
+
+/** Writes `x.js` beside every `x.ts` (not `.d.ts`) under `dir`. */
+export function compileInPlace(dir: string): void {
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const name = entry.name;
+    if (!entry.isFile() || !name.endsWith(".ts") || name.endsWith(".d.ts")) continue;
+    const path = join(entry.parentPath, name);
+    const { code } = transformSync(readFileSync(path, "utf8"), {
+      loader: "ts",
+      format: "esm",
+      target: "es2022",
+      sourcefile: path,
+      tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
+    });
+    writeFileSync(path.replace(/\.ts$/, ".js"), code);
+  }
+}
+
+/** Imports the JavaScript that compileInPlace wrote for `tsPath`, by Node itself. */
+export function importCompiled<T>(tsPath: string): Promise<T> {
+  return nativeImport(pathToFileURL(tsPath.replace(/\.ts$/, ".js")).href) as Promise<T>;
+}
