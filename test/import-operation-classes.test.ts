@@ -408,6 +408,33 @@ describe("streams, every security scheme, the version, untagged groups", () => {
     ]);
     expect((top.api as Record<string, unknown>).version).toBe("1.4.0");
   });
+
+  it("a mutualTLS scheme is no credential: a gap at the scheme, and its operations need no other", async () => {
+    const { endpoints, top } = of("streams-security-untagged");
+    expect(Object.keys(top.credentials as object).sort()).toEqual(["basicAuth", "bearerAuth"]);
+    expect((top.api as Record<string, unknown>).undocumented).toContain(
+      "security scheme clientCert is mutualTLS: the client cannot present a client certificate through fetch, so it is no credential of the client; a Node caller passes a fetch whose dispatcher (undici's Agent) carries the certificate (import: #/components/securitySchemes/clientCert)",
+    );
+    expect(endpoints["models.retrieve"]!.auth).toBeUndefined();
+    // the certificate is an alternative to the token: the token is sent when the client has it
+    expect(endpoints["models.list"]!.auth).toEqual([{ credential: "bearerAuth", optional: true }]);
+    const server = await recorder(() => ({ status: 200, type: "application/json", body: '"m"' }));
+    try {
+      const { ChatClient } = (await clientOf("streams-security-untagged")) as {
+        ChatClient: new (o: { baseUrl: string; bearerAuth?: string }) => {
+          models: { retrieve(model: string): Promise<unknown>; list(): Promise<unknown> };
+        };
+      };
+      expect(await new ChatClient({ baseUrl: server.url }).models.retrieve("m1")).toBe("m");
+      await new ChatClient({ baseUrl: server.url, bearerAuth: "t-1" }).models.list();
+      expect(server.requests.map((r) => [r.url, r.headers.authorization])).toEqual([
+        ["/v1/models/m1", undefined],
+        ["/v1/models", "Bearer t-1"],
+      ]);
+    } finally {
+      await stop(server);
+    }
+  });
 });
 
 describe("path keys with a #fragment, a ?query or a trailing slash; a DELETE with a JSON body", () => {

@@ -10,6 +10,7 @@ import {
   componentsOf,
   credentialId,
   deref,
+  isMutualTls,
   isObject,
   note,
   recordSource,
@@ -363,7 +364,11 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
       ? root.security
       : [];
   const listAt = own ? under(at, "security") : { file: ctx.doc.root.path, pointer: "#/security" };
-  const requirements = list.filter(isObject);
+  // A mutualTLS scheme is no credential (its gap is at the scheme): a requirement of only
+  // such schemes needs none from the client, as an empty one.
+  const requirements = list
+    .filter(isObject)
+    .map((r) => Object.fromEntries(Object.entries(r).filter(([s]) => !isMutualTls(ctx, s))));
   const optional = requirements.some((r) => Object.keys(r).length === 0);
   const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
   if (alternatives.length === 0) return [];
