@@ -24,7 +24,13 @@ import {
 import { isApiErrorBody } from "./error-body.ts";
 import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
-import { propertiesOf, queryParamsOf, shapeOf } from "./query-params.ts";
+import {
+  carriedQueryStyles,
+  propertiesOf,
+  queryParamsOf,
+  shapeOf,
+  type DelimitedStyle,
+} from "./query-params.ts";
 import { answersNotModified, hostOf, isFixedOrVersionHeader, notModifiedOf } from "./requests.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
@@ -462,7 +468,7 @@ export function paramsOf(
       continue;
     }
     const style = stringOf(param, "style") ?? "form";
-    if (style !== "form" && style !== "deepObject")
+    if (!carriedQueryStyles.has(style))
       note(ctx, out, under(paramAt, "style"), `style ${style} of query parameter ${name}`);
     const explode = typeof param.explode === "boolean" ? param.explode : style === "form";
     const carried = queryParamsOf(
@@ -598,7 +604,7 @@ function paramSpec(
   at: Pointer,
   meta: ParamMeta,
   where: "path" | "query" | "header",
-  style?: "comma" | "deepObject" | "brackets",
+  style?: DelimitedStyle | "deepObject" | "brackets",
 ): JsonValue {
   const type = asMapping(withFacets(typeOf(ctx, schema, at), {}));
   const spec: JsonObject = where === "path" ? { ...type } : { in: where, ...type };

@@ -96,10 +96,34 @@ export interface QueryParamOut {
   schema: JsonValue;
   at: Pointer;
   required: boolean;
-  style?: "comma" | "deepObject";
+  style?: DelimitedStyle | "deepObject";
   /** A schema made here (a deepObject split at its nesting), not the document's own. */
   made?: boolean;
 }
+
+/** The spec's style of an array written as one value: `a=1,2`, `a=1%202`, `a=1|2`. */
+export type DelimitedStyle = "comma" | "space" | "pipe";
+
+/**
+ * The spec style of an array of scalars in OpenAPI's `style` and `explode`: the delimited
+ * ones (`form`, `spaceDelimited`, `pipeDelimited` not exploded), or none (repeated, `a=1&a=2`,
+ * what all three are exploded).
+ */
+function delimitedStyle(style: string, explode: boolean): DelimitedStyle | undefined {
+  if (explode) return undefined;
+  if (style === "form") return "comma";
+  if (style === "spaceDelimited") return "space";
+  if (style === "pipeDelimited") return "pipe";
+  return undefined;
+}
+
+/** The query styles the import carries; any other is noted at the parameter's `style`. */
+export const carriedQueryStyles: ReadonlySet<string> = new Set([
+  "form",
+  "deepObject",
+  "spaceDelimited",
+  "pipeDelimited",
+]);
 
 /**
  * Why a query parameter that is an array of objects (or of arrays) is left out, and what the
@@ -134,8 +158,10 @@ export function queryParamsOf(
   switch (shape) {
     case "scalar":
       return [{ ...param }];
-    case "scalars":
-      return [{ ...param, ...(style === "form" && !explode ? { style: "comma" as const } : {}) }];
+    case "scalars": {
+      const delimited = delimitedStyle(style, explode);
+      return [{ ...param, ...(delimited ? { style: delimited } : {}) }];
+    }
     case "objects":
       return cannot(undefinedEncoding("an array of objects", style, explode));
     case "arrays":
