@@ -5,7 +5,14 @@
  * and for the classes where the wire matters, a typed call against a node:http server on
  * 127.0.0.1 that records the request the client sent.
  */
-import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -347,6 +354,63 @@ describe("Accept and Content-Type declared as header parameters, */* and HEAD re
       contentType: "*/*",
       body: "binary",
     });
+  });
+});
+
+describe("a request body of another media type (application/xml, text/csv, application/pdf)", () => {
+  it("is sent as its own media type: text as a string, a binary schema as bytes", async () => {
+    const { endpoints, out } = of("media-headers");
+    expect(endpoints["reports.sendXml"]).toMatchObject({
+      contentType: "application/xml",
+      body: "string",
+    });
+    expect(endpoints["reports.importCsv"]).toMatchObject({
+      contentType: "text/csv",
+      body: "string",
+    });
+    expect(endpoints["reports.putScan"]).toMatchObject({
+      contentType: "application/pdf",
+      body: "binary",
+    });
+    expect(endpoints["reports.sendXml"]!.undocumented).toBe(
+      "request body of media type application/xml is text the caller writes; its schema is not carried (import: #/paths/~1reports~1{id}~1xml/post/requestBody/content/application~1xml/schema)",
+    );
+    for (const id of ["reports.importCsv", "reports.putScan"])
+      expect(endpoints[id]!.undocumented).toBeUndefined();
+    // the re-emitted OpenAPI keeps each media type
+    const document = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8")) as {
+      paths: Record<string, Record<string, { requestBody: { content: object } }>>;
+    };
+    const mediaOf = (path: string, method: string) =>
+      Object.keys(document.paths[path]![method]!.requestBody.content);
+    expect(mediaOf("/reports/{id}/xml", "post")).toEqual(["application/xml"]);
+    expect(mediaOf("/reports/import", "post")).toEqual(["text/csv"]);
+    expect(mediaOf("/reports/{id}/scan", "put")).toEqual(["application/pdf"]);
+    const server = await recorder(() => ({ status: 204 }));
+    try {
+      const { ReportsClient } = (await clientOf("media-headers")) as {
+        ReportsClient: new (o: { baseUrl: string }) => {
+          reports: {
+            sendXml(id: string, body: string): Promise<unknown>;
+            importCsv(body: string): Promise<unknown>;
+            putScan(id: string, body: Uint8Array): Promise<unknown>;
+          };
+        };
+      };
+      const client = new ReportsClient({ baseUrl: server.url });
+      await client.reports.sendXml("r1", "<report><title>Q3</title></report>");
+      await client.reports.importCsv("id,title\nr1,Q3\n");
+      await client.reports.putScan("r1", new TextEncoder().encode("%PDF-1.7"));
+      expect(
+        server.requests.map((r) => [r.method, r.url, r.headers["content-type"], r.body]),
+      ).toEqual([
+        ["POST", "/reports/r1/xml", "application/xml", "<report><title>Q3</title></report>"],
+        ["POST", "/reports/import", "text/csv", "id,title\nr1,Q3\n"],
+        ["PUT", "/reports/r1/scan", "application/pdf", "%PDF-1.7"],
+      ]);
+    } finally {
+      await stop(server);
+    }
   });
 });
 

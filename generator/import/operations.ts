@@ -928,21 +928,66 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
     );
     schema = { type: "object", required: ["file"], properties: { file: schema } };
   }
-  if (!isJson(chosen)) {
-    if (supported.has(chosen)) out.contentType = chosen;
-    else note(ctx, out, mediaAt, `request body of media type ${chosen}: sent as bytes`);
+  const other =
+    !isJson(chosen) && !supported.has(chosen)
+      ? otherMediaBody(ctx, chosen, schema, mediaAt, out)
+      : undefined;
+  if (other) Object.assign(out, other);
+  else {
+    if (!isJson(chosen)) out.contentType = chosen;
+    out.body =
+      chosen === "application/octet-stream"
+        ? "binary"
+        : schema === undefined
+          ? "unknown"
+          : typeOf(ctx, schema, under(mediaAt, "schema"));
   }
-  const bytes =
-    chosen === "application/octet-stream" || (!supported.has(chosen) && !isJson(chosen));
-  out.body = bytes
-    ? "binary"
-    : schema === undefined
-      ? "unknown"
-      : typeOf(ctx, schema, under(mediaAt, "schema"));
-  if (bytes && !supported.has(chosen)) out.contentType = "application/octet-stream";
   if (body.required !== true) note(ctx, out, bodyAt, "the request body is optional");
   if (isObject(media) && media.encoding !== undefined && !ownFormEncoding(ctx, media.encoding))
     note(ctx, out, under(mediaAt, "encoding"), "per-part encoding");
+}
+
+/**
+ * A request body of a media type with no encoding of its own (`application/xml`, `text/csv`,
+ * `application/pdf`): sent as that type (its bare name, lower case), a `string` for text (a
+ * `text/*` or XML type, or a plain string schema) and `binary` otherwise. A multipart type
+ * other than form-data needs a boundary the caller cannot give: bytes, noted.
+ */
+function otherMediaBody(
+  ctx: ImportContext,
+  chosen: string,
+  schema: JsonValue | undefined,
+  mediaAt: Pointer,
+  out: JsonObject,
+): JsonObject {
+  const media = chosen.split(";")[0]!.trim().toLowerCase();
+  if (!/^[a-z]+\/[a-z0-9.+-]+$/.test(media) || media.startsWith("multipart/")) {
+    note(ctx, out, mediaAt, `request body of media type ${chosen}: sent as bytes`);
+    return { contentType: "application/octet-stream", body: "binary" };
+  }
+  const binary = schema !== undefined && isBinary(ctx, schema, under(mediaAt, "schema"));
+  const plain = isPlainString(ctx, schema, mediaAt);
+  const text = !binary && (isTextMedia(media) || plain);
+  // an XML body's schema describes the document the caller writes: the text is sent as it is
+  if (text && schema !== undefined && !plain)
+    note(
+      ctx,
+      out,
+      under(mediaAt, "schema"),
+      `request body of media type ${media} is text the caller writes; its schema is not carried`,
+    );
+  return { contentType: media, body: text ? "string" : "binary" };
+}
+
+/** A media type whose bytes are text: `text/*`, XML (`application/xml`, `application/atom+xml`). */
+const isTextMedia = (media: string) =>
+  media.startsWith("text/") || /^application\/(?:[\w.-]+\+)?xml$/.test(media);
+
+/** Whether a body schema is a string that is no bytes (`type: string` without a binary format). */
+function isPlainString(ctx: ImportContext, raw: JsonValue | undefined, mediaAt: Pointer): boolean {
+  if (raw === undefined) return false;
+  const { value: schema } = deref(ctx, raw, under(mediaAt, "schema"));
+  return isObject(schema) && schema.type === "string" && schema.format === undefined;
 }
 
 /** Whether a schema is bytes: a binary string (`format: binary`, or a `contentMediaType`). */
