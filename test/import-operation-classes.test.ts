@@ -285,8 +285,17 @@ describe("query parameters that are objects, nested objects or arrays of objects
       tags: { in: "query", type: "string[]", style: "space" },
       ids: { in: "query", type: "integer[]", style: "pipe" },
       codes: { in: "query", type: "string[]", style: "comma" },
+      window: { in: "query", fields: { from: "string" }, style: "deepObject" },
     });
     const notes = list.undocumented as string[];
+    // a deepObject that lost fields says which, and why, at the parameter (it read "(none)")
+    expect(notes).toContain(
+      "query parameter window is sent without its field lines (an array of objects), which style deepObject cannot carry (import: #/paths/~1charges/get/parameters/8/schema)",
+    );
+    expect(notes).toContain(
+      "query parameter only is left out: style deepObject cannot carry its field either (a union holding objects), and it has no other (import: #/paths/~1charges/get/parameters/9/schema)",
+    );
+    expect(notes.join("\n")).not.toContain("(none)");
     // carried: the delimited styles are no loss
     expect(notes.join("\n")).not.toMatch(/style (space|pipe)Delimited/);
     expect(notes).toContain(
