@@ -366,6 +366,29 @@ describe("Accept and Content-Type declared as header parameters, */* and HEAD re
   });
 });
 
+describe("keys of a content map that are not media types (Akeneo's _links, current_page)", () => {
+  it("are noted as no media type, ignored, at their pointer; the JSON body is kept", () => {
+    const { endpoints } = of("media-headers");
+    const list = endpoints["reports.list"]!;
+    expect(list.response).toMatchObject({
+      status: 200,
+      body: { fields: { items: "string[]" } },
+      undocumented: [
+        "_links is not a media type (type/subtype), so it was ignored (import: #/paths/~1reports/get/responses/200/content/_links)",
+        "current_page is not a media type (type/subtype), so it was ignored (import: #/paths/~1reports/get/responses/200/content/current_page)",
+        "x-example-1 is not a media type (type/subtype), so it was ignored (import: #/paths/~1reports/get/responses/200/content/x-example-1)",
+      ],
+    });
+    expect((list.response as Record<string, unknown>).contentType).toBeUndefined();
+    const create = endpoints["reports.create"]!;
+    expect(create.body).toEqual({ fields: { title: "string" } });
+    expect(create.contentType).toBeUndefined();
+    expect(create.undocumented).toBe(
+      "_embedded is not a media type (type/subtype), so it was ignored (import: #/paths/~1reports/post/requestBody/content/_embedded)",
+    );
+  });
+});
+
 describe("a request body of another media type (application/xml, text/csv, application/pdf)", () => {
   it("is sent as its own media type: text as a string, a binary schema as bytes", async () => {
     const { endpoints, out } = of("media-headers");

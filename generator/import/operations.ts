@@ -885,8 +885,8 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   if (op.requestBody === undefined) return;
   const { value: body, at: bodyAt } = deref(ctx, op.requestBody, under(at, "requestBody"));
   if (!isObject(body) || !isObject(body.content)) return;
-  const types = Object.keys(body.content);
   const content = body.content;
+  const types = mediaTypesOf(ctx, content, under(bodyAt, "content"), out);
   const json = types.find(isJson);
   // Files travel only in a multipart body: offered beside JSON, the multipart one is kept.
   const multipart = types.find(
@@ -1012,6 +1012,38 @@ function carriesFiles(ctx: ImportContext, raw: JsonValue, at: Pointer): boolean 
       isBinary(ctx, value.items, under(valueAt, "items"))
     );
   });
+}
+
+/**
+ * A media type (RFC 6838's `type/subtype`, its names restricted-name tokens) or a range, with
+ * optional parameters: `application/json`, `Application/PDF; charset=binary`, `image/*`; and
+ * a lone `*`, which some documents write for any type (read as bytes, noted, as before).
+ */
+const mediaTypeKey =
+  /^(?:\*(?:\/\*)?|[A-Za-z0-9][\w!#$&^.+-]*\/(?:\*|[A-Za-z0-9][\w!#$&^.+-]*))\s*(?:;.*)?$/;
+
+/**
+ * The keys of a `content` map that are media types. Any other key (Akeneo puts a page's
+ * `_links`, `_embedded` and `current_page` there, beside `application/json`) is no way the
+ * body travels: it is noted at its pointer as ignored, never taken for a second media type.
+ */
+function mediaTypesOf(
+  ctx: ImportContext,
+  content: JsonObject,
+  contentAt: Pointer,
+  out: JsonObject,
+): string[] {
+  const types: string[] = [];
+  for (const key of Object.keys(content))
+    if (mediaTypeKey.test(key)) types.push(key);
+    else
+      note(
+        ctx,
+        out,
+        under(contentAt, key),
+        `${key} is not a media type (type/subtype), so it was ignored`,
+      );
+  return types;
 }
 
 const supported = new Set([
@@ -1251,7 +1283,7 @@ function successOf(
   if (unshown) return out;
   const content = isObject(response.content) ? response.content : {};
   // A stream apigen wrote (x-apigen-stream) comes back as one; a flag's stream is the endpoint's streamResponse.
-  const types = Object.keys(content).filter(
+  const types = mediaTypesOf(ctx, content, under(at, "content"), out).filter(
     (t) => !(isObject(content[t]) && content[t]["x-apigen-stream-flag"] !== undefined),
   );
   const streamed = types.find(
