@@ -77,6 +77,28 @@ describe("query and header parameters", () => {
     expect(request!.headers["if-none-match"]).toBe('W/"abc"');
   });
 
+  it("writes space and pipe delimited arrays (OpenAPI spaceDelimited, pipeDelimited) as one value each", async () => {
+    server.json(200, []);
+    await client().issues.list("octo", "hello", { sizes: [1, 2], ids: ["a|b", "c d"] });
+    expect(server.requests[0]!.url).toBe(
+      "/repos/octo/hello/issues?sizes=1%202&ids=a%7Cb|c+d&sort=created",
+    );
+  });
+
+  it("the stand-in reads them back as the arrays they are", async () => {
+    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as {
+      createStandIn(): { fetch(request: Request): Promise<Response> };
+    };
+    const standIn = testing.createStandIn();
+    const ask = (query: string) =>
+      standIn.fetch(new Request(`http://stand-in.test/repos/o/r/issues?${query}`));
+    expect((await ask("sizes=1%202&ids=a|b")).status).toBe(200);
+    // the items are integers: a space-delimited item that is none is refused, as such
+    const refused = await ask("sizes=1%20x");
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("params.sizes[1]");
+  });
+
   it("sends a sendDefault parameter's default when left out, and the caller's value otherwise; never a plain default", async () => {
     server.json(200, []);
     await client().issues.list("o", "r");

@@ -5,7 +5,14 @@
  * and for the classes where the wire matters, a typed call against a node:http server on
  * 127.0.0.1 that records the request the client sent.
  */
-import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -275,8 +282,22 @@ describe("query parameters that are objects, nested objects or arrays of objects
       },
       status: { in: "query", type: "string" },
       limit: { in: "query", type: "integer" },
+      tags: { in: "query", type: "string[]", style: "space" },
+      ids: { in: "query", type: "integer[]", style: "pipe" },
+      codes: { in: "query", type: "string[]", style: "comma" },
+      window: { in: "query", fields: { from: "string" }, style: "deepObject" },
     });
     const notes = list.undocumented as string[];
+    // a deepObject that lost fields says which, and why, at the parameter (it read "(none)")
+    expect(notes).toContain(
+      "query parameter window is sent without its field lines (an array of objects), which style deepObject cannot carry (import: #/paths/~1charges/get/parameters/8/schema)",
+    );
+    expect(notes).toContain(
+      "query parameter only is left out: style deepObject cannot carry its field either (a union holding objects), and it has no other (import: #/paths/~1charges/get/parameters/9/schema)",
+    );
+    expect(notes.join("\n")).not.toContain("(none)");
+    // carried: the delimited styles are no loss
+    expect(notes.join("\n")).not.toMatch(/style (space|pipe)Delimited/);
     expect(notes).toContain(
       "query parameter lines is an array of objects, whose encoding in the query OpenAPI leaves undefined (style form; servers read a[0][b]=1, a[][b]=1 or JSON); an overlay giving it schema {type: string} sends the text the caller encodes; it is left out (import: #/paths/~1charges/get/parameters/2/schema)",
     );
@@ -302,13 +323,20 @@ describe("query parameters that are objects, nested objects or arrays of objects
         "created[range]": { from: "a", to: "b" },
         status: "open",
         limit: 5,
+        tags: ["a", "b c"],
+        ids: [1, 2],
+        codes: ["x", "y"],
       });
+      expect(server.requests[0]!.url).toContain("&tags=a%20b+c&ids=1|2&codes=x,y");
       expect(queryOf(server.requests[0]!.url)).toEqual([
         ["created[gte]", "10"],
         ["created[range][from]", "a"],
         ["created[range][to]", "b"],
         ["status", "open"],
         ["limit", "5"],
+        ["tags", "a b c"],
+        ["ids", "1|2"],
+        ["codes", "x,y"],
       ]);
     } finally {
       await stop(server);
@@ -335,6 +363,86 @@ describe("Accept and Content-Type declared as header parameters, */* and HEAD re
       contentType: "*/*",
       body: "binary",
     });
+  });
+});
+
+describe("keys of a content map that are not media types (Akeneo's _links, current_page)", () => {
+  it("are noted as no media type, ignored, at their pointer; the JSON body is kept", () => {
+    const { endpoints } = of("media-headers");
+    const list = endpoints["reports.list"]!;
+    expect(list.response).toMatchObject({
+      status: 200,
+      body: { fields: { items: "string[]" } },
+      undocumented: [
+        "_links is not a media type (type/subtype), so it was ignored (import: #/paths/~1reports/get/responses/200/content/_links)",
+        "current_page is not a media type (type/subtype), so it was ignored (import: #/paths/~1reports/get/responses/200/content/current_page)",
+        "x-example-1 is not a media type (type/subtype), so it was ignored (import: #/paths/~1reports/get/responses/200/content/x-example-1)",
+      ],
+    });
+    expect((list.response as Record<string, unknown>).contentType).toBeUndefined();
+    const create = endpoints["reports.create"]!;
+    expect(create.body).toEqual({ fields: { title: "string" } });
+    expect(create.contentType).toBeUndefined();
+    expect(create.undocumented).toBe(
+      "_embedded is not a media type (type/subtype), so it was ignored (import: #/paths/~1reports/post/requestBody/content/_embedded)",
+    );
+  });
+});
+
+describe("a request body of another media type (application/xml, text/csv, application/pdf)", () => {
+  it("is sent as its own media type: text as a string, a binary schema as bytes", async () => {
+    const { endpoints, out } = of("media-headers");
+    expect(endpoints["reports.sendXml"]).toMatchObject({
+      contentType: "application/xml",
+      body: "string",
+    });
+    expect(endpoints["reports.importCsv"]).toMatchObject({
+      contentType: "text/csv",
+      body: "string",
+    });
+    expect(endpoints["reports.putScan"]).toMatchObject({
+      contentType: "application/pdf",
+      body: "binary",
+    });
+    expect(endpoints["reports.sendXml"]!.undocumented).toBe(
+      "request body of media type application/xml is text the caller writes; its schema is not carried (import: #/paths/~1reports~1{id}~1xml/post/requestBody/content/application~1xml/schema)",
+    );
+    for (const id of ["reports.importCsv", "reports.putScan"])
+      expect(endpoints[id]!.undocumented).toBeUndefined();
+    // the re-emitted OpenAPI keeps each media type
+    const document = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8")) as {
+      paths: Record<string, Record<string, { requestBody: { content: object } }>>;
+    };
+    const mediaOf = (path: string, method: string) =>
+      Object.keys(document.paths[path]![method]!.requestBody.content);
+    expect(mediaOf("/reports/{id}/xml", "post")).toEqual(["application/xml"]);
+    expect(mediaOf("/reports/import", "post")).toEqual(["text/csv"]);
+    expect(mediaOf("/reports/{id}/scan", "put")).toEqual(["application/pdf"]);
+    const server = await recorder(() => ({ status: 204 }));
+    try {
+      const { ReportsClient } = (await clientOf("media-headers")) as {
+        ReportsClient: new (o: { baseUrl: string }) => {
+          reports: {
+            sendXml(id: string, body: string): Promise<unknown>;
+            importCsv(body: string): Promise<unknown>;
+            putScan(id: string, body: Uint8Array): Promise<unknown>;
+          };
+        };
+      };
+      const client = new ReportsClient({ baseUrl: server.url });
+      await client.reports.sendXml("r1", "<report><title>Q3</title></report>");
+      await client.reports.importCsv("id,title\nr1,Q3\n");
+      await client.reports.putScan("r1", new TextEncoder().encode("%PDF-1.7"));
+      expect(
+        server.requests.map((r) => [r.method, r.url, r.headers["content-type"], r.body]),
+      ).toEqual([
+        ["POST", "/reports/r1/xml", "application/xml", "<report><title>Q3</title></report>"],
+        ["POST", "/reports/import", "text/csv", "id,title\nr1,Q3\n"],
+        ["PUT", "/reports/r1/scan", "application/pdf", "%PDF-1.7"],
+      ]);
+    } finally {
+      await stop(server);
+    }
   });
 });
 
@@ -407,6 +515,33 @@ describe("streams, every security scheme, the version, untagged groups", () => {
       { credential: "bearerAuth", optional: true },
     ]);
     expect((top.api as Record<string, unknown>).version).toBe("1.4.0");
+  });
+
+  it("a mutualTLS scheme is no credential: a gap at the scheme, and its operations need no other", async () => {
+    const { endpoints, top } = of("streams-security-untagged");
+    expect(Object.keys(top.credentials as object).sort()).toEqual(["basicAuth", "bearerAuth"]);
+    expect((top.api as Record<string, unknown>).undocumented).toContain(
+      "security scheme clientCert is mutualTLS: the client cannot present a client certificate through fetch, so it is no credential of the client; a Node caller passes a fetch whose dispatcher (undici's Agent) carries the certificate (import: #/components/securitySchemes/clientCert)",
+    );
+    expect(endpoints["models.retrieve"]!.auth).toBeUndefined();
+    // the certificate is an alternative to the token: the token is sent when the client has it
+    expect(endpoints["models.list"]!.auth).toEqual([{ credential: "bearerAuth", optional: true }]);
+    const server = await recorder(() => ({ status: 200, type: "application/json", body: '"m"' }));
+    try {
+      const { ChatClient } = (await clientOf("streams-security-untagged")) as {
+        ChatClient: new (o: { baseUrl: string; bearerAuth?: string }) => {
+          models: { retrieve(model: string): Promise<unknown>; list(): Promise<unknown> };
+        };
+      };
+      expect(await new ChatClient({ baseUrl: server.url }).models.retrieve("m1")).toBe("m");
+      await new ChatClient({ baseUrl: server.url, bearerAuth: "t-1" }).models.list();
+      expect(server.requests.map((r) => [r.url, r.headers.authorization])).toEqual([
+        ["/v1/models/m1", undefined],
+        ["/v1/models", "Bearer t-1"],
+      ]);
+    } finally {
+      await stop(server);
+    }
   });
 });
 

@@ -138,6 +138,22 @@ export function ownNames(ctx: ImportContext): JsonObject | undefined {
   return isObject(info) && isObject(info["x-apigen-api"]) ? info["x-apigen-api"] : undefined;
 }
 
+/** A security scheme, its `$ref` (to another scheme) followed. */
+export function securityScheme(ctx: ImportContext, raw: JsonValue, at: Pointer): JsonValue {
+  return isObject(raw) && typeof raw.$ref === "string"
+    ? ctx.doc.resolveRef(raw.$ref, at).value
+    : raw;
+}
+
+/** Whether the document's security scheme `name` is `mutualTLS`, which is no credential. */
+export function isMutualTls(ctx: ImportContext, name: string): boolean {
+  if (!Object.hasOwn(componentsOf(ctx, "securitySchemes"), name)) return false;
+  const raw = componentsOf(ctx, "securitySchemes")[name]!;
+  const at = { file: ctx.doc.root.path, pointer: "#/components/securitySchemes" };
+  const scheme = securityScheme(ctx, raw, under(at, name));
+  return isObject(scheme) && scheme.type === "mutualTLS";
+}
+
 /** Whether the document is apigen's own, whose extensions say more. */
 export const ownDocument = (ctx: ImportContext): boolean => ownNames(ctx) !== undefined;
 

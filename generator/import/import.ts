@@ -155,7 +155,7 @@ export function importDocument(options: DocumentInput): ImportedSpec {
   ctx.namePrefix = pascalCase(titleName(String(api.title))) || "Api";
   ctx.generatedNames = new Set(fixedNames(String(api.clientName)));
   const environments = environmentsSection(ctx);
-  const credentials = credentialsSection(ctx);
+  const credentials = credentialsSection(ctx, api);
   const headers = { ...fixedHeadersSection(ctx), ...sharedHeadersSection(ctx) };
   const hosts = hostsSection(ctx);
   chooseErrorBody(ctx);

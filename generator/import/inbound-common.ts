@@ -2,7 +2,14 @@
  * What the inbound importers share: the methods an inbound entry may use, the credentials an
  * inbound operation names, and the type of a body.
  */
-import { credentialId, deref, isObject, under, type ImportContext } from "./context.ts";
+import {
+  credentialId,
+  deref,
+  isMutualTls,
+  isObject,
+  under,
+  type ImportContext,
+} from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { typeOf } from "./schemas.ts";
 
@@ -19,7 +26,10 @@ export type Delivery = [string, JsonObject, Pointer];
 export function inboundAuth(ctx: ImportContext, op: JsonObject, at: Pointer): string[] {
   const auth: string[] = [];
   const first = Array.isArray(op.security) ? op.security[0] : undefined;
-  if (isObject(first)) auth.push(...Object.keys(first).map((scheme) => credentialId(ctx, scheme)));
+  // a mutualTLS scheme is no credential (sections.ts): the certificate is the server's to check
+  if (isObject(first))
+    for (const scheme of Object.keys(first))
+      if (!isMutualTls(ctx, scheme)) auth.push(credentialId(ctx, scheme));
   (Array.isArray(op.parameters) ? op.parameters : []).forEach((raw, i) => {
     const { value } = deref(ctx, raw, under(at, "parameters", i));
     if (isObject(value) && typeof value["x-apigen-signature"] === "string")

@@ -10,6 +10,7 @@ import {
   componentsOf,
   credentialId,
   deref,
+  isMutualTls,
   isObject,
   note,
   recordSource,
@@ -23,7 +24,13 @@ import {
 import { isApiErrorBody } from "./error-body.ts";
 import { plainNotes } from "./extensions.ts";
 import { linkPaginationOf } from "./pagination.ts";
-import { propertiesOf, queryParamsOf, shapeOf } from "./query-params.ts";
+import {
+  carriedQueryStyles,
+  propertiesOf,
+  queryParamsOf,
+  shapeOf,
+  type DelimitedStyle,
+} from "./query-params.ts";
 import { answersNotModified, hostOf, isFixedOrVersionHeader, notModifiedOf } from "./requests.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
@@ -363,7 +370,11 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
       ? root.security
       : [];
   const listAt = own ? under(at, "security") : { file: ctx.doc.root.path, pointer: "#/security" };
-  const requirements = list.filter(isObject);
+  // A mutualTLS scheme is no credential (its gap is at the scheme): a requirement of only
+  // such schemes needs none from the client, as an empty one.
+  const requirements = list
+    .filter(isObject)
+    .map((r) => Object.fromEntries(Object.entries(r).filter(([s]) => !isMutualTls(ctx, s))));
   const optional = requirements.some((r) => Object.keys(r).length === 0);
   const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
   if (alternatives.length === 0) return [];
@@ -457,7 +468,7 @@ export function paramsOf(
       continue;
     }
     const style = stringOf(param, "style") ?? "form";
-    if (style !== "form" && style !== "deepObject")
+    if (!carriedQueryStyles.has(style))
       note(ctx, out, under(paramAt, "style"), `style ${style} of query parameter ${name}`);
     const explode = typeof param.explode === "boolean" ? param.explode : style === "form";
     const carried = queryParamsOf(
@@ -593,7 +604,7 @@ function paramSpec(
   at: Pointer,
   meta: ParamMeta,
   where: "path" | "query" | "header",
-  style?: "comma" | "deepObject" | "brackets",
+  style?: DelimitedStyle | "deepObject" | "brackets",
 ): JsonValue {
   const type = asMapping(withFacets(typeOf(ctx, schema, at), {}));
   const spec: JsonObject = where === "path" ? { ...type } : { in: where, ...type };
@@ -874,8 +885,8 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   if (op.requestBody === undefined) return;
   const { value: body, at: bodyAt } = deref(ctx, op.requestBody, under(at, "requestBody"));
   if (!isObject(body) || !isObject(body.content)) return;
-  const types = Object.keys(body.content);
   const content = body.content;
+  const types = mediaTypesOf(ctx, content, under(bodyAt, "content"), out);
   const json = types.find(isJson);
   // Files travel only in a multipart body: offered beside JSON, the multipart one is kept.
   const multipart = types.find(
@@ -917,21 +928,66 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
     );
     schema = { type: "object", required: ["file"], properties: { file: schema } };
   }
-  if (!isJson(chosen)) {
-    if (supported.has(chosen)) out.contentType = chosen;
-    else note(ctx, out, mediaAt, `request body of media type ${chosen}: sent as bytes`);
+  const other =
+    !isJson(chosen) && !supported.has(chosen)
+      ? otherMediaBody(ctx, chosen, schema, mediaAt, out)
+      : undefined;
+  if (other) Object.assign(out, other);
+  else {
+    if (!isJson(chosen)) out.contentType = chosen;
+    out.body =
+      chosen === "application/octet-stream"
+        ? "binary"
+        : schema === undefined
+          ? "unknown"
+          : typeOf(ctx, schema, under(mediaAt, "schema"));
   }
-  const bytes =
-    chosen === "application/octet-stream" || (!supported.has(chosen) && !isJson(chosen));
-  out.body = bytes
-    ? "binary"
-    : schema === undefined
-      ? "unknown"
-      : typeOf(ctx, schema, under(mediaAt, "schema"));
-  if (bytes && !supported.has(chosen)) out.contentType = "application/octet-stream";
   if (body.required !== true) note(ctx, out, bodyAt, "the request body is optional");
   if (isObject(media) && media.encoding !== undefined && !ownFormEncoding(ctx, media.encoding))
     note(ctx, out, under(mediaAt, "encoding"), "per-part encoding");
+}
+
+/**
+ * A request body of a media type with no encoding of its own (`application/xml`, `text/csv`,
+ * `application/pdf`): sent as that type (its bare name, lower case), a `string` for text (a
+ * `text/*` or XML type, or a plain string schema) and `binary` otherwise. A multipart type
+ * other than form-data needs a boundary the caller cannot give: bytes, noted.
+ */
+function otherMediaBody(
+  ctx: ImportContext,
+  chosen: string,
+  schema: JsonValue | undefined,
+  mediaAt: Pointer,
+  out: JsonObject,
+): JsonObject {
+  const media = chosen.split(";")[0]!.trim().toLowerCase();
+  if (!/^[a-z]+\/[a-z0-9.+-]+$/.test(media) || media.startsWith("multipart/")) {
+    note(ctx, out, mediaAt, `request body of media type ${chosen}: sent as bytes`);
+    return { contentType: "application/octet-stream", body: "binary" };
+  }
+  const binary = schema !== undefined && isBinary(ctx, schema, under(mediaAt, "schema"));
+  const plain = isPlainString(ctx, schema, mediaAt);
+  const text = !binary && (isTextMedia(media) || plain);
+  // an XML body's schema describes the document the caller writes: the text is sent as it is
+  if (text && schema !== undefined && !plain)
+    note(
+      ctx,
+      out,
+      under(mediaAt, "schema"),
+      `request body of media type ${media} is text the caller writes; its schema is not carried`,
+    );
+  return { contentType: media, body: text ? "string" : "binary" };
+}
+
+/** A media type whose bytes are text: `text/*`, XML (`application/xml`, `application/atom+xml`). */
+const isTextMedia = (media: string) =>
+  media.startsWith("text/") || /^application\/(?:[\w.-]+\+)?xml$/.test(media);
+
+/** Whether a body schema is a string that is no bytes (`type: string` without a binary format). */
+function isPlainString(ctx: ImportContext, raw: JsonValue | undefined, mediaAt: Pointer): boolean {
+  if (raw === undefined) return false;
+  const { value: schema } = deref(ctx, raw, under(mediaAt, "schema"));
+  return isObject(schema) && schema.type === "string" && schema.format === undefined;
 }
 
 /** Whether a schema is bytes: a binary string (`format: binary`, or a `contentMediaType`). */
@@ -956,6 +1012,38 @@ function carriesFiles(ctx: ImportContext, raw: JsonValue, at: Pointer): boolean 
       isBinary(ctx, value.items, under(valueAt, "items"))
     );
   });
+}
+
+/**
+ * A media type (RFC 6838's `type/subtype`, its names restricted-name tokens) or a range, with
+ * optional parameters: `application/json`, `Application/PDF; charset=binary`, `image/*`; and
+ * a lone `*`, which some documents write for any type (read as bytes, noted, as before).
+ */
+const mediaTypeKey =
+  /^(?:\*(?:\/\*)?|[A-Za-z0-9][\w!#$&^.+-]*\/(?:\*|[A-Za-z0-9][\w!#$&^.+-]*))\s*(?:;.*)?$/;
+
+/**
+ * The keys of a `content` map that are media types. Any other key (Akeneo puts a page's
+ * `_links`, `_embedded` and `current_page` there, beside `application/json`) is no way the
+ * body travels: it is noted at its pointer as ignored, never taken for a second media type.
+ */
+function mediaTypesOf(
+  ctx: ImportContext,
+  content: JsonObject,
+  contentAt: Pointer,
+  out: JsonObject,
+): string[] {
+  const types: string[] = [];
+  for (const key of Object.keys(content))
+    if (mediaTypeKey.test(key)) types.push(key);
+    else
+      note(
+        ctx,
+        out,
+        under(contentAt, key),
+        `${key} is not a media type (type/subtype), so it was ignored`,
+      );
+  return types;
 }
 
 const supported = new Set([
@@ -1195,7 +1283,7 @@ function successOf(
   if (unshown) return out;
   const content = isObject(response.content) ? response.content : {};
   // A stream apigen wrote (x-apigen-stream) comes back as one; a flag's stream is the endpoint's streamResponse.
-  const types = Object.keys(content).filter(
+  const types = mediaTypesOf(ctx, content, under(at, "content"), out).filter(
     (t) => !(isObject(content[t]) && content[t]["x-apigen-stream-flag"] !== undefined),
   );
   const streamed = types.find(

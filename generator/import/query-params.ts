@@ -96,9 +96,60 @@ export interface QueryParamOut {
   schema: JsonValue;
   at: Pointer;
   required: boolean;
-  style?: "comma" | "deepObject";
+  style?: DelimitedStyle | "deepObject";
   /** A schema made here (a deepObject split at its nesting), not the document's own. */
   made?: boolean;
+}
+
+/** The spec's style of an array written as one value: `a=1,2`, `a=1%202`, `a=1|2`. */
+export type DelimitedStyle = "comma" | "space" | "pipe";
+
+/**
+ * The spec style of an array of scalars in OpenAPI's `style` and `explode`: the delimited
+ * ones (`form`, `spaceDelimited`, `pipeDelimited` not exploded), or none (repeated, `a=1&a=2`,
+ * what all three are exploded).
+ */
+function delimitedStyle(style: string, explode: boolean): DelimitedStyle | undefined {
+  if (explode) return undefined;
+  if (style === "form") return "comma";
+  if (style === "spaceDelimited") return "space";
+  if (style === "pipeDelimited") return "pipe";
+  return undefined;
+}
+
+/** The query styles the import carries; any other is noted at the parameter's `style`. */
+export const carriedQueryStyles: ReadonlySet<string> = new Set([
+  "form",
+  "deepObject",
+  "spaceDelimited",
+  "pipeDelimited",
+]);
+
+/**
+ * What became of a deepObject parameter that was split or lost fields: its nested objects
+ * sent as parameters of their own (`created[range]`), and the fields left out with what each
+ * is, which style deepObject cannot carry (one level of scalar fields, or arrays of them).
+ */
+function deepObjectLosses(
+  name: string,
+  nested: readonly QueryParamOut[],
+  dropped: readonly string[],
+  nothingFlat: boolean,
+): string {
+  const parts: string[] = [];
+  if (nested.length)
+    parts.push(
+      `nests objects: each nested object is a deepObject parameter of its own (${nested.map((n) => n.name).join(", ")})`,
+    );
+  if (dropped.length) {
+    const fields = `field${dropped.length > 1 ? "s" : ""} ${dropped.join(", ")}`;
+    parts.push(
+      nested.length === 0 && nothingFlat
+        ? `is left out: style deepObject cannot carry its ${fields}, and it has no other`
+        : `is sent without its ${fields}, which style deepObject cannot carry`,
+    );
+  }
+  return `query parameter ${name} ${parts.join("; it ")}`;
 }
 
 /**
@@ -134,8 +185,10 @@ export function queryParamsOf(
   switch (shape) {
     case "scalar":
       return [{ ...param }];
-    case "scalars":
-      return [{ ...param, ...(style === "form" && !explode ? { style: "comma" as const } : {}) }];
+    case "scalars": {
+      const delimited = delimitedStyle(style, explode);
+      return [{ ...param, ...(delimited ? { style: delimited } : {}) }];
+    }
     case "objects":
       return cannot(undefinedEncoding("an array of objects", style, explode));
     case "arrays":
@@ -222,30 +275,36 @@ function deepObjectParams(
   const props = propertiesOf(ctx, param.schema, param.at);
   const flat: Property[] = [];
   const nested: QueryParamOut[] = [];
+  /** Each field left out, with what it is (`lines (an array of objects)`). */
+  const dropped: string[] = [];
   for (const p of props) {
     const shape = shapeOf(ctx, p.schema, p.at);
     const inner = { name: `${param.name}[${p.name}]`, schema: p.schema, at: p.at, required: false };
     if (shape === "scalar" || shape === "scalars") flat.push(p);
     else if ((shape === "object" || shape === "map") && depth < 8)
       nested.push(...queryParamsOf(ctx, inner, "deepObject", true, out, depth + 1));
-    else
+    else {
+      const what =
+        shape === "objects"
+          ? "an array of objects"
+          : shape === "arrays"
+            ? "an array of arrays"
+            : shape === "union"
+              ? "a union holding objects"
+              : "an object nested more than 8 levels deep";
+      dropped.push(`${p.name} (${what})`);
       note(
         ctx,
         out,
         p.at,
         shape === "objects" || shape === "arrays"
-          ? `field ${p.name} of query parameter ${param.name} ${undefinedEncoding(shape === "objects" ? "an array of objects" : "an array of arrays", "deepObject", true)}; it is left out`
-          : `field ${p.name} of query parameter ${param.name} (${shape === "union" ? "a union holding objects" : "nested too deep"}) cannot travel in style deepObject; it is left out`,
+          ? `field ${p.name} of query parameter ${param.name} ${undefinedEncoding(what, "deepObject", true)}; it is left out`
+          : `field ${p.name} of query parameter ${param.name} (${what}) cannot travel in style deepObject; it is left out`,
       );
+    }
   }
-  if (nested.length === 0 && flat.length === props.length)
-    return [{ ...param, style: "deepObject" }];
-  note(
-    ctx,
-    out,
-    param.at,
-    `query parameter ${param.name} nests objects: each nested object is a deepObject parameter of its own (${nested.map((n) => n.name).join(", ") || "none"})`,
-  );
+  if (nested.length === 0 && dropped.length === 0) return [{ ...param, style: "deepObject" }];
+  note(ctx, out, param.at, deepObjectLosses(param.name, nested, dropped, flat.length === 0));
   const own: QueryParamOut[] = [];
   if (flat.length) {
     // The made schema's fields are the document's: their `$ref`s resolve from where it is.

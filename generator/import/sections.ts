@@ -9,6 +9,7 @@ import {
   isObject,
   note,
   ownNames,
+  securityScheme,
   setEntry,
   stringOf,
   under,
@@ -238,15 +239,27 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
   return out;
 }
 
-/** `credentials`: API keys in a header or the query, HTTP bearer and basic; OAuth2 and OpenID as bearer tokens. */
-export function credentialsSection(ctx: ImportContext): JsonObject | undefined {
+/**
+ * `credentials`: API keys in a header or the query, HTTP bearer and basic; OAuth2 and OpenID
+ * as bearer tokens. A `mutualTLS` scheme is none: fetch cannot present a client certificate,
+ * so a token for it would be made up; it is a gap on `api`, at the scheme.
+ */
+export function credentialsSection(ctx: ImportContext, api: JsonObject): JsonObject | undefined {
   const schemes = componentsOf(ctx, "securitySchemes");
   const out: JsonObject = {};
   for (const [name, raw] of Object.entries(schemes)) {
     const at = under(rootAt(ctx), "components", "securitySchemes", name);
-    const scheme =
-      isObject(raw) && typeof raw.$ref === "string" ? ctx.doc.resolveRef(raw.$ref, at).value : raw;
+    const scheme = securityScheme(ctx, raw, at);
     if (!isObject(scheme)) continue;
+    if (stringOf(scheme, "type") === "mutualTLS") {
+      note(
+        ctx,
+        api,
+        at,
+        `security scheme ${name} is mutualTLS: the client cannot present a client certificate through fetch, so it is no credential of the client; a Node caller passes a fetch whose dispatcher (undici's Agent) carries the certificate`,
+      );
+      continue;
+    }
     const credential: JsonObject = {};
     Object.assign(credential, credentialDocs(stringOf(scheme, "description")));
     carryNotes(scheme, credential);

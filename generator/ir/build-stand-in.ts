@@ -218,6 +218,7 @@ function routeOf(
       in: p.placement,
       ...urlValueOf(p, types),
       ...(p.type.kind === "array" ? { list: true } : {}),
+      ...(p.style === "space" ? { delimiter: " " } : p.style === "pipe" ? { delimiter: "|" } : {}),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
     response: responseOf(endpoint.response, types),

@@ -251,9 +251,10 @@ export type ParamPlacement = "path" | "query" | "trailing" | "header";
 
 /**
  * How a query array or object is written: `repeat` (`a=1&a=2`, the default), `comma`
- * (`a=1,2`), `brackets` (`a[]=1&a[]=2`), `deepObject` (`a[gte]=1`).
+ * (`a=1,2`), `space` (`a=1%202`, OpenAPI's spaceDelimited), `pipe` (`a=1|2`, pipeDelimited),
+ * `brackets` (`a[]=1&a[]=2`), `deepObject` (`a[gte]=1`).
  */
-export type QueryStyle = "repeat" | "comma" | "brackets" | "deepObject";
+export type QueryStyle = "repeat" | "comma" | "space" | "pipe" | "brackets" | "deepObject";
 
 export interface Param {
   /** The key of the spec's `params`: the parameters interface's property. */

@@ -4,7 +4,9 @@
  * located in the document (a JSON pointer); whatever it writes, `generate` accepts
  * (invariant 1), every gap it notes names its pointer in the document; every operation of
  * the document is an endpoint, and the re-emitted openapi.json has the same operations
- * (invariant 2). A bounded sample of the packages (the first few of the run) is type-checked
+ * (invariant 2); an operation that offers server-sent events is a stream, and `webhooks`
+ * come back as the package's webhooks. A multi-file document is written as its files, the
+ * `$ref`s between them relative to the document's folder. A bounded sample of the packages (the first few of the run) is type-checked
  * strictly with TypeScript 7 and 6, all in one program per compiler.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -47,11 +49,15 @@ describe("import on valid OpenAPI documents", () => {
     "writes what generate accepts, and keeps every operation as an endpoint",
     () => {
       fc.assert(
-        fc.property(validDocument(), ({ document, operations }) => {
+        fc.property(validDocument(), ({ document, files, operations, streams, webhooks }) => {
           const dir = join(work, `case-${cases++}`);
           mkdirSync(dir, { recursive: true });
           const input = join(dir, "openapi.json");
           writeFileSync(input, JSON.stringify(document, null, 2));
+          for (const [path, value] of Object.entries(files)) {
+            mkdirSync(dirname(join(dir, path)), { recursive: true });
+            writeFileSync(join(dir, path), JSON.stringify(value, null, 2));
+          }
           const outSpec = join(dir, "spec");
           let result;
           try {
@@ -68,7 +74,20 @@ describe("import on valid OpenAPI documents", () => {
           expect(generated.model.endpoints.length).toBe(operations.length);
           for (const gap of generated.model.gaps) expect(gap.text).toMatch(/\(import: [^)]*#/);
           const openapi = generated.files.find((f) => f.path === "openapi.json")!;
-          expect(operationsOf(JSON.parse(openapi.contents))).toEqual(operations); // invariant 2
+          const emitted = JSON.parse(openapi.contents) as {
+            paths?: Record<string, Record<string, unknown>>;
+            webhooks?: object;
+          };
+          expect(operationsOf(emitted)).toEqual(operations); // invariant 2
+          const streamed = generated.model.endpoints
+            .filter((e) => e.response.kind === "sse" || e.streamResponse !== undefined)
+            .map((e) => `${e.method} ${e.path}`)
+            .sort();
+          expect(streamed).toEqual(streams);
+          if (webhooks.length) {
+            expect(generated.model.webhooks).toBeDefined();
+            expect(Object.keys(emitted.webhooks ?? {}).length).toBeGreaterThan(0);
+          }
           if (sampled.length < sampleSize) {
             for (const file of generated.files) {
               mkdirSync(dirname(join(out, file.path)), { recursive: true });

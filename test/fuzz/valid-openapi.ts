@@ -3,8 +3,12 @@
  * named schemas (objects, arrays, enums, `allOf`, `oneOf`/`anyOf` with and without a
  * discriminator, nullable in each version's spelling, `$ref`s), operations of every method
  * with path, query (form, exploded or not, and deepObject), header and cookie parameters,
- * JSON, form and multipart bodies, success and error responses (per status and `default`),
- * security schemes of each kind, and tags or none.
+ * JSON, form, multipart, XML and CSV bodies, success and error responses (per status and
+ * `default`), server-sent event streams (alone, or beside JSON where the body's `stream`
+ * flag picks them), keys of a `content` map that are no media type, security schemes of each
+ * kind (mutualTLS too), tags or none; 3.1 `webhooks` (one, or several named by a header or
+ * payload `const`, or by nothing); and multi-file documents, whose `Owner` schema and one
+ * path item are `$ref`s into other files of the document's folder.
  */
 import fc from "fast-check";
 
@@ -12,8 +16,14 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export interface ValidDocument {
   document: { [key: string]: Json };
+  /** The document's other files, by their path relative to its folder (a multi-file document). */
+  files: { [path: string]: Json };
   /** Every operation as `METHOD path`. */
   operations: string[];
+  /** The operations whose success is a stream of server-sent events, as `METHOD path`. */
+  streams: string[];
+  /** The names of the document's `webhooks`. */
+  webhooks: string[];
 }
 
 const typeNames = ["Pet", "Owner", "Tag", "Shape", "Status"] as const;
@@ -105,6 +115,7 @@ const securitySchemes: Record<string, Json> = {
     type: "oauth2",
     flows: { clientCredentials: { tokenUrl: "https://auth.example.com/token", scopes: {} } },
   },
+  mtls: { type: "mutualTLS" },
 };
 
 interface Place {
@@ -124,6 +135,13 @@ function parameterArb(schema: fc.Arbitrary<Json>): fc.Arbitrary<Json[]> {
       in: fc.constant("query"),
       explode: fc.boolean(),
       schema: fc.constant({ type: "array", items: { type: "string" } }),
+    }),
+    fc.record({
+      name: fc.constant("codes"),
+      in: fc.constant("query"),
+      style: fc.constantFrom("spaceDelimited", "pipeDelimited"),
+      explode: fc.boolean(),
+      schema: fc.constant({ type: "array", items: { type: "integer" } }),
     }),
     fc.record({
       name: fc.constant("filter"),
@@ -157,6 +175,11 @@ function bodyArb(schema: fc.Arbitrary<Json>): fc.Arbitrary<Json> {
   return fc.oneof(
     schema.map(json),
     object.map((s): Json => ({ content: { "application/x-www-form-urlencoded": { schema: s } } })),
+    fc.constantFrom<Json>(
+      { required: true, content: { "application/xml": { schema: { type: "object" } } } },
+      { required: true, content: { "text/csv": { schema: { type: "string" } } } },
+      { required: true, content: { _embedded: { type: "object" }, "application/json": {} } },
+    ),
     fc.constant<Json>({
       required: true,
       content: {
@@ -187,6 +210,23 @@ function responsesArb(schema: fc.Arbitrary<Json>): fc.Arbitrary<Json> {
         schema.map(
           (s) =>
             [
+              "200",
+              { description: "events", content: { "text/event-stream": { schema: s } } },
+            ] as const,
+        ),
+        schema.map(
+          (s) =>
+            [
+              "200",
+              {
+                description: "a page, its links under content",
+                content: { "application/json": { schema: s }, _links: { type: "object" } },
+              },
+            ] as const,
+        ),
+        schema.map(
+          (s) =>
+            [
               "201",
               { description: "made", content: { "application/json": { schema: s } } },
             ] as const,
@@ -203,6 +243,36 @@ function responsesArb(schema: fc.Arbitrary<Json>): fc.Arbitrary<Json> {
         ]),
       ),
     }));
+}
+
+const flagStreamBody: Json = {
+  required: true,
+  content: {
+    "application/json": {
+      schema: {
+        type: "object",
+        required: ["prompt"],
+        properties: { prompt: { type: "string" }, stream: { type: "boolean" } },
+      },
+    },
+  },
+};
+const flagStreamResponse: { [key: string]: Json } = {
+  "200": {
+    description: "The answer, or its chunks as server-sent events.",
+    content: {
+      "application/json": { schema: { type: "object", properties: { text: { type: "string" } } } },
+      "text/event-stream": {
+        schema: { type: "object", properties: { delta: { type: "string" } } },
+      },
+    },
+  },
+};
+
+/** The responses without their 2xx ones. */
+function withoutSuccess(responses: Json): { [key: string]: Json } {
+  const all = responses as { [key: string]: Json };
+  return Object.fromEntries(Object.entries(all).filter(([status]) => !status.startsWith("2")));
 }
 
 function operationArb(
@@ -227,19 +297,102 @@ function operationArb(
       security: schemes.length > 0 ? fc.subarray(schemes) : fc.constant<string[]>([]),
       tag: fc.constantFrom("pets", "owners"),
       summary: fc.option(fc.constantFrom("Does a thing", "Lists things"), { nil: undefined }),
+      // OpenAI's chat completions: JSON, or events when the body's `stream` flag asks for them
+      flagStream: place.method === "post" ? fc.boolean() : fc.constant(false),
     })
-    .map(({ parameters, body, responses, security, tag, summary }) => {
+    .map(({ parameters, body, responses, security, tag, summary, flagStream }) => {
       const op: { [key: string]: Json } = {
         operationId: `${place.method}${place.path.replace(/[^A-Za-z]/g, "_")}`,
         parameters: [...pathParams, ...parameters],
-        responses,
+        responses: flagStream ? { ...withoutSuccess(responses), ...flagStreamResponse } : responses,
       };
+      if (flagStream) body = flagStreamBody;
       if (summary) op.summary = summary;
       if (tags) op.tags = [tag];
       if (body) op.requestBody = body;
       if (security.length > 0) op.security = security.map((s) => ({ [s]: [] }));
       return op;
     });
+}
+
+const webhookNames = ["pet.created", "pet.deleted", "ownerMoved"] as const;
+
+/**
+ * OpenAPI 3.1 `webhooks`: one to three deliveries (POST, a JSON payload), each named by a
+ * header `const`, a payload field `const`, or by nothing (one union payload, noted), signed
+ * by a security scheme of the document or not.
+ */
+function webhooksArb(
+  v31: boolean,
+  schemes: readonly string[],
+): fc.Arbitrary<{ [name: string]: Json }> {
+  if (!v31) return fc.constant({});
+  return fc
+    .record({
+      names: fc.subarray([...webhookNames]),
+      naming: fc.constantFrom("header", "field", "none"),
+      payloads: fc.tuple(...webhookNames.map(() => schemaArb(v31, typeNames))),
+      scheme: fc.option(fc.constantFrom(...(schemes.length ? schemes : ["none"])), {
+        nil: undefined,
+      }),
+    })
+    .map(({ names, naming, payloads, scheme }) =>
+      Object.fromEntries(
+        names.map((name, i) => {
+          const event = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+          const payload =
+            naming === "field"
+              ? {
+                  type: "object",
+                  required: ["type", "data"],
+                  properties: { type: { type: "string", const: event }, data: payloads[i]! },
+                }
+              : payloads[i]!;
+          const delivery: { [key: string]: Json } = {
+            requestBody: { required: true, content: { "application/json": { schema: payload } } },
+            responses: { "200": { description: "Received." } },
+          };
+          if (naming === "header")
+            delivery.parameters = [
+              {
+                name: "X-Event",
+                in: "header",
+                required: true,
+                schema: { type: "string", const: event },
+              },
+            ];
+          if (scheme !== undefined && scheme !== "none") delivery.security = [{ [scheme]: [] }];
+          return [name, { post: delivery }];
+        }),
+      ),
+    );
+}
+
+/** Every `$ref` to the root file's components in `value`, made relative to a file one folder down. */
+function fromSubfolder(value: Json): Json {
+  return JSON.parse(
+    JSON.stringify(value).replaceAll('"#/components/', '"../openapi.json#/components/'),
+  ) as Json;
+}
+
+/**
+ * The document's parts moved to other files of its folder: the `Owner` schema (which names
+ * no other) to `shared/schemas.json`, and the first path item to `paths/first.json`, its
+ * `$ref`s to the root's components rewritten to reach them from there.
+ */
+function splitIntoFiles(
+  document: { [key: string]: Json },
+  named: { [key: string]: Json },
+  pathItems: { [key: string]: { [key: string]: Json } },
+): { [path: string]: Json } {
+  const files: { [path: string]: Json } = { "shared/schemas.json": { Owner: named.Owner! } };
+  named.Owner = { $ref: "shared/schemas.json#/Owner" };
+  const [first] = Object.keys(pathItems);
+  if (first !== undefined) {
+    files["paths/first.json"] = fromSubfolder(pathItems[first]!);
+    (document.paths as { [key: string]: Json })[first] = { $ref: "paths/first.json" };
+  }
+  return files;
 }
 
 const paths = [
@@ -250,6 +403,15 @@ const paths = [
   "/v1/things/{thingId}",
 ];
 const methods = ["get", "post", "put", "patch", "delete"];
+
+/** Whether an operation's success response offers server-sent events. */
+function streamsEvents(op: Json): boolean {
+  const responses = (op as { responses: { [status: string]: { content?: object } } }).responses;
+  return Object.entries(responses).some(
+    ([status, r]) =>
+      status.startsWith("2") && r.content !== undefined && "text/event-stream" in r.content,
+  );
+}
 
 /** A valid document, and the operations it has. */
 export function validDocument(): fc.Arbitrary<ValidDocument> {
@@ -278,8 +440,10 @@ export function validDocument(): fc.Arbitrary<ValidDocument> {
           ),
           operations: fc.tuple(...places.map((p) => operationArb(p, v31, tags, schemes))),
           allOf: fc.boolean(),
+          webhooks: webhooksArb(v31, schemes),
+          multiFile: fc.boolean(),
         })
-        .map(({ schemas, operations, allOf }) => {
+        .map(({ schemas, operations, allOf, webhooks, multiFile }) => {
           const named: { [key: string]: Json } = Object.fromEntries(
             typeNames.map((name, i) => [name, schemas[i]!]),
           );
@@ -309,9 +473,18 @@ export function validDocument(): fc.Arbitrary<ValidDocument> {
             },
           };
           if (tags) document.tags = [{ name: "pets" }, { name: "owners" }];
+          if (Object.keys(webhooks).length) document.webhooks = webhooks;
+          const streams = places
+            .filter((_, i) => streamsEvents(operations[i]!))
+            .map((p) => `${p.method.toUpperCase()} ${p.path}`)
+            .sort();
+          const files = multiFile ? splitIntoFiles(document, named, pathItems) : {};
           return {
             document,
+            files,
             operations: places.map((p) => `${p.method.toUpperCase()} ${p.path}`).sort(),
+            streams,
+            webhooks: Object.keys(webhooks),
           };
         }),
     );

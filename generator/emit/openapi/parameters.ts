@@ -56,6 +56,10 @@ function styleOf(param: Param): JsonObject {
       return t.kind === "array" ? { style: "form", explode: true } : {};
     case "comma":
       return { style: "form", explode: false };
+    case "space":
+      return { style: "spaceDelimited", explode: false };
+    case "pipe":
+      return { style: "pipeDelimited", explode: false };
     case "brackets":
       return { style: "form", explode: true, "x-apigen-style": "brackets" };
     case "deepObject":

@@ -9,9 +9,13 @@ import { RequestValidationError } from "./errors.js";
 
 /**
  * How a query array or object is written; absent: `repeat` (`a=1&a=2`). `comma`: `a=1,2`;
+ * `space`: `a=1%202` (OpenAPI's spaceDelimited); `pipe`: `a=1|2` (pipeDelimited);
  * `brackets`: `a[]=1&a[]=2`; `deepObject`: `a[gte]=1&a[lte]=2`.
  */
-export type QueryStyle = "comma" | "brackets" | "deepObject";
+export type QueryStyle = "comma" | "space" | "pipe" | "brackets" | "deepObject";
+
+/** What the delimited styles put between the items of one value (an item's own is escaped). */
+const delimiters: Readonly<Record<string, string>> = { comma: ",", space: "%20", pipe: "|" };
 
 /** The parameters of a call other than path ones, by their spec name. */
 export type QueryParams = Readonly<Record<string, unknown>>;
@@ -91,7 +95,8 @@ function queryPairs(
       return [];
     }
     const items = value.map((item) => encode(String(item)));
-    if (style === "comma") return items.length ? [`${key}=${items.join(",")}`] : [];
+    const delimiter = style === undefined ? undefined : entry(delimiters, style);
+    if (delimiter !== undefined) return items.length ? [`${key}=${items.join(delimiter)}`] : [];
     const itemKey = style === "brackets" ? `${key}[]` : key;
     return items.map((item) => `${itemKey}=${item}`);
   }

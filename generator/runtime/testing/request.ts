@@ -117,7 +117,7 @@ export function readParams(
       const all = query
         .getAll(wire)
         .concat(query.getAll(`${wire}[]`))
-        .flatMap((v) => v.split(","));
+        .flatMap((v) => v.split(param.delimiter ?? ","));
       if (all.length > 0)
         put(
           out,

@@ -55,6 +55,11 @@ export interface RouteParam {
   urlValue?: "number" | "boolean";
   /** An array parameter: every occurrence (and comma-separated parts) are kept. */
   list?: boolean;
+  /**
+   * What separates an array's items in one value instead of a comma: a space (style `space`,
+   * OpenAPI's spaceDelimited) or `|` (style `pipe`, pipeDelimited).
+   */
+  delimiter?: " " | "|";
 }
 
 /** What a success answers. `note`: why the body is what it is, sent as `X-Apigen-Stand-In`. */

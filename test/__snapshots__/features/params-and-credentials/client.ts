@@ -100,6 +100,8 @@ export class ParamsCore extends ClientCore {
  * @param params.state The `state` query parameter.
  * @param params.expand The `expand` query parameter.
  * @param params.created The `created` query parameter.
+ * @param params.sizes The `sizes` query parameter.
+ * @param params.ids The `ids` query parameter.
  * @param params.per_page Default `30`.
  * @param params.sort Default `"created"`, sent when left out.
  * @returns The response body.
@@ -111,11 +113,19 @@ export const issuesList: (
   repo: string,
   params?: Pick<
     IssuesListParams,
-    "If-None-Match" | "labels" | "state" | "expand" | "created" | "per_page" | "sort"
+    | "If-None-Match"
+    | "labels"
+    | "state"
+    | "expand"
+    | "created"
+    | "sizes"
+    | "ids"
+    | "per_page"
+    | "sort"
   >,
   options?: RequestOptions,
 ) => ApiPromise<Issue[]> = /* @__PURE__ */ endpoint(
-  '{"id":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo","$query"],"documentedResponse":true,"styles":{"labels":"comma","expand":"brackets","created":"deepObject"},"headerParams":["If-None-Match"],"sendDefaults":{"sort":"created"},"code":["validateParams","place"]}',
+  '{"id":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo","$query"],"documentedResponse":true,"styles":{"labels":"comma","expand":"brackets","created":"deepObject","sizes":"space","ids":"pipe"},"headerParams":["If-None-Match"],"sendDefaults":{"sort":"created"},"code":["validateParams","place"]}',
   validateIssuesListParams,
   placeParams,
 );
@@ -267,6 +277,8 @@ export interface IssuesApi {
    * @param params.state The `state` query parameter.
    * @param params.expand The `expand` query parameter.
    * @param params.created The `created` query parameter.
+   * @param params.sizes The `sizes` query parameter.
+   * @param params.ids The `ids` query parameter.
    * @param params.per_page Default `30`.
    * @param params.sort Default `"created"`, sent when left out.
    * @returns The response body.
@@ -277,7 +289,15 @@ export interface IssuesApi {
     repo: string,
     params?: Pick<
       IssuesListParams,
-      "If-None-Match" | "labels" | "state" | "expand" | "created" | "per_page" | "sort"
+      | "If-None-Match"
+      | "labels"
+      | "state"
+      | "expand"
+      | "created"
+      | "sizes"
+      | "ids"
+      | "per_page"
+      | "sort"
     >,
     options?: RequestOptions,
   ): ApiPromise<Issue[]>;

@@ -42,6 +42,10 @@ export interface IssuesListParams {
   expand?: string[];
   /** Travels in the query string. */
   created?: RangeQuery;
+  /** Travels in the query string. */
+  sizes?: number[];
+  /** Travels in the query string. */
+  ids?: string[];
   /**
    * Travels in the query string.
    * @maximum 100

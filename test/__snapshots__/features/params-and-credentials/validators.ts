@@ -75,7 +75,7 @@ export function validateIssuesListParams(
   issues: ValidationIssue[],
 ): void {
   (validateIssuesListParamsShape ??= fromData(
-    '[["array","number","object","string","validateRangeQuery"],["object",{"owner":"string","repo":"string","If-None-Match":"string","labels":["array","string"],"state":["array","string"],"expand":["array","string"],"created":"validateRangeQuery","per_page":["number",{"integer":true,"maximum":100}],"sort":"string"},["owner","repo"]]]',
+    '[["array","number","object","string","validateRangeQuery"],["object",{"owner":"string","repo":"string","If-None-Match":"string","labels":["array","string"],"state":["array","string"],"expand":["array","string"],"created":"validateRangeQuery","sizes":["array","integer"],"ids":["array","string"],"per_page":["number",{"integer":true,"maximum":100}],"sort":"string"},["owner","repo"]]]',
     array,
     number,
     object,
