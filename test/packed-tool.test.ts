@@ -7,10 +7,18 @@
  * in one scratch folder, removed at the end (npm's logs and temporary files included).
  */
 import { execFile, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir } from "./helpers.ts";
@@ -291,8 +299,9 @@ describe("the packed tool in a project of its own", () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), '{ "name": "lowest", "private": true }\n');
     run(dir, "npm", [...install, "typescript@5.9.3"]);
-    // streams, paging, unions, callbacks and webhooks: every runtime file between them
-    const features = ["streaming", "pagination", "unions", "operations"];
+    // streams, paging, expansion, conditional requests, callbacks and webhooks: between them
+    // every runtime file a package can carry (shown below), in three packages
+    const features = ["streaming", "expandable", "requests"];
     // run in the project's folder: the repository's apigen.config.ts (every output on, the
     // integrations' peers among them) is not its config
     for (const feature of features)
@@ -303,8 +312,19 @@ describe("the packed tool in a project of its own", () => {
         "--out",
         join(dir, feature),
       ]);
-    // each package's own builds (its `npm run build`: ES modules, then CommonJS), all eight in
-    // one compiler process (build mode), which starts TypeScript 5.9 once, not eight times.
+    // every runtime module but the integrations' (their peers, msw and TanStack Query, are not
+    // installed here: test/msw.test.ts and test/tanstack-query.test.ts build them)
+    const runtimeFiles = (folder: string) =>
+      readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+        .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split("\\").join("/"));
+    const carried = new Set(features.flatMap((f) => runtimeFiles(join(dir, f, "src/runtime"))));
+    const shipped = runtimeFiles(join(repoRoot, "generator/runtime")).filter(
+      (path) => !/^(msw|tanstack)\//.test(path),
+    );
+    expect(shipped.filter((path) => !carried.has(path))).toEqual([]);
+    // each package's own builds (its `npm run build`: ES modules, then CommonJS), all six in
+    // one compiler process (build mode), which starts TypeScript 5.9 once, not six times.
     // Each ES build checks every file of its package (the package's tsconfig.json leaves
     // TypeScript's own lib files out, `skipDefaultLibCheck`); the CommonJS builds check nothing
     // (`noCheck`, as the package says).
