@@ -13,7 +13,9 @@ import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
 import { DiagnosticBag, DiagnosticsError } from "../diagnostics/diagnostic.ts";
+import { fastParse } from "../load/fast-yaml.ts";
 import { LineIndex } from "../load/line-index.ts";
+import { PositionTreeLocator } from "../load/spec-file.ts";
 import { maxSpecFileBytes, readRegularFile, reasonOf } from "../load/spec-folder.ts";
 import { maxDocumentFileBytes } from "../load/spec-source.ts";
 import {
@@ -226,7 +228,10 @@ export function parseText(shown: string, name: string, text: string): ParsedText
     bag.report("import-file-unreadable", { file: name, reason }, lines.at(0));
     throw new DiagnosticsError(bag.items);
   }
-  parsed ??= { value: parseYaml(text, lines), json: false };
+  // the spec loader's fast reading first (js-yaml's events: several times faster than the
+  // `yaml` package's document), which takes only what it reads exactly as that would; anything
+  // else (anchors, tags, duplicate keys, a syntax error) is read the careful way
+  parsed ??= { value: (fastParse(text)?.data as JsonValue) ?? parseYaml(text, lines), json: false };
   const deep = firstTooDeep(parsed.value, maxDocumentDepth);
   if (deep) {
     const pointer = deep.reduce<string>((p, key) => childPointer(p, key), "#");
@@ -366,8 +371,9 @@ export function pointerTokens(pointer: string): string[] {
 
 /**
  * Line and column of the value at a pointer; the nearest ancestor's when it is not there.
- * In JSON by scanning the text (json-position.ts); in YAML from the parsed document, made
- * again for this (only when a problem is reported). Undefined when the text is nested too
+ * In JSON by scanning the text (json-position.ts); in YAML from the fast reading's position
+ * tree (load/fast-yaml.ts), or the `yaml` package's document where that declines, made again
+ * for this (only when a problem is reported). Undefined when the text is nested too
  * deep for the parser.
  */
 export function positionOf(
@@ -380,13 +386,15 @@ export function positionOf(
 
 /**
  * Line and column of many pointers into one file (`positionOf`, with what it builds kept):
- * the line index, the JSON scan (json-position.ts, `JsonOffsets`) or the parsed YAML document
- * with an index of each mapping's keys, each made once, at the first lookup.
+ * the line index, the JSON scan (json-position.ts, `JsonOffsets`), or for YAML the fast
+ * reading's position tree or the parsed document with an index of each mapping's keys, each
+ * made once, at the first lookup.
  */
 export class TextPositions {
   private lines: LineIndex | undefined;
   private jsonOffsets: JsonOffsets | undefined;
   private yaml: { root: Node | null } | undefined;
+  private fast: PositionTreeLocator | null | undefined;
   private readonly keys = new WeakMap<object, Map<string, { key: unknown; value: unknown }>>();
 
   constructor(
@@ -406,6 +414,16 @@ export class TextPositions {
   }
 
   private yamlOffset(tokens: readonly string[]): number | undefined {
+    if (this.fast === undefined) {
+      // the fast reading's position tree where it reads the text (as parseText did)
+      const fast = fastParse(this.text);
+      this.fast = fast ? new PositionTreeLocator(fast.root) : null;
+    }
+    if (this.fast) {
+      // a sequence's index is a number in the tree's path; a mapping's keys are looked up as text
+      const path = tokens.map((token) => (/^(?:0|[1-9]\d*)$/.test(token) ? Number(token) : token));
+      return this.fast.offset(path, "value", 0);
+    }
     if (!this.yaml) {
       try {
         const doc = parseDocument(this.text, { keepSourceTokens: false, uniqueKeys: false });
