@@ -243,23 +243,16 @@ export interface CallArgs {
  */
 export function callArgs(op: Operation, args: readonly unknown[]): CallArgs {
   const names = op.args ?? [];
-  let params: Record<string, string | number | boolean> | undefined;
+  const path: [string, unknown][] = [];
   let body: unknown;
   let query: QueryParams | undefined;
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
+  names.forEach((name, i) => {
     if (name === "$body") body = args[i];
     else if (name === "$query") query = args[i] as QueryParams | undefined;
-    // A path parameter may be named `__proto__`: an own entry, not the prototype.
-    else if (name === "__proto__")
-      Object.defineProperty((params ??= {}), name, {
-        value: args[i],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else (params ??= {})[name] = args[i] as string | number | boolean;
-  }
+    else path.push([name, args[i]]);
+  });
+  // fromEntries makes own entries: a path parameter named `__proto__` is one, not the prototype.
+  const params = path.length ? (Object.fromEntries(path) as PathParams) : undefined;
   return { params, body, query, options: args[names.length] as RequestOptions | undefined };
 }
 
