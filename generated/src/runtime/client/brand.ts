@@ -32,14 +32,12 @@ function ownBrand(target: object): unknown {
 export function isBranded(target: object, value: unknown): boolean {
   if (Function.prototype[Symbol.hasInstance].call(target, value)) return true;
   const wanted = ownBrand(target);
-  if (typeof wanted !== "string") return false;
-  if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;
+  // An object or a function has a prototype chain; a primitive has none of its own.
+  if (typeof wanted !== "string" || Object(value) !== value) return false;
   // a chain JavaScript's own check above has just walked to its end
-  let prototype: object | null = Object.getPrototypeOf(value);
-  while (prototype !== null) {
-    const constructor: unknown = Object.getOwnPropertyDescriptor(prototype, "constructor")?.value;
+  for (let at = Object.getPrototypeOf(value); at !== null; at = Object.getPrototypeOf(at)) {
+    const constructor: unknown = Object.getOwnPropertyDescriptor(at, "constructor")?.value;
     if (typeof constructor === "function" && ownBrand(constructor) === wanted) return true;
-    prototype = Object.getPrototypeOf(prototype);
   }
   return false;
 }
