@@ -71,7 +71,7 @@ import {
 import { bounded, type Ending } from "./timeout.js";
 
 export { ApiPromise, type WithResponse } from "./api-promise.js";
-export type { ApiRequests } from "./api-requests.js";
+export { lenientApiRequests, type ApiRequests } from "./api-requests.js";
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
 export { group } from "./operation.js";
