@@ -569,7 +569,7 @@ export class ClientCore {
   ): number {
     const { maxRetries, retryBackoffMs, maxRetryBackoffMs, maxRetryAfterMs } = this.options;
     const response = "status" in outcome ? outcome : undefined;
-    const retrySafe = !op.unsafe || call.idempotencyKey !== undefined;
+    const retrySafe = !/^(POST|PATCH)$/.test(op.method) || call.idempotencyKey !== undefined;
     const retry =
       attempt < (call.maxRetries ?? maxRetries) &&
       (response

@@ -115,8 +115,6 @@ export interface Operation extends OperationSpec, Readonly<OperationCode> {
   readonly sends: readonly CredentialSend[];
   /** Whether a credential goes into the query string: then the headers are built per call. */
   readonly queryCredentials: boolean;
-  /** POST and PATCH: not retried once they may have arrived, unless they carry an idempotency key. */
-  readonly unsafe: boolean;
 }
 
 /**
@@ -215,7 +213,6 @@ export function operation(data: string, ...code: unknown[]): Operation {
       basic: c.basic === true,
     })),
     queryCredentials: spec.credentials.some((c) => c.query !== undefined),
-    unsafe: spec.method === "POST" || spec.method === "PATCH",
     ...(given as OperationCode),
   };
 }
