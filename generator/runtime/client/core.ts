@@ -291,7 +291,10 @@ export class ClientCore {
     // time: built once, then sent as they are (fetch only reads them; a redirect to GET makes
     // a copy; header parameters go on a copy).
     const plain =
-      !call.headers && call.idempotencyKey === undefined && !call.nonce && !op.queryCredentials;
+      !call.headers &&
+      call.idempotencyKey === undefined &&
+      !call.nonce &&
+      !op.sends.some((send) => send.query !== undefined);
     let headers = plain ? this.fixedHeaders.get(op.fixedHeaders) : undefined;
     let secrets = this.secrets;
     const inQuery: string[] = [];

@@ -113,8 +113,6 @@ export interface Operation extends OperationSpec, Readonly<OperationCode> {
   readonly fixedHeaders: Readonly<Record<string, string>>;
   /** Per credential: how it is sent. */
   readonly sends: readonly CredentialSend[];
-  /** Whether a credential goes into the query string: then the headers are built per call. */
-  readonly queryCredentials: boolean;
 }
 
 /**
@@ -212,7 +210,6 @@ export function operation(data: string, ...code: unknown[]): Operation {
       query: c.query,
       basic: c.basic === true,
     })),
-    queryCredentials: spec.credentials.some((c) => c.query !== undefined),
     ...(given as OperationCode),
   };
 }
