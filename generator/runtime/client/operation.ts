@@ -33,14 +33,11 @@ export interface CredentialSpec {
 }
 
 /** One credential as a call sends it (`operation()` works it out once). */
-export interface CredentialSend {
-  option: string;
+export interface CredentialSend extends Omit<CredentialSpec, "header"> {
   /** Lower-cased header name, or undefined for a query credential. */
   header: string | undefined;
   /** The scheme with its space, e.g. `Bearer `. */
   prefix: string;
-  query: string | undefined;
-  basic: boolean;
 }
 
 /** What the generated layer says about one endpoint: data from the spec, no logic. */
@@ -201,11 +198,9 @@ export function operation(data: string, ...code: unknown[]): Operation {
     parts,
     fixedHeaders: lowerKeys({ accept: "application/json", ...spec.headers }),
     sends: spec.credentials.map((c) => ({
-      option: c.option,
+      ...c,
       header: c.query === undefined ? (c.header ?? "authorization").toLowerCase() : undefined,
       prefix: c.basic ? "Basic " : c.scheme ? `${c.scheme} ` : "",
-      query: c.query,
-      basic: c.basic === true,
     })),
     ...(given as OperationCode),
   };
