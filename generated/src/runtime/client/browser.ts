@@ -225,10 +225,10 @@ export class ClientCore {
       ...this.apiHeaders,
       ...lowerKeys({ ...op.headers, ...options.headers, ...call.headers }),
     };
-    for (const [i, send] of op.sends.entries()) {
+    for (const send of op.sends) {
       let value: unknown = this.credentials[send.option];
       if (!value) {
-        if (op.credentials[i]!.optional) continue;
+        if (send.optional) continue;
         throw new MissingCredentialError(id, send.option, send);
       }
       const given = typeof value === "function";
