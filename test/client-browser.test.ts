@@ -18,7 +18,11 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as nodeBuild from "../generated/src/index.ts";
 import * as lean from "../generator/runtime/client/browser.ts";
-import { ApiError, RequestValidationError } from "../generator/runtime/client/errors.ts";
+import {
+  ApiError,
+  MissingCredentialError,
+  RequestValidationError,
+} from "../generator/runtime/client/errors.ts";
 import { pagedEndpoint } from "../generator/runtime/client/pagination.ts";
 import { credentialText, placeParams } from "../generator/runtime/client/params.ts";
 import { repoRoot, tempDir } from "./helpers.ts";
@@ -289,6 +293,8 @@ describe("the browser build", () => {
         credentials: [
           { option: "login", basic: true },
           { option: "key", query: "api_key" },
+          // Not given: an optional one is left out, a required one refuses the call.
+          { option: "session", header: "X-Session", optional: true },
         ],
         headers: {},
         documentedResponse: false,
@@ -303,6 +309,23 @@ describe("the browser build", () => {
     expect(request!.headers["x-api-version"]).toBe("1");
     expect(request!.headers.accept).toBe("application/vnd.test+json");
     expect(request!.headers.authorization).toBe(`Basic ${btoa("ann:s3cret-pass")}`);
+    expect(request!.headers["x-session"]).toBeUndefined();
+    const required = lean.operation(
+      JSON.stringify({
+        id: "files.get",
+        method: "GET",
+        path: "/files/{name}",
+        credentials: [{ option: "session", header: "X-Session" }],
+        headers: {},
+        documentedResponse: false,
+      }),
+    );
+    const missing = await rejection(client.request(required, { name: "a" }));
+    expect([missing.constructor, missing.message]).toEqual([
+      MissingCredentialError,
+      "files.get needs the session option (sent as x-session), and the client has none",
+    ]);
+    expect(server.requests).toHaveLength(1);
     // What the call sent is redacted from its error: the password, the token and the key.
     const token = btoa("ann:s3cret-pass");
     server.respond((_req, res) => {
