@@ -49,9 +49,10 @@ const refuse = (what: string) =>
 export class ApiPromise<T, H = Record<string, never>> implements PromiseLike<T>, ResultState {
   mode: ResultMode = 0;
   fixed = false;
-  kept?: Success;
-  spec?: DecodeSpec;
-  private readonly result: Promise<unknown>;
+  // Set by decode.ts `settle` when a success is kept; the result by the constructor.
+  declare kept?: Success;
+  declare spec?: DecodeSpec;
+  declare private readonly result: Promise<unknown>;
 
   constructor(run: (state: ResultState) => Promise<unknown>) {
     this.result = run(this);
