@@ -164,6 +164,8 @@ function apiRequestsExpr(model: ApiModel): Expr | undefined {
         ? valueExpr(Object.fromEntries(model.hosts.map((h) => [h.name, h.baseUrl ?? null])))
         : undefined,
     ],
+    // The browser build works them out with it; a spec without leaves it out of a bundle.
+    ["lenient", runtimeValue(coreModule, "lenientApiRequests")],
   ]);
 }
 

@@ -17,9 +17,9 @@
 /** The static property that holds a class's brand. */
 export const brandKey = "~brand";
 
-/** The brand a class declares itself (not one it inherits), else `undefined`. */
-function ownBrand(target: object): unknown {
-  return Object.getOwnPropertyDescriptor(target, brandKey)?.value;
+/** A property's value where `target` has it as its own data property, else `undefined`: no getter runs. */
+function ownValue(target: object, key: string): unknown {
+  return Object.getOwnPropertyDescriptor(target, key)?.value;
 }
 
 /**
@@ -28,15 +28,15 @@ function ownBrand(target: object): unknown {
  */
 export function isBranded(target: object, value: unknown): boolean {
   if (Function.prototype[Symbol.hasInstance].call(target, value)) return true;
-  const wanted = ownBrand(target);
-  if (typeof wanted !== "string") return false;
-  if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;
+  // The brand the class declares itself, not one it inherits.
+  const wanted = ownValue(target, brandKey);
+  // An object or a function has a prototype chain; a primitive has none of its own.
+  if (typeof wanted !== "string" || Object(value) !== value) return false;
   // a chain JavaScript's own check above has just walked to its end
-  let prototype: object | null = Object.getPrototypeOf(value);
-  while (prototype !== null) {
-    const constructor: unknown = Object.getOwnPropertyDescriptor(prototype, "constructor")?.value;
-    if (typeof constructor === "function" && ownBrand(constructor) === wanted) return true;
-    prototype = Object.getPrototypeOf(prototype);
+  for (let at = Object.getPrototypeOf(value); at !== null; at = Object.getPrototypeOf(at)) {
+    const constructor = ownValue(at, "constructor");
+    if (typeof constructor === "function" && ownValue(constructor, brandKey) === wanted)
+      return true;
   }
   return false;
 }

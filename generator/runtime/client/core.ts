@@ -71,7 +71,7 @@ import {
 import { bounded, type Ending } from "./timeout.js";
 
 export { ApiPromise, type WithResponse } from "./api-promise.js";
-export type { ApiRequests } from "./api-requests.js";
+export { lenientApiRequests, type ApiRequests } from "./api-requests.js";
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
 export { group } from "./operation.js";
@@ -291,7 +291,10 @@ export class ClientCore {
     // time: built once, then sent as they are (fetch only reads them; a redirect to GET makes
     // a copy; header parameters go on a copy).
     const plain =
-      !call.headers && call.idempotencyKey === undefined && !call.nonce && !op.queryCredentials;
+      !call.headers &&
+      call.idempotencyKey === undefined &&
+      !call.nonce &&
+      !op.sends.some((send) => send.query !== undefined);
     let headers = plain ? this.fixedHeaders.get(op.fixedHeaders) : undefined;
     let secrets = this.secrets;
     const inQuery: string[] = [];
@@ -569,7 +572,7 @@ export class ClientCore {
   ): number {
     const { maxRetries, retryBackoffMs, maxRetryBackoffMs, maxRetryAfterMs } = this.options;
     const response = "status" in outcome ? outcome : undefined;
-    const retrySafe = !op.unsafe || call.idempotencyKey !== undefined;
+    const retrySafe = !/^(POST|PATCH)$/.test(op.method) || call.idempotencyKey !== undefined;
     const retry =
       attempt < (call.maxRetries ?? maxRetries) &&
       (response

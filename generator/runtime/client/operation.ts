@@ -33,14 +33,11 @@ export interface CredentialSpec {
 }
 
 /** One credential as a call sends it (`operation()` works it out once). */
-export interface CredentialSend {
-  option: string;
+export interface CredentialSend extends Omit<CredentialSpec, "header"> {
   /** Lower-cased header name, or undefined for a query credential. */
   header: string | undefined;
   /** The scheme with its space, e.g. `Bearer `. */
   prefix: string;
-  query: string | undefined;
-  basic: boolean;
 }
 
 /** What the generated layer says about one endpoint: data from the spec, no logic. */
@@ -110,10 +107,6 @@ export interface Operation extends OperationSpec, Readonly<OperationCode> {
   readonly fixedHeaders: Readonly<Record<string, string>>;
   /** Per credential: how it is sent. */
   readonly sends: readonly CredentialSend[];
-  /** Whether a credential goes into the query string: then the headers are built per call. */
-  readonly queryCredentials: boolean;
-  /** POST and PATCH: not retried once they may have arrived, unless they carry an idempotency key. */
-  readonly unsafe: boolean;
 }
 
 /**
@@ -205,14 +198,10 @@ export function operation(data: string, ...code: unknown[]): Operation {
     parts,
     fixedHeaders: lowerKeys({ accept: "application/json", ...spec.headers }),
     sends: spec.credentials.map((c) => ({
-      option: c.option,
+      ...c,
       header: c.query === undefined ? (c.header ?? "authorization").toLowerCase() : undefined,
       prefix: c.basic ? "Basic " : c.scheme ? `${c.scheme} ` : "",
-      query: c.query,
-      basic: c.basic === true,
     })),
-    queryCredentials: spec.credentials.some((c) => c.query !== undefined),
-    unsafe: spec.method === "POST" || spec.method === "PATCH",
     ...(given as OperationCode),
   };
 }
@@ -240,23 +229,16 @@ export interface CallArgs {
  */
 export function callArgs(op: Operation, args: readonly unknown[]): CallArgs {
   const names = op.args ?? [];
-  let params: Record<string, string | number | boolean> | undefined;
+  const path: [string, unknown][] = [];
   let body: unknown;
   let query: QueryParams | undefined;
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
+  names.forEach((name, i) => {
     if (name === "$body") body = args[i];
     else if (name === "$query") query = args[i] as QueryParams | undefined;
-    // A path parameter may be named `__proto__`: an own entry, not the prototype.
-    else if (name === "__proto__")
-      Object.defineProperty((params ??= {}), name, {
-        value: args[i],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else (params ??= {})[name] = args[i] as string | number | boolean;
-  }
+    else path.push([name, args[i]]);
+  });
+  // fromEntries makes own entries: a path parameter named `__proto__` is one, not the prototype.
+  const params = path.length ? (Object.fromEntries(path) as PathParams) : undefined;
   return { params, body, query, options: args[names.length] as RequestOptions | undefined };
 }
 

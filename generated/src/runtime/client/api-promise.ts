@@ -49,9 +49,10 @@ const refuse = (what: string) =>
 export class ApiPromise<T, H = Record<string, never>> implements PromiseLike<T>, ResultState {
   mode: ResultMode = 0;
   fixed = false;
-  kept?: Success;
-  spec?: DecodeSpec;
-  private readonly result: Promise<unknown>;
+  // Set by decode.ts `settle` when a success is kept; the result by the constructor.
+  declare kept?: Success;
+  declare spec?: DecodeSpec;
+  declare private readonly result: Promise<unknown>;
 
   constructor(run: (state: ResultState) => Promise<unknown>) {
     this.result = run(this);
@@ -87,15 +88,13 @@ export class ApiPromise<T, H = Record<string, never>> implements PromiseLike<T>,
     }
     if (this.mode === 1) return this.result as Promise<WithResponse<T, H>>;
     if (this.mode === 2) return refuse("withResponse() (after asResponse())");
-    // Awaited first: the success it kept answers.
+    // Awaited first: the success it kept, with its endpoint (`spec`), answers.
     return this.result.then((data) => {
       const { response, status, headers } = this.kept!;
-      return {
-        data,
-        response,
-        status,
-        headers: this.spec ? readDeclared(this.spec, headers) : {},
-      } as WithResponse<T, H>;
+      return { data, response, status, headers: readDeclared(this.spec!, headers) } as WithResponse<
+        T,
+        H
+      >;
     });
   }
 

@@ -20,6 +20,12 @@ export interface ApiRequests {
   version?: { header: string; versions: readonly string[]; current: string };
   /** Other addresses endpoints are served from, by host name: the spec's default, or null for none. */
   hosts?: Readonly<Record<string, string | null>>;
+  /**
+   * `lenientApiRequests`, passed beside the data by the generated core of a spec that has
+   * any of it, so that a browser bundle of another leaves that code out: the browser build
+   * (browser.ts) works the requests out with it. The full loop (core.ts) does not read it.
+   */
+  lenient?: typeof lenientApiRequests;
 }
 
 /** The client options the spec gives meaning to; a generated options interface declares those its API has. */
@@ -88,4 +94,30 @@ export function apiHeadersOf(
   const out = lowerKeys(headers ?? {});
   if (version) out[version.header.toLowerCase()] = chosen ?? version.current;
   return out;
+}
+
+/**
+ * The headers and hosts of `api` as the browser build (browser.ts) works them out: as
+ * `apiHeadersOf` and `hostAddressesOf` do, without their refusal of an `apiVersion` or a
+ * host name the spec does not list. A host with no address is still a ClientOptionsError.
+ */
+export function lenientApiRequests(
+  api: ApiRequests,
+  options: SpecOptions,
+): { headers: Record<string, string>; hosts: Record<string, Address> | undefined } {
+  const { headers, version, hosts } = api;
+  return {
+    headers: {
+      ...(headers && lowerKeys(headers)),
+      ...(version && { [version.header.toLowerCase()]: options.apiVersion ?? version.current }),
+    },
+    hosts:
+      hosts &&
+      Object.fromEntries(
+        Object.entries(hosts).map(([name, url]) => [
+          name,
+          baseAddress(options.hosts?.[name] ?? url, `hosts.${name}`),
+        ]),
+      ),
+  };
 }

@@ -46,7 +46,7 @@ import { detailsOf, type ApiErrorClass } from "./response.js";
 import type { RetryPolicy } from "./retry.js";
 
 export { ApiPromise, type WithResponse } from "./api-promise.js";
-export type { ApiRequests } from "./api-requests.js";
+export { lenientApiRequests, type ApiRequests } from "./api-requests.js";
 export type {
   BasicCredentialValue,
   ClientLogger,
@@ -141,22 +141,10 @@ export class ClientCore {
     api: ApiRequests = {},
   ) {
     ({ base: this.base, origin: this.origin } = baseAddress(options.baseUrl));
-    // What the spec has every request carry, as api-requests.ts works it out, without its
-    // refusal of an `apiVersion` or a host name the spec does not list.
-    const { headers, version, hosts } = api;
-    const chosen = options as SpecOptions;
-    this.apiHeaders = {
-      ...(headers && lowerKeys(headers)),
-      ...(version && { [version.header.toLowerCase()]: chosen.apiVersion ?? version.current }),
-    };
-    this.hosts =
-      hosts &&
-      Object.fromEntries(
-        Object.entries(hosts).map(([name, url]) => [
-          name,
-          baseAddress(chosen.hosts?.[name] ?? url, `hosts.${name}`),
-        ]),
-      );
+    // What the spec has every request carry, worked out by the code the generated core
+    // passes beside it (api-requests.ts `lenientApiRequests`): a spec without leaves it out.
+    ({ headers: this.apiHeaders, hosts: this.hosts } =
+      api.lenient?.(api, options as SpecOptions) ?? {});
     this.options = options;
     this.maxPages = options.maxPages ?? 10_000; // the defaults are core.ts's
     this.plugs = Object.assign({ call: pass, attempt: pass }, ...(options.features ?? []));
@@ -237,10 +225,10 @@ export class ClientCore {
       ...this.apiHeaders,
       ...lowerKeys({ ...op.headers, ...options.headers, ...call.headers }),
     };
-    for (const [i, send] of op.sends.entries()) {
+    for (const send of op.sends) {
       let value: unknown = this.credentials[send.option];
       if (!value) {
-        if (op.credentials[i]!.optional) continue;
+        if (send.optional) continue;
         throw new MissingCredentialError(id, send.option, send);
       }
       const given = typeof value === "function";

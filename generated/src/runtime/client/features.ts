@@ -83,7 +83,7 @@ export interface ClientFeature {
 export const retries: ClientFeature = {
   async call(exchange, attempts) {
     const { op, call, options, retryPolicy } = exchange;
-    const safe = !op.unsafe || call.idempotencyKey !== undefined;
+    const safe = !/^(POST|PATCH)$/.test(op.method) || call.idempotencyKey !== undefined;
     for (let attempt = 0; ; attempt++) {
       try {
         return await attempts(exchange);

@@ -260,7 +260,7 @@ export function basicToken(endpointId: string, option: string, value: unknown): 
  */
 export function credentialText(
   endpointId: string,
-  send: { option: string; query: string | undefined; basic: boolean },
+  send: { option: string; query?: string | undefined; basic?: boolean | undefined },
   value: unknown,
 ): string[] {
   if (send.basic) return [basicToken(endpointId, send.option, value), ...secretsOf(value)];

@@ -102,31 +102,29 @@ export function detailsOf(
   const parsed = cut ? undefined : tryParseJson(safeText);
   const json = parsed && !deeperThan(parsed.value, maxDepth) ? parsed : undefined;
   const body = json ? json.value : safeText;
+  const record = isRecord(body) ? body : undefined;
+  const errors = (
+    Array.isArray(record?.errors) ? record.errors.filter(isRecord) : []
+  ) as ApiErrorEntry[];
+  // Stripe's `{ error: { type, code, message, param } }` is a body of one entry.
+  if (errors.length === 0 && isRecord(record?.error)) errors.push(record.error as ApiErrorEntry);
+  // The server's own message: the first entry's or the body's, or a text that is not JSON.
+  const said = record ? (errors[0]?.message ?? record.message) : json ? undefined : safeText;
+  const serverMessage = typeof said === "string" ? oneLine(said) : "";
   const details: ApiErrorDetails = {
     status,
     endpointId,
-    message: "",
-    errors: [],
+    message: serverMessage || `HTTP ${status}`,
+    errors,
     body,
     headers: safeHeaders,
   };
-  const requestId = requestIdOf(details.headers, requestIdHeader);
+  const requestId = requestIdOf(safeHeaders, requestIdHeader);
   if (requestId !== undefined) details.requestId = requestId;
-  if (isRecord(body)) {
-    if (Array.isArray(body.errors))
-      details.errors = body.errors.filter(isRecord) as ApiErrorEntry[];
-    // Stripe's `{ error: { type, code, message, param } }` is a body of one entry.
-    if (details.errors.length === 0 && isRecord(body.error))
-      details.errors = [body.error as ApiErrorEntry];
-    const first = details.errors[0];
-    const code = codeOf(first?.code) ?? codeOf(body.code);
-    if (code !== undefined) details.code = code;
-    if (typeof body[".tag"] === "string") details.tag = oneLine(body[".tag"]);
-    const message = first?.message ?? body.message;
-    if (typeof message === "string") details.message = oneLine(message);
-  } else if (!json) details.message = oneLine(safeText);
-  if (details.message) details.serverMessage = details.message;
-  details.message ||= `HTTP ${status}`;
+  const code = codeOf(errors[0]?.code) ?? codeOf(record?.code);
+  if (code !== undefined) details.code = code;
+  if (typeof record?.[".tag"] === "string") details.tag = oneLine(record[".tag"]);
+  if (serverMessage) details.serverMessage = serverMessage;
   return details;
 }
 

@@ -21,6 +21,7 @@ import {
   encodeBody,
   endpoint,
   group,
+  lenientApiRequests,
   type ApiPromise,
   type CoreOptions,
   type CredentialValue,
@@ -82,6 +83,7 @@ export class MediaCore extends ClientCore {
         current: "2024-06-01",
       },
       hosts: { uploads: "https://uploads.media.example" },
+      lenient: lenientApiRequests,
     });
   }
 }
