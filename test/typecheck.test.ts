@@ -2,11 +2,10 @@
  * The generated package compiles under strict settings (exactOptionalPropertyTypes
  * included) with TypeScript 6 and with the native TypeScript 7 compiler.
  */
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./helpers.ts";
-import { typescript6, typescript6Full, typescript7 } from "./support/typescript.ts";
+import { runTypeScript, typescript6, typescript6Full, typescript7 } from "./support/typescript.ts";
 
 // TypeScript 6 in full here, TypeScript's own lib files checked too (under the generated
 // package's settings, less its `skipDefaultLibCheck`): the other tests skip them
@@ -16,10 +15,9 @@ const compilers = {
   "TypeScript 7": [typescript7],
 };
 
+/** A compiler and its flags over a project of the repository (runTypeScript: TypeScript 6 on a plain `-p` in process). */
 function typeCheck([tsc, ...flags]: string[], project: string) {
-  return spawnSync(process.execPath, [tsc!, ...flags, "-p", join(repoRoot, project)], {
-    encoding: "utf8",
-  });
+  return runTypeScript(tsc!, [...flags, "-p", join(repoRoot, project)]);
 }
 
 describe.each(Object.entries(compilers))("generated package with %s", (_name, tsc) => {
