@@ -1,15 +1,6 @@
 import { defineConfig } from "vitest/config";
 import SlowestFirstSequencer from "./test/support/sequencer.ts";
 
-/**
- * Test files that need a process of their own (docs/test-suite.md, "No isolation between
- * files"). test/diagnostics.test.ts: its yaml-too-deep case expects the YAML parser to run out
- * of stack on 1,000 nested `[`, which it does only while its code is not yet optimized; in a
- * process that already ran other files it parses them, and the too-deep check after parsing
- * reports the same error at another place.
- */
-const isolated = ["test/diagnostics.test.ts"];
-
 // What the tests start (the CLI, tsc, publint) prints plain text whatever the caller's terminal
 // asks: CI sets FORCE_COLOR, and CI itself, which turns colour on in picocolors (publint's)
 // even into a pipe; an escape code inside a diagnostic breaks every test that reads one. NO_COLOR
@@ -32,14 +23,9 @@ export default defineConfig({
     // of loading them again for every file: about half the CPU time of the small files.
     // Every test file is still evaluated afresh; docs/test-suite.md says what this asks of a
     // test (leave no process-wide state behind: no process.env, no working folder, no
-    // unrestored spy). The files in `isolated` run in a fresh process each, as before.
-    projects: [
-      {
-        extends: true,
-        test: { name: "shared", include: ["test/**/*.test.ts"], exclude: isolated, isolate: false },
-      },
-      { extends: true, test: { name: "isolated", include: isolated, isolate: true } },
-    ],
+    // unrestored spy).
+    include: ["test/**/*.test.ts"],
+    isolate: false,
     // Two files at a time on the 2-core machine the suite is sized for (vitest's default is one
     // fewer than the cores); more where there are more cores. docs/test-suite.md has the figures.
     maxWorkers: "100%",

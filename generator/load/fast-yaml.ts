@@ -106,6 +106,24 @@ interface Frame {
   key?: { name: string; start: number; end: number } | undefined;
 }
 
+/**
+ * The offset where a text's nesting first goes past `maxSpecDepth` levels (mappings and
+ * sequences, block or flow, as js-yaml's reader counts them), or undefined when it does not
+ * (or stops on something else first). The careful reading's own parser runs out of stack on
+ * such a text only while its code is not yet optimized, so a nesting limit taken from it
+ * would depend on what ran before it in the process: this one does not.
+ */
+export function tooDeepAt(text: string): number | undefined {
+  try {
+    parseEvents(text, { maxDepth: maxSpecDepth + 1 });
+  } catch (error) {
+    const mark = (error as { mark?: { position?: number } }).mark;
+    if (/nesting exceeded maxDepth/.test(String(error)) && typeof mark?.position === "number")
+      return mark.position;
+  }
+  return undefined;
+}
+
 /** Reads a file the fast way, or `undefined` when it needs the careful reading. */
 export function fastParse(text: string): FastParse | undefined {
   let events: Event[];

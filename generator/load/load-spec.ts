@@ -11,7 +11,7 @@ import { DiagnosticBag, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { checkSchema } from "./schema-check.ts";
 import { LineIndex } from "./line-index.ts";
-import { fastParse } from "./fast-yaml.ts";
+import { fastParse, tooDeepAt } from "./fast-yaml.ts";
 import { DocumentLocator, PositionTreeLocator, SpecFile } from "./spec-file.ts";
 import { readSpecFolder, type SpecFolder } from "./spec-folder.ts";
 import { specText } from "./spec-text.ts";
@@ -95,6 +95,13 @@ function readCarefully(
   lines: LineIndex,
   bag: DiagnosticBag,
 ): SpecFile | undefined {
+  // nesting past the limit is found before the parser, whose own stack gives out on it only
+  // sometimes (fast-yaml.ts, tooDeepAt): the same place whatever ran before
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) {
+    bag.report("yaml-too-deep", { max: maxSpecDepth }, lines.at(deep));
+    return undefined;
+  }
   const doc = parseYaml(text, lines, bag);
   if (!doc || !checkAliases(doc, lines, bag)) return undefined;
   const data = plainData(doc, lines, bag);
