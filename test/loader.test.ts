@@ -99,6 +99,27 @@ describe("the loader", () => {
     }
   });
 
+  it("reads a file nested exactly as deep as the limit, and refuses one level more, in any process", () => {
+    // lists under the root, types and Money: 62 of them reach 64 levels below the root
+    const nested = (lists: number) =>
+      `types:\n  Money:\n    examples: ${"[".repeat(lists)}"x"${"]".repeat(lists)}\n`;
+    /** The YAML problems of the file (its schema's are not the matter here), with their places. */
+    const yamlProblems = (text: string) => {
+      const bag = new DiagnosticBag();
+      parseSpecFile("api.yaml", Buffer.from(text), bag);
+      return bag.items
+        .filter((d) => d.code.startsWith("yaml-"))
+        .map((d) => `${d.code} ${d.location?.line}:${d.location?.col}`);
+    };
+    expect(yamlProblems(nested(62))).toEqual([]);
+    // one list more: refused at the first node more than 66 levels deep (fast-yaml.ts
+    // tooDeepAt), the string inside the 63rd list (column 15 + 63), found before the parser;
+    // and at the same place far past it, where the parser may run out of stack, whatever ran
+    // before in this process
+    expect(yamlProblems(nested(63))).toEqual(["yaml-too-deep 3:78"]);
+    expect(yamlProblems(nested(1000))).toEqual(["yaml-too-deep 3:78"]);
+  });
+
   it("prints thousands of problems on huge lines quickly: lines split once a file, long lines cut around the column, the rest counted (found by the long loader fuzz: 15 s and 32 MB of output)", () => {
     // each line has one Z, at column 50,000: the caret must stand under it
     const line = `${"a".repeat(49_999)}Z${"a".repeat(50_000)}`;

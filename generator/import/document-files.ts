@@ -13,7 +13,7 @@ import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
 import { DiagnosticBag, DiagnosticsError } from "../diagnostics/diagnostic.ts";
-import { fastParse } from "../load/fast-yaml.ts";
+import { fastParse, tooDeepAt } from "../load/fast-yaml.ts";
 import { LineIndex } from "../load/line-index.ts";
 import { PositionTreeLocator } from "../load/spec-file.ts";
 import { maxSpecFileBytes, readRegularFile, reasonOf } from "../load/spec-folder.ts";
@@ -267,6 +267,10 @@ function tooDeep(location: SourceLocation, pointer?: string): DiagnosticsError {
 
 /** YAML text as data, refusing syntax errors, nesting the parser cannot take, and alias bombs. */
 function parseYaml(text: string, lines: LineIndex): JsonValue {
+  // nesting past the limit is found before the parser, whose own stack gives out on it only
+  // sometimes (load/fast-yaml.ts, tooDeepAt): the same place whatever ran before
+  const deep = tooDeepAt(text, maxDocumentDepth);
+  if (deep !== undefined) throw tooDeep(lines.at(deep));
   let doc;
   try {
     // Keys are checked below: the parser's own check compares each key with every key before

@@ -107,15 +107,17 @@ interface Frame {
 }
 
 /**
- * The offset where a text's nesting first goes past `maxSpecDepth` levels (mappings and
- * sequences, block or flow, as js-yaml's reader counts them), or undefined when it does not
- * (or stops on something else first). The careful reading's own parser runs out of stack on
- * such a text only while its code is not yet optimized, so a nesting limit taken from it
- * would depend on what ran before it in the process: this one does not.
+ * Where a text nests too deep to read, found without the careful reading's parser, which runs
+ * out of stack on such a text only while its code is not yet optimized (so a place taken from
+ * it would depend on what ran before it in the process): the offset of the first node, scalars
+ * included, more than `max` + 2 levels deep (js-yaml's reader counts every node), or undefined.
+ * Its parent is a collection more than `max` levels below the root, which checkData refuses
+ * anyway: nothing within the limit is refused here (what is past it only as empty collections
+ * is left to checkData).
  */
-export function tooDeepAt(text: string): number | undefined {
+export function tooDeepAt(text: string, max = maxSpecDepth): number | undefined {
   try {
-    parseEvents(text, { maxDepth: maxSpecDepth + 1 });
+    parseEvents(text, { maxDepth: max + 2 });
   } catch (error) {
     const mark = (error as { mark?: { position?: number } }).mark;
     if (/nesting exceeded maxDepth/.test(String(error)) && typeof mark?.position === "number")
