@@ -2,7 +2,6 @@
  * `npm run generate -- --scaffold-handlers FILE`: a typed handlers file, one function per
  * event, each answering a documented "not implemented" failure; never overwrites a file.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -101,8 +100,7 @@ describe("--scaffold-handlers", () => {
       JSON.stringify({ compilerOptions, files: ["fresh.ts"] }),
     );
     writeFileSync(join(folder, "package.json"), '{ "type": "module" }\n');
-    const args = [tsc, "-p", join(folder, "tsconfig.json")];
-    const run = spawnSync(process.execPath, args, { encoding: "utf8", cwd: folder });
+    const run = runTypeScript(tsc, ["-p", join(folder, "tsconfig.json")], { cwd: folder });
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });
