@@ -12,10 +12,10 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, send, type Running } from "./callbacks-helpers.ts";
 import { tempDir, writeGenerated } from "./helpers.ts";
+import { compileInPlace, importCompiled } from "./support/compiled-import.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
@@ -32,12 +32,12 @@ let mod: RouterModule;
 let untyped: RouterModule;
 beforeAll(async () => {
   await writeGenerated("test/fixtures/features/standard-webhooks", out);
-  mod = (await import(pathToFileURL(join(out, "src/callbacks.ts")).href)) as RouterModule;
+  compileInPlace(out);
+  mod = await importCompiled<RouterModule>(join(out, "src/callbacks.ts"));
   const untypedOut = join(out, "untyped");
   await writeGenerated("test/fixtures/delivery-headers-untyped", untypedOut);
-  untyped = (await import(
-    pathToFileURL(join(untypedOut, "src/callbacks.ts")).href
-  )) as RouterModule;
+  compileInPlace(untypedOut);
+  untyped = await importCompiled<RouterModule>(join(untypedOut, "src/callbacks.ts"));
 });
 
 const body = JSON.stringify({ type: "invoice.paid", invoice: "in_1", amount: 100 });

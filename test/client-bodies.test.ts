@@ -17,9 +17,9 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { writeGenerated, repoRoot, tempDir } from "./helpers.ts";
+import { compileInPlace, importCompiled } from "./support/compiled-import.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
@@ -44,7 +44,8 @@ let generated: any;
 beforeAll(async () => {
   out = tempDir("apigen-bodies-");
   await writeGenerated("test/fixtures/features/bodies-and-responses", out);
-  generated = await import(pathToFileURL(join(out, "src/index.ts")).href);
+  compileInPlace(out);
+  generated = await importCompiled<typeof generated>(join(out, "src/index.ts"));
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

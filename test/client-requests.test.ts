@@ -13,12 +13,12 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { compareModels } from "../generator/diff/compare.ts";
 import { loadModel } from "../generator/diff/load-base.ts";
 import type { ApiModel } from "../generator/ir/model.ts";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { compileInPlace, importCompiled } from "./support/compiled-import.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
@@ -71,8 +71,9 @@ async function recordingServer(): Promise<{ server: Server; url: string }> {
 beforeAll(async () => {
   out = tempDir("apigen-requests-");
   await writeGenerated("test/fixtures/features/requests", out);
-  generated = await import(pathToFileURL(join(out, "src/index.ts")).href);
-  testing = await import(pathToFileURL(join(out, "src/testing.ts")).href);
+  compileInPlace(out);
+  generated = await importCompiled(join(out, "src/index.ts"));
+  testing = await importCompiled(join(out, "src/testing.ts"));
   ({ server, url: baseUrl } = await recordingServer());
   ({ server: uploads, url: uploadsUrl } = await recordingServer());
 }, 60_000);
@@ -186,7 +187,8 @@ describe("the stand-in's downloads", () => {
         ].join("\n"),
       );
       await writeGenerated(dir, pkg);
-      const { createStandIn } = await import(pathToFileURL(join(pkg, "src/testing.ts")).href);
+      compileInPlace(pkg);
+      const { createStandIn } = await importCompiled<typeof testing>(join(pkg, "src/testing.ts"));
       const answer: Response = await createStandIn().fetch(
         new Request("http://stand-in.test/invoices/i1/pdf"),
       );
@@ -581,7 +583,8 @@ describe("an endpoint served from another host", () => {
         ].join("\n"),
       );
       await writeGenerated(dir, pkg);
-      const { FilesClient } = await import(pathToFileURL(join(pkg, "src/index.ts")).href);
+      compileInPlace(pkg);
+      const { FilesClient } = await importCompiled<typeof generated>(join(pkg, "src/index.ts"));
       expect(() => new FilesClient({ baseUrl })).toThrow(
         "hosts.files is required: the spec gives no address for it",
       );

@@ -7,10 +7,10 @@
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 import { TestServer, type Responder } from "./support/test-server.ts";
+import { compileInPlace, importCompiled } from "./support/compiled-import.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
@@ -36,7 +36,8 @@ let server: TestServer;
 beforeAll(async () => {
   out = tempDir("apigen-errors-");
   await writeGenerated(fixture, out);
-  mod = (await import(pathToFileURL(join(out, "src/index.ts")).href)) as Generated;
+  compileInPlace(out);
+  mod = await importCompiled<Generated>(join(out, "src/index.ts"));
   const spec = tempDir("apigen-errors-plain-spec-");
   cpSync(join(repoRoot, fixture), spec, { recursive: true });
   const api = join(spec, "api.yaml");
@@ -45,8 +46,9 @@ beforeAll(async () => {
   writeFileSync(api, text.replace(/,? ?notProcessed: true/g, ""));
   plainOut = tempDir("apigen-errors-plain-");
   await writeGenerated(spec, plainOut);
+  compileInPlace(plainOut);
   rmSync(spec, { recursive: true, force: true });
-  plain = (await import(pathToFileURL(join(plainOut, "src/index.ts")).href)) as Generated;
+  plain = await importCompiled<Generated>(join(plainOut, "src/index.ts"));
   server = await TestServer.start();
 });
 
@@ -170,7 +172,7 @@ describe("error codes narrow where they are compared, and unknown codes still co
 
 describe("the stand-in answers errors with the API's error body (errors.body)", () => {
   it("puts the refusal's message inside ErrorBody's error object", async () => {
-    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as {
+    const testing = (await importCompiled(join(out, "src/testing.ts"))) as {
       createStandIn(o: unknown): { fetch(request: Request): Promise<Response> };
     };
     const standIn = testing.createStandIn({ keys: { token: { valid: ["t"] } } });

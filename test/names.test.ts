@@ -16,12 +16,13 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmitContext } from "../generator/emit/context.ts";
 import { emitHandlersScaffold } from "../generator/emit/handlers-scaffold.ts";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { diagnosticsOf, repoRoot, tempDir, writeGenerated } from "./helpers.ts";
+import { compileInPlace, importCompiled } from "./support/compiled-import.ts";
+import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { imported, noContent, recorder, specFiles, typecheck } from "./support/names.ts";
 
 const scratch = tempDir("apigen-names-");
@@ -54,7 +55,8 @@ describe("groups and methods named like object members, and names that collapse 
       groupClassName: endpoint("constructor.constructor").groupClassName,
       paramsTypeName: endpoint("aB.x").paramsTypeName,
     };
-    pkg = await import(pathToFileURL(join(out, "src/index.ts")).href);
+    compileInPlace(out);
+    pkg = await importCompiled<typeof pkg>(join(out, "src/index.ts"));
     server = await recorder();
   }, 60_000);
   afterAll(() => server?.close());
@@ -80,7 +82,7 @@ describe("groups and methods named like object members, and names that collapse 
         "",
       ].join("\n"),
     );
-    expect(typecheck(out)).toBe("");
+    expect(typecheck(withRuntimeDeclarations(out))).toBe("");
   }, 120_000);
 
   it("makes every method callable under its member name, each sending its own request", async () => {
@@ -162,8 +164,8 @@ describe("groups and methods named like object members, and names that collapse 
   });
 
   it("gives callbacks whose names collapse a handler each, reached by their own path", async () => {
-    const { createCallbackRouter } = await import(
-      pathToFileURL(join(out, "src/callbacks.ts")).href
+    const { createCallbackRouter } = await importCompiled<typeof pkg>(
+      join(out, "src/callbacks.ts"),
     );
     const seen: string[] = [];
     const router = createCallbackRouter({
@@ -197,14 +199,15 @@ describe("`__proto__` and parameters of one name in two places", () => {
   beforeAll(async () => {
     mkdirSync(out);
     await writeGenerated("test/fixtures/names/wire", out);
-    pkg = await import(pathToFileURL(join(out, "src/index.ts")).href);
-    testing = await import(pathToFileURL(join(out, "src/testing.ts")).href);
+    compileInPlace(out);
+    pkg = await importCompiled<typeof pkg>(join(out, "src/index.ts"));
+    testing = await importCompiled<typeof testing>(join(out, "src/testing.ts"));
     server = await recorder();
   }, 60_000);
   afterAll(() => server?.close());
 
   it("gives a package that type-checks", () => {
-    expect(typecheck(out)).toBe("");
+    expect(typecheck(withRuntimeDeclarations(out))).toBe("");
   }, 120_000);
 
   it("keeps the keys through the OpenAPI document and back (x-apigen-key)", () => {
@@ -273,8 +276,8 @@ describe("`__proto__` and parameters of one name in two places", () => {
   });
 
   it("reads them back in the callback router", async () => {
-    const { createCallbackRouter } = await import(
-      pathToFileURL(join(out, "src/callbacks.ts")).href
+    const { createCallbackRouter } = await importCompiled<typeof pkg>(
+      join(out, "src/callbacks.ts"),
     );
     const seen: unknown[] = [];
     const router = createCallbackRouter({

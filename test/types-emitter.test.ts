@@ -5,7 +5,6 @@
  * `npm run test:update`, then read the diff); the snapshots must type-check with
  * TypeScript 6 and 7; and a few facts are asserted directly, independent of snapshots.
  */
-import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -452,8 +451,8 @@ describe("a recursive map alias", () => {
 
 describe("the feature snapshots type-check", () => {
   const compilers = [
-    ["TypeScript 6", process.execPath, [typescript6]],
-    ["TypeScript 7", process.execPath, [typescript7]],
+    ["TypeScript 6", typescript6],
+    ["TypeScript 7", typescript7],
   ] as const;
   // The snapshots leave out src/runtime/ (verbatim copies of generator/runtime/): one copy of it
   // beside them all, which each fixture's files import, so that the program checks it once
@@ -474,11 +473,8 @@ describe("the feature snapshots type-check", () => {
   // One project of every fixture: TypeScript 6 takes about a minute of it on a loaded machine.
   it.each(compilers)(
     "with %s",
-    (_name, command, prefix) => {
-      const run = spawnSync(command, [...prefix, "-p", join(project, "tsconfig.json")], {
-        encoding: "utf8",
-        cwd: repoRoot,
-      });
+    (_name, tsc) => {
+      const run = runTypeScript(tsc, ["-p", join(project, "tsconfig.json")], { cwd: repoRoot });
       expect(run.stdout + run.stderr, run.stdout + run.stderr).toBe("");
       expect(run.status).toBe(0);
     },

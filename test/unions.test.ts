@@ -6,11 +6,11 @@
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTypeExpr, TypeExprError } from "../generator/ir/type-expr.ts";
 import { writeGenerated, tempDir } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
+import { compileInPlace, importCompiled } from "./support/compiled-import.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
 
@@ -25,8 +25,9 @@ let validators: Record<string, Check>;
 beforeAll(async () => {
   out = tempDir("apigen-unions-");
   await writeGenerated("test/fixtures/features/unions", out, { validators: "all" });
-  pkg = await import(pathToFileURL(join(out, "src/index.ts")).href);
-  validators = await import(pathToFileURL(join(out, "src/validators.ts")).href);
+  compileInPlace(out);
+  pkg = await importCompiled<typeof pkg>(join(out, "src/index.ts"));
+  validators = await importCompiled<typeof validators>(join(out, "src/validators.ts"));
   server = await TestServer.start();
 });
 afterAll(async () => {
@@ -127,8 +128,8 @@ describe("the client against a server on 127.0.0.1", () => {
 
 describe("a callback whose body is a union, through router.fetch", () => {
   it("hands a valid variant to its handler and answers 400 naming the variant's field", async () => {
-    const { createCallbackRouter } = await import(
-      pathToFileURL(join(out, "src/callbacks.ts")).href
+    const { createCallbackRouter } = await importCompiled<typeof pkg>(
+      join(out, "src/callbacks.ts"),
     );
     const seen: unknown[] = [];
     // the spec signs no callback: the router takes no secrets
