@@ -7,21 +7,14 @@
  * in one scratch folder, removed at the end (npm's logs and temporary files included).
  */
 import { execFile, spawnSync } from "node:child_process";
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, tempDir } from "./helpers.ts";
+import { filesUnder } from "./support/shared-runtime.ts";
 
 const scratch = tempDir("apigen-packed-");
 const project = join(scratch, "project");
@@ -314,12 +307,8 @@ describe("the packed tool in a project of its own", () => {
       ]);
     // every runtime module but the integrations' (their peers, msw and TanStack Query, are not
     // installed here: test/msw.test.ts and test/tanstack-query.test.ts build them)
-    const runtimeFiles = (folder: string) =>
-      readdirSync(folder, { recursive: true, withFileTypes: true })
-        .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
-        .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split("\\").join("/"));
-    const carried = new Set(features.flatMap((f) => runtimeFiles(join(dir, f, "src/runtime"))));
-    const shipped = runtimeFiles(join(repoRoot, "generator/runtime")).filter(
+    const carried = new Set(features.flatMap((f) => filesUnder(join(dir, f, "src/runtime"))));
+    const shipped = filesUnder(join(repoRoot, "generator/runtime")).filter(
       (path) => !/^(msw|tanstack)\//.test(path),
     );
     expect(shipped.filter((path) => !carried.has(path))).toEqual([]);

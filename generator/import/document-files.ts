@@ -11,11 +11,11 @@
  */
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
+import { isScalar, parseDocument, visit, type Document } from "yaml";
 import { DiagnosticBag, DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { fastParse, tooDeepAt } from "../load/fast-yaml.ts";
 import { LineIndex } from "../load/line-index.ts";
-import { PositionTreeLocator } from "../load/spec-file.ts";
+import { DocumentLocator, PositionTreeLocator, type NodeLocator } from "../load/spec-file.ts";
 import { maxSpecFileBytes, readRegularFile, reasonOf } from "../load/spec-folder.ts";
 import { maxDocumentFileBytes } from "../load/spec-source.ts";
 import {
@@ -390,16 +390,13 @@ export function positionOf(
 
 /**
  * Line and column of many pointers into one file (`positionOf`, with what it builds kept):
- * the line index, the JSON scan (json-position.ts, `JsonOffsets`), or for YAML the fast
- * reading's position tree or the parsed document with an index of each mapping's keys, each
- * made once, at the first lookup.
+ * the line index, the JSON scan (json-position.ts, `JsonOffsets`), or for YAML the spec
+ * loader's locator (`yamlLocator`), each made once, at the first lookup.
  */
 export class TextPositions {
   private lines: LineIndex | undefined;
   private jsonOffsets: JsonOffsets | undefined;
-  private yaml: { root: Node | null } | undefined;
-  private fast: PositionTreeLocator | null | undefined;
-  private readonly keys = new WeakMap<object, Map<string, { key: unknown; value: unknown }>>();
+  private yaml: NodeLocator | null | undefined;
 
   constructor(
     private readonly text: string,
@@ -418,48 +415,26 @@ export class TextPositions {
   }
 
   private yamlOffset(tokens: readonly string[]): number | undefined {
-    if (this.fast === undefined) {
-      // the fast reading's position tree where it reads the text (as parseText did)
-      const fast = fastParse(this.text);
-      this.fast = fast ? new PositionTreeLocator(fast.root) : null;
-    }
-    if (this.fast) {
-      // a sequence's index is a number in the tree's path; a mapping's keys are looked up as text
-      const path = tokens.map((token) => (/^(?:0|[1-9]\d*)$/.test(token) ? Number(token) : token));
-      return this.fast.offset(path, "value", 0);
-    }
-    if (!this.yaml) {
-      try {
-        const doc = parseDocument(this.text, { keepSourceTokens: false, uniqueKeys: false });
-        this.yaml = { root: doc.contents as Node | null };
-      } catch (error) {
-        if (isStackOverflow(error)) return undefined;
-        throw error;
-      }
-    }
-    let node: Node | null | undefined = this.yaml.root;
-    let found = node;
-    for (const token of tokens) {
-      if (isMap(node)) {
-        const pair = this.pairsOf(node).get(token);
-        node = (pair?.value as Node | null | undefined) ?? (pair?.key as Node | undefined);
-      } else if (isSeq(node)) node = node.items[Number(token)] as Node | undefined;
-      else node = undefined;
-      if (!node) break;
-      found = node;
-    }
-    return found?.range?.[0] ?? 0;
+    if (this.yaml === undefined) this.yaml = yamlLocator(this.text);
+    if (!this.yaml) return undefined;
+    // a sequence's index is a number in a locator's path; a mapping's keys are looked up as text
+    const path = tokens.map((token) => (/^(?:0|[1-9]\d*)$/.test(token) ? Number(token) : token));
+    return this.yaml.offset(path, "value", 0);
   }
+}
 
-  /** A mapping's pairs by key text; the last of equal keys, as the data keeps it. */
-  private pairsOf(map: Node): Map<string, { key: unknown; value: unknown }> {
-    let index = this.keys.get(map);
-    if (!index) {
-      index = new Map();
-      for (const pair of (map as unknown as { items: { key: unknown; value: unknown }[] }).items)
-        if (isScalar(pair.key)) index.set(String(pair.key.value), pair);
-      this.keys.set(map, index);
-    }
-    return index;
+/**
+ * The spec loader's locators over a YAML text: the fast reading's position tree where it reads
+ * the text (as parseText did), else the `yaml` package's document; null when the text is
+ * nested too deep for that parser.
+ */
+function yamlLocator(text: string): NodeLocator | null {
+  const fast = fastParse(text);
+  if (fast) return new PositionTreeLocator(fast.root);
+  try {
+    return new DocumentLocator(parseDocument(text, { keepSourceTokens: false, uniqueKeys: false }));
+  } catch (error) {
+    if (isStackOverflow(error)) return null;
+    throw error;
   }
 }

@@ -14,20 +14,27 @@ import { pathToFileURL } from "node:url";
 import { transformSync } from "esbuild";
 import { nativeImport } from "../helpers.ts";
 
+/**
+ * One TypeScript file as JavaScript, without type checks: esbuild's transform, the types
+ * removed as `verbatimModuleSyntax` says (what a bundler does). `path` names it in errors.
+ */
+export function transpiledTs(text: string, path: string): string {
+  return transformSync(text, {
+    loader: "ts",
+    format: "esm",
+    target: "es2022",
+    sourcefile: path,
+    tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
+  }).code;
+}
+
 /** Writes `x.js` beside every `x.ts` (not `.d.ts`) under `dir`. */
 export function compileInPlace(dir: string): void {
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const name = entry.name;
     if (!entry.isFile() || !name.endsWith(".ts") || name.endsWith(".d.ts")) continue;
     const path = join(entry.parentPath, name);
-    const { code } = transformSync(readFileSync(path, "utf8"), {
-      loader: "ts",
-      format: "esm",
-      target: "es2022",
-      sourcefile: path,
-      tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
-    });
-    writeFileSync(path.replace(/\.ts$/, ".js"), code);
+    writeFileSync(path.replace(/\.ts$/, ".js"), transpiledTs(readFileSync(path, "utf8"), path));
   }
 }
 

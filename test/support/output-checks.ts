@@ -8,13 +8,13 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { transformSync } from "esbuild";
 import { load as loadYaml } from "js-yaml";
 import { Lexer, type Token, type Tokens } from "marked";
 import ts from "typescript";
 import { createEmitContext } from "../../generator/emit/context.ts";
 import { emitters } from "../../generator/emit/emitters.ts";
 import type { ApiModel } from "../../generator/ir/model.ts";
+import { transpiledTs } from "./compiled-import.ts";
 
 /** A package's files by path, each text as it reads back after being written as UTF-8. */
 export type PackageFiles = Map<string, string>;
@@ -250,24 +250,16 @@ const entrySources = ["src/index.ts", "src/callbacks.ts", "src/testing.ts", "src
 
 /**
  * Compiles the package's sources (written below `dir`) to JavaScript in `dir/dist`, one file
- * at a time without type checks (esbuild's transform: what a bundler does, with the types
- * removed as `verbatimModuleSyntax` says), so a package that would not type-check still runs
- * as far as its syntax lets it. TypeScript's transpileModule did the same at several times
- * the cost (about 15 s of the suite's CPU).
+ * at a time without type checks (`transpiledTs`, compiled-import.ts), so a package that would
+ * not type-check still runs as far as its syntax lets it. TypeScript's transpileModule did the
+ * same at several times the cost (about 15 s of the suite's CPU).
  */
 export function transpilePackage(dir: string, files: PackageFiles): void {
   for (const [path, text] of files) {
     if (!path.startsWith("src/") || !path.endsWith(".ts")) continue;
-    const { code } = transformSync(text, {
-      loader: "ts",
-      format: "esm",
-      target: "es2022",
-      sourcefile: path,
-      tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
-    });
     const out = join(dir, "dist", path.slice("src/".length).replace(/\.ts$/, ".js"));
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, code);
+    writeFileSync(out, transpiledTs(text, path));
   }
 }
 
