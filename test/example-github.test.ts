@@ -165,7 +165,9 @@ function typeCheck(compiler: string, bin: string, project: Checked): Promise<Pro
       readme: wrap("./tsconfig.json", join(readmeDir, `tsconfig.${suffix}.json`)),
     };
     const names = Object.keys(configs) as Checked[];
-    const runs = typeCheckProjects(bin, Object.values(configs), repoRoot, 120_000);
+    const runs = typeCheckProjects(bin, Object.values(configs), repoRoot, 120_000, {
+      runtimeDeclarations: true,
+    });
     checks.set(
       compiler,
       runs.then(

@@ -212,7 +212,9 @@ const client = () => consumer.connectOpenAI(apiKey, { baseUrl, maxRetries: 0 });
 
 describe.each(Object.entries(compilers))("examples/openai-chat with %s", (_name, bin) => {
   it("type-checks strictly (consumer.ts and the package)", () => {
-    const run = runTypeScript(bin, ["-p", join(example, "tsconfig.json")]);
+    const run = runTypeScript(bin, ["-p", join(example, "tsconfig.json")], {
+      runtimeDeclarations: true,
+    });
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });

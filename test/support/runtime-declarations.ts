@@ -50,6 +50,70 @@ function declarationsOf(path: string, text: string): string {
   return declarations;
 }
 
+/** The path below generator/runtime/ that a package's copied runtime file names on its second line. */
+const copiedFrom = /^[^\n]*\n\/\/ Copied from generator\/runtime\/(.+)\.\n/;
+
+/**
+ * `host` with every runtime file a generated package copied (src/runtime/x.ts, its second line
+ * `// Copied from generator/runtime/x.ts.`, which no other file has) seen as its declarations:
+ * x.ts is not there and x.d.ts is, so the package's imports of `./runtime/x.js` resolve to the
+ * declarations, as in a copy made by withRuntimeDeclarations, without copying. For a `noEmit`
+ * program of a package whose folder the test must keep (a relative import into it, a project
+ * of the repository): nothing is written.
+ */
+export function runtimeAsDeclarations(host: ts.CompilerHost): ts.CompilerHost {
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  const getSourceFile = host.getSourceFile.bind(host);
+  // a program asks of a file many times: its answer is read once (the host lives for one program)
+  const known = new Map<string, string | undefined>();
+  /** The runtime file's path below generator/runtime/ when `fileName` is one a package copied. */
+  const copied = (fileName: string): string | undefined => {
+    if (!/[\\/]src[\\/]runtime[\\/].+(?<!\.d)\.ts$/.test(fileName)) return undefined;
+    if (known.has(fileName)) return known.get(fileName);
+    const text = readFile(fileName);
+    const named = text === undefined ? undefined : copiedFrom.exec(text)?.[1];
+    const path =
+      named !== undefined && fileName.replaceAll("\\", "/").endsWith(`/runtime/${named}`)
+        ? named
+        : undefined;
+    known.set(fileName, path);
+    return path;
+  };
+  const declarations = (fileName: string): string | undefined => {
+    if (!fileName.endsWith(".d.ts")) return undefined;
+    const source = `${fileName.slice(0, -".d.ts".length)}.ts`;
+    const path = copied(source);
+    return path === undefined ? undefined : declarationsOf(path, readFile(source)!);
+  };
+  host.fileExists = (fileName) =>
+    copied(fileName) === undefined &&
+    (declarations(fileName) !== undefined || fileExists(fileName));
+  host.readFile = (fileName) => declarations(fileName) ?? readFile(fileName);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const text = declarations(fileName);
+    return text === undefined
+      ? getSourceFile(fileName, languageVersion, onError, shouldCreate)
+      : ts.createSourceFile(fileName, text, languageVersion);
+  };
+  return host;
+}
+
+/**
+ * The root files of a program under runtimeAsDeclarations: each copied runtime file
+ * (a project's `include` lists the sources) as its declarations.
+ */
+export function rootsWithRuntimeDeclarations(
+  host: ts.CompilerHost,
+  roots: readonly string[],
+): string[] {
+  return roots.map((root) =>
+    !host.fileExists(root) && host.fileExists(root.replace(/\.ts$/, ".d.ts"))
+      ? root.replace(/\.ts$/, ".d.ts")
+      : root,
+  );
+}
+
 /**
  * Copies the package folder `pkgDir` to `checkDir` (default: beside it, `-check` added), its
  * src/runtime/ as declarations, and returns `checkDir`. Everything else is copied as it is

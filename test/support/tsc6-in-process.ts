@@ -11,6 +11,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
+import { rootsWithRuntimeDeclarations, runtimeAsDeclarations } from "./runtime-declarations.ts";
 
 /** What a `tsc` run gave: its exit status and what it printed (tsc prints to stdout). */
 export interface TscRun {
@@ -83,7 +84,11 @@ function reportedDiagnostics(program: ts.Program): ts.Diagnostic[] {
  */
 export function typeCheck6InProcess(
   project: string,
-  { noEmit = false, cwd = process.cwd() }: { noEmit?: boolean; cwd?: string | undefined } = {},
+  {
+    noEmit = false,
+    cwd = process.cwd(),
+    runtimeDeclarations = false,
+  }: { noEmit?: boolean; cwd?: string | undefined; runtimeDeclarations?: boolean } = {},
 ): TscRun {
   const found = statSync(project, { throwIfNoEntry: false });
   // tsc's own words for a path that is not there (its check of `-p` before reading it)
@@ -107,12 +112,20 @@ export function typeCheck6InProcess(
     const stdout = configError ? ts.formatDiagnostics([configError], formatHost(cwd)) : "";
     return { status: 1, stdout, stderr: "" };
   }
+  // a generated package's runtime as its declarations (test/support/runtime-declarations.ts):
+  // only for a program that writes nothing, which emitted JavaScript would need the runtime of
+  const asDeclarations = runtimeDeclarations && parsed.options.noEmit === true;
+  const host = asDeclarations
+    ? runtimeAsDeclarations(sharingHost(parsed.options))
+    : sharingHost(parsed.options);
   const program = ts.createProgram({
-    rootNames: parsed.fileNames,
+    rootNames: asDeclarations
+      ? rootsWithRuntimeDeclarations(host, parsed.fileNames)
+      : parsed.fileNames,
     options: parsed.options,
     ...(parsed.projectReferences ? { projectReferences: parsed.projectReferences } : {}),
     configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
-    host: sharingHost(parsed.options),
+    host,
   });
   const diagnostics = reportedDiagnostics(program);
   const emitted = program.emit();

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { typeCheck6InProcess } from "./tsc6-in-process.ts";
-import { typescript6 } from "./typescript.ts";
+import { typescript6, type CheckOptions } from "./typescript.ts";
 
 /** What one project's check gives back: `status` 0 and `output` "" when it type-checks. */
 export interface ProjectCheck {
@@ -28,6 +28,7 @@ export function typeCheckProjects(
   projects: string[],
   cwd: string,
   timeoutMs: number,
+  { runtimeDeclarations = false }: Pick<CheckOptions, "runtimeDeclarations"> = {},
 ): Promise<Map<string, ProjectCheck>> {
   // TypeScript 6 checks each project in the test's own process (tsc6-in-process.ts), which
   // already shares the compiler and the lib files between them
@@ -35,7 +36,7 @@ export function typeCheckProjects(
     return Promise.resolve(
       new Map(
         projects.map((project) => {
-          const run = typeCheck6InProcess(resolve(cwd, project), { cwd });
+          const run = typeCheck6InProcess(resolve(cwd, project), { cwd, runtimeDeclarations });
           return [project, { status: run.status, output: run.stdout }];
         }),
       ),

@@ -26,6 +26,19 @@ export const typescript6Full = join(root, "node_modules/typescript/bin/tsc");
 /** The native TypeScript 7 compiler (cheap: it checks everything, lib files included). */
 export const typescript7 = join(root, "node_modules/typescript7/bin/tsc");
 
+/** How a test asks for a type-check. */
+export interface CheckOptions {
+  /** TypeScript 6 as a process (a program too large to keep beside the worker's heap). */
+  process?: boolean;
+  /**
+   * TypeScript 6 in process checks the package's generated code against its runtime's
+   * declarations (test/support/runtime-declarations.ts), not the runtime's bodies again:
+   * for a package of the repository's own settings, whose runtime test/typecheck.test.ts
+   * checks in full once per run. TypeScript 7 checks the package whole either way.
+   */
+  runtimeDeclarations?: boolean;
+}
+
 /**
  * The project of a plain `-p <project>` command line (with `--noEmit` or not), which
  * TypeScript 6 runs in process; undefined for any other (build mode, other options).
@@ -46,10 +59,15 @@ function plainProject(args: readonly string[]): { project: string; noEmit: boole
 export function runTypeScript(
   compiler: string,
   args: readonly string[],
-  { cwd, process: ownProcess = false }: { cwd?: string; process?: boolean } = {},
+  {
+    cwd,
+    process: ownProcess = false,
+    runtimeDeclarations = false,
+  }: { cwd?: string } & CheckOptions = {},
 ): TscRun {
   const plain = compiler === typescript6 && !ownProcess ? plainProject(args) : undefined;
-  if (plain) return typeCheck6InProcess(plain.project, { noEmit: plain.noEmit, cwd });
+  if (plain)
+    return typeCheck6InProcess(plain.project, { noEmit: plain.noEmit, cwd, runtimeDeclarations });
   const run = spawnSync(process.execPath, [compiler, ...args], {
     cwd,
     encoding: "utf8",
@@ -68,10 +86,10 @@ export function typeCheckAsync(
   compiler: string,
   project: string,
   killAfterMs = 120_000,
-  { process: ownProcess = false }: { process?: boolean } = {},
+  { process: ownProcess = false, runtimeDeclarations = false }: CheckOptions = {},
 ): Promise<{ status: number | null; output: string }> {
   if (compiler === typescript6 && !ownProcess) {
-    const run = typeCheck6InProcess(project, { noEmit: true });
+    const run = typeCheck6InProcess(project, { noEmit: true, runtimeDeclarations });
     return Promise.resolve({ status: run.status, output: run.stdout + run.stderr });
   }
   return new Promise((resolve, reject) => {
