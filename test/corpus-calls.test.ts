@@ -25,7 +25,7 @@ import {
   unpackCorpus,
   type CorpusName,
 } from "./support/corpus.ts";
-import { compileInPlace, importCompiled } from "./support/compiled-import.ts";
+import { compileReachable, importCompiled } from "./support/compiled-import.ts";
 import { programOverSharedRuntime } from "./support/shared-runtime.ts";
 import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
 
@@ -68,8 +68,14 @@ beforeAll(async () => {
     names.map((name) => `${name}/package`),
     names.map((name) => `${name}/package/consumer.ts`),
   );
-  // the calls run the packages as JavaScript that Node loads (test/support/compiled-import.ts)
-  compileInPlace(scratch);
+  // the calls run the packages as JavaScript that Node loads (test/support/compiled-import.ts):
+  // each consumer and each stand-in, with what they import
+  compileReachable(
+    names.flatMap((name) => {
+      const out = join(scratch, name, "package");
+      return [join(out, "consumer.ts"), join(out, "src/testing.ts")];
+    }),
+  );
 }, 300_000);
 
 // TypeScript 6 as a process: a program of thirteen packages is too large to keep beside the

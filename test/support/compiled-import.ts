@@ -8,8 +8,8 @@
  * The generated files import each other as `./x.js` (NodeNext), so the JavaScript resolves
  * as the TypeScript did.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { transformSync } from "esbuild";
 import { nativeImport } from "../helpers.ts";
@@ -35,6 +35,31 @@ export function compileInPlace(dir: string): void {
     if (!entry.isFile() || !name.endsWith(".ts") || name.endsWith(".d.ts")) continue;
     const path = join(entry.parentPath, name);
     writeFileSync(path.replace(/\.ts$/, ".js"), transpiledTs(readFileSync(path, "utf8"), path));
+  }
+}
+
+/** A relative import's specifier in esbuild's JavaScript: `from "./x.js"`, `import "./x.js"`, `import("./x.js")`. */
+const relativeImport = /(?:\bfrom|\bimport)\s*\(?\s*"(\.{1,2}\/[^"]+)\.js"/g;
+
+/**
+ * Writes `x.js` beside each of `entries` and beside every TypeScript file they import by a
+ * relative specifier, directly or not: the JavaScript a run of them loads, not a whole
+ * folder's. An import that only types use is gone from the JavaScript, so is its file here;
+ * a package's largest files (its OpenAPI document, the validators of every type) are read
+ * only by the code that imports them.
+ */
+export function compileReachable(entries: readonly string[]): void {
+  const seen = new Set<string>();
+  const queue = [...entries];
+  for (let path = queue.pop(); path !== undefined; path = queue.pop()) {
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const code = transpiledTs(readFileSync(path, "utf8"), path);
+    writeFileSync(path.replace(/\.ts$/, ".js"), code);
+    for (const [, specifier] of code.matchAll(relativeImport)) {
+      const imported = resolve(dirname(path), `${specifier}.ts`);
+      if (existsSync(imported)) queue.push(imported);
+    }
   }
 }
 
