@@ -359,11 +359,22 @@ function packageView(ctx: EmitContext) {
     mswCode: mswCode(model),
     openApiEntry: `${packageName}/openapi`,
     gapCount: model.gaps.length,
-    notes: model.gaps
-      .filter((g) => g.kind === "note")
-      .map((g) => ({ subject: g.subject, text: g.text })),
+    notes: readmeNotes(model),
     untypedCount: model.gaps.filter((g) => g.kind === "untyped").length,
   };
+}
+
+/**
+ * The README's list of what the source does not show, by subject and then text: the same list
+ * whichever way the spec came (a spec folder, or the OpenAPI document it was imported from),
+ * where the locations that order the model's gaps are each route's own (`--gaps` lists those).
+ */
+function readmeNotes(model: ApiModel): { subject: string; text: string }[] {
+  const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return model.gaps
+    .filter((g) => g.kind === "note")
+    .map((g) => ({ subject: g.subject, text: g.text }))
+    .sort((a, b) => byCodePoint(a.subject, b.subject) || byCodePoint(a.text, b.text));
 }
 
 /** The block of the stand-in: serve it, point the client at it. */
