@@ -245,10 +245,17 @@ describe("bad input is an error at its place, and nothing is written", () => {
     expect(readdirSync(outSpec)).toEqual(["mine.yaml"]);
   });
 
-  it("says --import needs --out-spec", async () => {
-    const run = await runCli(["--import", petstore]);
-    expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/--import needs --out-spec/);
+  it("says import needs --out-spec, as a command and as --import, and that --out is another folder", async () => {
+    for (const args of [
+      ["import", petstore, "--out", "spec"],
+      ["--import", petstore],
+    ]) {
+      const run = await runCli(args);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(
+        /^import needs --out-spec DIR: the spec folder to write \(--out is the package's folder\)$/m,
+      );
+    }
   });
 });
 

@@ -122,7 +122,9 @@ export function importMode(
   overlays?: string[],
 ): Mode {
   if (outSpec === undefined)
-    throw new UsageError("--import needs --out-spec DIR: the spec folder to write");
+    throw new UsageError(
+      "import needs --out-spec DIR: the spec folder to write (--out is the package's folder)",
+    );
   return {
     kind: "import",
     input: fromCwd(input),
