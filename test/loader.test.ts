@@ -120,6 +120,30 @@ describe("the loader", () => {
     expect(yamlProblems(nested(1000))).toEqual(["yaml-too-deep 3:78"]);
   });
 
+  it("reports every bad character of a key or a value at its own place, in the walk's order, however deep in lists and mappings", () => {
+    const text = [
+      "types:",
+      "  Money:",
+      '    examples: ["ok", "a\\u0007", ["\\u0007b", {"k\\u0007": "v", "w": "\\uD800"}], 3, null]',
+      '    "n\\u0007": {"deep": [[{"x": "\\u0001"}]]}',
+      "",
+    ].join("\n");
+    const bag = new DiagnosticBag();
+    parseSpecFile("api.yaml", Buffer.from(text), bag);
+    const problems = bag.items
+      .filter((d) => d.code.startsWith("yaml-"))
+      .map((d) => `${d.code} ${d.location?.line}:${d.location?.col}`);
+    // the places and order the walk gave before it kept paths only for reports
+    expect(problems).toEqual([
+      "yaml-control-character 4:5",
+      "yaml-control-character 4:33",
+      "yaml-control-character 3:46",
+      "yaml-lone-surrogate 3:67",
+      "yaml-control-character 3:34",
+      "yaml-control-character 3:22",
+    ]);
+  });
+
   it("prints thousands of problems on huge lines quickly: lines split once a file, long lines cut around the column, the rest counted (found by the long loader fuzz: 15 s and 32 MB of output)", () => {
     // each line has one Z, at column 50,000: the caret must stand under it
     const line = `${"a".repeat(49_999)}Z${"a".repeat(50_000)}`;

@@ -98,6 +98,52 @@ class DocumentPositions {
   }
 }
 
+/**
+ * A location in the document whose line and column are worked out when first read. They are
+ * own enumerable properties, as a literal's getters were (a spread, JSON.stringify and a deep
+ * equality see `file`, `line`, `col`, `pointer` in that order), but every location shares the
+ * two getter functions: a literal made two getters and a closure per location, kept with the
+ * model to the end of the run (GitHub's: some 97,000 locations).
+ */
+class DocumentLocation implements SourceLocation {
+  declare file: string;
+  declare readonly line: number;
+  declare readonly col: number;
+  declare pointer: string;
+  readonly #at: Pointer;
+  readonly #positions: DocumentPositions;
+  #found: { line: number; col: number } | undefined;
+
+  constructor(file: string, pointer: string, at: Pointer, positions: DocumentPositions) {
+    this.#at = at;
+    this.#positions = positions;
+    this.file = file;
+    Object.defineProperties(this, DocumentLocation.lineAndCol);
+    this.pointer = pointer;
+  }
+
+  static position(location: DocumentLocation): { line: number; col: number } {
+    return (location.#found ??= location.#positions.at(location.#at));
+  }
+
+  static readonly lineAndCol: PropertyDescriptorMap = {
+    line: {
+      get(this: DocumentLocation) {
+        return DocumentLocation.position(this).line;
+      },
+      enumerable: true,
+      configurable: true,
+    },
+    col: {
+      get(this: DocumentLocation) {
+        return DocumentLocation.position(this).col;
+      },
+      enumerable: true,
+      configurable: true,
+    },
+  };
+}
+
 /** One file of the data: located in the document, not in a text of its own. */
 class DocumentSpecFile extends SpecFile {
   constructor(
@@ -119,18 +165,8 @@ class DocumentSpecFile extends SpecFile {
   override locate(path: DataPath): SourceLocation {
     const at = originOf(this.imported, this.data, path);
     const positions = this.positions;
-    let found: { line: number; col: number } | undefined;
-    const position = () => (found ??= positions.at(at));
-    return {
-      file: positions.shownOf(at.file),
-      get line() {
-        return position().line;
-      },
-      get col() {
-        return position().col;
-      },
-      pointer: at.file === positions.rootPath ? at.pointer : `${at.file}${at.pointer}`,
-    };
+    const pointer = at.file === positions.rootPath ? at.pointer : `${at.file}${at.pointer}`;
+    return new DocumentLocation(positions.shownOf(at.file), pointer, at, positions);
   }
 
   override at(): SourceLocation {

@@ -688,9 +688,10 @@ export function copyDocs(
       : raw && ownDocument(ctx)
         ? withoutOpenUnionSentence(raw)
         : raw;
-  const descriptionAt = under(at, schema.description === undefined ? "title" : "description");
-  if (description?.trim())
+  if (description?.trim()) {
+    const descriptionAt = under(at, schema.description === undefined ? "title" : "description");
     facets.description = cleanText(ctx, description.trim(), facets, descriptionAt, "description");
+  }
   const [example, exampleAt] =
     schema.example !== undefined
       ? [schema.example, under(at, "example")]

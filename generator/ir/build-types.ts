@@ -263,12 +263,7 @@ export class TypeBuilder {
         ? this.shapeOfExpr(parsed.type, file, path, undefined, path)
         : unknownShape();
       const docs: Docs = { notes: parsed ? this.unspecifiedNotes(parsed.type, file, path) : [] };
-      return Object.assign(shape, {
-        nullable: parsed?.nullable ?? false,
-        constraints: {},
-        docs,
-        location,
-      });
+      return asNode(shape, parsed?.nullable ?? false, noConstraints, docs, location);
     }
     const data = (isRecord(value) ? value : {}) as Data;
     // A generic type's own `typeParams` is taken off before its body is built.
@@ -285,13 +280,8 @@ export class TypeBuilder {
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
     if (data.default !== undefined) this.checkDefault(file, path, shape, data.default);
-    // Object.assign keeps the shape's identity: a pending `extends` refers to it.
-    return Object.assign(shape, {
-      nullable: nullable || data.nullable === true,
-      constraints,
-      docs,
-      location,
-    });
+    // The shape itself becomes the node: a pending `extends` refers to it.
+    return asNode(shape, nullable || data.nullable === true, constraints, docs, location);
   }
 
   /**
@@ -377,7 +367,8 @@ export class TypeBuilder {
       }
       return { shape: { kind: "literal", value: data.const as Literal }, nullable };
     }
-    const exprPath = [...path, "type"];
+    const exprPath =
+      parsed || data.items !== undefined || data.values !== undefined ? [...path, "type"] : path;
     if (parsed)
       return {
         shape: this.shapeOfExpr(parsed.type, file, path, data, exprPath),
@@ -419,13 +410,12 @@ export class TypeBuilder {
     const fieldData = (isRecord(data.fields) ? data.fields : {}) as Data;
     const fields: Field[] = Object.entries(fieldData).map(([name, value]) => {
       const fieldPath = [...path, "fields", name];
-      return {
-        name,
-        type: this.node(file, fieldPath, value),
-        required: isRecord(value) && value.required === true,
-        ...(isRecord(value) && value.expandable === true ? { expandable: true } : {}),
-        location: file.locate(fieldPath, "key"),
-      };
+      const type = this.node(file, fieldPath, value);
+      const required = isRecord(value) && value.required === true;
+      // two literals rather than a spread of `{}`: an object less per field
+      return isRecord(value) && value.expandable === true
+        ? { name, type, required, expandable: true, location: file.locate(fieldPath, "key") }
+        : { name, type, required, location: file.locate(fieldPath, "key") };
     });
     const node = { kind: "object", fields, open: data.open === true } as TypeNode & {
       kind: "object";
@@ -663,7 +653,34 @@ function unknownShape(): TypeShape {
 }
 
 function readConstraints(data: Data): Constraints {
-  const constraints: Record<string, unknown> = {};
-  for (const key of constraintKeys) if (data[key] !== undefined) constraints[key] = data[key];
-  return constraints as Constraints;
+  let constraints: Record<string, unknown> | undefined;
+  for (const key of constraintKeys)
+    if (data[key] !== undefined) (constraints ??= {})[key] = data[key];
+  return (constraints as Constraints | undefined) ?? noConstraints;
+}
+
+/**
+ * The constraints of a node that has none, one object for all of them: the IR is read-only
+ * past its build (a generic's instance copies its node's constraints), and most nodes have
+ * none (GitHub's document: tens of thousands of empty objects kept to the end of the run).
+ */
+const noConstraints: Constraints = Object.freeze({});
+
+/**
+ * `shape` made a type node in place, its facets set one by one in the order Object.assign
+ * set them (the same object, without the literal of facets made to copy them from).
+ */
+function asNode(
+  shape: TypeShape,
+  nullable: boolean,
+  constraints: Constraints,
+  docs: Docs,
+  location: SourceLocation,
+): TypeNode {
+  const node = shape as TypeNode;
+  node.nullable = nullable;
+  node.constraints = constraints;
+  node.docs = docs;
+  node.location = location;
+  return node;
 }

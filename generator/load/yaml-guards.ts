@@ -121,40 +121,77 @@ function badCharacter(
   return undefined;
 }
 
+/** A value still to check: its key under its parent, its path made only for a report. */
+interface PendingValue {
+  value: unknown;
+  key: string | number;
+  parent: PendingValue | undefined;
+  depth: number;
+}
+
+/** The data path of a pending value, walked up through its parents. */
+function pathOf(pending: PendingValue): DataPath {
+  const path: (string | number)[] = [];
+  for (let at: PendingValue | undefined = pending; at?.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 /**
  * Walks the file's plain data without recursion: nesting past `maxSpecDepth` is reported
  * once, where it happens; strings and keys with a control character or half a surrogate pair
- * are reported each. Returns whether the data is within the limits.
+ * are reported each. Returns whether the data is within the limits. A value's path is made
+ * only for a report (a copy of the path at every node was 75 MB of GitHub's live route), and
+ * a string is kept for later only when it holds a bad character (its report, in the order of
+ * the walk, is all there is left to do with it).
  */
 export function checkData(spec: SpecFile, bag: DiagnosticBag): boolean {
   let ok = true;
-  const stack: { value: unknown; path: DataPath }[] = [{ value: spec.data, path: [] }];
+  const stack: PendingValue[] = [{ value: spec.data, key: "", parent: undefined, depth: 0 }];
   while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
+    const pending = stack.pop()!;
+    const value = pending.value;
     if (typeof value === "string") {
       const bad = badCharacter(value);
       if (bad) {
-        bag.report(bad.code, { char: bad.char }, spec.locate(path));
+        bag.report(bad.code, { char: bad.char }, spec.locate(pathOf(pending)));
         ok = false;
       }
       continue;
     }
     if (typeof value !== "object" || value === null) continue;
-    if (path.length > maxSpecDepth) {
-      bag.report("yaml-too-deep", { max: maxSpecDepth }, spec.locate(path));
+    if (pending.depth > maxSpecDepth) {
+      bag.report("yaml-too-deep", { max: maxSpecDepth }, spec.locate(pathOf(pending)));
       return false;
     }
-    const entries: [string | number, unknown][] = Array.isArray(value)
-      ? value.map((v, i) => [i, v])
-      : Object.entries(value);
-    for (const [key, child] of entries) {
-      const bad = typeof key === "string" ? badCharacter(key) : undefined;
+    const depth = pending.depth + 1;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) push(stack, value[i], i, pending, depth);
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const bad = badCharacter(key);
       if (bad) {
-        bag.report(bad.code, { char: bad.char }, spec.locate([...path, key], "key"));
+        bag.report(bad.code, { char: bad.char }, spec.locate([...pathOf(pending), key], "key"));
         ok = false;
       }
-      stack.push({ value: child, path: [...path, key] });
+      push(stack, record[key], key, pending, depth);
     }
   }
   return ok;
+}
+
+/** Keeps a child to check: an object or array, or a string with a bad character to report. */
+function push(
+  stack: PendingValue[],
+  value: unknown,
+  key: string | number,
+  parent: PendingValue,
+  depth: number,
+): void {
+  if (typeof value === "string" ? badCharacter(value) === undefined : typeof value !== "object") {
+    return;
+  }
+  if (value === null) return;
+  stack.push({ value, key, parent, depth });
 }
