@@ -548,6 +548,27 @@ describe("streams, every security scheme, the version, untagged groups", () => {
   });
 });
 
+describe("operations without an operationId (Hetzner Cloud's document)", () => {
+  it("are named by method and path without the segments that name their group, and in full where two would share a name", () => {
+    expect(Object.keys(of("path-names").endpoints).sort()).toEqual([
+      "floatingIPs.getById",
+      "images.getById",
+      "images.patchByName",
+      "images.putByImageId",
+      "sSHKeys.get",
+      "serverActions.getActions",
+      "serverActions.getByActionId",
+      "serverActions.getServersIdActions",
+      "serverActions.postReboot",
+      "servers.deleteById",
+      "servers.get",
+      "servers.getById",
+      "servers.getMetrics",
+      "servers.post",
+    ]);
+  });
+});
+
 describe("path keys with a #fragment, a ?query or a trailing slash; a DELETE with a JSON body", () => {
   it("sends the route the server knows, once, and keeps a DELETE's JSON body", () => {
     const { endpoints } = of("path-keys");

@@ -75,7 +75,12 @@ function groupName(text: string): string {
  * every path shares (`/v1`, `/2010-04-01/Accounts/{AccountSid}`), so a document without tags
  * is grouped by resource, not into one group of every operation.
  */
-function idParts(op: JsonObject, method: string, path: string, shared: number): [string, string] {
+function idParts(
+  op: JsonObject,
+  method: string,
+  path: string,
+  shared: number,
+): [group: string, name: string, fullName?: string] {
   const tag = Array.isArray(op.tags) && typeof op.tags[0] === "string" ? op.tags[0] : undefined;
   const segment = path
     .split("/")
@@ -90,7 +95,42 @@ function idParts(op: JsonObject, method: string, path: string, shared: number): 
     if (parts.length >= 2) return [parts[0]!, groupName(parts.slice(1).join("-"))];
     return [group, groupName(operationId)];
   }
-  return [group, groupName(`${method} ${path}`)];
+  return [group, pathMethodName(method, path, shared, group), groupName(`${method} ${path}`)];
+}
+
+/**
+ * The lower-case words of a name: `Server Actions`, `serverActions` and `server_actions` are
+ * server and actions; an acronym stays one word (`Floating IPs`, `floating_ips`: floating, ips).
+ */
+const wordsOf = (text: string): string[] =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .flatMap((part) => part.split(/(?<=[a-z0-9])(?=[A-Z])/))
+    .map((word) => word.toLowerCase())
+    .filter(Boolean);
+
+/**
+ * A method name for an operation without an operationId, from its method and path: the
+ * path's words after the part every path shares, less the segments that name its group
+ * (`servers`, `server`), a parameter before another segment left out (that segment says what
+ * is reached) and a last one as `by` and its name. `GET /servers/{id}` in `servers` is
+ * `getById`, `POST /servers/{id}/actions/reboot` in `Server Actions` is `postReboot`, rather
+ * than `getServersId` and `postServersIdActionsReboot`, which repeat the group.
+ */
+function pathMethodName(method: string, path: string, shared: number, group: string): string {
+  const groupWords = new Set(wordsOf(group).flatMap((w) => [w, w.replace(/s$/, ""), `${w}s`]));
+  const segments = path
+    .split("/")
+    .filter(Boolean)
+    .slice(shared)
+    .map((s) => s.replace(/\.(json|xml)$/i, ""));
+  const kept = segments.flatMap((segment, i) => {
+    const param = /^\{([^{}]+)\}$/.exec(segment)?.[1];
+    if (param !== undefined) return i === segments.length - 1 ? [`by ${param}`] : [];
+    const words = wordsOf(segment);
+    return words.length > 0 && words.every((w) => groupWords.has(w)) ? [] : [segment];
+  });
+  return groupName(`${method} ${kept.join(" ")}`);
 }
 
 /**
@@ -186,9 +226,15 @@ export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut
   }
   const shared = sharedSegments(Object.keys(paths));
   const groupOf = groupNamer();
-  const parts = found.map((f): [string, string] => {
-    const [text, name] = idParts(f.op, f.method, f.path, shared);
-    return [groupOf(text), name];
+  const ids = found.map((f) => idParts(f.op, f.method, f.path, shared));
+  const parts = ids.map(([text, name]): [string, string] => [groupOf(text), name]);
+  // a name made from the path that two endpoints of a group share goes back to its full form
+  const made = new Map<string, number>();
+  for (const [group, name] of parts)
+    made.set(`${group}.${name}`, (made.get(`${group}.${name}`) ?? 0) + 1);
+  ids.forEach(([, , fullName], i) => {
+    const [group, name] = parts[i]!;
+    if (fullName !== undefined && made.get(`${group}.${name}`)! > 1) parts[i] = [group, fullName];
   });
   const names = ownDocument(ctx) ? parts.map(([, name]) => name) : shortNames(parts);
   const out: EndpointOut[] = [];
