@@ -80,7 +80,7 @@ function idParts(
   method: string,
   path: string,
   shared: number,
-): [group: string, name: string, fullName?: string] {
+): [group: string, name: string, shortName?: string] {
   const tag = Array.isArray(op.tags) && typeof op.tags[0] === "string" ? op.tags[0] : undefined;
   const segment = path
     .split("/")
@@ -95,7 +95,7 @@ function idParts(
     if (parts.length >= 2) return [parts[0]!, groupName(parts.slice(1).join("-"))];
     return [group, groupName(operationId)];
   }
-  return [group, pathMethodName(method, path, shared, group), groupName(`${method} ${path}`)];
+  return [group, groupName(`${method} ${path}`), pathMethodName(method, path, shared, group)];
 }
 
 /**
@@ -184,10 +184,18 @@ const reservedMethodNames = new Set(["constructor", "prototype", "toString", "va
 
 /**
  * A method name without its group's word (`pets.listPets` -> `pets.list`, `things.thingsGet`
- * -> `things.get`), when what is left is a name and no other endpoint of the group has it.
+ * -> `things.get`; for a name made from the path, the one pathMethodName made), when what is
+ * left is a name and no other endpoint of the group has it; else the whole name.
  */
-function shortNames(parts: readonly [string, string][]): string[] {
-  const strip = ([group, name]: [string, string]): string => {
+function shortNames(
+  parts: readonly [group: string, name: string, shortName?: string | undefined][],
+): string[] {
+  const strip = ([group, name, shortName]: readonly [
+    string,
+    string,
+    (string | undefined)?,
+  ]): string => {
+    if (shortName !== undefined) return shortName;
     const words = [group, group.replace(/s$/, "")].filter((w) => w.length > 0);
     for (const word of words) {
       const pascal = word[0]!.toUpperCase() + word.slice(1);
@@ -226,15 +234,9 @@ export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut
   }
   const shared = sharedSegments(Object.keys(paths));
   const groupOf = groupNamer();
-  const ids = found.map((f) => idParts(f.op, f.method, f.path, shared));
-  const parts = ids.map(([text, name]): [string, string] => [groupOf(text), name]);
-  // a name made from the path that two endpoints of a group share goes back to its full form
-  const made = new Map<string, number>();
-  for (const [group, name] of parts)
-    made.set(`${group}.${name}`, (made.get(`${group}.${name}`) ?? 0) + 1);
-  ids.forEach(([, , fullName], i) => {
-    const [group, name] = parts[i]!;
-    if (fullName !== undefined && made.get(`${group}.${name}`)! > 1) parts[i] = [group, fullName];
+  const parts = found.map((f): [string, string, (string | undefined)?] => {
+    const [text, name, shortName] = idParts(f.op, f.method, f.path, shared);
+    return [groupOf(text), name, shortName];
   });
   const names = ownDocument(ctx) ? parts.map(([, name]) => name) : shortNames(parts);
   const out: EndpointOut[] = [];

@@ -367,34 +367,26 @@ export class TypeBuilder {
       }
       return { shape: { kind: "literal", value: data.const as Literal }, nullable };
     }
-    const exprPath =
-      parsed || data.items !== undefined || data.values !== undefined ? [...path, "type"] : path;
     if (parsed)
       return {
-        shape: this.shapeOfExpr(parsed.type, file, path, data, exprPath),
+        shape: this.shapeOfExpr(parsed.type, file, path, data, [...path, "type"]),
         nullable,
         expr: parsed.type,
       };
     if (data.items !== undefined)
       return {
-        shape: this.shapeOfExpr(
-          { kind: "container", container: "array" },
-          file,
-          path,
-          data,
-          exprPath,
-        ),
+        shape: this.shapeOfExpr({ kind: "container", container: "array" }, file, path, data, [
+          ...path,
+          "type",
+        ]),
         nullable,
       };
     if (data.values !== undefined)
       return {
-        shape: this.shapeOfExpr(
-          { kind: "container", container: "map" },
-          file,
-          path,
-          data,
-          exprPath,
-        ),
+        shape: this.shapeOfExpr({ kind: "container", container: "map" }, file, path, data, [
+          ...path,
+          "type",
+        ]),
         nullable,
       };
     if (data.open === true) return { shape: { kind: "object", fields: [], open: true }, nullable };
