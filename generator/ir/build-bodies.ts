@@ -48,12 +48,15 @@ const isString = (node: TypeNode | undefined) =>
  */
 export function requestBodyOf(
   ctx: BuildContext,
+  types: TypeBuilder,
   file: SpecFile,
   path: DataPath,
   v: Data,
-  body: TypeNode,
+  given: TypeNode,
   headers: readonly HeaderSpec[],
 ): RequestBody {
+  // a named alias of string or binary (`ApiKey: string`) is that type
+  const body = types.aliasTarget(given);
   const declared = typeof v.contentType === "string" ? v.contentType : undefined;
   const header = headers.find((h) => h.name.toLowerCase() === "content-type")?.value;
   if (declared !== undefined && header !== undefined && bare(declared) !== bare(header))
@@ -118,7 +121,7 @@ export function responseOf(
   const kind = bodiless
     ? "none"
     : (streamKind ??
-      responseKind(status, body, declared, (detail, key) =>
+      responseKind(status, body && types.aliasTarget(body), declared, (detail, key) =>
         ctx.bag.report("body-content-type", { detail }, file.locate([...at, key])),
       ));
   const stream = streamFactsOf(ctx, types, file, at, data, kind, body);

@@ -97,7 +97,7 @@ export class OperationBuilder {
       ...(body
         ? {
             body,
-            requestBody: requestBodyOf(this.ctx, file, path, v, body, listed),
+            requestBody: requestBodyOf(this.ctx, this.types, file, path, v, body, listed),
           }
         : {}),
       response: result,

@@ -115,6 +115,22 @@ export class TypeBuilder {
     return this.list;
   }
 
+  /**
+   * What a node stands for through named aliases (`ApiKey: string` gives the `string` node),
+   * for rules about what a body is; a reference to an unknown name stays as it is.
+   */
+  aliasTarget(node: TypeNode): TypeNode {
+    const seen = new Set<string>();
+    let current = node;
+    while (current.kind === "ref" && !seen.has(current.name)) {
+      seen.add(current.name);
+      const named = this.named.get(current.name);
+      if (!named) break;
+      current = named.type;
+    }
+    return current;
+  }
+
   /** A generic type: its body built with its parameters in scope. */
   private buildGeneric(decl: Decl<unknown>, params: string[]): void {
     const location = decl.file.locate(decl.path, "key");
