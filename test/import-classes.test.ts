@@ -207,6 +207,23 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     expect(gapsAt("control-characters", `${at}/tags/example`)).toHaveLength(1);
   });
 
+  it("an enum's values outside its type are left out, and values of two types are unknown, noted", () => {
+    const sample = typesOf("enum-mixed-types").Sample as { fields: Record<string, unknown> };
+    expect(sample.fields).toMatchObject({
+      code: { enum: ["01", "03", "12"], required: true },
+      level: { type: "unknown", required: true },
+    });
+    const at = "#/components/schemas/Sample/properties";
+    expect(gapsAt("enum-mixed-types", `${at}/code/enum`)).toEqual([
+      expect.stringContaining("enum values not of its type string were left out: [9]"),
+    ]);
+    expect(gapsAt("enum-mixed-types", `${at}/level/enum`)).toEqual([
+      expect.stringContaining('enum of values the format cannot list: [1,"high",2]'),
+    ]);
+    const query = "#/paths/~1samples/get/parameters/0/schema/items/enum";
+    expect(gapsAt("enum-mixed-types", query)[0]).toContain("left out: [9,8]");
+  });
+
   it("format binary inside a JSON body is a string, and int64 is noted, never dropped silently", () => {
     const upload = typesOf("json-binary-field").Upload as { fields: Record<string, unknown> };
     expect(upload.fields.file).toMatchObject({ type: "string", required: true });

@@ -690,3 +690,159 @@ describe("error responses that share one schema (the API's error body)", () => {
     }
   });
 });
+
+describe("request bodies sent as text/plain whose schema is no plain string (Conjur, Netatmo, Meilisearch)", () => {
+  it("makes each a string body (a named string alias kept), the schema noted, and sends the text", async () => {
+    const { endpoints } = of("text-plain-bodies");
+    expect(endpoints["keys.rotate"]).toMatchObject({ contentType: "text/plain", body: "ApiKey" });
+    expect(endpoints["schedules.create"]).toMatchObject({
+      contentType: "text/plain",
+      body: "string",
+      undocumented:
+        "request body of media type text/plain is text the caller writes; its schema is not carried (import: #/paths/~1schedules/post/requestBody/content/text~1plain/schema)",
+    });
+    expect(endpoints["documents.delete"]).toMatchObject({
+      contentType: "text/plain",
+      body: "string",
+    });
+    const server = await recorder((req) =>
+      req.url!.startsWith("/authn")
+        ? { status: 200, type: "text/plain", body: "k".repeat(12) }
+        : { status: req.method === "DELETE" ? 202 : 204 },
+    );
+    try {
+      const { PlainTextClient } = (await clientOf("text-plain-bodies")) as {
+        PlainTextClient: new (o: { baseUrl: string }) => {
+          keys: { rotate(account: string, body: string): Promise<unknown> };
+          schedules: { create(body: string): Promise<unknown> };
+          documents: { delete(id: string, body?: string): Promise<unknown> };
+        };
+      };
+      const client = new PlainTextClient({ baseUrl: server.url });
+      expect(await client.keys.rotate("acme", "old-key-0123")).toBe("k".repeat(12));
+      await client.schedules.create("zones: kitchen");
+      await client.documents.delete("d1", "1");
+      expect(
+        server.requests.map((r) => [r.method, r.url, r.headers["content-type"], r.body]),
+      ).toEqual([
+        ["POST", "/authn/acme/login", "text/plain", "old-key-0123"],
+        ["POST", "/schedules", "text/plain", "zones: kitchen"],
+        ["DELETE", "/documents/d1", "text/plain", "1"],
+      ]);
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe("JSON media types whose schema is bytes (MarketCheck's cached image, Noosh's upload)", () => {
+  it("sends and reads them as application/octet-stream bytes, noted", async () => {
+    const { endpoints } = of("json-bytes");
+    expect(endpoints["images.get"]!.response).toMatchObject({
+      body: "binary",
+      contentType: "application/octet-stream",
+      undocumented:
+        "a response as application/json whose schema is binary: read as bytes (import: #/paths/~1images~1{id}/get/responses/200/content/application~1json)",
+    });
+    expect(endpoints["images.put"]).toMatchObject({
+      contentType: "application/octet-stream",
+      body: "binary",
+    });
+    expect(endpoints["images.put"]!.undocumented).toContain(
+      "a request body as application/json whose schema is binary: sent as application/octet-stream (import: #/paths/~1images~1{id}/post/requestBody/content/application~1json)",
+    );
+    const server = await recorder((req) =>
+      req.method === "GET"
+        ? { status: 200, type: "image/jpeg", body: "JFIF" }
+        : { status: 200, type: "application/json", body: '{"size":4}' },
+    );
+    try {
+      const { ImagesClient } = (await clientOf("json-bytes")) as {
+        ImagesClient: new (o: { baseUrl: string }) => {
+          images: {
+            get(id: string): Promise<Blob>;
+            put(id: string, body: Uint8Array): Promise<unknown>;
+          };
+        };
+      };
+      const client = new ImagesClient({ baseUrl: server.url });
+      const image = await client.images.get("i1");
+      expect(image).toBeInstanceOf(Blob);
+      expect(await image.text()).toBe("JFIF");
+      expect(await client.images.put("i1", new TextEncoder().encode("PNG!"))).toEqual({ size: 4 });
+      expect(server.requests[1]).toMatchObject({
+        method: "POST",
+        url: "/images/i1",
+        headers: { "content-type": "application/octet-stream" },
+        body: "PNG!",
+      });
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe("parameters declared in: path that the path does not have (Weatherbit, Ecotaco)", () => {
+  it("sends them in the query, noted at each parameter", async () => {
+    const { endpoints } = of("path-params-not-in-path");
+    expect(endpoints["forecast.daily"]!.params).toEqual({
+      city: { in: "query", type: "string", required: true, description: "City name." },
+      days: { in: "query", type: "integer" },
+      lat: { in: "query", type: "number" },
+    });
+    expect(endpoints["forecast.daily"]!.undocumented).toEqual([
+      "parameter city is declared in: path but the path has no {city}: sent in the query (import: #/paths/~1forecast~1daily/get/parameters/0)",
+      "parameter days is declared in: path but the path has no {days}: sent in the query (import: #/paths/~1forecast~1daily/get/parameters/1)",
+    ]);
+    // the path item's parameters too; the one the template has stays a path parameter
+    expect(endpoints["forecast.listAlerts"]!.params).toEqual({
+      region: "string",
+      lang: { in: "query", type: "string", required: true },
+    });
+    const server = await recorder(() => ({
+      status: 200,
+      type: "application/json",
+      body: '{"count":1}',
+    }));
+    try {
+      const { WeatherClient } = (await clientOf("path-params-not-in-path")) as {
+        WeatherClient: new (o: { baseUrl: string }) => {
+          forecast: { daily(q: Record<string, unknown>): Promise<unknown> };
+        };
+      };
+      const client = new WeatherClient({ baseUrl: server.url });
+      expect(await client.forecast.daily({ city: "Raleigh,NC", lat: 35.7 })).toEqual({ count: 1 });
+      const [get] = server.requests;
+      expect(new URL(get!.url, "http://x").pathname).toBe("/forecast/daily");
+      expect(queryOf(get!.url)).toEqual([
+        ["city", "Raleigh,NC"],
+        ["lat", "35.7"],
+      ]);
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+describe("a title that begins with a digit (BigOven's, 1Forge's)", () => {
+  it("names the client class with a letter first, and the package works", async () => {
+    const { top } = of("digit-title");
+    expect(top.api).toMatchObject({ name: "1-000-000-api", clientName: "Api1000000Client" });
+    const server = await recorder(() => ({
+      status: 200,
+      type: "application/json",
+      body: '{"title":"Soup"}',
+    }));
+    try {
+      const { Api1000000Client } = (await clientOf("digit-title")) as {
+        Api1000000Client: new (o: { baseUrl: string }) => {
+          recipes: { get(id: string): Promise<unknown> };
+        };
+      };
+      const client = new Api1000000Client({ baseUrl: server.url });
+      expect(await client.recipes.get("r1")).toEqual({ title: "Soup" });
+    } finally {
+      await stop(server);
+    }
+  });
+});

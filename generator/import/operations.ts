@@ -351,7 +351,8 @@ function endpointOf(
   if (testingOnly) out.testingOnly = true;
   const auth = authOf(ctx, op, at, out);
   if (auth.length) out.auth = auth;
-  const params = paramsOf(ctx, item, op, at, out, pathName);
+  const inPath = new Set([...sent.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!));
+  const params = paramsOf(ctx, item, op, at, out, pathName, inPath);
   withoutTrailingSegments(out, params);
   undeclaredPathParams(ctx, out, at, params);
   fixedQuery(path, params);
@@ -461,6 +462,8 @@ export function paramsOf(
   at: Pointer,
   out: JsonObject,
   pathName: (name: string) => string,
+  /** The names the path template has; a path parameter it lacks travels in the query. */
+  inPath?: ReadonlySet<string>,
 ): JsonObject {
   const all: [JsonValue, Pointer][] = [];
   if (Array.isArray(item.parameters))
@@ -482,7 +485,17 @@ export function paramsOf(
     )
       continue;
     const name = stringOf(param, "name") ?? "";
-    const where = stringOf(param, "in");
+    let where = stringOf(param, "in");
+    if (where === "path" && inPath && !inPath.has(name) && param["x-apigen-trailing"] !== true) {
+      // Weatherbit declares query parameters `in: path`; the path cannot carry them.
+      note(
+        ctx,
+        out,
+        paramAt,
+        `parameter ${name} is declared in: path but the path has no {${name}}: sent in the query`,
+      );
+      where = "query";
+    }
     if (where === "header" && param["x-apigen-header"] === true) {
       ownHeader(out, name, param);
       continue;
@@ -976,12 +989,28 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
     );
     schema = { type: "object", required: ["file"], properties: { file: schema } };
   }
-  const other =
-    !isJson(chosen) && !supported.has(chosen)
-      ? otherMediaBody(ctx, chosen, schema, mediaAt, out)
-      : undefined;
+  // text/plain is the format's text encoding: a body of it is a string, whatever its schema says
+  const typed =
+    isJson(chosen) ||
+    (supported.has(chosen) &&
+      (chosen !== "text/plain" || isTextSchema(ctx, schema, under(mediaAt, "schema"))));
+  const other = typed ? undefined : otherMediaBody(ctx, chosen, schema, mediaAt, out);
   if (other) Object.assign(out, other);
-  else {
+  else if (
+    isJson(chosen) &&
+    schema !== undefined &&
+    isBinary(ctx, schema, under(mediaAt, "schema"))
+  ) {
+    // A JSON body whose schema is bytes (Noosh's profile image): bytes, as the schema says.
+    note(
+      ctx,
+      out,
+      mediaAt,
+      `a request body as ${chosen} whose schema is binary: sent as application/octet-stream`,
+    );
+    out.contentType = "application/octet-stream";
+    out.body = "binary";
+  } else {
     if (!isJson(chosen)) out.contentType = chosen;
     out.body =
       chosen === "application/octet-stream"
@@ -997,8 +1026,9 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
 
 /**
  * A request body of a media type with no encoding of its own (`application/xml`, `text/csv`,
- * `application/pdf`): sent as that type (its bare name, lower case), a `string` for text (a
- * `text/*` or XML type, or a plain string schema) and `binary` otherwise. A multipart type
+ * `application/pdf`), or of text/plain with a schema that is no text: sent as that type (its
+ * bare name, lower case), a `string` for text (text/plain always, another `text/*` or XML type,
+ * or a plain string schema) and `binary` otherwise. A multipart type
  * other than form-data needs a boundary the caller cannot give: bytes, noted.
  */
 function otherMediaBody(
@@ -1015,7 +1045,7 @@ function otherMediaBody(
   }
   const binary = schema !== undefined && isBinary(ctx, schema, under(mediaAt, "schema"));
   const plain = isPlainString(ctx, schema, mediaAt);
-  const text = !binary && (isTextMedia(media) || plain);
+  const text = media === "text/plain" || (!binary && (isTextMedia(media) || plain));
   // an XML body's schema describes the document the caller writes: the text is sent as it is
   if (text && schema !== undefined && !plain)
     note(
@@ -1036,6 +1066,13 @@ function isPlainString(ctx: ImportContext, raw: JsonValue | undefined, mediaAt: 
   if (raw === undefined) return false;
   const { value: schema } = deref(ctx, raw, under(mediaAt, "schema"));
   return isObject(schema) && schema.type === "string" && schema.format === undefined;
+}
+
+/** Whether a body schema is a string of text: `type: string`, with any format but bytes. */
+function isTextSchema(ctx: ImportContext, raw: JsonValue | undefined, at: Pointer): boolean {
+  if (raw === undefined) return false;
+  const { value: schema } = deref(ctx, raw, at);
+  return isObject(schema) && schema.type === "string" && !isBinary(ctx, raw, at);
 }
 
 /** Whether a schema is bytes: a binary string (`format: binary`, or a `contentMediaType`). */
@@ -1355,10 +1392,12 @@ function successOf(
           ? "unknown"
           : typeOf(ctx, schema, under(mediaAt, "schema"))
         : "binary";
-    if (isJson(chosen) && out.body === "binary") {
-      // A JSON response whose schema is bytes (Mastercard's): bytes, as the schema says.
+    if (isJson(chosen) && schema !== undefined && isBinary(ctx, schema, under(mediaAt, "schema"))) {
+      // A JSON response whose schema is bytes, given there or by a $ref (Mastercard's,
+      // MarketCheck's cached image): bytes, as the schema says.
+      out.body = "binary";
       out.contentType = "application/octet-stream";
-      note(ctx, out, mediaAt, `a ${chosen} response whose schema is binary: read as bytes`);
+      note(ctx, out, mediaAt, `a response as ${chosen} whose schema is binary: read as bytes`);
     }
     // Server-sent events: each event's data is the schema's (JSON); other text is a string.
     if (chosen.startsWith("text/") && out.body !== "string" && !eventData(out.body, chosen))

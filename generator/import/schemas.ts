@@ -238,7 +238,7 @@ function baseType(
   if (types.includes("null") || schema.nullable === true) facets.nullable = true;
   types = types.filter((t) => t !== "null");
   if (schema.const !== undefined) return constType(ctx, schema.const, at, facets);
-  if (Array.isArray(schema.enum)) return enumType(ctx, schema.enum, at, facets);
+  if (Array.isArray(schema.enum)) return enumType(ctx, schema.enum, types, at, facets);
   if (Array.isArray(schema.allOf))
     return allOfType(ctx, schema, at, facets, named, () =>
       baseType(ctx, withoutKey(schema, "allOf"), at, facets, named),
@@ -653,17 +653,49 @@ function constType(ctx: ImportContext, value: JsonValue, at: Pointer, facets: Js
   return "unknown";
 }
 
+/** The format's type of an enum value it can list, which every value of one enum must share. */
+const literalType = (v: JsonValue) =>
+  typeof v === "string"
+    ? "string"
+    : typeof v === "boolean"
+      ? "boolean"
+      : Number.isInteger(v)
+        ? "integer"
+        : undefined;
+
+/**
+ * An enum of string, integer or boolean values, all of one type. A value that is not of the
+ * schema's declared `type` can never be valid (Firebrowse lists `9` among `type: string`
+ * codes): it is left out, noted. Values of more than one type, or of others, are noted and
+ * the type is `unknown`.
+ */
 function enumType(
   ctx: ImportContext,
   values: JsonValue[],
+  declared: string[],
   at: Pointer,
   facets: JsonObject,
 ): TypeOut {
   if (values.includes(null)) facets.nullable = true;
-  const kept = values.filter((v) => v !== null);
-  const literal = (v: JsonValue) =>
-    typeof v === "string" || typeof v === "boolean" || Number.isInteger(v);
-  if (kept.length && kept.every(literal) && !hasControlCharacter(kept))
+  let kept = values.filter((v) => v !== null);
+  const fits = (v: JsonValue) => {
+    const type = literalType(v);
+    return type === "integer"
+      ? declared.some((t) => t === "integer" || t === "number")
+      : declared.includes(type!);
+  };
+  const outside = declared.length ? kept.filter((v) => literalType(v) && !fits(v)) : [];
+  if (outside.length && outside.length < kept.length) {
+    note(
+      ctx,
+      facets,
+      under(at, "enum"),
+      `enum values not of its type ${declared.join(" or ")} were left out: ${JSON.stringify(outside).slice(0, 120)}`,
+    );
+    kept = kept.filter((v) => !outside.includes(v));
+  }
+  const types = new Set(kept.map(literalType));
+  if (kept.length && types.size === 1 && !types.has(undefined) && !hasControlCharacter(kept))
     return { enum: [...new Set(kept)] } as JsonObject;
   note(
     ctx,

@@ -39,7 +39,7 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
       packageName ?? (words ? (words.endsWith("api") ? words : `${words}-api`) : "imported-api"),
     title,
     version: "0.0.0",
-    clientName: `${pascalCase(name) || "Api"}Client`,
+    clientName: clientNameOf(name),
     baseUrl: "api_base_url",
   };
   // apigen's own document names them (x-apigen-api), and ends the description with its gap convention.
@@ -54,6 +54,15 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
   for (const key of ["termsOfService", "contact", "license", "summary"] as const)
     if (info[key] !== undefined) note(ctx, api, under(rootAt(ctx), "info", key), `info.${key}`);
   return api;
+}
+
+/**
+ * The client class's name from the title's name: PascalCase, and a type name must begin with a
+ * letter, so a title that begins with a digit (`1Forge`, `1,000,000+ Recipe…`) is prefixed `Api`.
+ */
+function clientNameOf(name: string): string {
+  const stem = pascalCase(name);
+  return /^[A-Z]/.test(stem) ? `${stem}Client` : `Api${stem}Client`;
 }
 
 /** Words of a title that say what the document is, not whose API it is. */
