@@ -224,6 +224,41 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     expect(gapsAt("enum-mixed-types", query)[0]).toContain("left out: [9,8]");
   });
 
+  it("a union member that is a named binary schema is a string in JSON, noted; the schema stays binary", () => {
+    const spec = imported.get("union-bytes-member")!.spec;
+    const report = (spec["endpoints/api.yaml"]!.endpoints as Record<string, { response: unknown }>)[
+      "api.getReport"
+    ]!;
+    expect(report.response).toMatchObject({ body: { type: "Report | string" } });
+    expect(typesOf("union-bytes-member").ReportCsv).toMatchObject({ type: "binary" });
+    const at = "#/paths/~1reports~1{id}/get/responses/200/content/application~1json/schema/oneOf/1";
+    expect(gapsAt("union-bytes-member", at)).toEqual([
+      expect.stringContaining("a union member of bytes: a string (bytes in JSON travel encoded)"),
+    ]);
+  });
+
+  it("a pattern that is no string and a length that is no count are left out, noted", () => {
+    const thumbnail = typesOf("facet-wrong-kind").Thumbnail as { fields: Record<string, object> };
+    expect(thumbnail.fields.timecode).not.toHaveProperty("pattern");
+    expect(thumbnail.fields.label).not.toHaveProperty("minLength");
+    expect(thumbnail.fields.label).not.toHaveProperty("maxLength");
+    expect(thumbnail.fields.code).toEqual({
+      type: "string",
+      pattern: "^[A-Z]+[0-9]*$",
+      maxLength: 8,
+    });
+    const at = "#/components/schemas/Thumbnail/properties";
+    expect(gapsAt("facet-wrong-kind", `${at}/timecode/pattern`)[0]).toContain(
+      "pattern 0 is not a string: left out",
+    );
+    expect(gapsAt("facet-wrong-kind", `${at}/label/minLength`)[0]).toContain(
+      "minLength -1 is not a count: left out",
+    );
+    expect(gapsAt("facet-wrong-kind", `${at}/label/maxLength`)[0]).toContain(
+      'maxLength "12" is not a count: left out',
+    );
+  });
+
   it("format binary inside a JSON body is a string, and int64 is noted, never dropped silently", () => {
     const upload = typesOf("json-binary-field").Upload as { fields: Record<string, unknown> };
     expect(upload.fields.file).toMatchObject({ type: "string", required: true });

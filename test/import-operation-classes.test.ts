@@ -846,3 +846,29 @@ describe("a title that begins with a digit (BigOven's, 1Forge's)", () => {
     }
   });
 });
+
+describe('parameters no request can send (Notion\'s header named "", BrainBI\'s query named "")', () => {
+  it("leaves each out, noted at its pointer, and keeps the others", () => {
+    const page = of("unnamed-parameters").endpoints["pages.get"]!;
+    expect(page.params).toEqual({ id: "string", filter: { in: "query", type: "string" } });
+    expect(page.undocumented).toEqual([
+      'header parameter "": not a name a request can send; left out (import: #/paths/~1pages~1{id}/get/parameters/1)',
+      'header parameter "Notion Version": not a name a request can send; left out (import: #/paths/~1pages~1{id}/get/parameters/2)',
+      'query parameter "": not a name a request can send; left out (import: #/paths/~1pages~1{id}/get/parameters/3)',
+    ]);
+  });
+});
+
+describe("TRACE beside a GET of the same path (httpbin)", () => {
+  it("is the GET's route, left out and noted; alone it is written as GET", () => {
+    const { endpoints } = of("trace-beside-get");
+    expect(Object.keys(endpoints).sort()).toEqual(["echo.getAnything", "echo.traceLoop"]);
+    expect(endpoints["echo.getAnything"]).toMatchObject({
+      method: "GET",
+      path: "/anything",
+      undocumented:
+        "TRACE /anything has this endpoint's route; left out (import: #/paths/~1anything/trace)",
+    });
+    expect(endpoints["echo.traceLoop"]).toMatchObject({ method: "GET", path: "/loop" });
+  });
+});

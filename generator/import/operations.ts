@@ -23,6 +23,7 @@ import {
 } from "./context.ts";
 import { isApiErrorBody } from "./error-body.ts";
 import { plainNotes } from "./extensions.ts";
+import { isBinary } from "./schema-bytes.ts";
 import { linkPaginationOf } from "./pagination.ts";
 import {
   carriedQueryStyles,
@@ -248,7 +249,9 @@ export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut
     const name = names[i]!;
     // Box and OpenAI tell operations of one route apart by a `#fragment` or `?query` in the path
     // key; a request sends neither, and one route is one endpoint: the first is kept.
-    const route = `${method} ${path.replace(/[#?].*$/, "").replace(/\{[^}]*\}/g, "{}")}`;
+    // TRACE is written as GET (fetch cannot send it): beside a GET (httpbin's), it is that route.
+    const sent = method === "trace" ? "get" : method;
+    const route = `${sent} ${path.replace(/[#?].*$/, "").replace(/\{[^}]*\}/g, "{}")}`;
     const first = routes.get(route);
     if (first) {
       note(ctx, first, at, `${method.toUpperCase()} ${path} has this endpoint's route; left out`);
@@ -504,6 +507,16 @@ export function paramsOf(
       note(ctx, out, paramAt, `cookie parameter ${name}`);
       continue;
     }
+    // Notion declares a header parameter named "": no request can send it
+    if (name === "" || (where === "header" && !headerToken.test(name))) {
+      note(
+        ctx,
+        out,
+        paramAt,
+        `${where} parameter ${JSON.stringify(name)}: not a name a request can send; left out`,
+      );
+      continue;
+    }
     const schema =
       param.schema ??
       (isObject(param.content) ? Object.values(param.content).find(isObject)?.schema : undefined);
@@ -556,6 +569,9 @@ export function paramsOf(
   }
   return paramKeys([...byPlace.values()], pathName);
 }
+
+/** An HTTP header name (RFC 9110's token). */
+const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** A parameter, where it travels and, from apigen's own document, the key it had. */
 interface PlacedParam {
@@ -1073,16 +1089,6 @@ function isTextSchema(ctx: ImportContext, raw: JsonValue | undefined, at: Pointe
   if (raw === undefined) return false;
   const { value: schema } = deref(ctx, raw, at);
   return isObject(schema) && schema.type === "string" && !isBinary(ctx, raw, at);
-}
-
-/** Whether a schema is bytes: a binary string (`format: binary`, or a `contentMediaType`). */
-function isBinary(ctx: ImportContext, raw: JsonValue, at: Pointer): boolean {
-  const { value: schema } = deref(ctx, raw, at);
-  return (
-    isObject(schema) &&
-    schema.type === "string" &&
-    (schema.format === "binary" || typeof schema.contentMediaType === "string")
-  );
 }
 
 /** Whether a body schema is bytes or has a field (or an array field) of bytes. */

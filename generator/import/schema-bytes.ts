@@ -5,7 +5,7 @@
  * so there it becomes `string`, with a note.
  */
 import { deref, isObject, locationKey, note, under, type ImportContext } from "./context.ts";
-import { child, pointerTokens, type JsonObject, type Pointer } from "./document.ts";
+import { child, pointerTokens, type JsonObject, type JsonValue, type Pointer } from "./document.ts";
 
 const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
@@ -81,4 +81,14 @@ export function bytesType(
     "format binary inside a JSON value: a string (bytes in JSON travel encoded, e.g. base64)",
   );
   return "string";
+}
+
+/** Whether a schema is bytes: a binary string (`format: binary`, or a `contentMediaType`). */
+export function isBinary(ctx: ImportContext, raw: JsonValue, at: Pointer): boolean {
+  const { value: schema } = deref(ctx, raw, at);
+  return (
+    isObject(schema) &&
+    schema.type === "string" &&
+    (schema.format === "binary" || typeof schema.contentMediaType === "string")
+  );
 }

@@ -20,7 +20,7 @@ import {
   type TypeOut,
 } from "./context.ts";
 import { allFieldsOf, allOfType } from "./schema-allof.ts";
-import { bytesType } from "./schema-bytes.ts";
+import { bytesType, isBinary } from "./schema-bytes.ts";
 import { cleanText, dropUnfitDefault, hasControlCharacter } from "./schema-values.ts";
 import {
   child,
@@ -341,8 +341,21 @@ function stringType(
       note(ctx, facets, under(at, "format"), `${int64Note}; here a string`);
     else if (!plainFormats.has(format)) note(ctx, facets, under(at, "format"), `format ${format}`);
   }
-  for (const key of ["pattern", "minLength", "maxLength"] as const)
-    if (schema[key] !== undefined) facets[key] = schema[key];
+  for (const key of ["pattern", "minLength", "maxLength"] as const) {
+    const value = schema[key];
+    if (value === undefined) continue;
+    // api.video writes `pattern: 0`: a facet of the wrong kind says nothing a check can use
+    const fits =
+      key === "pattern" ? typeof value === "string" : Number.isInteger(value) && Number(value) >= 0;
+    if (fits) facets[key] = value;
+    else
+      note(
+        ctx,
+        facets,
+        under(at, key),
+        `${key} ${JSON.stringify(value)} is not a ${key === "pattern" ? "string" : "count"}: left out`,
+      );
+  }
   // `^` and a literal is how apigen writes a prefix: it comes back as one.
   const literal =
     typeof schema.pattern === "string"
@@ -507,8 +520,18 @@ function unionType(
   if (open) return open;
   const members: TypeOut[] = [];
   list.forEach((member, i) => {
+    const memberAt = under(at, key, i);
     if (isObject(member) && member.type === "null") facets.nullable = true;
-    else members.push(typeOf(ctx, member, under(at, key, i)));
+    else if (isObject(member) && member.$ref !== undefined && isBinary(ctx, member, memberAt)) {
+      // a union is a JSON value, where bytes travel encoded (Rudder's report as JSON or CSV)
+      note(
+        ctx,
+        facets,
+        memberAt,
+        "a union member of bytes: a string (bytes in JSON travel encoded)",
+      );
+      members.push("string");
+    } else members.push(typeOf(ctx, member, memberAt));
   });
   if (members.length === 1) return members[0]!;
   const discriminator = isObject(schema.discriminator)
