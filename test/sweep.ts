@@ -1,0 +1,173 @@
+/**
+ * A sweep over OpenAPI documents nobody here has seen (issue 31: "work the first time, on
+ * documents nobody here has seen"): each document is taken through `apigen import`, `generate`
+ * from the spec folder it wrote, `generate --spec <document>` (the live route), the two
+ * routes' models compared, and strict TypeScript 7 over the package. Not part of `npm test`
+ * (its inputs are public documents outside the repository); docs/openapi-documents.md, "Sweeps",
+ * says how it is run and what the last sweeps found.
+ *
+ *   npm run sweep -- --out DIR [--jobs N] [--timeout S] DOCUMENT|LIST.txt ...
+ *
+ * A LIST.txt holds one document path per line. Each document gets DIR/<slug>/ (the document,
+ * spec/, pkg/, pkg-live/ and each step's output); DIR/results.jsonl gets a line per document
+ * and the summary groups the failures by the diagnostic code of their first error.
+ */
+import { spawn } from "node:child_process";
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, extname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { loadApiModel } from "../generator/pipeline.ts";
+import { comparableModel } from "./support/corpus.ts";
+import { repoRoot } from "./helpers.ts";
+
+const cli = join(repoRoot, "generator/launch.mjs");
+const tsc7 = join(repoRoot, "node_modules/typescript7/bin/tsc");
+
+interface Step {
+  step: string;
+  status: number | null;
+  ms: number;
+  /** The first line of what it printed that reads as an error. */
+  error?: string;
+}
+interface Result {
+  document: string;
+  steps: Step[];
+  sameModel?: boolean;
+}
+
+/** Runs `node args` in `cwd` with a time limit; what it printed goes to `<name>.out`. */
+function run(name: string, args: string[], cwd: string, timeoutS: number): Promise<Step> {
+  const started = performance.now();
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args, { cwd, timeout: timeoutS * 1000 });
+    let text = "";
+    const keep = (chunk: Buffer) => {
+      if (text.length < 200_000) text += chunk.toString();
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    child.on("close", (status) => {
+      appendFileSync(join(cwd, `${name}.out`), text);
+      const error = text.split("\n").find((l) => / - error |error TS\d+|^Error|^\s+at /.test(l));
+      done({
+        step: name,
+        status,
+        ms: Math.round(performance.now() - started),
+        ...(status !== 0 ? { error: error?.trim() ?? text.trim().split("\n")[0] } : {}),
+      });
+    });
+  });
+}
+
+/** Whether the folder route and the live route give the same model (test/support/corpus.ts). */
+function sameModel(dir: string, document: string): boolean {
+  const spec = join(dir, "spec");
+  const folder = comparableModel(loadApiModel({ specDir: spec }).model, spec, "/");
+  const live = comparableModel(loadApiModel({ specDir: document }).model, document, "#");
+  return folder === live;
+}
+
+async function sweepOne(source: string, out: string, timeoutS: number): Promise<Result> {
+  const slug = source
+    .replace(/^.*\/api\//, "")
+    .replace(/\.(json|ya?ml)$/, "")
+    .replace(/[^\w.-]+/g, "__");
+  const dir = join(out, slug);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const document = join(dir, `doc${extname(source)}`);
+  copyFileSync(source, document);
+  const steps: Step[] = [];
+  const step = async (name: string, args: string[]) => {
+    const result = await run(name, args, dir, timeoutS);
+    steps.push(result);
+    return result.status === 0;
+  };
+  const result: Result = { document: source, steps };
+  if (!(await step("import", [cli, "import", basename(document), "--out-spec", "spec"])))
+    return result;
+  const folder = await step("generate", [cli, "generate", "--spec", "spec", "--out", "pkg"]);
+  const live = await step("live", [
+    cli,
+    "generate",
+    "--spec",
+    basename(document),
+    "--out",
+    "pkg-live",
+  ]);
+  if (folder && live) {
+    try {
+      result.sameModel = sameModel(dir, document);
+    } catch (error) {
+      steps.push({ step: "models", status: 1, ms: 0, error: String(error).split("\n")[0]! });
+    }
+  }
+  if (folder) await step("tsc7", [tsc7, "-p", "pkg", "--noEmit"]);
+  return result;
+}
+
+/** The documents named on the command line: files, and the lines of `.txt` lists. */
+function documentsOf(args: string[]): string[] {
+  return args.flatMap((arg) =>
+    arg.endsWith(".txt")
+      ? readFileSync(arg, "utf8")
+          .split("\n")
+          .map((line) => line.trim())
+          .filter(Boolean)
+      : [resolve(arg)],
+  );
+}
+
+/** Failures by step and the code of their first error (`schema-bad-name`, `TS2322`). */
+function summary(results: Result[]): string {
+  const classes = new Map<string, string[]>();
+  for (const r of results) {
+    const failed = r.steps.find((s) => s.status !== 0);
+    const key = failed
+      ? `${failed.step}: ${/error ([\w-]+)/.exec(failed.error ?? "")?.[1] ?? failed.error?.slice(0, 80)}`
+      : r.sameModel === false
+        ? "models: the two routes differ"
+        : undefined;
+    if (key) classes.set(key, [...(classes.get(key) ?? []), basename(r.document)]);
+  }
+  const clean = results.filter(
+    (r) => r.steps.every((s) => s.status === 0) && r.sameModel !== false,
+  ).length;
+  const lines = [`${results.length} documents, ${clean} through every step`];
+  for (const [key, documents] of [...classes].sort())
+    lines.push(`  ${key} (${documents.length}): ${documents.join(", ")}`);
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      out: { type: "string" },
+      jobs: { type: "string", default: "2" },
+      timeout: { type: "string", default: "180" },
+    },
+  });
+  if (!values.out || positionals.length === 0) {
+    console.error(
+      "usage: npm run sweep -- --out DIR [--jobs N] [--timeout S] DOCUMENT|LIST.txt ...",
+    );
+    process.exit(2);
+  }
+  const out = resolve(values.out);
+  mkdirSync(out, { recursive: true });
+  const queue = documentsOf(positionals);
+  const results: Result[] = [];
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const result = await sweepOne(next, out, Number(values.timeout));
+      results.push(result);
+      appendFileSync(join(out, "results.jsonl"), `${JSON.stringify(result)}\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: Number(values.jobs) }, worker));
+  console.log(summary(results));
+}
+
+await main();
