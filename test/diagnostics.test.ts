@@ -677,7 +677,7 @@ const cases: BrokenCase[] = [
   {
     name: "params-misused",
     defect:
-      "a query credential without `name`, `style` on a path parameter, `sendDefault` without `default`, an unknown string code, a header parameter also in `headers:`, a default not of its type, an Authorization header parameter, a HEAD response with a body, a header parameter on a callback",
+      "a query credential without `name`, `style` on a path parameter, `sendDefault` without `default`, an unknown string code, a header parameter also in `headers:`, a default not of its type, an Authorization header parameter, a HEAD response with a body, a header parameter on a callback, examples not of their type (bytes' example may be their text)",
     expected: [
       "test/fixtures/broken/params-misused/api.yaml:7:17 - error credential-name-missing: credential apiKey is sent `in: query` but names no query parameter (`name:`)",
       "test/fixtures/broken/params-misused/api.yaml:19:34 - error param-style-misplaced: parameter id has `style: comma`, which only a query parameter takes",
@@ -688,6 +688,9 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/params-misused/api.yaml:31:7 - error param-header-reserved: header parameter authorization is a header the client sets: use `headers:` for Accept and Content-Type, a credential for Authorization",
       "test/fixtures/broken/params-misused/api.yaml:35:23 - error head-response-body: a HEAD response has no body; declare the GET endpoint's body instead",
       "test/fixtures/broken/params-misused/api.yaml:42:22 - error param-placement-callback: parameter X-Trace is `in: header`: callbacks take path, query and trailing parameters only",
+      // the stand-in answers with an example: one of another type would be refused by the package's checks
+      'test/fixtures/broken/params-misused/api.yaml:47:36 - error type-conflict: example "1551718800" is not a value of the type',
+      'test/fixtures/broken/params-misused/api.yaml:48:44 - error type-conflict: example "medium" is not a value of the type',
     ],
   },
   {

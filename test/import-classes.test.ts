@@ -183,7 +183,7 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     ).toHaveLength(1);
   });
 
-  it("a default that is not a value of its type is left out, each with a gap at its pointer", () => {
+  it("a default or example that is not a value of its type is left out, each with a gap at its pointer", () => {
     const member = typesOf("default-not-value").Member as { fields: Record<string, unknown> };
     for (const name of ["role", "plan", "email", "active", "count", "roles"]) {
       expect(member.fields[name]).not.toHaveProperty("default");
@@ -192,6 +192,13 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
       ).toHaveLength(1);
     }
     expect(member.fields.kept).toEqual({ enum: ["a", "b"], default: "b" });
+    for (const name of ["ts", "level"]) {
+      expect(member.fields[name]).not.toHaveProperty("example");
+      expect(
+        gapsAt("default-not-value", `#/components/schemas/Member/properties/${name}/example`),
+      ).toEqual([expect.stringContaining("is not a value of the type: left out")]);
+    }
+    expect(member.fields.shown).toEqual({ type: "integer", example: 7 });
   });
 
   it("control characters are left out of descriptions and examples, noted", () => {

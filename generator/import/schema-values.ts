@@ -1,6 +1,6 @@
 /**
  * Values a schema carries (defaults, examples, descriptions, enum values) that a spec could
- * not hold as they are: a default that is not a value of its type, and control characters,
+ * not hold as they are: a default or example that is not a value of its type, and control characters,
  * which no spec file may hold. Each is left out or cleaned, with a note at its pointer.
  */
 import { controlCharacter } from "../load/spec-text.ts";
@@ -32,21 +32,27 @@ export function fitsType(base: TypeOut, value: JsonValue): boolean {
   return true;
 }
 
-/** Leaves out a `default` that is not a value of the type, with a note (Vercel's `default: []` on a string). */
-export function dropUnfitDefault(
+/**
+ * Leaves out a `default` or `example` that is not a value of the type, with a note (Vercel's
+ * `default: []` on a string, Weatherbit's `example: "1551718800"` on a number).
+ */
+export function dropUnfitValues(
   ctx: ImportContext,
   base: TypeOut,
   facets: JsonObject,
   at: Pointer,
 ): void {
-  if (facets.default === undefined || fitsType(base, facets.default)) return;
-  note(
-    ctx,
-    facets,
-    under(at, "default"),
-    `default ${JSON.stringify(facets.default).slice(0, 80)} is not a value of the type: left out`,
-  );
-  delete facets.default;
+  for (const key of ["default", "example"] as const) {
+    const value = facets[key];
+    if (value === undefined || value === null || fitsType(base, value)) continue;
+    note(
+      ctx,
+      facets,
+      under(at, key),
+      `${key} ${JSON.stringify(value).slice(0, 80)} is not a value of the type: left out`,
+    );
+    delete facets[key];
+  }
 }
 
 const controlCharacters = new RegExp(controlCharacter.source, "g");

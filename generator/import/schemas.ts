@@ -21,7 +21,7 @@ import {
 } from "./context.ts";
 import { allFieldsOf, allOfType } from "./schema-allof.ts";
 import { bytesType, isBinary } from "./schema-bytes.ts";
-import { cleanText, dropUnfitDefault, hasControlCharacter } from "./schema-values.ts";
+import { cleanText, dropUnfitValues, hasControlCharacter } from "./schema-values.ts";
 import {
   child,
   importError,
@@ -207,7 +207,7 @@ function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named:
   }
   const base = baseType(ctx, schema, at, facets, named);
   copyDocs(ctx, schema, facets, at);
-  dropUnfitDefault(ctx, base, facets, at);
+  dropUnfitValues(ctx, base, facets, at);
   noteUnread(ctx, schema, at, facets);
   return withFacets(base, facets);
 }

@@ -295,25 +295,36 @@ export class TypeBuilder {
       this.checkPattern(file, [...path, "pattern"], constraints.pattern);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
-    if (data.default !== undefined) this.checkDefault(file, path, shape, data.default);
+    if (data.default !== undefined) this.checkValue(file, path, shape, "default", data.default);
+    if (data.example !== undefined) this.checkValue(file, path, shape, "example", data.example);
     // The shape itself becomes the node: a pending `extends` refers to it.
     return asNode(shape, nullable || data.nullable === true, constraints, docs, location);
   }
 
   /**
-   * A `default:` must be a value of its type, where the type says which values there are
-   * (a primitive, an enum that is not open, a literal); named and structured types are not
-   * followed (they may not be resolved yet).
+   * A `default:` or `example:` must be a value of its type, where the type says which values
+   * there are (a primitive, an enum that is not open, a literal); named and structured types
+   * are not followed (they may not be resolved yet). The stand-in answers with the example, so
+   * one of another type would be an answer the package's own checks refuse. Bytes have no
+   * JSON value; their example may show their text.
    */
-  private checkDefault(file: SpecFile, path: DataPath, shape: TypeShape, value: unknown): void {
-    if (value === null) return; // a nullable's default; `nullable` is read after the shape
+  private checkValue(
+    file: SpecFile,
+    path: DataPath,
+    shape: TypeShape,
+    key: "default" | "example",
+    value: unknown,
+  ): void {
+    if (value === null) return; // a nullable's value; `nullable` is read after the shape
     const fits =
       shape.kind === "primitive"
         ? shape.name === "integer"
           ? Number.isInteger(value)
           : shape.name === "number"
             ? typeof value === "number"
-            : typeof value === shape.name
+            : shape.name === "binary" && key === "example"
+              ? typeof value === "string"
+              : typeof value === shape.name
         : shape.kind === "enum"
           ? shape.open || shape.values.includes(value as Literal)
           : shape.kind === "literal"
@@ -322,8 +333,8 @@ export class TypeBuilder {
     if (!fits)
       this.conflict(
         file,
-        [...path, "default"],
-        `default ${JSON.stringify(value)} is not a value of the type`,
+        [...path, key],
+        `${key} ${JSON.stringify(value)} is not a value of the type`,
       );
   }
 
