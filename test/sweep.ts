@@ -2,7 +2,8 @@
  * A sweep over OpenAPI documents nobody here has seen (issue 31: "work the first time, on
  * documents nobody here has seen"): each document is taken through `apigen import`, `generate`
  * from the spec folder it wrote, `generate --spec <document>` (the live route), the two
- * routes' models compared, and strict TypeScript 7 over the package. Not part of `npm test`
+ * routes' models compared, the package's client calling its own stand-in with response
+ * validation on (test/sweep-calls.ts), and strict TypeScript 7 over the package. Not part of `npm test`
  * (its inputs are public documents outside the repository); docs/openapi-documents.md, "Sweeps",
  * says how it is run and what the last sweeps found.
  *
@@ -13,15 +14,25 @@
  * and the summary groups the failures by the diagnostic code of their first error.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadApiModel } from "../generator/pipeline.ts";
 import { comparableModel } from "./support/corpus.ts";
+import { sweepCalls, type CallReport } from "./sweep-calls.ts";
 import { repoRoot } from "./helpers.ts";
 
 const cli = join(repoRoot, "generator/launch.mjs");
 const tsc7 = join(repoRoot, "node_modules/typescript7/bin/tsc");
+const thisFile = fileURLToPath(import.meta.url);
 
 interface Step {
   step: string;
@@ -34,6 +45,8 @@ interface Result {
   document: string;
   steps: Step[];
   sameModel?: boolean;
+  /** The package's client against its own stand-in (test/sweep-calls.ts). */
+  calls?: CallReport;
 }
 
 /** Runs `node args` in `cwd` with a time limit; what it printed goes to `<name>.out`. */
@@ -60,12 +73,12 @@ function run(name: string, args: string[], cwd: string, timeoutS: number): Promi
   });
 }
 
-/** Whether the folder route and the live route give the same model (test/support/corpus.ts). */
-function sameModel(dir: string, document: string): boolean {
+/** The folder route's model, and whether the live route gives the same (test/support/corpus.ts). */
+function models(dir: string, document: string) {
   const spec = join(dir, "spec");
-  const folder = comparableModel(loadApiModel({ specDir: spec }).model, spec, "/");
+  const model = loadApiModel({ specDir: spec }).model;
   const live = comparableModel(loadApiModel({ specDir: document }).model, document, "#");
-  return folder === live;
+  return { model, same: comparableModel(model, spec, "/") === live };
 }
 
 async function sweepOne(source: string, out: string, timeoutS: number): Promise<Result> {
@@ -96,15 +109,25 @@ async function sweepOne(source: string, out: string, timeoutS: number): Promise<
     "--out",
     "pkg-live",
   ]);
-  if (folder && live) {
-    try {
-      result.sameModel = sameModel(dir, document);
-    } catch (error) {
-      steps.push({ step: "models", status: 1, ms: 0, error: String(error).split("\n")[0]! });
-    }
+  // the models and the calls in a process of their own, as the other steps: jobs run side by side
+  if (
+    folder &&
+    live &&
+    (await step("models", [...process.execArgv, thisFile, "--inside", dir, basename(document)]))
+  ) {
+    const inside = JSON.parse(readFileSync(join(dir, "models.json"), "utf8")) as Result;
+    result.sameModel = inside.sameModel!;
+    result.calls = inside.calls!;
   }
   if (folder) await step("tsc7", [tsc7, "-p", "pkg", "--noEmit"]);
   return result;
+}
+
+/** `--inside DIR DOCUMENT`: the models and the calls of one document, into DIR/models.json. */
+async function inside(dir: string, document: string): Promise<void> {
+  const { model, same } = models(dir, join(dir, document));
+  const calls = await sweepCalls(model, join(dir, "pkg"));
+  writeFileSync(join(dir, "models.json"), JSON.stringify({ sameModel: same, calls }));
 }
 
 /** The documents named on the command line: files, and the lines of `.txt` lists. */
@@ -124,17 +147,26 @@ function summary(results: Result[]): string {
   const classes = new Map<string, string[]>();
   for (const r of results) {
     const failed = r.steps.find((s) => s.status !== 0);
+    const broken = r.calls?.broken[0];
     const key = failed
       ? `${failed.step}: ${/error ([\w-]+)/.exec(failed.error ?? "")?.[1] ?? failed.error?.slice(0, 80)}`
       : r.sameModel === false
         ? "models: the two routes differ"
-        : undefined;
+        : broken
+          ? `calls: ${broken.error.split(":")[0]}`
+          : undefined;
     if (key) classes.set(key, [...(classes.get(key) ?? []), basename(r.document)]);
   }
   const clean = results.filter(
-    (r) => r.steps.every((s) => s.status === 0) && r.sameModel !== false,
+    (r) => r.steps.every((s) => s.status === 0) && r.sameModel !== false && !r.calls?.broken.length,
   ).length;
-  const lines = [`${results.length} documents, ${clean} through every step`];
+  const calls = { answered: 0, refused: 0, args: 0 };
+  for (const r of results)
+    for (const key of ["answered", "refused", "args"] as const) calls[key] += r.calls?.[key] ?? 0;
+  const lines = [
+    `${results.length} documents, ${clean} through every step`,
+    `typed calls against the stand-ins: ${calls.answered} answered and validated, ${calls.refused} refused with the API's error, ${calls.args} with arguments the client refused`,
+  ];
   for (const [key, documents] of [...classes].sort())
     lines.push(`  ${key} (${documents.length}): ${documents.join(", ")}`);
   return lines.join("\n");
@@ -147,8 +179,10 @@ async function main(): Promise<void> {
       out: { type: "string" },
       jobs: { type: "string", default: "2" },
       timeout: { type: "string", default: "180" },
+      inside: { type: "string" },
     },
   });
+  if (values.inside) return inside(values.inside, positionals[0]!);
   if (!values.out || positionals.length === 0) {
     console.error(
       "usage: npm run sweep -- --out DIR [--jobs N] [--timeout S] DOCUMENT|LIST.txt ...",
