@@ -691,6 +691,9 @@ const cases: BrokenCase[] = [
       // the stand-in answers with an example: one of another type would be refused by the package's checks
       'test/fixtures/broken/params-misused/api.yaml:47:36 - error type-conflict: example "1551718800" is not a value of the type',
       'test/fixtures/broken/params-misused/api.yaml:48:44 - error type-conflict: example "medium" is not a value of the type',
+      // an object's example that is its JSON text (Microcks'), an array's that is an object
+      'test/fixtures/broken/params-misused/api.yaml:53:14 - error type-conflict: example "{\\"name\\": \\"Gogs\\"}" is not a value of the type',
+      'test/fixtures/broken/params-misused/api.yaml:56:14 - error type-conflict: example {"ts":1} is not a value of the type',
     ],
   },
   {

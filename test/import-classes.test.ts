@@ -199,6 +199,12 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
       ).toEqual([expect.stringContaining("is not a value of the type: left out")]);
     }
     expect(member.fields.shown).toEqual({ type: "integer", example: 7 });
+    // an object's example that is text (Microcks'), an array's that is an object
+    const types = typesOf("default-not-value");
+    expect(types.Secret).not.toHaveProperty("example");
+    expect(types.Secrets).not.toHaveProperty("example");
+    for (const name of ["Secret", "Secrets"])
+      expect(gapsAt("default-not-value", `#/components/schemas/${name}/example`)).toHaveLength(1);
   });
 
   it("control characters are left out of descriptions and examples, noted", () => {

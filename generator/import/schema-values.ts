@@ -9,10 +9,12 @@ import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 
 /**
  * Whether `value` is a value of `base`, as far as the spec's own check looks (a primitive, an
- * enum that is not open, a const; named and structured types are not followed there either).
+ * enum that is not open, a const, an array or an object; named types and an object's fields
+ * are not followed there either).
  */
 export function fitsType(base: TypeOut, value: JsonValue): boolean {
   if (typeof base === "string") {
+    if (base.endsWith("[]")) return Array.isArray(value);
     switch (base) {
       case "integer":
         return Number.isInteger(value);
@@ -27,6 +29,7 @@ export function fitsType(base: TypeOut, value: JsonValue): boolean {
   }
   if (Array.isArray(base.enum)) return base.open === true || base.enum.includes(value as never);
   if (base.const !== undefined) return base.const === value;
+  if (base.fields !== undefined || base.extends !== undefined) return isObject(value);
   if (typeof base.type === "string" && base.type !== "array" && base.type !== "map")
     return fitsType(base.type, value);
   return true;

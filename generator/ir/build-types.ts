@@ -303,8 +303,9 @@ export class TypeBuilder {
 
   /**
    * A `default:` or `example:` must be a value of its type, where the type says which values
-   * there are (a primitive, an enum that is not open, a literal); named and structured types
-   * are not followed (they may not be resolved yet). The stand-in answers with the example, so
+   * there are (a primitive, an enum that is not open, a literal) or what kind they are (an
+   * array, an object); named types are not followed (they may not be resolved yet), nor are
+   * an object's fields. The stand-in answers with the example, so
    * one of another type would be an answer the package's own checks refuse. Bytes have no
    * JSON value; their example may show their text.
    */
@@ -329,7 +330,11 @@ export class TypeBuilder {
           ? shape.open || shape.values.includes(value as Literal)
           : shape.kind === "literal"
             ? shape.value === value
-            : true;
+            : shape.kind === "array"
+              ? Array.isArray(value)
+              : shape.kind === "object" || shape.kind === "map"
+                ? isRecord(value)
+                : true;
     if (!fits)
       this.conflict(
         file,
