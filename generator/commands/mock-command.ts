@@ -7,6 +7,7 @@
 import { cliIo, printOut } from "../cli-io.ts";
 import { readFileSync } from "node:fs";
 import type { ApiModel, Endpoint } from "../ir/model.ts";
+import type { TypeLookup } from "../ir/example-fits.ts";
 import { shapeOf, shapeTableOf } from "../ir/stand-in-shapes.ts";
 import { listen, type RunningStandIn } from "../runtime/testing/node.ts";
 import type { Shape } from "../runtime/testing/shape.ts";
@@ -58,12 +59,12 @@ export function readKeys(file: string): Record<string, KeySet> {
 }
 
 /** The parameters of an endpoint as one object shape, as the params validator sees them. */
-function paramsShape(endpoint: Endpoint): Shape {
+function paramsShape(endpoint: Endpoint, lookup: TypeLookup): Shape {
   return {
     t: "object",
     fields: endpoint.params.map((p) => ({
       name: p.name,
-      shape: shapeOf(p.type),
+      shape: shapeOf(p.type, lookup),
       ...(p.required ? { required: true } : {}),
     })),
   };
@@ -74,13 +75,15 @@ function modelTable(model: ApiModel): StandInTable {
   const types = shapeTableOf(model.types, [
     ...model.endpoints.flatMap((e) => [e.body, ...e.params.map((p) => p.type)]),
   ]);
+  const lookup: TypeLookup = new Map(model.types.map((t) => [t.name, t] as const));
   const validators: RouteValidators = {};
   for (const route of model.standIn.table.routes) {
     const endpoint = model.endpoints.find((e) => e.id === route.endpoint)!;
-    const body = route.body === "json" && endpoint.body ? shapeOf(endpoint.body) : undefined;
+    const body =
+      route.body === "json" && endpoint.body ? shapeOf(endpoint.body, lookup) : undefined;
     validators[route.endpoint] = {
       ...(endpoint.params.length > 0
-        ? { params: shapeValidator(paramsShape(endpoint), types) }
+        ? { params: shapeValidator(paramsShape(endpoint, lookup), types) }
         : {}),
       ...(body ? { body: shapeValidator(body, types) } : {}),
     };

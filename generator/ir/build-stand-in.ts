@@ -173,14 +173,14 @@ function responseOf(r: EndpointResponse, types: ReadonlyMap<string, NamedType>):
     status: r.status,
     kind: noBody ? "none" : r.kind,
     ...(r.contentType && !noBody ? { contentType: answeredMediaType(r.contentType) } : {}),
-    ...(r.body && !noBody ? { body: shapeOf(r.body) } : {}),
+    ...(r.body && !noBody ? { body: shapeOf(r.body, types) } : {}),
     ...(r.stream?.events.length
-      ? { events: r.stream.events.map((e) => ({ name: e.name, shape: shapeOf(e.type) })) }
+      ? { events: r.stream.events.map((e) => ({ name: e.name, shape: shapeOf(e.type, types) })) }
       : {}),
     ...(r.stream?.terminator !== undefined ? { terminator: r.stream.terminator } : {}),
     ...(r.stream?.error ? { error: streamErrorOf(r.stream.error, types) } : {}),
     ...(r.headers.length > 0
-      ? { headers: r.headers.map((h) => ({ name: h.name, shape: shapeOf(h.type) })) }
+      ? { headers: r.headers.map((h) => ({ name: h.name, shape: shapeOf(h.type, types) })) }
       : {}),
     ...(noBody ? { note: "no response body in the spec" } : {}),
     ...(r.notModified ? { notModified: true as const } : {}),
@@ -243,7 +243,14 @@ function expandOf(endpoint: Endpoint, model: ApiModel): { expand?: RouteExpand }
     const object = field.variants.find((v) => v !== id)!;
     const inner =
       depth > 0 ? [] : expandablePaths(object, types).flatMap((p) => entry(object, p, 1));
-    return [{ path, id: shapeOf(id), object: shapeOf(object), ...(inner.length ? { inner } : {}) }];
+    return [
+      {
+        path,
+        id: shapeOf(id, types),
+        object: shapeOf(object, types),
+        ...(inner.length ? { inner } : {}),
+      },
+    ];
   };
   const paths = expand.paths.flatMap((path) => entry(response.body!, path, 0));
   return { expand: { in: expand.in, name: expand.name, paths } };

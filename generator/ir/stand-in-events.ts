@@ -5,6 +5,7 @@
  */
 import type { ApiModel, Callback, Credential, HeaderSpec } from "./model.ts";
 import type { StandInModel, TriggerEvent } from "./stand-in-model.ts";
+import type { TypeLookup } from "./example-fits.ts";
 import { shapeOf, shapeTableOf } from "./stand-in-shapes.ts";
 
 /** Header credentials (not signatures) of an operation, which the service sends along. */
@@ -20,7 +21,7 @@ function keyHeaders(auth: readonly string[], credentials: readonly Credential[])
 const fixedHeaders = (headers: readonly HeaderSpec[]): [string, string][] =>
   headers.flatMap((h) => (h.value !== undefined ? [[h.name, h.value] as [string, string]] : []));
 
-function callbackEvent(c: Callback, model: ApiModel): TriggerEvent {
+function callbackEvent(c: Callback, model: ApiModel, types: TypeLookup): TriggerEvent {
   return {
     name: c.event,
     kind: "callback",
@@ -28,7 +29,7 @@ function callbackEvent(c: Callback, model: ApiModel): TriggerEvent {
     path: c.path,
     trailing: c.params
       .filter((p) => p.placement === "trailing")
-      .map((p) => ({ name: p.name, shape: shapeOf(p.type) })),
+      .map((p) => ({ name: p.name, shape: shapeOf(p.type, types) })),
     headers: fixedHeaders(c.headers),
     keyHeaders: keyHeaders(c.auth, model.credentials),
     ...(c.routing.signatureHeader ? { signatureHeader: c.routing.signatureHeader } : {}),
@@ -37,9 +38,9 @@ function callbackEvent(c: Callback, model: ApiModel): TriggerEvent {
       ? { signatureScheme: structuredClone(c.routing.signatureScheme) }
       : {}),
     ...(c.routing.replay ? { replay: structuredClone(c.routing.replay) } : {}),
-    ...(c.body ? { body: shapeOf(c.body) } : {}),
-    ...(c.success ? { success: shapeOf(c.success) } : {}),
-    ...(c.failure ? { failure: shapeOf(c.failure) } : {}),
+    ...(c.body ? { body: shapeOf(c.body, types) } : {}),
+    ...(c.success ? { success: shapeOf(c.success, types) } : {}),
+    ...(c.failure ? { failure: shapeOf(c.failure, types) } : {}),
   };
 }
 
@@ -47,7 +48,8 @@ function callbackEvent(c: Callback, model: ApiModel): TriggerEvent {
 export function buildTriggerEvents(
   model: ApiModel,
 ): Pick<StandInModel, "events"> & { types: StandInModel["eventTypes"] } {
-  const events = model.callbacks.map((c) => callbackEvent(c, model));
+  const types: TypeLookup = new Map(model.types.map((t) => [t.name, t] as const));
+  const events = model.callbacks.map((c) => callbackEvent(c, model, types));
   const hooks = model.webhooks;
   if (hooks) {
     const common = {
@@ -65,15 +67,15 @@ export function buildTriggerEvents(
         ? {
             deliveryHeaders: hooks.headers.fields.map((f) => ({
               name: f.name,
-              shape: shapeOf(f.type),
+              shape: shapeOf(f.type, types),
             })),
           }
         : {}),
     };
     if (hooks.events.length === 0 && hooks.payload)
-      events.push({ ...common, name: "webhook", body: shapeOf(hooks.payload) });
+      events.push({ ...common, name: "webhook", body: shapeOf(hooks.payload, types) });
     for (const e of hooks.events)
-      events.push({ ...common, name: e.name, body: shapeOf(e.payload) });
+      events.push({ ...common, name: e.name, body: shapeOf(e.payload, types) });
   }
   const roots = [
     ...model.callbacks.flatMap((c) => [

@@ -3,16 +3,22 @@
  * (runtime/testing/shape.ts): the same facts the validators check, with the spec's examples.
  */
 import type { Shape, ShapeBody, ShapeTable } from "../runtime/testing/shape.ts";
+import { exampleFits, type TypeLookup } from "./example-fits.ts";
 import type { NamedType, TypeNode } from "./model.ts";
 import { childTypes } from "./walk.ts";
 
-/** The shape of a type node. */
-export function shapeOf(node: TypeNode): Shape {
-  const body = bodyOf(node);
+/**
+ * The shape of a type node; `types` resolves its references. The spec's example comes with
+ * it only where it is a value of the type (example-fits.ts): the stand-in answers with it.
+ */
+export function shapeOf(node: TypeNode, types: TypeLookup): Shape {
+  const body = bodyOf(node, types);
   return {
     ...body,
     ...(node.nullable ? { nullable: true } : {}),
-    ...(node.docs.example !== undefined ? { example: node.docs.example } : {}),
+    ...(node.docs.example !== undefined && exampleFits(node, types)
+      ? { example: node.docs.example }
+      : {}),
   };
 }
 
@@ -27,7 +33,7 @@ function defined(value: Record<string, unknown> & { t: string }): ShapeBody {
   return out as unknown as ShapeBody;
 }
 
-function bodyOf(node: TypeNode): ShapeBody {
+function bodyOf(node: TypeNode, types: TypeLookup): ShapeBody {
   const c = node.constraints;
   switch (node.kind) {
     case "primitive":
@@ -49,15 +55,15 @@ function bodyOf(node: TypeNode): ShapeBody {
     case "ref":
       return { t: "ref", name: node.name };
     case "array":
-      return { t: "array", items: shapeOf(node.items) };
+      return { t: "array", items: shapeOf(node.items, types) };
     case "map":
-      return { t: "map", values: shapeOf(node.values) };
+      return { t: "map", values: shapeOf(node.values, types) };
     case "object":
       return {
         t: "object",
         fields: node.fields.map((f) => ({
           name: f.name,
-          shape: shapeOf(f.type),
+          shape: shapeOf(f.type, types),
           ...(f.required ? { required: true } : {}),
         })),
       };
@@ -68,7 +74,7 @@ function bodyOf(node: TypeNode): ShapeBody {
     case "union":
       return {
         t: "union",
-        variants: node.variants.map(shapeOf),
+        variants: node.variants.map((v) => shapeOf(v, types)),
         ...(node.discriminator
           ? {
               tag: {
@@ -102,6 +108,6 @@ export function shapeTableOf(
   };
   roots.forEach((r) => r && visit(r));
   return Object.fromEntries(
-    types.filter((t) => reached.has(t.name)).map((t) => [t.name, shapeOf(t.type)]),
+    types.filter((t) => reached.has(t.name)).map((t) => [t.name, shapeOf(t.type, byName)]),
   );
 }
