@@ -91,7 +91,7 @@ function argumentsOf(e: Endpoint, types: ReadonlyMap<string, NamedType>): unknow
     const param = e.params.find((p) => p.placement === "path" && p.name === name);
     const value = param && valueOf(param.type, types);
     if (value === undefined) return undefined;
-    args.push(String(value));
+    args.push(value);
   }
   const rest: Record<string, unknown> = {};
   for (const p of e.params)
