@@ -2,10 +2,12 @@
  * How the stand-in matches a request's path to a route's template (runtime/testing/request.ts):
  * a segment that is one parameter, and a segment of parameters among fixed text, as Twilio's
  * `/2010-04-01/Accounts/{Sid}.json` (test/corpus-calls.test.ts found the stand-in answering
- * 404 to every such route).
+ * 404 to every such route); and which of several matching routes answers (the sweep's typed
+ * calls found ClearBlade's `/admin/platform/systems` answered by `/admin/platform/{systemKey}`,
+ * listed before it, with that route's empty body).
  */
 import { describe, expect, it } from "vitest";
-import { matchPath } from "../generator/runtime/testing/request.ts";
+import { matchPath, mostSpecific } from "../generator/runtime/testing/request.ts";
 import type { Route } from "../generator/runtime/testing/table.ts";
 
 const route = (path: string, trailing: string[] = []) =>
@@ -34,4 +36,18 @@ describe("matchPath", () => {
   ])("%s does not match %s", (template, path) => {
     expect(matchPath(route(template), path)).toBeUndefined();
   });
+});
+
+describe("mostSpecific: of the routes matching a path, the one a router picks", () => {
+  it.each([
+    [["/admin/platform/{systemKey}", "/admin/platform/systems"], "/admin/platform/systems"],
+    [["/admin/platform/systems", "/admin/platform/{systemKey}"], "/admin/platform/systems"],
+    [["/files/{id}", "/files/{id}.json"], "/files/{id}.json"],
+    [["/a/{x}/c", "/a/b/{y}"], "/a/b/{y}"],
+    [["/v1/{a}", "/v1/{b}"], "/v1/{a}"],
+  ])("of %j: %s", (templates, want) => {
+    const matches = templates.map((path) => ({ route: route(path) }));
+    expect(mostSpecific(matches)?.route.path).toBe(want);
+  });
+  it("none of none", () => expect(mostSpecific([])).toBeUndefined());
 });

@@ -15,7 +15,10 @@ import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 export function fitsType(base: TypeOut, value: JsonValue): boolean {
   if (typeof base === "string") {
     if (base.endsWith("[]")) return Array.isArray(value);
+    if (base.startsWith("map<")) return isObject(value);
     switch (base) {
+      case "object":
+        return isObject(value);
       case "integer":
         return Number.isInteger(value);
       case "number":
@@ -30,8 +33,9 @@ export function fitsType(base: TypeOut, value: JsonValue): boolean {
   if (Array.isArray(base.enum)) return base.open === true || base.enum.includes(value as never);
   if (base.const !== undefined) return base.const === value;
   if (base.fields !== undefined || base.extends !== undefined) return isObject(value);
-  if (typeof base.type === "string" && base.type !== "array" && base.type !== "map")
-    return fitsType(base.type, value);
+  if (base.type === "array") return Array.isArray(value);
+  if (base.type === "map") return isObject(value);
+  if (typeof base.type === "string") return fitsType(base.type, value);
   return true;
 }
 

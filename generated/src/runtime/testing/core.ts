@@ -18,7 +18,7 @@ import { validate, type ValidationIssue } from "../validate.js";
 import { areaOf, conditionally, errorBodyOf, json, noteHeader, refuse } from "./answers.js";
 import type { Memory } from "./memory.js";
 import { appliedPreference, preferenceOf, preferredRefusal } from "./prefer.js";
-import { checkCredentials, matchPath, readParams } from "./request.js";
+import { checkCredentials, matchPath, mostSpecific, readParams } from "./request.js";
 import { applyExpansion, askedPaths } from "./expand.js";
 import { hashText, sample, seeded, token, type Random } from "./sample.js";
 import type { Shape } from "./shape.js";
@@ -248,8 +248,8 @@ export function findRoute(
     if (found !== undefined) matches.push({ route, found });
   }
   const hit =
-    matches.find((m) => m.route.method === method) ??
-    (method === "HEAD" ? matches.find((m) => m.route.method === "GET") : undefined);
+    mostSpecific(matches.filter((m) => m.route.method === method)) ??
+    (method === "HEAD" ? mostSpecific(matches.filter((m) => m.route.method === "GET")) : undefined);
   if (hit) return hit;
   const area = areaOf(table, pathname);
   if (matches.length === 0) return { answer: refuse(table, area, table.notFound) };

@@ -47,6 +47,29 @@ export function matchPath(route: Route, path: string): Record<string, string> | 
 }
 
 /**
+ * Of the routes whose templates match one path, the one a router picks: segment by segment, a
+ * fixed segment before one with a parameter among fixed text, before a whole parameter
+ * (`/admin/platform/systems` before `/admin/platform/{systemKey}`, whichever the spec lists
+ * first); then the longer template; then the first listed.
+ */
+export function mostSpecific<T extends { route: Route }>(matches: readonly T[]): T | undefined {
+  let best: T | undefined;
+  let bestRank: number[] = [];
+  for (const match of matches) {
+    const rank = segments(match.route.path).map((part) =>
+      !part.includes("{") ? 0 : /^\{[^}]+\}$/.test(part) ? 2 : 1,
+    );
+    if (best === undefined || ranksBefore(rank, bestRank)) [best, bestRank] = [match, rank];
+  }
+  return best;
+}
+
+function ranksBefore(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return a.length > b.length;
+}
+
+/**
  * A segment of parameters among fixed text (`{Sid}.json`, `{from}..{to}`): each parameter takes
  * the shortest run of characters that lets the rest match; `false` when the segment does not.
  */
