@@ -141,7 +141,11 @@ function sampleString(shape: Shape & { t: "string" }, random: Random): string {
   let text = formatted(shape.format, random) ?? `${words[random.int(0, words.length - 1)]}`;
   if (shape.prefix !== undefined) text = `${shape.prefix}${token(random, 8)}`;
   if (shape.minLength !== undefined && text.length < shape.minLength)
-    text += token(random, shape.minLength - text.length);
+    text =
+      shape.format === "date-time"
+        ? // a longer date-time is one with more digits of a second (unicourt's minLength: 25)
+          `${text.slice(0, -1)}.${"0".repeat(Math.max(1, shape.minLength - text.length - 1))}Z`
+        : text + token(random, shape.minLength - text.length);
   if (shape.maxLength !== undefined && text.length > shape.maxLength)
     text = text.slice(0, shape.maxLength);
   return text;
@@ -214,7 +218,9 @@ function readAtom(source: string, pos: { at: number }, random: Random): (() => s
     return e !== undefined && !/[a-zA-Z0-9]/.test(e) ? () => e : undefined;
   }
   if (c === ".") return pick("abcdefghijklmnopqrstuvwxyz");
-  if ("*+?{}^$".includes(c)) return undefined;
+  // an anchor inside the pattern (`^\d+$|^\d+\.\d+$`, Open Banking's amounts) writes nothing
+  if (c === "^" || c === "$") return () => "";
+  if ("*+?{}".includes(c)) return undefined;
   return () => c;
 }
 
@@ -246,12 +252,19 @@ function expandClass(body: string): string | undefined {
 
 /** The repeat range of the quantifier at `pos` (none: exactly once); open ranges stop at 3. */
 function readQuantifier(source: string, pos: { at: number }): [number, number] {
+  const counts = readCounts(source, pos);
+  // a lazy quantifier (`{7,}?`, Bitbucket's hashes) matches the same texts
+  if (counts !== undefined && source[pos.at] === "?") pos.at++;
+  return counts ?? [1, 1];
+}
+
+function readCounts(source: string, pos: { at: number }): [number, number] | undefined {
   const c = source[pos.at];
   if (c === "?") return (pos.at++, [0, 1]);
   if (c === "*") return (pos.at++, [0, 3]);
   if (c === "+") return (pos.at++, [1, 3]);
   const m = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(source.slice(pos.at)) : null;
-  if (!m) return [1, 1];
+  if (!m) return undefined;
   pos.at += m[0].length;
   const min = Number(m[1]);
   return [min, m[2] === undefined ? min : m[3] ? Number(m[3]) : min + 3];

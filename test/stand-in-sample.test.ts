@@ -1,0 +1,36 @@
+/**
+ * The stand-in's made-up values (runtime/testing/sample.ts) pass the checks of the shape they
+ * were made for (commands/shape-check.ts, the runtime's validators): the constraints real
+ * documents combine that the sweep's typed calls (test/sweep.ts) found made into values the
+ * client's response validation refused: an alternation of anchored patterns (Open Banking's
+ * amounts), a lazy quantifier (Bitbucket's commit hashes), a date-time at least 25 characters
+ * long (UniCourt's).
+ */
+import { describe, expect, it } from "vitest";
+import { shapeValidator } from "../generator/commands/shape-check.ts";
+import { fromPattern, sample, seeded } from "../generator/runtime/testing/sample.ts";
+import type { Shape } from "../generator/runtime/testing/shape.ts";
+import { validate } from "../generator/runtime/validate.ts";
+
+const cases: [string, Shape][] = [
+  ["anchored alternation", { t: "string", pattern: "^\\d{1,13}$|^\\d{1,13}\\.\\d{1,5}$" }],
+  ["alternation with a class", { t: "string", pattern: "^\\d{1,13}$|^\\d{1,13}[\\.,]\\d{1,5}$" }],
+  ["lazy quantifier", { t: "string", pattern: "[0-9a-f]{7,}?" }],
+  ["lazy star", { t: "string", pattern: "^a.*?z$" }],
+  ["long date-time", { t: "string", format: "date-time", minLength: 25, maxLength: 30 }],
+  ["date-time at its length", { t: "string", format: "date-time", maxLength: 25 }],
+];
+
+describe("sample: a made-up value passes its shape's checks", () => {
+  it.each(cases)("%s", (_, shape) => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const value = sample(shape, {}, seeded(seed));
+      expect(validate(shapeValidator(shape, {}), value, "$"), JSON.stringify(value)).toEqual([]);
+    }
+  });
+
+  it("makes nothing where it cannot match a pattern, rather than a value that does not", () => {
+    expect(fromPattern("(?<=a)b", seeded(1))).toBeUndefined();
+    expect(fromPattern("a$b", seeded(1))).toBeUndefined();
+  });
+});
