@@ -11,7 +11,9 @@
  * own stand-in (`createStandIn`, served on 127.0.0.1): a GET with a
  * path parameter (and a query or header parameter where the operation has one) answered in
  * the typed shape, and a call answered with an error status, caught as the package's typed
- * API error with its body.
+ * API error with its body. Then the package's client calls its own stand-in for every GET
+ * whose arguments its parameters' types give (test/sweep-calls.ts, the sweep's step), with
+ * response validation on: each ends in a validated answer or the typed error.
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +30,8 @@ import {
 import { compileReachable, importCompiled } from "./support/compiled-import.ts";
 import { programOverSharedRuntime } from "./support/shared-runtime.ts";
 import { typeCheckAsync, typescript6, typescript7 } from "./support/typescript.ts";
+import { sweepCalls } from "./sweep-calls.ts";
+import type { ApiModel } from "../generator/ir/model.ts";
 
 const scratch = tempDir("apigen-corpus-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -37,6 +41,8 @@ const schemaFile = join(repoRoot, "generator/schema/spec.schema.json");
 
 interface Made {
   endpoints: number;
+  /** The model of the folder route, for the stand-in's own calls. */
+  model: ApiModel;
   /** Whether the two routes gave the same model (test/support/corpus.ts, comparableModel). */
   sameModel: boolean;
   out: string;
@@ -53,13 +59,14 @@ beforeAll(async () => {
     const out = join(dir, "package");
     const imported = importSpec({ input, outSpec, schemaFile });
     writeSpecFolder(outSpec, imported.files);
-    const viaFolder = comparableModel((await writeGenerated(outSpec, out)).model, outSpec, "/");
+    const { model } = await writeGenerated(outSpec, out);
+    const viaFolder = comparableModel(model, outSpec, "/");
     const live = comparableModel(loadApiModel({ specDir: input }).model, input, "#");
     copyFileSync(
       join(repoRoot, "test/fixtures/corpus/consumers", `${name}.ts`),
       join(out, "consumer.ts"),
     );
-    made.set(name, { endpoints: imported.endpoints, sameModel: viaFolder === live, out });
+    made.set(name, { endpoints: imported.endpoints, model, sameModel: viaFolder === live, out });
   }
   // one program per compiler for every package and its consumer, under the packages' settings,
   // over one copy of their runtime (which every package carries the same: shown there)
@@ -136,6 +143,15 @@ describe.each(names)("%s: typed calls against its stand-in on 127.0.0.1", (name)
     } finally {
       await server.close();
     }
+  });
+});
+
+describe.each(names)("%s: the package's client against its own stand-in", (name) => {
+  it("every GET its parameters' types give arguments for ends in a validated answer or the typed error", async () => {
+    const { model, out } = made.get(name)!;
+    const report = await sweepCalls(model, out);
+    expect(report.broken).toEqual([]);
+    expect(report.answered).toBeGreaterThan(0);
   });
 });
 
