@@ -276,6 +276,13 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     expect(gapsAt("facet-wrong-kind", `${at}/label/maxLength`)[0]).toContain(
       'maxLength "12" is not a count: left out',
     );
+    expect(thumbnail.fields.account).toMatchObject({ pattern: "^[a-z0-9._]+$" });
+    expect(gapsAt("facet-wrong-kind", `${at}/account/pattern`)[0]).toContain(
+      "pattern /^[a-z0-9._]+$/ is written as a regular expression literal: its source is kept",
+    );
+    expect(thumbnail.fields.handle).toMatchObject({ pattern: "^[a-z]+$" });
+    expect(gapsAt("facet-wrong-kind", `${at}/handle/pattern`)[0]).toContain("without its flags i");
+    expect(thumbnail.fields.route).toEqual({ type: "string", pattern: "/users/[0-9]+/" });
   });
 
   it("format binary inside a JSON body is a string, and int64 is noted, never dropped silently", () => {

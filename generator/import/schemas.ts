@@ -347,7 +347,20 @@ function stringType(
     // api.video writes `pattern: 0`: a facet of the wrong kind says nothing a check can use
     const fits =
       key === "pattern" ? typeof value === "string" : Number.isInteger(value) && Number(value) >= 0;
-    if (fits) facets[key] = value;
+    // PeerTube writes `pattern: /^[a-z0-9._]+$/`: a regular expression literal, whose slashes no
+    // value has; JSON Schema's pattern is the expression's source (an anchor inside the slashes
+    // tells it from a pattern of a path, `/users/[0-9]+/`)
+    const wrapped =
+      key === "pattern" && typeof value === "string" && /^\/(\^.*|.*\$)\/([dgimsuy]*)$/.exec(value);
+    if (wrapped) {
+      facets.pattern = wrapped[1]!;
+      note(
+        ctx,
+        facets,
+        under(at, key),
+        `pattern ${value} is written as a regular expression literal: its source is kept${wrapped[2] ? `, without its flags ${wrapped[2]}` : ""}`,
+      );
+    } else if (fits) facets[key] = value;
     else
       note(
         ctx,
@@ -358,8 +371,8 @@ function stringType(
   }
   // `^` and a literal is how apigen writes a prefix: it comes back as one.
   const literal =
-    typeof schema.pattern === "string"
-      ? /^\^((?:[^\\^$.*+?()[\]{}|]|\\[\\^$.*+?()[\]{}|])+)$/.exec(schema.pattern)
+    typeof facets.pattern === "string"
+      ? /^\^((?:[^\\^$.*+?()[\]{}|]|\\[\\^$.*+?()[\]{}|])+)$/.exec(facets.pattern)
       : null;
   if (literal) {
     delete facets.pattern;
