@@ -507,13 +507,13 @@ export function paramsOf(
       note(ctx, out, paramAt, `cookie parameter ${name}`);
       continue;
     }
-    // Notion declares a header parameter named "": no request can send it
-    if (name === "" || (where === "header" && !headerToken.test(name))) {
+    // Notion declares a header parameter named "": no request can send a header without a name
+    if (where === "header" && !headerToken.test(name)) {
       note(
         ctx,
         out,
         paramAt,
-        `${where} parameter ${JSON.stringify(name)}: not a name a request can send; left out`,
+        `header parameter ${JSON.stringify(name)}: not a name a request can send; left out`,
       );
       continue;
     }
