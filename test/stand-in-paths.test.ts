@@ -4,7 +4,7 @@
  * `/2010-04-01/Accounts/{Sid}.json` (test/corpus-calls.test.ts found the stand-in answering
  * 404 to every such route); and which of several matching routes answers (the sweep's typed
  * calls found ClearBlade's `/admin/platform/systems` answered by `/admin/platform/{systemKey}`,
- * listed before it, with that route's empty body).
+ * listed before it, with that route's empty body; useapi.net's `/jobs/` answered by `/jobs`).
  */
 import { describe, expect, it } from "vitest";
 import { matchPath, mostSpecific } from "../generator/runtime/testing/request.ts";
@@ -40,14 +40,26 @@ describe("matchPath", () => {
 
 describe("mostSpecific: of the routes matching a path, the one a router picks", () => {
   it.each([
-    [["/admin/platform/{systemKey}", "/admin/platform/systems"], "/admin/platform/systems"],
-    [["/admin/platform/systems", "/admin/platform/{systemKey}"], "/admin/platform/systems"],
-    [["/files/{id}", "/files/{id}.json"], "/files/{id}.json"],
-    [["/a/{x}/c", "/a/b/{y}"], "/a/b/{y}"],
-    [["/v1/{a}", "/v1/{b}"], "/v1/{a}"],
-  ])("of %j: %s", (templates, want) => {
-    const matches = templates.map((path) => ({ route: route(path) }));
-    expect(mostSpecific(matches)?.route.path).toBe(want);
+    [
+      ["/admin/platform/{systemKey}", "/admin/platform/systems"],
+      "/admin/platform/systems",
+      "/admin/platform/systems",
+    ],
+    [
+      ["/admin/platform/systems", "/admin/platform/{systemKey}"],
+      "/admin/platform/systems",
+      "/admin/platform/systems",
+    ],
+    [["/files/{id}", "/files/{id}.json"], "/files/7.json", "/files/{id}.json"],
+    [["/a/{x}/c", "/a/b/{y}"], "/a/b/c", "/a/b/{y}"],
+    [["/v1/{a}", "/v1/{b}"], "/v1/x", "/v1/{a}"],
+    // useapi.net lists /jobs (a list) and /jobs/ (one job by a query parameter)
+    [["/jobs", "/jobs/"], "/jobs/", "/jobs/"],
+    [["/jobs", "/jobs/"], "/jobs", "/jobs"],
+    [["/jobs/"], "/jobs", "/jobs/"],
+  ])("of %j, for %s: %s", (templates, path, want) => {
+    const matches = templates.map((template) => ({ route: route(template) }));
+    expect(mostSpecific(matches, path)?.route.path).toBe(want);
   });
-  it("none of none", () => expect(mostSpecific([])).toBeUndefined());
+  it("none of none", () => expect(mostSpecific([], "/")).toBeUndefined());
 });

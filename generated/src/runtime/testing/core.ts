@@ -248,8 +248,16 @@ export function findRoute(
     if (found !== undefined) matches.push({ route, found });
   }
   const hit =
-    mostSpecific(matches.filter((m) => m.route.method === method)) ??
-    (method === "HEAD" ? mostSpecific(matches.filter((m) => m.route.method === "GET")) : undefined);
+    mostSpecific(
+      matches.filter((m) => m.route.method === method),
+      pathname,
+    ) ??
+    (method === "HEAD"
+      ? mostSpecific(
+          matches.filter((m) => m.route.method === "GET"),
+          pathname,
+        )
+      : undefined);
   if (hit) return hit;
   const area = areaOf(table, pathname);
   if (matches.length === 0) return { answer: refuse(table, area, table.notFound) };

@@ -47,18 +47,25 @@ export function matchPath(route: Route, path: string): Record<string, string> | 
 }
 
 /**
- * Of the routes whose templates match one path, the one a router picks: segment by segment, a
- * fixed segment before one with a parameter among fixed text, before a whole parameter
- * (`/admin/platform/systems` before `/admin/platform/{systemKey}`, whichever the spec lists
- * first); then the longer template; then the first listed.
+ * Of the routes whose templates match `pathname`, the one a router picks: the one whose trailing
+ * slash agrees with the path's (useapi.net has both `/jobs` and `/jobs/`), then segment by
+ * segment a fixed segment before one with a parameter among fixed text, before a whole
+ * parameter (`/admin/platform/systems` before `/admin/platform/{systemKey}`, whichever the spec
+ * lists first); then the longer template; then the first listed.
  */
-export function mostSpecific<T extends { route: Route }>(matches: readonly T[]): T | undefined {
+export function mostSpecific<T extends { route: Route }>(
+  matches: readonly T[],
+  pathname: string,
+): T | undefined {
   let best: T | undefined;
   let bestRank: number[] = [];
+  const slash = pathname.endsWith("/");
   for (const match of matches) {
-    const rank = segments(match.route.path).map((part) =>
-      !part.includes("{") ? 0 : /^\{[^}]+\}$/.test(part) ? 2 : 1,
-    );
+    const path = match.route.path;
+    const rank = [
+      path.endsWith("/") === slash ? 0 : 1,
+      ...segments(path).map((part) => (!part.includes("{") ? 0 : /^\{[^}]+\}$/.test(part) ? 2 : 1)),
+    ];
     if (best === undefined || ranksBefore(rank, bestRank)) [best, bestRank] = [match, rank];
   }
   return best;
