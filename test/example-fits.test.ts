@@ -1,5 +1,5 @@
 /**
- * generator/ir/example-fits.ts: whether a spec's example passes the package's own validators,
+ * generator/ir/stand-in-shapes.ts `exampleFits`: whether a spec's example passes the package's own validators,
  * which decides whether the stand-in answers with it (stand-in-shapes.ts). A table of
  * given/want over the type kinds, from examples real documents wrote (the sweep's typed calls
  * found each: a date-time of another form, a value outside the enum, a null in a list, a
@@ -8,9 +8,8 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exampleFits } from "../generator/ir/example-fits.ts";
 import type { ApiModel } from "../generator/ir/model.ts";
-import { shapeOf } from "../generator/ir/stand-in-shapes.ts";
+import { exampleFits, shapeOf } from "../generator/ir/stand-in-shapes.ts";
 import { loadApiModel } from "../generator/pipeline.ts";
 import { tempDir } from "./helpers.ts";
 

@@ -7,7 +7,7 @@
  * long (UniCourt's).
  */
 import { describe, expect, it } from "vitest";
-import { shapeValidator } from "../generator/commands/shape-check.ts";
+import { shapeValidator } from "../generator/ir/shape-validator.ts";
 import { fromPattern, sample, seeded } from "../generator/runtime/testing/sample.ts";
 import type { Shape } from "../generator/runtime/testing/shape.ts";
 import { validate } from "../generator/runtime/validate.ts";

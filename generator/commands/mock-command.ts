@@ -7,8 +7,7 @@
 import { cliIo, printOut } from "../cli-io.ts";
 import { readFileSync } from "node:fs";
 import type { ApiModel, Endpoint } from "../ir/model.ts";
-import type { TypeLookup } from "../ir/example-fits.ts";
-import { shapeOf, shapeTableOf } from "../ir/stand-in-shapes.ts";
+import { shapeOf, shapeTableOf, type TypeLookup } from "../ir/stand-in-shapes.ts";
 import { listen, type RunningStandIn } from "../runtime/testing/node.ts";
 import type { Shape } from "../runtime/testing/shape.ts";
 import {
@@ -19,7 +18,7 @@ import {
   type StandIn,
 } from "../runtime/testing/stand-in.ts";
 import { tableOf, type RouteValidators, type StandInTable } from "../runtime/testing/table.ts";
-import { shapeValidator } from "./shape-check.ts";
+import { shapeValidator } from "../ir/shape-validator.ts";
 
 export interface MockOptions {
   specDir: string;

@@ -23,7 +23,7 @@ import { redactor } from "../runtime/client/redact.ts";
 import { deliveryRequest, type DeliveryRequest } from "../runtime/testing/deliver.ts";
 import type { ShapeTable } from "../runtime/testing/shape.ts";
 import { validate } from "../runtime/validate.ts";
-import { shapeValidator } from "./shape-check.ts";
+import { shapeValidator } from "../ir/shape-validator.ts";
 
 export interface TriggerOptions {
   /** The callback's event name (`product.info`), a webhook event, or `webhook`. */

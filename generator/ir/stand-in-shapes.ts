@@ -3,23 +3,58 @@
  * (runtime/testing/shape.ts): the same facts the validators check, with the spec's examples.
  */
 import type { Shape, ShapeBody, ShapeTable } from "../runtime/testing/shape.ts";
-import { exampleFits, type TypeLookup } from "./example-fits.ts";
+import { validate } from "../runtime/validate.ts";
 import type { NamedType, TypeNode } from "./model.ts";
+import { shapeValidator } from "./shape-validator.ts";
 import { childTypes } from "./walk.ts";
+
+/** Named types by name, as the model lists them. */
+export type TypeLookup = ReadonlyMap<string, NamedType>;
 
 /**
  * The shape of a type node; `types` resolves its references. The spec's example comes with
- * it only where it is a value of the type (example-fits.ts): the stand-in answers with it.
+ * it only where it is a value of the type (`exampleFits`): the stand-in answers with it.
  */
-export function shapeOf(node: TypeNode, types: TypeLookup): Shape {
-  const body = bodyOf(node, types);
+export function shapeOf(node: TypeNode, types: TypeLookup, examples = true): Shape {
+  const body = bodyOf(node, types, examples);
   return {
     ...body,
     ...(node.nullable ? { nullable: true } : {}),
-    ...(node.docs.example !== undefined && exampleFits(node, types)
+    ...(examples && node.docs.example !== undefined && exampleFits(node, types)
       ? { example: node.docs.example }
       : {}),
   };
+}
+
+/** Per lookup, the shapes of its named types without examples: what an example is checked by. */
+const checkedShapes = new WeakMap<TypeLookup, Map<string, Shape | undefined>>();
+
+function bareShape(name: string, types: TypeLookup): Shape | undefined {
+  let known = checkedShapes.get(types);
+  if (!known) checkedShapes.set(types, (known = new Map()));
+  if (!known.has(name)) {
+    const target = types.get(name);
+    known.set(name, target && shapeOf(target.type, types, false));
+  }
+  return known.get(name);
+}
+
+/**
+ * Whether `node`'s example passes the checks of its type, as the package's validators make
+ * them (shape-validator.ts): real documents give date-time examples such as "2019-03-04:17",
+ * a null in a list of strings, an enum value the enum lacks, which the client's response
+ * validation would refuse from the stand-in. A binary value's example shows its text (the
+ * stand-in makes bytes of its own), and a pattern prone to catastrophic backtracking is not
+ * run on an example here: Beezup's took generate down for minutes.
+ */
+export function exampleFits(node: TypeNode, types: TypeLookup): boolean {
+  const example = node.docs.example;
+  if (example === undefined) return true;
+  if (node.kind === "primitive" && node.name === "binary") return false;
+  const check = shapeValidator(shapeOf(node, types, false), (name) => bareShape(name, types), {
+    riskyPatterns: "refuse",
+  });
+  return validate(check, example, "$").length === 0;
 }
 
 /**
@@ -33,7 +68,7 @@ function defined(value: Record<string, unknown> & { t: string }): ShapeBody {
   return out as unknown as ShapeBody;
 }
 
-function bodyOf(node: TypeNode, types: TypeLookup): ShapeBody {
+function bodyOf(node: TypeNode, types: TypeLookup, examples: boolean): ShapeBody {
   const c = node.constraints;
   switch (node.kind) {
     case "primitive":
@@ -55,15 +90,15 @@ function bodyOf(node: TypeNode, types: TypeLookup): ShapeBody {
     case "ref":
       return { t: "ref", name: node.name };
     case "array":
-      return { t: "array", items: shapeOf(node.items, types) };
+      return { t: "array", items: shapeOf(node.items, types, examples) };
     case "map":
-      return { t: "map", values: shapeOf(node.values, types) };
+      return { t: "map", values: shapeOf(node.values, types, examples) };
     case "object":
       return {
         t: "object",
         fields: node.fields.map((f) => ({
           name: f.name,
-          shape: shapeOf(f.type, types),
+          shape: shapeOf(f.type, types, examples),
           ...(f.required ? { required: true } : {}),
         })),
       };
@@ -74,7 +109,7 @@ function bodyOf(node: TypeNode, types: TypeLookup): ShapeBody {
     case "union":
       return {
         t: "union",
-        variants: node.variants.map((v) => shapeOf(v, types)),
+        variants: node.variants.map((v) => shapeOf(v, types, examples)),
         ...(node.discriminator
           ? {
               tag: {
@@ -83,6 +118,7 @@ function bodyOf(node: TypeNode, types: TypeLookup): ShapeBody {
               },
             }
           : {}),
+        ...(node.open ? { open: true } : {}),
       };
     default: {
       const unhandled: never = node;

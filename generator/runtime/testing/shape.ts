@@ -37,8 +37,11 @@ export type ShapeBody =
   | { t: "literal"; value: ShapeLiteral }
   /** `open`: further values than the listed ones are accepted. */
   | { t: "enum"; values: ShapeLiteral[]; open?: boolean }
-  /** A union; `tag`: the field naming the variant and each variant's value, in order. */
-  | { t: "union"; variants: Shape[]; tag?: { field: string; values: string[] } };
+  /**
+   * A union; `tag`: the field naming the variant and each variant's value, in order; `open`:
+   * tags it does not list are accepted too.
+   */
+  | { t: "union"; variants: Shape[]; tag?: { field: string; values: string[] }; open?: boolean };
 
 /** Named shapes by type name, which `ref` shapes point into. */
 export type ShapeTable = Readonly<Record<string, Shape>>;
