@@ -1,7 +1,8 @@
 /**
  * The sweep's typed calls (test/sweep.ts): a generated package's own client calls its own
  * stand-in (`createStandIn().fetch`, no socket) with response validation on, for each GET
- * endpoint whose arguments can be made from its parameters' types. What each call may end in:
+ * endpoint whose arguments can be made (by the stand-in's own sampler, from its parameters'
+ * types). What each call may end in:
  *
  * - `answered`: a body that the package's validators accept;
  * - `refused`: the package's API error (a status the stand-in chose, with its body);
@@ -11,7 +12,9 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ApiModel, Endpoint, NamedType, TypeNode } from "../generator/ir/model.ts";
+import type { ApiModel, Endpoint, TypeNode } from "../generator/ir/model.ts";
+import { shapeOf, shapeTableOf } from "../generator/ir/stand-in-shapes.ts";
+import { sample, seeded } from "../generator/runtime/testing/sample.ts";
 import { compileReachable } from "./support/compiled-import.ts";
 
 export interface CallReport {
@@ -26,59 +29,21 @@ export interface CallReport {
 /** Most calls per package: enough for every kind of answer, bounded for large APIs. */
 const maxCalls = 40;
 
-/** A value of `node` that its checks accept, where one can be made without guessing. */
-function valueOf(node: TypeNode, types: ReadonlyMap<string, NamedType>, depth = 0): unknown {
-  if (node.docs.example !== undefined && depth === 0) return node.docs.example;
-  const c = node.constraints;
-  switch (node.kind) {
-    case "ref": {
-      const named = types.get(node.name);
-      return named && depth < 4 ? valueOf(named.type, types, depth + 1) : undefined;
-    }
-    case "enum":
-      return node.values[0];
-    case "literal":
-      return node.value;
-    case "array": {
-      const item = valueOf(node.items, types, depth + 1);
-      return item === undefined ? undefined : [item];
-    }
-    case "primitive":
-      switch (node.name) {
-        case "integer":
-        case "number":
-          return c.minimum ?? (c.maximum !== undefined ? Math.min(c.maximum, 1) : 1);
-        case "boolean":
-          return true;
-        case "string":
-          return stringOf(c);
-        default:
-          return undefined;
-      }
-    default:
-      return undefined;
-  }
-}
+/** A value of a type, as the stand-in makes one (runtime/testing/sample.ts): it passes the type's checks. */
+type ValueMaker = (node: TypeNode) => unknown;
 
-const formatted: Record<string, string> = {
-  uuid: "123e4567-e89b-42d3-a456-426614174000",
-  uri: "https://example.com/a",
-  email: "a@example.com",
-  "date-time": "2026-01-02T03:04:05Z",
-  "YYYY-MM": "2026-01",
-  "MM-DD-YYYY": "01-02-2026",
-  "currency-code": "USD",
-};
-
-function stringOf(c: TypeNode["constraints"]): string {
-  if (c.format && formatted[c.format]) return formatted[c.format]!;
-  const base = `${c.prefix ?? ""}a1`;
-  const min = c.minLength ?? 0;
-  return base.length >= min ? base.slice(0, c.maxLength ?? base.length) : base.padEnd(min, "a");
+function valueMaker(model: ApiModel): ValueMaker {
+  const lookup = new Map(model.types.map((t) => [t.name, t] as const));
+  const table = shapeTableOf(
+    model.types,
+    model.endpoints.flatMap((e) => e.params.map((p) => p.type)),
+  );
+  const random = seeded(7);
+  return (node) => sample(shapeOf(node, lookup), table, random);
 }
 
 /** The call's arguments: path parameters in the path's order, then the required others. */
-function argumentsOf(e: Endpoint, types: ReadonlyMap<string, NamedType>): unknown[] | undefined {
+function argumentsOf(e: Endpoint, valueOf: ValueMaker): unknown[] | undefined {
   if (
     e.method !== "GET" ||
     e.body ||
@@ -89,16 +54,14 @@ function argumentsOf(e: Endpoint, types: ReadonlyMap<string, NamedType>): unknow
   const args: unknown[] = [];
   for (const [, name] of e.path.matchAll(/\{([^}]+)\}/g)) {
     const param = e.params.find((p) => p.placement === "path" && p.name === name);
-    const value = param && valueOf(param.type, types);
-    if (value === undefined) return undefined;
+    if (!param) return undefined;
+    const value = valueOf(param.type);
     args.push(value);
   }
   const rest: Record<string, unknown> = {};
   for (const p of e.params)
     if (p.placement !== "path" && p.required) {
-      const value = valueOf(p.type, types);
-      if (value === undefined) return undefined;
-      rest[p.name] = value;
+      rest[p.name] = valueOf(p.type);
     }
   // the options come after the parameters' object wherever the endpoint has one
   return e.params.some((p) => p.placement !== "path") ? [...args, rest] : args;
@@ -131,11 +94,11 @@ export async function sweepCalls(model: ApiModel, pkg: string): Promise<CallRepo
     if (c.placement !== "none" && c.placement !== "signature")
       options[c.optionName] = credentialValue(c.placement);
   const client = new index![model.api.clientName](options);
-  const types = new Map(model.types.map((t) => [t.name, t] as const));
+  const valueOf = valueMaker(model);
   const report: CallReport = { answered: 0, refused: 0, args: 0, broken: [] };
   for (const e of model.endpoints) {
     if (report.answered + report.refused + report.args + report.broken.length >= maxCalls) break;
-    const args = argumentsOf(e, types);
+    const args = argumentsOf(e, valueOf);
     if (!args) continue;
     try {
       await client[e.groupProperty][e.methodName](...args, { signal: AbortSignal.timeout(5000) });

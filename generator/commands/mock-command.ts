@@ -7,7 +7,8 @@
 import { cliIo, printOut } from "../cli-io.ts";
 import { readFileSync } from "node:fs";
 import type { ApiModel, Endpoint } from "../ir/model.ts";
-import { shapeOf, shapeTableOf, type TypeLookup } from "../ir/stand-in-shapes.ts";
+import type { TypeLookup } from "../ir/callback-routing.ts";
+import { shapeOf, shapeTableOf } from "../ir/stand-in-shapes.ts";
 import { listen, type RunningStandIn } from "../runtime/testing/node.ts";
 import type { Shape } from "../runtime/testing/shape.ts";
 import {

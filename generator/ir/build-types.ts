@@ -22,6 +22,7 @@ import type {
 import { parseTypeExpr, TypeExprError, type ParsedTypeExpr, type TypeExpr } from "./type-expr.ts";
 import { checkTaggedUnions, unionShape, type PendingTagged } from "./build-unions.ts";
 import { GenericInstances, type GenericScope } from "./build-generics.ts";
+import { resolveType } from "./callback-routing.ts";
 
 type Data = Record<string, unknown>;
 
@@ -120,15 +121,7 @@ export class TypeBuilder {
    * for rules about what a body is; a reference to an unknown name stays as it is.
    */
   aliasTarget(node: TypeNode): TypeNode {
-    const seen = new Set<string>();
-    let current = node;
-    while (current.kind === "ref" && !seen.has(current.name)) {
-      seen.add(current.name);
-      const named = this.named.get(current.name);
-      if (!named) break;
-      current = named.type;
-    }
-    return current;
+    return resolveType(node, this.named);
   }
 
   /** A generic type: its body built with its parameters in scope. */

@@ -5,7 +5,8 @@
  */
 import type { ApiModel, Callback, Credential, HeaderSpec } from "./model.ts";
 import type { StandInModel, TriggerEvent } from "./stand-in-model.ts";
-import { shapeOf, shapeTableOf, type TypeLookup } from "./stand-in-shapes.ts";
+import type { TypeLookup } from "./callback-routing.ts";
+import { shapeOf, shapeTableOf } from "./stand-in-shapes.ts";
 
 /** Header credentials (not signatures) of an operation, which the service sends along. */
 function keyHeaders(auth: readonly string[], credentials: readonly Credential[]) {

@@ -4,12 +4,10 @@
  */
 import type { Shape, ShapeBody, ShapeTable } from "../runtime/testing/shape.ts";
 import { validate } from "../runtime/validate.ts";
+import type { TypeLookup } from "./callback-routing.ts";
 import type { NamedType, TypeNode } from "./model.ts";
 import { shapeValidator } from "./shape-validator.ts";
 import { childTypes } from "./walk.ts";
-
-/** Named types by name, as the model lists them. */
-export type TypeLookup = ReadonlyMap<string, NamedType>;
 
 /**
  * The shape of a type node; `types` resolves its references. The spec's example comes with
