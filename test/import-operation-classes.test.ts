@@ -875,3 +875,42 @@ describe("TRACE beside a GET of the same path (httpbin)", () => {
     expect(endpoints["echo.traceLoop"]).toMatchObject({ method: "GET", path: "/loop" });
   });
 });
+
+describe("array parameters in a path, a header and a named query schema (DaniWeb)", () => {
+  it("travel joined by commas and come back as arrays to the package's own stand-in", async () => {
+    expect(of("array-params").endpoints["apps.getAppsById"]!.params).toMatchObject({
+      ID: { type: "array" },
+      "X-Fields": { in: "header", required: true },
+      tags: { in: "query", type: "TagList", required: true },
+    });
+    const { AppsClient } = (await clientOf("array-params")) as {
+      AppsClient: new (options: object) => any;
+    };
+    const { createStandIn } = (await import(
+      pathToFileURL(join(of("array-params").out, "src/testing.ts")).href
+    )) as { createStandIn: () => { fetch: (request: Request) => Promise<Response> } };
+    const standIn = createStandIn();
+    const sent: string[] = [];
+    const client = new AppsClient({
+      baseUrl: "http://stand-in.local",
+      maxRetries: 0,
+      fetch: (input: Request | string | URL, init?: RequestInit) => {
+        const request = new Request(input, init);
+        sent.push(`${request.url} ${request.headers.get("x-fields")}`);
+        return standIn.fetch(request);
+      },
+    });
+    const apps = await client.apps.getAppsById([2, 3], {
+      "X-Fields": ["name", "owner"],
+      tags: ["a", "b"],
+    });
+    expect(Array.isArray(apps)).toBe(true);
+    expect(sent).toEqual(["http://stand-in.local/apps/2%2C3?tags=a&tags=b name,owner"]);
+    // an item the array's type refuses is still refused, by its place in the array
+    const refused = await standIn.fetch(
+      new Request("http://stand-in.local/apps/2,0?tags=a", { headers: { "X-Fields": "name" } }),
+    );
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("params.ID[1]");
+  });
+});

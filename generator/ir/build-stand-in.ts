@@ -217,7 +217,8 @@ function routeOf(
       ...(p.wireName !== undefined ? { wire: p.wireName } : {}),
       in: p.placement,
       ...urlValueOf(p, types),
-      ...(p.type.kind === "array" ? { list: true } : {}),
+      // an array's items, its type named or not (`ids: IdList`)
+      ...(resolveType(p.type, types).kind === "array" ? { list: true } : {}),
       ...(p.style === "space" ? { delimiter: " " } : p.style === "pipe" ? { delimiter: "|" } : {}),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),

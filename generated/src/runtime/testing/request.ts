@@ -138,14 +138,18 @@ export function readParams(
   const out: Record<string, unknown> = {};
   for (const param of route.params) {
     const wire = param.wire ?? param.name;
+    // An array in a path segment or a header is its items joined by commas (style simple),
+    // as the client writes it.
+    const one = (text: string) =>
+      param.list ? text.split(",").map((v) => urlValue(param, v)) : urlValue(param, text);
     if (param.in === "path" || param.in === "trailing") {
       const text = Object.hasOwn(pathParams, param.name)
         ? pathParams[param.name]
         : query.get(param.name);
-      if (text !== undefined && text !== null) put(out, param.name, urlValue(param, text));
+      if (text !== undefined && text !== null) put(out, param.name, one(text));
     } else if (param.in === "header") {
       const text = headers.get(wire);
-      if (text !== null) put(out, param.name, urlValue(param, text));
+      if (text !== null) put(out, param.name, one(text));
     } else if (param.list) {
       const all = query
         .getAll(wire)
