@@ -1,9 +1,15 @@
 /**
  * The checks of a spec's `pattern`: syntax errors as the validators' `new RegExp` would see
- * them, and the nested-repetition shape of catastrophic backtracking.
+ * them, the nested-repetition shape of catastrophic backtracking, and the lengths of the
+ * strings a pattern accepts (to tell a pattern that no string of its type's lengths matches).
  */
 import { describe, expect, it } from "vitest";
-import { hasNestedQuantifier, patternSyntaxError } from "../generator/ir/check-pattern.ts";
+import {
+  hasNestedQuantifier,
+  patternLengthConflict,
+  patternLengths,
+  patternSyntaxError,
+} from "../generator/ir/check-pattern.ts";
 
 describe("patternSyntaxError", () => {
   it.each([
@@ -32,5 +38,64 @@ describe("hasNestedQuantifier", () => {
     ["^MockService", false],
   ])("%s -> %s", (pattern, want) => {
     expect(hasNestedQuantifier(pattern)).toBe(want);
+  });
+});
+
+describe("patternLengths", () => {
+  const any = Infinity;
+  it.each([
+    ["^[a-z0-9]$", { min: 1, max: 1 }],
+    ["^[a-z0-9]+$", { min: 1, max: any }],
+    ["^[A-Z]{2}[0-9]{2,4}$", { min: 4, max: 6 }],
+    ["^\\d{3}-\\d{4}$", { min: 8, max: 8 }],
+    ["^a?b*c{2,}$", { min: 2, max: any }],
+    ["^[0-9]{3}?$", { min: 3, max: 3 }],
+    ["^\\u00e9\\x41\\cA.$", { min: 4, max: 4 }],
+    ["^[\\]a-]{2}$", { min: 2, max: 2 }],
+    // JavaScript's reading: an empty class `[]`, then `a` and `]`
+    ["^[]a]$", { min: 3, max: 3 }],
+    // not anchored at both ends: any longer string around a match
+    ["[A-Z]{4}", { min: 4, max: any }],
+    ["^[A-Z]{4}", { min: 4, max: any }],
+    ["[A-Z]{4}$", { min: 4, max: any }],
+    ["^$", { min: 0, max: 0 }],
+    // groups, alternatives and assertions: not worked out
+    ["^(ab)+$", undefined],
+    ["^a|b$", undefined],
+    ["^\\bword$", undefined],
+    ["^(?=a)a$", undefined],
+    ["^\\1$", undefined],
+    ["^\\p{L}$", undefined],
+  ])("%s -> %o", (pattern, want) => {
+    expect(patternLengths(pattern)).toEqual(want);
+  });
+});
+
+describe("patternLengthConflict", () => {
+  it.each([
+    [
+      "^[a-z0-9]$",
+      32,
+      32,
+      "pattern ^[a-z0-9]$ matches strings of exactly 1 character, and minLength is 32",
+    ],
+    ["^[a-z0-9]+$", 32, 32, undefined],
+    [
+      "[A-Z]{4}",
+      undefined,
+      3,
+      "pattern [A-Z]{4} matches strings of at least 4 characters, and maxLength is 3",
+    ],
+    [
+      "^[0-9]{2,3}$",
+      4,
+      undefined,
+      "pattern ^[0-9]{2,3}$ matches strings of 2 to 3 characters, and minLength is 4",
+    ],
+    ["^[0-9]{2,3}$", 3, 3, undefined],
+    ["^(ab){9}$", 1, 1, undefined],
+    ["^[a-z]$", undefined, undefined, undefined],
+  ])("%s, lengths %s to %s -> %s", (pattern, min, max, want) => {
+    expect(patternLengthConflict(pattern, min, max)).toBe(want);
   });
 });

@@ -129,6 +129,15 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "pattern-length-conflict",
+    defect:
+      "patterns no string of the type's lengths matches (PeerTube's `^[a-z0-9]$` beside minLength 32): every value would be refused; a pattern with `+` beside the same lengths is fine",
+    expected: [
+      "test/fixtures/broken/pattern-length-conflict/api.yaml:11:14 - error pattern-length-conflict: no string fits: pattern ^[a-z0-9]$ matches strings of exactly 1 character, and minLength is 32; correct the pattern or the lengths",
+      "test/fixtures/broken/pattern-length-conflict/api.yaml:15:14 - error pattern-length-conflict: no string fits: pattern [A-Z]{4} matches strings of at least 4 characters, and maxLength is 3; correct the pattern or the lengths",
+    ],
+  },
+  {
     name: "not-a-mapping",
     defect: "the file is a list of sections, not a mapping",
     expected: [

@@ -280,9 +280,35 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     expect(gapsAt("facet-wrong-kind", `${at}/account/pattern`)[0]).toContain(
       "pattern /^[a-z0-9._]+$/ is written as a regular expression literal: its source is kept",
     );
-    expect(thumbnail.fields.handle).toMatchObject({ pattern: "^[a-z]+$" });
-    expect(gapsAt("facet-wrong-kind", `${at}/handle/pattern`)[0]).toContain("without its flags i");
     expect(thumbnail.fields.route).toEqual({ type: "string", pattern: "/users/[0-9]+/" });
+    expect(thumbnail.fields.global).toMatchObject({ pattern: "[0-9]{3}" });
+    expect(gapsAt("facet-wrong-kind", `${at}/global/pattern`)[0]).toContain("without its flags g");
+  });
+
+  it("a pattern that would refuse values the API allows is left out, noted", () => {
+    const fields = (typesOf("facet-wrong-kind").Thumbnail as { fields: Record<string, object> })
+      .fields;
+    const at = "#/components/schemas/Thumbnail/properties";
+    // `i` matches "ABC"; the source alone would refuse it
+    expect(fields.handle).toEqual({ type: "string", undocumented: expect.any(String) });
+    expect(gapsAt("facet-wrong-kind", `${at}/handle/pattern`)[0]).toContain(
+      "pattern /^[a-z]+$/i is a regular expression literal whose flags i a JSON Schema pattern cannot carry: the pattern is left out",
+    );
+    expect(fields.magnet).toEqual({
+      type: "string",
+      format: "uri",
+      undocumented: expect.any(String),
+    });
+    expect(gapsAt("facet-wrong-kind", `${at}/magnet/pattern`)[0]).toContain("flags i");
+    expect(fields.named).not.toHaveProperty("pattern");
+    expect(gapsAt("facet-wrong-kind", `${at}/named/pattern`)[0]).toContain(
+      "pattern ^(?P<year>[0-9]{4})$ is not a JavaScript regular expression (Invalid group): the pattern is left out",
+    );
+    expect(fields.clientId).toMatchObject({ minLength: 32, maxLength: 32 });
+    expect(fields.clientId).not.toHaveProperty("pattern");
+    expect(gapsAt("facet-wrong-kind", `${at}/clientId/pattern`)[0]).toContain(
+      "pattern ^[a-z0-9]$ matches strings of exactly 1 character, and minLength is 32: the pattern is left out",
+    );
   });
 
   it("format binary inside a JSON body is a string, and int64 is noted, never dropped silently", () => {

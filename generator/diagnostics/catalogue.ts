@@ -400,6 +400,10 @@ export const catalogue = {
     severity: "error",
     message: "pattern {pattern} is not a JavaScript regular expression: {detail}",
   },
+  "pattern-length-conflict": {
+    severity: "error",
+    message: "no string fits: {detail}; correct the pattern or the lengths",
+  },
   "pattern-backtracking": {
     severity: "warning",
     message:

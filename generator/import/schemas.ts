@@ -21,6 +21,7 @@ import {
 } from "./context.ts";
 import { allFieldsOf, allOfType } from "./schema-allof.ts";
 import { bytesType, isBinary } from "./schema-bytes.ts";
+import { copyStringFacets } from "./schema-pattern.ts";
 import { cleanText, dropUnfitValues, hasControlCharacter } from "./schema-values.ts";
 import {
   child,
@@ -341,34 +342,7 @@ function stringType(
       note(ctx, facets, under(at, "format"), `${int64Note}; here a string`);
     else if (!plainFormats.has(format)) note(ctx, facets, under(at, "format"), `format ${format}`);
   }
-  for (const key of ["pattern", "minLength", "maxLength"] as const) {
-    const value = schema[key];
-    if (value === undefined) continue;
-    // api.video writes `pattern: 0`: a facet of the wrong kind says nothing a check can use
-    const fits =
-      key === "pattern" ? typeof value === "string" : Number.isInteger(value) && Number(value) >= 0;
-    // PeerTube writes `pattern: /^[a-z0-9._]+$/`: a regular expression literal, whose slashes no
-    // value has; JSON Schema's pattern is the expression's source (an anchor inside the slashes
-    // tells it from a pattern of a path, `/users/[0-9]+/`)
-    const wrapped =
-      key === "pattern" && typeof value === "string" && /^\/(\^.*|.*\$)\/([dgimsuy]*)$/.exec(value);
-    if (wrapped) {
-      facets.pattern = wrapped[1]!;
-      note(
-        ctx,
-        facets,
-        under(at, key),
-        `pattern ${value} is written as a regular expression literal: its source is kept${wrapped[2] ? `, without its flags ${wrapped[2]}` : ""}`,
-      );
-    } else if (fits) facets[key] = value;
-    else
-      note(
-        ctx,
-        facets,
-        under(at, key),
-        `${key} ${JSON.stringify(value)} is not a ${key === "pattern" ? "string" : "count"}: left out`,
-      );
-  }
+  copyStringFacets(ctx, schema, at, facets);
   // `^` and a literal is how apigen writes a prefix: it comes back as one.
   const literal =
     typeof facets.pattern === "string"

@@ -3,7 +3,7 @@
  * resolves what needs every named type first: references and `extends`.
  */
 import { suggestion } from "../diagnostics/diagnostic.ts";
-import { hasNestedQuantifier, patternSyntaxError } from "./check-pattern.ts";
+import { hasNestedQuantifier, patternLengthConflict, patternSyntaxError } from "./check-pattern.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, subjectOf, type BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
@@ -285,7 +285,7 @@ export class TypeBuilder {
     const docs = this.ctx.docs(file, path, data);
     const constraints = readConstraints(data);
     if (typeof constraints.pattern === "string")
-      this.checkPattern(file, [...path, "pattern"], constraints.pattern);
+      this.checkPattern(file, path, constraints.pattern, constraints);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
     if (data.default !== undefined) this.checkValue(file, path, shape, "default", data.default);
@@ -336,15 +336,30 @@ export class TypeBuilder {
       );
   }
 
-  /** A pattern must compile; one prone to catastrophic backtracking gets a warning. */
-  private checkPattern(file: SpecFile, path: DataPath, pattern: string): void {
+  /**
+   * A pattern must compile, and some string of the node's lengths must match it; one prone
+   * to catastrophic backtracking gets a warning.
+   */
+  private checkPattern(
+    file: SpecFile,
+    node: DataPath,
+    pattern: string,
+    lengths: Pick<Constraints, "minLength" | "maxLength">,
+  ): void {
+    const path = [...node, "pattern"];
     const syntax = patternSyntaxError(pattern);
+    const conflict =
+      syntax === undefined
+        ? patternLengthConflict(pattern, lengths.minLength, lengths.maxLength)
+        : undefined;
     if (syntax !== undefined)
       this.ctx.bag.report(
         "pattern-invalid",
         { pattern: JSON.stringify(pattern), detail: syntax },
         file.locate(path),
       );
+    else if (conflict !== undefined)
+      this.ctx.bag.report("pattern-length-conflict", { detail: conflict }, file.locate(path));
     else if (hasNestedQuantifier(pattern))
       this.ctx.bag.report(
         "pattern-backtracking",
