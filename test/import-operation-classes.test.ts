@@ -914,3 +914,25 @@ describe("array parameters in a path, a header and a named query schema (DaniWeb
     expect(await refused.text()).toContain("params.ID[1]");
   });
 });
+
+describe("path parameters declared in another order than the path names them (Adafruit, Apacta)", () => {
+  it("are the call's positional arguments in the path's order", async () => {
+    const { FeedsClient } = (await clientOf("path-param-order")) as {
+      FeedsClient: new (options: object) => any;
+    };
+    const server = await recorder(() => ({ status: 204 }));
+    try {
+      const client = new FeedsClient({ baseUrl: server.url, maxRetries: 0 });
+      await client.groups.addFeedToGroup("ada", "weather", { feed_key: "temp" });
+      await client.projects.getProjectUser("p1", 7).catch(() => undefined);
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+        "POST /ada/groups/weather/add?feed_key=temp",
+        "GET /projects/p1/users/7",
+      ]);
+    } finally {
+      await stop(server);
+    }
+    const client = readFileSync(join(of("path-param-order").out, "src/client.ts"), "utf8");
+    expect(client).toMatch(/addFeedToGroup\(\s*username: string,\s*groupKey: string,/);
+  });
+});

