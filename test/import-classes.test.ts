@@ -283,6 +283,10 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     expect(thumbnail.fields.route).toEqual({ type: "string", pattern: "/users/[0-9]+/" });
     expect(thumbnail.fields.global).toMatchObject({ pattern: "[0-9]{3}" });
     expect(gapsAt("facet-wrong-kind", `${at}/global/pattern`)[0]).toContain("without its flags g");
+    expect(thumbnail.fields.postcode).toMatchObject({ pattern: "^[0-9]{5}$" });
+    expect(gapsAt("facet-wrong-kind", `${at}/postcode/pattern`)[0]).toContain(
+      "without its flags i",
+    );
   });
 
   it("a pattern that would refuse values the API allows is left out, noted", () => {
@@ -292,14 +296,14 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     // `i` matches "ABC"; the source alone would refuse it
     expect(fields.handle).toEqual({ type: "string", undocumented: expect.any(String) });
     expect(gapsAt("facet-wrong-kind", `${at}/handle/pattern`)[0]).toContain(
-      "pattern /^[a-z]+$/i is a regular expression literal whose flags i a JSON Schema pattern cannot carry: the pattern is left out",
+      "pattern /^[a-z]+$/i is a regular expression literal whose flag i changes what it matches, which a JSON Schema pattern cannot say: the pattern is left out",
     );
     expect(fields.magnet).toEqual({
       type: "string",
       format: "uri",
       undocumented: expect.any(String),
     });
-    expect(gapsAt("facet-wrong-kind", `${at}/magnet/pattern`)[0]).toContain("flags i");
+    expect(gapsAt("facet-wrong-kind", `${at}/magnet/pattern`)[0]).toContain("flag i changes");
     expect(fields.named).not.toHaveProperty("pattern");
     expect(gapsAt("facet-wrong-kind", `${at}/named/pattern`)[0]).toContain(
       "pattern ^(?P<year>[0-9]{4})$ is not a JavaScript regular expression (Invalid group): the pattern is left out",

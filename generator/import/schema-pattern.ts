@@ -17,8 +17,27 @@ import type { JsonObject, Pointer } from "./document.ts";
  */
 const regexLiteral = /^\/(\^.*|.*\$)\/([dgimsuvy]*)$|^\/(.+)\/([dgimsuvy]+)$/s;
 
-/** Flags that change which strings match; `g`, `d` and `u` (JSON Schema's own reading) do not. */
-const matchingFlags = /[imsvy]/;
+/**
+ * The flags of a literal that would make its source alone refuse strings the literal accepts:
+ * `i` where the source has a letter (`/^[0-9]{5}$/i` means what its source does), `m` where
+ * it has an anchor, `s` where it has a `.`, and `v`, which reads classes otherwise. `g`, `d`,
+ * `u` (JSON Schema's own reading) and `y` (the source alone accepts more) change nothing a
+ * check refuses.
+ */
+function flagsThatMatter(source: string, flags: string): string {
+  // what the source says outside its escapes (`\d`, `\x4A`, `\u{1F600}`, `\p{L}`)
+  const plain = source.replace(
+    /\\(?:u\{[^}]*\}|[pP]\{[^}]*\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|c[A-Za-z]|.)/gsu,
+    "",
+  );
+  const matter: Record<string, boolean> = {
+    i: /\p{L}/u.test(plain),
+    m: /[\^$]/.test(plain),
+    s: plain.includes("."),
+    v: true,
+  };
+  return [...flags].filter((flag) => matter[flag] === true).join("");
+}
 
 /**
  * Copies `pattern`, `minLength` and `maxLength` of a string schema into `facets`, in that
@@ -63,8 +82,9 @@ function copyPattern(
   const source = literal ? (literal[1] ?? literal[3]!) : pattern;
   const flags = literal ? (literal[2] ?? literal[4]!) : "";
   const syntax = patternSyntaxError(source);
-  const why = matchingFlags.test(flags)
-    ? `pattern ${pattern} is a regular expression literal whose flags ${flags} a JSON Schema pattern cannot carry`
+  const matter = flagsThatMatter(source, flags);
+  const why = matter
+    ? `pattern ${pattern} is a regular expression literal whose flag${matter.length > 1 ? "s" : ""} ${matter} change${matter.length > 1 ? "" : "s"} what it matches, which a JSON Schema pattern cannot say`
     : syntax !== undefined
       ? `pattern ${pattern} is not a JavaScript regular expression (${syntax})`
       : patternLengthConflict(source, lengths.minLength, lengths.maxLength);
