@@ -4,7 +4,8 @@
  * `/2010-04-01/Accounts/{Sid}.json` (test/corpus-calls.test.ts found the stand-in answering
  * 404 to every such route); and which of several matching routes answers (the sweep's typed
  * calls found ClearBlade's `/admin/platform/systems` answered by `/admin/platform/{systemKey}`,
- * listed before it, with that route's empty body; useapi.net's `/jobs/` answered by `/jobs`).
+ * listed before it, with that route's empty body; useapi.net's `/jobs/` answered by `/jobs`;
+ * TomTom's `{Y}.pbf` answered by `{Y}.{format}`, listed before it).
  */
 import { describe, expect, it } from "vitest";
 import { matchPath, mostSpecific } from "../generator/runtime/testing/request.ts";
@@ -51,6 +52,10 @@ describe("mostSpecific: of the routes matching a path, the one a router picks", 
       "/admin/platform/systems",
     ],
     [["/files/{id}", "/files/{id}.json"], "/files/7.json", "/files/{id}.json"],
+    // TomTom lists /tile/{Y}.{format} before /tile/{Y}.pbf: more fixed text, more specific
+    [["/tile/{Y}.{format}", "/tile/{Y}.pbf"], "/tile/7.pbf", "/tile/{Y}.pbf"],
+    [["/tile/{Y}.pbf", "/tile/{Y}.{format}"], "/tile/7.pbf", "/tile/{Y}.pbf"],
+    [["/r/{a}-{b}", "/r/{a}-x"], "/r/1-x", "/r/{a}-x"],
     [["/a/{x}/c", "/a/b/{y}"], "/a/b/c", "/a/b/{y}"],
     [["/v1/{a}", "/v1/{b}"], "/v1/x", "/v1/{a}"],
     // useapi.net lists /jobs (a list) and /jobs/ (one job by a query parameter)

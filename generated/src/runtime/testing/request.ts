@@ -49,9 +49,10 @@ export function matchPath(route: Route, path: string): Record<string, string> | 
 /**
  * Of the routes whose templates match `pathname`, the one a router picks: the one whose trailing
  * slash agrees with the path's (useapi.net has both `/jobs` and `/jobs/`), then segment by
- * segment a fixed segment before one with a parameter among fixed text, before a whole
- * parameter (`/admin/platform/systems` before `/admin/platform/{systemKey}`, whichever the spec
- * lists first); then the longer template; then the first listed.
+ * segment a fixed segment before one with a parameter among fixed text (the more fixed text,
+ * the earlier: TomTom's `{Y}.pbf` before `{Y}.{format}`), before a whole parameter
+ * (`/admin/platform/systems` before `/admin/platform/{systemKey}`, whichever the spec lists
+ * first); then the longer template; then the first listed.
  */
 export function mostSpecific<T extends { route: Route }>(
   matches: readonly T[],
@@ -62,13 +63,17 @@ export function mostSpecific<T extends { route: Route }>(
   const slash = pathname.endsWith("/");
   for (const match of matches) {
     const path = match.route.path;
-    const rank = [
-      path.endsWith("/") === slash ? 0 : 1,
-      ...segments(path).map((part) => (!part.includes("{") ? 0 : /^\{[^}]+\}$/.test(part) ? 2 : 1)),
-    ];
+    const rank = [path.endsWith("/") === slash ? 0 : 1, ...segments(path).map(segmentRank)];
     if (best === undefined || ranksBefore(rank, bestRank)) [best, bestRank] = [match, rank];
   }
   return best;
+}
+
+/** 0 for fixed text, 2 for a whole parameter, between them the less the more fixed text it has. */
+function segmentRank(part: string): number {
+  if (!part.includes("{")) return 0;
+  const fixed = part.replace(/\{[^}]+\}/g, "").length;
+  return fixed === 0 ? 2 : 1 + 1 / (fixed + 1);
 }
 
 function ranksBefore(a: readonly number[], b: readonly number[]): boolean {
