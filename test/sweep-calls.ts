@@ -1,14 +1,16 @@
 /**
  * The sweep's typed calls (test/sweep.ts): a generated package's own client calls its own
- * stand-in (`createStandIn().fetch`, no socket) with response validation on, for each GET
+ * stand-in (`createStandIn().fetch`, no socket) with response validation on, for each
  * endpoint whose arguments can be made (by the stand-in's own sampler, from its parameters'
- * types). What each call may end in:
+ * and body's types), every method. What each call may end in:
  *
  * - `answered`: a body that the package's validators accept;
  * - `refused`: the package's API error (a status the stand-in chose, with its body);
  * - `args`: the client refused the made-up arguments (a pattern they miss): not counted;
  * - `broken`: anything else (a response validation error, a TypeError, a decode failure), a
- *   disagreement between the stand-in, the client and the validators of one package.
+ *   disagreement between the stand-in, the client and the validators of one package; and a
+ *   refusal of the request as invalid input (the route's `invalidInput` status), since the
+ *   arguments are values of the very types the stand-in checks them against.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -19,6 +21,8 @@ import { compileReachable } from "./support/compiled-import.ts";
 
 export interface CallReport {
   answered: number;
+  /** Of those answered, the calls of another method than GET (with a body, most of them). */
+  answeredNotGet: number;
   refused: number;
   args: number;
   /** The first refusal of made-up arguments, to tell the value maker's misses from a bug. */
@@ -36,27 +40,66 @@ function valueMaker(model: ApiModel): ValueMaker {
   const lookup = new Map(model.types.map((t) => [t.name, t] as const));
   const table = shapeTableOf(
     model.types,
-    model.endpoints.flatMap((e) => e.params.map((p) => p.type)),
+    model.endpoints.flatMap((e) => [...e.params.map((p) => p.type), e.body]),
   );
   const random = seeded(7);
   return (node) => sample(shapeOf(node, lookup), table, random);
 }
 
-/** The call's arguments: path parameters in the path's order, then the required others. */
-function argumentsOf(e: Endpoint, valueOf: ValueMaker): unknown[] | undefined {
-  if (
-    e.method !== "GET" ||
-    e.body ||
-    e.streamResponse ||
-    e.params.some((p) => p.placement === "trailing")
-  )
-    return undefined;
+/**
+ * A sampled value as a call passes it: a `binary` value (the sampler's text) as a Blob where
+ * the body's encoding sends bytes (a multipart part, a binary body); JSON keeps the text,
+ * which is how bytes travel in JSON.
+ */
+function forWire(
+  value: unknown,
+  node: TypeNode,
+  lookup: ReadonlyMap<string, { type: TypeNode }>,
+  depth = 0,
+): unknown {
+  if (depth > 20 || value === null || value === undefined) return value;
+  switch (node.kind) {
+    case "primitive":
+      return node.name === "binary" ? new Blob([String(value)]) : value;
+    case "ref": {
+      const named = lookup.get(node.name);
+      return named ? forWire(value, named.type, lookup, depth + 1) : value;
+    }
+    case "array":
+      return Array.isArray(value)
+        ? value.map((item) => forWire(item, node.items, lookup, depth + 1))
+        : value;
+    case "object":
+      if (typeof value !== "object") return value;
+      return Object.fromEntries(
+        Object.entries(value).map(([key, field]) => {
+          const declared = node.fields.find((f) => f.name === key);
+          return [key, declared ? forWire(field, declared.type, lookup, depth + 1) : field];
+        }),
+      );
+    default:
+      return value;
+  }
+}
+
+/** The call's arguments: path parameters in the path's order, the body, then the required others. */
+function argumentsOf(
+  e: Endpoint,
+  valueOf: ValueMaker,
+  lookup: ReadonlyMap<string, { type: TypeNode }>,
+): unknown[] | undefined {
+  if (e.streamResponse || e.params.some((p) => p.placement === "trailing")) return undefined;
   const args: unknown[] = [];
   for (const [, name] of e.path.matchAll(/\{([^}]+)\}/g)) {
     const param = e.params.find((p) => p.placement === "path" && p.name === name);
     if (!param) return undefined;
     const value = valueOf(param.type);
     args.push(value);
+  }
+  if (e.body) {
+    const bytes = e.requestBody?.encoding === "multipart" || e.requestBody?.encoding === "binary";
+    const value = valueOf(e.body);
+    args.push(bytes ? forWire(value, e.body, lookup) : value);
   }
   const rest: Record<string, unknown> = {};
   for (const p of e.params)
@@ -95,19 +138,30 @@ export async function sweepCalls(model: ApiModel, pkg: string): Promise<CallRepo
       options[c.optionName] = credentialValue(c.placement);
   const client = new index![model.api.clientName](options);
   const valueOf = valueMaker(model);
-  const report: CallReport = { answered: 0, refused: 0, args: 0, broken: [] };
+  const lookup = new Map(model.types.map((t) => [t.name, t] as const));
+  const invalidInput = new Map(
+    model.standIn.table.routes.map((r) => [r.endpoint, r.invalidInput] as const),
+  );
+  const report: CallReport = { answered: 0, answeredNotGet: 0, refused: 0, args: 0, broken: [] };
   for (const e of model.endpoints) {
     if (report.answered + report.refused + report.args + report.broken.length >= maxCalls) break;
-    const args = argumentsOf(e, valueOf);
+    const args = argumentsOf(e, valueOf, lookup);
     if (!args) continue;
     try {
       await client[e.groupProperty][e.methodName](...args, { signal: AbortSignal.timeout(5000) });
       report.answered++;
+      if (e.method !== "GET") report.answeredNotGet++;
     } catch (error) {
       const name = (error as Error)?.name ?? "";
-      if (typeof (error as { status?: unknown }).status === "number" && "body" in (error as object))
-        report.refused++;
-      else if (name === "RequestValidationError" || name === "MissingCredentialError") {
+      const status = (error as { status?: unknown }).status;
+      if (typeof status === "number" && "body" in (error as object)) {
+        if (status === invalidInput.get(e.id))
+          report.broken.push({
+            endpoint: e.id,
+            error: `InvalidInput ${status}: ${String((error as Error).message).slice(0, 300)}`,
+          });
+        else report.refused++;
+      } else if (name === "RequestValidationError" || name === "MissingCredentialError") {
         report.args++;
         report.firstArgs ??= `${e.id}: ${(error as Error).message}`;
       } else

@@ -22,7 +22,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { basename, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadApiModel } from "../generator/pipeline.ts";
@@ -125,6 +125,9 @@ async function sweepOne(source: string, out: string, timeoutS: number): Promise<
 
 /** `--inside DIR DOCUMENT`: the models and the calls of one document, into DIR/models.json. */
 async function inside(dir: string, document: string): Promise<void> {
+  // From the document's own folder, the spec folder's relative name is `spec`, and the
+  // comparison's rewrite of `spec/` would reach text in descriptions too (corpus.ts).
+  process.chdir(dirname(dir));
   const { model, same } = models(dir, join(dir, document));
   const calls = await sweepCalls(model, join(dir, "pkg"));
   writeFileSync(join(dir, "models.json"), JSON.stringify({ sameModel: same, calls }));
@@ -160,12 +163,13 @@ function summary(results: Result[]): string {
   const clean = results.filter(
     (r) => r.steps.every((s) => s.status === 0) && r.sameModel !== false && !r.calls?.broken.length,
   ).length;
-  const calls = { answered: 0, refused: 0, args: 0 };
+  const calls = { answered: 0, answeredNotGet: 0, refused: 0, args: 0 };
   for (const r of results)
-    for (const key of ["answered", "refused", "args"] as const) calls[key] += r.calls?.[key] ?? 0;
+    for (const key of ["answered", "answeredNotGet", "refused", "args"] as const)
+      calls[key] += r.calls?.[key] ?? 0;
   const lines = [
     `${results.length} documents, ${clean} through every step`,
-    `typed calls against the stand-ins: ${calls.answered} answered and validated, ${calls.refused} refused with the API's error, ${calls.args} with arguments the client refused`,
+    `typed calls against the stand-ins: ${calls.answered} answered and validated (${calls.answeredNotGet} of another method than GET), ${calls.refused} refused with the API's error, ${calls.args} with arguments the client refused`,
   ];
   for (const [key, documents] of [...classes].sort())
     lines.push(`  ${key} (${documents.length}): ${documents.join(", ")}`);
