@@ -4,7 +4,8 @@
  * documents combine that the sweep's typed calls (test/sweep.ts) found made into values the
  * client's response validation refused: an alternation of anchored patterns (Open Banking's
  * amounts), a lazy quantifier (Bitbucket's commit hashes), a date-time at least 25 characters
- * long (UniCourt's).
+ * long (UniCourt's), a pattern with identity escapes the validators accept (ThreatJammer's
+ * `\_`, Mon Voyage Pas Cher's `\-`), a pattern beside a minimum length (LGTM's).
  */
 import { describe, expect, it } from "vitest";
 import { shapeValidator } from "../generator/ir/shape-validator.ts";
@@ -19,6 +20,22 @@ const cases: [string, Shape][] = [
   ["lazy star", { t: "string", pattern: "^a.*?z$" }],
   ["long date-time", { t: "string", format: "date-time", minLength: 25, maxLength: 30 }],
   ["date-time at its length", { t: "string", format: "date-time", maxLength: 25 }],
+  // the validators compile a pattern without flags, where `\_` and `\-` are the characters
+  ["identity escape in a class", { t: "string", pattern: "^([A-Z0-9\\_]+)$" }],
+  [
+    "escaped hyphen, alternation of anchored branches",
+    { t: "string", pattern: "^[A-Za-z]{3}$|^(\\-?\\d+(\\.\\d+)?),\\s*(\\-?\\d+(\\.\\d+)?)$" },
+  ],
+  // LGTM's commit ids: the pattern alone makes 1 to 3 characters
+  ["unanchored pattern at a minimum length", { t: "string", pattern: "[a-f0-9]+", minLength: 40 }],
+  [
+    "anchored pattern at a minimum length",
+    { t: "string", pattern: "^[a-f0-9]+$", minLength: 40, maxLength: 40 },
+  ],
+  [
+    "anchored pattern within lengths",
+    { t: "string", pattern: "^x[0-9]*$", minLength: 5, maxLength: 9 },
+  ],
 ];
 
 describe("sample: a made-up value passes its shape's checks", () => {
