@@ -39,6 +39,38 @@ describe("matchPath", () => {
   });
 });
 
+describe("matchPath: a parameter whose type lists its texts, beside another in one segment", () => {
+  // Bufferapp's /profiles/{id}{mediaTypeExtension}, the extension a closed enum of ".json"
+  const bufferapp = {
+    path: "/profiles/{id}{mediaTypeExtension}",
+    params: [
+      { name: "id", in: "path" },
+      { name: "mediaTypeExtension", in: "path", values: [".json"] },
+    ],
+  } as unknown as Route;
+  it.each([
+    ["/profiles/abc.json", { id: "abc", mediaTypeExtension: ".json" }],
+    ["/profiles/a.b.json", { id: "a.b", mediaTypeExtension: ".json" }],
+    ["/profiles/abc.xml", undefined],
+    ["/profiles/.json", undefined],
+  ])("%s -> %o", (path, want) => {
+    expect(matchPath(bufferapp, path)).toEqual(want);
+  });
+  it("takes a listed text as the client percent-encodes it", () => {
+    const route = {
+      path: "/files/{name}{suffix}",
+      params: [
+        { name: "name", in: "path" },
+        { name: "suffix", in: "path", values: [" (copy)"] },
+      ],
+    } as unknown as Route;
+    expect(matchPath(route, "/files/report%20(copy)")).toEqual({
+      name: "report",
+      suffix: " (copy)",
+    });
+  });
+});
+
 describe("mostSpecific: of the routes matching a path, the one a router picks", () => {
   it.each([
     [
@@ -62,6 +94,9 @@ describe("mostSpecific: of the routes matching a path, the one a router picks", 
     [["/jobs", "/jobs/"], "/jobs/", "/jobs/"],
     [["/jobs", "/jobs/"], "/jobs", "/jobs"],
     [["/jobs/"], "/jobs", "/jobs/"],
+    // TomTom's GetMap is /wms/ and its GetCapabilities /wms//
+    [["/map/{v}/wms/", "/map/{v}/wms//"], "/map/1/wms//", "/map/{v}/wms//"],
+    [["/map/{v}/wms//", "/map/{v}/wms/"], "/map/1/wms/", "/map/{v}/wms/"],
   ])("of %j, for %s: %s", (templates, path, want) => {
     const matches = templates.map((template) => ({ route: route(template) }));
     expect(mostSpecific(matches, path)?.route.path).toBe(want);

@@ -187,6 +187,24 @@ function responseOf(r: EndpointResponse, types: ReadonlyMap<string, NamedType>):
   };
 }
 
+/**
+ * The texts a path parameter can be, where it shares its segment with other text and its type
+ * lists them (a closed enum or a literal): Bufferapp's `/profiles/{id}{mediaTypeExtension}`
+ * is told apart only by knowing that the extension is `.json`.
+ */
+function segmentValuesOf(p: Param, path: string, types: TypeLookup): { values?: string[] } {
+  if (p.placement !== "path" || path.includes(`/{${p.name}}/`) || path.endsWith(`/{${p.name}}`))
+    return {};
+  const type = resolveType(p.type, types);
+  const listed =
+    type.kind === "enum" && !type.open
+      ? type.values
+      : type.kind === "literal"
+        ? [type.value]
+        : undefined;
+  return listed ? { values: listed.map(String) } : {};
+}
+
 /** One endpoint as the stand-in serves it. */
 function routeOf(
   endpoint: Endpoint,
@@ -220,6 +238,7 @@ function routeOf(
       // an array's items, its type named or not (`ids: IdList`)
       ...(resolveType(p.type, types).kind === "array" ? { list: true } : {}),
       ...(p.style === "space" ? { delimiter: " " } : p.style === "pipe" ? { delimiter: "|" } : {}),
+      ...segmentValuesOf(p, endpoint.path, types),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
     response: responseOf(endpoint.response, types),

@@ -31,7 +31,7 @@ export function matchPath(route: Route, path: string): Record<string, string> | 
     if (text === undefined) return undefined;
     if (/^\{[^}]+\}$/.test(part)) put(found, part.slice(1, -1), text);
     else if (part.includes("{")) {
-      if (!matchSegment(part, actual[i]!, found)) return undefined;
+      if (!matchSegment(part, actual[i]!, found, route.params)) return undefined;
     } else if (part !== text) return undefined;
   }
   const rest = actual.slice(template.length);
@@ -45,7 +45,8 @@ export function matchPath(route: Route, path: string): Record<string, string> | 
 
 /**
  * Of the routes whose templates match `pathname`, the one a router picks: the one whose trailing
- * slash agrees with the path's (useapi.net has both `/jobs` and `/jobs/`), then segment by
+ * slash agrees with the path's (useapi.net has both `/jobs` and `/jobs/`), and its doubled
+ * slashes (TomTom has `/wms/` and `/wms//`, two operations told apart by that), then segment by
  * segment a fixed segment before one with a parameter among fixed text (the more fixed text,
  * the earlier: TomTom's `{Y}.pbf` before `{Y}.{format}`), before a whole parameter
  * (`/admin/platform/systems` before `/admin/platform/{systemKey}`, whichever the spec lists
@@ -58,12 +59,22 @@ export function mostSpecific<T extends { route: Route }>(
   let best: T | undefined;
   let bestRank: number[] = [];
   const slash = pathname.endsWith("/");
+  const doubled = emptySegments(pathname);
   for (const match of matches) {
     const path = match.route.path;
-    const rank = [path.endsWith("/") === slash ? 0 : 1, ...segments(path).map(segmentRank)];
+    const rank = [
+      path.endsWith("/") === slash ? 0 : 1,
+      emptySegments(path) === doubled ? 0 : 1,
+      ...segments(path).map(segmentRank),
+    ];
     if (best === undefined || ranksBefore(rank, bestRank)) [best, bestRank] = [match, rank];
   }
   return best;
+}
+
+/** How many `//` a path has: the empty segments matching passes over. */
+function emptySegments(path: string): number {
+  return path.split("//").length - 1;
 }
 
 /** 0 for fixed text, 2 for a whole parameter, between them the less the more fixed text it has. */
@@ -82,16 +93,23 @@ function ranksBefore(a: readonly number[], b: readonly number[]): boolean {
  * A segment of parameters among fixed text (`{Sid}.json`, `{from}..{to}`): each parameter takes
  * the shortest run of characters that lets the rest match; `false` when the segment does not.
  */
-function matchSegment(part: string, raw: string, found: Record<string, string>): boolean {
+function matchSegment(
+  part: string,
+  raw: string,
+  found: Record<string, string>,
+  params: readonly RouteParam[],
+): boolean {
   const names: string[] = [];
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const source = part
     .split(/(\{[^}]+\})/)
     .map((piece) => {
-      if (/^\{[^}]+\}$/.test(piece)) {
-        names.push(piece.slice(1, -1));
-        return "(.+?)";
-      }
-      return piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (!/^\{[^}]+\}$/.test(piece)) return literal(piece);
+      const name = piece.slice(1, -1);
+      names.push(name);
+      // a parameter whose type lists its texts takes one of them, as the client encodes it
+      const values = params.find((p) => p.name === name && p.in === "path")?.values;
+      return values ? `(${values.map((v) => literal(encodeURIComponent(v))).join("|")})` : "(.+?)";
     })
     .join("");
   const match = new RegExp(`^${source}$`).exec(raw);

@@ -57,6 +57,11 @@ export interface RouteParam {
    * OpenAPI's spaceDelimited) or `|` (style `pipe`, pipeDelimited).
    */
   delimiter?: " " | "|";
+  /**
+   * A path parameter sharing its segment with other text: the texts its type lists (a closed
+   * enum), which tell where it begins (`{id}{ext}` with `ext` one of `.json`).
+   */
+  values?: string[];
 }
 
 /** What a success answers. `note`: why the body is what it is, sent as `X-Apigen-Stand-In`. */

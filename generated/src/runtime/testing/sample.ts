@@ -138,7 +138,7 @@ function formatted(format: string | undefined, random: Random): string | undefin
 /** A string passing the shape's rules: pattern, else format, else a word; then prefix and lengths. */
 function sampleString(shape: Shape & { t: "string" }, random: Random): string {
   if (shape.pattern !== undefined) {
-    const made = fromPattern(shape.pattern, random);
+    const made = fromPatternWithin(shape, random);
     if (made !== undefined) return made;
   }
   let text = formatted(shape.format, random) ?? `${words[random.int(0, words.length - 1)]}`;
@@ -155,22 +155,64 @@ function sampleString(shape: Shape & { t: "string" }, random: Random): string {
 }
 
 /**
- * A string matching a simple regular expression (literals, escapes `\d \w`, classes, groups
- * with `|`, quantifiers `? * + {n} {n,m}`), checked against the pattern itself; `undefined`
- * for anything else, so a value is never claimed to match when it does not.
+ * A string matching the shape's pattern and within its lengths (LGTM's `[a-f0-9]+` at least
+ * 40 long). After a first try as any other, unbounded quantifiers repeat as far as `reach`,
+ * grown or shrunk by what the last try missed its lengths by; a match not anchored at its end
+ * is padded to the minimum, which keeps it a match. `undefined` when no try fits.
  */
-export function fromPattern(pattern: string, random: Random): string | undefined {
+function fromPatternWithin(shape: Shape & { t: "string" }, random: Random): string | undefined {
+  const pattern = shape.pattern!;
+  const min = shape.minLength ?? 0;
+  const max = shape.maxLength ?? Number.POSITIVE_INFINITY;
+  const openEnd = !/(^|[^\\])\$$/.test(pattern);
+  let reach = Math.max(3, min);
+  for (let attempt = 0; attempt < 8; attempt++) {
+    let made =
+      attempt === 0 ? fromPattern(pattern, random) : fromPattern(pattern, random, reach, true);
+    if (made === undefined) return undefined;
+    if (made.length < min && openEnd) {
+      const padded = made + "0".repeat(min - made.length);
+      if (new RegExp(pattern).test(padded)) made = padded;
+    }
+    if (made.length >= min && made.length <= max) return made;
+    if (attempt > 0)
+      reach = Math.max(0, reach + (made.length < min ? min - made.length : max - made.length));
+  }
+  return undefined;
+}
+
+/**
+ * A string matching a simple regular expression (literals, escapes `\d \w`, classes, groups
+ * with `|`, quantifiers `? * + {n} {n,m}`), checked against the pattern itself as the
+ * validators compile it (no flags: `\_` and `\-` are the characters); `undefined` for
+ * anything else, so a value is never claimed to match when it does not. An unbounded
+ * quantifier repeats at most `reach` times more than its minimum (exactly, when `longest`).
+ */
+export function fromPattern(
+  pattern: string,
+  random: Random,
+  reach = 3,
+  longest = false,
+): string | undefined {
   try {
     const source = pattern.replace(/^\^/, "").replace(/\$$/, "");
-    const made = generate(source, { at: 0 }, random);
-    return made !== undefined && new RegExp(pattern, "u").test(made) ? made : undefined;
+    const made = generate(source, { at: 0, reach, longest }, random);
+    return made !== undefined && new RegExp(pattern).test(made) ? made : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Where generating is in the source, and how far an unbounded quantifier repeats. */
+interface Cursor {
+  at: number;
+  reach: number;
+  /** Every unbounded quantifier repeats as far as `reach` lets it. */
+  longest: boolean;
+}
+
 /** Generates from `source` at `pos` up to the end or a `)` of the enclosing group. */
-function generate(source: string, pos: { at: number }, random: Random): string | undefined {
+function generate(source: string, pos: Cursor, random: Random): string | undefined {
   const branches: string[] = [""];
   while (pos.at < source.length && source[pos.at] !== ")") {
     if (source[pos.at] === "|") {
@@ -180,16 +222,16 @@ function generate(source: string, pos: { at: number }, random: Random): string |
     }
     const atom = readAtom(source, pos, random);
     if (atom === undefined) return undefined;
-    const [min, max] = readQuantifier(source, pos);
+    const [min, max, open] = readQuantifier(source, pos);
     let text = "";
-    for (let i = random.int(min, max); i > 0; i--) text += atom();
+    for (let i = pos.longest && open ? max : random.int(min, max); i > 0; i--) text += atom();
     branches[branches.length - 1] += text;
   }
   return branches[random.int(0, branches.length - 1)];
 }
 
 /** One atom as a maker of text, or `undefined` for syntax this generator does not know. */
-function readAtom(source: string, pos: { at: number }, random: Random): (() => string) | undefined {
+function readAtom(source: string, pos: Cursor, random: Random): (() => string) | undefined {
   const c = source[pos.at++]!;
   const pick = (set: string) => () => set[random.int(0, set.length - 1)]!;
   if (c === "(") {
@@ -199,7 +241,7 @@ function readAtom(source: string, pos: { at: number }, random: Random): (() => s
     if (source[pos.at] !== ")" || inner === undefined) return undefined;
     pos.at++;
     const body = source.slice(start, pos.at - 1);
-    return () => generate(body, { at: 0 }, random) ?? "";
+    return () => generate(body, { ...pos, at: 0 }, random) ?? "";
   }
   if (c === "[") {
     const end = source.indexOf("]", pos.at + 1);
@@ -253,24 +295,26 @@ function expandClass(body: string): string | undefined {
   return out.length > 0 ? out : undefined;
 }
 
-/** The repeat range of the quantifier at `pos` (none: exactly once); open ranges stop at 3. */
-function readQuantifier(source: string, pos: { at: number }): [number, number] {
+/** The repeat range of the quantifier at `pos` (none: exactly once); open ranges stop `reach` past their minimum. */
+function readQuantifier(source: string, pos: Cursor): [number, number, boolean] {
   const counts = readCounts(source, pos);
   // a lazy quantifier (`{7,}?`, Bitbucket's hashes) matches the same texts
   if (counts !== undefined && source[pos.at] === "?") pos.at++;
-  return counts ?? [1, 1];
+  return counts ?? [1, 1, false];
 }
 
-function readCounts(source: string, pos: { at: number }): [number, number] | undefined {
+/** `[min, max, open]`: `open` for a quantifier without an upper bound (`*`, `+`, `{n,}`). */
+function readCounts(source: string, pos: Cursor): [number, number, boolean] | undefined {
   const c = source[pos.at];
-  if (c === "?") return (pos.at++, [0, 1]);
-  if (c === "*") return (pos.at++, [0, 3]);
-  if (c === "+") return (pos.at++, [1, 3]);
+  if (c === "?") return (pos.at++, [0, 1, false]);
+  if (c === "*") return (pos.at++, [0, pos.reach, true]);
+  if (c === "+") return (pos.at++, [1, Math.max(1, pos.reach), true]);
   const m = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(source.slice(pos.at)) : null;
   if (!m) return undefined;
   pos.at += m[0].length;
   const min = Number(m[1]);
-  return [min, m[2] === undefined ? min : m[3] ? Number(m[3]) : min + 3];
+  if (m[2] === undefined) return [min, min, false];
+  return m[3] ? [min, Number(m[3]), false] : [min, min + pos.reach, true];
 }
 
 /** `out[name] = value`, as an own entry also for a field named `__proto__` (not the prototype). */
