@@ -936,3 +936,25 @@ describe("path parameters declared in another order than the path names them (Ad
     expect(client).toMatch(/addFeedToGroup\(\s*username: string,\s*groupKey: string,/);
   });
 });
+
+describe("a URL-encoded form whose schema is a string (LibreTranslate)", () => {
+  it("sends the string as the form's text, with the form's media type", async () => {
+    const { TranslateClient } = (await clientOf("form-string-body")) as {
+      TranslateClient: new (options: object) => any;
+    };
+    const server = await recorder(() => ({
+      status: 200,
+      type: "application/json",
+      body: '{"success":true}',
+    }));
+    try {
+      const client = new TranslateClient({ baseUrl: server.url, maxRetries: 0 });
+      expect(await client.feedback.postSuggest("q=hello&s=hola")).toEqual({ success: true });
+      expect(server.requests.map((r) => [r.headers["content-type"], r.body])).toEqual([
+        ["application/x-www-form-urlencoded", "q=hello&s=hola"],
+      ]);
+    } finally {
+      await stop(server);
+    }
+  });
+});

@@ -44,7 +44,8 @@ const isString = (node: TypeNode | undefined) =>
 /**
  * The request body's encoding and media type. `contentType` and a fixed Content-Type header
  * must agree; either alone decides; neither means JSON. A media type with no encoding of its
- * own is sent as bytes (a `binary` body) or as text (a `string` body).
+ * own is sent as bytes (a `binary` body) or as text (a `string` body), as is a `string` body of
+ * a URL-encoded form.
  */
 export function requestBodyOf(
   ctx: BuildContext,
@@ -71,6 +72,9 @@ export function requestBodyOf(
   let encoding =
     encodings[bare(contentType)] ?? (bare(contentType).endsWith("+json") ? "json" : undefined);
   if (!encoding) encoding = isBinary(body) ? "binary" : isString(body) ? "text" : undefined;
+  // A form whose body is a string is that form's text, already encoded (LibreTranslate's
+  // /suggest): sent as it is, where a form of fields would take an object.
+  if (encoding === "form" && isString(body)) encoding = "text";
   if (!encoding) {
     ctx.bag.report(
       "body-content-type",
