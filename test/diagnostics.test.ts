@@ -353,7 +353,7 @@ const cases: BrokenCase[] = [
   {
     name: "body-content-types",
     defect:
-      "a Content-Type header against contentType, bodies that do not fit their media type, a 204 with a body, an object response header, binary in JSON",
+      "a Content-Type header against contentType, bodies that do not fit their media type, a 204 with a body, an object response header, binary in JSON, a form or multipart body without fields",
     expected: [
       "test/fixtures/broken/body-content-types/api.yaml:9:13 - error body-content-type: binary cannot travel in the application/json response of endpoint files.list; only as a multipart file part, an application/octet-stream body or a binary response body",
       "test/fixtures/broken/body-content-types/api.yaml:10:13 - error body-content-type: binary cannot travel in the application/x-www-form-urlencoded body of endpoint files.rawForm; only as a multipart file part, an application/octet-stream body or a binary response body",
@@ -365,6 +365,9 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/body-content-types/api.yaml:45:44 - error body-content-type: binary cannot travel in the application/json body of endpoint files.meta; only as a multipart file part, an application/octet-stream body or a binary response body",
       // a named alias of binary is binary: no form field can carry it
       "test/fixtures/broken/body-content-types/api.yaml:50:11 - error body-content-type: a body sent as application/x-www-form-urlencoded cannot be binary; use multipart/form-data or application/octet-stream",
+      // a form is fields and multipart is parts: no scalar or array body can be sent as either
+      "test/fixtures/broken/body-content-types/api.yaml:55:11 - error body-content-type: a body sent as multipart/form-data is its fields: an object, not a string",
+      "test/fixtures/broken/body-content-types/api.yaml:60:11 - error body-content-type: a body sent as application/x-www-form-urlencoded is its fields: an object, not an array",
     ],
   },
   {

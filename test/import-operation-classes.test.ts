@@ -957,4 +957,29 @@ describe("a URL-encoded form whose schema is a string (LibreTranslate)", () => {
       await stop(server);
     }
   });
+
+  it("takes a multipart body whose schema is a string as an object of any fields, noted", async () => {
+    const translate = of("form-string-body").endpoints["translate.postTranslateFile"]!;
+    expect(translate).toMatchObject({ contentType: "multipart/form-data", body: "object" });
+    expect(translate.undocumented).toContain(
+      "a multipart body whose schema is a string, not its parts: an object of any fields",
+    );
+    const { TranslateClient } = (await clientOf("form-string-body")) as {
+      TranslateClient: new (options: object) => any;
+    };
+    const server = await recorder(() => ({ status: 200, type: "text/plain", body: "hola" }));
+    try {
+      const client = new TranslateClient({ baseUrl: server.url, maxRetries: 0 });
+      await client.translate.postTranslateFile({
+        file: new Blob(["hello"], { type: "text/plain" }),
+        source: "en",
+      });
+      const [sent] = server.requests;
+      expect(sent!.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+      expect(sent!.body).toContain('name="source"\r\n\r\nen');
+      expect(sent!.body).toContain('name="file"; filename="blob"');
+    } finally {
+      await stop(server);
+    }
+  });
 });

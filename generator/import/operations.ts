@@ -1004,6 +1004,19 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
       "a multipart body given as one binary: written as one file part named file",
     );
     schema = { type: "object", required: ["file"], properties: { file: schema } };
+  } else if (chosen === "multipart/form-data" && schema !== undefined) {
+    // LibreTranslate's /translate_file gives its form as one string: the parts are not shown,
+    // and a multipart body is parts, so any fields (a scalar body could never be sent)
+    const scalar = scalarTypeOf(ctx, schema, under(mediaAt, "schema"));
+    if (scalar !== undefined) {
+      note(
+        ctx,
+        out,
+        under(mediaAt, "schema"),
+        `a multipart body whose schema is a ${scalar}, not its parts: an object of any fields`,
+      );
+      schema = { type: "object" };
+    }
   }
   // text/plain is the format's text encoding: a body of it is a string, whatever its schema says
   const typed =
@@ -1082,6 +1095,16 @@ function isPlainString(ctx: ImportContext, raw: JsonValue | undefined, mediaAt: 
   if (raw === undefined) return false;
   const { value: schema } = deref(ctx, raw, under(mediaAt, "schema"));
   return isObject(schema) && schema.type === "string" && schema.format === undefined;
+}
+
+/** The type of a body schema that is a scalar (`string` but bytes, a number, a boolean), else undefined. */
+function scalarTypeOf(ctx: ImportContext, raw: JsonValue, at: Pointer): string | undefined {
+  const { value: schema } = deref(ctx, raw, at);
+  if (!isObject(schema) || isBinary(ctx, raw, at)) return undefined;
+  const type = schema.type;
+  return type === "string" || type === "number" || type === "integer" || type === "boolean"
+    ? type
+    : undefined;
 }
 
 /** Whether a body schema is a string of text: `type: string`, with any format but bytes. */

@@ -37,6 +37,24 @@ const bare = (mediaType: string) => mediaType.split(";")[0]!.trim().toLowerCase(
 const isBinary = (node: TypeNode | undefined) =>
   node?.kind === "primitive" && node.name === "binary";
 
+/**
+ * Whether a body (named types followed) can be an object of fields: an object, a map, a union
+ * (of objects, as its members say) or a value of any type; not a scalar, array, enum or literal.
+ */
+const hasFields = (node: TypeNode) =>
+  node.kind === "object" ||
+  node.kind === "map" ||
+  node.kind === "union" ||
+  node.kind === "unknown" ||
+  node.kind === "ref" ||
+  node.kind === "param";
+
+/** What a body that has no fields is, for the message. */
+function describeKind(node: TypeNode): string {
+  if (node.kind === "primitive") return `${node.name === "integer" ? "an" : "a"} ${node.name}`;
+  return node.kind === "array" ? "an array" : node.kind === "enum" ? "an enum" : "a literal";
+}
+
 /** Whether a node is the `string` primitive. */
 const isString = (node: TypeNode | undefined) =>
   node?.kind === "primitive" && node.name === "string";
@@ -87,7 +105,16 @@ export function requestBodyOf(
     (encoding === "binary" && !isBinary(body)) ||
     (encoding === "text" && !isString(body)) ||
     ((encoding === "json" || encoding === "form") && isBinary(body));
-  if (mismatch)
+  // a form is fields and multipart is parts: a body with neither could never be sent
+  if (!mismatch && (encoding === "form" || encoding === "multipart") && !hasFields(body))
+    ctx.bag.report(
+      "body-content-type",
+      {
+        detail: `a body sent as ${contentType} is its fields: an object, not ${describeKind(body)}`,
+      },
+      file.locate([...path, "body"]),
+    );
+  else if (mismatch)
     ctx.bag.report(
       "body-content-type",
       {
