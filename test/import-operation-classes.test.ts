@@ -964,6 +964,11 @@ describe("a URL-encoded form whose schema is a string (LibreTranslate)", () => {
     expect(translate.undocumented).toContain(
       "a multipart body whose schema is a string, not its parts: an object of any fields",
     );
+    const columns = of("form-string-body").endpoints["filters.setColumns"]!;
+    expect(columns).toMatchObject({ contentType: "multipart/form-data", body: "object" });
+    expect(String(columns.undocumented)).toContain(
+      "a multipart body whose schema is an array, not its parts: an object of any fields",
+    );
     const { TranslateClient } = (await clientOf("form-string-body")) as {
       TranslateClient: new (options: object) => any;
     };

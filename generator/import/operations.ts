@@ -1005,15 +1005,16 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
     );
     schema = { type: "object", required: ["file"], properties: { file: schema } };
   } else if (chosen === "multipart/form-data" && schema !== undefined) {
-    // LibreTranslate's /translate_file gives its form as one string: the parts are not shown,
-    // and a multipart body is parts, so any fields (a scalar body could never be sent)
-    const scalar = scalarTypeOf(ctx, schema, under(mediaAt, "schema"));
-    if (scalar !== undefined) {
+    // LibreTranslate's /translate_file gives its form as one string, Jira's /filter/{id}/columns
+    // as an array of the values of its `columns` parts: the parts are not shown, and a
+    // multipart body is parts, so any fields (a scalar or an array could never be sent)
+    const partless = partlessTypeOf(ctx, schema, under(mediaAt, "schema"));
+    if (partless !== undefined) {
       note(
         ctx,
         out,
         under(mediaAt, "schema"),
-        `a multipart body whose schema is a ${scalar}, not its parts: an object of any fields`,
+        `a multipart body whose schema is ${partless}, not its parts: an object of any fields`,
       );
       schema = { type: "object" };
     }
@@ -1097,14 +1098,16 @@ function isPlainString(ctx: ImportContext, raw: JsonValue | undefined, mediaAt: 
   return isObject(schema) && schema.type === "string" && schema.format === undefined;
 }
 
-/** The type of a body schema that is a scalar (`string` but bytes, a number, a boolean), else undefined. */
-function scalarTypeOf(ctx: ImportContext, raw: JsonValue, at: Pointer): string | undefined {
+/**
+ * What a body schema without parts is (`a string`, `an array`: a scalar but bytes, or an
+ * array), else undefined.
+ */
+function partlessTypeOf(ctx: ImportContext, raw: JsonValue, at: Pointer): string | undefined {
   const { value: schema } = deref(ctx, raw, at);
   if (!isObject(schema) || isBinary(ctx, raw, at)) return undefined;
   const type = schema.type;
-  return type === "string" || type === "number" || type === "integer" || type === "boolean"
-    ? type
-    : undefined;
+  if (type === "array" || type === "integer") return `an ${type}`;
+  return type === "string" || type === "number" || type === "boolean" ? `a ${type}` : undefined;
 }
 
 /** Whether a body schema is a string of text: `type: string`, with any format but bytes. */
