@@ -51,6 +51,8 @@ describe("patternLengths", () => {
     ["^a?b*c{2,}$", { min: 2, max: any }],
     ["^[0-9]{3}?$", { min: 3, max: 3 }],
     ["^\\u00e9\\x41\\cA.$", { min: 4, max: 4 }],
+    // without the u flag (the validators' reading) `\u{3}` is `u` three times
+    ["^\\u{3}$", { min: 3, max: 3 }],
     ["^[\\]a-]{2}$", { min: 2, max: 2 }],
     // JavaScript's reading: an empty class `[]`, then `a` and `]`
     ["^[]a]$", { min: 3, max: 3 }],

@@ -97,9 +97,8 @@ export function patternLengths(pattern: string): PatternLengths | undefined {
     } else if (c === "\\") {
       const escape = pattern[i + 1];
       if (escape === undefined || /[bBkp1-9]/i.test(escape)) return undefined;
-      const long = /^\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|c[A-Za-z])/.exec(
-        pattern.slice(i),
-      );
+      // as the validators read it, without the u flag: `\u{4}` is `u` four times
+      const long = /^\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|c[A-Za-z])/.exec(pattern.slice(i));
       next = i + (long ? long[0].length : 2);
     } else next = i + 1;
     const times = quantifierAt(pattern, next);
