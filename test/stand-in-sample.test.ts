@@ -46,6 +46,14 @@ describe("sample: a made-up value passes its shape's checks", () => {
     }
   });
 
+  it("stays bounded whatever lengths and repeats a spec gives", () => {
+    const huge = { t: "string", pattern: "^(a+)+(b{2,})*$", minLength: 1e9 } as const;
+    const value = sample(huge, {}, seeded(1));
+    expect(typeof value).toBe("string");
+    expect((value as string).length).toBeLessThanOrEqual(65_536);
+    expect(fromPattern("^((a+)+)+$", seeded(1), 1024, true)).toBeUndefined();
+  });
+
   it("makes nothing where it cannot match a pattern, rather than a value that does not", () => {
     expect(fromPattern("(?<=a)b", seeded(1))).toBeUndefined();
     expect(fromPattern("a$b", seeded(1))).toBeUndefined();

@@ -145,7 +145,7 @@ function sampleString(shape: Shape & { t: "string" }, random: Random): string {
       shape.format === "date-time"
         ? // a longer date-time is one with more digits of a second (unicourt's minLength: 25)
           `${text.slice(0, -1)}.${"0".repeat(Math.max(1, shape.minLength - text.length - 1))}Z`
-        : text + token(random, shape.minLength - text.length);
+        : text + token(random, Math.min(shape.minLength, paddingLimit) - text.length);
   if (shape.maxLength !== undefined && text.length > shape.maxLength)
     text = text.slice(0, shape.maxLength);
   return text;
@@ -159,7 +159,8 @@ function sampleString(shape: Shape & { t: "string" }, random: Random): string {
  */
 function fromPatternWithin(shape: Shape & { t: "string" }, random: Random): string | undefined {
   const pattern = shape.pattern!;
-  const min = shape.minLength ?? 0;
+  // past a kilobyte the pattern's own value is kept (a spec's lengths bound no loop here)
+  const min = Math.min(shape.minLength ?? 0, stretchLimit);
   const max = shape.maxLength ?? Number.POSITIVE_INFINITY;
   const openEnd = !/(^|[^\\])\$$/.test(pattern);
   let reach = Math.max(3, min);
@@ -200,6 +201,15 @@ export function fromPattern(
   }
 }
 
+/** The longest minimum length a made-up string is padded to (a spec's `minLength` is no budget). */
+const paddingLimit = 65_536;
+
+/** The longest minimum length a pattern's value is stretched or padded to. */
+const stretchLimit = 1024;
+
+/** The longest text generating from a pattern makes: past it, no value (nested repeats multiply). */
+const madeLimit = 4096;
+
 /** Where generating is in the source, and how far an unbounded quantifier repeats. */
 interface Cursor {
   at: number;
@@ -221,8 +231,12 @@ function generate(source: string, pos: Cursor, random: Random): string | undefin
     if (atom === undefined) return undefined;
     const [min, max, open] = readQuantifier(source, pos);
     let text = "";
-    for (let i = pos.longest && open ? max : random.int(min, max); i > 0; i--) text += atom();
+    for (let i = pos.longest && open ? max : random.int(min, max); i > 0; i--) {
+      text += atom();
+      if (text.length > madeLimit) return undefined;
+    }
     branches[branches.length - 1] += text;
+    if (branches[branches.length - 1]!.length > madeLimit) return undefined;
   }
   return branches[random.int(0, branches.length - 1)];
 }
