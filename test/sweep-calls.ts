@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ApiModel, Endpoint, TypeNode } from "../generator/ir/model.ts";
+import type { TypeLookup } from "../generator/ir/callback-routing.ts";
 import { shapeOf, shapeTableOf } from "../generator/ir/stand-in-shapes.ts";
 import { sample, seeded } from "../generator/runtime/testing/sample.ts";
 import { compileReachable } from "./support/compiled-import.ts";
@@ -36,8 +37,7 @@ const maxCalls = 40;
 /** A value of a type, as the stand-in makes one (runtime/testing/sample.ts): it passes the type's checks. */
 type ValueMaker = (node: TypeNode) => unknown;
 
-function valueMaker(model: ApiModel): ValueMaker {
-  const lookup = new Map(model.types.map((t) => [t.name, t] as const));
+function valueMaker(model: ApiModel, lookup: TypeLookup): ValueMaker {
   const table = shapeTableOf(
     model.types,
     model.endpoints.flatMap((e) => [...e.params.map((p) => p.type), e.body]),
@@ -51,12 +51,7 @@ function valueMaker(model: ApiModel): ValueMaker {
  * the body's encoding sends bytes (a multipart part, a binary body); JSON keeps the text,
  * which is how bytes travel in JSON.
  */
-function forWire(
-  value: unknown,
-  node: TypeNode,
-  lookup: ReadonlyMap<string, { type: TypeNode }>,
-  depth = 0,
-): unknown {
+function forWire(value: unknown, node: TypeNode, lookup: TypeLookup, depth = 0): unknown {
   if (depth > 20 || value === null || value === undefined) return value;
   switch (node.kind) {
     case "primitive":
@@ -83,11 +78,7 @@ function forWire(
 }
 
 /** The call's arguments: path parameters in the path's order, the body, then the required others. */
-function argumentsOf(
-  e: Endpoint,
-  valueOf: ValueMaker,
-  lookup: ReadonlyMap<string, { type: TypeNode }>,
-): unknown[] | undefined {
+function argumentsOf(e: Endpoint, valueOf: ValueMaker, lookup: TypeLookup): unknown[] | undefined {
   if (e.streamResponse || e.params.some((p) => p.placement === "trailing")) return undefined;
   const args: unknown[] = [];
   for (const [, name] of e.path.matchAll(/\{([^}]+)\}/g)) {
@@ -137,8 +128,8 @@ export async function sweepCalls(model: ApiModel, pkg: string): Promise<CallRepo
     if (c.placement !== "none" && c.placement !== "signature")
       options[c.optionName] = credentialValue(c.placement);
   const client = new index![model.api.clientName](options);
-  const valueOf = valueMaker(model);
-  const lookup = new Map(model.types.map((t) => [t.name, t] as const));
+  const lookup: TypeLookup = new Map(model.types.map((t) => [t.name, t] as const));
+  const valueOf = valueMaker(model, lookup);
   const invalidInput = new Map(
     model.standIn.table.routes.map((r) => [r.endpoint, r.invalidInput] as const),
   );
