@@ -146,8 +146,9 @@ describe.each(names)("%s: typed calls against its stand-in on 127.0.0.1", (name)
   });
 });
 
-/** Calls of another method than GET answered, over every package. */
+/** Calls of another method than GET answered, and streams read through, over every package. */
 let answeredNotGet = 0;
+let streams = 0;
 
 describe.each(names)("%s: the package's client against its own stand-in", (name) => {
   it("every call its parameters' and body's types give arguments for ends in a validated answer or the typed error", async () => {
@@ -156,12 +157,16 @@ describe.each(names)("%s: the package's client against its own stand-in", (name)
     expect(report.broken).toEqual([]);
     expect(report.answered).toBeGreaterThan(0);
     answeredNotGet += report.answeredNotGet;
+    streams += report.streams;
   });
 });
 
 describe("the calls against the stand-ins", () => {
   it("include calls of other methods than GET, their bodies made from the body's type", () => {
     expect(answeredNotGet).toBeGreaterThan(20);
+  });
+  it("include streams, each item checked as it is read", () => {
+    expect(streams).toBeGreaterThan(0);
   });
 });
 

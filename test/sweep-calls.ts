@@ -24,6 +24,8 @@ export interface CallReport {
   answered: number;
   /** Of those answered, the calls of another method than GET (with a body, most of them). */
   answeredNotGet: number;
+  /** Of those answered, the streams (server-sent events, JSON lines) read through. */
+  streams: number;
   refused: number;
   args: number;
   /** The first refusal of made-up arguments, to tell the value maker's misses from a bug. */
@@ -79,7 +81,7 @@ function forWire(value: unknown, node: TypeNode, lookup: TypeLookup, depth = 0):
 
 /** The call's arguments: path parameters in the path's order, the body, then the required others. */
 function argumentsOf(e: Endpoint, valueOf: ValueMaker, lookup: TypeLookup): unknown[] | undefined {
-  if (e.streamResponse || e.params.some((p) => p.placement === "trailing")) return undefined;
+  if (e.params.some((p) => p.placement === "trailing")) return undefined;
   const args: unknown[] = [];
   for (const [, name] of e.path.matchAll(/\{([^}]+)\}/g)) {
     const param = e.params.find((p) => p.placement === "path" && p.name === name);
@@ -90,6 +92,10 @@ function argumentsOf(e: Endpoint, valueOf: ValueMaker, lookup: TypeLookup): unkn
   if (e.body) {
     const bytes = e.requestBody?.encoding === "multipart" || e.requestBody?.encoding === "binary";
     const value = valueOf(e.body);
+    // an endpoint whose body's flag switches its answer to a stream is asked for the stream
+    const flag = e.streamResponse?.flag;
+    if (flag !== undefined && value !== null && typeof value === "object")
+      (value as Record<string, unknown>)[flag] = true;
     args.push(bytes ? forWire(value, e.body, lookup) : value);
   }
   const rest: Record<string, unknown> = {};
@@ -133,13 +139,28 @@ export async function sweepCalls(model: ApiModel, pkg: string): Promise<CallRepo
   const invalidInput = new Map(
     model.standIn.table.routes.map((r) => [r.endpoint, r.invalidInput] as const),
   );
-  const report: CallReport = { answered: 0, answeredNotGet: 0, refused: 0, args: 0, broken: [] };
+  const report: CallReport = {
+    answered: 0,
+    answeredNotGet: 0,
+    streams: 0,
+    refused: 0,
+    args: 0,
+    broken: [],
+  };
   for (const e of model.endpoints) {
     if (report.answered + report.refused + report.args + report.broken.length >= maxCalls) break;
     const args = argumentsOf(e, valueOf, lookup);
     if (!args) continue;
     try {
-      await client[e.groupProperty][e.methodName](...args, { signal: AbortSignal.timeout(5000) });
+      const result = await client[e.groupProperty][e.methodName](...args, {
+        signal: AbortSignal.timeout(5000),
+      });
+      // a stream's items are checked as they are read: read them (a few)
+      if (result !== null && typeof result === "object" && Symbol.asyncIterator in result) {
+        let read = 0;
+        for await (const _item of result as AsyncIterable<unknown>) if (++read >= 20) break;
+        report.streams++;
+      }
       report.answered++;
       if (e.method !== "GET") report.answeredNotGet++;
     } catch (error) {

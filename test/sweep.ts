@@ -163,13 +163,13 @@ function summary(results: Result[]): string {
   const clean = results.filter(
     (r) => r.steps.every((s) => s.status === 0) && r.sameModel !== false && !r.calls?.broken.length,
   ).length;
-  const calls = { answered: 0, answeredNotGet: 0, refused: 0, args: 0 };
+  const calls = { answered: 0, answeredNotGet: 0, streams: 0, refused: 0, args: 0 };
   for (const r of results)
-    for (const key of ["answered", "answeredNotGet", "refused", "args"] as const)
+    for (const key of ["answered", "answeredNotGet", "streams", "refused", "args"] as const)
       calls[key] += r.calls?.[key] ?? 0;
   const lines = [
     `${results.length} documents, ${clean} through every step`,
-    `typed calls against the stand-ins: ${calls.answered} answered and validated (${calls.answeredNotGet} of another method than GET), ${calls.refused} refused with the API's error, ${calls.args} with arguments the client refused`,
+    `typed calls against the stand-ins: ${calls.answered} answered and validated (${calls.answeredNotGet} of another method than GET, ${calls.streams} streams read through), ${calls.refused} refused with the API's error, ${calls.args} with arguments the client refused`,
   ];
   for (const [key, documents] of [...classes].sort())
     lines.push(`  ${key} (${documents.length}): ${documents.join(", ")}`);
