@@ -958,16 +958,24 @@ describe("a URL-encoded form whose schema is a string (LibreTranslate)", () => {
     }
   });
 
-  it("takes a multipart body whose schema is a string as an object of any fields, noted", async () => {
+  it("takes a multipart body whose schema is a string or an array, and a form's array, as an object of any fields, noted", async () => {
     const translate = of("form-string-body").endpoints["translate.postTranslateFile"]!;
     expect(translate).toMatchObject({ contentType: "multipart/form-data", body: "object" });
     expect(translate.undocumented).toContain(
-      "a multipart body whose schema is a string, not its parts: an object of any fields",
+      "a multipart body whose schema is a string, not its fields: an object of any fields",
     );
     const columns = of("form-string-body").endpoints["filters.setColumns"]!;
     expect(columns).toMatchObject({ contentType: "multipart/form-data", body: "object" });
     expect(String(columns.undocumented)).toContain(
-      "a multipart body whose schema is an array, not its parts: an object of any fields",
+      "a multipart body whose schema is an array, not its fields: an object of any fields",
+    );
+    const studio = of("form-string-body").endpoints["studio.editInStudio"]!;
+    expect(studio).toMatchObject({
+      contentType: "application/x-www-form-urlencoded",
+      body: "object",
+    });
+    expect(String(studio.undocumented)).toContain(
+      "a form body whose schema is an array, not its fields: an object of any fields",
     );
     const { TranslateClient } = (await clientOf("form-string-body")) as {
       TranslateClient: new (options: object) => any;

@@ -1004,17 +1004,22 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
       "a multipart body given as one binary: written as one file part named file",
     );
     schema = { type: "object", required: ["file"], properties: { file: schema } };
-  } else if (chosen === "multipart/form-data" && schema !== undefined) {
-    // LibreTranslate's /translate_file gives its form as one string, Jira's /filter/{id}/columns
-    // as an array of the values of its `columns` parts: the parts are not shown, and a
-    // multipart body is parts, so any fields (a scalar or an array could never be sent)
+  } else if (
+    (chosen === "multipart/form-data" || chosen === "application/x-www-form-urlencoded") &&
+    schema !== undefined
+  ) {
+    // LibreTranslate's /translate_file gives its multipart body as one string, Jira's
+    // /filter/{id}/columns as an array of the values of its `columns` parts, PeerTube's studio
+    // edit its form as an array of tasks: the fields are not shown, and a form is fields, so
+    // any fields (a scalar or an array could never be sent). A form's string is its text.
     const partless = partlessTypeOf(ctx, schema, under(mediaAt, "schema"));
-    if (partless !== undefined) {
+    const form = chosen === "application/x-www-form-urlencoded";
+    if (partless !== undefined && !(form && partless === "a string")) {
       note(
         ctx,
         out,
         under(mediaAt, "schema"),
-        `a multipart body whose schema is ${partless}, not its parts: an object of any fields`,
+        `a ${form ? "form" : "multipart"} body whose schema is ${partless}, not its fields: an object of any fields`,
       );
       schema = { type: "object" };
     }
