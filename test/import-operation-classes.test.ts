@@ -996,3 +996,27 @@ describe("a URL-encoded form whose schema is a string (LibreTranslate)", () => {
     }
   });
 });
+
+describe("response headers the HTTP layer writes, documented as an answer's (VTEX)", () => {
+  it("are left to the server by the stand-in listening on 127.0.0.1, which makes up the API's own", async () => {
+    const out = of("http-owned-headers").out;
+    const { LogisticsClient } = (await clientOf("http-owned-headers")) as {
+      LogisticsClient: new (options: object) => any;
+    };
+    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as {
+      createStandIn: () => unknown;
+      listen: (standIn: unknown) => Promise<{ url: string; close(): Promise<void> }>;
+    };
+    const running = await testing.listen(testing.createStandIn());
+    try {
+      const client = new LogisticsClient({ baseUrl: running.url, maxRetries: 0 });
+      const { data, response } = await client.docks.list().withResponse();
+      expect(Array.isArray(data)).toBe(true);
+      expect(response.headers.get("x-track")).toEqual(expect.any(String));
+      expect(response.headers.get("content-encoding")).toBeNull();
+      expect(["keep-alive", "close", null]).toContain(response.headers.get("connection"));
+    } finally {
+      await running.close();
+    }
+  });
+});

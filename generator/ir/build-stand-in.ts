@@ -38,6 +38,7 @@ import {
   withTag,
 } from "./stand-in-refusals.ts";
 import { shapeOf, shapeTableOf } from "./stand-in-shapes.ts";
+import { answeredMediaType, madeUpHeaders } from "./stand-in-http.ts";
 
 /** The area (version) of an endpoint, or the fallback. */
 function areaOf(endpoint: Endpoint, model: ApiModel): { errorBody: string; invalidInput: number } {
@@ -123,25 +124,6 @@ function urlValueOf(p: Param, types: TypeLookup): { urlValue?: "number" | "boole
   return urlValue ? { urlValue } : {};
 }
 
-/** A type of each range the stand-in answers a range with (`image/*` with `image/png`). */
-const rangeSamples: Readonly<Record<string, string>> = {
-  "image/*": "image/png",
-  "audio/*": "audio/mpeg",
-  "video/*": "video/mp4",
-  "text/*": "text/plain",
-  "*/*": "application/octet-stream",
-};
-
-/**
- * The Content-Type the stand-in sends: the spec's media type, or for a range (`image/*`) one
- * type it covers, since a response carries a type, never a range.
- */
-export function answeredMediaType(contentType: string): string {
-  const bare = contentType.split(";")[0]!.trim().toLowerCase();
-  if (!bare.endsWith("/*")) return contentType;
-  return rangeSamples[bare] ?? `${bare.slice(0, -2)}/octet-stream`;
-}
-
 /**
  * A stream's error item as the stand-in sends it: its body's error template (code and message
  * filled in), else `{ code, message }`, under the item's key for an item told by its key.
@@ -179,8 +161,10 @@ function responseOf(r: EndpointResponse, types: ReadonlyMap<string, NamedType>):
       : {}),
     ...(r.stream?.terminator !== undefined ? { terminator: r.stream.terminator } : {}),
     ...(r.stream?.error ? { error: streamErrorOf(r.stream.error, types) } : {}),
-    ...(r.headers.length > 0
-      ? { headers: r.headers.map((h) => ({ name: h.name, shape: shapeOf(h.type, types) })) }
+    ...(madeUpHeaders(r).length > 0
+      ? {
+          headers: madeUpHeaders(r).map((h) => ({ name: h.name, shape: shapeOf(h.type, types) })),
+        }
       : {}),
     ...(noBody ? { note: "no response body in the spec" } : {}),
     ...(r.notModified ? { notModified: true as const } : {}),
