@@ -169,7 +169,10 @@ export function readParams(
       if (text !== undefined && text !== null) put(out, param.name, one(text));
     } else if (param.in === "header") {
       const text = headers.get(wire);
-      if (text !== null) put(out, param.name, one(text));
+      // `Accept-Language: *` is any language, as no header is: Node's fetch (undici) sends it
+      // on every request that sets none, so a call that leaves the parameter out sends it
+      const wildcard = text === "*" && /^accept-/i.test(wire);
+      if (text !== null && !wildcard) put(out, param.name, one(text));
     } else if (param.list) {
       const all = query
         .getAll(wire)
