@@ -1,6 +1,6 @@
 /**
  * The sweep's typed calls (test/sweep.ts): a generated package's own client calls its own
- * stand-in (`createStandIn().fetch`, no socket) with response validation on, for each
+ * stand-in (`listen(createStandIn())` on 127.0.0.1) with response validation on, for each
  * endpoint whose arguments can be made (by the stand-in's own sampler, from its parameters'
  * and body's types), every method. What each call may end in:
  *
@@ -118,22 +118,50 @@ export async function sweepCalls(model: ApiModel, pkg: string): Promise<CallRepo
   const load = (f: string) =>
     import(pathToFileURL(f.replace(/\.ts$/, ".js")).href) as Promise<Record<string, any>>;
   const [index, testing, validators] = await Promise.all(files.map(load));
-  const standIn = testing!.createStandIn({ seed: 7 });
+  // over a socket on 127.0.0.1, as `apigen mock` serves it: what HTTP makes of an answer
+  // (its framing headers) counts too
+  const running = await testing!.listen(testing!.createStandIn({ seed: 7 }));
+  try {
+    return await callEach(model, index!, validators!, running.url);
+  } finally {
+    await running.close();
+  }
+}
+
+/** Every endpoint the value maker gives arguments for (at most `maxCalls`), called on `baseUrl`. */
+async function callEach(
+  model: ApiModel,
+  index: Record<string, any>,
+  validators: Record<string, any>,
+  baseUrl: string,
+): Promise<CallReport> {
   const options: Record<string, unknown> = {
-    baseUrl: "http://stand-in.local",
-    fetch: (input: Request | string | URL, init?: RequestInit) =>
-      standIn.fetch(new Request(input, init)),
+    baseUrl,
     maxRetries: 0,
+    // endpoints served from other hosts (Box's account.box.com) go to the stand-in too
+    fetch: async (input: Request | string | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      const bodyless = request.method === "GET" || request.method === "HEAD";
+      // joined as text: a path beginning `//` stays a path on 127.0.0.1, never a host
+      return fetch(`${baseUrl}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers: request.headers,
+        body: bodyless ? null : await request.arrayBuffer(),
+        redirect: "manual",
+        signal: request.signal,
+      });
+    },
   };
   // a package whose answers have no type to check has no response validators
-  if (validators!.responseValidators) {
+  if (validators.responseValidators) {
     options.validateResponses = "throw";
-    options.responseValidators = validators!.responseValidators;
+    options.responseValidators = validators.responseValidators;
   }
   for (const c of model.credentials)
     if (c.placement !== "none" && c.placement !== "signature")
       options[c.optionName] = credentialValue(c.placement);
-  const client = new index![model.api.clientName](options);
+  const client = new index[model.api.clientName](options);
   const lookup: TypeLookup = new Map(model.types.map((t) => [t.name, t] as const));
   const valueOf = valueMaker(model, lookup);
   const invalidInput = new Map(
