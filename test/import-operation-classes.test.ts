@@ -997,7 +997,7 @@ describe("a URL-encoded form whose schema is a string (LibreTranslate)", () => {
   });
 });
 
-describe("response headers the HTTP layer writes, documented as an answer's (VTEX); Accept-Language left out (Zalando)", () => {
+describe("response headers the HTTP layer writes, documented as an answer's (VTEX); Accept-Language and Accept-Encoding left out (Zalando, Conjur)", () => {
   it("are left to the server by the stand-in listening on 127.0.0.1, which makes up the API's own", async () => {
     const out = of("http-owned-headers").out;
     const { LogisticsClient } = (await clientOf("http-owned-headers")) as {
@@ -1017,6 +1017,7 @@ describe("response headers the HTTP layer writes, documented as an answer's (VTE
       expect(["keep-alive", "close", null]).toContain(response.headers.get("connection"));
       // with the language given, and refused outside the listed ones
       expect(Array.isArray(await client.docks.list({ "Accept-Language": "de" }))).toBe(true);
+      expect(Array.isArray(await client.docks.list({ "Accept-Encoding": "base64" }))).toBe(true);
       const refused = await fetch(`${running.url}/docks`, { headers: { "Accept-Language": "fr" } });
       expect(refused.status).toBe(400);
     } finally {

@@ -151,6 +151,25 @@ function urlValue(param: RouteParam, text: string): unknown {
   return text;
 }
 
+/** The content codings fetch itself asks for (`Accept-Encoding: gzip, deflate, br`). */
+const fetchCodings = new Set(["gzip", "deflate", "br", "zstd", "identity", "*"]);
+
+/**
+ * Whether a header's value is one fetch writes on its own where the call sets none, read as
+ * no header: Node's fetch (undici) sends `Accept-Language: *` and `Accept-Encoding: gzip,
+ * deflate` on every request, so a call that leaves out Zalando's `Accept-Language` or Conjur's
+ * `Accept-Encoding` (enums of their own values) still sends them. A wildcard `Accept-*` is
+ * any value, as no header is.
+ */
+function fetchDefault(name: string, value: string): boolean {
+  if (!/^accept-/i.test(name)) return false;
+  if (value.trim() === "*") return true;
+  return (
+    name.toLowerCase() === "accept-encoding" &&
+    value.split(",").every((item) => fetchCodings.has(item.split(";")[0]!.trim().toLowerCase()))
+  );
+}
+
 /** The parameters of a request, by name, as the params validator checks them. */
 export function readParams(
   route: Route,
@@ -172,10 +191,7 @@ export function readParams(
       if (text !== undefined && text !== null) put(out, param.name, one(text));
     } else if (param.in === "header") {
       const text = headers.get(wire);
-      // `Accept-Language: *` is any language, as no header is: Node's fetch (undici) sends it
-      // on every request that sets none, so a call that leaves the parameter out sends it
-      const wildcard = text === "*" && /^accept-/i.test(wire);
-      if (text !== null && !wildcard) put(out, param.name, one(text));
+      if (text !== null && !fetchDefault(wire, text)) put(out, param.name, one(text));
     } else if (param.list) {
       const all = query
         .getAll(wire)
