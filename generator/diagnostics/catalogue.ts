@@ -377,7 +377,7 @@ export const catalogue = {
   "param-header-reserved": {
     severity: "error",
     message:
-      "header parameter {name} is a header the client sets: use `headers:` for Accept and Content-Type, a credential for Authorization",
+      "header parameter {name} is a header the client sets: use `headers:` for Accept and Content-Type, a credential for Authorization; fetch writes Content-Length, Host, Connection and the other framing headers itself",
   },
   "head-response-body": {
     severity: "error",

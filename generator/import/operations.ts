@@ -522,6 +522,17 @@ export function paramsOf(
       (isObject(param.content) ? Object.values(param.content).find(isObject)?.schema : undefined);
     const schemaAt = under(paramAt, param.schema !== undefined ? "schema" : "content");
     if (where === "header" && mediaHeader(ctx, name, schema ?? {}, paramAt, out)) continue;
+    // Vercel's artifact upload declares Content-Length: fetch writes it from the body, and a
+    // value the caller gives that disagrees fails the request
+    if (where === "header" && framingHeaders.has(name.toLowerCase())) {
+      note(
+        ctx,
+        out,
+        paramAt,
+        `header parameter ${name} is written by fetch from the request itself; left out`,
+      );
+      continue;
+    }
     if (where === "header" && authorizationHeader(ctx, name, param, paramAt, out)) continue;
     const meta = paramMeta(ctx, param);
     const own = stringOf(param, "x-apigen-key");
@@ -736,6 +747,19 @@ function mediaHeader(
     );
   return true;
 }
+
+/** Request headers fetch writes from the request and the connection, never a caller. */
+const framingHeaders = new Set([
+  "connection",
+  "content-length",
+  "expect",
+  "host",
+  "keep-alive",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
 
 /**
  * An `Authorization` header parameter (SendGrid declares one on every operation) is a

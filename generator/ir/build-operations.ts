@@ -329,7 +329,22 @@ export function inPathOrder(params: Param[], names: readonly string[]): Param[] 
  * Headers a parameter may not be: the body's media type and the credentials say them
  * (and OpenAPI ignores header parameters of these names).
  */
-const reservedHeaders = new Set(["accept", "content-type", "authorization"]);
+const reservedHeaders = new Set([
+  "accept",
+  "content-type",
+  "authorization",
+  // fetch writes these from the request and the connection (a Content-Length that disagrees
+  // with the body fails the request)
+  "connection",
+  "content-length",
+  "expect",
+  "host",
+  "keep-alive",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
 
 /** An HTTP header name (RFC 9110's token), as the spec schema's `headerName` writes it. */
 const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
