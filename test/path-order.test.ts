@@ -14,13 +14,37 @@ const specs = (params: Param[]) => params.map((p) => `${p.placement}:${p.name}`)
 
 describe("inPathOrder", () => {
   it.each([
-    [["path:b", "path:a"], ["a", "b"], ["path:a", "path:b"]],
-    [["path:b", "query:q", "path:a"], ["a", "b"], ["path:a", "query:q", "path:b"]],
-    [["query:q", "path:a", "path:b"], ["a", "b"], ["query:q", "path:a", "path:b"]],
-    [["path:c", "path:a", "path:b"], ["a", "b", "c"], ["path:a", "path:b", "path:c"]],
+    [
+      ["path:b", "path:a"],
+      ["a", "b"],
+      ["path:a", "path:b"],
+    ],
+    [
+      ["path:b", "query:q", "path:a"],
+      ["a", "b"],
+      ["path:a", "query:q", "path:b"],
+    ],
+    [
+      ["query:q", "path:a", "path:b"],
+      ["a", "b"],
+      ["query:q", "path:a", "path:b"],
+    ],
+    [
+      ["path:c", "path:a", "path:b"],
+      ["a", "b", "c"],
+      ["path:a", "path:b", "path:c"],
+    ],
     // one the path does not name (reported as path-param-unused) stays where it is
-    [["path:x", "path:b", "path:a"], ["a", "b"], ["path:x", "path:a", "path:b"]],
-    [["trailing:t", "path:b", "path:a"], ["a", "b"], ["trailing:t", "path:a", "path:b"]],
+    [
+      ["path:x", "path:b", "path:a"],
+      ["a", "b"],
+      ["path:x", "path:a", "path:b"],
+    ],
+    [
+      ["trailing:t", "path:b", "path:a"],
+      ["a", "b"],
+      ["trailing:t", "path:a", "path:b"],
+    ],
   ])("%o in %o -> %o", (given, names, want) => {
     expect(specs(inPathOrder(given.map(param), names))).toEqual(want);
   });
