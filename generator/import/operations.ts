@@ -3,6 +3,7 @@
  * from tags, parameters by where they travel, the request body by content type, the success
  * response with its headers, error statuses, and the credentials each operation sends.
  */
+import { fetchWrittenHeaders } from "../ir/http-headers.ts";
 import { sendsDefaultText } from "../emit/openapi/parameters.ts";
 import { placementText } from "../emit/openapi/schemas.ts";
 import { camelCase } from "../ir/casing.ts";
@@ -524,7 +525,7 @@ export function paramsOf(
     if (where === "header" && mediaHeader(ctx, name, schema ?? {}, paramAt, out)) continue;
     // Vercel's artifact upload declares Content-Length: fetch writes it from the body, and a
     // value the caller gives that disagrees fails the request
-    if (where === "header" && framingHeaders.has(name.toLowerCase())) {
+    if (where === "header" && fetchWrittenHeaders.has(name.toLowerCase())) {
       note(
         ctx,
         out,
@@ -747,19 +748,6 @@ function mediaHeader(
     );
   return true;
 }
-
-/** Request headers fetch writes from the request and the connection, never a caller. */
-const framingHeaders = new Set([
-  "connection",
-  "content-length",
-  "expect",
-  "host",
-  "keep-alive",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-]);
 
 /**
  * An `Authorization` header parameter (SendGrid declares one on every operation) is a

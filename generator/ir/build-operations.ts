@@ -2,6 +2,7 @@
  * Endpoints (outbound) and callbacks (inbound): parameters checked against the path
  * template, credentials checked against the declared ones, error responses resolved.
  */
+import { fetchWrittenHeaders } from "./http-headers.ts";
 import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
@@ -333,17 +334,7 @@ const reservedHeaders = new Set([
   "accept",
   "content-type",
   "authorization",
-  // fetch writes these from the request and the connection (a Content-Length that disagrees
-  // with the body fails the request)
-  "connection",
-  "content-length",
-  "expect",
-  "host",
-  "keep-alive",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
+  ...fetchWrittenHeaders,
 ]);
 
 /** An HTTP header name (RFC 9110's token), as the spec schema's `headerName` writes it. */
