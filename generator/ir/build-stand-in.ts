@@ -150,6 +150,7 @@ function streamErrorOf(
 
 /** A success response as the stand-in answers it; a JSON response without a body says so. */
 function responseOf(r: EndpointResponse, types: ReadonlyMap<string, NamedType>): RouteResponse {
+  const headers = madeUpHeaders(r);
   const noBody = r.kind === "none" || (!r.body && r.kind === "json");
   return {
     status: r.status,
@@ -161,10 +162,8 @@ function responseOf(r: EndpointResponse, types: ReadonlyMap<string, NamedType>):
       : {}),
     ...(r.stream?.terminator !== undefined ? { terminator: r.stream.terminator } : {}),
     ...(r.stream?.error ? { error: streamErrorOf(r.stream.error, types) } : {}),
-    ...(madeUpHeaders(r).length > 0
-      ? {
-          headers: madeUpHeaders(r).map((h) => ({ name: h.name, shape: shapeOf(h.type, types) })),
-        }
+    ...(headers.length > 0
+      ? { headers: headers.map((h) => ({ name: h.name, shape: shapeOf(h.type, types) })) }
       : {}),
     ...(noBody ? { note: "no response body in the spec" } : {}),
     ...(r.notModified ? { notModified: true as const } : {}),

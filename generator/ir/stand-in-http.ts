@@ -2,6 +2,7 @@
  * What of a stand-in's answer HTTP decides rather than the spec: the media type of a range
  * (a response carries a type, never `image/*`) and the headers the server writes itself.
  */
+import { serverWrittenHeaders } from "./http-headers.ts";
 import type { EndpointResponse } from "./model.ts";
 
 /** A type of each range the stand-in answers a range with (`image/*` with `image/png`). */
@@ -23,26 +24,7 @@ export function answeredMediaType(contentType: string): string {
   return rangeSamples[bare] ?? `${bare.slice(0, -2)}/octet-stream`;
 }
 
-/**
- * Response headers the HTTP layer writes for itself: how the body is framed and encoded, the
- * connection, the media type. VTEX documents its answers' `Content-Length`, `Connection` and
- * `Content-Encoding`; made-up values of them are no HTTP a client can read
- * (`Content-Length: cedar`), so the stand-in leaves them to the server.
- */
-const httpOwnedHeaders = new Set([
-  "connection",
-  "content-encoding",
-  "content-length",
-  "content-type",
-  "keep-alive",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-]);
-
-/** The declared response headers the stand-in makes values for. */
+/** The declared response headers the stand-in makes values for: not those HTTP writes (http-headers.ts). */
 export function madeUpHeaders(r: EndpointResponse): EndpointResponse["headers"] {
-  return r.headers.filter((h) => !httpOwnedHeaders.has(h.name.toLowerCase()));
+  return r.headers.filter((h) => !serverWrittenHeaders.has(h.name.toLowerCase()));
 }
