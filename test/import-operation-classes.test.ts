@@ -503,9 +503,15 @@ describe("streams, every security scheme, the version, untagged groups", () => {
     const { endpoints, top } = of("streams-security-untagged");
     expect(Object.keys(endpoints).sort()).toEqual([
       "chat.createChatCompletion",
+      "events.stream",
       "models.list",
       "models.retrieve",
     ]);
+    // a JSON Lines response's schema is each line's (before, bytes, which generate refused)
+    expect(endpoints["events.stream"]!.response).toMatchObject({
+      contentType: "application/jsonl",
+      body: "Chunk",
+    });
     const chat = endpoints["chat.createChatCompletion"]!;
     expect(chat.streamResponse).toEqual({
       flag: "stream",

@@ -1435,8 +1435,9 @@ function successOf(
     const mediaAt = under(at, "content", chosen);
     const schema = isObject(media) ? media.schema : undefined;
     if (!isJson(chosen)) out.contentType = responseMediaType(ctx, chosen, mediaAt, out);
+    // a JSON Lines stream's schema is its items' (Docker's /events): typed as JSON is
     out.body =
-      isJson(chosen) || chosen.startsWith("text/")
+      isJson(chosen) || chosen.startsWith("text/") || streamTypes.has(chosen)
         ? schema === undefined
           ? "unknown"
           : typeOf(ctx, schema, under(mediaAt, "schema"))
