@@ -207,9 +207,9 @@ describe("bad input is an error at its place, and nothing is written", () => {
     return run.stderr;
   };
 
-  it("refuses a Swagger 2.0 document", async () => {
-    expect(await failing("swagger: '2.0'\ninfo: { title: x, version: '1' }\npaths: {}\n")).toMatch(
-      /doc\.yaml:1:10 - error import-swagger-2: a Swagger 2\.0 document/,
+  it("refuses a Swagger document before 2.0", async () => {
+    expect(await failing("swagger: '1.2'\ninfo: { title: x, version: '1' }\npaths: {}\n")).toMatch(
+      /doc\.yaml:1:10 - error import-swagger-unsupported: a Swagger 1\.2 document; the importer reads Swagger 2\.0 and OpenAPI 3\.0 and 3\.1/,
     );
   });
 

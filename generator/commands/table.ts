@@ -225,7 +225,8 @@ export const commands: readonly Command[] = [
   {
     name: "import",
     args: ["FILE"],
-    summary: "read an OpenAPI 3.0/3.1 document (JSON or YAML) and write a spec folder",
+    summary:
+      "read an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) and write a spec folder",
     flags: {
       "out-spec": {
         type: "string",

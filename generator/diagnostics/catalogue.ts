@@ -527,10 +527,10 @@ export const catalogue = {
     severity: "error",
     message: "not an OpenAPI document: it has no `openapi` version field{detail}",
   },
-  "import-swagger-2": {
+  "import-swagger-unsupported": {
     severity: "error",
     message:
-      "a Swagger {version} document; the importer reads OpenAPI 3.0 and 3.1 (convert it first, e.g. with swagger2openapi)",
+      "a Swagger {version} document; the importer reads Swagger 2.0 and OpenAPI 3.0 and 3.1 (convert it first, e.g. with swagger2openapi)",
   },
   "import-version-unsupported": {
     severity: "error",

@@ -65,7 +65,17 @@ export const locationKey = (at: Pointer) => `${at.file}${at.pointer}`;
 
 /** Adds an `undocumented` note to `target`, naming the pointer the loss came from. */
 export function note(ctx: ImportContext, target: JsonObject, at: Pointer, text: string): void {
-  const where = at.file === ctx.doc.root.path ? at.pointer : `${at.file}${at.pointer}`;
+  const pointer = ctx.doc.shownPointer(at);
+  noteShown(ctx, target, at.file === ctx.doc.root.path ? pointer : `${at.file}${pointer}`, text);
+}
+
+/** `note` at a place given as the user's file has it (`#/paths/...`, or `file#/...`). */
+export function noteShown(
+  ctx: ImportContext,
+  target: JsonObject,
+  where: string,
+  text: string,
+): void {
   const line = `${text} (import: ${where})`;
   const existing = target.undocumented;
   target.undocumented =

@@ -10,6 +10,7 @@ import type { DiagnosticCode } from "../diagnostics/catalogue.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { reasonOf } from "../load/spec-folder.ts";
 import { urlShown } from "../load/spec-source.ts";
+import type { PointerMap } from "./pointer-map.ts";
 import {
   childPointer,
   DocumentReach,
@@ -104,7 +105,7 @@ export class OpenApiDocument {
     const text = this.reach.read(real);
     if (typeof text !== "string")
       throw from
-        ? importError(text.code, text.args, this.at(from), from.pointer)
+        ? importError(text.code, text.args, this.at(from), this.shownPointer(from))
         : importError(text.code, { ...text.args, file: shown });
     this.texts?.set(shown, text);
     const { value, json } = parseText(shown, name, text);
@@ -121,13 +122,18 @@ export class OpenApiDocument {
     const hash = ref.indexOf("#");
     const filePart = hash < 0 ? ref : ref.slice(0, hash);
     if (/^[a-z][a-z0-9+.-]*:/i.test(filePart))
-      throw importError("import-ref-remote", { ref }, this.at(from), from.pointer);
+      throw importError("import-ref-remote", { ref }, this.at(from), this.shownPointer(from));
     const pointer = fragmentPointer(hash < 0 ? "" : ref.slice(hash + 1));
     if (typeof pointer !== "string") throw this.refused(pointer, from, ref);
     const target = filePart ? this.fileOf(filePart, ref, from) : this.files.get(from.file)!;
     const value = valueAt(target.value, pointer);
     if (value === undefined)
-      throw importError("import-ref-broken", { ref }, this.at(from), from.pointer);
+      throw importError(
+        "import-ref-broken",
+        { ref: this.shownRef(ref, from) },
+        this.at(from),
+        this.shownPointer(from),
+      );
     return { value, at: { file: target.path, pointer } };
   }
 
@@ -159,7 +165,8 @@ export class OpenApiDocument {
   /** The file a `$ref`'s file part names, read if it is within reach. */
   private fileOf(filePart: string, ref: string, from: Pointer): SourceFile {
     // a document fetched from a URL has no folder: another file would be another fetch
-    if (this.fetched) throw importError("import-ref-remote", { ref }, this.at(from), from.pointer);
+    if (this.fetched)
+      throw importError("import-ref-remote", { ref }, this.at(from), this.shownPointer(from));
     const key = `${from.file}\0${filePart}`;
     const referred = this.filesReferred.get(key);
     if (referred) return referred;
@@ -181,7 +188,33 @@ export class OpenApiDocument {
 
   /** A refusal as the diagnostic at the `$ref` that asked. */
   private refused(refusal: Refusal, from: Pointer, ref: string): DiagnosticsError {
-    return importError(refusal.code, { ...refusal.args, ref }, this.at(from), from.pointer);
+    return importError(
+      refusal.code,
+      { ...refusal.args, ref },
+      this.at(from),
+      this.shownPointer(from),
+    );
+  }
+
+  /**
+   * Where the converted parts of a Swagger 2.0 root file came from (swagger2.ts); undefined
+   * for an OpenAPI document, whose pointers are its own.
+   */
+  converted: PointerMap | undefined;
+
+  /**
+   * The pointer a note or an error shows for `where`: in a converted Swagger 2.0 document, the
+   * place in the user's file the converted value came from.
+   */
+  shownPointer(where: Pointer): string {
+    return this.converted && where.file === this.root.path
+      ? this.converted.original(where.pointer)
+      : where.pointer;
+  }
+
+  /** A local `$ref` as the user's file spells it (a converted one names the section it moved to). */
+  private shownRef(ref: string, from: Pointer): string {
+    return ref.startsWith("#") ? this.shownPointer({ file: from.file, pointer: ref }) : ref;
   }
 
   /** The line and column of a pointer, worked out only when a problem is reported there. */
@@ -193,7 +226,7 @@ export class OpenApiDocument {
       positions = new TextPositions(file.text, file.json);
       this.positions.set(file.path, positions);
     }
-    const position = positions.of(where.pointer);
+    const position = positions.of(this.shownPointer(where));
     return { file: file.shown, ...(position ?? { line: 1, col: 1 }) };
   }
 }

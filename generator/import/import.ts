@@ -21,6 +21,7 @@ import {
   componentsOf,
   isObject,
   note,
+  noteShown,
   ownDocument,
   type ImportContext,
   type TypeOut,
@@ -44,6 +45,7 @@ import {
   titleName,
 } from "./sections.ts";
 import { applyOverlays, readOverlay } from "./overlay.ts";
+import { fromSwagger2, type ConversionLoss } from "./swagger2.ts";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { portableFileNames, specFileText, type SpecFile } from "./write-spec.ts";
 
@@ -133,6 +135,7 @@ export function importDocument(options: DocumentInput): ImportedSpec {
     ...(options.fetched !== undefined ? { fetched: options.fetched } : {}),
   });
   const warnings = overlaid(doc, options);
+  const losses = convertedFromSwagger2(doc);
   const version = checkVersion(doc);
   const ctx: ImportContext = {
     doc,
@@ -168,6 +171,7 @@ export function importDocument(options: DocumentInput): ImportedSpec {
   shapeTypes(ctx);
   hoistDeepTypes(ctx, typeRoots(endpoints, inbound));
   noteUncarried(ctx, api);
+  for (const loss of losses) noteShown(ctx, api, loss.pointer, loss.what);
   const top: JsonObject = { api };
   if (environments) top.environments = environments;
   if (hosts) top.hosts = hosts;
@@ -233,7 +237,22 @@ function overlaid(doc: OpenApiDocument, options: DocumentInput): Diagnostic[] {
   return warnings;
 }
 
-/** `openapi: 3.0.x | 3.1.x`; Swagger 2.0 and anything else are errors. */
+/**
+ * A Swagger 2.0 document is read as the OpenAPI 3.0 document it converts to (swagger2.ts),
+ * after the overlays (written against the document the team has); what it could not carry.
+ */
+function convertedFromSwagger2(doc: OpenApiDocument): ConversionLoss[] {
+  const root = doc.root.value;
+  // `swagger: 2.0` unquoted in YAML is the number 2
+  if (!isObject(root) || root.openapi !== undefined || !["2.0", "2"].includes(String(root.swagger)))
+    return [];
+  const { document, pointers, losses } = fromSwagger2(root);
+  doc.root.value = document;
+  doc.converted = pointers;
+  return losses;
+}
+
+/** `openapi: 3.0.x | 3.1.x` (or Swagger 2.0, converted); anything else is an error. */
 function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" {
   const root = doc.root.value;
   const at = (pointer: string) => doc.at({ file: doc.root.path, pointer });
@@ -241,7 +260,7 @@ function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" {
     throw importError("import-not-openapi", { detail: ": it is not a mapping" }, at("#"));
   if (root.swagger !== undefined)
     throw importError(
-      "import-swagger-2",
+      "import-swagger-unsupported",
       { version: String(root.swagger) },
       at("#/swagger"),
       "#/swagger",

@@ -182,15 +182,25 @@ export function originOf(imported: ImportedSpec, data: unknown, path: DataPath):
   const { ctx, keySources } = imported;
   let origin: Pointer = { file: ctx.doc.root.path, pointer: "#" };
   let node: unknown = data;
+  // a note's text names the place as the user's file has it; a recorded origin is a place
+  // in the document as read, which for a converted Swagger 2.0 document is shown as the
+  // place it came from
+  let shown = false;
   for (const key of path) {
     if (typeof node !== "object" || node === null) break;
-    origin = keySources.get(node)?.get(String(key)) ?? origin;
+    const recorded = keySources.get(node)?.get(String(key));
+    if (recorded) [origin, shown] = [recorded, false];
     const next: unknown = (node as Record<string | number, unknown>)[key];
-    if (typeof next === "object" && next !== null) origin = ctx.sources.get(next) ?? origin;
-    else if (typeof next === "string") origin = noteOrigin(ctx.doc.root.path, next) ?? origin;
+    if (typeof next === "object" && next !== null) {
+      const source = ctx.sources.get(next);
+      if (source) [origin, shown] = [source, false];
+    } else if (typeof next === "string") {
+      const noted = noteOrigin(ctx.doc.root.path, next);
+      if (noted) [origin, shown] = [noted, true];
+    }
     node = next;
   }
-  return origin;
+  return shown ? origin : { file: origin.file, pointer: ctx.doc.shownPointer(origin) };
 }
 
 /** The pointer an `undocumented` note names, or undefined for another text. */

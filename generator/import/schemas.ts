@@ -181,7 +181,7 @@ export function typeOf(ctx: ImportContext, schema: JsonValue, at: Pointer, named
       "import-schema-too-deep",
       { max: maxConversionDepth },
       ctx.doc.at(at),
-      at.pointer,
+      ctx.doc.shownPointer(at),
     );
   ctx.depth++;
   try {
