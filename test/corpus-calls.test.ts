@@ -1,5 +1,5 @@
 /**
- * Issue 31's corpus (test/fixtures/corpus, 13 public OpenAPI documents of different styles and
+ * Issue 31's corpus (test/fixtures/corpus, 14 public OpenAPI and Swagger 2.0 documents of different styles and
  * sizes) taken all the way: each document is imported (in process) into a spec folder and
  * its package generated from that folder; read again straight from the document (the live
  * route, `generate --spec <document>`), it gives the same model, hence the same package
@@ -85,7 +85,7 @@ beforeAll(async () => {
   );
 }, 300_000);
 
-// TypeScript 6 as a process: a program of thirteen packages is too large to keep beside the
+// TypeScript 6 as a process: a program of fourteen packages is too large to keep beside the
 // worker's own heap
 const typeCheck = (compiler: string, project: string) =>
   typeCheckAsync(compiler, project, 240_000, { process: true });
@@ -181,6 +181,7 @@ const answers: Record<CorpusName, unknown> = {
   "aws-connect": { statuses: [expect.stringMatching(/^(ROUTABLE|CUSTOM|OFFLINE)$/)] },
   box: { days: count, subject: text },
   digitalocean: { uuid: text, price: count },
+  docker: { name: text, driver: text },
   discourse: { id: count, name: text },
   gitea: { context: text },
   jira: { key: text, groups: [text], unlimited: flag },
@@ -198,6 +199,7 @@ const errorStatuses: Record<CorpusName, number> = {
   "aws-connect": 482,
   box: 404,
   digitalocean: 404,
+  docker: 404,
   discourse: 429,
   gitea: 403,
   jira: 404,

@@ -17,6 +17,7 @@ export const corpusDocuments = {
   "aws-connect": "openapi.json.gz",
   box: "openapi.json.gz",
   digitalocean: "files.json.gz",
+  docker: "openapi.yaml.gz",
   discourse: "openapi.json.gz",
   gitea: "openapi.json.gz",
   jira: "openapi.json.gz",
