@@ -216,6 +216,26 @@ describe("the conversion (given a Swagger 2.0 part, want its OpenAPI 3.0 form)",
     });
   });
 
+  it("keeps names a document chose as own entries, `__proto__` among them", () => {
+    // parsed, as a document is: `__proto__` an own key (a literal's would be the prototype)
+    const given = JSON.parse(`{
+      "consumes": ["__proto__"],
+      "parameters": { "__proto__": { "name": "q", "in": "query", "type": "string" } },
+      "paths": { "/a": { "post": { "responses": {}, "parameters": [
+        { "$ref": "#/parameters/__proto__" },
+        { "name": "b", "in": "body", "schema": { "type": "string" } }
+      ] } } }
+    }`) as JsonObject;
+    const { document } = convert(given);
+    const post = ((document.paths as JsonObject)["/a"] as JsonObject).post as JsonObject;
+    const content = (post.requestBody as JsonObject).content as JsonObject;
+    expect(Object.hasOwn(content, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(content)).toBe(Object.prototype);
+    expect(post.parameters).toEqual([{ $ref: "#/components/parameters/__proto__" }]);
+    const parameters = (document.components as JsonObject).parameters as JsonObject;
+    expect(Object.hasOwn(parameters, "__proto__")).toBe(true);
+  });
+
   it("puts a response's schema in each media type produced, with its example and headers", () => {
     const { document } = convert({
       produces: ["application/json", "text/csv"],

@@ -143,7 +143,8 @@ function followed(c: Conversion, param: JsonValue, at: string): { value: JsonVal
   if (!isObject(param) || typeof param.$ref !== "string" || !param.$ref.startsWith("#/parameters/"))
     return { value: param, at };
   const name = decodeToken(param.$ref.slice("#/parameters/".length));
-  const target = isObject(c.root.parameters) ? c.root.parameters[name] : undefined;
+  const globals = c.root.parameters;
+  const target = isObject(globals) && Object.hasOwn(globals, name) ? globals[name] : undefined;
   return target === undefined ? { value: param, at } : { value: target, at: param.$ref };
 }
 
@@ -244,7 +245,7 @@ function requestBodyOf(
     const content: JsonObject = {};
     const types = consumes.filter((t) => !isFormType(t));
     for (const type of types.length ? types : [jsonType]) {
-      content[type] = { schema: schemaOf(param.schema ?? {}) };
+      setEntry(content, type, { schema: schemaOf(param.schema ?? {}) });
       c.pointers.record(
         `${at}/requestBody/content/${escapeToken(type)}/schema`,
         `${body.at}/schema`,
@@ -342,7 +343,7 @@ function responseOf(
     for (const type of produces) {
       const media: JsonObject = { schema: schemaOf(response.schema) };
       if (Object.hasOwn(examples, type)) media.example = examples[type]!;
-      content[type] = media;
+      setEntry(content, type, media);
       c.pointers.record(`${convertedAt}/content/${escapeToken(type)}/schema`, `${at}/schema`);
     }
     out.content = content;
