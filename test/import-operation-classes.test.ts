@@ -1038,3 +1038,31 @@ describe("response headers the HTTP layer writes, documented as an answer's (VTE
     }
   });
 });
+
+describe("shapes the Swagger 2.0 fuzz property found (odd-shapes, in OpenAPI 3.0)", () => {
+  it("leaves out what no request can carry, noted, and writes what generate accepts", () => {
+    const { endpoints, result } = of("odd-shapes");
+    expect(result.endpoints).toBe(4);
+    // a parameter in no place a request has; the path's placeholder declared, the query's renamed
+    expect(endpoints["things.touch"]!.params).toEqual({
+      id_query: { in: "query", name: "id", type: "string", required: true },
+      id: "string",
+    });
+    expect(endpoints["things.touch"]!.undocumented).toContain(
+      "parameter file with in: nowhere, a place no request has; left out (import: #/paths/~1things~1{id}/post/parameters/1)",
+    );
+    // a GET's body as its query: the file, the array of arrays and the loop left out, noted
+    const search = endpoints["things.search"]!;
+    expect(search.params).toEqual({ term: { in: "query", type: "string" } });
+    const notes = (search.undocumented as string[]).join("\n");
+    expect(notes).toMatch(/field upload of the request body is bytes/);
+    expect(notes).toMatch(/query parameter matrix is an array of arrays/);
+    expect(notes).toMatch(/query parameter loop is left out/);
+    // a text/plain body of an enum is its text; JSON Lines of bytes are bytes
+    expect(endpoints["notes.add"]).toMatchObject({ contentType: "text/plain", body: "string" });
+    expect(endpoints["notes.add"]!.response).toMatchObject({
+      contentType: "application/octet-stream",
+      body: "binary",
+    });
+  });
+});

@@ -508,6 +508,13 @@ export function paramsOf(
       note(ctx, out, paramAt, `cookie parameter ${name}`);
       continue;
     }
+    // an `in` OpenAPI has no place for (a fuzzed `in: nowhere`, none at all) was taken for the
+    // path, whose template then had no such segment and generate refused the folder
+    if (where !== "path" && where !== "query" && where !== "header") {
+      const place = where === undefined ? "no `in`" : `in: ${where}`;
+      note(ctx, out, paramAt, `parameter ${name} with ${place}, a place no request has; left out`);
+      continue;
+    }
     // Notion declares a header parameter named "": no request can send a header without a name
     if (where === "header" && !headerToken.test(name)) {
       note(
@@ -579,6 +586,14 @@ export function paramsOf(
       place({ name: q.name, where: "query", spec, ...key });
     }
   }
+  // A placeholder no path parameter declares (DigitalOcean's; or one only a query parameter
+  // of its name declares, which then keeps that as `<name>_query`) is a string, noted.
+  for (const name of inPath ?? [])
+    if (!byPlace.has(`path\0${name}`)) {
+      place({ name, where: "path", spec: "string" });
+      const why = `path parameter ${name} is not declared; written as a string`;
+      note(ctx, out, under(at, "parameters"), why);
+    }
   return paramKeys([...byPlace.values()], pathName);
 }
 
@@ -942,6 +957,12 @@ function bodyAsQuery(
       );
       continue;
     }
+    // a file field of a GET's multipart body: bytes have no form in a query string
+    if (isBinary(ctx, p.schema, p.at)) {
+      const why = `field ${p.name} of the request body is bytes, which a query string cannot carry; it is left out`;
+      note(ctx, out, p.at, why);
+      continue;
+    }
     const { value: schema } = deref(ctx, p.schema, p.at);
     const description = isObject(schema) ? stringOf(schema, "description")?.trim() : undefined;
     const shape = shapeOf(ctx, p.schema, p.at);
@@ -1065,6 +1086,18 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
         : schema === undefined
           ? "unknown"
           : typeOf(ctx, schema, under(mediaAt, "schema"));
+    // a text/plain body is the text itself: a named alias of a plain string stays (Conjur's
+    // ApiKey); an enum or a format is not what generate sends as text, so such a body is a
+    // string and the rest a note
+    if (
+      chosen === "text/plain" &&
+      out.body !== "string" &&
+      !plainStringAlias(ctx, schema, out.body, mediaAt)
+    ) {
+      const what = `a text/plain request body is sent as a string; its schema's type is not carried`;
+      note(ctx, out, under(mediaAt, "schema"), what);
+      out.body = "string";
+    }
   }
   if (body.required !== true) note(ctx, out, bodyAt, "the request body is optional");
   if (isObject(media) && media.encoding !== undefined && !ownFormEncoding(ctx, media.encoding))
@@ -1132,6 +1165,23 @@ function isTextSchema(ctx: ImportContext, raw: JsonValue | undefined, at: Pointe
   if (raw === undefined) return false;
   const { value: schema } = deref(ctx, raw, at);
   return isObject(schema) && schema.type === "string" && !isBinary(ctx, raw, at);
+}
+
+/** Whether `written` names a type whose schema is a string without an enum or a format. */
+function plainStringAlias(
+  ctx: ImportContext,
+  schema: JsonValue | undefined,
+  written: JsonValue | undefined,
+  mediaAt: Pointer,
+): boolean {
+  if (typeof written !== "string" || schema === undefined) return false;
+  const { value } = deref(ctx, schema, under(mediaAt, "schema"));
+  return (
+    isObject(value) &&
+    value.type === "string" &&
+    value.enum === undefined &&
+    value.format === undefined
+  );
 }
 
 /** Whether a body schema is bytes or has a field (or an array field) of bytes. */
@@ -1442,7 +1492,11 @@ function successOf(
           ? "unknown"
           : typeOf(ctx, schema, under(mediaAt, "schema"))
         : "binary";
-    if (isJson(chosen) && schema !== undefined && isBinary(ctx, schema, under(mediaAt, "schema"))) {
+    if (
+      (isJson(chosen) || streamTypes.has(chosen)) &&
+      schema !== undefined &&
+      isBinary(ctx, schema, under(mediaAt, "schema"))
+    ) {
       // A JSON response whose schema is bytes, given there or by a $ref (Mastercard's,
       // MarketCheck's cached image): bytes, as the schema says.
       out.body = "binary";

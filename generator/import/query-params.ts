@@ -37,19 +37,36 @@ function isArray(schema: JsonObject): boolean {
 }
 
 /** The shape of a query value's schema. */
-export function shapeOf(ctx: ImportContext, raw: JsonValue, at: Pointer): Shape {
+export function shapeOf(ctx: ImportContext, raw: JsonValue, at: Pointer, depth = 0): Shape {
   const { value: schema, at: schemaAt } = deref(ctx, raw, at);
-  if (!isObject(schema)) return "scalar";
+  if (!isObject(schema) || depth > 16) return "scalar";
+  // an allOf that only wraps (`allOf: [{ $ref: Matrix }]`, an array of arrays) is the shape of
+  // what it wraps; one that adds fields is an object, below
+  if (
+    Array.isArray(schema.allOf) &&
+    schema.type === undefined &&
+    schema.items === undefined &&
+    !isObject(schema.properties)
+  ) {
+    const shapes = schema.allOf.map((m, i) =>
+      shapeOf(ctx, m, under(schemaAt, "allOf", i), depth + 1),
+    );
+    const objects = shapes.some((s) => s === "object" || s === "map");
+    const wrapped = objects ? undefined : shapes.find((s) => s !== "scalar");
+    if (wrapped !== undefined) return wrapped;
+  }
   if (isArray(schema)) {
     const itemsAt = under(schemaAt, "items");
     if (isObjectish(ctx, schema.items ?? {}, itemsAt)) return "objects";
-    const { value: items } = deref(ctx, schema.items ?? {}, itemsAt);
-    return isObject(items) && isArray(items) ? "arrays" : "scalars";
+    // items that are arrays, however wrapped (an allOf of one array, a union of them)
+    return shapeOf(ctx, schema.items ?? {}, itemsAt, depth + 1) === "scalar" ? "scalars" : "arrays";
   }
   const union = ["oneOf", "anyOf"].find((key) => Array.isArray(schema[key]));
   if (union !== undefined && schema.type === undefined && !isObject(schema.properties)) {
     const shapes = new Set(
-      (schema[union] as JsonValue[]).map((m, i) => shapeOf(ctx, m, under(schemaAt, union, i))),
+      (schema[union] as JsonValue[]).map((m, i) =>
+        shapeOf(ctx, m, under(schemaAt, union, i), depth + 1),
+      ),
     );
     if ([...shapes].every((s) => s === "scalar")) return "scalar";
     if ([...shapes].every((s) => s === "scalar" || s === "scalars")) return "scalars";
@@ -70,10 +87,20 @@ export interface Property {
   required: boolean;
 }
 
-/** The properties of an object schema (its own, and those of its allOf members). */
-export function propertiesOf(ctx: ImportContext, raw: JsonValue, at: Pointer): Property[] {
+/**
+ * The properties of an object schema (its own, and those of its allOf members). An allOf
+ * that reaches its own schema again (`Owner: { allOf: [{ $ref: Owner }, ...] }`) is read
+ * once: `seen` holds the schemas on the way.
+ */
+export function propertiesOf(
+  ctx: ImportContext,
+  raw: JsonValue,
+  at: Pointer,
+  seen = new Set<JsonObject>(),
+): Property[] {
   const { value: schema, at: schemaAt } = deref(ctx, raw, at);
-  if (!isObject(schema)) return [];
+  if (!isObject(schema) || seen.has(schema)) return [];
+  seen.add(schema);
   const required = Array.isArray(schema.required) ? schema.required : [];
   const own = isObject(schema.properties) ? schema.properties : {};
   const out: Property[] = Object.entries(own).map(([name, value]) => ({
@@ -84,7 +111,7 @@ export function propertiesOf(ctx: ImportContext, raw: JsonValue, at: Pointer): P
   }));
   if (Array.isArray(schema.allOf))
     schema.allOf.forEach((member, i) => {
-      for (const p of propertiesOf(ctx, member, under(schemaAt, "allOf", i)))
+      for (const p of propertiesOf(ctx, member, under(schemaAt, "allOf", i), seen))
         if (!out.some((o) => o.name === p.name)) out.push(p);
     });
   return out;
@@ -281,9 +308,13 @@ function deepObjectParams(
     const shape = shapeOf(ctx, p.schema, p.at);
     const inner = { name: `${param.name}[${p.name}]`, schema: p.schema, at: p.at, required: false };
     if (shape === "scalar" || shape === "scalars") flat.push(p);
-    else if ((shape === "object" || shape === "map") && depth < 8)
-      nested.push(...queryParamsOf(ctx, inner, "deepObject", true, out, depth + 1));
-    else {
+    else if ((shape === "object" || shape === "map") && depth < 8) {
+      const made = queryParamsOf(ctx, inner, "deepObject", true, out, depth + 1);
+      nested.push(...made);
+      // a nested object none of whose fields can travel was left out (noted there): this
+      // parameter cannot be sent whole either, or it would carry the nesting after all
+      if (!made.length) dropped.push(`${p.name} (an object whose fields cannot travel)`);
+    } else {
       const what =
         shape === "objects"
           ? "an array of objects"

@@ -713,8 +713,13 @@ function enumType(
     under(at, "enum"),
     `enum of values the format cannot list: ${JSON.stringify(values).slice(0, 120)}`,
   );
-  return "unknown";
+  // the declared type still holds (an empty enum of a string is a string: a text/plain body's
+  // check, which reads the schema's type, and the written type must agree)
+  const [only] = declared;
+  return declared.length === 1 && scalarTypes.has(only!) ? only! : "unknown";
 }
+
+const scalarTypes = new Set(["string", "integer", "number", "boolean"]);
 
 /** Description, example, deprecated and default, as the spec writes them. */
 export function copyDocs(

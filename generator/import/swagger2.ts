@@ -383,7 +383,9 @@ function componentsOf(c: Conversion): JsonObject {
       const at = childPointer("#/parameters", name);
       const there = childPointer("#/components/parameters", name);
       // a body or form parameter has no component form: operations take it in as their body
-      if (isObject(param) && param.in !== "body" && param.in !== "formData")
+      if (isObject(param) && typeof param.$ref === "string")
+        setEntry(parameters, name, { $ref: movedRef(param.$ref) });
+      else if (isObject(param) && param.in !== "body" && param.in !== "formData")
         setEntry(parameters, name, simpleParameterOf(c, param, at, there));
     }
     if (Object.keys(parameters).length) components.parameters = parameters;
