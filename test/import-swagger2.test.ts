@@ -112,6 +112,16 @@ describe("the conversion (given a Swagger 2.0 part, want its OpenAPI 3.0 form)",
     expect(document).toEqual({ openapi: "3.0.3", info, paths: {}, ...want });
   });
 
+  it("trims a basePath's trailing slashes in time linear in its length", () => {
+    const started = performance.now();
+    const { document } = convert({ host: "h", basePath: `/v1${"/".repeat(200_000)}x`, paths: {} });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect((document.servers as JsonObject[])[0]!.url).toMatch(/x$/);
+    expect(
+      convert({ host: "h", basePath: `/${"/".repeat(1_000)}`, paths: {} }).document.servers,
+    ).toEqual([{ url: "https://h" }]);
+  });
+
   it("moves a path's body parameter into each operation, and an operation's own parameter replaces the path's", () => {
     const { document } = convert({
       consumes: ["application/json", "application/xml"],

@@ -66,13 +66,20 @@ export function fromSwagger2(root: JsonObject): Converted {
 
 /** `schemes`, `host` and `basePath` as server URLs (https first); a relative one without a host. */
 function serversOf(root: JsonObject): JsonObject[] {
-  const basePath = typeof root.basePath === "string" ? root.basePath.replace(/\/+$/, "") : "";
+  const basePath = typeof root.basePath === "string" ? withoutTrailingSlashes(root.basePath) : "";
   if (typeof root.host !== "string" || root.host === "") return basePath ? [{ url: basePath }] : [];
   const schemes = Array.isArray(root.schemes)
     ? root.schemes.filter((s): s is string => typeof s === "string" && /^(https?|wss?)$/i.test(s))
     : [];
   const ordered = schemes.length ? [...schemes].sort((a, b) => order(a) - order(b)) : ["https"];
   return ordered.map((scheme) => ({ url: `${scheme.toLowerCase()}://${root.host}${basePath}` }));
+}
+
+/** The text without its trailing `/`s (a loop: `/\/+$/` is quadratic on a run of slashes). */
+function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "/") end--;
+  return text.slice(0, end);
 }
 
 const order = (scheme: string) => ["https", "http", "wss", "ws"].indexOf(scheme.toLowerCase());
