@@ -213,6 +213,14 @@ describe("bad input is an error at its place, and nothing is written", () => {
     );
   });
 
+  it("refuses a document that says it is both Swagger and OpenAPI", async () => {
+    expect(
+      await failing(
+        "swagger: '2.0'\nopenapi: 3.0.3\ninfo: { title: x, version: '1' }\npaths: {}\n",
+      ),
+    ).toMatch(/doc\.yaml:1:10 - error import-bad-document: .*both `swagger` and `openapi`/);
+  });
+
   it("refuses what is not OpenAPI, and versions it does not read", async () => {
     expect(await failing("title: hello\n")).toMatch(/error import-not-openapi/);
     expect(await failing("openapi: 4.0.0\npaths: {}\n")).toMatch(

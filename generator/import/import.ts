@@ -258,6 +258,13 @@ function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" {
   const at = (pointer: string) => doc.at({ file: doc.root.path, pointer });
   if (!isObject(root))
     throw importError("import-not-openapi", { detail: ": it is not a mapping" }, at("#"));
+  if (root.swagger !== undefined && root.openapi !== undefined)
+    throw importError(
+      "import-bad-document",
+      { detail: "it has both `swagger` and `openapi`: keep the one the document is" },
+      at("#/swagger"),
+      "#/swagger",
+    );
   if (root.swagger !== undefined)
     throw importError(
       "import-swagger-unsupported",
