@@ -358,7 +358,6 @@ function endpointOf(
   const inPath = new Set([...sent.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!));
   const params = paramsOf(ctx, item, op, at, out, pathName, inPath);
   withoutTrailingSegments(out, params);
-  undeclaredPathParams(ctx, out, at, params);
   fixedQuery(path, params);
   if (isObject(op["x-apigen-headers"]))
     out.headers = mergedHeaders(op, op["x-apigen-headers"], out);
@@ -832,28 +831,6 @@ function fixedQuery(path: string, params: JsonObject): void {
   for (const [name, value] of new URLSearchParams(query))
     if (name && ownEntry(params, name) === undefined)
       setEntry(params, name, { in: "query", type: "string", default: value, sendDefault: true });
-}
-
-/**
- * A path placeholder the operation declares no parameter for (DigitalOcean's document has
- * some) is a string, noted: the format requires every placeholder to be a parameter.
- */
-function undeclaredPathParams(
-  ctx: ImportContext,
-  out: JsonObject,
-  at: Pointer,
-  params: JsonObject,
-): void {
-  for (const [, name] of (out.path as string).matchAll(/\{([^}]*)\}/g)) {
-    if (ownEntry(params, name!) !== undefined) continue;
-    setEntry(params, name!, "string");
-    note(
-      ctx,
-      out,
-      under(at, "parameters"),
-      `path parameter ${name} is not declared; written as a string`,
-    );
-  }
 }
 
 /** A trailing parameter's spec: `in: trailing`, without the sentence apigen adds to its description. */

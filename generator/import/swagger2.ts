@@ -11,7 +11,7 @@
  * `collectionFormat` the parameter's style. What has no OpenAPI 3.0 form (`tsv` arrays) is
  * returned as a loss for the importer to note.
  */
-import { childPointer } from "./document-files.ts";
+import { childPointer, pointerTokens } from "./document-files.ts";
 import { isObject, setEntry } from "./context.ts";
 import type { JsonObject, JsonValue } from "./document.ts";
 import { PointerMap } from "./pointer-map.ts";
@@ -100,7 +100,7 @@ function pathsOf(c: Conversion): JsonObject {
       if ((methods as readonly string[]).includes(key) && isObject(value))
         out[key] = operationOf(c, value, shared, childPointer(at, key), at);
       else if (key === "parameters") {
-        const kept = simpleParameters(c, shared, `${at}/parameters`, `${at}/parameters`);
+        const kept = simpleParameters(c, shared, `${at}/parameters`);
         if (kept.length) out.parameters = kept;
       } else if (key === "$ref" && typeof value === "string") out.$ref = value;
       else setEntry(out, key, value);
@@ -122,7 +122,7 @@ function operationOf(
   const own = Array.isArray(op.parameters) ? op.parameters : [];
   for (const [key, value] of Object.entries(op)) {
     if (key === "parameters") {
-      const kept = simpleParameters(c, own, `${at}/parameters`, `${at}/parameters`);
+      const kept = simpleParameters(c, own, `${at}/parameters`);
       if (kept.length) out.parameters = kept;
     } else if (key === "responses" && isObject(value))
       out.responses = responsesOf(c, value, producesOf(c, op), `${at}/responses`);
@@ -147,15 +147,18 @@ function mediaTypes(value: JsonValue | undefined): string[] | undefined {
 
 /** A parameter with its `$ref` to `#/parameters/X` followed, and where it is. */
 function followed(c: Conversion, param: JsonValue, at: string): { value: JsonValue; at: string } {
-  if (!isObject(param) || typeof param.$ref !== "string" || !param.$ref.startsWith("#/parameters/"))
+  if (!isObject(param) || typeof param.$ref !== "string" || !param.$ref.startsWith("#/"))
     return { value: param, at };
-  const name = decodeToken(param.$ref.slice("#/parameters/".length));
+  const [section, name, ...deeper] = pointerTokens(param.$ref);
   const globals = c.root.parameters;
-  const target = isObject(globals) && Object.hasOwn(globals, name) ? globals[name] : undefined;
+  const target =
+    section === "parameters" && name !== undefined && !deeper.length && isObject(globals)
+      ? Object.hasOwn(globals, name)
+        ? globals[name]
+        : undefined
+      : undefined;
   return target === undefined ? { value: param, at } : { value: target, at: param.$ref };
 }
-
-const decodeToken = (token: string) => token.replace(/~1/g, "/").replace(/~0/g, "~");
 
 /** Whether a parameter (followed) goes into the request body. */
 function inBody(c: Conversion, param: JsonValue, at: string): boolean {
@@ -167,17 +170,13 @@ function inBody(c: Conversion, param: JsonValue, at: string): boolean {
  * The query, path, header and cookie parameters of a list, converted; a `$ref` to a global
  * one stays a reference (to its component). Records each one's new index.
  */
-function simpleParameters(
-  c: Conversion,
-  params: JsonValue[],
-  at: string,
-  convertedAt: string,
-): JsonValue[] {
+function simpleParameters(c: Conversion, params: JsonValue[], at: string): JsonValue[] {
   const kept: JsonValue[] = [];
   params.forEach((param, index) => {
     const here = `${at}/${index}`;
     if (inBody(c, param, here)) return;
-    const there = `${convertedAt}/${kept.length}`;
+    // the converted list sits where the original did, without the body's parameters
+    const there = `${at}/${kept.length}`;
     c.pointers.record(there, here);
     if (isObject(param) && typeof param.$ref === "string")
       kept.push({ $ref: movedRef(param.$ref) });
@@ -239,9 +238,9 @@ function requestBodyOf(
   pathAt: string,
 ): JsonObject | undefined {
   const located = [
-    ...own.map((p, i) => ({ ...followed(c, p, `${at}/parameters/${i}`), name: nameOf(c, p) })),
+    ...own.map((p, i) => followed(c, p, `${at}/parameters/${i}`)),
     ...shared
-      .map((p, i) => ({ ...followed(c, p, `${pathAt}/parameters/${i}`), name: nameOf(c, p) }))
+      .map((p, i) => followed(c, p, `${pathAt}/parameters/${i}`))
       // an operation's own parameter of the same name and place replaces the path's
       .filter((p) => !own.some((o) => sameParameter(c, o, p.value))),
   ].filter((p) => isObject(p.value) && (p.value.in === "body" || p.value.in === "formData"));
@@ -254,7 +253,7 @@ function requestBodyOf(
     for (const type of types.length ? types : [jsonType]) {
       setEntry(content, type, { schema: schemaOf(param.schema ?? {}) });
       c.pointers.record(
-        `${at}/requestBody/content/${escapeToken(type)}/schema`,
+        `${childPointer(`${at}/requestBody/content`, type)}/schema`,
         `${body.at}/schema`,
       );
     }
@@ -270,7 +269,7 @@ function requestBodyOf(
     consumes.includes("multipart/form-data") ||
     fields.some((p) => (p.value as JsonObject).type === "file");
   const type = multipart ? "multipart/form-data" : "application/x-www-form-urlencoded";
-  const schemaAt = `${at}/requestBody/content/${escapeToken(type)}/schema`;
+  const schemaAt = `${childPointer(`${at}/requestBody/content`, type)}/schema`;
   const properties: JsonObject = {};
   const required: string[] = [];
   for (const field of fields) {
@@ -295,13 +294,6 @@ function requestBodyOf(
 
 const isFormType = (type: string) =>
   type === "multipart/form-data" || type === "application/x-www-form-urlencoded";
-
-const escapeToken = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
-
-function nameOf(c: Conversion, param: JsonValue): string | undefined {
-  const { value } = followed(c, param, "");
-  return isObject(value) && typeof value.name === "string" ? value.name : undefined;
-}
 
 function sameParameter(c: Conversion, own: JsonValue, shared: JsonValue): boolean {
   const { value } = followed(c, own, "");
@@ -351,7 +343,7 @@ function responseOf(
       const media: JsonObject = { schema: schemaOf(response.schema) };
       if (Object.hasOwn(examples, type)) media.example = examples[type]!;
       setEntry(content, type, media);
-      c.pointers.record(`${convertedAt}/content/${escapeToken(type)}/schema`, `${at}/schema`);
+      c.pointers.record(`${childPointer(`${convertedAt}/content`, type)}/schema`, `${at}/schema`);
     }
     out.content = content;
   }
