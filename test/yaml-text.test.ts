@@ -1,15 +1,17 @@
 /**
- * generator/emit/openapi/yaml-text.ts writes `openapi.yaml` without the yaml library's node
- * tree and must give the library's bytes: compared here on the Merchant document, on every
- * awkward string we could think of (quoting, block scalars, document markers, numbers that
- * look like strings, long keys) in every position, and on random documents built from them.
+ * generator/emit/openapi/yaml-text.ts writes `openapi.yaml`, and the spec folder `apigen import`
+ * writes (with short collections on one line), without the yaml library's node tree and must
+ * give the library's bytes: compared here on the Merchant document, on every awkward string we
+ * could think of (quoting, block scalars, document markers, numbers that look like strings,
+ * long keys, flow indicators) in every position, and on random documents built from them.
  */
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { DiagnosticBag } from "../generator/diagnostics/diagnostic.ts";
 import { buildOpenApiDocument } from "../generator/emit/openapi/document.ts";
 import type { Json } from "../generator/emit/openapi/json.ts";
-import { yamlOptions, yamlText } from "../generator/emit/openapi/yaml-text.ts";
+import { flowYamlText, yamlOptions, yamlText } from "../generator/emit/openapi/yaml-text.ts";
+import { libraryText, onOneLine, specFileText } from "../generator/import/write-spec.ts";
 import { buildModel } from "../generator/ir/build-ir.ts";
 import { loadSpec } from "../generator/load/load-spec.ts";
 
@@ -173,5 +175,60 @@ describe("yamlText", () => {
       const value = randomValue(pick);
       expect(yamlText(value), JSON.stringify(value)).toBe(library(value));
     }
+  });
+});
+
+describe("specFileText (collections on one line)", () => {
+  const header = "# yaml-language-server: $schema=x.json\n\n";
+  /** The library's text of a spec file: a Document of it, short collections marked flow. */
+  const spec = (value: Json) => `${header}${libraryText(value)}`;
+  /** `value` as a field of a type, where mappings may go on one line. */
+  const asField = (value: Json) => ({ types: { Thing: { fields: { a: value } } } });
+
+  it("writes every awkward string inside collections on one line, as keys and values", () => {
+    for (const s of awkward) {
+      for (const value of [
+        asField({ type: s, description: s }),
+        asField({ [s]: s, enum: [s, s] }),
+        asField([s, 1, null, true]),
+        asField({ type: "string", enum: [s], default: { [s]: [s] } }),
+        { endpoints: { x: { auth: [s], response: { status: 200, body: s } } } },
+        { endpoints: { x: { errors: [{ status: 404, description: s }] } } },
+      ]) {
+        expect(specFileText(value, "x.json"), JSON.stringify(value)).toBe(spec(value));
+      }
+    }
+  });
+
+  it("keeps sections, their entries and mappings of names on lines of their own", () => {
+    const value = {
+      api: { name: "a", version: "1" },
+      types: { T: { fields: { id: { type: "string", required: true } } } },
+      endpoints: { "t.get": { params: { id: "string" }, response: { status: 200, body: "T" } } },
+    };
+    const text = specFileText(value, "x.json");
+    expect(text).toBe(spec(value));
+    expect(text).toContain("\n      id: { type: string, required: true }\n");
+    expect(text).toContain("\n    response: { status: 200, body: T }\n");
+    expect(text).toContain("\n    params:\n      id: string\n");
+    // written by the fast path, not the library it falls back to
+    const refuse = () => {
+      throw new Error("the library was asked");
+    };
+    expect(flowYamlText(value, header, onOneLine, refuse)).toBe(text);
+  });
+
+  it("writes random documents as the library does, at every depth a collection may go on one line", () => {
+    const pick = random(5);
+    for (let i = 0; i < 3000; i++) {
+      const value = asField(randomValue(pick));
+      expect(specFileText(value, "x.json"), JSON.stringify(value)).toBe(spec(value));
+    }
+  });
+
+  it("leaves to the library what the fast path does not write: a list holding undefined", () => {
+    const value = { a: [1, undefined, 2] } as unknown as Json;
+    const library = (v: Json) => `library:${JSON.stringify(v)}`;
+    expect(flowYamlText(value, "", () => false, library)).toBe('library:{"a":[1,null,2]}');
   });
 });
