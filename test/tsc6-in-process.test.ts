@@ -123,4 +123,32 @@ describe("TypeScript 6 in process", () => {
       errors(typeCheck6InProcess(config, { cwd: scratch, runtimeDeclarations: true })),
     ).toEqual(errors(whole));
   });
+  it("reports the project's own files alone when asked (ownFilesOnly): an error in a file they import is not theirs; one their use of it causes is", () => {
+    // the project's own file is consumer.ts (its `files`); package.ts is reached by its import
+    const config = project("own-files", {
+      "package.ts":
+        'export const n: number = "one";\nexport function f(s: string) {\n  return s;\n}\n',
+      "consumer.ts": 'import { f, n } from "./package";\nexport const x: string = f(n);\n',
+    });
+    writeFileSync(
+      config,
+      JSON.stringify({
+        compilerOptions: {
+          noEmit: true,
+          strict: true,
+          target: "ES2022",
+          lib: ["ES2022"],
+          types: [],
+        },
+        files: ["consumer.ts"],
+      }),
+    );
+    const whole = typeCheck6InProcess(config, { cwd: scratch });
+    const own = typeCheck6InProcess(config, { cwd: scratch, ownFilesOnly: true });
+    expect(whole.stdout).toMatch(/^own-files\/package\.ts\(1,14\): error TS2322/m);
+    expect(whole.stdout).toMatch(/^own-files\/consumer\.ts\(2,28\): error TS2345/m);
+    expect(own.stdout).not.toMatch(/package\.ts/);
+    expect(own.stdout).toMatch(/^own-files\/consumer\.ts\(2,28\): error TS2345/m);
+    expect(own.status).toBe(2);
+  });
 });

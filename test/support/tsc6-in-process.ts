@@ -62,17 +62,23 @@ const formatHost = (cwd: string): ts.FormatDiagnosticsHost => ({
  * any, else the options' and global ones, then the semantic ones when those are none, then
  * the declaration ones of a `noEmit` project that declares.
  */
-function reportedDiagnostics(program: ts.Program): ts.Diagnostic[] {
+function reportedDiagnostics(program: ts.Program, ownFilesOnly: boolean): ts.Diagnostic[] {
   const options = program.getCompilerOptions();
   const all = [...program.getConfigFileParsingDiagnostics()];
   const fromConfig = all.length;
   all.push(...program.getSyntacticDiagnostics());
   if (all.length > fromConfig) return all;
   all.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics());
-  if (all.length === fromConfig) all.push(...program.getSemanticDiagnostics());
+  // the project's own files (its `files` and `include`), each checked alone: the checker then
+  // works out only the types of what they use from the files they import
+  const own = ownFilesOnly
+    ? program.getRootFileNames().map((name) => program.getSourceFile(name))
+    : [undefined];
+  if (all.length === fromConfig)
+    for (const file of own) all.push(...program.getSemanticDiagnostics(file));
   const declares = Boolean(options.declaration || options.composite);
   if (options.noEmit && declares && all.length === fromConfig)
-    all.push(...program.getDeclarationDiagnostics());
+    for (const file of own) all.push(...program.getDeclarationDiagnostics(file));
   return all;
 }
 
@@ -88,7 +94,13 @@ export function typeCheck6InProcess(
     noEmit = false,
     cwd = process.cwd(),
     runtimeDeclarations = false,
-  }: { noEmit?: boolean; cwd?: string | undefined; runtimeDeclarations?: boolean } = {},
+    ownFilesOnly = false,
+  }: {
+    noEmit?: boolean;
+    cwd?: string | undefined;
+    runtimeDeclarations?: boolean;
+    ownFilesOnly?: boolean;
+  } = {},
 ): TscRun {
   const found = statSync(project, { throwIfNoEntry: false });
   // tsc's own words for a path that is not there (its check of `-p` before reading it)
@@ -127,7 +139,7 @@ export function typeCheck6InProcess(
     configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
     host,
   });
-  const diagnostics = reportedDiagnostics(program);
+  const diagnostics = reportedDiagnostics(program, ownFilesOnly);
   const emitted = program.emit();
   diagnostics.push(...emitted.diagnostics);
   const sorted = ts.sortAndDeduplicateDiagnostics(diagnostics);

@@ -28,7 +28,13 @@ export function typeCheckProjects(
   projects: string[],
   cwd: string,
   timeoutMs: number,
-  { runtimeDeclarations = false }: Pick<CheckOptions, "runtimeDeclarations"> = {},
+  {
+    runtimeDeclarations = false,
+    ownFilesOnlyIn = [],
+  }: Pick<CheckOptions, "runtimeDeclarations"> & {
+    /** The projects TypeScript 6 checks as CheckOptions' `ownFilesOnly` says. */
+    ownFilesOnlyIn?: readonly string[];
+  } = {},
 ): Promise<Map<string, ProjectCheck>> {
   // TypeScript 6 checks each project in the test's own process (tsc6-in-process.ts), which
   // already shares the compiler and the lib files between them
@@ -36,7 +42,11 @@ export function typeCheckProjects(
     return Promise.resolve(
       new Map(
         projects.map((project) => {
-          const run = typeCheck6InProcess(resolve(cwd, project), { cwd, runtimeDeclarations });
+          const run = typeCheck6InProcess(resolve(cwd, project), {
+            cwd,
+            runtimeDeclarations,
+            ownFilesOnly: ownFilesOnlyIn.includes(project),
+          });
           return [project, { status: run.status, output: run.stdout }];
         }),
       ),

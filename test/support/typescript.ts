@@ -37,6 +37,13 @@ export interface CheckOptions {
    * checks in full once per run. TypeScript 7 checks the package whole either way.
    */
   runtimeDeclarations?: boolean;
+  /**
+   * TypeScript 6 in process reports the type errors of the project's own files (its `files`
+   * and `include`), not of the package files they import: for a consumer of a package that
+   * another test of the run checks whole under the same settings (the checker still types
+   * everything the consumer uses). TypeScript 7 checks every file either way.
+   */
+  ownFilesOnly?: boolean;
 }
 
 /**
@@ -63,11 +70,17 @@ export function runTypeScript(
     cwd,
     process: ownProcess = false,
     runtimeDeclarations = false,
+    ownFilesOnly = false,
   }: { cwd?: string } & CheckOptions = {},
 ): TscRun {
   const plain = compiler === typescript6 && !ownProcess ? plainProject(args) : undefined;
   if (plain)
-    return typeCheck6InProcess(plain.project, { noEmit: plain.noEmit, cwd, runtimeDeclarations });
+    return typeCheck6InProcess(plain.project, {
+      noEmit: plain.noEmit,
+      cwd,
+      runtimeDeclarations,
+      ownFilesOnly,
+    });
   const run = spawnSync(process.execPath, [compiler, ...args], {
     cwd,
     encoding: "utf8",
