@@ -8,6 +8,7 @@
  * The generated files import each other as `./x.js` (NodeNext), so the JavaScript resolves
  * as the TypeScript did.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -54,13 +55,32 @@ export function compileReachable(entries: readonly string[]): void {
   for (let path = queue.pop(); path !== undefined; path = queue.pop()) {
     if (seen.has(path)) continue;
     seen.add(path);
-    const code = transpiledTs(readFileSync(path, "utf8"), path);
-    writeFileSync(path.replace(/\.ts$/, ".js"), code);
+    const code = compiledOnce(path);
     for (const [, specifier] of code.matchAll(relativeImport)) {
       const imported = resolve(dirname(path), `${specifier}.ts`);
       if (existsSync(imported)) queue.push(imported);
     }
   }
+}
+
+/**
+ * The hash of each file's text as this worker last compiled it: a file a later call reaches
+ * again unchanged (corpus-calls compiles each package's testing.ts for its consumer, then its
+ * client and validators for the sweep's calls) is read back, not transformed again. Hashes,
+ * not texts, are kept: the worker outlives the file, and the texts are megabytes.
+ */
+const compiledText = new Map<string, string>();
+
+/** Writes `x.js` beside `x.ts` unless this worker wrote it from the same text; its code. */
+function compiledOnce(path: string): string {
+  const text = readFileSync(path, "utf8");
+  const hash = createHash("sha1").update(text).digest("hex");
+  const js = path.replace(/\.ts$/, ".js");
+  if (compiledText.get(path) === hash && existsSync(js)) return readFileSync(js, "utf8");
+  const code = transpiledTs(text, path);
+  writeFileSync(js, code);
+  compiledText.set(path, hash);
+  return code;
 }
 
 /** Imports the JavaScript that compileInPlace wrote for `tsPath`, by Node itself. */
