@@ -76,7 +76,8 @@ const listsOfNames = new Set([
 
 /**
  * Whether a mapping may go on one line by its place: `depth` counts the document and the
- * pairs and collections above, as the library's `visit` would (4 = a section's entry's value).
+ * pairs and collections above, as the library's `visit` would (5: a section's entry, which a
+ * reader scans, stays on lines of its own).
  */
 function flowable(key: string | undefined, depth: number): boolean {
   if (depth < 6) return false;

@@ -1,10 +1,11 @@
 /**
  * YAML text of plain JSON data, byte for byte what `YAML.stringify(value, { aliasDuplicateObjects:
- * false, lineWidth: 0 })` writes (`yamlText`, the OpenAPI document), or what a `Document` of it
- * with some collections marked `flow` writes (`flowYamlText`, the spec folder `apigen import`
- * writes: generator/import/write-spec.ts), about ten times faster. The library builds a node per value,
- * walks the tree for anchors and tags, and copies its context per pair; on a 50x spec that was
- * most of the OpenAPI emitter. Here the block layout (the only layout that data without
+ * false, lineWidth: 0 })` writes (`yamlText`, the OpenAPI document), or what a `Document` of
+ * it with some collections marked `flow` writes (`flowYamlText`, the spec folder that
+ * `apigen import` writes: generator/import/write-spec.ts), about ten times faster. The
+ * library builds a node per value, walks the tree for anchors and tags, and copies its
+ * context per pair; on a 50x spec that was most of the OpenAPI emitter, and half of
+ * importing GitHub's document. Here the block layout (the only layout that data without
  * comments, anchors or tags gets) is written directly, and every scalar is still written by
  * the library's own `stringifyString` / `stringifyNumber`, with the context it would have
  * passed, memoised per context; a collection the layout puts on one line is written as the
@@ -268,7 +269,12 @@ class Writer {
 }
 
 /** Writes `value` after `before`, or returns undefined where the library must write it. */
-function written(value: Json, before: string, scalars: ScalarMemo, flow: FlowRule) {
+function written(
+  value: Json,
+  before: string,
+  scalars: ScalarMemo,
+  flow: FlowRule,
+): string | undefined {
   if (value === null || typeof value !== "object") return undefined;
   try {
     const out: string[] = [before];
