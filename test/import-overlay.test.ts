@@ -12,7 +12,7 @@ import { parse } from "yaml";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { importSpec } from "../generator/import/import.ts";
 import { applyOverlays } from "../generator/import/overlay.ts";
-import { generateFrom, repoRoot, runCliFromSources, tempDir } from "./helpers.ts";
+import { generateFrom, repoRoot, runCli, tempDir } from "./helpers.ts";
 
 const work = tempDir("apigen-overlay-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -218,7 +218,7 @@ describe("a bad overlay is located in the overlay file", () => {
 describe("apigen import --overlay FILE (repeatable)", () => {
   it("writes the overlaid spec folder; a bad overlay writes nothing", async () => {
     const outSpec = join(work, "cli-spec");
-    const run = runCliFromSources([
+    const run = await runCli([
       "import",
       petstore,
       "--out-spec",
@@ -245,7 +245,7 @@ describe("apigen import --overlay FILE (repeatable)", () => {
       "cli-bad.yaml",
       `overlay: 1.0.0\ninfo: { title: t, version: "1" }\nactions:\n  - target: "$["\n    remove: true\n`,
     );
-    const failed = runCliFromSources(["import", petstore, "--out-spec", refused, "--overlay", bad]);
+    const failed = await runCli(["import", petstore, "--out-spec", refused, "--overlay", bad]);
     expect(failed.status).not.toBe(0);
     expect(failed.stderr).toMatch(/cli-bad\.yaml:4:13 - error import-overlay-invalid/);
     expect(existsSync(refused)).toBe(false);
