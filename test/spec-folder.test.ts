@@ -26,7 +26,7 @@ import { runPipeline } from "../generator/pipeline.ts";
 import { currentOutputFiles, inputsFingerprint } from "../generator/write/inputs.ts";
 import { stagingName } from "../generator/write/staging.ts";
 import { planOutput, writeOutput } from "../generator/write/writer.ts";
-import { repoRoot, runCli, tempDir } from "./helpers.ts";
+import { repoRoot, runCli, runCliProcess, tempDir } from "./helpers.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -243,19 +243,17 @@ describe("the spec folder as generated files name it", () => {
     const outs = [tempDir("apigen-label-a-"), tempDir("apigen-label-b-")];
     made.push(...outs);
     const fixture = "test/fixtures/features/operations";
-    const cli = join(repoRoot, "generator/cli.ts");
     // From the repository with a relative --spec, then from the fixture's parent folder's
-    // parent with an absolute one.
+    // parent with an absolute one: each a process of its own (launch.mjs and the bundle), so
+    // that its working folder is the process's own
     const runs: [string, string][] = [
       [repoRoot, fixture],
       [join(repoRoot, "test/fixtures"), join(repoRoot, fixture)],
     ];
-    runs.forEach(([cwd, spec], i) =>
-      execFileSync(process.execPath, ["--import", "tsx", cli, "--spec", spec, "--out", outs[i]!], {
-        cwd,
-        stdio: "pipe",
-      }),
-    );
+    runs.forEach(([cwd, spec], i) => {
+      const run = runCliProcess(["--spec", spec, "--out", outs[i]!], cwd);
+      expect(run.status, run.stderr).toBe(0);
+    });
     const [a, b] = outs.map(filesOf);
     expect([...a!.keys()]).toEqual([...b!.keys()]);
     for (const [name, bytes] of a!) expect(b!.get(name)?.equals(bytes), name).toBe(true);
