@@ -40,13 +40,24 @@ export function runFolderParent(
   return tmpdir();
 }
 
+/** The run's folder, in the system temp folder when /dev/shm would not take it (not writable). */
+function makeRunFolder(): string {
+  const parent = runFolderParent();
+  try {
+    return mkdtempSync(join(parent, "apigen-test-run-"));
+  } catch (error) {
+    if (parent === tmpdir()) throw error;
+    return mkdtempSync(join(tmpdir(), "apigen-test-run-"));
+  }
+}
+
 export default function setup(): () => void {
   // Each vitest project runs the global setup (vitest.config.ts has two): the first makes the
   // run's folder, the others use it (a folder of their own inside it would be removed under them).
   const made = process.env.APIGEN_TEST_ROOT;
   if (made !== undefined && existsSync(made)) return () => {};
   const before = { TMPDIR: process.env.TMPDIR, TEMP: process.env.TEMP, TMP: process.env.TMP };
-  const root = mkdtempSync(join(runFolderParent(), "apigen-test-run-"));
+  const root = makeRunFolder();
   process.env.APIGEN_TEST_ROOT = root;
   process.env.TMPDIR = root;
   process.env.TEMP = root;
