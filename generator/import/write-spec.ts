@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { isMap, isPair, isScalar, isSeq, Document } from "yaml";
 import type { Json } from "../emit/openapi/json.ts";
 import { flowYamlText, type FlowRule } from "../emit/openapi/yaml-text.ts";
+import { isObject } from "./context.ts";
 import type { JsonObject } from "./document.ts";
 
 /** One file of the spec folder: its path within the folder and its text. */
@@ -49,7 +50,7 @@ export function libraryText(sections: Json): string {
  */
 export const onOneLine: FlowRule = (value, key, depth) =>
   Array.isArray(value)
-    ? !value.some(isMapping) && isFlat(value) && flatLength(value) <= flowWidth
+    ? !value.some(isObject) && isFlat(value) && flatLength(value) <= flowWidth
     : flowable(key, depth) && isFlat(value) && flatLength(value) <= flowWidth;
 
 /** Marks on the library's node tree the collections `onOneLine` puts on one line. */
@@ -83,9 +84,6 @@ function flowable(key: string | undefined, depth: number): boolean {
   if (depth < 6) return false;
   return key === undefined || !listsOfNames.has(key);
 }
-
-const isMapping = (value: Json | undefined): value is JsonObject =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Whether every value of a collection is a scalar or a flat collection (one level of nesting). */
 function isFlat(value: Json | undefined, depth = 0): boolean {
