@@ -42,7 +42,7 @@ export async function generateFrom(
 export async function writeGenerated(
   specDir: string,
   outDir: string,
-  options: Pick<PipelineOptions, "validators"> = {},
+  options: Pick<PipelineOptions, "validators" | "outputs"> = {},
 ): Promise<PipelineResult> {
   const result = await generateFrom(specDir, outDir, options);
   for (const file of result.files) {

@@ -13,12 +13,11 @@
  *   arguments are values of the very types the stand-in checks them against.
  */
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { ApiModel, Endpoint, TypeNode } from "../generator/ir/model.ts";
 import type { TypeLookup } from "../generator/ir/callback-routing.ts";
 import { shapeOf, shapeTableOf } from "../generator/ir/stand-in-shapes.ts";
 import { sample, seeded } from "../generator/runtime/testing/sample.ts";
-import { compileReachable } from "./support/compiled-import.ts";
+import { compileReachable, importCompiled } from "./support/compiled-import.ts";
 
 export interface CallReport {
   answered: number;
@@ -115,9 +114,11 @@ export async function sweepCalls(model: ApiModel, pkg: string): Promise<CallRepo
   const src = join(pkg, "src");
   const files = ["index.ts", "testing.ts", "validators.ts"].map((f) => join(src, f));
   compileReachable(files);
-  const load = (f: string) =>
-    import(pathToFileURL(f.replace(/\.ts$/, ".js")).href) as Promise<Record<string, any>>;
-  const [index, testing, validators] = await Promise.all(files.map(load));
+  // by Node itself: through vitest's module runner, the corpus packages' JavaScript (some 18 MB)
+  // was transformed, source-mapped and graphed again by the run's main process
+  const [index, testing, validators] = await Promise.all(
+    files.map((f) => importCompiled<Record<string, any>>(f)),
+  );
   // over a socket on 127.0.0.1, as `apigen mock` serves it: what HTTP makes of an answer
   // (its framing headers) counts too
   const running = await testing!.listen(testing!.createStandIn({ seed: 7 }));
