@@ -9,6 +9,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { diagnosticsOf, repoRoot, runCli, tempDir } from "./helpers.ts";
 
 const brokenDir = join(repoRoot, "test/fixtures/broken");
@@ -1152,5 +1153,30 @@ describe("the CLI on a broken spec", () => {
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(run.stderr).not.toMatch(/internal error|ENOENT/i);
     expect(readdirSync(parent)).toEqual([]);
+  });
+});
+
+describe("code frames", () => {
+  const at = (line: number, col: number) => ({
+    code: "yaml-syntax" as const,
+    severity: "error" as const,
+    message: "a problem",
+    location: { file: "t.yaml", line, col },
+  });
+  const frame = (text: string, line: number, col: number) =>
+    formatDiagnostic(at(line, col), new Map([["t.yaml", text]]))
+      .split("\n")
+      .slice(1);
+
+  it("show the same lines whether the file's lines end in LF or CRLF; a lone CR stays inside its line", () => {
+    const table: [text: string, line: number, col: number, want: string[]][] = [
+      ["a: 1\nb: 2\nc: 3\n", 2, 4, ["  1 | a: 1", "> 2 | b: 2", "    |    ^"]],
+      ["a: 1\r\nb: 2\r\nc: 3\r\n", 2, 4, ["  1 | a: 1", "> 2 | b: 2", "    |    ^"]],
+      ["a: 1\r\nb: 2\nc: 3", 3, 1, ["  2 | b: 2", "> 3 | c: 3", "    | ^"]],
+      ["a: 1\rb: 2\n", 1, 6, ["> 1 | a: 1\rb: 2", "    |      ^"]],
+      ["only\r\n", 2, 1, ["  1 | only", "> 2 | ", "    | ^"]],
+    ];
+    for (const [text, line, col, want] of table)
+      expect(frame(text, line, col), JSON.stringify(text)).toEqual(want);
   });
 });
