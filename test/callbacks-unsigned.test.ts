@@ -16,6 +16,7 @@ import { initNames, initSpecFiles } from "../generator/commands/init-spec.ts";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
 import { listen, send, type Running } from "./callbacks-helpers.ts";
 import { repoRoot, runCli, tempDir, writeGenerated } from "./helpers.ts";
+import { programSharingLibFiles } from "./support/tsc6-in-process.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -216,7 +217,9 @@ describe("a spec that signs none of its callbacks", () => {
         "",
       ].join("\n"),
     );
-    const program = ts.createProgram([file], {
+    // the usage's own errors (the checker types what it uses of the package), the lib files
+    // parsed once per worker and not checked again (test/support/tsc6-in-process.ts)
+    const program = programSharingLibFiles([file], {
       strict: true,
       noEmit: true,
       target: ts.ScriptTarget.ES2022,
@@ -226,7 +229,7 @@ describe("a spec that signs none of its callbacks", () => {
       lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
       types: [],
     });
-    const errors = ts.getPreEmitDiagnostics(program).map((d) => ({
+    const errors = ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ({
       file: d.file && resolve(d.file.fileName),
       line:
         d.file && d.start !== undefined

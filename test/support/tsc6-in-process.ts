@@ -51,6 +51,19 @@ function sharingHost(options: ts.CompilerOptions): ts.CompilerHost {
   return host;
 }
 
+/**
+ * A TypeScript 6 program of `rootNames` under `options`, its installed files (the lib files
+ * above all) shared with every other program of this worker and not checked
+ * (`skipDefaultLibCheck`): for a test that reads the diagnostics itself.
+ */
+export function programSharingLibFiles(
+  rootNames: readonly string[],
+  options: ts.CompilerOptions,
+): ts.Program {
+  const shared = { ...options, skipDefaultLibCheck: true };
+  return ts.createProgram({ rootNames, options: shared, host: sharingHost(shared) });
+}
+
 const formatHost = (cwd: string): ts.FormatDiagnosticsHost => ({
   getCanonicalFileName: (fileName) => fileName,
   getCurrentDirectory: () => cwd,
