@@ -95,12 +95,12 @@ function launch(root: string, args: string[]) {
 }
 
 describe("the launcher (npm run generate)", () => {
-  it("runs the same command line as the sources", () => {
+  it("runs the same command line as the sources", async () => {
     const out = tempDir();
     const bundled = launch(repoRoot, ["--spec", "test/fixtures/features/objects", "--out", out]);
     expect(bundled.status, bundled.stderr).toBe(0);
-    expect(launch(repoRoot, ["--help"]).stdout).toBe(runCliFromSources(["--help"]).stdout);
-    const check = runCliFromSources([
+    expect(launch(repoRoot, ["--help"]).stdout).toBe((await runCliFromSources(["--help"])).stdout);
+    const check = await runCliFromSources([
       "--spec",
       "test/fixtures/features/objects",
       "--out",
@@ -111,9 +111,14 @@ describe("the launcher (npm run generate)", () => {
     expect(check.status, check.stderr).toBe(0);
   });
 
-  it("carries the fingerprint the sources compute: the build stops at it on output the sources wrote", () => {
+  it("carries the fingerprint the sources compute: the build stops at it on output the sources wrote", async () => {
     const out = tempDir();
-    const written = runCliFromSources(["--spec", "test/fixtures/features/objects", "--out", out]);
+    const written = await runCliFromSources([
+      "--spec",
+      "test/fixtures/features/objects",
+      "--out",
+      out,
+    ]);
     expect(written.status, written.stderr).toBe(0);
     const args = ["--spec", "test/fixtures/features/objects", "--out", out, "--check", "--timings"];
     const built = launch(repoRoot, args);

@@ -67,9 +67,6 @@ export async function diagnosticsOf(specDir: string): Promise<string[]> {
   throw new Error(`${specDir} generated without diagnostics`);
 }
 
-/** tsx's loader (its package entry), by URL: `--import tsx` resolves from the working folder. */
-const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
-
 /**
  * The command line of a CLI process as `npm run generate` starts it: launch.mjs, which runs the
  * generator's bundle (dist/generator/, built from the current sources by the global setup,
@@ -77,8 +74,6 @@ const tsxLoader = pathToFileURL(join(repoRoot, "node_modules/tsx/dist/loader.mjs
  * run).
  */
 const launcher = [join(repoRoot, "generator/launch.mjs")];
-/** The same command line from the sources through tsx, for the tests that compare the two. */
-const sources = ["--import", tsxLoader, join(repoRoot, "generator/cli.ts")];
 
 /**
  * The environment of a CLI run: this process's, without what turns colour or the progress
@@ -129,7 +124,16 @@ export async function runCli(
   bundle ??= nativeImport(
     pathToFileURL(join(repoRoot, "dist/generator/cli.js")).href,
   ) as Promise<CliModule>;
-  const { main } = await bundle;
+  return runMain((await bundle).main, args, cwd, env);
+}
+
+/** A CLI's `main` run on `args` from `cwd`, with `env` over this process's and its output captured. */
+async function runMain(
+  main: CliModule["main"],
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const status = await main(args, {
@@ -169,14 +173,18 @@ export function runCliProcess(
   return spawnCli(launcher, args, cwd, env);
 }
 
-/** Runs the generator CLI from its TypeScript sources (through tsx), not from the bundle, as a process. */
-export function runCliFromSources(
+/**
+ * Runs the generator CLI from its TypeScript sources, not from the bundle, in this process
+ * (vitest's module runner compiles them): for the tests that compare the two. As a process
+ * through tsx, each run loaded some 200 modules through its loader (about 1.5 s of CPU).
+ */
+export async function runCliFromSources(
   args: string[],
   cwd = repoRoot,
   env: Record<string, string> = {},
-): CliRun {
-  // tsx resolved from here, so a working folder outside the repository runs the sources too
-  return spawnCli(sources, args, cwd, env);
+): Promise<CliRun> {
+  const { main } = await import("../generator/cli.ts");
+  return runMain(main, args, cwd, env);
 }
 
 /**
