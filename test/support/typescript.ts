@@ -17,12 +17,6 @@ const root = join(import.meta.dirname, "../..");
  */
 export const typescript6 = join(import.meta.dirname, "tsc6.cjs");
 
-/**
- * TypeScript 6's own tsc, lib files checked too: only test/typecheck.test.ts, which checks
- * the lib files once per run under the generated package's settings.
- */
-export const typescript6Full = join(root, "node_modules/typescript/bin/tsc");
-
 /** The native TypeScript 7 compiler (cheap: it checks everything, lib files included). */
 export const typescript7 = join(root, "node_modules/typescript7/bin/tsc");
 
