@@ -439,48 +439,60 @@ describe("retries", () => {
    * The time a call took whose first answer is 429 with `retryAfter`, and the wait the client
    * chose (its log line "retrying in N ms"). Only lower bounds are asserted on the time: a
    * loaded machine makes a call slower, never faster, so the chosen wait carries the upper ones.
+   * Each call has a server of its own, so that the waits (up to 2 s) run side by side.
    */
   async function timedRetry(retryAfter: string): Promise<{ elapsed: number; wait: number }> {
-    server.sequence(busy(retryAfter), ok);
-    const logs: string[] = [];
-    const started = performance.now();
-    await expect(
-      client({ maxRetries: 1, logger: { debug: (m) => logs.push(m) } }).transactions.list(),
-    ).resolves.toEqual({ transactions: [] });
-    const elapsed = performance.now() - started;
-    expect(server.requests).toHaveLength(2);
-    const waits = logs.flatMap((line) => /retrying in (\d+) ms$/.exec(line)?.[1] ?? []);
-    expect(waits).toHaveLength(1);
-    return { elapsed, wait: Number(waits[0]) };
+    const own = await TestServer.start();
+    try {
+      own.sequence(busy(retryAfter), ok);
+      const logs: string[] = [];
+      const started = performance.now();
+      const options = {
+        baseUrl: own.url,
+        maxRetries: 1,
+        logger: { debug: (m: string) => logs.push(m) },
+      };
+      await expect(client(options).transactions.list()).resolves.toEqual({ transactions: [] });
+      const elapsed = performance.now() - started;
+      expect(own.requests).toHaveLength(2);
+      const waits = logs.flatMap((line) => /retrying in (\d+) ms$/.exec(line)?.[1] ?? []);
+      expect(waits).toHaveLength(1);
+      return { elapsed, wait: Number(waits[0]) };
+    } finally {
+      await own.stop();
+    }
   }
 
-  it("honours Retry-After in seconds", async () => {
-    const { elapsed, wait } = await timedRetry("1");
-    expect(wait).toBe(1000);
-    expect(elapsed).toBeGreaterThanOrEqual(950);
-  });
+  // the waits the server asks for, side by side: about 3.5 s one after the other
+  describe.concurrent("Retry-After", () => {
+    it("honours Retry-After in seconds", async () => {
+      const { elapsed, wait } = await timedRetry("1");
+      expect(wait).toBe(1000);
+      expect(elapsed).toBeGreaterThanOrEqual(950);
+    });
 
-  it("honours Retry-After as an HTTP date", async () => {
-    // the date has whole seconds: 1 to 2 s from now
-    const { elapsed, wait } = await timedRetry(new Date(Date.now() + 2000).toUTCString());
-    expect(wait).toBeGreaterThanOrEqual(900);
-    expect(wait).toBeLessThanOrEqual(2000);
-    expect(elapsed).toBeGreaterThanOrEqual(900);
-  });
+    it("honours Retry-After as an HTTP date", async () => {
+      // the date has whole seconds: 1 to 2 s from now
+      const { elapsed, wait } = await timedRetry(new Date(Date.now() + 2000).toUTCString());
+      expect(wait).toBeGreaterThanOrEqual(900);
+      expect(wait).toBeLessThanOrEqual(2000);
+      expect(elapsed).toBeGreaterThanOrEqual(900);
+    });
 
-  it("retries at once on Retry-After: 0", async () => {
-    expect((await timedRetry("0")).wait).toBe(0);
-  });
+    it("retries at once on Retry-After: 0", async () => {
+      expect((await timedRetry("0")).wait).toBe(0);
+    });
 
-  it.each(["120", "soon"])(
-    "falls back to back-off (0.25 to 0.5 s) on Retry-After %s",
-    async (value) => {
-      const { elapsed, wait } = await timedRetry(value);
-      expect(wait).toBeGreaterThanOrEqual(250);
-      expect(wait).toBeLessThanOrEqual(500);
-      expect(elapsed).toBeGreaterThanOrEqual(240);
-    },
-  );
+    it.each(["120", "soon"])(
+      "falls back to back-off (0.25 to 0.5 s) on Retry-After %s",
+      async (value) => {
+        const { elapsed, wait } = await timedRetry(value);
+        expect(wait).toBeGreaterThanOrEqual(250);
+        expect(wait).toBeLessThanOrEqual(500);
+        expect(elapsed).toBeGreaterThanOrEqual(240);
+      },
+    );
+  });
 
   it("gives up after maxRetries and throws the last error", async () => {
     server.respond(busy("0"));
