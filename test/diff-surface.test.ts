@@ -5,13 +5,17 @@
  * itself (a renamed export, a narrowed type); one that does not is compatible.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadModel } from "../generator/diff/load-base.ts";
 import { compareSurfaces, type SurfaceChange } from "../generator/diff/surface/compare-surface.ts";
 import { declarationsAlone, packageDeclarations } from "../generator/diff/surface/declarations.ts";
-import { generatedPackage, type PackageSource } from "../generator/diff/surface/package-source.ts";
+import {
+  committedPackage,
+  generatedPackage,
+  type PackageSource,
+} from "../generator/diff/surface/package-source.ts";
 import { features, repoRoot, runCli, tempDir } from "./helpers.ts";
 
 const merchant = generatedPackage(loadModel(join(repoRoot, "spec")), "spec/", "before");
@@ -207,6 +211,34 @@ describe("diff BASE on a project whose package is committed", () => {
     join(repoRoot, "test/fixtures/features/operations/types.yaml"),
     "utf8",
   );
+
+  it("reads the committed package's files exactly as committed (one git process for all of them)", () => {
+    const texts = {
+      "package.json": '{ "name": "é-pkg" }\n',
+      "src/empty.ts": "",
+      "src/wide.ts": 'export const s = "naïve — 𝄞";\r\nexport const n = 1;',
+      "src/deep/x.d.ts": "export declare const x: 1;\n",
+    };
+    const repo = tempDir("apigen-committed-");
+    try {
+      for (const [path, text] of Object.entries(texts)) {
+        mkdirSync(join(repo, "pkg", dirname(path)), { recursive: true });
+        writeFileSync(join(repo, "pkg", path), text);
+      }
+      writeFileSync(join(repo, "pkg/notes.md"), "not part of the surface\n");
+      const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" });
+      git("init", "-q");
+      git("-c", "core.autocrlf=false", "add", ".");
+      git("-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "base");
+      // the working copy differs: the committed texts are what is read
+      writeFileSync(join(repo, "pkg/src/empty.ts"), "export {};\n");
+      const pkg = committedPackage(repo, join(repo, "pkg"), "HEAD", "pkg/ at HEAD");
+      expect(Object.fromEntries(pkg!.files)).toEqual(texts);
+      expect(committedPackage(repo, join(repo, "elsewhere"), "HEAD", "x")).toBeUndefined();
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
 
   it("a spec change that breaks a consumer's compile: breaking in the surface too, and --fail-on breaking exits 1", async () => {
     // `total` of the Order that callers read becomes a string

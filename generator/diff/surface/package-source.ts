@@ -73,10 +73,34 @@ export function committedPackage(
     .split("\n")
     .filter((f) => f.startsWith(prefix) && surfaceFile(f.slice(prefix.length)));
   if (!listed.includes(`${prefix}package.json`)) return undefined;
-  const files = new Map<string, string>();
-  for (const file of listed)
-    files.set(file.slice(prefix.length), git(top, ["show", `${revision}:${file}`]));
+  const texts = committedTexts(top, revision, listed);
+  const files = new Map(listed.map((file, i) => [file.slice(prefix.length), texts[i]!]));
   return { files, origin };
+}
+
+/**
+ * The texts of `paths` (listed by `git ls-tree` at `revision`) as committed there, read by one
+ * `git cat-file --batch`: a `git show` per file was most of a `diff`'s own time on a package
+ * of some eighty files (about 0.5 s, a process each).
+ */
+function committedTexts(top: string, revision: string, paths: readonly string[]): string[] {
+  const out = execFileSync("git", ["cat-file", "--batch"], {
+    cwd: top,
+    input: paths.map((path) => `${revision}:${path}\n`).join(""),
+    stdio: ["pipe", "pipe", "pipe"],
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  // each object: `<name> <type> <size>\n`, its bytes, `\n`
+  let at = 0;
+  return paths.map((path) => {
+    const end = out.indexOf(0x0a, at);
+    const header = /^\S+ \S+ (\d+)$/.exec(out.toString("utf8", at, end === -1 ? at : end));
+    if (end === -1 || !header)
+      throw new Error(`git cat-file could not read ${path} at ${revision}`);
+    const size = Number(header[1]);
+    at = end + 1 + size + 1;
+    return out.toString("utf8", end + 1, end + 1 + size);
+  });
 }
 
 /**
