@@ -118,6 +118,12 @@ export const under = (at: Pointer, ...keys: (string | number)[]): Pointer => {
 export const isObject = (value: JsonValue | undefined): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+const scalarTypeNames = new Set(["string", "integer", "number", "boolean"]);
+
+/** Whether `type` is one of the spec format's scalar type names (`string`, `integer`, `number`, `boolean`). */
+export const isScalarTypeName = (type: unknown): boolean =>
+  typeof type === "string" && scalarTypeNames.has(type);
+
 /** A string member of an object, or undefined. */
 export const stringOf = (o: JsonObject, key: string): string | undefined =>
   typeof o[key] === "string" ? o[key] : undefined;

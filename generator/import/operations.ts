@@ -13,6 +13,7 @@ import {
   deref,
   isMutualTls,
   isObject,
+  isScalarTypeName,
   note,
   recordSource,
   ownDocument,
@@ -1504,7 +1505,7 @@ function withHeaders(
     if (!isObject(header)) continue;
     const type = typeOf(ctx, header.schema ?? { type: "string" }, under(headerAt, "schema"));
     const base = typeof type === "string" ? type : stringOf(type, "type");
-    if (base && ["string", "integer", "number", "boolean"].includes(base)) {
+    if (isScalarTypeName(base)) {
       const description = stringOf(header, "description");
       setEntry(
         declared,

@@ -9,6 +9,7 @@
 import {
   copyEntries,
   isObject,
+  isScalarTypeName,
   locationKey,
   note,
   ownEntry,
@@ -310,7 +311,7 @@ function markRequired(ctx: ImportContext, out: Combined, required: Set<string>):
 function kindOf(ctx: ImportContext, type: TypeOut, depth = 0): string | undefined {
   if (depth > 32) return undefined;
   if (typeof type === "string") {
-    if (["string", "integer", "number", "boolean"].includes(type)) return type;
+    if (isScalarTypeName(type)) return type;
     if (type.endsWith("[]")) return "array";
     if (namePattern.test(type) && ctx.types.has(type))
       return kindOf(ctx, ctx.types.get(type)!, depth + 1);
@@ -334,14 +335,12 @@ function firstOfOthers(
   others: { type: TypeOut; at: Pointer }[],
   facets: JsonObject,
 ): TypeOut {
-  const plain = (t: TypeOut) =>
-    typeof t === "string" && ["string", "integer", "number", "boolean"].includes(t);
-  const chosen = others.find((o) => !plain(o.type)) ?? others[0]!;
+  const chosen = others.find((o) => !isScalarTypeName(o.type)) ?? others[0]!;
   const kind = kindOf(ctx, chosen.type);
   for (const other of others) {
     if (other === chosen) continue;
     const repeats =
-      plain(other.type) &&
+      isScalarTypeName(other.type) &&
       (kind === undefined ||
         kind === other.type ||
         (kind === "integer" && other.type === "number"));

@@ -10,6 +10,7 @@ import {
   componentsOf,
   isObject,
   locationKey,
+  isScalarTypeName,
   note,
   ownDocument,
   setEntry,
@@ -716,10 +717,8 @@ function enumType(
   // the declared type still holds (an empty enum of a string is a string: a text/plain body's
   // check, which reads the schema's type, and the written type must agree)
   const [only] = declared;
-  return declared.length === 1 && scalarTypes.has(only!) ? only! : "unknown";
+  return declared.length === 1 && isScalarTypeName(only) ? only! : "unknown";
 }
-
-const scalarTypes = new Set(["string", "integer", "number", "boolean"]);
 
 /** Description, example, deprecated and default, as the spec writes them. */
 export function copyDocs(
