@@ -8,7 +8,14 @@
  * load-spec.ts, whose diagnostics are the ones users see. test/fast-yaml.test.ts holds the two
  * to the same data and the same positions.
  */
-import { EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from "js-yaml";
+import {
+  EVENT_ID,
+  getScalarValue,
+  parseEvents,
+  SCALAR_STYLE,
+  YAMLException,
+  type Event,
+} from "js-yaml";
 import { maxSpecDepth } from "./yaml-guards.ts";
 
 /** Where a node starts, and for collections where their children start. */
@@ -117,7 +124,7 @@ interface Frame {
  */
 export function tooDeepAt(text: string, max = maxSpecDepth): number | undefined {
   try {
-    parseEvents(text, { maxDepth: max + 2 });
+    eventsOf(text, max + 2);
   } catch (error) {
     const mark = (error as { mark?: { position?: number } }).mark;
     if (/nesting exceeded maxDepth/.test(String(error)) && typeof mark?.position === "number")
@@ -126,11 +133,30 @@ export function tooDeepAt(text: string, max = maxSpecDepth): number | undefined 
   return undefined;
 }
 
+/**
+ * js-yaml's events of a text, its errors thrown without their source snippet: js-yaml makes
+ * one for every error by splitting the whole text into lines with a regular expression (for
+ * a broken file of 1 MB, about 30 ms each time: here and again in `tooDeepAt`), where this
+ * module reads only an error's message and position. The careful reading reports the error
+ * the user sees.
+ */
+function eventsOf(text: string, maxDepth: number): Event[] {
+  const throwAt = YAMLException.throwAt;
+  YAMLException.throwAt = (_source, position, message) => {
+    throw new YAMLException(message, { buffer: "", position, line: 0, column: 0 });
+  };
+  try {
+    return parseEvents(text, { maxDepth });
+  } finally {
+    YAMLException.throwAt = throwAt;
+  }
+}
+
 /** Reads a file the fast way, or `undefined` when it needs the careful reading. */
 export function fastParse(text: string): FastParse | undefined {
   let events: Event[];
   try {
-    events = parseEvents(text, { maxDepth: maxSpecDepth + 1 });
+    events = eventsOf(text, maxSpecDepth + 1);
   } catch {
     return undefined;
   }
