@@ -16,6 +16,13 @@ describe("cli", () => {
     const notes = lines.filter((l) => /^spec\/[\w/.-]+\.yaml:\d+:\d+ {2}\S+: /.test(l));
     expect(notes.length).toBeGreaterThanOrEqual(28);
     expect(lines.at(-1)).toBe(`${notes.length} undocumented facts`);
+    // by file, then line and column (the model keeps them in the order it noted them)
+    const places = notes.map((l) => /^(\S+):(\d+):(\d+)/.exec(l)!.slice(1));
+    const byPlace = [...places].sort(
+      ([f1, l1, c1], [f2, l2, c2]) => f1!.localeCompare(f2!) || +l1! - +l2! || +c1! - +c2!,
+    );
+    expect(places).toEqual(byPlace);
+    expect(new Set(places.map(([file]) => file)).size).toBeGreaterThan(2);
     expect(run.stdout).toMatch(
       /^spec\/endpoints\.yaml:\d+:\d+ {2}endpoints\.transactions\.authorize\.response: Response body not shown\.$/m,
     );

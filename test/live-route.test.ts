@@ -206,6 +206,10 @@ properties:
     expect(gaps.status, gaps.stderr).toBe(0);
     expect(gaps.stdout).toMatch(/^test\/fixtures\/import\/petstore\.yaml:\d+:\d+ {2}\S/m);
     expect(gaps.stdout).toMatch(/\d+ undocumented facts/);
+    // by line and column in the document
+    const places = [...gaps.stdout.matchAll(/^\S+?:(\d+):(\d+) /gm)].map(([, l, c]) => [+l!, +c!]);
+    expect(places.length).toBeGreaterThan(3);
+    expect(places).toEqual([...places].sort(([l1, c1], [l2, c2]) => l1! - l2! || c1! - c2!));
   });
 
   it("reports a broken document at its pointer and line, without a stack trace", async () => {

@@ -10,6 +10,7 @@ import { formatDiagnostics } from "../diagnostics/format.ts";
 import { specLabel } from "../diagnostics/display-path.ts";
 import { displayPath } from "../load/load-spec.ts";
 import type { PipelineResult } from "../pipeline.ts";
+import type { GapNote } from "../ir/model.ts";
 import { writeHandlersScaffold } from "../write/scaffold.ts";
 import { hasPendingWrite } from "../write/staging.ts";
 import { writeOutput } from "../write/writer.ts";
@@ -77,12 +78,22 @@ export function checkCommand(result: PipelineResult, out: string): number {
 }
 
 export function gapsCommand(result: PipelineResult): number {
-  for (const gap of result.model.gaps) {
+  for (const gap of gapsByPlace(result.model.gaps)) {
     const l = gap.location;
     printOut(`${l.file}:${l.line}:${l.col}  ${gap.subject}: ${gap.text}`);
   }
   printOut(`\n${result.model.gaps.length} undocumented facts`);
   return 0;
+}
+
+/** Gap notes by file, line and column: the order `--gaps` lists them in. */
+function gapsByPlace(gaps: readonly GapNote[]): GapNote[] {
+  return [...gaps].sort(
+    (a, b) =>
+      a.location.file.localeCompare(b.location.file) ||
+      a.location.line - b.location.line ||
+      a.location.col - b.location.col,
+  );
 }
 
 /**

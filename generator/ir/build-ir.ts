@@ -187,12 +187,10 @@ export function buildModel(
     ...(webhooks ? { webhooks } : {}),
     lifecycles,
     limits,
-    gaps: [...ctx.gaps].sort(
-      (a, b) =>
-        a.location.file.localeCompare(b.location.file) ||
-        a.location.line - b.location.line ||
-        a.location.col - b.location.col,
-    ),
+    // in the order they were noted: sorting them by place here asked the live route for the
+    // line of every one (a scan of GitHub's 13 MB, a second parse of a YAML document), which
+    // only `--gaps` shows (pipeline-commands.ts, gapsByPlace)
+    gaps: [...ctx.gaps],
     standIn: pendingStandIn, // worked out from the finished model by withStandIn
   });
   return withStandIn({

@@ -810,7 +810,7 @@ export interface ApiModel {
   webhooks?: Webhooks;
   lifecycles: Lifecycle[];
   limits: Limit[];
-  /** Every gap note of the model, in file and position order. */
+  /** Every gap note of the model, in the order the model noted them (`--gaps` lists them by place). */
   gaps: GapNote[];
   /** What the stand-in serves and the trigger sends (`<package>/testing`, `mock`, `trigger`). */
   standIn: StandInModel;
