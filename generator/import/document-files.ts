@@ -103,6 +103,23 @@ export class DocumentReach {
     const written = resolve(dirname(fromReal), filePart);
     if (!within(this.root, written))
       return { code: "import-ref-outside", args: { root: this.rootName, how: "" } };
+    let located = this.located.get(written);
+    if (located === undefined) {
+      located = this.realPathOf(written);
+      this.located.set(written, located);
+    }
+    return located;
+  }
+
+  /**
+   * Where each path a `$ref` wrote leads, by that path: files of a multi-file document name
+   * the same shared files from many folders (DigitalOcean's 2,907 files), and each real path
+   * is an lstat of every folder on the way.
+   */
+  private readonly located = new Map<string, string | Refusal>();
+
+  /** The real path of `written` (within the root), or why it may not be read. */
+  private realPathOf(written: string): string | Refusal {
     const throughLink: Refusal = {
       code: "import-ref-outside",
       args: { root: this.rootName, how: " through a symbolic link" },
