@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { orvalConfig } from "./anchors.ts";
-import { freshDir, root, timed, type ProcResult } from "./proc.ts";
+import { freshDir, root, teamProject, timed, type ProcResult } from "./proc.ts";
 import { fmt, repeat, stat, type Row, type Section, type Stat } from "./stats.ts";
 import { project } from "./typecheck.ts";
 
@@ -108,7 +108,11 @@ export async function runGitHub(): Promise<Section> {
   let spec = "";
   const imported = measured(() => {
     spec = join(freshDir("gh-import"), "spec");
-    return timed(process.execPath, [launch, "--import", document, "--out-spec", spec]);
+    return timed(
+      process.execPath,
+      [launch, "--import", document, "--out-spec", spec],
+      teamProject(),
+    );
   });
   rows.push({
     label: "ours: import the document into a spec folder",
@@ -122,7 +126,7 @@ export async function runGitHub(): Promise<Section> {
   let oursOut = "";
   const ours = measured(() => {
     oursOut = freshDir("gh-ours");
-    return timed(process.execPath, [launch, "--spec", spec, "--out", oursOut]);
+    return timed(process.execPath, [launch, "--spec", spec, "--out", oursOut], teamProject());
   });
   const generated = new Map<string, { time: Stat; rssMb: number; out: string }>([
     ["ours", { ...ours, out: oursOut }],
@@ -164,10 +168,10 @@ function liveRouteRows(openapiTypescript: Stat | undefined): Row[] {
   let out = "";
   const live = measured(() => {
     out = freshDir("gh-live");
-    return timed(process.execPath, [launch, "--spec", document, "--out", out]);
+    return timed(process.execPath, [launch, "--spec", document, "--out", out], teamProject());
   });
   const current = measured(() =>
-    timed(process.execPath, [launch, "--spec", document, "--out", out]),
+    timed(process.execPath, [launch, "--spec", document, "--out", out], teamProject()),
   );
   const rows: Row[] = [
     {

@@ -10,7 +10,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { unpackCorpus } from "../test/support/corpus.ts";
-import { freshDir, root, scratch, timed, type ProcResult } from "./proc.ts";
+import { freshDir, root, scratch, teamProject, timed, type ProcResult } from "./proc.ts";
 import { sectionLines } from "./report.ts";
 import { fmt, stat, type Row, type Section, type Stat } from "./stats.ts";
 
@@ -41,7 +41,7 @@ function measure(doc: LiveDocument, index: number): Row[] {
   const theirs: ProcResult[] = [];
   for (let run = 0; run < runs; run++) {
     const out = freshDir(`live-doc-${index}-ours`);
-    ours.push(timed(process.execPath, [launch, "--spec", document, "--out", out]));
+    ours.push(timed(process.execPath, [launch, "--spec", document, "--out", out], teamProject()));
     const ts = join(freshDir(`live-doc-${index}-ot`), "schema.ts");
     theirs.push(timed(openapiTypescript, [document, "-o", ts]));
   }

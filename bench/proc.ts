@@ -1,6 +1,6 @@
 /** Spawns a process and measures its wall time and peak RSS (via /usr/bin/time -f %M when present). */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const root = join(import.meta.dirname, "..");
@@ -21,6 +21,18 @@ export interface ProcResult {
   cpuMs: number | undefined;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * A project folder of its own (a package.json, no apigen config) to run our CLI in on a
+ * document: in the repository's root, its apigen.config.ts (every output on, the Merchant
+ * package's) would apply, and the package made would not be the one a team gets by default.
+ */
+export function teamProject(): string {
+  const dir = join(scratch, "team-project");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), '{ "name": "team-project", "private": true }\n');
+  return dir;
 }
 
 export function timed(cmd: string, args: string[], cwd = root, timeoutMs = 300_000): ProcResult {
