@@ -554,6 +554,41 @@ describe("streams, every security scheme, the version, untagged groups", () => {
   });
 });
 
+describe("an API key whose header name no request can send (RapidAPI's documents)", () => {
+  it("is no credential: a gap at its name, and the alternative is sent when the client has it", async () => {
+    const { endpoints, top } = of("key-header-not-a-name");
+    // generate refused the folder import wrote before: a credential's header must be a token
+    expect(top.credentials).toEqual({
+      vendorToken: { in: "header", header: "X-Vendor-Token" },
+    });
+    expect((top.api as Record<string, unknown>).undocumented).toContain(
+      'security scheme X-RapidAPI-Key sends its key in "RapidAPI.com API Key", which is no HTTP header name (a token: letters, digits and !#$%&\'*+-.^_`|~): no request can send it, so it is no credential of the client (an overlay that names the header makes it one) (import: #/components/securitySchemes/X-RapidAPI-Key/name)',
+    );
+    // one of two alternatives: the other, when the client has it; the only one: none
+    expect(endpoints["templates.get"]!.auth).toEqual([
+      { credential: "vendorToken", optional: true },
+    ]);
+    expect(endpoints["status.get"]!.auth).toBeUndefined();
+    const server = await recorder(() => ({ status: 200, type: "application/json", body: '"ok"' }));
+    try {
+      const { TemplatesClient } = (await clientOf("key-header-not-a-name")) as {
+        TemplatesClient: new (o: { baseUrl: string; vendorToken?: string }) => {
+          templates: { get(id: string): Promise<unknown> };
+          status: { get(): Promise<unknown> };
+        };
+      };
+      await new TemplatesClient({ baseUrl: server.url, vendorToken: "v-1" }).templates.get("t1");
+      expect(await new TemplatesClient({ baseUrl: server.url }).status.get()).toBe("ok");
+      expect(server.requests.map((r) => [r.url, r.headers["x-vendor-token"]])).toEqual([
+        ["/templates/t1", "v-1"],
+        ["/status", undefined],
+      ]);
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
 describe("operations without an operationId (Hetzner Cloud's document)", () => {
   it("are named by method and path without the segments that name their group, and in full where two would share a name", () => {
     expect(Object.keys(of("path-names").endpoints).sort()).toEqual([

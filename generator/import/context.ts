@@ -162,13 +162,37 @@ export function securityScheme(ctx: ImportContext, raw: JsonValue, at: Pointer):
     : raw;
 }
 
-/** Whether the document's security scheme `name` is `mutualTLS`, which is no credential. */
-export function isMutualTls(ctx: ImportContext, name: string): boolean {
+/** An HTTP header name (a token of RFC 9110): the only kind of name a request can send. */
+export const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Why a security scheme is no credential of the client, as its note says it; undefined when
+ * it is one. A `mutualTLS` scheme: fetch cannot present a client certificate, so a token for it
+ * would be made up. An API key whose header (or cookie) name is no HTTP header name: no
+ * request can send it (RapidAPI's documents put a title there, `RapidAPI.com API Key`), and a
+ * credential of that name is one generate refuses.
+ */
+export function noCredentialReason(name: string, scheme: JsonValue): string | undefined {
+  if (!isObject(scheme)) return undefined;
+  if (scheme.type === "mutualTLS")
+    return `security scheme ${name} is mutualTLS: the client cannot present a client certificate through fetch, so it is no credential of the client; a Node caller passes a fetch whose dispatcher (undici's Agent) carries the certificate`;
+  const header = stringOf(scheme, "name");
+  if (
+    scheme.type === "apiKey" &&
+    scheme.in !== "query" &&
+    header !== undefined &&
+    !headerToken.test(header)
+  )
+    return `security scheme ${name} sends its key in ${JSON.stringify(header)}, which is no HTTP header name (a token: letters, digits and !#$%&'*+-.^_\`|~): no request can send it, so it is no credential of the client (an overlay that names the header makes it one)`;
+  return undefined;
+}
+
+/** Whether the document's security scheme `name` is no credential of the client (`noCredentialReason`). */
+export function isNoCredential(ctx: ImportContext, name: string): boolean {
   if (!Object.hasOwn(componentsOf(ctx, "securitySchemes"), name)) return false;
   const raw = componentsOf(ctx, "securitySchemes")[name]!;
   const at = { file: ctx.doc.root.path, pointer: "#/components/securitySchemes" };
-  const scheme = securityScheme(ctx, raw, under(at, name));
-  return isObject(scheme) && scheme.type === "mutualTLS";
+  return noCredentialReason(name, securityScheme(ctx, raw, under(at, name))) !== undefined;
 }
 
 /** Whether the document is apigen's own, whose extensions say more. */

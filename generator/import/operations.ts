@@ -11,7 +11,8 @@ import {
   componentsOf,
   credentialId,
   deref,
-  isMutualTls,
+  headerToken,
+  isNoCredential,
   isObject,
   isScalarTypeName,
   note,
@@ -423,11 +424,11 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
       ? root.security
       : [];
   const listAt = own ? under(at, "security") : { file: ctx.doc.root.path, pointer: "#/security" };
-  // A mutualTLS scheme is no credential (its gap is at the scheme): a requirement of only
-  // such schemes needs none from the client, as an empty one.
+  // A scheme the client cannot send is no credential (its gap is at the scheme): a
+  // requirement of only such schemes needs none from the client, as an empty one.
   const requirements = list
     .filter(isObject)
-    .map((r) => Object.fromEntries(Object.entries(r).filter(([s]) => !isMutualTls(ctx, s))));
+    .map((r) => Object.fromEntries(Object.entries(r).filter(([s]) => !isNoCredential(ctx, s))));
   const optional = requirements.some((r) => Object.keys(r).length === 0);
   const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
   if (alternatives.length === 0) return [];
@@ -596,9 +597,6 @@ export function paramsOf(
     }
   return paramKeys([...byPlace.values()], pathName);
 }
-
-/** An HTTP header name (RFC 9110's token). */
-const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** A parameter, where it travels and, from apigen's own document, the key it had. */
 interface PlacedParam {

@@ -7,6 +7,7 @@ import {
   componentsOf,
   credentialId,
   isObject,
+  noCredentialReason,
   note,
   ownNames,
   securityScheme,
@@ -250,8 +251,8 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
 
 /**
  * `credentials`: API keys in a header or the query, HTTP bearer and basic; OAuth2 and OpenID
- * as bearer tokens. A `mutualTLS` scheme is none: fetch cannot present a client certificate,
- * so a token for it would be made up; it is a gap on `api`, at the scheme.
+ * as bearer tokens. A scheme the client cannot send (`noCredentialReason`: mutualTLS, a header
+ * name no request can send) is none; it is a gap on `api`, at the scheme.
  */
 export function credentialsSection(ctx: ImportContext, api: JsonObject): JsonObject | undefined {
   const schemes = componentsOf(ctx, "securitySchemes");
@@ -260,13 +261,9 @@ export function credentialsSection(ctx: ImportContext, api: JsonObject): JsonObj
     const at = under(rootAt(ctx), "components", "securitySchemes", name);
     const scheme = securityScheme(ctx, raw, at);
     if (!isObject(scheme)) continue;
-    if (stringOf(scheme, "type") === "mutualTLS") {
-      note(
-        ctx,
-        api,
-        at,
-        `security scheme ${name} is mutualTLS: the client cannot present a client certificate through fetch, so it is no credential of the client; a Node caller passes a fetch whose dispatcher (undici's Agent) carries the certificate`,
-      );
+    const noCredential = noCredentialReason(name, scheme);
+    if (noCredential) {
+      note(ctx, api, scheme.type === "apiKey" ? under(at, "name") : at, noCredential);
       continue;
     }
     const credential: JsonObject = {};
