@@ -48,6 +48,29 @@ describe("validation runtime", () => {
     expect(validate(oneOf(["a"], true), "z", "e")).toEqual([]);
   });
 
+  // given a pattern, want what it accepts and what it refuses: in Unicode mode where it is a
+  // regular expression there (JSON Schema's reading), else as written
+  it.each([
+    // AWS's tag keys (Amazon EFS): \p{L} a letter, not the text "p{L}"
+    [
+      "^(?![aA]{1}[wW]{1}[sS]{1}:)([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]+)$",
+      ["Name", "Équipe 7", "cost:center"],
+      ["aws:x", "a&b"],
+    ],
+    ["^\\p{Lu}\\p{Ll}+$", ["Émile"], ["émile", "p{Lu}p{Ll}"]],
+    // one code point, not one UTF-16 unit
+    ["^.$", ["😀", "a"], ["ab"]],
+    // identity escapes Unicode mode refuses (ThreatJammer's \_, Mon Voyage Pas Cher's \-)
+    ["^[A-Z0-9\\_]+$", ["A_1"], ["a"]],
+    ["^\\-?\\d+$", ["-12", "3"], ["+3"]],
+  ])("pattern %s accepts %j and refuses %j", (pattern, good, bad) => {
+    for (const value of good) expect(validate(string({ pattern }), value, "p")).toEqual([]);
+    for (const value of bad)
+      expect(validate(string({ pattern }), value, "p")).toEqual([
+        { path: "p", message: `must match ${pattern}` },
+      ]);
+  });
+
   it.each([
     ["uuid", "0b6f1d7e-3c1a-4c0e-9a51-2f3c9d8e7a10", "0b6f1d7e3c1a4c0e9a512f3c9d8e7a10"],
     ["MM-DD-YYYY", "12-31-2026", "2026-12-31"],

@@ -20,7 +20,12 @@ const cases: [string, Shape][] = [
   ["lazy star", { t: "string", pattern: "^a.*?z$" }],
   ["long date-time", { t: "string", format: "date-time", minLength: 25, maxLength: 30 }],
   ["date-time at its length", { t: "string", format: "date-time", maxLength: 25 }],
-  // the validators compile a pattern without flags, where `\_` and `\-` are the characters
+  // AWS's tag keys (Amazon EFS): the validators read \p{L} in Unicode mode, as JSON Schema does
+  [
+    "Unicode property classes and a lookahead",
+    { t: "string", pattern: "^(?![aA]{1}[wW]{1}[sS]{1}:)([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]+)$" },
+  ],
+  // a pattern Unicode mode refuses is compiled without flags: `\_` and `\-` are the characters
   ["identity escape in a class", { t: "string", pattern: "^([A-Z0-9\\_]+)$" }],
   [
     "escaped hyphen, alternation of anchored branches",

@@ -4,11 +4,15 @@
  * SyntaxError in the user's process at the first request), and a pattern that can take
  * exponential time on a hostile string is a warning.
  */
+import { patternRegExp } from "../runtime/validate.ts";
 
-/** A JavaScript regular expression's syntax error for `pattern`, or undefined when it compiles. */
+/**
+ * A JavaScript regular expression's syntax error for `pattern`, or undefined when the
+ * validators compile it (with the `u` flag, or else without: runtime/validate.ts).
+ */
 export function patternSyntaxError(pattern: string): string | undefined {
   try {
-    new RegExp(pattern);
+    patternRegExp(pattern);
     return undefined;
   } catch (error) {
     return (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "");

@@ -177,8 +177,22 @@ function leave(): void {
 /** Any value. */
 export const anything: Validator = () => {};
 
+/**
+ * A spec's pattern as the package runs it: with the `u` flag where the pattern is a regular
+ * expression in that mode, as JSON Schema reads one (`\p{L}` a letter, `.` one code point;
+ * without it, `\p{L}` is the text `p{L}` and AWS's tag keys were refused), else without
+ * (`\_` and `\-` outside a class, which Unicode mode refuses, are those characters).
+ */
+export function patternRegExp(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern, "u");
+  } catch {
+    return new RegExp(pattern);
+  }
+}
+
 export function string(rules: StringRules = {}): Validator {
-  const pattern = rules.pattern !== undefined ? new RegExp(rules.pattern) : undefined;
+  const pattern = rules.pattern !== undefined ? patternRegExp(rules.pattern) : undefined;
   const format = rules.format;
   return (value, path, issues) => {
     if (typeof value !== "string")

@@ -7,6 +7,7 @@
  * one; otherwise a value is made that passes the spec's own validators (formats, prefixes,
  * lengths, bounds and simple patterns), so a client that checks what it gets accepts it.
  */
+import { patternRegExp } from "../validate.js";
 import type { Shape, ShapeTable } from "./shape.js";
 
 /** A seeded pseudo-random source (mulberry32): small, fast and the same everywhere. */
@@ -173,7 +174,7 @@ function fromPatternWithin(shape: Shape & { t: "string" }, random: Random): stri
     if (made === undefined) return undefined;
     if (made.length < min && openEnd) {
       const padded = made + "0".repeat(min - made.length);
-      if (new RegExp(pattern).test(padded)) made = padded;
+      if (patternRegExp(pattern).test(padded)) made = padded;
     }
     if (made.length >= min && made.length <= max) return made;
     if (attempt > 0)
@@ -185,7 +186,7 @@ function fromPatternWithin(shape: Shape & { t: "string" }, random: Random): stri
 /**
  * A string matching a simple regular expression (literals, escapes `\d \w`, classes, groups
  * with `|`, quantifiers `? * + {n} {n,m}`), checked against the pattern itself as the
- * validators compile it (no flags: `\_` and `\-` are the characters); `undefined` for
+ * validators compile it (`patternRegExp`); `undefined` for
  * anything else, so a value is never claimed to match when it does not. An unbounded
  * quantifier repeats at most `reach` times more than its minimum (exactly, when `longest`).
  */
@@ -198,7 +199,7 @@ export function fromPattern(
   try {
     const source = pattern.replace(/^\^/, "").replace(/\$$/, "");
     const made = generate(source, { at: 0, reach, longest }, random);
-    return made !== undefined && new RegExp(pattern).test(made) ? made : undefined;
+    return made !== undefined && patternRegExp(pattern).test(made) ? made : undefined;
   } catch {
     return undefined;
   }
