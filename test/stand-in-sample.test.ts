@@ -25,6 +25,8 @@ const cases: [string, Shape][] = [
     "Unicode property classes and a lookahead",
     { t: "string", pattern: "^(?![aA]{1}[wW]{1}[sS]{1}:)([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]+)$" },
   ],
+  // Amazon FinSpace's dataset aliases: `\S` and an escaped slash
+  ["negated class escape", { t: "string", pattern: "^alias\\/\\S+", minLength: 1, maxLength: 255 }],
   // a pattern Unicode mode refuses is compiled without flags: `\_` and `\-` are the characters
   ["identity escape in a class", { t: "string", pattern: "^([A-Z0-9\\_]+)$" }],
   [
@@ -57,6 +59,20 @@ describe("sample: a made-up value passes its shape's checks", () => {
     expect(typeof value).toBe("string");
     expect((value as string).length).toBeLessThanOrEqual(65_536);
     expect(fromPattern("^((a+)+)+$", seeded(1), 1024, true)).toBeUndefined();
+  });
+
+  it("makes a value of the pattern itself for negated escapes, Unicode properties and lookaheads", () => {
+    for (const pattern of [
+      "^alias\\/\\S+",
+      "^(?![aA]{1}[wW]{1}[sS]{1}:)([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]+)$",
+      "^\\p{Lu}\\p{Ll}+$",
+      "^\\D{3}\\W[\\S]$",
+    ])
+      for (let seed = 1; seed <= 20; seed++) {
+        const made = fromPattern(pattern, seeded(seed));
+        expect(made, pattern).toBeDefined();
+        expect(new RegExp(pattern, "u").test(made!), `${pattern}: ${made}`).toBe(true);
+      }
   });
 
   it("makes nothing where it cannot match a pattern, rather than a value that does not", () => {

@@ -181,10 +181,11 @@ function fromPatternWithin(shape: Shape & { t: "string" }, random: Random): stri
 }
 
 /**
- * A string matching a simple regular expression (literals, escapes `\d \w`, classes, groups
- * with `|`, quantifiers `? * + {n} {n,m}`), checked against the pattern itself as the
- * validators compile it (`patternRegExp`); `undefined` for
- * anything else, so a value is never claimed to match when it does not. An unbounded
+ * A string matching a simple regular expression (literals, class escapes `\d \D \w \W \s \S`,
+ * some Unicode properties `\p{L}`, classes, groups with `|`, lookaheads, quantifiers `? * +
+ * {n} {n,m}`), checked against the pattern itself as the validators compile it
+ * (`patternRegExp`); `undefined` for anything else, so a value is never claimed to match
+ * when it does not. An unbounded
  * quantifier repeats at most `reach` times more than its minimum (exactly, when `longest`).
  */
 export function fromPattern(
@@ -247,11 +248,16 @@ function readAtom(source: string, pos: Cursor, random: Random): (() => string) |
   const c = source[pos.at++]!;
   const pick = (set: string) => () => set[random.int(0, set.length - 1)]!;
   if (c === "(") {
+    // a lookahead or lookbehind writes nothing (what is made is checked against the whole
+    // pattern: AWS's tag keys begin `(?![aA][wW][sS]:)`)
+    const assertion = /^\?<?[=!]/.exec(source.slice(pos.at, pos.at + 3))?.[0];
     if (source.startsWith("?:", pos.at)) pos.at += 2;
+    else if (assertion) pos.at += assertion.length;
     const start = pos.at;
     const inner = generate(source, pos, random);
     if (source[pos.at] !== ")" || inner === undefined) return undefined;
     pos.at++;
+    if (assertion) return () => "";
     const body = source.slice(start, pos.at - 1);
     return () => generate(body, { ...pos, at: 0 }, random) ?? "";
   }
@@ -268,11 +274,8 @@ function readAtom(source: string, pos: Cursor, random: Random): (() => string) |
     return set ? pick(set) : undefined;
   }
   if (c === "\\") {
-    const e = source[pos.at++];
-    if (e === "d") return pick("0123456789");
-    if (e === "w") return pick("abcdefghijklmnopqrstuvwxyz0123456789");
-    if (e === "s") return () => " ";
-    return e !== undefined && !/[a-zA-Z0-9]/.test(e) ? () => e : undefined;
+    const set = escapeSet(source, pos);
+    return set === undefined ? undefined : pick(set);
   }
   if (c === ".") return pick("abcdefghijklmnopqrstuvwxyz");
   // an anchor inside the pattern (`^\d+$|^\d+\.\d+$`, Open Banking's amounts) writes nothing
@@ -283,16 +286,59 @@ function readAtom(source: string, pos: Cursor, random: Random): (() => string) |
 
 const alphanumerics = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
+/** Characters each escape stands for (some of them: a made value is checked by the pattern). */
+const escapeSets: Record<string, string> = {
+  d: "0123456789",
+  D: "abcdefghijklmnopqrstuvwxyz",
+  w: "abcdefghijklmnopqrstuvwxyz0123456789",
+  W: "-.~",
+  s: " ",
+  S: alphanumerics,
+  t: "\t",
+  n: "\n",
+  r: "\r",
+};
+
+/** Unicode property classes (`\p{L}`, the `u` flag's): some characters of each. */
+const propertySets: Record<string, string> = {
+  L: "abcdefghijklmnopqrstuvwxyzé",
+  Lu: "ABCDEFGHIJKLMNOPQRSTUVWXYZÉ",
+  Ll: "abcdefghijklmnopqrstuvwxyzé",
+  N: "0123456789",
+  Nd: "0123456789",
+  Z: " ",
+  Zs: " ",
+};
+
+/**
+ * The characters the escape after the `\\` at `pos.at` - 1 stands for, moving past it: a
+ * class escape, a Unicode property, or a punctuation character as itself; undefined for any
+ * other (a back reference, `\b`, a negated property).
+ */
+function escapeSet(source: string, pos: { at: number }): string | undefined {
+  const e = source[pos.at++];
+  if (e === undefined) return undefined;
+  if (Object.hasOwn(escapeSets, e)) return escapeSets[e];
+  if (e === "p") {
+    const name = /^\{(?:General_Category=|gc=)?([A-Za-z]+)\}/.exec(source.slice(pos.at));
+    if (!name || !Object.hasOwn(propertySets, name[1]!)) return undefined;
+    pos.at += name[0].length;
+    return propertySets[name[1]!];
+  }
+  return /[a-zA-Z0-9]/.test(e) ? undefined : e;
+}
+
 /** The characters of a class body such as `A-Z0-9_`. */
 function expandClass(body: string): string | undefined {
   let out = "";
   for (let i = 0; i < body.length; i++) {
     let c = body[i]!;
     if (c === "\\") {
-      const e = body[++i];
-      if (e === "d") out += "0123456789";
-      else if (e === "w") out += "abcdefghijklmnopqrstuvwxyz0123456789_";
-      else if (e !== undefined) out += e;
+      const at = { at: i + 1 };
+      const set = escapeSet(body, at);
+      if (set === undefined) return undefined;
+      out += set;
+      i = at.at - 1;
       continue;
     }
     if (body[i + 1] === "-" && i + 2 < body.length) {
