@@ -26,7 +26,8 @@ export type Delivery = [string, JsonObject, Pointer];
 export function inboundAuth(ctx: ImportContext, op: JsonObject, at: Pointer): string[] {
   const auth: string[] = [];
   const first = Array.isArray(op.security) ? op.security[0] : undefined;
-  // a scheme the client cannot send is no credential (sections.ts): mutualTLS's certificate is the server's to check
+  // a scheme the client cannot send is no credential (sections.ts): a mutualTLS certificate
+  // is the server's to check
   if (isObject(first))
     for (const scheme of Object.keys(first))
       if (!isNoCredential(ctx, scheme)) auth.push(credentialId(ctx, scheme));

@@ -188,8 +188,8 @@ function fromPatternWithin(shape: Shape & { t: "string" }, random: Random): stri
  * some Unicode properties `\p{L}`, classes, groups with `|`, lookaheads, quantifiers `? * +
  * {n} {n,m}`), checked against the pattern itself as the validators compile it
  * (`patternRegExp`); `undefined` for anything else, so a value is never claimed to match
- * when it does not. An unbounded
- * quantifier repeats at most `reach` times more than its minimum (exactly, when `longest`).
+ * when it does not. An unbounded quantifier repeats at most `reach` times more than its
+ * minimum (exactly, when `longest`).
  */
 export function fromPattern(
   pattern: string,
