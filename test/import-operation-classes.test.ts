@@ -589,6 +589,20 @@ describe("an API key whose header name no request can send (RapidAPI's documents
   });
 });
 
+describe("root extensions of another tool under names apigen writes (Vonage's x-errors)", () => {
+  it("are left out with a note where each is, not read as apigen's sections", () => {
+    const { endpoints, top } = of("foreign-root-extensions");
+    expect(top.errors).toBeUndefined();
+    expect(top.versioning).toBeUndefined();
+    const notes = (top.api as Record<string, unknown>).undocumented;
+    for (const key of ["x-errors", "x-versioning"])
+      expect(notes).toContain(
+        `${key}: another tool's extension, left out (apigen reads its own root extensions from a document it wrote, marked by info.x-apigen-api) (import: #/${key})`,
+      );
+    expect(Object.keys(endpoints)).toEqual(["account.getAccountBalance"]);
+  });
+});
+
 describe("operations without an operationId (Hetzner Cloud's document)", () => {
   it("are named by method and path without the segments that name their group, and in full where two would share a name", () => {
     expect(Object.keys(of("path-names").endpoints).sort()).toEqual([

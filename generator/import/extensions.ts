@@ -3,15 +3,41 @@
  * `x-versioning`, `x-errors` (codes, statuses, the API-wide responses), `x-idempotency`,
  * `x-limits` and `x-lifecycles`. Each is plain data in the section's own shape, save that
  * lists keyed by `name` (or `code`, `status`) are the spec's maps and `x-undocumented` is
- * `undocumented`. Documents that are not apigen's have none of them.
+ * `undocumented`. They are read from apigen's own documents alone (`ownDocument`): other tools
+ * use the same names (Vonage's documents have an `x-errors` of their own, a catalogue of
+ * error ids, which read as apigen's made a spec that generate refused).
  */
-import { isObject, withoutKey, type ImportContext } from "./context.ts";
+import { isObject, note, ownDocument, withoutKey, type ImportContext } from "./context.ts";
 import type { JsonObject, JsonValue } from "./document.ts";
 
-/** The sections the root's extensions give back, by the spec's section name. */
-export function extensionSections(ctx: ImportContext): JsonObject {
+/** The root extensions apigen writes under names other tools use too. */
+const rootExtensions = [
+  "x-versioning",
+  "x-idempotency",
+  "x-limits",
+  "x-errors",
+  "x-lifecycles",
+  "x-credentials",
+];
+
+/**
+ * The sections the root's extensions give back, by the spec's section name. In a document that
+ * is not apigen's, each of them is another tool's: a note on `api` where it is, and no section.
+ */
+export function extensionSections(ctx: ImportContext, api: JsonObject): JsonObject {
   const root = ctx.doc.root.value as JsonObject;
   const out: JsonObject = {};
+  if (!ownDocument(ctx)) {
+    for (const key of rootExtensions)
+      if (Object.hasOwn(root, key))
+        note(
+          ctx,
+          api,
+          { file: ctx.doc.root.path, pointer: `#/${key}` },
+          `${key}: another tool's extension, left out (apigen reads its own root extensions from a document it wrote, marked by info.x-apigen-api)`,
+        );
+    return out;
+  }
   const versioning = root["x-versioning"];
   if (isObject(versioning)) out.versioning = keyedBy(plain(versioning), "versions", "name");
   const idempotency = root["x-idempotency"];
@@ -40,6 +66,7 @@ export function extensionSections(ctx: ImportContext): JsonObject {
 
 /** The lifecycles (`x-lifecycles`), by name; they go in a file of their own. */
 export function lifecyclesSection(ctx: ImportContext): JsonObject | undefined {
+  if (!ownDocument(ctx)) return undefined;
   const lifecycles = (ctx.doc.root.value as JsonObject)["x-lifecycles"];
   return Array.isArray(lifecycles) ? mapOf(plain(lifecycles) as JsonValue[], "name") : undefined;
 }

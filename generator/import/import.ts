@@ -177,7 +177,7 @@ export function importDocument(options: DocumentInput): ImportedSpec {
   if (hosts) top.hosts = hosts;
   if (credentials) top.credentials = credentials;
   if (Object.keys(headers).length) top.headers = headers;
-  Object.assign(top, extensionSections(ctx));
+  Object.assign(top, extensionSections(ctx, api));
   if (errorBody !== undefined && ctx.types.has(errorBody))
     top.errors = { ...(isObject(top.errors) ? top.errors : {}), body: errorBody };
   const keySources = new WeakMap<object, Map<string, Pointer>>();

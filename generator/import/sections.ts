@@ -9,6 +9,7 @@ import {
   isObject,
   noCredentialReason,
   note,
+  ownDocument,
   ownNames,
   securityScheme,
   setEntry,
@@ -314,7 +315,8 @@ export function credentialsSection(ctx: ImportContext, api: JsonObject): JsonObj
 function otherCredentials(ctx: ImportContext): JsonObject {
   const list = (ctx.doc.root.value as JsonObject)["x-credentials"];
   const out: JsonObject = {};
-  if (!Array.isArray(list)) return out;
+  // another document's is another tool's (extensions.ts notes it)
+  if (!Array.isArray(list) || !ownDocument(ctx)) return out;
   for (const item of list) {
     if (!isObject(item) || typeof item.id !== "string" || typeof item.in !== "string") continue;
     const credential: JsonObject = {
