@@ -589,6 +589,20 @@ describe("an API key whose header name no request can send (RapidAPI's documents
   });
 });
 
+describe("a security requirement that names no security scheme (ReadMe's api_key)", () => {
+  it("sends no credential for it, with a gap at the requirement; an alternative is kept", () => {
+    const { endpoints } = of("undefined-scheme");
+    const cached = endpoints["cache.cached"]!;
+    // generate refused the folder import wrote before: unknown credential apiKey
+    expect(cached.auth).toBeUndefined();
+    expect(cached.undocumented).toContain(
+      "security requirement api_key, which no security scheme defines: no credential is sent for it (import: #/paths/~1cache/get/security)",
+    );
+    // beside it, the bearer token is sent when the client has it (as beside a mutualTLS scheme)
+    expect(endpoints["cache.either"]!.auth).toEqual([{ credential: "bearer", optional: true }]);
+  });
+});
+
 describe("root extensions of another tool under names apigen writes (Vonage's x-errors)", () => {
   it("are left out with a note where each is, not read as apigen's sections", () => {
     const { endpoints, top } = of("foreign-root-extensions");

@@ -187,12 +187,15 @@ export function noCredentialReason(name: string, scheme: JsonValue): string | un
   return undefined;
 }
 
-/** Whether the document's security scheme `name` is no credential of the client (`noCredentialReason`). */
-export function isNoCredential(ctx: ImportContext, name: string): boolean {
+/**
+ * Whether a security requirement's `name` is a credential of the client: a security scheme
+ * the document defines, which the client can send (`noCredentialReason`).
+ */
+export function isCredential(ctx: ImportContext, name: string): boolean {
   if (!Object.hasOwn(componentsOf(ctx, "securitySchemes"), name)) return false;
   const raw = componentsOf(ctx, "securitySchemes")[name]!;
   const at = { file: ctx.doc.root.path, pointer: "#/components/securitySchemes" };
-  return noCredentialReason(name, securityScheme(ctx, raw, under(at, name))) !== undefined;
+  return noCredentialReason(name, securityScheme(ctx, raw, under(at, name))) === undefined;
 }
 
 /** Whether the document is apigen's own, whose extensions say more. */

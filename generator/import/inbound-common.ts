@@ -5,7 +5,7 @@
 import {
   credentialId,
   deref,
-  isNoCredential,
+  isCredential,
   isObject,
   under,
   type ImportContext,
@@ -26,11 +26,11 @@ export type Delivery = [string, JsonObject, Pointer];
 export function inboundAuth(ctx: ImportContext, op: JsonObject, at: Pointer): string[] {
   const auth: string[] = [];
   const first = Array.isArray(op.security) ? op.security[0] : undefined;
-  // a scheme the client cannot send is no credential (sections.ts): a mutualTLS certificate
-  // is the server's to check
+  // a scheme the client cannot send, or none defines, is no credential (sections.ts): a
+  // mutualTLS certificate is the server's to check
   if (isObject(first))
     for (const scheme of Object.keys(first))
-      if (!isNoCredential(ctx, scheme)) auth.push(credentialId(ctx, scheme));
+      if (isCredential(ctx, scheme)) auth.push(credentialId(ctx, scheme));
   (Array.isArray(op.parameters) ? op.parameters : []).forEach((raw, i) => {
     const { value } = deref(ctx, raw, under(at, "parameters", i));
     if (isObject(value) && typeof value["x-apigen-signature"] === "string")

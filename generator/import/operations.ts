@@ -12,7 +12,7 @@ import {
   credentialId,
   deref,
   headerToken,
-  isNoCredential,
+  isCredential,
   isObject,
   isScalarTypeName,
   note,
@@ -424,11 +424,20 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
       ? root.security
       : [];
   const listAt = own ? under(at, "security") : { file: ctx.doc.root.path, pointer: "#/security" };
-  // A scheme the client cannot send is no credential (its gap is at the scheme): a
-  // requirement of only such schemes needs none from the client, as an empty one.
+  // A scheme the client cannot send is no credential (its gap is at the scheme), and one no
+  // security scheme defines is none either (a gap here): a requirement of only such schemes
+  // needs none from the client, as an empty one.
+  for (const scheme of new Set(list.filter(isObject).flatMap((r) => Object.keys(r))))
+    if (!Object.hasOwn(componentsOf(ctx, "securitySchemes"), scheme))
+      note(
+        ctx,
+        out,
+        listAt,
+        `security requirement ${scheme}, which no security scheme defines: no credential is sent for it`,
+      );
   const requirements = list
     .filter(isObject)
-    .map((r) => Object.fromEntries(Object.entries(r).filter(([s]) => !isNoCredential(ctx, s))));
+    .map((r) => Object.fromEntries(Object.entries(r).filter(([s]) => isCredential(ctx, s))));
   const optional = requirements.some((r) => Object.keys(r).length === 0);
   const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
   if (alternatives.length === 0) return [];
