@@ -61,12 +61,16 @@ describe("sample: a made-up value passes its shape's checks", () => {
     expect(fromPattern("^((a+)+)+$", seeded(1), 1024, true)).toBeUndefined();
   });
 
-  it("makes a value of the pattern itself for negated escapes, Unicode properties and lookaheads", () => {
+  it("makes a value of the pattern itself for negated escapes, Unicode properties, character codes and lookaheads", () => {
     for (const pattern of [
       "^alias\\/\\S+",
       "^(?![aA]{1}[wW]{1}[sS]{1}:)([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]+)$",
       "^\\p{Lu}\\p{Ll}+$",
       "^\\D{3}\\W[\\S]$",
+      // characters by their codes, and a range that ends at an escape (ReadMe's API paths)
+      "^[^\\x00-\\x1F]+$",
+      "^[\\u0041-\\u005A]{3}$",
+      String.raw`\/apis\/((([a-z0-9-_ ]|[^\\x00-\\x7F])+.(json|yaml|yml)))`,
     ])
       for (let seed = 1; seed <= 20; seed++) {
         const made = fromPattern(pattern, seeded(seed));

@@ -312,10 +312,19 @@ const propertySets: Record<string, string> = {
 
 /**
  * The characters the escape after the `\\` at `pos.at` - 1 stands for, moving past it: a
- * class escape, a Unicode property, or a punctuation character as itself; undefined for any
- * other (a back reference, `\b`, a negated property).
+ * character by its code (`\x41`, `\u0041`, `\u{1F600}`), a class escape, a Unicode property,
+ * or a punctuation character as itself; undefined for any other (a back reference, `\b`, a
+ * negated property).
  */
 function escapeSet(source: string, pos: { at: number }): string | undefined {
+  const code = /^(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]{1,6})\})/.exec(
+    source.slice(pos.at, pos.at + 10),
+  );
+  if (code) {
+    pos.at += code[0].length;
+    const point = parseInt(code[1] ?? code[2] ?? code[3]!, 16);
+    return point <= 0x10ffff ? String.fromCodePoint(point) : undefined;
+  }
   const e = source[pos.at++];
   if (e === undefined) return undefined;
   if (Object.hasOwn(escapeSets, e)) return escapeSets[e];
@@ -328,29 +337,54 @@ function escapeSet(source: string, pos: { at: number }): string | undefined {
   return /[a-zA-Z0-9]/.test(e) ? undefined : e;
 }
 
-/** The characters of a class body such as `A-Z0-9_`. */
+/** A class atom at `at`: its characters, and whether it is one character (a range's end). */
+function classAtom(body: string, at: { at: number }): { set: string; one: boolean } | undefined {
+  const c = body.codePointAt(at.at)!;
+  if (c !== 0x5c) {
+    at.at += c > 0xffff ? 2 : 1;
+    return { set: String.fromCodePoint(c), one: true };
+  }
+  const start = ++at.at;
+  const set = escapeSet(body, at);
+  if (set === undefined) return undefined;
+  // a class escape (`\d`) or a property stands for several, even when it lists one here
+  const one = !/^[dDwWsSp]/.test(body.slice(start)) && [...set].length === 1;
+  return { set, one };
+}
+
+/** The characters of a class body such as `A-Z0-9_` or `\x00-\x1F`. */
 function expandClass(body: string): string | undefined {
   let out = "";
-  for (let i = 0; i < body.length; i++) {
-    let c = body[i]!;
-    if (c === "\\") {
-      const at = { at: i + 1 };
-      const set = escapeSet(body, at);
-      if (set === undefined) return undefined;
-      out += set;
-      i = at.at - 1;
-      continue;
+  const at = { at: 0 };
+  while (at.at < body.length) {
+    const from = classAtom(body, at);
+    if (from === undefined) return undefined;
+    if (from.one && body[at.at] === "-" && at.at + 1 < body.length) {
+      const after = { at: at.at + 1 };
+      const to = classAtom(body, after);
+      if (to?.one) {
+        out += rangeChars(from.set.codePointAt(0)!, to.set.codePointAt(0)!);
+        at.at = after.at;
+        continue;
+      }
     }
-    if (body[i + 1] === "-" && i + 2 < body.length) {
-      const to = body.charCodeAt(i + 2);
-      for (let code = c.charCodeAt(0); code <= to; code++) out += String.fromCharCode(code);
-      i += 2;
-      continue;
-    }
-    out += c;
-    c = "";
+    out += from.set;
   }
   return out.length > 0 ? out : undefined;
+}
+
+/**
+ * The characters from `low` to `high`: all of a small range; of a large one (`\u0000-\uFFFF`)
+ * its first 64 and the letters and digits in it, which is what a pick or a negation reads.
+ */
+function rangeChars(low: number, high: number): string {
+  let out = "";
+  const last = high - low > 4096 ? low + 63 : high;
+  for (let code = low; code <= last; code++) out += String.fromCodePoint(code);
+  if (last < high)
+    for (const ch of alphanumerics)
+      if (ch.charCodeAt(0) > last && ch.charCodeAt(0) <= high) out += ch;
+  return out;
 }
 
 /** The repeat range of the quantifier at `pos` (none: exactly once); open ranges stop `reach` past their minimum. */
