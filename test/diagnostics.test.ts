@@ -853,6 +853,16 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "path-param-shape",
+    defect:
+      "an object path parameter, an array of objects in a path segment, and an object header (a list of integers in the path and a string header are fine)",
+    expected: [
+      "test/fixtures/broken/path-param-shape/api.yaml:14:7 - error param-value-shape: path parameter color is an object, which a path parameter cannot carry (a scalar, or a list of scalars sent comma-separated); make it a string the caller writes as the server reads it",
+      "test/fixtures/broken/path-param-shape/api.yaml:15:7 - error param-value-shape: path parameter tags is an array of objects or arrays, which a path parameter cannot carry (a scalar, or a list of scalars sent comma-separated); make it a string the caller writes as the server reads it",
+      "test/fixtures/broken/path-param-shape/api.yaml:17:7 - error param-value-shape: header parameter filter is an object, which a header parameter cannot carry (a scalar, or a list of scalars sent comma-separated); make it a string the caller writes as the server reads it",
+    ],
+  },
+  {
     name: "pagination-misused",
     defect:
       "one pagination mistake per endpoint: a key of another style, items that is no field or no array or left out of an object body, a param that is not a query parameter (named, and an implicit default name), a cursor that is no scalar field of the item, hasMore not a boolean, a paged endpoint without a body, header and field both, a token that is an array, a total that is no field, stopOnEmptyPage on offset (which cannot move on from an empty page)",

@@ -589,6 +589,42 @@ describe("an API key whose header name no request can send (RapidAPI's documents
   });
 });
 
+describe("objects in a path segment or a header, and path styles other than simple (ReadMe's examples)", () => {
+  it("an object is a string the caller writes, a matrix style is sent as simple, each noted", async () => {
+    const { endpoints } = of("segment-shapes");
+    const paint = endpoints["paint.paint"]!;
+    // generate refuses an object path or header parameter (param-value-shape): the client sent `[object Object]`
+    expect(paint.params).toEqual({
+      color: { type: "string", description: "A color by its channels." },
+      layers: "string[]",
+      "X-Palette": { in: "header", type: "string", description: "A color by its channels." },
+    });
+    expect(paint.undocumented).toEqual(
+      expect.arrayContaining([
+        "path parameter color is an object (style simple), which a path parameter does not carry: it is a string the caller writes as the server reads it (import: #/paths/~1paint~1{color}~1{layers}/get/parameters/0/schema)",
+        "style matrix of path parameter layers: sent in the simple style (the value as it is, a list comma-separated) (import: #/paths/~1paint~1{color}~1{layers}/get/parameters/1/style)",
+        "header parameter X-Palette is an object (style simple, exploded), which a header parameter does not carry: it is a string the caller writes as the server reads it (import: #/paths/~1paint~1{color}~1{layers}/get/parameters/2/schema)",
+      ]),
+    );
+    const server = await recorder(() => ({ status: 204 }));
+    try {
+      const { StylesClient } = (await clientOf("segment-shapes")) as {
+        StylesClient: new (o: { baseUrl: string }) => {
+          paint: { paint(color: string, layers: string[], params?: object): Promise<unknown> };
+        };
+      };
+      await new StylesClient({ baseUrl: server.url }).paint.paint("R,100,G,200", ["a", "b"], {
+        "X-Palette": "R=1,G=2",
+      });
+      expect(server.requests.map((r) => [r.url, r.headers["x-palette"]])).toEqual([
+        ["/paint/R%2C100%2CG%2C200/a%2Cb", "R=1,G=2"],
+      ]);
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
 describe("a security requirement that names no security scheme (ReadMe's api_key)", () => {
   it("sends no credential for it, with a gap at the requirement; an alternative is kept", () => {
     const { endpoints } = of("undefined-scheme");

@@ -350,6 +350,11 @@ export const catalogue = {
     severity: "error",
     message: "query parameter {name} {problem}",
   },
+  "param-value-shape": {
+    severity: "error",
+    message:
+      "{placement} parameter {name} {problem}, which a {placement} parameter cannot carry (a scalar, or a list of scalars sent comma-separated); make it a string the caller writes as the server reads it",
+  },
   "param-header-duplicate": {
     severity: "error",
     message: "header parameter {name} is also listed in the endpoint's `headers:`; keep one",

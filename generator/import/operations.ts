@@ -555,9 +555,10 @@ export function paramsOf(
     const meta = paramMeta(ctx, param);
     const own = stringOf(param, "x-apigen-key");
     if (where !== "query") {
+      const carried = segmentValue(ctx, param, paramAt, schema ?? {}, schemaAt, out);
       const spec = paramSpec(
         ctx,
-        schema ?? {},
+        carried ?? schema ?? {},
         schemaAt,
         meta,
         where === "header" ? "header" : "path",
@@ -605,6 +606,47 @@ export function paramsOf(
       note(ctx, out, under(at, "parameters"), why);
     }
   return paramKeys([...byPlace.values()], pathName);
+}
+
+/**
+ * What a path or header parameter carries when its schema cannot be sent as it is: a path
+ * segment or a header holds a scalar or a list of scalars (comma-separated, OpenAPI's simple
+ * style). An object (ReadMe's `R,100,G,200`), a list of objects or a union holding them is a
+ * string the caller writes as the server reads it, noted with the style the document gives;
+ * a `label` or `matrix` style is sent in the simple one, noted. Undefined: the schema as it is.
+ */
+function segmentValue(
+  ctx: ImportContext,
+  param: JsonObject,
+  paramAt: Pointer,
+  schema: JsonValue,
+  schemaAt: Pointer,
+  out: JsonObject,
+): JsonValue | undefined {
+  const name = stringOf(param, "name")!;
+  const where = stringOf(param, "in")!;
+  const style = stringOf(param, "style") ?? "simple";
+  const exploded = param.explode === true ? ", exploded" : "";
+  const shape = shapeOf(ctx, schema, schemaAt);
+  if (shape !== "scalar" && shape !== "scalars") {
+    note(
+      ctx,
+      out,
+      schemaAt,
+      `${where} parameter ${name} is ${shape === "objects" || shape === "arrays" ? "a list of objects or lists" : "an object"} (style ${style}${exploded}), which a ${where} parameter does not carry: it is a string the caller writes as the server reads it`,
+    );
+    const { value } = deref(ctx, schema, schemaAt);
+    const description = isObject(value) ? stringOf(value, "description") : undefined;
+    return { type: "string", ...(description ? { description } : {}) };
+  }
+  if (style !== "simple")
+    note(
+      ctx,
+      out,
+      under(paramAt, "style"),
+      `style ${style}${exploded} of ${where} parameter ${name}: sent in the simple style (the value as it is, a list comma-separated)`,
+    );
+  return undefined;
 }
 
 /** A parameter, where it travels and, from apigen's own document, the key it had. */

@@ -9,7 +9,7 @@ import { BuildContext, stringList } from "./build-context.ts";
 import { checkDeliveryIdPlaces, warnUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
 import { signingOf } from "./build-signing.ts";
-import { checkQueryParams } from "./check-query-params.ts";
+import { checkParamShapes } from "./check-param-shapes.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
 import { checkExpandableFields, withExpand } from "./build-expand.ts";
@@ -141,7 +141,7 @@ export function buildModel(
   checkInfiniteTypes(namedTypes, ctx);
   checkAliasCycles(namedTypes, ctx);
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
-  checkQueryParams(ctx, namedTypes, endpoints);
+  checkParamShapes(ctx, namedTypes, endpoints);
   checkExpandableFields(ctx, namedTypes, endpoints);
   const pagedEndpoints = withExpand(
     ctx,

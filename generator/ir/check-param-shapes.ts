@@ -1,8 +1,9 @@
 /**
- * What a query string can carry, checked against each query parameter's resolved type: a
- * scalar, an array of scalars in any style, and an object of scalars (or arrays of scalars)
- * only as `style: deepObject` (`created[gte]=1`). Anything else would fail on every call, so
- * it is an error at the parameter instead of a RequestValidationError at run time.
+ * What each place of a request can carry, checked against each parameter's resolved type. A
+ * query string: a scalar, an array of scalars in any style, and an object of scalars (or
+ * arrays of scalars) only as `style: deepObject` (`created[gte]=1`). A path segment or a
+ * header: a scalar or an array of scalars (comma-separated). Anything else would fail on every
+ * call, or send `[object Object]`, so it is an error at the parameter instead.
  */
 import type { BuildContext } from "./build-context.ts";
 import { resolveType } from "./callback-routing.ts";
@@ -38,8 +39,20 @@ function queryProblem(param: Param, types: ReadonlyMap<string, NamedType>): stri
   return undefined;
 }
 
-/** Reports each query parameter of the endpoints whose type its style cannot send. */
-export function checkQueryParams(
+/** Why `param` (in a path segment or a header) cannot carry its type, or `undefined`. */
+function valueProblem(param: Param, types: ReadonlyMap<string, NamedType>): string | undefined {
+  const type = resolveType(param.type, types);
+  const variants = type.kind === "union" ? type.variants.map((v) => resolveType(v, types)) : [type];
+  for (const variant of variants) {
+    if (variant.kind === "object" || variant.kind === "map") return "is an object";
+    if (variant.kind === "array" && isStructured(variant.items, types))
+      return "is an array of objects or arrays";
+  }
+  return undefined;
+}
+
+/** Reports each parameter of the endpoints whose type its place (and style) cannot send. */
+export function checkParamShapes(
   ctx: BuildContext,
   types: readonly NamedType[],
   endpoints: readonly Endpoint[],
@@ -47,9 +60,18 @@ export function checkQueryParams(
   const byName = new Map(types.map((t) => [t.name, t] as const));
   for (const endpoint of endpoints)
     for (const param of endpoint.params) {
-      if (param.placement !== "query") continue;
-      const problem = queryProblem(param, byName);
+      if (param.placement === "query") {
+        const problem = queryProblem(param, byName);
+        if (problem)
+          ctx.bag.report("param-query-shape", { name: param.name, problem }, param.location);
+        continue;
+      }
+      const problem = valueProblem(param, byName);
       if (problem)
-        ctx.bag.report("param-query-shape", { name: param.name, problem }, param.location);
+        ctx.bag.report(
+          "param-value-shape",
+          { name: param.name, placement: param.placement, problem },
+          param.location,
+        );
     }
 }
