@@ -328,8 +328,26 @@ describe("every document the importer cannot take is a located diagnostic, never
       ),
     });
     expect(refused(p.doc)).toEqual([
-      expect.stringMatching(/doc\.yaml:14:10 yaml-alias-bomb: aliases expand past 100 copies/),
+      expect.stringMatching(
+        /doc\.yaml:14:10 yaml-alias-bomb: aliases add more than 100000 nodes to a file of \d+ nodes/,
+      ),
     ]);
+  });
+
+  it("takes an anchor aliased once per operation, as Fern writes security (Langfuse: about 150)", () => {
+    const operations = Array.from(
+      { length: 160 },
+      (_, i) =>
+        `  /items/${i}:\n    get:\n      operationId: item${i}\n      tags: [items]\n      security: ${i === 0 ? "&ref_0\n        - bearer: []" : "*ref_0"}\n      responses:\n        '204': { description: ok }\n`,
+    ).join("");
+    const p = project({
+      "doc.yaml": `openapi: 3.0.3\ninfo: { title: Shop, version: '1' }\ncomponents:\n  securitySchemes:\n    bearer: { type: http, scheme: bearer }\npaths:\n${operations}`,
+    });
+    const result = importSpec({ input: p.doc, outSpec: p.out, schemaFile });
+    expect(result.endpoints).toBe(160);
+    const endpoints = result.files.find((f) => f.path === "endpoints/items.yaml")!;
+    const items = parse(endpoints.text).endpoints as Record<string, { auth?: unknown }>;
+    expect(items["items.item159"]!.auth).toEqual(["bearer"]);
   });
 
   it("refuses an alias to no anchor and an alias inside its own anchor", () => {

@@ -90,7 +90,7 @@ export const catalogue = {
   "yaml-alias-bomb": {
     severity: "error",
     message:
-      "aliases expand past {max} copies of their nodes; refused as a YAML alias bomb (repeat the text, or use fewer aliases)",
+      "aliases add more than {max} nodes to a file of {own} nodes; refused as a YAML alias bomb (repeat the text, or use fewer aliases)",
   },
   "yaml-syntax": { severity: "error", message: "YAML syntax: {detail}" },
   "yaml-duplicate-key": { severity: "error", message: "duplicate key {key} in the same mapping" },

@@ -20,10 +20,9 @@ import { maxSpecFileBytes, readRegularFile, reasonOf } from "../load/spec-folder
 import { maxDocumentFileBytes } from "../load/spec-source.ts";
 import {
   checkAliases,
+  dataWithinAliasBudget,
   deepestPoint,
-  firstAlias,
   isStackOverflow,
-  maxAliasCount,
 } from "../load/yaml-guards.ts";
 import type { SourceLocation } from "../ir/model.ts";
 import { jsonOffset, JsonOffsets } from "./json-position.ts";
@@ -309,14 +308,15 @@ function parseYaml(text: string, lines: LineIndex): JsonValue {
   }
   if (!checkKeys(doc, lines, bag) || !checkAliases(doc, lines, bag))
     throw new DiagnosticsError(bag.items);
+  let data;
   try {
-    return doc.toJS({ maxAliasCount }) as JsonValue;
+    data = dataWithinAliasBudget(doc, lines, bag);
   } catch (error) {
     if (isStackOverflow(error)) throw tooDeep(deepestPoint(text, lines, maxDocumentDepth));
-    if (!(error instanceof ReferenceError && /alias count/i.test(error.message))) throw error;
-    bag.report("yaml-alias-bomb", { max: maxAliasCount }, firstAlias(doc, lines));
-    throw new DiagnosticsError(bag.items);
+    throw error;
   }
+  if (!data) throw new DiagnosticsError(bag.items);
+  return data.value as JsonValue;
 }
 
 /**

@@ -18,10 +18,9 @@ import { specText } from "./spec-text.ts";
 import {
   checkAliases,
   checkData,
+  dataWithinAliasBudget,
   deepestPoint,
-  firstAlias,
   isStackOverflow,
-  maxAliasCount,
   maxSpecDepth,
 } from "./yaml-guards.ts";
 
@@ -70,13 +69,8 @@ function plainData(
   lines: LineIndex,
   bag: DiagnosticBag,
 ): { value: unknown } | undefined {
-  try {
-    return { value: doc.toJS({ maxAliasCount }) ?? {} };
-  } catch (error) {
-    if (!(error instanceof ReferenceError && /alias count/i.test(error.message))) throw error;
-    bag.report("yaml-alias-bomb", { max: maxAliasCount }, firstAlias(doc, lines));
-    return undefined;
-  }
+  const data = dataWithinAliasBudget(doc, lines, bag);
+  return data && { value: data.value ?? {} };
 }
 
 /** A file read the fast way (fast-yaml.ts), or `undefined` when it needs the careful reading. */

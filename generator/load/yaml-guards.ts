@@ -5,11 +5,12 @@
  * - nesting deeper than `maxSpecDepth` levels (no real spec comes near it; the parser itself
  *   overflows its stack somewhere past 800 levels, and every later stage walks the data);
  * - aliases with no anchor before them, or inside the node they refer to (an infinite value);
- * - aliases that expand past the parser's alias budget (an "alias bomb": refused, not built);
+ * - aliases that add more nodes to the data than `aliasBudget` allows (an "alias bomb":
+ *   refused, never built), counted without expanding them;
  * - control characters written as escapes in quoted strings (`"\x01"`), which the text check
  *   cannot see, and escapes of half a surrogate pair (`"\uD800"`), which are no character.
  */
-import { isAlias, isCollection, visit, type Document, type Node } from "yaml";
+import { isAlias, isCollection, isPair, visit, type Document, type Node } from "yaml";
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type { SourceLocation } from "../ir/model.ts";
 import type { LineIndex } from "./line-index.ts";
@@ -19,8 +20,58 @@ import type { DataPath, SpecFile } from "./spec-file.ts";
 /** Deepest nesting of mappings and lists a spec file may have. */
 export const maxSpecDepth = 64;
 
-/** How many alias expansions a file may make (the parser's count); past it the file is refused. */
-export const maxAliasCount = 100;
+/**
+ * The most nodes aliases may add to a file's data: 100,000, or ten times the file's own nodes
+ * when that is more. Fern writes one anchored `security` list and an alias of it on every
+ * operation (Langfuse's document: about 150, which the parser's own count of 100 aliases of
+ * one anchor refused); an alias bomb adds billions.
+ */
+export function aliasBudget(ownNodes: number): number {
+  return Math.max(100_000, 10 * ownNodes);
+}
+
+/**
+ * The file's own nodes and the nodes its aliases add to its data, counted in document order
+ * without expanding anything: each anchored node's size, aliases included, is kept by its
+ * anchor's name when the node ends, and an alias (which checkAliases has made sure follows its
+ * anchor, outside it) adds that size. Recursion goes as deep as the file nests.
+ */
+export function aliasExpansion(doc: Document): { own: number; added: number } {
+  const anchored = new Map<string, number>();
+  let own = 0;
+  const size = (node: unknown): number => {
+    if (node === null || node === undefined) return 0;
+    if (isAlias(node)) return anchored.get(node.source) ?? 1;
+    own++;
+    let total = 1;
+    if (isCollection(node))
+      for (const item of node.items)
+        total += isPair(item) ? size(item.key) + size(item.value) : size(item);
+    const anchor = (node as Node).anchor;
+    if (anchor) anchored.set(anchor, total);
+    return total;
+  };
+  const total = size(doc.contents);
+  return { own, added: total - own };
+}
+
+/**
+ * The plain data of a document whose aliases were checked (checkAliases), or undefined with
+ * the `yaml-alias-bomb` diagnostic at its first alias when they add more than `aliasBudget`.
+ */
+export function dataWithinAliasBudget(
+  doc: Document,
+  lines: LineIndex,
+  bag: DiagnosticBag,
+): { value: unknown } | undefined {
+  const { own, added } = aliasExpansion(doc);
+  if (added > aliasBudget(own)) {
+    bag.report("yaml-alias-bomb", { max: aliasBudget(own), own }, firstAlias(doc, lines));
+    return undefined;
+  }
+  // counted above: the parser's own limit (100 aliases of one anchor) would refuse Fern's files
+  return { value: doc.toJS({ maxAliasCount: -1 }) };
+}
 
 /**
  * Whether `error` is the engine running out of stack: a RangeError, or (when it happens while
