@@ -283,7 +283,9 @@ function readAtom(source: string, pos: Cursor, random: Random): (() => string) |
   if (c === ".") return pick("abcdefghijklmnopqrstuvwxyz");
   // an anchor inside the pattern (`^\d+$|^\d+\.\d+$`, Open Banking's amounts) writes nothing
   if (c === "^" || c === "$") return () => "";
-  if ("*+?{}".includes(c)) return undefined;
+  // a brace that starts no quantifier is the character (`^(?:{[0-9a-f]{4}…})$`: a GUID in braces)
+  if (c === "{" && !/^\{\d+(,\d*)?\}/.test(source.slice(pos.at - 1))) return () => c;
+  if ("*+?{".includes(c)) return undefined;
   return () => c;
 }
 
