@@ -639,6 +639,40 @@ describe("a security requirement that names no security scheme (ReadMe's api_key
   });
 });
 
+describe("the stand-in under the path of the document's server address (https://api.example.com/v1)", () => {
+  it("answers there as at its root, the same answers, and nowhere else", async () => {
+    const { out } = of("key-header-not-a-name");
+    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as {
+      createStandIn: (options: object) => unknown;
+      listen: (standIn: unknown) => Promise<{ url: string; close(): Promise<void> }>;
+    };
+    const service = await testing.listen(testing.createStandIn({ seed: 3 }));
+    try {
+      const get = async (path: string) => {
+        const response = await fetch(`${service.url}${path}`, {
+          headers: { "X-Vendor-Token": "v-1" },
+        });
+        return [response.status, await response.text()] as const;
+      };
+      const [rootStatus, rootBody] = await get("/templates/t1");
+      expect(rootStatus).toBe(200);
+      // Prism serves the root alone; a client or proxy that keeps /v1 reaches this one too
+      expect(await get("/v1/templates/t1")).toEqual([200, rootBody]);
+      expect((await get("/v2/templates/t1"))[0]).toBe(404);
+      expect((await get("/v1"))[0]).toBe(404);
+      const { TemplatesClient } = (await clientOf("key-header-not-a-name")) as {
+        TemplatesClient: new (o: { baseUrl: string; vendorToken?: string }) => {
+          templates: { get(id: string): Promise<unknown> };
+        };
+      };
+      const client = new TemplatesClient({ baseUrl: `${service.url}/v1`, vendorToken: "v-1" });
+      expect(await client.templates.get("t1")).toEqual(JSON.parse(rootBody));
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe("root extensions of another tool under names apigen writes (Vonage's x-errors)", () => {
   it("are left out with a note where each is, not read as apigen's sections", () => {
     const { endpoints, top } = of("foreign-root-extensions");

@@ -350,6 +350,7 @@ export function buildStandIn(model: ApiModel): StandInModel {
       fallback: fallbackArea(model),
       collections: webhooks ? [webhooks.collection] : [],
       notFound: { status: 404, message: "no endpoint of the spec has this path" },
+      ...basePathsOf(model),
       rateLimited: {
         status: 429,
         message: rateLimit?.docs.description ?? "rate limited",
@@ -362,6 +363,21 @@ export function buildStandIn(model: ApiModel): StandInModel {
     events: events.events,
     eventTypes: events.types,
   };
+}
+
+/**
+ * The paths of the spec's environments and hosts (`/api/v2`), longest first, when any has one:
+ * the stand-in also answers under them (runtime/testing/core.ts, findRoute).
+ */
+function basePathsOf(model: ApiModel): { basePaths?: string[] } {
+  const paths = new Set<string>();
+  for (const { baseUrl } of [...model.environments, ...model.hosts]) {
+    if (baseUrl === undefined || !URL.canParse(baseUrl)) continue;
+    const path = new URL(baseUrl).pathname.replace(/\/+$/, "");
+    if (path) paths.add(path);
+  }
+  const sorted = [...paths].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  return sorted.length ? { basePaths: sorted } : {};
 }
 
 /** The route table's shapes, with those the events reach when there are events. */

@@ -174,6 +174,13 @@ export interface StandInTable {
   fallback: Area;
   collections: Collection[];
   notFound: Refusal;
+  /**
+   * The paths of the spec's server addresses, longest first (`/api/v2` of
+   * https://app.launchdarkly.com/api/v2): a request under one that no route matches as it is
+   * is routed by what follows it, so a client or proxy that keeps the server's path reaches
+   * the stand-in too.
+   */
+  basePaths?: string[];
   rateLimited: Refusal;
   /** The tag of a refusal without one, by status, for error bodies with a tag. */
   reasonTags: Record<number, string>;

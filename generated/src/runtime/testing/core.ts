@@ -234,18 +234,27 @@ function serve(
 }
 
 /**
- * The route of a method and path with its path parameters, or the refusal: 404, or 405 with
+ * The route of a method and path with its path parameters and the spec's path of the request
+ * (what follows a server address's path it came under), or the refusal: 404, or 405 with
  * `Allow`. The msw handlers (../msw/handlers.ts) route an override with it too.
  */
 export function findRoute(
   table: StandInTable,
   method: string,
-  pathname: string,
-): { route: Route; found: Record<string, string> } | { answer: OutboundResponse } {
-  const matches: { route: Route; found: Record<string, string> }[] = [];
-  for (const route of table.routes) {
-    const found = matchPath(route, pathname);
-    if (found !== undefined) matches.push({ route, found });
+  requested: string,
+):
+  | { route: Route; found: Record<string, string>; pathname: string }
+  | { answer: OutboundResponse } {
+  let pathname = requested;
+  let matches = routesOf(table, pathname);
+  // under a server address's path (`/api/v2/flags`), what follows it, when that is a route
+  for (const base of matches.length ? [] : (table.basePaths ?? [])) {
+    if (!requested.startsWith(`${base}/`)) continue;
+    const rest = requested.slice(base.length);
+    const under = routesOf(table, rest);
+    if (under.length === 0) continue;
+    [pathname, matches] = [rest, under];
+    break;
   }
   const hit =
     mostSpecific(
@@ -258,13 +267,26 @@ export function findRoute(
           pathname,
         )
       : undefined);
-  if (hit) return hit;
+  if (hit) return { ...hit, pathname };
   const area = areaOf(table, pathname);
   if (matches.length === 0) return { answer: refuse(table, area, table.notFound) };
   const methods = new Set(matches.map((m) => m.route.method));
   if (methods.has("GET")) methods.add("HEAD");
   const refusal = { status: 405, message: `${method} is not a method of ${pathname}` };
   return { answer: refuse(table, area, refusal, undefined, { Allow: [...methods].join(", ") }) };
+}
+
+/** Every route whose path `pathname` matches, with its path parameters. */
+function routesOf(
+  table: StandInTable,
+  pathname: string,
+): { route: Route; found: Record<string, string> }[] {
+  const matches: { route: Route; found: Record<string, string> }[] = [];
+  for (const route of table.routes) {
+    const found = matchPath(route, pathname);
+    if (found !== undefined) matches.push({ route, found });
+  }
+  return matches;
 }
 
 /**
@@ -325,7 +347,8 @@ export function createCore(ctx: Context): StandInCore {
     const answer = (a: OutboundResponse): Begun => ({ answer: done(method, pathname, a) });
     const routed = findRoute(table, method, pathname);
     if ("answer" in routed) return answer(routed.answer);
-    const { found } = routed;
+    // the spec's path: one answer for a resource whether or not the server's path came before it
+    const { found, pathname: specPath } = routed;
     const inVersion = versioned(table, routed.route, headers);
     if ("answer" in inVersion) return answer(inVersion.answer);
     const { route } = inVersion;
@@ -351,7 +374,7 @@ export function createCore(ctx: Context): StandInCore {
           : done(
               method,
               pathname,
-              serve(ctx, route, { pathname, query, found, streamError }, headers, bytes),
+              serve(ctx, route, { pathname: specPath, query, found, streamError }, headers, bytes),
             ),
       // the sender went away or its body broke off: there is no body to serve
       failed: () => refusal(400, "body: the request ended before its body did", false),
