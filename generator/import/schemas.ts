@@ -677,8 +677,9 @@ const literalType = (v: JsonValue) =>
 /**
  * An enum of string, integer or boolean values, all of one type. A value that is not of the
  * schema's declared `type` can never be valid (Firebrowse lists `9` among `type: string`
- * codes): it is left out, noted. Values of more than one type, or of others, are noted and
- * the type is `unknown`.
+ * codes): it is left out, noted. Values of more than one of those types (Vonage's
+ * `[true, false, 0, 1]`) are noted and the type is the union of their types
+ * (`boolean | integer`); values of others, `unknown`.
  */
 function enumType(
   ctx: ImportContext,
@@ -717,7 +718,8 @@ function enumType(
   // the declared type still holds (an empty enum of a string is a string: a text/plain body's
   // check, which reads the schema's type, and the written type must agree)
   const [only] = declared;
-  return declared.length === 1 && isScalarTypeName(only) ? only! : "unknown";
+  if (declared.length === 1 && isScalarTypeName(only)) return only!;
+  return kept.length && !types.has(undefined) ? [...types].sort().join(" | ") : "unknown";
 }
 
 /** Description, example, deprecated and default, as the spec writes them. */
