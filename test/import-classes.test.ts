@@ -8,6 +8,7 @@
  */
 import { copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
@@ -241,6 +242,22 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     ]);
     const query = "#/paths/~1samples/get/parameters/0/schema/items/enum";
     expect(gapsAt("enum-mixed-types", query)[0]).toContain("left out: [9,8]");
+  });
+
+  it("a query parameter of two types is read by the stand-in as whichever the text is", async () => {
+    const endpoints = imported.get("enum-mixed-types")!.spec["endpoints/samples.yaml"]!
+      .endpoints as Record<string, { params: Record<string, { type: string }> }>;
+    expect(endpoints["samples.list"]!.params.delivered!.type).toBe("boolean | integer");
+    const testing = (await import(
+      pathToFileURL(join(scratch, "enum-mixed-types/pkg/src/testing.ts")).href
+    )) as {
+      createStandIn: (options: object) => { fetch(request: Request): Promise<Response> };
+    };
+    const standIn = testing.createStandIn({});
+    const status = async (query: string) =>
+      (await standIn.fetch(new Request(`http://stand-in.test/samples?${query}`))).status;
+    expect([await status("delivered=true"), await status("delivered=1")]).toEqual([200, 200]);
+    expect(await status("delivered=maybe")).toBe(400);
   });
 
   it("a union member that is a named binary schema is a string in JSON, noted; the schema stays binary", () => {

@@ -115,12 +115,18 @@ function transitions(model: ApiModel): Map<string, RouteState> {
 /**
  * What a parameter's URL text (each item's, for a list) becomes: the model's own rule, else a
  * number or a boolean by its type, named types resolved and enums and literals by their values
- * (callback-routing.ts, as a callback's parameters are read).
+ * (callback-routing.ts, as a callback's parameters are read); of a union of scalars
+ * (`boolean | integer`), whichever of them the text reads as.
  */
-function urlValueOf(p: Param, types: TypeLookup): { urlValue?: "number" | "boolean" } {
+function urlValueOf(p: Param, types: TypeLookup): { urlValue?: "number" | "boolean" | "scalar" } {
   if (p.urlValue) return { urlValue: p.urlValue };
-  const type = resolveType(p.type, types);
-  const urlValue = urlValueOfType(type.kind === "array" ? type.items : type, types);
+  const resolved = resolveType(p.type, types);
+  const type = resolved.kind === "array" ? resolveType(resolved.items, types) : resolved;
+  if (type.kind === "union") {
+    const kinds = type.variants.map((v) => urlValueOfType(v, types));
+    return kinds.some((k) => k !== undefined) ? { urlValue: "scalar" } : {};
+  }
+  const urlValue = urlValueOfType(type, types);
   return urlValue ? { urlValue } : {};
 }
 

@@ -142,9 +142,11 @@ function safeDecode(text: string): string | undefined {
 
 /** A URL text as the value the validators expect. */
 function urlValue(param: RouteParam, text: string): unknown {
-  if (param.urlValue === "number" && text.trim() !== "" && !Number.isNaN(Number(text)))
+  const as = param.urlValue;
+  if ((as === "number" || as === "scalar") && text.trim() !== "" && !Number.isNaN(Number(text)))
     return Number(text);
-  if (param.urlValue === "boolean" && (text === "true" || text === "false")) return text === "true";
+  if ((as === "boolean" || as === "scalar") && (text === "true" || text === "false"))
+    return text === "true";
   return text;
 }
 

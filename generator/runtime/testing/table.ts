@@ -48,8 +48,11 @@ export interface RouteParam {
   /** The name it travels under, when it is not `name` (a query parameter keyed `id_query`). */
   wire?: string;
   in: "path" | "query" | "header" | "trailing";
-  /** What the URL text becomes before validation (absent: a string). */
-  urlValue?: "number" | "boolean";
+  /**
+   * What the URL text becomes before validation (absent: a string); `scalar`, of a union of
+   * scalars: a boolean or a number where the text is one, else the text.
+   */
+  urlValue?: "number" | "boolean" | "scalar";
   /** An array parameter: every occurrence (and comma-separated parts) are kept. */
   list?: boolean;
   /**
