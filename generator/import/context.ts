@@ -5,6 +5,7 @@
  * from, so `--gaps` lists it.
  */
 import { camelCase } from "../ir/casing.ts";
+import { headerToken } from "../ir/http-headers.ts";
 import {
   child,
   type JsonObject,
@@ -161,9 +162,6 @@ export function securityScheme(ctx: ImportContext, raw: JsonValue, at: Pointer):
     ? ctx.doc.resolveRef(raw.$ref, at).value
     : raw;
 }
-
-/** An HTTP header name (a token of RFC 9110): the only kind of name a request can send. */
-export const headerToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
  * Why a security scheme is no credential of the client, as its note says it; undefined when

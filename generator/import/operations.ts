@@ -3,7 +3,7 @@
  * from tags, parameters by where they travel, the request body by content type, the success
  * response with its headers, error statuses, and the credentials each operation sends.
  */
-import { fetchWrittenHeaders } from "../ir/http-headers.ts";
+import { fetchWrittenHeaders, headerToken } from "../ir/http-headers.ts";
 import { sendsDefaultText } from "../emit/openapi/parameters.ts";
 import { placementText } from "../emit/openapi/schemas.ts";
 import { camelCase } from "../ir/casing.ts";
@@ -11,7 +11,6 @@ import {
   componentsOf,
   credentialId,
   deref,
-  headerToken,
   isCredential,
   isObject,
   isScalarTypeName,

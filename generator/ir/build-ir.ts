@@ -18,6 +18,7 @@ import { checkStreams } from "./build-streams.ts";
 import { TypeBuilder } from "./build-types.ts";
 import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
+import { headerToken } from "./http-headers.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
 import { mergeSpec, type Decl, type MergedSpec } from "./merge.ts";
 import {
@@ -291,7 +292,7 @@ function buildCredential(
 /** What each place's `name` must be: a header name, an item key of the signature header, a field. */
 const replayNames: Record<string, { pattern: RegExp; expected: string }> = {
   header: {
-    pattern: /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/,
+    pattern: headerToken,
     expected: "an HTTP header name (a token: letters, digits and !#$%&'*+-.^_`|~)",
   },
   signature: {

@@ -2,7 +2,7 @@
  * Endpoints (outbound) and callbacks (inbound): parameters checked against the path
  * template, credentials checked against the declared ones, error responses resolved.
  */
-import { fetchWrittenHeaders } from "./http-headers.ts";
+import { fetchWrittenHeaders, headerToken } from "./http-headers.ts";
 import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
@@ -336,9 +336,6 @@ const reservedHeaders = new Set([
   "authorization",
   ...fetchWrittenHeaders,
 ]);
-
-/** An HTTP header name (RFC 9110's token), as the spec schema's `headerName` writes it. */
-const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** The entries of `auth:`: plain ids, or `{ credential, optional }`. */
 function authEntries(value: unknown): { credential: string; optional: boolean }[] {

@@ -1,5 +1,5 @@
 /**
- * Checks of a spec's `pattern`: the generated validators compile it with `new RegExp` and run
+ * Checks of a spec's `pattern`: the generated validators compile it (`patternRegExp`) and run
  * it on input from the network, so a pattern that does not compile is an error here (not a
  * SyntaxError in the user's process at the first request), and a pattern that can take
  * exponential time on a hostile string is a warning.

@@ -5,6 +5,13 @@
  * check, the importer and the stand-in agree on them.
  */
 
+/**
+ * An HTTP header name (a token of RFC 9110 5.6.2): the only kind of name a request can send.
+ * The spec format's header parameters and signature headers are held to it, and import leaves
+ * out (or, for an API key, makes no credential of) a header named otherwise.
+ */
+export const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** Framing and hop-by-hop headers (RFC 9110 7.6.1, 8.6; RFC 9112 6). */
 const framingHeaders = [
   "connection",
