@@ -4,7 +4,9 @@
  * folders and served through `router.fetch` and, behind a real 127.0.0.1 server, the node
  * adapter. A signed delivery reaches the handler of its event with the validated payload;
  * a bad payload, an unknown event, a missing header or field and a bad signature are each
- * refused with a reason that names the event and the field, and no handler runs.
+ * refused with a reason that names the event and the field, and no handler runs. With one
+ * payload for every delivery whose type the spec gives (the stand-in fixture's `payload:
+ * Ticket`), the one handler gets it validated and typed.
  */
 import { createHmac } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
@@ -386,5 +388,70 @@ describe("webhook events named by a payload field (test/fixtures/features/typed-
     seen.length = 0;
     expect((await post(succeeded, "other")).status).toBe(422);
     expect(seen).toEqual([]);
+  });
+});
+
+describe("one typed payload for every delivery (test/fixtures/features/stand-in: `payload: Ticket`)", () => {
+  let out: string;
+  let mod: RouterModule;
+  const seen: unknown[] = [];
+  const header = "X-Signature";
+  beforeAll(async () => {
+    out = await generated("stand-in");
+    mod = await load(out);
+  });
+  const post = (body: unknown) =>
+    deliver(
+      mod.createCallbackRouter({
+        signingSecrets: [secret],
+        webhook: { path: "/webhooks", handler: (payload: unknown) => void seen.push(payload) },
+      }),
+      header,
+      JSON.stringify(body),
+    );
+
+  it("hands the handler a payload that is a Ticket", async () => {
+    seen.length = 0;
+    const ticket = { ticket_id: "t-1", state: "open" };
+    expect(await post(ticket)).toEqual({ status: 200, text: "", json: undefined });
+    expect(seen).toEqual([ticket]);
+  });
+
+  it("refuses one that is not, naming the field, and runs no handler", async () => {
+    seen.length = 0;
+    expect(await post({ ticket_id: 7, state: "open" })).toMatchObject(
+      refusal(400, 400, "body.ticket_id must be a string, not number 7"),
+    );
+    expect((await post({ ticket_id: "t-2", state: "reopened" })).status).toBe(400);
+    expect((await post([])).status).toBe(400);
+    expect(seen).toEqual([]);
+  });
+
+  it("types the handler's payload as the spec's type", () => {
+    const usage = [
+      'import { createCallbackRouter } from "./callbacks.js";',
+      'import type { Ticket } from "./types.js";',
+      "createCallbackRouter({",
+      '  signingSecrets: ["s"],',
+      "  webhook: {",
+      '    path: "/webhooks",',
+      "    handler: (payload, ctx) => {",
+      "      const ticket: Ticket = payload;",
+      '      const state: "open" | "closed" | undefined = payload.state;',
+      "      // @ts-expect-error a Ticket has no amount",
+      "      void payload.amount;",
+      "      void [ticket, state, ctx.rawBody];",
+      "    },",
+      "  },",
+      "});",
+      "",
+    ].join("\n");
+    writeFileSync(join(out, "src/usage.ts"), usage);
+    const run = runTypeScript(typescript6, [
+      "-p",
+      join(withRuntimeDeclarations(out), "tsconfig.json"),
+    ]);
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
   });
 });

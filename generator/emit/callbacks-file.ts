@@ -12,6 +12,7 @@ import type {
   FailureShape,
   ReplayPlaces,
   SignatureScheme,
+  TypeNode,
   Webhooks,
 } from "../ir/model.ts";
 import { arr, call, id, lit, obj, ret } from "./code/build.ts";
@@ -31,7 +32,7 @@ import {
   runtimeValue,
   validatorRef,
 } from "./shared/symbols.ts";
-import { generic, keyword, literalType, union } from "./shared/type-expr.ts";
+import { generic, keyword, literalType, typeExpr, union } from "./shared/type-expr.ts";
 import { validatorExpr } from "./shared/validator-expr.ts";
 import { deliveryHeadersExpr, deliveryHeadersInterface } from "./shared/delivery-headers.ts";
 import {
@@ -221,14 +222,42 @@ const noSecretsMember: Member = {
   type: keyword("never"),
 };
 
+/**
+ * `webhook?: WebhookRoute<Headers, Payload>` of a spec with one payload for every delivery that
+ * gives the handler something typed: the declared headers, the payload's type, or both; none
+ * where the base options' `WebhookRoute` (neither) says it all.
+ */
+function singleRouteMember(webhooks: Webhooks): Member | undefined {
+  const payload = typedSinglePayload(webhooks);
+  if (!webhooks.headers && !payload) return undefined;
+  const headers = webhooks.headers
+    ? deliveryHeadersTypeRef
+    : runtimeType(coreModule, "DeliveryHeaders");
+  return {
+    kind: "property-signature",
+    name: "webhook",
+    hasQuestionToken: true,
+    docs: [
+      payload
+        ? "The webhook route: where deliveries arrive (POST), and the handler of their payload, validated against the spec's type before it runs."
+        : "The webhook route: where deliveries arrive (POST), and the handler of their payload and declared headers.",
+    ],
+    type: {
+      kind: "generic",
+      target: runtimeType(coreModule, "WebhookRoute"),
+      args: payload ? [headers, typeExpr(payload)] : [headers],
+    },
+  };
+}
+
 function optionsInterface(model: ApiModel): Statement {
   const base = runtimeType(coreModule, "BaseRouterOptions");
   const typed = typedWebhooks(model);
   const signsNothing = signedParts(model).signed.length === 0;
-  // untyped deliveries with declared headers: the route's handler gets them typed
-  const untypedWithHeaders = model.webhooks !== undefined && !typed && !!model.webhooks.headers;
+  // one payload for every delivery, with declared headers or a payload type: the route's handler gets them typed
+  const singleRoute = model.webhooks && !typed ? singleRouteMember(model.webhooks) : undefined;
   const omitted = [
-    ...(model.webhooks && !typed && !untypedWithHeaders ? [] : ["webhook"]),
+    ...(model.webhooks && !typed && !singleRoute ? [] : ["webhook"]),
     ...(signsNothing ? ["signingSecrets"] : []),
   ];
   return {
@@ -268,23 +297,7 @@ function optionsInterface(model: ApiModel): Statement {
             } satisfies Member,
           ]
         : []),
-      ...(untypedWithHeaders
-        ? [
-            {
-              kind: "property-signature",
-              name: "webhook",
-              hasQuestionToken: true,
-              docs: [
-                "The webhook route: where deliveries arrive (POST), and the handler of their payload and declared headers.",
-              ],
-              type: {
-                kind: "generic",
-                target: runtimeType(coreModule, "WebhookRoute"),
-                args: [deliveryHeadersTypeRef],
-              },
-            } satisfies Member,
-          ]
-        : []),
+      ...(singleRoute ? [singleRoute] : []),
     ],
   };
 }
@@ -309,6 +322,18 @@ function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
 
 /** Whether the spec lists webhook events (typed deliveries), not one payload for all. */
 const typedWebhooks = (model: ApiModel): boolean => (model.webhooks?.events.length ?? 0) > 0;
+
+/**
+ * The one payload of every delivery where the spec gives its type (`payload: Ticket`), which
+ * the router validates and the handler gets typed; none for `payload: unknown` (the Merchant
+ * spec: its shape is not shown) or typed events.
+ */
+function typedSinglePayload(webhooks: Webhooks): TypeNode | undefined {
+  const { payload } = webhooks;
+  return webhooks.events.length === 0 && payload && payload.kind !== "unknown"
+    ? payload
+    : undefined;
+}
 
 /** The re-exports of the runtime that users of the router type their code with. */
 function reExports(model: ApiModel): FileStatement[] {
@@ -402,6 +427,12 @@ function routerDocLines(model: ApiModel): string[] {
   ];
 }
 
+/** The validator of the one payload of every delivery, where the spec types it (`typedSinglePayload`). */
+function webhookPayloadExpr(webhooks: Webhooks | undefined): Expr | undefined {
+  const payload = webhooks && typedSinglePayload(webhooks);
+  return payload && validatorExpr(payload);
+}
+
 /** `src/callbacks.ts` of the generated package; nothing for a spec without callbacks or webhooks. */
 export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
   const { model } = ctx;
@@ -415,6 +446,7 @@ export function emitCallbacksFile(ctx: EmitContext): EmittedFile[] {
       ["webhookReplay", replayExpr(model.webhooks?.replay)],
       ["webhookEvents", model.webhooks && webhookEventsExpr(model.webhooks)],
       ["webhookHeaders", model.webhooks && deliveryHeadersExpr(model.webhooks)],
+      ["webhookPayload", webhookPayloadExpr(model.webhooks)],
       ["routes", arr(model.callbacks.map(routeEntry))],
     ],
     { expanded: true },

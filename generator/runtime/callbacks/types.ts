@@ -47,11 +47,15 @@ export interface DeliveryContext<Headers extends object = DeliveryHeaders> exten
 }
 
 /** The webhook route: mount it at the URL registered with the service. */
-export interface WebhookRoute<Headers extends object = DeliveryHeaders> {
+export interface WebhookRoute<Headers extends object = DeliveryHeaders, Payload = unknown> {
   /** Path below where the router is mounted, e.g. `/webhooks`. Deliveries are POST. */
   path: string;
-  /** Receives the verified, parsed payload; its shape is not in the spec. Answer: 200, empty body. */
-  handler: (payload: unknown, ctx: DeliveryContext<Headers>) => void | Promise<void>;
+  /**
+   * Receives the verified, parsed payload: validated against the spec's payload type where the
+   * spec gives one (`Payload`), as it arrived where the spec does not show its shape
+   * (`unknown`). Answer: 200, empty body.
+   */
+  handler: (payload: Payload, ctx: DeliveryContext<Headers>) => void | Promise<void>;
 }
 
 /** Context of a typed webhook handler. */
@@ -164,7 +168,7 @@ export interface CoreOptions extends Omit<BaseRouterOptions, "webhook" | "signin
   signingSecrets?: BaseRouterOptions["signingSecrets"];
   /** The callback handlers by event; absent where the spec has no callbacks. */
   handlers?: { readonly [event: string]: AnyHandler | undefined };
-  webhook?: WebhookRoute<never> | TypedWebhookRoute<AnyWebhookHandlers, never>;
+  webhook?: WebhookRoute<never, never> | TypedWebhookRoute<AnyWebhookHandlers, never>;
 }
 
 /** The generated description of an API's callbacks. */
@@ -176,8 +180,13 @@ export interface RouterSpec {
   webhookSignatureScheme?: SignatureScheme;
   /** Where signed webhook deliveries carry their signing time and delivery id; absent: neither. */
   webhookReplay?: ReplaySpec;
-  /** The typed events of webhook deliveries; absent: one untyped payload for every delivery. */
+  /** The typed events of webhook deliveries; absent: one payload for every delivery. */
   webhookEvents?: WebhookEventsSpec;
+  /**
+   * Without events: the check of the one payload every delivery carries, where the spec gives
+   * its type; absent: the payload is handed over as parsed (its shape is not in the spec).
+   */
+  webhookPayload?: Validator;
   /** The headers webhook deliveries carry that the spec declares; absent: none. */
   webhookHeaders?: DeliveryHeadersSpec;
   /** Code of a signature failure, from the spec. */

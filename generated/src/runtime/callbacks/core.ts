@@ -46,7 +46,7 @@ import type {
   RouterCore,
   RouterSpec,
 } from "./types.js";
-import { deliverTyped, deliveryHeaders, type DeliveryTools } from "./webhook.js";
+import { deliverTyped, deliveryHeaders, payloadProblems, type DeliveryTools } from "./webhook.js";
 
 export type {
   AnyHandler,
@@ -350,7 +350,8 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
 
   /**
    * The webhook route: POST only, size, signature, JSON, then the user's handler (typed
-   * deliveries: the event's, after its payload is validated); 200 with an empty body.
+   * deliveries: the event's; one payload for all: the route's), after the payload is validated
+   * where the spec gives its type; 200 with an empty body.
    */
   const beginWebhook = (
     method: string,
@@ -392,13 +393,16 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
       };
       if (spec.webhookEvents && "handlers" in webhook)
         return deliverTyped(spec.webhookEvents, eventChecks, webhook, parsed.value, request, tools);
-      if ("handler" in webhook)
+      if ("handler" in webhook) {
+        const reasons = payloadProblems(spec.webhookPayload, parsed.value);
+        if (reasons.length) return refuseDelivery(undefined, reasons);
         return tools.run(undefined, () =>
           (webhook.handler as (payload: unknown, ctx: DeliveryContext) => unknown)(
             parsed.value,
             request,
           ),
         );
+      }
       return tools.run(undefined, () => undefined);
     });
   };

@@ -89,6 +89,19 @@ export function deliveryHeaders(
     : { ok: true, value };
 }
 
+/**
+ * Why a delivery's one payload (a spec without events) does not match the spec's payload type,
+ * one reason per problem, each naming the field (`body.issue.number must be a number, not a
+ * string`); none where it matches or the spec gives no type (`check` absent).
+ */
+export function payloadProblems(check: Validator | undefined, payload: unknown): string[] {
+  if (check === undefined) return [];
+  // The validators append to one list (never spread: a list can be long).
+  const issues: ValidationIssue[] = [];
+  check(payload, "body", issues);
+  return issues.map((i) => `${i.path} ${i.message}`);
+}
+
 /** The event a delivery names, or why it names none. */
 export function deliveryEvent(
   spec: WebhookEventsSpec,

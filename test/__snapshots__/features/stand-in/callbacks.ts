@@ -4,9 +4,16 @@
  * Server code: import it from the package's `./callbacks` entry; the main entry leaves it out of browser bundles.
  */
 
-import type { BaseRouterOptions, RouterSpec } from "./runtime/callbacks/core.js";
+import type {
+  BaseRouterOptions,
+  DeliveryHeaders,
+  RouterSpec,
+  WebhookRoute,
+} from "./runtime/callbacks/core.js";
 import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import type { SignatureScheme } from "./runtime/callbacks/signature.js";
+import type { Ticket } from "./types.js";
+import { validateTicket } from "./validators.js";
 
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
@@ -40,9 +47,11 @@ export type {
 export type CallbackHandlers = {};
 
 /** Options of `createCallbackRouter`. */
-export interface CallbackRouterOptions extends BaseRouterOptions {
+export interface CallbackRouterOptions extends Omit<BaseRouterOptions, "webhook"> {
   /** The business logic: one handler per event. */
   handlers?: CallbackHandlers;
+  /** The webhook route: where deliveries arrive (POST), and the handler of their payload, validated against the spec's type before it runs. */
+  webhook?: WebhookRoute<DeliveryHeaders, Ticket>;
 }
 
 /** Header that carries the signature of webhook deliveries, for `verifyWebhook`. */
@@ -55,6 +64,7 @@ export const webhookSignatureScheme: SignatureScheme = { name: "hmac-sha256-base
 const spec: RouterSpec = {
   signatureCode: 422,
   webhookSignatureHeader: "X-Signature",
+  webhookPayload: validateTicket,
   routes: [],
 };
 
