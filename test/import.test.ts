@@ -737,6 +737,66 @@ describe("webhooks and callbacks of other documents", () => {
     });
   });
 
+  it("reads the header parameters every delivery declares alike as delivery headers, noting the others", async () => {
+    const header = (name: string, schema: object, more: object = {}) => ({
+      name,
+      in: "header",
+      schema,
+      ...more,
+    });
+    const shared = [
+      header("X-Hook-Delivery", { type: "string" }, { required: true, description: "A GUID." }),
+      header("X-Hook-Attempt", { type: "integer", minimum: 1 }),
+      header("X-Hook-Target", { type: "string", enum: ["repository", "organization"] }),
+      header("X-Hook-Shape", { type: "object" }),
+    ];
+    const delivery = (schema: string, parameters: object[]) => {
+      const { post } = event("x", schema);
+      return { post: { ...post, parameters } };
+    };
+    // GitHub's shape: nothing names the event, every delivery declares the same headers
+    const { read, outSpec } = doc({
+      a: delivery("Order", [...shared, header("X-Only-A", { type: "string" })]),
+      b: delivery("Refund", [
+        ...shared,
+        header("x-hook-attempt", { type: "string" }),
+        header("Bad Name", { type: "string" }),
+      ]),
+    });
+    const webhooks = read("webhooks.yaml").webhooks;
+    expect(webhooks.headers).toEqual({
+      "X-Hook-Delivery": { type: "string", required: true, description: "A GUID." },
+      "X-Hook-Attempt": { type: "integer", minimum: 1 },
+      "X-Hook-Target": { enum: ["repository", "organization"] },
+    });
+    expect(webhooks.undocumented).toEqual([
+      "delivery header X-Hook-Shape of a type a header cannot carry (import: #/webhooks/a/post/parameters/3)",
+      "delivery header X-Only-A: not declared alike by every delivery, so not read as one of all (import: #/webhooks/a/post/parameters/4)",
+      'delivery header "Bad Name" is no header name (import: #/webhooks/b/post/parameters/5)',
+      expect.stringMatching(/^webhooks a, b: the document does not say how a delivery names/),
+    ]);
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    expect(generated.model.webhooks?.headerValues).toEqual([
+      { name: "X-Hook-Delivery" },
+      { name: "X-Hook-Attempt", as: "number" },
+      { name: "X-Hook-Target" },
+    ]);
+    // where a header names each event (a const), that header is the selector, not a delivery header
+    const withDelivery = (name: string, schema: string) => {
+      const { post } = event(name, schema);
+      return { post: { ...post, parameters: [...post.parameters, shared[0]] } };
+    };
+    const typed = doc({
+      orderCreated: withDelivery("order.created", "Order"),
+      refundIssued: withDelivery("refund.issued", "Refund"),
+    }).read("webhooks.yaml").webhooks;
+    expect(typed.eventHeader).toBe("X-Event");
+    expect(typed.undocumented).toBeUndefined();
+    expect(typed.headers).toEqual({
+      "X-Hook-Delivery": { type: "string", required: true, description: "A GUID." },
+    });
+  });
+
   it("turns an operation's callbacks into callbacks, the URL's expression in a note", () => {
     const { read } = doc(
       {},

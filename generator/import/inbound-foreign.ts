@@ -1,12 +1,13 @@
 /**
  * The inbound side of documents that are not apigen's: OpenAPI 3.1 `webhooks` (one entry is
  * the deliveries' payload; several are typed events where a `const` names each, else one
- * union payload, noted) and operations' `callbacks` (each a callback, its URL's runtime
- * expression noted).
+ * union payload, noted; their header parameters the delivery headers, inbound-headers.ts) and
+ * operations' `callbacks` (each a callback, its URL's runtime expression noted).
  */
 import { deref, isObject, note, stringOf, under, type ImportContext } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { bodyType, inboundAuth, inboundMethod, type Delivery } from "./inbound-common.ts";
+import { foreignDeliveryHeaders } from "./inbound-headers.ts";
 import { operationsOf } from "./operations.ts";
 import { carryNotes, withFacets } from "./schemas.ts";
 
@@ -22,6 +23,11 @@ export function otherWebhooks(ctx: ImportContext, deliveries: readonly Delivery[
   }));
   const auth = deliveries.flatMap(([, op, at]) => inboundAuth(ctx, op, at));
   if (auth.length) out.auth = [...new Set(auth)];
+  const selectors = new Set(payloads.map((p) => JSON.stringify(p.selector?.key)));
+  const named = deliveries.length > 1 && payloads.every((p) => p.selector) && selectors.size === 1;
+  const eventHeader = named ? stringOf(payloads[0]!.selector!.key, "eventHeader") : undefined;
+  const headers = foreignDeliveryHeaders(ctx, deliveries, eventHeader, out);
+  if (Object.keys(headers).length) out.headers = headers;
   if (deliveries.length === 1) {
     const [name, op] = deliveries[0]!;
     const description = stringOf(op, "description") ?? stringOf(op, "summary");
@@ -29,8 +35,6 @@ export function otherWebhooks(ctx: ImportContext, deliveries: readonly Delivery[
     out.payload = payloads[0]!.type;
     return out;
   }
-  const selectors = new Set(payloads.map((p) => JSON.stringify(p.selector?.key)));
-  const named = payloads.every((p) => p.selector) && selectors.size === 1;
   if (named) {
     Object.assign(out, payloads[0]!.selector!.key);
     out.events = Object.fromEntries(
