@@ -199,6 +199,44 @@ describe("trigger against examples/merchant-server", () => {
     expect(gone.lines.at(-1)).toMatch(/^verdict: no answer: /);
   });
 
+  it("needs a secret only for an event the spec signs (test/fixtures/callbacks-inline)", async () => {
+    const inline = join(repoRoot, "test/fixtures/callbacks-inline");
+    const seen: { url?: string; headers: Record<string, unknown> }[] = [];
+    const plain = createServer((req, res) => {
+      seen.push({ url: req.url, headers: req.headers });
+      req.resume();
+      req.on("end", () => res.writeHead(200).end());
+    });
+    const address = await listen(plain);
+    try {
+      const lines: string[] = [];
+      const signed = await trigger(
+        { event: "stock.check", specDir: inline, url: address },
+        (line) => void lines.push(line),
+      );
+      expect(signed.code).toBe(2);
+      expect(lines).toEqual(["stock.check is signed (X-Sig): trigger needs --secret S to sign it"]);
+      expect(seen).toEqual([]);
+      const unsigned = await trigger({ event: "ping", specDir: inline, url: address }, () => {});
+      expect(unsigned.code).toBe(0);
+      expect(seen).toEqual([
+        { url: "/ping", headers: expect.not.objectContaining({ "x-sig": expect.anything() }) },
+      ]);
+    } finally {
+      await close(plain);
+    }
+    // the command line takes no --secret for it either
+    const cli = await runCli([
+      "trigger",
+      "ping",
+      "--spec",
+      "test/fixtures/callbacks-inline",
+      "--url",
+      "http://127.0.0.1:9",
+    ]);
+    expect(cli.stdout + cli.stderr).not.toMatch(/needs --secret|--secret/);
+  });
+
   it("runs from the command line: `trigger <event> --spec DIR --url URL --secret S`", async () => {
     const ok = await runCli([
       "trigger",

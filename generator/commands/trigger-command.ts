@@ -35,7 +35,8 @@ export interface TriggerOptions {
   overlays?: readonly string[];
   /** The merchant server's base address for callbacks; the whole address for a webhook. */
   url: string;
-  secret: string;
+  /** The signing secret; absent, the event must be one the spec does not sign. */
+  secret?: string;
   /**
    * Every secret to sign with, for a scheme that carries one signature per secret while a
    * secret rolls (timestamped, Standard Webhooks); default `[secret]`. Others sign with the first.
@@ -277,7 +278,10 @@ function limitsOf(options: TriggerOptions): Limits {
  * node sends from them).
  */
 function secretsOf(options: TriggerOptions): string[] {
-  const secrets = [options.secret, ...(options.secrets ?? [])];
+  const secrets = [
+    ...(options.secret !== undefined ? [options.secret] : []),
+    ...(options.secrets ?? []),
+  ];
   if (options.apiKey !== undefined) secrets.push(options.apiKey);
   const { username, password } = new URL(options.url);
   const decoded = (part: string) => {
@@ -331,6 +335,10 @@ export async function deliver(
     );
     return { code: 2 };
   }
+  if (event.signatureHeader !== undefined && options.secret === undefined && !options.secrets) {
+    show(`${event.name} is signed (${event.signatureHeader}): trigger needs --secret S to sign it`);
+    return { code: 2 };
+  }
   const scheme = schemeOf(options);
   const body = options.bodyFile ? readBodyFile(options.bodyFile) : options.body;
   let request: DeliveryRequest;
@@ -339,7 +347,7 @@ export async function deliver(
     // the runtime's one signer
     request = await deliveryRequest(event, types, {
       url: options.url,
-      secrets: options.secrets ?? [options.secret],
+      secrets: options.secrets ?? (options.secret === undefined ? [] : [options.secret]),
       seed: options.seed ?? 1,
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(body !== undefined ? { body } : {}),
