@@ -339,4 +339,38 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     expect(gapsAt("json-binary-field", `${at}/file/format`)).toHaveLength(1);
     expect(gapsAt("json-binary-field", `${at}/size/format`)[0]).toContain("format int64");
   });
+
+  it("OpenAPI 3.2: a stream's itemSchema types its items, QUERY and additionalOperations are noted", () => {
+    const { endpoints } = imported.get("openapi-3-2")!.spec["endpoints/items.yaml"] as {
+      endpoints: Record<string, { response: Record<string, unknown> }>;
+    };
+    expect(Object.keys(endpoints)).toEqual([
+      "items.list",
+      "items.feed",
+      "items.events",
+      "items.ticks",
+    ]);
+    expect(endpoints["items.feed"]!.response).toMatchObject({
+      contentType: "application/jsonl",
+      body: "Item",
+    });
+    // a server-sent event's JSON data, by its contentSchema
+    expect(endpoints["items.events"]!.response).toMatchObject({
+      contentType: "text/event-stream",
+      body: "Item",
+    });
+    expect(endpoints["items.ticks"]!.response).toMatchObject({ body: "string" });
+    expect(
+      gapsAt(
+        "openapi-3-2",
+        "#/paths/~1items~1ticks/get/responses/200/content/text~1event-stream/itemSchema",
+      ),
+    ).toHaveLength(1);
+    expect(gapsAt("openapi-3-2", "#/paths/~1items/query")[0]).toContain(
+      "QUERY /items: the format has no QUERY method; left out",
+    );
+    expect(gapsAt("openapi-3-2", "#/paths/~1items/additionalOperations/LINK")[0]).toContain(
+      "LINK /items",
+    );
+  });
 });

@@ -201,7 +201,7 @@ describe("trigger against examples/merchant-server", () => {
 
   it("needs a secret only for an event the spec signs (test/fixtures/callbacks-inline)", async () => {
     const inline = join(repoRoot, "test/fixtures/callbacks-inline");
-    const seen: { url?: string; headers: Record<string, unknown> }[] = [];
+    const seen: { url: string | undefined; headers: Record<string, unknown> }[] = [];
     const plain = createServer((req, res) => {
       seen.push({ url: req.url, headers: req.headers });
       req.resume();

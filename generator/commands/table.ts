@@ -226,7 +226,7 @@ export const commands: readonly Command[] = [
     name: "import",
     args: ["FILE"],
     summary:
-      "read an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) and write a spec folder",
+      "read an OpenAPI 3.0, 3.1 or 3.2 or Swagger 2.0 document (JSON or YAML) and write a spec folder",
     flags: {
       "out-spec": {
         type: "string",

@@ -539,7 +539,7 @@ export const catalogue = {
   },
   "import-version-unsupported": {
     severity: "error",
-    message: "OpenAPI {version} is not supported; the importer reads 3.0.x and 3.1.x",
+    message: "OpenAPI {version} is not supported; the importer reads 3.0.x, 3.1.x and 3.2.x",
   },
   "import-ref-broken": { severity: "error", message: "$ref {ref} points at nothing" },
   "import-ref-remote": {

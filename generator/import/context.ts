@@ -19,8 +19,8 @@ export type TypeOut = string | JsonObject;
 
 export interface ImportContext {
   doc: OpenApiDocument;
-  /** `3.0` or `3.1`: how nullability is spelled. */
-  version: "3.0" | "3.1";
+  /** `3.0`, `3.1` or `3.2` (whose schemas are 3.1's): how nullability is spelled. */
+  version: "3.0" | "3.1" | "3.2";
   /** Spec type name of each component schema, by `file#pointer`. */
   schemaNames: Map<string, string>;
   /** The names in `schemaNames`, to find a free one without listing them all again. */

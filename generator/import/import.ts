@@ -19,10 +19,12 @@ import {
 import { basename, dirname, join, relative, resolve } from "node:path";
 import {
   componentsOf,
+  deref,
   isObject,
   note,
   noteShown,
   ownDocument,
+  under,
   type ImportContext,
   type TypeOut,
 } from "./context.ts";
@@ -252,8 +254,12 @@ function convertedFromSwagger2(doc: OpenApiDocument): ConversionLoss[] {
   return losses;
 }
 
-/** `openapi: 3.0.x | 3.1.x` (or Swagger 2.0, converted); anything else is an error. */
-function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" {
+/**
+ * `openapi: 3.0.x | 3.1.x | 3.2.x` (or Swagger 2.0, converted); anything else is an error. A
+ * 3.2 document's schemas are 3.1's (JSON Schema 2020-12); what 3.2 added that the format has no
+ * place for (the QUERY method, `additionalOperations`) is noted where the importer meets it.
+ */
+function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" | "3.2" {
   const root = doc.root.value;
   const at = (pointer: string) => doc.at({ file: doc.root.path, pointer });
   if (!isObject(root))
@@ -274,12 +280,12 @@ function checkVersion(doc: OpenApiDocument): "3.0" | "3.1" {
     );
   if (root.openapi === undefined) throw importError("import-not-openapi", { detail: "" }, at("#"));
   const version = String(root.openapi);
-  const match = /^3\.([01])\.\d+/.exec(version);
+  const match = /^3\.([012])\.\d+/.exec(version);
   if (!match)
     throw importError("import-version-unsupported", { version }, at("#/openapi"), "#/openapi");
   if (!isObject(root.paths) && !isObject(root.webhooks))
     throw importError("import-bad-document", { detail: "the document has no paths" }, at("#"));
-  return match[1] === "0" ? "3.0" : "3.1";
+  return match[1] === "0" ? "3.0" : match[1] === "1" ? "3.1" : "3.2";
 }
 
 /** Every component schema becomes a named type, used or not. */
@@ -309,6 +315,36 @@ function noteUncarried(ctx: ImportContext, api: JsonObject): void {
     if (described.length) note(ctx, api, at("#/tags"), "tag descriptions");
   }
   if (root.externalDocs !== undefined) note(ctx, api, at("#/externalDocs"), "externalDocs");
+  noteOtherMethods(ctx, api);
+}
+
+/**
+ * OpenAPI 3.2's operations of methods the format has no endpoint for: `query` (the HTTP QUERY
+ * method, a safe request with a body) and `additionalOperations` (any other method), noted on
+ * the API where they are, and left out.
+ */
+function noteOtherMethods(ctx: ImportContext, api: JsonObject): void {
+  const root = ctx.doc.root.value as JsonObject;
+  const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
+  for (const [path, raw] of Object.entries(isObject(root.paths) ? root.paths : {})) {
+    const { value: item, at: itemAt } = deref(ctx, raw, under(rootAt, "paths", path));
+    if (!isObject(item)) continue;
+    if (item.query !== undefined)
+      note(
+        ctx,
+        api,
+        under(itemAt, "query"),
+        `QUERY ${path}: the format has no QUERY method; left out`,
+      );
+    const others = isObject(item.additionalOperations) ? item.additionalOperations : {};
+    for (const method of Object.keys(others))
+      note(
+        ctx,
+        api,
+        under(itemAt, "additionalOperations", method),
+        `${method.toUpperCase()} ${path}: a method the format has no endpoint for; left out`,
+      );
+  }
 }
 
 /** The files of the folder, as data. */

@@ -4,6 +4,7 @@
  * response with its headers, error statuses, and the credentials each operation sends.
  */
 import { fetchWrittenHeaders, headerToken } from "../ir/http-headers.ts";
+import { responseSchemaOf, streamTypes } from "./stream-items.ts";
 import { sendsDefaultText } from "../emit/openapi/parameters.ts";
 import { placementText } from "../emit/openapi/schemas.ts";
 import { camelCase } from "../ir/casing.ts";
@@ -1316,8 +1317,6 @@ function flagStreamOf(ctx: ImportContext, op: JsonObject, at: Pointer): JsonObje
   return undefined;
 }
 
-const streamTypes = new Set(["text/event-stream", "application/x-ndjson", "application/jsonl"]);
-
 /** Whether a text response's type is a stream whose items are JSON of `body`. */
 const eventData = (body: JsonValue | undefined, type: string): boolean =>
   streamTypes.has(type) && body !== undefined && body !== "unknown";
@@ -1509,19 +1508,19 @@ function successOf(
   } else if (chosen !== undefined && ![204, 205, 304].includes(out.status as number)) {
     const media = content[chosen];
     const mediaAt = under(at, "content", chosen);
-    const schema = isObject(media) ? media.schema : undefined;
+    const { schema, schemaAt } = responseSchemaOf(ctx, media, mediaAt, chosen, out);
     if (!isJson(chosen)) out.contentType = responseMediaType(ctx, chosen, mediaAt, out);
     // a JSON Lines stream's schema is its items' (Docker's /events): typed as JSON is
     out.body =
       isJson(chosen) || chosen.startsWith("text/") || streamTypes.has(chosen)
         ? schema === undefined
           ? "unknown"
-          : typeOf(ctx, schema, under(mediaAt, "schema"))
+          : typeOf(ctx, schema, schemaAt)
         : "binary";
     if (
       (isJson(chosen) || streamTypes.has(chosen)) &&
       schema !== undefined &&
-      isBinary(ctx, schema, under(mediaAt, "schema"))
+      isBinary(ctx, schema, schemaAt)
     ) {
       // A JSON response whose schema is bytes, given there or by a $ref (Mastercard's,
       // MarketCheck's cached image): bytes, as the schema says.
