@@ -152,6 +152,24 @@ describe("groups and methods named like object members, and names that collapse 
     ]);
   });
 
+  it("keeps each validator apart from the variable another one holds its shape in (Run, RunShape, RunShape2)", async () => {
+    const validators = await importCompiled<
+      Record<string, (value: unknown, path: string, issues: { path: string }[]) => void>
+    >(join(out, "src/validators.ts"));
+    const check = (name: string, value: unknown) => {
+      const issues: { path: string }[] = [];
+      validators[name]!(value, "body", issues);
+      return issues.map((i) => i.path);
+    };
+    expect(check("validateRun", { shape: { steps: 1 }, next: { label: "l" } })).toEqual([]);
+    expect(check("validateRun", { shape: { steps: "1" }, next: { label: 2 } })).toEqual([
+      "body.shape.steps",
+      "body.next.label",
+    ]);
+    expect(check("validateRunShape", { steps: "1" })).toEqual(["body.steps"]);
+    expect(check("validateRunShape2", { label: 2 })).toEqual(["body.label"]);
+  });
+
   it("gives error codes whose names collapse a constant each", () => {
     expect(pkg.ErrorCode).toEqual({
       code7: 7,

@@ -24,11 +24,16 @@ import {
   validatorName,
 } from "./shared/symbols.ts";
 import { typeExpr } from "./shared/type-expr.ts";
-import { endpointValidators, inlineBodyValidators } from "./shared/request-validators.ts";
+import {
+  endpointValidators,
+  inlineBodies,
+  inlineBodyValidators,
+} from "./shared/request-validators.ts";
 import { obj } from "./code/build.ts";
 import {
   objectValidatorExpr,
   shapesCall,
+  ShapeNames,
   validatorDeclaration,
   validatorExpr,
 } from "./shared/validator-expr.ts";
@@ -38,7 +43,12 @@ import {
  * first call), and its Standard Schema: `export const moneySchema: StandardSchemaV1<Money> =
  * schema(validateMoney)`, which a bundle drops unless it is used.
  */
-function declared(name: string, type: TypeExpr, expression: Expr): FileStatement[] {
+function declared(
+  name: string,
+  type: TypeExpr,
+  expression: Expr,
+  shapes: ShapeNames,
+): FileStatement[] {
   const docs = [`Checks a value against ${name}; appends one issue per problem.`];
   const schema: Statement = {
     kind: "variable",
@@ -54,7 +64,7 @@ function declared(name: string, type: TypeExpr, expression: Expr): FileStatement
     init: pureCall(runtimeValue("standard-schema.ts", "schema"), id(validatorName(name))),
   };
   return [
-    ...validatorDeclaration(validatorName(name), expression, docs, true),
+    ...validatorDeclaration(validatorName(name), expression, docs, true, shapes),
     { statement: schema },
   ];
 }
@@ -150,14 +160,19 @@ function requestTable(endpoints: readonly Endpoint[]): FileStatement[] {
 export function emitValidatorsFile(ctx: EmitContext): EmittedFile {
   const { model } = ctx;
   const validated = new Set(model.validated);
+  const types = model.types.filter((t) => validated.has(t.name));
+  const params = model.paramsTypes.filter((p) => validated.has(p.name));
+  const bodies = ctx.outputs.client ? inlineBodies(model) : [];
+  const shapes = new ShapeNames([
+    ...[...types, ...params].map((t) => validatorName(t.name)),
+    ...bodies.map((e) => e.bodyValidatorName!),
+  ]);
   const statements = [
-    ...model.types
-      .filter((t) => validated.has(t.name))
-      .flatMap((t) => declared(t.name, namedTypeExpr(t), validatorExpr(t.type))),
-    ...model.paramsTypes
-      .filter((p) => validated.has(p.name))
-      .flatMap((p) => declared(p.name, typeRef(p.name), objectValidatorExpr(p.params))),
-    ...(ctx.outputs.client ? inlineBodyValidators(model) : []),
+    ...types.flatMap((t) => declared(t.name, namedTypeExpr(t), validatorExpr(t.type), shapes)),
+    ...params.flatMap((p) =>
+      declared(p.name, typeRef(p.name), objectValidatorExpr(p.params), shapes),
+    ),
+    ...(ctx.outputs.client ? inlineBodyValidators(model, shapes) : []),
     ...(ctx.outputs.client ? responseTable(model.endpoints) : []),
     ...(ctx.outputs.client ? requestTable(model.endpoints) : []),
   ];

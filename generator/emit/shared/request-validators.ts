@@ -9,7 +9,7 @@
 import type { ApiModel, Endpoint } from "../../ir/model.ts";
 import type { FileStatement } from "../code/nodes.ts";
 import { validatorName } from "./symbols.ts";
-import { validatorDeclaration, validatorExpr } from "./validator-expr.ts";
+import { validatorDeclaration, validatorExpr, type ShapeNames } from "./validator-expr.ts";
 
 /** Whether a body is a named type, validated by that type's own validator. */
 export const isNamedBody = (endpoint: Endpoint): boolean =>
@@ -37,11 +37,14 @@ export function requestValidatorNames(model: ApiModel): string[] {
   return [...new Set(names)];
 }
 
+/** The endpoints whose body is written inline, each validated by its own `validate<Endpoint>Body`. */
+export const inlineBodies = (model: ApiModel): Endpoint[] =>
+  model.endpoints.filter((e) => e.body && !isNamedBody(e));
+
 /** The validators of the bodies whose type is written inline, exported from `src/validators.ts`. */
-export function inlineBodyValidators(model: ApiModel): FileStatement[] {
-  return model.endpoints.flatMap((e) => {
-    if (!e.body || isNamedBody(e)) return [];
+export function inlineBodyValidators(model: ApiModel, shapes: ShapeNames): FileStatement[] {
+  return inlineBodies(model).flatMap((e) => {
     const docs = [`Checks the body of \`${e.id}\`; appends one issue per problem.`];
-    return validatorDeclaration(e.bodyValidatorName!, validatorExpr(e.body), docs, true);
+    return validatorDeclaration(e.bodyValidatorName!, validatorExpr(e.body!), docs, true, shapes);
   });
 }

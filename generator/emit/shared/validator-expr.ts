@@ -213,17 +213,42 @@ const validatorParams: readonly Param[] = [
 ];
 
 /**
- * A validator function and, right under it, the variable that holds its shape, built at the
- * first call rather than when the module loads: a bundle keeps only the validators its calls
- * use, and loading the package costs nothing for the others.
+ * The names of the variables that hold the validators' shapes (`validateMoneyShape`), one per
+ * validator of a file, none of them another's name: the validator of a type `WorkflowRun`
+ * would hold its shape in `validateWorkflowRunShape`, which is the validator of a type
+ * `WorkflowRunShape` (Hatchet's API has both), so such a one takes the next free number.
+ */
+export class ShapeNames {
+  private readonly taken: Set<string>;
+
+  /** `validators`: every validator the file declares. */
+  constructor(validators: Iterable<string>) {
+    this.taken = new Set(validators);
+  }
+
+  /** The shape variable of validator `name`, claimed. */
+  of(name: string): string {
+    let shape = `${name}Shape`;
+    for (let n = 2; this.taken.has(shape); n++) shape = `${name}Shape${n}`;
+    this.taken.add(shape);
+    return shape;
+  }
+}
+
+/**
+ * A validator function and, right under it, the variable that holds its shape (its name from
+ * `shapes`), built at the first call rather than when the module loads: a bundle keeps only
+ * the validators its calls use, and loading the package costs nothing for the others.
  */
 export function validatorDeclaration(
   name: string,
   expression: Expr,
   docs: readonly string[],
   isExported: boolean,
+  shapes: ShapeNames,
 ): FileStatement[] {
-  const shape = id(`${name}Shape`);
+  const shapeName = shapes.of(name);
+  const shape = id(shapeName);
   const build: Expr = {
     kind: "paren",
     expr: { kind: "assign", target: shape, operator: "??=", value: expression },
@@ -240,7 +265,7 @@ export function validatorDeclaration(
   const shapeVariable: Statement = {
     kind: "variable",
     declarationKind: "let",
-    name: `${name}Shape`,
+    name: shapeName,
     type: {
       kind: "union",
       types: [runtimeType("validate.ts", "Validator"), { kind: "keyword", name: "undefined" }],
