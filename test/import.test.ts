@@ -1023,6 +1023,40 @@ describe("requests: media ranges, fixed and versioned headers, 304s and other ho
     expect(client).toContain('hosts: { uploads: "https://uploads.example.com" }');
   });
 
+  it("reads a server whose variables' defaults give no host as an environment without an address, noted", async () => {
+    const ok = { "200": { description: "ok" } };
+    const { outSpec, read } = imported(
+      document(
+        "servers.json",
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Servers", version: "1.0.0" },
+          servers: [
+            // Shlink's: the host defaults to ""
+            {
+              url: "{scheme}://{host}",
+              description: "Self-hosted",
+              variables: {
+                scheme: { default: "https", enum: ["https", "http"] },
+                host: { default: "" },
+              },
+            },
+            { url: "https://api.example.com/v1/", description: "Cloud" },
+          ],
+          paths: { "/links": { get: { operationId: "links/list", responses: ok } } },
+        }),
+      ),
+    );
+    const environments = read("api.yaml").environments;
+    expect(environments.self_hosted).not.toHaveProperty("baseUrl");
+    expect(environments.self_hosted.undocumented).toEqual([
+      "server variables; their defaults are filled in (import: #/servers/0/variables)",
+      "server URL https:// names no host (import: #/servers/0/url)",
+    ]);
+    expect(environments.cloud.baseUrl).toBe("https://api.example.com/v1");
+    await generateFrom(outSpec, join(scratch(), "out"));
+  });
+
   it("gives back a host the spec shows no address for, from its placeholder", async () => {
     const spec = join(scratch(), "spec");
     mkdirSync(spec, { recursive: true });

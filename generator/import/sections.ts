@@ -193,6 +193,16 @@ function credentialDocs(text: string | undefined): JsonObject {
   };
 }
 
+/** Whether a server's address (its variables at their defaults) is an http(s) URL with a host. */
+function isAddress(url: string): boolean {
+  if (!/^https?:\/\/\S+$/.test(url)) return false;
+  try {
+    return new URL(url).hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
 /** `environments`: one per server, named from its description or its host. */
 export function environmentsSection(ctx: ImportContext): JsonObject | undefined {
   const root = ctx.doc.root.value as JsonObject;
@@ -229,7 +239,10 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
     carryNotes(server, environment);
     if (unshown) {
       // the spec's own note says so
-    } else if (/^https?:\/\//.test(url)) environment.baseUrl = url.replace(/\/+$/, "");
+    } else if (isAddress(url)) environment.baseUrl = url.replace(/\/+$/, "");
+    else if (/^https?:/.test(url))
+      // Shlink's `{scheme}://{host}`, whose host defaults to "": no address to call
+      note(ctx, environment, under(at, "url"), `server URL ${url} names no host`);
     else note(ctx, environment, under(at, "url"), `relative server URL ${url}`);
     const snake = (text: string) =>
       text
