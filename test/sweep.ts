@@ -7,11 +7,13 @@
  * (its inputs are public documents outside the repository); docs/openapi-documents.md, "Sweeps",
  * says how it is run and what the last sweeps found.
  *
- *   npm run sweep -- --out DIR [--jobs N] [--timeout S] DOCUMENT|LIST.txt ...
+ *   npm run sweep -- --out DIR [--jobs N] [--timeout S] [--in-place [--ref-root DIR]] DOCUMENT|LIST.txt ...
  *
- * A LIST.txt holds one document path per line. Each document gets DIR/<slug>/ (the document,
- * spec/, pkg/, pkg-live/ and each step's output); DIR/results.jsonl gets a line per document
- * and the summary groups the failures by the diagnostic code of their first error.
+ * A LIST.txt holds one document path per line. Each document gets DIR/<slug>/ (a copy of the
+ * document, or with `--in-place` none: a document split over files is read where it is, its
+ * `$ref`s within `--ref-root` when given; spec/, pkg/, pkg-live/ and each step's output);
+ * DIR/results.jsonl gets a line per document and the summary groups the failures by the
+ * diagnostic code of their first error.
  */
 import { spawn } from "node:child_process";
 import {
@@ -74,14 +76,30 @@ function run(name: string, args: string[], cwd: string, timeoutS: number): Promi
 }
 
 /** The folder route's model, and whether the live route gives the same (test/support/corpus.ts). */
-function models(dir: string, document: string) {
+function models(dir: string, document: string, refRoot?: string) {
   const spec = join(dir, "spec");
   const model = loadApiModel({ specDir: spec }).model;
-  const live = comparableModel(loadApiModel({ specDir: document }).model, document, "#");
+  const read = { specDir: document, ...(refRoot !== undefined ? { refRoot } : {}) };
+  const live = comparableModel(loadApiModel(read).model, document, "#");
   return { model, same: comparableModel(model, spec, "/") === live };
 }
 
-async function sweepOne(source: string, out: string, timeoutS: number): Promise<Result> {
+/**
+ * How a document is read: `copy` (default) copies it into its folder first; `in-place` reads it
+ * where it is, for a document split over files that its `$ref`s reach (`refRoot`, when given,
+ * is the folder they may reach, as `--ref-root`).
+ */
+interface Reading {
+  inPlace: boolean;
+  refRoot?: string;
+}
+
+async function sweepOne(
+  source: string,
+  out: string,
+  timeoutS: number,
+  reading: Reading,
+): Promise<Result> {
   const slug = source
     .replace(/^.*\/api\//, "")
     .replace(/\.(json|ya?ml)$/, "")
@@ -89,8 +107,11 @@ async function sweepOne(source: string, out: string, timeoutS: number): Promise<
   const dir = join(out, slug);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const document = join(dir, `doc${extname(source)}`);
-  copyFileSync(source, document);
+  const copy = join(dir, `doc${extname(source)}`);
+  if (!reading.inPlace) copyFileSync(source, copy);
+  // the steps run in `dir`: a copy by its name there, a document read in place by its path
+  const document = reading.inPlace ? source : basename(copy);
+  const refRoot = reading.refRoot !== undefined ? ["--ref-root", reading.refRoot] : [];
   const steps: Step[] = [];
   const step = async (name: string, args: string[]) => {
     const result = await run(name, args, dir, timeoutS);
@@ -98,22 +119,30 @@ async function sweepOne(source: string, out: string, timeoutS: number): Promise<
     return result.status === 0;
   };
   const result: Result = { document: source, steps };
-  if (!(await step("import", [cli, "import", basename(document), "--out-spec", "spec"])))
+  if (!(await step("import", [cli, "import", document, "--out-spec", "spec", ...refRoot])))
     return result;
   const folder = await step("generate", [cli, "generate", "--spec", "spec", "--out", "pkg"]);
   const live = await step("live", [
     cli,
     "generate",
     "--spec",
-    basename(document),
+    document,
     "--out",
     "pkg-live",
+    ...refRoot,
   ]);
   // the models and the calls in a process of their own, as the other steps: jobs run side by side
   if (
     folder &&
     live &&
-    (await step("models", [...process.execArgv, thisFile, "--inside", dir, basename(document)]))
+    (await step("models", [
+      ...process.execArgv,
+      thisFile,
+      "--inside",
+      dir,
+      document,
+      ...(reading.refRoot !== undefined ? ["--ref-root", reading.refRoot] : []),
+    ]))
   ) {
     const inside = JSON.parse(readFileSync(join(dir, "models.json"), "utf8")) as Result;
     result.sameModel = inside.sameModel!;
@@ -124,11 +153,11 @@ async function sweepOne(source: string, out: string, timeoutS: number): Promise<
 }
 
 /** `--inside DIR DOCUMENT`: the models and the calls of one document, into DIR/models.json. */
-async function inside(dir: string, document: string): Promise<void> {
+async function inside(dir: string, document: string, refRoot?: string): Promise<void> {
   // From the document's own folder, the spec folder's relative name is `spec`, and the
   // comparison's rewrite of `spec/` would reach text in descriptions too (corpus.ts).
   process.chdir(dirname(dir));
-  const { model, same } = models(dir, join(dir, document));
+  const { model, same } = models(dir, resolve(dir, document), refRoot);
   const calls = await sweepCalls(model, join(dir, "pkg"));
   writeFileSync(join(dir, "models.json"), JSON.stringify({ sameModel: same, calls }));
 }
@@ -184,12 +213,15 @@ async function main(): Promise<void> {
       jobs: { type: "string", default: "2" },
       timeout: { type: "string", default: "180" },
       inside: { type: "string" },
+      "in-place": { type: "boolean", default: false },
+      "ref-root": { type: "string" },
     },
   });
-  if (values.inside) return inside(values.inside, positionals[0]!);
+  const refRoot = values["ref-root"] !== undefined ? resolve(values["ref-root"]) : undefined;
+  if (values.inside) return inside(values.inside, positionals[0]!, refRoot);
   if (!values.out || positionals.length === 0) {
     console.error(
-      "usage: npm run sweep -- --out DIR [--jobs N] [--timeout S] DOCUMENT|LIST.txt ...",
+      "usage: npm run sweep -- --out DIR [--jobs N] [--timeout S] [--in-place [--ref-root DIR]] DOCUMENT|LIST.txt ...",
     );
     process.exit(2);
   }
@@ -199,7 +231,10 @@ async function main(): Promise<void> {
   const results: Result[] = [];
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      const result = await sweepOne(next, out, Number(values.timeout));
+      const result = await sweepOne(next, out, Number(values.timeout), {
+        inPlace: values["in-place"] || refRoot !== undefined,
+        ...(refRoot !== undefined ? { refRoot } : {}),
+      });
       results.push(result);
       appendFileSync(join(out, "results.jsonl"), `${JSON.stringify(result)}\n`);
     }
