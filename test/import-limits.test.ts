@@ -219,6 +219,17 @@ describe("a $ref reaches only regular files inside the document's folder", () =>
     const config = await runCli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
     expect(config.stderr).toBe("");
     expect(config.status).toBe(0);
+    rmSync(join(p.dir, "apigen.config.json"));
+    // the live route the same: generate refuses the document alone, naming --ref-root, and
+    // takes it with the flag (as mock, trigger, check and gaps do)
+    const pkg = join(p.dir, "pkg");
+    const alone = await runCli(["generate", "--spec", p.doc, "--out", pkg]);
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).toMatch(/import-ref-outside: .*\(--ref-root names a wider folder\)/);
+    const live = await runCli(["generate", "--spec", p.doc, "--out", pkg, "--ref-root", p.dir]);
+    expect(live.stderr).toBe("");
+    expect(live.status).toBe(0);
+    expect(readFileSync(join(pkg, "src/types.ts"), "utf8")).toContain("CANARY");
     // A folder that does not hold the document is no widening: refused.
     const elsewhere = await runCli([
       "import",

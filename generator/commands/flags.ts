@@ -22,6 +22,11 @@ export type FlagValues = Readonly<Record<string, string | boolean | string[] | u
 /** Flags of every command that reads the project: where the spec and the package are. */
 export const projectFlags: Flags = {
   spec: { type: "string", value: "DIR", help: "spec folder (default: spec)" },
+  "ref-root": {
+    type: "string",
+    value: "DIR",
+    help: "for an OpenAPI document as the spec: a folder holding it, anywhere in which its $refs may reach (default: the document's own folder)",
+  },
   out: { type: "string", value: "DIR", help: "package folder to write (default: generated)" },
   config: {
     type: "string",

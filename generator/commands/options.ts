@@ -74,13 +74,8 @@ export function modeOfFlags(values: FlagValues): Mode {
   ];
   if (modes.length > 1)
     throw new UsageError(`--${modes.map((m) => m.kind).join(", --")} cannot be combined`);
-  if (
-    (values["out-spec"] !== undefined ||
-      values.name !== undefined ||
-      values["ref-root"] !== undefined) &&
-    input === undefined
-  )
-    throw new UsageError("--out-spec, --name and --ref-root go with --import");
+  if ((values["out-spec"] !== undefined || values.name !== undefined) && input === undefined)
+    throw new UsageError("--out-spec and --name go with --import");
   if (values["fail-on"] !== undefined && diff === undefined)
     throw new UsageError("--fail-on goes with --diff");
   if (values["handlers-import"] !== undefined && scaffold === undefined)

@@ -54,18 +54,22 @@ export async function projectApis(
   }
   const spec = flag("spec");
   const out = flag("out");
-  if ((spec !== undefined || out !== undefined) && entries.length > 1)
+  const refRootFlag = flag("ref-root");
+  if ((spec !== undefined || out !== undefined || refRootFlag !== undefined) && entries.length > 1)
     throw new UsageError(
-      `--spec and --out apply to one API, and ${displayPath(configFile!)} has ${entries.length} (${apiNames(entries)}): pick one with --api NAME`,
+      `--spec, --out and --ref-root apply to one API, and ${displayPath(configFile!)} has ${entries.length} (${apiNames(entries)}): pick one with --api NAME`,
     );
-  const apis = entries.map((api) => ({
-    ...(api.name !== undefined ? { name: api.name } : {}),
-    specDir: spec !== undefined ? specPath(spec) : (api.spec ?? fromCwd("spec")),
-    outDir: out !== undefined ? fromCwd(out) : (api.out ?? fromCwd("generated")),
-    outputs: api.outputs,
-    ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
-    ...(api.overlays?.length ? { overlays: api.overlays } : {}),
-  }));
+  const apis = entries.map((api) => {
+    const refRoot = refRootFlag !== undefined ? fromCwd(refRootFlag) : api.refRoot;
+    return {
+      ...(api.name !== undefined ? { name: api.name } : {}),
+      specDir: spec !== undefined ? specPath(spec) : (api.spec ?? fromCwd("spec")),
+      outDir: out !== undefined ? fromCwd(out) : (api.out ?? fromCwd("generated")),
+      outputs: api.outputs,
+      ...(refRoot !== undefined ? { refRoot } : {}),
+      ...(api.overlays?.length ? { overlays: api.overlays } : {}),
+    };
+  });
   return { apis, ...(configFile !== undefined ? { configFile } : {}) };
 }
 

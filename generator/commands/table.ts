@@ -60,7 +60,6 @@ const modeFlags: Flags = Object.fromEntries(
     ["import", "string"],
     ["out-spec", "string"],
     ["name", "string"],
-    ["ref-root", "string"],
   ].map(([name, type]) => [
     name,
     { type: type as "string" | "boolean", help: `as the command ${name}`, hidden: true },
