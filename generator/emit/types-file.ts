@@ -3,6 +3,7 @@
  * other named type, with JSDoc from descriptions, constraints and gap notes.
  */
 import type { ApiModel, NamedType, ParamsType, TypeNode } from "../ir/model.ts";
+import { referencedNames } from "../ir/walk.ts";
 import type { FileStatement, Statement, TypeExpr } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
@@ -36,6 +37,32 @@ function heritageOf(
   return { type: generic("Omit", typeRef(base.name), omitted), baseOpen: false };
 }
 
+/** Whether a named type is written as an interface: a closed or open object with fields, not nullable. */
+function isInterface(node: TypeNode): boolean {
+  return (
+    node.kind === "object" && !node.nullable && (node.fields.length > 0 || node.open || !!node.base)
+  );
+}
+
+/**
+ * Whether `values` reaches the alias `name` through aliases alone: a map there is written as an
+ * index signature, since `Record<string, ...>` resolves its argument at once and TypeScript
+ * refuses the loop (TalaoDAO's `JSONObject: map<JSONValue>` with `JSONValue: ... | JSONObject`).
+ * An interface on the way defers it, so the walk stops there.
+ */
+function reachesAlias(name: string, values: TypeNode, types: ReadonlyMap<string, NamedType>) {
+  const seen = new Set<string>();
+  const pending = [...referencedNames(values)];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next === name) return true;
+    const type = types.get(next)?.type;
+    if (seen.has(next) || !type || isInterface(type)) continue;
+    seen.add(next);
+    pending.push(...referencedNames(type));
+  }
+  return false;
+}
+
 /**
  * The declaration of one named type, or of a generic type with its parameters (`interface
  * List<T>`).
@@ -50,9 +77,7 @@ function declarationOf(
   const docs = typeDocLines(node);
   // A closed object with no fields is `Record<string, never>` (an alias), as inline: an empty
   // interface would accept any non-null value.
-  const emptyClosed =
-    node.kind === "object" && node.fields.length === 0 && !node.open && !node.base;
-  if (node.kind === "object" && !node.nullable && !emptyClosed) {
+  if (node.kind === "object" && isInterface(node)) {
     const heritage = heritageOf(node, types);
     const fields = heritage
       ? node.fields.filter((f) => f.inheritedFrom === undefined)
@@ -74,7 +99,7 @@ function declarationOf(
     ...(params.length ? { typeParameters } : {}),
     isExported: true,
     docs,
-    type: aliasTypeExpr(named.name, node),
+    type: aliasTypeExpr(named.name, node, (values) => reachesAlias(named.name, values, types)),
   };
 }
 

@@ -172,13 +172,19 @@ export function indexSignatureType(values: TypeExpr, isReadonly = false): TypeEx
 /**
  * The type of the named alias `name`. A map of itself is written as an index signature,
  * since `type X = Record<string, X>` is a circular alias that TypeScript rejects; so is such
- * a map among the members of a union (`Json: string | Json[] | map<Json>`).
+ * a map among the members of a union (`Json: string | Json[] | map<Json>`). `loops` says
+ * whether a map's values reach the alias (by default: name it; the caller may follow other
+ * aliases too).
  */
-export function aliasTypeExpr(name: string, node: TypeNode): TypeExpr {
-  const selfMap = (n: TypeNode) => n.kind === "map" && referencedNames(n.values).has(name);
+export function aliasTypeExpr(
+  name: string,
+  node: TypeNode,
+  loops: (values: TypeNode) => boolean = (values) => referencedNames(values).has(name),
+): TypeExpr {
+  const selfMap = (n: TypeNode) => n.kind === "map" && loops(n.values);
   if (node.kind === "union" && node.variants.some(selfMap)) {
     const members = node.variants.flatMap((variant) => {
-      const member = selfMap(variant) ? aliasTypeExpr(name, variant) : typeExpr(variant);
+      const member = selfMap(variant) ? aliasTypeExpr(name, variant, loops) : typeExpr(variant);
       return member.kind === "union" ? member.types : [member];
     });
     return union(node.nullable ? [...members, keyword("null")] : members);
