@@ -325,6 +325,12 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     expect(gapsAt("facet-wrong-kind", `${at}/named/pattern`)[0]).toContain(
       "pattern ^(?P<year>[0-9]{4})$ is not a JavaScript regular expression (Invalid group): the pattern is left out",
     );
+    expect(fields.username).not.toHaveProperty("pattern");
+    expect(gapsAt("facet-wrong-kind", `${at}/username/pattern`)[0]).toContain(
+      "pattern ^[\\w.@+-]+\\z has \\z, an anchor of Python, Ruby and PCRE patterns, which JavaScript reads as the letter z: the pattern is left out",
+    );
+    // a backslash escaped itself: the letter z, as written
+    expect(fields.escaped).toMatchObject({ pattern: "^a\\\\z$" });
     expect(fields.clientId).toMatchObject({ minLength: 32, maxLength: 32 });
     expect(fields.clientId).not.toHaveProperty("pattern");
     expect(gapsAt("facet-wrong-kind", `${at}/clientId/pattern`)[0]).toContain(

@@ -315,8 +315,8 @@ const propertySets: Record<string, string> = {
 /**
  * The characters the escape after the `\\` at `pos.at` - 1 stands for, moving past it: a
  * character by its code (`\x41`, `\u0041`, `\u{1F600}`), a class escape, a Unicode property,
- * or a punctuation character as itself; undefined for any other (a back reference, `\b`, a
- * negated property).
+ * a punctuation character, or a letter that escapes nothing (`\z`), as itself; undefined for
+ * any other (a back reference, `\b`, a negated property).
  */
 function escapeSet(source: string, pos: { at: number }): string | undefined {
   const code = /^(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]{1,6})\})/.exec(
@@ -336,6 +336,9 @@ function escapeSet(source: string, pos: { at: number }): string | undefined {
     pos.at += name[0].length;
     return propertySets[name[1]!];
   }
+  // a letter that escapes nothing (`\z`, `\A`: another dialect's anchors) is the letter itself
+  // where the pattern compiles at all, without the `u` flag (patternRegExp)
+  if (/[A-Za-z]/.test(e) && !"bBcfkPuvx".includes(e)) return e;
   return /[a-zA-Z0-9]/.test(e) ? undefined : e;
 }
 
