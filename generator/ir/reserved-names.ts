@@ -50,6 +50,8 @@ export const runtimeExportNames: ReadonlySet<string> = new Set([
   "ComputeSignature",
   "DecodeSignature",
   "DeliveryContext",
+  // the headers of a delivery whose spec declares none, with a typed payload
+  "DeliveryHeaders",
   "FailureCodes",
   "FetchHandler",
   "HeaderReader",
