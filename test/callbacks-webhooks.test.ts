@@ -75,6 +75,17 @@ async function deliver(
   return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
 }
 
+/** `usage` as src/usage.ts of the package in `out` type-checks with it, against its runtime's declarations. */
+function expectUsageCompiles(out: string, usage: string): void {
+  writeFileSync(join(out, "src/usage.ts"), usage);
+  const run = runTypeScript(typescript6, [
+    "-p",
+    join(withRuntimeDeclarations(out), "tsconfig.json"),
+  ]);
+  expect(run.stdout + run.stderr).toBe("");
+  expect(run.status).toBe(0);
+}
+
 const refusal = (status: number, code: number, message: string) => ({
   status,
   json: { error: { code, message } },
@@ -291,13 +302,7 @@ describe("webhook events named by a header (test/fixtures/features/typed-webhook
       "});",
       "",
     ].join("\n");
-    writeFileSync(join(out, "src/usage.ts"), usage);
-    const run = runTypeScript(typescript6, [
-      "-p",
-      join(withRuntimeDeclarations(out), "tsconfig.json"),
-    ]);
-    expect(run.stdout + run.stderr).toBe("");
-    expect(run.status).toBe(0);
+    expectUsageCompiles(out, usage);
   });
 });
 
@@ -446,12 +451,6 @@ describe("one typed payload for every delivery (test/fixtures/features/stand-in:
       "});",
       "",
     ].join("\n");
-    writeFileSync(join(out, "src/usage.ts"), usage);
-    const run = runTypeScript(typescript6, [
-      "-p",
-      join(withRuntimeDeclarations(out), "tsconfig.json"),
-    ]);
-    expect(run.stdout + run.stderr).toBe("");
-    expect(run.status).toBe(0);
+    expectUsageCompiles(out, usage);
   });
 });
