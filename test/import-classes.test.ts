@@ -346,7 +346,7 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     expect(gapsAt("json-binary-field", `${at}/size/format`)[0]).toContain("format int64");
   });
 
-  it("OpenAPI 3.2: a stream's itemSchema types its items, QUERY and additionalOperations are noted", () => {
+  it("OpenAPI 3.2: a stream's itemSchema types its items, an example's dataValue is its value, QUERY and additionalOperations are noted", () => {
     const { endpoints } = imported.get("openapi-3-2")!.spec["endpoints/items.yaml"] as {
       endpoints: Record<string, { response: Record<string, unknown> }>;
     };
@@ -372,6 +372,7 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
         "#/paths/~1items~1ticks/get/responses/200/content/text~1event-stream/itemSchema",
       ),
     ).toHaveLength(1);
+    expect(typesOf("openapi-3-2").Item).toMatchObject({ example: { id: "i-1", name: "Lamp" } });
     expect(gapsAt("openapi-3-2", "#/paths/~1items/query")[0]).toContain(
       "QUERY /items: the format has no QUERY method; left out",
     );

@@ -762,8 +762,8 @@ export function copyDocs(
 /**
  * An example as the literal value it stands for. An example is data, but some documents put a
  * `$ref` in one (GitHub's, to `components.examples`), and tools that read the re-emitted
- * document follow it: it is followed here, an Example Object giving its `value`, so what is
- * written is the value itself. Undefined when a `$ref` points at nothing.
+ * document follow it: it is followed here, an Example Object giving its `value` (3.2:
+ * `dataValue`), so what is written is the value itself. Undefined when a `$ref` points at nothing.
  */
 function literalExample(
   ctx: ImportContext,
@@ -784,11 +784,13 @@ function literalExample(
     } catch {
       return undefined;
     }
+    // an Example Object's value: `value`, or OpenAPI 3.2's `dataValue`
+    const given = isObject(target.value)
+      ? (target.value.value ?? target.value.dataValue)
+      : undefined;
     const isExampleObject =
-      /^#\/components\/examples\/[^/]+$/.test(target.at.pointer) &&
-      isObject(target.value) &&
-      target.value.value !== undefined;
-    const resolved = isExampleObject ? (target.value as JsonObject).value! : target.value;
+      /^#\/components\/examples\/[^/]+$/.test(target.at.pointer) && given !== undefined;
+    const resolved = isExampleObject ? given! : target.value;
     return literalExample(ctx, resolved, target.at, depth + 1);
   }
   const out: JsonObject = {};
