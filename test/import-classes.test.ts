@@ -373,6 +373,9 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
       ),
     ).toHaveLength(1);
     expect(typesOf("openapi-3-2").Item).toMatchObject({ example: { id: "i-1", name: "Lamp" } });
+    expect(gapsAt("openapi-3-2", "#/paths/~1items~1feed/get/parameters/0")[0]).toContain(
+      "parameter filter in: querystring, the whole query string as one value; left out",
+    );
     expect(gapsAt("openapi-3-2", "#/paths/~1items/query")[0]).toContain(
       "QUERY /items: the format has no QUERY method; left out",
     );

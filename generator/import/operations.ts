@@ -520,6 +520,16 @@ export function paramsOf(
     }
     // an `in` OpenAPI has no place for (a fuzzed `in: nowhere`, none at all) was taken for the
     // path, whose template then had no such segment and generate refused the folder
+    if (where === "querystring") {
+      // OpenAPI 3.2: the whole query string as one value (its `content` says how it is encoded)
+      note(
+        ctx,
+        out,
+        paramAt,
+        `parameter ${name} in: querystring, the whole query string as one value; left out`,
+      );
+      continue;
+    }
     if (where !== "path" && where !== "query" && where !== "header") {
       const place = where === undefined ? "no `in`" : `in: ${where}`;
       note(ctx, out, paramAt, `parameter ${name} with ${place}, a place no request has; left out`);
