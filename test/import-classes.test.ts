@@ -373,6 +373,13 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
       ),
     ).toHaveLength(1);
     expect(typesOf("openapi-3-2").Item).toMatchObject({ example: { id: "i-1", name: "Lamp" } });
+    const { environments } = imported.get("openapi-3-2")!.spec["api.yaml"] as {
+      environments: Record<string, unknown>;
+    };
+    expect(environments).toEqual({
+      production: { description: "The live service.", baseUrl: "https://search.example.com" },
+      sandbox: { baseUrl: "https://sandbox.search.example.com" },
+    });
     expect(gapsAt("openapi-3-2", "#/paths/~1items~1feed/get/parameters/0")[0]).toContain(
       "parameter filter in: querystring, the whole query string as one value; left out",
     );

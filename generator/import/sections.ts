@@ -203,7 +203,7 @@ function isAddress(url: string): boolean {
   }
 }
 
-/** `environments`: one per server, named from its description or its host. */
+/** `environments`: one per server, named from its name (OpenAPI 3.2) or its description. */
 export function environmentsSection(ctx: ImportContext): JsonObject | undefined {
   const root = ctx.doc.root.value as JsonObject;
   if (!Array.isArray(root.servers) || root.servers.length === 0) return undefined;
@@ -250,9 +250,10 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
         .replace(/[^a-z0-9]+/g, "_")
         .replace(/^_+|_+$/g, "");
     const given = stringOf(server, "x-environment");
+    // OpenAPI 3.2 names a server (`name: Production`); earlier documents describe it
     let name =
       given ??
-      (snake(description ?? "")
+      (snake(stringOf(server, "name") ?? description ?? "")
         .slice(0, 40)
         .replace(/_+$/, "") ||
         (i === 0 ? "production" : `server_${i + 1}`));
