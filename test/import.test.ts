@@ -1023,6 +1023,54 @@ describe("requests: media ranges, fixed and versioned headers, 304s and other ho
     expect(client).toContain('hosts: { uploads: "https://uploads.example.com" }');
   });
 
+  it("reads a wildcard segment as the parameter it names, and a parameter without a schema as a string", async () => {
+    const ok = { "200": { description: "ok" } };
+    const { outSpec, read } = imported(
+      document(
+        "wildcards.json",
+        JSON.stringify({
+          openapi: "3.0.3",
+          info: { title: "Files", version: "1.0.0" },
+          paths: {
+            // Goa's and ASP.NET's catch-all, with Goa's parameter that has no schema
+            "/public/{*path}": {
+              get: {
+                operationId: "public/get",
+                parameters: [{ name: "path", in: "path", required: true }],
+                responses: ok,
+              },
+            },
+            // URI templates' explode and reserved forms
+            "/files/{name*}/versions/{+version}": {
+              get: {
+                operationId: "files/version",
+                parameters: [
+                  { name: "name", in: "path", required: true, schema: { type: "string" } },
+                  { name: "version", in: "path", required: true, schema: { type: "integer" } },
+                ],
+                responses: ok,
+              },
+            },
+          },
+        }),
+      ),
+    );
+    const endpoints = read("endpoints/public.yaml").endpoints;
+    expect(endpoints["public.get"]).toMatchObject({
+      path: "/public/{path}",
+      params: { path: "string" },
+    });
+    expect(endpoints["public.get"].undocumented).toEqual([
+      "path /public/{*path}: a wildcard segment is the parameter it names, sent as one segment (its slashes percent-encoded) (import: #/paths/~1public~1{*path}/get)",
+      "parameter path has no schema: read as a string (import: #/paths/~1public~1{*path}/get/parameters/0)",
+    ]);
+    expect(read("endpoints/files.yaml").endpoints["files.version"]).toMatchObject({
+      path: "/files/{name}/versions/{version}",
+      params: { name: "string", version: "integer" },
+    });
+    await generateFrom(outSpec, join(scratch(), "out"));
+  });
+
   it("reads a server whose variables' defaults give no host as an environment without an address, noted", async () => {
     const ok = { "200": { description: "ok" } };
     const { outSpec, read } = imported(

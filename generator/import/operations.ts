@@ -264,12 +264,22 @@ export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut
     for (let n = 2; taken.has(id); n++) id = `${group}.${name}${n}`;
     taken.add(id);
     ctx.area = group;
-    const value = endpointOf(ctx, item, op, method, path, at, namesOfShape(shapes, path), hosts);
+    const pathNames = namesOfShape(shapes, withoutWildcards(path));
+    const value = endpointOf(ctx, item, op, method, path, at, pathNames, hosts);
     routes.set(route, value);
     recordSource(ctx, value, at);
     out.push({ id, group, value });
   });
   return out;
+}
+
+/**
+ * A path with its wildcard segments as plain ones: `{*path}` (Goa's and ASP.NET's catch-all),
+ * `{path*}` and `{+path}` (URI templates' explode and reserved forms) each name the parameter
+ * `path`, which the operation declares under that name.
+ */
+function withoutWildcards(path: string): string {
+  return path.replace(/\{[*+]?(\w[^}*]*)\*?\}/g, "{$1}");
 }
 
 /** How a path's parameters are renamed (below) and the first path of its shape. */
@@ -344,8 +354,15 @@ function endpointOf(
   out.method = method === "trace" ? "GET" : method.toUpperCase();
   const pathName = (name: string) => names.rename.get(name) ?? placeholder(name);
   // Box tells operations of one path apart by a fragment (`/files/{id}#add_shared_link`), which no request sends.
-  const sent = path.replace(/[#?].*$/, "");
-  if (sent !== path) note(ctx, out, at, `path ${path}: written as ${sent}`);
+  const sent = withoutWildcards(path).replace(/[#?].*$/, "");
+  if (sent !== path.replace(/[#?].*$/, ""))
+    note(
+      ctx,
+      out,
+      at,
+      `path ${path}: a wildcard segment is the parameter it names, sent as one segment (its slashes percent-encoded)`,
+    );
+  if (/[#?]/.test(path)) note(ctx, out, at, `path ${path}: written as ${sent}`);
   out.path = sent.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
   if (names.differs) {
     const renamed = [...names.rename].map(([from, to]) => `${from} as ${to}`).join(", ");
@@ -545,9 +562,13 @@ export function paramsOf(
       );
       continue;
     }
-    const schema =
+    const declared =
       param.schema ??
       (isObject(param.content) ? Object.values(param.content).find(isObject)?.schema : undefined);
+    // Goa writes a path parameter without a schema: what a URL carries is text
+    if (declared === undefined && param.content === undefined)
+      note(ctx, out, paramAt, `parameter ${name} has no schema: read as a string`);
+    const schema = declared ?? (param.content === undefined ? { type: "string" } : undefined);
     const schemaAt = under(paramAt, param.schema !== undefined ? "schema" : "content");
     if (where === "header" && mediaHeader(ctx, name, schema ?? {}, paramAt, out)) continue;
     // Vercel's artifact upload declares Content-Length: fetch writes it from the body, and a
