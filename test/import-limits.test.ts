@@ -544,7 +544,7 @@ describe("every document the importer cannot take is a located diagnostic, never
     const started = performance.now();
     expect(refused(join(p.api, "doc.json"))).toEqual(
       [
-        `${"doc.json"}:${line}:8 import-ref-broken: $ref #/components/schemas/Missing points at nothing (at #/components/schemas/Last)`,
+        `${"doc.json"}:${line}:8 import-ref-broken: $ref #/components/schemas/Missing points at nothing; an overlay can add what it names (docs/openapi-documents.md, Overlays) (at #/components/schemas/Last)`,
       ].map((want) => expect.stringContaining(want)),
     );
     // Parsing it again with the yaml package, as before, took half a minute and a gigabyte.

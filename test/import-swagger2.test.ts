@@ -404,7 +404,7 @@ describe("a Swagger 2.0 document by both routes", () => {
     const run = await runCli(["--spec", broken, "--out", join(scratch, "broken-out")]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
-      /broken\.yaml:10:\d+ - error import-ref-broken: \$ref #\/definitions\/Missing points at nothing \(at #\/paths\/~1a\/get\/responses\/200\/schema\)/,
+      /broken\.yaml:10:\d+ - error import-ref-broken: \$ref #\/definitions\/Missing points at nothing; an overlay can add what it names \(docs\/openapi-documents\.md, Overlays\) \(at #\/paths\/~1a\/get\/responses\/200\/schema\)/,
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });

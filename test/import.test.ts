@@ -233,7 +233,7 @@ describe("bad input is an error at its place, and nothing is written", () => {
       "openapi: 3.0.3\ninfo: { title: x, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: { $ref: '#/components/schemas/Missing' }\n",
     );
     expect(stderr).toMatch(
-      /doc\.yaml:11:23 - error import-ref-broken: \$ref #\/components\/schemas\/Missing points at nothing \(at #\/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\)/,
+      /doc\.yaml:11:23 - error import-ref-broken: \$ref #\/components\/schemas\/Missing points at nothing; an overlay can add what it names \(docs\/openapi-documents\.md, Overlays\) \(at #\/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\)/,
     );
   });
 

@@ -541,7 +541,7 @@ export const catalogue = {
     severity: "error",
     message: "OpenAPI {version} is not supported; the importer reads 3.0.x, 3.1.x and 3.2.x",
   },
-  "import-ref-broken": { severity: "error", message: "$ref {ref} points at nothing" },
+  "import-ref-broken": { severity: "error", message: "$ref {ref} points at nothing{hint}" },
   "import-ref-remote": {
     severity: "error",
     message: "$ref {ref} is remote; the importer follows references within local files only",

@@ -130,7 +130,15 @@ export class OpenApiDocument {
     if (value === undefined)
       throw importError(
         "import-ref-broken",
-        { ref: this.shownRef(ref, from) },
+        {
+          ref: this.shownRef(ref, from),
+          // a schema the document names and never defines (utoipa, NocoDB, Cal.com): the
+          // document's own team can add it without editing what their server writes
+          hint:
+            target === this.root
+              ? "; an overlay can add what it names (docs/openapi-documents.md, Overlays)"
+              : "",
+        },
         this.at(from),
         this.shownPointer(from),
       );
