@@ -237,6 +237,42 @@ describe("bad input is an error at its place, and nothing is written", () => {
     );
   });
 
+  it("lists every broken $ref of the document at once, but one in an example (data, left out)", async () => {
+    const stderr = await failing(
+      [
+        "openapi: 3.0.3",
+        "info: { title: x, version: '1' }",
+        "paths:",
+        "  /a:",
+        "    get:",
+        "      responses:",
+        "        '200':",
+        "          description: ok",
+        "          content:",
+        "            application/json:",
+        "              schema: { $ref: '#/components/schemas/Later' }",
+        "components:",
+        "  schemas:",
+        "    Later:",
+        "      type: object",
+        "      properties:",
+        "        first: { $ref: '#/components/schemas/Missing' }",
+        "        second: { $ref: '#/components/schemas/Gone' }",
+        "        third: { type: string, example: { $ref: '#/components/examples/Nothing' } }",
+        "",
+      ].join("\n"),
+    );
+    const errors = stderr.split("\n").filter((line) => / - error /.test(line));
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /doc\.yaml:17:16 - error import-ref-broken: \$ref #\/components\/schemas\/Missing points at nothing; an overlay can add/,
+      ),
+      expect.stringMatching(
+        /doc\.yaml:18:17 - error import-ref-broken: \$ref #\/components\/schemas\/Gone points at nothing/,
+      ),
+    ]);
+  });
+
   it("reports invalid YAML at its line", async () => {
     expect(await failing("openapi: 3.0.3\ninfo: [unclosed\n")).toMatch(
       /doc\.yaml:\d+:\d+ - error import-syntax/,

@@ -127,22 +127,58 @@ export class OpenApiDocument {
     if (typeof pointer !== "string") throw this.refused(pointer, from, ref);
     const target = filePart ? this.fileOf(filePart, ref, from) : this.files.get(from.file)!;
     const value = valueAt(target.value, pointer);
-    if (value === undefined)
-      throw importError(
-        "import-ref-broken",
-        {
-          ref: this.shownRef(ref, from),
-          // a schema the document names and never defines (utoipa, NocoDB, Cal.com): the
-          // document's own team can add it without editing what their server writes
-          hint:
-            target === this.root
-              ? "; an overlay can add what it names (docs/openapi-documents.md, Overlays)"
-              : "",
-        },
-        this.at(from),
-        this.shownPointer(from),
+    if (value === undefined) {
+      const inRoot = target === this.root;
+      const args = { ref: this.shownRef(ref, from), hint: inRoot ? overlayHint : "" };
+      const broken = importError("import-ref-broken", args, this.at(from), this.shownPointer(from));
+      if (!inRoot) throw broken;
+      // every other broken one of the root file with it (a `$ref` from another file names the
+      // root by its file name, which the walk of the root's own `#/...` does not meet)
+      this.rootRefsBroken ??= this.brokenRootRefs();
+      const [first] = broken.diagnostics;
+      const others = this.rootRefsBroken.filter((d) => d.message !== first!.message);
+      throw new DiagnosticsError(
+        [first!, ...others].sort((a, b) => lineOf(a) - lineOf(b) || colOf(a) - colOf(b)),
       );
+    }
     return { value, at: { file: target.path, pointer } };
+  }
+
+  /**
+   * Every `$ref` of the root file into itself that points at nothing, outside examples, each
+   * an error at its place (at most `maxBrokenRefs`): utoipa names schemas it never registers,
+   * several in one document, and a team adds them with one overlay, not one a run. Walked
+   * only once one is found broken, so a good document pays nothing for it.
+   */
+  /** The root file's broken `$ref`s, walked for once (a tolerated one, in an example, asks again). */
+  private rootRefsBroken: Diagnostic[] | undefined;
+
+  private brokenRootRefs(): Diagnostic[] {
+    const found: Diagnostic[] = [];
+    const root = this.root.value;
+    const pending: { value: JsonValue; pointer: string }[] = [{ value: root, pointer: "#" }];
+    for (let next = pending.pop(); next && found.length < maxBrokenRefs; next = pending.pop()) {
+      const { value, pointer } = next;
+      if (value === null || typeof value !== "object") continue;
+      const ref = Array.isArray(value) ? undefined : value.$ref;
+      if (typeof ref === "string" && ref.startsWith("#")) {
+        const target = fragmentPointer(ref.slice(1));
+        if (typeof target === "string" && valueAt(root, target) === undefined) {
+          const from = { file: this.root.path, pointer };
+          const args = { ref: this.shownRef(ref, from), hint: overlayHint };
+          found.push(
+            ...importError("import-ref-broken", args, this.at(from), this.shownPointer(from))
+              .diagnostics,
+          );
+        }
+      }
+      const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+      // examples are data: a `$ref` in one that points at nothing is left out, not refused
+      for (const [key, item] of entries)
+        if (item !== null && typeof item === "object" && key !== "example" && key !== "examples")
+          pending.push({ value: item, pointer: childPointer(pointer, key) });
+    }
+    return found;
   }
 
   /**
@@ -257,6 +293,18 @@ function refRootOf(refRoot: string | undefined, document: string): string | unde
     });
   return real;
 }
+
+const lineOf = (d: Diagnostic) => d.location?.line ?? 0;
+const colOf = (d: Diagnostic) => d.location?.col ?? 0;
+
+/** The most broken `$ref`s of the root file reported at once. */
+const maxBrokenRefs = 50;
+
+/**
+ * A schema the document names and never defines (utoipa, NocoDB, Cal.com): the team can add it
+ * without editing what their server writes.
+ */
+const overlayHint = "; an overlay can add what it names (docs/openapi-documents.md, Overlays)";
 
 /** The value at a JSON pointer (`#/a/b~1c`), or undefined. */
 export function valueAt(root: JsonValue, pointer: string): JsonValue | undefined {
