@@ -189,7 +189,8 @@ function fromPatternWithin(shape: Shape & { t: "string" }, random: Random): stri
  * {n} {n,m}`), checked against the pattern itself as the validators compile it
  * (`patternRegExp`); `undefined` for anything else, so a value is never claimed to match
  * when it does not. An unbounded quantifier repeats at most `reach` times more than its
- * minimum (exactly, when `longest`).
+ * minimum (exactly, when `longest`); otherwise a value that does not match is tried once
+ * more at its shortest.
  */
 export function fromPattern(
   pattern: string,
@@ -199,8 +200,14 @@ export function fromPattern(
 ): string | undefined {
   try {
     const source = pattern.replace(/^\^/, "").replace(/\$$/, "");
+    const regExp = patternRegExp(pattern);
     const made = generate(source, { at: 0, reach, longest }, random);
-    return made !== undefined && patternRegExp(pattern).test(made) ? made : undefined;
+    if (made !== undefined && regExp.test(made)) return made;
+    if (longest) return undefined;
+    // the shortest value it says: each quantifier at its least, the first of each alternation
+    // (Okta's durations `^P(?:$)(\d+Y)?…$`, whose `$` inside leaves only `P`)
+    const least = generate(source, { at: 0, reach: 0, longest: false, shortest: true }, random);
+    return least !== undefined && regExp.test(least) ? least : undefined;
   } catch {
     return undefined;
   }
@@ -221,6 +228,8 @@ interface Cursor {
   reach: number;
   /** Every unbounded quantifier repeats as far as `reach` lets it. */
   longest: boolean;
+  /** Every quantifier repeats as little as it may, and each alternation takes its first branch. */
+  shortest?: boolean;
 }
 
 /** Generates from `source` at `pos` up to the end or a `)` of the enclosing group. */
@@ -236,14 +245,15 @@ function generate(source: string, pos: Cursor, random: Random): string | undefin
     if (atom === undefined) return undefined;
     const [min, max, open] = readQuantifier(source, pos);
     let text = "";
-    for (let i = pos.longest && open ? max : random.int(min, max); i > 0; i--) {
+    const times = pos.shortest ? min : pos.longest && open ? max : random.int(min, max);
+    for (let i = times; i > 0; i--) {
       text += atom();
       if (text.length > madeLimit) return undefined;
     }
     branches[branches.length - 1] += text;
     if (branches[branches.length - 1]!.length > madeLimit) return undefined;
   }
-  return branches[random.int(0, branches.length - 1)];
+  return branches[pos.shortest ? 0 : random.int(0, branches.length - 1)];
 }
 
 /** One atom as a maker of text, or `undefined` for syntax this generator does not know. */
