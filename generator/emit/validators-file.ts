@@ -14,6 +14,7 @@ import { id, pureCall } from "./code/build.ts";
 import type { Expr, FileStatement, Statement, TypeExpr } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
+import { NameScope } from "../ir/names.ts";
 import type { Json, JsonObject } from "./shared/json.ts";
 import {
   modules,
@@ -33,7 +34,6 @@ import { obj } from "./code/build.ts";
 import {
   objectValidatorExpr,
   shapesCall,
-  ShapeNames,
   validatorDeclaration,
   validatorExpr,
 } from "./shared/validator-expr.ts";
@@ -47,7 +47,7 @@ function declared(
   name: string,
   type: TypeExpr,
   expression: Expr,
-  shapes: ShapeNames,
+  shapes: NameScope,
 ): FileStatement[] {
   const docs = [`Checks a value against ${name}; appends one issue per problem.`];
   const schema: Statement = {
@@ -163,7 +163,7 @@ export function emitValidatorsFile(ctx: EmitContext): EmittedFile {
   const types = model.types.filter((t) => validated.has(t.name));
   const params = model.paramsTypes.filter((p) => validated.has(p.name));
   const bodies = ctx.outputs.client ? inlineBodies(model) : [];
-  const shapes = new ShapeNames([
+  const shapes = new NameScope([
     ...[...types, ...params].map((t) => validatorName(t.name)),
     ...bodies.map((e) => e.bodyValidatorName!),
   ]);

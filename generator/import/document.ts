@@ -5,7 +5,12 @@
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { diagnostic, DiagnosticsError, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import {
+  diagnostic,
+  DiagnosticsError,
+  sortDiagnostics,
+  type Diagnostic,
+} from "../diagnostics/diagnostic.ts";
 import type { DiagnosticCode } from "../diagnostics/catalogue.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { reasonOf } from "../load/spec-folder.ts";
@@ -137,9 +142,7 @@ export class OpenApiDocument {
       this.rootRefsBroken ??= this.brokenRootRefs();
       const [first] = broken.diagnostics;
       const others = this.rootRefsBroken.filter((d) => d.message !== first!.message);
-      throw new DiagnosticsError(
-        [first!, ...others].sort((a, b) => lineOf(a) - lineOf(b) || colOf(a) - colOf(b)),
-      );
+      throw new DiagnosticsError(sortDiagnostics([first!, ...others]));
     }
     return { value, at: { file: target.path, pointer } };
   }
@@ -293,9 +296,6 @@ function refRootOf(refRoot: string | undefined, document: string): string | unde
     });
   return real;
 }
-
-const lineOf = (d: Diagnostic) => d.location?.line ?? 0;
-const colOf = (d: Diagnostic) => d.location?.col ?? 0;
 
 /** The most broken `$ref`s of the root file reported at once. */
 const maxBrokenRefs = 50;

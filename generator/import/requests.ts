@@ -5,6 +5,7 @@
  * are the API's, not each operation's parameters. And a conditional GET: a 304 response
  * beside an `If-None-Match` or `If-Modified-Since` header parameter is `notModified`.
  */
+import { streamTypes } from "./stream-items.ts";
 import { isObject, note, ownDocument, under, type ImportContext } from "./context.ts";
 import { camelCase } from "../ir/casing.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
@@ -53,9 +54,6 @@ export function answersNotModified(op: JsonObject, out: JsonObject): boolean {
   );
 }
 
-/** A stream's media types, which a 304 cannot answer for. */
-const streamTypes = /^(text\/event-stream|application\/(jsonl|x-ndjson))$/;
-
 /**
  * Of a conditional GET (`answersNotModified`), once its response and paging are read: the
  * response's `notModified`, its conditional header parameters left out (the call's options
@@ -70,7 +68,7 @@ export function notModifiedOf(
   if (!answersNotModified(op, out) || !isObject(out.response)) return;
   const response = out.response;
   const status = Number(response.status);
-  const stream = typeof response.contentType === "string" && streamTypes.test(response.contentType);
+  const stream = typeof response.contentType === "string" && streamTypes.has(response.contentType);
   if (out.pagination || out.streamResponse || stream || status < 200 || status > 299) {
     note(ctx, out, under(at, "responses", "304"), "response 304 (of a paged or streamed call)");
     return;

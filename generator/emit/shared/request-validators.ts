@@ -9,7 +9,8 @@
 import type { ApiModel, Endpoint } from "../../ir/model.ts";
 import type { FileStatement } from "../code/nodes.ts";
 import { validatorName } from "./symbols.ts";
-import { validatorDeclaration, validatorExpr, type ShapeNames } from "./validator-expr.ts";
+import type { NameScope } from "../../ir/names.ts";
+import { validatorDeclaration, validatorExpr } from "./validator-expr.ts";
 
 /** Whether a body is a named type, validated by that type's own validator. */
 export const isNamedBody = (endpoint: Endpoint): boolean =>
@@ -42,7 +43,7 @@ export const inlineBodies = (model: ApiModel): Endpoint[] =>
   model.endpoints.filter((e) => e.body && !isNamedBody(e));
 
 /** The validators of the bodies whose type is written inline, exported from `src/validators.ts`. */
-export function inlineBodyValidators(model: ApiModel, shapes: ShapeNames): FileStatement[] {
+export function inlineBodyValidators(model: ApiModel, shapes: NameScope): FileStatement[] {
   return inlineBodies(model).flatMap((e) => {
     const docs = [`Checks the body of \`${e.id}\`; appends one issue per problem.`];
     return validatorDeclaration(e.bodyValidatorName!, validatorExpr(e.body!), docs, true, shapes);

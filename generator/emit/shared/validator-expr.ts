@@ -7,6 +7,7 @@
  * bundle keeps only what its validators use. A type checker reads one string where nested
  * combinator calls cost it seconds on a large API.
  */
+import type { NameScope } from "../../ir/names.ts";
 import { shorthandOf } from "../../ir/generics.ts";
 import type { Field, TypeNode } from "../../ir/model.ts";
 import * as runtime from "../../runtime/validate.ts";
@@ -213,41 +214,21 @@ const validatorParams: readonly Param[] = [
 ];
 
 /**
- * The names of the variables that hold the validators' shapes (`validateMoneyShape`), one per
- * validator of a file, none of them another's name: the validator of a type `WorkflowRun`
- * would hold its shape in `validateWorkflowRunShape`, which is the validator of a type
- * `WorkflowRunShape` (Hatchet's API has both), so such a one takes the next free number.
- */
-export class ShapeNames {
-  private readonly taken: Set<string>;
-
-  /** `validators`: every validator the file declares. */
-  constructor(validators: Iterable<string>) {
-    this.taken = new Set(validators);
-  }
-
-  /** The shape variable of validator `name`, claimed. */
-  of(name: string): string {
-    let shape = `${name}Shape`;
-    for (let n = 2; this.taken.has(shape); n++) shape = `${name}Shape${n}`;
-    this.taken.add(shape);
-    return shape;
-  }
-}
-
-/**
- * A validator function and, right under it, the variable that holds its shape (its name from
- * `shapes`), built at the first call rather than when the module loads: a bundle keeps only
- * the validators its calls use, and loading the package costs nothing for the others.
+ * A validator function and, right under it, the variable that holds its shape, built at the
+ * first call rather than when the module loads: a bundle keeps only the validators its calls
+ * use, and loading the package costs nothing for the others. `shapes` holds every validator
+ * the file declares, so the variable's name is none of theirs: the validator of a type
+ * `WorkflowRun` would hold its shape in `validateWorkflowRunShape`, which is the validator of
+ * a type `WorkflowRunShape` (Hatchet's API has both); it takes the next free number then.
  */
 export function validatorDeclaration(
   name: string,
   expression: Expr,
   docs: readonly string[],
   isExported: boolean,
-  shapes: ShapeNames,
+  shapes: NameScope,
 ): FileStatement[] {
-  const shapeName = shapes.of(name);
+  const shapeName = shapes.claim(`${name}Shape`);
   const shape = id(shapeName);
   const build: Expr = {
     kind: "paren",
