@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operation, pathOf } from "../generator/runtime/client/operation.ts";
+import { pathSegments } from "../generator/runtime/client/params.ts";
 import { tempDir, writeGenerated } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
 
@@ -25,6 +26,7 @@ interface Client {
   issues: Record<"list" | "create", Call>;
   account: Record<"get", Call>;
   charges: Record<"create", Call>;
+  contents: Record<"get", Call>;
 }
 
 let out: string;
@@ -185,12 +187,72 @@ describe("pathOf: the segment a value lands in, not the value alone", () => {
     ]);
   });
 
+  it("a catch-all's value is every segment from its own on; each part is held to the rule", () => {
+    const files = operation(
+      JSON.stringify({
+        id: "files.get",
+        method: "GET",
+        path: "/v1/{bucket}/files/{path}",
+        credentials: [],
+        headers: {},
+        code: ["segments"],
+      }),
+      pathSegments,
+    );
+    expect(pathOf(files, { bucket: "b", path: "a/b c/d.txt" })).toBe("/v1/b/files/a/b%20c/d.txt");
+    expect(refusal(() => pathOf(files, { bucket: "..", path: "a/../b" }))).toEqual([
+      "params.bucket",
+      "params.path",
+    ]);
+    expect(refusal(() => pathOf(files, { bucket: "b", path: "a/b/" }))).toEqual(["params.path"]);
+    // without `segments`, the same value is one segment
+    expect(pathOf(op("/v1/{bucket}/files/{path}"), { bucket: "b", path: "a/b" })).toBe(
+      "/v1/b/files/a%2Fb",
+    );
+  });
+
   it("trailing parameters are segments of their own; a template's own trailing slash is no value's", () => {
     const download = op("/v2/files", ["name", "part"]);
     expect(pathOf(download, { name: "a b", part: 2 })).toBe("/v2/files/a%20b/2");
     expect(refusal(() => pathOf(download, { name: "..", part: 2 }))).toEqual(["params.name"]);
     expect(refusal(() => pathOf(download, { name: "a" }))).toEqual(["params.part"]);
     expect(pathOf(op("/v2/things/"), undefined)).toBe("/v2/things/");
+  });
+});
+
+describe("a catch-all path parameter (`slashes: true`)", () => {
+  it("sends its value's slashes as they are, every part between them percent-encoded", async () => {
+    server.json(200, { path: "x" });
+    const values = ["docs/a b.md", "a?b/c#d", "a%2Fb/c", "é/🙂", "README"];
+    for (const value of values) await client().contents.get("o", "r", value);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/repos/o/r/contents/docs/a%20b.md",
+      "/repos/o/r/contents/a%3Fb/c%23d",
+      "/repos/o/r/contents/a%252Fb/c",
+      "/repos/o/r/contents/%C3%A9/%F0%9F%99%82",
+      "/repos/o/r/contents/README",
+    ]);
+  });
+
+  it("refuses a value with an empty, `.` or `..` part, naming it; nothing is sent", async () => {
+    server.json(200, { path: "x" });
+    for (const value of ["", "/a", "a/", "a//b", "a/../b", "./a", ".."]) {
+      const error = await refused(client().contents.get("o", "r", value), "params.path");
+      expect(error.message).toMatch(/^contents\.get: params\.path makes its path segment /);
+    }
+  });
+
+  it("the package's stand-in takes the rest of the path as the value, and answers", async () => {
+    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as {
+      createStandIn(): { fetch(request: Request): Promise<Response> };
+    };
+    const standIn = testing.createStandIn();
+    const c = client({
+      fetch: (input: Request | URL | string, init?: RequestInit) =>
+        standIn.fetch(new Request(input, init)),
+    });
+    await expect(c.contents.get("o", "r", "docs/guide/a b.md")).resolves.toHaveProperty("path");
+    expect((await standIn.fetch(new Request("http://s.test/repos/o/r/contents"))).status).toBe(404);
   });
 });
 

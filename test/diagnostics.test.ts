@@ -165,7 +165,7 @@ const cases: BrokenCase[] = [
     name: "unknown-key",
     defect: "`feilds` instead of `fields`",
     expected: [
-      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, slashes, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
     ],
   },
   {
@@ -679,7 +679,7 @@ const cases: BrokenCase[] = [
     defect: "schema problems in two files and a YAML syntax error in a third",
     expected: [
       "test/fixtures/broken/many-problems-load/a.yaml:4:12 - error schema-wrong-type: expected a string, got number 1",
-      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, slashes, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
       'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
@@ -709,6 +709,18 @@ const cases: BrokenCase[] = [
       // an object's example that is its JSON text (Microcks'), an array's that is an object
       'test/fixtures/broken/params-misused/api.yaml:54:14 - error type-conflict: example "{\\"name\\": \\"Gogs\\"}" is not a value of the type',
       'test/fixtures/broken/params-misused/api.yaml:57:14 - error type-conflict: example {"ts":1} is not a value of the type',
+    ],
+  },
+  {
+    name: "param-slashes",
+    defect:
+      "`slashes: true` on a path parameter that is not the path's last segment, on an integer, before a trailing parameter, on a query parameter and on a callback's path parameter",
+    expected: [
+      "test/fixtures/broken/param-slashes/api.yaml:11:38 - error param-slashes: parameter path has `slashes: true`, but {path} is not the whole last segment of /files/{path}/meta: a value with slashes is sent as the path's last segments, for a catch-all parameter",
+      "test/fixtures/broken/param-slashes/api.yaml:16:7 - error param-slashes: parameter dir has `slashes: true`, but its type is not a string: a value with slashes is sent as the path's last segments, for a catch-all parameter",
+      "test/fixtures/broken/param-slashes/api.yaml:21:38 - error param-slashes: parameter name has `slashes: true`, but the endpoint has trailing parameters, which would follow it: a value with slashes is sent as the path's last segments, for a catch-all parameter",
+      "test/fixtures/broken/param-slashes/api.yaml:27:46 - error param-slashes: parameter q has `slashes: true`, but only an endpoint's path parameter takes it: a value with slashes is sent as the path's last segments, for a catch-all parameter",
+      "test/fixtures/broken/param-slashes/api.yaml:34:38 - error param-slashes: parameter path has `slashes: true`, but only an endpoint's path parameter takes it: a value with slashes is sent as the path's last segments, for a catch-all parameter",
     ],
   },
   {

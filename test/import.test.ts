@@ -1059,7 +1059,7 @@ describe("requests: media ranges, fixed and versioned headers, 304s and other ho
     expect(client).toContain('hosts: { uploads: "https://uploads.example.com" }');
   });
 
-  it("reads a wildcard segment as the parameter it names, and a parameter without a schema as a string", async () => {
+  it("reads a last wildcard segment as a catch-all (`slashes: true`), another as the parameter it names, and a parameter without a schema as a string", async () => {
     const ok = { "200": { description: "ok" } };
     const { outSpec, read } = imported(
       document(
@@ -1094,17 +1094,24 @@ describe("requests: media ranges, fixed and versioned headers, 304s and other ho
     const endpoints = read("endpoints/public.yaml").endpoints;
     expect(endpoints["public.get"]).toMatchObject({
       path: "/public/{path}",
-      params: { path: "string" },
+      params: { path: { type: "string", slashes: true } },
     });
     expect(endpoints["public.get"].undocumented).toEqual([
-      "path /public/{*path}: a wildcard segment is the parameter it names, sent as one segment (its slashes percent-encoded) (import: #/paths/~1public~1{*path}/get)",
       "parameter path has no schema: read as a string (import: #/paths/~1public~1{*path}/get/parameters/0)",
+      "path /public/{*path}: its last parameter takes the rest of the path, slashes kept (import: #/paths/~1public~1{*path}/get)",
     ]);
-    expect(read("endpoints/files.yaml").endpoints["files.version"]).toMatchObject({
+    const version = read("endpoints/files.yaml").endpoints["files.version"];
+    expect(version).toMatchObject({
       path: "/files/{name}/versions/{version}",
       params: { name: "string", version: "integer" },
     });
-    await generateFrom(outSpec, join(scratch(), "out"));
+    // a wildcard that is not the last segment, or names a number, is one segment
+    expect(version.undocumented).toContain(
+      "path /files/{name*}/versions/{+version}: a wildcard segment is the parameter it names, sent as one segment (its slashes percent-encoded) (import: #/paths/~1files~1{name*}~1versions~1{+version}/get)",
+    );
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const client = generated.files.find((f) => f.path === "src/client.ts")!.contents;
+    expect(client).toMatch(/"id":"public\.get".*"code":\[[^\]]*"segments"/);
   });
 
   it("reads a server whose variables' defaults give no host as an environment without an address, noted", async () => {

@@ -5,7 +5,8 @@
  * 404 to every such route); and which of several matching routes answers (the sweep's typed
  * calls found ClearBlade's `/admin/platform/systems` answered by `/admin/platform/{systemKey}`,
  * listed before it, with that route's empty body; useapi.net's `/jobs/` answered by `/jobs`;
- * TomTom's `{Y}.pbf` answered by `{Y}.{format}`, listed before it).
+ * TomTom's `{Y}.pbf` answered by `{Y}.{format}`, listed before it); and a catch-all last
+ * parameter (`slashes: true`: Goa's and ASP.NET's `{*path}`), which takes the rest of the path.
  */
 import { describe, expect, it } from "vitest";
 import { matchPath, mostSpecific } from "../generator/runtime/testing/request.ts";
@@ -102,4 +103,27 @@ describe("mostSpecific: of the routes matching a path, the one a router picks", 
     expect(mostSpecific(matches, path)?.route.path).toBe(want);
   });
   it("none of none", () => expect(mostSpecific([], "/")).toBeUndefined());
+});
+
+describe("a catch-all last parameter (`slashes`): the rest of the path, after any other route", () => {
+  const catchAll = (path: string, name = "path") =>
+    ({ path, params: [{ name, in: "path", slashes: true }] }) as unknown as Route;
+  it.each([
+    ["/files/a", { path: "a" }],
+    ["/files/docs/a%20b.md", { path: "docs/a b.md" }],
+    ["/files/a%2Fb/c", { path: "a/b/c" }],
+    ["/files", undefined],
+    ["/other/a/b", undefined],
+    ["/files/%E0%A4%A/b", undefined],
+  ])("/files/{path} and %s -> %o", (path, want) => {
+    expect(matchPath(catchAll("/files/{path}"), path)).toEqual(want);
+  });
+  it("a route that fixes a later segment answers before the catch-all, whatever the order", () => {
+    const meta = { route: route("/files/{id}/meta") };
+    const all = { route: catchAll("/files/{path}") };
+    expect(mostSpecific([all, meta], "/files/7/meta")?.route.path).toBe("/files/{id}/meta");
+    expect(mostSpecific([meta, all], "/files/7/meta")?.route.path).toBe("/files/{id}/meta");
+    const one = { route: route("/files/{id}") };
+    expect(mostSpecific([all, one], "/files/7")?.route.path).toBe("/files/{id}");
+  });
 });

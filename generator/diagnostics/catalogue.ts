@@ -346,6 +346,11 @@ export const catalogue = {
     severity: "error",
     message: "parameter {name} has `style: {style}`, which only a query parameter takes",
   },
+  "param-slashes": {
+    severity: "error",
+    message:
+      "parameter {name} has `slashes: true`, but {problem}: a value with slashes is sent as the path's last segments, for a catch-all parameter",
+  },
   "param-query-shape": {
     severity: "error",
     message: "query parameter {name} {problem}",

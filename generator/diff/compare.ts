@@ -243,7 +243,10 @@ function diffParams(
   }
 }
 
-/** How a kept parameter travels: required or not, where, in what style, with what default. */
+/**
+ * How a kept parameter travels: required or not, where, in what style, with its slashes or
+ * not, with what default.
+ */
 function diffParamWire(
   out: ChangeList,
   subject: string,
@@ -261,6 +264,12 @@ function diffParamWire(
     out.add(subject, `travels as ${wire(before)} -> ${wire(after)}`, "minor");
   if ((before.style ?? "repeat") !== (after.style ?? "repeat"))
     out.add(subject, `style ${before.style ?? "repeat"} -> ${after.style ?? "repeat"}`, "minor");
+  if (Boolean(before.slashes) !== Boolean(after.slashes))
+    out.add(
+      subject,
+      after.slashes ? "its slashes now sent as they are" : "its slashes now sent as %2F",
+      "minor",
+    );
   const text = (p: Param) =>
     `${JSON.stringify(p.type.docs.default) ?? "none"}${p.sendDefault ? " (sent)" : ""}`;
   if (text(before) !== text(after))

@@ -131,6 +131,10 @@ function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
     ["validateParams", validators.params ? requestValidatorRef(validators.params) : undefined],
     ["validateBody", validators.body ? requestValidatorRef(validators.body) : undefined],
     ["encode", encodesBody(endpoint) ? runtimeValue(coreModule, "encodeBody") : undefined],
+    [
+      "segments",
+      endpoint.params.some((p) => p.slashes) ? runtimeValue(coreModule, "pathSegments") : undefined,
+    ],
     ["place", places ? runtimeValue(coreModule, "placeParams") : undefined],
     [
       "credential",

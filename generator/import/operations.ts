@@ -282,6 +282,34 @@ function withoutWildcards(path: string): string {
   return path.replace(/\{[*+]?(\w[^}*]*)\*?\}/g, "{$1}");
 }
 
+/**
+ * A path with a wildcard segment: the parameter of a last one, a string, is a catch-all
+ * (`slashes: true`: its value's slashes sent as they are, as the server's router takes the
+ * rest of the path); any other wildcard is sent as one segment, noted.
+ */
+function catchAll(
+  ctx: ImportContext,
+  path: string,
+  params: JsonObject,
+  pathName: (name: string) => string,
+  at: Pointer,
+  out: JsonObject,
+): void {
+  const last = /\/\{[*+]?(\w[^}*]*)\*?\}$/.exec(path.replace(/[#?].*$/, ""));
+  const key = last && withoutWildcards(last[0]) !== last[0] ? pathName(last[1]!) : undefined;
+  const spec = key === undefined ? undefined : params[key];
+  if (spec === "string" || (isObject(spec) && spec.type === "string" && spec.in === undefined)) {
+    params[key!] = { ...asMapping(spec), slashes: true };
+    note(ctx, out, at, `path ${path}: its last parameter takes the rest of the path, slashes kept`);
+  } else
+    note(
+      ctx,
+      out,
+      at,
+      `path ${path}: a wildcard segment is the parameter it names, sent as one segment (its slashes percent-encoded)`,
+    );
+}
+
 /** How a path's parameters are renamed (below) and the first path of its shape. */
 interface PathNames {
   first: string;
@@ -355,13 +383,6 @@ function endpointOf(
   const pathName = (name: string) => names.rename.get(name) ?? placeholder(name);
   // Box tells operations of one path apart by a fragment (`/files/{id}#add_shared_link`), which no request sends.
   const sent = withoutWildcards(path).replace(/[#?].*$/, "");
-  if (sent !== path.replace(/[#?].*$/, ""))
-    note(
-      ctx,
-      out,
-      at,
-      `path ${path}: a wildcard segment is the parameter it names, sent as one segment (its slashes percent-encoded)`,
-    );
   if (/[#?]/.test(path)) note(ctx, out, at, `path ${path}: written as ${sent}`);
   out.path = sent.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
   if (names.differs) {
@@ -376,6 +397,7 @@ function endpointOf(
   if (auth.length) out.auth = auth;
   const inPath = new Set([...sent.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!));
   const params = paramsOf(ctx, item, op, at, out, pathName, inPath);
+  if (sent !== path.replace(/[#?].*$/, "")) catchAll(ctx, path, params, pathName, at, out);
   withoutTrailingSegments(out, params);
   fixedQuery(path, params);
   if (isObject(op["x-apigen-headers"]))
@@ -599,6 +621,13 @@ export function paramsOf(
       // apigen writes a trailing parameter as a path segment of its own, marked x-apigen-trailing.
       else if (param["x-apigen-trailing"] === true)
         place({ name, where: "path", spec: trailingSpec(spec) });
+      // apigen's own mark of a catch-all (an overlay can add it to any document's parameter)
+      else if (param["x-apigen-slashes"] === true)
+        place({
+          name,
+          where: "path",
+          spec: { ...asMapping(spec as string | JsonObject), slashes: true },
+        });
       else place({ name, where: "path", spec });
       continue;
     }

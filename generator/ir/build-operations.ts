@@ -226,6 +226,7 @@ export class OperationBuilder {
       type: this.types.node(file, paramPath, value),
       ...(style && style !== "repeat" ? { style } : {}),
       ...(v.sendDefault === true ? { sendDefault: true } : {}),
+      ...(v.slashes === true ? { slashes: true as const } : {}),
       location: file.locate(paramPath, "key"),
     };
   }
@@ -303,12 +304,38 @@ export class OperationBuilder {
           param.location,
         );
       }
+      const slashes = param.slashes && slashesProblem(param, urlPath, params, endpoint);
+      if (slashes)
+        this.ctx.bag.report(
+          "param-slashes",
+          { name: param.name, problem: slashes },
+          file.locate([...path, "params", param.name, "slashes"]),
+        );
     }
     return inPathOrder(
       params,
       placeholders.map((m) => m[1]!),
     );
   }
+}
+
+/**
+ * Why a parameter cannot take `slashes: true`, or `undefined`: it must be an endpoint's path
+ * parameter filling the path's last segment, with no trailing parameter after it, so that
+ * whatever segments follow the fixed part of the path are its value.
+ */
+function slashesProblem(
+  param: Param,
+  urlPath: string,
+  params: readonly Param[],
+  endpoint: boolean,
+): string | undefined {
+  if (!endpoint || param.placement !== "path") return "only an endpoint's path parameter takes it";
+  if (!urlPath.endsWith(`/{${param.name}}`))
+    return `{${param.name}} is not the whole last segment of ${urlPath}`;
+  if (params.some((p) => p.placement === "trailing"))
+    return "the endpoint has trailing parameters, which would follow it";
+  return undefined;
 }
 
 /**

@@ -228,6 +228,7 @@ function routeOf(
       ...(resolveType(p.type, types).kind === "array" ? { list: true } : {}),
       ...(p.style === "space" ? { delimiter: " " } : p.style === "pipe" ? { delimiter: "|" } : {}),
       ...segmentValuesOf(p, endpoint.path, types),
+      ...(p.slashes ? { slashes: true as const } : {}),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
     response: responseOf(endpoint.response, types),

@@ -3,7 +3,8 @@
  * query string: a scalar, an array of scalars in any style, and an object of scalars (or
  * arrays of scalars) only as `style: deepObject` (`created[gte]=1`). A path segment or a
  * header: a scalar or an array of scalars (comma-separated). Anything else would fail on every
- * call, or send `[object Object]`, so it is an error at the parameter instead.
+ * call, or send `[object Object]`, so it is an error at the parameter instead. A path parameter
+ * with `slashes: true` is a string: its text is split at `/` into segments.
  */
 import type { BuildContext } from "./build-context.ts";
 import { resolveType } from "./callback-routing.ts";
@@ -73,5 +74,26 @@ export function checkParamShapes(
           { name: param.name, placement: param.placement, problem },
           param.location,
         );
+      else if (param.slashes && !isText(param.type, byName))
+        ctx.bag.report(
+          "param-slashes",
+          { name: param.name, problem: "its type is not a string" },
+          param.location,
+        );
     }
+}
+
+/** Whether `node` is a string (or an enum or literal of strings): the only text split at `/`. */
+function isText(node: TypeNode, types: ReadonlyMap<string, NamedType>): boolean {
+  const type = resolveType(node, types);
+  switch (type.kind) {
+    case "primitive":
+      return type.name === "string";
+    case "enum":
+      return type.values.every((value) => typeof value === "string");
+    case "literal":
+      return typeof type.value === "string";
+    default:
+      return false;
+  }
 }

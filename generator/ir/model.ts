@@ -274,6 +274,11 @@ export interface Param {
   style?: QueryStyle;
   /** The client sends `type.docs.default` when the caller leaves the parameter out. */
   sendDefault?: boolean;
+  /**
+   * A path parameter whose value may hold `/`: sent as path segments, each percent-encoded
+   * (the path's whole last segment, a catch-all on the server).
+   */
+  slashes?: true;
   location: SourceLocation;
 }
 

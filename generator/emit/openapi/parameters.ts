@@ -89,6 +89,8 @@ export function parameterOf(param: Param): JsonObject {
     schema: schemaOf(param.type, { bare: true }),
     "x-undocumented": notesOf(docs),
     "x-apigen-trailing": param.placement === "trailing" ? true : undefined,
+    // A catch-all: the value's slashes are sent as they are (OpenAPI has no word for it).
+    "x-apigen-slashes": param.slashes,
     // The key of the spec's params, when the parameter travels under another name: --import reads it back.
     "x-apigen-key": param.wireName !== undefined ? param.name : undefined,
   });

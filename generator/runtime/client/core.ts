@@ -75,7 +75,7 @@ export { lenientApiRequests, type ApiRequests } from "./api-requests.js";
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
 export { group } from "./operation.js";
-export { credentialText, placeParams } from "./params.js";
+export { credentialText, pathSegments, placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
   operation,

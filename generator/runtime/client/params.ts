@@ -17,6 +17,17 @@ export type QueryStyle = "comma" | "space" | "pipe" | "brackets" | "deepObject";
 /** What the delimited styles put between the items of one value (an item's own is escaped). */
 const delimiters: Readonly<Record<string, string>> = { comma: ",", space: "%20", pipe: "|" };
 
+/**
+ * A catch-all path parameter's value (`slashes: true`) as the path's last segments: each part
+ * between its slashes percent-encoded, the slashes kept (`docs/a b.md` is `docs/a%20b.md`).
+ * A part that is empty, `.` or `..` would change which path is called: it is returned alone,
+ * for pathOf to refuse as it refuses such a whole value, naming the parameter and the part.
+ */
+export function pathSegments(value: string): string {
+  const parts = value.split("/");
+  return parts.find((part) => /^\.{0,2}$/.test(part)) ?? parts.map(encodeURIComponent).join("/");
+}
+
 /** The parameters of a call other than path ones, by their spec name. */
 export type QueryParams = Readonly<Record<string, unknown>>;
 

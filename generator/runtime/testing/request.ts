@@ -17,13 +17,22 @@ export interface KeySet {
 
 const segments = (path: string) => path.split("/").filter((s) => s !== "");
 
-/** The path parameters when `path` matches the route's template, else `undefined`. */
+/**
+ * The path parameters when `path` matches the route's template, else `undefined`. A catch-all
+ * last parameter (`slashes`) takes every segment from its own on, each decoded, joined by `/`.
+ */
 export function matchPath(route: Route, path: string): Record<string, string> | undefined {
   const template = segments(route.path);
-  const actual = segments(path);
+  let actual = segments(path);
   const trailing = route.params.filter((p) => p.in === "trailing").length;
-  if (actual.length < template.length || actual.length > template.length + trailing)
-    return undefined;
+  const catchAll = route.params.some((p) => p.slashes);
+  if (actual.length < template.length) return undefined;
+  if (catchAll && actual.length > template.length) {
+    const rest = actual.slice(template.length - 1).map(safeDecode);
+    if (rest.includes(undefined)) return undefined;
+    actual = [...actual.slice(0, template.length - 1), encodeURIComponent(rest.join("/"))];
+  }
+  if (actual.length > template.length + trailing) return undefined;
   const found: Record<string, string> = {};
   for (let i = 0; i < template.length; i++) {
     const part = template[i]!;
@@ -62,10 +71,11 @@ export function mostSpecific<T extends { route: Route }>(
   const doubled = emptySegments(pathname);
   for (const match of matches) {
     const path = match.route.path;
+    const catchAll = match.route.params.some((p) => p.slashes);
     const rank = [
       path.endsWith("/") === slash ? 0 : 1,
       emptySegments(path) === doubled ? 0 : 1,
-      ...segments(path).map(segmentRank),
+      ...segments(path).map((part, i, all) => segmentRank(part, catchAll && i === all.length - 1)),
     ];
     if (best === undefined || ranksBefore(rank, bestRank)) [best, bestRank] = [match, rank];
   }
@@ -77,8 +87,12 @@ function emptySegments(path: string): number {
   return path.split("//").length - 1;
 }
 
-/** 0 for fixed text, 2 for a whole parameter, between them the less the more fixed text it has. */
-function segmentRank(part: string): number {
+/**
+ * 0 for fixed text, 2 for a whole parameter, between them the less the more fixed text it has;
+ * a catch-all after every other (`/files/{id}/meta` before `/files/{path}` that could take it).
+ */
+function segmentRank(part: string, catchAll: boolean): number {
+  if (catchAll) return 3;
   if (!part.includes("{")) return 0;
   const fixed = part.replace(/\{[^}]+\}/g, "").length;
   return fixed === 0 ? 2 : 1 + 1 / (fixed + 1);

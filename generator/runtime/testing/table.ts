@@ -55,6 +55,8 @@ export interface RouteParam {
   urlValue?: "number" | "boolean" | "scalar";
   /** An array parameter: every occurrence (and comma-separated parts) are kept. */
   list?: boolean;
+  /** The path's last parameter, a catch-all: every segment from its own on, joined by `/`. */
+  slashes?: true;
   /**
    * What separates an array's items in one value instead of a comma: a space (style `space`,
    * OpenAPI's spaceDelimited) or `|` (style `pipe`, pipeDelimited).

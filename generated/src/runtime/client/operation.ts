@@ -15,6 +15,7 @@ import {
   loneSurrogate,
   type credentialText,
   type ParamsSpec,
+  type pathSegments,
   type placeParams,
   type QueryParams,
 } from "./params.js";
@@ -126,6 +127,11 @@ export interface OperationCode {
   encode?: typeof encodeBody;
   /** decode.ts's `declaredHeaders`: for an endpoint that declares response headers. */
   readHeaders?: typeof declaredHeaders;
+  /**
+   * params.ts's `pathSegments`: for an endpoint whose last path parameter keeps its slashes
+   * (`slashes: true`), which it writes in place of `encodeURIComponent`.
+   */
+  segments?: typeof pathSegments;
   /** params.ts's `placeParams`: for query or header parameters, or a credential in the query. */
   place?: typeof placeParams;
   /**
@@ -282,7 +288,10 @@ export function pathOf(op: Operation, params: PathParams | undefined): string {
     const name = parts[i]!;
     let text: string;
     try {
-      text = encodeURIComponent(String(own(params, name) ?? ""));
+      // the last parameter keeps its slashes when the endpoint passes `segments` (a catch-all)
+      text = ((i + 2 === parts.length && op.segments) || encodeURIComponent)(
+        String(own(params, name) ?? ""),
+      );
     } catch {
       throw new RequestValidationError(op.id, [{ path: `params.${name}`, message: loneSurrogate }]);
     }
@@ -296,7 +305,8 @@ export function pathOf(op: Operation, params: PathParams | undefined): string {
 
 /**
  * Refuses a path whose parameters made one of its segments empty, `.` or `..`, naming each
- * parameter of that segment. Values are encoded, so the path has the template's segments.
+ * parameter of that segment. Values are encoded, so the path has the template's segments (a
+ * catch-all's value of such a part is written as that part alone: params.ts `pathSegments`).
  */
 function checkSegments(op: Operation, path: string): void {
   const template = op.parts.map((part, i) => (i % 2 ? `{${part}}` : part)).join("");

@@ -3,6 +3,7 @@ import { ParamsApiError } from "./errors.js";
 import {
   validateChargesCreateBody,
   validateChargesCreateParams,
+  validateContentsGetParams,
   validateIssuesCheckParams,
   validateIssuesCreateBody,
   validateIssuesCreateParams,
@@ -14,6 +15,7 @@ import {
   credentialText,
   endpoint,
   group,
+  pathSegments,
   placeParams,
   type ApiPromise,
   type BasicCredentialValue,
@@ -22,7 +24,13 @@ import {
   type RequestOptions,
 } from "./runtime/client/core.js";
 import type { MiddlewareStack } from "./runtime/client/hooks.js";
-import type { Charge, ChargesCreateParams, Issue, IssuesListParams } from "./types.js";
+import type {
+  Charge,
+  ChargesCreateParams,
+  ContentsGetParams,
+  Issue,
+  IssuesListParams,
+} from "./types.js";
 
 export type {
   BasicCredentialValue,
@@ -44,6 +52,7 @@ export type ParamsEndpointId =
   | "issues.check"
   | "issues.options"
   | "issues.create"
+  | "contents.get"
   | "account.get"
   | "charges.create";
 
@@ -207,6 +216,38 @@ export const issuesCreate: (
 );
 
 /**
+ * A file of a repository.
+ *
+ * `GET /repos/{owner}/{repo}/contents/{path}`
+ * Sends: `Authorization: Bearer …` (`token`, optional: sent when configured).
+ *
+ * Errors (thrown as ParamsApiError):
+ * - 403: Forbidden, or a secondary rate limit (retried).
+ * @param core The `ParamsCore` that sends the call.
+ * @param owner The `owner` path parameter.
+ * @param repo The `repo` path parameter.
+ * @param path The file's path in the repository, its slashes sent as they are (docs/a.md).
+ * @param query.ref The `ref` query parameter.
+ * @returns The response body.
+ * @throws {ParamsApiError} when the API answers with an error status.
+ */
+export const contentsGet: (
+  core: ParamsCore,
+  owner: string,
+  repo: string,
+  path: string,
+  query?: Pick<ContentsGetParams, "ref">,
+  options?: RequestOptions,
+) => ApiPromise<{
+  path: string;
+}> = /* @__PURE__ */ endpoint(
+  '{"id":"contents.get","method":"GET","path":"/repos/{owner}/{repo}/contents/{path}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo","path","$query"],"documentedResponse":true,"code":["validateParams","segments","place"]}',
+  validateContentsGetParams,
+  pathSegments,
+  placeParams,
+);
+
+/**
  * The account of the basic credentials.
  *
  * `GET /account`
@@ -361,6 +402,40 @@ export const IssuesApi: new (core: ParamsCore) => IssuesApi = /* @__PURE__ */ gr
   issuesCreate,
 );
 
+/** The `contents` endpoints of the Params Example. */
+export interface ContentsApi {
+  /**
+   * A file of a repository.
+   *
+   * `GET /repos/{owner}/{repo}/contents/{path}`
+   * Sends: `Authorization: Bearer …` (`token`, optional: sent when configured).
+   *
+   * Errors (thrown as ParamsApiError):
+   * - 403: Forbidden, or a secondary rate limit (retried).
+   * @param owner The `owner` path parameter.
+   * @param repo The `repo` path parameter.
+   * @param path The file's path in the repository, its slashes sent as they are (docs/a.md).
+   * @param query.ref The `ref` query parameter.
+   * @returns The response body.
+   * @throws {ParamsApiError} when the API answers with an error status.
+   */
+  get(
+    owner: string,
+    repo: string,
+    path: string,
+    query?: Pick<ContentsGetParams, "ref">,
+    options?: RequestOptions,
+  ): ApiPromise<{
+    path: string;
+  }>;
+}
+
+/** The class of the `contents` endpoints: each method calls its endpoint function with the core. */
+export const ContentsApi: new (core: ParamsCore) => ContentsApi = /* @__PURE__ */ group(
+  "get",
+  contentsGet,
+);
+
 /** The `account` endpoints of the Params Example. */
 export interface AccountApi {
   /**
@@ -420,12 +495,14 @@ export const ChargesApi: new (core: ParamsCore) => ChargesApi = /* @__PURE__ */ 
 /** Client of the Params Example: one method per endpoint, grouped as in the endpoint ids. */
 export class ParamsClient {
   readonly issues: IssuesApi;
+  readonly contents: ContentsApi;
   readonly account: AccountApi;
   readonly charges: ChargesApi;
 
   constructor(options: ParamsClientOptions) {
     const core = new ParamsCore(options);
     this.issues = new IssuesApi(core);
+    this.contents = new ContentsApi(core);
     this.account = new AccountApi(core);
     this.charges = new ChargesApi(core);
   }

@@ -6,5 +6,6 @@ export const validateIssuesCheckParams: undefined = undefined;
 export const validateIssuesOptionsParams: undefined = undefined;
 export const validateIssuesCreateParams: undefined = undefined;
 export const validateIssuesCreateBody: undefined = undefined;
+export const validateContentsGetParams: undefined = undefined;
 export const validateChargesCreateParams: undefined = undefined;
 export const validateChargesCreateBody: undefined = undefined;

@@ -6,6 +6,7 @@ export {
   validateIssuesOptionsParams,
   validateIssuesCreateParams,
   validateIssuesCreateBody,
+  validateContentsGetParams,
   validateChargesCreateParams,
   validateChargesCreateBody,
 } from "./validators.js";

@@ -83,6 +83,21 @@ export interface IssuesCreateParams {
   repo: string;
 }
 
+/** Parameters of endpoint contents.get. */
+export interface ContentsGetParams {
+  /** Travels in the path. */
+  owner: string;
+  /** Travels in the path. */
+  repo: string;
+  /**
+   * The file's path in the repository, its slashes sent as they are (docs/a.md).
+   * Travels in the path.
+   */
+  path: string;
+  /** Travels in the query string. */
+  ref?: string;
+}
+
 /** Parameters of endpoint charges.create. */
 export interface ChargesCreateParams {
   /**

@@ -17,6 +17,7 @@ import { fromData } from "./runtime/validator-data.js";
 import type {
   Charge,
   ChargesCreateParams,
+  ContentsGetParams,
   Issue,
   IssuesCheckParams,
   IssuesCreateParams,
@@ -143,6 +144,24 @@ let validateIssuesCreateParamsShape: Validator | undefined;
 export const issuesCreateParamsSchema: StandardSchemaV1<IssuesCreateParams> =
   /* @__PURE__ */ schema(validateIssuesCreateParams);
 
+/** Checks a value against ContentsGetParams; appends one issue per problem. */
+export function validateContentsGetParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateContentsGetParamsShape ??= fromData(
+    '[["object","string"],["object",{"owner":"string","repo":"string","path":"string","ref":"string"},["owner","repo","path"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateContentsGetParamsShape: Validator | undefined;
+
+/** ContentsGetParams as a Standard Schema (v1): `~standard.validate(value)`. */
+export const contentsGetParamsSchema: StandardSchemaV1<ContentsGetParams> =
+  /* @__PURE__ */ schema(validateContentsGetParams);
+
 /** Checks a value against ChargesCreateParams; appends one issue per problem. */
 export function validateChargesCreateParams(
   value: unknown,
@@ -191,7 +210,7 @@ let validateChargesCreateBodyShape: Validator | undefined;
 
 /** Each endpoint's success body and stream item validators: the client's `responseValidators`. */
 export const responseValidators: ResponseValidators = /* @__PURE__ */ responseValidation(
-  '[["array","object","string","validateCharge","validateIssue"],{"issues.list":{"body":["array","validateIssue"]},"issues.create":{"body":"validateIssue"},"account.get":{"body":["object",{"login":"string"},["login"]]},"charges.create":{"body":"validateCharge"}}]',
+  '[["array","object","string","validateCharge","validateIssue"],{"issues.list":{"body":["array","validateIssue"]},"issues.create":{"body":"validateIssue"},"contents.get":{"body":["object",{"path":"string"},["path"]]},"account.get":{"body":["object",{"login":"string"},["login"]]},"charges.create":{"body":"validateCharge"}}]',
   array,
   object,
   string,
@@ -205,5 +224,6 @@ export const requestValidators: RequestValidators = {
   "issues.check": { params: validateIssuesCheckParams },
   "issues.options": { params: validateIssuesOptionsParams },
   "issues.create": { params: validateIssuesCreateParams, body: validateIssuesCreateBody },
+  "contents.get": { params: validateContentsGetParams },
   "charges.create": { params: validateChargesCreateParams, body: validateChargesCreateBody },
 };
