@@ -77,6 +77,16 @@ describe("query and header parameters", () => {
     expect(request!.headers["if-none-match"]).toBe('W/"abc"');
   });
 
+  it("writes a deepObject field that is one value or a list as whichever it is given", async () => {
+    server.json(200, []);
+    await client().issues.list("o", "r", { created: { gte: 1, not: [3, 4] } });
+    await client().issues.list("o", "r", { created: { not: 3 } });
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/repos/o/r/issues?created[gte]=1&created[not][]=3&created[not][]=4&sort=created",
+      "/repos/o/r/issues?created[not]=3&sort=created",
+    ]);
+  });
+
   it("writes space and pipe delimited arrays (OpenAPI spaceDelimited, pipeDelimited) as one value each", async () => {
     server.json(200, []);
     await client().issues.list("octo", "hello", { sizes: [1, 2], ids: ["a|b", "c d"] });
@@ -93,6 +103,9 @@ describe("query and header parameters", () => {
     const ask = (query: string) =>
       standIn.fetch(new Request(`http://stand-in.test/repos/o/r/issues?${query}`));
     expect((await ask("sizes=1%202&ids=a|b")).status).toBe(200);
+    // a deepObject field of one value or a list, as the client writes either
+    expect((await ask("created[gte]=1&created[not][]=3&created[not][]=4")).status).toBe(200);
+    expect((await ask("created[not]=3")).status).toBe(200);
     // the items are integers: a space-delimited item that is none is refused, as such
     const refused = await ask("sizes=1%20x");
     expect(refused.status).toBe(400);

@@ -8,10 +8,23 @@
  * its pointer, never written as a parameter `generate` would refuse. A `deepObject` that
  * nests is split where it nests: `filter: {range: {gte}}` becomes the deepObject parameter
  * `filter[range]` (`filter[range][gte]=1`, what the server reads), beside `filter` with its
- * scalar fields.
+ * scalar fields. The split is bounded: a recursive schema stops where it recurs, and one
+ * parameter is split into at most `nestedObjectBudget` others (OpenSearch's GETs, whose JSON
+ * body of the recursive query language becomes the query, nest hundreds of objects per level).
  */
 import { deref, isObject, note, stringOf, under, type ImportContext } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
+
+/** How many nested objects one query parameter is split into, at most: the rest is left out, noted. */
+export const nestedObjectBudget = 64;
+
+/** Where a deepObject split is: the objects it is inside, and what is left of its budget. */
+export interface Nesting {
+  /** The schemas (where their `$ref`s lead) of the objects above: one of them again recurs. */
+  above: readonly Pointer[];
+  /** Nested objects the whole parameter may still split off, shared by every branch. */
+  budget: { left: number };
+}
 
 /** How a schema travels in a query string. */
 type Shape = "scalar" | "scalars" | "object" | "map" | "objects" | "arrays" | "union";
@@ -201,8 +214,8 @@ export function queryParamsOf(
   style: string,
   explode: boolean,
   out: JsonObject,
-  /** How deep in a deepObject this parameter is: a recursive schema stops at 8. */
-  depth = 0,
+  /** Where in a deepObject this parameter is; absent: a parameter of the operation. */
+  nesting?: Nesting,
 ): QueryParamOut[] {
   const shape = shapeOf(ctx, param.schema, param.at);
   const cannot = (why: string): QueryParamOut[] => {
@@ -233,7 +246,7 @@ export function queryParamsOf(
               : `is a free-form object in style ${style}, whose keys the format cannot send as query parameters`,
           );
     case "object":
-      if (style === "deepObject") return deepObjectParams(ctx, param, out, depth);
+      if (style === "deepObject") return deepObjectParams(ctx, param, out, nesting);
       if (style === "form" && explode) return formObjectParams(ctx, param, out);
       return cannot(`is an object in style ${style}${explode ? "" : " (not exploded)"}`);
     default: {
@@ -241,6 +254,21 @@ export function queryParamsOf(
       return never;
     }
   }
+}
+
+/**
+ * Why a nested object field is not split off as a parameter of its own, or `undefined` when it
+ * is: its schema is one of the objects it is inside (a recursive schema), it lies more than 8
+ * levels deep, or the parameter has split off its budget of nested objects already.
+ */
+function nestingStop(ctx: ImportContext, field: Property, inside: Nesting): string | undefined {
+  const { at } = deref(ctx, field.schema, field.at);
+  if (inside.above.some((a) => a.file === at.file && a.pointer === at.pointer))
+    return "an object of a schema it is inside, which recurs";
+  if (inside.above.length > 8) return "an object nested more than 8 levels deep";
+  if (inside.budget.left <= 0)
+    return `a nested object past the ${nestedObjectBudget} the parameter is split into`;
+  return undefined;
 }
 
 /** Whether a map's values are objects or arrays of them. */
@@ -291,15 +319,20 @@ function formObjectParams(
 /**
  * A deepObject: its scalar fields (and arrays of scalars) stay in it; a field that is an object
  * becomes a deepObject parameter of its own named `name[field]`, which sends the same
- * `name[field][inner]=value` pairs; an array of objects is left out with a note.
+ * `name[field][inner]=value` pairs; an array of objects is left out with a note, as is an
+ * object that recurs, lies more than 8 levels deep, or is past the parameter's budget.
  */
 function deepObjectParams(
   ctx: ImportContext,
   param: { name: string; schema: JsonValue; at: Pointer; required: boolean },
   out: JsonObject,
-  depth = 0,
+  nesting: Nesting = { above: [], budget: { left: nestedObjectBudget } },
 ): QueryParamOut[] {
   const props = propertiesOf(ctx, param.schema, param.at);
+  const inside: Nesting = {
+    above: [...nesting.above, deref(ctx, param.schema, param.at).at],
+    budget: nesting.budget,
+  };
   const flat: Property[] = [];
   const nested: QueryParamOut[] = [];
   /** Each field left out, with what it is (`lines (an array of objects)`). */
@@ -307,9 +340,11 @@ function deepObjectParams(
   for (const p of props) {
     const shape = shapeOf(ctx, p.schema, p.at);
     const inner = { name: `${param.name}[${p.name}]`, schema: p.schema, at: p.at, required: false };
+    const stop = shape === "object" || shape === "map" ? nestingStop(ctx, p, inside) : undefined;
     if (shape === "scalar" || shape === "scalars") flat.push(p);
-    else if ((shape === "object" || shape === "map") && depth < 8) {
-      const made = queryParamsOf(ctx, inner, "deepObject", true, out, depth + 1);
+    else if ((shape === "object" || shape === "map") && stop === undefined) {
+      inside.budget.left--;
+      const made = queryParamsOf(ctx, inner, "deepObject", true, out, inside);
       nested.push(...made);
       // a nested object none of whose fields can travel was left out (noted there): this
       // parameter cannot be sent whole either, or it would carry the nesting after all
@@ -322,7 +357,7 @@ function deepObjectParams(
             ? "an array of arrays"
             : shape === "union"
               ? "a union holding objects"
-              : "an object nested more than 8 levels deep";
+              : stop!;
       dropped.push(`${p.name} (${what})`);
       note(
         ctx,

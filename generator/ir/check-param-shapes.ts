@@ -29,15 +29,24 @@ function queryProblem(param: Param, types: ReadonlyMap<string, NamedType>): stri
       if (param.style !== "deepObject")
         return "is an object, which travels in a query string only with `style: deepObject` (name[field]=value)";
       const values = variant.kind === "map" ? [variant.values] : variant.fields.map((f) => f.type);
-      for (const value of values) {
-        const inner = resolveType(value, types);
-        const scalar = inner.kind === "array" ? inner.items : inner;
-        if (isStructured(scalar, types))
-          return "nests objects below its fields, which `style: deepObject` does not carry (one level: name[field]=value)";
-      }
+      if (values.some((value) => nestsStructure(value, types)))
+        return "nests objects below its fields, which `style: deepObject` does not carry (one level: name[field]=value)";
     }
   }
   return undefined;
+}
+
+/**
+ * Whether a deepObject field's value holds structure below one level: a scalar and a list of
+ * scalars (`name[field][]=a`) do not, nor does a union of those (OpenSearch's `Ids`, one id or
+ * a list of them: the client writes whichever the value is).
+ */
+function nestsStructure(node: TypeNode, types: ReadonlyMap<string, NamedType>): boolean {
+  const type = resolveType(node, types);
+  const variants = type.kind === "union" ? type.variants.map((v) => resolveType(v, types)) : [type];
+  return variants.some((variant) =>
+    isStructured(variant.kind === "array" ? variant.items : variant, types),
+  );
 }
 
 /** Why `param` (in a path segment or a header) cannot carry its type, or `undefined`. */

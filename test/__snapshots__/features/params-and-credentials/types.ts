@@ -16,6 +16,8 @@ export interface Issue {
 export interface RangeQuery {
   gte?: number;
   lte?: number;
+  /** Timestamps to leave out, one or a list (the client writes whichever it is given). */
+  not?: number | number[];
 }
 
 export interface Charge {

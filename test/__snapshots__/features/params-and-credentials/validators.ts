@@ -5,6 +5,7 @@ import {
   type ResponseValidators,
 } from "./runtime/client/response-validation.js";
 import { schema, type StandardSchemaV1 } from "./runtime/standard-schema.js";
+import { union } from "./runtime/unions.js";
 import {
   array,
   number,
@@ -44,9 +45,11 @@ export const issueSchema: StandardSchemaV1<Issue> = /* @__PURE__ */ schema(valid
 /** Checks a value against RangeQuery; appends one issue per problem. */
 export function validateRangeQuery(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateRangeQueryShape ??= fromData(
-    '[["number","object"],["object",{"gte":"integer","lte":"integer"}]]',
+    '[["array","number","object","union"],["object",{"gte":"integer","lte":"integer","not":["union",["integer",["array","integer"]],["integer","integer[]"]]}]]',
+    array,
     number,
     object,
+    union,
   ))(value, path, issues);
 }
 let validateRangeQueryShape: Validator | undefined;
