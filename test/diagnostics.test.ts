@@ -712,6 +712,15 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "auth-header-shared",
+    defect:
+      "two required credentials in Authorization (basic and bearer), two API keys of one header name in different case; the same two marked optional (either will do) pass",
+    expected: [
+      "test/fixtures/broken/auth-header-shared/api.yaml:14:3 - error auth-header-shared: credentials basicAuth and bearerAuth are both required, and both travel in the Authorization header, which a request sends once; if either will do, mark each `optional: true` (sent when the client has it)",
+      "test/fixtures/broken/auth-header-shared/api.yaml:18:3 - error auth-header-shared: credentials keyA and keyB are both required, and both travel in the x-key header, which a request sends once; if either will do, mark each `optional: true` (sent when the client has it)",
+    ],
+  },
+  {
     name: "param-slashes",
     defect:
       "`slashes: true` on a path parameter that is not the path's last segment, on an integer, before a trailing parameter, on a query parameter and on a callback's path parameter",

@@ -639,6 +639,40 @@ describe("a security requirement that names no security scheme (ReadMe's api_key
   });
 });
 
+describe("one security requirement of two schemes in one header (springdoc's basic and bearer)", () => {
+  it("is read as either: each sent when the client has it, noted; the stand-in takes one", async () => {
+    const { endpoints, out } = of("undefined-scheme");
+    const both = endpoints["cache.both"]!;
+    // before, both were required: generate now refuses that (auth-header-shared), and the
+    // stand-in refused every call of Halo's console API, which no request could satisfy
+    expect(both.auth).toEqual([
+      { credential: "basic", optional: true },
+      { credential: "bearer", optional: true },
+    ]);
+    expect(both.undocumented).toContain(
+      "security requirement basic and bearer: both travel in the authorization header, which a request sends once; read as alternatives (import: #/paths/~1both/get/security)",
+    );
+    const { BehavioursClient } = (await clientOf("undefined-scheme")) as Record<
+      string,
+      new (o: object) => { cache: { both(o?: object): Promise<unknown> } }
+    >;
+    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as {
+      createStandIn(): { fetch(request: Request): Promise<Response> };
+    };
+    const standIn = testing.createStandIn();
+    const fetch = (input: Request | URL | string, init?: RequestInit) =>
+      standIn.fetch(new Request(input, init));
+    for (const credential of [{ bearer: "t-1" }, { basic: { username: "u", password: "p" } }])
+      await expect(
+        new BehavioursClient!({
+          baseUrl: "https://api.example.com",
+          fetch,
+          ...credential,
+        }).cache.both(),
+      ).resolves.toEqual(expect.any(String));
+  });
+});
+
 describe("the stand-in under the path of the document's server address (https://api.example.com/v1)", () => {
   it("answers there as at its root, the same answers, and nowhere else", async () => {
     const { out } = of("key-header-not-a-name");

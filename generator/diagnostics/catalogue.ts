@@ -346,6 +346,11 @@ export const catalogue = {
     severity: "error",
     message: "parameter {name} has `style: {style}`, which only a query parameter takes",
   },
+  "auth-header-shared": {
+    severity: "error",
+    message:
+      "credentials {first} and {second} are both required, and both travel in the {header} header, which a request sends once; if either will do, mark each `optional: true` (sent when the client has it)",
+  },
   "param-slashes": {
     severity: "error",
     message:

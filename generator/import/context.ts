@@ -196,6 +196,25 @@ export function isCredential(ctx: ImportContext, name: string): boolean {
   return noCredentialReason(name, securityScheme(ctx, raw, under(at, name))) === undefined;
 }
 
+/**
+ * The header (lower case) a security scheme's credential travels in: `authorization` for HTTP
+ * schemes, OAuth 2 and OpenID Connect, an API key's header name; undefined for a key in the
+ * query or a cookie, or a scheme the document does not define.
+ */
+export function schemeHeader(ctx: ImportContext, name: string): string | undefined {
+  if (!Object.hasOwn(componentsOf(ctx, "securitySchemes"), name)) return undefined;
+  const at = { file: ctx.doc.root.path, pointer: "#/components/securitySchemes" };
+  const scheme = securityScheme(ctx, componentsOf(ctx, "securitySchemes")[name]!, under(at, name));
+  if (!isObject(scheme)) return undefined;
+  if (scheme.type === "apiKey")
+    return scheme.in === "header" && typeof scheme.name === "string"
+      ? scheme.name.toLowerCase()
+      : undefined;
+  return ["http", "oauth2", "openIdConnect"].includes(String(scheme.type))
+    ? "authorization"
+    : undefined;
+}
+
 /** Whether the document is apigen's own, whose extensions say more. */
 export const ownDocument = (ctx: ImportContext): boolean => ownNames(ctx) !== undefined;
 

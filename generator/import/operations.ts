@@ -20,6 +20,7 @@ import {
   ownDocument,
   ownEntry,
   setEntry,
+  schemeHeader,
   stringOf,
   under,
   type ImportContext,
@@ -480,8 +481,19 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   const optional = requirements.some((r) => Object.keys(r).length === 0);
   const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
   if (alternatives.length === 0) return [];
-  // Alternatives (basic or bearer): every scheme is kept, each sent when the client has it.
-  const either = alternatives.length > 1;
+  // Alternatives (basic or bearer): every scheme is kept, each sent when the client has it. So
+  // is a requirement of two schemes in one header (springdoc's `{basicAuth: [], bearerAuth: []}`
+  // means either; both at once no request can send, and a stand-in would refuse every call).
+  const shared = alternatives.map((r) => sharedHeader(ctx, Object.keys(r)));
+  for (const [i, header] of shared.entries())
+    if (header !== undefined)
+      note(
+        ctx,
+        out,
+        listAt,
+        `security requirement ${Object.keys(alternatives[i]!).join(" and ")}: both travel in the ${header} header, which a request sends once; read as alternatives`,
+      );
+  const either = alternatives.length > 1 || shared.some((h) => h !== undefined);
   if (either)
     note(
       ctx,
@@ -499,6 +511,18 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
         seen.set(credential, optional || either ? { credential, optional: true } : credential);
     }
   return [...seen.values()];
+}
+
+/** The header two of a requirement's schemes both travel in, if any (`authorization`). */
+function sharedHeader(ctx: ImportContext, schemes: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const scheme of schemes) {
+    const header = schemeHeader(ctx, scheme);
+    if (header === undefined) continue;
+    if (seen.has(header)) return header;
+    seen.add(header);
+  }
+  return undefined;
 }
 
 /**

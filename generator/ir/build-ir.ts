@@ -9,6 +9,7 @@ import { BuildContext, stringList } from "./build-context.ts";
 import { checkDeliveryIdPlaces, warnUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
 import { signingOf } from "./build-signing.ts";
+import { checkAuthHeaders } from "./check-auth-headers.ts";
 import { checkParamShapes } from "./check-param-shapes.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
 import { OperationBuilder } from "./build-operations.ts";
@@ -143,6 +144,7 @@ export function buildModel(
   checkAliasCycles(namedTypes, ctx);
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   checkParamShapes(ctx, namedTypes, endpoints);
+  checkAuthHeaders(ctx, credentials, endpoints);
   checkExpandableFields(ctx, namedTypes, endpoints);
   const pagedEndpoints = withExpand(
     ctx,
