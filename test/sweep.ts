@@ -7,13 +7,16 @@
  * (its inputs are public documents outside the repository); docs/openapi-documents.md, "Sweeps",
  * says how it is run and what the last sweeps found.
  *
- *   npm run sweep -- --out DIR [--jobs N] [--timeout S] [--in-place [--ref-root DIR]] DOCUMENT|LIST.txt ...
+ *   npm run sweep -- --out DIR [--jobs N] [--timeout S] [--in-place [--ref-root DIR]]
+ *     [--overlay FILE ...] DOCUMENT|LIST.txt ...
  *
  * A LIST.txt holds one document path per line. Each document gets DIR/<slug>/ (a copy of the
  * document, or with `--in-place` none: a document split over files is read where it is, its
  * `$ref`s within `--ref-root` when given; spec/, pkg/, pkg-live/ and each step's output);
  * DIR/results.jsonl gets a line per document and the summary groups the failures by the
- * diagnostic code of their first error.
+ * diagnostic code of their first error. `--overlay` files (OpenAPI Overlay 1.0) are applied to
+ * every document on both routes: `import --overlay`, and the live route through a config file
+ * naming them (its `overlays`), as a team keeps its fixes beside a document it does not edit.
  */
 import { spawn } from "node:child_process";
 import {
@@ -76,10 +79,14 @@ function run(name: string, args: string[], cwd: string, timeoutS: number): Promi
 }
 
 /** The folder route's model, and whether the live route gives the same (test/support/corpus.ts). */
-function models(dir: string, document: string, refRoot?: string) {
+function models(dir: string, document: string, refRoot?: string, overlays: string[] = []) {
   const spec = join(dir, "spec");
   const model = loadApiModel({ specDir: spec }).model;
-  const read = { specDir: document, ...(refRoot !== undefined ? { refRoot } : {}) };
+  const read = {
+    specDir: document,
+    ...(refRoot !== undefined ? { refRoot } : {}),
+    ...(overlays.length ? { overlays } : {}),
+  };
   const live = comparableModel(loadApiModel(read).model, document, "#");
   return { model, same: comparableModel(model, spec, "/") === live };
 }
@@ -92,6 +99,8 @@ function models(dir: string, document: string, refRoot?: string) {
 interface Reading {
   inPlace: boolean;
   refRoot?: string;
+  /** Absolute overlay files applied to every document, in order. */
+  overlays: string[];
 }
 
 async function sweepOne(
@@ -112,6 +121,11 @@ async function sweepOne(
   // the steps run in `dir`: a copy by its name there, a document read in place by its path
   const document = reading.inPlace ? source : basename(copy);
   const refRoot = reading.refRoot !== undefined ? ["--ref-root", reading.refRoot] : [];
+  const overlays = reading.overlays.flatMap((file) => ["--overlay", file]);
+  // the live route takes overlays from a config file (generate has no --overlay)
+  const config = reading.overlays.length
+    ? ["--config", writeConfig(dir, { spec: resolve(dir, document), overlays: reading.overlays })]
+    : [];
   const steps: Step[] = [];
   const step = async (name: string, args: string[]) => {
     const result = await run(name, args, dir, timeoutS);
@@ -119,14 +133,23 @@ async function sweepOne(
     return result.status === 0;
   };
   const result: Result = { document: source, steps };
-  if (!(await step("import", [cli, "import", document, "--out-spec", "spec", ...refRoot])))
+  if (
+    !(await step("import", [
+      cli,
+      "import",
+      document,
+      "--out-spec",
+      "spec",
+      ...refRoot,
+      ...overlays,
+    ]))
+  )
     return result;
   const folder = await step("generate", [cli, "generate", "--spec", "spec", "--out", "pkg"]);
   const live = await step("live", [
     cli,
     "generate",
-    "--spec",
-    document,
+    ...(config.length ? config : ["--spec", document]),
     "--out",
     "pkg-live",
     ...refRoot,
@@ -142,6 +165,7 @@ async function sweepOne(
       dir,
       document,
       ...(reading.refRoot !== undefined ? ["--ref-root", reading.refRoot] : []),
+      ...overlays,
     ]))
   ) {
     const inside = JSON.parse(readFileSync(join(dir, "models.json"), "utf8")) as Result;
@@ -152,12 +176,24 @@ async function sweepOne(
   return result;
 }
 
+/** A config file in `dir` naming the document and its overlays; its path. */
+function writeConfig(dir: string, api: { spec: string; overlays: string[] }): string {
+  const file = join(dir, "apigen.config.json");
+  writeFileSync(file, JSON.stringify(api));
+  return file;
+}
+
 /** `--inside DIR DOCUMENT`: the models and the calls of one document, into DIR/models.json. */
-async function inside(dir: string, document: string, refRoot?: string): Promise<void> {
+async function inside(
+  dir: string,
+  document: string,
+  refRoot?: string,
+  overlays: string[] = [],
+): Promise<void> {
   // From the document's own folder, the spec folder's relative name is `spec`, and the
   // comparison's rewrite of `spec/` would reach text in descriptions too (corpus.ts).
   process.chdir(dirname(dir));
-  const { model, same } = models(dir, resolve(dir, document), refRoot);
+  const { model, same } = models(dir, resolve(dir, document), refRoot, overlays);
   const calls = await sweepCalls(model, join(dir, "pkg"));
   writeFileSync(join(dir, "models.json"), JSON.stringify({ sameModel: same, calls }));
 }
@@ -215,13 +251,15 @@ async function main(): Promise<void> {
       inside: { type: "string" },
       "in-place": { type: "boolean", default: false },
       "ref-root": { type: "string" },
+      overlay: { type: "string", multiple: true, default: [] },
     },
   });
   const refRoot = values["ref-root"] !== undefined ? resolve(values["ref-root"]) : undefined;
-  if (values.inside) return inside(values.inside, positionals[0]!, refRoot);
+  const overlays = values.overlay.map((file) => resolve(file));
+  if (values.inside) return inside(values.inside, positionals[0]!, refRoot, overlays);
   if (!values.out || positionals.length === 0) {
     console.error(
-      "usage: npm run sweep -- --out DIR [--jobs N] [--timeout S] [--in-place [--ref-root DIR]] DOCUMENT|LIST.txt ...",
+      "usage: npm run sweep -- --out DIR [--jobs N] [--timeout S] [--in-place [--ref-root DIR]] [--overlay FILE ...] DOCUMENT|LIST.txt ...",
     );
     process.exit(2);
   }
@@ -234,6 +272,7 @@ async function main(): Promise<void> {
       const result = await sweepOne(next, out, Number(values.timeout), {
         inPlace: values["in-place"] || refRoot !== undefined,
         ...(refRoot !== undefined ? { refRoot } : {}),
+        overlays,
       });
       results.push(result);
       appendFileSync(join(out, "results.jsonl"), `${JSON.stringify(result)}\n`);
