@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFrom, runCli, tempDir, writeGenerated } from "./helpers.ts";
 import { documentFile, imported, noContent, specFiles, typecheck } from "./support/names.ts";
+import { clientNameOf, titleName } from "../generator/import/sections.ts";
 
 const scratch = tempDir("apigen-import-names-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -361,5 +362,32 @@ describe("FastAPI's operationIds (the route's name, then the path and the method
     ]);
     // a scheme named HTTPBasic is the client option httpBasic (its leading acronym lowered whole)
     expect(specFiles(folder).get("api.yaml")!.credentials).toHaveProperty("httpBasic");
+  });
+});
+
+describe("the package's and client's names from a document's title", () => {
+  it.each([
+    ["Stripe API", "Stripe", "StripeClient"],
+    ["GitHub's official OpenAPI spec + Octokit extension", "GitHub", "GitHubClient"],
+    ["Swagger Petstore - OpenAPI 3.0", "Petstore", "PetstoreClient"],
+    ["1Password Connect", "1Password Connect", "Api1PasswordConnectClient"],
+    // session 26's sweep: words about the document, not the API
+    ["Lago API documentation", "Lago", "LagoClient"],
+    ["Twitch API Swagger UI (Unofficial)", "Twitch", "TwitchClient"],
+    ["Trigger.dev v3 REST API", "Trigger.dev", "TriggerDevClient"],
+    [
+      "Spotify Web API with fixes and improvements from sonallux",
+      "Spotify Web",
+      "SpotifyWebClient",
+    ],
+    ["lightning.proto", "lightning", "LightningClient"],
+    // AutoRest names its title as a client already
+    ["DnsManagementClient", "DnsManagementClient", "DnsManagementClient"],
+    // a connector before the API's name is part of it
+    ["Built by Devs API", "Built by Devs", "BuiltByDevsClient"],
+    ["API", "API", "APIClient"],
+  ])("%s -> %s, %s", (title, name, client) => {
+    expect(titleName(title)).toBe(name);
+    expect(clientNameOf(titleName(title))).toBe(client);
   });
 });

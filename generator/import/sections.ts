@@ -61,24 +61,35 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
 /**
  * The client class's name from the title's name: PascalCase, and a type name must begin with a
  * letter, so a title that begins with a digit (`1Forge`, `1,000,000+ Recipe…`) is prefixed `Api`.
+ * A name that ends in `Client` already (AutoRest's `DnsManagementClient`) is not given another.
  */
-function clientNameOf(name: string): string {
-  const stem = pascalCase(name);
+export function clientNameOf(name: string): string {
+  const stem = pascalCase(name).replace(/(?<=.)Client$/, "");
   return /^[A-Z]/.test(stem) ? `${stem}Client` : `Api${stem}Client`;
 }
 
 /** Words of a title that say what the document is, not whose API it is. */
 const documentWords =
-  /\b(?:official|open ?api|swagger|spec(?:ification)?|rest|http|api|v\d+(?:\.\d+)*|\d+(?:\.\d+)+)\b/gi;
+  /\b(?:official|open ?api|swagger(?: ui)?|spec(?:ification)?|rest|http|api|documentation|docs|v\d+(?:\.\d+)*|\d+(?:\.\d+)+)\b/gi;
 
 /**
  * The API's own name in a document's title, for the package and client names: the words
- * before a ` - `, `+`, `(` or `:` aside, without a possessive or words such as "official
- * OpenAPI spec" (GitHub's "GitHub's official OpenAPI spec + Octokit extension" is GitHub,
- * "Swagger Petstore - OpenAPI 3.0" is Swagger Petstore). The whole title when nothing is left.
+ * before a ` - `, `+`, `(` or `:` aside, or a phrase after "API" that begins `with`, `from`,
+ * `by` or `using` (Spotify's "Spotify Web API with fixes and improvements from sonallux" is
+ * Spotify Web),
+ * without a possessive or words such as "official OpenAPI spec" or "documentation" (GitHub's
+ * "GitHub's official OpenAPI spec + Octokit extension" is GitHub, "Swagger Petstore - OpenAPI
+ * 3.0" is Swagger Petstore, "Twitch API Swagger UI (Unofficial)" is Twitch). The whole title
+ * when nothing is left.
  */
 export function titleName(title: string): string {
-  const head = title.split(/\s[-–—]\s|[+(:|]/)[0]!.replace(/[’']s\b/g, "");
+  // "<name> API with …": what follows the API's name is about the document
+  const named = /^(.*?\bapi)\s+(?:with|from|by|using)\s/i.exec(title)?.[1] ?? title;
+  const head = named
+    .split(/\s[-–—]\s|[+(:|]/)[0]!
+    .replace(/[’']s\b/g, "")
+    // grpc-gateway titles a document by its file (`lightning.proto`)
+    .replace(/\.(?:proto|json|ya?ml)\s*$/i, "");
   const kept = head.replace(documentWords, " ").replace(/\s+/g, " ").trim();
   if (kept) return kept;
   return (
