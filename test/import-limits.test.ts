@@ -623,6 +623,55 @@ describe("every document the importer cannot take is a located diagnostic, never
     ]);
   });
 
+  it("takes chains of unions and allOfs of a few $refs each to the next in time linear in their length", () => {
+    // 30 levels: each of these took time exponential in the length (the query shape of a
+    // parameter walked every path through the chain): the first two never ended, the third took 3 s
+    const ref = (i: number) => ({ $ref: `#/components/schemas/L${i + 1}` });
+    const chains: Record<string, (i: number) => unknown> = {
+      unions: (i) => ({ oneOf: [ref(i), ref(i), ref(i)] }),
+      allOfs: (i) => ({
+        allOf: [ref(i), ref(i), { type: "object", properties: { [`a${i}`]: { type: "string" } } }],
+      }),
+      mixed: (i) => ({
+        oneOf: [
+          { allOf: [ref(i), { type: "object", properties: { k: { type: "integer" } } }] },
+          { anyOf: [ref(i), { type: "array", items: ref(i) }] },
+          ref(i),
+        ],
+      }),
+    };
+    for (const [name, level] of Object.entries(chains)) {
+      const schemas: Record<string, unknown> = {};
+      for (let i = 0; i < 30; i++)
+        schemas[`L${i}`] =
+          i === 29 ? { type: "object", properties: { end: { type: "string" } } } : level(i);
+      const start = { $ref: "#/components/schemas/L0" };
+      const doc = JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: name, version: "1" },
+        paths: {
+          "/a": {
+            get: {
+              parameters: [
+                { name: "q", in: "query", schema: start },
+                { name: "d", in: "query", style: "deepObject", schema: start },
+              ],
+              responses: {
+                "200": { description: "ok", content: { "application/json": { schema: start } } },
+              },
+            },
+          },
+        },
+        components: { schemas },
+      });
+      const p = project({ "doc.json": doc });
+      // the live route (import's reading, the IR, every emitter), in a process the test can stop
+      const run = cliProcess(["generate", "--spec", join(p.api, "doc.json"), "--out", p.out]);
+      expect(run.stderr, name).toBe("");
+      expect(run.status, name).toBe(0);
+    }
+  });
+
   it("says none of this as internal error through the command line", () => {
     let deep = "{ type: string }";
     for (let i = 0; i < 1000; i++) deep = `{ type: object, properties: { p: ${deep} } }`;

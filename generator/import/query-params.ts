@@ -29,10 +29,40 @@ export interface Nesting {
 /** How a schema travels in a query string. */
 type Shape = "scalar" | "scalars" | "object" | "map" | "objects" | "arrays" | "union";
 
+/** How deep in `allOf`, `oneOf`, `anyOf` and `items` a query value's shape is looked for. */
+const compositionDepth = 16;
+
+/**
+ * The answers of a walk over schemas by the schema (the document's own object, after its
+ * `$ref`s) and the depth it was asked at: a schema is worked out once per depth. Without it a
+ * chain of unions, each of a few `$ref`s to the next, took time exponential in its length (30
+ * levels of three: the import never ended), where the depth limit alone bounded only the depth.
+ */
+function memoized<T>(
+  walk: (ctx: ImportContext, schema: JsonObject, at: Pointer, depth: number) => T,
+): (ctx: ImportContext, schema: JsonObject, at: Pointer, depth: number) => T {
+  const known = new WeakMap<JsonObject, Map<number, T>>();
+  return (ctx, schema, at, depth) => {
+    let byDepth = known.get(schema);
+    if (byDepth?.has(depth)) return byDepth.get(depth)!;
+    const answer = walk(ctx, schema, at, depth);
+    if (!byDepth) known.set(schema, (byDepth = new Map()));
+    byDepth.set(depth, answer);
+    return answer;
+  };
+}
+
 /** Whether a schema (after its `$ref`s) is an object, a map or a union or allOf holding one. */
 function isObjectish(ctx: ImportContext, raw: JsonValue, at: Pointer, depth = 0): boolean {
   const { value: schema, at: schemaAt } = deref(ctx, raw, at);
-  if (!isObject(schema) || depth > 16) return false;
+  if (!isObject(schema)) return false;
+  // past the limit (a composition that deep, or one that recurs), the answer that keeps the
+  // parameter out rather than one generate would refuse
+  if (depth > compositionDepth) return true;
+  return objectish(ctx, schema, schemaAt, depth);
+}
+
+const objectish = memoized((ctx, schema, schemaAt, depth): boolean => {
   if (schema.type === "object" || isObject(schema.properties)) return true;
   if (schema.type === undefined && isObject(schema.additionalProperties)) return true;
   return ["allOf", "oneOf", "anyOf"].some(
@@ -42,7 +72,7 @@ function isObjectish(ctx: ImportContext, raw: JsonValue, at: Pointer, depth = 0)
         isObjectish(ctx, m, under(schemaAt, key, i), depth + 1),
       ),
   );
-}
+});
 
 /** Whether a schema is an array (its type, or `items`). */
 function isArray(schema: JsonObject): boolean {
@@ -52,7 +82,13 @@ function isArray(schema: JsonObject): boolean {
 /** The shape of a query value's schema. */
 export function shapeOf(ctx: ImportContext, raw: JsonValue, at: Pointer, depth = 0): Shape {
   const { value: schema, at: schemaAt } = deref(ctx, raw, at);
-  if (!isObject(schema) || depth > 16) return "scalar";
+  if (!isObject(schema)) return "scalar";
+  // past the limit, as isObjectish: a union holding objects, which no style sends (noted)
+  if (depth > compositionDepth) return "union";
+  return schemaShape(ctx, schema, schemaAt, depth);
+}
+
+const schemaShape = memoized((ctx, schema, schemaAt, depth): Shape => {
   // an allOf that only wraps (`allOf: [{ $ref: Matrix }]`, an array of arrays) is the shape of
   // what it wraps; one that adds fields is an object, below
   if (
@@ -90,7 +126,7 @@ export function shapeOf(ctx: ImportContext, raw: JsonValue, at: Pointer, depth =
   if (Array.isArray(schema.allOf))
     return propertiesOf(ctx, schema, schemaAt).length ? "object" : "union";
   return "map";
-}
+});
 
 /** One property of an object schema, where it is and whether it is required. */
 export interface Property {
