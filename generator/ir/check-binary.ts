@@ -41,7 +41,21 @@ function reportBinary(
   for (const child of childTypes(node)) reportBinary(ctx, child, types, where, seen);
 }
 
-/** The fields of a multipart body: each may be binary or an array of binary; below that, no bytes. */
+/** `node` with the named types it refers to followed (an alias `File: binary` is binary); undefined for a name no type has. */
+function throughNames(node: TypeNode, types: ReadonlyMap<string, NamedType>): TypeNode | undefined {
+  for (const names = new Set<string>(); node.kind === "ref" && !names.has(node.name); ) {
+    names.add(node.name);
+    const named = types.get(node.name);
+    if (!named) return undefined;
+    node = named.type;
+  }
+  return node;
+}
+
+/**
+ * The fields of a multipart body: each may be binary or an array of binary, written or named
+ * (Mistral's `file: File`, `File` an alias of binary); below that, no bytes.
+ */
 function checkMultipart(
   ctx: BuildContext,
   body: TypeNode,
@@ -49,17 +63,14 @@ function checkMultipart(
   where: string,
   seen: Set<unknown>,
 ): void {
-  let node = body;
-  for (const names = new Set<string>(); node.kind === "ref" && !names.has(node.name); ) {
-    names.add(node.name);
-    const named = types.get(node.name);
-    if (!named) return;
-    node = named.type;
-  }
+  const node = throughNames(body, types);
+  if (node === undefined) return;
   if (node.kind !== "object") return reportBinary(ctx, body, types, where, seen);
   for (const field of node.fields) {
-    const item = field.type.kind === "array" ? field.type.items : field.type;
-    if (!isBinary(item)) reportBinary(ctx, item, types, `${where} (field ${field.name})`, seen);
+    const value = throughNames(field.type, types);
+    const item = value?.kind === "array" ? throughNames(value.items, types) : value;
+    if (item === undefined || !isBinary(item))
+      reportBinary(ctx, field.type, types, `${where} (field ${field.name})`, seen);
   }
 }
 
