@@ -496,6 +496,31 @@ describe("a request body offered as JSON and as multipart with a file", () => {
       body: { fields: { file: { type: "binary", required: true } } },
     });
   });
+
+  it("sends a field whose type is a named binary schema as a file part (Mistral's upload)", async () => {
+    const { endpoints } = of("multipart-and-json");
+    // generate refused it before: the multipart check did not follow the name to `binary`
+    expect(endpoints["files.uploadDocument"]!.body).toMatchObject({
+      fields: { file: { type: "File", required: true } },
+    });
+    const server = await recorder(() => ({ status: 200 }));
+    try {
+      const { UploadsClient } = (await clientOf("multipart-and-json")) as Record<
+        string,
+        new (o: object) => { files: { uploadDocument(id: string, body: object): Promise<unknown> } }
+      >;
+      const file = new Blob(["%PDF-1.7"], { type: "application/pdf" });
+      await new UploadsClient!({ baseUrl: server.url }).files.uploadDocument("lib-1", { file });
+      const [request] = server.requests;
+      expect(request!.url).toBe("/libraries/lib-1/documents");
+      expect(request!.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+      expect(request!.body).toMatch(
+        /Content-Disposition: form-data; name="file"; filename="[^"]*"\r\nContent-Type: application\/pdf\r\n\r\n%PDF-1\.7/,
+      );
+    } finally {
+      await stop(server);
+    }
+  });
 });
 
 describe("streams, every security scheme, the version, untagged groups", () => {
@@ -746,11 +771,21 @@ describe("path keys with a #fragment, a ?query or a trailing slash; a DELETE wit
   it("sends the route the server knows, once, and keeps a DELETE's JSON body", () => {
     const { endpoints } = of("path-keys");
     expect(Object.keys(endpoints).sort()).toEqual([
+      "files.deleteConnector",
       "files.deleteOrders",
+      "files.getConnector",
       "files.listFolders",
       "files.listResponses",
       "files.update",
     ]);
+    // one route, one set of names: generate refused the two (endpoint-path-names-differ)
+    expect(endpoints["files.deleteConnector"]).toMatchObject({
+      path: "/connectors/{connector_id_or_name}",
+      params: { connector_id_or_name: "string" },
+    });
+    expect(endpoints["files.deleteConnector"]!.undocumented).toContain(
+      "path /connectors/{connector_id}#id differs from /connectors/{connector_id_or_name} only in parameter names, which OpenAPI forbids; written with connector_id as connector_id_or_name (import: #/paths/~1connectors~1{connector_id}#id/delete)",
+    );
     expect(endpoints["files.update"]!.undocumented).toContain(
       "PUT /files/{file_id}#add_shared_link has this endpoint's route; left out (import: #/paths/~1files~1{file_id}#add_shared_link/put)",
     );

@@ -265,7 +265,9 @@ export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut
     for (let n = 2; taken.has(id); n++) id = `${group}.${name}${n}`;
     taken.add(id);
     ctx.area = group;
-    const pathNames = namesOfShape(shapes, withoutWildcards(path));
+    // the path a request sends: Box's and Mistral's fragments (`/v1/connectors/{id}#id` beside
+    // `{id_or_name}#idOrName`) tell path items apart, but one route has one set of names
+    const pathNames = namesOfShape(shapes, withoutWildcards(path).replace(/[#?].*$/, ""));
     const value = endpointOf(ctx, item, op, method, path, at, pathNames, hosts);
     routes.set(route, value);
     recordSource(ctx, value, at);
