@@ -173,6 +173,22 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     ]);
   });
 
+  it("a discriminator mapping entry that names no schema tags nothing: left out, noted (Cohere's)", () => {
+    // import refused the document before (import-ref-broken at the entry)
+    expect(typesOf("discriminator-enum-tags").ParsePage).toMatchObject({
+      discriminator: "type",
+      union: { message: "InputMessage", function_call: "FunctionCall" },
+    });
+    expect(
+      gapsAt(
+        "discriminator-enum-tags",
+        "#/components/schemas/ParsePage/discriminator/mapping/raw_generation",
+      ),
+    ).toEqual([
+      "types.ParsePage: discriminator mapping raw_generation: #/components/schemas/RawGenerationVariant is no schema of the document; left out (import: #/components/schemas/ParsePage/discriminator/mapping/raw_generation)",
+    ]);
+  });
+
   it("a discriminator with a nullable variant stays an untagged union, noted", () => {
     const types = typesOf("tagged-nullable-variant");
     expect(types.ScheduleInterval).toMatchObject({

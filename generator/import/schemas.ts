@@ -5,6 +5,7 @@
  */
 import { globalTypeNames, runtimeExportNames } from "../ir/reserved-names.ts";
 import { pascalCase } from "../ir/casing.ts";
+import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { openUnionText } from "../emit/openapi/schemas.ts";
 import {
   componentsOf,
@@ -531,7 +532,7 @@ function unionType(
     discriminator &&
     members.every((m) => typeof m === "string" && /^[A-Z]\w*$/.test(m))
   ) {
-    const tags = tagsOf(ctx, schema, list, at, discriminator);
+    const tags = tagsOf(ctx, schema, list, at, discriminator, facets);
     if (typeof tags !== "string")
       return schema["x-apigen-open"] === true
         ? { discriminator, union: tags, open: true }
@@ -587,6 +588,8 @@ function withoutOpenEnumSentence(description: string): string {
  * tag field admits (a one-value `enum` or a `const`, as OpenAI writes them), else the schema's
  * name. Why the union cannot be tagged, in words, when it cannot: a variant that is not a
  * named object (or is nullable), two variants of one tag, a tag field that does not admit its tag.
+ * A mapping entry naming a schema the document does not have (Cohere's `raw_generation`, beside
+ * the two variants its `oneOf` lists) tags nothing: left out, noted on `facets`.
  */
 function tagsOf(
   ctx: ImportContext,
@@ -594,6 +597,7 @@ function tagsOf(
   list: JsonValue[],
   at: Pointer,
   discriminator: string,
+  facets: JsonObject,
 ): JsonObject | string {
   const mapping =
     isObject(schema.discriminator) && isObject(schema.discriminator.mapping)
@@ -603,13 +607,22 @@ function tagsOf(
   for (const [tag, ref] of Object.entries(mapping))
     if (typeof ref === "string") {
       // A mapping's value is a `$ref`, or the bare name of a component schema.
-      const target = ctx.doc.resolveRef(
+      const entryAt = under(at, "discriminator", "mapping", tag);
+      const target = mappingTarget(
+        ctx,
         ref.startsWith("#") || ref.includes("/")
           ? ref
           : `#/components/schemas/${encodeURIComponent(ref.replace(/~/g, "~0"))}`,
-        under(at, "discriminator", "mapping", tag),
+        entryAt,
       );
-      byTarget.set(namedType(ctx, target.value, target.at), tag);
+      if (target) byTarget.set(namedType(ctx, target.value, target.at), tag);
+      else
+        note(
+          ctx,
+          facets,
+          entryAt,
+          `discriminator mapping ${tag}: ${ref} is no schema of the document; left out`,
+        );
     }
   const tags: JsonObject = {};
   for (let i = 0; i < list.length; i++) {
@@ -630,6 +643,26 @@ function tagsOf(
     setEntry(tags, tag, name);
   }
   return tags;
+}
+
+/**
+ * Where a mapping entry's `$ref` leads, or undefined where it points at nothing; any other
+ * problem (a file outside the folder, one that cannot be read) stays the error it is.
+ */
+function mappingTarget(
+  ctx: ImportContext,
+  ref: string,
+  at: Pointer,
+): { value: JsonValue; at: Pointer } | undefined {
+  try {
+    return ctx.doc.resolveRef(ref, at);
+  } catch (error) {
+    const broken =
+      error instanceof DiagnosticsError &&
+      error.diagnostics.every((d) => d.code === "import-ref-broken");
+    if (broken) return undefined;
+    throw error;
+  }
 }
 
 /** The one tag a variant's tag field admits: a string `const`, or an `enum` of one string. */
