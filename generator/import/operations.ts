@@ -27,7 +27,7 @@ import {
 } from "./context.ts";
 import { isApiErrorBody } from "./error-body.ts";
 import { plainNotes } from "./extensions.ts";
-import { isBinary } from "./schema-bytes.ts";
+import { isBinary, isJsonMedia } from "./schema-bytes.ts";
 import { linkPaginationOf } from "./pagination.ts";
 import {
   carriedQueryStyles,
@@ -1110,7 +1110,7 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   if (!isObject(body) || !isObject(body.content)) return;
   const content = body.content;
   const types = mediaTypesOf(ctx, content, under(bodyAt, "content"), out);
-  const json = types.find(isJson);
+  const json = types.find(isJsonMedia);
   // Files travel only in a multipart body: offered beside JSON, the multipart one is kept.
   const multipart = types.find(
     (t) =>
@@ -1172,13 +1172,13 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
   }
   // text/plain is the format's text encoding: a body of it is a string, whatever its schema says
   const typed =
-    isJson(chosen) ||
+    isJsonMedia(chosen) ||
     (supported.has(chosen) &&
       (chosen !== "text/plain" || isTextSchema(ctx, schema, under(mediaAt, "schema"))));
   const other = typed ? undefined : otherMediaBody(ctx, chosen, schema, mediaAt, out);
   if (other) Object.assign(out, other);
   else if (
-    isJson(chosen) &&
+    isJsonMedia(chosen) &&
     schema !== undefined &&
     isBinary(ctx, schema, under(mediaAt, "schema"))
   ) {
@@ -1192,7 +1192,7 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
     out.contentType = "application/octet-stream";
     out.body = "binary";
   } else {
-    if (!isJson(chosen)) out.contentType = chosen;
+    if (!isJsonMedia(chosen)) out.contentType = chosen;
     out.body =
       chosen === "application/octet-stream"
         ? "binary"
@@ -1349,8 +1349,6 @@ const supported = new Set([
   "application/octet-stream",
   "text/plain",
 ]);
-/** JSON, whatever its case and parameters (`application/JSON`, `application/json; charset=utf-8`). */
-const isJson = (type: string) => /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i.test(type);
 
 /**
  * The stream of a media type apigen wrote (`x-apigen-stream`): its item type (`body`) or named
@@ -1436,7 +1434,9 @@ function eventStreamOf(
   if (!isObject(out.body) && typeof out.body !== "string") return undefined;
   const { value: body, at: bodyAt } = deref(ctx, op.requestBody ?? {}, under(at, "requestBody"));
   const jsonType =
-    isObject(body) && isObject(body.content) ? Object.keys(body.content).find(isJson) : undefined;
+    isObject(body) && isObject(body.content)
+      ? Object.keys(body.content).find(isJsonMedia)
+      : undefined;
   if (jsonType === undefined) return undefined;
   const schemaAt = under(bodyAt, "content", jsonType, "schema");
   const media0 = (body as { content: JsonObject }).content[jsonType];
@@ -1584,7 +1584,7 @@ function successOf(
   const streamed = types.find(
     (t) => isObject(content[t]) && isObject(content[t]["x-apigen-stream"]),
   );
-  const chosen = streamed ?? types.find(isJson) ?? types[0];
+  const chosen = streamed ?? types.find(isJsonMedia) ?? types[0];
   if (streamed !== undefined) {
     out.contentType = streamed;
     Object.assign(
@@ -1595,16 +1595,16 @@ function successOf(
     const media = content[chosen];
     const mediaAt = under(at, "content", chosen);
     const { schema, schemaAt } = responseSchemaOf(ctx, media, mediaAt, chosen, out);
-    if (!isJson(chosen)) out.contentType = responseMediaType(ctx, chosen, mediaAt, out);
+    if (!isJsonMedia(chosen)) out.contentType = responseMediaType(ctx, chosen, mediaAt, out);
     // a JSON Lines stream's schema is its items' (Docker's /events): typed as JSON is
     out.body =
-      isJson(chosen) || chosen.startsWith("text/") || streamTypes.has(chosen)
+      isJsonMedia(chosen) || chosen.startsWith("text/") || streamTypes.has(chosen)
         ? schema === undefined
           ? "unknown"
           : typeOf(ctx, schema, schemaAt)
         : "binary";
     if (
-      (isJson(chosen) || streamTypes.has(chosen)) &&
+      (isJsonMedia(chosen) || streamTypes.has(chosen)) &&
       schema !== undefined &&
       isBinary(ctx, schema, schemaAt)
     ) {

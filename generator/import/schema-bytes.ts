@@ -2,7 +2,10 @@
  * `format: binary`: bytes. A spec type `binary` travels only as a body of its own (a file, an
  * octet stream, a download) or as a file part of a multipart body; inside a JSON value (a field
  * of a JSON body or response, an item of an array there) bytes can only be an encoded string,
- * so there it becomes `string`, with a note.
+ * so there it becomes `string`, with a note. So does a field of a multipart body's schema that
+ * a JSON body or response reaches too (Django REST framework's own generator gives an image
+ * field `format: binary` in the one schema of uploads and answers): one named type cannot be
+ * both, and generate refuses bytes in JSON.
  */
 import { deref, isObject, locationKey, note, under, type ImportContext } from "./context.ts";
 import { child, pointerTokens, type JsonObject, type JsonValue, type Pointer } from "./document.ts";
@@ -16,26 +19,78 @@ function multipartSchemas(ctx: ImportContext): Set<string> {
   const known = multipartBodies.get(ctx);
   if (known) return known;
   const found = new Set<string>();
+  forEachContent(ctx, false, (media, raw, at) => {
+    const schema = media.startsWith("multipart/") && raw !== undefined && safeDeref(ctx, raw, at);
+    if (schema) found.add(locationKey(schema.at));
+  });
+  multipartBodies.set(ctx, found);
+  return found;
+}
+
+/** Whether a media type is JSON (`application/json`, `application/problem+json; charset=utf-8`). */
+export const isJsonMedia = (type: string) =>
+  /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i.test(type);
+
+/** Per import: the locations of the schemas a JSON body or response reaches ($refs followed). */
+const jsonReached = new WeakMap<ImportContext, Set<string>>();
+
+function jsonSchemas(ctx: ImportContext): Set<string> {
+  const known = jsonReached.get(ctx);
+  if (known) return known;
+  const found = new Set<string>();
+  const visit = (raw: JsonValue | undefined, at: Pointer): void => {
+    const schema = raw === undefined ? undefined : safeDeref(ctx, raw, at);
+    if (!schema || !isObject(schema.value)) return;
+    const key = locationKey(schema.at);
+    if (found.has(key)) return;
+    found.add(key);
+    const value = schema.value;
+    for (const word of ["properties", "patternProperties"] as const)
+      if (isObject(value[word]))
+        for (const [name, inner] of Object.entries(value[word]))
+          visit(inner, under(schema.at, word, name));
+    for (const word of ["items", "additionalProperties", "not"] as const)
+      if (isObject(value[word])) visit(value[word], under(schema.at, word));
+    for (const word of ["allOf", "oneOf", "anyOf", "prefixItems"] as const)
+      if (Array.isArray(value[word]))
+        value[word].forEach((inner, i) => visit(inner, under(schema.at, word, i)));
+  };
+  forEachContent(ctx, true, (media, schema, at) => {
+    if (isJsonMedia(media)) visit(schema, at);
+  });
+  jsonReached.set(ctx, found);
+  return found;
+}
+
+/** Each media type of the operations' request bodies (and `responses`), with its schema. */
+function forEachContent(
+  ctx: ImportContext,
+  responses: boolean,
+  each: (media: string, schema: JsonValue | undefined, at: Pointer) => void,
+): void {
   const root = ctx.doc.root.value as JsonObject;
   const paths = isObject(root.paths) ? root.paths : {};
   const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
+  const contents = (raw: JsonValue | undefined, at: Pointer) => {
+    const holder = raw === undefined ? undefined : safeDeref(ctx, raw, at);
+    if (!holder || !isObject(holder.value) || !isObject(holder.value.content)) return;
+    for (const [media, content] of Object.entries(holder.value.content))
+      if (isObject(content))
+        each(media, content.schema, under(holder.at, "content", media, "schema"));
+  };
   for (const [path, rawItem] of Object.entries(paths)) {
     const item = safeDeref(ctx, rawItem, under(rootAt, "paths", path));
     if (!item || !isObject(item.value)) continue;
     for (const method of methods) {
-      const body = isObject(item.value[method])
-        ? safeDeref(ctx, item.value[method].requestBody, under(item.at, method, "requestBody"))
-        : undefined;
-      if (!body || !isObject(body.value) || !isObject(body.value.content)) continue;
-      for (const [media, content] of Object.entries(body.value.content)) {
-        if (!media.startsWith("multipart/") || !isObject(content)) continue;
-        const schema = safeDeref(ctx, content.schema, under(body.at, "content", media, "schema"));
-        if (schema) found.add(locationKey(schema.at));
-      }
+      const op = item.value[method];
+      if (!isObject(op)) continue;
+      const opAt = under(item.at, method);
+      contents(op.requestBody, under(opAt, "requestBody"));
+      if (responses && isObject(op.responses))
+        for (const [status, response] of Object.entries(op.responses))
+          contents(response, under(opAt, "responses", status));
     }
   }
-  multipartBodies.set(ctx, found);
-  return found;
 }
 
 /** `deref`, or undefined where a `$ref` is broken (reported where the importer reads it). */
@@ -49,10 +104,11 @@ function safeDeref(ctx: ImportContext, value: JsonObject[string] | undefined, at
 }
 
 /**
- * Whether bytes may be at `at`: a body or response schema itself, a named schema (which a
- * body may be), or a field (or a field's items) of a multipart body's schema.
+ * Where bytes may be at `at`: a body or response schema itself, a named schema (which a body
+ * may be), or a field (or a field's items) of a multipart body's schema that no JSON body or
+ * response reaches (`"json"`: one that one does, which cannot be bytes there); else `false`.
  */
-function bytesMayBe(ctx: ImportContext, at: Pointer): boolean {
+function bytesMayBe(ctx: ImportContext, at: Pointer): boolean | "json" {
   const tokens = pointerTokens(at.pointer);
   if (tokens.at(-1) === "schema" && tokens.at(-3) === "content") return true;
   if (tokens.length === 3 && tokens[0] === "components" && tokens[1] === "schemas") return true;
@@ -61,8 +117,9 @@ function bytesMayBe(ctx: ImportContext, at: Pointer): boolean {
   if (tokens[end - 2] !== "properties") return false;
   end -= 2;
   while (end >= 2 && tokens[end - 2] === "allOf") end -= 2;
-  const parent = { file: at.file, pointer: pointerOf(tokens.slice(0, end)) };
-  return multipartSchemas(ctx).has(locationKey(parent));
+  const parent = locationKey({ file: at.file, pointer: pointerOf(tokens.slice(0, end)) });
+  if (!multipartSchemas(ctx).has(parent)) return false;
+  return jsonSchemas(ctx).has(parent) ? "json" : true;
 }
 
 const pointerOf = (tokens: string[]) => tokens.reduce<string>((p, t) => child(p, t), "#");
@@ -73,12 +130,15 @@ export function bytesType(
   at: Pointer,
   facets: JsonObject,
 ): "binary" | "string" {
-  if (bytesMayBe(ctx, at)) return "binary";
+  const may = bytesMayBe(ctx, at);
+  if (may === true) return "binary";
   note(
     ctx,
     facets,
     under(at, "format"),
-    "format binary inside a JSON value: a string (bytes in JSON travel encoded, e.g. base64)",
+    may === "json"
+      ? "format binary in a multipart body's schema that a JSON body or response has too: a string, which a JSON value can carry (the multipart body sends it as a text part; an overlay giving the upload a schema of its own keeps the file)"
+      : "format binary inside a JSON value: a string (bytes in JSON travel encoded, e.g. base64)",
   );
   return "string";
 }
