@@ -506,6 +506,8 @@ describe("a request body offered as JSON and as multipart with a file", () => {
     // generate refused it before: bytes cannot travel in the JSON answer
     const picture = types.Child!.fields.picture!;
     expect(picture).toMatchObject({ type: "string", nullable: true });
+    // offered as JSON beside multipart, but answered by no JSON: the multipart body is carried
+    expect(types.Attachment!.fields.file).toMatchObject({ type: "binary" });
     expect(String(picture.undocumented)).toContain(
       "format binary in a multipart body's schema that a JSON body or response has too: a string, which a JSON value can carry (the multipart body sends it as a text part; an overlay giving the upload a schema of its own keeps the file) (import: #/components/schemas/Child/properties/picture/format)",
     );

@@ -55,28 +55,33 @@ function jsonSchemas(ctx: ImportContext): Set<string> {
       if (Array.isArray(value[word]))
         value[word].forEach((inner, i) => visit(inner, under(schema.at, word, i)));
   };
-  forEachContent(ctx, true, (media, schema, at) => {
-    if (isJsonMedia(media)) visit(schema, at);
+  // a JSON request body offered beside a multipart one is not carried (the multipart one is)
+  forEachContent(ctx, true, (media, schema, at, offered) => {
+    if (isJsonMedia(media) && !offered.some((m) => m.startsWith("multipart/"))) visit(schema, at);
   });
   jsonReached.set(ctx, found);
   return found;
 }
 
-/** Each media type of the operations' request bodies (and `responses`), with its schema. */
+/**
+ * Each media type of the operations' request bodies (and `responses`), with its schema and
+ * every media type offered beside it (a response's: none).
+ */
 function forEachContent(
   ctx: ImportContext,
   responses: boolean,
-  each: (media: string, schema: JsonValue | undefined, at: Pointer) => void,
+  each: (media: string, schema: JsonValue | undefined, at: Pointer, offered: string[]) => void,
 ): void {
   const root = ctx.doc.root.value as JsonObject;
   const paths = isObject(root.paths) ? root.paths : {};
   const rootAt: Pointer = { file: ctx.doc.root.path, pointer: "#" };
-  const contents = (raw: JsonValue | undefined, at: Pointer) => {
+  const contents = (raw: JsonValue | undefined, at: Pointer, request: boolean) => {
     const holder = raw === undefined ? undefined : safeDeref(ctx, raw, at);
     if (!holder || !isObject(holder.value) || !isObject(holder.value.content)) return;
+    const offered = request ? Object.keys(holder.value.content) : [];
     for (const [media, content] of Object.entries(holder.value.content))
       if (isObject(content))
-        each(media, content.schema, under(holder.at, "content", media, "schema"));
+        each(media, content.schema, under(holder.at, "content", media, "schema"), offered);
   };
   for (const [path, rawItem] of Object.entries(paths)) {
     const item = safeDeref(ctx, rawItem, under(rootAt, "paths", path));
@@ -85,10 +90,10 @@ function forEachContent(
       const op = item.value[method];
       if (!isObject(op)) continue;
       const opAt = under(item.at, method);
-      contents(op.requestBody, under(opAt, "requestBody"));
+      contents(op.requestBody, under(opAt, "requestBody"), true);
       if (responses && isObject(op.responses))
         for (const [status, response] of Object.entries(op.responses))
-          contents(response, under(opAt, "responses", status));
+          contents(response, under(opAt, "responses", status), false);
     }
   }
 }
