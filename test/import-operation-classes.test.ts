@@ -1244,6 +1244,11 @@ describe("response headers the HTTP layer writes, documented as an answer's (VTE
       expect(Array.isArray(await client.docks.list({ "Accept-Encoding": "base64" }))).toBe(true);
       const refused = await fetch(`${running.url}/docks`, { headers: { "Accept-Language": "fr" } });
       expect(refused.status).toBe(400);
+      // the runtime's own User-Agent (the calls above sent `node`) is no header; another agent
+      // is held to the pattern
+      expect(Array.isArray(await client.docks.list({ "User-Agent": "meta-sdk/1.2.3" }))).toBe(true);
+      const agent = await fetch(`${running.url}/docks`, { headers: { "User-Agent": "curl 8" } });
+      expect(agent.status).toBe(400);
       // Content-Length is left to fetch: the upload takes no such parameter and sends the body's
       const upload = of("http-owned-headers").endpoints["artifacts.upload"]!;
       expect(upload.params).toEqual({ hash: "string" });

@@ -8,7 +8,7 @@ import type { BuildContext } from "./build-context.ts";
 import type { Credential, Endpoint } from "./model.ts";
 
 /** The header a credential travels in, as the spec spells it, or undefined (the query string, none). */
-export function credentialHeader(credential: Credential): string | undefined {
+function credentialHeader(credential: Credential): string | undefined {
   switch (credential.placement) {
     case "header":
       return credential.header ?? "Authorization";

@@ -167,14 +167,19 @@ function urlValue(param: RouteParam, text: string): unknown {
 /** The content codings fetch itself asks for (`Accept-Encoding: gzip, deflate, br`). */
 const fetchCodings = new Set(["gzip", "deflate", "br", "zstd", "identity", "*"]);
 
+/** The `User-Agent` runtimes' fetch sends of its own: Node's, undici's, Deno's, Bun's, a browser's. */
+const runtimeAgent = /^(?:node|undici|Deno\/|Bun\/|Mozilla\/5\.0 )/;
+
 /**
  * Whether a header's value is one fetch writes on its own where the call sets none, read as
  * no header: Node's fetch (undici) sends `Accept-Language: *` and `Accept-Encoding: gzip,
  * deflate` on every request, so a call that leaves out Zalando's `Accept-Language` or Conjur's
  * `Accept-Encoding` (enums of their own values) still sends them. A wildcard `Accept-*` is
- * any value, as no header is.
+ * any value, as no header is. So is the runtime's own `User-Agent` (`node`), where a spec
+ * declares the header with a pattern of its SDKs' agents (Meta's `name/1.2.3`).
  */
 function fetchDefault(name: string, value: string): boolean {
+  if (name.toLowerCase() === "user-agent") return runtimeAgent.test(value);
   if (!/^accept-/i.test(name)) return false;
   if (value.trim() === "*") return true;
   return (
