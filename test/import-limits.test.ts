@@ -59,22 +59,21 @@ function project(files: Record<string, string>) {
 const withSchema = (schema: string, more = "") =>
   `openapi: 3.0.3\ninfo: { title: Shop, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: ${schema}\n${more}`;
 
-/** The same as JSON, `schema` and `schemas` as values. */
-const jsonWith = (schema: unknown, schemas: Record<string, unknown> = {}) =>
+/** A JSON document whose one operation is `GET /a` as `get` gives it, with `schemas`. */
+const documentWith = (get: unknown, schemas: Record<string, unknown> = {}) =>
   JSON.stringify({
     openapi: "3.0.3",
     info: { title: "Shop", version: "1" },
-    paths: {
-      "/a": {
-        get: {
-          responses: {
-            "200": { description: "ok", content: { "application/json": { schema } } },
-          },
-        },
-      },
-    },
+    paths: { "/a": { get } },
     components: { schemas },
   });
+
+/** The same as `withSchema` in JSON, `schema` and `schemas` as values. */
+const jsonWith = (schema: unknown, schemas: Record<string, unknown> = {}) =>
+  documentWith(
+    { responses: { "200": { description: "ok", content: { "application/json": { schema } } } } },
+    schemas,
+  );
 
 /** The pointer of the response schema of `withSchema` and `jsonWith`. */
 const schemaPointer = "#/paths/~1a/get/responses/200/content/application~1json/schema";
@@ -405,19 +404,13 @@ describe("every document the importer cannot take is a located diagnostic, never
 
   /** A document whose one GET takes `filter`, a deepObject query parameter of `schema`. */
   const deepObjectDocument = (schema: unknown, schemas: Record<string, unknown>) =>
-    JSON.stringify({
-      openapi: "3.0.3",
-      info: { title: "Shop", version: "1" },
-      paths: {
-        "/a": {
-          get: {
-            parameters: [{ name: "filter", in: "query", style: "deepObject", schema }],
-            responses: { "204": { description: "ok" } },
-          },
-        },
+    documentWith(
+      {
+        parameters: [{ name: "filter", in: "query", style: "deepObject", schema }],
+        responses: { "204": { description: "ok" } },
       },
-      components: { schemas },
-    });
+      schemas,
+    );
 
   it("imports a deepObject query parameter whose schema refers to itself, stopping where it recurs", () => {
     const doc = JSON.stringify({
