@@ -20,6 +20,7 @@ import {
   validate,
   type Validator,
 } from "../generator/runtime/validate.ts";
+import { union } from "../generator/runtime/unions.ts";
 import {
   recordingHandlers,
   secret,
@@ -116,6 +117,23 @@ describe("validators on hostile values (issue 11)", () => {
       message: "must be an object, not number 1 (further problems not listed)",
     });
     expect(ms).toBeLessThan(1_000);
+  });
+
+  it("say once that more were left out when a union's closest member listed the most (the fuzz test, seed 20261122 over session 26's fixtures)", () => {
+    // the member's own list was capped, its last issue noted; merged into the union's list at
+    // the same place, the note was added a second time
+    const sources = union(
+      [array(string()), object({ id: string() }, ["id"])],
+      ["string[]", "Customer"],
+    );
+    const issues = validate(sources, new Array(300).fill(1), "$.sources");
+    expect(issues).toHaveLength(maxIssues + 1);
+    expect(issues.filter((issue) => issue.message.includes("further problems"))).toEqual([
+      {
+        path: `$.sources[${maxIssues}]`,
+        message: "must be a string, not number 1 (further problems not listed)",
+      },
+    ]);
   });
 
   it("let the router answer 400 to a 1 MB body of 500,000 wrong items (spreading 500,000 issues overflowed its stack)", async () => {

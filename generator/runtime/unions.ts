@@ -7,6 +7,7 @@ import {
   child,
   describe,
   fail,
+  furtherProblems,
   isPlainObject,
   type ValidationIssue,
   type Validator,
@@ -101,7 +102,14 @@ export function union(members: readonly Validator[], names: readonly string[]): 
           tie = false;
         } else if (found.length === closest.length) tie = true;
       }
-      if (closest && !tie) for (const issue of closest) fail(issues, issue.path, issue.message);
+      // the member's own list was capped: its note goes where this list's cap puts it, once
+      if (closest && !tie)
+        for (const { path: at, message } of closest)
+          fail(
+            issues,
+            at,
+            message.endsWith(furtherProblems) ? message.slice(0, -furtherProblems.length) : message,
+          );
       else fail(issues, path, `matches none of ${names.join(", ")} (it is ${describe(value)})`);
     } finally {
       if (--openUnions === 0) attempts = 0;

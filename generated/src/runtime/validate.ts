@@ -132,11 +132,13 @@ export function describe(value: unknown): string {
   }
 }
 
+/** What the first issue past `maxIssues` ends with. */
+export const furtherProblems = " (further problems not listed)";
+
 /** Appends an issue unless the list is full; the first one past `maxIssues` says so. */
 export function fail(issues: ValidationIssue[], path: string, message: string): void {
   if (issues.length < maxIssues) issues.push({ path, message });
-  else if (issues.length === maxIssues)
-    issues.push({ path, message: `${message} (further problems not listed)` });
+  else if (issues.length === maxIssues) issues.push({ path, message: message + furtherProblems });
 }
 
 /** Whether the list is past `maxIssues`, so checking can stop. */
