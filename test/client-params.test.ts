@@ -26,7 +26,7 @@ type Call = (...args: unknown[]) => Promise<unknown> & {
   withResponse(): Promise<{ data: unknown; status: number; response: Response }>;
 };
 interface Client {
-  issues: Record<"list" | "check" | "options" | "create", Call>;
+  issues: Record<"list" | "check" | "options" | "create" | "search", Call>;
   account: Record<"get", Call>;
   charges: Record<"create", Call>;
 }
@@ -85,6 +85,37 @@ describe("query and header parameters", () => {
       "/repos/o/r/issues?created[gte]=1&created[not][]=3&created[not][]=4&sort=created",
       "/repos/o/r/issues?created[not]=3&sort=created",
     ]);
+  });
+
+  it("sends a QUERY with its body, retried as a GET is (a safe method), never as a POST", async () => {
+    server.json(200, [{ number: 1, title: "Crash" }]);
+    const found = await client().issues.search("o", "r", { text: "crash", labels: ["bug"] });
+    expect(found).toEqual([{ number: 1, title: "Crash" }]);
+    const [request] = server.requests;
+    expect([request!.method, request!.url]).toEqual(["QUERY", "/repos/o/r/issues"]);
+    expect(JSON.parse(request!.body)).toEqual({ text: "crash", labels: ["bug"] });
+    expect(request!.headers["content-type"]).toBe("application/json");
+    // a 503 is retried for the QUERY (its body sent again), not for the POST beside it
+    server.json(503, { message: "busy" });
+    const retrying = { maxRetries: 1, retryBackoffMs: 1, token: "t-1" };
+    await rejection(client(retrying).issues.search("o", "r", { text: "crash" }));
+    await rejection(client(retrying).issues.create("o", "r", { title: "t" }));
+    expect(server.requests.map((r) => r.method)).toEqual(["QUERY", "QUERY", "POST"]);
+  });
+
+  it("the stand-in answers a QUERY and a GET of one path each as its own endpoint", async () => {
+    const testing = (await import(pathToFileURL(join(out, "src/testing.ts")).href)) as {
+      createStandIn(): { fetch(request: Request): Promise<Response> };
+    };
+    const standIn = testing.createStandIn();
+    const at = "http://stand-in.test/repos/o/r/issues";
+    const body = (text: unknown) => ({ method: "QUERY", body: JSON.stringify({ text }) });
+    expect((await standIn.fetch(new Request(at, body("crash")))).status).toBe(200);
+    // the QUERY's body is checked as its own: the GET takes none
+    const refused = await standIn.fetch(new Request(at, body(7)));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("body.text");
+    expect((await standIn.fetch(new Request(at))).status).toBe(200);
   });
 
   it("writes space and pipe delimited arrays (OpenAPI spaceDelimited, pipeDelimited) as one value each", async () => {

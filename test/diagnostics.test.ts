@@ -208,7 +208,7 @@ const cases: BrokenCase[] = [
     name: "bad-method",
     defect: "method: FETCH",
     expected: [
-      'test/fixtures/broken/bad-method/api.yaml:8:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
+      'test/fixtures/broken/bad-method/api.yaml:8:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, QUERY',
     ],
   },
   {
@@ -682,7 +682,7 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, slashes, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
-      'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
+      'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, QUERY',
       "test/fixtures/broken/many-problems-load/c.yaml:4:3 - error schema-bad-name: name Orders.get is not `group.name` in camelCase (e.g. transactions.get)",
       'test/fixtures/broken/many-problems-load/c.yaml:6:11 - error schema-bad-name: value "orders" is not a path starting with /, without . or .. segments, ?, #, \\ or spaces',
     ],

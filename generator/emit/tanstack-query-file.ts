@@ -40,8 +40,8 @@ function served(model: ApiModel): Endpoint[] {
   );
 }
 
-/** GET and HEAD read: a query; every other method changes something: a mutation. */
-const isQuery = (e: Endpoint) => e.method === "GET" || e.method === "HEAD";
+/** GET, HEAD and QUERY read: a query; every other method changes something: a mutation. */
+const isQuery = (e: Endpoint) => e.method === "GET" || e.method === "HEAD" || e.method === "QUERY";
 
 /** A paged list whose moving value is a query parameter (a next link is not a page param). */
 const isInfinite = (e: Endpoint) =>

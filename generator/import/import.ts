@@ -319,9 +319,8 @@ function noteUncarried(ctx: ImportContext, api: JsonObject): void {
 }
 
 /**
- * OpenAPI 3.2's operations of methods the format has no endpoint for: `query` (the HTTP QUERY
- * method, a safe request with a body) and `additionalOperations` (any other method), noted on
- * the API where they are, and left out.
+ * OpenAPI 3.2's operations of methods the format has no endpoint for (`additionalOperations`:
+ * any method but its own eight and QUERY), noted on the API where they are, and left out.
  */
 function noteOtherMethods(ctx: ImportContext, api: JsonObject): void {
   const root = ctx.doc.root.value as JsonObject;
@@ -329,13 +328,6 @@ function noteOtherMethods(ctx: ImportContext, api: JsonObject): void {
   for (const [path, raw] of Object.entries(isObject(root.paths) ? root.paths : {})) {
     const { value: item, at: itemAt } = deref(ctx, raw, under(rootAt, "paths", path));
     if (!isObject(item)) continue;
-    if (item.query !== undefined)
-      note(
-        ctx,
-        api,
-        under(itemAt, "query"),
-        `QUERY ${path}: the format has no QUERY method; left out`,
-      );
     const others = isObject(item.additionalOperations) ? item.additionalOperations : {};
     for (const method of Object.keys(others))
       note(

@@ -40,7 +40,17 @@ import { answersNotModified, hostOf, isFixedOrVersionHeader, notModifiedOf } fro
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
-const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+const methods = [
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+  "query",
+] as const;
 
 /**
  * The operations of a path item, each with where it is: an operation may be a `$ref` into
@@ -54,8 +64,10 @@ export function operationsOf(
 ): { method: (typeof methods)[number]; op: JsonObject; at: Pointer }[] {
   const out: { method: (typeof methods)[number]; op: JsonObject; at: Pointer }[] = [];
   for (const method of methods) {
-    if (item[method] === undefined) continue;
-    const { value: op, at } = deref(ctx, item[method], under(itemAt, method));
+    // OpenAPI 3.2's `query` (HTTP QUERY), or apigen's own `x-apigen-query` in a 3.1 document
+    const key = method === "query" && item.query === undefined ? "x-apigen-query" : method;
+    if (item[key] === undefined) continue;
+    const { value: op, at } = deref(ctx, item[key], under(itemAt, key));
     if (isObject(op)) out.push({ method, op, at });
   }
   return out;

@@ -10,7 +10,7 @@
 import { deref, isObject, locationKey, note, under, type ImportContext } from "./context.ts";
 import { child, pointerTokens, type JsonObject, type JsonValue, type Pointer } from "./document.ts";
 
-const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"];
 
 /** Per import: the locations of the schemas that are multipart request bodies ($refs followed). */
 const multipartBodies = new WeakMap<ImportContext, Set<string>>();

@@ -579,7 +579,8 @@ export type PagingRule =
       field?: FieldPath;
     };
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+/** QUERY: HTTP's safe, idempotent request with a body (endpoints only). */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" | "QUERY";
 
 export interface Callback {
   event: string;

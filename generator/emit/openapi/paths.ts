@@ -99,12 +99,17 @@ export function fixedHeadersExtension(
   return fixed.length ? Object.fromEntries(fixed.map((h) => [h.name, h.value!])) : undefined;
 }
 
-/** `paths`, in endpoint order; endpoints that share a path share its path item. */
+/**
+ * `paths`, in endpoint order; endpoints that share a path share its path item. A QUERY
+ * endpoint is the path item's `x-apigen-query`: OpenAPI 3.1 has no QUERY (3.2's `query` is
+ * it), and `--import` reads either back.
+ */
 export function pathsOf(model: ApiModel): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const endpoint of model.endpoints) {
     const key = pathTemplate(endpoint.path, endpoint.params);
-    (paths[key] ??= {})[endpoint.method.toLowerCase()] = operationOf(model, endpoint);
+    const method = endpoint.method === "QUERY" ? "x-apigen-query" : endpoint.method.toLowerCase();
+    (paths[key] ??= {})[method] = operationOf(model, endpoint);
   }
   return paths;
 }

@@ -47,7 +47,7 @@ export interface CredentialSend extends Omit<CredentialSpec, "header"> {
 /** What the generated layer says about one endpoint: data from the spec, no logic. */
 export interface OperationSpec extends ParamsSpec {
   id: string;
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" | "QUERY";
   /** Path template, `{name}` for each path parameter. */
   path: string;
   credentials: readonly CredentialSpec[];

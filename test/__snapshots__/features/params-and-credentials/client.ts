@@ -9,6 +9,8 @@ import {
   validateIssuesCreateParams,
   validateIssuesListParams,
   validateIssuesOptionsParams,
+  validateIssuesSearchBody,
+  validateIssuesSearchParams,
 } from "./request-validators.js";
 import {
   ClientCore,
@@ -49,6 +51,7 @@ export {
 /** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
 export type ParamsEndpointId =
   | "issues.list"
+  | "issues.search"
   | "issues.check"
   | "issues.options"
   | "issues.create"
@@ -137,6 +140,36 @@ export const issuesList: (
   '{"id":"issues.list","method":"GET","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{},"args":["owner","repo","$query"],"documentedResponse":true,"styles":{"labels":"comma","expand":"brackets","created":"deepObject","sizes":"space","ids":"pipe"},"headerParams":["If-None-Match"],"sendDefaults":{"sort":"created"},"code":["validateParams","place"]}',
   validateIssuesListParams,
   placeParams,
+);
+
+/**
+ * Search issues with a structured query.
+ * HTTP QUERY, a safe request with a body, on the path issues.list reads.
+ *
+ * `QUERY /repos/{owner}/{repo}/issues`
+ * Sends: `Authorization: Bearer …` (`token`, optional: sent when configured).
+ *
+ * Errors (thrown as ParamsApiError):
+ * - 403: Forbidden, or a secondary rate limit (retried).
+ * @param core The `ParamsCore` that sends the call.
+ * @param owner The `owner` path parameter.
+ * @param repo The `repo` path parameter.
+ * @returns The response body.
+ * @throws {ParamsApiError} when the API answers with an error status.
+ */
+export const issuesSearch: (
+  core: ParamsCore,
+  owner: string,
+  repo: string,
+  body: {
+    text: string;
+    labels?: string[];
+  },
+  options?: RequestOptions,
+) => ApiPromise<Issue[]> = /* @__PURE__ */ endpoint(
+  '{"id":"issues.search","method":"QUERY","path":"/repos/{owner}/{repo}/issues","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer","optional":true}],"headers":{"Content-Type":"application/json"},"args":["owner","repo","$body"],"documentedResponse":true,"code":["validateParams","validateBody"]}',
+  validateIssuesSearchParams,
+  validateIssuesSearchBody,
 );
 
 /**
@@ -343,6 +376,29 @@ export interface IssuesApi {
     options?: RequestOptions,
   ): ApiPromise<Issue[]>;
   /**
+   * Search issues with a structured query.
+   * HTTP QUERY, a safe request with a body, on the path issues.list reads.
+   *
+   * `QUERY /repos/{owner}/{repo}/issues`
+   * Sends: `Authorization: Bearer …` (`token`, optional: sent when configured).
+   *
+   * Errors (thrown as ParamsApiError):
+   * - 403: Forbidden, or a secondary rate limit (retried).
+   * @param owner The `owner` path parameter.
+   * @param repo The `repo` path parameter.
+   * @returns The response body.
+   * @throws {ParamsApiError} when the API answers with an error status.
+   */
+  search(
+    owner: string,
+    repo: string,
+    body: {
+      text: string;
+      labels?: string[];
+    },
+    options?: RequestOptions,
+  ): ApiPromise<Issue[]>;
+  /**
    * Check that issues exist.
    *
    * `HEAD /repos/{owner}/{repo}/issues`
@@ -395,8 +451,9 @@ export interface IssuesApi {
 
 /** The class of the `issues` endpoints: each method calls its endpoint function with the core. */
 export const IssuesApi: new (core: ParamsCore) => IssuesApi = /* @__PURE__ */ group(
-  "list,check,options,create",
+  "list,search,check,options,create",
   issuesList,
+  issuesSearch,
   issuesCheck,
   issuesOptions,
   issuesCreate,

@@ -2,6 +2,8 @@
 
 /** The browser build's request-validators.ts (package.json's `browser` map): no validator, so a bundle for browsers leaves them out; the client's `requestValidators` option brings them back. */
 export const validateIssuesListParams: undefined = undefined;
+export const validateIssuesSearchParams: undefined = undefined;
+export const validateIssuesSearchBody: undefined = undefined;
 export const validateIssuesCheckParams: undefined = undefined;
 export const validateIssuesOptionsParams: undefined = undefined;
 export const validateIssuesCreateParams: undefined = undefined;

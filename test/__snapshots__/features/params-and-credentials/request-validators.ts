@@ -2,6 +2,8 @@
 
 export {
   validateIssuesListParams,
+  validateIssuesSearchParams,
+  validateIssuesSearchBody,
   validateIssuesCheckParams,
   validateIssuesOptionsParams,
   validateIssuesCreateParams,

@@ -61,6 +61,14 @@ export interface IssuesListParams {
   sort?: string;
 }
 
+/** Parameters of endpoint issues.search. */
+export interface IssuesSearchParams {
+  /** Travels in the path. */
+  owner: string;
+  /** Travels in the path. */
+  repo: string;
+}
+
 /** Parameters of endpoint issues.check. */
 export interface IssuesCheckParams {
   /** Travels in the path. */

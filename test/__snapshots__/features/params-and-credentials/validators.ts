@@ -24,6 +24,7 @@ import type {
   IssuesCreateParams,
   IssuesListParams,
   IssuesOptionsParams,
+  IssuesSearchParams,
   RangeQuery,
 } from "./types.js";
 
@@ -92,6 +93,24 @@ let validateIssuesListParamsShape: Validator | undefined;
 /** IssuesListParams as a Standard Schema (v1): `~standard.validate(value)`. */
 export const issuesListParamsSchema: StandardSchemaV1<IssuesListParams> =
   /* @__PURE__ */ schema(validateIssuesListParams);
+
+/** Checks a value against IssuesSearchParams; appends one issue per problem. */
+export function validateIssuesSearchParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateIssuesSearchParamsShape ??= fromData(
+    '[["object","string"],["object",{"owner":"string","repo":"string"},["owner","repo"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateIssuesSearchParamsShape: Validator | undefined;
+
+/** IssuesSearchParams as a Standard Schema (v1): `~standard.validate(value)`. */
+export const issuesSearchParamsSchema: StandardSchemaV1<IssuesSearchParams> =
+  /* @__PURE__ */ schema(validateIssuesSearchParams);
 
 /** Checks a value against IssuesCheckParams; appends one issue per problem. */
 export function validateIssuesCheckParams(
@@ -183,6 +202,21 @@ let validateChargesCreateParamsShape: Validator | undefined;
 export const chargesCreateParamsSchema: StandardSchemaV1<ChargesCreateParams> =
   /* @__PURE__ */ schema(validateChargesCreateParams);
 
+/** Checks the body of `issues.search`; appends one issue per problem. */
+export function validateIssuesSearchBody(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateIssuesSearchBodyShape ??= fromData(
+    '[["array","object","string"],["object",{"text":"string","labels":["array","string"]},["text"]]]',
+    array,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateIssuesSearchBodyShape: Validator | undefined;
+
 /** Checks the body of `issues.create`; appends one issue per problem. */
 export function validateIssuesCreateBody(
   value: unknown,
@@ -213,7 +247,7 @@ let validateChargesCreateBodyShape: Validator | undefined;
 
 /** Each endpoint's success body and stream item validators: the client's `responseValidators`. */
 export const responseValidators: ResponseValidators = /* @__PURE__ */ responseValidation(
-  '[["array","object","string","validateCharge","validateIssue"],{"issues.list":{"body":["array","validateIssue"]},"issues.create":{"body":"validateIssue"},"contents.get":{"body":["object",{"path":"string"},["path"]]},"account.get":{"body":["object",{"login":"string"},["login"]]},"charges.create":{"body":"validateCharge"}}]',
+  '[["array","object","string","validateCharge","validateIssue"],{"issues.list":{"body":["array","validateIssue"]},"issues.search":{"body":["array","validateIssue"]},"issues.create":{"body":"validateIssue"},"contents.get":{"body":["object",{"path":"string"},["path"]]},"account.get":{"body":["object",{"login":"string"},["login"]]},"charges.create":{"body":"validateCharge"}}]',
   array,
   object,
   string,
@@ -224,6 +258,7 @@ export const responseValidators: ResponseValidators = /* @__PURE__ */ responseVa
 /** Each endpoint's parameter and body validators: the client's `requestValidators`, for the browser build, whose endpoints check requests only with them. */
 export const requestValidators: RequestValidators = {
   "issues.list": { params: validateIssuesListParams },
+  "issues.search": { params: validateIssuesSearchParams, body: validateIssuesSearchBody },
   "issues.check": { params: validateIssuesCheckParams },
   "issues.options": { params: validateIssuesOptionsParams },
   "issues.create": { params: validateIssuesCreateParams, body: validateIssuesCreateBody },
