@@ -554,7 +554,8 @@ export const catalogue = {
   "import-ref-broken": { severity: "error", message: "$ref {ref} points at nothing{hint}" },
   "import-ref-remote": {
     severity: "error",
-    message: "$ref {ref} is remote; the importer follows references within local files only",
+    message:
+      "$ref {ref} is remote, and the importer reads no network: save the file inside the document's folder (or --ref-root) and refer to the copy (an overlay can rewrite a $ref of the document's own file)",
   },
   "import-out-spec-not-empty": {
     severity: "error",
