@@ -43,6 +43,25 @@ const cases: [string, Shape][] = [
     "anchored pattern within lengths",
     { t: "string", pattern: "^x[0-9]*$", minLength: 5, maxLength: 9 },
   ],
+  // eGain's: a format and a pattern of its own, which takes values the format does not
+  // (`0000-00-00T00:00:00Z`; the empty alternative of a URL)
+  [
+    "a date-time with a pattern",
+    {
+      t: "string",
+      format: "date-time",
+      pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{3})?Z$",
+    },
+  ],
+  [
+    "a URL with a pattern that takes the empty string",
+    {
+      t: "string",
+      format: "uri",
+      maxLength: 2000,
+      pattern: "^(https?|ftp):\\/\\/[^\\s/$.?#].[^\\s]*$|^$",
+    },
+  ],
 ];
 
 describe("sample: a made-up value passes its shape's checks", () => {

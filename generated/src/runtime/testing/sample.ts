@@ -7,7 +7,7 @@
  * one; otherwise a value is made that passes the spec's own validators (formats, prefixes,
  * lengths, bounds and simple patterns), so a client that checks what it gets accepts it.
  */
-import { patternRegExp } from "../validate.js";
+import { formats, patternRegExp } from "../validate.js";
 import type { Shape, ShapeTable } from "./shape.js";
 
 /** A seeded pseudo-random source (mulberry32): small, fast and the same everywhere. */
@@ -136,11 +136,23 @@ function formatted(format: string | undefined, random: Random): string | undefin
   }
 }
 
-/** A string passing the shape's rules: pattern, else format, else a word; then prefix and lengths. */
+/**
+ * A string passing the shape's rules: pattern, else format, else a word; then prefix and
+ * lengths. With both a pattern and a checked format (eGain's date-times and URLs, each with a
+ * pattern of its own), a value of the format that the pattern takes too, else one of the
+ * pattern the format takes: `0000-00-00T00:00:00Z` matches the pattern and is no date-time.
+ */
 function sampleString(shape: Shape & { t: "string" }, random: Random): string {
   if (shape.pattern !== undefined) {
-    const made = fromPatternWithin(shape, random);
-    if (made !== undefined) return made;
+    const check = shape.format === undefined ? undefined : formats[shape.format];
+    const typed = check && formatted(shape.format, random);
+    if (typed !== undefined && patternRegExp(shape.pattern).test(typed) && fits(shape, typed))
+      return typed;
+    for (let attempt = 0; attempt < (check ? 4 : 1); attempt++) {
+      const made = fromPatternWithin(shape, random);
+      if (made === undefined) break;
+      if (!check || check.test(made)) return made;
+    }
   }
   let text = formatted(shape.format, random) ?? `${words[random.int(0, words.length - 1)]}`;
   if (shape.prefix !== undefined) text = `${shape.prefix}${token(random, 8)}`;
@@ -153,6 +165,11 @@ function sampleString(shape: Shape & { t: "string" }, random: Random): string {
   if (shape.maxLength !== undefined && text.length > shape.maxLength)
     text = text.slice(0, shape.maxLength);
   return text;
+}
+
+/** Whether `text` is within the shape's lengths. */
+function fits(shape: Shape & { t: "string" }, text: string): boolean {
+  return text.length >= (shape.minLength ?? 0) && text.length <= (shape.maxLength ?? Infinity);
 }
 
 /**
