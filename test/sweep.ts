@@ -33,6 +33,7 @@ import { parseArgs } from "node:util";
 import { loadApiModel } from "../generator/pipeline.ts";
 import { comparableModel } from "./support/corpus.ts";
 import { sweepCalls, type CallReport } from "./sweep-calls.ts";
+import { sweepDeliveries, type DeliveryReport } from "./sweep-deliveries.ts";
 import { repoRoot } from "./helpers.ts";
 
 const cli = join(repoRoot, "generator/launch.mjs");
@@ -52,6 +53,8 @@ interface Result {
   sameModel?: boolean;
   /** The package's client against its own stand-in (test/sweep-calls.ts). */
   calls?: CallReport;
+  /** The stand-in's deliveries to the package's own router (test/sweep-deliveries.ts). */
+  deliveries?: DeliveryReport;
 }
 
 /** Runs `node args` in `cwd` with a time limit; what it printed goes to `<name>.out`. */
@@ -170,6 +173,7 @@ async function sweepOne(
     const inside = JSON.parse(readFileSync(join(dir, "models.json"), "utf8")) as Result;
     result.sameModel = inside.sameModel!;
     result.calls = inside.calls!;
+    if (inside.deliveries) result.deliveries = inside.deliveries;
   }
   if (folder) await step("tsc7", [tsc7, "-p", "pkg", "--noEmit"]);
   return result;
@@ -194,7 +198,8 @@ async function inside(
   process.chdir(dirname(dir));
   const { model, same } = models(dir, resolve(dir, document), refRoot, overlays);
   const calls = await sweepCalls(model, join(dir, "pkg"));
-  writeFileSync(join(dir, "models.json"), JSON.stringify({ sameModel: same, calls }));
+  const deliveries = await sweepDeliveries(model, join(dir, "pkg"));
+  writeFileSync(join(dir, "models.json"), JSON.stringify({ sameModel: same, calls, deliveries }));
 }
 
 /** The documents named on the command line: files, and the lines of `.txt` lists. */
@@ -221,12 +226,20 @@ function summary(results: Result[]): string {
         ? "models: the two routes differ"
         : broken
           ? `calls: ${broken.error.split(":")[0]}`
-          : undefined;
+          : r.deliveries?.refused.length
+            ? `deliveries: refused ${r.deliveries.refused[0]!.status}`
+            : undefined;
     if (key) classes.set(key, [...(classes.get(key) ?? []), basename(r.document)]);
   }
   const clean = results.filter(
-    (r) => r.steps.every((s) => s.status === 0) && r.sameModel !== false && !r.calls?.broken.length,
+    (r) =>
+      r.steps.every((s) => s.status === 0) &&
+      r.sameModel !== false &&
+      !r.calls?.broken.length &&
+      !r.deliveries?.refused.length,
   ).length;
+  const delivered = results.reduce((n, r) => n + (r.deliveries?.accepted ?? 0), 0);
+  const refusedDeliveries = results.reduce((n, r) => n + (r.deliveries?.refused.length ?? 0), 0);
   const calls = { answered: 0, answeredNotGet: 0, streams: 0, refused: 0, args: 0 };
   for (const r of results)
     for (const key of ["answered", "answeredNotGet", "streams", "refused", "args"] as const)
@@ -234,6 +247,7 @@ function summary(results: Result[]): string {
   const lines = [
     `${results.length} documents, ${clean} through every step`,
     `typed calls against the stand-ins: ${calls.answered} answered and validated (${calls.answeredNotGet} of another method than GET, ${calls.streams} streams read through), ${calls.refused} refused with the API's error, ${calls.args} with arguments the client refused`,
+    `deliveries of the stand-ins to the packages' own routers: ${delivered} accepted, ${refusedDeliveries} refused by the router`,
   ];
   for (const [key, documents] of [...classes].sort())
     lines.push(`  ${key} (${documents.length}): ${documents.join(", ")}`);
