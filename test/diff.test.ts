@@ -221,6 +221,40 @@ describe("model diff", () => {
   });
 });
 
+describe("a path parameter becoming a catch-all (slashes: true), or ceasing to be one", () => {
+  const modelOf = (slashes: boolean) => {
+    const dir = tempDir("apigen-diff-slashes-");
+    try {
+      writeFileSync(
+        join(dir, "api.yaml"),
+        `api: { name: diff-slashes, title: Diff Slashes, version: 1.0.0 }
+endpoints:
+  files.get:
+    method: GET
+    path: /files/{path}
+    params:
+      path: { type: string${slashes ? ", slashes: true" : ""} }
+    response: { body: string }
+`,
+      );
+      return loadModel(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  it("is said both ways: the same call reaches another URL", () => {
+    const [plain, catchAll] = [modelOf(false), modelOf(true)];
+    const lines = (a: typeof plain, b: typeof plain) =>
+      squeeze(formatChanges(compareModels(a, b))).slice(0, -2);
+    expect(lines(plain, catchAll)).toEqual([
+      "minor endpoints.files.get.params.path: its slashes now sent as they are",
+    ]);
+    expect(lines(catchAll, plain)).toEqual([
+      "minor endpoints.files.get.params.path: its slashes now sent as %2F",
+    ]);
+  });
+});
+
 describe("params, credentials and string codes (issue 13)", () => {
   /** A one-endpoint spec with `params`, `auth` and a code catalogue written in. */
   const spec = (params: string, auth: string, codes: string) => `api:

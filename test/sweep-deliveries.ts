@@ -48,6 +48,7 @@ export async function sweepDeliveries(
   const router = callbacks.createCallbackRouter({
     ...(signs ? { signingSecrets: [secret] } : {}),
     ...(model.callbacks.length ? { handlers: everyEvent } : {}),
+    // a route of one payload reads `handler`, one of typed events `handlers`: this one has both
     ...(model.webhooks
       ? { webhook: { path: "/webhooks", handler: accept, handlers: everyEvent } }
       : {}),

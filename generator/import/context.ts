@@ -215,6 +215,27 @@ export function schemeHeader(ctx: ImportContext, name: string): string | undefin
     : undefined;
 }
 
+/** The methods a path item holds operations of, in the order endpoints are read. */
+export const operationMethods = [
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+  "query",
+] as const;
+
+/**
+ * The key of a path item's operation of `method`: OpenAPI 3.2's `query` (HTTP QUERY) is
+ * apigen's own `x-apigen-query` in the 3.1 document it writes.
+ */
+export function operationKey(item: JsonObject, method: (typeof operationMethods)[number]): string {
+  return method === "query" && item.query === undefined ? "x-apigen-query" : method;
+}
+
 /** Whether the document is apigen's own, whose extensions say more. */
 export const ownDocument = (ctx: ImportContext): boolean => ownNames(ctx) !== undefined;
 

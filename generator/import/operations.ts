@@ -16,6 +16,8 @@ import {
   isObject,
   isScalarTypeName,
   note,
+  operationKey,
+  operationMethods,
   recordSource,
   ownDocument,
   ownEntry,
@@ -40,18 +42,6 @@ import { answersNotModified, hostOf, isFixedOrVersionHeader, notModifiedOf } fro
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
 
-const methods = [
-  "get",
-  "put",
-  "post",
-  "delete",
-  "options",
-  "head",
-  "patch",
-  "trace",
-  "query",
-] as const;
-
 /**
  * The operations of a path item, each with where it is: an operation may be a `$ref` into
  * another file of a multi-file document (DigitalOcean's 659 are), and the `$ref`s inside it
@@ -61,11 +51,10 @@ export function operationsOf(
   ctx: ImportContext,
   item: JsonObject,
   itemAt: Pointer,
-): { method: (typeof methods)[number]; op: JsonObject; at: Pointer }[] {
-  const out: { method: (typeof methods)[number]; op: JsonObject; at: Pointer }[] = [];
-  for (const method of methods) {
-    // OpenAPI 3.2's `query` (HTTP QUERY), or apigen's own `x-apigen-query` in a 3.1 document
-    const key = method === "query" && item.query === undefined ? "x-apigen-query" : method;
+): { method: (typeof operationMethods)[number]; op: JsonObject; at: Pointer }[] {
+  const out: { method: (typeof operationMethods)[number]; op: JsonObject; at: Pointer }[] = [];
+  for (const method of operationMethods) {
+    const key = operationKey(item, method);
     if (item[key] === undefined) continue;
     const { value: op, at } = deref(ctx, item[key], under(itemAt, key));
     if (isObject(op)) out.push({ method, op, at });

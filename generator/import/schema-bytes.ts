@@ -7,10 +7,17 @@
  * field `format: binary` in the one schema of uploads and answers): one named type cannot be
  * both, and generate refuses bytes in JSON.
  */
-import { deref, isObject, locationKey, note, under, type ImportContext } from "./context.ts";
+import {
+  deref,
+  isObject,
+  locationKey,
+  note,
+  operationKey,
+  operationMethods,
+  under,
+  type ImportContext,
+} from "./context.ts";
 import { child, pointerTokens, type JsonObject, type JsonValue, type Pointer } from "./document.ts";
-
-const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"];
 
 /** Per import: the locations of the schemas that are multipart request bodies ($refs followed). */
 const multipartBodies = new WeakMap<ImportContext, Set<string>>();
@@ -86,10 +93,11 @@ function forEachContent(
   for (const [path, rawItem] of Object.entries(paths)) {
     const item = safeDeref(ctx, rawItem, under(rootAt, "paths", path));
     if (!item || !isObject(item.value)) continue;
-    for (const method of methods) {
-      const op = item.value[method];
+    for (const method of operationMethods) {
+      const key = operationKey(item.value, method);
+      const op = item.value[key];
       if (!isObject(op)) continue;
-      const opAt = under(item.at, method);
+      const opAt = under(item.at, key);
       contents(op.requestBody, under(opAt, "requestBody"), true);
       if (responses && isObject(op.responses))
         for (const [status, response] of Object.entries(op.responses))
