@@ -16,7 +16,7 @@ import { loadSpec, type ParsedSpecFiles } from "./load/load-spec.ts";
 import { readSpecFolder, type SpecFolder } from "./load/spec-folder.ts";
 import { documentFingerprint, inputsFingerprint } from "./write/inputs.ts";
 import { checkDocumentSpec, importDocumentSpec } from "./import/live.ts";
-import { specSourceKind } from "./load/spec-source.ts";
+import { reachOf, specSourceKind, type RefMap } from "./load/spec-source.ts";
 import { encodedFile, withManifest } from "./write/manifest.ts";
 import { isUsersFile, planOutput, type OutputFile, type OutputPlan } from "./write/writer.ts";
 
@@ -25,6 +25,8 @@ export interface PipelineOptions {
   specDir: string;
   /** For a document: a wider folder than its own its `$ref`s may reach. */
   refRoot?: string;
+  /** For a document: local copies of what its remote `$ref`s name, by URL prefix (the config's `refMap`). */
+  refMap?: RefMap;
   /** For a document: OpenAPI Overlay 1.0 files applied to it in order before it is read (the config's `overlays`). */
   overlays?: readonly string[];
   outDir: string;
@@ -161,7 +163,7 @@ function loadDocument(
     importDocumentSpec({
       spec: options.specDir,
       texts: sources.texts,
-      ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+      ...reachOf(options),
       ...(options.overlays?.length ? { overlays: options.overlays } : {}),
     }),
   );
@@ -193,7 +195,10 @@ function withoutUsersFiles(
 }
 
 /** The options of loading a model alone: a pipeline's, less what only the package's files use. */
-export type ModelOptions = Pick<PipelineOptions, "specDir" | "refRoot" | "overlays" | "validators">;
+export type ModelOptions = Pick<
+  PipelineOptions,
+  "specDir" | "refRoot" | "refMap" | "overlays" | "validators"
+>;
 
 /**
  * The model of a spec folder or an OpenAPI document (overlays applied), with the warnings of

@@ -367,7 +367,7 @@ describe("several APIs in one config", () => {
     const folders = await runCli(["generate", "--out", "elsewhere"], dir);
     expect(folders.status).toBe(2);
     expect(folders.stderr).toMatch(
-      /^--spec, --out and --ref-root apply to one API, and apigen\.config\.ts has 2/,
+      /^--spec, --out, --ref-root and --ref-map apply to one API, and apigen\.config\.ts has 2/,
     );
     expect(existsSync(join(dir, "elsewhere"))).toBe(false);
   });

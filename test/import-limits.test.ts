@@ -5,6 +5,7 @@
  * importer cannot take (a malformed `%`, an alias bomb, a schema nested 1,000 deep), is a
  * diagnostic at the `$ref` or the place, never `internal error`, a stack overflow or a hang.
  * A canary file outside the document's folder shows that nothing of it reaches any output.
+ * A `$ref` by URL: test/import-ref-map.test.ts (refused, or read from the copy `refMap` names).
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -117,17 +118,6 @@ function cliProcess(args: string[], cwd = repoRoot) {
 }
 
 describe("a $ref reaches only regular files inside the document's folder", () => {
-  it("refuses a $ref by URL, reading nothing, and says what to do (OGC's and GA4GH's documents)", async () => {
-    const ref = "https://127.0.0.1:9/schemas/common.yaml#/Thing";
-    const p = project({ "doc.yaml": withSchema(`{ $ref: '${ref}' }`) });
-    const run = await runCli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain(
-      `api/doc.yaml:11:23 - error import-ref-remote: $ref ${ref} is remote, and the importer reads no network: save the file inside the document's folder (or --ref-root) and refer to the copy (an overlay can rewrite a $ref of the document's own file)`,
-    );
-    expect(existsSync(p.out)).toBe(false);
-  });
-
   it("refuses ../ out of the folder, at the $ref, and nothing of the file outside gets out", async () => {
     const p = project({ "doc.yaml": withSchema("{ $ref: '../outside/canary.yaml#/Thing' }") });
     const run = await runCli(["import", "api/doc.yaml", "--out-spec", "spec"], p.dir);

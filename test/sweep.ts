@@ -8,7 +8,7 @@
  * says how it is run and what the last sweeps found.
  *
  *   npm run sweep -- --out DIR [--jobs N] [--timeout S] [--in-place [--ref-root DIR]]
- *     [--overlay FILE ...] DOCUMENT|LIST.txt ...
+ *     [--overlay FILE ...] [--ref-map URL=PATH ...] DOCUMENT|LIST.txt ...
  *
  * A LIST.txt holds one document path per line. Each document gets DIR/<slug>/ (a copy of the
  * document, or with `--in-place` none: a document split over files is read where it is, its
@@ -31,6 +31,8 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadApiModel } from "../generator/pipeline.ts";
+import { refMapOfFlags } from "../generator/commands/options.ts";
+import { reachOf, type DocumentReachOptions } from "../generator/load/spec-source.ts";
 import { comparableModel } from "./support/corpus.ts";
 import { sweepCalls, type CallReport } from "./sweep-calls.ts";
 import { sweepDeliveries, type DeliveryReport } from "./sweep-deliveries.ts";
@@ -82,14 +84,10 @@ function run(name: string, args: string[], cwd: string, timeoutS: number): Promi
 }
 
 /** The folder route's model, and whether the live route gives the same (test/support/corpus.ts). */
-function models(dir: string, document: string, refRoot?: string, overlays: string[] = []) {
+function models(dir: string, document: string, reach: DocumentReachOptions, overlays: string[]) {
   const spec = join(dir, "spec");
   const model = loadApiModel({ specDir: spec }).model;
-  const read = {
-    specDir: document,
-    ...(refRoot !== undefined ? { refRoot } : {}),
-    ...(overlays.length ? { overlays } : {}),
-  };
+  const read = { specDir: document, ...reach, ...(overlays.length ? { overlays } : {}) };
   const live = comparableModel(loadApiModel(read).model, document, "#");
   return { model, same: comparableModel(model, spec, "/") === live };
 }
@@ -102,6 +100,8 @@ function models(dir: string, document: string, refRoot?: string, overlays: strin
 interface Reading {
   inPlace: boolean;
   refRoot?: string;
+  /** `--ref-map` values, each `URL=PATH` with the path absolute. */
+  refMap: string[];
   /** Absolute overlay files applied to every document, in order. */
   overlays: string[];
 }
@@ -122,7 +122,10 @@ async function sweepOne(
   if (!reading.inPlace) copyFileSync(source, copy);
   // the steps run in `dir`: a copy by its name there, a document read in place by its path
   const document = reading.inPlace ? source : basename(copy);
-  const refRoot = reading.refRoot !== undefined ? ["--ref-root", reading.refRoot] : [];
+  const reachFlags = [
+    ...(reading.refRoot !== undefined ? ["--ref-root", reading.refRoot] : []),
+    ...reading.refMap.flatMap((entry) => ["--ref-map", entry]),
+  ];
   const overlays = reading.overlays.flatMap((file) => ["--overlay", file]);
   // the live route takes overlays from a config file (generate has no --overlay)
   const config = reading.overlays.length
@@ -142,7 +145,7 @@ async function sweepOne(
       document,
       "--out-spec",
       "spec",
-      ...refRoot,
+      ...reachFlags,
       ...overlays,
     ]))
   )
@@ -154,7 +157,7 @@ async function sweepOne(
     ...(config.length ? config : ["--spec", document]),
     "--out",
     "pkg-live",
-    ...refRoot,
+    ...reachFlags,
   ]);
   // the models and the calls in a process of their own, as the other steps: jobs run side by side
   if (
@@ -166,7 +169,7 @@ async function sweepOne(
       "--inside",
       dir,
       document,
-      ...(reading.refRoot !== undefined ? ["--ref-root", reading.refRoot] : []),
+      ...reachFlags,
       ...overlays,
     ]))
   ) {
@@ -190,13 +193,13 @@ function writeConfig(dir: string, api: { spec: string; overlays: string[] }): st
 async function inside(
   dir: string,
   document: string,
-  refRoot?: string,
-  overlays: string[] = [],
+  reach: DocumentReachOptions,
+  overlays: string[],
 ): Promise<void> {
   // From the document's own folder, the spec folder's relative name is `spec`, and the
   // comparison's rewrite of `spec/` would reach text in descriptions too (corpus.ts).
   process.chdir(dirname(dir));
-  const { model, same } = models(dir, resolve(dir, document), refRoot, overlays);
+  const { model, same } = models(dir, resolve(dir, document), reach, overlays);
   const calls = await sweepCalls(model, join(dir, "pkg"));
   const deliveries = await sweepDeliveries(model, join(dir, "pkg"));
   writeFileSync(join(dir, "models.json"), JSON.stringify({ sameModel: same, calls, deliveries }));
@@ -265,14 +268,23 @@ async function main(): Promise<void> {
       "in-place": { type: "boolean", default: false },
       "ref-root": { type: "string" },
       overlay: { type: "string", multiple: true, default: [] },
+      "ref-map": { type: "string", multiple: true, default: [] },
     },
   });
   const refRoot = values["ref-root"] !== undefined ? resolve(values["ref-root"]) : undefined;
   const overlays = values.overlay.map((file) => resolve(file));
-  if (values.inside) return inside(values.inside, positionals[0]!, refRoot, overlays);
+  // each copy's path made absolute: the steps run in the document's own folder
+  const refMap = values["ref-map"].map((entry) => {
+    const at = entry.indexOf("=");
+    return `${entry.slice(0, at)}=${resolve(entry.slice(at + 1))}`;
+  });
+  if (values.inside) {
+    const reach = reachOf({ refRoot, refMap: refMapOfFlags(refMap) });
+    return inside(values.inside, positionals[0]!, reach, overlays);
+  }
   if (!values.out || positionals.length === 0) {
     console.error(
-      "usage: npm run sweep -- --out DIR [--jobs N] [--timeout S] [--in-place [--ref-root DIR]] [--overlay FILE ...] DOCUMENT|LIST.txt ...",
+      "usage: npm run sweep -- --out DIR [--jobs N] [--timeout S] [--in-place [--ref-root DIR]] [--overlay FILE ...] [--ref-map URL=PATH ...] DOCUMENT|LIST.txt ...",
     );
     process.exit(2);
   }
@@ -283,8 +295,9 @@ async function main(): Promise<void> {
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const result = await sweepOne(next, out, Number(values.timeout), {
-        inPlace: values["in-place"] || refRoot !== undefined,
+        inPlace: values["in-place"] || refRoot !== undefined || refMap.length > 0,
         ...(refRoot !== undefined ? { refRoot } : {}),
+        refMap,
         overlays,
       });
       results.push(result);

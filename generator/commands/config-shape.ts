@@ -4,7 +4,7 @@
  * object) or several (an array, each with its name, spec and out); every problem is a
  * catalogue diagnostic at its place, found by the file kind's own locator.
  */
-import { isSpecUrl } from "../load/spec-source.ts";
+import { isSpecUrl, type RefMap } from "../load/spec-source.ts";
 import { resolve } from "node:path";
 import { diagnostic, suggestion, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { outputDefaults, type OutputName, type OutputSwitches } from "../emit/shared/outputs.ts";
@@ -28,6 +28,8 @@ export interface ConfigApi {
   refRoot?: string;
   /** Absolute overlay files applied to the document in order, when the config names some. */
   overlays?: string[];
+  /** Local copies (absolute) of what the document's remote `$ref`s name, by URL prefix. */
+  refMap?: RefMap;
   outputs: OutputSwitches;
 }
 
@@ -41,6 +43,8 @@ export const apiKeys = {
     "a folder path (the folder an imported document's $refs may reach, relative to this file)",
   overlays:
     "a list of file paths (OpenAPI Overlay 1.0 files applied to the document in order, relative to this file)",
+  refMap:
+    "an object of paths by URL prefix (the local copy, relative to this file, of what the document's remote $refs under each URL name)",
 } as const satisfies Record<keyof ApiConfig, string>;
 
 /** Keys a config of one API may have besides an API's: the JSON Schema editors check the file with. */
@@ -138,6 +142,9 @@ function checkApi(
     } else if (key === "outputs") {
       if (isObject(value)) api.outputs = checkOutputs(value, [...path, key], locate, problems);
       else wrong(key, value);
+    } else if (key === "refMap") {
+      if (isObject(value)) api.refMap = checkRefMap(value, [...path, key], base, locate, problems);
+      else wrong(key, value);
     } else if (key === "overlays") {
       if (Array.isArray(value) && value.every((f) => typeof f === "string" && f.trim() !== ""))
         api.overlays = value.map((file) => resolve(base, file as string));
@@ -206,6 +213,37 @@ function checkOutputs(
       ),
     );
   return switches as OutputSwitches;
+}
+
+/** A `refMap`'s copies by URL prefix, each path made absolute; a key that is no http(s) URL or a value that is no path is reported. */
+function checkRefMap(
+  value: Record<string, unknown>,
+  path: ConfigPath,
+  base: string,
+  locate: ConfigLocator,
+  problems: Diagnostic[],
+): RefMap {
+  const map: Record<string, string> = {};
+  for (const [prefix, copy] of Object.entries(value)) {
+    const wrong = (expected: string, actual: unknown, at: "key" | "value") =>
+      problems.push(
+        diagnostic(
+          "config-wrong-value",
+          { key: `refMap["${prefix}"]`, expected, actual: shown(actual) },
+          locate([...path, prefix], at),
+        ),
+      );
+    if (!/^https?:\/\/[^/]/i.test(prefix))
+      wrong("a key that is an http:// or https:// URL", prefix, "key");
+    else if (typeof copy !== "string" || copy.trim() === "")
+      wrong(
+        "a path (a folder for a URL ending in /, else a file; relative to this file)",
+        copy,
+        "value",
+      );
+    else map[prefix] = resolve(base, copy);
+  }
+  return map;
 }
 
 /** Two APIs of an array with one name, or writing one folder: the second is reported, naming the first. */

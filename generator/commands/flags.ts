@@ -19,6 +19,14 @@ export interface Flag {
 export type Flags = Readonly<Record<string, Flag>>;
 export type FlagValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
+/** `--ref-map URL=PATH`: where `import` and the live route read a remote `$ref`'s target. */
+export const refMapFlag: Flag = {
+  type: "string",
+  value: "URL=PATH",
+  multiple: true,
+  help: "for an OpenAPI document: the local copy of what its remote $refs under the URL prefix name (a folder for a URL ending in /, else a file); repeatable",
+};
+
 /** Flags of every command that reads the project: where the spec and the package are. */
 export const projectFlags: Flags = {
   spec: { type: "string", value: "DIR", help: "spec folder (default: spec)" },
@@ -27,6 +35,7 @@ export const projectFlags: Flags = {
     value: "DIR",
     help: "for an OpenAPI document as the spec: a folder holding it, anywhere in which its $refs may reach (default: the document's own folder)",
   },
+  "ref-map": refMapFlag,
   out: { type: "string", value: "DIR", help: "package folder to write (default: generated)" },
   config: {
     type: "string",

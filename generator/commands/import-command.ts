@@ -11,6 +11,7 @@ import { formatDiagnostics } from "../diagnostics/format.ts";
 import { importSpec, writeSpecFolder } from "../import/import.ts";
 import type { Mode } from "./options.ts";
 import { largeInputBytes, progressLine } from "./progress.ts";
+import { reachOf } from "../load/spec-source.ts";
 
 /** The JSON Schema of the format, beside the generator's sources or its build. */
 const schemaFile = join(import.meta.dirname, "..", "schema", "spec.schema.json");
@@ -38,7 +39,7 @@ export function importCommand(
       schemaFile,
       texts,
       ...(mode.packageName !== undefined ? { packageName: mode.packageName } : {}),
-      ...(mode.refRoot !== undefined ? { refRoot: mode.refRoot } : {}),
+      ...reachOf(mode),
       ...(mode.overlays !== undefined ? { overlays: mode.overlays } : {}),
     });
     // An overlay action that selects nothing changes nothing: said, and the import goes on.

@@ -20,11 +20,10 @@ import {
 } from "../runtime/testing/stand-in.ts";
 import { tableOf, type RouteValidators, type StandInTable } from "../runtime/testing/table.ts";
 import { shapeValidator } from "../ir/shape-validator.ts";
+import { reachOf, type DocumentReachOptions } from "../load/spec-source.ts";
 
-export interface MockOptions {
+export interface MockOptions extends DocumentReachOptions {
   specDir: string;
-  /** For a document: the folder its `$ref`s may reach (the config's `refRoot`). */
-  refRoot?: string;
   /** For a document: the overlays applied to it first (`--overlay`, else the config's `overlays`). */
   overlays?: readonly string[];
   port: number;
@@ -99,7 +98,7 @@ export async function startMock(
   const { loadApiModel } = await import("../pipeline.ts");
   const { model } = loadApiModel({
     specDir: options.specDir,
-    ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+    ...reachOf(options),
     ...(options.overlays?.length ? { overlays: options.overlays } : {}),
   });
   const keys = options.keysFile ? readKeys(options.keysFile) : {};

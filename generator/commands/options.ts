@@ -6,6 +6,7 @@
 import { fromCwd } from "../cli-io.ts";
 import type { OutputSwitches } from "../emit/shared/outputs.ts";
 import type { FlagValues } from "./flags.ts";
+import { reachOf, type RefMap } from "../load/spec-source.ts";
 
 export type Mode =
   | { kind: "write" }
@@ -20,6 +21,7 @@ export type Mode =
       outSpec: string;
       packageName?: string;
       refRoot?: string;
+      refMap?: RefMap;
       overlays?: string[];
     };
 
@@ -28,6 +30,8 @@ export interface CliOptions {
   specDir: string;
   /** For a document: the folder its `$ref`s may reach, when the config widens it. */
   refRoot?: string;
+  /** For a document: local copies of what its remote `$ref`s name, by URL prefix. */
+  refMap?: RefMap;
   /** For a document: the config's overlay files, applied to it in order. */
   overlays?: string[];
   outDir: string;
@@ -68,6 +72,8 @@ export function modeOfFlags(values: FlagValues): Mode {
             text(values, "out-spec"),
             text(values, "name"),
             text(values, "ref-root"),
+            undefined,
+            refMapOfFlags(values["ref-map"] as string[] | undefined),
           ),
         ]
       : []),
@@ -108,13 +114,34 @@ function failOn(value: string | undefined): { failOn?: "breaking" | "minor" | "p
   throw new UsageError(`--fail-on takes breaking, minor or patch, not ${JSON.stringify(value)}`);
 }
 
-/** `import FILE --out-spec DIR [--name NAME] [--ref-root DIR]`. */
+/**
+ * `--ref-map URL=PATH`, repeatable: each URL prefix with the local copy of what remote `$ref`s
+ * under it name (the path from the working folder); undefined without one. The first `=`
+ * ends the URL.
+ */
+export function refMapOfFlags(values: readonly string[] | undefined): RefMap | undefined {
+  if (!values?.length) return undefined;
+  const map: Record<string, string> = {};
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const [url, path] = at < 0 ? [value, ""] : [value.slice(0, at), value.slice(at + 1)];
+    if (!/^https?:\/\/[^/]/i.test(url) || path === "")
+      throw new UsageError(
+        `--ref-map takes URL=PATH (an http:// or https:// URL prefix, the local copy's path), not ${JSON.stringify(value)}`,
+      );
+    map[url] = fromCwd(path);
+  }
+  return map;
+}
+
+/** `import FILE --out-spec DIR [--name NAME] [--ref-root DIR] [--overlay FILE] [--ref-map URL=PATH]`. */
 export function importMode(
   input: string,
   outSpec: string | undefined,
   name: string | undefined,
   refRoot?: string,
   overlays?: string[],
+  refMap?: RefMap,
 ): Mode {
   if (outSpec === undefined)
     throw new UsageError(
@@ -125,7 +152,7 @@ export function importMode(
     input: fromCwd(input),
     outSpec: fromCwd(outSpec),
     ...(name !== undefined ? { packageName: name } : {}),
-    ...(refRoot !== undefined ? { refRoot: fromCwd(refRoot) } : {}),
+    ...reachOf({ refRoot: refRoot === undefined ? undefined : fromCwd(refRoot), refMap }),
     ...(overlays?.length ? { overlays: overlays.map((file) => fromCwd(file)) } : {}),
   };
 }

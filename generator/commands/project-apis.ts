@@ -6,8 +6,8 @@ import { cliIo, fromCwd } from "../cli-io.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { outputDefaults, type OutputSwitches } from "../emit/shared/outputs.ts";
 import type { FlagValues } from "./flags.ts";
-import { fetchedDocuments, isSpecUrl } from "../load/spec-source.ts";
-import { UsageError } from "./options.ts";
+import { fetchedDocuments, isSpecUrl, reachOf, type RefMap } from "../load/spec-source.ts";
+import { refMapOfFlags, UsageError } from "./options.ts";
 
 /** One API, resolved: its folders absolute, its outputs on or off. */
 export interface ApiTarget {
@@ -19,6 +19,8 @@ export interface ApiTarget {
   outputs: OutputSwitches;
   /** The folder an imported document's `$ref`s may reach, when the config names one. */
   refRoot?: string;
+  /** Local copies of what the document's remote `$ref`s name, by URL prefix (the config's, then `--ref-map`'s). */
+  refMap?: RefMap;
   /** Overlay files applied to the document in order, when the config names some. */
   overlays?: string[];
 }
@@ -55,9 +57,11 @@ export async function projectApis(
   const spec = flag("spec");
   const out = flag("out");
   const refRootFlag = flag("ref-root");
-  if ((spec !== undefined || out !== undefined || refRootFlag !== undefined) && entries.length > 1)
+  const refMapFlag = refMapOfFlags(values["ref-map"] as string[] | undefined);
+  const perApi = spec ?? out ?? refRootFlag ?? refMapFlag;
+  if (perApi !== undefined && entries.length > 1)
     throw new UsageError(
-      `--spec, --out and --ref-root apply to one API, and ${displayPath(configFile!)} has ${entries.length} (${apiNames(entries)}): pick one with --api NAME`,
+      `--spec, --out, --ref-root and --ref-map apply to one API, and ${displayPath(configFile!)} has ${entries.length} (${apiNames(entries)}): pick one with --api NAME`,
     );
   const apis = entries.map((api) => {
     const refRoot = refRootFlag !== undefined ? fromCwd(refRootFlag) : api.refRoot;
@@ -66,7 +70,7 @@ export async function projectApis(
       specDir: spec !== undefined ? specPath(spec) : (api.spec ?? fromCwd("spec")),
       outDir: out !== undefined ? fromCwd(out) : (api.out ?? fromCwd("generated")),
       outputs: api.outputs,
-      ...(refRoot !== undefined ? { refRoot } : {}),
+      ...reachOf({ refRoot, refMap: { ...api.refMap, ...refMapFlag } }),
       ...(api.overlays?.length ? { overlays: api.overlays } : {}),
     };
   });

@@ -5,14 +5,14 @@
 import { printErr } from "../cli-io.ts";
 import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import type { MockMode, TriggerMode } from "./stand-in-options.ts";
+import type { DocumentReachOptions } from "../load/spec-source.ts";
 
 /**
  * What the stand-in modes read: a spec folder or an OpenAPI document, with (for a document)
  * the folder its `$ref`s may reach and the overlays applied to it first, as every build has them.
  */
-export interface StandInSource {
+export interface StandInSource extends DocumentReachOptions {
   specDir: string;
-  refRoot?: string;
   overlays?: readonly string[];
 }
 

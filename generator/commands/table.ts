@@ -6,8 +6,16 @@
  */
 import { fromCwd } from "../cli-io.ts";
 import { reportFailure } from "./failure.ts";
-import type { Flags, FlagValues } from "./flags.ts";
-import { diffMode, importMode, modeOfFlags, scaffoldMode, type Mode } from "./options.ts";
+import { refMapFlag, type Flags, type FlagValues } from "./flags.ts";
+import {
+  diffMode,
+  importMode,
+  modeOfFlags,
+  refMapOfFlags,
+  scaffoldMode,
+  type Mode,
+} from "./options.ts";
+import { reachOf } from "../load/spec-source.ts";
 import { oneApi, type ApiTarget, type ProjectApis } from "./project-apis.ts";
 import { runOptions } from "./run-options.ts";
 import { mockFlags, mockModeOf, triggerFlags, triggerModeOf } from "./stand-in-options.ts";
@@ -75,7 +83,7 @@ const text = (values: FlagValues, name: string): string | undefined => {
 function importWithConfig(mode: Extract<Mode, { kind: "import" }>, api: ApiTarget): Mode {
   return {
     ...mode,
-    ...(mode.refRoot === undefined && api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
+    ...reachOf({ refRoot: mode.refRoot ?? api.refRoot, refMap: { ...api.refMap, ...mode.refMap } }),
     ...(mode.overlays === undefined && api.overlays?.length ? { overlays: api.overlays } : {}),
   };
 }
@@ -90,7 +98,7 @@ function standInSource(input: CommandInput, command: string) {
   const overlays = flagged?.length ? flagged.map((file) => fromCwd(file)) : api.overlays;
   return {
     specDir: api.specDir,
-    ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
+    ...reachOf(api),
     ...(overlays?.length ? { overlays } : {}),
   };
 }
@@ -99,7 +107,7 @@ function standInSource(input: CommandInput, command: string) {
 function runOn(input: CommandInput, api: ApiTarget, mode: Mode): Promise<number> {
   const options = {
     specDir: api.specDir,
-    ...(api.refRoot !== undefined ? { refRoot: api.refRoot } : {}),
+    ...reachOf(api),
     ...(api.overlays?.length ? { overlays: api.overlays } : {}),
     outDir: api.outDir,
     outputs: api.outputs,
@@ -244,6 +252,7 @@ export const commands: readonly Command[] = [
         multiple: true,
         help: "an OpenAPI Overlay 1.0 file applied to the document first; repeatable, applied in order",
       },
+      "ref-map": refMapFlag,
     },
     run: (input) =>
       pipeline(
@@ -254,6 +263,7 @@ export const commands: readonly Command[] = [
           text(input.values, "name"),
           text(input.values, "ref-root"),
           input.values.overlay as string[] | undefined,
+          refMapOfFlags(input.values["ref-map"] as string[] | undefined),
         ),
       ),
   },

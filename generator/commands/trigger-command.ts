@@ -24,6 +24,7 @@ import { deliveryRequest, type DeliveryRequest } from "../runtime/testing/delive
 import type { ShapeTable } from "../runtime/testing/shape.ts";
 import { validate } from "../runtime/validate.ts";
 import { shapeValidator } from "../ir/shape-validator.ts";
+import { reachOf, type RefMap } from "../load/spec-source.ts";
 
 export interface TriggerOptions {
   /** The callback's event name (`product.info`), a webhook event, or `webhook`. */
@@ -31,6 +32,8 @@ export interface TriggerOptions {
   specDir: string;
   /** For a document: the folder its `$ref`s may reach (the config's `refRoot`). */
   refRoot?: string;
+  /** For a document: local copies of what its remote `$ref`s name (the config's `refMap`). */
+  refMap?: RefMap;
   /** For a document: the overlays applied to it first (`--overlay`, else the config's `overlays`). */
   overlays?: readonly string[];
   /** The merchant server's base address for callbacks; the whole address for a webhook. */
@@ -242,12 +245,12 @@ export interface TriggerModel {
 /** The events of the spec folder or document, overlays applied (its diagnostics are thrown). */
 export async function loadTriggerModel(
   specDir: string,
-  source: Pick<TriggerOptions, "refRoot" | "overlays"> = {},
+  source: Pick<TriggerOptions, "refRoot" | "refMap" | "overlays"> = {},
 ): Promise<TriggerModel> {
   const { loadApiModel } = await import("../pipeline.ts");
   const { model } = loadApiModel({
     specDir,
-    ...(source.refRoot !== undefined ? { refRoot: source.refRoot } : {}),
+    ...reachOf(source),
     ...(source.overlays?.length ? { overlays: source.overlays } : {}),
   });
   return { events: model.standIn.events, types: model.standIn.eventTypes };

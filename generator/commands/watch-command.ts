@@ -5,11 +5,11 @@ import { cliIo, printErr, printOut } from "../cli-io.ts";
 import { coloursOf } from "../diagnostics/colours.ts";
 import { displayPath } from "../load/load-spec.ts";
 import { watchSpec } from "../watch.ts";
-import { specSourceKind } from "../load/spec-source.ts";
+import { reachOf, specSourceKind } from "../load/spec-source.ts";
 import { CommandError, type CliOptions } from "./options.ts";
 
 export function watchCommand(
-  options: Pick<CliOptions, "specDir" | "outDir" | "outputs" | "refRoot" | "overlays">,
+  options: Pick<CliOptions, "specDir" | "outDir" | "outputs" | "refRoot" | "refMap" | "overlays">,
 ): Promise<number> {
   const { specDir, outDir, outputs } = options;
   const out = displayPath(outDir);
@@ -27,7 +27,7 @@ export function watchCommand(
       specDir,
       outDir,
       outputs,
-      ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+      ...reachOf(options),
       ...(options.overlays?.length ? { overlays: options.overlays } : {}),
     },
     out,

@@ -555,7 +555,7 @@ export const catalogue = {
   "import-ref-remote": {
     severity: "error",
     message:
-      "$ref {ref} is remote, and the importer reads no network: save the file inside the document's folder (or --ref-root) and refer to the copy (an overlay can rewrite a $ref of the document's own file)",
+      "$ref {ref} is remote, and the importer reads no network: save a copy of what it names and map the URL to it with refMap in the config (or --ref-map URL=PATH)",
   },
   "import-out-spec-not-empty": {
     severity: "error",
@@ -585,6 +585,10 @@ export const catalogue = {
   "import-ref-malformed": {
     severity: "error",
     message: "$ref {ref} is not a valid reference: {detail}",
+  },
+  "import-ref-map-invalid": {
+    severity: "error",
+    message: "refMap {prefix} -> {path} cannot map remote $refs: {reason}",
   },
   "import-ref-root-invalid": {
     severity: "error",

@@ -62,14 +62,26 @@ const defaultLimits: ReadLimits = {
   totalBytes: maxImportTotalBytes,
 };
 
+/**
+ * A local copy that the config's `refMap` names for a URL prefix: its real path, and whether
+ * it is one file (for a whole file's URL) or a folder (the rest of the URL a path in it).
+ */
+export interface MappedCopy {
+  prefix: string;
+  real: string;
+  file: boolean;
+}
+
 /** The folders a document's references may reach, and how messages name them. */
 export class DocumentReach {
   /** Real path of the document's folder: every file is named relative to it. */
   readonly folder: string;
   /** Real path of the folder `$ref`s may reach: the document's, or `--ref-root`'s. */
   readonly root: string;
-  /** How messages name `root`. */
+  /** How messages name `root` (and the copies `refMap` names, when there are some). */
   readonly rootName: string;
+  /** The local copies of remote `$ref`s' targets, longest URL prefix first. */
+  private readonly copies: readonly MappedCopy[];
   private bytesRead = 0;
   /** Every file read, by its name (`nameOf`), with its bytes: what the up-to-date check hashes. */
   readonly filesRead: Map<string, Uint8Array> = new Map();
@@ -78,13 +90,45 @@ export class DocumentReach {
     realDocument: string,
     refRoot: string | undefined,
     private readonly limits: ReadLimits = defaultLimits,
+    copies: readonly MappedCopy[] = [],
   ) {
     this.folder = dirname(realDocument);
     this.root = refRoot ?? this.folder;
+    this.copies = [...copies].sort((a, b) => b.prefix.length - a.prefix.length);
     this.rootName =
-      refRoot === undefined
+      (refRoot === undefined
         ? "the document's folder"
-        : `the folder ${this.nameOf(refRoot)} (--ref-root)`;
+        : `the folder ${this.nameOf(refRoot)} (--ref-root)`) +
+      (copies.length > 0 ? " and the copies refMap names" : "");
+  }
+
+  /** Whether a path is inside the root or one of the copies `refMap` names. */
+  private inReach(path: string): boolean {
+    return within(this.root, path) || this.copies.some((copy) => within(copy.real, path));
+  }
+
+  /**
+   * The real path of the local copy of a remote `$ref`'s file part (a URL, percent-encoded
+   * as written), by the longest `refMap` prefix it starts with; why it may not be read; or
+   * undefined when no prefix maps it. The rest of the URL names a file inside the copy's
+   * folder, never outside it (`..` included).
+   */
+  locateRemote(url: string): string | Refusal | undefined {
+    const copy = this.copies.find((c) => (c.file ? url === c.prefix : url.startsWith(c.prefix)));
+    if (copy === undefined) return undefined;
+    if (copy.file) return copy.real;
+    const rest = percentDecoded(url.slice(copy.prefix.length).replace(/^\/+/, ""));
+    if (rest === undefined)
+      return malformed("a % in its URL is not followed by two hexadecimal digits of UTF-8");
+    if (rest.includes("\0"))
+      return malformed("its URL holds a NUL character, which no file name can");
+    const written = resolve(copy.real, rest);
+    if (!within(copy.real, written))
+      return {
+        code: "import-ref-outside",
+        args: { root: `the copy refMap names for ${copy.prefix}`, how: "" },
+      };
+    return this.locatedOnce(written);
   }
 
   /** A path as messages and notes name it: relative to the document's folder, `/`-separated. */
@@ -100,8 +144,13 @@ export class DocumentReach {
     if (filePart.includes("\0"))
       return malformed("its file part holds a NUL character, which no file name can");
     const written = resolve(dirname(fromReal), filePart);
-    if (!within(this.root, written))
+    if (!this.inReach(written))
       return { code: "import-ref-outside", args: { root: this.rootName, how: "" } };
+    return this.locatedOnce(written);
+  }
+
+  /** The real path of `written` (in reach), worked out once per path. */
+  private locatedOnce(written: string): string | Refusal {
     let located = this.located.get(written);
     if (located === undefined) {
       located = this.realPathOf(written);
@@ -128,11 +177,11 @@ export class DocumentReach {
       real = realpathSync(written);
     } catch (error) {
       // Where a link leads out, say so, not whether a file exists out there.
-      return within(this.root, nearestReal(written))
+      return this.inReach(nearestReal(written))
         ? unreadable(this.nameOf(written), reasonOf(error).reason)
         : throughLink;
     }
-    return within(this.root, real) ? real : throughLink;
+    return this.inReach(real) ? real : throughLink;
   }
 
   /** The text of a file at its real path: a regular file within the caps, else a refusal. */

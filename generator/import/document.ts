@@ -1,9 +1,10 @@
 /**
- * Reading an OpenAPI document for import: the file and every local file its `$ref`s reach,
- * in JSON or YAML, with `$ref` resolution by JSON pointer. Problems are diagnostics that name
+ * Reading an OpenAPI document for import: the file and every local file its `$ref`s reach
+ * (a remote one's through the local copy the config's `refMap` names), in JSON or YAML, with
+ * `$ref` resolution by JSON pointer. Problems are diagnostics that name
  * the file, the line and column where it can be known, and the JSON pointer.
  */
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   diagnostic,
@@ -14,7 +15,7 @@ import {
 import type { DiagnosticCode } from "../diagnostics/catalogue.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { reasonOf } from "../load/spec-folder.ts";
-import { urlShown } from "../load/spec-source.ts";
+import { urlShown, type DocumentReachOptions, type RefMap } from "../load/spec-source.ts";
 import type { PointerMap } from "./pointer-map.ts";
 import {
   childPointer,
@@ -26,6 +27,7 @@ import {
   TextPositions,
   type JsonObject,
   type JsonValue,
+  type MappedCopy,
   type ReadLimits,
   type Refusal,
 } from "./document-files.ts";
@@ -53,16 +55,14 @@ export interface Pointer {
   pointer: string;
 }
 
-export interface DocumentOptions {
-  /** A wider folder `$ref`s may reach than the document's own (`--ref-root`). */
-  refRoot?: string;
+export interface DocumentOptions extends DocumentReachOptions {
   /** Receives the text of every file read, by its shown path, for code frames. */
   texts?: Map<string, string>;
   /** Size caps other than the defaults (tests). */
   limits?: ReadLimits;
   /**
    * The document's bytes, already fetched from a URL (`path` is then the URL, shown as it is):
-   * it is one file, and a `$ref` to another file is refused as remote.
+   * a `$ref` to another file is a URL too, read from its local copy (`refMap`) or refused.
    */
   fetched?: Uint8Array;
 }
@@ -77,12 +77,20 @@ export class OpenApiDocument {
   private readonly positions = new Map<string, TextPositions>();
   /** The bytes of the document fetched from a URL, when it was (then it is the only file). */
   private readonly fetched: Uint8Array | undefined;
+  /** The URL the document was fetched from: what its relative `$ref`s are resolved against. */
+  private readonly url: string = "";
 
   constructor(path: string, options: DocumentOptions = {}) {
     this.texts = options.texts;
     this.fetched = options.fetched;
     if (options.fetched) {
-      this.reach = new DocumentReach(resolve("document"), undefined, options.limits);
+      this.url = path;
+      this.reach = new DocumentReach(
+        resolve("document"),
+        undefined,
+        options.limits,
+        copiesOf(options.refMap),
+      );
       const shown = urlShown(path);
       const text = new TextDecoder().decode(options.fetched);
       this.texts?.set(shown, text);
@@ -98,7 +106,12 @@ export class OpenApiDocument {
     } catch (error) {
       throw importError("import-file-unreadable", { file: shown, reason: reasonOf(error).reason });
     }
-    this.reach = new DocumentReach(real, refRootOf(options.refRoot, real), options.limits);
+    this.reach = new DocumentReach(
+      real,
+      refRootOf(options.refRoot, real),
+      options.limits,
+      copiesOf(options.refMap),
+    );
     this.root = this.load(real, shown, undefined);
   }
 
@@ -126,11 +139,13 @@ export class OpenApiDocument {
   resolveRef(ref: string, from: Pointer): { value: JsonValue; at: Pointer } {
     const hash = ref.indexOf("#");
     const filePart = hash < 0 ? ref : ref.slice(0, hash);
-    if (/^[a-z][a-z0-9+.-]*:/i.test(filePart))
-      throw importError("import-ref-remote", { ref }, this.at(from), this.shownPointer(from));
     const pointer = fragmentPointer(hash < 0 ? "" : ref.slice(hash + 1));
     if (typeof pointer !== "string") throw this.refused(pointer, from, ref);
-    const target = filePart ? this.fileOf(filePart, ref, from) : this.files.get(from.file)!;
+    const target = !filePart
+      ? this.files.get(from.file)!
+      : /^[a-z][a-z0-9+.-]*:/i.test(filePart)
+        ? this.copyOf(filePart, ref, from)
+        : this.fileOf(filePart, ref, from);
     const value = valueAt(target.value, pointer);
     if (value === undefined) {
       const inRoot = target === this.root;
@@ -209,11 +224,29 @@ export class OpenApiDocument {
    */
   private readonly filesReferred = new Map<string, SourceFile>();
 
+  /**
+   * The local copy (the config's `refMap`) of the file a remote `$ref` names by URL, read if
+   * it is within reach; the importer reads no network, so an unmapped URL is refused.
+   */
+  private copyOf(url: string, ref: string, from: Pointer): SourceFile {
+    const key = `\0${url}`;
+    const referred = this.filesReferred.get(key);
+    if (referred) return referred;
+    const real = this.reach.locateRemote(url);
+    if (real === undefined)
+      throw importError("import-ref-remote", { ref }, this.at(from), this.shownPointer(from));
+    if (typeof real !== "string") throw this.refused(real, from, ref);
+    const file = this.load(real, displayPath(real), from);
+    this.filesReferred.set(key, file);
+    return file;
+  }
+
   /** The file a `$ref`'s file part names, read if it is within reach. */
   private fileOf(filePart: string, ref: string, from: Pointer): SourceFile {
-    // a document fetched from a URL has no folder: another file would be another fetch
-    if (this.fetched)
-      throw importError("import-ref-remote", { ref }, this.at(from), this.shownPointer(from));
+    // a document fetched from a URL has no folder: its relative `$ref`s are URLs too, read
+    // from their local copies (never fetched: the command fetches the document alone)
+    if (this.fetched && from.file === this.root.path)
+      return this.copyOf(new URL(filePart, this.url).href, ref, from);
     const key = `${from.file}\0${filePart}`;
     const referred = this.filesReferred.get(key);
     if (referred) return referred;
@@ -295,6 +328,29 @@ function refRootOf(refRoot: string | undefined, document: string): string | unde
       reason: "it does not hold the document; it may only widen the document's folder",
     });
   return real;
+}
+
+/**
+ * The local copies `refMap` names, each by its real path: a key that is no http(s) URL, or a
+ * copy that cannot be read, is an error naming the key.
+ */
+function copiesOf(refMap: RefMap | undefined): MappedCopy[] {
+  return Object.entries(refMap ?? {}).map(([prefix, path]) => {
+    const invalid = (reason: string) =>
+      importError("import-ref-map-invalid", { prefix, path: displayPath(resolve(path)), reason });
+    if (!/^https?:\/\/[^/]/i.test(prefix))
+      throw invalid("its key is not an http:// or https:// URL");
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch (error) {
+      throw invalid(reasonOf(error).reason);
+    }
+    const file = !statSync(real).isDirectory();
+    if (!file && !prefix.endsWith("/"))
+      throw invalid("a folder's URL prefix ends with /, so that it maps whole path segments");
+    return { prefix, real, file };
+  });
 }
 
 /** The most broken `$ref`s of the root file reported at once. */

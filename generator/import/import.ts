@@ -29,6 +29,7 @@ import {
   type TypeOut,
 } from "./context.ts";
 import { importError, OpenApiDocument, type JsonObject, type Pointer } from "./document.ts";
+import { reachOf, type RefMap } from "../load/spec-source.ts";
 import { endpointsOf } from "./operations.ts";
 import { chooseErrorBody, errorBodyType } from "./error-body.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
@@ -62,6 +63,8 @@ export interface ImportOptions {
   packageName?: string;
   /** A wider folder than the document's own that its `$ref`s may reach (`--ref-root`). */
   refRoot?: string;
+  /** Local copies of what its remote `$ref`s name, by URL prefix (`--ref-map`). */
+  refMap?: RefMap;
   /** Receives the text of every file read, by its shown path, for code frames. */
   texts?: Map<string, string>;
   /** Overlay files (OpenAPI Overlay 1.0) applied to the document in order before it is read. */
@@ -99,7 +102,7 @@ export interface ImportedSpec {
 
 export type DocumentInput = Pick<
   ImportOptions,
-  "input" | "packageName" | "refRoot" | "texts" | "overlays"
+  "input" | "packageName" | "refRoot" | "refMap" | "texts" | "overlays"
 > & {
   /** The document's bytes when it was fetched from the URL `input`. */
   fetched?: Uint8Array;
@@ -132,7 +135,7 @@ export function importSpec(options: ImportOptions): ImportResult {
  */
 export function importDocument(options: DocumentInput): ImportedSpec {
   const doc = new OpenApiDocument(options.input, {
-    ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+    ...reachOf(options),
     ...(options.texts !== undefined ? { texts: options.texts } : {}),
     ...(options.fetched !== undefined ? { fetched: options.fetched } : {}),
   });

@@ -13,7 +13,7 @@ import type { SourceLocation } from "../ir/model.ts";
 import { LineIndex } from "../load/line-index.ts";
 import { checkSpecData } from "../load/load-spec.ts";
 import { SpecFile, type DataPath } from "../load/spec-file.ts";
-import { fetchedDocuments, isSpecUrl } from "../load/spec-source.ts";
+import { fetchedDocuments, isSpecUrl, reachOf, type RefMap } from "../load/spec-source.ts";
 import type { OpenApiDocument, Pointer } from "./document.ts";
 import { TextPositions } from "./document-files.ts";
 import { importDocument, type ImportedSpec } from "./import.ts";
@@ -30,6 +30,8 @@ export interface DocumentSpecOptions {
   spec: string;
   /** A wider folder than the document's own its `$ref`s may reach. */
   refRoot?: string;
+  /** Local copies of what its remote `$ref`s name, by URL prefix. */
+  refMap?: RefMap;
   /** Receives the text of every file read, by its shown path, for code frames. */
   texts?: Map<string, string>;
   /** OpenAPI Overlay 1.0 files applied to the document in order before it is read. */
@@ -48,7 +50,7 @@ export function importDocumentSpec(options: DocumentSpecOptions): ImportedSpec {
   return importDocument({
     input: options.spec,
     ...(fetched ? { fetched } : {}),
-    ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+    ...reachOf(options),
     ...(options.texts !== undefined ? { texts: options.texts } : {}),
     ...(options.overlays?.length ? { overlays: [...options.overlays] } : {}),
   });

@@ -49,3 +49,33 @@ export const maxDocumentFileBytes = 64 * 1024 * 1024;
 
 /** Documents fetched by this process, by the URL given: the bytes every stage reads. */
 export const fetchedDocuments = new Map<string, Uint8Array>();
+
+/**
+ * Local copies of what a document's remote `$ref`s name (the config's `refMap`, `--ref-map
+ * URL=PATH`): each key a URL prefix (`https://schemas.example.org/v1/`), each value the
+ * absolute path of the copy, a folder (the rest of the URL is a path in it) or, for a whole
+ * file's URL, that file. The importer reads no network: a remote `$ref` is read from its
+ * copy, or refused.
+ */
+export type RefMap = Readonly<Record<string, string>>;
+
+/** How far a document's `$ref`s reach besides its own folder. */
+export interface DocumentReachOptions {
+  /** A wider folder holding the document (`--ref-root`). */
+  refRoot?: string;
+  /** Local copies of remote `$ref`s' targets, by URL prefix. */
+  refMap?: RefMap;
+}
+
+/** The reach `options` sets, for spreading into other options: no key whose value is unset. */
+export function reachOf(options: {
+  refRoot?: string | undefined;
+  refMap?: RefMap | undefined;
+}): DocumentReachOptions {
+  return {
+    ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+    ...(options.refMap !== undefined && Object.keys(options.refMap).length > 0
+      ? { refMap: options.refMap }
+      : {}),
+  };
+}

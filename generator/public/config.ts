@@ -51,6 +51,14 @@ export interface ApiConfig {
    * writes (docs/openapi-documents.md, "Overlays").
    */
   overlays?: readonly string[];
+  /**
+   * Local copies of what the OpenAPI document's remote `$ref`s name, by URL prefix: a folder
+   * (relative to the config file) for a prefix ending in `/`, whose rest of the URL is a path
+   * in it, or a file for a whole file's URL. apigen reads no network for a `$ref`; an unmapped
+   * remote one is an error (docs/openapi-documents.md, "What a document can reach").
+   * `{ "https://schemas.example.org/v1/": "vendor/schemas" }`
+   */
+  refMap?: Readonly<Record<string, string>>;
 }
 
 /** The config file's default export: one API, or several (each with its `name`, `spec` and `out`). */
