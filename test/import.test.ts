@@ -760,6 +760,35 @@ describe("webhooks and callbacks of other documents", () => {
     expect(generated.files.map((f) => f.path)).toContain("src/callbacks.ts");
   });
 
+  it("makes webhooks that name one event (GitHub's issues-opened, issues-closed) one event of their union, losing none", async () => {
+    const described = (name: string, schema: string, description: string) => {
+      const { post } = event(name, schema);
+      return { post: { ...post, description } };
+    };
+    const { read, outSpec } = doc({
+      "order-created": described("order", "Order", "An order was created."),
+      "order-refunded": described("order", "Refund", "An order was refunded."),
+      "order-touched": event("order", "Order"),
+      refundIssued: event("refund.issued", "Refund"),
+    });
+    expect(read("webhooks.yaml").webhooks).toEqual({
+      eventHeader: "X-Event",
+      events: {
+        order: {
+          payload: { union: ["Order", "Refund"] },
+          description:
+            "- order-created: An order was created.\n- order-refunded: An order was refunded.\n- order-touched",
+        },
+        "refund.issued": { payload: "Refund" },
+      },
+    });
+    const generated = await generateFrom(outSpec, join(scratch(), "out"));
+    const callbacks = generated.files.find((f) => f.path === "src/callbacks.ts")!.contents;
+    expect(callbacks).toContain(
+      "order?: (payload: Order | Refund, ctx: WebhookContext) => void | Promise<void>;",
+    );
+  });
+
   it("writes one payload, the union, with a note, where nothing names the event", () => {
     const plain = (schema: string) => {
       const { post } = event("x", schema);

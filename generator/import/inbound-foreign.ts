@@ -37,18 +37,10 @@ export function otherWebhooks(ctx: ImportContext, deliveries: readonly Delivery[
   }
   if (named) {
     Object.assign(out, payloads[0]!.selector!.key);
-    out.events = Object.fromEntries(
-      deliveries.map(([name, op], i) => {
-        const event: JsonObject = { payload: payloads[i]!.type };
-        const description = stringOf(op, "description") ?? stringOf(op, "summary");
-        if (description?.trim()) event.description = description.trim();
-        return [payloads[i]!.selector!.event, event];
-      }),
-    );
+    out.events = namedEvents(deliveries, payloads);
     return out;
   }
-  const types = [...new Map(payloads.map((p) => [JSON.stringify(p.type), p.type])).values()];
-  out.payload = types.length === 1 ? types[0]! : withFacets({ union: types }, {});
+  out.payload = unionOf(payloads.map((p) => p.type));
   const where = { file: ctx.doc.root.path, pointer: "#/webhooks" };
   note(
     ctx,
@@ -57,6 +49,45 @@ export function otherWebhooks(ctx: ImportContext, deliveries: readonly Delivery[
     `webhooks ${deliveries.map(([n]) => n).join(", ")}: the document does not say how a delivery names its event, so one payload (their union) is written`,
   );
   return out;
+}
+
+/**
+ * The typed events of webhooks that each name their event, by that name. Several webhooks
+ * may name one event (GitHub's `issues-opened` and `issues-closed` are both `X-GitHub-Event:
+ * issues`, told apart by the payload's `action`): that event's payload is their union, and its
+ * description each one's, so that no webhook is lost.
+ */
+function namedEvents(
+  deliveries: readonly Delivery[],
+  payloads: readonly { type: JsonValue; selector?: { event: string } | undefined }[],
+): JsonObject {
+  const byEvent = new Map<
+    string,
+    { types: JsonValue[]; lines: string[]; own?: string | undefined }
+  >();
+  deliveries.forEach(([name, op], i) => {
+    const key = payloads[i]!.selector!.event;
+    const group = byEvent.get(key) ?? { types: [], lines: [] };
+    byEvent.set(key, group);
+    group.types.push(payloads[i]!.type);
+    const description = (stringOf(op, "description") ?? stringOf(op, "summary"))?.trim();
+    group.own ??= description;
+    group.lines.push(description ? `- ${name}: ${description}` : `- ${name}`);
+  });
+  return Object.fromEntries(
+    [...byEvent].map(([key, { types, lines, own }]) => {
+      const event: JsonObject = { payload: unionOf(types) };
+      const description = types.length > 1 ? lines.join("\n") : own;
+      if (description) event.description = description;
+      return [key, event];
+    }),
+  );
+}
+
+/** One type, or the union of the distinct ones. */
+function unionOf(types: readonly JsonValue[]): JsonValue {
+  const distinct = [...new Map(types.map((type) => [JSON.stringify(type), type])).values()];
+  return distinct.length === 1 ? distinct[0]! : withFacets({ union: distinct }, {});
 }
 
 /**
