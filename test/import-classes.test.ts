@@ -260,6 +260,21 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     expect(gapsAt("enum-mixed-types", query)[0]).toContain("left out: [9,8]");
   });
 
+  it("an open enum's known values are each listed once, those not of its type left out", () => {
+    const types = typesOf("open-enum-values");
+    expect(types.Column).toMatchObject({ enum: ["health", "uuid", "index", "rto"], open: true });
+    expect((types.Row as { fields: Record<string, unknown> }).fields.level).toMatchObject({
+      enum: [1, 2],
+      open: true,
+      nullable: true,
+    });
+    expect(
+      gapsAt("open-enum-values", "#/components/schemas/Row/properties/level/anyOf/0/enum"),
+    ).toEqual([
+      expect.stringContaining('enum values not of its type integer were left out: ["three"]'),
+    ]);
+  });
+
   it("a query parameter of two types is read by the stand-in as whichever the text is", async () => {
     const endpoints = imported.get("enum-mixed-types")!.spec["endpoints/samples.yaml"]!
       .endpoints as Record<string, { params: Record<string, { type: string }> }>;

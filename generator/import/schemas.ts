@@ -505,7 +505,7 @@ function unionType(
   named: boolean,
 ): TypeOut {
   const list = schema[key] as JsonValue[];
-  const open = openEnum(list, facets);
+  const open = openEnum(ctx, list, at, key, facets);
   if (open) return open;
   const members: TypeOut[] = [];
   list.forEach((member, i) => {
@@ -556,17 +556,23 @@ function unionType(
 
 /**
  * `anyOf: [{ type, enum }, { type }]` (and `{ type: null }`): how apigen writes an open enum,
- * the listed values being the known ones.
+ * the listed values being the known ones, as a closed enum's are read (enumType: each value
+ * once, as Elasticsearch's column names list some twice; values not of the type left out).
  */
-function openEnum(list: JsonValue[], facets: JsonObject): TypeOut | undefined {
-  const rest = list.filter((m) => !(isObject(m) && m.type === "null"));
-  if (rest.length !== 2) return undefined;
-  const [known, any] = rest;
-  if (!isObject(known) || !isObject(any) || !Array.isArray(known.enum)) return undefined;
-  if (Object.keys(any).length !== 1 || any.type === undefined || any.type !== known.type)
-    return undefined;
-  if (rest.length !== list.length) facets.nullable = true;
-  return { enum: known.enum, open: true };
+function openEnum(
+  ctx: ImportContext,
+  list: JsonValue[],
+  at: Pointer,
+  key: "oneOf" | "anyOf",
+  facets: JsonObject,
+): TypeOut | undefined {
+  const known = knownValues(list);
+  if (!known) return undefined;
+  if (list.some((m) => isObject(m) && m.type === "null")) facets.nullable = true;
+  const declared = typeof known.type === "string" ? [known.type] : [];
+  const knownAt = under(at, key, list.indexOf(known));
+  const values = enumType(ctx, known.enum, declared, knownAt, facets);
+  return isObject(values) ? { ...values, open: true } : values;
 }
 
 /** The sentence apigen adds to an open enum's description; the `open: true` says it again. */
@@ -755,6 +761,17 @@ function enumType(
   return kept.length && !types.has(undefined) ? [...types].sort().join(" | ") : "unknown";
 }
 
+/** The member of known values of an open enum's `anyOf` (openEnum), or undefined. */
+function knownValues(list: JsonValue[]): (JsonObject & { enum: JsonValue[] }) | undefined {
+  const rest = list.filter((m) => !(isObject(m) && m.type === "null"));
+  if (rest.length !== 2) return undefined;
+  const [known, any] = rest;
+  if (!isObject(known) || !isObject(any) || !Array.isArray(known.enum)) return undefined;
+  if (Object.keys(any).length !== 1 || any.type === undefined || any.type !== known.type)
+    return undefined;
+  return known as JsonObject & { enum: JsonValue[] };
+}
+
 /** Description, example, deprecated and default, as the spec writes them. */
 export function copyDocs(
   ctx: ImportContext,
@@ -764,7 +781,7 @@ export function copyDocs(
 ): void {
   const raw = stringOf(schema, "description") ?? stringOf(schema, "title");
   const description =
-    raw && Array.isArray(schema.anyOf) && openEnum(schema.anyOf, {})
+    raw && Array.isArray(schema.anyOf) && knownValues(schema.anyOf)
       ? withoutOpenEnumSentence(raw)
       : raw && ownDocument(ctx)
         ? withoutOpenUnionSentence(raw)
