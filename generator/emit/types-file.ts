@@ -30,18 +30,27 @@ function heritageOf(
 ): { type: TypeExpr; baseOpen: boolean } | undefined {
   const base = node.base;
   const baseType = base && types.get(base.name)?.type;
-  if (!base || !baseType || baseType.kind !== "object") return undefined;
+  // a base written as an alias (`Record<string, never>` for no fields, `X | null`) is no
+  // interface to extend: its fields, if any, are written in the derived one
+  if (!base || !baseType || baseType.kind !== "object" || !isInterface(baseType, types))
+    return undefined;
   if (base.without.length === 0) return { type: typeRef(base.name), baseOpen: baseType.open };
   if (baseType.open) return undefined;
   const omitted = union(base.without.map(literalType));
   return { type: generic("Omit", typeRef(base.name), omitted), baseOpen: false };
 }
 
-/** Whether a named type is written as an interface: a closed or open object with fields, not nullable. */
-function isInterface(node: TypeNode): boolean {
-  return (
-    node.kind === "object" && !node.nullable && (node.fields.length > 0 || node.open || !!node.base)
-  );
+/**
+ * Whether a named type is written as an interface: a closed or open object with fields, own or
+ * of a base written as one, not nullable. A closed object with no fields is `Record<string,
+ * never>` (an alias): an empty interface would accept any non-null value.
+ */
+function isInterface(node: TypeNode, types: ReadonlyMap<string, NamedType>): boolean {
+  if (node.kind !== "object" || node.nullable) return false;
+  if (node.fields.length > 0 || node.open) return true;
+  const base = node.base && types.get(node.base.name)?.type;
+  // bases form no cycle (the IR refuses one), so the walk ends
+  return base !== undefined && isInterface(base, types);
 }
 
 /**
@@ -56,7 +65,7 @@ function reachesAlias(name: string, values: TypeNode, types: ReadonlyMap<string,
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (next === name) return true;
     const type = types.get(next)?.type;
-    if (seen.has(next) || !type || isInterface(type)) continue;
+    if (seen.has(next) || !type || isInterface(type, types)) continue;
     seen.add(next);
     pending.push(...referencedNames(type));
   }
@@ -75,9 +84,7 @@ function declarationOf(
   const node = named.type;
   const typeParameters = params.map((name) => ({ name }));
   const docs = typeDocLines(node);
-  // A closed object with no fields is `Record<string, never>` (an alias), as inline: an empty
-  // interface would accept any non-null value.
-  if (node.kind === "object" && isInterface(node)) {
+  if (node.kind === "object" && isInterface(node, types)) {
     const heritage = heritageOf(node, types);
     const fields = heritage
       ? node.fields.filter((f) => f.inheritedFrom === undefined)
