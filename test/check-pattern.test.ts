@@ -61,13 +61,28 @@ describe("patternLengths", () => {
     ["^[A-Z]{4}", { min: 4, max: any }],
     ["[A-Z]{4}$", { min: 4, max: any }],
     ["^$", { min: 0, max: 0 }],
-    // groups, alternatives and assertions: not worked out
-    ["^(ab)+$", undefined],
-    ["^a|b$", undefined],
-    ["^\\bword$", undefined],
-    ["^(?=a)a$", undefined],
-    ["^\\1$", undefined],
+    // groups with their quantifiers, the shortest and longest alternative
+    ["^(ab)+$", { min: 2, max: any }],
+    ["^0x([A-Fa-f0-9]{64})$", { min: 66, max: 66 }],
+    ["^(?:a|bcd){2}$", { min: 2, max: 6 }],
+    ["^(?<year>\\d{4})-(\\d{2}|W\\d{2})$", { min: 7, max: 8 }],
+    ["^(a(b(c)?)?)$", { min: 1, max: 3 }],
+    ["^(ab)*x$", { min: 1, max: any }],
+    ["^()$", { min: 0, max: 0 }],
+    // anchored at both ends only when every top-level alternative is
+    ["^a$|^bc$", { min: 1, max: 2 }],
+    ["^a|b$", { min: 1, max: any }],
+    ["^(a|b)$", { min: 1, max: 1 }],
+    // anchors, \b and lookarounds take no characters
+    ["^\\bword\\b$", { min: 4, max: 4 }],
+    ["^(?=a)a(?!b)(?<=a)(?<!c)$", { min: 1, max: 1 }],
+    // backreferences, \p, and what does not parse: not worked out
+    ["^(a)\\1$", undefined],
     ["^\\p{L}$", undefined],
+    ["^(ab$", undefined],
+    ["^ab)$", undefined],
+    ["^(?x)$", undefined],
+    ["^*a$", undefined],
   ])("%s -> %o", (pattern, want) => {
     expect(patternLengths(pattern)).toEqual(want);
   });
@@ -95,7 +110,14 @@ describe("patternLengthConflict", () => {
       "pattern ^[0-9]{2,3}$ matches strings of 2 to 3 characters, and minLength is 4",
     ],
     ["^[0-9]{2,3}$", 3, 3, undefined],
-    ["^(ab){9}$", 1, 1, undefined],
+    [
+      "^0x([A-Fa-f0-9]{64})$",
+      64,
+      64,
+      "pattern ^0x([A-Fa-f0-9]{64})$ matches strings of exactly 66 characters, and maxLength is 64",
+    ],
+    ["^(ab){2,}$", 1, 4, undefined],
+    ["^(a|b)\\1$", 9, 9, undefined],
     ["^[a-z]$", undefined, undefined, undefined],
   ])("%s, lengths %s to %s -> %s", (pattern, min, max, want) => {
     expect(patternLengthConflict(pattern, min, max)).toBe(want);

@@ -77,41 +77,120 @@ function quantifierAt(pattern: string, i: number): { min: number; max: number; e
 }
 
 /**
- * The lengths of the strings `pattern` accepts, for a pattern of single characters (literals,
- * escapes, classes, `.`) each with its quantifier: a pattern not anchored at both ends accepts
- * any longer string around a match. Undefined for one with groups, alternatives or assertions,
- * which this does not work out. What the schema checks catch with it: `^[a-z0-9]$` beside
- * `minLength: 32` (PeerTube), a pattern that no string of the allowed lengths matches.
+ * The lengths of the strings `pattern` accepts: each atom (a literal, an escape, a class, `.`,
+ * a group) with its quantifier, the longest and shortest of a group's alternatives; anchors,
+ * `\b` and lookarounds take no characters (a lookaround only narrows what matches, so the
+ * lengths stay true bounds). A pattern whose every top-level alternative is anchored at both
+ * ends (`^...$`) accepts strings of those lengths, any other any longer string around a match.
+ * Undefined for what this does not work out (a backreference, `\p`, a malformed pattern).
+ * What the schema checks catch with it: `^[a-z0-9]$` beside `minLength: 32` (PeerTube),
+ * `^0x([A-Fa-f0-9]{64})$` beside `maxLength: 64` (Hyperledger Cactus's transaction hash), a
+ * pattern that no string of the allowed lengths matches.
  */
 export function patternLengths(pattern: string): PatternLengths | undefined {
-  const start = pattern.startsWith("^") ? 1 : 0;
-  const anchoredEnd = pattern.endsWith("$") && !pattern.endsWith("\\$");
-  const end = anchoredEnd ? pattern.length - 1 : pattern.length;
-  let min = 0;
-  let max = 0;
-  for (let i = start; i < end; ) {
-    const c = pattern[i]!;
-    let next: number;
-    if (c === "(" || c === ")" || c === "|" || c === "^" || c === "$") return undefined;
+  const reader = new LengthReader(pattern);
+  const whole = reader.alternatives(true);
+  if (whole === undefined || reader.at !== pattern.length) return undefined;
+  return whole.anchored ? { min: whole.min, max: whole.max } : { min: whole.min, max: Infinity };
+}
+
+/** Lengths of a sequence or a group, and (at the top level) whether it is anchored at both ends. */
+interface Span extends PatternLengths {
+  anchored: boolean;
+}
+
+const zeroWidth: Span = { min: 0, max: 0, anchored: false };
+const oneCharacter: Span = { min: 1, max: 1, anchored: false };
+
+/** A pattern read left to right, as JavaScript reads it without the `u` flag (the validators' reading). */
+class LengthReader {
+  at = 0;
+  constructor(private readonly pattern: string) {}
+
+  /** Alternatives up to a `)` or the end: the shortest and longest; anchored if each one is. */
+  alternatives(top: boolean): Span | undefined {
+    let out: Span | undefined;
+    for (;;) {
+      const one = this.sequence(top);
+      if (one === undefined) return undefined;
+      out = out
+        ? {
+            min: Math.min(out.min, one.min),
+            max: Math.max(out.max, one.max),
+            anchored: out.anchored && one.anchored,
+          }
+        : one;
+      if (this.pattern[this.at] !== "|") return out;
+      this.at++;
+    }
+  }
+
+  /** Atoms with their quantifiers up to a `|`, a `)` or the end. */
+  private sequence(top: boolean): Span | undefined {
+    const startsAnchored = this.pattern[this.at] === "^";
+    let min = 0;
+    let max = 0;
+    let endsAnchored = false;
+    while (this.at < this.pattern.length && !"|)".includes(this.pattern[this.at]!)) {
+      const dollar = this.pattern[this.at] === "$";
+      const assertion = /^(?:[$^]|\\[bB])/.test(this.pattern.slice(this.at, this.at + 2));
+      const atom = this.atom();
+      if (atom === undefined) return undefined;
+      const times = quantifierAt(this.pattern, this.at);
+      // an anchor repeated is no JavaScript regular expression (`^*`: nothing to repeat)
+      if (times.end > this.pattern.length || (assertion && times.end !== this.at)) return undefined;
+      endsAnchored = dollar && times.end === this.at;
+      this.at = times.end;
+      min += atom.min * times.min;
+      max += atom.max === 0 || times.max === 0 ? 0 : atom.max * times.max;
+    }
+    return { min, max, anchored: top && startsAnchored && endsAnchored };
+  }
+
+  /** One atom's lengths, the reader past it; undefined for what is not worked out. */
+  private atom(): Span | undefined {
+    const rest = this.pattern.slice(this.at);
+    const c = rest[0]!;
+    if (c === "^" || c === "$") {
+      this.at++;
+      return zeroWidth;
+    }
+    if (c === "(") return this.group(rest);
+    if (c === "*" || c === "+" || c === "?") return undefined; // nothing to repeat
     if (c === "[") {
       // as JavaScript reads a class: `[]` is an empty one, `]` right after `[` closes it
-      const close = /^\[\^?(?:\\.|[^\]\\])*\]/s.exec(pattern.slice(i));
+      const close = /^\[\^?(?:\\.|[^\]\\])*\]/s.exec(rest);
       if (!close) return undefined;
-      next = i + close[0].length;
-    } else if (c === "\\") {
-      const escape = pattern[i + 1];
-      if (escape === undefined || /[bBkp1-9]/i.test(escape)) return undefined;
-      // as the validators read it, without the u flag: `\u{4}` is `u` four times
-      const long = /^\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|c[A-Za-z])/.exec(pattern.slice(i));
-      next = i + (long ? long[0].length : 2);
-    } else next = i + 1;
-    const times = quantifierAt(pattern, next);
-    if (times.end > end) return undefined;
-    min += times.min;
-    max += times.max;
-    i = times.end;
+      this.at += close[0].length;
+      return oneCharacter;
+    }
+    if (c === "\\") {
+      const escape = rest[1];
+      if (escape === undefined || /[kp1-9]/i.test(escape)) return undefined;
+      if (escape === "b" || escape === "B") {
+        this.at += 2;
+        return zeroWidth;
+      }
+      // without the u flag `\u{4}` is `u` four times
+      const long = /^\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|c[A-Za-z])/.exec(rest);
+      this.at += long ? long[0].length : 2;
+      return oneCharacter;
+    }
+    this.at++;
+    return oneCharacter;
   }
-  return start === 1 && anchoredEnd ? { min, max } : { min, max: Infinity };
+
+  /** A group: capturing, `(?:`, named, or a lookaround (which takes no characters). */
+  private group(rest: string): Span | undefined {
+    const head = /^\((\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>))?/.exec(rest)!;
+    if (rest[1] === "?" && head[1] === undefined) return undefined;
+    this.at += head[0].length;
+    const inner = this.alternatives(false);
+    if (inner === undefined || this.pattern[this.at] !== ")") return undefined;
+    this.at++;
+    const lookaround = head[1] !== undefined && /[=!]$/.test(head[1]);
+    return lookaround ? zeroWidth : { ...inner, anchored: false };
+  }
 }
 
 /**
