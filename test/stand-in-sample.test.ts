@@ -96,6 +96,9 @@ describe("sample: a made-up value passes its shape's checks", () => {
       "^[\\w.@+-]+\\z",
       // an anchor inside that leaves only the shortest value (Okta's durations: only `P`)
       "^P(?:$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?:\\d)(\\d+H)?(\\d+M)?(\\d+S)?)?$",
+      // word boundaries, which write nothing (Unit's URLs)
+      String.raw`(http(s)?:\/\/.)?(www\.)?[-a-zA-Z0-9@:%._\+~#=]{2,256}\.[a-z]{2,6}\b([-a-zA-Z0-9@:%_\+.~#?&//=]*)`,
+      "^\\bid-\\d{3}\\B\\d$",
     ])
       for (let seed = 1; seed <= 20; seed++) {
         const made = fromPattern(pattern, seeded(seed));

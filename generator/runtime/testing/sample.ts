@@ -199,7 +199,8 @@ function fromPatternWithin(shape: Shape & { t: "string" }, random: Random): stri
 
 /**
  * A string matching a simple regular expression (literals, class escapes `\d \D \w \W \s \S`,
- * some Unicode properties `\p{L}`, classes, groups with `|`, lookaheads, quantifiers `? * +
+ * some Unicode properties `\p{L}`, classes, groups with `|`, lookaheads, word boundaries `\b`
+ * (each of these two writing nothing: the pattern checks the result), quantifiers `? * +
  * {n} {n,m}`), checked against the pattern itself as the validators compile it
  * (`patternRegExp`); `undefined` for anything else, so a value is never claimed to match
  * when it does not. An unbounded quantifier repeats at most `reach` times more than its
@@ -301,6 +302,12 @@ function readAtom(source: string, pos: Cursor, random: Random): (() => string) |
     return set ? pick(set) : undefined;
   }
   if (c === "\\") {
+    // a word boundary writes nothing: what is made is checked against the whole pattern
+    // (Unit's URLs, `…\.[a-z]{2,6}\b([-a-zA-Z0-9@:%_\+.~#?&//=]*)`)
+    if (source[pos.at] === "b" || source[pos.at] === "B") {
+      pos.at++;
+      return () => "";
+    }
     const set = escapeSet(source, pos);
     return set === undefined ? undefined : pick(set);
   }
