@@ -139,6 +139,15 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "range-conflict",
+    defect:
+      "a minimum past its maximum (GetStream's latitude: -90 as an unsigned 64-bit integer beside maximum 90) and a minLength past its maxLength: no value fits, every one would be refused; equal bounds are fine",
+    expected: [
+      "test/fixtures/broken/range-conflict/api.yaml:11:18 - error range-conflict: no value fits: minimum 18446744073709552000 is more than maximum 90; correct one of them",
+      "test/fixtures/broken/range-conflict/api.yaml:16:16 - error range-conflict: no value fits: minLength 8 is more than maxLength 4; correct one of them",
+    ],
+  },
+  {
     name: "not-a-mapping",
     defect: "the file is a list of sections, not a mapping",
     expected: [

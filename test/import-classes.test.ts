@@ -275,6 +275,26 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     ]);
   });
 
+  it("bounds no value fits (a minimum past its maximum, a minLength past its maxLength): both left out, noted", () => {
+    const location = typesOf("bounds-conflict").SharedLocation as {
+      fields: Record<string, unknown>;
+    };
+    expect(location.fields).toEqual({
+      latitude: { type: "number", required: true, undocumented: expect.any(String) },
+      longitude: { type: "number", minimum: -180, maximum: 180, required: true },
+      code: { type: "string", pattern: "^[A-Z]+$", undocumented: expect.any(String) },
+    });
+    const at = "#/components/schemas/SharedLocation/properties";
+    expect(gapsAt("bounds-conflict", `${at}/latitude/minimum`)).toEqual([
+      expect.stringContaining(
+        "minimum 18446744073709552000 is more than maximum 90, so no value fits: both are left out",
+      ),
+    ]);
+    expect(gapsAt("bounds-conflict", `${at}/code/minLength`)).toEqual([
+      expect.stringContaining("minLength 8 is more than maxLength 4, so no value fits"),
+    ]);
+  });
+
   it("a query parameter of two types is read by the stand-in as whichever the text is", async () => {
     const endpoints = imported.get("enum-mixed-types")!.spec["endpoints/samples.yaml"]!
       .endpoints as Record<string, { params: Record<string, { type: string }> }>;

@@ -419,6 +419,10 @@ export const catalogue = {
     severity: "error",
     message: "no string fits: {detail}; correct the pattern or the lengths",
   },
+  "range-conflict": {
+    severity: "error",
+    message: "no value fits: {low} is more than {high}; correct one of them",
+  },
   "pattern-backtracking": {
     severity: "warning",
     message:

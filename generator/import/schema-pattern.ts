@@ -55,15 +55,32 @@ export function copyStringFacets(
     minLength: count(schema.minLength) ? (schema.minLength as number) : undefined,
     maxLength: count(schema.maxLength) ? (schema.maxLength as number) : undefined,
   };
+  if (lengths.minLength !== undefined && lengths.maxLength !== undefined) {
+    const { minLength, maxLength } = lengths;
+    if (minLength > maxLength) {
+      note(ctx, facets, under(at, "minLength"), rangeConflict("minLength", minLength, maxLength));
+      lengths.minLength = lengths.maxLength = undefined;
+    }
+  }
   if (schema.pattern !== undefined)
     copyPattern(ctx, schema.pattern, under(at, "pattern"), facets, lengths);
   for (const key of ["minLength", "maxLength"] as const) {
     const value = schema[key];
     if (value === undefined) continue;
     if (lengths[key] !== undefined) facets[key] = value;
-    else
+    else if (!count(value))
       note(ctx, facets, under(at, key), `${key} ${JSON.stringify(value)} is not a count: left out`);
   }
+}
+
+/**
+ * The note of a lower bound past its upper bound (`minimum` beside `maximum`, `minLength`
+ * beside `maxLength`): no value fits both, so both are left out, as a pattern no string of
+ * the schema's lengths matches is.
+ */
+export function rangeConflict(key: "minimum" | "minLength", low: number, high: number): string {
+  const other = key === "minimum" ? "maximum" : "maxLength";
+  return `${key} ${low} is more than ${other} ${high}, so no value fits: both are left out, so that no valid value is refused`;
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 } from "./context.ts";
 import { allFieldsOf, allOfType } from "./schema-allof.ts";
 import { bytesType, isBinary } from "./schema-bytes.ts";
-import { copyStringFacets } from "./schema-pattern.ts";
+import { copyStringFacets, rangeConflict } from "./schema-pattern.ts";
 import { cleanText, dropUnfitValues, hasControlCharacter } from "./schema-values.ts";
 import {
   child,
@@ -363,8 +363,14 @@ function copyNumeric(
   at: Pointer,
   facets: JsonObject,
 ): void {
-  for (const key of ["minimum", "maximum"] as const)
-    if (typeof schema[key] === "number") facets[key] = schema[key];
+  const { minimum, maximum } = schema;
+  if (typeof minimum === "number" && typeof maximum === "number" && minimum > maximum)
+    // GetStream's latitude: `minimum: 1.8446744073709552e+19` (-90 as an unsigned 64-bit
+    // integer) beside `maximum: 90`
+    note(ctx, facets, under(at, "minimum"), rangeConflict("minimum", minimum, maximum));
+  else
+    for (const key of ["minimum", "maximum"] as const)
+      if (typeof schema[key] === "number") facets[key] = schema[key];
   for (const key of ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const)
     if (schema[key] !== undefined && schema[key] !== false)
       note(ctx, facets, under(at, key), `${key}: ${JSON.stringify(schema[key])}`);

@@ -284,6 +284,8 @@ export class TypeBuilder {
       );
     const docs = this.ctx.docs(file, path, data);
     const constraints = readConstraints(data);
+    this.checkRange(file, path, constraints, "minimum", "maximum");
+    this.checkRange(file, path, constraints, "minLength", "maxLength");
     if (typeof constraints.pattern === "string")
       this.checkPattern(file, path, constraints.pattern, constraints);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
@@ -333,6 +335,24 @@ export class TypeBuilder {
         file,
         [...path, key],
         `${key} ${JSON.stringify(value)} is not a value of the type`,
+      );
+  }
+
+  /** A lower bound may not pass its upper bound: no value would fit (GetStream's latitude). */
+  private checkRange(
+    file: SpecFile,
+    node: DataPath,
+    constraints: Constraints,
+    lowKey: "minimum" | "minLength",
+    highKey: "maximum" | "maxLength",
+  ): void {
+    const low = constraints[lowKey];
+    const high = constraints[highKey];
+    if (typeof low === "number" && typeof high === "number" && low > high)
+      this.ctx.bag.report(
+        "range-conflict",
+        { low: `${lowKey} ${low}`, high: `${highKey} ${high}` },
+        file.locate([...node, lowKey]),
       );
   }
 
