@@ -7,7 +7,7 @@
  * Engine API (Swagger 2.0) is in the corpus: test/corpus-calls.test.ts takes it through the
  * type-checks and the typed calls.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -407,5 +407,32 @@ describe("a Swagger 2.0 document by both routes", () => {
       /broken\.yaml:10:\d+ - error import-ref-broken: \$ref #\/definitions\/Missing points at nothing; an overlay can add what it names \(docs\/openapi-documents\.md, Overlays\) \(at #\/paths\/~1a\/get\/responses\/200\/schema\)/,
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("says how to write a path file's #/... that only the root file has (HAProxy's split document)", async () => {
+    const dir = join(scratch, "split");
+    mkdirSync(join(dir, "paths"), { recursive: true });
+    writeFileSync(
+      join(dir, "spec.yaml"),
+      [
+        "swagger: 2.0",
+        "info: { title: Split, version: 1.0.0 }",
+        "paths:",
+        "  /:",
+        '    $ref: "paths/general.yaml#/root"',
+        "responses:",
+        "  DefaultError: { description: an error }",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(dir, "paths/general.yaml"),
+      "root:\n  get:\n    responses:\n      default:\n        $ref: '#/responses/DefaultError'\n",
+    );
+    const run = await runCli(["--spec", join(dir, "spec.yaml"), "--out", join(dir, "out")]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "paths/general.yaml:5:9 - error import-ref-broken: $ref #/responses/DefaultError points at nothing; the document's root file has it, and a $ref names its own file's parts: write ../spec.yaml#/responses/DefaultError, or bundle the files into one first (at #/root/get/responses/default)",
+    );
   });
 });

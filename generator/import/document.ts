@@ -5,7 +5,7 @@
  * the file, the line and column where it can be known, and the JSON pointer.
  */
 import { realpathSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { posix, resolve } from "node:path";
 import {
   diagnostic,
   DiagnosticsError,
@@ -149,7 +149,10 @@ export class OpenApiDocument {
     const value = valueAt(target.value, pointer);
     if (value === undefined) {
       const inRoot = target === this.root;
-      const args = { ref: this.shownRef(ref, from), hint: inRoot ? overlayHint : "" };
+      const args = {
+        ref: this.shownRef(ref, from),
+        hint: inRoot ? overlayHint : this.rootHint(filePart, pointer, from.file),
+      };
       const broken = importError("import-ref-broken", args, this.at(from), this.shownPointer(from));
       if (!inRoot) throw broken;
       // every other broken one of the root file with it (a `$ref` from another file names the
@@ -160,6 +163,24 @@ export class OpenApiDocument {
       throw new DiagnosticsError(sortDiagnostics([first!, ...others]));
     }
     return { value, at: { file: target.path, pointer } };
+  }
+
+  /**
+   * Where a `$ref` of another file names its own `#/...` and finds nothing there, but the
+   * root document has it (HAProxy's path files name `#/responses/DefaultError`, as a tool that
+   * bundles them into the root reads them): how to say so. A `$ref` names its own file's
+   * parts; reading it against the root instead would guess.
+   */
+  private rootHint(filePart: string, pointer: string, fromFile: string): string {
+    // a Swagger 2.0 root is read converted: its sections moved under components
+    const inRoot = this.converted
+      ? pointer.replace(/^#\/(definitions|responses|parameters)\//, (_, section: string) =>
+          section === "definitions" ? "#/components/schemas/" : `#/components/${section}/`,
+        )
+      : pointer;
+    if (filePart !== "" || valueAt(this.root.value, inRoot) === undefined) return "";
+    const rootFromHere = posix.relative(posix.dirname(fromFile), this.root.path);
+    return `; the document's root file has it, and a $ref names its own file's parts: write ${rootFromHere}${pointer}, or bundle the files into one first`;
   }
 
   /**
