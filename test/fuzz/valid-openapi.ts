@@ -44,6 +44,15 @@ function schemaArb(v31: boolean, refs: readonly string[]): fc.Arbitrary<Json> {
     { type: "number" },
     { type: "boolean" },
     { type: "string", enum: ["a", "b", "c"] },
+    // valid documents that real APIs write imperfectly (session 27's sweeps): an open enum
+    // listing a value twice (Elasticsearch), bounds no value fits (GetStream: -90 as an
+    // unsigned 64-bit integer beside maximum 90; a minLength past its maxLength), a pattern
+    // whose group no string of the lengths matches (Hyperledger Cactus), a word boundary (Unit)
+    { anyOf: [{ type: "string", enum: ["a", "b", "a"] }, { type: "string" }] },
+    { type: "number", minimum: 1.8446744073709552e19, maximum: 90 },
+    { type: "string", minLength: 8, maxLength: 4 },
+    { type: "string", minLength: 4, maxLength: 4, pattern: "^0x([a-f0-9]{4})$" },
+    { type: "string", pattern: "^[a-z]{2,6}\\b([-a-z0-9]*)$" },
   );
   const { tree } = fc.letrec<{ tree: Json }>((tie) => ({
     tree: fc.oneof(
