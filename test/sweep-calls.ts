@@ -129,6 +129,16 @@ export async function sweepCalls(model: ApiModel, pkg: string): Promise<CallRepo
   }
 }
 
+/**
+ * The endpoints in the order they are called: streams first, then the rest as the spec lists
+ * them, so that a document's streams (Mastodon's, past its first 40 operations) are read
+ * within `maxCalls`.
+ */
+function callOrder(endpoints: readonly Endpoint[]): Endpoint[] {
+  const streams = endpoints.filter((e) => e.response.stream || e.streamResponse);
+  return [...streams, ...endpoints.filter((e) => !streams.includes(e))];
+}
+
 /** Every endpoint the value maker gives arguments for (at most `maxCalls`), called on `baseUrl`. */
 async function callEach(
   model: ApiModel,
@@ -176,7 +186,7 @@ async function callEach(
     args: 0,
     broken: [],
   };
-  for (const e of model.endpoints) {
+  for (const e of callOrder(model.endpoints)) {
     if (report.answered + report.refused + report.args + report.broken.length >= maxCalls) break;
     const args = argumentsOf(e, valueOf, lookup);
     if (!args) continue;
