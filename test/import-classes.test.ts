@@ -395,6 +395,12 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     const at = "#/components/schemas/Upload/properties";
     expect(gapsAt("json-binary-field", `${at}/file/format`)).toHaveLength(1);
     expect(gapsAt("json-binary-field", `${at}/size/format`)[0]).toContain("format int64");
+    expect(upload.fields.value).toMatchObject({ type: "string" });
+    expect(gapsAt("json-binary-field", `${at}/value/contentMediaType`)).toEqual([
+      expect.stringContaining(
+        "contentMediaType application/octet-stream inside a JSON value: a string (bytes in JSON travel encoded",
+      ),
+    ]);
   });
 
   it("OpenAPI 3.2: a stream's itemSchema types its items, an example's dataValue is its value, QUERY is an endpoint, additionalOperations are noted", () => {

@@ -5,7 +5,7 @@
  * input, which must be a clear error at its place with nothing written.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadModel } from "../generator/diff/load-base.ts";
@@ -787,6 +787,36 @@ describe("webhooks and callbacks of other documents", () => {
     expect(callbacks).toContain(
       "order?: (payload: Order | Refund, ctx: WebhookContext) => void | Promise<void>;",
     );
+  });
+
+  it("reads a webhook's body from its own file, its $refs relative to that file (Rebilly's layout)", () => {
+    const dir = scratch();
+    const files: Record<string, string> = {
+      "openapi.yaml": [
+        "openapi: 3.1.0",
+        "info: { title: Hooks, version: '1' }",
+        "webhooks:",
+        "  order-created: { post: { $ref: ./webhooks/order-created.yaml } }",
+        "  order-paid: { post: { $ref: ./webhooks/order-paid.yaml } }",
+      ].join("\n"),
+      "webhooks/order-created.yaml":
+        "requestBody: { $ref: ../components/requestBodies/Hooks/OrderCreated.yaml }\nresponses: { '200': { description: ok } }\n",
+      "webhooks/order-paid.yaml":
+        "requestBody: { $ref: ../components/requestBodies/Hooks/OrderPaid.yaml }\nresponses: { '200': { description: ok } }\n",
+      "components/requestBodies/Hooks/OrderCreated.yaml":
+        "content:\n  application/json:\n    schema:\n      properties:\n        eventType: { type: string, const: order.created }\n        orderId: { $ref: ../../schemas/OrderId.yaml }\n",
+      "components/requestBodies/Hooks/OrderPaid.yaml":
+        "content:\n  application/json:\n    schema:\n      properties:\n        orderId: { $ref: ../../schemas/OrderId.yaml }\n        eventType: { type: string, const: order.paid }\n",
+      "components/schemas/OrderId.yaml": "type: string\ndescription: An order's id.\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const { read } = imported(join(dir, "openapi.yaml"));
+    const webhooks = read("webhooks.yaml").webhooks;
+    expect(webhooks.eventField).toBe("eventType");
+    expect(Object.keys(webhooks.events)).toEqual(["order.created", "order.paid"]);
   });
 
   it("writes one payload, the union, with a note, where nothing names the event", () => {

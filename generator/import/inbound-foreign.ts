@@ -109,13 +109,20 @@ function selectorOf(
     const event = eventName(value.schema.const);
     if (event) return { key: { eventHeader: stringOf(value, "name") ?? "" }, event };
   }
-  const { value: body } = deref(ctx, op.requestBody ?? null, under(at, "requestBody"));
+  // each `$ref` on the way resolved from the file that holds it (Rebilly's request bodies, in
+  // files of their own, name their schemas relative to themselves)
+  const { value: body, at: bodyAt } = deref(ctx, op.requestBody ?? null, under(at, "requestBody"));
   const media =
     isObject(body) && isObject(body.content) ? body.content["application/json"] : undefined;
-  const { value: schema } = deref(ctx, isObject(media) ? (media.schema ?? null) : null, at);
+  const mediaAt = under(bodyAt, "content", "application/json");
+  const { value: schema, at: schemaAt } = deref(
+    ctx,
+    isObject(media) ? (media.schema ?? null) : null,
+    under(mediaAt, "schema"),
+  );
   if (!isObject(schema) || !isObject(schema.properties)) return undefined;
   for (const [field, property] of Object.entries(schema.properties)) {
-    const { value } = deref(ctx, property, at);
+    const { value } = deref(ctx, property, under(schemaAt, "properties", field));
     const event = isObject(value) ? eventName(value.const) : undefined;
     if (event && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(field))
       return { key: { eventField: field }, event };

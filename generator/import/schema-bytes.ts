@@ -137,21 +137,26 @@ function bytesMayBe(ctx: ImportContext, at: Pointer): boolean | "json" {
 
 const pointerOf = (tokens: string[]) => tokens.reduce<string>((p, t) => child(p, t), "#");
 
-/** The spec type of a `format: binary` string at `at`: `binary` where bytes may be, else a noted `string`. */
+/**
+ * The spec type of a bytes string at `at` (`format: binary`, or 3.1's `contentMediaType`, as
+ * `said`): `binary` where bytes may be, else a noted `string`.
+ */
 export function bytesType(
   ctx: ImportContext,
   at: Pointer,
   facets: JsonObject,
+  said = "format binary",
 ): "binary" | "string" {
   const may = bytesMayBe(ctx, at);
   if (may === true) return "binary";
+  const keyword = said.startsWith("format") ? "format" : "contentMediaType";
   note(
     ctx,
     facets,
-    under(at, "format"),
+    under(at, keyword),
     may === "json"
-      ? "format binary in a multipart body's schema that a JSON body or response has too: a string, which a JSON value can carry (the multipart body sends it as a text part; an overlay giving the upload a schema of its own keeps the file)"
-      : "format binary inside a JSON value: a string (bytes in JSON travel encoded, e.g. base64)",
+      ? `${said} in a multipart body's schema that a JSON body or response has too: a string, which a JSON value can carry (the multipart body sends it as a text part; an overlay giving the upload a schema of its own keeps the file)`
+      : `${said} inside a JSON value: a string (bytes in JSON travel encoded, e.g. base64)`,
   );
   return "string";
 }

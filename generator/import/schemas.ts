@@ -337,7 +337,9 @@ function stringType(
     format === undefined &&
     schema.contentMediaType !== "application/json"
   )
-    return "binary";
+    // 3.1's bytes (Prefect's `value: { contentMediaType: application/octet-stream }` in a JSON
+    // body), held to where bytes may travel as `format: binary` is
+    return bytesType(ctx, at, facets, `contentMediaType ${String(schema.contentMediaType)}`);
   if (format !== undefined) {
     if (formats.has(format)) facets.format = format;
     else if (format === "int64")
