@@ -123,6 +123,46 @@ describe("a remote $ref is read from the copy refMap names", () => {
     expect(readFileSync(join(dir, "pkg/src/types.ts"), "utf8")).toMatch(/ {2}size\?: number;/);
   });
 
+  it("is read by diff as by every build: the config's copies and overlays, on both sides", async () => {
+    const dir = project(`${schemas}common.yaml#/Thing`);
+    // the base: the same document before a field of the copy's Thing was required
+    writeFileSync(
+      join(dir, "api/doc-v1.yaml"),
+      documentWith(`{ $ref: '${schemas}common.yaml#/Thing' }`),
+    );
+    writeFileSync(
+      join(dir, "overlay.yaml"),
+      "overlay: 1.0.0\ninfo: { title: names, version: 1.0.0 }\nactions:\n  - target: $.paths['/things/{id}'].get\n    update: { summary: Get a thing }\n",
+    );
+    writeFileSync(
+      join(dir, "apigen.config.json"),
+      JSON.stringify({
+        spec: "api/doc.yaml",
+        out: "pkg",
+        refMap: { [schemas]: "vendor/v1/" },
+        overlays: ["overlay.yaml"],
+      }),
+    );
+    expect((await runCli(["generate"], dir)).status).toBe(0);
+    const same = await runCli(["diff", "api/doc-v1.yaml"], dir);
+    expect(same.stderr).toBe("");
+    expect(same.status).toBe(0);
+    expect(same.stdout).toMatch(/^semver: none/m);
+    // the document's own change is seen, read with the same copy and overlay: a required
+    // query parameter added breaks callers
+    writeFileSync(
+      join(dir, "api/doc.yaml"),
+      documentWith(`{ $ref: '${schemas}common.yaml#/Thing' }`).replace(
+        "      responses:",
+        "        - { name: q, in: query, required: true, schema: { type: string } }\n      responses:",
+      ),
+    );
+    const changed = await runCli(["diff", "api/doc-v1.yaml"], dir);
+    expect(changed.stderr).toBe("");
+    expect(changed.stdout).toMatch(/^BREAKING .*\bq\b/m);
+    expect(changed.stdout).toMatch(/^semver: major/m);
+  });
+
   it("maps a whole file's URL to a file", async () => {
     const dir = project("https://example.org/service-info.yaml#/Thing", {
       "vendor/service-info.yaml":

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { fromCwd, printOut } from "../cli-io.ts";
 import { coloursOf } from "../diagnostics/colours.ts";
 import { compareModels, type Change } from "../diff/compare.ts";
-import { loadBaseModel, loadModel } from "../diff/load-base.ts";
+import { loadBaseModel, loadModel, type DocumentSource } from "../diff/load-base.ts";
 import type { OutputSwitches } from "../emit/shared/outputs.ts";
 
 export { BaseNotFound } from "../diff/load-base.ts";
@@ -22,11 +22,12 @@ export async function diffCommand(
   texts: Map<string, string>,
   outDir: string,
   outputs: OutputSwitches,
+  source: DocumentSource = {},
 ): Promise<number> {
   // BASE is a folder or a document relative to the run's working folder when there is one, else a revision
   base = existsSync(fromCwd(base)) ? fromCwd(base) : base;
-  const before = loadBaseModel(base, specDir, texts);
-  const after = loadModel(specDir, texts);
+  const before = loadBaseModel(base, specDir, texts, source);
+  const after = loadModel(specDir, texts, source);
   const changes: Change[] = compareModels(before, after);
   // the package's TypeScript surface (ts-morph, loaded by this command alone)
   const { diffSurfaces } = await import("../diff/surface/surface-diff.ts");

@@ -8,6 +8,7 @@ import { coloursOf } from "../diagnostics/colours.ts";
 import { displayPath, specLabel } from "../diagnostics/display-path.ts";
 import { formatDiagnostics } from "../diagnostics/format.ts";
 import { runLabel, type SpecTexts } from "../pipeline.ts";
+import { reachOf } from "../load/spec-source.ts";
 import { currentOutputFiles } from "../write/inputs.ts";
 import { upToDate, writeSummary } from "./messages.ts";
 import { CommandError, type CliOptions } from "./options.ts";
@@ -110,6 +111,11 @@ export async function runOptions(
         sources.texts,
         options.outDir,
         options.outputs,
+        // a document read as every build reads it: its overlays and its `$ref`s' reach
+        {
+          ...reachOf(options),
+          ...(options.overlays?.length ? { overlays: options.overlays } : {}),
+        },
       );
     } catch (error) {
       // A base that is no spec folder and no revision is the user's to fix, not an internal error.

@@ -3,7 +3,12 @@
  * (extracted to a temporary folder with `git show`, nothing checked out).
  */
 import { checkDocumentSpec, importDocumentSpec } from "../import/live.ts";
-import { specSourceKind } from "../load/spec-source.ts";
+import { reachOf, specSourceKind, type DocumentReachOptions } from "../load/spec-source.ts";
+
+/** How a document is read as every build reads it: its reach and the config's overlays. */
+export interface DocumentSource extends DocumentReachOptions {
+  overlays?: readonly string[];
+}
 import { Buffer } from "node:buffer";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -105,11 +110,18 @@ export function loadBaseModel(
   base: string,
   specDir: string,
   texts?: Map<string, string>,
+  source: DocumentSource = {},
 ): ApiModel {
   if (existsSync(base) && statSync(base).isDirectory()) return loadModel(base, texts);
   const kind = specSourceKind(specDir);
+  // a document BASE is read with the project's overlays and copies of remote `$ref`s; its
+  // own folder is its reach (the current document's wider `refRoot` need not hold it)
+  const asBase = {
+    ...(source.refMap ? { refMap: source.refMap } : {}),
+    ...(source.overlays?.length ? { overlays: source.overlays } : {}),
+  };
   // an OpenAPI document as BASE, or the document's folder at a revision
-  if (existsSync(base) && statSync(base).isFile()) return loadModel(base, texts);
+  if (existsSync(base) && statSync(base).isFile()) return loadModel(base, texts, asBase);
   if (kind === "url")
     throw new BaseNotFound(
       `the spec is a URL, which has no git revisions: give BASE as a document file or a spec folder`,
@@ -119,18 +131,28 @@ export function loadBaseModel(
     ? extractRevision(dirname(specDir), base, /\.(ya?ml|json)$/)
     : extractRevision(specDir, base);
   try {
-    return loadModel(document ? join(extracted, basename(specDir)) : extracted, texts);
+    return loadModel(document ? join(extracted, basename(specDir)) : extracted, texts, asBase);
   } finally {
     rmSync(extracted, { recursive: true, force: true });
   }
 }
 
 /** Loads and resolves a spec folder; throws DiagnosticsError when it is broken. */
-export function loadModel(specDir: string, texts?: Map<string, string>): ApiModel {
+export function loadModel(
+  specDir: string,
+  texts?: Map<string, string>,
+  source: DocumentSource = {},
+): ApiModel {
   const bag = new DiagnosticBag();
   if (specSourceKind(specDir) !== "folder") {
-    // an OpenAPI document: the live route's front end (import/live.ts)
-    const imported = importDocumentSpec({ spec: specDir, ...(texts ? { texts } : {}) });
+    // an OpenAPI document: the live route's front end (import/live.ts), read as every build
+    // reads it (its overlays, how far its `$ref`s reach)
+    const imported = importDocumentSpec({
+      spec: specDir,
+      ...(texts ? { texts } : {}),
+      ...reachOf(source),
+      ...(source.overlays?.length ? { overlays: source.overlays } : {}),
+    });
     const { files } = checkDocumentSpec(imported, bag);
     bag.throwIfErrors();
     return buildModel(files, bag);
