@@ -1,8 +1,9 @@
 /**
  * `mock` and `trigger` on an OpenAPI document read it as every build does (issue 31): the
- * overlays (`--overlay`, else the config's `overlays`) applied first, and the config's
- * `refRoot` for a multi-file document's `$ref`s. Each overlay here adds what the stand-in or
- * the trigger visibly uses: a path the stand-in then serves, a webhook the trigger then sends.
+ * overlays (`--overlay`, else the config's `overlays`) applied first, the config's `refRoot`
+ * for a multi-file document's `$ref`s, and its `refMap` for those by URL. Each overlay here
+ * adds what the stand-in or the trigger visibly uses: a path the stand-in then serves, a
+ * webhook the trigger then sends.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -175,6 +176,71 @@ describe("trigger --spec DOCUMENT applies overlays and the refRoot", () => {
       expect(typeof (JSON.parse(received[0]!.body) as { id: unknown }).id).toBe("string");
     } finally {
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("mock and trigger read a document's remote $refs from the copies refMap names", () => {
+  // the same Pet, named by URL: `common/` is the local copy of what the URL names
+  const remote = file(
+    "remote/openapi.yaml",
+    `openapi: 3.1.0
+info: { title: Pets, version: 1.0.0 }
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: "https://schemas.example.org/common/pet.yaml#/Pet" } }
+webhooks:
+  petAdded:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: "https://schemas.example.org/common/pet.yaml#/Pet" }
+      responses:
+        "200": { description: ok }
+`,
+  );
+  const refMap = { "https://schemas.example.org/common/": join(dir, "common") };
+
+  it("in process: the stand-in answers the Pet of the copy, and the trigger knows its webhook", async () => {
+    await expect(
+      startMock({ specDir: remote, port: 0, seed: 1 }, () => undefined),
+    ).rejects.toMatchObject({ diagnostics: [{ code: "import-ref-remote" }] });
+    const mock = await startMock({ specDir: remote, refMap, port: 0, seed: 1 }, () => undefined);
+    try {
+      const pets = await fetch(`${mock.running.url}/pets`);
+      expect(pets.status).toBe(200);
+      for (const pet of (await pets.json()) as { id: unknown }[])
+        expect(typeof pet.id).toBe("string");
+    } finally {
+      await mock.running.close();
+    }
+    expect((await loadTriggerModel(remote, { refMap })).events.map((e) => e.name)).toEqual([
+      "webhook",
+    ]);
+  });
+
+  it("from the command line, with the config's refMap", async () => {
+    const remoteConfig = file(
+      "remote/apigen.config.json",
+      JSON.stringify({
+        spec: "openapi.yaml",
+        out: "out",
+        refMap: { "https://schemas.example.org/common/": "../common/" },
+      }),
+    );
+    const mock = await mockCli(["--config", remoteConfig]);
+    try {
+      expect((await fetch(`${mock.url}/pets`)).status).toBe(200);
+    } finally {
+      await mock.stop();
     }
   });
 });

@@ -4,7 +4,7 @@
  * object) or several (an array, each with its name, spec and out); every problem is a
  * catalogue diagnostic at its place, found by the file kind's own locator.
  */
-import { isSpecUrl, type RefMap } from "../load/spec-source.ts";
+import { isRefMapPrefix, isSpecUrl, type RefMap } from "../load/spec-source.ts";
 import { resolve } from "node:path";
 import { diagnostic, suggestion, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { outputDefaults, type OutputName, type OutputSwitches } from "../emit/shared/outputs.ts";
@@ -233,8 +233,7 @@ function checkRefMap(
           locate([...path, prefix], at),
         ),
       );
-    if (!/^https?:\/\/[^/]/i.test(prefix))
-      wrong("a key that is an http:// or https:// URL", prefix, "key");
+    if (!isRefMapPrefix(prefix)) wrong("a key that is an http:// or https:// URL", prefix, "key");
     else if (typeof copy !== "string" || copy.trim() === "")
       wrong(
         "a path (a folder for a URL ending in /, else a file; relative to this file)",

@@ -6,7 +6,7 @@
 import { fromCwd } from "../cli-io.ts";
 import type { OutputSwitches } from "../emit/shared/outputs.ts";
 import type { FlagValues } from "./flags.ts";
-import { reachOf, type RefMap } from "../load/spec-source.ts";
+import { isRefMapPrefix, reachOf, type RefMap } from "../load/spec-source.ts";
 
 export type Mode =
   | { kind: "write" }
@@ -125,7 +125,7 @@ export function refMapOfFlags(values: readonly string[] | undefined): RefMap | u
   for (const value of values) {
     const at = value.indexOf("=");
     const [url, path] = at < 0 ? [value, ""] : [value.slice(0, at), value.slice(at + 1)];
-    if (!/^https?:\/\/[^/]/i.test(url) || path === "")
+    if (!isRefMapPrefix(url) || path === "")
       throw new UsageError(
         `--ref-map takes URL=PATH (an http:// or https:// URL prefix, the local copy's path), not ${JSON.stringify(value)}`,
       );

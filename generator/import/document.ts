@@ -15,8 +15,13 @@ import {
 import type { DiagnosticCode } from "../diagnostics/catalogue.ts";
 import { displayPath } from "../diagnostics/display-path.ts";
 import { reasonOf } from "../load/spec-folder.ts";
-import { urlShown, type DocumentReachOptions, type RefMap } from "../load/spec-source.ts";
-import type { PointerMap } from "./pointer-map.ts";
+import {
+  isRefMapPrefix,
+  urlShown,
+  type DocumentReachOptions,
+  type RefMap,
+} from "../load/spec-source.ts";
+import { movedRef, type PointerMap } from "./pointer-map.ts";
 import {
   childPointer,
   DocumentReach,
@@ -173,11 +178,7 @@ export class OpenApiDocument {
    */
   private rootHint(filePart: string, pointer: string, fromFile: string): string {
     // a Swagger 2.0 root is read converted: its sections moved under components
-    const inRoot = this.converted
-      ? pointer.replace(/^#\/(definitions|responses|parameters)\//, (_, section: string) =>
-          section === "definitions" ? "#/components/schemas/" : `#/components/${section}/`,
-        )
-      : pointer;
+    const inRoot = this.converted ? movedRef(pointer) : pointer;
     if (filePart !== "" || valueAt(this.root.value, inRoot) === undefined) return "";
     const rootFromHere = posix.relative(posix.dirname(fromFile), this.root.path);
     return `; the document's root file has it, and a $ref names its own file's parts: write ${rootFromHere}${pointer}, or bundle the files into one first`;
@@ -359,8 +360,7 @@ function copiesOf(refMap: RefMap | undefined): MappedCopy[] {
   return Object.entries(refMap ?? {}).map(([prefix, path]) => {
     const invalid = (reason: string) =>
       importError("import-ref-map-invalid", { prefix, path: displayPath(resolve(path)), reason });
-    if (!/^https?:\/\/[^/]/i.test(prefix))
-      throw invalid("its key is not an http:// or https:// URL");
+    if (!isRefMapPrefix(prefix)) throw invalid("its key is not an http:// or https:// URL");
     let real: string;
     try {
       real = realpathSync(path);

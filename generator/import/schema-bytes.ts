@@ -138,18 +138,19 @@ function bytesMayBe(ctx: ImportContext, at: Pointer): boolean | "json" {
 const pointerOf = (tokens: string[]) => tokens.reduce<string>((p, t) => child(p, t), "#");
 
 /**
- * The spec type of a bytes string at `at` (`format: binary`, or 3.1's `contentMediaType`, as
- * `said`): `binary` where bytes may be, else a noted `string`.
+ * The spec type of a bytes string at `at`, which says so by `keyword` (`format: binary`, or
+ * 3.1's `contentMediaType` of `value`): `binary` where bytes may be, else a noted `string`.
  */
 export function bytesType(
   ctx: ImportContext,
   at: Pointer,
   facets: JsonObject,
-  said = "format binary",
+  keyword: "format" | "contentMediaType" = "format",
+  value = "binary",
 ): "binary" | "string" {
   const may = bytesMayBe(ctx, at);
   if (may === true) return "binary";
-  const keyword = said.startsWith("format") ? "format" : "contentMediaType";
+  const said = `${keyword} ${value}`;
   note(
     ctx,
     facets,

@@ -339,7 +339,7 @@ function stringType(
   )
     // 3.1's bytes (Prefect's `value: { contentMediaType: application/octet-stream }` in a JSON
     // body), held to where bytes may travel as `format: binary` is
-    return bytesType(ctx, at, facets, `contentMediaType ${String(schema.contentMediaType)}`);
+    return bytesType(ctx, at, facets, "contentMediaType", String(schema.contentMediaType));
   if (format !== undefined) {
     if (formats.has(format)) facets.format = format;
     else if (format === "int64")

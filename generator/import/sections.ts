@@ -76,11 +76,10 @@ const documentWords =
  * The API's own name in a document's title, for the package and client names: the words
  * before a ` - `, `+`, `(` or `:` aside, or a phrase after "API" that begins `with`, `from`,
  * `by` or `using` (Spotify's "Spotify Web API with fixes and improvements from sonallux" is
- * Spotify Web),
- * without a possessive or words such as "official OpenAPI spec" or "documentation" (GitHub's
- * "GitHub's official OpenAPI spec + Octokit extension" is GitHub, "Swagger Petstore - OpenAPI
- * 3.0" is Swagger Petstore, "Twitch API Swagger UI (Unofficial)" is Twitch). The whole title
- * when nothing is left.
+ * Spotify Web), without a possessive or words such as "official OpenAPI spec" or
+ * "documentation" (GitHub's "GitHub's official OpenAPI spec + Octokit extension" is GitHub,
+ * "Swagger Petstore - OpenAPI 3.0" is Swagger Petstore, "Twitch API Swagger UI (Unofficial)"
+ * is Twitch). The whole title when nothing is left.
  */
 export function titleName(title: string): string {
   // "<name> API with …": what follows the API's name is about the document

@@ -7,20 +7,7 @@
  */
 import { isObject, setEntry } from "./context.ts";
 import type { JsonObject, JsonValue } from "./document.ts";
-
-/** Where each of Swagger 2.0's sections went in OpenAPI 3.0, for local references. */
-const movedSections: [from: string, to: string][] = [
-  ["#/definitions/", "#/components/schemas/"],
-  ["#/parameters/", "#/components/parameters/"],
-  ["#/responses/", "#/components/responses/"],
-];
-
-/** A local `$ref` into a moved section, pointed at where the section went; others as they are. */
-export function movedRef(ref: string): string {
-  for (const [from, to] of movedSections)
-    if (ref.startsWith(from)) return to + ref.slice(from.length);
-  return ref;
-}
+import { movedRef } from "./pointer-map.ts";
 
 /** The keys of a schema whose value is one schema. */
 const schemaKeys = new Set(["items", "additionalProperties", "not"]);

@@ -14,8 +14,8 @@
 import { childPointer, pointerTokens } from "./document-files.ts";
 import { isObject, setEntry } from "./context.ts";
 import type { JsonObject, JsonValue } from "./document.ts";
-import { PointerMap } from "./pointer-map.ts";
-import { movedRef, schemaOf, simpleSchemaOf } from "./swagger2-schemas.ts";
+import { movedRef, PointerMap } from "./pointer-map.ts";
+import { schemaOf, simpleSchemaOf } from "./swagger2-schemas.ts";
 
 /** Something the conversion could not carry, at its place in the Swagger document. */
 export interface ConversionLoss {

@@ -59,6 +59,9 @@ export const fetchedDocuments = new Map<string, Uint8Array>();
  */
 export type RefMap = Readonly<Record<string, string>>;
 
+/** Whether `prefix` may be a key of a `RefMap`: an http:// or https:// URL with a host. */
+export const isRefMapPrefix = (prefix: string): boolean => /^https?:\/\/[^/]/i.test(prefix);
+
 /** How far a document's `$ref`s reach besides its own folder. */
 export interface DocumentReachOptions {
   /** A wider folder holding the document (`--ref-root`). */
