@@ -62,6 +62,16 @@ const cases: [string, Shape][] = [
       pattern: "^(https?|ftp):\\/\\/[^\\s/$.?#].[^\\s]*$|^$",
     },
   ],
+  // Loket.nl's ids (a .NET document): a GUID pattern of upper-case hex only, with optional
+  // braces and hyphens, beside `format: uuid`; few values made from the pattern are uuids
+  [
+    "a uuid whose pattern takes upper-case hex only",
+    {
+      t: "string",
+      format: "uuid",
+      pattern: "^[{(]?[0-9A-F]{8}[-]?([0-9A-F]{4}[-]?){3}[0-9A-F]{12}[)}]?$",
+    },
+  ],
 ];
 
 describe("sample: a made-up value passes its shape's checks", () => {

@@ -143,8 +143,12 @@ function sampleString(shape: Shape & { t: "string" }, random: Random): string {
   if (shape.pattern !== undefined) {
     const check = shape.format === undefined ? undefined : formats[shape.format];
     const typed = check && formatted(shape.format, random);
-    if (typed !== undefined && patternRegExp(shape.pattern).test(typed) && fits(shape, typed))
-      return typed;
+    // the value of the format as made, else in the other case: .NET documents' GUID patterns
+    // take upper-case hex only, which few values made from the pattern are uuids of
+    if (typed !== undefined)
+      for (const text of [typed, typed.toUpperCase()])
+        if (patternRegExp(shape.pattern).test(text) && fits(shape, text) && check!.test(text))
+          return text;
     for (let attempt = 0; attempt < (check ? 4 : 1); attempt++) {
       const made = fromPatternWithin(shape, random);
       if (made === undefined) break;
