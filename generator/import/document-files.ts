@@ -339,8 +339,10 @@ function parseYaml(text: string, lines: LineIndex): JsonValue {
   let doc;
   try {
     // Keys are checked below: the parser's own check compares each key with every key before
-    // it in its mapping, which took seconds for a mapping of 5,000 schemas.
-    doc = parseDocument(text, { uniqueKeys: false });
+    // it in its mapping, which took seconds for a mapping of 5,000 schemas. Merge keys
+    // (`<<: *base`, YAML 1.1) are applied, as js-yaml (Redocly's and swagger-parser's reader)
+    // applies them: Cardano's wallet API merges anchored schemas into others 397 times.
+    doc = parseDocument(text, { uniqueKeys: false, merge: true });
   } catch (error) {
     if (!isStackOverflow(error)) throw error;
     throw tooDeep(deepestPoint(text, lines, maxDocumentDepth));
@@ -498,7 +500,9 @@ function yamlLocator(text: string): NodeLocator | null {
   const fast = fastParse(text);
   if (fast) return new PositionTreeLocator(fast.root);
   try {
-    return new DocumentLocator(parseDocument(text, { keepSourceTokens: false, uniqueKeys: false }));
+    return new DocumentLocator(
+      parseDocument(text, { keepSourceTokens: false, uniqueKeys: false, merge: true }),
+    );
   } catch (error) {
     if (isStackOverflow(error)) return null;
     throw error;
