@@ -218,6 +218,22 @@ describe("multipart/form-data", () => {
     expect(JSON.parse(parts.get("options") as string)).toEqual({ public: true });
   });
 
+  it("sends the parts of whichever object of a union body the call gives, a file among them", async () => {
+    answer = json(200, { id: "file_1" });
+    await client().files.update("file_1", {
+      file: { data: new Uint8Array([9, 8]), filename: "new.bin" },
+      name: "renamed",
+    });
+    await client().files.update("file_1", { name: "only-a-name" });
+    const [replaced, renamed] = received;
+    expect(replaced!.method).toBe("PATCH");
+    const parts = await partsOf(replaced!);
+    const file = parts.get("file") as File;
+    expect([file.name, [...new Uint8Array(await file.arrayBuffer())]]).toEqual(["new.bin", [9, 8]]);
+    expect(parts.get("name")).toBe("renamed");
+    expect([...(await partsOf(renamed!)).entries()]).toEqual([["name", "only-a-name"]]);
+  });
+
   it("refuses a value that is not binary in a binary field, naming it, and sends nothing", async () => {
     const error = await rejection(client().files.create({ file: "C:/report.pdf", purpose: "x" }));
     expect(error.name).toBe("RequestValidationError");

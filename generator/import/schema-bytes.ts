@@ -19,16 +19,30 @@ import {
 } from "./context.ts";
 import { child, pointerTokens, type JsonObject, type JsonValue, type Pointer } from "./document.ts";
 
-/** Per import: the locations of the schemas that are multipart request bodies ($refs followed). */
+/**
+ * Per import: the locations of the schemas that are multipart request bodies ($refs followed),
+ * and of each variant of one that is a union: a call sends the fields of whichever it gives
+ * as the parts (X-Road's "a new URL, a new certificate file, or both", an `anyOf` of three).
+ */
 const multipartBodies = new WeakMap<ImportContext, Set<string>>();
 
 function multipartSchemas(ctx: ImportContext): Set<string> {
   const known = multipartBodies.get(ctx);
   if (known) return known;
   const found = new Set<string>();
+  const add = (raw: JsonValue, at: Pointer): void => {
+    const schema = safeDeref(ctx, raw, at);
+    if (!schema || found.has(locationKey(schema.at))) return;
+    found.add(locationKey(schema.at));
+    if (!isObject(schema.value)) return;
+    for (const word of ["oneOf", "anyOf"] as const) {
+      const variants = schema.value[word];
+      if (Array.isArray(variants))
+        variants.forEach((variant, i) => add(variant, under(schema.at, word, i)));
+    }
+  };
   forEachContent(ctx, false, (media, raw, at) => {
-    const schema = media.startsWith("multipart/") && raw !== undefined && safeDeref(ctx, raw, at);
-    if (schema) found.add(locationKey(schema.at));
+    if (media.startsWith("multipart/") && raw !== undefined) add(raw, at);
   });
   multipartBodies.set(ctx, found);
   return found;

@@ -54,7 +54,10 @@ function throughNames(node: TypeNode, types: ReadonlyMap<string, NamedType>): Ty
 
 /**
  * The fields of a multipart body: each may be binary or an array of binary, written or named
- * (Mistral's `file: File`, `File` an alias of binary); below that, no bytes.
+ * (Mistral's `file: File`, `File` an alias of binary); below that, no bytes. A body that is a
+ * union of objects has the fields of whichever variant a call sends as its parts (X-Road's
+ * "a new URL, a new certificate file, or both": `anyOf` of three objects), so each variant
+ * is checked as a body of its own.
  */
 function checkMultipart(
   ctx: BuildContext,
@@ -62,9 +65,17 @@ function checkMultipart(
   types: ReadonlyMap<string, NamedType>,
   where: string,
   seen: Set<unknown>,
+  unions = new Set<TypeNode>(),
 ): void {
   const node = throughNames(body, types);
   if (node === undefined) return;
+  if (node.kind === "union") {
+    // a union naming itself again (through its variants' names) is checked once
+    if (unions.has(node)) return;
+    unions.add(node);
+    for (const variant of node.variants) checkMultipart(ctx, variant, types, where, seen, unions);
+    return;
+  }
   if (node.kind !== "object") return reportBinary(ctx, body, types, where, seen);
   for (const field of node.fields) {
     const value = throughNames(field.type, types);

@@ -2,7 +2,9 @@
 import { FilesApiError } from "./errors.js";
 import {
   validateFileCreateParams,
+  validateFileUpdateParams,
   validateFilesDeleteParams,
+  validateFilesUpdateParams,
   validateFilesUploadBody,
   validateFilesUploadParams,
   validateInvoicesListParams,
@@ -30,6 +32,7 @@ import type { BinaryInput } from "./runtime/validate.js";
 import type {
   FileCreateParams,
   FileObject,
+  FileUpdateParams,
   Invoice,
   InvoicesListParams,
   Note,
@@ -50,6 +53,7 @@ export {
 export type FilesEndpointId =
   | "paymentIntents.create"
   | "files.create"
+  | "files.update"
   | "files.upload"
   | "notes.create"
   | "notes.setText"
@@ -127,6 +131,29 @@ export const filesCreate: (
 ) => ApiPromise<FileObject> = /* @__PURE__ */ endpoint(
   '{"id":"files.create","method":"POST","path":"/v1/files","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$body"],"documentedResponse":true,"body":"multipart","code":["validateBody","encode"]}',
   validateFileCreateParams,
+  encodeBody,
+);
+
+/**
+ * Rename a file or replace its bytes.
+ *
+ * `PATCH /v1/files/{file_id}`
+ * Sends: `Authorization: Bearer …` (`token`).
+ * Body: `multipart/form-data` (binary fields as file parts).
+ * @param core The `FilesCore` that sends the call.
+ * @param fileId The `file_id` path parameter.
+ * @returns The FileObject.
+ * @throws {FilesApiError} when the API answers with an error status.
+ */
+export const filesUpdate: (
+  core: FilesCore,
+  fileId: string,
+  body: FileUpdateParams,
+  options?: RequestOptions,
+) => ApiPromise<FileObject> = /* @__PURE__ */ endpoint(
+  '{"id":"files.update","method":"PATCH","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id","$body"],"documentedResponse":true,"body":"multipart","code":["validateParams","validateBody","encode"]}',
+  validateFilesUpdateParams,
+  validateFileUpdateParams,
   encodeBody,
 );
 
@@ -307,6 +334,17 @@ export interface FilesApi {
    */
   create(body: FileCreateParams, options?: RequestOptions): ApiPromise<FileObject>;
   /**
+   * Rename a file or replace its bytes.
+   *
+   * `PATCH /v1/files/{file_id}`
+   * Sends: `Authorization: Bearer …` (`token`).
+   * Body: `multipart/form-data` (binary fields as file parts).
+   * @param fileId The `file_id` path parameter.
+   * @returns The FileObject.
+   * @throws {FilesApiError} when the API answers with an error status.
+   */
+  update(fileId: string, body: FileUpdateParams, options?: RequestOptions): ApiPromise<FileObject>;
+  /**
    * Upload raw bytes.
    *
    * `PUT /v1/files/{file_id}/content`
@@ -331,8 +369,9 @@ export interface FilesApi {
 
 /** The class of the `files` endpoints: each method calls its endpoint function with the core. */
 export const FilesApi: new (core: FilesCore) => FilesApi = /* @__PURE__ */ group(
-  "create,upload,delete",
+  "create,update,upload,delete",
   filesCreate,
+  filesUpdate,
   filesUpload,
   filesDelete,
 );

@@ -3,6 +3,8 @@
 /** The browser build's request-validators.ts (package.json's `browser` map): no validator, so a bundle for browsers leaves them out; the client's `requestValidators` option brings them back. */
 export const validatePaymentIntentCreateParams: undefined = undefined;
 export const validateFileCreateParams: undefined = undefined;
+export const validateFilesUpdateParams: undefined = undefined;
+export const validateFileUpdateParams: undefined = undefined;
 export const validateFilesUploadParams: undefined = undefined;
 export const validateFilesUploadBody: undefined = undefined;
 export const validateNote: undefined = undefined;

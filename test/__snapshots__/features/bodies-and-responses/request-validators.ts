@@ -3,6 +3,8 @@
 export {
   validatePaymentIntentCreateParams,
   validateFileCreateParams,
+  validateFilesUpdateParams,
+  validateFileUpdateParams,
   validateFilesUploadParams,
   validateFilesUploadBody,
   validateNote,

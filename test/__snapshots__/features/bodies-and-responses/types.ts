@@ -50,6 +50,18 @@ export interface FileCreateParams {
   };
 }
 
+/** A file's new name, its new bytes, or both: a multipart body that is a union of objects, whose variant's fields are the parts. */
+export type FileUpdateParams = FileRename | FileReplace;
+
+export interface FileRename {
+  name: string;
+}
+
+export interface FileReplace {
+  file: BinaryInput;
+  name?: string;
+}
+
 /** An uploaded file. */
 export interface FileObject {
   id: string;
@@ -65,6 +77,12 @@ export interface Note {
 export interface Invoice {
   id: string;
   total?: number;
+}
+
+/** Parameters of endpoint files.update. */
+export interface FilesUpdateParams {
+  /** Travels in the path. */
+  file_id: string;
 }
 
 /** Parameters of endpoint files.upload. */

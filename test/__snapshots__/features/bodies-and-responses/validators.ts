@@ -5,6 +5,7 @@ import {
   type ResponseValidators,
 } from "./runtime/client/response-validation.js";
 import { schema, type StandardSchemaV1 } from "./runtime/standard-schema.js";
+import { union } from "./runtime/unions.js";
 import {
   array,
   binary,
@@ -21,7 +22,11 @@ import type {
   Address,
   FileCreateParams,
   FileObject,
+  FileRename,
+  FileReplace,
+  FileUpdateParams,
   FilesDeleteParams,
+  FilesUpdateParams,
   FilesUploadParams,
   Invoice,
   InvoicesListParams,
@@ -142,6 +147,54 @@ let validateFileCreateParamsShape: Validator | undefined;
 export const fileCreateParamsSchema: StandardSchemaV1<FileCreateParams> =
   /* @__PURE__ */ schema(validateFileCreateParams);
 
+/** Checks a value against FileUpdateParams; appends one issue per problem. */
+export function validateFileUpdateParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateFileUpdateParamsShape ??= fromData(
+    '[["union","validateFileRename","validateFileReplace"],["union",["validateFileRename","validateFileReplace"],["FileRename","FileReplace"]]]',
+    union,
+    validateFileRename,
+    validateFileReplace,
+  ))(value, path, issues);
+}
+let validateFileUpdateParamsShape: Validator | undefined;
+
+/** FileUpdateParams as a Standard Schema (v1): `~standard.validate(value)`. */
+export const fileUpdateParamsSchema: StandardSchemaV1<FileUpdateParams> =
+  /* @__PURE__ */ schema(validateFileUpdateParams);
+
+/** Checks a value against FileRename; appends one issue per problem. */
+export function validateFileRename(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateFileRenameShape ??= fromData(
+    '[["object","string"],["object",{"name":"string"},["name"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateFileRenameShape: Validator | undefined;
+
+/** FileRename as a Standard Schema (v1): `~standard.validate(value)`. */
+export const fileRenameSchema: StandardSchemaV1<FileRename> =
+  /* @__PURE__ */ schema(validateFileRename);
+
+/** Checks a value against FileReplace; appends one issue per problem. */
+export function validateFileReplace(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateFileReplaceShape ??= fromData(
+    '[["binary","object","string"],["object",{"file":"binary","name":"string"},["file"]]]',
+    binary,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateFileReplaceShape: Validator | undefined;
+
+/** FileReplace as a Standard Schema (v1): `~standard.validate(value)`. */
+export const fileReplaceSchema: StandardSchemaV1<FileReplace> =
+  /* @__PURE__ */ schema(validateFileReplace);
+
 /** Checks a value against FileObject; appends one issue per problem. */
 export function validateFileObject(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validateFileObjectShape ??= fromData(
@@ -183,6 +236,24 @@ let validateInvoiceShape: Validator | undefined;
 
 /** Invoice as a Standard Schema (v1): `~standard.validate(value)`. */
 export const invoiceSchema: StandardSchemaV1<Invoice> = /* @__PURE__ */ schema(validateInvoice);
+
+/** Checks a value against FilesUpdateParams; appends one issue per problem. */
+export function validateFilesUpdateParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateFilesUpdateParamsShape ??= fromData(
+    '[["object","string"],["object",{"file_id":"string"},["file_id"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateFilesUpdateParamsShape: Validator | undefined;
+
+/** FilesUpdateParams as a Standard Schema (v1): `~standard.validate(value)`. */
+export const filesUpdateParamsSchema: StandardSchemaV1<FilesUpdateParams> =
+  /* @__PURE__ */ schema(validateFilesUpdateParams);
 
 /** Checks a value against FilesUploadParams; appends one issue per problem. */
 export function validateFilesUploadParams(
@@ -318,7 +389,7 @@ let validateNotesSetTextBodyShape: Validator | undefined;
 
 /** Each endpoint's success body and stream item validators: the client's `responseValidators`. */
 export const responseValidators: ResponseValidators = /* @__PURE__ */ responseValidation(
-  '[["array","validateFileObject","validateInvoice","validateNote","validatePaymentIntent"],{"paymentIntents.create":{"body":"validatePaymentIntent"},"files.create":{"body":"validateFileObject"},"notes.create":{"body":"validateNote"},"invoices.list":{"body":["array","validateInvoice"]}}]',
+  '[["array","validateFileObject","validateInvoice","validateNote","validatePaymentIntent"],{"paymentIntents.create":{"body":"validatePaymentIntent"},"files.create":{"body":"validateFileObject"},"files.update":{"body":"validateFileObject"},"notes.create":{"body":"validateNote"},"invoices.list":{"body":["array","validateInvoice"]}}]',
   array,
   validateFileObject,
   validateInvoice,
@@ -330,6 +401,7 @@ export const responseValidators: ResponseValidators = /* @__PURE__ */ responseVa
 export const requestValidators: RequestValidators = {
   "paymentIntents.create": { body: validatePaymentIntentCreateParams },
   "files.create": { body: validateFileCreateParams },
+  "files.update": { params: validateFilesUpdateParams, body: validateFileUpdateParams },
   "files.upload": { params: validateFilesUploadParams, body: validateFilesUploadBody },
   "notes.create": { body: validateNote },
   "notes.setText": { params: validateNotesSetTextParams, body: validateNotesSetTextBody },
