@@ -382,6 +382,16 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     );
     // a backslash escaped itself: the letter z, as written
     expect(fields.escaped).toMatchObject({ pattern: "^a\\\\z$" });
+    // Java's classes, which JavaScript would read as other characters (every real id refused)
+    expect(fields.changeId).not.toHaveProperty("pattern");
+    expect(gapsAt("facet-wrong-kind", `${at}/changeId/pattern`)[0]).toContain(
+      "is not a JavaScript regular expression (\\p{XDigit} is a character class of Java's dialect, which JavaScript reads as the text p{XDigit}): the pattern is left out",
+    );
+    expect(fields.planName).not.toHaveProperty("pattern");
+    expect(gapsAt("facet-wrong-kind", `${at}/planName/pattern`)[0]).toContain(
+      "(\\p{Print} is a character class of Java's dialect",
+    );
+    expect(fields.letters).toMatchObject({ pattern: "^\\p{L}+$" });
     expect(fields.clientId).toMatchObject({ minLength: 32, maxLength: 32 });
     expect(fields.clientId).not.toHaveProperty("pattern");
     expect(gapsAt("facet-wrong-kind", `${at}/clientId/pattern`)[0]).toContain(

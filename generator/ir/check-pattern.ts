@@ -13,10 +13,32 @@ import { patternRegExp } from "../runtime/validate.ts";
 export function patternSyntaxError(pattern: string): string | undefined {
   try {
     patternRegExp(pattern);
-    return undefined;
   } catch (error) {
     return (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "");
   }
+  return foreignClass(pattern);
+}
+
+/**
+ * A character class of Java's dialect, which JavaScript would read as other characters: a
+ * POSIX class (`\p{XDigit}`, `\p{Print}`, `\p{Alnum}`: no Unicode property of JavaScript's)
+ * or a class intersection (`[a-z&&[^aeiou]]`), as AWS's documents write their ids and names.
+ * Such a pattern compiles only without the `u` flag, which reads `\p{XDigit}` as the text
+ * `p{XDigit}`: every real id would be refused. Undefined for a pattern read as written.
+ */
+function foreignClass(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, "u");
+    return undefined;
+  } catch {
+    // compiled without the flag (runtime/validate.ts): read below for what that changes
+  }
+  const property = /(?:^|[^\\])(?:\\\\)*(\\[pP]\{[^}]*\})/.exec(pattern)?.[1];
+  if (property !== undefined)
+    return `${property} is a character class of Java's dialect, which JavaScript reads as the text ${property.slice(1)}`;
+  if (/\[(?:[^\]\\]|\\.)*&&\[/.test(pattern))
+    return "[a&&[b]] is a class intersection of Java's dialect, which JavaScript reads as the characters & and [";
+  return undefined;
 }
 
 /** Whether the text at `i` is a quantifier that repeats without bound: `*`, `+`, `{n,}`. */
