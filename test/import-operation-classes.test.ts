@@ -1251,11 +1251,18 @@ describe("response headers the HTTP layer writes, documented as an answer's (VTE
       expect(agent.status).toBe(400);
       // Content-Length is left to fetch: the upload takes no such parameter and sends the body's
       const upload = of("http-owned-headers").endpoints["artifacts.upload"]!;
-      expect(upload.params).toEqual({ hash: "string" });
+      // one Idempotency-Key, the operation's own (required), whatever the case of the other
+      expect(upload.params).toEqual({
+        hash: "string",
+        "Idempotency-Key": { in: "header", type: "string", required: true },
+      });
       expect(String(upload.undocumented)).toContain(
         "header parameter Content-Length is written by fetch from the request itself; left out",
       );
-      await client.artifacts.upload("h1", new Uint8Array([1, 2, 3]));
+      expect(String(upload.undocumented)).toContain(
+        "header parameter idempotency-key is the header Idempotency-Key again (header names are case-insensitive): the first is kept",
+      );
+      await client.artifacts.upload("h1", new Uint8Array([1, 2, 3]), { "Idempotency-Key": "k1" });
     } finally {
       await running.close();
     }

@@ -545,15 +545,36 @@ export function paramsOf(
   /** The names the path template has; a path parameter it lacks travels in the query. */
   inPath?: ReadonlySet<string>,
 ): JsonObject {
-  const all: [JsonValue, Pointer][] = [];
+  const all: [JsonValue, Pointer, Pointer][] = [];
+  const itemList = under(itemAt, "parameters");
+  const opList = under(at, "parameters");
   if (Array.isArray(item.parameters))
-    item.parameters.forEach((p, i) => all.push([p, under(itemAt, "parameters", i)]));
+    item.parameters.forEach((p, i) => all.push([p, under(itemList, i), itemList]));
   if (Array.isArray(op.parameters))
-    op.parameters.forEach((p, i) => all.push([p, under(at, "parameters", i)]));
-  const byPlace = new Map<string, PlacedParam>();
-  // A later definition of the same parameter (the operation's) replaces the path item's.
-  const place = (p: PlacedParam) => byPlace.set(`${p.where}\0${p.name}`, p);
-  for (const [raw, rawAt] of all) {
+    op.parameters.forEach((p, i) => all.push([p, under(opList, i), opList]));
+  const byPlace = new Map<string, PlacedParam & { list: Pointer }>();
+  let list = itemList;
+  let current = itemList;
+  // A later definition of the same parameter (the operation's) replaces the path item's. A
+  // header is one whatever the case of its name: Mollie's transfers list `Idempotency-Key`
+  // (required) and then its shared `idempotency-key` (optional), one header on the wire; the
+  // first of one list is kept.
+  const place = (p: PlacedParam) => {
+    const key = `${p.where}\0${p.where === "header" ? p.name.toLowerCase() : p.name}`;
+    const before = byPlace.get(key);
+    if (before && before.list === list && before.name !== p.name) {
+      note(
+        ctx,
+        out,
+        current,
+        `header parameter ${p.name} is the header ${before.name} again (header names are case-insensitive): the first is kept`,
+      );
+      return;
+    }
+    byPlace.set(key, { ...p, list });
+  };
+  for (const [raw, rawAt, rawList] of all) {
+    [list, current] = [rawList, rawAt];
     const { value: param, at: paramAt } = deref(ctx, raw, rawAt);
     // The API's shared headers are the spec's `headers` section, not this endpoint's parameters.
     // A signature header is the credential's (x-apigen-signature), named in `auth`.
