@@ -307,6 +307,9 @@ describe("query parameters that are objects, nested objects or arrays of objects
     expect(notes).toContain(
       "query parameter discounts is a union holding objects or arrays, which no query style of the format can send; it is left out (import: #/paths/~1charges/get/parameters/4/schema)",
     );
+    expect(notes).toContain(
+      "query parameter report is a union holding objects or arrays, which no query style of the format can send; it is left out (import: #/paths/~1charges/get/parameters/10/schema)",
+    );
     expect(notes.join("\n")).toContain(
       "query parameter metadata is a free-form object in style form, whose keys the format cannot send as query parameters; it is left out (import: #/paths/~1charges/get/parameters/3/schema)",
     );

@@ -121,6 +121,16 @@ const schemaShape = memoized((ctx, schema, schemaAt, depth): Shape => {
     if ([...shapes].every((s) => s === "scalar" || s === "scalars")) return "scalars";
     return "union";
   }
+  // an object whose oneOf or anyOf holds objects is their union, as its type is written
+  // (Pinterest's report parameters: `type: object` with a discriminator and two objects that
+  // each nest one more, which a deepObject split of its own properties did not reach)
+  if (
+    union !== undefined &&
+    (schema[union] as JsonValue[]).some((m, i) =>
+      isObjectish(ctx, m, under(schemaAt, union, i), depth + 1),
+    )
+  )
+    return "union";
   if (!isObjectish(ctx, schema, schemaAt)) return "scalar";
   if (isObject(schema.properties) && Object.keys(schema.properties).length) return "object";
   if (Array.isArray(schema.allOf))
