@@ -21,11 +21,13 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
-import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
+import { parse, parseDocument } from "yaml";
+import { DiagnosticBag, DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { maxDocumentDepth } from "../generator/import/document-files.ts";
 import { OpenApiDocument } from "../generator/import/document.ts";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
+import { LineIndex } from "../generator/load/line-index.ts";
+import { dataWithinAliasBudget } from "../generator/load/yaml-guards.ts";
 import { repoRoot, runCli, tempDir } from "./helpers.ts";
 
 const made: string[] = [];
@@ -379,6 +381,17 @@ describe("every document the importer cannot take is a located diagnostic, never
       { fields: Record<string, unknown> }
     >;
     expect(Object.keys(types.S999!.fields)).toHaveLength(61);
+  });
+
+  it("merges as the YAML library does, each merge's aliases resolved in one walk of the document", () => {
+    // explicit keys before and after a merge, two sources in order, a merge inside an anchor,
+    // a quoted "<<" (a key like any other), merges inside a list
+    const text = `a: &a { x: 1, y: 2 }\nb: &b { y: 3, z: 4 }\nc: { w: 0, <<: [*a, *b], y: 9 }\nd: { <<: *b, z: 5 }\ne: &e { <<: *a, q: 1 }\nf: { <<: *e }\ng: { "<<": *a }\nh: [*a, { <<: *a }]\n`;
+    const parsed = () => parseDocument(text, { uniqueKeys: false, merge: true });
+    const lines = new LineIndex("merges.yaml", text);
+    const ours = dataWithinAliasBudget(parsed(), lines, new DiagnosticBag(), true)!.value;
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(parsed().toJS()));
+    expect(ours).toMatchObject({ c: { w: 0, x: 1, y: 9, z: 4 }, f: { x: 1, y: 2, q: 1 } });
   });
 
   it("refuses an alias to no anchor and an alias inside its own anchor", () => {

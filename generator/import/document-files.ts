@@ -361,7 +361,7 @@ function parseYaml(text: string, lines: LineIndex): JsonValue {
     throw new DiagnosticsError(bag.items);
   let data;
   try {
-    data = dataWithinAliasBudget(doc, lines, bag);
+    data = dataWithinAliasBudget(doc, lines, bag, true);
   } catch (error) {
     if (isStackOverflow(error)) throw tooDeep(deepestPoint(text, lines, maxDocumentDepth));
     throw error;
