@@ -112,7 +112,8 @@ function resolveMergeSources(doc: Document): void {
       else if (isSeq(pair.value)) pair.value.items = pair.value.items.map(source);
     },
     Node(_key, node) {
-      // after its pair: an alias names the last anchor before it
+      // met in document order, each node before what it holds: an alias names the last
+      // anchor before it
       if (node.anchor) anchors.set(node.anchor, node);
     },
   });
