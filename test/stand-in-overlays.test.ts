@@ -30,9 +30,8 @@ file(
   "common/pet.yaml",
   "Pet:\n  type: object\n  required: [id]\n  properties:\n    id: { type: string }\n",
 );
-const doc = file(
-  "api/openapi.yaml",
-  `openapi: 3.1.0
+/** A document listing the Pets `petRef` names, with a webhook sending one when `webhook`. */
+const petsDocument = (petRef: string, webhook = false) => `openapi: 3.1.0
 info: { title: Pets, version: 1.0.0 }
 paths:
   /pets:
@@ -44,9 +43,22 @@ paths:
           description: ok
           content:
             application/json:
-              schema: { type: array, items: { $ref: "../common/pet.yaml#/Pet" } }
-`,
-);
+              schema: { type: array, items: { $ref: "${petRef}" } }
+${
+  webhook
+    ? `webhooks:
+  petAdded:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: "${petRef}" }
+      responses:
+        "200": { description: ok }
+`
+    : ""
+}`;
+const doc = file("api/openapi.yaml", petsDocument("../common/pet.yaml#/Pet"));
 // Adds a path the stand-in then serves, and a webhook the trigger then sends.
 const overlay = file(
   "api/apigen.overlay.yaml",
@@ -184,28 +196,7 @@ describe("mock and trigger read a document's remote $refs from the copies refMap
   // the same Pet, named by URL: `common/` is the local copy of what the URL names
   const remote = file(
     "remote/openapi.yaml",
-    `openapi: 3.1.0
-info: { title: Pets, version: 1.0.0 }
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema: { type: array, items: { $ref: "https://schemas.example.org/common/pet.yaml#/Pet" } }
-webhooks:
-  petAdded:
-    post:
-      requestBody:
-        content:
-          application/json:
-            schema: { $ref: "https://schemas.example.org/common/pet.yaml#/Pet" }
-      responses:
-        "200": { description: ok }
-`,
+    petsDocument("https://schemas.example.org/common/pet.yaml#/Pet", true),
   );
   const refMap = { "https://schemas.example.org/common/": join(dir, "common") };
 
