@@ -124,10 +124,11 @@ const cases: BrokenCase[] = [
   {
     name: "pattern-invalid",
     defect:
-      "a pattern with an unclosed group (the validators would throw SyntaxError at their first call), and one in Java's dialect (every id refused)",
+      "a pattern with an unclosed group (the validators would throw SyntaxError at their first call), one in Java's dialect (every id refused), and one with Python's end anchor (every username refused)",
     expected: [
       'test/fixtures/broken/pattern-invalid/api.yaml:9:14 - error pattern-invalid: pattern "^[A-Z]{4}-(\\\\d+$" is not a JavaScript regular expression: Unterminated group',
       'test/fixtures/broken/pattern-invalid/api.yaml:14:14 - error pattern-invalid: pattern "^\\\\p{XDigit}{8}$" is not a JavaScript regular expression: \\p{XDigit} is a character class of Java\'s dialect, which JavaScript reads as the text p{XDigit}',
+      'test/fixtures/broken/pattern-invalid/api.yaml:19:14 - error pattern-invalid: pattern "^[\\\\w.@+-]+\\\\z" is not a JavaScript regular expression: \\z is an anchor of Python, Ruby and PCRE patterns, which JavaScript reads as the letter z',
     ],
   },
   {

@@ -83,16 +83,6 @@ export function rangeConflict(key: "minimum" | "minLength", low: number, high: n
   return `${key} ${low} is more than ${other} ${high}, so no value fits: both are left out, so that no valid value is refused`;
 }
 
-/**
- * The first of `\A`, `\Z` and `\z` the pattern escapes: the start and end anchors of Python,
- * Ruby and PCRE patterns (Django's usernames, `^[\w.@+-]+\z`, which drf-spectacular writes),
- * which JavaScript reads as the letters A, Z and z, so that every value would have to end in a
- * `z`. Undefined when there is none (a backslash escaped itself is no escape of the letter).
- */
-function foreignAnchor(source: string): string | undefined {
-  return /(?:^|[^\\])(?:\\\\)*(\\[AZz])/.exec(source)?.[1];
-}
-
 /** The pattern's source into `facets`, or a note of why it is left out. */
 function copyPattern(
   ctx: ImportContext,
@@ -110,14 +100,11 @@ function copyPattern(
   const flags = literal ? (literal[2] ?? literal[4]!) : "";
   const syntax = patternSyntaxError(source);
   const matter = flagsThatMatter(source, flags);
-  const anchor = foreignAnchor(source);
   const why = matter
     ? `pattern ${pattern} is a regular expression literal whose flag${matter.length > 1 ? "s" : ""} ${matter} change${matter.length > 1 ? "" : "s"} what it matches, which a JSON Schema pattern cannot say`
     : syntax !== undefined
       ? `pattern ${pattern} is not a JavaScript regular expression (${syntax})`
-      : anchor !== undefined
-        ? `pattern ${pattern} has ${anchor}, an anchor of Python, Ruby and PCRE patterns, which JavaScript reads as the letter ${anchor.slice(1)}`
-        : patternLengthConflict(source, lengths.minLength, lengths.maxLength);
+      : patternLengthConflict(source, lengths.minLength, lengths.maxLength);
   if (why !== undefined) {
     note(ctx, facets, where, `${why}: the pattern is left out, so that no valid value is refused`);
     return;

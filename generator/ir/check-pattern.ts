@@ -16,17 +16,20 @@ export function patternSyntaxError(pattern: string): string | undefined {
   } catch (error) {
     return (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "");
   }
-  return foreignClass(pattern);
+  return foreignSyntax(pattern);
 }
 
 /**
- * A character class of Java's dialect, which JavaScript would read as other characters: a
- * POSIX class (`\p{XDigit}`, `\p{Print}`, `\p{Alnum}`: no Unicode property of JavaScript's)
- * or a class intersection (`[a-z&&[^aeiou]]`), as AWS's documents write their ids and names.
- * Such a pattern compiles only without the `u` flag, which reads `\p{XDigit}` as the text
- * `p{XDigit}`: every real id would be refused. Undefined for a pattern read as written.
+ * A construct of another dialect that JavaScript would read as other characters: a POSIX
+ * class of Java's (`\p{XDigit}`, `\p{Print}`, `\p{Alnum}`: no Unicode property of
+ * JavaScript's) or a class intersection (`[a-z&&[^aeiou]]`), as AWS's documents write their ids
+ * and names; or the start and end anchors of Python, Ruby and PCRE (`\A`, `\Z`, `\z`:
+ * Django's usernames, `^[\w.@+-]+\z`, which drf-spectacular writes), read as the letters A,
+ * Z and z, so that every value would have to end in a `z`. Such a pattern compiles only
+ * without the `u` flag: every real value would be refused. Undefined for a pattern read as
+ * written (a backslash escaped itself is no escape of what follows).
  */
-function foreignClass(pattern: string): string | undefined {
+function foreignSyntax(pattern: string): string | undefined {
   try {
     new RegExp(pattern, "u");
     return undefined;
@@ -38,6 +41,9 @@ function foreignClass(pattern: string): string | undefined {
     return `${property} is a character class of Java's dialect, which JavaScript reads as the text ${property.slice(1)}`;
   if (/\[(?:[^\]\\]|\\.)*&&\[/.test(pattern))
     return "[a&&[b]] is a class intersection of Java's dialect, which JavaScript reads as the characters & and [";
+  const anchor = /(?:^|[^\\])(?:\\\\)*(\\[AZz])/.exec(pattern)?.[1];
+  if (anchor !== undefined)
+    return `${anchor} is an anchor of Python, Ruby and PCRE patterns, which JavaScript reads as the letter ${anchor.slice(1)}`;
   return undefined;
 }
 
