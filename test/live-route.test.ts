@@ -73,6 +73,25 @@ describe("generate from a document, in process", () => {
     );
   });
 
+  it("reads a document in UTF-16 by its byte order mark (as Windows PowerShell 5 saves one), and UTF-8 with one", () => {
+    const text = readFileSync(petstore, "utf8");
+    const fromUtf8 = filesOf(
+      runPipeline({ specDir: petstore, outDir: join(dir, "u0") }),
+      "test/fixtures/import/petstore.yaml",
+    );
+    const bom = (name: string, bytes: Buffer) => {
+      const file = join(dir, name);
+      writeFileSync(file, bytes);
+      return filesOf(runPipeline({ specDir: file, outDir: join(dir, `${name}-out`) }), name);
+    };
+    const be = Buffer.from(text, "utf16le").swap16();
+    expect(
+      bom("le.yaml", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")])),
+    ).toEqual(fromUtf8);
+    expect(bom("be.yaml", Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).toEqual(fromUtf8);
+    expect(bom("bom.yaml", Buffer.from(`\uFEFF${text}`))).toEqual(fromUtf8);
+  });
+
   it("locates a problem of the data the document gives at the operation's pointer and line", () => {
     const imported = importDocumentSpec({ spec: petstore });
     const endpoints = imported.data.flatMap((file) =>

@@ -200,8 +200,23 @@ export class DocumentReach {
     }
     this.bytesRead += bytes.length;
     this.filesRead.set(this.nameOf(real), bytes);
-    return new TextDecoder().decode(bytes);
+    return documentText(bytes);
   }
+}
+
+/**
+ * A document file's text: UTF-16 where a byte order mark says so (YAML 1.2 reads UTF-16, and
+ * Windows PowerShell 5's `>` writes it: `Invoke-RestMethod .../openapi.json > openapi.json`),
+ * else UTF-8, its byte order mark dropped.
+ */
+export function documentText(bytes: Uint8Array): string {
+  const encoding =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? "utf-16le"
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? "utf-16be"
+        : "utf-8";
+  return new TextDecoder(encoding).decode(bytes);
 }
 
 /** `64 MiB`, or `0.5 KiB` for the small caps of tests. */

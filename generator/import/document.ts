@@ -24,6 +24,7 @@ import {
 import { movedRef, type PointerMap } from "./pointer-map.ts";
 import {
   childPointer,
+  documentText,
   DocumentReach,
   fragmentPointer,
   parseText,
@@ -97,7 +98,7 @@ export class OpenApiDocument {
         copiesOf(options.refMap),
       );
       const shown = urlShown(path);
-      const text = new TextDecoder().decode(options.fetched);
+      const text = documentText(options.fetched);
       this.texts?.set(shown, text);
       const { value, json } = parseText(shown, shown, text);
       this.root = { path: shown, real: "", shown, text, value, json };
