@@ -279,6 +279,19 @@ describe("bad input is an error at its place, and nothing is written", () => {
     );
   });
 
+  it("reports a comment in JSON at its place (YAML would have read it as part of the next key, losing `info`)", async () => {
+    const json = (comment: string) =>
+      `{\n  "openapi": "3.0.3", ${comment}\n  "info": { "title": "T", "version": "1" },\n  "paths": {}\n}\n`;
+    const message =
+      "error import-syntax: not valid JSON or YAML: a comment, which JSON does not have (take it out, or write the document as YAML, whose comments begin with #)";
+    expect(await failing(json("// the version"), "doc.json")).toContain(
+      `doc.json:2:23 - ${message}`,
+    );
+    expect(await failing(json("\n  /* the API */"), "doc.json")).toContain(
+      `doc.json:3:3 - ${message}`,
+    );
+  });
+
   it("never writes into a folder that holds files", async () => {
     const outSpec = join(scratch(), "spec");
     mkdirSync(outSpec);

@@ -299,7 +299,10 @@ export function parseText(shown: string, name: string, text: string): ParsedText
       parsed = { value: JSON.parse(text) as JsonValue, json: true };
     } catch (error) {
       // YAML reads JSON too, and reports the position of the problem; past its cap, JSON says.
-      if (text.length > maxSpecFileBytes) throw jsonSyntax(error, lines);
+      // A comment (JSONC's, as editors let one write) YAML would read as part of a key,
+      // losing the field it precedes: JSON says where it is.
+      if (text.length > maxSpecFileBytes || commentAt(text, error))
+        throw jsonSyntax(error, text, lines);
     }
   }
   if (!parsed && text.length > maxSpecFileBytes) {
@@ -324,16 +327,25 @@ export function parseText(shown: string, name: string, text: string): ParsedText
   return parsed;
 }
 
+/** Where JSON.parse's syntax error is, or undefined when its message does not say. */
+function errorPosition(error: unknown): number | undefined {
+  const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+  return position === undefined ? undefined : Number(position);
+}
+
+/** Whether JSON.parse stopped at a comment (`//` or `/*`), which JSON does not have. */
+function commentAt(text: string, error: unknown): boolean {
+  const at = errorPosition(error);
+  return at !== undefined && (text.startsWith("//", at) || text.startsWith("/*", at));
+}
+
 /** JSON.parse's syntax error as a diagnostic, at the position it names. */
-function jsonSyntax(error: unknown, lines: LineIndex): DiagnosticsError {
-  const message = (error as Error).message;
-  const position = /at position (\d+)/.exec(message)?.[1];
+function jsonSyntax(error: unknown, text: string, lines: LineIndex): DiagnosticsError {
+  const detail = commentAt(text, error)
+    ? "a comment, which JSON does not have (take it out, or write the document as YAML, whose comments begin with #)"
+    : (error as Error).message.replace(/ in JSON at position \d+.*$/s, "").slice(0, 200);
   const bag = new DiagnosticBag();
-  bag.report(
-    "import-syntax",
-    { detail: message.replace(/ in JSON at position \d+.*$/s, "").slice(0, 200) },
-    lines.at(position === undefined ? 0 : Number(position)),
-  );
+  bag.report("import-syntax", { detail }, lines.at(errorPosition(error) ?? 0));
   return new DiagnosticsError(bag.items);
 }
 
