@@ -699,6 +699,26 @@ describe("what real documents do", () => {
     });
   });
 
+  it("notes a title and a version the document does not give (OpenAPI requires both)", () => {
+    const without = (info: object | undefined) =>
+      imported(
+        document("no-info.json", JSON.stringify({ openapi: "3.0.3", info, paths: {} })),
+      ).read("api.yaml").api;
+    expect(without(undefined)).toMatchObject({
+      title: "API",
+      version: "0.0.0",
+      undocumented: [
+        "no info.title: the API is titled API (import: #)",
+        "no info.version: the package version is 0.0.0 (import: #)",
+      ],
+    });
+    const titled = without({ title: "Shop" });
+    expect(titled.undocumented).toBe(
+      "no info.version: the package version is 0.0.0 (import: #/info)",
+    );
+    expect(without({ title: "Shop", version: "2.1.0" })).not.toHaveProperty("undocumented");
+  });
+
   it("gives a path that differs from an earlier one only in parameter names the earlier names, with a note", () => {
     const { endpoints } = real().read("endpoints/orgs.yaml");
     const listed = endpoints["orgs.listAttestations"];

@@ -53,6 +53,13 @@ export function apiSection(ctx: ImportContext, packageName?: string): JsonObject
   carryNotes(root, api);
   carryNotes(info, api);
   api.version = packageVersion(ctx, info, api);
+  // OpenAPI requires both; a document without them (a comment that took `info` with it, a
+  // hand-written draft) still imports, and says what it was given instead
+  const infoAt = isObject(root.info) ? under(rootAt(ctx), "info") : rootAt(ctx);
+  if (!stringOf(info, "title")?.trim())
+    note(ctx, api, infoAt, `no info.title: the API is titled ${title}`);
+  if (stringOf(info, "version") === undefined)
+    note(ctx, api, infoAt, `no info.version: the package version is ${api.version}`);
   for (const key of ["termsOfService", "contact", "license", "summary"] as const)
     if (info[key] !== undefined) note(ctx, api, under(rootAt(ctx), "info", key), `info.${key}`);
   return api;
