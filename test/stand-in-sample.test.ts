@@ -72,6 +72,16 @@ const cases: [string, Shape][] = [
       pattern: "^[{(]?[0-9A-F]{8}[-]?([0-9A-F]{4}[-]?){3}[0-9A-F]{12}[)}]?$",
     },
   ],
+  // MongoDB Atlas's IP addresses: each octet ends in `.` not before the end, or the end, a
+  // choice only the lookahead checks (1 in 16 made at random was an IPv4 address)
+  [
+    "an alternative whose lookahead decides, checked only after",
+    {
+      t: "string",
+      pattern:
+        "^((25[0-5]|(2[0-4]|1\\d|[1-9]|)\\d)(\\.(?!$)|$)){4}|([0-9a-f]{1,4}:){7}[0-9a-f]{1,4}$",
+    },
+  ],
 ];
 
 describe("sample: a made-up value passes its shape's checks", () => {

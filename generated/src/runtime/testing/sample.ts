@@ -223,8 +223,13 @@ export function fromPattern(
   try {
     const source = pattern.replace(/^\^/, "").replace(/\$$/, "");
     const regExp = patternRegExp(pattern);
-    const made = generate(source, { at: 0, reach, longest }, random);
-    if (made !== undefined && regExp.test(made)) return made;
+    // a few tries: what a lookahead or an anchor inside asks is only checked after (Atlas's
+    // IPv4 `((25[0-5]|…)(\.(?!$)|$)){4}` takes `.` or the end at random, 1 in 16 right)
+    for (let attempt = 0; attempt < tries; attempt++) {
+      const made = generate(source, { at: 0, reach, longest }, random);
+      if (made !== undefined && regExp.test(made)) return made;
+      if (made === undefined) break;
+    }
     if (longest) return undefined;
     // the shortest value it says: each quantifier at its least, the first of each alternation
     // (Okta's durations `^P(?:$)(\d+Y)?…$`, whose `$` inside leaves only `P`)
@@ -234,6 +239,9 @@ export function fromPattern(
     return undefined;
   }
 }
+
+/** How many times a pattern is generated from before its shortest value is tried. */
+const tries = 24;
 
 /** The longest minimum length a made-up string is padded to (a spec's `minLength` is no budget). */
 const paddingLimit = 65_536;
