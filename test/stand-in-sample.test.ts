@@ -119,6 +119,8 @@ describe("sample: a made-up value passes its shape's checks", () => {
       // word boundaries, which write nothing (Unit's URLs)
       String.raw`(http(s)?:\/\/.)?(www\.)?[-a-zA-Z0-9@:%._\+~#=]{2,256}\.[a-z]{2,6}\b([-a-zA-Z0-9@:%_\+.~#?&//=]*)`,
       "^\\bid-\\d{3}\\B\\d$",
+      // a long fixed count: an Ethereum blob, 131,072 bytes in hex (the beacon node's API)
+      "^0x[a-fA-F0-9]{262144}$",
     ])
       for (let seed = 1; seed <= 20; seed++) {
         const made = fromPattern(pattern, seeded(seed));

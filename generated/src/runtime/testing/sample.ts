@@ -228,7 +228,7 @@ export function fromPattern(
     for (let attempt = 0; attempt < tries; attempt++) {
       const made = generate(source, { at: 0, reach, longest }, random);
       if (made !== undefined && regExp.test(made)) return made;
-      if (made === undefined) break;
+      if (made === undefined || made.length > retriedLength) break;
     }
     if (longest) return undefined;
     // the shortest value it says: each quantifier at its least, the first of each alternation
@@ -249,8 +249,14 @@ const paddingLimit = 65_536;
 /** The longest minimum length a pattern's value is stretched or padded to. */
 const stretchLimit = 1024;
 
-/** The longest text generating from a pattern makes: past it, no value (nested repeats multiply). */
-const madeLimit = 4096;
+/**
+ * The longest text generating from a pattern makes: past it, no value (nested repeats
+ * multiply). An Ethereum blob is `^0x[a-fA-F0-9]{262144}$`.
+ */
+const madeLimit = 1 << 19;
+
+/** The longest made value that is tried again when the pattern refuses it (each try costs its length). */
+const retriedLength = 4096;
 
 /** Where generating is in the source, and how far an unbounded quantifier repeats. */
 interface Cursor {
