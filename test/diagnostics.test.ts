@@ -41,6 +41,15 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "yaml-unclosed-quote",
+    defect:
+      "a description in double quotes never closed: the parser reads on to the end of the file and reports a missing quote there",
+    expected: [
+      // said at the first line after the quote's that is not indented past its key
+      "test/fixtures/broken/yaml-unclosed-quote/api.yaml:9:5 - error yaml-syntax: YAML syntax: the quoted value begun on line 8 is not closed before this line, which is not indented past its key: close the quote, or indent the value's lines past the key (or write it as a block scalar, |)",
+    ],
+  },
+  {
     name: "duplicate-key",
     defect: "`amount` appears twice in the same `fields` mapping",
     expected: [

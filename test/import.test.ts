@@ -279,6 +279,14 @@ describe("bad input is an error at its place, and nothing is written", () => {
     );
   });
 
+  it("reports a quoted value whose lines are not indented past its key at the first such line (DWD's weather API)", async () => {
+    const yaml =
+      'openapi: 3.0.3\ninfo:\n  description: "The weather service.\n<br>\nMore.\n  "\n  title: T\n  version: "1"\npaths: {}\n';
+    expect(await failing(yaml)).toContain(
+      "doc.yaml:4:1 - error import-syntax: not valid JSON or YAML: the quoted value begun on line 3 is not closed before this line, which is not indented past its key: close the quote, or indent the value's lines past the key (or write it as a block scalar, |)",
+    );
+  });
+
   it("reports a comment in JSON at its place (YAML would have read it as part of the next key, losing `info`)", async () => {
     const json = (comment: string) =>
       `{\n  "openapi": "3.0.3", ${comment}\n  "info": { "title": "T", "version": "1" },\n  "paths": {}\n}\n`;

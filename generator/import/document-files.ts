@@ -24,6 +24,7 @@ import {
   deepestPoint,
   isStackOverflow,
 } from "../load/yaml-guards.ts";
+import { yamlProblem } from "../load/yaml-errors.ts";
 import type { SourceLocation } from "../ir/model.ts";
 import { jsonOffset, JsonOffsets } from "./json-position.ts";
 
@@ -377,11 +378,8 @@ function parseYaml(text: string, lines: LineIndex): JsonValue {
   const problem = doc.errors[0];
   const bag = new DiagnosticBag();
   if (problem) {
-    bag.report(
-      "import-syntax",
-      { detail: problem.message.split("\n")[0]! },
-      lines.at(problem.pos[0]),
-    );
+    const { detail, offset } = yamlProblem(problem, text, /^\s*[{[]/.test(text));
+    bag.report("import-syntax", { detail }, lines.at(offset));
     throw new DiagnosticsError(bag.items);
   }
   if (!checkKeys(doc, lines, bag) || !checkAliases(doc, lines, bag))

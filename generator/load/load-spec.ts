@@ -15,6 +15,7 @@ import { fastParse, tooDeepAt } from "./fast-yaml.ts";
 import { DocumentLocator, PositionTreeLocator, SpecFile } from "./spec-file.ts";
 import { readSpecFolder, type SpecFolder } from "./spec-folder.ts";
 import { specText } from "./spec-text.ts";
+import { yamlProblem } from "./yaml-errors.ts";
 import {
   checkAliases,
   checkData,
@@ -47,18 +48,11 @@ function parseYaml(text: string, lines: LineIndex, bag: DiagnosticBag): Document
     return undefined;
   }
   for (const error of doc.errors) {
-    // The parser may point at the indentation before the token it means.
-    const offset = error.pos[0] + (/^[ \t]*/.exec(text.slice(error.pos[0]))?.[0].length ?? 0);
+    const { detail, offset } = yamlProblem(error, text);
     if (error.code === "DUPLICATE_KEY") {
       const key = /^["']?([^"':,{}\n]*)/.exec(text.slice(offset))?.[1]?.trim() || "?";
       bag.report("yaml-duplicate-key", { key }, at(offset));
-    } else {
-      bag.report(
-        "yaml-syntax",
-        { detail: error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "") },
-        at(offset),
-      );
-    }
+    } else bag.report("yaml-syntax", { detail }, at(offset));
   }
   return doc.errors.length > 0 ? undefined : doc;
 }

@@ -1,0 +1,91 @@
+/**
+ * The `yaml` parser's syntax errors as apigen reports them, for spec files and OpenAPI
+ * documents alike: the message without the parser's own "at line, column" (the diagnostic
+ * has its place), at the token it means rather than the indentation before it, and, where
+ * the parser's first error names a symptom, the cause a reader can act on.
+ */
+import type { YAMLError } from "yaml";
+
+/** What to say of a syntax error, and the text offset to say it at. */
+export interface YamlProblem {
+  detail: string;
+  offset: number;
+}
+
+/** The first line of the parser's message, without its position. */
+function plainMessage(error: YAMLError): string {
+  return error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/** How many spaces begin the line that starts at `start`. */
+const indentAt = (text: string, start: number): number =>
+  /^ */.exec(text.slice(start, start + 200))![0].length;
+
+/** Where the line holding `offset` starts. */
+const lineStartOf = (text: string, offset: number): number =>
+  text.lastIndexOf("\n", offset - 1) + 1;
+
+/** The line that starts at `start`, without its line end. */
+function lineAt(text: string, start: number): string {
+  const end = text.indexOf("\n", start);
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
+/** Whether the line holds a value in `quote` that it leaves open (`title: "Shop`). */
+function opensQuote(line: string, quote: string): boolean {
+  const start = new RegExp(`^\\s*(?:-\\s+)?(?:[^\\s#"'][^#]*?:\\s+)?${quote}`).exec(line);
+  if (!start) return false;
+  const rest = line.slice(start[0].length);
+  // within double quotes a backslash escapes the next character; single quotes double
+  const closes = (quote === '"' ? rest.replace(/\\./g, "") : rest).split(quote).length - 1;
+  return closes % 2 === 0;
+}
+
+/** How many lines back a quoted value's opening line is looked for. */
+const linesBack = 500;
+
+/**
+ * A quoted value left open. The parser reports a missing closing quote where the value, as it
+ * read it, ends: at the end of the file, or where a line less indented stops it. Said instead
+ * at the first line after the value's opening line that is not indented past the value's key,
+ * which is either where the quote should have closed or a line of the value that needs
+ * indenting (DWD's weather API writes a description in double quotes over lines from column 1,
+ * which YAML and js-yaml refuse); else at the opening quote.
+ */
+function openQuote(error: YAMLError, text: string, offset: number): YamlProblem | undefined {
+  const quote = /Missing closing (["'])quote/.exec(error.message)?.[1];
+  if (error.code !== "MISSING_CHAR" || quote === undefined) return undefined;
+  let open = lineStartOf(text, Math.min(offset, text.length));
+  for (let back = 0; !opensQuote(lineAt(text, open), quote); back++) {
+    if (open === 0 || back === linesBack) return undefined;
+    open = lineStartOf(text, open - 1);
+  }
+  const keyIndent = indentAt(text, open);
+  const line = text.slice(0, open).split("\n").length;
+  for (let next = text.indexOf("\n", open) + 1; next > 0; next = text.indexOf("\n", next) + 1) {
+    if (/^[ \t]*$/.test(lineAt(text, next))) continue;
+    const indent = indentAt(text, next);
+    if (indent <= keyIndent)
+      return {
+        detail: `the quoted value begun on line ${line} is not closed before this line, which is not indented past its key: close the quote, or indent the value's lines past the key (or write it as a block scalar, |)`,
+        offset: next + indent,
+      };
+  }
+  return {
+    detail: "this quoted value is never closed",
+    offset: open + lineAt(text, open).indexOf(quote),
+  };
+}
+
+/**
+ * What to report of the parser's `error` in `text`. `flow` is true for a document written as
+ * JSON (whose lines may be indented any way), where only the parser's message is given.
+ */
+export function yamlProblem(error: YAMLError, text: string, flow = false): YamlProblem {
+  // The parser may point at the indentation before the token it means.
+  const at = error.pos[0];
+  const offset = at + (/^[ \t]*/.exec(text.slice(at, at + 200))?.[0].length ?? 0);
+  return (
+    (flow ? undefined : openQuote(error, text, offset)) ?? { detail: plainMessage(error), offset }
+  );
+}
