@@ -120,9 +120,15 @@ function refusalFor(
   const codes = new Map(model.errors.codes.map((c) => [c.code, c]));
   const codeOf = (e: ErrorResponse) => (e.code === undefined ? undefined : codes.get(e.code));
   const others = model.credentials.filter((c) => c.id !== credential.id).map((c) => c.id);
-  const area = endpoint.errors.filter(
-    (e) => e.scope.kind !== "all" && (e.status === 401 || e.status === 403),
-  );
+  // the area's own credential errors, 401 first (a credential missing or not accepted is a
+  // failed authentication, RFC 9110 15.5.2; 403 refuses one that was accepted); else the
+  // API-wide 401 (Twilio's 20003), not an API-wide 403, which is about permissions
+  const own = endpoint.errors
+    .filter((e) => e.scope.kind !== "all" && (e.status === 401 || e.status === 403))
+    .sort((a, b) => Number(a.status) - Number(b.status));
+  const area = own.length
+    ? own
+    : endpoint.errors.filter((e) => e.scope.kind === "all" && e.status === 401);
   const ownKind = area.find((e) => codeOf(e)?.name === credential.id + suffix[kind]);
   const general = model.errors.codes.find(
     (c) =>
@@ -145,7 +151,7 @@ function refusalFor(
   if (ownKind) return refusal(numericStatus(ownKind.status)!, ownKind.code);
   if (general) return refusal(numericStatus(areaOfKind?.status) ?? 401, general.code);
   if (areaOfKind) return refusal(numericStatus(areaOfKind.status)!, areaOfKind.code);
-  return refusal(kind === "missing" ? 401 : 403, undefined);
+  return refusal(401, undefined);
 }
 
 const other = (kind: Kind): Kind => (kind === "missing" ? "rejected" : "missing");
