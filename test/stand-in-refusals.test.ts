@@ -8,12 +8,17 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { buildStandIn } from "../generator/ir/build-stand-in.ts";
+import { shapeValidator } from "../generator/ir/shape-validator.ts";
+import { shapeTableOf } from "../generator/ir/stand-in-shapes.ts";
 import { credentialChecks } from "../generator/ir/stand-in-refusals.ts";
 import { loadApiModel } from "../generator/pipeline.ts";
+import { refuse } from "../generator/runtime/testing/answers.ts";
+import { validate } from "../generator/runtime/validate.ts";
 import { tempDir } from "./helpers.ts";
 
-/** The missing and refused answers of the one endpoint of a spec with these errors. */
-function refusals(errors: string): Record<"missing" | "rejected", [number, unknown]> {
+/** The model of a spec with these errors (and types), one endpoint behind an API key. */
+function modelWith(errors: string, types = "") {
   const dir = tempDir("apigen-refusals-");
   try {
     writeFileSync(
@@ -24,6 +29,7 @@ function refusals(errors: string): Record<"missing" | "rejected", [number, unkno
         "  apiKey: { in: header, header: X-Api-Key }",
         "errors:",
         errors,
+        ...(types ? ["types:", types] : []),
         "endpoints:",
         "  items.get:",
         "    method: GET",
@@ -34,15 +40,20 @@ function refusals(errors: string): Record<"missing" | "rejected", [number, unkno
         "",
       ].join("\n"),
     );
-    const { model } = loadApiModel({ specDir: dir });
-    const [check] = credentialChecks(model.endpoints[0]!, model);
-    return {
-      missing: [check!.missing.status, check!.missing.code],
-      rejected: [check!.rejected.status, check!.rejected.code],
-    };
+    return loadApiModel({ specDir: dir }).model;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The missing and refused answers of the one endpoint of a spec with these errors. */
+function refusals(errors: string): Record<"missing" | "rejected", [number, unknown]> {
+  const model = modelWith(errors);
+  const [check] = credentialChecks(model.endpoints[0]!, model);
+  return {
+    missing: [check!.missing.status, check!.missing.code],
+    rejected: [check!.rejected.status, check!.rejected.code],
+  };
 }
 
 describe("credential refusals of the stand-in", () => {
@@ -74,5 +85,39 @@ describe("credential refusals of the stand-in", () => {
     ],
   ])("%s", (_, errors, want) => {
     expect(refusals(errors)).toEqual(want);
+  });
+});
+
+describe("error bodies of the stand-in", () => {
+  it.each([
+    [
+      "Twilio's: the HTTP status in `status`, a made-up `more_info`",
+      "  body: TwilioError\n  codes: { 20003: { meaning: Authentication failed. } }\n  responses:\n    - { status: 401, code: 20003 }",
+      "  TwilioError:\n    fields:\n      code: { type: integer, required: true }\n      message: { type: string, required: true }\n      more_info: { type: string, format: uri, required: true }\n      status: { type: integer, required: true }",
+      { code: 20003, message: expect.any(String), more_info: expect.any(String), status: 401 },
+    ],
+    [
+      "Slack's: no field a refusal fills, still in its type",
+      "  body: SlackError",
+      "  SlackError:\n    fields:\n      ok: { const: false, required: true }\n      error: { type: string, required: true }",
+      { ok: false, error: expect.any(String) },
+    ],
+    [
+      "Shopify's: a union of a text, a list and a map, required",
+      "  body: ShopifyError",
+      '  ShopifyError:\n    fields:\n      errors: { required: true, union: [string, "string[]", "map<string[]>"] }',
+      { errors: expect.anything() },
+    ],
+  ])("%s", (_, errors, types, want) => {
+    const model = modelWith(errors, types);
+    const { table } = buildStandIn(model);
+    const check = credentialChecks(model.endpoints[0]!, model)[0]!;
+    const answer = refuse(table, { errorBody: "default" }, check.rejected);
+    const body = JSON.parse(answer.body) as unknown;
+    expect(body).toEqual(want);
+    // valid against the package's own checks of the error body's type
+    const shape = { t: "ref", name: model.errors.body! } as const;
+    const shapes = shapeTableOf(model.types, [{ kind: "ref", name: model.errors.body! } as never]);
+    expect(validate(shapeValidator(shape, shapes), body, "body")).toEqual([]);
   });
 });

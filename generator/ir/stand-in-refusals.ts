@@ -3,7 +3,9 @@
  * rejected credential gets on each endpoint, how each area's error body is built, and the
  * tag a `.tag`-style body carries. docs/testing.md states the rules in words.
  */
+import { hashText, sample, seeded } from "../runtime/testing/sample.ts";
 import type { CredentialCheck, ErrorTemplate, Refusal } from "../runtime/testing/table.ts";
+import { shapeOf, shapeTableOf } from "./stand-in-shapes.ts";
 import type {
   ApiModel,
   Credential,
@@ -32,13 +34,16 @@ export const reasonTags: Record<number, string> = {
 export const reasonTag = (status: number): string => reasonTags[status] ?? `status_${status}`;
 
 const codeNames = new Set(["code", "error_code", "errorCode"]);
+const statusNames = new Set(["status", "statusCode", "status_code", "httpStatus", "http_status"]);
 const messageNames = new Set(["message", "msg", "detail", "error_description", "description"]);
 const tagNames = new Set([".tag", "tag"]);
 
 /**
- * How an error body of `type` is built: constant fields kept, the code, tag and message
- * fields found by name, lists of error objects repeated per message. `undefined` when the
- * type has none of them.
+ * How an error body of `type` is built: constant fields kept, the code, tag, message and
+ * status fields found by name, lists of error objects repeated per message, and every other
+ * field the body requires given a made-up value of its type (Shopify's `errors`, Twilio's
+ * `more_info`), so that the body passes the package's own validation. `undefined` when the
+ * type has no field either way.
  */
 export function errorTemplateOf(
   type: TypeNode,
@@ -58,20 +63,45 @@ export function errorTemplateOf(
   if (type.kind !== "object") return undefined;
   const fields: [string, ErrorTemplate][] = [];
   for (const field of type.fields) {
-    const slot = slotOf(field.name, field.type);
-    const template = slot ? { slot } : errorTemplateOf(field.type, types, depth + 1);
+    const slot = slotOf(field.name, resolved(field.type, types));
+    const template: ErrorTemplate | undefined = slot
+      ? { slot, ...(field.required ? { otherwise: madeUp(field.type, types, field.name) } : {}) }
+      : (errorTemplateOf(field.type, types, depth + 1) ??
+        (field.required ? { fixed: madeUp(field.type, types, field.name) } : undefined));
     if (template) fields.push([field.name, template]);
   }
-  // Constant parts (`result: { success: false }`) are kept; the whole body needs one slot.
-  const template = fields.length > 0 ? { fields } : undefined;
-  return depth > 0 || (template && hasSlot(template)) ? template : undefined;
+  // Constant parts (`result: { success: false }`) are kept. A body no part of a refusal fills
+  // (Slack's `{ ok: false, error }`) is still answered in its type, its required fields made up.
+  return fields.length > 0 ? { fields } : undefined;
 }
 
-function slotOf(name: string, type: TypeNode): "code" | "tag" | "message" | undefined {
+/** A type with its alias refs followed (a field typed by a named string or integer). */
+function resolved(type: TypeNode, types: ReadonlyMap<string, NamedType>): TypeNode {
+  for (let depth = 0; type.kind === "ref" && depth < 8; depth++) {
+    const target = types.get(type.name);
+    if (!target) break;
+    type = target.type;
+  }
+  return type;
+}
+
+/** A value of `type` as the stand-in makes one up, the same at every generation. */
+function madeUp(type: TypeNode, types: ReadonlyMap<string, NamedType>, name: string): unknown {
+  const table = shapeTableOf([...types.values()], [type]);
+  return sample(shapeOf(type, types), table, seeded(hashText(name)));
+}
+
+function slotOf(name: string, type: TypeNode): "code" | "tag" | "message" | "status" | undefined {
   if (codeNames.has(name)) return "code";
   if (tagNames.has(name)) return "tag";
   if (messageNames.has(name) && (type.kind === "primitive" || type.kind === "unknown"))
     return "message";
+  if (
+    statusNames.has(name) &&
+    type.kind === "primitive" &&
+    ["integer", "number"].includes(type.name)
+  )
+    return "status";
   return undefined;
 }
 

@@ -12,14 +12,18 @@ interface Parts {
   code: string | number | undefined;
   tag: string | undefined;
   messages: string[];
+  status: number | undefined;
+}
+
+/** The part of a refusal a slot takes. */
+function slotValue(slot: "code" | "tag" | "message" | "status", parts: Parts): unknown {
+  if (slot === "message") return parts.messages.join("; ");
+  return slot === "code" ? parts.code : slot === "tag" ? parts.tag : parts.status;
 }
 
 /** The value of a template for a refusal's parts; `undefined` for a slot the refusal leaves empty. */
 function fill(template: ErrorTemplate, parts: Parts): unknown {
-  if ("slot" in template) {
-    if (template.slot === "message") return parts.messages.join("; ");
-    return template.slot === "code" ? parts.code : parts.tag;
-  }
+  if ("slot" in template) return slotValue(template.slot, parts) ?? template.otherwise;
   if ("fixed" in template) return template.fixed;
   if ("list" in template) {
     const item = template.list;
@@ -46,7 +50,7 @@ export function errorBodyOf(
   code: string | number | undefined,
   message: string,
 ): unknown {
-  return fill(template, { code, tag: undefined, messages: [message] });
+  return fill(template, { code, tag: undefined, messages: [message], status: undefined });
 }
 
 /** A JSON answer. */
@@ -78,6 +82,7 @@ export function refuse(
     code: refusal.code,
     tag: refusal.tag ?? table.reasonTags[refusal.status] ?? "error",
     messages,
+    status: refusal.status,
   };
   return json(refusal.status, template ? fill(template, parts) : { message: messages }, headers);
 }

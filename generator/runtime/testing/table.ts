@@ -7,7 +7,7 @@
 import type { Validator } from "../validate.js";
 import type { DeliveryEvent } from "./deliver.js";
 import type { RouteExpand } from "./expand.js";
-import type { Shape, ShapeLiteral, ShapeTable } from "./shape.js";
+import type { Shape, ShapeTable } from "./shape.js";
 
 /** A refusal the stand-in answers: status, the catalogue's code or tag, and words for people. */
 export interface Refusal {
@@ -18,12 +18,14 @@ export interface Refusal {
 }
 
 /**
- * How an error body is built: `slot` takes the refusal's code, tag or message (left out when
- * the refusal has none); `list` repeats its item once per message (one per validation issue).
+ * How an error body is built: `slot` takes the refusal's code, tag, message or HTTP status
+ * (`otherwise` where the refusal has none, for a field the body requires; else left out);
+ * `fixed` is a value of the field's type (a constant, or one made up for a required field the
+ * refusal does not fill); `list` repeats its item once per message (one per validation issue).
  */
 export type ErrorTemplate =
-  | { slot: "code" | "tag" | "message" }
-  | { fixed: ShapeLiteral | null }
+  | { slot: "code" | "tag" | "message" | "status"; otherwise?: unknown }
+  | { fixed: unknown }
   | { fields: [string, ErrorTemplate][] }
   | { list: ErrorTemplate };
 
