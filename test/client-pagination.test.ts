@@ -244,6 +244,37 @@ describe("each style walks all 1,050 items over many pages, and stops where the 
   });
 });
 
+describe("against the package's own stand-in: every style walks two pages and ends", () => {
+  it.each([
+    ["cursor (has_more)", (c: any) => c.customers.list({ limit: 25 })],
+    ["nextToken", (c: any) => c.files.list({ page_size: 20 })],
+    ["offset (total_count)", (c: any) => c.events.list({ limit: 25 })],
+    ["page (an empty page ends it)", (c: any) => c.repos.list("acme", { per_page: 30 })],
+    ["link header", (c: any) => c.issues.list({ per_page: 15 })],
+    ["link in the body (null at the end)", (c: any) => c.things.list({ size: 50 })],
+  ])("%s", async (_, list) => {
+    const testing = await import(pathToFileURL(join(out, "src/testing.ts")).href);
+    const { responseValidators } = await import(pathToFileURL(join(out, "src/validators.ts")).href);
+    const lines: string[] = [];
+    const standIn = await testing.listen(
+      testing.createStandIn({ log: (line: string) => lines.push(line) }),
+    );
+    try {
+      // every page checked against the spec's types as it arrives
+      const items: unknown[] = [];
+      for await (const item of list(
+        client({ baseUrl: standIn.url, validateResponses: "throw", responseValidators }),
+      ))
+        items.push(item);
+      expect(items.length).toBeGreaterThan(0);
+      expect(lines).toHaveLength(2);
+      expect(lines.every((line) => / -> 200$/.test(line))).toBe(true);
+    } finally {
+      await standIn.close();
+    }
+  });
+});
+
 describe("what a later page sends", () => {
   it("the first page's other parameters as they were placed (styles, defaults sent), the moving value after them", async () => {
     const list = client().events.list({ kinds: ["a b", "c"], offset: 1000, limit: 25 });

@@ -76,6 +76,7 @@ export const runtimeModules = [
   "testing/memory.ts",
   "testing/prefer.ts",
   "testing/expand.ts",
+  "testing/paging.ts",
   "testing/core.ts",
   "testing/deliver.ts",
   "testing/stand-in.ts",

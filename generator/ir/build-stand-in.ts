@@ -15,8 +15,10 @@ import type {
   VersionHeader,
 } from "../runtime/testing/table.ts";
 import { expandableFieldAt, expandablePaths } from "./build-expand.ts";
+import { routePagingOf } from "./stand-in-paging.ts";
 import { resolveType, urlValueOf as urlValueOfType, type TypeLookup } from "./callback-routing.ts";
 import type { ExpandablePath, RouteExpand } from "../runtime/testing/expand.ts";
+import type { RoutePaging } from "../runtime/testing/paging.ts";
 import type {
   ApiModel,
   Endpoint,
@@ -238,7 +240,14 @@ function routeOf(
     errors: listedRefusals(endpoint, model).map(tag),
     ...(state ? { state } : {}),
     ...expandOf(endpoint, model),
+    ...pagingOf(endpoint, types),
   };
+}
+
+/** The route's paging (runtime/testing/paging.ts), for an endpoint that pages. */
+function pagingOf(endpoint: Endpoint, types: TypeLookup): { paging?: RoutePaging } {
+  const paging = routePagingOf(endpoint, types);
+  return paging ? { paging } : {};
 }
 
 /** The route's expand list and, per path, the shapes of the id and of the object. */

@@ -20,6 +20,7 @@ import type { Memory } from "./memory.js";
 import { appliedPreference, preferenceOf, preferredRefusal } from "./prefer.js";
 import { checkCredentials, matchPath, mostSpecific, readParams } from "./request.js";
 import { applyExpansion, askedPaths } from "./expand.js";
+import { paged } from "./paging.js";
 import { hashText, sample, seeded, token, type Random } from "./sample.js";
 import type { Shape } from "./shape.js";
 import type { StandInOptions } from "./stand-in.js";
@@ -68,6 +69,7 @@ function respond(
   body?: unknown,
   streamError?: string,
   params: Record<string, unknown> = {},
+  query: URLSearchParams = new URLSearchParams(),
 ): OutboundResponse {
   const streamed = route.streamResponse;
   const asked = streamed && (body as Record<string, unknown> | undefined)?.[streamed.flag] === true;
@@ -96,6 +98,7 @@ function respond(
     const asked = askedPaths(route.expand, params, body);
     applyExpansion(value, route.expand.paths, asked, ctx.table.types, random);
   }
+  if (route.paging && !asked) value = paged(route.paging, value, headers, query);
   const type = r.contentType ?? "application/json";
   if (r.kind === "json") return json(r.status, value, { "Content-Type": type, ...headers });
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -227,7 +230,7 @@ function serve(
   if (issues.length > 0) return invalid(ctx, route, issues.map(issueText));
   const step = route.state ? ctx.memory.apply(route.state, params, body, text) : {};
   if ("refusal" in step) return refuse(ctx.table, route, step.refusal);
-  const answer = respond(ctx, route, random, step.made, body, streamError, params);
+  const answer = respond(ctx, route, random, step.made, body, streamError, params, query);
   if (!route.response.notModified) return answer;
   const tags = headers.get("if-none-match");
   return conditionally(answer, tags, headers.get("if-modified-since"), hashText);

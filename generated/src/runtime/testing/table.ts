@@ -10,6 +10,7 @@
 import type { Validator } from "../validate.js";
 import type { DeliveryEvent } from "./deliver.js";
 import type { RouteExpand } from "./expand.js";
+import type { RoutePaging } from "./paging.js";
 import type { Shape, ShapeTable } from "./shape.js";
 
 /** A refusal the stand-in answers: status, the catalogue's code or tag, and words for people. */
@@ -129,6 +130,8 @@ export interface RouteData {
   state?: RouteState;
   /** Where a request lists the fields to expand, and the answer's expandable paths. */
   expand?: RouteExpand;
+  /** How the answer pages: a walk of two pages (paging.ts). */
+  paging?: RoutePaging;
   /**
    * Of an API versioned by a header: what the route answers under each version other than
    * the current one (whose answers are the route's own), by version.
