@@ -29,20 +29,21 @@ export function routePagingOf(endpoint: Endpoint, types: TypeLookup): RoutePagin
   const p = endpoint.pagination;
   const body = endpoint.response.body;
   if (!p || !body) return undefined;
+  // copies: the model is plain data, and no two of its places share an array
   const common = {
-    items: p.items,
-    ...("hasMore" in p && p.hasMore ? { hasMore: p.hasMore } : {}),
-    ...("total" in p && p.total ? { total: p.total } : {}),
+    items: [...p.items],
+    ...("hasMore" in p && p.hasMore ? { hasMore: [...p.hasMore] } : {}),
+    ...("total" in p && p.total ? { total: [...p.total] } : {}),
   };
   switch (p.style) {
     case "cursor":
-      return { ...common, style: "cursor", param: p.param, cursor: p.cursor };
+      return { ...common, style: "cursor", param: p.param, cursor: [...p.cursor] };
     case "nextToken":
       return {
         ...common,
         style: "nextToken",
         param: p.param,
-        token: p.token,
+        token: [...p.token],
         end: endOf(body, p.token, types),
       };
     case "offset":
@@ -54,7 +55,7 @@ export function routePagingOf(endpoint: Endpoint, types: TypeLookup): RoutePagin
         ...common,
         style: "link",
         ...(p.field
-          ? { field: p.field, end: endOf(body, p.field, types) }
+          ? { field: [...p.field], end: endOf(body, p.field, types) }
           : { header: p.header ?? "Link" }),
       };
     default: {
