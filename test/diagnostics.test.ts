@@ -50,6 +50,25 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "type-typos",
+    defect:
+      "a key misspelled (`requried`), and a field dedented out of its type's fields: the nearest key, and where a field goes; a type's keys listed without a parameter's",
+    expected: [
+      "test/fixtures/broken/type-typos/api.yaml:11:30 - error schema-unknown-key: unknown key requried here (did you mean required?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/type-typos/api.yaml:12:5 - error schema-unknown-key: unknown key color here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
+    ],
+  },
+  {
+    name: "type-names",
+    defect:
+      "types as other languages name them (`String`, `bool`) and a default of the wrong kind: the built-in meant, and the type the default is not of",
+    expected: [
+      "test/fixtures/broken/type-names/api.yaml:10:19 - error unresolved-ref: unknown type String; did you mean string?",
+      'test/fixtures/broken/type-names/api.yaml:11:19 - error type-expr-syntax: cannot read type expression "bool": bool is not a type (did you mean boolean?); named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]',
+      'test/fixtures/broken/type-names/api.yaml:12:39 - error type-conflict: default "50" is not a value of the type (integer)',
+    ],
+  },
+  {
     name: "duplicate-key",
     defect: "`amount` appears twice in the same `fields` mapping",
     expected: [
@@ -185,7 +204,7 @@ const cases: BrokenCase[] = [
     name: "unknown-key",
     defect: "`feilds` instead of `fields`",
     expected: [
-      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, slashes, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
     ],
   },
   {
@@ -368,7 +387,7 @@ const cases: BrokenCase[] = [
     name: "type-expr-lowercase",
     defect: "strng: a lower-case word that is no built-in",
     expected: [
-      'test/fixtures/broken/type-expr-lowercase/api.yaml:9:17 - error type-expr-syntax: cannot read type expression "strng": strng is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]',
+      'test/fixtures/broken/type-expr-lowercase/api.yaml:9:17 - error type-expr-syntax: cannot read type expression "strng": strng is not a type (did you mean string?); named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]',
     ],
   },
   {
@@ -699,7 +718,7 @@ const cases: BrokenCase[] = [
     defect: "schema problems in two files and a YAML syntax error in a third",
     expected: [
       "test/fixtures/broken/many-problems-load/a.yaml:4:12 - error schema-wrong-type: expected a string, got number 1",
-      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here; expected one of: type, description, undocumented, required, nullable, deprecated, name, in, style, default, sendDefault, slashes, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
       'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, QUERY',
@@ -717,18 +736,18 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/params-misused/api.yaml:20:53 - error param-default-missing: parameter sort has `sendDefault: true` but no `default:` to send",
       "test/fixtures/broken/params-misused/api.yaml:22:30 - error unknown-error-code: error code card_declinde is not in errors.codes",
       "test/fixtures/broken/params-misused/api.yaml:29:7 - error param-header-duplicate: header parameter if-none-match is also listed in the endpoint's `headers:`; keep one",
-      'test/fixtures/broken/params-misused/api.yaml:30:54 - error type-conflict: default "30" is not a value of the type',
+      'test/fixtures/broken/params-misused/api.yaml:30:54 - error type-conflict: default "30" is not a value of the type (integer)',
       "test/fixtures/broken/params-misused/api.yaml:31:7 - error param-header-reserved: header parameter authorization is a header the client sets: use `headers:` for Accept and Content-Type, a credential for Authorization; fetch writes Content-Length, Host, Connection and the other framing headers itself",
       // fetch writes it from the body (Vercel's artifact upload declares it)
       "test/fixtures/broken/params-misused/api.yaml:32:7 - error param-header-reserved: header parameter Content-Length is a header the client sets: use `headers:` for Accept and Content-Type, a credential for Authorization; fetch writes Content-Length, Host, Connection and the other framing headers itself",
       "test/fixtures/broken/params-misused/api.yaml:36:23 - error head-response-body: a HEAD response has no body; declare the GET endpoint's body instead",
       "test/fixtures/broken/params-misused/api.yaml:43:22 - error param-placement-callback: parameter X-Trace is `in: header`: callbacks take path, query and trailing parameters only",
       // the stand-in answers with an example: one of another type would be refused by the package's checks
-      'test/fixtures/broken/params-misused/api.yaml:48:36 - error type-conflict: example "1551718800" is not a value of the type',
-      'test/fixtures/broken/params-misused/api.yaml:49:44 - error type-conflict: example "medium" is not a value of the type',
+      'test/fixtures/broken/params-misused/api.yaml:48:36 - error type-conflict: example "1551718800" is not a value of the type (number)',
+      'test/fixtures/broken/params-misused/api.yaml:49:44 - error type-conflict: example "medium" is not a value of the type (one of "low", "high")',
       // an object's example that is its JSON text (Microcks'), an array's that is an object
-      'test/fixtures/broken/params-misused/api.yaml:54:14 - error type-conflict: example "{\\"name\\": \\"Gogs\\"}" is not a value of the type',
-      'test/fixtures/broken/params-misused/api.yaml:57:14 - error type-conflict: example {"ts":1} is not a value of the type',
+      'test/fixtures/broken/params-misused/api.yaml:54:14 - error type-conflict: example "{\\"name\\": \\"Gogs\\"}" is not a value of the type (an object)',
+      'test/fixtures/broken/params-misused/api.yaml:57:14 - error type-conflict: example {"ts":1} is not a value of the type (an array)',
     ],
   },
   {
@@ -928,7 +947,7 @@ const cases: BrokenCase[] = [
     defect: "pagination with an unknown style, an unknown key, and a field path with an empty step",
     expected: [
       'test/fixtures/broken/pagination-schema/api.yaml:11:26 - error schema-not-allowed: "cursr" is not allowed here; expected one of: cursor, nextToken, offset, page, link',
-      "test/fixtures/broken/pagination-schema/api.yaml:16:32 - error schema-unknown-key: unknown key itemz here; expected one of: style, items, param, cursor, hasMore, token, offset, limit, total, page, perPage, header, field, stopOnEmptyPage",
+      "test/fixtures/broken/pagination-schema/api.yaml:16:32 - error schema-unknown-key: unknown key itemz here (did you mean items?); expected one of: style, items, param, cursor, hasMore, token, offset, limit, total, page, perPage, header, field, stopOnEmptyPage",
       'test/fixtures/broken/pagination-schema/api.yaml:21:39 - error schema-bad-name: value "links..next" is not a dot path of field names such as links.next',
     ],
   },

@@ -100,7 +100,7 @@ export const catalogue = {
   },
   "schema-unknown-key": {
     severity: "error",
-    message: "unknown key {key} here; expected one of: {allowed}",
+    message: "unknown key {key} here{hint}; expected one of: {allowed}",
   },
   "schema-comma-in-flow": {
     severity: "error",

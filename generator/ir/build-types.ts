@@ -223,7 +223,8 @@ export class TypeBuilder {
     else
       this.ctx.bag.report(
         "unresolved-ref",
-        { name: ref.name, hint: suggestion(ref.name, known) },
+        // `String` is most likely the built-in string, written as in Java or C#
+        { name: ref.name, hint: suggestion(ref.name, [...builtInTypeNames, ...known]) },
         ref.location,
       );
   }
@@ -334,7 +335,7 @@ export class TypeBuilder {
       this.conflict(
         file,
         [...path, key],
-        `${key} ${JSON.stringify(value)} is not a value of the type`,
+        `${key} ${JSON.stringify(value)} is not a value of the type (${shapeWords(shape)})`,
       );
   }
 
@@ -450,6 +451,8 @@ export class TypeBuilder {
         nullable,
       };
     if (data.open === true) return { shape: { kind: "object", fields: [], open: true }, nullable };
+    // a type written but not read (`type: bool`) is reported where it is written, once
+    if (data.type !== undefined) return { shape: unknownShape(), nullable };
     this.ctx.bag.report(
       "schema-missing-key",
       { key: "type (or fields, enum, const, items, values)" },
@@ -735,4 +738,26 @@ function asNode(
   node.docs = docs;
   node.location = location;
   return node;
+}
+
+/** The built-in types a spec writes in lower case. */
+const builtInTypeNames = ["string", "integer", "number", "boolean", "binary", "unknown", "object"];
+
+/** What a type takes, in a message: `integer`, `one of a, b`, `the value "x"`, `an array`. */
+function shapeWords(shape: TypeShape): string {
+  switch (shape.kind) {
+    case "primitive":
+      return shape.name;
+    case "enum":
+      return `one of ${shape.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "literal":
+      return `the value ${JSON.stringify(shape.value)}`;
+    case "array":
+      return "an array";
+    case "object":
+    case "map":
+      return "an object";
+    default:
+      return shape.kind;
+  }
 }

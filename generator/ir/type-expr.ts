@@ -6,6 +6,8 @@
  *           | Name<Type (", " Type)*>      a use of a generic type (`List<Customer>`)
  * Two or more members other than `null` make an untagged union.
  */
+import { suggestion } from "../diagnostics/diagnostic.ts";
+
 export type TypeExpr =
   | { kind: "primitive"; name: "string" | "integer" | "number" | "boolean" | "binary" }
   | { kind: "unknown"; unspecified: boolean }
@@ -157,7 +159,7 @@ class ExprParser {
       if (text[this.pos] === "<") type.args = this.parseTypeArgs(word);
     } else {
       throw new TypeExprError(
-        `${word} is not a type; named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]`,
+        `${word} is not a type${builtInHint(word)}; named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]`,
         start,
       );
     }
@@ -189,3 +191,26 @@ class ExprParser {
     }
   }
 }
+
+/** Other languages' names of the built-in types (`bool`, `int`, `float`), as typed by habit. */
+const builtInAliases: Record<string, string> = {
+  bool: "boolean",
+  int: "integer",
+  long: "integer",
+  float: "number",
+  double: "number",
+  decimal: "number",
+  str: "string",
+  text: "string",
+  any: "unknown",
+  bytes: "binary",
+};
+
+/** ` (did you mean boolean?)` for a word that is close to, or another language's name of, a built-in. */
+function builtInHint(word: string): string {
+  const alias = Object.hasOwn(builtInAliases, word) ? builtInAliases[word] : undefined;
+  const near = alias ?? /^; did you mean (.*)\?$/.exec(suggestion(word, builtIns))?.[1];
+  return near ? ` (did you mean ${near}?)` : "";
+}
+
+const builtIns = ["string", "integer", "number", "boolean", "binary", "unknown", "object"];

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { diagnostic, suggestion, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "./spec-file.ts";
 
 const require = createRequire(import.meta.url);
@@ -194,6 +194,21 @@ function isTypeNamePattern(pattern: unknown): boolean {
   return pattern === typeNamePattern;
 }
 
+/** Keys of a parameter that a type does not take. */
+const parameterKeys = new Set(["name", "in", "style", "sendDefault", "slashes"]);
+
+/**
+ * For a key unknown at the level of a named type that has `fields` (a field written one level
+ * too far out, as a dedent makes it): where a field goes.
+ */
+function fieldHint(file: SpecFile, path: DataPath): string {
+  if (path.length !== 2 || path[0] !== "types") return "";
+  const type = valueAt(file.data, path);
+  return type !== null && typeof type === "object" && "fields" in type
+    ? " (a field of the type goes under its fields:)"
+    : "";
+}
+
 function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
   const path = pathOf(error.instancePath, file.data);
   const params = error.params as Record<string, unknown>;
@@ -218,8 +233,17 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
       const key = String(params.additionalProperty);
       const split = splitFlowValue(file, path, key);
       if (split) return split;
-      const allowed = Object.keys(parent?.properties ?? {}).join(", ");
-      return diagnostic("schema-unknown-key", { key, allowed }, file.locate([...path, key], "key"));
+      // a parameter's own keys are no type's (the schema shares one definition for both)
+      const keys = Object.keys(parent?.properties ?? {}).filter(
+        (k) => path[0] !== "types" || !parameterKeys.has(k),
+      );
+      const near = suggestion(key, keys);
+      const hint = near ? ` (${near.slice(2)})` : fieldHint(file, path);
+      return diagnostic(
+        "schema-unknown-key",
+        { key, hint, allowed: keys.join(", ") },
+        file.locate([...path, key], "key"),
+      );
     }
     case "required":
       return diagnostic(
