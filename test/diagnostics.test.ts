@@ -946,7 +946,7 @@ const cases: BrokenCase[] = [
     name: "pagination-schema",
     defect: "pagination with an unknown style, an unknown key, and a field path with an empty step",
     expected: [
-      'test/fixtures/broken/pagination-schema/api.yaml:11:26 - error schema-not-allowed: "cursr" is not allowed here; expected one of: cursor, nextToken, offset, page, link',
+      'test/fixtures/broken/pagination-schema/api.yaml:11:26 - error schema-not-allowed: "cursr" is not allowed here (did you mean cursor?); expected one of: cursor, nextToken, offset, page, link',
       "test/fixtures/broken/pagination-schema/api.yaml:16:32 - error schema-unknown-key: unknown key itemz here (did you mean items?); expected one of: style, items, param, cursor, hasMore, token, offset, limit, total, page, perPage, header, field, stopOnEmptyPage",
       'test/fixtures/broken/pagination-schema/api.yaml:21:39 - error schema-bad-name: value "links..next" is not a dot path of field names such as links.next',
     ],

@@ -111,7 +111,7 @@ export const catalogue = {
   "schema-wrong-type": { severity: "error", message: "expected {expected}, got {actual}" },
   "schema-not-allowed": {
     severity: "error",
-    message: "{value} is not allowed here; expected one of: {allowed}",
+    message: "{value} is not allowed here{hint}; expected one of: {allowed}",
   },
   "schema-bad-name": { severity: "error", message: "{what} {value} is not {pattern}" },
   "schema-bad-value": { severity: "error", message: "{detail}" },

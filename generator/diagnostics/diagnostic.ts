@@ -62,8 +62,15 @@ export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   });
 }
 
-/** `did you mean X?` for a name close to one of the candidates. */
-export function suggestion(name: string, candidates: Iterable<string>): string {
+/**
+ * `did you mean X?` for a name close to one of the candidates: at most `maxDistance` edits
+ * away (by default 2, or a third of the name's length).
+ */
+export function suggestion(
+  name: string,
+  candidates: Iterable<string>,
+  maxDistance = Math.max(2, Math.floor(name.length / 3)),
+): string {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
@@ -73,9 +80,7 @@ export function suggestion(name: string, candidates: Iterable<string>): string {
       best = candidate;
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3))
-    ? `; did you mean ${best}?`
-    : "";
+  return best !== undefined && bestDistance <= maxDistance ? `; did you mean ${best}?` : "";
 }
 
 function editDistance(a: string, b: string): number {

@@ -262,15 +262,24 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
         file.locate(path),
       );
     }
-    case "enum":
+    case "enum": {
+      const value = valueAt(file.data, path);
+      const allowed = (params.allowedValues as unknown[]).map(String);
+      // one edit in a short value: FETCH is no misspelled PATCH
+      const near =
+        typeof value === "string"
+          ? suggestion(value, allowed, Math.max(1, Math.floor(value.length / 3)))
+          : "";
       return diagnostic(
         "schema-not-allowed",
         {
-          value: JSON.stringify(valueAt(file.data, path)),
-          allowed: (params.allowedValues as unknown[]).join(", "),
+          value: JSON.stringify(value),
+          hint: near ? ` (${near.slice(2)})` : "",
+          allowed: allowed.join(", "),
         },
         file.locate(path),
       );
+    }
     case "pattern":
       // `extends: A | B`: say what is wrong (one type is expected), not that it is no PascalCase name.
       if (isTypeNamePattern(params.pattern) && String(valueAt(file.data, path)).includes("|"))
