@@ -41,6 +41,14 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "yaml-dedented-key",
+    defect:
+      "a field two spaces left of its siblings: the parser names the line after it, then each line after that; said once, at the line to move",
+    expected: [
+      "test/fixtures/broken/yaml-dedented-key/api.yaml:13:5 - error yaml-syntax: YAML syntax: this line is indented 4 spaces, the lines before and after it 6: line it up with them",
+    ],
+  },
+  {
     name: "yaml-unclosed-quote",
     defect:
       "a description in double quotes never closed: the parser reads on to the end of the file and reports a missing quote there",

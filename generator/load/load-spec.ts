@@ -15,7 +15,7 @@ import { fastParse, tooDeepAt } from "./fast-yaml.ts";
 import { DocumentLocator, PositionTreeLocator, SpecFile } from "./spec-file.ts";
 import { readSpecFolder, type SpecFolder } from "./spec-folder.ts";
 import { specText } from "./spec-text.ts";
-import { yamlProblem } from "./yaml-errors.ts";
+import { indentationCodes, yamlProblem } from "./yaml-errors.ts";
 import {
   checkAliases,
   checkData,
@@ -47,8 +47,12 @@ function parseYaml(text: string, lines: LineIndex, bag: DiagnosticBag): Document
     bag.report("yaml-too-deep", { max: maxSpecDepth }, deepestPoint(text, lines));
     return undefined;
   }
+  let indentationSaid = false;
   for (const error of doc.errors) {
-    const { detail, offset } = yamlProblem(error, text);
+    const { detail, offset, explainsIndentation } = yamlProblem(error, text);
+    // the parser's errors after a line out of line are that line's consequences
+    if (indentationSaid && indentationCodes.has(error.code)) continue;
+    indentationSaid ||= explainsIndentation === true;
     if (error.code === "DUPLICATE_KEY") {
       const key = /^["']?([^"':,{}\n]*)/.exec(text.slice(offset))?.[1]?.trim() || "?";
       bag.report("yaml-duplicate-key", { key }, at(offset));

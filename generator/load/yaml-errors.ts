@@ -10,6 +10,8 @@ import type { YAMLError } from "yaml";
 export interface YamlProblem {
   detail: string;
   offset: number;
+  /** The parser's later errors of indentation follow from this one: leave them unsaid. */
+  explainsIndentation?: true;
 }
 
 /** The first line of the parser's message, without its position. */
@@ -77,6 +79,57 @@ function openQuote(error: YAMLError, text: string, offset: number): YamlProblem 
   };
 }
 
+/** The start of the nearest line before (-1) or after (+1) the one at `start` that holds more than a comment. */
+function neighbour(text: string, start: number, step: -1 | 1): number | undefined {
+  let at = start;
+  for (let i = 0; i < linesBack; i++) {
+    if (step < 0) {
+      if (at === 0) return undefined;
+      at = lineStartOf(text, at - 1);
+    } else {
+      const end = text.indexOf("\n", at);
+      if (end < 0) return undefined;
+      at = end + 1;
+    }
+    if (!/^[ \t]*(#.*)?$/.test(lineAt(text, at))) return at;
+  }
+  return undefined;
+}
+
+/** The parser's codes of a line indented out of line with its siblings. */
+export const indentationCodes: ReadonlySet<string> = new Set([
+  "BAD_INDENT",
+  "BLOCK_AS_IMPLICIT_KEY",
+  "MULTILINE_IMPLICIT_KEY",
+]);
+
+/**
+ * A line indented less than the lines before and after it, which line up (a key dedented by
+ * mistake, as the trials of four APIs made: `stop_sequences:` two spaces left of its
+ * siblings). The parser names the line after it (the next key "must start at the same
+ * column") or its value ("nested mappings are not allowed in compact mappings"), then every
+ * line after that; said once, at the line to move.
+ */
+function outOfLine(error: YAMLError, text: string, offset: number): YamlProblem | undefined {
+  if (!indentationCodes.has(error.code)) return undefined;
+  const here = lineStartOf(text, Math.min(offset, text.length));
+  for (const start of [here, neighbour(text, here, -1)]) {
+    if (start === undefined) continue;
+    const before = neighbour(text, start, -1);
+    const after = neighbour(text, start, 1);
+    if (before === undefined || after === undefined) continue;
+    const indent = indentAt(text, start);
+    const around = indentAt(text, before);
+    if (indent < around && around === indentAt(text, after))
+      return {
+        detail: `this line is indented ${indent} spaces, the lines before and after it ${around}: line it up with them`,
+        offset: start + indent,
+        explainsIndentation: true,
+      };
+  }
+  return undefined;
+}
+
 /**
  * What to report of the parser's `error` in `text`. `flow` is true for a document written as
  * JSON (whose lines may be indented any way), where only the parser's message is given.
@@ -85,7 +138,9 @@ export function yamlProblem(error: YAMLError, text: string, flow = false): YamlP
   // The parser may point at the indentation before the token it means.
   const at = error.pos[0];
   const offset = at + (/^[ \t]*/.exec(text.slice(at, at + 200))?.[0].length ?? 0);
+  if (flow) return { detail: plainMessage(error), offset };
   return (
-    (flow ? undefined : openQuote(error, text, offset)) ?? { detail: plainMessage(error), offset }
+    openQuote(error, text, offset) ??
+    outOfLine(error, text, offset) ?? { detail: plainMessage(error), offset }
   );
 }
