@@ -9,12 +9,12 @@
  * Ticket`), the one handler gets it validated and typed.
  */
 import { createHmac } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, send } from "./callbacks-helpers.ts";
-import { writeGenerated, tempDir } from "./helpers.ts";
+import { repoRoot, writeGenerated, tempDir } from "./helpers.ts";
 import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
 import { runTypeScript, typescript6 } from "./support/typescript.ts";
 
@@ -303,6 +303,37 @@ describe("webhook events named by a header (test/fixtures/features/typed-webhook
       "",
     ].join("\n");
     expectUsageCompiles(out, usage);
+  });
+});
+
+describe("webhook events named as the delivery names them, with slashes (Shopify's orders/create)", () => {
+  it("generates, and routes a delivery whose header names the event so", async () => {
+    const spec = tempDir("apigen-slashed-events-");
+    made.push(spec);
+    cpSync(join(repoRoot, "test/fixtures/features/typed-webhooks"), spec, { recursive: true });
+    const file = join(spec, "api.yaml");
+    const text = readFileSync(file, "utf8");
+    writeFileSync(
+      file,
+      text.replace("    ping:\n", "    orders/create:\n      payload: PingEvent\n    ping:\n"),
+    );
+    const out = tempDir("apigen-slashed-events-out-");
+    made.push(out);
+    await writeGenerated(spec, out);
+    const seen: string[] = [];
+    const router = (await load(out)).createCallbackRouter({
+      signingSecrets: [secret],
+      webhook: {
+        path: "/webhooks",
+        handlers: { "orders/create": (_: unknown, ctx: { event: string }) => seen.push(ctx.event) },
+      },
+    });
+    const body = JSON.stringify({ zen: "Keep it simple.", hook_id: 12 });
+    const answer = await deliver(router, "X-Hub-Signature-256", body, {
+      "X-GitHub-Event": "orders/create",
+    });
+    expect(answer.status).toBe(200);
+    expect(seen).toEqual(["orders/create"]);
   });
 });
 

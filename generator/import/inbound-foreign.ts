@@ -100,7 +100,7 @@ function selectorOf(
   at: Pointer,
 ): { key: JsonObject; event: string } | undefined {
   const eventName = (value: JsonValue | undefined) =>
-    typeof value === "string" && /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/.test(value)
+    typeof value === "string" && /^[a-z][a-z0-9_]*([./][a-z][a-z0-9_]*)*$/.test(value)
       ? value
       : undefined;
   for (const [i, raw] of (Array.isArray(op.parameters) ? op.parameters : []).entries()) {
