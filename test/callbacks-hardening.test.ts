@@ -314,3 +314,24 @@ describe("bodyTimeoutMs: a slow sender cannot hold a request open", () => {
     expect(calls.map((c) => c.event)).toEqual(["cart.update"]);
   });
 });
+
+describe("a webhook route on a callback's path", () => {
+  it("is refused when the router is made: the callback would never receive a request (the Slack trial)", () => {
+    expect(() =>
+      createCallbackRouter({
+        signingSecrets: ["s"],
+        handlers: {},
+        webhook: { path: "/order_shipping/", handlers: {} },
+      } as never),
+    ).toThrow(
+      'createCallbackRouter: webhook.path "/order_shipping/" is also the path of the callback "order.shipping", which would never receive a request there; give the webhook route a path of its own',
+    );
+    expect(() =>
+      createCallbackRouter({
+        signingSecrets: ["s"],
+        handlers: {},
+        webhook: { path: "/webhooks", handlers: {} },
+      } as never),
+    ).not.toThrow();
+  });
+});

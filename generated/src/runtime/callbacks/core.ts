@@ -119,6 +119,14 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
     throw new Error(
       "createCallbackRouter: signingSecrets is given, but no callback or webhook of this spec is signed (none names an `in: signature` credential), so no request would be checked; remove signingSecrets, or declare the signature in the spec (docs/callbacks.md)",
     );
+  // the webhook route takes every request to its path first: a callback there would never run
+  const hidden = options.webhook
+    ? spec.routes.find((r) => stripBasePath(r.path, options.webhook!.path) === "/")
+    : undefined;
+  if (hidden)
+    throw new Error(
+      `createCallbackRouter: webhook.path ${JSON.stringify(options.webhook!.path)} is also the path of the callback ${JSON.stringify(hidden.event)}, which would never receive a request there; give the webhook route a path of its own`,
+    );
   const secrets = usableSecrets(options.signingSecrets ?? []);
   const signed =
     spec.routes.some((r) => r.signatureHeader !== undefined) ||
