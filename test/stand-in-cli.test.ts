@@ -110,7 +110,9 @@ describe("mock --spec DIR --port N --seed N --keys FILE", () => {
     writeFileSync(bad, JSON.stringify({ apiKey: { valid: "k1" } }));
     const keys = await runCli(["mock", "--keys", bad, "--port", "0"]);
     expect(keys.status).toBe(2);
-    expect(keys.stderr).toBe(`--keys ${bad}: apiKey.valid must be a list of strings\n`);
+    expect(keys.stderr).toBe(
+      `--keys ${bad}: apiKey.valid must be a list of strings (a key or token as sent; an HTTP basic credential as "user:password")\n`,
+    );
     const trigger = await runCli(["trigger", "--url", "http://127.0.0.1:1", "--secret", "s"]);
     expect(trigger.status).toBe(2);
     expect(trigger.stderr).toContain(

@@ -51,7 +51,9 @@ export function readKeys(file: string): Record<string, KeySet> {
       if (field !== "valid" && field !== "otherEnvironment")
         throw new Error(`--keys ${file}: ${credential}.${field} is not valid or otherEnvironment`);
       if (!Array.isArray(list) || !list.every((k) => typeof k === "string"))
-        throw new Error(`--keys ${file}: ${credential}.${field} must be a list of strings`);
+        throw new Error(
+          `--keys ${file}: ${credential}.${field} must be a list of strings (a key or token as sent; an HTTP basic credential as "user:password")`,
+        );
     }
   }
   return value as Record<string, KeySet>;

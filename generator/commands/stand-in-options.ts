@@ -47,7 +47,7 @@ export const mockFlags: Flags = {
 
 /** `trigger`'s own flags. */
 export const triggerFlags: Flags = {
-  url: { type: "string", value: "URL", help: "the merchant server's base address (required)" },
+  url: { type: "string", value: "URL", help: "the receiving server's base address (required)" },
   secret: {
     type: "string",
     value: "S",

@@ -36,7 +36,7 @@ export interface TriggerOptions {
   refMap?: RefMap;
   /** For a document: the overlays applied to it first (`--overlay`, else the config's `overlays`). */
   overlays?: readonly string[];
-  /** The merchant server's base address for callbacks; the whole address for a webhook. */
+  /** The receiving server's base address for callbacks; the whole address for a webhook. */
   url: string;
   /** The signing secret; absent, the event must be one the spec does not sign. */
   secret?: string;

@@ -48,11 +48,11 @@ export type ComputeSignature = (
 /** Turns the header value into digest bytes; `undefined` when it is malformed. */
 export type DecodeSignature = (headerValue: string) => Uint8Array | undefined;
 
-/** How signatures are computed and read; both default to the documented assumption. */
+/** How signatures are computed and read; each defaults to the spec's signature scheme. */
 export interface SignatureOptions {
-  /** Default: HMAC-SHA256 of `content.body` keyed with the UTF-8 bytes of the secret. */
+  /** Default: the scheme's HMAC-SHA256 (of `content.body`, keyed with the secret's UTF-8 bytes, for the plain schemes). */
   compute?: ComputeSignature;
-  /** Default: strict padded base64. */
+  /** Default: the scheme's reading of the header (strict padded base64, or hex after the spec's prefix, ...). */
   decode?: DecodeSignature;
   /**
    * Web Crypto to compute with; default `globalThis.crypto.subtle`. Node 18 has no global
