@@ -58,6 +58,15 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "errors-field",
+    defect:
+      "errors.codeField naming no field of the error body, and errors.messageField a boolean one",
+    expected: [
+      "test/fixtures/broken/errors-field/api.yaml:9:14 - error errors-field: errors.codeField error.kind is not a field of error (in the error body ErrorResponse)",
+      "test/fixtures/broken/errors-field/api.yaml:10:17 - error errors-field: errors.messageField error.retryable is no string field (in the error body ErrorResponse)",
+    ],
+  },
+  {
     name: "type-typos",
     defect:
       "a key misspelled (`requried`), and a field dedented out of its type's fields: the nearest key, and where a field goes; a type's keys listed without a parameter's",

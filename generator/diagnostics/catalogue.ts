@@ -514,6 +514,10 @@ export const catalogue = {
     message: "{key} names {name}, which is not a query parameter of {endpoint}{hint}",
   },
   "pagination-field": { severity: "error", message: "{key} {path} {problem}" },
+  "errors-field": {
+    severity: "error",
+    message: "errors.{key} {path} {problem} (in the error body {body})",
+  },
   "pagination-link-twice": {
     severity: "error",
     message:

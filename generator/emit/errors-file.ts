@@ -2,8 +2,8 @@
  * Emits `src/errors.ts`: the API's error class, its error codes as named constants with
  * their meanings, and the client's other error classes re-exported from the runtime.
  */
-import { lit, obj } from "./code/build.ts";
-import type { Expr, FileStatement, ObjectProperty } from "./code/nodes.ts";
+import { arr, call, exprStatement, id, lit, obj, undef } from "./code/build.ts";
+import type { ClassDeclaration, Expr, FileStatement, ObjectProperty } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
 import { generatedRef, modules, runtimeType, runtimeValue, typeRef } from "./shared/symbols.ts";
@@ -83,6 +83,7 @@ export function emitErrorsFile(ctx: EmitContext): EmittedFile {
           `An error response of the ${api.title}: status, code or tag, message, body and headers.`,
         ],
         extends: runtimeValue("client/errors.ts", "ApiError"),
+        ...errorFieldsCtor(errors.codeField, errors.messageField),
         properties: [
           // `instanceof` across the package's CommonJS and ES module builds (runtime/client/brand.ts)
           {
@@ -202,4 +203,30 @@ function bodyProperty(name: string | undefined) {
       type: union([typeRef(name), keyword("string")]),
     },
   ];
+}
+
+/**
+ * The error class's constructor where the spec places the code or message of its error body
+ * (`errors.codeField`, `messageField`): the details read there (runtime/client/response.ts
+ * `withErrorFields`), so a package without them leaves that code out.
+ */
+function errorFieldsCtor(
+  codeField: readonly string[] | undefined,
+  messageField: readonly string[] | undefined,
+): Pick<ClassDeclaration, "ctor"> {
+  if (!codeField && !messageField) return {};
+  const path = (p: readonly string[] | undefined) => (p ? arr(p.map(lit)) : undef);
+  const details = id("details");
+  const read = call(
+    runtimeValue("client/response.ts", "withErrorFields"),
+    details,
+    path(codeField),
+    ...(messageField ? [path(messageField)] : []),
+  );
+  return {
+    ctor: {
+      params: [{ name: "details", type: runtimeType("client/errors.ts", "ApiErrorDetails") }],
+      body: [exprStatement(call(id("super"), read))],
+    },
+  };
 }

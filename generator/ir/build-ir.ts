@@ -6,6 +6,7 @@
 import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, stringList } from "./build-context.ts";
+import { errorFieldsOf } from "./build-error-fields.ts";
 import { checkDeliveryIdPlaces, warnUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
 import { signingOf } from "./build-signing.ts";
@@ -81,6 +82,7 @@ export function buildModel(
   const typeNames = namedTypes.map((t) => t.name);
   const versions = merged.versions.map((d) => buildVersion(d, ctx, typeNames));
   const errorBody = errorBodyOf(ctx, merged.errors, typeNames);
+  const errorFields = errorFieldsOf(ctx, merged.errors, namedTypes);
   const codes = buildErrorCodes(merged.errorCodes, ctx);
   const codeSet = new Set(codes.map((c) => c.code));
   const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
@@ -176,6 +178,7 @@ export function buildModel(
         ? { requestIdHeader: errorsSection.value.requestIdHeader }
         : {}),
       ...errorBody,
+      ...errorFields,
       docs: errorsSection
         ? ctx.docs(errorsSection.file, errorsSection.path, errorsSection.value)
         : { notes: [] },
@@ -196,10 +199,13 @@ export function buildModel(
     gaps: [...ctx.gaps],
     standIn: pendingStandIn, // worked out from the finished model by withStandIn
   });
-  return withStandIn({
+  const built = withStandIn({
     ...model,
     validated: validatedNames(model, options.validators ?? "used"),
   });
+  // an error found past the checks above still stops the run (the rest of the bag is warnings)
+  bag.throwIfErrors();
+  return built;
 }
 
 /** The parameter interfaces of operations, named by ir/names.ts. */

@@ -319,9 +319,10 @@ export function buildStandIn(model: ApiModel): StandInModel {
   const types = new Map(model.types.map((t) => [t.name, t]));
   // The API's error body (`errors.body`) answers outside every version and for a version
   // that names none of its own.
+  const placed = { code: model.errors.codeField, message: model.errors.messageField };
   const templateOf = (name: string | undefined) => {
     const named = name !== undefined ? types.get(name) : undefined;
-    return named && errorTemplateOf(named.type, types);
+    return named && errorTemplateOf(named.type, types, placed);
   };
   const apiWide = templateOf(model.errors.body) ?? genericErrorTemplate;
   const errorBodies: StandInModel["table"]["errorBodies"] = { default: apiWide };

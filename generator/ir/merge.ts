@@ -118,7 +118,9 @@ export function mergeSpec(files: readonly SpecFile[], bag: DiagnosticBag): Merge
         errors.description !== undefined ||
         errors.undocumented !== undefined ||
         errors.requestIdHeader !== undefined ||
-        errors.body !== undefined
+        errors.body !== undefined ||
+        errors.codeField !== undefined ||
+        errors.messageField !== undefined
       ) {
         const decl = declare("section", undefined, {
           name: "errors",

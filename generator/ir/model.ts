@@ -793,6 +793,12 @@ export interface ApiModel {
     /** Response header of the request id an ApiError keeps; absent: the runtime's usual names. */
     requestIdHeader?: string;
     /**
+     * Where the error body holds its code and message (`errors.codeField`, `messageField`:
+     * Anthropic's `error.type`), when not where the client looks by default.
+     */
+    codeField?: FieldPath;
+    messageField?: FieldPath;
+    /**
      * The named type of the API's error bodies (`errors.body`): the client's `error.body`, the
      * stand-in's error answers and the OpenAPI error responses; a version's `errorBody` wins.
      */

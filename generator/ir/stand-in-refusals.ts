@@ -48,31 +48,48 @@ const tagNames = new Set([".tag", "tag"]);
 export function errorTemplateOf(
   type: TypeNode,
   types: ReadonlyMap<string, NamedType>,
+  placed: PlacedFields = {},
   depth = 0,
+  at: readonly string[] = [],
 ): ErrorTemplate | undefined {
   if (depth > 8) return undefined;
   if (type.kind === "ref") {
     const target = types.get(type.name);
-    return target && errorTemplateOf(target.type, types, depth + 1);
+    return target && errorTemplateOf(target.type, types, placed, depth + 1, at);
   }
   if (type.kind === "literal") return { fixed: type.value };
   if (type.kind === "array") {
-    const item = errorTemplateOf(type.items, types, depth + 1);
+    // the entries of a list are placed by name, not by the body's paths
+    const item = errorTemplateOf(type.items, types, {}, depth + 1);
     return item && hasSlot(item) ? { list: item } : undefined;
   }
   if (type.kind !== "object") return undefined;
   const fields: [string, ErrorTemplate][] = [];
   for (const field of type.fields) {
-    const slot = slotOf(field.name, resolved(field.type, types));
+    const path = [...at, field.name];
+    const slot = placedSlot(placed, path) ?? slotOf(field.name, resolved(field.type, types));
     const template: ErrorTemplate | undefined = slot
       ? { slot, ...(field.required ? { otherwise: madeUp(field.type, types, field.name) } : {}) }
-      : (errorTemplateOf(field.type, types, depth + 1) ??
+      : (errorTemplateOf(field.type, types, placed, depth + 1, path) ??
         (field.required ? { fixed: madeUp(field.type, types, field.name) } : undefined));
     if (template) fields.push([field.name, template]);
   }
   // Constant parts (`result: { success: false }`) are kept. A body no part of a refusal fills
   // (Slack's `{ ok: false, error }`) is still answered in its type, its required fields made up.
   return fields.length > 0 ? { fields } : undefined;
+}
+
+/** Where the spec places the code and message of the error body (`errors.codeField`, `messageField`). */
+export interface PlacedFields {
+  code?: readonly string[] | undefined;
+  message?: readonly string[] | undefined;
+}
+
+/** The slot of the field at `path` of the body when the spec places the code or message there. */
+function placedSlot(placed: PlacedFields, path: readonly string[]): "code" | "message" | undefined {
+  const same = (p: readonly string[] | undefined) =>
+    p !== undefined && p.length === path.length && p.every((k, i) => k === path[i]);
+  return same(placed.code) ? "code" : same(placed.message) ? "message" : undefined;
 }
 
 /** A type with its alias refs followed (a field typed by a named string or integer). */

@@ -40,12 +40,16 @@ function errorsOf(model: ApiModel): JsonObject | undefined {
     !e.statuses.length &&
     !e.docs.notes.length &&
     !e.docs.description &&
-    e.body === undefined
+    e.body === undefined &&
+    !e.codeField &&
+    !e.messageField
   )
     return undefined;
   return obj({
     description: e.docs.description?.trim(),
     body: e.body,
+    codeField: e.codeField?.join("."),
+    messageField: e.messageField?.join("."),
     codes: e.codes.map((c) =>
       obj({ code: c.code, name: c.name, meaning: c.meaning, "x-undocumented": notesOf(c.docs) }),
     ),

@@ -16,6 +16,7 @@ import type * as ClientErrors from "../../runtime/client/errors.ts";
 import type * as ClientFeatures from "../../runtime/client/features.ts";
 import type * as ClientHooks from "../../runtime/client/hooks.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
+import type * as ClientResponse from "../../runtime/client/response.ts";
 import type * as ClientResponseValidation from "../../runtime/client/response-validation.ts";
 import type * as ClientStream from "../../runtime/client/stream.ts";
 import type * as MswHandlers from "../../runtime/msw/handlers.ts";
@@ -95,6 +96,7 @@ interface RuntimeModules {
   "client/features.ts": typeof ClientFeatures;
   "client/hooks.ts": typeof ClientHooks;
   "client/pagination.ts": typeof ClientPagination;
+  "client/response.ts": typeof ClientResponse;
   "client/response-validation.ts": typeof ClientResponseValidation;
   /** Types only (`Expanded`). */
   "client/expand.ts": Record<string, never>;

@@ -128,6 +128,37 @@ export function detailsOf(
   return details;
 }
 
+/** The value at a dot path of a parsed body, through own properties only. */
+function dig(body: unknown, path: readonly string[]): unknown {
+  let at = body;
+  for (const key of path) {
+    if (!isRecord(at) || !Object.hasOwn(at, key)) return undefined;
+    at = at[key];
+  }
+  return at;
+}
+
+/**
+ * The details of an error response whose code and message the spec places elsewhere than the
+ * usual fields (`errors.codeField`, `errors.messageField`: Anthropic's `error.type`, Slack's
+ * `error`): taken from there when the body gives them, else left as `detailsOf` read them.
+ * The generated error class calls it, so a package without those fields leaves it out.
+ */
+export function withErrorFields(
+  details: ApiErrorDetails,
+  codeField: readonly string[] | undefined,
+  messageField?: readonly string[],
+): ApiErrorDetails {
+  const code = codeField && codeOf(dig(details.body, codeField));
+  const said = messageField && dig(details.body, messageField);
+  const message = typeof said === "string" ? oneLine(said) : "";
+  return {
+    ...details,
+    ...(code !== undefined ? { code } : {}),
+    ...(message ? { message, serverMessage: message } : {}),
+  };
+}
+
 /** Headers that carry a request id, in the order looked at, when the spec names none. */
 const requestIdHeaders = ["x-request-id", "request-id", "x-github-request-id"];
 

@@ -1,0 +1,64 @@
+/**
+ * `errors.codeField` and `errors.messageField`: where the API's error body holds its code and
+ * message when the client's usual places do not (`errors[0].code`, `error.code`, `code`, and
+ * their `message`): Anthropic's `error.type`, Slack's `error`, Shopify's `errors` when it is a
+ * text. Each is a dot path into `errors.body`, checked against that type when the spec names
+ * it: the code a string or number field, the message a string field.
+ */
+import type { BuildContext } from "./build-context.ts";
+import type { Decl } from "./merge.ts";
+import type { FieldPath, NamedType, TypeNode } from "./model.ts";
+import { typeAt } from "./build-pagination.ts";
+import { resolveType } from "./callback-routing.ts";
+
+/** Whether a field type gives a code: a string, a number, or an enum of them. */
+const givesCode = (node: TypeNode) =>
+  (node.kind === "primitive" && node.name !== "boolean" && node.name !== "binary") ||
+  node.kind === "enum" ||
+  (node.kind === "literal" && typeof node.value !== "boolean");
+
+/** Whether a field type gives a message: a string (or an enum or constant of strings). */
+const givesText = (node: TypeNode) =>
+  (node.kind === "primitive" && node.name === "string") ||
+  (node.kind === "enum" && node.values.every((v) => typeof v === "string")) ||
+  (node.kind === "literal" && typeof node.value === "string");
+
+/** The checked paths of the section's `codeField` and `messageField`. */
+export function errorFieldsOf(
+  ctx: BuildContext,
+  section: Decl | undefined,
+  types: readonly NamedType[],
+): { codeField?: FieldPath; messageField?: FieldPath } {
+  if (!section) return {};
+  const byName = new Map(types.map((t) => [t.name, t] as const));
+  const body = typeof section.value.body === "string" ? byName.get(section.value.body) : undefined;
+  const fieldOf = (key: "codeField" | "messageField", fits: (node: TypeNode) => boolean) => {
+    const text = section.value[key];
+    if (typeof text !== "string") return undefined;
+    const path = text.split(".");
+    if (body) {
+      const found = typeAt(body.type, path, byName);
+      const problem =
+        typeof found === "string"
+          ? found
+          : fits(resolveType(found, byName))
+            ? undefined
+            : `is no ${key === "codeField" ? "string or number" : "string"} field`;
+      if (problem) {
+        ctx.bag.report(
+          "errors-field",
+          { key, path: text, problem, body: body.name },
+          section.file.locate([...section.path, key]),
+        );
+        return undefined;
+      }
+    }
+    return path;
+  };
+  const codeField = fieldOf("codeField", givesCode);
+  const messageField = fieldOf("messageField", givesText);
+  return {
+    ...(codeField ? { codeField } : {}),
+    ...(messageField ? { messageField } : {}),
+  };
+}
