@@ -146,7 +146,7 @@ describe("a spec that signs none of its callbacks", () => {
   it("generate warns at each unsigned callback and at the webhooks, naming them", () => {
     expect(printed).toEqual([
       expect.stringMatching(
-        /api\.yaml:10:3 - warning callback-unsigned: callback item\.changed is not signed: its auth names no `in: signature` credential, so the callback router accepts it from anyone who can reach the server; add one to its auth \(docs\/callbacks\.md\)$/,
+        /api\.yaml:10:3 - warning callback-unsigned: callback item\.changed is not signed: its auth names no `in: signature` credential \(only apiKey, `in: header`: a key sent as it is, not a signature of the body\), so the callback router accepts it from anyone who can reach the server; add one to its auth \(docs\/callbacks\.md\)$/,
       ),
       expect.stringMatching(
         /api\.yaml:17:1 - warning callback-unsigned: every webhook delivery is not signed: /,

@@ -58,6 +58,15 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "union-tag-boolean",
+    defect:
+      "a union told apart by a boolean field (Slack's `ok`): tags are strings, so the message says so rather than that true must admit true",
+    expected: [
+      "test/fixtures/broken/union-tag-boolean/api.yaml:11:15 - error union-tag-not-string: types.UsersInfoResponse: the tag field UsersInfoOk.ok is the boolean true, and a union's tags are strings: tell its variants apart by a string field, or write the union without a discriminator (a plain union)",
+      "test/fixtures/broken/union-tag-boolean/api.yaml:12:16 - error union-tag-not-string: types.UsersInfoResponse: the tag field SlackError.ok is the boolean false, and a union's tags are strings: tell its variants apart by a string field, or write the union without a discriminator (a plain union)",
+    ],
+  },
+  {
     name: "errors-field",
     defect:
       "errors.codeField naming no field of the error body, and errors.messageField a boolean one",
@@ -945,7 +954,7 @@ const cases: BrokenCase[] = [
       "one pagination mistake per endpoint: a key of another style, items that is no field or no array or left out of an object body, a param that is not a query parameter (named, and an implicit default name), a cursor that is no scalar field of the item, hasMore not a boolean, a paged endpoint without a body, header and field both, a token that is an array, a total that is no field, stopOnEmptyPage on offset (which cannot move on from an empty page)",
     expected: [
       "test/fixtures/broken/pagination-misused/api.yaml:25:82 - error pagination-key-style: token does not belong to pagination style cursor, which takes: items, param, cursor, hasMore",
-      "test/fixtures/broken/pagination-misused/api.yaml:31:41 - error pagination-items: items date is not a field of CustomerList",
+      "test/fixtures/broken/pagination-misused/api.yaml:31:41 - error pagination-items: items date is not a field of CustomerList; did you mean data?",
       "test/fixtures/broken/pagination-misused/api.yaml:37:41 - error pagination-items: items has_more is a boolean, not an array of the page's items",
       "test/fixtures/broken/pagination-misused/api.yaml:43:19 - error pagination-items: the response body CustomerList is not an array: name the field that holds the items with items:",
       "test/fixtures/broken/pagination-misused/api.yaml:49:54 - error pagination-param: param names starting_afer, which is not a query parameter of e.list; did you mean starting_after?",

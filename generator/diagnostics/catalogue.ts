@@ -166,6 +166,11 @@ export const catalogue = {
     message:
       "{union}: the variant of tag {tag} must be a named object type (not nullable), and {type} is not one",
   },
+  "union-tag-not-string": {
+    severity: "error",
+    message:
+      "{union}: the tag field {field} is {actual}, and a union's tags are strings: tell its variants apart by a string field, or write the union without a discriminator (a plain union)",
+  },
   "union-tag-conflict": {
     severity: "error",
     message: "{union}: tag {tag} names {field}, which is {actual}; it must admit {tag}",
@@ -266,7 +271,7 @@ export const catalogue = {
   "callback-unsigned": {
     severity: "warning",
     message:
-      "{what} is not signed: its auth names no `in: signature` credential, so the callback router accepts it from anyone who can reach the server; add one to its auth (docs/callbacks.md)",
+      "{what} is not signed: its auth names no `in: signature` credential{named}, so the callback router accepts it from anyone who can reach the server; add one to its auth (docs/callbacks.md)",
   },
   "unknown-version": {
     severity: "error",

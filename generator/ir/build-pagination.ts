@@ -190,9 +190,13 @@ export function typeAt(node: TypeNode, path: FieldPath, types: TypeLookup): Type
   let label = describe(node);
   for (const name of path) {
     const resolved = resolveType(current, types);
-    const field =
-      resolved.kind === "object" ? resolved.fields.find((f) => f.name === name) : undefined;
-    if (!field) return `is not a field of ${label}`;
+    const fields = resolved.kind === "object" ? resolved.fields : [];
+    const field = fields.find((f) => f.name === name);
+    if (!field)
+      return `is not a field of ${label}${suggestion(
+        name,
+        fields.map((f) => f.name),
+      )}`;
     current = field.type;
     label = current.kind === "ref" ? current.name : name;
   }

@@ -174,6 +174,19 @@ function checkVariants(
       continue;
     }
     const tag = target.fields.find((f) => f.name === field);
+    // Slack's `ok: true | false`: a boolean (or number) field cannot hold a tag
+    if (tag?.type.kind === "literal" && typeof tag.type.value !== "string") {
+      ctx.bag.report(
+        "union-tag-not-string",
+        {
+          union: subject,
+          field: `${type}.${field}`,
+          actual: `the ${typeof tag.type.value} ${JSON.stringify(tag.type.value)}`,
+        },
+        at,
+      );
+      continue;
+    }
     const refused = tag && tagRefusal(tag.type, value, named);
     if (refused)
       ctx.bag.report(

@@ -195,11 +195,26 @@ export function warnUnsigned(
   credentials: readonly Credential[],
   bag: DiagnosticBag,
 ): void {
+  // what an auth names instead: a key sent as it is, which covers nothing of the body
+  const named = (auth: readonly string[]) => {
+    const others = credentials.filter((c) => auth.includes(c.id) && c.placement !== "signature");
+    return others.length
+      ? ` (only ${others.map((c) => `${c.id}, \`in: ${c.placement}\``).join("; ")}: a key sent as it is, not a signature of the body)`
+      : "";
+  };
   for (const callback of callbacks)
     if (signatureCredentialOf(callback.auth, credentials) === undefined)
-      bag.report("callback-unsigned", { what: `callback ${callback.event}` }, callback.location);
+      bag.report(
+        "callback-unsigned",
+        { what: `callback ${callback.event}`, named: named(callback.auth) },
+        callback.location,
+      );
   if (webhooks && signatureCredentialOf(webhooks.auth, credentials) === undefined)
-    bag.report("callback-unsigned", { what: "every webhook delivery" }, webhooks.location);
+    bag.report(
+      "callback-unsigned",
+      { what: "every webhook delivery", named: named(webhooks.auth) },
+      webhooks.location,
+    );
 }
 
 /** How a parameter's URL text becomes the value its validator checks. */
