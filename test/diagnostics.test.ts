@@ -58,6 +58,14 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "delivery-id-field",
+    defect:
+      "a delivery id read from a nested body field (Mailgun's signature.token): the router reads the body's top level, so generate refuses what would refuse every delivery",
+    expected: [
+      "test/fixtures/broken/delivery-id-field/api.yaml:9:3 - error delivery-id-field: credential signingKey reads the delivery id of the webhook deliveries from the body field signature.token, which is no top-level field of Delivery: the router reads a field of the body's top level, so every delivery would be refused; name one (or read the id from a header)",
+    ],
+  },
+  {
     name: "union-tag-boolean",
     defect:
       "a union told apart by a boolean field (Slack's `ok`): tags are strings, so the message says so rather than that true must admit true",

@@ -263,6 +263,11 @@ export const catalogue = {
     message:
       "credential {name} carries the signing time in the {item}= item of {header}, but its scheme {scheme} writes the digest alone there; name the scheme that writes both (`scheme: timestamped`), or the router needs a signature.decode and compute of the receiver's",
   },
+  "delivery-id-field": {
+    severity: "error",
+    message:
+      "credential {credential} reads the delivery id of {what} from the body field {field}, which is no top-level field of {body}: the router reads a field of the body's top level, so every delivery would be refused; name one (or read the id from a header)",
+  },
   "callback-delivery-id-body": {
     severity: "error",
     message:

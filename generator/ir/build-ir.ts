@@ -112,7 +112,13 @@ export function buildModel(
     errorCodes: codes,
   });
   const paramsTypes = paramsTypesOf(endpoints, callbacks);
-  checkDeliveryIdPlaces(callbacks, credentials, bag);
+  checkDeliveryIdPlaces(
+    callbacks,
+    webhooks,
+    credentials,
+    new Map(namedTypes.map((t) => [t.name, t])),
+    bag,
+  );
   const lifecycles = merged.lifecycles.map((d) => buildLifecycle(d, ctx, endpointIds));
   const limits = merged.limits.map((d) => ({
     name: d.name,

@@ -167,21 +167,49 @@ function replayOf(credential: Credential | undefined): ReplayPlaces | undefined 
   };
 }
 
-/** A callback without a body cannot carry a delivery id its signature credential reads from the body. */
+/**
+ * A delivery id read from the body needs a body, and a top-level field of it (the router reads
+ * `body[name]`): a callback without a body cannot carry one, and a name that is no top-level
+ * field of an object body (`signature.token`, nested) would refuse every delivery at run time.
+ */
 export function checkDeliveryIdPlaces(
   callbacks: readonly Callback[],
+  webhooks: Webhooks | undefined,
   credentials: readonly Credential[],
+  types: TypeLookup,
   bag: DiagnosticBag,
 ): void {
+  const checkField = (what: string, credential: Credential, body: TypeNode) => {
+    const field = credential.deliveryId!.name;
+    const resolved = resolveType(body, types);
+    if (resolved.kind !== "object" || resolved.fields.some((f) => f.name === field)) return;
+    bag.report(
+      "delivery-id-field",
+      {
+        what,
+        credential: credential.id,
+        field,
+        body: body.kind === "ref" ? body.name : "the body",
+      },
+      credential.location,
+    );
+  };
   for (const callback of callbacks) {
     const place = signatureCredentialOf(callback.auth, credentials);
-    if (place?.deliveryId?.in === "body" && callback.body === undefined)
+    if (place?.deliveryId?.in !== "body") continue;
+    if (callback.body === undefined)
       bag.report(
         "callback-delivery-id-body",
         { event: callback.event, credential: place.id, field: place.deliveryId.name },
         callback.location,
       );
+    else checkField(`callback ${callback.event}`, place, callback.body);
   }
+  const place = webhooks && signatureCredentialOf(webhooks.auth, credentials);
+  if (place?.deliveryId?.in !== "body") return;
+  if (webhooks!.payload) checkField("the webhook deliveries", place, webhooks!.payload);
+  for (const event of webhooks!.events)
+    checkField(`webhook event ${event.name}`, place, event.payload);
 }
 
 /**
