@@ -231,11 +231,23 @@ function withDefaults(model: ApiModel): Expr {
   const set = defaults
     ? (["timeoutMs", "maxRetries"] as const).filter((name) => defaults[name] !== undefined)
     : [];
-  if (!defaults || set.length === 0) return id("options");
+  // the spec's idempotency header (Stripe's Idempotency-Key is the runtime's default), under
+  // the caller's own `idempotencyHeader`
+  const header = model.idempotency.supported ? model.idempotency.header : undefined;
+  const named =
+    header !== undefined && header.toLowerCase() !== "idempotency-key"
+      ? [{ kind: "property" as const, key: "idempotencyHeader", value: lit(header) }]
+      : [];
+  if (set.length === 0 && named.length === 0) return id("options");
   return {
     kind: "object",
     properties: [
-      ...set.map((name) => ({ kind: "property" as const, key: name, value: lit(defaults[name]!) })),
+      ...set.map((name) => ({
+        kind: "property" as const,
+        key: name,
+        value: lit(defaults![name]!),
+      })),
+      ...named,
       { kind: "spread", expr: id("options") },
     ],
   };
