@@ -17,8 +17,8 @@ import { refuse } from "../generator/runtime/testing/answers.ts";
 import { validate } from "../generator/runtime/validate.ts";
 import { tempDir } from "./helpers.ts";
 
-/** The model of a spec with these errors (and types), one endpoint behind an API key. */
-function modelWith(errors: string, types = "") {
+/** The model of a spec with these errors (and types, and other sections), one endpoint behind an API key. */
+function modelWith(errors: string, types = "", more = "") {
   const dir = tempDir("apigen-refusals-");
   try {
     writeFileSync(
@@ -40,6 +40,7 @@ function modelWith(errors: string, types = "") {
         "",
       ].join("\n"),
     );
+    if (more) writeFileSync(join(dir, "more.yaml"), more);
     return loadApiModel({ specDir: dir }).model;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -108,6 +109,12 @@ describe("error bodies of the stand-in", () => {
       '  ShopifyError:\n    fields:\n      errors: { required: true, union: [string, "string[]", "map<string[]>"] }',
       { errors: expect.anything() },
     ],
+    [
+      "Stripe's: an optional resource the error points at is left out, not made up",
+      "  body: StripeError",
+      "  StripeError:\n    fields:\n      error:\n        required: true\n        fields:\n          type: { enum: [api_error, card_error], required: true }\n          code: string\n          message: string\n          payment_intent: PaymentIntent\n  PaymentIntent:\n    fields:\n      id: { type: string, required: true }\n      description: string",
+      { error: { type: expect.any(String), message: expect.any(String) } },
+    ],
   ])("%s", (_, errors, types, want) => {
     const model = modelWith(errors, types);
     const { table } = buildStandIn(model);
@@ -119,5 +126,22 @@ describe("error bodies of the stand-in", () => {
     const shape = { t: "ref", name: model.errors.body! } as const;
     const shapes = shapeTableOf(model.types, [{ kind: "ref", name: model.errors.body! } as never]);
     expect(validate(shapeValidator(shape, shapes), body, "body")).toEqual([]);
+  });
+});
+
+describe("a delivery id read from the body", () => {
+  it("may be a field the payload takes from the type it extends (Stripe's events: id from EventBase)", () => {
+    const model = modelWith(
+      "  description: Errors.",
+      "  EventBase:\n    fields:\n      id: { type: string, required: true }\n  PaymentEvent:\n    extends: EventBase\n    fields:\n      type: { const: payment.done, required: true }",
+      [
+        "credentials:",
+        "  signing: { in: signature, header: X-Signature, deliveryId: { in: body, name: id } }",
+        "webhooks:",
+        "  auth: [signing]",
+        "  payload: PaymentEvent",
+      ].join("\n"),
+    );
+    expect(model.webhooks?.payload).toMatchObject({ kind: "ref", name: "PaymentEvent" });
   });
 });

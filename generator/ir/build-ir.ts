@@ -82,7 +82,6 @@ export function buildModel(
   const typeNames = namedTypes.map((t) => t.name);
   const versions = merged.versions.map((d) => buildVersion(d, ctx, typeNames));
   const errorBody = errorBodyOf(ctx, merged.errors, typeNames);
-  const errorFields = errorFieldsOf(ctx, merged.errors, namedTypes);
   const codes = buildErrorCodes(merged.errorCodes, ctx);
   const codeSet = new Set(codes.map((c) => c.code));
   const responses = merged.errorResponses.map((d) => buildErrorResponse(d, ctx, codeSet, false));
@@ -112,13 +111,6 @@ export function buildModel(
     errorCodes: codes,
   });
   const paramsTypes = paramsTypesOf(endpoints, callbacks);
-  checkDeliveryIdPlaces(
-    callbacks,
-    webhooks,
-    credentials,
-    new Map(namedTypes.map((t) => [t.name, t])),
-    bag,
-  );
   const lifecycles = merged.lifecycles.map((d) => buildLifecycle(d, ctx, endpointIds));
   const limits = merged.limits.map((d) => ({
     name: d.name,
@@ -147,7 +139,11 @@ export function buildModel(
   types.reserveNames(paramsTypes.map((p) => p.name));
   checkApiHeaders(ctx, merged.headers, fixedHeaders, versioning, merged.versioning, credentials);
   types.resolve();
-  checkWebhookEvents(webhooks, callbacks, new Map(namedTypes.map((t) => [t.name, t])), ctx);
+  // after resolve: an object's fields are its own and those it extends
+  const byName = new Map(namedTypes.map((t) => [t.name, t]));
+  const errorFields = errorFieldsOf(ctx, merged.errors, namedTypes);
+  checkDeliveryIdPlaces(callbacks, webhooks, credentials, byName, bag);
+  checkWebhookEvents(webhooks, callbacks, byName, ctx);
   checkInfiniteTypes(namedTypes, ctx);
   checkAliasCycles(namedTypes, ctx);
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);

@@ -67,6 +67,11 @@ export function errorTemplateOf(
   const fields: [string, ErrorTemplate][] = [];
   for (const field of type.fields) {
     const path = [...at, field.name];
+    // an optional field of a named object type is a resource the error may point at (Stripe's
+    // `error.payment_intent`), not the error: left out, unless the spec places a part in it
+    if (!field.required && field.type.kind === "ref" && !placedWithin(placed, path)) {
+      if (resolved(field.type, types).kind === "object") continue;
+    }
     const slot = placedSlot(placed, path) ?? slotOf(field.name, resolved(field.type, types));
     const template: ErrorTemplate | undefined = slot
       ? { slot, ...(field.required ? { otherwise: madeUp(field.type, types, field.name) } : {}) }
@@ -90,6 +95,13 @@ function placedSlot(placed: PlacedFields, path: readonly string[]): "code" | "me
   const same = (p: readonly string[] | undefined) =>
     p !== undefined && p.length === path.length && p.every((k, i) => k === path[i]);
   return same(placed.code) ? "code" : same(placed.message) ? "message" : undefined;
+}
+
+/** Whether the spec places the code or message inside the field at `path`. */
+function placedWithin(placed: PlacedFields, path: readonly string[]): boolean {
+  const under = (p: readonly string[] | undefined) =>
+    p !== undefined && p.length > path.length && path.every((k, i) => p[i] === k);
+  return under(placed.code) || under(placed.message);
 }
 
 /** A type with its alias refs followed (a field typed by a named string or integer). */
