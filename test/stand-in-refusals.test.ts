@@ -145,3 +145,22 @@ describe("a delivery id read from the body", () => {
     expect(model.webhooks?.payload).toMatchObject({ kind: "ref", name: "PaymentEvent" });
   });
 });
+
+describe("the invalid-input refusal", () => {
+  it("carries the code of a listed error of its status (Notion's 400 validation_error)", () => {
+    const model = modelWith(
+      "  codes: { validation_error: { meaning: The request body does not match. } }\n  responses:\n    - { status: 400, code: validation_error }",
+    );
+    const [route] = buildStandIn(model).table.routes;
+    expect(route).toMatchObject({ invalidInput: 400, invalidInputCode: "validation_error" });
+    const answer = refuse(
+      buildStandIn(model).table,
+      { errorBody: "default" },
+      { status: 400, code: route!.invalidInputCode!, message: "params.id: is required" },
+    );
+    expect(JSON.parse(answer.body)).toEqual({
+      code: "validation_error",
+      message: "params.id: is required",
+    });
+  });
+});

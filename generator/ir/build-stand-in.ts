@@ -36,6 +36,7 @@ import {
   genericErrorTemplate,
   hasSlot,
   listedRefusals,
+  numericStatus,
   reasonTags,
   withTag,
 } from "./stand-in-refusals.ts";
@@ -216,6 +217,7 @@ function routeOf(
     path: endpoint.path,
     ...area,
     ...(invalidTag !== undefined ? { invalidInputTag: invalidTag } : {}),
+    ...invalidInputCodeOf(endpoint, area.invalidInput),
     credentials: credentialChecks(endpoint, model).map((c) => ({
       ...c,
       missing: tag(c.missing),
@@ -242,6 +244,20 @@ function routeOf(
     ...expandOf(endpoint, model),
     ...pagingOf(endpoint, types),
   };
+}
+
+/**
+ * The code of the endpoint's invalid-input refusal: that of a listed error of its status
+ * (Notion's 400 `validation_error`), so a consumer branching on it sees it from the stand-in.
+ */
+function invalidInputCodeOf(
+  endpoint: Endpoint,
+  status: number,
+): { invalidInputCode?: string | number } {
+  const listed = endpoint.errors.find(
+    (e) => e.code !== undefined && numericStatus(e.status) === status,
+  );
+  return listed ? { invalidInputCode: listed.code! } : {};
 }
 
 /** The route's paging (runtime/testing/paging.ts), for an endpoint that pages. */
@@ -307,6 +323,7 @@ function versionedRouteOf(
       errorBody: r.errorBody,
       invalidInput: r.invalidInput,
       ...(r.invalidInputTag !== undefined ? { invalidInputTag: r.invalidInputTag } : {}),
+      ...(r.invalidInputCode !== undefined ? { invalidInputCode: r.invalidInputCode } : {}),
       credentials: r.credentials,
       errors: r.errors,
     };

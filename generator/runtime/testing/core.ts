@@ -182,7 +182,8 @@ function preferred(
 /** The refusal of invalid input on a route, one entry per problem. */
 function invalid(ctx: Context, route: Route, messages: string[]): OutboundResponse {
   const tag = route.invalidInputTag ? { tag: route.invalidInputTag } : {};
-  const refusal = { status: route.invalidInput, ...tag, message: messages[0] ?? "" };
+  const code = route.invalidInputCode !== undefined ? { code: route.invalidInputCode } : {};
+  const refusal = { status: route.invalidInput, ...code, ...tag, message: messages[0] ?? "" };
   return refuse(ctx.table, route, refusal, messages);
 }
 

@@ -118,6 +118,8 @@ export interface RouteData {
   invalidInput: number;
   /** Tag of that refusal, when the error body has a tag. */
   invalidInputTag?: string;
+  /** The code of that refusal, where the spec lists an error of its status with one. */
+  invalidInputCode?: string | number;
   credentials: CredentialCheck[];
   params: RouteParam[];
   /** How the request body is sent, when there is one. */
@@ -142,7 +144,7 @@ export interface RouteData {
 /** The parts of a route that follow its version: error body, invalid-input status, refusals. */
 export type RouteArea = Pick<
   RouteData,
-  "errorBody" | "invalidInput" | "invalidInputTag" | "credentials" | "errors"
+  "errorBody" | "invalidInput" | "invalidInputTag" | "invalidInputCode" | "credentials" | "errors"
 >;
 
 /** Of an API versioned by a header: the header, the versions, and the one a request without it gets. */
