@@ -166,6 +166,11 @@ export const catalogue = {
     message:
       "{union}: the variant of tag {tag} must be a named object type (not nullable), and {type} is not one",
   },
+  "facet-on-container": {
+    severity: "error",
+    message:
+      "{key} holds a text or a number to a limit, and this type is {kind}: no check would hold it{hint}",
+  },
   "union-tag-not-string": {
     severity: "error",
     message:

@@ -290,11 +290,42 @@ export class TypeBuilder {
     if (typeof constraints.pattern === "string")
       this.checkPattern(file, path, constraints.pattern, constraints);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
+    this.checkFacetsOfContainer(file, path, shape, data);
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
     if (data.default !== undefined) this.checkValue(file, path, shape, "default", data.default);
     if (data.example !== undefined) this.checkValue(file, path, shape, "example", data.example);
     // The shape itself becomes the node: a pending `extends` refers to it.
     return asNode(shape, nullable || data.nullable === true, constraints, docs, location);
+  }
+
+  /**
+   * The facets of a value's text or number on an array, a map or an object (`type: string[]`
+   * beside `maxLength: 128`, as the Mailgun and Notion trials wrote their tag and block limits):
+   * they would reach the OpenAPI document where they mean nothing, and no validator, so the
+   * limit the spec states would not hold. An error naming where an item's facet goes.
+   */
+  private checkFacetsOfContainer(
+    file: SpecFile,
+    path: DataPath,
+    shape: TypeShape,
+    data: Data,
+  ): void {
+    if (shape.kind !== "array" && shape.kind !== "map" && shape.kind !== "object") return;
+    const inner = shape.kind === "array" ? "items" : shape.kind === "map" ? "values" : undefined;
+    for (const key of constraintKeys) {
+      if (data[key] === undefined) continue;
+      this.ctx.bag.report(
+        "facet-on-container",
+        {
+          key,
+          kind: shape.kind === "map" ? "a map" : `an ${shape.kind}`,
+          hint: inner
+            ? `; to hold each of its ${inner} to it, write them with it (${inner}: { type: ..., ${key}: ... })`
+            : "",
+        },
+        file.locate([...path, key], "key"),
+      );
+    }
   }
 
   /**
