@@ -95,6 +95,33 @@ describe("declared delivery headers reach the handler typed", () => {
     expect(second).toEqual({ "webhook-id": "msg_2", "webhook-timestamp": expect.any(Number) });
   });
 
+  it("takes a delivery signed by the package's own signatureHeaders, the spec's scheme and header", async () => {
+    const signing = mod as unknown as {
+      signatureHeaders: (
+        scheme: unknown,
+        header: string,
+        secrets: string[],
+        body: string,
+        facts: { timestamp: number; id: string },
+      ) => Promise<Record<string, string>>;
+      webhookSignatureScheme: unknown;
+      webhookSignatureHeader: string;
+    };
+    const headers = await signing.signatureHeaders(
+      signing.webhookSignatureScheme,
+      signing.webhookSignatureHeader,
+      [whsec],
+      body,
+      { timestamp: Math.floor(Date.now() / 1000), id: "msg_own" },
+    );
+    expect(Object.keys(headers).sort()).toEqual([
+      "webhook-id",
+      "webhook-signature",
+      "webhook-timestamp",
+    ]);
+    expect(await post(headers)).toMatchObject({ status: 200 });
+  });
+
   it("refuses a header not of its type with 400 naming it, and runs no handler", async () => {
     seen.length = 0;
     expect(await post(signed("msg_3", { "X-Attempt": "two" }))).toEqual({

@@ -365,6 +365,9 @@ function reExports(model: ApiModel): FileStatement[] {
     from("node-adapter.ts", ["NodeListener", "NodeRequestLike", "NodeResponseLike"]),
     from("fetch-adapter.ts", ["FetchHandler"]),
     from("signature.ts", ["signBody", "verifyWebhook"], false),
+    // a delivery signed the spec's way (its scheme, header and signing time), for tests:
+    // signatureHeaders(webhookSignatureScheme, webhookSignatureHeader, [secret], body, { timestamp, id })
+    ...(model.webhooks?.signatureHeader ? [from("schemes.ts", ["signatureHeaders"], false)] : []),
     ...(declaresReplay(model)
       ? [
           from("replay.ts", ["createMemorySeenIds"], false),

@@ -28,6 +28,7 @@ export type {
 } from "./runtime/callbacks/node-adapter.js";
 export type { FetchHandler } from "./runtime/callbacks/fetch-adapter.js";
 export { signBody, verifyWebhook } from "./runtime/callbacks/signature.js";
+export { signatureHeaders } from "./runtime/callbacks/schemes.js";
 export type {
   ComputeSignature,
   DecodeSignature,
