@@ -188,6 +188,14 @@ describe("trigger against examples/merchant-server", () => {
     }
   });
 
+  it("says when --signature-encoding signs otherwise than the spec (the router of the spec refuses it)", async () => {
+    const other = await run("product.info", { signature: { encoding: "hex" } });
+    expect(other.lines[0]).toMatch(
+      /signed hmac-sha256-hex in X-Service-Hmac-Sha256 \(by --signature-encoding, not the spec's hmac-sha256-base64\)\)$/,
+    );
+    expect(other.answer?.status).toBe(422);
+  });
+
   it("an unknown event lists the spec's events (exit 2); an unreachable server is exit 1", async () => {
     const unknown = await run("order.nothing");
     expect(unknown.code).toBe(2);

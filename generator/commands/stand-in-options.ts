@@ -57,11 +57,15 @@ export const triggerFlags: Flags = {
   "api-key": { type: "string", value: "K", help: "API key the delivery carries" },
   seed: { type: "string", value: "N", help: "seed of the generated body" },
   expect: { type: "string", value: "KIND", help: "success or failure: the answer that passes" },
-  "signature-encoding": { type: "string", value: "ENC", help: "base64 (default) or hex" },
+  "signature-encoding": {
+    type: "string",
+    value: "ENC",
+    help: "base64 or hex: signs the body alone, in place of the spec's scheme (default: the spec's)",
+  },
   "signature-prefix": {
     type: "string",
     value: "P",
-    help: "text before the signature, e.g. sha256=",
+    help: "text before the signature, e.g. sha256= (with --signature-encoding)",
   },
   "timeout-ms": {
     type: "string",

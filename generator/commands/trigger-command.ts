@@ -365,8 +365,14 @@ export async function deliver(
     return { code: 2 };
   }
   const { url, headers } = request;
+  // a scheme the flags chose says so: the router of the spec's scheme would refuse it
+  const specScheme = event.signatureScheme?.name ?? "hmac-sha256-base64";
+  const overridden =
+    scheme && scheme.name !== specScheme
+      ? ` (by --signature-encoding, not the spec's ${specScheme})`
+      : "";
   const signed = request.scheme
-    ? `, signed ${request.scheme.name} in ${event.signatureHeader}`
+    ? `, signed ${request.scheme.name} in ${event.signatureHeader}${overridden}`
     : "";
   show(
     `${event.kind} ${event.name}: ${event.method} ${shownUrl(url)} (${request.body.byteLength} bytes${signed})`,
