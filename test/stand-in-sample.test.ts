@@ -134,3 +134,30 @@ describe("sample: a made-up value passes its shape's checks", () => {
     expect(fromPattern("a$b", seeded(1))).toBeUndefined();
   });
 });
+
+describe("the stand-in's checks of a union", () => {
+  it("name its named members as the generated validators do (the Notion trial saw variant 1, variant 2)", () => {
+    const types = {
+      OrFilter: {
+        t: "object",
+        fields: [{ name: "or", shape: { t: "array", items: { t: "any" } }, required: true }],
+      },
+      AndFilter: {
+        t: "object",
+        fields: [{ name: "and", shape: { t: "array", items: { t: "any" } }, required: true }],
+      },
+    } as const;
+    const shape = {
+      t: "union",
+      variants: [
+        { t: "ref", name: "OrFilter" },
+        { t: "ref", name: "AndFilter" },
+      ],
+    } as const;
+    expect(
+      validate(shapeValidator(shape as never, types as never), { x: 1 }, "body.filter"),
+    ).toEqual([
+      { path: "body.filter", message: "matches none of OrFilter, AndFilter (it is an object)" },
+    ]);
+  });
+});

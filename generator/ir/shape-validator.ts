@@ -121,7 +121,10 @@ function bodyValidator(
           )
         : union(
             members,
-            members.map((_, i) => `variant ${i + 1}`),
+            // named as the generated validators name them: a named type by its name
+            s.variants.map((variant, i) =>
+              variant.t === "ref" ? variant.name : `variant ${i + 1}`,
+            ),
           );
     }
     default: {
