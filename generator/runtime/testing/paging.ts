@@ -7,7 +7,7 @@
  * page's link adds to the query.
  */
 
-/** How a field says "no more": left out (optional), null (nullable), else "" (or false). */
+/** How a field says "no more": left out (optional), null (nullable), else the empty string. */
 export type PageEnd = "absent" | "null" | "empty";
 
 type Path = readonly string[];
@@ -39,7 +39,7 @@ export function isSecondPage(paging: RoutePaging, query: URLSearchParams): boole
 
 type Json = Record<string, unknown>;
 
-/** The object holding the last field of `path` inside `value` (made where missing), and that field's name. */
+/** The object holding the last field of `path` inside `value`, and that field's name; undefined where a step is no object. */
 function parentOf(value: unknown, path: Path): [Json, string] | undefined {
   if (!path.length || value === null || typeof value !== "object") return undefined;
   let at = value as Json;
