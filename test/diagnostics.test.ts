@@ -58,6 +58,14 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "pagination-unreadable-type",
+    defect:
+      "a paged list's hasMore field typed `bool`: one error at the type, none from the pagination naming the field (the Notion trial's cascade)",
+    expected: [
+      'test/fixtures/broken/pagination-unreadable-type/api.yaml:22:25 - error type-expr-syntax: cannot read type expression "bool": bool is not a type (did you mean boolean?); named types are PascalCase, built-ins are string, integer, number, boolean, binary, unknown, object, unspecified, map<T>, T[]',
+    ],
+  },
+  {
     name: "facet-on-container",
     defect:
       "a string's and a number's facets beside a list and a map (Mailgun's 128-character tags, Notion's 100 blocks): no check would hold them, so they are errors naming where an item's facet goes",

@@ -276,10 +276,13 @@ function fieldOf(
   const { ctx, file, at, spec, types } = scope;
   const text = String(spec[key]);
   const found = typeAt(node, pathOf(text), types);
+  // a field of any value (`unknown`, or a type written that could not be read, already
+  // reported there) is read as the walk finds it: no second error for the first
+  const resolved = typeof found === "string" ? undefined : resolveType(found, types);
   const problem =
     typeof found === "string"
       ? `${found}; it must be ${wanted}`
-      : accepts(resolveType(found, types))
+      : resolved!.kind === "unknown" || accepts(resolved!)
         ? undefined
         : `is ${describe(found)}; it must be ${wanted}`;
   if (problem)
