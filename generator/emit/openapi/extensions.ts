@@ -57,7 +57,13 @@ function errorsOf(model: ApiModel): JsonObject | undefined {
       obj({
         status: typeof s.status === "number" ? s.status : s.status.toUpperCase(),
         meaning: s.meaning,
-        retry: s.retry,
+        // as the spec says it: true, or false where it turns a default retry off; a status the
+        // spec leaves alone is left out (the client still retries 408, 429 and 5xx by default)
+        retry: s.retry
+          ? true
+          : typeof s.status === "number" && e.retry.never.includes(s.status)
+            ? false
+            : undefined,
         notProcessed: s.notProcessed ? true : undefined,
         "x-undocumented": notesOf(s.docs),
       }),
