@@ -66,16 +66,6 @@ const cases: BrokenCase[] = [
     ],
   },
   {
-    name: "facet-on-container",
-    defect:
-      "a string's and a number's facets beside a list and a map (Mailgun's 128-character tags, Notion's 100 blocks): no check would hold them, so they are errors naming where an item's facet goes",
-    expected: [
-      "test/fixtures/broken/facet-on-container/api.yaml:11:33 - error facet-on-container: maxLength holds a text or a number to a limit, and this type is an array: no check would hold it; to hold each of its items to it, write them with it (items: { type: ..., maxLength: ... })",
-      "test/fixtures/broken/facet-on-container/api.yaml:12:37 - error facet-on-container: maximum holds a text or a number to a limit, and this type is an array: no check would hold it; to hold each of its items to it, write them with it (items: { type: ..., maximum: ... })",
-      "test/fixtures/broken/facet-on-container/api.yaml:13:38 - error facet-on-container: pattern holds a text or a number to a limit, and this type is a map: no check would hold it; to hold each of its values to it, write them with it (values: { type: ..., pattern: ... })",
-    ],
-  },
-  {
     name: "delivery-id-field",
     defect:
       "a delivery id read from a nested body field (Mailgun's signature.token): the router reads the body's top level, so generate refuses what would refuse every delivery",
@@ -1171,6 +1161,23 @@ describe("warnings", () => {
     ]);
     expect(run.stderr).toMatch(/0 errors, 1 warning\n$/);
     expect(run.stdout).toMatch(/added/);
+  });
+});
+
+describe("facets beside a list or a map (the Mailgun and Notion trials)", () => {
+  it("are warnings, left out of the package and its OpenAPI document, and it still generates", async () => {
+    const out = tempDir("apigen-facets-out-");
+    const run = await runCli(["--spec", "test/fixtures/warnings/facet-on-container", "--out", out]);
+    expect(run.status).toBe(0);
+    expect(run.stderr.split("\n").filter((line) => / - warning /.test(line))).toEqual([
+      "test/fixtures/warnings/facet-on-container/api.yaml:11:33 - warning facet-on-container: maxLength holds a text or a number to a limit, and this type is an array: left out, as no check would hold it; to hold each of its items to it, write them with it (items: { type: ..., maxLength: ... })",
+      "test/fixtures/warnings/facet-on-container/api.yaml:12:37 - warning facet-on-container: maximum holds a text or a number to a limit, and this type is an array: left out, as no check would hold it; to hold each of its items to it, write them with it (items: { type: ..., maximum: ... })",
+      "test/fixtures/warnings/facet-on-container/api.yaml:13:38 - warning facet-on-container: pattern holds a text or a number to a limit, and this type is a map: left out, as no check would hold it; to hold each of its values to it, write them with it (values: { type: ..., pattern: ... })",
+    ]);
+    const document = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8"));
+    const fields = document.components.schemas.Message.properties;
+    expect(fields.tags).toEqual({ type: "array", items: { type: "string" } });
+    expect(fields.labels).not.toHaveProperty("pattern");
   });
 });
 

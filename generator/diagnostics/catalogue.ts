@@ -167,9 +167,9 @@ export const catalogue = {
       "{union}: the variant of tag {tag} must be a named object type (not nullable), and {type} is not one",
   },
   "facet-on-container": {
-    severity: "error",
+    severity: "warning",
     message:
-      "{key} holds a text or a number to a limit, and this type is {kind}: no check would hold it{hint}",
+      "{key} holds a text or a number to a limit, and this type is {kind}: left out, as no check would hold it{hint}",
   },
   "union-tag-not-string": {
     severity: "error",

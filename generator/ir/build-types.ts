@@ -290,30 +290,32 @@ export class TypeBuilder {
     if (typeof constraints.pattern === "string")
       this.checkPattern(file, path, constraints.pattern, constraints);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
-    this.checkFacetsOfContainer(file, path, shape, data);
+    const kept = this.containerFacetsLeftOut(file, path, shape, data) ? noConstraints : constraints;
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
     if (data.default !== undefined) this.checkValue(file, path, shape, "default", data.default);
     if (data.example !== undefined) this.checkValue(file, path, shape, "example", data.example);
     // The shape itself becomes the node: a pending `extends` refers to it.
-    return asNode(shape, nullable || data.nullable === true, constraints, docs, location);
+    return asNode(shape, nullable || data.nullable === true, kept, docs, location);
   }
 
   /**
-   * The facets of a value's text or number on an array, a map or an object (`type: string[]`
-   * beside `maxLength: 128`, as the Mailgun and Notion trials wrote their tag and block limits):
-   * they would reach the OpenAPI document where they mean nothing, and no validator, so the
-   * limit the spec states would not hold. An error naming where an item's facet goes.
+   * Whether the node's facets of a value's text or number are left out, being beside an
+   * array, a map or an object (`type: string[]` beside `maxLength: 128`, as the Mailgun and
+   * Notion trials wrote their tag and block limits): no check holds them there, and the OpenAPI
+   * document would carry them where they mean nothing. A warning at each, naming where an
+   * item's facet goes (a warning, not an error: a spec that generated before still does, and
+   * the limit was never held).
    */
-  private checkFacetsOfContainer(
+  private containerFacetsLeftOut(
     file: SpecFile,
     path: DataPath,
     shape: TypeShape,
     data: Data,
-  ): void {
-    if (shape.kind !== "array" && shape.kind !== "map" && shape.kind !== "object") return;
+  ): boolean {
+    if (shape.kind !== "array" && shape.kind !== "map" && shape.kind !== "object") return false;
+    const given = constraintKeys.filter((key) => data[key] !== undefined);
     const inner = shape.kind === "array" ? "items" : shape.kind === "map" ? "values" : undefined;
-    for (const key of constraintKeys) {
-      if (data[key] === undefined) continue;
+    for (const key of given)
       this.ctx.bag.report(
         "facet-on-container",
         {
@@ -325,7 +327,7 @@ export class TypeBuilder {
         },
         file.locate([...path, key], "key"),
       );
-    }
+    return given.length > 0;
   }
 
   /**
