@@ -194,6 +194,9 @@ describe("trigger against examples/merchant-server", () => {
       /signed hmac-sha256-hex in X-Service-Hmac-Sha256 \(by --signature-encoding, not the spec's hmac-sha256-base64\)\)$/,
     );
     expect(other.answer?.status).toBe(422);
+    expect(exampleLog.splice(0)).toEqual([
+      "warn: refused /product_get: 422 X-Service-Hmac-Sha256 does not match the body",
+    ]);
   });
 
   it("an unknown event lists the spec's events (exit 2); an unreachable server is exit 1", async () => {

@@ -35,6 +35,7 @@ export type {
 } from "./runtime/callbacks/node-adapter.js";
 export type { FetchHandler } from "./runtime/callbacks/fetch-adapter.js";
 export { signBody, verifyWebhook } from "./runtime/callbacks/signature.js";
+export { signatureHeaders } from "./runtime/callbacks/schemes.js";
 export { createMemorySeenIds } from "./runtime/callbacks/replay.js";
 export type { MemorySeenIds, ReplayOptions, SeenIdStore } from "./runtime/callbacks/replay.js";
 export type {
