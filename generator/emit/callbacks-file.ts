@@ -15,7 +15,7 @@ import type {
   TypeNode,
   Webhooks,
 } from "../ir/model.ts";
-import { arr, call, id, lit, obj, ret } from "./code/build.ts";
+import { arr, call, id, lit, obj, ret, valueExpr } from "./code/build.ts";
 import type { Expr, FileStatement, Member, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
@@ -130,6 +130,7 @@ function routeEntry(callback: Callback): Expr {
         routing.responseEvent === undefined ? undefined : lit(routing.responseEvent),
       ],
       ["failure", failureShapeExpr(routing.failureShape)],
+      ["form", routing.form ? valueExpr(routing.form) : undefined],
     ],
     { expanded: true },
   );

@@ -58,6 +58,7 @@ export const runtimeModules = [
   "callbacks/base64.ts",
   "callbacks/schemes.ts",
   "callbacks/body.ts",
+  "callbacks/form.ts",
   "callbacks/failure.ts",
   "callbacks/signature.ts",
   "callbacks/replay.ts",
@@ -92,6 +93,7 @@ export const runtimeModules = [
 const fileOutputs: Record<string, readonly OutputName[]> = {
   "callbacks/base64.ts": ["callbacks", "testing"],
   "callbacks/schemes.ts": ["callbacks", "testing"],
+  "callbacks/form.ts": ["callbacks", "testing"],
   "client/redact.ts": ["client", "testing"],
 };
 

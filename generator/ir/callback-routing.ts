@@ -6,6 +6,7 @@
  * signed calls carry their signing time and delivery id), and what each parameter's URL text
  * becomes. Emitters read the result from the IR; none spells an event's shape by hand.
  */
+import type { FormFieldKind } from "../runtime/callbacks/form.ts";
 import type { DiagnosticBag } from "../diagnostics/diagnostic.ts";
 import type {
   ApiModel,
@@ -287,18 +288,46 @@ function routeCallback(callback: Callback, model: ApiModel, types: TypeLookup): 
   const replay = replayOf(signature);
   const event = responseEventOf(callback, types);
   const failureShape = failureShapeOf(callback.failure, types);
+  const form = formOf(callback, types);
   const routing: CallbackRouting = {
     ...(header ? { signatureHeader: header } : {}),
     ...(header && scheme ? { signatureScheme: scheme } : {}),
     ...(replay ? { replay } : {}),
     ...(event ? { responseEvent: event } : {}),
     ...(failureShape ? { failureShape } : {}),
+    ...(form ? { form } : {}),
   };
   const params = callback.params.map((p) => {
     const urlValue = urlValueOf(p.type, types);
     return urlValue ? { ...p, urlValue } : p;
   });
   return { ...callback, params, routing };
+}
+
+/**
+ * How a callback's form body is read (Twilio's status callbacks: `Content-Type:
+ * application/x-www-form-urlencoded`), field by field as its body type says: a number, a
+ * boolean, or a list of them or of texts; undefined for a callback whose body is not a form.
+ */
+function formOf(callback: Callback, types: TypeLookup): Record<string, FormFieldKind> | undefined {
+  const contentType = callback.headers.find((h) => h.name.toLowerCase() === "content-type")?.value;
+  if (!callback.body || !/^application\/x-www-form-urlencoded\b/i.test(contentType ?? ""))
+    return undefined;
+  const kinds: Record<string, FormFieldKind> = {};
+  for (const field of objectFieldsOf(callback.body, types) ?? []) {
+    const type = resolveType(field.type, types);
+    const item = type.kind === "array" ? urlValueOf(type.items, types) : urlValueOf(type, types);
+    const kind: FormFieldKind | undefined =
+      type.kind === "array"
+        ? item === "number"
+          ? "numbers"
+          : item === "boolean"
+            ? "booleans"
+            : "list"
+        : item;
+    if (kind) kinds[field.name] = kind;
+  }
+  return kinds;
 }
 
 /** A top-level field of a payload declared as exactly `name` (a string literal), through references. */

@@ -2,6 +2,7 @@
  * The resolved model (IR): plain data that every emitter reads, and nothing else.
  * Names and casings are worked out once here; no YAML node survives into it.
  */
+import type { FormFieldKind } from "../runtime/callbacks/form.ts";
 import type { StandInModel } from "./stand-in-model.ts";
 
 /** A place in a spec file, 1-based. */
@@ -620,6 +621,11 @@ export interface CallbackRouting {
   responseEvent?: string;
   /** Where the failure bodies the router writes itself put their parts; absent: the generic shape. */
   failureShape?: FailureShape;
+  /**
+   * A body sent as a URL-encoded form (the callback's `Content-Type`): how each top-level
+   * field's text is read; absent: a JSON body.
+   */
+  form?: Record<string, FormFieldKind>;
 }
 
 /**

@@ -15,6 +15,7 @@
  * costs one promise, the handler's, and none at all when the handler answers synchronously.
  */
 import { announcesTooMuch, bodyTimeout, defaultBodyLimit, parseJson } from "../http/body.js";
+import { formFields } from "./form.js";
 import { handleRequest } from "../http/handle.js";
 import { splitTarget } from "../http/target.js";
 import type { ValidationIssue } from "../validate.js";
@@ -428,9 +429,13 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
       // The validators append to one list (never spread: a list can be long).
       const issues: ValidationIssue[] = [];
       if (route.checkBody) {
-        const parsed = parseJson(body);
-        if (!parsed.ok)
-          return refuse(shape, event, path, 400, codes.invalid, ["body is not valid JSON"]);
+        const parsed = route.form
+          ? { ok: true as const, value: formFields(body, route.form) }
+          : parseJson(body);
+        if (!parsed.ok || parsed.value === undefined)
+          return refuse(shape, event, path, 400, codes.invalid, [
+            route.form ? "body is not valid UTF-8" : "body is not valid JSON",
+          ]);
         route.checkBody(parsed.value, "body", issues);
         input = parsed.value;
       }

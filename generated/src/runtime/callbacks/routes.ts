@@ -6,6 +6,7 @@
  * matching of a request path against them: `{name}` segments, and trailing parameters that
  * follow the path as segments or, when no segment follows, come from the query string.
  */
+import type { FormFieldKind } from "./form.js";
 import type { Validator } from "../validate.js";
 import type { FailureShape } from "./failure.js";
 import type { ReplaySpec } from "./replay.js";
@@ -34,6 +35,8 @@ export interface RouteSpec {
   checkParams?: Validator;
   /** Checks the parsed JSON body (its paths start with `body`); absent: the callback has no body. */
   checkBody?: Validator;
+  /** A body sent as a URL-encoded form: how each field's text is read (form.ts); absent: JSON. */
+  form?: Readonly<Record<string, FormFieldKind>>;
   /** Header that carries the signature; absent: the route is not signed. */
   signatureHeader?: string;
   /** How the signature is written and what it covers (`schemes.ts`); absent: the default scheme. */

@@ -11,6 +11,7 @@
  * cap on the answer read. Web APIs only. No message here holds a secret or a key.
  */
 import { defaultScheme, signatureHeaders, type SignatureScheme } from "../callbacks/schemes.js";
+import { formText } from "../callbacks/form.js";
 import { redactor } from "../client/redact.js";
 import { sample, seeded, token } from "./sample.js";
 import type { Shape, ShapeTable } from "./shape.js";
@@ -110,12 +111,19 @@ export async function deliveryRequest(
   input: DeliveryInput,
 ): Promise<DeliveryRequest> {
   const seed = input.seed ?? 1;
+  const headers: Record<string, string> = Object.fromEntries(event.headers);
+  // a callback the spec sends as a form (Twilio's status callbacks) is sent as one
+  const form = /^application\/x-www-form-urlencoded\b/i.test(
+    Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "",
+  );
+  const made = () => {
+    const value = event.body ? sample(event.body, types, seeded(seed)) : undefined;
+    return value === undefined ? "" : form ? formText(value) : JSON.stringify(value);
+  };
   const body =
     typeof input.body === "string"
       ? encoder.encode(input.body)
-      : (input.body ??
-        encoder.encode(event.body ? JSON.stringify(sample(event.body, types, seeded(seed))) : ""));
-  const headers: Record<string, string> = Object.fromEntries(event.headers);
+      : (input.body ?? encoder.encode(made()));
   for (const key of event.keyHeaders)
     headers[key.header] = `${key.scheme ? `${key.scheme} ` : ""}${input.apiKey ?? "stand-in-key"}`;
   if (event.eventHeader) headers[event.eventHeader] = event.name;
