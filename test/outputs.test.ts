@@ -46,8 +46,8 @@ describe("outputs", () => {
   });
 
   // given the output switched off, want the files that go (by prefix) and the exports that go;
-  // the stand-in's deliveries keep the signer (callbacks/schemes.ts, base64.ts) and the
-  // redactor (client/redact.ts) while testing is on
+  // the stand-in's deliveries keep the signer (callbacks/schemes.ts, base64.ts), the form
+  // writer (callbacks/form.ts) and the redactor (client/redact.ts) while testing is on
   const table: [keyof OutputSwitches, RegExp, string[], string][] = [
     [
       "client",
@@ -57,7 +57,7 @@ describe("outputs", () => {
     ],
     [
       "callbacks",
-      /^src\/callbacks\.ts$|^src\/runtime\/callbacks\/(?!(schemes|base64)\.ts$)/,
+      /^src\/callbacks\.ts$|^src\/runtime\/callbacks\/(?!(schemes|base64|form)\.ts$)/,
       ["./callbacks"],
       "## Callbacks",
     ],

@@ -31,12 +31,13 @@ export function formFields(
   const text = strictText(bytes);
   if (text === undefined) return undefined;
   const values = new Map<string, string[]>();
-  for (const [key, value] of new URLSearchParams(text)) {
+  // forEach, not for-of: iterating URLSearchParams needs the DOM.Iterable lib a package may not have
+  new URLSearchParams(text).forEach((value, key) => {
     const name = key.endsWith("[]") ? key.slice(0, -2) : key;
     const list = values.get(name);
     if (list) list.push(value);
     else values.set(name, [value]);
-  }
+  });
   const out: Record<string, unknown> = {};
   for (const [name, list] of values) {
     const kind = Object.hasOwn(kinds, name) ? kinds[name] : undefined;
