@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   array,
+  boolean,
   formats,
   map,
   nullable,
@@ -140,6 +141,25 @@ describe("union combinators", () => {
     const c = object({ x: number(), y: number() }, ["x", "y"]);
     expect(validate(union([c, a], ["C", "A"]), { x: "1" }, "v")).toEqual([
       { path: "v.x", message: "must be a number, not a string" },
+    ]);
+  });
+
+  it("untagged: the member whose fields the value has speaks (Notion's filters: an `and` is an AndFilter)", () => {
+    const filter: ReturnType<typeof union> = (value, path, issues) =>
+      filterShape(value, path, issues);
+    const or = object({ or: array(filter) }, ["or"]);
+    const and = object({ and: array(filter) }, ["and"]);
+    const property = object({ property: string(), checkbox: object({ equals: boolean }, []) }, [
+      "property",
+    ]);
+    const timestamp = object({ timestamp: string() }, ["timestamp"]);
+    const filterShape = union(
+      [or, and, property, timestamp],
+      ["OrFilter", "AndFilter", "PropertyFilter", "TimestampFilter"],
+    );
+    const value = { and: [{ property: "Done", checkbox: { equals: "nope" } }] };
+    expect(validate(filter, value, "body.filter")).toEqual([
+      { path: "body.filter.and[0].checkbox.equals", message: "must be a boolean, not a string" },
     ]);
   });
 

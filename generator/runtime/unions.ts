@@ -82,11 +82,25 @@ export const maxAttempts = 10_000;
  * member that got furthest (past the value's kind, with the fewest issues), or one issue
  * naming every member when none did or two tie.
  */
+/** How many of a member's problems are fields of the value itself that it does not have. */
+function missingFields(found: readonly ValidationIssue[], path: string): number {
+  let missing = 0;
+  for (const issue of found)
+    if (
+      issue.message === "is required" &&
+      issue.path.startsWith(path) &&
+      !/[.[]/.test(issue.path.slice(path.length + 1))
+    )
+      missing++;
+  return missing;
+}
+
 export function union(members: readonly Validator[], names: readonly string[]): Validator {
   return (value, path, issues) => {
     openUnions++;
     try {
       let closest: ValidationIssue[] | undefined;
+      let closestRank = [0, 0];
       let tie = false;
       for (const member of members) {
         if (attempts > maxAttempts)
@@ -97,10 +111,15 @@ export function union(members: readonly Validator[], names: readonly string[]): 
         // A member that refused the value itself (its kind) says nothing about its fields.
         if (found.every((issue) => issue.path === path)) continue;
         attempts++;
-        if (!closest || found.length < closest.length) {
+        // closest: the fewest of its own fields missing from the value (the member the value
+        // was written as: Notion's `{ and: [...] }` is an AndFilter), then the fewest problems
+        const rank = [missingFields(found, path), found.length];
+        const order = closest ? rank[0]! - closestRank[0]! || rank[1]! - closestRank[1]! : -1;
+        if (order < 0) {
           closest = found;
+          closestRank = rank;
           tie = false;
-        } else if (found.length === closest.length) tie = true;
+        } else if (order === 0) tie = true;
       }
       // the member's own list was capped: its note goes where this list's cap puts it, once
       if (closest && !tie)
