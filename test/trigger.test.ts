@@ -146,6 +146,18 @@ describe("trigger against examples/merchant-server", () => {
     ]);
   });
 
+  it("--expect refusal passes on a 4xx (a wrong secret refused) and fails on a success (the Stripe trial could not test it)", async () => {
+    const refused = await run("cart.update", { secret: "not-the-secret", expect: "refusal" });
+    expect(refused.code).toBe(0);
+    expect(refused.lines.at(-1)).toBe("verdict: ok, refused with 422");
+    const accepted = await run("order.shipping", { expect: "refusal" });
+    expect(accepted.code).toBe(1);
+    expect(accepted.lines.at(-1)).toBe("verdict: wrong answer: expected a refusal (4xx), not 200");
+    expect(exampleLog.splice(0)).toEqual([
+      "warn: refused /cart_update: 422 X-Service-Hmac-Sha256 does not match the body",
+    ]);
+  });
+
   it("a handler that answers a wrong shape: exit 1, naming the field", async () => {
     const result = await run("product.info", { url: wrongBase });
     expect(result.code).toBe(1);

@@ -56,7 +56,11 @@ export const triggerFlags: Flags = {
   body: { type: "string", value: "FILE", help: "JSON body to send instead of a generated one" },
   "api-key": { type: "string", value: "K", help: "API key the delivery carries" },
   seed: { type: "string", value: "N", help: "seed of the generated body" },
-  expect: { type: "string", value: "KIND", help: "success or failure: the answer that passes" },
+  expect: {
+    type: "string",
+    value: "KIND",
+    help: "success, failure, or refusal (any 4xx: a wrong secret refused): the answer that passes",
+  },
   "signature-encoding": {
     type: "string",
     value: "ENC",
@@ -102,7 +106,7 @@ export interface TriggerMode {
   secret?: string;
   bodyFile?: string;
   apiKey?: string;
-  expect?: "success" | "failure";
+  expect?: "success" | "failure" | "refusal";
   seed?: number;
   signature?: { encoding: "base64" | "hex"; prefix?: string };
   timeoutMs?: number;
@@ -220,9 +224,12 @@ function deliverOf(values: Values): Pick<MockMode, "deliver"> {
 function triggerMode(values: Values, positionals: string[]): TriggerMode {
   if (positionals.length !== 1)
     throw new Error("trigger takes one event name: trigger EVENT --url URL --secret S");
-  if (values.url === undefined) throw new Error("trigger needs --url (the merchant server)");
-  if (values.expect !== undefined && values.expect !== "success" && values.expect !== "failure")
-    throw new Error(`--expect takes success or failure, not ${JSON.stringify(values.expect)}`);
+  if (values.url === undefined) throw new Error("trigger needs --url (the receiving server)");
+  const expect = values.expect as TriggerMode["expect"];
+  if (expect !== undefined && expect !== "success" && expect !== "failure" && expect !== "refusal")
+    throw new Error(
+      `--expect takes success, failure or refusal, not ${JSON.stringify(values.expect)}`,
+    );
   // the value is not repeated: it may hold a password
   if (!/^https?:\/\//.test(values.url) || !URL.canParse(values.url))
     throw new Error(
@@ -235,7 +242,7 @@ function triggerMode(values: Values, positionals: string[]): TriggerMode {
     ...(values.secret !== undefined ? { secret: values.secret } : {}),
     ...(values.body !== undefined ? { bodyFile: fromCwd(values.body) } : {}),
     ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
-    ...(values.expect !== undefined ? { expect: values.expect } : {}),
+    ...(expect !== undefined ? { expect } : {}),
     ...(values.seed !== undefined ? { seed: whole("seed", values.seed, 1, 2 ** 32 - 1) } : {}),
     ...(values["timeout-ms"] !== undefined
       ? { timeoutMs: whole("timeout-ms", values["timeout-ms"], 0, 2 ** 31 - 1, 1) }

@@ -64,7 +64,7 @@ export interface TriggerOptions {
   apiKey?: string;
   seed?: number;
   /** Also fail when the answer is of the other kind. */
-  expect?: "success" | "failure";
+  expect?: "success" | "failure" | "refusal";
   /** Longest wait for the whole answer, in ms from before connecting to its last byte (default 10 s). */
   timeoutMs?: number;
   /** Largest answer body read, in bytes (default 1 MiB); a longer one ends the exchange. */
@@ -389,6 +389,17 @@ export async function deliver(
     ? `${redactor(secrets, true)(escapeControls(answer.text.slice(0, shownAnswerLength)))}…`
     : answer.text;
   show(`answer: ${answer.status} ${start}`);
+  const result = { answer, json: parsed(answer.text) };
+  // a receiver's refusal (a wrong secret, a replay) is what a security test expects
+  if (options.expect === "refusal") {
+    const refused = answer.status >= 400 && answer.status < 500;
+    show(
+      refused
+        ? `verdict: ok, refused with ${answer.status}`
+        : `verdict: wrong answer: expected a refusal (4xx), not ${answer.status}`,
+    );
+    return { code: refused ? 0 : 1, ...result };
+  }
   let verdict: ReturnType<typeof judge>;
   try {
     verdict = judge(event, types, answer, options.expect);
@@ -399,7 +410,6 @@ export async function deliver(
       problem: `the answer could not be checked: ${(error as Error).message}`,
     };
   }
-  const result = { answer, json: parsed(answer.text) };
   if (verdict.problem) {
     show(`verdict: wrong ${verdict.kind} answer: ${verdict.problem}`);
     return { code: 1, ...result };
