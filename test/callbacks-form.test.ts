@@ -10,8 +10,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trigger } from "../generator/commands/trigger-command.ts";
+import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
+import { loadApiModel } from "../generator/pipeline.ts";
 import { listen, secret, send, signatureHeader, type Running } from "./callbacks-helpers.ts";
-import { tempDir, writeGenerated } from "./helpers.ts";
+import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 
 const spec = `api: { name: messaging, title: Messaging, version: 1.0.0 }
 credentials:
@@ -97,5 +99,14 @@ describe("a callback sent as a form", () => {
     expect(result.code, lines.join("\n")).toBe(0);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ MessageSid: expect.any(String) });
+  });
+
+  it("stays a form through the package's OpenAPI document and back", () => {
+    const outSpec = join(dir, "again");
+    const input = join(dir, "pkg/openapi.json");
+    const schemaFile = join(repoRoot, "generator/schema/spec.schema.json");
+    writeSpecFolder(outSpec, importSpec({ input, outSpec, schemaFile }).files);
+    const [callback] = loadApiModel({ specDir: outSpec }).model.callbacks;
+    expect(callback!.routing.form).toEqual({ ErrorCode: "number", MediaUrl: "list" });
   });
 });

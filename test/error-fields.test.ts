@@ -11,7 +11,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir, writeGenerated } from "./helpers.ts";
+import { parse } from "yaml";
+import { importSpec } from "../generator/import/import.ts";
+import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 
 const spec = `api: { name: messages-api, title: Messages, version: 1.0.0, clientName: MessagesClient }
 credentials:
@@ -126,5 +128,20 @@ describe("an error body whose code and message the spec places (errors.codeField
     } finally {
       await running.close();
     }
+  });
+
+  it("goes through the package's OpenAPI document and back (x-errors): import writes both again", () => {
+    const outSpec = join(dir, "again");
+    const imported = importSpec({
+      input: join(dir, "pkg/openapi.json"),
+      outSpec,
+      schemaFile: join(repoRoot, "generator/schema/spec.schema.json"),
+    });
+    const api = imported.files.find((f) => f.path === "api.yaml")!;
+    expect(parse(api.text).errors).toMatchObject({
+      body: "ErrorResponse",
+      codeField: "error.type",
+      messageField: "error.message",
+    });
   });
 });

@@ -63,14 +63,14 @@ export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
 }
 
 /**
- * `did you mean X?` for a name close to one of the candidates: at most `maxDistance` edits
- * away (by default 2, or a third of the name's length).
+ * The candidate closest to `name` (case aside), when it is at most `maxDistance` edits away
+ * (by default 2, or a third of the name's length); undefined when none is that close.
  */
-export function suggestion(
+export function nearest(
   name: string,
   candidates: Iterable<string>,
   maxDistance = Math.max(2, Math.floor(name.length / 3)),
-): string {
+): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
@@ -80,7 +80,13 @@ export function suggestion(
       best = candidate;
     }
   }
-  return best !== undefined && bestDistance <= maxDistance ? `; did you mean ${best}?` : "";
+  return bestDistance <= maxDistance ? best : undefined;
+}
+
+/** `; did you mean X?` for a name close to one of the candidates (`nearest`), else "". */
+export function suggestion(name: string, candidates: Iterable<string>): string {
+  const best = nearest(name, candidates);
+  return best === undefined ? "" : `; did you mean ${best}?`;
 }
 
 function editDistance(a: string, b: string): number {

@@ -31,6 +31,7 @@ function callbackEvent(c: Callback, model: ApiModel, types: TypeLookup): Trigger
       .filter((p) => p.placement === "trailing")
       .map((p) => ({ name: p.name, shape: shapeOf(p.type, types) })),
     headers: fixedHeaders(c.headers),
+    ...(c.routing.form ? { form: true as const } : {}),
     keyHeaders: keyHeaders(c.auth, model.credentials),
     ...(c.routing.signatureHeader ? { signatureHeader: c.routing.signatureHeader } : {}),
     // copies: the stand-in's table is data of its own, never an alias of the routing's objects

@@ -6,7 +6,7 @@
  *           | Name<Type (", " Type)*>      a use of a generic type (`List<Customer>`)
  * Two or more members other than `null` make an untagged union.
  */
-import { suggestion } from "../diagnostics/diagnostic.ts";
+import { nearest } from "../diagnostics/diagnostic.ts";
 
 export type TypeExpr =
   | { kind: "primitive"; name: "string" | "integer" | "number" | "boolean" | "binary" }
@@ -209,7 +209,7 @@ const builtInAliases: Record<string, string> = {
 /** ` (did you mean boolean?)` for a word that is close to, or another language's name of, a built-in. */
 function builtInHint(word: string): string {
   const alias = Object.hasOwn(builtInAliases, word) ? builtInAliases[word] : undefined;
-  const near = alias ?? /^; did you mean (.*)\?$/.exec(suggestion(word, builtIns))?.[1];
+  const near = alias ?? nearest(word, builtIns);
   return near ? ` (did you mean ${near}?)` : "";
 }
 

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { diagnostic, suggestion, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { diagnostic, nearest, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "./spec-file.ts";
 
 const require = createRequire(import.meta.url);
@@ -237,8 +237,8 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
       const keys = Object.keys(parent?.properties ?? {}).filter(
         (k) => path[0] !== "types" || !parameterKeys.has(k),
       );
-      const near = suggestion(key, keys);
-      const hint = near ? ` (${near.slice(2)})` : fieldHint(file, path);
+      const near = nearest(key, keys);
+      const hint = near ? ` (did you mean ${near}?)` : fieldHint(file, path);
       return diagnostic(
         "schema-unknown-key",
         { key, hint, allowed: keys.join(", ") },
@@ -268,13 +268,13 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
       // one edit in a short value: FETCH is no misspelled PATCH
       const near =
         typeof value === "string"
-          ? suggestion(value, allowed, Math.max(1, Math.floor(value.length / 3)))
-          : "";
+          ? nearest(value, allowed, Math.max(1, Math.floor(value.length / 3)))
+          : undefined;
       return diagnostic(
         "schema-not-allowed",
         {
           value: JSON.stringify(value),
-          hint: near ? ` (${near.slice(2)})` : "",
+          hint: near ? ` (did you mean ${near}?)` : "",
           allowed: allowed.join(", "),
         },
         file.locate(path),

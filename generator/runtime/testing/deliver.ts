@@ -40,6 +40,8 @@ export interface DeliveryEvent {
   /** Header naming the webhook event, when deliveries name it in a header. */
   eventHeader?: string;
   body?: Shape;
+  /** The body goes as a URL-encoded form, each list item a repeated key (the callback's Content-Type). */
+  form?: true;
   success?: Shape;
   /** A success answer has a 2xx status, a failure answer any other. */
   failure?: Shape;
@@ -109,13 +111,9 @@ export async function deliveryRequest(
 ): Promise<DeliveryRequest> {
   const seed = input.seed ?? 1;
   const headers: Record<string, string> = Object.fromEntries(event.headers);
-  // a callback the spec sends as a form (Twilio's status callbacks) is sent as one
-  const form = /^application\/x-www-form-urlencoded\b/i.test(
-    Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "",
-  );
   const made = () => {
     const value = event.body ? sample(event.body, types, seeded(seed)) : undefined;
-    return value === undefined ? "" : form ? formText(value) : JSON.stringify(value);
+    return value === undefined ? "" : event.form ? formText(value) : JSON.stringify(value);
   };
   const body =
     typeof input.body === "string"

@@ -9,6 +9,7 @@
  * read from the request: the parameter the walk moves on, or, for links, a mark the first
  * page's link adds to the query.
  */
+import { put } from "./sample.js";
 
 /** How a field says "no more": left out (optional), null (nullable), else the empty string. */
 export type PageEnd = "absent" | "null" | "empty";
@@ -57,13 +58,7 @@ function parentOf(value: unknown, path: Path): [Json, string] | undefined {
 /** Sets the field at `path` (an own property, even one named `__proto__`). */
 function set(value: unknown, path: Path, field: unknown): void {
   const parent = parentOf(value, path);
-  if (parent)
-    Object.defineProperty(parent[0], parent[1], {
-      value: field,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  if (parent) put(parent[0], parent[1], field);
 }
 
 /** Writes "no more" into the field at `path` the way its type says it. */

@@ -8,6 +8,7 @@
  * stand-in's size and time limits.)
  */
 import type { HeaderReader } from "../http/types.js";
+import { put } from "./sample.js";
 import type { CredentialCheck, Refusal, Route, RouteParam } from "./table.js";
 
 /** Which values of a credential the stand-in takes, and which belong to the other environment. */
@@ -135,18 +136,6 @@ function matchSegment(
   if (values.some((v) => v === undefined)) return false;
   names.forEach((name, i) => put(found, name, values[i]!));
   return true;
-}
-
-/** `out[name] = value`, as an own entry also for a parameter named `__proto__` (not the prototype). */
-function put(out: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === "__proto__")
-    Object.defineProperty(out, name, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  else out[name] = value;
 }
 
 function safeDecode(text: string): string | undefined {

@@ -470,7 +470,7 @@ function readCounts(source: string, pos: Cursor): [number, number, boolean] | un
 }
 
 /** `out[name] = value`, as an own entry also for a field named `__proto__` (not the prototype). */
-function put(out: Record<string, unknown>, name: string, value: unknown): void {
+export function put(out: Record<string, unknown>, name: string, value: unknown): void {
   if (name === "__proto__")
     Object.defineProperty(out, name, {
       value,
