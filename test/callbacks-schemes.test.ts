@@ -6,7 +6,8 @@
  * signing time, no `v1` signature, a malformed encoding. Rotation: a header with a signature
  * under each of two secrets passes a router that knows either, and a router given two secrets
  * takes a delivery signed with either. Standard Webhooks keys with the bytes of a `whsec_`
- * secret, not its text.
+ * secret, not its text. An HMAC scheme's `signs` template covers what it spells, with the
+ * values of the headers it names: Slack's published example verifies as published.
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -55,8 +56,9 @@ const hmac = (k: string | Buffer, ...parts: string[]) => {
   return h.digest();
 };
 
-/** Every handler answers `{ ok: true }` and records the event. */
+/** Every handler answers `{ ok: true }` and records the event; the slash command, its body. */
 const calls: string[] = [];
+const commands: unknown[] = [];
 const ack = (event: string) => () => {
   calls.push(event);
   return { ok: true };
@@ -68,7 +70,9 @@ const handlers = {
       ack(n),
     ]),
   ),
+  "order.ided": ack("ided"),
   "vector.standard": ack("vector"),
+  "command.slack": (command: unknown) => void commands.push(command),
 };
 
 /** A Standard Webhooks secret no delivery here is signed with: the fixture's router needs one. */
@@ -427,6 +431,16 @@ describe("the runtime's signer (the one the trigger uses) writes what the router
       "webhook-signature",
       { name: "standard-webhooks", id: "webhook-id", timestamp: "webhook-timestamp" },
     ],
+    [
+      "/ided",
+      "X-Hook-Signature",
+      {
+        name: "hmac-sha256-base64",
+        signs: "{id}{timestamp}{body}",
+        id: "X-Hook-Id",
+        timestamp: "X-Hook-Timestamp",
+      },
+    ],
   ] as const;
 
   it.each(schemes)("%s", async (path, header, scheme) => {
@@ -473,6 +487,117 @@ describe("the runtime's signer (the one the trigger uses) writes what the router
       ok: false,
       reason: "mismatch",
       message: "webhook-signature does not match the body",
+    });
+  });
+});
+
+/**
+ * HMAC over a `signs` template: what is signed is the template's text with the values of the
+ * headers it names and the raw body. Slack's example is the one its documentation publishes
+ * ("Verifying requests from Slack", api.slack.com/authentication/verifying-requests-from-slack),
+ * a slash command sent as a form.
+ */
+describe("signs: an HMAC of a template (Slack's v0:{timestamp}:{body})", () => {
+  const slack = {
+    secret: "8f742231b10e8888abcd99yyyzzz85a5",
+    timestamp: 1531420618,
+    body: "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c",
+    signature: "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503",
+  };
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const headers = (signature = slack.signature, timestamp = String(slack.timestamp)) => ({
+    ...form,
+    "X-Slack-Request-Timestamp": timestamp,
+    "X-Slack-Signature": signature,
+  });
+
+  /** A router whose clock is 10 s after Slack's example was signed, on 127.0.0.1. */
+  async function atSlackTime(test: (running: Running) => Promise<void>) {
+    const router = mod.createCallbackRouter({
+      signingSecrets: [slack.secret, spareWhsec],
+      handlers,
+      replay: { now: () => (slack.timestamp + 10) * 1000 },
+    });
+    const running = await listen(router.node);
+    try {
+      await test(running);
+    } finally {
+      await running.close();
+    }
+  }
+
+  it("the router takes Slack's published example, and hands the handler its form's fields", async () => {
+    commands.length = 0;
+    await atSlackTime(async (running) => {
+      const answer = await send(running, "/slack", {
+        body: slack.body,
+        headers: headers(),
+        signWith: false,
+      });
+      expect(answer.status).toBe(204);
+    });
+    expect(commands).toEqual([
+      expect.objectContaining({
+        team_id: "T1DC2JH3J",
+        command: "/webhook-collect",
+        text: "",
+        trigger_id: "398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c",
+      }),
+    ]);
+  });
+
+  it("refuses the body's digest alone, another signing time than signed, and no timestamp header", async () => {
+    await atSlackTime(async (running) => {
+      const mismatch = refused("X-Slack-Signature does not match the body");
+      const bodyOnly = `v0=${hmac(slack.secret, slack.body).toString("hex")}`;
+      expect(await post(running, "/slack", headers(bodyOnly), slack.body)).toEqual(mismatch);
+      const moved = headers(slack.signature, String(slack.timestamp + 1));
+      expect(await post(running, "/slack", moved, slack.body)).toEqual(mismatch);
+      const { "X-Slack-Request-Timestamp": _t, ...untimed } = headers();
+      expect(await post(running, "/slack", untimed, slack.body)).toEqual(
+        refused("missing X-Slack-Request-Timestamp header; it is signed with the body"),
+      );
+    });
+  });
+
+  it("signatureHeaders writes the published signature and the timestamp header", async () => {
+    const written = await signatureHeaders(
+      {
+        name: "hmac-sha256-hex",
+        prefix: "v0=",
+        signs: "v0:{timestamp}:{body}",
+        timestamp: "X-Slack-Request-Timestamp",
+      },
+      "X-Slack-Signature",
+      [slack.secret],
+      slack.body,
+      { timestamp: slack.timestamp, id: "unused" },
+    );
+    const { "content-type": _c, ...expected } = headers();
+    expect(written).toEqual(expected);
+  });
+
+  it("a delivery id and signing time signed before the body: each one the router checks", async () => {
+    const signed = (id: string, t: number) => ({
+      "X-Hook-Id": id,
+      "X-Hook-Timestamp": String(t),
+      "X-Hook-Signature": hmac(secret, id, String(t), body).toString("base64"),
+    });
+    await serving([secret], async (running) => {
+      expect(await post(running, "/ided", signed("evt_1", seconds))).toEqual(ok);
+      const mismatch = refused("X-Hook-Signature does not match the body");
+      expect(
+        await post(running, "/ided", { ...signed("evt_1", seconds), "X-Hook-Id": "evt_2" }),
+      ).toEqual(mismatch);
+      const { "X-Hook-Id": _id, ...anonymous } = signed("evt_1", seconds);
+      expect(await post(running, "/ided", anonymous)).toEqual(
+        refused("missing X-Hook-Id header; it is signed with the body"),
+      );
+      expect(await post(running, "/ided", signed("evt_1", seconds - 400))).toEqual(
+        refused(
+          "X-Hook-Timestamp is 400 s in the past; calls signed more than 300 s from now are refused",
+        ),
+      );
     });
   });
 });

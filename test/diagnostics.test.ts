@@ -865,7 +865,7 @@ const cases: BrokenCase[] = [
   {
     name: "signature-schemes",
     defect:
-      "a prefix on a header credential, a misspelt scheme, a prefix and a header timestamp on the timestamped scheme, a body delivery id on Standard Webhooks, a t= item under an HMAC scheme (a warning)",
+      "a prefix on a header credential, a misspelt scheme, a prefix and a header timestamp on the timestamped scheme, a body delivery id on Standard Webhooks, a t= item under an HMAC scheme (a warning); a signs template on the timestamped scheme, naming an unknown slot, without the body, naming a time and an id the credential carries in no header",
     expected: [
       "test/fixtures/broken/signature-schemes/api.yaml:10:5 - error signature-prefix-misplaced: prefix belongs to a signature credential whose scheme is hmac-sha256-base64 or hmac-sha256-hex (the text before the digest, e.g. sha256=); credential apiKey is `in: header`",
       'test/fixtures/broken/signature-schemes/api.yaml:14:13 - error signature-scheme-unknown: unknown signature scheme "timestamp" (the schemes: hmac-sha256-base64, hmac-sha256-hex, timestamped, standard-webhooks); did you mean timestamped?',
@@ -873,6 +873,11 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/signature-schemes/api.yaml:20:22 - error signature-scheme-place: scheme timestamped reads the signing time from an item of the signature header, so timestamp must be `in: signature` (or left out: the item t)",
       "test/fixtures/broken/signature-schemes/api.yaml:25:23 - error signature-scheme-place: scheme standard-webhooks reads the delivery id from a header, so deliveryId must be `in: header` (or left out: the header webhook-id)",
       "test/fixtures/broken/signature-schemes/api.yaml:29:22 - warning signature-timestamp-item: credential itemWithoutScheme carries the signing time in the t= item of Hook-Signature, but its scheme hmac-sha256-base64 writes the digest alone there; name the scheme that writes both (`scheme: timestamped`), or the router needs a signature.decode and compute of the receiver's",
+      "test/fixtures/broken/signature-schemes/api.yaml:34:5 - error signature-signs-misplaced: signs belongs to a signature credential whose scheme is hmac-sha256-base64 or hmac-sha256-hex (what the digest covers, e.g. v0:{timestamp}:{body}); credential templateOnStamped has the scheme timestamped",
+      'test/fixtures/broken/signature-schemes/api.yaml:38:12 - error signature-signs-invalid: signs "v0:{ts}:{body}" of credential templateSlot is not a template the router can read: {ts} is none of {timestamp}, {id}, {body}',
+      'test/fixtures/broken/signature-schemes/api.yaml:42:12 - error signature-signs-invalid: signs "v0:{timestamp}" of credential templateNoBody is not a template the router can read: it must name the raw body, {body}, exactly once',
+      "test/fixtures/broken/signature-schemes/api.yaml:48:12 - error signature-signs-place: signs of credential templateUndeclared names {timestamp}, the value of a header, but the credential declares no timestamp; declare it: `timestamp: { in: header, name: <header> }`",
+      "test/fixtures/broken/signature-schemes/api.yaml:48:12 - error signature-signs-place: signs of credential templateUndeclared names {id}, the value of a header, but its deliveryId is `in: body`; declare it: `deliveryId: { in: header, name: <header> }`",
     ],
   },
   {

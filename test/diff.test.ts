@@ -390,6 +390,22 @@ callbacks:
     ]);
   });
 
+  it("a signs template added or changed breaks receivers; the time it names is said once", () => {
+    const timed = ", timestamp: { in: header, name: X-Sig-Time }";
+    const before = modelOf(spec(timed));
+    const slack = modelOf(spec(`${timed}, signs: "v0:{timestamp}:{body}"`));
+    expect(squeeze(formatChanges(compareModels(before, slack))).slice(0, -2)).toEqual([
+      "BREAKING for implementers credentials.signer: signature scheme hmac-sha256-base64 -> hmac-sha256-base64 (signs v0:{timestamp}:{body}) (receivers verify the new form)",
+    ]);
+    const reordered = modelOf(spec(`${timed}, signs: "{timestamp}.{body}"`));
+    expect(squeeze(formatChanges(compareModels(slack, reordered))).slice(0, -2)).toEqual([
+      "BREAKING for implementers credentials.signer: signature scheme hmac-sha256-base64 (signs v0:{timestamp}:{body}) -> hmac-sha256-base64 (signs {timestamp}.{body}) (receivers verify the new form)",
+    ]);
+    expect(compareModels(slack, modelOf(spec(`${timed}, signs: "v0:{timestamp}:{body}"`)))).toEqual(
+      [],
+    );
+  });
+
   it("Standard Webhooks renames its headers; the same spec written out in full is no change", () => {
     const standard = modelOf(spec(", scheme: standard-webhooks"));
     const spelled = modelOf(

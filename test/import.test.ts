@@ -461,7 +461,7 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     });
   });
 
-  it("carries each credential's signature scheme and prefix (x-apigen-signature-scheme)", async () => {
+  it("carries each credential's signature scheme, prefix and signs template (x-apigen-signature-scheme)", async () => {
     const fixture = join(repoRoot, "test/fixtures/callbacks-schemes");
     const generated = await generateFrom(fixture, join(scratch(), "out"));
     const openapi = generated.files.find((f) => f.path === "openapi.json")!.contents;
@@ -481,6 +481,12 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
       name: "standard-webhooks",
       id: "webhook-id",
       timestamp: "webhook-timestamp",
+    });
+    expect(signing(outSpec).slackSigner!.scheme).toEqual({
+      name: "hmac-sha256-hex",
+      prefix: "v0=",
+      signs: "v0:{timestamp}:{body}",
+      timestamp: "X-Slack-Request-Timestamp",
     });
     // the description says how the header is written, and the import leaves that out again
     const parameters = (JSON.parse(openapi) as { components: { parameters: Record<string, any> } })

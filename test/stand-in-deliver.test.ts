@@ -48,6 +48,7 @@ const callbackEvents = [
   "order.stamped",
   "order.standard",
   "order.branded",
+  "order.ided",
 ];
 
 beforeAll(async () => {
@@ -60,7 +61,10 @@ beforeAll(async () => {
   };
   const router = mod.router.createCallbackRouter({
     signingSecrets: [secret, whsec],
-    handlers: Object.fromEntries([...callbackEvents, "vector.standard"].map((e) => [e, ack(e)])),
+    handlers: {
+      ...Object.fromEntries([...callbackEvents, "vector.standard"].map((e) => [e, ack(e)])),
+      "command.slack": (input: unknown) => void handled.push({ event: "command.slack", input }),
+    },
     webhook: { path: "/hooks", handlers: { "order.created": ack("order.created") } },
   });
   running = await listen(router.node);
@@ -87,6 +91,7 @@ const schemes: [string, string, string][] = [
   ["order.stamped", "timestamped (t=,v1=)", secret],
   ["order.standard", "Standard Webhooks", whsec],
   ["order.branded", "Standard Webhooks under svix- headers", whsec],
+  ["order.ided", "base64 HMAC of <id><timestamp><body> (a signs template)", secret],
 ];
 
 describe("standIn.deliver: the package's own router verifies each scheme", () => {
@@ -98,6 +103,17 @@ describe("standIn.deliver: the package's own router verifies each scheme", () =>
     expect(handled.map((h) => h.event)).toEqual([event]);
     // the body built from the event's type (Order), as the trigger builds it
     expect(handled[0]!.input).toMatchObject({ id: expect.any(String) });
+  });
+
+  it("a form callback signed Slack's way (v0=<hex> of v0:<timestamp>:<body>) is taken", async () => {
+    handled.length = 0;
+    const outcome = await standIn({ secret }).deliver("command.slack");
+    expect(outcome).toMatchObject({ event: "command.slack", answered: true, status: 204 });
+    expect(handled.map((h) => h.event)).toEqual(["command.slack"]);
+    expect(handled[0]!.input).toMatchObject({ command: expect.any(String) });
+    const wrong = await standIn({ secret: "not-the-secret" }).deliver("command.slack");
+    expect(wrong).toMatchObject({ status: 422 });
+    expect((wrong as { body: string }).body).toContain("X-Slack-Signature does not match the body");
   });
 
   it("a webhook event goes to webhookUrl, signed with Standard Webhooks, and is taken", async () => {

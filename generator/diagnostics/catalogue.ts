@@ -258,6 +258,20 @@ export const catalogue = {
     message:
       "prefix belongs to a signature credential whose scheme is hmac-sha256-base64 or hmac-sha256-hex (the text before the digest, e.g. sha256=); credential {name} {why}",
   },
+  "signature-signs-misplaced": {
+    severity: "error",
+    message:
+      "signs belongs to a signature credential whose scheme is hmac-sha256-base64 or hmac-sha256-hex (what the digest covers, e.g. v0:{timestamp}:{body}); credential {name} {why}",
+  },
+  "signature-signs-invalid": {
+    severity: "error",
+    message: "signs {value} of credential {name} is not a template the router can read: {problem}",
+  },
+  "signature-signs-place": {
+    severity: "error",
+    message:
+      "signs of credential {name} names {slot}, the value of a header, but {why}; declare it: `{key}: { in: header, name: <header> }`",
+  },
   "signature-scheme-place": {
     severity: "error",
     message:

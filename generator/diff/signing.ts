@@ -1,6 +1,6 @@
 /**
  * `--diff` of how inbound calls are signed: each `in: signature` credential's header, scheme
- * (and prefix), and where its calls carry their signing time and delivery id. Receivers verify
+ * (its prefix and what it signs), and where its calls carry their signing time and delivery id. Receivers verify
  * exactly this, so any change breaks implementers: a router generated from the new spec refuses
  * calls signed the old way (and an old router the new ones), and a `replay` option given for a
  * place that is gone is refused at creation. The change list comes from compare.ts, passed in,
@@ -13,13 +13,15 @@ import type { WebhookChanges } from "./webhooks.ts";
 const placeText = (place: { in: string; name: string } | undefined): string =>
   place ? `${place.in} ${place.name}` : "none";
 
-/** A scheme as text: `hmac-sha256-hex (prefix sha256=)`, `timestamped`. */
+/** A scheme as text: `hmac-sha256-hex (prefix sha256=)`, `hmac-sha256-hex (prefix v0=, signs v0:{timestamp}:{body})`, `timestamped`. */
 function schemeText(credential: Credential): string {
   const scheme = credential.signing;
   if (!scheme) return "none";
-  return "prefix" in scheme && scheme.prefix !== undefined
-    ? `${scheme.name} (prefix ${scheme.prefix})`
-    : scheme.name;
+  const details = [
+    "prefix" in scheme && scheme.prefix !== undefined ? `prefix ${scheme.prefix}` : undefined,
+    "signs" in scheme && scheme.signs !== undefined ? `signs ${scheme.signs}` : undefined,
+  ].filter((d) => d !== undefined);
+  return details.length > 0 ? `${scheme.name} (${details.join(", ")})` : scheme.name;
 }
 
 /** Every change of the signature credentials the inbound side uses, from `before` to `after`. */

@@ -15,6 +15,7 @@ import type {
   TypeNode,
   Webhooks,
 } from "../ir/model.ts";
+import { isDefaultSignatureScheme } from "../ir/build-signing.ts";
 import { arr, call, id, lit, obj, ret, valueExpr } from "./code/build.ts";
 import type { Expr, FileStatement, Member, Statement } from "./code/nodes.ts";
 import { printSourceFile } from "./code/source-file.ts";
@@ -88,8 +89,7 @@ function replayExpr(replay: ReplayPlaces | undefined): Expr | undefined {
 
 /** `{ name: "timestamped", timestamp: "t" }`: a scheme as data; nothing for the default, which the runtime assumes. */
 function schemeExpr(scheme: SignatureScheme | undefined): Expr | undefined {
-  if (!scheme || (scheme.name === "hmac-sha256-base64" && scheme.prefix === undefined))
-    return undefined;
+  if (!scheme || isDefaultSignatureScheme(scheme)) return undefined;
   return obj(Object.entries(scheme).map(([key, value]) => [key, lit(value)] as const));
 }
 

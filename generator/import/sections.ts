@@ -150,7 +150,7 @@ function replayPlace(
 }
 
 /**
- * `scheme`, `prefix`, `timestamp` and `deliveryId` of a signature credential from apigen's
+ * `scheme`, `prefix`, `signs`, `timestamp` and `deliveryId` of a signature credential from apigen's
  * extensions (`x-apigen-signature-scheme`, `x-apigen-timestamp`, `x-apigen-delivery-id`); the
  * places a scheme implies come back declared, which the scheme allows.
  */
@@ -158,9 +158,11 @@ function signingOf(parameter: JsonObject): JsonObject {
   const declared = parameter["x-apigen-signature-scheme"];
   const scheme = isObject(declared) ? stringOf(declared, "name") : undefined;
   const prefix = isObject(declared) ? stringOf(declared, "prefix") : undefined;
+  const signs = isObject(declared) ? stringOf(declared, "signs") : undefined;
   return {
     ...(scheme !== undefined ? { scheme } : {}),
     ...(prefix !== undefined ? { prefix } : {}),
+    ...(signs !== undefined ? { signs } : {}),
     ...replayPlace(parameter["x-apigen-timestamp"], "timestamp", ["header", "signature"]),
     ...replayPlace(parameter["x-apigen-delivery-id"], "deliveryId", ["header", "body"]),
   };

@@ -1,6 +1,6 @@
 /**
- * The signature scheme of an `in: signature` credential (`scheme:`, with `prefix:` for the
- * HMAC schemes), and the places its calls carry their signing time and delivery id: a scheme
+ * The signature scheme of an `in: signature` credential (`scheme:`, with `prefix:` and
+ * `signs:` for the HMAC schemes), and the places its calls carry their signing time and delivery id: a scheme
  * that signs them implies where they are (`timestamped`: the `t=` item of the signature
  * header; `standard-webhooks`: the `webhook-timestamp` and `webhook-id` headers), so the
  * router's replay guard works without more declaration; a declared place may rename them
@@ -8,6 +8,7 @@
  * (`Bearer`) and `prefix` has no meaning.
  */
 import { suggestion } from "../diagnostics/diagnostic.ts";
+import { signedPieces } from "../runtime/callbacks/schemes.ts";
 import type { BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
 import type {
@@ -28,6 +29,10 @@ export const signatureSchemeNames = [
 
 /** The scheme of a signature credential that names none. */
 export const defaultSignatureScheme: SignatureScheme = { name: "hmac-sha256-base64" };
+
+/** Whether a scheme is the default one as it is (no prefix, no template): what outputs leave unsaid. */
+export const isDefaultSignatureScheme = (scheme: SignatureScheme): boolean =>
+  scheme.name === defaultSignatureScheme.name && Object.keys(scheme).length === 1;
 
 type Places = Pick<Credential, "timestamp" | "deliveryId">;
 
@@ -57,10 +62,60 @@ function placed<P extends SignedTimestamp | DeliveryIdPlace>(
   return implied;
 }
 
+/** The text of a string key of the credential, if it has one. */
+const stringKey = (decl: Decl, key: string): string | undefined =>
+  typeof decl.value[key] === "string" ? (decl.value[key] as string) : undefined;
+
+/**
+ * The HMAC scheme's `signs` template, checked: a readable template whose `{timestamp}` and
+ * `{id}` name headers the credential declares (their header names go with the scheme, for
+ * the router and the signer); nothing when the credential has none or it is wrong.
+ */
+function signsOf(
+  decl: Decl,
+  ctx: BuildContext,
+  places: Places,
+): { signs: string; timestamp?: string; id?: string } | undefined {
+  const signs = stringKey(decl, "signs");
+  if (signs === undefined) return undefined;
+  const at = decl.file.locate([...decl.path, "signs"]);
+  const pieces = signedPieces(signs);
+  if ("problem" in pieces) {
+    ctx.bag.report(
+      "signature-signs-invalid",
+      { value: JSON.stringify(signs), name: decl.name, problem: pieces.problem },
+      at,
+    );
+    return undefined;
+  }
+  const headers: { timestamp?: string; id?: string } = {};
+  for (const piece of pieces) {
+    if (!("slot" in piece) || piece.slot === "body") continue;
+    const key = piece.slot === "timestamp" ? "timestamp" : "deliveryId";
+    const place = places[key];
+    if (place?.in === "header") headers[piece.slot] = place.name;
+    else
+      ctx.bag.report(
+        "signature-signs-place",
+        {
+          name: decl.name,
+          slot: `{${piece.slot}}`,
+          key,
+          why:
+            place === undefined
+              ? `the credential declares no ${key}`
+              : `its ${key} is \`in: ${place.in}\``,
+        },
+        at,
+      );
+  }
+  return { signs, ...headers };
+}
+
 /**
  * The scheme of a credential and its places, declared or implied (`places`: what the
  * credential declares, already checked); nothing more for a credential that is not a
- * signature, where a `prefix` is an error.
+ * signature, where a `prefix` or `signs` is an error.
  */
 export function signingOf(
   decl: Decl,
@@ -69,15 +124,23 @@ export function signingOf(
   places: Places,
 ): Places & { signing?: SignatureScheme } {
   const v = decl.value;
-  const prefix = typeof v.prefix === "string" ? v.prefix : undefined;
-  const prefixAt = decl.file.locate([...decl.path, "prefix"], "key");
-  if (placement !== "signature") {
+  const prefix = stringKey(decl, "prefix");
+  const misplaced = (why: string) => {
     if (prefix !== undefined)
       ctx.bag.report(
         "signature-prefix-misplaced",
-        { name: decl.name, why: `is \`in: ${placement}\`` },
-        prefixAt,
+        { name: decl.name, why },
+        decl.file.locate([...decl.path, "prefix"], "key"),
       );
+    if (stringKey(decl, "signs") !== undefined)
+      ctx.bag.report(
+        "signature-signs-misplaced",
+        { name: decl.name, why },
+        decl.file.locate([...decl.path, "signs"], "key"),
+      );
+  };
+  if (placement !== "signature") {
+    misplaced(`is \`in: ${placement}\``);
     return places;
   }
   const name = typeof v.scheme === "string" ? v.scheme : defaultSignatureScheme.name;
@@ -95,15 +158,11 @@ export function signingOf(
     return { ...places, signing: defaultSignatureScheme };
   }
   const scheme = name as (typeof signatureSchemeNames)[number];
-  if (prefix !== undefined && scheme !== "hmac-sha256-base64" && scheme !== "hmac-sha256-hex")
-    ctx.bag.report(
-      "signature-prefix-misplaced",
-      { name: decl.name, why: `has the scheme ${scheme}` },
-      prefixAt,
-    );
+  if (scheme !== "hmac-sha256-base64" && scheme !== "hmac-sha256-hex")
+    misplaced(`has the scheme ${scheme}`);
   switch (scheme) {
     case "hmac-sha256-base64":
-    case "hmac-sha256-hex":
+    case "hmac-sha256-hex": {
       if (places.timestamp?.in === "signature")
         ctx.bag.report(
           "signature-timestamp-item",
@@ -115,7 +174,12 @@ export function signingOf(
           },
           decl.file.locate([...decl.path, "timestamp", "in"]),
         );
-      return { ...places, signing: { name: scheme, ...(prefix !== undefined ? { prefix } : {}) } };
+      const signs = signsOf(decl, ctx, places);
+      return {
+        ...places,
+        signing: { name: scheme, ...(prefix !== undefined ? { prefix } : {}), ...signs },
+      };
+    }
     case "timestamped": {
       const timestamp = placed(decl, ctx, scheme, "timestamp", places.timestamp, {
         in: "signature",

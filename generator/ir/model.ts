@@ -186,13 +186,21 @@ export interface ReplayPlaces {
 
 /**
  * How a signature is written and what it covers (`scheme:` of an `in: signature`
- * credential): base64 or lower-case hex HMAC-SHA256 of the raw body after an optional
- * prefix; Stripe's `t=<unix>,v1=<hex>` over `<t>.<body>` (`timestamp`: the item's key); or
+ * credential): base64 or lower-case hex HMAC-SHA256 of the raw body (or of what a `signs`
+ * template spells, Slack's `v0:{timestamp}:{body}`) after an optional prefix; Stripe's `t=<unix>,v1=<hex>` over `<t>.<body>` (`timestamp`: the item's key); or
  * Standard Webhooks, `v1,<base64>` over `<id>.<timestamp>.<body>` (`id` and `timestamp`:
  * their headers). The callback runtime takes the same shape (`runtime/callbacks/schemes.ts`).
  */
 export type SignatureScheme =
-  | { name: "hmac-sha256-base64" | "hmac-sha256-hex"; prefix?: string }
+  | {
+      name: "hmac-sha256-base64" | "hmac-sha256-hex";
+      prefix?: string;
+      /** What the digest covers when more than the raw body: text, `{body}` once, `{timestamp}`, `{id}`. */
+      signs?: string;
+      /** The headers `{timestamp}` and `{id}` of `signs` stand for (present when it names them). */
+      timestamp?: string;
+      id?: string;
+    }
   | { name: "timestamped"; timestamp: string }
   | { name: "standard-webhooks"; id: string; timestamp: string };
 

@@ -6,6 +6,7 @@
  * parameter that carries an inbound signature. Credentials sent nowhere (`in: none`) are
  * listed in the root extension `x-credentials`, so their notes survive too.
  */
+import { isDefaultSignatureScheme } from "../../ir/build-signing.ts";
 import type { ApiModel, Credential, SignatureScheme } from "../../ir/model.ts";
 import { componentKey, notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 
@@ -91,13 +92,31 @@ export function signatureParameterKey(credential: Credential): string {
 /** The scheme of a signature credential that names one other than the default, else nothing. */
 function declaredScheme(credential: Credential): SignatureScheme | undefined {
   const scheme = credential.signing;
-  return scheme && (scheme.name !== "hmac-sha256-base64" || scheme.prefix !== undefined)
-    ? scheme
-    : undefined;
+  return scheme && !isDefaultSignatureScheme(scheme) ? scheme : undefined;
 }
 
 /** Opening words of the paragraph that says how a signature is written (`--import` drops it). */
 export const schemeParagraphStart = "Signature scheme `";
+
+type HmacScheme = Extract<SignatureScheme, { name: "hmac-sha256-base64" | "hmac-sha256-hex" }>;
+
+/** A `signs` template as a reader sees it: `v0:<X-Slack-Request-Timestamp>:<raw body>`. */
+function signedText(scheme: HmacScheme): string {
+  return (scheme.signs ?? "{body}")
+    .replaceAll("{body}", "<raw body>")
+    .replaceAll("{timestamp}", `<${scheme.timestamp ?? "timestamp"}>`)
+    .replaceAll("{id}", `<${scheme.id ?? "id"}>`);
+}
+
+/** Which headers the signed content takes its values from, in words. */
+function signedWords(scheme: HmacScheme): string {
+  const headers = [scheme.timestamp, scheme.id].filter((h) => h !== undefined);
+  if (headers.length === 0) return "the template's text and the raw body";
+  const named = headers.map((h) => `<${h}>`).join(" and ");
+  return headers.length === 1
+    ? `${named} is the value of the ${headers[0]} header, which comes with it`
+    : `${named} are the values of the ${headers.join(" and ")} headers, which come with it`;
+}
 
 /** What a header under `scheme` holds and what its signature covers, for readers of the document. */
 function schemeText(scheme: SignatureScheme | undefined): string | undefined {
@@ -108,7 +127,11 @@ function schemeText(scheme: SignatureScheme | undefined): string | undefined {
     case "hmac-sha256-hex": {
       const encoding = scheme.name === "hmac-sha256-hex" ? "lower-case hex" : "base64";
       const after = scheme.prefix !== undefined ? `, after \`${scheme.prefix}\`` : "";
-      return `${lead}the ${encoding} HMAC-SHA256 of the raw body${after}.`;
+      const covered =
+        scheme.signs === undefined
+          ? "the raw body"
+          : `\`${signedText(scheme)}\` (${signedWords(scheme)})`;
+      return `${lead}the ${encoding} HMAC-SHA256 of ${covered}${after}.`;
     }
     case "timestamped":
       return `${lead}\`${scheme.timestamp}=<unix seconds>,v1=<hex>\`, each v1 the HMAC-SHA256 of \`<${scheme.timestamp}>.<raw body>\` (several while a secret rolls).`;
@@ -143,6 +166,7 @@ export function signatureParameter(credential: Credential): JsonObject {
       ...(scheme.name.startsWith("hmac-") && "prefix" in scheme && scheme.prefix !== undefined
         ? { prefix: scheme.prefix }
         : {}),
+      ...("signs" in scheme && scheme.signs !== undefined ? { signs: scheme.signs } : {}),
     },
     // where signed calls carry their signing time and delivery id (replay protection)
     "x-apigen-timestamp": credential.timestamp && { ...credential.timestamp },

@@ -5,7 +5,9 @@
  * trigger sends with it). HMAC-SHA256 throughout, with Web APIs only.
  *
  * - `hmac-sha256-base64` (the default) and `hmac-sha256-hex`: the digest of the raw body, in
- *   base64 or lower-case hex, after an optional `prefix` (GitHub: `sha256=<hex>`).
+ *   base64 or lower-case hex, after an optional `prefix` (GitHub: `sha256=<hex>`); or of the
+ *   content a `signs` template spells (Slack: `v0:{timestamp}:{body}`), whose `{timestamp}`
+ *   and `{id}` are the values of the headers the scheme names.
  * - `timestamped` (Stripe): `t=<unix>,v1=<hex>[,v1=<hex>...]`, each `v1` the digest of
  *   `<t>.<raw body>`; several `v1` items while a secret rolls, other items ignored.
  * - `standard-webhooks`: `webhook-signature: v1,<base64> [v1,<base64> ...]` (space-separated),
@@ -19,7 +21,15 @@ import type { HeaderReader } from "../http/types.js";
 
 /** A scheme as the generator writes it into the route table. */
 export type SignatureScheme =
-  | { name: "hmac-sha256-base64" | "hmac-sha256-hex"; prefix?: string }
+  | {
+      name: "hmac-sha256-base64" | "hmac-sha256-hex";
+      prefix?: string;
+      /** What is signed, when not the raw body alone: text with `{body}` once, `{timestamp}`, `{id}`. */
+      signs?: string;
+      /** The headers whose values `{timestamp}` and `{id}` stand for. */
+      timestamp?: string;
+      id?: string;
+    }
   /** `timestamp`: the key of the item that carries the signing time (`t`). */
   | { name: "timestamped"; timestamp: string }
   /** `id` and `timestamp`: the headers of the delivery id and the signing time. */
@@ -75,6 +85,36 @@ export function headerItems(header: string): [string, string][] {
   return items;
 }
 
+/** What a `signs` template's `{...}` may name: the signing time, the delivery id, the raw body. */
+export const signedSlots = ["timestamp", "id", "body"] as const;
+
+/** A slot of a `signs` template. */
+export type SignedSlot = (typeof signedSlots)[number];
+
+/** A piece of a `signs` template: text signed as written, or what a `{slot}` stands for. */
+export type SignedPiece = { text: string } | { slot: SignedSlot };
+
+/**
+ * The pieces of a `signs` template (`v0:{timestamp}:{body}`), or what is wrong with it: a
+ * `{` or `}` that opens or closes no known slot, or a body not named exactly once.
+ */
+export function signedPieces(template: string): SignedPiece[] | { problem: string } {
+  const pieces: SignedPiece[] = [];
+  let bodies = 0;
+  for (const part of template.split(/(\{[^{}]*\})/)) {
+    if (part === "") continue;
+    const slot = /^\{(.*)\}$/.exec(part)?.[1];
+    if (slot === undefined) {
+      if (/[{}]/.test(part)) return { problem: `an unmatched brace in ${JSON.stringify(part)}` };
+      pieces.push({ text: part });
+    } else if ((signedSlots as readonly string[]).includes(slot)) {
+      if (slot === "body") bodies++;
+      pieces.push({ slot: slot as SignedSlot });
+    } else return { problem: `{${slot}} is none of {timestamp}, {id}, {body}` };
+  }
+  return bodies === 1 ? pieces : { problem: "it must name the raw body, {body}, exactly once" };
+}
+
 /**
  * The HMAC key bytes of a secret under a scheme: its UTF-8 bytes, or for Standard Webhooks
  * the bytes its base64 holds after `whsec_` (`undefined` when it holds none).
@@ -111,15 +151,43 @@ function present(value: string | null | undefined): string | undefined {
 /** `<text>.` as bytes: the part signed before the body. */
 const dotted = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(`${text}.`);
 
-/** The single digest of an HMAC scheme's header, after its prefix. */
-function readHmac(
-  scheme: Extract<SignatureScheme, { name: "hmac-sha256-base64" | "hmac-sha256-hex" }>,
-  value: string,
-): Uint8Array | undefined {
+type HmacScheme = Extract<SignatureScheme, { name: "hmac-sha256-base64" | "hmac-sha256-hex" }>;
+
+/** The single digest of an HMAC scheme's header, after its prefix; `undefined` when malformed. */
+export function readHmac(scheme: HmacScheme, value: string): Uint8Array | undefined {
   const prefix = scheme.prefix ?? "";
   if (!value.startsWith(prefix)) return undefined;
   const text = value.slice(prefix.length);
   return scheme.name === "hmac-sha256-hex" ? decodeHex(text) : decodeBase64(text);
+}
+
+/**
+ * What an HMAC scheme signed: the raw body, or the pieces its `signs` template spells, with
+ * the values of the headers its `{timestamp}` and `{id}` name (a missing one: why not).
+ */
+function hmacSigned(
+  scheme: HmacScheme,
+  headers: HeaderReader,
+  body: Uint8Array<ArrayBuffer>,
+): Uint8Array<ArrayBuffer>[] | { message: string } {
+  if (scheme.signs === undefined) return [body];
+  const pieces = signedPieces(scheme.signs);
+  if ("problem" in pieces) return { message: `the scheme's signs template: ${pieces.problem}` };
+  const signed: Uint8Array<ArrayBuffer>[] = [];
+  for (const piece of pieces) {
+    if ("text" in piece) signed.push(encoder.encode(piece.text));
+    else if (piece.slot === "body") signed.push(body);
+    else {
+      const header = scheme[piece.slot] ?? "";
+      const value = present(headers.get(header));
+      if (value === undefined)
+        return {
+          message: `missing ${header || `{${piece.slot}}`} header; it is signed with the body`,
+        };
+      signed.push(encoder.encode(value));
+    }
+  }
+  return signed;
 }
 
 /** The `t=` time and the `v1=` signatures of a timestamped header. */
@@ -222,9 +290,11 @@ export function readSignature(
     case "hmac-sha256-base64":
     case "hmac-sha256-hex": {
       const given = readHmac(scheme, value);
-      return given === undefined
-        ? { ok: false, reason: "malformed" }
-        : { ok: true, signed: [body], given: [given] };
+      if (given === undefined) return { ok: false, reason: "malformed" };
+      const signed = hmacSigned(scheme, headers, body);
+      return "message" in signed
+        ? { ok: false, reason: "malformed", message: signed.message }
+        : { ok: true, signed, given: [given] };
     }
     case "timestamped":
       return readTimestamped(scheme, header, value, body);
@@ -266,6 +336,26 @@ export function importHmacKey(subtle: SubtleCrypto, key: Uint8Array): Promise<Cr
   ]);
 }
 
+/** The bytes an HMAC scheme signs for a delivery: the body, or its `signs` template filled in. */
+function templateSigned(
+  scheme: HmacScheme,
+  body: Uint8Array<ArrayBuffer>,
+  time: string,
+  id: string,
+): Uint8Array<ArrayBuffer>[] {
+  if (scheme.signs === undefined) return [body];
+  const pieces = signedPieces(scheme.signs);
+  if ("problem" in pieces) throw new Error(`the scheme's signs template: ${pieces.problem}`);
+  const facts = { timestamp: time, id };
+  return pieces.map((piece) =>
+    "text" in piece
+      ? encoder.encode(piece.text)
+      : piece.slot === "body"
+        ? body
+        : encoder.encode(facts[piece.slot]),
+  );
+}
+
 /** What a delivery signed under a scheme carries besides its body. */
 export interface SigningFacts {
   /** The signing time, unix seconds (schemes with a timestamp). */
@@ -297,7 +387,7 @@ export async function signatureHeaders(
       ? [dotted(time), bytes]
       : scheme.name === "standard-webhooks"
         ? [dotted(`${facts.id}.${time}`), bytes]
-        : [bytes];
+        : templateSigned(scheme, bytes, time, facts.id);
   const data = joined(signed);
   const keys = schemeKeys(scheme, secrets);
   const digests = await Promise.all(
@@ -311,9 +401,17 @@ export async function signatureHeaders(
   );
   switch (scheme.name) {
     case "hmac-sha256-base64":
-      return { [header]: `${scheme.prefix ?? ""}${encodeBase64(digests[0]!)}` };
-    case "hmac-sha256-hex":
-      return { [header]: `${scheme.prefix ?? ""}${encodeHex(digests[0]!)}` };
+    case "hmac-sha256-hex": {
+      const digest =
+        scheme.name === "hmac-sha256-hex" ? encodeHex(digests[0]!) : encodeBase64(digests[0]!);
+      return {
+        ...(scheme.signs?.includes("{timestamp}") && scheme.timestamp
+          ? { [scheme.timestamp]: time }
+          : {}),
+        ...(scheme.signs?.includes("{id}") && scheme.id ? { [scheme.id]: facts.id } : {}),
+        [header]: `${scheme.prefix ?? ""}${digest}`,
+      };
+    }
     case "timestamped":
       return {
         [header]: [

@@ -17,6 +17,7 @@ import {
   defaultScheme,
   importHmacKey,
   joined,
+  readHmac,
   readSignature,
   schemeKeys,
   subtleCrypto,
@@ -156,10 +157,10 @@ function customVerifier(
 ): SignatureVerifier {
   const decode: DecodeSignature =
     options.decode ??
-    ((value) => {
-      const read = readSignature(scheme, "", value, { get: () => null }, new Uint8Array());
-      return read.ok && scheme.name.startsWith("hmac-") ? read.given[0] : decodeBase64(value);
-    });
+    ((value) =>
+      scheme.name === "hmac-sha256-base64" || scheme.name === "hmac-sha256-hex"
+        ? readHmac(scheme, value)
+        : decodeBase64(value));
   const native = options.compute || options.subtle ? undefined : nodeHmac();
   const subtle = options.compute || native ? undefined : subtleCrypto(options.subtle);
   let keys: Promise<CryptoKey[]> | undefined;

@@ -14,8 +14,13 @@ import type {
 import { genericFailureShape } from "./runtime/callbacks/failure.js";
 import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import type { SignatureScheme } from "./runtime/callbacks/signature.js";
-import type { Ack, Order, OrderCreated, Vector } from "./types.js";
-import { validateOrder, validateOrderCreated, validateVector } from "./validators.js";
+import type { Ack, Order, OrderCreated, SlashCommand, Vector } from "./types.js";
+import {
+  validateOrder,
+  validateOrderCreated,
+  validateSlashCommand,
+  validateVector,
+} from "./validators.js";
 
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
@@ -67,6 +72,12 @@ export type OrderStandardResult = Ack;
 /** What the order.branded handler answers. */
 export type OrderBrandedResult = Ack;
 
+/** What the command.slack handler answers. */
+export type CommandSlackResult = void;
+
+/** What the order.ided handler answers. */
+export type OrderIdedResult = Ack;
+
 /** What the vector.standard handler answers. */
 export type VectorStandardResult = Ack;
 
@@ -99,6 +110,13 @@ export type CallbackHandlers = {
     body: Order,
     ctx: CallbackContext,
   ) => OrderBrandedResult | Promise<OrderBrandedResult>;
+  /** command.slack: `POST /slack`, body `SlashCommand`. */
+  "command.slack": (
+    body: SlashCommand,
+    ctx: CallbackContext,
+  ) => CommandSlackResult | Promise<CommandSlackResult>;
+  /** order.ided: `POST /ided`, body `Order`. */
+  "order.ided": (body: Order, ctx: CallbackContext) => OrderIdedResult | Promise<OrderIdedResult>;
   /** vector.standard: `POST /vector`, body `Vector`. */
   "vector.standard": (
     body: Vector,
@@ -225,6 +243,42 @@ const spec: RouterSpec = {
       replay: {
         timestamp: { in: "header", name: "svix-timestamp" },
         deliveryId: { in: "header", name: "svix-id" },
+      },
+      failure: genericFailureShape,
+    },
+    {
+      event: "command.slack",
+      method: "POST",
+      path: "/slack",
+      params: [],
+      checkBody: validateSlashCommand,
+      signatureHeader: "X-Slack-Signature",
+      signatureScheme: {
+        name: "hmac-sha256-hex",
+        prefix: "v0=",
+        signs: "v0:{timestamp}:{body}",
+        timestamp: "X-Slack-Request-Timestamp",
+      },
+      replay: { timestamp: { in: "header", name: "X-Slack-Request-Timestamp" } },
+      failure: genericFailureShape,
+      form: {},
+    },
+    {
+      event: "order.ided",
+      method: "POST",
+      path: "/ided",
+      params: [],
+      checkBody: validateOrder,
+      signatureHeader: "X-Hook-Signature",
+      signatureScheme: {
+        name: "hmac-sha256-base64",
+        signs: "{id}{timestamp}{body}",
+        id: "X-Hook-Id",
+        timestamp: "X-Hook-Timestamp",
+      },
+      replay: {
+        timestamp: { in: "header", name: "X-Hook-Timestamp" },
+        deliveryId: { in: "header", name: "X-Hook-Id" },
       },
       failure: genericFailureShape,
     },
