@@ -252,6 +252,66 @@ describe("--scaffold-handlers for a spec with webhook events (test/fixtures/feat
   });
 });
 
+describe("--scaffold-handlers for an event answered with a body (test/fixtures/features/typed-webhooks-field)", () => {
+  let dir: string;
+  let scaffold: string;
+  beforeAll(async () => {
+    dir = tempDir("apigen-scaffold-answers-");
+    const spec = "test/fixtures/features/typed-webhooks-field";
+    expect((await runCli(["--spec", spec, "--out", join(dir, "pkg")])).status).toBe(0);
+    scaffold = join(dir, "handlers.ts");
+    const args = ["--spec", spec, "--scaffold-handlers", scaffold];
+    expect((await runCli([...args, "--handlers-import", "./pkg/src/callbacks.js"])).status).toBe(0);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("its stub throws until written (the router answers 500), and type-checks strict", async () => {
+    const text = readFileSync(scaffold, "utf8");
+    expect(text).toContain(
+      '  // TODO: answer the delivery from `_payload` (rename it once used): the API reads the answer. Until then it throws, and the router answers 500.\n  throw new Error("url_verification is not implemented");',
+    );
+    const compilerOptions = {
+      strict: true,
+      noUnusedParameters: true,
+      noUnusedLocals: true,
+      noEmit: true,
+      target: "ES2022",
+      lib: ["ES2022", "DOM"],
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      types: [],
+    };
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions, files: ["handlers.ts"] }),
+    );
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+    const check = checkHandlers6(dir);
+    expect(check.stdout + check.stderr).toBe("");
+    const { webhookHandlers } = (await import(pathToFileURL(scaffold).href)) as {
+      webhookHandlers: Record<string, unknown>;
+    };
+    const { createCallbackRouter: create } = (await import(
+      pathToFileURL(join(dir, "pkg/src/callbacks.ts")).href
+    )) as {
+      createCallbackRouter(options: object): { fetch(r: Request): Promise<Response> };
+    };
+    const router = create({
+      signingSecrets: [secret],
+      webhook: { path: "/hooks", handlers: webhookHandlers },
+    });
+    const body = JSON.stringify({ type: "url_verification", challenge: "c-1" });
+    const res = await router.fetch(
+      new Request("http://127.0.0.1/hooks", {
+        method: "POST",
+        body,
+        headers: { "Webhook-Signature": sign(body) },
+      }),
+    );
+    expect(res.status).toBe(500);
+  });
+});
+
 describe("--scaffold-handlers for declared delivery headers (test/fixtures/features/standard-webhooks)", () => {
   it("each stub's doc names ctx.deliveryHeaders, and a stub that reads them type-checks", async () => {
     const dir = tempDir("apigen-scaffold-headers-");

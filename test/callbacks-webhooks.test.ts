@@ -353,8 +353,10 @@ describe("webhook events named by a payload field (test/fixtures/features/typed-
     created: 1700000001,
     data: { object: { id: "cus_1" } },
   };
+  let out: string;
   beforeAll(async () => {
-    mod = await load(await generated("typed-webhooks-field"));
+    out = await generated("typed-webhooks-field");
+    mod = await load(out);
   });
   const post = (body: unknown, key: string | false = secret) =>
     deliver(
@@ -368,7 +370,12 @@ describe("webhook events named by a payload field (test/fixtures/features/typed-
             },
             "customer.deleted": (payload: unknown, ctx: { event: string }) => {
               seen.push({ event: ctx.event, payload });
+              // an event without a declared answer: what its handler returns is not sent
+              return { leaked: true };
             },
+            url_verification: (payload: { challenge: string }) => ({
+              challenge: payload.challenge,
+            }),
           },
         },
       }),
@@ -414,7 +421,7 @@ describe("webhook events named by a payload field (test/fixtures/features/typed-
       refusal(
         400,
         400,
-        'unknown event "charge.refunded" in body.type; this receiver knows payment_intent.succeeded, customer.deleted',
+        'unknown event "charge.refunded" in body.type; this receiver knows payment_intent.succeeded, customer.deleted, url_verification',
       ),
     );
     expect(await post("{not json")).toMatchObject(refusal(400, 400, "body is not valid JSON"));
@@ -424,6 +431,30 @@ describe("webhook events named by a payload field (test/fixtures/features/typed-
     seen.length = 0;
     expect((await post(succeeded, "other")).status).toBe(422);
     expect(seen).toEqual([]);
+  });
+
+  it("answers an event with a declared success with what its handler returns, and no other", async () => {
+    const handshake = { type: "url_verification", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmd" };
+    const answer = await post(handshake);
+    expect(answer).toMatchObject({ status: 200, json: { challenge: handshake.challenge } });
+    expect((await post(deleted)).text).toBe("");
+    expect((await post({ type: "url_verification" })).status).toBe(400);
+  });
+
+  it("types an answering event's handler to return its answer (a void handler does not compile)", () => {
+    // one compile: an unused @ts-expect-error is an error of its own (TS2578)
+    expectUsageCompiles(
+      out,
+      `import type { WebhookHandlers } from "./callbacks.ts";
+export const answered: WebhookHandlers = {
+  url_verification: async (payload) => ({ challenge: payload.challenge }),
+};
+export const unanswered: WebhookHandlers = {
+  // @ts-expect-error the API reads the answer: the handler must return it
+  url_verification: () => undefined,
+};
+`,
+    );
   });
 });
 

@@ -505,6 +505,34 @@ ${headers}`);
     expect(compareModels(withHeaders(""), before).map((c) => c.level)).toEqual(["minor", "minor"]);
   });
 
+  it("an answer added to an event, or a field of it required, breaks implementers (they write it)", () => {
+    const answering = (success: string) =>
+      modelOfText(`api: { name: diff-answers, title: Diff Answers, version: 1.0.0 }
+credentials:
+  signer: { in: signature, header: X-Signature }
+types:
+  Challenge: { fields: { challenge: { type: string, required: true } } }
+webhooks:
+  auth: [signer]
+  eventField: type
+  events:
+    url_verification: { payload: Challenge${success} }
+`);
+    const before = answering("");
+    const after = answering(
+      ", success: { fields: { challenge: { type: string, required: true } } }",
+    );
+    expect(squeeze(formatChanges(compareModels(before, after))).slice(0, -2)).toEqual([
+      "BREAKING for implementers webhooks.events.url_verification.success: added (object) (implementers write it)",
+    ]);
+    const more = answering(
+      ", success: { fields: { challenge: { type: string, required: true }, ok: { type: boolean, required: true } } }",
+    );
+    expect(squeeze(formatChanges(compareModels(after, more))).slice(0, -2)).toEqual([
+      "BREAKING for implementers webhooks.events.url_verification.success.ok: required field added (implementers write it)",
+    ]);
+  });
+
   it("finds nothing between a webhooks spec and itself", () => {
     expect(compareModels(webhooksBase, webhooksBase)).toEqual([]);
   });

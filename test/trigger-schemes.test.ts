@@ -202,3 +202,28 @@ describe("test/fixtures/features/standard-webhooks: declared delivery headers, s
     }
   });
 });
+
+describe("test/fixtures/features/typed-webhooks-field: an event answered with a body", () => {
+  it("a handshake answered with its type is a success; one answered without it is a problem", async () => {
+    const feature = await prepare("test/fixtures/features/typed-webhooks-field");
+    let answer: (payload: { challenge: string }) => unknown = (p) => ({ challenge: p.challenge });
+    const router = feature.mod.createCallbackRouter({
+      signingSecrets: [secret],
+      webhook: {
+        path: "/",
+        handlers: { url_verification: (payload: { challenge: string }) => answer(payload) },
+      },
+    });
+    const running = await listen(router.node);
+    try {
+      const taken = await send(feature.model, running, { event: "url_verification" });
+      expect(taken, taken.lines.join("\n")).toMatchObject({ code: 0, status: 200 });
+      answer = () => ({ token: "no challenge" });
+      const wrong = await send(feature.model, running, { event: "url_verification" });
+      expect(wrong.code).toBe(1);
+      expect(wrong.lines.join("\n")).toContain("body.challenge");
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -442,14 +442,16 @@ function diffErrorBody(out: ChangeList, before: ApiModel, after: ApiModel): void
 }
 
 /**
- * Where the stream and webhook diffs report: changes go to `out`, and the payload types they
- * pair up are compared as types read in `usage`'s position.
+ * Where the stream and webhook diffs report: changes go to `out`, the payload types they
+ * pair up are compared as types read in `usage`'s position, and answers as a callback's.
  */
 function sinkOf(out: ChangeList, usage: ReturnType<typeof positionUsage>) {
   return {
     add: (...change: Parameters<ChangeList["add"]>) => out.add(...change),
     payload: (subject: string, old: TypeNode, next: TypeNode) =>
       diffNode(out, subject, old, next, [usage]),
+    answer: (subject: string, old: TypeNode | undefined, next: TypeNode | undefined) =>
+      diffOptionalNode(out, subject, old, next, positionUsage("callback-answer")),
   };
 }
 

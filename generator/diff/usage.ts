@@ -45,8 +45,10 @@ export function typeUsages(model: ApiModel): Map<string, Usage[]> {
   // webhook payloads are read by the handlers, like callback bodies
   root(model.webhooks?.payload, { audience: "implementers", access: "reads" });
   root(model.webhooks?.headers, { audience: "implementers", access: "reads" });
-  for (const e of model.webhooks?.events ?? [])
+  for (const e of model.webhooks?.events ?? []) {
     root(e.payload, { audience: "implementers", access: "reads" });
+    root(e.success, { audience: "implementers", access: "writes" });
+  }
   return usages;
 }
 

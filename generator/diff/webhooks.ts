@@ -1,7 +1,8 @@
 /**
  * `--diff` of the webhooks section. An event added is no break (its handler is optional), an
  * event removed breaks implementers that handle it (the key of `WebhookHandlers` goes), and a
- * payload is read by its handler, so a change that breaks readers breaks them; so are the
+ * payload is read by its handler, so a change that breaks readers breaks them, and an answer
+ * (`success`) is written by it, so one added or changed as writers feel it breaks them; so are the
  * declared delivery headers (a header removed or retyped breaks them, one added does not). The change
  * list and the type comparison come from compare.ts, passed in, so neither file imports the
  * other.
@@ -18,6 +19,8 @@ export interface WebhookChanges {
     breaks?: Audience[],
   ): void;
   payload(subject: string, before: TypeNode, after: TypeNode): void;
+  /** The differences between two answers a receiver writes (either may be absent). */
+  answer(subject: string, before: TypeNode | undefined, after: TypeNode | undefined): void;
 }
 
 /** Every change of the webhooks section, from `before` to `after`. */
@@ -49,8 +52,11 @@ export function diffWebhooks(out: WebhookChanges, before: ApiModel, after: ApiMo
   for (const event of old.events) {
     const subject = `webhooks.events.${event.name}`;
     const now = next.events.find((e) => e.name === event.name);
-    if (now) out.payload(`${subject}.payload`, event.payload, now.payload);
-    else out.add(subject, "webhook event removed (its handler must go)", "minor", ["implementers"]);
+    if (now) {
+      out.payload(`${subject}.payload`, event.payload, now.payload);
+      out.answer(`${subject}.success`, event.success, now.success);
+    } else
+      out.add(subject, "webhook event removed (its handler must go)", "minor", ["implementers"]);
   }
   for (const event of next.events.filter((e) => !old.events.some((o) => o.name === e.name)))
     out.add(

@@ -303,7 +303,10 @@ function optionsInterface(model: ApiModel): Statement {
   };
 }
 
-/** `{ header: "X-GitHub-Event", events: { issues: validateIssuesEvent, ... } }`: how the runtime tells deliveries apart. */
+/**
+ * `{ header: "X-GitHub-Event", events: { issues: validateIssuesEvent, ... } }`: how the runtime
+ * tells deliveries apart, and `answering`: the events whose handlers answer with a body.
+ */
 function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
   const selector = webhooks.eventSelector;
   if (!selector || webhooks.events.length === 0) return undefined;
@@ -311,11 +314,13 @@ function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
     return [event.name, validatorExpr(event.payload)] as const;
   });
   const bodyField = webhooks.bodyEventField;
+  const answering = webhooks.events.filter((event) => event.success !== undefined);
   return obj(
     [
       [selector.in, lit(selector.name)],
       ["bodyField", bodyField === undefined ? undefined : lit(bodyField)],
       ["events", obj(checks, { expanded: true })],
+      ["answering", answering.length ? arr(answering.map((event) => lit(event.name))) : undefined],
     ],
     { expanded: true },
   );

@@ -111,12 +111,20 @@ function webhookStub(
       kind: "arrow",
       isAsync: true,
       params: [{ name: "_payload" }, { name: "_ctx" }],
-      body: [
-        {
-          kind: "comment",
-          text: "TODO: handle the delivery from `_payload` (rename it once used). Until then it is accepted unread (200).",
-        },
-      ],
+      body: event.success
+        ? [
+            {
+              kind: "comment",
+              text: "TODO: answer the delivery from `_payload` (rename it once used): the API reads the answer. Until then it throws, and the router answers 500.",
+            },
+            { kind: "throw", expr: newExpr(id("Error"), lit(`${event.name} is not implemented`)) },
+          ]
+        : [
+            {
+              kind: "comment",
+              text: "TODO: handle the delivery from `_payload` (rename it once used). Until then it is accepted unread (200).",
+            },
+          ],
     },
   };
 }

@@ -169,6 +169,7 @@ function usesUnions(model: ApiModel): boolean {
     ) ||
     model.callbacks.some((c) => has(c.body) || has(c.success) || has(c.failure)) ||
     model.sharedHeaders.some((h) => has(h.schema)) ||
-    has(model.webhooks?.payload)
+    has(model.webhooks?.payload) ||
+    (model.webhooks?.events ?? []).some((e) => has(e.payload) || has(e.success))
   );
 }

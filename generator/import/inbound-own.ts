@@ -179,6 +179,8 @@ function typedEvents(ctx: ImportContext, deliveries: readonly Delivery[]): JsonO
     const event: JsonObject = {};
     const payload = bodyType(ctx, op.requestBody, under(at, "requestBody"));
     event.payload = payload ?? "unknown";
+    const { success } = answersOf(ctx, op, at);
+    if (success !== undefined) event.success = success;
     const own = text.split("\n\n")[0];
     if (own && !addedProse.some((p) => p.test(own))) event.description = own;
     if (op.deprecated === true) event.deprecated = true;

@@ -77,7 +77,7 @@ function eventSelectorOf(
   return hasEvents ? selector : undefined;
 }
 
-/** The events of the section, each with its payload type and docs. */
+/** The events of the section, each with its payload type, its answer's type where it has one, and docs. */
 function eventsOf(decl: Decl, ctx: BuildContext, types: TypeBuilder): WebhookEvent[] {
   const events = isRecord(decl.value.events) ? decl.value.events : {};
   return Object.entries(events).map(([name, value]) => {
@@ -87,6 +87,9 @@ function eventsOf(decl: Decl, ctx: BuildContext, types: TypeBuilder): WebhookEve
       name,
       pascalName: pascalCase(name),
       payload: types.node(decl.file, [...path, "payload"], event.payload),
+      ...(event.success !== undefined
+        ? { success: types.node(decl.file, [...path, "success"], event.success) }
+        : {}),
       docs: ctx.docs(decl.file, path, event),
       location: decl.file.locate(path, "key"),
     };

@@ -684,6 +684,8 @@ export interface WebhookEvent {
   /** `PaymentIntentSucceeded`: for generated names. */
   pascalName: string;
   payload: TypeNode;
+  /** The body a receiver answers a delivery with, where the API reads one (a handshake's challenge). */
+  success?: TypeNode;
   docs: Docs;
   location: SourceLocation;
 }

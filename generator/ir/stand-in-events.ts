@@ -76,7 +76,12 @@ export function buildTriggerEvents(
     if (hooks.events.length === 0 && hooks.payload)
       events.push({ ...common, name: "webhook", body: shapeOf(hooks.payload, types) });
     for (const e of hooks.events)
-      events.push({ ...common, name: e.name, body: shapeOf(e.payload, types) });
+      events.push({
+        ...common,
+        name: e.name,
+        body: shapeOf(e.payload, types),
+        ...(e.success ? { success: shapeOf(e.success, types) } : {}),
+      });
   }
   const roots = [
     ...model.callbacks.flatMap((c) => [
@@ -87,7 +92,7 @@ export function buildTriggerEvents(
     ]),
     hooks?.payload,
     hooks?.headers,
-    ...(hooks?.events.map((e) => e.payload) ?? []),
+    ...(hooks?.events.flatMap((e) => [e.payload, e.success]) ?? []),
   ];
   return { events, types: shapeTableOf(model.types, roots) };
 }

@@ -145,15 +145,30 @@ function deliveryText(webhooks: Webhooks): (string | undefined)[] {
 }
 
 /** The answers of a delivery, which the source does not show. */
+/** The answer of a delivery other than a 2xx. */
+const failedDelivery: JsonObject = {
+  description: "Failure: any other answer. What the API does then is not shown in the source.",
+};
+
 const deliveryResponses: JsonObject = {
   "200": {
     description:
       "Success: the delivery is accepted. The status and body the API expects are not shown in the source.",
   },
-  default: {
-    description: "Failure: any other answer. What the API does then is not shown in the source.",
-  },
+  default: failedDelivery,
 };
+
+/** The answers of an event the receiver answers with a body: the 200 carries it. */
+function answeredResponses(schema: JsonObject): JsonObject {
+  return {
+    "200": {
+      description:
+        "Success: the delivery is accepted, answered with this body, which the API reads.",
+      content: jsonContent(schema),
+    },
+    default: failedDelivery,
+  };
+}
 
 /** The extensions every delivery entry carries: its registration and event groups. */
 function deliveryExtensions(webhooks: Webhooks): JsonObject {
@@ -227,7 +242,7 @@ function eventOperation(model: ApiModel, webhooks: Webhooks, event: WebhookEvent
     security: securityOf(model, webhooks.auth),
     parameters: parameters.length ? parameters : undefined,
     requestBody: { required: true, content: jsonContent(schemaOf(event.payload)) },
-    responses: deliveryResponses,
+    responses: event.success ? answeredResponses(schemaOf(event.success)) : deliveryResponses,
     ...deliveryExtensions(webhooks),
     "x-undocumented": notesOf(event.docs, webhooks.docs),
   });

@@ -28,15 +28,19 @@ export function webhookContext(webhooks: Webhooks): TypeExpr {
     : context;
 }
 
-/** `(payload: IssuesEvent, ctx: WebhookContext<WebhookDeliveryHeaders>) => void | Promise<void>`. */
+/**
+ * `(payload: IssuesEvent, ctx: WebhookContext<WebhookDeliveryHeaders>) => void | Promise<void>`;
+ * an event the receiver answers with a body returns its type (`UrlVerificationAnswer | Promise<...>`).
+ */
 export function webhookHandlerType(webhooks: Webhooks, event: WebhookEvent): TypeExpr {
+  const answer = event.success ? typeExpr(event.success) : keyword("void");
   return {
     kind: "function-type",
     params: [
       { name: "payload", type: typeExpr(event.payload) },
       { name: "ctx", type: webhookContext(webhooks) },
     ],
-    returns: union([keyword("void"), generic("Promise", keyword("void"))]),
+    returns: union([answer, generic("Promise", answer)]),
   };
 }
 
@@ -65,8 +69,14 @@ export function deliveryText(webhooks: Webhooks, event: WebhookEvent): string {
 /** Doc lines of an event's handler: which deliveries, which payload, then what the spec says. */
 export function webhookHandlerDocLines(webhooks: Webhooks, event: WebhookEvent): string[] {
   const payload = event.payload.kind === "ref" ? `, payload \`${refText(event.payload)}\`` : "";
+  const answer = event.success
+    ? [
+        `What it returns is the answer's JSON body (200)${event.success.kind === "ref" ? `, \`${refText(event.success)}\`` : ""}: the API reads it.`,
+      ]
+    : [];
   return [
     `${event.name}: deliveries${deliveryText(webhooks, event)}${payload}, validated before the handler runs.`,
+    ...answer,
     ...deliveryHeadersLine(webhooks),
     ...docLines(event.docs, {}, []),
   ];

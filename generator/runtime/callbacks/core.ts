@@ -378,11 +378,14 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
       if (!parsed.ok) return refuseDelivery(undefined, ["body is not valid JSON"]);
       const tools: DeliveryTools = {
         refuse: refuseDelivery,
-        run: (event, handler) =>
+        run: (event, handler, answers) =>
           once(shape, event, path, signing.replay, headers, parsed.value, signedAt, () =>
             runHandler(
               handler,
-              () => ({ status: 200, headers: { "cache-control": "no-store" }, body: "" }),
+              (result) =>
+                answers && result !== undefined
+                  ? json(200, result)
+                  : { status: 200, headers: { "cache-control": "no-store" }, body: "" },
               (error) => internal(shape, event, path, error),
             ),
           ),

@@ -23,10 +23,13 @@ import type {
   WebhookEventsSpec,
 } from "./types.js";
 
-/** What a delivery step needs from the core: a refusal (400) and the run of a handler (200, or the generic 500). */
+/**
+ * What a delivery step needs from the core: a refusal (400) and the run of a handler (200, or
+ * the generic 500); with `answers`, what the handler returns is the 200's JSON body.
+ */
 export interface DeliveryTools {
   refuse(event: string | undefined, reasons: string[]): OutboundResponse;
-  run(event: string | undefined, handler: () => unknown): Answer;
+  run(event: string | undefined, handler: () => unknown, answers?: boolean): Answer;
 }
 
 /** Longest event name a reason repeats, quoted: the request chose it. */
@@ -172,5 +175,6 @@ export function deliverTyped(
     handlers && Object.hasOwn(handlers, event)
       ? (handlers[event] as ((payload: unknown, ctx: WebhookContext) => unknown) | undefined)
       : undefined;
-  return tools.run(event, handler ? () => handler(payload, ctx) : () => undefined);
+  const answers = spec.answering?.includes(event) === true;
+  return tools.run(event, handler ? () => handler(payload, ctx) : () => undefined, answers);
 }

@@ -12,8 +12,17 @@ import type {
 } from "./runtime/callbacks/core.js";
 import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import type { SignatureScheme } from "./runtime/callbacks/signature.js";
-import type { CustomerDeletedEvent, PaymentIntentSucceededEvent } from "./types.js";
-import { validateCustomerDeletedEvent, validatePaymentIntentSucceededEvent } from "./validators.js";
+import type {
+  CustomerDeletedEvent,
+  PaymentIntentSucceededEvent,
+  UrlVerification,
+  UrlVerificationAnswer,
+} from "./types.js";
+import {
+  validateCustomerDeletedEvent,
+  validatePaymentIntentSucceededEvent,
+  validateUrlVerification,
+} from "./validators.js";
 
 export type { CallbackRouter } from "./runtime/callbacks/router.js";
 export type {
@@ -66,6 +75,15 @@ export type WebhookHandlers = {
    * @undocumented Whether a deleted customer's payment methods are detached not shown.
    */
   "customer.deleted"?: (payload: CustomerDeletedEvent, ctx: WebhookContext) => void | Promise<void>;
+  /**
+   * url_verification: deliveries whose `type` is `"url_verification"`, payload `UrlVerification`, validated before the handler runs.
+   * What it returns is the answer's JSON body (200), `UrlVerificationAnswer`: the API reads it.
+   * Sent once when the endpoint is registered (Slack's handshake): the receiver answers with the challenge it was sent.
+   */
+  url_verification?: (
+    payload: UrlVerification,
+    ctx: WebhookContext,
+  ) => UrlVerificationAnswer | Promise<UrlVerificationAnswer>;
 };
 
 /** Options of `createCallbackRouter`. */
@@ -94,7 +112,9 @@ const spec: RouterSpec = {
     events: {
       "payment_intent.succeeded": validatePaymentIntentSucceededEvent,
       "customer.deleted": validateCustomerDeletedEvent,
+      url_verification: validateUrlVerification,
     },
+    answering: ["url_verification"],
   },
   routes: [],
 };

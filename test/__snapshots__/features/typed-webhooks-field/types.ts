@@ -32,3 +32,12 @@ export interface CustomerDeletedEvent extends Omit<Event, "type"> {
     };
   };
 }
+
+export interface UrlVerification {
+  type: "url_verification";
+  challenge: string;
+}
+
+export interface UrlVerificationAnswer {
+  challenge: string;
+}

@@ -15,6 +15,8 @@ import type {
   Event,
   PaymentIntent,
   PaymentIntentSucceededEvent,
+  UrlVerification,
+  UrlVerificationAnswer,
 } from "./types.js";
 
 /** Checks a value against Event; appends one issue per problem. */
@@ -90,6 +92,43 @@ let validateCustomerDeletedEventShape: Validator | undefined;
 /** CustomerDeletedEvent as a Standard Schema (v1): `~standard.validate(value)`. */
 export const customerDeletedEventSchema: StandardSchemaV1<CustomerDeletedEvent> =
   /* @__PURE__ */ schema(validateCustomerDeletedEvent);
+
+/** Checks a value against UrlVerification; appends one issue per problem. */
+export function validateUrlVerification(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateUrlVerificationShape ??= fromData(
+    '[["literal","object","string"],["object",{"type":["literal","url_verification"],"challenge":"string"},["type","challenge"]]]',
+    literal,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateUrlVerificationShape: Validator | undefined;
+
+/** UrlVerification as a Standard Schema (v1): `~standard.validate(value)`. */
+export const urlVerificationSchema: StandardSchemaV1<UrlVerification> =
+  /* @__PURE__ */ schema(validateUrlVerification);
+
+/** Checks a value against UrlVerificationAnswer; appends one issue per problem. */
+export function validateUrlVerificationAnswer(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateUrlVerificationAnswerShape ??= fromData(
+    '[["object","string"],["object",{"challenge":"string"},["challenge"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateUrlVerificationAnswerShape: Validator | undefined;
+
+/** UrlVerificationAnswer as a Standard Schema (v1): `~standard.validate(value)`. */
+export const urlVerificationAnswerSchema: StandardSchemaV1<UrlVerificationAnswer> =
+  /* @__PURE__ */ schema(validateUrlVerificationAnswer);
 
 /** Each endpoint's parameter and body validators: the client's `requestValidators`, for the browser build, whose endpoints check requests only with them. */
 export const requestValidators: RequestValidators = {};
