@@ -137,6 +137,10 @@ describe("query and header parameters", () => {
     // a deepObject field of one value or a list, as the client writes either
     expect((await ask("created[gte]=1&created[not][]=3&created[not][]=4")).status).toBe(200);
     expect((await ask("created[not]=3")).status).toBe(200);
+    // and reads each field as its type says: a deepObject field that is no integer is refused
+    const notANumber = await ask("created[gte]=soon");
+    expect(notANumber.status).toBe(400);
+    expect(await notANumber.text()).toContain("params.created.gte");
     // the items are integers: a space-delimited item that is none is refused, as such
     const refused = await ask("sizes=1%20x");
     expect(refused.status).toBe(400);

@@ -10,13 +10,19 @@ import type {
   Refusal,
   RouteArea,
   RouteData,
+  RouteParam,
   RouteResponse,
   RouteState,
   VersionHeader,
 } from "../runtime/testing/table.ts";
 import { expandableFieldAt, expandablePaths } from "./build-expand.ts";
 import { routePagingOf } from "./stand-in-paging.ts";
-import { resolveType, urlValueOf as urlValueOfType, type TypeLookup } from "./callback-routing.ts";
+import {
+  objectFieldsOf,
+  resolveType,
+  urlValueOf as urlValueOfType,
+  type TypeLookup,
+} from "./callback-routing.ts";
 import type { ExpandablePath, RouteExpand } from "../runtime/testing/expand.ts";
 import type { RoutePaging } from "../runtime/testing/paging.ts";
 import type {
@@ -134,6 +140,26 @@ function urlValueOf(p: Param, types: TypeLookup): { urlValue?: "number" | "boole
 }
 
 /**
+ * The fields of an object parameter of style deepObject, each with what its text becomes and
+ * whether it is a list, so the stand-in reads `filter[status]=open` back as the client wrote it.
+ */
+function deepFieldsOf(p: Param, types: TypeLookup): Pick<RouteParam, "fields"> {
+  if (p.style !== "deepObject") return {};
+  const fields = objectFieldsOf(p.type, types);
+  if (!fields) return {};
+  const { urlValue: _own, ...param } = p;
+  return {
+    fields: Object.fromEntries(
+      fields.map((f) => {
+        const list = resolveType(f.type, types).kind === "array";
+        const read = urlValueOf({ ...param, type: f.type }, types);
+        return [f.name, { ...read, ...(list ? { list: true as const } : {}) }];
+      }),
+    ),
+  };
+}
+
+/**
  * A stream's error item as the stand-in sends it: its body's error template (code and message
  * filled in), else `{ code, message }`, under the item's key for an item told by its key.
  */
@@ -233,6 +259,7 @@ function routeOf(
       ...(p.style === "space" ? { delimiter: " " } : p.style === "pipe" ? { delimiter: "|" } : {}),
       ...segmentValuesOf(p, endpoint.path, types),
       ...(p.slashes ? { slashes: true as const } : {}),
+      ...deepFieldsOf(p, types),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
     response: responseOf(endpoint.response, types),

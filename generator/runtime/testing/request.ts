@@ -145,12 +145,46 @@ function safeDecode(text: string): string | undefined {
 
 /** A URL text as the value the validators expect. */
 function urlValue(param: RouteParam, text: string): unknown {
-  const as = param.urlValue;
+  return textValue(param.urlValue, text);
+}
+
+/** A URL text as `as` says: a number, a boolean, either (`scalar`), or the text. */
+function textValue(as: RouteParam["urlValue"], text: string): unknown {
   if ((as === "number" || as === "scalar") && text.trim() !== "" && !Number.isNaN(Number(text)))
     return Number(text);
   if ((as === "boolean" || as === "scalar") && (text === "true" || text === "false"))
     return text === "true";
   return text;
+}
+
+/**
+ * An object sent in the deepObject style, as the client writes it: `wire[field]=value` for each
+ * field, `wire[field][]=item` for each item of a list field; each text read as its field's
+ * type says (a field the type does not list stays text, for the validator to judge).
+ * `undefined` when the query carries none of it.
+ */
+function deepObjectOf(
+  fields: NonNullable<RouteParam["fields"]>,
+  wire: string,
+  query: URLSearchParams,
+): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  let found = false;
+  // forEach, not for...of: a URLSearchParams is iterable only where the DOM.Iterable lib is
+  query.forEach((text, key) => {
+    if (!key.startsWith(`${wire}[`) || !key.endsWith("]")) return;
+    const listed = key.endsWith("][]");
+    const field = key.slice(wire.length + 1, listed ? -3 : -1);
+    if (field.includes("[") || field.includes("]")) return;
+    const kind = Object.hasOwn(fields, field) ? fields[field] : undefined;
+    const item = textValue(kind?.urlValue, text);
+    found = true;
+    if (kind?.list || listed) {
+      const items = Object.hasOwn(out, field) && Array.isArray(out[field]) ? out[field] : [];
+      put(out, field, [...(items as unknown[]), item]);
+    } else put(out, field, item);
+  });
+  return found ? out : undefined;
 }
 
 /** The content codings fetch itself asks for (`Accept-Encoding: gzip, deflate, br`). */
@@ -199,6 +233,9 @@ export function readParams(
     } else if (param.in === "header") {
       const text = headers.get(wire);
       if (text !== null && !fetchDefault(wire, text)) put(out, param.name, one(text));
+    } else if (param.fields) {
+      const value = deepObjectOf(param.fields, wire, query);
+      if (value !== undefined) put(out, param.name, value);
     } else if (param.list) {
       const all = query
         .getAll(wire)

@@ -58,6 +58,11 @@ export interface RouteParam {
   urlValue?: "number" | "boolean" | "scalar";
   /** An array parameter: every occurrence (and comma-separated parts) are kept. */
   list?: boolean;
+  /**
+   * An object parameter of style deepObject (`filter[status]=open&filter[tags][]=a`): each field
+   * the type lists, with what its text becomes and whether it is a list (`[]` after its key).
+   */
+  fields?: Readonly<Record<string, { urlValue?: "number" | "boolean" | "scalar"; list?: true }>>;
   /** The path's last parameter, a catch-all: every segment from its own on, joined by `/`. */
   slashes?: true;
   /**
