@@ -793,6 +793,7 @@ describe("path keys with a #fragment, a ?query or a trailing slash; a DELETE wit
       "files.deleteConnector",
       "files.deleteOrders",
       "files.getConnector",
+      "files.latestFaqs",
       "files.listFolders",
       "files.listResponses",
       "files.update",
@@ -813,6 +814,11 @@ describe("path keys with a #fragment, a ?query or a trailing slash; a DELETE wit
       params: { beta: { in: "query", type: "string", default: "true", sendDefault: true } },
     });
     expect(endpoints["files.listFolders"]!.path).toBe("/folders/");
+    // a path key without its leading slash is the route under the server (phpMyFAQ's)
+    expect(endpoints["files.latestFaqs"]).toMatchObject({ path: "/v4.0/faqs/latest" });
+    expect(endpoints["files.latestFaqs"]!.undocumented).toBe(
+      "path v4.0/faqs/latest: written as /v4.0/faqs/latest (import: #/paths/v4.0~1faqs~1latest/get)",
+    );
     expect(endpoints["files.deleteOrders"]!.body).toEqual({ fields: { ids: "string[]" } });
   });
 

@@ -256,7 +256,10 @@ export function endpointsOf(ctx: ImportContext, hosts?: JsonObject): EndpointOut
     // key; a request sends neither, and one route is one endpoint: the first is kept.
     // TRACE is written as GET (fetch cannot send it): beside a GET (httpbin's), it is that route.
     const sent = method === "trace" ? "get" : method;
-    const route = `${sent} ${path.replace(/[#?].*$/, "").replace(/\{[^}]*\}/g, "{}")}`;
+    const route = `${sent} /${path
+      .replace(/[#?].*$/, "")
+      .replace(/^\//, "")
+      .replace(/\{[^}]*\}/g, "{}")}`;
     const first = routes.get(route);
     if (first) {
       note(ctx, first, at, `${method.toUpperCase()} ${path} has this endpoint's route; left out`);
@@ -386,8 +389,11 @@ function endpointOf(
   out.method = method === "trace" ? "GET" : method.toUpperCase();
   const pathName = (name: string) => names.rename.get(name) ?? placeholder(name);
   // Box tells operations of one path apart by a fragment (`/files/{id}#add_shared_link`), which no request sends.
-  const sent = withoutWildcards(path).replace(/[#?].*$/, "");
-  if (/[#?]/.test(path)) note(ctx, out, at, `path ${path}: written as ${sent}`);
+  const stripped = withoutWildcards(path).replace(/[#?].*$/, "");
+  // OpenAPI's paths begin with `/`; phpMyFAQ's `v4.0/faqs/latest` is the route under the server
+  const sent = stripped.startsWith("/") ? stripped : `/${stripped}`;
+  if (/[#?]/.test(path) || sent !== stripped)
+    note(ctx, out, at, `path ${path}: written as ${sent}`);
   out.path = sent.replace(/\{([^}]*)\}/g, (_, name: string) => `{${pathName(name)}}`);
   if (names.differs) {
     const renamed = [...names.rename].map(([from, to]) => `${from} as ${to}`).join(", ");
@@ -401,7 +407,7 @@ function endpointOf(
   if (auth.length) out.auth = auth;
   const inPath = new Set([...sent.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!));
   const params = paramsOf(ctx, item, op, at, out, pathName, inPath);
-  if (sent !== path.replace(/[#?].*$/, "")) catchAll(ctx, path, params, pathName, at, out);
+  if (stripped !== path.replace(/[#?].*$/, "")) catchAll(ctx, path, params, pathName, at, out);
   withoutTrailingSegments(out, params);
   fixedQuery(path, params);
   if (isObject(op["x-apigen-headers"]))
