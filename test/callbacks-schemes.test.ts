@@ -560,6 +560,13 @@ describe("signs: an HMAC of a template (Slack's v0:{timestamp}:{body})", () => {
     });
   });
 
+  it("verifyWebhook refuses a scheme whose template it cannot read, before any request", async () => {
+    const scheme = { name: "hmac-sha256-hex", signs: "v0:{time}:{body}" } as const;
+    await expect(
+      verifyWebhook(slack.body, slack.signature, [slack.secret], { scheme }),
+    ).rejects.toThrow("the scheme's signs template: {time} is none of {timestamp}, {id}, {body}");
+  });
+
   it("signatureHeaders writes the published signature and the timestamp header", async () => {
     const written = await signatureHeaders(
       {

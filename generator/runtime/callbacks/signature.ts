@@ -20,6 +20,7 @@ import {
   readHmac,
   readSignature,
   schemeKeys,
+  signedPieces,
   subtleCrypto,
   type SignatureScheme,
 } from "./schemes.js";
@@ -209,6 +210,10 @@ export function createSignatureVerifier(
   header = "signature header",
 ): SignatureVerifier {
   if (options.compute || options.decode) return customVerifier(secrets, options, scheme);
+  // a scheme's template is checked here, once, never at a request
+  const template =
+    "signs" in scheme && scheme.signs !== undefined ? signedPieces(scheme.signs) : [];
+  if ("problem" in template) throw new Error(`the scheme's signs template: ${template.problem}`);
   const keyBytes = schemeKeys(scheme, secrets);
   const native = options.subtle ? undefined : nodeHmac();
   const subtle = native ? undefined : subtleCrypto(options.subtle);

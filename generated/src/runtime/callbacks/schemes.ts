@@ -165,28 +165,25 @@ export function readHmac(scheme: HmacScheme, value: string): Uint8Array | undefi
 }
 
 /**
- * What an HMAC scheme signed: the raw body, or the pieces its `signs` template spells, with
- * the values of the headers its `{timestamp}` and `{id}` name (a missing one: why not).
+ * What an HMAC scheme signs: the raw body, or the pieces its `signs` template spells, each
+ * `{timestamp}` and `{id}` the value `valueOf` gives for it (the router: the call's header;
+ * the signer: the delivery's facts); the slot whose value is missing when one is.
  */
 function hmacSigned(
   scheme: HmacScheme,
-  headers: HeaderReader,
   body: Uint8Array<ArrayBuffer>,
-): Uint8Array<ArrayBuffer>[] | { message: string } {
+  valueOf: (slot: "timestamp" | "id") => string | undefined,
+): Uint8Array<ArrayBuffer>[] | { missing: "timestamp" | "id" } {
   if (scheme.signs === undefined) return [body];
   const pieces = signedPieces(scheme.signs);
-  if ("problem" in pieces) return { message: `the scheme's signs template: ${pieces.problem}` };
+  if ("problem" in pieces) throw new Error(`the scheme's signs template: ${pieces.problem}`);
   const signed: Uint8Array<ArrayBuffer>[] = [];
   for (const piece of pieces) {
     if ("text" in piece) signed.push(encoder.encode(piece.text));
     else if (piece.slot === "body") signed.push(body);
     else {
-      const header = scheme[piece.slot] ?? "";
-      const value = present(headers.get(header));
-      if (value === undefined)
-        return {
-          message: `missing ${header || `{${piece.slot}}`} header; it is signed with the body`,
-        };
+      const value = valueOf(piece.slot);
+      if (value === undefined) return { missing: piece.slot };
       signed.push(encoder.encode(value));
     }
   }
@@ -294,10 +291,14 @@ export function readSignature(
     case "hmac-sha256-hex": {
       const given = readHmac(scheme, value);
       if (given === undefined) return { ok: false, reason: "malformed" };
-      const signed = hmacSigned(scheme, headers, body);
-      return "message" in signed
-        ? { ok: false, reason: "malformed", message: signed.message }
-        : { ok: true, signed, given: [given] };
+      const signed = hmacSigned(scheme, body, (slot) => present(headers.get(scheme[slot] ?? "")));
+      if (!("missing" in signed)) return { ok: true, signed, given: [given] };
+      const missing = scheme[signed.missing] ?? `{${signed.missing}}`;
+      return {
+        ok: false,
+        reason: "malformed",
+        message: `missing ${missing} header; it is signed with the body`,
+      };
     }
     case "timestamped":
       return readTimestamped(scheme, header, value, body);
@@ -339,24 +340,18 @@ export function importHmacKey(subtle: SubtleCrypto, key: Uint8Array): Promise<Cr
   ]);
 }
 
-/** The bytes an HMAC scheme signs for a delivery: the body, or its `signs` template filled in. */
-function templateSigned(
-  scheme: HmacScheme,
+/** The bytes a delivery's signature covers under a scheme, its signing time and id given. */
+function deliverySigned(
+  scheme: SignatureScheme,
   body: Uint8Array<ArrayBuffer>,
   time: string,
   id: string,
 ): Uint8Array<ArrayBuffer>[] {
-  if (scheme.signs === undefined) return [body];
-  const pieces = signedPieces(scheme.signs);
-  if ("problem" in pieces) throw new Error(`the scheme's signs template: ${pieces.problem}`);
-  const facts = { timestamp: time, id };
-  return pieces.map((piece) =>
-    "text" in piece
-      ? encoder.encode(piece.text)
-      : piece.slot === "body"
-        ? body
-        : encoder.encode(facts[piece.slot]),
-  );
+  if (scheme.name === "timestamped") return [dotted(time), body];
+  if (scheme.name === "standard-webhooks") return [dotted(`${id}.${time}`), body];
+  const signed = hmacSigned(scheme, body, (slot) => (slot === "id" ? id : time));
+  // every slot has its value here: a delivery carries the time and id it is signed with
+  return "missing" in signed ? [] : signed;
 }
 
 /** What a delivery signed under a scheme carries besides its body. */
@@ -385,13 +380,7 @@ export async function signatureHeaders(
   const crypto = subtleCrypto(subtle);
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
   const time = String(facts.timestamp);
-  const signed =
-    scheme.name === "timestamped"
-      ? [dotted(time), bytes]
-      : scheme.name === "standard-webhooks"
-        ? [dotted(`${facts.id}.${time}`), bytes]
-        : templateSigned(scheme, bytes, time, facts.id);
-  const data = joined(signed);
+  const data = joined(deliverySigned(scheme, bytes, time, facts.id));
   const keys = schemeKeys(scheme, secrets);
   const digests = await Promise.all(
     (scheme.name === "timestamped" || scheme.name === "standard-webhooks"
