@@ -150,6 +150,27 @@ describe("hmac-sha256-base64 and hmac-sha256-hex, with and without a prefix", ()
     });
   });
 
+  it("takes a header of several signatures while a secret rotates (PagerDuty's v1=<hex>,v1=<hex>)", async () => {
+    await serving([secret], async (running) => {
+      const hex = (k: string) => `sha256=${hmac(k, body).toString("hex")}`;
+      const rotating = { "X-Hub-Signature-256": `${hex(other)},${hex(secret)}` };
+      expect(await post(running, "/hex", rotating)).toEqual(ok);
+      const spaced = { "X-Hub-Signature-256": `${hex(secret)}, v2=${"0".repeat(64)}` };
+      expect(await post(running, "/hex", spaced)).toEqual(ok);
+      const b64 = (k: string) => hmac(k, body).toString("base64");
+      expect(
+        await post(running, "/base64", { "X-Signature": `${b64(other)},${b64(secret)}` }),
+      ).toEqual(ok);
+      expect(
+        await post(running, "/hex", { "X-Hub-Signature-256": `${hex(other)},${hex("third")}` }),
+      ).toEqual(refused("X-Hub-Signature-256 does not match the body"));
+      const many = Array.from({ length: 21 }, () => hex(secret)).join(",");
+      expect(await post(running, "/hex", { "X-Hub-Signature-256": many })).toEqual(
+        refused("X-Hub-Signature-256 is not a well-formed signature"),
+      );
+    });
+  });
+
   it("refuses another secret, another body, a missing prefix, upper-case hex and base64 for hex", async () => {
     await serving([secret], async (running) => {
       const hex = (d: Buffer) => ({ "X-Hub-Signature-256": `sha256=${d.toString("hex")}` });
@@ -445,8 +466,8 @@ describe("the runtime's signer (the one the trigger uses) writes what the router
 
   it.each(schemes)("%s", async (path, header, scheme) => {
     const secrets = scheme.name === "standard-webhooks" ? [otherWhsec, whsec] : [other, secret];
-    // one signature under the first secret, or one per secret where the scheme carries several
-    const known = scheme.name.startsWith("hmac-") ? secrets[0]! : secrets[1]!;
+    // one signature per secret: a router that knows only the second takes it
+    const known = secrets[1]!;
     await serving([known], async (running) => {
       const headers = await signatureHeaders(scheme, header, secrets, body, {
         timestamp: seconds,
@@ -457,6 +478,23 @@ describe("the runtime's signer (the one the trigger uses) writes what the router
         refused(`${header} does not match the body`),
       );
     });
+  });
+
+  it("needs no signing time or id for a scheme that signs neither, and asks for an id where one is signed", async () => {
+    const hex = { name: "hmac-sha256-hex", prefix: "sha256=" } as const;
+    expect(await signatureHeaders(hex, "X-Hub-Signature-256", [secret], body)).toEqual({
+      "X-Hub-Signature-256": `sha256=${hmac(secret, body).toString("hex")}`,
+    });
+    const standard = {
+      name: "standard-webhooks",
+      id: "webhook-id",
+      timestamp: "webhook-timestamp",
+    } as const;
+    await expect(
+      signatureHeaders(standard, "webhook-signature", [whsec], body, { timestamp: 1 }),
+    ).rejects.toThrow(
+      "signatureHeaders: scheme standard-webhooks signs a delivery id: pass facts.id",
+    );
   });
 
   it("verifyWebhook checks a Standard Webhooks delivery with the generated webhookSignatureScheme", async () => {

@@ -160,7 +160,7 @@ function customVerifier(
     options.decode ??
     ((value) =>
       scheme.name === "hmac-sha256-base64" || scheme.name === "hmac-sha256-hex"
-        ? readHmac(scheme, value)
+        ? readHmac(scheme, value)?.[0]
         : decodeBase64(value));
   const native = options.compute || options.subtle ? undefined : nodeHmac();
   const subtle = options.compute || native ? undefined : subtleCrypto(options.subtle);

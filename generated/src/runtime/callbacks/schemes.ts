@@ -156,12 +156,22 @@ const dotted = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(`${text
 
 type HmacScheme = Extract<SignatureScheme, { name: "hmac-sha256-base64" | "hmac-sha256-hex" }>;
 
-/** The single digest of an HMAC scheme's header, after its prefix; `undefined` when malformed. */
-export function readHmac(scheme: HmacScheme, value: string): Uint8Array | undefined {
+/**
+ * The digests of an HMAC scheme's header: one after the prefix, or several separated by commas
+ * while a secret rotates (PagerDuty's `v1=<hex>,v1=<hex>`; neither base64 nor hex holds a
+ * comma), items without the prefix (another version) ignored; `undefined` when none is
+ * well-formed or there are more than `maxSignatures`.
+ */
+export function readHmac(scheme: HmacScheme, value: string): Uint8Array[] | undefined {
   const prefix = scheme.prefix ?? "";
-  if (!value.startsWith(prefix)) return undefined;
-  const text = value.slice(prefix.length);
-  return scheme.name === "hmac-sha256-hex" ? decodeHex(text) : decodeBase64(text);
+  const items = value.split(",").map((item) => item.trim());
+  if (items.length > maxSignatures) return undefined;
+  const digests = items.flatMap((item) => {
+    if (!item.startsWith(prefix)) return [];
+    const text = item.slice(prefix.length);
+    return (scheme.name === "hmac-sha256-hex" ? decodeHex(text) : decodeBase64(text)) ?? [];
+  });
+  return digests.length > 0 ? digests : undefined;
 }
 
 /**
@@ -292,7 +302,7 @@ export function readSignature(
       const given = readHmac(scheme, value);
       if (given === undefined) return { ok: false, reason: "malformed" };
       const signed = hmacSigned(scheme, body, (slot) => present(headers.get(scheme[slot] ?? "")));
-      if (!("missing" in signed)) return { ok: true, signed, given: [given] };
+      if (!("missing" in signed)) return { ok: true, signed, given };
       const missing = scheme[signed.missing] ?? `{${signed.missing}}`;
       return {
         ok: false,
@@ -356,11 +366,16 @@ function deliverySigned(
 
 /** What a delivery signed under a scheme carries besides its body. */
 export interface SigningFacts {
-  /** The signing time, unix seconds (schemes with a timestamp). */
-  timestamp: number;
-  /** The delivery id (Standard Webhooks signs it). */
-  id: string;
+  /** The signing time, unix seconds (schemes that sign one; default: now). */
+  timestamp?: number;
+  /** The delivery id (Standard Webhooks signs it, and a `signs` template with `{id}`). */
+  id?: string;
 }
+
+/** Whether a scheme signs a delivery id, which a delivery must then be given. */
+const signsId = (scheme: SignatureScheme): boolean =>
+  scheme.name === "standard-webhooks" ||
+  ("signs" in scheme && scheme.signs !== undefined && scheme.signs.includes("{id}"));
 
 /**
  * The headers that sign a delivery under a scheme, one signature per secret where the scheme
@@ -373,20 +388,20 @@ export async function signatureHeaders(
   header: string,
   secrets: readonly string[],
   body: Uint8Array<ArrayBuffer> | string,
-  facts: SigningFacts,
+  facts: SigningFacts = {},
   subtle?: SubtleCrypto,
 ): Promise<Record<string, string>> {
   if (secrets.length === 0) throw new Error("signatureHeaders: no secret to sign with");
+  if (facts.id === undefined && signsId(scheme))
+    throw new Error(`signatureHeaders: scheme ${scheme.name} signs a delivery id: pass facts.id`);
   const crypto = subtleCrypto(subtle);
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  const time = String(facts.timestamp);
-  const data = joined(deliverySigned(scheme, bytes, time, facts.id));
+  const time = String(facts.timestamp ?? Math.floor(Date.now() / 1000));
+  const id = facts.id ?? "";
+  const data = joined(deliverySigned(scheme, bytes, time, id));
   const keys = schemeKeys(scheme, secrets);
   const digests = await Promise.all(
-    (scheme.name === "timestamped" || scheme.name === "standard-webhooks"
-      ? keys
-      : keys.slice(0, 1)
-    ).map(
+    keys.map(
       async (key) =>
         new Uint8Array(await crypto.sign("HMAC", await importHmacKey(crypto, key), data)),
     ),
@@ -394,14 +409,13 @@ export async function signatureHeaders(
   switch (scheme.name) {
     case "hmac-sha256-base64":
     case "hmac-sha256-hex": {
-      const digest =
-        scheme.name === "hmac-sha256-hex" ? encodeHex(digests[0]!) : encodeBase64(digests[0]!);
+      const encode = scheme.name === "hmac-sha256-hex" ? encodeHex : encodeBase64;
       return {
         ...(scheme.signs?.includes("{timestamp}") && scheme.timestamp
           ? { [scheme.timestamp]: time }
           : {}),
-        ...(scheme.signs?.includes("{id}") && scheme.id ? { [scheme.id]: facts.id } : {}),
-        [header]: `${scheme.prefix ?? ""}${digest}`,
+        ...(scheme.signs?.includes("{id}") && scheme.id ? { [scheme.id]: id } : {}),
+        [header]: digests.map((d) => `${scheme.prefix ?? ""}${encode(d)}`).join(","),
       };
     }
     case "timestamped":
@@ -413,7 +427,7 @@ export async function signatureHeaders(
       };
     case "standard-webhooks":
       return {
-        [scheme.id]: facts.id,
+        [scheme.id]: id,
         [scheme.timestamp]: time,
         [header]: digests.map((d) => `${standardVersion},${encodeBase64(d)}`).join(" "),
       };
