@@ -49,6 +49,14 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "yaml-colon-in-value",
+    defect:
+      "an unquoted value holding `: ` and braces: the parser reads a key in it and reports every token after it; said once, at the value, with the fix",
+    expected: [
+      `test/fixtures/broken/yaml-colon-in-value/api.yaml:5:16 - error yaml-syntax: YAML syntax: this value is not quoted and holds ": " (after "Every error body is \`{ error"), which YAML reads as a key: quote the whole value ('...', each ' in it doubled), or write it as a block scalar (>- after the key, the text on the lines below, indented)`,
+    ],
+  },
+  {
     name: "yaml-unclosed-quote",
     defect:
       "a description in double quotes never closed: the parser reads on to the end of the file and reports a missing quote there",

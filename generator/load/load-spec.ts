@@ -49,7 +49,7 @@ function parseYaml(text: string, lines: LineIndex, bag: DiagnosticBag): Document
   }
   let indentationSaid = false;
   for (const error of doc.errors) {
-    const { detail, offset, explainsIndentation } = yamlProblem(error, text);
+    const { detail, offset, explainsIndentation, explainsRest } = yamlProblem(error, text);
     // the parser's errors after a line out of line are that line's consequences
     if (indentationSaid && indentationCodes.has(error.code)) continue;
     indentationSaid ||= explainsIndentation === true;
@@ -57,6 +57,7 @@ function parseYaml(text: string, lines: LineIndex, bag: DiagnosticBag): Document
       const key = /^["']?([^"':,{}\n]*)/.exec(text.slice(offset))?.[1]?.trim() || "?";
       bag.report("yaml-duplicate-key", { key }, at(offset));
     } else bag.report("yaml-syntax", { detail }, at(offset));
+    if (explainsRest) break;
   }
   return doc.errors.length > 0 ? undefined : doc;
 }

@@ -12,6 +12,8 @@ export interface YamlProblem {
   offset: number;
   /** The parser's later errors of indentation follow from this one: leave them unsaid. */
   explainsIndentation?: true;
+  /** Every later error of the file follows from this one: leave them unsaid. */
+  explainsRest?: true;
 }
 
 /** The first line of the parser's message, without its position. */
@@ -96,6 +98,25 @@ function neighbour(text: string, start: number, step: -1 | 1): number | undefine
   return undefined;
 }
 
+/**
+ * A plain (unquoted) value holding `: `, which YAML reads as a key of a mapping that cannot
+ * sit there (`description: Every error is { error: { code } }`: a trial of PagerDuty's API got
+ * 275 errors from one such line, the parser losing its way in the braces after it). Said once,
+ * at the value, with the fix; the parser's errors after it follow from it.
+ */
+function colonInValue(error: YAMLError, text: string, offset: number): YamlProblem | undefined {
+  if (error.code !== "BLOCK_AS_IMPLICIT_KEY") return undefined;
+  const start = lineStartOf(text, Math.min(offset, text.length));
+  const line = lineAt(text, start);
+  const keyed = /^(\s*(?:-\s+)?[^\s#"'{[][^:#]*:\s+)([^\s"'{[|>&*!#][^#]*?):\s/.exec(line);
+  if (!keyed) return undefined;
+  return {
+    detail: `this value is not quoted and holds ": " (after ${JSON.stringify(keyed[2]!.slice(-30))}), which YAML reads as a key: quote the whole value ('...', each ' in it doubled), or write it as a block scalar (>- after the key, the text on the lines below, indented)`,
+    offset: start + keyed[1]!.length,
+    explainsRest: true,
+  };
+}
+
 /** The parser's codes of a line indented out of line with its siblings. */
 export const indentationCodes: ReadonlySet<string> = new Set([
   "BAD_INDENT",
@@ -141,6 +162,7 @@ export function yamlProblem(error: YAMLError, text: string, flow = false): YamlP
   if (flow) return { detail: plainMessage(error), offset };
   return (
     openQuote(error, text, offset) ??
-    outOfLine(error, text, offset) ?? { detail: plainMessage(error), offset }
+    outOfLine(error, text, offset) ??
+    colonInValue(error, text, offset) ?? { detail: plainMessage(error), offset }
   );
 }
