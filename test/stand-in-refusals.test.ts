@@ -115,6 +115,18 @@ describe("error bodies of the stand-in", () => {
       "  StripeError:\n    fields:\n      error:\n        required: true\n        fields:\n          type: { enum: [api_error, card_error], required: true }\n          code: string\n          message: string\n          payment_intent: PaymentIntent\n  PaymentIntent:\n    fields:\n      id: { type: string, required: true }\n      description: string",
       { error: { type: expect.any(String), message: expect.any(String) } },
     ],
+    [
+      "Zoom's: a refusal with no listed code carries its HTTP status, never the field's example (3001, not found)",
+      "  body: ZoomError\n  codes: { 3001: { meaning: Meeting not found. } }",
+      "  ZoomError:\n    fields:\n      code: { type: integer, required: true, example: 3001 }\n      message: { type: string, required: true }",
+      { code: 401, message: expect.any(String) },
+    ],
+    [
+      "a text code with no listed code for the refusal carries its reason tag",
+      "  body: TextError\n  codes: { meeting_not_found: { meaning: Meeting not found. } }",
+      "  TextError:\n    fields:\n      code: { type: string, required: true, example: meeting_not_found }\n      message: { type: string, required: true }",
+      { code: "unauthorized", message: expect.any(String) },
+    ],
   ])("%s", (_, errors, types, want) => {
     const model = modelWith(errors, types);
     const { table } = buildStandIn(model);

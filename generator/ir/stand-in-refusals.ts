@@ -12,6 +12,7 @@ import type {
   Endpoint,
   ErrorCode,
   ErrorResponse,
+  Field,
   NamedType,
   TypeNode,
 } from "./model.ts";
@@ -74,7 +75,7 @@ export function errorTemplateOf(
     }
     const slot = placedSlot(placed, path) ?? slotOf(field.name, resolved(field.type, types));
     const template: ErrorTemplate | undefined = slot
-      ? { slot, ...(field.required ? { otherwise: madeUp(field.type, types, field.name) } : {}) }
+      ? { slot, ...(field.required ? fallbackOf(slot, field, types) : {}) }
       : (errorTemplateOf(field.type, types, placed, depth + 1, path) ??
         (field.required ? { fixed: madeUp(field.type, types, field.name) } : undefined));
     if (template) fields.push([field.name, template]);
@@ -82,6 +83,26 @@ export function errorTemplateOf(
   // Constant parts (`result: { success: false }`) are kept. A body no part of a refusal fills
   // (Slack's `{ ok: false, error }`) is still answered in its type, its required fields made up.
   return fields.length > 0 ? { fields } : undefined;
+}
+
+/**
+ * What a required slot's field holds when a refusal has no value for it: for a code field of
+ * any integer, the refusal's HTTP status, and of any text, its reason tag, so that a stand-in's
+ * own refusal (a bad parameter, a missing key) never carries a catalogue code of another
+ * meaning (Zoom's example code 3001, "meeting not found", on a bad page size); else a value
+ * made up in the field's type.
+ */
+function fallbackOf(
+  slot: "code" | "tag" | "message" | "status",
+  field: Field,
+  types: ReadonlyMap<string, NamedType>,
+): { otherwise: unknown } | { fromStatus: "status" | "tag" } {
+  const type = resolved(field.type, types);
+  const plain = type.kind === "primitive" && Object.keys(type.constraints).length === 0;
+  if (slot === "code" && plain && (type.name === "integer" || type.name === "number"))
+    return { fromStatus: "status" };
+  if (slot === "code" && plain && type.name === "string") return { fromStatus: "tag" };
+  return { otherwise: madeUp(field.type, types, field.name) };
 }
 
 /** Where the spec places the code and message of the error body (`errors.codeField`, `messageField`). */

@@ -23,7 +23,11 @@ function slotValue(slot: "code" | "tag" | "message" | "status", parts: Parts): u
 
 /** The value of a template for a refusal's parts; `undefined` for a slot the refusal leaves empty. */
 function fill(template: ErrorTemplate, parts: Parts): unknown {
-  if ("slot" in template) return slotValue(template.slot, parts) ?? template.otherwise;
+  if ("slot" in template)
+    return (
+      slotValue(template.slot, parts) ??
+      (template.fromStatus ? slotValue(template.fromStatus, parts) : template.otherwise)
+    );
   if ("fixed" in template) return template.fixed;
   if ("list" in template) {
     const item = template.list;

@@ -28,7 +28,16 @@ export interface Refusal {
  * refusal does not fill); `list` repeats its item once per message (one per validation issue).
  */
 export type ErrorTemplate =
-  | { slot: "code" | "tag" | "message" | "status"; otherwise?: unknown }
+  | {
+      slot: "code" | "tag" | "message" | "status";
+      /** The slot's value when the refusal has none: made up in the field's type... */
+      otherwise?: unknown;
+      /**
+       * ...or, for a code field any integer or any text may fill, the refusal's HTTP status or
+       * its reason tag (`bad_request`): never a code of the catalogue that means something else.
+       */
+      fromStatus?: "status" | "tag";
+    }
   | { fixed: unknown }
   | { fields: [string, ErrorTemplate][] }
   | { list: ErrorTemplate };
