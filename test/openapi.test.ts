@@ -523,6 +523,7 @@ describe("mapping details on the fixtures", () => {
   it("constraints: formats, patterns, a prefix beside a pattern, bounds, units, examples, deprecation", () => {
     const p = schemas("constraints-and-docs").Payment.properties;
     expect(p.birthday).toEqual({ type: "string", format: "MM-DD-YYYY" });
+    expect(p.settled_on).toEqual({ type: "string", format: "date" });
     expect(p.webhook_id).toEqual({ type: "string", pattern: "^wh_", minLength: 5, maxLength: 64 });
     expect(p.amount).toEqual({
       type: "integer",

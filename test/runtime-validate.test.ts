@@ -77,6 +77,11 @@ describe("validation runtime", () => {
     ["MM-DD-YYYY", "12-31-2026", "2026-12-31"],
     ["YYYY-MM", "2027-09", "2027-13"],
     ["date-time", "2026-11-21T10:00:00Z", "21/11/2026"],
+    ["date", "2024-02-29", "2023-02-29"],
+    ["date", "2000-02-29", "1900-02-29"],
+    ["date", "2026-12-31", "2026-04-31"],
+    ["date", "2026-01-01", "2026-1-01"],
+    ["date", "2026-09-30", "2026-09-30T00:00:00Z"],
     ["uri", "https://merchant.example/hooks", "not a url"],
   ])("format %s accepts %s and rejects %s", (format, good, bad) => {
     expect(validate(string({ format: formats[format]! }), good, "f")).toEqual([]);

@@ -41,6 +41,7 @@ const formats = new Set([
   "uri",
   "email",
   "date-time",
+  "date",
   "timestamp",
   "currency-code",
   "MM-DD-YYYY",

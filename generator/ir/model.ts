@@ -34,6 +34,8 @@ export type ValueFormat =
   | "uri"
   | "email"
   | "date-time"
+  /** A calendar date of ISO 8601 (RFC 3339 full-date): `2024-02-29`. */
+  | "date"
   | "timestamp"
   | "currency-code"
   | "MM-DD-YYYY"

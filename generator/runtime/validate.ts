@@ -48,6 +48,22 @@ export const dateTimeFormat: Format = {
     !Number.isNaN(Date.parse(v)),
 };
 
+/** Days in each month of a leap year; February's 29th is checked against the year. */
+const monthDays = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** An ISO 8601 calendar date (RFC 3339 full-date, OpenAPI's `date`): `2024-02-29`, a day the month has. */
+export const dateFormat: Format = {
+  name: "date",
+  test: (v) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+    if (!m) return false;
+    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    const days = month === 2 && !leap ? 28 : (monthDays[month - 1] ?? 0);
+    return day >= 1 && day <= days;
+  },
+};
+
 export const monthDayYearFormat: Format = {
   name: "MM-DD-YYYY",
   test: (v) => {
@@ -85,6 +101,7 @@ export const uriFormat: Format = {
 export const formats: Readonly<Record<string, Format>> = {
   uuid: uuidFormat,
   "date-time": dateTimeFormat,
+  date: dateFormat,
   "MM-DD-YYYY": monthDayYearFormat,
   "YYYY-MM": yearMonthFormat,
   uri: uriFormat,

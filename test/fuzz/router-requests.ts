@@ -48,8 +48,17 @@ export type SignatureKind =
   | "zero"
   | "garbage";
 
-/** Kinds whose header carries the right digest of the bytes: only these may reach a handler. */
-export const validKinds: ReadonlySet<SignatureKind> = new Set(["valid", "previous", "spaced"]);
+/**
+ * Kinds whose header carries the right digest of the bytes: only these may reach a handler. A
+ * header sent twice arrives as its values joined by ", ", two signatures the HMAC schemes read
+ * as a rotation's: the right digest twice is a right signature.
+ */
+export const validKinds: ReadonlySet<SignatureKind> = new Set([
+  "valid",
+  "previous",
+  "spaced",
+  "repeated",
+]);
 
 /** How the body goes on the wire. */
 export type Framing =

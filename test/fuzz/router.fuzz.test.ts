@@ -91,10 +91,15 @@ interface Observed {
 let observed: Observed = { calls: [], errors: [], rejects: [] };
 let mode: HandlerMode = "sync";
 
-/** Whether a header value is the right signature of `bytes` (around HTTP whitespace). */
+/**
+ * Whether a header value holds the right signature of `bytes` (around HTTP whitespace): one of
+ * its comma-separated signatures (at most 20, a rotation's) under either secret.
+ */
 function signedRight(header: string | null, bytes: Uint8Array): boolean {
-  const value = header?.trim();
-  return [secret, previousSecret].some((key) => hmac(key, bytes).toString("base64") === value);
+  const items = (header ?? "").split(",").map((item) => item.trim());
+  if (items.length > 20) return false;
+  const digests = [secret, previousSecret].map((key) => hmac(key, bytes).toString("base64"));
+  return items.some((item) => digests.includes(item));
 }
 
 /** The handler's answer in the current mode; throwing modes record what they throw. */

@@ -117,6 +117,8 @@ function formatted(format: string | undefined, random: Random): string | undefin
       return `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
     case "date-time":
       return `2024-${two(random.int(1, 12))}-${two(random.int(1, 28))}T${two(random.int(0, 23))}:${two(random.int(0, 59))}:00Z`;
+    case "date":
+      return `2024-${two(random.int(1, 12))}-${two(random.int(1, 28))}`;
     case "MM-DD-YYYY":
       return `${two(random.int(1, 12))}-${two(random.int(1, 28))}-2024`;
     case "YYYY-MM":
@@ -230,6 +232,17 @@ export function fromPattern(
       if (made !== undefined && regExp.test(made)) return made;
       if (made === undefined || made.length > retriedLength) break;
     }
+    // positive lookaheads each asking for something somewhere (a password policy's
+    // `(?=.{12,})(?=.*\d)(?=.*[a-z])(?=.*[A-Z])`, Kapua's): their texts one after another,
+    // then the pattern's own, which a `.*` around them takes
+    const asked = lookaheadBodies(source);
+    for (let attempt = 0; asked.length > 0 && attempt < tries; attempt++) {
+      const parts = asked.map((body) => generate(body, { at: 0, reach, longest }, random));
+      const own = generate(source, { at: 0, reach, longest }, random);
+      if (own === undefined || parts.some((part) => part === undefined)) break;
+      const made = parts.join("") + own;
+      if (regExp.test(made)) return made;
+    }
     if (longest) return undefined;
     // the shortest value it says: each quantifier at its least, the first of each alternation
     // (Okta's durations `^P(?:$)(\d+Y)?…$`, whose `$` inside leaves only `P`)
@@ -238,6 +251,25 @@ export function fromPattern(
   } catch {
     return undefined;
   }
+}
+
+/** The bodies of a pattern's positive lookaheads (`(?=…)`), read past escapes and classes. */
+function lookaheadBodies(source: string): string[] {
+  const bodies: string[] = [];
+  const open: { at: number; ahead: boolean }[] = [];
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") open.push({ at: i + 3, ahead: source.startsWith("?=", i + 1) });
+    else if (c === ")") {
+      const group = open.pop();
+      if (group?.ahead) bodies.push(source.slice(group.at, i));
+    }
+  }
+  return bodies;
 }
 
 /** How many times a pattern is generated from before its shortest value is tried. */
@@ -311,7 +343,7 @@ function readAtom(source: string, pos: Cursor, random: Random): (() => string) |
     return () => generate(body, { ...pos, at: 0 }, random) ?? "";
   }
   if (c === "[") {
-    const end = source.indexOf("]", pos.at + 1);
+    const end = classEnd(source, pos.at);
     if (end < 0) return undefined;
     const negated = source[pos.at] === "^";
     const listed = expandClass(source.slice(negated ? pos.at + 1 : pos.at, end));
@@ -395,6 +427,18 @@ function escapeSet(source: string, pos: { at: number }): string | undefined {
   // where the pattern compiles at all, without the `u` flag (patternRegExp)
   if (/[A-Za-z]/.test(e) && !"bBcfkPuvx".includes(e)) return e;
   return /[a-zA-Z0-9]/.test(e) ? undefined : e;
+}
+
+/**
+ * Where the class whose body begins at `from` ends: its first `]` that is not escaped (`\]`,
+ * a password policy's list of punctuation) nor the body's first character; -1 for none.
+ */
+function classEnd(source: string, from: number): number {
+  for (let i = from + 1; i < source.length; i++) {
+    if (source[i] === "\\") i++;
+    else if (source[i] === "]") return i;
+  }
+  return -1;
 }
 
 /** A class atom at `at`: its characters, and whether it is one character (a range's end). */

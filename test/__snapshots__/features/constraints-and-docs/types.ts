@@ -30,6 +30,8 @@ export interface Payment {
   currency?: string;
   /** @format MM-DD-YYYY */
   birthday?: string;
+  /** @format date */
+  settled_on?: string;
   /** @format YYYY-MM */
   expiry?: string;
   /** @format serialized-json */

@@ -4,6 +4,7 @@ import { schema, type StandardSchemaV1 } from "./runtime/standard-schema.js";
 import {
   anything,
   array,
+  dateFormat,
   dateTimeFormat,
   monthDayYearFormat,
   number,
@@ -21,9 +22,10 @@ import type { Code, Opaque, Payment } from "./types.js";
 /** Checks a value against Payment; appends one issue per problem. */
 export function validatePayment(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validatePaymentShape ??= fromData(
-    '[["anything","array","dateTimeFormat","monthDayYearFormat","number","object","string","uriFormat","uuidFormat","yearMonthFormat"],["object",{"id":["string",{"format":"uuidFormat"}],"link":["string",{"format":"uriFormat"}],"email":"string","created_at":["string",{"format":"dateTimeFormat"}],"created":"integer","currency":["string",{"pattern":"^[A-Z]{3}$"}],"birthday":["string",{"format":"monthDayYearFormat"}],"expiry":["string",{"format":"yearMonthFormat"}],"payload":"string","tag_list":"string","body_html":"string","phone":"string","webhook_id":["string",{"prefix":"wh_","minLength":5,"maxLength":64}],"amount":["number",{"integer":true,"minimum":0,"maximum":1000000}],"rate":["number",{"minimum":-1.5,"maximum":2.25}],"legacy_amount":"number","note":"string","risk":"anything","comment":["string",{"pattern":"^/\\\\*.*\\\\*/$"}],"options":["object",{}],"lines":["array","string"]},["id"]]]',
+    '[["anything","array","dateFormat","dateTimeFormat","monthDayYearFormat","number","object","string","uriFormat","uuidFormat","yearMonthFormat"],["object",{"id":["string",{"format":"uuidFormat"}],"link":["string",{"format":"uriFormat"}],"email":"string","created_at":["string",{"format":"dateTimeFormat"}],"created":"integer","currency":["string",{"pattern":"^[A-Z]{3}$"}],"birthday":["string",{"format":"monthDayYearFormat"}],"settled_on":["string",{"format":"dateFormat"}],"expiry":["string",{"format":"yearMonthFormat"}],"payload":"string","tag_list":"string","body_html":"string","phone":"string","webhook_id":["string",{"prefix":"wh_","minLength":5,"maxLength":64}],"amount":["number",{"integer":true,"minimum":0,"maximum":1000000}],"rate":["number",{"minimum":-1.5,"maximum":2.25}],"legacy_amount":"number","note":"string","risk":"anything","comment":["string",{"pattern":"^/\\\\*.*\\\\*/$"}],"options":["object",{}],"lines":["array","string"]},["id"]]]',
     anything,
     array,
+    dateFormat,
     dateTimeFormat,
     monthDayYearFormat,
     number,
