@@ -71,6 +71,7 @@ const handlers = {
     ]),
   ),
   "order.ided": ack("ided"),
+  "order.twitch": ack("twitch"),
   "vector.standard": ack("vector"),
   "command.slack": (command: unknown) => void commands.push(command),
 };
@@ -643,6 +644,67 @@ describe("signs: an HMAC of a template (Slack's v0:{timestamp}:{body})", () => {
           "X-Hook-Timestamp is 400 s in the past; calls signed more than 300 s from now are refused",
         ),
       );
+    });
+  });
+});
+
+/** Twitch's EventSub: the signing time an RFC 3339 date-time with nanoseconds, signed as written. */
+describe("a signing time written as an RFC 3339 date-time (timestamp.format: date-time)", () => {
+  const twitch = (id: string, time: string, key = secret) => ({
+    "Twitch-Eventsub-Message-Id": id,
+    "Twitch-Eventsub-Message-Timestamp": time,
+    "Twitch-Eventsub-Message-Signature": `sha256=${hmac(key, id, time, body).toString("hex")}`,
+  });
+  // the routers' clock: 2027-01-15T08:00:00Z
+  const at = (offsetSeconds: number) =>
+    new Date(clock + offsetSeconds * 1000).toISOString().replace(".000Z", ".123456789Z");
+
+  it("takes a delivery signed over the time as Twitch writes it, and checks the window", async () => {
+    await serving([secret], async (running) => {
+      expect(await post(running, "/twitch", twitch("m-1", at(-5)))).toEqual(ok);
+      expect(await post(running, "/twitch", twitch("m-2", at(-400)))).toEqual(
+        refused(
+          "Twitch-Eventsub-Message-Timestamp is 400 s in the past; calls signed more than 300 s from now are refused",
+        ),
+      );
+      expect(await post(running, "/twitch", twitch("m-3", String(seconds)))).toEqual(
+        refused("Twitch-Eventsub-Message-Timestamp is not an RFC 3339 date-time"),
+      );
+      const moved = { ...twitch("m-4", at(-5)), "Twitch-Eventsub-Message-Timestamp": at(-6) };
+      expect(await post(running, "/twitch", moved)).toEqual(
+        refused("Twitch-Eventsub-Message-Signature does not match the body"),
+      );
+    });
+  });
+
+  it("signatureHeaders writes the time as a date-time, the one it signs", async () => {
+    const scheme = {
+      name: "hmac-sha256-hex" as const,
+      prefix: "sha256=",
+      signs: "{id}{timestamp}{body}",
+      id: "Twitch-Eventsub-Message-Id",
+      timestamp: "Twitch-Eventsub-Message-Timestamp",
+      timestampFormat: "date-time" as const,
+    };
+    const written = await signatureHeaders(
+      scheme,
+      "Twitch-Eventsub-Message-Signature",
+      [secret],
+      body,
+      {
+        timestamp: seconds,
+        id: "m-5",
+      },
+    );
+    expect(written).toEqual({
+      "Twitch-Eventsub-Message-Id": "m-5",
+      "Twitch-Eventsub-Message-Timestamp": "2027-01-15T08:00:00.000Z",
+      "Twitch-Eventsub-Message-Signature": twitch("m-5", "2027-01-15T08:00:00.000Z")[
+        "Twitch-Eventsub-Message-Signature"
+      ],
+    });
+    await serving([secret], async (running) => {
+      expect(await post(running, "/twitch", written)).toEqual(ok);
     });
   });
 });

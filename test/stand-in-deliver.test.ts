@@ -49,6 +49,7 @@ const callbackEvents = [
   "order.standard",
   "order.branded",
   "order.ided",
+  "order.twitch",
 ];
 
 beforeAll(async () => {
@@ -92,6 +93,7 @@ const schemes: [string, string, string][] = [
   ["order.standard", "Standard Webhooks", whsec],
   ["order.branded", "Standard Webhooks under svix- headers", whsec],
   ["order.ided", "base64 HMAC of <id><timestamp><body> (a signs template)", secret],
+  ["order.twitch", "Twitch's hex HMAC over an RFC 3339 signing time", secret],
 ];
 
 describe("standIn.deliver: the package's own router verifies each scheme", () => {

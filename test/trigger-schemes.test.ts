@@ -85,6 +85,7 @@ describe("every scheme of test/fixtures/callbacks-schemes, end to end", () => {
     ["order.standard", "standard-webhooks"],
     ["order.branded", "standard-webhooks"],
     ["order.ided", "hmac-sha256-base64"],
+    ["order.twitch", "hmac-sha256-hex"],
     ["command.slack", "hmac-sha256-hex"],
   ])("%s: signed %s and taken (2xx), its handler run", async (event, scheme) => {
     calls.length = 0;

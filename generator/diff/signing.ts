@@ -9,9 +9,9 @@
 import type { ApiModel, Credential } from "../ir/model.ts";
 import type { WebhookChanges } from "./webhooks.ts";
 
-/** A place as text: `header webhook-id`, `signature t`, `body id`, or `none`. */
-const placeText = (place: { in: string; name: string } | undefined): string =>
-  place ? `${place.in} ${place.name}` : "none";
+/** A place as text: `header webhook-id`, `signature t`, `body id`, `header X-Time (date-time)`, or `none`. */
+const placeText = (place: { in: string; name: string; format?: string } | undefined): string =>
+  place ? `${place.in} ${place.name}${place.format ? ` (${place.format})` : ""}` : "none";
 
 /** A scheme as text: `hmac-sha256-hex (prefix sha256=)`, `hmac-sha256-hex (prefix v0=, signs v0:{timestamp}:{body})`, `timestamped`. */
 function schemeText(credential: Credential): string {

@@ -75,11 +75,12 @@ function failureShapeExpr(shape: FailureShape | undefined): Expr {
 /** `{ timestamp: { in: "signature", name: "t" }, deliveryId: { in: "header", name: "webhook-id" } }`, or nothing. */
 function replayExpr(replay: ReplayPlaces | undefined): Expr | undefined {
   if (!replay) return undefined;
-  const place = (p: { in: string; name: string } | undefined) =>
+  const place = (p: { in: string; name: string; format?: string } | undefined) =>
     p &&
     obj([
       ["in", lit(p.in)],
       ["name", lit(p.name)],
+      ["format", p.format === undefined ? undefined : lit(p.format)],
     ]);
   return obj([
     ["timestamp", place(replay.timestamp)],

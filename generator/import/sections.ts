@@ -144,8 +144,9 @@ function replayPlace(
   if (!isObject(value)) return {};
   const place = stringOf(value, "in");
   const name = stringOf(value, "name");
+  const format = key === "timestamp" ? stringOf(value, "format") : undefined;
   return place !== undefined && places.includes(place) && name
-    ? { [key]: { in: place, name } }
+    ? { [key]: { in: place, name, ...(format === "date-time" ? { format } : {}) } }
     : {};
 }
 

@@ -344,7 +344,13 @@ function replayPlacesOf(
       continue;
     }
     if (key === "timestamp")
-      out.timestamp = { in: value.in as "header" | "signature", name: value.name };
+      out.timestamp = {
+        in: value.in as "header" | "signature",
+        name: value.name,
+        ...((value as { format?: unknown }).format === "date-time"
+          ? { format: "date-time" as const }
+          : {}),
+      };
     else out.deliveryId = { in: value.in as "header" | "body", name: value.name };
   }
   return out;

@@ -75,7 +75,7 @@ function signsOf(
   decl: Decl,
   ctx: BuildContext,
   places: Places,
-): { signs: string; timestamp?: string; id?: string } | undefined {
+): { signs: string; timestamp?: string; id?: string; timestampFormat?: "date-time" } | undefined {
   const signs = stringKey(decl, "signs");
   if (signs === undefined) return undefined;
   const at = decl.file.locate([...decl.path, "signs"]);
@@ -88,13 +88,16 @@ function signsOf(
     );
     return undefined;
   }
-  const headers: { timestamp?: string; id?: string } = {};
+  const headers: { timestamp?: string; id?: string; timestampFormat?: "date-time" } = {};
   for (const piece of pieces) {
     if (!("slot" in piece) || piece.slot === "body") continue;
     const key = piece.slot === "timestamp" ? "timestamp" : "deliveryId";
     const place = places[key];
-    if (place?.in === "header") headers[piece.slot] = place.name;
-    else
+    if (place?.in === "header") {
+      headers[piece.slot] = place.name;
+      if (piece.slot === "timestamp" && places.timestamp?.format === "date-time")
+        headers.timestampFormat = "date-time";
+    } else
       ctx.bag.report(
         "signature-signs-place",
         {

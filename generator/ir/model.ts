@@ -172,6 +172,8 @@ export type CredentialPlacement = "header" | "basic" | "query" | "signature" | "
 export interface SignedTimestamp {
   in: "header" | "signature";
   name: string;
+  /** An RFC 3339 date-time (Twitch's EventSub); absent: unix seconds. */
+  format?: "date-time";
 }
 
 /** Where a call carries an id unique to its delivery: a header, or a top-level field of the JSON body. */
@@ -202,6 +204,8 @@ export type SignatureScheme =
       /** The headers `{timestamp}` and `{id}` of `signs` stand for (present when it names them). */
       timestamp?: string;
       id?: string;
+      /** The `{timestamp}` header holds an RFC 3339 date-time, not unix seconds. */
+      timestampFormat?: "date-time";
     }
   | { name: "timestamped"; timestamp: string }
   | { name: "standard-webhooks"; id: string; timestamp: string };

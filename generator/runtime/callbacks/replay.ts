@@ -19,8 +19,11 @@ import type { HeaderReader } from "./signature.js";
 
 /** Where calls carry their signing time and delivery id, as the generator reads them off the spec. */
 export interface ReplaySpec {
-  /** Unix seconds, in a header of its own (`in: header`) or an item of the signature header (`in: signature`, e.g. `t`). */
-  timestamp?: { in: "header" | "signature"; name: string };
+  /**
+   * Unix seconds (or with `format: "date-time"`, an RFC 3339 date-time), in a header of its own
+   * (`in: header`) or an item of the signature header (`in: signature`, e.g. `t`).
+   */
+  timestamp?: { in: "header" | "signature"; name: string; format?: "date-time" };
   /** An id unique to the delivery, in a header or a top-level string field of the JSON body. */
   deliveryId?: { in: "header" | "body"; name: string };
 }
@@ -173,6 +176,15 @@ function unixSeconds(text: string): number | undefined {
   return /^\d{1,12}$/.test(trimmed) ? Number(trimmed) : undefined;
 }
 
+/** An RFC 3339 date-time (fractions of any length, `Z` or an offset) in seconds since the epoch. */
+function dateTimeSeconds(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/.test(trimmed))
+    return undefined;
+  const ms = Date.parse(trimmed.replace(/(\.\d{3})\d+/, "$1"));
+  return Number.isNaN(ms) ? undefined : ms / 1000;
+}
+
 /** The value of the `name=` items of a comma-separated header (`t=1,v1=ab`): none, one or several. */
 function itemValues(header: string, name: string): string[] {
   return headerItems(header)
@@ -238,9 +250,15 @@ export function createReplayGuard(
           return { ok: false, reason: `${signatureHeader} has more than one ${place.name}= item` };
         text = items[0]!;
       }
-      const signedAt = unixSeconds(text);
+      const iso = place.format === "date-time";
+      const signedAt = iso ? dateTimeSeconds(text) : unixSeconds(text);
+      // with the window off the time is only kept (how long a seen id is remembered)
+      if (signedAt === undefined && tolerance === Infinity) return nothing;
       if (signedAt === undefined)
-        return { ok: false, reason: `${where} is not a time in unix seconds` };
+        return {
+          ok: false,
+          reason: `${where} is not ${iso ? "an RFC 3339 date-time" : "a time in unix seconds"}`,
+        };
       if (tolerance === Infinity) return { ok: true, value: signedAt };
       const skew = now() / 1000 - signedAt;
       if (Math.abs(skew) > tolerance)

@@ -29,6 +29,8 @@ export type SignatureScheme =
       /** The headers whose values `{timestamp}` and `{id}` stand for. */
       timestamp?: string;
       id?: string;
+      /** The signing time's header holds an RFC 3339 date-time (Twitch's), not unix seconds. */
+      timestampFormat?: "date-time";
     }
   /** `timestamp`: the key of the item that carries the signing time (`t`). */
   | { name: "timestamped"; timestamp: string }
@@ -369,6 +371,15 @@ export interface SigningFacts {
   id?: string;
 }
 
+/**
+ * A signing time as a delivery writes it: unix seconds, or an RFC 3339 date-time where the
+ * API writes one (`2023-07-19T10:11:12.000Z`). The trigger, the stand-in and
+ * `signatureHeaders` write it with this, so what they sign is what the header says.
+ */
+export function signingTimeText(seconds: number, format?: "date-time"): string {
+  return format === "date-time" ? new Date(seconds * 1000).toISOString() : String(seconds);
+}
+
 /** Whether a scheme signs a delivery id, which a delivery must then be given. */
 const signsId = (scheme: SignatureScheme): boolean =>
   scheme.name === "standard-webhooks" ||
@@ -393,7 +404,10 @@ export async function signatureHeaders(
     throw new Error(`signatureHeaders: scheme ${scheme.name} signs a delivery id: pass facts.id`);
   const crypto = subtleCrypto(subtle);
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  const time = String(facts.timestamp ?? Math.floor(Date.now() / 1000));
+  const time = signingTimeText(
+    facts.timestamp ?? Math.floor(Date.now() / 1000),
+    "timestampFormat" in scheme ? scheme.timestampFormat : undefined,
+  );
   const id = facts.id ?? "";
   const data = joined(deliverySigned(scheme, bytes, time, id));
   const keys = schemeKeys(scheme, secrets);

@@ -78,6 +78,9 @@ export type CommandSlackResult = void;
 /** What the order.ided handler answers. */
 export type OrderIdedResult = Ack;
 
+/** What the order.twitch handler answers. */
+export type OrderTwitchResult = Ack;
+
 /** What the vector.standard handler answers. */
 export type VectorStandardResult = Ack;
 
@@ -117,6 +120,11 @@ export type CallbackHandlers = {
   ) => CommandSlackResult | Promise<CommandSlackResult>;
   /** order.ided: `POST /ided`, body `Order`. */
   "order.ided": (body: Order, ctx: CallbackContext) => OrderIdedResult | Promise<OrderIdedResult>;
+  /** order.twitch: `POST /twitch`, body `Order`. */
+  "order.twitch": (
+    body: Order,
+    ctx: CallbackContext,
+  ) => OrderTwitchResult | Promise<OrderTwitchResult>;
   /** vector.standard: `POST /vector`, body `Vector`. */
   "vector.standard": (
     body: Vector,
@@ -279,6 +287,27 @@ const spec: RouterSpec = {
       replay: {
         timestamp: { in: "header", name: "X-Hook-Timestamp" },
         deliveryId: { in: "header", name: "X-Hook-Id" },
+      },
+      failure: genericFailureShape,
+    },
+    {
+      event: "order.twitch",
+      method: "POST",
+      path: "/twitch",
+      params: [],
+      checkBody: validateOrder,
+      signatureHeader: "Twitch-Eventsub-Message-Signature",
+      signatureScheme: {
+        name: "hmac-sha256-hex",
+        prefix: "sha256=",
+        signs: "{id}{timestamp}{body}",
+        id: "Twitch-Eventsub-Message-Id",
+        timestamp: "Twitch-Eventsub-Message-Timestamp",
+        timestampFormat: "date-time",
+      },
+      replay: {
+        timestamp: { in: "header", name: "Twitch-Eventsub-Message-Timestamp", format: "date-time" },
+        deliveryId: { in: "header", name: "Twitch-Eventsub-Message-Id" },
       },
       failure: genericFailureShape,
     },

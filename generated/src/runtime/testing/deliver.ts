@@ -10,7 +10,13 @@
  * node:http); `sendDelivery` sends it with fetch, with a deadline for the whole exchange and a
  * cap on the answer read. Web APIs only. No message here holds a secret or a key.
  */
-import { defaultScheme, signatureHeaders, type SignatureScheme } from "../callbacks/schemes.js";
+import {
+  defaultScheme,
+  signatureHeaders,
+  signingTimeText,
+  type SignatureScheme,
+} from "../callbacks/schemes.js";
+import type { ReplaySpec } from "../callbacks/replay.js";
 import { formText } from "../callbacks/form.js";
 import { redactor } from "../client/redact.js";
 import { sample, seeded, token } from "./sample.js";
@@ -34,10 +40,7 @@ export interface DeliveryEvent {
   /** How the signature is written (the credential's scheme); with `signatureHeader`. */
   signatureScheme?: SignatureScheme;
   /** Where the signed call carries its signing time and delivery id. */
-  replay?: {
-    timestamp?: { in: "header" | "signature"; name: string };
-    deliveryId?: { in: "header" | "body"; name: string };
-  };
+  replay?: ReplaySpec;
   /** Headers of a webhook delivery the spec declares, with the shapes of their values. */
   deliveryHeaders?: { name: string; shape: Shape }[];
   /** Header naming the webhook event, when deliveries name it in a header. */
@@ -133,7 +136,8 @@ export async function deliveryRequest(
     id: input.deliveryId ?? newDeliveryId(seed),
   };
   const { timestamp, deliveryId } = event.replay ?? {};
-  if (timestamp?.in === "header") headers[timestamp.name] = String(facts.timestamp);
+  if (timestamp?.in === "header")
+    headers[timestamp.name] = signingTimeText(facts.timestamp, timestamp.format);
   if (deliveryId?.in === "header") headers[deliveryId.name] = facts.id;
   const scheme = event.signatureHeader
     ? (input.scheme ?? event.signatureScheme ?? defaultScheme)
