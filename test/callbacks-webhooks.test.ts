@@ -376,6 +376,7 @@ describe("webhook events named by a payload field (test/fixtures/features/typed-
             url_verification: (payload: { challenge: string }) => ({
               challenge: payload.challenge,
             }),
+            webhook_callback_verification: (payload: { challenge: string }) => payload.challenge,
           },
         },
       }),
@@ -421,7 +422,7 @@ describe("webhook events named by a payload field (test/fixtures/features/typed-
       refusal(
         400,
         400,
-        'unknown event "charge.refunded" in body.type; this receiver knows payment_intent.succeeded, customer.deleted, url_verification',
+        'unknown event "charge.refunded" in body.type; this receiver knows payment_intent.succeeded, customer.deleted, url_verification, webhook_callback_verification',
       ),
     );
     expect(await post("{not json")).toMatchObject(refusal(400, 400, "body is not valid JSON"));
@@ -439,6 +440,31 @@ describe("webhook events named by a payload field (test/fixtures/features/typed-
     expect(answer).toMatchObject({ status: 200, json: { challenge: handshake.challenge } });
     expect((await post(deleted)).text).toBe("");
     expect((await post({ type: "url_verification" })).status).toBe(400);
+  });
+
+  it("answers a string answer as the text itself (Twitch's challenge), not a JSON string", async () => {
+    const verification = { type: "webhook_callback_verification", challenge: "pogchamp-kappa-360" };
+    const res = await mod
+      .createCallbackRouter({
+        signingSecrets: [secret],
+        webhook: {
+          path: "/webhooks",
+          handlers: { webhook_callback_verification: (p: { challenge: string }) => p.challenge },
+        },
+      })
+      .fetch(
+        new Request("http://127.0.0.1/webhooks", {
+          method: "POST",
+          body: JSON.stringify(verification),
+          headers: {
+            "content-type": "application/json",
+            [header]: sign(JSON.stringify(verification), secret),
+          },
+        }),
+      );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await res.text()).toBe("pogchamp-kappa-360");
   });
 
   it("types an answering event's handler to return its answer (a void handler does not compile)", () => {

@@ -212,7 +212,10 @@ describe("test/fixtures/features/typed-webhooks-field: an event answered with a 
       signingSecrets: [secret],
       webhook: {
         path: "/",
-        handlers: { url_verification: (payload: { challenge: string }) => answer(payload) },
+        handlers: {
+          url_verification: (payload: { challenge: string }) => answer(payload),
+          webhook_callback_verification: (payload: { challenge: string }) => payload.challenge,
+        },
       },
     });
     const running = await listen(router.node);
@@ -223,6 +226,9 @@ describe("test/fixtures/features/typed-webhooks-field: an event answered with a 
       const wrong = await send(feature.model, running, { event: "url_verification" });
       expect(wrong.code).toBe(1);
       expect(wrong.lines.join("\n")).toContain("body.challenge");
+      // a string answer is the text itself: judged as a string, not parsed as JSON
+      const text = await send(feature.model, running, { event: "webhook_callback_verification" });
+      expect(text, text.lines.join("\n")).toMatchObject({ code: 0, status: 200 });
     } finally {
       await running.close();
     }

@@ -177,7 +177,13 @@ function judge(
   const ok = answer.status >= 200 && answer.status < 300;
   let value: unknown;
   try {
-    value = answer.text === "" ? undefined : JSON.parse(answer.text);
+    // a text answer (a webhook event's string, Twitch's challenge) is judged as the text itself
+    value =
+      ok && event.successText
+        ? answer.text
+        : answer.text === ""
+          ? undefined
+          : JSON.parse(answer.text);
   } catch {
     if (event.success || event.failure || !ok)
       return { kind: ok ? "success" : "failure", problem: "the body is not JSON" };

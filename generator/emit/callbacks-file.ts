@@ -321,7 +321,12 @@ function webhookEventsExpr(webhooks: Webhooks): Expr | undefined {
       [selector.in, lit(selector.name)],
       ["bodyField", bodyField === undefined ? undefined : lit(bodyField)],
       ["events", obj(checks, { expanded: true })],
-      ["answering", answering.length ? arr(answering.map((event) => lit(event.name))) : undefined],
+      [
+        "answering",
+        answering.length
+          ? obj(answering.map((event) => [event.name, lit(event.answerAs ?? "json")] as const))
+          : undefined,
+      ],
     ],
     { expanded: true },
   );

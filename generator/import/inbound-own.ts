@@ -73,20 +73,24 @@ export function callbackOf(
 
 /**
  * `success` and `failure` from the answers apigen writes: `200` with the success body (or
- * `anyOf` success and failure), `default` with the failure body.
+ * `anyOf` success and failure; JSON, or text for a webhook event's string answer), `default`
+ * with the failure body.
  */
 function answersOf(ctx: ImportContext, op: JsonObject, at: Pointer): JsonObject {
   const responses = isObject(op.responses) ? op.responses : {};
   const failure = bodyType(ctx, responses.default, under(at, "responses", "default"));
   const okAt = under(at, "responses", "200");
   const { value: ok } = deref(ctx, responses["200"] ?? null, okAt);
-  const media = isObject(ok) && isObject(ok.content) ? ok.content["application/json"] : undefined;
+  const content = isObject(ok) && isObject(ok.content) ? ok.content : {};
+  // a webhook event's answer that is a string goes out as text (Twitch's challenge)
+  const type = ["application/json", "text/plain"].find((m) => isObject(content[m]));
+  const media = type === undefined ? undefined : content[type];
   const schema = isObject(media) ? media.schema : undefined;
   const out: JsonObject = {};
   if (isObject(schema) && Array.isArray(schema.anyOf) && failure !== undefined) {
-    out.success = typeOf(ctx, schema.anyOf[0]!, under(okAt, "content", "application/json"));
+    out.success = typeOf(ctx, schema.anyOf[0]!, under(okAt, "content", type!));
   } else if (schema !== undefined && failure === undefined)
-    out.success = typeOf(ctx, schema, under(okAt, "content", "application/json", "schema"));
+    out.success = typeOf(ctx, schema, under(okAt, "content", type!, "schema"));
   if (failure !== undefined) out.failure = failure;
   return out;
 }

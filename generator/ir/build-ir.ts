@@ -18,7 +18,7 @@ import { checkExpandableFields, withExpand } from "./build-expand.ts";
 import { withPagination } from "./build-pagination.ts";
 import { checkStreams } from "./build-streams.ts";
 import { TypeBuilder } from "./build-types.ts";
-import { buildWebhooks, checkWebhookEvents } from "./build-webhooks.ts";
+import { buildWebhooks, checkWebhookEvents, withAnswerMedia } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { headerToken } from "./http-headers.ts";
 import { checkAliasCycles, checkInfiniteTypes } from "./check-infinite.ts";
@@ -192,7 +192,7 @@ export function buildModel(
     endpoints: pagedEndpoints,
     callbacks,
     callbackSignatureCode: 422, // the catalogue's own, set by withCallbackRouting
-    ...(webhooks ? { webhooks } : {}),
+    ...(webhooks ? { webhooks: withAnswerMedia(webhooks, byName) } : {}),
     lifecycles,
     limits,
     // in the order they were noted: sorting them by place here asked the live route for the

@@ -10,7 +10,7 @@ import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import type { OperationBuilder } from "./build-operations.ts";
 import type { TypeBuilder } from "./build-types.ts";
 import { pascalCase } from "./casing.ts";
-import { objectFieldsOf, resolveType, type TypeLookup } from "./callback-routing.ts";
+import { answersAsText, objectFieldsOf, resolveType, type TypeLookup } from "./callback-routing.ts";
 import type { Decl } from "./merge.ts";
 import { headerParse } from "./build-bodies.ts";
 import type {
@@ -250,4 +250,19 @@ export function checkWebhookEvents(
         event.payload.location,
       );
   }
+}
+
+/**
+ * The webhooks with how each answer is sent worked out, once the types are known: a string
+ * answer as the text itself (`text/plain`), any other as JSON.
+ */
+export function withAnswerMedia(webhooks: Webhooks, types: TypeLookup): Webhooks {
+  return {
+    ...webhooks,
+    events: webhooks.events.map((event) =>
+      event.success
+        ? { ...event, answerAs: answersAsText(event.success, types) ? "text" : "json" }
+        : event,
+    ),
+  };
 }

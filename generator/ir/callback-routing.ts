@@ -36,6 +36,17 @@ export const signatureCodeName = "signatureInvalid";
 export type TypeLookup = ReadonlyMap<string, NamedType>;
 
 /** Follows references (aliases) to the type they name; a cycle stops where it closes. */
+/**
+ * Whether a webhook event's answer goes out as text (`text/plain`, the string itself), not
+ * JSON: an answer that is a string (Twitch's verification challenge, which must be the body
+ * alone; a JSON string in quotes fails it).
+ */
+export function answersAsText(success: TypeNode | undefined, types: TypeLookup): boolean {
+  if (!success) return false;
+  const type = resolveType(success, types);
+  return type.kind === "primitive" && type.name === "string";
+}
+
 export function resolveType(node: TypeNode, types: TypeLookup): TypeNode {
   const seen = new Set<string>();
   let current = node;

@@ -692,6 +692,8 @@ export interface WebhookEvent {
   payload: TypeNode;
   /** The body a receiver answers a delivery with, where the API reads one (a handshake's challenge). */
   success?: TypeNode;
+  /** How that answer is sent: JSON, or a string as the text itself (Twitch's challenge). */
+  answerAs?: "json" | "text";
   docs: Docs;
   location: SourceLocation;
 }

@@ -81,6 +81,7 @@ export function buildTriggerEvents(
         name: e.name,
         body: shapeOf(e.payload, types),
         ...(e.success ? { success: shapeOf(e.success, types) } : {}),
+        ...(e.answerAs === "text" ? { successText: true as const } : {}),
       });
   }
   const roots = [

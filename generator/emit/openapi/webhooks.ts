@@ -158,13 +158,13 @@ const deliveryResponses: JsonObject = {
   default: failedDelivery,
 };
 
-/** The answers of an event the receiver answers with a body: the 200 carries it. */
-function answeredResponses(schema: JsonObject): JsonObject {
+/** The answers of an event the receiver answers with a body: the 200 carries it, as JSON or as text. */
+function answeredResponses(schema: JsonObject, text: boolean): JsonObject {
   return {
     "200": {
       description:
         "Success: the delivery is accepted, answered with this body, which the API reads.",
-      content: jsonContent(schema),
+      content: jsonContent(schema, text ? "text/plain" : "application/json"),
     },
     default: failedDelivery,
   };
@@ -242,7 +242,9 @@ function eventOperation(model: ApiModel, webhooks: Webhooks, event: WebhookEvent
     security: securityOf(model, webhooks.auth),
     parameters: parameters.length ? parameters : undefined,
     requestBody: { required: true, content: jsonContent(schemaOf(event.payload)) },
-    responses: event.success ? answeredResponses(schemaOf(event.success)) : deliveryResponses,
+    responses: event.success
+      ? answeredResponses(schemaOf(event.success), event.answerAs === "text")
+      : deliveryResponses,
     ...deliveryExtensions(webhooks),
     "x-undocumented": notesOf(event.docs, webhooks.docs),
   });

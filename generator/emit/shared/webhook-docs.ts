@@ -71,7 +71,7 @@ export function webhookHandlerDocLines(webhooks: Webhooks, event: WebhookEvent):
   const payload = event.payload.kind === "ref" ? `, payload \`${refText(event.payload)}\`` : "";
   const answer = event.success
     ? [
-        `What it returns is the answer's JSON body (200)${event.success.kind === "ref" ? `, \`${refText(event.success)}\`` : ""}: the API reads it.`,
+        `What it returns is the answer's ${event.answerAs === "text" ? "body, as text/plain" : "JSON body"} (200)${event.success.kind === "ref" ? `, \`${refText(event.success)}\`` : ""}: the API reads it.`,
       ]
     : [];
   return [

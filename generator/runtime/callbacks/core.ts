@@ -383,9 +383,18 @@ export function createCore(spec: RouterSpec, options: CoreOptions): RouterCore {
             runHandler(
               handler,
               (result) =>
-                answers && result !== undefined
-                  ? json(200, result)
-                  : { status: 200, headers: { "cache-control": "no-store" }, body: "" },
+                answers === undefined || result === undefined
+                  ? { status: 200, headers: { "cache-control": "no-store" }, body: "" }
+                  : answers === "text"
+                    ? {
+                        status: 200,
+                        headers: {
+                          "content-type": "text/plain; charset=utf-8",
+                          "cache-control": "no-store",
+                        },
+                        body: String(result),
+                      }
+                    : json(200, result),
               (error) => internal(shape, event, path, error),
             ),
           ),

@@ -46,6 +46,8 @@ export interface DeliveryEvent {
   /** The body goes as a URL-encoded form, each list item a repeated key (the callback's Content-Type). */
   form?: true;
   success?: Shape;
+  /** The success answer is text (`text/plain`, a webhook event's string answer), not JSON. */
+  successText?: true;
   /** A success answer has a 2xx status, a failure answer any other. */
   failure?: Shape;
 }

@@ -104,8 +104,11 @@ export interface WebhookEventsSpec {
   bodyField?: string;
   /** The payload check of each event the spec lists, by event name (its paths start with `body`). */
   events: Readonly<Record<string, Validator>>;
-  /** The events whose handlers answer with a body (the spec's `success`): sent as JSON with the 200. */
-  answering?: readonly string[];
+  /**
+   * The events whose handlers answer with a body (the spec's `success`), and how it is sent
+   * with the 200: `json`, or `text` for a string answer (`text/plain`, the string itself).
+   */
+  answering?: Readonly<Record<string, "json" | "text">>;
 }
 
 /** The delivery headers a spec declares, as the generator describes them. */

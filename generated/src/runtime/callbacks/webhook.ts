@@ -28,11 +28,11 @@ import type {
 
 /**
  * What a delivery step needs from the core: a refusal (400) and the run of a handler (200, or
- * the generic 500); with `answers`, what the handler returns is the 200's JSON body.
+ * the generic 500); with `answers`, what the handler returns is the 200's body, as JSON or text.
  */
 export interface DeliveryTools {
   refuse(event: string | undefined, reasons: string[]): OutboundResponse;
-  run(event: string | undefined, handler: () => unknown, answers?: boolean): Answer;
+  run(event: string | undefined, handler: () => unknown, answers?: "json" | "text"): Answer;
 }
 
 /** Longest event name a reason repeats, quoted: the request chose it. */
@@ -178,6 +178,7 @@ export function deliverTyped(
     handlers && Object.hasOwn(handlers, event)
       ? (handlers[event] as ((payload: unknown, ctx: WebhookContext) => unknown) | undefined)
       : undefined;
-  const answers = spec.answering?.includes(event) === true;
+  const answering = spec.answering;
+  const answers = answering && Object.hasOwn(answering, event) ? answering[event] : undefined;
   return tools.run(event, handler ? () => handler(payload, ctx) : () => undefined, answers);
 }

@@ -13,12 +13,14 @@ import type {
 import { createRouter, type CallbackRouter } from "./runtime/callbacks/router.js";
 import type { SignatureScheme } from "./runtime/callbacks/signature.js";
 import type {
+  CallbackVerification,
   CustomerDeletedEvent,
   PaymentIntentSucceededEvent,
   UrlVerification,
   UrlVerificationAnswer,
 } from "./types.js";
 import {
+  validateCallbackVerification,
   validateCustomerDeletedEvent,
   validatePaymentIntentSucceededEvent,
   validateUrlVerification,
@@ -84,6 +86,15 @@ export type WebhookHandlers = {
     payload: UrlVerification,
     ctx: WebhookContext,
   ) => UrlVerificationAnswer | Promise<UrlVerificationAnswer>;
+  /**
+   * webhook_callback_verification: deliveries whose `type` is `"webhook_callback_verification"`, payload `CallbackVerification`, validated before the handler runs.
+   * What it returns is the answer's body, as text/plain (200): the API reads it.
+   * Twitch's handshake, answered with the challenge as plain text.
+   */
+  webhook_callback_verification?: (
+    payload: CallbackVerification,
+    ctx: WebhookContext,
+  ) => string | Promise<string>;
 };
 
 /** Options of `createCallbackRouter`. */
@@ -113,8 +124,9 @@ const spec: RouterSpec = {
       "payment_intent.succeeded": validatePaymentIntentSucceededEvent,
       "customer.deleted": validateCustomerDeletedEvent,
       url_verification: validateUrlVerification,
+      webhook_callback_verification: validateCallbackVerification,
     },
-    answering: ["url_verification"],
+    answering: { url_verification: "json", webhook_callback_verification: "text" },
   },
   routes: [],
 };

@@ -41,3 +41,8 @@ export interface UrlVerification {
 export interface UrlVerificationAnswer {
   challenge: string;
 }
+
+export interface CallbackVerification {
+  type: "webhook_callback_verification";
+  challenge: string;
+}

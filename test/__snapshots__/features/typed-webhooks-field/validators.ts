@@ -11,6 +11,7 @@ import {
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
 import type {
+  CallbackVerification,
   CustomerDeletedEvent,
   Event,
   PaymentIntent,
@@ -129,6 +130,25 @@ let validateUrlVerificationAnswerShape: Validator | undefined;
 /** UrlVerificationAnswer as a Standard Schema (v1): `~standard.validate(value)`. */
 export const urlVerificationAnswerSchema: StandardSchemaV1<UrlVerificationAnswer> =
   /* @__PURE__ */ schema(validateUrlVerificationAnswer);
+
+/** Checks a value against CallbackVerification; appends one issue per problem. */
+export function validateCallbackVerification(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateCallbackVerificationShape ??= fromData(
+    '[["literal","object","string"],["object",{"type":["literal","webhook_callback_verification"],"challenge":"string"},["type","challenge"]]]',
+    literal,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateCallbackVerificationShape: Validator | undefined;
+
+/** CallbackVerification as a Standard Schema (v1): `~standard.validate(value)`. */
+export const callbackVerificationSchema: StandardSchemaV1<CallbackVerification> =
+  /* @__PURE__ */ schema(validateCallbackVerification);
 
 /** Each endpoint's parameter and body validators: the client's `requestValidators`, for the browser build, whose endpoints check requests only with them. */
 export const requestValidators: RequestValidators = {};
