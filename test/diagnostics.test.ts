@@ -57,6 +57,14 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "yaml-brackets-in-flow",
+    defect:
+      "a list shorthand unquoted inside `{ }`: the parser reads a flow sequence and reports every token after it; said once, at the value, with the fix",
+    expected: [
+      'test/fixtures/broken/yaml-brackets-in-flow/api.yaml:9:30 - error yaml-syntax: YAML syntax: inside `{ }` brackets start a list, so string[] is read as string followed by one; quote it: "string[]"',
+    ],
+  },
+  {
     name: "yaml-unclosed-quote",
     defect:
       "a description in double quotes never closed: the parser reads on to the end of the file and reports a missing quote there",
@@ -936,9 +944,10 @@ const cases: BrokenCase[] = [
   {
     name: "flow-comma-unquoted",
     defect:
-      "`{ ..., description: Results per page (max 100, default 30). }`: the comma ends the unquoted value",
+      "`{ ..., description: Results per page (max 100, default 30). }`: the comma ends the unquoted value; a value with two commas (a trial of Twitch's API): one error, its quote to the end",
     expected: [
       'test/fixtures/broken/flow-comma-unquoted/api.yaml:11:85 - error schema-comma-in-flow: unknown key default 30). here: inside `{ }` a comma ends a value, so the value of description stopped at the comma; quote it: description: "Results per page (max 100, default 30)."',
+      'test/fixtures/broken/flow-comma-unquoted/api.yaml:16:81 - error schema-comma-in-flow: unknown key Bad Request here: inside `{ }` a comma ends a value, so the value of description stopped at the comma; quote it: description: "The HTTP reason phrase (Unauthorized, Bad Request, ...)."',
     ],
   },
   {

@@ -163,21 +163,34 @@ function splitFlowValue(file: SpecFile, path: DataPath, key: string): Diagnostic
   const parent = valueAt(file.data, path);
   if (typeof parent !== "object" || parent === null || Array.isArray(parent)) return undefined;
   const entries = Object.entries(parent as Record<string, unknown>);
-  const at = entries.findIndex(([k]) => k === key);
-  const previous = entries[at - 1];
-  if (at < 1 || entries[at]![1] !== null || typeof previous![1] !== "string") return undefined;
-  const where = file.locate([...path, key], "key");
-  const start = file.locate([...path, previous![0]]);
+  // back over the keys without a value (a text with several commas gives one per comma) to
+  // the text value they were cut from: one diagnostic for all of them, at the first
+  let origin = entries.findIndex(([k]) => k === key);
+  if (origin < 1 || entries[origin]![1] !== null) return undefined;
+  while (origin > 0 && entries[origin - 1]![1] === null) origin--;
+  const previous = entries[origin - 1];
+  if (previous === undefined || typeof previous[1] !== "string") return undefined;
+  const first = entries[origin]![0];
+  const where = file.locate([...path, first], "key");
+  const start = file.locate([...path, previous[0]]);
   const lines = file.text.split("\n");
   const line = lines[where.line - 1] ?? "";
   if (!/,\s*$/.test(line.slice(0, where.col - 1))) return undefined;
+  // the last key of the run on this line: the quoted value runs to its end
+  let last = origin;
+  while (
+    entries[last + 1]?.[1] === null &&
+    file.locate([...path, entries[last + 1]![0]], "key").line === where.line
+  )
+    last++;
+  const end = file.locate([...path, entries[last]![0]], "key");
   const whole =
     start.line === where.line
-      ? line.slice(start.col - 1, where.col - 1 + key.length)
-      : `${previous![1]}, ${key}`;
+      ? line.slice(start.col - 1, end.col - 1 + entries[last]![0].length)
+      : `${previous[1]}, ${first}`;
   return diagnostic(
     "schema-comma-in-flow",
-    { key, field: previous![0], value: JSON.stringify(whole) },
+    { key: first, field: previous[0], value: JSON.stringify(whole) },
     where,
   );
 }

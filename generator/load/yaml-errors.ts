@@ -117,6 +117,26 @@ function colonInValue(error: YAMLError, text: string, offset: number): YamlProbl
   };
 }
 
+/**
+ * A type shorthand with `[]` or `<...>` unquoted inside `{ }` (`{ type: string[], ... }`): the
+ * brackets open a flow sequence where the value ends, and the parser reports every token of
+ * the file after it (a trial of Twitch's API got 540 errors). Said once, at the value, with
+ * the fix; the parser's errors after it follow from it.
+ */
+function bracketsInFlow(error: YAMLError, text: string, offset: number): YamlProblem | undefined {
+  if (!/Unexpected flow-seq-start/.test(error.message)) return undefined;
+  const start = lineStartOf(text, Math.min(offset, text.length));
+  const before = text.slice(start, offset);
+  const value = /([\w.<>, ]*?)\s*$/.exec(before.slice(before.lastIndexOf(":") + 1))?.[1];
+  if (!before.includes("{") || !value) return undefined;
+  const shorthand = `${value.trim()}[]`;
+  return {
+    detail: `inside \`{ }\` brackets start a list, so ${shorthand} is read as ${value.trim()} followed by one; quote it: "${shorthand}"`,
+    offset: offset - value.trimStart().length,
+    explainsRest: true,
+  };
+}
+
 /** The parser's codes of a line indented out of line with its siblings. */
 export const indentationCodes: ReadonlySet<string> = new Set([
   "BAD_INDENT",
@@ -163,6 +183,7 @@ export function yamlProblem(error: YAMLError, text: string, flow = false): YamlP
   return (
     openQuote(error, text, offset) ??
     outOfLine(error, text, offset) ??
-    colonInValue(error, text, offset) ?? { detail: plainMessage(error), offset }
+    colonInValue(error, text, offset) ??
+    bracketsInFlow(error, text, offset) ?? { detail: plainMessage(error), offset }
   );
 }
