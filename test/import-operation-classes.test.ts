@@ -313,6 +313,10 @@ describe("query parameters that are objects, nested objects or arrays of objects
     expect(notes.join("\n")).toContain(
       "query parameter metadata is a free-form object in style form, whose keys the format cannot send as query parameters; it is left out (import: #/paths/~1charges/get/parameters/3/schema)",
     );
+    // an object by a type list (`[object, "null"]`) is an object: generate refused it as a scalar
+    expect(notes.join("\n")).toContain(
+      "query parameter extras is a free-form object in style form, whose keys the format cannot send as query parameters; it is left out (import: #/paths/~1charges/get/parameters/11/schema)",
+    );
   });
 
   it("sends what the server reads: deepObject fields at every level, form objects as their fields", async () => {
@@ -1202,6 +1206,15 @@ describe("a URL-encoded form whose schema is a string (LibreTranslate)", () => {
     expect(String(columns.undocumented)).toContain(
       "a multipart body whose schema is an array, not its fields: an object of any fields",
     );
+    // a form given as bytes is its text, already encoded (generate refused a binary form)
+    const upload = of("form-string-body").endpoints["studio.uploadForm"]!;
+    expect(upload).toMatchObject({
+      contentType: "application/x-www-form-urlencoded",
+      body: "string",
+    });
+    expect(String(upload.undocumented)).toContain(
+      "a form body whose schema is binary: written as the form's text, already encoded",
+    );
     const studio = of("form-string-body").endpoints["studio.editInStudio"]!;
     expect(studio).toMatchObject({
       contentType: "application/x-www-form-urlencoded",
@@ -1302,6 +1315,21 @@ describe("shapes the Swagger 2.0 fuzz property found (odd-shapes, in OpenAPI 3.0
     expect(endpoints["notes.add"]!.response).toMatchObject({
       contentType: "application/octet-stream",
       body: "binary",
+    });
+  });
+
+  it("writes a union of null alone as null, and leaves out a property whose name holds a control character", () => {
+    const types = Object.assign(
+      {},
+      ...of("odd-shapes").result.files.map(
+        (f) => (parse(f.text) as { types?: object }).types ?? {},
+      ),
+    ) as Record<string, unknown>;
+    expect(types.NullOnly).toEqual({ type: "unknown", nullable: true });
+    expect(types.Escaped).toEqual({
+      fields: { plain: "string" },
+      undocumented:
+        'property "foo\\fbar" has a control character in its name, which a spec file cannot hold: left out (import: #/components/schemas/Escaped/properties)',
     });
   });
 });

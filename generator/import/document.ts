@@ -152,7 +152,10 @@ export class OpenApiDocument {
       : /^[a-z][a-z0-9+.-]*:/i.test(filePart)
         ? this.copyOf(filePart, ref, from)
         : this.fileOf(filePart, ref, from);
-    const value = valueAt(target.value, pointer);
+    // a Swagger 2.0 root is read converted, its sections moved under components: a `$ref`
+    // naming the root by its file (`circular.yaml#/definitions/thing`) follows them
+    const converted = target === this.root && this.converted ? movedRef(pointer) : pointer;
+    const value = valueAt(target.value, converted);
     if (value === undefined) {
       const inRoot = target === this.root;
       const args = {
@@ -168,7 +171,7 @@ export class OpenApiDocument {
       const others = this.rootRefsBroken.filter((d) => d.message !== first!.message);
       throw new DiagnosticsError(sortDiagnostics([first!, ...others]));
     }
-    return { value, at: { file: target.path, pointer } };
+    return { value, at: { file: target.path, pointer: converted } };
   }
 
   /**

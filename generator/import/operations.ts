@@ -1188,7 +1188,16 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
     // any fields (a scalar or an array could never be sent). A form's string is its text.
     const partless = partlessTypeOf(ctx, schema, under(mediaAt, "schema"));
     const form = chosen === "application/x-www-form-urlencoded";
-    if (partless !== undefined && !(form && partless === "a string")) {
+    if (form && isBinary(ctx, schema, under(mediaAt, "schema"))) {
+      // hey-api's /upload: a form given as bytes, which a form cannot be; its text, encoded
+      note(
+        ctx,
+        out,
+        under(mediaAt, "schema"),
+        "a form body whose schema is binary: written as the form's text, already encoded",
+      );
+      schema = { type: "string" };
+    } else if (partless !== undefined && !(form && partless === "a string")) {
       note(
         ctx,
         out,

@@ -62,8 +62,13 @@ function isObjectish(ctx: ImportContext, raw: JsonValue, at: Pointer, depth = 0)
   return objectish(ctx, schema, schemaAt, depth);
 }
 
+/** Whether a schema's `type` names `name`, alone or in a 3.1 list (`[object, "null"]`). */
+function typed(schema: JsonObject, name: string): boolean {
+  return schema.type === name || (Array.isArray(schema.type) && schema.type.includes(name));
+}
+
 const objectish = memoized((ctx, schema, schemaAt, depth): boolean => {
-  if (schema.type === "object" || isObject(schema.properties)) return true;
+  if (typed(schema, "object") || isObject(schema.properties)) return true;
   if (schema.type === undefined && isObject(schema.additionalProperties)) return true;
   return ["allOf", "oneOf", "anyOf"].some(
     (key) =>
@@ -76,7 +81,7 @@ const objectish = memoized((ctx, schema, schemaAt, depth): boolean => {
 
 /** Whether a schema is an array (its type, or `items`). */
 function isArray(schema: JsonObject): boolean {
-  return schema.type === "array" || (schema.type === undefined && schema.items !== undefined);
+  return typed(schema, "array") || (schema.type === undefined && schema.items !== undefined);
 }
 
 /** The shape of a query value's schema. */

@@ -184,7 +184,7 @@ function combined(
     }
   }
   if (isObject(schema.properties)) {
-    copyEntries(out.fields, fieldsOf(ctx, schema, at));
+    copyEntries(out.fields, fieldsOf(ctx, schema, at, facets));
     out.objects++;
   }
   if (out.objects === 0) return firstOfOthers(ctx, others, facets);
@@ -287,7 +287,7 @@ function copyUnconverted(
     return true;
   }
   ctx.copying.add(copied);
-  copyEntries(out.fields, fieldsOf(ctx, target, resolved.at));
+  copyEntries(out.fields, fieldsOf(ctx, target, resolved.at, facets));
   ctx.copying.delete(copied);
   return true;
 }

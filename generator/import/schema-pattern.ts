@@ -11,11 +11,12 @@ import { note, under, type ImportContext } from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
 
 /**
- * `/source/flags`: PeerTube writes `/^[a-z0-9._]+$/` and `/magnet:\?xt=…/i`. A literal is
- * told from a pattern of a path (`/users/[0-9]+/`, which stays as written) by an anchor
- * inside its slashes or by flags after them.
+ * `/source/flags`: PeerTube writes `/^[a-z0-9._]+$/` and `/magnet:\?xt=…/i`, Redocly's demo a
+ * password as `/(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])/`. A literal is told from a pattern of a
+ * path (`/users/[0-9]+/`, which stays as written) by an anchor or a leading lookahead inside
+ * its slashes, or by flags after them.
  */
-const regexLiteral = /^\/(\^.*|.*\$)\/([dgimsuvy]*)$|^\/(.+)\/([dgimsuvy]+)$/s;
+const regexLiteral = /^\/(\^.*|.*\$|\(\?[=!].*)\/([dgimsuvy]*)$|^\/(.+)\/([dgimsuvy]+)$/s;
 
 /**
  * The flags of a literal that would make its source alone refuse strings the literal accepts:

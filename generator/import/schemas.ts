@@ -6,6 +6,7 @@
 import { globalTypeNames, runtimeExportNames } from "../ir/reserved-names.ts";
 import { pascalCase } from "../ir/casing.ts";
 import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
+import { controlCharacter } from "../load/spec-text.ts";
 import { openUnionText } from "../emit/openapi/schemas.ts";
 import {
   componentsOf,
@@ -425,7 +426,7 @@ function objectType(
   }
   const out: JsonObject = {};
   const base = stringOf(schema, "x-extends");
-  const fields = fieldsOf(ctx, schema, at);
+  const fields = fieldsOf(ctx, schema, at, out);
   const inherited = base === undefined ? undefined : baseFields(ctx, base);
   if (base !== undefined && inherited !== undefined) {
     // apigen writes an `extends` flattened, naming the base in x-extends: the own fields are the rest.
@@ -480,12 +481,31 @@ function baseFields(ctx: ImportContext, name: string): JsonObject | undefined {
   return fields;
 }
 
-/** The fields of an object schema, required ones marked. */
-export function fieldsOf(ctx: ImportContext, schema: JsonObject, at: Pointer): JsonObject {
+/**
+ * The fields of an object schema, required ones marked. A property whose name holds a control
+ * character (JSON Schema's test suite has `"foo\fbar"`), which no spec file may hold, is left
+ * out, noted on `facets`.
+ */
+export function fieldsOf(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+): JsonObject {
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   const properties = isObject(schema.properties) ? schema.properties : {};
   const fields: JsonObject = {};
   for (const [name, property] of Object.entries(properties)) {
+    if (controlCharacter.test(name)) {
+      note(
+        ctx,
+        facets,
+        // at the properties: a pointer to the property would hold the character itself
+        under(at, "properties"),
+        `property ${JSON.stringify(name)} has a control character in its name, which a spec file cannot hold: left out`,
+      );
+      continue;
+    }
     const type = typeOf(ctx, property, under(at, "properties", name));
     // apigen's own mark of a field that is an id or, when asked for, the object.
     const expandable = isObject(property) && property["x-apigen-expandable"] === true;
@@ -531,6 +551,8 @@ function unionType(
       members.push("string");
     } else members.push(typeOf(ctx, member, memberAt));
   });
+  // a union of null alone (JSON Schema's test suite nests one): null, as `type: "null"` is
+  if (members.length === 0) return "unknown";
   if (members.length === 1) return members[0]!;
   const discriminator = isObject(schema.discriminator)
     ? stringOf(schema.discriminator, "propertyName")
