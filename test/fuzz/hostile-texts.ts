@@ -23,6 +23,7 @@ const textKeys = new Set([
   "unit",
   "pattern",
   "prefix", // a constraint's, a version's, an error scope's
+  "signs", // a signature scheme's template of what is signed
   "terminator",
   "condition",
   "effect",
@@ -104,6 +105,8 @@ const nameKeys = new Set([
   "code", // an error code (a string code is text: see below)
   "timestamp", // a signature scheme's signing-time header or item key
   "as", // what a delivery header's text is read as (number, boolean)
+  "answerAs", // how a webhook event's answer is sent (json, text)
+  "timestampFormat", // a signing time's form in a signs template (date-time)
   // worked out by ir/names.ts (issue 30), like camelName
   "resultTypeName",
   "optionName",

@@ -166,6 +166,14 @@ const formatStrings: Record<string, fc.Arbitrary<string>> = {
   "YYYY-MM": fc
     .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }))
     .map(([y, m]) => `${pad(y, 4)}-${pad(m, 2)}`),
+  // a calendar date: every day a month has, the 29th of February in leap years
+  date: fc
+    .date({
+      min: new Date("0000-01-01T00:00:00Z"),
+      max: new Date("9999-12-31T00:00:00Z"),
+      noInvalidDate: true,
+    })
+    .map((d) => d.toISOString().slice(0, 10)),
   uri: fc.webUrl({ withQueryParameters: true, withFragments: true }),
 };
 

@@ -252,8 +252,6 @@ export function createReplayGuard(
       }
       const iso = place.format === "date-time";
       const signedAt = iso ? dateTimeSeconds(text) : unixSeconds(text);
-      // with the window off the time is only kept (how long a seen id is remembered)
-      if (signedAt === undefined && tolerance === Infinity) return nothing;
       if (signedAt === undefined)
         return {
           ok: false,
