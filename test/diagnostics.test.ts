@@ -84,9 +84,9 @@ const cases: BrokenCase[] = [
   {
     name: "delivery-id-field",
     defect:
-      "a delivery id read from a nested body field (Mailgun's signature.token): the router reads the body's top level, so generate refuses what would refuse every delivery",
+      "a delivery id read from a body field no payload has (event.uuid where PagerDuty's envelopes carry event.id): generate refuses what would refuse every delivery, once for the credential, naming each event",
     expected: [
-      "test/fixtures/broken/delivery-id-field/api.yaml:9:3 - error delivery-id-field: credential signingKey reads the delivery id of the webhook deliveries from the body field signature.token, which is no top-level field of Delivery: the router reads a field of the body's top level, so every delivery would be refused; name one (or read the id from a header)",
+      "test/fixtures/broken/delivery-id-field/api.yaml:9:3 - error delivery-id-field: credential signingKey reads the delivery id of webhook event incident.triggered and webhook event incident.resolved from the body field event.uuid, which is no field of Triggered and Resolved: the router reads the body there (a path of fields joined by dots reaches a nested one), so every delivery would be refused; name a field it has (or read the id from a header)",
     ],
   },
   {

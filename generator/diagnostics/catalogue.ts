@@ -285,7 +285,7 @@ export const catalogue = {
   "delivery-id-field": {
     severity: "error",
     message:
-      "credential {credential} reads the delivery id of {what} from the body field {field}, which is no top-level field of {body}: the router reads a field of the body's top level, so every delivery would be refused; name one (or read the id from a header)",
+      "credential {credential} reads the delivery id of {what} from the body field {field}, which is no field of {body}: the router reads the body there (a path of fields joined by dots reaches a nested one), so every delivery would be refused; name a field it has (or read the id from a header)",
   },
   "callback-delivery-id-body": {
     severity: "error",

@@ -178,12 +178,22 @@ function fieldProblem(
   event: string,
   types: TypeLookup,
 ): string | undefined {
-  const resolved = resolveType(payload, types);
-  if (resolved.kind === "unknown") return undefined;
-  const fields = objectFieldsOf(payload, types);
-  if (!fields) return `its payload is not an object, so it has no field ${field}`;
-  const declared = fields.find((f) => f.name === field);
-  return declared ? valueProblem(declared.type, field, event, types) : undefined;
+  // a path (`event.event_type`) is walked a field at a time, through objects
+  let node = payload;
+  const walked: string[] = [];
+  for (const name of field.split(".")) {
+    const resolved = resolveType(node, types);
+    // a union's members may each hold it (Twitch's `event` differs by subscription type)
+    if (resolved.kind === "unknown" || resolved.kind === "union") return undefined;
+    const fields = objectFieldsOf(node, types);
+    const at = walked.length ? `its payload's ${walked.join(".")}` : "its payload";
+    if (!fields) return `${at} is not an object, so it has no field ${name}`;
+    const declared = fields.find((f) => f.name === name);
+    if (!declared) return undefined;
+    node = declared.type;
+    walked.push(name);
+  }
+  return valueProblem(node, field, event, types);
 }
 
 /** Why a field of type `node` cannot hold the string `event`, or `undefined` when it can. */
@@ -217,7 +227,7 @@ function valueProblem(
     case "array":
     case "map":
     case "object":
-      return `its payload declares ${field} as a ${type.kind}, not a string`;
+      return `its payload declares ${field} as ${type.kind === "array" || type.kind === "object" ? "an" : "a"} ${type.kind}, not a string`;
     default: {
       const unhandled: never = type;
       throw new Error(`unhandled type kind ${JSON.stringify(unhandled)}`);

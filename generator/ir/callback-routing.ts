@@ -180,9 +180,10 @@ function replayOf(credential: Credential | undefined): ReplayPlaces | undefined 
 }
 
 /**
- * A delivery id read from the body needs a body, and a top-level field of it (the router reads
- * `body[name]`): a callback without a body cannot carry one, and a name that is no top-level
- * field of an object body (`signature.token`, nested) would refuse every delivery at run time.
+ * A delivery id read from the body needs a body, and a field of it at its name (the router
+ * reads `body.event.id` for `event.id`, PagerDuty's): a callback without a body cannot carry
+ * one, and a name no field of an object body has would refuse every delivery at run time. Said
+ * once per credential, naming every callback or event it is wrong for.
  */
 export function checkDeliveryIdPlaces(
   callbacks: readonly Callback[],
@@ -191,20 +192,13 @@ export function checkDeliveryIdPlaces(
   types: TypeLookup,
   bag: DiagnosticBag,
 ): void {
+  const wrong = new Map<Credential, { what: string[]; bodies: string[] }>();
   const checkField = (what: string, credential: Credential, body: TypeNode) => {
-    const field = credential.deliveryId!.name;
-    const resolved = resolveType(body, types);
-    if (resolved.kind !== "object" || resolved.fields.some((f) => f.name === field)) return;
-    bag.report(
-      "delivery-id-field",
-      {
-        what,
-        credential: credential.id,
-        field,
-        body: body.kind === "ref" ? body.name : "the body",
-      },
-      credential.location,
-    );
+    if (hasFieldPath(body, credential.deliveryId!.name, types)) return;
+    const seen = wrong.get(credential) ?? { what: [], bodies: [] };
+    seen.what.push(what);
+    seen.bodies.push(body.kind === "ref" ? body.name : "the body");
+    wrong.set(credential, seen);
   };
   for (const callback of callbacks) {
     const place = signatureCredentialOf(callback.auth, credentials);
@@ -218,10 +212,42 @@ export function checkDeliveryIdPlaces(
     else checkField(`callback ${callback.event}`, place, callback.body);
   }
   const place = webhooks && signatureCredentialOf(webhooks.auth, credentials);
-  if (place?.deliveryId?.in !== "body") return;
-  if (webhooks!.payload) checkField("the webhook deliveries", place, webhooks!.payload);
-  for (const event of webhooks!.events)
-    checkField(`webhook event ${event.name}`, place, event.payload);
+  if (place?.deliveryId?.in === "body") {
+    if (webhooks!.payload) checkField("the webhook deliveries", place, webhooks!.payload);
+    for (const event of webhooks!.events)
+      checkField(`webhook event ${event.name}`, place, event.payload);
+  }
+  for (const [credential, { what, bodies }] of wrong)
+    bag.report(
+      "delivery-id-field",
+      {
+        what: listText(what),
+        credential: credential.id,
+        field: credential.deliveryId!.name,
+        body: listText([...new Set(bodies)]),
+      },
+      credential.location,
+    );
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+const listText = (items: readonly string[]): string =>
+  items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+
+/**
+ * Whether a body of type `node` can hold a field at `path` (`id`, `event.id`): each step an
+ * object that declares it; a union or an unknown type on the way may (not checked further).
+ */
+function hasFieldPath(node: TypeNode, path: string, types: TypeLookup): boolean {
+  let current = node;
+  for (const name of path.split(".")) {
+    const resolved = resolveType(current, types);
+    if (resolved.kind !== "object") return true;
+    const field = resolved.fields.find((f) => f.name === name);
+    if (!field) return false;
+    current = field.type;
+  }
+  return true;
 }
 
 /**

@@ -14,6 +14,7 @@
  * The window holds against replay only where the signature covers the timestamp, and the
  * store only where it covers the id (docs/security.md says which cases do).
  */
+import { fieldAt } from "./body.js";
 import { headerItems } from "./schemes.js";
 import type { HeaderReader } from "./signature.js";
 
@@ -276,11 +277,7 @@ export function createReplayGuard(
         value = headers.get(place.name)?.trim();
       } else {
         where = `body.${place.name}`;
-        const plain = typeof body === "object" && body !== null && !Array.isArray(body);
-        value =
-          plain && Object.hasOwn(body, place.name)
-            ? (body as Record<string, unknown>)[place.name]
-            : undefined;
+        value = fieldAt(body, place.name);
       }
       if (value === undefined || value === null || value === "")
         return { ok: false, reason: `${where} is missing; it identifies the delivery` };

@@ -66,3 +66,18 @@ export function runHandler(
   }
   return isThenable(result) ? Promise.resolve(result).then(settle, failed) : settle(result);
 }
+
+/**
+ * The value at a field path of a parsed body (`type`, or `event.event_type` a level down:
+ * PagerDuty's envelope), read as own data of plain objects only (never an inherited member);
+ * `undefined` where any step is missing.
+ */
+export function fieldAt(body: unknown, path: string): unknown {
+  let value = body;
+  for (const name of path.split(".")) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    if (!Object.hasOwn(value, name)) return undefined;
+    value = (value as Record<string, unknown>)[name];
+  }
+  return value;
+}

@@ -12,6 +12,7 @@
  * quoted and cut short wherever a reason repeats it.
  */
 import type { ValidationIssue, Validator } from "../validate.js";
+import { fieldAt } from "./body.js";
 import { convert } from "./routes.js";
 import type { HeaderReader } from "./signature.js";
 import type {
@@ -56,14 +57,6 @@ function knownList(checks: ReadonlyMap<string, Validator>): string {
 /** Where the delivery names its event, for reasons: `X-GitHub-Event` or `body.type`. */
 function selectorText(spec: WebhookEventsSpec): string {
   return spec.header !== undefined ? spec.header : `body.${spec.field ?? ""}`;
-}
-
-/** A top-level field of a payload that is a plain object, read as own data only. */
-function ownField(payload: unknown, field: string): unknown {
-  const plain = typeof payload === "object" && payload !== null && !Array.isArray(payload);
-  return plain && Object.hasOwn(payload, field)
-    ? (payload as Record<string, unknown>)[field]
-    : undefined;
 }
 
 /** The headers of a delivery that has none declared: one object, not one per request. */
@@ -118,7 +111,7 @@ export function deliveryEvent(
         ok: false,
         reason: `${spec.header} header is missing; it names the event of a delivery`,
       };
-    const signed = spec.bodyField === undefined ? undefined : ownField(payload, spec.bodyField);
+    const signed = spec.bodyField === undefined ? undefined : fieldAt(payload, spec.bodyField);
     // the header is not signed; where the signed body names the event too, the two must agree
     if (typeof signed === "string" && signed !== value)
       return {
@@ -128,7 +121,7 @@ export function deliveryEvent(
     return { ok: true, event: value };
   }
   const field = spec.field ?? "";
-  const value = ownField(payload, field);
+  const value = fieldAt(payload, field);
   if (value === undefined)
     return { ok: false, reason: `body.${field} is missing; it names the event of a delivery` };
   if (typeof value !== "string" || value === "")
