@@ -6,7 +6,7 @@
  * worked out by reading the fixtures (lines and columns are 1-based; the column is that of
  * the key or value the problem concerns), not copied from the generator's output.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../generator/diagnostics/format.ts";
@@ -1186,7 +1186,7 @@ describe("warnings", () => {
   });
 });
 
-describe("facets beside a list or a map (the Mailgun and Notion trials)", () => {
+describe("facets beside a list or a map (the Mailgun and Notion trials), open on an untagged union (Twitch's)", () => {
   it("are warnings, left out of the package and its OpenAPI document, and it still generates", async () => {
     const out = tempDir("apigen-facets-out-");
     const run = await runCli(["--spec", "test/fixtures/warnings/facet-on-container", "--out", out]);
@@ -1195,11 +1195,27 @@ describe("facets beside a list or a map (the Mailgun and Notion trials)", () => 
       "test/fixtures/warnings/facet-on-container/api.yaml:11:33 - warning facet-on-container: maxLength holds a text or a number to a limit, and this type is an array: left out, as no check would hold it; to hold each of its items to it, write them with it (items: { type: ..., maxLength: ... })",
       "test/fixtures/warnings/facet-on-container/api.yaml:12:37 - warning facet-on-container: maximum holds a text or a number to a limit, and this type is an array: left out, as no check would hold it; to hold each of its items to it, write them with it (items: { type: ..., maximum: ... })",
       "test/fixtures/warnings/facet-on-container/api.yaml:13:38 - warning facet-on-container: pattern holds a text or a number to a limit, and this type is a map: left out, as no check would hold it; to hold each of its values to it, write them with it (values: { type: ..., pattern: ... })",
+      "test/fixtures/warnings/facet-on-container/api.yaml:17:5 - warning union-open-untagged: open lets a tagged union take tags it does not list; this union is a list of members without a tag, so a value must match one of them: open is left out (write the union as a mapping of tag values with a discriminator to take members it does not list)",
     ]);
     const document = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8"));
     const fields = document.components.schemas.Message.properties;
     expect(fields.tags).toEqual({ type: "array", items: { type: "string" } });
     expect(fields.labels).not.toHaveProperty("pattern");
+  });
+});
+
+describe("an error body whose code field cannot hold the catalogue's codes (the Zoom trial)", () => {
+  it("is a warning at the field, and the spec still generates", async () => {
+    const out = tempDir("apigen-code-type-out-");
+    try {
+      const run = await runCli(["--spec", "test/fixtures/warnings/error-code-type", "--out", out]);
+      expect(run.status).toBe(0);
+      expect(run.stderr.split("\n").filter((line) => / - warning /.test(line))).toEqual([
+        "test/fixtures/warnings/error-code-type/api.yaml:16:13 - warning error-code-type: the error body's code (ZoomError) is a string, but the codes of errors.codes are numbers: the client narrows codes the body never holds, and the stand-in answers bodies its own checks refuse; make them agree",
+      ]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 

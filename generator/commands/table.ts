@@ -282,6 +282,7 @@ export const commands: readonly Command[] = [
     args: ["EVENT"],
     summary: "send one signed callback or webhook delivery to a server and judge its answer",
     flags: triggerFlags,
+    note: "EVENT is a callback's name or a webhook event's (order.shipping, issues); where the webhooks have one payload for every delivery, not events, it is `webhook`.",
     run: async (input) =>
       (await import("./stand-in-commands.ts")).standInCommand(
         standInSource(input, "trigger"),

@@ -166,6 +166,16 @@ export const catalogue = {
     message:
       "{union}: the variant of tag {tag} must be a named object type (not nullable), and {type} is not one",
   },
+  "error-code-type": {
+    severity: "warning",
+    message:
+      "the error body's {field} ({body}) is a {type}, but the codes of errors.codes are {codes}: the client narrows codes the body never holds, and the stand-in answers bodies its own checks refuse; make them agree",
+  },
+  "union-open-untagged": {
+    severity: "warning",
+    message:
+      "open lets a tagged union take tags it does not list; this union is a list of members without a tag, so a value must match one of them: open is left out (write the union as a mapping of tag values with a discriminator to take members it does not list)",
+  },
   "facet-on-container": {
     severity: "warning",
     message:

@@ -7,7 +7,7 @@
  */
 import type { BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
-import type { FieldPath, NamedType, TypeNode } from "./model.ts";
+import type { ErrorCode, FieldPath, NamedType, TypeNode } from "./model.ts";
 import { typeAt } from "./build-pagination.ts";
 import { resolveType } from "./callback-routing.ts";
 
@@ -61,4 +61,47 @@ export function errorFieldsOf(
     ...(codeField ? { codeField } : {}),
     ...(messageField ? { messageField } : {}),
   };
+}
+
+/**
+ * Warns where the error body's code field cannot hold the catalogue's codes: a text field
+ * beside numeric codes (a trial of Zoom's API declared `code: string` beside 124 and 3001), or
+ * a number field beside text codes. The client would narrow a code it never reads, and the
+ * stand-in answer bodies its own checks refuse. The field is `codeField`, else a top-level
+ * `code`; a field of another shape (an enum, a union) is left to the validators.
+ */
+export function checkErrorCodeType(
+  ctx: BuildContext,
+  section: Decl | undefined,
+  types: readonly NamedType[],
+  codes: readonly ErrorCode[],
+  codeField: FieldPath | undefined,
+): void {
+  if (!section || codes.length === 0 || typeof section.value.body !== "string") return;
+  const byName = new Map(types.map((t) => [t.name, t] as const));
+  const body = byName.get(section.value.body);
+  if (!body) return;
+  const found = typeAt(body.type, codeField ?? ["code"], byName);
+  if (typeof found === "string") return;
+  const field = resolveType(found, byName);
+  if (field.kind !== "primitive") return;
+  const numeric = codes.every((c) => typeof c.code === "number");
+  const textual = codes.every((c) => typeof c.code === "string");
+  const holds =
+    field.name === "string"
+      ? !numeric
+      : field.name === "integer" || field.name === "number"
+        ? !textual
+        : true;
+  if (holds) return;
+  ctx.bag.report(
+    "error-code-type",
+    {
+      field: (codeField ?? ["code"]).join("."),
+      body: body.name,
+      type: field.name,
+      codes: numeric ? "numbers" : "texts",
+    },
+    found.location,
+  );
 }

@@ -6,7 +6,7 @@
 import { DiagnosticBag, suggestion } from "../diagnostics/diagnostic.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { BuildContext, stringList } from "./build-context.ts";
-import { errorFieldsOf } from "./build-error-fields.ts";
+import { checkErrorCodeType, errorFieldsOf } from "./build-error-fields.ts";
 import { checkDeliveryIdPlaces, warnUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
 import { signingOf } from "./build-signing.ts";
@@ -142,6 +142,7 @@ export function buildModel(
   // after resolve: an object's fields are its own and those it extends
   const byName = new Map(namedTypes.map((t) => [t.name, t]));
   const errorFields = errorFieldsOf(ctx, merged.errors, namedTypes);
+  checkErrorCodeType(ctx, merged.errors, namedTypes, codes, errorFields.codeField);
   checkDeliveryIdPlaces(callbacks, webhooks, credentials, byName, bag);
   checkWebhookEvents(webhooks, callbacks, byName, ctx);
   checkInfiniteTypes(namedTypes, ctx);

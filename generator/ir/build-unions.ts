@@ -47,6 +47,10 @@ export function unionShape(
         "discriminator",
         "a discriminator needs `union` as a mapping of tag values to named types",
       );
+    // `open` lets a tagged union take tags it does not list; a list of members has no tag to
+    // take (a trial of Twitch's API set it and saw nothing change)
+    if (data.open === true)
+      host.ctx.bag.report("union-open-untagged", {}, file.locate([...path, "open"], "key"));
     const variants = union.map((value, i) => host.node(file, [...path, "union", i], value));
     return { kind: "union", variants, open: false };
   }
