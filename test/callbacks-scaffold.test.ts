@@ -171,6 +171,46 @@ function checkHandlers6(dir: string): TscRun {
   }
 }
 
+/** Strict options (unused parameters and locals included) for `dir`'s handlers.ts, as a module. */
+function writeStrictProject(dir: string): void {
+  const compilerOptions = {
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUnusedParameters: true,
+    noUnusedLocals: true,
+    noEmit: true,
+    target: "ES2022",
+    lib: ["ES2022", "DOM"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    types: [],
+  };
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({ compilerOptions, files: ["handlers.ts"] }),
+  );
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+}
+
+/** The router of `dir`'s package with the scaffold's `webhookHandlers` mounted at /hooks. */
+async function scaffoldRouter(
+  dir: string,
+  scaffold: string,
+): Promise<{ fetch(r: Request): Promise<Response> }> {
+  const { webhookHandlers } = (await import(pathToFileURL(scaffold).href)) as {
+    webhookHandlers: Record<string, unknown>;
+  };
+  const { createCallbackRouter: create } = (await import(
+    pathToFileURL(join(dir, "pkg/src/callbacks.ts")).href
+  )) as {
+    createCallbackRouter(options: object): { fetch(r: Request): Promise<Response> };
+  };
+  return create({
+    signingSecrets: [secret],
+    webhook: { path: "/hooks", handlers: webhookHandlers },
+  });
+}
+
 describe("--scaffold-handlers for a spec with webhook events (test/fixtures/features/typed-webhooks)", () => {
   let dir: string;
   let scaffold: string;
@@ -205,41 +245,14 @@ describe("--scaffold-handlers for a spec with webhook events (test/fixtures/feat
   });
 
   it("type-checks strict, unused parameters and locals included", () => {
-    const compilerOptions = {
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUnusedParameters: true,
-      noUnusedLocals: true,
-      noEmit: true,
-      target: "ES2022",
-      lib: ["ES2022", "DOM"],
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
-      types: [],
-    };
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions, files: ["handlers.ts"] }),
-    );
-    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+    writeStrictProject(dir);
     const check = checkHandlers6(dir);
     expect(check.stdout + check.stderr).toBe("");
     expect(check.status).toBe(0);
   });
 
   it("its stubs accept deliveries unread (200) once mounted", async () => {
-    const { webhookHandlers } = (await import(pathToFileURL(scaffold).href)) as {
-      webhookHandlers: Record<string, unknown>;
-    };
-    const { createCallbackRouter: create } = (await import(
-      pathToFileURL(join(dir, "pkg/src/callbacks.ts")).href
-    )) as {
-      createCallbackRouter(options: object): { fetch(r: Request): Promise<Response> };
-    };
-    const router = create({
-      signingSecrets: [secret],
-      webhook: { path: "/hooks", handlers: webhookHandlers },
-    });
+    const router = await scaffoldRouter(dir, scaffold);
     const body = JSON.stringify({ zen: "z", hook_id: 1 });
     const res = await router.fetch(
       new Request("http://127.0.0.1/hooks", {
@@ -270,36 +283,10 @@ describe("--scaffold-handlers for an event answered with a body (test/fixtures/f
     expect(text).toContain(
       '  // TODO: answer the delivery from `_payload` (rename it once used): the API reads the answer. Until then it throws, and the router answers 500.\n  throw new Error("url_verification is not implemented");',
     );
-    const compilerOptions = {
-      strict: true,
-      noUnusedParameters: true,
-      noUnusedLocals: true,
-      noEmit: true,
-      target: "ES2022",
-      lib: ["ES2022", "DOM"],
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
-      types: [],
-    };
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions, files: ["handlers.ts"] }),
-    );
-    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+    writeStrictProject(dir);
     const check = checkHandlers6(dir);
     expect(check.stdout + check.stderr).toBe("");
-    const { webhookHandlers } = (await import(pathToFileURL(scaffold).href)) as {
-      webhookHandlers: Record<string, unknown>;
-    };
-    const { createCallbackRouter: create } = (await import(
-      pathToFileURL(join(dir, "pkg/src/callbacks.ts")).href
-    )) as {
-      createCallbackRouter(options: object): { fetch(r: Request): Promise<Response> };
-    };
-    const router = create({
-      signingSecrets: [secret],
-      webhook: { path: "/hooks", handlers: webhookHandlers },
-    });
+    const router = await scaffoldRouter(dir, scaffold);
     const body = JSON.stringify({ type: "url_verification", challenge: "c-1" });
     const res = await router.fetch(
       new Request("http://127.0.0.1/hooks", {

@@ -81,13 +81,17 @@ const spareWhsec = `whsec_${randomBytes(32).toString("base64")}`;
 
 /**
  * Runs `test` against a router with these secrets on 127.0.0.1 (and a spare whsec_ secret: a
- * router of the fixture serves Standard Webhooks routes too); closes it after.
+ * router of the fixture serves Standard Webhooks routes too) and this clock; closes it after.
  */
-async function serving(secrets: string[], test: (running: Running) => Promise<void>) {
+async function serving(
+  secrets: string[],
+  test: (running: Running) => Promise<void>,
+  clockMs: () => number = now,
+) {
   const router = mod.createCallbackRouter({
     signingSecrets: [...secrets, spareWhsec],
     handlers,
-    replay: { now },
+    replay: { now: clockMs },
   });
   const running = await listen(router.node);
   try {
@@ -395,19 +399,8 @@ describe("the Standard Webhooks specification's own example", () => {
   });
 
   /** A router whose clock is `seconds` after the example was signed, on 127.0.0.1. */
-  async function at(seconds: number, test: (running: Running) => Promise<void>) {
-    const router = mod.createCallbackRouter({
-      signingSecrets: [vector.secret],
-      handlers,
-      replay: { now: () => (vector.timestamp + seconds) * 1000 },
-    });
-    const running = await listen(router.node);
-    try {
-      await test(running);
-    } finally {
-      await running.close();
-    }
-  }
+  const at = (seconds: number, test: (running: Running) => Promise<void>) =>
+    serving([vector.secret], test, () => (vector.timestamp + seconds) * 1000);
 
   it("the router takes it as published, and refuses it altered or outside the window", async () => {
     await at(10, async (running) => {
@@ -551,19 +544,8 @@ describe("signs: an HMAC of a template (Slack's v0:{timestamp}:{body})", () => {
   });
 
   /** A router whose clock is 10 s after Slack's example was signed, on 127.0.0.1. */
-  async function atSlackTime(test: (running: Running) => Promise<void>) {
-    const router = mod.createCallbackRouter({
-      signingSecrets: [slack.secret, spareWhsec],
-      handlers,
-      replay: { now: () => (slack.timestamp + 10) * 1000 },
-    });
-    const running = await listen(router.node);
-    try {
-      await test(running);
-    } finally {
-      await running.close();
-    }
-  }
+  const atSlackTime = (test: (running: Running) => Promise<void>) =>
+    serving([slack.secret], test, () => (slack.timestamp + 10) * 1000);
 
   it("the router takes Slack's published example, and hands the handler its form's fields", async () => {
     commands.length = 0;

@@ -3,6 +3,7 @@
  * Names and casings are worked out once here; no YAML node survives into it.
  */
 import type { FormFieldKind } from "../runtime/callbacks/form.ts";
+import type { SignatureScheme } from "../runtime/callbacks/schemes.ts";
 import type { StandInModel } from "./stand-in-model.ts";
 
 /** A place in a spec file, 1-based. */
@@ -190,25 +191,11 @@ export interface ReplayPlaces {
 
 /**
  * How a signature is written and what it covers (`scheme:` of an `in: signature`
- * credential): base64 or lower-case hex HMAC-SHA256 of the raw body (or of what a `signs`
- * template spells, Slack's `v0:{timestamp}:{body}`) after an optional prefix; Stripe's `t=<unix>,v1=<hex>` over `<t>.<body>` (`timestamp`: the item's key); or
- * Standard Webhooks, `v1,<base64>` over `<id>.<timestamp>.<body>` (`id` and `timestamp`:
- * their headers). The callback runtime takes the same shape (`runtime/callbacks/schemes.ts`).
+ * credential): the callback runtime's own type (`runtime/callbacks/schemes.ts`), which the
+ * route tables carry as it is: base64 or hex HMAC-SHA256 of the raw body or of what a `signs`
+ * template spells, Stripe's `t=,v1=`, or Standard Webhooks.
  */
-export type SignatureScheme =
-  | {
-      name: "hmac-sha256-base64" | "hmac-sha256-hex";
-      prefix?: string;
-      /** What the digest covers when more than the raw body: text, `{body}` once, `{timestamp}`, `{id}`. */
-      signs?: string;
-      /** The headers `{timestamp}` and `{id}` of `signs` stand for (present when it names them). */
-      timestamp?: string;
-      id?: string;
-      /** The `{timestamp}` header holds an RFC 3339 date-time, not unix seconds. */
-      timestampFormat?: "date-time";
-    }
-  | { name: "timestamped"; timestamp: string }
-  | { name: "standard-webhooks"; id: string; timestamp: string };
+export type { SignatureScheme };
 
 export interface Credential {
   id: string;
