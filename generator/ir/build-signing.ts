@@ -1,11 +1,11 @@
 /**
  * The signature scheme of an `in: signature` credential (`scheme:`, with `prefix:` and
- * `signs:` for the HMAC schemes), and the places its calls carry their signing time and delivery id: a scheme
- * that signs them implies where they are (`timestamped`: the `t=` item of the signature
- * header; `standard-webhooks`: the `webhook-timestamp` and `webhook-id` headers), so the
- * router's replay guard works without more declaration; a declared place may rename them
- * but not move them elsewhere. On other credentials `scheme` is the authorization scheme
- * (`Bearer`) and `prefix` has no meaning.
+ * `signs:` for the HMAC schemes), and the places its calls carry their signing time and
+ * delivery id: a scheme that signs them implies where they are (`timestamped`: the `t=` item
+ * of the signature header; `standard-webhooks`: the `webhook-timestamp` and `webhook-id`
+ * headers), so the router's replay guard works without more declaration; a declared place
+ * may rename them but not move them elsewhere. On other credentials `scheme` is the
+ * authorization scheme (`Bearer`) and `prefix` and `signs` have no meaning.
  */
 import { suggestion } from "../diagnostics/diagnostic.ts";
 import { signedPieces } from "../runtime/callbacks/schemes.ts";
