@@ -1291,6 +1291,15 @@ describe("response headers the HTTP layer writes, documented as an answer's (VTE
   });
 });
 
+describe("a $ref to a URL a schema of the document names as its $id (schema-ids, OpenAPI 3.1)", () => {
+  it("names that schema, and a part of it by the URL's fragment", () => {
+    const { endpoints } = of("schema-ids");
+    expect(endpoints["pets.list"]!.response).toMatchObject({ body: "Pet[]" });
+    // a part named by a $ref is a named type, as a local `#/components/schemas/Pet/...` one is
+    expect(endpoints["pets.getOwner"]!.response).toMatchObject({ body: "Owner" });
+  });
+});
+
 describe("shapes the Swagger 2.0 fuzz property found (odd-shapes, in OpenAPI 3.0)", () => {
   it("leaves out what no request can carry, noted, and writes what generate accepts", () => {
     const { endpoints, result } = of("odd-shapes");

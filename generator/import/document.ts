@@ -147,9 +147,20 @@ export class OpenApiDocument {
     const filePart = hash < 0 ? ref : ref.slice(0, hash);
     const pointer = fragmentPointer(hash < 0 ? "" : ref.slice(hash + 1));
     if (typeof pointer !== "string") throw this.refused(pointer, from, ref);
+    const remote = /^[a-z][a-z0-9+.-]*:/i.test(filePart);
+    // OpenAPI 3.1: a URL that a schema of the document names as its `$id` is that schema
+    const identified = remote ? this.identifiedSchemas().get(filePart) : undefined;
+    if (identified) {
+      const value = valueAt(identified.value, pointer);
+      if (value !== undefined)
+        return {
+          value,
+          at: { file: identified.at.file, pointer: `${identified.at.pointer}${pointer.slice(1)}` },
+        };
+    }
     const target = !filePart
       ? this.files.get(from.file)!
-      : /^[a-z][a-z0-9+.-]*:/i.test(filePart)
+      : remote
         ? this.copyOf(filePart, ref, from)
         : this.fileOf(filePart, ref, from);
     // a Swagger 2.0 root is read converted, its sections moved under components: a `$ref`
@@ -196,6 +207,40 @@ export class OpenApiDocument {
    */
   /** The root file's broken `$ref`s, walked for once (a tolerated one, in an example, asks again). */
   private rootRefsBroken: Diagnostic[] | undefined;
+
+  /** The root file's schemas that name themselves by an absolute URL (`$id`), by that URL. */
+  private schemaIds: Map<string, { value: JsonValue; at: Pointer }> | undefined;
+
+  /**
+   * Every object of the root file with an absolute `$id` (`https://example.com/schemas/pet.json`,
+   * OpenAPI.NET's 3.1 sample): a `$ref` to that URL names it, in the document, not on the
+   * network. Walked once, when a `$ref` to a URL is first met (a document without one pays
+   * nothing); the first of two with one `$id` is kept.
+   */
+  private identifiedSchemas(): Map<string, { value: JsonValue; at: Pointer }> {
+    if (this.schemaIds) return this.schemaIds;
+    const ids = new Map<string, { value: JsonValue; at: Pointer }>();
+    const pending: { value: JsonValue; pointer: string }[] = [
+      { value: this.root.value, pointer: "#" },
+    ];
+    while (pending.length > 0) {
+      const { value, pointer } = pending.pop()!;
+      if (Array.isArray(value))
+        value.forEach((item, i) =>
+          pending.push({ value: item, pointer: childPointer(pointer, i) }),
+        );
+      else if (typeof value === "object" && value !== null) {
+        const id = value.$id;
+        if (typeof id === "string" && /^[a-z][a-z0-9+.-]*:/i.test(id) && !ids.has(id))
+          ids.set(id.replace(/#$/, ""), { value, at: { file: this.root.path, pointer } });
+        for (const [key, item] of Object.entries(value))
+          if (key !== "example" && key !== "examples")
+            pending.push({ value: item, pointer: childPointer(pointer, key) });
+      }
+    }
+    this.schemaIds = ids;
+    return ids;
+  }
 
   private brokenRootRefs(): Diagnostic[] {
     const found: Diagnostic[] = [];
