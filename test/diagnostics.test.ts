@@ -49,6 +49,23 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "fields-not-indented",
+    defect:
+      "a type's field written beside `fields:`, not under it: the empty value says nothing is indented under it, and the field is an unknown key of the type",
+    expected: [
+      "test/fixtures/broken/fields-not-indented/api.yaml:10:12 - error schema-wrong-type: expected a mapping, got null (an empty value): nothing below fields: is indented under it",
+      "test/fixtures/broken/fields-not-indented/api.yaml:11:5 - error schema-unknown-key: unknown key end_time here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
+    ],
+  },
+  {
+    name: "type-keys-elsewhere",
+    defect:
+      "an unknown key of a webhook event's answer (a type): the keys allowed are a type's, without a parameter's (in, style, slashes)",
+    expected: [
+      "test/fixtures/broken/type-keys-elsewhere/api.yaml:16:18 - error schema-unknown-key: unknown key mediaType here; expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, unit, example, union, discriminator, expandable, typeParams",
+    ],
+  },
+  {
     name: "yaml-colon-in-value",
     defect:
       "an unquoted value holding `: ` and braces: the parser reads a key in it and reports every token after it; said once, at the value, with the fix",

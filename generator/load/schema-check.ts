@@ -195,6 +195,21 @@ function splitFlowValue(file: SpecFile, path: DataPath, key: string): Diagnostic
   );
 }
 
+/**
+ * Why a key has no value, where the line after it is not indented past it (a trial of Zoom's
+ * API moved a field out one level, beside `fields:`, which then held nothing): said with the
+ * empty value, which read as a mystery alone.
+ */
+function notIndentedUnder(file: SpecFile, at: { line: number }): string {
+  const lines = file.text.split("\n");
+  const indent = (line: string) => /^ */.exec(line)![0].length;
+  const keyLine = lines[at.line - 1] ?? "";
+  const next = lines.slice(at.line).find((line) => !/^\s*(#.*)?$/.test(line));
+  if (next === undefined || indent(next) > indent(keyLine)) return "";
+  const key = /^\s*(?:-\s+)?([^:#]+):/.exec(keyLine)?.[1]?.trim();
+  return key ? `: nothing below ${key}: is indented under it` : "";
+}
+
 let typeNamePattern: string | undefined;
 
 /** Whether a failed pattern is that of a type name (compared by text: a cached validator has its own schema objects). */
@@ -246,9 +261,13 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
       const key = String(params.additionalProperty);
       const split = splitFlowValue(file, path, key);
       if (split) return split;
-      // a parameter's own keys are no type's (the schema shares one definition for both)
-      const keys = Object.keys(parent?.properties ?? {}).filter(
-        (k) => path[0] !== "types" || !parameterKeys.has(k),
+      // a parameter's own keys are no type's (the schema shares one definition for both): listed
+      // only for a parameter (a webhook event's `success` listed `in` and `slashes`, Twitch's trial)
+      const properties = parent?.properties ?? {};
+      const shared = "slashes" in properties && "sendDefault" in properties;
+      const isParam = path.length >= 2 && path[path.length - 2] === "params";
+      const keys = Object.keys(properties).filter(
+        (k) => !shared || isParam || !parameterKeys.has(k),
       );
       const near = nearest(key, keys);
       const hint = near ? ` (did you mean ${near}?)` : fieldHint(file, path);
@@ -269,10 +288,15 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
         .split(/,| or /)
         .map((t) => typeWords[t] ?? t)
         .join(" or ");
+      const value = valueAt(file.data, path);
+      const where = file.locate(path);
       return diagnostic(
         "schema-wrong-type",
-        { expected, actual: describe(valueAt(file.data, path)) },
-        file.locate(path),
+        {
+          expected,
+          actual: describe(value) + (value === null ? notIndentedUnder(file, where) : ""),
+        },
+        where,
       );
     }
     case "enum": {
