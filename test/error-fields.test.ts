@@ -145,3 +145,24 @@ describe("an error body whose code and message the spec places (errors.codeField
     });
   });
 });
+
+describe("the error's message", () => {
+  it("does not say the code again where it is the status (Spotify's error.status)", async () => {
+    const { ApiError } = await import("../generator/runtime/client/errors.ts");
+    const details = (code: number | string) => ({
+      status: 429,
+      endpointId: "users.me",
+      code,
+      message: "API rate limit exceeded",
+      errors: [],
+      body: {},
+      headers: new Headers(),
+    });
+    expect(new ApiError(details(429)).message).toBe(
+      "users.me failed with 429: API rate limit exceeded",
+    );
+    expect(new ApiError(details(7)).message).toBe(
+      "users.me failed with 429 code 7: API rate limit exceeded",
+    );
+  });
+});

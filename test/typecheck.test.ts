@@ -40,3 +40,17 @@ describe.each(Object.entries(compilers))("generated package with %s", (_name, ts
     expect(run.status).toBe(0);
   });
 });
+
+describe("generated package under a consumer's plain strict settings", () => {
+  // A project that compiles the package's sources with its own tsconfig (a trial of Jira's API
+  // included pkg/src) need not set exactOptionalPropertyTypes or noUncheckedIndexedAccess:
+  // the package compiles without them too. TypeScript 7 alone: it is the fast one.
+  it("type-checks with TypeScript 7 without exactOptionalPropertyTypes and noUncheckedIndexedAccess", () => {
+    const run = typeCheck(
+      [typescript7, "--exactOptionalPropertyTypes", "false", "--noUncheckedIndexedAccess", "false"],
+      "generated/tsconfig.json",
+    );
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+});

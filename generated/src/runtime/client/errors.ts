@@ -121,7 +121,9 @@ export class ApiError extends ClientError {
 
   constructor({ message, ...details }: ApiErrorDetails) {
     const { endpointId, status, code, tag, serverMessage, requestId, streamItem } = details;
-    const label = code !== undefined ? ` code ${code}` : tag !== undefined ? ` ${tag}` : "";
+    // a code that is the status again (Spotify's `error.status`) is not said twice
+    const label =
+      code !== undefined && code !== status ? ` code ${code}` : tag !== undefined ? ` ${tag}` : "";
     const where = streamItem !== undefined ? ` in stream item ${streamItem}` : "";
     super(`${endpointId} failed with ${status}${label}${where}: ${message}`, endpointId);
     Object.assign(this, { code, tag, serverMessage, requestId, streamItem }, details, {

@@ -175,7 +175,10 @@ function preferred(
   const refusal = preferredRefusal(ctx.table, route, pref);
   if (refusal === undefined) return undefined;
   if ("problem" in refusal) return problem(refusal.problem);
-  const retry = refusal.status === 429 ? { "Retry-After": pref.retryAfter ?? "1" } : {};
+  // typed as a record: under strict without exactOptionalPropertyTypes the union of the two
+  // literals has an optional `Retry-After` that may be undefined (a trial of Jira's API)
+  const retry: Record<string, string> =
+    refusal.status === 429 ? { "Retry-After": pref.retryAfter ?? "1" } : {};
   return refuse(ctx.table, route, refusal, [refusal.message], {
     "Preference-Applied": appliedPreference(pref),
     ...retry,
