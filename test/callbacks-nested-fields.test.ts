@@ -1,10 +1,12 @@
 /**
- * Webhook deliveries that name their event and carry their delivery id a level down in the body
+ * Webhook shapes the hand-written trials of session 30 met. Deliveries that name their event
+ * and carry their delivery id a level down in the body
  * (PagerDuty's v3 envelopes: `{ "event": { "id": ..., "event_type": "incident.triggered" } }`,
  * signed `X-PagerDuty-Signature: v1=<hex>[,v1=<hex>]`), as a hand-written trial of PagerDuty's
  * API needed them: `eventField: event.event_type` and `deliveryId: { in: body, name: event.id }`.
  * The generated router on 127.0.0.1 routes by the nested field, refuses a repeat by the nested
- * id, says which nested field is missing; the trigger sends each event and it is taken.
+ * id, says which nested field is missing; the trigger sends each event and it is taken. And
+ * Jira's event names, `jira:issue_created`, words joined by a colon.
  */
 import { createHmac } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -133,6 +135,55 @@ describe("an event named and identified a level down in the body", () => {
         (line) => lines.push(line),
       );
       expect(result.code, lines.join("\n")).toBe(0);
+    }
+  });
+});
+
+describe("event names with a colon (Jira's jira:issue_created)", () => {
+  it("are events of their own: typed handlers, routed by webhookEvent", async () => {
+    const jira = tempDir("apigen-colon-events-");
+    try {
+      mkdirSync(join(jira, "spec"));
+      writeFileSync(
+        join(jira, "spec/api.yaml"),
+        `api: { name: jira-hooks, title: Jira Hooks, version: 1.0.0 }
+credentials:
+  hookSecret: { in: signature, header: X-Hub-Signature, scheme: hmac-sha256-hex, prefix: "sha256=" }
+webhooks:
+  auth: [hookSecret]
+  eventField: webhookEvent
+  events:
+    jira:issue_created: { payload: { fields: { webhookEvent: { const: "jira:issue_created", required: true }, issue: string } } }
+    jira:issue_updated: { payload: { fields: { webhookEvent: { const: "jira:issue_updated", required: true } } } }
+`,
+      );
+      await writeGenerated(join(jira, "spec"), join(jira, "pkg"));
+      const mod = await import(pathToFileURL(join(jira, "pkg/src/callbacks.ts")).href);
+      const got: string[] = [];
+      const router = mod.createCallbackRouter({
+        signingSecrets: [secret],
+        webhook: {
+          path: "/jira",
+          handlers: {
+            "jira:issue_created": (_p: unknown, ctx: { event: string }) => void got.push(ctx.event),
+          },
+        },
+      });
+      const body = JSON.stringify({ webhookEvent: "jira:issue_created", issue: "PROJ-1" });
+      const res = await router.fetch(
+        new Request("http://127.0.0.1/jira", {
+          method: "POST",
+          body,
+          headers: {
+            "content-type": "application/json",
+            "X-Hub-Signature": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
+          },
+        }),
+      );
+      expect(res.status).toBe(200);
+      expect(got).toEqual(["jira:issue_created"]);
+    } finally {
+      rmSync(jira, { recursive: true, force: true });
     }
   });
 });
