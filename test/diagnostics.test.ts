@@ -66,6 +66,15 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "pagination-unknown-type",
+    defect:
+      "pagination over a body that names a type the spec does not have: the unknown type is said, and no field of it is said to be missing",
+    expected: [
+      "test/fixtures/broken/pagination-unknown-type/api.yaml:10:3 - error type-name-reserved: type Page has the name of one the generated package exports from its runtime; rename it",
+      "test/fixtures/broken/pagination-unknown-type/api.yaml:19:15 - error unresolved-ref: unknown type Paging",
+    ],
+  },
+  {
     name: "yaml-colon-in-value",
     defect:
       "an unquoted value holding `: ` and braces: the parser reads a key in it and reports every token after it; said once, at the value, with the fix",

@@ -7,6 +7,7 @@
 import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, type BuildContext } from "./build-context.ts";
+import { referencedNames } from "./walk.ts";
 import { resolveType, type TypeLookup } from "./callback-routing.ts";
 import type { Decl } from "./merge.ts";
 import type {
@@ -86,6 +87,10 @@ function paginationOf(scope: Scope): Pagination | undefined {
     ctx.bag.report("pagination-response", { problem }, file.locate(at, "key"));
     return undefined;
   }
+  // a body that names a type the spec does not have is reported as that (unresolved-ref):
+  // its fields cannot be told, so no field of it is said to be missing (a trial of Spotify's
+  // API saw "items tracks.items is not a field of Paging" printed before "unknown type Paging")
+  if (namesUnknownType(response.body, scope.types)) return undefined;
   const itemType = itemTypeOf(scope, response.body);
   const rule = ruleOf(scope, style, itemType);
   if (!itemType || ctx.bag.items.length > reported) return undefined;
@@ -201,6 +206,21 @@ export function typeAt(node: TypeNode, path: FieldPath, types: TypeLookup): Type
     label = current.kind === "ref" ? current.name : name;
   }
   return current;
+}
+
+/** Whether `node` reaches a named type that does not exist, through fields, items and members. */
+function namesUnknownType(node: TypeNode, types: TypeLookup): boolean {
+  const seen = new Set<string>();
+  const pending = [...referencedNames(node)];
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const named = types.get(name);
+    if (!named) return true;
+    pending.push(...referencedNames(named.type));
+  }
+  return false;
 }
 
 /** The element type of the `items` array (or of the body when `items` is absent); reports when there is none. */
