@@ -75,6 +75,15 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "response-empty-status",
+    defect:
+      "emptyStatus that is the success's own status, and one beside no body (which is empty already)",
+    expected: [
+      "test/fixtures/broken/response-empty-status/api.yaml:17:58 - error response-empty-status: emptyStatus 200 is the status of the body (200); name the other one",
+      "test/fixtures/broken/response-empty-status/api.yaml:21:43 - error response-empty-status: emptyStatus 204 is beside no body: a response without one is empty already",
+    ],
+  },
+  {
     name: "yaml-colon-in-value",
     defect:
       "an unquoted value holding `: ` and braces: the parser reads a key in it and reports every token after it; said once, at the value, with the fix",

@@ -437,6 +437,30 @@ function modelOfText(text: string) {
   }
 }
 
+describe("a second 2xx without a body (emptyStatus)", () => {
+  const withEmpty = (empty: string) =>
+    modelOfText(`api: { name: diff-empty, title: Diff Empty, version: 1.0.0 }
+types:
+  Playing: { fields: { is_playing: boolean } }
+endpoints:
+  player.current:
+    method: GET
+    path: /me/player/currently-playing
+    response: { status: 200, body: Playing${empty} }
+`);
+
+  it("added breaks callers (the call may resolve to undefined); removed does not", () => {
+    const without = withEmpty("");
+    const with204 = withEmpty(", emptyStatus: 204");
+    expect(squeeze(formatChanges(compareModels(without, with204))).slice(0, -2)).toEqual([
+      "BREAKING for callers endpoints.player.current.response: answers 204 without a body (the call may resolve to undefined)",
+    ]);
+    expect(squeeze(formatChanges(compareModels(with204, without))).slice(0, -2)).toEqual([
+      "minor endpoints.player.current.response: no longer answers 204 without a body",
+    ]);
+  });
+});
+
 describe("webhook events", () => {
   const webhooksBase = loadModel(join(fixtures, "webhooks-base"));
   const webhookCases: [string, string[], string][] = [

@@ -171,6 +171,10 @@ export const catalogue = {
     message:
       "the error body's {field} ({body}) is a {type}, but the codes of errors.codes are {codes}: the client narrows codes the body never holds, and the stand-in answers bodies its own checks refuse; make them agree",
   },
+  "response-empty-status": {
+    severity: "error",
+    message: "emptyStatus {status} {problem}",
+  },
   "union-open-untagged": {
     severity: "warning",
     message:

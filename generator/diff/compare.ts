@@ -295,6 +295,17 @@ function diffBodies(out: ChangeList, subject: string, e: Endpoint, next: Endpoin
       "minor",
       blobs ? [] : ["callers"],
     );
+  // a status answered without a body: a call may now resolve to undefined, which callers handle
+  const empty = (x: Endpoint) => x.response.emptyStatus;
+  if (empty(e) !== empty(next))
+    out.add(
+      `${subject}.response`,
+      empty(next) === undefined
+        ? `no longer answers ${empty(e)} without a body`
+        : `answers ${empty(next)} without a body (the call may resolve to undefined)`,
+      "minor",
+      empty(next) === undefined ? [] : ["callers"],
+    );
   const headers = (x: Endpoint) => new Map(x.response.headers.map((h) => [h.name, h.parse]));
   const [old, now] = [headers(e), headers(next)];
   for (const [name, parse] of now) {

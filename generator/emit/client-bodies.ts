@@ -95,7 +95,10 @@ function apiPromise(endpoint: Endpoint, data: TypeExpr): TypeExpr {
 /** What a call returns: `ApiPromise<T>` of its response (with a stream flag: of either response). */
 export function returnTypeOf(endpoint: Endpoint): TypeExpr {
   if (endpoint.streamResponse) return flagReturnTypes(endpoint).either;
-  const data = dataType(endpoint, endpoint.response);
+  const body = dataType(endpoint, endpoint.response);
+  // a second 2xx without a body (`emptyStatus`, Spotify's 204) resolves to undefined
+  const data =
+    endpoint.response.emptyStatus !== undefined ? union([body, keyword("undefined")]) : body;
   // A conditional GET's 304 is a result too (conditional.ts).
   const notModified = runtimeType("client/conditional.ts", "NotModified");
   return apiPromise(endpoint, endpoint.response.notModified ? union([data, notModified]) : data);

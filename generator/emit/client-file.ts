@@ -91,6 +91,7 @@ function descriptorArgs(model: ApiModel, endpoint: Endpoint): Expr[] {
     trailing: trailing.length ? trailing.map((p) => p.name) : undefined,
     args: argNames(endpoint),
     documentedResponse: endpoint.response.body !== undefined,
+    emptyStatus: endpoint.response.emptyStatus,
     ...paramsSpec(endpoint),
     ...descriptorBodyEntries(endpoint),
     paging: pagingEntry(endpoint),

@@ -1498,6 +1498,20 @@ function eventStreamOf(
   };
 }
 
+/**
+ * Whether a 2xx `status` after the success one answers without a body where the success has
+ * one: the success's `emptyStatus` then (set on `out.response`, the first such only).
+ */
+function emptyAlternative(out: JsonObject, status: string, response: JsonObject): boolean {
+  const success = out.response;
+  if (!/^2\d\d$/.test(status) || !isObject(success) || success.body === undefined) return false;
+  if (success.emptyStatus !== undefined || success.streamResponse !== undefined) return false;
+  const content = response.content;
+  if (isObject(content) && Object.keys(content).length > 0) return false;
+  success.emptyStatus = Number(status);
+  return true;
+}
+
 /** The first success response with its body and headers; error statuses as the endpoint's errors. */
 function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
   const responses = isObject(op.responses) ? op.responses : {};
@@ -1529,6 +1543,8 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
           "the error body's schema: not the API's error body (errors.body), and the format has one",
         );
       errors.push(error);
+    } else if (emptyAlternative(out, status, response)) {
+      // Spotify's 204 when nothing plays, GitHub's 204 beside a 201: the call's undefined
     } else if (status !== "304" || !answersNotModified(op, out))
       note(ctx, out, responseAt, `response ${status}`);
   }

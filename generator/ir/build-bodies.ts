@@ -175,8 +175,40 @@ export function responseOf(
     headers,
     ...(stream ? { stream } : {}),
     ...(data.notModified === true ? { notModified: true as const } : {}),
+    ...emptyStatusOf(ctx, file, at, data, status, body),
     docs: ctx.docs(file, at, data),
   };
+}
+
+/**
+ * The second 2xx a response's endpoint answers with no body (`emptyStatus`), checked: another
+ * status than the body's, beside a JSON body (a body-less answer needs no second status).
+ */
+function emptyStatusOf(
+  ctx: BuildContext,
+  file: SpecFile,
+  at: DataPath,
+  data: Record<string, unknown>,
+  status: number,
+  body: TypeNode | undefined,
+): { emptyStatus?: number } {
+  const empty = data.emptyStatus;
+  if (typeof empty !== "number") return {};
+  const problem =
+    empty === status
+      ? `is the status of the body (${status}); name the other one`
+      : body === undefined
+        ? "is beside no body: a response without one is empty already"
+        : undefined;
+  if (problem) {
+    ctx.bag.report(
+      "response-empty-status",
+      { status: empty, problem },
+      file.locate([...at, "emptyStatus"]),
+    );
+    return {};
+  }
+  return { emptyStatus: empty };
 }
 
 /**

@@ -510,6 +510,8 @@ export interface EndpointResponse {
    * call resolves to a `NotModified` on a 304 instead of throwing.
    */
   notModified?: true;
+  /** A second 2xx answered with no body instead (Spotify's 204): the call resolves to undefined. */
+  emptyStatus?: number;
   docs: Docs;
 }
 

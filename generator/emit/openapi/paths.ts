@@ -24,6 +24,7 @@ import {
   fixedHeaderParameter,
   hostServers,
   notModifiedResponse,
+  emptyResponse,
   requestHeaderRefs,
 } from "./requests.ts";
 import { securityOf } from "./security.ts";
@@ -75,6 +76,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
       [String(endpoint.response.status)]: successResponseOf(model, endpoint),
       ...flagStreamResponses(model, endpoint),
       ...notModifiedResponse(endpoint),
+      ...emptyResponse(endpoint),
       ...errorResponses(model, endpoint),
     },
     "x-testing-only": endpoint.testingOnly ? true : undefined,

@@ -118,6 +118,17 @@ export function conditionalParameters(endpoint: Endpoint): JsonObject[] {
 }
 
 /** The 304 answer of an endpoint that answers it, keyed by status; none otherwise. */
+/** The second 2xx an endpoint answers with no body (`response.emptyStatus`, Spotify's 204). */
+export function emptyResponse(endpoint: Endpoint): JsonObject {
+  const status = endpoint.response.emptyStatus;
+  if (status === undefined) return {};
+  return {
+    [String(status)]: obj({
+      description: "No body, instead of the success body (the call resolves to undefined).",
+    }),
+  };
+}
+
 export function notModifiedResponse(endpoint: Endpoint): JsonObject {
   if (!endpoint.response.notModified) return {};
   const header = (description: string) => obj({ description, schema: obj({ type: "string" }) });

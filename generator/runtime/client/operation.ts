@@ -66,6 +66,8 @@ export interface OperationSpec extends ParamsSpec {
   args?: readonly string[];
   /** Whether the spec shows the success body: then an empty or non-JSON one is an error. */
   documentedResponse: boolean;
+  /** A 2xx the spec says comes with no body instead (Spotify's 204): undefined then. */
+  emptyStatus?: number;
   /** How the body is sent; absent: as JSON. */
   body?: BodyEncoding;
   /** What the success body is; absent: JSON. */

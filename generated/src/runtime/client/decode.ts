@@ -19,6 +19,8 @@ export interface DecodeSpec {
   id: string;
   response?: ResponseKind;
   documentedResponse: boolean;
+  /** A 2xx that comes with no body instead of the documented one: undefined, not an error. */
+  emptyStatus?: number;
   responseHeaders?: Readonly<Record<string, HeaderParse>>;
   /**
    * `declaredHeaders`, passed beside the descriptor by the endpoints that declare response
@@ -42,7 +44,7 @@ export interface Success {
 function parseJson(op: DecodeSpec, status: number, text: string): unknown {
   const fail = (what: string) => new ResponseParseError(op.id, status, what);
   if (!text.trim()) {
-    if (op.documentedResponse) throw fail("an empty body");
+    if (op.documentedResponse && status !== op.emptyStatus) throw fail("an empty body");
     return undefined;
   }
   try {
