@@ -85,23 +85,7 @@ describe("--scaffold-handlers", () => {
     ["TypeScript 6", typescript6],
     ["TypeScript 7", typescript7],
   ])("type-checks strict with %s", (_name, tsc) => {
-    const compilerOptions = {
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUnusedParameters: true,
-      noUnusedLocals: true,
-      noEmit: true,
-      target: "ES2022",
-      lib: ["ES2022", "DOM"],
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
-      types: [],
-    };
-    writeFileSync(
-      join(folder, "tsconfig.json"),
-      JSON.stringify({ compilerOptions, files: ["fresh.ts"] }),
-    );
-    writeFileSync(join(folder, "package.json"), '{ "type": "module" }\n');
+    writeStrictProject(folder, "fresh.ts");
     const run = runTypeScript(tsc, ["-p", join(folder, "tsconfig.json")], { cwd: folder });
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
@@ -171,8 +155,8 @@ function checkHandlers6(dir: string): TscRun {
   }
 }
 
-/** Strict options (unused parameters and locals included) for `dir`'s handlers.ts, as a module. */
-function writeStrictProject(dir: string): void {
+/** Strict options (unused parameters and locals included) for `dir`'s `file`, as a module. */
+function writeStrictProject(dir: string, file = "handlers.ts"): void {
   const compilerOptions = {
     strict: true,
     exactOptionalPropertyTypes: true,
@@ -185,10 +169,7 @@ function writeStrictProject(dir: string): void {
     moduleResolution: "NodeNext",
     types: [],
   };
-  writeFileSync(
-    join(dir, "tsconfig.json"),
-    JSON.stringify({ compilerOptions, files: ["handlers.ts"] }),
-  );
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: [file] }));
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
 }
 
