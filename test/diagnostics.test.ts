@@ -139,7 +139,7 @@ const cases: BrokenCase[] = [
       "errors.codeField naming no field of the error body, and errors.messageField a boolean one",
     expected: [
       "test/fixtures/broken/errors-field/api.yaml:9:14 - error errors-field: errors.codeField error.kind is not a field of error (in the error body ErrorResponse)",
-      "test/fixtures/broken/errors-field/api.yaml:10:17 - error errors-field: errors.messageField error.retryable is no string field (in the error body ErrorResponse)",
+      "test/fixtures/broken/errors-field/api.yaml:10:17 - error errors-field: errors.messageField error.retryable is no string (or list of strings) field (in the error body ErrorResponse)",
     ],
   },
   {

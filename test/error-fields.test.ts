@@ -166,3 +166,24 @@ describe("the error's message", () => {
     );
   });
 });
+
+describe("a message field that is a list of texts (Jira's errorMessages)", () => {
+  it("is the error's message, its texts joined", async () => {
+    const { withErrorFields } = await import("../generator/runtime/client/response.ts");
+    const details = {
+      status: 400,
+      endpointId: "issues.create",
+      message: "HTTP 400",
+      errors: [],
+      body: { errorMessages: ["Field 'priority' cannot be set.", "Summary is required."] },
+      headers: new Headers(),
+    };
+    expect(withErrorFields(details, undefined, ["errorMessages"])).toMatchObject({
+      message: "Field 'priority' cannot be set.; Summary is required.",
+      serverMessage: "Field 'priority' cannot be set.; Summary is required.",
+    });
+    expect(
+      withErrorFields({ ...details, body: { errorMessages: [] } }, undefined, ["errorMessages"]),
+    ).toMatchObject({ message: "HTTP 400" });
+  });
+});

@@ -127,6 +127,12 @@ describe("error bodies of the stand-in", () => {
       "  TextError:\n    fields:\n      code: { type: string, required: true, example: meeting_not_found }\n      message: { type: string, required: true }",
       { code: "unauthorized", message: expect.any(String) },
     ],
+    [
+      "Jira's: the messages where the spec places them, a list of texts (errorMessages)",
+      "  body: JiraError\n  messageField: errorMessages",
+      '  JiraError:\n    fields:\n      errorMessages: { type: "string[]", required: true }\n      errors: map<string>',
+      { errorMessages: [expect.any(String)] },
+    ],
   ])("%s", (_, errors, types, want) => {
     const model = modelWith(errors, types);
     const { table } = buildStandIn(model);

@@ -23,6 +23,10 @@ const givesText = (node: TypeNode) =>
   (node.kind === "enum" && node.values.every((v) => typeof v === "string")) ||
   (node.kind === "literal" && typeof node.value === "string");
 
+/** Whether a field type gives messages: a text, or a list of texts (Jira's `errorMessages`). */
+const givesMessages = (node: TypeNode, types: ReadonlyMap<string, NamedType>) =>
+  givesText(node) || (node.kind === "array" && givesText(resolveType(node.items, types)));
+
 /** The checked paths of the section's `codeField` and `messageField`. */
 export function errorFieldsOf(
   ctx: BuildContext,
@@ -43,7 +47,7 @@ export function errorFieldsOf(
           ? found
           : fits(resolveType(found, byName))
             ? undefined
-            : `is no ${key === "codeField" ? "string or number" : "string"} field`;
+            : `is no ${key === "codeField" ? "string or number" : "string (or list of strings)"} field`;
       if (problem) {
         ctx.bag.report(
           "errors-field",
@@ -56,7 +60,7 @@ export function errorFieldsOf(
     return path;
   };
   const codeField = fieldOf("codeField", givesCode);
-  const messageField = fieldOf("messageField", givesText);
+  const messageField = fieldOf("messageField", (node) => givesMessages(node, byName));
   return {
     ...(codeField ? { codeField } : {}),
     ...(messageField ? { messageField } : {}),

@@ -74,10 +74,14 @@ export function errorTemplateOf(
       if (resolved(field.type, types).kind === "object") continue;
     }
     const slot = placedSlot(placed, path) ?? slotOf(field.name, resolved(field.type, types));
-    const template: ErrorTemplate | undefined = slot
-      ? { slot, ...(field.required ? fallbackOf(slot, field, types) : {}) }
-      : (errorTemplateOf(field.type, types, placed, depth + 1, path) ??
-        (field.required ? { fixed: madeUp(field.type, types, field.name) } : undefined));
+    // a list of messages where the spec places the message (Jira's `errorMessages`): one each
+    const listed = slot === "message" && resolved(field.type, types).kind === "array";
+    const template: ErrorTemplate | undefined = listed
+      ? { list: { slot: "message" } }
+      : slot
+        ? { slot, ...(field.required ? fallbackOf(slot, field, types) : {}) }
+        : (errorTemplateOf(field.type, types, placed, depth + 1, path) ??
+          (field.required ? { fixed: madeUp(field.type, types, field.name) } : undefined));
     if (template) fields.push([field.name, template]);
   }
   // Constant parts (`result: { success: false }`) are kept. A body no part of a refusal fills

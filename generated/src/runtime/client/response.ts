@@ -141,7 +141,8 @@ function dig(body: unknown, path: readonly string[]): unknown {
 /**
  * The details of an error response whose code and message the spec places elsewhere than the
  * usual fields (`errors.codeField`, `errors.messageField`: Anthropic's `error.type`, Slack's
- * `error`): taken from there when the body gives them, else left as `detailsOf` read them.
+ * `error`, Jira's list `errorMessages`): taken from there when the body gives them, else left
+ * as `detailsOf` read them.
  * The generated error class calls it, so a package without those fields leaves it out.
  */
 export function withErrorFields(
@@ -151,7 +152,9 @@ export function withErrorFields(
 ): ApiErrorDetails {
   const code = codeField && codeOf(dig(details.body, codeField));
   const said = messageField && dig(details.body, messageField);
-  const message = typeof said === "string" ? oneLine(said) : "";
+  // a list of messages (Jira's `errorMessages`) is said as one, its texts joined
+  const texts = Array.isArray(said) ? said.filter((m) => typeof m === "string") : [said];
+  const message = texts.every((m) => typeof m === "string") ? oneLine(texts.join("; ")) : "";
   return {
     ...details,
     ...(code !== undefined ? { code } : {}),
