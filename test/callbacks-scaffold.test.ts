@@ -308,21 +308,7 @@ describe("--scaffold-handlers for declared delivery headers (test/fixtures/featu
           '  const attempt: number | undefined = _ctx.deliveryHeaders["X-Attempt"];\n  void [attempt, _payload.amount];\n};',
         ),
       );
-      const compilerOptions = {
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        noEmit: true,
-        target: "ES2022",
-        lib: ["ES2022", "DOM"],
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        types: [],
-      };
-      writeFileSync(
-        join(dir, "tsconfig.json"),
-        JSON.stringify({ compilerOptions, files: ["handlers.ts"] }),
-      );
-      writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+      writeStrictProject(dir);
       const check = checkHandlers6(dir);
       expect(check.stdout + check.stderr).toBe("");
       expect(check.status).toBe(0);

@@ -77,6 +77,8 @@ describe("validation runtime", () => {
     ["MM-DD-YYYY", "12-31-2026", "2026-12-31"],
     ["YYYY-MM", "2027-09", "2027-13"],
     ["date-time", "2026-11-21T10:00:00Z", "21/11/2026"],
+    // fractions past milliseconds (Twitch's nanoseconds), read the same on every runtime
+    ["date-time", "2023-07-19T10:11:12.123456789Z", "2023-07-19T10:11:12.123456789"],
     ["date", "2024-02-29", "2023-02-29"],
     ["date", "2000-02-29", "1900-02-29"],
     ["date", "2026-12-31", "2026-04-31"],

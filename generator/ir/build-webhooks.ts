@@ -10,7 +10,7 @@ import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import type { OperationBuilder } from "./build-operations.ts";
 import type { TypeBuilder } from "./build-types.ts";
 import { pascalCase } from "./casing.ts";
-import { answersAsText, objectFieldsOf, resolveType, type TypeLookup } from "./callback-routing.ts";
+import { answersAsText, fieldPathEnd, resolveType, type TypeLookup } from "./callback-routing.ts";
 import type { Decl } from "./merge.ts";
 import { headerParse } from "./build-bodies.ts";
 import type {
@@ -178,22 +178,15 @@ function fieldProblem(
   event: string,
   types: TypeLookup,
 ): string | undefined {
-  // a path (`event.event_type`) is walked a field at a time, through objects
-  let node = payload;
-  const walked: string[] = [];
-  for (const name of field.split(".")) {
-    const resolved = resolveType(node, types);
-    // a union's members may each hold it (Twitch's `event` differs by subscription type)
-    if (resolved.kind === "unknown" || resolved.kind === "union") return undefined;
-    const fields = objectFieldsOf(node, types);
-    const at = walked.length ? `its payload's ${walked.join(".")}` : "its payload";
-    if (!fields) return `${at} is not an object, so it has no field ${name}`;
-    const declared = fields.find((f) => f.name === name);
-    if (!declared) return undefined;
-    node = declared.type;
-    walked.push(name);
+  // a path (`event.event_type`) is walked a field at a time, through objects; a union on the
+  // way may hold it in each member (Twitch's `event` differs by subscription type), and a
+  // payload that does not declare it is not told what to hold
+  const end = fieldPathEnd(payload, field.split("."), types);
+  if ("notObject" in end) {
+    const at = end.notObject.length ? `its payload's ${end.notObject.join(".")}` : "its payload";
+    return `${at} is not an object, so it has no field ${field.split(".")[end.notObject.length]}`;
   }
-  return valueProblem(node, field, event, types);
+  return "found" in end ? valueProblem(end.found, field, event, types) : undefined;
 }
 
 /** Why a field of type `node` cannot hold the string `event`, or `undefined` when it can. */

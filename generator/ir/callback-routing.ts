@@ -194,7 +194,8 @@ export function checkDeliveryIdPlaces(
 ): void {
   const wrong = new Map<Credential, { what: string[]; bodies: string[] }>();
   const checkField = (what: string, credential: Credential, body: TypeNode) => {
-    if (hasFieldPath(body, credential.deliveryId!.name, types)) return;
+    // a body that is no object (or a union) is not told what it holds
+    if (!("missing" in fieldPathEnd(body, credential.deliveryId!.name.split("."), types))) return;
     const seen = wrong.get(credential) ?? { what: [], bodies: [] };
     seen.what.push(what);
     seen.bodies.push(body.kind === "ref" ? body.name : "the body");
@@ -235,19 +236,36 @@ const listText = (items: readonly string[]): string =>
   items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 
 /**
- * Whether a body of type `node` can hold a field at `path` (`id`, `event.id`): each step an
- * object that declares it; a union or an unknown type on the way may (not checked further).
+ * Where a path of field names leads in a type (`event.event_type`): the type of the field it
+ * names; the steps walked before one that no object there declares (`missing`) or before one
+ * into a value that is no object (`notObject`); or `open` where a union, an unknown type or a
+ * type parameter on the way may hold it (its members are not walked).
  */
-function hasFieldPath(node: TypeNode, path: string, types: TypeLookup): boolean {
+export type FieldPathEnd =
+  | { found: TypeNode }
+  | { missing: readonly string[] }
+  | { notObject: readonly string[] }
+  | { open: true };
+
+/** Walks `path` through the objects of `node` (FieldPathEnd says what it gives). */
+export function fieldPathEnd(
+  node: TypeNode,
+  path: readonly string[],
+  types: TypeLookup,
+): FieldPathEnd {
   let current = node;
-  for (const name of path.split(".")) {
+  const walked: string[] = [];
+  for (const name of path) {
     const resolved = resolveType(current, types);
-    if (resolved.kind !== "object") return true;
+    if (resolved.kind === "unknown" || resolved.kind === "union" || resolved.kind === "param")
+      return { open: true };
+    if (resolved.kind !== "object") return { notObject: walked };
     const field = resolved.fields.find((f) => f.name === name);
-    if (!field) return false;
+    if (!field) return { missing: walked };
     current = field.type;
+    walked.push(name);
   }
-  return true;
+  return { found: current };
 }
 
 /**

@@ -122,7 +122,7 @@ export const clientModuleValues: ReadonlySet<string> = new Set(
   // runtime/client/*.ts, validate.ts, validator-data.ts, unions.ts
   (
     "anything array backoffMs baseAddress basicToken binary boolean bounded callArgs check " +
-    "child dateFormat dateTimeFormat declaredHeaders describe discard endpoint endpointOf errorDetails " +
+    "child dateFormat dateTimeFormat dateTimeMs declaredHeaders describe discard endpoint endpointOf errorDetails " +
     "fail formBody formats fromData group isBinaryData isPlainObject isRetryableStatus literal " +
     "lowerKeys map maxAttempts maxDepth maxIssues monthDayYearFormat neverReachedServer " +
     "nullable number object oneOf openStream operation pagedEndpoint paginate pathOf " +
