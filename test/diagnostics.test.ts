@@ -1106,6 +1106,22 @@ const cases: BrokenCase[] = [
       'test/fixtures/broken/api-header-invalid/api.yaml:10:20 - error schema-bad-name: value "a\\nb" is not a header value (tab, space, visible ASCII and U+0080-U+00FF: no line break, control character or character above U+00FF)',
     ],
   },
+  {
+    name: "oauth-credentials",
+    defect:
+      "OAuth credentials with keys of other kinds, a token URL that is no https: URL, no flows, no provider URL; a scope no flow grants, scopes of an API key, scopes on a callback",
+    expected: [
+      "test/fixtures/broken/oauth-credentials/api.yaml:9:5 - error credential-key-misplaced: header does not belong on credential oauth (`in: oauth2`): its token is always sent as `Authorization: Bearer <token>`",
+      'test/fixtures/broken/oauth-credentials/api.yaml:12:19 - error credential-url-invalid: tokenUrl "ftp://auth.example.com/token" is not an https: or http: URL, nor a path relative to the base URL',
+      "test/fixtures/broken/oauth-credentials/api.yaml:15:9 - error credential-flows-missing: credential noFlows is `in: oauth2` but lists no flows (`flows:`, e.g. `clientCredentials: { tokenUrl, scopes }`)",
+      "test/fixtures/broken/oauth-credentials/api.yaml:17:9 - error credential-url-missing: credential provider is `in: openIdConnect` but names no discovery document (`url:`, the provider's .well-known/openid-configuration)",
+      "test/fixtures/broken/oauth-credentials/api.yaml:18:5 - error credential-key-misplaced: flows does not belong on credential provider (`in: openIdConnect`): an OpenID Connect provider's flows are in its discovery document (`url`)",
+      "test/fixtures/broken/oauth-credentials/api.yaml:22:5 - error credential-key-misplaced: url does not belong on credential key (`in: header`): url belongs to an `in: openIdConnect` credential",
+      "test/fixtures/broken/oauth-credentials/api.yaml:28:42 - error auth-scope-unknown: scope orders:raed is granted by no flow of credential oauth; did you mean orders:read?",
+      "test/fixtures/broken/oauth-credentials/api.yaml:28:77 - error auth-scopes-misplaced: scopes are asked of credential key, but it is no `in: oauth2` or `in: openIdConnect` credential",
+      "test/fixtures/broken/oauth-credentials/api.yaml:35:33 - error auth-scopes-misplaced: scopes are asked of credential oauth, but a call to the user's server carries no token of theirs",
+    ],
+  },
 ];
 
 /**

@@ -294,6 +294,7 @@ export const features = [
   "operations",
   "multi-file",
   "params-and-credentials",
+  "oauth",
   "typed-webhooks",
   "typed-webhooks-field",
   "standard-webhooks",

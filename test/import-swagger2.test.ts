@@ -350,8 +350,20 @@ describe("a Swagger 2.0 document by both routes", () => {
     expect(api.api.undocumented).toBe(
       "collectionFormat tsv (import: #/paths/~1books/get/parameters/3/collectionFormat)",
     );
-    expect(api.credentials.oauth.undocumented).toMatch(
-      /\(import: #\/securityDefinitions\/oauth\)$/,
+    // an OAuth 2 flow under its OpenAPI 3 name, carried whole; one without the URL it needs is noted
+    expect(api.credentials.oauth).toEqual({
+      in: "oauth2",
+      flows: {
+        authorizationCode: {
+          authorizationUrl: "https://shelf.example.com/auth",
+          tokenUrl: "https://shelf.example.com/token",
+          scopes: { read: "Read the shelf" },
+        },
+      },
+    });
+    expect(api.credentials.legacy).toMatchObject({ in: "header", scheme: "Bearer" });
+    expect(api.credentials.legacy.undocumented[0]).toBe(
+      "OAuth flow implicit without authorizationUrl; left out (import: #/securityDefinitions/legacy/flows/implicit)",
     );
     // a calendar date is a format of the spec's own, kept
     expect(read("types/books.yaml").types.Book.fields.published).toMatchObject({ format: "date" });
@@ -373,7 +385,9 @@ describe("a Swagger 2.0 document by both routes", () => {
         "m",
       );
     expect(gaps.stdout).toMatch(at("collectionFormat: tsv", "collectionFormat tsv"));
-    expect(gaps.stdout).toMatch(at("type: oauth2", "oauth2 security scheme"));
+    expect(gaps.stdout).toMatch(
+      at("type: oauth2\n    flow: implicit", "oauth2 security scheme without a usable flow"),
+    );
   });
 
   it("generates a package whose client takes the body, the file and the form", async () => {

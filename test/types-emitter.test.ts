@@ -368,6 +368,7 @@ describe("direct facts of the emitted types", () => {
       operations: 19, // 18 notes, plus the `unspecified` response body of files.download
       "multi-file": 1,
       "params-and-credentials": 0,
+      oauth: 0,
       "typed-webhooks": 0,
       "typed-webhooks-field": 1, // customer.deleted's note
       "standard-webhooks": 0,

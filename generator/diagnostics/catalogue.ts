@@ -376,6 +376,32 @@ export const catalogue = {
     severity: "error",
     message: "credential {name} is sent `in: {placement}` but names no header",
   },
+  "credential-key-misplaced": {
+    severity: "error",
+    message: "{key} does not belong on credential {name} (`in: {placement}`): {why}",
+  },
+  "credential-flows-missing": {
+    severity: "error",
+    message:
+      "credential {name} is `in: oauth2` but lists no flows (`flows:`, e.g. `clientCredentials: { tokenUrl, scopes }`)",
+  },
+  "credential-url-missing": {
+    severity: "error",
+    message:
+      "credential {name} is `in: openIdConnect` but names no discovery document (`url:`, the provider's .well-known/openid-configuration)",
+  },
+  "credential-url-invalid": {
+    severity: "error",
+    message: "{key} {value} is not an https: or http: URL, nor a path relative to the base URL",
+  },
+  "auth-scopes-misplaced": {
+    severity: "error",
+    message: "scopes are asked of credential {name}, but {why}",
+  },
+  "auth-scope-unknown": {
+    severity: "error",
+    message: "scope {scope} is granted by no flow of credential {name}{hint}",
+  },
   "credential-name-missing": {
     severity: "error",
     message: "credential {name} is sent `in: query` but names no query parameter (`name:`)",

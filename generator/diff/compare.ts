@@ -9,6 +9,7 @@ import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
 import { diffExpand } from "./expand.ts";
 import { diffPagination } from "./pagination.ts";
+import { diffOAuth } from "./oauth.ts";
 import { diffSigning } from "./signing.ts";
 import { diffRequests } from "./requests.ts";
 import { diffStatuses } from "./statuses.ts";
@@ -476,6 +477,7 @@ export function compareModels(before: ApiModel, after: ApiModel): Change[] {
   diffExpand(out, before, after);
   diffWebhooks(sinkOf(out, positionUsage("callback-body")), before, after);
   diffSigning(sinkOf(out, positionUsage("callback-body")), before, after);
+  diffOAuth(sinkOf(out, positionUsage("endpoint-param")), before, after);
   diffRequests(sinkOf(out, positionUsage("endpoint-param")), before, after);
   diffTypes(out, before, after);
   diffErrorCodes(out, before, after);

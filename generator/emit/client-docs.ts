@@ -2,6 +2,7 @@
  * JSDoc of a generated client method: HTTP method and path, the credentials it sends, its
  * rules, its error responses, its parameters and every gap of the endpoint.
  */
+import { scopesAsked } from "../ir/build-oauth.ts";
 import { refText } from "../ir/generics.ts";
 import type { ApiModel, Endpoint, ErrorResponse } from "../ir/model.ts";
 import { pagingDocLines } from "./client-pagination.ts";
@@ -106,7 +107,13 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
           : credential?.header
             ? `\`${credential.header}${credential.scheme ? `: ${credential.scheme} …` : ""}\` `
             : "";
-    const optional = endpoint.optionalAuth.includes(id) ? ", optional: sent when configured" : "";
+    const scopes = scopesAsked(endpoint.authScopes, id);
+    const optional = [
+      ...(scopes.length ? [`scopes ${scopes.map((s) => `\`${s}\``).join(", ")}`] : []),
+      ...(endpoint.optionalAuth.includes(id) ? ["optional: sent when configured"] : []),
+    ]
+      .map((part) => `, ${part}`)
+      .join("");
     return where
       ? `${where}(\`${id}\`${optional})`
       : `\`${id}\`${optional ? ` (${optional.slice(2)})` : ""}`;

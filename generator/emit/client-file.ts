@@ -41,6 +41,7 @@ import {
   optionsRef,
 } from "./client-core.ts";
 import { endpointDocLines } from "./client-docs.ts";
+import { clientCredentialsStatements } from "./client-oauth.ts";
 import { expandSignature, type Signature } from "./client-expand.ts";
 import { pagedEndpointMaker, pagedReturnType, pagingEntry } from "./client-pagination.ts";
 import { credentialSpec, inPath, paramsArgName, paramsSpec } from "./client-params.ts";
@@ -441,6 +442,7 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
       },
     },
     ...exportedRuntime(model),
+    ...clientCredentialsStatements(model),
     ...[endpointIdType(model)].flatMap((statement) => (statement ? [{ statement }] : [])),
     { statement: optionsInterface(model) },
     { statement: coreClass(model) },

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { hasClientCredentials } from "../ir/build-oauth.ts";
 import type { ApiModel, TypeNode } from "../ir/model.ts";
 import { childTypes } from "../ir/walk.ts";
 import type { EmitContext, EmittedFile } from "./context.ts";
@@ -16,7 +17,8 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
  * Runtime modules every package gets, by file name (`unions.ts` only a package whose model
  * has a union or an open event stream, `client/pagination.ts` only one with a paged endpoint,
  * `client/stream.ts` and the three files it reads with only one with a streaming endpoint, `client/conditional.ts` only one with
- * an endpoint that answers 304 Not Modified).
+ * an endpoint that answers 304 Not Modified, `client/oauth.ts` only one with an OAuth
+ * credential the client can fetch its own token for).
  */
 export const runtimeModules = [
   "validate.ts",
@@ -43,6 +45,7 @@ export const runtimeModules = [
   "client/stream-reader.ts",
   "client/stream.ts",
   "client/hooks.ts",
+  "client/oauth.ts",
   "client/features.ts",
   "client/core.ts",
   "client/browser.ts",
@@ -78,6 +81,7 @@ export const runtimeModules = [
   "testing/prefer.ts",
   "testing/expand.ts",
   "testing/paging.ts",
+  "testing/token.ts",
   "testing/core.ts",
   "testing/deliver.ts",
   "testing/stand-in.ts",
@@ -136,6 +140,7 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
     .filter((name) => !streamModules.has(name) || streams)
     .filter((name) => name !== "client/expand.ts" || expands)
     .filter((name) => name !== "client/conditional.ts" || conditional)
+    .filter((name) => name !== "client/oauth.ts" || hasClientCredentials(ctx.model))
     .map((name) => ({
       path: `src/runtime/${name}`,
       contents: `${banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,

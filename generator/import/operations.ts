@@ -3,6 +3,7 @@
  * from tags, parameters by where they travel, the request body by content type, the success
  * response with its headers, error statuses, and the credentials each operation sends.
  */
+import { isScopeToken, tokenSchemeNamed } from "./oauth.ts";
 import { fetchWrittenHeaders, headerToken } from "../ir/http-headers.ts";
 import { responseSchemaOf, streamTypes } from "./stream-items.ts";
 import { sendsDefaultText } from "../emit/openapi/parameters.ts";
@@ -502,8 +503,17 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
         listAt,
         `security requirement ${Object.keys(alternatives[i]!).join(" and ")}: both travel in the ${header} header, which a request sends once; read as alternatives`,
       );
-  const either = alternatives.length > 1 || shared.some((h) => h !== undefined);
-  if (either)
+  const sharing = shared.some((h) => h !== undefined);
+  // A scheme in every alternative is required (`[{key}, {key, token}]`: the key, and the token
+  // when the client has it, as apigen's own document writes an optional credential); any other
+  // is sent when the client has it. Exact for those two requirements, one within the other.
+  const inEvery = (scheme: string) =>
+    !optional && !sharing && alternatives.every((r) => Object.hasOwn(r, scheme));
+  const [first, second] = alternatives;
+  const nested =
+    alternatives.length === 1 ||
+    (alternatives.length === 2 && Object.keys(first!).every((s) => Object.hasOwn(second!, s)));
+  if (sharing || !nested)
     note(
       ctx,
       out,
@@ -512,14 +522,63 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
     );
   const seen = new Map<string, JsonValue>();
   for (const requirement of alternatives)
-    for (const [scheme, scopes] of Object.entries(requirement)) {
-      if (Array.isArray(scopes) && scopes.length)
-        note(ctx, out, listAt, `scopes of ${scheme}: ${scopes.join(", ")}`);
+    for (const scheme of Object.keys(requirement)) {
       const credential = credentialId(ctx, scheme);
-      if (!seen.has(credential))
-        seen.set(credential, optional || either ? { credential, optional: true } : credential);
+      if (seen.has(credential)) continue;
+      const scopes = requiredScopes(ctx, out, listAt, scheme, alternatives);
+      const sentWhenHeld = !inEvery(scheme);
+      seen.set(
+        credential,
+        scopes.length || sentWhenHeld
+          ? {
+              credential,
+              ...(sentWhenHeld ? { optional: true } : {}),
+              ...(scopes.length ? { scopes } : {}),
+            }
+          : credential,
+      );
     }
   return [...seen.values()];
+}
+
+/**
+ * The scopes a scheme's token needs for an operation: those every requirement naming it asks
+ * (requirements are alternatives, a requirement's scopes are all needed). Alternatives that
+ * differ, scopes no flow grants, and scopes of a scheme that is no token are noted.
+ */
+function requiredScopes(
+  ctx: ImportContext,
+  out: JsonObject,
+  listAt: Pointer,
+  scheme: string,
+  alternatives: readonly JsonObject[],
+): string[] {
+  const asked = alternatives
+    .filter((r) => Object.hasOwn(r, scheme))
+    .map((r) => (Array.isArray(r[scheme]) ? (r[scheme] as JsonValue[]) : []).map(String));
+  const all = [...new Set(asked.flat())];
+  if (all.length === 0) return [];
+  const token = tokenSchemeNamed(ctx, scheme);
+  if (!token?.credential) {
+    note(ctx, out, listAt, `scopes of ${scheme}: ${all.join(", ")}`);
+    return [];
+  }
+  if (asked.length > 1 && asked.some((list) => list.join(" ") !== asked[0]!.join(" ")))
+    note(
+      ctx,
+      out,
+      listAt,
+      `alternative scopes of ${scheme}: ${asked.map((list) => list.join(" ") || "none").join(" | ")}; those all of them ask are kept`,
+    );
+  const kept: string[] = [];
+  for (const scope of all.filter((scope) => asked.every((list) => list.includes(scope)))) {
+    if (!isScopeToken(scope))
+      note(ctx, out, listAt, `scope ${JSON.stringify(scope)} of ${scheme} is no scope token`);
+    else if (token.granted && !token.granted.has(scope))
+      note(ctx, out, listAt, `scope ${scope} of ${scheme} is granted by none of its flows`);
+    else kept.push(scope);
+  }
+  return kept;
 }
 
 /** The header two of a requirement's schemes both travel in, if any (`authorization`). */

@@ -2,6 +2,7 @@
  * The document-wide sections of an imported spec: `api` from `info`, `environments` from
  * `servers`, `credentials` from `components.securitySchemes`.
  */
+import { tokenSchemeNamed } from "./oauth.ts";
 import { pascalCase } from "../ir/casing.ts";
 import {
   componentsOf,
@@ -286,7 +287,7 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
 
 /**
  * `credentials`: API keys in a header or the query, HTTP bearer and basic; OAuth2 and OpenID
- * as bearer tokens. A scheme the client cannot send (`noCredentialReason`: mutualTLS, a header
+ * Connect as token credentials with their flows or provider (oauth.ts). A scheme the client cannot send (`noCredentialReason`: mutualTLS, a header
  * name no request can send) is none; it is a gap on `api`, at the scheme.
  */
 export function credentialsSection(ctx: ImportContext, api: JsonObject): JsonObject | undefined {
@@ -327,13 +328,18 @@ export function credentialsSection(ctx: ImportContext, api: JsonObject): JsonObj
         scheme: httpScheme.toLowerCase() === "bearer" ? "Bearer" : httpScheme,
       });
     } else {
-      Object.assign(credential, { in: "header", header: "Authorization", scheme: "Bearer" });
-      note(
-        ctx,
-        credential,
-        at,
-        `${type ?? "unknown"} security scheme; its token is sent as a bearer token, how it is obtained is not carried`,
-      );
+      const token = tokenSchemeNamed(ctx, name);
+      for (const { at: where, text } of token?.notes ?? []) note(ctx, credential, where, text);
+      if (token?.credential) Object.assign(credential, token.credential);
+      else {
+        Object.assign(credential, { in: "header", header: "Authorization", scheme: "Bearer" });
+        note(
+          ctx,
+          credential,
+          at,
+          `${type ?? "unknown"} security scheme${token ? " without a usable flow or provider" : ""}; its token is sent as a bearer token, how it is obtained is not carried`,
+        );
+      }
     }
     out[credentialId(ctx, name)] = credential;
   }

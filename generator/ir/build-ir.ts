@@ -9,6 +9,7 @@ import { BuildContext, stringList } from "./build-context.ts";
 import { checkErrorCodeType, errorFieldsOf } from "./build-error-fields.ts";
 import { checkDeliveryIdPlaces, warnUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
+import { tokenCredentialOf } from "./build-oauth.ts";
 import { signingOf } from "./build-signing.ts";
 import { checkAuthHeaders } from "./check-auth-headers.ts";
 import { checkParamShapes } from "./check-param-shapes.ts";
@@ -88,7 +89,7 @@ export function buildModel(
   checkVersionScopes(merged, versions, ctx);
   const versioning = versioningOf(ctx, merged.versioning, versions, merged.versions);
   const operations = new OperationBuilder(ctx, types, {
-    credentials: new Set(credentials.map((c) => c.id)),
+    credentials: new Map(credentials.map((c) => [c.id, c])),
     versions,
     versioning: versioning.scheme,
     errorResponses: responses,
@@ -267,7 +268,10 @@ function buildCredential(
   optionNames: ReadonlyMap<string, string>,
 ): Credential {
   const v = decl.value;
-  const placement = v.in as CredentialPlacement;
+  // an OAuth 2.0 or OpenID Connect token is a bearer token in Authorization (build-oauth.ts)
+  const placement = (
+    v.in === "oauth2" || v.in === "openIdConnect" ? "header" : v.in
+  ) as CredentialPlacement;
   if (placement === "query" && typeof v.name !== "string") {
     ctx.bag.report(
       "credential-name-missing",
@@ -275,8 +279,9 @@ function buildCredential(
       decl.file.locate([...decl.path, "in"]),
     );
   }
+  const token = tokenCredentialOf(decl, ctx);
   const headerless = placement === "none" || placement === "basic" || placement === "query";
-  if (!headerless && typeof v.header !== "string") {
+  if (!headerless && !token.header && typeof v.header !== "string") {
     ctx.bag.report(
       "credential-header-missing",
       { name: decl.name, placement },
@@ -291,6 +296,7 @@ function buildCredential(
     placement,
     ...(typeof v.header === "string" ? { header: v.header } : {}),
     ...(typeof v.scheme === "string" && placement !== "signature" ? { scheme: v.scheme } : {}),
+    ...token,
     ...(placement === "query" && typeof v.name === "string" ? { name: v.name } : {}),
     ...signed,
     ...(typeof v.usedBy === "string" ? { usedBy: v.usedBy } : {}),

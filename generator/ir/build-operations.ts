@@ -7,6 +7,7 @@ import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import { requestBodyOf, responseOf } from "./build-bodies.ts";
+import { authScopesOf } from "./build-oauth.ts";
 import { checkStreamResponse } from "./build-streams.ts";
 import { appliesTo, buildErrorResponse, compareErrorResponses } from "./build-errors.ts";
 import type { TypeBuilder } from "./build-types.ts";
@@ -15,6 +16,7 @@ import type { UnnamedCallback, UnnamedEndpoint } from "./names.ts";
 import type { Decl } from "./merge.ts";
 import type {
   ApiVersion,
+  Credential,
   Endpoint,
   ErrorResponse,
   HeaderSpec,
@@ -30,7 +32,7 @@ type Data = Record<string, unknown>;
 
 /** What operations are checked against. */
 export interface OperationScope {
-  credentials: ReadonlySet<string>;
+  credentials: ReadonlyMap<string, Credential>;
   versions: readonly ApiVersion[];
   /** By header, every endpoint is in every version: no path prefix to match, each version's errors apply. */
   versioning: Versioning["scheme"];
@@ -93,6 +95,7 @@ export class OperationBuilder {
       ...(version ? { version } : {}),
       auth: this.auth(file, path, v.auth),
       optionalAuth: optionalAuth(v.auth),
+      ...authScopes(this.scopes(file, path, v.auth, false)),
       headers: listed,
       params,
       ...(body
@@ -133,7 +136,7 @@ export class OperationBuilder {
       ...(typeof v.summary === "string" ? { summary: v.summary } : {}),
       method: v.method as HttpMethod,
       path: String(v.path),
-      auth: this.auth(file, path, v.auth),
+      auth: this.auth(file, path, v.auth, true),
       headers: headers(this.ctx, file, path, v.headers),
       params,
       ...typeAt("body"),
@@ -151,18 +154,25 @@ export class OperationBuilder {
    * Credential ids, each checked against the declared credentials. An entry is an id or
    * `{ credential, optional }`.
    */
-  auth(file: SpecFile, path: DataPath, value: unknown): string[] {
+  auth(file: SpecFile, path: DataPath, value: unknown, inbound = false): string[] {
+    // an inbound call's auth takes no scopes: reported here, where nothing else reads them
+    if (inbound) this.scopes(file, path, value, true);
     const ids = authEntries(value).map((entry) => entry.credential);
     ids.forEach((id, i) => {
       if (!this.scope.credentials.has(id)) {
         this.ctx.bag.report(
           "unknown-credential",
-          { name: id, hint: suggestion(id, this.scope.credentials) },
+          { name: id, hint: suggestion(id, this.scope.credentials.keys()) },
           file.locate([...path, "auth", i]),
         );
       }
     });
     return ids;
+  }
+
+  /** The OAuth scopes of `auth`'s entries, checked (none on a callback's: `inbound`). */
+  scopes(file: SpecFile, path: DataPath, value: unknown, inbound: boolean) {
+    return authScopesOf(this.ctx, this.scope.credentials, file, path, value, inbound);
   }
 
   /** One parameter, its placement, style and default checked against each other. */
@@ -363,6 +373,10 @@ const reservedHeaders = new Set([
   "authorization",
   ...fetchWrittenHeaders,
 ]);
+
+/** `authScopes` of an endpoint, when its auth asks for any. */
+const authScopes = (scopes: Record<string, string[]> | undefined) =>
+  scopes ? { authScopes: scopes } : {};
 
 /** The entries of `auth:`: plain ids, or `{ credential, optional }`. */
 function authEntries(value: unknown): { credential: string; optional: boolean }[] {

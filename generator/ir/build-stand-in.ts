@@ -13,6 +13,7 @@ import type {
   RouteParam,
   RouteResponse,
   RouteState,
+  TokenEndpoint,
   VersionHeader,
 } from "../runtime/testing/table.ts";
 import { expandableFieldAt, expandablePaths } from "./build-expand.ts";
@@ -35,6 +36,7 @@ import type {
   TypeNode,
 } from "./model.ts";
 import { buildTriggerEvents } from "./stand-in-events.ts";
+import { clientCredentialsFlow } from "./build-oauth.ts";
 import type { StandInModel } from "./stand-in-model.ts";
 import {
   credentialChecks,
@@ -420,6 +422,7 @@ export function buildStandIn(model: ApiModel): StandInModel {
       ...versionHeaderOf(model),
       // copies: the table is data of its own, never an alias of the trigger's events
       ...(events.events.length > 0 ? { events: structuredClone(events.events) } : {}),
+      ...tokenEndpointsOf(model),
     },
     events: events.events,
     eventTypes: events.types,
@@ -439,6 +442,17 @@ function basePathsOf(model: ApiModel): { basePaths?: string[] } {
   }
   const sorted = [...paths].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   return sorted.length ? { basePaths: sorted } : {};
+}
+
+/** The token endpoints of the credentials whose clientCredentials flow the stand-in serves. */
+function tokenEndpointsOf(model: ApiModel): { tokenEndpoints?: TokenEndpoint[] } {
+  const endpoints = model.credentials.flatMap((credential): TokenEndpoint[] => {
+    const flow = clientCredentialsFlow(credential);
+    if (!flow?.tokenUrl) return [];
+    const path = flow.tokenUrl.startsWith("/") ? flow.tokenUrl : new URL(flow.tokenUrl).pathname;
+    return [{ path, credential: credential.id, scopes: flow.scopes.map((s) => s.name) }];
+  });
+  return endpoints.length ? { tokenEndpoints: endpoints } : {};
 }
 
 /** The route table's shapes, with those the events reach when there are events. */

@@ -166,6 +166,36 @@ export interface GenericType {
  */
 export type CredentialPlacement = "header" | "basic" | "query" | "signature" | "none";
 
+/** The flows of OpenAPI's OAuth Flows Object, in the order the spec format and OpenAPI list them. */
+export const oauthFlowKinds = [
+  "clientCredentials",
+  "authorizationCode",
+  "implicit",
+  "password",
+  "deviceAuthorization",
+] as const;
+export type OAuthFlowKind = (typeof oauthFlowKinds)[number];
+
+/** One way of obtaining a token: the URLs it uses (as written: absolute, or relative to the base URL) and the scopes it grants. */
+export interface OAuthFlow {
+  kind: OAuthFlowKind;
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  refreshUrl?: string;
+  deviceAuthorizationUrl?: string;
+  /** Scope and what it allows, in the spec's order. */
+  scopes: { name: string; description: string }[];
+}
+
+/**
+ * How a bearer credential's token is obtained: OAuth 2.0 flows (`in: oauth2`), or an OpenID
+ * Connect provider's discovery document (`in: openIdConnect`). Either token travels as
+ * `Authorization: Bearer <token>`.
+ */
+export type TokenSource =
+  | { kind: "oauth2"; flows: OAuthFlow[] }
+  | { kind: "openIdConnect"; url: string };
+
 /**
  * Where a signed call carries the time it was signed (unix seconds): a header of its own, or
  * an item of the comma-separated signature header (`t` of `t=1700000000,v1=...`).
@@ -214,6 +244,8 @@ export interface Credential {
   deliveryId?: DeliveryIdPlace;
   /** Of an `in: signature` credential: its scheme (`hmac-sha256-base64` where the spec names none). */
   signing?: SignatureScheme;
+  /** Of an `in: oauth2` or `in: openIdConnect` credential (a bearer token in Authorization): where its token comes from. */
+  tokenSource?: TokenSource;
   usedBy?: string;
   rules: string[];
   docs: Docs;
@@ -361,6 +393,8 @@ export interface Endpoint {
   auth: string[];
   /** Those of `auth` sent when the client has them: the call works without them. */
   optionalAuth: string[];
+  /** The OAuth scopes a credential's token needs for this endpoint, by credential id (only credentials with scopes). */
+  authScopes?: Record<string, string[]>;
   headers: HeaderSpec[];
   params: Param[];
   /** Name of the generated interface of `params` (`TransactionsGetParams`), when there are any. */

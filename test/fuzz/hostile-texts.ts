@@ -135,6 +135,11 @@ export function slotKind(path: string): "text" | "name" | undefined {
   if (path === ".versioning.scheme") return "name";
   // The API's error body type (errors.body): a declared type's name, checked by the IR build.
   if (path === ".errors.body") return "name";
+  // OAuth: the scopes a flow grants and an endpoint asks, and where tokens come from (URLs),
+  // reach doc comments, the OpenAPI document and string literals of the client (issue 31).
+  if (path.includes(".authScopes.") || /\.tokenSource\.flows\[\]\.scopes\[\]\.name$/.test(path))
+    return "text";
+  if (/\.tokenSource\.(url|flows\[\]\.[a-zA-Z]+Url)$/.test(path)) return "text";
   const key = /\.([^.[\]]+)(\[\])?$/.exec(path)?.[1] ?? "";
   if (textKeys.has(key)) return "text";
   if (nameKeys.has(key)) return "name";

@@ -69,7 +69,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     operationId: endpoint.id,
     deprecated: endpoint.docs.deprecated ? true : undefined,
     servers: hostServers(model, endpoint),
-    security: securityOf(model, endpoint.auth, endpoint.optionalAuth),
+    security: securityOf(model, endpoint.auth, endpoint.optionalAuth, endpoint.authScopes),
     parameters: parameters.length ? parameters : undefined,
     requestBody: requestBodyOf(model, endpoint),
     responses: {

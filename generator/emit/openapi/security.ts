@@ -1,13 +1,16 @@
 /**
- * Credentials in OpenAPI terms: `components.securitySchemes` (a header credential with
+ * Credentials in OpenAPI terms: `components.securitySchemes` (an OAuth 2.0 or OpenID Connect
+ * credential is `oauth2` with its flows or `openIdConnect`; another header credential with
  * the scheme Bearer on `Authorization` is `http`/`bearer`; any other header credential is
  * an `apiKey` in that header), the `security` requirement of an operation (all of its
- * credentials in one requirement object: they are sent together), and the header
+ * credentials in one requirement object, with the scopes each token needs: they are sent
+ * together), and the header
  * parameter that carries an inbound signature. Credentials sent nowhere (`in: none`) are
  * listed in the root extension `x-credentials`, so their notes survive too.
  */
+import { scopesAsked } from "../../ir/build-oauth.ts";
 import { isDefaultSignatureScheme } from "../../ir/build-signing.ts";
-import type { ApiModel, Credential, SignatureScheme } from "../../ir/model.ts";
+import type { ApiModel, Credential, SignatureScheme, TokenSource } from "../../ir/model.ts";
 import { componentKey, notesOf, obj, rulesText, text, type JsonObject } from "./json.ts";
 
 /** What a credential becomes in the document. */
@@ -45,8 +48,9 @@ function schemeOf(credential: Credential): JsonObject {
   const common = { description: describe(credential) };
   const bearer =
     credential.header?.toLowerCase() === "authorization" && credential.scheme !== undefined;
-  const shape =
-    credential.placement === "basic"
+  const shape = credential.tokenSource
+    ? tokenScheme(credential.tokenSource)
+    : credential.placement === "basic"
       ? { type: "http", scheme: "basic" }
       : credential.placement === "query"
         ? { type: "apiKey", in: "query", name: credential.name! }
@@ -54,6 +58,22 @@ function schemeOf(credential: Credential): JsonObject {
           ? { type: "http", scheme: credential.scheme!.toLowerCase() }
           : { type: "apiKey", in: "header", name: credential.header! };
   return obj({ ...shape, ...common, "x-undocumented": notesOf(credential.docs) });
+}
+
+/** What the 3.1 document names OpenAPI 3.2's device flow: 3.1's Flows Object has no such key. */
+export const deviceFlowExtension = "x-apigen-device-authorization";
+
+/** An `oauth2` scheme with its flows (their URLs as the spec wrote them), or an `openIdConnect` one. */
+function tokenScheme(source: TokenSource): JsonObject {
+  if (source.kind === "openIdConnect")
+    return { type: "openIdConnect", openIdConnectUrl: source.url };
+  const flows: JsonObject = {};
+  for (const { kind, scopes, ...urls } of source.flows)
+    flows[kind === "deviceAuthorization" ? deviceFlowExtension : kind] = {
+      ...urls,
+      scopes: Object.fromEntries(scopes.map((s) => [s.name, s.description])),
+    };
+  return { type: "oauth2", flows };
 }
 
 /** `components.securitySchemes`, keyed by credential id. */
@@ -71,12 +91,15 @@ export function securityOf(
   model: ApiModel,
   auth: readonly string[],
   optional: readonly string[] = [],
+  scopes: Readonly<Record<string, readonly string[]>> = {},
 ): JsonObject[] {
   const schemes = auth.filter((id) => model.credentials.some((c) => c.id === id && isScheme(c)));
-  const all = schemes.length ? [Object.fromEntries(schemes.map((id) => [id, []]))] : [];
+  const requirement = (ids: readonly string[]) =>
+    Object.fromEntries(ids.map((id) => [id, [...scopesAsked(scopes, id)]]));
+  const all = schemes.length ? [requirement(schemes)] : [];
   const required = schemes.filter((id) => !optional.includes(id));
   if (required.length === schemes.length) return all;
-  return [Object.fromEntries(required.map((id) => [id, []])), ...all];
+  return [requirement(required), ...all];
 }
 
 /** The signature credentials among `auth`. */

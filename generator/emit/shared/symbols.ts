@@ -15,6 +15,7 @@ import type * as ClientCore from "../../runtime/client/core.ts";
 import type * as ClientErrors from "../../runtime/client/errors.ts";
 import type * as ClientFeatures from "../../runtime/client/features.ts";
 import type * as ClientHooks from "../../runtime/client/hooks.ts";
+import type * as ClientOAuth from "../../runtime/client/oauth.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
 import type * as ClientResponse from "../../runtime/client/response.ts";
 import type * as ClientResponseValidation from "../../runtime/client/response-validation.ts";
@@ -95,6 +96,7 @@ interface RuntimeModules {
   "client/errors.ts": typeof ClientErrors;
   "client/features.ts": typeof ClientFeatures;
   "client/hooks.ts": typeof ClientHooks;
+  "client/oauth.ts": typeof ClientOAuth;
   "client/pagination.ts": typeof ClientPagination;
   "client/response.ts": typeof ClientResponse;
   "client/response-validation.ts": typeof ClientResponseValidation;

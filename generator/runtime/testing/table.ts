@@ -214,6 +214,18 @@ export interface StandInTable {
   versionHeader?: VersionHeader;
   /** The callbacks and webhook events the service sends, which `standIn.deliver` sends (their shapes in `types`). */
   events?: DeliveryEvent[];
+  /** The token endpoints of OAuth credentials' clientCredentials flows, which the stand-in serves (token.ts). */
+  tokenEndpoints?: TokenEndpoint[];
+}
+
+/**
+ * Where an OAuth credential's clientCredentials flow asks for tokens: the path of its token
+ * URL (a relative one as it is, an absolute one's path), and the scopes the flow grants.
+ */
+export interface TokenEndpoint {
+  path: string;
+  credential: string;
+  scopes: string[];
 }
 
 /** The table as plain data: every route without its validators (what JSON can hold). */

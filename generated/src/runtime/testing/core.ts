@@ -24,7 +24,8 @@ import { paged } from "./paging.js";
 import { hashText, sample, seeded, token, type Random } from "./sample.js";
 import type { Shape } from "./shape.js";
 import type { StandInOptions } from "./stand-in.js";
-import type { Route, RouteResponse, StandInTable } from "./table.js";
+import type { Route, RouteResponse, StandInTable, TokenEndpoint } from "./table.js";
+import { tokenAnswer } from "./token.js";
 
 /** Everything one request is served with. */
 export interface Context {
@@ -353,6 +354,11 @@ export function createCore(ctx: Context): StandInCore {
     const { pathname, query } = parts;
     const answer = (a: OutboundResponse): Begun => ({ answer: done(method, pathname, a) });
     const routed = findRoute(table, method, pathname);
+    const tokenEndpoint =
+      "answer" in routed && method === "POST"
+        ? table.tokenEndpoints?.find((t) => t.path === pathname)
+        : undefined;
+    if (tokenEndpoint) return tokenRequest(tokenEndpoint, pathname, headers);
     if ("answer" in routed) return answer(routed.answer);
     // the spec's path: one answer for a resource whether or not the server's path came before it
     const { found, pathname: specPath } = routed;
@@ -386,6 +392,38 @@ export function createCore(ctx: Context): StandInCore {
       // the sender went away or its body broke off: there is no body to serve
       failed: () => refusal(400, "body: the request ended before its body did", false),
       timedOut: () => refusal(408, `body: took longer than ${timeoutMs} ms`, true),
+    };
+  };
+
+  /** A request to an OAuth token endpoint (token.ts), where no route of the spec is. */
+  const tokenRequest = (
+    endpoint: TokenEndpoint,
+    pathname: string,
+    headers: HeaderReader,
+  ): Begun => {
+    const refusal = (status: number, message: string) =>
+      done(
+        "POST",
+        pathname,
+        json(
+          status,
+          { error: "invalid_request", error_description: message },
+          { Connection: "close" },
+        ),
+      );
+    const tooLarge = () => refusal(413, `body: is larger than ${limit} bytes`);
+    if (announcesTooMuch(headers.get("content-length"), limit)) return { answer: tooLarge() };
+    const made = `standin_${token(seeded(hashText(endpoint.credential, ctx.seed)), 24)}`;
+    const keys = ctx.options.keys ?? {};
+    return {
+      limit,
+      timeoutMs,
+      complete: (bytes) =>
+        bytes === undefined
+          ? tooLarge()
+          : done("POST", pathname, tokenAnswer(endpoint, headers, bytes, keys, made)),
+      failed: () => refusal(400, "body: the request ended before its body did"),
+      timedOut: () => refusal(408, `body: took longer than ${timeoutMs} ms`),
     };
   };
 
