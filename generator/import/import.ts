@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import {
+  credentialId,
   componentsOf,
   deref,
   isObject,
@@ -31,6 +32,7 @@ import {
 import { importError, OpenApiDocument, type JsonObject, type Pointer } from "./document.ts";
 import { reachOf, type RefMap } from "../load/spec-source.ts";
 import { endpointsOf } from "./operations.ts";
+import { declareAskedScopes } from "./oauth.ts";
 import { chooseErrorBody, errorBodyType } from "./error-body.ts";
 import { extensionSections, lifecyclesSection } from "./extensions.ts";
 import { inboundSections } from "./inbound.ts";
@@ -169,6 +171,12 @@ export function importDocument(options: DocumentInput): ImportedSpec {
   chooseErrorBody(ctx);
   const errorBody = errorBodyType(ctx);
   const endpoints = endpointsOf(ctx, hosts);
+  declareAskedScopes(
+    ctx,
+    credentials,
+    (scheme) => credentialId(ctx, scheme),
+    (target, at, text) => note(ctx, target, at, text),
+  );
   const inbound = inboundSections(ctx);
   ctx.area = "shared";
   nameEverySchema(ctx);

@@ -158,3 +158,49 @@ export function tokenSchemeNamed(ctx: ImportContext, name: string): TokenScheme 
   known.set(name, found);
   return found;
 }
+
+const askedScopes = new WeakMap<ImportContext, Map<string, Set<string>>>();
+
+/**
+ * Records that an operation asks a scope of scheme `name` that none of its flows grants (a
+ * common defect: SailPoint's, Okta's documents declare few of the scopes they ask). The
+ * endpoint keeps the scope; `declareAskedScopes` adds it to the scheme's flows.
+ */
+export function askScope(ctx: ImportContext, name: string, scope: string): void {
+  let schemes = askedScopes.get(ctx);
+  if (!schemes) askedScopes.set(ctx, (schemes = new Map()));
+  let scopes = schemes.get(name);
+  if (!scopes) schemes.set(name, (scopes = new Set()));
+  scopes.add(scope);
+}
+
+/**
+ * Adds to each credential's flows the scopes its operations ask and no flow granted (without
+ * a description), noted once on the credential: an endpoint keeps every scope it asks, and
+ * the spec says they are granted, as the document meant.
+ */
+export function declareAskedScopes(
+  ctx: ImportContext,
+  credentials: JsonObject | undefined,
+  credentialOf: (scheme: string) => string,
+  note: (target: JsonObject, at: Pointer, text: string) => void,
+): void {
+  for (const [scheme, scopes] of askedScopes.get(ctx) ?? []) {
+    const credential = credentials?.[credentialOf(scheme)];
+    if (!isObject(credential) || !isObject(credential.flows)) continue;
+    for (const flow of Object.values(credential.flows))
+      if (isObject(flow) && isObject(flow.scopes))
+        for (const scope of scopes) if (!Object.hasOwn(flow.scopes, scope)) flow.scopes[scope] = "";
+    const at = under(
+      { file: ctx.doc.root.path, pointer: "#" },
+      "components",
+      "securitySchemes",
+      scheme,
+    );
+    note(
+      credential,
+      at,
+      `scopes operations ask that no flow granted, added to its flows: ${[...scopes].join(", ")}`,
+    );
+  }
+}

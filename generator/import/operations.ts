@@ -3,7 +3,7 @@
  * from tags, parameters by where they travel, the request body by content type, the success
  * response with its headers, error statuses, and the credentials each operation sends.
  */
-import { isScopeToken, tokenSchemeNamed } from "./oauth.ts";
+import { askScope, isScopeToken, tokenSchemeNamed } from "./oauth.ts";
 import { fetchWrittenHeaders, headerToken } from "../ir/http-headers.ts";
 import { responseSchemaOf, streamTypes } from "./stream-items.ts";
 import { sendsDefaultText } from "../emit/openapi/parameters.ts";
@@ -544,7 +544,8 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
 /**
  * The scopes a scheme's token needs for an operation: those every requirement naming it asks
  * (requirements are alternatives, a requirement's scopes are all needed). Alternatives that
- * differ, scopes no flow grants, and scopes of a scheme that is no token are noted.
+ * differ and scopes of a scheme that is no token are noted; a scope no flow grants is kept,
+ * and declared in the flows after every operation is read (oauth.ts `declareAskedScopes`).
  */
 function requiredScopes(
   ctx: ImportContext,
@@ -574,9 +575,10 @@ function requiredScopes(
   for (const scope of all.filter((scope) => asked.every((list) => list.includes(scope)))) {
     if (!isScopeToken(scope))
       note(ctx, out, listAt, `scope ${JSON.stringify(scope)} of ${scheme} is no scope token`);
-    else if (token.granted && !token.granted.has(scope))
-      note(ctx, out, listAt, `scope ${scope} of ${scheme} is granted by none of its flows`);
-    else kept.push(scope);
+    else {
+      if (token.granted && !token.granted.has(scope)) askScope(ctx, scheme, scope);
+      kept.push(scope);
+    }
   }
   return kept;
 }

@@ -34,11 +34,16 @@ const urlKeys = ["authorizationUrl", "tokenUrl", "refreshUrl", "deviceAuthorizat
  * (OpenAPI 3.1 lets a flow's URLs be relative references).
  */
 export function isOAuthUrl(value: string): boolean {
-  if (/[\s\\]/.test(value)) return false;
+  // a fragment never reaches a server; white space and backslashes are no URL's
+  if (/[\s\\#]/.test(value)) return false;
   if (value.startsWith("/")) return !value.startsWith("//");
   try {
     const url = new URL(value);
-    return (url.protocol === "https:" || url.protocol === "http:") && url.username === "";
+    return (
+      (url.protocol === "https:" || url.protocol === "http:") &&
+      url.username === "" &&
+      url.password === ""
+    );
   } catch {
     return false;
   }

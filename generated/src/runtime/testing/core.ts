@@ -376,19 +376,27 @@ export function createCore(ctx: Context): StandInCore {
         pathname,
         refuse(table, route, { status, message }, undefined, close ? { Connection: "close" } : {}),
       );
+    return reading(headers, refusal, (bytes) =>
+      done(
+        method,
+        pathname,
+        serve(ctx, route, { pathname: specPath, query, found, streamError }, headers, bytes),
+      ),
+    );
+  };
+
+  /** A body read within the limits, then `answer`ed; what stops the read is a `refusal`. */
+  const reading = (
+    headers: HeaderReader,
+    refusal: (status: number, message: string, close: boolean) => OutboundResponse,
+    answer: (bytes: Uint8Array) => OutboundResponse,
+  ): Begun => {
     const tooLarge = () => refusal(413, `body: is larger than ${limit} bytes`, true);
     if (announcesTooMuch(headers.get("content-length"), limit)) return { answer: tooLarge() };
     return {
       limit,
       timeoutMs,
-      complete: (bytes) =>
-        bytes === undefined
-          ? tooLarge()
-          : done(
-              method,
-              pathname,
-              serve(ctx, route, { pathname: specPath, query, found, streamError }, headers, bytes),
-            ),
+      complete: (bytes) => (bytes === undefined ? tooLarge() : answer(bytes)),
       // the sender went away or its body broke off: there is no body to serve
       failed: () => refusal(400, "body: the request ended before its body did", false),
       timedOut: () => refusal(408, `body: took longer than ${timeoutMs} ms`, true),
@@ -401,30 +409,15 @@ export function createCore(ctx: Context): StandInCore {
     pathname: string,
     headers: HeaderReader,
   ): Begun => {
-    const refusal = (status: number, message: string) =>
-      done(
-        "POST",
-        pathname,
-        json(
-          status,
-          { error: "invalid_request", error_description: message },
-          { Connection: "close" },
-        ),
-      );
-    const tooLarge = () => refusal(413, `body: is larger than ${limit} bytes`);
-    if (announcesTooMuch(headers.get("content-length"), limit)) return { answer: tooLarge() };
+    const refusal = (status: number, message: string, close: boolean) => {
+      const body = { error: "invalid_request", error_description: message };
+      return done("POST", pathname, json(status, body, close ? { Connection: "close" } : {}));
+    };
     const made = `standin_${token(seeded(hashText(endpoint.credential, ctx.seed)), 24)}`;
     const keys = ctx.options.keys ?? {};
-    return {
-      limit,
-      timeoutMs,
-      complete: (bytes) =>
-        bytes === undefined
-          ? tooLarge()
-          : done("POST", pathname, tokenAnswer(endpoint, headers, bytes, keys, made)),
-      failed: () => refusal(400, "body: the request ended before its body did"),
-      timedOut: () => refusal(408, `body: took longer than ${timeoutMs} ms`),
-    };
+    return reading(headers, refusal, (bytes) =>
+      done("POST", pathname, tokenAnswer(endpoint, headers, bytes, keys, made)),
+    );
   };
 
   /** The stand-in's own failure (a bug): 500, never a crash. */
