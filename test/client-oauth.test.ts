@@ -266,3 +266,42 @@ describe("options the grant cannot work with, refused when it is made", () => {
     }
   });
 });
+
+describe("credentials any one of which will do (`anyOf`: an API key or a token)", () => {
+  const clientWith = (credentials: Record<string, unknown>, baseUrl = server.url) =>
+    new index.OAuthClient({ baseUrl, maxRetries: 0, ...credentials });
+  const answered = () =>
+    server.respond((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ id: "o1", item: "pen" }));
+    });
+
+  it("sends the first the client has, and only that one", async () => {
+    answered();
+    await clientWith({ apiKey: "k1", oauth: "t1" }).orders.get("o1");
+    await clientWith({ oauth: "t2" }).orders.get("o1");
+    expect(server.requests.map((r) => [r.headers["x-api-key"], r.headers.authorization])).toEqual([
+      ["k1", undefined],
+      [undefined, "Bearer t2"],
+    ]);
+  });
+
+  it("with none of them, the call is a MissingCredentialError naming both, nothing sent", async () => {
+    answered();
+    const error = await rejection(clientWith({}).orders.get("o1"));
+    expect(error).toBeInstanceOf(index.MissingCredentialError);
+    expect(error.message).toBe(
+      "orders.get needs the apiKey or oauth option (sent as X-API-Key or Authorization), and the client has none",
+    );
+    expect(server.requests).toEqual([]);
+  });
+
+  it("the stand-in refuses a call with none of them, and takes either", async () => {
+    const raw = (headers: Record<string, string>) =>
+      fetch(`${running.url}/orders/o1`, { headers }).then((r) => r.status);
+    expect(await raw({})).toBe(401);
+    expect(await raw({ "x-api-key": "any" })).toBe(200);
+    expect(await raw({ authorization: "Bearer issued-token" })).toBe(200);
+    expect(await raw({ authorization: "Bearer forged" })).toBe(401);
+  });
+});

@@ -77,4 +77,33 @@ describe("OAuth scopes and token sources in --diff", () => {
   it("the same spec: no change", () => {
     expect(compareModels(before, modelOf(spec("/oauth/token", granted, "read")))).toEqual([]);
   });
+
+  it("a credential fewer among those any one of which will do breaks callers; one more does not", () => {
+    const auth = (anyOf: string) => `api:
+  name: diff-any-of
+  title: Diff anyOf
+  version: 1.0.0
+credentials:
+  key: { in: header, header: X-Key }
+  token: { in: header, header: Authorization, scheme: Bearer }
+  basic: { in: basic }
+endpoints:
+  orders.list:
+    method: GET
+    path: /orders
+    auth: [{ anyOf: [${anyOf}] }]
+    response: { body: "string[]" }
+`;
+    const was = modelOf(auth("key, token"));
+    const lines = (anyOf: string) =>
+      squeeze(formatChanges(compareModels(was, modelOf(auth(anyOf))))).slice(0, -2);
+    expect(lines("key, token, basic")).toEqual([
+      "minor endpoints.orders.list: sends optional credential basic",
+    ]);
+    expect(lines("key, basic")).toEqual([
+      "BREAKING for callers endpoints.orders.list: credential token no longer one of those any one of which will do",
+      "minor endpoints.orders.list: sends optional credential basic",
+      "minor endpoints.orders.list: no longer sends credential token",
+    ]);
+  });
 });

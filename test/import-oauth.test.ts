@@ -185,6 +185,35 @@ describe("OAuth security schemes as credentials", () => {
     );
   });
 
+  it("requirements of the same schemes plus a different one each are anyOf, nothing noted (Okta's)", () => {
+    const { read, model, gaps } = imported({
+      components: {
+        securitySchemes: {
+          apiToken: { type: "apiKey", in: "header", name: "Authorization" },
+          oauth: {
+            type: "oauth2",
+            flows: { implicit: { authorizationUrl: "/a", scopes: { "users.read": "" } } },
+          },
+          tenant: { type: "apiKey", in: "header", name: "X-Tenant" },
+        },
+      },
+      paths: ordersPath([
+        { tenant: [], apiToken: [] },
+        { tenant: [], oauth: ["users.read"] },
+      ]),
+    });
+    expect(read("endpoints/orders.yaml").endpoints["orders.get"].auth).toEqual([
+      "tenant",
+      { anyOf: ["apiToken", { credential: "oauth", scopes: ["users.read"] }] },
+    ]);
+    const endpoint = model.endpoints[0]!;
+    expect([endpoint.optionalAuth, endpoint.authAnyOf]).toEqual([
+      ["apiToken", "oauth"],
+      ["apiToken", "oauth"],
+    ]);
+    expect(gaps).toEqual([]);
+  });
+
   it("scopes of a scheme that is no OAuth one are noted, not carried", () => {
     const { model, gaps } = imported({
       components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } } },

@@ -398,6 +398,10 @@ export const catalogue = {
     severity: "error",
     message: "scopes are asked of credential {name}, but {why}",
   },
+  "auth-any-of-misplaced": {
+    severity: "error",
+    message: "anyOf (credentials of which any one will do) cannot be here: {why}",
+  },
   "auth-scope-unknown": {
     severity: "error",
     message: "scope {scope} is granted by no flow of credential {name}{hint}",

@@ -1,5 +1,6 @@
 /**
- * `--diff` of OAuth 2.0 and OpenID Connect credentials: the scopes each endpoint asks of a
+ * `--diff` of OAuth 2.0 and OpenID Connect credentials, and of credentials any one of which
+ * will do (`anyOf`): the scopes each endpoint asks of a
  * token (one more breaks callers, whose tokens were granted without it and are now refused;
  * one fewer breaks nobody), and where a token comes from (flows, their URLs and scopes, the
  * provider): the package's token getter asks the new place, so callers change nothing. The
@@ -38,6 +39,7 @@ export function diffOAuth(out: WebhookChanges, before: ApiModel, after: ApiModel
   for (const old of before.endpoints) {
     const next = after.endpoints.find((e) => e.id === old.id);
     if (!next) continue; // endpoints' own diff says so
+    diffAnyOf(out, `endpoints.${old.id}`, old.authAnyOf ?? [], next.authAnyOf ?? []);
     const ids = new Set([
       ...Object.keys(old.authScopes ?? {}),
       ...Object.keys(next.authScopes ?? {}),
@@ -51,4 +53,23 @@ export function diffOAuth(out: WebhookChanges, before: ApiModel, after: ApiModel
         out.add(subject, `no longer needs scope ${scope} of credential ${id}`, "minor");
     }
   }
+}
+
+/**
+ * The credentials of which any one will do: one fewer breaks the callers who had only it (the
+ * call now needs another), one more breaks nobody. Their optional flags are compare.ts's.
+ */
+function diffAnyOf(out: WebhookChanges, subject: string, was: string[], now: string[]): void {
+  if (was.length && now.length)
+    for (const id of was.filter((id) => !now.includes(id)))
+      out.add(
+        subject,
+        `credential ${id} no longer one of those any one of which will do`,
+        "minor",
+        ["callers"],
+      );
+  if (!was.length && now.length)
+    out.add(subject, `any one of ${now.join(", ")} will do (one is needed)`, "minor");
+  else if (was.length && !now.length)
+    out.add(subject, `no longer any one of ${was.join(", ")}`, "minor");
 }

@@ -95,29 +95,36 @@ function returnsText(endpoint: Endpoint, about: readonly string[]): string {
   }
 }
 
+/** How one credential of `endpoint` travels, in words: `` `X-Key` (`key`, optional: sent when configured) ``. */
+function credentialText(model: ApiModel, endpoint: Endpoint, id: string, either: boolean): string {
+  const credential = model.credentials.find((c) => c.id === id);
+  const where =
+    credential?.placement === "basic"
+      ? "`Authorization: Basic …` "
+      : credential?.placement === "query" && credential.name
+        ? `query \`${credential.name}=…\` `
+        : credential?.header
+          ? `\`${credential.header}${credential.scheme ? `: ${credential.scheme} …` : ""}\` `
+          : "";
+  const scopes = scopesAsked(endpoint.authScopes, id);
+  const optional = [
+    ...(scopes.length ? [`scopes ${scopes.map((s) => `\`${s}\``).join(", ")}`] : []),
+    ...(endpoint.optionalAuth.includes(id) && !either ? ["optional: sent when configured"] : []),
+  ]
+    .map((part) => `, ${part}`)
+    .join("");
+  return where
+    ? `${where}(\`${id}\`${optional})`
+    : `\`${id}\`${optional ? ` (${optional.slice(2)})` : ""}`;
+}
+
 /** Doc lines of the method for `endpoint`. */
 export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] {
-  const sends = endpoint.auth.map((id) => {
-    const credential = model.credentials.find((c) => c.id === id);
-    const where =
-      credential?.placement === "basic"
-        ? "`Authorization: Basic …` "
-        : credential?.placement === "query" && credential.name
-          ? `query \`${credential.name}=…\` `
-          : credential?.header
-            ? `\`${credential.header}${credential.scheme ? `: ${credential.scheme} …` : ""}\` `
-            : "";
-    const scopes = scopesAsked(endpoint.authScopes, id);
-    const optional = [
-      ...(scopes.length ? [`scopes ${scopes.map((s) => `\`${s}\``).join(", ")}`] : []),
-      ...(endpoint.optionalAuth.includes(id) ? ["optional: sent when configured"] : []),
-    ]
-      .map((part) => `, ${part}`)
-      .join("");
-    return where
-      ? `${where}(\`${id}\`${optional})`
-      : `\`${id}\`${optional ? ` (${optional.slice(2)})` : ""}`;
-  });
+  const either = endpoint.authAnyOf ?? [];
+  const text = (id: string) => credentialText(model, endpoint, id, either.includes(id));
+  const sends = endpoint.auth.filter((id) => !either.includes(id)).map(text);
+  if (either.length)
+    sends.push(`the first configured of ${either.map(text).join(" or ")} (one is needed)`);
   const intro = [
     ...(endpoint.summary ? [`${endpoint.summary}.`] : []),
     ...(endpoint.docs.description ? [endpoint.docs.description] : []),

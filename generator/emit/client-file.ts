@@ -144,6 +144,7 @@ function operationCode(model: ApiModel, endpoint: Endpoint): [string, Expr][] {
         ? runtimeValue(coreModule, "credentialText")
         : undefined,
     ],
+    ["choose", endpoint.authAnyOf ? runtimeValue(coreModule, "chooseCredential") : undefined],
     [
       "readHeaders",
       endpoint.response.headers.length ? runtimeValue(coreModule, "declaredHeaders") : undefined,

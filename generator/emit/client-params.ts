@@ -19,6 +19,7 @@ export function credentialSpec(endpoint: Endpoint, c: Credential | undefined): J
       query: placement === "query" ? c.name! : undefined,
       basic: placement === "basic" ? true : undefined,
       optional: endpoint.optionalAuth.includes(c.id) ? true : undefined,
+      either: endpoint.authAnyOf?.includes(c.id) ? true : undefined,
     }),
   ];
 }

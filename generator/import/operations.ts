@@ -504,6 +504,15 @@ function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
         `security requirement ${Object.keys(alternatives[i]!).join(" and ")}: both travel in the ${header} header, which a request sends once; read as alternatives`,
       );
   const sharing = shared.some((h) => h !== undefined);
+  const choice = sharing || optional ? undefined : oneOfEach(alternatives);
+  if (choice) {
+    const entry = (scheme: string): JsonValue => {
+      const credential = credentialId(ctx, scheme);
+      const scopes = requiredScopes(ctx, out, listAt, scheme, alternatives);
+      return scopes.length ? { credential, scopes } : credential;
+    };
+    return [...choice.required.map(entry), { anyOf: choice.either.map(entry) }];
+  }
   // A scheme in every alternative is required (`[{key}, {key, token}]`: the key, and the token
   // when the client has it, as apigen's own document writes an optional credential); any other
   // is sent when the client has it. Exact for those two requirements, one within the other.
@@ -581,6 +590,24 @@ function requiredScopes(
     }
   }
   return kept;
+}
+
+/**
+ * Requirements that are the same schemes plus one more each, a different one
+ * (`[{key, a}, {key, b}]`, `[{basic}, {bearer}, {apiKey}]`: Okta's, Bitbucket's): the schemes
+ * of all of them, and those of which any one will do (`anyOf`). Undefined for any other form.
+ */
+function oneOfEach(
+  alternatives: readonly JsonObject[],
+): { required: string[]; either: string[] } | undefined {
+  if (alternatives.length < 2) return undefined;
+  const required = Object.keys(alternatives[0]!).filter((scheme) =>
+    alternatives.every((r) => Object.hasOwn(r, scheme)),
+  );
+  const either = alternatives.map((r) => Object.keys(r).filter((s) => !required.includes(s)));
+  if (either.some((more) => more.length !== 1)) return undefined;
+  const names = either.map((more) => more[0]!);
+  return new Set(names).size === names.length ? { required, either: names } : undefined;
 }
 
 /** The header two of a requirement's schemes both travel in, if any (`authorization`). */

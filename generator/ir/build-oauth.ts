@@ -7,7 +7,8 @@
  * it cannot: keys that belong to another kind of credential, URLs, and scopes no flow grants.
  */
 import { suggestion } from "../diagnostics/diagnostic.ts";
-import type { DataPath, SpecFile } from "../load/spec-file.ts";
+import type { SpecFile } from "../load/spec-file.ts";
+import type { AuthEntry } from "./build-auth.ts";
 import type { BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
 import {
@@ -152,27 +153,25 @@ function grantedScopes(credential: Credential): Set<string> | undefined {
 }
 
 /**
- * The scopes of an endpoint's `auth` entries (`{ credential, scopes }`), by credential id,
- * each checked against the credential: scopes belong to a token credential, and an oauth2
- * credential's are those its flows grant. `inbound`: a callback's or webhook's auth, where a
- * call carries no token and scopes mean nothing.
+ * The scopes of an endpoint's `auth` entries (`{ credential, scopes }`, inside `anyOf` too), by
+ * credential id, each checked against the credential: scopes belong to a token credential, and
+ * an oauth2 credential's are those its flows grant. `inbound`: a callback's or webhook's auth,
+ * where a call carries no token and scopes mean nothing.
  */
 export function authScopesOf(
   ctx: BuildContext,
   credentials: ReadonlyMap<string, Credential>,
   file: SpecFile,
-  path: DataPath,
-  value: unknown,
+  entries: readonly AuthEntry[],
   inbound: boolean,
 ): Record<string, string[]> | undefined {
-  if (!Array.isArray(value)) return undefined;
   const out: Record<string, string[]> = {};
-  value.forEach((entry, i) => {
-    if (entry === null || typeof entry !== "object" || !Array.isArray(entry.scopes)) return;
-    const id = String(entry.credential);
-    const at = [...path, "auth", i, "scopes"];
+  for (const entry of entries) {
+    if (entry.scopes === undefined) continue;
+    const id = entry.credential;
+    const at = [...entry.path, "scopes"];
     const credential = credentials.get(id);
-    if (!credential) return; // unknown-credential says so
+    if (!credential) continue; // unknown-credential says so
     if (inbound || !credential.tokenSource) {
       ctx.bag.report(
         "auth-scopes-misplaced",
@@ -184,11 +183,10 @@ export function authScopesOf(
         },
         file.locate(at, "key"),
       );
-      return;
+      continue;
     }
-    const scopes = (entry.scopes as unknown[]).filter((s): s is string => typeof s === "string");
     const granted = grantedScopes(credential);
-    scopes.forEach((scope, j) => {
+    entry.scopes.forEach((scope, j) => {
       if (granted && !granted.has(scope))
         ctx.bag.report(
           "auth-scope-unknown",
@@ -196,8 +194,8 @@ export function authScopesOf(
           file.locate([...at, j]),
         );
     });
-    if (scopes.length) out[id] = scopes;
-  });
+    if (entry.scopes.length) out[id] = [...entry.scopes];
+  }
   return Object.keys(out).length ? out : undefined;
 }
 

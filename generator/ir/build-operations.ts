@@ -7,7 +7,7 @@ import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import { requestBodyOf, responseOf } from "./build-bodies.ts";
-import { authScopesOf } from "./build-oauth.ts";
+import { buildAuth } from "./build-auth.ts";
 import { checkStreamResponse } from "./build-streams.ts";
 import { appliesTo, buildErrorResponse, compareErrorResponses } from "./build-errors.ts";
 import type { TypeBuilder } from "./build-types.ts";
@@ -93,9 +93,7 @@ export class OperationBuilder {
       method: v.method as HttpMethod,
       path: String(v.path),
       ...(version ? { version } : {}),
-      auth: this.auth(file, path, v.auth),
-      optionalAuth: optionalAuth(v.auth),
-      ...authScopes(this.scopes(file, path, v.auth, false)),
+      ...buildAuth(this.ctx, this.scope.credentials, file, path, v.auth, false),
       headers: listed,
       params,
       ...(body
@@ -136,7 +134,7 @@ export class OperationBuilder {
       ...(typeof v.summary === "string" ? { summary: v.summary } : {}),
       method: v.method as HttpMethod,
       path: String(v.path),
-      auth: this.auth(file, path, v.auth, true),
+      auth: this.auth(file, path, v.auth),
       headers: headers(this.ctx, file, path, v.headers),
       params,
       ...typeAt("body"),
@@ -150,29 +148,9 @@ export class OperationBuilder {
     };
   }
 
-  /**
-   * Credential ids, each checked against the declared credentials. An entry is an id or
-   * `{ credential, optional }`.
-   */
-  auth(file: SpecFile, path: DataPath, value: unknown, inbound = false): string[] {
-    // an inbound call's auth takes no scopes: reported here, where nothing else reads them
-    if (inbound) this.scopes(file, path, value, true);
-    const ids = authEntries(value).map((entry) => entry.credential);
-    ids.forEach((id, i) => {
-      if (!this.scope.credentials.has(id)) {
-        this.ctx.bag.report(
-          "unknown-credential",
-          { name: id, hint: suggestion(id, this.scope.credentials.keys()) },
-          file.locate([...path, "auth", i]),
-        );
-      }
-    });
-    return ids;
-  }
-
-  /** The OAuth scopes of `auth`'s entries, checked (none on a callback's: `inbound`). */
-  scopes(file: SpecFile, path: DataPath, value: unknown, inbound: boolean) {
-    return authScopesOf(this.ctx, this.scope.credentials, file, path, value, inbound);
+  /** The credential ids of a callback's or webhook's `auth`, checked (build-auth.ts). */
+  auth(file: SpecFile, path: DataPath, value: unknown): string[] {
+    return buildAuth(this.ctx, this.scope.credentials, file, path, value, true).auth;
   }
 
   /** One parameter, its placement, style and default checked against each other. */
@@ -373,27 +351,6 @@ const reservedHeaders = new Set([
   "authorization",
   ...fetchWrittenHeaders,
 ]);
-
-/** `authScopes` of an endpoint, when its auth asks for any. */
-const authScopes = (scopes: Record<string, string[]> | undefined) =>
-  scopes ? { authScopes: scopes } : {};
-
-/** The entries of `auth:`: plain ids, or `{ credential, optional }`. */
-function authEntries(value: unknown): { credential: string; optional: boolean }[] {
-  if (!Array.isArray(value)) return [];
-  return value.map((entry) =>
-    isRecord(entry)
-      ? { credential: String(entry.credential), optional: entry.optional === true }
-      : { credential: String(entry), optional: false },
-  );
-}
-
-/** Ids of the credentials an operation sends when it has them. */
-function optionalAuth(value: unknown): string[] {
-  return authEntries(value)
-    .filter((entry) => entry.optional)
-    .map((entry) => entry.credential);
-}
 
 /** One response per status, code and tag: the endpoint's own (listed first) wins over a scoped one. */
 function dedupeErrors(list: readonly ErrorResponse[]): ErrorResponse[] {

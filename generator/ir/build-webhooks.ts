@@ -150,7 +150,7 @@ export function buildWebhooks(
   const selector = eventSelectorOf(decl, ctx, events.length > 0);
   return {
     registration: checkEndpointIds(v.registration, endpointIds, decl, "registration", ctx),
-    auth: operations.auth(decl.file, decl.path, v.auth, true),
+    auth: operations.auth(decl.file, decl.path, v.auth),
     eventGroups: Object.entries(groups).map(([value, g]) => ({
       value,
       ...(typeof g?.description === "string" ? { description: g.description } : {}),

@@ -395,6 +395,11 @@ export interface Endpoint {
   optionalAuth: string[];
   /** The OAuth scopes a credential's token needs for this endpoint, by credential id (only credentials with scopes). */
   authScopes?: Record<string, string[]>;
+  /**
+   * Credentials of `optionalAuth` of which any one will do (`anyOf`): a call needs one of
+   * them, and the client sends the first it has, in this order.
+   */
+  authAnyOf?: string[];
   headers: HeaderSpec[];
   params: Param[];
   /** Name of the generated interface of `params` (`TransactionsGetParams`), when there are any. */

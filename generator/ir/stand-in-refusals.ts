@@ -257,6 +257,7 @@ export function credentialChecks(endpoint: Endpoint, model: ApiModel): Credentia
         name,
         ...(credential.scheme ? { scheme: credential.scheme } : {}),
         ...(endpoint.optionalAuth.includes(id) ? { optional: true } : {}),
+        ...(endpoint.authAnyOf?.includes(id) ? { either: true } : {}),
         missing: refusalFor(endpoint, credential, "missing", model),
         rejected: refusalFor(endpoint, credential, "rejected", model),
       },

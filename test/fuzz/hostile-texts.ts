@@ -73,6 +73,7 @@ const nameKeys = new Set([
   "status",
   "auth",
   "optionalAuth",
+  "authAnyOf", // credential ids (issue 31)
   "event",
   "responseEvent",
   "signatureHeader",

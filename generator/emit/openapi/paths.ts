@@ -69,7 +69,13 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     operationId: endpoint.id,
     deprecated: endpoint.docs.deprecated ? true : undefined,
     servers: hostServers(model, endpoint),
-    security: securityOf(model, endpoint.auth, endpoint.optionalAuth, endpoint.authScopes),
+    security: securityOf(
+      model,
+      endpoint.auth,
+      endpoint.optionalAuth,
+      endpoint.authScopes,
+      endpoint.authAnyOf,
+    ),
     parameters: parameters.length ? parameters : undefined,
     requestBody: requestBodyOf(model, endpoint),
     responses: {

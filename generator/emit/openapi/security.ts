@@ -85,19 +85,24 @@ export function securitySchemes(model: ApiModel): JsonObject {
  * The `security` of an operation with these credential ids: one requirement object naming
  * every scheme (all are required together), or `[]` (no credential) when there is none.
  * With optional credentials the operation works without them too: `{}` (no credential, or
- * only the required ones) comes first, then the requirement with all of them.
+ * only the required ones) comes first, then the requirement with all of them. Credentials of
+ * which any one will do (`anyOf`) are one requirement each, with the required ones.
  */
 export function securityOf(
   model: ApiModel,
   auth: readonly string[],
   optional: readonly string[] = [],
   scopes: Readonly<Record<string, readonly string[]>> = {},
+  anyOf: readonly string[] = [],
 ): JsonObject[] {
   const schemes = auth.filter((id) => model.credentials.some((c) => c.id === id && isScheme(c)));
   const requirement = (ids: readonly string[]) =>
     Object.fromEntries(ids.map((id) => [id, [...scopesAsked(scopes, id)]]));
   const all = schemes.length ? [requirement(schemes)] : [];
   const required = schemes.filter((id) => !optional.includes(id));
+  // credentials of which any one will do: one requirement each, beside the required ones
+  const either = schemes.filter((id) => anyOf.includes(id));
+  if (either.length) return either.map((id) => requirement([...required, id]));
   if (required.length === schemes.length) return all;
   return [requirement(required), ...all];
 }

@@ -19,10 +19,10 @@ import type { Address, ApiRequests, SpecOptions } from "./api-requests.js";
 import type { BasicCredentialValue, CoreOptions, CredentialValue, RequestOptions } from "./core.js";
 import { settle } from "./decode.js";
 import {
+  MissingCredentialError,
   ClientError,
   ClientOptionsError,
   ConnectionError,
-  MissingCredentialError,
   UserAbortError,
   type ApiErrorDetails,
 } from "./errors.js";
@@ -53,7 +53,7 @@ export type {
 } from "./core.js";
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
-export { group } from "./operation.js";
+export { chooseCredential, group } from "./operation.js";
 export { credentialText, pathSegments, placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
@@ -222,7 +222,7 @@ export class ClientCore {
       ...this.apiHeaders,
       ...lowerKeys({ ...op.headers, ...options.headers, ...call.headers }),
     };
-    for (const send of op.sends) {
+    for (const send of op.choose?.(op, (option) => !!this.credentials[option]) ?? op.sends) {
       let value: unknown = this.credentials[send.option];
       if (!value) {
         if (send.optional) continue;

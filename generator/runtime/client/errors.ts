@@ -254,23 +254,33 @@ export class RequestValidationError extends ClientError {
 }
 
 /** The endpoint needs a credential the client was not given; nothing was sent. */
+/** Where a credential travels: a header, a query parameter, or HTTP basic. */
+export interface CredentialPlace {
+  header?: string | undefined;
+  query?: string | undefined;
+  basic?: boolean | undefined;
+}
+
 export class MissingCredentialError extends ClientError {
   static override readonly "~brand": string = "apigen:MissingCredentialError";
   override name = "MissingCredentialError";
   constructor(
     endpointId: string,
+    /** The option, or the options of which any one will do (`apiKey or oauth`). */
     readonly credential: string,
     /** Where it travels: a header, a query parameter, or HTTP basic. */
-    sent: { header?: string | undefined; query?: string | undefined; basic?: boolean },
+    sent: CredentialPlace,
   ) {
-    const where =
-      sent.header ?? (sent.basic ? "Authorization: Basic" : `query parameter ${sent.query}`);
     super(
-      `${endpointId} needs the ${credential} option (sent as ${where}), and the client has none`,
+      `${endpointId} needs the ${credential} option (sent as ${placeText(sent)}), and the client has none`,
       endpointId,
     );
   }
 }
+
+/** Where a credential travels, in words: `X-API-Key`, `Authorization: Basic`, `query parameter api_key`. */
+export const placeText = (sent: CredentialPlace): string =>
+  sent.header ?? (sent.basic ? "Authorization: Basic" : `query parameter ${sent.query}`);
 
 /**
  * A paged list that cannot go on: the server gave a cursor, token, page or link that this

@@ -7,7 +7,7 @@ import type { ResultState } from "./api-promise.js";
 import type { ClientCore, RequestOptions } from "./core.js";
 import type { declaredHeaders, HeaderParse, ResponseKind } from "./decode.js";
 import type { BodyEncoding, encodeBody } from "./encode.js";
-import { RequestValidationError } from "./errors.js";
+import { MissingCredentialError, placeText, RequestValidationError } from "./errors.js";
 import {
   loneSurrogate,
   type credentialText,
@@ -31,6 +31,8 @@ export interface CredentialSpec {
   basic?: boolean;
   /** Sent when the client has it; the call works without it. */
   optional?: boolean;
+  /** Of the endpoint's credentials of which any one will do: a call needs one, the first the client has is sent. */
+  either?: boolean;
 }
 
 /** One credential as a call sends it (`operation()` works it out once). */
@@ -138,6 +140,8 @@ export interface OperationCode {
    * which the browser build writes with it (core.ts does not read it).
    */
   credential?: typeof credentialText;
+  /** `chooseCredential`: for an endpoint with credentials of which any one will do. */
+  choose?: typeof chooseCredential;
   /**
    * conditional.ts's `conditional`: for an endpoint that answers 304 Not Modified, the
    * headers a call's `ifNoneMatch`/`ifModifiedSince` send, and the result a 304 gives.
@@ -201,15 +205,16 @@ export function operation(data: string, ...code: unknown[]): Operation {
     parts[parts.length - 1] += "/";
     parts.push(name, "");
   }
+  const sends = spec.credentials.map((c) => ({
+    ...c,
+    header: c.query === undefined ? (c.header ?? "authorization").toLowerCase() : undefined,
+    prefix: c.basic ? "Basic " : c.scheme ? `${c.scheme} ` : "",
+  }));
   return {
     ...spec,
     parts,
     fixedHeaders: lowerKeys({ accept: "application/json", ...spec.headers }),
-    sends: spec.credentials.map((c) => ({
-      ...c,
-      header: c.query === undefined ? (c.header ?? "authorization").toLowerCase() : undefined,
-      prefix: c.basic ? "Basic " : c.scheme ? `${c.scheme} ` : "",
-    })),
+    sends,
     ...(given as OperationCode),
   };
 }
@@ -403,4 +408,24 @@ export function group<C>(names: string, ...functions: unknown[]): C {
     });
   });
   return Group as C;
+}
+
+/**
+ * The credentials a call sends of an endpoint with some of which any one will do (`either`):
+ * `sends` with the first of those the client `has` only, or a MissingCredentialError naming
+ * them all when it has none. Endpoints with such credentials pass it beside their descriptor
+ * (`choose`), so the others leave it out.
+ */
+export function chooseCredential(
+  op: Operation,
+  has: (option: string) => boolean,
+): readonly CredentialSend[] {
+  const either = op.sends.filter((send) => send.either);
+  const chosen = either.find((send) => has(send.option));
+  if (!chosen)
+    throw new MissingCredentialError(op.id, either.map((send) => send.option).join(" or "), {
+      // where each travels as the spec says it (`sends` has header names lower-cased)
+      header: either.map((send) => placeText(op.credentials[op.sends.indexOf(send)]!)).join(" or "),
+    });
+  return op.sends.filter((send) => !send.either || send === chosen);
 }

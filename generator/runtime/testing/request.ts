@@ -284,12 +284,17 @@ export function checkCredentials(
   headers: HeaderReader,
   keys: Readonly<Record<string, KeySet>>,
 ): Refusal | undefined {
+  // of credentials any one of which will do (`either`), one is missing only when all are
+  let firstMissing: Refusal | undefined;
+  let onePresented = false;
   for (const check of route.credentials) {
     const value = presented(check, query, headers);
     if (value === undefined) {
+      if (check.either) firstMissing ??= check.missing;
       if (check.optional) continue;
       return check.missing;
     }
+    if (check.either) onePresented = true;
     const set = keys[check.credential];
     if (set?.otherEnvironment?.includes(value))
       return {
@@ -298,5 +303,5 @@ export function checkCredentials(
       };
     if (set?.valid && !set.valid.includes(value)) return check.rejected;
   }
-  return undefined;
+  return onePresented ? undefined : firstMissing;
 }

@@ -25,10 +25,10 @@ import {
 import { discard, readBlob, readText } from "./body.js";
 import { settle } from "./decode.js";
 import {
+  MissingCredentialError,
   ClientError,
   ClientOptionsError,
   ConnectionError,
-  MissingCredentialError,
   RedirectError,
   RequestValidationError,
   ResponseTooLargeError,
@@ -77,7 +77,7 @@ export { ApiPromise, type WithResponse } from "./api-promise.js";
 export { lenientApiRequests, type ApiRequests } from "./api-requests.js";
 export { declaredHeaders } from "./decode.js";
 export { encodeBody } from "./encode.js";
-export { group } from "./operation.js";
+export { chooseCredential, group } from "./operation.js";
 export { credentialText, pathSegments, placeParams } from "./params.js";
 export type { BinaryInput } from "../validate.js";
 export {
@@ -289,6 +289,7 @@ export class ClientCore {
     for (const c of op.credentials)
       if (!c.optional && !this.credentials[c.option])
         throw new MissingCredentialError(id, c.option, c);
+    const sends = op.choose?.(op, (option) => !!this.credentials[option]) ?? op.sends;
     // The headers of a call without headers, idempotency key or nonce of its own, and
     // without credential functions or credentials in the query string, are the same every
     // time: built once, then sent as they are (fetch only reads them; a redirect to GET makes
@@ -312,7 +313,7 @@ export class ClientCore {
         ...(call.headers && lowerKeys(call.headers)),
       };
       let same = plain;
-      for (const send of op.sends) {
+      for (const send of sends) {
         let value: unknown = this.credentials[send.option];
         if (!value) continue; // an optional credential the client does not have
         if (typeof value === "function") {

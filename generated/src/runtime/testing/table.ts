@@ -52,6 +52,8 @@ export interface CredentialCheck {
   scheme?: string;
   /** Sent when the caller has it: its absence is no refusal. */
   optional?: boolean;
+  /** Of the endpoint's credentials of which any one will do: missing only when all of them are. */
+  either?: boolean;
   missing: Refusal;
   rejected: Refusal;
 }

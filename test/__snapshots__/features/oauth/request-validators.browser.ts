@@ -2,3 +2,4 @@
 
 /** The browser build's request-validators.ts (package.json's `browser` map): no validator, so a bundle for browsers leaves them out; the client's `requestValidators` option brings them back. */
 export const validateOrdersCreateBody: undefined = undefined;
+export const validateOrdersGetParams: undefined = undefined;

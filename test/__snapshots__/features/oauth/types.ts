@@ -10,3 +10,9 @@ export interface Profile {
   id: string;
   email?: string;
 }
+
+/** Parameters of endpoint orders.get. */
+export interface OrdersGetParams {
+  /** Travels in the path. */
+  id: string;
+}

@@ -14,7 +14,7 @@ import {
   type Validator,
 } from "./runtime/validate.js";
 import { fromData } from "./runtime/validator-data.js";
-import type { Order, Profile } from "./types.js";
+import type { Order, OrdersGetParams, Profile } from "./types.js";
 
 /** Checks a value against Order; appends one issue per problem. */
 export function validateOrder(value: unknown, path: string, issues: ValidationIssue[]): void {
@@ -43,6 +43,24 @@ let validateProfileShape: Validator | undefined;
 /** Profile as a Standard Schema (v1): `~standard.validate(value)`. */
 export const profileSchema: StandardSchemaV1<Profile> = /* @__PURE__ */ schema(validateProfile);
 
+/** Checks a value against OrdersGetParams; appends one issue per problem. */
+export function validateOrdersGetParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateOrdersGetParamsShape ??= fromData(
+    '[["object","string"],["object",{"id":"string"},["id"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateOrdersGetParamsShape: Validator | undefined;
+
+/** OrdersGetParams as a Standard Schema (v1): `~standard.validate(value)`. */
+export const ordersGetParamsSchema: StandardSchemaV1<OrdersGetParams> =
+  /* @__PURE__ */ schema(validateOrdersGetParams);
+
 /** Checks the body of `orders.create`; appends one issue per problem. */
 export function validateOrdersCreateBody(
   value: unknown,
@@ -60,7 +78,7 @@ let validateOrdersCreateBodyShape: Validator | undefined;
 
 /** Each endpoint's success body and stream item validators: the client's `responseValidators`. */
 export const responseValidators: ResponseValidators = /* @__PURE__ */ responseValidation(
-  '[["array","string","validateOrder","validateProfile"],{"orders.list":{"body":["array","validateOrder"]},"orders.create":{"body":"validateOrder"},"profile.get":{"body":"validateProfile"},"staff.get":{"body":"validateProfile"},"catalog.list":{"body":["array","string"]}}]',
+  '[["array","string","validateOrder","validateProfile"],{"orders.list":{"body":["array","validateOrder"]},"orders.create":{"body":"validateOrder"},"profile.get":{"body":"validateProfile"},"staff.get":{"body":"validateProfile"},"catalog.list":{"body":["array","string"]},"orders.get":{"body":"validateOrder"}}]',
   array,
   string,
   validateOrder,
@@ -70,4 +88,5 @@ export const responseValidators: ResponseValidators = /* @__PURE__ */ responseVa
 /** Each endpoint's parameter and body validators: the client's `requestValidators`, for the browser build, whose endpoints check requests only with them. */
 export const requestValidators: RequestValidators = {
   "orders.create": { body: validateOrdersCreateBody },
+  "orders.get": { params: validateOrdersGetParams },
 };
