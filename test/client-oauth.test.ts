@@ -6,12 +6,13 @@
  * endpoint's refusals are TokenRequestErrors with the OAuth error and never the secret; and
  * the options it cannot work with are refused before anything is sent.
  */
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeGenerated } from "./helpers.ts";
 import { TestServer } from "./support/test-server.ts";
+import { runTypeScript, typescript7 } from "./support/typescript.ts";
 
 const out = tempDir("apigen-client-oauth-");
 let running: { url: string; close(): Promise<void> };
@@ -256,6 +257,10 @@ describe("options the grant cannot work with, refused when it is made", () => {
       "tokenUrl has a user name, password or fragment",
     ],
     [{ clientSecret: "" }, "clientSecret is required"],
+    [
+      { tokenUrl: "https://{shortCode}.example.com/token" },
+      "tokenUrl holds the template variable {shortCode}: pass the token URL with its values filled in",
+    ],
   ])("%j", (options, message) => {
     expect(make(options)).toThrow(message);
     try {
@@ -286,12 +291,12 @@ describe("credentials any one of which will do (`anyOf`: an API key or a token)"
     ]);
   });
 
-  it("with none of them, the call is a MissingCredentialError naming both, nothing sent", async () => {
+  it("with none of them, the call is a MissingCredentialError naming each, nothing sent", async () => {
     answered();
     const error = await rejection(clientWith({}).orders.get("o1"));
     expect(error).toBeInstanceOf(index.MissingCredentialError);
     expect(error.message).toBe(
-      "orders.get needs the apiKey or oauth option (sent as X-API-Key or Authorization), and the client has none",
+      "orders.get needs the apiKey or oauth or partner option (sent as X-API-Key or Authorization), and the client has none",
     );
     expect(server.requests).toEqual([]);
   });
@@ -303,5 +308,38 @@ describe("credentials any one of which will do (`anyOf`: an API key or a token)"
     expect(await raw({ "x-api-key": "any" })).toBe(200);
     expect(await raw({ authorization: "Bearer issued-token" })).toBe(200);
     expect(await raw({ authorization: "Bearer forged" })).toBe(401);
+  });
+});
+
+describe("a token URL with template variables (`https://{region}.auth.example.com/token`)", () => {
+  it("makes tokenUrl a required option of its maker, for the compiler", () => {
+    const consumer = join(out, "template-consumer.ts");
+    const call = (options: string) =>
+      `partnerClientCredentials({ clientId: "a", clientSecret: "b"${options} });`;
+    writeFileSync(
+      consumer,
+      [
+        'import { partnerClientCredentials } from "./src/index.js";',
+        call(', tokenUrl: "https://eu.auth.example.com/token"'),
+        "// @ts-expect-error the token URL has template variables: the caller gives it",
+        call(""),
+      ].join("\n"),
+    );
+    const flags = ["--ignoreConfig", "--noEmit", "--strict", "--module", "nodenext"];
+    const more = ["--target", "es2022", "--skipLibCheck", "--allowImportingTsExtensions"];
+    const run = runTypeScript(typescript7, [...flags, ...more, consumer]);
+    expect(run.stdout + run.stderr).toBe("");
+  });
+
+  it("is not served by the stand-in, and the maker refuses it unfilled at run time", async () => {
+    expect(() =>
+      index.clientCredentials({
+        clientId: "a",
+        clientSecret: "b",
+        tokenUrl: "https://{region}.x/t",
+      }),
+    ).toThrow("tokenUrl holds the template variable {region}");
+    const status = await fetch(`${running.url}/token`, { method: "POST" }).then((r) => r.status);
+    expect(status).toBe(404);
   });
 });

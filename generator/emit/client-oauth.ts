@@ -5,7 +5,7 @@
  * re-exports what it takes, gives and throws. Nothing for a spec without one, whose package
  * leaves runtime/client/oauth.ts out.
  */
-import { clientCredentialsFlow } from "../ir/build-oauth.ts";
+import { clientCredentialsFlow, isTemplateUrl } from "../ir/build-oauth.ts";
 import type { ApiModel, Credential, OAuthFlow } from "../ir/model.ts";
 import { call, id, ret } from "./code/build.ts";
 import type { FileStatement } from "./code/nodes.ts";
@@ -19,6 +19,9 @@ export const clientCredentialsName = (credential: Credential): string =>
 
 function makerStatement(credential: Credential, flow: OAuthFlow): FileStatement {
   const relative = flow.tokenUrl!.startsWith("/");
+  // a token URL with template variables (`{shortCode}`) is the caller's to fill in
+  const template = isTemplateUrl(flow.tokenUrl!);
+  const options = runtimeType(oauthModule, "ClientCredentialsOptions");
   const scopes = flow.scopes.map((s) => s.name);
   return {
     statement: {
@@ -26,27 +29,56 @@ function makerStatement(credential: Credential, flow: OAuthFlow): FileStatement 
       name: clientCredentialsName(credential),
       isExported: true,
       docs: [
-        `A token getter for \`${credential.id}\` by the OAuth client-credentials grant: asks \`${flow.tokenUrl}\`${relative ? " (under `baseUrl`, which `options` must give)" : ""} for a token, keeps it until a minute before it expires, and asks again. Pass it as the client's \`${credential.optionName}\` option.`,
+        `A token getter for \`${credential.id}\` by the OAuth client-credentials grant: asks \`${flow.tokenUrl}\`${template ? " (its template variables filled in: `options.tokenUrl` gives it)" : relative ? " (under `baseUrl`, which `options` must give)" : ""} for a token, keeps it until a minute before it expires, and asks again. Pass it as the client's \`${credential.optionName}\` option.`,
         ...(scopes.length
           ? [`Scopes the flow grants: ${scopes.map((s) => `\`${s}\``).join(", ")}.`]
           : []),
         "@throws {ClientOptionsError} an option it cannot work with (the token URL must be https:, or http: to localhost).",
       ],
-      params: [{ name: "options", type: runtimeType(oauthModule, "ClientCredentialsOptions") }],
+      params: [
+        {
+          name: "options",
+          type: template
+            ? {
+                kind: "intersection",
+                types: [
+                  options,
+                  {
+                    kind: "object-type",
+                    inline: true,
+                    members: [
+                      {
+                        kind: "property-signature",
+                        name: "tokenUrl",
+                        type: { kind: "keyword", name: "string" },
+                      },
+                    ],
+                  },
+                ],
+              }
+            : options,
+        },
+      ],
       returnType: runtimeType(oauthModule, "TokenGetter"),
       body: [
         ret(
-          call(runtimeValue(oauthModule, "clientCredentials"), {
-            kind: "object",
-            properties: [
-              {
-                kind: "property",
-                key: "tokenUrl",
-                value: { kind: "literal", value: flow.tokenUrl! },
-              },
-              { kind: "spread", expr: id("options") },
-            ],
-          }),
+          call(
+            runtimeValue(oauthModule, "clientCredentials"),
+            // the caller's tokenUrl, required where the spec's has template variables
+            template
+              ? id("options")
+              : {
+                  kind: "object",
+                  properties: [
+                    {
+                      kind: "property",
+                      key: "tokenUrl",
+                      value: { kind: "literal", value: flow.tokenUrl! },
+                    },
+                    { kind: "spread", expr: id("options") },
+                  ],
+                },
+          ),
         ),
       ],
     },

@@ -49,11 +49,12 @@ const urlKeys = ["authorizationUrl", "tokenUrl", "refreshUrl", "deviceAuthorizat
 export const isScopeToken = (scope: string): boolean => /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope);
 
 /**
- * A URL as the spec format takes it: absolute, or a path under the base URL. A relative
- * reference without its leading slash (`oauth/token`) gets one, as a path key does.
+ * A URL as the spec format takes it: absolute, a path under the base URL, or a template the
+ * caller fills in (`{nrfApiRoot}/oauth2/token`). A relative reference without its leading
+ * slash (`oauth/token`) gets one, as a path key does.
  */
 function urlOf(value: string): string | undefined {
-  const url = /^[a-z][a-z0-9+.-]*:/i.test(value) || value.startsWith("/") ? value : `/${value}`;
+  const url = /^([a-z][a-z0-9+.-]*:|\/|\{)/i.test(value) ? value : `/${value}`;
   return isOAuthUrl(url) ? url : undefined;
 }
 

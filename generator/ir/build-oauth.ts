@@ -30,16 +30,25 @@ const bearerFixed = ["header", "scheme", "name"];
 
 const urlKeys = ["authorizationUrl", "tokenUrl", "refreshUrl", "deviceAuthorizationUrl"] as const;
 
+/** A `{name}` the user fills in (OpenAPI's server-variable form: Salesforce's `https://{shortCode}.api...`). */
+const templateVariable = /\{[A-Za-z0-9_.-]+\}/g;
+
+/** Whether a URL of the spec holds template variables, which the user must fill in. */
+export const isTemplateUrl = (value: string): boolean => /\{[A-Za-z0-9_.-]+\}/.test(value);
+
 /**
  * Whether `value` is an `https:` or `http:` URL, or a path relative to the API's base URL
- * (OpenAPI 3.1 lets a flow's URLs be relative references).
+ * (OpenAPI 3.1 lets a flow's URLs be relative references), with `{name}` template variables
+ * allowed where a value can go.
  */
 export function isOAuthUrl(value: string): boolean {
-  // a fragment never reaches a server; white space and backslashes are no URL's
-  if (/[\s\\#]/.test(value)) return false;
-  if (value.startsWith("/")) return !value.startsWith("//");
+  // a variable first stands for the server's whole root (3GPP's `{nrfApiRoot}/oauth2/token`)
+  const filled = value.replace(/^\{[A-Za-z0-9_.-]+\}/, "https://x").replace(templateVariable, "x");
+  // a fragment never reaches a server; white space, backslashes and stray braces are no URL's
+  if (/[\s\\#{}]/.test(filled)) return false;
+  if (filled.startsWith("/")) return !filled.startsWith("//");
   try {
-    const url = new URL(value);
+    const url = new URL(filled);
     return (
       (url.protocol === "https:" || url.protocol === "http:") &&
       url.username === "" &&

@@ -36,7 +36,7 @@ import type {
   TypeNode,
 } from "./model.ts";
 import { buildTriggerEvents } from "./stand-in-events.ts";
-import { clientCredentialsFlow } from "./build-oauth.ts";
+import { clientCredentialsFlow, isTemplateUrl } from "./build-oauth.ts";
 import type { StandInModel } from "./stand-in-model.ts";
 import {
   credentialChecks,
@@ -448,7 +448,8 @@ function basePathsOf(model: ApiModel): { basePaths?: string[] } {
 function tokenEndpointsOf(model: ApiModel): { tokenEndpoints?: TokenEndpoint[] } {
   const endpoints = model.credentials.flatMap((credential): TokenEndpoint[] => {
     const flow = clientCredentialsFlow(credential);
-    if (!flow?.tokenUrl) return [];
+    // a URL with template variables is the caller's to fill in: no path to serve
+    if (!flow?.tokenUrl || isTemplateUrl(flow.tokenUrl)) return [];
     const path = flow.tokenUrl.startsWith("/") ? flow.tokenUrl : new URL(flow.tokenUrl).pathname;
     return [{ path, credential: credential.id, scopes: flow.scopes.map((s) => s.name) }];
   });

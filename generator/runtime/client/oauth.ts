@@ -70,6 +70,12 @@ const loopback = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /** The token URL, absolute; https, or http to this machine. */
 function tokenAddress(tokenUrl: string | undefined, baseUrl: string | undefined): URL {
   if (!tokenUrl) throw new ClientOptionsError("tokenUrl", "is required");
+  const template = /\{[^{}]*\}/.exec(tokenUrl);
+  if (template)
+    throw new ClientOptionsError(
+      "tokenUrl",
+      `holds the template variable ${template[0]}: pass the token URL with its values filled in`,
+    );
   let url: URL;
   try {
     url = /^[a-z][a-z0-9+.-]*:/i.test(tokenUrl)

@@ -428,7 +428,9 @@ export function chooseCredential(
   if (!chosen)
     throw new MissingCredentialError(op.id, either.map((send) => send.option).join(" or "), {
       // where each travels as the spec says it (`sends` has header names lower-cased)
-      header: either.map((send) => placeText(op.credentials[op.sends.indexOf(send)]!)).join(" or "),
+      header: [
+        ...new Set(either.map((send) => placeText(op.credentials[op.sends.indexOf(send)]!))),
+      ].join(" or "),
     });
   return op.sends.filter((send) => !send.either || send === chosen);
 }

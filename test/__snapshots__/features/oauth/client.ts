@@ -43,6 +43,16 @@ export function oauthClientCredentials(options: ClientCredentialsOptions): Token
   return clientCredentials({ tokenUrl: "/oauth/token", ...options });
 }
 
+/**
+ * A token getter for `partner` by the OAuth client-credentials grant: asks `https://{region}.auth.example.com/token` (its template variables filled in: `options.tokenUrl` gives it) for a token, keeps it until a minute before it expires, and asks again. Pass it as the client's `partner` option.
+ * @throws {ClientOptionsError} an option it cannot work with (the token URL must be https:, or http: to localhost).
+ */
+export function partnerClientCredentials(
+  options: ClientCredentialsOptions & { tokenUrl: string },
+): TokenGetter {
+  return clientCredentials(options);
+}
+
 /** The id of an endpoint of the client, as middleware's hooks are given it (`context.endpointId`): `switch` on it. */
 export type OAuthEndpointId =
   | "orders.list"
@@ -61,6 +71,11 @@ export interface OAuthClientOptions extends CoreOptions {
    * Sent as `Authorization: Bearer …` by the endpoints that need it.
    */
   oauth?: CredentialValue;
+  /**
+   * A partner's token, from the token URL of its region.
+   * Sent as `Authorization: Bearer …` by the endpoints that need it.
+   */
+  partner?: CredentialValue;
   /**
    * A staff member's sign-in.
    * Sent as `Authorization: Bearer …` by the endpoints that need it.
@@ -81,7 +96,12 @@ export class OAuthCore extends ClientCore {
   constructor(options: OAuthClientOptions) {
     super(
       options,
-      { oauth: options.oauth, workforce: options.workforce, apiKey: options.apiKey },
+      {
+        oauth: options.oauth,
+        partner: options.partner,
+        workforce: options.workforce,
+        apiKey: options.apiKey,
+      },
       OAuthApiError,
     );
   }
@@ -168,7 +188,7 @@ export const catalogList: (core: OAuthCore, options?: RequestOptions) => ApiProm
  * Get an order, with an API key or a token.
  *
  * `GET /orders/{id}`
- * Sends: the first configured of `X-API-Key` (`apiKey`) or `Authorization: Bearer …` (`oauth`, scopes `orders:read`) (one is needed).
+ * Sends: the first configured of `X-API-Key` (`apiKey`) or `Authorization: Bearer …` (`oauth`, scopes `orders:read`) or `Authorization: Bearer …` (`partner`) (one is needed).
  * @param core The `OAuthCore` that sends the call.
  * @param id The `id` path parameter.
  * @returns The Order.
@@ -179,7 +199,7 @@ export const ordersGet: (
   id: string,
   options?: RequestOptions,
 ) => ApiPromise<Order> = /* @__PURE__ */ endpoint(
-  '{"id":"orders.get","method":"GET","path":"/orders/{id}","credentials":[{"option":"apiKey","header":"X-API-Key","optional":true,"either":true},{"option":"oauth","header":"Authorization","scheme":"Bearer","optional":true,"either":true}],"headers":{},"args":["id"],"documentedResponse":true,"code":["validateParams","choose"]}',
+  '{"id":"orders.get","method":"GET","path":"/orders/{id}","credentials":[{"option":"apiKey","header":"X-API-Key","optional":true,"either":true},{"option":"oauth","header":"Authorization","scheme":"Bearer","optional":true,"either":true},{"option":"partner","header":"Authorization","scheme":"Bearer","optional":true,"either":true}],"headers":{},"args":["id"],"documentedResponse":true,"code":["validateParams","choose"]}',
   validateOrdersGetParams,
   chooseCredential,
 );
@@ -214,7 +234,7 @@ export interface OrdersApi {
    * Get an order, with an API key or a token.
    *
    * `GET /orders/{id}`
-   * Sends: the first configured of `X-API-Key` (`apiKey`) or `Authorization: Bearer …` (`oauth`, scopes `orders:read`) (one is needed).
+   * Sends: the first configured of `X-API-Key` (`apiKey`) or `Authorization: Bearer …` (`oauth`, scopes `orders:read`) or `Authorization: Bearer …` (`partner`) (one is needed).
    * @param id The `id` path parameter.
    * @returns The Order.
    * @throws {OAuthApiError} when the API answers with an error status.
