@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import type { ApiModel, Endpoint, TypeNode } from "../generator/ir/model.ts";
 import type { TypeLookup } from "../generator/ir/callback-routing.ts";
+import { clientCredentialsFlow, isTemplateUrl } from "../generator/ir/build-oauth.ts";
 import { shapeOf, shapeTableOf } from "../generator/ir/stand-in-shapes.ts";
 import { sample, seeded } from "../generator/runtime/testing/sample.ts";
 import { compileReachable, importCompiled } from "./support/compiled-import.ts";
@@ -30,6 +31,8 @@ export interface CallReport {
   /** The first refusal of made-up arguments, to tell the value maker's misses from a bug. */
   firstArgs?: string;
   broken: { endpoint: string; error: string }[];
+  /** Credentials whose token the package's client-credentials maker asked the stand-in for. */
+  tokenGrants?: number;
 }
 
 /** Most calls per package: enough for every kind of answer, bounded for large APIs. */
@@ -169,9 +172,18 @@ async function callEach(
     options.validateResponses = "throw";
     options.responseValidators = validators.responseValidators;
   }
-  for (const c of model.credentials)
-    if (c.placement !== "none" && c.placement !== "signature")
-      options[c.optionName] = credentialValue(c.placement);
+  let tokenGrants = 0;
+  for (const c of model.credentials) {
+    if (c.placement === "none" || c.placement === "signature") continue;
+    // a token the package asks for itself, where the stand-in serves the token URL
+    const maker = index[`${c.optionName}ClientCredentials`];
+    const flow = clientCredentialsFlow(c);
+    if (typeof maker === "function" && flow?.tokenUrl && !isTemplateUrl(flow.tokenUrl)) {
+      const grant = { clientId: "sweep", clientSecret: "sweep-secret", baseUrl };
+      options[c.optionName] = maker({ ...grant, fetch: options.fetch });
+      tokenGrants++;
+    } else options[c.optionName] = credentialValue(c.placement);
+  }
   const client = new index[model.api.clientName](options);
   const lookup: TypeLookup = new Map(model.types.map((t) => [t.name, t] as const));
   const valueOf = valueMaker(model, lookup);
@@ -185,6 +197,7 @@ async function callEach(
     refused: 0,
     args: 0,
     broken: [],
+    ...(tokenGrants ? { tokenGrants } : {}),
   };
   for (const e of callOrder(model.endpoints)) {
     if (report.answered + report.refused + report.args + report.broken.length >= maxCalls) break;

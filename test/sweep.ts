@@ -243,13 +243,12 @@ function summary(results: Result[]): string {
   ).length;
   const delivered = results.reduce((n, r) => n + (r.deliveries?.accepted ?? 0), 0);
   const refusedDeliveries = results.reduce((n, r) => n + (r.deliveries?.refused.length ?? 0), 0);
-  const calls = { answered: 0, answeredNotGet: 0, streams: 0, refused: 0, args: 0 };
-  for (const r of results)
-    for (const key of ["answered", "answeredNotGet", "streams", "refused", "args"] as const)
-      calls[key] += r.calls?.[key] ?? 0;
+  const calls = { answered: 0, answeredNotGet: 0, streams: 0, refused: 0, args: 0, tokenGrants: 0 };
+  const keys = ["answered", "answeredNotGet", "streams", "refused", "args", "tokenGrants"] as const;
+  for (const r of results) for (const key of keys) calls[key] += r.calls?.[key] ?? 0;
   const lines = [
     `${results.length} documents, ${clean} through every step`,
-    `typed calls against the stand-ins: ${calls.answered} answered and validated (${calls.answeredNotGet} of another method than GET, ${calls.streams} streams read through), ${calls.refused} refused with the API's error, ${calls.args} with arguments the client refused`,
+    `typed calls against the stand-ins: ${calls.answered} answered and validated (${calls.answeredNotGet} of another method than GET, ${calls.streams} streams read through), ${calls.refused} refused with the API's error, ${calls.args} with arguments the client refused; ${calls.tokenGrants} credentials by the package's client-credentials grant`,
     `deliveries of the stand-ins to the packages' own routers: ${delivered} accepted, ${refusedDeliveries} refused by the router`,
   ];
   for (const [key, documents] of [...classes].sort())
