@@ -3,7 +3,7 @@
  * from tags, parameters by where they travel, the request body by content type, the success
  * response with its headers, error statuses, and the credentials each operation sends.
  */
-import { askScope, isScopeToken, tokenSchemeNamed } from "./oauth.ts";
+import { authOf } from "./operation-security.ts";
 import { fetchWrittenHeaders, headerToken } from "../ir/http-headers.ts";
 import { responseSchemaOf, streamTypes } from "./stream-items.ts";
 import { sendsDefaultText } from "../emit/openapi/parameters.ts";
@@ -13,7 +13,6 @@ import {
   componentsOf,
   credentialId,
   deref,
-  isCredential,
   isObject,
   isScalarTypeName,
   note,
@@ -23,7 +22,6 @@ import {
   ownDocument,
   ownEntry,
   setEntry,
-  schemeHeader,
   stringOf,
   under,
   type ImportContext,
@@ -462,164 +460,6 @@ export function splitDescription(
   if (testingOnly && paragraphs.at(-1) === "Testing only.") paragraphs.pop();
   const description = paragraphs.join("\n\n").trim();
   return description ? { description, rules } : { rules };
-}
-
-/** The credentials of the first security requirement (the operation's, else the document's). */
-function authOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): JsonValue[] {
-  const root = ctx.doc.root.value as JsonObject;
-  const own = Array.isArray(op.security);
-  const list = own
-    ? (op.security as JsonValue[])
-    : Array.isArray(root.security)
-      ? root.security
-      : [];
-  const listAt = own ? under(at, "security") : { file: ctx.doc.root.path, pointer: "#/security" };
-  // A scheme the client cannot send is no credential (its gap is at the scheme), and one no
-  // security scheme defines is none either (a gap here): a requirement of only such schemes
-  // needs none from the client, as an empty one.
-  for (const scheme of new Set(list.filter(isObject).flatMap((r) => Object.keys(r))))
-    if (!Object.hasOwn(componentsOf(ctx, "securitySchemes"), scheme))
-      note(
-        ctx,
-        out,
-        listAt,
-        `security requirement ${scheme}, which no security scheme defines: no credential is sent for it`,
-      );
-  const requirements = list
-    .filter(isObject)
-    .map((r) => Object.fromEntries(Object.entries(r).filter(([s]) => isCredential(ctx, s))));
-  const optional = requirements.some((r) => Object.keys(r).length === 0);
-  const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
-  if (alternatives.length === 0) return [];
-  // Alternatives (basic or bearer): every scheme is kept, each sent when the client has it. So
-  // is a requirement of two schemes in one header (springdoc's `{basicAuth: [], bearerAuth: []}`
-  // means either; both at once no request can send, and a stand-in would refuse every call).
-  const shared = alternatives.map((r) => sharedHeader(ctx, Object.keys(r)));
-  for (const [i, header] of shared.entries())
-    if (header !== undefined)
-      note(
-        ctx,
-        out,
-        listAt,
-        `security requirement ${Object.keys(alternatives[i]!).join(" and ")}: both travel in the ${header} header, which a request sends once; read as alternatives`,
-      );
-  const sharing = shared.some((h) => h !== undefined);
-  const choice = sharing || optional ? undefined : oneOfEach(alternatives);
-  if (choice) {
-    const entry = (scheme: string): JsonValue => {
-      const credential = credentialId(ctx, scheme);
-      const scopes = requiredScopes(ctx, out, listAt, scheme, alternatives);
-      return scopes.length ? { credential, scopes } : credential;
-    };
-    return [...choice.required.map(entry), { anyOf: choice.either.map(entry) }];
-  }
-  // A scheme in every alternative is required (`[{key}, {key, token}]`: the key, and the token
-  // when the client has it, as apigen's own document writes an optional credential); any other
-  // is sent when the client has it. Exact for those two requirements, one within the other.
-  const inEvery = (scheme: string) =>
-    !optional && !sharing && alternatives.every((r) => Object.hasOwn(r, scheme));
-  const [first, second] = alternatives;
-  const nested =
-    alternatives.length === 1 ||
-    (alternatives.length === 2 && Object.keys(first!).every((s) => Object.hasOwn(second!, s)));
-  if (sharing || !nested)
-    note(
-      ctx,
-      out,
-      listAt,
-      "alternative security requirements; each credential is sent when the client has it",
-    );
-  const seen = new Map<string, JsonValue>();
-  for (const requirement of alternatives)
-    for (const scheme of Object.keys(requirement)) {
-      const credential = credentialId(ctx, scheme);
-      if (seen.has(credential)) continue;
-      const scopes = requiredScopes(ctx, out, listAt, scheme, alternatives);
-      const sentWhenHeld = !inEvery(scheme);
-      seen.set(
-        credential,
-        scopes.length || sentWhenHeld
-          ? {
-              credential,
-              ...(sentWhenHeld ? { optional: true } : {}),
-              ...(scopes.length ? { scopes } : {}),
-            }
-          : credential,
-      );
-    }
-  return [...seen.values()];
-}
-
-/**
- * The scopes a scheme's token needs for an operation: those every requirement naming it asks
- * (requirements are alternatives, a requirement's scopes are all needed). Alternatives that
- * differ and scopes of a scheme that is no token are noted; a scope no flow grants is kept,
- * and declared in the flows after every operation is read (oauth.ts `declareAskedScopes`).
- */
-function requiredScopes(
-  ctx: ImportContext,
-  out: JsonObject,
-  listAt: Pointer,
-  scheme: string,
-  alternatives: readonly JsonObject[],
-): string[] {
-  const asked = alternatives
-    .filter((r) => Object.hasOwn(r, scheme))
-    .map((r) => (Array.isArray(r[scheme]) ? (r[scheme] as JsonValue[]) : []).map(String));
-  const all = [...new Set(asked.flat())];
-  if (all.length === 0) return [];
-  const token = tokenSchemeNamed(ctx, scheme);
-  if (!token?.credential) {
-    note(ctx, out, listAt, `scopes of ${scheme}: ${all.join(", ")}`);
-    return [];
-  }
-  if (asked.length > 1 && asked.some((list) => list.join(" ") !== asked[0]!.join(" ")))
-    note(
-      ctx,
-      out,
-      listAt,
-      `alternative scopes of ${scheme}: ${asked.map((list) => list.join(" ") || "none").join(" | ")}; those all of them ask are kept`,
-    );
-  const kept: string[] = [];
-  for (const scope of all.filter((scope) => asked.every((list) => list.includes(scope)))) {
-    if (!isScopeToken(scope))
-      note(ctx, out, listAt, `scope ${JSON.stringify(scope)} of ${scheme} is no scope token`);
-    else {
-      if (token.granted && !token.granted.has(scope)) askScope(ctx, scheme, scope);
-      kept.push(scope);
-    }
-  }
-  return kept;
-}
-
-/**
- * Requirements that are the same schemes plus one more each, a different one
- * (`[{key, a}, {key, b}]`, `[{basic}, {bearer}, {apiKey}]`: Okta's, Bitbucket's): the schemes
- * of all of them, and those of which any one will do (`anyOf`). Undefined for any other form.
- */
-function oneOfEach(
-  alternatives: readonly JsonObject[],
-): { required: string[]; either: string[] } | undefined {
-  if (alternatives.length < 2) return undefined;
-  const required = Object.keys(alternatives[0]!).filter((scheme) =>
-    alternatives.every((r) => Object.hasOwn(r, scheme)),
-  );
-  const either = alternatives.map((r) => Object.keys(r).filter((s) => !required.includes(s)));
-  if (either.some((more) => more.length !== 1)) return undefined;
-  const names = either.map((more) => more[0]!);
-  return new Set(names).size === names.length ? { required, either: names } : undefined;
-}
-
-/** The header two of a requirement's schemes both travel in, if any (`authorization`). */
-function sharedHeader(ctx: ImportContext, schemes: readonly string[]): string | undefined {
-  const seen = new Set<string>();
-  for (const scheme of schemes) {
-    const header = schemeHeader(ctx, scheme);
-    if (header === undefined) continue;
-    if (seen.has(header)) return header;
-    seen.add(header);
-  }
-  return undefined;
 }
 
 /**

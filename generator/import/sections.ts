@@ -287,8 +287,9 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
 
 /**
  * `credentials`: API keys in a header or the query, HTTP bearer and basic; OAuth2 and OpenID
- * Connect as token credentials with their flows or provider (oauth.ts). A scheme the client cannot send (`noCredentialReason`: mutualTLS, a header
- * name no request can send) is none; it is a gap on `api`, at the scheme.
+ * Connect as token credentials with their flows or provider (oauth.ts). A scheme the client
+ * cannot send (`noCredentialReason`: mutualTLS, a header name no request can send) is none;
+ * it is a gap on `api`, at the scheme.
  */
 export function credentialsSection(ctx: ImportContext, api: JsonObject): JsonObject | undefined {
   const schemes = componentsOf(ctx, "securitySchemes");
