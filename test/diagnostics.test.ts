@@ -1109,7 +1109,7 @@ const cases: BrokenCase[] = [
   {
     name: "oauth-credentials",
     defect:
-      "OAuth credentials with keys of other kinds, a token URL that is no https: URL, no flows, no provider URL; a scope no flow grants, scopes of an API key, scopes on a callback; anyOf beside an optional credential, twice, on a callback",
+      "OAuth credentials with keys of other kinds, a token URL that is no https: URL, no flows, no provider URL; a scope no flow grants, scopes of an API key, scopes on a callback; anyOf beside an optional credential, twice, on a callback; a credential listed twice (in anyOf with other scopes, and in two groups)",
     expected: [
       "test/fixtures/broken/oauth-credentials/api.yaml:9:5 - error credential-key-misplaced: header does not belong on credential oauth (`in: oauth2`): its token is always sent as `Authorization: Bearer <token>`",
       'test/fixtures/broken/oauth-credentials/api.yaml:12:19 - error credential-url-invalid: tokenUrl "ftp://auth.example.com/token" is not an https: or http: URL, nor a path relative to the base URL',
@@ -1120,9 +1120,11 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/oauth-credentials/api.yaml:28:42 - error auth-scope-unknown: scope orders:raed is granted by no flow of credential oauth; did you mean orders:read?",
       "test/fixtures/broken/oauth-credentials/api.yaml:28:77 - error auth-scopes-misplaced: scopes are asked of credential key, but it is no `in: oauth2` or `in: openIdConnect` credential",
       "test/fixtures/broken/oauth-credentials/api.yaml:33:12 - error auth-any-of-misplaced: anyOf (credentials of which any one will do) cannot be here: beside it, a credential marked optional; list it in the group, or make it required",
-      "test/fixtures/broken/oauth-credentials/api.yaml:38:12 - error auth-any-of-misplaced: anyOf (credentials of which any one will do) cannot be here: an operation has one group of alternatives",
-      "test/fixtures/broken/oauth-credentials/api.yaml:45:33 - error auth-scopes-misplaced: scopes are asked of credential oauth, but a call to the user's server carries no token of theirs",
-      "test/fixtures/broken/oauth-credentials/api.yaml:50:12 - error auth-any-of-misplaced: anyOf (credentials of which any one will do) cannot be here: a call to the user's server carries the API's own signature, not one of several",
+      "test/fixtures/broken/oauth-credentials/api.yaml:38:82 - error auth-credential-twice: credential oauth is listed twice in this auth; a call sends it once, with the scopes of one entry (scopes any one of which will do cannot be said yet: list those every alternative needs)",
+      "test/fixtures/broken/oauth-credentials/api.yaml:43:12 - error auth-any-of-misplaced: anyOf (credentials of which any one will do) cannot be here: an operation has one group of alternatives",
+      "test/fixtures/broken/oauth-credentials/api.yaml:43:57 - error auth-credential-twice: credential key is listed twice in this auth; a call sends it once, with the scopes of one entry (scopes any one of which will do cannot be said yet: list those every alternative needs)",
+      "test/fixtures/broken/oauth-credentials/api.yaml:50:33 - error auth-scopes-misplaced: scopes are asked of credential oauth, but a call to the user's server carries no token of theirs",
+      "test/fixtures/broken/oauth-credentials/api.yaml:55:12 - error auth-any-of-misplaced: anyOf (credentials of which any one will do) cannot be here: a call to the user's server carries the API's own signature, not one of several",
     ],
   },
 ];

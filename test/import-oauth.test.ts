@@ -214,6 +214,25 @@ describe("OAuth security schemes as credentials", () => {
     expect(gaps).toEqual([]);
   });
 
+  it("an alternative asking every scope another asks and more is needless, nothing noted (3GPP's)", () => {
+    const { model, gaps } = imported({
+      components: {
+        securitySchemes: {
+          oauth: {
+            type: "oauth2",
+            flows: { clientCredentials: { tokenUrl: "/t", scopes: { nfm: "", "nfm:write": "" } } },
+          },
+        },
+      },
+      paths: ordersPath([{ oauth: ["nfm"] }, { oauth: ["nfm", "nfm:write"] }, { oauth: ["nfm"] }]),
+    });
+    expect([model.endpoints[0]!.auth, model.endpoints[0]!.authScopes]).toEqual([
+      ["oauth"],
+      { oauth: ["nfm"] },
+    ]);
+    expect(gaps).toEqual([]);
+  });
+
   it("scopes of a scheme that is no OAuth one are noted, not carried", () => {
     const { model, gaps } = imported({
       components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } } },

@@ -398,6 +398,11 @@ export const catalogue = {
     severity: "error",
     message: "scopes are asked of credential {name}, but {why}",
   },
+  "auth-credential-twice": {
+    severity: "error",
+    message:
+      "credential {name} is listed twice in this auth; a call sends it once, with the scopes of one entry (scopes any one of which will do cannot be said yet: list those every alternative needs)",
+  },
   "auth-any-of-misplaced": {
     severity: "error",
     message: "anyOf (credentials of which any one will do) cannot be here: {why}",

@@ -47,7 +47,7 @@ export function authOf(
     .filter(isObject)
     .map((r) => Object.fromEntries(Object.entries(r).filter(([s]) => isCredential(ctx, s))));
   const optional = requirements.some((r) => Object.keys(r).length === 0);
-  const alternatives = requirements.filter((r) => Object.keys(r).length > 0);
+  const alternatives = withoutStronger(requirements.filter((r) => Object.keys(r).length > 0));
   if (alternatives.length === 0) return [];
   // Alternatives (basic or bearer): every scheme is kept, each sent when the client has it. So
   // is a requirement of two schemes in one header (springdoc's `{basicAuth: [], bearerAuth: []}`
@@ -192,4 +192,27 @@ function sharedHeader(ctx: ImportContext, schemes: readonly string[]): string | 
     seen.add(header);
   }
   return undefined;
+}
+
+/** The scopes a requirement asks of `scheme`. */
+const scopesIn = (requirement: JsonObject, scheme: string): string[] =>
+  Array.isArray(requirement[scheme]) ? (requirement[scheme] as JsonValue[]).map(String) : [];
+
+/**
+ * The requirements but those another of the same schemes makes needless: one asking every
+ * scope the other asks and more (3GPP's `[{oauth: [nnrf-nfm]}, {oauth: [nnrf-nfm,
+ * nnrf-nfm:nf-instance:write]}]` is `nnrf-nfm`), or the same again. A requirement of more
+ * schemes stays: beside a smaller one it says which credential is optional.
+ */
+function withoutStronger(alternatives: readonly JsonObject[]): JsonObject[] {
+  const schemesOf = (r: JsonObject) => Object.keys(r).sort().join(" ");
+  const within = (weaker: JsonObject, stronger: JsonObject) =>
+    schemesOf(weaker) === schemesOf(stronger) &&
+    Object.keys(weaker).every((scheme) =>
+      scopesIn(weaker, scheme).every((scope) => scopesIn(stronger, scheme).includes(scope)),
+    );
+  return alternatives.filter(
+    (r, i) =>
+      !alternatives.some((other, j) => j !== i && within(other, r) && (!within(r, other) || j < i)),
+  );
 }

@@ -20,6 +20,8 @@ export interface AuthEntry {
   scopes?: string[];
   /** The entry's place in the spec file. */
   path: DataPath;
+  /** Written as `{ credential, ... }` rather than the id alone. */
+  mapping: boolean;
 }
 
 const stringsOf = (value: unknown): string[] | undefined =>
@@ -39,10 +41,13 @@ export function authEntries(path: DataPath, value: unknown): AuthEntry[] {
           either: true,
           ...(scopes ? { scopes } : {}),
           path: [...at, "anyOf", j],
+          mapping: isRecord(member),
         };
       });
     if (!isRecord(entry))
-      return [{ credential: String(entry), optional: false, either: false, path: at }];
+      return [
+        { credential: String(entry), optional: false, either: false, path: at, mapping: false },
+      ];
     const scopes = stringsOf(entry.scopes);
     return [
       {
@@ -51,6 +56,7 @@ export function authEntries(path: DataPath, value: unknown): AuthEntry[] {
         either: false,
         ...(scopes ? { scopes } : {}),
         path: at,
+        mapping: true,
       },
     ];
   });
@@ -80,6 +86,18 @@ export function buildAuth(
         { name: entry.credential, hint: suggestion(entry.credential, credentials.keys()) },
         file.locate(entry.path),
       );
+  // one entry per credential: a second (another scope list in `anyOf`, Google's "any of these
+  // scopes") would be one credential sent once, its scopes silently the last list's
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    if (seen.has(entry.credential))
+      ctx.bag.report(
+        "auth-credential-twice",
+        { name: entry.credential },
+        file.locate(entry.mapping ? [...entry.path, "credential"] : entry.path),
+      );
+    seen.add(entry.credential);
+  }
   const groups = Array.isArray(value) ? value.filter((e) => isRecord(e) && "anyOf" in e) : [];
   const either = entries.filter((e) => e.either);
   const misplaced = (why: string) => {
