@@ -1242,7 +1242,7 @@ describe("warnings", () => {
   });
 });
 
-describe("facets beside a list or a map (the Mailgun and Notion trials), open on an untagged union (Twitch's)", () => {
+describe("facets beside a list or a map (the Mailgun and Notion trials) or of another kind (PayPal's), open on an untagged union (Twitch's)", () => {
   it("are warnings, left out of the package and its OpenAPI document, and it still generates", async () => {
     const out = tempDir("apigen-facets-out-");
     const run = await runCli(["--spec", "test/fixtures/warnings/facet-on-container", "--out", out]);
@@ -1251,12 +1251,18 @@ describe("facets beside a list or a map (the Mailgun and Notion trials), open on
       "test/fixtures/warnings/facet-on-container/api.yaml:11:33 - warning facet-on-container: maxLength holds a text or a number to a limit, and this type is an array: left out, as no check would hold it; to hold each of its items to it, write them with it (items: { type: ..., maxLength: ... })",
       "test/fixtures/warnings/facet-on-container/api.yaml:12:37 - warning facet-on-container: maximum holds a text or a number to a limit, and this type is an array: left out, as no check would hold it; to hold each of its items to it, write them with it (items: { type: ..., maximum: ... })",
       "test/fixtures/warnings/facet-on-container/api.yaml:13:38 - warning facet-on-container: pattern holds a text or a number to a limit, and this type is a map: left out, as no check would hold it; to hold each of its values to it, write them with it (values: { type: ..., pattern: ... })",
-      "test/fixtures/warnings/facet-on-container/api.yaml:17:5 - warning union-open-untagged: open lets a tagged union take tags it does not list; this union is a list of members without a tag, so a value must match one of them: open is left out (write the union as a mapping of tag values with a discriminator to take members it does not list)",
+      "test/fixtures/warnings/facet-on-container/api.yaml:18:30 - warning facet-of-another-kind: maxLength holds a text to a limit, and this type is number: no check holds it, so it is left out; a number the API sends as text is `type: string` with it",
+      "test/fixtures/warnings/facet-on-container/api.yaml:18:45 - warning facet-of-another-kind: pattern holds a text to a limit, and this type is number: no check holds it, so it is left out; a number the API sends as text is `type: string` with it",
+      "test/fixtures/warnings/facet-on-container/api.yaml:19:31 - warning facet-of-another-kind: minimum holds a number to a limit, and this type is boolean: no check holds it, so it is left out",
+      "test/fixtures/warnings/facet-on-container/api.yaml:23:5 - warning union-open-untagged: open lets a tagged union take tags it does not list; this union is a list of members without a tag, so a value must match one of them: open is left out (write the union as a mapping of tag values with a discriminator to take members it does not list)",
     ]);
     const document = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8"));
     const fields = document.components.schemas.Message.properties;
     expect(fields.tags).toEqual({ type: "array", items: { type: "string" } });
     expect(fields.labels).not.toHaveProperty("pattern");
+    const amount = document.components.schemas.Amount.properties;
+    expect(amount.value).toEqual({ type: "number", minimum: 0 });
+    expect(amount.exact).toEqual({ type: "boolean" });
   });
 });
 

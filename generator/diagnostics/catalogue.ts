@@ -180,6 +180,11 @@ export const catalogue = {
     message:
       "open lets a tagged union take tags it does not list; this union is a list of members without a tag, so a value must match one of them: open is left out (write the union as a mapping of tag values with a discriminator to take members it does not list)",
   },
+  "facet-of-another-kind": {
+    severity: "warning",
+    message:
+      "{key} holds {facetKind} to a limit, and this type is {type}: no check holds it, so it is left out{hint}",
+  },
   "facet-on-container": {
     severity: "warning",
     message:

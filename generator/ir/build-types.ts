@@ -290,7 +290,12 @@ export class TypeBuilder {
     if (typeof constraints.pattern === "string")
       this.checkPattern(file, path, constraints.pattern, constraints);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
-    const kept = this.containerFacetsLeftOut(file, path, shape, data) ? noConstraints : constraints;
+    const otherKind = this.facetsOfAnotherKind(file, path, shape, data);
+    const kept = this.containerFacetsLeftOut(file, path, shape, data)
+      ? noConstraints
+      : otherKind.length
+        ? withoutKeys(constraints, otherKind)
+        : constraints;
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
     if (data.default !== undefined) this.checkValue(file, path, shape, "default", data.default);
     if (data.example !== undefined) this.checkValue(file, path, shape, "example", data.example);
@@ -328,6 +333,44 @@ export class TypeBuilder {
         file.locate([...path, key], "key"),
       );
     return given.length > 0;
+  }
+
+  /**
+   * A warning at each facet of a text beside a number or a boolean (`type: number` with
+   * `maxLength: 32` and a `pattern`, as the PayPal trial wrote an amount that PayPal sends as a
+   * string), and of a number beside a boolean: no check holds it, and nothing said so; they
+   * are left out of the model (and so of the OpenAPI document). Returns their keys.
+   */
+  private facetsOfAnotherKind(
+    file: SpecFile,
+    path: DataPath,
+    shape: TypeShape,
+    data: Data,
+  ): readonly string[] {
+    if (shape.kind !== "primitive") return [];
+    const name = shape.name;
+    const textFacets = ["pattern", "prefix", "minLength", "maxLength"] as const;
+    const numberFacets = ["minimum", "maximum"] as const;
+    const misplaced =
+      name === "integer" || name === "number"
+        ? textFacets
+        : name === "boolean"
+          ? [...textFacets, ...numberFacets]
+          : [];
+    const given = misplaced.filter((k) => data[k] !== undefined);
+    for (const key of given)
+      this.ctx.bag.report(
+        "facet-of-another-kind",
+        {
+          key,
+          facetKind: (numberFacets as readonly string[]).includes(key) ? "a number" : "a text",
+          type: name,
+          hint:
+            name === "boolean" ? "" : "; a number the API sends as text is `type: string` with it",
+        },
+        file.locate([...path, key], "key"),
+      );
+    return given;
   }
 
   /**
@@ -793,4 +836,11 @@ function shapeWords(shape: TypeShape): string {
     default:
       return shape.kind;
   }
+}
+
+/** `constraints` without `keys`. */
+function withoutKeys(constraints: Constraints, keys: readonly string[]): Constraints {
+  return Object.fromEntries(
+    Object.entries(constraints).filter(([key]) => !keys.includes(key)),
+  ) as Constraints;
 }
