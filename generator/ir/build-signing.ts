@@ -25,6 +25,7 @@ export const signatureSchemeNames = [
   "hmac-sha256-hex",
   "timestamped",
   "standard-webhooks",
+  "token",
 ] as const;
 
 /** The scheme of a signature credential that names none. */
@@ -205,6 +206,10 @@ export function signingOf(
         signing: { name: scheme, id: deliveryId.name, timestamp: timestamp.name },
       };
     }
+    case "token":
+      // the secret as it is: no digest, so no time or id is signed; a declared place is the
+      // replay guard's to read, as it stands
+      return { ...places, signing: { name: scheme } };
     default: {
       const unhandled: never = scheme;
       throw new Error(`unhandled signature scheme ${String(unhandled)}`);

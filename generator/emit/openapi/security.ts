@@ -165,6 +165,8 @@ function schemeText(scheme: SignatureScheme | undefined): string | undefined {
       return `${lead}\`${scheme.timestamp}=<unix seconds>,v1=<hex>\`, each v1 the HMAC-SHA256 of \`<${scheme.timestamp}>.<raw body>\` (several while a secret rolls).`;
     case "standard-webhooks":
       return `${lead}space-separated \`v1,<base64>\` signatures, each the HMAC-SHA256 of \`<${scheme.id}>.<${scheme.timestamp}>.<raw body>\` keyed with the bytes of the \`whsec_<base64>\` secret; the ${scheme.id} and ${scheme.timestamp} headers come with it.`;
+    case "token":
+      return `${lead}the shared secret itself, compared as it is (nothing is signed: it shows who sent the call, not that the body is the one sent).`;
     default: {
       const unhandled: never = scheme;
       throw new Error(`unhandled signature scheme ${JSON.stringify(unhandled)}`);

@@ -215,6 +215,15 @@ export function createSignatureVerifier(
     "signs" in scheme && scheme.signs !== undefined ? signedPieces(scheme.signs) : [];
   if ("problem" in template) throw new Error(`the scheme's signs template: ${template.problem}`);
   const keyBytes = schemeKeys(scheme, secrets);
+  if (scheme.name === "token")
+    return (headerValue, content) => {
+      const read = readSignature(scheme, header, headerValue, content.headers, content.body);
+      if (!read.ok) return read;
+      const check = compare(read.given, keyBytes);
+      return check.ok
+        ? check
+        : { ...check, message: `${header} is not a token this receiver was given` };
+    };
   const native = options.subtle ? undefined : nodeHmac();
   const subtle = native ? undefined : subtleCrypto(options.subtle);
   let keys: Promise<CryptoKey[]> | undefined;

@@ -17,6 +17,10 @@
  *   each the digest of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the bytes of a
  *   `whsec_<base64>` secret; entries of other versions (`v1a`) are ignored.
  *
+ * - `token`: the header holds the shared secret as it is (GitLab's `X-Gitlab-Token`, Google
+ *   Calendar's `X-Goog-Channel-Token`): compared, not computed; it proves who sent the call,
+ *   not that the body is the one sent.
+ *
  * Nothing here puts a secret or a digest in a message.
  */
 import { decodeBase64, encodeBase64 } from "./base64.js";
@@ -38,7 +42,9 @@ export type SignatureScheme =
   /** `timestamp`: the key of the item that carries the signing time (`t`). */
   | { name: "timestamped"; timestamp: string }
   /** `id` and `timestamp`: the headers of the delivery id and the signing time. */
-  | { name: "standard-webhooks"; id: string; timestamp: string };
+  | { name: "standard-webhooks"; id: string; timestamp: string }
+  /** The header holds the shared secret itself (GitLab's X-Gitlab-Token, Google's channel token): nothing is signed. */
+  | { name: "token" };
 
 /** The scheme of a signature credential that names none: base64(HMAC-SHA256(secret, raw body)). */
 export const defaultScheme: SignatureScheme = { name: "hmac-sha256-base64" };
@@ -316,6 +322,9 @@ export function readSignature(
       return readTimestamped(scheme, header, value, body);
     case "standard-webhooks":
       return readStandard(scheme, header, value, headers, body);
+    case "token":
+      // the secret itself: compared with each secret's bytes (signature.ts), nothing signed
+      return { ok: true, signed: [], given: [encoder.encode(value)] };
     default: {
       const unhandled: never = scheme;
       throw new Error(`unhandled signature scheme ${JSON.stringify(unhandled)}`);
@@ -361,6 +370,7 @@ function deliverySigned(
 ): Uint8Array<ArrayBuffer>[] {
   if (scheme.name === "timestamped") return [dotted(time), body];
   if (scheme.name === "standard-webhooks") return [dotted(`${id}.${time}`), body];
+  if (scheme.name === "token") return []; // nothing is signed
   const signed = hmacSigned(scheme, body, (slot) => (slot === "id" ? id : time));
   // every slot has its value here: a delivery carries the time and id it is signed with
   return "missing" in signed ? [] : signed;
@@ -405,6 +415,8 @@ export async function signatureHeaders(
   if (secrets.length === 0) throw new Error("signatureHeaders: no secret to sign with");
   if (facts.id === undefined && signsId(scheme))
     throw new Error(`signatureHeaders: scheme ${scheme.name} signs a delivery id: pass facts.id`);
+  // a token is the secret itself, one per header (the first, while a secret rolls)
+  if (scheme.name === "token") return { [header]: secrets[0]! };
   const crypto = subtleCrypto(subtle);
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
   const time = signingTimeText(
