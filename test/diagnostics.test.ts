@@ -1107,6 +1107,14 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "auth-entry-shape",
+    defect:
+      "scopes written as a string inside an anyOf member (the Google Calendar trial): one error at the value, not one per shape an auth entry may take",
+    expected: [
+      'test/fixtures/broken/auth-entry-shape/api.yaml:14:51 - error schema-wrong-type: expected a list, got string "read"',
+    ],
+  },
+  {
     name: "oauth-credentials",
     defect:
       "OAuth credentials with keys of other kinds, a token URL that is no https: URL, no flows, no provider URL; a scope no flow grants, scopes of an API key, scopes on a callback; anyOf beside an optional credential, twice, on a callback; a credential listed twice (in anyOf with other scopes, and in two groups)",

@@ -85,7 +85,7 @@ function collapseAlternatives(errors: ErrorObject[]): ErrorObject[] {
   const merged: ErrorObject[] = [];
   for (const alt of alternatives) {
     const within = (e: ErrorObject) =>
-      e.schemaPath.startsWith(`${alt.schemaPath}/`) &&
+      branchOf(alt, e) !== undefined &&
       (e.instancePath === alt.instancePath || e.instancePath.startsWith(`${alt.instancePath}/`));
     const children = rest.filter(within);
     const typeMisses = children.filter(
@@ -95,7 +95,20 @@ function collapseAlternatives(errors: ErrorObject[]): ErrorObject[] {
     // A branch of the wrong type says nothing about the value (`2000` is no `4xx`): only the
     // branches whose type matched speak, so one bad value gives one error.
     const missed = new Set(typeMisses.map((e) => branchOf(alt, e)));
-    rest = rest.filter((e) => !children.includes(e) || !missed.has(branchOf(alt, e)));
+    // Of the branches of the right type, one that lacks a key it requires says less than one
+    // that has its keys (`{ anyOf: [...] }` is no `{ credential }` missing its credential): the
+    // ones that have them speak, where there are such.
+    const typed = [...new Set(children.map((e) => branchOf(alt, e)))].filter((b) => !missed.has(b));
+    const lacking = new Set(
+      children
+        .filter((e) => e.keyword === "required" && e.instancePath === alt.instancePath)
+        .map((e) => branchOf(alt, e)),
+    );
+    const unheard = typed.length > lacking.size ? lacking : new Set<string>();
+    rest = rest.filter(
+      (e) =>
+        !children.includes(e) || (!missed.has(branchOf(alt, e)) && !unheard.has(branchOf(alt, e))),
+    );
     if (typeMisses.length >= branches) {
       rest = rest.filter((e) => !children.includes(e));
       const expected = [
@@ -107,9 +120,18 @@ function collapseAlternatives(errors: ErrorObject[]): ErrorObject[] {
   return [...rest, ...merged];
 }
 
-/** Index of the branch of `alt` (a `oneOf`/`anyOf` error) that `error` comes from. */
-function branchOf(alt: ErrorObject, error: ErrorObject): string {
-  return error.schemaPath.slice(alt.schemaPath.length + 1).split("/", 1)[0]!;
+/**
+ * Index of the branch of `alt` (a `oneOf`/`anyOf` error) that `error` comes from: by its
+ * schema path, under the alternative's own or, for a branch that is a `$ref`
+ * (`#/definitions/camelName`), under the definition it names; undefined for neither.
+ */
+function branchOf(alt: ErrorObject, error: ErrorObject): string | undefined {
+  if (error.schemaPath.startsWith(`${alt.schemaPath}/`))
+    return error.schemaPath.slice(alt.schemaPath.length + 1).split("/", 1)[0]!;
+  const index = (alt.schema as { $ref?: unknown }[]).findIndex(
+    (branch) => typeof branch?.$ref === "string" && error.schemaPath.startsWith(`${branch.$ref}/`),
+  );
+  return index >= 0 ? String(index) : undefined;
 }
 
 /**
