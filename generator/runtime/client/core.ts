@@ -286,7 +286,7 @@ export class ClientCore {
     for (const c of op.credentials)
       if (!c.optional && !this.credentials[c.option])
         throw new MissingCredentialError(id, c.option, c);
-    const sends = op.choose?.(op, (option) => !!this.credentials[option]) ?? op.sends;
+    const sends = op.choose?.(op, this.credentials) ?? op.sends;
     // The headers of a call without headers, idempotency key or nonce of its own, and
     // without credential functions or credentials in the query string, are the same every
     // time: built once, then sent as they are (fetch only reads them; a redirect to GET makes

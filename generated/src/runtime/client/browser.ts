@@ -225,7 +225,7 @@ export class ClientCore {
       ...this.apiHeaders,
       ...lowerKeys({ ...op.headers, ...options.headers, ...call.headers }),
     };
-    for (const send of op.choose?.(op, (option) => !!this.credentials[option]) ?? op.sends) {
+    for (const send of op.choose?.(op, this.credentials) ?? op.sends) {
       let value: unknown = this.credentials[send.option];
       if (!value) {
         if (send.optional) continue;

@@ -415,16 +415,16 @@ export function group<C>(names: string, ...functions: unknown[]): C {
 
 /**
  * The credentials a call sends of an endpoint with some of which any one will do (`either`):
- * `sends` with the first of those the client `has` only, or a MissingCredentialError naming
+ * `sends` with the first of those the client has (`credentials`, its options) only, or a MissingCredentialError naming
  * them all when it has none. Endpoints with such credentials pass it beside their descriptor
  * (`choose`), so the others leave it out.
  */
 export function chooseCredential(
   op: Operation,
-  has: (option: string) => boolean,
+  credentials: Readonly<Record<string, unknown>>,
 ): readonly CredentialSend[] {
   const either = op.sends.filter((send) => send.either);
-  const chosen = either.find((send) => has(send.option));
+  const chosen = either.find((send) => credentials[send.option]);
   if (!chosen)
     throw new MissingCredentialError(op.id, either.map((send) => send.option).join(" or "), {
       // where each travels as the spec says it (`sends` has header names lower-cased)
