@@ -415,9 +415,9 @@ export function group<C>(names: string, ...functions: unknown[]): C {
 
 /**
  * The credentials a call sends of an endpoint with some of which any one will do (`either`):
- * `sends` with the first of those the client has (`credentials`, its options) only, or a MissingCredentialError naming
- * them all when it has none. Endpoints with such credentials pass it beside their descriptor
- * (`choose`), so the others leave it out.
+ * `sends` with the first of those the client has (`credentials`, its options) only, or a
+ * MissingCredentialError naming them all when it has none. Endpoints with such credentials
+ * pass it beside their descriptor (`choose`), so the others leave it out.
  */
 export function chooseCredential(
   op: Operation,
