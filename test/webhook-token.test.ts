@@ -3,7 +3,10 @@
  * X-Goog-Channel-Token), on test/fixtures/webhook-token (GitLab's hooks, whose events are named
  * with spaces: `Push Hook`): the generated router takes a delivery carrying the token and
  * refuses one with another token or none, saying so without the word "body"; `apigen trigger`
- * sends the token; and the scheme survives the package's OpenAPI document and import.
+ * sends the token; and the scheme survives the package's OpenAPI document and import. And
+ * events named in upper case, as PayPal names them (`CHECKOUT.ORDER.APPROVED`): the spec takes
+ * them (the PayPal trial had them refused as no lower-case words), and each delivery reaches
+ * the handler of its exact name, one that differs only in case included.
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +34,9 @@ beforeAll(async () => {
       handlers: {
         "Push Hook": (payload: { ref: string }) => void seen.push(`push ${payload.ref}`),
         "Merge Request Hook": () => void seen.push("merge request"),
+        "CHECKOUT.ORDER.APPROVED": () => void seen.push("approved"),
+        "PAYMENT.CAPTURE.COMPLETED": () => void seen.push("COMPLETED"),
+        "payment.capture.completed": () => void seen.push("completed"),
       },
     },
   });
@@ -94,5 +100,33 @@ describe("scheme: token", () => {
       header: "X-Gitlab-Token",
       scheme: "token",
     });
+  });
+});
+
+describe("upper-case webhook event names", () => {
+  const named = (event: string) =>
+    send(running, "/gitlab", {
+      body: push,
+      signWith: false,
+      headers: { "X-Gitlab-Event": event, "X-Gitlab-Token": token },
+    });
+
+  it("each delivery reaches the handler of its exact name", async () => {
+    seen.length = 0;
+    const events = [
+      "CHECKOUT.ORDER.APPROVED",
+      "PAYMENT.CAPTURE.COMPLETED",
+      "payment.capture.completed",
+    ];
+    const statuses = [];
+    for (const event of events) statuses.push((await named(event)).status);
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(seen).toEqual(["approved", "COMPLETED", "completed"]);
+  });
+
+  it("a name in another case than the spec's is no event of it", async () => {
+    seen.length = 0;
+    expect((await named("checkout.order.approved")).status).toBeGreaterThanOrEqual(400);
+    expect(seen).toEqual([]);
   });
 });
