@@ -1109,9 +1109,10 @@ const cases: BrokenCase[] = [
   {
     name: "auth-entry-shape",
     defect:
-      "scopes written as a string inside an anyOf member (the Google Calendar trial): one error at the value, not one per shape an auth entry may take",
+      "scopes written as a string inside an anyOf member (the Google Calendar trial): one error at the value, not one per shape an auth entry may take; a credential listed twice as it is, said once (by the schema), at the repeat",
     expected: [
       'test/fixtures/broken/auth-entry-shape/api.yaml:14:51 - error schema-wrong-type: expected a list, got string "read"',
+      "test/fixtures/broken/auth-entry-shape/api.yaml:19:17 - error schema-bad-value: auth lists key twice (items 1 and 2): once is enough",
     ],
   },
   {

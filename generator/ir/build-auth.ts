@@ -88,15 +88,18 @@ export function buildAuth(
       );
   // one entry per credential: a second (another scope list in `anyOf`, Google's "any of these
   // scopes") would be one credential sent once, its scopes silently the last list's
-  const seen = new Set<string>();
+  // (the same id twice as it is, the schema's uniqueItems has reported already)
+  const seen = new Map<string, AuthEntry>();
   for (const entry of entries) {
-    if (seen.has(entry.credential))
+    const earlier = seen.get(entry.credential);
+    const plain = (e: AuthEntry) => !e.mapping && !e.either;
+    if (earlier && !(plain(earlier) && plain(entry)))
       ctx.bag.report(
         "auth-credential-twice",
         { name: entry.credential },
         file.locate(entry.mapping ? [...entry.path, "credential"] : entry.path),
       );
-    seen.add(entry.credential);
+    seen.set(entry.credential, entry);
   }
   const groups = Array.isArray(value) ? value.filter((e) => isRecord(e) && "anyOf" in e) : [];
   const either = entries.filter((e) => e.either);

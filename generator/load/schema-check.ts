@@ -352,6 +352,20 @@ function toDiagnostic(file: SpecFile, error: ErrorObject): Diagnostic {
         { what: "value", value: JSON.stringify(valueAt(file.data, path)), pattern: patternText },
         file.locate(path),
       );
+    case "uniqueItems": {
+      // `auth: [key, key]`: say which entry repeats which, at the repeat
+      const { i, j } = params as { i: number; j: number };
+      const list = valueAt(file.data, path);
+      const item = Array.isArray(list) ? list[i] : undefined;
+      const shown = typeof item === "string" ? item : `item ${j + 1}`;
+      return diagnostic(
+        "schema-bad-value",
+        {
+          detail: `${path.at(-1) ?? "the list"} lists ${shown} twice (items ${j + 1} and ${i + 1}): once is enough`,
+        },
+        file.locate([...path, i]),
+      );
+    }
     default:
       return diagnostic(
         "schema-bad-value",
