@@ -1290,6 +1290,22 @@ describe("an error body whose code field cannot hold the catalogue's codes (the 
   });
 });
 
+describe("an endpoint header parameter that is the API's idempotency header (the PayPal trial)", () => {
+  it("is a warning at the parameter, and the spec still generates", async () => {
+    const out = tempDir("apigen-idempotency-param-out-");
+    try {
+      const spec = "test/fixtures/warnings/idempotency-header-param";
+      const run = await runCli(["--spec", spec, "--out", out]);
+      expect(run.status).toBe(0);
+      expect(run.stderr.split("\n").filter((line) => / - warning /.test(line))).toEqual([
+        `${spec}/api.yaml:17:7 - warning idempotency-header-param: PayPal-Request-Id of orders.create is the API's idempotency header (PayPal-Request-Id), which a call's idempotencyKey option sends; a parameter of that name is written over the key: declare it once, in idempotency.header (the client's idempotencyKey then sends it)`,
+      ]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the CLI on a broken spec", () => {
   const cliCases = [
     "unresolved-ref",

@@ -180,6 +180,11 @@ export const catalogue = {
     message:
       "open lets a tagged union take tags it does not list; this union is a list of members without a tag, so a value must match one of them: open is left out (write the union as a mapping of tag values with a discriminator to take members it does not list)",
   },
+  "idempotency-header-param": {
+    severity: "warning",
+    message:
+      "{name} of {endpoint} is the API's idempotency header ({header}), which a call's idempotencyKey option sends; a parameter of that name is written over the key: declare it once, in idempotency.header (the client's idempotencyKey then sends it)",
+  },
   "facet-of-another-kind": {
     severity: "warning",
     message:

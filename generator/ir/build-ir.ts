@@ -10,6 +10,7 @@ import { checkErrorCodeType, errorFieldsOf } from "./build-error-fields.ts";
 import { checkDeliveryIdPlaces, warnUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
 import { tokenCredentialOf } from "./build-oauth.ts";
+import { warnIdempotencyParams } from "./check-idempotency.ts";
 import { signingOf } from "./build-signing.ts";
 import { checkAuthHeaders } from "./check-auth-headers.ts";
 import { checkParamShapes } from "./check-param-shapes.ts";
@@ -151,6 +152,7 @@ export function buildModel(
   checkBinaryPlaces(ctx, namedTypes, endpoints, callbacks);
   checkParamShapes(ctx, namedTypes, endpoints);
   checkAuthHeaders(ctx, credentials, endpoints);
+  warnIdempotencyParams(ctx, idempotency, endpoints);
   checkExpandableFields(ctx, namedTypes, endpoints);
   const pagedEndpoints = withExpand(
     ctx,
