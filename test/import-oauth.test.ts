@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { importSpec, writeSpecFolder } from "../generator/import/import.ts";
 import { loadApiModel } from "../generator/pipeline.ts";
-import { repoRoot, tempDir } from "./helpers.ts";
+import { repoRoot, tempDir, writeGenerated } from "./helpers.ts";
 
 const scratch = tempDir("apigen-import-oauth-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -231,6 +231,39 @@ describe("OAuth security schemes as credentials", () => {
       { oauth: ["nfm"] },
     ]);
     expect(gaps).toEqual([]);
+  });
+
+  it("carries OpenAPI 3.2's device flow, which apigen's 3.1 document names x-apigen-device-authorization, back and forth", async () => {
+    const device = {
+      deviceAuthorizationUrl: "https://id.example.com/device",
+      tokenUrl: "https://id.example.com/token",
+      scopes: { read: "Read." },
+    };
+    const { read } = imported({
+      openapi: "3.2.0",
+      components: {
+        securitySchemes: { tv: { type: "oauth2", flows: { deviceAuthorization: device } } },
+      },
+      paths: ordersPath([{ tv: ["read"] }]),
+    });
+    expect(read("api.yaml").credentials.tv).toEqual({
+      in: "oauth2",
+      flows: { deviceAuthorization: device },
+    });
+    const out = join(scratch, "device-package");
+    await writeGenerated(join(scratch, String(count)), out);
+    const document = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8"));
+    expect(document.components.securitySchemes.tv.flows).toEqual({
+      "x-apigen-device-authorization": device,
+    });
+    const again = importSpec({
+      input: join(out, "openapi.json"),
+      outSpec: join(scratch, "device-again"),
+      schemaFile,
+    });
+    writeSpecFolder(join(scratch, "device-again"), again.files);
+    const api = parse(readFileSync(join(scratch, "device-again", "api.yaml"), "utf8"));
+    expect(api.credentials.tv.flows).toEqual({ deviceAuthorization: device });
   });
 
   it("scopes of a scheme that is no OAuth one are noted, not carried", () => {

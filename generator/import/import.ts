@@ -18,7 +18,6 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import {
-  credentialId,
   componentsOf,
   deref,
   isObject,
@@ -171,12 +170,7 @@ export function importDocument(options: DocumentInput): ImportedSpec {
   chooseErrorBody(ctx);
   const errorBody = errorBodyType(ctx);
   const endpoints = endpointsOf(ctx, hosts);
-  declareAskedScopes(
-    ctx,
-    credentials,
-    (scheme) => credentialId(ctx, scheme),
-    (target, at, text) => note(ctx, target, at, text),
-  );
+  declareAskedScopes(ctx, credentials);
   const inbound = inboundSections(ctx);
   ctx.area = "shared";
   nameEverySchema(ctx);

@@ -11,7 +11,9 @@ import { isOAuthUrl } from "../ir/build-oauth.ts";
 import { oauthFlowKinds, type OAuthFlowKind } from "../ir/model.ts";
 import {
   componentsOf,
+  credentialId,
   isObject,
+  note,
   securityScheme,
   stringOf,
   under,
@@ -180,14 +182,9 @@ export function askScope(ctx: ImportContext, name: string, scope: string): void 
  * a description), noted once on the credential: an endpoint keeps every scope it asks, and
  * the spec says they are granted, as the document meant.
  */
-export function declareAskedScopes(
-  ctx: ImportContext,
-  credentials: JsonObject | undefined,
-  credentialOf: (scheme: string) => string,
-  note: (target: JsonObject, at: Pointer, text: string) => void,
-): void {
+export function declareAskedScopes(ctx: ImportContext, credentials: JsonObject | undefined): void {
   for (const [scheme, scopes] of askedScopes.get(ctx) ?? []) {
-    const credential = credentials?.[credentialOf(scheme)];
+    const credential = credentials?.[credentialId(ctx, scheme)];
     if (!isObject(credential) || !isObject(credential.flows)) continue;
     for (const flow of Object.values(credential.flows))
       if (isObject(flow) && isObject(flow.scopes))
@@ -199,6 +196,7 @@ export function declareAskedScopes(
       scheme,
     );
     note(
+      ctx,
       credential,
       at,
       `scopes operations ask that no flow granted, added to its flows: ${[...scopes].join(", ")}`,

@@ -34,7 +34,10 @@ const urlKeys = ["authorizationUrl", "tokenUrl", "refreshUrl", "deviceAuthorizat
 const templateVariable = /\{[A-Za-z0-9_.-]+\}/g;
 
 /** Whether a URL of the spec holds template variables, which the user must fill in. */
-export const isTemplateUrl = (value: string): boolean => /\{[A-Za-z0-9_.-]+\}/.test(value);
+export const isTemplateUrl = (value: string): boolean => value.search(templateVariable) >= 0;
+
+/** A variable first, standing for the server's whole root. */
+const leadingVariable = new RegExp(`^${templateVariable.source}`);
 
 /**
  * Whether `value` is an `https:` or `http:` URL, or a path relative to the API's base URL
@@ -43,7 +46,7 @@ export const isTemplateUrl = (value: string): boolean => /\{[A-Za-z0-9_.-]+\}/.t
  */
 export function isOAuthUrl(value: string): boolean {
   // a variable first stands for the server's whole root (3GPP's `{nrfApiRoot}/oauth2/token`)
-  const filled = value.replace(/^\{[A-Za-z0-9_.-]+\}/, "https://x").replace(templateVariable, "x");
+  const filled = value.replace(leadingVariable, "https://x").replace(templateVariable, "x");
   // a fragment never reaches a server; white space, backslashes and stray braces are no URL's
   if (/[\s\\#{}]/.test(filled)) return false;
   if (filled.startsWith("/")) return !filled.startsWith("//");

@@ -3,7 +3,6 @@
  * template, credentials checked against the declared ones, error responses resolved.
  */
 import { fetchWrittenHeaders, headerToken } from "./http-headers.ts";
-import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, stringList, type BuildContext } from "./build-context.ts";
 import { requestBodyOf, responseOf } from "./build-bodies.ts";
