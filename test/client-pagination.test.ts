@@ -1,7 +1,8 @@
 /**
  * Paged lists end to end: the client of test/fixtures/features/pagination, generated into a
  * temp folder, against a node:http server on 127.0.0.1 that serves 1,050 items in each of the
- * six paging styles (cursor, next token, offset, page, Link header, link in the body). Each
+ * six paging styles (cursor, next token, offset, page, Link header, link in the body), and a
+ * POST search whose next token goes in its request body (`in: body`). Each
  * walk is checked item by item and request by request: where it stops (hasMore false, an
  * empty page, total reached, no next link), what every later page sends (credentials, header
  * parameters, the query), aborts between and during page requests, a page retried after a
@@ -30,6 +31,9 @@ const all = Array.from({ length: total }, (_, n) => ({ id: `x_${n}`, n }));
 interface Seen {
   url: URL;
   headers: IncomingHttpHeaders;
+  method: string;
+  /** The request body as JSON, when there was one. */
+  body: Record<string, unknown> | undefined;
 }
 
 /** A test's own answer to a request, or undefined to let the lists answer as usual. */
@@ -57,9 +61,19 @@ const int = (url: URL, name: string, fallback: number) =>
   url.searchParams.has(name) ? Number(url.searchParams.get(name)) : fallback;
 
 /** The lists as a well-behaved server pages them. */
-function answer(url: URL, res: ServerResponse): void {
+function answer(url: URL, res: ServerResponse, body: Record<string, unknown> = {}): void {
   const q = url.searchParams;
   switch (url.pathname) {
+    case "/v1/databases/db_1/query": {
+      // Notion's: the cursor and page size are fields of the POST body
+      const cursor = body.start_cursor;
+      const from = typeof cursor === "string" ? Number(cursor.slice(1)) : 0;
+      const size = typeof body.page_size === "number" ? body.page_size : 100;
+      const results = all.slice(from, from + size);
+      const next = from + results.length;
+      const more = next < total;
+      return send(res, 200, { results, next_cursor: more ? `c${next}` : null, has_more: more });
+    }
     case "/v1/customers": {
       const after = q.has("starting_after")
         ? all.findIndex((c) => c.id === q.get("starting_after")) + 1
@@ -124,11 +138,17 @@ beforeAll(async () => {
   await writeGenerated("test/fixtures/features/pagination", out);
   generated = await import(pathToFileURL(join(out, "src/index.ts")).href);
   server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", baseUrl);
-    const request = { url, headers: req.headers };
-    seen.push(request);
-    if (override?.(request, seen.length, res)) return;
-    answer(url, res);
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", baseUrl);
+      const text = Buffer.concat(chunks).toString();
+      const body = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+      const request = { url, headers: req.headers, method: req.method ?? "", body };
+      seen.push(request);
+      if (override?.(request, seen.length, res)) return;
+      answer(url, res, body);
+    });
   });
   foreign = createServer((req, res) => {
     foreignSeen.push(req.url ?? "");
@@ -234,6 +254,33 @@ describe("each style walks all 1,050 items over many pages, and stops where the 
     expect(paths()[1]).toBe("/v1/things?from=50&size=50");
   });
 
+  it("nextToken in the request body: start_cursor = next_cursor, every page the caller's body with that field changed", async () => {
+    const query = { filter: "status = done", page_size: 100 };
+    expect(await walk(client().pages.query("db_1", query))).toEqual(every);
+    expect(seen).toHaveLength(11);
+    expect(seen.every((s) => s.method === "POST" && s.url.search === "")).toBe(true);
+    expect(seen.map((s) => s.body)).toEqual([
+      query,
+      ...Array.from({ length: 10 }, (_, i) => ({ ...query, start_cursor: `c${(i + 1) * 100}` })),
+    ]);
+    // the caller's object is theirs: the walk set the cursor on copies
+    expect(query).toEqual({ filter: "status = done", page_size: 100 });
+    expect(seen.every((s) => s.headers.authorization === "Bearer tok_secret_123")).toBe(true);
+    // a walk that starts further on: the caller's own cursor; a server that gave it back would loop
+    expect(await walk(client().pages.query("db_1", { start_cursor: "c1000" }))).toEqual(
+      every.slice(1000),
+    );
+    override = (request, count, res) => {
+      if (count === 1) return false;
+      send(res, 200, { results: all.slice(0, 1), next_cursor: "c7", has_more: true });
+      return true;
+    };
+    seen = [];
+    const again = await rejection(walk(client().pages.query("db_1", { start_cursor: "c7" })));
+    expect(again.name).toBe("PaginationError");
+    expect(again.message).toMatch(/gave page token "c7" again/);
+  });
+
   it("a walk that starts further on: the caller's own offset and page", async () => {
     expect(await walk(client().events.list({ offset: 1000, limit: 25 }))).toEqual(
       every.slice(1000),
@@ -252,6 +299,7 @@ describe("against the package's own stand-in: every style walks two pages and en
     ["page (an empty page ends it)", (c: any) => c.repos.list("acme", { per_page: 30 })],
     ["link header", (c: any) => c.issues.list({ per_page: 15 })],
     ["link in the body (null at the end)", (c: any) => c.things.list({ size: 50 })],
+    ["nextToken in the request body", (c: any) => c.pages.query("db_1", { page_size: 10 })],
   ])("%s", async (_, list) => {
     const testing = await import(pathToFileURL(join(out, "src/testing.ts")).href);
     const { responseValidators } = await import(pathToFileURL(join(out, "src/validators.ts")).href);
@@ -711,6 +759,9 @@ describe("types", () => {
         '  for await (const repo of c.repos.list("acme")) void repo.id;',
         "  for await (const file of c.files.list()) void file.id;",
         "  for await (const thing of c.things.list()) void thing.id;",
+        '  for await (const page of c.pages.query("db_1", { filter: "x" })) void page.n;',
+        "  // @ts-expect-error start_cursor is a string",
+        '  c.pages.query("db_1", { start_cursor: 5 });',
         "  // @ts-expect-error starting_after is a string",
         "  c.customers.list({ starting_after: 5 });",
         "  void [body, asPromise, call];",

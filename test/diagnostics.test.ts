@@ -1024,9 +1024,9 @@ const cases: BrokenCase[] = [
   {
     name: "pagination-misused",
     defect:
-      "one pagination mistake per endpoint: a key of another style, items that is no field or no array or left out of an object body, a param that is not a query parameter (named, and an implicit default name), a cursor that is no scalar field of the item, hasMore not a boolean, a paged endpoint without a body, header and field both, a token that is an array, a total that is no field, stopOnEmptyPage on offset (which cannot move on from an empty page)",
+      "one pagination mistake per endpoint: a key of another style, items that is no field or no array or left out of an object body, a param that is not a query parameter (named, and an implicit default name), a cursor that is no scalar field of the item, hasMore not a boolean, a paged endpoint without a body, header and field both, a token that is an array, a total that is no field, stopOnEmptyPage on offset (which cannot move on from an empty page), paging in: body without a request body, with a name that is no field of it, with a body that is an array, and in on the link style",
     expected: [
-      "test/fixtures/broken/pagination-misused/api.yaml:25:82 - error pagination-key-style: token does not belong to pagination style cursor, which takes: items, param, cursor, hasMore",
+      "test/fixtures/broken/pagination-misused/api.yaml:25:82 - error pagination-key-style: token does not belong to pagination style cursor, which takes: items, in, param, cursor, hasMore",
       "test/fixtures/broken/pagination-misused/api.yaml:31:41 - error pagination-items: items date is not a field of CustomerList; did you mean data?",
       "test/fixtures/broken/pagination-misused/api.yaml:37:41 - error pagination-items: items has_more is a boolean, not an array of the page's items",
       "test/fixtures/broken/pagination-misused/api.yaml:43:19 - error pagination-items: the response body CustomerList is not an array: name the field that holds the items with items:",
@@ -1038,7 +1038,11 @@ const cases: BrokenCase[] = [
       "test/fixtures/broken/pagination-misused/api.yaml:78:45 - error pagination-link-twice: header and field both say where the next link is; keep one (header for a Link header, field for a URL in the body)",
       "test/fixtures/broken/pagination-misused/api.yaml:84:76 - error pagination-field: token data is an array; it must be a string field of the response body",
       "test/fixtures/broken/pagination-misused/api.yaml:90:52 - error pagination-field: total links.count is not a field of links; it must be a number field of the response body",
-      "test/fixtures/broken/pagination-misused/api.yaml:96:47 - error pagination-key-style: stopOnEmptyPage does not belong to pagination style offset, which takes: items, offset, limit, total, hasMore",
+      "test/fixtures/broken/pagination-misused/api.yaml:96:47 - error pagination-key-style: stopOnEmptyPage does not belong to pagination style offset, which takes: items, in, offset, limit, total, hasMore",
+      "test/fixtures/broken/pagination-misused/api.yaml:101:41 - error pagination-body: pagination in: body moves the walk on through a field of the request body, and n.search declares no request body",
+      "test/fixtures/broken/pagination-misused/api.yaml:107:67 - error pagination-param: param names pageToken, which is not a field of the request body of o.search; did you mean page_token?",
+      "test/fixtures/broken/pagination-misused/api.yaml:113:38 - error pagination-body: pagination in: body moves the walk on through a field of the request body, and p.search sends an array, not an object with fields",
+      "test/fixtures/broken/pagination-misused/api.yaml:118:32 - error pagination-key-style: in does not belong to pagination style link, which takes: items, header, field, stopOnEmptyPage",
     ],
   },
   {
@@ -1046,7 +1050,7 @@ const cases: BrokenCase[] = [
     defect: "pagination with an unknown style, an unknown key, and a field path with an empty step",
     expected: [
       'test/fixtures/broken/pagination-schema/api.yaml:11:26 - error schema-not-allowed: "cursr" is not allowed here (did you mean cursor?); expected one of: cursor, nextToken, offset, page, link',
-      "test/fixtures/broken/pagination-schema/api.yaml:16:32 - error schema-unknown-key: unknown key itemz here (did you mean items?); expected one of: style, items, param, cursor, hasMore, token, offset, limit, total, page, perPage, header, field, stopOnEmptyPage",
+      "test/fixtures/broken/pagination-schema/api.yaml:16:32 - error schema-unknown-key: unknown key itemz here (did you mean items?); expected one of: style, items, in, param, cursor, hasMore, token, offset, limit, total, page, perPage, header, field, stopOnEmptyPage",
       'test/fixtures/broken/pagination-schema/api.yaml:21:39 - error schema-bad-name: value "links..next" is not a dot path of field names such as links.next',
     ],
   },
@@ -1339,7 +1343,7 @@ describe("the CLI on a broken spec", () => {
     const out = occupiedOutDir();
     const run = await runCli(["--spec", "test/fixtures/broken/pagination-misused", "--out", out]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/\n13 errors\n$/);
+    expect(run.stderr).toMatch(/\n17 errors\n$/);
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(run.stderr).not.toMatch(/internal error/i);
   });

@@ -599,7 +599,12 @@ export const catalogue = {
   "pagination-items": { severity: "error", message: "{problem}" },
   "pagination-param": {
     severity: "error",
-    message: "{key} names {name}, which is not a query parameter of {endpoint}{hint}",
+    message: "{key} names {name}, which is not {place} of {endpoint}{hint}",
+  },
+  "pagination-body": {
+    severity: "error",
+    message:
+      "pagination in: body moves the walk on through a field of the request body, and {endpoint} {problem}",
   },
   "pagination-field": { severity: "error", message: "{key} {path} {problem}" },
   "errors-field": {

@@ -25,6 +25,7 @@ export function pagingEntry(endpoint: Endpoint): JsonObject | undefined {
     obj({
       style: p.style,
       items: path(p.items),
+      in: p.in,
       ...styleEntries(p),
       stopOnEmptyPage: p.stopOnEmptyPage,
     })
@@ -96,16 +97,19 @@ export function pagingDocLines(endpoint: Endpoint): string[] {
   const p = endpoint.pagination;
   if (!p) return [];
   const dots = (fields: FieldPath) => `\`${fields.join(".")}\``;
+  // a value that moves the walk on in the request body is named as such; a query parameter is its name
+  const sent = (name: string) =>
+    p.in === "body" ? `the request body's \`${name}\`` : `\`${name}\``;
   const how = (() => {
     switch (p.style) {
       case "cursor":
-        return `\`${p.param}\` = the last item's ${dots(p.cursor)}`;
+        return `${sent(p.param)} = the last item's ${dots(p.cursor)}`;
       case "nextToken":
-        return `\`${p.param}\` = the body's ${dots(p.token)}`;
+        return `${sent(p.param)} = ${p.in === "body" ? "the answer's" : "the body's"} ${dots(p.token)}`;
       case "offset":
-        return `\`${p.offset}\` moves on by the items of each page`;
+        return `${sent(p.offset)} moves on by the items of each page`;
       case "page":
-        return `\`${p.page}\` counts up from ${p.start}`;
+        return `${sent(p.page)} counts up from ${p.start}`;
       case "link":
         return p.field
           ? `the next page's URL in ${dots(p.field)}`

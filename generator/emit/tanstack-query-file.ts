@@ -43,9 +43,15 @@ function served(model: ApiModel): Endpoint[] {
 /** GET, HEAD and QUERY read: a query; every other method changes something: a mutation. */
 const isQuery = (e: Endpoint) => e.method === "GET" || e.method === "HEAD" || e.method === "QUERY";
 
-/** A paged list whose moving value is a query parameter (a next link is not a page param). */
+/**
+ * A paged list whose moving value is a query parameter (a next link is not a page param, and
+ * a field of the request body, `in: body`, would have to be part of the key).
+ */
 const isInfinite = (e: Endpoint) =>
-  isQuery(e) && e.pagination !== undefined && e.pagination.style !== "link";
+  isQuery(e) &&
+  e.pagination !== undefined &&
+  e.pagination.style !== "link" &&
+  e.pagination.in !== "body";
 
 /** An exported function, its return type written out (declarations are made from each file alone). */
 function exportedFunction(

@@ -8,10 +8,11 @@ import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, type BuildContext } from "./build-context.ts";
 import { referencedNames } from "./walk.ts";
-import { resolveType, type TypeLookup } from "./callback-routing.ts";
+import { objectFieldsOf, resolveType, type TypeLookup } from "./callback-routing.ts";
 import type { Decl } from "./merge.ts";
 import type {
   Endpoint,
+  Field,
   FieldPath,
   NamedType,
   Pagination,
@@ -24,10 +25,10 @@ type Data = Record<string, unknown>;
 
 /** The keys each style takes besides `style` and `items`. */
 const styleKeys: Readonly<Record<PaginationStyle, readonly string[]>> = {
-  cursor: ["param", "cursor", "hasMore"],
-  nextToken: ["param", "token", "hasMore", "stopOnEmptyPage"],
-  offset: ["offset", "limit", "total", "hasMore"],
-  page: ["page", "perPage", "total", "hasMore", "stopOnEmptyPage"],
+  cursor: ["in", "param", "cursor", "hasMore"],
+  nextToken: ["in", "param", "token", "hasMore", "stopOnEmptyPage"],
+  offset: ["in", "offset", "limit", "total", "hasMore"],
+  page: ["in", "page", "perPage", "total", "hasMore", "stopOnEmptyPage"],
   link: ["header", "field", "stopOnEmptyPage"],
 };
 
@@ -92,6 +93,8 @@ function paginationOf(scope: Scope): Pagination | undefined {
   // API saw "items tracks.items is not a field of Paging" printed before "unknown type Paging")
   if (namesUnknownType(response.body, scope.types)) return undefined;
   const itemType = itemTypeOf(scope, response.body);
+  // (`in` on the link style is reported above as a key of another style)
+  if (spec.in === "body" && style !== "link" && !bodyFields(scope)) return undefined;
   const rule = ruleOf(scope, style, itemType);
   if (!itemType || ctx.bag.items.length > reported) return undefined;
   // An empty page ends the walk unless the spec says it need not (cursor and offset cannot
@@ -102,8 +105,24 @@ function paginationOf(scope: Scope): Pagination | undefined {
     itemType,
     location: file.locate(at, "key"),
     ...goesOn,
+    ...(spec.in === "body" ? { in: "body" as const } : {}),
     ...rule,
   };
+}
+
+/**
+ * The fields of the request body, which `in: body` paging moves the walk on through; reports
+ * (at `in`) when the endpoint has no body, or one that is not an object.
+ */
+function bodyFields(scope: Scope): Field[] | undefined {
+  const { ctx, file, at, endpoint, types } = scope;
+  const fields = objectFieldsOf(endpoint.body, types);
+  if (fields) return fields;
+  const problem = endpoint.body
+    ? `sends ${describe(endpoint.body)}, not an object with fields`
+    : "declares no request body";
+  ctx.bag.report("pagination-body", { endpoint: endpoint.id, problem }, file.locate([...at, "in"]));
+  return undefined;
 }
 
 /** What the style reads to find the next page, each name checked. */
@@ -136,7 +155,11 @@ function ruleOf(scope: Scope, style: PaginationStyle, itemType: TypeNode | undef
         true,
       );
       // The first offset or page of a walk whose caller gives none: what the server assumes.
-      const fallback = endpoint.params.find((p) => p.name === name)?.type.docs.default;
+      const fallback = (
+        spec.in === "body"
+          ? bodyFields(scope)?.find((f) => f.name === name)
+          : endpoint.params.find((p) => p.name === name)
+      )?.type.docs.default;
       const start = typeof fallback === "number" ? fallback : offset ? 0 : 1;
       const rest = {
         start,
@@ -328,13 +351,17 @@ function queryParam(
     ctx.bag.report("schema-missing-key", { key }, file.locate(at, "key"));
     return "";
   }
-  const queries = endpoint.params.filter((p) => p.placement === "query").map((p) => p.name);
+  const inBody = spec.in === "body";
+  const queries = inBody
+    ? (bodyFields(scope) ?? []).map((f) => f.name)
+    : endpoint.params.filter((p) => p.placement === "query").map((p) => p.name);
   if (queries.includes(name) || (implicit && given === undefined)) return name;
   ctx.bag.report(
     "pagination-param",
     {
       key,
       name,
+      place: inBody ? "a field of the request body" : "a query parameter",
       endpoint: endpoint.id,
       hint:
         given === undefined

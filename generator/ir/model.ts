@@ -575,13 +575,19 @@ export type Pagination = {
    * link); absent: an empty page ends the walk.
    */
   stopOnEmptyPage?: false;
+  /**
+   * `"body"` when the value that moves the walk on (and the page size) are fields of the
+   * request body, which every page sends again with that one field changed (a POST search);
+   * absent: they are query parameters.
+   */
+  in?: "body";
 } & PagingRule;
 
 /** What each style reads to find the next page, and where it stops. */
 export type PagingRule =
   | {
       style: "cursor";
-      /** Query parameter that takes the cursor. */
+      /** Query parameter (or request body field, `in: "body"`) that takes the cursor. */
       param: string;
       /** Field of the last item that gives the next cursor. */
       cursor: FieldPath;

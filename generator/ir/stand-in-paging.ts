@@ -32,6 +32,7 @@ export function routePagingOf(endpoint: Endpoint, types: TypeLookup): RoutePagin
   // copies: the model is plain data, and no two of its places share an array
   const common = {
     items: [...p.items],
+    ...(p.in === "body" ? { in: "body" as const } : {}),
     ...("hasMore" in p && p.hasMore ? { hasMore: [...p.hasMore] } : {}),
     ...("total" in p && p.total ? { total: [...p.total] } : {}),
   };

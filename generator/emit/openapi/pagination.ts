@@ -37,6 +37,7 @@ export function paginationExtension(endpoint: Endpoint): JsonObject | undefined 
     ? obj({
         style: p.style,
         items: dots(p.items),
+        in: p.in,
         ...styleKeys(p),
         stopOnEmptyPage: p.stopOnEmptyPage,
       })

@@ -39,7 +39,7 @@ interface Walk {
 
 /**
  * The request of the next page: the value that moves the walk on, and the query parameter
- * or the link that sends it.
+ * (or request body field) or the link that sends it.
  */
 interface Next {
   value: string | number;
@@ -221,8 +221,24 @@ function laterRequest(
   param: string,
   value: string | number,
 ): Parameters<ClientCore["request"]> {
-  const { params, body, call } = walk;
+  const { params, body, query, call } = walk;
+  if (walk.op.paging.in === "body") {
+    // the caller's body again with the one field changed (a computed key: an own property,
+    // whatever its name), and the caller's query as it was
+    const moved = { ...(body as Record<string, unknown> | undefined), [param]: value };
+    return [laterBodyPages(walk), params, moved, query, call];
+  }
   return [laterPages(walk, param), params, body, { [param]: value }, call];
+}
+
+/**
+ * What sends the later pages of a walk that moves on through a field of the request body
+ * (`in: "body"`): the endpoint without its validators, which checked the caller's parameters
+ * and body on the first page; a later page's body is that one with the server's value in it.
+ */
+function laterBodyPages(walk: Walk): Operation {
+  const { validateParams: _params, validateBody: _body, ...unchecked } = walk.op;
+  return (walk.later ??= unchecked);
 }
 
 /**
@@ -357,7 +373,9 @@ export class PagePromise<T, I, H = Record<string, never>>
     const { op, query } = walk;
     const { paging } = op;
     const result = await this.withResponse();
-    const given = (name: string) => query?.[name];
+    // what the caller's first request sent of the value that moves the walk on
+    const sent = paging.in === "body" ? (walk.body as Record<string, unknown> | undefined) : query;
+    const given = (name: string) => sent?.[name];
     const at =
       paging.style === "offset" || paging.style === "page"
         ? Number(given(paging.style === "offset" ? paging.offset : paging.page) ?? paging.start)

@@ -3,8 +3,8 @@
  * second the way the spec's pagination says (a token, a cursor on its last item, `hasMore`, a
  * `total` past it, a `Link` header or a link field), and the second is the last, said in the
  * same terms, so a client's `for await` walks both and ends. Which page a request asks for is
- * read from the request: the parameter the walk moves on, or, for links, a mark the first
- * page's link adds to the query.
+ * read from the request: the parameter the walk moves on (a query parameter, or a field of
+ * the request body), or, for links, a mark the first page's link adds to the query.
  */
 import { put } from "./sample.js";
 
@@ -14,7 +14,7 @@ export type PageEnd = "absent" | "null" | "empty";
 type Path = readonly string[];
 
 /** A route's paging, as the generator writes it from the spec (ir/stand-in-paging.ts). */
-export type RoutePaging = { items: Path; hasMore?: Path; total?: Path } & (
+export type RoutePaging = { items: Path; hasMore?: Path; total?: Path; in?: "body" } & (
   | { style: "cursor"; param: string; cursor: Path }
   | { style: "nextToken"; param: string; token: Path; end: PageEnd }
   | { style: "offset" | "page"; param: string; start: number }
@@ -28,10 +28,26 @@ export const linkMark = "apigen_page";
 /** The token the first page gives (nextToken), which asks for the second. */
 const secondToken = "page-2";
 
+/**
+ * The value a request sent of the parameter the walk moves on: from the query, or (`in:
+ * "body"`) from a field of the request body; null when it sent none.
+ */
+function sentValue(
+  paging: RoutePaging,
+  param: string,
+  query: URLSearchParams,
+  body: unknown,
+): string | null {
+  if (paging.in !== "body") return query.get(param);
+  const fields = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  const value = Object.hasOwn(fields, param) ? fields[param] : undefined;
+  return typeof value === "string" || typeof value === "number" ? String(value) : null;
+}
+
 /** Whether a request asks for the second page. */
-export function isSecondPage(paging: RoutePaging, query: URLSearchParams): boolean {
+export function isSecondPage(paging: RoutePaging, query: URLSearchParams, body?: unknown): boolean {
   if (paging.style === "link") return query.get(linkMark) === "2";
-  const value = query.get(paging.param);
+  const value = sentValue(paging, paging.param, query, body);
   if (value === null) return false;
   return paging.style === "offset" || paging.style === "page"
     ? Number(value) !== paging.start
@@ -90,15 +106,17 @@ function secondPageLink(query: URLSearchParams): string {
 
 /**
  * A page of the walk: `value` is the answer's body as made up, `headers` its headers (a
- * `Link` header set or removed here). Returns the body to send.
+ * `Link` header set or removed here); `query` and `body` are the request's. Returns the body
+ * to send.
  */
 export function paged(
   paging: RoutePaging,
   value: unknown,
   headers: Record<string, string>,
   query: URLSearchParams,
+  request?: unknown,
 ): unknown {
-  const second = isSecondPage(paging, query);
+  const second = isSecondPage(paging, query, request);
   const made = itemsOf(value, paging.items) ?? [];
   // the last page is one item, or none where only an empty page can say it is the last
   const emptyEnd =
@@ -109,7 +127,10 @@ export function paged(
   if (paging.hasMore) set(body, paging.hasMore, !second);
   if (paging.total && (paging.style === "offset" || paging.style === "page")) {
     // one more item than the first page shows; on the second, no more than the walk reached
-    const before = paging.style === "offset" ? Number(query.get(paging.param)) - paging.start : 1;
+    const before =
+      paging.style === "offset"
+        ? Number(sentValue(paging, paging.param, query, request)) - paging.start
+        : 1;
     set(body, paging.total, second ? before + items.length : items.length + 1);
   }
   switch (paging.style) {

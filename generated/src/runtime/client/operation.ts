@@ -94,9 +94,10 @@ export type FieldPath = readonly string[];
  * How a paged endpoint's next page is asked for, and when there is none: data from the spec
  * (docs/client.md, "Pagination"). `items`: the body field of the page's items; absent, the
  * body is the list. `start`: the offset or page a walk starts at when the caller gives none.
- * `stopOnEmptyPage`: false when an empty page is not the last; absent, it is.
+ * `stopOnEmptyPage`: false when an empty page is not the last; absent, it is. `in`: "body" when
+ * the value that moves the walk on is a field of the request body; absent, a query parameter.
  */
-export type Paging = { items?: FieldPath; stopOnEmptyPage?: false } & (
+export type Paging = { items?: FieldPath; stopOnEmptyPage?: false; in?: "body" } & (
   | { style: "cursor"; param: string; cursor: FieldPath; hasMore?: FieldPath }
   | { style: "nextToken"; param: string; token: FieldPath; hasMore?: FieldPath }
   | { style: "offset"; offset: string; start: number; total?: FieldPath; hasMore?: FieldPath }

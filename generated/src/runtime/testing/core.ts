@@ -99,7 +99,7 @@ function respond(
     const asked = askedPaths(route.expand, params, body);
     applyExpansion(value, route.expand.paths, asked, ctx.table.types, random);
   }
-  if (route.paging && !asked) value = paged(route.paging, value, headers, query);
+  if (route.paging && !asked) value = paged(route.paging, value, headers, query, body);
   const type = r.contentType ?? "application/json";
   if (r.kind === "json") return json(r.status, value, { "Content-Type": type, ...headers });
   const text = typeof value === "string" ? value : JSON.stringify(value);

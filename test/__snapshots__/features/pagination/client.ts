@@ -5,6 +5,8 @@ import {
   validateEventsListParams,
   validateFilesListParams,
   validateIssuesListParams,
+  validatePageQuery,
+  validatePagesQueryParams,
   validateReposListParams,
   validateThingsListParams,
 } from "./request-validators.js";
@@ -32,6 +34,9 @@ import type {
   FilesListParams,
   Issue,
   IssuesListParams,
+  NotePage,
+  PageQuery,
+  PageResults,
   Repo,
   RepoPage,
   ReposListParams,
@@ -57,7 +62,8 @@ export type PagesEndpointId =
   | "events.list"
   | "repos.list"
   | "issues.list"
-  | "things.list";
+  | "things.list"
+  | "pages.query";
 
 /** Options of {@link PagesClient}. */
 export interface PagesClientOptions extends CoreOptions {
@@ -225,6 +231,29 @@ export const thingsList: (
   placeParams,
 );
 
+/**
+ * Query pages.
+ * A POST search whose cursor and page size are fields of the request body, Notion style.
+ *
+ * `POST /v1/databases/{database_id}/query`
+ * Sends: `Authorization: Bearer …` (`token`).
+ * Paged (nextToken: the request body's `start_cursor` = the answer's `next_cursor`). `await` gives the first page; `for await (const item of …)` walks every item of every page, `.pages()` every page.
+ * @param core The `PagesCore` that sends the call.
+ * @param databaseId The `database_id` path parameter.
+ * @returns The PageResults.
+ * @throws {PagesApiError} when the API answers with an error status.
+ */
+export const pagesQuery: (
+  core: PagesCore,
+  databaseId: string,
+  body: PageQuery,
+  options?: RequestOptions,
+) => PagePromise<PageResults, NotePage> = /* @__PURE__ */ pagedEndpoint(
+  '{"id":"pages.query","method":"POST","path":"/v1/databases/{database_id}/query","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/json"},"args":["database_id","$body"],"documentedResponse":true,"paging":{"style":"nextToken","items":["results"],"in":"body","param":"start_cursor","token":["next_cursor"],"hasMore":["has_more"]},"code":["validateParams","validateBody"]}',
+  validatePagesQueryParams,
+  validatePageQuery,
+);
+
 /** The `customers` endpoints of the Pagination. */
 export interface CustomersApi {
   /**
@@ -374,6 +403,32 @@ export const ThingsApi: new (core: PagesCore) => ThingsApi = /* @__PURE__ */ gro
   thingsList,
 );
 
+/** The `pages` endpoints of the Pagination. */
+export interface PagesApi {
+  /**
+   * Query pages.
+   * A POST search whose cursor and page size are fields of the request body, Notion style.
+   *
+   * `POST /v1/databases/{database_id}/query`
+   * Sends: `Authorization: Bearer …` (`token`).
+   * Paged (nextToken: the request body's `start_cursor` = the answer's `next_cursor`). `await` gives the first page; `for await (const item of …)` walks every item of every page, `.pages()` every page.
+   * @param databaseId The `database_id` path parameter.
+   * @returns The PageResults.
+   * @throws {PagesApiError} when the API answers with an error status.
+   */
+  query(
+    databaseId: string,
+    body: PageQuery,
+    options?: RequestOptions,
+  ): PagePromise<PageResults, NotePage>;
+}
+
+/** The class of the `pages` endpoints: each method calls its endpoint function with the core. */
+export const PagesApi: new (core: PagesCore) => PagesApi = /* @__PURE__ */ group(
+  "query",
+  pagesQuery,
+);
+
 /** Client of the Pagination: one method per endpoint, grouped as in the endpoint ids. */
 export class PagesClient {
   readonly customers: CustomersApi;
@@ -382,6 +437,7 @@ export class PagesClient {
   readonly repos: ReposApi;
   readonly issues: IssuesApi;
   readonly things: ThingsApi;
+  readonly pages: PagesApi;
 
   constructor(options: PagesClientOptions) {
     const core = new PagesCore(options);
@@ -391,5 +447,6 @@ export class PagesClient {
     this.repos = new ReposApi(core);
     this.issues = new IssuesApi(core);
     this.things = new ThingsApi(core);
+    this.pages = new PagesApi(core);
   }
 }

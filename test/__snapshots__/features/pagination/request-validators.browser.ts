@@ -7,3 +7,5 @@ export const validateEventsListParams: undefined = undefined;
 export const validateReposListParams: undefined = undefined;
 export const validateIssuesListParams: undefined = undefined;
 export const validateThingsListParams: undefined = undefined;
+export const validatePagesQueryParams: undefined = undefined;
+export const validatePageQuery: undefined = undefined;

@@ -7,4 +7,6 @@ export {
   validateReposListParams,
   validateIssuesListParams,
   validateThingsListParams,
+  validatePagesQueryParams,
+  validatePageQuery,
 } from "./validators.js";

@@ -62,6 +62,26 @@ export interface ThingList {
   };
 }
 
+/** What a page query sends; the walk sets start_cursor for every page after the first. */
+export interface PageQuery {
+  /** A filter expression. */
+  filter?: string;
+  start_cursor?: string;
+  /** @maximum 100 */
+  page_size?: number;
+}
+
+export interface NotePage {
+  id: string;
+  n: number;
+}
+
+export interface PageResults {
+  results: NotePage[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
 /** Parameters of endpoint customers.list. */
 export interface CustomersListParams {
   /** Travels as a request header of this exact name. */
@@ -140,4 +160,10 @@ export interface IssuesListParams {
 export interface ThingsListParams {
   /** Travels in the query string. */
   size?: number;
+}
+
+/** Parameters of endpoint pages.query. */
+export interface PagesQueryParams {
+  /** Travels in the path. */
+  database_id: string;
 }

@@ -30,6 +30,10 @@ import type {
   FilesListParams,
   Issue,
   IssuesListParams,
+  NotePage,
+  PageQuery,
+  PageResults,
+  PagesQueryParams,
   Repo,
   RepoPage,
   ReposListParams,
@@ -206,6 +210,53 @@ let validateThingListShape: Validator | undefined;
 export const thingListSchema: StandardSchemaV1<ThingList> =
   /* @__PURE__ */ schema(validateThingList);
 
+/** Checks a value against PageQuery; appends one issue per problem. */
+export function validatePageQuery(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validatePageQueryShape ??= fromData(
+    '[["number","object","string"],["object",{"filter":"string","start_cursor":"string","page_size":["number",{"integer":true,"maximum":100}]}]]',
+    number,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validatePageQueryShape: Validator | undefined;
+
+/** PageQuery as a Standard Schema (v1): `~standard.validate(value)`. */
+export const pageQuerySchema: StandardSchemaV1<PageQuery> =
+  /* @__PURE__ */ schema(validatePageQuery);
+
+/** Checks a value against NotePage; appends one issue per problem. */
+export function validateNotePage(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validateNotePageShape ??= fromData(
+    '[["number","object","string"],["object",{"id":"string","n":"integer"},["id","n"]]]',
+    number,
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateNotePageShape: Validator | undefined;
+
+/** NotePage as a Standard Schema (v1): `~standard.validate(value)`. */
+export const notePageSchema: StandardSchemaV1<NotePage> = /* @__PURE__ */ schema(validateNotePage);
+
+/** Checks a value against PageResults; appends one issue per problem. */
+export function validatePageResults(value: unknown, path: string, issues: ValidationIssue[]): void {
+  (validatePageResultsShape ??= fromData(
+    '[["array","boolean","nullable","object","string","validateNotePage"],["object",{"results":["array","validateNotePage"],"next_cursor":["nullable","string"],"has_more":"boolean"},["results","next_cursor","has_more"]]]',
+    array,
+    boolean,
+    nullable,
+    object,
+    string,
+    validateNotePage,
+  ))(value, path, issues);
+}
+let validatePageResultsShape: Validator | undefined;
+
+/** PageResults as a Standard Schema (v1): `~standard.validate(value)`. */
+export const pageResultsSchema: StandardSchemaV1<PageResults> =
+  /* @__PURE__ */ schema(validatePageResults);
+
 /** Checks a value against CustomersListParams; appends one issue per problem. */
 export function validateCustomersListParams(
   value: unknown,
@@ -321,14 +372,33 @@ let validateThingsListParamsShape: Validator | undefined;
 export const thingsListParamsSchema: StandardSchemaV1<ThingsListParams> =
   /* @__PURE__ */ schema(validateThingsListParams);
 
+/** Checks a value against PagesQueryParams; appends one issue per problem. */
+export function validatePagesQueryParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validatePagesQueryParamsShape ??= fromData(
+    '[["object","string"],["object",{"database_id":"string"},["database_id"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validatePagesQueryParamsShape: Validator | undefined;
+
+/** PagesQueryParams as a Standard Schema (v1): `~standard.validate(value)`. */
+export const pagesQueryParamsSchema: StandardSchemaV1<PagesQueryParams> =
+  /* @__PURE__ */ schema(validatePagesQueryParams);
+
 /** Each endpoint's success body and stream item validators: the client's `responseValidators`. */
 export const responseValidators: ResponseValidators = /* @__PURE__ */ responseValidation(
-  '[["array","validateCustomerList","validateEventList","validateFileList","validateIssue","validateRepoPage","validateThingList"],{"customers.list":{"body":"validateCustomerList"},"files.list":{"body":"validateFileList"},"events.list":{"body":"validateEventList"},"repos.list":{"body":"validateRepoPage"},"issues.list":{"body":["array","validateIssue"]},"things.list":{"body":"validateThingList"}}]',
+  '[["array","validateCustomerList","validateEventList","validateFileList","validateIssue","validatePageResults","validateRepoPage","validateThingList"],{"customers.list":{"body":"validateCustomerList"},"files.list":{"body":"validateFileList"},"events.list":{"body":"validateEventList"},"repos.list":{"body":"validateRepoPage"},"issues.list":{"body":["array","validateIssue"]},"things.list":{"body":"validateThingList"},"pages.query":{"body":"validatePageResults"}}]',
   array,
   validateCustomerList,
   validateEventList,
   validateFileList,
   validateIssue,
+  validatePageResults,
   validateRepoPage,
   validateThingList,
 );
@@ -341,4 +411,5 @@ export const requestValidators: RequestValidators = {
   "repos.list": { params: validateReposListParams },
   "issues.list": { params: validateIssuesListParams },
   "things.list": { params: validateThingsListParams },
+  "pages.query": { params: validatePagesQueryParams, body: validatePageQuery },
 };
