@@ -143,6 +143,15 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "errors-field-entry",
+    defect:
+      "errors.codeField reading the first entry ([0]) of a field that is an object, and errors.messageField a field of an entry that is a text",
+    expected: [
+      "test/fixtures/broken/errors-field-entry/api.yaml:9:14 - error errors-field: errors.codeField error[0].type reads [0] of error, which is an object, not a list (in the error body ErrorResponse)",
+      "test/fixtures/broken/errors-field-entry/api.yaml:10:17 - error errors-field: errors.messageField notes[0].text is not a field of an entry of notes (in the error body ErrorResponse)",
+    ],
+  },
+  {
     name: "type-typos",
     defect:
       "a key misspelled (`requried`), and a field dedented out of its type's fields: the nearest key, and where a field goes; a type's keys listed without a parameter's",

@@ -2,13 +2,15 @@
  * `errors.codeField` and `errors.messageField`: where the API's error body holds its code and
  * message when the client's usual places do not (`errors[0].code`, `error.code`, `code`, and
  * their `message`): Anthropic's `error.type`, Slack's `error`, Shopify's `errors` when it is a
- * text. Each is a dot path into `errors.body`, checked against that type when the spec names
- * it: the code a string or number field, the message a string field.
+ * text. Each is a dot path into `errors.body` (a step `name[0]` is a list's first entry:
+ * Google's `error.errors[0].reason`), checked against that type when the spec names it: the
+ * code a string or number field, the message a string field.
  */
 import type { BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
 import type { ErrorCode, FieldPath, NamedType, TypeNode } from "./model.ts";
 import { typeAt } from "./build-pagination.ts";
+import { parseEntryPath } from "./field-path.ts";
 import { resolveType } from "./callback-routing.ts";
 
 /** Whether a field type gives a code: a string, a number, or an enum of them. */
@@ -39,7 +41,7 @@ export function errorFieldsOf(
   const fieldOf = (key: "codeField" | "messageField", fits: (node: TypeNode) => boolean) => {
     const text = section.value[key];
     if (typeof text !== "string") return undefined;
-    const path = text.split(".");
+    const path = parseEntryPath(text);
     if (body) {
       const found = typeAt(body.type, path, byName);
       const problem =

@@ -21,7 +21,11 @@ export function codeOfKey(key: string): ErrorCodeValue {
   return /^\d+$/.test(key) ? Number(key) : key;
 }
 
-/** The catalogue; a code without a `name` is called `code1005` or, for a string, `cardDeclined`. */
+/**
+ * The catalogue; a code without a `name` is called `code1005` or, for a string, `cardDeclined`.
+ * A code without lower-case letters is read as words (PayPal's `INSTRUMENT_DECLINED`, Google's
+ * `NOT_FOUND`: `instrumentDeclined`, `notFound`), not as one (`iNSTRUMENTDECLINED`).
+ */
 export function buildErrorCodes(decls: readonly Decl[], ctx: BuildContext): ErrorCode[] {
   return decls.map((d) => ({
     code: codeOfKey(d.name),
@@ -30,7 +34,7 @@ export function buildErrorCodes(decls: readonly Decl[], ctx: BuildContext): Erro
         ? d.value.name
         : /^\d+$/.test(d.name)
           ? `code${d.name}`
-          : camelCase(d.name),
+          : camelCase(/[a-z]/.test(d.name) ? d.name : d.name.toLowerCase()),
     meaning: String(d.value.meaning),
     docs: ctx.docs(d.file, d.path, d.value),
     location: d.file.locate(d.path, "key"),

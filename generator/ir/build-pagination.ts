@@ -7,6 +7,7 @@
 import { suggestion } from "../diagnostics/diagnostic.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, type BuildContext } from "./build-context.ts";
+import { firstEntry } from "./field-path.ts";
 import { referencedNames } from "./walk.ts";
 import { objectFieldsOf, resolveType, type TypeLookup } from "./callback-routing.ts";
 import type { Decl } from "./merge.ts";
@@ -218,6 +219,14 @@ export function typeAt(node: TypeNode, path: FieldPath, types: TypeLookup): Type
   let label = describe(node);
   for (const name of path) {
     const resolved = resolveType(current, types);
+    // `[0]`: the first entry of a list (error fields only: ir/field-path.ts)
+    if (name === firstEntry) {
+      if (resolved.kind !== "array")
+        return `reads [0] of ${label}, which is ${describe(resolved)}, not a list`;
+      current = resolved.items;
+      label = current.kind === "ref" ? current.name : `an entry of ${label}`;
+      continue;
+    }
     const fields = resolved.kind === "object" ? resolved.fields : [];
     const field = fields.find((f) => f.name === name);
     if (!field)

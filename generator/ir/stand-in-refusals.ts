@@ -5,6 +5,7 @@
  */
 import { hashText, sample, seeded } from "../runtime/testing/sample.ts";
 import type { CredentialCheck, ErrorTemplate, Refusal } from "../runtime/testing/table.ts";
+import { firstEntry } from "./field-path.ts";
 import { shapeOf, shapeTableOf } from "./stand-in-shapes.ts";
 import type {
   ApiModel,
@@ -60,8 +61,13 @@ export function errorTemplateOf(
   }
   if (type.kind === "literal") return { fixed: type.value };
   if (type.kind === "array") {
-    // the entries of a list are placed by name, not by the body's paths
-    const item = errorTemplateOf(type.items, types, {}, depth + 1);
+    // the entries of a list are placed by name, not by the body's paths, unless the spec
+    // places the code or message in its first entry (`errors[0].reason`): then by that path
+    const entry = [...at, firstEntry];
+    const slot = placedSlot(placed, entry);
+    if (slot) return { list: { slot } };
+    const byPath = placedWithin(placed, entry);
+    const item = errorTemplateOf(type.items, types, byPath ? placed : {}, depth + 1, entry);
     return item && hasSlot(item) ? { list: item } : undefined;
   }
   if (type.kind !== "object") return undefined;

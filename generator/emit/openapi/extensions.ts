@@ -6,6 +6,7 @@
  * `x-lifecycles` and `x-credentials` (credentials sent nowhere).
  */
 import type { ApiModel } from "../../ir/model.ts";
+import { entryPathText } from "../../ir/field-path.ts";
 import { notesOf, obj, type JsonObject } from "./json.ts";
 import { apiErrorEntries } from "./errors.ts";
 import { otherCredentials } from "./security.ts";
@@ -48,8 +49,8 @@ function errorsOf(model: ApiModel): JsonObject | undefined {
   return obj({
     description: e.docs.description?.trim(),
     body: e.body,
-    codeField: e.codeField?.join("."),
-    messageField: e.messageField?.join("."),
+    codeField: e.codeField && entryPathText(e.codeField),
+    messageField: e.messageField && entryPathText(e.messageField),
     codes: e.codes.map((c) =>
       obj({ code: c.code, name: c.name, meaning: c.meaning, "x-undocumented": notesOf(c.docs) }),
     ),

@@ -125,12 +125,16 @@ export function detailsOf(
   return details;
 }
 
-/** The value at a dot path of a parsed body, through own properties only. */
+/**
+ * The value at a dot path of a parsed body, through own properties only; a step `[0]` is a
+ * list's first entry (Google's `error.errors[0].reason`).
+ */
 function dig(body: unknown, path: readonly string[]): unknown {
   let at = body;
   for (const key of path) {
-    if (!isRecord(at) || !Object.hasOwn(at, key)) return undefined;
-    at = at[key];
+    if (key === "[0]" && Array.isArray(at)) at = at[0];
+    else if (!isRecord(at) || !Object.hasOwn(at, key)) return undefined;
+    else at = at[key];
   }
   return at;
 }
