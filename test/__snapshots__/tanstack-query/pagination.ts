@@ -11,6 +11,7 @@ import {
   eventsList,
   filesList,
   issuesList,
+  pagesQuery,
   reposList,
   thingsList,
   type PagesCore,
@@ -18,8 +19,10 @@ import {
 import type { RequestOptions } from "./runtime/client/core.js";
 import {
   infiniteQueryOptionsOf,
+  mutationOptionsOf,
   queryOptionsOf,
   type EndpointInfiniteQueryOptions,
+  type EndpointMutationOptions,
   type EndpointQueryOptions,
   type InfiniteOperationKey,
   type OperationKey,
@@ -29,6 +32,7 @@ import type {
   EventsListParams,
   FilesListParams,
   IssuesListParams,
+  PageQuery,
   ReposListParams,
   ThingsListParams,
 } from "./types.js";
@@ -56,6 +60,8 @@ export const queryKeys = {
   "issues.list": ["feature-pagination", "issues", "list"],
   things: ["feature-pagination", "things"],
   "things.list": ["feature-pagination", "things", "list"],
+  pages: ["feature-pagination", "pages"],
+  "pages.query": ["feature-pagination", "pages", "query"],
 } as const;
 
 /** The key of `customers.list`'s query with these arguments: `[package, group, operation, arguments]`. */
@@ -406,4 +412,25 @@ export function thingsListQueryOptions(
     return thingsList(core, query, { ...options, signal });
   }
   return queryOptionsOf(thingsListQueryKey(query), send);
+}
+
+/** The variables of `pages.query`'s mutation: the call's arguments by name. */
+export interface PagesQueryMutationVariables {
+  databaseId: string;
+  body: PageQuery;
+}
+
+/**
+ * Query pages.
+ * `POST /v1/databases/{database_id}/query` (`pages.query`).
+ * The mutation's key (`[package, group, operation]`) and function (`useMutation`); its variables are the call's arguments by name: `{ databaseId, body }`.
+ */
+export function pagesQueryMutationOptions(
+  core: PagesCore,
+  options?: RequestOptions,
+): EndpointMutationOptions<Awaited<ReturnType<typeof pagesQuery>>, PagesQueryMutationVariables> {
+  function send(variables: PagesQueryMutationVariables) {
+    return pagesQuery(core, variables.databaseId, variables.body, options);
+  }
+  return mutationOptionsOf(["feature-pagination", "pages", "query"] as const, send);
 }
