@@ -405,6 +405,32 @@ describe("response metadata", () => {
     expect(result.response.headers.get("x-other")).toBe("not declared");
   });
 
+  it("the API's responseHeaders are every endpoint's too, parsed by type; an endpoint's own of the same name wins", async () => {
+    answer = json(
+      201,
+      { text: "hi" },
+      {
+        location: "/v1/notes/n_2",
+        "x-ratelimit-remaining": "7",
+        "x-ratelimit-reset": "1767225600",
+      },
+    );
+    const created = await client().notes.create({ text: "hi" }).withResponse();
+    expect(created.headers).toEqual({
+      Location: "/v1/notes/n_2",
+      "X-RateLimit-Remaining": 7,
+      "X-RateLimit-Reset": 1767225600,
+    });
+    // a call whose spec declares no headers of its own reads the API's
+    answer = (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain", "x-ratelimit-reset": "1767225600" });
+      res.end("total 10");
+    };
+    expect((await client().invoices.summary("in_1").withResponse()).headers).toEqual({
+      "X-RateLimit-Reset": 1767225600,
+    });
+  });
+
   it("a declared header that is absent, or does not read as its type, is left out", async () => {
     answer = json(200, [], { "x-ratelimit-remaining": "lots", "x-cached": "yes" });
     expect((await client().invoices.list().withResponse()).headers).toEqual({});
@@ -453,7 +479,7 @@ describe("types of the generated calls", () => {
     writeFileSync(
       join(out, "src/usage-check.ts"),
       [
-        'import { FilesClient, type ApiPromise } from "./index.js";',
+        'import { FilesClient, type ApiPromise, type FilesUploadResponseHeaders } from "./index.js";',
         'const c = new FilesClient({ baseUrl: "http://127.0.0.1" });',
         "export async function check(): Promise<void> {",
         '  const none: void = await c.files.delete("f");',
@@ -463,14 +489,16 @@ describe("types of the generated calls", () => {
         "  const { headers, status } = await c.invoices.list().withResponse();",
         '  const remaining: number | undefined = headers["X-RateLimit-Remaining"];',
         "  const link: string | undefined = headers.Link;",
-        '  const call: ApiPromise<void> = c.files.upload("f", new Uint8Array(1));',
+        "  // every call's headers hold the API's responseHeaders",
+        '  const call: ApiPromise<void, FilesUploadResponseHeaders> = c.files.upload("f", new Uint8Array(1));',
+        '  const reset: number | undefined = (await call.withResponse()).headers["X-RateLimit-Reset"];',
         '  const asPromise: Promise<Blob> = c.invoices.pdf("i");',
         '  await c.files.create({ file: { data: new Blob([]), filename: "a" }, purpose: "p" });',
         "  // @ts-expect-error a string is not binary",
         '  await c.files.create({ file: "a.pdf", purpose: "p" });',
         "  // @ts-expect-error Link is a string",
         "  const wrong: number | undefined = headers.Link;",
-        "  void [none, pdf, text, raw, status, remaining, link, call, asPromise, wrong];",
+        "  void [none, pdf, text, raw, status, remaining, link, call, reset, asPromise, wrong];",
         "}",
         "",
       ].join("\n"),

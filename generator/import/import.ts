@@ -49,6 +49,7 @@ import {
   titleName,
 } from "./sections.ts";
 import { applyOverlays, readOverlay } from "./overlay.ts";
+import { responseHeadersSection } from "./response-headers.ts";
 import { fromSwagger2, type ConversionLoss } from "./swagger2.ts";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { portableFileNames, specFileText, type SpecFile } from "./write-spec.ts";
@@ -166,6 +167,7 @@ export function importDocument(options: DocumentInput): ImportedSpec {
   const environments = environmentsSection(ctx);
   const credentials = credentialsSection(ctx, api);
   const headers = { ...fixedHeadersSection(ctx), ...sharedHeadersSection(ctx) };
+  const responseHeaders = responseHeadersSection(ctx);
   const hosts = hostsSection(ctx);
   chooseErrorBody(ctx);
   const errorBody = errorBodyType(ctx);
@@ -184,6 +186,7 @@ export function importDocument(options: DocumentInput): ImportedSpec {
   if (hosts) top.hosts = hosts;
   if (credentials) top.credentials = credentials;
   if (Object.keys(headers).length) top.headers = headers;
+  if (responseHeaders) top.responseHeaders = responseHeaders;
   Object.assign(top, extensionSections(ctx, api));
   if (errorBody !== undefined && ctx.types.has(errorBody))
     top.errors = { ...(isObject(top.errors) ? top.errors : {}), body: errorBody };

@@ -40,6 +40,7 @@ import {
 import { answersNotModified, hostOf, isFixedOrVersionHeader, notModifiedOf } from "./requests.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 import { asMapping, carryNotes, typeOf, withFacets } from "./schemas.ts";
+import { withHeaders } from "./response-headers.ts";
 
 /**
  * The operations of a path item, each with where it is: an operation may be a `$ref` into
@@ -1603,31 +1604,4 @@ function successOf(
         note(ctx, out, under(at, "content", other), `the response as ${other} too`);
   }
   return withHeaders(ctx, response, at, out);
-}
-
-/** A success response's declared headers the format can type, on `out`. */
-function withHeaders(
-  ctx: ImportContext,
-  response: JsonObject,
-  at: Pointer,
-  out: JsonObject,
-): JsonObject {
-  const headers = isObject(response.headers) ? response.headers : {};
-  const declared: JsonObject = {};
-  for (const [name, raw] of Object.entries(headers)) {
-    const { value: header, at: headerAt } = deref(ctx, raw, under(at, "headers", name));
-    if (!isObject(header)) continue;
-    const type = typeOf(ctx, header.schema ?? { type: "string" }, under(headerAt, "schema"));
-    const base = typeof type === "string" ? type : stringOf(type, "type");
-    if (isScalarTypeName(base)) {
-      const description = stringOf(header, "description");
-      setEntry(
-        declared,
-        name,
-        description?.trim() ? { ...asMapping(type), description: description.trim() } : type,
-      );
-    } else note(ctx, out, headerAt, `response header ${name} of a type the format cannot read`);
-  }
-  if (Object.keys(declared).length) out.headers = declared;
-  return out;
 }

@@ -8,7 +8,9 @@ import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, type BuildContext } from "./build-context.ts";
 import { isStreamKind, streamFactsOf, streamKindOf } from "./build-streams.ts";
 import type { TypeBuilder } from "./build-types.ts";
+import type { Decl } from "./merge.ts";
 import type {
+  Endpoint,
   EndpointResponse,
   HeaderParse,
   HeaderSpec,
@@ -278,22 +280,70 @@ function responseHeaders(
   path: DataPath,
   value: unknown,
 ): ResponseHeader[] {
-  return Object.entries((isRecord(value) ? value : {}) as Data).map(([name, spec]) => {
-    const at = [...path, name];
-    const type = types.node(file, at, spec);
-    const parse = headerParse(type);
-    if (!parse)
-      ctx.bag.report(
-        "response-header-type",
-        { name, type: typeof spec === "string" ? spec : type.kind },
-        file.locate(at),
-      );
-    return {
-      name,
-      type,
-      parse: parse ?? "string",
-      docs: type.docs,
-      location: file.locate(at, "key"),
-    };
-  });
+  return Object.entries((isRecord(value) ? value : {}) as Data).map(([name, spec]) =>
+    responseHeader(ctx, types, file, [...path, name], name, spec),
+  );
+}
+
+/**
+ * The API's `responseHeaders:`, each checked as an endpoint's own are and marked `apiWide`
+ * (every endpoint's response gets them: `withApiResponseHeaders`).
+ */
+export function apiResponseHeadersOf(
+  ctx: BuildContext,
+  types: TypeBuilder,
+  decls: readonly Decl<unknown>[],
+): ResponseHeader[] {
+  return decls.map((d) => ({
+    ...responseHeader(ctx, types, d.file, d.path, d.name, d.value),
+    apiWide: true as const,
+  }));
+}
+
+/**
+ * An endpoint with the API's response headers added to its success response (and to the
+ * stream a body flag switches to), after its own; a header it declares itself (by name,
+ * ignoring case, as HTTP does) is its own.
+ */
+export function withApiResponseHeaders<
+  E extends Pick<Endpoint, "response"> & { streamResponse?: Endpoint["streamResponse"] },
+>(endpoint: E, apiWide: readonly ResponseHeader[]): E {
+  if (!apiWide.length) return endpoint;
+  const add = <R extends { headers: ResponseHeader[] }>(response: R): R => {
+    const own = new Set(response.headers.map((h) => h.name.toLowerCase()));
+    const added = apiWide.filter((h) => !own.has(h.name.toLowerCase()));
+    return { ...response, headers: [...response.headers, ...added] };
+  };
+  const { streamResponse } = endpoint;
+  return {
+    ...endpoint,
+    response: add(endpoint.response),
+    ...(streamResponse ? { streamResponse: add(streamResponse) } : {}),
+  };
+}
+
+/** One declared response header, checked: a scalar a header's text can be read as. */
+function responseHeader(
+  ctx: BuildContext,
+  types: TypeBuilder,
+  file: SpecFile,
+  at: DataPath,
+  name: string,
+  spec: unknown,
+): ResponseHeader {
+  const type = types.node(file, at, spec);
+  const parse = headerParse(type);
+  if (!parse)
+    ctx.bag.report(
+      "response-header-type",
+      { name, type: typeof spec === "string" ? spec : type.kind },
+      file.locate(at),
+    );
+  return {
+    name,
+    type,
+    parse: parse ?? "string",
+    docs: type.docs,
+    location: file.locate(at, "key"),
+  };
 }

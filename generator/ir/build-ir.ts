@@ -15,6 +15,7 @@ import { signingOf } from "./build-signing.ts";
 import { checkAuthHeaders } from "./check-auth-headers.ts";
 import { checkParamShapes } from "./check-param-shapes.ts";
 import { buildErrorCodes, buildErrorResponse, buildStatuses, retryOf } from "./build-errors.ts";
+import { apiResponseHeadersOf, withApiResponseHeaders } from "./build-bodies.ts";
 import { OperationBuilder } from "./build-operations.ts";
 import { checkExpandableFields, withExpand } from "./build-expand.ts";
 import { withPagination } from "./build-pagination.ts";
@@ -96,7 +97,10 @@ export function buildModel(
     errorResponses: responses,
     errorCodes: codeSet,
   });
-  const unnamedEndpoints = merged.endpoints.map((d) => operations.endpoint(d));
+  const apiResponseHeaders = apiResponseHeadersOf(ctx, types, merged.responseHeaders);
+  const unnamedEndpoints = merged.endpoints.map((d) =>
+    withApiResponseHeaders(operations.endpoint(d), apiResponseHeaders),
+  );
   const unnamedCallbacks = merged.callbacks.map((d) => operations.callback(d));
   checkRoutes(unnamedEndpoints, ctx, "duplicate-endpoint-route", (e) => e.id);
   checkPathNames(unnamedEndpoints, ctx);
@@ -173,6 +177,7 @@ export function buildModel(
     credentials,
     sharedHeaders,
     fixedHeaders,
+    responseHeaders: apiResponseHeaders,
     idempotency,
     versioning,
     errors: {

@@ -23,6 +23,8 @@ export interface MergedSpec {
   hosts: Decl[];
   credentials: Decl[];
   headers: Decl[];
+  /** `responseHeaders:`: the response headers of every endpoint. */
+  responseHeaders: Decl<unknown>[];
   versions: Decl[];
   errorCodes: Decl[];
   errorStatuses: Decl[];
@@ -43,6 +45,7 @@ export function mergeSpec(files: readonly SpecFile[], bag: DiagnosticBag): Merge
     hosts: [],
     credentials: [],
     headers: [],
+    responseHeaders: [],
     versions: [],
     errorCodes: [],
     errorStatuses: [],
@@ -145,6 +148,13 @@ export function mergeSpec(files: readonly SpecFile[], bag: DiagnosticBag): Merge
     entries(file, ["hosts"], data.hosts, "host", merged.hosts);
     entries(file, ["credentials"], data.credentials, "credential", merged.credentials);
     entries(file, ["headers"], data.headers, "header", merged.headers);
+    entries(
+      file,
+      ["responseHeaders"],
+      data.responseHeaders,
+      "response header",
+      merged.responseHeaders,
+    );
     entries(file, ["types"], data.types, "type", merged.types);
     entries(file, ["endpoints"], data.endpoints, "endpoint", merged.endpoints);
     entries(file, ["callbacks"], data.callbacks, "callback", merged.callbacks);

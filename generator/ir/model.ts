@@ -521,6 +521,8 @@ export type HeaderParse = "string" | "integer" | "number" | "boolean";
 export interface ResponseHeader {
   /** The header name as the spec writes it: the key of the typed headers object. */
   name: string;
+  /** Declared once for every endpoint (`responseHeaders:`), not by this response itself. */
+  apiWide?: true;
   type: TypeNode;
   parse: HeaderParse;
   docs: Docs;
@@ -836,6 +838,12 @@ export interface ApiModel {
    * order; an endpoint's own fixed header of the same name wins.
    */
   fixedHeaders: HeaderSpec[];
+  /**
+   * Response headers every endpoint's success response may carry (`responseHeaders:`), in
+   * spec order; each endpoint's `response.headers` holds them too (marked `apiWide`), after
+   * its own, unless it declares one of the same name.
+   */
+  responseHeaders: ResponseHeader[];
   idempotency: { supported: boolean; header?: string; docs: Docs };
   versioning: Versioning;
   errors: {

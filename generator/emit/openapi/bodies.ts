@@ -53,6 +53,31 @@ export function requestBodyOf(model: ApiModel, endpoint: Endpoint): JsonObject |
 
 /** A declared response header: its schema and description. */
 function headerOf(header: ResponseHeader): JsonObject {
+  return header.apiWide ? { $ref: responseHeaderRef(header.name) } : headerObjectOf(header);
+}
+
+/**
+ * The reference to an API-wide response header's component: a JSON pointer (`~` and `/`
+ * escaped) written as a URI fragment.
+ */
+function responseHeaderRef(name: string): string {
+  const step = name.replaceAll("~", "~0").replaceAll("/", "~1");
+  return `#/components/headers/${encodeURIComponent(step)}`;
+}
+
+/**
+ * `components.headers`: the response headers every endpoint may carry (`responseHeaders:`),
+ * which each success response refers to.
+ */
+export function responseHeaderComponents(model: ApiModel): JsonObject | undefined {
+  const { responseHeaders } = model;
+  return responseHeaders.length
+    ? Object.fromEntries(responseHeaders.map((h) => [h.name, headerObjectOf(h)]))
+    : undefined;
+}
+
+/** A response header as OpenAPI's Header Object: its schema, and the description beside it. */
+function headerObjectOf(header: ResponseHeader): JsonObject {
   const { description, ...schema } = schemaOf(header.type) as JsonObject & {
     description?: string;
   };

@@ -7,6 +7,7 @@
  * Every gap note of the model is an `x-undocumented` list on the object it concerns.
  */
 import type { ApiModel, Environment } from "../../ir/model.ts";
+import { responseHeaderComponents } from "./bodies.ts";
 import { modelExtensions } from "./extensions.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
 import { sharedHeaderKey, sharedHeaderParameter } from "./parameters.ts";
@@ -114,11 +115,16 @@ export function buildOpenApiDocument(model: ApiModel): JsonObject {
     components: obj({
       schemas: componentSchemas(model.types, model.paramsTypes),
       parameters: componentParameters(model),
+      headers: responseHeaderComponents(model),
       securitySchemes: Object.keys(schemes).length ? schemes : undefined,
       "x-apigen-generics": genericSchemas(model.generics),
     }),
     ...modelExtensions(model),
     "x-apigen-headers": fixedHeadersRoot(model),
+    // which components.headers are the API's `responseHeaders:` (import reads them back as such)
+    "x-apigen-response-headers": model.responseHeaders.length
+      ? model.responseHeaders.map((h) => h.name)
+      : undefined,
     "x-apigen-hosts": hostsRoot(model),
   });
 }

@@ -80,10 +80,78 @@ export class FilesCore extends ClientCore {
   }
 }
 
+/** The response headers of `paymentIntents.create` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
+export interface PaymentIntentsCreateResponseHeaders {
+  /** Requests left in the window. */
+  "X-RateLimit-Remaining"?: number;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
+}
+
+/** The response headers of `files.create` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
+export interface FilesCreateResponseHeaders {
+  /** Requests left in the window. */
+  "X-RateLimit-Remaining"?: number;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
+}
+
+/** The response headers of `files.update` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
+export interface FilesUpdateResponseHeaders {
+  /** Requests left in the window. */
+  "X-RateLimit-Remaining"?: number;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
+}
+
+/** The response headers of `files.upload` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
+export interface FilesUploadResponseHeaders {
+  /** Requests left in the window. */
+  "X-RateLimit-Remaining"?: number;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
+}
+
 /** The response headers of `notes.create` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
 export interface NotesCreateResponseHeaders {
   /** Where the note is. */
   Location?: string;
+  /** Requests left in the window. */
+  "X-RateLimit-Remaining"?: number;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
+}
+
+/** The response headers of `notes.setText` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
+export interface NotesSetTextResponseHeaders {
+  /** Requests left in the window. */
+  "X-RateLimit-Remaining"?: number;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
+}
+
+/** The response headers of `files.delete` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
+export interface FilesDeleteResponseHeaders {
+  /** Requests left in the window. */
+  "X-RateLimit-Remaining"?: number;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
+}
+
+/** The response headers of `invoices.pdf` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
+export interface InvoicesPdfResponseHeaders {
+  /** Requests left in the window. */
+  "X-RateLimit-Remaining"?: number;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
+}
+
+/** The response headers of `invoices.summary` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
+export interface InvoicesSummaryResponseHeaders {
+  /** Requests left in the window. */
+  "X-RateLimit-Remaining"?: number;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
 }
 
 /** The response headers of `invoices.list` the spec declares, parsed by their type (`withResponse()`); one the response lacks, or whose value does not read as its type, is absent. */
@@ -92,6 +160,8 @@ export interface InvoicesListResponseHeaders {
   /** Requests left in the window. */
   "X-RateLimit-Remaining"?: number;
   "X-Cached"?: boolean;
+  /** When the window resets (unix seconds). */
+  "X-RateLimit-Reset"?: number;
 }
 
 /**
@@ -108,10 +178,11 @@ export const paymentIntentsCreate: (
   core: FilesCore,
   body: PaymentIntentCreateParams,
   options?: RequestOptions,
-) => ApiPromise<PaymentIntent> = /* @__PURE__ */ endpoint(
-  '{"id":"paymentIntents.create","method":"POST","path":"/v1/payment_intents","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/x-www-form-urlencoded"},"args":["$body"],"documentedResponse":true,"body":"form","code":["validateBody","encode"]}',
+) => ApiPromise<PaymentIntent, PaymentIntentsCreateResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"paymentIntents.create","method":"POST","path":"/v1/payment_intents","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/x-www-form-urlencoded"},"args":["$body"],"documentedResponse":true,"body":"form","responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateBody","encode","readHeaders"]}',
   validatePaymentIntentCreateParams,
   encodeBody,
+  declaredHeaders,
 );
 
 /**
@@ -128,10 +199,11 @@ export const filesCreate: (
   core: FilesCore,
   body: FileCreateParams,
   options?: RequestOptions,
-) => ApiPromise<FileObject> = /* @__PURE__ */ endpoint(
-  '{"id":"files.create","method":"POST","path":"/v1/files","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$body"],"documentedResponse":true,"body":"multipart","code":["validateBody","encode"]}',
+) => ApiPromise<FileObject, FilesCreateResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"files.create","method":"POST","path":"/v1/files","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["$body"],"documentedResponse":true,"body":"multipart","responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateBody","encode","readHeaders"]}',
   validateFileCreateParams,
   encodeBody,
+  declaredHeaders,
 );
 
 /**
@@ -150,11 +222,12 @@ export const filesUpdate: (
   fileId: string,
   body: FileUpdateParams,
   options?: RequestOptions,
-) => ApiPromise<FileObject> = /* @__PURE__ */ endpoint(
-  '{"id":"files.update","method":"PATCH","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id","$body"],"documentedResponse":true,"body":"multipart","code":["validateParams","validateBody","encode"]}',
+) => ApiPromise<FileObject, FilesUpdateResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"files.update","method":"PATCH","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id","$body"],"documentedResponse":true,"body":"multipart","responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateParams","validateBody","encode","readHeaders"]}',
   validateFilesUpdateParams,
   validateFileUpdateParams,
   encodeBody,
+  declaredHeaders,
 );
 
 /**
@@ -173,11 +246,12 @@ export const filesUpload: (
   fileId: string,
   body: BinaryInput,
   options?: RequestOptions,
-) => ApiPromise<void> = /* @__PURE__ */ endpoint(
-  '{"id":"files.upload","method":"PUT","path":"/v1/files/{file_id}/content","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/octet-stream"},"args":["file_id","$body"],"documentedResponse":false,"body":"binary","response":"none","code":["validateParams","validateBody","encode"]}',
+) => ApiPromise<void, FilesUploadResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"files.upload","method":"PUT","path":"/v1/files/{file_id}/content","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Content-Type":"application/octet-stream"},"args":["file_id","$body"],"documentedResponse":false,"body":"binary","response":"none","responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateParams","validateBody","encode","readHeaders"]}',
   validateFilesUploadParams,
   validateFilesUploadBody,
   encodeBody,
+  declaredHeaders,
 );
 
 /**
@@ -195,7 +269,7 @@ export const notesCreate: (
   body: Note,
   options?: RequestOptions,
 ) => ApiPromise<Note, NotesCreateResponseHeaders> = /* @__PURE__ */ endpoint(
-  '{"id":"notes.create","method":"POST","path":"/v1/notes","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"responseHeaders":{"Location":"string"},"code":["validateBody","readHeaders"]}',
+  '{"id":"notes.create","method":"POST","path":"/v1/notes","credentials":[],"headers":{"Content-Type":"application/json"},"args":["$body"],"documentedResponse":true,"responseHeaders":{"Location":"string","X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateBody","readHeaders"]}',
   validateNote,
   declaredHeaders,
 );
@@ -216,11 +290,12 @@ export const notesSetText: (
   noteId: string,
   body: string,
   options?: RequestOptions,
-) => ApiPromise<void> = /* @__PURE__ */ endpoint(
-  '{"id":"notes.setText","method":"PUT","path":"/v1/notes/{note_id}/text","credentials":[],"headers":{"Content-Type":"text/plain"},"args":["note_id","$body"],"documentedResponse":false,"body":"text","response":"none","code":["validateParams","validateBody","encode"]}',
+) => ApiPromise<void, NotesSetTextResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"notes.setText","method":"PUT","path":"/v1/notes/{note_id}/text","credentials":[],"headers":{"Content-Type":"text/plain"},"args":["note_id","$body"],"documentedResponse":false,"body":"text","response":"none","responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateParams","validateBody","encode","readHeaders"]}',
   validateNotesSetTextParams,
   validateNotesSetTextBody,
   encodeBody,
+  declaredHeaders,
 );
 
 /**
@@ -237,9 +312,10 @@ export const filesDelete: (
   core: FilesCore,
   fileId: string,
   options?: RequestOptions,
-) => ApiPromise<void> = /* @__PURE__ */ endpoint(
-  '{"id":"files.delete","method":"DELETE","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id"],"documentedResponse":false,"response":"none","code":["validateParams"]}',
+) => ApiPromise<void, FilesDeleteResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"files.delete","method":"DELETE","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id"],"documentedResponse":false,"response":"none","responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateParams","readHeaders"]}',
   validateFilesDeleteParams,
+  declaredHeaders,
 );
 
 /**
@@ -256,9 +332,10 @@ export const invoicesPdf: (
   core: FilesCore,
   invoiceId: string,
   options?: RequestOptions,
-) => ApiPromise<Blob> = /* @__PURE__ */ endpoint(
-  '{"id":"invoices.pdf","method":"GET","path":"/v1/invoices/{invoice_id}/pdf","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Accept":"application/pdf, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"binary","code":["validateParams"]}',
+) => ApiPromise<Blob, InvoicesPdfResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"invoices.pdf","method":"GET","path":"/v1/invoices/{invoice_id}/pdf","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{"Accept":"application/pdf, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"binary","responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateParams","readHeaders"]}',
   validateInvoicesPdfParams,
+  declaredHeaders,
 );
 
 /**
@@ -275,9 +352,10 @@ export const invoicesSummary: (
   core: FilesCore,
   invoiceId: string,
   options?: RequestOptions,
-) => ApiPromise<string> = /* @__PURE__ */ endpoint(
-  '{"id":"invoices.summary","method":"GET","path":"/v1/invoices/{invoice_id}/summary","credentials":[],"headers":{"Accept":"text/plain, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"text","code":["validateParams"]}',
+) => ApiPromise<string, InvoicesSummaryResponseHeaders> = /* @__PURE__ */ endpoint(
+  '{"id":"invoices.summary","method":"GET","path":"/v1/invoices/{invoice_id}/summary","credentials":[],"headers":{"Accept":"text/plain, application/json;q=0.5"},"args":["invoice_id"],"documentedResponse":true,"response":"text","responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateParams","readHeaders"]}',
   validateInvoicesSummaryParams,
+  declaredHeaders,
 );
 
 /**
@@ -295,7 +373,7 @@ export const invoicesList: (
   query?: Pick<InvoicesListParams, "page">,
   options?: RequestOptions,
 ) => ApiPromise<Invoice[], InvoicesListResponseHeaders> = /* @__PURE__ */ endpoint(
-  '{"id":"invoices.list","method":"GET","path":"/v1/invoices","credentials":[],"headers":{},"args":["$query"],"documentedResponse":true,"responseHeaders":{"Link":"string","X-RateLimit-Remaining":"integer","X-Cached":"boolean"},"code":["validateParams","place","readHeaders"]}',
+  '{"id":"invoices.list","method":"GET","path":"/v1/invoices","credentials":[],"headers":{},"args":["$query"],"documentedResponse":true,"responseHeaders":{"Link":"string","X-RateLimit-Remaining":"integer","X-Cached":"boolean","X-RateLimit-Reset":"integer"},"code":["validateParams","place","readHeaders"]}',
   validateInvoicesListParams,
   placeParams,
   declaredHeaders,
@@ -312,7 +390,10 @@ export interface PaymentIntentsApi {
    * @returns The PaymentIntent.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  create(body: PaymentIntentCreateParams, options?: RequestOptions): ApiPromise<PaymentIntent>;
+  create(
+    body: PaymentIntentCreateParams,
+    options?: RequestOptions,
+  ): ApiPromise<PaymentIntent, PaymentIntentsCreateResponseHeaders>;
 }
 
 /** The class of the `paymentIntents` endpoints: each method calls its endpoint function with the core. */
@@ -332,7 +413,10 @@ export interface FilesApi {
    * @returns The FileObject.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  create(body: FileCreateParams, options?: RequestOptions): ApiPromise<FileObject>;
+  create(
+    body: FileCreateParams,
+    options?: RequestOptions,
+  ): ApiPromise<FileObject, FilesCreateResponseHeaders>;
   /**
    * Rename a file or replace its bytes.
    *
@@ -343,7 +427,11 @@ export interface FilesApi {
    * @returns The FileObject.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  update(fileId: string, body: FileUpdateParams, options?: RequestOptions): ApiPromise<FileObject>;
+  update(
+    fileId: string,
+    body: FileUpdateParams,
+    options?: RequestOptions,
+  ): ApiPromise<FileObject, FilesUpdateResponseHeaders>;
   /**
    * Upload raw bytes.
    *
@@ -354,7 +442,11 @@ export interface FilesApi {
    * @returns Nothing: the API answers 204 with no body.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  upload(fileId: string, body: BinaryInput, options?: RequestOptions): ApiPromise<void>;
+  upload(
+    fileId: string,
+    body: BinaryInput,
+    options?: RequestOptions,
+  ): ApiPromise<void, FilesUploadResponseHeaders>;
   /**
    * Delete a file.
    *
@@ -364,7 +456,7 @@ export interface FilesApi {
    * @returns Nothing: the API answers 204 with no body.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  delete(fileId: string, options?: RequestOptions): ApiPromise<void>;
+  delete(fileId: string, options?: RequestOptions): ApiPromise<void, FilesDeleteResponseHeaders>;
 }
 
 /** The class of the `files` endpoints: each method calls its endpoint function with the core. */
@@ -398,7 +490,11 @@ export interface NotesApi {
    * @returns Nothing: the API answers 204 with no body.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  setText(noteId: string, body: string, options?: RequestOptions): ApiPromise<void>;
+  setText(
+    noteId: string,
+    body: string,
+    options?: RequestOptions,
+  ): ApiPromise<void, NotesSetTextResponseHeaders>;
 }
 
 /** The class of the `notes` endpoints: each method calls its endpoint function with the core. */
@@ -419,7 +515,7 @@ export interface InvoicesApi {
    * @returns The body's bytes (application/pdf) as a Blob; `asResponse()` gives the stream.
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  pdf(invoiceId: string, options?: RequestOptions): ApiPromise<Blob>;
+  pdf(invoiceId: string, options?: RequestOptions): ApiPromise<Blob, InvoicesPdfResponseHeaders>;
   /**
    * An invoice as plain text.
    *
@@ -429,7 +525,10 @@ export interface InvoicesApi {
    * @returns The body's text (text/plain).
    * @throws {FilesApiError} when the API answers with an error status.
    */
-  summary(invoiceId: string, options?: RequestOptions): ApiPromise<string>;
+  summary(
+    invoiceId: string,
+    options?: RequestOptions,
+  ): ApiPromise<string, InvoicesSummaryResponseHeaders>;
   /**
    * List invoices.
    *
