@@ -5,7 +5,7 @@
  */
 import type { ApiModel } from "../ir/model.ts";
 import { arr, call, exprStatement, id, lit, member, obj, undef, valueExpr } from "./code/build.ts";
-import type { ClassDeclaration, Expr, Member, Statement } from "./code/nodes.ts";
+import type { ClassDeclaration, Expr, Member, Statement, TypeExpr } from "./code/nodes.ts";
 import { isSent, sentAs } from "./client-params.ts";
 import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
 import { keyword, literalType, union } from "./shared/type-expr.ts";
@@ -16,9 +16,19 @@ const hooksModule = "client/hooks.ts";
 /** The generated core class, referred to from the client module. */
 export const coreRef = (model: ApiModel) =>
   generatedRef(modules.client, model.api.coreClassName, false);
-/** The generated options interface. */
+/** The generated options type, which the client's and the core's constructors take. */
 export const optionsRef = (model: ApiModel) =>
   generatedRef(modules.client, `${model.api.clientName}Options`, true);
+
+/**
+ * The generated interface of the options: the options themselves, or, where the spec gives
+ * environments' addresses, `ShopClientSettings` (`baseUrl` and `environment` both optional),
+ * of which `ShopClientOptions` is the type with one of the two given.
+ */
+const settingsRef = (model: ApiModel) =>
+  addressed(model).length
+    ? generatedRef(modules.client, `${model.api.clientName}Settings`, true)
+    : optionsRef(model);
 
 /** The credentials the endpoints send: one client option each. */
 export function headerCredentials(model: ApiModel) {
@@ -26,14 +36,86 @@ export function headerCredentials(model: ApiModel) {
   return model.credentials.filter((c) => isSent(c) && used.has(c.id));
 }
 
+/** The environments whose address the spec gives: the client's `environment` option names one. */
+const addressed = (model: ApiModel) => model.environments.filter((e) => e.baseUrl !== undefined);
+
+/** The generated environments' addresses, referred to from the client module. */
+const environmentsRef = (model: ApiModel) =>
+  generatedRef(modules.client, model.api.environmentsName, false);
+
+/**
+ * `export const ShopEnvironments = { sandbox: "https://…", production: "https://…" } as const`:
+ * the addresses of the environments the spec gives one for; none when it gives none.
+ */
+export function environmentsConst(model: ApiModel): Statement | undefined {
+  const environments = addressed(model);
+  if (!environments.length) return undefined;
+  return {
+    kind: "variable",
+    declarationKind: "const",
+    name: model.api.environmentsName,
+    isExported: true,
+    docs: [
+      `The base addresses of the ${model.api.title}'s environments: \`new ${model.api.clientName}({ environment: "${environments[0]!.name}" })\`.`,
+      ...environments.map(
+        (e) => `- \`${e.name}\`${e.docs.description ? `: ${e.docs.description}` : ""}`,
+      ),
+    ],
+    init: {
+      kind: "as-const",
+      expr: valueExpr(Object.fromEntries(environments.map((e) => [e.name, e.baseUrl!]))),
+    },
+  };
+}
+
+/**
+ * `export type ShopClientOptions = Addressed<ShopClientSettings, keyof typeof ShopEnvironments>`
+ * where the spec gives environments' addresses: the settings with `baseUrl` or an
+ * `environment` (one of the two required); none otherwise (the options are the interface).
+ */
+export function addressedOptionsType(model: ApiModel): Statement | undefined {
+  if (!addressed(model).length) return undefined;
+  return {
+    kind: "type-alias",
+    name: optionsRef(model).name,
+    isExported: true,
+    docs: [
+      `Options of {@link ${model.api.clientName}}: its settings, with \`baseUrl\` or an \`environment\` of {@link ${model.api.environmentsName}}.`,
+    ],
+    type: {
+      kind: "generic",
+      target: runtimeType("client/environments.ts", "Addressed"),
+      args: [settingsRef(model), environmentNames(model)],
+    },
+  };
+}
+
+/** `keyof typeof ShopEnvironments`. */
+const environmentNames = (model: ApiModel): TypeExpr => ({
+  kind: "keyof",
+  type: { kind: "typeof", target: environmentsRef(model) },
+});
+
 /** Options of the client: the runtime's, plus one per credential the endpoints send. */
 export function optionsInterface(model: ApiModel): Statement {
   return {
     kind: "interface",
-    name: optionsRef(model).name,
+    name: settingsRef(model).name,
     isExported: true,
-    extends: [runtimeType(coreModule, "CoreOptions")],
-    docs: [`Options of {@link ${model.api.clientName}}.`],
+    extends: [
+      addressed(model).length
+        ? {
+            kind: "generic",
+            target: runtimeType("client/environments.ts", "EnvironmentOptions"),
+            args: [environmentNames(model)],
+          }
+        : runtimeType(coreModule, "CoreOptions"),
+    ],
+    docs: [
+      addressed(model).length
+        ? `Settings of {@link ${model.api.clientName}}: its options but for the address (\`baseUrl\` or \`environment\`), which \`${optionsRef(model).name}\` requires.`
+        : `Options of {@link ${model.api.clientName}}.`,
+    ],
     members: [
       ...apiVersionOption(model),
       ...hostsOption(model),
@@ -130,7 +212,15 @@ export function coreClass(model: ApiModel): ClassDeclaration {
     ctor: {
       params: [{ name: "options", type: optionsRef(model) }],
       body: [
-        exprStatement(call(id("super"), withDefaults(model), credentials, errorClass, ...retry)),
+        exprStatement(
+          call(
+            id("super"),
+            withAddress(model, withDefaults(model)),
+            credentials,
+            errorClass,
+            ...retry,
+          ),
+        ),
       ],
     },
   };
@@ -220,6 +310,26 @@ export function apiVersionOption(model: ApiModel): Member[] {
       ],
     },
   ];
+}
+
+/**
+ * The options with the base address the client sends to, where the spec gives environments'
+ * addresses: `{ ...options, baseUrl: environmentUrl(options, ShopEnvironments) }`.
+ */
+function withAddress(model: ApiModel, options: Expr): Expr {
+  if (!addressed(model).length) return options;
+  const baseUrl = {
+    kind: "property" as const,
+    key: "baseUrl",
+    value: call(
+      runtimeValue("client/environments.ts", "environmentUrl"),
+      id("options"),
+      environmentsRef(model),
+    ),
+  };
+  return options.kind === "object"
+    ? { ...options, properties: [...options.properties, baseUrl] }
+    : { kind: "object", properties: [{ kind: "spread", expr: options }, baseUrl] };
 }
 
 /**

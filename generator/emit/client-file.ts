@@ -33,7 +33,9 @@ import {
   streamExports,
 } from "./client-streams.ts";
 import {
+  addressedOptionsType,
   coreClass,
+  environmentsConst,
   coreRef,
   endpointIdType,
   headerCredentials,
@@ -445,7 +447,9 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
     ...exportedRuntime(model),
     ...clientCredentialsStatements(model),
     ...[endpointIdType(model)].flatMap((statement) => (statement ? [{ statement }] : [])),
+    ...[environmentsConst(model)].flatMap((statement) => (statement ? [{ statement }] : [])),
     { statement: optionsInterface(model) },
+    ...[addressedOptionsType(model)].flatMap((statement) => (statement ? [{ statement }] : [])),
     { statement: coreClass(model) },
     ...model.endpoints.flatMap((e) =>
       [responseHeadersInterface(e), eventUnionStatement(e)].flatMap((statement) =>

@@ -18,7 +18,8 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
  * has a union or an open event stream, `client/pagination.ts` only one with a paged endpoint,
  * `client/stream.ts` and the three files it reads with only one with a streaming endpoint, `client/conditional.ts` only one with
  * an endpoint that answers 304 Not Modified, `client/oauth.ts` only one with an OAuth
- * credential the client can fetch its own token for).
+ * credential the client can fetch its own token for, `client/environments.ts` only one whose
+ * spec gives an environment's address).
  */
 export const runtimeModules = [
   "validate.ts",
@@ -46,6 +47,7 @@ export const runtimeModules = [
   "client/stream.ts",
   "client/hooks.ts",
   "client/oauth.ts",
+  "client/environments.ts",
   "client/features.ts",
   "client/core.ts",
   "client/browser.ts",
@@ -127,6 +129,7 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
   const streams = ctx.model.endpoints.some((e) => e.response.stream || e.streamResponse);
   const expands = ctx.model.endpoints.some((e) => e.expand);
   const conditional = ctx.model.endpoints.some((e) => e.response.notModified);
+  const environments = ctx.model.environments.some((e) => e.baseUrl !== undefined);
   const banner = `// ${lineComment(ctx.banner)}`;
   // tanstack/ only with the client, which the query options call (tanstack-query-file.ts)
   return runtimeModules
@@ -141,6 +144,7 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
     .filter((name) => name !== "client/expand.ts" || expands)
     .filter((name) => name !== "client/conditional.ts" || conditional)
     .filter((name) => name !== "client/oauth.ts" || hasClientCredentials(ctx.model))
+    .filter((name) => name !== "client/environments.ts" || environments)
     .map((name) => ({
       path: `src/runtime/${name}`,
       contents: `${banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,

@@ -809,6 +809,11 @@ export interface ApiInfo {
   coreClassName: string;
   /** `MerchantEndpointId` for `MerchantClient`: the union of the endpoint ids (middleware's). */
   endpointIdTypeName: string;
+  /**
+   * `MerchantEnvironments` for `MerchantClient`: the addresses of the environments the spec
+   * gives one for, by name (the client's `environment` option); declared only when it does.
+   */
+  environmentsName: string;
   baseUrlName: string;
   callbackBaseUrlName: string;
   /** The client's defaults the spec sets (`api.clientDefaults`); the runtime's otherwise. */

@@ -127,12 +127,14 @@ export function clientCompanions(clientName: string): {
   coreClassName: string;
   errorClassName: string;
   endpointIdTypeName: string;
+  environmentsName: string;
 } {
   const stem = clientName.replace(/Client$/, "");
   return {
     coreClassName: `${stem}Core`,
     errorClassName: `${stem}ApiError`,
     endpointIdTypeName: `${stem}EndpointId`,
+    environmentsName: `${stem}Environments`,
   };
 }
 
@@ -143,13 +145,16 @@ export function clientCompanions(clientName: string): {
  * a schema.
  */
 export function fixedNames(clientName: string): string[] {
-  const { coreClassName, errorClassName, endpointIdTypeName } = clientCompanions(clientName);
+  const { coreClassName, errorClassName, endpointIdTypeName, environmentsName } =
+    clientCompanions(clientName);
   return [
     clientName,
     `${clientName}Options`,
+    `${clientName}Settings`,
     coreClassName,
     errorClassName,
     endpointIdTypeName,
+    environmentsName,
     "CallbackHandlers",
     "CallbackRouterOptions",
     "WebhookHandlers",

@@ -14,10 +14,14 @@ import {
   group,
   placeParams,
   type ApiPromise,
-  type CoreOptions,
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import {
+  environmentUrl,
+  type Addressed,
+  type EnvironmentOptions,
+} from "./runtime/client/environments.js";
 import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import type { CreateOrder, Order, OrdersGetParams, WebhookRegistration } from "./types.js";
 
@@ -39,8 +43,14 @@ export type OpsEndpointId =
   | "webhooks.create"
   | "webhooks.delete";
 
-/** Options of {@link OpsClient}. */
-export interface OpsClientOptions extends CoreOptions {
+/**
+ * The base addresses of the Operations Example's environments: `new OpsClient({ environment: "sandbox" })`.
+ * - `sandbox`: Test environment.
+ */
+export const OpsEnvironments = { sandbox: "https://sandbox.example.com" } as const;
+
+/** Settings of {@link OpsClient}: its options but for the address (`baseUrl` or `environment`), which `OpsClientOptions` requires. */
+export interface OpsClientSettings extends EnvironmentOptions<keyof typeof OpsEnvironments> {
   /** Hooks around each attempt of a call: `withMiddleware({ onRequest, onResponse, onError }, ...)`. `onRequest` runs in the order given, once per attempt (a retry runs it again; a redirect does not); `onResponse` and `onError` in reverse. */
   middleware?: MiddlewareStack<OpsEndpointId>;
   /**
@@ -52,6 +62,9 @@ export interface OpsClientOptions extends CoreOptions {
   token?: CredentialValue;
 }
 
+/** Options of {@link OpsClient}: its settings, with `baseUrl` or an `environment` of {@link OpsEnvironments}. */
+export type OpsClientOptions = Addressed<OpsClientSettings, keyof typeof OpsEnvironments>;
+
 /**
  * Sends the calls of the Operations Example's endpoint functions (`ordersGet(core, …)`), with the options of {@link OpsClient}.
  * Import only the functions you call, and a bundler leaves out every other endpoint; {@link OpsClient} has the same calls as methods, and keeps them all.
@@ -59,7 +72,12 @@ export interface OpsClientOptions extends CoreOptions {
 export class OpsCore extends ClientCore {
   constructor(options: OpsClientOptions) {
     super(
-      { timeoutMs: 120000, maxRetries: 4, ...options },
+      {
+        timeoutMs: 120000,
+        maxRetries: 4,
+        ...options,
+        baseUrl: environmentUrl(options, OpsEnvironments),
+      },
       { apiKey: options.apiKey, token: options.token },
       OpsApiError,
       { statuses: [429] },

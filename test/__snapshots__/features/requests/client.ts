@@ -23,10 +23,14 @@ import {
   group,
   lenientApiRequests,
   type ApiPromise,
-  type CoreOptions,
   type CredentialValue,
   type RequestOptions,
 } from "./runtime/client/core.js";
+import {
+  environmentUrl,
+  type Addressed,
+  type EnvironmentOptions,
+} from "./runtime/client/environments.js";
 import type { MiddlewareStack } from "./runtime/client/hooks.js";
 import type { BinaryInput } from "./runtime/validate.js";
 import type { Album, Photo } from "./types.js";
@@ -51,8 +55,18 @@ export type MediaEndpointId =
   | "photos.get"
   | "photos.upload";
 
-/** Options of {@link MediaClient}. */
-export interface MediaClientOptions extends CoreOptions {
+/**
+ * The base addresses of the Media API's environments: `new MediaClient({ environment: "production" })`.
+ * - `production`: The live API.
+ * - `sandbox`: Test data only.
+ */
+export const MediaEnvironments = {
+  production: "https://api.media.example",
+  sandbox: "https://sandbox.media.example",
+} as const;
+
+/** Settings of {@link MediaClient}: its options but for the address (`baseUrl` or `environment`), which `MediaClientOptions` requires. */
+export interface MediaClientSettings extends EnvironmentOptions<keyof typeof MediaEnvironments> {
   /** The API version sent in `Media-Version` on every request; default `2024-06-01`, the version this package is written for. */
   apiVersion?: "2024-06-01" | "2023-01-01";
   /** The addresses of the endpoints served from elsewhere than `baseUrl`: `uploads` (`photos.upload`). Redirects are followed within each one's origin. */
@@ -69,22 +83,32 @@ export interface MediaClientOptions extends CoreOptions {
   token?: CredentialValue;
 }
 
+/** Options of {@link MediaClient}: its settings, with `baseUrl` or an `environment` of {@link MediaEnvironments}. */
+export type MediaClientOptions = Addressed<MediaClientSettings, keyof typeof MediaEnvironments>;
+
 /**
  * Sends the calls of the Media API's endpoint functions (`albumsGet(core, …)`), with the options of {@link MediaClient}.
  * Import only the functions you call, and a bundler leaves out every other endpoint; {@link MediaClient} has the same calls as methods, and keeps them all.
  */
 export class MediaCore extends ClientCore {
   constructor(options: MediaClientOptions) {
-    super(options, { token: options.token }, MediaApiError, {}, undefined, {
-      headers: { Accept: "application/vnd.media+json", "X-Client-Name": "apigen-feature" },
-      version: {
-        header: "Media-Version",
-        versions: ["2024-06-01", "2023-01-01"],
-        current: "2024-06-01",
+    super(
+      { ...options, baseUrl: environmentUrl(options, MediaEnvironments) },
+      { token: options.token },
+      MediaApiError,
+      {},
+      undefined,
+      {
+        headers: { Accept: "application/vnd.media+json", "X-Client-Name": "apigen-feature" },
+        version: {
+          header: "Media-Version",
+          versions: ["2024-06-01", "2023-01-01"],
+          current: "2024-06-01",
+        },
+        hosts: { uploads: "https://uploads.media.example" },
+        lenient: lenientApiRequests,
       },
-      hosts: { uploads: "https://uploads.media.example" },
-      lenient: lenientApiRequests,
-    });
+    );
   }
 }
 
