@@ -343,3 +343,107 @@ describe("a token URL with template variables (`https://{region}.auth.example.co
     expect(status).toBe(404);
   });
 });
+
+/**
+ * Sakari's document declares its token endpoint as an operation that takes JSON
+ * (`POST /oauth2/token`, `{ grant_type, client_id, client_secret }`): a sweep's package asked
+ * its own stand-in for a token in RFC 6749's form and that endpoint's route refused it (400).
+ */
+describe("a token endpoint the spec declares as an endpoint taking JSON (Sakari's)", () => {
+  const spec = `api: { name: sms-api, title: SMS, version: 1.0.0, clientName: SmsClient }
+credentials:
+  sakariAuth:
+    in: oauth2
+    flows: { clientCredentials: { tokenUrl: /oauth2/token, scopes: {} } }
+types:
+  TokenRequest:
+    fields:
+      grant_type: { const: client_credentials, required: true }
+      client_id: { type: string, required: true }
+      client_secret: { type: string, required: true }
+  TokenResponse:
+    fields:
+      access_token: { type: string, required: true }
+      token_type: { const: Bearer, required: true }
+      expires_in: integer
+  Campaign:
+    fields:
+      id: { type: string, required: true }
+endpoints:
+  auth.token:
+    method: POST
+    path: /oauth2/token
+    body: TokenRequest
+    response: { status: 200, body: TokenResponse }
+  campaigns.list:
+    method: GET
+    path: /campaigns
+    auth: [sakariAuth]
+    response: { status: 200, body: "Campaign[]" }
+`;
+  const dir = tempDir("apigen-client-oauth-json-");
+  let sms: any;
+  let smsTesting: any;
+  beforeAll(async () => {
+    writeFileSync(join(dir, "api.yaml"), spec);
+    await writeGenerated(dir, join(dir, "pkg"));
+    sms = await import(pathToFileURL(join(dir, "pkg/src/index.ts")).href);
+    smsTesting = await import(pathToFileURL(join(dir, "pkg/src/testing.ts")).href);
+  }, 60_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("sends the grant as that JSON, the client's id and secret in it", async () => {
+    server.respond((request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        request.url === "/oauth2/token"
+          ? JSON.stringify({ access_token: "j1", token_type: "Bearer", expires_in: 3600 })
+          : "[]",
+      );
+    });
+    const sakariAuth = sms.sakariAuthClientCredentials({
+      clientId: "app",
+      clientSecret: secret,
+      baseUrl: server.url,
+    });
+    await new sms.SmsClient({ baseUrl: server.url, sakariAuth, maxRetries: 0 }).campaigns.list();
+    const [asked, call] = server.requests;
+    expect(asked!.headers["content-type"]).toBe("application/json");
+    expect(asked!.headers.authorization).toBeUndefined();
+    expect(JSON.parse(asked!.body)).toEqual({
+      grant_type: "client_credentials",
+      client_id: "app",
+      client_secret: secret,
+    });
+    expect(call!.headers.authorization).toBe("Bearer j1");
+  });
+
+  it("gets its token from the package's own stand-in, which reads that JSON", async () => {
+    // the listed key is the token the stand-in's token endpoint gives, and the one it takes
+    const keys = { sakariAuth: { valid: ["issued-json-token"] } };
+    const standIn = await smsTesting.listen(smsTesting.createStandIn({ keys }));
+    try {
+      const sakariAuth = sms.sakariAuthClientCredentials({
+        clientId: "app",
+        clientSecret: secret,
+        baseUrl: standIn.url,
+      });
+      const client = new sms.SmsClient({ baseUrl: standIn.url, sakariAuth, maxRetries: 0 });
+      expect(Array.isArray(await client.campaigns.list())).toBe(true);
+      expect(await sakariAuth()).toBe("issued-json-token");
+      // the form RFC 6749 writes is refused there, saying why
+      const form = await fetch(`${standIn.url}/oauth2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "grant_type=client_credentials&client_id=a&client_secret=b",
+      });
+      expect(form.status).toBe(400);
+      expect(await form.json()).toMatchObject({
+        error: "invalid_request",
+        error_description: "the body is not a JSON object (the spec's token endpoint takes JSON)",
+      });
+    } finally {
+      await standIn.close();
+    }
+  });
+});

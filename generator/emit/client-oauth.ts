@@ -33,6 +33,11 @@ function makerStatement(credential: Credential, flow: OAuthFlow): FileStatement 
         ...(scopes.length
           ? [`Scopes the flow grants: ${scopes.map((s) => `\`${s}\``).join(", ")}.`]
           : []),
+        ...(flow.tokenRequest === "json"
+          ? [
+              "The spec's token endpoint takes a JSON body: the request's fields (`client_id` and `client_secret` among them) go as JSON (`authMethod: \"json\"`).",
+            ]
+          : []),
         "@throws {ClientOptionsError} an option it cannot work with (the token URL must be https:, or http: to localhost).",
       ],
       params: [
@@ -75,6 +80,16 @@ function makerStatement(credential: Credential, flow: OAuthFlow): FileStatement 
                       key: "tokenUrl",
                       value: { kind: "literal", value: flow.tokenUrl! },
                     },
+                    // the spec's token endpoint takes JSON: the caller may still say otherwise
+                    ...(flow.tokenRequest === "json"
+                      ? [
+                          {
+                            kind: "property" as const,
+                            key: "authMethod",
+                            value: { kind: "literal" as const, value: "json" },
+                          },
+                        ]
+                      : []),
                     { kind: "spread", expr: id("options") },
                   ],
                 },

@@ -9,7 +9,7 @@ import { BuildContext, stringList } from "./build-context.ts";
 import { checkErrorCodeType, errorFieldsOf } from "./build-error-fields.ts";
 import { checkDeliveryIdPlaces, warnUnsigned, withCallbackRouting } from "./callback-routing.ts";
 import { checkBinaryPlaces } from "./check-binary.ts";
-import { tokenCredentialOf } from "./build-oauth.ts";
+import { tokenCredentialOf, withTokenRequests } from "./build-oauth.ts";
 import { warnIdempotencyParams } from "./check-idempotency.ts";
 import { signingOf } from "./build-signing.ts";
 import { checkAuthHeaders } from "./check-auth-headers.ts";
@@ -174,7 +174,7 @@ export function buildModel(
     sourceFiles: files.map((f) => f.path),
     environments,
     hosts,
-    credentials,
+    credentials: withTokenRequests(credentials, pagedEndpoints),
     sharedHeaders,
     fixedHeaders,
     responseHeaders: apiResponseHeaders,

@@ -15,6 +15,7 @@ import {
   oauthFlowKinds,
   type ApiModel,
   type Credential,
+  type Endpoint,
   type OAuthFlow,
   type TokenSource,
 } from "./model.ts";
@@ -217,6 +218,31 @@ export function clientCredentialsFlow(credential: Credential): OAuthFlow | undef
   return source?.kind === "oauth2"
     ? source.flows.find((flow) => flow.kind === "clientCredentials")
     : undefined;
+}
+
+/**
+ * The credentials with each client-credentials flow's `tokenRequest` worked out: `"json"`
+ * where the spec declares the token endpoint itself as an endpoint (a POST at the flow's
+ * token URL, relative to the base URL or by its path) that takes a JSON body, as Sakari's
+ * document does; the grant then sends its fields as that JSON, not RFC 6749's form, and the
+ * stand-in's route of that endpoint answers it.
+ */
+export function withTokenRequests(
+  credentials: readonly Credential[],
+  endpoints: readonly Endpoint[],
+): Credential[] {
+  return credentials.map((credential) => {
+    const flow = clientCredentialsFlow(credential);
+    if (!flow?.tokenUrl || isTemplateUrl(flow.tokenUrl)) return credential;
+    const path = flow.tokenUrl.startsWith("/") ? flow.tokenUrl : new URL(flow.tokenUrl).pathname;
+    const declared = endpoints.find((e) => e.method === "POST" && e.path === path);
+    if (declared?.requestBody?.encoding !== "json") return credential;
+    const source = credential.tokenSource as Extract<TokenSource, { kind: "oauth2" }>;
+    const flows = source.flows.map((f) =>
+      f === flow ? { ...f, tokenRequest: "json" as const } : f,
+    );
+    return { ...credential, tokenSource: { ...source, flows } };
+  });
 }
 
 /** Whether the package has a client-credentials token getter (and so runtime/client/oauth.ts). */

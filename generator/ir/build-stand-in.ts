@@ -451,7 +451,8 @@ function tokenEndpointsOf(model: ApiModel): { tokenEndpoints?: TokenEndpoint[] }
     // a URL with template variables is the caller's to fill in: no path to serve
     if (!flow?.tokenUrl || isTemplateUrl(flow.tokenUrl)) return [];
     const path = flow.tokenUrl.startsWith("/") ? flow.tokenUrl : new URL(flow.tokenUrl).pathname;
-    return [{ path, credential: credential.id, scopes: flow.scopes.map((s) => s.name) }];
+    const json = flow.tokenRequest === "json" ? { json: true as const } : {};
+    return [{ path, credential: credential.id, scopes: flow.scopes.map((s) => s.name), ...json }];
   });
   return endpoints.length ? { tokenEndpoints: endpoints } : {};
 }

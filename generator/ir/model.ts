@@ -185,6 +185,11 @@ export interface OAuthFlow {
   deviceAuthorizationUrl?: string;
   /** Scope and what it allows, in the spec's order. */
   scopes: { name: string; description: string }[];
+  /**
+   * `"json"` when the spec declares its token endpoint as an endpoint (POST at `tokenUrl`)
+   * whose body is JSON (Sakari's): the client-credentials grant sends its fields so.
+   */
+  tokenRequest?: "json";
 }
 
 /**

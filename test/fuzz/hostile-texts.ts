@@ -58,6 +58,7 @@ const nameKeys = new Set([
   "coreClassName",
   "errorClassName",
   "endpointIdTypeName",
+  "environmentsName",
   "baseUrlName",
   "callbackBaseUrlName",
   "packageName",

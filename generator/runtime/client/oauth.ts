@@ -28,9 +28,11 @@ export interface ClientCredentialsOptions {
   baseUrl?: string;
   /**
    * How the client authenticates itself: `basic` (the default, RFC 6749 section 2.3.1's
-   * `Authorization: Basic`) or `body` (`client_id` and `client_secret` in the form).
+   * `Authorization: Basic`), `body` (`client_id` and `client_secret` in the form), or `json`
+   * (the request's fields as a JSON object, credentials among them: not RFC 6749's form, but
+   * what some token endpoints take, Sakari's among them).
    */
-  authMethod?: "basic" | "body";
+  authMethod?: "basic" | "body" | "json";
   /** Ask for a new token this many seconds before the current one expires (default 60). */
   refreshLeewaySeconds?: number;
   /** Time limit of one token request in ms (default 30,000). */
@@ -111,6 +113,11 @@ function tokenRequest(options: ClientCredentialsOptions): { body: string; header
     "content-type": "application/x-www-form-urlencoded",
     accept: "application/json",
   };
+  if (authMethod === "json") {
+    fields.push(["client_id", clientId], ["client_secret", clientSecret]);
+    headers["content-type"] = "application/json";
+    return { body: JSON.stringify(Object.fromEntries(fields)), headers };
+  }
   if (authMethod === "body") fields.push(["client_id", clientId], ["client_secret", clientSecret]);
   else {
     let binary = "";

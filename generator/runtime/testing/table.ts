@@ -228,6 +228,11 @@ export interface TokenEndpoint {
   path: string;
   credential: string;
   scopes: string[];
+  /**
+   * The spec declares the token endpoint as an endpoint taking JSON (Sakari's): the request's
+   * fields come as a JSON object, and the token endpoint answers before that route does.
+   */
+  json?: true;
 }
 
 /** The table as plain data: every route without its validators (what JSON can hold). */

@@ -354,9 +354,10 @@ export function createCore(ctx: Context): StandInCore {
     const { pathname, query } = parts;
     const answer = (a: OutboundResponse): Begun => ({ answer: done(method, pathname, a) });
     const routed = findRoute(table, method, pathname);
+    // where no route is, or before the spec's own route of a token endpoint that takes JSON
     const tokenEndpoint =
-      "answer" in routed && method === "POST"
-        ? table.tokenEndpoints?.find((t) => t.path === pathname)
+      method === "POST"
+        ? table.tokenEndpoints?.find((t) => t.path === pathname && ("answer" in routed || t.json))
         : undefined;
     if (tokenEndpoint) return tokenRequest(tokenEndpoint, pathname, headers);
     if ("answer" in routed) return answer(routed.answer);

@@ -3,9 +3,10 @@
 
 /**
  * The stand-in's OAuth token endpoint: for a credential with a clientCredentials flow, a POST
- * to its token URL's path (where no route of the spec is) answers as RFC 6749 section 4.4
- * has a server answer: a bearer token for a client that authenticates (HTTP basic, or
- * `client_id` and `client_secret` in the form), or the OAuth error response (section 5.2) that
+ * to its token URL's path (where no route of the spec is, or where the spec declares the token
+ * endpoint as an endpoint taking JSON: its fields then come as a JSON object) answers as RFC
+ * 6749 section 4.4 has a server answer: a bearer token for a client that authenticates (HTTP
+ * basic, or `client_id` and `client_secret` in the form), or the OAuth error response (section 5.2) that
  * says what is wrong. The token is the credential's first key when `keys` lists some (so the
  * calls that present it pass the stand-in's check), else one made from the seed.
  */
@@ -44,6 +45,27 @@ function clientOf(headers: HeaderReader, form: URLSearchParams): string | undefi
   return id && secret ? id : undefined;
 }
 
+/** The fields of a form body; undefined for another media type or bytes that are no text. */
+function formFields(type: string, text: string | undefined): URLSearchParams | undefined {
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type) || text === undefined)
+    return undefined;
+  return new URLSearchParams(text);
+}
+
+/** The text fields of a JSON object body, as a form's; undefined for anything else. */
+function jsonFields(type: string, text: string | undefined): URLSearchParams | undefined {
+  if (!/^application\/json\s*(;|$)/i.test(type) || text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const fields = Object.entries(value).filter(([, v]) => typeof v === "string");
+  return new URLSearchParams(fields as [string, string][]);
+}
+
 /** The answer of the token endpoint to a request with this body. */
 export function tokenAnswer(
   endpoint: TokenEndpoint,
@@ -54,13 +76,15 @@ export function tokenAnswer(
 ): OutboundResponse {
   const type = headers.get("content-type") ?? "";
   const text = strictText(bytes);
-  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type) || text === undefined)
+  const form = endpoint.json ? jsonFields(type, text) : formFields(type, text);
+  if (form === undefined)
     return oauthError(
       400,
       "invalid_request",
-      "the body is not an application/x-www-form-urlencoded form",
+      endpoint.json
+        ? "the body is not a JSON object (the spec's token endpoint takes JSON)"
+        : "the body is not an application/x-www-form-urlencoded form",
     );
-  const form = new URLSearchParams(text);
   const grant = form.get("grant_type");
   if (grant !== "client_credentials")
     return oauthError(
