@@ -127,7 +127,7 @@ export function optionsInterface(model: ApiModel): Statement {
           hasQuestionToken: true,
           type: runtimeType(
             coreModule,
-            c.placement === "basic" ? "BasicCredentialValue" : "CredentialValue",
+            c.placement === "basic" && !c.basicFixed ? "BasicCredentialValue" : "CredentialValue",
           ),
           docs: [
             ...(c.docs.description ? [c.docs.description] : []),
@@ -182,7 +182,14 @@ export function coreClass(model: ApiModel): ClassDeclaration {
   const example = model.endpoints[0];
   const { clientName, title } = model.api;
   const credentials = obj(
-    headerCredentials(model).map((c) => [c.id, member(id("options"), c.optionName)] as const),
+    headerCredentials(model).map((c) => {
+      const option = member(id("options"), c.optionName);
+      // a basic credential of which the spec fixes a half: the option is the other half
+      const value = c.basicFixed
+        ? call(runtimeValue("client/basic.ts", "fixedBasic"), valueExpr(c.basicFixed), option)
+        : option;
+      return [c.id, value] as const;
+    }),
   );
   const errorClass = generatedRef(modules.errors, model.api.errorClassName, false);
   const { statuses, never, anyMethod } = model.errors.retry;

@@ -434,7 +434,7 @@ export function emitClientFile(ctx: EmitContext): EmittedFile {
         module: `src/runtime/${coreModule}`,
         isTypeOnly: true,
         names: [
-          ...(headerCredentials(model).some((c) => c.placement === "basic")
+          ...(headerCredentials(model).some((c) => c.placement === "basic" && !c.basicFixed)
             ? ["BasicCredentialValue"]
             : []),
           ...["CoreOptions", "CredentialValue", "RequestOptions"],

@@ -65,8 +65,14 @@ export function isSent(c: Credential): boolean {
 
 /** How a credential option says where its value goes. */
 export function sentAs(c: Credential): string {
-  if (c.placement === "basic")
+  if (c.placement === "basic") {
+    const fixed = c.basicFixed;
+    if (fixed && "username" in fixed)
+      return `Sent as \`Authorization: Basic …\` (base64 of \`${fixed.username}:\` and this, the password)`;
+    if (fixed)
+      return `Sent as \`Authorization: Basic …\` (base64 of this, the user name, and \`:${fixed.password}\`)`;
     return "Sent as `Authorization: Basic …` (base64 of `username:password`)";
+  }
   if (c.placement === "query") return `Sent in the query string as \`${c.name}=…\``;
   return `Sent as \`${c.header}${c.scheme ? `: ${c.scheme} …` : ""}\``;
 }

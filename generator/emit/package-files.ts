@@ -62,13 +62,16 @@ function exampleEndpoint(model: ApiModel) {
 /** `new MerchantClient({ baseUrl: "https://…", apiKey: "…" })`, or the core. */
 function construct(model: ApiModel, className: string): Expr {
   const credentials = [...new Set(model.endpoints.flatMap((e) => e.auth))];
-  const placeholder = (id: string) =>
-    model.credentials.find((c) => c.id === id)?.placement === "basic"
+  const placeholder = (id: string) => {
+    const credential = model.credentials.find((c) => c.id === id);
+    // a basic credential of which the spec fixes a half takes the other half, a string
+    return credential?.placement === "basic" && !credential.basicFixed
       ? obj([
           ["username", lit("…")],
           ["password", lit("…")],
         ])
       : lit("…");
+  };
   return newExpr(
     globalRef(className, false),
     obj([

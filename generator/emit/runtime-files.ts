@@ -19,7 +19,8 @@ const runtimeDir = fileURLToPath(new URL("../runtime/", import.meta.url));
  * `client/stream.ts` and the three files it reads with only one with a streaming endpoint, `client/conditional.ts` only one with
  * an endpoint that answers 304 Not Modified, `client/oauth.ts` only one with an OAuth
  * credential the client can fetch its own token for, `client/environments.ts` only one whose
- * spec gives an environment's address).
+ * spec gives an environment's address, `client/basic.ts` only one with a basic credential
+ * of which the spec fixes a half).
  */
 export const runtimeModules = [
   "validate.ts",
@@ -48,6 +49,7 @@ export const runtimeModules = [
   "client/hooks.ts",
   "client/oauth.ts",
   "client/environments.ts",
+  "client/basic.ts",
   "client/features.ts",
   "client/core.ts",
   "client/browser.ts",
@@ -145,6 +147,7 @@ export function emitRuntimeFiles(ctx: EmitContext): EmittedFile[] {
     .filter((name) => name !== "client/conditional.ts" || conditional)
     .filter((name) => name !== "client/oauth.ts" || hasClientCredentials(ctx.model))
     .filter((name) => name !== "client/environments.ts" || environments)
+    .filter((name) => name !== "client/basic.ts" || ctx.model.credentials.some((c) => c.basicFixed))
     .map((name) => ({
       path: `src/runtime/${name}`,
       contents: `${banner}\n// Copied from generator/runtime/${name}.\n\n${readFileSync(`${runtimeDir}${name}`, "utf8")}`,

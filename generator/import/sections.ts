@@ -319,9 +319,14 @@ export function credentialsSection(ctx: ImportContext, api: JsonObject): JsonObj
         if (where === "cookie")
           note(ctx, credential, at, "an API key in a cookie; written as a header");
       }
-    } else if (type === "http" && stringOf(scheme, "scheme")?.toLowerCase() === "basic")
+    } else if (type === "http" && stringOf(scheme, "scheme")?.toLowerCase() === "basic") {
       credential.in = "basic";
-    else if (type === "http") {
+      // the half the API fixes, as apigen's own document writes it (either, never both)
+      const username = stringOf(scheme, "x-apigen-username");
+      const password = stringOf(scheme, "x-apigen-password");
+      if (username !== undefined) credential.username = username;
+      else if (password !== undefined) credential.password = password;
+    } else if (type === "http") {
       const httpScheme = stringOf(scheme, "scheme") ?? "bearer";
       Object.assign(credential, {
         in: "header",

@@ -296,6 +296,7 @@ function buildCredential(
     );
   }
   const signed = signingOf(decl, ctx, placement, replayPlacesOf(decl, ctx, placement));
+  const basicFixed = basicFixedOf(decl, ctx, placement);
   return {
     id: decl.name,
     optionName: optionNames.get(decl.name)!,
@@ -306,11 +307,49 @@ function buildCredential(
     ...token,
     ...(placement === "query" && typeof v.name === "string" ? { name: v.name } : {}),
     ...signed,
+    ...(basicFixed ? { basicFixed } : {}),
     ...(typeof v.usedBy === "string" ? { usedBy: v.usedBy } : {}),
     rules: stringList(v.rules),
     docs: ctx.docs(decl.file, decl.path, v),
     location: decl.file.locate(decl.path, "key"),
   };
+}
+
+/**
+ * `username` or `password` of an `in: basic` credential: the half the API fixes. Elsewhere,
+ * or both at once (nothing left for the caller to give), `credential-key-misplaced`.
+ */
+function basicFixedOf(
+  decl: Decl,
+  ctx: BuildContext,
+  placement: CredentialPlacement,
+): Credential["basicFixed"] {
+  const { username, password } = decl.value;
+  const misplaced = (key: string, why: string) =>
+    ctx.bag.report(
+      "credential-key-misplaced",
+      { key, name: decl.name, placement: String(decl.value.in), why },
+      decl.file.locate([...decl.path, key], "key"),
+    );
+  const given = (["username", "password"] as const).filter((k) => decl.value[k] !== undefined);
+  if (!given.length) return undefined;
+  if (placement !== "basic") {
+    for (const key of given)
+      misplaced(key, `a fixed ${key} belongs to an \`in: basic\` credential`);
+    return undefined;
+  }
+  if (given.length === 2) {
+    misplaced(
+      "password",
+      "with username fixed too, the caller would give nothing; fix one of them",
+    );
+    return undefined;
+  }
+  return typeof username === "string"
+    ? { username }
+    : typeof password === "string"
+      ? { password }
+      : undefined;
 }
 
 /** What each place's `name` must be: a header name, an item key of the signature header, a field. */

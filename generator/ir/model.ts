@@ -251,6 +251,11 @@ export interface Credential {
   signing?: SignatureScheme;
   /** Of an `in: oauth2` or `in: openIdConnect` credential (a bearer token in Authorization): where its token comes from. */
   tokenSource?: TokenSource;
+  /**
+   * Of an `in: basic` credential: the half of the pair the API fixes (Mailgun's user name
+   * `api`; Stripe's empty password); the client's option is then the other half, a string.
+   */
+  basicFixed?: { username: string } | { password: string };
   usedBy?: string;
   rules: string[];
   docs: Docs;

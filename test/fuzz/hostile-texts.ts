@@ -20,6 +20,8 @@ const textKeys = new Set([
   "meaning",
   "rules",
   "usedBy",
+  "username", // the half of a basic credential the spec fixes
+  "password",
   "unit",
   "pattern",
   "prefix", // a constraint's, a version's, an error scope's

@@ -44,6 +44,18 @@ function describe(credential: Credential): string | undefined {
   );
 }
 
+/**
+ * `x-apigen-username` or `x-apigen-password`: the half of a basic credential the API fixes
+ * (Mailgun's user name `api`, Stripe's empty password), which OpenAPI's basic scheme cannot say.
+ */
+function basicFixedExtension(credential: Credential): JsonObject {
+  const fixed = credential.basicFixed;
+  if (!fixed) return {};
+  return "username" in fixed
+    ? { "x-apigen-username": fixed.username }
+    : { "x-apigen-password": fixed.password };
+}
+
 function schemeOf(credential: Credential): JsonObject {
   const common = { description: describe(credential) };
   const bearer =
@@ -51,7 +63,7 @@ function schemeOf(credential: Credential): JsonObject {
   const shape = credential.tokenSource
     ? tokenScheme(credential.tokenSource)
     : credential.placement === "basic"
-      ? { type: "http", scheme: "basic" }
+      ? { type: "http", scheme: "basic", ...basicFixedExtension(credential) }
       : credential.placement === "query"
         ? { type: "apiKey", in: "query", name: credential.name! }
         : bearer

@@ -16,6 +16,7 @@ import type * as ClientErrors from "../../runtime/client/errors.ts";
 import type * as ClientFeatures from "../../runtime/client/features.ts";
 import type * as ClientHooks from "../../runtime/client/hooks.ts";
 import type * as ClientOAuth from "../../runtime/client/oauth.ts";
+import type * as ClientBasic from "../../runtime/client/basic.ts";
 import type * as ClientEnvironments from "../../runtime/client/environments.ts";
 import type * as ClientPagination from "../../runtime/client/pagination.ts";
 import type * as ClientResponse from "../../runtime/client/response.ts";
@@ -98,6 +99,7 @@ interface RuntimeModules {
   "client/features.ts": typeof ClientFeatures;
   "client/hooks.ts": typeof ClientHooks;
   "client/oauth.ts": typeof ClientOAuth;
+  "client/basic.ts": typeof ClientBasic;
   "client/environments.ts": typeof ClientEnvironments;
   "client/pagination.ts": typeof ClientPagination;
   "client/response.ts": typeof ClientResponse;

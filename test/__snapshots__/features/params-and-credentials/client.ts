@@ -4,6 +4,7 @@ import {
   validateChargesCreateBody,
   validateChargesCreateParams,
   validateContentsGetParams,
+  validateDomainsGetParams,
   validateIssuesCheckParams,
   validateIssuesCreateBody,
   validateIssuesCreateParams,
@@ -12,6 +13,7 @@ import {
   validateIssuesSearchBody,
   validateIssuesSearchParams,
 } from "./request-validators.js";
+import { fixedBasic } from "./runtime/client/basic.js";
 import {
   ClientCore,
   credentialText,
@@ -57,6 +59,7 @@ export type ParamsEndpointId =
   | "issues.create"
   | "contents.get"
   | "account.get"
+  | "domains.get"
   | "charges.create";
 
 /** Options of {@link ParamsClient}. */
@@ -78,6 +81,11 @@ export interface ParamsClientOptions extends CoreOptions {
    * Sent in the query string as `api_key=…` by the endpoints that need it.
    */
   apiKey?: CredentialValue;
+  /**
+   * Mailgun style, the key is the password of the fixed user name api.
+   * Sent as `Authorization: Basic …` (base64 of `api:` and this, the password) by the endpoints that need it.
+   */
+  mailKey?: CredentialValue;
 }
 
 /**
@@ -88,7 +96,12 @@ export class ParamsCore extends ClientCore {
   constructor(options: ParamsClientOptions) {
     super(
       options,
-      { token: options.token, basic: options.basic, apiKey: options.apiKey },
+      {
+        token: options.token,
+        basic: options.basic,
+        apiKey: options.apiKey,
+        mailKey: fixedBasic({ username: "api" }, options.mailKey),
+      },
       ParamsApiError,
       { statuses: [403] },
     );
@@ -299,6 +312,31 @@ export const accountGet: (
   login: string;
 }> = /* @__PURE__ */ endpoint(
   '{"id":"account.get","method":"GET","path":"/account","credentials":[{"option":"basic","basic":true}],"headers":{},"documentedResponse":true,"code":["credential"]}',
+  credentialText,
+);
+
+/**
+ * A domain, with the key as the password of the fixed user name.
+ *
+ * `GET /v4/domains/{name}`
+ * Sends: `Authorization: Basic …` (`mailKey`).
+ *
+ * Errors (thrown as ParamsApiError):
+ * - 403: Forbidden, or a secondary rate limit (retried).
+ * @param core The `ParamsCore` that sends the call.
+ * @param name The `name` path parameter.
+ * @returns The response body.
+ * @throws {ParamsApiError} when the API answers with an error status.
+ */
+export const domainsGet: (
+  core: ParamsCore,
+  name: string,
+  options?: RequestOptions,
+) => ApiPromise<{
+  name: string;
+}> = /* @__PURE__ */ endpoint(
+  '{"id":"domains.get","method":"GET","path":"/v4/domains/{name}","credentials":[{"option":"mailKey","basic":true}],"headers":{},"args":["name"],"documentedResponse":true,"code":["validateParams","credential"]}',
+  validateDomainsGetParams,
   credentialText,
 );
 
@@ -517,6 +555,34 @@ export const AccountApi: new (core: ParamsCore) => AccountApi = /* @__PURE__ */ 
   accountGet,
 );
 
+/** The `domains` endpoints of the Params Example. */
+export interface DomainsApi {
+  /**
+   * A domain, with the key as the password of the fixed user name.
+   *
+   * `GET /v4/domains/{name}`
+   * Sends: `Authorization: Basic …` (`mailKey`).
+   *
+   * Errors (thrown as ParamsApiError):
+   * - 403: Forbidden, or a secondary rate limit (retried).
+   * @param name The `name` path parameter.
+   * @returns The response body.
+   * @throws {ParamsApiError} when the API answers with an error status.
+   */
+  get(
+    name: string,
+    options?: RequestOptions,
+  ): ApiPromise<{
+    name: string;
+  }>;
+}
+
+/** The class of the `domains` endpoints: each method calls its endpoint function with the core. */
+export const DomainsApi: new (core: ParamsCore) => DomainsApi = /* @__PURE__ */ group(
+  "get",
+  domainsGet,
+);
+
 /** The `charges` endpoints of the Params Example. */
 export interface ChargesApi {
   /**
@@ -554,6 +620,7 @@ export class ParamsClient {
   readonly issues: IssuesApi;
   readonly contents: ContentsApi;
   readonly account: AccountApi;
+  readonly domains: DomainsApi;
   readonly charges: ChargesApi;
 
   constructor(options: ParamsClientOptions) {
@@ -561,6 +628,7 @@ export class ParamsClient {
     this.issues = new IssuesApi(core);
     this.contents = new ContentsApi(core);
     this.account = new AccountApi(core);
+    this.domains = new DomainsApi(core);
     this.charges = new ChargesApi(core);
   }
 }

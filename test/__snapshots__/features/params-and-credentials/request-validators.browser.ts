@@ -9,5 +9,6 @@ export const validateIssuesOptionsParams: undefined = undefined;
 export const validateIssuesCreateParams: undefined = undefined;
 export const validateIssuesCreateBody: undefined = undefined;
 export const validateContentsGetParams: undefined = undefined;
+export const validateDomainsGetParams: undefined = undefined;
 export const validateChargesCreateParams: undefined = undefined;
 export const validateChargesCreateBody: undefined = undefined;

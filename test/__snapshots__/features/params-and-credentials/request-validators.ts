@@ -9,6 +9,7 @@ export {
   validateIssuesCreateParams,
   validateIssuesCreateBody,
   validateContentsGetParams,
+  validateDomainsGetParams,
   validateChargesCreateParams,
   validateChargesCreateBody,
 } from "./validators.js";

@@ -108,6 +108,12 @@ export interface ContentsGetParams {
   ref?: string;
 }
 
+/** Parameters of endpoint domains.get. */
+export interface DomainsGetParams {
+  /** Travels in the path. */
+  name: string;
+}
+
 /** Parameters of endpoint charges.create. */
 export interface ChargesCreateParams {
   /**

@@ -19,6 +19,7 @@ import type {
   Charge,
   ChargesCreateParams,
   ContentsGetParams,
+  DomainsGetParams,
   Issue,
   IssuesCheckParams,
   IssuesCreateParams,
@@ -184,6 +185,24 @@ let validateContentsGetParamsShape: Validator | undefined;
 export const contentsGetParamsSchema: StandardSchemaV1<ContentsGetParams> =
   /* @__PURE__ */ schema(validateContentsGetParams);
 
+/** Checks a value against DomainsGetParams; appends one issue per problem. */
+export function validateDomainsGetParams(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  (validateDomainsGetParamsShape ??= fromData(
+    '[["object","string"],["object",{"name":"string"},["name"]]]',
+    object,
+    string,
+  ))(value, path, issues);
+}
+let validateDomainsGetParamsShape: Validator | undefined;
+
+/** DomainsGetParams as a Standard Schema (v1): `~standard.validate(value)`. */
+export const domainsGetParamsSchema: StandardSchemaV1<DomainsGetParams> =
+  /* @__PURE__ */ schema(validateDomainsGetParams);
+
 /** Checks a value against ChargesCreateParams; appends one issue per problem. */
 export function validateChargesCreateParams(
   value: unknown,
@@ -247,7 +266,7 @@ let validateChargesCreateBodyShape: Validator | undefined;
 
 /** Each endpoint's success body and stream item validators: the client's `responseValidators`. */
 export const responseValidators: ResponseValidators = /* @__PURE__ */ responseValidation(
-  '[["array","object","string","validateCharge","validateIssue"],{"issues.list":{"body":["array","validateIssue"]},"issues.search":{"body":["array","validateIssue"]},"issues.create":{"body":"validateIssue"},"contents.get":{"body":["object",{"path":"string"},["path"]]},"account.get":{"body":["object",{"login":"string"},["login"]]},"charges.create":{"body":"validateCharge"}}]',
+  '[["array","object","string","validateCharge","validateIssue"],{"issues.list":{"body":["array","validateIssue"]},"issues.search":{"body":["array","validateIssue"]},"issues.create":{"body":"validateIssue"},"contents.get":{"body":["object",{"path":"string"},["path"]]},"account.get":{"body":["object",{"login":"string"},["login"]]},"domains.get":{"body":["object",{"name":"string"},["name"]]},"charges.create":{"body":"validateCharge"}}]',
   array,
   object,
   string,
@@ -263,5 +282,6 @@ export const requestValidators: RequestValidators = {
   "issues.options": { params: validateIssuesOptionsParams },
   "issues.create": { params: validateIssuesCreateParams, body: validateIssuesCreateBody },
   "contents.get": { params: validateContentsGetParams },
+  "domains.get": { params: validateDomainsGetParams },
   "charges.create": { params: validateChargesCreateParams, body: validateChargesCreateBody },
 };
