@@ -5,7 +5,7 @@
  * against a server on 127.0.0.1: nothing here leaves the machine. The types (one of the two
  * is required; an environment without an address is none of them) are checked by TypeScript 7.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -121,6 +121,10 @@ describe("a spec that gives its environments' addresses", () => {
   });
 
   it("types the option: one of baseUrl or environment, an environment with an address", () => {
+    // the package's README makes its client with the first environment, and that compiles too
+    const readme = readFileSync(join(out, "README.md"), "utf8");
+    const made = /^const client = new ShopClient\(.*\);$/m.exec(readme)?.[0];
+    expect(made).toBe('const client = new ShopClient({ environment: "sandbox", apiKey: "…" });');
     writeFileSync(
       join(out, "src/usage-check.ts"),
       [
@@ -137,6 +141,7 @@ describe("a spec that gives its environments' addresses", () => {
         'export const none: ShopClientOptions = { apiKey: "k" };',
         "// @ts-expect-error staging's address is not in the spec",
         'export const d = new ShopClient({ environment: "staging" });',
+        `export ${made}`,
         "",
       ].join("\n"),
     );

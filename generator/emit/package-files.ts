@@ -59,8 +59,12 @@ function exampleEndpoint(model: ApiModel) {
   );
 }
 
-/** `new MerchantClient({ baseUrl: "https://…", apiKey: "…" })`, or the core. */
+/**
+ * `new MerchantClient({ baseUrl: "https://…", apiKey: "…" })`, or the core; with the first
+ * environment whose address the spec gives (`environment: "sandbox"`) in place of `baseUrl`.
+ */
 function construct(model: ApiModel, className: string): Expr {
+  const environment = model.environments.find((e) => e.baseUrl !== undefined);
   const credentials = [...new Set(model.endpoints.flatMap((e) => e.auth))];
   const placeholder = (id: string) => {
     const credential = model.credentials.find((c) => c.id === id);
@@ -75,7 +79,7 @@ function construct(model: ApiModel, className: string): Expr {
   return newExpr(
     globalRef(className, false),
     obj([
-      ["baseUrl", lit("https://…")],
+      environment ? ["environment", lit(environment.name)] : ["baseUrl", lit("https://…")],
       ...credentials.map(
         (c) =>
           [model.credentials.find((k) => k.id === c)?.optionName ?? c, placeholder(c)] as const,
