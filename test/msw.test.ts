@@ -262,3 +262,63 @@ describe("the msw entry of other specs", () => {
     }
   });
 });
+
+describe("an OAuth token URL at its own origin", () => {
+  it("is served by the handlers there (only that URL), as the stand-in's token endpoint answers", async () => {
+    const dir = tempDir("apigen-msw-token-");
+    try {
+      writeFileSync(
+        join(dir, "api.yaml"),
+        `api: { name: auth-api, title: Auth, version: 1.0.0, clientName: AuthClient }
+credentials:
+  oauth:
+    in: oauth2
+    flows: { clientCredentials: { tokenUrl: "https://auth.example.test/oauth2/token", scopes: {} } }
+types:
+  Item: { fields: { id: { type: string, required: true } } }
+endpoints:
+  items.get: { method: GET, path: "/items/{id}", auth: [oauth], params: { id: string }, response: { status: 200, body: Item } }
+`,
+      );
+      const result = await generateFrom(dir, undefined, { outputs: everyOutput });
+      const table = tableOf(result.model.standIn.table, {});
+      const keys = { oauth: { valid: ["msw-token"] } };
+      const api = mswStandIn<Record<string, unknown>>(
+        (options) => createStandInFrom(table, { ...options, keys }),
+        { baseUrl: "http://127.0.0.1:9/api" },
+      );
+      const other = http.all("*", () => new Response("not the stand-in", { status: 599 }));
+      const local = setupServer(...api.handlers, other);
+      local.listen({ onUnhandledRequest: "error" });
+      try {
+        const grant = await fetch("https://auth.example.test/oauth2/token", {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            authorization: `Basic ${btoa("app:secret")}`,
+          },
+          body: "grant_type=client_credentials",
+        });
+        expect(grant.status).toBe(200);
+        expect(await grant.json()).toMatchObject({
+          access_token: "msw-token",
+          token_type: "Bearer",
+        });
+        // the token's calls pass the stand-in's check at the API's address
+        const call = await fetch("http://127.0.0.1:9/api/items/i1", {
+          headers: { authorization: "Bearer msw-token" },
+        });
+        expect(call.status).toBe(200);
+        // nothing else of that origin is taken
+        expect((await fetch("https://auth.example.test/other", { method: "POST" })).status).toBe(
+          599,
+        );
+        expect((await fetch("https://auth.example.test/oauth2/token")).status).toBe(599);
+      } finally {
+        local.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -450,9 +450,19 @@ function tokenEndpointsOf(model: ApiModel): { tokenEndpoints?: TokenEndpoint[] }
     const flow = clientCredentialsFlow(credential);
     // a URL with template variables is the caller's to fill in: no path to serve
     if (!flow?.tokenUrl || isTemplateUrl(flow.tokenUrl)) return [];
-    const path = flow.tokenUrl.startsWith("/") ? flow.tokenUrl : new URL(flow.tokenUrl).pathname;
+    const relative = flow.tokenUrl.startsWith("/");
+    const url = relative ? undefined : new URL(flow.tokenUrl);
+    const path = url ? url.pathname : flow.tokenUrl;
     const json = flow.tokenRequest === "json" ? { json: true as const } : {};
-    return [{ path, credential: credential.id, scopes: flow.scopes.map((s) => s.name), ...json }];
+    return [
+      {
+        path,
+        ...(url ? { origin: url.origin } : {}),
+        credential: credential.id,
+        scopes: flow.scopes.map((s) => s.name),
+        ...json,
+      },
+    ];
   });
   return endpoints.length ? { tokenEndpoints: endpoints } : {};
 }

@@ -79,6 +79,13 @@ function targetBelow(addresses: readonly Address[], request: Request): string | 
   return undefined;
 }
 
+/** The target of a POST to one of the token URLs (its path, as the stand-in's token endpoint takes it). */
+function tokenTarget(tokenUrls: readonly string[], request: Request): string | undefined {
+  if (request.method !== "POST") return undefined;
+  const url = new URL(request.url);
+  return tokenUrls.includes(url.origin + url.pathname) ? url.pathname + url.search : undefined;
+}
+
 /** The request as the stand-in reads it: at the target, as if the API were at the root. */
 async function relocated(request: Request, target: string): Promise<Request> {
   const url = new URL(request.url);
@@ -133,8 +140,12 @@ export function mswStandIn<Answers>(
     addressOf(options.baseUrl, "baseUrl"),
     ...Object.entries(hosts).map(([name, url]) => addressOf(url, `hosts.${name}`)),
   ];
+  // the token URLs the spec writes absolute, at their own origin (an OAuth server's)
+  const tokenUrls = (table.tokenEndpoints ?? []).flatMap((t) =>
+    t.origin ? [`${t.origin}${t.path}`] : [],
+  );
   const all = http.all("*", async ({ request }) => {
-    const target = targetBelow(addresses, request);
+    const target = targetBelow(addresses, request) ?? tokenTarget(tokenUrls, request);
     return target === undefined ? undefined : standIn.fetch(await relocated(request, target));
   });
   const override = (id: string, answer: unknown): HttpHandler => {

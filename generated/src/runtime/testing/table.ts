@@ -229,6 +229,11 @@ export interface StandInTable {
  */
 export interface TokenEndpoint {
   path: string;
+  /**
+   * The origin of a token URL the spec writes absolute (`https://auth.example.com`): the msw
+   * handlers take its requests there too. Absent for one relative to the base URL.
+   */
+  origin?: string;
   credential: string;
   scopes: string[];
   /**
