@@ -17,6 +17,7 @@ import {
   type ImportContext,
 } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
+import { fragmentPointer, pointerTokens } from "./document-files.ts";
 import { asMapping, typeOf } from "./schemas.ts";
 
 /** The header's entry as the spec writes it (a type, or a mapping with its description); undefined for a type the format cannot read. */
@@ -28,23 +29,26 @@ function headerEntry(ctx: ImportContext, header: JsonObject, at: Pointer): JsonV
   return description?.trim() ? { ...asMapping(type), description: description.trim() } : type;
 }
 
-/** The names `x-apigen-response-headers` lists, by the reference each success response makes. */
-function apiWideRefs(ctx: ImportContext): Map<string, string> {
+/** The names `x-apigen-response-headers` lists: the API-wide component headers. */
+function apiWideNames(ctx: ImportContext): Set<string> {
   const listed = (ctx.doc.root.value as JsonObject)["x-apigen-response-headers"];
-  const names = Array.isArray(listed) ? listed.filter((n) => typeof n === "string") : [];
-  return new Map(
-    names.map((name) => {
-      const step = name.replaceAll("~", "~0").replaceAll("/", "~1");
-      return [`#/components/headers/${encodeURIComponent(step)}`, name] as const;
-    }),
-  );
+  return new Set(Array.isArray(listed) ? listed.filter((n) => typeof n === "string") : []);
+}
+
+/** The component header a local `$ref` names (`#/components/headers/X-Rate`), read as any `$ref` is; else undefined. */
+function componentHeaderOf(ref: string): string | undefined {
+  if (!ref.startsWith("#")) return undefined;
+  const pointer = fragmentPointer(ref.slice(1));
+  if (typeof pointer !== "string") return undefined;
+  const [section, kind, name, ...rest] = pointerTokens(pointer);
+  return section === "components" && kind === "headers" && !rest.length ? name : undefined;
 }
 
 /** `responseHeaders:`: the API-wide response headers apigen's own document lists. */
 export function responseHeadersSection(ctx: ImportContext): JsonObject | undefined {
   const headers = componentsOf(ctx, "headers");
   const out: JsonObject = {};
-  for (const name of apiWideRefs(ctx).values()) {
+  for (const name of apiWideNames(ctx)) {
     const header = headers[name];
     if (!isObject(header)) continue;
     const at = under({ file: ctx.doc.root.path, pointer: "#" }, "components", "headers", name);
@@ -62,11 +66,11 @@ export function withHeaders(
   out: JsonObject,
 ): JsonObject {
   const headers = isObject(response.headers) ? response.headers : {};
-  const apiWide = apiWideRefs(ctx);
+  const apiWide = apiWideNames(ctx);
   const declared: JsonObject = {};
   for (const [name, raw] of Object.entries(headers)) {
     const ref = isObject(raw) && typeof raw.$ref === "string" ? raw.$ref : undefined;
-    if (ref !== undefined && apiWide.get(ref) === name) continue;
+    if (apiWide.has(name) && ref !== undefined && componentHeaderOf(ref) === name) continue;
     const { value: header, at: headerAt } = deref(ctx, raw, under(at, "headers", name));
     if (!isObject(header)) continue;
     const entry = headerEntry(ctx, header, headerAt);

@@ -221,6 +221,16 @@ export function clientCredentialsFlow(credential: Credential): OAuthFlow | undef
 }
 
 /**
+ * Where a token URL (not a template) is served: its path, as written when relative to the base
+ * URL, else the absolute URL's path and its origin.
+ */
+export function tokenPlaceOf(tokenUrl: string): { path: string; origin?: string } {
+  if (tokenUrl.startsWith("/")) return { path: tokenUrl };
+  const url = new URL(tokenUrl);
+  return { path: url.pathname, origin: url.origin };
+}
+
+/**
  * The credentials with each client-credentials flow's `tokenRequest` worked out: `"json"`
  * where the spec declares the token endpoint itself as an endpoint (a POST at the flow's
  * token URL, relative to the base URL or by its path) that takes a JSON body, as Sakari's
@@ -234,7 +244,7 @@ export function withTokenRequests(
   return credentials.map((credential) => {
     const flow = clientCredentialsFlow(credential);
     if (!flow?.tokenUrl || isTemplateUrl(flow.tokenUrl)) return credential;
-    const path = flow.tokenUrl.startsWith("/") ? flow.tokenUrl : new URL(flow.tokenUrl).pathname;
+    const { path } = tokenPlaceOf(flow.tokenUrl);
     const declared = endpoints.find((e) => e.method === "POST" && e.path === path);
     if (declared?.requestBody?.encoding !== "json") return credential;
     const source = credential.tokenSource as Extract<TokenSource, { kind: "oauth2" }>;

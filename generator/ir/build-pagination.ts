@@ -42,6 +42,8 @@ interface Scope {
   at: DataPath;
   endpoint: Endpoint;
   spec: Data;
+  /** With `in: body`: the request body's fields, which the moving value's names are checked against. */
+  bodyFields?: readonly Field[];
 }
 
 /** The endpoints, each with its checked `pagination` where the spec declares one. */
@@ -95,8 +97,9 @@ function paginationOf(scope: Scope): Pagination | undefined {
   if (namesUnknownType(response.body, scope.types)) return undefined;
   const itemType = itemTypeOf(scope, response.body);
   // (`in` on the link style is reported above as a key of another style)
-  if (spec.in === "body" && style !== "link" && !bodyFields(scope)) return undefined;
-  const rule = ruleOf(scope, style, itemType);
+  const fields = spec.in === "body" && style !== "link" ? bodyFieldsOf(scope) : undefined;
+  if (spec.in === "body" && style !== "link" && !fields) return undefined;
+  const rule = ruleOf(fields ? { ...scope, bodyFields: fields } : scope, style, itemType);
   if (!itemType || ctx.bag.items.length > reported) return undefined;
   // An empty page ends the walk unless the spec says it need not (cursor and offset cannot
   // move on from one, so only the other styles take the key).
@@ -115,7 +118,7 @@ function paginationOf(scope: Scope): Pagination | undefined {
  * The fields of the request body, which `in: body` paging moves the walk on through; reports
  * (at `in`) when the endpoint has no body, or one that is not an object.
  */
-function bodyFields(scope: Scope): Field[] | undefined {
+function bodyFieldsOf(scope: Scope): Field[] | undefined {
   const { ctx, file, at, endpoint, types } = scope;
   const fields = objectFieldsOf(endpoint.body, types);
   if (fields) return fields;
@@ -157,8 +160,8 @@ function ruleOf(scope: Scope, style: PaginationStyle, itemType: TypeNode | undef
       );
       // The first offset or page of a walk whose caller gives none: what the server assumes.
       const fallback = (
-        spec.in === "body"
-          ? bodyFields(scope)?.find((f) => f.name === name)
+        scope.bodyFields
+          ? scope.bodyFields.find((f) => f.name === name)
           : endpoint.params.find((p) => p.name === name)
       )?.type.docs.default;
       const start = typeof fallback === "number" ? fallback : offset ? 0 : 1;
@@ -360,9 +363,9 @@ function queryParam(
     ctx.bag.report("schema-missing-key", { key }, file.locate(at, "key"));
     return "";
   }
-  const inBody = spec.in === "body";
-  const queries = inBody
-    ? (bodyFields(scope) ?? []).map((f) => f.name)
+  const { bodyFields } = scope;
+  const queries = bodyFields
+    ? bodyFields.map((f) => f.name)
     : endpoint.params.filter((p) => p.placement === "query").map((p) => p.name);
   if (queries.includes(name) || (implicit && given === undefined)) return name;
   ctx.bag.report(
@@ -370,7 +373,7 @@ function queryParam(
     {
       key,
       name,
-      place: inBody ? "a field of the request body" : "a query parameter",
+      place: bodyFields ? "a field of the request body" : "a query parameter",
       endpoint: endpoint.id,
       hint:
         given === undefined

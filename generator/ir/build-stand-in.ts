@@ -36,7 +36,7 @@ import type {
   TypeNode,
 } from "./model.ts";
 import { buildTriggerEvents } from "./stand-in-events.ts";
-import { clientCredentialsFlow, isTemplateUrl } from "./build-oauth.ts";
+import { clientCredentialsFlow, isTemplateUrl, tokenPlaceOf } from "./build-oauth.ts";
 import type { StandInModel } from "./stand-in-model.ts";
 import {
   credentialChecks,
@@ -450,14 +450,10 @@ function tokenEndpointsOf(model: ApiModel): { tokenEndpoints?: TokenEndpoint[] }
     const flow = clientCredentialsFlow(credential);
     // a URL with template variables is the caller's to fill in: no path to serve
     if (!flow?.tokenUrl || isTemplateUrl(flow.tokenUrl)) return [];
-    const relative = flow.tokenUrl.startsWith("/");
-    const url = relative ? undefined : new URL(flow.tokenUrl);
-    const path = url ? url.pathname : flow.tokenUrl;
     const json = flow.tokenRequest === "json" ? { json: true as const } : {};
     return [
       {
-        path,
-        ...(url ? { origin: url.origin } : {}),
+        ...tokenPlaceOf(flow.tokenUrl),
         credential: credential.id,
         scopes: flow.scopes.map((s) => s.name),
         ...json,
