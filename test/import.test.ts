@@ -110,8 +110,12 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
       name: { type: "string", required: true },
       tag: { type: "string", nullable: true },
       kind: { enum: ["dog", "cat", "bird"] },
+      weight: { type: "number", exclusiveMinimum: 0, multipleOf: 0.01 },
+      age: { type: "integer", exclusiveMaximum: 40 },
     });
     expect(types.Owner.fields.pets).toBe("Pet[]");
+    // an array's count is carried (its uniqueness is a note: see below)
+    expect(types.Pets).toMatchObject({ type: "Pet[]", maxItems: 100 });
     const shared = read("types/shared.yaml").types;
     expect(shared.Shape).toEqual({
       discriminator: "kind",
@@ -124,7 +128,10 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
     expect(result.gaps).toBe(4);
     const run = await runCli(["--gaps", "--spec", outSpec]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("maxItems: 100 (import: #/components/schemas/Pets/maxItems)");
+    expect(run.stdout).toContain(
+      "uniqueItems: true (import: #/components/schemas/Pets/uniqueItems)",
+    );
+    expect(run.stdout).not.toContain("maxItems");
     expect(run.stdout).not.toContain("format date");
     expect(run.stdout).toContain("response default (import: #/paths/~1pets/get/responses/default)");
     expect(run.stdout).toContain("info.license (import: #/info/license)");

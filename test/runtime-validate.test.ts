@@ -49,6 +49,34 @@ describe("validation runtime", () => {
     expect(validate(oneOf(["a"], true), "z", "e")).toEqual([]);
   });
 
+  it("checks exclusive bounds and multiples, a decimal step read as a decimal", () => {
+    const share = number({ exclusiveMinimum: 0, exclusiveMaximum: 1 });
+    expect(validate(share, 0, "s")).toEqual([{ path: "s", message: "must be more than 0" }]);
+    expect(validate(share, 1, "s")).toEqual([{ path: "s", message: "must be less than 1" }]);
+    expect(validate(share, 0.5, "s")).toEqual([]);
+    const cents = number({ multipleOf: 0.01 });
+    for (const good of [0.3, 19.99, 1e6, -0.07]) expect(validate(cents, good, "c")).toEqual([]);
+    expect(validate(cents, 0.005, "c")).toEqual([
+      { path: "c", message: "must be a multiple of 0.01" },
+    ]);
+    expect(validate(number({ integer: true, multipleOf: 5 }), 12, "n")).toEqual([
+      { path: "n", message: "must be a multiple of 5" },
+    ]);
+  });
+
+  it("checks an array's count (minItems, maxItems) besides its items", () => {
+    const tags = array(string({ minLength: 2 }), { minItems: 1, maxItems: 2 });
+    expect(validate(tags, [], "tags")).toEqual([
+      { path: "tags", message: "must have at least 1 item, not 0" },
+    ]);
+    expect(validate(tags, ["ab", "c", "de"], "tags")).toEqual([
+      { path: "tags", message: "must have at most 2 items, not 3" },
+      { path: "tags[1]", message: "must be at least 2 characters long" },
+    ]);
+    expect(validate(tags, ["ab"], "tags")).toEqual([]);
+    expect(validate(array(number(), { maxItems: 0 }), [], "none")).toEqual([]);
+  });
+
   // given a pattern, want what it accepts and what it refuses: in Unicode mode where it is a
   // regular expression there (JSON Schema's reading), else as written
   it.each([

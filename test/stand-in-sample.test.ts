@@ -82,6 +82,28 @@ const cases: [string, Shape][] = [
         "^((25[0-5]|(2[0-4]|1\\d|[1-9]|)\\d)(\\.(?!$)|$)){4}|([0-9a-f]{1,4}:){7}[0-9a-f]{1,4}$",
     },
   ],
+  // exclusive bounds and multiples (OpenAI's `exclusiveMinimum: 0` temperatures, prices in cents)
+  ["a number between exclusive bounds", { t: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 }],
+  ["an integer above an exclusive bound", { t: "integer", exclusiveMinimum: 7, maximum: 8 }],
+  ["a number in cents", { t: "number", minimum: 0.001, maximum: 3, multipleOf: 0.01 }],
+  ["an integer multiple of 2.5", { t: "integer", multipleOf: 2.5 }],
+  ["a number below an exclusive bound alone", { t: "number", exclusiveMaximum: -2 }],
+  // an array's count (OpenAI's and AWS's minItems and maxItems): one item is not enough for
+  // a minItems of 2, too many for a maxItems of 0
+  ["an array of at least two", { t: "array", items: { t: "integer" }, minItems: 2, maxItems: 4 }],
+  ["an array of none", { t: "array", items: { t: "string" }, maxItems: 0 }],
+  [
+    "arrays of at least one, nested",
+    {
+      t: "array",
+      minItems: 1,
+      items: {
+        t: "array",
+        minItems: 1,
+        items: { t: "array", minItems: 1, items: { t: "boolean" } },
+      },
+    },
+  ],
 ];
 
 describe("sample: a made-up value passes its shape's checks", () => {
@@ -98,6 +120,24 @@ describe("sample: a made-up value passes its shape's checks", () => {
     expect(typeof value).toBe("string");
     expect((value as string).length).toBeLessThanOrEqual(65_536);
     expect(fromPattern("^((a+)+)+$", seeded(1), 1024, true)).toBeUndefined();
+    // past the depth where other lists end empty, a count is still met
+    const deep = sample({ t: "array", items: { t: "integer" }, minItems: 2 }, {}, seeded(1), 6);
+    expect((deep as unknown[]).length).toBe(2);
+    const many = sample({ t: "array", items: { t: "boolean" }, minItems: 1e9 }, {}, seeded(1));
+    expect((many as unknown[]).length).toBe(100);
+    // a type that always holds itself has no finite value: the made-up one ends anyway
+    const tree: Shape = {
+      t: "object",
+      fields: [
+        {
+          name: "kids",
+          required: true,
+          shape: { t: "array", minItems: 1, items: { t: "ref", name: "Tree" } },
+        },
+      ],
+    };
+    const table = { Tree: tree };
+    expect(JSON.stringify(sample(tree, table, seeded(1))).length).toBeLessThan(1_000);
   });
 
   it("makes a value of the pattern itself for negated escapes, Unicode properties, character codes and lookaheads", () => {

@@ -85,9 +85,19 @@ const table: [string, unknown, Validator][] = [
     ["number", { integer: true, minimum: 0, maximum: 1 }],
     number({ integer: true, minimum: 0, maximum: 1 }),
   ],
+  [
+    "number rules with exclusive bounds and a multiple",
+    ["number", { exclusiveMinimum: -3, exclusiveMaximum: 1.5, multipleOf: 0.5 }],
+    number({ exclusiveMinimum: -3, exclusiveMaximum: 1.5, multipleOf: 0.5 }),
+  ],
   ["nullable", ["nullable", "string"], nullable(string())],
   ["nullable anything", ["nullable", "anything"], nullable(anything)],
   ["array", ["array", ["nullable", "integer"]], array(nullable(number({ integer: true })))],
+  [
+    "array with its count",
+    ["array", "anything", { minItems: 1, maxItems: 2 }],
+    array(anything, { minItems: 1, maxItems: 2 }),
+  ],
   ["map", ["map", "validateLabel"], map(validateLabel)],
   [
     "object with required names",

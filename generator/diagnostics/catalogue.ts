@@ -509,7 +509,7 @@ export const catalogue = {
   },
   "range-conflict": {
     severity: "error",
-    message: "no value fits: {low} is more than {high}; correct one of them",
+    message: "no value fits: {low} is {relation} {high}; correct one of them",
   },
   "pattern-backtracking": {
     severity: "warning",

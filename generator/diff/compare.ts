@@ -88,6 +88,11 @@ const constraintNames: (keyof Constraints)[] = [
   "maxLength",
   "minimum",
   "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
 ];
 
 /** Differences between two type nodes at `subject`, recursing into objects and containers. */

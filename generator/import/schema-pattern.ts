@@ -76,11 +76,15 @@ export function copyStringFacets(
 
 /**
  * The note of a lower bound past its upper bound (`minimum` beside `maximum`, `minLength`
- * beside `maxLength`): no value fits both, so both are left out, as a pattern no string of
+ * beside `maxLength`, `minItems` beside `maxItems`): no value fits both, so both are left out, as a pattern no string of
  * the schema's lengths matches is.
  */
-export function rangeConflict(key: "minimum" | "minLength", low: number, high: number): string {
-  const other = key === "minimum" ? "maximum" : "maxLength";
+export function rangeConflict(
+  key: "minimum" | "minLength" | "minItems",
+  low: number,
+  high: number,
+): string {
+  const other = key === "minimum" ? "maximum" : key === "minLength" ? "maxLength" : "maxItems";
   return `${key} ${low} is more than ${other} ${high}, so no value fits: both are left out, so that no valid value is refused`;
 }
 

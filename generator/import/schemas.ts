@@ -367,22 +367,78 @@ function copyNumeric(
   at: Pointer,
   facets: JsonObject,
 ): void {
-  const { minimum, maximum } = schema;
-  if (typeof minimum === "number" && typeof maximum === "number" && minimum > maximum)
+  const bounds = numericBounds(ctx, schema, at, facets);
+  const [low, high] = [
+    bounds.minimum ?? bounds.exclusiveMinimum,
+    bounds.maximum ?? bounds.exclusiveMaximum,
+  ];
+  const exclusive = bounds.minimum === undefined ? bounds.exclusiveMinimum !== undefined : false;
+  const conflict =
+    low !== undefined &&
+    high !== undefined &&
+    (low > high || (low === high && (exclusive || bounds.maximum === undefined)));
+  if (conflict) {
     // GetStream's latitude: `minimum: 1.8446744073709552e+19` (-90 as an unsigned 64-bit
     // integer) beside `maximum: 90`
-    note(ctx, facets, under(at, "minimum"), rangeConflict("minimum", minimum, maximum));
-  else
-    for (const key of ["minimum", "maximum"] as const)
-      if (typeof schema[key] === "number") facets[key] = schema[key];
-  for (const key of ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const)
-    if (schema[key] !== undefined && schema[key] !== false)
-      note(ctx, facets, under(at, key), `${key}: ${JSON.stringify(schema[key])}`);
+    const lowKey = bounds.minimum !== undefined ? "minimum" : "exclusiveMinimum";
+    note(ctx, facets, under(at, lowKey), rangeConflict("minimum", low, high));
+  } else Object.assign(facets, bounds);
+  const { multipleOf } = schema;
+  if (typeof multipleOf === "number" && multipleOf > 0 && Number.isFinite(multipleOf))
+    facets.multipleOf = multipleOf;
+  else if (multipleOf !== undefined)
+    note(
+      ctx,
+      facets,
+      under(at, "multipleOf"),
+      `multipleOf ${JSON.stringify(multipleOf)} is not a number above 0: left out`,
+    );
   const format = stringOf(schema, "format");
   if (format === "int64") note(ctx, facets, under(at, "format"), int64Note);
   else if (format === "unix-time" || format === "timestamp") facets.format = "timestamp";
   else if (format !== undefined && !plainFormats.has(format))
     note(ctx, facets, under(at, "format"), `format ${format}`);
+}
+
+/**
+ * A number's bounds as the spec format writes them (JSON Schema 2020-12's, which OpenAPI 3.1
+ * takes): OpenAPI 3.0's and Swagger 2.0's `exclusiveMinimum: true` beside `minimum: 0` is
+ * `exclusiveMinimum: 0`. An exclusive flag without its bound says nothing: a note.
+ */
+function numericBounds(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+): { minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number } {
+  const bounds: {
+    minimum?: number;
+    maximum?: number;
+    exclusiveMinimum?: number;
+    exclusiveMaximum?: number;
+  } = {};
+  for (const [bound, flag] of [
+    ["minimum", "exclusiveMinimum"],
+    ["maximum", "exclusiveMaximum"],
+  ] as const) {
+    const value = schema[bound];
+    const exclusive = schema[flag];
+    if (typeof value === "number" && Number.isFinite(value)) {
+      if (exclusive === true) bounds[flag] = value;
+      else bounds[bound] = value;
+    }
+    if (typeof exclusive === "number" && Number.isFinite(exclusive)) bounds[flag] = exclusive;
+    else if (exclusive === true && typeof value !== "number")
+      note(ctx, facets, under(at, flag), `${flag}: true without ${bound}: left out`);
+    else if (exclusive !== undefined && typeof exclusive !== "boolean")
+      note(
+        ctx,
+        facets,
+        under(at, flag),
+        `${flag} ${JSON.stringify(exclusive)} is not a number: left out`,
+      );
+  }
+  return bounds;
 }
 
 function arrayType(
@@ -391,14 +447,49 @@ function arrayType(
   at: Pointer,
   facets: JsonObject,
 ): TypeOut {
-  for (const key of ["minItems", "maxItems", "uniqueItems"] as const)
-    if (schema[key] !== undefined && schema[key] !== false)
-      note(ctx, facets, under(at, key), `${key}: ${JSON.stringify(schema[key])}`);
+  copyCountFacets(ctx, schema, at, facets);
+  if (schema.uniqueItems !== undefined && schema.uniqueItems !== false)
+    note(
+      ctx,
+      facets,
+      under(at, "uniqueItems"),
+      `uniqueItems: ${JSON.stringify(schema.uniqueItems)}`,
+    );
   if (schema.items === undefined) return "unknown[]";
   const items = typeOf(ctx, schema.items, under(at, "items"));
   return typeof items === "string" && /^[A-Za-z0-9<>[\]]+$/.test(items)
     ? `${items}[]`
     : { type: "array", items };
+}
+
+/**
+ * An array's `minItems` and `maxItems` into `facets`; a count that is not a whole number of
+ * items, or a lower one past the upper one (no list would fit), is a note and left out.
+ */
+function copyCountFacets(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+): void {
+  const count = (value: unknown) => Number.isInteger(value) && Number(value) >= 0;
+  const { minItems, maxItems } = schema;
+  if (count(minItems) && count(maxItems) && Number(minItems) > Number(maxItems)) {
+    note(
+      ctx,
+      facets,
+      under(at, "minItems"),
+      rangeConflict("minItems", Number(minItems), Number(maxItems)),
+    );
+    return;
+  }
+  for (const key of ["minItems", "maxItems"] as const) {
+    const value = schema[key];
+    if (value === undefined) continue;
+    if (count(value)) facets[key] = value;
+    else
+      note(ctx, facets, under(at, key), `${key} ${JSON.stringify(value)} is not a count: left out`);
+  }
 }
 
 /** An object: fields, an open object, or a map. */

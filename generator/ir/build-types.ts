@@ -42,8 +42,16 @@ const constraintKeys = [
   "maxLength",
   "minimum",
   "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
   "unit",
 ] as const;
+
+/** The facets of an array's count, which only an array takes. */
+const countFacets = ["minItems", "maxItems"] as const;
 
 /** A reference to a named type, checked once every type is known. */
 interface PendingRef {
@@ -287,15 +295,16 @@ export class TypeBuilder {
     const constraints = readConstraints(data);
     this.checkRange(file, path, constraints, "minimum", "maximum");
     this.checkRange(file, path, constraints, "minLength", "maxLength");
+    this.checkRange(file, path, constraints, "minItems", "maxItems");
+    this.checkExclusiveRange(file, path, constraints);
     if (typeof constraints.pattern === "string")
       this.checkPattern(file, path, constraints.pattern, constraints);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
-    const otherKind = this.facetsOfAnotherKind(file, path, shape, data);
-    const kept = this.containerFacetsLeftOut(file, path, shape, data)
-      ? noConstraints
-      : otherKind.length
-        ? withoutKeys(constraints, otherKind)
-        : constraints;
+    const leftOut = [
+      ...this.facetsOfAnotherKind(file, path, shape, data),
+      ...this.containerFacetsLeftOut(file, path, shape, data),
+    ];
+    const kept = leftOut.length ? withoutKeys(constraints, leftOut) : constraints;
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
     if (data.default !== undefined) this.checkValue(file, path, shape, "default", data.default);
     if (data.example !== undefined) this.checkValue(file, path, shape, "example", data.example);
@@ -304,21 +313,23 @@ export class TypeBuilder {
   }
 
   /**
-   * Whether the node's facets of a value's text or number are left out, being beside an
-   * array, a map or an object (`type: string[]` beside `maxLength: 128`, as the Mailgun and
-   * Notion trials wrote their tag and block limits): no check holds them there, and the OpenAPI
-   * document would carry them where they mean nothing. A warning at each, naming where an
-   * item's facet goes (a warning, not an error: a spec that generated before still does, and
-   * the limit was never held).
+   * The node's facets of a value's text or number, left out for being beside an array, a map
+   * or an object (`type: string[]` beside `maxLength: 128`, as the Mailgun and Notion trials
+   * wrote their tag and block limits): no check holds them there, and the OpenAPI document
+   * would carry them where they mean nothing. A warning at each, naming where an item's facet
+   * goes (a warning, not an error: a spec that generated before still does, and the limit was
+   * never held). An array's own count (`minItems`, `maxItems`) is its facet, kept.
    */
   private containerFacetsLeftOut(
     file: SpecFile,
     path: DataPath,
     shape: TypeShape,
     data: Data,
-  ): boolean {
-    if (shape.kind !== "array" && shape.kind !== "map" && shape.kind !== "object") return false;
-    const given = constraintKeys.filter((key) => data[key] !== undefined);
+  ): readonly string[] {
+    if (shape.kind !== "array" && shape.kind !== "map" && shape.kind !== "object") return [];
+    const given = constraintKeys.filter(
+      (key) => data[key] !== undefined && !(countFacets as readonly string[]).includes(key),
+    );
     const inner = shape.kind === "array" ? "items" : shape.kind === "map" ? "values" : undefined;
     for (const key of given)
       this.ctx.bag.report(
@@ -332,7 +343,7 @@ export class TypeBuilder {
         },
         file.locate([...path, key], "key"),
       );
-    return given.length > 0;
+    return given;
   }
 
   /**
@@ -347,10 +358,17 @@ export class TypeBuilder {
     shape: TypeShape,
     data: Data,
   ): readonly string[] {
-    if (shape.kind !== "primitive") return [];
+    const counts = shape.kind === "array" ? [] : this.countsOfAnotherKind(file, path, shape, data);
+    if (shape.kind !== "primitive") return counts;
     const name = shape.name;
     const textFacets = ["pattern", "prefix", "minLength", "maxLength"] as const;
-    const numberFacets = ["minimum", "maximum"] as const;
+    const numberFacets = [
+      "minimum",
+      "maximum",
+      "exclusiveMinimum",
+      "exclusiveMaximum",
+      "multipleOf",
+    ] as const;
     const misplaced =
       name === "integer" || name === "number"
         ? textFacets
@@ -367,6 +385,37 @@ export class TypeBuilder {
           type: name,
           hint:
             name === "boolean" ? "" : "; a number the API sends as text is `type: string` with it",
+        },
+        file.locate([...path, key], "key"),
+      );
+    return [...counts, ...given];
+  }
+
+  /**
+   * A warning at each count of an array (`minItems`, `maxItems`) beside a type that is not an
+   * array: no check holds it there. A named array type takes it where it is declared (a
+   * reference's own facets are not checked). Returns their keys.
+   */
+  private countsOfAnotherKind(
+    file: SpecFile,
+    path: DataPath,
+    shape: TypeShape,
+    data: Data,
+  ): readonly string[] {
+    const given = countFacets.filter((key) => data[key] !== undefined);
+    for (const key of given)
+      this.ctx.bag.report(
+        "facet-of-another-kind",
+        {
+          key,
+          facetKind: "an array's count",
+          type:
+            shape.kind === "ref"
+              ? `a reference to ${shape.name}`
+              : shape.kind === "map"
+                ? "a map"
+                : shapeWords(shape),
+          hint: shape.kind === "ref" ? `; write it where ${shape.name} is declared` : "",
         },
         file.locate([...path, key], "key"),
       );
@@ -420,17 +469,39 @@ export class TypeBuilder {
     file: SpecFile,
     node: DataPath,
     constraints: Constraints,
-    lowKey: "minimum" | "minLength",
-    highKey: "maximum" | "maxLength",
+    lowKey: "minimum" | "minLength" | "minItems",
+    highKey: "maximum" | "maxLength" | "maxItems",
   ): void {
     const low = constraints[lowKey];
     const high = constraints[highKey];
     if (typeof low === "number" && typeof high === "number" && low > high)
       this.ctx.bag.report(
         "range-conflict",
-        { low: `${lowKey} ${low}`, high: `${highKey} ${high}` },
+        { low: `${lowKey} ${low}`, relation: "more than", high: `${highKey} ${high}` },
         file.locate([...node, lowKey]),
       );
+  }
+
+  /**
+   * A bound that leaves itself out may not reach the other bound (`exclusiveMinimum: 0`
+   * beside `maximum: 0`): no value fits.
+   */
+  private checkExclusiveRange(file: SpecFile, node: DataPath, constraints: Constraints): void {
+    const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = constraints;
+    const pairs: [string, number | undefined, string, number | undefined][] = [
+      ["exclusiveMinimum", exclusiveMinimum, "maximum", maximum],
+      ["minimum", minimum, "exclusiveMaximum", exclusiveMaximum],
+      ["exclusiveMinimum", exclusiveMinimum, "exclusiveMaximum", exclusiveMaximum],
+    ];
+    for (const [lowKey, low, highKey, high] of pairs)
+      if (typeof low === "number" && typeof high === "number" && low >= high) {
+        this.ctx.bag.report(
+          "range-conflict",
+          { low: `${lowKey} ${low}`, relation: "not less than", high: `${highKey} ${high}` },
+          file.locate([...node, lowKey]),
+        );
+        return;
+      }
   }
 
   /**

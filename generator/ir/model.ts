@@ -54,6 +54,16 @@ export interface Constraints {
   maxLength?: number;
   minimum?: number;
   maximum?: number;
+  /** A number's lower bound, itself left out (JSON Schema 2020-12's `exclusiveMinimum`). */
+  exclusiveMinimum?: number;
+  /** A number's upper bound, itself left out. */
+  exclusiveMaximum?: number;
+  /** A number is a whole multiple of this (above 0). */
+  multipleOf?: number;
+  /** An array's fewest items (`minItems`). */
+  minItems?: number;
+  /** An array's most items (`maxItems`). */
+  maxItems?: number;
   unit?: string;
 }
 

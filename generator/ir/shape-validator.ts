@@ -86,6 +86,9 @@ function bodyValidator(
         integer: s.t === "integer",
         ...(s.minimum !== undefined ? { minimum: s.minimum } : {}),
         ...(s.maximum !== undefined ? { maximum: s.maximum } : {}),
+        ...(s.exclusiveMinimum !== undefined ? { exclusiveMinimum: s.exclusiveMinimum } : {}),
+        ...(s.exclusiveMaximum !== undefined ? { exclusiveMaximum: s.exclusiveMaximum } : {}),
+        ...(s.multipleOf !== undefined ? { multipleOf: s.multipleOf } : {}),
       });
     case "boolean":
       return v.boolean;
@@ -96,7 +99,10 @@ function bodyValidator(
     case "ref":
       throw new Error("references are built by shapeValidator");
     case "array":
-      return v.array(build(s.items));
+      return v.array(build(s.items), {
+        ...(s.minItems !== undefined ? { minItems: s.minItems } : {}),
+        ...(s.maxItems !== undefined ? { maxItems: s.maxItems } : {}),
+      });
     case "map":
       return v.map(build(s.values));
     case "object":

@@ -80,7 +80,14 @@ function bodyOf(node: TypeNode, types: TypeLookup, examples: boolean): ShapeBody
           maxLength: c.maxLength,
         });
       if (node.name === "integer" || node.name === "number")
-        return defined({ t: node.name, minimum: c.minimum, maximum: c.maximum });
+        return defined({
+          t: node.name,
+          minimum: c.minimum,
+          maximum: c.maximum,
+          exclusiveMinimum: c.exclusiveMinimum,
+          exclusiveMaximum: c.exclusiveMaximum,
+          multipleOf: c.multipleOf,
+        });
       return { t: node.name };
     case "unknown":
     case "param":
@@ -88,7 +95,12 @@ function bodyOf(node: TypeNode, types: TypeLookup, examples: boolean): ShapeBody
     case "ref":
       return { t: "ref", name: node.name };
     case "array":
-      return { t: "array", items: shapeOf(node.items, types, examples) };
+      return defined({
+        t: "array",
+        items: shapeOf(node.items, types, examples),
+        minItems: c.minItems,
+        maxItems: c.maxItems,
+      });
     case "map":
       return { t: "map", values: shapeOf(node.values, types, examples) };
     case "object":

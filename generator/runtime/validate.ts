@@ -34,6 +34,15 @@ export interface NumberRules {
   integer?: boolean;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+}
+
+/** An array's count: `minItems` and `maxItems` of the spec. */
+export interface ArrayRules {
+  minItems?: number;
+  maxItems?: number;
 }
 
 export const uuidFormat: Format = {
@@ -242,7 +251,22 @@ export function number(rules: NumberRules = {}): Validator {
       fail(issues, path, `must be at least ${rules.minimum}`);
     if (rules.maximum !== undefined && value > rules.maximum)
       fail(issues, path, `must be at most ${rules.maximum}`);
+    if (rules.exclusiveMinimum !== undefined && value <= rules.exclusiveMinimum)
+      fail(issues, path, `must be more than ${rules.exclusiveMinimum}`);
+    if (rules.exclusiveMaximum !== undefined && value >= rules.exclusiveMaximum)
+      fail(issues, path, `must be less than ${rules.exclusiveMaximum}`);
+    if (rules.multipleOf !== undefined && !isMultiple(value, rules.multipleOf))
+      fail(issues, path, `must be a multiple of ${rules.multipleOf}`);
   };
+}
+
+/**
+ * Whether `value` is a whole multiple of `step`, within what a double holds: 0.3 is a multiple
+ * of 0.1 though 0.3 / 0.1 is 2.9999999999999996.
+ */
+export function isMultiple(value: number, step: number): boolean {
+  const quotient = value / step;
+  return Math.abs(quotient - Math.round(quotient)) <= 1e-9 * Math.max(1, Math.abs(quotient));
 }
 
 export const boolean: Validator = (value, path, issues) => {
@@ -323,10 +347,11 @@ export function nullable(inner: Validator): Validator {
  * `undefined` it reads as (JSON would write it as null), never skipped; an array of
  * `anything` is not walked, so a huge sparse array (length 2^32 - 1) costs nothing.
  */
-export function array(item: Validator): Validator {
+export function array(item: Validator, rules?: ArrayRules): Validator {
   return (value, path, issues) => {
     if (!Array.isArray(value))
       return fail(issues, path, `must be an array, not ${describe(value)}`);
+    if (rules) counted(value.length, rules, path, issues);
     if (item === anything || !enter(value, path, issues)) return;
     try {
       for (let i = 0; i < value.length && !full(issues); i++)
@@ -335,6 +360,22 @@ export function array(item: Validator): Validator {
       leave();
     }
   };
+}
+
+/** The count of an array's items against its rules. */
+function counted(count: number, rules: ArrayRules, path: string, issues: ValidationIssue[]): void {
+  if (rules.minItems !== undefined && count < rules.minItems)
+    fail(
+      issues,
+      path,
+      `must have at least ${rules.minItems} ${rules.minItems === 1 ? "item" : "items"}, not ${count}`,
+    );
+  if (rules.maxItems !== undefined && count > rules.maxItems)
+    fail(
+      issues,
+      path,
+      `must have at most ${rules.maxItems} ${rules.maxItems === 1 ? "item" : "items"}, not ${count}`,
+    );
 }
 
 /** An object, not an array or null; any prototype (a null-prototype object is one too). */

@@ -11,7 +11,8 @@
  * A shape is a name (`"string"`, `"integer"`, `"number"`, `"boolean"`, `"binary"`,
  * `"anything"`, or a named type's validator, `"validateLabel"`), or `[combinator,
  * ...arguments]` with the arguments of that combinator, shapes where it takes validators:
- * `["object", { "id": "string" }, ["id"]]`, `["array", "validateLabel"]`. The text is
+ * `["object", { "id": "string" }, ["id"]]`, `["array", "validateLabel"]` (with its count,
+ * `["array", "string", { "maxItems": 5 }]`). The text is
  * `[names, shape]`: every combinator, validator and format the shape names is listed in
  * `names` and passed beside the text in that order, so that a bundle keeps only those its
  * validators use, as it did when they were calls.
@@ -82,9 +83,13 @@ function build(data: ValidatorData, refs: DataRefs): Validator {
     case "number":
       return named<typeof Validate.number>(refs, kind)(a as Validate.NumberRules);
     case "nullable":
-    case "array":
     case "map":
       return named<(inner: Validator) => Validator>(refs, kind)(build(a as ValidatorData, refs));
+    case "array":
+      return named<typeof Validate.array>(refs, kind)(
+        build(a as ValidatorData, refs),
+        b as Validate.ArrayRules | undefined,
+      );
     case "object":
       return named<typeof Validate.object>(refs, kind)(each(a, refs), (b as string[]) ?? []);
     case "literal":

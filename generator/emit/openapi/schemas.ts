@@ -252,6 +252,11 @@ function constraintKeywords(c: Constraints): JsonObject {
     maxLength: c.maxLength,
     minimum: c.minimum,
     maximum: c.maximum,
+    exclusiveMinimum: c.exclusiveMinimum,
+    exclusiveMaximum: c.exclusiveMaximum,
+    multipleOf: c.multipleOf,
+    minItems: c.minItems,
+    maxItems: c.maxItems,
     "x-unit": c.unit,
   });
 }

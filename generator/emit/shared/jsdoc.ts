@@ -13,6 +13,11 @@ const constraintTags: { key: keyof Constraints; tag: string; quote?: boolean }[]
   { key: "maxLength", tag: "maxLength" },
   { key: "minimum", tag: "minimum" },
   { key: "maximum", tag: "maximum" },
+  { key: "exclusiveMinimum", tag: "exclusiveMinimum" },
+  { key: "exclusiveMaximum", tag: "exclusiveMaximum" },
+  { key: "multipleOf", tag: "multipleOf" },
+  { key: "minItems", tag: "minItems" },
+  { key: "maxItems", tag: "maxItems" },
   { key: "unit", tag: "unit" },
 ];
 

@@ -128,7 +128,13 @@ function innerData(node: TypeNode, refs: Refs): Json {
         });
         return set ? applied(refs, "string", set) : validateExport(refs, "string");
       }
-      const set = rules({ minimum: c.minimum, maximum: c.maximum });
+      const set = rules({
+        minimum: c.minimum,
+        maximum: c.maximum,
+        exclusiveMinimum: c.exclusiveMinimum,
+        exclusiveMaximum: c.exclusiveMaximum,
+        multipleOf: c.multipleOf,
+      });
       validateExport(refs, "number");
       if (!set) return node.name === "integer" ? "integer" : "number";
       return applied(refs, "number", node.name === "integer" ? { integer: true, ...set } : set);
@@ -140,8 +146,11 @@ function innerData(node: TypeNode, refs: Refs): Json {
     case "param":
       // A generic type's body has no validator: each of its uses (a named type) has one.
       throw new Error(`type parameter ${node.name} outside its generic type`);
-    case "array":
-      return applied(refs, "array", shapeData(node.items, refs));
+    case "array": {
+      const counts = rules({ minItems: c.minItems, maxItems: c.maxItems });
+      const items = shapeData(node.items, refs);
+      return counts ? applied(refs, "array", items, counts) : applied(refs, "array", items);
+    }
     case "map":
       return applied(refs, "map", shapeData(node.values, refs));
     case "object":

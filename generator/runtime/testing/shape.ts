@@ -26,12 +26,19 @@ export type ShapeBody =
       minLength?: number;
       maxLength?: number;
     }
-  | { t: "integer" | "number"; minimum?: number; maximum?: number }
+  | {
+      t: "integer" | "number";
+      minimum?: number;
+      maximum?: number;
+      exclusiveMinimum?: number;
+      exclusiveMaximum?: number;
+      multipleOf?: number;
+    }
   | { t: "boolean" }
   | { t: "binary" }
   | { t: "any" }
   | { t: "ref"; name: string }
-  | { t: "array"; items: Shape }
+  | { t: "array"; items: Shape; minItems?: number; maxItems?: number }
   | { t: "map"; values: Shape }
   | { t: "object"; fields: ShapeField[] }
   | { t: "literal"; value: ShapeLiteral }

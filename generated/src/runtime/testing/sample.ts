@@ -58,13 +58,8 @@ export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 
     case "string":
       return sampleString(shape, random);
     case "integer":
-    case "number": {
-      const min = shape.minimum ?? (shape.maximum !== undefined ? shape.maximum - 100 : 1);
-      const max = shape.maximum ?? min + 100;
-      return shape.t === "integer"
-        ? random.int(Math.ceil(min), Math.floor(max))
-        : Math.round((min + random.next() * (max - min)) * 100) / 100;
-    }
+    case "number":
+      return sampleNumber(shape, random);
     case "boolean":
       return random.next() < 0.5;
     case "binary":
@@ -75,8 +70,12 @@ export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 
       const target = types[shape.name];
       return target ? sample(target, types, random, depth + 1) : null;
     }
-    case "array":
-      return depth >= deepest ? [] : [sample(shape.items, types, random, depth + 1)];
+    case "array": {
+      const count = itemCount(shape, depth);
+      const items: unknown[] = [];
+      for (let i = 0; i < count; i++) items.push(sample(shape.items, types, random, depth + 1));
+      return items;
+    }
     case "map":
       return depth >= deepest ? {} : { key: sample(shape.values, types, random, depth + 1) };
     case "object": {
@@ -103,6 +102,58 @@ export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 
     }
   }
 }
+
+type NumberShape = Extract<Shape, { t: "integer" | "number" }>;
+
+/**
+ * A number within the shape's bounds (a bound of its own left out where it is exclusive): an
+ * integer, or a whole multiple of `multipleOf`, where either is asked; else one with two
+ * decimals. Without bounds, between 1 and 101.
+ */
+function sampleNumber(shape: NumberShape, random: Random): number {
+  const low = Math.max(shape.minimum ?? -Infinity, shape.exclusiveMinimum ?? -Infinity);
+  const high = Math.min(shape.maximum ?? Infinity, shape.exclusiveMaximum ?? Infinity);
+  const min = Number.isFinite(low) ? low : Number.isFinite(high) ? high - 100 : 1;
+  const max = Number.isFinite(high) ? high : min + 100;
+  const above = (value: number) =>
+    shape.exclusiveMinimum === undefined || value > shape.exclusiveMinimum;
+  const below = (value: number) =>
+    shape.exclusiveMaximum === undefined || value < shape.exclusiveMaximum;
+  const step = shape.t === "integer" ? integerStep(shape.multipleOf ?? 1) : shape.multipleOf;
+  if (step !== undefined) {
+    let first = Math.ceil(min / step);
+    let last = Math.floor(max / step);
+    if (!above(first * step)) first++;
+    if (!below(last * step)) last--;
+    const k = first > last ? first : random.int(first, last);
+    // 3 * 0.1 is 0.30000000000000004: the multiple as a decimal reads it
+    return Number((k * step).toPrecision(15));
+  }
+  const value = Math.round((min + random.next() * (max - min)) * 100) / 100;
+  return above(value) && below(value) ? value : (min + max) / 2;
+}
+
+/** The least whole number that is a multiple of `multipleOf` (5 for 2.5); 1 past a bound. */
+function integerStep(multipleOf: number): number {
+  for (let n = 1; n <= 1000; n++) {
+    const multiple = Number((n * multipleOf).toPrecision(12));
+    if (Number.isInteger(multiple)) return multiple;
+  }
+  return 1;
+}
+
+/**
+ * How many items a made-up array holds: one (none past `deepest`, where recursive types end),
+ * or as many as its `minItems` asks (up to `itemsLimit`, and never past twice `deepest`: a
+ * type that always holds itself has no finite value), and no more than its `maxItems`.
+ */
+function itemCount(shape: { minItems?: number; maxItems?: number }, depth: number): number {
+  const least = depth >= 2 * deepest ? 0 : Math.min(shape.minItems ?? 0, itemsLimit);
+  return Math.min(Math.max(depth >= deepest ? 0 : 1, least), shape.maxItems ?? Infinity);
+}
+
+/** The most items a made-up array is given for its `minItems` (a spec's count is no budget). */
+const itemsLimit = 100;
 
 /** Sample text of a format, for the formats the validators check and the usual others. */
 function formatted(format: string | undefined, random: Random): string | undefined {

@@ -61,6 +61,16 @@ export interface Payment {
    */
   rate?: number;
   /**
+   * @exclusiveMinimum 0
+   * @exclusiveMaximum 1
+   */
+  share?: number;
+  /**
+   * @minimum 5
+   * @multipleOf 5
+   */
+  pack_size?: number;
+  /**
    * Use amount.
    * @deprecated
    */
@@ -81,7 +91,14 @@ export interface Payment {
   /** @example {"gift":true,"wrap":"paper"} */
   options?: Record<string, unknown>;
   /**
+   * One to three labels.
+   * @minItems 1
+   * @maxItems 3
+   */
+  labels?: string[];
+  /**
    * Line items.
+   * @maxItems 50
    * @undocumented Format of a line not shown.
    */
   lines?: string[];
