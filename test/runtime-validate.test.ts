@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  anything as anythingValidator,
   array,
   boolean,
   formats,
@@ -75,6 +76,28 @@ describe("validation runtime", () => {
     ]);
     expect(validate(tags, ["ab"], "tags")).toEqual([]);
     expect(validate(array(number(), { maxItems: 0 }), [], "none")).toEqual([]);
+  });
+
+  it("checks that unique items differ, by value (an object's fields in any order)", () => {
+    const ids = array(number(), { uniqueItems: true });
+    expect(validate(ids, [1, 2, 1, 1], "ids")).toEqual([
+      { path: "ids[2]", message: "must differ from item 0: the items are unique" },
+      { path: "ids[3]", message: "must differ from item 0: the items are unique" },
+    ]);
+    const values = array(anythingValidator, { uniqueItems: true });
+    // a number and its text, true and "true", are different items
+    expect(validate(values, [1, "1", true, "true", null, "null"], "x")).toEqual([]);
+    expect(
+      validate(
+        values,
+        [
+          { a: 1, b: [2] },
+          { b: [2], a: 1 },
+        ],
+        "p",
+      ),
+    ).toEqual([{ path: "p[1]", message: "must differ from item 0: the items are unique" }]);
+    expect(validate(values, [{ a: 1 }, { a: 2 }, [1], [1, 1]], "p")).toEqual([]);
   });
 
   // given a pattern, want what it accepts and what it refuses: in Unicode mode where it is a

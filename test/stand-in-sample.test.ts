@@ -92,6 +92,11 @@ const cases: [string, Shape][] = [
   // a minItems of 2, too many for a maxItems of 0
   ["an array of at least two", { t: "array", items: { t: "integer" }, minItems: 2, maxItems: 4 }],
   ["an array of none", { t: "array", items: { t: "string" }, maxItems: 0 }],
+  // Jira's and SendGrid's sets: unique items, as many as asked
+  [
+    "unique items",
+    { t: "array", items: { t: "integer", minimum: 1, maximum: 9 }, minItems: 5, uniqueItems: true },
+  ],
   [
     "arrays of at least one, nested",
     {
@@ -123,6 +128,14 @@ describe("sample: a made-up value passes its shape's checks", () => {
     // past the depth where other lists end empty, a count is still met
     const deep = sample({ t: "array", items: { t: "integer" }, minItems: 2 }, {}, seeded(1), 6);
     expect((deep as unknown[]).length).toBe(2);
+    // counts nested in counts multiply: one value gets at most 10,000 items in all
+    const nested = {
+      t: "array",
+      minItems: 1000,
+      items: { t: "array", minItems: 1000, items: { t: "integer" } },
+    } as const;
+    const made = sample(nested as unknown as Shape, {}, seeded(1)) as unknown[][];
+    expect(made.flat().length + made.length).toBeLessThanOrEqual(10_000);
     const many = sample({ t: "array", items: { t: "boolean" }, minItems: 1e9 }, {}, seeded(1));
     expect((many as unknown[]).length).toBe(100);
     // a type that always holds itself has no finite value: the made-up one ends anyway

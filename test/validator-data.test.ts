@@ -95,8 +95,8 @@ const table: [string, unknown, Validator][] = [
   ["array", ["array", ["nullable", "integer"]], array(nullable(number({ integer: true })))],
   [
     "array with its count",
-    ["array", "anything", { minItems: 1, maxItems: 2 }],
-    array(anything, { minItems: 1, maxItems: 2 }),
+    ["array", "anything", { minItems: 1, maxItems: 2, uniqueItems: true }],
+    array(anything, { minItems: 1, maxItems: 2, uniqueItems: true }),
   ],
   ["map", ["map", "validateLabel"], map(validateLabel)],
   [

@@ -93,6 +93,7 @@ const constraintNames: (keyof Constraints)[] = [
   "multipleOf",
   "minItems",
   "maxItems",
+  "uniqueItems",
 ];
 
 /** Differences between two type nodes at `subject`, recursing into objects and containers. */

@@ -448,12 +448,13 @@ function arrayType(
   facets: JsonObject,
 ): TypeOut {
   copyCountFacets(ctx, schema, at, facets);
-  if (schema.uniqueItems !== undefined && schema.uniqueItems !== false)
+  if (schema.uniqueItems === true) facets.uniqueItems = true;
+  else if (schema.uniqueItems !== undefined && schema.uniqueItems !== false)
     note(
       ctx,
       facets,
       under(at, "uniqueItems"),
-      `uniqueItems: ${JSON.stringify(schema.uniqueItems)}`,
+      `uniqueItems ${JSON.stringify(schema.uniqueItems)} is not a boolean: left out`,
     );
   if (schema.items === undefined) return "unknown[]";
   const items = typeOf(ctx, schema.items, under(at, "items"));

@@ -47,11 +47,12 @@ const constraintKeys = [
   "multipleOf",
   "minItems",
   "maxItems",
+  "uniqueItems",
   "unit",
 ] as const;
 
-/** The facets of an array's count, which only an array takes. */
-const countFacets = ["minItems", "maxItems"] as const;
+/** The facets of an array's count and items, which only an array takes. */
+const arrayFacets = ["minItems", "maxItems", "uniqueItems"] as const;
 
 /** A reference to a named type, checked once every type is known. */
 interface PendingRef {
@@ -328,7 +329,7 @@ export class TypeBuilder {
   ): readonly string[] {
     if (shape.kind !== "array" && shape.kind !== "map" && shape.kind !== "object") return [];
     const given = constraintKeys.filter(
-      (key) => data[key] !== undefined && !(countFacets as readonly string[]).includes(key),
+      (key) => data[key] !== undefined && !(arrayFacets as readonly string[]).includes(key),
     );
     const inner = shape.kind === "array" ? "items" : shape.kind === "map" ? "values" : undefined;
     for (const key of given)
@@ -402,13 +403,13 @@ export class TypeBuilder {
     shape: TypeShape,
     data: Data,
   ): readonly string[] {
-    const given = countFacets.filter((key) => data[key] !== undefined);
+    const given = arrayFacets.filter((key) => data[key] !== undefined && data[key] !== false);
     for (const key of given)
       this.ctx.bag.report(
         "facet-of-another-kind",
         {
           key,
-          facetKind: "an array's count",
+          facetKind: key === "uniqueItems" ? "an array's items" : "an array's count",
           type:
             shape.kind === "ref"
               ? `a reference to ${shape.name}`
@@ -856,8 +857,9 @@ function unknownShape(): TypeShape {
 
 function readConstraints(data: Data): Constraints {
   let constraints: Record<string, unknown> | undefined;
+  // `uniqueItems: false` says what an array is anyway
   for (const key of constraintKeys)
-    if (data[key] !== undefined) (constraints ??= {})[key] = data[key];
+    if (data[key] !== undefined && data[key] !== false) (constraints ??= {})[key] = data[key];
   return (constraints as Constraints | undefined) ?? noConstraints;
 }
 

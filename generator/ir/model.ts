@@ -64,6 +64,8 @@ export interface Constraints {
   minItems?: number;
   /** An array's most items (`maxItems`). */
   maxItems?: number;
+  /** An array's items differ from one another (`uniqueItems`; only ever true). */
+  uniqueItems?: true;
   unit?: string;
 }
 

@@ -102,6 +102,7 @@ function bodyValidator(
       return v.array(build(s.items), {
         ...(s.minItems !== undefined ? { minItems: s.minItems } : {}),
         ...(s.maxItems !== undefined ? { maxItems: s.maxItems } : {}),
+        ...(s.uniqueItems ? { uniqueItems: true } : {}),
       });
     case "map":
       return v.map(build(s.values));

@@ -100,6 +100,7 @@ function bodyOf(node: TypeNode, types: TypeLookup, examples: boolean): ShapeBody
         items: shapeOf(node.items, types, examples),
         minItems: c.minItems,
         maxItems: c.maxItems,
+        uniqueItems: c.uniqueItems,
       });
     case "map":
       return { t: "map", values: shapeOf(node.values, types, examples) };

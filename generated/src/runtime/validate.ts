@@ -42,10 +42,11 @@ export interface NumberRules {
   multipleOf?: number;
 }
 
-/** An array's count: `minItems` and `maxItems` of the spec. */
+/** An array's count (`minItems`, `maxItems`) and whether its items differ (`uniqueItems`). */
 export interface ArrayRules {
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
 }
 
 export const uuidFormat: Format = {
@@ -354,7 +355,10 @@ export function array(item: Validator, rules?: ArrayRules): Validator {
   return (value, path, issues) => {
     if (!Array.isArray(value))
       return fail(issues, path, `must be an array, not ${describe(value)}`);
-    if (rules) counted(value.length, rules, path, issues);
+    if (rules) {
+      counted(value.length, rules, path, issues);
+      if (rules.uniqueItems) distinct(value, path, issues);
+    }
     if (item === anything || !enter(value, path, issues)) return;
     try {
       for (let i = 0; i < value.length && !full(issues); i++)
@@ -379,6 +383,39 @@ function counted(count: number, rules: ArrayRules, path: string, issues: Validat
       path,
       `must have at most ${rules.maxItems} ${rules.maxItems === 1 ? "item" : "items"}, not ${count}`,
     );
+}
+
+/**
+ * Each item that repeats an earlier one, as JSON Schema compares them: by value, an object's
+ * fields in any order. An item too deep to be written out is taken as different.
+ */
+function distinct(items: readonly unknown[], path: string, issues: ValidationIssue[]): void {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < items.length && !full(issues); i++) {
+    const key = itemKey(items[i]);
+    if (key === undefined) continue;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else fail(issues, `${path}[${i}]`, `must differ from item ${first}: the items are unique`);
+  }
+}
+
+/** A text that two items share only when they are the same value. */
+export function itemKey(item: unknown): string | undefined {
+  if (typeof item !== "object" || item === null) return `${typeof item}:${String(item)}`;
+  try {
+    return JSON.stringify(item, (_key, value: unknown) =>
+      typeof value === "object" && value !== null && !Array.isArray(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, (value as Record<string, unknown>)[key]]),
+          )
+        : value,
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 /** An object, not an array or null; any prototype (a null-prototype object is one too). */

@@ -257,6 +257,7 @@ function constraintKeywords(c: Constraints): JsonObject {
     multipleOf: c.multipleOf,
     minItems: c.minItems,
     maxItems: c.maxItems,
+    uniqueItems: c.uniqueItems,
     "x-unit": c.unit,
   });
 }

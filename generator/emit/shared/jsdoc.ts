@@ -18,6 +18,7 @@ const constraintTags: { key: keyof Constraints; tag: string; quote?: boolean }[]
   { key: "multipleOf", tag: "multipleOf" },
   { key: "minItems", tag: "minItems" },
   { key: "maxItems", tag: "maxItems" },
+  { key: "uniqueItems", tag: "uniqueItems" },
   { key: "unit", tag: "unit" },
 ];
 

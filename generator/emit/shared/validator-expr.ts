@@ -147,7 +147,11 @@ function innerData(node: TypeNode, refs: Refs): Json {
       // A generic type's body has no validator: each of its uses (a named type) has one.
       throw new Error(`type parameter ${node.name} outside its generic type`);
     case "array": {
-      const counts = rules({ minItems: c.minItems, maxItems: c.maxItems });
+      const counts = rules({
+        minItems: c.minItems,
+        maxItems: c.maxItems,
+        uniqueItems: c.uniqueItems,
+      });
       const items = shapeData(node.items, refs);
       return counts ? applied(refs, "array", items, counts) : applied(refs, "array", items);
     }

@@ -4,7 +4,7 @@
  * one; otherwise a value is made that passes the spec's own validators (formats, prefixes,
  * lengths, bounds and simple patterns), so a client that checks what it gets accepts it.
  */
-import { formats, patternRegExp } from "../validate.js";
+import { formats, itemKey, patternRegExp } from "../validate.js";
 import type { Shape, ShapeTable } from "./shape.js";
 
 /** A seeded pseudo-random source (mulberry32): small, fast and the same everywhere. */
@@ -49,6 +49,7 @@ export function token(random: Random, length: number): string {
 
 /** A value of `shape`, from `random`; `types` resolves references. */
 export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 0): unknown {
+  if (depth === 0) itemsLeft = itemsBudget;
   if (shape.example !== undefined) return shape.example;
   if (shape.nullable && depth >= deepest) return null;
   switch (shape.t) {
@@ -68,9 +69,18 @@ export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 
       return target ? sample(target, types, random, depth + 1) : null;
     }
     case "array": {
-      const count = itemCount(shape, depth);
+      const count = Math.min(itemCount(shape, depth), Math.max(0, itemsLeft));
+      itemsLeft -= count;
       const items: unknown[] = [];
-      for (let i = 0; i < count; i++) items.push(sample(shape.items, types, random, depth + 1));
+      const made = shape.uniqueItems ? new Set<string | undefined>() : undefined;
+      for (let i = 0; i < count; i++) {
+        let item = sample(shape.items, types, random, depth + 1);
+        // unique items: a few more tries for one not made yet (an enum of two has no third)
+        for (let tries = 0; made?.has(itemKey(item)) && tries < 8; tries++)
+          item = sample(shape.items, types, random, depth + 1);
+        made?.add(itemKey(item));
+        items.push(item);
+      }
       return items;
     }
     case "map":
@@ -141,16 +151,25 @@ function integerStep(multipleOf: number): number {
 
 /**
  * How many items a made-up array holds: one (none past `deepest`, where recursive types end),
- * or as many as its `minItems` asks (up to `itemsLimit`, and never past twice `deepest`: a
- * type that always holds itself has no finite value), and no more than its `maxItems`.
+ * or as many as its `minItems` asks (up to `itemsLimit`; at any depth up to `countsEnd`,
+ * where a type that always holds itself, which has no finite value, ends), and no more than
+ * its `maxItems`.
  */
 function itemCount(shape: { minItems?: number; maxItems?: number }, depth: number): number {
-  const least = depth >= 2 * deepest ? 0 : Math.min(shape.minItems ?? 0, itemsLimit);
+  const least = depth >= countsEnd ? 0 : Math.min(shape.minItems ?? 0, itemsLimit);
   return Math.min(Math.max(depth >= deepest ? 0 : 1, least), shape.maxItems ?? Infinity);
 }
 
 /** The most items a made-up array is given for its `minItems` (a spec's count is no budget). */
 const itemsLimit = 100;
+/** The depth past which a `minItems` is no longer met (HSBC's fee details sit 14 levels down). */
+const countsEnd = 8 * deepest;
+/**
+ * The most items of all arrays of one made-up value: counts nested in counts (100 items of
+ * 100 items of ...) multiply. Reset at each value's top; one value is made at a time.
+ */
+const itemsBudget = 10_000;
+let itemsLeft = itemsBudget;
 
 /** Sample text of a format, for the formats the validators check and the usual others. */
 function formatted(format: string | undefined, random: Random): string | undefined {

@@ -41,7 +41,7 @@ export type ShapeBody =
   | { t: "binary" }
   | { t: "any" }
   | { t: "ref"; name: string }
-  | { t: "array"; items: Shape; minItems?: number; maxItems?: number }
+  | { t: "array"; items: Shape; minItems?: number; maxItems?: number; uniqueItems?: boolean }
   | { t: "map"; values: Shape }
   | { t: "object"; fields: ShapeField[] }
   | { t: "literal"; value: ShapeLiteral }

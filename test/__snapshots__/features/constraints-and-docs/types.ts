@@ -94,6 +94,7 @@ export interface Payment {
    * One to three labels.
    * @minItems 1
    * @maxItems 3
+   * @uniqueItems true
    */
   labels?: string[];
   /**
