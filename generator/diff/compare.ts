@@ -3,7 +3,13 @@
  * optionality, nullability, enum values and error codes, each classified for the people it
  * affects: callers of the client and implementers of the callback handlers.
  */
-import type { ApiModel, Constraints, Endpoint, Param, TypeNode } from "../ir/model.ts";
+import {
+  constraintKeys,
+  type ApiModel,
+  type Endpoint,
+  type Param,
+  type TypeNode,
+} from "../ir/model.ts";
 import { sameShape, typeText } from "./type-text.ts";
 import { unionChanges } from "./unions.ts";
 import { positionUsage, typeUsages, usageKey, type Audience, type Usage } from "./usage.ts";
@@ -80,21 +86,8 @@ class ChangeList {
   }
 }
 
-const constraintNames: (keyof Constraints)[] = [
-  "format",
-  "pattern",
-  "prefix",
-  "minLength",
-  "maxLength",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-];
+/** The facets whose change holds values to other limits (a unit is documentation). */
+const constraintNames = constraintKeys.filter((key) => key !== "unit");
 
 /** Differences between two type nodes at `subject`, recursing into objects and containers. */
 function diffNode(

@@ -40,6 +40,11 @@ function flagsThatMatter(source: string, flags: string): string {
   return [...flags].filter((flag) => matter[flag] === true).join("");
 }
 
+/** A whole number of characters or items: what a length or a count must be. */
+export function isCount(value: unknown): value is number {
+  return Number.isInteger(value) && Number(value) >= 0;
+}
+
 /**
  * Copies `pattern`, `minLength` and `maxLength` of a string schema into `facets`, in that
  * order (the order of the spec's keys and of the notes).
@@ -51,7 +56,7 @@ export function copyStringFacets(
   facets: JsonObject,
 ): void {
   // api.video writes `pattern: 0` and lengths of other kinds: facets that say nothing a check can use
-  const count = (value: unknown) => Number.isInteger(value) && Number(value) >= 0;
+  const count = isCount;
   const lengths = {
     minLength: count(schema.minLength) ? (schema.minLength as number) : undefined,
     maxLength: count(schema.maxLength) ? (schema.maxLength as number) : undefined,

@@ -24,7 +24,7 @@ import {
 } from "./context.ts";
 import { allFieldsOf, allOfType } from "./schema-allof.ts";
 import { bytesType, isBinary } from "./schema-bytes.ts";
-import { copyStringFacets, rangeConflict } from "./schema-pattern.ts";
+import { copyStringFacets, isCount, rangeConflict } from "./schema-pattern.ts";
 import { cleanText, dropUnfitValues, hasControlCharacter } from "./schema-values.ts";
 import {
   child,
@@ -72,6 +72,13 @@ const handled = new Set([
   "maxLength",
   "minimum",
   "maximum",
+  // a number's and an array's: copyNumeric and arrayType carry them
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
   "enum",
   "const",
   "nullable",
@@ -473,21 +480,15 @@ function copyCountFacets(
   at: Pointer,
   facets: JsonObject,
 ): void {
-  const count = (value: unknown) => Number.isInteger(value) && Number(value) >= 0;
   const { minItems, maxItems } = schema;
-  if (count(minItems) && count(maxItems) && Number(minItems) > Number(maxItems)) {
-    note(
-      ctx,
-      facets,
-      under(at, "minItems"),
-      rangeConflict("minItems", Number(minItems), Number(maxItems)),
-    );
+  if (isCount(minItems) && isCount(maxItems) && minItems > maxItems) {
+    note(ctx, facets, under(at, "minItems"), rangeConflict("minItems", minItems, maxItems));
     return;
   }
   for (const key of ["minItems", "maxItems"] as const) {
     const value = schema[key];
     if (value === undefined) continue;
-    if (count(value)) facets[key] = value;
+    if (isCount(value)) facets[key] = value;
     else
       note(ctx, facets, under(at, key), `${key} ${JSON.stringify(value)} is not a count: left out`);
   }
@@ -1000,17 +1001,6 @@ export function notesIn(source: JsonObject): string[] {
 function noteUnread(ctx: ImportContext, schema: JsonObject, at: Pointer, facets: JsonObject): void {
   for (const key of Object.keys(schema)) {
     if (handled.has(key) || key.startsWith("x-")) continue;
-    if (
-      [
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-      ].includes(key)
-    )
-      continue;
     note(ctx, facets, under(at, key), `${key}: ${JSON.stringify(schema[key]).slice(0, 120)}`);
   }
 }

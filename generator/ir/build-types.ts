@@ -7,17 +7,18 @@ import { hasNestedQuantifier, patternLengthConflict, patternSyntaxError } from "
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
 import { isRecord, subjectOf, type BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
-import type {
-  Constraints,
-  Docs,
-  Field,
-  GapNote,
-  GenericType,
-  Literal,
-  NamedType,
-  SourceLocation,
-  TypeNode,
-  TypeShape,
+import {
+  constraintKeys,
+  type Constraints,
+  type Docs,
+  type Field,
+  type GapNote,
+  type GenericType,
+  type Literal,
+  type NamedType,
+  type SourceLocation,
+  type TypeNode,
+  type TypeShape,
 } from "./model.ts";
 import { parseTypeExpr, TypeExprError, type ParsedTypeExpr, type TypeExpr } from "./type-expr.ts";
 import { checkTaggedUnions, unionShape, type PendingTagged } from "./build-unions.ts";
@@ -33,23 +34,6 @@ interface PendingExtends {
   file: SpecFile;
   path: DataPath;
 }
-
-const constraintKeys = [
-  "format",
-  "pattern",
-  "prefix",
-  "minLength",
-  "maxLength",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "unit",
-] as const;
 
 /** The facets of an array's count and items, which only an array takes. */
 const arrayFacets = ["minItems", "maxItems", "uniqueItems"] as const;

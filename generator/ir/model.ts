@@ -69,6 +69,24 @@ export interface Constraints {
   unit?: string;
 }
 
+/** Every facet of `Constraints`, in the order a spec and the OpenAPI document write them. */
+export const constraintKeys = [
+  "format",
+  "pattern",
+  "prefix",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "unit",
+] as const satisfies readonly (keyof Constraints)[];
+
 /** Documentation carried by any type node, field or operation. */
 export interface Docs {
   description?: string;
