@@ -152,6 +152,24 @@ describe("a $ref reaches only regular files inside the document's folder", () =>
     expect(existsSync(p.out)).toBe(false);
   });
 
+  it("says which file a $ref names is missing, and when a name is no file at all", () => {
+    // swagger-php left a PHP class where a pointer belongs (AzuraCast's document)
+    const p = project({
+      "doc.yaml": withSchema("{ $ref: 'App\\Entity\\StationQueue' }"),
+      "gone.yaml": withSchema("{ $ref: 'schemas/pet.yaml' }"),
+    });
+    expect(refused(p.doc)).toEqual([
+      expect.stringMatching(
+        /doc\.yaml:11:23 import-file-unreadable: cannot read App\\Entity\\StationQueue: no such file; a \$ref without # names a file, and a schema of the same document is #\/components\/schemas\/<name> \(at #\/paths\/~1a\//,
+      ),
+    ]);
+    expect(refused(join(p.api, "gone.yaml"))).toEqual([
+      expect.stringMatching(
+        /import-file-unreadable: cannot read schemas\/pet\.yaml: it does not exist \(at /,
+      ),
+    ]);
+  });
+
   it.skipIf(process.platform === "win32")(
     "refuses a FIFO inside the folder without waiting for a writer",
     () => {

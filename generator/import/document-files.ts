@@ -9,8 +9,8 @@
  * cycle and nesting past `maxDocumentDepth` are refused at their place, before anything walks
  * the data. Messages name files relative to the document's folder, never by absolute path.
  */
-import { realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { lstatSync, realpathSync } from "node:fs";
+import { dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { isScalar, parseDocument, visit, type Document } from "yaml";
 import { DiagnosticBag, DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { fastParse, tooDeepAt } from "../load/fast-yaml.ts";
@@ -179,7 +179,7 @@ export class DocumentReach {
     } catch (error) {
       // Where a link leads out, say so, not whether a file exists out there.
       return this.inReach(nearestReal(written))
-        ? unreadable(this.nameOf(written), reasonOf(error).reason)
+        ? unreadable(this.nameOf(written), missingReason(written, error))
         : throughLink;
     }
     return this.inReach(real) ? real : throughLink;
@@ -230,6 +230,28 @@ const unreadable = (file: string, reason: string): Refusal => ({
 });
 
 const malformed = (detail: string): Refusal => ({ code: "import-ref-malformed", args: { detail } });
+
+/**
+ * Why a file a `$ref` names has no real path. A name without an extension that is not there
+ * is most often no file at all: a schema's name where a pointer belongs (swagger-php leaves
+ * a PHP class, `App\Entity\StationQueue`, where `#/components/schemas/StationQueue` goes).
+ */
+function missingReason(written: string, error: unknown): string {
+  if ((error as { code?: unknown }).code !== "ENOENT") return reasonOf(error).reason;
+  if (isLink(written)) return "it is a symbolic link to nothing";
+  return extname(written) === ""
+    ? "no such file; a $ref without # names a file, and a schema of the same document is #/components/schemas/<name>"
+    : "it does not exist";
+}
+
+/** Whether `path` is a symbolic link itself (one that leads nowhere, where this is asked). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
 
 /** The real path of `path`'s nearest ancestor (or itself) that has one. */
 function nearestReal(path: string): string {
