@@ -54,7 +54,7 @@ const cases: BrokenCase[] = [
       "a type's field written beside `fields:`, not under it: the empty value says nothing is indented under it, and the field is an unknown key of the type",
     expected: [
       "test/fixtures/broken/fields-not-indented/api.yaml:10:12 - error schema-wrong-type: expected a mapping, got null (an empty value): nothing below fields: is indented under it",
-      "test/fixtures/broken/fields-not-indented/api.yaml:11:5 - error schema-unknown-key: unknown key end_time here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/fields-not-indented/api.yaml:11:5 - error schema-unknown-key: unknown key end_time here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
     ],
   },
   {
@@ -62,7 +62,7 @@ const cases: BrokenCase[] = [
     defect:
       "an unknown key of a webhook event's answer (a type): the keys allowed are a type's, without a parameter's (in, style, slashes)",
     expected: [
-      "test/fixtures/broken/type-keys-elsewhere/api.yaml:16:18 - error schema-unknown-key: unknown key mediaType here; expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/type-keys-elsewhere/api.yaml:16:18 - error schema-unknown-key: unknown key mediaType here; expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
     ],
   },
   {
@@ -156,8 +156,8 @@ const cases: BrokenCase[] = [
     defect:
       "a key misspelled (`requried`), and a field dedented out of its type's fields: the nearest key, and where a field goes; a type's keys listed without a parameter's",
     expected: [
-      "test/fixtures/broken/type-typos/api.yaml:11:30 - error schema-unknown-key: unknown key requried here (did you mean required?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, unit, example, union, discriminator, expandable, typeParams",
-      "test/fixtures/broken/type-typos/api.yaml:12:5 - error schema-unknown-key: unknown key color here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/type-typos/api.yaml:11:30 - error schema-unknown-key: unknown key requried here (did you mean required?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/type-typos/api.yaml:12:5 - error schema-unknown-key: unknown key color here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
     ],
   },
   {
@@ -308,7 +308,7 @@ const cases: BrokenCase[] = [
     name: "unknown-key",
     defect: "`feilds` instead of `fields`",
     expected: [
-      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
     ],
   },
   {
@@ -822,7 +822,7 @@ const cases: BrokenCase[] = [
     defect: "schema problems in two files and a YAML syntax error in a third",
     expected: [
       "test/fixtures/broken/many-problems-load/a.yaml:4:12 - error schema-wrong-type: expected a string, got number 1",
-      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
       'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, QUERY',
@@ -1277,12 +1277,13 @@ describe("facets beside a list or a map (the Mailgun and Notion trials) or of an
       "test/fixtures/warnings/facet-on-container/api.yaml:13:38 - warning facet-on-container: pattern holds a text or a number to a limit, and this type is a map: left out, as no check would hold it; to hold each of its values to it, write them with it (values: { type: ..., pattern: ... })",
       "test/fixtures/warnings/facet-on-container/api.yaml:16:39 - warning facet-of-another-kind: maxItems holds an array's count to a limit, and this type is a map: no check holds it, so it is left out",
       "test/fixtures/warnings/facet-on-container/api.yaml:17:32 - warning facet-of-another-kind: minItems holds an array's count to a limit, and this type is a reference to Amount: no check holds it, so it is left out; write it where Amount is declared",
-      "test/fixtures/warnings/facet-on-container/api.yaml:22:30 - warning facet-of-another-kind: maxLength holds a text to a limit, and this type is number: no check holds it, so it is left out; a number the API sends as text is `type: string` with it",
-      "test/fixtures/warnings/facet-on-container/api.yaml:22:45 - warning facet-of-another-kind: pattern holds a text to a limit, and this type is number: no check holds it, so it is left out; a number the API sends as text is `type: string` with it",
-      "test/fixtures/warnings/facet-on-container/api.yaml:23:31 - warning facet-of-another-kind: minimum holds a number to a limit, and this type is boolean: no check holds it, so it is left out",
-      "test/fixtures/warnings/facet-on-container/api.yaml:24:29 - warning facet-of-another-kind: maxItems holds an array's count to a limit, and this type is string: no check holds it, so it is left out",
-      "test/fixtures/warnings/facet-on-container/api.yaml:24:42 - warning facet-of-another-kind: uniqueItems holds an array's items to a limit, and this type is string: no check holds it, so it is left out",
-      "test/fixtures/warnings/facet-on-container/api.yaml:28:5 - warning union-open-untagged: open lets a tagged union take tags it does not list; this union is a list of members without a tag, so a value must match one of them: open is left out (write the union as a mapping of tag values with a discriminator to take members it does not list)",
+      "test/fixtures/warnings/facet-on-container/api.yaml:18:35 - warning facet-of-another-kind: maxProperties holds an object's count of entries to a limit, and this type is an array: no check holds it, so it is left out",
+      "test/fixtures/warnings/facet-on-container/api.yaml:23:30 - warning facet-of-another-kind: maxLength holds a text to a limit, and this type is number: no check holds it, so it is left out; a number the API sends as text is `type: string` with it",
+      "test/fixtures/warnings/facet-on-container/api.yaml:23:45 - warning facet-of-another-kind: pattern holds a text to a limit, and this type is number: no check holds it, so it is left out; a number the API sends as text is `type: string` with it",
+      "test/fixtures/warnings/facet-on-container/api.yaml:24:31 - warning facet-of-another-kind: minimum holds a number to a limit, and this type is boolean: no check holds it, so it is left out",
+      "test/fixtures/warnings/facet-on-container/api.yaml:25:29 - warning facet-of-another-kind: maxItems holds an array's count to a limit, and this type is string: no check holds it, so it is left out",
+      "test/fixtures/warnings/facet-on-container/api.yaml:25:42 - warning facet-of-another-kind: uniqueItems holds an array's items to a limit, and this type is string: no check holds it, so it is left out",
+      "test/fixtures/warnings/facet-on-container/api.yaml:29:5 - warning union-open-untagged: open lets a tagged union take tags it does not list; this union is a list of members without a tag, so a value must match one of them: open is left out (write the union as a mapping of tag values with a discriminator to take members it does not list)",
     ]);
     const document = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8"));
     const fields = document.components.schemas.Message.properties;

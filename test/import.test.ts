@@ -114,6 +114,7 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
       age: { type: "integer", exclusiveMaximum: 40 },
     });
     expect(types.Owner.fields.pets).toBe("Pet[]");
+    expect(types.Owner.minProperties).toBe(1);
     // an array's count and the uniqueness of its items are carried
     expect(types.Pets).toEqual({ type: "Pet[]", maxItems: 100, uniqueItems: true });
     const shared = read("types/shared.yaml").types;

@@ -78,6 +78,18 @@ describe("validation runtime", () => {
     expect(validate(array(number(), { maxItems: 0 }), [], "none")).toEqual([]);
   });
 
+  it("checks a map's and an object's count of entries (minProperties, maxProperties)", () => {
+    const tags = map(string(), { maxProperties: 2 });
+    expect(validate(tags, { a: "1", b: "2", c: "3" }, "tags")).toEqual([
+      { path: "tags", message: "must have at most 2 entries, not 3" },
+    ]);
+    const patch = object({ name: string(), color: string() }, [], { minProperties: 1 });
+    expect(validate(patch, {}, "body")).toEqual([
+      { path: "body", message: "must have at least 1 entry, not 0" },
+    ]);
+    expect(validate(patch, { color: "teal" }, "body")).toEqual([]);
+  });
+
   it("checks that unique items differ, by value (an object's fields in any order)", () => {
     const ids = array(number(), { uniqueItems: true });
     expect(validate(ids, [1, 2, 1, 1], "ids")).toEqual([

@@ -92,6 +92,26 @@ const cases: [string, Shape][] = [
   // a minItems of 2, too many for a maxItems of 0
   ["an array of at least two", { t: "array", items: { t: "integer" }, minItems: 2, maxItems: 4 }],
   ["an array of none", { t: "array", items: { t: "string" }, maxItems: 0 }],
+  // a PATCH body of at least one field, a map of at least two entries and at most three
+  [
+    "an object of at least one entry",
+    { t: "object", fields: [{ name: "a", shape: { t: "string" } }], minProperties: 1 },
+  ],
+  [
+    "a map of two or three entries",
+    { t: "map", values: { t: "integer" }, minProperties: 2, maxProperties: 3 },
+  ],
+  [
+    "an object of at most one entry",
+    {
+      t: "object",
+      fields: [
+        { name: "a", shape: { t: "string" } },
+        { name: "b", shape: { t: "string" } },
+      ],
+      maxProperties: 1,
+    },
+  ],
   // Jira's and SendGrid's sets: unique items, as many as asked
   [
     "unique items",

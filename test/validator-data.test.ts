@@ -100,6 +100,16 @@ const table: [string, unknown, Validator][] = [
   ],
   ["map", ["map", "validateLabel"], map(validateLabel)],
   [
+    "map with its count of entries",
+    ["map", "anything", { minProperties: 1, maxProperties: 2 }],
+    map(anything, { minProperties: 1, maxProperties: 2 }),
+  ],
+  [
+    "object with its count of entries",
+    ["object", { name: "string" }, [], { minProperties: 1 }],
+    object({ name: string() }, [], { minProperties: 1 }),
+  ],
+  [
     "object with required names",
     ["object", { id: "string", n: "number", __proto__: "string" }, ["id"]],
     object(

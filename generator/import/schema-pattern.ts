@@ -85,11 +85,11 @@ export function copyStringFacets(
  * the schema's lengths matches is.
  */
 export function rangeConflict(
-  key: "minimum" | "minLength" | "minItems",
+  key: "minimum" | "minLength" | "minItems" | "minProperties",
   low: number,
   high: number,
 ): string {
-  const other = key === "minimum" ? "maximum" : key === "minLength" ? "maxLength" : "maxItems";
+  const other = `max${key.slice(3)}`;
   return `${key} ${low} is more than ${other} ${high}, so no value fits: both are left out, so that no valid value is refused`;
 }
 

@@ -72,13 +72,6 @@ const handled = new Set([
   "maxLength",
   "minimum",
   "maximum",
-  // a number's and an array's: copyNumeric and arrayType carry them
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
   "enum",
   "const",
   "nullable",
@@ -98,6 +91,22 @@ const handled = new Set([
   "xml",
   "contentMediaType",
   "contentEncoding",
+]);
+
+/**
+ * Facets the copier of a type's own kind reads (copyNumeric, arrayType, objectType), noting
+ * any it leaves out: beside a schema of another kind (an `allOf`, a union) they are noted
+ * where they are, as keys the importer does not read.
+ */
+const typedFacets = new Set([
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
 ]);
 
 /** The spec type name of a component schema, given when first met (PascalCase, unique). */
@@ -454,7 +463,7 @@ function arrayType(
   at: Pointer,
   facets: JsonObject,
 ): TypeOut {
-  copyCountFacets(ctx, schema, at, facets);
+  copyCountFacets(ctx, schema, at, facets, ["minItems", "maxItems"]);
   if (schema.uniqueItems === true) facets.uniqueItems = true;
   else if (schema.uniqueItems !== undefined && schema.uniqueItems !== false)
     note(
@@ -471,21 +480,25 @@ function arrayType(
 }
 
 /**
- * An array's `minItems` and `maxItems` into `facets`; a count that is not a whole number of
- * items, or a lower one past the upper one (no list would fit), is a note and left out.
+ * A count's pair (an array's `minItems` and `maxItems`, a map's or an object's
+ * `minProperties` and `maxProperties`) into `facets`; a count that is not a whole number, or
+ * a lower one past the upper one (no value would fit), is a note and left out.
  */
 function copyCountFacets(
   ctx: ImportContext,
   schema: JsonObject,
   at: Pointer,
   facets: JsonObject,
+  [lowKey, highKey]:
+    | readonly ["minItems", "maxItems"]
+    | readonly ["minProperties", "maxProperties"],
 ): void {
-  const { minItems, maxItems } = schema;
-  if (isCount(minItems) && isCount(maxItems) && minItems > maxItems) {
-    note(ctx, facets, under(at, "minItems"), rangeConflict("minItems", minItems, maxItems));
+  const [low, high] = [schema[lowKey], schema[highKey]];
+  if (isCount(low) && isCount(high) && low > high) {
+    note(ctx, facets, under(at, lowKey), rangeConflict(lowKey, low, high));
     return;
   }
-  for (const key of ["minItems", "maxItems"] as const) {
+  for (const key of [lowKey, highKey]) {
     const value = schema[key];
     if (value === undefined) continue;
     if (isCount(value)) facets[key] = value;
@@ -501,6 +514,7 @@ function objectType(
   at: Pointer,
   facets: JsonObject,
 ): TypeOut {
+  copyCountFacets(ctx, schema, at, facets, ["minProperties", "maxProperties"]);
   const extra = schema.additionalProperties;
   const properties = isObject(schema.properties) ? schema.properties : {};
   const hasFields = Object.keys(properties).length > 0;
@@ -998,9 +1012,18 @@ export function notesIn(source: JsonObject): string[] {
 }
 
 /** Every key of the schema this importer does not read, as one note (extensions aside). */
+/** Whether a note of `facets` is at the schema's `key` (its pointer ends with it). */
+function notedAt(facets: JsonObject, key: string): boolean {
+  const notes = [facets.undocumented].flat();
+  return notes.some((text) => typeof text === "string" && text.endsWith(`/${key})`));
+}
+
 function noteUnread(ctx: ImportContext, schema: JsonObject, at: Pointer, facets: JsonObject): void {
   for (const key of Object.keys(schema)) {
     if (handled.has(key) || key.startsWith("x-")) continue;
+    // `uniqueItems: false`, 3.0's `exclusiveMinimum: false`: what a schema is anyway
+    if (typedFacets.has(key) && schema[key] === false) continue;
+    if (typedFacets.has(key) && (facets[key] !== undefined || notedAt(facets, key))) continue;
     note(ctx, facets, under(at, key), `${key}: ${JSON.stringify(schema[key]).slice(0, 120)}`);
   }
 }

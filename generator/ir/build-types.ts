@@ -37,6 +37,8 @@ interface PendingExtends {
 
 /** The facets of an array's count and items, which only an array takes. */
 const arrayFacets = ["minItems", "maxItems", "uniqueItems"] as const;
+/** The facets of a map's or an object's count of entries, which only those take. */
+const entryFacets = ["minProperties", "maxProperties"] as const;
 
 /** A reference to a named type, checked once every type is known. */
 interface PendingRef {
@@ -281,6 +283,7 @@ export class TypeBuilder {
     this.checkRange(file, path, constraints, "minimum", "maximum");
     this.checkRange(file, path, constraints, "minLength", "maxLength");
     this.checkRange(file, path, constraints, "minItems", "maxItems");
+    this.checkRange(file, path, constraints, "minProperties", "maxProperties");
     this.checkExclusiveRange(file, path, constraints);
     if (typeof constraints.pattern === "string")
       this.checkPattern(file, path, constraints.pattern, constraints);
@@ -312,9 +315,8 @@ export class TypeBuilder {
     data: Data,
   ): readonly string[] {
     if (shape.kind !== "array" && shape.kind !== "map" && shape.kind !== "object") return [];
-    const given = constraintKeys.filter(
-      (key) => data[key] !== undefined && !(arrayFacets as readonly string[]).includes(key),
-    );
+    const own: readonly string[] = [...arrayFacets, ...entryFacets];
+    const given = constraintKeys.filter((key) => data[key] !== undefined && !own.includes(key));
     const inner = shape.kind === "array" ? "items" : shape.kind === "map" ? "values" : undefined;
     for (const key of given)
       this.ctx.bag.report(
@@ -343,7 +345,7 @@ export class TypeBuilder {
     shape: TypeShape,
     data: Data,
   ): readonly string[] {
-    const counts = shape.kind === "array" ? [] : this.countsOfAnotherKind(file, path, shape, data);
+    const counts = this.countsOfAnotherKind(file, path, shape, data);
     if (shape.kind !== "primitive") return counts;
     const name = shape.name;
     const textFacets = ["pattern", "prefix", "minLength", "maxLength"] as const;
@@ -377,9 +379,10 @@ export class TypeBuilder {
   }
 
   /**
-   * A warning at each count of an array (`minItems`, `maxItems`) beside a type that is not an
-   * array: no check holds it there. A named array type takes it where it is declared (a
-   * reference's own facets are not checked). Returns their keys.
+   * A warning at each facet of an array (`minItems`, `maxItems`, `uniqueItems`) beside a type
+   * that is not an array, and of a map's or an object's entries (`minProperties`,
+   * `maxProperties`) beside one that is neither: no check holds it there. A named type takes
+   * it where it is declared (a reference's own facets are not checked). Returns their keys.
    */
   private countsOfAnotherKind(
     file: SpecFile,
@@ -387,13 +390,24 @@ export class TypeBuilder {
     shape: TypeShape,
     data: Data,
   ): readonly string[] {
-    const given = arrayFacets.filter((key) => data[key] !== undefined && data[key] !== false);
+    const misplaced: readonly (keyof Data & string)[] =
+      shape.kind === "array"
+        ? entryFacets
+        : shape.kind === "map" || shape.kind === "object"
+          ? arrayFacets
+          : [...arrayFacets, ...entryFacets];
+    const given = misplaced.filter((key) => data[key] !== undefined && data[key] !== false);
     for (const key of given)
       this.ctx.bag.report(
         "facet-of-another-kind",
         {
           key,
-          facetKind: key === "uniqueItems" ? "an array's items" : "an array's count",
+          facetKind:
+            key === "uniqueItems"
+              ? "an array's items"
+              : key === "minProperties" || key === "maxProperties"
+                ? "an object's count of entries"
+                : "an array's count",
           type:
             shape.kind === "ref"
               ? `a reference to ${shape.name}`
@@ -454,8 +468,8 @@ export class TypeBuilder {
     file: SpecFile,
     node: DataPath,
     constraints: Constraints,
-    lowKey: "minimum" | "minLength" | "minItems",
-    highKey: "maximum" | "maxLength" | "maxItems",
+    lowKey: "minimum" | "minLength" | "minItems" | "minProperties",
+    highKey: "maximum" | "maxLength" | "maxItems" | "maxProperties",
   ): void {
     const low = constraints[lowKey];
     const high = constraints[highKey];

@@ -66,6 +66,10 @@ export interface Constraints {
   maxItems?: number;
   /** An array's items differ from one another (`uniqueItems`; only ever true). */
   uniqueItems?: true;
+  /** A map's or an object's fewest entries (`minProperties`: 1 on a PATCH body, say). */
+  minProperties?: number;
+  /** A map's or an object's most entries (`maxProperties`: AWS's 50 tags). */
+  maxProperties?: number;
   unit?: string;
 }
 
@@ -84,6 +88,8 @@ export const constraintKeys = [
   "minItems",
   "maxItems",
   "uniqueItems",
+  "minProperties",
+  "maxProperties",
   "unit",
 ] as const satisfies readonly (keyof Constraints)[];
 

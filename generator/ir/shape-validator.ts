@@ -105,11 +105,12 @@ function bodyValidator(
         ...(s.uniqueItems ? { uniqueItems: true } : {}),
       });
     case "map":
-      return v.map(build(s.values));
+      return v.map(build(s.values), entryRules(s));
     case "object":
       return v.object(
         Object.fromEntries(s.fields.map((f) => [f.name, build(f.shape)])),
         s.fields.filter((f) => f.required).map((f) => f.name),
+        entryRules(s),
       );
     case "literal":
       return v.literal(s.value);
@@ -139,4 +140,12 @@ function bodyValidator(
       throw new Error(`unknown shape ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/** A map's or an object's count of entries, as the validators take it. */
+function entryRules(s: { minProperties?: number; maxProperties?: number }): v.EntryRules {
+  return {
+    ...(s.minProperties !== undefined ? { minProperties: s.minProperties } : {}),
+    ...(s.maxProperties !== undefined ? { maxProperties: s.maxProperties } : {}),
+  };
 }

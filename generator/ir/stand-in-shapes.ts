@@ -103,16 +103,23 @@ function bodyOf(node: TypeNode, types: TypeLookup, examples: boolean): ShapeBody
         uniqueItems: c.uniqueItems,
       });
     case "map":
-      return { t: "map", values: shapeOf(node.values, types, examples) };
+      return defined({
+        t: "map",
+        values: shapeOf(node.values, types, examples),
+        minProperties: c.minProperties,
+        maxProperties: c.maxProperties,
+      });
     case "object":
-      return {
+      return defined({
         t: "object",
         fields: node.fields.map((f) => ({
           name: f.name,
           shape: shapeOf(f.type, types, examples),
           ...(f.required ? { required: true } : {}),
         })),
-      };
+        minProperties: c.minProperties,
+        maxProperties: c.maxProperties,
+      });
     case "literal":
       return { t: "literal", value: node.value };
     case "enum":

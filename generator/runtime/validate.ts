@@ -39,6 +39,12 @@ export interface NumberRules {
   multipleOf?: number;
 }
 
+/** A map's or an object's count of entries: `minProperties` and `maxProperties` of the spec. */
+export interface EntryRules {
+  minProperties?: number;
+  maxProperties?: number;
+}
+
 /** An array's count (`minItems`, `maxItems`) and whether its items differ (`uniqueItems`). */
 export interface ArrayRules {
   minItems?: number;
@@ -415,6 +421,28 @@ export function itemKey(item: unknown): string | undefined {
   }
 }
 
+/** The count of a map's or an object's own keys against its rules. */
+function entries(
+  value: Record<string, unknown>,
+  rules: EntryRules,
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  const count = Object.keys(value).length;
+  if (rules.minProperties !== undefined && count < rules.minProperties)
+    fail(
+      issues,
+      path,
+      `must have at least ${rules.minProperties} ${rules.minProperties === 1 ? "entry" : "entries"}, not ${count}`,
+    );
+  if (rules.maxProperties !== undefined && count > rules.maxProperties)
+    fail(
+      issues,
+      path,
+      `must have at most ${rules.maxProperties} ${rules.maxProperties === 1 ? "entry" : "entries"}, not ${count}`,
+    );
+}
+
 /** An object, not an array or null; any prototype (a null-prototype object is one too). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -428,10 +456,11 @@ export function child(path: string, key: string): string {
 }
 
 /** An object whose every own enumerable value passes `values` (symbol keys, which JSON drops, are not looked at). */
-export function map(values: Validator): Validator {
+export function map(values: Validator, rules?: EntryRules): Validator {
   return (value, path, issues) => {
     if (!isPlainObject(value))
       return fail(issues, path, `must be an object, not ${describe(value)}`);
+    if (rules) entries(value, rules, path, issues);
     if (values === anything || !enter(value, path, issues)) return;
     try {
       for (const key of Object.keys(value)) {
@@ -455,18 +484,23 @@ export interface Fields {
  * pass bare validators and the list: a tuple per field costs a type checker of the package
  * four times as much as the validator alone.
  */
-export function object(fields: Fields, required: readonly string[] = []): Validator {
+export function object(
+  fields: Fields,
+  required: readonly string[] = [],
+  rules?: EntryRules,
+): Validator {
   // Each field's path suffix once, not on every check.
-  const entries = Object.entries(fields).map(([name, entry]) => {
+  const fieldChecks = Object.entries(fields).map(([name, entry]) => {
     const [check, marked] = typeof entry === "function" ? [entry, false] : entry;
     return [name, child("", name), check, marked || required.includes(name)] as const;
   });
   return (value, path, issues) => {
     if (!isPlainObject(value))
       return fail(issues, path, `must be an object, not ${describe(value)}`);
-    if (entries.length === 0 || !enter(value, path, issues)) return;
+    if (rules) entries(value, rules, path, issues);
+    if (fieldChecks.length === 0 || !enter(value, path, issues)) return;
     try {
-      for (const [name, suffix, check, required] of entries) {
+      for (const [name, suffix, check, required] of fieldChecks) {
         if (full(issues)) break;
         if (!Object.prototype.hasOwnProperty.call(value, name) || value[name] === undefined) {
           if (required) fail(issues, path + suffix, "is required");

@@ -80,15 +80,23 @@ function build(data: ValidatorData, refs: DataRefs): Validator {
     case "number":
       return named<typeof Validate.number>(refs, kind)(a as Validate.NumberRules);
     case "nullable":
-    case "map":
       return named<(inner: Validator) => Validator>(refs, kind)(build(a as ValidatorData, refs));
+    case "map":
+      return named<typeof Validate.map>(refs, kind)(
+        build(a as ValidatorData, refs),
+        b as Validate.EntryRules | undefined,
+      );
     case "array":
       return named<typeof Validate.array>(refs, kind)(
         build(a as ValidatorData, refs),
         b as Validate.ArrayRules | undefined,
       );
     case "object":
-      return named<typeof Validate.object>(refs, kind)(each(a, refs), (b as string[]) ?? []);
+      return named<typeof Validate.object>(refs, kind)(
+        each(a, refs),
+        (b as string[]) ?? [],
+        c as Validate.EntryRules | undefined,
+      );
     case "literal":
       return named<typeof Validate.literal>(refs, kind)(a as string | number | boolean);
     case "oneOf":

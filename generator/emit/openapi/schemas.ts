@@ -258,6 +258,8 @@ function constraintKeywords(c: Constraints): JsonObject {
     minItems: c.minItems,
     maxItems: c.maxItems,
     uniqueItems: c.uniqueItems,
+    minProperties: c.minProperties,
+    maxProperties: c.maxProperties,
     "x-unit": c.unit,
   });
 }

@@ -19,6 +19,8 @@ const constraintTags: { key: keyof Constraints; tag: string; quote?: boolean }[]
   { key: "minItems", tag: "minItems" },
   { key: "maxItems", tag: "maxItems" },
   { key: "uniqueItems", tag: "uniqueItems" },
+  { key: "minProperties", tag: "minProperties" },
+  { key: "maxProperties", tag: "maxProperties" },
   { key: "unit", tag: "unit" },
 ];
 

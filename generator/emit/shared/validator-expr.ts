@@ -155,10 +155,13 @@ function innerData(node: TypeNode, refs: Refs): Json {
       const items = shapeData(node.items, refs);
       return counts ? applied(refs, "array", items, counts) : applied(refs, "array", items);
     }
-    case "map":
-      return applied(refs, "map", shapeData(node.values, refs));
+    case "map": {
+      const values = shapeData(node.values, refs);
+      const counts = entryRules(c);
+      return counts ? applied(refs, "map", values, counts) : applied(refs, "map", values);
+    }
     case "object":
-      return objectData(node.fields, refs);
+      return objectData(node.fields, refs, entryRules(c));
     case "literal":
       return applied(refs, "literal", node.value);
     case "enum":
@@ -192,9 +195,15 @@ function unionData(node: TypeNode & { kind: "union" }, refs: Refs): Json {
 }
 
 /** `["object", { "a": "string" }, ["a"]]`: the fields, then the required names (left out when none). */
+/** A map's or an object's count of entries, when the node has one. */
+function entryRules(c: TypeNode["constraints"]): JsonObject | undefined {
+  return rules({ minProperties: c.minProperties, maxProperties: c.maxProperties });
+}
+
 function objectData(
   fields: readonly Pick<Field, "name" | "type" | "required">[],
   refs: Refs,
+  counts?: JsonObject,
 ): Json {
   const shape: Record<string, Json> = {};
   for (const f of fields) {
@@ -211,6 +220,7 @@ function objectData(
     else shape[f.name] = value;
   }
   const required = fields.filter((f) => f.required).map((f) => f.name);
+  if (counts) return applied(refs, "object", shape, required, counts);
   return required.length > 0
     ? applied(refs, "object", shape, required)
     : applied(refs, "object", shape);

@@ -83,15 +83,16 @@ export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 
       }
       return items;
     }
-    case "map":
-      return depth >= deepest ? {} : { key: sample(shape.values, types, random, depth + 1) };
-    case "object": {
+    case "map": {
       const out: Record<string, unknown> = {};
-      for (const field of shape.fields)
-        if (field.required || depth < deepest)
-          put(out, field.name, sample(field.shape, types, random, depth + 1));
+      const count = Math.min(itemCount(countsOf(shape), depth), Math.max(0, itemsLeft));
+      itemsLeft -= count;
+      for (let i = 0; i < count; i++)
+        put(out, i === 0 ? "key" : `key${i + 1}`, sample(shape.values, types, random, depth + 1));
       return out;
     }
+    case "object":
+      return sampleObject(shape, types, random, depth);
     case "literal":
       return shape.value;
     case "enum":
@@ -111,6 +112,34 @@ export function sample(shape: Shape, types: ShapeTable, random: Random, depth = 
 }
 
 type NumberShape = Extract<Shape, { t: "integer" | "number" }>;
+type ObjectShape = Extract<Shape, { t: "object" }>;
+
+/** A map's count of entries read as an array's count of items. */
+function countsOf(shape: { minProperties?: number; maxProperties?: number }) {
+  return { minItems: shape.minProperties, maxItems: shape.maxProperties };
+}
+
+/**
+ * An object's required fields, and its optional ones above `deepest`; then optional ones
+ * added while it has fewer entries than its `minProperties`, or left out (from the last)
+ * while it has more than its `maxProperties` (a PATCH body of at least one field).
+ */
+function sampleObject(shape: ObjectShape, types: ShapeTable, random: Random, depth: number) {
+  const out: Record<string, unknown> = {};
+  const optional = shape.fields.filter((field) => !field.required);
+  const least = Math.min(shape.minProperties ?? 0, shape.fields.length);
+  let room = (shape.maxProperties ?? Infinity) - shape.fields.length + optional.length;
+  for (const field of shape.fields) {
+    const wanted = field.required || (depth < deepest && room-- > 0);
+    if (wanted) put(out, field.name, sample(field.shape, types, random, depth + 1));
+  }
+  for (const field of optional) {
+    if (Object.keys(out).length >= least) break;
+    if (!Object.hasOwn(out, field.name))
+      put(out, field.name, sample(field.shape, types, random, depth + 1));
+  }
+  return out;
+}
 
 /**
  * A number within the shape's bounds (a bound of its own left out where it is exclusive): an
@@ -155,7 +184,10 @@ function integerStep(multipleOf: number): number {
  * where a type that always holds itself, which has no finite value, ends), and no more than
  * its `maxItems`.
  */
-function itemCount(shape: { minItems?: number; maxItems?: number }, depth: number): number {
+function itemCount(
+  shape: { minItems?: number | undefined; maxItems?: number | undefined },
+  depth: number,
+): number {
   const least = depth >= countsEnd ? 0 : Math.min(shape.minItems ?? 0, itemsLimit);
   return Math.min(Math.max(depth >= deepest ? 0 : 1, least), shape.maxItems ?? Infinity);
 }

@@ -42,8 +42,8 @@ export type ShapeBody =
   | { t: "any" }
   | { t: "ref"; name: string }
   | { t: "array"; items: Shape; minItems?: number; maxItems?: number; uniqueItems?: boolean }
-  | { t: "map"; values: Shape }
-  | { t: "object"; fields: ShapeField[] }
+  | { t: "map"; values: Shape; minProperties?: number; maxProperties?: number }
+  | { t: "object"; fields: ShapeField[]; minProperties?: number; maxProperties?: number }
   | { t: "literal"; value: ShapeLiteral }
   /** `open`: further values than the listed ones are accepted. */
   | { t: "enum"; values: ShapeLiteral[]; open?: boolean }

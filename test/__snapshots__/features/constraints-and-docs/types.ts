@@ -91,6 +91,11 @@ export interface Payment {
   /** @example {"gift":true,"wrap":"paper"} */
   options?: Record<string, unknown>;
   /**
+   * At most 20 keys.
+   * @maxProperties 20
+   */
+  metadata?: Record<string, string>;
+  /**
    * One to three labels.
    * @minItems 1
    * @maxItems 3

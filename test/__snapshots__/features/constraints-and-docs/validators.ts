@@ -6,6 +6,7 @@ import {
   array,
   dateFormat,
   dateTimeFormat,
+  map,
   monthDayYearFormat,
   number,
   object,
@@ -22,11 +23,12 @@ import type { Code, Opaque, Payment } from "./types.js";
 /** Checks a value against Payment; appends one issue per problem. */
 export function validatePayment(value: unknown, path: string, issues: ValidationIssue[]): void {
   (validatePaymentShape ??= fromData(
-    '[["anything","array","dateFormat","dateTimeFormat","monthDayYearFormat","number","object","string","uriFormat","uuidFormat","yearMonthFormat"],["object",{"id":["string",{"format":"uuidFormat"}],"link":["string",{"format":"uriFormat"}],"email":"string","created_at":["string",{"format":"dateTimeFormat"}],"created":"integer","currency":["string",{"pattern":"^[A-Z]{3}$"}],"birthday":["string",{"format":"monthDayYearFormat"}],"settled_on":["string",{"format":"dateFormat"}],"expiry":["string",{"format":"yearMonthFormat"}],"payload":"string","tag_list":"string","body_html":"string","phone":"string","webhook_id":["string",{"prefix":"wh_","minLength":5,"maxLength":64}],"amount":["number",{"integer":true,"minimum":0,"maximum":1000000}],"rate":["number",{"minimum":-1.5,"maximum":2.25}],"share":["number",{"exclusiveMinimum":0,"exclusiveMaximum":1}],"pack_size":["number",{"integer":true,"minimum":5,"multipleOf":5}],"legacy_amount":"number","note":"string","risk":"anything","comment":["string",{"pattern":"^/\\\\*.*\\\\*/$"}],"options":["object",{}],"labels":["array","string",{"minItems":1,"maxItems":3,"uniqueItems":true}],"lines":["array","string",{"maxItems":50}]},["id"]]]',
+    '[["anything","array","dateFormat","dateTimeFormat","map","monthDayYearFormat","number","object","string","uriFormat","uuidFormat","yearMonthFormat"],["object",{"id":["string",{"format":"uuidFormat"}],"link":["string",{"format":"uriFormat"}],"email":"string","created_at":["string",{"format":"dateTimeFormat"}],"created":"integer","currency":["string",{"pattern":"^[A-Z]{3}$"}],"birthday":["string",{"format":"monthDayYearFormat"}],"settled_on":["string",{"format":"dateFormat"}],"expiry":["string",{"format":"yearMonthFormat"}],"payload":"string","tag_list":"string","body_html":"string","phone":"string","webhook_id":["string",{"prefix":"wh_","minLength":5,"maxLength":64}],"amount":["number",{"integer":true,"minimum":0,"maximum":1000000}],"rate":["number",{"minimum":-1.5,"maximum":2.25}],"share":["number",{"exclusiveMinimum":0,"exclusiveMaximum":1}],"pack_size":["number",{"integer":true,"minimum":5,"multipleOf":5}],"legacy_amount":"number","note":"string","risk":"anything","comment":["string",{"pattern":"^/\\\\*.*\\\\*/$"}],"options":["object",{}],"metadata":["map","string",{"maxProperties":20}],"labels":["array","string",{"minItems":1,"maxItems":3,"uniqueItems":true}],"lines":["array","string",{"maxItems":50}]},["id"]]]',
     anything,
     array,
     dateFormat,
     dateTimeFormat,
+    map,
     monthDayYearFormat,
     number,
     object,
