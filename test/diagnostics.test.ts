@@ -1283,6 +1283,7 @@ describe("facets beside a list or a map (the Mailgun and Notion trials) or of an
       "test/fixtures/warnings/facet-on-container/api.yaml:24:31 - warning facet-of-another-kind: minimum holds a number to a limit, and this type is boolean: no check holds it, so it is left out",
       "test/fixtures/warnings/facet-on-container/api.yaml:25:29 - warning facet-of-another-kind: maxItems holds an array's count to a limit, and this type is string: no check holds it, so it is left out",
       "test/fixtures/warnings/facet-on-container/api.yaml:25:42 - warning facet-of-another-kind: uniqueItems holds an array's items to a limit, and this type is string: no check holds it, so it is left out",
+      "test/fixtures/warnings/facet-on-container/api.yaml:25:61 - warning facet-of-another-kind: multipleOf holds a number to a limit, and this type is string: no check holds it, so it is left out",
       "test/fixtures/warnings/facet-on-container/api.yaml:29:5 - warning union-open-untagged: open lets a tagged union take tags it does not list; this union is a list of members without a tag, so a value must match one of them: open is left out (write the union as a mapping of tag values with a discriminator to take members it does not list)",
     ]);
     const document = JSON.parse(readFileSync(join(out, "openapi.json"), "utf8"));

@@ -306,7 +306,8 @@ export class TypeBuilder {
    * wrote their tag and block limits): no check holds them there, and the OpenAPI document
    * would carry them where they mean nothing. A warning at each, naming where an item's facet
    * goes (a warning, not an error: a spec that generated before still does, and the limit was
-   * never held). An array's own count (`minItems`, `maxItems`) is its facet, kept.
+   * never held). An array's own facets (`minItems`, `maxItems`, `uniqueItems`) and a map's or
+   * an object's count of entries are theirs (countsOfAnotherKind tells them apart).
    */
   private containerFacetsLeftOut(
     file: SpecFile,
@@ -359,9 +360,9 @@ export class TypeBuilder {
     const misplaced =
       name === "integer" || name === "number"
         ? textFacets
-        : name === "boolean"
-          ? [...textFacets, ...numberFacets]
-          : [];
+        : name === "string" || name === "binary"
+          ? numberFacets
+          : [...textFacets, ...numberFacets];
     const given = misplaced.filter((k) => data[k] !== undefined);
     for (const key of given)
       this.ctx.bag.report(
@@ -371,7 +372,9 @@ export class TypeBuilder {
           facetKind: (numberFacets as readonly string[]).includes(key) ? "a number" : "a text",
           type: name,
           hint:
-            name === "boolean" ? "" : "; a number the API sends as text is `type: string` with it",
+            name === "integer" || name === "number"
+              ? "; a number the API sends as text is `type: string` with it"
+              : "",
         },
         file.locate([...path, key], "key"),
       );
