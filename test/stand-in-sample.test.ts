@@ -88,6 +88,11 @@ const cases: [string, Shape][] = [
   ["a number in cents", { t: "number", minimum: 0.001, maximum: 3, multipleOf: 0.01 }],
   ["an integer multiple of 2.5", { t: "integer", multipleOf: 2.5 }],
   ["a number below an exclusive bound alone", { t: "number", exclusiveMaximum: -2 }],
+  // int64 bounds as a double: 2^63 - 1 is 9223372036854775807, read as 9223372036854775808
+  [
+    "an integer up to 2^63 - 1",
+    { t: "integer", minimum: 9223372036854775000, maximum: 9223372036854775807 },
+  ],
   // an array's count (OpenAI's and AWS's minItems and maxItems): one item is not enough for
   // a minItems of 2, too many for a maxItems of 0
   ["an array of at least two", { t: "array", items: { t: "integer" }, minItems: 2, maxItems: 4 }],

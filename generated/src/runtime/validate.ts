@@ -362,7 +362,7 @@ export function array(item: Validator, rules?: ArrayRules): Validator {
     if (!Array.isArray(value))
       return fail(issues, path, `must be an array, not ${describe(value)}`);
     if (rules) {
-      counted(value.length, rules, path, issues);
+      counted(value.length, rules.minItems, rules.maxItems, ["item", "items"], path, issues);
       if (rules.uniqueItems) distinct(value, path, issues);
     }
     if (item === anything || !enter(value, path, issues)) return;
@@ -375,20 +375,22 @@ export function array(item: Validator, rules?: ArrayRules): Validator {
   };
 }
 
-/** The count of an array's items against its rules. */
-function counted(count: number, rules: ArrayRules, path: string, issues: ValidationIssue[]): void {
-  if (rules.minItems !== undefined && count < rules.minItems)
-    fail(
-      issues,
-      path,
-      `must have at least ${rules.minItems} ${rules.minItems === 1 ? "item" : "items"}, not ${count}`,
-    );
-  if (rules.maxItems !== undefined && count > rules.maxItems)
-    fail(
-      issues,
-      path,
-      `must have at most ${rules.maxItems} ${rules.maxItems === 1 ? "item" : "items"}, not ${count}`,
-    );
+/**
+ * A count against its least and most (an array's items, a map's entries), in words of what
+ * is counted: `["item", "items"]`.
+ */
+function counted(
+  count: number,
+  least: number | undefined,
+  most: number | undefined,
+  [one, many]: readonly [string, string],
+  path: string,
+  issues: ValidationIssue[],
+): void {
+  if (least !== undefined && count < least)
+    fail(issues, path, `must have at least ${least} ${least === 1 ? one : many}, not ${count}`);
+  if (most !== undefined && count > most)
+    fail(issues, path, `must have at most ${most} ${most === 1 ? one : many}, not ${count}`);
 }
 
 /**
@@ -432,18 +434,7 @@ function entries(
   issues: ValidationIssue[],
 ): void {
   const count = Object.keys(value).length;
-  if (rules.minProperties !== undefined && count < rules.minProperties)
-    fail(
-      issues,
-      path,
-      `must have at least ${rules.minProperties} ${rules.minProperties === 1 ? "entry" : "entries"}, not ${count}`,
-    );
-  if (rules.maxProperties !== undefined && count > rules.maxProperties)
-    fail(
-      issues,
-      path,
-      `must have at most ${rules.maxProperties} ${rules.maxProperties === 1 ? "entry" : "entries"}, not ${count}`,
-    );
+  counted(count, rules.minProperties, rules.maxProperties, ["entry", "entries"], path, issues);
 }
 
 /** An object, not an array or null; any prototype (a null-prototype object is one too). */

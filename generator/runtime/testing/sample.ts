@@ -162,8 +162,9 @@ function sampleNumber(shape: NumberShape, random: Random): number {
     if (!above(first * step)) first++;
     if (!below(last * step)) last--;
     const k = first > last ? first : random.int(first, last);
-    // 3 * 0.1 is 0.30000000000000004: the multiple as a decimal reads it
-    return Number((k * step).toPrecision(15));
+    // 3 * 0.1 is 0.30000000000000004: a decimal step's multiple as the decimal reads it (a
+    // whole one as it is: rounded to 15 digits, 2^63 - 1 would pass its own maximum)
+    return Number.isInteger(step) ? k * step : Number((k * step).toPrecision(15));
   }
   const value = Math.round((min + random.next() * (max - min)) * 100) / 100;
   return above(value) && below(value) ? value : (min + max) / 2;
