@@ -5,6 +5,7 @@
  */
 import { globalTypeNames, runtimeExportNames } from "../ir/reserved-names.ts";
 import { pascalCase } from "../ir/casing.ts";
+import { constraintKeys } from "../ir/model.ts";
 import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { controlCharacter } from "../load/spec-text.ts";
 import { openUnionText } from "../emit/openapi/schemas.ts";
@@ -95,19 +96,13 @@ const handled = new Set([
 
 /**
  * Facets the copier of a type's own kind reads (copyNumeric, arrayType, objectType), noting
- * any it leaves out: beside a schema of another kind (an `allOf`, a union) they are noted
- * where they are, as keys the importer does not read.
+ * any it leaves out: every facet of the model the importer does not read as it is
+ * (`handled`), but `prefix` and `unit`, which no OpenAPI keyword is. Beside a schema of
+ * another kind (an `allOf`, a union) they are noted where they are, as keys not read.
  */
-const typedFacets = new Set([
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "minProperties",
-  "maxProperties",
-]);
+const typedFacets = new Set<string>(
+  constraintKeys.filter((key) => !handled.has(key) && key !== "prefix" && key !== "unit"),
+);
 
 /** The spec type name of a component schema, given when first met (PascalCase, unique). */
 export function nameFor(ctx: ImportContext, at: Pointer): string {
