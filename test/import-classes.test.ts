@@ -283,6 +283,7 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
       latitude: { type: "number", required: true, undocumented: expect.any(String) },
       longitude: { type: "number", minimum: -180, maximum: 180, required: true },
       code: { type: "string", pattern: "^[A-Z]+$", undocumented: expect.any(String) },
+      share: { type: "number", undocumented: expect.any(String) },
     });
     const at = "#/components/schemas/SharedLocation/properties";
     expect(gapsAt("bounds-conflict", `${at}/latitude/minimum`)).toEqual([
@@ -292,6 +293,9 @@ describe("schema classes of real documents: import, generate, strict tsc", () =>
     ]);
     expect(gapsAt("bounds-conflict", `${at}/code/minLength`)).toEqual([
       expect.stringContaining("minLength 8 is more than maxLength 4, so no value fits"),
+    ]);
+    expect(gapsAt("bounds-conflict", `${at}/share/exclusiveMinimum`)).toEqual([
+      expect.stringContaining("exclusiveMinimum 5 is not less than maximum 3, so no value fits"),
     ]);
   });
 

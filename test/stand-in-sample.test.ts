@@ -123,14 +123,14 @@ const cases: [string, Shape][] = [
     { t: "array", items: { t: "integer", minimum: 1, maximum: 9 }, minItems: 5, uniqueItems: true },
   ],
   [
-    "arrays of at least one, nested",
+    "arrays of at least two, nested",
     {
       t: "array",
-      minItems: 1,
+      minItems: 2,
       items: {
         t: "array",
-        minItems: 1,
-        items: { t: "array", minItems: 1, items: { t: "boolean" } },
+        minItems: 2,
+        items: { t: "array", minItems: 2, items: { t: "boolean" } },
       },
     },
   ],

@@ -6,6 +6,7 @@
  * regular expression literal whose flags change what it matches, or one that no string of
  * the schema's lengths matches.
  */
+import { boundConflicts, type BoundConflict } from "../ir/bounds.ts";
 import { patternLengthConflict, patternSyntaxError } from "../ir/check-pattern.ts";
 import { note, under, type ImportContext } from "./context.ts";
 import type { JsonObject, Pointer } from "./document.ts";
@@ -61,12 +62,10 @@ export function copyStringFacets(
     minLength: count(schema.minLength) ? (schema.minLength as number) : undefined,
     maxLength: count(schema.maxLength) ? (schema.maxLength as number) : undefined,
   };
-  if (lengths.minLength !== undefined && lengths.maxLength !== undefined) {
-    const { minLength, maxLength } = lengths;
-    if (minLength > maxLength) {
-      note(ctx, facets, under(at, "minLength"), rangeConflict("minLength", minLength, maxLength));
-      lengths.minLength = lengths.maxLength = undefined;
-    }
+  const [conflict] = boundConflicts(lengths);
+  if (conflict) {
+    note(ctx, facets, under(at, conflict.lowKey), rangeConflict(conflict));
+    lengths.minLength = lengths.maxLength = undefined;
   }
   if (schema.pattern !== undefined)
     copyPattern(ctx, schema.pattern, under(at, "pattern"), facets, lengths);
@@ -80,17 +79,12 @@ export function copyStringFacets(
 }
 
 /**
- * The note of a lower bound past its upper bound (`minimum` beside `maximum`, `minLength`
- * beside `maxLength`, `minItems` beside `maxItems`): no value fits both, so both are left out, as a pattern no string of
- * the schema's lengths matches is.
+ * The note of bounds no value fits between (ir/bounds.ts: `minimum` beside `maximum`,
+ * `minLength` beside `maxLength`, ...): both are left out, as a pattern no string of the
+ * schema's lengths matches is.
  */
-export function rangeConflict(
-  key: "minimum" | "minLength" | "minItems" | "minProperties",
-  low: number,
-  high: number,
-): string {
-  const other = `max${key.slice(3)}`;
-  return `${key} ${low} is more than ${other} ${high}, so no value fits: both are left out, so that no valid value is refused`;
+export function rangeConflict({ lowKey, low, relation, highKey, high }: BoundConflict): string {
+  return `${lowKey} ${low} is ${relation} ${highKey} ${high}, so no value fits: both are left out, so that no valid value is refused`;
 }
 
 /** The pattern's source into `facets`, or a note of why it is left out. */

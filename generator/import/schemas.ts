@@ -5,6 +5,7 @@
  */
 import { globalTypeNames, runtimeExportNames } from "../ir/reserved-names.ts";
 import { pascalCase } from "../ir/casing.ts";
+import { boundConflicts } from "../ir/bounds.ts";
 import { constraintKeys } from "../ir/model.ts";
 import { DiagnosticsError } from "../diagnostics/diagnostic.ts";
 import { controlCharacter } from "../load/spec-text.ts";
@@ -379,21 +380,11 @@ function copyNumeric(
   facets: JsonObject,
 ): void {
   const bounds = numericBounds(ctx, schema, at, facets);
-  const [low, high] = [
-    bounds.minimum ?? bounds.exclusiveMinimum,
-    bounds.maximum ?? bounds.exclusiveMaximum,
-  ];
-  const exclusive = bounds.minimum === undefined ? bounds.exclusiveMinimum !== undefined : false;
-  const conflict =
-    low !== undefined &&
-    high !== undefined &&
-    (low > high || (low === high && (exclusive || bounds.maximum === undefined)));
-  if (conflict) {
-    // GetStream's latitude: `minimum: 1.8446744073709552e+19` (-90 as an unsigned 64-bit
-    // integer) beside `maximum: 90`
-    const lowKey = bounds.minimum !== undefined ? "minimum" : "exclusiveMinimum";
-    note(ctx, facets, under(at, lowKey), rangeConflict("minimum", low, high));
-  } else Object.assign(facets, bounds);
+  // GetStream's latitude: `minimum: 1.8446744073709552e+19` (-90 as an unsigned 64-bit
+  // integer) beside `maximum: 90`
+  const [conflict] = boundConflicts(bounds);
+  if (conflict) note(ctx, facets, under(at, conflict.lowKey), rangeConflict(conflict));
+  else Object.assign(facets, bounds);
   const { multipleOf } = schema;
   if (typeof multipleOf === "number" && multipleOf > 0 && Number.isFinite(multipleOf))
     facets.multipleOf = multipleOf;
@@ -489,8 +480,10 @@ function copyCountFacets(
     | readonly ["minProperties", "maxProperties"],
 ): void {
   const [low, high] = [schema[lowKey], schema[highKey]];
-  if (isCount(low) && isCount(high) && low > high) {
-    note(ctx, facets, under(at, lowKey), rangeConflict(lowKey, low, high));
+  const [conflict] =
+    isCount(low) && isCount(high) ? boundConflicts({ [lowKey]: low, [highKey]: high }) : [];
+  if (conflict) {
+    note(ctx, facets, under(at, lowKey), rangeConflict(conflict));
     return;
   }
   for (const key of [lowKey, highKey]) {

@@ -5,6 +5,7 @@
 import { suggestion } from "../diagnostics/diagnostic.ts";
 import { hasNestedQuantifier, patternLengthConflict, patternSyntaxError } from "./check-pattern.ts";
 import type { DataPath, SpecFile } from "../load/spec-file.ts";
+import { boundConflicts } from "./bounds.ts";
 import { isRecord, subjectOf, type BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
 import {
@@ -280,11 +281,12 @@ export class TypeBuilder {
       );
     const docs = this.ctx.docs(file, path, data);
     const constraints = readConstraints(data);
-    this.checkRange(file, path, constraints, "minimum", "maximum");
-    this.checkRange(file, path, constraints, "minLength", "maxLength");
-    this.checkRange(file, path, constraints, "minItems", "maxItems");
-    this.checkRange(file, path, constraints, "minProperties", "maxProperties");
-    this.checkExclusiveRange(file, path, constraints);
+    for (const { lowKey, low, relation, highKey, high } of boundConflicts(constraints))
+      this.ctx.bag.report(
+        "range-conflict",
+        { low: `${lowKey} ${low}`, relation, high: `${highKey} ${high}` },
+        file.locate([...path, lowKey]),
+      );
     if (typeof constraints.pattern === "string")
       this.checkPattern(file, path, constraints.pattern, constraints);
     const { shape, nullable, expr } = this.shapeOfMapping(file, path, data);
@@ -464,46 +466,6 @@ export class TypeBuilder {
         [...path, key],
         `${key} ${JSON.stringify(value)} is not a value of the type (${shapeWords(shape)})`,
       );
-  }
-
-  /** A lower bound may not pass its upper bound: no value would fit (GetStream's latitude). */
-  private checkRange(
-    file: SpecFile,
-    node: DataPath,
-    constraints: Constraints,
-    lowKey: "minimum" | "minLength" | "minItems" | "minProperties",
-    highKey: "maximum" | "maxLength" | "maxItems" | "maxProperties",
-  ): void {
-    const low = constraints[lowKey];
-    const high = constraints[highKey];
-    if (typeof low === "number" && typeof high === "number" && low > high)
-      this.ctx.bag.report(
-        "range-conflict",
-        { low: `${lowKey} ${low}`, relation: "more than", high: `${highKey} ${high}` },
-        file.locate([...node, lowKey]),
-      );
-  }
-
-  /**
-   * A bound that leaves itself out may not reach the other bound (`exclusiveMinimum: 0`
-   * beside `maximum: 0`): no value fits.
-   */
-  private checkExclusiveRange(file: SpecFile, node: DataPath, constraints: Constraints): void {
-    const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = constraints;
-    const pairs: [string, number | undefined, string, number | undefined][] = [
-      ["exclusiveMinimum", exclusiveMinimum, "maximum", maximum],
-      ["minimum", minimum, "exclusiveMaximum", exclusiveMaximum],
-      ["exclusiveMinimum", exclusiveMinimum, "exclusiveMaximum", exclusiveMaximum],
-    ];
-    for (const [lowKey, low, highKey, high] of pairs)
-      if (typeof low === "number" && typeof high === "number" && low >= high) {
-        this.ctx.bag.report(
-          "range-conflict",
-          { low: `${lowKey} ${low}`, relation: "not less than", high: `${highKey} ${high}` },
-          file.locate([...node, lowKey]),
-        );
-        return;
-      }
   }
 
   /**
