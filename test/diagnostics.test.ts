@@ -54,7 +54,7 @@ const cases: BrokenCase[] = [
       "a type's field written beside `fields:`, not under it: the empty value says nothing is indented under it, and the field is an unknown key of the type",
     expected: [
       "test/fixtures/broken/fields-not-indented/api.yaml:10:12 - error schema-wrong-type: expected a mapping, got null (an empty value): nothing below fields: is indented under it",
-      "test/fixtures/broken/fields-not-indented/api.yaml:11:5 - error schema-unknown-key: unknown key end_time here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/fields-not-indented/api.yaml:11:5 - error schema-unknown-key: unknown key end_time here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, readOnly, writeOnly, typeParams",
     ],
   },
   {
@@ -62,7 +62,7 @@ const cases: BrokenCase[] = [
     defect:
       "an unknown key of a webhook event's answer (a type): the keys allowed are a type's, without a parameter's (in, style, slashes)",
     expected: [
-      "test/fixtures/broken/type-keys-elsewhere/api.yaml:16:18 - error schema-unknown-key: unknown key mediaType here; expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/type-keys-elsewhere/api.yaml:16:18 - error schema-unknown-key: unknown key mediaType here; expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, readOnly, writeOnly, typeParams",
     ],
   },
   {
@@ -125,6 +125,17 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "field-access",
+    defect:
+      "readOnly and writeOnly where no field is (a named type, an array's items, a body), and a field marked both: each at its key",
+    expected: [
+      "test/fixtures/broken/field-access/api.yaml:8:5 - error access-not-field: readOnly belongs to a field of an object: it leaves the field out of request bodies (readOnly) or answers (writeOnly); types.Account is no field",
+      "test/fixtures/broken/field-access/api.yaml:10:54 - error access-both: field id is readOnly and writeOnly: no direction would carry it; keep the one that says who writes it",
+      "test/fixtures/broken/field-access/api.yaml:12:32 - error access-not-field: writeOnly belongs to a field of an object: it leaves the field out of request bodies (readOnly) or answers (writeOnly); types.Account.tags.items is no field",
+      "test/fixtures/broken/field-access/api.yaml:18:28 - error access-not-field: readOnly belongs to a field of an object: it leaves the field out of request bodies (readOnly) or answers (writeOnly); endpoints.accounts.create.body is no field",
+    ],
+  },
+  {
     name: "union-tag-boolean",
     defect:
       "a union told apart by a boolean field (Slack's `ok`): tags are strings, so the message says so rather than that true must admit true",
@@ -156,8 +167,8 @@ const cases: BrokenCase[] = [
     defect:
       "a key misspelled (`requried`), and a field dedented out of its type's fields: the nearest key, and where a field goes; a type's keys listed without a parameter's",
     expected: [
-      "test/fixtures/broken/type-typos/api.yaml:11:30 - error schema-unknown-key: unknown key requried here (did you mean required?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
-      "test/fixtures/broken/type-typos/api.yaml:12:5 - error schema-unknown-key: unknown key color here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/type-typos/api.yaml:11:30 - error schema-unknown-key: unknown key requried here (did you mean required?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, readOnly, writeOnly, typeParams",
+      "test/fixtures/broken/type-typos/api.yaml:12:5 - error schema-unknown-key: unknown key color here (a field of the type goes under its fields:); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, readOnly, writeOnly, typeParams",
     ],
   },
   {
@@ -308,7 +319,7 @@ const cases: BrokenCase[] = [
     name: "unknown-key",
     defect: "`feilds` instead of `fields`",
     expected: [
-      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/unknown-key/api.yaml:8:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, readOnly, writeOnly, typeParams",
     ],
   },
   {
@@ -822,7 +833,7 @@ const cases: BrokenCase[] = [
     defect: "schema problems in two files and a YAML syntax error in a third",
     expected: [
       "test/fixtures/broken/many-problems-load/a.yaml:4:12 - error schema-wrong-type: expected a string, got number 1",
-      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, typeParams",
+      "test/fixtures/broken/many-problems-load/a.yaml:7:5 - error schema-unknown-key: unknown key feilds here (did you mean fields?); expected one of: type, description, undocumented, required, nullable, deprecated, default, fields, open, extends, omit, items, values, enum, const, format, pattern, prefix, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems, uniqueItems, minProperties, maxProperties, unit, example, union, discriminator, expandable, readOnly, writeOnly, typeParams",
       "test/fixtures/broken/many-problems-load/b.yaml:3:1 - error yaml-syntax: YAML syntax: Flow map in block collection must be sufficiently indented and end with a }",
       "test/fixtures/broken/many-problems-load/c.yaml:2:3 - error schema-missing-key: missing required key path",
       'test/fixtures/broken/many-problems-load/c.yaml:3:13 - error schema-not-allowed: "FETCH" is not allowed here; expected one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, QUERY',

@@ -620,6 +620,68 @@ describe("expandable fields", () => {
   });
 });
 
+describe("who writes a field (readOnly, writeOnly)", () => {
+  /** `Account` is sent by callers (accounts.create's body) and read by them (its answer). */
+  const spec = (id: string, password: string) => `api: { name: a, title: A, version: 1.0.0 }
+types:
+  Account:
+    fields:
+      id: { type: string, required: true${id} }
+      password: { type: string, required: true${password} }
+endpoints:
+  accounts.create: { method: POST, path: /a, body: Account, response: { status: 201, body: Account } }
+`;
+  const { changes } = inlineSpecs("apigen-diff-access-");
+  const marked = spec(", readOnly: true", ", writeOnly: true");
+
+  it.each([
+    [
+      "a field becoming readOnly leaves request bodies: callers who send it break",
+      spec("", ""),
+      spec(", readOnly: true", ""),
+      [
+        "BREAKING for callers types.Account.id: read and written -> readOnly (callers write it, callers read it)",
+      ],
+    ],
+    [
+      "a field becoming writeOnly leaves answers: callers who read it break",
+      spec("", ""),
+      spec("", ", writeOnly: true"),
+      [
+        "BREAKING for callers types.Account.password: read and written -> writeOnly (callers write it, callers read it)",
+      ],
+    ],
+    [
+      "a required readOnly field that callers now write must be sent",
+      marked,
+      spec("", ", writeOnly: true"),
+      [
+        "BREAKING for callers types.Account.id: readOnly -> read and written (callers write it, callers read it)",
+      ],
+    ],
+    [
+      "a writeOnly field that answers now carry breaks no one",
+      marked,
+      spec(", readOnly: true", ""),
+      [
+        "minor types.Account.password: writeOnly -> read and written (callers write it, callers read it)",
+      ],
+    ],
+    [
+      "a readOnly field becoming optional reaches readers only",
+      marked,
+      marked.replace("id: { type: string, required: true", "id: { type: string"),
+      ["BREAKING for callers types.Account.id: required -> optional (callers read it)"],
+    ],
+  ])("%s", (_name, before, after, lines) => {
+    expect(changes(before, after)).toEqual(lines);
+  });
+
+  it("finds nothing between a spec with marked fields and itself, nor reports the views", () => {
+    expect(changes(marked, marked)).toEqual(["no changes"]);
+  });
+});
+
 describe("model diff of unions", () => {
   /** A spec whose response is `Method` (read by callers) and whose body holds `Ref` (written by callers). */
   const spec = (

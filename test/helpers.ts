@@ -305,6 +305,7 @@ export const features = [
   "stand-in",
   "generics",
   "expandable",
+  "read-and-write-only",
   "requests",
   "errors-and-retries",
 ] as const;

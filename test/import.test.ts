@@ -104,7 +104,11 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
     const { types } = read("types/pets.yaml");
     expect(types.Pet).toMatchObject({
       extends: "NewPet",
-      fields: { id: { type: "integer", required: true }, owner: "Owner" },
+      fields: {
+        id: { type: "integer", required: true },
+        owner: "Owner",
+        registered: { type: "string", format: "date-time", readOnly: true },
+      },
     });
     expect(types.NewPet.fields).toEqual({
       name: { type: "string", required: true },
@@ -126,14 +130,13 @@ describe("importing the Petstore (OpenAPI 3.0)", () => {
   });
 
   it("notes every loss with its JSON pointer, and --gaps lists them", async () => {
-    expect(result.gaps).toBe(4);
+    expect(result.gaps).toBe(3);
     const run = await runCli(["--gaps", "--spec", outSpec]);
     expect(run.status).toBe(0);
     expect(run.stdout).not.toContain("maxItems");
     expect(run.stdout).not.toContain("uniqueItems");
-    expect(run.stdout).toContain(
-      "readOnly: true (import: #/components/schemas/Pet/allOf/1/properties/registered/readOnly)",
-    );
+    // a readOnly property is carried (the field's readOnly), not noted
+    expect(run.stdout).not.toContain("readOnly");
     expect(run.stdout).not.toContain("format date");
     expect(run.stdout).toContain("response default (import: #/paths/~1pets/get/responses/default)");
     expect(run.stdout).toContain("info.license (import: #/info/license)");
@@ -709,6 +712,43 @@ describe("what real documents do", () => {
         }),
       ),
     );
+
+  it("carries who writes a property (readOnly, writeOnly), through a $ref too; both at once is noted", () => {
+    const path = document(
+      "access.yaml",
+      [
+        "openapi: 3.0.3",
+        "info: { title: Access, version: 1.0.0 }",
+        "paths: {}",
+        "components:",
+        "  schemas:",
+        "    Id: { type: string, readOnly: true }",
+        "    User:",
+        "      type: object",
+        "      required: [id, password]",
+        "      properties:",
+        "        id: { $ref: '#/components/schemas/Id' }",
+        "        password: { type: string, writeOnly: true }",
+        "        created: { type: string, readOnly: true, description: When it was made. }",
+        "        odd: { type: string, readOnly: true, writeOnly: true }",
+        "        plain: { type: string, readOnly: false }",
+      ].join("\n"),
+    );
+    const { read, outSpec } = imported(path);
+    const [file] = readdirSync(join(outSpec, "types"));
+    const { User } = read(`types/${file}`).types;
+    expect(User.fields).toEqual({
+      id: { type: "Id", readOnly: true, required: true },
+      password: { type: "string", writeOnly: true, required: true },
+      created: { type: "string", description: "When it was made.", readOnly: true },
+      odd: {
+        type: "string",
+        undocumented:
+          "readOnly and writeOnly both: neither is carried (import: #/components/schemas/User/properties/odd/writeOnly)",
+      },
+      plain: "string",
+    });
+  });
 
   it("names the package and client from the API's name in the title, and pads a short version to semver", () => {
     const { read } = real();

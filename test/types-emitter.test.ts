@@ -379,6 +379,7 @@ describe("direct facts of the emitted types", () => {
       "stand-in": 1, // the undocumented body of admin.reset
       generics: 0,
       expandable: 0,
+      "read-and-write-only": 0,
       requests: 0,
       "errors-and-retries": 0,
     });

@@ -583,6 +583,16 @@ export const catalogue = {
     message:
       "field {field} is expandable, so it is an id or the object it names (string | Customer), not {type}",
   },
+  "access-not-field": {
+    severity: "error",
+    message:
+      "{key} belongs to a field of an object: it leaves the field out of request bodies (readOnly) or answers (writeOnly); {place} is no field",
+  },
+  "access-both": {
+    severity: "error",
+    message:
+      "field {field} is readOnly and writeOnly: no direction would carry it; keep the one that says who writes it",
+  },
   "expand-place": {
     severity: "error",
     message:

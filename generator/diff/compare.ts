@@ -7,6 +7,7 @@ import {
   constraintKeys,
   type ApiModel,
   type Endpoint,
+  type Field,
   type Param,
   type TypeNode,
 } from "../ir/model.ts";
@@ -157,19 +158,28 @@ function diffNode(
         out.affect(path, "field removed", effects.fieldRemoved, usages, "minor");
         continue;
       }
+      const seen = fieldUsages(usages, field, next);
       if (!field.required && next.required)
-        out.affect(path, "optional -> required", effects.becameRequired, usages, "minor");
+        out.affect(path, "optional -> required", effects.becameRequired, seen, "minor");
       if (field.required && !next.required)
-        out.affect(path, "required -> optional", effects.becameOptional, usages, "minor");
+        out.affect(path, "required -> optional", effects.becameOptional, seen, "minor");
       if (Boolean(field.expandable) !== Boolean(next.expandable))
         out.affect(
           path,
           next.expandable ? "became expandable" : "no longer expandable",
           effects.expandableChanged,
+          seen,
+          "minor",
+        );
+      if (field.access !== next.access)
+        out.affect(
+          path,
+          `${field.access ?? "read and written"} -> ${next.access ?? "read and written"}`,
+          accessEffect(field, next),
           usages,
           "minor",
         );
-      diffNode(out, path, field.type, next.type, usages);
+      diffNode(out, path, field.type, next.type, seen);
     }
     for (const field of after.fields.filter((f) => !before.fields.some((b) => b.name === f.name))) {
       out.affect(
@@ -181,6 +191,29 @@ function diffNode(
       );
     }
   }
+}
+
+/**
+ * The usages a field's change reaches: a field only the API writes (`readOnly`) on both sides
+ * is in no request body, one only callers write (`writeOnly`) in no answer.
+ */
+function fieldUsages(usages: readonly Usage[], before: Field, after: Field): readonly Usage[] {
+  const both = before.access === after.access ? before.access : undefined;
+  if (both === "readOnly") return usages.filter((u) => u.access !== "writes");
+  if (both === "writeOnly") return usages.filter((u) => u.access !== "reads");
+  return usages;
+}
+
+/**
+ * A field's change of who writes it: becoming `readOnly` takes it out of request bodies
+ * (writers that send it break), becoming `writeOnly` out of answers (readers break), and a
+ * required `readOnly` field becoming an ordinary one must now be sent.
+ */
+function accessEffect(before: Field, after: Field): Effect {
+  return {
+    reads: after.access === "writeOnly",
+    writes: after.access === "readOnly" || (before.access === "readOnly" && after.required),
+  };
 }
 
 /** An operation position that may be absent on either side (a body, a response). */
@@ -341,7 +374,13 @@ function diffEndpoints(out: ChangeList, before: ApiModel, after: ApiModel): void
     for (const id of e.auth.filter((a) => !next.auth.includes(a)))
       out.add(subject, `no longer sends credential ${id}`, "minor");
     diffParams(out, subject, e.params, next.params, positionUsage("endpoint-param"));
-    diffOptionalNode(out, `${subject}.body`, e.body, next.body, positionUsage("endpoint-body"));
+    diffOptionalNode(
+      out,
+      `${subject}.body`,
+      e.bodySource ?? e.body,
+      next.bodySource ?? next.body,
+      positionUsage("endpoint-body"),
+    );
     diffOptionalNode(
       out,
       `${subject}.response`,
@@ -410,20 +449,21 @@ function diffCallbacks(out: ChangeList, before: ApiModel, after: ApiModel): void
 function diffTypes(out: ChangeList, before: ApiModel, after: ApiModel): void {
   const usagesBefore = typeUsages(before);
   const usagesAfter = typeUsages(after);
-  const afterByKey = new Map(after.types.map((t) => [typeKey(t), t]));
-  for (const t of before.types) {
+  // a writable view (`PetWritable`) changes with its type, whose changes say it
+  const afterByKey = new Map(after.types.filter((t) => !t.view).map((t) => [typeKey(t), t]));
+  for (const t of before.types.filter((n) => !n.view)) {
     const key = typeKey(t);
     const next = afterByKey.get(key);
     const usages = [
       ...(usagesBefore.get(t.name) ?? []),
       ...(next ? (usagesAfter.get(next.name) ?? []) : []),
     ].filter((u, i, all) => all.findIndex((v) => usageKey(v) === usageKey(u)) === i);
-    if (next) diffNode(out, `types.${key}`, t.type, next.type, usages);
+    if (next) diffNode(out, `types.${key}`, t.source ?? t.type, next.source ?? next.type, usages);
     else if (!t.instance)
       out.add(`types.${key}`, "type removed (it is exported)", "minor", ["callers"]);
   }
   const beforeKeys = new Set(before.types.map(typeKey));
-  for (const t of after.types.filter((n) => !n.instance && !beforeKeys.has(typeKey(n))))
+  for (const t of after.types.filter((n) => !n.instance && !n.view && !beforeKeys.has(typeKey(n))))
     out.add(`types.${t.name}`, "type added", "minor");
   diffGenerics(out, before, after, (subject, old, now) => diffNode(out, subject, old, now, []));
 }

@@ -26,13 +26,15 @@ export function typeUsages(model: ApiModel): Map<string, Usage[]> {
     const list = usages.get(name) ?? [];
     if (list.some((u) => usageKey(u) === usageKey(usage))) return;
     usages.set(name, [...list, usage]);
-    referencedNames(byName.get(name)?.type).forEach((n) => visit(n, usage));
+    const named = byName.get(name);
+    // the spec's type: the names it refers to, not its writable view's
+    referencedNames(named?.source ?? named?.type).forEach((n) => visit(n, usage));
   };
   const root = (node: TypeNode | undefined, usage: Usage) => {
     referencedNames(node).forEach((n) => visit(n, usage));
   };
   for (const e of model.endpoints) {
-    root(e.body, { audience: "callers", access: "writes" });
+    root(e.bodySource ?? e.body, { audience: "callers", access: "writes" });
     e.params.forEach((p) => root(p.type, { audience: "callers", access: "writes" }));
     root(e.response.body, { audience: "callers", access: "reads" });
   }

@@ -601,22 +601,69 @@ export function fieldsOf(
       );
       continue;
     }
-    const type = typeOf(ctx, property, under(at, "properties", name));
+    const propertyAt = under(at, "properties", name);
+    const { access, schema: unmarked, noted } = accessOf(ctx, property, propertyAt);
+    const type = withFacets(typeOf(ctx, unmarked, propertyAt), noted);
     // apigen's own mark of a field that is an id or, when asked for, the object.
     const expandable = isObject(property) && property["x-apigen-expandable"] === true;
     setEntry(
       fields,
       name,
-      required.has(name) || expandable
+      required.has(name) || expandable || access
         ? {
             ...asMapping(type),
             ...(expandable ? { expandable: true } : {}),
+            ...(access ? { [access]: true } : {}),
             ...(required.has(name) ? { required: true } : {}),
           }
         : type,
     );
   }
   return fields;
+}
+
+type Access = { access?: "readOnly" | "writeOnly" };
+
+/**
+ * Who writes a property: `readOnly` (the API) or `writeOnly` (callers), from the property or,
+ * through a `$ref`, from the schema it names (`id: { $ref: Id }`, Id being `readOnly: true`);
+ * the property's schema is given back without the two keys, which are read here. Both at once
+ * is noted, and neither kept.
+ */
+function accessOf(
+  ctx: ImportContext,
+  property: JsonValue,
+  at: Pointer,
+): Access & { schema: JsonValue; noted: JsonObject } {
+  const noted: JsonObject = {};
+  if (!isObject(property)) return { schema: property, noted };
+  if (property.readOnly !== undefined || property.writeOnly !== undefined) {
+    const { readOnly, writeOnly, ...schema } = property;
+    if (readOnly === true && writeOnly === true)
+      note(ctx, noted, under(at, "writeOnly"), "readOnly and writeOnly both: neither is carried");
+    return { ...accessIn({ readOnly, writeOnly }), schema, noted };
+  }
+  const ref = stringOf(property, "$ref");
+  const target = ref === undefined ? undefined : resolvedOrNot(ctx, ref, at);
+  return { ...(isObject(target) ? accessIn(target) : {}), schema: property, noted };
+}
+
+function accessIn(marks: {
+  readOnly?: JsonValue | undefined;
+  writeOnly?: JsonValue | undefined;
+}): Access {
+  if (marks.readOnly === true && marks.writeOnly === true) return {};
+  if (marks.readOnly === true) return { access: "readOnly" };
+  return marks.writeOnly === true ? { access: "writeOnly" } : {};
+}
+
+/** The schema a `$ref` names; undefined when it names nothing (reported where it is read). */
+function resolvedOrNot(ctx: ImportContext, ref: string, at: Pointer): JsonValue | undefined {
+  try {
+    return ctx.doc.resolveRef(ref, at).value;
+  } catch {
+    return undefined;
+  }
 }
 
 /** oneOf/anyOf: a tagged union (named types with a discriminator) or an untagged one. */

@@ -21,6 +21,7 @@ import { checkExpandableFields, withExpand } from "./build-expand.ts";
 import { withPagination } from "./build-pagination.ts";
 import { checkStreams } from "./build-streams.ts";
 import { TypeBuilder } from "./build-types.ts";
+import { withAccessViews } from "./access-views.ts";
 import { buildWebhooks, checkWebhookEvents, withAnswerMedia } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { headerToken } from "./http-headers.ts";
@@ -168,13 +169,22 @@ export function buildModel(
   checkStreams(ctx, namedTypes, endpoints);
   bag.throwIfErrors();
   warnUnsigned(callbacks, webhooks, credentials, bag);
+  const viewedEndpoints = types.accessMarked
+    ? withAccessViews(namedTypes, pagedEndpoints, [
+        ...paramsTypes.map((p) => p.name),
+        ...types.generics.keys(),
+        ...pagedEndpoints.flatMap((e) =>
+          e.response.headersTypeName ? [e.response.headersTypeName] : [],
+        ),
+      ])
+    : pagedEndpoints;
 
   const model = withCallbackRouting({
     api,
     sourceFiles: files.map((f) => f.path),
     environments,
     hosts,
-    credentials: withTokenRequests(credentials, pagedEndpoints),
+    credentials: withTokenRequests(credentials, viewedEndpoints),
     sharedHeaders,
     fixedHeaders,
     responseHeaders: apiResponseHeaders,
@@ -198,7 +208,7 @@ export function buildModel(
     generics: [...types.generics.values()],
     paramsTypes,
     validated: [], // worked out from the finished model below
-    endpoints: pagedEndpoints,
+    endpoints: viewedEndpoints,
     callbacks,
     callbackSignatureCode: 422, // the catalogue's own, set by withCallbackRouting
     ...(webhooks ? { webhooks: withAnswerMedia(webhooks, byName) } : {}),

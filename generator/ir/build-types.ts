@@ -13,6 +13,7 @@ import {
   type Constraints,
   type Docs,
   type Field,
+  type FieldAccess,
   type GapNote,
   type GenericType,
   type Literal,
@@ -67,6 +68,8 @@ export class TypeBuilder {
   /** Every generic type's scope, for the checks of its parameters. */
   private readonly scopes: GenericScope[] = [];
   private readonly instances: GenericInstances;
+  /** Whether any field is `readOnly` or `writeOnly`: when none is, there are no views to make. */
+  accessMarked = false;
 
   constructor(readonly ctx: BuildContext) {
     this.instances = new GenericInstances(ctx, this.named, this.list, this.generics);
@@ -296,6 +299,15 @@ export class TypeBuilder {
     ];
     const kept = leftOut.length ? withoutKeys(constraints, leftOut) : constraints;
     if (expr) docs.notes.push(...this.unspecifiedNotes(expr, file, [...path, "type"]));
+    // a field's node is built at [..., "fields", name]; anywhere else the keys have no field to mark
+    if (path.at(-2) !== "fields")
+      for (const key of ["readOnly", "writeOnly"] as const)
+        if (data[key] !== undefined)
+          this.ctx.bag.report(
+            "access-not-field",
+            { key, place: subjectOf(path) },
+            file.locate([...path, key], "key"),
+          );
     if (data.default !== undefined) this.checkValue(file, path, shape, "default", data.default);
     if (data.example !== undefined) this.checkValue(file, path, shape, "example", data.example);
     // The shape itself becomes the node: a pending `extends` refers to it.
@@ -572,16 +584,36 @@ export class TypeBuilder {
     return { shape: unknownShape(), nullable };
   }
 
+  /** A field's `readOnly` or `writeOnly`; both is reported, and neither is kept. */
+  private accessOf(
+    file: SpecFile,
+    path: DataPath,
+    name: string,
+    data: Data,
+  ): FieldAccess | undefined {
+    if (data.readOnly === true && data.writeOnly === true) {
+      this.ctx.bag.report("access-both", { field: name }, file.locate([...path, "writeOnly"]));
+      return undefined;
+    }
+    this.accessMarked ||= data.readOnly === true || data.writeOnly === true;
+    return data.readOnly === true ? "readOnly" : data.writeOnly === true ? "writeOnly" : undefined;
+  }
+
   private objectShape(file: SpecFile, path: DataPath, data: Data): TypeShape {
     const fieldData = (isRecord(data.fields) ? data.fields : {}) as Data;
     const fields: Field[] = Object.entries(fieldData).map(([name, value]) => {
       const fieldPath = [...path, "fields", name];
       const type = this.node(file, fieldPath, value);
       const required = isRecord(value) && value.required === true;
+      const location = file.locate(fieldPath, "key");
       // two literals rather than a spread of `{}`: an object less per field
-      return isRecord(value) && value.expandable === true
-        ? { name, type, required, expandable: true, location: file.locate(fieldPath, "key") }
-        : { name, type, required, location: file.locate(fieldPath, "key") };
+      const field: Field =
+        isRecord(value) && value.expandable === true
+          ? { name, type, required, expandable: true, location }
+          : { name, type, required, location };
+      const access = isRecord(value) ? this.accessOf(file, fieldPath, name, value) : undefined;
+      if (access) field.access = access;
+      return field;
     });
     const node = { kind: "object", fields, open: data.open === true } as TypeNode & {
       kind: "object";

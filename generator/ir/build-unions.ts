@@ -154,6 +154,8 @@ function setTag(node: TypeNode & { kind: "object" }, tag: VariantTag): void {
     node.fields.push(field);
     return;
   }
+  // kept for the OpenAPI document; both directions carry a tag whoever writes it
+  if (declared.access) field.access = declared.access;
   node.fields[index] = field;
 }
 

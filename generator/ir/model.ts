@@ -163,13 +163,33 @@ export interface Field {
    * object it names. The type is `string | Object`, nullable or not.
    */
   expandable?: boolean;
+  /**
+   * `readOnly`: written by the API only, so request bodies leave it out; `writeOnly`: written
+   * by callers only, so answers leave it out (ir/access-views.ts makes the two views).
+   */
+  access?: FieldAccess;
   location: SourceLocation;
 }
 
+/** Who writes a field (`Field.access`): the API only, or its callers only. */
+export type FieldAccess = "readOnly" | "writeOnly";
+
 export interface NamedType {
   name: string;
+  /**
+   * The type as the API writes it: its `writeOnly` fields left out when it has some (the
+   * spec's type, with both kinds, is `source`).
+   */
   type: TypeNode;
   location: SourceLocation;
+  /** The type as the spec declares it, when `type` left `writeOnly` fields out of it. */
+  source?: TypeNode;
+  /**
+   * A view made by ir/access-views.ts, not declared in the spec: the type as callers write it
+   * in request bodies (`PetWritable`: `readOnly` fields left out, `writeOnly` ones in),
+   * `of` naming the spec's type. The OpenAPI document has no schema of its own for it.
+   */
+  view?: { of: string };
   /**
    * Made for one use of a generic type (`List<Customer>`): its body with the arguments in
    * place of the parameters. The TypeScript output writes the use, `List<Customer>`, and no
@@ -451,6 +471,11 @@ export interface Endpoint {
   /** Name of the generated interface of `params` (`TransactionsGetParams`), when there are any. */
   paramsTypeName?: string;
   body?: TypeNode;
+  /**
+   * The body as the spec declares it, when `body` is its writable view (ir/access-views.ts:
+   * `PetWritable` for `Pet`): the OpenAPI document names the spec's type.
+   */
+  bodySource?: TypeNode;
   /** `validateTransactionsAuthorizeBody`: the local validator of a body written inline (not a named type). */
   bodyValidatorName?: string;
   /** How the body is sent, when there is one. */

@@ -39,7 +39,9 @@ function formEncoding(body: TypeNode, types: TypeLookup): JsonObject | undefined
 
 /** The `requestBody` of an endpoint: its schema under the media type the client sends. */
 export function requestBodyOf(model: ApiModel, endpoint: Endpoint): JsonObject | undefined {
-  const { body, requestBody } = endpoint;
+  // the spec's type (`Pet`), whose readOnly fields say what the view (`PetWritable`) leaves out
+  const body = endpoint.bodySource ?? endpoint.body;
+  const { requestBody } = endpoint;
   if (!body || !requestBody) return undefined;
   const types = typesByName(model.types);
   const encoding = requestBody.encoding === "form" ? formEncoding(body, types) : undefined;

@@ -296,7 +296,7 @@ function paramsSchemaOf(paramsType: ParamsType): JsonObject {
  * an import writes `List<Customer>` again.
  */
 function namedSchemaOf(named: NamedType): JsonObject {
-  const schema = schemaOf(named.type);
+  const schema = schemaOf(named.source ?? named.type);
   if (!named.instance) return schema;
   return {
     ...schema,
@@ -313,7 +313,8 @@ export function componentSchemas(
   paramsTypes: readonly ParamsType[],
 ): JsonObject {
   return Object.fromEntries([
-    ...types.map((named) => [named.name, namedSchemaOf(named)] as const),
+    // a writable view (`PetWritable`) is its type's readOnly fields, said in that type's schema
+    ...types.flatMap((named) => (named.view ? [] : [[named.name, namedSchemaOf(named)] as const])),
     ...paramsTypes.map((p) => [p.name, paramsSchemaOf(p)] as const),
   ]);
 }
@@ -330,8 +331,12 @@ export function genericSchemas(generics: readonly GenericType[]): JsonObject | u
   );
 }
 
-/** A field's schema; an expandable one (an id or the object) says so in `x-apigen-expandable`. */
+/**
+ * A field's schema: `readOnly` or `writeOnly` when only one side writes it; an expandable one
+ * (an id or the object) says so in `x-apigen-expandable`.
+ */
 function fieldSchemaOf(field: Field): JsonObject {
   const schema = schemaOf(field.type);
+  if (field.access) schema[field.access] = true;
   return field.expandable ? { ...schema, "x-apigen-expandable": true } : schema;
 }
