@@ -60,8 +60,10 @@ const covers = "type Covers<A, B> = [A] extends [B] ? true : false;";
  * Schemas that reach an open union (`x-apigen-open`) or bytes (`contentMediaType`):
  * openapi-typescript does not know the extension and types the union closed, while ours
  * admits unknown variants; and bytes are a `Blob` to it (by the transform below) while ours
- * also take `Uint8Array`, `ArrayBuffer` and streams. For these theirs must be assignable to
- * ours, not back.
+ * also take `Uint8Array`, `ArrayBuffer` and streams. And a `writeOnly` property is in theirs
+ * (required where the schema says so) but not in ours, which is the type as answers carry it
+ * (its request bodies take the `Writable` view). For these theirs must be assignable to ours,
+ * not back.
  */
 function reachingWiderTypes(schemas: Record<string, object>): Set<string> {
   const refs = new Map<string, string[]>();
@@ -70,7 +72,12 @@ function reachingWiderTypes(schemas: Record<string, object>): Set<string> {
     const found: string[] = [];
     walk(schema, (node) => {
       if (typeof node.$ref === "string") found.push(node.$ref.split("/").at(-1)!);
-      if (node["x-apigen-open"] === true || node.contentMediaType !== undefined) open.add(name);
+      if (
+        node["x-apigen-open"] === true ||
+        node.contentMediaType !== undefined ||
+        node.writeOnly === true
+      )
+        open.add(name);
     });
     refs.set(name, found);
   }

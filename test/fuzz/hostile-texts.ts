@@ -120,6 +120,8 @@ const nameKeys = new Set([
   "methodName",
   "host", // an endpoint's host, a key of the API's hosts (issue 32, item 7)
   "current", // versioning's current version, a key of its versions
+  "access", // who writes a field: readOnly or writeOnly (issue 31), from the schema's keys
+  "of", // a writable view's type (PetWritable's Pet), a declared type's name
 ]);
 
 /** How a string of the model at `path` (`.endpoints[].docs.description`) is treated, if known. */
