@@ -35,10 +35,27 @@ endpoints:
     response: { status: 200, body: Item }
 `;
 
+/** Addresses with variables: one the caller must give (the port), one with listed values. */
+const tenantSpec = `api: { name: tenant-api, title: Tenant, version: 1.0.0, clientName: TenantClient }
+environments:
+  local:
+    baseUrl: "http://{host}:{port}/{version}"
+    variables:
+      host: { default: 127.0.0.1, enum: [127.0.0.1, localhost] }
+      port: { description: The port the server listens on. }
+      version: { default: v1, enum: [v1, v2] }
+  fixed: { baseUrl: "https://api.tenant.example" }
+endpoints:
+  status.get: { method: GET, path: /status, response: { status: 200, body: { fields: { path: string } } } }
+`;
+
 let dir: string;
 let out: string;
+let tenantOut: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let pkg: any;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let tenant: any;
 
 beforeAll(async () => {
   dir = tempDir("apigen-environments-");
@@ -47,6 +64,11 @@ beforeAll(async () => {
   out = join(dir, "pkg");
   await writeGenerated(join(dir, "spec"), out);
   pkg = await import(pathToFileURL(join(out, "src/index.ts")).href);
+  mkdirSync(join(dir, "tenant-spec"));
+  writeFileSync(join(dir, "tenant-spec/api.yaml"), tenantSpec);
+  tenantOut = join(dir, "tenant");
+  await writeGenerated(join(dir, "tenant-spec"), tenantOut);
+  tenant = await import(pathToFileURL(join(tenantOut, "src/index.ts")).href);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -151,5 +173,102 @@ describe("a spec that gives its environments' addresses", () => {
     ]);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
+  });
+});
+
+describe("an environment whose address has variables (OpenAPI's server variables)", () => {
+  it("fills them from serverVariables, else their defaults, and calls the address they make", async () => {
+    const server = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ path: req.url }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = String((server.address() as AddressInfo).port);
+      const client = new tenant.TenantClient({ environment: "local", serverVariables: { port } });
+      expect(await client.status.get()).toEqual({ path: "/v1/status" });
+      const v2 = new tenant.TenantClient({
+        environment: "local",
+        serverVariables: { port, version: "v2", host: "127.0.0.1" },
+      });
+      expect(await v2.status.get()).toEqual({ path: "/v2/status" });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("refuses a missing value, one not listed, one that would move the host, and a name it does not have", () => {
+    const made = (serverVariables?: object) => () =>
+      new tenant.TenantCore({ environment: "local", serverVariables });
+    const refused = (message: string) =>
+      expect.objectContaining({ name: "ClientOptionsError", option: "serverVariables", message });
+    expect(made()).toThrow(
+      refused(
+        "serverVariables needs port: environment local's address has it, and it has no default",
+      ),
+    );
+    expect(made({ port: "1", version: "v3" })).toThrow(
+      refused('serverVariables version must be one of v1, v2, not "v3"'),
+    );
+    expect(made({ port: "1@evil.example" })).toThrow(
+      refused(
+        'serverVariables port "1@evil.example" is not a host name\'s letters, digits, dots and hyphens',
+      ),
+    );
+    expect(made({ port: "1", region: "eu" })).toThrow(
+      refused(
+        "serverVariables names region, which is no variable of environment local (host, port, version)",
+      ),
+    );
+    // an environment without variables, and baseUrl, read none
+    expect(() => new tenant.TenantCore({ environment: "fixed" })).not.toThrow();
+    expect(
+      () => new tenant.TenantCore({ baseUrl: "http://127.0.0.1:1", serverVariables: { x: "y" } }),
+    ).not.toThrow();
+  });
+
+  it("types serverVariables per environment: required where a variable has no default, listed values as literals", () => {
+    const readme = readFileSync(join(tenantOut, "README.md"), "utf8");
+    const made = /^const client = new TenantClient\(.*\);$/m.exec(readme)?.[0];
+    expect(made).toBe(
+      'const client = new TenantClient({ environment: "local", serverVariables: { port: "…" } });',
+    );
+    writeFileSync(
+      join(tenantOut, "src/usage-check.ts"),
+      [
+        'import { TenantClient } from "./index.js";',
+        'export const a = new TenantClient({ environment: "local", serverVariables: { port: "8080" } });',
+        'export const b = new TenantClient({ environment: "fixed" });',
+        "// @ts-expect-error port has no default: local needs serverVariables",
+        'export const c = new TenantClient({ environment: "local" });',
+        "// @ts-expect-error v3 is none of version's values",
+        'export const d = new TenantClient({ environment: "local", serverVariables: { port: "1", version: "v3" } });',
+        `export ${made}`,
+        "",
+      ].join("\n"),
+    );
+    const run = runTypeScript(typescript7, [
+      "-p",
+      join(withRuntimeDeclarations(tenantOut), "tsconfig.json"),
+    ]);
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it("writes them into the OpenAPI document's server, a variable without a default marked", () => {
+    const document = JSON.parse(readFileSync(join(tenantOut, "openapi.json"), "utf8"));
+    expect(document.servers[0]).toEqual({
+      url: "http://{host}:{port}/{version}",
+      variables: {
+        host: { default: "127.0.0.1", enum: ["127.0.0.1", "localhost"] },
+        port: {
+          default: "port",
+          "x-apigen-description": "The port the server listens on.",
+          "x-apigen-required": true,
+        },
+        version: { default: "v1", enum: ["v1", "v2"] },
+      },
+      "x-environment": "local",
+    });
   });
 });

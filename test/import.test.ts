@@ -383,6 +383,65 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     expect(back.paths).toEqual(original.paths);
   });
 
+  it("carries environments' address variables (server variables), one without a default too (x-apigen-required)", () => {
+    const { read } = imported(join(repoRoot, "test/__snapshots__/features/requests/openapi.json"));
+    const original = parse(
+      readFileSync(join(repoRoot, "test/fixtures/features/requests/api.yaml"), "utf8"),
+    );
+    expect(read("api.yaml").environments).toEqual(original.environments);
+  });
+
+  it("keeps a server's variables where the format can say them, and fills in the defaults where not", () => {
+    const path = document(
+      "servers.yaml",
+      [
+        "openapi: 3.0.3",
+        "info: { title: Servers, version: 1.0.0 }",
+        "servers:",
+        "  - url: https://{subdomain}.example.com/{version}",
+        "    description: Production",
+        "    variables:",
+        "      subdomain: { default: acme, description: Your subdomain. }",
+        "      version: { default: v2, enum: [v1, v2] }",
+        "      unused: { default: x }",
+        "  - url: '{scheme}://sandbox.example.com'",
+        "    description: Sandbox",
+        "    variables:",
+        "      scheme: { default: https, enum: [https, http] }",
+        "  - url: https://{host}/",
+        "    description: Proxy",
+        "    variables:",
+        "      host: { default: 'proxy.example:8443/x?y' }",
+        "paths: {}",
+      ].join("\n"),
+    );
+    const { read } = imported(path);
+    expect(read("api.yaml").environments).toEqual({
+      production: {
+        undocumented:
+          "server variable unused is not in the URL: left out (import: #/servers/0/variables/unused)",
+        description: "Production",
+        baseUrl: "https://{subdomain}.example.com/{version}",
+        variables: {
+          subdomain: { description: "Your subdomain.", default: "acme" },
+          version: { default: "v2", enum: ["v1", "v2"] },
+        },
+      },
+      sandbox: {
+        undocumented:
+          "server variables; their defaults are filled in (import: #/servers/1/variables)",
+        description: "Sandbox",
+        baseUrl: "https://sandbox.example.com",
+      },
+      proxy: {
+        undocumented:
+          "server variables; their defaults are filled in (import: #/servers/2/variables)",
+        description: "Proxy",
+        baseUrl: "https://proxy.example:8443/x?y",
+      },
+    });
+  });
+
   it("carries expandable fields (x-apigen-expandable) and where a call lists them (x-apigen-expand)", () => {
     const { outSpec, read } = imported(
       join(repoRoot, "test/__snapshots__/features/expandable/openapi.json"),

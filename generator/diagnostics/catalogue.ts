@@ -583,6 +583,25 @@ export const catalogue = {
     message:
       "field {field} is expandable, so it is an id or the object it names (string | Customer), not {type}",
   },
+  "server-variable-unknown": {
+    severity: "error",
+    message:
+      "the address of environment {environment} has {{name}}, which is none of its variables: declare it under variables (with a default, or the caller gives it)",
+  },
+  "server-variable-unused": {
+    severity: "error",
+    message:
+      "variable {name} of environment {environment} is nowhere in its baseUrl: write {{name}} where the value goes, or leave the variable out",
+  },
+  "server-variable-default": {
+    severity: "error",
+    message: "the default {value} of variable {name} is none of its values: {values}",
+  },
+  "server-variable-value": {
+    severity: "error",
+    message:
+      "{value} cannot stand for variable {name}, which is in the address's {place}: it {problem}, and the client refuses it there",
+  },
   "access-not-field": {
     severity: "error",
     message:

@@ -5,8 +5,14 @@
  */
 import type { ApiModel } from "../ir/model.ts";
 import { arr, call, exprStatement, id, lit, member, obj, undef, valueExpr } from "./code/build.ts";
-import type { ClassDeclaration, Expr, Member, Statement, TypeExpr } from "./code/nodes.ts";
+import type { ClassDeclaration, Expr, Member, Statement } from "./code/nodes.ts";
 import { isSent, sentAs } from "./client-params.ts";
+import {
+  addressed,
+  addressedOptionsType as optionsOf,
+  environmentNames,
+  withAddress,
+} from "./client-environments.ts";
 import { generatedRef, modules, runtimeType, runtimeValue } from "./shared/symbols.ts";
 import { keyword, literalType, union } from "./shared/type-expr.ts";
 
@@ -36,65 +42,9 @@ export function headerCredentials(model: ApiModel) {
   return model.credentials.filter((c) => isSent(c) && used.has(c.id));
 }
 
-/** The environments whose address the spec gives: the client's `environment` option names one. */
-const addressed = (model: ApiModel) => model.environments.filter((e) => e.baseUrl !== undefined);
-
-/** The generated environments' addresses, referred to from the client module. */
-const environmentsRef = (model: ApiModel) =>
-  generatedRef(modules.client, model.api.environmentsName, false);
-
-/**
- * `export const ShopEnvironments = { sandbox: "https://…", production: "https://…" } as const`:
- * the addresses of the environments the spec gives one for; none when it gives none.
- */
-export function environmentsConst(model: ApiModel): Statement | undefined {
-  const environments = addressed(model);
-  if (!environments.length) return undefined;
-  return {
-    kind: "variable",
-    declarationKind: "const",
-    name: model.api.environmentsName,
-    isExported: true,
-    docs: [
-      `The base addresses of the ${model.api.title}'s environments: \`new ${model.api.clientName}({ environment: "${environments[0]!.name}" })\`.`,
-      ...environments.map(
-        (e) => `- \`${e.name}\`${e.docs.description ? `: ${e.docs.description}` : ""}`,
-      ),
-    ],
-    init: {
-      kind: "as-const",
-      expr: valueExpr(Object.fromEntries(environments.map((e) => [e.name, e.baseUrl!]))),
-    },
-  };
-}
-
-/**
- * `export type ShopClientOptions = Addressed<ShopClientSettings, keyof typeof ShopEnvironments>`
- * where the spec gives environments' addresses: the settings with `baseUrl` or an
- * `environment` (one of the two required); none otherwise (the options are the interface).
- */
-export function addressedOptionsType(model: ApiModel): Statement | undefined {
-  if (!addressed(model).length) return undefined;
-  return {
-    kind: "type-alias",
-    name: optionsRef(model).name,
-    isExported: true,
-    docs: [
-      `Options of {@link ${model.api.clientName}}: its settings, with \`baseUrl\` or an \`environment\` of {@link ${model.api.environmentsName}}.`,
-    ],
-    type: {
-      kind: "generic",
-      target: runtimeType("client/environments.ts", "Addressed"),
-      args: [settingsRef(model), environmentNames(model)],
-    },
-  };
-}
-
-/** `keyof typeof ShopEnvironments`. */
-const environmentNames = (model: ApiModel): TypeExpr => ({
-  kind: "keyof",
-  type: { kind: "typeof", target: environmentsRef(model) },
-});
+/** `ShopClientOptions`, the settings with the address given, where the spec gives addresses. */
+export const addressedOptionsType = (model: ApiModel) =>
+  optionsOf(model, settingsRef(model), optionsRef(model).name);
 
 /** Options of the client: the runtime's, plus one per credential the endpoints send. */
 export function optionsInterface(model: ApiModel): Statement {
@@ -317,26 +267,6 @@ export function apiVersionOption(model: ApiModel): Member[] {
       ],
     },
   ];
-}
-
-/**
- * The options with the base address the client sends to, where the spec gives environments'
- * addresses: `{ ...options, baseUrl: environmentUrl(options, ShopEnvironments) }`.
- */
-function withAddress(model: ApiModel, options: Expr): Expr {
-  if (!addressed(model).length) return options;
-  const baseUrl = {
-    kind: "property" as const,
-    key: "baseUrl",
-    value: call(
-      runtimeValue("client/environments.ts", "environmentUrl"),
-      id("options"),
-      environmentsRef(model),
-    ),
-  };
-  return options.kind === "object"
-    ? { ...options, properties: [...options.properties, baseUrl] }
-    : { kind: "object", properties: [{ kind: "spread", expr: options }, baseUrl] };
 }
 
 /**

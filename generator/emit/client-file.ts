@@ -32,10 +32,10 @@ import {
   streamedResponse,
   streamExports,
 } from "./client-streams.ts";
+import { environmentsConst } from "./client-environments.ts";
 import {
   addressedOptionsType,
   coreClass,
-  environmentsConst,
   coreRef,
   endpointIdType,
   headerCredentials,

@@ -80,12 +80,22 @@ function construct(model: ApiModel, className: string): Expr {
     globalRef(className, false),
     obj([
       environment ? ["environment", lit(environment.name)] : ["baseUrl", lit("https://…")],
+      // the variables of its address that have no default: the call needs them
+      ...variablesToGive(environment),
       ...credentials.map(
         (c) =>
           [model.credentials.find((k) => k.id === c)?.optionName ?? c, placeholder(c)] as const,
       ),
     ]),
   );
+}
+
+/** `serverVariables: { subdomain: "…" }` where the environment's address needs values. */
+function variablesToGive(environment: ApiModel["environments"][number] | undefined) {
+  const needed = environment?.variables.filter((v) => v.default === undefined) ?? [];
+  return needed.length
+    ? [["serverVariables", obj(needed.map((v) => [v.name, lit("…")] as const))] as const]
+    : [];
 }
 
 /** The arguments of the example call: placeholder path parameters, an empty body. */

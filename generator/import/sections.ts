@@ -24,6 +24,7 @@ import { gapConvention } from "../emit/openapi/document.ts";
 import { schemeParagraphStart } from "../emit/openapi/security.ts";
 import { carryNotes, typeOf } from "./schemas.ts";
 import { splitDescription } from "./operations.ts";
+import { serverAddress } from "./server-variables.ts";
 
 const rootAt = (ctx: ImportContext): Pointer => ({ file: ctx.doc.root.path, pointer: "#" });
 
@@ -237,17 +238,10 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
     // apigen writes an environment whose address the spec does not show as its placeholder.
     const baseUrl = ownNames(ctx)?.baseUrl;
     const unshown = typeof baseUrl === "string" && url === `{${baseUrl}}`;
-    if (isObject(server.variables) && !unshown) {
-      for (const [name, variable] of Object.entries(server.variables))
-        if (isObject(variable) && variable.default !== undefined)
-          url = url.replaceAll(`{${name}}`, String(variable.default));
-      note(
-        ctx,
-        environment,
-        under(at, "variables"),
-        "server variables; their defaults are filled in",
-      );
-    }
+    const address = unshown
+      ? { url }
+      : serverAddress(ctx, url, server.variables, under(at, "variables"), environment);
+    url = address.url;
     const written = stringOf(server, "description");
     // …and says so in a paragraph of its own.
     const description = unshown
@@ -260,8 +254,10 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
     carryNotes(server, environment);
     if (unshown) {
       // the spec's own note says so
-    } else if (isAddress(url)) environment.baseUrl = url.replace(/\/+$/, "");
-    else if (/^https?:/.test(url))
+    } else if (isAddress(url.replace(/\{[^{}]*\}/g, "x"))) {
+      environment.baseUrl = url.replace(/\/+$/, "");
+      if (address.variables) environment.variables = address.variables;
+    } else if (/^https?:/.test(url))
       // Shlink's `{scheme}://{host}`, whose host defaults to "": no address to call
       note(ctx, environment, under(at, "url"), `server URL ${url} names no host`);
     else note(ctx, environment, under(at, "url"), `relative server URL ${url}`);

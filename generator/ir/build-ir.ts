@@ -22,6 +22,7 @@ import { withPagination } from "./build-pagination.ts";
 import { checkStreams } from "./build-streams.ts";
 import { TypeBuilder } from "./build-types.ts";
 import { withAccessViews } from "./access-views.ts";
+import { environmentsOf } from "./build-environments.ts";
 import { buildWebhooks, checkWebhookEvents, withAnswerMedia } from "./build-webhooks.ts";
 import { pascalCase } from "./casing.ts";
 import { headerToken } from "./http-headers.ts";
@@ -125,12 +126,7 @@ export function buildModel(
     docs: ctx.docs(d.file, d.path, d.value),
     location: d.file.locate(d.path, "key"),
   }));
-  const environments = merged.environments.map((d) => ({
-    name: d.name,
-    ...(typeof d.value.baseUrl === "string" ? { baseUrl: d.value.baseUrl } : {}),
-    docs: ctx.docs(d.file, d.path, d.value),
-    location: d.file.locate(d.path, "key"),
-  }));
+  const environments = environmentsOf(ctx, merged.environments);
   const hosts = hostsOf(ctx, merged.hosts);
   checkHosts(ctx, hosts, merged.endpoints, endpoints);
   const { fixed: fixedHeaders, shared: sharedHeaders } = apiHeadersOf(ctx, types, merged.headers);

@@ -320,7 +320,21 @@ export interface Credential {
 
 export interface Environment {
   name: string;
+  /** The address; a template where it has `variables` (`https://{subdomain}.example.com`). */
   baseUrl?: string;
+  /** The variables of `baseUrl`, in spec order; each `{name}` of it is one. */
+  variables: ServerVariable[];
+  docs: Docs;
+  location: SourceLocation;
+}
+
+/** A variable of an environment's address: the caller's value, else `default`. */
+export interface ServerVariable {
+  name: string;
+  /** Absent: the caller must give a value (the client's `serverVariables`). */
+  default?: string;
+  /** The values it may take, when the spec lists them. */
+  enum?: string[];
   docs: Docs;
   location: SourceLocation;
 }

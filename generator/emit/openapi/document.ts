@@ -6,7 +6,7 @@
  * (schemas.ts, parameters.ts, security.ts) and the root extensions (extensions.ts).
  * Every gap note of the model is an `x-undocumented` list on the object it concerns.
  */
-import type { ApiModel, Environment } from "../../ir/model.ts";
+import type { ApiModel, Environment, ServerVariable } from "../../ir/model.ts";
 import { responseHeaderComponents } from "./bodies.ts";
 import { modelExtensions } from "./extensions.ts";
 import { notesOf, obj, text, type JsonObject } from "./json.ts";
@@ -61,6 +61,9 @@ function serverOf(model: ApiModel, env: Environment | undefined): JsonObject {
     return obj({
       url: env.baseUrl,
       description: env.docs.description?.trim(),
+      variables: env.variables.length
+        ? Object.fromEntries(env.variables.map((v) => [v.name, variableOf(v)]))
+        : undefined,
       "x-environment": env.name,
       "x-undocumented": notesOf(env.docs),
     });
@@ -78,6 +81,22 @@ function serverOf(model: ApiModel, env: Environment | undefined): JsonObject {
     variables: { [variable]: { default: `https://${host}` } },
     "x-environment": env?.name,
     "x-undocumented": notesOf(env?.docs),
+  });
+}
+
+/**
+ * A variable of a server's URL. OpenAPI requires a default: one the caller must give has its
+ * first value, or its name, marked `x-apigen-required` (an import reads it back as required).
+ * The description is `x-apigen-description`: the OpenAPI 3.1 schema swagger-parser validates
+ * with refuses a variable's `description` (see serverOf).
+ */
+function variableOf(variable: ServerVariable): JsonObject {
+  return obj({
+    default: variable.default ?? variable.enum?.[0] ?? variable.name,
+    enum: variable.enum ? [...variable.enum] : undefined,
+    "x-apigen-description": variable.docs.description,
+    "x-apigen-required": variable.default === undefined ? true : undefined,
+    "x-undocumented": notesOf(variable.docs),
   });
 }
 

@@ -16,19 +16,96 @@ export interface EnvironmentOptions<E extends string> extends Omit<CoreOptions, 
   baseUrl?: string;
   /** The environment whose base address the spec gives; `baseUrl` instead where it has another. */
   environment?: E;
+  /**
+   * Values of the variables of the environment's address (`https://{subdomain}.example.com`):
+   * each the spec declares, a variable left out taking its default. Not read with `baseUrl`.
+   */
+  serverVariables?: Readonly<Record<string, string>>;
 }
 
 /** A client's options with its address given: `baseUrl`, or `environment` (one of `E`). */
 export type Addressed<O, E extends string> = O & ({ baseUrl: string } | { environment: E });
 
 /**
- * The base address a client sends to: its `baseUrl`, else its environment's. Neither, or an
- * environment the spec does not name (from JavaScript, which the types do not hold), is a
- * `ClientOptionsError` naming the spec's environments.
+ * A client's options with its address given, where some environments' addresses have
+ * variables: `baseUrl`, or one of `C`, each an environment with its variables' values
+ * (`{ environment: "eu"; serverVariables: { subdomain: string } }`).
+ */
+export type AddressedWith<O, C> = O & ({ baseUrl: string } | C);
+
+/** A variable of an environment's address: its default (none: the caller gives it), its values. */
+export interface ServerVariable {
+  default?: string;
+  enum?: readonly string[];
+}
+
+/**
+ * Why `value` cannot stand for a variable of an address, if it cannot: in the host it is a
+ * name of letters, digits, dots and hyphens (or a port's digits), so no value moves the call
+ * to another host (`evil.example#`, `user@evil.example`); in the path, unreserved characters
+ * and slashes, with no `..` segment. Shared with the generator, which checks a spec's defaults.
+ */
+export function variableValueProblem(value: string, inHost: boolean): string | undefined {
+  if (inHost)
+    return /^[A-Za-z0-9.-]+$/.test(value)
+      ? undefined
+      : "is not a host name's letters, digits, dots and hyphens";
+  if (!/^[A-Za-z0-9._~/-]*$/.test(value))
+    return "has characters other than letters, digits, -._~ and /";
+  return value.split("/").includes("..") ? "has a .. segment" : undefined;
+}
+
+/** The address with each `{name}` filled in: the caller's value, else the variable's default. */
+function filledAddress(
+  environment: string,
+  template: string,
+  declared: Readonly<Record<string, ServerVariable>>,
+  given: Readonly<Record<string, string>>,
+): string {
+  for (const name of Object.keys(given))
+    if (!Object.hasOwn(declared, name))
+      throw new ClientOptionsError(
+        "serverVariables",
+        `names ${name}, which is no variable of environment ${environment} (${Object.keys(declared).join(", ") || "none"})`,
+      );
+  const hostEnd = template.indexOf("/", template.indexOf("://") + 3);
+  return template.replace(/\{([^{}]+)\}/g, (_whole, name: string, at: number) => {
+    const variable = declared[name] ?? {};
+    const value = Object.hasOwn(given, name) ? given[name] : variable.default;
+    if (typeof value !== "string")
+      throw new ClientOptionsError(
+        "serverVariables",
+        `needs ${name}: environment ${environment}'s address has it, and it has no default`,
+      );
+    if (variable.enum && !variable.enum.includes(value))
+      throw new ClientOptionsError(
+        "serverVariables",
+        `${name} must be one of ${variable.enum.join(", ")}, not ${JSON.stringify(value)}`,
+      );
+    const problem = variableValueProblem(value, hostEnd < 0 || at < hostEnd);
+    if (problem)
+      throw new ClientOptionsError(
+        "serverVariables",
+        `${name} ${JSON.stringify(value)} ${problem}`,
+      );
+    return value;
+  });
+}
+
+/**
+ * The base address a client sends to: its `baseUrl`, else its environment's, its variables
+ * filled in (`variables`: each environment's, as the spec declares them). Neither, an
+ * environment the spec does not name (from JavaScript, which the types do not hold), or a
+ * variable's value missing or not of its kind is a `ClientOptionsError` naming what is wrong.
  */
 export function environmentUrl(
-  options: { baseUrl?: string | undefined; environment?: string | undefined },
+  options: {
+    baseUrl?: string | undefined;
+    environment?: string | undefined;
+    serverVariables?: Readonly<Record<string, string>> | undefined;
+  },
   environments: Readonly<Record<string, string>>,
+  variables: Readonly<Record<string, Readonly<Record<string, ServerVariable>>>> = {},
 ): string {
   if (options.baseUrl !== undefined) return options.baseUrl;
   const names = Object.keys(environments).join(", ");
@@ -37,5 +114,6 @@ export function environmentUrl(
     throw new ClientOptionsError("baseUrl", `or environment (${names}) is required`);
   if (!Object.hasOwn(environments, name))
     throw new ClientOptionsError("environment", `is none of the API's: ${names}`);
-  return environments[name]!;
+  const declared = Object.hasOwn(variables, name) ? variables[name]! : {};
+  return filledAddress(name, environments[name]!, declared, options.serverVariables ?? {});
 }

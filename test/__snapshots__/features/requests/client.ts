@@ -28,7 +28,7 @@ import {
 } from "./runtime/client/core.js";
 import {
   environmentUrl,
-  type Addressed,
+  type AddressedWith,
   type EnvironmentOptions,
 } from "./runtime/client/environments.js";
 import type { MiddlewareStack } from "./runtime/client/hooks.js";
@@ -59,10 +59,12 @@ export type MediaEndpointId =
  * The base addresses of the Media API's environments: `new MediaClient({ environment: "production" })`.
  * - `production`: The live API.
  * - `sandbox`: Test data only.
+ * - `dedicated`: A customer's own deployment, in their region.
  */
 export const MediaEnvironments = {
   production: "https://api.media.example",
   sandbox: "https://sandbox.media.example",
+  dedicated: "https://{customer}.{region}.media.example/{version}",
 } as const;
 
 /** Settings of {@link MediaClient}: its options but for the address (`baseUrl` or `environment`), which `MediaClientOptions` requires. */
@@ -84,7 +86,22 @@ export interface MediaClientSettings extends EnvironmentOptions<keyof typeof Med
 }
 
 /** Options of {@link MediaClient}: its settings, with `baseUrl` or an `environment` of {@link MediaEnvironments}. */
-export type MediaClientOptions = Addressed<MediaClientSettings, keyof typeof MediaEnvironments>;
+export type MediaClientOptions = AddressedWith<
+  MediaClientSettings,
+  | { environment: "production" }
+  | { environment: "sandbox" }
+  | {
+      environment: "dedicated";
+      serverVariables: {
+        /** The customer's name in the address. */
+        customer: string;
+        /** @default "eu" */
+        region?: "eu" | "us";
+        /** @default "v1" */
+        version?: string;
+      };
+    }
+>;
 
 /**
  * Sends the calls of the Media API's endpoint functions (`albumsGet(core, …)`), with the options of {@link MediaClient}.
@@ -93,7 +110,16 @@ export type MediaClientOptions = Addressed<MediaClientSettings, keyof typeof Med
 export class MediaCore extends ClientCore {
   constructor(options: MediaClientOptions) {
     super(
-      { ...options, baseUrl: environmentUrl(options, MediaEnvironments) },
+      {
+        ...options,
+        baseUrl: environmentUrl(options, MediaEnvironments, {
+          dedicated: {
+            customer: {},
+            region: { default: "eu", enum: ["eu", "us"] },
+            version: { default: "v1" },
+          },
+        }),
+      },
       { token: options.token },
       MediaApiError,
       {},
