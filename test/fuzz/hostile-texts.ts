@@ -38,6 +38,7 @@ const textKeys = new Set([
   "tag",
   "value", // a literal's, a fixed header's, a discriminator case's
   "values", // an enum's
+  "enum", // the values of an environment's address variable
   "contentType",
   "accept",
   "path", // an endpoint's or a callback's (its `{param}` templates kept: see pathText)
