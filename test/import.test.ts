@@ -412,6 +412,10 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
         "    description: Proxy",
         "    variables:",
         "      host: { default: 'proxy.example:8443/x?y' }",
+        "  - url: https://{accountName}.example.com.br",
+        "    description: Account",
+        "    variables:",
+        "      accountName: { default: '{accountName}', description: Your account. }",
         "paths: {}",
       ].join("\n"),
     );
@@ -438,6 +442,12 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
           "server variables; their defaults are filled in (import: #/servers/2/variables)",
         description: "Proxy",
         baseUrl: "https://proxy.example:8443/x?y",
+      },
+      // a default that is the variable's own placeholder (VTEX's): the caller gives it
+      account: {
+        description: "Account",
+        baseUrl: "https://{accountName}.example.com.br",
+        variables: { accountName: { description: "Your account." } },
       },
     });
   });
@@ -772,7 +782,7 @@ describe("what real documents do", () => {
       ),
     );
 
-  it("carries who writes a property (readOnly, writeOnly), through a $ref too; both at once is noted", () => {
+  it("carries who writes a property (readOnly, writeOnly), through a $ref too; both at once is noted; keeps uri-template", () => {
     const path = document(
       "access.yaml",
       [
@@ -791,6 +801,7 @@ describe("what real documents do", () => {
         "        created: { type: string, readOnly: true, description: When it was made. }",
         "        odd: { type: string, readOnly: true, writeOnly: true }",
         "        plain: { type: string, readOnly: false }",
+        "        issues_url: { type: string, format: uri-template }",
       ].join("\n"),
     );
     const { read, outSpec } = imported(path);
@@ -806,7 +817,11 @@ describe("what real documents do", () => {
           "readOnly and writeOnly both: neither is carried (import: #/components/schemas/User/properties/odd/writeOnly)",
       },
       plain: "string",
+      // GitHub's 3,599 `*_url` templates: a format of the spec, not a note
+      issues_url: { type: "string", format: "uri-template" },
     });
+    // a named schema's own readOnly is carried by the property that names it, and not noted
+    expect(read(`types/${file}`).types.Id).toBe("string");
   });
 
   it("names the package and client from the API's name in the title, and pads a short version to semver", () => {

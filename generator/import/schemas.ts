@@ -53,6 +53,7 @@ const formats = new Set([
   "comma-separated",
   "html",
   "phone",
+  "uri-template",
 ]);
 /** OpenAPI formats that say no more than the type does: dropped without a note. */
 const plainFormats = new Set(["int32", "float", "double", "string"]);
@@ -225,7 +226,7 @@ function typeOfSchema(ctx: ImportContext, schema: JsonValue, at: Pointer, named:
   const base = baseType(ctx, schema, at, facets, named);
   copyDocs(ctx, schema, facets, at);
   dropUnfitValues(ctx, base, facets, at);
-  noteUnread(ctx, schema, at, facets);
+  noteUnread(ctx, schema, at, facets, named);
   return withFacets(base, facets);
 }
 
@@ -1053,9 +1054,18 @@ function notedAt(facets: JsonObject, key: string): boolean {
   return notes.some((text) => typeof text === "string" && text.endsWith(`/${key})`));
 }
 
-function noteUnread(ctx: ImportContext, schema: JsonObject, at: Pointer, facets: JsonObject): void {
+function noteUnread(
+  ctx: ImportContext,
+  schema: JsonObject,
+  at: Pointer,
+  facets: JsonObject,
+  named: boolean,
+): void {
   for (const key of Object.keys(schema)) {
     if (handled.has(key) || key.startsWith("x-")) continue;
+    // a named schema's readOnly (GitHub's `alert-updated-at`) is carried by each property
+    // that names it (accessOf), which is where OpenAPI gives it a meaning
+    if (named && (key === "readOnly" || key === "writeOnly")) continue;
     // `uniqueItems: false`, 3.0's `exclusiveMinimum: false`: what a schema is anyway
     if (typedFacets.has(key) && schema[key] === false) continue;
     if (typedFacets.has(key) && (facets[key] !== undefined || notedAt(facets, key))) continue;

@@ -254,7 +254,7 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
     carryNotes(server, environment);
     if (unshown) {
       // the spec's own note says so
-    } else if (isAddress(url.replace(/\{[^{}]*\}/g, "x"))) {
+    } else if (isAddress(address.variables ? url.replace(/\{[^{}]*\}/g, "x") : url)) {
       environment.baseUrl = url.replace(/\/+$/, "");
       if (address.variables) environment.variables = address.variables;
     } else if (/^https?:/.test(url))

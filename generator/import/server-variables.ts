@@ -59,20 +59,24 @@ function keptVariables(
       continue;
     }
     const inHost = places.some((p) => hostEnd < 0 || p.at < hostEnd);
-    const variable = variableOf(raw as JsonObject, inHost);
+    const variable = variableOf(name, raw as JsonObject, inHost);
     if (!variable) return undefined;
     out[name] = variable;
   }
   return out;
 }
 
-/** One variable, or undefined when a value of it is one the client would refuse in its place. */
-function variableOf(raw: JsonObject, inHost: boolean): JsonObject | undefined {
+/**
+ * One variable, or undefined when a value of it is one the client would refuse in its place.
+ * A variable the caller must give has no default: apigen marks it `x-apigen-required` beside
+ * the default OpenAPI asks for, and other documents give its own placeholder (VTEX's
+ * `accountName: { default: "{accountName}" }`).
+ */
+function variableOf(name: string, raw: JsonObject, inHost: boolean): JsonObject | undefined {
   const values = Array.isArray(raw.enum) ? raw.enum.map(String) : undefined;
   const fallback =
     raw.default === undefined || raw.default === null ? undefined : String(raw.default);
-  // apigen writes a variable the caller must give with a stand-in default and this mark
-  const required = raw["x-apigen-required"] === true;
+  const required = raw["x-apigen-required"] === true || fallback === `{${name}}`;
   const given = [...(values ?? []), ...(fallback !== undefined && !required ? [fallback] : [])];
   if (given.some((v) => variableValueProblem(v, inHost) !== undefined)) return undefined;
   if (values && fallback !== undefined && !required && !values.includes(fallback)) return undefined;

@@ -44,7 +44,9 @@ export type ValueFormat =
   | "serialized-json"
   | "comma-separated"
   | "html"
-  | "phone";
+  | "phone"
+  /** An RFC 6570 URI template (GitHub's `https://api.github.com/repos/{owner}/{repo}`). */
+  | "uri-template";
 
 export interface Constraints {
   format?: ValueFormat;

@@ -229,6 +229,8 @@ function formatted(format: string | undefined, random: Random): string | undefin
       return `${words[random.int(0, words.length - 1)]}@example.com`;
     case "currency-code":
       return "USD";
+    case "uri-template":
+      return `https://example.com/${words[random.int(0, words.length - 1)]}{/id}`;
     case "phone":
       return `+1555010${random.int(1000, 9999)}`;
     case "timestamp":
