@@ -620,6 +620,24 @@ describe("expandable fields", () => {
   });
 });
 
+describe("deprecated endpoints", () => {
+  const spec = (more: string) => `api: { name: a, title: A, version: 1.0.0 }
+endpoints:
+  orders.cancel: { method: POST, path: "/o/{id}/cancel", params: { id: string }, response: { status: 204 }${more} }
+`;
+  const { changes } = inlineSpecs("apigen-diff-deprecated-");
+
+  it("an endpoint becoming deprecated is minor, and its link to more documentation nothing", () => {
+    const more = ", externalDocs: { url: https://docs.example.com/cancel }";
+    expect(changes(spec(""), spec(`, deprecated: true${more}`))).toEqual([
+      "minor endpoints.orders.cancel: deprecated",
+    ]);
+    expect(changes(spec(", deprecated: true"), spec(""))).toEqual([
+      "patch endpoints.orders.cancel: no longer deprecated",
+    ]);
+  });
+});
+
 describe("who writes a field (readOnly, writeOnly)", () => {
   /** `Account` is sent by callers (accounts.create's body) and read by them (its answer). */
   const spec = (id: string, password: string) => `api: { name: a, title: A, version: 1.0.0 }

@@ -391,6 +391,43 @@ describe("apigen's own OpenAPI comes back (the round trip)", () => {
     expect(read("api.yaml").environments).toEqual(original.environments);
   });
 
+  it("keeps an operation's deprecated and externalDocs (an http(s) link), noting one of another kind", () => {
+    const path = document(
+      "links.yaml",
+      [
+        "openapi: 3.0.3",
+        "info: { title: Links, version: 1.0.0 }",
+        "paths:",
+        "  /old:",
+        "    get:",
+        "      operationId: getOld",
+        "      deprecated: true",
+        "      externalDocs: { url: 'https://docs.example.com/old', description: The old call. }",
+        "      responses: { '204': { description: none } }",
+        "  /mail:",
+        "    get:",
+        "      operationId: getMail",
+        "      externalDocs: { url: 'mailto:docs@example.com' }",
+        "      responses: { '204': { description: none } }",
+      ].join("\n"),
+    );
+    const { read, outSpec } = imported(path);
+    const endpoints = readdirSync(join(outSpec, "endpoints")).flatMap(
+      (file) => Object.values(read(`endpoints/${file}`).endpoints) as Record<string, unknown>[],
+    );
+    const old = endpoints.find((e) => e.path === "/old")!;
+    expect(old.deprecated).toBe(true);
+    expect(old.externalDocs).toEqual({
+      url: "https://docs.example.com/old",
+      description: "The old call.",
+    });
+    const mail = endpoints.find((e) => e.path === "/mail")!;
+    expect(mail).not.toHaveProperty("externalDocs");
+    expect(mail.undocumented).toBe(
+      "externalDocs without an http(s) URL (import: #/paths/~1mail/get/externalDocs)",
+    );
+  });
+
   it("keeps a server's variables where the format can say them, and fills in the defaults where not", () => {
     const path = document(
       "servers.yaml",

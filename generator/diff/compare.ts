@@ -373,6 +373,9 @@ function diffEndpoints(out: ChangeList, before: ApiModel, after: ApiModel): void
       out.add(subject, `credential ${id} became optional`, "minor");
     for (const id of e.auth.filter((a) => !next.auth.includes(a)))
       out.add(subject, `no longer sends credential ${id}`, "minor");
+    if (!e.docs.deprecated && next.docs.deprecated) out.add(subject, "deprecated", "minor");
+    if (e.docs.deprecated && !next.docs.deprecated)
+      out.add(subject, "no longer deprecated", "patch");
     diffParams(out, subject, e.params, next.params, positionUsage("endpoint-param"));
     diffOptionalNode(
       out,

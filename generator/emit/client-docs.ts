@@ -174,6 +174,11 @@ export function endpointDocLines(model: ApiModel, endpoint: Endpoint): string[] 
   lines.push(`@returns ${returnsText(endpoint, returns)}${streams}${conditional}`);
   lines.push(...docLines({ notes: [...endpoint.docs.notes, ...response.docs.notes] }));
   lines.push(`@throws {${model.api.errorClassName}} when the API answers with an error status.`);
+  const more = endpoint.externalDocs;
+  // one line: a description's own line breaks would end the tag
+  const about = more?.description?.replace(/\s+/g, " ").trim();
+  if (more) lines.push(`@see ${more.url}${about ? ` ${about}` : ""}`);
+  if (endpoint.docs.deprecated) lines.push("@deprecated The API will remove this endpoint.");
   return lines;
 }
 

@@ -430,12 +430,23 @@ function endpointOf(
   if (typeof op["x-apigen-expand"] === "string") out.expand = op["x-apigen-expand"];
   notModifiedOf(ctx, op, at, out);
   carryNotes(op, out);
-  if (op.deprecated === true)
-    note(ctx, out, under(at, "deprecated"), "the operation is deprecated");
+  if (op.deprecated === true) out.deprecated = true;
   hostOf(ctx, op, at, out, hosts);
-  if (op.externalDocs !== undefined)
-    note(ctx, out, under(at, "externalDocs"), "externalDocs of the operation are not carried yet");
+  externalDocsOf(ctx, op, at, out);
   return out;
+}
+
+/** The operation's `externalDocs`: its URL (http or https) and description; another is noted. */
+function externalDocsOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject): void {
+  const docs = op.externalDocs;
+  if (docs === undefined) return;
+  const url = isObject(docs) ? stringOf(docs, "url") : undefined;
+  if (url === undefined || !/^https?:\/\/\S+$/.test(url)) {
+    note(ctx, out, under(at, "externalDocs"), "externalDocs without an http(s) URL");
+    return;
+  }
+  const description = stringOf(docs as JsonObject, "description")?.trim();
+  out.externalDocs = { url, ...(description ? { description } : {}) };
 }
 
 /**

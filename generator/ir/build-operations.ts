@@ -18,6 +18,7 @@ import type {
   Credential,
   Endpoint,
   ErrorResponse,
+  ExternalDocs,
   HeaderSpec,
   HttpMethod,
   ErrorCodeValue,
@@ -107,6 +108,7 @@ export class OperationBuilder {
       errors: dedupeErrors([...own, ...scoped]).sort(compareErrorResponses),
       rules: stringList(v.rules),
       testingOnly: v.testingOnly === true,
+      ...externalDocsOf(v.externalDocs),
       docs: this.ctx.docs(file, path, v),
       location: file.locate(path, "key"),
     };
@@ -397,4 +399,11 @@ function distinctIdentifiers(params: Param[]): Param[] {
     used.add(name);
     return name === param.camelName ? param : { ...param, camelName: name };
   });
+}
+
+/** `externalDocs:` as the schema checked it: a URL and what it is. */
+function externalDocsOf(value: unknown): { externalDocs?: ExternalDocs } {
+  if (!isRecord(value) || typeof value.url !== "string") return {};
+  const description = typeof value.description === "string" ? value.description : undefined;
+  return { externalDocs: { url: value.url, ...(description ? { description } : {}) } };
 }

@@ -509,8 +509,16 @@ export interface Endpoint {
   errors: ErrorResponse[];
   rules: string[];
   testingOnly: boolean;
+  /** Where the endpoint is documented further (`externalDocs:`): the method's `@see`. */
+  externalDocs?: ExternalDocs;
   docs: Docs;
   location: SourceLocation;
+}
+
+/** A link to further documentation, with what it is. */
+export interface ExternalDocs {
+  url: string;
+  description?: string;
 }
 
 /**

@@ -39,6 +39,7 @@ const textKeys = new Set([
   "value", // a literal's, a fixed header's, a discriminator case's
   "values", // an enum's
   "enum", // the values of an environment's address variable
+  "url", // an endpoint's externalDocs link (a doc comment's @see, the OpenAPI operation's)
   "contentType",
   "accept",
   "path", // an endpoint's or a callback's (its `{param}` templates kept: see pathText)

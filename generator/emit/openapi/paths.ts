@@ -68,6 +68,7 @@ function operationOf(model: ApiModel, endpoint: Endpoint): JsonObject {
     ),
     operationId: endpoint.id,
     deprecated: endpoint.docs.deprecated ? true : undefined,
+    externalDocs: endpoint.externalDocs ? { ...endpoint.externalDocs } : undefined,
     servers: hostServers(model, endpoint),
     security: securityOf(
       model,

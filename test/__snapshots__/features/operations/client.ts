@@ -161,6 +161,8 @@ export const ordersCreate: (
  * @param orderId The `order_id` path parameter.
  * @returns The response body.
  * @throws {OpsApiError} when the API answers with an error status.
+ * @see https://docs.example.com/orders#cancel How cancelling refunds an order.
+ * @deprecated The API will remove this endpoint.
  */
 export const ordersCancel: (
   core: OpsCore,
@@ -306,6 +308,8 @@ export interface OrdersApi {
    * @param orderId The `order_id` path parameter.
    * @returns The response body.
    * @throws {OpsApiError} when the API answers with an error status.
+   * @see https://docs.example.com/orders#cancel How cancelling refunds an order.
+   * @deprecated The API will remove this endpoint.
    */
   cancel(
     orderId: string,
