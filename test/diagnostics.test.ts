@@ -125,6 +125,13 @@ const cases: BrokenCase[] = [
     ],
   },
   {
+    name: "body-optional-alone",
+    defect: "bodyOptional on an endpoint without a body",
+    expected: [
+      "test/fixtures/broken/body-optional-alone/api.yaml:10:5 - error body-optional-alone: bodyOptional says the call may leave its body out, and the endpoint has no body",
+    ],
+  },
+  {
     name: "server-variables",
     defect:
       "an address naming a variable it does not declare, a variable it does not use, a default none of its values, and values the client would refuse in the host (a fragment) and the path (a .. segment)",

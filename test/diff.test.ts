@@ -638,6 +638,23 @@ endpoints:
   });
 });
 
+describe("optional bodies", () => {
+  const spec = (more: string) => `api: { name: a, title: A, version: 1.0.0 }
+endpoints:
+  notes.touch: { method: POST, path: /n, body: { fields: { text: string } }, response: { status: 204 }${more} }
+`;
+  const { changes } = inlineSpecs("apigen-diff-optional-body-");
+
+  it("a body the call may leave out breaks no one; one it must send again breaks callers", () => {
+    expect(changes(spec(""), spec(", bodyOptional: true"))).toEqual([
+      "minor endpoints.notes.touch.body: may be left out",
+    ]);
+    expect(changes(spec(", bodyOptional: true"), spec(""))).toEqual([
+      "BREAKING for callers endpoints.notes.touch.body: required (was optional)",
+    ]);
+  });
+});
+
 describe("who writes a field (readOnly, writeOnly)", () => {
   /** `Account` is sent by callers (accounts.create's body) and read by them (its answer). */
   const spec = (id: string, password: string) => `api: { name: a, title: A, version: 1.0.0 }

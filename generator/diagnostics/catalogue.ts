@@ -583,6 +583,10 @@ export const catalogue = {
     message:
       "field {field} is expandable, so it is an id or the object it names (string | Customer), not {type}",
   },
+  "body-optional-alone": {
+    severity: "error",
+    message: "bodyOptional says the call may leave its body out, and the endpoint has no body",
+  },
   "server-variable-unknown": {
     severity: "error",
     message:

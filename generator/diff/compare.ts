@@ -377,6 +377,10 @@ function diffEndpoints(out: ChangeList, before: ApiModel, after: ApiModel): void
     if (e.docs.deprecated && !next.docs.deprecated)
       out.add(subject, "no longer deprecated", "patch");
     diffParams(out, subject, e.params, next.params, positionUsage("endpoint-param"));
+    if (e.body && next.body && Boolean(e.bodyOptional) !== Boolean(next.bodyOptional)) {
+      if (next.bodyOptional) out.add(`${subject}.body`, "may be left out", "minor");
+      else out.add(`${subject}.body`, "required (was optional)", "minor", ["callers"]);
+    }
     diffOptionalNode(
       out,
       `${subject}.body`,

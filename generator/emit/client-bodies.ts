@@ -40,6 +40,7 @@ export function descriptorBodyEntries(endpoint: Endpoint): Record<string, Json |
   const { kind, headers } = endpoint.response;
   return {
     body: encodesBody(endpoint) ? endpoint.requestBody!.encoding : undefined,
+    bodyOptional: endpoint.bodyOptional,
     response: kind !== "json" && kind !== "sse" && kind !== "jsonl" ? kind : undefined,
     responseHeaders: headers.length
       ? Object.fromEntries(headers.map((h) => [h.name, h.parse]))

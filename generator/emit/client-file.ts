@@ -33,6 +33,7 @@ import {
   streamExports,
 } from "./client-streams.ts";
 import { environmentsConst } from "./client-environments.ts";
+import { bodyParams } from "./shared/body-param.ts";
 import {
   addressedOptionsType,
   coreClass,
@@ -169,7 +170,10 @@ function signature(model: ApiModel, endpoint: Endpoint): Signature {
   const queryParams = endpoint.params.filter((p) => !inPath(p));
   const params: Param[] = [
     ...pathParams.map((p) => ({ name: p.camelName, type: typeExpr(p.type) })),
-    ...(endpoint.body ? [{ name: "body", type: typeExpr(endpoint.body) }] : []),
+    ...bodyParams(
+      endpoint,
+      queryParams.some((p) => p.required),
+    ),
   ];
   if (queryParams.length)
     params.push({

@@ -6,6 +6,7 @@
 import type { ApiModel, Endpoint } from "../ir/model.ts";
 import { arr, id, lit, obj } from "./code/build.ts";
 import type { Expr, FileStatement, Param, TypeExpr } from "./code/nodes.ts";
+import { bodyParams } from "./shared/body-param.ts";
 import { generatedRef, modules, runtimeType, typeRef } from "./shared/symbols.ts";
 import { generic, keyword, literalType, typeExpr, union } from "./shared/type-expr.ts";
 
@@ -25,7 +26,10 @@ export function callParams(endpoint: Endpoint): Param[] {
   const rest = endpoint.params.filter((p) => !inPath(p));
   const params: Param[] = [
     ...endpoint.params.filter(inPath).map((p) => ({ name: p.camelName, type: typeExpr(p.type) })),
-    ...(endpoint.body ? [{ name: "body", type: typeExpr(endpoint.body) }] : []),
+    ...bodyParams(
+      endpoint,
+      rest.some((p) => p.required),
+    ),
     ...(rest.length
       ? [
           {

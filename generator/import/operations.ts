@@ -1189,7 +1189,8 @@ function bodyOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonObject
       out.body = "string";
     }
   }
-  if (body.required !== true) note(ctx, out, bodyAt, "the request body is optional");
+  // OpenAPI's default: a request body the call may leave out
+  if (body.required !== true && out.body !== undefined) out.bodyOptional = true;
   if (isObject(media) && media.encoding !== undefined && !ownFormEncoding(ctx, media.encoding))
     note(ctx, out, under(mediaAt, "encoding"), "per-part encoding");
 }

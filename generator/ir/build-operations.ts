@@ -76,6 +76,8 @@ export class OperationBuilder {
     }
     const body =
       v.body !== undefined ? this.types.node(file, [...path, "body"], v.body) : undefined;
+    if (v.bodyOptional !== undefined && body === undefined)
+      this.ctx.bag.report("body-optional-alone", {}, file.locate([...path, "bodyOptional"], "key"));
     const result = responseOf(
       this.ctx,
       this.types,
@@ -100,6 +102,7 @@ export class OperationBuilder {
         ? {
             body,
             requestBody: requestBodyOf(this.ctx, this.types, file, path, v, body, listed),
+            ...(v.bodyOptional === true ? { bodyOptional: true as const } : {}),
           }
         : {}),
       response: result,

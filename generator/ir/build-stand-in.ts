@@ -264,6 +264,7 @@ function routeOf(
       ...deepFieldsOf(p, types),
     })),
     ...(endpoint.requestBody ? { body: endpoint.requestBody.encoding } : {}),
+    ...(endpoint.bodyOptional ? { bodyOptional: true as const } : {}),
     response: responseOf(endpoint.response, types),
     ...(streamed
       ? { streamResponse: { flag: streamed.flag, ...responseOf(streamed, types) } }

@@ -496,6 +496,8 @@ export interface Endpoint {
   bodyValidatorName?: string;
   /** How the body is sent, when there is one. */
   requestBody?: RequestBody;
+  /** The call may leave the body out (`bodyOptional: true`): nothing is sent then. */
+  bodyOptional?: true;
   response: EndpointResponse;
   /** How the endpoint pages, when it does: its list call also walks every item (`for await`). */
   pagination?: Pagination;

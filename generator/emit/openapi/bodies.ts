@@ -46,7 +46,8 @@ export function requestBodyOf(model: ApiModel, endpoint: Endpoint): JsonObject |
   const types = typesByName(model.types);
   const encoding = requestBody.encoding === "form" ? formEncoding(body, types) : undefined;
   return {
-    required: true,
+    // absent, OpenAPI's default, for a body the call may leave out
+    ...(endpoint.bodyOptional ? {} : { required: true }),
     content: {
       [requestBody.contentType]: obj({ schema: schemaOf(body), encoding }),
     },

@@ -34,6 +34,7 @@ import {
   pathOf,
   randomNonce,
   serialize,
+  withoutContentType,
   type Operation,
   type PathParams,
   type QueryParams,
@@ -209,6 +210,7 @@ export class ClientCore {
             id,
             validateParams: op.validateParams ?? given?.params,
             validateBody: op.validateBody ?? given?.body,
+            ...(op.bodyOptional ? { bodyOptional: op.bodyOptional } : {}),
           }
         : op,
       params,
@@ -261,6 +263,7 @@ export class ClientCore {
         : op.body && op.encode
           ? await op.encode(id, op.body, body)
           : serialize(op, body);
+    if (payload === undefined && op.bodyOptional) headers = withoutContentType(headers);
     // A stream is sent once (`duplex: "half"`): no retry after an attempt.
     const streamed = typeof (payload as ReadableStream | undefined)?.getReader === "function";
     const init: Call["init"] & { duplex?: "half" } = {

@@ -72,6 +72,8 @@ export interface OperationSpec extends ParamsSpec {
   emptyStatus?: number;
   /** How the body is sent; absent: as JSON. */
   body?: BodyEncoding;
+  /** The call may leave the body out: then nothing is sent, not even its Content-Type. */
+  bodyOptional?: true;
   /** What the success body is; absent: JSON. */
   response?: ResponseKind;
   /** The response headers the spec declares, by name, and how each is read. */
@@ -338,9 +340,15 @@ export function lowerKeys(headers: Readonly<Record<string, string>>): Record<str
   return out;
 }
 
+/** The headers but `content-type`: a call without its optional body describes no body. */
+export function withoutContentType(headers: Record<string, string>): Record<string, string> {
+  const { "content-type": _, ...rest } = headers;
+  return rest;
+}
+
 /** Local checks before anything is sent: the spec's rules for the parameters and the body. */
 export function check(
-  op: Pick<Operation, "id"> & {
+  op: Pick<Operation, "id" | "bodyOptional"> & {
     validateParams?: Validator | undefined;
     validateBody?: Validator | undefined;
   },
@@ -350,7 +358,7 @@ export function check(
 ): void {
   const issues: ValidationIssue[] = [];
   op.validateParams?.(query ? { ...params, ...query } : (params ?? {}), "params", issues);
-  op.validateBody?.(body, "body", issues);
+  if (body !== undefined || !op.bodyOptional) op.validateBody?.(body, "body", issues);
   if (issues.length) throw new RequestValidationError(op.id, issues);
 }
 

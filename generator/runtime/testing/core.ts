@@ -227,7 +227,10 @@ function serve(
     const read = jsonBody(bytes);
     if ("problem" in read) return invalid(ctx, route, [read.problem]);
     ({ value: body, text } = read);
-    if (route.validateBody) issues = issues.concat(validate(route.validateBody, body, "body"));
+    // a call may leave an optional body out (no text at all)
+    const absent = text === undefined && route.bodyOptional;
+    if (route.validateBody && !absent)
+      issues = issues.concat(validate(route.validateBody, body, "body"));
   }
   if (issues.length > 0) return invalid(ctx, route, issues.map(issueText));
   const step = route.state ? ctx.memory.apply(route.state, params, body, text) : {};

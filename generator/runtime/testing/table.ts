@@ -137,6 +137,8 @@ export interface RouteData {
   params: RouteParam[];
   /** How the request body is sent, when there is one. */
   body?: "json" | "form" | "multipart" | "binary" | "text";
+  /** A call may leave the body out: a request without one is not refused. */
+  bodyOptional?: true;
   response: RouteResponse;
   /** The answer when the JSON body's boolean `flag` is true: a stream. */
   streamResponse?: RouteResponse & { flag: string };

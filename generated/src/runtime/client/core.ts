@@ -37,6 +37,7 @@ import {
 } from "./errors.js";
 import {
   check,
+  withoutContentType,
   endpointOf,
   lowerKeys,
   pathOf,
@@ -361,6 +362,8 @@ export class ClientCore {
         : op.body && op.encode
           ? await op.encode(id, op.body, body)
           : serialize(op, body);
+    // a call that leaves an optional body out sends no Content-Type for it
+    if (payload === undefined && op.bodyOptional) headers = withoutContentType(headers);
     // A stream is sent once: no retry after an attempt (docs/client.md, "Request bodies").
     const streamed = isStream(payload);
     const once = streamed ? { ...call, maxRetries: 0 } : call;

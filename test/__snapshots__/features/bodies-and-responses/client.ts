@@ -220,10 +220,10 @@ export const filesCreate: (
 export const filesUpdate: (
   core: FilesCore,
   fileId: string,
-  body: FileUpdateParams,
+  body?: FileUpdateParams,
   options?: RequestOptions,
 ) => ApiPromise<FileObject, FilesUpdateResponseHeaders> = /* @__PURE__ */ endpoint(
-  '{"id":"files.update","method":"PATCH","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id","$body"],"documentedResponse":true,"body":"multipart","responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateParams","validateBody","encode","readHeaders"]}',
+  '{"id":"files.update","method":"PATCH","path":"/v1/files/{file_id}","credentials":[{"option":"token","header":"Authorization","scheme":"Bearer"}],"headers":{},"args":["file_id","$body"],"documentedResponse":true,"body":"multipart","bodyOptional":true,"responseHeaders":{"X-RateLimit-Remaining":"integer","X-RateLimit-Reset":"integer"},"code":["validateParams","validateBody","encode","readHeaders"]}',
   validateFilesUpdateParams,
   validateFileUpdateParams,
   encodeBody,
@@ -429,7 +429,7 @@ export interface FilesApi {
    */
   update(
     fileId: string,
-    body: FileUpdateParams,
+    body?: FileUpdateParams,
     options?: RequestOptions,
   ): ApiPromise<FileObject, FilesUpdateResponseHeaders>;
   /**
