@@ -501,6 +501,8 @@ export const get = (baseUrl, apiKey, ref) => transactionsGet(new MerchantCore({ 
  * bench/bundle.ts's one-operation figure (docs/benchmarks.md) may not grow past this: 4.88 KB
  * (4,999 B) when it was set by issue 33's fourth session (5.11 KB, 5,230 B, before it), with
  * room for a little more; the Node build's loop is 9.24 KB. Issue 33's target is 3.0 KB, which
- * the browser build's core does not meet (docs/benchmarks.md says what it is).
+ * the browser build's core does not meet (docs/benchmarks.md says what it is). Session 34 took
+ * it from 5,056 B to 5,094 B: a body a call may leave out is not checked, and a call without a
+ * body sends no Content-Type (a JSON server such as Fastify refuses an empty body that has one).
  */
-const budgetBytes = Math.round(4.95 * 1024);
+const budgetBytes = Math.round(5.0 * 1024);

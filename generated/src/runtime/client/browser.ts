@@ -37,7 +37,6 @@ import {
   pathOf,
   randomNonce,
   serialize,
-  withoutContentType,
   type Operation,
   type PathParams,
   type QueryParams,
@@ -210,10 +209,9 @@ export class ClientCore {
     check(
       "validateParams" in op || "validateBody" in op
         ? {
-            id,
+            ...op,
             validateParams: op.validateParams ?? given?.params,
             validateBody: op.validateBody ?? given?.body,
-            ...(op.bodyOptional ? { bodyOptional: op.bodyOptional } : {}),
           }
         : op,
       params,
@@ -266,7 +264,8 @@ export class ClientCore {
         : op.body && op.encode
           ? await op.encode(id, op.body, body)
           : serialize(op, body);
-    if (payload === undefined && op.bodyOptional) headers = withoutContentType(headers);
+    // a call without a body (one it may leave out) describes none; `headers` is this call's own
+    if (payload === undefined) delete headers["content-type"];
     // A stream is sent once (`duplex: "half"`): no retry after an attempt.
     const streamed = typeof (payload as ReadableStream | undefined)?.getReader === "function";
     const init: Call["init"] & { duplex?: "half" } = {

@@ -351,9 +351,10 @@ export function withoutContentType(headers: Record<string, string>): Record<stri
 
 /** Local checks before anything is sent: the spec's rules for the parameters and the body. */
 export function check(
-  op: Pick<Operation, "id" | "bodyOptional"> & {
+  op: Pick<Operation, "id"> & {
     validateParams?: Validator | undefined;
     validateBody?: Validator | undefined;
+    bodyOptional?: true | undefined;
   },
   params: PathParams | undefined,
   body: unknown,
