@@ -18,9 +18,11 @@ function errorLine(model: ApiModel, error: ErrorResponse): string {
         ? `.tag ${error.tag}`
         : "";
   const head =
-    error.status === undefined
-      ? `${what} (any error status)`
-      : `${error.status}${what ? ` ${what}` : ""}`;
+    error.status !== undefined
+      ? `${error.status}${what ? ` ${what}` : ""}`
+      : what
+        ? `${what} (any error status)`
+        : "any other error status";
   const meaning =
     error.code !== undefined
       ? model.errors.codes.find((c) => c.code === error.code)?.meaning

@@ -1467,8 +1467,12 @@ function responsesOf(ctx: ImportContext, op: JsonObject, at: Pointer, out: JsonO
     );
     if (!isObject(response)) continue;
     if (status === success) out.response = successOf(ctx, response, status, responseAt);
-    else if (/^[45](\d\d|XX)$/i.test(status)) {
-      const error: JsonObject = { status: /XX$/i.test(status) ? `${status[0]}xx` : Number(status) };
+    else if (/^[45](\d\d|XX)$/i.test(status) || (status === "default" && success)) {
+      // `default` beside a success: every other status, an error (an entry of any status)
+      const error: JsonObject =
+        status === "default"
+          ? {}
+          : { status: /XX$/i.test(status) ? `${status[0]}xx` : Number(status) };
       const description = stringOf(response, "description");
       if (description?.trim()) error.description = description.trim();
       const contentAt = under(responseAt, "content");

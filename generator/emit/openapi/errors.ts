@@ -61,12 +61,27 @@ export function errorResponses(model: ApiModel, endpoint: Endpoint): JsonObject 
   // A version's own error body wins; else the API's (`errors.body`).
   const bodyName = version?.errorBody ?? model.errors.body;
   const bodyType = bodyName !== undefined ? typesByName(model.types).get(bodyName) : undefined;
-  const anyStatus = endpoint.errors.filter((e) => e.status === undefined);
+  // an entry of no status and no code or tag is every other error: OpenAPI's `default`
+  const catchAll = endpoint.errors.filter((e) => e.status === undefined && !entryLabel(e));
+  const anyStatus = endpoint.errors.filter((e) => e.status === undefined && entryLabel(e));
   const out: JsonObject = {};
   for (const group of groupByStatus(endpoint.errors)) {
     out[statusKey(group.status)] = errorResponse(model, group, anyStatus, bodyType);
   }
+  if (catchAll.length) out.default = catchAllResponse(catchAll, bodyType);
   return out;
+}
+
+/** `default`: the error answers of every status the endpoint does not list, with the API's error body. */
+function catchAllResponse(entries: readonly ErrorResponse[], bodyType: NamedType | undefined) {
+  const said = entries.map((e) => e.docs.description?.trim()).filter((d) => d);
+  return obj({
+    description: said.length ? said.join("\n") : "Any other error.",
+    content: bodyType
+      ? { "application/json": { schema: { $ref: schemaRef(bodyType.name) } } }
+      : undefined,
+    "x-undocumented": notesOf(...entries.map((e) => e.docs)),
+  });
 }
 
 function errorResponse(

@@ -106,6 +106,7 @@ export const chargesGet: (
  * - 403 code 1005: API key rejected.
  * - 404 code 2001: No such entry.
  * - 429 code rate_limited: Too many requests; wait for Retry-After.
+ * - any other error status: Any other failure of the ledger.
  * @param core The `ErrorsCore` that sends the call.
  * @param id The `id` path parameter.
  * @returns The Entry.
@@ -172,6 +173,7 @@ export interface LedgerApi {
    * - 403 code 1005: API key rejected.
    * - 404 code 2001: No such entry.
    * - 429 code rate_limited: Too many requests; wait for Retry-After.
+   * - any other error status: Any other failure of the ledger.
    * @param id The `id` path parameter.
    * @returns The Entry.
    * @throws {ErrorsApiError} when the API answers with an error status.
