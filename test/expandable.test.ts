@@ -6,13 +6,12 @@
  * follows it, held by a consumer file type-checked with TypeScript 6 and 7 (each mistake
  * marked `@ts-expect-error`, so a looser type fails the run).
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeGenerated } from "./helpers.ts";
-import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
+import { checkUsage } from "./support/usage-check.ts";
 
 const out = tempDir("apigen-expandable-");
 let running: { url: string; close(): Promise<void> };
@@ -101,32 +100,9 @@ describe("expandable fields through the stand-in and the client", () => {
   });
 
   it("types the result by what was asked: TypeScript 6 and 7 accept the right reads and refuse the wrong ones", () => {
-    writeFileSync(join(out, "src/expand-usage.ts"), usage);
-    writeFileSync(
-      join(out, "tsconfig.usage.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          lib: ["ES2022", "DOM"],
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          allowImportingTsExtensions: true,
-          noEmit: true,
-          types: [],
-        },
-        files: ["src/expand-usage.ts"],
-      }),
-    );
-    for (const tsc of [typescript6, typescript7]) {
-      const run = runTypeScript(tsc, [
-        "-p",
-        join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.usage.json"),
-      ]);
-      expect(run.stdout + run.stderr, tsc).toBe("");
-      expect(run.status, tsc).toBe(0);
+    for (const run of checkUsage(out, "expand-usage.ts", usage)) {
+      expect(run.output, run.compiler).toBe("");
+      expect(run.status, run.compiler).toBe(0);
     }
   }, 120_000);
 });

@@ -7,13 +7,12 @@
  * answers to the read one, and a consumer file type-checked with TypeScript 6 and 7 shows the
  * types (each mistake marked `@ts-expect-error`, so a looser type fails the run).
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeGenerated } from "./helpers.ts";
-import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { runTypeScript, typescript6, typescript7 } from "./support/typescript.ts";
+import { checkUsage } from "./support/usage-check.ts";
 
 const out = tempDir("apigen-read-write-");
 let running: { url: string; close(): Promise<void> };
@@ -126,32 +125,9 @@ describe("the client and the stand-in", () => {
 
 describe("the types", () => {
   it("TypeScript 6 and 7 accept each direction's fields and refuse the other's", () => {
-    writeFileSync(join(out, "src/access-usage.ts"), usage);
-    writeFileSync(
-      join(out, "tsconfig.usage.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          lib: ["ES2022", "DOM"],
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          allowImportingTsExtensions: true,
-          noEmit: true,
-          types: [],
-        },
-        files: ["src/access-usage.ts"],
-      }),
-    );
-    for (const tsc of [typescript6, typescript7]) {
-      const run = runTypeScript(tsc, [
-        "-p",
-        join(tsc === typescript6 ? withRuntimeDeclarations(out) : out, "tsconfig.usage.json"),
-      ]);
-      expect(run.stdout + run.stderr, tsc).toBe("");
-      expect(run.status, tsc).toBe(0);
+    for (const run of checkUsage(out, "access-usage.ts", usage)) {
+      expect(run.output, run.compiler).toBe("");
+      expect(run.status, run.compiler).toBe(0);
     }
   }, 120_000);
 });
