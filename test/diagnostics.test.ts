@@ -134,13 +134,14 @@ const cases: BrokenCase[] = [
   {
     name: "server-variables",
     defect:
-      "an address naming a variable it does not declare, a variable it does not use, a default none of its values, and values the client would refuse in the host (a fragment) and the path (a .. segment)",
+      "an address naming a variable it does not declare, a variable it does not use, a default none of its values, values the client would refuse in the host (a fragment) and the path (a .. segment), and an address with a query, which the client refuses",
     expected: [
       "test/fixtures/broken/server-variables/api.yaml:8:14 - error server-variable-unknown: the address of environment production has {tenant}, which is none of its variables: declare it under variables (with a default, or the caller gives it)",
       'test/fixtures/broken/server-variables/api.yaml:10:27 - error server-variable-default: the default "v3" of variable version is none of its values: v1, v2',
       "test/fixtures/broken/server-variables/api.yaml:11:7 - error server-variable-unused: variable region of environment production is nowhere in its baseUrl: write {region} where the value goes, or leave the variable out",
       `test/fixtures/broken/server-variables/api.yaml:15:26 - error server-variable-value: "acme.example#" cannot stand for variable tenant, which is in the address's host: it is not a host name's letters, digits, dots and hyphens, and the client refuses it there`,
       `test/fixtures/broken/server-variables/api.yaml:16:26 - error server-variable-value: "../admin" cannot stand for variable path, which is in the address's path: it has a .. segment, and the client refuses it there`,
+      "test/fixtures/broken/server-variables/api.yaml:18:14 - error environment-url-invalid: the address of environment proxy has a query or fragment, which endpoint paths cannot follow: the client refuses it when it is made",
     ],
   },
   {

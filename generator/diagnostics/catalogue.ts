@@ -587,6 +587,11 @@ export const catalogue = {
     severity: "error",
     message: "bodyOptional says the call may leave its body out, and the endpoint has no body",
   },
+  "environment-url-invalid": {
+    severity: "error",
+    message:
+      "the address of environment {environment} {problem}: the client refuses it when it is made",
+  },
   "server-variable-unknown": {
     severity: "error",
     message:

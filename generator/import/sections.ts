@@ -25,6 +25,8 @@ import { schemeParagraphStart } from "../emit/openapi/security.ts";
 import { carryNotes, typeOf } from "./schemas.ts";
 import { splitDescription } from "./operations.ts";
 import { serverAddress } from "./server-variables.ts";
+import { ClientOptionsError } from "../runtime/client/errors.ts";
+import { baseAddress } from "../runtime/client/redirect.ts";
 
 const rootAt = (ctx: ImportContext): Pointer => ({ file: ctx.doc.root.path, pointer: "#" });
 
@@ -225,6 +227,18 @@ function isAddress(url: string): boolean {
   }
 }
 
+/** Why the client would refuse `url` as its base address, if it would (redirect.ts). */
+function clientRefusal(url: string): string | undefined {
+  try {
+    baseAddress(url);
+    return undefined;
+  } catch (error) {
+    return error instanceof ClientOptionsError
+      ? error.message.replace(/^baseUrl /, "")
+      : "is refused";
+  }
+}
+
 /** `environments`: one per server, named from its name (OpenAPI 3.2) or its description. */
 export function environmentsSection(ctx: ImportContext): JsonObject | undefined {
   const root = ctx.doc.root.value as JsonObject;
@@ -252,9 +266,14 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
       : written;
     if (description?.trim()) environment.description = description.trim();
     carryNotes(server, environment);
+    const sample = address.variables ? url.replace(/\{[^{}]*\}/g, "1") : url;
+    const refused = isAddress(sample) ? clientRefusal(sample) : undefined;
     if (unshown) {
       // the spec's own note says so
-    } else if (isAddress(address.variables ? url.replace(/\{[^{}]*\}/g, "x") : url)) {
+    } else if (refused) {
+      // a query or a user name in it: the client would refuse the environment when made
+      note(ctx, environment, under(at, "url"), `server URL ${url} ${refused}: left out`);
+    } else if (isAddress(sample)) {
       environment.baseUrl = url.replace(/\/+$/, "");
       if (address.variables) environment.variables = address.variables;
     } else if (/^https?:/.test(url))

@@ -6,6 +6,8 @@
  * client would refuse in its place (runtime/client/environments.ts, variableValueProblem).
  */
 import { variableValueProblem } from "../runtime/client/environments.ts";
+import { ClientOptionsError } from "../runtime/client/errors.ts";
+import { baseAddress } from "../runtime/client/redirect.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { isRecord, type BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
@@ -16,6 +18,13 @@ export function environmentsOf(ctx: BuildContext, decls: readonly Decl[]): Envir
   return decls.map((d) => {
     const baseUrl = typeof d.value.baseUrl === "string" ? d.value.baseUrl : undefined;
     const variables = variablesOf(ctx, d, baseUrl);
+    const problem = baseUrl === undefined ? undefined : addressProblem(baseUrl);
+    if (problem)
+      ctx.bag.report(
+        "environment-url-invalid",
+        { environment: d.name, problem },
+        d.file.locate([...d.path, "baseUrl"]),
+      );
     return {
       name: d.name,
       ...(baseUrl !== undefined ? { baseUrl } : {}),
@@ -24,6 +33,23 @@ export function environmentsOf(ctx: BuildContext, decls: readonly Decl[]): Envir
       location: d.file.locate(d.path, "key"),
     };
   });
+}
+
+/**
+ * Why the client would refuse the address, if it would: the check the client makes when it
+ * is constructed (a user name or password, a query or fragment), of the address's own parts
+ * (each variable `1`, which a host, a port and a path all take: its values are checked on
+ * their own, variablesOf).
+ */
+function addressProblem(baseUrl: string): string | undefined {
+  try {
+    baseAddress(baseUrl.replace(/\{[^{}]*\}/g, "1"), "baseUrl");
+    return undefined;
+  } catch (error) {
+    return error instanceof ClientOptionsError
+      ? error.message.replace(/^baseUrl /, "")
+      : String(error);
+  }
 }
 
 /** The names an address uses, `{name}`, each with the offset it is at. */
