@@ -129,6 +129,20 @@ const table: {
     bodyWant: "Root",
   },
   {
+    name: "a type only a writeOnly field names gets a view too (the read view leaves the field out)",
+    types: [
+      "  Root: { fields: { a: string, secret: { type: Secret, writeOnly: true } } }",
+      "  Secret: { fields: { id: { type: string, readOnly: true }, value: string } }",
+    ].join("\n"),
+    want: {
+      Root: "{a}",
+      RootWritable: "{a,secret}",
+      Secret: "{id,value}",
+      SecretWritable: "{value}",
+    },
+    bodyWant: "RootWritable",
+  },
+  {
     name: "a body written inline leaves its readOnly fields out; no named type is made",
     types: "  Root: { fields: { a: string } }",
     body: "{ fields: { a: string, made: { type: string, readOnly: true } } }",

@@ -336,6 +336,42 @@ describe("the browser build", () => {
     expect(error.message).toContain("bad [redacted], [redacted], [redacted]");
   });
 
+  it("leaves a body the call may leave out unsent and unchecked, with no Content-Type, and checks one given", async () => {
+    server.respond((_req, res) => res.end("{}"));
+    const client = new lean.ClientCore({ baseUrl: server.url }, {}, ApiError);
+    const needsText: (
+      value: unknown,
+      path: string,
+      issues: { path: string; message: string }[],
+    ) => void = (value, path, issues) => {
+      if (typeof (value as { text?: unknown })?.text !== "string")
+        issues.push({ path: `${path}.text`, message: "must be a string" });
+    };
+    const op = lean.operation(
+      JSON.stringify({
+        id: "notes.touch",
+        method: "POST",
+        path: "/notes/touch",
+        credentials: [],
+        headers: { "Content-Type": "application/json" },
+        documentedResponse: false,
+        bodyOptional: true,
+        code: ["validateBody"],
+      }),
+      needsText,
+    );
+    await client.request(op, undefined, undefined);
+    expect(server.requests[0]!.body).toBe("");
+    expect(server.requests[0]!.headers["content-type"]).toBeUndefined();
+    await client.request(op, undefined, { text: "hi" });
+    expect(server.requests[1]!.body).toBe('{"text":"hi"}');
+    expect(server.requests[1]!.headers["content-type"]).toBe("application/json");
+    expect(await rejection(client.request(op, undefined, { text: 1 }))).toBeInstanceOf(
+      RequestValidationError,
+    );
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("runs middleware around each attempt, as the Node build does", async () => {
     busyOnceThenTransaction();
     const seen: string[] = [];

@@ -172,11 +172,12 @@ function hasMarkedField(
 /** The marked types and every type that refers to one of them, directly or through others. */
 function withReferrers(types: readonly NamedType[], marked: ReadonlySet<string>): Set<string> {
   const referrers = new Map<string, string[]>();
-  for (const type of types) {
-    const names = referencedNames(type.type);
-    if (type.type.kind === "object" && type.type.base) names.add(type.type.base.name);
-    for (const name of names) referrers.set(name, [...(referrers.get(name) ?? []), type.name]);
-  }
+  for (const type of types)
+    for (const name of namesIn(type)) {
+      const list = referrers.get(name);
+      if (list) list.push(type.name);
+      else referrers.set(name, [type.name]);
+    }
   const found = new Set(marked);
   const pending = [...marked];
   for (let next = pending.pop(); next !== undefined; next = pending.pop())
@@ -197,10 +198,20 @@ function reachableFrom(types: readonly NamedType[], endpoints: readonly Endpoint
     const type = byName.get(next);
     if (found.has(next) || !type) continue;
     found.add(next);
-    pending.push(...referencedNames(type.type));
-    if (type.type.kind === "object" && type.type.base) pending.push(type.type.base.name);
+    pending.push(...namesIn(type));
   }
   return found;
+}
+
+/**
+ * The types a named type refers to as the spec declares it (a `writeOnly` field's type too,
+ * which its read view leaves out), and the base it extends.
+ */
+function namesIn(type: NamedType): Set<string> {
+  const node = type.source ?? type.type;
+  const names = referencedNames(node);
+  if (node.kind === "object" && node.base) names.add(node.base.name);
+  return names;
 }
 
 /** Every tagged union's tag field, as `Variant\u0000field`. */
