@@ -3,7 +3,7 @@
  * false`): the generated client sends nothing (no body, no Content-Type) without one and
  * checks one that is given; the stand-in takes a request without one and refuses a wrong one;
  * the types make the argument optional, or `T | undefined` before a required argument
- * (TypeScript 7, each mistake marked `@ts-expect-error`). A server on 127.0.0.1 records what
+ * (TypeScript 6 and 7, each mistake marked `@ts-expect-error`). A server on 127.0.0.1 records what
  * arrives.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -12,9 +12,10 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callParams } from "../generator/emit/tanstack-query-parts.ts";
+import type { ApiModel } from "../generator/ir/model.ts";
 import { tempDir, writeGenerated } from "./helpers.ts";
-import { withRuntimeDeclarations } from "./support/runtime-declarations.ts";
-import { runTypeScript, typescript7 } from "./support/typescript.ts";
+import { checkUsage } from "./support/usage-check.ts";
 
 const spec = `api: { name: notes-api, title: Notes, version: 1.0.0, clientName: NotesClient }
 types:
@@ -51,6 +52,7 @@ let pkg: any;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let testing: any;
 let server: Server;
+let model: ApiModel;
 let baseUrl: string;
 const seen: { body: string; contentType: string | undefined }[] = [];
 
@@ -59,7 +61,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, "spec"));
   writeFileSync(join(dir, "spec/api.yaml"), spec);
   out = join(dir, "pkg");
-  await writeGenerated(join(dir, "spec"), out);
+  ({ model } = await writeGenerated(join(dir, "spec"), out));
   pkg = await import(pathToFileURL(join(out, "src/index.ts")).href);
   testing = await import(pathToFileURL(join(out, "src/testing.ts")).href);
   server = createServer((req, res) => {
@@ -114,9 +116,19 @@ describe("a body the call may leave out", () => {
     }
   });
 
-  it("types the argument optional, or T | undefined before a required one (TypeScript 7)", () => {
-    writeFileSync(
-      join(out, "src/usage-check.ts"),
+  it("TanStack Query's entry repeats the call's arguments as the client declares them", () => {
+    const body = (id: string) =>
+      callParams(model.endpoints.find((e) => e.id === id)!).find((p) => p.name === "body");
+    expect(body("notes.touch")).toMatchObject({ hasQuestionToken: true });
+    expect(body("notes.search")).not.toHaveProperty("hasQuestionToken");
+    expect(body("notes.search")!.type).toMatchObject({ kind: "union" });
+    expect(body("notes.create")).not.toHaveProperty("hasQuestionToken");
+  });
+
+  it("types the argument optional, or T | undefined before a required one (TypeScript 6 and 7)", () => {
+    for (const run of checkUsage(
+      out,
+      "usage-check.ts",
       [
         'import { NotesClient } from "./index.js";',
         "export async function uses(c: NotesClient): Promise<void> {",
@@ -130,12 +142,9 @@ describe("a body the call may leave out", () => {
         "}",
         "",
       ].join("\n"),
-    );
-    const run = runTypeScript(typescript7, [
-      "-p",
-      join(withRuntimeDeclarations(out), "tsconfig.json"),
-    ]);
-    expect(run.stdout + run.stderr).toBe("");
-    expect(run.status).toBe(0);
+    )) {
+      expect(run.output, run.compiler).toBe("");
+      expect(run.status, run.compiler).toBe(0);
+    }
   });
 });

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DiagnosticsError } from "../generator/diagnostics/diagnostic.ts";
 import { startMock } from "../generator/commands/mock-command.ts";
 import { loadTriggerModel } from "../generator/commands/trigger-command.ts";
-import { repoRoot, runCli, startMockCli, tempDir, type MockProcess } from "./helpers.ts";
+import { runCli, startMockCli, tempDir, type MockProcess } from "./helpers.ts";
 
 const dir = tempDir("apigen-stand-in-overlays-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -26,7 +26,7 @@ import {
 } from "../load/yaml-guards.ts";
 import { yamlProblem } from "../load/yaml-errors.ts";
 import type { SourceLocation } from "../ir/model.ts";
-import { jsonOffset, JsonOffsets } from "./json-position.ts";
+import { JsonOffsets } from "./json-position.ts";
 
 /** Largest file read for an import, the document or a file its `$ref`s reach. */
 export const maxImportFileBytes = maxDocumentFileBytes;

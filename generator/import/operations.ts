@@ -14,7 +14,6 @@ import {
   credentialId,
   deref,
   isObject,
-  isScalarTypeName,
   note,
   operationKey,
   operationMethods,

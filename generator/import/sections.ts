@@ -25,8 +25,7 @@ import { schemeParagraphStart } from "../emit/openapi/security.ts";
 import { carryNotes, typeOf } from "./schemas.ts";
 import { splitDescription } from "./operations.ts";
 import { serverAddress } from "./server-variables.ts";
-import { ClientOptionsError } from "../runtime/client/errors.ts";
-import { baseAddress } from "../runtime/client/redirect.ts";
+import { addressProblem } from "../runtime/client/environments.ts";
 
 const rootAt = (ctx: ImportContext): Pointer => ({ file: ctx.doc.root.path, pointer: "#" });
 
@@ -227,18 +226,6 @@ function isAddress(url: string): boolean {
   }
 }
 
-/** Why the client would refuse `url` as its base address, if it would (redirect.ts). */
-function clientRefusal(url: string): string | undefined {
-  try {
-    baseAddress(url);
-    return undefined;
-  } catch (error) {
-    return error instanceof ClientOptionsError
-      ? error.message.replace(/^baseUrl /, "")
-      : "is refused";
-  }
-}
-
 /** `environments`: one per server, named from its name (OpenAPI 3.2) or its description. */
 export function environmentsSection(ctx: ImportContext): JsonObject | undefined {
   const root = ctx.doc.root.value as JsonObject;
@@ -267,7 +254,7 @@ export function environmentsSection(ctx: ImportContext): JsonObject | undefined 
     if (description?.trim()) environment.description = description.trim();
     carryNotes(server, environment);
     const sample = address.variables ? url.replace(/\{[^{}]*\}/g, "1") : url;
-    const refused = isAddress(sample) ? clientRefusal(sample) : undefined;
+    const refused = isAddress(sample) ? addressProblem(sample) : undefined;
     if (unshown) {
       // the spec's own note says so
     } else if (refused) {

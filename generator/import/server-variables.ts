@@ -5,7 +5,7 @@
  * declared, in the host or the path (not the scheme), each default and listed value one the
  * client takes in its place. Otherwise their defaults are filled in, and noted.
  */
-import { variableValueProblem } from "../runtime/client/environments.ts";
+import { addressVariables, variableValueProblem } from "../runtime/client/environments.ts";
 import { isObject, note, stringOf, under, type ImportContext } from "./context.ts";
 import type { JsonObject, JsonValue, Pointer } from "./document.ts";
 
@@ -42,10 +42,9 @@ function keptVariables(
   environment: JsonObject,
 ): JsonObject | undefined {
   if (!/^https?:\/\//.test(url)) return undefined;
-  const used = [...url.matchAll(/\{([^{}]*)\}/g)].map((m) => ({ name: m[1]!, at: m.index }));
+  const used = addressVariables(url);
   if (used.some(({ name }) => !variableName.test(name) || !isObject(variables[name])))
     return undefined;
-  const hostEnd = url.indexOf("/", url.indexOf("://") + 3);
   const out: JsonObject = {};
   for (const [name, raw] of Object.entries(variables)) {
     const places = used.filter((u) => u.name === name);
@@ -58,7 +57,7 @@ function keptVariables(
       );
       continue;
     }
-    const inHost = places.some((p) => hostEnd < 0 || p.at < hostEnd);
+    const inHost = places.some((place) => place.inHost);
     const variable = variableOf(name, raw as JsonObject, inHost);
     if (!variable) return undefined;
     out[name] = variable;

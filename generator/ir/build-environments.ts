@@ -5,9 +5,11 @@
  * address, a default is one of the listed values, and no default or listed value is one the
  * client would refuse in its place (runtime/client/environments.ts, variableValueProblem).
  */
-import { variableValueProblem } from "../runtime/client/environments.ts";
-import { ClientOptionsError } from "../runtime/client/errors.ts";
-import { baseAddress } from "../runtime/client/redirect.ts";
+import {
+  addressProblem,
+  addressVariables,
+  variableValueProblem,
+} from "../runtime/client/environments.ts";
 import type { SpecFile } from "../load/spec-file.ts";
 import { isRecord, type BuildContext } from "./build-context.ts";
 import type { Decl } from "./merge.ts";
@@ -35,31 +37,9 @@ export function environmentsOf(ctx: BuildContext, decls: readonly Decl[]): Envir
   });
 }
 
-/**
- * Why the client would refuse the address, if it would: the check the client makes when it
- * is constructed (a user name or password, a query or fragment), of the address's own parts
- * (each variable `1`, which a host, a port and a path all take: its values are checked on
- * their own, variablesOf).
- */
-function addressProblem(baseUrl: string): string | undefined {
-  try {
-    baseAddress(baseUrl.replace(/\{[^{}]*\}/g, "1"), "baseUrl");
-    return undefined;
-  } catch (error) {
-    return error instanceof ClientOptionsError
-      ? error.message.replace(/^baseUrl /, "")
-      : String(error);
-  }
-}
-
-/** The names an address uses, `{name}`, each with the offset it is at. */
-function namesIn(address: string): { name: string; at: number }[] {
-  return [...address.matchAll(/\{([^{}]*)\}/g)].map((m) => ({ name: m[1]!, at: m.index }));
-}
-
 function variablesOf(ctx: BuildContext, d: Decl, baseUrl: string | undefined): ServerVariable[] {
   const declared = isRecord(d.value.variables) ? d.value.variables : {};
-  const used = baseUrl === undefined ? [] : namesIn(baseUrl);
+  const used = baseUrl === undefined ? [] : addressVariables(baseUrl);
   for (const { name } of used.filter(({ name }) => !Object.hasOwn(declared, name)))
     ctx.bag.report(
       "server-variable-unknown",
@@ -76,8 +56,7 @@ function variablesOf(ctx: BuildContext, d: Decl, baseUrl: string | undefined): S
         { name, environment: d.name },
         d.file.locate(path, "key"),
       );
-    const hostEnd = baseUrl === undefined ? -1 : baseUrl.indexOf("/", baseUrl.indexOf("://") + 3);
-    const inHost = places.some(({ at }) => hostEnd < 0 || at < hostEnd);
+    const inHost = places.some((place) => place.inHost);
     const variable: ServerVariable = {
       name,
       docs: ctx.docs(d.file, path, { ...value, default: undefined }),

@@ -54,7 +54,6 @@ import type {
   CredentialPlacement,
   Endpoint,
   Lifecycle,
-  NamedType,
   ParamsType,
 } from "./model.ts";
 import { validatedNames, type ValidatorSet } from "./validated.ts";

@@ -6,6 +6,7 @@
  */
 import type { CoreOptions } from "./core.js";
 import { ClientOptionsError } from "./errors.js";
+import { baseAddress } from "./redirect.js";
 
 /** The options of such a client: `baseUrl` or `environment` (one of the spec's names). */
 export interface EnvironmentOptions<E extends string> extends Omit<CoreOptions, "baseUrl"> {
@@ -24,7 +25,7 @@ export interface EnvironmentOptions<E extends string> extends Omit<CoreOptions, 
 }
 
 /** A client's options with its address given: `baseUrl`, or `environment` (one of `E`). */
-export type Addressed<O, E extends string> = O & ({ baseUrl: string } | { environment: E });
+export type Addressed<O, E extends string> = AddressedWith<O, { environment: E }>;
 
 /**
  * A client's options with its address given, where some environments' addresses have
@@ -55,6 +56,38 @@ export function variableValueProblem(value: string, inHost: boolean): string | u
   return value.split("/").includes("..") ? "has a .. segment" : undefined;
 }
 
+/**
+ * The variables an address names (`{name}`), each with its offset and whether it is in the
+ * host part (before the first `/` after the scheme), where a value is held to a host name's
+ * characters. Shared with the generator, which checks the spec's addresses and reads documents'.
+ */
+export function addressVariables(
+  template: string,
+): { name: string; at: number; inHost: boolean }[] {
+  const hostEnd = template.indexOf("/", template.indexOf("://") + 3);
+  return [...template.matchAll(/\{([^{}]*)\}/g)].map((m) => ({
+    name: m[1]!,
+    at: m.index,
+    inHost: hostEnd < 0 || m.index < hostEnd,
+  }));
+}
+
+/**
+ * Why the client would refuse `template` as its base address (a user name or password, a
+ * query or fragment), its own parts only: each variable stands as `1`, which a host, a port and
+ * a path all take (a variable's values are checked on their own, variableValueProblem).
+ */
+export function addressProblem(template: string): string | undefined {
+  try {
+    baseAddress(template.replace(/\{[^{}]*\}/g, "1"));
+    return undefined;
+  } catch (error) {
+    return error instanceof ClientOptionsError
+      ? error.message.replace(/^baseUrl /, "")
+      : String(error);
+  }
+}
+
 /** The address with each `{name}` filled in: the caller's value, else the variable's default. */
 function filledAddress(
   environment: string,
@@ -68,8 +101,9 @@ function filledAddress(
         "serverVariables",
         `names ${name}, which is no variable of environment ${environment} (${Object.keys(declared).join(", ") || "none"})`,
       );
-  const hostEnd = template.indexOf("/", template.indexOf("://") + 3);
-  return template.replace(/\{([^{}]+)\}/g, (_whole, name: string, at: number) => {
+  let filled = "";
+  let from = 0;
+  for (const { name, at, inHost } of addressVariables(template)) {
     const variable = declared[name] ?? {};
     const value = Object.hasOwn(given, name) ? given[name] : variable.default;
     if (typeof value !== "string")
@@ -82,14 +116,16 @@ function filledAddress(
         "serverVariables",
         `${name} must be one of ${variable.enum.join(", ")}, not ${JSON.stringify(value)}`,
       );
-    const problem = variableValueProblem(value, hostEnd < 0 || at < hostEnd);
+    const problem = variableValueProblem(value, inHost);
     if (problem)
       throw new ClientOptionsError(
         "serverVariables",
         `${name} ${JSON.stringify(value)} ${problem}`,
       );
-    return value;
-  });
+    filled += template.slice(from, at) + value;
+    from = at + name.length + 2;
+  }
+  return filled + template.slice(from);
 }
 
 /**
